@@ -1,0 +1,42 @@
+"""Domain refusals.
+
+``decide`` raises a ``RuleBroken`` naming the rule (a stable id such as ``move.full-space``) and
+the rulebook section it comes from. The service maps every ``RuleBroken`` to one RFC 9457
+problem+json response whose ``type`` is derived from the rule id, so clients can branch on it.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Base of every refusal raised by the domain."""
+
+    status = 422
+
+    def __init__(self, rule: str, *, section: str, detail: str = "") -> None:
+        self.rule = rule
+        self.section = section
+        self.detail = detail or rule
+        super().__init__(f"{rule}: {self.detail} ({section})")
+
+
+class RuleBroken(DomainError):
+    """A command breaks a game rule. ``rule`` is stable; ``section`` cites the rulebook."""
+
+
+class NotYourTurn(RuleBroken):
+    """The command was issued by a seat that may not act now (HTTP 409: the game moved on)."""
+
+    status = 409
+
+
+class PendingFirst(RuleBroken):
+    """A roll, shuffle or decision is pending and must be answered before anything else."""
+
+    status = 409
+
+
+class GameOver(RuleBroken):
+    """The game has ended; no command changes it any more."""
+
+    status = 409

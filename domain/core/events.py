@@ -1,0 +1,128 @@
+"""Event base types shared by every ruleset.
+
+Every domain event is a frozen, tagged msgspec Struct. The tag (``type`` in JSON) is the class
+name and never changes once an event has been stored; new fields get defaults, and a new meaning
+gets a new event type (msgspec, "Schema evolution").
+
+The core events here are the game-agnostic chance and decision nodes of DESIGN.md: a ruleset
+emits ``RollRequested`` / ``ShuffleRequested`` / ``DecisionRequested`` and stops; a ``Roll`` /
+``Shuffle`` / ``Choose`` command answers with ``DiceRolled`` / ``CardsShuffled`` /
+``DecisionMade``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+DiceMode = Literal["server", "manual"]
+UndoPolicy = Literal["none", "own-turn", "all-seats", "host"]
+SeatName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+
+
+class Event(Struct, frozen=True, kw_only=True, tag=True):
+    """Base of every stored domain event (a tagged, frozen msgspec Struct)."""
+
+
+class Seat(Struct, frozen=True, kw_only=True):
+    """A player's place at the table: its name and the pieces (e.g. mice) it controls."""
+
+    name: SeatName
+    controls: tuple[str, ...] = ()
+
+
+class GameCreated(Event, kw_only=True):
+    """The first event of every game.
+
+    ``setup`` is the ruleset's own setup document (JSON), decoded by the ruleset.
+    ``dice_commitment`` is ``sha256(seed)`` as hex in ``server`` dice mode, ``None`` in
+    ``manual`` mode (DESIGN.md, Provably fair dice).
+    """
+
+    ruleset: str
+    setup: msgspec.Raw
+    seats: tuple[Seat, ...]
+    dice_mode: DiceMode = "server"
+    undo_policy: UndoPolicy = "none"
+    decision_policy: Literal["ask", "default"] = "ask"
+    dice_commitment: str | None = None
+
+
+class CommandAccepted(Event, kw_only=True):
+    """A command accepted by ``decide``; the events it caused follow it in the log.
+
+    ``command`` is the command's canonical JSON (tagged), so ``verify`` can re-run it.
+    """
+
+    command: msgspec.Raw
+
+
+class RollRequested(Event, kw_only=True):
+    """A pending roll: ``dice`` dice of ``sides`` faces are needed, for ``reason``.
+
+    ``piece`` is the piece (e.g. a mouse) the roll is for: in ``manual`` dice mode only the seat
+    controlling it may submit the faces; ``None`` lets any seat roll (e.g. for minions).
+    """
+
+    reason: str
+    dice: int
+    sides: int = 6
+    piece: str | None = None
+
+
+class DiceRolled(Event, kw_only=True):
+    """The faces (1-based) of a pending roll, in order; ``source`` is who rolled them."""
+
+    reason: str
+    faces: tuple[int, ...]
+    source: Literal["server", "manual"] = "server"
+
+
+class ShuffleRequested(Event, kw_only=True):
+    """A pending public shuffle of ``cards`` (e.g. initiative cards laid on the track)."""
+
+    reason: str
+    cards: tuple[str, ...]
+
+
+class CardsShuffled(Event, kw_only=True):
+    """The order a public shuffle produced, first card first."""
+
+    reason: str
+    order: tuple[str, ...]
+    source: Literal["server", "manual"] = "server"
+
+
+class DecisionRequested(Event, kw_only=True):
+    """A pending decision the rules leave to a seat: pick one of ``options``.
+
+    ``default`` is the option the documented default policy picks; ``piece`` as for
+    ``RollRequested``.
+    """
+
+    decision: str
+    options: tuple[str, ...]
+    piece: str | None = None
+    default: str | None = None
+
+
+class DecisionMade(Event, kw_only=True):
+    """The option chosen for a pending decision, and by whom (a seat, or ``policy``)."""
+
+    decision: str
+    option: str
+    by: str
+
+
+class GameEnded(Event, kw_only=True):
+    """The game is over. In ``server`` dice mode ``seed`` reveals the dice seed (hex)."""
+
+    result: str
+    reason: str = ""
+    seed: str | None = None
+
+
+PendingEvent = RollRequested | ShuffleRequested | DecisionRequested
+CHANCE_EVENTS = (DiceRolled, CardsShuffled)

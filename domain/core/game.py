@@ -1,0 +1,385 @@
+"""The ``Game`` aggregate: a ruleset's decide/evolve wrapped as an eventsourcing aggregate.
+
+Shaped like the eventsourcing library's ``aggregate6``/``aggregate7`` examples: the aggregate is
+an immutable value (``Game``), events are immutable msgspec Structs (``Recorded``, which satisfy
+the library's domain event protocol: ``originator_id``, ``originator_version``, ``timestamp``),
+and ``project_game`` is the projector function given to ``Repository.get``.
+
+Each ``Recorded`` envelope carries one ruleset event (``payload``), the seat that caused it, the
+id of the command that caused it, and ``prev_hash``: the SHA-256 of the previous envelope's
+canonical encoding (DESIGN.md, Tamper evidence). The clock is not read here: callers pass ``at``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from msgspec import Struct
+from msgspec.structs import replace
+
+from domain.core import registry
+from domain.core.commands import Choose, Command, Roll, Shuffle
+from domain.core.dice import roll_faces, shuffle_order
+from domain.core.errors import GameOver, PendingFirst, RuleBroken
+from domain.core.events import (
+    CardsShuffled,
+    CommandAccepted,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    Event,
+    GameCreated,
+    GameEnded,
+    PendingEvent,
+    RollRequested,
+    ShuffleRequested,
+)
+from domain.core.ruleset import Answer, Begin
+
+GENESIS_HASH = "0" * 64
+SERVER_SEAT = "server"
+POLICY_SEAT = "policy"
+MAX_AUTO_STEPS = 10_000
+_SECTION = "DESIGN.md, The core idea: decide / evolve"
+
+
+class Recorded(Struct, frozen=True, kw_only=True):
+    """One stored event of a game: the envelope around one ruleset event.
+
+    ``originator_id`` is the game id, ``originator_version`` its 1-based position in the game's
+    log, ``timestamp`` when it was recorded (UTC), ``seat`` the seat whose command caused it
+    (``server`` for automatic steps), ``command_id`` the id of that command, ``prev_hash`` the
+    chain hash of the previous event (64 hex chars, ``GENESIS_HASH`` for the first).
+    """
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    seat: str
+    command_id: str
+    prev_hash: str
+    payload: Event
+
+
+class Envelope(Struct, frozen=True, kw_only=True):
+    """The stored form of a ``Recorded`` (without id and version, which the store keeps)."""
+
+    timestamp: datetime
+    seat: str
+    command_id: str
+    prev_hash: str
+    payload: Any
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+def envelope_bytes(record: Recorded) -> bytes:
+    """The canonical encoding of an event's envelope, as stored (JSON, fixed field order)."""
+    return _encode(
+        Envelope(
+            timestamp=record.timestamp,
+            seat=record.seat,
+            command_id=record.command_id,
+            prev_hash=record.prev_hash,
+            payload=record.payload,
+        )
+    )
+
+
+def chain_hash(originator_id: UUID, version: int, stored: bytes) -> str:
+    """The chain hash of a stored event: sha256 over ``"<id>:<version>:"`` + envelope bytes."""
+    return hashlib.sha256(b"%s:%d:" % (str(originator_id).encode(), version) + stored).hexdigest()
+
+
+def record_hash(record: Recorded) -> str:
+    """The chain hash of ``record`` (what the next event's ``prev_hash`` must be)."""
+    return chain_hash(record.originator_id, record.originator_version, envelope_bytes(record))
+
+
+class Game(Struct, frozen=True, kw_only=True):
+    """The state of one game at one version: ruleset state plus the core's bookkeeping.
+
+    ``pending`` is the open roll, shuffle or decision, if any. ``chance_count`` is the dice
+    stream position: the number of ``DiceRolled``/``CardsShuffled`` events so far (so after an
+    undo to an earlier version the same action meets the same dice). ``result`` is set once
+    ``GameEnded`` is recorded. ``last`` is the newest ``Recorded`` event (its hash chains the
+    next one); a game restored from a snapshot has ``last=None`` and keeps ``chain_head``.
+    """
+
+    id: UUID
+    version: int
+    created: GameCreated
+    state: Any
+    pending: PendingEvent | None = None
+    chance_count: int = 0
+    result: str | None = None
+    created_on: datetime
+    modified_on: datetime
+    last: Any = None
+    chain_head: str = GENESIS_HASH
+
+    @property
+    def ruleset(self) -> Any:
+        return registry.get(self.created.ruleset)
+
+    @property
+    def head_hash(self) -> str:
+        """The chain hash of the newest event (what the next event's ``prev_hash`` must be)."""
+        return self.chain_head if self.last is None else record_hash(self.last)
+
+
+def apply(game: Game | None, record: Recorded) -> Game:
+    """Fold one stored event into the game (``evolve`` for the whole aggregate). Never fails."""
+    payload = record.payload
+    if game is None:
+        assert isinstance(payload, GameCreated), "a game's first event is GameCreated"
+        ruleset = registry.get(payload.ruleset)
+        return Game(
+            id=record.originator_id,
+            version=record.originator_version,
+            created=payload,
+            state=ruleset.initial_state(payload),
+            created_on=record.timestamp,
+            modified_on=record.timestamp,
+            last=record,
+        )
+    state = game.ruleset.evolve(game.state, payload)
+    pending, chance, result = game.pending, game.chance_count, game.result
+    if isinstance(payload, (RollRequested, ShuffleRequested, DecisionRequested)):
+        pending = payload
+    elif isinstance(payload, (DiceRolled, CardsShuffled)):
+        pending, chance = None, chance + 1
+    elif isinstance(payload, DecisionMade):
+        pending = None
+    elif isinstance(payload, GameEnded):
+        result = payload.result
+    return replace(
+        game,
+        version=record.originator_version,
+        state=state,
+        pending=pending,
+        chance_count=chance,
+        result=result,
+        modified_on=record.timestamp,
+        last=record,
+    )
+
+
+def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
+    """Projector function for ``Repository.get``: fold a snapshot and/or events."""
+    for event in events:
+        if isinstance(event, GameSnapshot):
+            game = event.restore()
+        else:
+            game = apply(game, event)
+    return game
+
+
+class GameSnapshot(Struct, frozen=True, kw_only=True):
+    """A snapshot of a ``Game`` (library snapshot protocol: ``take`` and the id/version/time)."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    topic: str
+    game: msgspec.Raw
+    state: msgspec.Raw
+
+    @classmethod
+    def take(cls, game: Game) -> GameSnapshot:
+        return cls(
+            originator_id=game.id,
+            originator_version=game.version,
+            timestamp=game.modified_on,
+            topic="domain.core.game:Game",
+            game=msgspec.Raw(_encode(replace(game, state=None, last=None, chain_head=game.head_hash))),
+            state=msgspec.Raw(_encode(game.state)),
+        )
+
+    def restore(self) -> Game:
+        game = msgspec.json.decode(self.game, type=Game)
+        state = msgspec.json.decode(self.state, type=game.ruleset.state_type)
+        return replace(game, state=state)
+
+
+# --- deciding ------------------------------------------------------------------------------
+
+
+def _answer(game: Game, command: Command, seat: str) -> Answer:
+    """Validate an answer to the pending node and return the event that records it."""
+    pending = game.pending
+    source = "server" if seat == SERVER_SEAT else "manual"
+    if isinstance(command, Roll):
+        if not isinstance(pending, RollRequested):
+            raise RuleBroken("roll.nothing-pending", section=_SECTION, detail="no roll is pending")
+        if len(command.faces) != pending.dice or any(f > pending.sides for f in command.faces):
+            raise RuleBroken(
+                "roll.wrong-dice",
+                section=_SECTION,
+                detail=f"{pending.dice} dice of 1..{pending.sides} are pending for {pending.reason}",
+            )
+        return DiceRolled(reason=pending.reason, faces=command.faces, source=source)
+    if isinstance(command, Shuffle):
+        if not isinstance(pending, ShuffleRequested):
+            raise RuleBroken("shuffle.nothing-pending", section=_SECTION, detail="no shuffle is pending")
+        if sorted(command.order) != sorted(pending.cards):
+            raise RuleBroken(
+                "shuffle.wrong-cards",
+                section=_SECTION,
+                detail=f"the order must be a permutation of {list(pending.cards)}",
+            )
+        return CardsShuffled(reason=pending.reason, order=command.order, source=source)
+    assert isinstance(command, Choose)
+    if not isinstance(pending, DecisionRequested):
+        raise RuleBroken("choose.nothing-pending", section=_SECTION, detail="no decision is pending")
+    if command.option not in pending.options:
+        raise RuleBroken(
+            "choose.not-an-option",
+            section=_SECTION,
+            detail=f"choose one of {list(pending.options)} for {pending.decision}",
+        )
+    return DecisionMade(decision=pending.decision, option=command.option, by=seat)
+
+
+class _Log:
+    """Builds envelopes for new events, folding each one so versions and hashes chain."""
+
+    def __init__(self, game: Game, seat: str, command_id: str, at: datetime) -> None:
+        self.game, self.seat, self.command_id, self.at = game, seat, command_id, at
+        self.records: list[Recorded] = []
+
+    def emit(self, payload: Event) -> None:
+        record = Recorded(
+            originator_id=self.game.id,
+            originator_version=self.game.version + 1,
+            timestamp=self.at,
+            seat=self.seat,
+            command_id=self.command_id,
+            prev_hash=self.game.head_hash,
+            payload=payload,
+        )
+        self.game = apply(self.game, record)
+        self.records.append(record)
+
+
+def encode_command(command: Command) -> msgspec.Raw:
+    """The canonical JSON of a command, as stored in ``CommandAccepted``."""
+    return msgspec.Raw(_encode(command))
+
+
+def step(
+    game: Game, command: Command, *, seat: str, command_id: str, at: datetime, seed: bytes | None
+) -> list[Recorded]:
+    """Run one command through the rules; return its new events (``CommandAccepted`` first).
+
+    ``seed`` is the secret dice seed in ``server`` mode (``None`` otherwise); it is used only to
+    reveal the seed in ``GameEnded`` when the rules end the game. Raises ``GameOver`` after the
+    end, ``PendingFirst`` when another command arrives while a roll/shuffle/decision is pending,
+    ``RuleBroken`` when the ruleset refuses the command.
+    """
+    if game.result is not None:
+        raise GameOver("game.over", section=_SECTION, detail=f"the game has ended: {game.result}")
+    ruleset = game.ruleset
+    log = _Log(game, seat, command_id, at)
+    if isinstance(command, (Roll, Shuffle, Choose)):
+        answer = _answer(game, command, seat)
+        log.emit(CommandAccepted(command=encode_command(command)))
+        log.emit(answer)
+        follow = ruleset.resolve(log.game.state, answer)
+    else:
+        if game.pending is not None:
+            raise PendingFirst(
+                "game.pending-first", section=_SECTION, detail=f"answer the pending {_describe(game.pending)} first"
+            )
+        follow = ruleset.decide(game.state, command)
+        log.emit(CommandAccepted(command=encode_command(command)))
+    for event in follow:
+        log.emit(event)
+    outcome = ruleset.outcome(log.game.state)
+    if outcome is not None and log.game.result is None:
+        revealed = seed.hex() if seed is not None and game.created.dice_mode == "server" else None
+        log.emit(GameEnded(result=outcome, seed=revealed))
+    return log.records
+
+
+def _describe(pending: PendingEvent) -> str:
+    if isinstance(pending, RollRequested):
+        return f"roll ({pending.dice} dice for {pending.reason})"
+    if isinstance(pending, ShuffleRequested):
+        return f"shuffle ({pending.reason})"
+    return f"decision ({pending.decision})"
+
+
+def auto_answer(game: Game, seed: bytes | None) -> Command | None:
+    """The command the server issues by itself for the pending node, if any.
+
+    ``server`` dice mode: a ``Roll``/``Shuffle`` derived from the seed at the current stream
+    position. ``decision_policy == "default"``: ``Choose`` of the pending decision's default.
+    """
+    pending = game.pending
+    if isinstance(pending, RollRequested) and game.created.dice_mode == "server" and seed:
+        return Roll(faces=roll_faces(seed, game.chance_count, pending.dice, pending.sides))
+    if isinstance(pending, ShuffleRequested) and game.created.dice_mode == "server" and seed:
+        return Shuffle(order=shuffle_order(seed, game.chance_count, pending.cards))
+    if (
+        isinstance(pending, DecisionRequested)
+        and game.created.decision_policy == "default"
+        and pending.default is not None
+    ):
+        return Choose(option=pending.default)
+    return None
+
+
+def play(
+    game: Game, command: Command, *, seat: str, command_id: str, at: datetime, seed: bytes | None
+) -> list[Recorded]:
+    """``step`` the command, then answer by itself every pending node it can (``auto_answer``).
+
+    Automatic steps are stored as commands of their own, by seat ``server`` (dice) or ``policy``
+    (default decisions), with command ids ``<command_id>/<n>``. Raises what ``step`` raises.
+    """
+    records = step(game, command, seat=seat, command_id=command_id, at=at, seed=seed)
+    game = fold(game, records)
+    for n in range(1, MAX_AUTO_STEPS + 1):
+        auto = auto_answer(game, seed) if game.result is None else None
+        if auto is None:
+            return records
+        by = POLICY_SEAT if isinstance(auto, Choose) else SERVER_SEAT
+        more = step(game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed)
+        records.extend(more)
+        game = fold(game, more)
+    raise AssertionError("automatic steps did not settle")  # pragma: no cover
+
+
+def fold(game: Game | None, records: Iterable[Recorded]) -> Game:
+    """Fold ``records`` into ``game`` (``None`` to start from nothing)."""
+    for record in records:
+        game = apply(game, record)
+    assert game is not None
+    return game
+
+
+def create(
+    game_id: UUID, created: GameCreated, *, at: datetime, seed: bytes | None, command_id: str
+) -> list[Recorded]:
+    """The events of a new game: ``GameCreated`` then the ruleset's ``Begin`` (auto-answered).
+
+    Raises ``RuleBroken`` if the ruleset rejects the setup.
+    """
+    first = Recorded(
+        originator_id=game_id,
+        originator_version=1,
+        timestamp=at,
+        seat=SERVER_SEAT,
+        command_id=command_id,
+        prev_hash=GENESIS_HASH,
+        payload=created,
+    )
+    game = apply(None, first)
+    return [first, *play(game, Begin(), seat=SERVER_SEAT, command_id=f"{command_id}/begin", at=at, seed=seed)]

@@ -1,0 +1,40 @@
+"""The rulesets this build knows, by name (``GameCreated.ruleset``)."""
+
+from __future__ import annotations
+
+from domain.core.errors import RuleBroken
+from domain.core.ruleset import Ruleset
+
+_RULESETS: dict[str, Ruleset] = {}
+_loaded = False
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        import domain.rulesets  # noqa: F401  (registers the built-in rulesets)
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Make ``ruleset`` available under ``ruleset.name``; returns it."""
+    _RULESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset called ``name``. Raises ``RuleBroken("game.unknown-ruleset")``."""
+    if name not in _RULESETS:
+        _load_builtins()
+    try:
+        return _RULESETS[name]
+    except KeyError:
+        raise RuleBroken(
+            "game.unknown-ruleset", section="DESIGN.md, API shape", detail=f"no ruleset {name!r}"
+        ) from None
+
+
+def names() -> tuple[str, ...]:
+    """Names of every registered ruleset."""
+    _load_builtins()
+    return tuple(sorted(_RULESETS))

@@ -1,0 +1,75 @@
+"""What a ruleset provides to the game-agnostic core (DESIGN.md, The core idea: decide / evolve).
+
+A ruleset is pure functions and data. The core (``domain.core.game``) owns everything that is
+the same for every game: the envelope of each event (seat, command id, hash chain), pending
+rolls, shuffles and decisions, the dice stream position, and the end of the game.
+
+Shapes:
+
+- ``initial_state(created: GameCreated) -> State``: the state right after creation; the
+  ruleset decodes ``created.setup`` (raising ``RuleBroken`` if it is invalid).
+- ``decide(state, command) -> list[Event]``: validate one of the ruleset's own commands (the
+  ``Begin`` command included, issued once right after creation) and return the events it causes,
+  or raise ``RuleBroken``. It may end its list with a ``RollRequested``, ``ShuffleRequested`` or
+  ``DecisionRequested``: the core then waits for the answer.
+- ``resolve(state, answer) -> list[Event]``: continue after a pending node was answered;
+  ``answer`` is the ``DiceRolled`` / ``CardsShuffled`` / ``DecisionMade`` event, already applied
+  to ``state``.
+- ``evolve(state, event) -> State``: apply one event; never validates, never fails for a stored
+  event. Core events it does not care about are returned unchanged.
+- ``outcome(state) -> str | None``: ``None`` while the game goes on, else its result
+  (e.g. ``"victory"``, ``"defeat"``).
+- ``piece_of(command) -> str | None``: the piece (e.g. mouse) a command is about, so the service
+  can check the issuing seat controls it.
+- ``turn_piece(state) -> str | None``: the piece whose turn it is, if a player's.
+- ``legal_commands(state) -> list[Command]``: every command of the ruleset's own that
+  ``decide`` would accept now (pending answers are listed by the core).
+- Read-model views (pure, used by ``projections/``): ``initiative_view(state)`` and
+  ``board_view(state)`` return msgspec Structs; ``describe(state, event) -> str | None`` is the
+  game-log line for one event applied to ``state`` (the state *after* the event), ``None`` for
+  events that make no log line.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from domain.core.commands import Command
+from domain.core.events import DecisionMade, CardsShuffled, DiceRolled, Event, GameCreated
+
+Answer = DiceRolled | CardsShuffled | DecisionMade
+
+
+class Begin(Command, kw_only=True):
+    """Issued by the core once, right after ``GameCreated``: set the game up."""
+
+
+class Ruleset(Protocol):
+    """The functions and types a ruleset module exposes (see the module docstring)."""
+
+    name: str
+    state_type: type
+    command_type: Any
+    event_types: tuple[type[Event], ...]
+
+    def initial_state(self, created: GameCreated) -> Any: ...
+
+    def decide(self, state: Any, command: Command) -> list[Event]: ...
+
+    def resolve(self, state: Any, answer: Answer) -> list[Event]: ...
+
+    def evolve(self, state: Any, event: Event) -> Any: ...
+
+    def outcome(self, state: Any) -> str | None: ...
+
+    def piece_of(self, command: Command) -> str | None: ...
+
+    def turn_piece(self, state: Any) -> str | None: ...
+
+    def legal_commands(self, state: Any) -> list[Command]: ...
+
+    def initiative_view(self, state: Any) -> Any: ...
+
+    def board_view(self, state: Any) -> Any: ...
+
+    def describe(self, state: Any, event: Event) -> str | None: ...

@@ -1,0 +1,43 @@
+"""Mice and Mystics commands: imperative, frozen, tagged (STYLE.md §4, "What dicelog takes" 2).
+
+The acting seat is not part of a command; the service checks that the seat controls the mouse
+(``ruleset.piece_of``). Core answers (``Roll``, ``Shuffle``, ``Choose``) and ``Begin`` are part of
+this ruleset's union so one decoder reads every command it accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from domain.core.commands import Choose, Command, Roll, Shuffle
+from domain.core.ruleset import Begin
+
+MouseId = Annotated[str, Meta(min_length=1, max_length=32)]
+SpaceId = Annotated[str, Meta(min_length=1, max_length=16)]
+
+
+class Move(Command, kw_only=True):
+    """Roll the action die for the mouse's move (001 §Movimento dei Topi)."""
+
+    mouse: MouseId
+
+
+class MoveTo(Command, kw_only=True):
+    """Move the mouse along ``path`` (the spaces entered, in order) with the rolled movement points."""
+
+    mouse: MouseId
+    path: Annotated[tuple[SpaceId, ...], Meta(min_length=1, max_length=16)]
+
+
+class EndTurn(Command, kw_only=True):
+    """End the mouse's turn, moved or not (001 §Il Turno di un Topo)."""
+
+    mouse: MouseId
+
+
+MouseCommand = Move | MoveTo | EndTurn
+AnyCommand = Move | MoveTo | EndTurn | Begin | Roll | Shuffle | Choose
+decode_command = msgspec.json.Decoder(AnyCommand).decode

@@ -1,0 +1,211 @@
+"""Game content as data: mice, minion initiative cards, room tiles and chapters (DESIGN.md, Content is data).
+
+Every file in ``content/`` decodes into frozen msgspec Structs with ``forbid_unknown_fields=True``; there
+is one ``decode_<kind>`` function per file type. Files are read once, from the package itself, with
+``importlib.resources`` (the only I/O the domain does). Values no source confirms carry
+``provisional: true`` and a ``provisional_reason`` (rules/facts.md, header note).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+Side = Literal["N", "E", "S", "W"]
+Stat = Annotated[int, Meta(ge=0, le=9)]
+
+
+class Data(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of every content record."""
+
+
+class Mouse(Data, kw_only=True):
+    """A mouse hero card (numbers from facts.md §2; lives are provisional everywhere)."""
+
+    id: str
+    name: str
+    classes: tuple[str, ...]
+    battle: Stat
+    defense: Stat
+    lore: Stat
+    move: Stat
+    lives: Annotated[int, Meta(ge=1)]
+    starting_equipment: tuple[str, ...] = ()
+    ability: str | None = None
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class MinionCard(Data, kw_only=True):
+    """A minion or boss initiative card (facts.md §3)."""
+
+    id: str
+    name: str
+    rank: Literal["minion", "boss"]
+    figure: str
+    battle: Stat
+    defense: Stat
+    lives: Annotated[int, Meta(ge=1)]
+    attack: Literal["melee", "ranged"]
+    size: Literal["small", "large", "none"]
+    abilities: tuple[str, ...] = ()
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+SpaceKind = Literal["normal", "start", "minion-entrance", "flip", "mousetrap"]
+
+
+class Space(Data, kw_only=True):
+    """One space of a room tile: centre in tile units (x right, y down), kind and capacity.
+
+    ``capacity`` is "standard" (4 small or 1 large figure) or "unlimited" for special areas
+    (001 §Aree Speciali). ``water``/``current`` mark water spaces and their current's direction.
+    """
+
+    id: str
+    centre: tuple[float, float]
+    kind: SpaceKind = "normal"
+    capacity: Literal["standard", "unlimited"] = "standard"
+    area: str | None = None
+    water: bool = False
+    current: Side | None = None
+    flip_requires: str | None = None
+    feature: str | None = None
+
+
+class Edge(Data, kw_only=True):
+    """A border between two spaces. ``plain``: adjacent, cost 1. ``yellow``: adjacent; crossing toward
+    ``arrow_to`` costs 1, against it 3 (001 §Linee Gialle). ``red``: not adjacent (001 §Linee Rosse)."""
+
+    a: str
+    b: str
+    line: Literal["plain", "yellow", "red"] = "plain"
+    arrow_to: str | None = None
+
+
+class Exit(Data, kw_only=True):
+    """An exit on one side of the tile, its colour, and the spaces next to it (001 §Esplorare)."""
+
+    side: Side
+    colour: Literal["orange", "blue"]
+    spaces: tuple[str, ...]
+
+
+class RoomTile(Data, kw_only=True):
+    """One face of a room board: a graph of spaces (facts.md §7-§8)."""
+
+    id: str
+    number: int
+    name: str
+    side: Literal["orange", "blue"]
+    reverse: str
+    code: str
+    width: int
+    height: int
+    spaces: tuple[Space, ...]
+    edges: tuple[Edge, ...]
+    exits: tuple[Exit, ...] = ()
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class TilePlacement(Data, kw_only=True):
+    tile: str
+    column: int
+    row: int
+
+
+class MinionGroup(Data, kw_only=True):
+    card: str
+    count: Annotated[int, Meta(ge=1)]
+    tile: str
+
+
+class Chapter(Data, kw_only=True):
+    """A chapter's setup (001, Capitolo 1: Preparazione del Capitolo / delle Stanze / del Gruppo)."""
+
+    id: str
+    title: str
+    party_size: int
+    mice_not_allowed: tuple[str, ...] = ()
+    mice_not_allowed_reason: str = ""
+    tiles: tuple[TilePlacement, ...]
+    start_space: str
+    minions: tuple[MinionGroup, ...] = ()
+    hourglass_page: int = 1
+    end_marker_page: int
+    encounter_deck: tuple[str, ...] = ()
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class MiceFile(Data, kw_only=True):
+    mice: tuple[Mouse, ...]
+
+
+class MinionsFile(Data, kw_only=True):
+    minions: tuple[MinionCard, ...]
+
+
+def decode_mice(data: bytes) -> tuple[Mouse, ...]:
+    return msgspec.json.decode(data, type=MiceFile).mice
+
+
+def decode_minions(data: bytes) -> tuple[MinionCard, ...]:
+    return msgspec.json.decode(data, type=MinionsFile).minions
+
+
+def decode_tile(data: bytes) -> RoomTile:
+    return msgspec.json.decode(data, type=RoomTile)
+
+
+def decode_chapter(data: bytes) -> Chapter:
+    return msgspec.json.decode(data, type=Chapter)
+
+
+DECODERS = {"mice.json": decode_mice, "minions.json": decode_minions, "tile-": decode_tile, "chapter-": decode_chapter}
+
+
+def _dir():
+    return files("domain.mice_and_mystics").joinpath("content")
+
+
+def content_files() -> tuple[str, ...]:
+    """Names of every content file shipped in the package."""
+    return tuple(sorted(p.name for p in _dir().iterdir() if p.name.endswith(".json")))
+
+
+def decoder_for(name: str):
+    """The decode function for the content file called ``name``."""
+    return next(fn for prefix, fn in DECODERS.items() if name.startswith(prefix))
+
+
+class Library(Struct, frozen=True, kw_only=True):
+    """Every content record, by id."""
+
+    mice: dict[str, Mouse]
+    minions: dict[str, MinionCard]
+    tiles: dict[str, RoomTile]
+    chapters: dict[str, Chapter]
+    spaces: dict[str, Space]
+    space_tile: dict[str, str]
+
+
+@cache
+def library() -> Library:
+    """Load and index all content once."""
+    read = {name: decoder_for(name)(_dir().joinpath(name).read_bytes()) for name in content_files()}
+    tiles = {t.id: t for n, t in read.items() if n.startswith("tile-")}
+    return Library(
+        mice={m.id: m for m in read["mice.json"]},
+        minions={m.id: m for m in read["minions.json"]},
+        tiles=tiles,
+        chapters={c.id: c for n, c in read.items() if n.startswith("chapter-")},
+        spaces={s.id: s for t in tiles.values() for s in t.spaces},
+        space_tile={s.id: t.id for t in tiles.values() for s in t.spaces},
+    )

@@ -1,0 +1,1 @@
+"""One module per rulebook section (STYLE.md, "What dicelog takes" 1)."""

@@ -1,0 +1,99 @@
+"""Spaces as a graph: adjacency, line costs and capacity.
+
+001 §Caselle Adiacenti: moving between adjacent spaces costs 1. 001 §Linee Gialle: crossing a
+yellow line against its arrow costs 3, with it 1; the spaces stay adjacent. 001 §Linee Rosse:
+spaces across a red line are not adjacent, mice cannot cross. 001 §Condividere le Caselle: a space
+holds 4 small figures or 1 large one; a full space cannot be entered or crossed. 001 §Aree
+Speciali: special areas hold any number. 001 §Il Turno di un Servitore: minions ignore red and
+yellow lines (and water and mousetraps).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from domain.mice_and_mystics.content import Edge, library
+from domain.mice_and_mystics.state import State
+
+YELLOW_AGAINST_ARROW = 3
+SMALL_PER_SPACE = 4
+
+
+@cache
+def _edges() -> dict[str, tuple[tuple[str, Edge], ...]]:
+    out: dict[str, list[tuple[str, Edge]]] = {}
+    for tile in library().tiles.values():
+        for edge in tile.edges:
+            out.setdefault(edge.a, []).append((edge.b, edge))
+            out.setdefault(edge.b, []).append((edge.a, edge))
+    return {space: tuple(pairs) for space, pairs in out.items()}
+
+
+def mouse_neighbours(space: str) -> tuple[tuple[str, int], ...]:
+    """(neighbour, cost) of every space a mouse may step to from ``space``."""
+    steps = []
+    for other, edge in _edges().get(space, ()):
+        if edge.line == "red":
+            continue
+        cost = YELLOW_AGAINST_ARROW if edge.line == "yellow" and edge.arrow_to != other else 1
+        steps.append((other, cost))
+    return tuple(steps)
+
+
+def mouse_step_cost(origin: str, target: str) -> int | None:
+    """Cost for a mouse to step from ``origin`` to ``target``; ``None`` if not adjacent."""
+    return next((cost for other, cost in mouse_neighbours(origin) if other == target), None)
+
+
+def minion_neighbours(space: str) -> tuple[str, ...]:
+    """Spaces a minion may step to: every border, red and yellow lines ignored (cost 1)."""
+    return tuple(other for other, _ in _edges().get(space, ()))
+
+
+def size_of(state: State, figure: str) -> str:
+    """"small", "large" or "none" (takes no room, e.g. Brodie's paw token)."""
+    card = state.figures.get(figure, figure)
+    minion = library().minions.get(card)
+    return minion.size if minion is not None else "small"
+
+
+def is_minion(state: State, figure: str) -> bool:
+    return state.figures.get(figure) in library().minions
+
+
+def minions_on(state: State, space: str) -> tuple[str, ...]:
+    return tuple(f for f in state.board.get(space, ()) if is_minion(state, f))
+
+
+def mice_on(state: State, space: str) -> tuple[str, ...]:
+    return tuple(f for f in state.board.get(space, ()) if not is_minion(state, f))
+
+
+def can_enter(state: State, space: str, size: str = "small", ignoring: str | None = None) -> bool:
+    """Whether a figure of ``size`` fits on ``space`` (``ignoring`` the moving figure itself)."""
+    if size == "none" or library().spaces[space].capacity == "unlimited":
+        return True
+    others = [size_of(state, f) for f in state.board.get(space, ()) if f != ignoring]
+    if "large" in others:
+        return False
+    small = sum(1 for s in others if s == "small")
+    return small == 0 if size == "large" else small < SMALL_PER_SPACE
+
+
+def is_full(state: State, space: str) -> bool:
+    return not can_enter(state, space, "small")
+
+
+def minion_distances(origins: tuple[str, ...]) -> dict[str, int]:
+    """Steps from the nearest of ``origins`` to every space, along minion borders (BFS)."""
+    dist = {o: 0 for o in origins}
+    frontier = list(origins)
+    while frontier:
+        nxt = []
+        for space in frontier:
+            for other in minion_neighbours(space):
+                if other not in dist:
+                    dist[other] = dist[space] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return dist

@@ -1,0 +1,142 @@
+"""Mouse movement (001 §Movimento dei Topi; 001 §Caselle Adiacenti; 001 §Linee Gialle; 001 §Linee
+Rosse; 001 §Condividere le Caselle; 001 §Muoversi nell'Acqua).
+
+``Move`` asks for one action die; its move number (facts.md §1) plus the mouse's move value gives
+the movement points. ``MoveTo`` then walks a path of adjacent spaces costing at most that: yellow
+lines cost 3 against the arrow; red lines and walls are not crossed; full spaces are neither
+entered nor crossed; entering a space with a minion or a water space ends the move. A mouse that
+starts on a space with minions may leave only if the mice there are at least as many as the
+minions. The move happens once per turn; a path may stop early.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import DiceRolled, Event, RollRequested
+from domain.mice_and_mystics.commands import Move, MoveTo
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import MouseMoved, MovementPointsGained
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours, mouse_step_cost
+from domain.mice_and_mystics.rules.turns import check_turn
+from domain.mice_and_mystics.state import State, space_of
+
+MOVE_NUMBER = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1, 6: 3}  # action-die face -> move number (facts.md §1)
+
+
+def _stops(state: State, space: str) -> bool:
+    """Entering ``space`` ends the move: a minion is there, or it is water."""
+    return bool(minions_on(state, space)) or library().spaces[space].water
+
+
+def check_can_leave(state: State, mouse: str, origin: str) -> None:
+    if library().spaces[origin].water:
+        raise RuleBroken("move.leave-water", section=sections.WATER, detail="leaving water is not implemented yet")
+    if len(minions_on(state, origin)) > len(mice_on(state, origin)):
+        raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
+
+
+def decide_move(state: State, cmd: Move) -> list[Event]:
+    check_turn(state, cmd.mouse)
+    turn = state.mouse_turn
+    assert turn is not None
+    if turn.moved or turn.movement_points is not None:
+        raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
+    origin = space_of(state, cmd.mouse)
+    assert origin is not None
+    check_can_leave(state, cmd.mouse, origin)
+    return [RollRequested(reason="move", dice=1, piece=cmd.mouse)]
+
+
+def resolve_move_roll(state: State, answer: DiceRolled) -> list[Event]:
+    assert state.mouse_turn is not None
+    mouse = state.mouse_turn.mouse
+    number = MOVE_NUMBER[answer.faces[0]]
+    value = library().mice[mouse].move
+    return [MovementPointsGained(mouse=mouse, die_number=number, move_value=value, points=number + value)]
+
+
+def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
+    check_turn(state, cmd.mouse)
+    turn = state.mouse_turn
+    assert turn is not None
+    if turn.moved:
+        raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
+    if turn.movement_points is None:
+        raise RuleBroken("move.no-roll", section=sections.MOVEMENT, detail="roll for movement first (Move)")
+    origin = space_of(state, cmd.mouse)
+    assert origin is not None
+    check_can_leave(state, cmd.mouse, origin)
+    spaces, cost, here = library().spaces, 0, origin
+    for step in cmd.path:
+        if step not in spaces:
+            raise RuleBroken("move.unknown-space", section=sections.MOVEMENT, detail=f"no space {step!r}")
+        if here != origin and _stops(state, here):
+            raise RuleBroken("move.must-stop", section=sections.SHARING, detail=f"the move ends on {here}")
+        step_cost = mouse_step_cost(here, step)
+        if step_cost is None:
+            section = sections.RED_LINES if step in dict(_red(here)) else sections.ADJACENT
+            raise RuleBroken("move.not-adjacent", section=section, detail=f"{step} is not adjacent to {here}")
+        if not can_enter(state, step, "small", ignoring=cmd.mouse):
+            raise RuleBroken("move.full-space", section=sections.SHARING, detail=f"{step} is full")
+        cost += step_cost
+        if cost > turn.movement_points:
+            raise RuleBroken(
+                "move.too-far",
+                section=sections.YELLOW_LINES if step_cost > 1 else sections.MOVEMENT,
+                detail=f"the path costs more than {turn.movement_points} movement",
+            )
+        here = step
+    return [MouseMoved(mouse=cmd.mouse, origin=origin, path=cmd.path, cost=cost)]
+
+
+def _red(space: str) -> list[tuple[str, str]]:
+    tile = library().tiles[library().space_tile[space]]
+    return [(e.b if e.a == space else e.a, e.line) for e in tile.edges if e.line == "red" and space in (e.a, e.b)]
+
+
+def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Every space the mouse can end on with ``points``: (cost, one cheapest path) (Dijkstra)."""
+    origin = space_of(state, mouse)
+    assert origin is not None
+    best: dict[str, tuple[int, tuple[str, ...]]] = {}
+    heap: list[tuple[int, tuple[str, ...], str]] = [(0, (), origin)]
+    while heap:
+        cost, path, here = heapq.heappop(heap)
+        if here in best or (here == origin and path):
+            continue
+        best[here] = (cost, path)
+        if path and _stops(state, here):
+            continue
+        for other, step_cost in mouse_neighbours(here):
+            if other not in best and cost + step_cost <= points and can_enter(state, other, "small", ignoring=mouse):
+                heapq.heappush(heap, (cost + step_cost, (*path, other), other))
+    best.pop(origin, None)
+    return best
+
+
+def legal_moves(state: State, mouse: str) -> list[Command]:
+    """Move, or one cheapest MoveTo per reachable destination, or nothing once moved."""
+    turn = state.mouse_turn
+    if turn is None or turn.moved:
+        return []
+    origin = space_of(state, mouse)
+    if origin is None:
+        return []
+    try:
+        check_can_leave(state, mouse, origin)
+    except RuleBroken:
+        return []
+    if turn.movement_points is None:
+        return [Move(mouse=mouse)]
+    dests = reachable(state, mouse, turn.movement_points)
+    return [MoveTo(mouse=mouse, path=dests[d][1]) for d in sorted(dests, key=space_order)]
+
+
+def space_order(space: str) -> tuple[str, int]:
+    """Sort key: tile code, then space number (GR-2 before GR-10)."""
+    code, _, number = space.rpartition("-")
+    return (code, int(number) if number.isdigit() else 0)

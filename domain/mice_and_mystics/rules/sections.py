@@ -1,0 +1,24 @@
+"""Section citations: ``001 §<heading>`` of the Italian rulebook (rules/001_4b5c89fefc63a991.txt).
+
+English glosses: Preparazione del Gioco = Game Setup; Plancia del Racconto = Story Board; Round di
+Gioco = Game Rounds; Determinare l'Ordine di Iniziativa = Determining Initiative; Il Turno di un
+Topo = A Mouse's Turn; Movimento dei Topi = Mouse Movement; Caselle Adiacenti = Adjacent Spaces;
+Linee Gialle / Rosse = Yellow / Red Lines; Condividere le Caselle = Sharing Spaces; Muoversi
+nell'Acqua = Moving in Water; Collocare i Servitori sul Tabellone = Placing Minions; Il Turno di
+un Servitore = A Minion's Turn; Capitolo 1 = Chapter 1 (story book sample in the same file).
+"""
+
+SETUP = "001 §Preparazione del Gioco"
+STORY_BOARD = "001 §Plancia del Racconto"
+CHAPTER_1 = "001 §Capitolo 1 (Fuga per Borgoquercia): Preparazione del Gruppo"
+ROUNDS = "001 §Round di Gioco"
+INITIATIVE = "001 §Determinare l'Ordine di Iniziativa"
+MOUSE_TURN = "001 §Il Turno di un Topo"
+MOVEMENT = "001 §Movimento dei Topi"
+ADJACENT = "001 §Caselle Adiacenti"
+YELLOW_LINES = "001 §Linee Gialle"
+RED_LINES = "001 §Linee Rosse"
+SHARING = "001 §Condividere le Caselle"
+WATER = "001 §Muoversi nell'Acqua"
+PLACEMENT = "001 §Collocare i Servitori sul Tabellone"
+MINION_TURN = "001 §Il Turno di un Servitore"

@@ -1,0 +1,98 @@
+"""Game and chapter setup (001 §Preparazione del Gioco; 001 §Capitolo 1, Preparazione).
+
+``GameCreated.setup`` is the JSON of ``Setup``. ``initial_state`` checks it; ``decide_begin`` puts
+the chapter on the table: room tiles, mice on the start space, the chapter's minions on minion
+entrances (001 §Collocare i Servitori sul Tabellone), hourglass and end marker (001 §Plancia del
+Racconto), decks; then asks for the initiative shuffle (001 §Determinare l'Ordine di Iniziativa:
+"mescolate le carte Iniziativa dei Topi e dei Servitori presenti nella Stanza").
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec import Struct
+
+from domain.core.errors import RuleBroken
+from domain.core.events import Event, GameCreated, ShuffleRequested
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import DecksPrepared, FigurePlaced, RoomTilePlaced, StoryBoardPrepared
+from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.placement import place_minions
+from domain.mice_and_mystics.state import State
+
+DECKS_PROVISIONAL = "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
+
+
+class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The ruleset's setup document: the chapter and the party of mice."""
+
+    chapter: str = "chapter-1"
+    mice: tuple[str, ...]
+
+
+def decode_setup(raw: bytes) -> Setup:
+    try:
+        return msgspec.json.decode(raw, type=Setup)
+    except msgspec.DecodeError as error:
+        raise RuleBroken("setup.invalid", section=sections.SETUP, detail=str(error)) from None
+
+
+def check_setup(setup: Setup, created: GameCreated) -> None:
+    """Refuse an unknown chapter or mouse, a wrong party size, a mouse the chapter forbids, or a
+    party mouse not controlled by exactly one seat."""
+    lib = library()
+    chapter = lib.chapters.get(setup.chapter)
+    if chapter is None:
+        raise RuleBroken("setup.unknown-chapter", section=sections.SETUP, detail=f"no chapter {setup.chapter!r}")
+    for mouse in setup.mice:
+        if mouse not in lib.mice:
+            raise RuleBroken("setup.unknown-mouse", section=sections.SETUP, detail=f"no mouse {mouse!r}")
+        if mouse in chapter.mice_not_allowed:
+            raise RuleBroken("setup.mouse-not-allowed", section=sections.CHAPTER_1, detail=chapter.mice_not_allowed_reason)
+    if len(set(setup.mice)) != len(setup.mice) or len(setup.mice) != chapter.party_size:
+        raise RuleBroken(
+            "setup.party-size",
+            section=sections.CHAPTER_1,
+            detail=f"{chapter.id} needs exactly {chapter.party_size} different mice",
+        )
+    controlled = [piece for seat in created.seats for piece in seat.controls]
+    for mouse in setup.mice:
+        if controlled.count(mouse) != 1:
+            raise RuleBroken(
+                "setup.seat-controls",
+                section=sections.SETUP,
+                detail=f"{mouse} must be controlled by exactly one seat, not {controlled.count(mouse)}",
+            )
+    strangers = sorted(set(controlled) - set(setup.mice))
+    if strangers:
+        raise RuleBroken("setup.seat-controls", section=sections.SETUP, detail=f"not in the party: {strangers}")
+
+
+def initial_state(created: GameCreated) -> State:
+    """The state right after ``GameCreated``: the party chosen, nothing on the table yet."""
+    setup = decode_setup(created.setup)
+    check_setup(setup, created)
+    return State(chapter=setup.chapter, party=setup.mice)
+
+
+def decide_begin(state: State) -> list[Event]:
+    """Put chapter ``state.chapter`` on the table and ask for the initiative shuffle."""
+    if state.phase != "setup":
+        raise RuleBroken("setup.already-begun", section=sections.SETUP, detail="the chapter is already set up")
+    chapter = library().chapters[state.chapter]
+    events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
+    events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    for group in chapter.minions:
+        placed = place_minions(after, group.card, group.count, group.tile)
+        for event in placed:
+            after = evolve(after, event)
+        events += placed
+    events.append(StoryBoardPrepared(hourglass_page=chapter.hourglass_page, end_marker_page=chapter.end_marker_page))
+    events.append(DecksPrepared(encounter_deck=chapter.encounter_deck, provisional_reason=DECKS_PROVISIONAL))
+    minion_cards = tuple(dict.fromkeys(g.card for g in chapter.minions))
+    events.append(ShuffleRequested(reason="initiative", cards=(*state.party, *minion_cards)))
+    return events

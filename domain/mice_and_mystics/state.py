@@ -1,0 +1,70 @@
+"""The Mice and Mystics game state: a frozen msgspec Struct, plain enough for JSON snapshots.
+
+It is only ever built by ``evolve`` from events (DESIGN.md, The core idea: decide / evolve).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec import Struct, field
+
+Phase = Literal["setup", "initiative", "playing", "ended"]
+
+
+class PlacedTile(Struct, frozen=True, kw_only=True):
+    """A room tile on the table, at a grid position (column right, row down)."""
+
+    tile: str
+    column: int
+    row: int
+
+
+class MouseTurn(Struct, frozen=True, kw_only=True):
+    """Progress of the current mouse's turn (001 §Il Turno di un Topo).
+
+    ``movement_points`` is ``None`` until the move roll is resolved; ``moved`` once the mouse moved
+    (or spent its roll).
+    """
+
+    mouse: str
+    moved: bool = False
+    movement_points: int | None = None
+
+
+class State(Struct, frozen=True, kw_only=True):
+    """Everything the rules need, and nothing derived from content.
+
+    ``board`` maps a space id to the figure ids on it (only occupied spaces are keys);
+    ``figures`` maps a figure id to its initiative card id; ``track`` is the initiative track,
+    top first; ``slot`` is the index of the card taking its turn. ``awaiting`` is the reason of a
+    pending roll/shuffle/decision (the core holds the node itself).
+    """
+
+    chapter: str
+    party: tuple[str, ...]
+    phase: Phase = "setup"
+    tiles: tuple[PlacedTile, ...] = ()
+    board: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    figures: dict[str, str] = field(default_factory=dict)
+    track: tuple[str, ...] = ()
+    round: int = 0
+    slot: int | None = None
+    mouse_turn: MouseTurn | None = None
+    cheese_wheel: int = 0
+    cheese: dict[str, int] = field(default_factory=dict)
+    hourglass_page: int = 0
+    end_marker_page: int = 0
+    encounter_deck: tuple[str, ...] = ()
+    awaiting: str | None = None
+
+    @property
+    def turn_card(self) -> str | None:
+        if self.slot is None or self.slot >= len(self.track):
+            return None
+        return self.track[self.slot]
+
+
+def space_of(state: State, figure: str) -> str | None:
+    """The space a figure stands on, if it is on the board."""
+    return next((space for space, figures in state.board.items() if figure in figures), None)

@@ -1,0 +1,149 @@
+"""Read-model views (used by ``projections/``) and game-log lines."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from domain.core.events import CardsShuffled, DiceRolled, Event, GameEnded, RollRequested, ShuffleRequested
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import (
+    CheeseGained,
+    FigurePlaced,
+    InitiativeCardsSwapped,
+    InitiativeTrackLaid,
+    MinionTurnPassed,
+    MouseMoved,
+    MovementPointsGained,
+    RoomTilePlaced,
+    RoundStarted,
+    StoryBoardPrepared,
+    TurnEnded,
+    TurnStarted,
+)
+from domain.mice_and_mystics.state import State
+
+
+class InitiativeCard(Struct, frozen=True, kw_only=True):
+    slot: int
+    card: str
+    name: str
+    kind: str
+    figures: tuple[str, ...]
+    current: bool
+
+
+class InitiativeView(Struct, frozen=True, kw_only=True):
+    round: int
+    turn: str | None
+    cards: tuple[InitiativeCard, ...]
+
+
+class SpaceView(Struct, frozen=True, kw_only=True):
+    id: str
+    kind: str
+    centre: tuple[float, float]
+    figures: tuple[str, ...]
+    water: bool = False
+
+
+class TileView(Struct, frozen=True, kw_only=True):
+    tile: str
+    number: int
+    name: str
+    column: int
+    row: int
+    provisional: bool
+    spaces: tuple[SpaceView, ...]
+
+
+class BoardView(Struct, frozen=True, kw_only=True):
+    tiles: tuple[TileView, ...]
+    hourglass_page: int
+    end_marker_page: int
+    cheese_wheel: int
+    mouse_cheese: dict[str, int]
+
+
+def name_of(card: str) -> str:
+    lib = library()
+    found = lib.mice.get(card) or lib.minions.get(card)
+    return found.name if found is not None else card
+
+
+def possessive(card: str) -> str:
+    name = name_of(card)
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def initiative_view(state: State) -> InitiativeView:
+    cards = tuple(
+        InitiativeCard(
+            slot=i,
+            card=card,
+            name=name_of(card),
+            kind="mouse" if card in state.party else "minion",
+            figures=tuple(sorted(f for f, c in state.figures.items() if c == card)),
+            current=i == state.slot,
+        )
+        for i, card in enumerate(state.track)
+    )
+    return InitiativeView(round=state.round, turn=state.turn_card, cards=cards)
+
+
+def board_view(state: State) -> BoardView:
+    lib = library()
+    tiles = []
+    for placed in state.tiles:
+        tile = lib.tiles[placed.tile]
+        spaces = tuple(
+            SpaceView(id=s.id, kind=s.kind, centre=s.centre, figures=state.board.get(s.id, ()), water=s.water)
+            for s in tile.spaces
+        )
+        tiles.append(
+            TileView(tile=tile.id, number=tile.number, name=tile.name, column=placed.column, row=placed.row,
+                     provisional=tile.provisional, spaces=spaces)
+        )
+    return BoardView(tiles=tuple(tiles), hourglass_page=state.hourglass_page, end_marker_page=state.end_marker_page,
+                     cheese_wheel=state.cheese_wheel, mouse_cheese=dict(state.cheese))
+
+
+def describe(state: State, event: Event) -> str | None:
+    """One English log line for ``event`` (``state`` is the state after it), or ``None``."""
+    match event:
+        case RoomTilePlaced(tile=tile):
+            return f"{library().tiles[tile].name} is placed"
+        case FigurePlaced(figure=figure, card=card, space=space):
+            return f"{name_of(card)} ({figure}) is placed on {space}" if figure != card else f"{name_of(card)} starts on {space}"
+        case StoryBoardPrepared(hourglass_page=h, end_marker_page=e):
+            return f"Hourglass on page {h}, chapter end marker on page {e}"
+        case ShuffleRequested(reason="initiative"):
+            return "Initiative cards are shuffled"
+        case InitiativeTrackLaid(cards=cards):
+            return "Initiative track: " + ", ".join(name_of(c) for c in cards)
+        case CheeseGained(mouse=mouse, count=count, reason=reason):
+            return f"{name_of(mouse)} gains {count} cheese ({reason})"
+        case RoundStarted(round=number):
+            return f"Round {number} begins"
+        case TurnStarted(card=card):
+            return f"{possessive(card)} turn"
+        case RollRequested(reason="move", piece=piece) if piece:
+            return f"{name_of(piece)} rolls for movement"
+        case MovementPointsGained(mouse=mouse, die_number=n, move_value=v, points=p):
+            return f"{name_of(mouse)} may move {p} ({n} rolled + move {v})"
+        case MouseMoved(mouse=mouse, path=path, cost=cost):
+            spaces = "space" if len(path) == 1 else "spaces"
+            return f"{name_of(mouse)} moves {len(path)} {spaces} to {path[-1]} (cost {cost})"
+        case MinionTurnPassed(card=card, reason=reason):
+            return f"{name_of(card)} do nothing: {reason}"
+        case InitiativeCardsSwapped(card=card, other=other, reason=reason):
+            return f"{name_of(card)} move above {name_of(other)} ({reason})"
+        case TurnEnded(card=card):
+            return f"{possessive(card)} turn ends"
+        case DiceRolled(reason=reason, faces=faces):
+            return f"Rolled {list(faces)} for {reason}"
+        case CardsShuffled(reason=reason):
+            return f"Cards shuffled for {reason}"
+        case GameEnded(result=result):
+            return f"The chapter ends: {result}"
+        case _:
+            return None

@@ -1,0 +1,198 @@
+"""The Litestar application: ``create_app(settings)`` wires store, projections, publisher, routes.
+
+Errors are RFC 9457 ``application/problem+json`` (Litestar's ``ProblemDetailsPlugin``): every
+domain refusal has a stable ``type`` (``urn:dicelog:rule:<rule id>``) and names the rule and its
+rulebook section; validation errors are 400, unknown games 404, stale versions 409.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+from typing import Any
+
+from litestar import Litestar, get
+from litestar.concurrency import sync_to_thread
+from litestar.di import Provide
+from litestar.exceptions import HTTPException
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
+
+from domain.core.errors import DomainError
+from projections.board import BoardProjection
+from projections.initiative import InitiativeProjection
+from projections.log import LogProjection
+from service.application import Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized, VersionConflict
+from service.fanout import FanOut
+from service.projection_store import ReadModels, open_views
+from service.routes import GameController
+from service.schemas import Health
+from service.settings import Settings
+from service.worker import Follower
+
+log = logging.getLogger("dicelog")
+PROBLEM = "urn:dicelog:problem:"
+
+
+def _rule(exc: DomainError) -> ProblemDetailsException:
+    return ProblemDetailsException(
+        status_code=exc.status,
+        type_=f"urn:dicelog:rule:{exc.rule}",
+        title=f"Rule broken: {exc.rule}",
+        detail=exc.detail,
+        extra={"rule": exc.rule, "section": exc.section},
+    )
+
+
+def _problem(status: int, kind: str, title: str, **extra: Any) -> Any:
+    def convert(exc: Exception) -> ProblemDetailsException:
+        return ProblemDetailsException(
+            status_code=status, type_=PROBLEM + kind, title=title, detail=str(exc), extra=extra or None
+        )
+
+    return convert
+
+
+def _version_conflict(exc: VersionConflict) -> ProblemDetailsException:
+    return ProblemDetailsException(
+        status_code=409,
+        type_=PROBLEM + "version-conflict",
+        title="Stale expected_version",
+        detail=str(exc),
+        extra={"expected_version": exc.expected, "current_version": exc.current},
+    )
+
+
+def _http(exc: HTTPException) -> ProblemDetailsException:
+    kind = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed"}
+    return ProblemDetailsException(
+        status_code=exc.status_code,
+        type_=PROBLEM + kind.get(exc.status_code, f"http-{exc.status_code}"),
+        title=exc.detail,
+        detail=exc.detail,
+        extra=exc.extra if isinstance(exc.extra, dict) else ({"errors": exc.extra} if exc.extra else None),
+        headers=exc.headers,
+    )
+
+
+class Runtime:
+    """The long-lived parts of one app instance (opened at start-up, closed at shutdown)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.fanout = FanOut()
+        self.games = Games(
+            settings.library_env("games"), snapshot_interval=settings.snapshot_interval, fanout=self.fanout
+        )
+        self.views = open_views(settings)
+        self.read_models = ReadModels(self.views)
+        self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
+
+    def close(self) -> None:
+        self.follower.stop()
+        self.games.close()
+
+
+def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> list[Any]:
+    """The projections, and the Redis publisher when ``DICELOG_REDIS_URL`` is set."""
+
+    def load(game_id: Any, version: int) -> Any:
+        return games.game(game_id, version)
+
+    consumers: list[Any] = [
+        InitiativeProjection(views["initiative"], load),
+        BoardProjection(views["board"], load),
+        LogProjection(views["log"], load),
+    ]
+    if settings.redis_url:
+        from service.publisher import RedisPublisher, connect
+        from service.projection_store import open_tracking
+
+        consumers.append(RedisPublisher(connect(settings.redis_url), open_tracking(settings, "publisher"), maxlen=settings.stream_maxlen))
+    return consumers
+
+
+@get("/health", tags=["operations"], summary="Liveness")
+async def health() -> Health:
+    """The process is up."""
+    return Health(status="ok", checks={})
+
+
+@get("/ready", tags=["operations"], summary="Readiness", sync_to_thread=True)
+def ready(runtime: Runtime) -> Health:
+    """The event store answers; reports how far each projection/publisher is behind (not fatal)."""
+    checks: dict[str, str] = {}
+    try:
+        newest = runtime.games.recorder.max_notification_id() or 0
+        checks["store"] = "ok"
+    except Exception as e:  # noqa: BLE001 - any store failure means not ready
+        from litestar.exceptions import HTTPException as _H
+
+        raise _H(status_code=503, detail=f"event store unavailable: {e}") from None
+    for consumer in runtime.follower.consumers:
+        try:
+            at = consumer.view.max_tracking_id(runtime.games.name) or 0
+            checks[consumer.name] = "ok" if at >= newest else f"behind by {newest - at}"
+        except Exception as e:  # noqa: BLE001
+            checks[consumer.name] = f"unavailable: {e}"
+    for name, error in runtime.follower.errors.items():
+        checks[name] = f"error: {error}"
+    return Health(status="ok", checks=checks)
+
+
+def create_app(settings: Settings | None = None, *, start_worker: bool | None = None) -> Litestar:
+    """Build the app. ``settings`` default to the environment; the embedded worker (projections
+    and publisher) runs in-process unless ``DICELOG_EMBEDDED_WORKER=false``."""
+    settings = settings or Settings.from_env()
+    holder: dict[str, Runtime] = {}
+    run_worker = settings.embedded_worker if start_worker is None else start_worker
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        runtime = await sync_to_thread(Runtime, settings)
+        holder["runtime"] = runtime
+        app.state.runtime = runtime
+        if run_worker:
+            runtime.follower.start()
+        try:
+            yield
+        finally:
+            await sync_to_thread(runtime.close)
+
+    def runtime() -> Runtime:
+        return holder["runtime"]
+
+    problem = ProblemDetailsPlugin(
+        ProblemDetailsConfig(
+            enable_for_all_http_exceptions=True,
+            exception_to_problem_detail_map={
+                DomainError: _rule,
+                GameNotFound: _problem(404, "game-not-found", "No such game"),
+                Unauthorized: _problem(401, "unauthorized", "Bearer token required"),
+                Forbidden: _problem(403, "forbidden", "Not your piece"),
+                VersionConflict: _version_conflict,
+                IdempotencyMismatch: _problem(422, "idempotency-key-reused", "Idempotency-Key reused"),
+                HTTPException: _http,
+            },
+        )
+    )
+    return Litestar(
+        route_handlers=[GameController, health, ready],
+        dependencies={
+            "runtime": Provide(runtime, sync_to_thread=False),
+            "games": Provide(lambda: holder["runtime"].games, sync_to_thread=False),
+            "read_models": Provide(lambda: holder["runtime"].read_models, sync_to_thread=False),
+            "fanout": Provide(lambda: holder["runtime"].fanout, sync_to_thread=False),
+        },
+        plugins=[problem],
+        lifespan=[lifespan],
+        openapi_config=OpenAPIConfig(
+            title="dicelog",
+            version="0.1.0",
+            description="Event-sourced rules service for tabletop games (Mice and Mystics).",
+            path="/schema",
+            render_plugins=[SwaggerRenderPlugin()],
+        ),
+    )

@@ -1,0 +1,301 @@
+"""The event-sourced application: load a game, decide, save atomically (eventsourcing ``Application``).
+
+Synchronous, like the library: the web layer calls it from worker threads. Every write is one
+``save`` (one transaction): the game's new events, plus the game's secret record at creation or
+the idempotency record of a keyed command. Optimistic concurrency comes from the store's unique
+(originator id, version): two writers racing for the same game version cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, Notification
+from eventsourcing.utils import get_topic
+
+from domain.core.commands import Choose, Command, Roll, Shuffle
+from domain.core.errors import RuleBroken
+from domain.core.events import DecisionRequested, GameCreated, RollRequested, ShuffleRequested
+from domain.core.game import Game, GameSnapshot, Recorded, create, play, project_game
+from domain.core.ruleset import Begin
+from domain.core.verify import Verification, verify
+from service.fanout import FanOut
+from service.persistence import MsgspecMapper, decode_recorded
+from service.records import GameSecret, IdempotencyRecord, idempotency_id, secret_id
+
+_encode = msgspec.json.Encoder().encode
+GAME_CREATED_TOPIC = get_topic(GameCreated)
+
+
+class GameNotFound(LookupError):
+    """No game has this id (HTTP 404)."""
+
+
+class Unauthorized(PermissionError):
+    """Missing or unknown bearer token for this game (HTTP 401)."""
+
+
+class Forbidden(PermissionError):
+    """The authenticated seat may not issue this command (HTTP 403)."""
+
+
+class VersionConflict(Exception):
+    """``expected_version`` is stale, or another command won the race (HTTP 409)."""
+
+    def __init__(self, expected: int | None, current: int) -> None:
+        self.expected, self.current = expected, current
+        super().__init__(f"expected version {expected}, the game is at version {current}")
+
+
+class IdempotencyMismatch(Exception):
+    """The ``Idempotency-Key`` was already used for a different request (HTTP 422)."""
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 (hex) of a seat token: only this is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Games(Application[UUID]):
+    """Games of every ruleset: create, load at any version, run commands, list, verify."""
+
+    name = "Games"
+    env = {  # noqa: RUF012 - the library reads this class attribute
+        "AGGREGATE_CACHE_MAXSIZE": "1000",
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+    }
+
+    def __init__(
+        self, env: dict[str, str] | None = None, *, snapshot_interval: int = 100, fanout: FanOut | None = None
+    ) -> None:
+        env = dict(env or {})
+        self.fanout = fanout
+        if snapshot_interval > 0:
+            env.setdefault("IS_SNAPSHOTTING_ENABLED", "y")
+        self.snapshot_interval = snapshot_interval
+        self._secrets: dict[UUID, GameSecret] = {}
+        super().__init__(env)
+
+    def construct_mapper(self) -> MsgspecMapper:
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def create_game(
+        self, created: GameCreated, *, seed: bytes | None, tokens: dict[str, str], at: datetime | None = None
+    ) -> Game:
+        """Store a new game (its events and its secret record). Raises ``RuleBroken`` on a bad setup."""
+        at = at or datetime.now(UTC)
+        game_id = uuid4()
+        records = create(game_id, created, at=at, seed=seed, command_id=f"create-{game_id}")
+        secret = GameSecret(
+            originator_id=secret_id(game_id),
+            timestamp=at,
+            game_id=game_id,
+            seed=seed.hex() if seed else None,
+            token_hashes={seat: hash_token(t) for seat, t in tokens.items()},
+        )
+        self.save(*records, secret)
+        self._secrets[game_id] = secret
+        return self._saved(None, records)
+
+    def execute(
+        self,
+        game_id: UUID,
+        *,
+        seat: str,
+        command: Command,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+        render: Any = None,
+    ) -> tuple[int, bytes]:
+        """Run one command for ``seat``; return (HTTP status, JSON body from ``render``).
+
+        ``render(game_before, records, game_after) -> Struct`` builds the answer body. With an
+        ``idempotency_key`` the first answer is stored with the events and returned again for a
+        retry. Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
+        ``IdempotencyMismatch`` and the domain's ``RuleBroken``.
+        """
+        if idempotency_key is not None:
+            earlier = self._idempotent_answer(game_id, idempotency_key, request_hash)
+            if earlier is not None:
+                return earlier
+        game = self.game(game_id)
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(expected_version, game.version)
+        self.authorize(game, seat, command)
+        seed = self._seed(game_id)
+        records = play(game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=seed)
+        after = project_game(game, records)
+        body = _encode(render(game, records, after))
+        extra: list[Any] = []
+        if idempotency_key is not None:
+            extra.append(
+                IdempotencyRecord(
+                    originator_id=idempotency_id(game_id, idempotency_key),
+                    timestamp=records[0].timestamp,
+                    game_id=game_id,
+                    key=idempotency_key,
+                    request_hash=request_hash,
+                    status=201,
+                    body=msgspec.Raw(body),
+                )
+            )
+        try:
+            self.save(*records, *extra)
+        except IntegrityError:
+            if idempotency_key is not None:
+                earlier = self._idempotent_answer(game_id, idempotency_key, request_hash)
+                if earlier is not None:
+                    return earlier
+            raise VersionConflict(expected_version, self.game(game_id).version) from None
+        self._saved(game, records)
+        return 201, body
+
+    def _idempotent_answer(self, game_id: UUID, key: str, request_hash: str) -> tuple[int, bytes] | None:
+        try:
+            record = self.repository.get(idempotency_id(game_id, key), projector_func=_last)
+        except AggregateNotFoundError:
+            return None
+        if not hmac.compare_digest(record.request_hash, request_hash):
+            raise IdempotencyMismatch(f"Idempotency-Key {key!r} was used for a different request")
+        return record.status, bytes(record.body)
+
+    def _saved(self, before: Game | None, records: Sequence[Recorded]) -> Game:
+        """Take a snapshot when the new events cross a multiple of the snapshot interval."""
+        after = project_game(before, records)
+        assert after is not None
+        n = self.snapshot_interval
+        old = before.version if before is not None else 0
+        if self.snapshots is not None and n > 0 and after.version // n > old // n:
+            self.snapshots.put([GameSnapshot.take(after)])
+        return after
+
+    def _notify(self, recordings: Sequence[Any]) -> None:
+        """After each save: wake the in-process listeners of the games that changed."""
+        if self.fanout is None:
+            return
+        newest: dict[UUID, int] = {}
+        for recording in recordings:
+            event = recording.domain_event
+            if isinstance(event, Recorded):
+                newest[event.originator_id] = event.originator_version
+        for game_id, version in newest.items():
+            self.fanout.publish(game_id, version)
+
+    # --- authorization ---------------------------------------------------------------------
+
+    def secret(self, game_id: UUID) -> GameSecret:
+        """The game's secret record (cached; it never changes). Raises ``GameNotFound``."""
+        try:
+            return self._secrets[game_id]
+        except KeyError:
+            pass
+        try:
+            secret = self.repository.get(secret_id(game_id), projector_func=_last)
+        except AggregateNotFoundError:
+            raise GameNotFound(str(game_id)) from None
+        self._secrets[game_id] = secret
+        return secret
+
+    def _seed(self, game_id: UUID) -> bytes | None:
+        seed = self.secret(game_id).seed
+        return bytes.fromhex(seed) if seed else None
+
+    def authenticate(self, game_id: UUID, token: str | None) -> str:
+        """The seat a bearer token belongs to. Raises ``GameNotFound``, ``Unauthorized``."""
+        hashes = self.secret(game_id).token_hashes
+        if token:
+            digest = hash_token(token)
+            for seat, stored in hashes.items():
+                if hmac.compare_digest(stored, digest):
+                    return seat
+        raise Unauthorized("a valid bearer token of one of this game's seats is required")
+
+    def authorize(self, game: Game, seat: str, command: Command) -> None:
+        """Check ``seat`` may issue ``command`` now. Raises ``Forbidden`` or ``RuleBroken``.
+
+        Answers to a pending roll/shuffle are refused in ``server`` dice mode (the server rolls);
+        in ``manual`` mode, and for decisions, only the seat controlling the pending node's
+        piece may answer (anyone when it names no piece). Any other command about a piece is
+        accepted only from the seat that controls that piece.
+        """
+        section = "DESIGN.md, The core idea: decide / evolve"
+        if isinstance(command, Begin):
+            raise RuleBroken("game.begin-is-internal", section=section, detail="Begin is issued by the server")
+        if isinstance(command, (Roll, Shuffle)) and game.created.dice_mode == "server":
+            raise RuleBroken(
+                "roll.server-dice", section="DESIGN.md, Provably fair dice", detail="the server rolls in this game"
+            )
+        if isinstance(command, (Roll, Shuffle, Choose)):
+            pending = game.pending
+            piece = pending.piece if isinstance(pending, (RollRequested, DecisionRequested)) else None
+            if isinstance(pending, ShuffleRequested):
+                piece = None
+        else:
+            piece = game.ruleset.piece_of(command)
+        if piece is None:
+            return
+        controller = next((s.name for s in game.created.seats if piece in s.controls), None)
+        if controller != seat:
+            raise Forbidden(f"{piece} is controlled by seat {controller!r}, not {seat!r}")
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def game(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game at ``version`` (latest if ``None``). Raises ``GameNotFound``."""
+        try:
+            game = self.repository.get(game_id, version=version, projector_func=project_game)
+        except AggregateNotFoundError:
+            raise GameNotFound(str(game_id)) from None
+        if not isinstance(game, Game):
+            raise GameNotFound(str(game_id))
+        return game
+
+    def records(self, game_id: UUID, *, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        """The game's events with version > ``after`` (at most ``limit``), oldest first."""
+        return list(self.events.get(game_id, gt=after or None, limit=limit))
+
+    def games(self, *, after: int = 0, limit: int = 50) -> list[tuple[int, Recorded]]:
+        """Created games, by notification id > ``after``: (notification id, ``GameCreated`` record)."""
+        notes: Sequence[Notification] = self.recorder.select_notifications(
+            start=after + 1, limit=limit, topics=[GAME_CREATED_TOPIC]
+        )
+        return [(n.id, self.mapper.to_domain_event(n)) for n in notes]
+
+    def verify(self, game_id: UUID) -> Verification:
+        """Re-derive the whole log of a game from the store (see ``domain.core.verify``)."""
+        stored = self.recorder.select_events(game_id)
+        if not stored:
+            raise GameNotFound(str(game_id))
+        records: list[Recorded] = []
+        for s in stored:
+            try:
+                records.append(decode_recorded(s.originator_id, s.originator_version, s.topic, s.state))
+            except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
+                from domain.core.verify import Divergence
+
+                return Verification(
+                    ok=False,
+                    events=len(stored),
+                    divergence=Divergence(
+                        version=s.originator_version, check="chain", expected="a decodable event", found=str(e)
+                    ),
+                )
+        return verify(records, [s.state for s in stored])
+
+
+def _last(_: Any, events: Any) -> Any:
+    """Projector for the one-event records: the record is its own state."""
+    record = None
+    for record in events:
+        pass
+    return record

@@ -1,0 +1,117 @@
+"""Stores msgspec events through the eventsourcing library (shaped like its ``aggregate7``).
+
+The library's ``Mapper`` turns domain events into ``StoredEvent`` rows (id, version, topic,
+state bytes). ``MsgspecMapper`` replaces its ``vars()``-and-transcoder path with msgspec:
+
+- a game event (``domain.core.game.Recorded``) is stored with the topic of its *payload* class
+  (e.g. ``domain.mice_and_mystics.events:MouseMoved``), so the store, the notification log and
+  topic filters all speak in ruleset event types; its state is the canonical envelope JSON that
+  the hash chain covers (``domain.core.game.envelope_bytes``);
+- any other msgspec Struct with ``originator_id``/``originator_version`` (snapshots, the
+  service's own records) is stored with its own class topic and encoded whole.
+
+The library's compressor and cipher, if configured (``COMPRESSOR_TOPIC``, ``CIPHER_TOPIC``),
+still apply to the state bytes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+from eventsourcing.utils import get_topic, resolve_topic
+
+from domain.core.events import Event
+from domain.core.game import Recorded, envelope_bytes
+
+
+class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
+    """Decoding shape of a stored game event: the payload is decoded in a second step."""
+
+    timestamp: datetime
+    seat: str
+    command_id: str
+    prev_hash: str
+    payload: msgspec.Raw
+
+
+_envelope_decoder = msgspec.json.Decoder(StoredEnvelope)
+_encode = msgspec.json.Encoder().encode
+
+
+@lru_cache(maxsize=None)
+def _decoder(cls: type) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(cls)
+
+
+@lru_cache(maxsize=None)
+def _topic(cls: type) -> str:
+    return get_topic(cls)
+
+
+@lru_cache(maxsize=None)
+def _resolve(topic: str) -> type:
+    return resolve_topic(topic)
+
+
+def decode_recorded(originator_id: UUID, version: int, topic: str, state: bytes) -> Recorded:
+    """A ``Recorded`` from the columns of a stored game event. Raises ``msgspec.DecodeError``."""
+    envelope = _envelope_decoder.decode(state)
+    payload = _decoder(_resolve(topic)).decode(envelope.payload)
+    return Recorded(
+        originator_id=originator_id,
+        originator_version=version,
+        timestamp=envelope.timestamp,
+        seat=envelope.seat,
+        command_id=envelope.command_id,
+        prev_hash=envelope.prev_hash,
+        payload=payload,
+    )
+
+
+class MsgspecMapper(Mapper[UUID]):
+    """A library ``Mapper`` that encodes and decodes msgspec Structs (see module docstring)."""
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, Recorded):
+            topic = _topic(type(domain_event.payload))
+            state = envelope_bytes(domain_event)
+        else:
+            topic = _topic(type(domain_event))
+            state = _encode(domain_event)
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=topic,
+            state=state,
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        state = stored_event.state
+        try:
+            if self.cipher:
+                state = self.cipher.decrypt(state)
+            if self.compressor:
+                state = self.compressor.decompress(state)
+            cls = _resolve(stored_event.topic)
+            if issubclass(cls, Event):
+                originator_id = stored_event.originator_id
+                if not isinstance(originator_id, UUID):
+                    originator_id = UUID(str(originator_id))
+                return decode_recorded(originator_id, stored_event.originator_version, stored_event.topic, state)
+            return _decoder(cls).decode(state)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as e:
+            msg = (
+                f"Failed to deserialise stored event with topic {stored_event.topic!r}, "
+                f"originator_id {stored_event.originator_id!r}, "
+                f"originator_version {stored_event.originator_version}: {e}"
+            )
+            raise MapperDeserialisationError(msg) from e

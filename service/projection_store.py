@@ -1,0 +1,73 @@
+"""Opens the projections' views for the configured store, and reads them for the API."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.postgres import PostgresFactory
+from eventsourcing.sqlite import SQLiteFactory
+
+from projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
+from service.settings import Settings
+
+DOCUMENT_KINDS = ("initiative", "board")
+
+
+def open_views(settings: Settings) -> dict[str, Any]:
+    """The views by projection name (``initiative``, ``board``, ``log``), tables created.
+
+    SQLite: one database file per projection in the data directory (each holds its own
+    ``tracking`` table). PostgreSQL: tables prefixed with the projection name.
+    """
+    views: dict[str, Any] = {}
+    for name in (*DOCUMENT_KINDS, "log"):
+        factory = InfrastructureFactory.construct(_env(settings, name))
+        if isinstance(factory, SQLiteFactory):
+            view = (SQLiteLogView if name == "log" else SQLiteDocumentView)(datastore=factory.datastore)
+        else:
+            assert isinstance(factory, PostgresFactory)
+            view = (PostgresLogView if name == "log" else PostgresDocumentView)(datastore=factory.datastore, name=name)
+        view.create_table()
+        views[name] = view
+    return views
+
+
+def _env(settings: Settings, name: str) -> Any:
+    from eventsourcing.utils import Environment
+
+    return Environment(name, settings.library_env(f"projection_{name}"))
+
+
+class ReadModels:
+    """Reads the projections' documents and log lines (``None`` when a game has none yet)."""
+
+    def __init__(self, views: dict[str, Any]) -> None:
+        self.views = views
+
+    def document(self, kind: str, game_id: UUID) -> dict[str, Any] | None:
+        found = self.views[kind].document(game_id)
+        return None if found is None else msgspec.json.decode(found[1])
+
+    def log_lines(self, game_id: UUID, *, after: int, limit: int) -> list[dict[str, Any]] | None:
+        rows = self.views["log"].lines(game_id, after, limit)
+        if rows is None:
+            return None
+        return [{"version": v, "seat": s, "type": t, "line": line} for v, s, t, line in rows]
+
+
+def open_tracking(settings: Settings, name: str) -> Any:
+    """A plain eventsourcing tracking recorder (the publisher's checkpoint), table created."""
+    factory = InfrastructureFactory.construct(_env(settings, name))
+    if isinstance(factory, SQLiteFactory):
+        from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+        recorder: Any = SQLiteTrackingRecorder(datastore=factory.datastore)
+    else:
+        from eventsourcing.postgres import PostgresTrackingRecorder
+
+        recorder = PostgresTrackingRecorder(datastore=factory.datastore, tracking_table_name=f"{name}_tracking")
+    recorder.create_table()
+    return recorder

@@ -1,0 +1,147 @@
+"""Request and response bodies of the REST API (msgspec Structs; Litestar documents them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from msgspec import Meta, Struct
+
+from domain.core import registry
+from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy
+from domain.core.verify import Verification
+
+# The command union clients may send: every registered ruleset's commands.
+AnyCommand = registry.get("mice-and-mystics").command_type
+
+
+class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /games``: which ruleset, its setup document, the seats and the game's policies.
+
+    ``setup`` is the ruleset's own setup (Mice and Mystics: ``{"chapter": "chapter-1",
+    "mice": [...]}``). Each seat lists the pieces it controls; every piece the setup puts in
+    play must be controlled by exactly one seat.
+    """
+
+    ruleset: str = "mice-and-mystics"
+    setup: dict[str, Any]
+    seats: Annotated[list[Seat], Meta(min_length=1, max_length=8)]
+    dice_mode: DiceMode = "server"
+    undo_policy: UndoPolicy = "none"
+    decision_policy: Literal["ask", "default"] = "default"
+
+
+class SeatToken(Struct, frozen=True, kw_only=True):
+    """A seat and its bearer token (shown once, at creation; only its hash is stored)."""
+
+    seat: str
+    token: str
+
+
+class GameSummary(Struct, frozen=True, kw_only=True):
+    """A game at a glance."""
+
+    id: UUID
+    ruleset: str
+    version: int
+    created_on: datetime
+    modified_on: datetime
+    dice_mode: DiceMode
+    undo_policy: UndoPolicy
+    dice_commitment: str | None
+    seats: list[Seat]
+    result: str | None
+    pending: PendingEvent | None
+    turn: str | None
+
+
+class GameCreatedBody(Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games``: the game and one bearer token per seat."""
+
+    game: GameSummary
+    tokens: list[SeatToken]
+
+
+class GameList(Struct, frozen=True, kw_only=True):
+    """A page of games; pass ``next_cursor`` as ``cursor`` for the next page (``None``: last)."""
+
+    games: list[GameSummary]
+    next_cursor: int | None
+
+
+class EventOut(Struct, frozen=True, kw_only=True):
+    """One stored event as the audit log shows it.
+
+    ``hash`` is this event's chain hash, ``prev_hash`` its predecessor's; ``payload`` is the
+    event itself (its ``type`` field names the event type).
+    """
+
+    version: int
+    type: str
+    seat: str
+    command_id: str
+    timestamp: datetime
+    prev_hash: str
+    hash: str
+    payload: dict[str, Any]
+
+
+class EventPage(Struct, frozen=True, kw_only=True):
+    """A page of a game's events, oldest first; ``next_after`` continues it (``None``: end)."""
+
+    game_id: UUID
+    events: list[EventOut]
+    next_after: int | None
+
+
+class CommandRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /games/{id}/commands``: one command; ``expected_version`` guards against races."""
+
+    command: AnyCommand  # type: ignore[valid-type]
+    expected_version: Annotated[int, Meta(ge=0)] | None = None
+
+
+class CommandResult(Struct, frozen=True, kw_only=True):
+    """Answer to a command: the new version, the events it caused, and what comes next."""
+
+    game_id: UUID
+    version: int
+    events: list[EventOut]
+    pending: PendingEvent | None
+    turn: str | None
+    result: str | None
+
+
+class StateAt(Struct, frozen=True, kw_only=True):
+    """The full state of a game at one version (replay)."""
+
+    game_id: UUID
+    version: int
+    state: dict[str, Any]
+    pending: PendingEvent | None
+    result: str | None
+
+
+class LegalCommands(Struct, frozen=True, kw_only=True):
+    """What the calling seat may send now, and what is pending (and for whom)."""
+
+    game_id: UUID
+    version: int
+    seat: str
+    commands: list[dict[str, Any]]
+    pending: PendingEvent | None
+    pending_seat: str | None
+    turn: str | None
+
+
+class VerifyResult(Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games/{id}/verify``."""
+
+    game_id: UUID
+    verification: Verification
+
+
+class Health(Struct, frozen=True, kw_only=True):
+    status: Literal["ok", "unavailable"]
+    checks: dict[str, str]

@@ -1,0 +1,97 @@
+"""Configuration, from ``DICELOG_*`` environment variables only (DESIGN.md, Runtime).
+
+| variable | default | meaning |
+|---|---|---|
+| ``DICELOG_DATA_DIR`` | ``./dicelog-data`` | directory of the SQLite files (embedded default) |
+| ``DICELOG_STORE`` | ``sqlite`` | ``sqlite`` (embedded) or ``postgres`` |
+| ``DICELOG_POSTGRES_HOST`` / ``_PORT`` / ``_DBNAME`` / ``_USER`` / ``_PASSWORD`` | ``127.0.0.1`` / ``5432`` / ``dicelog`` / ``postgres`` / empty | PostgreSQL event store |
+| ``DICELOG_POSTGRES_SCHEMA`` | ``public`` | schema of the tables |
+| ``DICELOG_REDIS_URL`` | unset | Redis for notification streams; unset: in-process fan-out |
+| ``DICELOG_STREAM_MAXLEN`` | ``10000`` | approximate length cap of each Redis stream |
+| ``DICELOG_SNAPSHOT_INTERVAL`` | ``100`` | a snapshot every N events of a game (0: none) |
+| ``DICELOG_EMBEDDED_WORKER`` | ``true`` | run projections and the publisher inside the API process |
+| ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from msgspec import Struct
+
+
+def _bool(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "y", "on"}
+
+
+class Settings(Struct, frozen=True, kw_only=True):
+    """The service's configuration (see the module docstring for the variables)."""
+
+    data_dir: Path = Path("dicelog-data")
+    store: Literal["sqlite", "postgres"] = "sqlite"
+    postgres_host: str = "127.0.0.1"
+    postgres_port: int = 5432
+    postgres_dbname: str = "dicelog"
+    postgres_user: str = "postgres"
+    postgres_password: str = ""
+    postgres_schema: str = "public"
+    redis_url: str | None = None
+    stream_maxlen: int = 10_000
+    snapshot_interval: int = 100
+    embedded_worker: bool = True
+    log_level: str = "info"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read the ``DICELOG_*`` variables of ``environ`` (default ``os.environ``).
+
+        Raises ``ValueError`` naming the variable when a value is malformed.
+        """
+        env = os.environ if environ is None else environ
+        get = lambda name, default: env.get(f"DICELOG_{name}", default)  # noqa: E731
+        store = get("STORE", "sqlite")
+        if store not in ("sqlite", "postgres"):
+            raise ValueError(f"DICELOG_STORE must be sqlite or postgres, not {store!r}")
+        try:
+            return cls(
+                data_dir=Path(get("DATA_DIR", "dicelog-data")),
+                store=store,  # type: ignore[arg-type]
+                postgres_host=get("POSTGRES_HOST", "127.0.0.1"),
+                postgres_port=int(get("POSTGRES_PORT", "5432")),
+                postgres_dbname=get("POSTGRES_DBNAME", "dicelog"),
+                postgres_user=get("POSTGRES_USER", "postgres"),
+                postgres_password=get("POSTGRES_PASSWORD", ""),
+                postgres_schema=get("POSTGRES_SCHEMA", "public"),
+                redis_url=get("REDIS_URL", "") or None,
+                stream_maxlen=int(get("STREAM_MAXLEN", "10000")),
+                snapshot_interval=int(get("SNAPSHOT_INTERVAL", "100")),
+                embedded_worker=_bool(get("EMBEDDED_WORKER", "true")),
+                log_level=get("LOG_LEVEL", "info"),
+            )
+        except ValueError as e:
+            raise ValueError(f"bad DICELOG_* setting: {e}") from None
+
+    def library_env(self, name: str) -> dict[str, str]:
+        """Environment for the eventsourcing library's infrastructure factory, for the
+        application or projection called ``name`` (its SQLite file or its PostgreSQL tables)."""
+        if self.store == "sqlite":
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            return {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": str(self.data_dir / f"{name.lower()}.sqlite"),
+                "SQLITE_LOCK_TIMEOUT": "10",
+            }
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": self.postgres_dbname,
+            "POSTGRES_HOST": self.postgres_host,
+            "POSTGRES_PORT": str(self.postgres_port),
+            "POSTGRES_USER": self.postgres_user,
+            "POSTGRES_PASSWORD": self.postgres_password,
+            "POSTGRES_SCHEMA": self.postgres_schema,
+            "POSTGRES_POOL_SIZE": "8",
+            "POSTGRES_MAX_OVERFLOW": "8",
+        }

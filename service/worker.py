@@ -1,0 +1,88 @@
+"""Follows the ``Games`` notification log for the projections and the Redis publisher.
+
+``Follower`` runs in a thread: each consumer (a projection, or the publisher) has its own stored
+checkpoint; every pass reads the notifications after it, in order, and hands them over with
+their ``Tracking``. A pass starts when the in-process fan-out says something was saved, or after
+``poll_interval`` seconds (other processes write too). A consumer that fails (e.g. Redis down) is
+skipped until the next pass; its checkpoint has not moved, so it catches up later.
+
+Run embedded in the API process (default), or alone with ``dicelog worker`` in production.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+
+from service.application import Games
+
+log = logging.getLogger("dicelog.worker")
+
+
+class Follower:
+    """Feeds projections and the publisher from the notification log (see module docstring)."""
+
+    def __init__(self, app: Games, consumers: list[Any], *, poll_interval: float = 0.5, batch: int = 500) -> None:
+        self.app = app
+        self.consumers = consumers
+        self.poll_interval = poll_interval
+        self.batch = batch
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.wake = app.fanout.changed if app.fanout is not None else threading.Event()
+        self.errors: dict[str, str] = {}
+
+    def run_once(self) -> int:
+        """One pass over every consumer; returns how many notifications were handed over."""
+        handled = 0
+        for consumer in self.consumers:
+            try:
+                handled += self._feed(consumer)
+                self.errors.pop(consumer.name, None)
+            except Exception as e:  # noqa: BLE001 - a failing consumer must not stop the others
+                if self.errors.get(consumer.name) != str(e):
+                    log.warning("%s is behind: %s", consumer.name, e)
+                self.errors[consumer.name] = str(e)
+        return handled
+
+    def _feed(self, consumer: Any) -> int:
+        total = 0
+        while True:
+            start = (consumer.view.max_tracking_id(self.app.name) or 0) + 1
+            notes = self.app.recorder.select_notifications(start=start, limit=self.batch)
+            if not notes:
+                return total
+            items = [(self.app.mapper.to_domain_event(n), Tracking(self.app.name, n.id)) for n in notes]
+            if hasattr(consumer, "process_batch"):
+                consumer.process_batch(items)
+            else:
+                for event, tracking in items:
+                    consumer.process_event(event, tracking)
+            total += len(items)
+            if len(notes) < self.batch:
+                return total
+
+    def start(self) -> None:
+        """Run passes in a daemon thread until ``stop``."""
+        self._thread = threading.Thread(target=self._loop, name="dicelog-follower", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.wake.clear()
+            self.run_once()
+            self.wake.wait(self.poll_interval)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def caught_up(self) -> bool:
+        """True when every consumer's checkpoint is at the newest notification."""
+        newest = self.app.recorder.max_notification_id() or 0
+        return all((c.view.max_tracking_id(self.app.name) or 0) >= newest for c in self.consumers)
