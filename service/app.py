@@ -14,7 +14,7 @@ from typing import Any
 
 from litestar import Litestar, get
 from litestar.concurrency import sync_to_thread
-from litestar.di import Provide
+from litestar.di import NamedDependency, Provide
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -92,6 +92,8 @@ class Runtime:
 
     def close(self) -> None:
         self.follower.stop()
+        for consumer in self.follower.consumers:
+            consumer.view.datastore.close()
         self.games.close()
 
 
@@ -121,7 +123,7 @@ async def health() -> Health:
 
 
 @get("/ready", tags=["operations"], summary="Readiness", sync_to_thread=True)
-def ready(runtime: Runtime) -> Health:
+def ready(runtime: NamedDependency[Runtime]) -> Health:
     """The event store answers; reports how far each projection/publisher is behind (not fatal)."""
     checks: dict[str, str] = {}
     try:

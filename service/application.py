@@ -161,13 +161,18 @@ class Games(Application[UUID]):
         return 201, body
 
     def _idempotent_answer(self, game_id: UUID, key: str, request_hash: str) -> tuple[int, bytes] | None:
-        try:
-            record = self.repository.get(idempotency_id(game_id, key), projector_func=_last)
-        except AggregateNotFoundError:
+        record = self._read_record(idempotency_id(game_id, key))
+        if record is None:
             return None
         if not hmac.compare_digest(record.request_hash, request_hash):
             raise IdempotencyMismatch(f"Idempotency-Key {key!r} was used for a different request")
         return record.status, bytes(record.body)
+
+    def _read_record(self, record_id: UUID) -> Any:
+        """A one-event record (secret, idempotency) by id, or ``None``. Read from the store,
+        not the repository: these records are not aggregates and are never cached there."""
+        found = list(self.events.get(record_id, desc=True, limit=1))
+        return found[0] if found else None
 
     def _saved(self, before: Game | None, records: Sequence[Recorded]) -> Game:
         """Take a snapshot when the new events cross a multiple of the snapshot interval."""
@@ -199,10 +204,9 @@ class Games(Application[UUID]):
             return self._secrets[game_id]
         except KeyError:
             pass
-        try:
-            secret = self.repository.get(secret_id(game_id), projector_func=_last)
-        except AggregateNotFoundError:
-            raise GameNotFound(str(game_id)) from None
+        secret = self._read_record(secret_id(game_id))
+        if secret is None:
+            raise GameNotFound(str(game_id))
         self._secrets[game_id] = secret
         return secret
 
@@ -293,9 +297,3 @@ class Games(Application[UUID]):
         return verify(records, [s.state for s in stored])
 
 
-def _last(_: Any, events: Any) -> Any:
-    """Projector for the one-event records: the record is its own state."""
-    record = None
-    for record in events:
-        pass
-    return record

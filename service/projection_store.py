@@ -38,7 +38,7 @@ def open_views(settings: Settings) -> dict[str, Any]:
 def _env(settings: Settings, name: str) -> Any:
     from eventsourcing.utils import Environment
 
-    return Environment(name, settings.library_env(f"projection_{name}"))
+    return Environment(name, settings.library_env(f"projection_{name}", pool_size=2))
 
 
 class ReadModels:

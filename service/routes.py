@@ -14,7 +14,8 @@ from uuid import UUID
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
-from litestar.params import Parameter
+from litestar.params import HeaderParameter, JSONBody, Parameter, PathParameter, QueryParameter
+from litestar.di import NamedDependency
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.dice import commitment
@@ -60,7 +61,7 @@ class GameController(Controller):
     tags = ["games"]
 
     @post("/", sync_to_thread=True, summary="Create a game")
-    def create_game(self, data: NewGame, games: Games) -> GameCreatedBody:
+    def create_game(self, data: JSONBody[NewGame], games: NamedDependency[Games]) -> GameCreatedBody:
         """Create a game; returns it and one bearer token per seat (only their hashes are kept).
 
         In ``server`` dice mode the game commits to ``sha256(seed)`` now and reveals the seed
@@ -86,7 +87,7 @@ class GameController(Controller):
     @get("/", sync_to_thread=True, summary="List games")
     def list_games(
         self,
-        games: Games,
+        games: NamedDependency[Games],
         cursor: Annotated[int, Parameter(ge=0, le=2**62)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> GameList:
@@ -96,7 +97,7 @@ class GameController(Controller):
         return GameList(games=items, next_cursor=page[-1][0] if len(page) == limit else None)
 
     @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game")
-    def get_game(self, game_id: GameId, games: Games) -> GameSummary:
+    def get_game(self, game_id: GameId, games: NamedDependency[Games]) -> GameSummary:
         """The game at a glance: version, pending roll/decision, whose turn, result."""
         return summary(_game(games, game_id))
 
@@ -104,11 +105,11 @@ class GameController(Controller):
     def send_command(
         self,
         game_id: GameId,
-        data: CommandRequest,
+        data: JSONBody[CommandRequest],
         request: Request[Any, Any, Any],
-        games: Games,
+        games: NamedDependency[Games],
         idempotency_key: Annotated[
-            str | None, Parameter(header="Idempotency-Key", min_length=1, max_length=200, required=False)
+            str | None, HeaderParameter(name="Idempotency-Key", min_length=1, max_length=200, required=False)
         ] = None,
     ) -> Response[bytes]:
         """Run one command as the bearer token's seat.
@@ -136,7 +137,7 @@ class GameController(Controller):
     def list_events(
         self,
         game_id: GameId,
-        games: Games,
+        games: NamedDependency[Games],
         after: Annotated[int, Parameter(ge=0, le=2**62, description="versions greater than this")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
     ) -> EventPage:
@@ -151,7 +152,7 @@ class GameController(Controller):
     def state(
         self,
         game_id: GameId,
-        games: Games,
+        games: NamedDependency[Games],
         version: Annotated[int | None, Parameter(ge=1, le=2**62, required=False)] = None,
     ) -> StateAt:
         """The full state after ``version`` events (latest when omitted), rebuilt by replay."""
@@ -163,7 +164,7 @@ class GameController(Controller):
         )
 
     @get("/{game_id:uuid}/legal-commands", sync_to_thread=True, summary="What the caller may do now")
-    def legal_commands(self, game_id: GameId, request: Request[Any, Any, Any], games: Games) -> LegalCommands:
+    def legal_commands(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> LegalCommands:
         """Commands the calling seat may send now, and the pending roll/decision with its seat."""
         seat = _seat(games, game_id, request)
         game = _game(games, game_id)
@@ -187,7 +188,7 @@ class GameController(Controller):
         )
 
     @post("/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log")
-    def verify(self, game_id: GameId, games: Games) -> VerifyResult:
+    def verify(self, game_id: GameId, games: NamedDependency[Games]) -> VerifyResult:
         """Check the hash chain, re-run every stored command, and (after the end) every roll."""
         try:
             return VerifyResult(game_id=game_id, verification=games.verify(game_id))
@@ -195,12 +196,12 @@ class GameController(Controller):
             raise NotFoundException(f"no game {game_id}") from None
 
     @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model")
-    def initiative(self, game_id: GameId, read_models: ReadModels) -> dict[str, Any]:
+    def initiative(self, game_id: GameId, read_models: NamedDependency[ReadModels]) -> dict[str, Any]:
         """The initiative track as the projection last saw it (``version`` says when)."""
         return _read(read_models, "initiative", game_id)
 
     @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model")
-    def board(self, game_id: GameId, read_models: ReadModels) -> dict[str, Any]:
+    def board(self, game_id: GameId, read_models: NamedDependency[ReadModels]) -> dict[str, Any]:
         """The board (rooms, spaces, figures, hourglass, cheese wheel) as last projected."""
         return _read(read_models, "board", game_id)
 
@@ -208,7 +209,7 @@ class GameController(Controller):
     def log(
         self,
         game_id: GameId,
-        read_models: ReadModels,
+        read_models: NamedDependency[ReadModels],
         after: Annotated[int, Parameter(ge=0, le=2**62)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
     ) -> dict[str, Any]:
@@ -222,9 +223,9 @@ class GameController(Controller):
     async def stream(
         self,
         game_id: GameId,
-        games: Games,
-        fanout: FanOut,
-        last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", ge=0, required=False)] = None,
+        games: NamedDependency[Games],
+        fanout: NamedDependency[FanOut],
+        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, required=False)] = None,
     ) -> ServerSentEvent:
         """New events of the game as server-sent events (``id`` = version; resumes after
         ``Last-Event-ID``). Fed by the in-process fan-out, which Redis-backed deployments also
@@ -255,7 +256,7 @@ class GameController(Controller):
         return ServerSentEvent(events())
 
 
-def _game(games: Games, game_id: UUID, version: int | None = None) -> Any:
+def _game(games: NamedDependency[Games], game_id: UUID, version: int | None = None) -> Any:
     try:
         return games.game(game_id, version)
     except GameNotFound:
@@ -271,7 +272,7 @@ def _pending_seat(game: Any) -> str | None:
     return None
 
 
-def _read(read_models: ReadModels, kind: str, game_id: UUID) -> dict[str, Any]:
+def _read(read_models: NamedDependency[ReadModels], kind: str, game_id: UUID) -> dict[str, Any]:
     doc = read_models.document(kind, game_id)
     if doc is None:
         raise NotFoundException(f"no {kind} for game {game_id} (yet)")

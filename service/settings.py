@@ -74,7 +74,7 @@ class Settings(Struct, frozen=True, kw_only=True):
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None
 
-    def library_env(self, name: str) -> dict[str, str]:
+    def library_env(self, name: str, *, pool_size: int = 8) -> dict[str, str]:
         """Environment for the eventsourcing library's infrastructure factory, for the
         application or projection called ``name`` (its SQLite file or its PostgreSQL tables)."""
         if self.store == "sqlite":
@@ -92,6 +92,6 @@ class Settings(Struct, frozen=True, kw_only=True):
             "POSTGRES_USER": self.postgres_user,
             "POSTGRES_PASSWORD": self.postgres_password,
             "POSTGRES_SCHEMA": self.postgres_schema,
-            "POSTGRES_POOL_SIZE": "8",
-            "POSTGRES_MAX_OVERFLOW": "8",
+            "POSTGRES_POOL_SIZE": str(pool_size),
+            "POSTGRES_MAX_OVERFLOW": str(pool_size),
         }

@@ -12,7 +12,7 @@ from service.schemas import CommandResult, EventOut, GameSummary
 
 def event_out(record: Recorded) -> EventOut:
     """The audit view of one stored event."""
-    payload = msgspec.to_builtins(record.payload)
+    payload = builtins(record.payload)
     return EventOut(
         version=record.originator_version,
         type=type(record.payload).__name__,
@@ -56,6 +56,10 @@ def command_result(_: Game, records: list[Recorded], after: Game) -> CommandResu
     )
 
 
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+
+
 def builtins(value: Any) -> Any:
-    """A msgspec value as plain JSON-ready Python objects."""
-    return msgspec.to_builtins(value)
+    """A msgspec value as plain JSON-ready Python objects (``Raw`` fields included)."""
+    return _decode(_encode(value))

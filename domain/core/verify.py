@@ -62,16 +62,22 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     )
     if not records or not isinstance(records[0].payload, GameCreated):
         return fail(1, "structure", "GameCreated at version 1", type(records[0].payload).__name__ if records else "no events")
-    prev = GENESIS_HASH
+    hashes: list[str] = []
     for i, record in enumerate(records):
         raw = envelope_bytes(record)
         if stored is not None and stored[i] != raw:
             return fail(record.originator_version, "chain", "canonical encoding", "stored bytes differ")
         if record.originator_version != i + 1:
             return fail(record.originator_version, "structure", f"version {i + 1}", str(record.originator_version))
+        hashes.append(chain_hash(record.originator_id, record.originator_version, raw))
+    for i, record in enumerate(records):
+        prev = hashes[i - 1] if i else GENESIS_HASH
         if record.prev_hash != prev:
-            return fail(record.originator_version, "chain", prev, record.prev_hash)
-        prev = chain_hash(record.originator_id, record.originator_version, raw)
+            # Event i's link is broken. If event i itself was edited (its prev_hash field), the
+            # next link breaks too; if the link after it holds, the edit is in event i - 1.
+            edited_before = i > 0 and (i + 1 == len(records) or records[i + 1].prev_hash == hashes[i])
+            culprit = records[i - 1] if edited_before else record
+            return fail(culprit.originator_version, "chain", prev, record.prev_hash)
 
     created = records[0].payload
     ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)

@@ -61,3 +61,31 @@ def given(*events: Event, mice=PARTY) -> State:
 
 def of_type(events, kind) -> list:
     return [e for e in events if isinstance(e, kind)]
+
+
+def chapter_1_table(*events: Event, track=("filch", "collin", "tilda", "maginos", "rat-warriors"), mice=PARTY) -> State:
+    """Chapter 1 on the table (tiles, mice on GR-6, rats on GR-2/GR-4/GR-13), ``track`` laid, round 1,
+    first card's turn started; then ``events``."""
+    from domain.mice_and_mystics.events import (
+        FigurePlaced,
+        InitiativeTrackLaid,
+        RoomTilePlaced,
+        RoundStarted,
+        StoryBoardPrepared,
+        TurnStarted,
+    )
+
+    setup = [
+        RoomTilePlaced(tile="guard-room", column=0, row=0),
+        RoomTilePlaced(tile="kitchen-tunnels", column=1, row=0),
+        RoomTilePlaced(tile="tunnel-entrance", column=1, row=1),
+        *(FigurePlaced(figure=m, card=m, space="GR-6") for m in mice),
+        FigurePlaced(figure="rat-warriors-1", card="rat-warriors", space="GR-2"),
+        FigurePlaced(figure="rat-warriors-2", card="rat-warriors", space="GR-4"),
+        FigurePlaced(figure="rat-warriors-3", card="rat-warriors", space="GR-13"),
+        StoryBoardPrepared(hourglass_page=1, end_marker_page=6),
+        InitiativeTrackLaid(cards=track),
+        RoundStarted(round=1),
+        TurnStarted(card=track[0], slot=0),
+    ]
+    return given(*setup, *events, mice=mice)

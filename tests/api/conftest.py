@@ -1,0 +1,80 @@
+"""API test fixtures: the real app on SQLite (always) and on PostgreSQL (``postgres`` marker)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.settings import Settings
+from tests.services import PG, drop_postgres_schema, postgres_schema
+
+MICE = ["collin", "filch", "maginos", "nez"]
+SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
+
+
+def settings_for(backend: str, tmp_path: Path) -> tuple[Settings, str | None]:
+    if backend == "sqlite":
+        return Settings(data_dir=tmp_path, snapshot_interval=10), None
+    schema = postgres_schema()
+    return (
+        Settings(
+            store="postgres",
+            postgres_host=PG["host"],
+            postgres_port=PG["port"],
+            postgres_dbname=PG["dbname"],
+            postgres_user=PG["user"],
+            postgres_schema=schema,
+            snapshot_interval=10,
+        ),
+        schema,
+    )
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def client(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
+    settings, schema = settings_for(backend, tmp_path)
+    try:
+        with TestClient(create_app(settings)) as c:
+            yield c
+    finally:
+        if schema:
+            drop_postgres_schema(schema)
+
+
+class Table:
+    """A game created through the API, with its seats' tokens."""
+
+    def __init__(self, client: TestClient[Any], dice_mode: str = "server") -> None:
+        self.client = client
+        r = client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, "dice_mode": dice_mode})
+        assert r.status_code == 201, r.text
+        body = r.json()
+        self.id = body["game"]["id"]
+        self.tokens = {t["seat"]: t["token"] for t in body["tokens"]}
+        self.game = body["game"]
+
+    def auth(self, seat: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def seat_of(self, mouse: str) -> str:
+        return next(s["name"] for s in SEATS if mouse in s["controls"])
+
+    def send(self, seat: str, command: dict[str, Any], **extra: Any) -> Any:
+        headers = {**self.auth(seat), **extra.pop("headers", {})}
+        return self.client.post(f"/games/{self.id}/commands", json={"command": command, **extra}, headers=headers)
+
+    def summary(self) -> dict[str, Any]:
+        return self.client.get(f"/games/{self.id}").json()
+
+    def events(self) -> list[dict[str, Any]]:
+        return self.client.get(f"/games/{self.id}/events", params={"limit": 1000}).json()["events"]

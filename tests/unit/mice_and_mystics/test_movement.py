@@ -1,0 +1,141 @@
+"""Mouse movement: 001 §Movimento dei Topi, §Caselle Adiacenti, §Linee Gialle, §Linee Rosse,
+§Condividere le Caselle. Space layouts are provisional (facts.md §8); see tile-05-guard-room.json:
+GR-6 start; GR-7 -> GR-8 yellow line with the arrow pointing at GR-8; GR-14 | GR-15 red line;
+rats on GR-2, GR-4, GR-13."""
+
+import pytest
+
+from domain.core.commands import Roll, Shuffle
+from domain.core.errors import RuleBroken
+from domain.core.events import RollRequested
+from domain.mice_and_mystics.commands import EndTurn, Move, MoveTo
+from domain.mice_and_mystics.events import FigurePlaced, MouseMoved, MovementPointsGained
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import Table, chapter_1_table, of_type
+
+
+def points(n: int, mouse: str = "filch") -> MovementPointsGained:
+    return MovementPointsGained(mouse=mouse, die_number=n - 3, move_value=3, points=n)
+
+
+def at(space: str, figure: str = "filch") -> FigurePlaced:
+    return FigurePlaced(figure=figure, card=figure, space=space)
+
+
+def test_move_asks_for_one_action_die_for_the_mouse():
+    assert RULESET.decide(chapter_1_table(), Move(mouse="filch")) == [RollRequested(reason="move", dice=1, piece="filch")]
+
+
+@pytest.mark.parametrize(("face", "expected"), [(1, 1), (2, 2), (3, 3), (4, 2), (5, 1), (6, 3)])
+def test_movement_points_are_the_die_move_number_plus_the_mouse_move_value(face, expected):
+    """001 §Movimento dei Topi (Collin: move 2, rolls 1 -> 3); face numbers from facts.md §1."""
+    table = Table()
+    table.play(Shuffle(order=("collin", "tilda", "filch", "maginos", "rat-warriors")))
+    table.play(Move(mouse="collin"))
+    events = table.play(Roll(faces=(face,)))
+    assert of_type(events, MovementPointsGained) == [
+        MovementPointsGained(mouse="collin", die_number=expected, move_value=2, points=expected + 2)
+    ]
+
+
+def test_a_mouse_moves_along_adjacent_spaces_and_may_stop_early():
+    state = chapter_1_table(points(6))
+    assert RULESET.decide(state, MoveTo(mouse="filch", path=("GR-10", "GR-9"))) == [
+        MouseMoved(mouse="filch", origin="GR-6", path=("GR-10", "GR-9"), cost=2)
+    ]
+
+
+def test_a_path_must_follow_adjacent_spaces():
+    """001 §Caselle Adiacenti."""
+    with pytest.raises(RuleBroken, match="move.not-adjacent"):
+        RULESET.decide(chapter_1_table(points(6)), MoveTo(mouse="filch", path=("GR-8",)))
+
+
+def test_unknown_spaces_are_refused():
+    with pytest.raises(RuleBroken, match="move.unknown-space"):
+        RULESET.decide(chapter_1_table(points(6)), MoveTo(mouse="filch", path=("GR-99",)))
+
+
+def test_a_yellow_line_costs_1_with_its_arrow_and_3_against_it():
+    """001 §Linee Gialle."""
+    state = chapter_1_table(points(4))
+    with_arrow = RULESET.decide(state, MoveTo(mouse="filch", path=("GR-7", "GR-8")))
+    assert with_arrow[0].cost == 2
+    back = chapter_1_table(at("GR-8"), points(4))
+    assert RULESET.decide(back, MoveTo(mouse="filch", path=("GR-7", "GR-6")))[0].cost == 4
+    with pytest.raises(RuleBroken, match="move.too-far"):
+        RULESET.decide(chapter_1_table(at("GR-8"), points(3)), MoveTo(mouse="filch", path=("GR-7", "GR-6")))
+
+
+def test_a_red_line_cannot_be_crossed():
+    """001 §Linee Rosse: spaces across a red line are not adjacent."""
+    state = chapter_1_table(at("GR-14"), points(6))
+    with pytest.raises(RuleBroken, match="move.not-adjacent") as refused:
+        RULESET.decide(state, MoveTo(mouse="filch", path=("GR-15",)))
+    assert refused.value.section == "001 §Linee Rosse"
+
+
+def test_a_path_longer_than_the_movement_points_is_refused():
+    with pytest.raises(RuleBroken, match="move.too-far"):
+        RULESET.decide(chapter_1_table(points(4)), MoveTo(mouse="filch", path=("GR-10", "GR-11", "GR-12", "GR-16", "GR-15")))
+
+
+def test_a_full_space_can_be_neither_entered_nor_crossed():
+    """001 §Condividere le Caselle: 4 small figures fill a space."""
+    full = [at("GR-7", m) for m in ("collin", "tilda", "maginos", "nez")]
+    state = chapter_1_table(*full, points(6))
+    for path in (("GR-7",), ("GR-7", "GR-11")):
+        with pytest.raises(RuleBroken, match="move.full-space"):
+            RULESET.decide(state, MoveTo(mouse="filch", path=path))
+    assert all("GR-7" not in c.path for c in RULESET.legal_commands(state) if isinstance(c, MoveTo))
+
+
+def test_entering_a_space_with_a_minion_ends_the_move():
+    """001 §Condividere le Caselle."""
+    state = chapter_1_table(points(6))
+    assert RULESET.decide(state, MoveTo(mouse="filch", path=("GR-2",)))[0].path == ("GR-2",)
+    with pytest.raises(RuleBroken, match="move.must-stop"):
+        RULESET.decide(state, MoveTo(mouse="filch", path=("GR-2", "GR-3")))
+
+
+def test_a_mouse_outnumbered_by_minions_on_its_space_cannot_leave():
+    """001 §Condividere le Caselle: leave only if mice >= minions on the space."""
+    rats = FigurePlaced(figure="rat-warriors-4", card="rat-warriors", space="GR-2")
+    state = chapter_1_table(at("GR-2"), rats)
+    with pytest.raises(RuleBroken, match="move.held-by-minions"):
+        RULESET.decide(state, Move(mouse="filch"))
+    assert RULESET.legal_commands(state) == [EndTurn(mouse="filch")]
+
+
+def test_a_mouse_moves_only_once_per_turn():
+    """001 §Il Turno di un Topo: one move (and one action) per turn."""
+    moved = chapter_1_table(points(6), MouseMoved(mouse="filch", origin="GR-6", path=("GR-7",), cost=1))
+    for command in (Move(mouse="filch"), MoveTo(mouse="filch", path=("GR-11",))):
+        with pytest.raises(RuleBroken, match="move.already-moved"):
+            RULESET.decide(moved, command)
+    with pytest.raises(RuleBroken, match="move.already-moved"):
+        RULESET.decide(chapter_1_table(points(6)), Move(mouse="filch"))
+    assert RULESET.legal_commands(moved) == [EndTurn(mouse="filch")]
+
+
+def test_moving_needs_a_roll_first():
+    with pytest.raises(RuleBroken, match="move.no-roll"):
+        RULESET.decide(chapter_1_table(), MoveTo(mouse="filch", path=("GR-7",)))
+
+
+def test_legal_commands_list_one_cheapest_path_per_reachable_space_and_decide_accepts_each():
+    state = chapter_1_table(points(4))
+    legal = RULESET.legal_commands(state)
+    moves = [c for c in legal if isinstance(c, MoveTo)]
+    assert legal[-1] == EndTurn(mouse="filch")
+    assert len({m.path[-1] for m in moves}) == len(moves)
+    for move in moves:
+        assert RULESET.decide(state, move)[0].cost <= 4
+    assert MoveTo(mouse="filch", path=("GR-7", "GR-8")) in moves
+    assert all(m.path[-1] != "GR-3" for m in moves), "GR-3 is reachable only through rat spaces"
+
+
+def test_describe_says_where_the_mouse_went():
+    state = chapter_1_table(points(6))
+    event = MouseMoved(mouse="filch", origin="GR-6", path=("GR-7", "GR-8", "GR-12"), cost=3)
+    assert RULESET.describe(RULESET.evolve(state, event), event) == "Filch moves 3 spaces to GR-12 (cost 3)"

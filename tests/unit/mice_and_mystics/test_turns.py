@@ -1,0 +1,109 @@
+"""Rounds and turns: 001 §Round di Gioco, 001 §Determinare l'Ordine di Iniziativa, 001 §Il Turno di
+un Topo, 001 §Il Turno di un Servitore (Rat Warriors: Aggressive, facts.md §3)."""
+
+import pytest
+
+from domain.core.commands import Shuffle
+from domain.core.errors import NotYourTurn
+from domain.core.events import ShuffleRequested
+from domain.mice_and_mystics.commands import EndTurn, Move
+from domain.mice_and_mystics.events import (
+    CheeseGained,
+    InitiativeCardsSwapped,
+    InitiativeTrackLaid,
+    MinionTurnPassed,
+    RoundStarted,
+    StoryBoardPrepared,
+    TurnEnded,
+    TurnStarted,
+)
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import Table, chapter_1_table, of_type
+
+
+def test_initiative_shuffle_lays_the_track_in_order_and_starts_round_1():
+    """001 §Determinare l'Ordine di Iniziativa: the first card goes on slot 1, the second on 2..."""
+    table = Table()
+    order = ("tilda", "collin", "filch", "maginos", "rat-warriors")
+    events = table.play(Shuffle(order=order))
+    assert of_type(events, InitiativeTrackLaid) == [InitiativeTrackLaid(cards=order)]
+    assert of_type(events, RoundStarted) == [RoundStarted(round=1)]
+    assert events[-1] == TurnStarted(card="tilda", slot=0)
+    assert RULESET.turn_piece(table.state) == "tilda"
+
+
+def test_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
+    """facts.md §2 (Born to Lead, S-IT card text)."""
+    table = Table()
+    events = table.play(Shuffle(order=("tilda", "collin", "filch", "maginos", "rat-warriors")))
+    assert of_type(events, CheeseGained) == [CheeseGained(mouse="collin", count=1, reason="born-to-lead")]
+    first = Table()
+    assert of_type(first.play(Shuffle(order=("collin", "tilda", "filch", "maginos", "rat-warriors"))), CheeseGained) == []
+
+
+def test_a_minion_card_on_top_takes_its_turn_first_and_honestly_passes():
+    """001 §Round di Gioco: the top card acts first; minion actions are not in this slice."""
+    table = Table()
+    events = table.play(Shuffle(order=("rat-warriors", "filch", "collin", "tilda", "maginos")))
+    turns = events[events.index(RoundStarted(round=1)) :]
+    assert turns[:4] == [
+        RoundStarted(round=1),
+        TurnStarted(card="rat-warriors", slot=0),
+        MinionTurnPassed(card="rat-warriors", reason="minion movement and attacks are not implemented in this slice"),
+        TurnEnded(card="rat-warriors"),
+    ]
+    assert turns[4] == TurnStarted(card="filch", slot=1)
+
+
+def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top():
+    """001 §Round di Gioco; Rat Warriors Aggressive swaps with the card above after its turn."""
+    state = chapter_1_table(track=("filch", "rat-warriors", "collin", "tilda", "maginos"))
+    events = RULESET.decide(state, EndTurn(mouse="filch"))
+    assert events == [
+        TurnEnded(card="filch"),
+        TurnStarted(card="rat-warriors", slot=1),
+        MinionTurnPassed(card="rat-warriors", reason="minion movement and attacks are not implemented in this slice"),
+        TurnEnded(card="rat-warriors"),
+        InitiativeCardsSwapped(card="rat-warriors", other="filch", reason="aggressive"),
+        TurnStarted(card="collin", slot=2),
+    ]
+    for event in events:
+        state = RULESET.evolve(state, event)
+    assert state.track == ("rat-warriors", "filch", "collin", "tilda", "maginos")
+    for mouse in ("collin", "tilda"):
+        for event in RULESET.decide(state, EndTurn(mouse=mouse)):
+            state = RULESET.evolve(state, event)
+    wrap = RULESET.decide(state, EndTurn(mouse="maginos"))
+    assert wrap[:3] == [TurnEnded(card="maginos"), RoundStarted(round=2), TurnStarted(card="rat-warriors", slot=0)]
+    assert InitiativeCardsSwapped not in {type(e) for e in wrap}, "the top card has nothing above it"
+    assert wrap[-1] == TurnStarted(card="filch", slot=1)
+
+
+def test_a_mouse_may_end_its_turn_without_moving():
+    """001 §Il Turno di un Topo: the move is optional."""
+    state = chapter_1_table()
+    assert RULESET.decide(state, EndTurn(mouse="filch"))[:2] == [
+        TurnEnded(card="filch"),
+        TurnStarted(card="collin", slot=1),
+    ]
+
+
+@pytest.mark.parametrize("command", [Move(mouse="collin"), EndTurn(mouse="collin")])
+def test_only_the_mouse_whose_turn_it_is_may_act(command):
+    """001 §Round di Gioco: cards act in initiative order."""
+    with pytest.raises(NotYourTurn, match="turn.not-your-turn") as refused:
+        RULESET.decide(chapter_1_table(), command)
+    assert refused.value.status == 409
+
+
+def test_outcome_is_defeat_when_the_hourglass_reaches_the_end_marker():
+    """001 §Plancia del Racconto: the players lose when the hourglass reaches the end marker."""
+    assert RULESET.outcome(chapter_1_table()) is None
+    assert RULESET.outcome(chapter_1_table(StoryBoardPrepared(hourglass_page=6, end_marker_page=6))) == "defeat"
+
+
+def test_nothing_is_legal_while_the_initiative_shuffle_is_pending():
+    state = Table().state
+    assert state.awaiting == "initiative"
+    assert RULESET.legal_commands(state) == []
+    assert isinstance(Table().game.pending, ShuffleRequested)

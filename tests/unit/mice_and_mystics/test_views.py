@@ -1,0 +1,31 @@
+"""Read-model views: initiative track and board (DESIGN.md, projections)."""
+
+from domain.core.commands import Shuffle
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import Table
+
+
+def test_initiative_view_lists_cards_with_names_whose_turn_and_round():
+    table = Table()
+    table.play(Shuffle(order=("filch", "collin", "tilda", "maginos", "rat-warriors")))
+    view = RULESET.initiative_view(table.state)
+    assert view.round == 1 and view.turn == "filch"
+    assert [c.name for c in view.cards] == ["Filch", "Prince Collin", "Tilda", "Maginos", "Rat Warriors"]
+    assert [c.current for c in view.cards] == [True, False, False, False, False]
+    assert view.cards[-1].figures == ("rat-warriors-1", "rat-warriors-2", "rat-warriors-3")
+
+
+def test_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
+    view = RULESET.board_view(Table().state)
+    assert [t.tile for t in view.tiles] == ["guard-room", "kitchen-tunnels", "tunnel-entrance"]
+    spaces = {s.id: s.figures for t in view.tiles for s in t.spaces}
+    assert spaces["GR-6"] == ("collin", "tilda", "filch", "maginos")
+    assert (view.hourglass_page, view.end_marker_page, view.cheese_wheel) == (1, 6, 0)
+    assert all(t.provisional for t in view.tiles)
+
+
+def test_every_event_of_a_setup_describes_or_is_silent():
+    table = Table()
+    lines = [RULESET.describe(table.state, e) for e in table.events]
+    assert "Prince Collin starts on GR-6" in lines
+    assert "Hourglass on page 1, chapter end marker on page 6" in lines
