@@ -25,7 +25,7 @@ from projections.board import BoardProjection
 from projections.initiative import InitiativeProjection
 from projections.log import LogProjection
 from service.application import Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized, VersionConflict
-from service.fanout import FanOut
+from service.fanout import ChangeFeed, FanOut
 from service.projection_store import ReadModels, open_views
 from service.routes import GameController
 from service.schemas import Health
@@ -89,6 +89,7 @@ class Runtime:
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
         self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
+        self.feed = ChangeFeed(self.fanout, settings.redis_url)
 
     def close(self) -> None:
         self.follower.stop()
@@ -161,6 +162,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         try:
             yield
         finally:
+            await runtime.feed.close()
             await sync_to_thread(runtime.close)
 
     def runtime() -> Runtime:
@@ -186,7 +188,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
             "runtime": Provide(runtime, sync_to_thread=False),
             "games": Provide(lambda: holder["runtime"].games, sync_to_thread=False),
             "read_models": Provide(lambda: holder["runtime"].read_models, sync_to_thread=False),
-            "fanout": Provide(lambda: holder["runtime"].fanout, sync_to_thread=False),
+            "feed": Provide(lambda: holder["runtime"].feed, sync_to_thread=False),
         },
         plugins=[problem],
         lifespan=[lifespan],

@@ -11,6 +11,7 @@ import asyncio
 import threading
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import Any
 from contextlib import asynccontextmanager
 from uuid import UUID
 
@@ -47,3 +48,57 @@ class FanOut:
                 self._listeners[game_id].discard(entry)
                 if not self._listeners[game_id]:
                     del self._listeners[game_id]
+
+
+class ChangeFeed:
+    """Waits until a game may have changed: in-process fan-out, Redis stream, or a poll timeout.
+
+    The SSE endpoint reads events from the store (the truth) and uses this only to know when
+    to look again, so a missed wake-up costs at most ``poll_interval`` seconds, never an event.
+    With Redis configured, a save on another replica wakes it through the game's stream.
+    """
+
+    def __init__(self, fanout: FanOut, redis_url: str | None = None, poll_interval: float = 2.0) -> None:
+        self.fanout = fanout
+        self.poll_interval = poll_interval
+        self._redis = None
+        if redis_url:
+            import redis.asyncio as aioredis
+
+            self._redis = aioredis.Redis.from_url(redis_url, socket_connect_timeout=1)
+
+    @asynccontextmanager
+    async def subscribe(self, game_id: UUID) -> AsyncIterator[Any]:
+        """Yield an async ``wait()`` that returns when ``game_id`` may have new events."""
+        from service.publisher import game_stream
+
+        key = game_stream(game_id)
+        last = {"id": None}
+
+        async def redis_wait() -> None:
+            assert self._redis is not None
+            if last["id"] is None:
+                newest = await self._redis.xrevrange(key, count=1)
+                last["id"] = newest[0][0] if newest else b"0-0"
+            found = await self._redis.xread({key: last["id"]}, block=int(self.poll_interval * 1000), count=100)
+            for _, entries in found:
+                if entries:
+                    last["id"] = entries[-1][0]
+
+        async with self.fanout.listen(game_id) as queue:
+
+            async def wait() -> None:
+                waiters = [asyncio.ensure_future(queue.get())]
+                if self._redis is not None:
+                    waiters.append(asyncio.ensure_future(redis_wait()))
+                done, pending = await asyncio.wait(waiters, timeout=self.poll_interval, return_when=asyncio.FIRST_COMPLETED)
+                for task in pending:
+                    task.cancel()
+                for task in done:
+                    task.exception()  # a Redis error only means: fall back to polling
+
+            yield wait
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            await self._redis.aclose()

@@ -13,15 +13,16 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.concurrency import sync_to_thread
 from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
 from litestar.params import HeaderParameter, JSONBody, Parameter, PathParameter, QueryParameter
 from litestar.di import NamedDependency
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.dice import commitment
-from domain.core.events import DecisionRequested, GameCreated, RollRequested, ShuffleRequested
+from domain.core.events import DecisionRequested, GameCreated, GameEnded, RollRequested, ShuffleRequested
 from service.application import Games, GameNotFound, Unauthorized
-from service.fanout import FanOut
+from service.fanout import ChangeFeed
 from service.projection_store import ReadModels
 from service.schemas import (
     CommandRequest,
@@ -224,14 +225,12 @@ class GameController(Controller):
         self,
         game_id: GameId,
         games: NamedDependency[Games],
-        fanout: NamedDependency[FanOut],
+        feed: NamedDependency[ChangeFeed],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, required=False)] = None,
     ) -> ServerSentEvent:
-        """New events of the game as server-sent events (``id`` = version; resumes after
-        ``Last-Event-ID``). Fed by the in-process fan-out, which Redis-backed deployments also
-        receive through the publisher's wake-ups."""
-        from litestar.concurrency import sync_to_thread
-
+        """The game's events as server-sent events (``event: event``, ``id`` = version, ``data``
+        = the audit view of the event), from the first one or after ``Last-Event-ID``, then live.
+        The stream ends after the event that ends the game."""
         try:
             await sync_to_thread(games.secret, game_id)
         except GameNotFound:
@@ -239,24 +238,21 @@ class GameController(Controller):
 
         async def events() -> Any:
             sent = last_event_id or 0
-            async with fanout.listen(game_id) as queue:
+            async with feed.subscribe(game_id) as wait:
                 while True:
                     records = await sync_to_thread(games.records, game_id, after=sent, limit=500)
                     for record in records:
                         sent = record.originator_version
-                        yield ServerSentEventMessage(
-                            data=_encode(event_out(record)).decode(), event="event", id=str(sent)
-                        )
-                    if records and len(records) == 500:
-                        continue
-                    if games.game(game_id).result is not None and not records:
-                        return
-                    await queue.get()
+                        yield ServerSentEventMessage(data=_encode(event_out(record)).decode(), event="event", id=str(sent))
+                        if isinstance(record.payload, GameEnded):
+                            return
+                    if len(records) < 500:
+                        await wait()
 
         return ServerSentEvent(events())
 
 
-def _game(games: NamedDependency[Games], game_id: UUID, version: int | None = None) -> Any:
+def _game(games: Games, game_id: UUID, version: int | None = None) -> Any:
     try:
         return games.game(game_id, version)
     except GameNotFound:
