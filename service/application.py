@@ -20,9 +20,9 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification
 from eventsourcing.utils import get_topic
 
-from domain.core.commands import Choose, Command, Roll, Shuffle
+from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.errors import RuleBroken
-from domain.core.events import DecisionRequested, GameCreated, RollRequested, ShuffleRequested
+from domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested, ShuffleRequested
 from domain.core.game import Game, GameSnapshot, Recorded, create, play, project_game
 from domain.core.ruleset import Begin
 from domain.core.verify import Verification, verify
@@ -227,7 +227,7 @@ class Games(Application[UUID]):
     def authorize(self, game: Game, seat: str, command: Command) -> None:
         """Check ``seat`` may issue ``command`` now. Raises ``Forbidden`` or ``RuleBroken``.
 
-        Answers to a pending roll/shuffle are refused in ``server`` dice mode (the server rolls);
+        Answers to a pending roll/shuffle/draw are refused in ``server`` dice mode (the server rolls);
         in ``manual`` mode, and for decisions, only the seat controlling the pending node's
         piece may answer (anyone when it names no piece). Any other command about a piece is
         accepted only from the seat that controls that piece.
@@ -235,15 +235,13 @@ class Games(Application[UUID]):
         section = "DESIGN.md, The core idea: decide / evolve"
         if isinstance(command, Begin):
             raise RuleBroken("game.begin-is-internal", section=section, detail="Begin is issued by the server")
-        if isinstance(command, (Roll, Shuffle)) and game.created.dice_mode == "server":
+        if isinstance(command, (Roll, Shuffle, Draw)) and game.created.dice_mode == "server":
             raise RuleBroken(
                 "roll.server-dice", section="DESIGN.md, Provably fair dice", detail="the server rolls in this game"
             )
-        if isinstance(command, (Roll, Shuffle, Choose)):
+        if isinstance(command, (Roll, Shuffle, Draw, Choose)):
             pending = game.pending
-            piece = pending.piece if isinstance(pending, (RollRequested, DecisionRequested)) else None
-            if isinstance(pending, ShuffleRequested):
-                piece = None
+            piece = pending.piece if isinstance(pending, (RollRequested, DrawRequested, DecisionRequested)) else None
         else:
             piece = game.ruleset.piece_of(command)
         if piece is None:

@@ -20,7 +20,7 @@ from litestar.di import NamedDependency
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.dice import commitment
-from domain.core.events import DecisionRequested, GameCreated, GameEnded, RollRequested, ShuffleRequested
+from domain.core.events import DecisionRequested, DrawRequested, GameCreated, GameEnded, RollRequested
 from service.application import Games, GameNotFound, Unauthorized
 from service.fanout import ChangeFeed
 from service.projection_store import ReadModels
@@ -261,9 +261,7 @@ def _game(games: Games, game_id: UUID, version: int | None = None) -> Any:
 
 def _pending_seat(game: Any) -> str | None:
     pending = game.pending
-    if isinstance(pending, ShuffleRequested) or pending is None:
-        return None
-    if isinstance(pending, (RollRequested, DecisionRequested)) and pending.piece:
+    if isinstance(pending, (RollRequested, DrawRequested, DecisionRequested)) and pending.piece:
         return next((s.name for s in game.created.seats if pending.piece in s.controls), None)
     return None
 

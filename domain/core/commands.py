@@ -35,6 +35,12 @@ class Shuffle(Command, kw_only=True):
     order: Annotated[tuple[str, ...], Meta(min_length=1, max_length=64)]
 
 
+class Draw(Command, kw_only=True):
+    """Answer a pending draw with the cards drawn at the table (``manual`` mode), in order."""
+
+    cards: Annotated[tuple[str, ...], Meta(min_length=1, max_length=64)]
+
+
 class Choose(Command, kw_only=True):
     """Answer the pending decision with one of its options."""
 

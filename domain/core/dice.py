@@ -56,3 +56,10 @@ def shuffle_order(seed: bytes, k: int, cards: Sequence[str]) -> tuple[str, ...]:
         j = _uniform(words, i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+def draw_cards(seed: bytes, k: int, cards: Sequence[str], count: int) -> tuple[str, ...]:
+    """The ``count`` cards chance event ``k`` draws, uniformly without replacement, from ``cards``."""
+    words = _words(seed, k)
+    left = list(cards)
+    return tuple(left.pop(_uniform(words, len(left))) for _ in range(min(count, len(left))))

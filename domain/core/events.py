@@ -95,6 +95,30 @@ class CardsShuffled(Event, kw_only=True):
     source: Literal["server", "manual"] = "server"
 
 
+class DrawRequested(Event, kw_only=True):
+    """A pending draw of ``count`` cards from a face-down deck (DESIGN.md, Hidden information).
+
+    ``cards`` lists the cards still in the deck, sorted: what is left is public, its order is
+    not, and no order is ever stored. Drawing uniformly among them is the same as drawing the
+    top card of a shuffled deck.
+    """
+
+    reason: str
+    deck: str
+    cards: tuple[str, ...]
+    count: int = 1
+    piece: str | None = None
+
+
+class CardsDrawn(Event, kw_only=True):
+    """The cards a pending draw revealed, in draw order."""
+
+    reason: str
+    deck: str
+    cards: tuple[str, ...]
+    source: Literal["server", "manual"] = "server"
+
+
 class DecisionRequested(Event, kw_only=True):
     """A pending decision the rules leave to a seat: pick one of ``options``.
 
@@ -124,5 +148,5 @@ class GameEnded(Event, kw_only=True):
     seed: str | None = None
 
 
-PendingEvent = RollRequested | ShuffleRequested | DecisionRequested
-CHANCE_EVENTS = (DiceRolled, CardsShuffled)
+PendingEvent = RollRequested | ShuffleRequested | DrawRequested | DecisionRequested
+CHANCE_EVENTS = (DiceRolled, CardsShuffled, CardsDrawn)

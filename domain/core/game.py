@@ -23,15 +23,17 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from domain.core import registry
-from domain.core.commands import Choose, Command, Roll, Shuffle
-from domain.core.dice import roll_faces, shuffle_order
+from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from domain.core.dice import draw_cards, roll_faces, shuffle_order
 from domain.core.errors import GameOver, PendingFirst, RuleBroken
 from domain.core.events import (
+    CardsDrawn,
     CardsShuffled,
     CommandAccepted,
     DecisionMade,
     DecisionRequested,
     DiceRolled,
+    DrawRequested,
     Event,
     GameCreated,
     GameEnded,
@@ -151,9 +153,9 @@ def apply(game: Game | None, record: Recorded) -> Game:
         )
     state = game.ruleset.evolve(game.state, payload)
     pending, chance, result = game.pending, game.chance_count, game.result
-    if isinstance(payload, (RollRequested, ShuffleRequested, DecisionRequested)):
+    if isinstance(payload, (RollRequested, ShuffleRequested, DrawRequested, DecisionRequested)):
         pending = payload
-    elif isinstance(payload, (DiceRolled, CardsShuffled)):
+    elif isinstance(payload, (DiceRolled, CardsShuffled, CardsDrawn)):
         pending, chance = None, chance + 1
     elif isinstance(payload, DecisionMade):
         pending = None
@@ -235,6 +237,17 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
                 detail=f"the order must be a permutation of {list(pending.cards)}",
             )
         return CardsShuffled(reason=pending.reason, order=command.order, source=source)
+    if isinstance(command, Draw):
+        if not isinstance(pending, DrawRequested):
+            raise RuleBroken("draw.nothing-pending", section=_SECTION, detail="no draw is pending")
+        left = list(pending.cards)
+        for card in command.cards:
+            if card not in left:
+                raise RuleBroken("draw.not-in-deck", section=_SECTION, detail=f"{card!r} is not in the {pending.deck} deck")
+            left.remove(card)
+        if len(command.cards) != min(pending.count, len(pending.cards)):
+            raise RuleBroken("draw.wrong-count", section=_SECTION, detail=f"draw {pending.count} card(s)")
+        return CardsDrawn(reason=pending.reason, deck=pending.deck, cards=command.cards, source=source)
     assert isinstance(command, Choose)
     if not isinstance(pending, DecisionRequested):
         raise RuleBroken("choose.nothing-pending", section=_SECTION, detail="no decision is pending")
@@ -287,7 +300,7 @@ def step(
         raise GameOver("game.over", section=_SECTION, detail=f"the game has ended: {game.result}")
     ruleset = game.ruleset
     log = _Log(game, seat, command_id, at)
-    if isinstance(command, (Roll, Shuffle, Choose)):
+    if isinstance(command, (Roll, Shuffle, Draw, Choose)):
         answer = _answer(game, command, seat)
         log.emit(CommandAccepted(command=encode_command(command)))
         log.emit(answer)
@@ -313,6 +326,8 @@ def _describe(pending: PendingEvent) -> str:
         return f"roll ({pending.dice} dice for {pending.reason})"
     if isinstance(pending, ShuffleRequested):
         return f"shuffle ({pending.reason})"
+    if isinstance(pending, DrawRequested):
+        return f"draw ({pending.count} from {pending.deck})"
     return f"decision ({pending.decision})"
 
 
@@ -327,6 +342,8 @@ def auto_answer(game: Game, seed: bytes | None) -> Command | None:
         return Roll(faces=roll_faces(seed, game.chance_count, pending.dice, pending.sides))
     if isinstance(pending, ShuffleRequested) and game.created.dice_mode == "server" and seed:
         return Shuffle(order=shuffle_order(seed, game.chance_count, pending.cards))
+    if isinstance(pending, DrawRequested) and game.created.dice_mode == "server" and seed:
+        return Draw(cards=draw_cards(seed, game.chance_count, pending.cards, pending.count))
     if (
         isinstance(pending, DecisionRequested)
         and game.created.decision_policy == "default"

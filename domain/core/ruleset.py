@@ -11,9 +11,9 @@ Shapes:
 - ``decide(state, command) -> list[Event]``: validate one of the ruleset's own commands (the
   ``Begin`` command included, issued once right after creation) and return the events it causes,
   or raise ``RuleBroken``. It may end its list with a ``RollRequested``, ``ShuffleRequested`` or
-  ``DecisionRequested``: the core then waits for the answer.
+  ``DrawRequested`` or ``DecisionRequested``: the core then waits for the answer.
 - ``resolve(state, answer) -> list[Event]``: continue after a pending node was answered;
-  ``answer`` is the ``DiceRolled`` / ``CardsShuffled`` / ``DecisionMade`` event, already applied
+  ``answer`` is the ``DiceRolled`` / ``CardsShuffled`` / ``CardsDrawn`` / ``DecisionMade`` event, applied
   to ``state``.
 - ``evolve(state, event) -> State``: apply one event; never validates, never fails for a stored
   event. Core events it does not care about are returned unchanged.
@@ -35,9 +35,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from domain.core.commands import Command
-from domain.core.events import DecisionMade, CardsShuffled, DiceRolled, Event, GameCreated
+from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event, GameCreated
 
-Answer = DiceRolled | CardsShuffled | DecisionMade
+Answer = DiceRolled | CardsShuffled | CardsDrawn | DecisionMade
 
 
 class Begin(Command, kw_only=True):

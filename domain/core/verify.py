@@ -22,10 +22,10 @@ import msgspec
 from msgspec import Struct
 
 from domain.core import registry
-from domain.core.dice import commitment, roll_faces, shuffle_order
+from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from domain.core.errors import DomainError
-from domain.core.events import CardsShuffled, CommandAccepted, DiceRolled, GameCreated, GameEnded
-from domain.core.events import RollRequested, ShuffleRequested
+from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DiceRolled, DrawRequested, GameCreated
+from domain.core.events import GameEnded, RollRequested, ShuffleRequested
 from domain.core.game import GENESIS_HASH, Game, Recorded, apply, chain_hash, envelope_bytes, step
 
 _encode = msgspec.json.Encoder().encode
@@ -114,18 +114,12 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         k, pending = 0, None
         for record in records:
             p = record.payload
-            if isinstance(p, (RollRequested, ShuffleRequested)):
+            if isinstance(p, (RollRequested, ShuffleRequested, DrawRequested)):
                 pending = p
-            elif isinstance(p, (DiceRolled, CardsShuffled)):
+            elif isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
                 if p.source == "server":
-                    if isinstance(p, DiceRolled):
-                        sides = pending.sides if isinstance(pending, RollRequested) else 6
-                        want = roll_faces(seed, k, len(p.faces), sides)
-                        got = p.faces
-                    else:
-                        want = shuffle_order(seed, k, sorted(p.order) if pending is None else pending.cards)
-                        got = p.order
-                    if tuple(want) != tuple(got):
+                    want, got = _rederive(seed, k, pending, p)
+                    if want != got:
                         return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
                     dice += 1
                 k += 1
@@ -138,3 +132,16 @@ def _key(record: Recorded) -> tuple[int, str, str, bytes]:
 
 def _show(record: Recorded) -> str:
     return f"v{record.originator_version} {record.seat} {_encode(record.payload).decode()}"
+
+
+def _rederive(seed: bytes, k: int, pending: object, answer: object) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """What chance event ``k`` must be under ``seed``, and what the log says it was."""
+    if isinstance(answer, DiceRolled):
+        sides = pending.sides if isinstance(pending, RollRequested) else 6
+        return roll_faces(seed, k, len(answer.faces), sides), tuple(answer.faces)
+    if isinstance(answer, CardsShuffled):
+        cards = pending.cards if isinstance(pending, ShuffleRequested) else tuple(sorted(answer.order))
+        return shuffle_order(seed, k, cards), tuple(answer.order)
+    assert isinstance(answer, CardsDrawn)
+    cards = pending.cards if isinstance(pending, DrawRequested) else ()
+    return draw_cards(seed, k, cards, len(answer.cards)), tuple(answer.cards)

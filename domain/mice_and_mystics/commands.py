@@ -12,7 +12,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from domain.core.commands import Choose, Command, Roll, Shuffle
+from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.ruleset import Begin
 
 MouseId = Annotated[str, Meta(min_length=1, max_length=32)]
@@ -39,5 +39,5 @@ class EndTurn(Command, kw_only=True):
 
 
 MouseCommand = Move | MoveTo | EndTurn
-AnyCommand = Move | MoveTo | EndTurn | Begin | Roll | Shuffle | Choose
+AnyCommand = Move | MoveTo | EndTurn | Begin | Roll | Shuffle | Draw | Choose
 decode_command = msgspec.json.Decoder(AnyCommand).decode

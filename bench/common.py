@@ -1,0 +1,261 @@
+"""Shared helpers of the benchmarks: statistics, result files, servers, a long game.
+
+Imported by the scripts in this folder (each adds this folder to ``sys.path``), never by the
+project. Nothing here is timed itself.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+RESULTS = BENCH / "results"
+PYTHON = sys.executable
+
+MICE = ("collin", "filch", "maginos", "nez")
+SEATS = ({"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]})
+SEAT_OF = {mouse: seat["name"] for seat in SEATS for mouse in seat["controls"]}
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+
+def percentile(samples: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of ``samples``: no interpolation, so p99 of 1,000
+    samples is the 990th smallest."""
+    ordered = sorted(samples)
+    if not ordered:
+        return math.nan
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize_ms(samples_ns: Sequence[int]) -> dict[str, float]:
+    """Median, p90, p99, max and mean (milliseconds) of durations in nanoseconds."""
+    ms = [s / 1e6 for s in samples_ns]
+    return {
+        "n": len(ms),
+        "median_ms": round(statistics.median(ms), 4),
+        "p90_ms": round(percentile(ms, 90), 4),
+        "p99_ms": round(percentile(ms, 99), 4),
+        "max_ms": round(max(ms), 4),
+        "mean_ms": round(statistics.fmean(ms), 4),
+    }
+
+
+def ratio(value: float, baseline: float) -> float:
+    return round(value / baseline, 3) if baseline else math.nan
+
+
+def verdict(ok: bool) -> str:
+    return "MET" if ok else "MISSED"
+
+
+# --- result files --------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    """Where the figures come from."""
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        dirty = bool(
+            subprocess.run(
+                ["git", "-C", str(ROOT), "status", "--porcelain", "--", ".", ":!bench"],
+                capture_output=True, text=True, check=False,
+            ).stdout.strip()
+        )
+    except OSError:
+        commit, dirty = "", False
+    import eventsourcing
+    import litestar
+    import msgspec
+    import uvicorn
+
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "eventsourcing": getattr(eventsourcing, "__version__", "9.5.6"),
+        "litestar": litestar.__version__ if hasattr(litestar, "__version__") else _dist_version("litestar"),
+        "msgspec": msgspec.__version__,
+        "uvicorn": uvicorn.__version__,
+        "git_commit": commit,
+        "git_dirty_outside_bench": dirty,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _dist_version(name: str) -> str:
+    from importlib.metadata import version
+
+    return version(name)
+
+
+def write_result(name: str, result: dict[str, Any]) -> Path:
+    """Write ``bench/results/<name>.json`` (the folder is git-ignored)."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps({"benchmark": name, "machine": machine(), **result}, indent=2) + "\n")
+    return path
+
+
+# --- processes -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, *, timeout: float = 30.0, proc: subprocess.Popen[bytes] | None = None) -> None:
+    """Poll ``url`` until it answers 200 (raise if the process dies or time runs out)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode} before answering {url}")
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"{url} did not answer within {timeout} s")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server this benchmark started (SIGTERM, then SIGKILL)."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS / VmHWM (kB) and thread count from /proc/<pid>/status."""
+    out: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM", "Threads"):
+            out[key] = int(value.split()[0])
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (/proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    utime, stime = int(fields[11]), int(fields[12])
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
+
+# --- a long game, built with the core ------------------------------------------------------
+
+
+def game_created(seed: bytes) -> Any:
+    """A Chapter 1 ``GameCreated`` in ``server`` dice mode, as ``POST /games`` builds it."""
+    import msgspec
+
+    from domain.core.dice import commitment
+    from domain.core.events import GameCreated, Seat
+
+    return GameCreated(
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(msgspec.json.encode({"chapter": "chapter-1", "mice": list(MICE)})),
+        seats=tuple(Seat(name=s["name"], controls=tuple(s["controls"])) for s in SEATS),
+        dice_mode="server",
+        dice_commitment=commitment(seed),
+    )
+
+
+class LongGame:
+    """A game of at least ``events`` events, played with ``domain.core.game.play``: server dice,
+    a random legal command from ``RULESET.legal_commands`` each time (seeded), issued by the
+    seat that controls the mouse. Stops at the first command boundary at or past ``events`` (a
+    command's events are stored together, so a real log never ends mid-command).
+
+    ``batches`` holds (game before, records) per write, exactly what ``Games`` would save:
+    the creation first, then one entry per command.
+    """
+
+    def __init__(self, events: int, *, rng_seed: int = 1) -> None:
+        from domain.core.game import create, fold, play
+        from domain.mice_and_mystics.ruleset import RULESET
+
+        rng = random.Random(rng_seed)
+        self.seed = bytes(rng.randrange(256) for _ in range(32))
+        self.id: UUID = uuid4()
+        at = datetime.now(UTC)
+        first = create(self.id, game_created(self.seed), at=at, seed=self.seed, command_id=f"create-{self.id}")
+        self.batches: list[tuple[Any, list[Any]]] = [(None, first)]
+        self.records: list[Any] = list(first)
+        game = fold(None, first)
+        self.commands: dict[str, int] = {}
+        while len(self.records) < events:
+            command = rng.choice(RULESET.legal_commands(game.state))
+            name = type(command).__name__
+            self.commands[name] = self.commands.get(name, 0) + 1
+            seat = SEAT_OF[RULESET.piece_of(command)]
+            new = play(game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=self.seed)
+            self.batches.append((game, new))
+            self.records.extend(new)
+            game = fold(game, new)
+        self.final = game
+
+    def store(self, games: Any, *, chunk: int = 1000, snapshots: bool) -> None:
+        """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole
+        commands per chunk); with ``snapshots``, store the snapshots the app would have taken,
+        through the app's own rule (``Games._saved``: one when a command's events cross a
+        multiple of the interval, of the state after that command)."""
+        from service.records import GameSecret, secret_id
+
+        secret = GameSecret(
+            originator_id=secret_id(self.id), timestamp=self.records[0].timestamp, game_id=self.id,
+            seed=self.seed.hex(), token_hashes={},
+        )
+        pending: list[Any] = [secret]
+        for _, records in self.batches:
+            pending.extend(records)
+            if len(pending) >= chunk:
+                games.save(*pending)
+                pending = []
+        if pending:
+            games.save(*pending)
+        if snapshots:
+            for before, records in self.batches:
+                games._saved(before, records)  # noqa: SLF001 - the app's own snapshot rule
+
+
+def sqlite_env(path: Path, **extra: str) -> dict[str, str]:
+    """Library environment for a SQLite file, as ``Settings.library_env`` builds it."""
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": "10",
+        **extra,
+    }
+
+
+def header(title: str) -> None:
+    print(f"\n== {title} " + "=" * max(0, 74 - len(title)), flush=True)
