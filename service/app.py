@@ -17,6 +17,7 @@ from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
 
@@ -197,6 +198,13 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
             version="0.1.0",
             description="Event-sourced rules service for tabletop games (Mice and Mystics).",
             path="/schema",
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(
+                        type="http", scheme="bearer", description="A seat token returned by POST /games"
+                    )
+                }
+            ),
             render_plugins=[SwaggerRenderPlugin()],
         ),
     )

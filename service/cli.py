@@ -11,6 +11,7 @@ import logging
 import signal
 import sys
 import threading
+from pathlib import Path
 
 from service.settings import Settings
 
@@ -44,6 +45,24 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _openapi(args: argparse.Namespace) -> int:
+    """Write (or with --check, compare) openapi/openapi.json from the app."""
+    from service.app import create_app
+    from service.openapi import OPENAPI_PATH, schema_text
+
+    text = schema_text(create_app(Settings(), start_worker=False))
+    path = args.output or OPENAPI_PATH
+    if args.check:
+        if not path.exists() or path.read_text() != text:
+            print(f"{path} is out of date: run `dicelog openapi`", file=sys.stderr)
+            return 1
+        print(f"{path} is up to date")
+        return 0
+    path.write_text(text)
+    print(f"wrote {path}")
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     from service.demo import run_demo
 
@@ -63,6 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     worker = sub.add_parser("worker", help="run the projections and the Redis publisher")
     worker.add_argument("--poll-interval", type=float, default=0.5, help="seconds between passes (default 0.5)")
     worker.set_defaults(func=_worker)
+
+    openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the app")
+    openapi.add_argument("--check", action="store_true", help="fail if the committed file differs")
+    openapi.add_argument("--output", type=Path, default=None)
+    openapi.set_defaults(func=_openapi)
 
     demo = sub.add_parser("demo", help="play Chapter 1 with bot seats through the real HTTP API")
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")

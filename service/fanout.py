@@ -91,11 +91,15 @@ class ChangeFeed:
                 waiters = [asyncio.ensure_future(queue.get())]
                 if self._redis is not None:
                     waiters.append(asyncio.ensure_future(redis_wait()))
-                done, pending = await asyncio.wait(waiters, timeout=self.poll_interval, return_when=asyncio.FIRST_COMPLETED)
-                for task in pending:
-                    task.cancel()
+                try:
+                    done, _ = await asyncio.wait(waiters, timeout=self.poll_interval, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for task in waiters:
+                        task.cancel()
+                    await asyncio.gather(*waiters, return_exceptions=True)
                 for task in done:
-                    task.exception()  # a Redis error only means: fall back to polling
+                    if not task.cancelled():
+                        task.exception()  # a Redis error only means: fall back to polling
 
             yield wait
 

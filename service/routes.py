@@ -14,6 +14,7 @@ from uuid import UUID
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.concurrency import sync_to_thread
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
 from litestar.params import HeaderParameter, JSONBody, Parameter, PathParameter, QueryParameter
 from litestar.di import NamedDependency
@@ -32,6 +33,7 @@ from service.schemas import (
     GameSummary,
     LegalCommands,
     NewGame,
+    Problem,
     SeatToken,
     StateAt,
     VerifyResult,
@@ -39,6 +41,24 @@ from service.schemas import (
 from service.views import builtins, command_result, event_out, summary
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
+BEARER = [{"bearer": []}]
+
+
+def _problems(*codes: int) -> dict[int, ResponseSpec]:
+    text = {
+        400: "Malformed request",
+        401: "Missing or unknown bearer token",
+        403: "The command is about another seat's piece",
+        404: "No such game",
+        409: "Stale expected_version, or something else must happen first",
+        422: "A rule refuses the command (type urn:dicelog:rule:<rule>)",
+    }
+    return {
+        c: ResponseSpec(
+            data_container=Problem, description=text[c], media_type="application/problem+json", generate_examples=False
+        )
+        for c in codes
+    }
 _encode = msgspec.json.Encoder().encode
 
 
@@ -61,7 +81,7 @@ class GameController(Controller):
     path = "/games"
     tags = ["games"]
 
-    @post("/", sync_to_thread=True, summary="Create a game")
+    @post("/", sync_to_thread=True, summary="Create a game", responses=_problems(400, 422))
     def create_game(self, data: JSONBody[NewGame], games: NamedDependency[Games]) -> GameCreatedBody:
         """Create a game; returns it and one bearer token per seat (only their hashes are kept).
 
@@ -85,11 +105,11 @@ class GameController(Controller):
         game = games.create_game(created, seed=seed, tokens=tokens)
         return GameCreatedBody(game=summary(game), tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
 
-    @get("/", sync_to_thread=True, summary="List games")
+    @get("/", sync_to_thread=True, summary="List games", responses=_problems(400))
     def list_games(
         self,
         games: NamedDependency[Games],
-        cursor: Annotated[int, Parameter(ge=0, le=2**62)] = 0,
+        cursor: Annotated[int, Parameter(ge=0, le=10**15)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> GameList:
         """Games in creation order, a page at a time (``cursor`` from ``next_cursor``)."""
@@ -97,12 +117,19 @@ class GameController(Controller):
         items = [summary(games.game(r.originator_id)) for _, r in page]
         return GameList(games=items, next_cursor=page[-1][0] if len(page) == limit else None)
 
-    @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game")
+    @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game", responses=_problems(400, 404))
     def get_game(self, game_id: GameId, games: NamedDependency[Games]) -> GameSummary:
         """The game at a glance: version, pending roll/decision, whose turn, result."""
         return summary(_game(games, game_id))
 
-    @post("/{game_id:uuid}/commands", sync_to_thread=True, summary="Send a command")
+    @post(
+        "/{game_id:uuid}/commands",
+        sync_to_thread=True,
+        summary="Send a command",
+        security=BEARER,
+        status_code=201,
+        responses=_problems(400, 401, 403, 404, 409, 422),
+    )
     def send_command(
         self,
         game_id: GameId,
@@ -134,12 +161,12 @@ class GameController(Controller):
         )
         return Response(body, status_code=status, media_type="application/json")
 
-    @get("/{game_id:uuid}/events", sync_to_thread=True, summary="The audit log")
+    @get("/{game_id:uuid}/events", sync_to_thread=True, summary="The audit log", responses=_problems(400, 404))
     def list_events(
         self,
         game_id: GameId,
         games: NamedDependency[Games],
-        after: Annotated[int, Parameter(ge=0, le=2**62, description="versions greater than this")] = 0,
+        after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
     ) -> EventPage:
         """Every stored event with version, type, payload, seat, command id, time and chain hash."""
@@ -149,12 +176,12 @@ class GameController(Controller):
         events = [event_out(r) for r in records]
         return EventPage(game_id=game_id, events=events, next_after=events[-1].version if len(events) == limit else None)
 
-    @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version")
+    @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", responses=_problems(400, 404))
     def state(
         self,
         game_id: GameId,
         games: NamedDependency[Games],
-        version: Annotated[int | None, Parameter(ge=1, le=2**62, required=False)] = None,
+        version: Annotated[int | None, Parameter(ge=1, le=10**15, required=False)] = None,
     ) -> StateAt:
         """The full state after ``version`` events (latest when omitted), rebuilt by replay."""
         game = _game(games, game_id, version)
@@ -164,7 +191,13 @@ class GameController(Controller):
             game_id=game_id, version=game.version, state=builtins(game.state), pending=game.pending, result=game.result
         )
 
-    @get("/{game_id:uuid}/legal-commands", sync_to_thread=True, summary="What the caller may do now")
+    @get(
+        "/{game_id:uuid}/legal-commands",
+        sync_to_thread=True,
+        summary="What the caller may do now",
+        security=BEARER,
+        responses=_problems(400, 401, 404),
+    )
     def legal_commands(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> LegalCommands:
         """Commands the calling seat may send now, and the pending roll/decision with its seat."""
         seat = _seat(games, game_id, request)
@@ -188,7 +221,10 @@ class GameController(Controller):
             turn=ruleset.turn_piece(game.state) if game.result is None else None,
         )
 
-    @post("/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log")
+    @post(
+        "/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log",
+        responses=_problems(400, 404),
+    )
     def verify(self, game_id: GameId, games: NamedDependency[Games]) -> VerifyResult:
         """Check the hash chain, re-run every stored command, and (after the end) every roll."""
         try:
@@ -196,22 +232,22 @@ class GameController(Controller):
         except GameNotFound:
             raise NotFoundException(f"no game {game_id}") from None
 
-    @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model")
+    @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model", responses=_problems(400, 404))
     def initiative(self, game_id: GameId, read_models: NamedDependency[ReadModels]) -> dict[str, Any]:
         """The initiative track as the projection last saw it (``version`` says when)."""
         return _read(read_models, "initiative", game_id)
 
-    @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model")
+    @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model", responses=_problems(400, 404))
     def board(self, game_id: GameId, read_models: NamedDependency[ReadModels]) -> dict[str, Any]:
         """The board (rooms, spaces, figures, hourglass, cheese wheel) as last projected."""
         return _read(read_models, "board", game_id)
 
-    @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model")
+    @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model", responses=_problems(400, 404))
     def log(
         self,
         game_id: GameId,
         read_models: NamedDependency[ReadModels],
-        after: Annotated[int, Parameter(ge=0, le=2**62)] = 0,
+        after: Annotated[int, Parameter(ge=0, le=10**15)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
     ) -> dict[str, Any]:
         """Readable log lines, one per meaningful event, oldest first."""
@@ -220,7 +256,12 @@ class GameController(Controller):
             raise NotFoundException(f"no log for game {game_id} (yet)")
         return {"game_id": str(game_id), "lines": lines}
 
-    @get("/{game_id:uuid}/stream", summary="Server-sent events of a game")
+    @get(
+        "/{game_id:uuid}/stream",
+        summary="Server-sent events of a game",
+        media_type="text/event-stream",
+        responses=_problems(400, 404),
+    )
     async def stream(
         self,
         game_id: GameId,

@@ -11,6 +11,7 @@ from msgspec import Meta, Struct
 from domain.core import registry
 from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy
 from domain.core.verify import Verification
+from domain.mice_and_mystics.rules.setup import Setup as MiceAndMysticsSetup
 
 # The command union clients may send: every registered ruleset's commands.
 AnyCommand = registry.get("mice-and-mystics").command_type
@@ -24,8 +25,8 @@ class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     play must be controlled by exactly one seat.
     """
 
-    ruleset: str = "mice-and-mystics"
-    setup: dict[str, Any]
+    ruleset: Literal["mice-and-mystics"] = "mice-and-mystics"
+    setup: MiceAndMysticsSetup
     seats: Annotated[list[Seat], Meta(min_length=1, max_length=8)]
     dice_mode: DiceMode = "server"
     undo_policy: UndoPolicy = "none"
@@ -145,3 +146,15 @@ class VerifyResult(Struct, frozen=True, kw_only=True):
 class Health(Struct, frozen=True, kw_only=True):
     status: Literal["ok", "unavailable"]
     checks: dict[str, str]
+
+
+class Problem(Struct, frozen=True, kw_only=True):
+    """RFC 9457 problem details. ``type`` is stable per problem; for a broken rule it is
+    ``urn:dicelog:rule:<rule id>`` and ``rule``/``section`` name the rule and its rulebook section."""
+
+    status: int
+    type: str | None = None
+    title: str | None = None
+    detail: str | None = None
+    rule: str | None = None
+    section: str | None = None

@@ -88,6 +88,14 @@ class Edge(Data, kw_only=True):
     arrow_to: str | None = None
 
 
+class Wall(Data, kw_only=True):
+    """A wall or the outline of a black area, as a segment in tile units (001 §Vedere il Bersaglio:
+    a line of sight crossing a black area or a wall is blocked)."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+
+
 class Exit(Data, kw_only=True):
     """An exit on one side of the tile, its colour, and the spaces next to it (001 §Esplorare)."""
 
@@ -110,8 +118,67 @@ class RoomTile(Data, kw_only=True):
     spaces: tuple[Space, ...]
     edges: tuple[Edge, ...]
     exits: tuple[Exit, ...] = ()
+    walls: tuple[Wall, ...] = ()
     provisional: bool = False
     provisional_reason: str = ""
+
+
+class Item(Data, kw_only=True):
+    """An equipment card (facts.md §5): weapon (melee or ranged, battle bonus) or armour (defense bonus).
+
+    ``special`` names a card rule the combat rules know (``dagger``, ``maces-wounded-friends``,
+    ``staff-melee-on-own-space``)."""
+
+    id: str
+    name: str
+    kind: Literal["weapon", "armour", "accessory"]
+    attack: Literal["melee", "ranged"] | None = None
+    battle: Annotated[int, Meta(ge=0, le=9)] = 0
+    defense: Annotated[int, Meta(ge=0, le=9)] = 0
+    special: str | None = None
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class EquipmentFile(Data, kw_only=True):
+    items: tuple[Item, ...]
+
+
+class RoomSummon(Data, kw_only=True):
+    """A chapter's special summon for a room (001 §Evocazioni, step 2), e.g. Guard Room: 2 Rat Warriors."""
+
+    tile: str
+    card: str
+    count: Annotated[int, Meta(ge=1)]
+
+
+class Goal(Data, kw_only=True):
+    """Victory: every mouse on the space of ``tile`` with ``feature``, the tile clear of minions and no
+    mouse captured (facts.md §7, Chapter 1)."""
+
+    tile: str
+    feature: str
+
+
+class EncounterBand(Data, kw_only=True):
+    """The minions an encounter card places while the hourglass is on pages ``first``..``last``."""
+
+    first: int
+    last: int
+    minions: tuple[tuple[str, int], ...]
+
+
+class EncounterCard(Data, kw_only=True):
+    """An encounter card (facts.md §6): page bands of minions; the same band is its summon."""
+
+    id: str
+    bands: tuple[EncounterBand, ...]
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class EncountersFile(Data, kw_only=True):
+    encounters: tuple[EncounterCard, ...]
 
 
 class TilePlacement(Data, kw_only=True):
@@ -140,6 +207,8 @@ class Chapter(Data, kw_only=True):
     hourglass_page: int = 1
     end_marker_page: int
     encounter_deck: tuple[str, ...] = ()
+    summons: tuple[RoomSummon, ...] = ()
+    goal: Goal | None = None
     provisional: bool = False
     provisional_reason: str = ""
 
@@ -160,6 +229,14 @@ def decode_minions(data: bytes) -> tuple[MinionCard, ...]:
     return msgspec.json.decode(data, type=MinionsFile).minions
 
 
+def decode_equipment(data: bytes) -> tuple[Item, ...]:
+    return msgspec.json.decode(data, type=EquipmentFile).items
+
+
+def decode_encounters(data: bytes) -> tuple[EncounterCard, ...]:
+    return msgspec.json.decode(data, type=EncountersFile).encounters
+
+
 def decode_tile(data: bytes) -> RoomTile:
     return msgspec.json.decode(data, type=RoomTile)
 
@@ -168,7 +245,7 @@ def decode_chapter(data: bytes) -> Chapter:
     return msgspec.json.decode(data, type=Chapter)
 
 
-DECODERS = {"mice.json": decode_mice, "minions.json": decode_minions, "tile-": decode_tile, "chapter-": decode_chapter}
+DECODERS = {"equipment.json": decode_equipment, "encounters.json": decode_encounters, "mice.json": decode_mice, "minions.json": decode_minions, "tile-": decode_tile, "chapter-": decode_chapter}
 
 
 def _dir():
@@ -194,6 +271,8 @@ class Library(Struct, frozen=True, kw_only=True):
     chapters: dict[str, Chapter]
     spaces: dict[str, Space]
     space_tile: dict[str, str]
+    items: dict[str, Item]
+    encounters: dict[str, EncounterCard]
 
 
 @cache
@@ -208,4 +287,6 @@ def library() -> Library:
         chapters={c.id: c for n, c in read.items() if n.startswith("chapter-")},
         spaces={s.id: s for t in tiles.values() for s in t.spaces},
         space_tile={s.id: t.id for t in tiles.values() for s in t.spaces},
+        items={i.id: i for i in read["equipment.json"]},
+        encounters={e.id: e for e in read["encounters.json"]},
     )

@@ -1,6 +1,7 @@
 """``evolve(state, event) -> state``: apply one stored event. Never validates, never fails.
 
-Core events other than the pending/answer nodes leave the state unchanged.
+Core events other than the pending/answer nodes leave the state unchanged (``CardsDrawn`` also
+takes the drawn cards out of the named deck).
 """
 
 from __future__ import annotations
@@ -8,34 +9,22 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.core.events import (
+    CardsDrawn,
     CardsShuffled,
     DecisionMade,
     DecisionRequested,
     DiceRolled,
+    DrawRequested,
     Event,
     GameEnded,
     RollRequested,
     ShuffleRequested,
 )
-from domain.mice_and_mystics.events import (
-    CheeseGained,
-    DecksPrepared,
-    FigurePlaced,
-    InitiativeCardsSwapped,
-    InitiativeTrackLaid,
-    MinionTurnPassed,
-    MouseMoved,
-    MovementPointsGained,
-    RoomTilePlaced,
-    RoundStarted,
-    StoryBoardPrepared,
-    TurnEnded,
-    TurnStarted,
-)
-from domain.mice_and_mystics.state import MouseTurn, PlacedTile, State, space_of
+from domain.mice_and_mystics import events as ev
+from domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
 
 
-def _move(board: dict[str, tuple[str, ...]], figure: str, origin: str | None, target: str):
+def _move(board: dict[str, tuple[str, ...]], figure: str, origin: str | None, target: str | None):
     board = dict(board)
     if origin is not None:
         left = tuple(f for f in board.get(origin, ()) if f != figure)
@@ -43,46 +32,148 @@ def _move(board: dict[str, tuple[str, ...]], figure: str, origin: str | None, ta
             board[origin] = left
         else:
             board.pop(origin, None)
-    board[target] = (*board.get(target, ()), figure)
+    if target is not None:
+        board[target] = (*board.get(target, ()), figure)
     return board
 
 
-def evolve(state: State, event: Event) -> State:
+def _add(counts: dict[str, int], key: str, n: int) -> dict[str, int]:
+    return {**counts, key: counts.get(key, 0) + n}
+
+
+def _without(mapping: dict, key: str) -> dict:
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+def _minion_turn(state: State, **changes) -> MinionTurn | None:
+    return replace(state.minion_turn, **changes) if state.minion_turn is not None else None
+
+
+def _remove_card(state: State, card: str) -> State:
+    if card not in state.track:
+        return state
+    index = state.track.index(card)
+    slot = state.slot
+    if slot is not None and index <= slot:
+        slot -= 1
+    return replace(state, track=tuple(c for c in state.track if c != card), slot=slot)
+
+
+def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
     match event:
-        case RoomTilePlaced(tile=tile, column=column, row=row):
+        case ev.RoomTilePlaced(tile=tile, column=column, row=row):
             return replace(state, tiles=(*state.tiles, PlacedTile(tile=tile, column=column, row=row)))
-        case FigurePlaced(figure=figure, card=card, space=space):
+        case ev.FigurePlaced(figure=figure, card=card, space=space):
             board = _move(state.board, figure, space_of(state, figure), space)
             return replace(state, board=board, figures={**state.figures, figure: card})
-        case StoryBoardPrepared(hourglass_page=hourglass, end_marker_page=end):
+        case ev.StoryBoardPrepared(hourglass_page=hourglass, end_marker_page=end):
             return replace(state, hourglass_page=hourglass, end_marker_page=end)
-        case DecksPrepared(encounter_deck=deck):
-            return replace(state, encounter_deck=deck)
-        case InitiativeTrackLaid(cards=cards):
+        case ev.DecksPrepared(encounter_deck=deck, search_deck=search):
+            return replace(state, encounter_deck=deck, search_deck=search)
+        case ev.InitiativeTrackLaid(cards=cards):
             return replace(state, track=cards, phase="playing", slot=None)
-        case CheeseGained(mouse=mouse, count=count):
-            return replace(state, cheese={**state.cheese, mouse: state.cheese.get(mouse, 0) + count})
-        case RoundStarted(round=number):
+        case ev.CheeseGained(mouse=mouse, count=count):
+            return replace(state, cheese=_add(state.cheese, mouse, count))
+        case ev.RoundStarted(round=number):
             return replace(state, round=number, slot=None)
-        case TurnStarted(card=card, slot=slot):
-            turn = MouseTurn(mouse=card) if card in state.party else None
-            return replace(state, slot=slot, mouse_turn=turn)
-        case MovementPointsGained(points=points) if state.mouse_turn is not None:
-            return replace(state, mouse_turn=replace(state.mouse_turn, movement_points=points))
-        case MouseMoved(mouse=mouse, origin=origin, path=path):
+        case ev.TurnStarted(card=card, slot=slot):
+            playing = card in state.party and card not in state.captured
+            return replace(
+                state,
+                slot=slot,
+                turn_open=True,
+                mouse_turn=MouseTurn(mouse=card) if playing else None,
+                minion_turn=MinionTurn(card=card) if card not in state.party else None,
+            )
+        case ev.MovementPointsGained(points=points) if state.mouse_turn is not None:
+            return replace(state, mouse_turn=replace(state.mouse_turn, movement_points=points, moved=False))
+        case ev.MouseMoved(mouse=mouse, origin=origin, path=path):
             board = _move(state.board, mouse, origin, path[-1]) if path else state.board
             turn = state.mouse_turn
             if turn is not None and turn.mouse == mouse:
                 turn = replace(turn, moved=True)
             return replace(state, board=board, mouse_turn=turn)
-        case InitiativeCardsSwapped(card=card, other=other):
+        case ev.ActionStarted(action=action) if state.mouse_turn is not None:
+            turn = state.mouse_turn
+            gave_up = turn.movement_points is not None and not turn.moved
+            return replace(state, mouse_turn=replace(turn, action=action, moved=turn.moved or gave_up))
+        case ev.InitiativeCardsSwapped(card=card, other=other):
             track = tuple(other if c == card else card if c == other else c for c in state.track)
             return replace(state, track=track)
-        case TurnEnded():
-            return replace(state, mouse_turn=None)
-        case MinionTurnPassed():
+        case ev.TurnEnded():
+            return replace(state, mouse_turn=None, minion_turn=None, turn_open=False)
+        case ev.AttackDeclared(attacker=attacker, target=target, ranged=ranged, dice=dice):
+            attacked = state.minion_turn.attacked if state.minion_turn is not None else ()
+            if attacker in state.figures and state.figures[attacker] not in state.party:
+                attacked = (*attacked, target)
+            attack = Attack(attacker=attacker, target=target, ranged=ranged, dice=dice)
+            return replace(state, attack=attack, minion_turn=_minion_turn(state, attacked=attacked))
+        case ev.AttackRolled(hits=hits) if state.attack is not None:
+            return replace(state, attack=replace(state.attack, hits=hits))
+        case ev.AttackResolved(attacker=attacker):
+            turn = state.minion_turn
+            done = turn is not None and turn.figure == attacker
+            return replace(state, attack=None, minion_turn=_minion_turn(state, stage="done") if done else turn)
+        case ev.CheeseAddedToWheel(count=count):
+            return replace(state, cheese_wheel=state.cheese_wheel + count)
+        case ev.CheeseWheelEmptied():
+            return replace(state, cheese_wheel=0)
+        case ev.MinionWounded(figure=figure, wounds=n) | ev.MouseWounded(mouse=figure, wounds=n):
+            return replace(state, wounds=_add(state.wounds, figure, n))
+        case ev.MinionDefeated(figure=figure):
+            board = _move(state.board, figure, space_of(state, figure), None)
+            return replace(state, board=board, figures=_without(state.figures, figure), wounds=_without(state.wounds, figure))
+        case ev.InitiativeCardRemoved(card=card):
+            return _remove_card(state, card)
+        case ev.InitiativeCardsAdded(cards=cards):
+            return replace(state, track=(*state.track, *cards))
+        case ev.MouseCaptured(mouse=mouse):
+            board = _move(state.board, mouse, space_of(state, mouse), None)
+            return replace(
+                state,
+                board=board,
+                captured=(*state.captured, mouse),
+                cheese={**state.cheese, mouse: 0},
+                wounds=_without(state.wounds, mouse),
+                effects=_without(state.effects, mouse),
+            )
+        case ev.HourglassAdvanced(page=page):
+            return replace(state, hourglass_page=page)
+        case ev.MouseReleased(mouse=mouse, space=space):
+            board = _move(state.board, mouse, None, space)
+            return replace(state, board=board, captured=tuple(m for m in state.captured if m != mouse))
+        case ev.MinionActivated(figure=figure) if state.minion_turn is not None:
+            turn = state.minion_turn
+            return replace(state, minion_turn=replace(turn, figure=figure, stage="move", acted=(*turn.acted, figure)))
+        case ev.MinionMoved(figure=figure, origin=origin, path=path):
+            board = _move(state.board, figure, origin, path[-1]) if path else state.board
+            return replace(state, board=board, minion_turn=_minion_turn(state, stage="attack"))
+        case ev.MinionAttackSkipped():
+            return replace(state, minion_turn=_minion_turn(state, stage="done"))
+        case ev.SearchSucceeded(mouse=mouse, tile=tile):
+            return replace(state, searched={**state.searched, mouse: (*state.searched.get(mouse, ()), tile)})
+        case ev.SearchCardKept(mouse=mouse, card=card):
+            return replace(state, pack={**state.pack, mouse: (*state.pack.get(mouse, ()), card)})
+        case ev.EffectAdded(mouse=mouse, effect=effect):
+            return replace(state, effects={**state.effects, mouse: (*state.effects.get(mouse, ()), effect)})
+        case ev.EffectRemoved(mouse=mouse, effect=effect):
+            left = tuple(e for e in state.effects.get(mouse, ()) if e != effect)
+            return replace(state, effects={**_without(state.effects, mouse), **({mouse: left} if left else {})})
+        case ev.TileFlipped(tile=tile, to=to):
+            tiles = tuple(replace(t, tile=to) if t.tile == tile else t for t in state.tiles)
+            return replace(state, tiles=tiles)
+        case ev.RoomEntered(tile=tile, first=first):
+            return replace(state, explored=(*state.explored, tile)) if first else state
+        case ev.EncounterRevealed(card=card):
+            return replace(state, encounter_face_up=card)
+        case CardsDrawn(deck=deck, cards=cards):
+            state = replace(state, awaiting=None)
+            if deck == "search":
+                return replace(state, search_deck=tuple(c for c in state.search_deck if c not in cards))
+            if deck == "encounter":
+                return replace(state, encounter_deck=tuple(c for c in state.encounter_deck if c not in cards))
             return state
-        case RollRequested(reason=reason) | ShuffleRequested(reason=reason):
+        case RollRequested(reason=reason) | ShuffleRequested(reason=reason) | DrawRequested(reason=reason):
             phase = "initiative" if reason == "initiative" and state.phase == "setup" else state.phase
             return replace(state, awaiting=reason, phase=phase)
         case DecisionRequested(decision=decision):

@@ -30,6 +30,31 @@ class MouseTurn(Struct, frozen=True, kw_only=True):
     mouse: str
     moved: bool = False
     movement_points: int | None = None
+    action: str | None = None
+
+
+class Attack(Struct, frozen=True, kw_only=True):
+    """An attack in flight (001 §Attacco): ``attacker`` figure on ``target`` figure, ``hits`` once rolled."""
+
+    attacker: str
+    target: str
+    ranged: bool
+    dice: int
+    hits: int = 0
+
+
+class MinionTurn(Struct, frozen=True, kw_only=True):
+    """Progress of a minion card's turn (000 §Muovere un Servitore; 000 §Attaccare con un Servitore).
+
+    ``figure`` is the figure acting now, ``stage`` what it does next; ``acted`` the figures that
+    have acted; ``attacked`` the mice attacked this turn.
+    """
+
+    card: str
+    figure: str | None = None
+    stage: Literal["move", "attack", "done"] = "done"
+    acted: tuple[str, ...] = ()
+    attacked: tuple[str, ...] = ()
 
 
 class State(Struct, frozen=True, kw_only=True):
@@ -57,10 +82,21 @@ class State(Struct, frozen=True, kw_only=True):
     end_marker_page: int = 0
     encounter_deck: tuple[str, ...] = ()
     awaiting: str | None = None
+    turn_open: bool = False
+    minion_turn: MinionTurn | None = None
+    attack: Attack | None = None
+    wounds: dict[str, int] = field(default_factory=dict)
+    captured: tuple[str, ...] = ()
+    effects: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    search_deck: tuple[str, ...] = ()
+    searched: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    pack: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    encounter_face_up: str | None = None
+    explored: tuple[str, ...] = ()
 
     @property
     def turn_card(self) -> str | None:
-        if self.slot is None or self.slot >= len(self.track):
+        if self.slot is None or not 0 <= self.slot < len(self.track):
             return None
         return self.track[self.slot]
 
