@@ -38,6 +38,37 @@ class EndTurn(Command, kw_only=True):
     mouse: MouseId
 
 
-MouseCommand = Move | MoveTo | EndTurn
-AnyCommand = Move | MoveTo | EndTurn | Begin | Roll | Shuffle | Draw | Choose
+class Battle(Command, kw_only=True):
+    """Attack the minion figure ``target`` with the mouse's weapon (001 §Attacco)."""
+
+    mouse: MouseId
+    target: Annotated[str, Meta(min_length=1, max_length=48)]
+
+
+class Search(Command, kw_only=True):
+    """Search the room: one die, a star draws a search card (001 §Ricerca)."""
+
+    mouse: MouseId
+
+
+class Recover(Command, kw_only=True):
+    """Recover from stunned or webbed (001 §Recupero)."""
+
+    mouse: MouseId
+
+
+class Scurry(Command, kw_only=True):
+    """After moving, roll the die and move again (001 §Scatto)."""
+
+    mouse: MouseId
+
+
+class Explore(Command, kw_only=True):
+    """Enter a new room through the exit (or flip space) the mouse stands next to (001 §Esplorare)."""
+
+    mouse: MouseId
+
+
+MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore
+AnyCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | Begin | Roll | Shuffle | Draw | Choose
 decode_command = msgspec.json.Decoder(AnyCommand).decode

@@ -296,6 +296,12 @@ class EncounterRevealed(Event, kw_only=True):
     page: int
 
 
+class EncounterDiscarded(Event, kw_only=True):
+    """The face-up encounter card is discarded after its summon (001 §Evocazioni, 3)."""
+
+    card: str
+
+
 MouseEvent = (
     RoomTilePlaced
     | FigurePlaced
@@ -337,6 +343,7 @@ MouseEvent = (
     | TileFlipped
     | RoomEntered
     | EncounterRevealed
+    | EncounterDiscarded
 )
 EVENT_TYPES = (
     RoomTilePlaced,
@@ -379,6 +386,7 @@ EVENT_TYPES = (
     TileFlipped,
     RoomEntered,
     EncounterRevealed,
+    EncounterDiscarded,
 )
 CoreEvent = RollRequested | ShuffleRequested | DecisionRequested | DiceRolled | CardsShuffled | DecisionMade
 decode_event = msgspec.json.Decoder(MouseEvent).decode

@@ -1,0 +1,38 @@
+"""A mouse's action (001 §Il Turno di un Topo; 000 §Effetti Negativi).
+
+A mouse may move then act, or act then move; it takes one action a turn among scurry, battle,
+search, recover and explore. Acting after rolling for movement but before walking gives the
+rolled move up (RULINGS.md). A stunned mouse may only Recover; a webbed one may not move or
+scurry (000 §Stordito e Intrappolato).
+"""
+
+from __future__ import annotations
+
+from domain.core.errors import RuleBroken
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.turns import check_turn
+from domain.mice_and_mystics.state import State
+
+STUNNED, WEBBED = "stunned", "webbed"
+
+
+def check_action(state: State, mouse: str, action: str) -> None:
+    """Refuse ``action`` unless it is the mouse's turn, no action was taken yet, and no effect forbids it."""
+    check_turn(state, mouse)
+    turn = state.mouse_turn
+    assert turn is not None
+    if turn.action is not None:
+        raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN, detail=f"{mouse} already took {turn.action}")
+    effects = state.effects.get(mouse, ())
+    if STUNNED in effects and action != "recover":
+        raise RuleBroken("action.stunned", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is stunned: only Recover")
+    if WEBBED in effects and action == "scurry":
+        raise RuleBroken("action.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed: no Scurry")
+
+
+def can_act(state: State, mouse: str, action: str) -> bool:
+    try:
+        check_action(state, mouse, action)
+    except RuleBroken:
+        return False
+    return True

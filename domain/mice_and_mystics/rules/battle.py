@@ -1,0 +1,74 @@
+"""A mouse's Battle action (001 §Attacco; §Attacco in Mischia; §Attacco a Distanza; §Vedere il
+Bersaglio).
+
+Melee weapon: a minion on the same or an adjacent space. Ranged weapon (or spell): any minion of
+the room the mouse can see, but while minions stand on its space or an adjacent one it must target
+one of the nearest of those. Dice: battle value plus the weapon's bonus (Tilda's Mace: +1 per other
+wounded mouse on her space; Maginos' Staff counts as a melee weapon against a figure on its own
+space). The rolls themselves are resolved in ``combat.py``.
+"""
+
+from __future__ import annotations
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import Event, RollRequested
+from domain.mice_and_mystics.commands import Battle
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.actions import can_act, check_action
+from domain.mice_and_mystics.rules.combat import weapon
+from domain.mice_and_mystics.rules.graph import is_minion
+from domain.mice_and_mystics.rules.sight import reach, same_room, sees
+from domain.mice_and_mystics.state import State, space_of
+
+
+def battle_targets(state: State, mouse: str) -> dict[str, bool]:
+    """Every minion figure the mouse may attack now, mapped to whether the attack is ranged."""
+    item = weapon(mouse)
+    here = space_of(state, mouse)
+    if item is None or here is None:
+        return {}
+    minions = {f: s for s, figs in state.board.items() for f in figs if is_minion(state, f) and same_room(here, s)}
+    near = {f: reach(here, s) for f, s in minions.items() if reach(here, s) is not None}
+    if item.attack == "melee":
+        return {f: False for f in sorted(near)}
+    if near:
+        closest = min(near.values())
+        chosen = [f for f, d in near.items() if d == closest]
+    else:
+        chosen = [f for f, s in minions.items() if sees(here, s)]
+    melee_here = item.special == "staff-melee-on-own-space"
+    return {f: not (melee_here and minions[f] == here) for f in sorted(chosen)}
+
+
+def battle_dice(state: State, mouse: str) -> int:
+    item = weapon(mouse)
+    dice = library().mice[mouse].battle + (item.battle if item is not None else 0)
+    if item is not None and item.special == "maces-wounded-friends":
+        here = space_of(state, mouse)
+        dice += sum(1 for m in state.board.get(here, ()) if m != mouse and m in state.party and state.wounds.get(m, 0))
+    return dice
+
+
+def decide_battle(state: State, cmd: Battle) -> list[Event]:
+    check_action(state, cmd.mouse, "battle")
+    if weapon(cmd.mouse) is None:
+        raise RuleBroken("battle.unarmed", section=sections.ATTACK, detail=f"{cmd.mouse} has no weapon")
+    targets = battle_targets(state, cmd.mouse)
+    if cmd.target not in targets:
+        section = sections.MELEE if weapon(cmd.mouse).attack == "melee" else sections.RANGED
+        raise RuleBroken("battle.invalid-target", section=section, detail=f"{cmd.target} cannot be attacked from here")
+    dice = battle_dice(state, cmd.mouse)
+    return [
+        ActionStarted(mouse=cmd.mouse, action="battle"),
+        AttackDeclared(attacker=cmd.mouse, target=cmd.target, ranged=targets[cmd.target], dice=dice),
+        RollRequested(reason="battle", dice=dice, piece=cmd.mouse),
+    ]
+
+
+def legal_battles(state: State, mouse: str) -> list[Command]:
+    if not can_act(state, mouse, "battle"):
+        return []
+    return [Battle(mouse=mouse, target=t) for t in battle_targets(state, mouse)]

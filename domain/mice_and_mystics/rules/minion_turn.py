@@ -1,0 +1,133 @@
+"""A minion card's turn, run by the server step by step (000 §Muovere un Servitore; 000 §Attaccare
+con un Servitore; 001 §Il Turno di un Servitore).
+
+Every figure of the card acts in turn, the nearest to the mice first. Melee: a figure starting on a
+mouse's space does not move; otherwise one die is rolled and it moves the die's move number along
+the shortest path toward the nearest mouse (ties: the mouse higher on the track), getting as close
+as it can when the mouse's space is full; then it attacks a mouse on its space or an adjacent one.
+Ranged: it moves only when it sees no mouse, and stops as soon as it sees one; it attacks a mouse
+it sees. Target: the nearest mouse not yet attacked this turn; ties (or all attacked) the mouse
+higher on the track. Minions ignore water, yellow and red lines and traps when moving. Where
+several spaces are equally close, the first in space order is taken (RULINGS.md).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import DiceRolled, Event, RollRequested
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import AttackDeclared, MinionActivated, MinionAttackSkipped, MinionMoved
+from domain.mice_and_mystics.rules.graph import can_enter, minion_distances, minion_neighbours, size_of
+from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
+from domain.mice_and_mystics.rules.sight import reach, sees
+from domain.mice_and_mystics.state import State, space_of
+
+FAR = 10_000
+
+
+def mice_on_board(state: State) -> dict[str, str]:
+    """Mouse -> space, for the party mice on the board, in track order."""
+    spaces = {m: space_of(state, m) for m in state.party}
+    order = sorted(state.party, key=lambda m: state.track.index(m) if m in state.track else FAR)
+    return {m: spaces[m] for m in order if spaces[m] is not None}
+
+
+def _has_mouse(state: State, space: str) -> bool:
+    return any(f in state.party for f in state.board.get(space, ()))
+
+
+def next_figure(state: State, card: str, acted: tuple[str, ...]) -> str | None:
+    """The card's figure on the board that has not acted yet and is nearest to the mice."""
+    dist = minion_distances(tuple(mice_on_board(state).values()))
+    left = [f for f, c in state.figures.items() if c == card and f not in acted and space_of(state, f) is not None]
+    return min(left, key=lambda f: (dist.get(space_of(state, f), FAR), f), default=None)
+
+
+def target_mouse(state: State, here: str) -> str | None:
+    """The nearest mouse (minion distance), ties to the mouse higher on the track."""
+    dist = minion_distances((here,))
+    mice = [(dist[s], i, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if s in dist]
+    return min(mice)[2] if mice else None
+
+
+def path_toward(state: State, figure: str, mouse: str, steps: int) -> tuple[str, ...]:
+    """Shortest path of at most ``steps`` toward ``mouse``'s space, ending as close as the figure can get."""
+    here, goal = space_of(state, figure), space_of(state, mouse)
+    assert here is not None and goal is not None
+    to_goal = minion_distances((goal,))
+    size = size_of(state, figure)
+    paths: dict[str, tuple[str, ...]] = {here: ()}
+    frontier = [here]
+    for _ in range(steps):
+        nxt = []
+        for space in frontier:
+            if paths[space] and _has_mouse(state, space):
+                continue  # entering a mouse's space ends the move
+            for other in sorted(minion_neighbours(space), key=space_order):
+                if other not in paths and can_enter(state, other, size, ignoring=figure):
+                    paths[other] = (*paths[space], other)
+                    nxt.append(other)
+        frontier = nxt
+    best = min(paths, key=lambda s: (to_goal.get(s, FAR), len(paths[s]), space_order(s)))
+    return paths[best]
+
+
+def _sees_a_mouse(state: State, space: str) -> bool:
+    return any(sees(space, s) for s in mice_on_board(state).values())
+
+
+def minion_step(state: State) -> list[Event]:
+    """The next step of the minion card's turn; ``[]`` once every figure has acted."""
+    turn = state.minion_turn
+    assert turn is not None
+    if turn.figure is None or turn.stage == "done":
+        figure = next_figure(state, turn.card, turn.acted)
+        return [MinionActivated(figure=figure)] if figure is not None else []
+    figure = turn.figure
+    here = space_of(state, figure)
+    assert here is not None
+    if turn.stage == "move":
+        return _move_step(state, figure, here)
+    return _attack_step(state, figure, here)
+
+
+def _move_step(state: State, figure: str, here: str) -> list[Event]:
+    ranged = library().minions[state.figures[figure]].attack == "ranged"
+    if ranged and _sees_a_mouse(state, here):
+        return [MinionMoved(figure=figure, origin=here, path=(), reason="sees a mouse")]
+    if not ranged and _has_mouse(state, here):
+        return [MinionMoved(figure=figure, origin=here, path=(), reason="starts on a mouse's space")]
+    if target_mouse(state, here) is None:
+        return [MinionMoved(figure=figure, origin=here, path=(), reason="no mouse to move toward")]
+    return [RollRequested(reason="minion-move", dice=1)]
+
+
+def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
+    turn = state.minion_turn
+    assert turn is not None and turn.figure is not None
+    figure = turn.figure
+    here = space_of(state, figure)
+    mouse = target_mouse(state, here)
+    path = path_toward(state, figure, mouse, MOVE_NUMBER[answer.faces[0]]) if mouse else ()
+    if library().minions[state.figures[figure]].attack == "ranged":
+        seen = next((i for i, s in enumerate(path) if _sees_a_mouse(state, s)), None)
+        path = path if seen is None else path[: seen + 1]
+    return [MinionMoved(figure=figure, origin=here, path=path)]
+
+
+def _attack_step(state: State, figure: str, here: str) -> list[Event]:
+    card = library().minions[state.figures[figure]]
+    ranged = card.attack == "ranged"
+    attacked = state.minion_turn.attacked if state.minion_turn else ()
+    dist = minion_distances((here,))
+    options = []
+    for i, (mouse, space) in enumerate(mice_on_board(state).items()):
+        close = sees(here, space) if ranged else reach(here, space) is not None
+        if close:
+            options.append((mouse in attacked, dist.get(space, FAR), i, mouse))
+    if not options:
+        return [MinionAttackSkipped(figure=figure, reason="no mouse in reach" if not ranged else "sees no mouse")]
+    target = min(options)[3]
+    return [
+        AttackDeclared(attacker=figure, target=target, ranged=ranged, dice=card.battle),
+        RollRequested(reason="minion-attack", dice=card.battle),
+    ]

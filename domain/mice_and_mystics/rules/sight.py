@@ -1,0 +1,65 @@
+"""Line of sight and reach (001 §Vedere il Bersaglio; 001 §Caselle Adiacenti; 001 §Linee Rosse).
+
+A figure sees a space of its own room when the segment from the centre of its space to the centre
+of the other does not cross a wall or the outline of a black area (``RoomTile.walls``; provisional
+geometry, facts.md §8). Touching a wall counts as crossing it. Spaces across a red line are not
+adjacent for anyone (002 "considérée non adjacente (pour tout le monde)"), so melee reaches the
+same space and the spaces adjacent across plain and yellow lines.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.rules.graph import mouse_neighbours
+
+Point = tuple[float, float]
+
+
+def _orientation(p: Point, q: Point, r: Point) -> int:
+    value = (q[1] - p[1]) * (r[0] - q[0]) - (q[0] - p[0]) * (r[1] - q[1])
+    return 0 if abs(value) < 1e-9 else (1 if value > 0 else 2)
+
+
+def _on_segment(p: Point, q: Point, r: Point) -> bool:
+    """``q`` lies on segment ``pr`` (given the three are collinear)."""
+    return min(p[0], r[0]) - 1e-9 <= q[0] <= max(p[0], r[0]) + 1e-9 and min(p[1], r[1]) - 1e-9 <= q[1] <= max(p[1], r[1]) + 1e-9
+
+
+def segments_intersect(p1: Point, q1: Point, p2: Point, q2: Point) -> bool:
+    """Whether segments p1-q1 and p2-q2 share a point (touching included)."""
+    o1, o2 = _orientation(p1, q1, p2), _orientation(p1, q1, q2)
+    o3, o4 = _orientation(p2, q2, p1), _orientation(p2, q2, q1)
+    if o1 != o2 and o3 != o4:
+        return True
+    return (
+        (o1 == 0 and _on_segment(p1, p2, q1))
+        or (o2 == 0 and _on_segment(p1, q2, q1))
+        or (o3 == 0 and _on_segment(p2, p1, q2))
+        or (o4 == 0 and _on_segment(p2, q1, q2))
+    )
+
+
+def same_room(a: str, b: str) -> bool:
+    return library().space_tile[a] == library().space_tile[b]
+
+
+@cache
+def sees(a: str, b: str) -> bool:
+    """Whether a figure on space ``a`` sees space ``b``: same room, no wall crossed."""
+    if a == b:
+        return True
+    if not same_room(a, b):
+        return False
+    lib = library()
+    start, end = lib.spaces[a].centre, lib.spaces[b].centre
+    walls = lib.tiles[lib.space_tile[a]].walls
+    return not any(segments_intersect(start, end, w.a, w.b) for w in walls)
+
+
+def reach(a: str, b: str) -> int | None:
+    """0 on the same space, 1 when adjacent (plain or yellow line), else ``None``."""
+    if a == b:
+        return 0
+    return 1 if any(other == b for other, _ in mouse_neighbours(a)) else None

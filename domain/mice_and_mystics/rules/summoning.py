@@ -1,0 +1,102 @@
+"""The minion cheese wheel, time passing and summons (001 §Evocazioni; 001 §Il Tempo Scorre!;
+001 §Collocare i Servitori sul Tabellone, 4; 001 §Determinare l'Ordine di Iniziativa).
+
+Time passes: when the last mouse card on the track ends its turn and no minion is on the board,
+1 cheese goes on the wheel. A wheel of 6 or more summons, once no attack is being resolved:
+the hourglass moves one page on; the chapter's special summon for the room the mice occupy (the
+room of the mouse highest on the track) applies if there is one, else the face-up encounter card's
+band for the hourglass page (then that card is discarded), else nobody comes; the wheel is
+emptied. New minions are placed by the placement rules; cards already on the track are reused,
+a single new card is laid on the first free slot, several are shuffled first.
+"""
+
+from __future__ import annotations
+
+from domain.core.events import CardsShuffled, Event, ShuffleRequested
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import (
+    CheeseAddedToWheel,
+    CheeseWheelEmptied,
+    EncounterDiscarded,
+    HourglassAdvanced,
+    InitiativeCardsAdded,
+)
+from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules.captured import minions_on_board
+from domain.mice_and_mystics.rules.minion_turn import mice_on_board
+from domain.mice_and_mystics.rules.placement import place_minions
+from domain.mice_and_mystics.state import State
+
+WHEEL_FULL = 6
+NEW_MINIONS = "new-minions"
+
+
+def time_passes(state: State, card: str) -> list[Event]:
+    """1 cheese on the wheel if ``card`` is the last mouse card on the track and no minion is on the board."""
+    mice = [c for c in state.track if c in state.party]
+    if mice and mice[-1] == card and not minions_on_board(state):
+        return [CheeseAddedToWheel(count=1, reason="time-passes")]
+    return []
+
+
+def occupied_tile(state: State) -> str | None:
+    spaces = list(mice_on_board(state).values())
+    return library().space_tile[spaces[0]] if spaces else None
+
+
+def encounter_band(card: str, page: int) -> tuple[tuple[str, int], ...]:
+    bands = library().encounters[card].bands
+    return next((b.minions for b in bands if b.first <= page <= b.last), bands[-1].minions if bands else ())
+
+
+def _placement_rank(card: str) -> int:
+    """001 §Collocare i Servitori: small ranged first, then large, then small melee."""
+    minion = library().minions[card]
+    return 1 if minion.size == "large" else 0 if minion.attack == "ranged" else 2
+
+
+def place_groups(state: State, groups: tuple[tuple[str, int], ...], tile: str) -> list[Event]:
+    """Place every group on ``tile``'s minion entrances (placement order by kind)."""
+    events: list[Event] = []
+    for card, n in sorted(groups, key=lambda g: _placement_rank(g[0])):
+        placed = place_minions(state, card, n, tile)
+        for event in placed:
+            state = evolve(state, event)
+        events += placed
+    return events
+
+
+def new_cards_step(state: State, before: tuple[str, ...]) -> list[Event]:
+    """Initiative for minion cards on the board but not on the track (reusing cards already there)."""
+    on_board = dict.fromkeys(c for c in state.figures.values() if c not in state.party)
+    new = tuple(sorted(c for c in on_board if c not in before))
+    if len(new) > 1:
+        return [ShuffleRequested(reason=NEW_MINIONS, cards=new)]
+    return [InitiativeCardsAdded(cards=new)] if new else []
+
+
+def resolve_new_minions(state: State, answer: CardsShuffled) -> list[Event]:
+    return [InitiativeCardsAdded(cards=answer.order)]
+
+
+def summon(state: State) -> list[Event]:
+    page = state.hourglass_page + 1
+    events: list[Event] = [HourglassAdvanced(page=page, reason="summon")]
+    tile = occupied_tile(state)
+    rule = next((r for r in library().chapters[state.chapter].summons if r.tile == tile), None)
+    groups: tuple[tuple[str, int], ...] = ()
+    if rule is not None:
+        groups = ((rule.card, rule.count),)
+    elif state.encounter_face_up is not None:
+        groups = encounter_band(state.encounter_face_up, page)
+        events.append(EncounterDiscarded(card=state.encounter_face_up))
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    if tile is not None and groups:
+        placed = place_groups(after, groups, tile)
+        for event in placed:
+            after = evolve(after, event)
+        events += placed
+    events.append(CheeseWheelEmptied(count=state.cheese_wheel))
+    return events + new_cards_step(after, state.track)

@@ -1,0 +1,22 @@
+"""``dicelog demo`` plays through the real HTTP API and ends by verifying the log."""
+
+from __future__ import annotations
+
+from service.demo import choose, run_demo
+
+
+def test_the_demo_plays_turns_over_http_and_verifies_the_log(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DICELOG_DATA_DIR", str(tmp_path))
+    assert run_demo(seed=3, mice=["collin", "filch", "maginos", "nez"], max_turns=8, quiet=True) == 0
+    out = capsys.readouterr().out
+    assert "verify ok" in out
+    assert (tmp_path / "games.sqlite").exists(), "the game stays in the data directory"
+
+
+def test_the_bot_policy_prefers_acting_to_ending_the_turn():
+    import random
+
+    commands = [{"type": "EndTurn", "mouse": "filch"}, {"type": "Move", "mouse": "filch"}]
+    assert choose(commands, random.Random(0))["type"] == "Move"
+    moves = [{"type": "MoveTo", "mouse": "filch", "path": ["A"]}, {"type": "MoveTo", "mouse": "filch", "path": ["A", "B"]}]
+    assert choose(moves, random.Random(0))["path"] == ["A", "B"]
