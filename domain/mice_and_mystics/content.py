@@ -207,6 +207,7 @@ class Chapter(Data, kw_only=True):
     hourglass_page: int = 1
     end_marker_page: int
     encounter_deck: tuple[str, ...] = ()
+    search_deck: tuple[str, ...] = ()
     summons: tuple[RoomSummon, ...] = ()
     goal: Goal | None = None
     provisional: bool = False

@@ -169,7 +169,7 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
         case ev.EncounterDiscarded():
             return replace(state, encounter_face_up=None)
         case CardsDrawn(deck=deck, cards=cards):
-            state = replace(state, awaiting=None)
+            state = replace(state, awaiting=None, last_drawn=cards)
             if deck == "search":
                 return replace(state, search_deck=tuple(c for c in state.search_deck if c not in cards))
             if deck == "encounter":

@@ -1,32 +1,50 @@
 """The Mice and Mystics ruleset (``domain.core.ruleset.Ruleset``), read as a table.
 
 ``decide`` dispatches each command to ``decide_<action>`` in the rules module of its rulebook
-section; ``resolve`` continues after a roll or shuffle by its reason; ``evolve`` is in
-``evolve.py``. Sections cited are those of rules/001_4b5c89fefc63a991.txt (see rules/sections.py).
+section; ``resolve`` continues after a roll, shuffle, draw or decision by its reason. Both then let
+the server run the game forward (``flow.proceed``: minion turns, summons, the next turns) unless
+they stopped at a pending node. ``evolve`` is in ``evolve.py``. Sections cited are those of
+rules/001_4b5c89fefc63a991.txt and rules/000_06ec1d2269472d62.txt (see rules/sections.py).
 """
 
 from __future__ import annotations
 
 from domain.core.commands import Command
 from domain.core.errors import RuleBroken
-from domain.core.events import CardsShuffled, DiceRolled, Event
+from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from domain.core.ruleset import Answer, Begin
-from domain.mice_and_mystics.commands import AnyCommand, EndTurn, Move, MoveTo
+from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, Move, MoveTo, Recover, Scurry, Search
 from domain.mice_and_mystics.events import EVENT_TYPES
 from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, legal_moves, resolve_move_roll
+from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
+from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
+from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, fold, proceed, resolve_initiative
+from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, decide_scurry, legal_moves, resolve_move_roll
 from domain.mice_and_mystics.rules.setup import decide_begin, initial_state
-from domain.mice_and_mystics.rules.turns import decide_end_turn, resolve_initiative
 from domain.mice_and_mystics.state import State
 from domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
+MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore)
+
+ROLLS = {
+    "move": resolve_move_roll,
+    "scurry": resolve_move_roll,
+    "battle": combat.resolve_attack_roll,
+    "minion-attack": combat.resolve_attack_roll,
+    "minion-defense": combat.resolve_defense_roll,
+    "mouse-defense": combat.resolve_defense_roll,
+    "minion-move": minion_turn.resolve_minion_move,
+    "search": search.resolve_search_roll,
+    "recover": recover.resolve_recover_roll,
+}
+SHUFFLES = {"initiative": resolve_initiative, summoning.NEW_MINIONS: summoning.resolve_new_minions,
+            explore.ENCOUNTER_INITIATIVE: explore.resolve_encounter_initiative}
+DRAWS = {"search": search.resolve_search_draw, "encounter": explore.resolve_encounter_draw}
+DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.resolve_keep}
 
 
-def decide(state: State, command: Command) -> list[Event]:
-    if state.phase == "ended":
-        raise RuleBroken("game.over", section=sections.STORY_BOARD, detail="the chapter has ended")
+def _decide(state: State, command: Command) -> list[Event]:
     match command:
         case Begin():
             return decide_begin(state)
@@ -36,29 +54,54 @@ def decide(state: State, command: Command) -> list[Event]:
             return decide_move_to(state, command)
         case EndTurn():
             return decide_end_turn(state, command)
+        case Battle():
+            return decide_battle(state, command)
+        case Scurry():
+            return decide_scurry(state, command)
+        case Search():
+            return search.decide_search(state, command)
+        case Recover():
+            return recover.decide_recover(state, command)
+        case Explore():
+            return explore.decide_explore(state, command)
         case _:
             raise RuleBroken("command.unknown", section=sections.SETUP, detail=f"{type(command).__name__} is not a command here")
 
 
+def _then_proceed(state: State, events: list[Event]) -> list[Event]:
+    if events and isinstance(events[-1], PENDING):
+        return events
+    return events + proceed(fold(state, events))
+
+
+def decide(state: State, command: Command) -> list[Event]:
+    if state.phase == "ended":
+        raise RuleBroken("game.over", section=sections.STORY_BOARD, detail="the chapter has ended")
+    return _then_proceed(state, _decide(state, command))
+
+
 def resolve(state: State, answer: Answer) -> list[Event]:
     match answer:
-        case CardsShuffled(reason="initiative"):
-            return resolve_initiative(state, answer)
-        case DiceRolled(reason="move"):
-            return resolve_move_roll(state, answer)
+        case DiceRolled(reason=reason) if reason in ROLLS:
+            events = ROLLS[reason](state, answer)
+        case CardsShuffled(reason=reason) if reason in SHUFFLES:
+            events = SHUFFLES[reason](state, answer)
+        case CardsDrawn(reason=reason) if reason in DRAWS:
+            events = DRAWS[reason](state, answer)
+        case DecisionMade(decision=decision) if decision in DECISIONS:
+            events = DECISIONS[decision](state, answer)
         case _:
-            return []
+            events = []
+    return _then_proceed(state, events)
 
 
 def outcome(state: State) -> str | None:
-    """Defeat when the hourglass reaches the chapter end marker (001 §Plancia del Racconto)."""
-    if state.phase == "playing" and state.end_marker_page and state.hourglass_page >= state.end_marker_page:
-        return "defeat"
-    return None
+    """001 §Plancia del Racconto; 001 §Capitolo 1: Obiettivi del Capitolo (see ``captured.outcome``)."""
+    return captured.outcome(state)
 
 
 def piece_of(command: Command) -> str | None:
-    return getattr(command, "mouse", None) if isinstance(command, (Move, MoveTo, EndTurn)) else None
+    return getattr(command, "mouse", None) if isinstance(command, MOUSE_COMMANDS) else None
 
 
 def turn_piece(state: State) -> str | None:
@@ -66,15 +109,22 @@ def turn_piece(state: State) -> str | None:
 
 
 def legal_commands(state: State) -> list[Command]:
-    """Exactly the commands ``decide`` accepts now; empty while a roll/shuffle/decision is pending."""
-    if state.awaiting is not None:
+    """Exactly the commands ``decide`` accepts now; empty while a roll/shuffle/draw/decision is pending."""
+    if state.awaiting is not None or state.phase == "ended":
         return []
     if state.phase == "setup":
         return [Begin()]
     mouse = turn_piece(state)
-    if mouse is None:
+    if mouse is None or state.attack is not None:
         return []
-    return [*legal_moves(state, mouse), EndTurn(mouse=mouse)]
+    return [
+        *legal_moves(state, mouse),
+        *legal_battles(state, mouse),
+        *search.legal_searches(state, mouse),
+        *recover.legal_recovers(state, mouse),
+        *explore.legal_explores(state, mouse),
+        EndTurn(mouse=mouse),
+    ]
 
 
 class MiceAndMysticsRuleset:

@@ -93,6 +93,7 @@ class State(Struct, frozen=True, kw_only=True):
     pack: dict[str, tuple[str, ...]] = field(default_factory=dict)
     encounter_face_up: str | None = None
     explored: tuple[str, ...] = ()
+    last_drawn: tuple[str, ...] = ()
 
     @property
     def turn_card(self) -> str | None:

@@ -16,11 +16,12 @@ import heapq
 from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.commands import Move, MoveTo
+from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
 from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import MouseMoved, MovementPointsGained
+from domain.mice_and_mystics.events import ActionStarted, MouseMoved, MovementPointsGained
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours, mouse_step_cost
+from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
 
@@ -37,6 +38,8 @@ def check_can_leave(state: State, mouse: str, origin: str) -> None:
         raise RuleBroken("move.leave-water", section=sections.WATER, detail="leaving water is not implemented yet")
     if len(minions_on(state, origin)) > len(mice_on(state, origin)):
         raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
+    if WEBBED in state.effects.get(mouse, ()):
+        raise RuleBroken("move.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed")
 
 
 def decide_move(state: State, cmd: Move) -> list[Event]:
@@ -49,6 +52,19 @@ def decide_move(state: State, cmd: Move) -> list[Event]:
     assert origin is not None
     check_can_leave(state, cmd.mouse, origin)
     return [RollRequested(reason="move", dice=1, piece=cmd.mouse)]
+
+
+def decide_scurry(state: State, cmd: Scurry) -> list[Event]:
+    """001 §Scatto: a mouse that has already moved may use its action to roll and move again."""
+    check_action(state, cmd.mouse, "scurry")
+    turn = state.mouse_turn
+    assert turn is not None
+    if not turn.moved:
+        raise RuleBroken("scurry.not-moved", section=sections.SCURRY, detail=f"{cmd.mouse} has not moved yet")
+    origin = space_of(state, cmd.mouse)
+    assert origin is not None
+    check_can_leave(state, cmd.mouse, origin)
+    return [ActionStarted(mouse=cmd.mouse, action="scurry"), RollRequested(reason="scurry", dice=1, piece=cmd.mouse)]
 
 
 def resolve_move_roll(state: State, answer: DiceRolled) -> list[Event]:
@@ -119,17 +135,17 @@ def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tup
 
 
 def legal_moves(state: State, mouse: str) -> list[Command]:
-    """Move, or one cheapest MoveTo per reachable destination, or nothing once moved."""
+    """Move, or one cheapest MoveTo per reachable destination, or Scurry once moved (if the action is free)."""
     turn = state.mouse_turn
-    if turn is None or turn.moved:
-        return []
     origin = space_of(state, mouse)
-    if origin is None:
+    if turn is None or origin is None:
         return []
     try:
         check_can_leave(state, mouse, origin)
     except RuleBroken:
         return []
+    if turn.moved:
+        return [Scurry(mouse=mouse)] if can_act(state, mouse, "scurry") else []
     if turn.movement_points is None:
         return [Move(mouse=mouse)]
     dests = reachable(state, mouse, turn.movement_points)

@@ -92,7 +92,9 @@ def decide_begin(state: State) -> list[Event]:
             after = evolve(after, event)
         events += placed
     events.append(StoryBoardPrepared(hourglass_page=chapter.hourglass_page, end_marker_page=chapter.end_marker_page))
-    events.append(DecksPrepared(encounter_deck=chapter.encounter_deck, provisional_reason=DECKS_PROVISIONAL))
+    events.append(DecksPrepared(
+        encounter_deck=chapter.encounter_deck, search_deck=chapter.search_deck, provisional_reason=DECKS_PROVISIONAL
+    ))
     minion_cards = tuple(dict.fromkeys(g.card for g in chapter.minions))
     events.append(ShuffleRequested(reason="initiative", cards=(*state.party, *minion_cards)))
     return events

@@ -104,7 +104,8 @@ def test_a_mouse_outnumbered_by_minions_on_its_space_cannot_leave():
     state = chapter_1_table(at("GR-2"), rats)
     with pytest.raises(RuleBroken, match="move.held-by-minions"):
         RULESET.decide(state, Move(mouse="filch"))
-    assert RULESET.legal_commands(state) == [EndTurn(mouse="filch")]
+    legal = RULESET.legal_commands(state)
+    assert not [c for c in legal if isinstance(c, (Move, MoveTo))] and legal[-1] == EndTurn(mouse="filch")
 
 
 def test_a_mouse_moves_only_once_per_turn():
@@ -115,7 +116,7 @@ def test_a_mouse_moves_only_once_per_turn():
             RULESET.decide(moved, command)
     with pytest.raises(RuleBroken, match="move.already-moved"):
         RULESET.decide(chapter_1_table(points(6)), Move(mouse="filch"))
-    assert RULESET.legal_commands(moved) == [EndTurn(mouse="filch")]
+    assert not [c for c in RULESET.legal_commands(moved) if isinstance(c, (Move, MoveTo))]
 
 
 def test_moving_needs_a_roll_first():

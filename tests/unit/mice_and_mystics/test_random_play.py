@@ -1,18 +1,24 @@
 """Random play (STYLE.md 12; open_spiel random_sim_test): random legal commands from
-``legal_commands``, rolls and shuffles answered at random, through the core's ``play``."""
+``legal_commands``, rolls, shuffles, draws and decisions answered at random, through the core's
+``play``; and whole chapters played with server dice until they end."""
+
+import random
+import uuid
 
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.commands import Roll, Shuffle
-from domain.core.events import RollRequested, ShuffleRequested
-from domain.core.game import fold
+from domain.core.commands import Choose, Draw, Roll, Shuffle
+from domain.core.dice import commitment
+from domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested, ShuffleRequested
+from domain.core.game import create, fold, play
+from domain.core.verify import verify
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.rules.graph import can_enter, size_of
 from domain.mice_and_mystics.ruleset import RULESET
 from domain.mice_and_mystics.state import State
-from tests.unit.mice_and_mystics.scenario import Table
+from tests.unit.mice_and_mystics.scenario import AT, Table, created
 
 ALLOWED = ("collin", "tilda", "filch", "maginos", "nez")
 
@@ -27,19 +33,30 @@ def assert_capacity(state: State) -> None:
         assert can_enter(state, space, "small") or len(figures) >= 1
 
 
-@settings(max_examples=60, deadline=None)
+def answer(pending, draw):
+    if isinstance(pending, ShuffleRequested):
+        return Shuffle(order=tuple(draw(st.permutations(pending.cards))))
+    if isinstance(pending, RollRequested):
+        return Roll(faces=tuple(draw(st.integers(1, 6)) for _ in range(pending.dice)))
+    if isinstance(pending, DrawRequested):
+        return Draw(cards=(draw(st.sampled_from(pending.cards)),))
+    assert isinstance(pending, DecisionRequested)
+    return Choose(option=draw(st.sampled_from(pending.options)))
+
+
+@settings(max_examples=40, deadline=None)
 @given(
     party=st.permutations(ALLOWED).map(lambda p: tuple(p[:4])),
     data=st.data(),
 )
-def test_random_legal_play_never_breaks_evolve_capacity_or_replay(party, data):
+def test_random_legal_play_never_breaks_evolve_capacity_replay_or_verify(party, data):
     table = Table(mice=party)
-    for _ in range(60):
+    for _ in range(150):
+        if table.game.result is not None:
+            break
         pending = table.game.pending
-        if isinstance(pending, ShuffleRequested):
-            command = Shuffle(order=tuple(data.draw(st.permutations(pending.cards))))
-        elif isinstance(pending, RollRequested):
-            command = Roll(faces=tuple(data.draw(st.integers(1, 6)) for _ in range(pending.dice)))
+        if pending is not None:
+            command = answer(pending, data.draw)
         else:
             legal = RULESET.legal_commands(table.state)
             assert legal, "a mouse always has something to do"
@@ -49,9 +66,42 @@ def test_random_legal_play_never_breaks_evolve_capacity_or_replay(party, data):
         assert table.state.round >= 1
     replayed = fold(None, table.records)
     assert replayed.state == table.state
+    assert verify(table.records).ok
     snapshot = msgspec.json.decode(msgspec.json.encode(table.state), type=RULESET.state_type)
     assert snapshot == table.state
     for record in table.records:
         RULESET.describe(table.state, record.payload)
     msgspec.json.encode(RULESET.initiative_view(table.state))
     msgspec.json.encode(RULESET.board_view(table.state))
+
+
+def play_chapter(seed: int, limit: int):
+    """Chapter 1 with server dice and default decisions; random legal commands until it ends."""
+    rng = random.Random(seed)
+    secret = seed.to_bytes(32, "big")
+    base = created()
+    game_created = GameCreated(
+        ruleset=base.ruleset, setup=base.setup, seats=base.seats, dice_mode="server",
+        decision_policy="default", dice_commitment=commitment(secret),
+    )
+    records = create(uuid.UUID(int=seed), game_created, at=AT, seed=secret, command_id="create")
+    game = fold(None, records)
+    for n in range(limit):
+        if game.result is not None:
+            return game, records, n
+        assert game.pending is None, game.pending
+        command = rng.choice(RULESET.legal_commands(game.state))
+        new = play(game, command, seat="north", command_id=f"c{n}", at=AT, seed=secret)
+        records += new
+        game = fold(game, new)
+    return game, records, limit
+
+
+def test_random_chapters_with_server_dice_end_in_victory_or_defeat_and_verify():
+    """Random legal play with server dice reaches the chapter's end (001 §Capitolo 1: Obiettivi del
+    Capitolo; §Evocazioni moves the hourglass on) within a bounded number of commands."""
+    for seed in (1, 2, 3):
+        game, records, commands = play_chapter(seed, limit=3_000)
+        assert game.result in ("victory", "defeat"), (seed, commands, game.state.hourglass_page)
+        checked = verify(records)
+        assert checked.ok and checked.seed_revealed, checked.divergence

@@ -1,0 +1,101 @@
+"""Rounds and turns in initiative order, run forward by the server (001 §Round di Gioco; 001
+§Determinare l'Ordine di Iniziativa; 001 §Il Turno di un Topo; 001 §Il Turno di un Servitore).
+
+``proceed(state)`` advances the game by itself until a player must act (a mouse's turn), a roll,
+shuffle, draw or decision is pending, or the chapter ends. In order, each step: a full cheese wheel
+summons (``summoning.py``); an open minion turn takes its next step (``minion_turn.py``); with no
+turn open the next card on the track takes its turn (past the last card a new round starts at the
+top). A captured mouse's turn is skipped or releases it (``captured.py``). A card's turn ends with
+``TurnEnded``; Rat Warriors' Aggressive then swaps the card with the one above (facts.md §3); the
+last mouse card's end may let time pass (``summoning.time_passes``).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import CardsShuffled, DecisionRequested, DrawRequested, Event, RollRequested, ShuffleRequested
+from domain.mice_and_mystics.commands import EndTurn
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import CheeseGained, InitiativeCardsSwapped, InitiativeTrackLaid, RoundStarted
+from domain.mice_and_mystics.events import TurnEnded, TurnStarted
+from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules.captured import captured_turn, outcome
+from domain.mice_and_mystics.rules.minion_turn import minion_step
+from domain.mice_and_mystics.rules.summoning import WHEEL_FULL, summon, time_passes
+from domain.mice_and_mystics.rules.turns import check_turn
+from domain.mice_and_mystics.state import State
+
+BORN_TO_LEAD = "collin"
+PENDING = (RollRequested, ShuffleRequested, DrawRequested, DecisionRequested)
+MAX_STEPS = 1_000
+
+
+def fold(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def end_turn(state: State, card: str) -> list[Event]:
+    """``TurnEnded``, then Aggressive (minion card) or time passing (last mouse card)."""
+    events: list[Event] = [TurnEnded(card=card)]
+    minion = library().minions.get(card)
+    slot = state.slot if state.slot is not None else 0
+    if minion is not None and "aggressive" in minion.abilities and 0 < slot < len(state.track):
+        events.append(InitiativeCardsSwapped(card=card, other=state.track[slot - 1], reason="aggressive"))
+    return events + time_passes(fold(state, events), card)
+
+
+def _next_turn(state: State) -> list[Event]:
+    slot = -1 if state.slot is None else state.slot
+    if slot + 1 >= len(state.track):
+        return [RoundStarted(round=state.round + 1)] if state.track else []
+    card = state.track[slot + 1]
+    return [TurnStarted(card=card, slot=slot + 1)]
+
+
+def _step(state: State) -> list[Event]:
+    if state.cheese_wheel >= WHEEL_FULL:
+        return summon(state)
+    if not state.turn_open:
+        return _next_turn(state)
+    card = state.turn_card
+    assert card is not None
+    if state.minion_turn is not None:
+        return minion_step(state) or end_turn(state, card)
+    if state.mouse_turn is not None:
+        return []
+    if card not in state.captured:
+        return end_turn(state, card)  # released this turn: it does nothing else
+    skipped = captured_turn(state, card)
+    return skipped if isinstance(skipped[-1], PENDING) else skipped + end_turn(fold(state, skipped), card)
+
+
+def proceed(state: State) -> list[Event]:
+    """Run the game forward until a player must act, a node is pending, or the chapter ends."""
+    events: list[Event] = []
+    for _ in range(MAX_STEPS):
+        if state.phase != "playing" or state.awaiting or state.attack is not None or outcome(state):
+            break
+        more = _step(state)
+        if not more:
+            break
+        state = fold(state, more)
+        events += more
+        if isinstance(more[-1], PENDING):
+            break
+    return events
+
+
+def resolve_initiative(state: State, answer: CardsShuffled) -> list[Event]:
+    """Lay the shuffled cards down the track, top first (001 §Determinare l'Ordine di Iniziativa),
+    apply Collin's Born to Lead (1 cheese if he is not in the first slot, facts.md §2), start round 1."""
+    events: list[Event] = [InitiativeTrackLaid(cards=answer.order)]
+    if BORN_TO_LEAD in answer.order and answer.order[0] != BORN_TO_LEAD:
+        events.append(CheeseGained(mouse=BORN_TO_LEAD, count=1, reason="born-to-lead"))
+    return [*events, RoundStarted(round=1)]
+
+
+def decide_end_turn(state: State, cmd: EndTurn) -> list[Event]:
+    """End the mouse's turn, moved and acted or not (001 §Il Turno di un Topo)."""
+    check_turn(state, cmd.mouse)
+    return end_turn(state, cmd.mouse)

@@ -1,0 +1,72 @@
+"""Search (001 §Ricerca).
+
+One die; a star draws the top search card (a ``DrawRequested`` on the search deck: the cards left,
+sorted, never their order). The player keeps it in the pack or discards it for 1 cheese (a
+``DecisionRequested``, default: keep; only discard when the pack already holds 3 cards, facts.md
+§5). After a successful search the mouse cannot search that room again. Card texts are unknown
+(facts.md §5), so every card is treated as an item; events, tricks and the rooms' special searches
+are not implemented.
+"""
+
+from __future__ import annotations
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, DrawRequested, Event, RollRequested
+from domain.mice_and_mystics.commands import Search
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted, CheeseGained, SearchCardDiscarded, SearchCardKept
+from domain.mice_and_mystics.events import SearchFailed, SearchSucceeded
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.actions import can_act, check_action
+from domain.mice_and_mystics.rules.combat import STARS, count
+from domain.mice_and_mystics.state import State, space_of
+
+KEEP = "search-keep"
+PACK_LIMIT = 3
+
+
+def _room(state: State, mouse: str) -> str:
+    space = space_of(state, mouse)
+    assert space is not None
+    return library().space_tile[space]
+
+
+def decide_search(state: State, cmd: Search) -> list[Event]:
+    check_action(state, cmd.mouse, "search")
+    if _room(state, cmd.mouse) in state.searched.get(cmd.mouse, ()):
+        raise RuleBroken("search.same-room", section=sections.SEARCH, detail=f"{cmd.mouse} already searched this room")
+    return [ActionStarted(mouse=cmd.mouse, action="search"), RollRequested(reason="search", dice=1, piece=cmd.mouse)]
+
+
+def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
+    assert state.mouse_turn is not None
+    mouse = state.mouse_turn.mouse
+    if not count(answer.faces, STARS):
+        return [SearchFailed(mouse=mouse)]
+    events: list[Event] = [SearchSucceeded(mouse=mouse, tile=_room(state, mouse))]
+    if state.search_deck:
+        events.append(DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse))
+    return events
+
+
+def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
+    assert state.mouse_turn is not None
+    mouse = state.mouse_turn.mouse
+    full = len(state.pack.get(mouse, ())) >= PACK_LIMIT
+    options = ("discard",) if full else ("keep", "discard")
+    return [DecisionRequested(decision=KEEP, options=options, piece=mouse, default=options[0])]
+
+
+def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
+    assert state.mouse_turn is not None
+    mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
+    if answer.option == "keep":
+        return [SearchCardKept(mouse=mouse, card=card)]
+    return [SearchCardDiscarded(mouse=mouse, card=card), CheeseGained(mouse=mouse, count=1, reason="search-discard")]
+
+
+def legal_searches(state: State, mouse: str) -> list[Command]:
+    if not can_act(state, mouse, "search") or _room(state, mouse) in state.searched.get(mouse, ()):
+        return []
+    return [Search(mouse=mouse)]
