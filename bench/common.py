@@ -173,8 +173,9 @@ def cpu_seconds(pid: int) -> float:
 # --- a long game, built with the core ------------------------------------------------------
 
 
-def game_created(seed: bytes) -> Any:
-    """A Chapter 1 ``GameCreated`` in ``server`` dice mode, as ``POST /games`` builds it."""
+def game_created(seed: bytes, chapter: str = "chapter-1") -> Any:
+    """A ``GameCreated`` in ``server`` dice mode with default decisions (the server answers
+    the rules' choices by their documented default), as ``POST /games`` builds it."""
     import msgspec
 
     from domain.core.dice import commitment
@@ -182,46 +183,107 @@ def game_created(seed: bytes) -> Any:
 
     return GameCreated(
         ruleset="mice-and-mystics",
-        setup=msgspec.Raw(msgspec.json.encode({"chapter": "chapter-1", "mice": list(MICE)})),
+        setup=msgspec.Raw(msgspec.json.encode({"chapter": chapter, "mice": list(MICE)})),
         seats=tuple(Seat(name=s["name"], controls=tuple(s["controls"])) for s in SEATS),
         dice_mode="server",
+        decision_policy="default",
         dice_commitment=commitment(seed),
     )
 
 
+SANDBOX_CHAPTER = "bench-long"
+SANDBOX_NOTE = (
+    "Chapter 1 games end (victory or defeat) long before 10,000 events under the current rules, so "
+    "the long game is played in a sandbox chapter registered in the benchmark process only: "
+    "chapter-1's content with the end marker at page 1,000,000 and every mouse's lives at "
+    "1,000,000 (nobody is captured, the hourglass never reaches the end). Same rules, same event "
+    "types; commands that would end the game are skipped for another legal one."
+)
+
+
+def register_sandbox_chapter() -> None:
+    """Add ``SANDBOX_CHAPTER`` to this process's content library (see ``SANDBOX_NOTE``)."""
+    from msgspec.structs import replace
+
+    from domain.mice_and_mystics.content import library
+
+    lib = library()
+    if SANDBOX_CHAPTER in lib.chapters:
+        return
+    lib.chapters[SANDBOX_CHAPTER] = replace(lib.chapters["chapter-1"], id=SANDBOX_CHAPTER, end_marker_page=10**6)
+    for name, mouse in list(lib.mice.items()):
+        lib.mice[name] = replace(mouse, lives=10**6)
+
+
 class LongGame:
-    """A game of at least ``events`` events, played with ``domain.core.game.play``: server dice,
-    a random legal command from ``RULESET.legal_commands`` each time (seeded), issued by the
-    seat that controls the mouse. Stops at the first command boundary at or past ``events`` (a
-    command's events are stored together, so a real log never ends mid-command).
+    """A game of at least ``events`` events (unless it ends first), played with
+    ``domain.core.game.play``: server dice, default decisions, a random legal command from
+    ``RULESET.legal_commands`` each time (seeded), issued by the seat controlling the mouse; a
+    command that would end the game is skipped for another legal one while there is one. Stops
+    at the first command boundary at or past ``events`` (a command's events are stored
+    together, so a real log never ends mid-command).
 
     ``batches`` holds (game before, records) per write, exactly what ``Games`` would save:
     the creation first, then one entry per command.
     """
 
-    def __init__(self, events: int, *, rng_seed: int = 1) -> None:
+    def __init__(self, events: int, *, chapter: str = "chapter-1", rng_seed: int = 1) -> None:
+        from domain.core.commands import Choose
+        from domain.core.events import DecisionRequested
         from domain.core.game import create, fold, play
         from domain.mice_and_mystics.ruleset import RULESET
 
         rng = random.Random(rng_seed)
+        self.chapter = chapter
         self.seed = bytes(rng.randrange(256) for _ in range(32))
         self.id: UUID = uuid4()
         at = datetime.now(UTC)
-        first = create(self.id, game_created(self.seed), at=at, seed=self.seed, command_id=f"create-{self.id}")
+        first = create(self.id, game_created(self.seed, chapter), at=at, seed=self.seed, command_id=f"create-{self.id}")
         self.batches: list[tuple[Any, list[Any]]] = [(None, first)]
         self.records: list[Any] = list(first)
         game = fold(None, first)
         self.commands: dict[str, int] = {}
+        self.stopped = ""
         while len(self.records) < events:
-            command = rng.choice(RULESET.legal_commands(game.state))
+            if game.result is not None:
+                self.stopped = f"the game ended ({game.result})"
+                break
+            if isinstance(game.pending, DecisionRequested):
+                options: list[Any] = [Choose(option=o) for o in game.pending.options]
+            else:
+                options = list(RULESET.legal_commands(game.state))
+            if not options:
+                self.stopped = f"no legal command (pending {game.pending!r})"
+                break
+            rng.shuffle(options)
+            for command in options:
+                mouse = RULESET.piece_of(command)
+                seat = SEAT_OF.get(mouse or "", SEATS[0]["name"])
+                new = play(game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=self.seed)
+                after = fold(game, new)
+                if after.result is None:
+                    break
             name = type(command).__name__
             self.commands[name] = self.commands.get(name, 0) + 1
-            seat = SEAT_OF[RULESET.piece_of(command)]
-            new = play(game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=self.seed)
             self.batches.append((game, new))
             self.records.extend(new)
-            game = fold(game, new)
+            game = after
         self.final = game
+
+    @classmethod
+    def at_least(cls, events: int) -> tuple[LongGame, dict[str, Any], LongGame]:
+        """A game of ``events`` events: Chapter 1 if it lasts that long, else the sandbox chapter.
+        Returns it, a note on how it was built (for the result file), and the Chapter 1 game
+        (the same game when it was long enough)."""
+        real = cls(events)
+        info: dict[str, Any] = {"chapter_1_game_events": len(real.records), "chapter_1_stopped": real.stopped}
+        if len(real.records) >= events:
+            return real, {**info, "chapter": "chapter-1"}, real
+        register_sandbox_chapter()
+        long = cls(events, chapter=SANDBOX_CHAPTER)
+        if len(long.records) < events:
+            raise RuntimeError(f"could not build a {events}-event game: {long.stopped}")
+        return long, {**info, "chapter": SANDBOX_CHAPTER, "note": SANDBOX_NOTE}, real
 
     def store(self, games: Any, *, chunk: int = 1000, snapshots: bool) -> None:
         """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole

@@ -2,8 +2,10 @@
 
     /work/venv/bin/python bench/replay.py [--quick] [--events N] [--runs R]
 
-dicelog: a game of >= N events played with ``domain.core.game.play`` (server dice, random legal
-commands), saved with ``Games.save`` into a SQLite file, ``Games(env, snapshot_interval=0)`` and
+dicelog: a game of >= N events played with ``domain.core.game.play`` (server dice, default
+decisions, random legal commands; see ``common.LongGame``: a Chapter 1 game if it lasts that long,
+else the same rules in a sandbox chapter where nobody is captured and the end marker is out of
+reach; then a whole Chapter 1 game is replayed too, for its genuine event mix), saved with ``Games.save`` into a SQLite file, ``Games(env, snapshot_interval=0)`` and
 the aggregate cache disabled (``AGGREGATE_CACHE_MAXSIZE=""``: the library builds no cache, so
 every ``games.game(id)`` reads and folds the whole log). Each run is timed separately; the
 median is reported.
@@ -87,15 +89,14 @@ def baseline(events: int, runs: int, tmp: Path) -> dict[str, Any]:
     }
 
 
-def dicelog(events: int, runs: int, tmp: Path) -> dict[str, Any]:
+def replay_game(game: common.LongGame, runs: int, path: Path, *, breakdown: bool) -> dict[str, Any]:
+    """Store ``game`` in a fresh SQLite file and time full replays (and, with ``breakdown``,
+    their parts)."""
     from domain.core.game import fold
     from service.application import Games
 
-    t0 = time.perf_counter()
-    game = common.LongGame(events)
-    built_s = time.perf_counter() - t0
     n = len(game.records)
-    games = Games(common.sqlite_env(tmp / "games.sqlite", AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=0)
+    games = Games(common.sqlite_env(path, AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=0)
     assert games.repository.cache is None and games.snapshots is None, "cache or snapshots still on"
     t0 = time.perf_counter()
     game.store(games, snapshots=False)
@@ -108,47 +109,49 @@ def dicelog(events: int, runs: int, tmp: Path) -> dict[str, Any]:
         got = games.game(game.id)
         assert got.version == n and got.state == game.final.state
 
-    def select() -> None:
-        games.recorder.select_events(game.id)
-
-    raw = sqlite3.connect(tmp / "games.sqlite")
-
-    def sql_fetch() -> None:
-        rows = raw.execute(
-            "SELECT * FROM stored_events WHERE originator_id=? ORDER BY originator_version ASC", (game.id.hex,)
-        ).fetchall()
-        assert len(rows) == n
-
-    decoded = [games.mapper.to_domain_event(s) for s in stored]
-
-    def decode() -> None:
-        to = games.mapper.to_domain_event
-        for s in stored:
-            to(s)
-
-    def fold_only() -> None:
-        fold(None, decoded)
-
-    full = timed_runs(replay, runs)
-    parts = {name: timed_runs(fn, runs) for name, fn in (
-        ("sql_fetch_raw", sql_fetch), ("select", select), ("decode", decode), ("fold", fold_only))}
-    raw.close()
-    games.close()
-    median = statistics.median(full)
-    return {
+    out: dict[str, Any] = {
         "events": n,
+        "chapter": game.chapter,
         "commands": game.commands,
-        "build_s": round(built_s, 3),
         "store_s": round(stored_s, 3),
         "stored_bytes_per_event": round(bytes_per_event, 1),
-        "runs_s": [round(s, 5) for s in full],
-        "median_s": round(median, 5),
-        "events_per_s": round(n / median),
-        "breakdown": {
+    }
+    full = timed_runs(replay, runs)
+    median = statistics.median(full)
+    out.update(runs_s=[round(s, 5) for s in full], median_s=round(median, 5), events_per_s=round(n / median))
+    if breakdown:
+        raw = sqlite3.connect(path)
+
+        def sql_fetch() -> None:
+            rows = raw.execute(
+                "SELECT * FROM stored_events WHERE originator_id=? ORDER BY originator_version ASC", (game.id.hex,)
+            ).fetchall()
+            assert len(rows) == n
+
+        def select() -> None:
+            games.recorder.select_events(game.id)
+
+        decoded = [games.mapper.to_domain_event(s) for s in stored]
+
+        def decode() -> None:
+            to = games.mapper.to_domain_event
+            for s in stored:
+                to(s)
+
+        def fold_only() -> None:
+            fold(None, decoded)
+
+        parts = {
+            name: timed_runs(fn, runs)
+            for name, fn in (("sql_fetch_raw", sql_fetch), ("select", select), ("decode", decode), ("fold", fold_only))
+        }
+        raw.close()
+        out["breakdown"] = {
             name: {"median_s": round(statistics.median(s), 5), "events_per_s": round(n / statistics.median(s))}
             for name, s in parts.items()
-        },
-    }
+        }
+    games.close()
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -160,9 +163,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     events = args.events or (1_000 if args.quick else 10_000)
     runs = args.runs or (3 if args.quick else 15)
     common.header(f"replay: full replay of a {events:,}-event game (SQLite, no snapshots, no cache)")
+    t0 = time.perf_counter()
+    game, built, chapter_1 = common.LongGame.at_least(events)
+    built["build_s"] = round(time.perf_counter() - t0, 3)
+    if built.get("note"):
+        print(f"note: {built['note']} (a Chapter 1 game lasted {built['chapter_1_game_events']:,} events:"
+              f" {built['chapter_1_stopped']})")
     with tempfile.TemporaryDirectory(prefix="dicelog-bench-") as d:
         base = baseline(events, runs, Path(d))
-        dl = dicelog(events, runs, Path(d))
+        dl = replay_game(game, runs, Path(d) / "games.sqlite", breakdown=True)
+        real = None
+        if chapter_1 is not game:
+            real = replay_game(chapter_1, runs, Path(d) / "chapter-1.sqlite", breakdown=False)
     speed = dl["events_per_s"]
     ok = speed >= TARGET_EVENTS_PER_S
     print(f"baseline (library Aggregate, JSON)  median {base['median_s'] * 1e3:8.1f} ms  {base['events_per_s']:>9,} events/s"
@@ -171,13 +183,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
           f"  ({dl['stored_bytes_per_event']:.0f} B/event, {dl['events']:,} events)")
     for name, part in dl["breakdown"].items():
         print(f"  part: {name:<28}      median {part['median_s'] * 1e3:8.1f} ms  {part['events_per_s']:>9,} events/s")
+    if real is not None:
+        print(f"dicelog  a whole Chapter 1 game      median {real['median_s'] * 1e3:8.1f} ms  {real['events_per_s']:>9,} events/s"
+              f"  ({real['stored_bytes_per_event']:.0f} B/event, {real['events']:,} events)")
     print(f"ratio dicelog / baseline (events/s): {common.ratio(speed, base['events_per_s'])}")
     print(f"target >= {TARGET_EVENTS_PER_S:,} events/s: {common.verdict(ok)}")
     result = {
         "quick": args.quick,
         "runs": runs,
         "baseline": base,
+        "game": built,
         "dicelog": dl,
+        "dicelog_chapter_1_game": real,
         "ratio_to_baseline": common.ratio(speed, base["events_per_s"]),
         "target": {"events_per_s_min": TARGET_EVENTS_PER_S, "value": speed, "met": ok},
     }

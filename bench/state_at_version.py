@@ -2,8 +2,9 @@
 
     /work/venv/bin/python bench/state_at_version.py [--quick] [--events N] [--samples S]
 
-A game of >= 10,000 events (``domain.core.game.play``, server dice, random legal commands) is
-stored twice in SQLite, in two files:
+A game of >= 10,000 events (``domain.core.game.play``, server dice, default decisions, random
+legal commands; ``common.LongGame``: Chapter 1 if it lasts that long, else the same rules in a
+sandbox chapter where nobody is captured and the end marker is out of reach) is stored twice in SQLite, in two files:
 
 - with snapshots: ``Games(env, snapshot_interval=100)``; the events are saved in chunks with
   ``Games.save``, then every command's events go through the app's own snapshot rule
@@ -60,7 +61,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     events = args.events or (2_000 if args.quick else 10_000)
     samples = args.samples or (30 if args.quick else 200)
     common.header(f"state_at_version: games.game(id, version=N), {samples} random N of a {events:,}-event game")
-    game = common.LongGame(events)
+    game, built, _ = common.LongGame.at_least(events)
+    if built.get("note"):
+        print(f"note: {built['note']} (a Chapter 1 game lasted {built['chapter_1_game_events']:,} events)")
     n = len(game.records)
     rng = random.Random(2)
     versions = [rng.randint(1, n) for _ in range(samples)]
@@ -89,6 +92,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result = {
         "quick": args.quick,
         "events": n,
+        "game": built,
         "samples": samples,
         "snapshot_interval": args.interval,
         "snapshots_stored": len(stored_snapshots),

@@ -22,8 +22,9 @@ from eventsourcing.utils import get_topic
 
 from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.errors import RuleBroken
-from domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested, ShuffleRequested
-from domain.core.game import Game, GameSnapshot, Recorded, create, play, project_game
+from domain.core.events import CommandAccepted, DecisionRequested, DrawRequested, ForkOrigin, GameCreated
+from domain.core.events import RollRequested
+from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, play, project_game, record_hash
 from domain.core.ruleset import Begin
 from domain.core.verify import Verification, verify
 from service.fanout import FanOut
@@ -61,6 +62,19 @@ class IdempotencyMismatch(Exception):
 def hash_token(token: str) -> str:
     """SHA-256 (hex) of a seat token: only this is stored."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class StoreHistory:
+    """``domain.core.undo.History`` over the event store, for one game."""
+
+    def __init__(self, games: Games, game_id: UUID) -> None:
+        self.games, self.game_id = games, game_id
+
+    def game_at(self, version: int) -> Game:
+        return self.games.game(self.game_id, version)
+
+    def records(self, after: int, upto: int) -> list[Recorded]:
+        return self.games.records(self.game_id, after=after, limit=upto - after)
 
 
 class Games(Application[UUID]):
@@ -133,7 +147,10 @@ class Games(Application[UUID]):
             raise VersionConflict(expected_version, game.version)
         self.authorize(game, seat, command)
         seed = self._seed(game_id)
-        records = play(game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=seed)
+        records = play(
+            game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=seed,
+            history=StoreHistory(self, game_id),
+        )
         after = project_game(game, records)
         body = _encode(render(game, records, after))
         extra: list[Any] = []
@@ -195,6 +212,49 @@ class Games(Application[UUID]):
                 newest[event.originator_id] = event.originator_version
         for game_id, version in newest.items():
             self.fanout.publish(game_id, version)
+
+    def fork(self, game_id: UUID, version: int, *, tokens: dict[str, str]) -> Game:
+        """A new game from the first ``version`` events of ``game_id``, recording its origin.
+
+        The prefix is copied event for event (re-chained under the new id); the fork keeps the
+        original's dice seed, so both, continued with the same commands, meet the same dice.
+        The original is untouched. Raises ``GameNotFound`` and ``RuleBroken("fork.*")``.
+        """
+        records = self.records(game_id)
+        if not records:
+            raise GameNotFound(str(game_id))
+        section = "DESIGN.md, Undo never deletes (forks)"
+        if version > len(records):
+            raise RuleBroken("fork.bad-version", section=section, detail=f"the game has {len(records)} events")
+        if version < len(records):
+            following = records[version]
+            if not isinstance(following.payload, CommandAccepted) or following.seat in ("server", "policy"):
+                raise RuleBroken(
+                    "fork.not-a-command-boundary", section=section,
+                    detail=f"version {version} is not right before a player's command",
+                )
+        new_id = uuid4()
+        origin = ForkOrigin(game_id=str(game_id), version=version, head_hash=record_hash(records[version - 1]))
+        created = msgspec.structs.replace(records[0].payload, forked_from=origin)
+        copied: list[Recorded] = []
+        prev = GENESIS_HASH
+        for record in records[:version]:
+            new = msgspec.structs.replace(
+                record, originator_id=new_id, prev_hash=prev, payload=created if not copied else record.payload
+            )
+            copied.append(new)
+            prev = record_hash(new)
+        original = self.secret(game_id)
+        secret = GameSecret(
+            originator_id=secret_id(new_id),
+            timestamp=datetime.now(UTC),
+            game_id=new_id,
+            seed=original.seed,
+            token_hashes={seat: hash_token(t) for seat, t in tokens.items()},
+        )
+        self.save(*copied, secret)
+        self._secrets[new_id] = secret
+        return self._saved(None, copied)
 
     # --- authorization ---------------------------------------------------------------------
 

@@ -63,6 +63,46 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export(args: argparse.Namespace) -> int:
+    """Write a game's stored events as JSON Lines (reads the configured store directly)."""
+    from uuid import UUID
+
+    from service.application import Games
+    from service.export import export_lines
+
+    settings = Settings.from_env()
+    games = Games(settings.library_env("games"), snapshot_interval=0)
+    try:
+        game_id = UUID(args.game)
+        stored = games.recorder.select_events(game_id)
+        if not stored:
+            print(f"no game {game_id} in {settings.store} store", file=sys.stderr)
+            return 1
+        out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
+        with out:
+            for line in export_lines(game_id, stored):
+                out.write(line + b"\n")
+    finally:
+        games.close()
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Verify an exported log offline; exit 0 when every event re-derives."""
+    from service.export import verify_file
+
+    with (sys.stdin.buffer if args.file == "-" else open(args.file, "rb")) as handle:  # noqa: SIM115
+        report = verify_file(handle)
+    if report.ok:
+        seed = "; dice re-derived from the revealed seed: %d" % report.dice_checked if report.seed_revealed else ""
+        print(f"verified: all {report.events} events{seed}")
+        return 0
+    d = report.divergence
+    assert d is not None
+    print(f"DIVERGENCE at version {d.version} ({d.check}):\n  expected: {d.expected}\n  found:    {d.found}")
+    return 1
+
+
 def _demo(args: argparse.Namespace) -> int:
     from service.demo import run_demo
 
@@ -87,6 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     openapi.add_argument("--check", action="store_true", help="fail if the committed file differs")
     openapi.add_argument("--output", type=Path, default=None)
     openapi.set_defaults(func=_openapi)
+
+    export = sub.add_parser("export", help="write a game's log as JSON Lines (from the configured store)")
+    export.add_argument("game", help="game id")
+    export.add_argument("--output", "-o", default=None, help="file (default: standard output)")
+    export.set_defaults(func=_export)
+
+    verify = sub.add_parser("verify", help="verify an exported log offline")
+    verify.add_argument("file", help="a file written by `dicelog export` (- for standard input)")
+    verify.set_defaults(func=_verify)
 
     demo = sub.add_parser("demo", help="play Chapter 1 with bot seats through the real HTTP API")
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")

@@ -38,6 +38,7 @@ from service.schemas import (
     StateAt,
     VerifyResult,
 )
+from service.audit import audit_events
 from service.views import builtins, command_result, event_out, summary
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
@@ -168,13 +169,26 @@ class GameController(Controller):
         games: NamedDependency[Games],
         after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
+        seat: Annotated[str | None, Parameter(max_length=64, description="only events caused by this seat")] = None,
+        event_type: Annotated[
+            str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
+        ] = None,
+        round_: Annotated[int | None, QueryParameter(name="round", ge=1, le=10**9, description="only this round")] = None,
     ) -> EventPage:
-        """Every stored event with version, type, payload, seat, command id, time and chain hash."""
-        records = games.records(game_id, after=after, limit=limit)
-        if not records and after == 0:
+        """Every stored event with version, type, payload, seat, command id, time, chain hash,
+        its round and whether a later undo undid it (undone events stay in the log)."""
+        records = games.records(game_id)
+        if not records:
             raise NotFoundException(f"no game {game_id}")
-        events = [event_out(r) for r in records]
-        return EventPage(game_id=game_id, events=events, next_after=events[-1].version if len(events) == limit else None)
+        chosen = [
+            e for e in audit_events(games.game(game_id).ruleset, records)
+            if e.version > after
+            and (seat is None or e.seat == seat)
+            and (event_type is None or e.type == event_type)
+            and (round_ is None or e.round == round_)
+        ]
+        page = chosen[:limit]
+        return EventPage(game_id=game_id, events=page, next_after=page[-1].version if len(chosen) > limit else None)
 
     @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", responses=_problems(400, 404))
     def state(

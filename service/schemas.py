@@ -9,12 +9,13 @@ from uuid import UUID
 from msgspec import Meta, Struct
 
 from domain.core import registry
+from domain.core.commands import UndoCommand
 from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy
 from domain.core.verify import Verification
 from domain.mice_and_mystics.rules.setup import Setup as MiceAndMysticsSetup
 
-# The command union clients may send: every registered ruleset's commands.
-AnyCommand = registry.get("mice-and-mystics").command_type
+# The command union clients may send: the ruleset's commands and the core's undo commands.
+AnyCommand = registry.get("mice-and-mystics").command_type | UndoCommand
 
 
 class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -75,7 +76,8 @@ class EventOut(Struct, frozen=True, kw_only=True):
     """One stored event as the audit log shows it.
 
     ``hash`` is this event's chain hash, ``prev_hash`` its predecessor's; ``payload`` is the
-    event itself (its ``type`` field names the event type).
+    event itself (its ``type`` field names the event type). ``undone`` marks an event a later
+    ``UndoApplied`` undid (it stays in the log); ``round`` is the round it happened in, if any.
     """
 
     version: int
@@ -86,6 +88,8 @@ class EventOut(Struct, frozen=True, kw_only=True):
     prev_hash: str
     hash: str
     payload: dict[str, Any]
+    undone: bool = False
+    round: int | None = None
 
 
 class EventPage(Struct, frozen=True, kw_only=True):
@@ -158,3 +162,52 @@ class Problem(Struct, frozen=True, kw_only=True):
     detail: str | None = None
     rule: str | None = None
     section: str | None = None
+
+
+class TurnView(Struct, frozen=True, kw_only=True):
+    """One turn (or round) replayed: its events in order, with the commands, dice and decisions
+    among them, the state before and after, and a log line per event that has one."""
+
+    game_id: UUID
+    kind: Literal["turn", "round"]
+    number: int
+    from_version: int
+    to_version: int
+    state_before: dict[str, Any]
+    state_after: dict[str, Any]
+    events: list[EventOut]
+    commands: list[dict[str, Any]]
+    dice: list[dict[str, Any]]
+    decisions: list[dict[str, Any]]
+    log: list[str]
+
+
+class ChanceOut(Struct, frozen=True, kw_only=True):
+    """One random result: its position ``k`` in the dice stream, what it was and, once the seed
+    is revealed, whether it re-derives from it."""
+
+    version: int
+    k: int
+    type: str
+    reason: str
+    result: list[Any]
+    source: str
+    rederived: bool | None = None
+
+
+class DiceProof(Struct, frozen=True, kw_only=True):
+    """The dice proof: the commitment made at creation, the seed once revealed, every roll."""
+
+    game_id: UUID
+    dice_mode: DiceMode
+    commitment: str | None
+    seed: str | None
+    seed_matches_commitment: bool | None
+    chances: list[ChanceOut]
+
+
+class ForkRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /games/{id}/forks``: the version to fork at (a version right before a player's
+    command, or the latest)."""
+
+    version: Annotated[int, Meta(ge=1)]

@@ -10,7 +10,7 @@ from domain.core.game import Game, Recorded, record_hash
 from service.schemas import CommandResult, EventOut, GameSummary
 
 
-def event_out(record: Recorded) -> EventOut:
+def event_out(record: Recorded, *, undone: bool = False, round_: int | None = None) -> EventOut:
     """The audit view of one stored event."""
     payload = builtins(record.payload)
     return EventOut(
@@ -22,6 +22,8 @@ def event_out(record: Recorded) -> EventOut:
         prev_hash=record.prev_hash,
         hash=record_hash(record),
         payload=payload,
+        undone=undone,
+        round=round_,
     )
 
 

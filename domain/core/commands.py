@@ -45,3 +45,21 @@ class Choose(Command, kw_only=True):
     """Answer the pending decision with one of its options."""
 
     option: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+class RequestUndo(Command, kw_only=True):
+    """Ask to return the game to the state after ``to_version`` (a version right before a
+    player's command). Applied at once or after approvals, as the game's undo policy says."""
+
+    to_version: Annotated[int, Meta(ge=1)]
+
+
+class ApproveUndo(Command, kw_only=True):
+    """Approve the pending undo request."""
+
+
+class RejectUndo(Command, kw_only=True):
+    """Reject the pending undo request."""
+
+
+UndoCommand = RequestUndo | ApproveUndo | RejectUndo

@@ -2,7 +2,9 @@
 
 Every domain event is a frozen, tagged msgspec Struct. The tag (``type`` in JSON) is the class
 name and never changes once an event has been stored; new fields get defaults, and a new meaning
-gets a new event type (msgspec, "Schema evolution").
+gets a new event type (msgspec, "Schema evolution"). Fields equal to their default are omitted
+from the encoding (``omit_defaults``), so adding a defaulted field never changes the canonical
+bytes, and so the chain hashes, of events stored before it existed.
 
 The core events here are the game-agnostic chance and decision nodes of DESIGN.md: a ruleset
 emits ``RollRequested`` / ``ShuffleRequested`` / ``DecisionRequested`` and stops; a ``Roll`` /
@@ -22,15 +24,24 @@ UndoPolicy = Literal["none", "own-turn", "all-seats", "host"]
 SeatName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
 
 
-class Event(Struct, frozen=True, kw_only=True, tag=True):
+class Event(Struct, frozen=True, kw_only=True, tag=True, omit_defaults=True):
     """Base of every stored domain event (a tagged, frozen msgspec Struct)."""
 
 
-class Seat(Struct, frozen=True, kw_only=True):
+class Seat(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A player's place at the table: its name and the pieces (e.g. mice) it controls."""
 
     name: SeatName
     controls: tuple[str, ...] = ()
+
+
+class ForkOrigin(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Where a forked game comes from: the original game, the version it was forked at, and the
+    chain hash of the original's event at that version."""
+
+    game_id: str
+    version: int
+    head_hash: str
 
 
 class GameCreated(Event, kw_only=True):
@@ -38,7 +49,8 @@ class GameCreated(Event, kw_only=True):
 
     ``setup`` is the ruleset's own setup document (JSON), decoded by the ruleset.
     ``dice_commitment`` is ``sha256(seed)`` as hex in ``server`` dice mode, ``None`` in
-    ``manual`` mode (DESIGN.md, Provably fair dice).
+    ``manual`` mode (DESIGN.md, Provably fair dice). ``host`` is the seat that may undo alone
+    under the ``host`` undo policy; ``forked_from`` is set on a fork.
     """
 
     ruleset: str
@@ -48,6 +60,8 @@ class GameCreated(Event, kw_only=True):
     undo_policy: UndoPolicy = "none"
     decision_policy: Literal["ask", "default"] = "ask"
     dice_commitment: str | None = None
+    host: str | None = None
+    forked_from: ForkOrigin | None = None
 
 
 class CommandAccepted(Event, kw_only=True):
@@ -146,6 +160,43 @@ class GameEnded(Event, kw_only=True):
     result: str
     reason: str = ""
     seed: str | None = None
+
+
+class UndoRequested(Event, kw_only=True):
+    """A seat asks to return the game to ``to_version`` (DESIGN.md, Undo never deletes).
+
+    ``crosses_rolls`` tells that random results already shown (server dice, shuffles, draws)
+    lie in the undone range; ``needs`` are the seats whose approval is still required.
+    """
+
+    to_version: int
+    by: str
+    crosses_rolls: bool = False
+    needs: tuple[str, ...] = ()
+
+
+class UndoApproved(Event, kw_only=True):
+    """One seat approves the pending undo request."""
+
+    by: str
+
+
+class UndoRejected(Event, kw_only=True):
+    """One seat rejects the pending undo request; the request is dropped."""
+
+    by: str
+
+
+class UndoApplied(Event, kw_only=True):
+    """The game returns to its state at ``to_version``; the events after it stay in the log,
+    marked undone. ``game`` and ``state`` carry that restored state (so replay needs no
+    lookup), including the dice stream position: the same action meets the same dice."""
+
+    to_version: int
+    approved_by: tuple[str, ...]
+    crosses_rolls: bool = False
+    game: msgspec.Raw
+    state: msgspec.Raw
 
 
 PendingEvent = RollRequested | ShuffleRequested | DrawRequested | DecisionRequested

@@ -23,7 +23,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from domain.core import registry
-from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from domain.core.commands import ApproveUndo, Choose, Command, Draw, RejectUndo, RequestUndo, Roll, Shuffle
 from domain.core.dice import draw_cards, roll_faces, shuffle_order
 from domain.core.errors import GameOver, PendingFirst, RuleBroken
 from domain.core.events import (
@@ -40,6 +40,10 @@ from domain.core.events import (
     PendingEvent,
     RollRequested,
     ShuffleRequested,
+    UndoApplied,
+    UndoApproved,
+    UndoRejected,
+    UndoRequested,
 )
 from domain.core.ruleset import Answer, Begin
 
@@ -125,6 +129,9 @@ class Game(Struct, frozen=True, kw_only=True):
     modified_on: datetime
     last: Any = None
     chain_head: str = GENESIS_HASH
+    undo_request: UndoRequested | None = None
+    undo_needs: tuple[str, ...] = ()
+    undo_approved: tuple[str, ...] = ()
 
     @property
     def ruleset(self) -> Any:
@@ -150,6 +157,48 @@ def apply(game: Game | None, record: Recorded) -> Game:
             created_on=record.timestamp,
             modified_on=record.timestamp,
             last=record,
+        )
+    if isinstance(payload, UndoApplied):
+        restored = GameSnapshot(
+            originator_id=game.id,
+            originator_version=payload.to_version,
+            timestamp=record.timestamp,
+            topic="",
+            game=payload.game,
+            state=payload.state,
+        ).restore()
+        return replace(
+            restored,
+            id=game.id,
+            version=record.originator_version,
+            created=game.created,
+            created_on=game.created_on,
+            modified_on=record.timestamp,
+            last=record,
+            undo_request=None,
+            undo_needs=(),
+            undo_approved=(),
+        )
+    if isinstance(payload, UndoRequested):
+        return replace(
+            game,
+            version=record.originator_version,
+            modified_on=record.timestamp,
+            last=record,
+            undo_request=payload,
+            undo_needs=payload.needs,
+            undo_approved=(payload.by,),
+        )
+    if isinstance(payload, (UndoApproved, UndoRejected)):
+        rejected = isinstance(payload, UndoRejected)
+        return replace(
+            game,
+            version=record.originator_version,
+            modified_on=record.timestamp,
+            last=record,
+            undo_request=None if rejected else game.undo_request,
+            undo_needs=() if rejected else tuple(s for s in game.undo_needs if s != payload.by),
+            undo_approved=() if rejected else (*game.undo_approved, payload.by),
         )
     state = game.ruleset.evolve(game.state, payload)
     pending, chance, result = game.pending, game.chance_count, game.result
@@ -287,19 +336,37 @@ def encode_command(command: Command) -> msgspec.Raw:
 
 
 def step(
-    game: Game, command: Command, *, seat: str, command_id: str, at: datetime, seed: bytes | None
+    game: Game,
+    command: Command,
+    *,
+    seat: str,
+    command_id: str,
+    at: datetime,
+    seed: bytes | None,
+    history: Any = None,
 ) -> list[Recorded]:
     """Run one command through the rules; return its new events (``CommandAccepted`` first).
 
     ``seed`` is the secret dice seed in ``server`` mode (``None`` otherwise); it is used only to
     reveal the seed in ``GameEnded`` when the rules end the game. Raises ``GameOver`` after the
     end, ``PendingFirst`` when another command arrives while a roll/shuffle/decision is pending,
-    ``RuleBroken`` when the ruleset refuses the command.
+    ``RuleBroken`` when the ruleset refuses the command. Undo commands need ``history``
+    (``domain.core.undo.History``) and raise ``RuleBroken("undo.*")``.
     """
     if game.result is not None:
         raise GameOver("game.over", section=_SECTION, detail=f"the game has ended: {game.result}")
     ruleset = game.ruleset
     log = _Log(game, seat, command_id, at)
+    if isinstance(command, (RequestUndo, ApproveUndo, RejectUndo)):
+        from domain.core.undo import decide_undo
+
+        events = decide_undo(game, command, seat, history)
+        log.emit(CommandAccepted(command=encode_command(command)))
+        for event in events:
+            log.emit(event)
+        return log.records
+    if game.undo_request is not None:
+        raise PendingFirst("undo.pending", section=_SECTION, detail="an undo request is open: approve or reject it")
     if isinstance(command, (Roll, Shuffle, Draw, Choose)):
         answer = _answer(game, command, seat)
         log.emit(CommandAccepted(command=encode_command(command)))
@@ -354,14 +421,21 @@ def auto_answer(game: Game, seed: bytes | None) -> Command | None:
 
 
 def play(
-    game: Game, command: Command, *, seat: str, command_id: str, at: datetime, seed: bytes | None
+    game: Game,
+    command: Command,
+    *,
+    seat: str,
+    command_id: str,
+    at: datetime,
+    seed: bytes | None,
+    history: Any = None,
 ) -> list[Recorded]:
     """``step`` the command, then answer by itself every pending node it can (``auto_answer``).
 
     Automatic steps are stored as commands of their own, by seat ``server`` (dice) or ``policy``
     (default decisions), with command ids ``<command_id>/<n>``. Raises what ``step`` raises.
     """
-    records = step(game, command, seat=seat, command_id=command_id, at=at, seed=seed)
+    records = step(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)
     game = fold(game, records)
     for n in range(1, MAX_AUTO_STEPS + 1):
         auto = auto_answer(game, seed) if game.result is None else None

@@ -22,6 +22,8 @@ import msgspec
 from msgspec import Struct
 
 from domain.core import registry
+from domain.core.commands import UndoCommand
+from domain.core.undo import ListHistory
 from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from domain.core.errors import DomainError
 from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DiceRolled, DrawRequested, GameCreated
@@ -83,7 +85,8 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
     seed = bytes.fromhex(ended.seed) if ended is not None and ended.seed else None
     ruleset = registry.get(created.ruleset)
-    decode_command = msgspec.json.Decoder(ruleset.command_type).decode
+    decode_command = msgspec.json.Decoder(ruleset.command_type | UndoCommand).decode
+    history = ListHistory(records)
 
     game: Game = apply(None, records[0])
     i = 1
@@ -93,7 +96,10 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
             return fail(record.originator_version, "structure", "CommandAccepted", type(record.payload).__name__)
         try:
             command = decode_command(record.payload.command)
-            derived = step(game, command, seat=record.seat, command_id=record.command_id, at=record.timestamp, seed=seed)
+            derived = step(
+                game, command, seat=record.seat, command_id=record.command_id, at=record.timestamp, seed=seed,
+                history=history,
+            )
         except (DomainError, msgspec.DecodeError, msgspec.ValidationError) as e:
             return fail(record.originator_version, "derivation", "the command to be accepted", f"refused: {e}")
         for j, expected in enumerate(derived):
@@ -118,7 +124,7 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 pending = p
             elif isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
                 if p.source == "server":
-                    want, got = _rederive(seed, k, pending, p)
+                    want, got = rederive(seed, k, pending, p)
                     if want != got:
                         return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
                     dice += 1
@@ -134,7 +140,7 @@ def _show(record: Recorded) -> str:
     return f"v{record.originator_version} {record.seat} {_encode(record.payload).decode()}"
 
 
-def _rederive(seed: bytes, k: int, pending: object, answer: object) -> tuple[tuple[object, ...], tuple[object, ...]]:
+def rederive(seed: bytes, k: int, pending: object, answer: object) -> tuple[tuple[object, ...], tuple[object, ...]]:
     """What chance event ``k`` must be under ``seed``, and what the log says it was."""
     if isinstance(answer, DiceRolled):
         sides = pending.sides if isinstance(pending, RollRequested) else 6

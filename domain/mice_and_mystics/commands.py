@@ -7,7 +7,7 @@ this ruleset's union so one decoder reads every command it accepts.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -64,9 +64,11 @@ class Scurry(Command, kw_only=True):
 
 
 class Explore(Command, kw_only=True):
-    """Enter a new room through the exit (or flip space) the mouse stands next to (001 §Esplorare)."""
+    """Enter a new room through the exit on side ``via`` the mouse stands next to, or by its flip
+    space (``via="flip"``) (001 §Esplorare)."""
 
     mouse: MouseId
+    via: Literal["N", "E", "S", "W", "flip"]
 
 
 MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore

@@ -302,6 +302,13 @@ class EncounterDiscarded(Event, kw_only=True):
     card: str
 
 
+class InitiativeTrackReshuffled(Event, kw_only=True):
+    """The whole track laid again after an encounter found no minion card on it (001 §Determinare
+    l'Ordine di Iniziativa); the turn in progress goes on from its card's new slot (RULINGS.md)."""
+
+    cards: tuple[str, ...]
+
+
 MouseEvent = (
     RoomTilePlaced
     | FigurePlaced
@@ -344,6 +351,7 @@ MouseEvent = (
     | RoomEntered
     | EncounterRevealed
     | EncounterDiscarded
+    | InitiativeTrackReshuffled
 )
 EVENT_TYPES = (
     RoomTilePlaced,
@@ -387,6 +395,7 @@ EVENT_TYPES = (
     RoomEntered,
     EncounterRevealed,
     EncounterDiscarded,
+    InitiativeTrackReshuffled,
 )
 CoreEvent = RollRequested | ShuffleRequested | DecisionRequested | DiceRolled | CardsShuffled | DecisionMade
 decode_event = msgspec.json.Decoder(MouseEvent).decode

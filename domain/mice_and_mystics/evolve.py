@@ -166,6 +166,9 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
             return replace(state, explored=(*state.explored, tile)) if first else state
         case ev.EncounterRevealed(card=card):
             return replace(state, encounter_face_up=card)
+        case ev.InitiativeTrackReshuffled(cards=cards):
+            current = state.turn_card
+            return replace(state, track=cards, slot=cards.index(current) if current in cards else state.slot)
         case ev.EncounterDiscarded():
             return replace(state, encounter_face_up=None)
         case CardsDrawn(deck=deck, cards=cards):

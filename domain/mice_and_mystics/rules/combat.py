@@ -23,6 +23,7 @@ from domain.mice_and_mystics.events import (
     MouseCaptured,
     MouseWounded,
 )
+from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.state import State, space_of
 
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
@@ -111,8 +112,15 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
     elif cheese:
         events.append(CheeseAddedToWheel(count=cheese, reason="minion-defense"))
     if wounds:
-        events += wound_mouse(state, target, wounds) if is_mouse(state, target) else wound_minion(state, target, wounds)
+        after = evolve_all(state, events)
+        events += wound_mouse(after, target, wounds) if is_mouse(state, target) else wound_minion(after, target, wounds)
     return events
+
+
+def evolve_all(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def wound_minion(state: State, figure: str, wounds: int) -> list[Event]:

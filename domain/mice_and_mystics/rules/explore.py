@@ -1,24 +1,122 @@
-"""Explore (001 §Esplorare; 001 §Incontri) — placeholder, filled in below."""
+"""Explore and encounters (001 §Esplorare; 001 §Incontri; 001 §Determinare l'Ordine di Iniziativa).
+
+Not while minions are in the mouse's room. Through an exit: the mouse stands on a space next to
+it, and the tile beside that side of the room has an aligned exit (opposite side) of the same
+colour, on the face of that board whose colour matches (the board is flipped if needed). By a flip
+space: the room's board is turned over. Every mouse of the room is then placed on the spaces next to
+the new room's exit (or its flip space), overflowing to adjacent spaces. A room entered for the
+first time draws an encounter card (a hidden draw): its band for the hourglass page places minions
+in the room, then initiative (no minion card on the track: the whole track is shuffled again; else
+only new cards are added). The card stays face up and sets the next summon.
+"""
 
 from __future__ import annotations
 
+from domain.core.commands import Command
 from domain.core.errors import RuleBroken
+from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, Event, ShuffleRequested
+from domain.mice_and_mystics.commands import Explore
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted, EncounterRevealed, FigurePlaced, InitiativeTrackReshuffled
+from domain.mice_and_mystics.events import RoomEntered, TileFlipped
+from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.actions import can_act, check_action
+from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
+from domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
+from domain.mice_and_mystics.state import State, space_of
 
 ENCOUNTER_INITIATIVE = "encounter-initiative"
+OFFSET = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
-def decide_explore(state, cmd):
-    raise RuleBroken("explore.not-implemented", section=sections.EXPLORE)
+def _room_of(state: State, mouse: str) -> str:
+    return library().space_tile[space_of(state, mouse)]
 
 
-def resolve_encounter_initiative(state, answer):
-    return []
+def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(board now on the table, face to enter, spaces to land on) for exploring ``via``, or ``None``."""
+    lib, here = library(), space_of(state, mouse)
+    tile = lib.tiles[lib.space_tile[here]]
+    if via == "flip":
+        space = lib.spaces[here]
+        if space.kind != "flip" or (space.flip_requires and not any(space.flip_requires in p for p in state.pack.values())):
+            return None
+        other = lib.tiles[tile.reverse]
+        return tile.id, other.id, tuple(s.id for s in other.spaces if s.kind == "flip")
+    exit_ = next((e for e in tile.exits if e.side == via and here in e.spaces), None)
+    placed = next(p for p in state.tiles if p.tile == tile.id)
+    dx, dy = OFFSET[via]
+    beside = next((p for p in state.tiles if (p.column, p.row) == (placed.column + dx, placed.row + dy)), None)
+    if exit_ is None or beside is None:
+        return None
+    face = lib.tiles[beside.tile]
+    face = face if face.side == tile.side else lib.tiles[face.reverse]
+    aligned = next((e for e in face.exits if e.side == OPPOSITE[via] and e.colour == exit_.colour), None)
+    return (beside.tile, face.id, aligned.spaces) if aligned is not None else None
 
 
-def resolve_encounter_draw(state, answer):
-    return []
+def _land(state: State, mice: list[str], spaces: tuple[str, ...]) -> list[Event]:
+    events: list[Event] = []
+    order = [*spaces, *sorted({o for s in spaces for o, _ in mouse_neighbours(s)} - set(spaces))]
+    for mouse in mice:
+        space = next(s for s in order if can_enter(state, s, "small", ignoring=mouse))
+        event = FigurePlaced(figure=mouse, card=mouse, space=space)
+        state = evolve(state, event)
+        events.append(event)
+    return events
 
 
-def legal_explores(state, mouse):
-    return []
+def decide_explore(state: State, cmd: Explore) -> list[Event]:
+    check_action(state, cmd.mouse, "explore")
+    room = _room_of(state, cmd.mouse)
+    if any(is_minion(state, f) for s in library().tiles[room].spaces for f in state.board.get(s.id, ())):
+        raise RuleBroken("explore.minions-in-room", section=sections.EXPLORE, detail="minions are in the room")
+    found = destination(state, cmd.mouse, cmd.via)
+    if found is None:
+        raise RuleBroken("explore.no-way", section=sections.EXPLORE, detail=f"no aligned exit or usable flip space via {cmd.via}")
+    board, face, spaces = found
+    events: list[Event] = [ActionStarted(mouse=cmd.mouse, action="explore")]
+    if board != face:
+        events.append(TileFlipped(tile=board, to=face))
+    party = [m for m in state.party if space_of(state, m) is not None and _room_of(state, m) == room]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    events += _land(after, party, spaces)
+    start = library().space_tile[library().chapters[state.chapter].start_space]
+    first = face not in state.explored and face != start
+    events.append(RoomEntered(tile=face, first=first))
+    if first and state.encounter_deck:
+        events.append(DrawRequested(reason="encounter", deck="encounter", cards=tuple(sorted(state.encounter_deck))))
+    return events
+
+
+def resolve_encounter_draw(state: State, answer: CardsDrawn) -> list[Event]:
+    card, page = answer.cards[0], state.hourglass_page
+    room = _room_of(state, state.mouse_turn.mouse) if state.mouse_turn else None
+    events: list[Event] = [EncounterRevealed(card=card, page=page)]
+    before = state.track
+    if room is not None:
+        events += place_groups(state, encounter_band(card, page), room)
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    if not any(c not in state.party for c in before):
+        cards = tuple(dict.fromkeys([*(c for c in before if c in state.party), *sorted(set(after.figures.values()) - set(state.party))]))
+        return events + ([ShuffleRequested(reason=ENCOUNTER_INITIATIVE, cards=cards)] if len(cards) > len(before) else [])
+    return events + new_cards_step(after, before)
+
+
+def resolve_encounter_initiative(state: State, answer: CardsShuffled) -> list[Event]:
+    return [InitiativeTrackReshuffled(cards=answer.order)]
+
+
+def legal_explores(state: State, mouse: str) -> list[Command]:
+    if not can_act(state, mouse, "explore"):
+        return []
+    room = _room_of(state, mouse)
+    if any(is_minion(state, f) for s in library().tiles[room].spaces for f in state.board.get(s.id, ())):
+        return []
+    return [Explore(mouse=mouse, via=v) for v in ("N", "E", "S", "W", "flip") if destination(state, mouse, v) is not None]

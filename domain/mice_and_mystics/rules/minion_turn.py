@@ -63,12 +63,17 @@ def path_toward(state: State, figure: str, mouse: str, steps: int) -> tuple[str,
             if paths[space] and _has_mouse(state, space):
                 continue  # entering a mouse's space ends the move
             for other in sorted(minion_neighbours(space), key=space_order):
-                if other not in paths and can_enter(state, other, size, ignoring=figure):
+                if other not in paths and can_enter(state, other, size, ignoring=figure) and not _off_limits(other):
                     paths[other] = (*paths[space], other)
                     nxt.append(other)
         frontier = nxt
     best = min(paths, key=lambda s: (to_goal.get(s, FAR), len(paths[s]), space_order(s)))
     return paths[best]
+
+
+def _off_limits(space: str) -> bool:
+    """Minions may not enter the Courtyard's tree entrance (facts.md §7, Chapter 1 room rules)."""
+    return library().spaces[space].feature == "tree-entrance"
 
 
 def _sees_a_mouse(state: State, space: str) -> bool:

@@ -89,3 +89,29 @@ def chapter_1_table(*events: Event, track=("filch", "collin", "tilda", "maginos"
         TurnStarted(card=track[0], slot=0),
     ]
     return given(*setup, *events, mice=mice)
+
+
+def fold_events(state: State, events) -> State:
+    for event in events:
+        state = RULESET.evolve(state, event)
+    return state
+
+
+def act(state: State, command: Command) -> tuple[list[Event], State]:
+    """``decide`` then fold: (events, state after)."""
+    events = RULESET.decide(state, command)
+    return events, fold_events(state, events)
+
+
+def answer(state: State, event: Event) -> tuple[list[Event], State]:
+    """Apply an answer (``DiceRolled``/``CardsDrawn``/``DecisionMade``/``CardsShuffled``) and ``resolve``."""
+    state = RULESET.evolve(state, event)
+    events = RULESET.resolve(state, event)
+    return events, fold_events(state, events)
+
+
+def roll(state: State, *faces: int) -> tuple[list[Event], State]:
+    from domain.core.events import DiceRolled
+
+    assert state.awaiting is not None, "no roll pending"
+    return answer(state, DiceRolled(reason=state.awaiting, faces=faces, source="manual"))

@@ -5,20 +5,20 @@ import pytest
 
 from domain.core.commands import Shuffle
 from domain.core.errors import NotYourTurn
-from domain.core.events import ShuffleRequested
+from domain.core.events import RollRequested, ShuffleRequested
 from domain.mice_and_mystics.commands import EndTurn, Move
 from domain.mice_and_mystics.events import (
     CheeseGained,
     InitiativeCardsSwapped,
     InitiativeTrackLaid,
-    MinionTurnPassed,
+    MinionActivated,
     RoundStarted,
     StoryBoardPrepared,
     TurnEnded,
     TurnStarted,
 )
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import Table, chapter_1_table, of_type
+from tests.unit.mice_and_mystics.scenario import Table, act, chapter_1_table, of_type, roll
 
 
 def test_initiative_shuffle_lays_the_track_in_order_and_starts_round_1():
@@ -41,42 +41,40 @@ def test_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
     assert of_type(first.play(Shuffle(order=("collin", "tilda", "filch", "maginos", "rat-warriors"))), CheeseGained) == []
 
 
-def test_a_minion_card_on_top_takes_its_turn_first_and_honestly_passes():
-    """001 §Round di Gioco: the top card acts first; minion actions are not in this slice."""
+def test_a_minion_card_on_top_takes_its_turn_first__001_round_di_gioco():
+    """001 §Round di Gioco: the top card acts first; its nearest figure rolls to move (000 §Muovere un Servitore)."""
     table = Table()
     events = table.play(Shuffle(order=("rat-warriors", "filch", "collin", "tilda", "maginos")))
     turns = events[events.index(RoundStarted(round=1)) :]
-    assert turns[:4] == [
-        RoundStarted(round=1),
-        TurnStarted(card="rat-warriors", slot=0),
-        MinionTurnPassed(card="rat-warriors", reason="minion movement and attacks are not implemented in this slice"),
-        TurnEnded(card="rat-warriors"),
-    ]
-    assert turns[4] == TurnStarted(card="filch", slot=1)
+    assert turns[:2] == [RoundStarted(round=1), TurnStarted(card="rat-warriors", slot=0)]
+    assert isinstance(turns[2], MinionActivated)
+    assert turns[3] == RollRequested(reason="minion-move", dice=1)
 
 
-def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top():
+def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di_gioco():
     """001 §Round di Gioco; Rat Warriors Aggressive swaps with the card above after its turn."""
     state = chapter_1_table(track=("filch", "rat-warriors", "collin", "tilda", "maginos"))
-    events = RULESET.decide(state, EndTurn(mouse="filch"))
+    events, state = act(state, EndTurn(mouse="filch"))
     assert events == [
         TurnEnded(card="filch"),
         TurnStarted(card="rat-warriors", slot=1),
-        MinionTurnPassed(card="rat-warriors", reason="minion movement and attacks are not implemented in this slice"),
+        MinionActivated(figure="rat-warriors-1"),
+        RollRequested(reason="minion-move", dice=1),
+    ]
+    rest = []
+    for faces in [(5,), (4, 4), (5,), (5,)]:  # rat 1 moves 1 and misses; rats 2 and 3 move 1 each
+        more, state = roll(state, *faces)
+        rest += more
+    assert rest[-3:] == [
         TurnEnded(card="rat-warriors"),
         InitiativeCardsSwapped(card="rat-warriors", other="filch", reason="aggressive"),
         TurnStarted(card="collin", slot=2),
     ]
-    for event in events:
-        state = RULESET.evolve(state, event)
     assert state.track == ("rat-warriors", "filch", "collin", "tilda", "maginos")
     for mouse in ("collin", "tilda"):
-        for event in RULESET.decide(state, EndTurn(mouse=mouse)):
-            state = RULESET.evolve(state, event)
+        _, state = act(state, EndTurn(mouse=mouse))
     wrap = RULESET.decide(state, EndTurn(mouse="maginos"))
     assert wrap[:3] == [TurnEnded(card="maginos"), RoundStarted(round=2), TurnStarted(card="rat-warriors", slot=0)]
-    assert InitiativeCardsSwapped not in {type(e) for e in wrap}, "the top card has nothing above it"
-    assert wrap[-1] == TurnStarted(card="filch", slot=1)
 
 
 def test_a_mouse_may_end_its_turn_without_moving():

@@ -1,0 +1,119 @@
+"""Audit and replay views over a game's stored events (issue: Replay, audit and undo).
+
+Pure functions of the records (and of states the caller loads): which events were undone, the
+round of each event, the events of one turn or round, and the dice proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.core.dice import commitment
+from domain.core.events import (
+    CardsDrawn,
+    CardsShuffled,
+    CommandAccepted,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    DrawRequested,
+    GameCreated,
+    GameEnded,
+    RollRequested,
+    ShuffleRequested,
+)
+from domain.core.game import Game, Recorded, fold
+from domain.core.undo import starts_round, starts_turn, undone_versions
+from domain.core.verify import rederive
+from service.schemas import ChanceOut, DiceProof, EventOut
+from service.views import builtins, event_out
+
+
+def rounds_by_version(ruleset: Any, records: Sequence[Recorded]) -> dict[int, int]:
+    """Round number of every event from the first round start on."""
+    current, rounds = 0, {}
+    for record in records:
+        if starts_round(ruleset, record.payload):
+            current += 1
+        if current:
+            rounds[record.originator_version] = current
+    return rounds
+
+
+def audit_events(ruleset: Any, records: Sequence[Recorded]) -> list[EventOut]:
+    """Every event with its ``undone`` mark and round."""
+    undone = undone_versions(records)
+    rounds = rounds_by_version(ruleset, records)
+    return [
+        event_out(r, undone=r.originator_version in undone, round_=rounds.get(r.originator_version)) for r in records
+    ]
+
+
+def span(ruleset: Any, records: Sequence[Recorded], kind: str, number: int) -> tuple[int, int] | None:
+    """(first, last) version of turn/round ``number`` (1-based), or ``None`` if there is none.
+
+    A turn runs from the event that starts it to the event before the next turn (or round)
+    starts; a round, from its start to the event before the next round starts.
+    """
+    starts = starts_turn if kind == "turn" else starts_round
+    begins = [r.originator_version for r in records if starts(ruleset, r.payload)]
+    if not 1 <= number <= len(begins):
+        return None
+    first = begins[number - 1]
+    ends = [r.originator_version for r in records if r.originator_version > first and (
+        starts(ruleset, r.payload) or (kind == "turn" and starts_round(ruleset, r.payload)))]
+    last = (ends[0] - 1) if ends else records[-1].originator_version
+    return first, last
+
+
+def turn_parts(game_before: Game, records: Sequence[Recorded]) -> dict[str, Any]:
+    """Commands, dice, decisions and log lines of a stretch of events after ``game_before``."""
+    commands, dice, decisions, log = [], [], [], []
+    game = game_before
+    for record in records:
+        game = fold(game, [record])
+        payload = record.payload
+        if isinstance(payload, CommandAccepted):
+            commands.append({"version": record.originator_version, "seat": record.seat,
+                             "command": builtins(payload)["command"]})
+        elif isinstance(payload, (RollRequested, DiceRolled, ShuffleRequested, CardsShuffled, DrawRequested, CardsDrawn)):
+            dice.append({"version": record.originator_version, **builtins(payload)})
+        elif isinstance(payload, (DecisionRequested, DecisionMade)):
+            decisions.append({"version": record.originator_version, **builtins(payload)})
+        line = game.ruleset.describe(game.state, payload)
+        if line:
+            log.append(f"v{record.originator_version}: {line}")
+    return {"commands": commands, "dice": dice, "decisions": decisions, "log": log, "after": game}
+
+
+def dice_proof(records: Sequence[Recorded]) -> DiceProof:
+    """The commitment, the seed once revealed, and every chance event, re-derived if possible."""
+    created = records[0].payload
+    assert isinstance(created, GameCreated)
+    ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
+    seed_hex = ended.seed if ended is not None else None
+    seed = bytes.fromhex(seed_hex) if seed_hex else None
+    chances: list[ChanceOut] = []
+    k, pending = 0, None
+    for record in records:
+        p = record.payload
+        if isinstance(p, (RollRequested, ShuffleRequested, DrawRequested)):
+            pending = p
+        elif isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
+            result = list(p.faces if isinstance(p, DiceRolled) else p.order if isinstance(p, CardsShuffled) else p.cards)
+            ok = None
+            if seed is not None and p.source == "server":
+                want, got = rederive(seed, k, pending, p)
+                ok = want == got
+            chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__,
+                                     reason=p.reason, result=result, source=p.source, rederived=ok))
+            k += 1
+    return DiceProof(
+        game_id=records[0].originator_id,
+        dice_mode=created.dice_mode,
+        commitment=created.dice_commitment,
+        seed=seed_hex,
+        seed_matches_commitment=None if seed is None else commitment(seed) == created.dice_commitment,
+        chances=chances,
+    )

@@ -1,0 +1,148 @@
+"""Replay, audit and undo through the API: turns, rounds, dice proof, undo marks, forks, export."""
+
+from __future__ import annotations
+
+import io
+from uuid import UUID
+
+import pytest
+
+from service.export import export_lines, verify_file
+from tests.api.conftest import MICE, SEATS, Table
+
+
+def _end_turns(table: Table, n: int) -> None:
+    for _ in range(n):
+        mouse = table.summary()["turn"]
+        assert table.send(table.seat_of(mouse), {"type": "EndTurn", "mouse": mouse}).status_code == 201
+
+
+def _move(table: Table) -> dict:
+    mouse = table.summary()["turn"]
+    r = table.send(table.seat_of(mouse), {"type": "Move", "mouse": mouse})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_a_turn_is_replayed_with_its_commands_dice_and_states(client):
+    table = Table(client)
+    _move(table)
+    _end_turns(table, 1)
+    turns = []
+    for n in range(1, 20):
+        r = client.get(f"/games/{table.id}/turns/{n}")
+        if r.status_code == 404:
+            break
+        turns.append(r.json())
+    turn = next(t for t in turns if any(c["command"]["type"] == "Move" for c in t["commands"]))
+    assert turn["from_version"] < turn["to_version"]
+    assert [c["command"]["type"] for c in turn["commands"]][:2] == ["Move", "Roll"]
+    assert any(d["type"] == "DiceRolled" for d in turn["dice"]) and turn["log"]
+    assert turn["state_before"] != turn["state_after"]
+    versions = [e["version"] for e in turn["events"]]
+    assert versions == list(range(turn["from_version"], turn["to_version"] + 1))
+    assert client.get(f"/games/{table.id}/turns/999").status_code == 404
+    assert client.get(f"/games/{table.id}/rounds/1").json()["kind"] == "round"
+
+
+def test_events_can_be_filtered_by_seat_type_and_round(client):
+    table = Table(client)
+    _move(table)
+    by_type = client.get(f"/games/{table.id}/events", params={"type": "DiceRolled"}).json()["events"]
+    assert by_type and {e["type"] for e in by_type} == {"DiceRolled"}
+    mouse_seat = table.seat_of(table.summary()["turn"])
+    by_seat = client.get(f"/games/{table.id}/events", params={"seat": mouse_seat}).json()["events"]
+    assert by_seat and {e["seat"] for e in by_seat} == {mouse_seat}
+    by_round = client.get(f"/games/{table.id}/events", params={"round": 1}).json()["events"]
+    assert by_round and {e["round"] for e in by_round} == {1}
+
+
+def test_the_dice_proof_shows_the_commitment_and_every_roll_but_not_the_seed_before_the_end(client):
+    table = Table(client)
+    _move(table)
+    proof = client.get(f"/games/{table.id}/dice").json()
+    assert proof["commitment"] == table.game["dice_commitment"] and proof["seed"] is None
+    assert [c["k"] for c in proof["chances"]] == list(range(len(proof["chances"])))
+    assert {c["type"] for c in proof["chances"]} == {"CardsShuffled", "DiceRolled"}
+
+
+def _host_table(client) -> Table:
+    table = Table.__new__(Table)
+    table.client = client
+    r = client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS,
+                                    "dice_mode": "manual", "undo_policy": "host"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    table.id, table.game = body["game"]["id"], body["game"]
+    table.tokens = {t["seat"]: t["token"] for t in body["tokens"]}
+    cards = table.summary()["pending"]["cards"]
+    assert table.send("red", {"type": "Shuffle", "order": cards}).status_code == 201
+    return table
+
+
+def test_undo_returns_the_state_keeps_the_undone_events_marked_and_projections_follow(client):
+    table = _host_table(client)
+    start = table.summary()["version"]
+    before = client.get(f"/games/{table.id}/state").json()["state"]
+    mouse = table.summary()["turn"]
+    seat = table.seat_of(mouse)
+    assert table.send(seat, {"type": "Move", "mouse": mouse}).status_code == 201
+    assert table.send(seat, {"type": "Roll", "faces": [6]}).status_code == 201
+    n = table.summary()["version"]
+    r = table.send("red", {"type": "RequestUndo", "to_version": start})  # red is the host (first seat)
+    assert r.status_code == 201, r.text
+    assert client.get(f"/games/{table.id}/state").json()["state"] == before
+    events = table.events()
+    assert len(events) > n, "the undone events are still listed"
+    assert [e["version"] for e in events if e["undone"]] == list(range(start + 1, n + 1))
+    assert client.post(f"/games/{table.id}/verify").json()["verification"]["ok"]
+
+
+def test_undo_refused_by_policy_is_a_rule_problem(client):
+    table = Table(client)
+    r = table.send("red", {"type": "RequestUndo", "to_version": 3})
+    assert r.status_code == 422 and r.json()["rule"] == "undo.not-allowed"
+
+
+def test_a_fork_and_the_original_continued_alike_reach_the_same_state(client):
+    table = Table(client)
+    _move(table)
+    version = table.summary()["version"]
+    r = client.post(f"/games/{table.id}/forks", json={"version": version}, headers=table.auth("red"))
+    assert r.status_code == 201, r.text
+    fork = Table.__new__(Table)
+    fork.client, fork.id = client, r.json()["game"]["id"]
+    fork.tokens = {t["seat"]: t["token"] for t in r.json()["tokens"]}
+    assert r.json()["game"]["version"] == version
+    for t in (table, fork):
+        mouse = t.summary()["turn"]
+        legal = client.get(f"/games/{t.id}/legal-commands", headers=t.auth(t.seat_of(mouse))).json()["commands"]
+        move_to = next(c for c in legal if c["type"] == "MoveTo")
+        assert t.send(t.seat_of(mouse), move_to).status_code == 201
+        _end_turns(t, 2)
+    state = lambda t: client.get(f"/games/{t.id}/state").json()  # noqa: E731
+    assert state(table)["state"] == state(fork)["state"] and state(table)["version"] == state(fork)["version"]
+    created = fork.events()[0]["payload"]
+    assert created["forked_from"]["game_id"] == table.id and created["forked_from"]["version"] == version
+    assert client.post(f"/games/{fork.id}/verify").json()["verification"]["ok"]
+
+
+def test_a_fork_needs_a_seat_token_and_a_command_boundary(client):
+    table = Table(client)
+    assert client.post(f"/games/{table.id}/forks", json={"version": 2}).status_code == 401
+    r = client.post(f"/games/{table.id}/forks", json={"version": 2}, headers=table.auth("red"))
+    assert r.status_code == 422 and r.json()["rule"] == "fork.not-a-command-boundary"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+def test_an_exported_log_verifies_offline_and_an_edited_line_is_named(client):
+    table = Table(client)
+    _move(table)
+    games = client.app.state.runtime.games
+    stored = games.recorder.select_events(UUID(table.id))
+    text = b"\n".join(export_lines(UUID(table.id), stored)) + b"\n"
+    assert verify_file(io.BytesIO(text)).ok
+    lines = text.splitlines()
+    lines[7] = lines[7].replace(b'"seat":"server"', b'"seat":"blue"').replace(b'"seat":"red"', b'"seat":"blue"')
+    report = verify_file(io.BytesIO(b"\n".join(lines)))
+    assert not report.ok and report.divergence.version == 7

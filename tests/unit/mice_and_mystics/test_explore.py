@@ -1,0 +1,81 @@
+"""Explore and encounters (001 §Esplorare; 001 §Incontri; 001 §Determinare l'Ordine di Iniziativa).
+Chapter 1 table: Guard Room (0,0), Kitchen Tunnels (1,0), Tunnel Entrance (1,1); the Guard Room's
+east exit (orange, GR-8/GR-12) aligns with the Kitchen's west exit (orange, KI-8) on the other face
+of the Kitchen Tunnels board."""
+
+import pytest
+
+from domain.core.errors import RuleBroken
+from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, ShuffleRequested
+from domain.mice_and_mystics.commands import Explore
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    DecksPrepared,
+    EncounterRevealed,
+    FigurePlaced,
+    InitiativeCardRemoved,
+    InitiativeTrackReshuffled,
+    MinionDefeated,
+    RoomEntered,
+    TileFlipped,
+)
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, of_type
+
+RAT = "rat-warriors"
+MICE = ("filch", "collin", "tilda", "maginos")
+NO_RATS = (
+    *(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)),
+    InitiativeCardRemoved(card=RAT),
+    DecksPrepared(encounter_deck=tuple(f"standard-{n}" for n in range(1, 10))),
+)
+DECK = tuple(f"standard-{n}" for n in range(1, 10))
+
+
+def at(space, figure="filch"):
+    return FigurePlaced(figure=figure, card=figure, space=space)
+
+
+def test_explore_refused_while_minions_are_in_the_room__001_esplorare():
+    with pytest.raises(RuleBroken, match="explore.minions-in-room"):
+        RULESET.decide(chapter_1_table(at("GR-8")), Explore(mouse="filch", via="E"))
+
+
+def test_explore_needs_an_aligned_exit_of_the_same_colour__001_esplorare():
+    state = chapter_1_table(*NO_RATS, at("GR-9"), track=MICE)
+    with pytest.raises(RuleBroken, match="explore.no-way"):
+        RULESET.decide(state, Explore(mouse="filch", via="W"))
+    assert [c for c in RULESET.legal_commands(state) if isinstance(c, Explore)] == []
+
+
+def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_every_mouse__001_esplorare():
+    state = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE)
+    assert Explore(mouse="filch", via="E") in RULESET.legal_commands(state)
+    events, state = act(state, Explore(mouse="filch", via="E"))
+    assert events[:2] == [ActionStarted(mouse="filch", action="explore"), TileFlipped(tile="kitchen-tunnels", to="kitchen")]
+    assert events[2:6] == [FigurePlaced(figure=m, card=m, space="KI-8") for m in ("collin", "tilda", "filch", "maginos")]
+    assert events[6:] == [
+        RoomEntered(tile="kitchen", first=True),
+        DrawRequested(reason="encounter", deck="encounter", cards=DECK),
+    ]
+
+
+def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_cards__001_incontri():
+    _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
+    events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
+    assert events[0] == EncounterRevealed(card="standard-1", page=1)
+    placed = of_type(events, FigurePlaced)
+    assert [e.card for e in placed] == [RAT, RAT] and all(e.space.startswith("KI-") for e in placed)
+    assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT))
+    events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=(RAT, "collin", "filch", "tilda", "maginos")))
+    assert events == [InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos"))]
+    assert state.turn_card == "filch" and state.slot == 2 and state.encounter_face_up == "standard-1"
+    assert "standard-1" not in state.encounter_deck
+
+
+def test_explore_a_flip_space_turns_the_room_over__001_esplorare_una_casella_di_rotazione():
+    state = chapter_1_table(*NO_RATS, at("GR-11"), track=MICE)
+    events, _ = act(state, Explore(mouse="filch", via="flip"))
+    assert events[1] == TileFlipped(tile="guard-room", to="sewer")
+    assert {e.figure for e in of_type(events, FigurePlaced)} == set(MICE)
+    assert of_type(events, RoomEntered) == [RoomEntered(tile="sewer", first=True)]

@@ -1,0 +1,148 @@
+"""Minion turns (000 §Muovere un Servitore; 000 §Attaccare con un Servitore; 001 §Il Turno di un
+Servitore). Guard Room layout in tile-05-guard-room.json (provisional); Kitchen Tunnels' black corners
+block sight (tile-04 walls)."""
+
+from domain.core.events import RollRequested
+from domain.mice_and_mystics.events import (
+    AttackDeclared,
+    AttackResolved,
+    AttackRolled,
+    CheeseAddedToWheel,
+    CheeseGained,
+    FigurePlaced,
+    MinionActivated,
+    MinionAttackSkipped,
+    MinionDefeated,
+    MinionMoved,
+    MouseWounded,
+)
+from domain.mice_and_mystics.rules.flow import proceed
+from domain.mice_and_mystics.state import space_of
+from tests.unit.mice_and_mystics.scenario import chapter_1_table, fold_events, roll
+
+RAT, ELITE = "rat-warriors", "elite-rat-warriors"
+ONLY_RAT_1 = (MinionDefeated(figure="rat-warriors-2", card=RAT), MinionDefeated(figure="rat-warriors-3", card=RAT))
+
+
+def at(space, figure):
+    return FigurePlaced(figure=figure, card=figure, space=space)
+
+
+def minion(card, n, space):
+    return FigurePlaced(figure=f"{card}-{n}", card=card, space=space)
+
+
+def start(*events, track=(RAT, "filch", "collin", "tilda", "maginos")):
+    state = chapter_1_table(*events, track=track)
+    more = proceed(state)
+    return more, fold_events(state, more)
+
+
+def test_minion_melee_starting_on_a_mouse_space_does_not_move_and_attacks_it__000_muovere_i_servitori_con_armi_da_mischia():
+    events, _ = start(*ONLY_RAT_1, at("GR-2", "filch"))
+    assert events == [
+        MinionActivated(figure="rat-warriors-1"),
+        MinionMoved(figure="rat-warriors-1", origin="GR-2", path=(), reason="starts on a mouse's space"),
+        AttackDeclared(attacker="rat-warriors-1", target="filch", ranged=False, dice=2),
+        RollRequested(reason="minion-attack", dice=2),
+    ]
+
+
+def test_minion_melee_moves_the_die_move_number_along_the_shortest_path_then_attacks__000_muovere_i_servitori_con_armi_da_mischia():
+    events, state = start(MinionDefeated(figure="rat-warriors-1", card=RAT), MinionDefeated(figure="rat-warriors-2", card=RAT))
+    assert events == [MinionActivated(figure="rat-warriors-3"), RollRequested(reason="minion-move", dice=1)]
+    events, state = roll(state, 4)  # move number 2
+    assert events == [
+        MinionMoved(figure="rat-warriors-3", origin="GR-13", path=("GR-9", "GR-5")),
+        AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=False, dice=2),
+        RollRequested(reason="minion-attack", dice=2),
+    ]
+
+
+def test_minion_figures_act_nearest_to_the_mice_first__000_muovere_un_servitore():
+    events, _ = start(minion(RAT, 4, "GR-16"))
+    assert events[0] == MinionActivated(figure="rat-warriors-1")
+
+
+def test_minion_cannot_enter_a_full_mouse_space_and_gets_as_close_as_it_can__000_muovere_i_servitori_con_armi_da_mischia():
+    _, state = start(*ONLY_RAT_1)
+    events, _ = roll(state, 3)
+    assert events[0] == MinionMoved(figure="rat-warriors-1", origin="GR-2", path=())
+
+
+def test_minion_moves_toward_the_mouse_higher_on_the_track_when_equidistant__000_muovere_i_servitori_con_armi_da_mischia():
+    setup = (*ONLY_RAT_1, at("GR-1", "filch"), at("GR-3", "collin"), at("GR-16", "tilda"), at("GR-16", "maginos"))
+    _, state = start(*setup, track=(RAT, "collin", "filch", "tilda", "maginos"))
+    events, _ = roll(state, 3)
+    assert events[0] == MinionMoved(figure="rat-warriors-1", origin="GR-2", path=("GR-3",))
+    assert events[1] == AttackDeclared(attacker="rat-warriors-1", target="collin", ranged=False, dice=2)
+
+
+def test_minion_attacks_the_nearest_mouse_not_yet_attacked_this_turn__000_attaccare_con_un_servitore():
+    _, state = start(*ONLY_RAT_1, minion(RAT, 4, "GR-2"))
+    _, state = roll(state, 1)  # rat 1 stays next to the full space
+    events, state = roll(state, 4, 4)
+    assert events[:2] == [
+        AttackRolled(attacker="rat-warriors-1", target="filch", hits=0),
+        AttackResolved(attacker="rat-warriors-1", target="filch", hits=0, blocks=0, wounds=0),
+    ]
+    assert events[2:] == [MinionActivated(figure="rat-warriors-4"), RollRequested(reason="minion-move", dice=1)]
+    events, _ = roll(state, 1)
+    assert events[1] == AttackDeclared(attacker="rat-warriors-4", target="collin", ranged=False, dice=2)
+
+
+def test_minion_attack_the_mouse_defends_with_defense_plus_armour_and_cheese_goes_to_wheel_and_mouse__000_attaccare_con_un_servitore():
+    _, state = start(*ONLY_RAT_1, track=(RAT, "collin", "filch", "tilda", "maginos"))
+    _, state = roll(state, 1)
+    events, state = roll(state, 2, 1)
+    assert events == [
+        AttackRolled(attacker="rat-warriors-1", target="collin", hits=1, cheese=1),
+        CheeseAddedToWheel(count=1, reason="minion-attack"),
+        RollRequested(reason="mouse-defense", dice=2, piece="collin"),
+    ]
+    events, state = roll(state, 4, 1)
+    assert events[:3] == [
+        AttackResolved(attacker="rat-warriors-1", target="collin", hits=1, blocks=0, wounds=1),
+        CheeseGained(mouse="collin", count=1, reason="defense"),
+        MouseWounded(mouse="collin", wounds=1),
+    ]
+    assert state.wounds["collin"] == 1 and state.cheese_wheel == 1
+
+
+def test_minion_defense_sword_shield_blocks_the_minion_hits__000_attaccare_con_un_servitore():
+    _, state = start(*ONLY_RAT_1)
+    _, state = roll(state, 1)
+    _, state = roll(state, 2, 3)
+    events, _ = roll(state, 6, 3)
+    assert events[0] == AttackResolved(attacker="rat-warriors-1", target="filch", hits=2, blocks=2, wounds=0)
+
+
+def test_minion_ranged_that_sees_a_mouse_does_not_move_and_shoots_with_bows__000_muovere_i_servitori_con_armi_a_distanza():
+    events, state = start(minion(ELITE, 1, "GR-16"), track=(ELITE, "filch", "collin", "tilda", "maginos", RAT))
+    assert events == [
+        MinionActivated(figure="elite-rat-warriors-1"),
+        MinionMoved(figure="elite-rat-warriors-1", origin="GR-16", path=(), reason="sees a mouse"),
+        AttackDeclared(attacker="elite-rat-warriors-1", target="filch", ranged=True, dice=3),
+        RollRequested(reason="minion-attack", dice=3),
+    ]
+    events, _ = roll(state, 4, 5, 2)
+    assert events[0] == AttackRolled(attacker="elite-rat-warriors-1", target="filch", hits=2)
+
+
+def test_minion_ranged_that_sees_no_mouse_moves_and_stops_as_soon_as_it_sees_one__000_muovere_i_servitori_con_armi_a_distanza():
+    setup = (minion(ELITE, 1, "KT-1"), at("KT-11", "filch"))
+    events, state = start(*setup, track=(ELITE, "filch", "collin", "tilda", "maginos", RAT))
+    assert events[-1] == RollRequested(reason="minion-move", dice=1)
+    events, state = roll(state, 3)
+    moved = events[0]
+    assert isinstance(moved, MinionMoved) and len(moved.path) < 3
+    assert space_of(state, "elite-rat-warriors-1") == "KT-7"
+    assert events[1] == AttackDeclared(attacker="elite-rat-warriors-1", target="filch", ranged=True, dice=3)
+
+
+def test_minion_with_no_mouse_in_its_room_neither_moves_nor_attacks__000_muovere_un_servitore():
+    events, _ = start(minion(ELITE, 1, "KT-1"), track=(ELITE, "filch", "collin", "tilda", "maginos", RAT))
+    assert events[1:3] == [
+        MinionMoved(figure="elite-rat-warriors-1", origin="KT-1", path=(), reason="no mouse to move toward"),
+        MinionAttackSkipped(figure="elite-rat-warriors-1", reason="sees no mouse"),
+    ]

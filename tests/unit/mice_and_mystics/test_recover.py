@@ -1,0 +1,30 @@
+"""Recover (001 §Recupero; 000 §Stordito e Intrappolato)."""
+
+import pytest
+
+from domain.core.errors import RuleBroken
+from domain.core.events import RollRequested
+from domain.mice_and_mystics.commands import Recover
+from domain.mice_and_mystics.events import ActionStarted, EffectAdded, EffectRemoved
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
+
+
+def test_recover_removes_stunned_without_a_roll__001_recupero():
+    events, state = act(chapter_1_table(EffectAdded(mouse="filch", effect="stunned")), Recover(mouse="filch"))
+    assert events == [ActionStarted(mouse="filch", action="recover"), EffectRemoved(mouse="filch", effect="stunned")]
+    assert "filch" not in state.effects
+
+
+@pytest.mark.parametrize(("face", "freed"), [(2, True), (5, True), (6, True), (1, False), (3, False), (4, False)])
+def test_recover_from_webbed_needs_a_star__001_recupero(face, freed):
+    events, state = act(chapter_1_table(EffectAdded(mouse="filch", effect="webbed")), Recover(mouse="filch"))
+    assert events[-1] == RollRequested(reason="recover", dice=1, piece="filch")
+    events, state = roll(state, face)
+    assert (events == [EffectRemoved(mouse="filch", effect="webbed")]) is freed
+    assert ("webbed" in state.effects.get("filch", ())) is not freed
+
+
+def test_recover_is_refused_without_an_effect__001_recupero():
+    with pytest.raises(RuleBroken, match="recover.nothing-to-recover"):
+        RULESET.decide(chapter_1_table(), Recover(mouse="filch"))

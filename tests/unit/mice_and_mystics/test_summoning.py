@@ -1,0 +1,102 @@
+"""The minion cheese wheel, time passing and summons (001 §Evocazioni; 001 §Il Tempo Scorre!;
+001 §Determinare l'Ordine di Iniziativa; chapter-1.json: Guard Room special summon, 2 Rat Warriors)."""
+
+from domain.core.events import CardsShuffled, ShuffleRequested
+from domain.mice_and_mystics.commands import EndTurn
+from domain.mice_and_mystics.events import (
+    CheeseAddedToWheel,
+    CheeseWheelEmptied,
+    EncounterDiscarded,
+    EncounterRevealed,
+    FigurePlaced,
+    HourglassAdvanced,
+    InitiativeCardRemoved,
+    InitiativeCardsAdded,
+    MinionDefeated,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
+from domain.mice_and_mystics.rules.flow import proceed
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, of_type
+
+RAT = "rat-warriors"
+MICE = ("filch", "collin", "tilda", "maginos")
+NO_RATS = (
+    *(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)),
+    InitiativeCardRemoved(card=RAT),
+)
+IN_KITCHEN_TUNNELS = tuple(FigurePlaced(figure=m, card=m, space="KT-7") for m in MICE)
+
+
+def last_turn(*events):
+    state = chapter_1_table(*NO_RATS, *events, TurnStarted(card="maginos", slot=3), track=MICE)
+    return act(state, EndTurn(mouse="maginos"))
+
+
+def test_time_passes_one_cheese_when_the_last_mouse_ends_its_turn_with_no_minions__001_il_tempo_scorre():
+    events, state = last_turn()
+    assert events[:3] == [TurnEnded(card="maginos"), CheeseAddedToWheel(count=1, reason="time-passes"), RoundStarted(round=2)]
+    assert state.cheese_wheel == 1
+
+
+def test_time_does_not_pass_while_minions_are_on_the_board_or_for_other_mice__001_il_tempo_scorre():
+    state = chapter_1_table(TurnStarted(card="maginos", slot=3), track=MICE)
+    assert not of_type(RULESET.decide(state, EndTurn(mouse="maginos")), CheeseAddedToWheel)
+    state = chapter_1_table(*NO_RATS, track=MICE)
+    assert not of_type(RULESET.decide(state, EndTurn(mouse="filch")), CheeseAddedToWheel)
+
+
+def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazioni():
+    events, state = last_turn(CheeseAddedToWheel(count=5, reason="test"))
+    assert events[:8] == [
+        TurnEnded(card="maginos"),
+        CheeseAddedToWheel(count=1, reason="time-passes"),
+        HourglassAdvanced(page=2, reason="summon"),
+        events[3],
+        events[4],
+        CheeseWheelEmptied(count=6),
+        InitiativeCardsAdded(cards=(RAT,)),
+        TurnStarted(card=RAT, slot=4),  # laid below the last mouse: it acts before the round ends
+    ]
+    assert [type(e) for e in events[3:5]] == [FigurePlaced, FigurePlaced]
+    assert all(e.card == RAT and e.space.startswith("GR-") for e in events[3:5])
+    assert state.track == (*MICE, RAT) and state.cheese_wheel == 0 and state.hourglass_page == 2
+
+
+def test_a_summoned_minion_whose_card_is_on_the_track_reuses_it__001_determinare_lordine_di_iniziativa():
+    state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"))
+    events = proceed(state)
+    assert not of_type(events, InitiativeCardsAdded) and len(of_type(events, FigurePlaced)) == 2
+
+
+def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarded__001_evocazioni():
+    state = chapter_1_table(
+        *NO_RATS, *IN_KITCHEN_TUNNELS, EncounterRevealed(card="standard-3", page=1),
+        CheeseAddedToWheel(count=6, reason="test"), track=MICE,
+    )
+    events = proceed(state)
+    assert events[:2] == [HourglassAdvanced(page=2, reason="summon"), EncounterDiscarded(card="standard-3")]
+    placed = of_type(events, FigurePlaced)
+    assert sorted(e.card for e in placed) == ["rat-warriors", "roaches", "roaches"]
+    assert all(e.space.startswith("KT-") for e in placed)
+    assert events[-1] == ShuffleRequested(reason="new-minions", cards=("rat-warriors", "roaches"))
+    state = RULESET.evolve(state, events[0])
+    for event in events[1:]:
+        state = RULESET.evolve(state, event)
+    more, state = answer(state, CardsShuffled(reason="new-minions", order=("roaches", "rat-warriors")))
+    assert more == [InitiativeCardsAdded(cards=("roaches", "rat-warriors"))]
+    assert state.track == (*MICE, "roaches", "rat-warriors") and state.encounter_face_up is None
+
+
+def test_with_no_room_rule_and_no_face_up_card_nobody_comes_but_the_hourglass_moves__001_evocazioni():
+    state = chapter_1_table(*NO_RATS, *IN_KITCHEN_TUNNELS, CheeseAddedToWheel(count=7, reason="test"), track=MICE)
+    assert proceed(state) == [HourglassAdvanced(page=2, reason="summon"), CheeseWheelEmptied(count=7)]
+
+
+def test_the_summon_that_reaches_the_end_marker_loses_the_chapter__001_evocazioni():
+    state = chapter_1_table(HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test"))
+    events = proceed(state)
+    state = chapter_1_table(HourglassAdvanced(page=5, reason="test"), *events)
+    assert RULESET.outcome(state) == "defeat"
