@@ -132,8 +132,14 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     return Verification(ok=True, events=len(records), dice_checked=dice, seed_revealed=seed is not None)
 
 
-def _key(record: Recorded) -> tuple[int, str, str, bytes]:
-    return (record.originator_version, record.seat, record.command_id, _encode(record.payload))
+def _key(record: Recorded) -> tuple[int, str, str, str, bytes]:
+    return (
+        record.originator_version,
+        record.seat,
+        record.command_id,
+        record.timestamp.isoformat(),
+        _encode(record.payload),
+    )
 
 
 def _show(record: Recorded) -> str:

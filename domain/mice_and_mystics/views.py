@@ -6,6 +6,7 @@ from msgspec import Struct
 
 from domain.core.events import CardsShuffled, DiceRolled, Event, GameEnded, RollRequested, ShuffleRequested
 from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.events import (
     CheeseGained,
     FigurePlaced,
@@ -139,6 +140,52 @@ def describe(state: State, event: Event) -> str | None:
             return f"{name_of(card)} move above {name_of(other)} ({reason})"
         case TurnEnded(card=card):
             return f"{possessive(card)} turn ends"
+        case ev.ActionStarted(mouse=mouse, action=action):
+            return f"{name_of(mouse)} takes the {action} action"
+        case ev.AttackDeclared(attacker=a, target=t, ranged=ranged, dice=dice):
+            return f"{name_of(state.figures.get(a, a))} ({a}) attacks {t} ({'ranged' if ranged else 'melee'}, {dice} dice)"
+        case ev.AttackRolled(attacker=a, hits=hits):
+            return f"{a} scores {hits} hit(s)"
+        case ev.AttackResolved(target=t, blocks=blocks, wounds=wounds):
+            return f"{t} blocks {blocks}, takes {wounds} wound(s)"
+        case ev.CheeseAddedToWheel(count=count, reason=reason):
+            return f"{count} cheese on the minion cheese wheel ({reason}): {state.cheese_wheel}"
+        case ev.CheeseWheelEmptied():
+            return "The minion cheese wheel is emptied"
+        case ev.MinionDefeated(figure=figure):
+            return f"{figure} is defeated"
+        case ev.InitiativeCardRemoved(card=card):
+            return f"{name_of(card)} leave the initiative track"
+        case ev.InitiativeCardsAdded(cards=cards) | ev.InitiativeTrackReshuffled(cards=cards):
+            return "Initiative track: " + ", ".join(name_of(c) for c in state.track)
+        case ev.MouseWounded(mouse=mouse, wounds=wounds):
+            return f"{name_of(mouse)} takes {wounds} wound(s)"
+        case ev.MouseCaptured(mouse=mouse):
+            return f"{name_of(mouse)} is captured"
+        case ev.MouseReleased(mouse=mouse, space=space):
+            return f"{name_of(mouse)} is released on {space}"
+        case ev.MouseTurnSkipped(mouse=mouse, reason=reason):
+            return f"{name_of(mouse)} does nothing: {reason}"
+        case ev.HourglassAdvanced(page=page, reason=reason):
+            return f"The hourglass moves to page {page} ({reason})"
+        case ev.MinionMoved(figure=figure, path=path, reason=reason):
+            return f"{figure} moves to {path[-1]}" if path else f"{figure} stays ({reason or 'cannot get closer'})"
+        case ev.MinionAttackSkipped(figure=figure, reason=reason):
+            return f"{figure} does not attack: {reason}"
+        case ev.SearchSucceeded(mouse=mouse) | ev.SearchFailed(mouse=mouse):
+            return f"{name_of(mouse)} {'finds something' if isinstance(event, ev.SearchSucceeded) else 'finds nothing'}"
+        case ev.SearchCardKept(mouse=mouse, card=card):
+            return f"{name_of(mouse)} keeps {card}"
+        case ev.SearchCardDiscarded(mouse=mouse, card=card):
+            return f"{name_of(mouse)} discards {card} for 1 cheese"
+        case ev.EffectRemoved(mouse=mouse, effect=effect):
+            return f"{name_of(mouse)} is no longer {effect}"
+        case ev.TileFlipped(to=to):
+            return f"The board is turned over: {library().tiles[to].name}"
+        case ev.RoomEntered(tile=tile):
+            return f"The mice enter {library().tiles[tile].name}"
+        case ev.EncounterRevealed(card=card, page=page):
+            return f"Encounter {card} (page {page})"
         case DiceRolled(reason=reason, faces=faces):
             return f"Rolled {list(faces)} for {reason}"
         case CardsShuffled(reason=reason):
