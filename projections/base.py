@@ -5,8 +5,8 @@ with its ``Tracking`` (application name, notification id). For a game event it n
 state *after* the event: it keeps the last state per game in memory and folds the event into it
 (``domain.core.game.apply``); when it has no state of the right version (first sight, restart,
 eviction) it loads the game at that version from the application (snapshots keep that fast).
-Events that are not game events (the service's secret and idempotency records) only advance
-the checkpoint.
+Events that are not game events (campaign events, the service's secret and idempotency
+records) only advance the checkpoint.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
+from domain.core.campaign import CampaignEvent
 from domain.core.game import Game, Recorded, apply
 
 V = TypeVar("V")
@@ -36,7 +37,7 @@ class GameProjection(Projection[Any], Generic[V]):
         self._games: OrderedDict[UUID, Game] = OrderedDict()
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
-        if not isinstance(domain_event, Recorded):
+        if not isinstance(domain_event, Recorded) or isinstance(domain_event.payload, CampaignEvent):
             self.view.insert_tracking(tracking)
             return
         game = self._state_after(domain_event)

@@ -30,6 +30,7 @@ from service.fanout import ChangeFeed, FanOut
 from service.projection_store import ReadModels, open_views
 from service.routes import GameController
 from service.routes_audit import AuditController
+from service.routes_campaigns import CampaignController
 from service.schemas import Health
 from service.settings import Settings
 from service.worker import Follower
@@ -185,7 +186,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         )
     )
     return Litestar(
-        route_handlers=[GameController, AuditController, health, ready],
+        route_handlers=[GameController, AuditController, CampaignController, health, ready],
         dependencies={
             "runtime": Provide(runtime, sync_to_thread=False),
             "games": Provide(lambda: holder["runtime"].games, sync_to_thread=False),

@@ -211,3 +211,59 @@ class ForkRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     command, or the latest)."""
 
     version: Annotated[int, Meta(ge=1)]
+
+
+class NewCampaign(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /campaigns``: the chapters in order, the party (the ruleset's setup without the
+    chapter, e.g. ``{"mice": [...]}``), the seats and policies; the undo policy also governs
+    reverting the campaign's history (``host`` or ``all-seats``)."""
+
+    ruleset: Literal["mice-and-mystics"] = "mice-and-mystics"
+    chapters: Annotated[list[Annotated[str, Meta(min_length=1, max_length=64)]], Meta(min_length=1, max_length=64)]
+    party: dict[str, Any]
+    seats: Annotated[list[Seat], Meta(min_length=1, max_length=8)]
+    dice_mode: DiceMode = "server"
+    undo_policy: UndoPolicy = "none"
+    host: str | None = None
+
+
+class ChapterOut(Struct, frozen=True, kw_only=True):
+    """One chapter played in a campaign (reverted chapters stay listed, marked)."""
+
+    number: int
+    chapter: str
+    game_id: UUID
+    result: str | None
+    carry_in: Any
+    carry_out: Any
+    reverted: bool
+
+
+class CampaignOut(Struct, frozen=True, kw_only=True):
+    """A campaign's history: every chapter's game, result and carry-over, and what comes next."""
+
+    id: UUID
+    version: int
+    ruleset: str
+    chapters: list[str]
+    next_chapter: str | None
+    carry_over: Any
+    history: list[ChapterOut]
+    revert_pending: dict[str, Any] | None
+    undo_policy: UndoPolicy
+
+
+class CampaignCreatedBody(Struct, frozen=True, kw_only=True):
+    campaign: CampaignOut
+    tokens: list[SeatToken]
+
+
+class ChapterStartedBody(Struct, frozen=True, kw_only=True):
+    campaign: CampaignOut
+    game: GameSummary
+
+
+class RevertRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Revert the campaign to before the result of chapter number ``to_chapter`` (1-based)."""
+
+    to_chapter: Annotated[int, Meta(ge=1, le=64)]

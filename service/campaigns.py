@@ -1,0 +1,137 @@
+"""Campaign operations on the ``Games`` application: load, decide, save atomically.
+
+A campaign lives in the same event store as its games. Starting a chapter records the previous
+chapter's result (its game must have ended) and creates the chapter's game, with the campaign's
+seats and tokens, in one atomic save together with the campaign's ``ChapterBegun``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from domain.core import registry
+from domain.core.campaign import (
+    SECTION,
+    Campaign,
+    CampaignStarted,
+    campaign_records,
+    decide_approve_revert,
+    decide_begin,
+    decide_record,
+    decide_revert,
+    project_campaign,
+)
+from domain.core.dice import commitment
+from domain.core.errors import RuleBroken
+from domain.core.events import GameCreated
+from domain.core.game import Game, create
+from service.application import GameNotFound, Games, VersionConflict, hash_token
+from service.records import GameSecret, secret_id
+
+_encode = msgspec.json.Encoder().encode
+
+
+class CampaignNotFound(LookupError):
+    """No campaign has this id (HTTP 404)."""
+
+
+def load(games: Games, campaign_id: UUID) -> Campaign:
+    try:
+        found = games.repository.get(campaign_id, projector_func=project_campaign)
+    except AggregateNotFoundError:
+        raise CampaignNotFound(str(campaign_id)) from None
+    if not isinstance(found, Campaign):
+        raise CampaignNotFound(str(campaign_id))
+    return found
+
+
+def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, dict[str, str]]:
+    """Store a new campaign; returns it and one bearer token per seat (used for every chapter)."""
+    ruleset = registry.get(started.ruleset)
+    if not hasattr(ruleset, "campaign_carry_over"):
+        raise RuleBroken("campaign.unsupported", section=SECTION, detail=f"{started.ruleset} has no campaign mode")
+    campaign_id = uuid4()
+    at = datetime.now(UTC)
+    tokens = {s.name: secrets.token_urlsafe(32) for s in started.seats}
+    records = campaign_records(None, [started], campaign_id=campaign_id, seat="server",
+                               command_id=f"campaign-{campaign_id}", at=at)
+    secret = GameSecret(originator_id=secret_id(campaign_id), timestamp=at, game_id=campaign_id, seed=None,
+                        token_hashes={seat: hash_token(t) for seat, t in tokens.items()})
+    games.save(*records, secret)
+    return project_campaign(None, records), tokens  # type: ignore[return-value]
+
+
+def chapter_game(games: Games, campaign: Campaign) -> Game | None:
+    playing = campaign.playing
+    return games.game(UUID(playing.game_id)) if playing is not None else None
+
+
+def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Campaign, Game]:
+    """Record the finished chapter (if one is being played) and begin the next as a new game.
+
+    Raises ``CampaignNotFound``, ``RuleBroken("campaign.*")`` (chapter still in progress,
+    campaign complete, revert pending) and ``VersionConflict`` on a concurrent change.
+    """
+    campaign = load(games, campaign_id)
+    started = campaign.started
+    ruleset = registry.get(started.ruleset)
+    at = datetime.now(UTC)
+    command_id = str(uuid4())
+    events: list[Any] = []
+    current = campaign
+    game = chapter_game(games, campaign)
+    if game is not None:
+        if game.result is None:
+            raise RuleBroken("campaign.chapter-in-progress", section=SECTION,
+                             detail=f"game {game.id} of chapter {campaign.playing.chapter} has not ended")  # type: ignore[union-attr]
+        carry = ruleset.campaign_carry_over(game.state, campaign.carry_over) if game.result == "victory" else None
+        recorded = decide_record(campaign, str(game.id), game.result, carry)
+        events += recorded
+        current = project_campaign(campaign, campaign_records(campaign, recorded, campaign_id=campaign_id, seat=seat,
+                                                              command_id=command_id, at=at))  # type: ignore[assignment]
+    new_game_id = uuid4()
+    begun = decide_begin(current, str(new_game_id))
+    events += begun
+    setup = msgspec.json.decode(started.setup)
+    setup.update({"chapter": begun[0].chapter})
+    if current.carry_over is not None:
+        setup["carry_over"] = msgspec.json.decode(current.carry_over)
+    seed = secrets.token_bytes(32) if started.dice_mode == "server" else None
+    created = GameCreated(
+        ruleset=started.ruleset, setup=msgspec.Raw(_encode(setup)), seats=started.seats, dice_mode=started.dice_mode,
+        undo_policy=started.undo_policy, decision_policy="default", host=started.host,
+        dice_commitment=commitment(seed) if seed else None,
+    )
+    game_records = create(new_game_id, created, at=at, seed=seed, command_id=f"create-{new_game_id}")
+    campaign_secret = games.secret(campaign_id)
+    secret = GameSecret(originator_id=secret_id(new_game_id), timestamp=at, game_id=new_game_id,
+                        seed=seed.hex() if seed else None, token_hashes=dict(campaign_secret.token_hashes))
+    records = campaign_records(campaign, events, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at)
+    try:
+        games.save(*records, *game_records, secret)
+    except IntegrityError:
+        raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
+    return project_campaign(campaign, records), games.game(new_game_id)  # type: ignore[return-value]
+
+
+def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:
+    """Request (``to_index`` given) or approve (``None``) a revert of the campaign's history."""
+    campaign = load(games, campaign_id)
+    events = decide_revert(campaign, to_index, seat) if to_index is not None else decide_approve_revert(campaign, seat)
+    records = campaign_records(campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()),
+                               at=datetime.now(UTC))
+    try:
+        games.save(*records)
+    except IntegrityError:
+        raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
+    return project_campaign(campaign, records)  # type: ignore[return-value]
+
+
+__all__ = ["CampaignNotFound", "GameNotFound", "begin_next_chapter", "create_campaign", "load", "revert"]

@@ -1,0 +1,125 @@
+"""The ``/campaigns`` resource: chapters in order with carry-over, and reverting its history."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import JSONBody
+
+from domain.core.campaign import Campaign, CampaignStarted
+from service import campaigns
+from service.application import GameNotFound, Games, Unauthorized
+from service.routes import BEARER, GameId, _bearer, _problems
+from service.schemas import (
+    CampaignCreatedBody,
+    CampaignOut,
+    ChapterOut,
+    ChapterStartedBody,
+    NewCampaign,
+    RevertRequest,
+    SeatToken,
+)
+from service.views import builtins, summary
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _raw(value: msgspec.Raw | None) -> Any:
+    return None if value is None else msgspec.json.decode(value)
+
+
+def campaign_out(campaign: Campaign) -> CampaignOut:
+    started = campaign.started
+    return CampaignOut(
+        id=campaign.id,
+        version=campaign.version,
+        ruleset=started.ruleset,
+        chapters=list(started.chapters),
+        next_chapter=None if campaign.complete else started.chapters[campaign.next_index],
+        carry_over=_raw(campaign.carry_over),
+        history=[
+            ChapterOut(number=e.index + 1, chapter=e.chapter, game_id=UUID(e.game_id), result=e.result,
+                       carry_in=_raw(e.carry_in), carry_out=_raw(e.carry_out), reverted=e.reverted)
+            for e in campaign.entries
+        ],
+        revert_pending=builtins(campaign.revert_request) if campaign.revert_request else None,
+        undo_policy=started.undo_policy,
+    )
+
+
+def _seat(games: Games, campaign_id: UUID, request: Request[Any, Any, Any]) -> str:
+    try:
+        return games.authenticate(campaign_id, _bearer(request))
+    except GameNotFound:
+        raise NotFoundException(f"no campaign {campaign_id}") from None
+
+
+def _load(games: Games, campaign_id: UUID) -> Campaign:
+    try:
+        return campaigns.load(games, campaign_id)
+    except campaigns.CampaignNotFound:
+        raise NotFoundException(f"no campaign {campaign_id}") from None
+
+
+class CampaignController(Controller):
+    path = "/campaigns"
+    tags = ["campaigns"]
+
+    @post("/", sync_to_thread=True, summary="Create a campaign", responses=_problems(400, 422))
+    def create(self, data: JSONBody[NewCampaign], games: NamedDependency[Games]) -> CampaignCreatedBody:
+        """A campaign and one bearer token per seat (the same token plays every chapter)."""
+        names = [s.name for s in data.seats]
+        if len(set(names)) != len(names) or (data.host is not None and data.host not in names):
+            raise ValidationException("seat names must be unique and the host must be one of them")
+        if "chapter" in data.party:
+            raise ValidationException("the party must not name a chapter: the campaign's chapters do")
+        started = CampaignStarted(ruleset=data.ruleset, chapters=tuple(data.chapters),
+                                  setup=msgspec.Raw(_encode(data.party)), seats=tuple(data.seats),
+                                  dice_mode=data.dice_mode, undo_policy=data.undo_policy, host=data.host)
+        campaign, tokens = campaigns.create_campaign(games, started)
+        return CampaignCreatedBody(campaign=campaign_out(campaign),
+                                   tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
+
+    @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", responses=_problems(400, 404))
+    def read(self, campaign_id: GameId, games: NamedDependency[Games]) -> CampaignOut:
+        """Every chapter played (game, result, carry-over in and out, reverted or not)."""
+        return campaign_out(_load(games, campaign_id))
+
+    @post("/{campaign_id:uuid}/chapters", sync_to_thread=True, summary="Start the next chapter", security=BEARER,
+          responses=_problems(400, 401, 404, 409, 422))
+    def next_chapter(self, campaign_id: GameId, request: Request[Any, Any, Any],
+                     games: NamedDependency[Games]) -> ChapterStartedBody:
+        """Record the ended chapter's result and carry-over, and start the next chapter's game
+        (the same chapter again after a defeat)."""
+        seat = _seat(games, campaign_id, request)
+        _load(games, campaign_id)
+        campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
+        return ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game))
+
+    @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
+          security=BEARER, responses=_problems(400, 401, 404, 409, 422))
+    def request_revert(self, campaign_id: GameId, data: JSONBody[RevertRequest], request: Request[Any, Any, Any],
+                       games: NamedDependency[Games]) -> CampaignOut:
+        """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
+        for (``host``: at once; ``all-seats``: when every other seat approved). Reverted chapters
+        stay in the history, marked; the carry-over is recomputed from the chapters left."""
+        seat = _seat(games, campaign_id, request)
+        _load(games, campaign_id)
+        return campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))
+
+    @post("/{campaign_id:uuid}/reverts/approval", sync_to_thread=True, summary="Approve the open revert",
+          security=BEARER, responses=_problems(400, 401, 404, 409, 422))
+    def approve_revert(self, campaign_id: GameId, request: Request[Any, Any, Any],
+                       games: NamedDependency[Games]) -> CampaignOut:
+        """The calling seat approves the open revert request."""
+        seat = _seat(games, campaign_id, request)
+        _load(games, campaign_id)
+        return campaign_out(campaigns.revert(games, campaign_id, seat, None))
+
+
+__all__ = ["CampaignController", "Unauthorized"]
