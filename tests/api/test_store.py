@@ -1,0 +1,60 @@
+"""The application on its store: snapshots for long games, concurrent writers, secrets kept apart."""
+
+from __future__ import annotations
+
+import threading
+from uuid import UUID
+
+from domain.core.game import fold
+from tests.api.conftest import Table
+
+
+def _end_turns(table: Table, n: int) -> None:
+    for _ in range(n):
+        mouse = table.summary()["turn"]
+        assert table.send(table.seat_of(mouse), {"type": "EndTurn", "mouse": mouse}).status_code == 201
+
+
+def test_long_games_are_snapshotted_and_any_version_still_equals_the_replay(client):
+    table = Table(client)  # snapshot interval 10 in the test settings
+    _end_turns(table, 8)
+    games = client.app.state.runtime.games
+    game_id = UUID(table.id)
+    snapshots = list(games.snapshots.get(game_id))
+    assert snapshots, "a snapshot was taken"
+    records = games.records(game_id)
+    key = lambda g: (g.version, g.state, g.pending, g.chance_count, g.result, g.head_hash)  # noqa: E731
+    for version in range(1, len(records) + 1):
+        assert key(games.game(game_id, version)) == key(fold(None, records[:version]))
+
+
+def test_two_concurrent_commands_on_the_same_version_one_wins_one_gets_409(client):
+    table = Table(client)
+    mouse = table.summary()["turn"]
+    seat = table.seat_of(mouse)
+    version = table.summary()["version"]
+    n = len(table.events())
+    statuses: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def send() -> None:
+        barrier.wait()
+        statuses.append(table.send(seat, {"type": "EndTurn", "mouse": mouse}, expected_version=version).status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [201, 409]
+    events = table.events()
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1)) and len(events) > n
+
+
+def test_the_seed_and_token_hashes_never_appear_in_public_views(client):
+    table = Table(client)
+    secret = client.app.state.runtime.games.secret(UUID(table.id))
+    for path in ("", "/events?limit=1000", "/state", "/dice"):
+        body = client.get(f"/games/{table.id}{path}").text
+        assert secret.seed not in body
+        assert not any(h in body for h in secret.token_hashes.values())
