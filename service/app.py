@@ -19,6 +19,7 @@ from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
 
 from domain.core.errors import DomainError
@@ -36,6 +37,15 @@ from service.settings import Settings
 from service.worker import Follower
 
 log = logging.getLogger("dicelog")
+# Request metrics at /metrics; paths are grouped by route so game ids do not explode the labels.
+METRICS = PrometheusConfig(app_name="dicelog", prefix="dicelog", group_path=True, exclude=["/metrics"])
+
+
+class Metrics(PrometheusController):
+    """Prometheus metrics (request counts, durations, in-flight requests) at ``/metrics``."""
+
+    path = "/metrics"
+    include_in_schema = False
 PROBLEM = "urn:dicelog:problem:"
 
 
@@ -186,7 +196,8 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         )
     )
     return Litestar(
-        route_handlers=[GameController, AuditController, CampaignController, health, ready],
+        route_handlers=[GameController, AuditController, CampaignController, health, ready, Metrics],
+        middleware=[METRICS.middleware],
         dependencies={
             "runtime": Provide(runtime, sync_to_thread=False),
             "games": Provide(lambda: holder["runtime"].games, sync_to_thread=False),

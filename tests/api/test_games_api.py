@@ -228,3 +228,11 @@ def test_altering_one_stored_event_is_detected_by_verify(client, tmp_path: Path)
         client.app.state.runtime.games.repository.cache, "cache") else None
     report = client.post(f"/games/{table.id}/verify").json()["verification"]
     assert not report["ok"] and report["divergence"]["version"] == 5 and report["events"] == n
+
+
+def test_metrics_count_requests_by_route_not_by_game_id(client):
+    table = Table(client)
+    client.get(f"/games/{table.id}")
+    text = client.get("/metrics").text
+    assert "dicelog_requests_total" in text and 'path="/games/{game_id}"' in text
+    assert table.id not in text
