@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from domain.core.dice import commitment
-from tests.api.conftest import Table
+from tests.api.conftest import MICE, Table
 
 
 def _turn_mouse(table: Table) -> str:
@@ -138,7 +138,8 @@ def test_manual_dice_mode_takes_the_faces_from_the_table(client):
     table = Table(client, dice_mode="manual")
     assert table.summary()["pending"]["type"] == "ShuffleRequested"
     cards = table.summary()["pending"]["cards"]
-    r = table.send("red", {"type": "Shuffle", "order": list(reversed(cards))})
+    mice_first = sorted(cards, key=lambda card: card not in MICE)  # the table's shuffle: mice, then the rats
+    r = table.send("red", {"type": "Shuffle", "order": mice_first})
     assert r.status_code == 201, r.text
     mouse = _turn_mouse(table)
     seat = table.seat_of(mouse)

@@ -75,7 +75,7 @@ def _host_table(client) -> Table:
     body = r.json()
     table.id, table.game = body["game"]["id"], body["game"]
     table.tokens = {t["seat"]: t["token"] for t in body["tokens"]}
-    cards = table.summary()["pending"]["cards"]
+    cards = sorted(table.summary()["pending"]["cards"], key=lambda card: card not in MICE)
     assert table.send("red", {"type": "Shuffle", "order": cards}).status_code == 201
     return table
 
