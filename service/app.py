@@ -26,6 +26,7 @@ from domain.core.errors import DomainError
 from projections.board import BoardProjection
 from projections.initiative import InitiativeProjection
 from projections.log import LogProjection
+from service.campaigns import CampaignNotFound
 from service.application import Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized, VersionConflict
 from service.fanout import ChangeFeed, FanOut
 from service.projection_store import ReadModels, open_views
@@ -66,6 +67,14 @@ def _problem(status: int, kind: str, title: str, **extra: Any) -> Any:
         )
 
     return convert
+
+
+def _unexpected(exc: Exception) -> ProblemDetailsException:
+    """A bug, not bad input: logged with its traceback, answered as problem+json all the same."""
+    log.error("unexpected error", exc_info=exc)
+    return ProblemDetailsException(
+        status_code=500, type_=PROBLEM + "internal", title="Internal error", detail="the error was logged"
+    )
 
 
 def _version_conflict(exc: VersionConflict) -> ProblemDetailsException:
@@ -187,11 +196,13 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
             exception_to_problem_detail_map={
                 DomainError: _rule,
                 GameNotFound: _problem(404, "game-not-found", "No such game"),
+                CampaignNotFound: _problem(404, "campaign-not-found", "No such campaign"),
                 Unauthorized: _problem(401, "unauthorized", "Bearer token required"),
                 Forbidden: _problem(403, "forbidden", "Not your piece"),
                 VersionConflict: _version_conflict,
                 IdempotencyMismatch: _problem(422, "idempotency-key-reused", "Idempotency-Key reused"),
                 HTTPException: _http,
+                Exception: _unexpected,
             },
         )
     )
