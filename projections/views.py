@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
@@ -25,12 +25,6 @@ class DocumentView(Protocol):
     def document(self, game_id: UUID) -> tuple[int, bytes] | None: ...
     def insert_tracking(self, tracking: Tracking) -> None: ...
     def max_tracking_id(self, application_name: str) -> int | None: ...
-
-
-class LogRow(Protocol):
-    version: int
-    seat: str
-    line: str
 
 
 class LogView(Protocol):

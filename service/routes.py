@@ -16,13 +16,13 @@ from litestar import Controller, Request, Response, get, post
 from litestar.concurrency import sync_to_thread
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
-from litestar.params import HeaderParameter, JSONBody, Parameter, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.di import NamedDependency
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.dice import commitment
 from domain.core.events import DecisionRequested, DrawRequested, GameCreated, GameEnded, RollRequested
-from service.application import Games, GameNotFound, Unauthorized
+from service.application import GameNotFound, Games
 from service.fanout import ChangeFeed
 from service.projection_store import ReadModels
 from service.schemas import (

@@ -76,6 +76,9 @@ class Space(Data, kw_only=True):
     current: Side | None = None
     flip_requires: str | None = None
     feature: str | None = None
+    flip_classes: tuple[str, ...] = ()
+    """Only a mouse of one of these classes may explore by this flip space (001 §Esplorare: the
+    Pipes' flip space, Tinkerer or Scamp only); empty: any mouse."""
 
 
 class Edge(Data, kw_only=True):
@@ -173,6 +176,7 @@ class EncounterCard(Data, kw_only=True):
 
     id: str
     bands: tuple[EncounterBand, ...]
+    deck: Literal["standard", "difficult"] = "standard"
     provisional: bool = False
     provisional_reason: str = ""
 
@@ -214,6 +218,58 @@ class Chapter(Data, kw_only=True):
     provisional_reason: str = ""
 
 
+class Ability(Data, kw_only=True):
+    """A mouse ability card (001 §Carte Abilità; facts.md §4): class requirement, cheese cost, effect.
+
+    ``classes`` holds class ids or ``"any"``; ``mice`` restricts a card to named mice (Meeps:
+    Maginos). ``cost`` is ``None`` when unknown. ``effect`` is paraphrased, never quoted."""
+
+    id: str
+    name: str
+    classes: tuple[str, ...]
+    mice: tuple[str, ...] = ()
+    cost: Annotated[int, Meta(ge=0, le=9)] | None = None
+    effect: str = ""
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class AbilitiesFile(Data, kw_only=True):
+    abilities: tuple[Ability, ...]
+
+
+SearchCardType = Literal["weapon", "armour", "accessory", "item", "scroll", "trick", "event", "party-item", "unknown"]
+
+
+class SearchCard(Data, kw_only=True):
+    """A search card (001 §Carte Ricerca; facts.md §5): the catalogue of the 71 cards and their stats.
+
+    ``where``: ``search-deck`` (shuffled into the deck), ``starting-equipment`` (taken out of the deck
+    at setup) or ``special-search`` (a room's special search reward, not one of the 71). ``requires``
+    names classes or mice (empty: no requirement). ``copies`` counts identical cards; the deck and
+    starting cards add up to 71. ``special`` names a card rule the rules know (as ``Item.special``)."""
+
+    id: str
+    name: str
+    type: SearchCardType
+    where: Literal["search-deck", "starting-equipment", "special-search"] = "search-deck"
+    copies: Annotated[int, Meta(ge=1)] = 1
+    attack: Literal["melee", "ranged"] | None = None
+    damage: Literal["sharp", "blunt", "magic"] | None = None
+    slot: Literal["paw", "both-paws", "body", "accessory"] | None = None
+    battle: Annotated[int, Meta(ge=0, le=9)] = 0
+    defense: Annotated[int, Meta(ge=0, le=9)] = 0
+    requires: tuple[str, ...] = ()
+    effect: str = ""
+    special: str | None = None
+    provisional: bool = False
+    provisional_reason: str = ""
+
+
+class SearchCardsFile(Data, kw_only=True):
+    search_cards: tuple[SearchCard, ...]
+
+
 class MiceFile(Data, kw_only=True):
     mice: tuple[Mouse, ...]
 
@@ -246,7 +302,16 @@ def decode_chapter(data: bytes) -> Chapter:
     return msgspec.json.decode(data, type=Chapter)
 
 
+def decode_abilities(data: bytes) -> tuple[Ability, ...]:
+    return msgspec.json.decode(data, type=AbilitiesFile).abilities
+
+
+def decode_search_cards(data: bytes) -> tuple[SearchCard, ...]:
+    return msgspec.json.decode(data, type=SearchCardsFile).search_cards
+
+
 DECODERS = {"equipment.json": decode_equipment, "encounters.json": decode_encounters, "mice.json": decode_mice, "minions.json": decode_minions, "tile-": decode_tile, "chapter-": decode_chapter}
+DECODERS.update({"abilities.json": decode_abilities, "search-cards.json": decode_search_cards})
 
 
 def _dir():
@@ -274,6 +339,8 @@ class Library(Struct, frozen=True, kw_only=True):
     space_tile: dict[str, str]
     items: dict[str, Item]
     encounters: dict[str, EncounterCard]
+    abilities: dict[str, Ability] = {}
+    search_cards: dict[str, SearchCard] = {}
 
 
 @cache

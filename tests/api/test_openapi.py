@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import itertools
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 import schemathesis
 from schemathesis import GenerationMode
-import uvicorn
 from hypothesis import HealthCheck, settings
 
 from schemathesis.specs.openapi.checks import allow_header_conformance, positive_data_acceptance
 
 from service.app import create_app
+from service.demo import running_service
 from service.openapi import OPENAPI_PATH, schema_text
 from service.settings import Settings
 from tests.api.conftest import MICE, SEATS
@@ -30,25 +26,10 @@ def test_the_committed_openapi_document_is_up_to_date():
     assert OPENAPI_PATH.read_text() == generated, "openapi/openapi.json is stale: run `dicelog openapi`"
 
 
-def _serve(tmp: Path) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings(data_dir=tmp)), port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """A live server with one real game, so generated requests also reach existing games."""
-    for base in _serve(tmp_path_factory.mktemp("schemathesis")):
+    with running_service(Settings(data_dir=tmp_path_factory.mktemp("schemathesis"))) as base:
         r = httpx.post(f"{base}/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS})
         body = r.json()
         yield {"base": base, "game": body["game"]["id"], "token": body["tokens"][0]["token"]}

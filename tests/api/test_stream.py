@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
-from service.app import create_app
+from service.demo import running_service
 from service.settings import Settings
 from tests.api.conftest import Table
 
 
 @pytest.fixture
 def base_url(tmp_path: Path) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings(data_dir=tmp_path)), port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with running_service(Settings(data_dir=tmp_path)) as url:
+        yield url
 
 
 def _read_events(lines: Iterator[str], count: int) -> list[dict[str, str]]:
