@@ -158,6 +158,39 @@ def apply(game: Game | None, record: Recorded) -> Game:
             modified_on=record.timestamp,
             last=record,
         )
+    if type(payload) in _UNDO_EVENTS:
+        return _apply_undo(game, record)
+    state = game.ruleset.evolve(game.state, payload)
+    effect = _BOOKKEEPING.get(type(payload))
+    if effect is None:
+        return replace(game, version=record.originator_version, state=state, modified_on=record.timestamp, last=record)
+    pending, chance, result = game.pending, game.chance_count, game.result
+    if effect == "pending":
+        pending = payload
+    elif effect == "chance":
+        pending, chance = None, chance + 1
+    elif effect == "decided":
+        pending = None
+    else:
+        result = payload.result
+    return replace(
+        game,
+        version=record.originator_version,
+        state=state,
+        pending=pending,
+        chance_count=chance,
+        result=result,
+        modified_on=record.timestamp,
+        last=record,
+    )
+
+
+_UNDO_EVENTS = (UndoRequested, UndoApproved, UndoRejected, UndoApplied)
+
+
+def _apply_undo(game: Game, record: Recorded) -> Game:
+    """Fold the undo events: a request and its approvals, and the restored state itself."""
+    payload = record.payload
     if isinstance(payload, UndoApplied):
         restored = GameSnapshot(
             originator_id=game.id,
@@ -200,26 +233,20 @@ def apply(game: Game | None, record: Recorded) -> Game:
             undo_needs=() if rejected else tuple(s for s in game.undo_needs if s != payload.by),
             undo_approved=() if rejected else (*game.undo_approved, payload.by),
         )
-    state = game.ruleset.evolve(game.state, payload)
-    pending, chance, result = game.pending, game.chance_count, game.result
-    if isinstance(payload, (RollRequested, ShuffleRequested, DrawRequested, DecisionRequested)):
-        pending = payload
-    elif isinstance(payload, (DiceRolled, CardsShuffled, CardsDrawn)):
-        pending, chance = None, chance + 1
-    elif isinstance(payload, DecisionMade):
-        pending = None
-    elif isinstance(payload, GameEnded):
-        result = payload.result
-    return replace(
-        game,
-        version=record.originator_version,
-        state=state,
-        pending=pending,
-        chance_count=chance,
-        result=result,
-        modified_on=record.timestamp,
-        last=record,
-    )
+
+
+# What each core event does to the core's bookkeeping (by exact type: events are never subclassed).
+_BOOKKEEPING: dict[type, str] = {
+    RollRequested: "pending",
+    ShuffleRequested: "pending",
+    DrawRequested: "pending",
+    DecisionRequested: "pending",
+    DiceRolled: "chance",
+    CardsShuffled: "chance",
+    CardsDrawn: "chance",
+    DecisionMade: "decided",
+    GameEnded: "ended",
+}
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
