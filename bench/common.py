@@ -26,6 +26,8 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 RESULTS = BENCH / "results"
 PYTHON = sys.executable
+if str(ROOT) not in sys.path:  # import the code of the tree this folder belongs to
+    sys.path.insert(1, str(ROOT))
 
 MICE = ("collin", "filch", "maginos", "nez")
 SEATS = ({"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]})
@@ -71,20 +73,15 @@ def verdict(ok: bool) -> str:
 
 def machine() -> dict[str, Any]:
     """Where the figures come from."""
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-        ).stdout.strip()
-        dirty = bool(
-            subprocess.run(
-                ["git", "-C", str(ROOT), "status", "--porcelain", "--", ".", ":!bench"],
-                capture_output=True, text=True, check=False,
-            ).stdout.strip()
-        )
-    except OSError:
-        commit, dirty = "", False
-    import eventsourcing
-    import litestar
+    git = ["git", "-C", str(ROOT)]
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False)
+    if commit.returncode == 0 and (ROOT / ".git").exists():
+        head = commit.stdout.strip()
+        dirty: bool | None = bool(subprocess.run(
+            [*git, "status", "--porcelain", "--", ".", ":!bench"], capture_output=True, text=True, check=False
+        ).stdout.strip())
+    else:  # an exported tree (git archive): say which commit it is with DICELOG_BENCH_COMMIT
+        head, dirty = os.environ.get("DICELOG_BENCH_COMMIT", "unknown (not a git work tree)"), None
     import msgspec
     import uvicorn
 
@@ -92,14 +89,23 @@ def machine() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "eventsourcing": getattr(eventsourcing, "__version__", "9.5.6"),
-        "litestar": litestar.__version__ if hasattr(litestar, "__version__") else _dist_version("litestar"),
+        "eventsourcing": _dist_version("eventsourcing"),
+        "litestar": _dist_version("litestar"),
         "msgspec": msgspec.__version__,
         "uvicorn": uvicorn.__version__,
-        "git_commit": commit,
+        "git_commit": head,
         "git_dirty_outside_bench": dirty,
+        "loadavg_at_write": loadavg(),
         "at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+
+
+def loadavg() -> list[float]:
+    """1, 5 and 15 minute load averages: other work on the machine skews every figure here."""
+    try:
+        return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
+    except OSError:
+        return []
 
 
 def _dist_version(name: str) -> str:

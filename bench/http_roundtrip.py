@@ -14,9 +14,11 @@ auto-selected uvloop/httptools, ``--no-access-log --log-level warning``):
   same temp dir; same ``sync_to_thread`` handler style, same JSON-in/JSON-out shape, the same
   ``expected_version`` check).
 
-Client: this process, ``httpx.AsyncClient`` (one client, i.e. one keep-alive connection, per
-simulated player), latency = ``perf_counter_ns`` around ``await client.post(...)`` including
-reading the body. Workloads:
+Client: this process; one keep-alive connection per simulated player; latency =
+``perf_counter_ns`` around each request including reading the body. The one-client runs use the
+standard library's ``http.client`` (about 0.5 ms of client time per request), the 32-client runs
+``httpx.AsyncClient`` on one event loop (about 2-3 ms per request). Each run also reports the
+"floor": ``GET /health`` (an async handler with no I/O) with the same client. Workloads:
 
 - sequential: one client, one game, N commands one after the other;
 - concurrent: 32 clients, each on its own game, each sending M commands back to back;
@@ -139,7 +141,7 @@ def baseline_app() -> Any:
 @contextmanager
 def server(kind: str, data_dir: Path, *, worker: bool = True) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     port = common.free_port()
-    env = dict(os.environ)
+    env = {**os.environ, "PYTHONPATH": str(common.ROOT)}
     uvicorn = [common.PYTHON, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port),
                "--no-access-log", "--log-level", "warning"]
     if kind == "dicelog":
@@ -161,6 +163,43 @@ def server(kind: str, data_dir: Path, *, worker: bool = True) -> Iterator[tuple[
 
 
 # --- players -------------------------------------------------------------------------------
+
+
+class _Answer:
+    def __init__(self, status: int, content: bytes) -> None:
+        self.status_code, self.content = status, content
+
+    @property
+    def text(self) -> str:
+        return self.content.decode(errors="replace")
+
+
+class StdlibHTTP:
+    """One blocking keep-alive ``http.client`` connection behind the async interface the
+    players use. For the one-client runs only (nothing else runs on the loop, so blocking is
+    harmless): it costs the client about 0.5 ms per request where ``httpx.AsyncClient`` costs
+    about 2-3 ms, so more of the measured latency is the server's."""
+
+    def __init__(self, url: str) -> None:
+        import http.client
+
+        host, port = url.removeprefix("http://").split(":")
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
+
+    def _do(self, method: str, path: str, json: Any, headers: dict[str, str] | None) -> _Answer:
+        body = msgspec.json.encode(json) if json is not None else b""
+        self.conn.request(method, path, body=body, headers={"content-type": "application/json", **(headers or {})})
+        r = self.conn.getresponse()
+        return _Answer(r.status, r.read())
+
+    async def post(self, path: str, json: Any = None, headers: dict[str, str] | None = None) -> _Answer:
+        return self._do("POST", path, json, headers)
+
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> _Answer:
+        return self._do("GET", path, None, headers)
+
+    async def aclose(self) -> None:
+        self.conn.close()
 
 
 class Player:
@@ -290,11 +329,11 @@ def _client_cpu() -> float:
     return u.ru_utime + u.ru_stime
 
 
-async def _players(kind: str, url: str, n: int) -> list[Player]:
+async def _players(kind: str, url: str, n: int, *, stdlib: bool = False) -> list[Player]:
     import httpx
 
     cls = DicelogPlayer if kind == "dicelog" else BaselinePlayer
-    players = [cls(httpx.AsyncClient(base_url=url, timeout=60.0)) for _ in range(n)]
+    players = [cls(StdlibHTTP(url) if stdlib else httpx.AsyncClient(base_url=url, timeout=60.0)) for _ in range(n)]
     for p in players:
         await p.create()
     return players
@@ -393,14 +432,27 @@ def _summary(players: list[Player], rounds: list[dict[str, Any]]) -> dict[str, A
     }
 
 
+async def _floor(http: Any, n: int = 300) -> dict[str, float]:
+    """Latency of ``GET /health`` (an async handler, no I/O) with the same client: what the
+    client, the loopback and the HTTP stack cost on their own."""
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter_ns()
+        r = await http.get("/health")
+        out.append(time.perf_counter_ns() - t0)
+        assert r.status_code == 200
+    return common.summarize_ms(out)
+
+
 async def sequential(kind: str, url: str, pid: int, commands: int, warmup: int) -> dict[str, Any]:
-    players = await _players(kind, url, 1)
+    players = await _players(kind, url, 1, stdlib=True)
     for _ in range(warmup):
         await players[0].step(record=False)
     players[0].errors.clear()
     rounds = [await _timed(players, pid, commands)]
+    floor = await _floor(players[0].http)
     await _close(players)
-    return _summary(players, rounds)
+    return {**_summary(players, rounds), "client": "http.client", "health_floor": floor}
 
 
 async def concurrent(kind: str, url: str, pid: int, per_client: int, warmup: int, repeats: int) -> dict[str, Any]:
@@ -414,12 +466,13 @@ async def concurrent(kind: str, url: str, pid: int, per_client: int, warmup: int
     for p in players:
         p.errors.clear()
     rounds = [await _timed(players, pid, per_client) for _ in range(repeats)]
+    floor = await _floor(players[0].http)
     await _close(players)
-    return _summary(players, rounds)
+    return {**_summary(players, rounds), "client": "httpx.AsyncClient", "health_floor": floor}
 
 
 async def full_turns(url: str, turns: int) -> dict[str, Any]:
-    (player,) = await _players("dicelog", url, 1)
+    (player,) = await _players("dicelog", url, 1, stdlib=True)
     rng = random.Random(3)
     for _ in range(3):
         await player.full_turn(rng)
@@ -478,6 +531,8 @@ def _line(label: str, s: dict[str, Any]) -> str:
 
 
 def _kinds(s: dict[str, Any]) -> None:
+    f = s["health_floor"]
+    print(f"    {'(floor: GET /health)':<30} median {f['median_ms']:7.2f} ms  p99 {f['p99_ms']:8.2f} ms  ({s['client']})")
     for kind, k in s["latency_by_command"].items():
         print(f"    {kind:<30} median {k['median_ms']:7.2f} ms  p99 {k['p99_ms']:8.2f} ms  (n={k['n']})")
     for kind, k in s.get("refused_latency", {}).items():
@@ -514,6 +569,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tput_ok = tput_ratio >= TARGET_THROUGHPUT_RATIO
     print("1 client, sequential:")
     print(_line("  baseline", base["sequential"]))
+    _kinds(base["sequential"])
     print(_line("  dicelog", dl["sequential"]))
     _kinds(dl["sequential"])
     print(f"    projections right after: {dl['sequential']['projections']}")
@@ -522,6 +578,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         _kinds(diag["sequential"])
     print(f"{CLIENTS} clients, each on its own game:")
     print(_line("  baseline", base["concurrent"]))
+    _kinds(base["concurrent"])
     print(_line("  dicelog", dl["concurrent"]))
     _kinds(dl["concurrent"])
     print(f"    per round (cmd/s): baseline {[r['commands_per_s'] for r in base['concurrent']['rounds']]}"

@@ -2,7 +2,7 @@
 
     /work/venv/bin/python bench/memory.py [--quick] [--games N]
 
-The API runs as the real entry point, ``dicelog serve`` (uvicorn, SQLite in a temp
+The API runs as the real entry point, ``dicelog serve`` (``python -m service.cli serve``; uvicorn, SQLite in a temp
 ``DICELOG_DATA_DIR``, embedded worker on, ``DICELOG_LOG_LEVEL=warning``), in its own process.
 RSS is ``VmRSS`` from ``/proc/<pid>/status`` (``VmHWM``, the peak, is reported too):
 
@@ -36,9 +36,9 @@ CONCURRENCY = 8
 
 
 def _serve_command(port: int) -> list[str]:
-    script = Path(common.PYTHON).parent / "dicelog"
-    head = [str(script)] if script.exists() else [common.PYTHON, "-m", "service.cli"]
-    return [*head, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    """``dicelog serve`` (the console script's ``service.cli:main``), run as ``python -m
+    service.cli`` so that it imports the code of the tree this benchmark lives in."""
+    return [common.PYTHON, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
 
 
 def rss_mb(pid: int) -> dict[str, float]:
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     port = common.free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="dicelog-bench-memory-") as d:
-        env = {**os.environ, "DICELOG_DATA_DIR": d, "DICELOG_STORE": "sqlite", "DICELOG_LOG_LEVEL": "warning"}
+        env = {**os.environ, "PYTHONPATH": str(common.ROOT), "DICELOG_DATA_DIR": d, "DICELOG_STORE": "sqlite", "DICELOG_LOG_LEVEL": "warning"}
         env.pop("DICELOG_REDIS_URL", None)
         with open(Path(d) / "server.log", "wb") as log:
             proc = subprocess.Popen(_serve_command(port), cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

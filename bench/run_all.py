@@ -70,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", choices=BENCHMARKS, help="run only these")
     args = parser.parse_args(argv)
     names = args.only or BENCHMARKS
+    load = common.loadavg()
+    if load and load[0] > 0.5:
+        print(f"warning: the machine is busy (load average {load}); figures will be skewed", flush=True)
     started = time.perf_counter()
     ran: dict[str, dict[str, Any]] = {}
     failed: list[str] = []
@@ -96,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "quick": args.quick,
         "total_s": total,
+        "loadavg_at_start": load,
         "failed": failed,
         "seconds": {name: r["seconds"] for name, r in ran.items()},
         "figures": [dict(zip(("figure", "value", "baseline", "target"), row)) for row in rows],

@@ -33,6 +33,7 @@ from service.projection_store import ReadModels, open_views
 from service.routes import GameController
 from service.routes_audit import AuditController
 from service.routes_campaigns import CampaignController
+from service.routes_content import ContentController
 from service.schemas import Health
 from service.settings import Settings
 from service.worker import Follower
@@ -207,7 +208,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         )
     )
     return Litestar(
-        route_handlers=[GameController, AuditController, CampaignController, health, ready, Metrics],
+        route_handlers=[GameController, AuditController, CampaignController, ContentController, health, ready, Metrics],
         middleware=[METRICS.middleware],
         dependencies={
             "runtime": Provide(runtime, sync_to_thread=False),

@@ -109,6 +109,24 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet)
 
 
+def _content_check(args: argparse.Namespace) -> int:
+    """Check the shipped content (with --pack: laid over by a content pack); exit 1 on any finding."""
+    from domain.mice_and_mystics.content import library, library_with_pack
+    from domain.mice_and_mystics.content_check import check
+
+    try:
+        lib = library_with_pack(args.pack) if args.pack else library()
+    except (OSError, ValueError) as e:
+        print(f"content pack {args.pack}: {e}", file=sys.stderr)
+        return 1
+    findings = check(lib)
+    for finding in findings:
+        print(finding)
+    counts = f"{len(lib.tiles)} tiles, {len(lib.chapters)} chapters, {len(lib.search_cards)} search cards"
+    print(f"{len(findings)} finding(s) in {counts}" if findings else f"content ok: {counts}")
+    return 1 if findings else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dicelog`` console script."""
     parser = argparse.ArgumentParser(prog="dicelog", description="Event-sourced rules service for tabletop games.")
@@ -143,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--max-turns", type=int, default=60, help="stop after this many mouse turns")
     demo.add_argument("--quiet", action="store_true", help="no board/log printing, only the summary")
     demo.set_defaults(func=_demo)
+
+    content = sub.add_parser("content", help="game content as data")
+    content_sub = content.add_subparsers(dest="content_command", required=True)
+    content_check = content_sub.add_parser("check", help="check the content's consistency; exit 1 on any finding")
+    content_check.add_argument("--pack", type=Path, default=None, help="a content pack directory laid over it")
+    content_check.set_defaults(func=_content_check)
 
     args = parser.parse_args(argv)
     return int(args.func(args))

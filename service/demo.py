@@ -1,8 +1,9 @@
-"""``dicelog demo``: a Chapter 1 game played by bot seats through the real HTTP API.
+"""``dicelog demo``: a Chapter 1 game played to its end by bot seats through the real HTTP API.
 
 The service runs with the embedded default (SQLite under ``DICELOG_DATA_DIR``, in-process
-fan-out) on a free local port; one bot per mouse asks ``/legal-commands`` and picks with a
-simple, readable policy (fight when it can, then act, move, and end the turn), rolling nothing
+fan-out) on a free local port; one bot per mouse asks ``/legal-commands`` and ``/state`` and picks
+with a simple, readable policy that tries to win (``service/bot.py``: fight minions in reach,
+explore toward the Courtyard, walk to the tree entrance, search when nothing else helps), rolling nothing
 itself: the dice are the server's, committed at creation. The board, the initiative track and the
 game log are printed as the game goes; at the end the log is verified by replay.
 """
@@ -25,6 +26,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
 from service.app import create_app
+from service.bot import choose_for, decode_state
 from service.settings import Settings
 
 # Order of preference among legal commands; unknown command types come before EndTurn.
@@ -52,9 +54,12 @@ def running_service(settings: Settings) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def choose(commands: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """The bot policy: the most preferred command type; among several of that type, a random
-    one (for ``MoveTo``, favouring longer paths so the party spreads out and explores)."""
+def choose(commands: list[dict[str, Any]], rng: random.Random, state: Any = None, mouse: str | None = None) -> dict[str, Any]:
+    """The bot policy. Given the game state, ``service.bot.choose_for`` (fight, explore toward the
+    goal room, walk to the goal space). Without it, the most preferred command type; among several
+    of that type, a random one (for ``MoveTo``, favouring longer paths)."""
+    if state is not None and mouse is not None and commands:
+        return choose_for(state, mouse, commands)
     by_type: dict[str, list[dict[str, Any]]] = {}
     for command in commands:
         by_type.setdefault(command["type"], []).append(command)
@@ -130,7 +135,8 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
                 if not legal["commands"]:
                     console.print(f"[red]stuck: no legal command for {seat}[/red] (pending {legal['pending']})")
                     return 1
-                command = choose(legal["commands"], rng)
+                state = decode_state(http.get(f"/games/{game_id}/state").json()["state"])
+                command = choose(legal["commands"], rng, state, game["turn"])
                 r = http.post(f"/games/{game_id}/commands", headers=auth,
                               json={"command": command, "expected_version": legal["version"]})
                 if r.status_code != 201:

@@ -71,6 +71,14 @@ class Explore(Command, kw_only=True):
     via: Literal["N", "E", "S", "W", "flip"]
 
 
-MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore
-AnyCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | Begin | Roll | Shuffle | Draw | Choose
+class LeaveWater(Command, kw_only=True):
+    """Spend the whole move leaving (or wading on in) water toward the adjacent ``space``; a dry space
+    needs a star (001 §Muoversi nell'Acqua)."""
+
+    mouse: MouseId
+    space: SpaceId
+
+
+MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater
+AnyCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | Begin | Roll | Shuffle | Draw | Choose
 decode_command = msgspec.json.Decoder(AnyCommand).decode

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.resources import files
-from typing import Annotated, Literal
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta, Struct
@@ -169,6 +170,7 @@ class EncounterBand(Data, kw_only=True):
     first: int
     last: int
     minions: tuple[tuple[str, int], ...]
+    keywords: tuple[Literal["ambush", "mousetrap", "greedy-roaches"], ...] = ()
 
 
 class EncounterCard(Data, kw_only=True):
@@ -197,6 +199,32 @@ class MinionGroup(Data, kw_only=True):
     tile: str
 
 
+class ReadAloud(Data, kw_only=True):
+    """A room's read-aloud story on the mice's first entry: a short paraphrase written for dicelog,
+    never the book's text (001 §Capitolo 1, Frammenti di Leggenda)."""
+
+    tile: str
+    text: str
+
+
+class SpecialSearch(Data, kw_only=True):
+    """A room's special search item (001 §Capitolo 1, Ricerca Speciale; 003 "buscas especiais"):
+    found once, by a successful search in ``tile`` (on a water space if ``water_only``), by a mouse
+    of one of ``classes`` (any mouse if empty)."""
+
+    tile: str
+    item: str
+    water_only: bool = False
+    classes: tuple[str, ...] = ()
+
+
+class RoomRule(Data, kw_only=True):
+    """A named chapter room rule the rules modules know (``rules/chapter_1.py``), e.g. ``crow``."""
+
+    tile: str
+    rule: str
+
+
 class Chapter(Data, kw_only=True):
     """A chapter's setup (001, Capitolo 1: Preparazione del Capitolo / delle Stanze / del Gruppo)."""
 
@@ -214,6 +242,9 @@ class Chapter(Data, kw_only=True):
     search_deck: tuple[str, ...] = ()
     summons: tuple[RoomSummon, ...] = ()
     goal: Goal | None = None
+    read_aloud: tuple[ReadAloud, ...] = ()
+    special_searches: tuple[SpecialSearch, ...] = ()
+    room_rules: tuple[RoomRule, ...] = ()
     provisional: bool = False
     provisional_reason: str = ""
 
@@ -347,14 +378,69 @@ class Library(Struct, frozen=True, kw_only=True):
 def library() -> Library:
     """Load and index all content once."""
     read = {name: decoder_for(name)(_dir().joinpath(name).read_bytes()) for name in content_files()}
-    tiles = {t.id: t for n, t in read.items() if n.startswith("tile-")}
+    return index_library(records_of(read))
+
+
+# Which Library field each content file fills (a name or a name prefix, as in DECODERS).
+KINDS = {
+    "mice.json": "mice", "minions.json": "minions", "equipment.json": "items", "encounters.json": "encounters",
+    "abilities.json": "abilities", "search-cards.json": "search_cards", "tile-": "tiles", "chapter-": "chapters",
+}
+
+
+def kind_of(name: str) -> str | None:
+    """The Library field the content file ``name`` fills, or ``None`` for a name no decoder knows."""
+    for prefix, kind in KINDS.items():
+        if name == prefix or (prefix.endswith("-") and name.startswith(prefix) and name.endswith(".json")):
+            return kind
+    return None
+
+
+def records_of(read: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Decoded files (name -> one record or a tuple of records) grouped by kind, then by id."""
+    out: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS.values()}
+    for name, decoded in read.items():
+        kind = kind_of(name)
+        if kind is None:
+            raise ValueError(f"{name}: not a content file name ({', '.join(KINDS)})")
+        for record in decoded if isinstance(decoded, tuple) else (decoded,):
+            out[kind][record.id] = record
+    return out
+
+
+def index_library(records: dict[str, dict[str, Any]]) -> Library:
+    """A Library from records grouped by kind and id (``records_of``), with the space indexes."""
+    tiles = records["tiles"]
     return Library(
-        mice={m.id: m for m in read["mice.json"]},
-        minions={m.id: m for m in read["minions.json"]},
-        tiles=tiles,
-        chapters={c.id: c for n, c in read.items() if n.startswith("chapter-")},
+        mice=dict(records["mice"]), minions=dict(records["minions"]),
+        tiles=dict(tiles), chapters=dict(records["chapters"]),
         spaces={s.id: s for t in tiles.values() for s in t.spaces},
         space_tile={s.id: t.id for t in tiles.values() for s in t.spaces},
-        items={i.id: i for i in read["equipment.json"]},
-        encounters={e.id: e for e in read["encounters.json"]},
+        items=dict(records["items"]), encounters=dict(records["encounters"]),
+        abilities=dict(records["abilities"]), search_cards=dict(records["search_cards"]),
     )
+
+
+def read_content_dir(path: Path) -> dict[str, Any]:
+    """Decode every ``*.json`` file of a directory (a content pack); unknown names are refused."""
+    if not path.is_dir():
+        raise ValueError(f"{path}: not a directory")
+    read: dict[str, Any] = {}
+    for file in sorted(path.glob("*.json")):
+        if kind_of(file.name) is None:
+            raise ValueError(f"{file.name}: not a content file name ({', '.join(KINDS)})")
+        try:
+            read[file.name] = decoder_for(file.name)(file.read_bytes())
+        except msgspec.DecodeError as e:
+            raise ValueError(f"{file.name}: {e}") from None
+    return read
+
+
+def library_with_pack(pack: Path) -> Library:
+    """The shipped content with a content pack laid over it: a pack record replaces the shipped
+    record with the same id (of the same kind), a new id extends the content. Not used by games."""
+    shipped = {name: decoder_for(name)(_dir().joinpath(name).read_bytes()) for name in content_files()}
+    records = records_of(shipped)
+    for kind, by_id in records_of(read_content_dir(pack)).items():
+        records[kind].update(by_id)
+    return index_library(records)

@@ -130,6 +130,7 @@ class AttackDeclared(Event, kw_only=True):
     target: str
     ranged: bool
     dice: int
+    others: tuple[str, ...] = ()
 
 
 class AttackRolled(Event, kw_only=True):
@@ -189,8 +190,11 @@ class InitiativeCardsAdded(Event, kw_only=True):
 
 
 class MouseWounded(Event, kw_only=True):
+    """``poison`` of the ``wounds`` are poison wounds (000 §Avvelenato)."""
+
     mouse: str
     wounds: int
+    poison: int = 0
 
 
 class MouseCaptured(Event, kw_only=True):
@@ -309,6 +313,168 @@ class InitiativeTrackReshuffled(Event, kw_only=True):
     cards: tuple[str, ...]
 
 
+class FigureStoodUp(Event, kw_only=True):
+    """A knocked-down figure spent its whole move standing up (000 §Atterrato)."""
+
+    figure: str
+
+
+class CheeseStolen(Event, kw_only=True):
+    """Roaches' Steal: a wound taken as 1 cheese from the mouse's stash; a greedy roach's cheese goes
+    to the wheel (facts.md §3; 001 §Blatte Avide)."""
+
+    mouse: str
+    figure: str
+    count: int
+    to_wheel: bool = False
+
+
+class RoachesTurnedGreedy(Event, kw_only=True):
+    """Greedy roaches entered: every roach in play is greedy (001 §Blatte Avide)."""
+
+    figures: tuple[str, ...]
+
+
+class MouseHealed(Event, kw_only=True):
+    """Wounds removed: ``poison`` poison wounds only by antidotes or Cure (000 §Avvelenato)."""
+
+    mouse: str
+    wounds: int
+    poison: int = 0
+    reason: str = ""
+
+
+class BossCardsAssigned(Event, kw_only=True):
+    """The boss figure ``figure`` acts on these initiative cards (001 §Carte Iniziativa dei Boss)."""
+
+    figure: str
+    cards: tuple[str, ...]
+
+
+class BossWounded(Event, kw_only=True):
+    """Wounds put on one of a boss's initiative cards, the one the players chose (001 §Ferire un Boss)."""
+
+    figure: str
+    card: str
+    wounds: int
+
+
+class AmbushDeclared(Event, kw_only=True):
+    """An ambush is due once the minion cards are on the track: ``cards`` (empty: every minion card)
+    (001 §Imboscate; §Carte Iniziativa dei Boss)."""
+
+    cards: tuple[str, ...] = ()
+
+
+class InitiativeCardMovedUp(Event, kw_only=True):
+    """``card`` moved ``by`` slots up the track, the others down (001 §Imboscate)."""
+
+    card: str
+    by: int
+    reason: str = "ambush"
+
+
+class AmbushResolved(Event, kw_only=True):
+    pass
+
+
+class ExtraAttackGained(Event, kw_only=True):
+    """Captain Vurst's Pistoleer: a cheese on his attack roll is one more attack (facts.md §3)."""
+
+    figure: str
+    count: int
+    reason: str = "pistoleer"
+
+
+class DefenseResolved(Event, kw_only=True):
+    """One of several defenders of a single attack roll defended (000 §Brodie); the next one defends."""
+
+    attacker: str
+    target: str
+    hits: int
+    blocks: int
+    wounds: int
+
+
+class MousetrapsSet(Event, kw_only=True):
+    """Mousetrap tokens on the room's red-X spaces (001 §Trappole per Topi)."""
+
+    spaces: tuple[str, ...]
+
+
+class MouseStoppedAtMousetrap(Event, kw_only=True):
+    """The mouse stopped on a mousetrap to roll; ``rest`` is the path it may walk on if it passes."""
+
+    mouse: str
+    space: str
+    rest: tuple[str, ...] = ()
+
+
+class MousetrapPassed(Event, kw_only=True):
+    mouse: str
+    space: str
+
+
+class MousetrapSprung(Event, kw_only=True):
+    """No star: the trap token is removed; 1 wound, 1 cheese, knocked down, turn over (001
+    §Attraversare le Trappole per Topi)."""
+
+    mouse: str
+    space: str
+
+
+class LeavingWaterStarted(Event, kw_only=True):
+    """A mouse in water spends its whole move trying to reach ``space`` (001 §Muoversi nell'Acqua)."""
+
+    mouse: str
+    space: str
+
+
+class LeavingWaterFailed(Event, kw_only=True):
+    mouse: str
+    space: str
+
+
+class MouseSweptByCurrent(Event, kw_only=True):
+    """End of turn on a water space with a current: moved one space its way (001 §Muoversi nell'Acqua)."""
+
+    mouse: str
+    origin: str
+    space: str
+
+
+class AchievementEarned(Event, kw_only=True):
+    """A personal achievement (001, Conquiste Personali)."""
+
+    mouse: str
+    achievement: str
+
+
+class EndMarkerMoved(Event, kw_only=True):
+    page: int
+    reason: str
+
+
+class RoachDefeatedCounted(Event, kw_only=True):
+    """A mouse defeated a roach in the current encounter (Roach Master, 001 Conquiste Personali)."""
+
+    mouse: str
+
+
+class EncounterStarted(Event, kw_only=True):
+    """A new encounter (room entered with an encounter card): per-encounter counts start again."""
+
+    card: str
+
+
+NEW_EVENTS = (
+    FigureStoodUp, CheeseStolen, RoachesTurnedGreedy, MouseHealed, BossCardsAssigned, BossWounded, AmbushDeclared,
+    InitiativeCardMovedUp, AmbushResolved, ExtraAttackGained, DefenseResolved, MousetrapsSet, MouseStoppedAtMousetrap,
+    MousetrapPassed, MousetrapSprung, LeavingWaterStarted, LeavingWaterFailed, MouseSweptByCurrent, AchievementEarned,
+    EndMarkerMoved, RoachDefeatedCounted, EncounterStarted,
+)
+
+
 MouseEvent = (
     RoomTilePlaced
     | FigurePlaced
@@ -352,6 +518,28 @@ MouseEvent = (
     | EncounterRevealed
     | EncounterDiscarded
     | InitiativeTrackReshuffled
+    | FigureStoodUp
+    | CheeseStolen
+    | RoachesTurnedGreedy
+    | MouseHealed
+    | BossCardsAssigned
+    | BossWounded
+    | AmbushDeclared
+    | InitiativeCardMovedUp
+    | AmbushResolved
+    | ExtraAttackGained
+    | DefenseResolved
+    | MousetrapsSet
+    | MouseStoppedAtMousetrap
+    | MousetrapPassed
+    | MousetrapSprung
+    | LeavingWaterStarted
+    | LeavingWaterFailed
+    | MouseSweptByCurrent
+    | AchievementEarned
+    | EndMarkerMoved
+    | RoachDefeatedCounted
+    | EncounterStarted
 )
 EVENT_TYPES = (
     RoomTilePlaced,
@@ -396,6 +584,11 @@ EVENT_TYPES = (
     EncounterRevealed,
     EncounterDiscarded,
     InitiativeTrackReshuffled,
+    *NEW_EVENTS,
 )
 CoreEvent = RollRequested | ShuffleRequested | DecisionRequested | DiceRolled | CardsShuffled | DecisionMade
+from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS, ChapterEvent  # noqa: E402 (room rules, sandbox, campaign)
+
+MouseEvent = MouseEvent | ChapterEvent  # type: ignore[misc]
+EVENT_TYPES = (*EVENT_TYPES, *CHAPTER_EVENTS)
 decode_event = msgspec.json.Decoder(MouseEvent).decode

@@ -21,6 +21,8 @@ from domain.core.events import (
     ShuffleRequested,
 )
 from domain.mice_and_mystics import events as ev
+from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
+from domain.mice_and_mystics.evolve_chapter import evolve_chapter
 from domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
 
 
@@ -59,7 +61,18 @@ def _remove_card(state: State, card: str) -> State:
     return replace(state, track=tuple(c for c in state.track if c != card), slot=slot)
 
 
+def _drop_effect(state: State, figure: str, effect: str) -> State:
+    left = tuple(e for e in state.effects.get(figure, ()) if e != effect)
+    return replace(state, effects={**_without(state.effects, figure), **({figure: left} if left else {})})
+
+
+def _acting(state: State, figure: str) -> bool:
+    return state.minion_turn is not None and state.minion_turn.figure == figure
+
+
 def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
+    if isinstance(event, CHAPTER_EVENTS):
+        return evolve_chapter(state, event)
     match event:
         case ev.RoomTilePlaced(tile=tile, column=column, row=row):
             return replace(state, tiles=(*state.tiles, PlacedTile(tile=tile, column=column, row=row)))
@@ -92,7 +105,7 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
             turn = state.mouse_turn
             if turn is not None and turn.mouse == mouse:
                 turn = replace(turn, moved=True)
-            return replace(state, board=board, mouse_turn=turn)
+            return replace(state, board=board, mouse_turn=turn, water_target=None)
         case ev.ActionStarted(action=action) if state.mouse_turn is not None:
             turn = state.mouse_turn
             gave_up = turn.movement_points is not None and not turn.moved
@@ -101,30 +114,39 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
             track = tuple(other if c == card else card if c == other else c for c in state.track)
             return replace(state, track=track)
         case ev.TurnEnded():
-            return replace(state, mouse_turn=None, minion_turn=None, turn_open=False)
-        case ev.AttackDeclared(attacker=attacker, target=target, ranged=ranged, dice=dice):
+            return replace(state, mouse_turn=None, minion_turn=None, turn_open=False, trap_rest=(), water_target=None)
+        case ev.AttackDeclared(attacker=attacker, target=target, ranged=ranged, dice=dice, others=others):
             attacked = state.minion_turn.attacked if state.minion_turn is not None else ()
             if attacker in state.figures and state.figures[attacker] not in state.party:
                 attacked = (*attacked, target)
-            attack = Attack(attacker=attacker, target=target, ranged=ranged, dice=dice)
+            attack = Attack(attacker=attacker, target=target, ranged=ranged, dice=dice, others=others)
             return replace(state, attack=attack, minion_turn=_minion_turn(state, attacked=attacked))
         case ev.AttackRolled(hits=hits) if state.attack is not None:
             return replace(state, attack=replace(state.attack, hits=hits))
         case ev.AttackResolved(attacker=attacker):
             turn = state.minion_turn
             done = turn is not None and turn.figure == attacker
+            if done and turn.extra_attacks:
+                return replace(state, attack=None, minion_turn=replace(turn, extra_attacks=turn.extra_attacks - 1))
             return replace(state, attack=None, minion_turn=_minion_turn(state, stage="done") if done else turn)
         case ev.CheeseAddedToWheel(count=count):
             return replace(state, cheese_wheel=state.cheese_wheel + count)
         case ev.CheeseWheelEmptied():
             return replace(state, cheese_wheel=0)
+        case ev.MouseWounded(mouse=mouse, wounds=n, poison=poison) if poison:
+            return replace(state, wounds=_add(state.wounds, mouse, n), poison_wounds=_add(state.poison_wounds, mouse, poison))
         case ev.MinionWounded(figure=figure, wounds=n) | ev.MouseWounded(mouse=figure, wounds=n):
             return replace(state, wounds=_add(state.wounds, figure, n))
         case ev.MinionDefeated(figure=figure):
             board = _move(state.board, figure, space_of(state, figure), None)
-            return replace(state, board=board, figures=_without(state.figures, figure), wounds=_without(state.wounds, figure))
+            return replace(
+                state, board=board, figures=_without(state.figures, figure), wounds=_without(state.wounds, figure),
+                greedy=tuple(f for f in state.greedy if f != figure), boss_cards=_without(state.boss_cards, figure),
+                effects=_without(state.effects, figure),
+            )
         case ev.InitiativeCardRemoved(card=card):
-            return _remove_card(state, card)
+            bosses = {f: tuple(c for c in cards if c != card) for f, cards in state.boss_cards.items()}
+            return replace(_remove_card(state, card), boss_cards=bosses)
         case ev.InitiativeCardsAdded(cards=cards):
             return replace(state, track=(*state.track, *cards))
         case ev.MouseCaptured(mouse=mouse):
@@ -136,6 +158,8 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
                 cheese={**state.cheese, mouse: 0},
                 wounds=_without(state.wounds, mouse),
                 effects=_without(state.effects, mouse),
+                poison_wounds=_without(state.poison_wounds, mouse),
+                captures=_add(state.captures, mouse, 1),
             )
         case ev.HourglassAdvanced(page=page):
             return replace(state, hourglass_page=page)
@@ -147,7 +171,7 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
             return replace(state, minion_turn=replace(turn, figure=figure, stage="move", acted=(*turn.acted, figure)))
         case ev.MinionMoved(figure=figure, origin=origin, path=path):
             board = _move(state.board, figure, origin, path[-1]) if path else state.board
-            return replace(state, board=board, minion_turn=_minion_turn(state, stage="attack"))
+            return replace(state, board=board, minion_turn=_minion_turn(state, stage="attack", crossed=(origin, *path)))
         case ev.MinionAttackSkipped():
             return replace(state, minion_turn=_minion_turn(state, stage="done"))
         case ev.SearchSucceeded(mouse=mouse, tile=tile):
@@ -169,6 +193,61 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
         case ev.InitiativeTrackReshuffled(cards=cards):
             current = state.turn_card
             return replace(state, track=cards, slot=cards.index(current) if current in cards else state.slot)
+        case ev.FigureStoodUp(figure=figure):
+            state = _drop_effect(state, figure, "knocked-down")
+            turn = state.mouse_turn
+            if turn is not None and turn.mouse == figure:
+                return replace(state, mouse_turn=replace(turn, moved=True))
+            return replace(state, minion_turn=_minion_turn(state, stage="attack")) if _acting(state, figure) else state
+        case ev.CheeseStolen(mouse=mouse, count=n, to_wheel=to_wheel):
+            return replace(state, cheese=_add(state.cheese, mouse, -n), cheese_wheel=state.cheese_wheel + (n if to_wheel else 0))
+        case ev.RoachesTurnedGreedy(figures=figures):
+            return replace(state, greedy=tuple(dict.fromkeys((*state.greedy, *figures))))
+        case ev.MouseHealed(mouse=mouse, wounds=n, poison=poison):
+            return replace(
+                state, wounds=_add(state.wounds, mouse, -(n + poison)), poison_wounds=_add(state.poison_wounds, mouse, -poison)
+            )
+        case ev.BossCardsAssigned(figure=figure, cards=cards):
+            return replace(state, boss_cards={**state.boss_cards, figure: cards})
+        case ev.BossWounded(card=card, wounds=n):
+            return replace(state, card_wounds=_add(state.card_wounds, card, n))
+        case ev.AmbushDeclared(cards=cards):
+            return replace(state, ambush=cards)
+        case ev.AmbushResolved():
+            return replace(state, ambush=None)
+        case ev.InitiativeCardMovedUp(card=card, by=by) if card in state.track:
+            current, track = state.turn_card, list(state.track)
+            index = track.index(card)
+            track.insert(max(index - by, 0), track.pop(index))
+            slot = track.index(current) if current in track else state.slot
+            return replace(state, track=tuple(track), slot=slot)
+        case ev.ExtraAttackGained(count=n) if state.minion_turn is not None:
+            return replace(state, minion_turn=replace(state.minion_turn, extra_attacks=state.minion_turn.extra_attacks + n))
+        case ev.DefenseResolved() if state.attack is not None and state.attack.others:
+            others = state.attack.others
+            return replace(state, attack=replace(state.attack, target=others[0], others=others[1:]))
+        case ev.MousetrapsSet(spaces=spaces):
+            return replace(state, traps=tuple(dict.fromkeys((*state.traps, *spaces))))
+        case ev.MouseStoppedAtMousetrap(rest=rest):
+            return replace(state, trap_rest=rest)
+        case ev.MousetrapPassed():
+            return replace(state, trap_rest=())
+        case ev.MousetrapSprung(space=space):
+            return replace(state, traps=tuple(t for t in state.traps if t != space), trap_rest=())
+        case ev.LeavingWaterStarted(space=space) if state.mouse_turn is not None:
+            return replace(state, water_target=space, mouse_turn=replace(state.mouse_turn, moved=True))
+        case ev.LeavingWaterFailed():
+            return replace(state, water_target=None)
+        case ev.MouseSweptByCurrent(mouse=mouse, origin=origin, space=space):
+            return replace(state, board=_move(state.board, mouse, origin, space))
+        case ev.AchievementEarned(mouse=mouse, achievement=achievement):
+            return replace(state, achievements={**state.achievements, achievement: mouse})
+        case ev.EndMarkerMoved(page=page):
+            return replace(state, end_marker_page=page)
+        case ev.RoachDefeatedCounted(mouse=mouse):
+            return replace(state, roaches_defeated=_add(state.roaches_defeated, mouse, 1))
+        case ev.EncounterStarted():
+            return replace(state, roaches_defeated={})
         case ev.EncounterDiscarded():
             return replace(state, encounter_face_up=None)
         case CardsDrawn(deck=deck, cards=cards):

@@ -13,10 +13,13 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from domain.core.ruleset import Answer, Begin
-from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, Move, MoveTo, Recover, Scurry, Search
+from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, LeaveWater, Move, MoveTo, Recover, Scurry, Search
 from domain.mice_and_mystics.events import EVENT_TYPES
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
+from domain.mice_and_mystics.rules import chapter_1, special_search
+from domain.mice_and_mystics.rules import bosses, brodie, charmed, mousetraps, water
+from domain.mice_and_mystics import campaign
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, fold, proceed, resolve_initiative
 from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, decide_scurry, legal_moves, resolve_move_roll
@@ -25,7 +28,7 @@ from domain.mice_and_mystics.state import State
 from domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
-MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore)
+MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore, LeaveWater)
 
 ROLLS = {
     "move": resolve_move_roll,
@@ -37,17 +40,28 @@ ROLLS = {
     "minion-move": minion_turn.resolve_minion_move,
     "search": search.resolve_search_roll,
     "recover": recover.resolve_recover_roll,
+    charmed.CHARMED_MOVE: charmed.resolve_charmed_move,
+    charmed.CHARMED_ATTACK: combat.resolve_attack_roll,
+    brodie.CHASE: brodie.resolve_chase,
+    bosses.AMBUSH: bosses.resolve_ambush,
+    mousetraps.MOUSETRAP: mousetraps.resolve_mousetrap,
+    water.LEAVE_WATER: water.resolve_leave_water,
+    chapter_1.MIZ_MAGGIE: chapter_1.resolve_miz_maggie,
 }
 SHUFFLES = {"initiative": resolve_initiative, summoning.NEW_MINIONS: summoning.resolve_new_minions,
             explore.ENCOUNTER_INITIATIVE: explore.resolve_encounter_initiative}
-DRAWS = {"search": search.resolve_search_draw, "encounter": explore.resolve_encounter_draw}
-DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.resolve_keep}
+DRAWS = {"search": search.resolve_search_draw, "encounter": explore.resolve_encounter_draw,
+         bosses.BOSS_CARDS: bosses.resolve_boss_cards}
+DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.resolve_keep,
+             bosses.BOSS_WOUND: bosses.resolve_boss_wound,
+             special_search.SPECIAL_SEARCH: special_search.resolve_special_search,
+             special_search.TREASURE_PICK: special_search.resolve_treasure_pick}
 
 
 def _decide(state: State, command: Command) -> list[Event]:
     match command:
         case Begin():
-            return decide_begin(state)
+            return campaign.with_carry_over(state, decide_begin(state))
         case Move():
             return decide_move(state, command)
         case MoveTo():
@@ -62,8 +76,11 @@ def _decide(state: State, command: Command) -> list[Event]:
             return search.decide_search(state, command)
         case Recover():
             return recover.decide_recover(state, command)
+        case LeaveWater():
+            return water.decide_leave_water(state, command)
         case Explore():
-            return explore.decide_explore(state, command)
+            chapter_1.check_explore(state, command.mouse)
+            return chapter_1.after_explore(state, explore.decide_explore(state, command))
         case _:
             raise RuleBroken("command.unknown", section=sections.SETUP, detail=f"{type(command).__name__} is not a command here")
 
@@ -83,7 +100,9 @@ def decide(state: State, command: Command) -> list[Event]:
 def resolve(state: State, answer: Answer) -> list[Event]:
     match answer:
         case DiceRolled(reason=reason) if reason in ROLLS:
-            events = ROLLS[reason](state, answer)
+            events = chapter_1.after_roll(state, answer, ROLLS[reason](state, answer))
+            if reason == "search":
+                events = special_search.after_search_roll(state, events)
         case CardsShuffled(reason=reason) if reason in SHUFFLES:
             events = SHUFFLES[reason](state, answer)
         case CardsDrawn(reason=reason) if reason in DRAWS:
@@ -115,14 +134,15 @@ def legal_commands(state: State) -> list[Command]:
     if state.phase == "setup":
         return [Begin()]
     mouse = turn_piece(state)
-    if mouse is None or state.attack is not None:
+    if mouse is None or state.attack is not None or charmed.is_charmed_turn(state):
         return []
     return [
         *legal_moves(state, mouse),
+        *water.legal_leave_water(state, mouse),
         *legal_battles(state, mouse),
         *search.legal_searches(state, mouse),
         *recover.legal_recovers(state, mouse),
-        *explore.legal_explores(state, mouse),
+        *(c for c in explore.legal_explores(state, mouse) if chapter_1.may_explore(state, mouse)),
         EndTurn(mouse=mouse),
     ]
 
@@ -145,6 +165,7 @@ class MiceAndMysticsRuleset:
     initiative_view = staticmethod(initiative_view)
     board_view = staticmethod(board_view)
     describe = staticmethod(describe)
+    campaign_carry_over = staticmethod(campaign.campaign_carry_over)
 
 
 RULESET = MiceAndMysticsRuleset()

@@ -9,6 +9,8 @@ from typing import Literal
 
 from msgspec import Struct, field
 
+from domain.mice_and_mystics.documents import CarryOver, Sandbox
+
 Phase = Literal["setup", "initiative", "playing", "ended"]
 
 
@@ -41,6 +43,7 @@ class Attack(Struct, frozen=True, kw_only=True):
     ranged: bool
     dice: int
     hits: int = 0
+    others: tuple[str, ...] = ()
 
 
 class MinionTurn(Struct, frozen=True, kw_only=True):
@@ -55,6 +58,8 @@ class MinionTurn(Struct, frozen=True, kw_only=True):
     stage: Literal["move", "attack", "done"] = "done"
     acted: tuple[str, ...] = ()
     attacked: tuple[str, ...] = ()
+    extra_attacks: int = 0
+    crossed: tuple[str, ...] = ()
 
 
 class State(Struct, frozen=True, kw_only=True):
@@ -94,6 +99,25 @@ class State(Struct, frozen=True, kw_only=True):
     encounter_face_up: str | None = None
     explored: tuple[str, ...] = ()
     last_drawn: tuple[str, ...] = ()
+    # Chapter room rules, sandbox and campaign (rules/chapter_1.py, rules/sandbox.py, campaign.py)
+    story_achievements: tuple[str, ...] = ()
+    abilities: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    counter_cheese: int = 0
+    special_searches: tuple[str, ...] = ()
+    kitchen_roach: str | None = None
+    sandbox: Sandbox | None = None
+    carry_in: CarryOver | None = None
+    poison_wounds: dict[str, int] = field(default_factory=dict)
+    greedy: tuple[str, ...] = ()
+    boss_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    card_wounds: dict[str, int] = field(default_factory=dict)
+    ambush: tuple[str, ...] | None = None
+    traps: tuple[str, ...] = ()
+    trap_rest: tuple[str, ...] = ()
+    water_target: str | None = None
+    achievements: dict[str, str] = field(default_factory=dict)
+    captures: dict[str, int] = field(default_factory=dict)
+    roaches_defeated: dict[str, int] = field(default_factory=dict)
 
     @property
     def turn_card(self) -> str | None:

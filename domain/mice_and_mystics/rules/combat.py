@@ -9,13 +9,14 @@ each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion
 
 from __future__ import annotations
 
-from domain.core.events import DiceRolled, Event, RollRequested
+from domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import (
     AttackResolved,
     AttackRolled,
     CheeseAddedToWheel,
     CheeseGained,
+    DefenseResolved,
     HourglassAdvanced,
     InitiativeCardRemoved,
     MinionDefeated,
@@ -24,6 +25,7 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
 )
 from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules import abilities, achievements, bosses
 from domain.mice_and_mystics.state import State, space_of
 
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
@@ -67,7 +69,7 @@ def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     if item is not None and item.special == "dagger" and card in state.track and attacker in state.track:
         if state.track.index(card) > state.track.index(attacker):
             dice -= 1
-    return max(dice, 0)
+    return max(dice - achievements.cat_tamer_penalty(state, attacker, figure), 0)
 
 
 def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
@@ -81,16 +83,26 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
         per = 2 if library().mice[attack.attacker].ability == DRAW_POWER else 1
         events.append(CheeseGained(mouse=attack.attacker, count=per * cheese, reason="attack"))
     elif cheese:
-        events.append(CheeseAddedToWheel(count=cheese, reason="minion-attack"))
+        events += abilities.minion_attack_cheese(state, attack.attacker, cheese)
+    events += achievements.on_roll(state, attack.attacker, answer.faces, defending=False)
     if hits == 0:
         return [*events, AttackResolved(attacker=attack.attacker, target=attack.target, hits=0, blocks=0, wounds=0)]
+    return events + defense_request(evolve_all(state, events), hits)
+
+
+def defense_request(state: State, hits: int) -> list[Event]:
+    """The defense roll of the attack's current target (none against Constrict: facts.md §3)."""
+    attack = state.attack
+    assert attack is not None
     if is_mouse(state, attack.target):
         dice, reason, piece = mouse_defense_dice(attack.target), "mouse-defense", attack.target
+        if abilities.constricts(state, attack.attacker):
+            dice = 0
     else:
         dice, reason, piece = minion_defense_dice(state, attack.attacker, attack.target), "minion-defense", None
     if dice == 0:
-        return [*events, *resolve_defense(state, attack.target, hits, ())]
-    return [*events, RollRequested(reason=reason, dice=dice, piece=piece)]
+        return resolve_defense(state, attack.target, hits, ())
+    return [RollRequested(reason=reason, dice=dice, piece=piece)]
 
 
 def resolve_defense_roll(state: State, answer: DiceRolled) -> list[Event]:
@@ -103,18 +115,36 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
     """Blocks, cheese of the defender, then wounds for the unblocked hits."""
     attack = state.attack
     assert attack is not None
-    blocks = min(count(faces, BLOCKS), hits)
+    blocks = min(count(faces, BLOCKS) + abilities.extra_blocks(state, target, faces), hits)
     wounds = hits - blocks
-    events: list[Event] = [AttackResolved(attacker=attack.attacker, target=target, hits=hits, blocks=blocks, wounds=wounds)]
+    resolved = DefenseResolved if attack.others else AttackResolved
+    events: list[Event] = [resolved(attacker=attack.attacker, target=target, hits=hits, blocks=blocks, wounds=wounds)]
     cheese = count(faces, CHEESE)
     if cheese and is_mouse(state, target):
         events.append(CheeseGained(mouse=target, count=cheese, reason="defense"))
-    elif cheese:
+        events += achievements.on_roll(state, target, faces, defending=True)
+    elif cheese and not abilities.ignores_cheese(state, target):
         events.append(CheeseAddedToWheel(count=cheese, reason="minion-defense"))
     if wounds:
         after = evolve_all(state, events)
-        events += wound_mouse(after, target, wounds) if is_mouse(state, target) else wound_minion(after, target, wounds)
+        if is_mouse(state, target):
+            events += hit_mouse(after, attack.attacker, target, wounds)
+        elif target in state.boss_cards:
+            events += bosses.wound_boss(after, target, wounds, attack.attacker)
+        else:
+            events += wound_minion(after, target, wounds)
+    if attack.others and not (events and isinstance(events[-1], DecisionRequested)):
+        events += defense_request(evolve_all(state, events), hits)
     return events
+
+
+def hit_mouse(state: State, attacker: str, mouse: str, wounds: int) -> list[Event]:
+    """Wounds dealt to a mouse, through the attacker's abilities (``abilities.on_mouse_hit``)."""
+    before, wounds, poison, after = abilities.on_mouse_hit(state, attacker, mouse, wounds)
+    if not wounds:
+        return before
+    wounded = wound_mouse(evolve_all(state, before), mouse, wounds, poison)
+    return before + wounded + ([] if any(isinstance(e, MouseCaptured) for e in wounded) else after)
 
 
 def evolve_all(state: State, events: list[Event]) -> State:
@@ -130,16 +160,20 @@ def wound_minion(state: State, figure: str, wounds: int) -> list[Event]:
     events: list[Event] = [MinionWounded(figure=figure, wounds=wounds)]
     if state.wounds.get(figure, 0) + wounds >= library().minions[card].lives:
         events.append(MinionDefeated(figure=figure, card=card))
+        events += achievements.on_defeat(state, state.attack.attacker if state.attack else None, figure, card)
         others = [f for f, c in state.figures.items() if c == card and f != figure and space_of(state, f) is not None]
         if not others:
             events.append(InitiativeCardRemoved(card=card))
     return events
 
 
-def wound_mouse(state: State, mouse: str, wounds: int) -> list[Event]:
-    """000 §Topi Catturati: wounds >= lives captures the mouse; the hourglass moves one page on."""
-    events: list[Event] = [MouseWounded(mouse=mouse, wounds=wounds)]
+def wound_mouse(state: State, mouse: str, wounds: int, poison: int = 0) -> list[Event]:
+    """000 §Topi Catturati: wounds >= lives captures the mouse; the hourglass moves one page on.
+    ``poison`` of the wounds are poison wounds (000 §Avvelenato); they count like any wound."""
+    events: list[Event] = [MouseWounded(mouse=mouse, wounds=wounds, poison=poison)]
     if state.wounds.get(mouse, 0) + wounds >= library().mice[mouse].lives:
+        events += achievements.before_capture(evolve_all(state, events), mouse)
         events.append(MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)))
         events.append(HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"))
+        events += achievements.after_capture(evolve_all(state, events), mouse)
     return events

@@ -20,7 +20,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted, EncounterRevealed, FigurePlaced, InitiativeTrackReshuffled
 from domain.mice_and_mystics.events import RoomEntered, TileFlipped
 from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules import keywords, sections
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
 from domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
@@ -103,6 +103,10 @@ def resolve_encounter_draw(state: State, answer: CardsDrawn) -> list[Event]:
     after = state
     for event in events:
         after = evolve(after, event)
+    marked = keywords.on_encounter(after, card, page, room)
+    for event in marked:
+        after = evolve(after, event)
+    events += marked
     if not any(c not in state.party for c in before):
         cards = tuple(dict.fromkeys([*(c for c in before if c in state.party), *sorted(set(after.figures.values()) - set(state.party))]))
         return events + ([ShuffleRequested(reason=ENCOUNTER_INITIATIVE, cards=cards)] if len(cards) > len(before) else [])

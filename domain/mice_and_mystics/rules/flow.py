@@ -18,7 +18,10 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import CheeseGained, InitiativeCardsSwapped, InitiativeTrackLaid, RoundStarted
 from domain.mice_and_mystics.events import TurnEnded, TurnStarted
 from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules import water
+from domain.mice_and_mystics.rules.bosses import ambush_step
 from domain.mice_and_mystics.rules.captured import captured_turn, outcome
+from domain.mice_and_mystics.rules.charmed import charm_ends, charmed_step, is_charmed_turn
 from domain.mice_and_mystics.rules.minion_turn import minion_step
 from domain.mice_and_mystics.rules.summoning import WHEEL_FULL, summon, time_passes
 from domain.mice_and_mystics.rules.turns import check_turn
@@ -37,7 +40,8 @@ def fold(state: State, events: list[Event]) -> State:
 
 def end_turn(state: State, card: str) -> list[Event]:
     """``TurnEnded``, then Aggressive (minion card) or time passing (last mouse card)."""
-    events: list[Event] = [TurnEnded(card=card)]
+    swept = water.current(state, card) if card in state.party else []
+    events: list[Event] = [*swept, TurnEnded(card=card)]
     minion = library().minions.get(card)
     slot = state.slot if state.slot is not None else 0
     if minion is not None and "aggressive" in minion.abilities and 0 < slot < len(state.track):
@@ -56,12 +60,16 @@ def _next_turn(state: State) -> list[Event]:
 def _step(state: State) -> list[Event]:
     if state.cheese_wheel >= WHEEL_FULL:
         return summon(state)
+    if state.ambush is not None:
+        return ambush_step(state)
     if not state.turn_open:
         return _next_turn(state)
     card = state.turn_card
     assert card is not None
     if state.minion_turn is not None:
         return minion_step(state) or end_turn(state, card)
+    if is_charmed_turn(state):
+        return charmed_step(state) or [*charm_ends(card), *end_turn(fold(state, charm_ends(card)), card)]
     if state.mouse_turn is not None:
         return []
     if card not in state.captured:

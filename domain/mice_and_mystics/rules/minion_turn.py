@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import AttackDeclared, MinionActivated, MinionAttackSkipped, MinionMoved
+from domain.mice_and_mystics.events import AttackDeclared, FigureStoodUp, MinionActivated, MinionAttackSkipped, MinionMoved
 from domain.mice_and_mystics.rules.graph import can_enter, minion_distances, minion_neighbours, size_of
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
 from domain.mice_and_mystics.rules.sight import reach, sees
 from domain.mice_and_mystics.state import State, space_of
 
 FAR = 10_000
+KNOCKED_DOWN = "knocked-down"
 
 
 def mice_on_board(state: State) -> dict[str, str]:
@@ -38,7 +39,10 @@ def _has_mouse(state: State, space: str) -> bool:
 def next_figure(state: State, card: str, acted: tuple[str, ...]) -> str | None:
     """The card's figure on the board that has not acted yet and is nearest to the mice."""
     dist = minion_distances(tuple(mice_on_board(state).values()))
-    left = [f for f, c in state.figures.items() if c == card and f not in acted and space_of(state, f) is not None]
+    left = [
+        f for f, c in state.figures.items()
+        if (c == card or card in state.boss_cards.get(f, ())) and f not in acted and space_of(state, f) is not None
+    ]
     return min(left, key=lambda f: (dist.get(space_of(state, f), FAR), f), default=None)
 
 
@@ -90,13 +94,19 @@ def minion_step(state: State) -> list[Event]:
     figure = turn.figure
     here = space_of(state, figure)
     assert here is not None
+    from domain.mice_and_mystics.rules import brodie  # brodie.py builds on this module
+
+    if brodie.is_brodie_turn(state):
+        return brodie.brodie_step(state, figure, here)
     if turn.stage == "move":
+        if KNOCKED_DOWN in state.effects.get(figure, ()):
+            return [FigureStoodUp(figure=figure)]  # 000 §Atterrato
         return _move_step(state, figure, here)
     return _attack_step(state, figure, here)
 
 
 def _move_step(state: State, figure: str, here: str) -> list[Event]:
-    ranged = library().minions[state.figures[figure]].attack == "ranged"
+    ranged = library().minions[state.minion_turn.card].attack == "ranged"
     if ranged and _sees_a_mouse(state, here):
         return [MinionMoved(figure=figure, origin=here, path=(), reason="sees a mouse")]
     if not ranged and _has_mouse(state, here):
@@ -113,14 +123,14 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
     here = space_of(state, figure)
     mouse = target_mouse(state, here)
     path = path_toward(state, figure, mouse, MOVE_NUMBER[answer.faces[0]]) if mouse else ()
-    if library().minions[state.figures[figure]].attack == "ranged":
+    if library().minions[state.minion_turn.card].attack == "ranged":
         seen = next((i for i, s in enumerate(path) if _sees_a_mouse(state, s)), None)
         path = path if seen is None else path[: seen + 1]
     return [MinionMoved(figure=figure, origin=here, path=path)]
 
 
 def _attack_step(state: State, figure: str, here: str) -> list[Event]:
-    card = library().minions[state.figures[figure]]
+    card = library().minions[state.minion_turn.card]
     ranged = card.attack == "ranged"
     attacked = state.minion_turn.attacked if state.minion_turn else ()
     dist = minion_distances((here,))

@@ -18,13 +18,14 @@ from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
 from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import ActionStarted, MouseMoved, MovementPointsGained
+from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MouseMoved, MovementPointsGained
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours, mouse_step_cost
 from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
 
+KNOCKED_DOWN = "knocked-down"
 MOVE_NUMBER = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1, 6: 3}  # action-die face -> move number (facts.md §1)
 
 
@@ -35,7 +36,7 @@ def _stops(state: State, space: str) -> bool:
 
 def check_can_leave(state: State, mouse: str, origin: str) -> None:
     if library().spaces[origin].water:
-        raise RuleBroken("move.leave-water", section=sections.WATER, detail="leaving water is not implemented yet")
+        raise RuleBroken("move.leave-water", section=sections.WATER, detail="in water: LeaveWater takes the whole move")
     if len(minions_on(state, origin)) > len(mice_on(state, origin)):
         raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
     if WEBBED in state.effects.get(mouse, ()):
@@ -50,6 +51,8 @@ def decide_move(state: State, cmd: Move) -> list[Event]:
         raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
     origin = space_of(state, cmd.mouse)
     assert origin is not None
+    if KNOCKED_DOWN in state.effects.get(cmd.mouse, ()):
+        return [FigureStoodUp(figure=cmd.mouse)]  # 000 §Atterrato: the whole move to stand up
     check_can_leave(state, cmd.mouse, origin)
     return [RollRequested(reason="move", dice=1, piece=cmd.mouse)]
 
@@ -106,7 +109,9 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
                 detail=f"the path costs more than {turn.movement_points} movement",
             )
         here = step
-    return [MouseMoved(mouse=cmd.mouse, origin=origin, path=cmd.path, cost=cost)]
+    from domain.mice_and_mystics.rules.mousetraps import walk  # mousetraps builds on combat
+
+    return walk(state, cmd.mouse, origin, cmd.path)
 
 
 def _red(space: str) -> list[tuple[str, str]]:
@@ -140,6 +145,8 @@ def legal_moves(state: State, mouse: str) -> list[Command]:
     origin = space_of(state, mouse)
     if turn is None or origin is None:
         return []
+    if KNOCKED_DOWN in state.effects.get(mouse, ()) and not turn.moved and turn.movement_points is None:
+        return [Move(mouse=mouse)]
     try:
         check_can_leave(state, mouse, origin)
     except RuleBroken:

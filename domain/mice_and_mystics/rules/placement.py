@@ -16,6 +16,7 @@ from domain.core.events import Event
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import FigurePlaced
 from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules.figures import available
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
 from domain.mice_and_mystics.state import State
 
@@ -49,7 +50,7 @@ def place_minions(state: State, card: str, count: int, tile: str) -> list[Event]
     not placed (001 §Il Turno di un Servitore: "collocate le miniature disponibili")."""
     events: list[Event] = []
     placed: dict[str, int] = {}
-    for _ in range(count):
+    for _ in range(min(count, available(state, card))):
         space = _choose(state, card, tile, placed)
         if space is None:
             break

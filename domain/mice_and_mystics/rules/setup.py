@@ -20,15 +20,22 @@ from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.placement import place_minions
 from domain.mice_and_mystics.state import State
+from domain.mice_and_mystics.documents import CarryOver, Sandbox
+from domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
+from domain.mice_and_mystics.campaign import check_carry_over
 
 DECKS_PROVISIONAL = "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
 
 
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The ruleset's setup document: the chapter and the party of mice."""
+    """The ruleset's setup document: the chapter and the party of mice; optionally an explicit
+    ``sandbox`` table instead of the chapter's setup (``rules/sandbox.py``; the chapter's rules still
+    apply), and a campaign ``carry_over`` from the previous chapter (``campaign.py``)."""
 
     chapter: str = "chapter-1"
     mice: tuple[str, ...]
+    sandbox: Sandbox | None = None
+    carry_over: CarryOver | None = None
 
 
 def decode_setup(raw: bytes) -> Setup:
@@ -50,7 +57,8 @@ def check_setup(setup: Setup, created: GameCreated) -> None:
             raise RuleBroken("setup.unknown-mouse", section=sections.SETUP, detail=f"no mouse {mouse!r}")
         if mouse in chapter.mice_not_allowed:
             raise RuleBroken("setup.mouse-not-allowed", section=sections.CHAPTER_1, detail=chapter.mice_not_allowed_reason)
-    if len(set(setup.mice)) != len(setup.mice) or len(setup.mice) != chapter.party_size:
+    sizes = range(1, chapter.party_size + 1) if setup.sandbox is not None else (chapter.party_size,)
+    if len(set(setup.mice)) != len(setup.mice) or len(setup.mice) not in sizes:
         raise RuleBroken(
             "setup.party-size",
             section=sections.CHAPTER_1,
@@ -73,13 +81,19 @@ def initial_state(created: GameCreated) -> State:
     """The state right after ``GameCreated``: the party chosen, nothing on the table yet."""
     setup = decode_setup(created.setup)
     check_setup(setup, created)
-    return State(chapter=setup.chapter, party=setup.mice)
+    if setup.sandbox is not None:
+        sandbox_events(setup.sandbox, setup.mice, setup.chapter)  # refuses a table that cannot be
+    if setup.carry_over is not None:
+        check_carry_over(setup.carry_over, setup.mice)
+    return State(chapter=setup.chapter, party=setup.mice, sandbox=setup.sandbox, carry_in=setup.carry_over)
 
 
 def decide_begin(state: State) -> list[Event]:
     """Put chapter ``state.chapter`` on the table and ask for the initiative shuffle."""
     if state.phase != "setup":
         raise RuleBroken("setup.already-begun", section=sections.SETUP, detail="the chapter is already set up")
+    if state.sandbox is not None:
+        return sandbox_begin(state, state.sandbox)
     chapter = library().chapters[state.chapter]
     events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]

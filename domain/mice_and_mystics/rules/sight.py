@@ -53,6 +53,8 @@ def sees(a: str, b: str) -> bool:
     if not same_room(a, b):
         return False
     lib = library()
+    if "tree-entrance" in (lib.spaces[a].feature, lib.spaces[b].feature):
+        return reach(a, b) is not None  # 001 §Capitolo 1, Il Cortile: only the space next to the trunk hole
     start, end = lib.spaces[a].centre, lib.spaces[b].centre
     walls = lib.tiles[lib.space_tile[a]].walls
     return not any(segments_intersect(start, end, w.a, w.b) for w in walls)

@@ -98,5 +98,12 @@ def summon(state: State) -> list[Event]:
         for event in placed:
             after = evolve(after, event)
         events += placed
+        if rule is None and state.encounter_face_up is not None:
+            from domain.mice_and_mystics.rules.keywords import on_summon
+
+            greedy = on_summon(after, state.encounter_face_up, page)
+            for event in greedy:
+                after = evolve(after, event)
+            events += greedy
     events.append(CheeseWheelEmptied(count=state.cheese_wheel))
     return events + new_cards_step(after, state.track)

@@ -5,6 +5,8 @@ of the Kitchen Tunnels board."""
 
 import pytest
 
+from domain.mice_and_mystics.chapter_events import CounterCheesePlaced
+
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, ShuffleRequested
 from domain.mice_and_mystics.commands import Explore
@@ -56,6 +58,7 @@ def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_e
     assert events[2:6] == [FigurePlaced(figure=m, card=m, space="KI-8") for m in ("collin", "tilda", "filch", "maginos")]
     assert events[6:] == [
         RoomEntered(tile="kitchen", first=True),
+        CounterCheesePlaced(count=3),  # Chapter 1, Kitchen room rule (rules/chapter_1.py)
         DrawRequested(reason="encounter", deck="encounter", cards=DECK),
     ]
 

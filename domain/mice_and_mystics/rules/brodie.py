@@ -1,0 +1,112 @@
+"""Brodie the cat (000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3).
+
+Brodie is the boss figure ``brodie`` (a paw token taking no room) acting on two cards.
+- Pounces: he jumps to the space of his room holding the most figures (minions included, his own
+  paw not counted); ties go to the space holding the figure highest on the track; with no figure
+  in the room he stays. One attack roll; every figure on that space defends separately.
+- Chases: two dice, the sum of their move numbers is his move, along the shortest path toward the
+  nearest mouse not on his start space (ties: higher on the track); movement left once he reaches it
+  carries him on toward the next nearest. He does not move if every mouse is on his space. One
+  attack roll then hits every figure on every space he crossed, start and end included, each
+  defending separately. Of equally short paths he takes the first in tile order (RULINGS.md).
+His cheese never goes on the wheel (``abilities.ignores_cheese``).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import DiceRolled, Event, RollRequested
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, MinionMoved
+from domain.mice_and_mystics.rules.graph import minion_distances, minion_neighbours
+from domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board
+from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
+from domain.mice_and_mystics.state import State, space_of
+
+CHASE = "brodie-chase"
+
+
+def is_brodie_turn(state: State) -> bool:
+    turn = state.minion_turn
+    if turn is None:
+        return False
+    card = library().minions.get(turn.card)
+    return card is not None and bool({"chase", "pounce"} & set(card.abilities))
+
+
+def _rank(state: State, figure: str) -> int:
+    card = state.figures.get(figure, figure)
+    cards = (card, *state.boss_cards.get(figure, ()))
+    return min((state.track.index(c) for c in cards if c in state.track), default=FAR)
+
+
+def pounce_space(state: State, figure: str, here: str) -> str:
+    room = library().space_tile[here]
+    scored = []
+    for space, figures in state.board.items():
+        others = [f for f in figures if f != figure]
+        if others and library().space_tile[space] == room:
+            scored.append((-len(others), min(_rank(state, f) for f in others), space_order(space), space))
+    return min(scored)[3] if scored else here
+
+
+def shortest_path(origin: str, goal: str) -> tuple[str, ...]:
+    """The first shortest path in tile order along minion borders (he ignores lines and capacity)."""
+    paths: dict[str, tuple[str, ...]] = {origin: ()}
+    frontier = [origin]
+    while frontier and goal not in paths:
+        nxt = []
+        for space in frontier:
+            for other in sorted(minion_neighbours(space), key=space_order):
+                if other not in paths:
+                    paths[other] = (*paths[space], other)
+                    nxt.append(other)
+        frontier = nxt
+    return paths.get(goal, ())
+
+
+def chase_path(state: State, origin: str, steps: int) -> tuple[str, ...]:
+    path: list[str] = []
+    reached: set[str] = {origin}
+    here, left = origin, steps
+    while left > 0:
+        dist = minion_distances((here,))
+        targets = [(dist[s], i, s) for i, s in enumerate(mice_on_board(state).values()) if s in dist and s not in reached]
+        if not targets:
+            break
+        goal = min(targets)[2]
+        route = shortest_path(here, goal)[:left]
+        path += route
+        left -= len(route)
+        here = path[-1] if path else here
+        if here == goal or not route:
+            reached.add(goal)
+    return tuple(path)
+
+
+def brodie_step(state: State, figure: str, here: str) -> list[Event]:
+    turn = state.minion_turn
+    assert turn is not None
+    card = library().minions[turn.card]
+    if turn.stage == "move":
+        if "pounce" in card.abilities:
+            target = pounce_space(state, figure, here)
+            return [MinionMoved(figure=figure, origin=here, path=(target,) if target != here else (), reason="pounce")]
+        if not chase_path(state, here, 1):
+            return [MinionMoved(figure=figure, origin=here, path=(), reason="no mouse off his space")]
+        return [RollRequested(reason=CHASE, dice=2)]
+    spaces = (here,) if "pounce" in card.abilities else turn.crossed or (here,)
+    defenders = [f for s in dict.fromkeys(spaces) for f in state.board.get(s, ()) if f != figure]
+    if not defenders:
+        return [MinionAttackSkipped(figure=figure, reason="no figure where he passed")]
+    return [
+        AttackDeclared(attacker=figure, target=defenders[0], ranged=False, dice=card.battle, others=tuple(defenders[1:])),
+        RollRequested(reason="minion-attack", dice=card.battle),
+    ]
+
+
+def resolve_chase(state: State, answer: DiceRolled) -> list[Event]:
+    turn = state.minion_turn
+    assert turn is not None and turn.figure is not None
+    here = space_of(state, turn.figure)
+    steps = sum(MOVE_NUMBER[f] for f in answer.faces)
+    return [MinionMoved(figure=turn.figure, origin=here, path=chase_path(state, here, steps), reason="chase")]

@@ -1,0 +1,48 @@
+"""Encounter keywords (001 §Trappole per Topi; 001 §Imboscate; 001 §Blatte Avide; facts.md §6).
+
+When an encounter's minions have been placed in the room:
+- Mousetrap: a mousetrap token on every red-X space of the room.
+- Ambush: once every minion card is on the track, each is ambushed (``bosses.ambush_step``).
+- Greedy Roaches: every roach in play becomes greedy.
+A summon uses the same band but "ambushes do not affect summons" (001 §Imboscate); of the keywords
+only Greedy Roaches applies to roaches a summon brings (RULINGS.md, Encounter keywords).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import Event
+from domain.mice_and_mystics.content import EncounterBand, library
+from domain.mice_and_mystics.events import AmbushDeclared, EncounterStarted, MousetrapsSet, RoachesTurnedGreedy
+from domain.mice_and_mystics.state import State
+
+ROACHES = "roaches"
+
+
+def band(card: str, page: int) -> EncounterBand | None:
+    bands = library().encounters[card].bands
+    return next((b for b in bands if b.first <= page <= b.last), bands[-1] if bands else None)
+
+
+def greedy(state: State) -> list[Event]:
+    roaches = tuple(sorted(f for f, c in state.figures.items() if c == ROACHES and f not in state.greedy))
+    return [RoachesTurnedGreedy(figures=roaches)] if roaches else []
+
+
+def on_encounter(state: State, card: str, page: int, room: str | None) -> list[Event]:
+    """``state`` after the encounter's minions were placed."""
+    found = band(card, page)
+    words = found.keywords if found is not None else ()
+    events: list[Event] = [EncounterStarted(card=card)]
+    if "greedy-roaches" in words:
+        events += greedy(state)
+    if "mousetrap" in words and room is not None:
+        traps = tuple(s.id for s in library().tiles[room].spaces if s.kind == "mousetrap")
+        events += [MousetrapsSet(spaces=traps)] if traps else []
+    if "ambush" in words:
+        events.append(AmbushDeclared())
+    return events
+
+
+def on_summon(state: State, card: str, page: int) -> list[Event]:
+    found = band(card, page)
+    return greedy(state) if found is not None and "greedy-roaches" in found.keywords else []

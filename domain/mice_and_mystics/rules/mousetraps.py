@@ -1,0 +1,71 @@
+"""Mousetraps (001 §Attraversare le Trappole per Topi; 001 §Trappole per Topi).
+
+A mouse moving onto a space with a mousetrap token stops there and rolls dice equal to its move
+value (a Tinkerer may roll its lore value instead: it rolls the larger, more dice never hurting).
+A star: it passes safely and may walk on along its path. No star: the token is removed, the mouse
+takes 1 wound and 1 cheese, is knocked down, and its turn ends at once. Minions ignore mousetraps;
+Lily's Lesson Learned makes her immune (facts.md §2, single source).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import DiceRolled, Event, RollRequested
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import CheeseGained, MouseCaptured, MousetrapPassed, MousetrapSprung, MouseMoved
+from domain.mice_and_mystics.events import MouseStoppedAtMousetrap
+from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules.combat import STARS, count, wound_mouse
+from domain.mice_and_mystics.rules.effects import knock_down
+from domain.mice_and_mystics.rules.graph import mouse_step_cost
+from domain.mice_and_mystics.state import State, space_of
+
+MOUSETRAP = "mousetrap"
+IMMUNE = "lesson-learned"
+
+
+def trap_dice(mouse: str) -> int:
+    hero = library().mice[mouse]
+    return max(hero.move, hero.lore) if "tinkerer" in hero.classes else hero.move
+
+
+def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[Event]:
+    """``MouseMoved`` along ``path``, stopping on the first mousetrap to roll for it."""
+    immune = library().mice[mouse].ability == IMMUNE
+    stop = next((i for i, s in enumerate(path) if s in state.traps), None) if not immune else None
+    upto = path if stop is None else path[: stop + 1]
+    cost, here = 0, origin
+    for step in upto:
+        cost += mouse_step_cost(here, step) or 1
+        here = step
+    events: list[Event] = [MouseMoved(mouse=mouse, origin=origin, path=upto, cost=cost)] if upto else []
+    if stop is None:
+        return events
+    return [
+        *events,
+        MouseStoppedAtMousetrap(mouse=mouse, space=path[stop], rest=path[stop + 1:]),
+        RollRequested(reason=MOUSETRAP, dice=trap_dice(mouse), piece=mouse),
+    ]
+
+
+def resolve_mousetrap(state: State, answer: DiceRolled) -> list[Event]:
+    from domain.mice_and_mystics.rules.flow import end_turn  # flow runs the turns this module serves
+
+    assert state.mouse_turn is not None
+    mouse = state.mouse_turn.mouse
+    here = space_of(state, mouse)
+    assert here is not None
+    if count(answer.faces, STARS):
+        return [MousetrapPassed(mouse=mouse, space=here), *walk(state, mouse, here, state.trap_rest)]
+    events: list[Event] = [MousetrapSprung(mouse=mouse, space=here), CheeseGained(mouse=mouse, count=1, reason=MOUSETRAP)]
+    after = _fold(state, events)
+    wounded = wound_mouse(after, mouse, 1)
+    events += wounded
+    if not any(isinstance(e, MouseCaptured) for e in wounded):
+        events += knock_down(after, mouse)
+    return events + end_turn(_fold(state, events), mouse)
+
+
+def _fold(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state

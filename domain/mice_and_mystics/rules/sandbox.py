@@ -1,0 +1,154 @@
+"""A sandbox table: a game set up from an explicit ``Sandbox`` document instead of the chapter's
+setup (DESIGN.md, Content is data: "a sandbox to teach, test, or reconstruct a disputed table").
+
+``check_sandbox`` refuses anything the table could not hold, with ``RuleBroken("setup.*")``:
+unknown tile, tile number, space, mouse or minion card; two faces of one board, or two tiles on one
+cell; a space not on a placed tile; a party mouse placed twice or not at all; a full space (001
+§Condividere le Caselle); a minion on the tree entrance (001 §Capitolo 1); wounds that would
+capture or defeat; a track that is not exactly the mice and minion cards on the table; an
+hourglass at or past the end marker; unknown deck cards. ``sandbox_begin`` then emits the same
+kinds of setup events as a chapter (``RoomTilePlaced``, ``FigurePlaced``, ``StoryBoardPrepared``,
+``DecksPrepared``, the initiative shuffle or the given track), so the game goes on as any other.
+"""
+
+from __future__ import annotations
+
+from domain.core.errors import RuleBroken
+from domain.core.events import CardsShuffled, Event, ShuffleRequested
+from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
+from domain.mice_and_mystics.events import (
+    CheeseAddedToWheel, CheeseGained, DecksPrepared, FigurePlaced, MinionWounded, MouseWounded, RoomTilePlaced,
+    StoryBoardPrepared,
+)
+from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.graph import can_enter
+from domain.mice_and_mystics.rules.placement import next_figure_id
+from domain.mice_and_mystics.state import State
+
+
+def _refuse(rule: str, detail: str, section: str = sections.SETUP) -> RuleBroken:
+    return RuleBroken(f"setup.{rule}", section=section, detail=detail)
+
+
+def tile_id(tile: SandboxTile) -> str:
+    lib = library()
+    if isinstance(tile.tile, int):
+        found = next((t.id for t in lib.tiles.values() if t.number == tile.tile), None)
+        if found is None:
+            raise _refuse("unknown-tile", f"no room tile number {tile.tile}")
+        return found
+    if tile.tile not in lib.tiles:
+        raise _refuse("unknown-tile", f"no room tile {tile.tile!r}")
+    return tile.tile
+
+
+def _figure_card(figure: SandboxFigure, party: tuple[str, ...]) -> str:
+    lib = library()
+    if (figure.mouse is None) == (figure.card is None):
+        raise _refuse("figure", f"a figure on {figure.space} needs exactly one of mouse or card")
+    if figure.mouse is not None:
+        if figure.mouse not in lib.mice:
+            raise _refuse("unknown-mouse", f"no mouse {figure.mouse!r}")
+        if figure.mouse not in party:
+            raise _refuse("mouse-not-in-party", f"{figure.mouse} is not one of the setup's mice")
+        if figure.wounds >= lib.mice[figure.mouse].lives:
+            raise _refuse("wounds", f"{figure.mouse} would be captured")
+        return figure.mouse
+    if figure.card not in lib.minions:
+        raise _refuse("unknown-card", f"no minion card {figure.card!r}")
+    if figure.wounds >= lib.minions[figure.card].lives:
+        raise _refuse("wounds", f"a {figure.card} figure would be defeated")
+    return figure.card  # type: ignore[return-value]
+
+
+def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> list[Event]:
+    """Validate the sandbox and return its setup events up to the decks (no initiative yet)."""
+    lib = library()
+    state = State(chapter=chapter, party=party)
+    events: list[Event] = []
+    boards, cells = set(), set()
+    for placed in sandbox.tiles:
+        tile = tile_id(placed)
+        board = frozenset({tile, lib.tiles[tile].reverse})
+        if board in boards or (placed.column, placed.row) in cells:
+            raise _refuse("tile-overlap", f"{tile}: its board or its cell ({placed.column}, {placed.row}) is already used")
+        boards.add(board)
+        cells.add((placed.column, placed.row))
+        events.append(RoomTilePlaced(tile=tile, column=placed.column, row=placed.row))
+    on_table = {e.tile for e in events if isinstance(e, RoomTilePlaced)}
+    for event in events:
+        state = evolve(state, event)
+    for figure in sandbox.figures:
+        card = _figure_card(figure, party)
+        if figure.space not in lib.spaces:
+            raise _refuse("unknown-space", f"no space {figure.space!r}")
+        if lib.space_tile[figure.space] not in on_table:
+            raise _refuse("space-not-on-table", f"{figure.space} is not on a room tile on the table")
+        size = lib.minions[card].size if card in lib.minions else "small"
+        if not can_enter(state, figure.space, size):
+            raise _refuse("space-full", f"{figure.space} is full", sections.SHARING)
+        if card in lib.minions and lib.spaces[figure.space].feature == "tree-entrance":
+            raise _refuse("minion-on-tree-entrance", "minions may not enter the tree entrance", sections.CHAPTER_1)
+        name = card if card in party else next_figure_id(state, card)
+        if name in state.figures:
+            raise _refuse("mouse-placed-twice", f"{card} is placed twice")
+        placed_events: list[Event] = [FigurePlaced(figure=name, card=card, space=figure.space)]
+        if figure.wounds:
+            wounded = MouseWounded(mouse=name, wounds=figure.wounds) if card in party else MinionWounded(figure=name, wounds=figure.wounds)
+            placed_events.append(wounded)
+        for event in placed_events:
+            state = evolve(state, event)
+        events += placed_events
+    missing = [m for m in party if m not in state.figures]
+    if missing:
+        raise _refuse("mouse-not-placed", f"every party mouse needs a space: {missing}")
+    if sandbox.hourglass_page >= sandbox.end_marker_page:
+        raise _refuse("hourglass", "the hourglass must be before the end marker", sections.STORY_BOARD)
+    events.append(StoryBoardPrepared(hourglass_page=sandbox.hourglass_page, end_marker_page=sandbox.end_marker_page))
+    events += _decks(sandbox, chapter)
+    if sandbox.cheese_wheel:
+        events.append(CheeseAddedToWheel(count=sandbox.cheese_wheel, reason="sandbox"))
+    for mouse, n in sorted(sandbox.mouse_cheese.items()):
+        if mouse not in party:
+            raise _refuse("mouse-not-in-party", f"cheese for {mouse}, not in the party")
+        if n:
+            events.append(CheeseGained(mouse=mouse, count=n, reason="sandbox"))
+    explored = on_table if sandbox.explored is None else set(sandbox.explored)
+    unknown = sorted(explored - set(lib.tiles))
+    if unknown:
+        raise _refuse("unknown-tile", f"explored: no room tile {unknown}")
+    events.append(RoomsMarkedExplored(tiles=tuple(sorted(explored))))
+    return events
+
+
+def _decks(sandbox: Sandbox, chapter_id: str) -> list[Event]:
+    lib, chapter = library(), library().chapters[chapter_id]
+    search = chapter.search_deck if sandbox.search_deck is None else sandbox.search_deck
+    known = {*chapter.search_deck, *lib.items, *getattr(lib, "search_cards", {}), "tinkerers-treasure"}
+    strangers = sorted(set(search) - known)
+    if strangers:
+        raise _refuse("unknown-card", f"not search cards: {strangers}")
+    encounters = chapter.encounter_deck if sandbox.encounter_deck is None else sandbox.encounter_deck
+    strangers = sorted(set(encounters) - set(lib.encounters))
+    if strangers:
+        raise _refuse("unknown-card", f"not encounter cards: {strangers}")
+    return [DecksPrepared(encounter_deck=tuple(encounters), search_deck=tuple(search), provisional_reason="sandbox")]
+
+
+def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
+    """The sandbox's setup events, then the given initiative track (or the initiative shuffle)."""
+    from domain.mice_and_mystics.rules.flow import resolve_initiative
+
+    events = sandbox_events(sandbox, state.party, state.chapter)
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    cards = tuple(dict.fromkeys([*state.party, *(c for c in after.figures.values() if c not in state.party)]))
+    if sandbox.track is None:
+        return [*events, ShuffleRequested(reason="initiative", cards=cards)]
+    if sorted(sandbox.track) != sorted(cards):
+        raise _refuse("track", f"the initiative track must hold exactly {sorted(cards)}", sections.INITIATIVE)
+    return events + resolve_initiative(after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual"))

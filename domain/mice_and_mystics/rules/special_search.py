@@ -1,0 +1,94 @@
+"""Special searches of a chapter's rooms (001 §Capitolo 1: La Stanza delle Guardie, Ricerca
+Speciale: Il Bottino del Fabbro; Le Fognature, Ricerca Speciale (caselle d'acqua): Amo e Lenza;
+003 §Regras especiais do Capítulo). Rulings in RULINGS.md (Special searches).
+
+A successful search (a star) in a room with a special search not yet found, by a mouse that may
+take it (``SpecialSearch.classes``; on a water space if ``water_only``), with room in its pack:
+the player chooses the special item or the normal draw (a ``DecisionRequested``; default: the
+item). Each special item is found once per chapter.
+
+Tinkerer's Treasure (card text, 001/003): look through the search deck, take any 1 weapon or
+armour (a ``DecisionRequested`` among the eligible cards, sorted), then put the Treasure into the
+search deck and shuffle it. Its note says it lets a Tinkerer search, so only a Tinkerer may take it.
+Fishhook & Thread: the card goes to the mouse's pack (taken out of the deck if it is still there).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, Event
+from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
+from domain.mice_and_mystics.content import SpecialSearch, library
+from domain.mice_and_mystics.events import SearchSucceeded
+from domain.mice_and_mystics.rules.search import PACK_LIMIT
+from domain.mice_and_mystics.state import State, space_of
+
+SPECIAL_SEARCH, TREASURE_PICK = "special-search", "tinkerers-treasure"
+TINKERERS_TREASURE = "tinkerers-treasure"
+DRAW = "search-deck"
+# Card kinds facts.md §5 gives for search cards not yet in the content catalogue.
+KNOWN_KINDS = {"bow-of-precision": "weapon", "toothpick": "weapon", "cloak-of-displacement": "armour"}
+
+
+def card_kind(card: str) -> str | None:
+    lib = library()
+    found = getattr(lib, "search_cards", {}).get(card)
+    if found is not None:
+        return found.type
+    item = lib.items.get(card)
+    return item.kind if item is not None else KNOWN_KINDS.get(card)
+
+
+def weapons_and_armour(state: State) -> tuple[str, ...]:
+    return tuple(sorted(c for c in set(state.search_deck) if card_kind(c) in ("weapon", "armour")))
+
+
+def available(state: State, mouse: str) -> SpecialSearch | None:
+    """The special search the mouse may take after a successful search where it stands, if any."""
+    chapter = library().chapters.get(state.chapter)
+    space = space_of(state, mouse)
+    if chapter is None or space is None or len(state.pack.get(mouse, ())) >= PACK_LIMIT:
+        return None
+    tile = library().space_tile[space]
+    classes = set(library().mice[mouse].classes)
+    for special in chapter.special_searches:
+        if special.tile != tile or special.tile in state.special_searches:
+            continue
+        if special.water_only and not library().spaces[space].water:
+            continue
+        if special.classes and not classes & set(special.classes):
+            continue
+        if special.item == TINKERERS_TREASURE and not weapons_and_armour(state):
+            continue
+        return special
+    return None
+
+
+def after_search_roll(state: State, events: list[Event]) -> list[Event]:
+    """Offer the special item instead of the draw after a successful search."""
+    found = next((e for e in events if isinstance(e, SearchSucceeded)), None)
+    special = available(state, found.mouse) if found is not None else None
+    if special is None:
+        return events
+    kept = [e for e in events if not isinstance(e, DrawRequested)]
+    options = (special.item, DRAW) if state.search_deck else (special.item,)
+    return [*kept, DecisionRequested(decision=SPECIAL_SEARCH, options=options, piece=found.mouse, default=special.item)]
+
+
+def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
+    mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
+    assert mouse is not None
+    if answer.option == DRAW:
+        return [DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)]
+    tile = library().space_tile[space_of(state, mouse)]
+    events: list[Event] = [SpecialSearchFound(mouse=mouse, tile=tile, item=answer.option)]
+    if answer.option == TINKERERS_TREASURE:
+        eligible = weapons_and_armour(state)
+        return [*events, DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0])]
+    return [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")]
+
+
+def resolve_treasure_pick(state: State, answer: DecisionMade) -> list[Event]:
+    mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
+    assert mouse is not None
+    return [SearchDeckCardTaken(mouse=mouse, card=answer.option, reason=TINKERERS_TREASURE),
+            SearchDeckShuffled(added=(TINKERERS_TREASURE,), reason=TINKERERS_TREASURE)]

@@ -1,0 +1,91 @@
+"""The ``/content`` resource: the Mice and Mystics content as data, read-only (DESIGN.md, Content is data).
+
+Every record carries ``provisional`` and ``provisional_reason``: values no source confirms are flagged
+and say why (rules/facts.md, header note). Unknown tile numbers and chapter ids are 404 problems.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, get
+from litestar.exceptions import NotFoundException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Parameter
+
+from domain.mice_and_mystics.content import (
+    Ability,
+    Chapter,
+    EncounterCard,
+    MinionCard,
+    Mouse,
+    RoomTile,
+    SearchCard,
+    library,
+)
+from service.schemas import Problem
+
+
+def _not_found(what: str) -> dict[int, ResponseSpec]:
+    return {
+        400: ResponseSpec(data_container=Problem, description="Malformed request",
+                          media_type="application/problem+json", generate_examples=False),
+        404: ResponseSpec(data_container=Problem, description=f"No such {what}",
+                          media_type="application/problem+json", generate_examples=False),
+    }
+
+
+class ContentController(Controller):
+    path = "/content"
+    tags = ["content"]
+
+    @get("/mice", sync_to_thread=False, summary="The mice")
+    def mice(self) -> list[Mouse]:
+        """The six mouse heroes: classes, battle/defense/lore/move, lives, starting equipment."""
+        return list(library().mice.values())
+
+    @get("/minions", sync_to_thread=False, summary="Minion and boss initiative cards")
+    def minions(self) -> list[MinionCard]:
+        """Minion and boss cards: battle and defense dice, lives, attack, size, abilities."""
+        return list(library().minions.values())
+
+    @get("/abilities", sync_to_thread=False, summary="Ability cards")
+    def abilities(self) -> list[Ability]:
+        """The 28 ability cards: class requirement, cheese cost (``null`` when unknown), paraphrased effect."""
+        return list(library().abilities.values())
+
+    @get("/search-cards", sync_to_thread=False, summary="Search cards")
+    def search_cards(self) -> list[SearchCard]:
+        """The search card catalogue (71 cards counting copies, most still placeholders)."""
+        return list(library().search_cards.values())
+
+    @get("/encounters", sync_to_thread=False, summary="Encounter cards")
+    def encounters(self) -> list[EncounterCard]:
+        """The standard and difficult encounter cards: minions per hourglass page band."""
+        return list(library().encounters.values())
+
+    @get("/tiles", sync_to_thread=False, summary="Room tiles")
+    def tiles(self) -> list[RoomTile]:
+        """Every room tile face, by number: spaces, edges, exits, walls."""
+        return sorted(library().tiles.values(), key=lambda t: t.number)
+
+    @get("/tiles/{number:int}", sync_to_thread=False, summary="One room tile", responses=_not_found("room tile"))
+    def tile(self, number: Annotated[int, Parameter(description="Printed tile number")]) -> RoomTile:
+        """One room tile face by its printed number (1-16; odd orange, even blue)."""
+        found = next((t for t in library().tiles.values() if t.number == number), None)
+        if found is None:
+            raise NotFoundException(f"no room tile {number}")
+        return found
+
+    @get("/chapters", sync_to_thread=False, summary="Chapters")
+    def chapters(self) -> list[Chapter]:
+        """The chapters' setups."""
+        return list(library().chapters.values())
+
+    @get("/chapters/{chapter_id:str}", sync_to_thread=False, summary="One chapter", responses=_not_found("chapter"))
+    def chapter(self, chapter_id: Annotated[str, Parameter(description="Chapter id")]) -> Chapter:
+        """One chapter's setup: tiles, start space, minions, decks, summons, goal."""
+        found = library().chapters.get(chapter_id)
+        if found is None:
+            raise NotFoundException(f"no chapter {chapter_id}")
+        return found

@@ -1,0 +1,111 @@
+"""A campaign over HTTP (001 §Giocare Mice and Mystics come una Campagna; domain/core/campaign.py):
+Chapter 1 played to victory with manual dice forced in the mice's favour (the bot of
+``service/bot.py`` picks the mice's commands), the next chapter receives the carry-over, and a
+revert brings the carry-over back to Chapter 1's only (issue 5 acceptance).
+
+Only Chapter 1 exists as content, so the campaign plays ``chapter-1`` three times (no invented
+chapter-2 data); the third chapter is begun only to record the second one's result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.bot import choose_for, decode_state
+
+MICE = ["collin", "filch", "maginos", "nez"]
+SEATS = [{"name": "red", "controls": MICE}]
+GOOD_FOR_MICE = {"move": 3, "scurry": 3, "minion-move": 2, "search": 2, "recover": 2, "mouse-defense": 3, "minion-defense": 4}
+
+
+class Driver:
+    """Plays one chapter game to its end: the bot for the mice, forced dice for every roll."""
+
+    def __init__(self, client: Any, game: str, token: str, *, kitchen_encounter: str, maggie_face: int) -> None:
+        self.client, self.game, self.auth = client, game, {"Authorization": f"Bearer {token}"}
+        self.kitchen_encounter, self.maggie_face = kitchen_encounter, maggie_face
+
+    def send(self, command: dict[str, Any]) -> None:
+        r = self.client.post(f"/games/{self.game}/commands", json={"command": command}, headers=self.auth)
+        assert r.status_code == 201, (command, r.text)
+
+    def answer(self, pending: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+        if pending["type"] == "ShuffleRequested":
+            return {"type": "Shuffle", "order": pending["cards"]}
+        if pending["type"] == "DrawRequested":
+            wanted = self.kitchen_encounter if self.kitchen_encounter in pending["cards"] else pending["cards"][0]
+            return {"type": "Draw", "cards": [wanted if pending["deck"] == "encounter" else pending["cards"][0]]}
+        if pending["type"] == "DecisionRequested":
+            return {"type": "Choose", "option": pending["default"] or pending["options"][0]}
+        reason, attack = pending["reason"], state.get("attack") or {}
+        if reason == "battle":
+            face = 4 if attack.get("ranged") else 2
+        elif reason == "minion-attack":
+            face = 3 if attack.get("ranged") else 4
+        elif reason == "miz-maggie":
+            face = self.maggie_face
+        else:
+            face = GOOD_FOR_MICE.get(reason, 2)
+        return {"type": "Roll", "faces": [face] * pending["dice"]}
+
+    def play(self, limit: int = 3000) -> str:
+        for _ in range(limit):
+            summary = self.client.get(f"/games/{self.game}").json()
+            if summary["result"] is not None:
+                return summary["result"]
+            legal = self.client.get(f"/games/{self.game}/legal-commands", headers=self.auth).json()
+            state = self.client.get(f"/games/{self.game}/state").json()["state"]
+            if legal["pending"] is not None:
+                self.send(self.answer(legal["pending"], state))
+            else:
+                assert legal["commands"], legal
+                self.send(choose_for(decode_state(state), legal["turn"], legal["commands"]))
+        raise AssertionError("the chapter did not end")
+
+
+def next_chapter(client: Any, campaign: str, auth: dict[str, str]) -> dict[str, Any]:
+    r = client.post(f"/campaigns/{campaign}/chapters", headers=auth)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_campagna(client):
+    r = client.post("/campaigns", json={"chapters": ["chapter-1"] * 3, "party": {"mice": MICE}, "seats": SEATS,
+                                        "dice_mode": "manual", "undo_policy": "host"})
+    assert r.status_code == 201, r.text
+    campaign, token = r.json()["campaign"]["id"], r.json()["tokens"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+
+    first = next_chapter(client, campaign, auth)["game"]["id"]
+    assert Driver(client, first, token, kitchen_encounter="standard-1", maggie_face=3).play() == "victory"
+    end_1 = client.get(f"/games/{first}/state").json()["state"]
+
+    started = next_chapter(client, campaign, auth)
+    carry_1 = started["campaign"]["carry_over"]
+    assert carry_1["from_chapter"] == "chapter-1"
+    assert carry_1.get("story_achievements", []) == end_1.get("story_achievements", [])
+    assert carry_1.get("abilities", {}) == {}
+    for mouse in MICE:  # one search card kept per mouse that found one; party items never
+        pack = end_1["pack"].get(mouse, [])
+        kept = carry_1.get("equipment", {}).get(mouse)
+        assert (kept in pack) if pack and kept else kept is None or kept in pack
+        assert kept not in ("fishhook-and-thread", "disguises", "dinner-fork", "grapes")
+    assert "cheese" not in carry_1 and "wounds" not in carry_1 and "party_items" not in carry_1
+
+    second = started["game"]["id"]
+    state_2 = client.get(f"/games/{second}/state").json()["state"]
+    for mouse, card in carry_1.get("equipment", {}).items():
+        assert state_2["pack"][mouse] == [card] and card not in state_2["search_deck"]
+    assert state_2.get("cheese", {}) in ({}, {"collin": 0}) or not any(state_2["cheese"].values()) or "collin" in state_2["cheese"]
+    assert state_2.get("wounds", {}) == {} and state_2.get("effects", {}) == {}
+
+    assert Driver(client, second, token, kitchen_encounter="standard-2", maggie_face=6).play() == "victory"
+    carry_2 = next_chapter(client, campaign, auth)["campaign"]["carry_over"]
+    assert "miz-maggie-ally" in carry_2["story_achievements"]
+
+    reverted = client.post(f"/campaigns/{campaign}/reverts", json={"to_chapter": 2}, headers=auth)
+    assert reverted.status_code in (200, 201), reverted.text
+    body = reverted.json()
+    assert body["carry_over"] == carry_1
+    assert "miz-maggie-ally" not in (body["carry_over"].get("story_achievements") or [])
+    assert [c["reverted"] for c in body["history"]][:2] == [False, True]

@@ -1,0 +1,173 @@
+"""Bosses, ambushes and Brodie (001 §Carte Iniziativa dei Boss; 001 §Ferire un Boss; 001 §Imboscate;
+000 §Boss dei Servitori; 000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3)."""
+
+from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, RollRequested
+from domain.mice_and_mystics.commands import Battle
+from domain.mice_and_mystics.events import (
+    AchievementEarned,
+    AmbushDeclared,
+    AmbushResolved,
+    AttackDeclared,
+    AttackResolved,
+    AttackRolled,
+    BossCardsAssigned,
+    BossWounded,
+    DefenseResolved,
+    ExtraAttackGained,
+    FigurePlaced,
+    InitiativeCardMovedUp,
+    InitiativeCardRemoved,
+    InitiativeCardsAdded,
+    MinionActivated,
+    MinionDefeated,
+    MinionMoved,
+    MouseWounded,
+)
+from domain.mice_and_mystics.rules.bosses import enter_boss
+from domain.mice_and_mystics.rules.flow import proceed
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, roll
+
+MICE = ("filch", "collin", "tilda", "maginos")
+RAT = "rat-warriors"
+ONLY_RAT_1 = (MinionDefeated(figure="rat-warriors-2", card=RAT), MinionDefeated(figure="rat-warriors-3", card=RAT))
+BRODIE = ("brodie-chases", "brodie-pounces")
+
+
+def started(*events, track):
+    state = chapter_1_table(*events, track=track)
+    more = proceed(state)
+    return more, fold_events(state, more)
+
+
+def brodie_on(space):
+    return (FigurePlaced(figure="brodie", card="brodie-chases", space=space), BossCardsAssigned(figure="brodie", cards=BRODIE))
+
+
+def test_boss_with_more_than_two_cards_draws_two_at_random__001_carte_iniziativa_dei_boss():
+    state = chapter_1_table()
+    events = enter_boss(state, "vanestra", "GR-16")
+    cards = ("vanestras-call", "vanestras-charm", "vanestras-sting", "vanestras-web")
+    assert events == [
+        FigurePlaced(figure="vanestra", card="vanestras-call", space="GR-16"),
+        DrawRequested(reason="boss-cards", deck="boss-vanestra", cards=cards, count=2),
+    ]
+
+
+def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_and_ambushes__001_carte_iniziativa_dei_boss():
+    state = fold_events(chapter_1_table(), enter_boss(chapter_1_table(), "vanestra", "GR-16"))
+    drawn = CardsDrawn(reason="boss-cards", deck="boss-vanestra", cards=("vanestras-web", "vanestras-call"))
+    events, state = answer(state, drawn)
+    assert events[:4] == [
+        FigurePlaced(figure="vanestra", card="vanestras-web", space="GR-16"),
+        BossCardsAssigned(figure="vanestra", cards=("vanestras-web", "vanestras-call")),
+        InitiativeCardsAdded(cards=("vanestras-web", "vanestras-call")),
+        AmbushDeclared(cards=("vanestras-web",)),
+    ]
+    assert events[4] == RollRequested(reason="ambush", dice=1)
+    events, state = roll(state, 6)  # move number 3
+    assert events[:2] == [InitiativeCardMovedUp(card="vanestras-web", by=3), AmbushResolved()]
+    assert state.track == ("filch", "collin", "vanestras-web", "tilda", "maginos", RAT, "vanestras-call")
+    assert state.turn_card == "filch"
+
+
+def test_ambush_rolls_one_die_per_minion_card_and_moves_each_up__001_imboscate():
+    track = ("filch", "collin", "tilda", "maginos", RAT, "roaches")
+    events, state = started(FigurePlaced(figure="roaches-1", card="roaches", space="GR-16"), AmbushDeclared(), track=track)
+    assert events == [RollRequested(reason="ambush", dice=2)]
+    events, state = roll(state, 1, 4)  # move numbers 1 and 2
+    assert events[:3] == [InitiativeCardMovedUp(card=RAT, by=1), InitiativeCardMovedUp(card="roaches", by=2), AmbushResolved()]
+    assert state.track == ("filch", "collin", "tilda", "roaches", RAT, "maginos")
+
+
+def test_wounds_on_a_boss_go_on_the_card_the_players_choose__001_ferire_un_boss():
+    state = chapter_1_table(*brodie_on("GR-7"), track=(*MICE, *BRODIE, RAT))
+    _, state = act(state, Battle(mouse="filch", target="brodie"))
+    _, state = roll(state, 2, 2)  # 2 hits; Brodie defends with 4 - 1 (Dagger) dice
+    events, state = roll(state, 4, 4, 4)
+    options = ("brodie-chases:2", "brodie-chases:1,brodie-pounces:1", "brodie-pounces:2")
+    assert events[-1] == DecisionRequested(decision="boss-wound", options=options, piece="filch", default=options[0])
+    events, state = answer(state, DecisionMade(decision="boss-wound", option=options[1], by="north"))
+    assert events[:6] == [
+        BossWounded(figure="brodie", card="brodie-chases", wounds=1),
+        InitiativeCardRemoved(card="brodie-chases"),
+        BossWounded(figure="brodie", card="brodie-pounces", wounds=1),
+        InitiativeCardRemoved(card="brodie-pounces"),
+        MinionDefeated(figure="brodie", card="brodie-chases"),
+        AchievementEarned(mouse="filch", achievement="cat-tamer"),
+    ]
+    assert "brodie" not in state.figures and state.track == (*MICE, RAT)
+
+
+def test_captain_vurst_pistoleer_cheese_is_one_more_attack_not_wheel_cheese__facts_3_captain_vurst():
+    vurst = FigurePlaced(figure="captain-vurst-1", card="captain-vurst", space="GR-16")
+    events, state = started(*ONLY_RAT_1, vurst, track=("captain-vurst", *MICE, RAT))
+    assert events[2] == AttackDeclared(attacker="captain-vurst-1", target="filch", ranged=True, dice=3)
+    events, state = roll(state, 1, 4, 2)
+    assert events == [
+        AttackRolled(attacker="captain-vurst-1", target="filch", hits=1, cheese=1),
+        ExtraAttackGained(figure="captain-vurst-1", count=1),
+        RollRequested(reason="mouse-defense", dice=2, piece="filch"),
+    ]
+    events, state = roll(state, 3, 3)
+    assert events[1] == AttackDeclared(attacker="captain-vurst-1", target="collin", ranged=True, dice=3)
+    assert state.cheese_wheel == 0
+
+
+def test_skitter_clak_constricts_no_defense_roll_for_mice__facts_3_skitter_clak():
+    skitter = FigurePlaced(figure="skitter-clak-1", card="skitter-clak", space="GR-7")
+    events, state = started(*ONLY_RAT_1, skitter, track=("skitter-clak", *MICE, RAT))
+    _, state = roll(state, 1)  # stays: the mice's space is full
+    events, state = roll(state, 2, 3)
+    assert events[1:3] == [
+        AttackResolved(attacker="skitter-clak-1", target="filch", hits=2, blocks=0, wounds=2),
+        MouseWounded(mouse="filch", wounds=2),
+    ]
+
+
+def test_skitter_clak_carapace_sword_shield_star_blocks_two__facts_3_skitter_clak():
+    state = chapter_1_table(FigurePlaced(figure="skitter-clak-1", card="skitter-clak", space="GR-7"),
+                            track=(*MICE, "skitter-clak", RAT))
+    _, state = act(state, Battle(mouse="filch", target="skitter-clak-1"))
+    _, state = roll(state, 2, 3)
+    events, _ = roll(state, 6)  # Dagger: 2 - 1 dice
+    assert events[0] == AttackResolved(attacker="filch", target="skitter-clak-1", hits=2, blocks=2, wounds=0)
+
+
+def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_cheese_on_the_wheel__000_brodie_graffia():
+    events, state = started(*brodie_on("GR-1"), track=("brodie-pounces", *MICE, RAT, "brodie-chases"))
+    assert events == [
+        MinionActivated(figure="brodie"),
+        MinionMoved(figure="brodie", origin="GR-1", path=("GR-6",), reason="pounce"),
+        AttackDeclared(attacker="brodie", target="collin", ranged=False, dice=3, others=("tilda", "filch", "maginos")),
+        RollRequested(reason="minion-attack", dice=3),
+    ]
+    events, state = roll(state, 2, 2, 1)
+    assert events == [
+        AttackRolled(attacker="brodie", target="collin", hits=2, cheese=1),
+        RollRequested(reason="mouse-defense", dice=2, piece="collin"),
+    ]
+    events, state = roll(state, 3, 4)
+    assert events == [
+        DefenseResolved(attacker="brodie", target="collin", hits=2, blocks=1, wounds=1),
+        MouseWounded(mouse="collin", wounds=1),
+        RollRequested(reason="mouse-defense", dice=2, piece="tilda"),
+    ]
+    assert state.cheese_wheel == 0 and state.attack.target == "tilda"
+
+
+def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_he_crossed__000_brodie_insegue():
+    setup = (*brodie_on("GR-8"), FigurePlaced(figure="filch", card="filch", space="GR-1"),
+             FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-7"))
+    events, state = started(*setup, track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
+    assert events == [MinionActivated(figure="brodie"), RollRequested(reason="brodie-chase", dice=2)]
+    events, state = roll(state, 3, 6)  # 3 + 3 movement
+    assert events[:2] == [
+        MinionMoved(figure="brodie", origin="GR-8", path=("GR-7", "GR-6", "GR-2", "GR-1"), reason="chase"),
+        AttackDeclared(attacker="brodie", target="rat-warriors-4", ranged=False, dice=3,
+                       others=("collin", "tilda", "maginos", "rat-warriors-1", "filch")),
+    ]
+
+
+def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__000_brodie_insegue():
+    events, _ = started(*brodie_on("GR-6"), track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
+    assert events[1] == MinionMoved(figure="brodie", origin="GR-6", path=(), reason="no mouse off his space")

@@ -1,0 +1,101 @@
+"""Sandbox setup (DESIGN.md, Content is data; rules/sandbox.py): an explicit table instead of the
+chapter's setup, validated with ``setup.*`` rules, then a normal event-sourced game."""
+
+import json
+
+import msgspec
+import pytest
+
+from domain.core.errors import RuleBroken
+from domain.core.events import GameCreated, Seat, ShuffleRequested
+from domain.core.ruleset import Begin
+from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
+from domain.mice_and_mystics.events import (
+    CheeseAddedToWheel, FigurePlaced, InitiativeTrackLaid, MinionWounded, RoomTilePlaced, RoundStarted, StoryBoardPrepared,
+    TurnStarted,
+)
+from domain.mice_and_mystics.ruleset import RULESET
+
+MICE = ("filch", "collin")
+
+
+def created(sandbox, mice=MICE):
+    setup = {"chapter": "chapter-1", "mice": list(mice), "sandbox": sandbox}
+    return GameCreated(ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(setup).encode()),
+                       seats=(Seat(name="north", controls=tuple(mice)),), dice_mode="manual")
+
+
+def courtyard(**more):
+    return {"tiles": [{"tile": 1, "column": 0, "row": 0}],
+            "figures": [{"mouse": "filch", "space": "CY-13"}, {"mouse": "collin", "space": "CY-6"},
+                        {"card": "rat-warriors", "space": "CY-20", "wounds": 0}],
+            "track": ["rat-warriors", "filch", "collin"], "cheese_wheel": 2, "hourglass_page": 3, "end_marker_page": 6,
+            **more}
+
+
+def test_sandbox_begin_emits_the_setup_events_and_the_given_track__design_content_is_data():
+    state = RULESET.initial_state(created(courtyard()))
+    events = RULESET.decide(state, Begin())
+    assert events[:4] == [RoomTilePlaced(tile="courtyard", column=0, row=0),
+                          FigurePlaced(figure="filch", card="filch", space="CY-13"),
+                          FigurePlaced(figure="collin", card="collin", space="CY-6"),
+                          FigurePlaced(figure="rat-warriors-1", card="rat-warriors", space="CY-20")]
+    assert StoryBoardPrepared(hourglass_page=3, end_marker_page=6) in events
+    assert CheeseAddedToWheel(count=2, reason="sandbox") in events
+    assert RoomsMarkedExplored(tiles=("courtyard",)) in events
+    assert InitiativeTrackLaid(cards=("rat-warriors", "filch", "collin")) in events
+    assert RoundStarted(round=1) in events and TurnStarted(card="rat-warriors", slot=0) in events
+
+
+def test_sandbox_without_a_track_asks_for_the_initiative_shuffle__001_determinare_l_ordine_di_iniziativa():
+    state = RULESET.initial_state(created(courtyard(track=None)))
+    events = RULESET.decide(state, Begin())
+    assert events[-1] == ShuffleRequested(reason="initiative", cards=("filch", "collin", "rat-warriors"))
+
+
+def test_sandbox_figures_keep_their_wounds__design_content_is_data():
+    sandbox = courtyard()
+    sandbox["figures"][2]["card"] = "spider"
+    sandbox["figures"][2]["wounds"] = 2
+    sandbox["track"] = ["spider", "filch", "collin"]
+    events = RULESET.decide(RULESET.initial_state(created(sandbox)), Begin())
+    assert MinionWounded(figure="spider-1", wounds=2) in events
+
+
+@pytest.mark.parametrize(
+    ("change", "rule"),
+    [
+        ({"tiles": [{"tile": 99, "column": 0, "row": 0}]}, "setup.unknown-tile"),
+        ({"tiles": [{"tile": "attic", "column": 0, "row": 0}]}, "setup.unknown-tile"),
+        ({"tiles": [{"tile": 1, "column": 0, "row": 0}, {"tile": 2, "column": 1, "row": 0}]}, "setup.tile-overlap"),
+        ({"tiles": [{"tile": 1, "column": 0, "row": 0}, {"tile": 3, "column": 0, "row": 0}]}, "setup.tile-overlap"),
+        ({"figures": [{"mouse": "filch", "space": "CY-99"}, {"mouse": "collin", "space": "CY-6"}]}, "setup.unknown-space"),
+        ({"figures": [{"mouse": "filch", "space": "GR-1"}, {"mouse": "collin", "space": "CY-6"}]}, "setup.space-not-on-table"),
+        ({"figures": [{"mouse": "lily", "space": "CY-2"}, {"mouse": "collin", "space": "CY-6"}]}, "setup.mouse-not-in-party"),
+        ({"figures": [{"mouse": "ghost", "space": "CY-2"}]}, "setup.unknown-mouse"),
+        ({"figures": [{"mouse": "filch", "space": "CY-2"}]}, "setup.mouse-not-placed"),
+        ({"figures": [{"mouse": "filch", "space": "CY-2"}, {"mouse": "collin", "space": "CY-2"}, {"card": "dragon", "space": "CY-3"}]},
+         "setup.unknown-card"),
+        ({"figures": [{"mouse": "filch", "space": "CY-2"}, {"mouse": "collin", "space": "CY-3"},
+                      {"card": "spider", "space": "CY-2"}], "track": None}, "setup.space-full"),
+        ({"figures": [{"mouse": "filch", "space": "CY-2"}, {"mouse": "collin", "space": "CY-2"},
+                      {"card": "rat-warriors", "space": "CY-1"}], "track": None}, "setup.minion-on-tree-entrance"),
+        ({"figures": [{"mouse": "filch", "space": "CY-2", "wounds": 5}, {"mouse": "collin", "space": "CY-2"}], "track": None},
+         "setup.wounds"),
+        ({"track": ["filch", "collin"]}, "setup.track"),
+        ({"hourglass_page": 6}, "setup.hourglass"),
+        ({"search_deck": ["golden-cheese"]}, "setup.unknown-card"),
+        ({"cheese_wheel": 6}, "setup.invalid"),
+    ],
+)
+def test_sandbox_refuses_a_table_that_cannot_be__design_content_is_data(change, rule):
+    with pytest.raises(RuleBroken, match=rule.replace(".", r"\.")):
+        state = RULESET.initial_state(created(courtyard(**change)))
+        RULESET.decide(state, Begin())
+
+
+def test_sandbox_game_plays_on_from_its_table__design_content_is_data():
+    from tests.unit.mice_and_mystics.scenario import fold_events
+    state = RULESET.initial_state(created(courtyard()))
+    state = fold_events(state, RULESET.decide(state, Begin()))
+    assert state.phase == "playing" and state.cheese_wheel == 2 and state.awaiting == "minion-move"
