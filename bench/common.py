@@ -131,6 +131,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def clean_environ() -> dict[str, str]:
+    """This environment without ``DICELOG_*`` settings, so servers start from the defaults."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("DICELOG_")}
+
+
 def wait_http(url: str, *, timeout: float = 30.0, proc: subprocess.Popen[bytes] | None = None) -> None:
     """Poll ``url`` until it answers 200 (raise if the process dies or time runs out)."""
     import httpx
@@ -179,9 +184,9 @@ def cpu_seconds(pid: int) -> float:
 # --- a long game, built with the core ------------------------------------------------------
 
 
-def game_created(seed: bytes, chapter: str = "chapter-1") -> Any:
-    """A ``GameCreated`` in ``server`` dice mode with default decisions (the server answers
-    the rules' choices by their documented default), as ``POST /games`` builds it."""
+def game_created(seed: bytes, *, undo_policy: str = "none") -> Any:
+    """A Chapter 1 ``GameCreated`` in ``server`` dice mode with default decisions (the server
+    answers the rules' choices by their documented default), as ``POST /games`` builds it."""
     import msgspec
 
     from domain.core.dice import commitment
@@ -189,107 +194,139 @@ def game_created(seed: bytes, chapter: str = "chapter-1") -> Any:
 
     return GameCreated(
         ruleset="mice-and-mystics",
-        setup=msgspec.Raw(msgspec.json.encode({"chapter": chapter, "mice": list(MICE)})),
+        setup=msgspec.Raw(msgspec.json.encode({"chapter": "chapter-1", "mice": list(MICE)})),
         seats=tuple(Seat(name=s["name"], controls=tuple(s["controls"])) for s in SEATS),
         dice_mode="server",
+        undo_policy=undo_policy,  # type: ignore[arg-type]
         decision_policy="default",
         dice_commitment=commitment(seed),
     )
 
 
-SANDBOX_CHAPTER = "bench-long"
-SANDBOX_NOTE = (
-    "Chapter 1 games end (victory or defeat) long before 10,000 events under the current rules, so "
-    "the long game is played in a sandbox chapter registered in the benchmark process only: "
-    "chapter-1's content with the end marker at page 1,000,000 and every mouse's lives at "
-    "1,000,000 (nobody is captured, the hourglass never reaches the end). Same rules, same event "
-    "types; commands that would end the game are skipped for another legal one."
+UNDO_BACK = 30
+UNDO_NOTE = (
+    "A Chapter 1 game ends (victory or defeat) long before 10,000 events, so the long game is "
+    "Chapter 1 with undo (undo_policy all-seats): whenever every legal command would end the "
+    "game, one seat asks to undo to a random point among the last 30 player commands and the "
+    "other seat approves (RequestUndo, ApproveUndo: UndoRequested, UndoApproved, UndoApplied), "
+    "and play goes on; the undone events stay in the log, as in the app."
 )
 
 
-def register_sandbox_chapter() -> None:
-    """Add ``SANDBOX_CHAPTER`` to this process's content library (see ``SANDBOX_NOTE``)."""
-    from msgspec.structs import replace
-
-    from domain.mice_and_mystics.content import library
-
-    lib = library()
-    if SANDBOX_CHAPTER in lib.chapters:
-        return
-    lib.chapters[SANDBOX_CHAPTER] = replace(lib.chapters["chapter-1"], id=SANDBOX_CHAPTER, end_marker_page=10**6)
-    for name, mouse in list(lib.mice.items()):
-        lib.mice[name] = replace(mouse, lives=10**6)
-
-
 class LongGame:
-    """A game of at least ``events`` events (unless it ends first), played with
-    ``domain.core.game.play``: server dice, default decisions, a random legal command from
-    ``RULESET.legal_commands`` each time (seeded), issued by the seat controlling the mouse; a
-    command that would end the game is skipped for another legal one while there is one. Stops
-    at the first command boundary at or past ``events`` (a command's events are stored
-    together, so a real log never ends mid-command).
+    """A game of at least ``events`` events, played with ``domain.core.game.play``: Chapter 1,
+    server dice, default decisions, a random legal command from ``RULESET.legal_commands`` each
+    time (seeded), issued by the seat controlling the mouse; a command that would end the game
+    is skipped for another legal one while there is one. When none is left: without ``undo``
+    the game ends and building stops; with ``undo`` the seats undo (see ``UNDO_NOTE``). Stops at
+    the first command boundary at or past ``events`` (a command's events are stored together,
+    so a real log never ends mid-command).
 
     ``batches`` holds (game before, records) per write, exactly what ``Games`` would save:
     the creation first, then one entry per command.
     """
 
-    def __init__(self, events: int, *, chapter: str = "chapter-1", rng_seed: int = 1) -> None:
+    def __init__(self, events: int, *, undo: bool = False, rng_seed: int = 1) -> None:
         from domain.core.commands import Choose
         from domain.core.events import DecisionRequested
-        from domain.core.game import create, fold, play
-        from domain.mice_and_mystics.ruleset import RULESET
+        from domain.core.game import create, fold
 
         rng = random.Random(rng_seed)
-        self.chapter = chapter
         self.seed = bytes(rng.randrange(256) for _ in range(32))
         self.id: UUID = uuid4()
-        at = datetime.now(UTC)
-        first = create(self.id, game_created(self.seed, chapter), at=at, seed=self.seed, command_id=f"create-{self.id}")
+        self.undos = 0
+        created = game_created(self.seed, undo_policy="all-seats" if undo else "none")
+        first = create(self.id, created, at=datetime.now(UTC), seed=self.seed, command_id=f"create-{self.id}")
         self.batches: list[tuple[Any, list[Any]]] = [(None, first)]
         self.records: list[Any] = list(first)
-        game = fold(None, first)
+        self.game = fold(None, first)
         self.commands: dict[str, int] = {}
         self.stopped = ""
+        boundaries: list[int] = []  # versions right before a player command, on the live line
         while len(self.records) < events:
+            game = self.game
             if game.result is not None:
                 self.stopped = f"the game ended ({game.result})"
                 break
             if isinstance(game.pending, DecisionRequested):
                 options: list[Any] = [Choose(option=o) for o in game.pending.options]
             else:
-                options = list(RULESET.legal_commands(game.state))
-            if not options:
-                self.stopped = f"no legal command (pending {game.pending!r})"
-                break
+                options = list(self.ruleset.legal_commands(game.state))
             rng.shuffle(options)
+            chosen = None
             for command in options:
-                mouse = RULESET.piece_of(command)
-                seat = SEAT_OF.get(mouse or "", SEATS[0]["name"])
-                new = play(game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=self.seed)
-                after = fold(game, new)
-                if after.result is None:
+                new = self._play(command)
+                if fold(game, new).result is None or not undo:
+                    chosen = command
                     break
-            name = type(command).__name__
-            self.commands[name] = self.commands.get(name, 0) + 1
-            self.batches.append((game, new))
-            self.records.extend(new)
-            game = after
-        self.final = game
+            if chosen is not None:
+                boundaries.append(game.version)
+                self._append(chosen, new)
+                continue
+            if not undo or not boundaries:
+                self.stopped = f"no legal command that keeps the game going (pending {game.pending!r})"
+                break
+            target = rng.choice(boundaries[-UNDO_BACK:])
+            self._undo(target)
+            boundaries = [b for b in boundaries if b < target]
+        self.final = self.game
+
+    @property
+    def ruleset(self) -> Any:
+        from domain.mice_and_mystics.ruleset import RULESET
+
+        return RULESET
+
+    def _play(self, command: Any, seat: str | None = None) -> list[Any]:
+        from domain.core.game import play
+
+        if seat is None:
+            mouse = self.ruleset.piece_of(command)
+            seat = SEAT_OF.get(mouse or "", SEATS[0]["name"])
+        kwargs: dict[str, Any] = {}
+        if type(command).__name__ in ("RequestUndo", "ApproveUndo", "RejectUndo"):
+            from domain.core.undo import ListHistory
+
+            kwargs["history"] = ListHistory(self.records)
+        return play(self.game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=self.seed,
+                    **kwargs)
+
+    def _append(self, command: Any, new: list[Any]) -> None:
+        from domain.core.game import fold
+
+        name = type(command).__name__
+        self.commands[name] = self.commands.get(name, 0) + 1
+        self.batches.append((self.game, new))
+        self.records.extend(new)
+        self.game = fold(self.game, new)
+
+    def _undo(self, to_version: int) -> None:
+        """One seat asks to undo to ``to_version``, the other approves (all-seats policy)."""
+        from domain.core.commands import ApproveUndo, RequestUndo
+
+        asker, other = SEATS[0]["name"], SEATS[1]["name"]
+        request = RequestUndo(to_version=to_version)
+        self._append(request, self._play(request, asker))
+        if self.game.undo_request is not None:
+            approve = ApproveUndo()
+            self._append(approve, self._play(approve, other))
+        if self.game.version <= to_version or self.game.undo_request is not None:
+            raise RuntimeError(f"undo to version {to_version} was not applied")
+        self.undos += 1
 
     @classmethod
     def at_least(cls, events: int) -> tuple[LongGame, dict[str, Any], LongGame]:
-        """A game of ``events`` events: Chapter 1 if it lasts that long, else the sandbox chapter.
-        Returns it, a note on how it was built (for the result file), and the Chapter 1 game
-        (the same game when it was long enough)."""
-        real = cls(events)
-        info: dict[str, Any] = {"chapter_1_game_events": len(real.records), "chapter_1_stopped": real.stopped}
-        if len(real.records) >= events:
-            return real, {**info, "chapter": "chapter-1"}, real
-        register_sandbox_chapter()
-        long = cls(events, chapter=SANDBOX_CHAPTER)
+        """A game of ``events`` events: a plain Chapter 1 game if it lasts that long, else one
+        with undo (``UNDO_NOTE``). Returns it, a note on how it was built (for the result file),
+        and the plain Chapter 1 game (the same game when it was long enough)."""
+        plain = cls(events)
+        info: dict[str, Any] = {"plain_chapter_1_game_events": len(plain.records), "plain_stopped": plain.stopped}
+        if len(plain.records) >= events:
+            return plain, {**info, "built_with": "chapter-1"}, plain
+        long = cls(events, undo=True)
         if len(long.records) < events:
             raise RuntimeError(f"could not build a {events}-event game: {long.stopped}")
-        return long, {**info, "chapter": SANDBOX_CHAPTER, "note": SANDBOX_NOTE}, real
+        return long, {**info, "built_with": "chapter-1 with undo", "undos": long.undos, "note": UNDO_NOTE}, plain
 
     def store(self, games: Any, *, chunk: int = 1000, snapshots: bool) -> None:
         """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole

@@ -141,7 +141,7 @@ def baseline_app() -> Any:
 @contextmanager
 def server(kind: str, data_dir: Path, *, worker: bool = True) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     port = common.free_port()
-    env = {**os.environ, "PYTHONPATH": str(common.ROOT)}
+    env = {**common.clean_environ(), "PYTHONPATH": str(common.ROOT)}
     uvicorn = [common.PYTHON, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port),
                "--no-access-log", "--log-level", "warning"]
     if kind == "dicelog":

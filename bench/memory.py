@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import subprocess
 import sys
 import tempfile
@@ -116,8 +115,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     port = common.free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="dicelog-bench-memory-") as d:
-        env = {**os.environ, "PYTHONPATH": str(common.ROOT), "DICELOG_DATA_DIR": d, "DICELOG_STORE": "sqlite", "DICELOG_LOG_LEVEL": "warning"}
-        env.pop("DICELOG_REDIS_URL", None)
+        env = {**common.clean_environ(), "PYTHONPATH": str(common.ROOT), "DICELOG_DATA_DIR": d,
+               "DICELOG_STORE": "sqlite", "DICELOG_LOG_LEVEL": "warning"}
         with open(Path(d) / "server.log", "wb") as log:
             proc = subprocess.Popen(_serve_command(port), cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
             try:

@@ -37,7 +37,7 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         rows.append(("  in-memory fold only", f"{fold['events_per_s']:,} events/s", "", ""))
         if r.get("dicelog_chapter_1_game"):
             c = r["dicelog_chapter_1_game"]
-            rows.append((f"  a whole Chapter 1 game ({c['events']:,})", f"{c['events_per_s']:,} events/s", "", ""))
+            rows.append((f"  a plain Chapter 1 game ({c['events']:,})", f"{c['events_per_s']:,} events/s", "", ""))
         return rows
     if name == "state_at_version":
         s, b = r["with_snapshots"], r["baseline_no_snapshots"]

@@ -3,8 +3,8 @@
     /work/venv/bin/python bench/state_at_version.py [--quick] [--events N] [--samples S]
 
 A game of >= 10,000 events (``domain.core.game.play``, server dice, default decisions, random
-legal commands; ``common.LongGame``: Chapter 1 if it lasts that long, else the same rules in a
-sandbox chapter where nobody is captured and the end marker is out of reach) is stored twice in SQLite, in two files:
+legal commands; ``common.LongGame``: Chapter 1 if it lasts that long, else Chapter 1 with undo
+whenever every legal command would end it) is stored twice in SQLite, in two files:
 
 - with snapshots: ``Games(env, snapshot_interval=100)``; the events are saved in chunks with
   ``Games.save``, then every command's events go through the app's own snapshot rule
@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     common.header(f"state_at_version: games.game(id, version=N), {samples} random N of a {events:,}-event game")
     game, built, _ = common.LongGame.at_least(events)
     if built.get("note"):
-        print(f"note: {built['note']} (a Chapter 1 game lasted {built['chapter_1_game_events']:,} events)")
+        print(f"note: {built['note']} ({built['undos']} undos; the plain Chapter 1 game lasted"
+              f" {built['plain_chapter_1_game_events']:,} events)")
     n = len(game.records)
     rng = random.Random(2)
     versions = [rng.randint(1, n) for _ in range(samples)]

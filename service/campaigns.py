@@ -91,7 +91,8 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         if game.result is None:
             raise RuleBroken("campaign.chapter-in-progress", section=SECTION,
                              detail=f"game {game.id} of chapter {campaign.playing.chapter} has not ended")  # type: ignore[union-attr]
-        carry = ruleset.campaign_carry_over(game.state, campaign.carry_over) if game.result == "victory" else None
+        previous = msgspec.Raw(_encode(campaign.carry_over)) if campaign.carry_over is not None else None
+        carry = ruleset.campaign_carry_over(game.state, previous) if game.result == "victory" else None
         recorded = decide_record(campaign, str(game.id), game.result, carry)
         events += recorded
         current = project_campaign(campaign, campaign_records(campaign, recorded, campaign_id=campaign_id, seat=seat,
@@ -102,7 +103,7 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     setup = msgspec.json.decode(started.setup)
     setup.update({"chapter": begun[0].chapter})
     if current.carry_over is not None:
-        setup["carry_over"] = msgspec.json.decode(current.carry_over)
+        setup["carry_over"] = current.carry_over
     seed = secrets.token_bytes(32) if started.dice_mode == "server" else None
     created = GameCreated(
         ruleset=started.ruleset, setup=msgspec.Raw(_encode(setup)), seats=started.seats, dice_mode=started.dice_mode,

@@ -29,8 +29,8 @@ from service.views import builtins, summary
 _encode = msgspec.json.Encoder().encode
 
 
-def _raw(value: msgspec.Raw | None) -> Any:
-    return None if value is None else msgspec.json.decode(value)
+def _raw(value: Any) -> Any:
+    return msgspec.json.decode(value) if isinstance(value, msgspec.Raw) else value
 
 
 def campaign_out(campaign: Campaign) -> CampaignOut:

@@ -48,14 +48,14 @@ class ChapterBegun(CampaignEvent, kw_only=True):
     index: int
     chapter: str
     game_id: str
-    carry_over: msgspec.Raw | None = None
+    carry_over: Any = None
 
 
 class ChapterRecorded(CampaignEvent, kw_only=True):
     index: int
     game_id: str
     result: str
-    carry_over: msgspec.Raw | None = None
+    carry_over: Any = None
 
 
 class CampaignRevertRequested(CampaignEvent, kw_only=True):
@@ -79,9 +79,9 @@ class ChapterEntry(Struct, frozen=True, kw_only=True, omit_defaults=True):
     index: int
     chapter: str
     game_id: str
-    carry_in: msgspec.Raw | None = None
+    carry_in: Any = None
     result: str | None = None
-    carry_out: msgspec.Raw | None = None
+    carry_out: Any = None
     reverted: bool = False
 
 
@@ -94,7 +94,7 @@ class Campaign(Struct, frozen=True, kw_only=True):
     started: CampaignStarted
     entries: tuple[ChapterEntry, ...] = ()
     next_index: int = 0
-    carry_over: msgspec.Raw | None = None
+    carry_over: Any = None
     revert_request: CampaignRevertRequested | None = None
     revert_needs: tuple[str, ...] = ()
     revert_approved: tuple[str, ...] = ()
@@ -159,8 +159,12 @@ def decide_begin(campaign: Campaign, game_id: str) -> list[Event]:
                          carry_over=campaign.carry_over)]
 
 
-def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: msgspec.Raw | None) -> list[Event]:
-    """Record the result of the chapter being played (its game has ended)."""
+def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: Any) -> list[Event]:
+    """Record the result of the chapter being played (its game has ended).
+
+    ``carry_over`` is the ruleset's carry-over document (JSON data, or ``msgspec.Raw``)."""
+    if isinstance(carry_over, msgspec.Raw):
+        carry_over = msgspec.json.decode(carry_over)
     playing = campaign.playing
     if playing is None or playing.game_id != game_id:
         raise RuleBroken("campaign.not-playing", section=SECTION, detail=f"game {game_id} is not the current chapter")

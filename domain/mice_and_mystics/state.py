@@ -115,7 +115,7 @@ class State(Struct, frozen=True, kw_only=True):
     traps: tuple[str, ...] = ()
     trap_rest: tuple[str, ...] = ()
     water_target: str | None = None
-    achievements: dict[str, str] = field(default_factory=dict)
+    achievements: dict[str, str] = field(default_factory=dict)  # personal achievement -> mouse (achievements.py)
     captures: dict[str, int] = field(default_factory=dict)
     roaches_defeated: dict[str, int] = field(default_factory=dict)
 

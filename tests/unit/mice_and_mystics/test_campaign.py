@@ -1,0 +1,69 @@
+"""Campaign carry-over (001 §Giocare Mice and Mystics come una Campagna; 002 Mode Campagne;
+domain/mice_and_mystics/campaign.py): what the next chapter receives, and how its setup applies it."""
+
+import json
+
+import msgspec
+
+from domain.core.events import GameCreated, Seat
+from domain.core.ruleset import Begin
+from domain.mice_and_mystics.campaign import campaign_carry_over, kept_card
+from domain.mice_and_mystics.chapter_events import CarryOverApplied, SearchDeckCardTaken, StoryAchievementGained
+from domain.mice_and_mystics.events import CheeseGained, EffectAdded, MouseWounded, SearchCardKept
+from domain.mice_and_mystics.ruleset import RULESET
+from tests.unit.mice_and_mystics.scenario import PARTY, chapter_1_table, fold_events
+
+
+def finished_chapter():
+    return chapter_1_table(
+        SearchCardKept(mouse="filch", card="search-card-07"),
+        SearchCardKept(mouse="filch", card="toothpick"),
+        SearchDeckCardTaken(mouse="tilda", card="fishhook-and-thread", reason="special-search"),
+        StoryAchievementGained(achievement="miz-maggie-ally"),
+        CheeseGained(mouse="collin", count=3, reason="attack"),
+        MouseWounded(mouse="collin", wounds=2),
+        EffectAdded(mouse="maginos", effect="knocked-down"),
+    )
+
+
+def carry(state, previous=None):
+    return msgspec.json.decode(campaign_carry_over(state, previous))
+
+
+def test_carry_over_keeps_story_achievements_and_one_search_card_per_mouse__001_campagna():
+    assert carry(finished_chapter()) == {
+        "from_chapter": "chapter-1", "story_achievements": ["miz-maggie-ally"], "abilities": {},
+        "equipment": {"filch": "search-card-07"},
+    }
+
+
+def test_carry_over_loses_party_items_cheese_wounds_and_effects__001_campagna():
+    document = carry(finished_chapter())
+    assert "tilda" not in document["equipment"]  # the Fishhook & Thread is a party item
+    assert set(document) == {"from_chapter", "story_achievements", "abilities", "equipment"}
+
+
+def test_kept_card_is_the_best_bonus_then_the_first_found__ruling_campaign_carry_over():
+    assert kept_card(("search-card-07", "toothpick")) == "search-card-07"
+    assert kept_card(("grapes", "leather-breastplate", "search-card-01")) == "leather-breastplate"
+    assert kept_card(("grapes",)) is None
+
+
+def test_carry_over_adds_the_previous_chapters_achievements__001_campagna():
+    previous = msgspec.Raw(b'{"story_achievements":["older"],"abilities":{"filch":["sneak"]}}')
+    document = carry(finished_chapter(), previous)
+    assert document["story_achievements"] == ["older", "miz-maggie-ally"] and document["abilities"] == {"filch": ["sneak"]}
+
+
+def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
+    document = carry(finished_chapter())
+    setup = {"chapter": "chapter-1", "mice": list(PARTY), "carry_over": document}
+    created = GameCreated(ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(setup).encode()),
+                          seats=(Seat(name="north", controls=PARTY),), dice_mode="manual")
+    state = RULESET.initial_state(created)
+    events = RULESET.decide(state, Begin())
+    assert CarryOverApplied(from_chapter="chapter-1", story_achievements=("miz-maggie-ally",), equipment={"filch": "search-card-07"}) in events
+    state = fold_events(state, events)
+    assert state.pack == {"filch": ("search-card-07",)} and "search-card-07" not in state.search_deck
+    assert state.story_achievements == ("miz-maggie-ally",)
+    assert state.cheese.get("collin", 0) <= 1 and state.wounds == {} and state.effects == {}
