@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from eventsourcing.persistence import Tracking
 
+from domain.core.describe import describe_core
 from domain.core.game import Game, Recorded
 from projections.base import GameProjection
 
@@ -19,7 +20,7 @@ class LogProjection(GameProjection):
     name = "log"
 
     def project(self, game: Game, record: Recorded, tracking: Tracking) -> None:
-        line = game.ruleset.describe(game.state, record.payload)
+        line = game.ruleset.describe(game.state, record.payload) or describe_core(record.payload)
         if line is None:
             self.view.insert_tracking(tracking)
             return

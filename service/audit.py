@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from domain.core.describe import describe_core
 from domain.core.dice import commitment
 from domain.core.events import (
     CardsDrawn,
@@ -81,7 +82,7 @@ def turn_parts(game_before: Game, records: Sequence[Recorded]) -> dict[str, Any]
             dice.append({"version": record.originator_version, **builtins(payload)})
         elif isinstance(payload, (DecisionRequested, DecisionMade)):
             decisions.append({"version": record.originator_version, **builtins(payload)})
-        line = game.ruleset.describe(game.state, payload)
+        line = game.ruleset.describe(game.state, payload) or describe_core(payload)
         if line:
             log.append(f"v{record.originator_version}: {line}")
     return {"commands": commands, "dice": dice, "decisions": decisions, "log": log, "after": game}

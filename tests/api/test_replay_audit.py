@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+
+import msgspec
 from uuid import UUID
 
 import pytest
@@ -146,3 +148,30 @@ def test_an_exported_log_verifies_offline_and_an_edited_line_is_named(client):
     lines[7] = lines[7].replace(b'"seat":"server"', b'"seat":"blue"').replace(b'"seat":"red"', b'"seat":"blue"')
     report = verify_file(io.BytesIO(b"\n".join(lines)))
     assert not report.ok and report.divergence.version == 7
+
+
+def test_projections_show_the_state_after_an_undo(client):
+    import time
+
+    from domain.core import registry
+
+    table = _host_table(client)
+    start = table.summary()["version"]
+    mouse = table.summary()["turn"]
+    seat = table.seat_of(mouse)
+    assert table.send(seat, {"type": "Move", "mouse": mouse}).status_code == 201
+    assert table.send(seat, {"type": "Roll", "faces": [6]}).status_code == 201
+    assert table.send("red", {"type": "RequestUndo", "to_version": start}).status_code == 201
+    version = table.summary()["version"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and client.get(f"/games/{table.id}/board").json().get("version") != version:
+        time.sleep(0.05)
+    game = client.app.state.runtime.games.game(UUID(table.id))
+    ruleset = registry.get("mice-and-mystics")
+    as_json = lambda value: msgspec.json.decode(msgspec.json.encode(value))  # noqa: E731
+    assert client.get(f"/games/{table.id}/board").json()["board"] == as_json(ruleset.board_view(game.state))
+    while time.monotonic() < deadline and client.get(f"/games/{table.id}/initiative").json().get("version") != version:
+        time.sleep(0.05)
+    assert client.get(f"/games/{table.id}/initiative").json()["initiative"] == as_json(ruleset.initiative_view(game.state))
+    lines = client.get(f"/games/{table.id}/log", params={"limit": 1000}).json()["lines"]
+    assert any(line["type"] == "UndoApplied" for line in lines), "the log says the game was rewound"
