@@ -320,6 +320,12 @@ class Games(Application[UUID]):
             raise GameNotFound(str(game_id)) from None
         if not isinstance(game, Game):
             raise GameNotFound(str(game_id))
+        cache = self.repository.cache
+        if version is None and cache is not None:
+            # The library fast-forwards a cached aggregate by folding the new events, which for
+            # an immutable aggregate returns a new object without putting it back: do so, or
+            # every read would fast-forward from the first cached version again.
+            cache.put(game_id, game)
         return game
 
     def records(self, game_id: UUID, *, after: int = 0, limit: int | None = None) -> list[Recorded]:

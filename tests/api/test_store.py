@@ -58,3 +58,24 @@ def test_the_seed_and_token_hashes_never_appear_in_public_views(client):
         body = client.get(f"/games/{table.id}{path}").text
         assert secret.seed not in body
         assert not any(h in body for h in secret.token_hashes.values())
+
+
+def test_reading_a_game_folds_only_the_events_since_the_last_read(client, monkeypatch):
+    import domain.core.game as core
+
+    table = Table(client)
+    _end_turns(table, 3)
+    games = client.app.state.runtime.games
+    game_id = UUID(table.id)
+    games.game(game_id)
+    folded = []
+    real = core.apply
+    monkeypatch.setattr(core, "apply", lambda game, record: folded.append(record) or real(game, record))
+    games.game(game_id)
+    assert folded == [], "a cached game is not folded again"
+    _end_turns(table, 1)
+    folded.clear()
+    before = games.game(game_id).version
+    folded.clear()
+    games.game(game_id)
+    assert folded == [] and games.game(game_id).version == before
