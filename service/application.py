@@ -24,7 +24,8 @@ from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.errors import RuleBroken
 from domain.core.events import CommandAccepted, DecisionRequested, DrawRequested, ForkOrigin, GameCreated
 from domain.core.events import RollRequested
-from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, play, project_game, record_hash
+from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, fold, play_game, project_game
+from domain.core.game import record_hash
 from domain.core.ruleset import Begin
 from domain.core.verify import Verification, verify
 from service.fanout import FanOut
@@ -64,6 +65,17 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class _Batch:
+    """Events to save together, presented to the library as one object that collects them."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self.events = events
+        self.id = events[0].originator_id if events else None
+
+    def collect_events(self) -> list[Any]:
+        return self.events
+
+
 class StoreHistory:
     """``domain.core.undo.History`` over the event store, for one game."""
 
@@ -97,6 +109,14 @@ class Games(Application[UUID]):
         self._secrets: dict[UUID, GameSecret] = {}
         super().__init__(env)
 
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """Save events (``Recorded`` and the service's records) atomically, in order.
+
+        The events are handed to the library as one batch: its per-object runtime protocol
+        checks cost ~20 µs each on Python 3.11, per event that would dominate a command.
+        """
+        return super().save(_Batch([o for o in objs if o is not None]), **kwargs)
+
     def construct_mapper(self) -> MsgspecMapper:
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)
 
@@ -118,7 +138,7 @@ class Games(Application[UUID]):
         )
         self.save(*records, secret)
         self._secrets[game_id] = secret
-        return self._saved(None, records)
+        return self._saved(None, fold(None, records))
 
     def execute(
         self,
@@ -147,11 +167,10 @@ class Games(Application[UUID]):
             raise VersionConflict(expected_version, game.version)
         self.authorize(game, seat, command)
         seed = self._seed(game_id)
-        records = play(
+        records, after = play_game(
             game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=seed,
             history=StoreHistory(self, game_id),
         )
-        after = project_game(game, records)
         body = _encode(render(game, records, after))
         extra: list[Any] = []
         if idempotency_key is not None:
@@ -174,7 +193,9 @@ class Games(Application[UUID]):
                 if earlier is not None:
                     return earlier
             raise VersionConflict(expected_version, self.game(game_id).version) from None
-        self._saved(game, records)
+        self._saved(game, after)
+        if self.repository.cache is not None:
+            self.repository.cache.put(game_id, after)
         return 201, body
 
     def _idempotent_answer(self, game_id: UUID, key: str, request_hash: str) -> tuple[int, bytes] | None:
@@ -191,10 +212,8 @@ class Games(Application[UUID]):
         found = list(self.events.get(record_id, desc=True, limit=1))
         return found[0] if found else None
 
-    def _saved(self, before: Game | None, records: Sequence[Recorded]) -> Game:
+    def _saved(self, before: Game | None, after: Game) -> Game:
         """Take a snapshot when the new events cross a multiple of the snapshot interval."""
-        after = project_game(before, records)
-        assert after is not None
         n = self.snapshot_interval
         old = before.version if before is not None else 0
         if self.snapshots is not None and n > 0 and after.version // n > old // n:
@@ -254,7 +273,7 @@ class Games(Application[UUID]):
         )
         self.save(*copied, secret)
         self._secrets[new_id] = secret
-        return self._saved(None, copied)
+        return self._saved(None, fold(None, copied))
 
     # --- authorization ---------------------------------------------------------------------
 

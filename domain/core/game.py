@@ -372,6 +372,20 @@ def step(
     seed: bytes | None,
     history: Any = None,
 ) -> list[Recorded]:
+    """Run one command through the rules; return its new events (see ``step_game``)."""
+    return step_game(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)[0]
+
+
+def step_game(
+    game: Game,
+    command: Command,
+    *,
+    seat: str,
+    command_id: str,
+    at: datetime,
+    seed: bytes | None,
+    history: Any = None,
+) -> tuple[list[Recorded], Game]:
     """Run one command through the rules; return its new events (``CommandAccepted`` first).
 
     ``seed`` is the secret dice seed in ``server`` mode (``None`` otherwise); it is used only to
@@ -391,7 +405,7 @@ def step(
         log.emit(CommandAccepted(command=encode_command(command)))
         for event in events:
             log.emit(event)
-        return log.records
+        return log.records, log.game
     if game.undo_request is not None:
         raise PendingFirst("undo.pending", section=_SECTION, detail="an undo request is open: approve or reject it")
     if isinstance(command, (Roll, Shuffle, Draw, Choose)):
@@ -416,7 +430,7 @@ def step(
     if outcome is not None and log.game.result is None:
         revealed = seed.hex() if seed is not None and game.created.dice_mode == "server" else None
         log.emit(GameEnded(result=outcome, seed=revealed))
-    return log.records
+    return log.records, log.game
 
 
 def _describe(pending: PendingEvent) -> str:
@@ -466,16 +480,28 @@ def play(
     Automatic steps are stored as commands of their own, by seat ``server`` (dice) or ``policy``
     (default decisions), with command ids ``<command_id>/<n>``. Raises what ``step`` raises.
     """
-    records = step(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)
-    game = fold(game, records)
+    return play_game(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)[0]
+
+
+def play_game(
+    game: Game,
+    command: Command,
+    *,
+    seat: str,
+    command_id: str,
+    at: datetime,
+    seed: bytes | None,
+    history: Any = None,
+) -> tuple[list[Recorded], Game]:
+    """``play``, also returning the game after the new events (folded once, as they are made)."""
+    records, game = step_game(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)
     for n in range(1, MAX_AUTO_STEPS + 1):
         auto = auto_answer(game, seed) if game.result is None else None
         if auto is None:
-            return records
+            return records, game
         by = POLICY_SEAT if isinstance(auto, Choose) else SERVER_SEAT
-        more = step(game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed)
+        more, game = step_game(game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed)
         records.extend(more)
-        game = fold(game, more)
     raise AssertionError("automatic steps did not settle")  # pragma: no cover
 
 
