@@ -160,6 +160,8 @@ def apply(game: Game | None, record: Recorded) -> Game:
         )
     if type(payload) in _UNDO_EVENTS:
         return _apply_undo(game, record)
+    if type(payload) is CommandAccepted:  # the core's own record of a command: no ruleset state in it
+        return replace(game, version=record.originator_version, modified_on=record.timestamp, last=record)
     state = game.ruleset.evolve(game.state, payload)
     effect = _BOOKKEEPING.get(type(payload))
     if effect is None:

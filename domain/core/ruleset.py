@@ -16,7 +16,8 @@ Shapes:
   ``answer`` is the ``DiceRolled`` / ``CardsShuffled`` / ``CardsDrawn`` / ``DecisionMade`` event, applied
   to ``state``.
 - ``evolve(state, event) -> State``: apply one event; never validates, never fails for a stored
-  event. Core events it does not care about are returned unchanged.
+  event. Core events it does not care about are returned unchanged; it never sees
+  ``CommandAccepted`` or the undo events (the core folds those itself).
 - ``outcome(state) -> str | None``: ``None`` while the game goes on, else its result
   (e.g. ``"victory"``, ``"defeat"``).
 - ``piece_of(command) -> str | None``: the piece (e.g. mouse) a command is about, so the service
