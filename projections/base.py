@@ -12,10 +12,11 @@ records) only advance the checkpoint.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
+import msgspec
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
@@ -23,11 +24,18 @@ from domain.core.campaign import CampaignEvent
 from domain.core.game import Game, Recorded, apply
 
 V = TypeVar("V")
+_encode = msgspec.json.Encoder().encode
 LoadGame = Callable[[UUID, int], Game]
 
 
 class GameProjection(Projection[Any], Generic[V]):
-    """Base of the game read models. Subclasses implement ``project(game, record, tracking)``."""
+    """Base of the game read models.
+
+    Subclasses implement ``rows(game, record)`` (what one event adds to the read model) and
+    ``write(rows, tracking)`` (store rows and the checkpoint in one transaction). A batch of
+    notifications is folded in memory and written in one transaction with the last tracking
+    record (``process_batch``), so the projection keeps up with the API's write rate.
+    """
 
     cache_size = 256
 
@@ -37,11 +45,17 @@ class GameProjection(Projection[Any], Generic[V]):
         self._games: OrderedDict[UUID, Game] = OrderedDict()
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
-        if not isinstance(domain_event, Recorded) or isinstance(domain_event.payload, CampaignEvent):
-            self.view.insert_tracking(tracking)
+        self.process_batch([(domain_event, tracking)])
+
+    def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:
+        """Project notifications in order; rows and the last checkpoint commit together."""
+        if not items:
             return
-        game = self._state_after(domain_event)
-        self.project(game, domain_event, tracking)
+        rows: list[Any] = []
+        for event, _ in items:
+            if isinstance(event, Recorded) and not isinstance(event.payload, CampaignEvent):
+                rows.extend(self.rows(self._state_after(event), event))
+        self.write(rows, items[-1][1])
 
     def _state_after(self, record: Recorded) -> Game:
         game_id = record.originator_id
@@ -55,5 +69,28 @@ class GameProjection(Projection[Any], Generic[V]):
             self._games.popitem(last=False)
         return game
 
-    def project(self, game: Game, record: Recorded, tracking: Tracking) -> None:
+    def rows(self, game: Game, record: Recorded) -> list[Any]:
         raise NotImplementedError
+
+    def write(self, rows: list[Any], tracking: Tracking) -> None:
+        raise NotImplementedError
+
+
+class DocumentProjection(GameProjection[Any]):
+    """A read model of one document per game: only the newest document of each game is written."""
+
+    def document(self, game: Game) -> Any:
+        raise NotImplementedError
+
+    def rows(self, game: Game, record: Recorded) -> list[Any]:
+        return [(game.id, game.version, game)]
+
+    def write(self, rows: list[Any], tracking: Tracking) -> None:
+        newest: dict[UUID, tuple[int, Game]] = {}
+        for game_id, version, game in rows:
+            newest[game_id] = (version, game)
+        documents = [
+            (game_id, version, _encode({"game_id": game_id, "version": version, self.name: self.document(game)}))
+            for game_id, (version, game) in newest.items()
+        ]
+        self.view.save_documents(documents, tracking)

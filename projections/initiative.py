@@ -1,26 +1,21 @@
 """The initiative track read model (``GET /games/{id}/initiative``).
 
-One document per game: the ruleset's ``initiative_view`` of the state after each event
-(Mice and Mystics: the cards on the track in order, whose turn it is, the round), with the game
-version it shows.
+One document per game: the ruleset's ``initiative_view`` of the state (Mice and Mystics: the
+cards on the track in order, whose turn it is, the round), with the game version it shows.
 """
 
 from __future__ import annotations
 
-import msgspec
-from eventsourcing.persistence import Tracking
+from typing import Any
 
-from domain.core.game import Game, Recorded
-from projections.base import GameProjection
-
-_encode = msgspec.json.Encoder().encode
+from domain.core.game import Game
+from projections.base import DocumentProjection
 
 
-class InitiativeProjection(GameProjection):
+class InitiativeProjection(DocumentProjection):
     """Keeps each game's initiative track document."""
 
     name = "initiative"
 
-    def project(self, game: Game, record: Recorded, tracking: Tracking) -> None:
-        body = _encode({"game_id": game.id, "version": game.version, "initiative": game.ruleset.initiative_view(game.state)})
-        self.view.save_document(game.id, game.version, body, tracking)
+    def document(self, game: Game) -> Any:
+        return game.ruleset.initiative_view(game.state)

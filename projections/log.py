@@ -1,11 +1,13 @@
 """The game log read model (``GET /games/{id}/log``).
 
-One readable line per meaningful event (the ruleset's ``describe``), with the version, the seat
-that caused it and the event type; events without a line (bookkeeping) only advance the
-checkpoint.
+One readable line per meaningful event (the ruleset's ``describe``, or the core's for undo and
+the end of the game), with the version, the seat that caused it and the event type; events
+without a line (bookkeeping) only advance the checkpoint.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from eventsourcing.persistence import Tracking
 
@@ -19,10 +21,11 @@ class LogProjection(GameProjection):
 
     name = "log"
 
-    def project(self, game: Game, record: Recorded, tracking: Tracking) -> None:
+    def rows(self, game: Game, record: Recorded) -> list[Any]:
         line = game.ruleset.describe(game.state, record.payload) or describe_core(record.payload)
         if line is None:
-            self.view.insert_tracking(tracking)
-            return
-        row = (record.originator_version, record.seat, type(record.payload).__name__, line)
-        self.view.append_lines(game.id, [row], tracking)
+            return []
+        return [(game.id, record.originator_version, record.seat, type(record.payload).__name__, line)]
+
+    def write(self, rows: list[Any], tracking: Tracking) -> None:
+        self.view.append_lines(rows, tracking)

@@ -7,6 +7,8 @@ commit together and a restart resumes exactly where it stopped (DESIGN.md, Runti
 - ``DocumentView``: one JSON document per game (initiative track, board), replaced as the game
   changes, with the game version it shows.
 - ``LogView``: the game log, one row per line, appended.
+
+Each write takes a batch of rows and the tracking record of the last notification in it.
 """
 
 from __future__ import annotations
@@ -21,14 +23,14 @@ from psycopg.sql import SQL, Identifier
 
 
 class DocumentView(Protocol):
-    def save_document(self, game_id: UUID, version: int, body: bytes, tracking: Tracking) -> None: ...
+    def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None: ...
     def document(self, game_id: UUID) -> tuple[int, bytes] | None: ...
     def insert_tracking(self, tracking: Tracking) -> None: ...
     def max_tracking_id(self, application_name: str) -> int | None: ...
 
 
 class LogView(Protocol):
-    def append_lines(self, game_id: UUID, rows: list[tuple[int, str, str, str]], tracking: Tracking) -> None: ...
+    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], tracking: Tracking) -> None: ...
     def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None: ...
     def insert_tracking(self, tracking: Tracking) -> None: ...
     def max_tracking_id(self, application_name: str) -> int | None: ...
@@ -43,13 +45,14 @@ class SQLiteDocumentView(SQLiteTrackingRecorder):
             "CREATE TABLE IF NOT EXISTS documents (game_id TEXT PRIMARY KEY, version INTEGER, body BLOB)"
         )
 
-    def save_document(self, game_id: UUID, version: int, body: bytes, tracking: Tracking) -> None:
+    def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
-            c.execute(
-                "INSERT INTO documents VALUES (?, ?, ?) ON CONFLICT (game_id) DO UPDATE "
-                "SET version = excluded.version, body = excluded.body",
-                (str(game_id), version, body),
-            )
+            for game_id, version, body in documents:
+                c.execute(
+                    "INSERT INTO documents VALUES (?, ?, ?) ON CONFLICT (game_id) DO UPDATE "
+                    "SET version = excluded.version, body = excluded.body",
+                    (str(game_id), version, body),
+                )
             self._insert_tracking(c, tracking)
 
     def document(self, game_id: UUID) -> tuple[int, bytes] | None:
@@ -69,9 +72,9 @@ class SQLiteLogView(SQLiteTrackingRecorder):
             "type TEXT, line TEXT, PRIMARY KEY (game_id, version))"
         )
 
-    def append_lines(self, game_id: UUID, rows: list[tuple[int, str, str, str]], tracking: Tracking) -> None:
+    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
-            for version, seat, type_, line in rows:
+            for game_id, version, seat, type_, line in rows:
                 c.execute(
                     "INSERT OR REPLACE INTO log_lines VALUES (?, ?, ?, ?, ?)", (str(game_id), version, seat, type_, line)
                 )
@@ -102,15 +105,16 @@ class PostgresDocumentView(PostgresTrackingRecorder):
             )
         )
 
-    def save_document(self, game_id: UUID, version: int, body: bytes, tracking: Tracking) -> None:
+    def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
-            c.execute(
-                SQL(
-                    "INSERT INTO {0} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE "
-                    "SET version = excluded.version, body = excluded.body"
-                ).format(self.table),
-                (game_id, version, body),
-            )
+            for game_id, version, body in documents:
+                c.execute(
+                    SQL(
+                        "INSERT INTO {0} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE "
+                        "SET version = excluded.version, body = excluded.body"
+                    ).format(self.table),
+                    (game_id, version, body),
+                )
             self._insert_tracking(c, tracking)
 
     def document(self, game_id: UUID) -> tuple[int, bytes] | None:
@@ -133,9 +137,9 @@ class PostgresLogView(PostgresTrackingRecorder):
             ).format(self.table)
         )
 
-    def append_lines(self, game_id: UUID, rows: list[tuple[int, str, str, str]], tracking: Tracking) -> None:
+    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
-            for version, seat, type_, line in rows:
+            for game_id, version, seat, type_, line in rows:
                 c.execute(
                     SQL(
                         "INSERT INTO {0} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game_id, version) DO UPDATE "
