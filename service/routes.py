@@ -95,7 +95,7 @@ class GameController(Controller):
         seed = secrets.token_bytes(32) if data.dice_mode == "server" else None
         created = GameCreated(
             ruleset=data.ruleset,
-            setup=msgspec.Raw(_encode(data.setup)),
+            setup=msgspec.Raw(_encode(_setup_document(data))),
             seats=tuple(data.seats),
             dice_mode=data.dice_mode,
             undo_policy=data.undo_policy,
@@ -305,6 +305,13 @@ class GameController(Controller):
                         await wait()
 
         return ServerSentEvent(events())
+
+
+def _setup_document(data: NewGame) -> Any:
+    """The ruleset's setup document, with the content pack (if any) inside it."""
+    if data.content_pack is None:
+        return data.setup
+    return {**msgspec.to_builtins(data.setup), "content_pack": data.content_pack}
 
 
 def _game(games: Games, game_id: UUID, version: int | None = None) -> Any:

@@ -32,6 +32,7 @@ class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     dice_mode: DiceMode = "server"
     undo_policy: UndoPolicy = "none"
     decision_policy: Literal["ask", "default"] = "default"
+    content_pack: dict[str, Any] | None = None
 
 
 class SeatToken(Struct, frozen=True, kw_only=True):

@@ -8,6 +8,7 @@ is one ``decode_<kind>`` function per file type. Files are read once, from the p
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -374,9 +375,20 @@ class Library(Struct, frozen=True, kw_only=True):
     search_cards: dict[str, SearchCard] = {}
 
 
-@cache
+ACTIVE_LIBRARY: ContextVar[Library | None] = ContextVar("mice_and_mystics_library", default=None)
+"""The content of the game being run, when it has a content pack (set by ``packs.using``)."""
+
+
 def library() -> Library:
-    """Load and index all content once."""
+    """The content the rules see: the running game's pack laid over the shipped content, or the
+    shipped content (``shipped_library``)."""
+    active = ACTIVE_LIBRARY.get()
+    return active if active is not None else shipped_library()
+
+
+@cache
+def shipped_library() -> Library:
+    """Load and index all shipped content once."""
     read = {name: decoder_for(name)(_dir().joinpath(name).read_bytes()) for name in content_files()}
     return index_library(records_of(read))
 

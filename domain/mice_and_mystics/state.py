@@ -5,7 +5,7 @@ It is only ever built by ``evolve`` from events (DESIGN.md, The core idea: decid
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from msgspec import Struct, field
 
@@ -33,6 +33,9 @@ class MouseTurn(Struct, frozen=True, kw_only=True):
     moved: bool = False
     movement_points: int | None = None
     action: str | None = None
+    free_actions: tuple[str, ...] = ()  # free actions taken this turn (rules/free_actions.py)
+    ability: str | None = None  # the one ability card used this turn (rules/ability_cards.py)
+    ability_uses: tuple[str, ...] = ()  # how it was used (e.g. "first-aid"), for once-a-turn cards
 
 
 class Attack(Struct, frozen=True, kw_only=True):
@@ -118,6 +121,14 @@ class State(Struct, frozen=True, kw_only=True):
     achievements: dict[str, str] = field(default_factory=dict)  # personal achievement -> mouse (achievements.py)
     captures: dict[str, int] = field(default_factory=dict)
     roaches_defeated: dict[str, int] = field(default_factory=dict)
+    # Free actions and party items (rules/equip.py, rules/party_items.py): a mouse absent from
+    # ``equipped`` has its starting equipment equipped; ``tokens`` maps a party item on the board to
+    # the spaces of its ends.
+    equipped: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    party_items: tuple[str, ...] = ()
+    tokens: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    content_pack: dict[str, Any] | None = None  # the game's content pack (domain.mice_and_mystics.packs)
+    content_pack_digest: str | None = None
 
     @property
     def turn_card(self) -> str | None:
