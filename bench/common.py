@@ -331,8 +331,7 @@ class LongGame:
     def store(self, games: Any, *, chunk: int = 1000, snapshots: bool) -> None:
         """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole
         commands per chunk); with ``snapshots``, store the snapshots the app would have taken,
-        through the app's own rule (``Games._saved``: one when a command's events cross a
-        multiple of the interval, of the state after that command)."""
+        through the app's own rule (``_snapshots``)."""
         from service.records import GameSecret, secret_id
 
         secret = GameSecret(
@@ -348,8 +347,28 @@ class LongGame:
         if pending:
             games.save(*pending)
         if snapshots:
-            for before, records in self.batches:
-                games._saved(before, records)  # noqa: SLF001 - the app's own snapshot rule
+            self._snapshots(games)
+
+    def _snapshots(self, games: Any) -> None:
+        """Every command's write through the app's own snapshot rule, ``Games._saved`` (its
+        signature has been ``(before, records)`` and ``(before, after)``); without it, the same
+        rule spelled out here: a snapshot of the game after a write whose events cross a
+        multiple of ``games.snapshot_interval``."""
+        import inspect
+
+        from domain.core.game import GameSnapshot
+
+        afters = [before for before, _ in self.batches[1:]] + [self.final]
+        saved = getattr(games, "_saved", None)
+        params = list(inspect.signature(saved).parameters) if saved is not None else []
+        n = games.snapshot_interval
+        for (before, records), after in zip(self.batches, afters):
+            if params[1:2] == ["records"]:
+                saved(before, records)
+            elif params[1:2] == ["after"]:
+                saved(before, after)
+            elif n > 0 and after.version // n > (before.version if before is not None else 0) // n:
+                games.snapshots.put([GameSnapshot.take(after)])
 
 
 def sqlite_env(path: Path, **extra: str) -> dict[str, str]:

@@ -112,7 +112,7 @@ def choose_for(state: State, mouse: str, commands: list[dict[str, Any]]) -> dict
     goal = lib.chapters[state.chapter].goal
     targets: set[str] = set()
     if minions:
-        item = weapon(mouse)
+        item = weapon(mouse, state)
         if item is not None and item.attack == "ranged" and any(sees(here, s) for s in minions):
             targets = {here}
         else:

@@ -49,7 +49,9 @@ def carry_over_of(final_state: State, previous: CarryOver | None) -> CarryOver:
     previous = previous or CarryOver()
     equipment = {}
     for mouse in final_state.party:
-        card = kept_card(final_state.pack.get(mouse, ()))
+        start = set(library().mice[mouse].starting_equipment)  # equipped search cards compete too (rules/equip.py)
+        held = (*final_state.pack.get(mouse, ()), *(c for c, _ in final_state.equipped.get(mouse, ())))
+        card = kept_card(tuple(dict.fromkeys(c for c in held if c not in start)))
         if card is not None:
             equipment[mouse] = card
     return CarryOver(

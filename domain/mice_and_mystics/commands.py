@@ -79,6 +79,109 @@ class LeaveWater(Command, kw_only=True):
     space: SpaceId
 
 
-MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater
-AnyCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | Begin | Roll | Shuffle | Draw | Choose
+CardId = Annotated[str, Meta(min_length=1, max_length=48)]
+
+
+class Share(Command, kw_only=True):
+    """Free action: give a search card from the pack and/or ``cheese`` to ``with_mouse`` on the same
+    or an adjacent space (001 §Condividere)."""
+
+    mouse: MouseId
+    with_mouse: MouseId
+    card: CardId | None = None
+    cheese: Annotated[int, Meta(ge=0, le=99)] = 0
+
+
+class Equip(Command, kw_only=True):
+    """Free action: equip ``card`` from the pack in ``slot`` (001 §Equipaggiare); ``tail`` is Filch's
+    Prehensile Tail (a dagger only)."""
+
+    mouse: MouseId
+    card: CardId
+    slot: Literal["paw", "both-paws", "body", "accessory", "tail"]
+
+
+class Unequip(Command, kw_only=True):
+    """Free action: move an equipped card back to the pack (001 §Equipaggiare)."""
+
+    mouse: MouseId
+    card: CardId
+
+
+class LevelUp(Command, kw_only=True):
+    """Free action: trade 6 cheese for the ability card ``ability`` of the mouse's class (001 §Salire
+    di Livello)."""
+
+    mouse: MouseId
+    ability: CardId
+
+
+class UseAbility(Command, kw_only=True):
+    """Use one of the mouse's ability cards, paying its cheese (001 §Carte Abilità dei Topi): ``target``
+    a mouse (First Aid, Cure), ``targets`` minion figures (Chain Lightning), ``remove`` what Cure takes
+    off (``poison`` or an effect)."""
+
+    mouse: MouseId
+    ability: CardId
+    target: MouseId | None = None
+    targets: Annotated[tuple[CardId, ...], Meta(max_length=9)] = ()
+    remove: Annotated[tuple[Annotated[str, Meta(max_length=24)], ...], Meta(max_length=3)] = ()
+
+
+class PlaceFishhook(Command, kw_only=True):
+    """Put Fishhook & Thread from the party stash between the mouse's space and ``space`` of the same
+    room; placing is free (001 §Amo e Lenza)."""
+
+    mouse: MouseId
+    space: SpaceId
+
+
+class RemoveFishhook(Command, kw_only=True):
+    """Action: take Fishhook & Thread back into the stash from either end (001 §Amo e Lenza)."""
+
+    mouse: MouseId
+
+
+class PlaceFork(Command, kw_only=True):
+    """Put the Dinner Fork from the party stash on the mouse's space, not water; free (001 §Forchetta)."""
+
+    mouse: MouseId
+
+
+class Catapult(Command, kw_only=True):
+    """Action: from the Dinner Fork's space, catapult ``other`` mouse there to ``space`` of the room,
+    which ``other`` can see (001 §Forchetta)."""
+
+    mouse: MouseId
+    other: MouseId
+    space: SpaceId
+
+
+class PickUpFork(Command, kw_only=True):
+    """Action: take the Dinner Fork on the mouse's space back into the stash (001 §Forchetta)."""
+
+    mouse: MouseId
+
+
+class ThrowGrapes(Command, kw_only=True):
+    """Battle action from the Dinner Fork's space: throw the Grapes at the minion figure ``target``,
+    flipped like a coin (001 §Oggetti del Gruppo, Uva come Arma)."""
+
+    mouse: MouseId
+    target: CardId
+
+
+class PlaceGrapes(Command, kw_only=True):
+    """Put the Grapes from the party stash on an empty adjacent space as roach bait; free (001 §Oggetti
+    del Gruppo, Uva come Esca per Blatte)."""
+
+    mouse: MouseId
+    space: SpaceId
+
+
+ItemCommand = PlaceGrapes | Share | Equip | Unequip | LevelUp | UseAbility | PlaceFishhook | RemoveFishhook | PlaceFork | Catapult | PickUpFork | ThrowGrapes
+
+
+MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | ItemCommand
+AnyCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | ItemCommand | Begin | Roll | Shuffle | Draw | Choose
 decode_command = msgspec.json.Decoder(AnyCommand).decode

@@ -591,4 +591,8 @@ from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS, ChapterEvent 
 
 MouseEvent = MouseEvent | ChapterEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *CHAPTER_EVENTS)
+from domain.mice_and_mystics.item_events import ITEM_EVENTS, ItemEvent  # noqa: E402 (free actions, abilities, party items)
+
+MouseEvent = MouseEvent | ItemEvent  # type: ignore[misc]
+EVENT_TYPES = (*EVENT_TYPES, *ITEM_EVENTS)
 decode_event = msgspec.json.Decoder(MouseEvent).decode

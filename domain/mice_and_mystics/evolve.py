@@ -23,6 +23,8 @@ from domain.core.events import (
 from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
 from domain.mice_and_mystics.evolve_chapter import evolve_chapter
+from domain.mice_and_mystics.evolve_items import evolve_items
+from domain.mice_and_mystics.item_events import ITEM_EVENTS
 from domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
 
 
@@ -73,6 +75,8 @@ def _acting(state: State, figure: str) -> bool:
 def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
     if isinstance(event, CHAPTER_EVENTS):
         return evolve_chapter(state, event)
+    if isinstance(event, ITEM_EVENTS):
+        return evolve_items(state, event)
     match event:
         case ev.RoomTilePlaced(tile=tile, column=column, row=row):
             return replace(state, tiles=(*state.tiles, PlacedTile(tile=tile, column=column, row=row)))

@@ -14,11 +14,14 @@ from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from domain.core.ruleset import Answer, Begin
 from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, LeaveWater, Move, MoveTo, Recover, Scurry, Search
+from domain.mice_and_mystics.commands import Catapult, Equip, LevelUp, PickUpFork, PlaceFishhook, PlaceFork, RemoveFishhook, Share
+from domain.mice_and_mystics.commands import PlaceGrapes, ThrowGrapes, Unequip, UseAbility
 from domain.mice_and_mystics.events import EVENT_TYPES
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
 from domain.mice_and_mystics.rules import chapter_1, special_search
 from domain.mice_and_mystics.rules import bosses, brodie, charmed, mousetraps, water
+from domain.mice_and_mystics.rules import ability_cards, bait, equip, fork, free_actions, grapes, party_items
 from domain.mice_and_mystics import campaign
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, fold, proceed, resolve_initiative
@@ -29,6 +32,14 @@ from domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
 MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore, LeaveWater)
+ITEM_COMMANDS = {
+    Share: free_actions.decide_share, Equip: equip.decide_equip, Unequip: equip.decide_unequip,
+    LevelUp: free_actions.decide_level_up, UseAbility: ability_cards.decide_use_ability,
+    PlaceFishhook: party_items.decide_place_fishhook, RemoveFishhook: party_items.decide_remove_fishhook,
+    PlaceFork: fork.decide_place_fork, Catapult: fork.decide_catapult, PickUpFork: fork.decide_pick_up_fork,
+    ThrowGrapes: grapes.decide_throw_grapes, PlaceGrapes: bait.decide_place_grapes,
+}
+MOUSE_COMMANDS = (*MOUSE_COMMANDS, *ITEM_COMMANDS)
 
 ROLLS = {
     "move": resolve_move_roll,
@@ -47,6 +58,7 @@ ROLLS = {
     mousetraps.MOUSETRAP: mousetraps.resolve_mousetrap,
     water.LEAVE_WATER: water.resolve_leave_water,
     chapter_1.MIZ_MAGGIE: chapter_1.resolve_miz_maggie,
+    grapes.THROW: grapes.resolve_grapes,
 }
 SHUFFLES = {"initiative": resolve_initiative, summoning.NEW_MINIONS: summoning.resolve_new_minions,
             explore.ENCOUNTER_INITIATIVE: explore.resolve_encounter_initiative}
@@ -59,6 +71,8 @@ DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.res
 
 
 def _decide(state: State, command: Command) -> list[Event]:
+    if type(command) in ITEM_COMMANDS:
+        return ITEM_COMMANDS[type(command)](state, command)
     match command:
         case Begin():
             return campaign.with_carry_over(state, decide_begin(state))
@@ -80,7 +94,7 @@ def _decide(state: State, command: Command) -> list[Event]:
             return water.decide_leave_water(state, command)
         case Explore():
             chapter_1.check_explore(state, command.mouse)
-            return chapter_1.after_explore(state, explore.decide_explore(state, command))
+            return party_items.after_explore(state, chapter_1.after_explore(state, explore.decide_explore(state, command)))
         case _:
             raise RuleBroken("command.unknown", section=sections.SETUP, detail=f"{type(command).__name__} is not a command here")
 
@@ -143,6 +157,13 @@ def legal_commands(state: State) -> list[Command]:
         *search.legal_searches(state, mouse),
         *recover.legal_recovers(state, mouse),
         *(c for c in explore.legal_explores(state, mouse) if chapter_1.may_explore(state, mouse)),
+        *free_actions.legal_shares(state, mouse),
+        *equip.legal_equips(state, mouse),
+        *free_actions.legal_level_ups(state, mouse),
+        *ability_cards.legal_abilities(state, mouse),
+        *party_items.legal_party_items(state, mouse),
+        *grapes.legal_throws(state, mouse),
+        *bait.legal_baits(state, mouse),
         EndTurn(mouse=mouse),
     ]
 

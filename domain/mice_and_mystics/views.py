@@ -5,6 +5,8 @@ from __future__ import annotations
 from msgspec import Struct
 
 from domain.core.events import CardsShuffled, DiceRolled, Event, GameEnded, RollRequested, ShuffleRequested
+from domain.mice_and_mystics.item_events import ITEM_EVENTS
+from domain.mice_and_mystics.views_items import describe_item
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.events import (
@@ -192,5 +194,7 @@ def describe(state: State, event: Event) -> str | None:
             return f"Cards shuffled for {reason}"
         case GameEnded(result=result):
             return f"The chapter ends: {result}"
+        case _ if isinstance(event, ITEM_EVENTS):
+            return describe_item(name_of, event)
         case _:
             return None

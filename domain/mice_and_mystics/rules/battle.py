@@ -16,9 +16,9 @@ from domain.core.events import Event, RollRequested
 from domain.mice_and_mystics.commands import Battle
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
-from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules import sections, shots
 from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.combat import weapon
+from domain.mice_and_mystics.rules.combat import equipment, weapon
 from domain.mice_and_mystics.rules.graph import is_minion
 from domain.mice_and_mystics.rules.sight import reach, same_room, sees
 from domain.mice_and_mystics.state import State, space_of
@@ -26,7 +26,7 @@ from domain.mice_and_mystics.state import State, space_of
 
 def battle_targets(state: State, mouse: str) -> dict[str, bool]:
     """Every minion figure the mouse may attack now, mapped to whether the attack is ranged."""
-    item = weapon(mouse)
+    item = weapon(mouse, state)
     here = space_of(state, mouse)
     if item is None or here is None:
         return {}
@@ -44,7 +44,7 @@ def battle_targets(state: State, mouse: str) -> dict[str, bool]:
 
 
 def battle_dice(state: State, mouse: str) -> int:
-    item = weapon(mouse)
+    item = weapon(mouse, state)
     dice = library().mice[mouse].battle + (item.battle if item is not None else 0)
     if item is not None and item.special == "maces-wounded-friends":
         here = space_of(state, mouse)
@@ -52,15 +52,22 @@ def battle_dice(state: State, mouse: str) -> int:
     return dice
 
 
+def accessory_battle(state: State, mouse: str, ranged: bool) -> int:
+    """Battle bonuses of equipped non-weapons (Ring of Feline Strength: not with a ranged weapon,
+    facts.md §5); no known armour gives battle."""
+    return 0 if ranged else sum(i.battle for i in equipment(mouse, state) if i.kind != "weapon")
+
+
 def decide_battle(state: State, cmd: Battle) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
-    if weapon(cmd.mouse) is None:
+    if weapon(cmd.mouse, state) is None:
         raise RuleBroken("battle.unarmed", section=sections.ATTACK, detail=f"{cmd.mouse} has no weapon")
     targets = battle_targets(state, cmd.mouse)
     if cmd.target not in targets:
-        section = sections.MELEE if weapon(cmd.mouse).attack == "melee" else sections.RANGED
+        section = sections.MELEE if weapon(cmd.mouse, state).attack == "melee" else sections.RANGED
         raise RuleBroken("battle.invalid-target", section=section, detail=f"{cmd.target} cannot be attacked from here")
-    dice = battle_dice(state, cmd.mouse)
+    dice = shots.battle_dice(state, cmd.mouse, battle_dice(state, cmd.mouse) + accessory_battle(state, cmd.mouse, targets[cmd.target]),
+                             targets[cmd.target])
     return [
         ActionStarted(mouse=cmd.mouse, action="battle"),
         AttackDeclared(attacker=cmd.mouse, target=cmd.target, ranged=targets[cmd.target], dice=dice),

@@ -31,6 +31,7 @@ from domain.mice_and_mystics.events import (
 from domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, evolve_all, wound_minion, wound_mouse
 from domain.mice_and_mystics.rules.flow import PENDING, end_turn
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
+from domain.mice_and_mystics.rules import party_items
 from domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Capitolo 1 (Fuga per Borgoquercia): Regole Speciali del Capitolo"
@@ -74,7 +75,7 @@ def after_explore(state: State, events: list[Event]) -> list[Event]:
 def check_explore(state: State, mouse: str) -> None:
     """Leaving the Sewer (RULINGS.md): no Explore from the Sewer without the Fishhook & Thread."""
     tile = rule_tile(state, "leaving-the-sewer")
-    if tile is not None and tile_of(state, mouse) == tile and not any(FISHHOOK in p for p in state.pack.values()):
+    if tile is not None and tile_of(state, mouse) == tile and not party_items.holds(state, FISHHOOK):
         raise RuleBroken("explore.sewer-needs-fishhook", section=SECTION, detail="leaving the Sewer needs the Fishhook & Thread")
 
 

@@ -25,7 +25,7 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
 )
 from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import abilities, achievements, bosses
+from domain.mice_and_mystics.rules import abilities, achievements, bosses, shots
 from domain.mice_and_mystics.state import State, space_of
 
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
@@ -45,19 +45,24 @@ def is_mouse(state: State, figure: str) -> bool:
     return figure in state.party
 
 
-def equipment(mouse: str) -> tuple:
-    """The mouse's equipped cards: its starting equipment (content; provisional where unknown)."""
-    items = library().items
-    return tuple(items[i] for i in library().mice[mouse].starting_equipment if i in items)
+def equipment(mouse: str, state: State | None = None) -> tuple:
+    """The mouse's equipped cards (001 §Equipaggiare): its starting equipment until it equips or
+    unequips (``equip.loadout``); search cards' stats from the catalogue (provisional where unknown)."""
+    from domain.mice_and_mystics.rules.cards import item_of, loadout
+
+    cards = loadout(state, mouse) if state is not None else tuple((c, "") for c in library().mice[mouse].starting_equipment)
+    return tuple(item for item in (item_of(c) for c, _ in cards) if item is not None)
 
 
-def weapon(mouse: str):
-    return next((item for item in equipment(mouse) if item.kind == "weapon"), None)
+def weapon(mouse: str, state: State | None = None):
+    """The weapon the mouse attacks with: the first equipped (a mouse attacks with one weapon at a
+    time, facts.md §5 FAQ2; RULINGS.md, Equip)."""
+    return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
 
 
-def mouse_defense_dice(mouse: str) -> int:
+def mouse_defense_dice(mouse: str, state: State | None = None) -> int:
     """Defense value plus armour and accessory bonuses (001 §Attacco; facts.md §5)."""
-    return library().mice[mouse].defense + sum(item.defense for item in equipment(mouse))
+    return library().mice[mouse].defense + sum(item.defense for item in equipment(mouse, state))
 
 
 def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
@@ -65,10 +70,12 @@ def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     (facts.md §5, Dagger)."""
     card = state.figures[figure]
     dice = library().minions[card].defense
-    item = weapon(attacker) if is_mouse(state, attacker) else None
-    if item is not None and item.special == "dagger" and card in state.track and attacker in state.track:
+    item = weapon(attacker, state) if is_mouse(state, attacker) else None
+    with_dagger = item is not None and item.special == "dagger" and (state.attack is None or not state.attack.ranged)
+    if with_dagger and card in state.track and attacker in state.track:
         if state.track.index(card) > state.track.index(attacker):
             dice -= 1
+    dice -= shots.defense_penalty(state, attacker)
     return max(dice - achievements.cat_tamer_penalty(state, attacker, figure), 0)
 
 
@@ -95,7 +102,7 @@ def defense_request(state: State, hits: int) -> list[Event]:
     attack = state.attack
     assert attack is not None
     if is_mouse(state, attack.target):
-        dice, reason, piece = mouse_defense_dice(attack.target), "mouse-defense", attack.target
+        dice, reason, piece = mouse_defense_dice(attack.target, state), "mouse-defense", attack.target
         if abilities.constricts(state, attack.attacker):
             dice = 0
     else:
@@ -173,6 +180,9 @@ def wound_mouse(state: State, mouse: str, wounds: int, poison: int = 0) -> list[
     events: list[Event] = [MouseWounded(mouse=mouse, wounds=wounds, poison=poison)]
     if state.wounds.get(mouse, 0) + wounds >= library().mice[mouse].lives:
         events += achievements.before_capture(evolve_all(state, events), mouse)
+        from domain.mice_and_mystics.rules.equip import discard_on_capture
+
+        events += discard_on_capture(state, mouse)
         events.append(MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)))
         events.append(HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"))
         events += achievements.after_capture(evolve_all(state, events), mouse)

@@ -20,7 +20,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted, EncounterRevealed, FigurePlaced, InitiativeTrackReshuffled
 from domain.mice_and_mystics.events import RoomEntered, TileFlipped
 from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import keywords, sections
+from domain.mice_and_mystics.rules import keywords, party_items, sections
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
 from domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
@@ -29,6 +29,12 @@ from domain.mice_and_mystics.state import State, space_of
 ENCOUNTER_INITIATIVE = "encounter-initiative"
 OFFSET = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def fold_all(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def _room_of(state: State, mouse: str) -> str:
@@ -41,7 +47,7 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
     tile = lib.tiles[lib.space_tile[here]]
     if via == "flip":
         space = lib.spaces[here]
-        if space.kind != "flip" or (space.flip_requires and not any(space.flip_requires in p for p in state.pack.values())):
+        if space.kind != "flip" or (space.flip_requires and not party_items.holds(state, space.flip_requires)):
             return None
         other = lib.tiles[tile.reverse]
         return tile.id, other.id, tuple(s.id for s in other.spaces if s.kind == "flip")
@@ -99,7 +105,8 @@ def resolve_encounter_draw(state: State, answer: CardsDrawn) -> list[Event]:
     events: list[Event] = [EncounterRevealed(card=card, page=page)]
     before = state.track
     if room is not None:
-        events += place_groups(state, encounter_band(card, page), room)
+        minions, disguised = party_items.disguise(state, encounter_band(card, page))
+        events += disguised + place_groups(fold_all(state, disguised), minions, room)
     after = state
     for event in events:
         after = evolve(after, event)

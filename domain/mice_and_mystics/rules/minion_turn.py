@@ -16,6 +16,8 @@ from __future__ import annotations
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import AttackDeclared, FigureStoodUp, MinionActivated, MinionAttackSkipped, MinionMoved
+from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.rules import bait
 from domain.mice_and_mystics.rules.graph import can_enter, minion_distances, minion_neighbours, size_of
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
 from domain.mice_and_mystics.rules.sight import reach, sees
@@ -53,9 +55,13 @@ def target_mouse(state: State, here: str) -> str | None:
     return min(mice)[2] if mice else None
 
 
-def path_toward(state: State, figure: str, mouse: str, steps: int) -> tuple[str, ...]:
-    """Shortest path of at most ``steps`` toward ``mouse``'s space, ending as close as the figure can get."""
-    here, goal = space_of(state, figure), space_of(state, mouse)
+def path_toward(
+    state: State, figure: str, mouse: str | None, steps: int, goal: str | None = None
+) -> tuple[str, ...]:
+    """Shortest path of at most ``steps`` toward ``mouse``'s space (or ``goal``: roach bait, where the
+    move also stops), ending as close as the figure can get."""
+    stop = goal
+    here, goal = space_of(state, figure), goal or space_of(state, mouse)
     assert here is not None and goal is not None
     to_goal = minion_distances((goal,))
     size = size_of(state, figure)
@@ -64,7 +70,7 @@ def path_toward(state: State, figure: str, mouse: str, steps: int) -> tuple[str,
     for _ in range(steps):
         nxt = []
         for space in frontier:
-            if paths[space] and _has_mouse(state, space):
+            if paths[space] and (_has_mouse(state, space) or space == stop):
                 continue  # entering a mouse's space ends the move
             for other in sorted(minion_neighbours(space), key=space_order):
                 if other not in paths and can_enter(state, other, size, ignoring=figure) and not _off_limits(other):
@@ -106,6 +112,12 @@ def minion_step(state: State) -> list[Event]:
 
 
 def _move_step(state: State, figure: str, here: str) -> list[Event]:
+    grapes = bait.bait_for(state, figure)
+    if grapes == here:  # a roach ending (here: starting) its move on the grapes eats them
+        stay: list[Event] = [MinionMoved(figure=figure, origin=here, path=(), reason="on the grapes")]
+        return stay + bait.eaten(evolve(state, stay[0]), figure, here)
+    if grapes is not None:
+        return [RollRequested(reason="minion-move", dice=1)]  # roaches head for the grapes
     ranged = library().minions[state.minion_turn.card].attack == "ranged"
     if ranged and _sees_a_mouse(state, here):
         return [MinionMoved(figure=figure, origin=here, path=(), reason="sees a mouse")]
@@ -121,6 +133,14 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
     assert turn is not None and turn.figure is not None
     figure = turn.figure
     here = space_of(state, figure)
+    grapes = bait.bait_for(state, figure)
+    if grapes is not None:
+        path = path_toward(state, figure, None, MOVE_NUMBER[answer.faces[0]], goal=grapes)
+        moved: list[Event] = [MinionMoved(figure=figure, origin=here, path=path)]
+        after = state
+        for event in moved:
+            after = evolve(after, event)
+        return moved + (bait.eaten(after, figure, path[-1]) if path else [])
     mouse = target_mouse(state, here)
     path = path_toward(state, figure, mouse, MOVE_NUMBER[answer.faces[0]]) if mouse else ()
     if library().minions[state.minion_turn.card].attack == "ranged":

@@ -22,6 +22,7 @@ from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MouseMo
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours, mouse_step_cost
 from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
+from domain.mice_and_mystics.rules.links import linked
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
 
@@ -95,7 +96,7 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
             raise RuleBroken("move.unknown-space", section=sections.MOVEMENT, detail=f"no space {step!r}")
         if here != origin and _stops(state, here):
             raise RuleBroken("move.must-stop", section=sections.SHARING, detail=f"the move ends on {here}")
-        step_cost = mouse_step_cost(here, step)
+        step_cost = mouse_step_cost(here, step) or dict(linked(state, here)).get(step)
         if step_cost is None:
             section = sections.RED_LINES if step in dict(_red(here)) else sections.ADJACENT
             raise RuleBroken("move.not-adjacent", section=section, detail=f"{step} is not adjacent to {here}")
@@ -132,7 +133,7 @@ def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tup
         best[here] = (cost, path)
         if path and _stops(state, here):
             continue
-        for other, step_cost in mouse_neighbours(here):
+        for other, step_cost in (*mouse_neighbours(here), *linked(state, here)):
             if other not in best and cost + step_cost <= points and can_enter(state, other, "small", ignoring=mouse):
                 heapq.heappush(heap, (cost + step_cost, (*path, other), other))
     best.pop(origin, None)

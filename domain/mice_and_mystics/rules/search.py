@@ -53,7 +53,9 @@ def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
 def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     assert state.mouse_turn is not None
     mouse = state.mouse_turn.mouse
-    full = len(state.pack.get(mouse, ())) >= PACK_LIMIT
+    from domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
+
+    full = pack_load(state.pack.get(mouse, ())) >= PACK_LIMIT and card_type(state.last_drawn[0]) not in NO_ROOM
     options = ("discard",) if full else ("keep", "discard")
     return [DecisionRequested(decision=KEEP, options=options, piece=mouse, default=options[0])]
 
@@ -62,6 +64,11 @@ def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
     assert state.mouse_turn is not None
     mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
     if answer.option == "keep":
+        from domain.mice_and_mystics.item_events import PartyItemGained
+        from domain.mice_and_mystics.rules.cards import card_type
+
+        if card_type(card) == "party-item":  # 001 §Oggetti del Gruppo: the token goes to the party stash
+            return [PartyItemGained(mouse=mouse, card=card)]
         return [SearchCardKept(mouse=mouse, card=card)]
     return [SearchCardDiscarded(mouse=mouse, card=card), CheeseGained(mouse=mouse, count=1, reason="search-discard")]
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, Event
 from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
+from domain.mice_and_mystics.item_events import PartyItemGained
 from domain.mice_and_mystics.content import SpecialSearch, library
 from domain.mice_and_mystics.events import SearchSucceeded
+from domain.mice_and_mystics.rules.cards import pack_load
 from domain.mice_and_mystics.rules.search import PACK_LIMIT
 from domain.mice_and_mystics.state import State, space_of
 
@@ -46,7 +48,7 @@ def available(state: State, mouse: str) -> SpecialSearch | None:
     """The special search the mouse may take after a successful search where it stands, if any."""
     chapter = library().chapters.get(state.chapter)
     space = space_of(state, mouse)
-    if chapter is None or space is None or len(state.pack.get(mouse, ())) >= PACK_LIMIT:
+    if chapter is None or space is None or pack_load(state.pack.get(mouse, ())) >= PACK_LIMIT:
         return None
     tile = library().space_tile[space]
     classes = set(library().mice[mouse].classes)
@@ -84,6 +86,8 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
     if answer.option == TINKERERS_TREASURE:
         eligible = weapons_and_armour(state)
         return [*events, DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0])]
+    if card_kind(answer.option) == "party-item":  # 001 §Oggetti del Gruppo: held by the party
+        return [*events, PartyItemGained(mouse=mouse, card=answer.option)]
     return [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")]
 
 

@@ -20,6 +20,7 @@ from domain.mice_and_mystics.events import MouseMoved, MouseSweptByCurrent
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.combat import STARS, count
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
+from domain.mice_and_mystics.rules.links import linked
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
 
@@ -40,7 +41,7 @@ def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
         raise RuleBroken("water.not-in-water", section=sections.WATER, detail=f"{cmd.mouse} is not in water")
     if turn.moved or turn.movement_points is not None or turn.action is not None:
         raise RuleBroken("water.whole-move", section=sections.WATER, detail="leaving water takes the whole move")
-    if cmd.space not in dict(mouse_neighbours(here)) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
+    if cmd.space not in dict((*mouse_neighbours(here), *linked(state, here))) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
         raise RuleBroken("water.not-adjacent", section=sections.WATER, detail=f"{cmd.space} cannot be reached from {here}")
     if library().spaces[cmd.space].water:
         return [MouseMoved(mouse=cmd.mouse, origin=here, path=(cmd.space,), cost=1)]
@@ -63,7 +64,8 @@ def legal_leave_water(state: State, mouse: str) -> list[Command]:
         return []
     if turn.movement_points is not None:
         return []
-    return [LeaveWater(mouse=mouse, space=s) for s, _ in mouse_neighbours(here) if can_enter(state, s, "small", ignoring=mouse)]
+    steps = (*mouse_neighbours(here), *linked(state, here))  # Fishhook & Thread counts as adjacent
+    return [LeaveWater(mouse=mouse, space=s) for s, _ in steps if can_enter(state, s, "small", ignoring=mouse)]
 
 
 def current(state: State, mouse: str) -> list[Event]:
@@ -76,7 +78,10 @@ def current(state: State, mouse: str) -> list[Event]:
     dx, dy = STEP[lib.spaces[here].current]
     x, y = lib.spaces[here].centre[0] + dx, lib.spaces[here].centre[1] + dy
     if not (0 <= x <= tile.width and 0 <= y <= tile.height):
+        from domain.mice_and_mystics.rules.equip import discard_on_capture
+
         return [
+            *discard_on_capture(state, mouse),
             MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)),
             HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"),
         ]

@@ -17,6 +17,7 @@ from domain.mice_and_mystics.events import (
     RoundStarted, StoryBoardPrepared, TurnStarted,
 )
 from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.item_events import PartyItemGained
 from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.rules.sight import sees
 from domain.mice_and_mystics.rules.minion_turn import path_toward
@@ -110,9 +111,11 @@ def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fogn
     events, state = roll(state, 5)
     assert events[-1].options == ("fishhook-and-thread", "search-deck")
     events, state = answer(state, DecisionMade(decision="special-search", option="fishhook-and-thread", by="south"))
+    # a party item goes to the party stash, not the pack (001 §Oggetti del Gruppo)
     assert events == [SpecialSearchFound(mouse="filch", tile="sewer", item="fishhook-and-thread"),
-                      SearchDeckCardTaken(mouse="filch", card="fishhook-and-thread", reason="special-search")]
-    assert state.pack["filch"] == ("fishhook-and-thread",) and state.search_deck == ("grapes",)
+                      PartyItemGained(mouse="filch", card="fishhook-and-thread")]
+    assert state.party_items == ("fishhook-and-thread",) and state.search_deck == ("grapes",)
+    assert not state.pack.get("filch")
 
 
 def test_sewer_special_search_not_on_a_dry_space__001_capitolo_1_fognature():

@@ -37,7 +37,7 @@ def answer(pending, draw):
     if isinstance(pending, ShuffleRequested):
         return Shuffle(order=tuple(draw(st.permutations(pending.cards))))
     if isinstance(pending, RollRequested):
-        return Roll(faces=tuple(draw(st.integers(1, 6)) for _ in range(pending.dice)))
+        return Roll(faces=tuple(draw(st.integers(1, pending.sides)) for _ in range(pending.dice)))
     if isinstance(pending, DrawRequested):
         return Draw(cards=(draw(st.sampled_from(pending.cards)),))
     assert isinstance(pending, DecisionRequested)

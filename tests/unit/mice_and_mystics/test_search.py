@@ -43,11 +43,11 @@ def test_search_star_draws_from_the_remaining_cards_sorted_then_keep__001_ricerc
         SearchSucceeded(mouse="filch", tile="guard-room"),
         DrawRequested(reason="search", deck="search", cards=("dinner-fork", "grapes", "toothpick"), piece="filch"),
     ]
-    events, state = drawn(state, "grapes")
+    events, state = drawn(state, "toothpick")
     assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")]
-    assert state.search_deck == ("toothpick", "dinner-fork")
+    assert state.search_deck == ("grapes", "dinner-fork")
     events, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="north"))
-    assert events == [SearchCardKept(mouse="filch", card="grapes")] and state.pack["filch"] == ("grapes",)
+    assert events == [SearchCardKept(mouse="filch", card="toothpick")] and state.pack["filch"] == ("toothpick",)
 
 
 def test_search_card_discarded_for_one_cheese__001_ricerca():

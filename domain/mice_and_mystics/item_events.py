@@ -1,0 +1,142 @@
+"""Events of free actions, ability cards and party items (past tense, frozen, tagged; never changed
+once stored: STYLE.md, 8). Added to ``events.MouseEvent``/``EVENT_TYPES``; folded by ``evolve_items``.
+
+Free actions: 001 §Azioni Gratuite (Condividere, Equipaggiare, Salire di Livello). Ability cards:
+001 §Carte Abilità dei Topi. Party items: 001 §Oggetti del Gruppo (pp. 18-19).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import Event
+
+
+class SearchCardShared(Event, kw_only=True):
+    """Share: ``mouse`` gave a search card from its pack to ``with_mouse`` (001 §Condividere)."""
+
+    mouse: str
+    with_mouse: str
+    card: str
+
+
+class CheeseShared(Event, kw_only=True):
+    """Share: ``mouse`` gave ``count`` cheese to ``with_mouse`` (001 §Condividere)."""
+
+    mouse: str
+    with_mouse: str
+    count: int
+
+
+class SearchCardEquipped(Event, kw_only=True):
+    """Equip: a card moved from the pack to ``slot``; ``unequipped`` cards it displaced went back to
+    the pack (001 §Equipaggiare). Starting equipment counts as equipped until first moved."""
+
+    mouse: str
+    card: str
+    slot: str
+    unequipped: tuple[str, ...] = ()
+    loadout: tuple[tuple[str, str], ...] = ()  # every equipped (card, slot) after it
+
+
+class SearchCardUnequipped(Event, kw_only=True):
+    """Equip: an equipped card moved back to the pack (001 §Equipaggiare)."""
+
+    mouse: str
+    card: str
+    loadout: tuple[tuple[str, str], ...] = ()  # every equipped (card, slot) after it
+
+
+class MouseLeveledUp(Event, kw_only=True):
+    """Level up: ``cheese`` spent for the ability card ``ability`` (001 §Salire di Livello)."""
+
+    mouse: str
+    ability: str
+    cheese: int = 6
+
+
+class AbilityUsed(Event, kw_only=True):
+    """An ability card used, ``cost`` cheese paid (001 §Carte Abilità dei Topi: one card a turn)."""
+
+    mouse: str
+    ability: str
+    cost: int = 0
+
+
+class PartyItemGained(Event, kw_only=True):
+    """A party item card found: the card goes by the story board, its token into the party stash
+    (001 §Oggetti del Gruppo)."""
+
+    mouse: str
+    card: str
+
+
+class PartyItemPlaced(Event, kw_only=True):
+    """A party item token put on the board from the stash (free): ``spaces`` its ends (Fishhook &
+    Thread: two; Dinner Fork: one)."""
+
+    mouse: str
+    item: str
+    spaces: tuple[str, ...]
+
+
+class PartyItemPickedUp(Event, kw_only=True):
+    """A party item token taken back into the party stash (an action)."""
+
+    mouse: str
+    item: str
+
+
+class PartyItemLost(Event, kw_only=True):
+    """A party item leaves the party (left behind in a room, discarded): its card goes back into the
+    search deck (a ``SearchDeckShuffled`` follows)."""
+
+    item: str
+    reason: str
+
+
+class MouseCatapulted(Event, kw_only=True):
+    """Dinner Fork: ``by`` catapulted ``mouse`` from the fork's space to ``space`` (001 §Forchetta)."""
+
+    mouse: str
+    by: str
+    origin: str
+    space: str
+
+
+class EquipmentDiscarded(Event, kw_only=True):
+    """A captured mouse discards its equipped search cards; starting equipment stays equipped
+    (000 §Topi Catturati, 001 §Topi Catturati)."""
+
+    mouse: str
+    cards: tuple[str, ...]
+    loadout: tuple[tuple[str, str], ...] = ()  # what stays equipped
+
+
+class RoachesAteGrapes(Event, kw_only=True):
+    """Roaches ended their move on the grapes: they and the grapes leave the board, no attack
+    (001 §Oggetti del Gruppo, Uva come Esca per Blatte)."""
+
+    figures: tuple[str, ...]
+    space: str
+
+
+ITEM_EVENTS = (
+    RoachesAteGrapes,
+    EquipmentDiscarded,
+    SearchCardShared, CheeseShared, SearchCardEquipped, SearchCardUnequipped, MouseLeveledUp, AbilityUsed,
+    PartyItemGained, PartyItemPlaced, PartyItemPickedUp, PartyItemLost, MouseCatapulted,
+)
+ItemEvent = (
+    RoachesAteGrapes
+    | EquipmentDiscarded
+    | SearchCardShared
+    | CheeseShared
+    | SearchCardEquipped
+    | SearchCardUnequipped
+    | MouseLeveledUp
+    | AbilityUsed
+    | PartyItemGained
+    | PartyItemPlaced
+    | PartyItemPickedUp
+    | PartyItemLost
+    | MouseCatapulted
+)

@@ -1,0 +1,91 @@
+"""Mouse ability cards: the one-card-a-turn bookkeeping (001 §Carte Abilità dei Topi; 001 §Salire di
+Livello; facts.md §4).
+
+A mouse uses only one ability card a turn, though it may use that card at several moments of the
+turn; each use pays the card's cheese (First Aid: a Healer pays 1 less; Cure: 1 per item taken off).
+The effects dicelog plays are in ``ability_effects.py``. Cards whose effect is known but not played
+are refused with ``ability.not-implemented``; cards whose cost or effect no source gives, with
+``ability.effect-unknown`` (RULINGS.md, Ability cards).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import Event
+from domain.mice_and_mystics.commands import UseAbility
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted
+from domain.mice_and_mystics.item_events import AbilityUsed
+from domain.mice_and_mystics.rules.ability_effects import CHAIN_LIGHTNING, CURE, EFFECTS, FIRST_AID, POISON
+from domain.mice_and_mystics.rules.ability_effects import broken, lightning_targets
+from domain.mice_and_mystics.rules.actions import can_act
+from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from domain.mice_and_mystics.rules.shots import SHOTS
+from domain.mice_and_mystics.state import State, space_of
+
+IMPLEMENTED = (FIRST_AID, CURE, CHAIN_LIGHTNING, *SHOTS)
+KNOWN_NOT_IMPLEMENTED = ("knife-strike", "inspire", "preemptive-shot")
+
+
+def cost_of(mouse: str, ability: str, cmd: UseAbility) -> int:
+    if ability == CURE:
+        return len(cmd.remove)
+    cost = library().abilities[ability].cost or 0
+    return max(cost - 1, 0) if ability == FIRST_AID and "healer" in library().mice[mouse].classes else cost
+
+
+def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
+    check_not_inside_action(state, cmd.mouse)
+    if cmd.ability not in state.abilities.get(cmd.mouse, ()):
+        raise broken("ability.not-owned", f"{cmd.mouse} has no {cmd.ability} card")
+    if cmd.ability in KNOWN_NOT_IMPLEMENTED:
+        raise broken("ability.not-implemented",
+                     f"{cmd.ability}: its effect is known but dicelog does not play it yet")
+    if cmd.ability not in IMPLEMENTED:
+        raise broken("ability.effect-unknown",
+                     f"{cmd.ability}: no source gives its cost and effect (facts.md §4)")
+    turn = state.mouse_turn
+    assert turn is not None
+    if turn.ability is not None and turn.ability != cmd.ability:
+        raise broken("ability.one-per-turn", f"{cmd.mouse} already used {turn.ability} this turn")
+    effect = EFFECTS[cmd.ability](state, cmd)
+    cost = cost_of(cmd.mouse, cmd.ability, cmd)
+    if cost > state.cheese.get(cmd.mouse, 0):
+        raise broken("ability.not-enough-cheese", f"{cmd.ability} costs {cost} cheese")
+    used = AbilityUsed(mouse=cmd.mouse, ability=cmd.ability, cost=cost)
+    if effect and isinstance(effect[0], ActionStarted):
+        return [effect[0], used, *effect[1:]]
+    return [used, *effect]
+
+
+def _candidates(state: State, mouse: str, ability: str) -> list[UseAbility]:
+    here = space_of(state, mouse)
+    friends = sorted(m for m in state.board.get(here, ()) if m in state.party) if here is not None else []
+    if ability == FIRST_AID:
+        return [UseAbility(mouse=mouse, ability=ability, target=m) for m in friends]
+    if ability == CURE:
+        return [UseAbility(mouse=mouse, ability=ability, target=m, remove=(r,)) for m in friends
+                for r in (*((POISON,) if state.poison_wounds.get(m, 0) else ()), *state.effects.get(m, ()))]
+    if ability == CHAIN_LIGHTNING:
+        targets, lore = lightning_targets(state, mouse), library().mice[mouse].lore
+        picks = [c for n in range(1, lore + 1) for c in combinations(targets, n)]
+        return [UseAbility(mouse=mouse, ability=ability, targets=c) for c in picks]
+    shot = ability in SHOTS and can_act(state, mouse, "battle")
+    return [UseAbility(mouse=mouse, ability=ability)] if shot else []
+
+
+def legal_abilities(state: State, mouse: str) -> list[Command]:
+    out: list[Command] = []
+    for ability in state.abilities.get(mouse, ()):
+        if ability not in IMPLEMENTED:
+            continue
+        for command in _candidates(state, mouse, ability):
+            try:
+                decide_use_ability(state, command)
+            except RuleBroken:
+                continue
+            out.append(command)
+    return out

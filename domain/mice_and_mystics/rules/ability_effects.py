@@ -1,0 +1,102 @@
+"""The effects of the ability cards dicelog plays (facts.md §4; 001 §Carte Abilità dei Topi). The
+one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
+
+- First Aid: free, once a turn, not in water: 1 wound (not a poison wound) off a mouse on the space.
+- Aimed / Power / Accurate Shot: before the Battle action of a mouse with a ranged weapon (``shots.py``).
+- Cure (an action): poison wounds or effect markers off a mouse on the same space, 1 to 3.
+- Chain Lightning (the Battle action): 1 to Lore minions the mouse sees, one 3-dice ranged roll, each
+  target defends in turn.
+"""
+
+from __future__ import annotations
+
+from domain.core.errors import RuleBroken
+from domain.core.events import Event, RollRequested
+from domain.mice_and_mystics.commands import UseAbility
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MouseHealed
+from domain.mice_and_mystics.rules.actions import check_action
+from domain.mice_and_mystics.rules.combat import weapon
+from domain.mice_and_mystics.rules.free_actions import check_free_action
+from domain.mice_and_mystics.rules.graph import is_minion
+from domain.mice_and_mystics.rules.shots import SHOTS
+from domain.mice_and_mystics.rules.sight import same_room, sees
+from domain.mice_and_mystics.state import State, space_of
+
+SECTION = "001 §Carte Abilità dei Topi"
+FIRST_AID, CURE, CHAIN_LIGHTNING = "first-aid", "cure", "chain-lightning"
+CURE_MAX, CHAIN_LIGHTNING_DICE, POISON = 3, 3, "poison"
+
+
+def broken(rule: str, detail: str) -> RuleBroken:
+    return RuleBroken(rule, section=SECTION, detail=detail)
+
+
+def _same_space_mouse(state: State, mouse: str, target: str | None) -> str:
+    there = space_of(state, target) if target is not None else None
+    if target is None or target not in state.party or there is None or there != space_of(state, mouse):
+        raise broken("ability.invalid-target", f"{target} is not a mouse on {mouse}'s space")
+    return target
+
+
+def _first_aid(state: State, cmd: UseAbility) -> list[Event]:
+    check_free_action(state, cmd.mouse, FIRST_AID)
+    assert state.mouse_turn is not None
+    if FIRST_AID in state.mouse_turn.ability_uses:
+        raise broken("ability.once-per-turn", "First Aid is used at most once a turn")
+    target = _same_space_mouse(state, cmd.mouse, cmd.target)
+    if state.wounds.get(target, 0) - state.poison_wounds.get(target, 0) <= 0:
+        raise broken("ability.nothing-to-heal", f"{target} has no wound First Aid can take off")
+    return [MouseHealed(mouse=target, wounds=1, reason=FIRST_AID)]
+
+
+def _shot(state: State, cmd: UseAbility) -> list[Event]:
+    check_action(state, cmd.mouse, "battle")
+    if state.mouse_turn is not None and cmd.ability in state.mouse_turn.ability_uses:
+        raise broken("ability.once-per-turn", f"{cmd.ability} already applies to this turn's attack")
+    item = weapon(cmd.mouse, state)
+    if item is None or item.attack != "ranged":
+        raise broken("ability.needs-ranged-weapon", f"{cmd.ability} is played before a ranged attack")
+    return []
+
+
+def _cure(state: State, cmd: UseAbility) -> list[Event]:
+    check_action(state, cmd.mouse, CURE)
+    target = _same_space_mouse(state, cmd.mouse, cmd.target)
+    if not 1 <= len(cmd.remove) <= CURE_MAX:
+        raise broken("ability.invalid-remove", "Cure takes off 1 to 3 poison wounds or effect markers")
+    poison, effects = cmd.remove.count(POISON), [r for r in cmd.remove if r != POISON]
+    has = state.effects.get(target, ())
+    repeated = len(set(effects)) != len(effects)
+    if poison > state.poison_wounds.get(target, 0) or repeated or not set(effects) <= set(has):
+        raise broken("ability.invalid-remove", f"{target} has not got {', '.join(cmd.remove)}")
+    events: list[Event] = [ActionStarted(mouse=cmd.mouse, action=CURE)]
+    if poison:
+        events.append(MouseHealed(mouse=target, wounds=0, poison=poison, reason=CURE))
+    return events + [EffectRemoved(mouse=target, effect=e) for e in effects]
+
+
+def lightning_targets(state: State, mouse: str) -> list[str]:
+    here = space_of(state, mouse)
+    if here is None:
+        return []
+    return sorted(f for s, figs in state.board.items() for f in figs
+                  if is_minion(state, f) and same_room(here, s) and (s == here or sees(here, s)))
+
+
+def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
+    check_action(state, cmd.mouse, "battle")
+    lore = library().mice[cmd.mouse].lore
+    if not 1 <= len(cmd.targets) <= lore or len(set(cmd.targets)) != len(cmd.targets):
+        raise broken("ability.invalid-targets", f"Chain Lightning picks 1 to {lore} minions")
+    if not set(cmd.targets) <= set(lightning_targets(state, cmd.mouse)):
+        raise RuleBroken("ability.invalid-targets", section="001 §Vedere il Bersaglio",
+                         detail="a target is not in sight")
+    first, *rest = cmd.targets
+    return [ActionStarted(mouse=cmd.mouse, action="battle"),
+            AttackDeclared(attacker=cmd.mouse, target=first, ranged=True, dice=CHAIN_LIGHTNING_DICE,
+                           others=tuple(rest)),
+            RollRequested(reason="battle", dice=CHAIN_LIGHTNING_DICE, piece=cmd.mouse)]
+
+
+EFFECTS = {FIRST_AID: _first_aid, CURE: _cure, CHAIN_LIGHTNING: _chain_lightning, **{s: _shot for s in SHOTS}}

@@ -1,0 +1,144 @@
+"""Free actions: Share and Level Up, and the checks every free action makes (001 §Azioni Gratuite;
+001 §Condividere; 001 §Salire di Livello; 001 §Muoversi nell'Acqua; facts.md §0). Equip is in
+``equip.py``.
+
+Besides its action, a mouse may take each free action once in its turn, at any moment but never in
+the middle of another action (between an action's roll, draw or decision and its resolution), and
+never while it stands in water. Share: give search cards from the pack and/or cheese to a mouse on
+the same or an adjacent space. Level Up: 6 cheese for a new ability card of the mouse's class,
+chosen by the player (001 "a scelta"; RULINGS.md, Level up).
+"""
+
+from __future__ import annotations
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import Event
+from domain.mice_and_mystics.commands import LevelUp, Share
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.item_events import CheeseShared, MouseLeveledUp, SearchCardShared
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.graph import mouse_neighbours
+from domain.mice_and_mystics.rules.links import linked
+from domain.mice_and_mystics.rules.turns import check_turn
+from domain.mice_and_mystics.state import State, space_of
+
+FREE_ACTIONS = "001 §Azioni Gratuite"
+SHARE, EQUIP, LEVEL_UP = "share", "equip", "level-up"
+LEVEL_UP_CHEESE = 6
+ANY = "any"
+
+
+def check_not_inside_action(state: State, mouse: str) -> None:
+    """The mouse's turn, with no roll, draw, decision, attack or interrupted move under way."""
+    check_turn(state, mouse)
+    interrupted = state.trap_rest or state.water_target is not None
+    if state.awaiting is not None or state.attack is not None or interrupted:
+        raise RuleBroken("free-action.inside-action", section=FREE_ACTIONS,
+                         detail="another action is being resolved")
+
+
+def check_free_action(state: State, mouse: str, kind: str) -> None:
+    check_not_inside_action(state, mouse)
+    space = space_of(state, mouse)
+    if space is not None and library().spaces[space].water:
+        raise RuleBroken("free-action.in-water", section=sections.WATER, detail=f"{mouse} is in water")
+    assert state.mouse_turn is not None
+    if kind in state.mouse_turn.free_actions:
+        raise RuleBroken("free-action.once-per-turn", section=FREE_ACTIONS,
+                         detail=f"{mouse} already took {kind} this turn")
+
+
+def may_take(state: State, mouse: str, kind: str) -> bool:
+    try:
+        check_free_action(state, mouse, kind)
+    except RuleBroken:
+        return False
+    return True
+
+
+def near(state: State, a: str, b: str) -> bool:
+    """Same or adjacent space (a Fishhook & Thread link counts as adjacent)."""
+    here, there = space_of(state, a), space_of(state, b)
+    if here is None or there is None:
+        return False
+    return here == there or any(o == there for o, _ in (*mouse_neighbours(here), *linked(state, here)))
+
+
+def decide_share(state: State, cmd: Share) -> list[Event]:
+    check_free_action(state, cmd.mouse, SHARE)
+    section = "001 §Condividere"
+    if cmd.with_mouse == cmd.mouse or cmd.with_mouse not in state.party or cmd.with_mouse in state.captured:
+        raise RuleBroken("share.unknown-mouse", section=section,
+                         detail=f"{cmd.with_mouse} is not another mouse on the board")
+    if not near(state, cmd.mouse, cmd.with_mouse):
+        raise RuleBroken("share.not-adjacent", section=section,
+                         detail=f"{cmd.with_mouse} is not on the same or an adjacent space")
+    if cmd.card is None and cmd.cheese == 0:
+        raise RuleBroken("share.nothing", section=section, detail="name a card and/or cheese to give")
+    events: list[Event] = []
+    if cmd.card is not None:
+        from domain.mice_and_mystics.rules.cards import PACK_LIMIT, pack_load
+
+        if cmd.card not in state.pack.get(cmd.mouse, ()):
+            raise RuleBroken("share.not-in-pack", section=section,
+                             detail=f"{cmd.card} is not in {cmd.mouse}'s pack")
+        if pack_load((*state.pack.get(cmd.with_mouse, ()), cmd.card)) > PACK_LIMIT:
+            raise RuleBroken("share.pack-full", section=section,
+                             detail=f"{cmd.with_mouse}'s pack holds 3 cards")
+        events.append(SearchCardShared(mouse=cmd.mouse, with_mouse=cmd.with_mouse, card=cmd.card))
+    if cmd.cheese:
+        if cmd.cheese > state.cheese.get(cmd.mouse, 0):
+            raise RuleBroken("share.not-enough-cheese", section=section,
+                             detail=f"{cmd.mouse} has {state.cheese.get(cmd.mouse, 0)} cheese")
+        events.append(CheeseShared(mouse=cmd.mouse, with_mouse=cmd.with_mouse, count=cmd.cheese))
+    return events
+
+
+def owned(state: State) -> set[str]:
+    return {a for abilities in state.abilities.values() for a in abilities}
+
+
+def eligible_abilities(state: State, mouse: str) -> list[str]:
+    """Ability cards the mouse may take: its class (or any), its name if the card names mice, and
+    not held by any mouse (each card exists once: facts.md §4)."""
+    classes = set(library().mice[mouse].classes) | {ANY}
+    taken = owned(state)
+    return sorted(a.id for a in library().abilities.values()
+                  if a.id not in taken and set(a.classes) & classes and (not a.mice or mouse in a.mice))
+
+
+def decide_level_up(state: State, cmd: LevelUp) -> list[Event]:
+    check_free_action(state, cmd.mouse, LEVEL_UP)
+    section = "001 §Salire di Livello"
+    if state.cheese.get(cmd.mouse, 0) < LEVEL_UP_CHEESE:
+        raise RuleBroken("level-up.not-enough-cheese", section=section,
+                         detail=f"{cmd.mouse} needs {LEVEL_UP_CHEESE} cheese")
+    if cmd.ability not in eligible_abilities(state, cmd.mouse):
+        raise RuleBroken("level-up.not-eligible", section=section,
+                         detail=f"{cmd.ability} is not an ability card {cmd.mouse} may take")
+    return [MouseLeveledUp(mouse=cmd.mouse, ability=cmd.ability, cheese=LEVEL_UP_CHEESE)]
+
+
+def legal_shares(state: State, mouse: str) -> list[Command]:
+    if not may_take(state, mouse, SHARE):
+        return []
+    out: list[Command] = []
+    others = sorted(m for m in state.party if m != mouse and m not in state.captured and near(state, mouse, m))
+    for other in others:
+        for card in dict.fromkeys(state.pack.get(mouse, ())):
+            command = Share(mouse=mouse, with_mouse=other, card=card)
+            try:
+                decide_share(state, command)
+            except RuleBroken:
+                continue
+            out.append(command)
+        stash = state.cheese.get(mouse, 0)
+        out += [Share(mouse=mouse, with_mouse=other, cheese=n) for n in range(1, stash + 1)]
+    return out
+
+
+def legal_level_ups(state: State, mouse: str) -> list[Command]:
+    if not may_take(state, mouse, LEVEL_UP) or state.cheese.get(mouse, 0) < LEVEL_UP_CHEESE:
+        return []
+    return [LevelUp(mouse=mouse, ability=a) for a in eligible_abilities(state, mouse)]

@@ -1,0 +1,78 @@
+"""Grapes as a weapon (001 §Oggetti del Gruppo, Uva come Arma; facts.md §5).
+
+From the Dinner Fork's space a mouse uses its Battle action to throw the Grapes token from the stash
+at a minion of the room (no sight needed); large figures cannot be hit. The token is flipped like a
+coin (a 2-sided ``RollRequested``; face 1 = squashed, 2 = whole: RULINGS.md, Party items).
+Squashed: the target and every small figure on its space take an automatic hit, each defends
+normally; then the token is discarded and its card shuffled back into the search deck. Whole: the
+small figures there are knocked down and the token stays on that space as roach bait (what roaches
+and rats then do with it is not implemented).
+"""
+
+from __future__ import annotations
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import DiceRolled, Event, RollRequested
+from domain.mice_and_mystics.commands import ThrowGrapes
+from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, AttackResolved, AttackRolled
+from domain.mice_and_mystics.item_events import PartyItemPlaced
+from domain.mice_and_mystics.rules.actions import can_act, check_action
+from domain.mice_and_mystics.rules.combat import defense_request, evolve_all
+from domain.mice_and_mystics.rules.effects import knock_down
+from domain.mice_and_mystics.rules.graph import is_minion, size_of
+from domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_stash, lost
+from domain.mice_and_mystics.rules.sight import same_room
+from domain.mice_and_mystics.state import State, space_of
+
+SECTION = "001 §Oggetti del Gruppo"
+THROW = "grapes"
+SQUASHED, WHOLE = 1, 2
+
+
+def _targets(state: State, mouse: str) -> list[str]:
+    here = space_of(state, mouse)
+    if here is None or state.tokens.get(FORK) != (here,) or not in_stash(state, GRAPES):
+        return []
+    return sorted(f for s, figs in state.board.items() for f in figs
+                  if is_minion(state, f) and same_room(here, s) and size_of(state, f) == "small")
+
+
+def decide_throw_grapes(state: State, cmd: ThrowGrapes) -> list[Event]:
+    check_action(state, cmd.mouse, "battle")
+    here = space_of(state, cmd.mouse)
+    if here is None or state.tokens.get(FORK) != (here,):
+        raise RuleBroken("grapes.not-on-fork", section=SECTION,
+                         detail="grapes are thrown from the Dinner Fork's space")
+    if not in_stash(state, GRAPES):
+        raise RuleBroken("party-item.not-in-stash", section=SECTION,
+                         detail="the Grapes are not in the party stash")
+    if cmd.target not in _targets(state, cmd.mouse):
+        raise RuleBroken("grapes.invalid-target", section=SECTION,
+                         detail=f"{cmd.target} is no small minion of this room")
+    space = space_of(state, cmd.target)
+    others = tuple(f for f in state.board.get(space, ()) if f != cmd.target and size_of(state, f) == "small")
+    return [ActionStarted(mouse=cmd.mouse, action="battle"),
+            AttackDeclared(attacker=cmd.mouse, target=cmd.target, ranged=True, dice=0, others=others),
+            RollRequested(reason=THROW, dice=1, sides=2, piece=cmd.mouse)]
+
+
+def resolve_grapes(state: State, answer: DiceRolled) -> list[Event]:
+    attack = state.attack
+    assert attack is not None
+    if answer.faces[0] == SQUASHED:
+        rolled = AttackRolled(attacker=attack.attacker, target=attack.target, hits=1)
+        events: list[Event] = [*lost(GRAPES, "squashed"), rolled]
+        return events + defense_request(evolve_all(state, events), 1)
+    space = space_of(state, attack.target)
+    assert space is not None
+    events = [e for f in (attack.target, *attack.others) for e in knock_down(state, f)]
+    missed = AttackResolved(attacker=attack.attacker, target=attack.target, hits=0, blocks=0, wounds=0)
+    return [*events, missed,
+            PartyItemPlaced(mouse=attack.attacker, item=GRAPES, spaces=(space,))]
+
+
+def legal_throws(state: State, mouse: str) -> list[Command]:
+    if not can_act(state, mouse, "battle"):
+        return []
+    return [ThrowGrapes(mouse=mouse, target=t) for t in _targets(state, mouse)]

@@ -1,0 +1,111 @@
+"""Party items (001 §Oggetti del Gruppo, pp. 18-19: Travestimento, Amo e Lenza, Forchetta; facts.md §5).
+
+A party item card found by search goes by the story board, its token into the party stash; any mouse
+may use it, and it takes no pack room. Fishhook & Thread: put free from the stash between the
+mouse's space and another space of the room (not both water); mice move between its ends as if
+adjacent (``links.py``); an action at either end takes it back. The Dinner Fork is in ``fork.py``,
+the Grapes as a weapon in ``grapes.py``. A token left in a room the mice leave is lost and its card
+shuffled back into the search deck. Disguises: the next encounter that would place Rats places none
+of them (not a summon); the token is discarded and the card shuffled back (RULINGS.md, Party items).
+"""
+
+from __future__ import annotations
+
+from domain.core.commands import Command
+from domain.core.errors import RuleBroken
+from domain.core.events import Event
+from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
+from domain.mice_and_mystics.commands import PlaceFishhook, RemoveFishhook
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted, RoomEntered
+from domain.mice_and_mystics.item_events import PartyItemLost, PartyItemPickedUp, PartyItemPlaced
+from domain.mice_and_mystics.rules.actions import can_act, check_action
+from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from domain.mice_and_mystics.rules.links import FISHHOOK
+from domain.mice_and_mystics.rules.sight import same_room
+from domain.mice_and_mystics.state import State, space_of
+
+SECTION = "001 §Oggetti del Gruppo"
+FORK, DISGUISES, GRAPES = "dinner-fork", "disguises", "grapes"
+RATS = ("rat-warriors", "elite-rat-warriors")
+
+
+def holds(state: State, item: str) -> bool:
+    """The party has the item (in the stash or on the board; also a card kept in a pack by older games)."""
+    return item in state.party_items or any(item in pack for pack in state.pack.values())
+
+
+def in_stash(state: State, item: str) -> bool:
+    return holds(state, item) and item not in state.tokens
+
+
+def water_space(space: str) -> bool:
+    return library().spaces[space].water
+
+
+def decide_place_fishhook(state: State, cmd: PlaceFishhook) -> list[Event]:
+    check_not_inside_action(state, cmd.mouse)
+    here = space_of(state, cmd.mouse)
+    if not in_stash(state, FISHHOOK):
+        raise RuleBroken("party-item.not-in-stash", section=SECTION,
+                         detail="Fishhook & Thread is not in the party stash")
+    if here is None or cmd.space not in library().spaces or cmd.space == here or not same_room(here, cmd.space):
+        raise RuleBroken("fishhook.invalid-space", section=SECTION,
+                         detail=f"{cmd.space} is not another space of this room")
+    if water_space(here) and water_space(cmd.space):
+        raise RuleBroken("fishhook.both-water", section=SECTION, detail="at least one end must not be water")
+    return [PartyItemPlaced(mouse=cmd.mouse, item=FISHHOOK, spaces=(here, cmd.space))]
+
+
+def decide_remove_fishhook(state: State, cmd: RemoveFishhook) -> list[Event]:
+    check_action(state, cmd.mouse, "fishhook")
+    if space_of(state, cmd.mouse) not in state.tokens.get(FISHHOOK, ()):
+        raise RuleBroken("fishhook.not-here", section=SECTION,
+                         detail="the mouse is on neither end of the Fishhook & Thread")
+    return [ActionStarted(mouse=cmd.mouse, action="fishhook"), PartyItemPickedUp(mouse=cmd.mouse, item=FISHHOOK)]
+
+
+def lost(item: str, reason: str) -> list[Event]:
+    return [PartyItemLost(item=item, reason=reason), SearchDeckShuffled(added=(item,), reason=reason)]
+
+
+def after_explore(state: State, events: list[Event]) -> list[Event]:
+    """Tokens left in a room the mice leave are lost, their cards shuffled back (before any draw)."""
+    entered = next((e for e in events if isinstance(e, RoomEntered)), None)
+    if entered is None:
+        return events
+    tile = library().space_tile
+    left = [i for i, spaces in sorted(state.tokens.items()) if tile[spaces[0]] != entered.tile]
+    at = events.index(entered) + 1
+    return [*events[:at], *(e for i in left for e in lost(i, "left-behind")), *events[at:]]
+
+
+Minions = tuple[tuple[str, int], ...]
+
+
+def disguise(state: State, minions: Minions) -> tuple[Minions, list[Event]]:
+    """Disguises: an encounter's Rats are not placed while the party holds the token (then lost)."""
+    if not holds(state, DISGUISES) or not any(card in RATS for card, _ in minions):
+        return minions, []
+    return tuple(m for m in minions if m[0] not in RATS), lost(DISGUISES, DISGUISES)
+
+
+def legal_party_items(state: State, mouse: str) -> list[Command]:
+    here = space_of(state, mouse)
+    try:
+        check_not_inside_action(state, mouse)
+    except RuleBroken:
+        return []
+    if here is None:
+        return []
+    out: list[Command] = []
+    if in_stash(state, FISHHOOK):
+        room = library().tiles[library().space_tile[here]]
+        ends = [s.id for s in room.spaces if s.id != here and not (water_space(s.id) and water_space(here))]
+        out += [PlaceFishhook(mouse=mouse, space=s) for s in ends]
+    if here in state.tokens.get(FISHHOOK, ()) and can_act(state, mouse, "fishhook"):
+        out.append(RemoveFishhook(mouse=mouse))
+    from domain.mice_and_mystics.rules.fork import legal_fork  # fork.py builds on this module
+
+    return out + legal_fork(state, mouse, here)
+

@@ -1,0 +1,39 @@
+"""Archer ability cards that change the next ranged attack of the turn (facts.md §4: Aimed Shot,
+Power Shot, Accurate Shot; 001 §Carte Abilità dei Topi).
+
+Played before the mouse's Battle action (``ability_cards.py``), they apply to that action's attack if
+it is ranged: Aimed Shot +1 battle die; Power Shot doubles the attack's battle dice (RULINGS.md,
+Ability cards); Accurate Shot makes the target roll 2 fewer defense dice.
+"""
+
+from __future__ import annotations
+
+from domain.mice_and_mystics.state import State
+
+AIMED_SHOT, POWER_SHOT, ACCURATE_SHOT = "aimed-shot", "power-shot", "accurate-shot"
+SHOTS = (AIMED_SHOT, POWER_SHOT, ACCURATE_SHOT)
+ACCURATE_SHOT_PENALTY = 2
+
+
+def _shot(state: State, mouse: str) -> str | None:
+    turn = state.mouse_turn
+    if turn is None or turn.mouse != mouse or turn.ability not in SHOTS:
+        return None
+    return turn.ability
+
+
+def battle_dice(state: State, mouse: str, dice: int, ranged: bool) -> int:
+    """The battle dice of the mouse's attack, after Aimed Shot or Power Shot (ranged attacks only)."""
+    shot = _shot(state, mouse) if ranged else None
+    if shot == AIMED_SHOT:
+        return dice + 1
+    if shot == POWER_SHOT:
+        return dice * 2
+    return dice
+
+
+def defense_penalty(state: State, attacker: str) -> int:
+    """Accurate Shot: defense dice the target of the mouse's ranged attack loses."""
+    if state.attack is None or not state.attack.ranged or _shot(state, attacker) != ACCURATE_SHOT:
+        return 0
+    return ACCURATE_SHOT_PENALTY

@@ -1,0 +1,38 @@
+"""Log lines for free-action, ability-card and party-item events (``views.describe``)."""
+
+from __future__ import annotations
+
+from domain.core.events import Event
+from domain.mice_and_mystics import item_events as ie
+
+
+def describe_item(name_of, event: Event) -> str | None:
+    match event:
+        case ie.SearchCardShared(mouse=m, with_mouse=w, card=c):
+            return f"{name_of(m)} gives {c} to {name_of(w)}"
+        case ie.CheeseShared(mouse=m, with_mouse=w, count=n):
+            return f"{name_of(m)} gives {n} cheese to {name_of(w)}"
+        case ie.SearchCardEquipped(mouse=m, card=c, slot=s, unequipped=back):
+            return f"{name_of(m)} equips {c} ({s})" + (f", {', '.join(back)} back in the pack" if back else "")
+        case ie.SearchCardUnequipped(mouse=m, card=c):
+            return f"{name_of(m)} puts {c} in the pack"
+        case ie.EquipmentDiscarded(mouse=m, cards=cards):
+            return f"{name_of(m)} discards {', '.join(cards)}"
+        case ie.MouseLeveledUp(mouse=m, ability=a, cheese=n):
+            return f"{name_of(m)} levels up: {a} for {n} cheese"
+        case ie.AbilityUsed(mouse=m, ability=a, cost=n):
+            return f"{name_of(m)} uses {a} ({n} cheese)"
+        case ie.PartyItemGained(card=c):
+            return f"The party gains {c}"
+        case ie.PartyItemPlaced(item=i, spaces=spaces):
+            return f"{i} is placed on {' and '.join(spaces)}"
+        case ie.PartyItemPickedUp(item=i):
+            return f"{i} goes back into the party stash"
+        case ie.PartyItemLost(item=i, reason=r):
+            return f"{i} is lost ({r})"
+        case ie.RoachesAteGrapes(figures=figures, space=s):
+            return f"{', '.join(figures)} eat the grapes on {s} and leave the board"
+        case ie.MouseCatapulted(mouse=m, by=b, space=s):
+            return f"{name_of(b)} catapults {name_of(m)} to {s}"
+        case _:
+            return None
