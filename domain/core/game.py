@@ -388,7 +388,8 @@ def step_game(
     seed: bytes | None,
     history: Any = None,
 ) -> tuple[list[Recorded], Game]:
-    """Run one command through the rules; return its new events (``CommandAccepted`` first).
+    """Run one command through the rules; return its new events (``CommandAccepted`` first) and
+    the game after them (each event folded once, as it is made).
 
     ``seed`` is the secret dice seed in ``server`` mode (``None`` otherwise); it is used only to
     reveal the seed in ``GameEnded`` when the rules end the game. Raises ``GameOver`` after the
