@@ -140,3 +140,12 @@ def test_the_tree_entrance_is_entered_only_from_its_one_adjacent_space_through_t
     assert refused(client, game, auth, {"type": "MoveTo", "mouse": "filch", "path": ["CY-1"]})["rule"] == "move.not-adjacent"
     events = send(client, game, auth, {"type": "MoveTo", "mouse": "filch", "path": ["CY-7", "CY-6", "CY-1"]})
     assert any(e["type"] == "MouseMoved" and e["path"][-1] == "CY-1" for e in events)
+
+
+def test_entering_the_kitchen_puts_cheese_on_the_counter_through_the_api__ruling_001_capitolo_1_cucina(client):
+    game, auth = create(client, {"tiles": [{"tile": 5, "column": 0, "row": 0}, {"tile": 4, "column": 1, "row": 0}],
+                                 "figures": [{"mouse": "filch", "space": "GR-8"}, {"mouse": "collin", "space": "GR-8"}],
+                                 "track": ["filch", "collin"], "explored": ["guard-room"]})
+    events = send(client, game, auth, {"type": "Explore", "mouse": "filch", "via": "E"})
+    assert {"type": "CounterCheesePlaced", "count": 3} in events
+    assert client.get(f"/games/{game}/state").json()["state"]["counter_cheese"] == 3
