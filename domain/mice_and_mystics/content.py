@@ -110,7 +110,12 @@ class Exit(Data, kw_only=True):
 
 
 class RoomTile(Data, kw_only=True):
-    """One face of a room board: a graph of spaces (facts.md §7-§8)."""
+    """One face of a room board: a graph of spaces (facts.md §7-§8).
+
+    ``orientation_arrow`` is the corner of the face its orientation arrow points to. Boards are
+    always laid with their arrows aligned (001 §Esplorare), so exit sides, space centres and wall
+    geometry are given in that common frame, and two exits align when they face each other.
+    """
 
     id: str
     number: int
@@ -124,6 +129,7 @@ class RoomTile(Data, kw_only=True):
     edges: tuple[Edge, ...]
     exits: tuple[Exit, ...] = ()
     walls: tuple[Wall, ...] = ()
+    orientation_arrow: Literal["N", "E", "S", "W"] = "N"
     provisional: bool = False
     provisional_reason: str = ""
 
