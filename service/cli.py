@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="play Chapter 1 with bot seats through the real HTTP API")
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")
     demo.add_argument("--mice", nargs=4, default=["collin", "filch", "maginos", "nez"], metavar="MOUSE")
-    demo.add_argument("--max-turns", type=int, default=60, help="stop after this many mouse turns")
+    demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many mouse turns")
     demo.add_argument("--quiet", action="store_true", help="no board/log printing, only the summary")
     demo.set_defaults(func=_demo)
 
