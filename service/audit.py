@@ -26,7 +26,7 @@ from domain.core.events import (
 )
 from domain.core.game import Game, Recorded, fold
 from domain.core.undo import starts_round, starts_turn, undone_versions
-from domain.core.verify import rederive
+from domain.core.verify import chance_events, rederive
 from service.schemas import ChanceOut, DiceProof, EventOut
 from service.views import builtins, event_out
 
@@ -96,20 +96,15 @@ def dice_proof(records: Sequence[Recorded]) -> DiceProof:
     seed_hex = ended.seed if ended is not None else None
     seed = bytes.fromhex(seed_hex) if seed_hex else None
     chances: list[ChanceOut] = []
-    k, pending = 0, None
-    for record in records:
+    for record, k, pending in chance_events(records):
         p = record.payload
-        if isinstance(p, (RollRequested, ShuffleRequested, DrawRequested)):
-            pending = p
-        elif isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
-            result = list(p.faces if isinstance(p, DiceRolled) else p.order if isinstance(p, CardsShuffled) else p.cards)
-            ok = None
-            if seed is not None and p.source == "server":
-                want, got = rederive(seed, k, pending, p)
-                ok = want == got
-            chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__,
-                                     reason=p.reason, result=result, source=p.source, rederived=ok))
-            k += 1
+        result = list(p.faces if isinstance(p, DiceRolled) else p.order if isinstance(p, CardsShuffled) else p.cards)
+        ok = None
+        if seed is not None and p.source == "server":
+            want, got = rederive(seed, k, pending, p)
+            ok = want == got
+        chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__,
+                                 reason=p.reason, result=result, source=p.source, rederived=ok))
     return DiceProof(
         game_id=records[0].originator_id,
         dice_mode=created.dice_mode,

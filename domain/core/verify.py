@@ -15,7 +15,7 @@ many events were verified. Pure: the caller reads the events (from the store or 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 import msgspec
@@ -27,7 +27,7 @@ from domain.core.undo import ListHistory
 from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from domain.core.errors import DomainError
 from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DiceRolled, DrawRequested, GameCreated
-from domain.core.events import GameEnded, RollRequested, ShuffleRequested
+from domain.core.events import GameEnded, PendingEvent, RollRequested, ShuffleRequested, UndoApplied
 from domain.core.game import GENESIS_HASH, Game, Recorded, apply, chain_hash, envelope_bytes, step
 
 _encode = msgspec.json.Encoder().encode
@@ -117,19 +117,38 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         if seed is None or commitment(seed) != created.dice_commitment:
             v = next(r.originator_version for r in records if r.payload is ended)
             return fail(v, "dice", f"a seed with sha256 {created.dice_commitment}", ended.seed or "no seed")
-        k, pending = 0, None
-        for record in records:
+        for record, k, pending in chance_events(records):
             p = record.payload
-            if isinstance(p, (RollRequested, ShuffleRequested, DrawRequested)):
-                pending = p
-            elif isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
-                if p.source == "server":
-                    want, got = rederive(seed, k, pending, p)
-                    if want != got:
-                        return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
-                    dice += 1
-                k += 1
+            if p.source == "server":
+                want, got = rederive(seed, k, pending, p)
+                if want != got:
+                    return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
+                dice += 1
     return Verification(ok=True, events=len(records), dice_checked=dice, seed_revealed=seed is not None)
+
+
+class _StreamPosition(Struct, frozen=True):
+    """What an ``UndoApplied`` restores of the dice stream (read from its ``game`` document)."""
+
+    chance_count: int = 0
+    pending: PendingEvent | None = None
+
+
+def chance_events(records: Sequence[Recorded]) -> Iterator[tuple[Recorded, int, PendingEvent | None]]:
+    """Every ``DiceRolled``/``CardsShuffled``/``CardsDrawn`` with its dice stream position ``k`` and
+    the pending node it answered. An undo rewinds the position (seed locking), so ``k`` is the
+    stream position of the game at that point, not a count of the chance events in the log."""
+    k, pending = 0, None
+    for record in records:
+        p = record.payload
+        if isinstance(p, (RollRequested, ShuffleRequested, DrawRequested)):
+            pending = p
+        elif isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
+            yield record, k, pending
+            k, pending = k + 1, None
+        elif isinstance(p, UndoApplied):
+            restored = msgspec.json.decode(p.game, type=_StreamPosition)
+            k, pending = restored.chance_count, restored.pending
 
 
 def _key(record: Recorded) -> tuple[int, str, str, str, bytes]:

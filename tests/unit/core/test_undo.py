@@ -132,3 +132,18 @@ def test_undo_only_to_a_version_right_before_a_players_command():
     t.advance("one", "a", 3)
     with pytest.raises(RuleBroken, match="undo.not-a-command-boundary"):
         t.send("two", RequestUndo(to_version=1))
+
+
+def test_after_an_undo_across_server_rolls_every_roll_still_rederives_from_the_revealed_seed():
+    t = Table("all-seats", dice_mode="server")
+    before = t.game
+    t.advance("x", t.game.ruleset.turn_piece(t.game.state))
+    t.advance("x", t.game.ruleset.turn_piece(t.game.state))
+    t.send("one", RequestUndo(to_version=before.version))
+    t.send("two", ApproveUndo())
+    while t.game.result is None:
+        t.advance("x", t.game.ruleset.turn_piece(t.game.state))
+    report = verify(t.records)
+    rolls = [r for r in t.records if isinstance(r.payload, DiceRolled)]
+    assert report.ok and report.seed_revealed, report
+    assert report.dice_checked == len(rolls) + 1  # every roll and the initiative shuffle
