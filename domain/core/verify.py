@@ -72,12 +72,19 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         if record.originator_version != i + 1:
             return fail(record.originator_version, "structure", f"version {i + 1}", str(record.originator_version))
         hashes.append(chain_hash(record.originator_id, record.originator_version, raw))
+    newest_link: Verification | None = None
     for i, record in enumerate(records):
         prev = hashes[i - 1] if i else GENESIS_HASH
         if record.prev_hash != prev:
+            if i + 1 == len(records):
+                # Only the newest link is broken: either its predecessor or its own prev_hash was
+                # edited. Re-derivation (below) names an edited predecessor; if it finds nothing,
+                # the newest event's prev_hash is what changed.
+                newest_link = fail(record.originator_version, "chain", prev, record.prev_hash)
+                break
             # Event i's link is broken. If event i itself was edited (its prev_hash field), the
             # next link breaks too; if the link after it holds, the edit is in event i - 1.
-            edited_before = i > 0 and (i + 1 == len(records) or records[i + 1].prev_hash == hashes[i])
+            edited_before = i > 0 and records[i + 1].prev_hash == hashes[i]
             culprit = records[i - 1] if edited_before else record
             return fail(culprit.originator_version, "chain", prev, record.prev_hash)
 
@@ -100,7 +107,7 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 game, command, seat=record.seat, command_id=record.command_id, at=record.timestamp, seed=seed,
                 history=history,
             )
-        except (DomainError, msgspec.DecodeError, msgspec.ValidationError) as e:
+        except (DomainError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:  # bad UTF-8 too
             return fail(record.originator_version, "derivation", "the command to be accepted", f"refused: {e}")
         for j, expected in enumerate(derived):
             if i + j >= len(records):
@@ -111,6 +118,9 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         for found in records[i : i + len(derived)]:
             game = apply(game, found)
         i += len(derived)
+
+    if newest_link is not None:
+        return newest_link
 
     dice = 0
     if created.dice_mode == "server" and ended is not None:

@@ -164,3 +164,16 @@ def test_rebuilt_game_equals_the_live_one_at_every_version():
     assert sorted(by_version) == list(range(1, len(records) + 1))
     for n in range(1, len(records) + 1):
         assert fold(None, records[:n]) == by_version[n]
+
+
+def test_verify_tells_an_edited_newest_link_from_an_edited_predecessor():
+    records, game = new_game("server", SEED, goal=6)
+    while game.result is None:
+        records, game = run(records, game, Advance(piece=game.ruleset.turn_piece(game.state)), seed=SEED)
+    last = records[-1]
+    flipped = ("1" if last.prev_hash[0] != "1" else "2") + last.prev_hash[1:]
+    report = verify([*records[:-1], msgspec.structs.replace(last, prev_hash=flipped)])
+    assert not report.ok and report.divergence.version == last.originator_version
+    before = records[-2]
+    report = verify([*records[:-2], msgspec.structs.replace(before, seat="mallory"), last])
+    assert not report.ok and report.divergence.version == before.originator_version
