@@ -69,11 +69,12 @@ def _bearer(request: Request[Any, Any, Any]) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def _seat(games: Games, game_id: UUID, request: Request[Any, Any, Any]) -> str:
+def _seat(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str = "game") -> str:
+    """The seat of the bearer token of a game (or campaign: ``kind``); 404 when there is none."""
     try:
         return games.authenticate(game_id, _bearer(request))
     except GameNotFound:
-        raise NotFoundException(f"no game {game_id}") from None
+        raise NotFoundException(f"no {kind} {game_id}") from None
 
 
 class GameController(Controller):

@@ -13,8 +13,8 @@ from litestar.params import JSONBody
 
 from domain.core.campaign import Campaign, CampaignStarted
 from service import campaigns
-from service.application import GameNotFound, Games, Unauthorized
-from service.routes import BEARER, GameId, _bearer, _problems
+from service.application import Games, Unauthorized
+from service.routes import BEARER, GameId, _problems, _seat
 from service.schemas import (
     CampaignCreatedBody,
     CampaignOut,
@@ -50,13 +50,6 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
         revert_pending=builtins(campaign.revert_request) if campaign.revert_request else None,
         undo_policy=started.undo_policy,
     )
-
-
-def _seat(games: Games, campaign_id: UUID, request: Request[Any, Any, Any]) -> str:
-    try:
-        return games.authenticate(campaign_id, _bearer(request))
-    except GameNotFound:
-        raise NotFoundException(f"no campaign {campaign_id}") from None
 
 
 def _load(games: Games, campaign_id: UUID) -> Campaign:
@@ -96,7 +89,7 @@ class CampaignController(Controller):
                      games: NamedDependency[Games]) -> ChapterStartedBody:
         """Record the ended chapter's result and carry-over, and start the next chapter's game
         (the same chapter again after a defeat)."""
-        seat = _seat(games, campaign_id, request)
+        seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
         return ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game))
@@ -108,7 +101,7 @@ class CampaignController(Controller):
         """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
         for (``host``: at once; ``all-seats``: when every other seat approved). Reverted chapters
         stay in the history, marked; the carry-over is recomputed from the chapters left."""
-        seat = _seat(games, campaign_id, request)
+        seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         return campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))
 
@@ -117,7 +110,7 @@ class CampaignController(Controller):
     def approve_revert(self, campaign_id: GameId, request: Request[Any, Any, Any],
                        games: NamedDependency[Games]) -> CampaignOut:
         """The calling seat approves the open revert request."""
-        seat = _seat(games, campaign_id, request)
+        seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         return campaign_out(campaigns.revert(games, campaign_id, seat, None))
 
