@@ -99,6 +99,16 @@ class CarryOverApplied(Event, kw_only=True):
     equipment: dict[str, str] = {}
 
 
+class StartingAbilityTaken(Event, kw_only=True):
+    """At chapter setup a mouse takes the one ability card of its class the players chose for it
+    (001 §Preparazione del Gioco, "Scegliere una Abilità"). ``chosen_in`` says where the choice was
+    made: ``"setup"`` (the game's setup document) or ``"decision"`` (a pending decision at setup)."""
+
+    mouse: str
+    ability: str
+    chosen_in: str = "decision"
+
+
 CHAPTER_EVENTS = (
     StoryRead,
     SpecialSearchFound,
@@ -112,6 +122,7 @@ CHAPTER_EVENTS = (
     StoryAchievementGained,
     RoomsMarkedExplored,
     CarryOverApplied,
+    StartingAbilityTaken,
 )
 ChapterEvent = (
     StoryRead
@@ -126,4 +137,5 @@ ChapterEvent = (
     | StoryAchievementGained
     | RoomsMarkedExplored
     | CarryOverApplied
+    | StartingAbilityTaken
 )

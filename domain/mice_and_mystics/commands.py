@@ -179,7 +179,15 @@ class PlaceGrapes(Command, kw_only=True):
     space: SpaceId
 
 
-ItemCommand = PlaceGrapes | Share | Equip | Unequip | LevelUp | UseAbility | PlaceFishhook | RemoveFishhook | PlaceFork | Catapult | PickUpFork | ThrowGrapes
+class UseScroll(Command, kw_only=True):
+    """Free action: read the scroll ``card`` from the mouse's pack; it is discarded and its effect lasts
+    the rest of the turn (001 §Carte Ricerca: Pergamena; facts.md §5)."""
+
+    mouse: MouseId
+    card: CardId
+
+
+ItemCommand = UseScroll | PlaceGrapes | Share | Equip | Unequip | LevelUp | UseAbility | PlaceFishhook | RemoveFishhook | PlaceFork | Catapult | PickUpFork | ThrowGrapes
 
 
 MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | ItemCommand

@@ -260,12 +260,15 @@ class Ability(Data, kw_only=True):
     """A mouse ability card (001 §Carte Abilità; facts.md §4): class requirement, cheese cost, effect.
 
     ``classes`` holds class ids or ``"any"``; ``mice`` restricts a card to named mice (Meeps:
-    Maginos). ``cost`` is ``None`` when unknown. ``effect`` is paraphrased, never quoted."""
+    Maginos). ``story_unlocked`` cards are given by the story book, never chosen at setup or by
+    levelling up (Meeps, facts.md §4). ``cost`` is ``None`` when unknown. ``effect`` is
+    paraphrased, never quoted."""
 
     id: str
     name: str
     classes: tuple[str, ...]
     mice: tuple[str, ...] = ()
+    story_unlocked: bool = False
     cost: Annotated[int, Meta(ge=0, le=9)] | None = None
     effect: str = ""
     provisional: bool = False

@@ -131,6 +131,7 @@ class AttackDeclared(Event, kw_only=True):
     ranged: bool
     dice: int
     others: tuple[str, ...] = ()
+    weapon: str | None = None  # the card attacked with when it is not the first weapon (Knife Strike)
 
 
 class AttackRolled(Event, kw_only=True):
@@ -595,4 +596,8 @@ from domain.mice_and_mystics.item_events import ITEM_EVENTS, ItemEvent  # noqa: 
 
 MouseEvent = MouseEvent | ItemEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *ITEM_EVENTS)
+from domain.mice_and_mystics.choice_events import CHOICE_EVENTS, ChoiceEvent  # noqa: E402 (ties the players break)
+
+MouseEvent = MouseEvent | ChoiceEvent  # type: ignore[misc]
+EVENT_TYPES = (*EVENT_TYPES, *CHOICE_EVENTS)
 decode_event = msgspec.json.Decoder(MouseEvent).decode

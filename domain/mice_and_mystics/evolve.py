@@ -23,9 +23,13 @@ from domain.core.events import (
 from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
 from domain.mice_and_mystics.evolve_chapter import evolve_chapter
+from domain.mice_and_mystics.choice_events import CHOICE_EVENTS
+from domain.mice_and_mystics.evolve_choices import answers_tie, evolve_choices
 from domain.mice_and_mystics.evolve_items import evolve_items
 from domain.mice_and_mystics.item_events import ITEM_EVENTS
 from domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
+
+PREEMPTIVE_SHOT = "preemptive-shot"
 
 
 def _move(board: dict[str, tuple[str, ...]], figure: str, origin: str | None, target: str | None):
@@ -72,17 +76,30 @@ def _acting(state: State, figure: str) -> bool:
     return state.minion_turn is not None and state.minion_turn.figure == figure
 
 
+def _note_new_minion(state: State, figure: str, card: str) -> State:
+    """A minion placed in play opens the Preemptive Shot window (rules/preemptive_shot.py); noted only
+    while a mouse holds the card, so other games' events are unchanged."""
+    if state.phase != "playing" or card in state.party or figure in state.new_minions:
+        return state
+    if not any(PREEMPTIVE_SHOT in held for held in state.abilities.values()):
+        return state
+    return replace(state, new_minions=(*state.new_minions, figure))
+
+
 def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
     if isinstance(event, CHAPTER_EVENTS):
         return evolve_chapter(state, event)
     if isinstance(event, ITEM_EVENTS):
         return evolve_items(state, event)
+    if isinstance(event, CHOICE_EVENTS) or answers_tie(state, event):
+        return evolve_choices(state, event)
     match event:
         case ev.RoomTilePlaced(tile=tile, column=column, row=row):
             return replace(state, tiles=(*state.tiles, PlacedTile(tile=tile, column=column, row=row)))
         case ev.FigurePlaced(figure=figure, card=card, space=space):
             board = _move(state.board, figure, space_of(state, figure), space)
-            return replace(state, board=board, figures={**state.figures, figure: card})
+            state = replace(state, board=board, figures={**state.figures, figure: card})
+            return _note_new_minion(state, figure, card)
         case ev.StoryBoardPrepared(hourglass_page=hourglass, end_marker_page=end):
             return replace(state, hourglass_page=hourglass, end_marker_page=end)
         case ev.DecksPrepared(encounter_deck=deck, search_deck=search):
@@ -123,7 +140,7 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
             attacked = state.minion_turn.attacked if state.minion_turn is not None else ()
             if attacker in state.figures and state.figures[attacker] not in state.party:
                 attacked = (*attacked, target)
-            attack = Attack(attacker=attacker, target=target, ranged=ranged, dice=dice, others=others)
+            attack = Attack(attacker=attacker, target=target, ranged=ranged, dice=dice, others=others, weapon=event.weapon)
             return replace(state, attack=attack, minion_turn=_minion_turn(state, attacked=attacked))
         case ev.AttackRolled(hits=hits) if state.attack is not None:
             return replace(state, attack=replace(state.attack, hits=hits))

@@ -45,5 +45,7 @@ def evolve_chapter(state: State, event: Event) -> State:
             deck = tuple(c for c in state.search_deck if c not in set(equipment.values()))
             return replace(state, story_achievements=tuple(dict.fromkeys((*state.story_achievements, *kept))),
                            abilities={**state.abilities, **abilities}, pack=pack, search_deck=deck, carry_in=None)
+        case ce.StartingAbilityTaken(mouse=mouse, ability=ability):
+            return replace(state, abilities={**state.abilities, mouse: (*state.abilities.get(mouse, ()), ability)})
         case _:
             return state

@@ -76,6 +76,17 @@ def evolve_items(state: State, event: Event) -> State:  # noqa: C901 (a flat tab
             if turn is not None and turn.mouse == mouse:
                 turn = replace(turn, ability=ability, ability_uses=(*turn.ability_uses, ability))
             return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
+        case ie.KnifeStrikesLeft(mouse=mouse, count=n) if state.mouse_turn is not None and state.mouse_turn.mouse == mouse:
+            return replace(state, mouse_turn=replace(state.mouse_turn, knife_strikes=n))
+        case ie.PreemptiveShotWindowClosed():
+            return replace(state, new_minions=())
+        case ie.MiceInspired(round=number):
+            return replace(state, inspire_round=number)
+        case ie.ExtraActionTaken(mouse=mouse, cheese=n):
+            turn = state.mouse_turn
+            if turn is not None and turn.mouse == mouse:
+                turn = replace(turn, extra_action=True)
+            return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
         case ie.PartyItemGained(card=card):
             deck = tuple(c for c in state.search_deck if c != card)
             return replace(state, party_items=tuple(dict.fromkeys((*state.party_items, card))), search_deck=deck)
@@ -88,5 +99,13 @@ def evolve_items(state: State, event: Event) -> State:  # noqa: C901 (a flat tab
                            party_items=tuple(i for i in state.party_items if i != item))
         case ie.MouseCatapulted(mouse=mouse, origin=origin, space=space) if space_of(state, mouse) == origin:
             return replace(state, board=_board_move(state.board, mouse, origin, space))
+        case ie.MouseDisplaced(mouse=mouse, origin=origin, space=space) if space_of(state, mouse) == origin:
+            return replace(state, board=_board_move(state.board, mouse, origin, space))
+        case ie.ScrollUsed(mouse=mouse, card=card, effect=effect):
+            state = replace(state, pack=_give(state.pack, mouse, card, None))
+            turn = state.mouse_turn
+            if turn is not None and turn.mouse == mouse:
+                state = replace(state, mouse_turn=replace(turn, scroll_effects=(*turn.scroll_effects, effect)))
+            return _free(state, mouse, "scroll")
         case _:
             return state

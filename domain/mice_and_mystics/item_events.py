@@ -61,6 +61,38 @@ class AbilityUsed(Event, kw_only=True):
     cost: int = 0
 
 
+class KnifeStrikesLeft(Event, kw_only=True):
+    """Knife Strike: ``count`` more attacks, one per equipped dagger not yet used, are still to make
+    this Battle action; 0 ends the Knife Strike (facts.md §4; ``rules/knife_strike.py``)."""
+
+    mouse: str
+    count: int = 0
+
+
+class PreemptiveShotWindowClosed(Event, kw_only=True):
+    """The moment right after the placement of ``figures`` is over: Preemptive Shot was used
+    (``mouse``), passed, or nobody could use it (facts.md §4; ``rules/preemptive_shot.py``)."""
+
+    figures: tuple[str, ...] = ()
+    mouse: str | None = None
+
+
+class MiceInspired(Event, kw_only=True):
+    """Inspire, played by ``mouse`` before its turn: until round ``round`` ends each mouse may pay 1
+    cheese for one extra action (facts.md §4; ``rules/inspire.py``)."""
+
+    mouse: str
+    round: int
+
+
+class ExtraActionTaken(Event, kw_only=True):
+    """``mouse`` paid ``cheese`` for its one extra action of the round under Inspire (facts.md §4)."""
+
+    mouse: str
+    cheese: int = 1
+    ability: str = "inspire"
+
+
 class PartyItemGained(Event, kw_only=True):
     """A party item card found: the card goes by the story board, its token into the party stash
     (001 §Oggetti del Gruppo)."""
@@ -119,14 +151,47 @@ class RoachesAteGrapes(Event, kw_only=True):
     space: str
 
 
+class MouseDisplaced(Event, kw_only=True):
+    """Cloak of Displacement: after blocking every hit of a minion's attack, the wearer moved from
+    ``origin`` to ``space``, a normal space of the same room (001 §Carte Ricerca, Mantello del Mutamento)."""
+
+    mouse: str
+    origin: str
+    space: str
+    card: str = "cloak-of-displacement"
+
+
+class ScrollUsed(Event, kw_only=True):
+    """A scroll used from the pack as a free action, then discarded (001 §Carte Ricerca: Pergamena);
+    ``effect`` is in force for the rest of the mouse's turn (``levitation``: red lines are crossed)."""
+
+    mouse: str
+    card: str
+    effect: str
+
+
+class EventCardResolved(Event, kw_only=True):
+    """An event card drawn by search resolves at once and is discarded, never kept (001 §Ricerca: "Se
+    invece pescate un Evento, seguite le istruzioni sulla carta"); its effects, if the catalogue knows
+    them, follow as their own events."""
+
+    mouse: str
+    card: str
+
+
 ITEM_EVENTS = (
+    MouseDisplaced, ScrollUsed, EventCardResolved,
     RoachesAteGrapes,
     EquipmentDiscarded,
     SearchCardShared, CheeseShared, SearchCardEquipped, SearchCardUnequipped, MouseLeveledUp, AbilityUsed,
+    KnifeStrikesLeft, PreemptiveShotWindowClosed, MiceInspired, ExtraActionTaken,
     PartyItemGained, PartyItemPlaced, PartyItemPickedUp, PartyItemLost, MouseCatapulted,
 )
 ItemEvent = (
-    RoachesAteGrapes
+    MouseDisplaced
+    | ScrollUsed
+    | EventCardResolved
+    | RoachesAteGrapes
     | EquipmentDiscarded
     | SearchCardShared
     | CheeseShared
@@ -134,6 +199,10 @@ ItemEvent = (
     | SearchCardUnequipped
     | MouseLeveledUp
     | AbilityUsed
+    | KnifeStrikesLeft
+    | PreemptiveShotWindowClosed
+    | MiceInspired
+    | ExtraActionTaken
     | PartyItemGained
     | PartyItemPlaced
     | PartyItemPickedUp

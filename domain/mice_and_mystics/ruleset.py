@@ -15,18 +15,21 @@ from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRoll
 from domain.core.ruleset import Answer, Begin
 from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, LeaveWater, Move, MoveTo, Recover, Scurry, Search
 from domain.mice_and_mystics.commands import Catapult, Equip, LevelUp, PickUpFork, PlaceFishhook, PlaceFork, RemoveFishhook, Share
-from domain.mice_and_mystics.commands import PlaceGrapes, ThrowGrapes, Unequip, UseAbility
+from domain.mice_and_mystics.commands import PlaceGrapes, ThrowGrapes, Unequip, UseAbility, UseScroll
 from domain.mice_and_mystics.events import EVENT_TYPES
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
-from domain.mice_and_mystics.rules import chapter_1, special_search
+from domain.mice_and_mystics.rules import chapter_1, special_search, starting_abilities
 from domain.mice_and_mystics.rules import bosses, brodie, charmed, mousetraps, water
+from domain.mice_and_mystics.rules import deferred, ties
 from domain.mice_and_mystics.rules import ability_cards, bait, equip, fork, free_actions, grapes, party_items
+from domain.mice_and_mystics.rules import inspire, knife_strike, preemptive_shot
+from domain.mice_and_mystics.rules import item_cards, scrolls
 from domain.mice_and_mystics import campaign
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, fold, proceed, resolve_initiative
 from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, decide_scurry, legal_moves, resolve_move_roll
-from domain.mice_and_mystics.rules.setup import decide_begin, initial_state
+from domain.mice_and_mystics.rules.setup import initial_state
 from domain.mice_and_mystics.state import State
 from domain.mice_and_mystics.views import board_view, describe, initiative_view
 
@@ -38,6 +41,7 @@ ITEM_COMMANDS = {
     PlaceFishhook: party_items.decide_place_fishhook, RemoveFishhook: party_items.decide_remove_fishhook,
     PlaceFork: fork.decide_place_fork, Catapult: fork.decide_catapult, PickUpFork: fork.decide_pick_up_fork,
     ThrowGrapes: grapes.decide_throw_grapes, PlaceGrapes: bait.decide_place_grapes,
+    UseScroll: scrolls.decide_use_scroll,
 }
 MOUSE_COMMANDS = (*MOUSE_COMMANDS, *ITEM_COMMANDS)
 
@@ -67,7 +71,12 @@ DRAWS = {"search": search.resolve_search_draw, "encounter": explore.resolve_enco
 DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.resolve_keep,
              bosses.BOSS_WOUND: bosses.resolve_boss_wound,
              special_search.SPECIAL_SEARCH: special_search.resolve_special_search,
-             special_search.TREASURE_PICK: special_search.resolve_treasure_pick}
+             special_search.TREASURE_PICK: special_search.resolve_treasure_pick,
+             item_cards.CLOAK: item_cards.resolve_cloak,
+             starting_abilities.STARTING_ABILITY: starting_abilities.resolve_starting_ability,
+             knife_strike.KNIFE_STRIKE: knife_strike.resolve_knife_strike,
+             preemptive_shot.PREEMPTIVE_SHOT: preemptive_shot.resolve_preemptive_shot,
+             **{decision: deferred.resume for decision in ties.TIE_DECISIONS}}
 
 
 def _decide(state: State, command: Command) -> list[Event]:
@@ -75,7 +84,7 @@ def _decide(state: State, command: Command) -> list[Event]:
         return ITEM_COMMANDS[type(command)](state, command)
     match command:
         case Begin():
-            return campaign.with_carry_over(state, decide_begin(state))
+            return deferred.begin(state)
         case Move():
             return decide_move(state, command)
         case MoveTo():
@@ -108,7 +117,7 @@ def _then_proceed(state: State, events: list[Event]) -> list[Event]:
 def decide(state: State, command: Command) -> list[Event]:
     if state.phase == "ended":
         raise RuleBroken("game.over", section=sections.STORY_BOARD, detail="the chapter has ended")
-    return _then_proceed(state, _decide(state, command))
+    return _then_proceed(state, inspire.charge_extra_action(state, _decide(state, command)))
 
 
 def resolve(state: State, answer: Answer) -> list[Event]:
@@ -164,6 +173,7 @@ def legal_commands(state: State) -> list[Command]:
         *party_items.legal_party_items(state, mouse),
         *grapes.legal_throws(state, mouse),
         *bait.legal_baits(state, mouse),
+        *scrolls.legal_scrolls(state, mouse),
         EndTurn(mouse=mouse),
     ]
 

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from msgspec import Struct, field
 
+from domain.core.events import CardsDrawn, DiceRolled
 from domain.mice_and_mystics.documents import CarryOver, Sandbox
 
 Phase = Literal["setup", "initiative", "playing", "ended"]
@@ -36,6 +37,9 @@ class MouseTurn(Struct, frozen=True, kw_only=True):
     free_actions: tuple[str, ...] = ()  # free actions taken this turn (rules/free_actions.py)
     ability: str | None = None  # the one ability card used this turn (rules/ability_cards.py)
     ability_uses: tuple[str, ...] = ()  # how it was used (e.g. "first-aid"), for once-a-turn cards
+    extra_action: bool = False  # Inspire's one extra action taken this turn (rules/inspire.py)
+    knife_strikes: int = 0  # Knife Strike attacks still to make after the one in flight (rules/knife_strike.py)
+    scroll_effects: tuple[str, ...] = ()  # scroll effects in force for the rest of the turn (rules/scrolls.py)
 
 
 class Attack(Struct, frozen=True, kw_only=True):
@@ -47,6 +51,7 @@ class Attack(Struct, frozen=True, kw_only=True):
     dice: int
     hits: int = 0
     others: tuple[str, ...] = ()
+    weapon: str | None = None  # the card attacked with, when not the first weapon (Knife Strike's daggers)
 
 
 class MinionTurn(Struct, frozen=True, kw_only=True):
@@ -63,6 +68,16 @@ class MinionTurn(Struct, frozen=True, kw_only=True):
     attacked: tuple[str, ...] = ()
     extra_attacks: int = 0
     crossed: tuple[str, ...] = ()
+
+
+class Deferred(Struct, frozen=True, kw_only=True):
+    """A computation waiting for the players to break its ties (``rules/ties.py``; 001 §Collocare i
+    Servitori sul Tabellone; 000 §Brodie Insegue): ``context`` names it, ``answer`` is the roll or
+    draw it resolves, ``choices`` the options chosen so far, in the order asked."""
+
+    context: str
+    answer: DiceRolled | CardsDrawn | None = None
+    choices: tuple[str, ...] = ()
 
 
 class State(Struct, frozen=True, kw_only=True):
@@ -110,6 +125,7 @@ class State(Struct, frozen=True, kw_only=True):
     kitchen_roach: str | None = None
     sandbox: Sandbox | None = None
     carry_in: CarryOver | None = None
+    setup_abilities: dict[str, str] = field(default_factory=dict)  # chosen in the setup document (rules/starting_abilities.py)
     poison_wounds: dict[str, int] = field(default_factory=dict)
     greedy: tuple[str, ...] = ()
     boss_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -127,6 +143,12 @@ class State(Struct, frozen=True, kw_only=True):
     equipped: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     party_items: tuple[str, ...] = ()
     tokens: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Ability cards played outside the card's own moment (rules/preemptive_shot.py, rules/inspire.py):
+    # minion figures placed since the last Preemptive Shot window (tracked while a mouse holds the
+    # card), and the round in which Inspire is in force (0: none).
+    new_minions: tuple[str, ...] = ()
+    inspire_round: int = 0
+    deferred: Deferred | None = None  # a placement or chase waiting for tie-breaking choices (rules/ties.py)
     content_pack: dict[str, Any] | None = None  # the game's content pack (domain.mice_and_mystics.packs)
     content_pack_digest: str | None = None
 

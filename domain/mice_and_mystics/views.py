@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from domain.core.events import CardsShuffled, DiceRolled, Event, GameEnded, RollRequested, ShuffleRequested
+from domain.core.events import CardsShuffled, DecisionMade, DecisionRequested, DiceRolled, Event, GameEnded, RollRequested, ShuffleRequested
+from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from domain.mice_and_mystics.item_events import ITEM_EVENTS
 from domain.mice_and_mystics.views_items import describe_item
 from domain.mice_and_mystics.content import library
@@ -192,6 +194,22 @@ def describe(state: State, event: Event) -> str | None:
             return f"Rolled {list(faces)} for {reason}"
         case CardsShuffled(reason=reason):
             return f"Cards shuffled for {reason}"
+        case DecisionRequested(decision=decision, options=options, piece=piece):
+            who = f"{name_of(piece)}: " if piece else ""
+            return f"{who}players choose {decision} among {', '.join(options[:12])}{' ...' if len(options) > 12 else ''}"
+        case DecisionMade(decision=decision, option=option, by=by):
+            return f"Chosen for {decision}: {option} (by {by})"
+        case ChoiceDeferred(context=context):
+            return f"The players must break a tie before the {context} can go on"
+        case TieFound(subject="brodie", count=count, toward=toward):
+            return f"Brodie has equally short paths toward {name_of(toward or '')} ({count} movement left)"
+        case TieFound(subject=subject, count=count):
+            return f"{count} {name_of(subject)} figure(s) to place on equally good minion entrances"
+        case ChoicesSettled(context=context, choices=choices):
+            return f"Ties settled for the {context}: {', '.join(choices)}"
+        case StartingAbilityTaken(mouse=mouse, ability=ability, chosen_in=chosen_in):
+            card = library().abilities.get(ability)
+            return f"{name_of(mouse)} takes the ability card {card.name if card else ability} ({chosen_in})"
         case GameEnded(result=result):
             return f"The chapter ends: {result}"
         case _ if isinstance(event, ITEM_EVENTS):

@@ -22,6 +22,14 @@ def describe_item(name_of, event: Event) -> str | None:
             return f"{name_of(m)} levels up: {a} for {n} cheese"
         case ie.AbilityUsed(mouse=m, ability=a, cost=n):
             return f"{name_of(m)} uses {a} ({n} cheese)"
+        case ie.KnifeStrikesLeft(mouse=m, count=n):
+            return f"{name_of(m)}'s Knife Strike: {n} more attack(s)" if n else f"{name_of(m)}'s Knife Strike is over"
+        case ie.PreemptiveShotWindowClosed(mouse=m):
+            return f"{name_of(m)} takes a Preemptive Shot" if m else "No Preemptive Shot after the placement"
+        case ie.MiceInspired(mouse=m, round=r):
+            return f"{name_of(m)} inspires the mice: one extra action each for 1 cheese until round {r} ends"
+        case ie.ExtraActionTaken(mouse=m, cheese=n):
+            return f"{name_of(m)} pays {n} cheese for an extra action (Inspire)"
         case ie.PartyItemGained(card=c):
             return f"The party gains {c}"
         case ie.PartyItemPlaced(item=i, spaces=spaces):
@@ -34,5 +42,11 @@ def describe_item(name_of, event: Event) -> str | None:
             return f"{', '.join(figures)} eat the grapes on {s} and leave the board"
         case ie.MouseCatapulted(mouse=m, by=b, space=s):
             return f"{name_of(b)} catapults {name_of(m)} to {s}"
+        case ie.MouseDisplaced(mouse=m, space=s):
+            return f"{name_of(m)}'s Cloak of Displacement takes it to {s}"
+        case ie.ScrollUsed(mouse=m, card=c, effect=e):
+            return f"{name_of(m)} reads {c} ({e} for the rest of the turn); the scroll is discarded"
+        case ie.EventCardResolved(mouse=m, card=c):
+            return f"{name_of(m)} draws the event {c}: it is resolved and discarded"
         case _:
             return None

@@ -86,7 +86,8 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
     carry_1 = started["campaign"]["carry_over"]
     assert carry_1["from_chapter"] == "chapter-1"
     assert carry_1.get("story_achievements", []) == end_1.get("story_achievements", [])
-    assert carry_1.get("abilities", {}) == {}
+    # every mouse chose its starting ability card at setup (the "default" decision policy answered)
+    assert carry_1["abilities"] == end_1["abilities"] and all(len(carry_1["abilities"][m]) >= 1 for m in MICE)
     for mouse in MICE:  # one search card kept per mouse that found one; party items never
         party_items = ("fishhook-and-thread", "disguises", "dinner-fork", "grapes")
         eligible = [card for card in end_1["pack"].get(mouse, []) if card not in party_items]
@@ -101,6 +102,7 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
     cheese_2 = state_2.get("cheese", {})  # cheese is lost; only Collin's Born to Lead may give him 1 at the start
     assert all(cheese_2.get(m, 0) == 0 for m in MICE if m != "collin") and cheese_2.get("collin", 0) <= 1
     assert state_2.get("wounds", {}) == {} and state_2.get("effects", {}) == {}
+    assert state_2["abilities"] == carry_1["abilities"], "kept abilities; no new starting card (RULINGS.md)"
 
     assert Driver(client, second, token, kitchen_encounter="standard-2", maggie_face=6).play() == "victory"
     carry_2 = next_chapter(client, campaign, auth)["campaign"]["carry_over"]

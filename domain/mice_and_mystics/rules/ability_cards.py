@@ -3,8 +3,9 @@ Livello; facts.md §4).
 
 A mouse uses only one ability card a turn, though it may use that card at several moments of the
 turn; each use pays the card's cheese (First Aid: a Healer pays 1 less; Cure: 1 per item taken off).
-The effects dicelog plays are in ``ability_effects.py``. Cards whose effect is known but not played
-are refused with ``ability.not-implemented``; cards whose cost or effect no source gives, with
+The effects dicelog plays are in ``ability_effects.py`` (Knife Strike, Inspire and Preemptive Shot in
+their own modules). A card whose effect is an action taken as Inspire's extra action costs its cheese
+plus 1 (``inspire.py``). Cards whose cost or effect no source gives are refused with
 ``ability.effect-unknown`` (RULINGS.md, Ability cards).
 """
 
@@ -19,15 +20,19 @@ from domain.mice_and_mystics.commands import UseAbility
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted
 from domain.mice_and_mystics.item_events import AbilityUsed
+from domain.mice_and_mystics.rules import knife_strike
 from domain.mice_and_mystics.rules.ability_effects import CHAIN_LIGHTNING, CURE, EFFECTS, FIRST_AID, POISON
 from domain.mice_and_mystics.rules.ability_effects import broken, lightning_targets
 from domain.mice_and_mystics.rules.actions import can_act
 from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from domain.mice_and_mystics.rules.inspire import EXTRA_ACTION_CHEESE, INSPIRE
+from domain.mice_and_mystics.rules.knife_strike import KNIFE_STRIKE
+from domain.mice_and_mystics.rules.preemptive_shot import PREEMPTIVE_SHOT
 from domain.mice_and_mystics.rules.shots import SHOTS
 from domain.mice_and_mystics.state import State, space_of
 
-IMPLEMENTED = (FIRST_AID, CURE, CHAIN_LIGHTNING, *SHOTS)
-KNOWN_NOT_IMPLEMENTED = ("knife-strike", "inspire", "preemptive-shot")
+IMPLEMENTED = (FIRST_AID, CURE, CHAIN_LIGHTNING, *SHOTS, KNIFE_STRIKE, INSPIRE, PREEMPTIVE_SHOT)
+KNOWN_NOT_IMPLEMENTED: tuple[str, ...] = ()  # known effects dicelog does not play yet: none today
 
 
 def cost_of(mouse: str, ability: str, cmd: UseAbility) -> int:
@@ -38,6 +43,12 @@ def cost_of(mouse: str, ability: str, cmd: UseAbility) -> int:
 
 
 def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
+    """Use an ability card in the mouse's turn: ``[ActionStarted?, AbilityUsed, *effect]``.
+
+    Errors (001 §Carte Abilità dei Topi): ``free-action.inside-action`` / ``turn.*`` outside the
+    mouse's turn or inside another action; ``ability.not-owned``; ``ability.not-implemented``;
+    ``ability.effect-unknown``; ``ability.one-per-turn``; the effect's own (``ability_effects.py``);
+    ``ability.not-enough-cheese`` (the card's cost, +1 when it is Inspire's extra action)."""
     check_not_inside_action(state, cmd.mouse)
     if cmd.ability not in state.abilities.get(cmd.mouse, ()):
         raise broken("ability.not-owned", f"{cmd.mouse} has no {cmd.ability} card")
@@ -53,8 +64,10 @@ def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
         raise broken("ability.one-per-turn", f"{cmd.mouse} already used {turn.ability} this turn")
     effect = EFFECTS[cmd.ability](state, cmd)
     cost = cost_of(cmd.mouse, cmd.ability, cmd)
-    if cost > state.cheese.get(cmd.mouse, 0):
-        raise broken("ability.not-enough-cheese", f"{cmd.ability} costs {cost} cheese")
+    extra = EXTRA_ACTION_CHEESE if turn.action is not None and any(isinstance(e, ActionStarted) for e in effect) else 0
+    if cost + extra > state.cheese.get(cmd.mouse, 0):
+        raise broken("ability.not-enough-cheese",
+                     f"{cmd.ability} costs {cost} cheese" + (" + 1 for Inspire's extra action" if extra else ""))
     used = AbilityUsed(mouse=cmd.mouse, ability=cmd.ability, cost=cost)
     if effect and isinstance(effect[0], ActionStarted):
         return [effect[0], used, *effect[1:]]
@@ -73,11 +86,17 @@ def _candidates(state: State, mouse: str, ability: str) -> list[UseAbility]:
         targets, lore = lightning_targets(state, mouse), library().mice[mouse].lore
         picks = [c for n in range(1, lore + 1) for c in combinations(targets, n)]
         return [UseAbility(mouse=mouse, ability=ability, targets=c) for c in picks]
+    if ability == KNIFE_STRIKE:
+        return knife_strike.candidates(state, mouse)
+    if ability == INSPIRE:
+        return [UseAbility(mouse=mouse, ability=ability)]
     shot = ability in SHOTS and can_act(state, mouse, "battle")
     return [UseAbility(mouse=mouse, ability=ability)] if shot else []
 
 
 def legal_abilities(state: State, mouse: str) -> list[Command]:
+    """Every concrete ``UseAbility`` of the mouse that ``decide_use_ability`` accepts now (Preemptive
+    Shot never: it answers its window's decision)."""
     out: list[Command] = []
     for ability in state.abilities.get(mouse, ()):
         if ability not in IMPLEMENTED:

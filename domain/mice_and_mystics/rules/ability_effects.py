@@ -6,6 +6,9 @@ one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
 - Cure (an action): poison wounds or effect markers off a mouse on the same space, 1 to 3.
 - Chain Lightning (the Battle action): 1 to Lore minions the mouse sees, one 3-dice ranged roll, each
   target defends in turn.
+- Knife Strike (the Battle action): one melee attack per equipped dagger (``knife_strike.py``).
+- Inspire: before the leader's turn; an extra action for 1 cheese until the round ends (``inspire.py``).
+- Preemptive Shot: played in the window after a placement, never by command (``preemptive_shot.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from domain.mice_and_mystics.rules.actions import check_action
 from domain.mice_and_mystics.rules.combat import weapon
 from domain.mice_and_mystics.rules.free_actions import check_free_action
 from domain.mice_and_mystics.rules.graph import is_minion
+from domain.mice_and_mystics.rules.inspire import INSPIRE, decide_inspire
+from domain.mice_and_mystics.rules.knife_strike import KNIFE_STRIKE, decide_knife_strike
+from domain.mice_and_mystics.rules.preemptive_shot import PREEMPTIVE_SHOT, decide_preemptive_shot
 from domain.mice_and_mystics.rules.shots import SHOTS
 from domain.mice_and_mystics.rules.sight import same_room, sees
 from domain.mice_and_mystics.state import State, space_of
@@ -99,4 +105,5 @@ def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
             RollRequested(reason="battle", dice=CHAIN_LIGHTNING_DICE, piece=cmd.mouse)]
 
 
-EFFECTS = {FIRST_AID: _first_aid, CURE: _cure, CHAIN_LIGHTNING: _chain_lightning, **{s: _shot for s in SHOTS}}
+EFFECTS = {FIRST_AID: _first_aid, CURE: _cure, CHAIN_LIGHTNING: _chain_lightning, **{s: _shot for s in SHOTS},
+           KNIFE_STRIKE: decide_knife_strike, INSPIRE: decide_inspire, PREEMPTIVE_SHOT: decide_preemptive_shot}

@@ -3,13 +3,14 @@
 A mouse may move then act, or act then move; it takes one action a turn among scurry, battle,
 search, recover and explore. Acting after rolling for movement but before walking gives the
 rolled move up (RULINGS.md). A stunned mouse may only Recover; a webbed one may not move or
-scurry (000 §Stordito e Intrappolato).
+scurry (000 §Stordito e Intrappolato). While Inspire is in force (``inspire.py``, facts.md §4) a mouse
+may take one extra action in its turn for 1 cheese.
 """
 
 from __future__ import annotations
 
 from domain.core.errors import RuleBroken
-from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules import inspire, sections
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State
 
@@ -17,12 +18,17 @@ STUNNED, WEBBED = "stunned", "webbed"
 
 
 def check_action(state: State, mouse: str, action: str) -> None:
-    """Refuse ``action`` unless it is the mouse's turn, no action was taken yet, and no effect forbids it."""
+    """Refuse ``action`` unless it is the mouse's turn, no action was taken yet (or Inspire allows an
+    extra one: ``inspire.check_extra_action``), and no effect forbids it.
+
+    Errors: ``turn.*`` (``check_turn``); ``action.already-taken``, ``action.extra-needs-cheese``;
+    ``action.stunned`` (only Recover); ``action.webbed`` (no Scurry) (001 §Il Turno di un Topo;
+    000 §Effetti Negativi)."""
     check_turn(state, mouse)
     turn = state.mouse_turn
     assert turn is not None
     if turn.action is not None:
-        raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN, detail=f"{mouse} already took {turn.action}")
+        inspire.check_extra_action(state, mouse)  # Inspire's one extra action, else action.already-taken
     effects = state.effects.get(mouse, ())
     if STUNNED in effects and action != "recover":
         raise RuleBroken("action.stunned", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is stunned: only Recover")

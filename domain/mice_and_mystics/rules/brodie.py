@@ -8,7 +8,12 @@ Brodie is the boss figure ``brodie`` (a paw token taking no room) acting on two 
   nearest mouse not on his start space (ties: higher on the track); movement left once he reaches it
   carries him on toward the next nearest. He does not move if every mouse is on his space. One
   attack roll then hits every figure on every space he crossed, start and end included, each
-  defending separately. Of equally short paths he takes the first in tile order (RULINGS.md).
+  defending separately. "Se ci sono vari percorsi egualmente brevi, i giocatori possono decidere
+  quale di questi utilizzare": when the shortest paths toward his target, cut to the movement he
+  has left, are not all the same, the players choose one (decision ``brodie-path``, options the
+  paths as spaces joined with ``>``, default the first found in tile order); after reaching a mouse
+  with movement left he may need a second choice toward the next. The chase is deferred until every
+  such choice is made and then re-run (``rules/ties.py``, context ``brodie-chase``).
 His cheese never goes on the wheel (``abilities.ignores_cheese``).
 """
 
@@ -20,9 +25,11 @@ from domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, 
 from domain.mice_and_mystics.rules.graph import minion_distances, minion_neighbours
 from domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
+from domain.mice_and_mystics.rules.ties import BRODIE_CHASE, BRODIE_PATH, Choices, settle
 from domain.mice_and_mystics.state import State, space_of
 
 CHASE = "brodie-chase"
+PATH_JOIN = ">"
 
 
 def is_brodie_turn(state: State) -> bool:
@@ -50,7 +57,8 @@ def pounce_space(state: State, figure: str, here: str) -> str:
 
 
 def shortest_path(origin: str, goal: str) -> tuple[str, ...]:
-    """The first shortest path in tile order along minion borders (he ignores lines and capacity)."""
+    """The first shortest path of a breadth-first search in tile order along minion borders (he
+    ignores lines and capacity): the default among equally short paths."""
     paths: dict[str, tuple[str, ...]] = {origin: ()}
     frontier = [origin]
     while frontier and goal not in paths:
@@ -64,17 +72,48 @@ def shortest_path(origin: str, goal: str) -> tuple[str, ...]:
     return paths.get(goal, ())
 
 
-def chase_path(state: State, origin: str, steps: int) -> tuple[str, ...]:
+def shortest_paths(origin: str, goal: str, steps: int) -> tuple[tuple[str, ...], ...]:
+    """Every distinct first ``steps`` steps (fewer if the goal is nearer) of the shortest paths from
+    ``origin`` to ``goal`` along minion borders, found depth first in tile order; ``()`` if none."""
+    to_goal = minion_distances((goal,))
+    if origin not in to_goal:
+        return ()
+    limit = min(steps, to_goal[origin])
+    found: list[tuple[str, ...]] = []
+
+    def walk(here: str, path: tuple[str, ...]) -> None:
+        if len(path) == limit:
+            found.append(path)
+            return
+        for other in sorted(minion_neighbours(here), key=space_order):
+            if to_goal.get(other) == to_goal[here] - 1:
+                walk(other, (*path, other))
+
+    walk(origin, ())
+    return tuple(found)
+
+
+def chase_path(state: State, origin: str, steps: int, choices: Choices | None = None) -> tuple[str, ...]:
+    """The spaces Brodie steps on chasing with ``steps`` movement from ``origin`` (000 §Brodie
+    Insegue). Equally short paths that differ are broken by ``choices`` (``rules/ties.py``:
+    ``Undecided`` at an unanswered tie; ``None`` takes the default, the first shortest path of a
+    breadth-first search in tile order)."""
+    choices = choices if choices is not None else Choices.defaults()
     path: list[str] = []
     reached: set[str] = {origin}
     here, left = origin, steps
     while left > 0:
         dist = minion_distances((here,))
-        targets = [(dist[s], i, s) for i, s in enumerate(mice_on_board(state).values()) if s in dist and s not in reached]
+        targets = [(dist[s], i, s, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if s in dist and s not in reached]
         if not targets:
             break
-        goal = min(targets)[2]
+        _, _, goal, mouse = min(targets)
         route = shortest_path(here, goal)[:left]
+        routes = shortest_paths(here, goal, left)
+        if len(routes) > 1:
+            options = tuple(PATH_JOIN.join(r) for r in routes)
+            picked = choices.pick(BRODIE_PATH, options, PATH_JOIN.join(route), subject="brodie", count=left, toward=mouse)
+            route = tuple(picked.split(PATH_JOIN))
         path += route
         left -= len(route)
         here = path[-1] if path else here
@@ -105,8 +144,16 @@ def brodie_step(state: State, figure: str, here: str) -> list[Event]:
 
 
 def resolve_chase(state: State, answer: DiceRolled) -> list[Event]:
+    """Brodie's chase after his move roll (000 §Brodie Insegue: the sum of the two dice's move
+    numbers): ``MinionMoved`` along ``chase_path``; or, at equally short paths not yet chosen
+    between, only the deferral and the decision (``ties.settle``, context ``brodie-chase``)."""
     turn = state.minion_turn
     assert turn is not None and turn.figure is not None
     here = space_of(state, turn.figure)
     steps = sum(MOVE_NUMBER[f] for f in answer.faces)
-    return [MinionMoved(figure=turn.figure, origin=here, path=chase_path(state, here, steps), reason="chase")]
+    figure = turn.figure
+
+    def chase(choices: Choices) -> list[Event]:
+        return [MinionMoved(figure=figure, origin=here, path=chase_path(state, here, steps, choices), reason="chase")]
+
+    return settle(state, BRODIE_CHASE, chase, answer)

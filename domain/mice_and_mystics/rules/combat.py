@@ -60,6 +60,15 @@ def weapon(mouse: str, state: State | None = None):
     return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
 
 
+def attack_weapon(state: State, mouse: str):
+    """The weapon of the mouse's attack in flight: the card it names (Knife Strike's daggers), else the
+    mouse's weapon (``weapon``)."""
+    from domain.mice_and_mystics.rules.cards import item_of
+
+    named = state.attack.weapon if state.attack is not None and state.attack.attacker == mouse else None
+    return item_of(named) if named is not None else weapon(mouse, state)
+
+
 def mouse_defense_dice(mouse: str, state: State | None = None) -> int:
     """Defense value plus armour and accessory bonuses (001 §Attacco; facts.md §5)."""
     return library().mice[mouse].defense + sum(item.defense for item in equipment(mouse, state))
@@ -70,7 +79,7 @@ def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     (facts.md §5, Dagger)."""
     card = state.figures[figure]
     dice = library().minions[card].defense
-    item = weapon(attacker, state) if is_mouse(state, attacker) else None
+    item = attack_weapon(state, attacker) if is_mouse(state, attacker) else None
     with_dagger = item is not None and item.special == "dagger" and (state.attack is None or not state.attack.ranged)
     if with_dagger and card in state.track and attacker in state.track:
         if state.track.index(card) > state.track.index(attacker):
@@ -84,6 +93,9 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
     attack = state.attack
     assert attack is not None
     hits = count(answer.faces, RANGED_HITS if attack.ranged else MELEE_HITS)
+    from domain.mice_and_mystics.rules.item_cards import precision_hits  # item_cards builds on combat
+
+    hits += precision_hits(state, answer.faces)  # Bow of Precision (item_cards.py)
     cheese = count(answer.faces, CHEESE)
     events: list[Event] = [AttackRolled(attacker=attack.attacker, target=attack.target, hits=hits, cheese=cheese)]
     if cheese and is_mouse(state, attack.attacker):
@@ -140,6 +152,10 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
             events += bosses.wound_boss(after, target, wounds, attack.attacker)
         else:
             events += wound_minion(after, target, wounds)
+    else:  # every hit blocked: Cloak of Displacement (item_cards.py)
+        from domain.mice_and_mystics.rules.item_cards import cloak_offer
+
+        events += cloak_offer(evolve_all(state, events), attack.attacker, target, hits, blocks)
     if attack.others and not (events and isinstance(events[-1], DecisionRequested)):
         events += defense_request(evolve_all(state, events), hits)
     return events

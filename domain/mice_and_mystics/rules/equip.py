@@ -45,7 +45,9 @@ def _displaced(current: tuple[tuple[str, str], ...], slot: str) -> tuple[str, ..
     return tuple(c for c, s in current if s == slot)
 
 
-def _requirement_met(mouse: str, card: str) -> bool:
+def requirement_met(mouse: str, card: str) -> bool:
+    """Whether ``mouse`` meets the card's requirement (a class or a mouse it names; none: anyone).
+    001 §Carte Ricerca ("un Topo deve soddisfare queste condizioni per poter usare l'Oggetto")."""
     found = library().search_cards.get(card)
     if found is None or not found.requires:
         return True
@@ -61,7 +63,7 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
     if card_type(cmd.card) not in EQUIPMENT or item_of(cmd.card) is None:
         raise RuleBroken("equip.not-equipment", section=EQUIP_SECTION,
                          detail=f"{cmd.card} is no weapon, armour or accessory")
-    if not _requirement_met(cmd.mouse, cmd.card):
+    if not requirement_met(cmd.mouse, cmd.card):
         raise RuleBroken("equip.requirement", section="001 §Carte Ricerca",
                          detail=f"{cmd.mouse} may not use {cmd.card}")
     if cmd.slot not in slots_for(cmd.mouse, cmd.card):

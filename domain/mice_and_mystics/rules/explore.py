@@ -7,7 +7,9 @@ space: the room's board is turned over. Every mouse of the room is then placed o
 the new room's exit (or its flip space), overflowing to adjacent spaces. A room entered for the
 first time draws an encounter card (a hidden draw): its band for the hourglass page places minions
 in the room, then initiative (no minion card on the track: the whole track is shuffled again; else
-only new cards are added). The card stays face up and sets the next summon.
+only new cards are added). The card stays face up and sets the next summon. A placement tie the
+players break (001 §Collocare i Servitori sul Tabellone) defers the encounter until answered
+(``rules/ties.py``, context ``encounter``, the drawn card recorded): it is then re-run.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from domain.mice_and_mystics.rules import keywords, party_items, sections
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
 from domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
+from domain.mice_and_mystics.rules.ties import ENCOUNTER, Choices, settle
 from domain.mice_and_mystics.state import State, space_of
 
 ENCOUNTER_INITIATIVE = "encounter-initiative"
@@ -100,13 +103,20 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
 
 
 def resolve_encounter_draw(state: State, answer: CardsDrawn) -> list[Event]:
+    """The drawn encounter card (001 §Incontri): ``EncounterRevealed``, its minions placed in the
+    mouse's room, keywords, initiative; or, at a placement tie not yet answered, only the deferral
+    and the decision (``ties.settle``, context ``encounter``)."""
+    return settle(state, ENCOUNTER, lambda choices: _encounter(state, answer, choices), answer)
+
+
+def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event]:
     card, page = answer.cards[0], state.hourglass_page
     room = _room_of(state, state.mouse_turn.mouse) if state.mouse_turn else None
     events: list[Event] = [EncounterRevealed(card=card, page=page)]
     before = state.track
     if room is not None:
         minions, disguised = party_items.disguise(state, encounter_band(card, page))
-        events += disguised + place_groups(fold_all(state, disguised), minions, room)
+        events += disguised + place_groups(fold_all(state, disguised), minions, room, choices)
     after = state
     for event in events:
         after = evolve(after, event)

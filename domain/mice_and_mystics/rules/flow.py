@@ -2,10 +2,11 @@
 §Determinare l'Ordine di Iniziativa; 001 §Il Turno di un Topo; 001 §Il Turno di un Servitore).
 
 ``proceed(state)`` advances the game by itself until a player must act (a mouse's turn), a roll,
-shuffle, draw or decision is pending, or the chapter ends. In order, each step: a full cheese wheel
-summons (``summoning.py``); an open minion turn takes its next step (``minion_turn.py``); with no
-turn open the next card on the track takes its turn (past the last card a new round starts at the
-top). A captured mouse's turn is skipped or releases it (``captured.py``). A card's turn ends with
+shuffle, draw or decision is pending, or the chapter ends. In order, each step: a completed placement
+of new minions opens the Preemptive Shot window (``preemptive_shot.py``); a full cheese wheel
+summons (``summoning.py``); an open minion turn takes its next step (``minion_turn.py``); a mouse
+turn in the middle of a Knife Strike asks for its next attack (``knife_strike.py``); with no turn
+open the next card on the track takes its turn (past the last card a new round starts at the top). A captured mouse's turn is skipped or releases it (``captured.py``). A card's turn ends with
 ``TurnEnded``; Rat Warriors' Aggressive then swaps the card with the one above (facts.md §3); the
 last mouse card's end may let time pass (``summoning.time_passes``).
 """
@@ -18,7 +19,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import CheeseGained, InitiativeCardsSwapped, InitiativeTrackLaid, RoundStarted
 from domain.mice_and_mystics.events import TurnEnded, TurnStarted
 from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import water
+from domain.mice_and_mystics.rules import knife_strike, preemptive_shot, water
 from domain.mice_and_mystics.rules.bosses import ambush_step
 from domain.mice_and_mystics.rules.captured import captured_turn, outcome
 from domain.mice_and_mystics.rules.charmed import charm_ends, charmed_step, is_charmed_turn
@@ -58,6 +59,8 @@ def _next_turn(state: State) -> list[Event]:
 
 
 def _step(state: State) -> list[Event]:
+    if state.new_minions and state.ambush is None:
+        return preemptive_shot.window(state)
     if state.cheese_wheel >= WHEEL_FULL:
         return summon(state)
     if state.ambush is not None:
@@ -71,7 +74,7 @@ def _step(state: State) -> list[Event]:
     if is_charmed_turn(state):
         return charmed_step(state) or [*charm_ends(card), *end_turn(fold(state, charm_ends(card)), card)]
     if state.mouse_turn is not None:
-        return []
+        return knife_strike.next_strike(state) if state.mouse_turn.knife_strikes else []
     if card not in state.captured:
         return end_turn(state, card)  # released this turn: it does nothing else
     skipped = captured_turn(state, card)

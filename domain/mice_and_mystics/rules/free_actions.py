@@ -101,11 +101,13 @@ def owned(state: State) -> set[str]:
 
 def eligible_abilities(state: State, mouse: str) -> list[str]:
     """Ability cards the mouse may take: its class (or any), its name if the card names mice, and
-    not held by any mouse (each card exists once: facts.md §4)."""
+    not held by any mouse (each card exists once: facts.md §4); never a card only the story gives
+    (Meeps: "story-unlocked", facts.md §4)."""
     classes = set(library().mice[mouse].classes) | {ANY}
     taken = owned(state)
     return sorted(a.id for a in library().abilities.values()
-                  if a.id not in taken and set(a.classes) & classes and (not a.mice or mouse in a.mice))
+                  if a.id not in taken and not a.story_unlocked and set(a.classes) & classes
+                  and (not a.mice or mouse in a.mice))
 
 
 def decide_level_up(state: State, cmd: LevelUp) -> list[Event]:

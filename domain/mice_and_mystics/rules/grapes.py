@@ -5,8 +5,17 @@ at a minion of the room (no sight needed); large figures cannot be hit. The toke
 coin (a 2-sided ``RollRequested``; face 1 = squashed, 2 = whole: RULINGS.md, Party items).
 Squashed: the target and every small figure on its space take an automatic hit, each defends
 normally; then the token is discarded and its card shuffled back into the search deck. Whole: the
-small figures there are knocked down and the token stays on that space as roach bait (what roaches
-and rats then do with it is not implemented).
+small figures there are knocked down and the token stays on that space, as roach bait (``bait.py``)
+or for a rat to throw.
+
+A Rat (a figure of the Rat Warriors or Elite Rat Warriors card, not a boss) that starts its
+activation on the grapes' space with no mouse there does not move and, instead of its attack,
+throws the grapes at the space of its room holding the most mice; ties: the space holding the mouse
+highest on the initiative track (001 §Uva come Arma, last paragraph; 003 the same). Same coin flip:
+squashed hits every small figure there (the mice defend), whole knocks them down and leaves the
+grapes there. No sight is needed. With no mouse in its room the rat neither moves nor attacks
+(RULINGS.md, Party items: a rat throwing the grapes). ``minion_turn.py`` calls ``rat_on_grapes`` and
+``rat_throw``.
 """
 
 from __future__ import annotations
@@ -15,12 +24,13 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import ThrowGrapes
-from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, AttackResolved, AttackRolled
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, AttackResolved, AttackRolled, MinionAttackSkipped
 from domain.mice_and_mystics.item_events import PartyItemPlaced
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.combat import defense_request, evolve_all
 from domain.mice_and_mystics.rules.effects import knock_down
-from domain.mice_and_mystics.rules.graph import is_minion, size_of
+from domain.mice_and_mystics.rules.graph import is_minion, mice_on, size_of
 from domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_stash, lost
 from domain.mice_and_mystics.rules.sight import same_room
 from domain.mice_and_mystics.state import State, space_of
@@ -76,3 +86,48 @@ def legal_throws(state: State, mouse: str) -> list[Command]:
     if not can_act(state, mouse, "battle"):
         return []
     return [ThrowGrapes(mouse=mouse, target=t) for t in _targets(state, mouse)]
+
+
+def rat_on_grapes(state: State, figure: str) -> bool:
+    """Whether ``figure`` is a Rat (a non-boss minion card of rat figures) on the grapes' space with no
+    mouse on it: it will not move and throws the grapes instead of attacking (001 §Uva come Arma)."""
+    spaces = state.tokens.get(GRAPES, ())
+    card = library().minions.get(state.figures.get(figure, ""))
+    if len(spaces) != 1 or card is None or card.figure != "rat" or card.rank != "minion" or figure in state.boss_cards:
+        return False
+    here = space_of(state, figure)
+    return here == spaces[0] and not mice_on(state, here)
+
+
+def rat_target(state: State, here: str) -> str | None:
+    """The mouse a rat on ``here`` throws the grapes at: on the space of the room with the most mice,
+    ties to the space holding the mouse highest on the track; that mouse, the highest there."""
+    order = sorted((m for m in state.party if space_of(state, m) is not None),
+                   key=lambda m: state.track.index(m) if m in state.track else len(state.track))
+    counts: dict[str, int] = {}
+    first: dict[str, str] = {}
+    for mouse in order:
+        space = space_of(state, mouse)
+        assert space is not None
+        if same_room(here, space):
+            counts[space] = counts.get(space, 0) + 1
+            first.setdefault(space, mouse)
+    if not counts:
+        return None
+    space = min(counts, key=lambda s: (-counts[s], order.index(first[s])))
+    return first[space]
+
+
+def rat_throw(state: State, figure: str) -> list[Event]:
+    """The rat's throw: ``AttackDeclared`` (ranged, no dice) on the chosen mouse with every other small
+    figure of its space, then the coin flip (``RollRequested("grapes", sides=2)``, resolved by
+    ``resolve_grapes``); ``MinionAttackSkipped`` when no mouse is in its room."""
+    here = space_of(state, figure)
+    assert here is not None
+    target = rat_target(state, here)
+    if target is None:
+        return [MinionAttackSkipped(figure=figure, reason="no mouse in the room to throw the grapes at")]
+    space = space_of(state, target)
+    others = tuple(f for f in state.board.get(space, ()) if f != target and size_of(state, f) == "small")
+    return [AttackDeclared(attacker=figure, target=target, ranged=True, dice=0, others=others),
+            RollRequested(reason=THROW, dice=1, sides=2)]

@@ -8,7 +8,9 @@ as it can when the mouse's space is full; then it attacks a mouse on its space o
 Ranged: it moves only when it sees no mouse, and stops as soon as it sees one; it attacks a mouse
 it sees. Target: the nearest mouse not yet attacked this turn; ties (or all attacked) the mouse
 higher on the track. Minions ignore water, yellow and red lines and traps when moving. Where
-several spaces are equally close, the first in space order is taken (RULINGS.md).
+several spaces are equally close, the first in space order is taken (RULINGS.md). A Rat starting on
+the grapes' space with no mouse there does not move and throws them instead of attacking
+(``grapes.rat_throw``; 001 §Uva come Arma).
 """
 
 from __future__ import annotations
@@ -104,10 +106,16 @@ def minion_step(state: State) -> list[Event]:
 
     if brodie.is_brodie_turn(state):
         return brodie.brodie_step(state, figure, here)
+    from domain.mice_and_mystics.rules import grapes  # grapes.py builds on combat
+
     if turn.stage == "move":
+        stays = grapes.rat_on_grapes(state, figure)  # 001 §Uva come Arma: a rat on the grapes does not move
+        on_grapes: list[Event] = [MinionMoved(figure=figure, origin=here, path=(), reason="on the grapes")] if stays else []
         if KNOCKED_DOWN in state.effects.get(figure, ()):
-            return [FigureStoodUp(figure=figure)]  # 000 §Atterrato
-        return _move_step(state, figure, here)
+            return [FigureStoodUp(figure=figure), *on_grapes]  # 000 §Atterrato
+        return on_grapes or _move_step(state, figure, here)
+    if grapes.rat_on_grapes(state, figure) and turn.crossed == (here,):  # it started its activation there
+        return grapes.rat_throw(state, figure)
     return _attack_step(state, figure, here)
 
 

@@ -6,7 +6,8 @@ the movement points. ``MoveTo`` then walks a path of adjacent spaces costing at 
 lines cost 3 against the arrow; red lines and walls are not crossed; full spaces are neither
 entered nor crossed; entering a space with a minion or a water space ends the move. A mouse that
 starts on a space with minions may leave only if the mice there are at least as many as the
-minions. The move happens once per turn; a path may stop early.
+minions. The move happens once per turn; a path may stop early. A mouse under a Scroll of
+Levitation crosses red lines this turn (``steps_from``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MouseMoved, MovementPointsGained
 from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours, mouse_step_cost
+from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
 from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
 from domain.mice_and_mystics.rules.links import linked
 from domain.mice_and_mystics.rules.turns import check_turn
@@ -96,7 +97,7 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
             raise RuleBroken("move.unknown-space", section=sections.MOVEMENT, detail=f"no space {step!r}")
         if here != origin and _stops(state, here):
             raise RuleBroken("move.must-stop", section=sections.SHARING, detail=f"the move ends on {here}")
-        step_cost = mouse_step_cost(here, step) or dict(linked(state, here)).get(step)
+        step_cost = min((c for o, c in steps_from(state, cmd.mouse, here) if o == step), default=None)
         if step_cost is None:
             section = sections.RED_LINES if step in dict(_red(here)) else sections.ADJACENT
             raise RuleBroken("move.not-adjacent", section=section, detail=f"{step} is not adjacent to {here}")
@@ -113,6 +114,19 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
     from domain.mice_and_mystics.rules.mousetraps import walk  # mousetraps builds on combat
 
     return walk(state, cmd.mouse, origin, cmd.path)
+
+
+def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ...]:
+    """(space, cost) of every step ``mouse`` may take from ``here``: adjacent spaces, Fishhook &
+    Thread links, and, under a Scroll of Levitation this turn, spaces across a red line at cost 1
+    (001 §Linee Rosse; 001 §Aree Nere e Muri: items "che permettono ai Topi di attraversare le Linee
+    Rosse, come Amo e Lenza o la Pergamena di Levitazione"; RULINGS.md, Scroll of Levitation)."""
+    steps = (*mouse_neighbours(here), *linked(state, here))
+    from domain.mice_and_mystics.rules.scrolls import LEVITATION, in_force
+
+    if in_force(state, mouse, LEVITATION):
+        steps = (*steps, *((other, 1) for other, _ in _red(here)))
+    return steps
 
 
 def _red(space: str) -> list[tuple[str, str]]:
@@ -133,7 +147,7 @@ def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tup
         best[here] = (cost, path)
         if path and _stops(state, here):
             continue
-        for other, step_cost in (*mouse_neighbours(here), *linked(state, here)):
+        for other, step_cost in steps_from(state, mouse, here):
             if other not in best and cost + step_cost <= points and can_enter(state, other, "small", ignoring=mouse):
                 heapq.heappush(heap, (cost + step_cost, (*path, other), other))
     best.pop(origin, None)

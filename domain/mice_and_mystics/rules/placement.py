@@ -1,26 +1,41 @@
 """Placing minions on minion entrances (001 §Collocare i Servitori sul Tabellone; 002 summary).
 
 1. Small ranged minions: all on the entrance farthest from the mice (an entrance inside a special
-   area outlined in red first); if it fills up, the next one by the same rule.
-2. Large minions, one at a time: the free entrance nearest the mice.
-3. Small melee minions: the remaining free entrances, spread as evenly as possible.
+   area outlined in red first); if it fills up, the next one by the same rule. "Se ci sono più
+   Entrate equidistanti, i giocatori scelgono quella che preferiscono": a tie is the players'
+   decision ``ranged-minion-entrance`` (options: the tied entrances), asked only when the figures
+   left would not fill every tied entrance anyway.
+2. Large minions, one at a time: the free entrance nearest the mice; ties are the players'. The
+   figures of one card are interchangeable, so the tie is one decision ``large-minion-entrances``:
+   which of the k tied entrances take the r < k figures left (options: the r-entrance sets).
+3. Small melee minions: the remaining free entrances, spread as evenly as possible ("i giocatori
+   scelgono quelle che preferiscono. Cercate di suddividere ... il più equamente possibile"). Every
+   entrance gets the same number of a card's figures, up to its room; the decision
+   ``melee-minion-entrances`` is which entrances take one figure more (options: the sets).
 
-Where the rulebook lets the players choose between equally good entrances, this slice takes the
-first in the tile's space order (a documented default, not yet a ``DecisionRequested``).
-Distances are counted along minion borders (minions ignore red and yellow lines).
+An option naming several entrances joins their space ids with ``+`` in tile order (``GR-2+GR-13``).
+Every decision's default is the first option in tile order (what this module did before the ties
+were asked). Distances are counted along minion borders (minions ignore red and yellow lines); an
+entrance "inside a special area outlined in red" is one of unlimited capacity (the Kitchen counter,
+the Dining Hall table...); room on a space follows 001 §Condividere le Caselle (``graph.can_enter``).
+Ties are asked through ``rules/ties.py`` (the caller's computation is deferred and re-run).
 """
 
 from __future__ import annotations
+
+from itertools import combinations
 
 from domain.core.events import Event
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import FigurePlaced
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules.figures import available
-from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
+from domain.mice_and_mystics.rules.graph import SMALL_PER_SPACE, can_enter, is_minion, minion_distances, size_of
+from domain.mice_and_mystics.rules.ties import LARGE_ENTRANCES, MELEE_ENTRANCES, RANGED_ENTRANCE, Choices
 from domain.mice_and_mystics.state import State
 
 FAR = 10_000
+JOIN = "+"
 
 
 def next_figure_id(state: State, card: str) -> str:
@@ -30,32 +45,117 @@ def next_figure_id(state: State, card: str) -> str:
     return f"{card}-{n}"
 
 
-def _choose(state: State, card: str, tile: str, placed: dict[str, int]) -> str | None:
-    minion = library().minions[card]
-    spaces = library().tiles[tile].spaces
-    entrances = [s for s in spaces if s.kind == "minion-entrance" and can_enter(state, s.id, minion.size)]
-    if not entrances:
-        return None
+def _entrances(tile: str) -> list[str]:
+    """The tile's minion entrances, in tile order."""
+    return [s.id for s in library().tiles[tile].spaces if s.kind == "minion-entrance"]
+
+
+def _room(state: State, space: str, cap: int) -> int:
+    """How many more small figures fit on ``space`` (``cap`` stands for "any number")."""
+    if library().spaces[space].capacity == "unlimited":
+        return cap
+    others = [size_of(state, f) for f in state.board.get(space, ())]
+    return 0 if "large" in others else max(0, SMALL_PER_SPACE - others.count("small"))
+
+
+def _distances(state: State) -> dict[str, int]:
     mice = tuple(sp for sp, figs in state.board.items() if any(not is_minion(state, f) for f in figs))
-    dist = minion_distances(mice)
-    if minion.size == "large":
-        return min(entrances, key=lambda s: dist.get(s.id, FAR)).id
-    if minion.attack == "ranged":
-        return min(entrances, key=lambda s: (s.capacity != "unlimited", -dist.get(s.id, FAR))).id
-    return min(entrances, key=lambda s: placed.get(s.id, 0)).id
+    return minion_distances(mice)
 
 
-def place_minions(state: State, card: str, count: int, tile: str) -> list[Event]:
-    """``count`` figures of ``card`` placed on ``tile``'s entrances; figures that fit nowhere are
-    not placed (001 §Il Turno di un Servitore: "collocate le miniature disponibili")."""
-    events: list[Event] = []
-    placed: dict[str, int] = {}
-    for _ in range(min(count, available(state, card))):
-        space = _choose(state, card, tile, placed)
-        if space is None:
+def _sets(spaces: list[str], r: int) -> tuple[str, ...]:
+    """Every choice of ``r`` of ``spaces`` (tile order kept), joined with ``+``; first = first ``r``."""
+    return tuple(JOIN.join(c) for c in combinations(spaces, r))
+
+
+def _ranged(state: State, card: str, n: int, tile: str, choices: Choices) -> list[str]:
+    """The spaces, in placement order, of ``n`` small ranged figures (step 1)."""
+    dist, spaces = _distances(state), []
+    room = {e: _room(state, e, n) for e in _entrances(tile)}
+    while n > 0:
+        free = [e for e in room if room[e] > 0]
+        if not free:
             break
+        key = {e: (library().spaces[e].capacity != "unlimited", -dist.get(e, FAR)) for e in free}
+        best = min(key.values())
+        tied = [e for e in free if key[e] == best]
+        if len(tied) > 1 and n < sum(room[e] for e in tied):
+            tied = [choices.pick(RANGED_ENTRANCE, tuple(tied), tied[0], subject=card, count=n)]
+        for entrance in tied:
+            k = min(n, room[entrance])
+            spaces += [entrance] * k
+            room[entrance] -= k
+            n -= k
+    return spaces
+
+
+def _large(state: State, card: str, n: int, tile: str, choices: Choices) -> list[str]:
+    """The spaces, in placement order, of ``n`` large figures, one at a time (step 2)."""
+    dist, spaces = _distances(state), []
+    while n > 0:
+        free = [e for e in _entrances(tile) if can_enter(state, e, "large")]
+        if not free:
+            break
+        nearest = min(dist.get(e, FAR) for e in free)
+        tied = [e for e in free if dist.get(e, FAR) == nearest]
+        if any(library().spaces[e].capacity == "unlimited" for e in tied):
+            # an entrance that never fills may take several: choose for one figure at a time
+            taken = [choices.pick(LARGE_ENTRANCES, tuple(tied), tied[0], subject=card, count=n)]
+        elif n < len(tied):
+            taken = choices.pick(LARGE_ENTRANCES, _sets(tied, n), JOIN.join(tied[:n]), subject=card, count=n).split(JOIN)
+        else:
+            taken = tied
+        for entrance in taken:
+            state = evolve(state, FigurePlaced(figure=next_figure_id(state, card), card=card, space=entrance))
+            spaces.append(entrance)
+            n -= 1
+    return spaces
+
+
+def _melee(state: State, card: str, n: int, tile: str, choices: Choices) -> list[str]:
+    """The spaces, in placement order, of ``n`` small melee figures spread evenly (step 3).
+
+    Water filling: level ``L`` is the most figures every entrance can take (each up to its room)
+    within ``n``; the ``r`` figures left go one each to ``r`` of the entrances with room for more."""
+    room = {e: _room(state, e, n) for e in _entrances(tile)}
+    free = [e for e in room if room[e] > 0]
+    level = 0
+    while level < n and sum(min(room[e], level + 1) for e in free) <= n and any(room[e] > level for e in free):
+        level += 1
+    quota = {e: min(room[e], level) for e in free}
+    left = n - sum(quota.values())
+    more = [e for e in free if room[e] > level]
+    if 0 < left < len(more):
+        extra = choices.pick(MELEE_ENTRANCES, _sets(more, left), JOIN.join(more[:left]), subject=card, count=n).split(JOIN)
+    else:
+        extra = more[:left]
+    for entrance in extra:
+        quota[entrance] += 1
+    rounds = max(quota.values(), default=0)
+    return [e for i in range(rounds) for e in free if quota[e] > i]
+
+
+def place_minions(state: State, card: str, count: int, tile: str, choices: Choices | None = None) -> list[Event]:
+    """``count`` figures of ``card`` placed on ``tile``'s entrances (``FigurePlaced`` each, new
+    figure ids ``<card>-<n>``); figures that fit nowhere, or that the box does not hold, are not
+    placed (001 §Il Turno di un Servitore: "collocate le miniature disponibili").
+
+    Ties are broken by ``choices`` (``rules/ties.py``): it raises ``Undecided`` at a tie it has no
+    answer for; ``None`` takes every default (the first option in tile order)."""
+    choices = choices if choices is not None else Choices.defaults()
+    minion = library().minions[card]
+    n = min(count, available(state, card))
+    if n <= 0:
+        return []
+    if minion.size == "large":
+        spaces = _large(state, card, n, tile, choices)
+    elif minion.attack == "ranged":
+        spaces = _ranged(state, card, n, tile, choices)
+    else:
+        spaces = _melee(state, card, n, tile, choices)
+    events: list[Event] = []
+    for space in spaces:
         event = FigurePlaced(figure=next_figure_id(state, card), card=card, space=space)
-        placed[space] = placed.get(space, 0) + 1
         state = evolve(state, event)
         events.append(event)
     return events

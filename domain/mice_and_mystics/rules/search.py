@@ -3,9 +3,11 @@
 One die; a star draws the top search card (a ``DrawRequested`` on the search deck: the cards left,
 sorted, never their order). The player keeps it in the pack or discards it for 1 cheese (a
 ``DecisionRequested``, default: keep; only discard when the pack already holds 3 cards, facts.md
-§5). After a successful search the mouse cannot search that room again. Card texts are unknown
-(facts.md §5), so every card is treated as an item; events, tricks and the rooms' special searches
-are not implemented.
+§5; tricks and party items take no room, so they can always be kept). An event card is not kept:
+it resolves at once and is discarded (001 §Ricerca: "Se invece pescate un Evento, seguite le
+istruzioni sulla carta"; ``scrolls.resolve_event``). After a successful search the mouse cannot
+search that room again. Most card texts are unknown (facts.md §5): a card of unknown type is treated
+as an item. The rooms' special searches are in ``special_search.py``.
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     mouse = state.mouse_turn.mouse
     from domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
 
+    from domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
+
+    if is_event(state.last_drawn[0]):  # 001 §Ricerca: an event is resolved, never kept or traded for cheese
+        return resolve_event(mouse, state.last_drawn[0])
     full = pack_load(state.pack.get(mouse, ())) >= PACK_LIMIT and card_type(state.last_drawn[0]) not in NO_ROOM
     options = ("discard",) if full else ("keep", "discard")
     return [DecisionRequested(decision=KEEP, options=options, piece=mouse, default=options[0])]

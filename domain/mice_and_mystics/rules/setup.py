@@ -3,7 +3,8 @@
 ``GameCreated.setup`` is the JSON of ``Setup``. ``initial_state`` checks it; ``decide_begin`` puts
 the chapter on the table: room tiles, mice on the start space, the chapter's minions on minion
 entrances (001 §Collocare i Servitori sul Tabellone), hourglass and end marker (001 §Plancia del
-Racconto), decks; then asks for the initiative shuffle (001 §Determinare l'Ordine di Iniziativa:
+Racconto), decks; each mouse's starting ability card (``starting_abilities.py``); then asks for
+the initiative shuffle (001 §Determinare l'Ordine di Iniziativa:
 "mescolate le carte Iniziativa dei Topi e dei Servitori presenti nella Stanza").
 """
 
@@ -19,10 +20,14 @@ from domain.mice_and_mystics.events import DecksPrepared, FigurePlaced, RoomTile
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.placement import place_minions
+from domain.mice_and_mystics.rules.ties import Choices
 from domain.mice_and_mystics.state import State
-from domain.mice_and_mystics.documents import CarryOver, Sandbox
+from domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
 from domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
 from domain.mice_and_mystics.campaign import check_carry_over
+from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from domain.mice_and_mystics.events import InitiativeTrackLaid
+from domain.mice_and_mystics.rules.starting_abilities import begin_tail, check_setup_abilities
 
 DECKS_PROVISIONAL = "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
 
@@ -30,12 +35,15 @@ DECKS_PROVISIONAL = "encounter card contents unknown (facts.md §6); search deck
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The ruleset's setup document: the chapter and the party of mice; optionally an explicit
     ``sandbox`` table instead of the chapter's setup (``rules/sandbox.py``; the chapter's rules still
-    apply), and a campaign ``carry_over`` from the previous chapter (``campaign.py``)."""
+    apply), a campaign ``carry_over`` from the previous chapter (``campaign.py``), and the
+    ``abilities`` chosen for the mice (mouse → ability card; every mouse left out chooses through a
+    pending decision at setup: ``rules/starting_abilities.py``)."""
 
     chapter: str = "chapter-1"
     mice: tuple[str, ...]
     sandbox: Sandbox | None = None
     carry_over: CarryOver | None = None
+    abilities: dict[Card, Card] = {}
 
 
 def decode_setup(raw: bytes) -> Setup:
@@ -85,15 +93,25 @@ def initial_state(created: GameCreated) -> State:
         sandbox_events(setup.sandbox, setup.mice, setup.chapter)  # refuses a table that cannot be
     if setup.carry_over is not None:
         check_carry_over(setup.carry_over, setup.mice)
-    return State(chapter=setup.chapter, party=setup.mice, sandbox=setup.sandbox, carry_in=setup.carry_over)
+    check_setup_abilities(setup.abilities, setup.mice, setup.carry_over)
+    return State(chapter=setup.chapter, party=setup.mice, sandbox=setup.sandbox, carry_in=setup.carry_over,
+                 setup_abilities=dict(setup.abilities))
 
 
-def decide_begin(state: State) -> list[Event]:
-    """Put chapter ``state.chapter`` on the table and ask for the initiative shuffle."""
-    if state.phase != "setup":
+def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
+    """Put chapter ``state.chapter`` on the table and ask for the initiative shuffle.
+
+    Ties in placing the chapter's minions (001 §Collocare i Servitori sul Tabellone) are broken by
+    ``choices`` (``rules/ties.py``: ``Undecided`` propagates at an unanswered tie; ``None`` takes the
+    defaults); ``deferred.begin`` wraps this for the ``Begin`` command. Raises
+    ``RuleBroken("setup.already-begun")``."""
+    if state.phase != "setup" or state.tiles:
         raise RuleBroken("setup.already-begun", section=sections.SETUP, detail="the chapter is already set up")
     if state.sandbox is not None:
-        return sandbox_begin(state, state.sandbox)
+        events = sandbox_begin(state, state.sandbox)
+        at = next(i for i, e in enumerate(events) if isinstance(e, (ShuffleRequested, InitiativeTrackLaid)))
+        taken = [StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup") for m, a in state.setup_abilities.items()]
+        return [*events[:at], *taken, *events[at:]]
     chapter = library().chapters[state.chapter]
     events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]
@@ -101,7 +119,7 @@ def decide_begin(state: State) -> list[Event]:
     for event in events:
         after = evolve(after, event)
     for group in chapter.minions:
-        placed = place_minions(after, group.card, group.count, group.tile)
+        placed = place_minions(after, group.card, group.count, group.tile, choices)
         for event in placed:
             after = evolve(after, event)
         events += placed
@@ -109,6 +127,6 @@ def decide_begin(state: State) -> list[Event]:
     events.append(DecksPrepared(
         encounter_deck=chapter.encounter_deck, search_deck=chapter.search_deck, provisional_reason=DECKS_PROVISIONAL
     ))
-    minion_cards = tuple(dict.fromkeys(g.card for g in chapter.minions))
-    events.append(ShuffleRequested(reason="initiative", cards=(*state.party, *minion_cards)))
-    return events
+    for event in events[-2:]:
+        after = evolve(after, event)
+    return events + begin_tail(after)

@@ -7,7 +7,9 @@ the hourglass moves one page on; the chapter's special summon for the room the m
 room of the mouse highest on the track) applies if there is one, else the face-up encounter card's
 band for the hourglass page (then that card is discarded), else nobody comes; the wheel is
 emptied. New minions are placed by the placement rules; cards already on the track are reused,
-a single new card is laid on the first free slot, several are shuffled first.
+a single new card is laid on the first free slot, several are shuffled first. A placement tie the
+players break (001 §Collocare i Servitori sul Tabellone) defers the whole summon until answered
+(``rules/ties.py``, context ``summon``): it is then re-run from the same state.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules.captured import minions_on_board
 from domain.mice_and_mystics.rules.minion_turn import mice_on_board
 from domain.mice_and_mystics.rules.placement import place_minions
+from domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
 from domain.mice_and_mystics.state import State
 
 WHEEL_FULL = 6
@@ -55,11 +58,12 @@ def _placement_rank(card: str) -> int:
     return 1 if minion.size == "large" else 0 if minion.attack == "ranged" else 2
 
 
-def place_groups(state: State, groups: tuple[tuple[str, int], ...], tile: str) -> list[Event]:
-    """Place every group on ``tile``'s minion entrances (placement order by kind)."""
+def place_groups(state: State, groups: tuple[tuple[str, int], ...], tile: str, choices: Choices | None = None) -> list[Event]:
+    """Place every group (card, count) on ``tile``'s minion entrances (placement order by kind);
+    ties broken by ``choices`` (``placement.place_minions``; ``None``: the defaults)."""
     events: list[Event] = []
     for card, n in sorted(groups, key=lambda g: _placement_rank(g[0])):
-        placed = place_minions(state, card, n, tile)
+        placed = place_minions(state, card, n, tile, choices)
         for event in placed:
             state = evolve(state, event)
         events += placed
@@ -80,6 +84,17 @@ def resolve_new_minions(state: State, answer: CardsShuffled) -> list[Event]:
 
 
 def summon(state: State) -> list[Event]:
+    """A full wheel summons (001 §Evocazioni): ``HourglassAdvanced``, the minions placed, Greedy
+    roaches, ``CheeseWheelEmptied``, then the new initiative cards; or, at a placement tie not yet
+    answered, only the deferral and the decision (``ties.settle``, context ``summon``). A summon
+    whose hourglass step reaches the chapter end marker loses the chapter (001 §Plancia del
+    Racconto), so where its minions stand changes nothing: it takes the defaults without asking."""
+    if state.end_marker_page and state.hourglass_page + 1 >= state.end_marker_page:
+        return _summon(state, Choices.defaults())
+    return settle(state, SUMMON, lambda choices: _summon(state, choices))
+
+
+def _summon(state: State, choices: Choices) -> list[Event]:
     page = state.hourglass_page + 1
     events: list[Event] = [HourglassAdvanced(page=page, reason="summon")]
     tile = occupied_tile(state)
@@ -94,7 +109,7 @@ def summon(state: State) -> list[Event]:
     for event in events:
         after = evolve(after, event)
     if tile is not None and groups:
-        placed = place_groups(after, groups, tile)
+        placed = place_groups(after, groups, tile, choices)
         for event in placed:
             after = evolve(after, event)
         events += placed

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 
 import msgspec
 
-from domain.core.commands import Command
-from domain.core.events import Event, GameCreated, Seat
+from domain.core.commands import Choose, Command
+from domain.core.events import DecisionRequested, Event, GameCreated, Seat
 from domain.core.game import Game, create, fold, play
 from domain.mice_and_mystics.ruleset import RULESET
 from domain.mice_and_mystics.state import State
@@ -28,12 +28,20 @@ def created(mice=PARTY, chapter: str | None = "chapter-1", seats=None) -> GameCr
 
 
 class Table:
-    """A game played through the core (``create``/``play``/``fold``), recording every event."""
+    """A game played through the core (``create``/``play``/``fold``), recording every event.
 
-    def __init__(self, mice=PARTY) -> None:
+    With ``choose_abilities`` the seats answer the starting-ability decisions of the setup with
+    each decision's default (001 §Preparazione del Gioco, "Scegliere una Abilità"), so the table
+    stands at the initiative shuffle."""
+
+    def __init__(self, mice=PARTY, choose_abilities: bool = True) -> None:
         self.records = create(uuid.UUID(int=7), created(mice), at=AT, seed=None, command_id="create")
         self.game: Game = fold(None, self.records)
         self.n = 0
+        while choose_abilities and isinstance(self.game.pending, DecisionRequested) and self.game.pending.decision == "starting-ability":
+            pending = self.game.pending
+            seat = next(s.name for s in self.game.created.seats if pending.piece in s.controls)
+            self.play(Choose(option=pending.default), seat=seat)
 
     @property
     def state(self) -> State:
@@ -115,3 +123,16 @@ def roll(state: State, *faces: int) -> tuple[list[Event], State]:
 
     assert state.awaiting is not None, "no roll pending"
     return answer(state, DiceRolled(reason=state.awaiting, faces=faces, source="manual"))
+
+
+def choose(state: State, *options: str) -> tuple[list[Event], State]:
+    """Answer pending decisions with ``options`` in order (``DecisionMade`` by seat north, then
+    ``resolve`` each): (every event the answers caused, the state after them)."""
+    from domain.core.events import DecisionMade
+
+    caused: list[Event] = []
+    for option in options:
+        assert state.awaiting is not None, f"no decision pending for {option!r}"
+        events, state = answer(state, DecisionMade(decision=state.awaiting, option=option, by="north"))
+        caused += events
+    return caused, state

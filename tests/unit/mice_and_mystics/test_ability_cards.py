@@ -4,22 +4,32 @@ Topi; 001 §Salire di Livello; facts.md §4)."""
 import pytest
 
 from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import Battle, UseAbility
+from domain.core.events import DecisionMade, DecisionRequested, RollRequested
+from domain.mice_and_mystics.commands import Battle, LevelUp, Search, UseAbility
 from domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     AttackResolved,
     AttackRolled,
+    CheeseAddedToWheel,
     CheeseGained,
     EffectAdded,
     EffectRemoved,
+    FigurePlaced,
+    MinionDefeated,
+    MouseCaptured,
     MouseHealed,
     MouseWounded,
+    MovementPointsGained,
+    RoundStarted,
+    TurnStarted,
 )
-from domain.mice_and_mystics.item_events import AbilityUsed, MouseLeveledUp
+from domain.mice_and_mystics.item_events import AbilityUsed, ExtraActionTaken, KnifeStrikesLeft, MiceInspired, MouseLeveledUp
+from domain.mice_and_mystics.item_events import PreemptiveShotWindowClosed, SearchCardEquipped
+from domain.mice_and_mystics.rules import ability_cards
+from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, of_type, roll
 
 MAGINOS_FIRST = ("maginos", "filch", "collin", "tilda", "rat-warriors")
 
@@ -136,8 +146,7 @@ def test_abilities_without_known_effect_are_refused_honestly__facts_4():
     state = chapter_1_table(*knows("filch", "dodge", "knife-strike"), cheese("filch", 9))
     with pytest.raises(RuleBroken, match="ability.effect-unknown"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="dodge"))
-    with pytest.raises(RuleBroken, match="ability.not-implemented"):
-        RULESET.decide(state, UseAbility(mouse="filch", ability="knife-strike"))
+    assert not ability_cards.KNOWN_NOT_IMPLEMENTED  # every card whose effect is known is played
     with pytest.raises(RuleBroken, match="ability.not-owned"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="filch"))
 
@@ -153,3 +162,259 @@ def test_legal_commands_list_ability_uses_concretely__001_carte_abilita_dei_topi
     state = chapter_1_table(*knows("filch", "first-aid"), cheese("filch", 2), MouseWounded(mouse="collin", wounds=1))
     assert [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)] == [
         UseAbility(mouse="filch", ability="first-aid", target="collin")]
+
+
+# Knife Strike, Inspire and Preemptive Shot (001 §Carte Abilità dei Topi; facts.md §4 rows 5, 9, 14)
+
+COLLIN_FIRST = ("collin", "filch", "tilda", "maginos", "rat-warriors")
+SECOND_DAGGER = SearchCardEquipped(mouse="filch", card="dagger", slot="paw", unequipped=(),
+                                   loadout=(("dagger", "paw"), ("dagger", "paw")))
+RAT_NEXT_TO_MICE = FigurePlaced(figure="rat-warriors-4", card="rat-warriors", space="GR-5")
+
+
+def decided(state, option, by="north"):
+    """Answer the pending decision with ``option`` (``DecisionMade`` then ``resolve``)."""
+    return answer(state, DecisionMade(decision=state.awaiting, option=option, by=by))
+
+
+def uses(state, mouse):
+    return [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility) and c.mouse == mouse]
+
+
+def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger_rule():
+    """facts.md §4 row 9, §5 Dagger: the Battle action, one attack for Filch's one dagger; the Rat
+    Warriors, lower on the track, roll 1 defense die instead of 2."""
+    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2))
+    assert uses(state, "filch") == [UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1")]
+    events, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
+    assert events == [
+        ActionStarted(mouse="filch", action="battle"),
+        AbilityUsed(mouse="filch", ability="knife-strike", cost=2),
+        AttackDeclared(attacker="filch", target="rat-warriors-1", ranged=False, dice=2, weapon="dagger"),
+        RollRequested(reason="battle", dice=2, piece="filch"),
+    ]
+    events, state = roll(state, 2, 4)  # one sword hit
+    assert events[-1] == RollRequested(reason="minion-defense", dice=1)
+    events, state = roll(state, 3)  # blocked
+    assert events == [AttackResolved(attacker="filch", target="rat-warriors-1", hits=1, blocks=1, wounds=0)]
+    assert state.awaiting is None and state.mouse_turn.knife_strikes == 0 and state.cheese["filch"] == 0
+    with pytest.raises(RuleBroken, match="action.already-taken"):
+        RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
+
+
+def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_target_chosen_after_the_first():
+    """facts.md §4 row 9; facts.md §5 (two 1-paw weapons): each equipped dagger attacks once; the
+    second target is asked once the first attack is resolved (the first target fell)."""
+    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE)
+    assert [c.target for c in uses(state, "filch")] == ["rat-warriors-1", "rat-warriors-4"]
+    events, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
+    assert events[2] == KnifeStrikesLeft(mouse="filch", count=1)
+    _, state = roll(state, 2, 2)
+    events, state = roll(state, 5)  # no block: the rat falls, the second dagger's target is asked
+    assert of_type(events, MinionDefeated) and events[-1] == DecisionRequested(
+        decision="knife-strike", options=("rat-warriors-4", "pass"), piece="filch", default="rat-warriors-4")
+    events, state = decided(state, "rat-warriors-4")
+    assert events == [
+        KnifeStrikesLeft(mouse="filch", count=0),
+        AttackDeclared(attacker="filch", target="rat-warriors-4", ranged=False, dice=2, weapon="dagger"),
+        RollRequested(reason="battle", dice=2, piece="filch"),
+    ]
+    events, state = roll(state, 3, 4)
+    assert events[-1] == RollRequested(reason="minion-defense", dice=1)  # the dagger rule again
+    events, state = roll(state, 4)
+    assert of_type(events, MinionDefeated)[0].figure == "rat-warriors-4"
+    assert state.awaiting is None and state.attack is None and state.cheese["filch"] == 0  # paid once
+
+
+def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_without_targets():
+    """facts.md §4 row 9: ``pass`` gives the second attack up; with no minion left in reach the Knife
+    Strike ends without asking."""
+    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE)
+    _, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
+    _, state = roll(state, 4, 4)  # a miss: rat-warriors-1 still stands
+    assert state.awaiting == "knife-strike"
+    events, state = decided(state, "pass")
+    assert events == [KnifeStrikesLeft(mouse="filch", count=0)] and state.awaiting is None
+    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER)
+    _, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
+    _, state = roll(state, 2, 2)
+    events, state = roll(state, 4)
+    assert events[-1] == KnifeStrikesLeft(mouse="filch", count=0)
+    assert not of_type(events, DecisionRequested) and state.awaiting is None
+
+
+def test_001_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
+    """001 §Carte Abilità dei Topi (cost, the one action); 001 §Attacco in Mischia (reach);
+    001 §Salire di Livello (class)."""
+    state = chapter_1_table(*knows("collin", "knife-strike"), cheese("collin", 2), track=COLLIN_FIRST)
+    with pytest.raises(RuleBroken, match="ability.needs-dagger"):  # Collin's sword is no dagger
+        RULESET.decide(state, UseAbility(mouse="collin", ability="knife-strike", target="rat-warriors-1"))
+    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2))
+    with pytest.raises(RuleBroken, match="battle.invalid-target"):
+        RULESET.decide(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-2"))
+    with pytest.raises(RuleBroken, match="battle.invalid-target"):
+        RULESET.decide(state, UseAbility(mouse="filch", ability="knife-strike"))
+    poor = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 1))
+    with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
+        RULESET.decide(poor, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
+    assert not uses(poor, "filch")
+    acted = fold_events(state, [ActionStarted(mouse="filch", action="search")])
+    with pytest.raises(RuleBroken, match="action.already-taken"):
+        RULESET.decide(acted, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
+    rich = chapter_1_table(cheese("collin", 6), track=COLLIN_FIRST)
+    with pytest.raises(RuleBroken, match="level-up.not-eligible"):  # a Scamp's card
+        RULESET.decide(rich, LevelUp(mouse="collin", ability="knife-strike"))
+
+
+def test_001_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_action_for_one_cheese():
+    """facts.md §4 row 14: played before the leader's turn; a mouse that has taken its action pays
+    1 cheese for one more (once), the leader included."""
+    state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
+    assert uses(state, "collin") == [UseAbility(mouse="collin", ability="inspire")]
+    events, state = act(state, UseAbility(mouse="collin", ability="inspire"))
+    assert events == [AbilityUsed(mouse="collin", ability="inspire", cost=2), MiceInspired(mouse="collin", round=1)]
+    assert state.inspire_round == 1 and state.cheese["collin"] == 1
+    _, state = act(state, Battle(mouse="collin", target="rat-warriors-1"))
+    _, state = roll(state, 4, 4, 4)  # a miss: the Battle action is over
+    assert Search(mouse="collin") in RULESET.legal_commands(state)
+    events, state = act(state, Search(mouse="collin"))
+    assert events[:2] == [ExtraActionTaken(mouse="collin", cheese=1), ActionStarted(mouse="collin", action="search")]
+    assert state.cheese["collin"] == 0 and state.mouse_turn.extra_action
+
+
+def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese():
+    """facts.md §4 row 14: "max 1 extra each"; the extra action costs 1 cheese; a card that is an
+    action costs its cheese plus that 1."""
+    inspired = (*knows("collin", "inspire"), MiceInspired(mouse="collin", round=1))
+    state = chapter_1_table(*inspired, cheese("filch", 2), ActionStarted(mouse="filch", action="search"))
+    events, state = act(state, Battle(mouse="filch", target="rat-warriors-1"))
+    assert events[:2] == [ExtraActionTaken(mouse="filch", cheese=1), ActionStarted(mouse="filch", action="battle")]
+    _, state = roll(state, 4, 4)
+    with pytest.raises(RuleBroken, match="action.already-taken"):
+        RULESET.decide(state, Search(mouse="filch"))
+    assert not [c for c in RULESET.legal_commands(state) if isinstance(c, (Battle, Search))]
+    assert state.cheese["filch"] == 1
+    broke = chapter_1_table(*inspired, ActionStarted(mouse="filch", action="search"))
+    with pytest.raises(RuleBroken, match="action.extra-needs-cheese"):
+        RULESET.decide(broke, Battle(mouse="filch", target="rat-warriors-1"))
+    assert not [c for c in RULESET.legal_commands(broke) if isinstance(c, Battle)]
+    mystic = chapter_1_table(*inspired, *knows("maginos", "chain-lightning"), cheese("maginos", 3),
+                             ActionStarted(mouse="maginos", action="search"), track=MAGINOS_FIRST)
+    lightning = UseAbility(mouse="maginos", ability="chain-lightning", targets=("rat-warriors-1",))
+    with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
+        RULESET.decide(mystic, lightning)
+    events, state = act(fold_events(mystic, [cheese("maginos", 1)]), lightning)
+    assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
+                          AbilityUsed(mouse="maginos", ability="chain-lightning", cost=3)]
+    assert state.cheese["maginos"] == 0
+
+
+def test_001_carte_abilita_inspire_lasts_until_the_round_ends():
+    """facts.md §4 row 14: "until the end of the round"."""
+    state = chapter_1_table(*knows("collin", "inspire"), MiceInspired(mouse="collin", round=1), cheese("filch", 2),
+                            RoundStarted(round=2), TurnStarted(card="filch", slot=0),
+                            ActionStarted(mouse="filch", action="search"))
+    with pytest.raises(RuleBroken, match="action.already-taken"):
+        RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
+
+
+def test_001_carte_abilita_inspire_only_before_the_turn_and_with_its_cheese():
+    """facts.md §4 row 14: "use before this mouse's turn"; 001 §Carte Abilità dei Topi (cost)."""
+    state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
+    rolled = MovementPointsGained(mouse="collin", die_number=1, move_value=2, points=3)
+    for started in (ActionStarted(mouse="collin", action="search"), rolled):
+        late = fold_events(state, [started])
+        with pytest.raises(RuleBroken, match="ability.too-late"):
+            RULESET.decide(late, UseAbility(mouse="collin", ability="inspire"))
+        assert not uses(late, "collin")
+    _, once = act(state, UseAbility(mouse="collin", ability="inspire"))
+    with pytest.raises(RuleBroken, match="ability.once-per-turn"):
+        RULESET.decide(once, UseAbility(mouse="collin", ability="inspire"))
+    poor = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 1), track=COLLIN_FIRST)
+    with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
+        RULESET.decide(poor, UseAbility(mouse="collin", ability="inspire"))
+    with pytest.raises(RuleBroken, match="turn.not-your-turn"):
+        RULESET.decide(chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3)),
+                       UseAbility(mouse="collin", ability="inspire"))
+
+
+def summoned_with_archer(*events, track=("filch", "collin", "tilda", "maginos", "rat-warriors")):
+    """Maginos (ranged staff) holds Preemptive Shot; a full wheel summons 2 Rat Warriors into the
+    Guard Room (chapter-1.json); placement choices are answered with their defaults."""
+    state = chapter_1_table(*knows("maginos", "preemptive-shot"), *events, CheeseAddedToWheel(count=6, reason="test"),
+                            track=track)
+    caused = proceed(state)
+    state = fold_events(state, caused)
+    while state.awaiting is not None and state.awaiting != "preemptive-shot":
+        more, state = decided(state, caused[-1].default)
+        caused += more
+    return caused, state
+
+
+def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged_attack():
+    """facts.md §4 row 5: after the summon is placed, the archer (not in its turn) may shoot one of the
+    new minions; it pays 1 cheese and the game goes back to Filch's turn."""
+    caused, state = summoned_with_archer(cheese("maginos", 1))
+    new = tuple(e.figure for e in of_type(caused, FigurePlaced))
+    assert len(new) == 2 and state.new_minions == new
+    assert caused[-1] == DecisionRequested(decision="preemptive-shot", options=(*sorted(new), "pass"), piece="maginos",
+                                           default="pass")
+    events, state = decided(state, new[0], by="south")
+    assert events == [
+        AbilityUsed(mouse="maginos", ability="preemptive-shot", cost=1),
+        PreemptiveShotWindowClosed(figures=new, mouse="maginos"),
+        AttackDeclared(attacker="maginos", target=new[0], ranged=True, dice=2),
+        RollRequested(reason="battle", dice=2, piece="maginos"),
+    ]
+    _, state = roll(state, 4, 5)
+    events, state = roll(state, 4, 4)
+    assert of_type(events, MinionDefeated)[0].figure == new[0]
+    assert state.cheese["maginos"] == 0 and state.new_minions == () and state.awaiting is None
+    assert state.mouse_turn.mouse == "filch" and state.mouse_turn.ability is None  # not Filch's card, not Maginos' turn
+    assert proceed(state) == []  # once per placement
+
+
+def test_001_carte_abilita_preemptive_shot_pass_closes_the_window_without_paying():
+    """facts.md §4 row 5: the card is optional; ``pass`` is the default."""
+    caused, state = summoned_with_archer(cheese("maginos", 1))
+    events, state = decided(state, "pass", by="south")
+    new = tuple(e.figure for e in of_type(caused, FigurePlaced))
+    assert events == [PreemptiveShotWindowClosed(figures=new)]
+    assert state.cheese["maginos"] == 1 and state.new_minions == () and state.awaiting is None
+
+
+def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_nothing():
+    """facts.md §4 row 5: no cheese, no sight of the new figures, captured, or nobody holding the card:
+    no decision; the window closes (or is never opened)."""
+    caused, state = summoned_with_archer()  # Maginos has no cheese
+    assert caused[-1] == PreemptiveShotWindowClosed(figures=tuple(e.figure for e in of_type(caused, FigurePlaced)))
+    assert "preemptive-shot" not in [e.decision for e in of_type(caused, DecisionRequested)]
+    assert state.awaiting is None and state.new_minions == ()
+    unseen = chapter_1_table(*knows("maginos", "preemptive-shot"), cheese("maginos", 1),
+                             FigurePlaced(figure="roaches-1", card="roaches", space="KT-1"))
+    assert proceed(unseen) == [PreemptiveShotWindowClosed(figures=("roaches-1",))]
+    captured = fold_events(unseen, [MouseCaptured(mouse="maginos", cheese_discarded=1), cheese("maginos", 1),
+                                    RAT_NEXT_TO_MICE])
+    assert proceed(captured) == [PreemptiveShotWindowClosed(figures=("roaches-1", "rat-warriors-4"))]
+    nobody = chapter_1_table(RAT_NEXT_TO_MICE)
+    assert nobody.new_minions == () and proceed(nobody) == []
+
+
+def test_001_carte_abilita_preemptive_shot_is_not_a_command_and_counts_in_the_archers_own_turn():
+    """RULINGS.md, Ability cards: in its own turn the shot is the archer's one card of the turn; the card
+    is never played by command."""
+    state = chapter_1_table(*knows("maginos", "preemptive-shot", "aimed-shot"), cheese("maginos", 3),
+                            track=MAGINOS_FIRST)
+    with pytest.raises(RuleBroken, match="ability.not-now"):
+        RULESET.decide(state, UseAbility(mouse="maginos", ability="preemptive-shot"))
+    assert UseAbility(mouse="maginos", ability="preemptive-shot") not in uses(state, "maginos")
+    aimed = fold_events(state, [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1), RAT_NEXT_TO_MICE])
+    assert proceed(aimed) == [PreemptiveShotWindowClosed(figures=("rat-warriors-4",))]
+    fresh = fold_events(state, [RAT_NEXT_TO_MICE])
+    asked = proceed(fresh)
+    assert asked == [DecisionRequested(decision="preemptive-shot", options=("rat-warriors-4", "pass"), piece="maginos",
+                                       default="pass")]
+    _, shot = decided(fold_events(fresh, asked), "rat-warriors-4")
+    assert shot.mouse_turn.ability == "preemptive-shot"
+    with pytest.raises(RuleBroken, match="free-action.inside-action"):  # the shot's roll is pending
+        RULESET.decide(shot, UseAbility(mouse="maginos", ability="aimed-shot"))

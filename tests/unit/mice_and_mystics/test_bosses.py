@@ -24,8 +24,10 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
 )
 from domain.mice_and_mystics.rules.bosses import enter_boss
+from domain.mice_and_mystics.rules.brodie import chase_path, shortest_paths
 from domain.mice_and_mystics.rules.flow import proceed
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, roll
+from domain.mice_and_mystics.choice_events import ChoicesSettled, TieFound
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, of_type, roll
 
 MICE = ("filch", "collin", "tilda", "maginos")
 RAT = "rat-warriors"
@@ -161,11 +163,82 @@ def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_
     events, state = started(*setup, track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
     assert events == [MinionActivated(figure="brodie"), RollRequested(reason="brodie-chase", dice=2)]
     events, state = roll(state, 3, 6)  # 3 + 3 movement
-    assert events[:2] == [
+    # GR-6 (the mice) is 2 steps away by one path only; from there filch on GR-1 is 2 steps away by
+    # GR-2 or by GR-5: the players choose (000 §Brodie Insegue)
+    assert events[-2:] == [
+        TieFound(decision="brodie-path", subject="brodie", count=4, toward="filch"),
+        DecisionRequested(decision="brodie-path", options=("GR-2>GR-1", "GR-5>GR-1"), default="GR-2>GR-1"),
+    ]
+    events, state = choose(state, "GR-2>GR-1")
+    assert events[:3] == [
+        ChoicesSettled(context="brodie-chase", choices=("GR-2>GR-1",)),
         MinionMoved(figure="brodie", origin="GR-8", path=("GR-7", "GR-6", "GR-2", "GR-1"), reason="chase"),
         AttackDeclared(attacker="brodie", target="rat-warriors-4", ranged=False, dice=3,
                        others=("collin", "tilda", "maginos", "rat-warriors-1", "filch")),
     ]
+
+
+CHASE_TRACK = ("brodie-chases", *MICE, RAT, "brodie-pounces")
+
+
+def test_000_brodie_insegue_equally_short_paths_are_the_players_decision_on_each_leg():
+    """Brodie on GR-1, the mice on GR-6 (2 steps by GR-2 or GR-5), filch on GR-11 (2 more steps
+    from GR-6, by GR-7 or GR-10); 6 movement: one choice per leg, each honoured; the attack hits
+    every figure on the chosen path (the rat on GR-2 is spared by going through GR-5)."""
+    setup = (*brodie_on("GR-1"), FigurePlaced(figure="filch", card="filch", space="GR-11"))
+    _, state = started(*setup, track=CHASE_TRACK)
+    events, state = roll(state, 3, 6)
+    assert events[-2:] == [
+        TieFound(decision="brodie-path", subject="brodie", count=6, toward="collin"),
+        DecisionRequested(decision="brodie-path", options=("GR-2>GR-6", "GR-5>GR-6"), default="GR-2>GR-6"),
+    ]
+    events, state = choose(state, "GR-5>GR-6")
+    assert events == [
+        TieFound(decision="brodie-path", subject="brodie", count=4, toward="filch"),
+        DecisionRequested(decision="brodie-path", options=("GR-7>GR-11", "GR-10>GR-11"), default="GR-7>GR-11"),
+    ]
+    events, state = choose(state, "GR-10>GR-11")
+    assert events[:3] == [
+        ChoicesSettled(context="brodie-chase", choices=("GR-5>GR-6", "GR-10>GR-11")),
+        MinionMoved(figure="brodie", origin="GR-1", path=("GR-5", "GR-6", "GR-10", "GR-11"), reason="chase"),
+        AttackDeclared(attacker="brodie", target="collin", ranged=False, dice=3, others=("tilda", "maginos", "filch")),
+    ]
+    assert state.deferred is None
+
+
+def test_000_brodie_insegue_the_default_paths_are_the_first_in_tile_order():
+    """What ``decision_policy="default"`` answers: the first shortest path of a breadth-first search
+    in tile order, as Brodie moved before the players were asked."""
+    setup = (*brodie_on("GR-1"), FigurePlaced(figure="filch", card="filch", space="GR-11"))
+    _, state = started(*setup, track=CHASE_TRACK)
+    assert chase_path(state, "GR-1", 6) == ("GR-2", "GR-6", "GR-7", "GR-11")
+    events, state = roll(state, 3, 6)
+    assert events[-1].default == "GR-2>GR-6"
+    events, state = choose(state, "GR-2>GR-6")
+    assert events[-1].default == "GR-7>GR-11"
+    events, state = choose(state, "GR-7>GR-11")
+    assert events[1] == MinionMoved(figure="brodie", origin="GR-1", path=("GR-2", "GR-6", "GR-7", "GR-11"), reason="chase")
+
+
+def test_000_brodie_insegue_a_single_shortest_path_is_not_asked():
+    """Brodie on GR-8 with 2 movement: GR-7 then GR-6 is the only shortest way to the mice."""
+    _, state = started(*brodie_on("GR-8"), track=CHASE_TRACK)
+    events, _ = roll(state, 1, 1)  # 1 + 1 movement
+    assert not of_type(events, DecisionRequested)
+    assert events[0] == MinionMoved(figure="brodie", origin="GR-8", path=("GR-7", "GR-6"), reason="chase")
+
+
+def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_differ():
+    """From GR-8 toward GR-6 there is one path (GR-7); toward GR-1 from GR-6 the first step already
+    differs. ``shortest_paths`` lists each distinct cut path once."""
+    assert shortest_paths("GR-8", "GR-6", 6) == (("GR-7", "GR-6"),)
+    assert shortest_paths("GR-6", "GR-1", 1) == (("GR-2",), ("GR-5",))
+    assert shortest_paths("GR-1", "GR-11", 1) == (("GR-2",), ("GR-5",))
+    assert shortest_paths("GR-1", "GR-11", 4) == (
+        ("GR-2", "GR-6", "GR-7", "GR-11"), ("GR-2", "GR-6", "GR-10", "GR-11"), ("GR-5", "GR-6", "GR-7", "GR-11"),
+        ("GR-5", "GR-6", "GR-10", "GR-11"), ("GR-5", "GR-9", "GR-10", "GR-11"),
+    )
+    assert shortest_paths("GR-1", "GR-11", 2) == (("GR-2", "GR-6"), ("GR-5", "GR-6"), ("GR-5", "GR-9"))
 
 
 def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__000_brodie_insegue():

@@ -23,7 +23,7 @@ from domain.mice_and_mystics.rules.sight import sees
 from domain.mice_and_mystics.rules.minion_turn import path_toward
 from domain.mice_and_mystics.rules.summoning import summon
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, given, roll
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, given, roll
 
 PARTY = ("collin", "tilda", "filch", "maginos")
 PARTY_NEZ = ("nez", "tilda", "filch", "maginos")
@@ -95,8 +95,12 @@ def test_guard_room_special_search_may_be_refused_for_a_normal_draw__001_capitol
 
 def test_guard_room_special_summon_is_two_rat_warriors__001_capitolo_1_evocazione_speciale():
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"), track=("filch", "collin", "tilda", "maginos"))
-    placed = [e for e in summon(state) if isinstance(e, FigurePlaced)]
-    assert [e.card for e in placed] == ["rat-warriors", "rat-warriors"]
+    asked = summon(state)  # 2 rat warriors for 3 entrances holding one each: the players choose which 2
+    assert asked[-1] == DecisionRequested(decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+                                          default="GR-2+GR-4")
+    events, _ = choose(fold_events(state, asked), "GR-2+GR-4")
+    placed = [e for e in events if isinstance(e, FigurePlaced)]
+    assert [(e.card, e.space) for e in placed] == [("rat-warriors", "GR-2"), ("rat-warriors", "GR-4")]
 
 
 # --- Sewer --------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ import pytest
 from domain.mice_and_mystics.chapter_events import CounterCheesePlaced
 
 from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, ShuffleRequested
+from domain.core.events import CardsDrawn, CardsShuffled, DecisionRequested, DrawRequested, ShuffleRequested
+from domain.mice_and_mystics.choice_events import ChoicesSettled
 from domain.mice_and_mystics.commands import Explore
 from domain.mice_and_mystics.events import (
     ActionStarted,
@@ -22,7 +23,7 @@ from domain.mice_and_mystics.events import (
     TileFlipped,
 )
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, of_type
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, of_type
 
 RAT = "rat-warriors"
 MICE = ("filch", "collin", "tilda", "maginos")
@@ -66,9 +67,13 @@ def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_e
 def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_cards__001_incontri():
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
-    assert events[0] == EncounterRevealed(card="standard-1", page=1)
+    # 2 rat warriors on 3 free entrances: the players choose which 2 (001 §Collocare i Servitori, 3)
+    assert events[-1] == DecisionRequested(decision="melee-minion-entrances", options=("KI-1+KI-13", "KI-1+KI-14", "KI-13+KI-14"),
+                                           default="KI-1+KI-13")
+    events, state = choose(state, "KI-13+KI-14")
+    assert events[:2] == [ChoicesSettled(context="encounter", choices=("KI-13+KI-14",)), EncounterRevealed(card="standard-1", page=1)]
     placed = of_type(events, FigurePlaced)
-    assert [e.card for e in placed] == [RAT, RAT] and all(e.space.startswith("KI-") for e in placed)
+    assert [(e.card, e.space) for e in placed] == [(RAT, "KI-13"), (RAT, "KI-14")]
     assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT))
     events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=(RAT, "collin", "filch", "tilda", "maginos")))
     assert events == [InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos"))]

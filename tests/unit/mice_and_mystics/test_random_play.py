@@ -63,7 +63,7 @@ def test_random_legal_play_never_breaks_evolve_capacity_replay_or_verify(party, 
             command = data.draw(st.sampled_from(legal))
         table.play(command)
         assert_capacity(table.state)
-        assert table.state.round >= 1
+        assert table.state.round >= 1 or table.state.phase == "setup"
     replayed = fold(None, table.records)
     assert replayed.state == table.state
     assert verify(table.records).ok

@@ -1,7 +1,8 @@
 """The minion cheese wheel, time passing and summons (001 §Evocazioni; 001 §Il Tempo Scorre!;
 001 §Determinare l'Ordine di Iniziativa; chapter-1.json: Guard Room special summon, 2 Rat Warriors)."""
 
-from domain.core.events import CardsShuffled, ShuffleRequested
+from domain.core.events import CardsShuffled, DecisionRequested, ShuffleRequested
+from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from domain.mice_and_mystics.commands import EndTurn
 from domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
@@ -19,7 +20,7 @@ from domain.mice_and_mystics.events import (
 )
 from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, of_type
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, of_type
 
 RAT = "rat-warriors"
 MICE = ("filch", "collin", "tilda", "maginos")
@@ -50,25 +51,34 @@ def test_time_does_not_pass_while_minions_are_on_the_board_or_for_other_mice__00
 
 def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazioni():
     events, state = last_turn(CheeseAddedToWheel(count=5, reason="test"))
-    assert events[:8] == [
+    # 2 rat warriors for the Guard Room's 3 free entrances: the players choose which 2 (001 §Collocare
+    # i Servitori sul Tabellone, 3); the summon waits for the answer
+    assert events == [
         TurnEnded(card="maginos"),
         CheeseAddedToWheel(count=1, reason="time-passes"),
+        ChoiceDeferred(context="summon"),
+        TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
+        DecisionRequested(decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), default="GR-2+GR-4"),
+    ]
+    events, state = choose(state, "GR-4+GR-13")
+    assert events[:7] == [
+        ChoicesSettled(context="summon", choices=("GR-4+GR-13",)),
         HourglassAdvanced(page=2, reason="summon"),
-        events[3],
-        events[4],
+        FigurePlaced(figure="rat-warriors-1", card=RAT, space="GR-4"),
+        FigurePlaced(figure="rat-warriors-2", card=RAT, space="GR-13"),
         CheeseWheelEmptied(count=6),
         InitiativeCardsAdded(cards=(RAT,)),
         TurnStarted(card=RAT, slot=4),  # laid below the last mouse: it acts before the round ends
     ]
-    assert [type(e) for e in events[3:5]] == [FigurePlaced, FigurePlaced]
-    assert all(e.card == RAT and e.space.startswith("GR-") for e in events[3:5])
+    assert state.deferred is None
     assert state.track == (*MICE, RAT) and state.cheese_wheel == 0 and state.hourglass_page == 2
 
 
 def test_a_summoned_minion_whose_card_is_on_the_track_reuses_it__001_determinare_lordine_di_iniziativa():
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"))
-    events = proceed(state)
+    events, state = choose(fold_events(state, proceed(state)), "GR-2+GR-4")
     assert not of_type(events, InitiativeCardsAdded) and len(of_type(events, FigurePlaced)) == 2
+    assert state.track.count(RAT) == 1
 
 
 def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarded__001_evocazioni():
@@ -76,15 +86,19 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
         *NO_RATS, *IN_KITCHEN_TUNNELS, EncounterRevealed(card="standard-3", page=1),
         CheeseAddedToWheel(count=6, reason="test"), track=MICE,
     )
-    events = proceed(state)
-    assert events[:2] == [HourglassAdvanced(page=2, reason="summon"), EncounterDiscarded(card="standard-3")]
+    asked = proceed(state)
+    assert asked[-1] == DecisionRequested(decision="melee-minion-entrances", options=("KT-1", "KT-10", "KT-20"), default="KT-1")
+    state = fold_events(state, asked)
+    asked, state = choose(state, "KT-20")  # the rat; then the 2 roaches, spread over the 3 entrances
+    assert asked[-1] == DecisionRequested(decision="melee-minion-entrances", options=("KT-1+KT-10", "KT-1+KT-20", "KT-10+KT-20"),
+                                          default="KT-1+KT-10")
+    assert state.deferred.choices == ("KT-20",)
+    events, state = choose(state, "KT-1+KT-20")
+    assert events[:3] == [ChoicesSettled(context="summon", choices=("KT-20", "KT-1+KT-20")),
+                          HourglassAdvanced(page=2, reason="summon"), EncounterDiscarded(card="standard-3")]
     placed = of_type(events, FigurePlaced)
-    assert sorted(e.card for e in placed) == ["rat-warriors", "roaches", "roaches"]
-    assert all(e.space.startswith("KT-") for e in placed)
+    assert [(e.card, e.space) for e in placed] == [("rat-warriors", "KT-20"), ("roaches", "KT-1"), ("roaches", "KT-20")]
     assert events[-1] == ShuffleRequested(reason="new-minions", cards=("rat-warriors", "roaches"))
-    state = RULESET.evolve(state, events[0])
-    for event in events[1:]:
-        state = RULESET.evolve(state, event)
     more, state = answer(state, CardsShuffled(reason="new-minions", order=("roaches", "rat-warriors")))
     assert more == [InitiativeCardsAdded(cards=("roaches", "rat-warriors"))]
     assert state.track == (*MICE, "roaches", "rat-warriors") and state.encounter_face_up is None

@@ -105,3 +105,26 @@ def test_nothing_is_legal_while_the_initiative_shuffle_is_pending():
     assert state.awaiting == "initiative"
     assert RULESET.legal_commands(state) == []
     assert isinstance(Table().game.pending, ShuffleRequested)
+
+
+def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_keep_their_order_and_take_turns():
+    """001 §Azioni Gratuite, note to §Determinare l'Ordine di Iniziativa: "se dovesse essere necessario
+    sistemare sulla Colonna dell'Iniziativa più carte rispetto agli spazi numerati disponibili, seguite
+    le normali regole di collocamento delle carte Iniziativa, collocando le carte in più oltre l'ultimo
+    spazio della Colonna." The track has no length limit (the number of numbered spaces is not known:
+    provisional), so cards laid or added past any numbered space stay in order and take their turns
+    before the round starts again at the top."""
+    from domain.mice_and_mystics.events import InitiativeCardsAdded, MinionDefeated
+
+    minions = ("spider", "cave-centipede", "captain-vurst", "skitter-clak", "vanestras-sting", "vanestras-web")
+    track = ("filch", "collin", "tilda", "maginos", *minions)
+    gone = [MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)]  # no figures: cards pass
+    # (no Rat Warriors card on this track: its Aggressive would swap it up, facts.md §3)
+    state = chapter_1_table(*gone, InitiativeCardsAdded(cards=("roaches",)), track=track)
+    assert state.track == (*track, "roaches")
+    started = []
+    for mouse in ("filch", "collin", "tilda", "maginos"):
+        events, state = act(state, EndTurn(mouse=mouse))
+        started += [e.card for e in of_type(events, TurnStarted)]
+    assert started == ["collin", "tilda", "maginos", *minions, "roaches", "filch"]
+    assert state.round == 2 and state.turn_card == "filch" and state.track == (*track, "roaches")

@@ -29,3 +29,12 @@ def test_every_event_of_a_setup_describes_or_is_silent():
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert "Prince Collin starts on GR-6" in lines
     assert "Hourglass on page 1, chapter end marker on page 6" in lines
+
+
+def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
+    table = Table()
+    lines = [RULESET.describe(table.state, e) for e in table.events]
+    assert "Prince Collin: players choose starting-ability among backslash, battle-leader, battle-squeak, feint, " \
+           "first-aid, give-order, inspire, protect, resolve, thundersqueak" in lines
+    assert "Chosen for starting-ability: backslash (by north)" in lines
+    assert "Prince Collin takes the ability card Backslash (decision)" in lines

@@ -1,0 +1,95 @@
+"""Rules printed on weapon and armour search cards (001 §Carte Ricerca, the example cards "Arco di
+Precisione" and "Mantello del Mutamento"; 003 §Cartas de Busca; facts.md §5).
+
+- Bow of Precision (``special: precision``): "Quando Attacchi con questo Arco, tutti i risultati [·]
+  contano come 2 successi invece di 1" — the die symbol is lost in every transcription. Read here as
+  the bow-with-star face: on a ranged attack with the bow each bow-star counts 2 hits (provisional:
+  RULINGS.md, Bow of Precision).
+- Cloak of Displacement (``special: displacement``): "Dopo aver bloccato tutti i colpi dell'Attacco
+  di un Servitore, il Topo che indossa questo Mantello può muoversi immediatamente in una qualsiasi
+  altra casella normale, nella stessa Stanza." After the wearer's defense roll blocks every hit of a
+  minion's attack, a ``DecisionRequested("cloak-of-displacement")`` offers every other normal space
+  of its room with room for it, or ``stay`` (the default). A normal space: kind ``normal`` or
+  ``start``, not water, not a special area, no feature (RULINGS.md, Cloak of Displacement).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import DecisionMade, DecisionRequested, Event
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.item_events import MouseDisplaced
+from domain.mice_and_mystics.rules.graph import can_enter
+from domain.mice_and_mystics.state import State, space_of
+
+SECTION = "001 §Carte Ricerca"
+PRECISION, DISPLACEMENT = "precision", "displacement"
+CLOAK, STAY = "cloak-of-displacement", "stay"
+NORMAL_KINDS = ("normal", "start")
+
+
+def _specials(state: State, mouse: str) -> tuple[str | None, ...]:
+    from domain.mice_and_mystics.rules.combat import equipment
+
+    return tuple(item.special for item in equipment(mouse, state))
+
+
+def precision_hits(state: State, faces: tuple[int, ...]) -> int:
+    """Extra hits of the attack in flight: one per bow-star face when a mouse shoots (ranged) with the
+    Bow of Precision as its weapon; else 0."""
+    from domain.mice_and_mystics.rules.combat import BOW_STAR, attack_weapon, count, is_mouse
+
+    attack = state.attack
+    if attack is None or not attack.ranged or not is_mouse(state, attack.attacker):
+        return 0
+    item = attack_weapon(state, attack.attacker)
+    return count(faces, BOW_STAR) if item is not None and item.special == PRECISION else 0
+
+
+def normal_spaces(state: State, mouse: str) -> tuple[str, ...]:
+    """The other normal spaces of the mouse's room it fits on, in space order."""
+    from domain.mice_and_mystics.rules.movement import space_order
+
+    here = space_of(state, mouse)
+    if here is None:
+        return ()
+    tile = library().tiles[library().space_tile[here]]
+    spaces = [s.id for s in tile.spaces
+              if s.id != here and s.kind in NORMAL_KINDS and not s.water and s.capacity == "standard"
+              and s.feature is None and can_enter(state, s.id, "small", ignoring=mouse)]
+    return tuple(sorted(spaces, key=space_order))
+
+
+def cloak_offer(state: State, attacker: str, target: str, hits: int, blocks: int) -> list[Event]:
+    """``[DecisionRequested(cloak-of-displacement, options=(spaces..., "stay"), piece=target,
+    default="stay")]`` when the target mouse wears the cloak and blocked all ``hits`` (≥ 1) of a
+    minion's attack; else ``[]``. ``state`` is the state after the defense was resolved."""
+    from domain.mice_and_mystics.rules.combat import is_mouse
+
+    if hits < 1 or blocks < hits or not is_mouse(state, target) or is_mouse(state, attacker):
+        return []
+    if DISPLACEMENT not in _specials(state, target):
+        return []
+    spaces = normal_spaces(state, target)
+    if not spaces:
+        return []
+    return [DecisionRequested(decision=CLOAK, options=(*spaces, STAY), piece=target, default=STAY)]
+
+
+def wearer(state: State) -> str | None:
+    """The mouse on the board wearing the Cloak of Displacement (a single card: facts.md §5)."""
+    return next((m for m in state.party if space_of(state, m) is not None and DISPLACEMENT in _specials(state, m)), None)
+
+
+def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:
+    """``stay`` -> nothing; a space -> ``MouseDisplaced``. If the attack goes on against further
+    figures (an attack on several figures), the next defense roll follows."""
+    from domain.mice_and_mystics.rules.combat import defense_request, evolve_all
+
+    mouse = wearer(state)
+    here = space_of(state, mouse) if mouse is not None else None
+    events: list[Event] = []
+    if mouse is not None and here is not None and answer.option in normal_spaces(state, mouse):
+        events.append(MouseDisplaced(mouse=mouse, origin=here, space=answer.option))
+    if state.attack is not None:
+        events += defense_request(evolve_all(state, events), state.attack.hits)
+    return events
