@@ -38,6 +38,13 @@ FAR = 10_000
 JOIN = "+"
 
 
+def placement_rank(card: str) -> int:
+    """001 §Collocare i Servitori sul Tabellone, steps 1-3: small ranged minions are placed first,
+    then large ones, then small melee ones (0, 1, 2)."""
+    minion = library().minions[card]
+    return 1 if minion.size == "large" else 0 if minion.attack == "ranged" else 2
+
+
 def next_figure_id(state: State, card: str) -> str:
     n = 1
     while f"{card}-{n}" in state.figures:

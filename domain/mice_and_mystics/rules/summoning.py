@@ -26,7 +26,7 @@ from domain.mice_and_mystics.events import (
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules.captured import minions_on_board
 from domain.mice_and_mystics.rules.minion_turn import mice_on_board
-from domain.mice_and_mystics.rules.placement import place_minions
+from domain.mice_and_mystics.rules.placement import place_minions, placement_rank
 from domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
 from domain.mice_and_mystics.state import State
 
@@ -52,17 +52,11 @@ def encounter_band(card: str, page: int) -> tuple[tuple[str, int], ...]:
     return next((b.minions for b in bands if b.first <= page <= b.last), bands[-1].minions if bands else ())
 
 
-def _placement_rank(card: str) -> int:
-    """001 §Collocare i Servitori: small ranged first, then large, then small melee."""
-    minion = library().minions[card]
-    return 1 if minion.size == "large" else 0 if minion.attack == "ranged" else 2
-
-
 def place_groups(state: State, groups: tuple[tuple[str, int], ...], tile: str, choices: Choices | None = None) -> list[Event]:
     """Place every group (card, count) on ``tile``'s minion entrances (placement order by kind);
     ties broken by ``choices`` (``placement.place_minions``; ``None``: the defaults)."""
     events: list[Event] = []
-    for card, n in sorted(groups, key=lambda g: _placement_rank(g[0])):
+    for card, n in sorted(groups, key=lambda g: placement_rank(g[0])):
         placed = place_minions(state, card, n, tile, choices)
         for event in placed:
             state = evolve(state, event)

@@ -24,7 +24,7 @@ from domain.mice_and_mystics.rules.figures import available
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
 from domain.mice_and_mystics.rules.placement import next_figure_id, place_minions
 from domain.mice_and_mystics.rules.summoning import summon
-from domain.mice_and_mystics.rules.ties import Choices, Undecided
+from domain.mice_and_mystics.rules.ties import TIE_DECISIONS, Choices, Undecided
 from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import AT, PARTY, chapter_1_table, choose, fold_events, of_type
 
@@ -282,3 +282,17 @@ def test_001_collocare_i_servitori_an_answer_no_placement_waits_for_is_refused()
         RULESET.resolve(state, DecisionMade(decision="melee-minion-entrances", option="GR-2", by="north"))
     with pytest.raises(RuleBroken, match="choice.stale"):
         place_minions(state, RAT, 2, "guard-room", Choices(("GR-2",)))  # the options are pairs of entrances
+
+
+def test_001_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_melee():
+    """Steps 1-3 order every placement, the chapter's setup included: a chapter file listing roaches,
+    a spider and elite rats places the elite rats first (farthest entrance), then the spider (nearest
+    free entrance), then the roaches on what is left."""
+    records, game = pack_game([("roaches", 2, "guard-room"), ("spider", 1, "guard-room"),
+                               ("elite-rat-warriors", 2, "guard-room")])
+    while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
+        more = play(game, Choose(option=game.pending.default), seat="north", command_id=f"c{len(records)}", at=AT, seed=None)
+        records += more
+        game = fold(game, more)
+    placed = [e.card for e in of_type([r.payload for r in records], FigurePlaced) if e.card not in PARTY]
+    assert placed == ["elite-rat-warriors", "elite-rat-warriors", "spider", "roaches", "roaches"]
