@@ -83,22 +83,40 @@ CardId = Annotated[str, Meta(min_length=1, max_length=48)]
 
 
 class Share(Command, kw_only=True):
-    """Free action: give a search card from the pack and/or ``cheese`` to ``with_mouse`` on the same
-    or an adjacent space (001 §Condividere)."""
+    """Free action: a free exchange of search cards and cheese with ``with_mouse`` on the same or an
+    adjacent space (001 §Condividere: "scambiare liberamente"). ``card`` and ``give``: pack cards
+    ``mouse`` gives; ``take``: pack cards ``mouse`` takes from ``with_mouse``; ``cheese``: cheese
+    given; ``take_cheese``: cheese taken."""
 
     mouse: MouseId
     with_mouse: MouseId
     card: CardId | None = None
     cheese: Annotated[int, Meta(ge=0, le=99)] = 0
+    give: Annotated[tuple[CardId, ...], Meta(max_length=16)] = ()
+    take: Annotated[tuple[CardId, ...], Meta(max_length=16)] = ()
+    take_cheese: Annotated[int, Meta(ge=0, le=99)] = 0
+
+
+Slot = Literal["paw", "both-paws", "body", "accessory", "tail"]
+
+
+class EquipCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One card an ``Equip`` puts from the pack into ``slot``."""
+
+    card: CardId
+    slot: Slot
 
 
 class Equip(Command, kw_only=True):
-    """Free action: equip ``card`` from the pack in ``slot`` (001 §Equipaggiare); ``tail`` is Filch's
-    Prehensile Tail (a dagger only)."""
+    """Free action: move cards between the pack and the equipment (001 §Equipaggiare). First the
+    ``unequip`` cards go back to the pack, then ``card`` (in ``slot``) and each of ``cards`` are
+    equipped from the pack, in order; ``tail`` is Filch's Prehensile Tail (a dagger only)."""
 
     mouse: MouseId
-    card: CardId
-    slot: Literal["paw", "both-paws", "body", "accessory", "tail"]
+    card: CardId | None = None
+    slot: Slot | None = None
+    cards: Annotated[tuple[EquipCard, ...], Meta(max_length=8)] = ()
+    unequip: Annotated[tuple[CardId, ...], Meta(max_length=8)] = ()
 
 
 class Unequip(Command, kw_only=True):

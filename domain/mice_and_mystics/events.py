@@ -330,6 +330,15 @@ class CheeseStolen(Event, kw_only=True):
     to_wheel: bool = False
 
 
+class CheeseTakenFromWheel(Event, kw_only=True):
+    """A mouse takes ``count`` cheese off the minion cheese wheel into its stash (Filch's Pilfer on a
+    defeated Rat: 001 §Schede dei Topi, Filch, "Ladruncolo"; facts.md §2)."""
+
+    mouse: str
+    count: int
+    reason: str
+
+
 class RoachesTurnedGreedy(Event, kw_only=True):
     """Greedy roaches entered: every roach in play is greedy (001 §Blatte Avide)."""
 
@@ -472,7 +481,7 @@ NEW_EVENTS = (
     FigureStoodUp, CheeseStolen, RoachesTurnedGreedy, MouseHealed, BossCardsAssigned, BossWounded, AmbushDeclared,
     InitiativeCardMovedUp, AmbushResolved, ExtraAttackGained, DefenseResolved, MousetrapsSet, MouseStoppedAtMousetrap,
     MousetrapPassed, MousetrapSprung, LeavingWaterStarted, LeavingWaterFailed, MouseSweptByCurrent, AchievementEarned,
-    EndMarkerMoved, RoachDefeatedCounted, EncounterStarted,
+    EndMarkerMoved, RoachDefeatedCounted, EncounterStarted, CheeseTakenFromWheel,
 )
 
 
@@ -521,6 +530,7 @@ MouseEvent = (
     | InitiativeTrackReshuffled
     | FigureStoodUp
     | CheeseStolen
+    | CheeseTakenFromWheel
     | RoachesTurnedGreedy
     | MouseHealed
     | BossCardsAssigned

@@ -222,6 +222,8 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of 
             return replace(state, minion_turn=_minion_turn(state, stage="attack")) if _acting(state, figure) else state
         case ev.CheeseStolen(mouse=mouse, count=n, to_wheel=to_wheel):
             return replace(state, cheese=_add(state.cheese, mouse, -n), cheese_wheel=state.cheese_wheel + (n if to_wheel else 0))
+        case ev.CheeseTakenFromWheel(mouse=mouse, count=n):
+            return replace(state, cheese=_add(state.cheese, mouse, n), cheese_wheel=max(state.cheese_wheel - n, 0))
         case ev.RoachesTurnedGreedy(figures=figures):
             return replace(state, greedy=tuple(dict.fromkeys((*state.greedy, *figures))))
         case ev.MouseHealed(mouse=mouse, wounds=n, poison=poison):

@@ -46,10 +46,12 @@ def _board_move(board: dict[str, tuple[str, ...]], figure: str, origin: str, tar
 
 def evolve_items(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
     match event:
-        case ie.SearchCardShared(mouse=mouse, with_mouse=other, card=card):
-            return _free(replace(state, pack=_give(state.pack, mouse, card, other)), mouse, "share")
-        case ie.CheeseShared(mouse=mouse, with_mouse=other, count=n):
-            return _free(replace(state, cheese=_add(_add(state.cheese, mouse, -n), other, n)), mouse, "share")
+        case ie.SearchCardShared(mouse=mouse, with_mouse=other, card=card, by=by):
+            return _free(replace(state, pack=_give(state.pack, mouse, card, other)), by or mouse, "share")
+        case ie.CheeseShared(mouse=mouse, with_mouse=other, count=n, by=by):
+            return _free(replace(state, cheese=_add(_add(state.cheese, mouse, -n), other, n)), by or mouse, "share")
+        case ie.PackCardDiscarded(mouse=mouse, card=card):
+            return replace(state, pack=_give(state.pack, mouse, card, None))
         case ie.SearchCardEquipped(mouse=mouse, card=card, unequipped=back, loadout=after):
             pack = _give(state.pack, mouse, card, None)
             pack = {**pack, mouse: (*pack.get(mouse, ()), *back)}
@@ -74,7 +76,8 @@ def evolve_items(state: State, event: Event) -> State:  # noqa: C901 (a flat tab
         case ie.AbilityUsed(mouse=mouse, ability=ability, cost=n):
             turn = state.mouse_turn
             if turn is not None and turn.mouse == mouse:
-                turn = replace(turn, ability=ability, ability_uses=(*turn.ability_uses, ability))
+                turn = replace(turn, ability=ability, ability_uses=(*turn.ability_uses, ability),
+                               ability_after_action=turn.action is not None)
             return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
         case ie.KnifeStrikesLeft(mouse=mouse, count=n) if state.mouse_turn is not None and state.mouse_turn.mouse == mouse:
             return replace(state, mouse_turn=replace(state.mouse_turn, knife_strikes=n))

@@ -11,19 +11,32 @@ from domain.core.events import Event
 
 
 class SearchCardShared(Event, kw_only=True):
-    """Share: ``mouse`` gave a search card from its pack to ``with_mouse`` (001 §Condividere)."""
+    """Share: ``mouse`` gave a search card from its pack to ``with_mouse`` (001 §Condividere); ``by``
+    is the mouse taking the Share free action (None: ``mouse``; a Share may also take cards)."""
 
     mouse: str
     with_mouse: str
     card: str
+    by: str | None = None
 
 
 class CheeseShared(Event, kw_only=True):
-    """Share: ``mouse`` gave ``count`` cheese to ``with_mouse`` (001 §Condividere)."""
+    """Share: ``mouse`` gave ``count`` cheese to ``with_mouse`` (001 §Condividere); ``by`` as for
+    ``SearchCardShared``."""
 
     mouse: str
     with_mouse: str
     count: int
+    by: str | None = None
+
+
+class PackCardDiscarded(Event, kw_only=True):
+    """A pack over its limit of 3 non-trick cards: the player discarded ``card`` of their choice from
+    ``mouse``'s pack, for no cheese (001 §Equipaggiare: "dovrete scartare 1 carta a scelta")."""
+
+    mouse: str
+    card: str
+    reason: str = "pack-limit"
 
 
 class SearchCardEquipped(Event, kw_only=True):
@@ -183,7 +196,7 @@ ITEM_EVENTS = (
     MouseDisplaced, ScrollUsed, EventCardResolved,
     RoachesAteGrapes,
     EquipmentDiscarded,
-    SearchCardShared, CheeseShared, SearchCardEquipped, SearchCardUnequipped, MouseLeveledUp, AbilityUsed,
+    SearchCardShared, CheeseShared, PackCardDiscarded, SearchCardEquipped, SearchCardUnequipped, MouseLeveledUp, AbilityUsed,
     KnifeStrikesLeft, PreemptiveShotWindowClosed, MiceInspired, ExtraActionTaken,
     PartyItemGained, PartyItemPlaced, PartyItemPickedUp, PartyItemLost, MouseCatapulted,
 )
@@ -195,6 +208,7 @@ ItemEvent = (
     | EquipmentDiscarded
     | SearchCardShared
     | CheeseShared
+    | PackCardDiscarded
     | SearchCardEquipped
     | SearchCardUnequipped
     | MouseLeveledUp

@@ -24,7 +24,7 @@ from domain.mice_and_mystics.rules import bosses, brodie, charmed, mousetraps, w
 from domain.mice_and_mystics.rules import deferred, ties
 from domain.mice_and_mystics.rules import ability_cards, bait, equip, fork, free_actions, grapes, party_items
 from domain.mice_and_mystics.rules import inspire, knife_strike, preemptive_shot
-from domain.mice_and_mystics.rules import item_cards, scrolls
+from domain.mice_and_mystics.rules import cards, item_cards, scrolls
 from domain.mice_and_mystics import campaign
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, fold, proceed, resolve_initiative
@@ -69,6 +69,7 @@ SHUFFLES = {"initiative": resolve_initiative, summoning.NEW_MINIONS: summoning.r
 DRAWS = {"search": search.resolve_search_draw, "encounter": explore.resolve_encounter_draw,
          bosses.BOSS_CARDS: bosses.resolve_boss_cards}
 DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.resolve_keep,
+             cards.PACK_DISCARD: cards.resolve_pack_limit,
              bosses.BOSS_WOUND: bosses.resolve_boss_wound,
              special_search.SPECIAL_SEARCH: special_search.resolve_special_search,
              special_search.TREASURE_PICK: special_search.resolve_treasure_pick,

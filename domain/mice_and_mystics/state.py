@@ -38,6 +38,7 @@ class MouseTurn(Struct, frozen=True, kw_only=True):
     ability: str | None = None  # the one ability card used this turn (rules/ability_cards.py)
     ability_uses: tuple[str, ...] = ()  # how it was used (e.g. "first-aid"), for once-a-turn cards
     extra_action: bool = False  # Inspire's one extra action taken this turn (rules/inspire.py)
+    ability_after_action: bool = False  # the card's last use came once the first action had started (rules/shots.py)
     knife_strikes: int = 0  # Knife Strike attacks still to make after the one in flight (rules/knife_strike.py)
     scroll_effects: tuple[str, ...] = ()  # scroll effects in force for the rest of the turn (rules/scrolls.py)
 

@@ -154,6 +154,8 @@ def describe(state: State, event: Event) -> str | None:
             return f"{t} blocks {blocks}, takes {wounds} wound(s)"
         case ev.CheeseAddedToWheel(count=count, reason=reason):
             return f"{count} cheese on the minion cheese wheel ({reason}): {state.cheese_wheel}"
+        case ev.CheeseTakenFromWheel(mouse=mouse, count=count, reason=reason):
+            return f"{name_of(mouse)} takes {count} cheese off the minion cheese wheel ({reason}): {state.cheese_wheel}"
         case ev.CheeseWheelEmptied():
             return "The minion cheese wheel is emptied"
         case ev.MinionDefeated(figure=figure):

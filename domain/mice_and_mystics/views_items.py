@@ -12,6 +12,8 @@ def describe_item(name_of, event: Event) -> str | None:
             return f"{name_of(m)} gives {c} to {name_of(w)}"
         case ie.CheeseShared(mouse=m, with_mouse=w, count=n):
             return f"{name_of(m)} gives {n} cheese to {name_of(w)}"
+        case ie.PackCardDiscarded(mouse=m, card=c):
+            return f"{name_of(m)}'s pack is over the limit: {c} is discarded"
         case ie.SearchCardEquipped(mouse=m, card=c, slot=s, unequipped=back):
             return f"{name_of(m)} equips {c} ({s})" + (f", {', '.join(back)} back in the pack" if back else "")
         case ie.SearchCardUnequipped(mouse=m, card=c):

@@ -9,7 +9,8 @@
 - Escape Artist: first mouse captured twice in the chapter. End marker +1; a third capture frees it
   at once (wounds and cheese still lost), placed like a released mouse (default space).
 - Cat Tamer: first mouse to defeat Brodie. Large figures roll 1 fewer defense die against it.
-Each is earned once per chapter (``State.achievements``: achievement -> mouse).
+Each is earned once per chapter (``State.achievements``: achievement -> mouse). Every capture, by
+wounds or by a current, runs ``before_capture`` / ``after_capture`` through ``combat.capture_mouse``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,11 @@
 
 A boss is one figure acting on one or more initiative cards (``State.boss_cards``). Entering play, a
 boss with more than 2 cards draws 2 of them at random (a ``DrawRequested``); if minion cards are
-already on the track, both its cards go to the bottom and the first is ambushed; otherwise they are
-laid like new minion cards. Each wound a mouse deals to a boss goes on the card the players choose
+already on the track, both its cards go to the bottom and the first is ambushed (a boss with one card:
+added like a new minion card, no ambush); with no minion card on the track they are laid
+"normalmente": shuffled with the mice's cards into a new track, as when an encounter is revealed
+(RULINGS.md, Bosses). Only tests reach ``enter_boss`` so far: no chapter or sandbox document brings
+a boss in (a sandbox may only place a boss card's figure at setup). Each wound a mouse deals to a boss goes on the card the players choose
 (a ``DecisionRequested`` listing every split of the wounds, default: all on the card higher on the
 track); a card whose wounds reach its lives leaves the track, and the boss is defeated with its last
 card. Ambush: one die per ambushing card, from the top of the track down; each card moves up the
@@ -20,7 +23,6 @@ from domain.mice_and_mystics.events import AmbushDeclared, AmbushResolved, BossC
 from domain.mice_and_mystics.events import InitiativeCardMovedUp, InitiativeCardRemoved, InitiativeCardsAdded, MinionDefeated
 from domain.mice_and_mystics.rules import achievements
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
-from domain.mice_and_mystics.rules.summoning import NEW_MINIONS
 from domain.mice_and_mystics.state import State, space_of
 
 BOSSES = {  # facts.md §0 (the 19 initiative cards) and §3
@@ -33,7 +35,9 @@ BOSS_CARDS, BOSS_WOUND, AMBUSH = "boss-cards", "boss-wound", "ambush"
 
 
 def enter_boss(state: State, boss: str, space: str) -> list[Event]:
-    """The boss figure on ``space``, then its cards: drawn if more than 2, else all of them."""
+    """The boss figure on ``space`` (``FigurePlaced``, figure id = ``boss``), then its cards: a
+    ``DrawRequested`` (``boss-cards``, 2 of them) if it has more than 2, else all of them laid on the
+    track (``_assign``). ``boss`` is a key of ``BOSSES`` (KeyError otherwise: callers pass content)."""
     cards = BOSSES[boss]
     events: list[Event] = [FigurePlaced(figure=boss, card=cards[0], space=space)]
     if len(cards) > 2:
@@ -49,12 +53,20 @@ def resolve_boss_cards(state: State, answer: CardsDrawn) -> list[Event]:
 
 
 def _assign(state: State, boss: str, cards: tuple[str, ...], space: str) -> list[Event]:
+    """``BossCardsAssigned`` then the boss's cards on the track (001 §Carte Iniziativa dei Boss:
+    "disponetele normalmente sulla Colonna dell'Iniziativa", i.e. 001 §Determinare l'Ordine di
+    Iniziativa). Minion cards on the track: a boss with several cards puts them at the bottom and
+    its first card ambushes; a single card is added like any new minion card. No minion card on the
+    track: every card of the table (the mice's and the boss's) is shuffled into a new track
+    (``encounter-initiative`` shuffle, resolved by ``explore.resolve_encounter_initiative``)."""
+    from domain.mice_and_mystics.rules.explore import ENCOUNTER_INITIATIVE  # explore builds on keywords
+
     events: list[Event] = [BossCardsAssigned(figure=boss, cards=cards)]
     if any(c not in state.party for c in state.track):
-        return [*events, InitiativeCardsAdded(cards=cards), AmbushDeclared(cards=cards[:1])]
-    if len(cards) > 1:
-        return [*events, ShuffleRequested(reason=NEW_MINIONS, cards=cards)]
-    return [*events, InitiativeCardsAdded(cards=cards)]
+        ambush: list[Event] = [AmbushDeclared(cards=cards[:1])] if len(cards) > 1 else []
+        return [*events, InitiativeCardsAdded(cards=cards), *ambush]
+    mice = tuple(c for c in state.track if c in state.party)
+    return [*events, ShuffleRequested(reason=ENCOUNTER_INITIATIVE, cards=(*mice, *cards))]
 
 
 def ambush_cards(state: State) -> tuple[str, ...]:

@@ -4,14 +4,25 @@ type, combat record and place; what a pack holds; what a mouse has equipped.
 The catalogue (``search-cards.json``) gives types and stats where known; a weapon of unknown attack
 is melee, a card of unknown place goes to a paw (weapon), the body (armour) or the accessory place
 (provisional: RULINGS.md, Equip). Tricks and party items take no pack room.
+
+The pack limit (001 §Equipaggiare: "un Topo può portare al massimo 3 carte nella sua sacca, esclusi
+gli Stratagemmi: se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca del Topo";
+003 §Equipar: "Se, em algum momento, o rato superar esse limite"): a card may always enter a pack
+(a kept search card, a share, an unequip, a special search); when a pack then holds more than 3
+cards that take room, its player discards 1 of them of their choice, for no cheese (the cheese of
+001 §Ricerca is only for a freshly drawn card not kept): a ``DecisionRequested`` ``pack-limit``
+(``pack_limit``), answered by ``resolve_pack_limit``, repeated while the pack is still over.
 """
 
 from __future__ import annotations
 
+from domain.core.events import DecisionMade, DecisionRequested, Event
 from domain.mice_and_mystics.content import Item, library
+from domain.mice_and_mystics.item_events import PackCardDiscarded
 from domain.mice_and_mystics.state import State
 
 PACK_LIMIT = 3
+PACK_DISCARD = "pack-limit"
 NO_ROOM = ("trick", "party-item")
 EQUIPMENT = ("weapon", "armour", "accessory")
 PAW, BOTH_PAWS, TAIL = "paw", "both-paws", "tail"
@@ -59,3 +70,36 @@ def loadout(state: State, mouse: str) -> tuple[tuple[str, str], ...]:
 def pack_load(pack: tuple[str, ...]) -> int:
     """Cards that take room in a pack (tricks and party items do not)."""
     return sum(1 for card in pack if card_type(card) not in NO_ROOM)
+
+
+def over_limit(state: State) -> str | None:
+    """The first mouse (party order) whose pack holds more than ``PACK_LIMIT`` cards taking room."""
+    return next((m for m in (*state.party, *state.pack) if pack_load(state.pack.get(m, ())) > PACK_LIMIT), None)
+
+
+def pack_limit(state: State, events: list[Event]) -> list[Event]:
+    """``events``, then the pack-limit discard decision if they leave a pack over the limit.
+
+    ``state`` is the state before ``events``; the answer is ``[DecisionRequested(decision="pack-limit",
+    options=<the pack's cards that take room, in pack order, the newest last>, piece=<its mouse>,
+    default=<the newest>)]`` appended (001 §Equipaggiare; 003 §Equipar). Never raises."""
+    from domain.mice_and_mystics.evolve import evolve
+
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    mouse = over_limit(after)
+    return events if mouse is None else [*events, _discard_request(after, mouse)]
+
+
+def _discard_request(state: State, mouse: str) -> DecisionRequested:
+    options = tuple(dict.fromkeys(c for c in state.pack.get(mouse, ()) if card_type(c) not in NO_ROOM))
+    return DecisionRequested(decision=PACK_DISCARD, options=options, piece=mouse, default=options[-1])
+
+
+def resolve_pack_limit(state: State, answer: DecisionMade) -> list[Event]:
+    """The chosen card leaves the over-full pack: ``[PackCardDiscarded(mouse, card)]``, then another
+    ``pack-limit`` decision while that pack is still over the limit (001 §Equipaggiare). The mouse is
+    the one whose over-full pack holds the card (a card is in one pack only)."""
+    mouse = next((m for m, cards in state.pack.items() if answer.option in cards and pack_load(cards) > PACK_LIMIT), None)
+    return [] if mouse is None else pack_limit(state, [PackCardDiscarded(mouse=mouse, card=answer.option)])

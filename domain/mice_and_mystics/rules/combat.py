@@ -25,7 +25,7 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
 )
 from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import abilities, achievements, bosses, shots
+from domain.mice_and_mystics.rules import abilities, achievements, bosses, pilfer, shots
 from domain.mice_and_mystics.state import State, space_of
 
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
@@ -151,7 +151,7 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
         elif target in state.boss_cards:
             events += bosses.wound_boss(after, target, wounds, attack.attacker)
         else:
-            events += wound_minion(after, target, wounds)
+            events += wound_minion(after, target, wounds, attack.attacker)
     else:  # every hit blocked: Cloak of Displacement (item_cards.py)
         from domain.mice_and_mystics.rules.item_cards import cloak_offer
 
@@ -176,14 +176,18 @@ def evolve_all(state: State, events: list[Event]) -> State:
     return state
 
 
-def wound_minion(state: State, figure: str, wounds: int) -> list[Event]:
+def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = None) -> list[Event]:
     """001 §Ferire un Servitore: wounds >= lives defeats the figure; a card with no figures left
-    leaves the track (wounds are kept per figure: RULINGS.md)."""
+    leaves the track (wounds are kept per figure: RULINGS.md). ``attacker`` is the figure that
+    dealt the wounds (``None``: no figure, e.g. a room rule): a mouse defeating a minion may earn
+    an achievement (Roach Master) or cheese (Filch's Pilfer). The attack in flight is already
+    resolved in ``state``, so the attacker is passed, not read from ``state.attack``."""
     card = state.figures[figure]
     events: list[Event] = [MinionWounded(figure=figure, wounds=wounds)]
     if state.wounds.get(figure, 0) + wounds >= library().minions[card].lives:
         events.append(MinionDefeated(figure=figure, card=card))
-        events += achievements.on_defeat(state, state.attack.attacker if state.attack else None, figure, card)
+        events += achievements.on_defeat(state, attacker, figure, card)
+        events += pilfer.on_defeat(state, attacker, card)
         others = [f for f, c in state.figures.items() if c == card and f != figure and space_of(state, f) is not None]
         if not others:
             events.append(InitiativeCardRemoved(card=card))
@@ -195,11 +199,21 @@ def wound_mouse(state: State, mouse: str, wounds: int, poison: int = 0) -> list[
     ``poison`` of the wounds are poison wounds (000 §Avvelenato); they count like any wound."""
     events: list[Event] = [MouseWounded(mouse=mouse, wounds=wounds, poison=poison)]
     if state.wounds.get(mouse, 0) + wounds >= library().mice[mouse].lives:
-        events += achievements.before_capture(evolve_all(state, events), mouse)
-        from domain.mice_and_mystics.rules.equip import discard_on_capture
-
-        events += discard_on_capture(state, mouse)
-        events.append(MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)))
-        events.append(HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"))
-        events += achievements.after_capture(evolve_all(state, events), mouse)
+        events += capture_mouse(evolve_all(state, events), mouse)
     return events
+
+
+def capture_mouse(state: State, mouse: str) -> list[Event]:
+    """The one way a mouse is captured, by wounds or otherwise (a current, ``water.current``) (000
+    §Topi Catturati; 001 Conquiste Personali): Poison Master (``AchievementEarned``) if it holds a
+    poison wound, ``EquipmentDiscarded`` (not on the Escape Artist's third capture),
+    ``MouseCaptured`` (its cheese discarded), ``HourglassAdvanced`` (reason ``capture``), then
+    Escape Artist on a second capture or its instant ``MouseReleased`` on a third. ``state`` is
+    before the capture (wounds already dealt)."""
+    from domain.mice_and_mystics.rules.equip import discard_on_capture
+
+    events: list[Event] = achievements.before_capture(state, mouse)
+    events += discard_on_capture(state, mouse)
+    events.append(MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)))
+    events.append(HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"))
+    return events + achievements.after_capture(evolve_all(state, events), mouse)

@@ -1,10 +1,14 @@
 """Equip, a free action (001 §Equipaggiare; 001 §Carte Ricerca; facts.md §2, §5).
 
-A mouse moves one card between its pack and its equipment. The pack holds at most 3 cards; tricks
-and party items take no room. Equipped cards may not share a place, except paws (2): a one-paw
-weapon takes one, a two-pawed one both; armour one body area, an accessory its own place. Filch's
-Prehensile Tail: a dagger in his tail, a third paw. Starting equipment is equipped until first
-moved. An equipped card displaced by a new one goes back to the pack (RULINGS.md, Equip).
+One Equip moves any cards between the mouse's pack and its equipment (001 §Equipaggiare: "può
+Equipaggiare carte che sono nella sua sacca, o spostare nella sacca carte precedentemente
+Equipaggiate"; 003 §Equipar): first the cards it unequips go to the pack, then the cards it equips
+leave the pack, in order. The pack holds at most 3 cards (tricks and party items take no room); a
+pack left over the limit is followed by its player's discard of 1 card of their choice
+(``cards.pack_limit``; 003: "Se, em algum momento, o rato superar esse limite"). Equipped cards
+may not share a place, except paws (2): a one-paw weapon takes one, a two-pawed one both; armour one
+body area, an accessory its own place. Filch's Prehensile Tail: a dagger in his tail, a third paw.
+Starting equipment is equipped until first moved. An equipped card displaced by a new one goes back to the pack (RULINGS.md, Equip).
 Equipped weapons and armour feed the battle/defense dice (``combat.equipment``).
 """
 
@@ -13,10 +17,10 @@ from __future__ import annotations
 from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
-from domain.mice_and_mystics.commands import Equip, Unequip
+from domain.mice_and_mystics.commands import Equip, EquipCard, Unequip
 from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.rules.cards import BOTH_PAWS, EQUIPMENT, PACK_LIMIT, PAW, TAIL, card_slot, card_type
-from domain.mice_and_mystics.rules.cards import item_of, loadout, pack_load
+from domain.mice_and_mystics.rules.cards import BOTH_PAWS, EQUIPMENT, PAW, TAIL, card_slot, card_type
+from domain.mice_and_mystics.rules.cards import item_of, loadout, pack_limit
 from domain.mice_and_mystics.item_events import EquipmentDiscarded, SearchCardEquipped, SearchCardUnequipped
 from domain.mice_and_mystics.rules.free_actions import EQUIP, check_free_action, may_take
 from domain.mice_and_mystics.state import State
@@ -26,6 +30,7 @@ PREHENSILE_TAIL = ("filch",)  # facts.md §2: Filch may equip a dagger in his ta
 
 
 def slots_for(mouse: str, card: str) -> tuple[str, ...]:
+    """The places ``mouse`` may equip ``card`` in: its slot, and Filch's tail for a dagger (facts.md §2)."""
     slot = card_slot(card)
     item = item_of(card)
     if slot == PAW and mouse in PREHENSILE_TAIL and item is not None and item.special == "dagger":
@@ -54,41 +59,71 @@ def requirement_met(mouse: str, card: str) -> bool:
     return bool(set(found.requires) & {mouse, *library().mice[mouse].classes})
 
 
-def decide_equip(state: State, cmd: Equip) -> list[Event]:
-    check_free_action(state, cmd.mouse, EQUIP)
-    pack = state.pack.get(cmd.mouse, ())
-    if cmd.card not in pack:
-        raise RuleBroken("equip.not-in-pack", section=EQUIP_SECTION,
-                         detail=f"{cmd.card} is not in {cmd.mouse}'s pack")
-    if card_type(cmd.card) not in EQUIPMENT or item_of(cmd.card) is None:
+def _equip_one(mouse: str, pack: tuple[str, ...], current: tuple[tuple[str, str], ...], card: str,
+               slot: str | None) -> SearchCardEquipped:
+    if card not in pack:
+        raise RuleBroken("equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack")
+    if card_type(card) not in EQUIPMENT or item_of(card) is None:
         raise RuleBroken("equip.not-equipment", section=EQUIP_SECTION,
-                         detail=f"{cmd.card} is no weapon, armour or accessory")
-    if not requirement_met(cmd.mouse, cmd.card):
-        raise RuleBroken("equip.requirement", section="001 §Carte Ricerca",
-                         detail=f"{cmd.mouse} may not use {cmd.card}")
-    if cmd.slot not in slots_for(cmd.mouse, cmd.card):
+                         detail=f"{card} is no weapon, armour or accessory")
+    if not requirement_met(mouse, card):
+        raise RuleBroken("equip.requirement", section="001 §Carte Ricerca", detail=f"{mouse} may not use {card}")
+    if slot not in slots_for(mouse, card):
         raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
-                         detail=f"{cmd.card} goes in {', '.join(slots_for(cmd.mouse, cmd.card))}")
-    current = loadout(state, cmd.mouse)
-    displaced = _displaced(current, cmd.slot)
-    left = tuple(c for c in pack if c != cmd.card)
-    if pack_load((*left, *displaced)) > PACK_LIMIT:
-        raise RuleBroken("equip.pack-full", section=EQUIP_SECTION,
-                         detail="the displaced cards do not fit in the pack")
-    after = (*((c, s) for c, s in current if c not in displaced), (cmd.card, cmd.slot))
-    return [SearchCardEquipped(mouse=cmd.mouse, card=cmd.card, slot=cmd.slot, unequipped=displaced,
-                               loadout=after)]
+                         detail=f"{card} goes in {', '.join(slots_for(mouse, card))}")
+    displaced = _displaced(current, slot)
+    after = (*((c, s) for c, s in current if c not in displaced), (card, slot))
+    return SearchCardEquipped(mouse=mouse, card=card, slot=slot, unequipped=displaced, loadout=after)
+
+
+def _unequip_one(mouse: str, current: tuple[tuple[str, str], ...], card: str) -> SearchCardUnequipped:
+    if card not in (c for c, _ in current):
+        raise RuleBroken("equip.not-equipped", section=EQUIP_SECTION, detail=f"{card} is not equipped")
+    return SearchCardUnequipped(mouse=mouse, card=card, loadout=tuple((c, s) for c, s in current if c != card))
+
+
+def decide_equip(state: State, cmd: Equip) -> list[Event]:
+    """One Equip free action moving any cards (001 §Equipaggiare).
+
+    ``Equip(mouse, card, slot, cards=(EquipCard(card, slot), ...), unequip=(card, ...))`` ->
+    ``[SearchCardUnequipped...]`` for ``unequip`` (in order), then ``[SearchCardEquipped...]`` for
+    ``card``/``slot`` and each of ``cards`` (in order; cards an equipped card displaces go back to the
+    pack), then the pack-limit discard decision if the pack is now over 3 (``cards.pack_limit``). A
+    card unequipped may be equipped again in another place in the same Equip.
+
+    Raises the free-action rules (``check_free_action``), ``equip.nothing`` (no card named),
+    ``equip.not-equipped``, ``equip.not-in-pack``, ``equip.not-equipment``, ``equip.requirement``
+    (001 §Carte Ricerca), ``equip.wrong-slot`` (no slot, or not the card's place).
+    """
+    check_free_action(state, cmd.mouse, EQUIP)
+    moves = ((EquipCard(card=cmd.card, slot=cmd.slot),) if cmd.card is not None and cmd.slot is not None else ())
+    if cmd.card is not None and cmd.slot is None:
+        raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
+                         detail=f"name the place for {cmd.card}: {', '.join(slots_for(cmd.mouse, cmd.card))}")
+    moves += cmd.cards
+    if not moves and not cmd.unequip:
+        raise RuleBroken("equip.nothing", section=EQUIP_SECTION, detail="name cards to equip or unequip")
+    pack, current = state.pack.get(cmd.mouse, ()), loadout(state, cmd.mouse)
+    events: list[Event] = []
+    for card in cmd.unequip:
+        event = _unequip_one(cmd.mouse, current, card)
+        pack, current = (*pack, card), event.loadout
+        events.append(event)
+    for move in moves:
+        event = _equip_one(cmd.mouse, pack, current, move.card, move.slot)
+        left = list(pack)
+        left.remove(move.card)
+        pack, current = (*left, *event.unequipped), event.loadout
+        events.append(event)
+    return pack_limit(state, events)
 
 
 def decide_unequip(state: State, cmd: Unequip) -> list[Event]:
+    """``Unequip(mouse, card)`` -> ``[SearchCardUnequipped]`` (the card goes back to the pack), then the
+    pack-limit discard decision if the pack is now over 3 (001 §Equipaggiare; ``cards.pack_limit``).
+    Raises the free-action rules and ``equip.not-equipped``."""
     check_free_action(state, cmd.mouse, EQUIP)
-    current = loadout(state, cmd.mouse)
-    if cmd.card not in (c for c, _ in current):
-        raise RuleBroken("equip.not-equipped", section=EQUIP_SECTION, detail=f"{cmd.card} is not equipped")
-    if pack_load((*state.pack.get(cmd.mouse, ()), cmd.card)) > PACK_LIMIT:
-        raise RuleBroken("equip.pack-full", section=EQUIP_SECTION, detail=f"{cmd.mouse}'s pack holds 3 cards")
-    after = tuple((c, s) for c, s in current if c != cmd.card)
-    return [SearchCardUnequipped(mouse=cmd.mouse, card=cmd.card, loadout=after)]
+    return pack_limit(state, [_unequip_one(cmd.mouse, loadout(state, cmd.mouse), cmd.card)])
 
 
 def discard_on_capture(state: State, mouse: str) -> list[Event]:
@@ -106,6 +141,8 @@ def discard_on_capture(state: State, mouse: str) -> list[Event]:
 
 
 def legal_equips(state: State, mouse: str) -> list[Command]:
+    """The one-card Equips (each pack card in each of its places) and Unequips the mouse may make now
+    (``decide_equip`` accepts several cards at once too)."""
     if not may_take(state, mouse, EQUIP):
         return []
     out: list[Command] = []

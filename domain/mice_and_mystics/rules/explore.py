@@ -44,13 +44,27 @@ def _room_of(state: State, mouse: str) -> str:
     return library().space_tile[space_of(state, mouse)]
 
 
+def flip_class_allowed(mouse: str, space: str) -> bool:
+    """Whether ``mouse`` is of a class that may explore by the flip space ``space``: any mouse when
+    the space names no class (``Space.flip_classes``), else a mouse of one of them (001 §Esplorare:
+    "Una casella di Rotazione con questo simbolo può essere Esplorata solamente da un Fabbro o da un
+    Furfante" — the Pipes' flip space, Tinkerer or Scamp)."""
+    classes = library().spaces[space].flip_classes
+    return not classes or bool(set(classes) & set(library().mice[mouse].classes))
+
+
 def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str, ...]] | None:
-    """(board now on the table, face to enter, spaces to land on) for exploring ``via``, or ``None``."""
+    """(board now on the table, face to enter, spaces to land on) for exploring ``via``, or ``None``.
+
+    ``via`` is an exit side (``"N"``, ``"E"``, ``"S"``, ``"W"``) or ``"flip"``. A flip space needs
+    its party item (``Space.flip_requires``) and a mouse of one of its classes (``flip_class_allowed``)."""
     lib, here = library(), space_of(state, mouse)
     tile = lib.tiles[lib.space_tile[here]]
     if via == "flip":
         space = lib.spaces[here]
         if space.kind != "flip" or (space.flip_requires and not party_items.holds(state, space.flip_requires)):
+            return None
+        if not flip_class_allowed(mouse, here):
             return None
         other = lib.tiles[tile.reverse]
         return tile.id, other.id, tuple(s.id for s in other.spaces if s.kind == "flip")
@@ -78,10 +92,22 @@ def _land(state: State, mice: list[str], spaces: tuple[str, ...]) -> list[Event]
 
 
 def decide_explore(state: State, cmd: Explore) -> list[Event]:
+    """``ActionStarted``, ``TileFlipped`` if the board turns, the room's mice placed
+    (``FigurePlaced``), ``RoomEntered``, and for a room never explored the encounter draw
+    (``DrawRequested`` reason ``encounter``) (001 §Esplorare).
+
+    Errors: the action rules (``check_action``); ``explore.minions-in-room``; ``explore.flip-class``
+    (a flip space only some classes may explore by); ``explore.no-way`` (no aligned exit, not on a
+    flip space, or the flip space's party item not held)."""
     check_action(state, cmd.mouse, "explore")
     room = _room_of(state, cmd.mouse)
     if any(is_minion(state, f) for s in library().tiles[room].spaces for f in state.board.get(s.id, ())):
         raise RuleBroken("explore.minions-in-room", section=sections.EXPLORE, detail="minions are in the room")
+    here = space_of(state, cmd.mouse)
+    on_flip = cmd.via == "flip" and here is not None and library().spaces[here].kind == "flip"
+    if on_flip and not flip_class_allowed(cmd.mouse, here):
+        detail = f"only a {' or '.join(library().spaces[here].flip_classes)} may explore by {here}"
+        raise RuleBroken("explore.flip-class", section=sections.EXPLORE, detail=detail)
     found = destination(state, cmd.mouse, cmd.via)
     if found is None:
         raise RuleBroken("explore.no-way", section=sections.EXPLORE, detail=f"no aligned exit or usable flip space via {cmd.via}")
@@ -131,7 +157,12 @@ def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event
 
 
 def resolve_encounter_initiative(state: State, answer: CardsShuffled) -> list[Event]:
-    return [InitiativeTrackReshuffled(cards=answer.order)]
+    """The whole track laid again in the shuffled order (001 §Determinare l'Ordine di Iniziativa,
+    no minion card on the track): ``InitiativeTrackReshuffled``, then Collin's Born to Lead
+    (``flow.born_to_lead``: 1 cheese if his card is laid below the first slot)."""
+    from domain.mice_and_mystics.rules.flow import born_to_lead  # flow runs the turns explore serves
+
+    return [InitiativeTrackReshuffled(cards=answer.order), *born_to_lead(answer.order)]
 
 
 def legal_explores(state: State, mouse: str) -> list[Command]:

@@ -97,13 +97,21 @@ def proceed(state: State) -> list[Event]:
     return events
 
 
+def born_to_lead(order: tuple[str, ...]) -> list[Event]:
+    """Collin's Born to Lead when the initiative cards are laid on the track in ``order`` (the whole
+    track: chapter start, or an encounter with no minion card on it): ``[CheeseGained]`` (1, reason
+    ``born-to-lead``) if Collin's card is laid but not in the first slot, else ``[]`` (001 Collin's
+    hero card, "quando collocate le carte sulla Colonna dell'Iniziativa"; facts.md §2; RULINGS.md,
+    Born to Lead)."""
+    if BORN_TO_LEAD in order and order[0] != BORN_TO_LEAD:
+        return [CheeseGained(mouse=BORN_TO_LEAD, count=1, reason="born-to-lead")]
+    return []
+
+
 def resolve_initiative(state: State, answer: CardsShuffled) -> list[Event]:
     """Lay the shuffled cards down the track, top first (001 §Determinare l'Ordine di Iniziativa),
-    apply Collin's Born to Lead (1 cheese if he is not in the first slot, facts.md §2), start round 1."""
-    events: list[Event] = [InitiativeTrackLaid(cards=answer.order)]
-    if BORN_TO_LEAD in answer.order and answer.order[0] != BORN_TO_LEAD:
-        events.append(CheeseGained(mouse=BORN_TO_LEAD, count=1, reason="born-to-lead"))
-    return [*events, RoundStarted(round=1)]
+    apply Collin's Born to Lead (``born_to_lead``), start round 1."""
+    return [InitiativeTrackLaid(cards=answer.order), *born_to_lead(answer.order), RoundStarted(round=1)]
 
 
 def decide_end_turn(state: State, cmd: EndTurn) -> list[Event]:

@@ -4,8 +4,10 @@
 
 Besides its action, a mouse may take each free action once in its turn, at any moment but never in
 the middle of another action (between an action's roll, draw or decision and its resolution), and
-never while it stands in water. Share: give search cards from the pack and/or cheese to a mouse on
-the same or an adjacent space. Level Up: 6 cheese for a new ability card of the mouse's class,
+never while it stands in water. Share: exchange search cards from the packs and/or cheese with a mouse on
+the same or an adjacent space, a free exchange (001 "scambiare liberamente"; 003 "livremente
+trocar"): one Share may give and take cards and cheese; a pack left over 3 cards is followed by its
+player's discard (``cards.pack_limit``). Level Up: 6 cheese for a new ability card of the mouse's class,
 chosen by the player (001 "a scelta"; RULINGS.md, Level up).
 """
 
@@ -18,6 +20,7 @@ from domain.mice_and_mystics.commands import LevelUp, Share
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.item_events import CheeseShared, MouseLeveledUp, SearchCardShared
 from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.cards import pack_limit
 from domain.mice_and_mystics.rules.graph import mouse_neighbours
 from domain.mice_and_mystics.rules.links import linked
 from domain.mice_and_mystics.rules.turns import check_turn
@@ -65,7 +68,25 @@ def near(state: State, a: str, b: str) -> bool:
     return here == there or any(o == there for o, _ in (*mouse_neighbours(here), *linked(state, here)))
 
 
+def _share_cards(cmd: Share) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The cards given and taken by a Share (``card`` is one more card given)."""
+    return ((cmd.card,) if cmd.card is not None else ()) + cmd.give, cmd.take
+
+
 def decide_share(state: State, cmd: Share) -> list[Event]:
+    """A Share, a free exchange between the acting mouse and ``with_mouse`` on the same or an adjacent
+    space (001 §Condividere; 003 §Compartilhar: "livremente trocar").
+
+    Returns ``[SearchCardShared(mouse→with_mouse, by=mouse)...]`` for cards given,
+    ``[SearchCardShared(with_mouse→mouse, by=mouse)...]`` for cards taken, then ``CheeseShared``
+    each way, then the pack-limit discard decision if a pack is now over 3 (001 §Equipaggiare:
+    ``cards.pack_limit``). Pack cards only (equipped cards are unequipped first).
+
+    Raises the free-action rules (``check_free_action``), ``share.unknown-mouse``,
+    ``share.not-adjacent``, ``share.nothing``, ``share.same-card`` (a card named twice),
+    ``share.not-in-pack`` (a card given not in ``mouse``'s pack, or taken not in ``with_mouse``'s),
+    ``share.not-enough-cheese``.
+    """
     check_free_action(state, cmd.mouse, SHARE)
     section = "001 §Condividere"
     if cmd.with_mouse == cmd.mouse or cmd.with_mouse not in state.party or cmd.with_mouse in state.captured:
@@ -74,25 +95,25 @@ def decide_share(state: State, cmd: Share) -> list[Event]:
     if not near(state, cmd.mouse, cmd.with_mouse):
         raise RuleBroken("share.not-adjacent", section=section,
                          detail=f"{cmd.with_mouse} is not on the same or an adjacent space")
-    if cmd.card is None and cmd.cheese == 0:
-        raise RuleBroken("share.nothing", section=section, detail="name a card and/or cheese to give")
+    give, take = _share_cards(cmd)
+    if not give and not take and not cmd.cheese and not cmd.take_cheese:
+        raise RuleBroken("share.nothing", section=section, detail="name cards and/or cheese to give or take")
+    if len(set(give + take)) < len(give + take):
+        raise RuleBroken("share.same-card", section=section, detail="a card is named twice")
     events: list[Event] = []
-    if cmd.card is not None:
-        from domain.mice_and_mystics.rules.cards import PACK_LIMIT, pack_load
-
-        if cmd.card not in state.pack.get(cmd.mouse, ()):
-            raise RuleBroken("share.not-in-pack", section=section,
-                             detail=f"{cmd.card} is not in {cmd.mouse}'s pack")
-        if pack_load((*state.pack.get(cmd.with_mouse, ()), cmd.card)) > PACK_LIMIT:
-            raise RuleBroken("share.pack-full", section=section,
-                             detail=f"{cmd.with_mouse}'s pack holds 3 cards")
-        events.append(SearchCardShared(mouse=cmd.mouse, with_mouse=cmd.with_mouse, card=cmd.card))
-    if cmd.cheese:
-        if cmd.cheese > state.cheese.get(cmd.mouse, 0):
+    for cards, giver, receiver in ((give, cmd.mouse, cmd.with_mouse), (take, cmd.with_mouse, cmd.mouse)):
+        for card in cards:
+            if card not in state.pack.get(giver, ()):
+                raise RuleBroken("share.not-in-pack", section=section, detail=f"{card} is not in {giver}'s pack")
+            events.append(SearchCardShared(mouse=giver, with_mouse=receiver, card=card, by=cmd.mouse))
+    for count, giver, receiver in ((cmd.cheese, cmd.mouse, cmd.with_mouse), (cmd.take_cheese, cmd.with_mouse, cmd.mouse)):
+        if not count:
+            continue
+        if count > state.cheese.get(giver, 0):
             raise RuleBroken("share.not-enough-cheese", section=section,
-                             detail=f"{cmd.mouse} has {state.cheese.get(cmd.mouse, 0)} cheese")
-        events.append(CheeseShared(mouse=cmd.mouse, with_mouse=cmd.with_mouse, count=cmd.cheese))
-    return events
+                             detail=f"{giver} has {state.cheese.get(giver, 0)} cheese")
+        events.append(CheeseShared(mouse=giver, with_mouse=receiver, count=count, by=cmd.mouse))
+    return pack_limit(state, events)
 
 
 def owned(state: State) -> set[str]:
@@ -123,20 +144,17 @@ def decide_level_up(state: State, cmd: LevelUp) -> list[Event]:
 
 
 def legal_shares(state: State, mouse: str) -> list[Command]:
+    """The simple Shares with each mouse near: give or take one pack card, give or take 1..n cheese
+    (``decide_share`` accepts any larger exchange too)."""
     if not may_take(state, mouse, SHARE):
         return []
     out: list[Command] = []
     others = sorted(m for m in state.party if m != mouse and m not in state.captured and near(state, mouse, m))
     for other in others:
-        for card in dict.fromkeys(state.pack.get(mouse, ())):
-            command = Share(mouse=mouse, with_mouse=other, card=card)
-            try:
-                decide_share(state, command)
-            except RuleBroken:
-                continue
-            out.append(command)
-        stash = state.cheese.get(mouse, 0)
-        out += [Share(mouse=mouse, with_mouse=other, cheese=n) for n in range(1, stash + 1)]
+        out += [Share(mouse=mouse, with_mouse=other, card=c) for c in dict.fromkeys(state.pack.get(mouse, ()))]
+        out += [Share(mouse=mouse, with_mouse=other, take=(c,)) for c in dict.fromkeys(state.pack.get(other, ()))]
+        out += [Share(mouse=mouse, with_mouse=other, cheese=n) for n in range(1, state.cheese.get(mouse, 0) + 1)]
+        out += [Share(mouse=mouse, with_mouse=other, take_cheese=n) for n in range(1, state.cheese.get(other, 0) + 1)]
     return out
 
 

@@ -6,8 +6,9 @@ mouse's space does not move; otherwise one die is rolled and it moves the die's 
 the shortest path toward the nearest mouse (ties: the mouse higher on the track), getting as close
 as it can when the mouse's space is full; then it attacks a mouse on its space or an adjacent one.
 Ranged: it moves only when it sees no mouse, and stops as soon as it sees one; it attacks a mouse
-it sees. Target: the nearest mouse not yet attacked this turn; ties (or all attacked) the mouse
-higher on the track. Minions ignore water, yellow and red lines and traps when moving. Where
+it sees. Target: the nearest mouse not yet attacked this turn; ties (or, when every mouse it can
+attack was already attacked, regardless of distance) the mouse higher on the track (000 l.21-22;
+003 "ou se todos foram neste turno"). Minions ignore water, yellow and red lines and traps when moving. Where
 several spaces are equally close, the first in space order is taken (RULINGS.md). A Rat starting on
 the grapes' space with no mouse there does not move and throws them instead of attacking
 (``grapes.rat_throw``; 001 §Uva come Arma).
@@ -165,8 +166,9 @@ def _attack_step(state: State, figure: str, here: str) -> list[Event]:
     options = []
     for i, (mouse, space) in enumerate(mice_on_board(state).items()):
         close = sees(here, space) if ranged else reach(here, space) is not None
-        if close:
-            options.append((mouse in attacked, dist.get(space, FAR), i, mouse))
+        if close:  # rule 2: among mice already attacked only the track counts, not distance
+            done = mouse in attacked
+            options.append((done, 0 if done else dist.get(space, FAR), i, mouse))
     if not options:
         return [MinionAttackSkipped(figure=figure, reason="no mouse in reach" if not ranged else "sees no mouse")]
     target = min(options)[3]

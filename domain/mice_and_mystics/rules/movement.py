@@ -96,7 +96,8 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
         if step not in spaces:
             raise RuleBroken("move.unknown-space", section=sections.MOVEMENT, detail=f"no space {step!r}")
         if here != origin and _stops(state, here):
-            raise RuleBroken("move.must-stop", section=sections.SHARING, detail=f"the move ends on {here}")
+            section = sections.WATER if library().spaces[here].water else sections.SHARING
+            raise RuleBroken("move.must-stop", section=section, detail=f"the move ends on {here}")
         step_cost = min((c for o, c in steps_from(state, cmd.mouse, here) if o == step), default=None)
         if step_cost is None:
             section = sections.RED_LINES if step in dict(_red(here)) else sections.ADJACENT

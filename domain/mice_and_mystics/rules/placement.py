@@ -9,8 +9,9 @@
    figures of one card are interchangeable, so the tie is one decision ``large-minion-entrances``:
    which of the k tied entrances take the r < k figures left (options: the r-entrance sets).
 3. Small melee minions: the remaining free entrances, spread as evenly as possible ("i giocatori
-   scelgono quelle che preferiscono. Cercate di suddividere ... il più equamente possibile"). Every
-   entrance gets the same number of a card's figures, up to its room; the decision
+   scelgono quelle che preferiscono. Cercate di suddividere ... il più equamente possibile"). The
+   spread counts every small melee figure of one placement (``place_groups``: all cards of an
+   encounter, a summon or a room's setup), each entrance up to its room; card by card, the decision
    ``melee-minion-entrances`` is which entrances take one figure more (options: the sets).
 
 An option naming several entrances joins their space ids with ``+`` in tile order (``GR-2+GR-13``).
@@ -23,6 +24,7 @@ Ties are asked through ``rules/ties.py`` (the caller's computation is deferred a
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 from domain.core.events import Event
@@ -119,34 +121,47 @@ def _large(state: State, card: str, n: int, tile: str, choices: Choices) -> list
     return spaces
 
 
-def _melee(state: State, card: str, n: int, tile: str, choices: Choices) -> list[str]:
+def _melee(state: State, card: str, n: int, tile: str, choices: Choices, alongside: Mapping[str, int]) -> list[str]:
     """The spaces, in placement order, of ``n`` small melee figures spread evenly (step 3).
 
-    Water filling: level ``L`` is the most figures every entrance can take (each up to its room)
-    within ``n``; the ``r`` figures left go one each to ``r`` of the entrances with room for more."""
+    ``alongside``: entrance -> small melee figures of the same placement already put there (other
+    cards of the same encounter or summon); the spread counts them too. Water filling: level ``L``
+    is the most figures every entrance can hold in all (each up to its room) within ``n`` new ones;
+    the ``r`` figures left go one each to ``r`` of the entrances with room for more."""
     room = {e: _room(state, e, n) for e in _entrances(tile)}
     free = [e for e in room if room[e] > 0]
+    have = {e: alongside.get(e, 0) for e in free}
+
+    def adds(level: int) -> dict[str, int]:
+        return {e: max(0, min(level - have[e], room[e])) for e in free}
+
+    top = max((have[e] + room[e] for e in free), default=0)
     level = 0
-    while level < n and sum(min(room[e], level + 1) for e in free) <= n and any(room[e] > level for e in free):
+    while level < top and sum(adds(level + 1).values()) <= n:
         level += 1
-    quota = {e: min(room[e], level) for e in free}
+    quota = adds(level)
     left = n - sum(quota.values())
-    more = [e for e in free if room[e] > level]
+    more = [e for e in free if have[e] <= level < have[e] + room[e]]
     if 0 < left < len(more):
         extra = choices.pick(MELEE_ENTRANCES, _sets(more, left), JOIN.join(more[:left]), subject=card, count=n).split(JOIN)
     else:
         extra = more[:left]
     for entrance in extra:
         quota[entrance] += 1
-    rounds = max(quota.values(), default=0)
-    return [e for i in range(rounds) for e in free if quota[e] > i]
+    rounds = max((have[e] + quota[e] for e in free), default=0)
+    return [e for i in range(rounds) for e in free if have[e] <= i < have[e] + quota[e]]
 
 
-def place_minions(state: State, card: str, count: int, tile: str, choices: Choices | None = None) -> list[Event]:
+def place_minions(
+    state: State, card: str, count: int, tile: str, choices: Choices | None = None,
+    alongside: Mapping[str, int] | None = None,
+) -> list[Event]:
     """``count`` figures of ``card`` placed on ``tile``'s entrances (``FigurePlaced`` each, new
     figure ids ``<card>-<n>``); figures that fit nowhere, or that the box does not hold, are not
     placed (001 §Il Turno di un Servitore: "collocate le miniature disponibili").
 
+    ``alongside`` (small melee cards only): entrance -> small melee figures the same placement put
+    there before this card; the even spread counts them (``place_groups``).
     Ties are broken by ``choices`` (``rules/ties.py``): it raises ``Undecided`` at a tie it has no
     answer for; ``None`` takes every default (the first option in tile order)."""
     choices = choices if choices is not None else Choices.defaults()
@@ -159,10 +174,35 @@ def place_minions(state: State, card: str, count: int, tile: str, choices: Choic
     elif minion.attack == "ranged":
         spaces = _ranged(state, card, n, tile, choices)
     else:
-        spaces = _melee(state, card, n, tile, choices)
+        spaces = _melee(state, card, n, tile, choices, alongside or {})
     events: list[Event] = []
     for space in spaces:
         event = FigurePlaced(figure=next_figure_id(state, card), card=card, space=space)
         state = evolve(state, event)
         events.append(event)
+    return events
+
+
+def place_groups(state: State, groups: Iterable[tuple[str, int]], tile: str, choices: Choices | None = None) -> list[Event]:
+    """One placement (a chapter's setup in one room, an encounter, a summon): every ``(card, count)``
+    group on ``tile``'s entrances, small ranged first, then large, then small melee (stable within a
+    kind), as ``FigurePlaced`` events.
+
+    001 §Collocare i Servitori sul Tabellone, 3: "Collocate tutti i Servitori piccoli con Armi da
+    Mischia sulle rimanenti caselle ... Cercate di suddividere questi Servitori ... il più equamente
+    possibile": the even spread counts every small melee figure of the placement, whatever its card
+    (2 Roaches and 2 Rats on the Guard Room's three entrances: 2, 1 and 1). Each card in turn is
+    spread over the entrances holding the fewest; the players' ties are ``melee-minion-entrances``
+    decisions as for a single card (RULINGS.md, Placing minions). Ties are broken by ``choices``
+    (``Undecided`` propagates; ``None``: the defaults)."""
+    choices = choices if choices is not None else Choices.defaults()
+    events: list[Event] = []
+    alongside: dict[str, int] = {}
+    for card, n in sorted(groups, key=lambda g: placement_rank(g[0])):
+        placed = place_minions(state, card, n, tile, choices, alongside)
+        for event in placed:
+            state = evolve(state, event)
+            if placement_rank(card) == 2:
+                alongside[event.space] = alongside.get(event.space, 0) + 1
+        events += placed
     return events

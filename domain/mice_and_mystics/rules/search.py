@@ -2,8 +2,10 @@
 
 One die; a star draws the top search card (a ``DrawRequested`` on the search deck: the cards left,
 sorted, never their order). The player keeps it in the pack or discards it for 1 cheese (a
-``DecisionRequested``, default: keep; only discard when the pack already holds 3 cards, facts.md
-§5; tricks and party items take no room, so they can always be kept). An event card is not kept:
+``DecisionRequested``, always both options; default: keep, or discard when the pack already holds
+3 cards that take room). A card may be kept even into a full pack: the player then discards 1 pack
+card of their choice, for no cheese (001 §Equipaggiare; 003 §Equipar; ``cards.pack_limit``); tricks
+and party items take no room. An event card is not kept:
 it resolves at once and is discarded (001 §Ricerca: "Se invece pescate un Evento, seguite le
 istruzioni sulla carta"; ``scrolls.resolve_event``). After a successful search the mouse cannot
 search that room again. Most card texts are unknown (facts.md §5): a card of unknown type is treated
@@ -35,6 +37,8 @@ def _room(state: State, mouse: str) -> str:
 
 
 def decide_search(state: State, cmd: Search) -> list[Event]:
+    """``Search(mouse)`` -> ``[ActionStarted, RollRequested(search, 1 die)]``. Raises the action
+    checks' rules (``actions.check_action``) and ``search.same-room`` (001 §Ricerca)."""
     check_action(state, cmd.mouse, "search")
     if _room(state, cmd.mouse) in state.searched.get(cmd.mouse, ()):
         raise RuleBroken("search.same-room", section=sections.SEARCH, detail=f"{cmd.mouse} already searched this room")
@@ -42,6 +46,8 @@ def decide_search(state: State, cmd: Search) -> list[Event]:
 
 
 def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
+    """No star: ``[SearchFailed]``; a star: ``[SearchSucceeded, DrawRequested(search deck)]`` (no draw
+    when the deck is empty) (001 §Ricerca)."""
     assert state.mouse_turn is not None
     mouse = state.mouse_turn.mouse
     if not count(answer.faces, STARS):
@@ -53,6 +59,8 @@ def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
 
 
 def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
+    """An event card resolves at once (``scrolls.resolve_event``); any other card asks keep or
+    discard: ``[DecisionRequested(search-keep, ("keep", "discard"))]`` (001 §Ricerca)."""
     assert state.mouse_turn is not None
     mouse = state.mouse_turn.mouse
     from domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
@@ -62,24 +70,27 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     if is_event(state.last_drawn[0]):  # 001 §Ricerca: an event is resolved, never kept or traded for cheese
         return resolve_event(mouse, state.last_drawn[0])
     full = pack_load(state.pack.get(mouse, ())) >= PACK_LIMIT and card_type(state.last_drawn[0]) not in NO_ROOM
-    options = ("discard",) if full else ("keep", "discard")
-    return [DecisionRequested(decision=KEEP, options=options, piece=mouse, default=options[0])]
+    return [DecisionRequested(decision=KEEP, options=("keep", "discard"), piece=mouse, default="discard" if full else "keep")]
 
 
 def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
+    """``keep``: ``[SearchCardKept]`` (a party item: ``[PartyItemGained]``), then the pack-limit
+    discard decision if the pack is now over 3 (``cards.pack_limit``); ``discard``:
+    ``[SearchCardDiscarded, CheeseGained(1)]`` (001 §Ricerca)."""
     assert state.mouse_turn is not None
     mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
     if answer.option == "keep":
         from domain.mice_and_mystics.item_events import PartyItemGained
-        from domain.mice_and_mystics.rules.cards import card_type
+        from domain.mice_and_mystics.rules.cards import card_type, pack_limit
 
         if card_type(card) == "party-item":  # 001 §Oggetti del Gruppo: the token goes to the party stash
             return [PartyItemGained(mouse=mouse, card=card)]
-        return [SearchCardKept(mouse=mouse, card=card)]
+        return pack_limit(state, [SearchCardKept(mouse=mouse, card=card)])
     return [SearchCardDiscarded(mouse=mouse, card=card), CheeseGained(mouse=mouse, count=1, reason="search-discard")]
 
 
 def legal_searches(state: State, mouse: str) -> list[Command]:
+    """``[Search(mouse)]`` when the mouse may search this room, else ``[]``."""
     if not can_act(state, mouse, "search") or _room(state, mouse) in state.searched.get(mouse, ()):
         return []
     return [Search(mouse=mouse)]

@@ -19,7 +19,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import DecksPrepared, FigurePlaced, RoomTilePlaced, StoryBoardPrepared
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.placement import place_minions, placement_rank
+from domain.mice_and_mystics.rules.placement import place_groups
 from domain.mice_and_mystics.rules.ties import Choices
 from domain.mice_and_mystics.state import State
 from domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
@@ -118,8 +118,8 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
     after = state
     for event in events:
         after = evolve(after, event)
-    for group in sorted(chapter.minions, key=lambda g: placement_rank(g.card)):  # stable: file order within a kind
-        placed = place_minions(after, group.card, group.count, group.tile, choices)
+    for tile in dict.fromkeys(g.tile for g in chapter.minions):  # one placement per room: melee spread over all cards
+        placed = place_groups(after, [(g.card, g.count) for g in chapter.minions if g.tile == tile], tile, choices)
         for event in placed:
             after = evolve(after, event)
         events += placed

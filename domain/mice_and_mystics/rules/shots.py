@@ -3,7 +3,9 @@ Power Shot, Accurate Shot; 001 §Carte Abilità dei Topi).
 
 Played before the mouse's Battle action (``ability_cards.py``), they apply to that action's attack if
 it is ranged: Aimed Shot +1 battle die; Power Shot doubles the attack's battle dice (RULINGS.md,
-Ability cards); Accurate Shot makes the target roll 2 fewer defense dice.
+Ability cards); Accurate Shot makes the target roll 2 fewer defense dice. A shot changes only the
+attack of the action it was played before: played before the turn's first action, not the attack of
+Inspire's extra action; played once the first action is over, only the extra action's attack.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ def _shot(state: State, mouse: str) -> str | None:
     turn = state.mouse_turn
     if turn is None or turn.mouse != mouse or turn.ability not in SHOTS:
         return None
-    return turn.ability
+    # the attack is the extra action's once ExtraActionTaken is evolved, or, while its Battle is being
+    # decided (no attack in flight), as soon as the first action was taken
+    extra = turn.extra_action or (state.attack is None and turn.action is not None)
+    return turn.ability if extra == turn.ability_after_action else None
 
 
 def battle_dice(state: State, mouse: str, dice: int, ranged: bool) -> int:

@@ -3,9 +3,10 @@ Speciale: Il Bottino del Fabbro; Le Fognature, Ricerca Speciale (caselle d'acqua
 003 §Regras especiais do Capítulo). Rulings in RULINGS.md (Special searches).
 
 A successful search (a star) in a room with a special search not yet found, by a mouse that may
-take it (``SpecialSearch.classes``; on a water space if ``water_only``), with room in its pack:
-the player chooses the special item or the normal draw (a ``DecisionRequested``; default: the
-item). Each special item is found once per chapter.
+take it (``SpecialSearch.classes``; on a water space if ``water_only``): the player chooses the
+special item or the normal draw (a ``DecisionRequested``; default: the item). Each special item is
+found once per chapter. A full pack does not stop it: a card that puts the pack over 3 is followed
+by the player's discard of 1 pack card (001 §Equipaggiare; ``cards.pack_limit``).
 
 Tinkerer's Treasure (card text, 001/003): look through the search deck, take any 1 weapon or
 armour (a ``DecisionRequested`` among the eligible cards, sorted), then put the Treasure into the
@@ -20,8 +21,7 @@ from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDe
 from domain.mice_and_mystics.item_events import PartyItemGained
 from domain.mice_and_mystics.content import SpecialSearch, library
 from domain.mice_and_mystics.events import SearchSucceeded
-from domain.mice_and_mystics.rules.cards import pack_load
-from domain.mice_and_mystics.rules.search import PACK_LIMIT
+from domain.mice_and_mystics.rules.cards import pack_limit
 from domain.mice_and_mystics.state import State, space_of
 
 SPECIAL_SEARCH, TREASURE_PICK = "special-search", "tinkerers-treasure"
@@ -32,6 +32,7 @@ KNOWN_KINDS = {"bow-of-precision": "weapon", "toothpick": "weapon", "cloak-of-di
 
 
 def card_kind(card: str) -> str | None:
+    """The card's type: the catalogue, equipment.json, else facts.md §5 (``KNOWN_KINDS``); None if unknown."""
     lib = library()
     found = getattr(lib, "search_cards", {}).get(card)
     if found is not None:
@@ -41,6 +42,7 @@ def card_kind(card: str) -> str | None:
 
 
 def weapons_and_armour(state: State) -> tuple[str, ...]:
+    """The weapons and armour left in the search deck, sorted (Tinkerer's Treasure's choice)."""
     return tuple(sorted(c for c in set(state.search_deck) if card_kind(c) in ("weapon", "armour")))
 
 
@@ -48,7 +50,7 @@ def available(state: State, mouse: str) -> SpecialSearch | None:
     """The special search the mouse may take after a successful search where it stands, if any."""
     chapter = library().chapters.get(state.chapter)
     space = space_of(state, mouse)
-    if chapter is None or space is None or pack_load(state.pack.get(mouse, ())) >= PACK_LIMIT:
+    if chapter is None or space is None:
         return None
     tile = library().space_tile[space]
     classes = set(library().mice[mouse].classes)
@@ -77,6 +79,10 @@ def after_search_roll(state: State, events: list[Event]) -> list[Event]:
 
 
 def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
+    """The normal draw: ``[DrawRequested(search)]``; else ``[SpecialSearchFound, ...]``: Tinkerer's
+    Treasure asks which weapon or armour (``DecisionRequested`` ``tinkerers-treasure``), a party item
+    goes to the stash (``PartyItemGained``), any other card to the pack (``SearchDeckCardTaken``, then
+    the pack-limit discard if the pack is over 3)."""
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
     assert mouse is not None
     if answer.option == DRAW:
@@ -88,11 +94,13 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
         return [*events, DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0])]
     if card_kind(answer.option) == "party-item":  # 001 §Oggetti del Gruppo: held by the party
         return [*events, PartyItemGained(mouse=mouse, card=answer.option)]
-    return [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")]
+    return pack_limit(state, [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")])
 
 
 def resolve_treasure_pick(state: State, answer: DecisionMade) -> list[Event]:
+    """``[SearchDeckCardTaken(card), SearchDeckShuffled(added=(tinkerers-treasure,))]``, then the
+    pack-limit discard if the pack is over 3 (card text; 001 §Equipaggiare)."""
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
     assert mouse is not None
-    return [SearchDeckCardTaken(mouse=mouse, card=answer.option, reason=TINKERERS_TREASURE),
-            SearchDeckShuffled(added=(TINKERERS_TREASURE,), reason=TINKERERS_TREASURE)]
+    return pack_limit(state, [SearchDeckCardTaken(mouse=mouse, card=answer.option, reason=TINKERERS_TREASURE),
+                              SearchDeckShuffled(added=(TINKERERS_TREASURE,), reason=TINKERERS_TREASURE)])

@@ -26,7 +26,7 @@ from domain.mice_and_mystics.events import (
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules.captured import minions_on_board
 from domain.mice_and_mystics.rules.minion_turn import mice_on_board
-from domain.mice_and_mystics.rules.placement import place_minions, placement_rank
+from domain.mice_and_mystics.rules import placement
 from domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
 from domain.mice_and_mystics.state import State
 
@@ -53,15 +53,10 @@ def encounter_band(card: str, page: int) -> tuple[tuple[str, int], ...]:
 
 
 def place_groups(state: State, groups: tuple[tuple[str, int], ...], tile: str, choices: Choices | None = None) -> list[Event]:
-    """Place every group (card, count) on ``tile``'s minion entrances (placement order by kind);
-    ties broken by ``choices`` (``placement.place_minions``; ``None``: the defaults)."""
-    events: list[Event] = []
-    for card, n in sorted(groups, key=lambda g: placement_rank(g[0])):
-        placed = place_minions(state, card, n, tile, choices)
-        for event in placed:
-            state = evolve(state, event)
-        events += placed
-    return events
+    """Place every group (card, count) on ``tile``'s minion entrances as one placement: small
+    melee figures spread evenly across all their cards (``placement.place_groups``); ties broken by
+    ``choices`` (``None``: the defaults)."""
+    return placement.place_groups(state, groups, tile, choices)
 
 
 def new_cards_step(state: State, before: tuple[str, ...]) -> list[Event]:

@@ -5,7 +5,12 @@ mouse's whole move (``LeaveWater``, no move roll): stepping to an adjacent water
 to a dry space it rolls one die for itself plus one per mouse on that space, and a star gets it
 there, else it stays. At the end of its turn a mouse on a water space with a current is carried one
 space the current's way; carried off the room tile it is captured; a wall or a full space there
-stops it (RULINGS.md, Water). Minions ignore water. Mice in water take no free actions.
+stops it (RULINGS.md, Mousetraps and water). Leaving water is the mouse's move, so it may come
+before or after its action (001 §Il Turno di un Topo) and obeys the other move rules: a webbed mouse
+cannot, a knocked-down one stands up instead (000 §Atterrato), and more minions than mice on its
+space hold it (001 §Condividere le Caselle). A capture by a current is made like any other
+(``combat.capture_mouse``: Poison Master, Escape Artist). Minions ignore water. Mice in water take
+no free actions.
 """
 
 from __future__ import annotations
@@ -15,12 +20,14 @@ from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import LeaveWater
 from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import HourglassAdvanced, LeavingWaterFailed, LeavingWaterStarted, MouseCaptured
+from domain.mice_and_mystics.events import LeavingWaterFailed, LeavingWaterStarted
 from domain.mice_and_mystics.events import MouseMoved, MouseSweptByCurrent
 from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.combat import STARS, count
-from domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
+from domain.mice_and_mystics.rules.combat import STARS, capture_mouse, count
+from domain.mice_and_mystics.rules.actions import WEBBED
+from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
 from domain.mice_and_mystics.rules.links import linked
+from domain.mice_and_mystics.rules.movement import KNOCKED_DOWN
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
 
@@ -33,14 +40,37 @@ def in_water(state: State, mouse: str) -> bool:
     return space is not None and library().spaces[space].water
 
 
-def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
-    check_turn(state, cmd.mouse)
-    turn, here = state.mouse_turn, space_of(state, cmd.mouse)
+def check_can_leave_water(state: State, mouse: str) -> None:
+    """Refuse ``LeaveWater`` unless ``mouse`` (whose turn it is) stands in water and may still make its
+    move: before or after its action (001 §Il Turno di un Topo: "1 Azione e poi muovere, oppure prima
+    muovere"), not once it moved or rolled to move. Errors: ``water.not-in-water``;
+    ``water.whole-move`` (already moved); ``water.knocked-down`` (000 §Atterrato: its whole move
+    stands it up, with ``Move``); ``move.webbed`` (000 §Intrappolato: "non può muovere");
+    ``move.held-by-minions`` (001 §Condividere le Caselle: more minions than mice on its space)."""
+    check_turn(state, mouse)
+    turn, here = state.mouse_turn, space_of(state, mouse)
     assert turn is not None and here is not None
-    if not in_water(state, cmd.mouse):
-        raise RuleBroken("water.not-in-water", section=sections.WATER, detail=f"{cmd.mouse} is not in water")
-    if turn.moved or turn.movement_points is not None or turn.action is not None:
+    if not in_water(state, mouse):
+        raise RuleBroken("water.not-in-water", section=sections.WATER, detail=f"{mouse} is not in water")
+    if turn.moved or turn.movement_points is not None:
         raise RuleBroken("water.whole-move", section=sections.WATER, detail="leaving water takes the whole move")
+    if KNOCKED_DOWN in state.effects.get(mouse, ()):
+        detail = f"{mouse} is knocked down: its move stands it up (Move)"
+        raise RuleBroken("water.knocked-down", section=sections.NEGATIVE_EFFECTS, detail=detail)
+    if WEBBED in state.effects.get(mouse, ()):
+        raise RuleBroken("move.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed")
+    if len(minions_on(state, here)) > len(mice_on(state, here)):
+        raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
+
+
+def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
+    """Leave water to ``cmd.space``, adjacent (or linked by the Fishhook & Thread): to water,
+    ``MouseMoved`` (cost 1); to a dry space, ``LeavingWaterStarted`` and a ``leave-water`` roll of one
+    die plus one per mouse there (001 §Muoversi nell'Acqua). Errors: ``check_can_leave_water``;
+    ``water.not-adjacent``."""
+    check_can_leave_water(state, cmd.mouse)
+    here = space_of(state, cmd.mouse)
+    assert here is not None
     if cmd.space not in dict((*mouse_neighbours(here), *linked(state, here))) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
         raise RuleBroken("water.not-adjacent", section=sections.WATER, detail=f"{cmd.space} cannot be reached from {here}")
     if library().spaces[cmd.space].water:
@@ -59,13 +89,17 @@ def resolve_leave_water(state: State, answer: DiceRolled) -> list[Event]:
 
 
 def legal_leave_water(state: State, mouse: str) -> list[Command]:
-    turn, here = state.mouse_turn, space_of(state, mouse)
-    if turn is None or here is None or not in_water(state, mouse) or turn.moved or turn.action is not None:
+    """Every ``LeaveWater`` ``decide_leave_water`` accepts for ``mouse`` now."""
+    if state.mouse_turn is None or state.mouse_turn.mouse != mouse or space_of(state, mouse) is None:
         return []
-    if turn.movement_points is not None:
+    try:
+        check_can_leave_water(state, mouse)
+    except RuleBroken:
         return []
+    here = space_of(state, mouse)
+    assert here is not None
     steps = (*mouse_neighbours(here), *linked(state, here))  # Fishhook & Thread counts as adjacent
-    return [LeaveWater(mouse=mouse, space=s) for s, _ in steps if can_enter(state, s, "small", ignoring=mouse)]
+    return [LeaveWater(mouse=mouse, space=s) for s in dict(steps) if can_enter(state, s, "small", ignoring=mouse)]
 
 
 def current(state: State, mouse: str) -> list[Event]:
@@ -78,13 +112,7 @@ def current(state: State, mouse: str) -> list[Event]:
     dx, dy = STEP[lib.spaces[here].current]
     x, y = lib.spaces[here].centre[0] + dx, lib.spaces[here].centre[1] + dy
     if not (0 <= x <= tile.width and 0 <= y <= tile.height):
-        from domain.mice_and_mystics.rules.equip import discard_on_capture
-
-        return [
-            *discard_on_capture(state, mouse),
-            MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)),
-            HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"),
-        ]
+        return capture_mouse(state, mouse)  # the capture hooks: Poison Master, Escape Artist
     there = next((s.id for s in tile.spaces if abs(s.centre[0] - x) < 0.01 and abs(s.centre[1] - y) < 0.01), None)
     if there is None or not can_enter(state, there, "small", ignoring=mouse):
         return []

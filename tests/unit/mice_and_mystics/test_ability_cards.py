@@ -223,7 +223,8 @@ def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_targ
     assert events[-1] == RollRequested(reason="minion-defense", dice=1)  # the dagger rule again
     events, state = roll(state, 4)
     assert of_type(events, MinionDefeated)[0].figure == "rat-warriors-4"
-    assert state.awaiting is None and state.attack is None and state.cheese["filch"] == 0  # paid once
+    # the card paid once (2 cheese); Pilfer gave 1 back per rat defeated (001 "Ladruncolo", empty wheel)
+    assert state.awaiting is None and state.attack is None and state.cheese["filch"] == 2
 
 
 def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_without_targets():

@@ -37,6 +37,8 @@ def rat(n: int, space: str) -> FigurePlaced:
 
 
 def test_battle_melee_rolls_battle_value_plus_weapon_and_sword_results_hit__001_attacco_in_mischia():
+    """001 §Attacco in Mischia: dice = "Valore di Combattimento del Topo" plus "i bonus ... delle Armi
+    equipaggiate"; "Spade e Spade/Scudi" are the hits."""
     state = chapter_1_table(track=("collin", "filch", "tilda", "maginos", RAT))
     events, state = act(state, Battle(mouse="collin", target="rat-warriors-1"))
     assert events == [
@@ -52,6 +54,8 @@ def test_battle_melee_rolls_battle_value_plus_weapon_and_sword_results_hit__001_
 
 
 def test_battle_defense_sword_shield_blocks_unblocked_hits_wound_and_defeat__001_ferire_un_servitore():
+    """001 §Ferire un Servitore: the minion rolls its defense, "per ogni risultato Spada/Scudo ... para uno
+    dei colpi"; each unblocked hit is a wound; its cheese goes to the Cheese Wheel; Vitality 1 is defeated."""
     state = chapter_1_table(track=("collin", "filch", "tilda", "maginos", RAT))
     _, state = act(state, Battle(mouse="collin", target="rat-warriors-1"))
     _, state = roll(state, 2, 3, 6)
@@ -66,6 +70,8 @@ def test_battle_defense_sword_shield_blocks_unblocked_hits_wound_and_defeat__001
 
 
 def test_battle_bows_do_not_hit_in_melee_and_no_defense_is_rolled__001_attacco_in_mischia():
+    """001 §Attacco in Mischia (only swords and sword/shields hit); 001 §Ferire un Servitore: the defense
+    is rolled only "Se il Topo infligge uno o più colpi"."""
     _, state = act(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-1"))
     events, state = roll(state, 4, 5)
     assert events == [
@@ -76,18 +82,24 @@ def test_battle_bows_do_not_hit_in_melee_and_no_defense_is_rolled__001_attacco_i
 
 
 def test_battle_cheese_rolled_goes_to_the_attacking_mouse__001_attacco():
+    """001 §Attacco: "Un Topo che ottiene uno o più simboli Formaggio con i Dadi Azione riceve un segnalino
+    Formaggio per ogni simbolo ottenuto"."""
     _, state = act(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-1"))
     events, _ = roll(state, 1, 1)
     assert CheeseGained(mouse="filch", count=2, reason="attack") in events
 
 
-def test_battle_dagger_defender_lower_on_the_track_rolls_one_fewer__facts_5_dagger():
+def test_battle_dagger_defender_lower_on_the_track_rolls_one_fewer__001_ferire_un_servitore():
+    """001 §Ferire un Servitore (the defense roll) with Filch's Dagger (facts.md §5): a defender lower on
+    the initiative track than the attacker rolls 1 fewer defense die (Rat Warriors: 2 -> 1)."""
     _, state = act(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-1"))
     events, _ = roll(state, 2, 4)
     assert events[-1] == RollRequested(reason="minion-defense", dice=1)
 
 
 def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_ferire_un_servitore():
+    """001 §Ferire un Servitore: "Se la miniatura dello sconfitto era l'ultima ... rimuovete anche la
+    relativa carta dalla Colonna"; 001 §Round di Gioco: the other cards move up to fill the gap."""
     state = chapter_1_table(
         MinionDefeated(figure="rat-warriors-2", card=RAT),
         MinionDefeated(figure="rat-warriors-3", card=RAT),
@@ -97,18 +109,24 @@ def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_fe
     _, state = act(state, Battle(mouse="filch", target="rat-warriors-1"))
     _, state = roll(state, 2, 2)
     events, state = roll(state, 4, 4)
-    assert events[-2:] == [MinionDefeated(figure="rat-warriors-1", card=RAT), InitiativeCardRemoved(card=RAT)]
+    assert events[-3:] == [MinionDefeated(figure="rat-warriors-1", card=RAT),
+                           CheeseGained(mouse="filch", count=1, reason="pilfer"),  # 001 "Ladruncolo"
+                           InitiativeCardRemoved(card=RAT)]
     assert state.track == ("filch", "collin", "tilda", "maginos") and state.slot == 0 and state.turn_card == "filch"
 
 
 def test_battle_melee_only_same_or_adjacent_space_not_across_red_lines__001_attacco_in_mischia():
+    """001 §Attacco in Mischia: a minion "sulla stessa casella o su quella adiacente"; 001 §Linee Rosse:
+    spaces across a red line "non sono considerate adiacenti" (GR-14 | GR-15)."""
     with pytest.raises(RuleBroken, match="battle.invalid-target"):
         RULESET.decide(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-2"))
     state = chapter_1_table(at("GR-14", "filch"), rat(4, "GR-15"), rat(5, "GR-10"))
     assert battle_targets(state, "filch") == {"rat-warriors-3": False, "rat-warriors-5": False}
 
 
-def test_battle_maginos_draw_power_two_cheese_per_cheese_when_attacking__facts_2_maginos():
+def test_battle_maginos_draw_power_two_cheese_per_cheese_when_attacking__001_attacco():
+    """001 §Attacco with Maginos' card (001): "Attingere al Potere: quando Attacca, Maginos riceve 2
+    segnalini Formaggio per ogni" cheese rolled (facts.md §2)."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
     _, state = act(state, Battle(mouse="maginos", target="rat-warriors-1"))
     events, _ = roll(state, 1, 4)
@@ -119,6 +137,8 @@ def test_battle_maginos_draw_power_two_cheese_per_cheese_when_attacking__facts_2
 
 
 def test_battle_ranged_must_target_the_nearest_minions_on_same_or_adjacent_space__001_attacco_a_distanza():
+    """001 §Attacco a Distanza: "se ci sono Servitori nella stessa casella o in una adiacente ... sarà
+    obbligato a scegliere uno dei Servitori più vicini"; Maginos' Staff is melee on its own space."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
     assert battle_targets(state, "maginos") == {"rat-warriors-1": True}
     here = chapter_1_table(at("GR-3", "maginos"), rat(4, "GR-3"), track=("maginos", "filch", "collin", "tilda", RAT))
@@ -126,6 +146,8 @@ def test_battle_ranged_must_target_the_nearest_minions_on_same_or_adjacent_space
 
 
 def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio():
+    """001 §Vedere il Bersaglio: "Se questa linea di vista immaginaria attraversa un'area nera o un muro,
+    questo Attacco ... non può essere effettuato"."""
     state = chapter_1_table(
         at("KT-5", "maginos"), rat(4, "KT-3"), rat(5, "KT-9"), track=("maginos", "filch", "collin", "tilda", RAT)
     )
@@ -136,7 +158,29 @@ def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio(
 
 
 def test_segment_intersection_counts_crossing_and_touching__001_vedere_il_bersaglio():
+    """001 §Vedere il Bersaglio: the line from centre to centre is blocked by a wall it crosses or touches."""
     assert segments_intersect((0, 0), (2, 2), (0, 2), (2, 0))
     assert segments_intersect((0, 0), (2, 0), (1, 0), (1, 1)), "touching a wall blocks"
     assert not segments_intersect((0, 0), (1, 1), (2, 2), (3, 0))
     assert not segments_intersect((0, 0), (1, 0), (0, 1), (1, 1))
+
+
+def test_battle_melee_reaches_across_a_yellow_line_both_ways__001_linee_gialle():
+    """001 §Linee Gialle: "Le caselle separate da una Linea Gialla sono considerate adiacenti" (whatever
+    the arrow); 001 §Attacco in Mischia: a minion "su quella adiacente" is a melee target. GR-7 -> GR-8
+    is a yellow line (tile-05-guard-room.json, provisional). Filch: battle 1 + Dagger 1."""
+    state = chapter_1_table(at("GR-7", "filch"), rat(4, "GR-8"))
+    assert battle_targets(state, "filch") == {"rat-warriors-4": False}
+    events, state = act(state, Battle(mouse="filch", target="rat-warriors-4"))
+    assert events[1:] == [AttackDeclared(attacker="filch", target="rat-warriors-4", ranged=False, dice=2),
+                          RollRequested(reason="battle", dice=2, piece="filch")]
+    events, state = roll(state, 2, 3)
+    assert events == [AttackRolled(attacker="filch", target="rat-warriors-4", hits=2),
+                      RollRequested(reason="minion-defense", dice=1)]  # Dagger: the rat is lower on the track
+    events, state = roll(state, 4)
+    assert AttackResolved(attacker="filch", target="rat-warriors-4", hits=2, blocks=0, wounds=2) in events
+    assert MinionDefeated(figure="rat-warriors-4", card=RAT) in events and "GR-8" not in state.board
+    against_the_arrow = chapter_1_table(at("GR-8", "filch"), rat(4, "GR-7"))
+    assert battle_targets(against_the_arrow, "filch") == {"rat-warriors-2": False, "rat-warriors-4": False}
+    events = RULESET.decide(against_the_arrow, Battle(mouse="filch", target="rat-warriors-4"))
+    assert events[1] == AttackDeclared(attacker="filch", target="rat-warriors-4", ranged=False, dice=2)

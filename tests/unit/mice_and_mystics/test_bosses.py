@@ -1,7 +1,8 @@
 """Bosses, ambushes and Brodie (001 §Carte Iniziativa dei Boss; 001 §Ferire un Boss; 001 §Imboscate;
 000 §Boss dei Servitori; 000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3)."""
 
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, RollRequested
+from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DecisionRequested, DrawRequested, RollRequested
+from domain.core.events import ShuffleRequested
 from domain.mice_and_mystics.commands import Battle
 from domain.mice_and_mystics.events import (
     AchievementEarned,
@@ -18,6 +19,7 @@ from domain.mice_and_mystics.events import (
     InitiativeCardMovedUp,
     InitiativeCardRemoved,
     InitiativeCardsAdded,
+    InitiativeTrackReshuffled,
     MinionActivated,
     MinionDefeated,
     MinionMoved,
@@ -244,3 +246,93 @@ def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_dif
 def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__000_brodie_insegue():
     events, _ = started(*brodie_on("GR-6"), track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
     assert events[1] == MinionMoved(figure="brodie", origin="GR-6", path=(), reason="no mouse off his space")
+
+
+NO_MINION_CARDS = (
+    *(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)), InitiativeCardRemoved(card=RAT),
+)
+
+
+def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mice_cards__001_carte_iniziativa_dei_boss():
+    """001 §Carte Iniziativa dei Boss: the cards are laid "normalmente"; with no minion card on the
+    track that is 001 §Determinare l'Ordine di Iniziativa: every card of the table is shuffled into
+    a new track (not the boss's cards among themselves at the bottom)."""
+    state = chapter_1_table(*NO_MINION_CARDS, track=MICE)
+    events = enter_boss(state, "brodie", "GR-16")
+    assert events == [
+        FigurePlaced(figure="brodie", card="brodie-chases", space="GR-16"),
+        BossCardsAssigned(figure="brodie", cards=BRODIE),
+        ShuffleRequested(reason="encounter-initiative", cards=(*MICE, *BRODIE)),
+    ]
+    state = fold_events(state, events)
+    order = ("brodie-pounces", "collin", "filch", "brodie-chases", "tilda", "maginos")
+    more, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
+    assert more[0] == InitiativeTrackReshuffled(cards=order)  # (Collin's Born to Lead may follow)
+    assert state.track == order and state.turn_card == "filch" and state.boss_cards["brodie"] == BRODIE
+
+
+def test_single_card_boss_with_no_minion_cards_on_the_track_is_shuffled_too__001_determinare_lordine_di_iniziativa():
+    state = chapter_1_table(*NO_MINION_CARDS, track=MICE)
+    events = enter_boss(state, "captain-vurst", "GR-16")
+    assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, "captain-vurst"))
+
+
+def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_ambush__001_carte_iniziativa_dei_boss():
+    """The bottom-and-ambush rule is for "un Boss con Iniziativa multipla" (003: "um lacaio-chefão
+    com múltiplas cartas de iniciativa"); Captain Vurst's one card is added like a new minion card."""
+    state = chapter_1_table()
+    events = enter_boss(state, "captain-vurst", "GR-16")
+    assert events == [
+        FigurePlaced(figure="captain-vurst", card="captain-vurst", space="GR-16"),
+        BossCardsAssigned(figure="captain-vurst", cards=("captain-vurst",)),
+        InitiativeCardsAdded(cards=("captain-vurst",)),
+    ]
+
+
+def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_for_it__001_imboscate():
+    """001 §Imboscate: an encounter band marked Ambush (rules/keywords.py) declares ``AmbushDeclared``
+    once its minions are placed; when the initiative is laid the ambush roll follows
+    (``bosses.ambush_step``). Encounter contents are provisional (facts.md §6): the keyword is put on
+    standard-1's first band for the test."""
+    import msgspec
+
+    from domain.mice_and_mystics import content
+    from domain.mice_and_mystics.commands import Explore
+    from domain.mice_and_mystics.events import EncounterStarted
+
+    lib = content.shipped_library()
+    card = lib.encounters["standard-1"]
+    bands = (msgspec.structs.replace(card.bands[0], keywords=("ambush",)), *card.bands[1:])
+    token = content.ACTIVE_LIBRARY.set(msgspec.structs.replace(
+        lib, encounters={**lib.encounters, "standard-1": msgspec.structs.replace(card, bands=bands)}))
+    try:
+        state = chapter_1_table(*NO_MINION_CARDS, FigurePlaced(figure="filch", card="filch", space="GR-8"), track=MICE)
+        events, state = act(state, Explore(mouse="filch", via="E"))
+        events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
+        events, state = choose(state, "KI-13+KI-14")
+        assert events[-3:] == [
+            EncounterStarted(card="standard-1"),
+            AmbushDeclared(),
+            ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT)),
+        ]
+        order = ("collin", "filch", "tilda", "maginos", RAT)
+        events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
+        assert events == [InitiativeTrackReshuffled(cards=order), RollRequested(reason="ambush", dice=1)]
+        events, state = roll(state, 6)  # move number 3
+        assert events[:2] == [InitiativeCardMovedUp(card=RAT, by=3), AmbushResolved()]
+        assert state.track == ("collin", RAT, "filch", "tilda", "maginos")
+    finally:
+        content.ACTIVE_LIBRARY.reset(token)
+
+
+def test_brodie_pounces_tie_goes_to_the_space_holding_the_figure_highest_on_the_track__000_brodie_graffia():
+    """000 §Brodie Graffia: the space with most figures; two spaces with as many go to the one holding
+    the figure highest on the initiative track (here GR-16, later in tile order than GR-10)."""
+    mice = (FigurePlaced(figure="filch", card="filch", space="GR-10"), FigurePlaced(figure="collin", card="collin", space="GR-10"),
+            FigurePlaced(figure="tilda", card="tilda", space="GR-16"), FigurePlaced(figure="maginos", card="maginos", space="GR-16"))
+    track = ("brodie-pounces", "tilda", "filch", "collin", "maginos", RAT, "brodie-chases")
+    events, _ = started(*brodie_on("GR-1"), *mice, track=track)
+    assert events[1] == MinionMoved(figure="brodie", origin="GR-1", path=("GR-16",), reason="pounce")
+    assert isinstance(events[2], AttackDeclared) and {events[2].target, *events[2].others} == {"tilda", "maginos"}
+    events, _ = started(*brodie_on("GR-1"), *mice, track=("brodie-pounces", "collin", "tilda", "filch", "maginos", RAT, "brodie-chases"))
+    assert events[1] == MinionMoved(figure="brodie", origin="GR-1", path=("GR-10",), reason="pounce")

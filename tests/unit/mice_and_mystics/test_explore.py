@@ -13,12 +13,14 @@ from domain.mice_and_mystics.choice_events import ChoicesSettled
 from domain.mice_and_mystics.commands import Explore
 from domain.mice_and_mystics.events import (
     ActionStarted,
+    CheeseGained,
     DecksPrepared,
     EncounterRevealed,
     FigurePlaced,
     InitiativeCardRemoved,
     InitiativeTrackReshuffled,
     MinionDefeated,
+    RoomTilePlaced,
     RoomEntered,
     TileFlipped,
 )
@@ -76,7 +78,12 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
     assert [(e.card, e.space) for e in placed] == [(RAT, "KI-13"), (RAT, "KI-14")]
     assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT))
     events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=(RAT, "collin", "filch", "tilda", "maginos")))
-    assert events == [InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos"))]
+    # Collin laid in slot 2: Born to Lead (001 Collin's hero card, "quando collocate le carte sulla
+    # Colonna dell'Iniziativa, se il Principe Collin non si trova sul primo spazio, aggiungete
+    # immediatamente 1 segnalino Formaggio"; RULINGS.md, Born to Lead)
+    assert events == [InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos")),
+                      CheeseGained(mouse="collin", count=1, reason="born-to-lead")]
+    assert state.cheese["collin"] == 1
     assert state.turn_card == "filch" and state.slot == 2 and state.encounter_face_up == "standard-1"
     assert "standard-1" not in state.encounter_deck
 
@@ -87,3 +94,42 @@ def test_explore_a_flip_space_turns_the_room_over__001_esplorare_una_casella_di_
     assert events[1] == TileFlipped(tile="guard-room", to="sewer")
     assert {e.figure for e in of_type(events, FigurePlaced)} == set(MICE)
     assert of_type(events, RoomEntered) == [RoomEntered(tile="sewer", first=True)]
+
+
+def test_001_determinare_l_ordine_di_iniziativa_born_to_lead_not_when_collin_is_laid_first():
+    """001 Collin's hero card (Born to Lead): no cheese when the reshuffled track puts Collin on the
+    first space."""
+    _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
+    _, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
+    _, state = choose(state, "KI-13+KI-14")
+    order = ("collin", RAT, "filch", "tilda", "maginos")
+    events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
+    assert events == [InitiativeTrackReshuffled(cards=order)]
+    assert state.cheese.get("collin", 0) == 0
+
+
+PIPES = RoomTilePlaced(tile="pipes", column=0, row=1)
+
+
+def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
+    """001 §Esplorare: "Una casella di Rotazione con questo simbolo può essere Esplorata solamente da un
+    Fabbro o da un Furfante" (the Pipes' PI-10). Collin (Leader, Warrior) may not; Filch (Scamp) may."""
+    collin_first = ("collin", "filch", "tilda", "maginos")
+    state = chapter_1_table(*NO_RATS, PIPES, at("PI-10", "collin"), track=collin_first)
+    with pytest.raises(RuleBroken, match="explore.flip-class"):
+        RULESET.decide(state, Explore(mouse="collin", via="flip"))
+    assert [c for c in RULESET.legal_commands(state) if isinstance(c, Explore)] == []
+    state = chapter_1_table(*NO_RATS, PIPES, at("PI-10"), track=MICE)
+    assert Explore(mouse="filch", via="flip") in RULESET.legal_commands(state)
+    events, _ = act(state, Explore(mouse="filch", via="flip"))
+    assert events[:2] == [ActionStarted(mouse="filch", action="explore"), TileFlipped(tile="pipes", to="sewer-drain-pipe")]
+    assert of_type(events, FigurePlaced) == [FigurePlaced(figure="filch", card="filch", space="SD-12")]
+
+
+def test_001_esplorare_the_pipes_flip_space_for_a_tinkerer():
+    """001 §Esplorare: a Tinkerer ("Fabbro", Nez) may explore by the Pipes' flip space too."""
+    state = chapter_1_table(*NO_RATS, PIPES, at("PI-10", "nez"), track=("nez", "collin", "filch", "tilda"),
+                            mice=("nez", "collin", "filch", "tilda"))
+    assert Explore(mouse="nez", via="flip") in RULESET.legal_commands(state)
+    events, _ = act(state, Explore(mouse="nez", via="flip"))
+    assert TileFlipped(tile="pipes", to="sewer-drain-pipe") in events

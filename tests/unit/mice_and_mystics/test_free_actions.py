@@ -4,14 +4,15 @@ Livello; §Muoversi nell'Acqua; 001 §Topi Catturati; facts.md §0, §2, §5).""
 import pytest
 
 from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import Battle, Equip, EndTurn, LevelUp, Search, Share, Unequip
+from domain.core.events import DecisionRequested, RollRequested
+from domain.mice_and_mystics.commands import Battle, Equip, EquipCard, EndTurn, LevelUp, Search, Share, Unequip
 from domain.mice_and_mystics.events import AttackDeclared, CheeseGained, FigurePlaced, MouseCaptured, MouseWounded
 from domain.mice_and_mystics.events import RoomTilePlaced, SearchCardKept, TurnStarted
 from domain.mice_and_mystics.item_events import (
     CheeseShared,
     EquipmentDiscarded,
     MouseLeveledUp,
+    PackCardDiscarded,
     PartyItemGained,
     SearchCardEquipped,
     SearchCardShared,
@@ -19,7 +20,7 @@ from domain.mice_and_mystics.item_events import (
 )
 from domain.mice_and_mystics.rules.combat import mouse_defense_dice, wound_mouse
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, chapter_1_table
+from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, choose
 
 
 def kept(mouse, *cards):
@@ -39,7 +40,7 @@ def at(space, mouse):
 def test_share_gives_a_pack_card_to_a_mouse_on_the_same_space__001_condividere():
     state = chapter_1_table(*kept("filch", "toothpick"))
     events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick"))
-    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick")]
+    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch")]
     assert state.pack["filch"] == () and state.pack["collin"] == ("toothpick",)
     assert state.mouse_turn.action is None and state.mouse_turn.free_actions == ("share",)
 
@@ -47,8 +48,8 @@ def test_share_gives_a_pack_card_to_a_mouse_on_the_same_space__001_condividere()
 def test_share_gives_cheese_and_a_card_to_an_adjacent_mouse_in_one_free_action__001_condividere():
     state = chapter_1_table(at("GR-7", "collin"), *kept("filch", "toothpick"), CheeseGained(mouse="filch", count=3, reason="t"))
     events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick", cheese=2))
-    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick"),
-                      CheeseShared(mouse="filch", with_mouse="collin", count=2)]
+    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
+                      CheeseShared(mouse="filch", with_mouse="collin", count=2, by="filch")]
     assert state.cheese["filch"] == 1 and state.cheese["collin"] == 2
 
 
@@ -59,10 +60,75 @@ def test_share_refused_with_a_mouse_neither_on_the_same_nor_an_adjacent_space__0
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, Share) and c.with_mouse == "collin"]
 
 
-def test_share_refused_when_the_receiving_pack_is_full__001_equipaggiare():
-    state = chapter_1_table(*kept("collin", "search-card-01", "search-card-02", "search-card-03"), *kept("filch", "toothpick"))
-    with pytest.raises(RuleBroken, match="share.pack-full"):
+def test_share_is_a_free_exchange_giving_and_taking_cards_and_cheese__001_condividere():
+    """001 §Condividere: "scambiare liberamente carte Ricerca e/o segnalini Formaggio"; 003 "livremente
+    trocar": one Share both gives and takes; it is the acting mouse's free action only."""
+    state = chapter_1_table(at("GR-7", "collin"), *kept("filch", "toothpick"), *kept("collin", "ring-of-feline-strength", "search-card-01"),
+                            CheeseGained(mouse="collin", count=3, reason="t"))
+    command = Share(mouse="filch", with_mouse="collin", give=("toothpick",), take=("ring-of-feline-strength", "search-card-01"),
+                    take_cheese=2)
+    events, state = act(state, command)
+    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
+                      SearchCardShared(mouse="collin", with_mouse="filch", card="ring-of-feline-strength", by="filch"),
+                      SearchCardShared(mouse="collin", with_mouse="filch", card="search-card-01", by="filch"),
+                      CheeseShared(mouse="collin", with_mouse="filch", count=2, by="filch")]
+    assert state.pack["filch"] == ("ring-of-feline-strength", "search-card-01") and state.pack["collin"] == ("toothpick",)
+    assert state.cheese["filch"] == 2 and state.cheese["collin"] == 1
+    assert state.mouse_turn.mouse == "filch" and state.mouse_turn.free_actions == ("share",)
+
+
+def test_share_take_only_counts_as_the_acting_mouse_s_share__001_azioni_gratuite():
+    state = chapter_1_table(*kept("collin", "toothpick"))
+    _, state = act(state, Share(mouse="filch", with_mouse="collin", take=("toothpick",)))
+    assert state.pack["filch"] == ("toothpick",) and state.mouse_turn.free_actions == ("share",)
+    with pytest.raises(RuleBroken, match="free-action.once-per-turn"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", card="toothpick"))
+
+
+def test_share_refuses_cards_not_in_the_giver_s_pack_named_twice_and_missing_cheese__001_condividere():
+    state = chapter_1_table(*kept("filch", "toothpick"), *kept("collin", "search-card-01"), CheeseGained(mouse="collin", count=1, reason="t"))
+    with pytest.raises(RuleBroken, match="share.not-in-pack"):
+        RULESET.decide(state, Share(mouse="filch", with_mouse="collin", take=("toothpick",)))
+    with pytest.raises(RuleBroken, match="share.not-in-pack"):
+        RULESET.decide(state, Share(mouse="filch", with_mouse="collin", give=("search-card-01",)))
+    with pytest.raises(RuleBroken, match="share.same-card"):
+        RULESET.decide(state, Share(mouse="filch", with_mouse="collin", card="toothpick", give=("toothpick",)))
+    with pytest.raises(RuleBroken, match="share.not-enough-cheese"):
+        RULESET.decide(state, Share(mouse="filch", with_mouse="collin", take_cheese=2))
+    with pytest.raises(RuleBroken, match="share.nothing"):
+        RULESET.decide(state, Share(mouse="filch", with_mouse="collin"))
+
+
+def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__001_equipaggiare():
+    """001 §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca"
+    (003: "Se, em algum momento, o rato superar esse limite"): the gift is allowed; Collin's player
+    picks the card to discard among his pack's cards (tricks and party items are not counted), for
+    no cheese."""
+    state = chapter_1_table(*kept("collin", "search-card-01", "search-card-02", "search-card-03"), *kept("filch", "toothpick"),
+                            PartyItemGained(mouse="collin", card="grapes"))
+    events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick"))
+    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
+                      DecisionRequested(decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
+                                        piece="collin", default="toothpick")]
+    with pytest.raises(RuleBroken, match="free-action.inside-action"):
+        RULESET.decide(state, Equip(mouse="filch", card="toothpick", slot="both-paws"))
+    events, state = choose(state, "search-card-02")
+    assert events[0] == PackCardDiscarded(mouse="collin", card="search-card-02")
+    assert not [e for e in events if isinstance(e, DecisionRequested)]
+    assert state.pack["collin"] == ("search-card-01", "search-card-03", "toothpick") and state.awaiting is None
+    assert state.cheese.get("collin", 0) == 0
+
+
+def test_share_legal_commands_list_single_gives_and_takes__001_condividere():
+    state = chapter_1_table(*kept("collin", "toothpick"), CheeseGained(mouse="collin", count=2, reason="t"),
+                            *kept("filch", "search-card-01"))
+    legal = [c for c in RULESET.legal_commands(state) if isinstance(c, Share) and c.with_mouse == "collin"]
+    assert legal == [Share(mouse="filch", with_mouse="collin", card="search-card-01"),
+                     Share(mouse="filch", with_mouse="collin", take=("toothpick",)),
+                     Share(mouse="filch", with_mouse="collin", take_cheese=1),
+                     Share(mouse="filch", with_mouse="collin", take_cheese=2)]
+    for command in legal:
+        assert RULESET.decide(state, command)
 
 
 # --- limits common to free actions ---------------------------------------------------------------
@@ -144,12 +210,71 @@ def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__001_filch_coda_pre
         RULESET.decide(state, Equip(mouse="collin", card="dagger", slot="tail"))
 
 
-def test_the_pack_holds_three_cards_tricks_and_party_items_take_no_room__001_equipaggiare():
+def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggiare():
+    """001 §Equipaggiare: at most 3 cards in the pack, tricks (and party items) excluded; over the
+    limit the player discards 1 card of their choice — here the Dagger just put back is kept."""
     state = chapter_1_table(*kept("filch", "search-card-01", "search-card-02", "search-card-03"),
                             PartyItemGained(mouse="filch", card="grapes"))
-    with pytest.raises(RuleBroken, match="equip.pack-full"):
-        RULESET.decide(state, Unequip(mouse="filch", card="dagger"))
-    assert Unequip(mouse="filch", card="dagger") not in RULESET.legal_commands(state)
+    assert Unequip(mouse="filch", card="dagger") in RULESET.legal_commands(state)
+    events, state = act(state, Unequip(mouse="filch", card="dagger"))
+    assert events == [SearchCardUnequipped(mouse="filch", card="dagger", loadout=()),
+                      DecisionRequested(decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "dagger"),
+                                        piece="filch", default="dagger")]
+    events, state = choose(state, "search-card-01")
+    assert events[0] == PackCardDiscarded(mouse="filch", card="search-card-01")
+    assert state.pack["filch"] == ("search-card-02", "search-card-03", "dagger")
+
+
+def test_one_equip_moves_several_cards_between_pack_and_equipment__001_equipaggiare():
+    """001 §Equipaggiare: "può Equipaggiare carte che sono nella sua sacca, o spostare nella sacca
+    carte precedentemente Equipaggiate" (plural): Filch moves his Dagger to his tail, takes the
+    Toothpick in both paws and puts on the Cloak in one free action."""
+    state = chapter_1_table(*kept("filch", "toothpick", "cloak-of-displacement"))
+    command = Equip(mouse="filch", unequip=("dagger",), cards=(EquipCard(card="dagger", slot="tail"),
+                                                               EquipCard(card="toothpick", slot="both-paws"),
+                                                               EquipCard(card="cloak-of-displacement", slot="body")))
+    events, state = act(state, command)
+    assert events == [
+        SearchCardUnequipped(mouse="filch", card="dagger", loadout=()),
+        SearchCardEquipped(mouse="filch", card="dagger", slot="tail", loadout=(("dagger", "tail"),)),
+        SearchCardEquipped(mouse="filch", card="toothpick", slot="both-paws", loadout=(("dagger", "tail"), ("toothpick", "both-paws"))),
+        SearchCardEquipped(mouse="filch", card="cloak-of-displacement", slot="body",
+                           loadout=(("dagger", "tail"), ("toothpick", "both-paws"), ("cloak-of-displacement", "body"))),
+    ]
+    assert state.pack["filch"] == () and state.mouse_turn.free_actions == ("equip",)
+    with pytest.raises(RuleBroken, match="free-action.once-per-turn"):
+        RULESET.decide(state, Unequip(mouse="filch", card="toothpick"))
+
+
+def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__001_equipaggiare():
+    state = chapter_1_table(*kept("filch", "toothpick"))
+    with pytest.raises(RuleBroken, match="equip.not-in-pack"):  # the second card is not in the pack
+        RULESET.decide(state, Equip(mouse="filch", card="toothpick", slot="both-paws",
+                                    cards=(EquipCard(card="cloak-of-displacement", slot="body"),)))
+    with pytest.raises(RuleBroken, match="equip.not-equipped"):
+        RULESET.decide(state, Equip(mouse="filch", unequip=("toothpick",)))
+    with pytest.raises(RuleBroken, match="equip.nothing"):
+        RULESET.decide(state, Equip(mouse="filch"))
+    with pytest.raises(RuleBroken, match="equip.wrong-slot"):
+        RULESET.decide(state, Equip(mouse="filch", card="toothpick"))
+
+
+def test_an_equip_leaving_the_pack_over_the_limit_asks_a_discard_until_it_fits__001_equipaggiare():
+    """Two cards back into a full pack make 5: one discard of the player's choice at a time until the
+    pack holds 3 (001 §Equipaggiare; 003 §Equipar)."""
+    state = chapter_1_table(*kept("collin", "search-card-01", "search-card-02", "search-card-03"), track=COLLIN_FIRST)
+    events, state = act(state, Equip(mouse="collin", unequip=("collins-sword", "leather-breastplate")))
+    assert events[-1] == DecisionRequested(
+        decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "collins-sword", "leather-breastplate"),
+        piece="collin", default="leather-breastplate")
+    events, state = choose(state, "search-card-02")
+    assert events == [PackCardDiscarded(mouse="collin", card="search-card-02"),
+                      DecisionRequested(decision="pack-limit",
+                                        options=("search-card-01", "search-card-03", "collins-sword", "leather-breastplate"),
+                                        piece="collin", default="leather-breastplate")]
+    events, state = choose(state, "search-card-01")
+    assert events[0] == PackCardDiscarded(mouse="collin", card="search-card-01")
+    assert state.pack["collin"] == ("search-card-03", "collins-sword", "leather-breastplate") and state.awaiting is None
 
 
 def test_unequip_moves_the_card_to_the_pack_and_the_mouse_cannot_attack_unarmed__001_equipaggiare():

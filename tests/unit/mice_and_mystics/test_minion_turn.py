@@ -14,8 +14,11 @@ from domain.mice_and_mystics.events import (
     MinionAttackSkipped,
     MinionDefeated,
     MinionMoved,
+    MousetrapsSet,
     MouseWounded,
+    RoomTilePlaced,
 )
+from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.state import space_of
 from tests.unit.mice_and_mystics.scenario import chapter_1_table, fold_events, roll
@@ -146,3 +149,105 @@ def test_minion_with_no_mouse_in_its_room_neither_moves_nor_attacks__000_muovere
         MinionMoved(figure="elite-rat-warriors-1", origin="KT-1", path=(), reason="no mouse to move toward"),
         MinionAttackSkipped(figure="elite-rat-warriors-1", reason="sees no mouse"),
     ]
+
+
+def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_was_already_attacked__000_attaccare_con_un_servitore():
+    """000 §Attaccare con un Servitore, rule 2: "(o se sono stati già tutti Attaccati), il Servitore
+    Attaccherà il Topo più in alto sulla Colonna dell'Iniziativa" (003: "ou se todos foram neste
+    turno"): among mice already attacked distance no longer counts. Rat 3 shares Collin's space but
+    attacks Filch, adjacent and higher on the track."""
+    setup = (
+        minion(RAT, 2, "GR-1"), minion(RAT, 3, "GR-2"),
+        at("GR-1", "filch"), at("GR-2", "collin"), at("GR-16", "tilda"), at("GR-16", "maginos"),
+    )
+    events, state = start(*setup)
+    assert events[-2] == AttackDeclared(attacker="rat-warriors-1", target="collin", ranged=False, dice=2)
+    events, state = roll(state, 4, 4)  # no hit
+    assert events[-2] == AttackDeclared(attacker="rat-warriors-2", target="filch", ranged=False, dice=2)
+    events, state = roll(state, 4, 4)
+    assert events[-4:] == [
+        MinionActivated(figure="rat-warriors-3"),
+        MinionMoved(figure="rat-warriors-3", origin="GR-2", path=(), reason="starts on a mouse's space"),
+        AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=False, dice=2),
+        RollRequested(reason="minion-attack", dice=2),
+    ]
+
+
+def test_minion_still_prefers_a_mouse_not_yet_attacked_over_a_nearer_attacked_one__000_attaccare_con_un_servitore():
+    """000 §Attaccare con un Servitore, rule 1: the nearest mouse *not yet attacked*: Rat 3 on
+    Collin's space (attacked) attacks Filch next to it (not attacked), lower on the track."""
+    setup = (
+        minion(RAT, 3, "GR-2"), at("GR-1", "filch"), at("GR-2", "collin"), at("GR-16", "tilda"), at("GR-16", "maginos"),
+        MinionDefeated(figure="rat-warriors-2", card=RAT),
+    )
+    events, state = start(*setup, track=(RAT, "collin", "filch", "tilda", "maginos"))
+    assert events[-2] == AttackDeclared(attacker="rat-warriors-1", target="collin", ranged=False, dice=2)
+    events, _ = roll(state, 4, 4)
+    assert events[-2] == AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=False, dice=2)
+
+
+def test_minion_moves_through_water_without_stopping__000_muovere_un_servitore():
+    """000 §Muovere un Servitore: minions "ignorano gli effetti di acqua": a mouse entering water ends
+    its move (001 §Muoversi nell'Acqua); a rat crosses the Sewer's channel in one move."""
+    setup = (
+        RoomTilePlaced(tile="sewer", column=0, row=1),
+        *ONLY_RAT_1, minion(RAT, 1, "SW-2"), at("SW-13", "filch"),
+    )
+    events, state = start(*setup)
+    assert events == [MinionActivated(figure="rat-warriors-1"), RollRequested(reason="minion-move", dice=1)]
+    events, state = roll(state, 3)  # move number 3
+    moved = events[0]
+    assert isinstance(moved, MinionMoved) and len(moved.path) == 3 and moved.path[-1] == "SW-13"
+    assert any(library().spaces[s].water for s in moved.path[:-1])
+    assert events[1] == AttackDeclared(attacker="rat-warriors-1", target="filch", ranged=False, dice=2)
+    assert space_of(state, "rat-warriors-1") == "SW-13"
+
+
+def test_minion_crosses_a_yellow_line_against_its_arrow_for_one_step__000_muovere_un_servitore():
+    """000 §Muovere un Servitore: minions ignore yellow lines. GR-8 to GR-7 is against the arrow
+    (3 movement for a mouse, 001 §Linee Gialle); a rat rolling move number 1 makes it."""
+    setup = (*ONLY_RAT_1, minion(RAT, 1, "GR-8"), at("GR-7", "filch"), at("GR-16", "collin"))
+    _, state = start(*setup)
+    events, _ = roll(state, 1)
+    assert events[:2] == [
+        MinionMoved(figure="rat-warriors-1", origin="GR-8", path=("GR-7",)),
+        AttackDeclared(attacker="rat-warriors-1", target="filch", ranged=False, dice=2),
+    ]
+
+
+def test_minion_moves_across_a_red_line__000_muovere_un_servitore():
+    """000 §Muovere un Servitore: minions ignore red lines (001 §Linee Rosse stops only mice):
+    GR-14 to GR-15 is one step for a rat."""
+    setup = (*ONLY_RAT_1, minion(RAT, 1, "GR-14"), at("GR-15", "filch"))
+    _, state = start(*setup)
+    events, _ = roll(state, 1)
+    assert events[:2] == [
+        MinionMoved(figure="rat-warriors-1", origin="GR-14", path=("GR-15",)),
+        AttackDeclared(attacker="rat-warriors-1", target="filch", ranged=False, dice=2),
+    ]
+
+
+def test_minion_cannot_attack_across_a_red_line__001_linee_rosse():
+    """001 §Linee Rosse: "Le caselle separate da una Linea Rossa non sono adiacenti" (for everyone,
+    RULINGS.md): a rat on GR-14 next to the full GR-15 across the red line stays and cannot attack."""
+    mice = tuple(at("GR-15", m) for m in ("filch", "collin", "tilda", "maginos"))
+    _, state = start(*ONLY_RAT_1, minion(RAT, 1, "GR-14"), *mice)
+    events, _ = roll(state, 3)
+    assert events[:2] == [
+        MinionMoved(figure="rat-warriors-1", origin="GR-14", path=()),
+        MinionAttackSkipped(figure="rat-warriors-1", reason="no mouse in reach"),
+    ]
+
+
+def test_minion_walks_over_a_set_mousetrap_without_stopping__000_muovere_un_servitore():
+    """000 §Muovere un Servitore: minions ignore mousetraps. A mouse stops on a set trap and rolls
+    (001 §Attraversare le Trappole per Topi); a rat walks KT-2, KT-4 (trap), KT-8 with no roll."""
+    setup = (*ONLY_RAT_1, MousetrapsSet(spaces=("KT-4",)), minion(RAT, 1, "KT-2"), at("KT-8", "filch"))
+    _, state = start(*setup)
+    events, state = roll(state, 2)  # move number 2
+    assert events == [
+        MinionMoved(figure="rat-warriors-1", origin="KT-2", path=("KT-4", "KT-8")),
+        AttackDeclared(attacker="rat-warriors-1", target="filch", ranged=False, dice=2),
+        RollRequested(reason="minion-attack", dice=2),
+    ]
+    assert "KT-4" in state.traps

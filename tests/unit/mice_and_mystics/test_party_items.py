@@ -216,3 +216,58 @@ def test_a_roach_standing_on_the_grapes_eats_them_without_moving__001_uva_come_e
                           RoachesAteGrapes(figures=("roaches-1",), space="GR-1"),
                           PartyItemLost(item="grapes", reason="eaten"), SearchDeckShuffled(added=("grapes",), reason="eaten")]
     assert events[5] == MinionActivated(figure="roaches-2")  # the card goes on: roaches-2 is left
+
+
+def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__000_boss_dei_servitori():
+    """000 §Boss dei Servitori: "il Capitano Vurst non sarà influenzato da nessuna regola o potere che
+    abbia effetto sui Ratti" (003: "os chefões não são afetados pelos poderes que afetam os comuns"):
+    Disguises ignore the encounter's Rats, not Vurst."""
+    state = chapter_1_table(found("disguises"))
+    minions, events = party_items.disguise(state, (("captain-vurst", 1), ("rat-warriors", 2)))
+    assert minions == (("captain-vurst", 1),) and of_kind(events, PartyItemLost)
+    assert party_items.disguise(state, (("captain-vurst", 1),)) == ((("captain-vurst", 1),), [])
+
+
+def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_servitori():
+    """001 §Uva come Arma makes a Rat on the grapes throw them; 000 §Boss dei Servitori: not Captain
+    Vurst (``grapes.rat_on_grapes``), while a Rat Warrior there does."""
+    from domain.mice_and_mystics.events import BossCardsAssigned
+    from domain.mice_and_mystics.rules import grapes
+
+    state = chapter_1_table(
+        found(FORK), found("grapes"), PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-16",)),
+        FigurePlaced(figure="captain-vurst", card="captain-vurst", space="GR-16"),
+        BossCardsAssigned(figure="captain-vurst", cards=("captain-vurst",)),
+        FigurePlaced(figure="rat-warriors-3", card="rat-warriors", space="GR-16"),
+    )
+    assert state.tokens.get("grapes") == ("GR-16",)
+    assert not grapes.rat_on_grapes(state, "captain-vurst")
+    assert grapes.rat_on_grapes(state, "rat-warriors-3")
+
+
+def test_disguises_do_not_stop_a_summon__001_travestimento():
+    """001 §Travestimento: "Il Travestimento non permette di ignorare un'Evocazione": a summon from
+    the face-up encounter card places its Rats and the party keeps the Disguises."""
+    from domain.core.events import DecisionRequested as Asked
+    from domain.mice_and_mystics.events import CheeseAddedToWheel, EncounterRevealed, MinionDefeated
+    from domain.mice_and_mystics.rules.summoning import summon
+    from tests.unit.mice_and_mystics.scenario import choose
+
+    mice = ("filch", "collin", "tilda", "maginos")
+    state = chapter_1_table(
+        *(MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)),
+        InitiativeCardRemoved(card="rat-warriors"), *(FigurePlaced(figure=m, card=m, space="KT-7") for m in mice),
+        EncounterRevealed(card="standard-1", page=1), found("disguises"), CheeseAddedToWheel(count=6, reason="test"),
+        track=mice,
+    )
+    events = summon(state)
+    state = fold_events(state, events)
+    if isinstance(events[-1], Asked):
+        more, state = choose(state, events[-1].default)
+        events += more
+    assert [e.card for e in of_kind(events, FigurePlaced)] == ["rat-warriors", "rat-warriors"]
+    assert not of_kind(events, PartyItemLost) and party_items.holds(state, "disguises")
+
+
+def of_kind(events, kind):
+    return [e for e in events if isinstance(e, kind)]

@@ -22,7 +22,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import CheeseAddedToWheel, FigurePlaced, MinionDefeated, InitiativeCardRemoved
 from domain.mice_and_mystics.rules.figures import available
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
-from domain.mice_and_mystics.rules.placement import next_figure_id, place_minions
+from domain.mice_and_mystics.rules.placement import next_figure_id, place_groups, place_minions
 from domain.mice_and_mystics.rules.summoning import summon
 from domain.mice_and_mystics.rules.ties import TIE_DECISIONS, Choices, Undecided
 from domain.mice_and_mystics.ruleset import RULESET
@@ -182,6 +182,51 @@ def test_001_collocare_i_servitori_an_unlimited_special_area_takes_ranged_minion
     """The Kitchen counter (KI-1, outlined in red) takes every small ranged minion, nearer or not."""
     state = chapter_1_table(*NO_RATS, *mice_on("KI-8"), track=MICE)
     assert spaces_of(place_minions(state, ELITE, 4, "kitchen", Choices())) == ["KI-1"] * 4
+
+
+def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spread_together():
+    """Step 3: "Collocate tutti i Servitori piccoli con Armi da Mischia sulle rimanenti caselle ...
+    Cercate di suddividere questi Servitori ... il più equamente possibile": the spread counts every
+    small melee figure of the placement, not one card's. 2 Roaches then 2 Rats on the Guard Room's
+    three entrances: 2, 1 and 1, none left empty (per card it was roaches and rats both on GR-2/GR-4)."""
+    state = empty_guard_room()
+    groups = ((ROACH, 2), (RAT, 2))
+    with pytest.raises(Undecided) as tie:
+        place_groups(state, groups, "guard-room", Choices())
+    assert tie.value.events[-1] == DecisionRequested(
+        decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), default="GR-2+GR-4")
+    with pytest.raises(Undecided) as tie:  # the rats: one on the empty GR-13, the other where the players say
+        place_groups(state, groups, "guard-room", Choices(("GR-2+GR-4",)))
+    assert tie.value.events[-1] == DecisionRequested(
+        decision="melee-minion-entrances", options=("GR-2", "GR-4", "GR-13"), default="GR-2")
+    events = place_groups(state, groups, "guard-room", Choices(("GR-2+GR-4", "GR-13")))
+    assert [(e.card, e.space) for e in events] == [(ROACH, "GR-2"), (ROACH, "GR-4"), (RAT, "GR-13"), (RAT, "GR-13")]
+    defaults = place_groups(state, groups, "guard-room", None)
+    assert [(e.card, e.space) for e in defaults] == [(ROACH, "GR-2"), (ROACH, "GR-4"), (RAT, "GR-13"), (RAT, "GR-2")]
+
+
+def test_001_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_empty_is_not_asked():
+    """2 Roaches then 1 Rat: once the players put the roaches, the rat's place is forced (the only
+    entrance with fewest figures): no second question."""
+    state = empty_guard_room()
+    events = place_groups(state, ((ROACH, 2), (RAT, 1)), "guard-room", Choices(("GR-4+GR-13",)))
+    assert [(e.card, e.space) for e in events] == [(ROACH, "GR-4"), (ROACH, "GR-13"), (RAT, "GR-2")]
+
+
+def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_room_together():
+    """The chapter's setup is one placement per room (001 §Collocare i Servitori, 3): 2 roaches and
+    2 rat warriors in the Guard Room leave no entrance empty."""
+    records, game = pack_game([(ROACH, 2, "guard-room"), (RAT, 2, "guard-room")])
+    asked = [r.payload for r in records if isinstance(r.payload, DecisionRequested) and r.payload.decision in TIE_DECISIONS]
+    while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
+        more = play(game, Choose(option=game.pending.default), seat="north", command_id=f"c{len(records)}", at=AT, seed=None)
+        records += more
+        game = fold(game, more)
+        asked += [e.payload for e in more if isinstance(e.payload, DecisionRequested) and e.payload.decision in TIE_DECISIONS]
+    assert [d.options for d in asked] == [("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), ("GR-2", "GR-4", "GR-13")]
+    board = game.state.board
+    assert {e: len(board.get(e, ())) for e in ("GR-2", "GR-4", "GR-13")} == {"GR-2": 2, "GR-4": 1, "GR-13": 1}
+    assert verify(records).ok
 
 
 # --- the decision through the game: summons, chapter setup, replay --------------------------------

@@ -1,11 +1,13 @@
 """Search (001 §Ricerca): one die, a star draws a search card (hidden draw); keep it or discard it
-for 1 cheese; one successful search per mouse per room."""
+for 1 cheese; one successful search per mouse per room. A card kept into a full pack makes the
+player discard 1 pack card of their choice, for no cheese (001 §Equipaggiare; 003 §Equipar)."""
 
 import pytest
 
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, RollRequested
-from domain.mice_and_mystics.commands import Search
+from domain.mice_and_mystics.commands import EndTurn, Search
+from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
 from domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
@@ -15,8 +17,9 @@ from domain.mice_and_mystics.events import (
     SearchFailed,
     SearchSucceeded,
 )
+from domain.mice_and_mystics.item_events import PackCardDiscarded
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, roll
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, roll
 
 DECK = DecksPrepared(encounter_deck=(), search_deck=("toothpick", "grapes", "dinner-fork"))
 
@@ -63,3 +66,58 @@ def test_search_only_once_successfully_per_room__001_ricerca():
     with pytest.raises(RuleBroken, match="search.same-room"):
         RULESET.decide(state, Search(mouse="filch"))
     assert Search(mouse="filch") not in RULESET.legal_commands(state)
+
+
+FULL = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)]
+
+
+def test_001_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarded_for_cheese():
+    """001 §Ricerca offers both choices whatever the pack holds; with 3 cards the default policy
+    discards for 1 cheese (keeping would cost a discard for nothing)."""
+    _, state = act(chapter_1_table(DECK, *FULL), Search(mouse="filch"))
+    _, state = roll(state, 2)
+    events, state = drawn(state, "toothpick")
+    assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="discard")]
+    events, _ = answer(state, DecisionMade(decision="search-keep", option="discard", by="south"))
+    assert events == [SearchCardDiscarded(mouse="filch", card="toothpick"), CheeseGained(mouse="filch", count=1, reason="search-discard")]
+
+
+def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_choice_for_no_cheese():
+    """001 §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca del
+    Topo (esclusi gli Stratagemmi)" — the new card or an older one; no cheese (that is only for the
+    freshly drawn card of 001 §Ricerca)."""
+    _, state = act(chapter_1_table(DECK, *FULL), Search(mouse="filch"))
+    _, state = roll(state, 2)
+    _, state = drawn(state, "toothpick")
+    events, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="south"))
+    assert events == [SearchCardKept(mouse="filch", card="toothpick"),
+                      DecisionRequested(decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
+                                        piece="filch", default="toothpick")]
+    events, state = choose(state, "search-card-03")
+    assert events[0] == PackCardDiscarded(mouse="filch", card="search-card-03")
+    assert state.pack["filch"] == ("search-card-01", "search-card-02", "toothpick")
+    assert state.cheese.get("filch", 0) == 0 and state.awaiting is None
+    assert EndTurn(mouse="filch") in RULESET.legal_commands(state)  # the search is over, the turn goes on
+
+
+def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_discards_one():
+    """Tinkerer's Treasure is no longer refused to a full pack: the weapon or armour taken puts the pack
+    over 3 and the player discards 1 card of their choice (001 §Equipaggiare; RULINGS.md, Special
+    searches)."""
+    mice = ("nez", "tilda", "filch", "maginos")
+    deck = DecksPrepared(encounter_deck=(), search_deck=("cloak-of-displacement", "toothpick"))
+    full = [SearchCardKept(mouse="nez", card=f"search-card-0{n}") for n in (1, 2, 3)]
+    state = chapter_1_table(deck, *full, track=(*mice, "rat-warriors"), mice=mice)
+    _, state = act(state, Search(mouse="nez"))
+    events, state = roll(state, 2)
+    assert events[-1] == DecisionRequested(decision="special-search", options=("tinkerers-treasure", "search-deck"),
+                                           piece="nez", default="tinkerers-treasure")
+    events, state = choose(state, "tinkerers-treasure", "toothpick")
+    assert events[0] == SpecialSearchFound(mouse="nez", tile="guard-room", item="tinkerers-treasure")
+    assert events[-3:] == [SearchDeckCardTaken(mouse="nez", card="toothpick", reason="tinkerers-treasure"),
+                           SearchDeckShuffled(added=("tinkerers-treasure",), reason="tinkerers-treasure"),
+                           DecisionRequested(decision="pack-limit",
+                                             options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
+                                             piece="nez", default="toothpick")]
+    _, state = choose(state, "search-card-01")
+    assert state.pack["nez"] == ("search-card-02", "search-card-03", "toothpick")

@@ -10,7 +10,7 @@ from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import PARTY, Table, created, of_type
 
 
-def test_chapter_1_setup_places_tiles_mice_on_start_space_and_rats_on_guard_room_entrances():
+def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_rats_on_guard_room_entrances():
     """001 §Capitolo 1, Preparazione delle Stanze; 001 §Collocare i Servitori sul Tabellone (3)."""
     table = Table()
     events = table.events
@@ -25,7 +25,7 @@ def test_chapter_1_setup_places_tiles_mice_on_start_space_and_rats_on_guard_room
     assert of_type(events, StoryBoardPrepared) == [StoryBoardPrepared(hourglass_page=1, end_marker_page=6)]
 
 
-def test_setup_ends_with_the_initiative_shuffle_of_the_figures_on_the_board():
+def test_001_preparazione_del_gioco_setup_ends_with_the_initiative_shuffle_of_the_figures_on_the_board():
     """001 §Preparazione del Gioco 7 / §Determinare l'Ordine di Iniziativa."""
     table = Table()
     assert table.events[-1] == ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors"))
@@ -33,7 +33,7 @@ def test_setup_ends_with_the_initiative_shuffle_of_the_figures_on_the_board():
     assert RULESET.legal_commands(table.state) == []
 
 
-def test_lily_is_not_allowed_in_chapter_1():
+def test_001_capitolo_1_preparazione_del_gruppo_lily_is_not_allowed():
     """001 §Capitolo 1, Preparazione del Gruppo: Lily has not joined the party yet."""
     with pytest.raises(RuleBroken, match="setup.mouse-not-allowed"):
         RULESET.initial_state(created(("lily", "tilda", "filch", "maginos")))
@@ -48,12 +48,15 @@ def test_lily_is_not_allowed_in_chapter_1():
         (("collin", "tilda", "filch", "mickey"), "setup.unknown-mouse"),
     ],
 )
-def test_chapter_1_party_is_four_distinct_known_mice(mice, rule):
+def test_001_capitolo_1_preparazione_del_gruppo_party_is_four_distinct_known_mice(mice, rule):
+    """001 §Preparazione del Gioco, Scegliere un Eroe: "Il testo del Capitolo dirà ai giocatori quanti Topi
+    formeranno il gruppo (solitamente quattro)"; 001 §Capitolo 1, Preparazione del Gruppo: "Scegliete i 4
+    Topi che prenderanno parte al Capitolo"."""
     with pytest.raises(RuleBroken, match=rule):
         RULESET.initial_state(created(mice, seats=(Seat(name="all", controls=tuple(mice)),)))
 
 
-def test_each_party_mouse_is_controlled_by_exactly_one_seat():
+def test_001_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_one_seat():
     """001 §Preparazione del Gioco, Scegliere un Eroe: each player takes one or more mice."""
     twice = (Seat(name="a", controls=("collin", "tilda", "filch", "maginos")), Seat(name="b", controls=("filch",)))
     with pytest.raises(RuleBroken, match="setup.seat-controls"):
@@ -63,7 +66,9 @@ def test_each_party_mouse_is_controlled_by_exactly_one_seat():
         RULESET.initial_state(created(PARTY, seats=nobody))
 
 
-def test_unknown_chapter_and_malformed_setup_are_refused():
+def test_001_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refused():
+    """001 §Preparazione del Gioco, Scegliere un Capitolo: the chapter must be one dicelog knows; the
+    setup document must be well formed."""
     with pytest.raises(RuleBroken, match="setup.unknown-chapter"):
         RULESET.initial_state(created(PARTY, chapter="chapter-99"))
     bad = created(PARTY)
@@ -74,7 +79,8 @@ def test_unknown_chapter_and_malformed_setup_are_refused():
         RULESET.initial_state(bad)
 
 
-def test_begin_twice_is_refused():
+def test_001_preparazione_del_gioco_begin_twice_is_refused():
+    """001 §Preparazione del Gioco: the game is set up once, before the first round."""
     from domain.core.ruleset import Begin
 
     with pytest.raises(RuleBroken, match="setup.already-begun"):

@@ -21,7 +21,7 @@ from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table, act, chapter_1_table, of_type, roll
 
 
-def test_initiative_shuffle_lays_the_track_in_order_and_starts_round_1():
+def test_001_determinare_lordine_di_iniziativa_the_shuffle_lays_the_track_in_order_and_starts_round_1():
     """001 §Determinare l'Ordine di Iniziativa: the first card goes on slot 1, the second on 2..."""
     table = Table()
     order = ("tilda", "collin", "filch", "maginos", "rat-warriors")
@@ -32,8 +32,10 @@ def test_initiative_shuffle_lays_the_track_in_order_and_starts_round_1():
     assert RULESET.turn_piece(table.state) == "tilda"
 
 
-def test_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
-    """facts.md §2 (Born to Lead, S-IT card text)."""
+def test_001_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
+    """001 §Determinare l'Ordine di Iniziativa with Collin's card (001, Movimento dei Topi example):
+    "Comandante Nato: quando collocate le carte sulla Colonna dell'Iniziativa, se il Principe Collin non si
+    trova sul primo spazio, aggiungete immediatamente 1 segnalino Formaggio"; facts.md §2 (Born to Lead)."""
     table = Table()
     events = table.play(Shuffle(order=("tilda", "collin", "filch", "maginos", "rat-warriors")))
     assert of_type(events, CheeseGained) == [CheeseGained(mouse="collin", count=1, reason="born-to-lead")]
@@ -77,8 +79,9 @@ def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di
     assert wrap[:3] == [TurnEnded(card="maginos"), RoundStarted(round=2), TurnStarted(card="rat-warriors", slot=0)]
 
 
-def test_a_mouse_may_end_its_turn_without_moving():
-    """001 §Il Turno di un Topo: the move is optional."""
+def test_001_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
+    """001 §Il Turno di un Topo: the move is optional, and so is the action ("o alla decisione di non
+    effettuarla")."""
     state = chapter_1_table()
     assert RULESET.decide(state, EndTurn(mouse="filch"))[:2] == [
         TurnEnded(card="filch"),
@@ -87,20 +90,21 @@ def test_a_mouse_may_end_its_turn_without_moving():
 
 
 @pytest.mark.parametrize("command", [Move(mouse="collin"), EndTurn(mouse="collin")])
-def test_only_the_mouse_whose_turn_it_is_may_act(command):
+def test_001_round_di_gioco_only_the_mouse_whose_turn_it_is_may_act(command):
     """001 §Round di Gioco: cards act in initiative order."""
     with pytest.raises(NotYourTurn, match="turn.not-your-turn") as refused:
         RULESET.decide(chapter_1_table(), command)
     assert refused.value.status == 409
 
 
-def test_outcome_is_defeat_when_the_hourglass_reaches_the_end_marker():
+def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_marker():
     """001 §Plancia del Racconto: the players lose when the hourglass reaches the end marker."""
     assert RULESET.outcome(chapter_1_table()) is None
     assert RULESET.outcome(chapter_1_table(StoryBoardPrepared(hourglass_page=6, end_marker_page=6))) == "defeat"
 
 
-def test_nothing_is_legal_while_the_initiative_shuffle_is_pending():
+def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffle_is_pending():
+    """001 §Determinare l'Ordine di Iniziativa: no turn is taken before the cards are laid on the track."""
     state = Table().state
     assert state.awaiting == "initiative"
     assert RULESET.legal_commands(state) == []

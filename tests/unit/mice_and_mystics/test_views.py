@@ -5,7 +5,8 @@ from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table
 
 
-def test_initiative_view_lists_cards_with_names_whose_turn_and_round():
+def test_001_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_names_whose_turn_and_round():
+    """001 §Determinare l'Ordine di Iniziativa and §Round di Gioco: the track in order, whose turn, the round."""
     table = Table()
     table.play(Shuffle(order=("filch", "collin", "tilda", "maginos", "rat-warriors")))
     view = RULESET.initiative_view(table.state)
@@ -15,7 +16,9 @@ def test_initiative_view_lists_cards_with_names_whose_turn_and_round():
     assert view.cards[-1].figures == ("rat-warriors-1", "rat-warriors-2", "rat-warriors-3")
 
 
-def test_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
+def test_001_preparazione_del_gioco_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
+    """001 §Preparazione del Gioco (tiles and figures as set up); 001 §Plancia del Racconto (hourglass, end
+    marker, Cheese Wheel)."""
     view = RULESET.board_view(Table().state)
     assert [t.tile for t in view.tiles] == ["guard-room", "kitchen-tunnels", "tunnel-entrance"]
     spaces = {s.id: s.figures for t in view.tiles for s in t.spaces}
@@ -24,7 +27,8 @@ def test_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
     assert all(t.provisional for t in view.tiles)
 
 
-def test_every_event_of_a_setup_describes_or_is_silent():
+def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silent():
+    """001 §Preparazione del Gioco: the log tells where each mouse starts and where the story markers go."""
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert "Prince Collin starts on GR-6" in lines
@@ -32,6 +36,7 @@ def test_every_event_of_a_setup_describes_or_is_silent():
 
 
 def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
+    """001 §Preparazione del Gioco, Scegliere una Abilità: "i giocatori scelgono 1 carta Abilità per ogni Topo"."""
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert "Prince Collin: players choose starting-ability among backslash, battle-leader, battle-squeak, feint, " \

@@ -1,0 +1,32 @@
+"""Filch's Pilfer (001 §Schede dei Topi, Filch: "Ladruncolo: quando Filch sconfigge un Servitore,
+aggiungete 1 segnalino Formaggio alla sua sacca. Se il Servitore sconfitto è un Ratto, Filch può
+prendere il segnalino Formaggio dalla Ruota del Formaggio, se disponibile"; facts.md §2, FAQ1: Rat
+Warriors and Elite Rat Warriors are Rats, Captain Vurst is not).
+
+Each minion figure the mouse with Pilfer defeats gives it 1 cheese. For a Rat, with cheese on the
+wheel, the cheese comes off the wheel (``CheeseTakenFromWheel``) instead of the supply
+(``CheeseGained``). The rulebook says "may"; the other answer (the supply) gives Filch the same
+cheese and leaves the minions' wheel fuller, so it is never better for the party and dicelog does
+not ask (RULINGS.md, Filch's Pilfer).
+"""
+
+from __future__ import annotations
+
+from domain.core.events import Event
+from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import CheeseGained, CheeseTakenFromWheel
+from domain.mice_and_mystics.rules.party_items import RATS
+from domain.mice_and_mystics.state import State
+
+PILFER = "pilfer"
+
+
+def on_defeat(state: State, attacker: str | None, card: str) -> list[Event]:
+    """The cheese ``attacker`` gains for defeating a figure of minion ``card`` (``state`` before the
+    defeat); nothing unless the attacker is a mouse with Pilfer."""
+    mouse = library().mice.get(attacker) if attacker in state.party else None
+    if mouse is None or mouse.ability != PILFER:
+        return []
+    if card in RATS and state.cheese_wheel > 0:
+        return [CheeseTakenFromWheel(mouse=mouse.id, count=1, reason=PILFER)]
+    return [CheeseGained(mouse=mouse.id, count=1, reason=PILFER)]
