@@ -2,7 +2,8 @@
 one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
 
 - First Aid: free, once a turn, not in water: 1 wound (not a poison wound) off a mouse on the space.
-- Aimed / Power / Accurate Shot: before the Battle action of a mouse with a ranged weapon (``shots.py``).
+- Aimed / Power / Accurate Shot: before a Battle action of a mouse with a ranged weapon, once per
+  attack, paid each time (``shots.py``).
 - Cure (an action): poison wounds or effect markers off a mouse on the same space, 1 to 3.
 - Chain Lightning (the Battle action): 1 to Lore minions the mouse sees, one 3-dice ranged roll, each
   target defends in turn.
@@ -58,8 +59,9 @@ def _first_aid(state: State, cmd: UseAbility) -> list[Event]:
 
 def _shot(state: State, cmd: UseAbility) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
-    if state.mouse_turn is not None and cmd.ability in state.mouse_turn.ability_uses:
-        raise broken("ability.once-per-turn", f"{cmd.ability} already applies to this turn's attack")
+    turn = state.mouse_turn
+    if turn is not None and cmd.ability in turn.ability_uses and turn.ability_after_action == (turn.action is not None):
+        raise broken("ability.once-per-attack", f"{cmd.ability} already applies to this action's attack")
     item = weapon(cmd.mouse, state)
     if item is None or item.attack != "ranged":
         raise broken("ability.needs-ranged-weapon", f"{cmd.ability} is played before a ranged attack")

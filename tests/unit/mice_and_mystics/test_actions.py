@@ -136,9 +136,9 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
 def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action_it_was_played_before():
     """001 §Carte Abilità dei Topi; facts.md §4 row 3 (Aimed Shot: "Before a ranged attack: +1 battle for
     that attack"); row 14 (Inspire's extra action). Maginos (Staff: battle 1 + 1, ranged at GR-2) plays
-    Aimed Shot before his Battle: 3 dice; Inspire's extra Battle that follows rolls 2, the card being
-    once a turn (RULINGS.md, Ability cards). Played once the first action is over, the shot is for the
-    extra Battle."""
+    Aimed Shot before his Battle: 3 dice; Inspire's extra Battle that follows rolls 2 unless the card
+    is played (and paid) again before it, as the same card may be used at several moments of a turn
+    (001 §Salire di Livello). Played once the first action is over, the shot is for the extra Battle."""
     from domain.mice_and_mystics.commands import UseAbility
     from domain.mice_and_mystics.events import AttackDeclared, CheeseGained
     from domain.mice_and_mystics.item_events import AbilityUsed, ExtraActionTaken, MiceInspired, MouseLeveledUp
@@ -153,11 +153,16 @@ def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action
     events, state = act(state, battle)
     assert events[1] == AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3)
     _, state = roll(state, 3, 3, 3)  # no bow: a miss, the Battle action is over
-    with pytest.raises(RuleBroken, match="ability.once-per-turn"):
+    events, unshot = act(state, battle)
+    assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
+                          AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=2)]
+    events, state = act(state, shot)  # the same card again, for the extra Battle: paid again
+    assert events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)] and state.cheese["maginos"] == 3
+    with pytest.raises(RuleBroken, match="ability.once-per-attack"):
         RULESET.decide(state, shot)
     events, state = act(state, battle)
     assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
-                          AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=2)]
+                          AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3)]
     later = chapter_1_table(*inspired, ActionStarted(mouse="maginos", action="search"), track=maginos_first)
     events, later = act(later, shot)
     assert events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)]
