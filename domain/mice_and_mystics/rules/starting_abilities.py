@@ -6,7 +6,8 @@ carta Abilità per ogni Topo in gioco"; facts.md §4).
 The choice is the players': either in the setup document (``Setup.abilities``: mouse → card,
 checked when the game is created) or, for every mouse the document leaves out, as a pending
 decision at setup, one mouse at a time in party order (``DecisionRequested(decision=
-"starting-ability", piece=mouse, options=eligible cards, default=the first)``). The initiative
+"starting-ability", piece=mouse, options=eligible cards, default=the first card whose effect dicelog
+plays)``). The initiative
 shuffle is asked once every mouse has its card. The eligible cards are those of the mouse's class
 (or any class) that no other mouse holds (each card exists once: ``free_actions.eligible_abilities``).
 
@@ -29,6 +30,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.documents import CarryOver
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
 from domain.mice_and_mystics.rules.free_actions import eligible_abilities
 from domain.mice_and_mystics.state import State
 
@@ -85,7 +87,13 @@ def _next_request(state: State) -> list[Event]:
     if waiting is None:
         return []
     mouse, options = waiting
-    return [DecisionRequested(decision=STARTING_ABILITY, options=options, piece=mouse, default=options[0])]
+    return [DecisionRequested(decision=STARTING_ABILITY, options=options, piece=mouse, default=default_card(options))]
+
+
+def default_card(options: tuple[str, ...]) -> str:
+    """The default answer: the first option whose effect dicelog plays (``ability_cards.IMPLEMENTED``),
+    else the first option, so a ``decision_policy="default"`` party holds cards it can use."""
+    return next((o for o in options if o in IMPLEMENTED), options[0])
 
 
 def initiative_request(state: State) -> ShuffleRequested:

@@ -33,7 +33,7 @@ def begun(**setup):
 def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_party_order():
     events, state = begun()
     assert events[-1] == DecisionRequested(
-        decision="starting-ability", piece="collin", default="backslash",
+        decision="starting-ability", piece="collin", default="first-aid",  # the first card dicelog plays
         options=("backslash", "battle-leader", "battle-squeak", "feint", "first-aid", "give-order", "inspire",
                  "protect", "resolve", "thundersqueak"),
     )
@@ -43,6 +43,7 @@ def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_p
     assert events[1].piece == "tilda"
     assert "first-aid" not in events[1].options, "each ability card exists once (facts.md §4)"
     assert events[1].options == ("cure", "fortify", "major-heal", "thundersqueak")
+    assert events[1].default == "cure"
     for option in ("cure", "knife-strike"):
         events, state = answer(state, DecisionMade(decision="starting-ability", option=option, by="x"))
     assert events[-1].piece == "maginos"
@@ -131,3 +132,15 @@ def test_001_scegliere_una_abilita_through_the_core_the_controlling_seat_answers
     assert isinstance(table.game.pending, ShuffleRequested)
     assert fold(None, table.records).state == table.state
     assert table.state.abilities["collin"] == ("inspire",)
+
+
+def test_001_scegliere_una_abilita_the_default_is_a_card_whose_effect_is_played():
+    """The decision's default (what a ``decision_policy="default"`` game takes) is the first option
+    dicelog plays; a mouse whose options are all unknown-effect cards gets the first option."""
+    from domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
+    from domain.mice_and_mystics.rules.starting_abilities import default_card
+
+    assert default_card(("dodge", "energy-rush", "find", "keen-eye", "knife-strike")) == "knife-strike"
+    assert default_card(("backslash", "feint")) == "backslash"
+    table = Table()
+    assert all(a in IMPLEMENTED for held in table.state.abilities.values() for a in held)

@@ -41,5 +41,5 @@ def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert "Prince Collin: players choose starting-ability among backslash, battle-leader, battle-squeak, feint, " \
            "first-aid, give-order, inspire, protect, resolve, thundersqueak" in lines
-    assert "Chosen for starting-ability: backslash (by north)" in lines
-    assert "Prince Collin takes the ability card Backslash (decision)" in lines
+    assert "Chosen for starting-ability: first-aid (by north)" in lines
+    assert "Prince Collin takes the ability card First Aid (decision)" in lines
