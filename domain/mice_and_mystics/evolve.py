@@ -1,10 +1,19 @@
 """``evolve(state, event) -> state``: apply one stored event. Never validates, never fails.
 
-Core events other than the pending/answer nodes leave the state unchanged (``CardsDrawn`` also
-takes the drawn cards out of the named deck).
+One small handler per event type (or per group), looked up by ``type(event)`` in ``HANDLERS``,
+built once at import by ``@_on(...)``: no chain of isinstance tests. A handler whose precondition
+does not hold (e.g. ``AttackRolled`` with no attack) returns the state unchanged. The chapter, item
+and choice events go whole to ``evolve_chapter`` / ``evolve_items`` / ``evolve_choices``; a
+``DecisionMade`` answering a tie (``answers_tie``) goes to ``evolve_choices``. Events in ``IGNORED``
+leave the state unchanged, and so do core events other than the pending/answer nodes
+(``CardsDrawn`` also takes the drawn cards out of the named deck). No event class subclasses
+another; a subclass would still get the handler of its nearest registered base (``_inherited``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -30,6 +39,35 @@ from domain.mice_and_mystics.item_events import ITEM_EVENTS
 from domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
 
 PREEMPTIVE_SHOT = "preemptive-shot"
+
+Handler = Callable[[State, Any], State]
+HANDLERS: dict[type[Event], Handler] = {}
+
+
+def evolve(state: State, event: Event) -> State:
+    return HANDLERS.get(type(event), _inherited)(state, event)
+
+
+def _inherited(state: State, event: Event) -> State:
+    """An event type with no handler of its own: its nearest registered base's, else unchanged."""
+    for cls in type(event).__mro__[1:]:
+        handler = HANDLERS.get(cls)
+        if handler is not None:
+            return handler(state, event)
+    return state
+
+
+def _on(*types: type[Event]) -> Callable[[Handler], Handler]:
+    """Register the decorated function as the handler of ``types`` (each at most once)."""
+
+    def register(handler: Handler) -> Handler:
+        for cls in types:
+            if cls in HANDLERS:
+                raise TypeError(f"{cls.__name__} has two handlers")
+            HANDLERS[cls] = handler
+        return handler
+
+    return register
 
 
 def _move(board: dict[str, tuple[str, ...]], figure: str, origin: str | None, target: str | None):
@@ -86,208 +124,490 @@ def _note_new_minion(state: State, figure: str, card: str) -> State:
     return replace(state, new_minions=(*state.new_minions, figure))
 
 
-def evolve(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
-    if isinstance(event, CHAPTER_EVENTS):
-        return evolve_chapter(state, event)
-    if isinstance(event, ITEM_EVENTS):
-        return evolve_items(state, event)
-    if isinstance(event, CHOICE_EVENTS) or answers_tie(state, event):
+# Whole groups folded elsewhere.
+
+_on(*CHAPTER_EVENTS)(evolve_chapter)
+_on(*ITEM_EVENTS)(evolve_items)
+_on(*CHOICE_EVENTS)(evolve_choices)
+
+# Mice and Mystics events that leave the state unchanged (no handler of their own).
+IGNORED: tuple[type[Event], ...] = (
+    ev.MinionTurnPassed,
+    ev.MouseTurnSkipped,
+    ev.SearchFailed,
+    ev.SearchCardDiscarded,
+)
+
+
+@_on(*IGNORED)
+def _unchanged(state: State, event: Event) -> State:
+    return state
+
+
+# Setup, rounds and turns.
+
+
+@_on(ev.RoomTilePlaced)
+def _room_tile_placed(state: State, event: ev.RoomTilePlaced) -> State:
+    return replace(state, tiles=(*state.tiles, PlacedTile(tile=event.tile, column=event.column, row=event.row)))
+
+
+@_on(ev.FigurePlaced)
+def _figure_placed(state: State, event: ev.FigurePlaced) -> State:
+    figure, card = event.figure, event.card
+    board = _move(state.board, figure, space_of(state, figure), event.space)
+    state = replace(state, board=board, figures={**state.figures, figure: card})
+    return _note_new_minion(state, figure, card)
+
+
+@_on(ev.StoryBoardPrepared)
+def _story_board_prepared(state: State, event: ev.StoryBoardPrepared) -> State:
+    return replace(state, hourglass_page=event.hourglass_page, end_marker_page=event.end_marker_page)
+
+
+@_on(ev.DecksPrepared)
+def _decks_prepared(state: State, event: ev.DecksPrepared) -> State:
+    return replace(state, encounter_deck=event.encounter_deck, search_deck=event.search_deck)
+
+
+@_on(ev.InitiativeTrackLaid)
+def _initiative_track_laid(state: State, event: ev.InitiativeTrackLaid) -> State:
+    return replace(state, track=event.cards, phase="playing", slot=None)
+
+
+@_on(ev.CheeseGained)
+def _cheese_gained(state: State, event: ev.CheeseGained) -> State:
+    return replace(state, cheese=_add(state.cheese, event.mouse, event.count))
+
+
+@_on(ev.RoundStarted)
+def _round_started(state: State, event: ev.RoundStarted) -> State:
+    return replace(state, round=event.round, slot=None)
+
+
+@_on(ev.TurnStarted)
+def _turn_started(state: State, event: ev.TurnStarted) -> State:
+    card = event.card
+    playing = card in state.party and card not in state.captured
+    return replace(
+        state,
+        slot=event.slot,
+        turn_open=True,
+        mouse_turn=MouseTurn(mouse=card) if playing else None,
+        minion_turn=MinionTurn(card=card) if card not in state.party else None,
+    )
+
+
+@_on(ev.MovementPointsGained)
+def _movement_points_gained(state: State, event: ev.MovementPointsGained) -> State:
+    if state.mouse_turn is None:
+        return state
+    return replace(state, mouse_turn=replace(state.mouse_turn, movement_points=event.points, moved=False))
+
+
+@_on(ev.MouseMoved)
+def _mouse_moved(state: State, event: ev.MouseMoved) -> State:
+    mouse, path = event.mouse, event.path
+    board = _move(state.board, mouse, event.origin, path[-1]) if path else state.board
+    turn = state.mouse_turn
+    if turn is not None and turn.mouse == mouse:
+        turn = replace(turn, moved=True)
+    return replace(state, board=board, mouse_turn=turn, water_target=None)
+
+
+@_on(ev.ActionStarted)
+def _action_started(state: State, event: ev.ActionStarted) -> State:
+    turn = state.mouse_turn
+    if turn is None:
+        return state
+    gave_up = turn.movement_points is not None and not turn.moved
+    return replace(state, mouse_turn=replace(turn, action=event.action, moved=turn.moved or gave_up))
+
+
+@_on(ev.InitiativeCardsSwapped)
+def _initiative_cards_swapped(state: State, event: ev.InitiativeCardsSwapped) -> State:
+    card, other = event.card, event.other
+    track = tuple(other if c == card else card if c == other else c for c in state.track)
+    return replace(state, track=track)
+
+
+@_on(ev.TurnEnded)
+def _turn_ended(state: State, event: ev.TurnEnded) -> State:
+    return replace(state, mouse_turn=None, minion_turn=None, turn_open=False, trap_rest=(), water_target=None)
+
+
+# Attacks, wounds, defeat and capture.
+
+
+@_on(ev.AttackDeclared)
+def _attack_declared(state: State, event: ev.AttackDeclared) -> State:
+    attacker, target = event.attacker, event.target
+    attacked = state.minion_turn.attacked if state.minion_turn is not None else ()
+    if attacker in state.figures and state.figures[attacker] not in state.party:
+        attacked = (*attacked, target)
+    attack = Attack(
+        attacker=attacker, target=target, ranged=event.ranged, dice=event.dice, others=event.others, weapon=event.weapon
+    )
+    return replace(state, attack=attack, minion_turn=_minion_turn(state, attacked=attacked))
+
+
+@_on(ev.AttackRolled)
+def _attack_rolled(state: State, event: ev.AttackRolled) -> State:
+    if state.attack is None:
+        return state
+    return replace(state, attack=replace(state.attack, hits=event.hits))
+
+
+@_on(ev.AttackResolved)
+def _attack_resolved(state: State, event: ev.AttackResolved) -> State:
+    turn = state.minion_turn
+    done = turn is not None and turn.figure == event.attacker
+    if done and turn.extra_attacks:
+        return replace(state, attack=None, minion_turn=replace(turn, extra_attacks=turn.extra_attacks - 1))
+    return replace(state, attack=None, minion_turn=_minion_turn(state, stage="done") if done else turn)
+
+
+@_on(ev.CheeseAddedToWheel)
+def _cheese_added_to_wheel(state: State, event: ev.CheeseAddedToWheel) -> State:
+    return replace(state, cheese_wheel=state.cheese_wheel + event.count)
+
+
+@_on(ev.CheeseWheelEmptied)
+def _cheese_wheel_emptied(state: State, event: ev.CheeseWheelEmptied) -> State:
+    return replace(state, cheese_wheel=0)
+
+
+@_on(ev.MouseWounded)
+def _mouse_wounded(state: State, event: ev.MouseWounded) -> State:
+    mouse, poison = event.mouse, event.poison
+    if poison:
+        return replace(
+            state,
+            wounds=_add(state.wounds, mouse, event.wounds),
+            poison_wounds=_add(state.poison_wounds, mouse, poison),
+        )
+    return replace(state, wounds=_add(state.wounds, mouse, event.wounds))
+
+
+@_on(ev.MinionWounded)
+def _minion_wounded(state: State, event: ev.MinionWounded) -> State:
+    return replace(state, wounds=_add(state.wounds, event.figure, event.wounds))
+
+
+@_on(ev.MinionDefeated)
+def _minion_defeated(state: State, event: ev.MinionDefeated) -> State:
+    figure = event.figure
+    board = _move(state.board, figure, space_of(state, figure), None)
+    return replace(
+        state, board=board, figures=_without(state.figures, figure), wounds=_without(state.wounds, figure),
+        greedy=tuple(f for f in state.greedy if f != figure), boss_cards=_without(state.boss_cards, figure),
+        effects=_without(state.effects, figure),
+    )
+
+
+@_on(ev.InitiativeCardRemoved)
+def _initiative_card_removed(state: State, event: ev.InitiativeCardRemoved) -> State:
+    card = event.card
+    bosses = {f: tuple(c for c in cards if c != card) for f, cards in state.boss_cards.items()}
+    return replace(_remove_card(state, card), boss_cards=bosses)
+
+
+@_on(ev.InitiativeCardsAdded)
+def _initiative_cards_added(state: State, event: ev.InitiativeCardsAdded) -> State:
+    return replace(state, track=(*state.track, *event.cards))
+
+
+@_on(ev.MouseCaptured)
+def _mouse_captured(state: State, event: ev.MouseCaptured) -> State:
+    mouse = event.mouse
+    board = _move(state.board, mouse, space_of(state, mouse), None)
+    return replace(
+        state,
+        board=board,
+        captured=(*state.captured, mouse),
+        cheese={**state.cheese, mouse: 0},
+        wounds=_without(state.wounds, mouse),
+        effects=_without(state.effects, mouse),
+        poison_wounds=_without(state.poison_wounds, mouse),
+        captures=_add(state.captures, mouse, 1),
+    )
+
+
+@_on(ev.HourglassAdvanced)
+def _hourglass_advanced(state: State, event: ev.HourglassAdvanced) -> State:
+    return replace(state, hourglass_page=event.page)
+
+
+@_on(ev.MouseReleased)
+def _mouse_released(state: State, event: ev.MouseReleased) -> State:
+    mouse = event.mouse
+    board = _move(state.board, mouse, None, event.space)
+    return replace(state, board=board, captured=tuple(m for m in state.captured if m != mouse))
+
+
+# Minion turns.
+
+
+@_on(ev.MinionActivated)
+def _minion_activated(state: State, event: ev.MinionActivated) -> State:
+    turn = state.minion_turn
+    if turn is None:
+        return state
+    figure = event.figure
+    return replace(state, minion_turn=replace(turn, figure=figure, stage="move", acted=(*turn.acted, figure)))
+
+
+@_on(ev.MinionMoved)
+def _minion_moved(state: State, event: ev.MinionMoved) -> State:
+    origin, path = event.origin, event.path
+    board = _move(state.board, event.figure, origin, path[-1]) if path else state.board
+    return replace(state, board=board, minion_turn=_minion_turn(state, stage="attack", crossed=(origin, *path)))
+
+
+@_on(ev.MinionAttackSkipped)
+def _minion_attack_skipped(state: State, event: ev.MinionAttackSkipped) -> State:
+    return replace(state, minion_turn=_minion_turn(state, stage="done"))
+
+
+# Searching, effects, rooms and encounters.
+
+
+@_on(ev.SearchSucceeded)
+def _search_succeeded(state: State, event: ev.SearchSucceeded) -> State:
+    mouse = event.mouse
+    return replace(state, searched={**state.searched, mouse: (*state.searched.get(mouse, ()), event.tile)})
+
+
+@_on(ev.SearchCardKept)
+def _search_card_kept(state: State, event: ev.SearchCardKept) -> State:
+    mouse = event.mouse
+    return replace(state, pack={**state.pack, mouse: (*state.pack.get(mouse, ()), event.card)})
+
+
+@_on(ev.EffectAdded)
+def _effect_added(state: State, event: ev.EffectAdded) -> State:
+    mouse = event.mouse
+    return replace(state, effects={**state.effects, mouse: (*state.effects.get(mouse, ()), event.effect)})
+
+
+@_on(ev.EffectRemoved)
+def _effect_removed(state: State, event: ev.EffectRemoved) -> State:
+    mouse, effect = event.mouse, event.effect
+    left = tuple(e for e in state.effects.get(mouse, ()) if e != effect)
+    return replace(state, effects={**_without(state.effects, mouse), **({mouse: left} if left else {})})
+
+
+@_on(ev.TileFlipped)
+def _tile_flipped(state: State, event: ev.TileFlipped) -> State:
+    tile, to = event.tile, event.to
+    tiles = tuple(replace(t, tile=to) if t.tile == tile else t for t in state.tiles)
+    return replace(state, tiles=tiles)
+
+
+@_on(ev.RoomEntered)
+def _room_entered(state: State, event: ev.RoomEntered) -> State:
+    return replace(state, explored=(*state.explored, event.tile)) if event.first else state
+
+
+@_on(ev.EncounterRevealed)
+def _encounter_revealed(state: State, event: ev.EncounterRevealed) -> State:
+    return replace(state, encounter_face_up=event.card)
+
+
+@_on(ev.InitiativeTrackReshuffled)
+def _initiative_track_reshuffled(state: State, event: ev.InitiativeTrackReshuffled) -> State:
+    cards, current = event.cards, state.turn_card
+    return replace(state, track=cards, slot=cards.index(current) if current in cards else state.slot)
+
+
+@_on(ev.FigureStoodUp)
+def _figure_stood_up(state: State, event: ev.FigureStoodUp) -> State:
+    figure = event.figure
+    state = _drop_effect(state, figure, "knocked-down")
+    turn = state.mouse_turn
+    if turn is not None and turn.mouse == figure:
+        return replace(state, mouse_turn=replace(turn, moved=True))
+    return replace(state, minion_turn=_minion_turn(state, stage="attack")) if _acting(state, figure) else state
+
+
+@_on(ev.CheeseStolen)
+def _cheese_stolen(state: State, event: ev.CheeseStolen) -> State:
+    n = event.count
+    return replace(
+        state,
+        cheese=_add(state.cheese, event.mouse, -n),
+        cheese_wheel=state.cheese_wheel + (n if event.to_wheel else 0),
+    )
+
+
+@_on(ev.CheeseTakenFromWheel)
+def _cheese_taken_from_wheel(state: State, event: ev.CheeseTakenFromWheel) -> State:
+    n = event.count
+    return replace(state, cheese=_add(state.cheese, event.mouse, n), cheese_wheel=max(state.cheese_wheel - n, 0))
+
+
+@_on(ev.RoachesTurnedGreedy)
+def _roaches_turned_greedy(state: State, event: ev.RoachesTurnedGreedy) -> State:
+    return replace(state, greedy=tuple(dict.fromkeys((*state.greedy, *event.figures))))
+
+
+@_on(ev.MouseHealed)
+def _mouse_healed(state: State, event: ev.MouseHealed) -> State:
+    mouse, n, poison = event.mouse, event.wounds, event.poison
+    return replace(
+        state, wounds=_add(state.wounds, mouse, -(n + poison)), poison_wounds=_add(state.poison_wounds, mouse, -poison)
+    )
+
+
+@_on(ev.BossCardsAssigned)
+def _boss_cards_assigned(state: State, event: ev.BossCardsAssigned) -> State:
+    return replace(state, boss_cards={**state.boss_cards, event.figure: event.cards})
+
+
+@_on(ev.BossWounded)
+def _boss_wounded(state: State, event: ev.BossWounded) -> State:
+    return replace(state, card_wounds=_add(state.card_wounds, event.card, event.wounds))
+
+
+@_on(ev.AmbushDeclared)
+def _ambush_declared(state: State, event: ev.AmbushDeclared) -> State:
+    return replace(state, ambush=event.cards)
+
+
+@_on(ev.AmbushResolved)
+def _ambush_resolved(state: State, event: ev.AmbushResolved) -> State:
+    return replace(state, ambush=None)
+
+
+@_on(ev.InitiativeCardMovedUp)
+def _initiative_card_moved_up(state: State, event: ev.InitiativeCardMovedUp) -> State:
+    card = event.card
+    if card not in state.track:
+        return state
+    current, track = state.turn_card, list(state.track)
+    index = track.index(card)
+    track.insert(max(index - event.by, 0), track.pop(index))
+    slot = track.index(current) if current in track else state.slot
+    return replace(state, track=tuple(track), slot=slot)
+
+
+@_on(ev.ExtraAttackGained)
+def _extra_attack_gained(state: State, event: ev.ExtraAttackGained) -> State:
+    turn = state.minion_turn
+    if turn is None:
+        return state
+    return replace(state, minion_turn=replace(turn, extra_attacks=turn.extra_attacks + event.count))
+
+
+@_on(ev.DefenseResolved)
+def _defense_resolved(state: State, event: ev.DefenseResolved) -> State:
+    if state.attack is None or not state.attack.others:
+        return state
+    others = state.attack.others
+    return replace(state, attack=replace(state.attack, target=others[0], others=others[1:]))
+
+
+@_on(ev.MousetrapsSet)
+def _mousetraps_set(state: State, event: ev.MousetrapsSet) -> State:
+    return replace(state, traps=tuple(dict.fromkeys((*state.traps, *event.spaces))))
+
+
+@_on(ev.MouseStoppedAtMousetrap)
+def _mouse_stopped_at_mousetrap(state: State, event: ev.MouseStoppedAtMousetrap) -> State:
+    return replace(state, trap_rest=event.rest)
+
+
+@_on(ev.MousetrapPassed)
+def _mousetrap_passed(state: State, event: ev.MousetrapPassed) -> State:
+    return replace(state, trap_rest=())
+
+
+@_on(ev.MousetrapSprung)
+def _mousetrap_sprung(state: State, event: ev.MousetrapSprung) -> State:
+    space = event.space
+    return replace(state, traps=tuple(t for t in state.traps if t != space), trap_rest=())
+
+
+@_on(ev.LeavingWaterStarted)
+def _leaving_water_started(state: State, event: ev.LeavingWaterStarted) -> State:
+    if state.mouse_turn is None:
+        return state
+    return replace(state, water_target=event.space, mouse_turn=replace(state.mouse_turn, moved=True))
+
+
+@_on(ev.LeavingWaterFailed)
+def _leaving_water_failed(state: State, event: ev.LeavingWaterFailed) -> State:
+    return replace(state, water_target=None)
+
+
+@_on(ev.MouseSweptByCurrent)
+def _mouse_swept_by_current(state: State, event: ev.MouseSweptByCurrent) -> State:
+    return replace(state, board=_move(state.board, event.mouse, event.origin, event.space))
+
+
+@_on(ev.AchievementEarned)
+def _achievement_earned(state: State, event: ev.AchievementEarned) -> State:
+    return replace(state, achievements={**state.achievements, event.achievement: event.mouse})
+
+
+@_on(ev.EndMarkerMoved)
+def _end_marker_moved(state: State, event: ev.EndMarkerMoved) -> State:
+    return replace(state, end_marker_page=event.page)
+
+
+@_on(ev.RoachDefeatedCounted)
+def _roach_defeated_counted(state: State, event: ev.RoachDefeatedCounted) -> State:
+    return replace(state, roaches_defeated=_add(state.roaches_defeated, event.mouse, 1))
+
+
+@_on(ev.EncounterStarted)
+def _encounter_started(state: State, event: ev.EncounterStarted) -> State:
+    return replace(state, roaches_defeated={})
+
+
+@_on(ev.EncounterDiscarded)
+def _encounter_discarded(state: State, event: ev.EncounterDiscarded) -> State:
+    return replace(state, encounter_face_up=None)
+
+
+# Core pending/answer nodes.
+
+
+@_on(CardsDrawn)
+def _cards_drawn(state: State, event: CardsDrawn) -> State:
+    deck, cards = event.deck, event.cards
+    state = replace(state, awaiting=None, last_drawn=cards)
+    if deck == "search":
+        return replace(state, search_deck=tuple(c for c in state.search_deck if c not in cards))
+    if deck == "encounter":
+        return replace(state, encounter_deck=tuple(c for c in state.encounter_deck if c not in cards))
+    return state
+
+
+@_on(RollRequested, ShuffleRequested, DrawRequested)
+def _chance_requested(state: State, event: RollRequested | ShuffleRequested | DrawRequested) -> State:
+    reason = event.reason
+    phase = "initiative" if reason == "initiative" and state.phase == "setup" else state.phase
+    return replace(state, awaiting=reason, phase=phase)
+
+
+@_on(DecisionRequested)
+def _decision_requested(state: State, event: DecisionRequested) -> State:
+    return replace(state, awaiting=event.decision)
+
+
+@_on(DecisionMade)
+def _decision_made(state: State, event: DecisionMade) -> State:
+    if answers_tie(state, event):
         return evolve_choices(state, event)
-    match event:
-        case ev.RoomTilePlaced(tile=tile, column=column, row=row):
-            return replace(state, tiles=(*state.tiles, PlacedTile(tile=tile, column=column, row=row)))
-        case ev.FigurePlaced(figure=figure, card=card, space=space):
-            board = _move(state.board, figure, space_of(state, figure), space)
-            state = replace(state, board=board, figures={**state.figures, figure: card})
-            return _note_new_minion(state, figure, card)
-        case ev.StoryBoardPrepared(hourglass_page=hourglass, end_marker_page=end):
-            return replace(state, hourglass_page=hourglass, end_marker_page=end)
-        case ev.DecksPrepared(encounter_deck=deck, search_deck=search):
-            return replace(state, encounter_deck=deck, search_deck=search)
-        case ev.InitiativeTrackLaid(cards=cards):
-            return replace(state, track=cards, phase="playing", slot=None)
-        case ev.CheeseGained(mouse=mouse, count=count):
-            return replace(state, cheese=_add(state.cheese, mouse, count))
-        case ev.RoundStarted(round=number):
-            return replace(state, round=number, slot=None)
-        case ev.TurnStarted(card=card, slot=slot):
-            playing = card in state.party and card not in state.captured
-            return replace(
-                state,
-                slot=slot,
-                turn_open=True,
-                mouse_turn=MouseTurn(mouse=card) if playing else None,
-                minion_turn=MinionTurn(card=card) if card not in state.party else None,
-            )
-        case ev.MovementPointsGained(points=points) if state.mouse_turn is not None:
-            return replace(state, mouse_turn=replace(state.mouse_turn, movement_points=points, moved=False))
-        case ev.MouseMoved(mouse=mouse, origin=origin, path=path):
-            board = _move(state.board, mouse, origin, path[-1]) if path else state.board
-            turn = state.mouse_turn
-            if turn is not None and turn.mouse == mouse:
-                turn = replace(turn, moved=True)
-            return replace(state, board=board, mouse_turn=turn, water_target=None)
-        case ev.ActionStarted(action=action) if state.mouse_turn is not None:
-            turn = state.mouse_turn
-            gave_up = turn.movement_points is not None and not turn.moved
-            return replace(state, mouse_turn=replace(turn, action=action, moved=turn.moved or gave_up))
-        case ev.InitiativeCardsSwapped(card=card, other=other):
-            track = tuple(other if c == card else card if c == other else c for c in state.track)
-            return replace(state, track=track)
-        case ev.TurnEnded():
-            return replace(state, mouse_turn=None, minion_turn=None, turn_open=False, trap_rest=(), water_target=None)
-        case ev.AttackDeclared(attacker=attacker, target=target, ranged=ranged, dice=dice, others=others):
-            attacked = state.minion_turn.attacked if state.minion_turn is not None else ()
-            if attacker in state.figures and state.figures[attacker] not in state.party:
-                attacked = (*attacked, target)
-            attack = Attack(attacker=attacker, target=target, ranged=ranged, dice=dice, others=others, weapon=event.weapon)
-            return replace(state, attack=attack, minion_turn=_minion_turn(state, attacked=attacked))
-        case ev.AttackRolled(hits=hits) if state.attack is not None:
-            return replace(state, attack=replace(state.attack, hits=hits))
-        case ev.AttackResolved(attacker=attacker):
-            turn = state.minion_turn
-            done = turn is not None and turn.figure == attacker
-            if done and turn.extra_attacks:
-                return replace(state, attack=None, minion_turn=replace(turn, extra_attacks=turn.extra_attacks - 1))
-            return replace(state, attack=None, minion_turn=_minion_turn(state, stage="done") if done else turn)
-        case ev.CheeseAddedToWheel(count=count):
-            return replace(state, cheese_wheel=state.cheese_wheel + count)
-        case ev.CheeseWheelEmptied():
-            return replace(state, cheese_wheel=0)
-        case ev.MouseWounded(mouse=mouse, wounds=n, poison=poison) if poison:
-            return replace(state, wounds=_add(state.wounds, mouse, n), poison_wounds=_add(state.poison_wounds, mouse, poison))
-        case ev.MinionWounded(figure=figure, wounds=n) | ev.MouseWounded(mouse=figure, wounds=n):
-            return replace(state, wounds=_add(state.wounds, figure, n))
-        case ev.MinionDefeated(figure=figure):
-            board = _move(state.board, figure, space_of(state, figure), None)
-            return replace(
-                state, board=board, figures=_without(state.figures, figure), wounds=_without(state.wounds, figure),
-                greedy=tuple(f for f in state.greedy if f != figure), boss_cards=_without(state.boss_cards, figure),
-                effects=_without(state.effects, figure),
-            )
-        case ev.InitiativeCardRemoved(card=card):
-            bosses = {f: tuple(c for c in cards if c != card) for f, cards in state.boss_cards.items()}
-            return replace(_remove_card(state, card), boss_cards=bosses)
-        case ev.InitiativeCardsAdded(cards=cards):
-            return replace(state, track=(*state.track, *cards))
-        case ev.MouseCaptured(mouse=mouse):
-            board = _move(state.board, mouse, space_of(state, mouse), None)
-            return replace(
-                state,
-                board=board,
-                captured=(*state.captured, mouse),
-                cheese={**state.cheese, mouse: 0},
-                wounds=_without(state.wounds, mouse),
-                effects=_without(state.effects, mouse),
-                poison_wounds=_without(state.poison_wounds, mouse),
-                captures=_add(state.captures, mouse, 1),
-            )
-        case ev.HourglassAdvanced(page=page):
-            return replace(state, hourglass_page=page)
-        case ev.MouseReleased(mouse=mouse, space=space):
-            board = _move(state.board, mouse, None, space)
-            return replace(state, board=board, captured=tuple(m for m in state.captured if m != mouse))
-        case ev.MinionActivated(figure=figure) if state.minion_turn is not None:
-            turn = state.minion_turn
-            return replace(state, minion_turn=replace(turn, figure=figure, stage="move", acted=(*turn.acted, figure)))
-        case ev.MinionMoved(figure=figure, origin=origin, path=path):
-            board = _move(state.board, figure, origin, path[-1]) if path else state.board
-            return replace(state, board=board, minion_turn=_minion_turn(state, stage="attack", crossed=(origin, *path)))
-        case ev.MinionAttackSkipped():
-            return replace(state, minion_turn=_minion_turn(state, stage="done"))
-        case ev.SearchSucceeded(mouse=mouse, tile=tile):
-            return replace(state, searched={**state.searched, mouse: (*state.searched.get(mouse, ()), tile)})
-        case ev.SearchCardKept(mouse=mouse, card=card):
-            return replace(state, pack={**state.pack, mouse: (*state.pack.get(mouse, ()), card)})
-        case ev.EffectAdded(mouse=mouse, effect=effect):
-            return replace(state, effects={**state.effects, mouse: (*state.effects.get(mouse, ()), effect)})
-        case ev.EffectRemoved(mouse=mouse, effect=effect):
-            left = tuple(e for e in state.effects.get(mouse, ()) if e != effect)
-            return replace(state, effects={**_without(state.effects, mouse), **({mouse: left} if left else {})})
-        case ev.TileFlipped(tile=tile, to=to):
-            tiles = tuple(replace(t, tile=to) if t.tile == tile else t for t in state.tiles)
-            return replace(state, tiles=tiles)
-        case ev.RoomEntered(tile=tile, first=first):
-            return replace(state, explored=(*state.explored, tile)) if first else state
-        case ev.EncounterRevealed(card=card):
-            return replace(state, encounter_face_up=card)
-        case ev.InitiativeTrackReshuffled(cards=cards):
-            current = state.turn_card
-            return replace(state, track=cards, slot=cards.index(current) if current in cards else state.slot)
-        case ev.FigureStoodUp(figure=figure):
-            state = _drop_effect(state, figure, "knocked-down")
-            turn = state.mouse_turn
-            if turn is not None and turn.mouse == figure:
-                return replace(state, mouse_turn=replace(turn, moved=True))
-            return replace(state, minion_turn=_minion_turn(state, stage="attack")) if _acting(state, figure) else state
-        case ev.CheeseStolen(mouse=mouse, count=n, to_wheel=to_wheel):
-            return replace(state, cheese=_add(state.cheese, mouse, -n), cheese_wheel=state.cheese_wheel + (n if to_wheel else 0))
-        case ev.CheeseTakenFromWheel(mouse=mouse, count=n):
-            return replace(state, cheese=_add(state.cheese, mouse, n), cheese_wheel=max(state.cheese_wheel - n, 0))
-        case ev.RoachesTurnedGreedy(figures=figures):
-            return replace(state, greedy=tuple(dict.fromkeys((*state.greedy, *figures))))
-        case ev.MouseHealed(mouse=mouse, wounds=n, poison=poison):
-            return replace(
-                state, wounds=_add(state.wounds, mouse, -(n + poison)), poison_wounds=_add(state.poison_wounds, mouse, -poison)
-            )
-        case ev.BossCardsAssigned(figure=figure, cards=cards):
-            return replace(state, boss_cards={**state.boss_cards, figure: cards})
-        case ev.BossWounded(card=card, wounds=n):
-            return replace(state, card_wounds=_add(state.card_wounds, card, n))
-        case ev.AmbushDeclared(cards=cards):
-            return replace(state, ambush=cards)
-        case ev.AmbushResolved():
-            return replace(state, ambush=None)
-        case ev.InitiativeCardMovedUp(card=card, by=by) if card in state.track:
-            current, track = state.turn_card, list(state.track)
-            index = track.index(card)
-            track.insert(max(index - by, 0), track.pop(index))
-            slot = track.index(current) if current in track else state.slot
-            return replace(state, track=tuple(track), slot=slot)
-        case ev.ExtraAttackGained(count=n) if state.minion_turn is not None:
-            return replace(state, minion_turn=replace(state.minion_turn, extra_attacks=state.minion_turn.extra_attacks + n))
-        case ev.DefenseResolved() if state.attack is not None and state.attack.others:
-            others = state.attack.others
-            return replace(state, attack=replace(state.attack, target=others[0], others=others[1:]))
-        case ev.MousetrapsSet(spaces=spaces):
-            return replace(state, traps=tuple(dict.fromkeys((*state.traps, *spaces))))
-        case ev.MouseStoppedAtMousetrap(rest=rest):
-            return replace(state, trap_rest=rest)
-        case ev.MousetrapPassed():
-            return replace(state, trap_rest=())
-        case ev.MousetrapSprung(space=space):
-            return replace(state, traps=tuple(t for t in state.traps if t != space), trap_rest=())
-        case ev.LeavingWaterStarted(space=space) if state.mouse_turn is not None:
-            return replace(state, water_target=space, mouse_turn=replace(state.mouse_turn, moved=True))
-        case ev.LeavingWaterFailed():
-            return replace(state, water_target=None)
-        case ev.MouseSweptByCurrent(mouse=mouse, origin=origin, space=space):
-            return replace(state, board=_move(state.board, mouse, origin, space))
-        case ev.AchievementEarned(mouse=mouse, achievement=achievement):
-            return replace(state, achievements={**state.achievements, achievement: mouse})
-        case ev.EndMarkerMoved(page=page):
-            return replace(state, end_marker_page=page)
-        case ev.RoachDefeatedCounted(mouse=mouse):
-            return replace(state, roaches_defeated=_add(state.roaches_defeated, mouse, 1))
-        case ev.EncounterStarted():
-            return replace(state, roaches_defeated={})
-        case ev.EncounterDiscarded():
-            return replace(state, encounter_face_up=None)
-        case CardsDrawn(deck=deck, cards=cards):
-            state = replace(state, awaiting=None, last_drawn=cards)
-            if deck == "search":
-                return replace(state, search_deck=tuple(c for c in state.search_deck if c not in cards))
-            if deck == "encounter":
-                return replace(state, encounter_deck=tuple(c for c in state.encounter_deck if c not in cards))
-            return state
-        case RollRequested(reason=reason) | ShuffleRequested(reason=reason) | DrawRequested(reason=reason):
-            phase = "initiative" if reason == "initiative" and state.phase == "setup" else state.phase
-            return replace(state, awaiting=reason, phase=phase)
-        case DecisionRequested(decision=decision):
-            return replace(state, awaiting=decision)
-        case DiceRolled() | CardsShuffled() | DecisionMade():
-            return replace(state, awaiting=None)
-        case GameEnded():
-            return replace(state, phase="ended")
-        case _:
-            return state
+    return replace(state, awaiting=None)
+
+
+@_on(DiceRolled, CardsShuffled)
+def _chance_answered(state: State, event: DiceRolled | CardsShuffled) -> State:
+    return replace(state, awaiting=None)
+
+
+@_on(GameEnded)
+def _game_ended(state: State, event: GameEnded) -> State:
+    return replace(state, phase="ended")
