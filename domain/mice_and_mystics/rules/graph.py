@@ -69,15 +69,23 @@ def mice_on(state: State, space: str) -> tuple[str, ...]:
     return tuple(f for f in state.board.get(space, ()) if not is_minion(state, f))
 
 
+def small_room(state: State, space: str, ignoring: str | None = None) -> int | None:
+    """How many more small figures fit on ``space`` (001 §Condividere le Caselle: 4 small or 1
+    large; ``ignoring`` the moving figure itself); ``None`` for a special area of any number."""
+    if library().spaces[space].capacity == "unlimited":
+        return None
+    others = [size_of(state, f) for f in state.board.get(space, ()) if f != ignoring]
+    return 0 if "large" in others else max(0, SMALL_PER_SPACE - others.count("small"))
+
+
 def can_enter(state: State, space: str, size: str = "small", ignoring: str | None = None) -> bool:
     """Whether a figure of ``size`` fits on ``space`` (``ignoring`` the moving figure itself)."""
-    if size == "none" or library().spaces[space].capacity == "unlimited":
+    if size == "none":
         return True
-    others = [size_of(state, f) for f in state.board.get(space, ()) if f != ignoring]
-    if "large" in others:
-        return False
-    small = sum(1 for s in others if s == "small")
-    return small == 0 if size == "large" else small < SMALL_PER_SPACE
+    room = small_room(state, space, ignoring)
+    if room is None:
+        return True
+    return room == SMALL_PER_SPACE if size == "large" else room > 0
 
 
 def is_full(state: State, space: str) -> bool:

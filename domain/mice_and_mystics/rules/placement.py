@@ -32,7 +32,7 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import FigurePlaced
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules.figures import available
-from domain.mice_and_mystics.rules.graph import SMALL_PER_SPACE, can_enter, is_minion, minion_distances, size_of
+from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances, small_room
 from domain.mice_and_mystics.rules.ties import LARGE_ENTRANCES, MELEE_ENTRANCES, RANGED_ENTRANCE, Choices
 from domain.mice_and_mystics.state import State
 
@@ -61,10 +61,8 @@ def _entrances(tile: str) -> list[str]:
 
 def _room(state: State, space: str, cap: int) -> int:
     """How many more small figures fit on ``space`` (``cap`` stands for "any number")."""
-    if library().spaces[space].capacity == "unlimited":
-        return cap
-    others = [size_of(state, f) for f in state.board.get(space, ())]
-    return 0 if "large" in others else max(0, SMALL_PER_SPACE - others.count("small"))
+    room = small_room(state, space)
+    return cap if room is None else room
 
 
 def _distances(state: State) -> dict[str, int]:
