@@ -12,7 +12,7 @@ another; a subclass would still get the handler of its nearest registered base (
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
@@ -46,6 +46,13 @@ HANDLERS: dict[type[Event], Handler] = {}
 
 def evolve(state: State, event: Event) -> State:
     return HANDLERS.get(type(event), _inherited)(state, event)
+
+
+def evolve_all(state: State, events: Iterable[Event]) -> State:
+    """``state`` after ``events``, in order (what the rules fold to look past events they emit)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def _inherited(state: State, event: Event) -> State:

@@ -17,7 +17,7 @@ from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explor
 from domain.mice_and_mystics.commands import Catapult, Equip, LevelUp, PickUpFork, PlaceFishhook, PlaceFork, RemoveFishhook, Share
 from domain.mice_and_mystics.commands import PlaceGrapes, ThrowGrapes, Unequip, UseAbility, UseScroll
 from domain.mice_and_mystics.events import EVENT_TYPES
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve, evolve_all
 from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
 from domain.mice_and_mystics.rules import chapter_1, special_search, starting_abilities
 from domain.mice_and_mystics.rules import bosses, brodie, charmed, mousetraps, water
@@ -27,7 +27,7 @@ from domain.mice_and_mystics.rules import inspire, knife_strike, preemptive_shot
 from domain.mice_and_mystics.rules import cards, item_cards, scrolls
 from domain.mice_and_mystics import campaign
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
-from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, fold, proceed, resolve_initiative
+from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
 from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, decide_scurry, legal_moves, resolve_move_roll
 from domain.mice_and_mystics.rules.setup import initial_state
 from domain.mice_and_mystics.state import State
@@ -112,7 +112,7 @@ def _decide(state: State, command: Command) -> list[Event]:
 def _then_proceed(state: State, events: list[Event]) -> list[Event]:
     if events and isinstance(events[-1], PENDING):
         return events
-    return events + proceed(fold(state, events))
+    return events + proceed(evolve_all(state, events))
 
 
 def decide(state: State, command: Command) -> list[Event]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from domain.core.events import DecisionMade, DecisionRequested, Event
 from domain.mice_and_mystics.content import Item, library
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.item_events import PackCardDiscarded
 from domain.mice_and_mystics.state import State
 
@@ -83,11 +84,7 @@ def pack_limit(state: State, events: list[Event]) -> list[Event]:
     ``state`` is the state before ``events``; the answer is ``[DecisionRequested(decision="pack-limit",
     options=<the pack's cards that take room, in pack order, the newest last>, piece=<its mouse>,
     default=<the newest>)]`` appended (001 §Equipaggiare; 003 §Equipar). Never raises."""
-    from domain.mice_and_mystics.evolve import evolve
-
-    after = state
-    for event in events:
-        after = evolve(after, event)
+    after = evolve_all(state, events)
     mouse = over_limit(after)
     return events if mouse is None else [*events, _discard_request(after, mouse)]
 

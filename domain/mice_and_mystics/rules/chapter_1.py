@@ -28,7 +28,8 @@ from domain.mice_and_mystics.events import (
     CheeseAddedToWheel, EffectAdded, EndMarkerMoved, FigurePlaced, InitiativeCardsAdded, MinionAttackSkipped,
     MinionDefeated, RoomEntered, TurnEnded, InitiativeCardRemoved,
 )
-from domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, evolve_all, wound_minion, wound_mouse
+from domain.mice_and_mystics.evolve import evolve_all
+from domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, wound_minion, wound_mouse
 from domain.mice_and_mystics.rules.flow import PENDING, end_turn
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
 from domain.mice_and_mystics.rules import party_items

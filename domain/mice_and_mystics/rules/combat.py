@@ -24,7 +24,7 @@ from domain.mice_and_mystics.events import (
     MouseCaptured,
     MouseWounded,
 )
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules import abilities, achievements, bosses, pilfer, shots
 from domain.mice_and_mystics.state import State, space_of
 
@@ -168,12 +168,6 @@ def hit_mouse(state: State, attacker: str, mouse: str, wounds: int) -> list[Even
         return before
     wounded = wound_mouse(evolve_all(state, before), mouse, wounds, poison)
     return before + wounded + ([] if any(isinstance(e, MouseCaptured) for e in wounded) else after)
-
-
-def evolve_all(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = None) -> list[Event]:

@@ -21,7 +21,7 @@ from domain.mice_and_mystics.commands import Explore
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted, EncounterRevealed, FigurePlaced, InitiativeTrackReshuffled
 from domain.mice_and_mystics.events import RoomEntered, TileFlipped
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve, evolve_all
 from domain.mice_and_mystics.rules import keywords, party_items, sections
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
@@ -32,12 +32,6 @@ from domain.mice_and_mystics.state import State, space_of
 ENCOUNTER_INITIATIVE = "encounter-initiative"
 OFFSET = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
-
-
-def fold_all(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def _room_of(state: State, mouse: str) -> str:
@@ -116,9 +110,7 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
     if board != face:
         events.append(TileFlipped(tile=board, to=face))
     party = [m for m in state.party if space_of(state, m) is not None and _room_of(state, m) == room]
-    after = state
-    for event in events:
-        after = evolve(after, event)
+    after = evolve_all(state, events)
     events += _land(after, party, spaces)
     start = library().space_tile[library().chapters[state.chapter].start_space]
     first = face not in state.explored and face != start
@@ -142,13 +134,10 @@ def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event
     before = state.track
     if room is not None:
         minions, disguised = party_items.disguise(state, encounter_band(card, page))
-        events += disguised + place_groups(fold_all(state, disguised), minions, room, choices)
-    after = state
-    for event in events:
-        after = evolve(after, event)
+        events += disguised + place_groups(evolve_all(state, disguised), minions, room, choices)
+    after = evolve_all(state, events)
     marked = keywords.on_encounter(after, card, page, room)
-    for event in marked:
-        after = evolve(after, event)
+    after = evolve_all(after, marked)
     events += marked
     if not any(c not in state.party for c in before):
         cards = tuple(dict.fromkeys([*(c for c in before if c in state.party), *sorted(set(after.figures.values()) - set(state.party))]))

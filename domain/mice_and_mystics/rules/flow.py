@@ -18,7 +18,7 @@ from domain.mice_and_mystics.commands import EndTurn
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import CheeseGained, InitiativeCardsSwapped, InitiativeTrackLaid, RoundStarted
 from domain.mice_and_mystics.events import TurnEnded, TurnStarted
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules import knife_strike, preemptive_shot, water
 from domain.mice_and_mystics.rules.bosses import ambush_step
 from domain.mice_and_mystics.rules.captured import captured_turn, outcome
@@ -33,12 +33,6 @@ PENDING = (RollRequested, ShuffleRequested, DrawRequested, DecisionRequested)
 MAX_STEPS = 1_000
 
 
-def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
 def end_turn(state: State, card: str) -> list[Event]:
     """``TurnEnded``, then Aggressive (minion card) or time passing (last mouse card)."""
     swept = water.current(state, card) if card in state.party else []
@@ -47,7 +41,7 @@ def end_turn(state: State, card: str) -> list[Event]:
     slot = state.slot if state.slot is not None else 0
     if minion is not None and "aggressive" in minion.abilities and 0 < slot < len(state.track):
         events.append(InitiativeCardsSwapped(card=card, other=state.track[slot - 1], reason="aggressive"))
-    return events + time_passes(fold(state, events), card)
+    return events + time_passes(evolve_all(state, events), card)
 
 
 def _next_turn(state: State) -> list[Event]:
@@ -72,13 +66,13 @@ def _step(state: State) -> list[Event]:
     if state.minion_turn is not None:
         return minion_step(state) or end_turn(state, card)
     if is_charmed_turn(state):
-        return charmed_step(state) or [*charm_ends(card), *end_turn(fold(state, charm_ends(card)), card)]
+        return charmed_step(state) or [*charm_ends(card), *end_turn(evolve_all(state, charm_ends(card)), card)]
     if state.mouse_turn is not None:
         return knife_strike.next_strike(state) if state.mouse_turn.knife_strikes else []
     if card not in state.captured:
         return end_turn(state, card)  # released this turn: it does nothing else
     skipped = captured_turn(state, card)
-    return skipped if isinstance(skipped[-1], PENDING) else skipped + end_turn(fold(state, skipped), card)
+    return skipped if isinstance(skipped[-1], PENDING) else skipped + end_turn(evolve_all(state, skipped), card)
 
 
 def proceed(state: State) -> list[Event]:
@@ -90,7 +84,7 @@ def proceed(state: State) -> list[Event]:
         more = _step(state)
         if not more:
             break
-        state = fold(state, more)
+        state = evolve_all(state, more)
         events += more
         if isinstance(more[-1], PENDING):
             break

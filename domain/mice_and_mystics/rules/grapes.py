@@ -28,7 +28,8 @@ from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, AttackResolved, AttackRolled, MinionAttackSkipped
 from domain.mice_and_mystics.item_events import PartyItemPlaced
 from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.combat import defense_request, evolve_all
+from domain.mice_and_mystics.evolve import evolve_all
+from domain.mice_and_mystics.rules.combat import defense_request
 from domain.mice_and_mystics.rules.effects import knock_down
 from domain.mice_and_mystics.rules.graph import is_minion, mice_on, size_of
 from domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_stash, lost

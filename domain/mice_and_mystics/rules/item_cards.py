@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from domain.core.events import DecisionMade, DecisionRequested, Event
 from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.item_events import MouseDisplaced
 from domain.mice_and_mystics.rules.graph import can_enter
 from domain.mice_and_mystics.state import State, space_of
@@ -83,7 +84,7 @@ def wearer(state: State) -> str | None:
 def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:
     """``stay`` -> nothing; a space -> ``MouseDisplaced``. If the attack goes on against further
     figures (an attack on several figures), the next defense roll follows."""
-    from domain.mice_and_mystics.rules.combat import defense_request, evolve_all
+    from domain.mice_and_mystics.rules.combat import defense_request
 
     mouse = wearer(state)
     here = space_of(state, mouse) if mouse is not None else None

@@ -13,7 +13,7 @@ from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import CheeseGained, MouseCaptured, MousetrapPassed, MousetrapSprung, MouseMoved
 from domain.mice_and_mystics.events import MouseStoppedAtMousetrap
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules.combat import STARS, count, wound_mouse
 from domain.mice_and_mystics.rules.effects import knock_down
 from domain.mice_and_mystics.rules.graph import mouse_step_cost
@@ -57,15 +57,10 @@ def resolve_mousetrap(state: State, answer: DiceRolled) -> list[Event]:
     if count(answer.faces, STARS):
         return [MousetrapPassed(mouse=mouse, space=here), *walk(state, mouse, here, state.trap_rest)]
     events: list[Event] = [MousetrapSprung(mouse=mouse, space=here), CheeseGained(mouse=mouse, count=1, reason=MOUSETRAP)]
-    after = _fold(state, events)
+    after = evolve_all(state, events)
     wounded = wound_mouse(after, mouse, 1)
     events += wounded
     if not any(isinstance(e, MouseCaptured) for e in wounded):
         events += knock_down(after, mouse)
-    return events + end_turn(_fold(state, events), mouse)
+    return events + end_turn(evolve_all(state, events), mouse)
 
-
-def _fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state

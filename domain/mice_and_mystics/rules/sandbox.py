@@ -22,7 +22,7 @@ from domain.mice_and_mystics.events import (
     CheeseAddedToWheel, CheeseGained, DecksPrepared, FigurePlaced, MinionWounded, MouseWounded, RoomTilePlaced,
     StoryBoardPrepared,
 )
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.graph import can_enter
 from domain.mice_and_mystics.rules.placement import next_figure_id
@@ -79,8 +79,7 @@ def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> li
         cells.add((placed.column, placed.row))
         events.append(RoomTilePlaced(tile=tile, column=placed.column, row=placed.row))
     on_table = {e.tile for e in events if isinstance(e, RoomTilePlaced)}
-    for event in events:
-        state = evolve(state, event)
+    state = evolve_all(state, events)
     for figure in sandbox.figures:
         card = _figure_card(figure, party)
         if figure.space not in lib.spaces:
@@ -99,8 +98,7 @@ def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> li
         if figure.wounds:
             wounded = MouseWounded(mouse=name, wounds=figure.wounds) if card in party else MinionWounded(figure=name, wounds=figure.wounds)
             placed_events.append(wounded)
-        for event in placed_events:
-            state = evolve(state, event)
+        state = evolve_all(state, placed_events)
         events += placed_events
     missing = [m for m in party if m not in state.figures]
     if missing:
@@ -143,9 +141,7 @@ def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
     from domain.mice_and_mystics.rules.flow import resolve_initiative
 
     events = sandbox_events(sandbox, state.party, state.chapter)
-    after = state
-    for event in events:
-        after = evolve(after, event)
+    after = evolve_all(state, events)
     cards = tuple(dict.fromkeys([*state.party, *(c for c in after.figures.values() if c not in state.party)]))
     if sandbox.track is None:
         return [*events, ShuffleRequested(reason="initiative", cards=cards)]

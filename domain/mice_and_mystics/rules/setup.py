@@ -17,7 +17,7 @@ from domain.core.errors import RuleBroken
 from domain.core.events import Event, GameCreated, ShuffleRequested
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import DecksPrepared, FigurePlaced, RoomTilePlaced, StoryBoardPrepared
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.placement import place_groups
 from domain.mice_and_mystics.rules.ties import Choices
@@ -115,18 +115,14 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
     chapter = library().chapters[state.chapter]
     events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]
-    after = state
-    for event in events:
-        after = evolve(after, event)
+    after = evolve_all(state, events)
     for tile in dict.fromkeys(g.tile for g in chapter.minions):  # one placement per room: melee spread over all cards
         placed = place_groups(after, [(g.card, g.count) for g in chapter.minions if g.tile == tile], tile, choices)
-        for event in placed:
-            after = evolve(after, event)
+        after = evolve_all(after, placed)
         events += placed
     events.append(StoryBoardPrepared(hourglass_page=chapter.hourglass_page, end_marker_page=chapter.end_marker_page))
     events.append(DecksPrepared(
         encounter_deck=chapter.encounter_deck, search_deck=chapter.search_deck, provisional_reason=DECKS_PROVISIONAL
     ))
-    for event in events[-2:]:
-        after = evolve(after, event)
+    after = evolve_all(after, events[-2:])
     return events + begin_tail(after)

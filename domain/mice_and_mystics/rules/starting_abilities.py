@@ -28,7 +28,7 @@ from domain.core.events import DecisionMade, DecisionRequested, Event, ShuffleRe
 from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
 from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.documents import CarryOver
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve, evolve_all
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
 from domain.mice_and_mystics.rules.free_actions import eligible_abilities
@@ -112,8 +112,7 @@ def begin_tail(state: State) -> list[Event]:
         state = replace(state, abilities={**state.abilities, **kept})
     events: list[Event] = [StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup")
                            for m in state.party if (a := state.setup_abilities.get(m))]
-    for event in events:
-        state = evolve(state, event)
+    state = evolve_all(state, events)
     return events + (_next_request(state) or [initiative_request(state)])
 
 

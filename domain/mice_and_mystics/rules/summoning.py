@@ -23,7 +23,7 @@ from domain.mice_and_mystics.events import (
     HourglassAdvanced,
     InitiativeCardsAdded,
 )
-from domain.mice_and_mystics.evolve import evolve
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules.captured import minions_on_board
 from domain.mice_and_mystics.rules.minion_turn import mice_on_board
 from domain.mice_and_mystics.rules import placement
@@ -94,20 +94,16 @@ def _summon(state: State, choices: Choices) -> list[Event]:
     elif state.encounter_face_up is not None:
         groups = encounter_band(state.encounter_face_up, page)
         events.append(EncounterDiscarded(card=state.encounter_face_up))
-    after = state
-    for event in events:
-        after = evolve(after, event)
+    after = evolve_all(state, events)
     if tile is not None and groups:
         placed = place_groups(after, groups, tile, choices)
-        for event in placed:
-            after = evolve(after, event)
+        after = evolve_all(after, placed)
         events += placed
         if rule is None and state.encounter_face_up is not None:
             from domain.mice_and_mystics.rules.keywords import on_summon
 
             greedy = on_summon(after, state.encounter_face_up, page)
-            for event in greedy:
-                after = evolve(after, event)
+            after = evolve_all(after, greedy)
             events += greedy
     events.append(CheeseWheelEmptied(count=state.cheese_wheel))
     return events + new_cards_step(after, state.track)
