@@ -24,16 +24,30 @@ from domain.mice_and_mystics.rules.sight import reach, same_room, sees
 from domain.mice_and_mystics.state import State, space_of
 
 
+def _room_minions(state: State, here: str) -> dict[str, str]:
+    """Minion figure -> its space, for the minions of the room of ``here``."""
+    return {f: s for s, figs in state.board.items() for f in figs if is_minion(state, f) and same_room(here, s)}
+
+
+def melee_targets(state: State, mouse: str) -> list[str]:
+    """The minion figures on the mouse's space or an adjacent one of its room (melee reach, 001
+    §Attacco in Mischia), sorted; also Knife Strike's targets (``knife_strike.py``)."""
+    here = space_of(state, mouse)
+    if here is None:
+        return []
+    return sorted(f for f, s in _room_minions(state, here).items() if reach(here, s) is not None)
+
+
 def battle_targets(state: State, mouse: str) -> dict[str, bool]:
     """Every minion figure the mouse may attack now, mapped to whether the attack is ranged."""
     item = weapon(mouse, state)
     here = space_of(state, mouse)
     if item is None or here is None:
         return {}
-    minions = {f: s for s, figs in state.board.items() for f in figs if is_minion(state, f) and same_room(here, s)}
-    near = {f: reach(here, s) for f, s in minions.items() if reach(here, s) is not None}
     if item.attack == "melee":
-        return {f: False for f in sorted(near)}
+        return dict.fromkeys(melee_targets(state, mouse), False)
+    minions = _room_minions(state, here)
+    near = {f: reach(here, s) for f, s in minions.items() if reach(here, s) is not None}
     if near:
         closest = min(near.values())
         chosen = [f for f, d in near.items() if d == closest]

@@ -24,11 +24,9 @@ from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
 from domain.mice_and_mystics.item_events import KnifeStrikesLeft
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.actions import check_action
-from domain.mice_and_mystics.rules.battle import accessory_battle
+from domain.mice_and_mystics.rules.battle import accessory_battle, melee_targets
 from domain.mice_and_mystics.rules.cards import item_of, loadout
-from domain.mice_and_mystics.rules.graph import is_minion
-from domain.mice_and_mystics.rules.sight import reach, same_room
-from domain.mice_and_mystics.state import State, space_of
+from domain.mice_and_mystics.state import State
 
 SECTION = "001 §Carte Abilità dei Topi"
 KNIFE_STRIKE = "knife-strike"
@@ -39,15 +37,6 @@ def daggers(state: State, mouse: str) -> tuple[str, ...]:
     """The mouse's equipped dagger cards (special ``dagger``), in the order equipped."""
     return tuple(card for card, _ in loadout(state, mouse)
                  if (item := item_of(card)) is not None and item.kind == "weapon" and item.special == "dagger")
-
-
-def strike_targets(state: State, mouse: str) -> list[str]:
-    """Minion figures of the mouse's room on its space or an adjacent one (melee reach), sorted."""
-    here = space_of(state, mouse)
-    if here is None:
-        return []
-    return sorted(f for s, figs in state.board.items() for f in figs
-                  if is_minion(state, f) and same_room(here, s) and reach(here, s) is not None)
 
 
 def _strike(state: State, mouse: str, target: str, card: str) -> list[Event]:
@@ -68,7 +57,7 @@ def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
     held = daggers(state, cmd.mouse)
     if not held:
         raise RuleBroken("ability.needs-dagger", section=SECTION, detail="Knife Strike attacks with equipped daggers")
-    if cmd.target is None or cmd.target not in strike_targets(state, cmd.mouse):
+    if cmd.target is None or cmd.target not in melee_targets(state, cmd.mouse):
         raise RuleBroken("battle.invalid-target", section=sections.MELEE,
                          detail=f"{cmd.target} is not a minion on or next to {cmd.mouse}'s space")
     left = [KnifeStrikesLeft(mouse=cmd.mouse, count=len(held) - 1)] if len(held) > 1 else []
@@ -77,7 +66,7 @@ def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
 
 def candidates(state: State, mouse: str) -> list[UseAbility]:
     """One ``UseAbility`` per minion in reach (``legal_abilities`` keeps those ``decide`` accepts)."""
-    return [UseAbility(mouse=mouse, ability=KNIFE_STRIKE, target=t) for t in strike_targets(state, mouse)]
+    return [UseAbility(mouse=mouse, ability=KNIFE_STRIKE, target=t) for t in melee_targets(state, mouse)]
 
 
 def next_strike(state: State) -> list[Event]:
@@ -86,7 +75,7 @@ def next_strike(state: State) -> list[Event]:
     minion is in reach."""
     turn = state.mouse_turn
     assert turn is not None
-    targets = strike_targets(state, turn.mouse)
+    targets = melee_targets(state, turn.mouse)
     if not targets:
         return [KnifeStrikesLeft(mouse=turn.mouse, count=0)]
     return [DecisionRequested(decision=KNIFE_STRIKE, options=(*targets, PASS), piece=turn.mouse, default=targets[0])]
@@ -97,7 +86,7 @@ def resolve_knife_strike(state: State, answer: DecisionMade) -> list[Event]:
     turn = state.mouse_turn
     if turn is None:
         return []
-    if answer.option == PASS or answer.option not in strike_targets(state, turn.mouse):
+    if answer.option == PASS or answer.option not in melee_targets(state, turn.mouse):
         return [KnifeStrikesLeft(mouse=turn.mouse, count=0)]
     held = daggers(state, turn.mouse)
     card = held[max(len(held) - turn.knife_strikes, 0)] if held else "dagger"
