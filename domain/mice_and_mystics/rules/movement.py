@@ -39,6 +39,12 @@ def _stops(state: State, space: str) -> bool:
 def check_can_leave(state: State, mouse: str, origin: str) -> None:
     if library().spaces[origin].water:
         raise RuleBroken("move.leave-water", section=sections.WATER, detail="in water: LeaveWater takes the whole move")
+    check_not_held(state, mouse, origin)
+
+
+def check_not_held(state: State, mouse: str, origin: str) -> None:
+    """Refuse to let ``mouse`` leave ``origin`` (a move, or leaving water): ``move.held-by-minions``
+    (001 §Condividere le Caselle: more minions than mice there), ``move.webbed`` (000 §Intrappolato)."""
     if len(minions_on(state, origin)) > len(mice_on(state, origin)):
         raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
     if WEBBED in state.effects.get(mouse, ()):

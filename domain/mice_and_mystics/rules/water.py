@@ -24,10 +24,9 @@ from domain.mice_and_mystics.events import LeavingWaterFailed, LeavingWaterStart
 from domain.mice_and_mystics.events import MouseMoved, MouseSweptByCurrent
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.combat import STARS, capture_mouse, count
-from domain.mice_and_mystics.rules.actions import WEBBED
-from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
+from domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
 from domain.mice_and_mystics.rules.links import linked
-from domain.mice_and_mystics.rules.movement import KNOCKED_DOWN
+from domain.mice_and_mystics.rules.movement import KNOCKED_DOWN, check_not_held
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
 
@@ -45,8 +44,8 @@ def check_can_leave_water(state: State, mouse: str) -> None:
     move: before or after its action (001 §Il Turno di un Topo: "1 Azione e poi muovere, oppure prima
     muovere"), not once it moved or rolled to move. Errors: ``water.not-in-water``;
     ``water.whole-move`` (already moved); ``water.knocked-down`` (000 §Atterrato: its whole move
-    stands it up, with ``Move``); ``move.webbed`` (000 §Intrappolato: "non può muovere");
-    ``move.held-by-minions`` (001 §Condividere le Caselle: more minions than mice on its space)."""
+    stands it up, with ``Move``); then, as for any move, ``move.held-by-minions`` and ``move.webbed``
+    (``movement.check_not_held``)."""
     check_turn(state, mouse)
     turn, here = state.mouse_turn, space_of(state, mouse)
     assert turn is not None and here is not None
@@ -57,10 +56,7 @@ def check_can_leave_water(state: State, mouse: str) -> None:
     if KNOCKED_DOWN in state.effects.get(mouse, ()):
         detail = f"{mouse} is knocked down: its move stands it up (Move)"
         raise RuleBroken("water.knocked-down", section=sections.NEGATIVE_EFFECTS, detail=detail)
-    if WEBBED in state.effects.get(mouse, ()):
-        raise RuleBroken("move.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed")
-    if len(minions_on(state, here)) > len(mice_on(state, here)):
-        raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
+    check_not_held(state, mouse, here)
 
 
 def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
