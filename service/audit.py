@@ -26,7 +26,7 @@ from domain.core.events import (
 )
 from domain.core.game import Game, Recorded, fold
 from domain.core.undo import starts_round, starts_turn, undone_versions
-from domain.core.verify import chance_events, rederive
+from domain.core.verify import chance_events, inherited_chances, rederive
 from service.schemas import ChanceOut, DiceProof, EventOut
 from service.views import builtins, event_out
 
@@ -96,11 +96,12 @@ def dice_proof(records: Sequence[Recorded]) -> DiceProof:
     seed_hex = ended.seed if ended is not None else None
     seed = bytes.fromhex(seed_hex) if seed_hex else None
     chances: list[ChanceOut] = []
+    inherited = inherited_chances(created)
     for record, k, pending in chance_events(records):
         p = record.payload
         result = list(p.faces if isinstance(p, DiceRolled) else p.order if isinstance(p, CardsShuffled) else p.cards)
         ok = None
-        if seed is not None and p.source == "server":
+        if seed is not None and p.source == "server" and record.originator_version > inherited:
             want, got = rederive(seed, k, pending, p)
             ok = want == got
         chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__,

@@ -37,6 +37,7 @@ class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     command_id: str
     prev_hash: str
     payload: msgspec.Raw
+    nonce: str | None = None
 
 
 _envelope_decoder = msgspec.json.Decoder(StoredEnvelope)
@@ -70,6 +71,7 @@ def decode_recorded(originator_id: UUID, version: int, topic: str, state: bytes)
         command_id=envelope.command_id,
         prev_hash=envelope.prev_hash,
         payload=payload,
+        nonce=envelope.nonce,
     )
 
 

@@ -21,6 +21,7 @@ from msgspec import Meta, Struct
 
 DiceMode = Literal["server", "manual"]
 UndoPolicy = Literal["none", "own-turn", "all-seats", "host"]
+Visibility = Literal["public", "unlisted", "private"]
 SeatName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
 
 
@@ -42,6 +43,9 @@ class ForkOrigin(Struct, frozen=True, kw_only=True, omit_defaults=True):
     game_id: str
     version: int
     head_hash: str
+    reseeded: bool = False
+    """The fork rolls from a seed of its own (a fork of a running game): the chance events up to
+    ``version`` came from the original's seed and are proven in the original, not here."""
 
 
 class GameCreated(Event, kw_only=True):
@@ -50,7 +54,9 @@ class GameCreated(Event, kw_only=True):
     ``setup`` is the ruleset's own setup document (JSON), decoded by the ruleset.
     ``dice_commitment`` is ``sha256(seed)`` as hex in ``server`` dice mode, ``None`` in
     ``manual`` mode (DESIGN.md, Provably fair dice). ``host`` is the seat that may undo alone
-    under the ``host`` undo policy; ``forked_from`` is set on a fork.
+    under the ``host`` undo policy; ``forked_from`` is set on a fork. ``visibility`` says who
+    may read the game (``public``: listed and readable by anyone; ``unlisted``: readable with its
+    id; ``private``: a token is needed); games stored before it existed were all public.
     """
 
     ruleset: str
@@ -62,6 +68,7 @@ class GameCreated(Event, kw_only=True):
     dice_commitment: str | None = None
     host: str | None = None
     forked_from: ForkOrigin | None = None
+    visibility: Visibility = "public"
 
 
 class CommandAccepted(Event, kw_only=True):

@@ -70,16 +70,24 @@ class Recorded(Struct, frozen=True, kw_only=True):
     command_id: str
     prev_hash: str
     payload: Event
+    nonce: str | None = None
 
 
-class Envelope(Struct, frozen=True, kw_only=True):
-    """The stored form of a ``Recorded`` (without id and version, which the store keeps)."""
+class Envelope(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The stored form of a ``Recorded`` (without id and version, which the store keeps).
+
+    ``nonce`` (32 hex chars) is present only in games of a ruleset with secrets: it salts the
+    chain hash, so the hash of a hidden event, shown to everyone as its digest, cannot be
+    brute-forced from the few values its secret could take (DESIGN.md, Hidden information).
+    Omitted when ``None``, so the bytes (and hashes) of every other event are unchanged.
+    """
 
     timestamp: datetime
     seat: str
     command_id: str
     prev_hash: str
     payload: Any
+    nonce: str | None = None
 
 
 _encode = msgspec.json.Encoder().encode
@@ -94,6 +102,7 @@ def envelope_bytes(record: Recorded) -> bytes:
             command_id=record.command_id,
             prev_hash=record.prev_hash,
             payload=record.payload,
+            nonce=record.nonce,
         )
     )
 

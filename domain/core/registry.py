@@ -6,6 +6,7 @@ from domain.core.errors import RuleBroken
 from domain.core.ruleset import Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
+_BUILTINS: list[str] = []
 _loaded = False
 
 
@@ -13,7 +14,10 @@ def _load_builtins() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
+        before = set(_RULESETS)
         import domain.rulesets  # noqa: F401  (registers the built-in rulesets)
+
+        _BUILTINS.extend(sorted(set(_RULESETS) - before))
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -32,6 +36,12 @@ def get(name: str) -> Ruleset:
         raise RuleBroken(
             "game.unknown-ruleset", section="DESIGN.md, API shape", detail=f"no ruleset {name!r}"
         ) from None
+
+
+def builtin_names() -> tuple[str, ...]:
+    """Names of the rulesets this build ships (``domain.rulesets``), without test-only ones."""
+    _load_builtins()
+    return tuple(_BUILTINS)
 
 
 def names() -> tuple[str, ...]:

@@ -29,6 +29,20 @@ Shapes:
   ``board_view(state)`` return msgspec Structs; ``describe(state, event) -> str | None`` is the
   game-log line for one event applied to ``state`` (the state *after* the event), ``None`` for
   events that make no log line.
+
+Optional (``getattr`` with a default; see ``domain.core.visibility``):
+
+- ``view_event(event, viewer) -> Event | None``, ``view_state(state, viewer) -> State`` and
+  ``view_command(command, viewer) -> Command | None``: who sees what. A ruleset without
+  ``view_event`` is all public.
+- ``starts_turn(event)`` / ``starts_round(event)``: turn and round boundaries for replay
+  (default: events named ``TurnStarted`` / ``RoundStarted``).
+- ``bot``: a module-like object with ``choose(view, commands, rng) -> command`` for demos.
+- ``content``: the content catalogue served under ``/content/<ruleset>/``.
+
+Command tags: a ruleset's commands are tagged ``<prefix>.<Name>`` (e.g. ``vast.Move``) so every
+ruleset's commands can share one union; Mice and Mystics keeps its bare tags (``Move``), which
+are stored in its logs and never change (DESIGN.md, Stored names are forever).
 """
 
 from __future__ import annotations

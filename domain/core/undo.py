@@ -14,8 +14,8 @@ Policies (fixed at creation, ``GameCreated.undo_policy``):
 - ``all-seats``: any seat asks; every other seat must approve (``ApproveUndo``); any seat may
   reject (``RejectUndo``). While a request is open nothing else is accepted.
 
-In ``server`` dice mode an undo across a random result already shown (a server roll, shuffle or
-draw) is allowed only under ``all-seats`` (like Board Game Arena, which never lets an undo cross a
+An undo across a random result already shown (a server roll, shuffle or draw) needs every other
+seat's approval under every policy (like Board Game Arena, which never lets an undo cross a
 visible random event without everyone's consent); ``UndoRequested.crosses_rolls`` records it.
 An ended game takes no command, so an undo never crosses the end.
 """
@@ -114,12 +114,6 @@ def _request(game: Any, to_version: int, seat: str, history: History) -> list[Ev
             detail=f"version {to_version} is not right before a player's command",
         )
     crosses = any(getattr(r.payload, "source", None) == "server" for r in undone)
-    if crosses and created.dice_mode == "server" and policy != "all-seats":
-        raise RuleBroken(
-            "undo.crosses-shown-roll",
-            section=SECTION,
-            detail="random results were already shown; only an undo all seats agree to may cross them",
-        )
     actors = {r.seat for r in undone if isinstance(r.payload, CommandAccepted) and r.seat not in AUTOMATIC_SEATS}
     needs: tuple[str, ...] = ()
     if policy == "own-turn":
@@ -133,7 +127,9 @@ def _request(game: Any, to_version: int, seat: str, history: History) -> list[Ev
         host = created.host or created.seats[0].name
         if seat != host:
             raise RuleBroken("undo.host-only", section=SECTION, detail=f"only the host seat {host!r} may undo")
-    else:
+    if policy == "all-seats" or crosses:
+        # A random result already shown may be taken back only if every seat agrees, whatever
+        # the policy: else undo would be a re-roll for whoever may undo alone.
         needs = tuple(name for name in _seat_names(game) if name != seat)
     events: list[Event] = [UndoRequested(to_version=to_version, by=seat, crosses_rolls=crosses, needs=needs)]
     if not needs:

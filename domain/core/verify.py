@@ -127,14 +127,24 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         if seed is None or commitment(seed) != created.dice_commitment:
             v = next(r.originator_version for r in records if r.payload is ended)
             return fail(v, "dice", f"a seed with sha256 {created.dice_commitment}", ended.seed or "no seed")
+        inherited = inherited_chances(created)
         for record, k, pending in chance_events(records):
             p = record.payload
-            if p.source == "server":
+            if p.source == "server" and record.originator_version > inherited:
                 want, got = rederive(seed, k, pending, p)
                 if want != got:
                     return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
                 dice += 1
     return Verification(ok=True, events=len(records), dice_checked=dice, seed_revealed=seed is not None)
+
+
+def inherited_chances(created: GameCreated) -> int:
+    """The version up to which a fork's chance events came from its original's seed (0: none).
+
+    A fork of a running game rolls from a fresh seed (DESIGN.md, Undo never deletes: forks);
+    the results it copied are proven by the original game once that game reveals its seed."""
+    origin = created.forked_from
+    return origin.version if origin is not None and origin.reseeded else 0
 
 
 class _StreamPosition(Struct, frozen=True):

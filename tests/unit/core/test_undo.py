@@ -85,12 +85,24 @@ def test_after_an_undo_the_same_action_meets_the_same_dice_in_server_mode():
     assert verify(t.records).ok
 
 
-def test_in_server_mode_only_all_seats_may_undo_across_a_shown_roll():
-    t = Table("host", dice_mode="server")
+@pytest.mark.parametrize("policy", ["host"])  # race's turn ends with its roll: own-turn never crosses one
+def test_undo_across_a_shown_server_roll_needs_every_seats_consent_under_every_policy(policy):
+    """DESIGN.md, Undo never deletes: a host (or the seat on turn) alone may not take back a roll
+    everyone has seen; the other seats must approve, and one rejection drops the request."""
+    t = Table(policy, dice_mode="server")
     before = t.game
-    t.advance("x", t.game.ruleset.turn_piece(t.game.state))
-    with pytest.raises(RuleBroken, match="undo.crosses-shown-roll"):
-        t.send("two", RequestUndo(to_version=before.version))
+    mover = t.game.ruleset.turn_piece(t.game.state)
+    asker = "two" if policy == "host" or mover == "b" else "one"
+    t.advance(asker, mover)
+    t.send(asker, RequestUndo(to_version=before.version))
+    request = t.game.undo_request
+    assert request is not None and request.crosses_rolls
+    assert request.needs == tuple(s for s in ("one", "two") if s != asker)
+    assert not isinstance(t.records[-1].payload, UndoApplied), "not applied before the others consent"
+    other = request.needs[0]
+    t.send(other, ApproveUndo())
+    assert isinstance(t.records[-1].payload, UndoApplied) and t.game.state == before.state
+    assert verify(t.records).ok
 
 
 def test_all_seats_undo_waits_for_every_other_seat_and_blocks_play_meanwhile():
