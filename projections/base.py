@@ -7,6 +7,10 @@ state *after* the event: it keeps the last state per game in memory and folds th
 eviction) it loads the game at that version from the application (snapshots keep that fast).
 Events that are not game events (campaign events, the service's secret and idempotency
 records) only advance the checkpoint.
+
+Read models hold what anyone may see (``public_lens``): the spectator's view while a game runs,
+everything once it ended. A reader who may see more (a seat's secrets, the auditor) is served
+from the game itself, through its own lens (``service.routes``).
 """
 
 from __future__ import annotations
@@ -22,8 +26,15 @@ from eventsourcing.projection import Projection
 
 from domain.core.campaign import CampaignEvent
 from domain.core.game import Game, Recorded, apply
+from domain.core.visibility import SPECTATOR_VIEWER, Lens
 
 V = TypeVar("V")
+
+
+def public_lens(game: Game) -> Lens:
+    """What anyone may see of ``game``: the spectator's view, everything once it ended."""
+    return Lens(game.ruleset, SPECTATOR_VIEWER, reveal=game.result is not None)
+
 _encode = msgspec.json.Encoder().encode
 LoadGame = Callable[[UUID, int], Game]
 

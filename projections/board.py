@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.game import Game
-from projections.base import DocumentProjection
+from projections.base import DocumentProjection, public_lens
 
 
 class BoardProjection(DocumentProjection):
@@ -19,4 +19,4 @@ class BoardProjection(DocumentProjection):
     name = "board"
 
     def document(self, game: Game) -> Any:
-        return game.ruleset.board_view(game.state)
+        return game.ruleset.board_view(public_lens(game).state(game.state))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.game import Game
-from projections.base import DocumentProjection
+from projections.base import DocumentProjection, public_lens
 
 
 class InitiativeProjection(DocumentProjection):
@@ -18,4 +18,4 @@ class InitiativeProjection(DocumentProjection):
     name = "initiative"
 
     def document(self, game: Game) -> Any:
-        return game.ruleset.initiative_view(game.state)
+        return game.ruleset.initiative_view(public_lens(game).state(game.state))

@@ -13,7 +13,7 @@ from eventsourcing.persistence import Tracking
 
 from domain.core.describe import describe_core
 from domain.core.game import Game, Recorded
-from projections.base import GameProjection
+from projections.base import GameProjection, public_lens
 
 
 class LogProjection(GameProjection):
@@ -22,7 +22,12 @@ class LogProjection(GameProjection):
     name = "log"
 
     def rows(self, game: Game, record: Recorded) -> list[Any]:
-        line = game.ruleset.describe(game.state, record.payload) or describe_core(record.payload)
+        lens = public_lens(game)
+        shown = lens.event(record.payload, seat=record.seat)
+        if shown is None:
+            line: str | None = f"({type(record.payload).__name__}, hidden)"
+        else:
+            line = game.ruleset.describe(lens.state(game.state), shown) or describe_core(shown)
         if line is None:
             return []
         return [(game.id, record.originator_version, record.seat, type(record.payload).__name__, line)]

@@ -22,19 +22,23 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
 
+from domain.core import registry
 from domain.core.errors import DomainError
 from projections.board import BoardProjection
 from projections.initiative import InitiativeProjection
 from projections.log import LogProjection
 from service.campaigns import CampaignNotFound
-from service.application import Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized, VersionConflict
+from service.api_types import api_types
+from service.application import AlreadyClaimed, Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized
+from service.application import VersionConflict
 from service.fanout import ChangeFeed, FanOut
 from service.projection_store import ReadModels, open_views
-from service.routes import GameController
+from service.routes import game_controller
 from service.routes_audit import AuditController
 from service.routes_campaigns import CampaignController
-from service.routes_content import ContentController
-from service.schemas import Health
+from service.quotas import rate_limit_middleware
+from service.routes_content import CONTENT_CONTROLLERS, ContentController
+from service.schemas import Health, RulesetInfo
 from service.settings import Settings
 from service.worker import Follower
 
@@ -136,8 +140,26 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
         from service.publisher import RedisPublisher, connect
         from service.projection_store import open_tracking
 
-        consumers.append(RedisPublisher(connect(settings.redis_url), open_tracking(settings, "publisher"), maxlen=settings.stream_maxlen))
+        consumers.append(RedisPublisher(
+            connect(settings.redis_url), open_tracking(settings, "publisher"), maxlen=settings.stream_maxlen,
+            load_game=games.game,
+        ))
     return consumers
+
+
+def rulesets_handler(names: tuple[str, ...]) -> Any:
+    """``GET /rulesets``: the games this server plays."""
+
+    @get("/rulesets", tags=["rulesets"], summary="The rulesets this server plays", sync_to_thread=False)
+    def rulesets() -> list[RulesetInfo]:
+        """Each ruleset served: its name (the ``ruleset`` of ``POST /games``) and where its
+        content catalogue is (``null`` when it has none)."""
+        return [
+            RulesetInfo(name=name, content=f"/content/{name}" if name in CONTENT_CONTROLLERS else None)
+            for name in names
+        ]
+
+    return rulesets
 
 
 @get("/health", tags=["operations"], summary="Liveness")
@@ -168,10 +190,14 @@ def ready(runtime: NamedDependency[Runtime]) -> Health:
     return Health(status="ok", checks=checks)
 
 
-def create_app(settings: Settings | None = None, *, start_worker: bool | None = None) -> Litestar:
+def create_app(
+    settings: Settings | None = None, *, start_worker: bool | None = None, rulesets: tuple[str, ...] | None = None
+) -> Litestar:
     """Build the app. ``settings`` default to the environment; the embedded worker (projections
-    and publisher) runs in-process unless ``DICELOG_EMBEDDED_WORKER=false``."""
+    and publisher) runs in-process unless ``DICELOG_EMBEDDED_WORKER=false``. ``rulesets`` are the
+    names of the rulesets served (default: every ruleset this build ships; tests add their own)."""
     settings = settings or Settings.from_env()
+    types = api_types(tuple(rulesets) if rulesets is not None else registry.builtin_names())
     holder: dict[str, Runtime] = {}
     run_worker = settings.embedded_worker if start_worker is None else start_worker
 
@@ -199,7 +225,8 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
                 GameNotFound: _problem(404, "game-not-found", "No such game"),
                 CampaignNotFound: _problem(404, "campaign-not-found", "No such campaign"),
                 Unauthorized: _problem(401, "unauthorized", "Bearer token required"),
-                Forbidden: _problem(403, "forbidden", "Not your piece"),
+                Forbidden: _problem(403, "forbidden", "Not allowed for this token"),
+                AlreadyClaimed: _problem(409, "already-claimed", "Place already taken"),
                 VersionConflict: _version_conflict,
                 IdempotencyMismatch: _problem(422, "idempotency-key-reused", "Idempotency-Key reused"),
                 HTTPException: _http,
@@ -208,8 +235,12 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         )
     )
     return Litestar(
-        route_handlers=[GameController, AuditController, CampaignController, ContentController, health, ready, Metrics],
-        middleware=[METRICS.middleware],
+        route_handlers=[
+            game_controller(types), AuditController, CampaignController, ContentController,
+            *(CONTENT_CONTROLLERS[name] for name in types.names if name in CONTENT_CONTROLLERS),
+            rulesets_handler(types.names), health, ready, Metrics,
+        ],
+        middleware=[METRICS.middleware, *rate_limit_middleware(settings)],
         dependencies={
             "runtime": Provide(runtime, sync_to_thread=False),
             "games": Provide(lambda: holder["runtime"].games, sync_to_thread=False),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -18,22 +19,30 @@ from uuid import UUID, uuid4
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification
-from eventsourcing.utils import get_topic
 
 from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
-from domain.core.errors import RuleBroken
+from domain.core.dice import commitment
+from domain.core.errors import DomainError, RuleBroken
 from domain.core.events import CommandAccepted, DecisionRequested, DrawRequested, ForkOrigin, GameCreated
 from domain.core.events import RollRequested
+from domain.core import registry
 from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, fold, play_game, project_game
 from domain.core.game import record_hash
 from domain.core.ruleset import Begin
 from domain.core.verify import Verification, verify
+from domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
 from service.fanout import FanOut
 from service.persistence import MsgspecMapper, decode_recorded
-from service.records import GameSecret, IdempotencyRecord, idempotency_id, secret_id
+from service.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex, claim_id, idempotency_id
+from service.records import secret_id, token_id
+from service.topics import topics_of
 
 _encode = msgspec.json.Encoder().encode
-GAME_CREATED_TOPIC = get_topic(GameCreated)
+GAME_CREATED_TOPICS = list(topics_of(GameCreated))  # the canonical topic and release 0.1's
+
+
+SCAN_LIMIT = 1000
+"""Game creations read at most per page of ``GET /games`` (non-public games are skipped)."""
 
 
 class GameNotFound(LookupError):
@@ -60,9 +69,51 @@ class IdempotencyMismatch(Exception):
     """The ``Idempotency-Key`` was already used for a different request (HTTP 422)."""
 
 
+class AlreadyClaimed(Exception):
+    """This place of the fork was already taken (HTTP 409)."""
+
+
+def new_token() -> str:
+    """A fresh bearer token (256 random bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def viewer_of(seats: Any, audience: str) -> Viewer:
+    """The ``Viewer`` of an audience key (``seat:<name>``, ``spectator``, ``auditor``)."""
+    if audience.startswith("seat:"):
+        return seat_viewer(seats, audience.removeprefix("seat:"))
+    return Viewer(kind=audience)  # type: ignore[arg-type]
+
+
 def hash_token(token: str) -> str:
     """SHA-256 (hex) of a seat token: only this is stored."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _bytes(hex_value: str | None) -> bytes | None:
+    return bytes.fromhex(hex_value) if hex_value else None
+
+
+def _secret(
+    game_id: UUID, at: datetime, seed: str | None, tokens: dict[str, str], nonce_key: bytes | None
+) -> GameSecret:
+    """The secret record of a game whose audiences hold ``tokens`` (audience -> token)."""
+    return GameSecret(
+        originator_id=secret_id(game_id),
+        timestamp=at,
+        game_id=game_id,
+        seed=seed,
+        token_hashes={a.removeprefix("seat:"): hash_token(t) for a, t in tokens.items() if a.startswith("seat:")},
+        audience_hashes={a: hash_token(t) for a, t in tokens.items() if not a.startswith("seat:")},
+        nonce_key=nonce_key.hex() if nonce_key else None,
+    )
+
+
+def _token_index(owner_id: UUID, tokens: dict[str, str], at: datetime) -> list[TokenIndex]:
+    return [
+        TokenIndex(originator_id=token_id(hash_token(t)), timestamp=at, owner_id=owner_id, audience=a)
+        for a, t in tokens.items()
+    ]
 
 
 class _Batch:
@@ -123,20 +174,24 @@ class Games(Application[UUID]):
     # --- writing ---------------------------------------------------------------------------
 
     def create_game(
-        self, created: GameCreated, *, seed: bytes | None, tokens: dict[str, str], at: datetime | None = None
+        self,
+        created: GameCreated,
+        *,
+        seed: bytes | None,
+        tokens: dict[str, str],
+        at: datetime | None = None,
     ) -> Game:
-        """Store a new game (its events and its secret record). Raises ``RuleBroken`` on a bad setup."""
+        """Store a new game: its events, its secret record and the index of its tokens.
+
+        ``tokens`` maps audiences to bearer tokens: ``seat:<name>`` for each seat, ``spectator``
+        and ``auditor``. Raises ``RuleBroken`` on a bad setup.
+        """
         at = at or datetime.now(UTC)
         game_id = uuid4()
-        records = create(game_id, created, at=at, seed=seed, command_id=f"create-{game_id}")
-        secret = GameSecret(
-            originator_id=secret_id(game_id),
-            timestamp=at,
-            game_id=game_id,
-            seed=seed.hex() if seed else None,
-            token_hashes={seat: hash_token(t) for seat, t in tokens.items()},
-        )
-        self.save(*records, secret)
+        nonce_key = secrets.token_bytes(32) if has_secrets(registry.get(created.ruleset)) else None
+        records = create(game_id, created, at=at, seed=seed, command_id=f"create-{game_id}", nonce_key=nonce_key)
+        secret = _secret(game_id, at, seed.hex() if seed else None, tokens, nonce_key)
+        self.save(*records, secret, *_token_index(game_id, tokens, at))
         self._secrets[game_id] = secret
         return self._saved(None, fold(None, records))
 
@@ -158,28 +213,51 @@ class Games(Application[UUID]):
         retry. Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
         ``IdempotencyMismatch`` and the domain's ``RuleBroken``.
         """
-        if idempotency_key is not None:
-            earlier = self._idempotent_answer(game_id, idempotency_key, request_hash)
+        key_id = idempotency_id(game_id, seat, idempotency_key) if idempotency_key is not None else None
+        if key_id is not None:
+            earlier = self._idempotent_answer(key_id, idempotency_key, request_hash)
             if earlier is not None:
                 return earlier
+        try:
+            return self._execute(game_id, seat, command, expected_version, key_id, idempotency_key, request_hash, render)
+        except (DomainError, VersionConflict, IntegrityError):
+            # A retry that raced the first attempt (in flight when it arrived) finds the first
+            # answer stored by now: it gets that answer, never a conflict.
+            if key_id is not None:
+                earlier = self._idempotent_answer(key_id, idempotency_key, request_hash)
+                if earlier is not None:
+                    return earlier
+            raise
+
+    def _execute(
+        self,
+        game_id: UUID,
+        seat: str,
+        command: Command,
+        expected_version: int | None,
+        key_id: UUID | None,
+        key: str | None,
+        request_hash: str,
+        render: Any,
+    ) -> tuple[int, bytes]:
         game = self.game(game_id)
         if expected_version is not None and expected_version != game.version:
             raise VersionConflict(expected_version, game.version)
         self.authorize(game, seat, command)
-        seed = self._seed(game_id)
+        secret = self.secret(game_id)
         records, after = play_game(
-            game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=seed,
-            history=StoreHistory(self, game_id),
+            game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=_bytes(secret.seed),
+            history=StoreHistory(self, game_id), nonce_key=_bytes(secret.nonce_key),
         )
         body = _encode(render(game, records, after))
         extra: list[Any] = []
-        if idempotency_key is not None:
+        if key_id is not None:
             extra.append(
                 IdempotencyRecord(
-                    originator_id=idempotency_id(game_id, idempotency_key),
+                    originator_id=key_id,
                     timestamp=records[0].timestamp,
                     game_id=game_id,
-                    key=idempotency_key,
+                    key=key or "",
                     request_hash=request_hash,
                     status=201,
                     body=msgspec.Raw(body),
@@ -188,18 +266,16 @@ class Games(Application[UUID]):
         try:
             self.save(*records, *extra)
         except IntegrityError:
-            if idempotency_key is not None:
-                earlier = self._idempotent_answer(game_id, idempotency_key, request_hash)
-                if earlier is not None:
-                    return earlier
             raise VersionConflict(expected_version, self.game(game_id).version) from None
         self._saved(game, after)
         if self.repository.cache is not None:
             self.repository.cache.put(game_id, after)
         return 201, body
 
-    def _idempotent_answer(self, game_id: UUID, key: str, request_hash: str) -> tuple[int, bytes] | None:
-        record = self._read_record(idempotency_id(game_id, key))
+    def _idempotent_answer(self, key_id: UUID, key: str | None, request_hash: str) -> tuple[int, bytes] | None:
+        """The stored answer of a keyed command, or ``None``. Raises ``IdempotencyMismatch`` when
+        the key was used (by the same seat) for a different request."""
+        record = self._read_record(key_id)
         if record is None:
             return None
         if not hmac.compare_digest(record.request_hash, request_hash):
@@ -232,12 +308,17 @@ class Games(Application[UUID]):
         for game_id, version in newest.items():
             self.fanout.publish(game_id, version)
 
-    def fork(self, game_id: UUID, version: int, *, tokens: dict[str, str]) -> Game:
-        """A new game from the first ``version`` events of ``game_id``, recording its origin.
+    def fork(self, game_id: UUID, version: int, *, audience: str) -> tuple[Game, dict[str, str]]:
+        """A new game from the first ``version`` events of ``game_id``, recording its origin;
+        returns it and the tokens of the forking ``audience`` (and a spectator token).
 
-        The prefix is copied event for event (re-chained under the new id); the fork keeps the
-        original's dice seed, so both, continued with the same commands, meet the same dice.
-        The original is untouched. Raises ``GameNotFound`` and ``RuleBroken("fork.*")``.
+        The prefix is copied event for event (re-chained under the new id); the original is
+        untouched. A fork of a running ``server``-dice game draws a fresh seed and commits to it
+        (``ForkOrigin.reseeded``): with the original's seed, playing the fork to its end would
+        reveal every future roll of the original. A fork of an ended game keeps the revealed seed
+        (an exact what-if). Only the forking audience gets a token of the fork; each other seat
+        (and the auditor) of the original takes its own place with ``claim``. Raises
+        ``GameNotFound`` and ``RuleBroken("fork.*")``.
         """
         records = self.records(game_id)
         if not records:
@@ -252,9 +333,20 @@ class Games(Application[UUID]):
                     "fork.not-a-command-boundary", section=section,
                     detail=f"version {version} is not right before a player's command",
                 )
+        original_game = self.game(game_id)
+        original = self.secret(game_id)
+        created_before: GameCreated = records[0].payload  # type: ignore[assignment]
+        reseed = original_game.result is None and created_before.dice_mode == "server"
+        seed = secrets.token_bytes(32) if reseed else _bytes(original.seed)
         new_id = uuid4()
-        origin = ForkOrigin(game_id=str(game_id), version=version, head_hash=record_hash(records[version - 1]))
-        created = msgspec.structs.replace(records[0].payload, forked_from=origin)
+        origin = ForkOrigin(
+            game_id=str(game_id), version=version, head_hash=record_hash(records[version - 1]), reseeded=reseed
+        )
+        created = msgspec.structs.replace(
+            created_before,
+            forked_from=origin,
+            dice_commitment=commitment(seed) if reseed and seed else created_before.dice_commitment,
+        )
         copied: list[Recorded] = []
         prev = GENESIS_HASH
         for record in records[:version]:
@@ -263,17 +355,33 @@ class Games(Application[UUID]):
             )
             copied.append(new)
             prev = record_hash(new)
-        original = self.secret(game_id)
-        secret = GameSecret(
-            originator_id=secret_id(new_id),
-            timestamp=datetime.now(UTC),
-            game_id=new_id,
-            seed=original.seed,
-            token_hashes={seat: hash_token(t) for seat, t in tokens.items()},
-        )
-        self.save(*copied, secret)
+        at = datetime.now(UTC)
+        tokens = {audience: new_token(), "spectator": new_token()}
+        nonce_key = secrets.token_bytes(32) if original.nonce_key else None
+        secret = _secret(new_id, at, seed.hex() if seed else None, tokens, nonce_key)
+        claims = [SeatClaim(originator_id=claim_id(new_id, a), timestamp=at, game_id=new_id, audience=a) for a in tokens]
+        self.save(*copied, secret, *_token_index(new_id, tokens, at), *claims)
         self._secrets[new_id] = secret
-        return self._saved(None, fold(None, copied))
+        return self._saved(None, fold(None, copied)), tokens
+
+    def claim(self, fork_id: UUID, original_token: str | None) -> tuple[str, str]:
+        """Take, in fork ``fork_id``, the place the token holds in the fork's original game;
+        returns (audience, new token). Raises ``GameNotFound``, ``Unauthorized`` (not a token of
+        the original), ``RuleBroken("fork.not-a-fork")`` and ``AlreadyClaimed``."""
+        fork = self.game(fork_id)
+        origin = fork.created.forked_from
+        if origin is None:
+            raise RuleBroken("fork.not-a-fork", section="DESIGN.md, Undo never deletes (forks)",
+                             detail=f"game {fork_id} is not a fork")
+        audience = self.audience(UUID(origin.game_id), original_token)
+        token = new_token()
+        at = datetime.now(UTC)
+        claim = SeatClaim(originator_id=claim_id(fork_id, audience), timestamp=at, game_id=fork_id, audience=audience)
+        try:
+            self.save(claim, *_token_index(fork_id, {audience: token}, at))
+        except IntegrityError:
+            raise AlreadyClaimed(f"{audience} of game {fork_id} was already taken") from None
+        return audience, token
 
     # --- authorization ---------------------------------------------------------------------
 
@@ -289,19 +397,62 @@ class Games(Application[UUID]):
         self._secrets[game_id] = secret
         return secret
 
-    def _seed(self, game_id: UUID) -> bytes | None:
-        seed = self.secret(game_id).seed
-        return bytes.fromhex(seed) if seed else None
+    def audience(self, game_id: UUID, token: str | None) -> str:
+        """Whom a bearer token speaks for in a game: ``seat:<name>``, ``spectator`` or ``auditor``.
 
-    def authenticate(self, game_id: UUID, token: str | None) -> str:
-        """The seat a bearer token belongs to. Raises ``GameNotFound``, ``Unauthorized``."""
-        hashes = self.secret(game_id).token_hashes
+        Tokens are compared by their SHA-256 only. Raises ``GameNotFound``, ``Unauthorized``."""
+        secret = self.secret(game_id)
         if token:
             digest = hash_token(token)
-            for seat, stored in hashes.items():
+            for seat, stored in secret.token_hashes.items():
                 if hmac.compare_digest(stored, digest):
-                    return seat
-        raise Unauthorized("a valid bearer token of one of this game's seats is required")
+                    return f"seat:{seat}"
+            for audience, stored in secret.audience_hashes.items():
+                if hmac.compare_digest(stored, digest):
+                    return audience
+            index = self._read_record(token_id(digest))
+            if isinstance(index, TokenIndex) and index.owner_id == game_id:
+                return index.audience
+        raise Unauthorized("a valid bearer token of this game is required")
+
+    def authenticate(self, game_id: UUID, token: str | None) -> str:
+        """The seat a bearer token belongs to (only seats act). Raises ``GameNotFound``,
+        ``Unauthorized``, ``Forbidden`` (a spectator or auditor token)."""
+        audience = self.audience(game_id, token)
+        if not audience.startswith("seat:"):
+            raise Forbidden(f"a {audience} token reads the game; only a seat's token sends commands")
+        return audience.removeprefix("seat:")
+
+    def viewer(self, game: Game, token: str | None) -> Viewer:
+        """Who reads ``game`` with this token (``None``: no token). Raises ``Unauthorized`` for a
+        bad token, or no token on a ``private`` game (DESIGN.md, Access)."""
+        if token is None:
+            if game.created.visibility == "private":
+                raise Unauthorized("this game is private: a seat, spectator or auditor token is needed")
+            return SPECTATOR_VIEWER
+        return viewer_of(game.created.seats, self.audience(game.id, token))
+
+    def revealed(self, game: Game) -> bool:
+        """Whether everything of ``game`` is public: it ended, and, for a fork, so did its
+        original (the fork's copied prefix holds the original's secrets)."""
+        if game.result is None:
+            return False
+        origin = game.created.forked_from
+        if origin is None:
+            return True
+        try:
+            return self.revealed(self.game(UUID(origin.game_id)))
+        except GameNotFound:
+            return True
+
+    def lens(self, game: Game, viewer: Viewer) -> Lens:
+        """What ``viewer`` sees of ``game`` (``domain.core.visibility``)."""
+        return Lens(game.ruleset, viewer, reveal=self.revealed(game))
+
+    def token_owners(self, token: str) -> TokenIndex | None:
+        """The game or campaign a token belongs to (``None``: unknown token)."""
+        index = self._read_record(token_id(hash_token(token)))
+        return index if isinstance(index, TokenIndex) else None
 
     def authorize(self, game: Game, seat: str, command: Command) -> None:
         """Check ``seat`` may issue ``command`` now. Raises ``Forbidden`` or ``RuleBroken``.
@@ -351,12 +502,32 @@ class Games(Application[UUID]):
         """The game's events with version > ``after`` (at most ``limit``), oldest first."""
         return list(self.events.get(game_id, gt=after or None, limit=limit))
 
-    def games(self, *, after: int = 0, limit: int = 50) -> list[tuple[int, Recorded]]:
-        """Created games, by notification id > ``after``: (notification id, ``GameCreated`` record)."""
-        notes: Sequence[Notification] = self.recorder.select_notifications(
-            start=after + 1, limit=limit, topics=[GAME_CREATED_TOPIC]
-        )
-        return [(n.id, self.mapper.to_domain_event(n)) for n in notes]
+    def games(
+        self, *, after: int = 0, limit: int = 50, include: set[UUID] | frozenset[UUID] = frozenset()
+    ) -> tuple[list[UUID], int | None]:
+        """A page of game ids in creation order (notification id > ``after``): the public games
+        and those in ``include`` (a token's own); returns (ids, cursor of the next page or
+        ``None``). At most ``SCAN_LIMIT`` creations are read per page, so a page may hold fewer
+        than ``limit`` games and still have a next one."""
+        found: list[UUID] = []
+        cursor = after
+        scanned = 0
+        while len(found) < limit and scanned < SCAN_LIMIT:
+            notes: Sequence[Notification] = self.recorder.select_notifications(
+                start=cursor + 1, limit=min(limit, SCAN_LIMIT - scanned), topics=GAME_CREATED_TOPICS
+            )
+            for note in notes:
+                cursor = note.id
+                record = self.mapper.to_domain_event(note)
+                if record.payload.visibility == "public" or record.originator_id in include:
+                    found.append(record.originator_id)
+                    if len(found) == limit:
+                        break
+            scanned += len(notes)
+            if not notes:
+                return found, None
+        more = self.recorder.select_notifications(start=cursor + 1, limit=1, topics=GAME_CREATED_TOPICS)
+        return found, cursor if more else None
 
     def verify(self, game_id: UUID) -> Verification:
         """Re-derive the whole log of a game from the store (see ``domain.core.verify``)."""

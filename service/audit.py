@@ -28,6 +28,7 @@ from domain.core.game import Game, Recorded, fold
 from domain.core.undo import starts_round, starts_turn, undone_versions
 from domain.core.verify import chance_events, inherited_chances, rederive
 from service.schemas import ChanceOut, DiceProof, EventOut
+from domain.core.visibility import Lens
 from service.views import builtins, event_out
 
 
@@ -42,12 +43,13 @@ def rounds_by_version(ruleset: Any, records: Sequence[Recorded]) -> dict[int, in
     return rounds
 
 
-def audit_events(ruleset: Any, records: Sequence[Recorded]) -> list[EventOut]:
-    """Every event with its ``undone`` mark and round."""
+def audit_events(ruleset: Any, records: Sequence[Recorded], lens: Lens) -> list[EventOut]:
+    """Every event with its ``undone`` mark and round, as ``lens`` shows it."""
     undone = undone_versions(records)
     rounds = rounds_by_version(ruleset, records)
     return [
-        event_out(r, undone=r.originator_version in undone, round_=rounds.get(r.originator_version)) for r in records
+        event_out(r, lens, undone=r.originator_version in undone, round_=rounds.get(r.originator_version))
+        for r in records
     ]
 
 
@@ -68,28 +70,39 @@ def span(ruleset: Any, records: Sequence[Recorded], kind: str, number: int) -> t
     return first, last
 
 
-def turn_parts(game_before: Game, records: Sequence[Recorded]) -> dict[str, Any]:
-    """Commands, dice, decisions and log lines of a stretch of events after ``game_before``."""
+def turn_parts(game_before: Game, records: Sequence[Recorded], lens: Lens) -> dict[str, Any]:
+    """Commands, dice, decisions and log lines of a stretch of events after ``game_before``, as
+    ``lens`` shows them (log lines are described from the masked state and event)."""
     commands, dice, decisions, log = [], [], [], []
     game = game_before
     for record in records:
         game = fold(game, [record])
-        payload = record.payload
+        payload = lens.event(record.payload, seat=record.seat)
+        v = record.originator_version
+        if payload is None:
+            log.append(f"v{v}: ({type(record.payload).__name__}, hidden)")
+            continue
         if isinstance(payload, CommandAccepted):
-            commands.append({"version": record.originator_version, "seat": record.seat,
-                             "command": builtins(payload)["command"]})
+            commands.append({"version": v, "seat": record.seat, "command": builtins(payload)["command"]})
         elif isinstance(payload, (RollRequested, DiceRolled, ShuffleRequested, CardsShuffled, DrawRequested, CardsDrawn)):
-            dice.append({"version": record.originator_version, **builtins(payload)})
+            dice.append({"version": v, **builtins(payload)})
         elif isinstance(payload, (DecisionRequested, DecisionMade)):
-            decisions.append({"version": record.originator_version, **builtins(payload)})
-        line = game.ruleset.describe(game.state, payload) or describe_core(payload)
+            decisions.append({"version": v, **builtins(payload)})
+        line = describe(game, payload, lens)
         if line:
-            log.append(f"v{record.originator_version}: {line}")
+            log.append(f"v{v}: {line}")
     return {"commands": commands, "dice": dice, "decisions": decisions, "log": log, "after": game}
 
 
-def dice_proof(records: Sequence[Recorded]) -> DiceProof:
-    """The commitment, the seed once revealed, and every chance event, re-derived if possible."""
+def describe(game: Game, shown: Any, lens: Lens) -> str | None:
+    """The log line of an event (already through ``lens``) in the game after it, from what the
+    lens shows of the state."""
+    return game.ruleset.describe(lens.state(game.state), shown) or describe_core(shown)
+
+
+def dice_proof(records: Sequence[Recorded], lens: Lens) -> DiceProof:
+    """The commitment, the seed once revealed, and every chance event (as ``lens`` shows it),
+    re-derived if possible."""
     created = records[0].payload
     assert isinstance(created, GameCreated)
     ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
@@ -99,13 +112,19 @@ def dice_proof(records: Sequence[Recorded]) -> DiceProof:
     inherited = inherited_chances(created)
     for record, k, pending in chance_events(records):
         p = record.payload
-        result = list(p.faces if isinstance(p, DiceRolled) else p.order if isinstance(p, CardsShuffled) else p.cards)
+        shown = lens.event(p)
+        if shown is None:
+            chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__, reason="",
+                                     result=[], source=p.source, hidden=True))
+            continue
+        result = list(shown.faces if isinstance(shown, DiceRolled) else shown.order  # type: ignore[union-attr]
+                      if isinstance(shown, CardsShuffled) else shown.cards)  # type: ignore[union-attr]
         ok = None
-        if seed is not None and p.source == "server" and record.originator_version > inherited:
+        if seed is not None and lens.full and p.source == "server" and record.originator_version > inherited:
             want, got = rederive(seed, k, pending, p)
             ok = want == got
         chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__,
-                                 reason=p.reason, result=result, source=p.source, rederived=ok))
+                                 reason=shown.reason, result=result, source=p.source, rederived=ok))
     return DiceProof(
         game_id=records[0].originator_id,
         dice_mode=created.dice_mode,

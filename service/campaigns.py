@@ -33,7 +33,7 @@ from domain.core.errors import RuleBroken
 from domain.core.events import GameCreated
 from domain.core.game import Game, create
 from service.application import GameNotFound, Games, VersionConflict, hash_token
-from service.records import GameSecret, secret_id
+from service.records import GameSecret, TokenIndex, secret_id, token_id
 
 _encode = msgspec.json.Encoder().encode
 
@@ -64,7 +64,9 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
                                command_id=f"campaign-{campaign_id}", at=at)
     secret = GameSecret(originator_id=secret_id(campaign_id), timestamp=at, game_id=campaign_id, seed=None,
                         token_hashes={seat: hash_token(t) for seat, t in tokens.items()})
-    games.save(*records, secret)
+    index = [TokenIndex(originator_id=token_id(hash_token(t)), timestamp=at, owner_id=campaign_id, audience=f"seat:{s}")
+             for s, t in tokens.items()]
+    games.save(*records, secret, *index)
     return project_campaign(None, records), tokens  # type: ignore[return-value]
 
 
@@ -108,7 +110,7 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     created = GameCreated(
         ruleset=started.ruleset, setup=msgspec.Raw(_encode(setup)), seats=started.seats, dice_mode=started.dice_mode,
         undo_policy=started.undo_policy, decision_policy="default", host=started.host,
-        dice_commitment=commitment(seed) if seed else None,
+        dice_commitment=commitment(seed) if seed else None, visibility=started.visibility,
     )
     game_records = create(new_game_id, created, at=at, seed=seed, command_id=f"create-{new_game_id}")
     campaign_secret = games.secret(campaign_id)

@@ -13,6 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
+from domain.core import registry
 from service.settings import Settings
 
 
@@ -64,11 +65,15 @@ def _openapi(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    """Write a game's stored events as JSON Lines (reads the configured store directly)."""
+    """Write a game's log as JSON Lines (reads the configured store directly).
+
+    Without ``--token``: the full log exactly as stored (the operator is the auditor), which
+    ``dicelog verify`` checks offline. With a game token: that reader's own view (events it may
+    not see are stubs), the same as ``GET /games/{id}/events`` shows it."""
     from uuid import UUID
 
-    from service.application import Games
-    from service.export import export_lines
+    from service.application import Games, GameNotFound, Unauthorized
+    from service.export import export_lines, export_view_lines
 
     settings = Settings.from_env()
     games = Games(settings.library_env("games"), snapshot_interval=0)
@@ -78,9 +83,19 @@ def _export(args: argparse.Namespace) -> int:
         if not stored:
             print(f"no game {game_id} in {settings.store} store", file=sys.stderr)
             return 1
+        if args.token is not None:
+            try:
+                game = games.game(game_id)
+                lens = games.lens(game, games.viewer(game, args.token))
+            except (GameNotFound, Unauthorized) as e:
+                print(f"cannot export game {game_id} with this token: {e}", file=sys.stderr)
+                return 1
+            lines = export_view_lines(game, games.records(game_id), lens)
+        else:
+            lines = export_lines(game_id, stored)
         out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
         with out:
-            for line in export_lines(game_id, stored):
+            for line in lines:
                 out.write(line + b"\n")
     finally:
         games.close()
@@ -104,9 +119,13 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from service.demo import run_demo
+    from service.demo import DEMOS
 
-    return run_demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet)
+    demo = DEMOS.get(args.game)
+    if demo is None:
+        print(f"no demo for ruleset {args.game!r} yet (demos: {', '.join(sorted(DEMOS))})", file=sys.stderr)
+        return 2
+    return demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet)
 
 
 def _content_check(args: argparse.Namespace) -> int:
@@ -149,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="write a game's log as JSON Lines (from the configured store)")
     export.add_argument("game", help="game id")
     export.add_argument("--output", "-o", default=None, help="file (default: standard output)")
+    export.add_argument("--token", default=None,
+                        help="export this token's view of the game (default: the full log, as stored)")
     export.set_defaults(func=_export)
 
     verify = sub.add_parser("verify", help="verify an exported log offline")
@@ -156,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     verify.set_defaults(func=_verify)
 
     demo = sub.add_parser("demo", help="play Chapter 1 with bot seats through the real HTTP API")
+    demo.add_argument("--game", default="mice-and-mystics", choices=registry.builtin_names(),
+                      help="the ruleset to play (default: mice-and-mystics)")
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")
     demo.add_argument("--mice", nargs=4, default=["collin", "filch", "maginos", "nez"], metavar="MOUSE")
     demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many mouse turns")

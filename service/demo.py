@@ -111,7 +111,7 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
     rng = random.Random(seed)
     seats = [{"name": f"seat-{m}", "controls": [m]} for m in mice]
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
-        r = http.post("/games", json={"setup": {"chapter": "chapter-1", "mice": mice}, "seats": seats})
+        r = http.post("/games", json={"ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": mice}, "seats": seats})
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")
             return 1
@@ -182,3 +182,7 @@ def _print_log(http: httpx.Client, console: Console, game_id: str, after: int, w
         if board.status_code == 200 and board.json().get("version") == target:
             return after
         time.sleep(0.1)
+
+
+DEMOS = {"mice-and-mystics": run_demo}
+"""``dicelog demo --game NAME``: the demo of each ruleset that has one."""

@@ -10,8 +10,8 @@ dice from the revealed seed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import IO
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any
 from uuid import UUID
 
 import msgspec
@@ -20,6 +20,7 @@ from domain.core.verify import Divergence, Verification, verify
 from service.persistence import decode_recorded
 
 FORMAT = "dicelog-export/1"
+VIEW_FORMAT = "dicelog-view/1"
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):
@@ -45,6 +46,17 @@ def export_lines(game_id: UUID, stored: Iterable[object]) -> Iterator[bytes]:
     for s in events:
         yield _encode(Line(originator_id=game_id, originator_version=s.originator_version,  # type: ignore[attr-defined]
                            topic=s.topic, state=msgspec.Raw(bytes(s.state))))  # type: ignore[attr-defined]
+
+
+def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[bytes]:
+    """A reader's view of a game as JSON Lines (format ``dicelog-view/1``): a header, then each
+    event as ``GET /games/{id}/events`` shows it through ``lens`` (stubs for hidden events). Not
+    verifiable offline unless the lens is full (use the full export for that)."""
+    from service.audit import audit_events
+
+    yield _encode({"format": VIEW_FORMAT, "game_id": str(game.id), "events": len(records), "full": lens.full})
+    for event in audit_events(game.ruleset, records, lens):
+        yield _encode(event)
 
 
 def verify_file(handle: IO[bytes]) -> Verification:

@@ -7,8 +7,10 @@ way through the system), and a second write of the same id collides (optimistic 
 - ``GameSecret``: the server-side secret of a game: its dice seed (until the game ends and
   ``GameEnded`` reveals it) and the SHA-256 hashes of its seat tokens. Never served, never
   published, never in a projection.
-- ``IdempotencyRecord``: the first answer to a command sent with an ``Idempotency-Key``; a retry
-  with the same key returns it and writes nothing.
+- ``IdempotencyRecord``: the first answer to a command sent with an ``Idempotency-Key`` by one
+  seat; a retry with the same key by the same seat returns it and writes nothing.
+- ``TokenIndex``: token hash -> the game or campaign it opens, and as whom.
+- ``SeatClaim``: a place of a fork taken by its holder in the original game.
 """
 
 from __future__ import annotations
@@ -27,13 +29,26 @@ def secret_id(game_id: UUID) -> UUID:
     return uuid5(_NAMESPACE, f"secret:{game_id}")
 
 
-def idempotency_id(game_id: UUID, key: str) -> UUID:
-    """The id of the ``IdempotencyRecord`` of ``key`` on ``game_id``."""
-    return uuid5(_NAMESPACE, f"idempotency:{game_id}:{key}")
+def idempotency_id(game_id: UUID, seat: str, key: str) -> UUID:
+    """The id of the ``IdempotencyRecord`` of ``key`` sent by ``seat`` on ``game_id`` (keys are
+    scoped to the game and the seat: another seat's key never answers for this one)."""
+    return uuid5(_NAMESPACE, f"idempotency:{game_id}:{seat}:{key}")
+
+
+def token_id(token_hash: str) -> UUID:
+    """The id of the ``TokenIndex`` of a token (by the token's SHA-256, never the token)."""
+    return uuid5(_NAMESPACE, f"token:{token_hash}")
+
+
+def claim_id(game_id: UUID, audience: str) -> UUID:
+    """The id of the ``SeatClaim`` of ``audience`` (``seat:<name>``, ``spectator``, ``auditor``) of a fork."""
+    return uuid5(_NAMESPACE, f"claim:{game_id}:{audience}")
 
 
 class GameSecret(Struct, frozen=True, kw_only=True):
-    """Seed (hex, ``None`` in manual dice mode) and seat token hashes (seat -> sha256 hex)."""
+    """Seed (hex, ``None`` in manual dice mode), seat token hashes (seat -> sha256 hex), the
+    spectator and auditor token hashes (``audience_hashes``: ``spectator``/``auditor`` -> sha256
+    hex) and, for a ruleset with secrets, the key salting its events' chain hashes (hex)."""
 
     originator_id: UUID
     originator_version: int = 1
@@ -41,6 +56,30 @@ class GameSecret(Struct, frozen=True, kw_only=True):
     game_id: UUID
     seed: str | None
     token_hashes: dict[str, str]
+    audience_hashes: dict[str, str] = {}
+    nonce_key: str | None = None
+
+
+class TokenIndex(Struct, frozen=True, kw_only=True):
+    """Which game (or campaign) a token belongs to, and as whom (``audience``: ``seat:<name>``,
+    ``spectator`` or ``auditor``): ``GET /games`` lists a token's games, and a fork's claimed
+    tokens authenticate through it. Keyed by the token's SHA-256, never the token."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    timestamp: datetime
+    owner_id: UUID
+    audience: str
+
+
+class SeatClaim(Struct, frozen=True, kw_only=True):
+    """A place of a fork taken by the holder of the same place in the original game (once)."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    timestamp: datetime
+    game_id: UUID
+    audience: str
 
 
 class IdempotencyRecord(Struct, frozen=True, kw_only=True):
@@ -55,6 +94,3 @@ class IdempotencyRecord(Struct, frozen=True, kw_only=True):
     status: int
     body: msgspec.Raw
 
-
-PUBLIC_TOPIC_PREFIXES = ("domain.",)
-"""Stored topics that may be published or projected; the records above never are."""

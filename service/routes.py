@@ -2,57 +2,68 @@
 
 Handlers that touch the store are synchronous and run in Litestar's thread pool
 (``sync_to_thread=True``): the eventsourcing library is synchronous and must stay off the loop.
+
+Every read goes through ``_reader``: the bearer token (if any) says who reads (a seat, the
+spectator, the auditor; no token: a spectator of a public or unlisted game), and the reader's
+``Lens`` (``domain.core.visibility``) masks what that reader may not see, on every path.
+
+The request bodies that depend on the served rulesets (``POST /games``, ``POST
+/games/{id}/commands``) are built per app (``service.api_types``), so this module builds its
+controller in ``game_controller(types)`` (annotations are evaluated: no postponed annotations).
 """
 
-from __future__ import annotations
-
 import hashlib
-import secrets
 from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.concurrency import sync_to_thread
-from litestar.openapi.datastructures import ResponseSpec
-from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
-from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.dice import commitment
+from domain.core.errors import RuleBroken
 from domain.core.events import DecisionRequested, DrawRequested, GameCreated, GameEnded, RollRequested
-from service.application import GameNotFound, Games
+from domain.core.game import Game
+from domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
+from service.api_types import ApiTypes, ruleset_of
+from service.application import GameNotFound, Games, new_token
+from service.audit import audit_events, describe
 from service.fanout import ChangeFeed
 from service.projection_store import ReadModels
 from service.schemas import (
-    CommandRequest,
     EventPage,
     GameCreatedBody,
     GameList,
     GameSummary,
     LegalCommands,
-    NewGame,
     Problem,
     SeatToken,
     StateAt,
     VerifyResult,
 )
-from service.audit import audit_events
-from service.views import builtins, command_result, event_out, summary
+from service.views import builtins, command_result, event_out, summary, turn_of
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
 BEARER = [{"bearer": []}]
+READ_SECURITY = [{}, {"bearer": []}]
+"""Reads take an optional bearer token: without one, a spectator of a public or unlisted game."""
 
 
 def _problems(*codes: int) -> dict[int, ResponseSpec]:
     text = {
         400: "Malformed request",
-        401: "Missing or unknown bearer token",
-        403: "The command is about another seat's piece",
+        401: "Missing or unknown bearer token (or a private game read without one)",
+        403: "The command is about another seat's piece, or the token may only read",
         404: "No such game",
         409: "Stale expected_version, or something else must happen first",
+        413: "The request (or its content pack) is too large",
         422: "A rule refuses the command (type urn:dicelog:rule:<rule>)",
+        429: "Too many requests: retry after the Retry-After header's seconds",
     }
     return {
         c: ResponseSpec(
@@ -60,10 +71,14 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
         )
         for c in codes
     }
+
+
 _encode = msgspec.json.Encoder().encode
+SECTION = "DESIGN.md, API shape"
 
 
-def _bearer(request: Request[Any, Any, Any]) -> str | None:
+def bearer(request: Request[Any, Any, Any]) -> str | None:
+    """The bearer token of a request, if any (tokens travel only in the Authorization header)."""
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
@@ -72,101 +87,131 @@ def _bearer(request: Request[Any, Any, Any]) -> str | None:
 def _seat(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str = "game") -> str:
     """The seat of the bearer token of a game (or campaign: ``kind``); 404 when there is none."""
     try:
-        return games.authenticate(game_id, _bearer(request))
+        return games.authenticate(game_id, bearer(request))
     except GameNotFound:
         raise NotFoundException(f"no {kind} {game_id}") from None
 
 
-class GameController(Controller):
-    """Games: create, list, read, command, audit, replay, verify, stream."""
+def _reader(games: Games, game_id: UUID, request: Request[Any, Any, Any]) -> tuple[Game, Lens]:
+    """The game and what the request's reader sees of it (401 for a bad token or a private game)."""
+    game = _game(games, game_id)
+    return game, games.lens(game, games.viewer(game, bearer(request)))
 
-    path = "/games"
-    tags = ["games"]
 
-    @post("/", sync_to_thread=True, summary="Create a game", responses=_problems(400, 422))
-    def create_game(self, data: JSONBody[NewGame], games: NamedDependency[Games]) -> GameCreatedBody:
-        """Create a game; returns it and one bearer token per seat (only their hashes are kept).
+def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
+    """``POST /games`` (see ``GameController.create_game``)."""
+    names = [s.name for s in data.seats]
+    if len(set(names)) != len(names):
+        raise ValidationException("seat names must be unique")
+    reserved = sorted(set(names) & set(RESERVED_SEATS))
+    if reserved:
+        raise ValidationException(f"seat names {reserved} are reserved ({', '.join(RESERVED_SEATS)})")
+    seed = _new_seed() if data.dice_mode == "server" else None
+    created = GameCreated(
+        ruleset=ruleset_of(data),
+        setup=msgspec.Raw(_encode(_setup_document(data))),
+        seats=tuple(data.seats),
+        dice_mode=data.dice_mode,
+        undo_policy=data.undo_policy,
+        decision_policy=data.decision_policy,
+        dice_commitment=commitment(seed) if seed else None,
+        visibility=data.visibility,
+    )
+    tokens = {f"seat:{name}": new_token() for name in names} | {"spectator": new_token(), "auditor": new_token()}
+    game = games.create_game(created, seed=seed, tokens=tokens)
+    return created_body(games, game, tokens)
 
-        In ``server`` dice mode the game commits to ``sha256(seed)`` now and reveals the seed
-        in the event that ends it. 422 when the ruleset rejects the setup or the seats.
-        """
-        names = [s.name for s in data.seats]
-        if len(set(names)) != len(names):
-            raise ValidationException("seat names must be unique")
-        seed = secrets.token_bytes(32) if data.dice_mode == "server" else None
-        created = GameCreated(
-            ruleset=data.ruleset,
-            setup=msgspec.Raw(_encode(_setup_document(data))),
-            seats=tuple(data.seats),
-            dice_mode=data.dice_mode,
-            undo_policy=data.undo_policy,
-            decision_policy=data.decision_policy,
-            dice_commitment=commitment(seed) if seed else None,
+
+def created_body(games: Games, game: Game, tokens: dict[str, str]) -> GameCreatedBody:
+    """The answer to a creation or a fork: the game as the first token's holder sees it, and the
+    tokens handed out (audience -> token)."""
+    first = next(iter(tokens))
+    lens = games.lens(game, games.viewer(game, tokens[first]))
+    return GameCreatedBody(
+        game=summary(game, lens),
+        tokens=[SeatToken(seat=a.removeprefix("seat:"), token=t) for a, t in tokens.items() if a.startswith("seat:")],
+        spectator_token=tokens.get("spectator"),
+        auditor_token=tokens.get("auditor"),
+    )
+
+
+def _new_seed() -> bytes:
+    import secrets
+
+    return secrets.token_bytes(32)
+
+
+def send_command(
+    types: ApiTypes,
+    game_id: UUID,
+    data: Any,
+    request: Request[Any, Any, Any],
+    games: Games,
+    idempotency_key: str | None,
+) -> Response[bytes]:
+    """``POST /games/{id}/commands`` (see ``GameController.send_command``)."""
+    seat = _seat(games, game_id, request)
+    game = _game(games, game_id)
+    ruleset = game.created.ruleset
+    if not types.belongs(ruleset, data.command):
+        raise RuleBroken(
+            "command.wrong-ruleset", section=SECTION,
+            detail=f"{type(data.command).__name__} is not a command of {ruleset} (this game's ruleset)",
         )
-        tokens = {name: secrets.token_urlsafe(32) for name in names}
-        game = games.create_game(created, seed=seed, tokens=tokens)
-        return GameCreatedBody(game=summary(game), tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
+    request_hash = hashlib.sha256(_encode(data)).hexdigest()
+    lens = games.lens(game, games.viewer(game, bearer(request)))
+    status, body = games.execute(
+        game_id,
+        seat=seat,
+        command=data.command,
+        expected_version=data.expected_version,
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
+        render=command_result(lens),
+    )
+    return Response(body, status_code=status, media_type="application/json")
 
-    @get("/", sync_to_thread=True, summary="List games", responses=_problems(400))
+
+class GameReads:
+    """The ``/games`` handlers whose types do not depend on the rulesets (a mixin of the controller)."""
+
+    @get("/", sync_to_thread=True, summary="List games", security=READ_SECURITY, responses=_problems(400, 401))
     def list_games(
         self,
+        request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         cursor: Annotated[int, Parameter(ge=0, le=10**15)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> GameList:
-        """Games in creation order, a page at a time (``cursor`` from ``next_cursor``)."""
-        page = games.games(after=cursor, limit=limit)
-        items = [summary(games.game(r.originator_id)) for _, r in page]
-        return GameList(games=items, next_cursor=page[-1][0] if len(page) == limit else None)
+        """Public games in creation order, a page at a time (``cursor`` from ``next_cursor``); with
+        a bearer token, also the games that token belongs to (a game's, or a campaign's chapters)."""
+        token = bearer(request)
+        mine = _token_games(games, token) if token else set()
+        if token and not mine:
+            from service.application import Unauthorized
 
-    @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game", responses=_problems(400, 404))
-    def get_game(self, game_id: GameId, games: NamedDependency[Games]) -> GameSummary:
+            raise Unauthorized("unknown bearer token")
+        page, next_cursor = games.games(after=cursor, limit=limit, include=mine)
+        items = []
+        for game_id in page:
+            game = games.game(game_id)
+            viewer = games.viewer(game, token) if game_id in mine else SPECTATOR_VIEWER
+            items.append(summary(game, games.lens(game, viewer)))
+        return GameList(games=items, next_cursor=next_cursor)
+
+    @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
+    def get_game(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> GameSummary:
         """The game at a glance: version, pending roll/decision, whose turn, result."""
-        return summary(_game(games, game_id))
+        game, lens = _reader(games, game_id, request)
+        return summary(game, lens)
 
-    @post(
-        "/{game_id:uuid}/commands",
-        sync_to_thread=True,
-        summary="Send a command",
-        security=BEARER,
-        status_code=201,
-        responses=_problems(400, 401, 403, 404, 409, 422),
-    )
-    def send_command(
-        self,
-        game_id: GameId,
-        data: JSONBody[CommandRequest],
-        request: Request[Any, Any, Any],
-        games: NamedDependency[Games],
-        idempotency_key: Annotated[
-            str | None, HeaderParameter(name="Idempotency-Key", min_length=1, max_length=200, required=False)
-        ] = None,
-    ) -> Response[bytes]:
-        """Run one command as the bearer token's seat.
-
-        201 with the events it caused; 401 without a valid token; 403 when the command is about
-        a piece another seat controls; 409 when ``expected_version`` is stale or a pending roll
-        or decision must be answered first; 422 (problem+json, ``type`` naming the rule) when a
-        rule refuses it. A retry with the same ``Idempotency-Key`` returns the first answer and
-        writes nothing.
-        """
-        seat = _seat(games, game_id, request)
-        request_hash = hashlib.sha256(_encode(data)).hexdigest()
-        status, body = games.execute(
-            game_id,
-            seat=seat,
-            command=data.command,
-            expected_version=data.expected_version,
-            idempotency_key=idempotency_key,
-            request_hash=request_hash,
-            render=command_result,
-        )
-        return Response(body, status_code=status, media_type="application/json")
-
-    @get("/{game_id:uuid}/events", sync_to_thread=True, summary="The audit log", responses=_problems(400, 404))
+    @get("/{game_id:uuid}/events", sync_to_thread=True, summary="The audit log", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
     def list_events(
         self,
         game_id: GameId,
+        request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
@@ -177,12 +222,12 @@ class GameController(Controller):
         round_: Annotated[int | None, QueryParameter(name="round", ge=1, le=10**9, description="only this round")] = None,
     ) -> EventPage:
         """Every stored event with version, type, payload, seat, command id, time, chain hash,
-        its round and whether a later undo undid it (undone events stay in the log)."""
+        its round and whether a later undo undid it (undone events stay in the log). Events the
+        reader may not see yet are stubs (``hidden``): versions never have gaps."""
+        game, lens = _reader(games, game_id, request)
         records = games.records(game_id)
-        if not records:
-            raise NotFoundException(f"no game {game_id}")
         chosen = [
-            e for e in audit_events(games.game(game_id).ruleset, records)
+            e for e in audit_events(game.ruleset, records, lens)
             if e.version > after
             and (seat is None or e.seat == seat)
             and (event_type is None or e.type == event_type)
@@ -191,19 +236,24 @@ class GameController(Controller):
         page = chosen[:limit]
         return EventPage(game_id=game_id, events=page, next_after=page[-1].version if len(chosen) > limit else None)
 
-    @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", responses=_problems(400, 404))
+    @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
     def state(
         self,
         game_id: GameId,
+        request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         version: Annotated[int | None, Parameter(ge=1, le=10**15, required=False)] = None,
     ) -> StateAt:
-        """The full state after ``version`` events (latest when omitted), rebuilt by replay."""
+        """The full state after ``version`` events (latest when omitted), rebuilt by replay, as the
+        reader may see it."""
+        _, lens = _reader(games, game_id, request)
         game = _game(games, game_id, version)
         if version is not None and game.version != version:
             raise NotFoundException(f"game {game_id} has no version {version} (latest is {game.version})")
         return StateAt(
-            game_id=game_id, version=game.version, state=builtins(game.state), pending=game.pending, result=game.result
+            game_id=game_id, version=game.version, state=builtins(lens.state(game.state)),
+            pending=lens.event(game.pending), result=game.result,  # type: ignore[arg-type]
         )
 
     @get(
@@ -211,15 +261,16 @@ class GameController(Controller):
         sync_to_thread=True,
         summary="What the caller may do now",
         security=BEARER,
-        responses=_problems(400, 401, 404),
+        responses=_problems(400, 401, 403, 404),
     )
-    def legal_commands(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> LegalCommands:
+    def legal_commands(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> LegalCommands:
         """Commands the calling seat may send now, and the pending roll/decision with its seat."""
         seat = _seat(games, game_id, request)
-        game = _game(games, game_id)
+        game, lens = _reader(games, game_id, request)
         ruleset = game.ruleset
         controls = next((s.controls for s in game.created.seats if s.name == seat), ())
-        pending_seat = _pending_seat(game)
         commands: list[Any] = []
         if game.result is None and game.pending is None:
             for command in ruleset.legal_commands(game.state):
@@ -231,42 +282,61 @@ class GameController(Controller):
             version=game.version,
             seat=seat,
             commands=commands,
-            pending=game.pending,
-            pending_seat=pending_seat,
-            turn=ruleset.turn_piece(game.state) if game.result is None else None,
+            pending=lens.event(game.pending),  # type: ignore[arg-type]
+            pending_seat=_pending_seat(game),
+            turn=turn_of(game, lens),
         )
 
     @post(
         "/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log",
-        responses=_problems(400, 404),
+        security=READ_SECURITY, responses=_problems(400, 401, 404),
     )
-    def verify(self, game_id: GameId, games: NamedDependency[Games]) -> VerifyResult:
-        """Check the hash chain, re-run every stored command, and (after the end) every roll."""
-        try:
-            return VerifyResult(game_id=game_id, verification=games.verify(game_id))
-        except GameNotFound:
-            raise NotFoundException(f"no game {game_id}") from None
+    def verify(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> VerifyResult:
+        """Check the hash chain, re-run every stored command, and (after the end) every roll. A
+        divergence names what was expected and found only where the reader may see that event."""
+        game, lens = _reader(games, game_id, request)
+        verification = games.verify(game_id)
+        divergence = verification.divergence
+        if divergence is not None and not lens.full:
+            divergence = msgspec.structs.replace(divergence, expected="(hidden)", found="(hidden)")
+            verification = msgspec.structs.replace(verification, divergence=divergence)
+        return VerifyResult(game_id=game_id, verification=verification)
 
-    @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model", responses=_problems(400, 404))
-    def initiative(self, game_id: GameId, read_models: NamedDependency[ReadModels]) -> dict[str, Any]:
+    @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model",
+         security=READ_SECURITY, responses=_problems(400, 401, 404))
+    def initiative(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
+        read_models: NamedDependency[ReadModels],
+    ) -> dict[str, Any]:
         """The initiative track as the projection last saw it (``version`` says when)."""
-        return _read(read_models, "initiative", game_id)
+        return _document(games, read_models, request, "initiative", game_id)
 
-    @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model", responses=_problems(400, 404))
-    def board(self, game_id: GameId, read_models: NamedDependency[ReadModels]) -> dict[str, Any]:
+    @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
+    def board(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
+        read_models: NamedDependency[ReadModels],
+    ) -> dict[str, Any]:
         """The board (rooms, spaces, figures, hourglass, cheese wheel) as last projected."""
-        return _read(read_models, "board", game_id)
+        return _document(games, read_models, request, "board", game_id)
 
-    @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model", responses=_problems(400, 404))
+    @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
     def log(
         self,
         game_id: GameId,
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
         after: Annotated[int, Parameter(ge=0, le=10**15)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
     ) -> dict[str, Any]:
-        """Readable log lines, one per meaningful event, oldest first."""
-        lines = read_models.log_lines(game_id, after=after, limit=limit)
+        """Readable log lines, one per meaningful event, oldest first (as the reader may see them)."""
+        game, lens = _reader(games, game_id, request)
+        if has_secrets(game.ruleset):
+            lines = _log_lines(games, game, lens, after, limit)
+        else:
+            lines = read_models.log_lines(game_id, after=after, limit=limit)
         if lines is None:
             raise NotFoundException(f"no log for game {game_id} (yet)")
         return {"game_id": str(game_id), "lines": lines}
@@ -275,31 +345,35 @@ class GameController(Controller):
         "/{game_id:uuid}/stream",
         summary="Server-sent events of a game",
         media_type="text/event-stream",
-        responses=_problems(400, 404),
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404),
     )
     async def stream(
         self,
         game_id: GameId,
+        request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         feed: NamedDependency[ChangeFeed],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, required=False)] = None,
     ) -> ServerSentEvent:
         """The game's events as server-sent events (``event: event``, ``id`` = version, ``data``
-        = the audit view of the event), from the first one or after ``Last-Event-ID``, then live.
-        The stream ends after the event that ends the game."""
-        try:
-            await sync_to_thread(games.secret, game_id)
-        except GameNotFound:
-            raise NotFoundException(f"no game {game_id}") from None
+        = the audit view of the event as the reader may see it), from the first one or after
+        ``Last-Event-ID``, then live. The stream ends after the event that ends the game."""
+        game, _ = await sync_to_thread(_reader, games, game_id, request)
+        viewer = games.viewer(game, bearer(request))
 
         async def events() -> Any:
             sent = last_event_id or 0
             async with feed.subscribe(game_id) as wait:
                 while True:
                     records = await sync_to_thread(games.records, game_id, after=sent, limit=500)
+                    if records:
+                        latest = await sync_to_thread(games.game, game_id)
+                        lens = await sync_to_thread(games.lens, latest, viewer)
                     for record in records:
                         sent = record.originator_version
-                        yield ServerSentEventMessage(data=_encode(event_out(record)).decode(), event="event", id=str(sent))
+                        data = _encode(event_out(record, lens)).decode()
+                        yield ServerSentEventMessage(data=data, event="event", id=str(sent))
                         if isinstance(record.payload, GameEnded):
                             return
                     if len(records) < 500:
@@ -308,7 +382,81 @@ class GameController(Controller):
         return ServerSentEvent(events())
 
 
-def _setup_document(data: NewGame) -> Any:
+def game_controller(types: ApiTypes) -> type[Controller]:
+    """The ``/games`` controller for an app serving ``types.names``."""
+
+    class GameController(GameReads, Controller):
+        """Games: create, list, read, command, audit, replay, verify, stream."""
+
+        path = "/games"
+        tags = ["games"]
+
+        @post("/", sync_to_thread=True, summary="Create a game", responses=_problems(400, 413, 422, 429))
+        def create_game(self, data: JSONBody[types.NewGame], games: NamedDependency[Games]) -> GameCreatedBody:
+            """Create a game of any served ruleset (``ruleset`` tags the body); returns it, one bearer
+            token per seat, a spectator token and an auditor token (only their hashes are kept).
+
+            ``visibility``: ``public`` (listed, readable by anyone), ``unlisted`` (the default:
+            readable by whoever has its id, not listed) or ``private`` (a token is needed). In
+            ``server`` dice mode the game commits to ``sha256(seed)`` now and reveals the seed in the
+            event that ends it. 422 when the ruleset rejects the setup or the seats; 413 when the
+            content pack is over its cap.
+            """
+            return create_game(types, data, games)
+
+        @post(
+            "/{game_id:uuid}/commands",
+            sync_to_thread=True,
+            summary="Send a command",
+            security=BEARER,
+            status_code=201,
+            responses=_problems(400, 401, 403, 404, 409, 422, 429),
+        )
+        def send_command(
+            self,
+            game_id: GameId,
+            data: JSONBody[types.CommandRequest],
+            request: Request[Any, Any, Any],
+            games: NamedDependency[Games],
+            idempotency_key: Annotated[
+                str | None, HeaderParameter(name="Idempotency-Key", min_length=1, max_length=200, required=False)
+            ] = None,
+        ) -> Response[bytes]:
+            """Run one command as the bearer token's seat.
+
+            201 with the events it caused (as the seat may see them); 401 without a valid token;
+            403 when the command is about a piece another seat controls, or the token is a
+            spectator's or auditor's; 409 when ``expected_version`` is stale or a pending roll or
+            decision must be answered first; 422 (problem+json, ``type`` naming the rule) when a rule
+            refuses it, or when it is not a command of the game's ruleset (``command.wrong-ruleset``).
+            A retry with the same ``Idempotency-Key`` by the same seat returns the first answer and
+            writes nothing, even while the first is still in flight.
+            """
+            return send_command(types, game_id, data, request, games, idempotency_key)
+
+    return GameController
+
+
+def _token_games(games: Games, token: str) -> set[UUID]:
+    """The games a token belongs to: its game, or its campaign's chapter games."""
+    owner = games.token_owners(token)
+    if owner is None:
+        return set()
+    try:
+        games.game(owner.owner_id)
+        return {owner.owner_id}
+    except GameNotFound:
+        pass
+    from service import campaigns
+
+    try:
+        campaign = campaigns.load(games, owner.owner_id)
+    except campaigns.CampaignNotFound:
+        return set()
+    return {UUID(c.game_id) for c in campaign.history}
+
+
+def _setup_document(data: Any) -> Any:
     """The ruleset's setup document, with the content pack (if any) inside it."""
     if data.content_pack is None:
         return data.setup
@@ -329,11 +477,39 @@ def _pending_seat(game: Any) -> str | None:
     return None
 
 
-def _read(read_models: NamedDependency[ReadModels], kind: str, game_id: UUID) -> dict[str, Any]:
+def _document(
+    games: Games, read_models: ReadModels, request: Request[Any, Any, Any], kind: str, game_id: UUID
+) -> dict[str, Any]:
+    """A read model document: the projection's (what anyone may see) for an all-public ruleset;
+    built from the game through the reader's lens for a ruleset with secrets."""
+    game, lens = _reader(games, game_id, request)
+    if has_secrets(game.ruleset):
+        view = game.ruleset.board_view if kind == "board" else game.ruleset.initiative_view
+        return {"game_id": str(game_id), "version": game.version, kind: builtins(view(lens.state(game.state)))}
     doc = read_models.document(kind, game_id)
     if doc is None:
         raise NotFoundException(f"no {kind} for game {game_id} (yet)")
     return doc
 
 
-__all__ = ["GameController", "PermissionDeniedException"]
+def _log_lines(games: Games, game: Game, lens: Lens, after: int, limit: int) -> list[dict[str, Any]]:
+    """The log of a game with secrets, described through the reader's lens (from the events)."""
+    from domain.core.game import apply
+
+    lines: list[dict[str, Any]] = []
+    state: Any = None
+    for record in games.records(game.id):
+        state = apply(state, record)
+        if record.originator_version <= after:
+            continue
+        shown = lens.event(record.payload, seat=record.seat)
+        name = type(record.payload).__name__
+        line = f"({name}, hidden)" if shown is None else describe(state, shown, lens)
+        if line:
+            lines.append({"version": record.originator_version, "seat": record.seat, "type": name, "line": line})
+        if len(lines) >= limit:
+            break
+    return lines
+
+
+__all__ = ["PermissionDeniedException", "game_controller"]

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -16,9 +15,9 @@ from litestar.params import JSONBody, Parameter
 
 from service.application import Games
 from service.audit import audit_events, dice_proof, span, turn_parts
-from service.routes import BEARER, GameId, _game, _problems, _seat
-from service.schemas import DiceProof, ForkRequest, GameCreatedBody, SeatToken, TurnView
-from service.views import builtins, summary
+from service.routes import BEARER, READ_SECURITY, GameId, _problems, _reader, bearer, created_body
+from service.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
+from service.views import builtins
 
 
 class AuditController(Controller):
@@ -28,57 +27,67 @@ class AuditController(Controller):
     tags = ["replay and audit"]
 
     @get("/{game_id:uuid}/turns/{number:int}", sync_to_thread=True, summary="Replay one turn",
-         responses=_problems(400, 404))
+         security=READ_SECURITY, responses=_problems(400, 401, 404))
     def turn(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9)],
-             games: NamedDependency[Games]) -> TurnView:
+             request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
         """Turn ``number`` (1-based, in the order turns started): its events, commands, dice and
-        decisions in order, the state before and after, and the log lines explaining each step."""
-        return _span_view(games, game_id, "turn", number)
+        decisions in order, the state before and after, and the log lines explaining each step
+        (all as the reader may see them)."""
+        return _span_view(games, game_id, request, "turn", number)
 
     @get("/{game_id:uuid}/rounds/{number:int}", sync_to_thread=True, summary="Replay one round",
-         responses=_problems(400, 404))
+         security=READ_SECURITY, responses=_problems(400, 401, 404))
     def round(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9)],
-              games: NamedDependency[Games]) -> TurnView:
+              request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
         """Round ``number`` (1-based): like a turn, for every turn of the round."""
-        return _span_view(games, game_id, "round", number)
+        return _span_view(games, game_id, request, "round", number)
 
-    @get("/{game_id:uuid}/dice", sync_to_thread=True, summary="The dice proof", responses=_problems(400, 404))
-    def dice(self, game_id: GameId, games: NamedDependency[Games]) -> DiceProof:
+    @get("/{game_id:uuid}/dice", sync_to_thread=True, summary="The dice proof", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
+    def dice(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> DiceProof:
         """The commitment made at creation, the seed once the game ended, and every roll, shuffle
-        and draw with its stream position; after the end each server result is re-derived."""
-        records = games.records(game_id)
-        if not records:
-            raise NotFoundException(f"no game {game_id}")
-        return dice_proof(records)
+        and draw with its stream position (a draw the reader may not see is ``hidden``); after
+        the end each server result is re-derived."""
+        _, lens = _reader(games, game_id, request)
+        return dice_proof(games.records(game_id), lens)
 
     @post("/{game_id:uuid}/forks", sync_to_thread=True, summary="Fork a game at a version", security=BEARER,
-          responses=_problems(400, 401, 404, 422))
+          responses=_problems(400, 401, 404, 422, 429))
     def fork(self, game_id: GameId, data: JSONBody[ForkRequest], request: Request[Any, Any, Any],
              games: NamedDependency[Games]) -> GameCreatedBody:
-        """A new game from the first ``version`` events (any seat of the original may fork); the
-        original is untouched. Returns the new game and fresh tokens for its seats."""
-        _seat(games, game_id, request)
-        original = _game(games, game_id)
-        tokens = {s.name: secrets.token_urlsafe(32) for s in original.created.seats}
-        game = games.fork(game_id, data.version, tokens=tokens)
-        return GameCreatedBody(game=summary(game), tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
+        """A new game from the first ``version`` events (any token of the original may fork); the
+        original is untouched. A fork of a running game rolls from a fresh seed with a new
+        commitment; a fork of an ended game keeps the revealed seed (an exact what-if). The
+        answer holds a token for the forking place only, and a spectator token: every other
+        place (seats, auditor) is taken by its holder in the original with ``POST
+        /games/{fork_id}/claims``."""
+        audience = games.audience(game_id, bearer(request))
+        game, tokens = games.fork(game_id, data.version, audience=audience)
+        return created_body(games, game, tokens)
+
+    @post("/{game_id:uuid}/claims", sync_to_thread=True, summary="Take your place in a fork", security=BEARER,
+          status_code=201, responses=_problems(400, 401, 404, 409, 422))
+    def claim(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> ClaimedToken:
+        """With a token of the fork's original game, take the same place (seat, spectator or
+        auditor) in the fork ``game_id``; returns the new token. Each place is taken once (409)."""
+        audience, token = games.claim(game_id, bearer(request))
+        return ClaimedToken(game_id=game_id, audience=audience, token=token)
 
 
-def _span_view(games: Games, game_id: UUID, kind: str, number: int) -> TurnView:
+def _span_view(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str, number: int) -> TurnView:
+    game, lens = _reader(games, game_id, request)
     records = games.records(game_id)
-    if not records:
-        raise NotFoundException(f"no game {game_id}")
-    game = _game(games, game_id)
     found = span(game.ruleset, records, kind, number)
     if found is None:
         raise NotFoundException(f"game {game_id} has no {kind} {number}")
     first, last = found
     before = games.game(game_id, first - 1)
     stretch = records[first - 1 : last]
-    parts = turn_parts(before, stretch)
-    events = [e for e in audit_events(game.ruleset, records) if first <= e.version <= last]
+    parts = turn_parts(before, stretch, lens)
+    events = [e for e in audit_events(game.ruleset, records, lens) if first <= e.version <= last]
     return TurnView(
         game_id=game_id, kind=kind, number=number, from_version=first, to_version=last,  # type: ignore[arg-type]
-        state_before=builtins(before.state), state_after=builtins(parts["after"].state), events=events,
+        state_before=builtins(lens.state(before.state)), state_after=builtins(lens.state(parts["after"].state)),
+        events=events,
         commands=parts["commands"], dice=parts["dice"], decisions=parts["decisions"], log=parts["log"],
     )

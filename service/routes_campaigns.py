@@ -14,7 +14,8 @@ from litestar.params import JSONBody
 from domain.core.campaign import Campaign, CampaignStarted
 from service import campaigns
 from service.application import Games, Unauthorized
-from service.routes import BEARER, GameId, _problems, _seat
+from domain.core.visibility import seat_viewer
+from service.routes import BEARER, READ_SECURITY, GameId, _problems, _seat, bearer
 from service.schemas import (
     CampaignCreatedBody,
     CampaignOut,
@@ -73,15 +74,21 @@ class CampaignController(Controller):
             raise ValidationException("the party must not name a chapter: the campaign's chapters do")
         started = CampaignStarted(ruleset=data.ruleset, chapters=tuple(data.chapters),
                                   setup=msgspec.Raw(_encode(data.party)), seats=tuple(data.seats),
-                                  dice_mode=data.dice_mode, undo_policy=data.undo_policy, host=data.host)
+                                  dice_mode=data.dice_mode, undo_policy=data.undo_policy, host=data.host,
+                                  visibility=data.visibility)
         campaign, tokens = campaigns.create_campaign(games, started)
         return CampaignCreatedBody(campaign=campaign_out(campaign),
                                    tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
 
-    @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", responses=_problems(400, 404))
-    def read(self, campaign_id: GameId, games: NamedDependency[Games]) -> CampaignOut:
-        """Every chapter played (game, result, carry-over in and out, reverted or not)."""
-        return campaign_out(_load(games, campaign_id))
+    @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", security=READ_SECURITY,
+         responses=_problems(400, 401, 404))
+    def read(self, campaign_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> CampaignOut:
+        """Every chapter played (game, result, carry-over in and out, reverted or not). A private
+        campaign is read with one of its seats' tokens."""
+        campaign = _load(games, campaign_id)
+        if campaign.started.visibility == "private" or bearer(request) is not None:
+            _seat(games, campaign_id, request, "campaign")
+        return campaign_out(campaign)
 
     @post("/{campaign_id:uuid}/chapters", sync_to_thread=True, summary="Start the next chapter", security=BEARER,
           responses=_problems(400, 401, 404, 409, 422))
@@ -92,7 +99,8 @@ class CampaignController(Controller):
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
-        return ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game))
+        lens = games.lens(game, seat_viewer(game.created.seats, seat))
+        return ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens))
 
     @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
           security=BEARER, responses=_problems(400, 401, 404, 409, 422))

@@ -36,6 +36,9 @@ def _not_found(what: str) -> dict[int, ResponseSpec]:
 
 
 class ContentController(Controller):
+    """Mice and Mystics content at ``/content/...`` (kept for clients written before other rulesets
+    existed); the same endpoints live at ``/content/mice-and-mystics/...``."""
+
     path = "/content"
     tags = ["content"]
 
@@ -89,3 +92,14 @@ class ContentController(Controller):
         if found is None:
             raise NotFoundException(f"no chapter {chapter_id}")
         return found
+
+
+class MiceAndMysticsContent(ContentController):
+    """Mice and Mystics content at ``/content/mice-and-mystics/...`` (each ruleset's content
+    lives under ``/content/<ruleset>/``)."""
+
+    path = "/content/mice-and-mystics"
+
+
+CONTENT_CONTROLLERS = {"mice-and-mystics": MiceAndMysticsContent}
+"""The content catalogue of each ruleset that has one, by ruleset name."""

@@ -8,32 +8,8 @@ from uuid import UUID
 
 from msgspec import Meta, Struct
 
-from domain.core import registry
-from domain.core.commands import UndoCommand
-from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy
+from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibility
 from domain.core.verify import Verification
-from domain.mice_and_mystics.rules.setup import Setup as MiceAndMysticsSetup
-
-# The command union clients may send: the ruleset's commands and the core's undo commands.
-AnyCommand = registry.get("mice-and-mystics").command_type | UndoCommand
-
-
-class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """``POST /games``: which ruleset, its setup document, the seats and the game's policies.
-
-    ``setup`` is the ruleset's own setup (Mice and Mystics: ``{"chapter": "chapter-1",
-    "mice": [...]}``). Each seat lists the pieces it controls; every piece the setup puts in
-    play must be controlled by exactly one seat.
-    """
-
-    ruleset: Literal["mice-and-mystics"] = "mice-and-mystics"
-    setup: MiceAndMysticsSetup
-    seats: Annotated[list[Seat], Meta(min_length=1, max_length=8)]
-    dice_mode: DiceMode = "server"
-    undo_policy: UndoPolicy = "none"
-    decision_policy: Literal["ask", "default"] = "default"
-    content_pack: dict[str, Any] | None = None
-
 
 class SeatToken(Struct, frozen=True, kw_only=True):
     """A seat and its bearer token (shown once, at creation; only its hash is stored)."""
@@ -43,7 +19,7 @@ class SeatToken(Struct, frozen=True, kw_only=True):
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):
-    """A game at a glance."""
+    """A game at a glance (as the reader may see it: a pending node may be masked)."""
 
     id: UUID
     ruleset: str
@@ -52,6 +28,7 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     modified_on: datetime
     dice_mode: DiceMode
     undo_policy: UndoPolicy
+    visibility: Visibility
     dice_commitment: str | None
     seats: list[Seat]
     result: str | None
@@ -60,10 +37,23 @@ class GameSummary(Struct, frozen=True, kw_only=True):
 
 
 class GameCreatedBody(Struct, frozen=True, kw_only=True):
-    """Answer to ``POST /games``: the game and one bearer token per seat."""
+    """Answer to ``POST /games``: the game, one bearer token per seat, a spectator token and an
+    auditor token (the auditor sees every secret). A fork's answer holds only the forking
+    place's token and a spectator token: the others take theirs with ``POST /games/{id}/claims``.
+    Tokens are shown once; only their hashes are kept."""
 
     game: GameSummary
     tokens: list[SeatToken]
+    spectator_token: str | None = None
+    auditor_token: str | None = None
+
+
+class ClaimedToken(Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games/{id}/claims``: the place taken in the fork and its token."""
+
+    game_id: UUID
+    audience: str
+    token: str
 
 
 class GameList(Struct, frozen=True, kw_only=True):
@@ -79,6 +69,9 @@ class EventOut(Struct, frozen=True, kw_only=True):
     ``hash`` is this event's chain hash, ``prev_hash`` its predecessor's; ``payload`` is the
     event itself (its ``type`` field names the event type). ``undone`` marks an event a later
     ``UndoApplied`` undid (it stays in the log); ``round`` is the round it happened in, if any.
+    ``hidden`` marks an event the reader may not see yet (a secret of another seat): its
+    ``payload`` is only ``{"type": ...}`` and ``hash`` is its digest, salted so it cannot be
+    guessed; everything is shown once the game has ended.
     """
 
     version: int
@@ -91,6 +84,7 @@ class EventOut(Struct, frozen=True, kw_only=True):
     payload: dict[str, Any]
     undone: bool = False
     round: int | None = None
+    hidden: bool = False
 
 
 class EventPage(Struct, frozen=True, kw_only=True):
@@ -99,13 +93,6 @@ class EventPage(Struct, frozen=True, kw_only=True):
     game_id: UUID
     events: list[EventOut]
     next_after: int | None
-
-
-class CommandRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """``POST /games/{id}/commands``: one command; ``expected_version`` guards against races."""
-
-    command: AnyCommand  # type: ignore[valid-type]
-    expected_version: Annotated[int, Meta(ge=0)] | None = None
 
 
 class CommandResult(Struct, frozen=True, kw_only=True):
@@ -146,6 +133,13 @@ class VerifyResult(Struct, frozen=True, kw_only=True):
 
     game_id: UUID
     verification: Verification
+
+
+class RulesetInfo(Struct, frozen=True, kw_only=True):
+    """A ruleset this server plays: its name and the path of its content catalogue, if any."""
+
+    name: str
+    content: str | None
 
 
 class Health(Struct, frozen=True, kw_only=True):
@@ -194,6 +188,7 @@ class ChanceOut(Struct, frozen=True, kw_only=True):
     result: list[Any]
     source: str
     rederived: bool | None = None
+    hidden: bool = False
 
 
 class DiceProof(Struct, frozen=True, kw_only=True):
@@ -220,6 +215,7 @@ class NewCampaign(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     reverting the campaign's history (``host`` or ``all-seats``)."""
 
     ruleset: Literal["mice-and-mystics"] = "mice-and-mystics"
+    visibility: Visibility = "unlisted"
     chapters: Annotated[list[Annotated[str, Meta(min_length=1, max_length=64)]], Meta(min_length=1, max_length=64)]
     party: dict[str, Any]
     seats: Annotated[list[Seat], Meta(min_length=1, max_length=8)]

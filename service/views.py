@@ -1,4 +1,8 @@
-"""Turning domain values into API bodies (shared by the routes, the CLI and the worker)."""
+"""Turning domain values into API bodies (shared by the routes, the CLI and the worker).
+
+Every function that shows a game takes the reader's ``Lens`` (``domain.core.visibility``): who
+sees what is decided there, once, for every read path.
+"""
 
 from __future__ import annotations
 
@@ -7,28 +11,32 @@ from typing import Any
 import msgspec
 
 from domain.core.game import Game, Recorded, record_hash
+from domain.core.visibility import Lens
 from service.schemas import CommandResult, EventOut, GameSummary
 
 
-def event_out(record: Recorded, *, undone: bool = False, round_: int | None = None) -> EventOut:
-    """The audit view of one stored event."""
-    payload = builtins(record.payload)
+def event_out(record: Recorded, lens: Lens, *, undone: bool = False, round_: int | None = None) -> EventOut:
+    """The audit view of one stored event, as ``lens`` shows it: a hidden event keeps its
+    version, type, seat and chain hash (its digest) and shows no payload (``hidden``)."""
+    shown = lens.event(record.payload, seat=record.seat)
+    name = type(record.payload).__name__
     return EventOut(
         version=record.originator_version,
-        type=type(record.payload).__name__,
+        type=name,
         seat=record.seat,
         command_id=record.command_id,
         timestamp=record.timestamp,
         prev_hash=record.prev_hash,
         hash=record_hash(record),
-        payload=payload,
+        payload=builtins(shown) if shown is not None else {"type": name},
         undone=undone,
         round=round_,
+        hidden=shown is None,
     )
 
 
-def summary(game: Game) -> GameSummary:
-    """A game at a glance."""
+def summary(game: Game, lens: Lens) -> GameSummary:
+    """A game at a glance, as ``lens`` shows it."""
     created = game.created
     return GameSummary(
         id=game.id,
@@ -38,24 +46,34 @@ def summary(game: Game) -> GameSummary:
         modified_on=game.modified_on,
         dice_mode=created.dice_mode,
         undo_policy=created.undo_policy,
+        visibility=created.visibility,
         dice_commitment=created.dice_commitment,
         seats=list(created.seats),
         result=game.result,
-        pending=game.pending,
-        turn=game.ruleset.turn_piece(game.state) if game.result is None else None,
+        pending=lens.event(game.pending),  # type: ignore[arg-type]
+        turn=turn_of(game, lens),
     )
 
 
-def command_result(_: Game, records: list[Recorded], after: Game) -> CommandResult:
-    """The answer to an accepted command."""
-    return CommandResult(
-        game_id=after.id,
-        version=after.version,
-        events=[event_out(r) for r in records],
-        pending=after.pending,
-        turn=after.ruleset.turn_piece(after.state) if after.result is None else None,
-        result=after.result,
-    )
+def turn_of(game: Game, lens: Lens) -> str | None:
+    """The piece whose turn it is (read from the state the lens shows), ``None`` after the end."""
+    return game.ruleset.turn_piece(lens.state(game.state)) if game.result is None else None
+
+
+def command_result(lens: Lens) -> Any:
+    """The renderer of an accepted command's answer, as the sending seat's ``lens`` shows it."""
+
+    def render(_: Game, records: list[Recorded], after: Game) -> CommandResult:
+        return CommandResult(
+            game_id=after.id,
+            version=after.version,
+            events=[event_out(r, lens) for r in records],
+            pending=lens.event(after.pending),  # type: ignore[arg-type]
+            turn=turn_of(after, lens),
+            result=after.result,
+        )
+
+    return render
 
 
 _encode = msgspec.json.Encoder().encode

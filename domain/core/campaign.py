@@ -25,7 +25,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from domain.core.errors import RuleBroken
-from domain.core.events import DiceMode, Event, Seat, UndoPolicy
+from domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 
 SECTION = "001 §Campagna (campaign mode); DESIGN.md, Undo never deletes"
 
@@ -35,6 +35,10 @@ class CampaignEvent(Event, kw_only=True):
 
 
 class CampaignStarted(CampaignEvent, kw_only=True):
+    """A campaign begins: its ruleset, chapters in order, party setup, seats and policies.
+    ``visibility`` (as ``GameCreated.visibility``) applies to the campaign and to every chapter's
+    game; campaigns stored before it existed were public."""
+
     ruleset: str
     chapters: tuple[str, ...]
     setup: msgspec.Raw
@@ -42,6 +46,7 @@ class CampaignStarted(CampaignEvent, kw_only=True):
     dice_mode: DiceMode = "server"
     undo_policy: UndoPolicy = "none"
     host: str | None = None
+    visibility: Visibility = "public"
 
 
 class ChapterBegun(CampaignEvent, kw_only=True):

@@ -13,6 +13,7 @@ canonical encoding (DESIGN.md, Tamper evidence). The clock is not read here: cal
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -350,22 +351,35 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
 class _Log:
     """Builds envelopes for new events, folding each one so versions and hashes chain."""
 
-    def __init__(self, game: Game, seat: str, command_id: str, at: datetime) -> None:
+    def __init__(
+        self, game: Game, seat: str, command_id: str, at: datetime, nonce_key: bytes | None = None
+    ) -> None:
         self.game, self.seat, self.command_id, self.at = game, seat, command_id, at
+        self.nonce_key = nonce_key
         self.records: list[Recorded] = []
 
     def emit(self, payload: Event) -> None:
+        version = self.game.version + 1
         record = Recorded(
             originator_id=self.game.id,
-            originator_version=self.game.version + 1,
+            originator_version=version,
             timestamp=self.at,
             seat=self.seat,
             command_id=self.command_id,
             prev_hash=self.game.head_hash,
             payload=payload,
+            nonce=event_nonce(self.nonce_key, self.game.id, version),
         )
         self.game = apply(self.game, record)
         self.records.append(record)
+
+
+def event_nonce(key: bytes | None, game_id: UUID, version: int) -> str | None:
+    """The salt of event ``version`` of a game with secrets: ``HMAC-SHA256(key, "<id>:<version>")``
+    (32 hex chars), from the game's secret nonce key; ``None`` for games without one."""
+    if key is None:
+        return None
+    return hmac.new(key, f"{game_id}:{version}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def encode_command(command: Command) -> msgspec.Raw:
@@ -382,9 +396,12 @@ def step(
     at: datetime,
     seed: bytes | None,
     history: Any = None,
+    nonce_key: bytes | None = None,
 ) -> list[Recorded]:
     """Run one command through the rules; return its new events (see ``step_game``)."""
-    return step_game(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)[0]
+    return step_game(
+        game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history, nonce_key=nonce_key
+    )[0]
 
 
 def step_game(
@@ -396,9 +413,12 @@ def step_game(
     at: datetime,
     seed: bytes | None,
     history: Any = None,
+    nonce_key: bytes | None = None,
 ) -> tuple[list[Recorded], Game]:
     """Run one command through the rules; return its new events (``CommandAccepted`` first) and
     the game after them (each event folded once, as it is made).
+
+    ``nonce_key`` (games with secrets) salts each new event's chain hash (``event_nonce``).
 
     ``seed`` is the secret dice seed in ``server`` mode (``None`` otherwise); it is used only to
     reveal the seed in ``GameEnded`` when the rules end the game. Raises ``GameOver`` after the
@@ -409,7 +429,7 @@ def step_game(
     if game.result is not None:
         raise GameOver("game.over", section=_SECTION, detail=f"the game has ended: {game.result}")
     ruleset = game.ruleset
-    log = _Log(game, seat, command_id, at)
+    log = _Log(game, seat, command_id, at, nonce_key)
     if isinstance(command, (RequestUndo, ApproveUndo, RejectUndo)):
         from domain.core.undo import decide_undo
 
@@ -486,13 +506,16 @@ def play(
     at: datetime,
     seed: bytes | None,
     history: Any = None,
+    nonce_key: bytes | None = None,
 ) -> list[Recorded]:
     """``step`` the command, then answer by itself every pending node it can (``auto_answer``).
 
     Automatic steps are stored as commands of their own, by seat ``server`` (dice) or ``policy``
     (default decisions), with command ids ``<command_id>/<n>``. Raises what ``step`` raises.
     """
-    return play_game(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)[0]
+    return play_game(
+        game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history, nonce_key=nonce_key
+    )[0]
 
 
 def play_game(
@@ -504,15 +527,20 @@ def play_game(
     at: datetime,
     seed: bytes | None,
     history: Any = None,
+    nonce_key: bytes | None = None,
 ) -> tuple[list[Recorded], Game]:
     """``play``, also returning the game after the new events (folded once, as they are made)."""
-    records, game = step_game(game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history)
+    records, game = step_game(
+        game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history, nonce_key=nonce_key
+    )
     for n in range(1, MAX_AUTO_STEPS + 1):
         auto = auto_answer(game, seed) if game.result is None else None
         if auto is None:
             return records, game
         by = POLICY_SEAT if isinstance(auto, Choose) else SERVER_SEAT
-        more, game = step_game(game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed)
+        more, game = step_game(
+            game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed, nonce_key=nonce_key
+        )
         records.extend(more)
     raise AssertionError("automatic steps did not settle")  # pragma: no cover
 
@@ -526,7 +554,13 @@ def fold(game: Game | None, records: Iterable[Recorded]) -> Game:
 
 
 def create(
-    game_id: UUID, created: GameCreated, *, at: datetime, seed: bytes | None, command_id: str
+    game_id: UUID,
+    created: GameCreated,
+    *,
+    at: datetime,
+    seed: bytes | None,
+    command_id: str,
+    nonce_key: bytes | None = None,
 ) -> list[Recorded]:
     """The events of a new game: ``GameCreated`` then the ruleset's ``Begin`` (auto-answered).
 
@@ -540,6 +574,10 @@ def create(
         command_id=command_id,
         prev_hash=GENESIS_HASH,
         payload=created,
+        nonce=event_nonce(nonce_key, game_id, 1),
     )
     game = apply(None, first)
-    return [first, *play(game, Begin(), seat=SERVER_SEAT, command_id=f"{command_id}/begin", at=at, seed=seed)]
+    begin = play(
+        game, Begin(), seat=SERVER_SEAT, command_id=f"{command_id}/begin", at=at, seed=seed, nonce_key=nonce_key
+    )
+    return [first, *begin]

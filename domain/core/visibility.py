@@ -33,6 +33,7 @@ reveals nothing of the original's secrets until the original ends: see ``service
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any, Literal
 
 import msgspec
@@ -48,6 +49,11 @@ RESERVED_SEATS = (AUDITOR, SPECTATOR, "server", "policy")
 
 _encode = msgspec.json.Encoder().encode
 _ANSWERS = (Roll, Shuffle, Draw, Choose)
+
+
+@cache
+def _command_decoder(command_type: Any) -> Any:
+    return msgspec.json.Decoder(command_type | UndoCommand).decode
 
 
 class Viewer(Struct, frozen=True, kw_only=True):
@@ -121,16 +127,15 @@ class Lens:
         return command if view is None else view(command, self.viewer)
 
     def _command_accepted(self, event: CommandAccepted, seat: str | None) -> CommandAccepted | None:
-        decode = msgspec.json.Decoder(self.ruleset.command_type | UndoCommand).decode
         try:
-            command = decode(event.command)
+            command = _command_decoder(self.ruleset.command_type)(event.command)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
         shown = self.command(command, seat=seat)
         if shown is command:
             return event
         if shown is None:
-            return CommandAccepted(command=msgspec.Raw(_encode({"type": type(command).__name__})))
+            return CommandAccepted(command=msgspec.Raw(_encode({"type": type(command).__struct_config__.tag})))
         return CommandAccepted(command=msgspec.Raw(_encode(shown)))
 
     def _undo_applied(self, event: UndoApplied) -> UndoApplied:
