@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+import msgspec
 import uvicorn
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
@@ -107,7 +108,8 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
     """Play one game; return the process exit code (0 when the log verifies)."""
     console = Console(quiet=quiet)
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    settings = Settings.from_env()
+    # Bots play as fast as the server answers, on this machine only: no quotas for the demo.
+    settings = msgspec.structs.replace(Settings.from_env(), rate_limit_create="off", rate_limit_commands="off")
     rng = random.Random(seed)
     seats = [{"name": f"seat-{m}", "controls": [m]} for m in mice]
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:

@@ -17,9 +17,13 @@ MICE = ["collin", "filch", "maginos", "nez"]
 SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
 
 
+NO_QUOTAS = {"rate_limit_create": "off", "rate_limit_commands": "off"}
+"""Tests play whole games quickly; the quotas have their own tests (test_quotas.py)."""
+
+
 def settings_for(backend: str, tmp_path: Path) -> tuple[Settings, str | None]:
     if backend == "sqlite":
-        return Settings(data_dir=tmp_path, snapshot_interval=10), None
+        return Settings(data_dir=tmp_path, snapshot_interval=10, **NO_QUOTAS), None
     schema = postgres_schema()
     return (
         Settings(
@@ -30,6 +34,7 @@ def settings_for(backend: str, tmp_path: Path) -> tuple[Settings, str | None]:
             postgres_user=PG["user"],
             postgres_schema=schema,
             snapshot_interval=10,
+            **NO_QUOTAS,
         ),
         schema,
     )
@@ -54,13 +59,16 @@ def client(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
 class Table:
     """A game created through the API, with its seats' tokens."""
 
-    def __init__(self, client: TestClient[Any], dice_mode: str = "server") -> None:
+    def __init__(self, client: TestClient[Any], dice_mode: str = "server", visibility: str = "unlisted") -> None:
         self.client = client
-        r = client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, "dice_mode": dice_mode})
+        body = {"ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS,
+                "dice_mode": dice_mode, "visibility": visibility}
+        r = client.post("/games", json=body)
         assert r.status_code == 201, r.text
         body = r.json()
         self.id = body["game"]["id"]
         self.tokens = {t["seat"]: t["token"] for t in body["tokens"]}
+        self.spectator_token, self.auditor_token = body["spectator_token"], body["auditor_token"]
         self.game = body["game"]
 
     def auth(self, seat: str) -> dict[str, str]:

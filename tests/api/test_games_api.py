@@ -189,12 +189,20 @@ def test_unknown_game_is_404_problem(client):
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
 
 
-def test_games_are_listed_with_a_cursor(client):
-    ids = [Table(client).id for _ in range(3)]
+def test_public_games_are_listed_with_a_cursor_and_others_only_with_their_token(client):
+    """DESIGN.md, Access: public games are listed; unlisted and private ones only for their tokens."""
+    ids = [Table(client, visibility="public").id for _ in range(3)]
+    unlisted, private = Table(client), Table(client, visibility="private")
     page = client.get("/games", params={"limit": 2}).json()
     assert [g["id"] for g in page["games"]] == ids[:2] and page["next_cursor"]
     rest = client.get("/games", params={"limit": 2, "cursor": page["next_cursor"]}).json()
     assert [g["id"] for g in rest["games"]] == ids[2:]
+    assert rest["next_cursor"] is None
+    mine = client.get("/games", params={"limit": 50}, headers=private.auth("blue")).json()["games"]
+    assert [g["id"] for g in mine] == [*ids, private.id]
+    spectating = client.get("/games", headers={"Authorization": f"Bearer {unlisted.spectator_token}"}).json()
+    assert unlisted.id in [g["id"] for g in spectating["games"]] and private.id not in str(spectating)
+    assert client.get("/games", headers={"Authorization": "Bearer nope"}).status_code == 401
 
 
 def test_the_dice_commitment_is_sha256_of_a_32_byte_seed(client):

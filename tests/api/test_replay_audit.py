@@ -106,27 +106,42 @@ def test_undo_refused_by_policy_is_a_rule_problem(client):
     assert r.status_code == 422 and r.json()["rule"] == "undo.not-allowed"
 
 
-def test_a_fork_and_the_original_continued_alike_reach_the_same_state(client):
+def test_a_fork_of_a_running_game_rolls_from_a_fresh_seed_and_hands_out_only_the_forkers_place(client):
+    """DESIGN.md, Undo never deletes (forks): the fork commits to a new seed (else playing it to the
+    end would reveal the original's future rolls); only the forking seat gets a seat token, the
+    others claim theirs once with their token of the original."""
     table = Table(client)
     _move(table)
     version = table.summary()["version"]
     r = client.post(f"/games/{table.id}/forks", json={"version": version}, headers=table.auth("red"))
     assert r.status_code == 201, r.text
+    body = r.json()
     fork = Table.__new__(Table)
-    fork.client, fork.id = client, r.json()["game"]["id"]
-    fork.tokens = {t["seat"]: t["token"] for t in r.json()["tokens"]}
-    assert r.json()["game"]["version"] == version
+    fork.client, fork.id = client, body["game"]["id"]
+    fork.tokens = {t["seat"]: t["token"] for t in body["tokens"]}
+    assert list(fork.tokens) == ["red"] and body["spectator_token"] and body["auditor_token"] is None
+    assert body["game"]["version"] == version
+    assert body["game"]["dice_commitment"] != table.game["dice_commitment"]
+    claim = client.post(f"/games/{fork.id}/claims", headers=table.auth("blue"))
+    assert claim.status_code == 201 and claim.json()["audience"] == "seat:blue"
+    fork.tokens["blue"] = claim.json()["token"]
+    again = client.post(f"/games/{fork.id}/claims", headers=table.auth("blue"))
+    assert again.status_code == 409 and again.headers["content-type"].startswith("application/problem+json")
+    assert client.post(f"/games/{fork.id}/claims", headers=fork.auth("blue")).status_code == 401
     for t in (table, fork):
         mouse = t.summary()["turn"]
         legal = client.get(f"/games/{t.id}/legal-commands", headers=t.auth(t.seat_of(mouse))).json()["commands"]
         move_to = next(c for c in legal if c["type"] == "MoveTo")
         assert t.send(t.seat_of(mouse), move_to).status_code == 201
         _end_turns(t, 2)
-    state = lambda t: client.get(f"/games/{t.id}/state").json()  # noqa: E731
-    assert state(table)["state"] == state(fork)["state"] and state(table)["version"] == state(fork)["version"]
     created = fork.events()[0]["payload"]
     assert created["forked_from"]["game_id"] == table.id and created["forked_from"]["version"] == version
+    assert created["forked_from"]["reseeded"] is True
     assert client.post(f"/games/{fork.id}/verify").json()["verification"]["ok"]
+    runtime = client.app.state.runtime
+    from uuid import UUID
+
+    assert runtime.games.secret(UUID(fork.id)).seed != runtime.games.secret(UUID(table.id)).seed
 
 
 def test_a_fork_needs_a_seat_token_and_a_command_boundary(client):
