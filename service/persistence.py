@@ -4,11 +4,14 @@ The library's ``Mapper`` turns domain events into ``StoredEvent`` rows (id, vers
 state bytes). ``MsgspecMapper`` replaces its ``vars()``-and-transcoder path with msgspec:
 
 - a game event (``domain.core.game.Recorded``) is stored with the topic of its *payload* class
-  (e.g. ``domain.mice_and_mystics.events:MouseMoved``), so the store, the notification log and
-  topic filters all speak in ruleset event types; its state is the canonical envelope JSON that
-  the hash chain covers (``domain.core.game.envelope_bytes``);
+  (e.g. ``mice-and-mystics/MouseMoved``), so the store, the notification log and topic filters
+  all speak in ruleset event types; its state is the canonical envelope JSON that the hash
+  chain covers (``domain.core.game.envelope_bytes``);
 - any other msgspec Struct with ``originator_id``/``originator_version`` (snapshots, the
   service's own records) is stored with its own class topic and encoded whole.
+
+Topics are stored names, never module paths (``service.topics``): writes use the canonical
+``<namespace>/<Name>`` topic; reads also accept the module-path topics release 0.1 wrote.
 
 The library's compressor and cipher, if configured (``COMPRESSOR_TOPIC``, ``CIPHER_TOPIC``),
 still apply to the state bytes.
@@ -23,10 +26,10 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
-from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.core.events import Event
 from domain.core.game import Recorded, envelope_bytes
+from service.topics import resolve, topic_of
 
 
 class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,20 +52,13 @@ def _decoder(cls: type) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(cls)
 
 
-@lru_cache(maxsize=None)
-def _topic(cls: type) -> str:
-    return get_topic(cls)
-
-
-@lru_cache(maxsize=None)
-def _resolve(topic: str) -> type:
-    return resolve_topic(topic)
-
-
 def decode_recorded(originator_id: UUID, version: int, topic: str, state: bytes) -> Recorded:
-    """A ``Recorded`` from the columns of a stored game event. Raises ``msgspec.DecodeError``."""
+    """A ``Recorded`` from the columns of a stored game event (``topic`` canonical or release 0.1).
+
+    Raises ``msgspec.DecodeError``, and ``service.topics.StoredNameError`` (a ``ValueError``) for
+    an unknown topic."""
     envelope = _envelope_decoder.decode(state)
-    payload = _decoder(_resolve(topic)).decode(envelope.payload)
+    payload = _decoder(resolve(topic)).decode(envelope.payload)
     return Recorded(
         originator_id=originator_id,
         originator_version=version,
@@ -80,10 +76,10 @@ class MsgspecMapper(Mapper[UUID]):
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, Recorded):
-            topic = _topic(type(domain_event.payload))
+            topic = topic_of(type(domain_event.payload))
             state = envelope_bytes(domain_event)
         else:
-            topic = _topic(type(domain_event))
+            topic = topic_of(type(domain_event))
             state = _encode(domain_event)
         if self.compressor:
             state = self.compressor.compress(state)
@@ -103,12 +99,13 @@ class MsgspecMapper(Mapper[UUID]):
                 state = self.cipher.decrypt(state)
             if self.compressor:
                 state = self.compressor.decompress(state)
-            cls = _resolve(stored_event.topic)
+            cls = resolve(stored_event.topic)
             if issubclass(cls, Event):
                 originator_id = stored_event.originator_id
                 if not isinstance(originator_id, UUID):
                     originator_id = UUID(str(originator_id))
-                return decode_recorded(originator_id, stored_event.originator_version, stored_event.topic, state)
+                version = stored_event.originator_version
+                return decode_recorded(originator_id, version, stored_event.topic, state)
             return _decoder(cls).decode(state)
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as e:
             msg = (
