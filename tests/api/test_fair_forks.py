@@ -102,3 +102,19 @@ def test_forks_of_an_ended_game_keep_the_revealed_seed_so_the_same_commands_meet
         forks.append(body["game"]["id"])
     assert _rolls(race, forks[0]) == _rolls(race, forks[1]) == _rolls(race, game_id)
     assert all(race.post(f"/games/{f}/verify").json()["verification"]["ok"] for f in forks)
+
+
+def test_a_command_of_another_ruleset_is_a_clear_422_and_changes_nothing(race):
+    """DESIGN.md, API shape (the ruleset boundary): one command union serves every ruleset, and a
+    game refuses another ruleset's command by name."""
+    made = _new(race)
+    game_id, tokens = made["game"]["id"], {t["seat"]: t["token"] for t in made["tokens"]}
+    version = made["game"]["version"]
+    r = race.post(f"/games/{game_id}/commands", json={"command": {"type": "EndTurn", "mouse": "a"}},
+                  headers=_auth(tokens["one"]))
+    assert r.status_code == 422 and r.json()["rule"] == "command.wrong-ruleset", r.text
+    assert "race" in r.json()["detail"] and r.headers["content-type"].startswith("application/problem+json")
+    assert race.get(f"/games/{game_id}").json()["version"] == version
+    unknown = race.post("/games", json={"ruleset": "chess", "setup": {}, "seats": SEATS})
+    assert unknown.status_code == 400 and "ruleset" in unknown.text
+    assert [r["name"] for r in race.get("/rulesets").json()] == ["mice-and-mystics", "race"]
