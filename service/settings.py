@@ -11,20 +11,48 @@
 | ``DICELOG_SNAPSHOT_INTERVAL`` | ``100`` | a snapshot every N events of a game (0: none) |
 | ``DICELOG_EMBEDDED_WORKER`` | ``true`` | run projections and the publisher inside the API process |
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
+| ``DICELOG_RATE_LIMIT_CREATE`` | ``30/minute`` | creations (games, campaigns, forks) per client address |
+| ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
+
+A rate limit is ``<count>/<unit>`` (unit ``second``, ``minute``, ``hour`` or ``day``) or ``off``
+(see ``service/quotas.py``).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 from msgspec import Struct
 
 
 def _bool(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "y", "on"}
+
+
+RateUnit = Literal["second", "minute", "hour", "day"]
+RATE_UNITS: tuple[RateUnit, ...] = ("second", "minute", "hour", "day")
+# Litestar's rate-limit middleware keeps one timestamp per request of the current window in the
+# stored value, so the count is bounded to keep that value small.
+MAX_RATE_COUNT = 10_000
+
+
+def parse_rate_limit(value: str, variable: str) -> tuple[RateUnit, int] | None:
+    """``"<count>/<unit>"`` as ``(unit, count)`` (the shape of Litestar's ``RateLimitConfig``), or
+    ``None`` for ``"off"``. Raises ``ValueError`` naming ``variable`` when malformed."""
+    text = value.strip().lower()
+    if text == "off":
+        return None
+    match = re.fullmatch(r"(\d{1,9})\s*/\s*([a-z]+)", text, re.ASCII)
+    if match is None or match[2] not in RATE_UNITS or not 1 <= int(match[1]) <= MAX_RATE_COUNT:
+        raise ValueError(
+            f"{variable} must be <count>/<unit> with a count from 1 to {MAX_RATE_COUNT} and a unit among "
+            f"{', '.join(RATE_UNITS)} (e.g. 30/minute), or off; not {value!r}"
+        )
+    return cast(RateUnit, match[2]), int(match[1])
 
 
 class Settings(Struct, frozen=True, kw_only=True):
@@ -43,6 +71,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     snapshot_interval: int = 100
     embedded_worker: bool = True
     log_level: str = "info"
+    rate_limit_create: str = "30/minute"
+    rate_limit_commands: str = "120/minute"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -55,6 +85,10 @@ class Settings(Struct, frozen=True, kw_only=True):
         store = get("STORE", "sqlite")
         if store not in ("sqlite", "postgres"):
             raise ValueError(f"DICELOG_STORE must be sqlite or postgres, not {store!r}")
+        rate_limit_create = get("RATE_LIMIT_CREATE", "30/minute")
+        parse_rate_limit(rate_limit_create, "DICELOG_RATE_LIMIT_CREATE")
+        rate_limit_commands = get("RATE_LIMIT_COMMANDS", "120/minute")
+        parse_rate_limit(rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS")
         try:
             return cls(
                 data_dir=Path(get("DATA_DIR", "dicelog-data")),
@@ -70,6 +104,8 @@ class Settings(Struct, frozen=True, kw_only=True):
                 snapshot_interval=int(get("SNAPSHOT_INTERVAL", "100")),
                 embedded_worker=_bool(get("EMBEDDED_WORKER", "true")),
                 log_level=get("LOG_LEVEL", "info"),
+                rate_limit_create=rate_limit_create,
+                rate_limit_commands=rate_limit_commands,
             )
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None

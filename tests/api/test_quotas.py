@@ -1,0 +1,342 @@
+"""Quotas (service/quotas.py): creations per client address, commands per bearer token.
+
+The app is built by ``create_app``, which puts ``rate_limit_middleware(settings)`` in its
+middleware; a refused request is a 429 problem+json with ``Retry-After`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service import quotas
+from service.app import create_app
+from service.quotas import RATE_LIMITED, REDIS_NAMESPACE, STORE_NAME, rate_limit_middleware
+from service.settings import Settings, parse_rate_limit
+from tests.api.conftest import MICE, SEATS, Table
+from tests.services import redis_server_binary
+
+GAME = {"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS}
+CAMPAIGN = {"chapters": ["chapter-1"] * 2, "party": {"mice": MICE}, "seats": SEATS, "dice_mode": "manual"}
+
+Client = TestClient[Any]
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Callable[..., Client]]:
+    """``make_client(**settings)``: a client of a new app with those settings (SQLite in ``tmp_path``)."""
+    with ExitStack() as stack:
+
+        def make(**settings: Any) -> Client:
+            settings.setdefault("data_dir", tmp_path / "data")
+            return stack.enter_context(TestClient(create_app(Settings(**settings))))
+
+        yield make
+
+
+def _written(client: Client) -> int:
+    """The newest notification id of the event store: any write moves it."""
+    return client.app.state.runtime.games.recorder.max_notification_id() or 0
+
+
+def _assert_rate_limited(r: Any, quota: str, limit: int, window: int) -> None:
+    assert r.status_code == 429, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    body = r.json()
+    assert body["type"] == RATE_LIMITED and body["status"] == 429
+    assert body["title"] and body["detail"]
+    assert (body["quota"], body["limit"], body["window_seconds"]) == (quota, limit, window)
+    assert 1 <= int(r.headers["retry-after"]) <= window
+    assert r.headers["ratelimit-limit"] == str(limit) and r.headers["ratelimit-remaining"] == "0"
+
+
+def _tokens(r: Any) -> list[str]:
+    return [t["token"] for t in r.json()["tokens"]]
+
+
+def test_the_third_creation_in_a_minute_is_a_429_problem_with_retry_after_and_creates_nothing(make_client):
+    client = make_client(rate_limit_create="2/minute")
+    first, second = client.post("/games", json=GAME), client.post("/games", json=GAME)
+    assert first.status_code == second.status_code == 201
+    assert first.headers["ratelimit-limit"] == "2" and second.headers["ratelimit-remaining"] == "0"
+    written = _written(client)
+
+    third = client.post("/games", json=GAME)
+
+    _assert_rate_limited(third, "create", 2, 60)
+    assert "tokens" not in third.json()
+    assert _written(client) == written
+    held = _tokens(first) + _tokens(second)
+    assert len(held) == 2 * len(SEATS)
+
+
+def test_games_campaigns_and_forks_share_the_creation_quota(make_client):
+    client = make_client(rate_limit_create="3/minute")
+    table = Table(client)
+    version = table.summary()["version"]
+    assert client.post("/campaigns", json=CAMPAIGN).status_code == 201
+    fork = client.post(f"/games/{table.id}/forks", json={"version": version}, headers=table.auth("red"))
+    assert fork.status_code == 201, fork.text
+    written = _written(client)
+
+    for path, body, headers in [
+        ("/games", GAME, {}),
+        ("/campaigns", CAMPAIGN, {}),
+        (f"/games/{table.id}/forks", {"version": version}, table.auth("red")),
+    ]:
+        _assert_rate_limited(client.post(path, json=body, headers=headers), "create", 3, 60)
+    assert _written(client) == written
+
+
+def test_refused_and_malformed_creations_count_too(make_client):
+    client = make_client(rate_limit_create="2/minute")
+    assert client.post("/games", json={"seats": []}).status_code == 400
+    assert client.post("/games", json=GAME).status_code == 201
+    _assert_rate_limited(client.post("/games", json=GAME), "create", 2, 60)
+
+
+def test_get_requests_are_never_limited(make_client):
+    client = make_client(rate_limit_create="1/minute", rate_limit_commands="1/minute")
+    table = Table(client)
+    for _ in range(5):
+        for path in ["/games", f"/games/{table.id}", f"/games/{table.id}/events",
+                     f"/games/{table.id}/legal-commands", "/health"]:
+            r = client.get(path, headers=table.auth("red"))
+            assert r.status_code == 200, (path, r.text)
+            assert "ratelimit-limit" not in r.headers
+    _assert_rate_limited(client.post("/games", json=GAME), "create", 1, 60)
+
+
+def test_commands_are_limited_per_token_and_a_refused_command_writes_nothing(make_client):
+    client = make_client(rate_limit_commands="2/minute")
+    table = Table(client)
+    mouse = table.summary()["turn"]
+    seat = table.seat_of(mouse)
+    other = "blue" if seat == "red" else "red"
+    not_mine = next(m for m in MICE if table.seat_of(m) == other)
+    legal = client.get(f"/games/{table.id}/legal-commands", headers=table.auth(seat)).json()["commands"][0]
+    # Commands the handler refuses count as well.
+    assert table.send(seat, {"type": "Move", "mouse": not_mine}).status_code == 403
+    assert table.send(seat, {"type": "Move", "mouse": not_mine}).status_code == 403
+    written, version = _written(client), table.summary()["version"]
+
+    _assert_rate_limited(table.send(seat, legal), "commands", 2, 60)
+    assert _written(client) == written and table.summary()["version"] == version
+
+    # The other seat's token has its own budget.
+    r = table.send(other, {"type": "Move", "mouse": mouse})
+    assert r.status_code == 403 and r.headers["ratelimit-remaining"] == "1"
+    # And creation has its own quota.
+    assert client.post("/games", json=GAME).status_code == 201
+
+
+def test_commands_without_a_token_are_limited_per_client_address(make_client):
+    client = make_client(rate_limit_commands="2/minute")
+    table = Table(client)
+    command = {"command": {"type": "EndTurn", "mouse": "nez"}}
+    assert client.post(f"/games/{table.id}/commands", json=command).status_code == 401
+    assert client.post(f"/games/{table.id}/commands", json=command).status_code == 401
+    _assert_rate_limited(client.post(f"/games/{table.id}/commands", json=command), "commands", 2, 60)
+    # The same client with a token is counted by its token.
+    assert table.send("red", {"type": "EndTurn", "mouse": "nez"}).status_code != 429
+
+
+def test_campaign_commands_count_against_the_commands_quota(make_client):
+    client = make_client(rate_limit_commands="1/minute")
+    r = client.post("/campaigns", json=CAMPAIGN)
+    assert r.status_code == 201, r.text
+    campaign, token = r.json()["campaign"]["id"], _tokens(r)[0]
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/campaigns/{campaign}/chapters", headers=auth).status_code != 429
+    written = _written(client)
+    refused = client.post(f"/campaigns/{campaign}/reverts/approval", headers=auth)
+    _assert_rate_limited(refused, "commands", 1, 60)
+    assert _written(client) == written
+
+
+def test_off_disables_both_quotas(make_client):
+    assert rate_limit_middleware(Settings(rate_limit_create="off", rate_limit_commands="off")) == []
+    assert len(rate_limit_middleware(Settings(rate_limit_create="off"))) == 1
+    client = make_client(rate_limit_create="off", rate_limit_commands="OFF")
+    for _ in range(4):
+        r = client.post("/games", json=GAME)
+        assert r.status_code == 201 and "ratelimit-limit" not in r.headers
+    table = Table(client)
+    for _ in range(4):
+        r = table.send("red", {"type": "Move", "mouse": "maginos"})
+        assert r.status_code == 403 and "ratelimit-limit" not in r.headers
+
+
+def test_the_defaults_are_30_creations_and_120_commands_a_minute():
+    settings = Settings.from_env({})
+    assert parse_rate_limit(settings.rate_limit_create, "x") == ("minute", 30)
+    assert parse_rate_limit(settings.rate_limit_commands, "x") == ("minute", 120)
+    settings = Settings.from_env({"DICELOG_RATE_LIMIT_CREATE": " 5 / Hour ",
+                                  "DICELOG_RATE_LIMIT_COMMANDS": "off"})
+    assert parse_rate_limit(settings.rate_limit_create, "x") == ("hour", 5)
+    assert parse_rate_limit(settings.rate_limit_commands, "x") is None
+
+
+@pytest.mark.parametrize("variable", ["DICELOG_RATE_LIMIT_CREATE", "DICELOG_RATE_LIMIT_COMMANDS"])
+@pytest.mark.parametrize("value", ["", "30", "30/minutes", "0/minute", "-1/minute", "1.5/hour", "ten/day",
+                                   "10/week", "20000/day", "on"])
+def test_a_bad_value_is_a_clear_error_naming_the_variable(variable, value):
+    with pytest.raises(ValueError, match=variable) as raised:
+        Settings.from_env({variable: value})
+    assert "second, minute, hour, day" in str(raised.value) and "off" in str(raised.value)
+
+
+def test_an_app_built_with_a_bad_value_names_the_variable(tmp_path):
+    with pytest.raises(ValueError, match="DICELOG_RATE_LIMIT_COMMANDS"):
+        create_app(Settings(data_dir=tmp_path, rate_limit_commands="lots"))
+
+
+def test_rate_limit_store_keys_hold_a_sha256_of_the_token_never_the_token(make_client):
+    client = make_client(rate_limit_create="5/minute", rate_limit_commands="5/minute")
+    table = Table(client)
+    for seat in table.tokens:
+        table.send(seat, {"type": "EndTurn", "mouse": "nez"})
+    fork = client.post(f"/games/{table.id}/forks", json={"version": table.summary()["version"]},
+                       headers=table.auth("red"))
+    assert fork.status_code == 201, fork.text
+    stored = client.app.stores.get(STORE_NAME)._store  # MemoryStore: key -> StorageObject
+    keys = list(stored)
+    assert keys
+    everything = " ".join(keys) + " ".join(str(v.data) for v in stored.values())
+    for token in table.tokens.values():
+        assert token not in everything
+        assert any(hashlib.sha256(token.encode()).hexdigest() in k for k in keys), keys
+
+
+def test_expired_counters_are_swept_from_the_memory_store(make_client, monkeypatch):
+    client = make_client(rate_limit_commands="5/second")
+    table = Table(client)
+    store = client.app.stores.get(STORE_NAME)
+    for n in range(3):
+        client.post(f"/games/{table.id}/commands", json={"command": {"type": "EndTurn", "mouse": "nez"}},
+                    headers={"Authorization": f"Bearer not-a-token-{n}"})
+    assert sum(k.startswith("QuotaMiddleware::commands|") for k in store._store) == 3
+    time.sleep(1.1)
+    monkeypatch.setattr(quotas, "SWEEP_INTERVAL", 0.0)
+    table.send("red", {"type": "EndTurn", "mouse": "nez"})
+    hashed = hashlib.sha256(table.tokens["red"].encode()).hexdigest()
+    assert [k for k in store._store if k.startswith("QuotaMiddleware::commands|")] == [
+        f"QuotaMiddleware::commands|token:{hashed}"
+    ]
+
+
+# Redis: N replicas share the counters.
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    """A redis-server of the test's own on a free port (the machine's Redis is left alone)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.binary, self.port, self.dir = redis_server_binary(), _free_port(), directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import redis
+
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.dir)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        client.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.redis
+def test_replicas_share_their_counters_in_redis_under_hashed_keys(make_client, redis_server):
+    import redis
+
+    redis_url = redis_server.url
+    settings = {"redis_url": redis_url, "embedded_worker": False, "rate_limit_create": "3/minute",
+                "rate_limit_commands": "2/minute"}
+    one, two = make_client(**settings), make_client(**settings)
+    table = Table(one)
+    assert two.post("/games", json=GAME).status_code == 201
+    assert one.post("/games", json=GAME).status_code == 201
+    _assert_rate_limited(two.post("/games", json=GAME), "create", 3, 60)
+    _assert_rate_limited(one.post("/games", json=GAME), "create", 3, 60)
+
+    assert table.send("red", {"type": "Move", "mouse": "maginos"}).status_code == 403
+    table.client = two  # the same token, on the other replica
+    assert table.send("red", {"type": "Move", "mouse": "maginos"}).status_code == 403
+    table.client = one
+    _assert_rate_limited(table.send("red", {"type": "Move", "mouse": "maginos"}), "commands", 2, 60)
+
+    keys = [k.decode() for k in redis.Redis.from_url(redis_url).keys("*")]
+    assert keys and all(k.startswith(f"{REDIS_NAMESPACE}:") for k in keys), keys
+    assert any(hashlib.sha256(table.tokens["red"].encode()).hexdigest() in k for k in keys), keys
+    assert not any(token in k for k in keys for token in table.tokens.values())
+
+
+@pytest.mark.redis
+def test_quotas_fail_open_while_redis_is_down_and_apply_again_when_it_is_back(
+    make_client, redis_server, monkeypatch
+):
+    warnings: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
+    monkeypatch.setattr(quotas.log, "handlers", [handler])  # Litestar's logging config replaces the root's
+    client = make_client(redis_url=redis_server.url, embedded_worker=False, rate_limit_create="1/minute")
+    assert client.post("/games", json=GAME).status_code == 201
+    _assert_rate_limited(client.post("/games", json=GAME), "create", 1, 60)
+
+    redis_server.stop()
+    started = time.monotonic()
+    for _ in range(3):
+        r = client.post("/games", json=GAME)
+        assert r.status_code == 201 and "ratelimit-limit" not in r.headers
+    assert time.monotonic() - started < 5
+    assert len(warnings) == 1 and "create quota not enforced while its store fails" in warnings[0]
+
+    monkeypatch.setattr(quotas, "STORE_RETRY", 0.0)
+    redis_server.start()  # empty: the counters were lost with it
+    assert client.post("/games", json=GAME).status_code == 201
+    _assert_rate_limited(client.post("/games", json=GAME), "create", 1, 60)
+    assert "create quota enforced again" in warnings[-1]
