@@ -20,7 +20,7 @@ still apply to the state bytes.
 from __future__ import annotations
 
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -47,7 +47,7 @@ _envelope_decoder = msgspec.json.Decoder(StoredEnvelope)
 _encode = msgspec.json.Encoder().encode
 
 
-@lru_cache(maxsize=None)
+@cache
 def _decoder(cls: type) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(cls)
 

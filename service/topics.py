@@ -36,8 +36,8 @@ from eventsourcing.utils import TopicError
 from domain.core import registry
 from domain.core.campaign import (
     CampaignRevertApproved,
-    CampaignRevertRequested,
     CampaignReverted,
+    CampaignRevertRequested,
     CampaignStarted,
     ChapterBegun,
     ChapterRecorded,
