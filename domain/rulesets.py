@@ -2,6 +2,5 @@
 
 from domain.core import registry
 from domain.mice_and_mystics import ruleset as mice_and_mystics
-from domain.mice_and_mystics.packs import PackAwareRuleset
 
-registry.register(PackAwareRuleset(mice_and_mystics.RULESET))
+registry.register(mice_and_mystics.RULESET)

@@ -21,7 +21,7 @@ import msgspec
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.chapter_events import CarryOverApplied
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.documents import CarryOver
 from domain.mice_and_mystics.events import DecksPrepared
 from domain.mice_and_mystics.state import State
@@ -30,8 +30,7 @@ SECTION = "001 §Giocare Mice and Mystics come una Campagna"
 PARTY_ITEMS = frozenset({"disguises", "fishhook-and-thread", "dinner-fork", "grapes"})  # facts.md §5
 
 
-def _card_stats(card: str) -> tuple[str | None, int]:
-    lib = library()
+def _card_stats(lib: Library, card: str) -> tuple[str | None, int]:
     found = getattr(lib, "search_cards", {}).get(card)
     if found is not None:
         return found.type, found.battle + found.defense
@@ -39,19 +38,20 @@ def _card_stats(card: str) -> tuple[str | None, int]:
     return (item.kind, item.battle + item.defense) if item is not None else (None, 0)
 
 
-def kept_card(cards: tuple[str, ...]) -> str | None:
+def kept_card(lib: Library, cards: tuple[str, ...]) -> str | None:
     """The one search card a mouse keeps: best battle + defense bonus, ties to the first found."""
-    eligible = [c for c in cards if c not in PARTY_ITEMS and _card_stats(c)[0] != "party-item"]
-    return max(eligible, key=lambda c: (_card_stats(c)[1], -cards.index(c)), default=None)
+    eligible = [c for c in cards if c not in PARTY_ITEMS and _card_stats(lib, c)[0] != "party-item"]
+    return max(eligible, key=lambda c: (_card_stats(lib, c)[1], -cards.index(c)), default=None)
 
 
 def carry_over_of(final_state: State, previous: CarryOver | None) -> CarryOver:
     previous = previous or CarryOver()
     equipment = {}
+    lib = library_of(final_state)
     for mouse in final_state.party:
-        start = set(library().mice[mouse].starting_equipment)  # equipped search cards compete too (rules/equip.py)
+        start = set(lib.mice[mouse].starting_equipment)  # equipped search cards compete too (rules/equip.py)
         held = (*final_state.pack.get(mouse, ()), *(c for c, _ in final_state.equipped.get(mouse, ())))
-        card = kept_card(tuple(dict.fromkeys(c for c in held if c not in start)))
+        card = kept_card(lib, tuple(dict.fromkeys(c for c in held if c not in start)))
         if card is not None:
             equipment[mouse] = card
     return CarryOver(
@@ -69,8 +69,7 @@ def campaign_carry_over(final_state: State, previous: msgspec.Raw | None) -> msg
     return msgspec.Raw(msgspec.json.encode(carry_over_of(final_state, before)))
 
 
-def check_carry_over(carry: CarryOver, party: tuple[str, ...]) -> None:
-    lib = library()
+def check_carry_over(lib: Library, carry: CarryOver, party: tuple[str, ...]) -> None:
     for mouse in (*carry.equipment, *carry.abilities):
         if mouse not in lib.mice:
             raise RuleBroken("setup.unknown-mouse", section=SECTION, detail=f"carry-over: no mouse {mouse!r}")

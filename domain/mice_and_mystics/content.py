@@ -8,14 +8,19 @@ is one ``decode_<kind>`` function per file type. Files are read once, from the p
 
 from __future__ import annotations
 
-from contextvars import ContextVar
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta, Struct
+
+if TYPE_CHECKING:
+    from domain.mice_and_mystics.state import State
 
 Side = Literal["N", "E", "S", "W"]
 Stat = Annotated[int, Meta(ge=0, le=9)]
@@ -369,8 +374,12 @@ def decoder_for(name: str):
     return next(fn for prefix, fn in DECODERS.items() if name.startswith(prefix))
 
 
-class Library(Struct, frozen=True, kw_only=True):
-    """Every content record, by id."""
+class Library(Struct, frozen=True, kw_only=True, dict=True):
+    """Every content record, by id.
+
+    A library is immutable; values the rules derive from it (graph edges, line of sight) are kept
+    with it by ``derived``, so they live exactly as long as the library and never mix contents.
+    """
 
     mice: dict[str, Mouse]
     minions: dict[str, MinionCard]
@@ -384,15 +393,84 @@ class Library(Struct, frozen=True, kw_only=True):
     search_cards: dict[str, SearchCard] = {}
 
 
-ACTIVE_LIBRARY: ContextVar[Library | None] = ContextVar("mice_and_mystics_library", default=None)
-"""The content of the game being run, when it has a content pack (set by ``packs.using``)."""
+T = TypeVar("T")
+
+
+def derived(lib: Library, name: str, build: Callable[[Library], T]) -> T:
+    """The value ``build(lib)``, computed once per library and kept with it (in its ``__dict__``,
+    outside its fields: never encoded, never compared). Bounded because libraries are: the
+    shipped one, and the few pack libraries ``library_of`` keeps."""
+    memo = lib.__dict__
+    try:
+        return memo[name]
+    except KeyError:
+        return memo.setdefault(name, build(lib))
+
+
+def library_of(state: State) -> Library:
+    """The content of ``state``'s game: its content pack laid over the shipped content, or the
+    shipped content (``State.content_pack_digest`` is ``None``). Every rule reads content here
+    (or is handed the library by a caller that did): nothing process-global decides it."""
+    digest = state.content_pack_digest
+    if digest is None:
+        return shipped_library()
+    found = PACK_LIBRARIES.get(digest)
+    if found is not None:
+        return found
+    from domain.mice_and_mystics.packs import library_of_pack
+
+    return PACK_LIBRARIES.put(digest, library_of_pack(state.content_pack))
+
+
+class BoundedLibraries:
+    """Pack libraries by pack digest, the ``maxsize`` most recently used (an LRU; thread-safe).
+
+    A miss is never an error: ``library_of`` rebuilds the library from the pack the state carries.
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[str, Library] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, digest: str) -> Library | None:
+        with self._lock:
+            found = self._items.get(digest)
+            if found is not None:
+                self._items.move_to_end(digest)
+            return found
+
+    def put(self, digest: str, lib: Library) -> Library:
+        """Keep ``lib`` under ``digest`` (evicting the least recently used); returns the library
+        kept under ``digest`` (the one already there, if another thread was first)."""
+        with self._lock:
+            kept = self._items.setdefault(digest, lib)
+            self._items.move_to_end(digest)
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+            return kept
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, digest: object) -> bool:
+        return digest in self._items
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+PACK_LIBRARIES_KEPT = 8
+"""How many content-pack libraries a process keeps (each up to a few MB for a pack at the cap,
+``packs.MAX_PACK_BYTES``); games of other packs rebuild theirs from their state on use."""
+PACK_LIBRARIES = BoundedLibraries(PACK_LIBRARIES_KEPT)
 
 
 def library() -> Library:
-    """The content the rules see: the running game's pack laid over the shipped content, or the
-    shipped content (``shipped_library``)."""
-    active = ACTIVE_LIBRARY.get()
-    return active if active is not None else shipped_library()
+    """The shipped content, for readers outside a game (the ``/content`` endpoints, ``dicelog
+    content check``, the demo bot). The rules never call it: a game's content is ``library_of``."""
+    return shipped_library()
 
 
 @cache

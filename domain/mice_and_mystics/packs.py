@@ -3,50 +3,94 @@
 A content pack is a set of content files (the same names and formats as ``content/``), given
 inline in the setup as ``content_pack: {"<file name>": <document>, ...}``. A pack record replaces
 the shipped record with the same id; a new id extends the content (``content.records_of``). The
-pack is part of the game's first event, and the state keeps it (with its digest), so replay,
-snapshots, verify and exports need nothing else.
+pack is part of the game's first event, and the state keeps it (each document as compact JSON,
+``msgspec.Raw``) with its digest, so replay, snapshots, verify and exports need nothing else.
 
-The rules read content through ``content.library()``; ``PackAwareRuleset`` wraps the ruleset so
-that every call made with a state of a pack game runs with that game's library active (a
-``ContextVar``, so concurrent games in one process never see each other's content).
+The rules read content with ``content.library_of(state)``: the pack library is found by the
+state's digest in a small bounded cache (``content.PACK_LIBRARIES``) or rebuilt from the state's
+pack (``library_of_pack``). Nothing process-global decides which content a game sees.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from domain.core.errors import RuleBroken
-from domain.core.events import GameCreated
 from domain.mice_and_mystics import content
 
 SECTION = "issue 4, Content as data (content packs)"
-_libraries: dict[str, content.Library] = {}
+
+MAX_PACK_BYTES = 1_048_576
+"""The largest content pack a game may be created with: 1 MiB of its canonical JSON (the pack's
+documents encoded compactly with every object's keys sorted, the bytes its digest is taken of).
+A bigger pack is refused with ``PackTooLarge`` (HTTP 413). Every state of the game carries the
+pack, and each process keeps a few pack libraries (``content.PACK_LIBRARIES_KEPT``): the cap
+bounds what a game costs in memory, in snapshots and in the undo events that hold a state."""
+
+PackDocuments = dict[str, msgspec.Raw]
+"""A pack as the state keeps it: file name -> the document's compact JSON."""
 
 
-def pack_library(documents: dict[str, Any]) -> tuple[str, content.Library]:
+class PackTooLarge(RuleBroken):
+    """The content pack's canonical JSON is larger than ``MAX_PACK_BYTES`` (HTTP 413)."""
+
+    status = 413
+
+    def __init__(self, size: int) -> None:
+        super().__init__(
+            "setup.content-pack-too-large",
+            section=SECTION,
+            detail=f"the content pack is {size} bytes of canonical JSON; at most {MAX_PACK_BYTES} are allowed"
+            " (send a smaller pack)",
+        )
+
+
+def canonical(documents: Mapping[str, Any]) -> bytes:
+    """The canonical JSON of a pack (compact, keys sorted): what its digest and size are of."""
+    return msgspec.json.encode(documents, order="sorted")
+
+
+def pack_digest(documents: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical(documents)).hexdigest()
+
+
+def pack_library(documents: Mapping[str, Any]) -> tuple[str, content.Library]:
     """(digest, library) of the shipped content with ``documents`` laid over it.
 
-    Raises ``RuleBroken("setup.content-pack")`` for an unknown file name, a document that does
-    not decode, or content the content check finds inconsistent.
+    Raises ``PackTooLarge`` for a pack over ``MAX_PACK_BYTES``, and ``RuleBroken("setup.content-pack")``
+    for an unknown file name, a document that does not decode, or content the content check finds
+    inconsistent. The library is kept in ``content.PACK_LIBRARIES`` under the digest.
     """
-    raw = msgspec.json.encode(documents, order="sorted")
+    raw = canonical(documents)
+    if len(raw) > MAX_PACK_BYTES:
+        raise PackTooLarge(len(raw))
     digest = hashlib.sha256(raw).hexdigest()
-    if digest in _libraries:
-        return digest, _libraries[digest]
-    try:
-        read = {name: content.decoder_for(name)(msgspec.json.encode(doc)) for name, doc in documents.items()
-                if _known(name)}
-    except (msgspec.DecodeError, msgspec.ValidationError, StopIteration) as e:
-        raise RuleBroken("setup.content-pack", section=SECTION, detail=str(e)) from None
+    found = content.PACK_LIBRARIES.get(digest)
+    if found is not None:
+        return digest, found
     unknown = [name for name in documents if not _known(name)]
     if unknown:
         raise RuleBroken("setup.content-pack", section=SECTION, detail=f"not content file names: {unknown}")
+    library = _build({name: msgspec.json.encode(doc) for name, doc in documents.items()})
+    return digest, content.PACK_LIBRARIES.put(digest, library)
+
+
+def library_of_pack(pack: Mapping[str, Any]) -> content.Library:
+    """The library of a pack a state carries (``PackDocuments``), checked as at creation. Used by
+    ``content.library_of`` when the pack's library is not (or no longer) in the bounded cache."""
+    return _build({name: doc for name, doc in pack.items() if _known(name)})
+
+
+def _build(encoded: Mapping[str, Any]) -> content.Library:
+    """The shipped content with the encoded documents (bytes or ``Raw``) laid over it, checked."""
+    try:
+        read = {name: content.decoder_for(name)(doc) for name, doc in encoded.items()}
+    except (msgspec.DecodeError, msgspec.ValidationError, StopIteration) as e:
+        raise RuleBroken("setup.content-pack", section=SECTION, detail=str(e)) from None
     shipped = content.shipped_library()
     records = {kind: dict(getattr(shipped, kind)) for kind in content.KINDS.values()}
     for kind, by_id in content.records_of(read).items():
@@ -57,92 +101,30 @@ def pack_library(documents: dict[str, Any]) -> tuple[str, content.Library]:
     findings = check(library)
     if findings:
         shown = "; ".join(f"{f.rule} at {f.where}: {f.detail}" for f in findings[:5])
-        raise RuleBroken("setup.content-pack", section=SECTION, detail=f"the pack's content is inconsistent: {shown}")
-    _libraries[digest] = library
-    return digest, library
+        detail = f"the pack's content is inconsistent: {shown}"
+        raise RuleBroken("setup.content-pack", section=SECTION, detail=detail)
+    return library
 
 
 def _known(name: str) -> bool:
     return content.kind_of(name) is not None
 
 
-@contextmanager
-def using(state: Any) -> Iterator[None]:
-    """Run the block with the content of ``state``'s game (its pack, if it has one)."""
-    pack = getattr(state, "content_pack", None)
-    if pack is None:
-        yield
-        return
-    digest = state.content_pack_digest
-    library = _libraries.get(digest) or pack_library(pack)[1]
-    token = content.ACTIVE_LIBRARY.set(library)
-    try:
-        yield
-    finally:
-        content.ACTIVE_LIBRARY.reset(token)
+def setup_pack(pack_json: msgspec.Raw) -> tuple[PackDocuments, str, content.Library] | None:
+    """The content pack given in a setup (``pack_json``: the raw JSON of its ``content_pack``) as
+    (documents as the state keeps them, digest, library); ``None`` when there is none (``null``).
 
-
-class PackAwareRuleset:
-    """The Mice and Mystics ruleset, running each call with the game's own content."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.state_type = inner.state_type
-        self.command_type = inner.command_type
-        self.event_types = inner.event_types
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def initial_state(self, created: GameCreated) -> Any:
-        setup = msgspec.json.decode(created.setup)
-        documents = setup.pop("content_pack", None) if isinstance(setup, dict) else None
-        if documents is None:
-            return self.inner.initial_state(created)
-        if not isinstance(documents, dict):
-            raise RuleBroken("setup.content-pack", section=SECTION, detail="content_pack maps file names to documents")
-        digest, library = pack_library(documents)
-        stripped = replace(created, setup=msgspec.Raw(msgspec.json.encode(setup)))
-        token = content.ACTIVE_LIBRARY.set(library)
-        try:
-            state = self.inner.initial_state(stripped)
-        finally:
-            content.ACTIVE_LIBRARY.reset(token)
-        return replace(state, content_pack=documents, content_pack_digest=digest)
-
-    def _with(self, method: str, state: Any, *args: Any) -> Any:
-        with using(state):
-            return getattr(self.inner, method)(state, *args)
-
-    def decide(self, state: Any, command: Any) -> Any:
-        return self._with("decide", state, command)
-
-    def resolve(self, state: Any, answer: Any) -> Any:
-        return self._with("resolve", state, answer)
-
-    def evolve(self, state: Any, event: Any) -> Any:
-        if state.content_pack is None:
-            return self.inner.evolve(state, event)
-        return self._with("evolve", state, event)
-
-    def outcome(self, state: Any) -> Any:
-        return self._with("outcome", state)
-
-    def turn_piece(self, state: Any) -> Any:
-        return self._with("turn_piece", state)
-
-    def legal_commands(self, state: Any) -> Any:
-        return self._with("legal_commands", state)
-
-    def initiative_view(self, state: Any) -> Any:
-        return self._with("initiative_view", state)
-
-    def board_view(self, state: Any) -> Any:
-        return self._with("board_view", state)
-
-    def describe(self, state: Any, event: Any) -> Any:
-        return self._with("describe", state, event)
-
-    def campaign_carry_over(self, state: Any, previous: Any) -> Any:
-        return self._with("campaign_carry_over", state, previous)
+    The documents stay slices of the setup's own bytes (no copy) when those are already compact
+    JSON, which they are for setups the service writes; else they are re-encoded compactly. Either
+    way they encode exactly as the decoded documents do, as earlier releases stored them.
+    """
+    documents = msgspec.json.decode(pack_json)
+    if documents is None:
+        return None
+    if not isinstance(documents, dict):
+        detail = "content_pack maps file names to documents"
+        raise RuleBroken("setup.content-pack", section=SECTION, detail=detail)
+    digest, library = pack_library(documents)
+    compact = msgspec.json.encode(documents)
+    source: Any = pack_json if bytes(pack_json) == compact else compact
+    return msgspec.json.decode(source, type=PackDocuments), digest, library

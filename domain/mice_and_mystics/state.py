@@ -5,9 +5,9 @@ It is only ever built by ``evolve`` from events (DESIGN.md, The core idea: decid
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from msgspec import Struct, field
+from msgspec import Raw, Struct, field
 
 from domain.core.events import CardsDrawn, DiceRolled
 from domain.mice_and_mystics.documents import CarryOver, Sandbox
@@ -150,7 +150,10 @@ class State(Struct, frozen=True, kw_only=True):
     new_minions: tuple[str, ...] = ()
     inspire_round: int = 0
     deferred: Deferred | None = None  # a placement or chase waiting for tie-breaking choices (rules/ties.py)
-    content_pack: dict[str, Any] | None = None  # the game's content pack (domain.mice_and_mystics.packs)
+    # The game's content pack (domain.mice_and_mystics.packs): file name -> the document's compact
+    # JSON, kept as raw bytes (encoded exactly as the decoded documents of earlier releases were);
+    # the digest identifies the pack's library (content.library_of). Both None: the shipped content.
+    content_pack: dict[str, Raw] | None = None
     content_pack_digest: str | None = None
 
     @property

@@ -9,7 +9,7 @@ from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
 from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from domain.mice_and_mystics.item_events import ITEM_EVENTS
 from domain.mice_and_mystics.views_items import describe_item
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.events import (
     CheeseGained,
@@ -69,23 +69,23 @@ class BoardView(Struct, frozen=True, kw_only=True):
     mouse_cheese: dict[str, int]
 
 
-def name_of(card: str) -> str:
-    lib = library()
+def name_of(lib: Library, card: str) -> str:
     found = lib.mice.get(card) or lib.minions.get(card)
     return found.name if found is not None else card
 
 
-def possessive(card: str) -> str:
-    name = name_of(card)
+def possessive(lib: Library, card: str) -> str:
+    name = name_of(lib, card)
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def initiative_view(state: State) -> InitiativeView:
+    lib = library_of(state)
     cards = tuple(
         InitiativeCard(
             slot=i,
             card=card,
-            name=name_of(card),
+            name=name_of(lib, card),
             kind="mouse" if card in state.party else "minion",
             figures=tuple(sorted(f for f, c in state.figures.items() if c == card)),
             current=i == state.slot,
@@ -96,7 +96,7 @@ def initiative_view(state: State) -> InitiativeView:
 
 
 def board_view(state: State) -> BoardView:
-    lib = library()
+    lib = library_of(state)
     tiles = []
     for placed in state.tiles:
         tile = lib.tiles[placed.tile]
@@ -114,40 +114,45 @@ def board_view(state: State) -> BoardView:
 
 def describe(state: State, event: Event) -> str | None:
     """One English log line for ``event`` (``state`` is the state after it), or ``None``."""
+    lib = library_of(state)
+
+    def name(card: str) -> str:
+        return name_of(lib, card)
+
     match event:
         case RoomTilePlaced(tile=tile):
-            return f"{library().tiles[tile].name} is placed"
+            return f"{lib.tiles[tile].name} is placed"
         case FigurePlaced(figure=figure, card=card, space=space):
-            return f"{name_of(card)} ({figure}) is placed on {space}" if figure != card else f"{name_of(card)} starts on {space}"
+            return f"{name(card)} ({figure}) is placed on {space}" if figure != card else f"{name(card)} starts on {space}"
         case StoryBoardPrepared(hourglass_page=h, end_marker_page=e):
             return f"Hourglass on page {h}, chapter end marker on page {e}"
         case ShuffleRequested(reason="initiative"):
             return "Initiative cards are shuffled"
         case InitiativeTrackLaid(cards=cards):
-            return "Initiative track: " + ", ".join(name_of(c) for c in cards)
+            return "Initiative track: " + ", ".join(name(c) for c in cards)
         case CheeseGained(mouse=mouse, count=count, reason=reason):
-            return f"{name_of(mouse)} gains {count} cheese ({reason})"
+            return f"{name(mouse)} gains {count} cheese ({reason})"
         case RoundStarted(round=number):
             return f"Round {number} begins"
         case TurnStarted(card=card):
-            return f"{possessive(card)} turn"
+            return f"{possessive(lib, card)} turn"
         case RollRequested(reason="move", piece=piece) if piece:
-            return f"{name_of(piece)} rolls for movement"
+            return f"{name(piece)} rolls for movement"
         case MovementPointsGained(mouse=mouse, die_number=n, move_value=v, points=p):
-            return f"{name_of(mouse)} may move {p} ({n} rolled + move {v})"
+            return f"{name(mouse)} may move {p} ({n} rolled + move {v})"
         case MouseMoved(mouse=mouse, path=path, cost=cost):
             spaces = "space" if len(path) == 1 else "spaces"
-            return f"{name_of(mouse)} moves {len(path)} {spaces} to {path[-1]} (cost {cost})"
+            return f"{name(mouse)} moves {len(path)} {spaces} to {path[-1]} (cost {cost})"
         case MinionTurnPassed(card=card, reason=reason):
-            return f"{name_of(card)} do nothing: {reason}"
+            return f"{name(card)} do nothing: {reason}"
         case InitiativeCardsSwapped(card=card, other=other, reason=reason):
-            return f"{name_of(card)} move above {name_of(other)} ({reason})"
+            return f"{name(card)} move above {name(other)} ({reason})"
         case TurnEnded(card=card):
-            return f"{possessive(card)} turn ends"
+            return f"{possessive(lib, card)} turn ends"
         case ev.ActionStarted(mouse=mouse, action=action):
-            return f"{name_of(mouse)} takes the {action} action"
+            return f"{name(mouse)} takes the {action} action"
         case ev.AttackDeclared(attacker=a, target=t, ranged=ranged, dice=dice):
-            return f"{name_of(state.figures.get(a, a))} ({a}) attacks {t} ({'ranged' if ranged else 'melee'}, {dice} dice)"
+            return f"{name(state.figures.get(a, a))} ({a}) attacks {t} ({'ranged' if ranged else 'melee'}, {dice} dice)"
         case ev.AttackRolled(attacker=a, hits=hits):
             return f"{a} scores {hits} hit(s)"
         case ev.AttackResolved(target=t, blocks=blocks, wounds=wounds):
@@ -155,23 +160,23 @@ def describe(state: State, event: Event) -> str | None:
         case ev.CheeseAddedToWheel(count=count, reason=reason):
             return f"{count} cheese on the minion cheese wheel ({reason}): {state.cheese_wheel}"
         case ev.CheeseTakenFromWheel(mouse=mouse, count=count, reason=reason):
-            return f"{name_of(mouse)} takes {count} cheese off the minion cheese wheel ({reason}): {state.cheese_wheel}"
+            return f"{name(mouse)} takes {count} cheese off the minion cheese wheel ({reason}): {state.cheese_wheel}"
         case ev.CheeseWheelEmptied():
             return "The minion cheese wheel is emptied"
         case ev.MinionDefeated(figure=figure):
             return f"{figure} is defeated"
         case ev.InitiativeCardRemoved(card=card):
-            return f"{name_of(card)} leave the initiative track"
+            return f"{name(card)} leave the initiative track"
         case ev.InitiativeCardsAdded(cards=cards) | ev.InitiativeTrackReshuffled(cards=cards):
-            return "Initiative track: " + ", ".join(name_of(c) for c in state.track)
+            return "Initiative track: " + ", ".join(name(c) for c in state.track)
         case ev.MouseWounded(mouse=mouse, wounds=wounds):
-            return f"{name_of(mouse)} takes {wounds} wound(s)"
+            return f"{name(mouse)} takes {wounds} wound(s)"
         case ev.MouseCaptured(mouse=mouse):
-            return f"{name_of(mouse)} is captured"
+            return f"{name(mouse)} is captured"
         case ev.MouseReleased(mouse=mouse, space=space):
-            return f"{name_of(mouse)} is released on {space}"
+            return f"{name(mouse)} is released on {space}"
         case ev.MouseTurnSkipped(mouse=mouse, reason=reason):
-            return f"{name_of(mouse)} does nothing: {reason}"
+            return f"{name(mouse)} does nothing: {reason}"
         case ev.HourglassAdvanced(page=page, reason=reason):
             return f"The hourglass moves to page {page} ({reason})"
         case ev.MinionMoved(figure=figure, path=path, reason=reason):
@@ -179,17 +184,17 @@ def describe(state: State, event: Event) -> str | None:
         case ev.MinionAttackSkipped(figure=figure, reason=reason):
             return f"{figure} does not attack: {reason}"
         case ev.SearchSucceeded(mouse=mouse) | ev.SearchFailed(mouse=mouse):
-            return f"{name_of(mouse)} {'finds something' if isinstance(event, ev.SearchSucceeded) else 'finds nothing'}"
+            return f"{name(mouse)} {'finds something' if isinstance(event, ev.SearchSucceeded) else 'finds nothing'}"
         case ev.SearchCardKept(mouse=mouse, card=card):
-            return f"{name_of(mouse)} keeps {card}"
+            return f"{name(mouse)} keeps {card}"
         case ev.SearchCardDiscarded(mouse=mouse, card=card):
-            return f"{name_of(mouse)} discards {card} for 1 cheese"
+            return f"{name(mouse)} discards {card} for 1 cheese"
         case ev.EffectRemoved(mouse=mouse, effect=effect):
-            return f"{name_of(mouse)} is no longer {effect}"
+            return f"{name(mouse)} is no longer {effect}"
         case ev.TileFlipped(to=to):
-            return f"The board is turned over: {library().tiles[to].name}"
+            return f"The board is turned over: {lib.tiles[to].name}"
         case ev.RoomEntered(tile=tile):
-            return f"The mice enter {library().tiles[tile].name}"
+            return f"The mice enter {lib.tiles[tile].name}"
         case ev.EncounterRevealed(card=card, page=page):
             return f"Encounter {card} (page {page})"
         case DiceRolled(reason=reason, faces=faces):
@@ -197,24 +202,24 @@ def describe(state: State, event: Event) -> str | None:
         case CardsShuffled(reason=reason):
             return f"Cards shuffled for {reason}"
         case DecisionRequested(decision=decision, options=options, piece=piece):
-            who = f"{name_of(piece)}: " if piece else ""
+            who = f"{name(piece)}: " if piece else ""
             return f"{who}players choose {decision} among {', '.join(options[:12])}{' ...' if len(options) > 12 else ''}"
         case DecisionMade(decision=decision, option=option, by=by):
             return f"Chosen for {decision}: {option} (by {by})"
         case ChoiceDeferred(context=context):
             return f"The players must break a tie before the {context} can go on"
         case TieFound(subject="brodie", count=count, toward=toward):
-            return f"Brodie has equally short paths toward {name_of(toward or '')} ({count} movement left)"
+            return f"Brodie has equally short paths toward {name(toward or '')} ({count} movement left)"
         case TieFound(subject=subject, count=count):
-            return f"{count} {name_of(subject)} figure(s) to place on equally good minion entrances"
+            return f"{count} {name(subject)} figure(s) to place on equally good minion entrances"
         case ChoicesSettled(context=context, choices=choices):
             return f"Ties settled for the {context}: {', '.join(choices)}"
         case StartingAbilityTaken(mouse=mouse, ability=ability, chosen_in=chosen_in):
-            card = library().abilities.get(ability)
-            return f"{name_of(mouse)} takes the ability card {card.name if card else ability} ({chosen_in})"
+            card = lib.abilities.get(ability)
+            return f"{name(mouse)} takes the ability card {card.name if card else ability} ({chosen_in})"
         case GameEnded(result=result):
             return f"The chapter ends: {result}"
         case _ if isinstance(event, ITEM_EVENTS):
-            return describe_item(name_of, event)
+            return describe_item(name, event)
         case _:
             return None

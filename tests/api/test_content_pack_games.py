@@ -7,7 +7,7 @@ from importlib.resources import files
 from uuid import UUID
 
 from domain.core.game import fold
-from domain.mice_and_mystics import packs
+from domain.mice_and_mystics import content
 from tests.api.conftest import MICE, SEATS
 
 
@@ -42,7 +42,7 @@ def test_a_content_pack_overrides_shipped_content_for_that_game_only(client):
     # the pack is in the log: a replay in a fresh process (no cached pack library) gives the same game
     games = client.app.state.runtime.games
     records = games.records(UUID(game_id))
-    packs._libraries.clear()
+    content.PACK_LIBRARIES.clear()
     assert fold(None, records).state == games.game(UUID(game_id)).state
     assert client.post(f"/games/{game_id}/verify").json()["verification"]["ok"]
 

@@ -18,7 +18,7 @@ Abilities belong to initiative cards, so a boss is never touched by what affects
 from __future__ import annotations
 
 from domain.core.events import Event
-from domain.mice_and_mystics.content import MinionCard, library
+from domain.mice_and_mystics.content import MinionCard, library_of
 from domain.mice_and_mystics.events import CheeseAddedToWheel, CheeseGained, CheeseStolen, ExtraAttackGained
 from domain.mice_and_mystics.rules.effects import CHARMED, STUNNED, WEBBED, add_effect
 from domain.mice_and_mystics.state import State, space_of
@@ -34,7 +34,7 @@ def acting_card(state: State, figure: str) -> MinionCard | None:
     """The card a minion figure acts on now (a boss acts on the card taking its turn)."""
     turn = state.minion_turn
     card = turn.card if turn is not None and turn.figure == figure else state.figures.get(figure)
-    return library().minions.get(card) if card is not None else None
+    return library_of(state).minions.get(card) if card is not None else None
 
 
 def _has(state: State, figure: str, ability: str) -> bool:
@@ -93,7 +93,7 @@ def on_mouse_hit(state: State, attacker: str, mouse: str, wounds: int) -> tuple[
 
 def _empathy(state: State, mouse: str) -> list[Event]:
     """Tilda's Empathetic Power (facts.md §2; 001 "nella sua stessa Stanza")."""
-    lib = library()
+    lib = library_of(state)
     here, hers = space_of(state, mouse), space_of(state, TILDA)
     if mouse == TILDA or TILDA not in state.party or hers is None or here is None:
         return []

@@ -17,7 +17,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import ActionStarted
 from domain.mice_and_mystics.item_events import AbilityUsed
 from domain.mice_and_mystics.rules import knife_strike
@@ -35,11 +35,11 @@ IMPLEMENTED = (FIRST_AID, CURE, CHAIN_LIGHTNING, *SHOTS, KNIFE_STRIKE, INSPIRE, 
 KNOWN_NOT_IMPLEMENTED: tuple[str, ...] = ()  # known effects dicelog does not play yet: none today
 
 
-def cost_of(mouse: str, ability: str, cmd: UseAbility) -> int:
+def cost_of(lib: Library, mouse: str, ability: str, cmd: UseAbility) -> int:
     if ability == CURE:
         return len(cmd.remove)
-    cost = library().abilities[ability].cost or 0
-    return max(cost - 1, 0) if ability == FIRST_AID and "healer" in library().mice[mouse].classes else cost
+    cost = lib.abilities[ability].cost or 0
+    return max(cost - 1, 0) if ability == FIRST_AID and "healer" in lib.mice[mouse].classes else cost
 
 
 def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
@@ -63,7 +63,7 @@ def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
     if turn.ability is not None and turn.ability != cmd.ability:
         raise broken("ability.one-per-turn", f"{cmd.mouse} already used {turn.ability} this turn")
     effect = EFFECTS[cmd.ability](state, cmd)
-    cost = cost_of(cmd.mouse, cmd.ability, cmd)
+    cost = cost_of(library_of(state), cmd.mouse, cmd.ability, cmd)
     extra = EXTRA_ACTION_CHEESE if turn.action is not None and any(isinstance(e, ActionStarted) for e in effect) else 0
     if cost + extra > state.cheese.get(cmd.mouse, 0):
         raise broken("ability.not-enough-cheese",
@@ -83,7 +83,7 @@ def _candidates(state: State, mouse: str, ability: str) -> list[UseAbility]:
         return [UseAbility(mouse=mouse, ability=ability, target=m, remove=(r,)) for m in friends
                 for r in (*((POISON,) if state.poison_wounds.get(m, 0) else ()), *state.effects.get(m, ()))]
     if ability == CHAIN_LIGHTNING:
-        targets, lore = lightning_targets(state, mouse), library().mice[mouse].lore
+        targets, lore = lightning_targets(state, mouse), library_of(state).mice[mouse].lore
         picks = [c for n in range(1, lore + 1) for c in combinations(targets, n)]
         return [UseAbility(mouse=mouse, ability=ability, targets=c) for c in picks]
     if ability == KNIFE_STRIKE:

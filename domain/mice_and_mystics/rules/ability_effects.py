@@ -17,7 +17,7 @@ from __future__ import annotations
 from domain.core.errors import RuleBroken
 from domain.core.events import Event, RollRequested
 from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MouseHealed
 from domain.mice_and_mystics.rules.actions import check_action
 from domain.mice_and_mystics.rules.combat import weapon
@@ -88,13 +88,14 @@ def lightning_targets(state: State, mouse: str) -> list[str]:
     here = space_of(state, mouse)
     if here is None:
         return []
+    lib = library_of(state)
     return sorted(f for s, figs in state.board.items() for f in figs
-                  if is_minion(state, f) and same_room(here, s) and (s == here or sees(here, s)))
+                  if is_minion(state, f) and same_room(lib, here, s) and (s == here or sees(lib, here, s)))
 
 
 def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
-    lore = library().mice[cmd.mouse].lore
+    lore = library_of(state).mice[cmd.mouse].lore
     if not 1 <= len(cmd.targets) <= lore or len(set(cmd.targets)) != len(cmd.targets):
         raise broken("ability.invalid-targets", f"Chain Lightning picks 1 to {lore} minions")
     if not set(cmd.targets) <= set(lightning_targets(state, cmd.mouse)):

@@ -15,6 +15,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import PlaceGrapes
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import InitiativeCardRemoved, TurnEnded
 from domain.mice_and_mystics.item_events import PartyItemPlaced, RoachesAteGrapes
 from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
@@ -30,7 +31,8 @@ def _bait_spaces(state: State, mouse: str) -> list[str]:
     here = space_of(state, mouse)
     if here is None or not in_stash(state, GRAPES):
         return []
-    return sorted(s for s, _ in (*mouse_neighbours(here), *linked(state, here)) if not state.board.get(s))
+    steps = (*mouse_neighbours(library_of(state), here), *linked(state, here))
+    return sorted(s for s, _ in steps if not state.board.get(s))
 
 
 def decide_place_grapes(state: State, cmd: PlaceGrapes) -> list[Event]:

@@ -14,7 +14,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event, RollRequested
 from domain.mice_and_mystics.commands import Battle
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
 from domain.mice_and_mystics.rules import sections, shots
 from domain.mice_and_mystics.rules.actions import can_act, check_action
@@ -26,7 +26,9 @@ from domain.mice_and_mystics.state import State, space_of
 
 def _room_minions(state: State, here: str) -> dict[str, str]:
     """Minion figure -> its space, for the minions of the room of ``here``."""
-    return {f: s for s, figs in state.board.items() for f in figs if is_minion(state, f) and same_room(here, s)}
+    lib = library_of(state)
+    return {f: s for s, figs in state.board.items() for f in figs
+            if is_minion(state, f) and same_room(lib, here, s)}
 
 
 def melee_targets(state: State, mouse: str) -> list[str]:
@@ -35,7 +37,8 @@ def melee_targets(state: State, mouse: str) -> list[str]:
     here = space_of(state, mouse)
     if here is None:
         return []
-    return sorted(f for f, s in _room_minions(state, here).items() if reach(here, s) is not None)
+    lib = library_of(state)
+    return sorted(f for f, s in _room_minions(state, here).items() if reach(lib, here, s) is not None)
 
 
 def battle_targets(state: State, mouse: str) -> dict[str, bool]:
@@ -46,20 +49,20 @@ def battle_targets(state: State, mouse: str) -> dict[str, bool]:
         return {}
     if item.attack == "melee":
         return dict.fromkeys(melee_targets(state, mouse), False)
-    minions = _room_minions(state, here)
-    near = {f: reach(here, s) for f, s in minions.items() if reach(here, s) is not None}
+    lib, minions = library_of(state), _room_minions(state, here)
+    near = {f: d for f, s in minions.items() if (d := reach(lib, here, s)) is not None}
     if near:
         closest = min(near.values())
         chosen = [f for f, d in near.items() if d == closest]
     else:
-        chosen = [f for f, s in minions.items() if sees(here, s)]
+        chosen = [f for f, s in minions.items() if sees(lib, here, s)]
     melee_here = item.special == "staff-melee-on-own-space"
     return {f: not (melee_here and minions[f] == here) for f in sorted(chosen)}
 
 
 def battle_dice(state: State, mouse: str) -> int:
     item = weapon(mouse, state)
-    dice = library().mice[mouse].battle + (item.battle if item is not None else 0)
+    dice = library_of(state).mice[mouse].battle + (item.battle if item is not None else 0)
     if item is not None and item.special == "maces-wounded-friends":
         here = space_of(state, mouse)
         dice += sum(1 for m in state.board.get(here, ()) if m != mouse and m in state.party and state.wounds.get(m, 0))

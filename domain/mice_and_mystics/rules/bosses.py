@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, DrawRequested, Event, RollRequested
 from domain.core.events import ShuffleRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import AmbushDeclared, AmbushResolved, BossCardsAssigned, BossWounded, FigurePlaced
 from domain.mice_and_mystics.events import InitiativeCardMovedUp, InitiativeCardRemoved, InitiativeCardsAdded, MinionDefeated
 from domain.mice_and_mystics.rules import achievements
@@ -118,7 +118,7 @@ def apply_split(state: State, figure: str, option: str) -> list[Event]:
     for part in option.split(","):
         card, n = part.split(":")
         events.append(BossWounded(figure=figure, card=card, wounds=int(n)))
-        if state.card_wounds.get(card, 0) + int(n) >= library().minions[card].lives:
+        if state.card_wounds.get(card, 0) + int(n) >= library_of(state).minions[card].lives:
             events.append(InitiativeCardRemoved(card=card))
             left.remove(card)
     if not left:

@@ -20,7 +20,7 @@ His cheese never goes on the wheel (``abilities.ignores_cheese``).
 from __future__ import annotations
 
 from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, MinionMoved
 from domain.mice_and_mystics.rules.graph import minion_distances, minion_neighbours
 from domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board
@@ -36,7 +36,7 @@ def is_brodie_turn(state: State) -> bool:
     turn = state.minion_turn
     if turn is None:
         return False
-    card = library().minions.get(turn.card)
+    card = library_of(state).minions.get(turn.card)
     return card is not None and bool({"chase", "pounce"} & set(card.abilities))
 
 
@@ -47,16 +47,17 @@ def _rank(state: State, figure: str) -> int:
 
 
 def pounce_space(state: State, figure: str, here: str) -> str:
-    room = library().space_tile[here]
+    tiles = library_of(state).space_tile
+    room = tiles[here]
     scored = []
     for space, figures in state.board.items():
         others = [f for f in figures if f != figure]
-        if others and library().space_tile[space] == room:
+        if others and tiles[space] == room:
             scored.append((-len(others), min(_rank(state, f) for f in others), space_order(space), space))
     return min(scored)[3] if scored else here
 
 
-def shortest_path(origin: str, goal: str) -> tuple[str, ...]:
+def shortest_path(lib: Library, origin: str, goal: str) -> tuple[str, ...]:
     """The first shortest path of a breadth-first search in tile order along minion borders (he
     ignores lines and capacity): the default among equally short paths."""
     paths: dict[str, tuple[str, ...]] = {origin: ()}
@@ -64,7 +65,7 @@ def shortest_path(origin: str, goal: str) -> tuple[str, ...]:
     while frontier and goal not in paths:
         nxt = []
         for space in frontier:
-            for other in sorted(minion_neighbours(space), key=space_order):
+            for other in sorted(minion_neighbours(lib, space), key=space_order):
                 if other not in paths:
                     paths[other] = (*paths[space], other)
                     nxt.append(other)
@@ -72,10 +73,10 @@ def shortest_path(origin: str, goal: str) -> tuple[str, ...]:
     return paths.get(goal, ())
 
 
-def shortest_paths(origin: str, goal: str, steps: int) -> tuple[tuple[str, ...], ...]:
+def shortest_paths(lib: Library, origin: str, goal: str, steps: int) -> tuple[tuple[str, ...], ...]:
     """Every distinct first ``steps`` steps (fewer if the goal is nearer) of the shortest paths from
     ``origin`` to ``goal`` along minion borders, found depth first in tile order; ``()`` if none."""
-    to_goal = minion_distances((goal,))
+    to_goal = minion_distances(lib, (goal,))
     if origin not in to_goal:
         return ()
     limit = min(steps, to_goal[origin])
@@ -85,7 +86,7 @@ def shortest_paths(origin: str, goal: str, steps: int) -> tuple[tuple[str, ...],
         if len(path) == limit:
             found.append(path)
             return
-        for other in sorted(minion_neighbours(here), key=space_order):
+        for other in sorted(minion_neighbours(lib, here), key=space_order):
             if to_goal.get(other) == to_goal[here] - 1:
                 walk(other, (*path, other))
 
@@ -102,14 +103,15 @@ def chase_path(state: State, origin: str, steps: int, choices: Choices | None = 
     path: list[str] = []
     reached: set[str] = {origin}
     here, left = origin, steps
+    lib = library_of(state)
     while left > 0:
-        dist = minion_distances((here,))
+        dist = minion_distances(lib, (here,))
         targets = [(dist[s], i, s, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if s in dist and s not in reached]
         if not targets:
             break
         _, _, goal, mouse = min(targets)
-        route = shortest_path(here, goal)[:left]
-        routes = shortest_paths(here, goal, left)
+        route = shortest_path(lib, here, goal)[:left]
+        routes = shortest_paths(lib, here, goal, left)
         if len(routes) > 1:
             options = tuple(PATH_JOIN.join(r) for r in routes)
             picked = choices.pick(BRODIE_PATH, options, PATH_JOIN.join(route), subject="brodie", count=left, toward=mouse)
@@ -125,7 +127,7 @@ def chase_path(state: State, origin: str, steps: int, choices: Choices | None = 
 def brodie_step(state: State, figure: str, here: str) -> list[Event]:
     turn = state.minion_turn
     assert turn is not None
-    card = library().minions[turn.card]
+    card = library_of(state).minions[turn.card]
     if turn.stage == "move":
         if "pounce" in card.abilities:
             target = pounce_space(state, figure, here)

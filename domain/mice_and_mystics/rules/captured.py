@@ -14,7 +14,7 @@ space, the Courtyard clear of minions, none captured).
 from __future__ import annotations
 
 from domain.core.events import DecisionMade, DecisionRequested, Event
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import MouseReleased, MouseTurnSkipped
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
 from domain.mice_and_mystics.rules.minion_turn import mice_on_board
@@ -32,7 +32,8 @@ def release_spaces(state: State) -> tuple[str, ...]:
     """Spaces a released mouse may be placed on, best first: the other mice's spaces (track order),
     then the spaces adjacent to them, each only if a small figure fits."""
     near = list(dict.fromkeys(mice_on_board(state).values()))
-    adjacent = sorted({o for s in near for o, _ in mouse_neighbours(s)} - set(near), key=space_order)
+    lib = library_of(state)
+    adjacent = sorted({o for s in near for o, _ in mouse_neighbours(lib, s)} - set(near), key=space_order)
     return tuple(s for s in (*near, *adjacent) if can_enter(state, s, "small"))
 
 
@@ -53,10 +54,11 @@ def resolve_release(state: State, answer: DecisionMade) -> list[Event]:
 
 
 def chapter_won(state: State) -> bool:
-    goal = library().chapters[state.chapter].goal
+    lib = library_of(state)
+    goal = lib.chapters[state.chapter].goal
     if goal is None or state.captured or goal.tile not in {t.tile for t in state.tiles}:
         return False
-    tile = library().tiles[goal.tile]
+    tile = lib.tiles[goal.tile]
     spaces = [s.id for s in tile.spaces if s.feature == goal.feature]
     on_goal = all(any(m in state.board.get(s, ()) for s in spaces) for m in state.party)
     clear = not any(is_minion(state, f) for s in tile.spaces for f in state.board.get(s.id, ()))

@@ -17,7 +17,7 @@ cards that take room, its player discards 1 of them of their choice, for no chee
 from __future__ import annotations
 
 from domain.core.events import DecisionMade, DecisionRequested, Event
-from domain.mice_and_mystics.content import Item, library
+from domain.mice_and_mystics.content import Item, Library, library_of
 from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.item_events import PackCardDiscarded
 from domain.mice_and_mystics.state import State
@@ -29,18 +29,17 @@ EQUIPMENT = ("weapon", "armour", "accessory")
 PAW, BOTH_PAWS, TAIL = "paw", "both-paws", "tail"
 
 
-def card_type(card: str) -> str | None:
-    found = library().search_cards.get(card)
+def card_type(lib: Library, card: str) -> str | None:
+    found = lib.search_cards.get(card)
     if found is not None:
         return found.type
-    item = library().items.get(card)
+    item = lib.items.get(card)
     return item.kind if item is not None else None
 
 
-def item_of(card: str) -> Item | None:
+def item_of(lib: Library, card: str) -> Item | None:
     """The card's combat record: equipment.json, else the search-card catalogue (a weapon of unknown
     attack is melee: provisional)."""
-    lib = library()
     if card in lib.items:
         return lib.items[card]
     found = lib.search_cards.get(card)
@@ -51,13 +50,13 @@ def item_of(card: str) -> Item | None:
                 defense=found.defense, special=found.special, provisional=found.provisional)
 
 
-def card_slot(card: str) -> str:
+def card_slot(lib: Library, card: str) -> str:
     """Where the card goes: the catalogue's slot, else a paw (weapon), the body (armour) or the
     accessory place (provisional where the catalogue does not know: RULINGS.md)."""
-    found = library().search_cards.get(card)
+    found = lib.search_cards.get(card)
     if found is not None and found.slot is not None:
         return found.slot
-    kind = card_type(card)
+    kind = card_type(lib, card)
     return PAW if kind == "weapon" else "body" if kind == "armour" else "accessory"
 
 
@@ -65,17 +64,20 @@ def loadout(state: State, mouse: str) -> tuple[tuple[str, str], ...]:
     """Every equipped (card, slot) of the mouse, in the order equipped."""
     if mouse in state.equipped:
         return state.equipped[mouse]
-    return tuple((card, card_slot(card)) for card in library().mice[mouse].starting_equipment)
+    lib = library_of(state)
+    return tuple((card, card_slot(lib, card)) for card in lib.mice[mouse].starting_equipment)
 
 
-def pack_load(pack: tuple[str, ...]) -> int:
+def pack_load(lib: Library, pack: tuple[str, ...]) -> int:
     """Cards that take room in a pack (tricks and party items do not)."""
-    return sum(1 for card in pack if card_type(card) not in NO_ROOM)
+    return sum(1 for card in pack if card_type(lib, card) not in NO_ROOM)
 
 
 def over_limit(state: State) -> str | None:
     """The first mouse (party order) whose pack holds more than ``PACK_LIMIT`` cards taking room."""
-    return next((m for m in (*state.party, *state.pack) if pack_load(state.pack.get(m, ())) > PACK_LIMIT), None)
+    lib = library_of(state)
+    over = (m for m in (*state.party, *state.pack) if pack_load(lib, state.pack.get(m, ())) > PACK_LIMIT)
+    return next(over, None)
 
 
 def pack_limit(state: State, events: list[Event]) -> list[Event]:
@@ -90,7 +92,8 @@ def pack_limit(state: State, events: list[Event]) -> list[Event]:
 
 
 def _discard_request(state: State, mouse: str) -> DecisionRequested:
-    options = tuple(dict.fromkeys(c for c in state.pack.get(mouse, ()) if card_type(c) not in NO_ROOM))
+    lib = library_of(state)
+    options = tuple(dict.fromkeys(c for c in state.pack.get(mouse, ()) if card_type(lib, c) not in NO_ROOM))
     return DecisionRequested(decision=PACK_DISCARD, options=options, piece=mouse, default=options[-1])
 
 
@@ -98,5 +101,7 @@ def resolve_pack_limit(state: State, answer: DecisionMade) -> list[Event]:
     """The chosen card leaves the over-full pack: ``[PackCardDiscarded(mouse, card)]``, then another
     ``pack-limit`` decision while that pack is still over the limit (001 §Equipaggiare). The mouse is
     the one whose over-full pack holds the card (a card is in one pack only)."""
-    mouse = next((m for m, cards in state.pack.items() if answer.option in cards and pack_load(cards) > PACK_LIMIT), None)
+    lib = library_of(state)
+    mouse = next((m for m, cards in state.pack.items()
+                  if answer.option in cards and pack_load(lib, cards) > PACK_LIMIT), None)
     return [] if mouse is None else pack_limit(state, [PackCardDiscarded(mouse=mouse, card=answer.option)])

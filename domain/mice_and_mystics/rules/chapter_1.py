@@ -23,7 +23,7 @@ from domain.mice_and_mystics.chapter_events import (
     CounterCheesePlaced, CounterCheeseTaken, CrowDived, MizMaggieSwatted, RoachDefeatedInKitchen,
     StoryAchievementGained, StoryRead,
 )
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import (
     CheeseAddedToWheel, EffectAdded, EndMarkerMoved, FigurePlaced, InitiativeCardsAdded, MinionAttackSkipped,
     MinionDefeated, RoomEntered, TurnEnded, InitiativeCardRemoved,
@@ -45,13 +45,13 @@ FISHHOOK = "fishhook-and-thread"
 
 def rule_tile(state: State, rule: str) -> str | None:
     """The tile the chapter's room rule ``rule`` applies to, if the chapter has it."""
-    chapter = library().chapters.get(state.chapter)
+    chapter = library_of(state).chapters.get(state.chapter)
     return next((r.tile for r in chapter.room_rules if r.rule == rule), None) if chapter else None
 
 
 def tile_of(state: State, figure: str) -> str | None:
     space = space_of(state, figure)
-    return library().space_tile[space] if space is not None else None
+    return library_of(state).space_tile[space] if space is not None else None
 
 
 def before_pending(events: list[Event], extra: list[Event]) -> list[Event]:
@@ -64,7 +64,7 @@ def before_pending(events: list[Event], extra: list[Event]) -> list[Event]:
 def after_explore(state: State, events: list[Event]) -> list[Event]:
     """First entry of a room: its read-aloud text and the Kitchen's counter cheese."""
     entered = next((e for e in events if isinstance(e, RoomEntered) and e.first), None)
-    chapter = library().chapters.get(state.chapter)
+    chapter = library_of(state).chapters.get(state.chapter)
     if entered is None or chapter is None:
         return events
     extra: list[Event] = [StoryRead(room=r.tile, text=r.text) for r in chapter.read_aloud if r.tile == entered.tile]
@@ -104,7 +104,8 @@ def _crow(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
     else:
         figure = state.mouse_turn.mouse if state.mouse_turn is not None else None
     space = space_of(state, figure) if figure is not None else None
-    if space is None or library().space_tile[space] != courtyard or library().spaces[space].feature == TREE_ENTRANCE:
+    lib = library_of(state)
+    if space is None or lib.space_tile[space] != courtyard or lib.spaces[space].feature == TREE_ENTRANCE:
         return events
     dived: list[Event] = [CrowDived(figure=figure, space=space)]
     if figure in state.party:
@@ -158,7 +159,7 @@ def _miz_maggie(state: State, answer: DiceRolled, events: list[Event]) -> list[E
 
 def counter_space(state: State) -> str | None:
     kitchen = rule_tile(state, "counter-cheese") or rule_tile(state, MIZ_MAGGIE)
-    spaces = library().tiles[kitchen].spaces if kitchen else ()
+    spaces = library_of(state).tiles[kitchen].spaces if kitchen else ()
     return next((s.id for s in spaces if s.area == COUNTER), None)
 
 

@@ -12,7 +12,7 @@ of moving, a webbed one does not move, a stunned one does not attack (RULINGS.md
 from __future__ import annotations
 
 from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MinionAttackSkipped, MouseMoved
 from domain.mice_and_mystics.rules.effects import CHARMED, KNOCKED_DOWN, STUNNED, WEBBED, has, stand_up
 from domain.mice_and_mystics.rules.graph import minion_distances
@@ -32,7 +32,7 @@ def is_charmed_turn(state: State) -> bool:
 def _others(state: State, mouse: str) -> list[tuple[int, int, str]]:
     """(distance, track rank, mouse) of every other mouse on the board."""
     here = space_of(state, mouse)
-    dist = minion_distances((here,))
+    dist = minion_distances(library_of(state), (here,))
     return [(dist.get(s, FAR), i, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if m != mouse and s in dist]
 
 
@@ -50,11 +50,13 @@ def charmed_step(state: State) -> list[Event]:
         return [RollRequested(reason=CHARMED_MOVE, dice=1)]
     if turn.action is not None:
         return []
-    near = [(d, i, m) for d, i, m in _others(state, mouse) if reach(here, space_of(state, m)) is not None]
+    lib = library_of(state)
+    near = [(d, i, m) for d, i, m in _others(state, mouse)
+            if reach(lib, here, space_of(state, m)) is not None]
     started = ActionStarted(mouse=mouse, action=CHARMED_ATTACK)
     if not near or has(state, mouse, STUNNED):
         return [started, MinionAttackSkipped(figure=mouse, reason="stunned" if near else "no mouse in reach")]
-    dice = library().mice[mouse].battle
+    dice = library_of(state).mice[mouse].battle
     target = min(near)[2]
     return [
         started,

@@ -10,7 +10,7 @@ each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion
 from __future__ import annotations
 
 from domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import (
     AttackResolved,
     AttackRolled,
@@ -45,16 +45,16 @@ def is_mouse(state: State, figure: str) -> bool:
     return figure in state.party
 
 
-def equipment(mouse: str, state: State | None = None) -> tuple:
+def equipment(mouse: str, state: State) -> tuple:
     """The mouse's equipped cards (001 §Equipaggiare): its starting equipment until it equips or
     unequips (``equip.loadout``); search cards' stats from the catalogue (provisional where unknown)."""
     from domain.mice_and_mystics.rules.cards import item_of, loadout
 
-    cards = loadout(state, mouse) if state is not None else tuple((c, "") for c in library().mice[mouse].starting_equipment)
-    return tuple(item for item in (item_of(c) for c, _ in cards) if item is not None)
+    lib = library_of(state)
+    return tuple(item for item in (item_of(lib, c) for c, _ in loadout(state, mouse)) if item is not None)
 
 
-def weapon(mouse: str, state: State | None = None):
+def weapon(mouse: str, state: State):
     """The weapon the mouse attacks with: the first equipped (a mouse attacks with one weapon at a
     time, facts.md §5 FAQ2; RULINGS.md, Equip)."""
     return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
@@ -66,19 +66,19 @@ def attack_weapon(state: State, mouse: str):
     from domain.mice_and_mystics.rules.cards import item_of
 
     named = state.attack.weapon if state.attack is not None and state.attack.attacker == mouse else None
-    return item_of(named) if named is not None else weapon(mouse, state)
+    return item_of(library_of(state), named) if named is not None else weapon(mouse, state)
 
 
-def mouse_defense_dice(mouse: str, state: State | None = None) -> int:
+def mouse_defense_dice(mouse: str, state: State) -> int:
     """Defense value plus armour and accessory bonuses (001 §Attacco; facts.md §5)."""
-    return library().mice[mouse].defense + sum(item.defense for item in equipment(mouse, state))
+    return library_of(state).mice[mouse].defense + sum(item.defense for item in equipment(mouse, state))
 
 
 def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     """The minion card's defense value; a Dagger makes a defender lower on the track roll 1 fewer
     (facts.md §5, Dagger)."""
     card = state.figures[figure]
-    dice = library().minions[card].defense
+    dice = library_of(state).minions[card].defense
     item = attack_weapon(state, attacker) if is_mouse(state, attacker) else None
     with_dagger = item is not None and item.special == "dagger" and (state.attack is None or not state.attack.ranged)
     if with_dagger and card in state.track and attacker in state.track:
@@ -99,7 +99,7 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
     cheese = count(answer.faces, CHEESE)
     events: list[Event] = [AttackRolled(attacker=attack.attacker, target=attack.target, hits=hits, cheese=cheese)]
     if cheese and is_mouse(state, attack.attacker):
-        per = 2 if library().mice[attack.attacker].ability == DRAW_POWER else 1
+        per = 2 if library_of(state).mice[attack.attacker].ability == DRAW_POWER else 1
         events.append(CheeseGained(mouse=attack.attacker, count=per * cheese, reason="attack"))
     elif cheese:
         events += abilities.minion_attack_cheese(state, attack.attacker, cheese)
@@ -178,7 +178,7 @@ def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = 
     resolved in ``state``, so the attacker is passed, not read from ``state.attack``."""
     card = state.figures[figure]
     events: list[Event] = [MinionWounded(figure=figure, wounds=wounds)]
-    if state.wounds.get(figure, 0) + wounds >= library().minions[card].lives:
+    if state.wounds.get(figure, 0) + wounds >= library_of(state).minions[card].lives:
         events.append(MinionDefeated(figure=figure, card=card))
         events += achievements.on_defeat(state, attacker, figure, card)
         events += pilfer.on_defeat(state, attacker, card)
@@ -192,7 +192,7 @@ def wound_mouse(state: State, mouse: str, wounds: int, poison: int = 0) -> list[
     """000 §Topi Catturati: wounds >= lives captures the mouse; the hourglass moves one page on.
     ``poison`` of the wounds are poison wounds (000 §Avvelenato); they count like any wound."""
     events: list[Event] = [MouseWounded(mouse=mouse, wounds=wounds, poison=poison)]
-    if state.wounds.get(mouse, 0) + wounds >= library().mice[mouse].lives:
+    if state.wounds.get(mouse, 0) + wounds >= library_of(state).mice[mouse].lives:
         events += capture_mouse(evolve_all(state, events), mouse)
     return events
 

@@ -18,7 +18,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import Equip, EquipCard, Unequip
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.rules.cards import BOTH_PAWS, EQUIPMENT, PAW, TAIL, card_slot, card_type
 from domain.mice_and_mystics.rules.cards import item_of, loadout, pack_limit
 from domain.mice_and_mystics.item_events import EquipmentDiscarded, SearchCardEquipped, SearchCardUnequipped
@@ -29,10 +29,10 @@ EQUIP_SECTION = "001 §Equipaggiare"
 PREHENSILE_TAIL = ("filch",)  # facts.md §2: Filch may equip a dagger in his tail as a third paw
 
 
-def slots_for(mouse: str, card: str) -> tuple[str, ...]:
+def slots_for(lib: Library, mouse: str, card: str) -> tuple[str, ...]:
     """The places ``mouse`` may equip ``card`` in: its slot, and Filch's tail for a dagger (facts.md §2)."""
-    slot = card_slot(card)
-    item = item_of(card)
+    slot = card_slot(lib, card)
+    item = item_of(lib, card)
     if slot == PAW and mouse in PREHENSILE_TAIL and item is not None and item.special == "dagger":
         return (PAW, TAIL)
     return (slot,)
@@ -50,27 +50,27 @@ def _displaced(current: tuple[tuple[str, str], ...], slot: str) -> tuple[str, ..
     return tuple(c for c, s in current if s == slot)
 
 
-def requirement_met(mouse: str, card: str) -> bool:
+def requirement_met(lib: Library, mouse: str, card: str) -> bool:
     """Whether ``mouse`` meets the card's requirement (a class or a mouse it names; none: anyone).
     001 §Carte Ricerca ("un Topo deve soddisfare queste condizioni per poter usare l'Oggetto")."""
-    found = library().search_cards.get(card)
+    found = lib.search_cards.get(card)
     if found is None or not found.requires:
         return True
-    return bool(set(found.requires) & {mouse, *library().mice[mouse].classes})
+    return bool(set(found.requires) & {mouse, *lib.mice[mouse].classes})
 
 
-def _equip_one(mouse: str, pack: tuple[str, ...], current: tuple[tuple[str, str], ...], card: str,
-               slot: str | None) -> SearchCardEquipped:
+def _equip_one(lib: Library, mouse: str, pack: tuple[str, ...], current: tuple[tuple[str, str], ...],
+               card: str, slot: str | None) -> SearchCardEquipped:
     if card not in pack:
         raise RuleBroken("equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack")
-    if card_type(card) not in EQUIPMENT or item_of(card) is None:
+    if card_type(lib, card) not in EQUIPMENT or item_of(lib, card) is None:
         raise RuleBroken("equip.not-equipment", section=EQUIP_SECTION,
                          detail=f"{card} is no weapon, armour or accessory")
-    if not requirement_met(mouse, card):
+    if not requirement_met(lib, mouse, card):
         raise RuleBroken("equip.requirement", section="001 §Carte Ricerca", detail=f"{mouse} may not use {card}")
-    if slot not in slots_for(mouse, card):
+    if slot not in slots_for(lib, mouse, card):
         raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
-                         detail=f"{card} goes in {', '.join(slots_for(mouse, card))}")
+                         detail=f"{card} goes in {', '.join(slots_for(lib, mouse, card))}")
     displaced = _displaced(current, slot)
     after = (*((c, s) for c, s in current if c not in displaced), (card, slot))
     return SearchCardEquipped(mouse=mouse, card=card, slot=slot, unequipped=displaced, loadout=after)
@@ -96,10 +96,12 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
     (001 §Carte Ricerca), ``equip.wrong-slot`` (no slot, or not the card's place).
     """
     check_free_action(state, cmd.mouse, EQUIP)
+    lib = library_of(state)
     moves = ((EquipCard(card=cmd.card, slot=cmd.slot),) if cmd.card is not None and cmd.slot is not None else ())
     if cmd.card is not None and cmd.slot is None:
         raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
-                         detail=f"name the place for {cmd.card}: {', '.join(slots_for(cmd.mouse, cmd.card))}")
+                         detail=f"name the place for {cmd.card}: "
+                                f"{', '.join(slots_for(lib, cmd.mouse, cmd.card))}")
     moves += cmd.cards
     if not moves and not cmd.unequip:
         raise RuleBroken("equip.nothing", section=EQUIP_SECTION, detail="name cards to equip or unequip")
@@ -110,7 +112,7 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
         pack, current = (*pack, card), event.loadout
         events.append(event)
     for move in moves:
-        event = _equip_one(cmd.mouse, pack, current, move.card, move.slot)
+        event = _equip_one(lib, cmd.mouse, pack, current, move.card, move.slot)
         left = list(pack)
         left.remove(move.card)
         pack, current = (*left, *event.unequipped), event.loadout
@@ -131,7 +133,7 @@ def discard_on_capture(state: State, mouse: str) -> list[Event]:
     the pack are safe); the Escape Artist's third capture keeps them (facts.md, appendix)."""
     if state.achievements.get("escape-artist") == mouse and state.captures.get(mouse, 0) + 1 >= 3:
         return []
-    start = set(library().mice[mouse].starting_equipment)
+    start = set(library_of(state).mice[mouse].starting_equipment)
     current = loadout(state, mouse)
     cards = tuple(c for c, _ in current if c not in start)
     if not cards:
@@ -147,7 +149,9 @@ def legal_equips(state: State, mouse: str) -> list[Command]:
         return []
     out: list[Command] = []
     pack = dict.fromkeys(state.pack.get(mouse, ()))
-    candidates: list[Command] = [Equip(mouse=mouse, card=c, slot=s) for c in pack for s in slots_for(mouse, c)]
+    lib = library_of(state)
+    candidates: list[Command] = [Equip(mouse=mouse, card=c, slot=s)
+                                 for c in pack for s in slots_for(lib, mouse, c)]
     candidates += [Unequip(mouse=mouse, card=c) for c, _ in loadout(state, mouse)]
     for command in candidates:
         try:

@@ -18,7 +18,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, Event, ShuffleRequested
 from domain.mice_and_mystics.commands import Explore
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import ActionStarted, EncounterRevealed, FigurePlaced, InitiativeTrackReshuffled
 from domain.mice_and_mystics.events import RoomEntered, TileFlipped
 from domain.mice_and_mystics.evolve import evolve, evolve_all
@@ -35,16 +35,16 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def _room_of(state: State, mouse: str) -> str:
-    return library().space_tile[space_of(state, mouse)]
+    return library_of(state).space_tile[space_of(state, mouse)]
 
 
-def flip_class_allowed(mouse: str, space: str) -> bool:
+def flip_class_allowed(lib: Library, mouse: str, space: str) -> bool:
     """Whether ``mouse`` is of a class that may explore by the flip space ``space``: any mouse when
     the space names no class (``Space.flip_classes``), else a mouse of one of them (001 §Esplorare:
     "Una casella di Rotazione con questo simbolo può essere Esplorata solamente da un Fabbro o da un
     Furfante" — the Pipes' flip space, Tinkerer or Scamp)."""
-    classes = library().spaces[space].flip_classes
-    return not classes or bool(set(classes) & set(library().mice[mouse].classes))
+    classes = lib.spaces[space].flip_classes
+    return not classes or bool(set(classes) & set(lib.mice[mouse].classes))
 
 
 def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str, ...]] | None:
@@ -52,13 +52,13 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
 
     ``via`` is an exit side (``"N"``, ``"E"``, ``"S"``, ``"W"``) or ``"flip"``. A flip space needs
     its party item (``Space.flip_requires``) and a mouse of one of its classes (``flip_class_allowed``)."""
-    lib, here = library(), space_of(state, mouse)
+    lib, here = library_of(state), space_of(state, mouse)
     tile = lib.tiles[lib.space_tile[here]]
     if via == "flip":
         space = lib.spaces[here]
         if space.kind != "flip" or (space.flip_requires and not party_items.holds(state, space.flip_requires)):
             return None
-        if not flip_class_allowed(mouse, here):
+        if not flip_class_allowed(lib, mouse, here):
             return None
         other = lib.tiles[tile.reverse]
         return tile.id, other.id, tuple(s.id for s in other.spaces if s.kind == "flip")
@@ -76,7 +76,8 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
 
 def _land(state: State, mice: list[str], spaces: tuple[str, ...]) -> list[Event]:
     events: list[Event] = []
-    order = [*spaces, *sorted({o for s in spaces for o, _ in mouse_neighbours(s)} - set(spaces))]
+    lib = library_of(state)
+    order = [*spaces, *sorted({o for s in spaces for o, _ in mouse_neighbours(lib, s)} - set(spaces))]
     for mouse in mice:
         space = next(s for s in order if can_enter(state, s, "small", ignoring=mouse))
         event = FigurePlaced(figure=mouse, card=mouse, space=space)
@@ -94,13 +95,14 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
     (a flip space only some classes may explore by); ``explore.no-way`` (no aligned exit, not on a
     flip space, or the flip space's party item not held)."""
     check_action(state, cmd.mouse, "explore")
+    lib = library_of(state)
     room = _room_of(state, cmd.mouse)
-    if any(is_minion(state, f) for s in library().tiles[room].spaces for f in state.board.get(s.id, ())):
+    if any(is_minion(state, f) for s in lib.tiles[room].spaces for f in state.board.get(s.id, ())):
         raise RuleBroken("explore.minions-in-room", section=sections.EXPLORE, detail="minions are in the room")
     here = space_of(state, cmd.mouse)
-    on_flip = cmd.via == "flip" and here is not None and library().spaces[here].kind == "flip"
-    if on_flip and not flip_class_allowed(cmd.mouse, here):
-        detail = f"only a {' or '.join(library().spaces[here].flip_classes)} may explore by {here}"
+    on_flip = cmd.via == "flip" and here is not None and lib.spaces[here].kind == "flip"
+    if on_flip and not flip_class_allowed(lib, cmd.mouse, here):
+        detail = f"only a {' or '.join(lib.spaces[here].flip_classes)} may explore by {here}"
         raise RuleBroken("explore.flip-class", section=sections.EXPLORE, detail=detail)
     found = destination(state, cmd.mouse, cmd.via)
     if found is None:
@@ -112,7 +114,7 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
     party = [m for m in state.party if space_of(state, m) is not None and _room_of(state, m) == room]
     after = evolve_all(state, events)
     events += _land(after, party, spaces)
-    start = library().space_tile[library().chapters[state.chapter].start_space]
+    start = lib.space_tile[lib.chapters[state.chapter].start_space]
     first = face not in state.explored and face != start
     events.append(RoomEntered(tile=face, first=first))
     if first and state.encounter_deck:
@@ -133,7 +135,7 @@ def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event
     events: list[Event] = [EncounterRevealed(card=card, page=page)]
     before = state.track
     if room is not None:
-        minions, disguised = party_items.disguise(state, encounter_band(card, page))
+        minions, disguised = party_items.disguise(state, encounter_band(library_of(state), card, page))
         events += disguised + place_groups(evolve_all(state, disguised), minions, room, choices)
     after = evolve_all(state, events)
     marked = keywords.on_encounter(after, card, page, room)
@@ -158,6 +160,7 @@ def legal_explores(state: State, mouse: str) -> list[Command]:
     if not can_act(state, mouse, "explore"):
         return []
     room = _room_of(state, mouse)
-    if any(is_minion(state, f) for s in library().tiles[room].spaces for f in state.board.get(s.id, ())):
+    spaces = library_of(state).tiles[room].spaces
+    if any(is_minion(state, f) for s in spaces for f in state.board.get(s.id, ())):
         return []
     return [Explore(mouse=mouse, via=v) for v in ("N", "E", "S", "W", "flip") if destination(state, mouse, v) is not None]

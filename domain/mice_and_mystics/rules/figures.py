@@ -9,7 +9,7 @@ token are left.
 
 from __future__ import annotations
 
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.state import State
 
 FIGURES = {"rat": 6, "roach": 8, "centipede": 1, "spider": 1, "brodie-paw": 1, "vanestra": 1}
@@ -18,7 +18,7 @@ TOKENS = {"elite-rat-warriors": 4, "captain-vurst": 1}
 
 def available(state: State, card: str) -> int:
     """Figures of ``card`` that can still be put on the board."""
-    minions = library().minions
+    minions = library_of(state).minions
     kind = minions[card].figure
     on_board = [c for f, c in state.figures.items() if c in minions and any(f in figs for figs in state.board.values())]
     left = FIGURES.get(kind, 99) - sum(1 for c in on_board if minions[c].figure == kind)

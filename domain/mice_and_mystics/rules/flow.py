@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from domain.core.events import CardsShuffled, DecisionRequested, DrawRequested, Event, RollRequested, ShuffleRequested
 from domain.mice_and_mystics.commands import EndTurn
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import CheeseGained, InitiativeCardsSwapped, InitiativeTrackLaid, RoundStarted
 from domain.mice_and_mystics.events import TurnEnded, TurnStarted
 from domain.mice_and_mystics.evolve import evolve_all
@@ -37,7 +37,7 @@ def end_turn(state: State, card: str) -> list[Event]:
     """``TurnEnded``, then Aggressive (minion card) or time passing (last mouse card)."""
     swept = water.current(state, card) if card in state.party else []
     events: list[Event] = [*swept, TurnEnded(card=card)]
-    minion = library().minions.get(card)
+    minion = library_of(state).minions.get(card)
     slot = state.slot if state.slot is not None else 0
     if minion is not None and "aggressive" in minion.abilities and 0 < slot < len(state.track):
         events.append(InitiativeCardsSwapped(card=card, other=state.track[slot - 1], reason="aggressive"))

@@ -12,7 +12,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import Catapult, PickUpFork, PlaceFork
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted
 from domain.mice_and_mystics.item_events import MouseCatapulted, PartyItemPickedUp, PartyItemPlaced
 from domain.mice_and_mystics.rules.actions import can_act, check_action
@@ -29,7 +29,7 @@ def decide_place_fork(state: State, cmd: PlaceFork) -> list[Event]:
     if not in_stash(state, FORK):
         raise RuleBroken("party-item.not-in-stash", section=SECTION,
                          detail="the Dinner Fork is not in the party stash")
-    if here is None or water_space(here):
+    if here is None or water_space(library_of(state), here):
         raise RuleBroken("fork.water", section=SECTION,
                          detail="the Dinner Fork is never put on a water space")
     return [PartyItemPlaced(mouse=cmd.mouse, item=FORK, spaces=(here,))]
@@ -49,8 +49,9 @@ def decide_catapult(state: State, cmd: Catapult) -> list[Event]:
     if cmd.other == cmd.mouse or cmd.other not in state.party or space_of(state, cmd.other) != here:
         raise RuleBroken("fork.no-mouse", section=SECTION,
                          detail=f"{cmd.other} is not another mouse on the fork's space")
-    known = cmd.space in library().spaces and cmd.space != here
-    if not known or not same_room(here, cmd.space) or not sees(here, cmd.space):
+    lib = library_of(state)
+    known = cmd.space in lib.spaces and cmd.space != here
+    if not known or not same_room(lib, here, cmd.space) or not sees(lib, here, cmd.space):
         raise RuleBroken("fork.not-in-sight", section="001 §Vedere il Bersaglio",
                          detail=f"{cmd.other} cannot see {cmd.space}")
     if not can_enter(state, cmd.space, "small", ignoring=cmd.other):
@@ -68,12 +69,14 @@ def decide_pick_up_fork(state: State, cmd: PickUpFork) -> list[Event]:
 
 def legal_fork(state: State, mouse: str, here: str) -> list[Command]:
     out: list[Command] = []
-    if in_stash(state, FORK) and not water_space(here):
+    lib = library_of(state)
+    if in_stash(state, FORK) and not water_space(lib, here):
         out.append(PlaceFork(mouse=mouse))
     if state.tokens.get(FORK) == (here,) and can_act(state, mouse, "catapult"):
-        room = library().tiles[library().space_tile[here]]
+        room = lib.tiles[lib.space_tile[here]]
         for other in sorted(m for m in state.board.get(here, ()) if m in state.party and m != mouse):
             out += [Catapult(mouse=mouse, other=other, space=s.id) for s in room.spaces
-                    if s.id != here and sees(here, s.id) and can_enter(state, s.id, "small", ignoring=other)]
+                    if s.id != here and sees(lib, here, s.id)
+                    and can_enter(state, s.id, "small", ignoring=other)]
         out.append(PickUpFork(mouse=mouse))
     return out

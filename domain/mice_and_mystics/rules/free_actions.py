@@ -17,7 +17,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import LevelUp, Share
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.item_events import CheeseShared, MouseLeveledUp, SearchCardShared
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.cards import pack_limit
@@ -44,7 +44,7 @@ def check_not_inside_action(state: State, mouse: str) -> None:
 def check_free_action(state: State, mouse: str, kind: str) -> None:
     check_not_inside_action(state, mouse)
     space = space_of(state, mouse)
-    if space is not None and library().spaces[space].water:
+    if space is not None and library_of(state).spaces[space].water:
         raise RuleBroken("free-action.in-water", section=sections.WATER, detail=f"{mouse} is in water")
     assert state.mouse_turn is not None
     if kind in state.mouse_turn.free_actions:
@@ -65,7 +65,8 @@ def near(state: State, a: str, b: str) -> bool:
     here, there = space_of(state, a), space_of(state, b)
     if here is None or there is None:
         return False
-    return here == there or any(o == there for o, _ in (*mouse_neighbours(here), *linked(state, here)))
+    steps = (*mouse_neighbours(library_of(state), here), *linked(state, here))
+    return here == there or any(o == there for o, _ in steps)
 
 
 def _share_cards(cmd: Share) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -124,9 +125,10 @@ def eligible_abilities(state: State, mouse: str) -> list[str]:
     """Ability cards the mouse may take: its class (or any), its name if the card names mice, and
     not held by any mouse (each card exists once: facts.md §4); never a card only the story gives
     (Meeps: "story-unlocked", facts.md §4)."""
-    classes = set(library().mice[mouse].classes) | {ANY}
+    lib = library_of(state)
+    classes = set(lib.mice[mouse].classes) | {ANY}
     taken = owned(state)
-    return sorted(a.id for a in library().abilities.values()
+    return sorted(a.id for a in lib.abilities.values()
                   if a.id not in taken and not a.story_unlocked and set(a.classes) & classes
                   and (not a.mice or mouse in a.mice))
 

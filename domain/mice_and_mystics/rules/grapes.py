@@ -24,7 +24,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import ThrowGrapes
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, AttackResolved, AttackRolled, MinionAttackSkipped
 from domain.mice_and_mystics.item_events import PartyItemPlaced
 from domain.mice_and_mystics.rules.actions import can_act, check_action
@@ -45,8 +45,9 @@ def _targets(state: State, mouse: str) -> list[str]:
     here = space_of(state, mouse)
     if here is None or state.tokens.get(FORK) != (here,) or not in_stash(state, GRAPES):
         return []
+    lib = library_of(state)
     return sorted(f for s, figs in state.board.items() for f in figs
-                  if is_minion(state, f) and same_room(here, s) and size_of(state, f) == "small")
+                  if is_minion(state, f) and same_room(lib, here, s) and size_of(state, f) == "small")
 
 
 def decide_throw_grapes(state: State, cmd: ThrowGrapes) -> list[Event]:
@@ -93,7 +94,7 @@ def rat_on_grapes(state: State, figure: str) -> bool:
     """Whether ``figure`` is a Rat (a non-boss minion card of rat figures) on the grapes' space with no
     mouse on it: it will not move and throws the grapes instead of attacking (001 §Uva come Arma)."""
     spaces = state.tokens.get(GRAPES, ())
-    card = library().minions.get(state.figures.get(figure, ""))
+    card = library_of(state).minions.get(state.figures.get(figure, ""))
     if len(spaces) != 1 or card is None or card.figure != "rat" or card.rank != "minion" or figure in state.boss_cards:
         return False
     here = space_of(state, figure)
@@ -107,10 +108,11 @@ def rat_target(state: State, here: str) -> str | None:
                    key=lambda m: state.track.index(m) if m in state.track else len(state.track))
     counts: dict[str, int] = {}
     first: dict[str, str] = {}
+    lib = library_of(state)
     for mouse in order:
         space = space_of(state, mouse)
         assert space is not None
-        if same_room(here, space):
+        if same_room(lib, here, space):
             counts[space] = counts.get(space, 0) + 1
             first.setdefault(space, mouse)
     if not counts:

@@ -6,33 +6,43 @@ spaces across a red line are not adjacent, mice cannot cross. 001 §Condividere 
 holds 4 small figures or 1 large one; a full space cannot be entered or crossed. 001 §Aree
 Speciali: special areas hold any number. 001 §Il Turno di un Servitore: minions ignore red and
 yellow lines (and water and mousetraps).
+
+The helpers without a state take the game's content library (``content.library_of(state)``); the
+edges are derived once per library (``content.derived``).
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from domain.mice_and_mystics.content import Edge, library
+from domain.mice_and_mystics.content import Edge, Library, derived, library_of, shipped_library
 from domain.mice_and_mystics.state import State
 
 YELLOW_AGAINST_ARROW = 3
 SMALL_PER_SPACE = 4
 
 
-@cache
-def _edges() -> dict[str, tuple[tuple[str, Edge], ...]]:
+def _edges(lib: Library) -> dict[str, tuple[tuple[str, Edge], ...]]:
+    return derived(lib, "graph.edges", _build_edges)
+
+
+def _build_edges(lib: Library) -> dict[str, tuple[tuple[str, Edge], ...]]:
     out: dict[str, list[tuple[str, Edge]]] = {}
-    for tile in library().tiles.values():
+    for tile in lib.tiles.values():
         for edge in tile.edges:
             out.setdefault(edge.a, []).append((edge.b, edge))
             out.setdefault(edge.b, []).append((edge.a, edge))
     return {space: tuple(pairs) for space, pairs in out.items()}
 
 
-def mouse_neighbours(space: str) -> tuple[tuple[str, int], ...]:
-    """(neighbour, cost) of every space a mouse may step to from ``space``."""
+def mouse_neighbours(lib: Library | str, space: str | None = None) -> tuple[tuple[str, int], ...]:
+    """(neighbour, cost) of every space a mouse may step to from ``space``, in the content ``lib``.
+
+    Deprecated call form ``mouse_neighbours(space)`` (earlier releases): the shipped content. Kept
+    only for ``service/bot.py`` until it passes ``content.library_of(state)``; the rules never use it."""
+    if space is None:
+        lib, space = shipped_library(), str(lib)
+    assert isinstance(lib, Library)
     steps = []
-    for other, edge in _edges().get(space, ()):
+    for other, edge in _edges(lib).get(space, ()):
         if edge.line == "red":
             continue
         cost = YELLOW_AGAINST_ARROW if edge.line == "yellow" and edge.arrow_to != other else 1
@@ -40,25 +50,25 @@ def mouse_neighbours(space: str) -> tuple[tuple[str, int], ...]:
     return tuple(steps)
 
 
-def mouse_step_cost(origin: str, target: str) -> int | None:
+def mouse_step_cost(lib: Library, origin: str, target: str) -> int | None:
     """Cost for a mouse to step from ``origin`` to ``target``; ``None`` if not adjacent."""
-    return next((cost for other, cost in mouse_neighbours(origin) if other == target), None)
+    return next((cost for other, cost in mouse_neighbours(lib, origin) if other == target), None)
 
 
-def minion_neighbours(space: str) -> tuple[str, ...]:
+def minion_neighbours(lib: Library, space: str) -> tuple[str, ...]:
     """Spaces a minion may step to: every border, red and yellow lines ignored (cost 1)."""
-    return tuple(other for other, _ in _edges().get(space, ()))
+    return tuple(other for other, _ in _edges(lib).get(space, ()))
 
 
 def size_of(state: State, figure: str) -> str:
     """"small", "large" or "none" (takes no room, e.g. Brodie's paw token)."""
     card = state.figures.get(figure, figure)
-    minion = library().minions.get(card)
+    minion = library_of(state).minions.get(card)
     return minion.size if minion is not None else "small"
 
 
 def is_minion(state: State, figure: str) -> bool:
-    return state.figures.get(figure) in library().minions
+    return state.figures.get(figure) in library_of(state).minions
 
 
 def minions_on(state: State, space: str) -> tuple[str, ...]:
@@ -72,7 +82,7 @@ def mice_on(state: State, space: str) -> tuple[str, ...]:
 def small_room(state: State, space: str, ignoring: str | None = None) -> int | None:
     """How many more small figures fit on ``space`` (001 §Condividere le Caselle: 4 small or 1
     large; ``ignoring`` the moving figure itself); ``None`` for a special area of any number."""
-    if library().spaces[space].capacity == "unlimited":
+    if library_of(state).spaces[space].capacity == "unlimited":
         return None
     others = [size_of(state, f) for f in state.board.get(space, ()) if f != ignoring]
     return 0 if "large" in others else max(0, SMALL_PER_SPACE - others.count("small"))
@@ -92,14 +102,14 @@ def is_full(state: State, space: str) -> bool:
     return not can_enter(state, space, "small")
 
 
-def minion_distances(origins: tuple[str, ...]) -> dict[str, int]:
+def minion_distances(lib: Library, origins: tuple[str, ...]) -> dict[str, int]:
     """Steps from the nearest of ``origins`` to every space, along minion borders (BFS)."""
     dist = {o: 0 for o in origins}
     frontier = list(origins)
     while frontier:
         nxt = []
         for space in frontier:
-            for other in minion_neighbours(space):
+            for other in minion_neighbours(lib, space):
                 if other not in dist:
                     dist[other] = dist[space] + 1
                     nxt.append(other)

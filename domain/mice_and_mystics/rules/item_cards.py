@@ -16,7 +16,7 @@ Precisione" and "Mantello del Mutamento"; 003 §Cartas de Busca; facts.md §5).
 from __future__ import annotations
 
 from domain.core.events import DecisionMade, DecisionRequested, Event
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.item_events import MouseDisplaced
 from domain.mice_and_mystics.rules.graph import can_enter
@@ -53,7 +53,8 @@ def normal_spaces(state: State, mouse: str) -> tuple[str, ...]:
     here = space_of(state, mouse)
     if here is None:
         return ()
-    tile = library().tiles[library().space_tile[here]]
+    lib = library_of(state)
+    tile = lib.tiles[lib.space_tile[here]]
     spaces = [s.id for s in tile.spaces
               if s.id != here and s.kind in NORMAL_KINDS and not s.water and s.capacity == "standard"
               and s.feature is None and can_enter(state, s.id, "small", ignoring=mouse)]

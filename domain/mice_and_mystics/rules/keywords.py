@@ -11,15 +11,15 @@ only Greedy Roaches applies to roaches a summon brings (RULINGS.md, Encounter ke
 from __future__ import annotations
 
 from domain.core.events import Event
-from domain.mice_and_mystics.content import EncounterBand, library
+from domain.mice_and_mystics.content import EncounterBand, Library, library_of
 from domain.mice_and_mystics.events import AmbushDeclared, EncounterStarted, MousetrapsSet, RoachesTurnedGreedy
 from domain.mice_and_mystics.state import State
 
 ROACHES = "roaches"
 
 
-def band(card: str, page: int) -> EncounterBand | None:
-    bands = library().encounters[card].bands
+def band(lib: Library, card: str, page: int) -> EncounterBand | None:
+    bands = lib.encounters[card].bands
     return next((b for b in bands if b.first <= page <= b.last), bands[-1] if bands else None)
 
 
@@ -30,13 +30,13 @@ def greedy(state: State) -> list[Event]:
 
 def on_encounter(state: State, card: str, page: int, room: str | None) -> list[Event]:
     """``state`` after the encounter's minions were placed."""
-    found = band(card, page)
+    found = band(library_of(state), card, page)
     words = found.keywords if found is not None else ()
     events: list[Event] = [EncounterStarted(card=card)]
     if "greedy-roaches" in words:
         events += greedy(state)
     if "mousetrap" in words and room is not None:
-        traps = tuple(s.id for s in library().tiles[room].spaces if s.kind == "mousetrap")
+        traps = tuple(s.id for s in library_of(state).tiles[room].spaces if s.kind == "mousetrap")
         events += [MousetrapsSet(spaces=traps)] if traps else []
     if "ambush" in words:
         events.append(AmbushDeclared())
@@ -44,5 +44,5 @@ def on_encounter(state: State, card: str, page: int, room: str | None) -> list[E
 
 
 def on_summon(state: State, card: str, page: int) -> list[Event]:
-    found = band(card, page)
+    found = band(library_of(state), card, page)
     return greedy(state) if found is not None and "greedy-roaches" in found.keywords else []

@@ -19,7 +19,7 @@ from __future__ import annotations
 from domain.core.errors import RuleBroken
 from domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
 from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
 from domain.mice_and_mystics.item_events import KnifeStrikesLeft
 from domain.mice_and_mystics.rules import sections
@@ -35,14 +35,17 @@ PASS = "pass"
 
 def daggers(state: State, mouse: str) -> tuple[str, ...]:
     """The mouse's equipped dagger cards (special ``dagger``), in the order equipped."""
-    return tuple(card for card, _ in loadout(state, mouse)
-                 if (item := item_of(card)) is not None and item.kind == "weapon" and item.special == "dagger")
+    lib = library_of(state)
+    items = ((card, item_of(lib, card)) for card, _ in loadout(state, mouse))
+    return tuple(card for card, item in items
+                 if item is not None and item.kind == "weapon" and item.special == "dagger")
 
 
 def _strike(state: State, mouse: str, target: str, card: str) -> list[Event]:
-    item = item_of(card)
+    lib = library_of(state)
+    item = item_of(lib, card)
     assert item is not None
-    dice = library().mice[mouse].battle + item.battle + accessory_battle(state, mouse, False)
+    dice = lib.mice[mouse].battle + item.battle + accessory_battle(state, mouse, False)
     return [AttackDeclared(attacker=mouse, target=target, ranged=False, dice=dice, weapon=card),
             RollRequested(reason="battle", dice=dice, piece=mouse)]
 

@@ -17,7 +17,7 @@ the grapes' space with no mouse there does not move and throws them instead of a
 from __future__ import annotations
 
 from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import AttackDeclared, FigureStoodUp, MinionActivated, MinionAttackSkipped, MinionMoved
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import bait
@@ -43,7 +43,7 @@ def _has_mouse(state: State, space: str) -> bool:
 
 def next_figure(state: State, card: str, acted: tuple[str, ...]) -> str | None:
     """The card's figure on the board that has not acted yet and is nearest to the mice."""
-    dist = minion_distances(tuple(mice_on_board(state).values()))
+    dist = minion_distances(library_of(state), tuple(mice_on_board(state).values()))
     left = [
         f for f, c in state.figures.items()
         if (c == card or card in state.boss_cards.get(f, ())) and f not in acted and space_of(state, f) is not None
@@ -53,7 +53,7 @@ def next_figure(state: State, card: str, acted: tuple[str, ...]) -> str | None:
 
 def target_mouse(state: State, here: str) -> str | None:
     """The nearest mouse (minion distance), ties to the mouse higher on the track."""
-    dist = minion_distances((here,))
+    dist = minion_distances(library_of(state), (here,))
     mice = [(dist[s], i, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if s in dist]
     return min(mice)[2] if mice else None
 
@@ -66,7 +66,8 @@ def path_toward(
     stop = goal
     here, goal = space_of(state, figure), goal or space_of(state, mouse)
     assert here is not None and goal is not None
-    to_goal = minion_distances((goal,))
+    lib = library_of(state)
+    to_goal = minion_distances(lib, (goal,))
     size = size_of(state, figure)
     paths: dict[str, tuple[str, ...]] = {here: ()}
     frontier = [here]
@@ -75,8 +76,9 @@ def path_toward(
         for space in frontier:
             if paths[space] and (_has_mouse(state, space) or space == stop):
                 continue  # entering a mouse's space ends the move
-            for other in sorted(minion_neighbours(space), key=space_order):
-                if other not in paths and can_enter(state, other, size, ignoring=figure) and not _off_limits(other):
+            for other in sorted(minion_neighbours(lib, space), key=space_order):
+                fits = can_enter(state, other, size, ignoring=figure)
+                if other not in paths and fits and not _off_limits(lib, other):
                     paths[other] = (*paths[space], other)
                     nxt.append(other)
         frontier = nxt
@@ -84,13 +86,14 @@ def path_toward(
     return paths[best]
 
 
-def _off_limits(space: str) -> bool:
+def _off_limits(lib: Library, space: str) -> bool:
     """Minions may not enter the Courtyard's tree entrance (facts.md §7, Chapter 1 room rules)."""
-    return library().spaces[space].feature == "tree-entrance"
+    return lib.spaces[space].feature == "tree-entrance"
 
 
 def _sees_a_mouse(state: State, space: str) -> bool:
-    return any(sees(space, s) for s in mice_on_board(state).values())
+    lib = library_of(state)
+    return any(sees(lib, space, s) for s in mice_on_board(state).values())
 
 
 def minion_step(state: State) -> list[Event]:
@@ -127,7 +130,7 @@ def _move_step(state: State, figure: str, here: str) -> list[Event]:
         return stay + bait.eaten(evolve(state, stay[0]), figure, here)
     if grapes is not None:
         return [RollRequested(reason="minion-move", dice=1)]  # roaches head for the grapes
-    ranged = library().minions[state.minion_turn.card].attack == "ranged"
+    ranged = library_of(state).minions[state.minion_turn.card].attack == "ranged"
     if ranged and _sees_a_mouse(state, here):
         return [MinionMoved(figure=figure, origin=here, path=(), reason="sees a mouse")]
     if not ranged and _has_mouse(state, here):
@@ -152,20 +155,21 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
         return moved + (bait.eaten(after, figure, path[-1]) if path else [])
     mouse = target_mouse(state, here)
     path = path_toward(state, figure, mouse, MOVE_NUMBER[answer.faces[0]]) if mouse else ()
-    if library().minions[state.minion_turn.card].attack == "ranged":
+    if library_of(state).minions[state.minion_turn.card].attack == "ranged":
         seen = next((i for i, s in enumerate(path) if _sees_a_mouse(state, s)), None)
         path = path if seen is None else path[: seen + 1]
     return [MinionMoved(figure=figure, origin=here, path=path)]
 
 
 def _attack_step(state: State, figure: str, here: str) -> list[Event]:
-    card = library().minions[state.minion_turn.card]
+    lib = library_of(state)
+    card = lib.minions[state.minion_turn.card]
     ranged = card.attack == "ranged"
     attacked = state.minion_turn.attacked if state.minion_turn else ()
-    dist = minion_distances((here,))
+    dist = minion_distances(lib, (here,))
     options = []
     for i, (mouse, space) in enumerate(mice_on_board(state).items()):
-        close = sees(here, space) if ranged else reach(here, space) is not None
+        close = sees(lib, here, space) if ranged else reach(lib, here, space) is not None
         if close:  # rule 2: among mice already attacked only the track counts, not distance
             done = mouse in attacked
             options.append((done, 0 if done else dist.get(space, FAR), i, mouse))

@@ -10,7 +10,7 @@ Lily's Lesson Learned makes her immune (facts.md §2, single source).
 from __future__ import annotations
 
 from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import CheeseGained, MouseCaptured, MousetrapPassed, MousetrapSprung, MouseMoved
 from domain.mice_and_mystics.events import MouseStoppedAtMousetrap
 from domain.mice_and_mystics.evolve import evolve_all
@@ -23,19 +23,20 @@ MOUSETRAP = "mousetrap"
 IMMUNE = "lesson-learned"
 
 
-def trap_dice(mouse: str) -> int:
-    hero = library().mice[mouse]
+def trap_dice(lib: Library, mouse: str) -> int:
+    hero = lib.mice[mouse]
     return max(hero.move, hero.lore) if "tinkerer" in hero.classes else hero.move
 
 
 def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[Event]:
     """``MouseMoved`` along ``path``, stopping on the first mousetrap to roll for it."""
-    immune = library().mice[mouse].ability == IMMUNE
+    lib = library_of(state)
+    immune = lib.mice[mouse].ability == IMMUNE
     stop = next((i for i, s in enumerate(path) if s in state.traps), None) if not immune else None
     upto = path if stop is None else path[: stop + 1]
     cost, here = 0, origin
     for step in upto:
-        cost += mouse_step_cost(here, step) or 1
+        cost += mouse_step_cost(lib, here, step) or 1
         here = step
     events: list[Event] = [MouseMoved(mouse=mouse, origin=origin, path=upto, cost=cost)] if upto else []
     if stop is None:
@@ -43,7 +44,7 @@ def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[E
     return [
         *events,
         MouseStoppedAtMousetrap(mouse=mouse, space=path[stop], rest=path[stop + 1:]),
-        RollRequested(reason=MOUSETRAP, dice=trap_dice(mouse), piece=mouse),
+        RollRequested(reason=MOUSETRAP, dice=trap_dice(lib, mouse), piece=mouse),
     ]
 
 

@@ -18,7 +18,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MouseMoved, MovementPointsGained
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
@@ -33,11 +33,11 @@ MOVE_NUMBER = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1, 6: 3}  # action-die face -> move nu
 
 def _stops(state: State, space: str) -> bool:
     """Entering ``space`` ends the move: a minion is there, or it is water."""
-    return bool(minions_on(state, space)) or library().spaces[space].water
+    return bool(minions_on(state, space)) or library_of(state).spaces[space].water
 
 
 def check_can_leave(state: State, mouse: str, origin: str) -> None:
-    if library().spaces[origin].water:
+    if library_of(state).spaces[origin].water:
         raise RuleBroken("move.leave-water", section=sections.WATER, detail="in water: LeaveWater takes the whole move")
     check_not_held(state, mouse, origin)
 
@@ -82,7 +82,7 @@ def resolve_move_roll(state: State, answer: DiceRolled) -> list[Event]:
     assert state.mouse_turn is not None
     mouse = state.mouse_turn.mouse
     number = MOVE_NUMBER[answer.faces[0]]
-    value = library().mice[mouse].move
+    value = library_of(state).mice[mouse].move
     return [MovementPointsGained(mouse=mouse, die_number=number, move_value=value, points=number + value)]
 
 
@@ -97,16 +97,17 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
     origin = space_of(state, cmd.mouse)
     assert origin is not None
     check_can_leave(state, cmd.mouse, origin)
-    spaces, cost, here = library().spaces, 0, origin
+    lib = library_of(state)
+    spaces, cost, here = lib.spaces, 0, origin
     for step in cmd.path:
         if step not in spaces:
             raise RuleBroken("move.unknown-space", section=sections.MOVEMENT, detail=f"no space {step!r}")
         if here != origin and _stops(state, here):
-            section = sections.WATER if library().spaces[here].water else sections.SHARING
+            section = sections.WATER if spaces[here].water else sections.SHARING
             raise RuleBroken("move.must-stop", section=section, detail=f"the move ends on {here}")
         step_cost = min((c for o, c in steps_from(state, cmd.mouse, here) if o == step), default=None)
         if step_cost is None:
-            section = sections.RED_LINES if step in dict(_red(here)) else sections.ADJACENT
+            section = sections.RED_LINES if step in dict(_red(lib, here)) else sections.ADJACENT
             raise RuleBroken("move.not-adjacent", section=section, detail=f"{step} is not adjacent to {here}")
         if not can_enter(state, step, "small", ignoring=cmd.mouse):
             raise RuleBroken("move.full-space", section=sections.SHARING, detail=f"{step} is full")
@@ -128,16 +129,17 @@ def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ..
     Thread links, and, under a Scroll of Levitation this turn, spaces across a red line at cost 1
     (001 §Linee Rosse; 001 §Aree Nere e Muri: items "che permettono ai Topi di attraversare le Linee
     Rosse, come Amo e Lenza o la Pergamena di Levitazione"; RULINGS.md, Scroll of Levitation)."""
-    steps = (*mouse_neighbours(here), *linked(state, here))
+    lib = library_of(state)
+    steps = (*mouse_neighbours(lib, here), *linked(state, here))
     from domain.mice_and_mystics.rules.scrolls import LEVITATION, in_force
 
     if in_force(state, mouse, LEVITATION):
-        steps = (*steps, *((other, 1) for other, _ in _red(here)))
+        steps = (*steps, *((other, 1) for other, _ in _red(lib, here)))
     return steps
 
 
-def _red(space: str) -> list[tuple[str, str]]:
-    tile = library().tiles[library().space_tile[space]]
+def _red(lib: Library, space: str) -> list[tuple[str, str]]:
+    tile = lib.tiles[lib.space_tile[space]]
     return [(e.b if e.a == space else e.a, e.line) for e in tile.edges if e.line == "red" and space in (e.a, e.b)]
 
 

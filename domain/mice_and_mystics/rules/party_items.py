@@ -16,7 +16,7 @@ from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
 from domain.mice_and_mystics.commands import PlaceFishhook, RemoveFishhook
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import ActionStarted, RoomEntered
 from domain.mice_and_mystics.item_events import PartyItemLost, PartyItemPickedUp, PartyItemPlaced
 from domain.mice_and_mystics.rules.actions import can_act, check_action
@@ -39,8 +39,8 @@ def in_stash(state: State, item: str) -> bool:
     return holds(state, item) and item not in state.tokens
 
 
-def water_space(space: str) -> bool:
-    return library().spaces[space].water
+def water_space(lib: Library, space: str) -> bool:
+    return lib.spaces[space].water
 
 
 def decide_place_fishhook(state: State, cmd: PlaceFishhook) -> list[Event]:
@@ -49,10 +49,12 @@ def decide_place_fishhook(state: State, cmd: PlaceFishhook) -> list[Event]:
     if not in_stash(state, FISHHOOK):
         raise RuleBroken("party-item.not-in-stash", section=SECTION,
                          detail="Fishhook & Thread is not in the party stash")
-    if here is None or cmd.space not in library().spaces or cmd.space == here or not same_room(here, cmd.space):
+    lib = library_of(state)
+    elsewhere = here is not None and cmd.space in lib.spaces and cmd.space != here
+    if not elsewhere or not same_room(lib, here, cmd.space):
         raise RuleBroken("fishhook.invalid-space", section=SECTION,
                          detail=f"{cmd.space} is not another space of this room")
-    if water_space(here) and water_space(cmd.space):
+    if water_space(lib, here) and water_space(lib, cmd.space):
         raise RuleBroken("fishhook.both-water", section=SECTION, detail="at least one end must not be water")
     return [PartyItemPlaced(mouse=cmd.mouse, item=FISHHOOK, spaces=(here, cmd.space))]
 
@@ -74,7 +76,7 @@ def after_explore(state: State, events: list[Event]) -> list[Event]:
     entered = next((e for e in events if isinstance(e, RoomEntered)), None)
     if entered is None:
         return events
-    tile = library().space_tile
+    tile = library_of(state).space_tile
     left = [i for i, spaces in sorted(state.tokens.items()) if tile[spaces[0]] != entered.tile]
     at = events.index(entered) + 1
     return [*events[:at], *(e for i in left for e in lost(i, "left-behind")), *events[at:]]
@@ -100,8 +102,10 @@ def legal_party_items(state: State, mouse: str) -> list[Command]:
         return []
     out: list[Command] = []
     if in_stash(state, FISHHOOK):
-        room = library().tiles[library().space_tile[here]]
-        ends = [s.id for s in room.spaces if s.id != here and not (water_space(s.id) and water_space(here))]
+        lib = library_of(state)
+        room = lib.tiles[lib.space_tile[here]]
+        ends = [s.id for s in room.spaces
+                if s.id != here and not (water_space(lib, s.id) and water_space(lib, here))]
         out += [PlaceFishhook(mouse=mouse, space=s) for s in ends]
     if here in state.tokens.get(FISHHOOK, ()) and can_act(state, mouse, "fishhook"):
         out.append(RemoveFishhook(mouse=mouse))

@@ -13,7 +13,7 @@ not ask (RULINGS.md, Filch's Pilfer).
 from __future__ import annotations
 
 from domain.core.events import Event
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import CheeseGained, CheeseTakenFromWheel
 from domain.mice_and_mystics.rules.party_items import RATS
 from domain.mice_and_mystics.state import State
@@ -24,7 +24,7 @@ PILFER = "pilfer"
 def on_defeat(state: State, attacker: str | None, card: str) -> list[Event]:
     """The cheese ``attacker`` gains for defeating a figure of minion ``card`` (``state`` before the
     defeat); nothing unless the attacker is a mouse with Pilfer."""
-    mouse = library().mice.get(attacker) if attacker in state.party else None
+    mouse = library_of(state).mice.get(attacker) if attacker in state.party else None
     if mouse is None or mouse.ability != PILFER:
         return []
     if card in RATS and state.cheese_wheel > 0:

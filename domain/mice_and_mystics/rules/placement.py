@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 from domain.core.events import Event
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import FigurePlaced
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules.figures import available
@@ -40,10 +40,10 @@ FAR = 10_000
 JOIN = "+"
 
 
-def placement_rank(card: str) -> int:
+def placement_rank(lib: Library, card: str) -> int:
     """001 §Collocare i Servitori sul Tabellone, steps 1-3: small ranged minions are placed first,
     then large ones, then small melee ones (0, 1, 2)."""
-    minion = library().minions[card]
+    minion = lib.minions[card]
     return 1 if minion.size == "large" else 0 if minion.attack == "ranged" else 2
 
 
@@ -54,9 +54,9 @@ def next_figure_id(state: State, card: str) -> str:
     return f"{card}-{n}"
 
 
-def _entrances(tile: str) -> list[str]:
+def _entrances(lib: Library, tile: str) -> list[str]:
     """The tile's minion entrances, in tile order."""
-    return [s.id for s in library().tiles[tile].spaces if s.kind == "minion-entrance"]
+    return [s.id for s in lib.tiles[tile].spaces if s.kind == "minion-entrance"]
 
 
 def _room(state: State, space: str, cap: int) -> int:
@@ -67,7 +67,7 @@ def _room(state: State, space: str, cap: int) -> int:
 
 def _distances(state: State) -> dict[str, int]:
     mice = tuple(sp for sp, figs in state.board.items() if any(not is_minion(state, f) for f in figs))
-    return minion_distances(mice)
+    return minion_distances(library_of(state), mice)
 
 
 def _sets(spaces: list[str], r: int) -> tuple[str, ...]:
@@ -77,13 +77,13 @@ def _sets(spaces: list[str], r: int) -> tuple[str, ...]:
 
 def _ranged(state: State, card: str, n: int, tile: str, choices: Choices) -> list[str]:
     """The spaces, in placement order, of ``n`` small ranged figures (step 1)."""
-    dist, spaces = _distances(state), []
-    room = {e: _room(state, e, n) for e in _entrances(tile)}
+    lib, dist, spaces = library_of(state), _distances(state), []
+    room = {e: _room(state, e, n) for e in _entrances(lib, tile)}
     while n > 0:
         free = [e for e in room if room[e] > 0]
         if not free:
             break
-        key = {e: (library().spaces[e].capacity != "unlimited", -dist.get(e, FAR)) for e in free}
+        key = {e: (lib.spaces[e].capacity != "unlimited", -dist.get(e, FAR)) for e in free}
         best = min(key.values())
         tied = [e for e in free if key[e] == best]
         if len(tied) > 1 and n < sum(room[e] for e in tied):
@@ -98,14 +98,14 @@ def _ranged(state: State, card: str, n: int, tile: str, choices: Choices) -> lis
 
 def _large(state: State, card: str, n: int, tile: str, choices: Choices) -> list[str]:
     """The spaces, in placement order, of ``n`` large figures, one at a time (step 2)."""
-    dist, spaces = _distances(state), []
+    lib, dist, spaces = library_of(state), _distances(state), []
     while n > 0:
-        free = [e for e in _entrances(tile) if can_enter(state, e, "large")]
+        free = [e for e in _entrances(lib, tile) if can_enter(state, e, "large")]
         if not free:
             break
         nearest = min(dist.get(e, FAR) for e in free)
         tied = [e for e in free if dist.get(e, FAR) == nearest]
-        if any(library().spaces[e].capacity == "unlimited" for e in tied):
+        if any(lib.spaces[e].capacity == "unlimited" for e in tied):
             # an entrance that never fills may take several: choose for one figure at a time
             taken = [choices.pick(LARGE_ENTRANCES, tuple(tied), tied[0], subject=card, count=n)]
         elif n < len(tied):
@@ -126,7 +126,7 @@ def _melee(state: State, card: str, n: int, tile: str, choices: Choices, alongsi
     cards of the same encounter or summon); the spread counts them too. Water filling: level ``L``
     is the most figures every entrance can hold in all (each up to its room) within ``n`` new ones;
     the ``r`` figures left go one each to ``r`` of the entrances with room for more."""
-    room = {e: _room(state, e, n) for e in _entrances(tile)}
+    room = {e: _room(state, e, n) for e in _entrances(library_of(state), tile)}
     free = [e for e in room if room[e] > 0]
     have = {e: alongside.get(e, 0) for e in free}
 
@@ -163,7 +163,7 @@ def place_minions(
     Ties are broken by ``choices`` (``rules/ties.py``): it raises ``Undecided`` at a tie it has no
     answer for; ``None`` takes every default (the first option in tile order)."""
     choices = choices if choices is not None else Choices.defaults()
-    minion = library().minions[card]
+    minion = library_of(state).minions[card]
     n = min(count, available(state, card))
     if n <= 0:
         return []
@@ -196,11 +196,12 @@ def place_groups(state: State, groups: Iterable[tuple[str, int]], tile: str, cho
     choices = choices if choices is not None else Choices.defaults()
     events: list[Event] = []
     alongside: dict[str, int] = {}
-    for card, n in sorted(groups, key=lambda g: placement_rank(g[0])):
+    lib = library_of(state)
+    for card, n in sorted(groups, key=lambda g: placement_rank(lib, g[0])):
         placed = place_minions(state, card, n, tile, choices, alongside)
         for event in placed:
             state = evolve(state, event)
-            if placement_rank(card) == 2:
+            if placement_rank(lib, card) == 2:
                 alongside[event.space] = alongside.get(event.space, 0) + 1
         events += placed
     return events

@@ -24,7 +24,7 @@ from __future__ import annotations
 from domain.core.errors import RuleBroken
 from domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
 from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import AttackDeclared
 from domain.mice_and_mystics.item_events import AbilityUsed, PreemptiveShotWindowClosed
 from domain.mice_and_mystics.rules.battle import accessory_battle, battle_dice
@@ -44,8 +44,8 @@ def holder(state: State) -> str | None:
     return next((m for m in state.party if PREEMPTIVE_SHOT in state.abilities.get(m, ())), None)
 
 
-def cost() -> int:
-    return library().abilities[PREEMPTIVE_SHOT].cost or 0
+def cost(lib: Library) -> int:
+    return lib.abilities[PREEMPTIVE_SHOT].cost or 0
 
 
 def may_shoot(state: State, mouse: str) -> bool:
@@ -53,7 +53,7 @@ def may_shoot(state: State, mouse: str) -> bool:
     item = weapon(mouse, state)
     if mouse in state.captured or space_of(state, mouse) is None or item is None or item.attack != "ranged":
         return False
-    if state.cheese.get(mouse, 0) < cost():
+    if state.cheese.get(mouse, 0) < cost(library_of(state)):
         return False
     turn = state.mouse_turn
     return turn is None or turn.mouse != mouse or turn.ability in (None, PREEMPTIVE_SHOT)
@@ -64,9 +64,9 @@ def shot_targets(state: State, mouse: str) -> list[str]:
     here = space_of(state, mouse)
     if here is None:
         return []
-    new = set(state.new_minions)
+    new, lib = set(state.new_minions), library_of(state)
     return sorted(f for s, figs in state.board.items() for f in figs
-                  if f in new and is_minion(state, f) and same_room(here, s) and sees(here, s))
+                  if f in new and is_minion(state, f) and same_room(lib, here, s) and sees(lib, here, s))
 
 
 def window(state: State) -> list[Event]:
@@ -89,7 +89,7 @@ def resolve_preemptive_shot(state: State, answer: DecisionMade) -> list[Event]:
     assert item is not None
     ranged = not (item.special == STAFF_MELEE and space_of(state, answer.option) == space_of(state, mouse))
     dice = battle_dice(state, mouse) + accessory_battle(state, mouse, ranged)
-    return [AbilityUsed(mouse=mouse, ability=PREEMPTIVE_SHOT, cost=cost()),
+    return [AbilityUsed(mouse=mouse, ability=PREEMPTIVE_SHOT, cost=cost(library_of(state))),
             PreemptiveShotWindowClosed(figures=state.new_minions, mouse=mouse),
             AttackDeclared(attacker=mouse, target=answer.option, ranged=ranged, dice=dice),
             RollRequested(reason="battle", dice=dice, piece=mouse)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsShuffled, Event, ShuffleRequested
 from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
 from domain.mice_and_mystics.events import (
     CheeseAddedToWheel, CheeseGained, DecksPrepared, FigurePlaced, MinionWounded, MouseWounded, RoomTilePlaced,
@@ -33,8 +33,7 @@ def _refuse(rule: str, detail: str, section: str = sections.SETUP) -> RuleBroken
     return RuleBroken(f"setup.{rule}", section=section, detail=detail)
 
 
-def tile_id(tile: SandboxTile) -> str:
-    lib = library()
+def tile_id(lib: Library, tile: SandboxTile) -> str:
     if isinstance(tile.tile, int):
         found = next((t.id for t in lib.tiles.values() if t.number == tile.tile), None)
         if found is None:
@@ -45,8 +44,7 @@ def tile_id(tile: SandboxTile) -> str:
     return tile.tile
 
 
-def _figure_card(figure: SandboxFigure, party: tuple[str, ...]) -> str:
-    lib = library()
+def _figure_card(lib: Library, figure: SandboxFigure, party: tuple[str, ...]) -> str:
     if (figure.mouse is None) == (figure.card is None):
         raise _refuse("figure", f"a figure on {figure.space} needs exactly one of mouse or card")
     if figure.mouse is not None:
@@ -64,14 +62,16 @@ def _figure_card(figure: SandboxFigure, party: tuple[str, ...]) -> str:
     return figure.card  # type: ignore[return-value]
 
 
-def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> list[Event]:
-    """Validate the sandbox and return its setup events up to the decks (no initiative yet)."""
-    lib = library()
-    state = State(chapter=chapter, party=party)
+def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
+    """Validate the sandbox and return its setup events up to the decks (no initiative yet), for
+    ``game``'s chapter, party and content (a state with nothing on the table yet)."""
+    lib, party, chapter = library_of(game), game.party, game.chapter
+    state = State(chapter=chapter, party=party, content_pack=game.content_pack,
+                  content_pack_digest=game.content_pack_digest)
     events: list[Event] = []
     boards, cells = set(), set()
     for placed in sandbox.tiles:
-        tile = tile_id(placed)
+        tile = tile_id(lib, placed)
         board = frozenset({tile, lib.tiles[tile].reverse})
         if board in boards or (placed.column, placed.row) in cells:
             raise _refuse("tile-overlap", f"{tile}: its board or its cell ({placed.column}, {placed.row}) is already used")
@@ -81,7 +81,7 @@ def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> li
     on_table = {e.tile for e in events if isinstance(e, RoomTilePlaced)}
     state = evolve_all(state, events)
     for figure in sandbox.figures:
-        card = _figure_card(figure, party)
+        card = _figure_card(lib, figure, party)
         if figure.space not in lib.spaces:
             raise _refuse("unknown-space", f"no space {figure.space!r}")
         if lib.space_tile[figure.space] not in on_table:
@@ -106,7 +106,7 @@ def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> li
     if sandbox.hourglass_page >= sandbox.end_marker_page:
         raise _refuse("hourglass", "the hourglass must be before the end marker", sections.STORY_BOARD)
     events.append(StoryBoardPrepared(hourglass_page=sandbox.hourglass_page, end_marker_page=sandbox.end_marker_page))
-    events += _decks(sandbox, chapter)
+    events += _decks(lib, sandbox, chapter)
     if sandbox.cheese_wheel:
         events.append(CheeseAddedToWheel(count=sandbox.cheese_wheel, reason="sandbox"))
     for mouse, n in sorted(sandbox.mouse_cheese.items()):
@@ -122,8 +122,8 @@ def sandbox_events(sandbox: Sandbox, party: tuple[str, ...], chapter: str) -> li
     return events
 
 
-def _decks(sandbox: Sandbox, chapter_id: str) -> list[Event]:
-    lib, chapter = library(), library().chapters[chapter_id]
+def _decks(lib: Library, sandbox: Sandbox, chapter_id: str) -> list[Event]:
+    chapter = lib.chapters[chapter_id]
     search = chapter.search_deck if sandbox.search_deck is None else sandbox.search_deck
     known = {*chapter.search_deck, *lib.items, *getattr(lib, "search_cards", {}), "tinkerers-treasure"}
     strangers = sorted(set(search) - known)
@@ -140,7 +140,7 @@ def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
     """The sandbox's setup events, then the given initiative track (or the initiative shuffle)."""
     from domain.mice_and_mystics.rules.flow import resolve_initiative
 
-    events = sandbox_events(sandbox, state.party, state.chapter)
+    events = sandbox_events(state, sandbox)
     after = evolve_all(state, events)
     cards = tuple(dict.fromkeys([*state.party, *(c for c in after.figures.values() if c not in state.party)]))
     if sandbox.track is None:

@@ -19,7 +19,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import UseScroll
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.item_events import EventCardResolved, ScrollUsed
 from domain.mice_and_mystics.rules.cards import card_type
 from domain.mice_and_mystics.rules.free_actions import check_free_action, may_take
@@ -31,9 +31,9 @@ LEVITATION = "levitation"
 KNOWN_EFFECTS = (LEVITATION,)
 
 
-def scroll_effect(card: str) -> str | None:
+def scroll_effect(lib: Library, card: str) -> str | None:
     """The effect the rules know for scroll ``card`` (its catalogue ``special``), else ``None``."""
-    found = library().search_cards.get(card)
+    found = lib.search_cards.get(card)
     if found is None or found.type != SCROLL or found.special not in KNOWN_EFFECTS:
         return None
     return found.special
@@ -50,13 +50,14 @@ def decide_use_scroll(state: State, cmd: UseScroll) -> list[Event]:
     check_free_action(state, cmd.mouse, SCROLL)
     if cmd.card not in state.pack.get(cmd.mouse, ()):
         raise RuleBroken("scroll.not-in-pack", section=SECTION, detail=f"{cmd.card} is not in {cmd.mouse}'s pack")
-    if card_type(cmd.card) != SCROLL:
+    lib = library_of(state)
+    if card_type(lib, cmd.card) != SCROLL:
         raise RuleBroken("scroll.not-a-scroll", section=SECTION, detail=f"{cmd.card} is not a scroll")
     from domain.mice_and_mystics.rules.equip import requirement_met
 
-    if not requirement_met(cmd.mouse, cmd.card):
+    if not requirement_met(lib, cmd.mouse, cmd.card):
         raise RuleBroken("scroll.requirement", section=SECTION, detail=f"{cmd.mouse} may not use {cmd.card}")
-    effect = scroll_effect(cmd.card)
+    effect = scroll_effect(lib, cmd.card)
     if effect is None:
         raise RuleBroken("scroll.effect-unknown", section=SECTION,
                          detail=f"the text of {cmd.card} is not known, so the rules cannot apply it")
@@ -69,8 +70,8 @@ def in_force(state: State, mouse: str, effect: str) -> bool:
     return turn is not None and turn.mouse == mouse and effect in turn.scroll_effects
 
 
-def is_event(card: str) -> bool:
-    return card_type(card) == EVENT
+def is_event(lib: Library, card: str) -> bool:
+    return card_type(lib, card) == EVENT
 
 
 def resolve_event(mouse: str, card: str) -> list[Event]:

@@ -18,7 +18,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, DrawRequested, Event, RollRequested
 from domain.mice_and_mystics.commands import Search
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import ActionStarted, CheeseGained, SearchCardDiscarded, SearchCardKept
 from domain.mice_and_mystics.events import SearchFailed, SearchSucceeded
 from domain.mice_and_mystics.rules import sections
@@ -33,7 +33,7 @@ PACK_LIMIT = 3
 def _room(state: State, mouse: str) -> str:
     space = space_of(state, mouse)
     assert space is not None
-    return library().space_tile[space]
+    return library_of(state).space_tile[space]
 
 
 def decide_search(state: State, cmd: Search) -> list[Event]:
@@ -67,9 +67,12 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
 
     from domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
 
-    if is_event(state.last_drawn[0]):  # 001 §Ricerca: an event is resolved, never kept or traded for cheese
+    lib = library_of(state)
+    # 001 §Ricerca: an event is resolved, never kept or traded for cheese
+    if is_event(lib, state.last_drawn[0]):
         return resolve_event(mouse, state.last_drawn[0])
-    full = pack_load(state.pack.get(mouse, ())) >= PACK_LIMIT and card_type(state.last_drawn[0]) not in NO_ROOM
+    full = (pack_load(lib, state.pack.get(mouse, ())) >= PACK_LIMIT
+            and card_type(lib, state.last_drawn[0]) not in NO_ROOM)
     return [DecisionRequested(decision=KEEP, options=("keep", "discard"), piece=mouse, default="discard" if full else "keep")]
 
 
@@ -83,7 +86,8 @@ def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
         from domain.mice_and_mystics.item_events import PartyItemGained
         from domain.mice_and_mystics.rules.cards import card_type, pack_limit
 
-        if card_type(card) == "party-item":  # 001 §Oggetti del Gruppo: the token goes to the party stash
+        # 001 §Oggetti del Gruppo: the token goes to the party stash
+        if card_type(library_of(state), card) == "party-item":
             return [PartyItemGained(mouse=mouse, card=card)]
         return pack_limit(state, [SearchCardKept(mouse=mouse, card=card)])
     return [SearchCardDiscarded(mouse=mouse, card=card), CheeseGained(mouse=mouse, count=1, reason="search-discard")]

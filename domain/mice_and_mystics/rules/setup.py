@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import msgspec
 from msgspec import Struct
+from msgspec.structs import replace
 
 from domain.core.errors import RuleBroken
 from domain.core.events import Event, GameCreated, ShuffleRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
+from domain.mice_and_mystics.packs import setup_pack
 from domain.mice_and_mystics.events import DecksPrepared, FigurePlaced, RoomTilePlaced, StoryBoardPrepared
 from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules import sections
@@ -46,17 +48,23 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     abilities: dict[Card, Card] = {}
 
 
-def decode_setup(raw: bytes) -> Setup:
+class StoredSetup(Setup, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``GameCreated.setup`` as stored: the ``Setup`` and, for a game created with a content pack,
+    the pack's raw JSON (``packs.setup_pack``; ``null`` when there is none)."""
+
+    content_pack: msgspec.Raw = msgspec.Raw(b"null")
+
+
+def decode_setup(raw: bytes) -> StoredSetup:
     try:
-        return msgspec.json.decode(raw, type=Setup)
+        return msgspec.json.decode(raw, type=StoredSetup)
     except msgspec.DecodeError as error:
         raise RuleBroken("setup.invalid", section=sections.SETUP, detail=str(error)) from None
 
 
-def check_setup(setup: Setup, created: GameCreated) -> None:
-    """Refuse an unknown chapter or mouse, a wrong party size, a mouse the chapter forbids, or a
-    party mouse not controlled by exactly one seat."""
-    lib = library()
+def check_setup(lib: Library, setup: Setup, created: GameCreated) -> None:
+    """Refuse an unknown chapter or mouse (of the game's content ``lib``), a wrong party size, a
+    mouse the chapter forbids, or a party mouse not controlled by exactly one seat."""
     chapter = lib.chapters.get(setup.chapter)
     if chapter is None:
         raise RuleBroken("setup.unknown-chapter", section=sections.SETUP, detail=f"no chapter {setup.chapter!r}")
@@ -86,16 +94,23 @@ def check_setup(setup: Setup, created: GameCreated) -> None:
 
 
 def initial_state(created: GameCreated) -> State:
-    """The state right after ``GameCreated``: the party chosen, nothing on the table yet."""
+    """The state right after ``GameCreated``: the party chosen, nothing on the table yet; with the
+    game's content pack, if the setup has one (``packs.setup_pack``: refused if too large or
+    inconsistent), which every later state carries so the rules read that content."""
     setup = decode_setup(created.setup)
-    check_setup(setup, created)
+    pack = setup_pack(setup.content_pack)
+    state = State(chapter=setup.chapter, party=setup.mice)
+    if pack is not None:
+        state = replace(state, content_pack=pack[0], content_pack_digest=pack[1])
+    lib = library_of(state) if pack is None else pack[2]
+    check_setup(lib, setup, created)
     if setup.sandbox is not None:
-        sandbox_events(setup.sandbox, setup.mice, setup.chapter)  # refuses a table that cannot be
+        sandbox_events(state, setup.sandbox)  # refuses a table that cannot be
     if setup.carry_over is not None:
-        check_carry_over(setup.carry_over, setup.mice)
-    check_setup_abilities(setup.abilities, setup.mice, setup.carry_over)
-    return State(chapter=setup.chapter, party=setup.mice, sandbox=setup.sandbox, carry_in=setup.carry_over,
-                 setup_abilities=dict(setup.abilities))
+        check_carry_over(lib, setup.carry_over, setup.mice)
+    check_setup_abilities(lib, setup.abilities, setup.mice, setup.carry_over)
+    return replace(state, sandbox=setup.sandbox, carry_in=setup.carry_over,
+                   setup_abilities=dict(setup.abilities))
 
 
 def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
@@ -112,7 +127,7 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
         at = next(i for i, e in enumerate(events) if isinstance(e, (ShuffleRequested, InitiativeTrackLaid)))
         taken = [StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup") for m, a in state.setup_abilities.items()]
         return [*events[:at], *taken, *events[at:]]
-    chapter = library().chapters[state.chapter]
+    chapter = library_of(state).chapters[state.chapter]
     events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]
     after = evolve_all(state, events)

@@ -5,13 +5,14 @@ of the other does not cross a wall or the outline of a black area (``RoomTile.wa
 geometry, facts.md §8). Touching a wall counts as crossing it. Spaces across a red line are not
 adjacent for anyone (002 "considérée non adjacente (pour tout le monde)"), so melee reaches the
 same space and the spaces adjacent across plain and yellow lines.
+
+Every function takes the game's content library (``content.library_of(state)``); what a space
+sees is remembered per library (``content.derived``), so games of different content never share it.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, derived, shipped_library
 from domain.mice_and_mystics.rules.graph import mouse_neighbours
 
 Point = tuple[float, float]
@@ -41,27 +42,44 @@ def segments_intersect(p1: Point, q1: Point, p2: Point, q2: Point) -> bool:
     )
 
 
-def same_room(a: str, b: str) -> bool:
-    return library().space_tile[a] == library().space_tile[b]
+def same_room(lib: Library, a: str, b: str) -> bool:
+    return lib.space_tile[a] == lib.space_tile[b]
 
 
-@cache
-def sees(a: str, b: str) -> bool:
-    """Whether a figure on space ``a`` sees space ``b``: same room, no wall crossed."""
+def sees(lib: Library | str, a: str, b: str | None = None) -> bool:
+    """Whether a figure on space ``a`` sees space ``b`` in the content ``lib``: same room, no wall crossed.
+
+    Deprecated call form ``sees(a, b)`` (earlier releases): the shipped content. Kept only for
+    ``service/bot.py`` until it passes ``content.library_of(state)``; the rules never use it."""
+    if b is None:
+        lib, a, b = shipped_library(), str(lib), a
+    assert isinstance(lib, Library)
+    seen = derived(lib, "sight.sees", _no_sight_yet)
+    found = seen.get((a, b))
+    if found is None:
+        found = seen.setdefault((a, b), _sees(lib, a, b))
+    return found
+
+
+def _no_sight_yet(lib: Library) -> dict[tuple[str, str], bool]:
+    return {}
+
+
+def _sees(lib: Library, a: str, b: str) -> bool:
     if a == b:
         return True
-    if not same_room(a, b):
+    if not same_room(lib, a, b):
         return False
-    lib = library()
     if "tree-entrance" in (lib.spaces[a].feature, lib.spaces[b].feature):
-        return reach(a, b) is not None  # 001 §Capitolo 1, Il Cortile: only the space next to the trunk hole
+        # 001 §Capitolo 1, Il Cortile: only the space next to the trunk hole
+        return reach(lib, a, b) is not None
     start, end = lib.spaces[a].centre, lib.spaces[b].centre
     walls = lib.tiles[lib.space_tile[a]].walls
     return not any(segments_intersect(start, end, w.a, w.b) for w in walls)
 
 
-def reach(a: str, b: str) -> int | None:
+def reach(lib: Library, a: str, b: str) -> int | None:
     """0 on the same space, 1 when adjacent (plain or yellow line), else ``None``."""
     if a == b:
         return 0
-    return 1 if any(other == b for other, _ in mouse_neighbours(a)) else None
+    return 1 if any(other == b for other, _ in mouse_neighbours(lib, a)) else None

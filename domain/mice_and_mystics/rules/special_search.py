@@ -19,7 +19,7 @@ from __future__ import annotations
 from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, Event
 from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
 from domain.mice_and_mystics.item_events import PartyItemGained
-from domain.mice_and_mystics.content import SpecialSearch, library
+from domain.mice_and_mystics.content import Library, SpecialSearch, library_of
 from domain.mice_and_mystics.events import SearchSucceeded
 from domain.mice_and_mystics.rules.cards import pack_limit
 from domain.mice_and_mystics.state import State, space_of
@@ -31,9 +31,8 @@ DRAW = "search-deck"
 KNOWN_KINDS = {"bow-of-precision": "weapon", "toothpick": "weapon", "cloak-of-displacement": "armour"}
 
 
-def card_kind(card: str) -> str | None:
+def card_kind(lib: Library, card: str) -> str | None:
     """The card's type: the catalogue, equipment.json, else facts.md §5 (``KNOWN_KINDS``); None if unknown."""
-    lib = library()
     found = getattr(lib, "search_cards", {}).get(card)
     if found is not None:
         return found.type
@@ -43,21 +42,23 @@ def card_kind(card: str) -> str | None:
 
 def weapons_and_armour(state: State) -> tuple[str, ...]:
     """The weapons and armour left in the search deck, sorted (Tinkerer's Treasure's choice)."""
-    return tuple(sorted(c for c in set(state.search_deck) if card_kind(c) in ("weapon", "armour")))
+    lib = library_of(state)
+    return tuple(sorted(c for c in set(state.search_deck) if card_kind(lib, c) in ("weapon", "armour")))
 
 
 def available(state: State, mouse: str) -> SpecialSearch | None:
     """The special search the mouse may take after a successful search where it stands, if any."""
-    chapter = library().chapters.get(state.chapter)
+    lib = library_of(state)
+    chapter = lib.chapters.get(state.chapter)
     space = space_of(state, mouse)
     if chapter is None or space is None:
         return None
-    tile = library().space_tile[space]
-    classes = set(library().mice[mouse].classes)
+    tile = lib.space_tile[space]
+    classes = set(lib.mice[mouse].classes)
     for special in chapter.special_searches:
         if special.tile != tile or special.tile in state.special_searches:
             continue
-        if special.water_only and not library().spaces[space].water:
+        if special.water_only and not lib.spaces[space].water:
             continue
         if special.classes and not classes & set(special.classes):
             continue
@@ -87,12 +88,13 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
     assert mouse is not None
     if answer.option == DRAW:
         return [DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)]
-    tile = library().space_tile[space_of(state, mouse)]
+    lib = library_of(state)
+    tile = lib.space_tile[space_of(state, mouse)]
     events: list[Event] = [SpecialSearchFound(mouse=mouse, tile=tile, item=answer.option)]
     if answer.option == TINKERERS_TREASURE:
         eligible = weapons_and_armour(state)
         return [*events, DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0])]
-    if card_kind(answer.option) == "party-item":  # 001 §Oggetti del Gruppo: held by the party
+    if card_kind(lib, answer.option) == "party-item":  # 001 §Oggetti del Gruppo: held by the party
         return [*events, PartyItemGained(mouse=mouse, card=answer.option)]
     return pack_limit(state, [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")])
 

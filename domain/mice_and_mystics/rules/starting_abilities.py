@@ -26,7 +26,7 @@ from msgspec.structs import replace
 from domain.core.errors import RuleBroken
 from domain.core.events import DecisionMade, DecisionRequested, Event, ShuffleRequested
 from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.documents import CarryOver
 from domain.mice_and_mystics.evolve import evolve, evolve_all
 from domain.mice_and_mystics.rules import sections
@@ -41,7 +41,9 @@ def _carried(carry: CarryOver | None, mouse: str) -> bool:
     return carry is not None and bool(carry.abilities.get(mouse))
 
 
-def check_setup_abilities(chosen: Mapping[str, str], party: tuple[str, ...], carry: CarryOver | None) -> None:
+def check_setup_abilities(
+    lib: Library, chosen: Mapping[str, str], party: tuple[str, ...], carry: CarryOver | None
+) -> None:
     """Refuse a setup choice of starting ability cards the rules do not allow.
 
     ``chosen`` maps a party mouse to an ability card id. Raises ``RuleBroken``:
@@ -49,7 +51,6 @@ def check_setup_abilities(chosen: Mapping[str, str], party: tuple[str, ...], car
     chapter of a campaign), ``setup.unknown-ability``, ``setup.ability-not-eligible`` (not of the
     mouse's class, or chosen for two mice, or already held through the carry-over).
     """
-    lib = library()
     held = {a for abilities in (carry.abilities.values() if carry else ()) for a in abilities}
     seen: set[str] = set()
     for mouse, ability in chosen.items():
@@ -98,7 +99,7 @@ def default_card(options: tuple[str, ...]) -> str:
 
 def initiative_request(state: State) -> ShuffleRequested:
     """001 §Determinare l'Ordine di Iniziativa: the mice's and the chapter's minion cards shuffled."""
-    minion_cards = tuple(dict.fromkeys(g.card for g in library().chapters[state.chapter].minions))
+    minion_cards = tuple(dict.fromkeys(g.card for g in library_of(state).chapters[state.chapter].minions))
     return ShuffleRequested(reason="initiative", cards=(*state.party, *minion_cards))
 
 

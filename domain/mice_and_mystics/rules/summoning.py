@@ -15,7 +15,7 @@ players break (001 §Collocare i Servitori sul Tabellone) defers the whole summo
 from __future__ import annotations
 
 from domain.core.events import CardsShuffled, Event, ShuffleRequested
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseWheelEmptied,
@@ -44,11 +44,11 @@ def time_passes(state: State, card: str) -> list[Event]:
 
 def occupied_tile(state: State) -> str | None:
     spaces = list(mice_on_board(state).values())
-    return library().space_tile[spaces[0]] if spaces else None
+    return library_of(state).space_tile[spaces[0]] if spaces else None
 
 
-def encounter_band(card: str, page: int) -> tuple[tuple[str, int], ...]:
-    bands = library().encounters[card].bands
+def encounter_band(lib: Library, card: str, page: int) -> tuple[tuple[str, int], ...]:
+    bands = lib.encounters[card].bands
     return next((b.minions for b in bands if b.first <= page <= b.last), bands[-1].minions if bands else ())
 
 
@@ -87,12 +87,13 @@ def _summon(state: State, choices: Choices) -> list[Event]:
     page = state.hourglass_page + 1
     events: list[Event] = [HourglassAdvanced(page=page, reason="summon")]
     tile = occupied_tile(state)
-    rule = next((r for r in library().chapters[state.chapter].summons if r.tile == tile), None)
+    lib = library_of(state)
+    rule = next((r for r in lib.chapters[state.chapter].summons if r.tile == tile), None)
     groups: tuple[tuple[str, int], ...] = ()
     if rule is not None:
         groups = ((rule.card, rule.count),)
     elif state.encounter_face_up is not None:
-        groups = encounter_band(state.encounter_face_up, page)
+        groups = encounter_band(lib, state.encounter_face_up, page)
         events.append(EncounterDiscarded(card=state.encounter_face_up))
     after = evolve_all(state, events)
     if tile is not None and groups:

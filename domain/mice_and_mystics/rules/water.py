@@ -19,7 +19,7 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import LeaveWater
-from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import LeavingWaterFailed, LeavingWaterStarted
 from domain.mice_and_mystics.events import MouseMoved, MouseSweptByCurrent
 from domain.mice_and_mystics.rules import sections
@@ -36,7 +36,7 @@ STEP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 
 def in_water(state: State, mouse: str) -> bool:
     space = space_of(state, mouse)
-    return space is not None and library().spaces[space].water
+    return space is not None and library_of(state).spaces[space].water
 
 
 def check_can_leave_water(state: State, mouse: str) -> None:
@@ -67,9 +67,11 @@ def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
     check_can_leave_water(state, cmd.mouse)
     here = space_of(state, cmd.mouse)
     assert here is not None
-    if cmd.space not in dict((*mouse_neighbours(here), *linked(state, here))) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
+    lib = library_of(state)
+    steps = (*mouse_neighbours(lib, here), *linked(state, here))
+    if cmd.space not in dict(steps) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
         raise RuleBroken("water.not-adjacent", section=sections.WATER, detail=f"{cmd.space} cannot be reached from {here}")
-    if library().spaces[cmd.space].water:
+    if lib.spaces[cmd.space].water:
         return [MouseMoved(mouse=cmd.mouse, origin=here, path=(cmd.space,), cost=1)]
     dice = 1 + len(mice_on(state, cmd.space))
     return [LeavingWaterStarted(mouse=cmd.mouse, space=cmd.space), RollRequested(reason=LEAVE_WATER, dice=dice, piece=cmd.mouse)]
@@ -94,14 +96,15 @@ def legal_leave_water(state: State, mouse: str) -> list[Command]:
         return []
     here = space_of(state, mouse)
     assert here is not None
-    steps = (*mouse_neighbours(here), *linked(state, here))  # Fishhook & Thread counts as adjacent
+    # Fishhook & Thread counts as adjacent
+    steps = (*mouse_neighbours(library_of(state), here), *linked(state, here))
     return [LeaveWater(mouse=mouse, space=s) for s in dict(steps) if can_enter(state, s, "small", ignoring=mouse)]
 
 
 def current(state: State, mouse: str) -> list[Event]:
     """End of the mouse's turn: the current carries it one space, or off the tile (captured)."""
     here = space_of(state, mouse)
-    lib = library()
+    lib = library_of(state)
     if here is None or lib.spaces[here].current is None:
         return []
     tile = lib.tiles[lib.space_tile[here]]

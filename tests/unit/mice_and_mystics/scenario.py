@@ -18,8 +18,13 @@ AT = datetime(2024, 1, 1, tzinfo=timezone.utc)
 PARTY = ("collin", "tilda", "filch", "maginos")
 
 
-def created(mice=PARTY, chapter: str | None = "chapter-1", seats=None) -> GameCreated:
+def created(
+    mice=PARTY, chapter: str | None = "chapter-1", seats=None, content_pack: dict | None = None
+) -> GameCreated:
+    """A chapter game's ``GameCreated``; with ``content_pack`` (file name -> document) a game of that
+    content (``domain.mice_and_mystics.packs``)."""
     setup = {"mice": list(mice)} | ({"chapter": chapter} if chapter else {})
+    setup |= {"content_pack": content_pack} if content_pack is not None else {}
     if seats is None:
         seats = (Seat(name="north", controls=tuple(mice[:2])), Seat(name="south", controls=tuple(mice[2:])))
     return GameCreated(
@@ -32,10 +37,11 @@ class Table:
 
     With ``choose_abilities`` the seats answer the starting-ability decisions of the setup with
     each decision's default (001 §Preparazione del Gioco, "Scegliere una Abilità"), so the table
-    stands at the initiative shuffle."""
+    stands at the initiative shuffle. ``content_pack``: a game created with that content pack."""
 
-    def __init__(self, mice=PARTY, choose_abilities: bool = True) -> None:
-        self.records = create(uuid.UUID(int=7), created(mice), at=AT, seed=None, command_id="create")
+    def __init__(self, mice=PARTY, choose_abilities: bool = True, content_pack: dict | None = None) -> None:
+        first = created(mice, content_pack=content_pack)
+        self.records = create(uuid.UUID(int=7), first, at=AT, seed=None, command_id="create")
         self.game: Game = fold(None, self.records)
         self.n = 0
         while choose_abilities and isinstance(self.game.pending, DecisionRequested) and self.game.pending.decision == "starting-ability":
@@ -59,9 +65,10 @@ class Table:
         return [r.payload for r in self.records]
 
 
-def given(*events: Event, mice=PARTY) -> State:
-    """The state after ``events``, folded with ``evolve`` from a fresh chapter-1 game."""
-    state = RULESET.initial_state(created(mice))
+def given(*events: Event, mice=PARTY, content_pack: dict | None = None) -> State:
+    """The state after ``events``, folded with ``evolve`` from a fresh chapter-1 game (of the
+    content pack ``content_pack``, if given)."""
+    state = RULESET.initial_state(created(mice, content_pack=content_pack))
     for event in events:
         state = RULESET.evolve(state, event)
     return state
@@ -71,9 +78,12 @@ def of_type(events, kind) -> list:
     return [e for e in events if isinstance(e, kind)]
 
 
-def chapter_1_table(*events: Event, track=("filch", "collin", "tilda", "maginos", "rat-warriors"), mice=PARTY) -> State:
+def chapter_1_table(
+    *events: Event, track=("filch", "collin", "tilda", "maginos", "rat-warriors"), mice=PARTY,
+    content_pack: dict | None = None,
+) -> State:
     """Chapter 1 on the table (tiles, mice on GR-6, rats on GR-2/GR-4/GR-13), ``track`` laid, round 1,
-    first card's turn started; then ``events``."""
+    first card's turn started; then ``events``. ``content_pack``: a game created with that pack."""
     from domain.mice_and_mystics.events import (
         FigurePlaced,
         InitiativeTrackLaid,
@@ -96,7 +106,7 @@ def chapter_1_table(*events: Event, track=("filch", "collin", "tilda", "maginos"
         RoundStarted(round=1),
         TurnStarted(card=track[0], slot=0),
     ]
-    return given(*setup, *events, mice=mice)
+    return given(*setup, *events, mice=mice, content_pack=content_pack)
 
 
 def fold_events(state: State, events) -> State:

@@ -21,6 +21,7 @@ from domain.mice_and_mystics.events import (
     TurnStarted,
 )
 from domain.mice_and_mystics.rules.battle import battle_targets
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.rules.sight import segments_intersect, sees
 from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
@@ -151,7 +152,8 @@ def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio(
     state = chapter_1_table(
         at("KT-5", "maginos"), rat(4, "KT-3"), rat(5, "KT-9"), track=("maginos", "filch", "collin", "tilda", RAT)
     )
-    assert not sees("KT-5", "KT-3") and sees("KT-5", "KT-9") and not sees("KT-5", "GR-6")
+    lib = library_of(state)
+    assert not sees(lib, "KT-5", "KT-3") and sees(lib, "KT-5", "KT-9") and not sees(lib, "KT-5", "GR-6")
     assert battle_targets(state, "maginos") == {"rat-warriors-5": True}
     with pytest.raises(RuleBroken, match="battle.invalid-target"):
         RULESET.decide(state, Battle(mouse="maginos", target="rat-warriors-4"))

@@ -4,6 +4,7 @@
 from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DecisionRequested, DrawRequested, RollRequested
 from domain.core.events import ShuffleRequested
 from domain.mice_and_mystics.commands import Battle
+from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.events import (
     AchievementEarned,
     AmbushDeclared,
@@ -30,6 +31,8 @@ from domain.mice_and_mystics.rules.brodie import chase_path, shortest_paths
 from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.choice_events import ChoicesSettled, TieFound
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, of_type, roll
+
+SHIPPED = shipped_library()
 
 MICE = ("filch", "collin", "tilda", "maginos")
 RAT = "rat-warriors"
@@ -233,14 +236,16 @@ def test_000_brodie_insegue_a_single_shortest_path_is_not_asked():
 def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_differ():
     """From GR-8 toward GR-6 there is one path (GR-7); toward GR-1 from GR-6 the first step already
     differs. ``shortest_paths`` lists each distinct cut path once."""
-    assert shortest_paths("GR-8", "GR-6", 6) == (("GR-7", "GR-6"),)
-    assert shortest_paths("GR-6", "GR-1", 1) == (("GR-2",), ("GR-5",))
-    assert shortest_paths("GR-1", "GR-11", 1) == (("GR-2",), ("GR-5",))
-    assert shortest_paths("GR-1", "GR-11", 4) == (
+    assert shortest_paths(SHIPPED, "GR-8", "GR-6", 6) == (("GR-7", "GR-6"),)
+    assert shortest_paths(SHIPPED, "GR-6", "GR-1", 1) == (("GR-2",), ("GR-5",))
+    assert shortest_paths(SHIPPED, "GR-1", "GR-11", 1) == (("GR-2",), ("GR-5",))
+    assert shortest_paths(SHIPPED, "GR-1", "GR-11", 4) == (
         ("GR-2", "GR-6", "GR-7", "GR-11"), ("GR-2", "GR-6", "GR-10", "GR-11"), ("GR-5", "GR-6", "GR-7", "GR-11"),
         ("GR-5", "GR-6", "GR-10", "GR-11"), ("GR-5", "GR-9", "GR-10", "GR-11"),
     )
-    assert shortest_paths("GR-1", "GR-11", 2) == (("GR-2", "GR-6"), ("GR-5", "GR-6"), ("GR-5", "GR-9"))
+    assert shortest_paths(SHIPPED, "GR-1", "GR-11", 2) == (
+        ("GR-2", "GR-6"), ("GR-5", "GR-6"), ("GR-5", "GR-9"),
+    )
 
 
 def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__000_brodie_insegue():
@@ -293,36 +298,31 @@ def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_f
     """001 §Imboscate: an encounter band marked Ambush (rules/keywords.py) declares ``AmbushDeclared``
     once its minions are placed; when the initiative is laid the ambush roll follows
     (``bosses.ambush_step``). Encounter contents are provisional (facts.md §6): the keyword is put on
-    standard-1's first band for the test."""
+    standard-1's first band, in a content pack of the game, for the test."""
     import msgspec
 
-    from domain.mice_and_mystics import content
     from domain.mice_and_mystics.commands import Explore
     from domain.mice_and_mystics.events import EncounterStarted
 
-    lib = content.shipped_library()
-    card = lib.encounters["standard-1"]
-    bands = (msgspec.structs.replace(card.bands[0], keywords=("ambush",)), *card.bands[1:])
-    token = content.ACTIVE_LIBRARY.set(msgspec.structs.replace(
-        lib, encounters={**lib.encounters, "standard-1": msgspec.structs.replace(card, bands=bands)}))
-    try:
-        state = chapter_1_table(*NO_MINION_CARDS, FigurePlaced(figure="filch", card="filch", space="GR-8"), track=MICE)
-        events, state = act(state, Explore(mouse="filch", via="E"))
-        events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
-        events, state = choose(state, "KI-13+KI-14")
-        assert events[-3:] == [
-            EncounterStarted(card="standard-1"),
-            AmbushDeclared(),
-            ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT)),
-        ]
-        order = ("collin", "filch", "tilda", "maginos", RAT)
-        events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
-        assert events == [InitiativeTrackReshuffled(cards=order), RollRequested(reason="ambush", dice=1)]
-        events, state = roll(state, 6)  # move number 3
-        assert events[:2] == [InitiativeCardMovedUp(card=RAT, by=3), AmbushResolved()]
-        assert state.track == ("collin", RAT, "filch", "tilda", "maginos")
-    finally:
-        content.ACTIVE_LIBRARY.reset(token)
+    card = msgspec.to_builtins(shipped_library().encounters["standard-1"])
+    card["bands"][0]["keywords"] = ["ambush"]
+    pack = {"encounters.json": {"encounters": [card]}}
+    filch = FigurePlaced(figure="filch", card="filch", space="GR-8")
+    state = chapter_1_table(*NO_MINION_CARDS, filch, track=MICE, content_pack=pack)
+    events, state = act(state, Explore(mouse="filch", via="E"))
+    events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
+    events, state = choose(state, "KI-13+KI-14")
+    assert events[-3:] == [
+        EncounterStarted(card="standard-1"),
+        AmbushDeclared(),
+        ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT)),
+    ]
+    order = ("collin", "filch", "tilda", "maginos", RAT)
+    events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
+    assert events == [InitiativeTrackReshuffled(cards=order), RollRequested(reason="ambush", dice=1)]
+    events, state = roll(state, 6)  # move number 3
+    assert events[:2] == [InitiativeCardMovedUp(card=RAT, by=3), AmbushResolved()]
+    assert state.track == ("collin", RAT, "filch", "tilda", "maginos")
 
 
 def test_brodie_pounces_tie_goes_to_the_space_holding_the_figure_highest_on_the_track__000_brodie_graffia():

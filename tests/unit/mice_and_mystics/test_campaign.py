@@ -8,6 +8,7 @@ import msgspec
 from domain.core.events import GameCreated, Seat
 from domain.core.ruleset import Begin
 from domain.mice_and_mystics.campaign import campaign_carry_over, kept_card
+from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.chapter_events import CarryOverApplied, SearchDeckCardTaken, StoryAchievementGained
 from domain.mice_and_mystics.events import CheeseGained, EffectAdded, MouseWounded, SearchCardKept
 from domain.mice_and_mystics.ruleset import RULESET
@@ -44,9 +45,10 @@ def test_carry_over_loses_party_items_cheese_wounds_and_effects__001_campagna():
 
 
 def test_kept_card_is_the_best_bonus_then_the_first_found__ruling_campaign_carry_over():
-    assert kept_card(("search-card-07", "toothpick")) == "search-card-07"
-    assert kept_card(("grapes", "leather-breastplate", "search-card-01")) == "leather-breastplate"
-    assert kept_card(("grapes",)) is None
+    lib = shipped_library()
+    assert kept_card(lib, ("search-card-07", "toothpick")) == "search-card-07"
+    assert kept_card(lib, ("grapes", "leather-breastplate", "search-card-01")) == "leather-breastplate"
+    assert kept_card(lib, ("grapes",)) is None
 
 
 def test_carry_over_adds_the_previous_chapters_achievements__001_campagna():

@@ -271,7 +271,8 @@ def test_tree_entrance_is_entered_only_from_its_one_adjacent_space__001_capitolo
 
 
 def test_mice_on_the_tree_entrance_see_only_the_adjacent_space__001_capitolo_1_entrata_nell_albero():
-    assert sees("CY-1", "CY-6") and not sees("CY-1", "CY-7") and not sees("CY-13", "CY-1")
+    lib = library()
+    assert sees(lib, "CY-1", "CY-6") and not sees(lib, "CY-1", "CY-7") and not sees(lib, "CY-13", "CY-1")
 
 
 def test_minions_may_not_enter_the_tree_entrance__001_capitolo_1_entrata_nell_albero():

@@ -31,6 +31,7 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
+from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.rules.keywords import on_encounter
 from domain.mice_and_mystics.rules.mousetraps import trap_dice
 from domain.mice_and_mystics.ruleset import RULESET
@@ -76,14 +77,16 @@ def test_no_star_springs_the_trap_wound_cheese_knocked_down_and_the_turn_ends__0
 
 
 def test_a_tinkerer_may_roll_its_lore_value_for_a_mousetrap__001_attraversare_le_trappole_per_topi():
-    assert trap_dice("nez") == 2 and trap_dice("collin") == 2 and trap_dice("filch") == 3
+    lib = shipped_library()
+    assert trap_dice(lib, "nez") == 2 and trap_dice(lib, "collin") == 2 and trap_dice(lib, "filch") == 3
 
 
 def test_mousetrap_encounter_keyword_puts_a_trap_on_every_red_x_space_of_the_room__001_trappole_per_topi(monkeypatch):
     from domain.mice_and_mystics.content import EncounterBand
     from domain.mice_and_mystics.rules import keywords
 
-    monkeypatch.setattr(keywords, "band", lambda card, page: EncounterBand(first=1, last=99, minions=(), keywords=("mousetrap",)))
+    mousetrap = EncounterBand(first=1, last=99, minions=(), keywords=("mousetrap",))
+    monkeypatch.setattr(keywords, "band", lambda lib, card, page: mousetrap)
     events = on_encounter(chapter_1_table(), "standard-1", 1, "tunnel-entrance")
     assert events[1] == MousetrapsSet(spaces=("TE-7", "TE-12"))
 

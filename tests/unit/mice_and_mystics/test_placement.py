@@ -67,7 +67,7 @@ def old_place(state, card, count, tile):
         if not entrances:
             break
         mice = tuple(sp for sp, figs in state.board.items() if any(not is_minion(state, f) for f in figs))
-        dist = minion_distances(mice)
+        dist = minion_distances(library(), mice)
         if minion.size == "large":
             space = min(entrances, key=lambda s: dist.get(s.id, 10_000)).id
         elif minion.attack == "ranged":

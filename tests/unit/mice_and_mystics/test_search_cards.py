@@ -6,9 +6,9 @@ import pytest
 
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
-from domain.mice_and_mystics import content, packs
 from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
 from domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Search, Share, UseScroll
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import (
     AttackDeclared,
     AttackResolved,
@@ -284,14 +284,10 @@ FIXTURE = {"search-cards.json": {"search_cards": [
 ]}}
 
 
-@pytest.fixture
-def fixture_cards():
-    """The shipped content with three placeholder cards typed as a trick, an event and a scroll of
-    unknown text (a content pack, as a game created with one would see it)."""
-    _, library = packs.pack_library(FIXTURE)
-    token = content.ACTIVE_LIBRARY.set(library)
-    yield
-    content.ACTIVE_LIBRARY.reset(token)
+def fixture_table(*events):
+    """Chapter 1 on the table in a game created with a content pack adding three placeholder cards
+    typed as a trick, an event and a scroll of unknown text."""
+    return chapter_1_table(*events, content_pack=FIXTURE)
 
 
 def searched(state, card):
@@ -300,10 +296,10 @@ def searched(state, card):
     return answer(state, CardsDrawn(reason="search", deck="search", cards=(card,), source="manual"))
 
 
-def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept(fixture_cards):
+def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept():
     """001 §Ricerca: "Se invece pescate un Evento, seguite le istruzioni sulla carta" — no keep or
     discard-for-cheese choice; the card leaves the deck and never enters the pack."""
-    state = chapter_1_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-55", "search-card-01")))
+    state = fixture_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-55", "search-card-01")))
     events, state = searched(state, "search-card-55")
     assert events[0] == EventCardResolved(mouse="filch", card="search-card-55")
     assert not [e for e in events if isinstance(e, DecisionRequested)]
@@ -311,22 +307,22 @@ def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept(fixture_ca
     assert state.cheese.get("filch", 0) == 0
 
 
-def test_001_carte_ricerca_a_trick_takes_no_pack_room(fixture_cards):
+def test_001_carte_ricerca_a_trick_takes_no_pack_room():
     """001 §Carte Ricerca: "Gli Stratagemmi non occupano nessuno spazio, nemmeno nella sacca del Topo"
     — with 3 items in the pack a trick may still be kept, and the pack still counts 3."""
     full = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)]
-    state = chapter_1_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-54",)), *full)
+    state = fixture_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-54",)), *full)
     events, state = searched(state, "search-card-54")
     assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")]
     _, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="south"))
-    assert "search-card-54" in state.pack["filch"] and pack_load(state.pack["filch"]) == 3
+    assert "search-card-54" in state.pack["filch"] and pack_load(library_of(state), state.pack["filch"]) == 3
     collin_full = [SearchCardKept(mouse="collin", card=f"search-card-1{n}") for n in (1, 2, 3)]
     state = fold_events(state, collin_full)
     assert Share(mouse="filch", with_mouse="collin", card="search-card-54") in RULESET.legal_commands(state)
 
 
-def test_001_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used(fixture_cards):
-    state = chapter_1_table(SearchCardKept(mouse="filch", card="search-card-56"))
+def test_001_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used():
+    state = fixture_table(SearchCardKept(mouse="filch", card="search-card-56"))
     with pytest.raises(RuleBroken, match="scroll.effect-unknown"):
         RULESET.decide(state, UseScroll(mouse="filch", card="search-card-56"))
     assert UseScroll(mouse="filch", card="search-card-56") not in RULESET.legal_commands(state)
