@@ -7,7 +7,7 @@ from importlib.resources import files
 from uuid import UUID
 
 from domain.core.game import fold
-from domain.mice_and_mystics import content
+from domain.mice_and_mystics import content, packs
 from tests.api.conftest import MICE, SEATS
 
 
@@ -55,3 +55,15 @@ def test_a_broken_content_pack_is_refused_with_a_problem(client):
     broken = {"tile-05-guard-room.json": {"id": "guard-room"}}
     r = client.post("/games", json={**body, "content_pack": broken})
     assert r.status_code == 422 and r.json()["rule"] == "setup.content-pack"
+
+
+def test_a_content_pack_over_1_mib_is_refused_with_a_413_problem(client):
+    mice = _mice_with_fast_filch()
+    filch = next(m for m in mice["mice"] if m["id"] == "filch")
+    filch["provisional"], filch["provisional_reason"] = True, "x" * packs.MAX_PACK_BYTES
+    body = {"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, "content_pack": {"mice.json": mice}}
+    r = client.post("/games", json=body)
+    assert r.status_code == 413 and r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["rule"] == "setup.content-pack-too-large"
+    filch["provisional_reason"] = "x" * (packs.MAX_PACK_BYTES - 20_000)
+    assert client.post("/games", json=body).status_code == 201
