@@ -36,7 +36,7 @@ from service.projection_store import ReadModels, open_views
 from service.routes import game_controller
 from service.routes_audit import AuditController
 from service.routes_campaigns import CampaignController
-from service.quotas import rate_limit_middleware
+from service.quotas import close_rate_limit_stores, rate_limit_middleware
 from service.routes_content import CONTENT_CONTROLLERS, ContentController
 from service.schemas import Health, RulesetInfo
 from service.settings import Settings
@@ -249,6 +249,7 @@ def create_app(
         },
         plugins=[problem],
         lifespan=[lifespan],
+        on_shutdown=[close_rate_limit_stores],
         openapi_config=OpenAPIConfig(
             title="dicelog",
             version="0.1.0",

@@ -334,6 +334,13 @@ class Games(Application[UUID]):
                     detail=f"version {version} is not right before a player's command",
                 )
         original_game = self.game(game_id)
+        if original_game.result is None and has_secrets(original_game.ruleset) and audience != "auditor":
+            # A fork copies the hidden deck and hands: drawing in a fork would sample the original's
+            # secrets. Only the auditor, who sees them all, may fork a running game with secrets.
+            raise RuleBroken(
+                "fork.secrets-in-play", section=section,
+                detail="a running game with hidden information can be forked only with the auditor token",
+            )
         original = self.secret(game_id)
         created_before: GameCreated = records[0].payload  # type: ignore[assignment]
         reseed = original_game.result is None and created_before.dice_mode == "server"
@@ -368,6 +375,8 @@ class Games(Application[UUID]):
         """Take, in fork ``fork_id``, the place the token holds in the fork's original game;
         returns (audience, new token). Raises ``GameNotFound``, ``Unauthorized`` (not a token of
         the original), ``RuleBroken("fork.not-a-fork")`` and ``AlreadyClaimed``."""
+        if not original_token:
+            raise Unauthorized("a token of the fork's original game is needed to claim a place")
         fork = self.game(fork_id)
         origin = fork.created.forked_from
         if origin is None:

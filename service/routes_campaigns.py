@@ -64,7 +64,7 @@ class CampaignController(Controller):
     path = "/campaigns"
     tags = ["campaigns"]
 
-    @post("/", sync_to_thread=True, summary="Create a campaign", responses=_problems(400, 422))
+    @post("/", sync_to_thread=True, summary="Create a campaign", responses=_problems(400, 422, 429))
     def create(self, data: JSONBody[NewCampaign], games: NamedDependency[Games]) -> CampaignCreatedBody:
         """A campaign and one bearer token per seat (the same token plays every chapter)."""
         names = [s.name for s in data.seats]

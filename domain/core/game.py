@@ -328,13 +328,16 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
     if isinstance(command, Draw):
         if not isinstance(pending, DrawRequested):
             raise RuleBroken("draw.nothing-pending", section=_SECTION, detail="no draw is pending")
+        if len(command.cards) != min(pending.count, len(pending.cards)):
+            raise RuleBroken("draw.wrong-count", section=_SECTION, detail=f"draw {pending.count} card(s)")
         left = list(pending.cards)
         for card in command.cards:
             if card not in left:
-                raise RuleBroken("draw.not-in-deck", section=_SECTION, detail=f"{card!r} is not in the {pending.deck} deck")
+                # No card is named: in a game with secrets the deck's content is hidden, and a
+                # refusal naming the first card not in it would tell which others are.
+                detail = f"the cards drawn must be {len(command.cards)} different card(s) left in the {pending.deck} deck"
+                raise RuleBroken("draw.not-in-deck", section=_SECTION, detail=detail)
             left.remove(card)
-        if len(command.cards) != min(pending.count, len(pending.cards)):
-            raise RuleBroken("draw.wrong-count", section=_SECTION, detail=f"draw {pending.count} card(s)")
         return CardsDrawn(reason=pending.reason, deck=pending.deck, cards=command.cards, source=source)
     assert isinstance(command, Choose)
     if not isinstance(pending, DecisionRequested):

@@ -29,7 +29,7 @@ from domain.mice_and_mystics import campaign
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
 from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, decide_scurry, legal_moves, resolve_move_roll
-from domain.mice_and_mystics.rules.setup import initial_state
+from domain.mice_and_mystics.rules.setup import Setup, initial_state
 from domain.mice_and_mystics.state import State
 from domain.mice_and_mystics.views import board_view, describe, initiative_view
 
@@ -183,6 +183,7 @@ class MiceAndMysticsRuleset:
     """The ruleset object registered in ``domain.rulesets``."""
 
     name = NAME
+    setup_type = Setup
     state_type = State
     command_type = AnyCommand
     event_types = EVENT_TYPES

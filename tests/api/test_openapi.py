@@ -18,7 +18,7 @@ from service.app import create_app
 from service.demo import running_service
 from service.openapi import OPENAPI_PATH, schema_text
 from service.settings import Settings
-from tests.api.conftest import MICE, SEATS
+from tests.api.conftest import MICE, NO_QUOTAS, SEATS
 
 
 def test_the_committed_openapi_document_is_up_to_date():
@@ -29,7 +29,8 @@ def test_the_committed_openapi_document_is_up_to_date():
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """A live server with one real game, so generated requests also reach existing games."""
-    with running_service(Settings(data_dir=tmp_path_factory.mktemp("schemathesis"))) as base:
+    settings_ = Settings(data_dir=tmp_path_factory.mktemp("schemathesis"), **NO_QUOTAS)
+    with running_service(settings_) as base:
         r = httpx.post(f"{base}/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS})
         body = r.json()
         yield {"base": base, "game": body["game"]["id"], "token": body["tokens"][0]["token"]}

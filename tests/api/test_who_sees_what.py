@@ -395,38 +395,42 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
         hands_at_fork = {c for p in ("bob", "cat") for c in original.state["hands"][p]}
         hands_at_fork -= original.known["red"]
         assert hands_at_fork and hands_at_fork <= secret_at_fork
+        # A seat may not fork a running game with secrets: drawing in the fork would sample the
+        # original's hidden deck. Only the auditor, who sees everything, may.
         r = original.post("/forks", "red", {"version": at})
+        assert r.status_code == 422 and r.json()["rule"] == "fork.secrets-in-play", r.text
+        original.scan(r.text, "red", "POST /forks (refused)")
+        r = client.post(f"/games/{original.id}/forks", json={"version": at},
+                        headers=bearer(original.tokens[AUDITOR]))
         assert r.status_code == 201, r.text
         created = r.json()
         assert created["game"]["id"] != original.id
         assert created["game"]["dice_commitment"] not in (None, original.game["dice_commitment"])
-        assert [t["seat"] for t in created["tokens"]] == ["red"]
-        assert created["spectator_token"] and created["auditor_token"] is None
+        assert created["tokens"] == [] and created["spectator_token"] and created["auditor_token"]
         assert created["game"]["version"] == at
         fork_id = created["game"]["id"]
-        original.scan(r.text, "red", "POST /forks")
         # The other places are taken with the original's tokens, once each.
         claims: dict[str, str] = {}
-        for audience in ("blue", AUDITOR):
+        for audience in ("red", "blue"):
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
             assert r.status_code == 201, r.text
             claim = r.json()
-            assert claim["game_id"] == fork_id and claim["audience"] == ("auditor" if audience == AUDITOR
-                                                                           else f"seat:{audience}")
+            assert claim["game_id"] == fork_id and claim["audience"] == f"seat:{audience}"
             claims[audience] = claim["token"]
+            original.scan(r.text, audience, "POST /claims")
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
             assert r.status_code == 409 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text
-        for audience in ("red", SPECTATOR):
+        for audience in (AUDITOR, SPECTATOR):
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
             assert r.status_code == 409, r.text
         # Tokens do not cross between the original and the fork.
-        fork_red = created["tokens"][0]["token"]
+        fork_red = claims["red"]
         assert client.get(f"/games/{original.id}/state", headers=bearer(fork_red)).status_code == 401
         r = client.get(f"/games/{fork_id}/state", headers=bearer(original.tokens["red"]))
         assert r.status_code == 401
         fork = HandTable(client, tally, {**created, "tokens": [
             {"seat": "red", "token": fork_red}, {"seat": "blue", "token": claims["blue"]}],
-            "auditor_token": claims[AUDITOR]}, THREE, origin=original)
+            "auditor_token": created["auditor_token"]}, THREE, origin=original)
         fork.refresh()
         assert fork.known["red"] == original.known["red"] and fork.secret("red") == secret_at_fork
         # Play the fork to its end, scanning at every step; blue discards face down on its first turn.
@@ -581,41 +585,29 @@ def _bob_hand_as_red_infers_it(red_hand: list[str], in_deck: set[str], played: l
     return sorted(set(CARDS) - set(red_hand) - in_deck - set(played))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "LEAK (reported): a fork of a running game copies the deck, so a seat that forks and draws there "
-    "samples the original's secret deck; with forks enough it knows the deck, hence (two players) "
-    "the other hand. Forks are rate limited (30/minute), not refused."))
 def test_forks_of_a_running_game_do_not_let_a_seat_rebuild_another_hand(
     backend: str, make_client: Any
 ) -> None:
+    """A fork copies the hidden deck: a seat that forked and drew there would sample the original's
+    secrets. So a seat's fork of a running game with secrets is refused, and nothing is created."""
     tally = Tally()
     with make_client() as client:
         table = HandTable.create(client, tally, TWO, "server")
-        mine = table.get("/state", "red").json()["state"]["hands"]["ann"]
-        deck_count = table.get("/board", "red").json()["board"]["deck_count"]
-        seen: set[str] = set()
-        for _ in range(300):
-            r = table.post("/forks", "red", {"version": table.version})
-            assert r.status_code == 201, r.text
-            fork = r.json()
-            command = {"command": {"type": "hand.Play", "player": "ann", "card": mine[0]}}
-            r = client.post(f"/games/{fork['game']['id']}/commands", json=command,
-                            headers=bearer(fork["tokens"][0]["token"]))
-            assert r.status_code == 201, r.text
-            drawn = [e["payload"]["cards"] for e in r.json()["events"] if e["type"] == "CardsDrawn"]
-            seen |= {c for cards in drawn for c in cards}
-            if len(seen) == deck_count:
-                break
+        before = client.get("/games", headers=bearer(table.tokens["red"])).json()["games"]
+        for seat in ("red", "blue", SPECTATOR):
+            r = client.post(f"/games/{table.id}/forks", json={"version": table.version},
+                            headers=bearer(table.tokens[seat]))
+            assert r.status_code == 422 and r.json()["rule"] == "fork.secrets-in-play", r.text
+            table.scan(r.text, seat if seat != SPECTATOR else "red", "POST /forks (refused)")
         table.refresh()
         assert table.step_count == 0 and table.get("", "red").json()["version"] == table.version
-        assert _bob_hand_as_red_infers_it(mine, seen, []) != sorted(table.state["hands"]["bob"])
+        assert client.get("/games", headers=bearer(table.tokens["red"])).json()["games"] == before
+        assert not tally.leaks
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "LEAK (reported): in manual dice mode, Draw checks each card's membership in the deck before the "
-    "count and names the first card not in it, so the seat of a pending draw learns, card by card "
-    "and without drawing, which cards are in the secret deck, hence (two players) the other hand."))
 def test_manual_draw_refusals_do_not_tell_a_seat_what_the_deck_holds(backend: str, make_client: Any) -> None:
+    """A refused manual draw names no card: a probe of a wrong size (a card and a dummy) is refused on
+    its count, and a refusal for a card not in the deck does not say which card."""
     from tests.rulesets.secret_hand import CARDS
 
     tally = Tally()

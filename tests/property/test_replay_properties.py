@@ -80,6 +80,6 @@ def test_flipping_any_byte_of_any_stored_event_makes_verify_name_that_event(data
 
 
 def _topic(record) -> str:
-    from eventsourcing.utils import get_topic
+    from service.topics import topic_of
 
-    return get_topic(type(record.payload))
+    return topic_of(type(record.payload))
