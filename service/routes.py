@@ -18,22 +18,19 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
-from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.dice import commitment
 from domain.core.errors import RuleBroken
-from domain.core.events import DecisionRequested, DrawRequested, GameCreated, GameEnded, RollRequested
+from domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested
 from domain.core.game import Game
 from domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
 from service.api_types import ApiTypes, ruleset_of
 from service.application import GameNotFound, Games, new_token
 from service.audit import audit_events, describe
-from service.fanout import ChangeFeed
 from service.projection_store import ReadModels
 from service.schemas import (
     EventPage,
@@ -46,7 +43,7 @@ from service.schemas import (
     StateAt,
     VerifyResult,
 )
-from service.views import builtins, command_result, event_out, summary, turn_of
+from service.views import builtins, command_result, summary, turn_of
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
 BEARER = [{"bearer": []}]
@@ -341,51 +338,13 @@ class GameReads:
             raise NotFoundException(f"no log for game {game_id} (yet)")
         return {"game_id": str(game_id), "lines": lines}
 
-    @get(
-        "/{game_id:uuid}/stream",
-        summary="Server-sent events of a game",
-        media_type="text/event-stream",
-        security=READ_SECURITY,
-        responses=_problems(400, 401, 404),
-    )
-    async def stream(
-        self,
-        game_id: GameId,
-        request: Request[Any, Any, Any],
-        games: NamedDependency[Games],
-        feed: NamedDependency[ChangeFeed],
-        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, required=False)] = None,
-    ) -> ServerSentEvent:
-        """The game's events as server-sent events (``event: event``, ``id`` = version, ``data``
-        = the audit view of the event as the reader may see it), from the first one or after
-        ``Last-Event-ID``, then live. The stream ends after the event that ends the game."""
-        game, _ = await sync_to_thread(_reader, games, game_id, request)
-        viewer = games.viewer(game, bearer(request))
-
-        async def events() -> Any:
-            sent = last_event_id or 0
-            async with feed.subscribe(game_id) as wait:
-                while True:
-                    records = await sync_to_thread(games.records, game_id, after=sent, limit=500)
-                    if records:
-                        latest = await sync_to_thread(games.game, game_id)
-                        lens = await sync_to_thread(games.lens, latest, viewer)
-                    for record in records:
-                        sent = record.originator_version
-                        data = _encode(event_out(record, lens)).decode()
-                        yield ServerSentEventMessage(data=data, event="event", id=str(sent))
-                        if isinstance(record.payload, GameEnded):
-                            return
-                    if len(records) < 500:
-                        await wait()
-
-        return ServerSentEvent(events())
-
 
 def game_controller(types: ApiTypes) -> type[Controller]:
+    from service.routes_stream import GameStream
+
     """The ``/games`` controller for an app serving ``types.names``."""
 
-    class GameController(GameReads, Controller):
+    class GameController(GameReads, GameStream, Controller):
         """Games: create, list, read, command, audit, replay, verify, stream."""
 
         path = "/games"
