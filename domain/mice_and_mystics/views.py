@@ -29,44 +29,98 @@ from domain.mice_and_mystics.state import State
 
 
 class InitiativeCard(Struct, frozen=True, kw_only=True):
+    """One card on the initiative track (a mouse's card or a minion or boss card) and the figures it moves."""
+
     slot: int
+    """Position on the track, 0-based from the top: the card in slot 0 takes its turn first each round."""
     card: str
+    """The initiative card id: a mouse id (``collin``) for a mouse's card, else a minion or boss card id
+    (``rat-warriors``), as listed by ``/content/mice-and-mystics/mice`` and ``/minions``."""
     name: str
+    """The card's English name from the content (``Prince Collin``, ``Rat Warriors``); the id if the
+    content has none."""
     kind: str
+    """``mouse`` for a party mouse's card, ``minion`` for every other card (bosses included)."""
     figures: tuple[str, ...]
+    """Ids of the figures this card moves, sorted: the mouse itself for a mouse's card (even while
+    captured); for a minion card its figures on the board (``<card>-<n>``, e.g. ``rat-warriors-1``), a
+    boss's figure (named after the boss, ``brodie``) under one of its cards only; empty when none is left."""
     current: bool
+    """Whether this is the card at the track's current slot: the card taking its turn, or the one whose
+    turn just ended until the next turn starts (see ``InitiativeView.turn``)."""
 
 
 class InitiativeView(Struct, frozen=True, kw_only=True):
+    """The initiative track as ``GET /games/{id}/initiative`` returns it: the round and the cards, top
+    first."""
+
     round: int
+    """The round number, from 1 once the track is laid; 0 before the chapter's first round."""
     turn: str | None
+    """The card id at the current slot: the card taking its turn (or whose turn just ended); ``null``
+    before the first turn of a round and before the track is laid."""
     cards: tuple[InitiativeCard, ...]
+    """The initiative track, top first (the order turns are taken); empty before the track is laid."""
 
 
 class SpaceView(Struct, frozen=True, kw_only=True):
+    """One space of a room tile as the board shows it, with the figures standing on it."""
+
     id: str
+    """The space id, ``<tile code>-<n>`` (``GR-6``: space 6 of the Guard Room), unique across all tiles;
+    the id commands use (``MoveTo.path``)."""
     kind: str
+    """``normal``; ``start`` (where the mice start the chapter); ``minion-entrance`` (where new minions are
+    placed); ``flip`` (explore by turning the board over); ``mousetrap`` (a red-X trap space)."""
     centre: tuple[float, float]
+    """The space's centre as ``[x, y]`` in tile units from the tile's top-left corner (x right, y down),
+    within the tile's ``width`` x ``height`` (``/content/mice-and-mystics/tiles``); for drawing."""
     figures: tuple[str, ...]
+    """Ids of the figures standing here, in order of arrival: mouse ids and minion figure ids
+    (``<card>-<n>``); empty when the space is free. A space holds 4 small figures or 1 large one, except
+    a special area."""
     water: bool = False
+    """Whether this is a water space (entering it stops a mouse's movement; leaving it takes a roll)."""
 
 
 class TileView(Struct, frozen=True, kw_only=True):
+    """One room tile on the table: the face now up, its grid cell and its spaces."""
+
     tile: str
+    """The id of the face now up (``guard-room``); it changes when the board is turned over by a flip
+    space."""
     number: int
+    """The face's printed tile number, 1-16 (odd: orange castle side, even: blue side)."""
     name: str
+    """The face's English name (``Guard Room``)."""
     column: int
+    """The tile's grid column on the table (grows to the east); tiles in neighbouring cells are the rooms
+    an exit can lead to."""
     row: int
+    """The tile's grid row on the table (grows to the south)."""
     provisional: bool
+    """Whether the face's layout (spaces, lines, walls) is a provisional drawing rather than the printed
+    tile; see the tile's ``provisional_reason`` at ``/content/mice-and-mystics/tiles/{number}``."""
     spaces: tuple[SpaceView, ...]
+    """Every space of the face, in content order, with the figures on it."""
 
 
 class BoardView(Struct, frozen=True, kw_only=True):
+    """The table as ``GET /games/{id}/board`` returns it: the room tiles with their figures, the story
+    board's hourglass and chapter end marker, the minion cheese wheel and the mice's cheese."""
+
     tiles: tuple[TileView, ...]
+    """The room tiles on the table, in the order they were laid at setup; empty before the chapter is set
+    up."""
     hourglass_page: int
+    """The story-board page the hourglass is on (1-based); it moves 1 page on at each summon and each
+    capture, and the chapter is lost when it reaches ``end_marker_page``. 0 before setup."""
     end_marker_page: int
+    """The story-board page of the chapter end marker (some achievements move it later); 0 before setup."""
     cheese_wheel: int
+    """Cheese on the minion cheese wheel; once it holds 6 or more, minions are summoned and it is emptied."""
     mouse_cheese: dict[str, int]
+    """Cheese in each mouse's stash, by mouse id; a mouse not listed has none."""
 
 
 def name_of(lib: Library, card: str) -> str:
