@@ -23,8 +23,13 @@ class SandboxTile(Doc, kw_only=True):
     are orange faces, even blue, facts.md §7) at a grid cell (column right, row down)."""
 
     tile: str | Annotated[int, Meta(ge=1, le=99)]
+    """The room tile face to lay: its id (``guard-room``) or its printed number (``5``), as listed by
+    ``/content/mice-and-mystics/tiles``. Each board (the two faces n and n+1) may be used once."""
     column: Annotated[int, Meta(ge=-20, le=20)]
+    """Grid column of the tile's cell (-20 to 20, growing east); the tile in the next cell east is the room
+    an east exit leads to. Two tiles may not share a cell."""
     row: Annotated[int, Meta(ge=-20, le=20)]
+    """Grid row of the tile's cell (-20 to 20, growing south)."""
 
 
 class SandboxFigure(Doc, kw_only=True):
@@ -32,9 +37,17 @@ class SandboxFigure(Doc, kw_only=True):
     with the wounds it already has."""
 
     space: Annotated[str, Meta(min_length=1, max_length=16)]
+    """Id of the space the figure stands on (``GR-6``); it must be on a tile of this table and have room
+    for the figure (4 small or 1 large, except special areas; no minion on the tree entrance)."""
     mouse: str | None = None
+    """The id of a party mouse to place here (each party mouse exactly once); give either ``mouse`` or
+    ``card``."""
     card: str | None = None
+    """The minion or boss initiative card id (``rat-warriors``) of a minion figure to place here; the
+    figure gets the id ``<card>-<n>``. Give either ``mouse`` or ``card``."""
     wounds: Annotated[int, Meta(ge=0, le=20)] = 0
+    """Wounds the figure already has (0-20); fewer than its lives, so that it is not already captured or
+    defeated."""
 
 
 class Sandbox(Doc, kw_only=True):
@@ -45,15 +58,30 @@ class Sandbox(Doc, kw_only=True):
     ``explored`` the faces already explored (omitted: every face on the table)."""
 
     tiles: Annotated[tuple[SandboxTile, ...], Meta(min_length=1, max_length=16)]
+    """The room tile faces on the table, 1 to 16 of them, each at its own grid cell."""
     figures: Annotated[tuple[SandboxFigure, ...], Meta(max_length=64)] = ()
+    """The figures on the table (up to 64): every party mouse exactly once, and any minion figures."""
     track: tuple[Card, ...] | None = None
+    """The initiative track, top first: card ids, exactly the party's mice and the cards of the minions
+    placed; omitted (``null``): the cards are shuffled as at the start of a chapter."""
     cheese_wheel: Annotated[int, Meta(ge=0, le=5)] = 0
+    """Cheese already on the minion cheese wheel (0-5; at 6 minions are summoned)."""
     hourglass_page: Annotated[int, Meta(ge=1, le=99)] = 1
+    """The story-board page the hourglass starts on (1-99); it must be before ``end_marker_page``."""
     end_marker_page: Annotated[int, Meta(ge=1, le=99)] = 6
+    """The story-board page of the chapter end marker (1-99, default 6); the chapter is lost when the
+    hourglass reaches it."""
     mouse_cheese: dict[str, Annotated[int, Meta(ge=0, le=99)]] = field(default_factory=dict)
+    """Cheese already in each party mouse's stash (0-99), by mouse id; a mouse not listed has none."""
     search_deck: tuple[Card, ...] | None = None
+    """Ids of the search cards left in the search deck (search card or equipment ids); omitted (``null``):
+    the chapter's search deck."""
     encounter_deck: tuple[Card, ...] | None = None
+    """Ids of the encounter cards left in the encounter deck (``standard-1``); omitted (``null``): the
+    chapter's encounter deck."""
     explored: tuple[Card, ...] | None = None
+    """Ids of the room tile faces counted as already explored (entering one draws no encounter card);
+    omitted (``null``): every face laid in ``tiles``."""
 
 
 class CarryOver(Doc, kw_only=True):
@@ -62,6 +90,12 @@ class CarryOver(Doc, kw_only=True):
     search card each mouse keeps (added to its starting equipment)."""
 
     from_chapter: str | None = None
+    """Id of the chapter this carry-over comes from (``chapter-1``), as recorded; ``null``: not given."""
     story_achievements: tuple[Card, ...] = ()
+    """Ids of the party's story achievements, kept for the rest of the campaign (``miz-maggie-ally``)."""
     abilities: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    """Ability card ids each mouse holds, by mouse id; a mouse listed here keeps these cards and takes no
+    new starting ability card."""
     equipment: dict[str, Card] = field(default_factory=dict)
+    """The one search card id each mouse keeps, by mouse id; at setup it is taken out of the search deck
+    and put in that mouse's pack. A mouse not listed keeps none."""
