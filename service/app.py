@@ -16,9 +16,7 @@ from litestar import Litestar, get
 from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import HTTPException
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme
-from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
 
@@ -32,8 +30,9 @@ from service.api_types import api_types
 from service.application import AlreadyClaimed, Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized
 from service.application import VersionConflict
 from service.fanout import ChangeFeed, FanOut
+from service.openapi import openapi_config
 from service.projection_store import ReadModels, open_views
-from service.routes import game_controller
+from service.routes import _problems, game_controller
 from service.routes_audit import AuditController
 from service.routes_campaigns import CampaignController
 from service.quotas import close_rate_limit_stores, rate_limit_middleware
@@ -168,7 +167,7 @@ async def health() -> Health:
     return Health(status="ok", checks={})
 
 
-@get("/ready", tags=["operations"], summary="Readiness", sync_to_thread=True)
+@get("/ready", tags=["operations"], summary="Readiness", sync_to_thread=True, responses=_problems(503))
 def ready(runtime: NamedDependency[Runtime]) -> Health:
     """The event store answers; reports how far each projection/publisher is behind (not fatal)."""
     checks: dict[str, str] = {}
@@ -250,18 +249,6 @@ def create_app(
         plugins=[problem],
         lifespan=[lifespan],
         on_shutdown=[close_rate_limit_stores],
-        openapi_config=OpenAPIConfig(
-            title="dicelog",
-            version="0.1.0",
-            description="Event-sourced rules service for tabletop games (Mice and Mystics).",
-            path="/schema",
-            components=Components(
-                security_schemes={
-                    "bearer": SecurityScheme(
-                        type="http", scheme="bearer", description="A seat token returned by POST /games"
-                    )
-                }
-            ),
-            render_plugins=[SwaggerRenderPlugin()],
-        ),
+        openapi_config=openapi_config(types.names),
+        state=State({"rulesets": types.names}),
     )

@@ -27,7 +27,7 @@ from domain.core.events import (
 from domain.core.game import Game, Recorded, fold
 from domain.core.undo import starts_round, starts_turn, undone_versions
 from domain.core.verify import chance_events, inherited_chances, rederive
-from service.schemas import ChanceOut, DiceProof, EventOut
+from service.schemas import ChanceOut, DiceProof, EventOut, TurnCommand, TurnEvent
 from domain.core.visibility import Lens
 from service.views import builtins, event_out
 
@@ -83,11 +83,11 @@ def turn_parts(game_before: Game, records: Sequence[Recorded], lens: Lens) -> di
             log.append(f"v{v}: ({type(record.payload).__name__}, hidden)")
             continue
         if isinstance(payload, CommandAccepted):
-            commands.append({"version": v, "seat": record.seat, "command": builtins(payload)["command"]})
+            commands.append(TurnCommand(version=v, seat=record.seat, command=builtins(payload)["command"]))
         elif isinstance(payload, (RollRequested, DiceRolled, ShuffleRequested, CardsShuffled, DrawRequested, CardsDrawn)):
-            dice.append({"version": v, **builtins(payload)})
+            dice.append(TurnEvent(version=v, event=builtins(payload)))
         elif isinstance(payload, (DecisionRequested, DecisionMade)):
-            decisions.append({"version": v, **builtins(payload)})
+            decisions.append(TurnEvent(version=v, event=builtins(payload)))
         line = describe(game, payload, lens)
         if line:
             log.append(f"v{v}: {line}")

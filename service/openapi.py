@@ -1,19 +1,433 @@
-"""The committed OpenAPI document (``openapi/openapi.json``), generated from the app itself."""
+"""The OpenAPI document: Litestar's paths, msgspec's schemas, the code's docstrings.
+
+Litestar builds the paths, parameters, security and response codes from the route handlers.
+Its schemas of msgspec Structs lose what a client needs (docstrings, constraints inside
+optionals, tagged-union discriminators, ``additionalProperties: false``, item types of
+variable-length tuples), so ``refine`` replaces every request and response schema with the one
+msgspec itself generates (``msgspec.json.schema_components``) for the handler's declared type,
+adds each Struct field's attribute docstring as the property's description (``service.docs``),
+and fills the per-app *slots* (``slot(...)``): a field typed by the served rulesets, e.g. a
+game's state, whose schema is the union of the rulesets' own types.
+
+It also gives every operation a short stable ``operationId``, request-body examples, and the
+``links`` from a created game to its operations. The served ``/schema/openapi.json`` and the
+committed ``openapi/openapi.json`` are the same refined document (a drift test compares them).
+"""
 
 from __future__ import annotations
 
+import copy
+import re
+import typing
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from litestar import Litestar
+from litestar import Litestar, Request
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.response import Response, ServerSentEvent
+from msgspec import Meta
+
+from service.docs import class_doc, field_docs
+from service.openapi_slots import SLOT_KEY
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+REF = "#/components/schemas/{name}"
+# ---------------------------------------------------------------------------------------------
+# Operation ids: short and stable (clients generate method names from them).
+
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("get", "/games"): "listGames",
+    ("post", "/games"): "createGame",
+    ("get", "/games/{game_id}"): "getGame",
+    ("post", "/games/{game_id}/commands"): "sendCommand",
+    ("get", "/games/{game_id}/legal-commands"): "getLegalCommands",
+    ("get", "/games/{game_id}/events"): "listEvents",
+    ("get", "/games/{game_id}/state"): "getState",
+    ("get", "/games/{game_id}/board"): "getBoard",
+    ("get", "/games/{game_id}/initiative"): "getInitiative",
+    ("get", "/games/{game_id}/log"): "getLog",
+    ("get", "/games/{game_id}/stream"): "streamEvents",
+    ("post", "/games/{game_id}/verify"): "verifyGame",
+    ("post", "/games/{game_id}/forks"): "forkGame",
+    ("post", "/games/{game_id}/claims"): "claimPlace",
+    ("get", "/games/{game_id}/turns/{number}"): "getTurn",
+    ("get", "/games/{game_id}/rounds/{number}"): "getRound",
+    ("get", "/games/{game_id}/dice"): "getDiceProof",
+    ("post", "/campaigns"): "createCampaign",
+    ("get", "/campaigns/{campaign_id}"): "getCampaign",
+    ("post", "/campaigns/{campaign_id}/chapters"): "startNextChapter",
+    ("post", "/campaigns/{campaign_id}/reverts"): "requestCampaignRevert",
+    ("post", "/campaigns/{campaign_id}/reverts/approval"): "approveCampaignRevert",
+    ("get", "/rulesets"): "listRulesets",
+    ("get", "/health"): "getHealth",
+    ("get", "/ready"): "getReadiness",
+}
+
+
+def _camel(text: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", text) if part)
+
+
+def operation_id(method: str, path: str, rulesets: tuple[str, ...]) -> tuple[str, bool]:
+    """The operationId of ``method path`` and whether the operation is deprecated.
+
+    Content of a ruleset: ``list<Ruleset><Kind>`` / ``get<Ruleset><Kind>`` (e.g.
+    ``listMiceAndMysticsTiles``, ``getMiceAndMysticsTile``); the ruleset-less ``/content/<kind>``
+    aliases of release 0.1 end in ``Legacy`` and are deprecated.
+    """
+    if (method, path) in OPERATION_IDS:
+        return OPERATION_IDS[(method, path)], False
+    parts = [p for p in path.split("/") if p]
+    if parts and parts[0] == "content":
+        legacy = len(parts) < 3 or parts[1] not in rulesets
+        ruleset = "" if legacy else _camel(parts[1])
+        kind = parts[1] if legacy else parts[2]
+        if parts[-1].startswith("{"):
+            name = f"get{ruleset}{_camel(kind).removesuffix('s')}"
+        else:
+            name = f"list{ruleset}{_camel(kind)}"
+        return name + ("Legacy" if legacy else ""), legacy
+    return method + _camel(path), False
+
+
+# ---------------------------------------------------------------------------------------------
+# Examples and links.
+
+EXAMPLES: dict[str, Any] = {
+    "createGame": {
+        "ruleset": "mice-and-mystics",
+        "setup": {"chapter": "chapter-1", "mice": ["collin", "nez", "filch", "maginos"]},
+        "seats": [
+            {"name": "ana", "controls": ["collin", "nez"]},
+            {"name": "ben", "controls": ["filch", "maginos"]},
+        ],
+        "dice_mode": "server",
+        "undo_policy": "all-seats",
+        "visibility": "unlisted",
+    },
+    "sendCommand": {"command": {"type": "Move", "mouse": "collin"}, "expected_version": 12},
+    "forkGame": {"version": 12},
+    "createCampaign": {
+        "ruleset": "mice-and-mystics",
+        "chapters": ["chapter-1", "chapter-2"],
+        "party": {"mice": ["collin", "nez", "filch", "maginos"]},
+        "seats": [{"name": "ana", "controls": ["collin", "nez", "filch", "maginos"]}],
+    },
+    "requestCampaignRevert": {"to_chapter": 1},
+}
+"""One request-body example per operation that takes a body (a test sends each to the app)."""
+
+GAME_LINKS = {
+    "getGame": "The game just created.",
+    "sendCommand": "Send a command to the game just created.",
+    "getLegalCommands": "What a seat of the new game may do now.",
+    "listEvents": "The new game's audit log.",
+    "getState": "The new game's state.",
+    "streamEvents": "The new game's events, live.",
+}
+
+
+SLOT_COMPONENTS = {"event": "GameEvent", "command": "GameCommand", "state": "GameState",
+                   "board": "BoardDocument", "initiative": "InitiativeDocument"}
+SLOT_DOCS = {
+    "event": "Any event of the served rulesets or of the core (``type`` names it).",
+    "command": "Any command of the served rulesets or of the core (``type`` names it).",
+    "state": "The state of a game of any served ruleset.",
+    "board": "The board view of a game of any served ruleset.",
+    "initiative": "The initiative view of a game of any served ruleset.",
+}
+GENERIC_DESCRIPTIONS = {"200": "Request fulfilled, document follows", "201": "Document created, URL follows"}
+LOCATION_DOCS = {
+    "createGame": "The game created: ``/games/{id}``.",
+    "forkGame": "The fork: ``/games/{id}``.",
+    "claimPlace": "The fork whose place was taken: ``/games/{id}``.",
+    "sendCommand": "The events this command caused: ``/games/{id}/events?after=<version before>``.",
+    "createCampaign": "The campaign created: ``/campaigns/{id}``.",
+    "startNextChapter": "The chapter's new game: ``/games/{id}``.",
+    "requestCampaignRevert": "The campaign: ``/campaigns/{id}``.",
+    "approveCampaignRevert": "The campaign: ``/campaigns/{id}``.",
+}
+
+
+def _links(target: str) -> dict[str, Any]:
+    """OpenAPI links from a response whose body has ``game.id`` to the game's operations."""
+    return {
+        op: {"operationId": op, "parameters": {"game_id": f"$response.body#/{target}"}, "description": text}
+        for op, text in GAME_LINKS.items()
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The refinement.
+
+
+def _unwrap(annotation: Any) -> Any:
+    """The body type of a handler annotation: ``Annotated[X, Body]`` and ``Response[X]`` -> ``X``;
+    ``None`` for bodies that are not JSON documents (bytes, server-sent events, no content)."""
+    if typing.get_origin(annotation) is Annotated:
+        args = typing.get_args(annotation)
+        if not any(isinstance(m, Meta) for m in args[1:]):
+            return _unwrap(args[0])
+    origin = typing.get_origin(annotation) or annotation
+    if isinstance(origin, type) and issubclass(origin, Response):
+        args = typing.get_args(annotation)
+        return _unwrap(args[0]) if args else None
+    if annotation in (None, type(None), bytes, str) or annotation is ServerSentEvent:
+        return None
+    if isinstance(origin, type) and issubclass(origin, ServerSentEvent):
+        return None
+    return annotation
+
+
+def _struct_classes(types: list[Any]) -> dict[str, type]:
+    """Component name -> class of every Struct and Enum reachable from ``types`` (named as
+    msgspec names its components: the class name, or its module path when two classes share it)."""
+    import msgspec.inspect as mi
+
+    found: dict[type, None] = {}
+
+    def walk(t: mi.Type) -> None:
+        if isinstance(t, mi.StructType):
+            if t.cls in found:
+                return
+            found[t.cls] = None
+            for f in t.fields:
+                walk(f.type)
+        elif isinstance(t, mi.EnumType):
+            found[t.cls] = None
+        elif isinstance(t, (mi.UnionType,)):
+            for sub in t.types:
+                walk(sub)
+        elif isinstance(t, (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType)):
+            walk(t.item_type)
+        elif isinstance(t, mi.TupleType):
+            for sub in t.item_types:
+                walk(sub)
+        elif isinstance(t, mi.DictType):
+            walk(t.key_type)
+            walk(t.value_type)
+        elif isinstance(t, mi.Metadata):
+            walk(t.type)
+
+    for info in mi.multi_type_info(types):
+        walk(info)
+    names: dict[str, list[type]] = {}
+    for cls in found:
+        names.setdefault(cls.__name__, []).append(cls)
+    out: dict[str, type] = {}
+    for name, classes in names.items():
+        for cls in classes:
+            key = name if len(classes) == 1 else re.sub(r"[^a-zA-Z0-9.\-_]", "_", f"{cls.__module__}.{cls.__qualname__}")
+            out[key] = cls
+    return out
+
+
+def _describe_components(components: dict[str, Any], classes: dict[str, type]) -> None:
+    """Class docstrings as schema descriptions, attribute docstrings as property descriptions."""
+    for name, schema in components.items():
+        cls = classes.get(name)
+        if cls is None:
+            continue
+        doc = class_doc(cls)
+        if doc and "description" not in schema:
+            schema["description"] = doc
+        if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct):
+            continue
+        docs = field_docs(cls)
+        encoded = dict(zip(cls.__struct_fields__, cls.__struct_encode_fields__, strict=True))
+        tag_field = cls.__struct_config__.tag_field
+        for field, text in docs.items():
+            prop = schema.get("properties", {}).get(encoded.get(field, field))
+            if prop is not None and "description" not in prop:
+                prop["description"] = text
+        if tag_field and tag_field in schema.get("properties", {}):
+            schema["properties"][tag_field].setdefault(
+                "description", f"The {tag_field} of this object: always `{cls.__struct_config__.tag}`."
+            )
+
+
+def _slot_types(rulesets: tuple[str, ...]) -> dict[str, Any]:
+    """The type of each slot for an app serving ``rulesets``."""
+    from domain.core import events as core_events
+    from domain.core import registry
+    from service.api_types import api_types
+
+    types = api_types(rulesets)
+    core = [
+        v for v in vars(core_events).values()
+        if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
+    ]
+    states, events, boards, initiatives = [], list(core), [], []
+    for name in rulesets:
+        ruleset = registry.get(name)
+        states.append(ruleset.state_type)
+        events.extend(e for e in ruleset.event_types if e not in events)
+        for view, bucket in ((ruleset.board_view, boards), (ruleset.initiative_view, initiatives)):
+            returned = typing.get_type_hints(view).get("return", Any)
+            bucket.append(returned)
+
+    def union(items: list[Any]) -> Any:
+        items = list(dict.fromkeys(items))
+        if any(i is Any for i in items):
+            return dict[str, Any]
+        return items[0] if len(items) == 1 else typing.Union[tuple(items)]  # noqa: UP007
+
+    return {
+        "state": union(states),
+        "event": union(events),
+        "command": types.Command,
+        "board": union(boards),
+        "initiative": union(initiatives),
+    }
+
+
+def _fill_slots(node: Any, roots: dict[str, Any]) -> Any:
+    """Replace every ``{x-dicelog-slot: name}`` schema by the slot's schema (keeping its
+    description and nullability)."""
+    if isinstance(node, list):
+        return [_fill_slots(n, roots) for n in node]
+    if not isinstance(node, dict):
+        return node
+    if SLOT_KEY in node:
+        filled = copy.deepcopy(roots[node[SLOT_KEY]])
+        if "description" in node:
+            filled = {"description": node["description"], **({"allOf": [filled]} if "$ref" in filled else filled)}
+            if "allOf" in filled and len(filled["allOf"]) == 1:
+                filled = {"description": node["description"], **filled["allOf"][0]}
+        return filled
+    return {k: _fill_slots(v, roots) for k, v in node.items()}
+
+
+def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -> dict[str, Any]:
+    """The app's OpenAPI document with msgspec's schemas, descriptions, slots, operation ids,
+    examples and links (see the module docstring). ``document`` is Litestar's, not modified."""
+    from service.schemas import Problem
+
+    doc = copy.deepcopy(document)
+    bodies: dict[tuple[str, str, str], Any] = {}  # (method, path, "request" | status) -> type
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            if not handler.resolve_include_in_schema():
+                continue
+            signature = handler.parsed_fn_signature
+            data = signature.parameters.get("data")
+            returned = _unwrap(signature.return_type.annotation)
+            for method in handler.http_methods:
+                key = (method.lower(), route.path_format)
+                if data is not None:
+                    bodies[(*key, "request")] = _unwrap(data.annotation)
+                if returned is not None:
+                    bodies[(*key, str(handler.status_code))] = returned
+    slot_types = _slot_types(rulesets)
+    roots = [Problem, *slot_types.values(), *bodies.values()]
+    schemas, components = msgspec.json.schema_components(roots, ref_template=REF)
+    classes = _struct_classes(roots)
+    _describe_components(components, classes)
+    slot_roots = dict(zip(slot_types, schemas[1 : 1 + len(slot_types)], strict=True))
+    for name, component in SLOT_COMPONENTS.items():  # unions get a name: clients get one type
+        if "$ref" not in slot_roots[name]:
+            components[component] = {"title": component, "description": SLOT_DOCS[name], **slot_roots[name]}
+            slot_roots[name] = {"$ref": REF.format(name=component)}
+    by_key = dict(zip(bodies, schemas[1 + len(slot_types) :], strict=True))
+    problem = schemas[0]
+
+    for path, item in doc.get("paths", {}).items():
+        for method, op in item.items():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            op_id, deprecated = operation_id(method, path, rulesets)
+            op["operationId"] = op_id
+            if deprecated:
+                op["deprecated"] = True
+            request = bodies.get((method, path, "request"))
+            if request is not None and "requestBody" in op:
+                media = op["requestBody"]["content"].setdefault("application/json", {})
+                media["schema"] = by_key[(method, path, "request")]
+                if op_id in EXAMPLES:
+                    media["example"] = EXAMPLES[op_id]
+            for status, response in op["responses"].items():
+                if status in GENERIC_DESCRIPTIONS and response.get("description") in GENERIC_DESCRIPTIONS.values():
+                    returned = bodies.get((method, path, status))
+                    first = (class_doc(returned) or "").split("\n\n")[0] if isinstance(returned, type) else ""
+                    response["description"] = " ".join(first.split()) or op.get("summary", "OK")
+                if status == "201":
+                    response.setdefault("headers", {})["Location"] = {
+                        "description": LOCATION_DOCS.get(op_id, "Where the created resource is."),
+                        "schema": {"type": "string", "format": "uri-reference"},
+                    }
+                for media_type, media in response.get("content", {}).items():
+                    if media_type == "application/problem+json":
+                        media["schema"] = problem
+                    elif (method, path, status) in by_key and media_type.endswith("json"):
+                        media["schema"] = by_key[(method, path, status)]
+            if op_id in ("createGame", "forkGame") and "201" in op["responses"]:
+                op["responses"]["201"]["links"] = _links("game/id")
+    if len(rulesets) == 1:  # msgspec decodes a lone tagged Struct without its tag: say so
+        from service.api_types import api_types
+
+        lone = api_types(rulesets).NewGame
+        schema = components.get(lone.__name__, {})
+        tag = lone.__struct_config__.tag_field
+        if tag in schema.get("required", ()):
+            schema["required"] = [r for r in schema["required"] if r != tag]
+            schema["properties"][tag]["default"] = lone.__struct_config__.tag
+    doc["paths"] = _fill_slots(doc.get("paths", {}), slot_roots)
+    doc.setdefault("components", {})["schemas"] = dict(sorted(_fill_slots(components, slot_roots).items()))
+    return msgspec.json.decode(msgspec.json.encode(doc))  # plain JSON data (tuples as lists)
+
+
+# ---------------------------------------------------------------------------------------------
+# Serving and committing the document.
+
+
+class RefinedJson(JsonRenderPlugin):
+    """Serves the refined document at ``/schema/openapi.json`` (built once per app)."""
+
+    def __init__(self, rulesets: tuple[str, ...]) -> None:
+        super().__init__()
+        self.rulesets = rulesets
+        self._cache: dict[int, bytes] = {}
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        key = id(request.app)
+        if key not in self._cache:
+            self._cache[key] = msgspec.json.encode(refine(request.app, openapi_schema, self.rulesets))
+        return self._cache[key]
+
+
+def openapi_config(rulesets: tuple[str, ...]) -> OpenAPIConfig:
+    """The app's OpenAPI configuration: handler docstrings become operation descriptions, the
+    JSON document is refined (``RefinedJson``), Swagger UI reads it."""
+    return OpenAPIConfig(
+        title="dicelog",
+        version="0.1.0",
+        description=(
+            "Event-sourced rules service for tabletop games. Every die roll and decision is an immutable "
+            "event; clients create games, send commands as seats holding bearer tokens, answer pending "
+            "rolls, draws and decisions, and read state, audit logs, replays and dice proofs. Errors are "
+            "RFC 9457 problem details (`application/problem+json`)."
+        ),
+        path="/schema",
+        use_handler_docstrings=True,
+        components=Components(
+            security_schemes={
+                "bearer": SecurityScheme(
+                    type="http", scheme="bearer",
+                    description="A token returned by POST /games (a seat's, the spectator's or the auditor's)",
+                )
+            }
+        ),
+        render_plugins=[RefinedJson(rulesets), SwaggerRenderPlugin()],
+    )
 
 
 def schema_document(app: Litestar) -> dict[str, Any]:
-    """The app's OpenAPI 3.1 document as plain JSON data."""
-    return app.openapi_schema.to_schema()
+    """The app's refined OpenAPI 3.1 document as plain JSON data."""
+    rulesets: tuple[str, ...] = app.state.get("rulesets", ())
+    return refine(app, app.openapi_schema.to_schema(), rulesets)
 
 
 def schema_text(app: Litestar) -> str:

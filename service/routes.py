@@ -33,7 +33,12 @@ from service.application import GameNotFound, Games, new_token
 from service.audit import audit_events, describe
 from service.projection_store import ReadModels
 from service.schemas import (
+    BoardOut,
+    CommandResult,
     EventPage,
+    InitiativeOut,
+    LogLine,
+    LogOut,
     GameCreatedBody,
     GameList,
     GameSummary,
@@ -59,8 +64,10 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
         404: "No such game",
         409: "Stale expected_version, or something else must happen first",
         413: "The request (or its content pack) is too large",
+        415: "The body is not JSON (send Content-Type: application/json)",
         422: "A rule refuses the command (type urn:dicelog:rule:<rule>)",
         429: "Too many requests: retry after the Retry-After header's seconds",
+        503: "The service cannot serve this now (its store is unavailable): retry later",
     }
     return {
         c: ResponseSpec(
@@ -72,6 +79,20 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
 
 _encode = msgspec.json.Encoder().encode
 SECTION = "DESIGN.md, API shape"
+
+
+class _Versions(msgspec.Struct):
+    version: int
+
+
+class _Answer(msgspec.Struct):
+    game_id: UUID
+    events: list[_Versions]
+
+
+def created(body: Any, location: str, status: int = 201) -> Response[Any]:
+    """A 201 answer with its ``Location`` header (the resource created, or where its events are)."""
+    return Response(body, status_code=status, headers={"Location": location})
 
 
 def bearer(request: Request[Any, Any, Any]) -> str | None:
@@ -145,7 +166,7 @@ def send_command(
     request: Request[Any, Any, Any],
     games: Games,
     idempotency_key: str | None,
-) -> Response[bytes]:
+) -> Response[CommandResult]:
     """``POST /games/{id}/commands`` (see ``GameController.send_command``)."""
     seat = _seat(games, game_id, request)
     game = _game(games, game_id)
@@ -166,7 +187,12 @@ def send_command(
         request_hash=request_hash,
         render=command_result(lens),
     )
-    return Response(body, status_code=status, media_type="application/json")
+    answer = msgspec.json.decode(body, type=_Answer)
+    after = answer.events[0].version - 1 if answer.events else 0
+    return Response(
+        body, status_code=status, media_type="application/json",
+        headers={"Location": f"/games/{answer.game_id}/events?after={after}"},
+    )
 
 
 class GameReads:
@@ -304,18 +330,20 @@ class GameReads:
     def initiative(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
-    ) -> dict[str, Any]:
+    ) -> InitiativeOut:
         """The initiative track as the projection last saw it (``version`` says when)."""
-        return _document(games, read_models, request, "initiative", game_id)
+        doc = _document(games, read_models, request, "initiative", game_id)
+        return InitiativeOut(game_id=game_id, version=doc["version"], initiative=doc["initiative"])
 
     @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model", security=READ_SECURITY,
          responses=_problems(400, 401, 404))
     def board(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
-    ) -> dict[str, Any]:
+    ) -> BoardOut:
         """The board (rooms, spaces, figures, hourglass, cheese wheel) as last projected."""
-        return _document(games, read_models, request, "board", game_id)
+        doc = _document(games, read_models, request, "board", game_id)
+        return BoardOut(game_id=game_id, version=doc["version"], board=doc["board"])
 
     @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model", security=READ_SECURITY,
          responses=_problems(400, 401, 404))
@@ -325,9 +353,9 @@ class GameReads:
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
-        after: Annotated[int, Parameter(ge=0, le=10**15)] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
-    ) -> dict[str, Any]:
+        after: Annotated[int, Parameter(ge=0, le=10**15, description="only lines of events after this version")] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many lines")] = 200,
+    ) -> LogOut:
         """Readable log lines, one per meaningful event, oldest first (as the reader may see them)."""
         game, lens = _reader(games, game_id, request)
         if has_secrets(game.ruleset):
@@ -336,7 +364,7 @@ class GameReads:
             lines = read_models.log_lines(game_id, after=after, limit=limit)
         if lines is None:
             raise NotFoundException(f"no log for game {game_id} (yet)")
-        return {"game_id": str(game_id), "lines": lines}
+        return LogOut(game_id=game_id, lines=[LogLine(**line) for line in lines])
 
 
 def game_controller(types: ApiTypes) -> type[Controller]:
@@ -350,8 +378,10 @@ def game_controller(types: ApiTypes) -> type[Controller]:
         path = "/games"
         tags = ["games"]
 
-        @post("/", sync_to_thread=True, summary="Create a game", responses=_problems(400, 413, 422, 429))
-        def create_game(self, data: JSONBody[types.NewGame], games: NamedDependency[Games]) -> GameCreatedBody:
+        @post("/", sync_to_thread=True, summary="Create a game", responses=_problems(400, 413, 415, 422, 429))
+        def create_game(
+            self, data: JSONBody[types.NewGame], games: NamedDependency[Games]
+        ) -> Response[GameCreatedBody]:
             """Create a game of any served ruleset (``ruleset`` tags the body); returns it, one bearer
             token per seat, a spectator token and an auditor token (only their hashes are kept).
 
@@ -361,7 +391,8 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             event that ends it. 422 when the ruleset rejects the setup or the seats; 413 when the
             content pack is over its cap.
             """
-            return create_game(types, data, games)
+            body = create_game(types, data, games)
+            return created(body, f"/games/{body.game.id}")
 
         @post(
             "/{game_id:uuid}/commands",
@@ -369,7 +400,7 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             summary="Send a command",
             security=BEARER,
             status_code=201,
-            responses=_problems(400, 401, 403, 404, 409, 422, 429),
+            responses=_problems(400, 401, 403, 404, 409, 415, 422, 429),
         )
         def send_command(
             self,
@@ -380,7 +411,7 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             idempotency_key: Annotated[
                 str | None, HeaderParameter(name="Idempotency-Key", min_length=1, max_length=200, required=False)
             ] = None,
-        ) -> Response[bytes]:
+        ) -> Response[CommandResult]:
             """Run one command as the bearer token's seat.
 
             201 with the events it caused (as the seat may see them); 401 without a valid token;

@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.params import JSONBody, Parameter
 
 from service.application import Games
 from service.audit import audit_events, dice_proof, span, turn_parts
-from service.routes import BEARER, READ_SECURITY, GameId, _problems, _reader, bearer, created_body
+from service.routes import BEARER, READ_SECURITY, GameId, _problems, _reader, bearer, created, created_body
 from service.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
 from service.views import builtins
 
@@ -52,9 +52,9 @@ class AuditController(Controller):
         return dice_proof(games.records(game_id), lens)
 
     @post("/{game_id:uuid}/forks", sync_to_thread=True, summary="Fork a game at a version", security=BEARER,
-          responses=_problems(400, 401, 404, 422, 429))
+          responses=_problems(400, 401, 404, 415, 422, 429))
     def fork(self, game_id: GameId, data: JSONBody[ForkRequest], request: Request[Any, Any, Any],
-             games: NamedDependency[Games]) -> GameCreatedBody:
+             games: NamedDependency[Games]) -> Response[GameCreatedBody]:
         """A new game from the first ``version`` events (any token of the original may fork); the
         original is untouched. A fork of a running game rolls from a fresh seed with a new
         commitment; a fork of an ended game keeps the revealed seed (an exact what-if). The
@@ -63,15 +63,17 @@ class AuditController(Controller):
         /games/{fork_id}/claims``."""
         audience = games.audience(game_id, bearer(request))
         game, tokens = games.fork(game_id, data.version, audience=audience)
-        return created_body(games, game, tokens)
+        return created(created_body(games, game, tokens), f"/games/{game.id}")
 
     @post("/{game_id:uuid}/claims", sync_to_thread=True, summary="Take your place in a fork", security=BEARER,
           status_code=201, responses=_problems(400, 401, 404, 409, 422))
-    def claim(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> ClaimedToken:
+    def claim(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> Response[ClaimedToken]:
         """With a token of the fork's original game, take the same place (seat, spectator or
         auditor) in the fork ``game_id``; returns the new token. Each place is taken once (409)."""
         audience, token = games.claim(game_id, bearer(request))
-        return ClaimedToken(game_id=game_id, audience=audience, token=token)
+        return created(ClaimedToken(game_id=game_id, audience=audience, token=token), f"/games/{game_id}")
 
 
 def _span_view(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str, number: int) -> TurnView:

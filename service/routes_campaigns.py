@@ -6,7 +6,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import JSONBody
@@ -15,7 +15,7 @@ from domain.core.campaign import Campaign, CampaignStarted
 from service import campaigns
 from service.application import Games, Unauthorized
 from domain.core.visibility import seat_viewer
-from service.routes import BEARER, READ_SECURITY, GameId, _problems, _seat, bearer
+from service.routes import BEARER, READ_SECURITY, GameId, _problems, _seat, bearer, created
 from service.schemas import (
     CampaignCreatedBody,
     CampaignOut,
@@ -64,8 +64,8 @@ class CampaignController(Controller):
     path = "/campaigns"
     tags = ["campaigns"]
 
-    @post("/", sync_to_thread=True, summary="Create a campaign", responses=_problems(400, 422, 429))
-    def create(self, data: JSONBody[NewCampaign], games: NamedDependency[Games]) -> CampaignCreatedBody:
+    @post("/", sync_to_thread=True, summary="Create a campaign", responses=_problems(400, 415, 422, 429))
+    def create(self, data: JSONBody[NewCampaign], games: NamedDependency[Games]) -> Response[CampaignCreatedBody]:
         """A campaign and one bearer token per seat (the same token plays every chapter)."""
         names = [s.name for s in data.seats]
         if len(set(names)) != len(names) or (data.host is not None and data.host not in names):
@@ -77,8 +77,9 @@ class CampaignController(Controller):
                                   dice_mode=data.dice_mode, undo_policy=data.undo_policy, host=data.host,
                                   visibility=data.visibility)
         campaign, tokens = campaigns.create_campaign(games, started)
-        return CampaignCreatedBody(campaign=campaign_out(campaign),
+        body = CampaignCreatedBody(campaign=campaign_out(campaign),
                                    tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
+        return created(body, f"/campaigns/{campaign.id}")
 
     @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", security=READ_SECURITY,
          responses=_problems(400, 401, 404))
@@ -93,34 +94,35 @@ class CampaignController(Controller):
     @post("/{campaign_id:uuid}/chapters", sync_to_thread=True, summary="Start the next chapter", security=BEARER,
           responses=_problems(400, 401, 404, 409, 422))
     def next_chapter(self, campaign_id: GameId, request: Request[Any, Any, Any],
-                     games: NamedDependency[Games]) -> ChapterStartedBody:
+                     games: NamedDependency[Games]) -> Response[ChapterStartedBody]:
         """Record the ended chapter's result and carry-over, and start the next chapter's game
         (the same chapter again after a defeat)."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
         lens = games.lens(game, seat_viewer(game.created.seats, seat))
-        return ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens))
+        return created(ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens)), f"/games/{game.id}")
 
     @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
-          security=BEARER, responses=_problems(400, 401, 404, 409, 422))
+          security=BEARER, responses=_problems(400, 401, 404, 409, 415, 422))
     def request_revert(self, campaign_id: GameId, data: JSONBody[RevertRequest], request: Request[Any, Any, Any],
-                       games: NamedDependency[Games]) -> CampaignOut:
+                       games: NamedDependency[Games]) -> Response[CampaignOut]:
         """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
         for (``host``: at once; ``all-seats``: when every other seat approved). Reverted chapters
         stay in the history, marked; the carry-over is recomputed from the chapters left."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
-        return campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))
+        out = campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))
+        return created(out, f"/campaigns/{campaign_id}")
 
     @post("/{campaign_id:uuid}/reverts/approval", sync_to_thread=True, summary="Approve the open revert",
           security=BEARER, responses=_problems(400, 401, 404, 409, 422))
     def approve_revert(self, campaign_id: GameId, request: Request[Any, Any, Any],
-                       games: NamedDependency[Games]) -> CampaignOut:
+                       games: NamedDependency[Games]) -> Response[CampaignOut]:
         """The calling seat approves the open revert request."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
-        return campaign_out(campaigns.revert(games, campaign_id, seat, None))
+        return created(campaign_out(campaigns.revert(games, campaign_id, seat, None)), f"/campaigns/{campaign_id}")
 
 
 __all__ = ["CampaignController", "Unauthorized"]

@@ -10,6 +10,7 @@ from msgspec import Meta, Struct
 
 from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibility
 from domain.core.verify import Verification
+from service.openapi_slots import slot
 
 class SeatToken(Struct, frozen=True, kw_only=True):
     """A seat and its bearer token (shown once, at creation; only its hash is stored)."""
@@ -70,7 +71,7 @@ class EventOut(Struct, frozen=True, kw_only=True):
     event itself (its ``type`` field names the event type). ``undone`` marks an event a later
     ``UndoApplied`` undid (it stays in the log); ``round`` is the round it happened in, if any.
     ``hidden`` marks an event the reader may not see yet (a secret of another seat): its
-    ``payload`` is only ``{"type": ...}`` and ``hash`` is its digest, salted so it cannot be
+    ``payload`` is ``null`` (``type`` still names it) and ``hash`` is its digest, salted so it cannot be
     guessed; everything is shown once the game has ended.
     """
 
@@ -81,7 +82,9 @@ class EventOut(Struct, frozen=True, kw_only=True):
     timestamp: datetime
     prev_hash: str
     hash: str
-    payload: dict[str, Any]
+    payload: slot("event") | None
+    """The event itself (its ``type`` names the event type), as the reader may see it; ``null``
+    when ``hidden``."""
     undone: bool = False
     round: int | None = None
     hidden: bool = False
@@ -111,7 +114,8 @@ class StateAt(Struct, frozen=True, kw_only=True):
 
     game_id: UUID
     version: int
-    state: dict[str, Any]
+    state: slot("state")
+    """The game's state as the reader may see it (the ruleset's state document)."""
     pending: PendingEvent | None
     result: str | None
 
@@ -122,7 +126,8 @@ class LegalCommands(Struct, frozen=True, kw_only=True):
     game_id: UUID
     version: int
     seat: str
-    commands: list[dict[str, Any]]
+    commands: list[slot("command")]
+    """Ready-to-send commands of the game's ruleset (the ``command`` of ``POST /games/{id}/commands``)."""
     pending: PendingEvent | None
     pending_seat: str | None
     turn: str | None
@@ -147,16 +152,40 @@ class Health(Struct, frozen=True, kw_only=True):
     checks: dict[str, str]
 
 
+class ProblemError(Struct, frozen=True, kw_only=True):
+    """One reason a request was malformed (in a 400 problem's ``errors``)."""
+
+    message: str
+    """What is wrong."""
+    key: str | None = None
+    """The parameter, header or body field at fault, when known."""
+    source: str | None = None
+    """Where it was: ``body``, ``query``, ``path``, ``header`` or ``cookie``."""
+
+
 class Problem(Struct, frozen=True, kw_only=True):
     """RFC 9457 problem details. ``type`` is stable per problem; for a broken rule it is
     ``urn:dicelog:rule:<rule id>`` and ``rule``/``section`` name the rule and its rulebook section."""
 
     status: int
+    """The HTTP status code."""
     type: str | None = None
+    """A stable URI of the problem kind: ``urn:dicelog:rule:<rule id>`` for a broken game rule,
+    ``urn:dicelog:problem:<kind>`` otherwise (``version-conflict``, ``game-not-found``, ...)."""
     title: str | None = None
+    """A short summary of the problem kind."""
     detail: str | None = None
+    """What happened in this case, for a person to read."""
     rule: str | None = None
+    """The id of the rule that refused the command (422 rule problems)."""
     section: str | None = None
+    """The rulebook section the rule comes from (422 rule problems)."""
+    expected_version: int | None = None
+    """The ``expected_version`` the request stated (409 ``version-conflict``)."""
+    current_version: int | None = None
+    """The game's version when the request arrived (409 ``version-conflict``)."""
+    errors: list[ProblemError] | None = None
+    """The reasons a request was malformed (400)."""
 
 
 class TurnView(Struct, frozen=True, kw_only=True):
@@ -168,13 +197,80 @@ class TurnView(Struct, frozen=True, kw_only=True):
     number: int
     from_version: int
     to_version: int
-    state_before: dict[str, Any]
-    state_after: dict[str, Any]
+    state_before: slot("state")
+    """The state before the first event of the span, as the reader may see it."""
+    state_after: slot("state")
+    """The state after the last event of the span, as the reader may see it."""
     events: list[EventOut]
-    commands: list[dict[str, Any]]
-    dice: list[dict[str, Any]]
-    decisions: list[dict[str, Any]]
+    commands: list[TurnCommand]
+    dice: list[TurnEvent]
+    decisions: list[TurnEvent]
     log: list[str]
+
+
+class TurnCommand(Struct, frozen=True, kw_only=True):
+    """A command accepted during a turn or round."""
+
+    version: int
+    """Version of its ``CommandAccepted`` event."""
+    seat: str
+    """The seat that sent it."""
+    command: slot("command")
+    """The command as sent."""
+
+
+class TurnEvent(Struct, frozen=True, kw_only=True):
+    """A chance or decision event of a turn or round (a roll, shuffle or draw and its answer; a
+    decision asked and made)."""
+
+    version: int
+    """The event's version."""
+    event: slot("event")
+    """The event as the reader may see it."""
+
+
+class BoardOut(Struct, frozen=True, kw_only=True):
+    """The board read model of a game (``GET /games/{id}/board``)."""
+
+    game_id: UUID
+    """The game."""
+    version: int
+    """The game version this board shows (the projection may trail the latest by a moment)."""
+    board: slot("board")
+    """The ruleset's board view, as the reader may see it."""
+
+
+class InitiativeOut(Struct, frozen=True, kw_only=True):
+    """The initiative read model of a game (``GET /games/{id}/initiative``)."""
+
+    game_id: UUID
+    """The game."""
+    version: int
+    """The game version this track shows (the projection may trail the latest by a moment)."""
+    initiative: slot("initiative")
+    """The ruleset's initiative view (turn order and public tracks), as the reader may see it."""
+
+
+class LogLine(Struct, frozen=True, kw_only=True):
+    """One readable line of the game log."""
+
+    version: int
+    """Version of the event the line tells."""
+    seat: str
+    """The seat whose command caused the event (``system`` for the core's own events)."""
+    type: str
+    """The event type."""
+    line: str
+    """What happened, in English game terms."""
+
+
+class LogOut(Struct, frozen=True, kw_only=True):
+    """A page of the game log (``GET /games/{id}/log``), oldest first."""
+
+    game_id: UUID
+    """The game."""
+    lines: list[LogLine]
+    """The lines after ``after``, at most ``limit`` of them."""
 
 
 class ChanceOut(Struct, frozen=True, kw_only=True):

@@ -39,7 +39,7 @@ def test_a_turn_is_replayed_with_its_commands_dice_and_states(client):
     turn = next(t for t in turns if any(c["command"]["type"] == "Move" for c in t["commands"]))
     assert turn["from_version"] < turn["to_version"]
     assert [c["command"]["type"] for c in turn["commands"]][:2] == ["Move", "Roll"]
-    assert any(d["type"] == "DiceRolled" for d in turn["dice"]) and turn["log"]
+    assert any(d["event"]["type"] == "DiceRolled" for d in turn["dice"]) and turn["log"]
     assert turn["state_before"] != turn["state_after"]
     versions = [e["version"] for e in turn["events"]]
     assert versions == list(range(turn["from_version"], turn["to_version"] + 1))

@@ -541,7 +541,7 @@ def test_redis_audience_streams_carry_no_secret_of_another_audience(
                     tally.check(text, secret, where=f"redis {key.rsplit(':', 1)[-1]}", audience=reader)
                     shown = json.loads(fields[b"event"])
                     assert shown["version"] == version
-                    if shown["hidden"] and (reader == AUDITOR or shown["payload"] != {"type": shown["type"]}):
+                    if shown["hidden"] and (reader == AUDITOR or shown["payload"] is not None):
                         tally.leak(f"redis {key}", reader, f"hidden v{version} not a stub", text)
                     if reader == AUDITOR:
                         assert not shown["hidden"] and "?" not in json.dumps(shown["payload"]), shown
