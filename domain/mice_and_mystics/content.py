@@ -34,34 +34,76 @@ class Mouse(Data, kw_only=True):
     """A mouse hero card (numbers from facts.md §2; lives are provisional everywhere)."""
 
     id: str
+    """The mouse id (``collin``), used for the party in a game's setup, in commands, as the mouse's figure
+    id and as its initiative card id."""
     name: str
+    """The mouse's English name (``Prince Collin``)."""
     classes: tuple[str, ...]
+    """The mouse's class ids (``leader``, ``warrior``, ``healer``, ``scamp``, ``mystic``, ``tinkerer``,
+    ``archer``): they decide which ability cards it may take and which search cards it may equip."""
     battle: Stat
+    """Battle value (0-9): the dice the mouse rolls when it attacks, before its weapon's bonus."""
     defense: Stat
+    """Defense value (0-9): the dice the mouse rolls to defend, before its armour's bonus."""
     lore: Stat
+    """Lore value (0-9), read by some cards and rules (Chain Lightning's number of targets; a Tinkerer's
+    mousetrap roll)."""
     move: Stat
+    """Move value (0-9): added to the movement die's move number (1-3) to give the mouse's movement points
+    for its turn."""
     lives: Annotated[int, Meta(ge=1)]
+    """Lives (vitality, at least 1): the mouse is captured when its wounds reach this number. Provisional
+    for every shipped mouse (5, the project default)."""
     starting_equipment: tuple[str, ...] = ()
+    """Ids of the equipment cards (``equipment.json``) the mouse starts each chapter with, equipped; they
+    are not in the search deck."""
     ability: str | None = None
+    """Id of the hero ability printed on the mouse's card (``born-to-lead``, ``draw-power``), which the
+    rules apply by this id; ``null`` when none is known."""
     provisional: bool = False
+    """Whether some of this mouse's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the mouse is provisional: which values are uncertain and where they come from; empty when it is
+    not provisional."""
 
 
 class MinionCard(Data, kw_only=True):
     """A minion or boss initiative card (facts.md §3)."""
 
     id: str
+    """The initiative card id (``rat-warriors``), used on the initiative track; the card's figures on the
+    board get the ids ``<id>-<n>``."""
     name: str
+    """The card's English name (``Rat Warriors``, ``Brodie Chases``)."""
     rank: Literal["minion", "boss"]
+    """``minion``, or ``boss`` for a boss's card (one boss figure acts on each of its cards; wounds dealt
+    to the boss go on one of its cards)."""
     figure: str
+    """The kind of figure or piece the card's minions use (``rat``, ``roach``, ``spider``, ``centipede``,
+    ``brodie-paw``, ``vanestra``); the box's count of each limits how many are on the board."""
     battle: Stat
+    """Battle value (0-9): the dice the card's figures roll when they attack."""
     defense: Stat
+    """Defense value (0-9): the dice the card's figures roll to defend."""
     lives: Annotated[int, Meta(ge=1)]
+    """Lives (at least 1): the wounds that defeat one figure of this card; for a boss's card, the wounds on
+    that card that take it off the initiative track."""
     attack: Literal["melee", "ranged"]
+    """``melee`` (the figures move toward the nearest mouse and attack one on their space or an adjacent
+    one) or ``ranged`` (they attack a mouse they can see and move only when they see none)."""
     size: Literal["small", "large", "none"]
+    """``small`` (up to 4 on a space), ``large`` (alone on a space) or ``none`` (a token that takes no
+    room, Brodie's paw)."""
     abilities: tuple[str, ...] = ()
+    """Ids of the card's abilities the rules apply (``aggressive``, ``steal``, ``poison``, ``stun``,
+    ``chase``, ...); empty: none."""
     provisional: bool = False
+    """Whether some of this card's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the card is provisional: which values are uncertain and where they come from; empty when it is
+    not provisional."""
 
 
 SpaceKind = Literal["normal", "start", "minion-entrance", "flip", "mousetrap"]
@@ -75,14 +117,33 @@ class Space(Data, kw_only=True):
     """
 
     id: str
+    """The space id, ``<tile code>-<n>`` (``GR-6``), unique across all tiles; the id the board view,
+    commands (``MoveTo.path``) and setup documents use."""
     centre: tuple[float, float]
+    """The space's centre as ``[x, y]`` in tile units from the face's top-left corner (x right, y down,
+    within ``width`` x ``height``); lines of sight are drawn between centres."""
     kind: SpaceKind = "normal"
+    """``normal``; ``start`` (the chapter's start space); ``minion-entrance`` (where new minions are
+    placed); ``flip`` (explore by turning the board over, landing on a flip space of the other face);
+    ``mousetrap`` (a red-X space: a mousetrap token goes there when an encounter says Mousetrap)."""
     capacity: Literal["standard", "unlimited"] = "standard"
+    """``standard``: 4 small figures or 1 large one; ``unlimited``: a special area (e.g. the kitchen
+    counter or the dining table) holding any number."""
     area: str | None = None
+    """The special area the space belongs to (``kitchen-counter``, ``dining-table``, ``kings-bed``,
+    ``queens-table``), for rules that name it; ``null``: none."""
     water: bool = False
+    """Whether this is a water space: entering it ends a mouse's movement, leaving it takes a roll, and a
+    mouse in water takes no free actions."""
     current: Side | None = None
+    """On a water space, the direction (``N``, ``E``, ``S``, ``W``) the current carries a mouse one space
+    at the end of its turn (off the tile: the mouse is captured); ``null``: no current."""
     flip_requires: str | None = None
+    """On a flip space, the id of the party item the party must hold to explore by it
+    (``fishhook-and-thread``, the Sewer); ``null``: none needed."""
     feature: str | None = None
+    """A printed feature the rules or a chapter goal refer to (``tree-entrance``, ``ladder``,
+    ``magic-circle``); ``null``: none."""
     flip_classes: tuple[str, ...] = ()
     """Only a mouse of one of these classes may explore by this flip space (001 §Esplorare: the
     Pipes' flip space, Tinkerer or Scamp only); empty: any mouse."""
@@ -93,9 +154,14 @@ class Edge(Data, kw_only=True):
     ``arrow_to`` costs 1, against it 3 (001 §Linee Gialle). ``red``: not adjacent (001 §Linee Rosse)."""
 
     a: str
+    """Id of one of the two spaces (on the same tile face)."""
     b: str
+    """Id of the other space."""
     line: Literal["plain", "yellow", "red"] = "plain"
+    """``plain`` (adjacent, a step costs 1 movement), ``yellow`` (adjacent; 1 toward ``arrow_to``, 3
+    against it) or ``red`` (not adjacent: mice cannot cross; minions ignore yellow and red lines)."""
     arrow_to: str | None = None
+    """On a yellow line, the id of the space (``a`` or ``b``) its arrow points to; ``null`` on other lines."""
 
 
 class Wall(Data, kw_only=True):
@@ -103,15 +169,23 @@ class Wall(Data, kw_only=True):
     a line of sight crossing a black area or a wall is blocked)."""
 
     a: tuple[float, float]
+    """One end of the segment, ``[x, y]`` in tile units (the frame of ``Space.centre``)."""
     b: tuple[float, float]
+    """The other end of the segment, ``[x, y]`` in tile units."""
 
 
 class Exit(Data, kw_only=True):
     """An exit on one side of the tile, its colour, and the spaces next to it (001 §Esplorare)."""
 
     side: Side
+    """The side of the face the exit is on (``N`` up, ``E``, ``S``, ``W``, with the boards' arrows
+    aligned); it leads to the tile in the next grid cell that way, if that tile has an exit facing it."""
     colour: Literal["orange", "blue"]
+    """``orange`` or ``blue``: the colour of the face; an exit leads only to an exit of the same colour
+    (the neighbouring board is turned over to match)."""
     spaces: tuple[str, ...]
+    """Ids of the spaces next to the exit: a mouse on one of them may explore through it, and mice entering
+    the room through it are placed on them."""
 
 
 class RoomTile(Data, kw_only=True):
@@ -123,20 +197,42 @@ class RoomTile(Data, kw_only=True):
     """
 
     id: str
+    """The face id (``guard-room``), used by chapters, setup documents and the board view."""
     number: int
+    """The printed tile number, 1-16: odd numbers are the orange (castle) faces, even the blue ones; faces
+    n and n+1 (n odd) are the two sides of one board."""
     name: str
+    """The face's English name (``Guard Room``)."""
     side: Literal["orange", "blue"]
+    """The face's colour, ``orange`` or ``blue``."""
     reverse: str
+    """The id of the other face of the same board (where a flip space leads)."""
     code: str
+    """The face's short code (``GR``), unique; every space id of the face starts with it (``GR-1``)."""
     width: int
+    """The face's width in tile units: space centres and walls lie within ``width`` x ``height``, and a
+    current pushing a mouse beyond it captures the mouse."""
     height: int
+    """The face's height in tile units (see ``width``)."""
     spaces: tuple[Space, ...]
+    """Every space of the face."""
     edges: tuple[Edge, ...]
+    """The borders between adjacent spaces of the face, each with its line; spaces without an edge are not
+    adjacent. Edges join spaces of one face only: mice change rooms by exploring."""
     exits: tuple[Exit, ...] = ()
+    """The exits on the face's sides (at most one a side); empty: the room has none (the Courtyard)."""
     walls: tuple[Wall, ...] = ()
+    """Segments of walls and black-area outlines: a line of sight between two space centres that crosses
+    one is blocked. Empty: nothing blocks sight in the room."""
     orientation_arrow: Literal["N", "E", "S", "W"] = "N"
+    """Where the face's printed orientation arrow points (``N``, ``E``, ``S``, ``W``) in the frame of its
+    exits and coordinates; every shipped face has ``N``."""
     provisional: bool = False
+    """Whether some of this tile face's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the tile face is provisional: which values are uncertain and where they come from; empty when it
+    is not provisional."""
 
 
 class Item(Data, kw_only=True):
@@ -146,26 +242,47 @@ class Item(Data, kw_only=True):
     ``staff-melee-on-own-space``)."""
 
     id: str
+    """The card id (``collins-sword``), the same as the card's id in the search card catalogue when it is
+    listed there."""
     name: str
+    """The card's English name (``Collin's Sword``)."""
     kind: Literal["weapon", "armour", "accessory"]
+    """``weapon``, ``armour`` or ``accessory``."""
     attack: Literal["melee", "ranged"] | None = None
+    """For a weapon, ``melee`` (hits on swords) or ``ranged`` (hits on bows); ``null`` for armour and
+    accessories."""
     battle: Annotated[int, Meta(ge=0, le=9)] = 0
+    """Battle dice the card adds (0-9): a weapon when the mouse attacks with it, an accessory to its
+    non-ranged attacks."""
     defense: Annotated[int, Meta(ge=0, le=9)] = 0
+    """Defense dice the card adds while equipped (0-9)."""
     special: str | None = None
+    """Id of a card rule the combat rules apply (``dagger``, ``maces-wounded-friends``,
+    ``staff-melee-on-own-space``); ``null``: none."""
     provisional: bool = False
+    """Whether some of this card's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the card is provisional: which values are uncertain and where they come from; empty when it is
+    not provisional."""
 
 
 class EquipmentFile(Data, kw_only=True):
+    """The content file ``equipment.json``: the combat records of the equipment cards."""
+
     items: tuple[Item, ...]
+    """Every equipment card's combat record."""
 
 
 class RoomSummon(Data, kw_only=True):
     """A chapter's special summon for a room (001 §Evocazioni, step 2), e.g. Guard Room: 2 Rat Warriors."""
 
     tile: str
+    """Id of the room tile face the summon is for."""
     card: str
+    """Id of the minion card whose figures are summoned (``rat-warriors``)."""
     count: Annotated[int, Meta(ge=1)]
+    """How many figures are placed on the room's minion entrances (at least 1)."""
 
 
 class Goal(Data, kw_only=True):
@@ -173,42 +290,74 @@ class Goal(Data, kw_only=True):
     mouse captured (facts.md §7, Chapter 1)."""
 
     tile: str
+    """Id of the room tile face the mice must reach (``courtyard``)."""
     feature: str
+    """The ``Space.feature`` of the goal space on that face (``tree-entrance``): every mouse must stand on
+    a space with it."""
 
 
 class EncounterBand(Data, kw_only=True):
     """The minions an encounter card places while the hourglass is on pages ``first``..``last``."""
 
     first: int
+    """The first hourglass page of the band (1-based; the first band starts at page 1)."""
     last: int
+    """The last hourglass page of the band, inclusive (the next band starts at ``last + 1``); an hourglass
+    past every band uses the last band."""
     minions: tuple[tuple[str, int], ...]
+    """The minions placed, as ``[card id, count]`` pairs (``["rat-warriors", 2]``), on the room's minion
+    entrances."""
     keywords: tuple[Literal["ambush", "mousetrap", "greedy-roaches"], ...] = ()
+    """Keywords of the band: ``ambush`` (the minion cards move up the initiative track), ``mousetrap``
+    (traps on the room's mousetrap spaces), ``greedy-roaches`` (roaches in play turn greedy); empty:
+    none."""
 
 
 class EncounterCard(Data, kw_only=True):
     """An encounter card (facts.md §6): page bands of minions; the same band is its summon."""
 
     id: str
+    """The encounter card id (``standard-1``), used in chapters' and sandboxes' encounter decks."""
     bands: tuple[EncounterBand, ...]
+    """The card's page bands, in page order; the band for the hourglass's page gives the minions placed."""
     deck: Literal["standard", "difficult"] = "standard"
+    """Which deck the card belongs to: ``standard`` or ``difficult``."""
     provisional: bool = False
+    """Whether some of this card's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the card is provisional: which values are uncertain and where they come from; empty when it is
+    not provisional."""
 
 
 class EncountersFile(Data, kw_only=True):
+    """The content file ``encounters.json``: every encounter card."""
+
     encounters: tuple[EncounterCard, ...]
+    """Every encounter card."""
 
 
 class TilePlacement(Data, kw_only=True):
+    """A room tile face a chapter lays on the table at setup, at a grid cell."""
+
     tile: str
+    """Id of the room tile face laid face up (``guard-room``)."""
     column: int
+    """Grid column of the tile's cell (grows east); neighbouring cells are the rooms exits lead to."""
     row: int
+    """Grid row of the tile's cell (grows south)."""
 
 
 class MinionGroup(Data, kw_only=True):
+    """Minions a chapter places at setup: ``count`` figures of one minion card on one room's minion
+    entrances."""
+
     card: str
+    """Id of the minion card (``rat-warriors``)."""
     count: Annotated[int, Meta(ge=1)]
+    """How many figures of the card are placed (at least 1)."""
     tile: str
+    """Id of the room tile face on whose minion entrances they are placed."""
 
 
 class ReadAloud(Data, kw_only=True):
@@ -216,7 +365,9 @@ class ReadAloud(Data, kw_only=True):
     never the book's text (001 §Capitolo 1, Frammenti di Leggenda)."""
 
     tile: str
+    """Id of the room tile face whose first entry by the mice shows the text."""
     text: str
+    """The story text (a paraphrase written for dicelog)."""
 
 
 class SpecialSearch(Data, kw_only=True):
@@ -225,40 +376,72 @@ class SpecialSearch(Data, kw_only=True):
     of one of ``classes`` (any mouse if empty)."""
 
     tile: str
+    """Id of the room tile face where the special search can be made."""
     item: str
+    """Id of the search card found (``tinkerers-treasure``)."""
     water_only: bool = False
+    """Whether the search must be made from a water space of the room."""
     classes: tuple[str, ...] = ()
+    """Class ids of the mice that may find it (``tinkerer``); empty: any mouse."""
 
 
 class RoomRule(Data, kw_only=True):
     """A named chapter room rule the rules modules know (``rules/chapter_1.py``), e.g. ``crow``."""
 
     tile: str
+    """Id of the room tile face the rule applies to."""
     rule: str
+    """Id of the room rule the rules apply (``crow``, ``tree-entrance``, ``counter-cheese``,
+    ``miz-maggie``, ``leaving-the-sewer``)."""
 
 
 class Chapter(Data, kw_only=True):
     """A chapter's setup (001, Capitolo 1: Preparazione del Capitolo / delle Stanze / del Gruppo)."""
 
     id: str
+    """The chapter id (``chapter-1``), named in a game's setup."""
     title: str
+    """The chapter's English title."""
     party_size: int
+    """How many mice the party has: exactly this many in a game of the chapter (a sandbox game may have
+    from 1 to this many)."""
     mice_not_allowed: tuple[str, ...] = ()
+    """Ids of the mice that may not be chosen for this chapter (``lily``); empty: any mouse."""
     mice_not_allowed_reason: str = ""
+    """Why those mice may not be chosen (the text of the refusal); empty when none is barred."""
     tiles: tuple[TilePlacement, ...]
+    """The room tile faces laid at setup, each at its grid cell."""
     start_space: str
+    """Id of the space every mouse starts on (a ``start`` space on one of ``tiles``)."""
     minions: tuple[MinionGroup, ...] = ()
+    """The minions placed at setup, room by room."""
     hourglass_page: int = 1
+    """The story-board page the hourglass starts on (1-based)."""
     end_marker_page: int
+    """The story-board page of the chapter end marker: the chapter is lost when the hourglass reaches it."""
     encounter_deck: tuple[str, ...] = ()
+    """Ids of the encounter cards in the encounter deck; one is drawn when the mice first enter a room
+    other than the start room; empty: no encounters."""
     search_deck: tuple[str, ...] = ()
+    """Ids of the search cards in the search deck at setup (starting equipment left out); empty: a
+    successful search draws nothing."""
     summons: tuple[RoomSummon, ...] = ()
+    """The chapter's special room summons: a summon made while the mice are in one of these rooms places
+    these minions instead of the face-up encounter card's band."""
     goal: Goal | None = None
+    """The victory condition; ``null``: the chapter cannot be won by reaching a goal."""
     read_aloud: tuple[ReadAloud, ...] = ()
+    """Story texts given (a ``StoryRead`` event) when the mice first enter a room."""
     special_searches: tuple[SpecialSearch, ...] = ()
+    """Special search items of the chapter's rooms, each found once."""
     room_rules: tuple[RoomRule, ...] = ()
+    """The named room rules of the chapter, by room."""
     provisional: bool = False
+    """Whether some of this chapter's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the chapter is provisional: which values are uncertain and where they come from; empty when it
+    is not provisional."""
 
 
 class Ability(Data, kw_only=True):
@@ -270,18 +453,33 @@ class Ability(Data, kw_only=True):
     paraphrased, never quoted."""
 
     id: str
+    """The ability card id (``first-aid``), used in commands and setup documents."""
     name: str
+    """The card's English name (``First Aid``)."""
     classes: tuple[str, ...]
+    """Class ids that may take the card, or ``any`` for every class."""
     mice: tuple[str, ...] = ()
+    """Ids of the only mice that may take the card (``maginos``); empty: any mouse of ``classes``."""
     story_unlocked: bool = False
+    """Whether only the story gives the card: it is never chosen at setup or taken by levelling up."""
     cost: Annotated[int, Meta(ge=0, le=9)] | None = None
+    """The card's cost in cheese, paid each time it is used (0-9; a Healer pays 1 less for First Aid);
+    ``null`` when unknown (the card is then played for no cheese unless its effect says otherwise)."""
     effect: str = ""
+    """The card's effect, paraphrased (never the printed text); empty when unknown."""
     provisional: bool = False
+    """Whether some of this card's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the card is provisional: which values are uncertain and where they come from; empty when it is
+    not provisional."""
 
 
 class AbilitiesFile(Data, kw_only=True):
+    """The content file ``abilities.json``: every mouse ability card."""
+
     abilities: tuple[Ability, ...]
+    """Every ability card."""
 
 
 SearchCardType = Literal["weapon", "armour", "accessory", "item", "scroll", "trick", "event", "party-item", "unknown"]
@@ -296,32 +494,65 @@ class SearchCard(Data, kw_only=True):
     starting cards add up to 71. ``special`` names a card rule the rules know (as ``Item.special``)."""
 
     id: str
+    """The search card id (``dagger``), used in decks, packs, commands and setup documents."""
     name: str
+    """The card's English name (``Dagger``); placeholders are named ``Unknown search card <n>``."""
     type: SearchCardType
+    """``weapon``, ``armour``, ``accessory`` (equipped), ``item``, ``scroll`` (one use), ``trick``,
+    ``event`` (resolved when drawn), ``party-item`` (goes to the party's stash; like a trick it takes no
+    pack room), or ``unknown`` for a placeholder (treated as an item)."""
     where: Literal["search-deck", "starting-equipment", "special-search"] = "search-deck"
+    """``search-deck`` (shuffled into the search deck), ``starting-equipment`` (a mouse starts with it; not
+    in the deck) or ``special-search`` (a room's special search reward, not one of the 71)."""
     copies: Annotated[int, Meta(ge=1)] = 1
+    """How many identical cards the box has (at least 1); the deck and starting cards add up to 71."""
     attack: Literal["melee", "ranged"] | None = None
+    """For a weapon, ``melee`` or ``ranged``; ``null`` otherwise or when unknown (a weapon is then melee)."""
     damage: Literal["sharp", "blunt", "magic"] | None = None
+    """For a weapon, its damage type: ``sharp``, ``blunt`` or ``magic``; ``null`` otherwise or when
+    unknown."""
     slot: Literal["paw", "both-paws", "body", "accessory"] | None = None
+    """Where the card is equipped: ``paw``, ``both-paws``, ``body`` or ``accessory``; ``null`` when unknown
+    (a weapon then takes a paw, armour the body, anything else the accessory place)."""
     battle: Annotated[int, Meta(ge=0, le=9)] = 0
+    """Battle dice the card adds (0-9), as ``Item.battle``."""
     defense: Annotated[int, Meta(ge=0, le=9)] = 0
+    """Defense dice the card adds while equipped (0-9)."""
     requires: tuple[str, ...] = ()
+    """Class ids or mouse ids, one of which a mouse must match to equip the card (``warrior``, ``tilda``);
+    empty: anyone."""
     effect: str = ""
+    """The card's text, paraphrased; empty when unknown."""
     special: str | None = None
+    """Id of a card rule the rules apply (as ``Item.special``: ``dagger``, ``precision``, ``levitation``,
+    ...); ``null``: none."""
     provisional: bool = False
+    """Whether some of this card's values are provisional: not verified in the rule sources (a project
+    default, an inference or a single fan source); ``provisional_reason`` says which."""
     provisional_reason: str = ""
+    """Why the card is provisional: which values are uncertain and where they come from; empty when it is
+    not provisional."""
 
 
 class SearchCardsFile(Data, kw_only=True):
+    """The content file ``search-cards.json``: the search card catalogue."""
+
     search_cards: tuple[SearchCard, ...]
+    """Every search card of the catalogue."""
 
 
 class MiceFile(Data, kw_only=True):
+    """The content file ``mice.json``: every mouse hero."""
+
     mice: tuple[Mouse, ...]
+    """Every mouse hero."""
 
 
 class MinionsFile(Data, kw_only=True):
+    """The content file ``minions.json``: every minion and boss initiative card."""
+
     minions: tuple[MinionCard, ...]
+    """Every minion and boss initiative card."""
 
 
 def decode_mice(data: bytes) -> tuple[Mouse, ...]:
@@ -382,15 +613,25 @@ class Library(Struct, frozen=True, kw_only=True, dict=True):
     """
 
     mice: dict[str, Mouse]
+    """The mouse heroes, by mouse id."""
     minions: dict[str, MinionCard]
+    """The minion and boss initiative cards, by card id."""
     tiles: dict[str, RoomTile]
+    """The room tile faces, by face id."""
     chapters: dict[str, Chapter]
+    """The chapters, by chapter id."""
     spaces: dict[str, Space]
+    """Every space of every tile face, by space id."""
     space_tile: dict[str, str]
+    """The face id of each space, by space id."""
     items: dict[str, Item]
+    """The equipment cards' combat records (``equipment.json``), by card id."""
     encounters: dict[str, EncounterCard]
+    """The encounter cards, by card id."""
     abilities: dict[str, Ability] = {}
+    """The ability cards, by card id."""
     search_cards: dict[str, SearchCard] = {}
+    """The search card catalogue, by card id."""
 
 
 T = TypeVar("T")
