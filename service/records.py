@@ -51,13 +51,25 @@ class GameSecret(Struct, frozen=True, kw_only=True):
     hex) and, for a ruleset with secrets, the key salting its events' chain hashes (hex)."""
 
     originator_id: UUID
+    """The record's id, derived from what it is about (``secret_id(game_id)``), so that a second write of
+    it collides."""
     originator_version: int = 1
+    """Always 1: the record is a one-event aggregate, written once."""
     timestamp: datetime
+    """When the record was written (UTC)."""
     game_id: UUID
+    """The id of the game (or campaign) the secret belongs to."""
     seed: str | None
+    """The dice seed, hex; ``null`` in manual dice mode and for a campaign. Revealed by ``GameEnded`` when
+    the game ends."""
     token_hashes: dict[str, str]
+    """SHA-256 (hex) of each seat's bearer token, by seat name (no ``seat:`` prefix)."""
     audience_hashes: dict[str, str] = {}
+    """SHA-256 (hex) of the ``spectator`` and ``auditor`` tokens, by audience; empty for a record without
+    them (a campaign or a chapter game, whose seats use the campaign's tokens)."""
     nonce_key: str | None = None
+    """The key (hex) salting the chain hash of each event of a game whose ruleset has secrets; ``null``
+    otherwise."""
 
 
 class TokenIndex(Struct, frozen=True, kw_only=True):
@@ -66,31 +78,53 @@ class TokenIndex(Struct, frozen=True, kw_only=True):
     tokens authenticate through it. Keyed by the token's SHA-256, never the token."""
 
     originator_id: UUID
+    """The record's id, derived from what it is about (``token_id(sha256 of the token)``), so that a second
+    write of it collides."""
     originator_version: int = 1
+    """Always 1: the record is a one-event aggregate, written once."""
     timestamp: datetime
+    """When the record was written (UTC)."""
     owner_id: UUID
+    """The id of the game or campaign the token opens."""
     audience: str
+    """Whom the token speaks for there: ``seat:<name>``, ``spectator`` or ``auditor``."""
 
 
 class SeatClaim(Struct, frozen=True, kw_only=True):
     """A place of a fork taken by the holder of the same place in the original game (once)."""
 
     originator_id: UUID
+    """The record's id, derived from what it is about (``claim_id(game_id, audience)``), so that a second
+    write of it collides."""
     originator_version: int = 1
+    """Always 1: the record is a one-event aggregate, written once."""
     timestamp: datetime
+    """When the record was written (UTC)."""
     game_id: UUID
+    """The id of the fork whose place is taken."""
     audience: str
+    """The place taken: ``seat:<name>``, ``spectator`` or ``auditor``."""
 
 
 class IdempotencyRecord(Struct, frozen=True, kw_only=True):
     """The stored first answer to a keyed command: HTTP status and JSON body."""
 
     originator_id: UUID
+    """The record's id, derived from what it is about (``idempotency_id(game_id, seat, key)``), so that a
+    second write of it collides."""
     originator_version: int = 1
+    """Always 1: the record is a one-event aggregate, written once."""
     timestamp: datetime
+    """When the command's events were recorded (UTC)."""
     game_id: UUID
+    """The id of the game the command was sent to."""
     key: str
+    """The ``Idempotency-Key`` header's value, as the seat sent it."""
     request_hash: str
+    """SHA-256 (hex) of the request body as encoded by the service: a retry with the same key but another
+    body is refused."""
     status: int
+    """The HTTP status of the first answer (201)."""
     body: msgspec.Raw
+    """The JSON body of the first answer, returned as is to a retry."""
 
