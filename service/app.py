@@ -104,20 +104,35 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
 
 
 class Runtime:
-    """The long-lived parts of one app instance (opened at start-up, closed at shutdown)."""
+    """The long-lived parts of one app instance (opened at start-up, closed at shutdown).
+
+    Wake-ups (``service.fanout``): a save wakes this process's SSE streams and follower through
+    ``fanout``; with ``DICELOG_REDIS_URL`` set, ``wake`` (a ``RedisWake``: one pub/sub subscription
+    per process, used by ``dicelog serve`` and ``dicelog worker`` alike) also carries it to every
+    other process, and theirs to this one.
+    """
 
     def __init__(self, settings: Settings) -> None:
+        from service.fanout import RedisWake
+
         self.settings = settings
         self.fanout = FanOut()
+        self.wake = RedisWake(settings.redis_url, self.fanout) if settings.redis_url else None
         self.games = Games(
             settings.library_env("games"), snapshot_interval=settings.snapshot_interval, fanout=self.fanout
         )
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
         self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
-        self.feed = ChangeFeed(self.fanout, settings.redis_url)
+        self.feed = ChangeFeed(
+            self.fanout, poll_interval=settings.sse_poll_interval, heartbeat=settings.sse_heartbeat
+        )
+        if self.wake is not None:
+            self.wake.start()
 
     def close(self) -> None:
+        if self.wake is not None:
+            self.wake.close()
         self.follower.stop()
         for consumer in self.follower.consumers:
             consumer.view.datastore.close()

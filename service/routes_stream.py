@@ -1,16 +1,32 @@
 """``GET /games/{id}/stream``: a game's events as server-sent events (DESIGN.md, API shape).
 
 The stream reads events from the store (the truth) through the reader's ``Lens`` and uses the
-``ChangeFeed`` only to know when to look again. ``GameStream`` is a mixin of the ``/games``
-controller (``service.routes.game_controller``).
+``ChangeFeed`` only to know when to look again: a save in this process wakes it at once, a save in
+another process through Redis (``service.fanout.RedisWake``), and without either it polls.
+``GameStream`` is a mixin of the ``/games`` controller (``service.routes.game_controller``).
+
+The wire format, for a client author:
+
+- each event: ``id: <version>``, ``event: event``, ``data: <the event as the reader may see it>``;
+- the first message carries ``retry: 2000`` (``RETRY_MS``: how long an EventSource waits before it
+  reconnects); when there is no event to send at once, the first message is a ``: keep-alive``
+  comment with it;
+- ``: keep-alive`` comment lines after every ``heartbeat`` seconds without a message (15 by
+  default, ``DICELOG_SSE_HEARTBEAT``), so that proxies do not cut an idle stream;
+- the stream ends after the event that ends the game (``GameEnded``); a request whose
+  ``Last-Event-ID`` is at or past that event is answered ``204 No Content``, which tells an
+  EventSource to stop reconnecting.
 """
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, get
+from litestar import Request, Response, get
 from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -22,6 +38,21 @@ from service.views import event_out
 
 _encode = msgspec.json.Encoder().encode
 
+RETRY_MS = 2000
+"""The ``retry:`` field of the first message (milliseconds)."""
+KEEP_ALIVE = "keep-alive"
+"""The text of the heartbeat comment lines (``: keep-alive``)."""
+BATCH = 500
+"""Events read from the store at a time."""
+
+_ENDED = ResponseSpec(
+    data_container=None,
+    description="The game has ended and `Last-Event-ID` is at or past its last event: nothing more will "
+    "come (an EventSource stops reconnecting)",
+    media_type="text/plain",
+    generate_examples=False,
+)
+
 
 class GameStream:
     """The ``/games/{id}/stream`` handler (a mixin of the controller)."""
@@ -30,8 +61,9 @@ class GameStream:
         "/{game_id:uuid}/stream",
         summary="Server-sent events of a game",
         media_type="text/event-stream",
+        response_description="The events as server-sent events; the stream ends after the event that ends the game",
         security=READ_SECURITY,
-        responses=_problems(400, 401, 404),
+        responses={204: _ENDED, **_problems(400, 401, 404)},
     )
     async def stream(
         self,
@@ -39,31 +71,55 @@ class GameStream:
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         feed: NamedDependency[ChangeFeed],
-        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, required=False)] = None,
+        last_event_id: Annotated[
+            int | None,
+            HeaderParameter(
+                name="Last-Event-ID", ge=0, required=False,
+                description="Resume after this version (an EventSource sends the last `id` it received)",
+            ),
+        ] = None,
     ) -> ServerSentEvent:
         """The game's events as server-sent events (``event: event``, ``id`` = version, ``data``
         = the audit view of the event as the reader may see it), from the first one or after
-        ``Last-Event-ID``, then live. The stream ends after the event that ends the game."""
+        ``Last-Event-ID``, then live. The first message carries ``retry: 2000`` (milliseconds);
+        ``: keep-alive`` comment lines come every 15 s of silence. The stream ends after the event
+        that ends the game; a request with ``Last-Event-ID`` at or past that event gets ``204``."""
         game, _ = await sync_to_thread(_reader, games, game_id, request)
+        if game.result is not None and last_event_id is not None and last_event_id >= game.version:
+            return Response(content=b"", status_code=204)  # type: ignore[return-value]
         viewer = games.viewer(game, bearer(request))
-
-        async def events() -> Any:
-            sent = last_event_id or 0
-            async with feed.subscribe(game_id) as wait:
-                while True:
-                    records = await sync_to_thread(games.records, game_id, after=sent, limit=500)
-                    if records:
-                        latest = await sync_to_thread(games.game, game_id)
-                        lens = await sync_to_thread(games.lens, latest, viewer)
-                    for record in records:
-                        sent = record.originator_version
-                        data = _encode(event_out(record, lens)).decode()
-                        yield ServerSentEventMessage(data=data, event="event", id=str(sent))
-                        if isinstance(record.payload, GameEnded):
-                            return
-                    if len(records) < 500:
-                        await wait()
-
-        return ServerSentEvent(events())
+        return ServerSentEvent(_events(games, feed, game_id, viewer, last_event_id or 0))
 
 
+async def _events(games: Games, feed: ChangeFeed, game_id: Any, viewer: Any, after: int) -> AsyncIterator[Any]:
+    """The messages of one stream: events with version > ``after`` through ``viewer``'s lens,
+    then live ones; heartbeats in between; ends after ``GameEnded``."""
+    loop = asyncio.get_running_loop()
+    retry: int | None = RETRY_MS  # on the first message only
+    sent = after
+    async with feed.subscribe(game_id) as listener:
+        while True:
+            records = await sync_to_thread(games.records, game_id, after=sent, limit=BATCH)
+            if records:
+                latest = await sync_to_thread(games.game, game_id)
+                lens = await sync_to_thread(games.lens, latest, viewer)
+            for record in records:
+                sent = record.originator_version
+                data = _encode(event_out(record, lens)).decode()
+                yield ServerSentEventMessage(data=data, event="event", id=str(sent), retry=retry)
+                retry = None
+                if isinstance(record.payload, GameEnded):
+                    return
+            if records:
+                last_message = loop.time()
+                if len(records) == BATCH:
+                    continue
+            elif retry is not None:  # nothing to send at once: the first message is a comment
+                yield ServerSentEventMessage(data=None, comment=KEEP_ALIVE, retry=retry)
+                retry = None
+                last_message = loop.time()
+            heartbeat_at = last_message + feed.heartbeat
+            await listener.wait(sent, min(feed.poll_interval, max(0.0, heartbeat_at - loop.time())))
+            if loop.time() >= heartbeat_at:
+                yield ServerSentEventMessage(data=None, comment=KEEP_ALIVE)
+                last_message = loop.time()

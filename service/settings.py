@@ -13,6 +13,8 @@
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
 | ``DICELOG_RATE_LIMIT_CREATE`` | ``30/minute`` | creations (games, campaigns, forks) per client address |
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
+| ``DICELOG_SSE_HEARTBEAT`` | ``15`` | seconds of silence after which an SSE stream sends a ``: keep-alive`` comment |
+| ``DICELOG_SSE_POLL_INTERVAL`` | ``2`` | seconds between store reads of an idle SSE stream when no wake-up came (the safety net) |
 
 A rate limit is ``<count>/<unit>`` (unit ``second``, ``minute``, ``hour`` or ``day``) or ``off``
 (see ``service/quotas.py``).
@@ -31,6 +33,17 @@ from msgspec import Struct
 
 def _bool(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "y", "on"}
+
+
+def _seconds(value: str, variable: str) -> float:
+    """A positive number of seconds. Raises ``ValueError`` naming ``variable``."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"{variable} must be a positive number of seconds; not {value!r}")
+    return seconds
 
 
 RateUnit = Literal["second", "minute", "hour", "day"]
@@ -73,6 +86,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     log_level: str = "info"
     rate_limit_create: str = "30/minute"
     rate_limit_commands: str = "120/minute"
+    sse_heartbeat: float = 15.0
+    """Seconds of silence before an SSE stream sends a ``: keep-alive`` comment."""
+    sse_poll_interval: float = 2.0
+    """Seconds between store reads of an idle SSE stream that got no wake-up."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -106,6 +123,8 @@ class Settings(Struct, frozen=True, kw_only=True):
                 log_level=get("LOG_LEVEL", "info"),
                 rate_limit_create=rate_limit_create,
                 rate_limit_commands=rate_limit_commands,
+                sse_heartbeat=_seconds(get("SSE_HEARTBEAT", "15"), "DICELOG_SSE_HEARTBEAT"),
+                sse_poll_interval=_seconds(get("SSE_POLL_INTERVAL", "2"), "DICELOG_SSE_POLL_INTERVAL"),
             )
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None

@@ -2,9 +2,12 @@
 
 ``Follower`` runs in a thread: each consumer (a projection, or the publisher) has its own stored
 checkpoint; every pass reads the notifications after it, in order, and hands them over with
-their ``Tracking``. A pass starts when the in-process fan-out says something was saved, or after
-``poll_interval`` seconds (other processes write too). A consumer that fails (e.g. Redis down) is
-skipped until the next pass; its checkpoint has not moved, so it catches up later.
+their ``Tracking``. A pass starts when the fan-out says something was saved (``FanOut.changed``:
+a save in this process, or, with ``DICELOG_REDIS_URL`` set, a save in any process, through the
+Redis wake-up channel of ``service.fanout.RedisWake``, so a ``dicelog worker`` writes the Redis
+streams within milliseconds of a commit), or after ``poll_interval`` seconds (the safety net when a
+wake-up is lost). A consumer that fails (e.g. Redis down) is skipped until the next pass; its
+checkpoint has not moved, so it catches up later.
 
 Run embedded in the API process (default), or alone with ``dicelog worker`` in production.
 """
