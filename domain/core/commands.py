@@ -27,24 +27,32 @@ class Roll(Command, kw_only=True):
     """Answer a pending roll with its faces (1-based, in die order)."""
 
     faces: Annotated[tuple[Face, ...], Meta(min_length=1, max_length=20)]
+    """The faces rolled, one per die in die order (1 to 20 dice, each face 1 to 20): exactly the pending
+    ``RollRequested``'s ``dice``, each at most its ``sides``."""
 
 
 class Shuffle(Command, kw_only=True):
     """Answer a pending public shuffle with the resulting order, first card first."""
 
     order: Annotated[tuple[str, ...], Meta(min_length=1, max_length=64)]
+    """The pending ``ShuffleRequested``'s cards in the order shuffled at the table, first card first: each of
+    its card ids exactly once (1 to 64 cards)."""
 
 
 class Draw(Command, kw_only=True):
     """Answer a pending draw with the cards drawn at the table (``manual`` mode), in order."""
 
     cards: Annotated[tuple[str, ...], Meta(min_length=1, max_length=64)]
+    """Ids of the cards drawn at the table, in draw order (1 to 64): as many as the pending ``DrawRequested``
+    asks (fewer only if the deck holds fewer), all different and among its ``cards``."""
 
 
 class Choose(Command, kw_only=True):
     """Answer the pending decision with one of its options."""
 
     option: Annotated[str, Meta(min_length=1, max_length=64)]
+    """The option chosen: one of the pending ``DecisionRequested``'s ``options``, exactly as listed (1 to 64
+    characters)."""
 
 
 class RequestUndo(Command, kw_only=True):
@@ -52,6 +60,9 @@ class RequestUndo(Command, kw_only=True):
     player's command). Applied at once or after approvals, as the game's undo policy says."""
 
     to_version: Annotated[int, Meta(ge=1)]
+    """The version to return to (at least 1, below the game's current version); the event after it must be a
+    command sent by a player (not an automatic step of ``server`` or ``policy``), so an undo always lands
+    right before a player's command."""
 
 
 class ApproveUndo(Command, kw_only=True):

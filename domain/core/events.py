@@ -33,7 +33,13 @@ class Seat(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A player's place at the table: its name and the pieces (e.g. mice) it controls."""
 
     name: SeatName
+    """The seat's name, unique in its game: 1 to 32 lowercase letters, digits, ``_`` or ``-``, starting with a
+    letter or digit (``alice``). ``auditor``, ``spectator``, ``server`` and ``policy`` are reserved. It names
+    the seat in every event envelope, token and undo approval."""
     controls: tuple[str, ...] = ()
+    """Ids of the pieces this seat plays, whose commands (and, in a game with secrets, whose hidden
+    information) are its own; in Mice and Mystics, mouse ids such as ``filch``, each party mouse controlled by
+    exactly one seat. Empty: the seat controls no piece."""
 
 
 class ForkOrigin(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -41,8 +47,13 @@ class ForkOrigin(Struct, frozen=True, kw_only=True, omit_defaults=True):
     chain hash of the original's event at that version."""
 
     game_id: str
+    """Id (UUID) of the original game the fork was copied from."""
     version: int
+    """The original's version the fork was made at (1-based): its events 1 to ``version`` were copied into the
+    fork, which goes on from there."""
     head_hash: str
+    """Chain hash (64 lowercase hex characters) of the original game's event at ``version``, so the copied
+    prefix can be checked against the original."""
     reseeded: bool = False
     """The fork rolls from a seed of its own (a fork of a running game): the chance events up to
     ``version`` came from the original's seed and are proven in the original, not here."""
@@ -60,15 +71,34 @@ class GameCreated(Event, kw_only=True):
     """
 
     ruleset: str
+    """Name of the ruleset that plays the game (``mice-and-mystics``; see ``GET /rulesets``)."""
     setup: msgspec.Raw
+    """The ruleset's own setup document, as JSON (for Mice and Mystics: the chapter, the party of mice and the
+    optional sandbox, carry-over, ability choices and content pack)."""
     seats: tuple[Seat, ...]
+    """The players' seats, in order; the first is the host when ``host`` is not set."""
     dice_mode: DiceMode = "server"
+    """Who rolls, shuffles and draws: ``server`` (the service, from a secret seed it committed to in
+    ``dice_commitment``) or ``manual`` (a player submits what the table rolled with ``Roll``, ``Shuffle`` and
+    ``Draw``)."""
     undo_policy: UndoPolicy = "none"
+    """Who may undo, fixed for the whole game: ``none``, ``own-turn`` (the seat whose piece has the turn, its
+    own commands within that turn), ``all-seats`` (every other seat approves) or ``host`` (the host seat
+    alone) (DESIGN.md, Undo never deletes)."""
     decision_policy: Literal["ask", "default"] = "ask"
+    """``ask``: every pending decision waits for a seat's ``Choose``; ``default``: the service answers each
+    decision that has a default with that default, recorded as chosen by ``policy``."""
     dice_commitment: str | None = None
+    """``sha256(seed)`` of the dice seed, as 64 lowercase hex characters, in ``server`` dice mode;
+    ``GameEnded.seed`` reveals the seed so every roll can be checked. ``None`` in ``manual`` mode."""
     host: str | None = None
+    """Name of the host seat (the one that may undo alone under the ``host`` undo policy); ``None``: the first
+    seat is the host."""
     forked_from: ForkOrigin | None = None
+    """Where this game was forked from; ``None`` for a game created afresh."""
     visibility: Visibility = "public"
+    """Who may read the game: ``public`` (listed, readable by anyone), ``unlisted`` (readable by anyone with
+    its id) or ``private`` (a token of the game is needed)."""
 
 
 class CommandAccepted(Event, kw_only=True):
@@ -78,6 +108,8 @@ class CommandAccepted(Event, kw_only=True):
     """
 
     command: msgspec.Raw
+    """The accepted command as canonical JSON, tagged with its ``type`` (``{"type": "Move", "mouse":
+    "filch"}``). A reader not allowed to see a command's arguments gets only its ``type``."""
 
 
 class RollRequested(Event, kw_only=True):
@@ -88,32 +120,54 @@ class RollRequested(Event, kw_only=True):
     """
 
     reason: str
+    """What the roll is for, a name of the ruleset (Mice and Mystics: ``move``, ``battle``, ``mouse-defense``,
+    ``minion-attack``, ``minion-move``, ``search``...); the answering ``DiceRolled`` carries it too."""
     dice: int
+    """Number of dice to roll; a ``Roll`` must give exactly this many faces."""
     sides: int = 6
+    """Faces per die, numbered 1 to ``sides``: 6 for the Mice and Mystics action die, 2 for a coin flip (the
+    grapes)."""
     piece: str | None = None
+    """The piece the roll is for (a mouse id such as ``filch``): in ``manual`` dice mode only the seat
+    controlling it may submit the faces. ``None``: any seat may (e.g. a minion's roll)."""
 
 
 class DiceRolled(Event, kw_only=True):
     """The faces (1-based) of a pending roll, in order; ``source`` is who rolled them."""
 
     reason: str
+    """The ``reason`` of the ``RollRequested`` this roll answers."""
     faces: tuple[int, ...]
+    """The faces rolled, one per die in die order, each from 1 to the request's ``sides`` (Mice and Mystics
+    action die: 1 cheese, 2 sword with star, 3 sword/shield, 4 bow, 5 bow with star, 6 sword/shield with
+    star)."""
     source: Literal["server", "manual"] = "server"
+    """``server``: derived by the service from the committed seed (re-derivable once the seed is revealed);
+    ``manual``: submitted by a seat from the table."""
 
 
 class ShuffleRequested(Event, kw_only=True):
     """A pending public shuffle of ``cards`` (e.g. initiative cards laid on the track)."""
 
     reason: str
+    """What the shuffle is for, a name of the ruleset (Mice and Mystics: ``initiative``, ``new-minions``,
+    ``encounter-initiative``)."""
     cards: tuple[str, ...]
+    """The card ids to shuffle (Mice and Mystics: initiative cards, i.e. mouse ids and minion card ids); a
+    ``Shuffle`` must give an order of exactly these cards."""
 
 
 class CardsShuffled(Event, kw_only=True):
     """The order a public shuffle produced, first card first."""
 
     reason: str
+    """The ``reason`` of the ``ShuffleRequested`` this shuffle answers."""
     order: tuple[str, ...]
+    """The requested cards in their shuffled order, first card first (for the initiative track: the top of the
+    track first)."""
     source: Literal["server", "manual"] = "server"
+    """``server`` (derived from the committed seed) or ``manual`` (submitted by a seat), as for
+    ``DiceRolled.source``."""
 
 
 class DrawRequested(Event, kw_only=True):
@@ -125,19 +179,33 @@ class DrawRequested(Event, kw_only=True):
     """
 
     reason: str
+    """What the draw is for, a name of the ruleset (Mice and Mystics: ``search``, ``encounter``,
+    ``boss-cards``)."""
     deck: str
+    """Name of the deck drawn from (Mice and Mystics: ``search``, ``encounter``, or ``boss-<boss>`` for a
+    boss's initiative cards)."""
     cards: tuple[str, ...]
+    """Ids of the cards left in the deck, sorted (a set: the deck's order is never stored)."""
     count: int = 1
+    """How many cards to draw; fewer are drawn when the deck holds fewer."""
     piece: str | None = None
+    """The piece the draw is for (a mouse id): in ``manual`` dice mode only the seat controlling it may submit
+    the cards. ``None``: any seat may."""
 
 
 class CardsDrawn(Event, kw_only=True):
     """The cards a pending draw revealed, in draw order."""
 
     reason: str
+    """The ``reason`` of the ``DrawRequested`` this draw answers."""
     deck: str
+    """The deck drawn from, as named by the request."""
     cards: tuple[str, ...]
+    """Ids of the cards drawn, in draw order: ``count`` different cards of the request's ``cards`` (all of
+    them if the deck held fewer). They leave the deck."""
     source: Literal["server", "manual"] = "server"
+    """``server`` (derived from the committed seed) or ``manual`` (submitted by a seat), as for
+    ``DiceRolled.source``."""
 
 
 class DecisionRequested(Event, kw_only=True):
@@ -148,25 +216,42 @@ class DecisionRequested(Event, kw_only=True):
     """
 
     decision: str
+    """What is decided, a name of the ruleset (Mice and Mystics: ``search-keep``, ``release-space``,
+    ``pack-limit``, ``starting-ability``, ``melee-minion-entrances``...)."""
     options: tuple[str, ...]
+    """The allowed answers, as strings (e.g. space ids, card ids, ``keep``/``discard``); a ``Choose`` must
+    name one of them."""
     piece: str | None = None
+    """The piece the decision is about (a mouse id): only the seat controlling it may choose. ``None``: the
+    players' common choice, any seat may answer."""
     default: str | None = None
+    """The option the documented default policy picks, taken automatically when the game's ``decision_policy``
+    is ``default``. ``None``: there is no default, a seat must choose."""
 
 
 class DecisionMade(Event, kw_only=True):
     """The option chosen for a pending decision, and by whom (a seat, or ``policy``)."""
 
     decision: str
+    """The ``decision`` of the ``DecisionRequested`` this answers."""
     option: str
+    """The option chosen, one of the request's ``options``."""
     by: str
+    """The seat that chose, or ``policy`` when the game's default decision policy took the default."""
 
 
 class GameEnded(Event, kw_only=True):
     """The game is over. In ``server`` dice mode ``seed`` reveals the dice seed (hex)."""
 
     result: str
+    """The outcome the ruleset gives (Mice and Mystics: ``victory`` or ``defeat`` of the chapter)."""
     reason: str = ""
+    """Free-text explanation of the end; empty (and omitted) when none is given, as for every game its rules
+    end."""
     seed: str | None = None
+    """The dice seed, as hex, revealed in ``server`` dice mode: its sha256 must equal
+    ``GameCreated.dice_commitment``, and every server roll, shuffle and draw re-derives from it. ``None`` in
+    ``manual`` mode."""
 
 
 class UndoRequested(Event, kw_only=True):
@@ -177,21 +262,29 @@ class UndoRequested(Event, kw_only=True):
     """
 
     to_version: int
+    """The version whose state the game would return to (from 1 to the version before the request); the event
+    right after it is a player's command."""
     by: str
+    """The seat asking for the undo."""
     crosses_rolls: bool = False
+    """True when results already shown by the server (rolls, shuffles, draws) lie in the undone range: then
+    every other seat must approve, whatever the undo policy."""
     needs: tuple[str, ...] = ()
+    """The seats whose approval is still required; empty when the undo is applied at once."""
 
 
 class UndoApproved(Event, kw_only=True):
     """One seat approves the pending undo request."""
 
     by: str
+    """The seat approving (one of the request's ``needs``)."""
 
 
 class UndoRejected(Event, kw_only=True):
     """One seat rejects the pending undo request; the request is dropped."""
 
     by: str
+    """The seat rejecting (any seat of the game other than the one that asked)."""
 
 
 class UndoApplied(Event, kw_only=True):
@@ -200,10 +293,18 @@ class UndoApplied(Event, kw_only=True):
     lookup), including the dice stream position: the same action meets the same dice."""
 
     to_version: int
+    """The version whose state is restored; the events after it and before this one are marked undone (undo
+    bookkeeping excepted) and stay in the log."""
     approved_by: tuple[str, ...]
+    """The seats that agreed, the requesting seat first, then the approvals in order."""
     crosses_rolls: bool = False
+    """As ``UndoRequested.crosses_rolls``: the undone range held results shown by the server."""
     game: msgspec.Raw
+    """The core's bookkeeping at ``to_version`` as JSON: the pending roll, shuffle, draw or decision and the
+    dice stream position (so the same action meets the same dice again)."""
     state: msgspec.Raw
+    """The ruleset's state at ``to_version`` as JSON (for Mice and Mystics, the whole game state), secrets
+    masked for the reader."""
 
 
 PendingEvent = RollRequested | ShuffleRequested | DrawRequested | DecisionRequested
