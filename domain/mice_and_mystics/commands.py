@@ -20,55 +20,87 @@ SpaceId = Annotated[str, Meta(min_length=1, max_length=16)]
 
 
 class Move(Command, kw_only=True):
-    """Roll the action die for the mouse's move (001 §Movimento dei Topi)."""
+    """Roll the action die for the mouse's move (001 §Movimento dei Topi): in its turn, before it has moved
+    or rolled; a knocked-down mouse stands up instead, with no roll (000 §Atterrato)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
 
 
 class MoveTo(Command, kw_only=True):
-    """Move the mouse along ``path`` (the spaces entered, in order) with the rolled movement points."""
+    """Move the mouse along ``path`` (the spaces entered, in order) with the rolled movement points: after
+    ``Move`` (or a Scurry roll), before the move is over (001 §Movimento dei Topi)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
     path: Annotated[tuple[SpaceId, ...], Meta(min_length=1, max_length=16)]
+    """The spaces entered, in order, 1 to 16 (space ids such as ``GR-6``, as in ``GET /games/{id}/board``):
+    each adjacent to the one before, the first to the mouse's space (Fishhook & Thread's ends count as
+    adjacent). Its cost (1 a step, 3 against a yellow line's arrow) may not pass the movement points, and it
+    ends on the first space holding a minion or water; it may stop short."""
 
 
 class EndTurn(Command, kw_only=True):
     """End the mouse's turn, moved or not (001 §Il Turno di un Topo)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
 
 
 class Battle(Command, kw_only=True):
-    """Attack the minion figure ``target`` with the mouse's weapon (001 §Attacco)."""
+    """The mouse's action: attack the minion figure ``target`` with its first equipped weapon
+    (001 §Attacco): melee, a minion on or next to its space; ranged, one of its room it can see (one
+    of the nearest while minions are on or next to its space)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
     target: Annotated[str, Meta(min_length=1, max_length=48)]
+    """The minion figure attacked, as on the board: a figure id such as ``rat-warriors-1`` (a boss: its id,
+    e.g. ``brodie``)."""
 
 
 class Search(Command, kw_only=True):
-    """Search the room: one die, a star draws a search card (001 §Ricerca)."""
+    """The mouse's action: search the room, one die, a star draws a search card (001 §Ricerca); not in a
+    room where its search already succeeded."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
 
 
 class Recover(Command, kw_only=True):
-    """Recover from stunned or webbed (001 §Recupero)."""
+    """The mouse's action, when it is stunned or webbed: recover (001 §Recupero). Stunned goes at once;
+    webbed on a star of one die."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
 
 
 class Scurry(Command, kw_only=True):
-    """After moving, roll the die and move again (001 §Scatto)."""
+    """The mouse's action, once it has moved: roll the die and move again (001 §Scatto)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
 
 
 class Explore(Command, kw_only=True):
-    """Enter a new room through the exit on side ``via`` the mouse stands next to, or by its flip
-    space (``via="flip"``) (001 §Esplorare)."""
+    """The mouse's action, when no minion is in its room: enter a new room through the exit on side
+    ``via`` the mouse stands next to, or by its flip space (``via="flip"``); the room's mice all come
+    along (001 §Esplorare)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
     via: Literal["N", "E", "S", "W", "flip"]
+    """``N``, ``E``, ``S`` or ``W``: the side of the mouse's room tile whose exit it stands next to (``N``
+    faces the row above on the table grid); ``flip``: the mouse stands on the room's flip space and the board
+    is turned over."""
 
 
 class LeaveWater(Command, kw_only=True):
@@ -76,7 +108,13 @@ class LeaveWater(Command, kw_only=True):
     needs a star (001 §Muoversi nell'Acqua)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it stands in water and has not moved or rolled to move this
+    turn."""
     space: SpaceId
+    """The space to reach, adjacent to the mouse's space (or at the other end of Fishhook & Thread) and with
+    room for it. A water space is simply entered; a dry one needs a star on one die plus one per mouse
+    there."""
 
 
 CardId = Annotated[str, Meta(min_length=1, max_length=48)]
@@ -89,12 +127,24 @@ class Share(Command, kw_only=True):
     given; ``take_cheese``: cheese taken."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it takes the Share free action (free actions: each once a turn,
+    never in water nor in the middle of another action)."""
     with_mouse: MouseId
+    """The other mouse of the exchange: a party mouse on the board, on the same space or an adjacent one
+    (Fishhook & Thread's ends count as adjacent)."""
     card: CardId | None = None
+    """One more card ``mouse`` gives from its pack, as if listed in ``give`` (a search card id; see
+    ``/content/mice-and-mystics/search-cards``); ``None``: none."""
     cheese: Annotated[int, Meta(ge=0, le=99)] = 0
+    """Cheese ``mouse`` gives to ``with_mouse``, 0 to 99 (at most what it has)."""
     give: Annotated[tuple[CardId, ...], Meta(max_length=16)] = ()
+    """Cards of ``mouse``'s pack it gives to ``with_mouse`` (search card ids; up to 16). A Share must give or
+    take something, and names each card once."""
     take: Annotated[tuple[CardId, ...], Meta(max_length=16)] = ()
+    """Cards of ``with_mouse``'s pack that ``mouse`` takes (search card ids; up to 16)."""
     take_cheese: Annotated[int, Meta(ge=0, le=99)] = 0
+    """Cheese ``mouse`` takes from ``with_mouse``, 0 to 99 (at most what ``with_mouse`` has)."""
 
 
 Slot = Literal["paw", "both-paws", "body", "accessory", "tail"]
@@ -104,7 +154,11 @@ class EquipCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """One card an ``Equip`` puts from the pack into ``slot``."""
 
     card: CardId
+    """A card in the mouse's pack: a weapon, armour or accessory whose requirement the mouse meets (a search
+    card id; see ``/content/mice-and-mystics/search-cards``)."""
     slot: Slot
+    """Where it goes: the card's own place (``paw``, ``both-paws``, ``body`` or ``accessory``), or ``tail``
+    for a dagger on Filch (Prehensile Tail). Equipped cards it displaces go back to the pack."""
 
 
 class Equip(Command, kw_only=True):
@@ -113,17 +167,30 @@ class Equip(Command, kw_only=True):
     equipped from the pack, in order; ``tail`` is Filch's Prehensile Tail (a dagger only)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it takes the Equip free action (free actions: each once a turn,
+    never in water nor in the middle of another action)."""
     card: CardId | None = None
+    """One card of the pack to equip, in ``slot`` (a search card id); ``None``: only ``cards`` and
+    ``unequip``."""
     slot: Slot | None = None
+    """The place for ``card``, as in ``EquipCard.slot``; required with ``card``."""
     cards: Annotated[tuple[EquipCard, ...], Meta(max_length=8)] = ()
+    """Further cards to equip from the pack, in order, after ``card`` (up to 8)."""
     unequip: Annotated[tuple[CardId, ...], Meta(max_length=8)] = ()
+    """Equipped cards (starting equipment included) moved back to the pack first, in order (up to 8); such a
+    card may be equipped again elsewhere by the same Equip."""
 
 
 class Unequip(Command, kw_only=True):
     """Free action: move an equipped card back to the pack (001 §Equipaggiare)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it takes the Equip free action (free actions: each once a turn,
+    never in water nor in the middle of another action)."""
     card: CardId
+    """The equipped card moved back to the pack (starting equipment included)."""
 
 
 class LevelUp(Command, kw_only=True):
@@ -131,19 +198,36 @@ class LevelUp(Command, kw_only=True):
     di Livello)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it has at least 6 cheese and takes the Level Up free action (free
+    actions: each once a turn, never in water nor in the middle of another action)."""
     ability: CardId
+    """The new ability card (an ability id; see ``/content/mice-and-mystics/abilities``): one for the mouse's
+    class (or any class), held by no mouse, and not one only the story gives."""
 
 
 class UseAbility(Command, kw_only=True):
-    """Use one of the mouse's ability cards, paying its cheese (001 §Carte Abilità dei Topi): ``target``
-    a mouse (First Aid, Cure), ``targets`` minion figures (Chain Lightning), ``remove`` what Cure takes
-    off (``poison`` or an effect)."""
+    """Use one of the mouse's ability cards in its turn, paying its cheese (001 §Carte Abilità dei Topi):
+    ``target`` a mouse (First Aid, Cure) or the first minion attacked (Knife Strike), ``targets``
+    minion figures (Chain Lightning), ``remove`` what Cure takes off (``poison`` or an effect)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``)."""
     ability: CardId
+    """The ability card used, one the mouse holds: ``first-aid``, ``cure``, ``chain-lightning``,
+    ``aimed-shot``, ``power-shot``, ``accurate-shot``, ``knife-strike`` or ``inspire``; other cards are
+    refused (Preemptive Shot is played by answering its decision)."""
     target: MouseId | None = None
+    """First Aid and Cure: the mouse helped, on the acting mouse's space (itself included); Knife Strike: the
+    minion figure of the first attack, on or next to the mouse's space. ``None`` for the other cards."""
     targets: Annotated[tuple[CardId, ...], Meta(max_length=9)] = ()
+    """Chain Lightning: 1 to Lore different minion figures of the mouse's room that it can see, in the order
+    they defend; empty for the other cards."""
     remove: Annotated[tuple[Annotated[str, Meta(max_length=24)], ...], Meta(max_length=3)] = ()
+    """Cure: 1 to 3 things taken off ``target``, 1 cheese each: ``poison`` (one poison wound; may repeat) or
+    an effect it has (``stunned``, ``webbed``, ``knocked-down``, ``charmed``; each once). Empty for the other
+    cards."""
 
 
 class PlaceFishhook(Command, kw_only=True):
@@ -151,19 +235,28 @@ class PlaceFishhook(Command, kw_only=True):
     room; placing is free (001 §Amo e Lenza)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); Fishhook & Thread is in the party stash; the first end goes on
+    the mouse's space."""
     space: SpaceId
+    """The other end: another space of the mouse's room; the two ends may not both be water."""
 
 
 class RemoveFishhook(Command, kw_only=True):
     """Action: take Fishhook & Thread back into the stash from either end (001 §Amo e Lenza)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it stands on either end of Fishhook & Thread."""
 
 
 class PlaceFork(Command, kw_only=True):
     """Put the Dinner Fork from the party stash on the mouse's space, not water; free (001 §Forchetta)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); the Dinner Fork is in the party stash and goes on the mouse's
+    space, not water."""
 
 
 class Catapult(Command, kw_only=True):
@@ -171,14 +264,21 @@ class Catapult(Command, kw_only=True):
     which ``other`` can see (001 §Forchetta)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it stands on the Dinner Fork's space."""
     other: MouseId
+    """The mouse catapulted: another party mouse on the Dinner Fork's space."""
     space: SpaceId
+    """Where ``other`` lands: another space of the room that can be seen from the fork's space, with room for
+    it. It is no move: no mousetrap, no water roll."""
 
 
 class PickUpFork(Command, kw_only=True):
     """Action: take the Dinner Fork on the mouse's space back into the stash (001 §Forchetta)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it stands on the Dinner Fork's space."""
 
 
 class ThrowGrapes(Command, kw_only=True):
@@ -186,7 +286,11 @@ class ThrowGrapes(Command, kw_only=True):
     flipped like a coin (001 §Oggetti del Gruppo, Uva come Arma)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it stands on the Dinner Fork's space and the Grapes are in the
+    party stash."""
     target: CardId
+    """A small minion figure of the mouse's room (a figure id such as ``roaches-1``); no sight is needed."""
 
 
 class PlaceGrapes(Command, kw_only=True):
@@ -194,7 +298,10 @@ class PlaceGrapes(Command, kw_only=True):
     del Gruppo, Uva come Esca per Blatte)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); the Grapes are in the party stash."""
     space: SpaceId
+    """An empty space adjacent to the mouse's space (or at the other end of Fishhook & Thread)."""
 
 
 class UseScroll(Command, kw_only=True):
@@ -202,7 +309,11 @@ class UseScroll(Command, kw_only=True):
     the rest of the turn (001 §Carte Ricerca: Pergamena; facts.md §5)."""
 
     mouse: MouseId
+    """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
+    see ``/content/mice-and-mystics/mice``); it is not in water and has not read a scroll this turn."""
     card: CardId
+    """A scroll in the mouse's pack (a search card id such as ``scroll-of-levitation``) whose effect the rules
+    know and whose requirement the mouse meets; it is discarded."""
 
 
 ItemCommand = UseScroll | PlaceGrapes | Share | Equip | Unequip | LevelUp | UseAbility | PlaceFishhook | RemoveFishhook | PlaceFork | Catapult | PickUpFork | ThrowGrapes
