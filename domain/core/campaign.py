@@ -40,54 +40,110 @@ class CampaignStarted(CampaignEvent, kw_only=True):
     game; campaigns stored before it existed were public."""
 
     ruleset: str
+    """Name of the ruleset of every chapter's game (``mice-and-mystics``); it must have a campaign mode."""
     chapters: tuple[str, ...]
+    """The chapter ids to play, in order (``chapter-1``); the campaign is complete when the last one is
+    won."""
     setup: msgspec.Raw
+    """The party's setup document (JSON) of the ruleset; each chapter's game is created from it with its
+    ``chapter`` set to that chapter and the campaign's current ``carry_over`` added."""
     seats: tuple[Seat, ...]
+    """The players' seats, the same in every chapter's game (one token per seat serves them all)."""
     dice_mode: DiceMode = "server"
+    """``server`` or ``manual`` dice for every chapter's game (as ``GameCreated.dice_mode``)."""
     undo_policy: UndoPolicy = "none"
+    """The undo policy of every chapter's game; it also says who may revert the campaign: nobody under
+    ``none`` or ``own-turn``, the host alone under ``host``, any seat with every other seat's approval under
+    ``all-seats``."""
     host: str | None = None
+    """Name of the host seat (for the ``host`` undo policy); ``None``: the first seat."""
     visibility: Visibility = "public"
+    """Who may read the campaign and its chapters' games: ``public``, ``unlisted`` or ``private`` (as
+    ``GameCreated.visibility``)."""
 
 
 class ChapterBegun(CampaignEvent, kw_only=True):
+    """Chapter ``index`` of the campaign begins as a new game, created with the carry-over the campaign
+    holds."""
+
     index: int
+    """0-based position of the chapter in ``CampaignStarted.chapters``."""
     chapter: str
+    """The chapter's id (``chapter-1``)."""
     game_id: str
+    """Id (UUID) of the game created to play this chapter."""
     carry_over: Any = None
+    """The ruleset's carry-over document (JSON) this chapter's setup receives from the chapters won before it
+    (for Mice and Mystics a ``CarryOver``); ``None`` while no chapter has been won."""
 
 
 class ChapterRecorded(CampaignEvent, kw_only=True):
+    """The game of the chapter being played has ended and its result is recorded: on a ``victory`` the
+    campaign moves on to the next chapter, on any other result the same chapter is played again."""
+
     index: int
+    """0-based position of the chapter in ``CampaignStarted.chapters``."""
     game_id: str
+    """Id (UUID) of the chapter's game that ended."""
     result: str
+    """The game's result (``GameEnded.result``: ``victory`` or ``defeat`` in Mice and Mystics)."""
     carry_over: Any = None
+    """The carry-over (JSON) the next chapter will receive: on a victory, what the ruleset computed from the
+    game's final state; otherwise the carry-over the chapter itself received, unchanged. ``None``: nothing
+    carries over."""
 
 
 class CampaignRevertRequested(CampaignEvent, kw_only=True):
+    """A seat asks to return the campaign to before chapter ``to_index``'s result; it applies once ``needs``
+    have all approved (DESIGN.md, Undo never deletes)."""
+
     to_index: int
+    """0-based index of the recorded chapter to go back to: that chapter and every later one are undone and
+    chapter ``to_index`` is played again."""
     by: str
+    """The seat asking."""
     needs: tuple[str, ...] = ()
+    """The seats whose approval is still required; empty when the revert applies at once (the host under the
+    ``host`` undo policy)."""
 
 
 class CampaignRevertApproved(CampaignEvent, kw_only=True):
+    """One seat approves the open revert request; the last approval applies it."""
+
     by: str
+    """The seat approving (one of the request's ``needs``)."""
 
 
 class CampaignReverted(CampaignEvent, kw_only=True):
+    """The revert applies: the chapters from ``to_index`` on are marked reverted (their games stay in the
+    history), the campaign goes back to chapter ``to_index`` and the carry-over is recomputed from the
+    victories that remain."""
+
     to_index: int
+    """0-based index of the chapter to play next; the entries of it and of every later chapter are marked
+    reverted."""
     approved_by: tuple[str, ...]
+    """The seats that agreed, the requesting seat first."""
 
 
 class ChapterEntry(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One chapter played: its game, result and carry-over in and out; ``reverted`` once undone."""
 
     index: int
+    """0-based position of the chapter in ``CampaignStarted.chapters``."""
     chapter: str
+    """The chapter's id (``chapter-1``)."""
     game_id: str
+    """Id (UUID) of the game that played it; a chapter played again has one entry per game."""
     carry_in: Any = None
+    """The carry-over (JSON) this chapter's game received; ``None`` when no chapter had been won before it."""
     result: str | None = None
+    """The game's result (``victory`` or ``defeat``); ``None`` while the chapter is being played."""
     carry_out: Any = None
+    """The carry-over (JSON) recorded with the result: after a victory, what the next chapter receives; after
+    a defeat, the carry-over unchanged."""
     reverted: bool = False
+    """True once a campaign revert undid this chapter; it then no longer counts."""
 
 
 class Campaign(Struct, frozen=True, kw_only=True):
@@ -95,17 +151,31 @@ class Campaign(Struct, frozen=True, kw_only=True):
     what it will receive; ``playing`` the entry of a chapter begun and not yet recorded."""
 
     id: Any
+    """The campaign's id (UUID)."""
     version: int
+    """Number of events in the campaign's log (its latest version, 1-based)."""
     started: CampaignStarted
+    """The ``CampaignStarted`` event: ruleset, chapters, party setup, seats and policies."""
     entries: tuple[ChapterEntry, ...] = ()
+    """Every chapter begun, in the order played, reverted ones included."""
     next_index: int = 0
+    """0-based index in ``started.chapters`` of the chapter to win next; equal to the number of chapters once
+    the campaign is complete."""
     carry_over: Any = None
+    """The carry-over (JSON) the next chapter's game will receive: the latest victory's that is not reverted;
+    ``None`` while there is none."""
     revert_request: CampaignRevertRequested | None = None
+    """The open revert request, if any; while it is open no chapter begins."""
     revert_needs: tuple[str, ...] = ()
+    """The seats whose approval the open revert request still needs."""
     revert_approved: tuple[str, ...] = ()
+    """The seats that agreed to the open revert request so far, the requesting seat first."""
     created_on: datetime
+    """When the campaign started (UTC)."""
     modified_on: datetime
+    """When its latest event was recorded (UTC)."""
     last: Any = None
+    """The newest stored campaign event (envelope); its hash chains the next one."""
 
     @property
     def playing(self) -> ChapterEntry | None:

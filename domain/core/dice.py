@@ -1,8 +1,9 @@
 """Provably fair dice: commitment, derivation and verification (DESIGN.md, Provably fair dice).
 
 A ``server``-mode game commits to ``sha256(seed)`` when it is created. Chance event number ``k``
-(0-based: the k-th ``DiceRolled`` or ``CardsShuffled`` of the game) draws its values from the
-byte stream ``HMAC-SHA256(seed, b"dicelog:" + k + b":" + block)`` for block = 0, 1, 2, ...
+(0-based: the k-th ``DiceRolled``, ``CardsShuffled`` or ``CardsDrawn`` of the game; an undo rewinds
+``k``) draws its values from the byte stream ``HMAC-SHA256(seed, b"dicelog:" + k + b":" + block)``
+for block = 0, 1, 2, ...
 Each value uniform in ``[0, n)`` is taken by rejection sampling on 32-bit words (a word is
 rejected when it falls in the incomplete top bucket), so there is no modulo bias.
 

@@ -37,19 +37,35 @@ class Divergence(Struct, frozen=True, kw_only=True):
     """The first place where the log and its re-derivation disagree."""
 
     version: int
+    """Version (1-based position in the game's log) of the first event found wrong."""
     check: Literal["chain", "derivation", "dice", "structure"]
+    """Which check failed: ``chain`` (the hash chain or the stored bytes: an event was edited, removed or
+    reordered), ``derivation`` (re-running a command did not reproduce the stored events, or the rules refused
+    it), ``dice`` (the revealed seed does not match the commitment, or a server roll, shuffle or draw does not
+    re-derive from it) or ``structure`` (the log is not shaped like a game: no ``GameCreated`` first, a gap in
+    the versions, another event where a command was expected)."""
     expected: str
+    """What the check expected at that version, as readable text (a hash, an event, a seed commitment,
+    faces...)."""
     found: str
+    """What the log holds there instead, as readable text."""
 
 
 class Verification(Struct, frozen=True, kw_only=True):
     """Outcome of ``verify``: ``ok`` with ``events`` verified, or the first ``divergence``."""
 
     ok: bool
+    """True when every check passed; false when ``divergence`` names the first failure."""
     events: int
+    """Number of events in the log that was verified."""
     divergence: Divergence | None = None
+    """The first place where the log and its re-derivation disagree; ``None`` when ``ok``."""
     dice_checked: int = 0
+    """Number of server rolls, shuffles and draws re-derived from the revealed seed (a fork's results copied
+    from a running original are proven there, not counted here); 0 while the seed is secret or in ``manual``
+    dice mode."""
     seed_revealed: bool = False
+    """True when the game ended and ``GameEnded`` revealed the dice seed, so the dice could be checked."""
 
 
 def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -> Verification:
@@ -151,7 +167,10 @@ class _StreamPosition(Struct, frozen=True):
     """What an ``UndoApplied`` restores of the dice stream (read from its ``game`` document)."""
 
     chance_count: int = 0
+    """The dice stream position restored: the number of rolls, shuffles and draws answered before the restored
+    version."""
     pending: PendingEvent | None = None
+    """The roll, shuffle, draw or decision pending at the restored version; ``None``: none."""
 
 
 def chance_events(records: Sequence[Recorded]) -> Iterator[tuple[Recorded, int, PendingEvent | None]]:

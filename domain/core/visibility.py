@@ -60,8 +60,13 @@ class Viewer(Struct, frozen=True, kw_only=True):
     """Who reads: a seat (with the pieces it controls), a spectator, or the auditor."""
 
     kind: Literal["seat", "spectator", "auditor"]
+    """The audience: ``seat`` (a player: what is public plus its own pieces' secrets), ``spectator`` (what is
+    public) or ``auditor`` (everything)."""
     seat: str | None = None
+    """The seat's name when ``kind`` is ``seat``; ``None`` for a spectator or the auditor."""
     pieces: frozenset[str] = frozenset()
+    """The pieces the seat controls (``Seat.controls``, e.g. mouse ids), whose secrets it may see; empty for a
+    spectator or the auditor."""
 
     @property
     def audience(self) -> str:
