@@ -2,7 +2,7 @@
 in-process fan-out): replay then live, ``Last-Event-ID`` resume, ``retry:`` on the first message,
 ``: keep-alive`` heartbeats, the end after ``GameEnded`` and ``204`` past it.
 
-The helpers (``serve``, ``sse_blocks``, ``next_event``, ``race_game``) are shared with
+The helpers (``serve``, ``serve_app``, ``sse_blocks``, ``next_event``, ``race_game``) are shared with
 ``tests/integration/test_sse_topologies.py``.
 """
 
@@ -32,10 +32,17 @@ RACE_SEATS = [{"name": "one", "controls": ["a"]}, {"name": "two", "controls": ["
 def serve(settings: Settings) -> Iterator[str]:
     """``create_app(settings)`` (Mice and Mystics and the test ruleset ``race``) served by uvicorn
     in a thread on a free 127.0.0.1 port; yields its base URL. Open streams must be closed first."""
+    with serve_app(create_app(settings, rulesets=RULESETS)) as url:
+        yield url
+
+
+@contextmanager
+def serve_app(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free 127.0.0.1 port (its lifespan has run when
+    this yields: ``app.state.runtime`` is there); yields its base URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(settings, rulesets=RULESETS)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
