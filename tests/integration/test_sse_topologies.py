@@ -14,6 +14,8 @@ are read); the Redis-down test runs its own ``redis-server`` on a free port.
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -31,8 +33,7 @@ from service.publisher import game_stream
 from service.settings import Settings
 from tests.api.conftest import settings_for
 from tests.api.test_stream import RULESETS, advance, next_event, race_game, serve_app, sse_blocks
-from tests.integration.test_redis_streams import RedisServer
-from tests.services import _unavailable, drop_postgres_schema
+from tests.services import _unavailable, drop_postgres_schema, redis_server_binary
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -166,6 +167,40 @@ def test_the_worker_writes_the_redis_streams_on_a_wake_up_not_on_its_poll(
             shared_redis.delete(game_stream(made["game"]["id"]))
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def redis_later(directory: Path) -> Iterator[tuple[str, Any]]:
+    """A Redis URL on a free port where nothing listens yet, and a function that starts a
+    ``redis-server`` there (no persistence) and waits until it answers; stopped at the end."""
+    binary, port, procs = redis_server_binary(), _free_port(), []
+
+    def start() -> None:
+        procs.append(subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(directory)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        ))
+        client, deadline = redis.Redis(port=port), time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    try:
+        yield f"redis://127.0.0.1:{port}/0", start
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
 def _newest_version(client: redis.Redis, key: str) -> int:
     newest = client.xrevrange(key, count=1)
     return int(newest[0][1][b"version"]) if newest else 0
@@ -174,10 +209,8 @@ def _newest_version(client: redis.Redis, key: str) -> int:
 def test_with_redis_unreachable_commands_do_not_wait_and_wake_ups_resume_when_it_is_back(
     pg_settings: Settings, tmp_path: Path
 ) -> None:
-    server = RedisServer(tmp_path / "redis")
-    server.dir.mkdir()
-    settings = msgspec.structs.replace(pg_settings, redis_url=server.url)  # nothing listens there yet
-    try:
+    with redis_later(tmp_path) as (redis_url, start_redis):
+        settings = msgspec.structs.replace(pg_settings, redis_url=redis_url)  # nothing listens there yet
         with (
             replicas(settings) as [(url_a, app_a), (url_b, app_b)],
             httpx.Client(base_url=url_a, timeout=10) as a,
@@ -190,7 +223,7 @@ def test_with_redis_unreachable_commands_do_not_wait_and_wake_ups_resume_when_it
                 assert time.monotonic() - sent < 1.0, "a command waited for Redis"
             assert not app_b.state.runtime.wake.subscribed.is_set()
 
-            server.start()  # Redis comes up: the replicas subscribe (redis-py's backoff, <= 2 s)
+            start_redis()  # Redis comes up: the replicas subscribe (redis-py's backoff, <= 2 s)
             _subscribed(app_a)
             _subscribed(app_b)
             version = a.get(f"/games/{made['game']['id']}").json()["version"]
@@ -200,9 +233,6 @@ def test_with_redis_unreachable_commands_do_not_wait_and_wake_ups_resume_when_it
                 sent = time.monotonic()
                 answer = advance(a, made)
                 assert _delivered(blocks, version + 1, answer["version"], sent) < WITHIN
-    finally:
-        if server.proc is not None and server.proc.poll() is None:
-            server.stop()
 
 
 def test_a_wake_up_sender_never_blocks_and_closes_promptly_when_redis_is_unreachable(tmp_path: Path) -> None:
@@ -210,8 +240,7 @@ def test_a_wake_up_sender_never_blocks_and_closes_promptly_when_redis_is_unreach
 
     from service.fanout import FanOut
 
-    port = RedisServer(tmp_path).port  # a free port nobody listens on
-    wake = RedisWake(f"redis://127.0.0.1:{port}/0", FanOut(), outbox=10)
+    wake = RedisWake(f"redis://127.0.0.1:{_free_port()}/0", FanOut(), outbox=10)  # nobody listens there
     wake.start()
     started = time.monotonic()
     for version in range(1, 1001):
