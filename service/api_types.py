@@ -34,7 +34,7 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     undo_policy: UndoPolicy = "none"
     decision_policy: Literal["ask", "default"] = "default"
     visibility: Visibility = "unlisted"
-    content_pack: dict[str, Any] | None = None
+    content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = None
 
 
 def ruleset_of(new_game: NewGameBase) -> str:

@@ -203,8 +203,8 @@ class GameReads:
         self,
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
-        cursor: Annotated[int, Parameter(ge=0, le=10**15)] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
+        cursor: Annotated[int, Parameter(ge=0, le=10**15, description="``next_cursor`` of the previous page")] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many games")] = 50,
     ) -> GameList:
         """Public games in creation order, a page at a time (``cursor`` from ``next_cursor``); with
         a bearer token, also the games that token belongs to (a game's, or a campaign's chapters)."""
@@ -237,7 +237,7 @@ class GameReads:
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
+        limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many events")] = 100,
         seat: Annotated[str | None, Parameter(max_length=64, description="only events caused by this seat")] = None,
         event_type: Annotated[
             str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
@@ -266,7 +266,9 @@ class GameReads:
         game_id: GameId,
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
-        version: Annotated[int | None, Parameter(ge=1, le=10**15, required=False)] = None,
+        version: Annotated[
+            int | None, Parameter(ge=1, le=10**15, required=False, description="the version (latest when omitted)")
+        ] = None,
     ) -> StateAt:
         """The full state after ``version`` events (latest when omitted), rebuilt by replay, as the
         reader may see it."""
@@ -409,7 +411,12 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             request: Request[Any, Any, Any],
             games: NamedDependency[Games],
             idempotency_key: Annotated[
-                str | None, HeaderParameter(name="Idempotency-Key", min_length=1, max_length=200, required=False)
+                str | None,
+                HeaderParameter(
+                    name="Idempotency-Key", min_length=1, max_length=200, required=False,
+                    description="a key of the client's choosing: a retry with the same key by the same seat "
+                    "returns the first answer and writes nothing",
+                ),
             ] = None,
         ) -> Response[CommandResult]:
             """Run one command as the bearer token's seat.

@@ -28,7 +28,7 @@ class AuditController(Controller):
 
     @get("/{game_id:uuid}/turns/{number:int}", sync_to_thread=True, summary="Replay one turn",
          security=READ_SECURITY, responses=_problems(400, 401, 404))
-    def turn(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9)],
+    def turn(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
              request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
         """Turn ``number`` (1-based, in the order turns started): its events, commands, dice and
         decisions in order, the state before and after, and the log lines explaining each step
@@ -37,7 +37,7 @@ class AuditController(Controller):
 
     @get("/{game_id:uuid}/rounds/{number:int}", sync_to_thread=True, summary="Replay one round",
          security=READ_SECURITY, responses=_problems(400, 401, 404))
-    def round(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9)],
+    def round(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
               request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
         """Round ``number`` (1-based): like a turn, for every turn of the round."""
         return _span_view(games, game_id, request, "round", number)

@@ -25,7 +25,7 @@ from service.schemas import (
     RevertRequest,
     SeatToken,
 )
-from service.views import builtins, summary
+from service.views import summary
 
 _encode = msgspec.json.Encoder().encode
 
@@ -48,7 +48,7 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
                        carry_in=_raw(e.carry_in), carry_out=_raw(e.carry_out), reverted=e.reverted)
             for e in campaign.entries
         ],
-        revert_pending=builtins(campaign.revert_request) if campaign.revert_request else None,
+        revert_pending=campaign.revert_request,
         undo_policy=started.undo_policy,
     )
 

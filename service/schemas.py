@@ -8,6 +8,7 @@ from uuid import UUID
 
 from msgspec import Meta, Struct
 
+from domain.core.campaign import CampaignRevertRequested
 from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibility
 from domain.core.verify import Verification
 from service.openapi_slots import slot
@@ -313,7 +314,7 @@ class NewCampaign(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ruleset: Literal["mice-and-mystics"] = "mice-and-mystics"
     visibility: Visibility = "unlisted"
     chapters: Annotated[list[Annotated[str, Meta(min_length=1, max_length=64)]], Meta(min_length=1, max_length=64)]
-    party: dict[str, Any]
+    party: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})]
     seats: Annotated[list[Seat], Meta(min_length=1, max_length=8)]
     dice_mode: DiceMode = "server"
     undo_policy: UndoPolicy = "none"
@@ -342,7 +343,7 @@ class CampaignOut(Struct, frozen=True, kw_only=True):
     next_chapter: str | None
     carry_over: Any
     history: list[ChapterOut]
-    revert_pending: dict[str, Any] | None
+    revert_pending: CampaignRevertRequested | None
     undo_policy: UndoPolicy
 
 
