@@ -151,11 +151,12 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
         LogProjection(views["log"], load),
     ]
     if settings.redis_url:
-        from service.publisher import RedisPublisher, connect
+        from service.publisher import RedisPublisher, Trimming, connect
         from service.projection_store import open_tracking
 
         consumers.append(RedisPublisher(
-            connect(settings.redis_url), open_tracking(settings, "publisher"), maxlen=settings.stream_maxlen,
+            connect(settings.redis_url), open_tracking(settings, "publisher"),
+            trimming=Trimming.from_settings(settings),
             load_game=games.game,
         ))
     return consumers

@@ -7,7 +7,10 @@
 | ``DICELOG_POSTGRES_HOST`` / ``_PORT`` / ``_DBNAME`` / ``_USER`` / ``_PASSWORD`` | ``127.0.0.1`` / ``5432`` / ``dicelog`` / ``postgres`` / empty | PostgreSQL event store |
 | ``DICELOG_POSTGRES_SCHEMA`` | ``public`` | schema of the tables |
 | ``DICELOG_REDIS_URL`` | unset | Redis for notification streams; unset: in-process fan-out |
-| ``DICELOG_STREAM_MAXLEN`` | ``10000`` | approximate length cap of each Redis stream |
+| ``DICELOG_STREAM_MAXLEN`` | ``10000`` | per-game Redis streams (public, per seat, auditor): length cap, at least this many entries kept (``MAXLEN ~``; 0: no cap) |
+| ``DICELOG_STREAM_RETENTION`` | ``off`` | per-game Redis streams: entries younger than this are kept (``MINID ~``; ``off``: no age limit) |
+| ``DICELOG_GLOBAL_STREAM_MAXLEN`` | ``1000000`` | ``dicelog:games``: length cap, as above (0: no cap) |
+| ``DICELOG_GLOBAL_STREAM_RETENTION`` | ``24h`` | ``dicelog:games``: entries younger than this are kept (``off``: no age limit) |
 | ``DICELOG_SNAPSHOT_INTERVAL`` | ``100`` | a snapshot every N events of a game (0: none) |
 | ``DICELOG_EMBEDDED_WORKER`` | ``true`` | run projections and the publisher inside the API process |
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
@@ -15,9 +18,13 @@
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
 | ``DICELOG_SSE_HEARTBEAT`` | ``15`` | seconds of silence after which an SSE stream sends a ``: keep-alive`` comment |
 | ``DICELOG_SSE_POLL_INTERVAL`` | ``2`` | seconds between store reads of an idle SSE stream when no wake-up came (the safety net) |
+| ``DICELOG_CORS_ORIGINS`` | empty (CORS off) | origins a browser app may call the API from, comma-separated (``https://app.example.org``), or ``*`` for any |
 
 A rate limit is ``<count>/<unit>`` (unit ``second``, ``minute``, ``hour`` or ``day``) or ``off``
 (see ``service/quotas.py``).
+A retention is ``<count><unit>`` (unit ``s``, ``m``, ``h`` or ``d``: ``90m``, ``24h``, ``7d``), a
+number of seconds, or ``off``; an origin is ``scheme://host[:port]`` (see ``service/publisher.py`` for
+the trimming policy, ``service/http_guards.py`` for CORS).
 """
 
 from __future__ import annotations
@@ -33,6 +40,13 @@ from msgspec import Struct
 
 def _bool(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "y", "on"}
+
+
+def _count(value: str, variable: str) -> int:
+    """A count of 0 or more (0 means: no cap). Raises ``ValueError`` naming ``variable``."""
+    if not value.strip().isdigit():
+        raise ValueError(f"{variable} must be a whole number, 0 or more; not {value!r}")
+    return int(value)
 
 
 def _seconds(value: str, variable: str) -> float:
@@ -68,6 +82,33 @@ def parse_rate_limit(value: str, variable: str) -> tuple[RateUnit, int] | None:
     return cast(RateUnit, match[2]), int(match[1])
 
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
+
+
+def parse_retention(value: str, variable: str) -> int:
+    """A retention (``"24h"``, ``"90m"``, ``"7d"``, ``"3600"``, ``"off"``) in seconds, ``0`` for
+    ``off`` (or ``0``). Raises ``ValueError`` naming ``variable`` when malformed."""
+    text = value.strip().lower()
+    if text in ("off", "0"):
+        return 0
+    match = re.fullmatch(r"(\d{1,9})\s*([smhd]?)", text, re.ASCII)
+    if match is None or int(match[1]) == 0:
+        raise ValueError(f"{variable} must be <count><s|m|h|d> (e.g. 24h), seconds, or off; not {value!r}")
+    return int(match[1]) * DURATION_UNITS[match[2] or "s"]
+
+
+def parse_origins(value: str, variable: str) -> tuple[str, ...]:
+    """Comma-separated origins (``scheme://host[:port]``, no path) as a tuple; ``*`` alone allows
+    any origin; empty: none (CORS off). Raises ``ValueError`` naming ``variable`` when malformed."""
+    origins = tuple(o.strip() for o in value.split(",") if o.strip())
+    if "*" in origins and len(origins) > 1:
+        raise ValueError(f"{variable}: * allows every origin and must stand alone; not {value!r}")
+    for origin in origins:
+        if origin != "*" and not re.fullmatch(r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?", origin):
+            raise ValueError(f"{variable}: {origin!r} is not an origin (scheme://host[:port], no path, or *)")
+    return origins
+
+
 class Settings(Struct, frozen=True, kw_only=True):
     """The service's configuration (see the module docstring for the variables)."""
 
@@ -81,6 +122,11 @@ class Settings(Struct, frozen=True, kw_only=True):
     postgres_schema: str = "public"
     redis_url: str | None = None
     stream_maxlen: int = 10_000
+    stream_retention: int = 0
+    """Seconds; 0: no age limit (see ``parse_retention``)."""
+    global_stream_maxlen: int = 1_000_000
+    global_stream_retention: int = 86_400
+    """Seconds; 0: no age limit."""
     snapshot_interval: int = 100
     embedded_worker: bool = True
     log_level: str = "info"
@@ -90,6 +136,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     """Seconds of silence before an SSE stream sends a ``: keep-alive`` comment."""
     sse_poll_interval: float = 2.0
     """Seconds between store reads of an idle SSE stream that got no wake-up."""
+    cors_origins: tuple[str, ...] = ()
+    """Origins allowed by CORS; empty: CORS off; ``("*",)``: any origin."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -117,7 +165,12 @@ class Settings(Struct, frozen=True, kw_only=True):
                 postgres_password=get("POSTGRES_PASSWORD", ""),
                 postgres_schema=get("POSTGRES_SCHEMA", "public"),
                 redis_url=get("REDIS_URL", "") or None,
-                stream_maxlen=int(get("STREAM_MAXLEN", "10000")),
+                stream_maxlen=_count(get("STREAM_MAXLEN", "10000"), "DICELOG_STREAM_MAXLEN"),
+                stream_retention=parse_retention(get("STREAM_RETENTION", "off"), "DICELOG_STREAM_RETENTION"),
+                global_stream_maxlen=_count(get("GLOBAL_STREAM_MAXLEN", "1000000"), "DICELOG_GLOBAL_STREAM_MAXLEN"),
+                global_stream_retention=parse_retention(
+                    get("GLOBAL_STREAM_RETENTION", "24h"), "DICELOG_GLOBAL_STREAM_RETENTION"
+                ),
                 snapshot_interval=int(get("SNAPSHOT_INTERVAL", "100")),
                 embedded_worker=_bool(get("EMBEDDED_WORKER", "true")),
                 log_level=get("LOG_LEVEL", "info"),
@@ -125,6 +178,7 @@ class Settings(Struct, frozen=True, kw_only=True):
                 rate_limit_commands=rate_limit_commands,
                 sse_heartbeat=_seconds(get("SSE_HEARTBEAT", "15"), "DICELOG_SSE_HEARTBEAT"),
                 sse_poll_interval=_seconds(get("SSE_POLL_INTERVAL", "2"), "DICELOG_SSE_POLL_INTERVAL"),
+                cors_origins=parse_origins(get("CORS_ORIGINS", ""), "DICELOG_CORS_ORIGINS"),
             )
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None

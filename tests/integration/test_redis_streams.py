@@ -1,27 +1,45 @@
-"""Notifications lose nothing (DESIGN.md): Redis stopped during commands, then caught up.
+"""Redis streams, a public interface (README, "Redis streams"; service/publisher.py).
 
-The test starts its own redis-server on a free port (with an append-only file in a temporary
-directory, so what reached Redis before the stop survives the restart); the machine's shared
-Redis is left alone.
+- Notifications lose nothing (DESIGN.md): Redis stopped during commands, then caught up.
+- Every entry read back from Redis (public, per-seat, auditor and global streams; a game with
+  secrets and one without) validates against the committed JSON Schema.
+- Trimming: by length on the per-game streams, by age (``MINID ~``) on ``dicelog:games``.
+- The README's consumer-group example, extracted from README.md and run as it is: a consumer
+  crashes with entries pending, another takes them over (XAUTOCLAIM), a duplicate entry is
+  dropped, a missing one is fetched from the REST API, and entries trimmed before the group read
+  them are detected.
+
+Each test starts its own redis-server on a free port (with an append-only file in a temporary
+directory, so what reached Redis before a stop survives the restart); the machine's shared Redis
+is left alone.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import socket
 import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import msgspec
 import pytest
 import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.publisher import GLOBAL_STREAM, game_stream
-from service.settings import Settings
-from tests.api.conftest import Table
+from service.publisher import GLOBAL_STREAM, decode_entry, game_stream
+from service.settings import Settings, parse_retention
+from tests.api.conftest import NO_QUOTAS, Table
+from tests.rulesets.secret_hand import register
 from tests.services import redis_server_binary
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "redis-stream-entry.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 pytestmark = pytest.mark.redis
 
@@ -121,13 +139,183 @@ def test_redis_stopped_during_commands_then_every_event_reaches_the_stream(redis
     assert ids == sorted(ids) and len(set(ids)) >= total
 
 
-def test_stream_entries_carry_the_notification_id_and_the_event(redis_server, tmp_path):
-    settings = Settings(data_dir=tmp_path / "data", redis_url=redis_server.url)
+
+
+# --- entries: the documented schema, on every stream ------------------------------------------------
+
+
+def _validated(client: redis.Redis, key: str) -> list[dict[str, Any]]:
+    """Every entry of ``key``, decoded as documented (``event`` JSON, the rest text) and validated
+    against the committed schema; also decoded by ``decode_entry`` to the same value."""
+    entries = []
+    for _, fields in client.xrange(key):
+        text = {k.decode(): v.decode() for k, v in fields.items()}
+        entry: dict[str, Any] = {**text, "event": json.loads(text["event"]), "hidden": text["hidden"] == "true"}
+        for name in ("format", "notification_id", "version"):
+            entry[name] = int(text[name])
+        errors = [e.message for e in VALIDATOR.iter_errors(entry)]
+        assert not errors, (key, errors, entry)
+        assert msgspec.to_builtins(decode_entry(fields)) == entry
+        assert text["hidden"] in ("true", "false") and entry["event"]["version"] == entry["version"]
+        entries.append(entry)
+    return entries
+
+
+def _secret_hand_game(http: TestClient[Any]) -> dict[str, Any]:
+    body = {"ruleset": "secret-hand", "setup": {"players": ["ann", "bob"], "hand_size": 3, "rounds": 2},
+            "seats": [{"name": "north", "controls": ["ann"]}, {"name": "south", "controls": ["bob"]}],
+            "dice_mode": "server", "decision_policy": "default"}
+    r = http.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    game_id, tokens = created["game"]["id"], {t["seat"]: t["token"] for t in created["tokens"]}
+    for _ in range(4):  # the first legal command of whichever seat may act: the hands are dealt
+        for token in tokens.values():
+            auth = {"Authorization": f"Bearer {token}"}
+            legal = http.get(f"/games/{game_id}/legal-commands", headers=auth).json()
+            if legal["commands"]:
+                sent = http.post(f"/games/{game_id}/commands", json={"command": legal["commands"][0]}, headers=auth)
+                assert sent.status_code == 201, sent.text
+                break
+    return http.get(f"/games/{game_id}").json()
+
+
+def test_every_entry_of_every_stream_follows_the_schema(redis_server, tmp_path):
+    register()  # the test ruleset with secret hands: per-audience streams
+    settings = Settings(data_dir=tmp_path / "data", redis_url=redis_server.url, **NO_QUOTAS)
     client = redis.Redis(port=redis_server.port)
+    with TestClient(create_app(settings, rulesets=("mice-and-mystics", "secret-hand"))) as http:
+        table = Table(http)
+        _play(table, 2)
+        hand = _secret_hand_game(http)
+        versions = {table.id: table.summary()["version"], hand["id"]: hand["version"]}
+        streams = {
+            game_stream(table.id): versions[table.id],
+            **{game_stream(hand["id"], a): versions[hand["id"]] for a in (None, "auditor", "seat:north", "seat:south")},
+            GLOBAL_STREAM: sum(versions.values()),
+        }
+        assert _wait_for(lambda: all(client.xlen(k) >= n for k, n in streams.items()))
+    assert not client.exists(game_stream(table.id, "auditor")), "an all-public game has only its public stream"
+    seen: dict[str, list[dict[str, Any]]] = {key: _validated(client, key) for key in streams}
+    for key, entries in seen.items():
+        if key != GLOBAL_STREAM:
+            game = key.split(":")[2]
+            assert [e["version"] for e in entries] == list(range(1, versions[game] + 1)), key
+            assert {e["game_id"] for e in entries} == {game}
+    ids = [e["notification_id"] for e in seen[GLOBAL_STREAM]]
+    assert ids == sorted(set(ids)), "one entry per event, in store order"
+    assert seen[GLOBAL_STREAM][0]["type"] == "GameCreated" and seen[GLOBAL_STREAM][0]["format"] == 1
+    # The same event has the same notification id on every stream of its game; audiences differ.
+    public, north, auditor = (seen[game_stream(hand["id"], a)] for a in (None, "seat:north", "auditor"))
+    assert [e["notification_id"] for e in public] == [e["notification_id"] for e in north]
+    payloads = {name: [e["event"]["payload"] for e in entries]
+                for name, entries in (("public", public), ("north", north), ("auditor", auditor))}
+    assert payloads["public"] != payloads["auditor"], "the dealt cards are masked for the spectator"
+    assert payloads["north"] not in (payloads["public"], payloads["auditor"]), "north sees its own hand only"
+    for stub in (e for e in public + north if e["hidden"]):
+        assert stub["event"]["payload"] is None and stub["event"]["hidden"] and stub["type"] == stub["event"]["type"]
+    assert not any(e["hidden"] for e in auditor)
+
+
+# --- trimming ---------------------------------------------------------------------------------------
+
+
+def test_settings_of_the_trimming_policy():
+    defaults = Settings.from_env({})
+    assert (defaults.stream_maxlen, defaults.stream_retention) == (10_000, 0)
+    assert (defaults.global_stream_maxlen, defaults.global_stream_retention) == (1_000_000, 86_400)
+    env = {"DICELOG_STREAM_MAXLEN": "0", "DICELOG_STREAM_RETENTION": "7d",
+           "DICELOG_GLOBAL_STREAM_MAXLEN": "50000", "DICELOG_GLOBAL_STREAM_RETENTION": "off"}
+    custom = Settings.from_env(env)
+    assert (custom.stream_maxlen, custom.stream_retention) == (0, 7 * 86_400)
+    assert (custom.global_stream_maxlen, custom.global_stream_retention) == (50_000, 0)
+    assert [parse_retention(v, "X") for v in ("90m", "24h", "3600", "45s", "0", "OFF")] == [
+        5400, 86_400, 3600, 45, 0, 0]
+    for bad in ({"DICELOG_GLOBAL_STREAM_RETENTION": "1 week"}, {"DICELOG_STREAM_RETENTION": "-1h"},
+                {"DICELOG_GLOBAL_STREAM_MAXLEN": "-5"}, {"DICELOG_STREAM_MAXLEN": "lots"}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            Settings.from_env(bad)
+
+
+def test_game_streams_are_capped_by_length_and_the_global_stream_by_age(redis_server, tmp_path):
+    client = redis.Redis(port=redis_server.port)
+    # Entries older than the retention, already in dicelog:games (ids from the Unix epoch's first
+    # seconds), are trimmed by age when new ones are added; younger ones stay.
+    for i in range(1, 301):
+        client.xadd(GLOBAL_STREAM, {"old": "x" * 200}, id=f"{i}-0")
+    settings = Settings(data_dir=tmp_path / "data", redis_url=redis_server.url, stream_maxlen=8,
+                        global_stream_maxlen=0, global_stream_retention=3600, **NO_QUOTAS)
     with TestClient(create_app(settings)) as http:
         table = Table(http)
-        version = table.summary()["version"]
-        assert _wait_for(lambda: len(client.xrange(game_stream(table.id))) >= version)
-    _, fields = client.xrange(game_stream(table.id))[0]
-    assert set(fields) == {b"notification_id", b"game_id", b"version", b"type", b"event"}
-    assert fields[b"type"] == b"GameCreated" and fields[b"game_id"].decode() == table.id
+        _play(table, 12)
+        total = table.summary()["version"]
+        key = game_stream(table.id)
+        assert _wait_for(lambda: (_versions_in_stream(client, key) or [0])[-1] == total)
+        assert _wait_for(lambda: len([1 for _, f in client.xrange(GLOBAL_STREAM) if b"old" in f]) < 300)
+    versions = _versions_in_stream(client, key)
+    assert total > 30 and 8 <= len(versions) < total, "capped at about 8 (MAXLEN ~: at least 8 kept)"
+    assert versions == list(range(total - len(versions) + 1, total + 1)), "the newest are kept"
+    entries = client.xrange(GLOBAL_STREAM)
+    old = [f for _, f in entries if b"old" in f]
+    assert len(old) < 300, "old entries trimmed (MINID ~ removes whole nodes only: a few may stay)"
+    ours = sorted(int(f[b"version"]) for _, f in entries if b"old" not in f)
+    assert ours == list(range(1, total + 1)), "nothing younger than the retention was trimmed"
+
+
+# --- the README's consumer-group example, as it is written there ------------------------------------
+
+
+def _readme_example() -> dict[str, Any]:
+    """The consumer-group example's code block of README.md, executed as a module (not as main)."""
+    readme = (ROOT / "README.md").read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "xautoclaim" in b]
+    assert len(blocks) == 1, "README.md has one consumer-group example"
+    namespace: dict[str, Any] = {"__name__": "readme_consumer_group_example"}
+    exec(compile(blocks[0], "README.md (consumer-group example)", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def test_the_readme_consumer_group_example_against_a_real_game(redis_server, tmp_path):
+    settings = Settings(data_dir=tmp_path / "data", redis_url=redis_server.url, **NO_QUOTAS)
+    r = redis.Redis(port=redis_server.port, decode_responses=True)
+    example = _readme_example()
+    handled: list[tuple[str, int, str]] = []
+    example["r"] = r
+    example["handle"] = lambda event: handled.append((event["type"], event["version"], event["hash"]))
+    stream, group = example["STREAM"], example["GROUP"]
+    assert stream == GLOBAL_STREAM
+    with TestClient(create_app(settings)) as http:
+        example["http"] = http  # same interface as the example's httpx.Client (base URL included)
+        table = Table(http)
+        _play(table, 4)
+        total = table.summary()["version"]
+        assert _wait_for(lambda: r.xlen(stream) >= total)
+        truth = [(e["type"], e["version"], e["hash"]) for e in table.events()]
+        assert len(truth) == total
+
+        # Consumer a reads three entries and crashes before acknowledging them.
+        example["ensure_group"]()
+        taken = r.xreadgroup(group, "a", {stream: ">"}, count=3)[0][1]
+        assert [int(f["version"]) for _, f in taken] == [1, 2, 3]
+        # The publisher wrote an entry twice (a crash before its checkpoint), and one entry is gone
+        # (say, trimmed): the example drops the first and fetches the second from the REST API.
+        entries = r.xrange(stream)
+        r.xadd(stream, entries[1][1])
+        r.xdel(stream, entries[5][0])
+
+        applied: dict[str, int] = {}
+        example["consume"]("b", applied, idle_ms=0, block_ms=100, forever=False)
+        assert handled == truth, "every event once, in order: claimed, fetched again, deduplicated"
+        assert applied == {table.id: total}
+        assert r.xpending(stream, group)["pending"] == 0, "everything acknowledged"
+        assert example["missed_entries"]() == 0
+
+        # New events, and the stream trimmed before the group read them: detected.
+        _play(table, 3)
+        now = table.summary()["version"]
+        assert _wait_for(lambda: int(r.xrevrange(stream, count=1)[0][1]["version"]) == now)
+        r.xtrim(stream, maxlen=1, approximate=False)
+        assert example["missed_entries"]() == now - total - 1
+        example["consume"]("b", applied, idle_ms=0, block_ms=100, forever=False)
+        assert applied == {table.id: now}, "the version jump was filled from the REST API"
+        assert handled == [(e["type"], e["version"], e["hash"]) for e in table.events()]
