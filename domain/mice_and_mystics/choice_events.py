@@ -24,7 +24,11 @@ class ChoiceDeferred(Event, kw_only=True):
     was resolving (``None`` for setup and summons)."""
 
     context: str
+    """The computation deferred: ``begin`` (chapter setup), ``summon``, ``encounter`` (placing the minions of
+    the encounter card drawn) or ``brodie-chase`` (Brodie's move roll)."""
     answer: DiceRolled | CardsDrawn | None = None
+    """The roll or draw the computation was resolving, kept so it can be re-run: the ``CardsDrawn`` of the
+    encounter card or the ``DiceRolled`` of Brodie's chase; ``None`` for ``begin`` and ``summon``."""
 
 
 class TieFound(Event, kw_only=True):
@@ -33,9 +37,15 @@ class TieFound(Event, kw_only=True):
     among equally short paths toward the mouse ``toward``."""
 
     decision: str
+    """The decision asked next: ``ranged-minion-entrance``, ``large-minion-entrances``,
+    ``melee-minion-entrances`` or ``brodie-path``."""
     subject: str
+    """The minion card id whose figures are being placed (``rat-warriors``), or ``brodie``."""
     count: int = 0
+    """For a placement, how many of the card's figures are still to be placed; for ``brodie``, the movement
+    points he has left."""
     toward: str | None = None
+    """The mouse Brodie heads for (a mouse id); ``None`` for a placement."""
 
 
 class ChoicesSettled(Event, kw_only=True):
@@ -43,7 +53,10 @@ class ChoicesSettled(Event, kw_only=True):
     the events following it are the computation's result."""
 
     context: str
+    """The computation that completed, as in ``ChoiceDeferred.context``."""
     choices: tuple[str, ...] = ()
+    """The options chosen for its ties, in the order they were asked: entrance space ids (sets of them joined
+    with ``+``) or Brodie's paths (space ids joined with ``>``)."""
 
 
 CHOICE_EVENTS = (ChoiceDeferred, TieFound, ChoicesSettled)
