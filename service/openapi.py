@@ -301,6 +301,22 @@ def _fill_slots(node: Any, roots: dict[str, Any]) -> Any:
     return {k: _fill_slots(v, roots) for k, v in node.items()}
 
 
+def _plain_parameter(parameter: dict[str, Any]) -> None:
+    """A parameter is absent or has a value, never ``null``: ``oneOf [X, null]`` becomes ``X``
+    (Litestar writes optional parameters as nullable); whole-number bounds stay integers."""
+    schema = parameter.get("schema", {})
+    variants = schema.get("oneOf") or schema.get("anyOf")
+    if variants:
+        kept = [v for v in variants if v.get("type") != "null"]
+        if len(kept) == 1:
+            schema.pop("oneOf", None)
+            schema.pop("anyOf", None)
+            schema.update(kept[0])
+    for bound in ("minimum", "maximum"):
+        if isinstance(schema.get(bound), float) and schema[bound].is_integer():
+            schema[bound] = int(schema[bound])
+
+
 def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -> dict[str, Any]:
     """The app's OpenAPI document with msgspec's schemas, descriptions, slots, operation ids,
     examples and links (see the module docstring). ``document`` is Litestar's, not modified."""
@@ -342,6 +358,8 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
             op["operationId"] = op_id
             if deprecated:
                 op["deprecated"] = True
+            for parameter in op.get("parameters", ()):
+                _plain_parameter(parameter)
             request = bodies.get((method, path, "request"))
             if request is not None and "requestBody" in op:
                 media = op["requestBody"]["content"].setdefault("application/json", {})

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import JSONBody
+from litestar.params import JSONBody, Parameter
 
 from domain.core.campaign import Campaign, CampaignStarted
 from service import campaigns
 from service.application import Games, Unauthorized
 from domain.core.visibility import seat_viewer
-from service.routes import BEARER, READ_SECURITY, GameId, _problems, _seat, bearer, created
+from service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
 from service.schemas import (
     CampaignCreatedBody,
     CampaignOut,
@@ -60,7 +60,12 @@ def _load(games: Games, campaign_id: UUID) -> Campaign:
         raise NotFoundException(f"no campaign {campaign_id}") from None
 
 
+CampaignId = Annotated[UUID, Parameter(description="Campaign id (UUID)")]
+
+
 class CampaignController(Controller):
+    """Campaigns: chapters played in order with their carry-over, and history reverted with consent."""
+
     path = "/campaigns"
     tags = ["campaigns"]
 
@@ -83,7 +88,7 @@ class CampaignController(Controller):
 
     @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", security=READ_SECURITY,
          responses=_problems(400, 401, 404))
-    def read(self, campaign_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> CampaignOut:
+    def read(self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> CampaignOut:
         """Every chapter played (game, result, carry-over in and out, reverted or not). A private
         campaign is read with one of its seats' tokens."""
         campaign = _load(games, campaign_id)
@@ -93,7 +98,7 @@ class CampaignController(Controller):
 
     @post("/{campaign_id:uuid}/chapters", sync_to_thread=True, summary="Start the next chapter", security=BEARER,
           responses=_problems(400, 401, 404, 409, 422))
-    def next_chapter(self, campaign_id: GameId, request: Request[Any, Any, Any],
+    def next_chapter(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
                      games: NamedDependency[Games]) -> Response[ChapterStartedBody]:
         """Record the ended chapter's result and carry-over, and start the next chapter's game
         (the same chapter again after a defeat)."""
@@ -105,7 +110,7 @@ class CampaignController(Controller):
 
     @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
           security=BEARER, responses=_problems(400, 401, 404, 409, 415, 422))
-    def request_revert(self, campaign_id: GameId, data: JSONBody[RevertRequest], request: Request[Any, Any, Any],
+    def request_revert(self, campaign_id: CampaignId, data: JSONBody[RevertRequest], request: Request[Any, Any, Any],
                        games: NamedDependency[Games]) -> Response[CampaignOut]:
         """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
         for (``host``: at once; ``all-seats``: when every other seat approved). Reverted chapters
@@ -117,7 +122,7 @@ class CampaignController(Controller):
 
     @post("/{campaign_id:uuid}/reverts/approval", sync_to_thread=True, summary="Approve the open revert",
           security=BEARER, responses=_problems(400, 401, 404, 409, 422))
-    def approve_revert(self, campaign_id: GameId, request: Request[Any, Any, Any],
+    def approve_revert(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
                        games: NamedDependency[Games]) -> Response[CampaignOut]:
         """The calling seat approves the open revert request."""
         seat = _seat(games, campaign_id, request, "campaign")
