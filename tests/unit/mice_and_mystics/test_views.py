@@ -43,3 +43,14 @@ def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
            "first-aid, give-order, inspire, protect, resolve, thundersqueak" in lines
     assert "Chosen for starting-ability: first-aid (by north)" in lines
     assert "Prince Collin takes the ability card First Aid (decision)" in lines
+
+
+def test_000_stregato_a_charmed_mouse_that_stays_put_has_a_log_line():
+    """A charmed mouse that is webbed or already next to another mouse stays: ``MouseMoved`` with an
+    empty path. Its log line must not fail (the log projection and ``/log`` describe every event)."""
+    from domain.mice_and_mystics.events import MouseMoved
+
+    table = Table()
+    state = table.state
+    line = RULESET.describe(state, MouseMoved(mouse="filch", origin="GR-6", path=(), cost=0))
+    assert line is not None and "stays" in line
