@@ -30,6 +30,7 @@ from service.api_types import api_types
 from service.application import AlreadyClaimed, Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized
 from service.application import VersionConflict
 from service.fanout import ChangeFeed, FanOut
+from service.http_guards import JsonOnly, cors_config
 from service.openapi import openapi_config
 from service.projection_store import ReadModels, open_views
 from service.routes import _problems, game_controller
@@ -255,7 +256,8 @@ def create_app(
             *(CONTENT_CONTROLLERS[name] for name in types.names if name in CONTENT_CONTROLLERS),
             rulesets_handler(types.names), health, ready, Metrics,
         ],
-        middleware=[METRICS.middleware, *rate_limit_middleware(settings)],
+        middleware=[METRICS.middleware, *rate_limit_middleware(settings), JsonOnly()],
+        cors_config=cors_config(settings),
         dependencies={
             "runtime": Provide(runtime, sync_to_thread=False),
             "games": Provide(lambda: holder["runtime"].games, sync_to_thread=False),
