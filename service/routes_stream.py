@@ -31,6 +31,7 @@ from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.events import GameEnded
+from domain.core.visibility import Lens, Viewer
 from service.application import Games
 from service.fanout import ChangeFeed
 from service.routes import READ_SECURITY, GameId, _problems, _reader, bearer
@@ -84,23 +85,30 @@ class GameStream:
         ``Last-Event-ID``, then live. The first message carries ``retry: 2000`` (milliseconds);
         ``: keep-alive`` comment lines come every 15 s of silence. The stream ends after the event
         that ends the game; a request with ``Last-Event-ID`` at or past that event gets ``204``."""
-        game, _ = await sync_to_thread(_reader, games, game_id, request)
+        game, lens = await sync_to_thread(_reader, games, game_id, request)
         if game.result is not None and last_event_id is not None and last_event_id >= game.version:
             return Response(content=b"", status_code=204)  # type: ignore[return-value]
         viewer = games.viewer(game, bearer(request))
-        return ServerSentEvent(_events(games, feed, game_id, viewer, last_event_id or 0))
+        return ServerSentEvent(_events(games, feed, game_id, viewer, lens, last_event_id or 0))
 
 
-async def _events(games: Games, feed: ChangeFeed, game_id: Any, viewer: Any, after: int) -> AsyncIterator[Any]:
+async def _events(
+    games: Games, feed: ChangeFeed, game_id: Any, viewer: Viewer, lens: Lens, after: int
+) -> AsyncIterator[Any]:
     """The messages of one stream: events with version > ``after`` through ``viewer``'s lens,
-    then live ones; heartbeats in between; ends after ``GameEnded``."""
+    then live ones; heartbeats in between; ends after ``GameEnded``.
+
+    ``lens`` is the viewer's lens of the game when the stream opened. A lens changes only when
+    the game ends (``reveal``), so it is taken again, from the latest game, only for the batch
+    that holds ``GameEnded``: a wake-up costs one read of the store.
+    """
     loop = asyncio.get_running_loop()
     retry: int | None = RETRY_MS  # on the first message only
     sent = after
     async with feed.subscribe(game_id) as listener:
         while True:
             records = await sync_to_thread(games.records, game_id, after=sent, limit=BATCH)
-            if records:
+            if any(isinstance(record.payload, GameEnded) for record in records):
                 latest = await sync_to_thread(games.game, game_id)
                 lens = await sync_to_thread(games.lens, latest, viewer)
             for record in records:
