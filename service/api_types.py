@@ -30,11 +30,27 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """What every new game states besides its ruleset and setup (see the ruleset's variant)."""
 
     seats: Annotated[list[Seat], Meta(min_length=1, max_length=MAX_SEATS)]
+    """The players' seats, 1 to 8, in order, names unique (400 otherwise; ``auditor``, ``spectator``,
+    ``server`` and ``policy`` are reserved); each lists the pieces it controls, and the first seat is the
+    host. The answer holds one bearer token per seat."""
     dice_mode: DiceMode = "server"
+    """``server`` (the default: the service rolls, shuffles and draws from a secret seed it commits to now and
+    reveals when the game ends) or ``manual`` (the seats submit the table's results with ``Roll``, ``Shuffle``
+    and ``Draw``)."""
     undo_policy: UndoPolicy = "none"
+    """Who may undo, fixed for the game: ``none`` (the default), ``own-turn`` (the seat whose piece has the
+    turn, its own commands of that turn), ``all-seats`` (with every other seat's approval) or ``host`` (the
+    first seat alone)."""
     decision_policy: Literal["ask", "default"] = "default"
+    """``default`` (the default here): the service answers each pending decision that has a default with it,
+    recorded as chosen by ``policy``; ``ask``: every decision waits for a seat's ``Choose``."""
     visibility: Visibility = "unlisted"
+    """Who may read the game: ``public`` (listed by ``GET /games``, readable by anyone), ``unlisted`` (the
+    default: readable by anyone with its id, not listed) or ``private`` (a token is needed)."""
     content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = None
+    """Content files that override or extend the ruleset's shipped content for this game only: file name to
+    document, same names and formats as the shipped content; it goes into the setup document as its
+    ``content_pack``. At most 1 MiB of canonical JSON (413 otherwise); ``null``: the shipped content."""
 
 
 def ruleset_of(new_game: NewGameBase) -> str:
