@@ -71,7 +71,14 @@ class ApiTypes:
         self.Command: Any = Union[(*every, *typing.get_args(UndoCommand))]  # noqa: UP007
         self.CommandRequest: Any = msgspec.defstruct(
             "CommandRequest",
-            [("command", self.Command), ("expected_version", Annotated[int, Meta(ge=0)] | None, None)],
+            [
+                ("command", Annotated[self.Command, Meta(description="The command: its ``type`` names it.")]),
+                ("expected_version", Annotated[
+                    Annotated[int, Meta(ge=0)] | None,
+                    Meta(description="The game's version the client saw; a different current version is a 409 "
+                         "(``null``: no check)."),
+                ], None),
+            ],
             kw_only=True,
             frozen=True,
             forbid_unknown_fields=True,
@@ -99,7 +106,7 @@ def _new_game_type(ruleset: Any) -> type:
     setup = getattr(ruleset, "setup_type", None) or dict[str, Any]
     return msgspec.defstruct(
         f"New{_camel(ruleset.name)}Game",
-        [("setup", setup)],
+        [("setup", Annotated[setup, Meta(description=f"The {ruleset.name} setup document.")])],
         bases=(NewGameBase,),
         tag_field="ruleset",
         tag=ruleset.name,

@@ -42,10 +42,16 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     pending decision at setup: ``rules/starting_abilities.py``)."""
 
     chapter: str = "chapter-1"
+    """The chapter played (a chapter id from ``/content/mice-and-mystics/chapters``)."""
     mice: tuple[str, ...]
+    """The party: mouse ids from ``/content/mice-and-mystics/mice`` (001 §Preparazione del Gioco)."""
     sandbox: Sandbox | None = None
+    """An explicit table to start from instead of the chapter's own setup (``null``: the chapter's)."""
     carry_over: CarryOver | None = None
+    """What the party brings from the previous chapter of a campaign (``null``: a fresh party)."""
     abilities: dict[Card, Card] = {}
+    """The starting ability card of each mouse (mouse id -> ability card id); a mouse left out
+    chooses through a pending ``starting-ability`` decision."""
 
 
 class StoredSetup(Setup, frozen=True, kw_only=True, forbid_unknown_fields=True):
