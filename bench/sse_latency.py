@@ -338,13 +338,10 @@ class Player:
                                     {"command": command, "expected_version": self.version},
                                     self.auth[common.SEAT_OF[command["mouse"]]])
         t1 = time.perf_counter_ns()
-        if command["type"] == "Move":
-            self.moved = status == 201
-        else:
-            self.moved = False
+        self.moved = command["type"] == "Move"  # tried: EndTurn next, even when the Move was refused
         if status != 201:
             if command["type"] == "EndTurn":
-                self.turn = None
+                self.turn = None  # a new game
             return t0, t1, None
         self.version, self.turn = body["version"], body["turn"]
         if body.get("result") is not None:
@@ -383,6 +380,8 @@ def one_run(
             t0, t1, answer = player.send(player.next_command())
             if answer is None:
                 refused += 1
+                if refused > 10 * (commands + warmup):
+                    raise RuntimeError(f"{refused} commands refused: the player is stuck")
                 continue
             done += 1
             got = reader.arrivals.wait_for(answer["version"], timeout=10)
@@ -560,7 +559,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if "redis_stream" in r:
             print(_line("send -> Redis stream (worker)", r["redis_stream"]))
         lost = sum(run["not_delivered_within_10_s"] for run in r["runs"])
-        print(f"    runs {len(r['runs'])} x {args.commands} commands; not delivered within 10 s: {lost}")
+        refused = sum(run["refused"] for run in r["runs"])
+        print(f"    runs {len(r['runs'])} x {args.commands} commands (+ {refused} refused by the rules, not timed); "
+              f"not delivered within 10 s: {lost}")
         print(f"    target p99 < {TARGET_P99_MS:.0f} ms: {common.verdict(r['met'])}")
     if baseline is not None:
         print(f"baseline: bare Redis PUBLISH -> message (redis-py, {baseline['n']} round trips): "
