@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 import typing
 from functools import cache
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 from msgspec import Meta, Struct
 
 from domain.core import registry
 from domain.core.commands import Choose, Command, Draw, Roll, Shuffle, UndoCommand
-from domain.core.events import DiceMode, Seat, UndoPolicy, Visibility
+from domain.core.events import DecisionPolicy, DiceMode, Seat, UndoPolicy, Visibility
 from domain.core.ruleset import Begin
 
 MAX_SEATS = 8
@@ -41,7 +41,7 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Who may undo, fixed for the game: ``none`` (the default), ``own-turn`` (the seat whose piece has the
     turn, its own commands of that turn), ``all-seats`` (with every other seat's approval) or ``host`` (the
     first seat alone)."""
-    decision_policy: Literal["ask", "default"] = "default"
+    decision_policy: DecisionPolicy = "default"
     """``default`` (the default here): the service answers each pending decision that has a default with it,
     recorded as chosen by ``policy``; ``ask``: every decision waits for a seat's ``Choose``."""
     visibility: Visibility = "unlisted"

@@ -225,6 +225,96 @@ def _struct_classes(types: list[Any]) -> dict[str, type]:
     return out
 
 
+NAMED_ENUMS = ("DiceMode", "UndoPolicy", "Visibility", "DecisionPolicy")
+"""Literal aliases of ``domain.core.events`` that become one shared component each (instead of
+a copy at every use, which generated clients turn into one enum class per use)."""
+
+
+def _share_enums(node: Any, components: dict[str, Any]) -> Any:
+    """Replace inline ``enum`` schemas equal to a named alias by a ``$ref`` to its component."""
+    from domain.core import events
+
+    named = {tuple(sorted(typing.get_args(getattr(events, n)))): n for n in NAMED_ENUMS}
+    for values, name in named.items():
+        components.setdefault(name, {
+            "title": name, "type": "string", "enum": list(values),
+            "description": class_doc_of_alias(name),
+        })
+
+    def walk(n: Any, top: bool) -> Any:
+        if isinstance(n, list):
+            return [walk(x, False) for x in n]
+        if not isinstance(n, dict):
+            return n
+        if not top and "enum" in n and tuple(sorted(n["enum"])) in named:
+            rest = {k: v for k, v in n.items() if k not in ("enum", "type")}
+            return {**rest, "$ref": REF.format(name=named[tuple(sorted(n["enum"]))])}
+        return {k: walk(v, False) for k, v in n.items()}
+
+    return {k: walk(v, k in NAMED_ENUMS) for k, v in node.items()}
+
+
+def class_doc_of_alias(name: str) -> str:
+    return {
+        "DiceMode": "Who rolls: ``server`` (the service rolls from its committed seed) or ``manual`` "
+                    "(players roll physical dice and enter the faces).",
+        "UndoPolicy": "Who may undo: ``none``, ``own-turn`` (a seat its own turn), ``all-seats`` (every other "
+                      "seat approves) or ``host`` (the host decides).",
+        "Visibility": "Who may read a game: ``public`` (listed, anyone), ``unlisted`` (anyone with its id) "
+                      "or ``private`` (a token is needed).",
+        "DecisionPolicy": "Choices the rules leave to players: ``ask`` (a pending decision for the seat) or "
+                          "``default`` (the documented default is taken at once).",
+    }[name]
+
+
+def _tidy(node: Any) -> Any:
+    """Shapes generators read badly, said the same way: a fixed-length tuple's ``items: false``
+    (``maxItems`` already says it) is dropped."""
+    if isinstance(node, list):
+        return [_tidy(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _tidy(v) for k, v in node.items()}
+    if out.get("items") is False and len(out.get("prefixItems", ())) == out.get("maxItems"):
+        del out["items"]
+    return out
+
+
+DESCRIBED_ONLY = {"Problem", "ProblemError"}
+"""Structs that only describe a body another library writes (Litestar's problem details omit
+absent members)."""
+
+
+def _always_sent(components: dict[str, Any], classes: dict[str, type], requests: set[str]) -> None:
+    """A response-only Struct without ``omit_defaults`` always sends every field: all required."""
+    for name, schema in components.items():
+        cls = classes.get(name)
+        if (cls is None or name in requests or name in DESCRIBED_ONLY
+                or not isinstance(cls, type) or not issubclass(cls, msgspec.Struct)
+                or cls.__struct_config__.omit_defaults or "properties" not in schema):
+            continue
+        schema["required"] = list(schema["properties"])
+
+
+def _reachable(roots: list[Any], components: dict[str, Any]) -> set[str]:
+    """Names of the components ``roots`` (schemas) refer to, transitively."""
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if ref:
+                name = ref.rsplit("/", 1)[1]
+                if name not in seen and name in components:
+                    seen.add(name)
+                    todo.append(components[name])
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return seen
+
+
 def _describe_components(components: dict[str, Any], classes: dict[str, type]) -> None:
     """Class docstrings as schema descriptions, attribute docstrings as property descriptions."""
     for name, schema in components.items():
@@ -244,9 +334,18 @@ def _describe_components(components: dict[str, Any], classes: dict[str, type]) -
             if prop is not None and "description" not in prop:
                 prop["description"] = text
         if tag_field and tag_field in schema.get("properties", {}):
-            schema["properties"][tag_field].setdefault(
-                "description", f"The {tag_field} of this object: always `{cls.__struct_config__.tag}`."
-            )
+            tag = cls.__struct_config__.tag
+            schema["properties"][tag_field] = {
+                "type": "string", "const": tag, "description": f"The {tag_field} of this object: always `{tag}`.",
+            }
+        import msgspec.inspect as mi
+
+        for field in mi.type_info(cls).fields:
+            kinds = field.type.types if isinstance(field.type, mi.UnionType) else (field.type,)
+            prop = schema.get("properties", {}).get(field.encode_name)
+            if prop is not None and any(isinstance(k, mi.DateTimeType) for k in kinds):
+                target = next((v for v in prop.get("anyOf", ()) if v.get("type") == "string"), prop)
+                target["format"] = "date-time"
 
 
 def _slot_types(rulesets: tuple[str, ...]) -> dict[str, Any]:
@@ -392,8 +491,21 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
         if tag in schema.get("required", ()):
             schema["required"] = [r for r in schema["required"] if r != tag]
             schema["properties"][tag]["default"] = lone.__struct_config__.tag
+    requests = _reachable([by_key[k] for k in by_key if k[2] == "request"], components)
+    _always_sent(components, classes, requests)
+    accepted = components.get("CommandAccepted", {}).get("properties", {})
+    if "command" in accepted:  # masked to ``{"type": ...}`` for a reader who may not see it
+        accepted["command"] = {
+            **accepted["command"], "type": "object", "required": ["type"],
+            "properties": {"type": {"type": "string", "description": "The command's type."}},
+            "additionalProperties": True,
+        }
     doc["paths"] = _fill_slots(doc.get("paths", {}), slot_roots)
-    doc.setdefault("components", {})["schemas"] = dict(sorted(_fill_slots(components, slot_roots).items()))
+    shared: dict[str, Any] = {}
+    filled = _tidy(_share_enums(_fill_slots(components, slot_roots), shared))
+    doc["paths"] = _tidy(_share_enums(doc["paths"], shared))
+    filled.update(shared)
+    doc.setdefault("components", {})["schemas"] = dict(sorted(filled.items()))
     return msgspec.json.decode(msgspec.json.encode(doc))  # plain JSON data (tuples as lists)
 
 

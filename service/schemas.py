@@ -422,7 +422,7 @@ class ChanceOut(Struct, frozen=True, kw_only=True):
     reason: str
     """What the roll, shuffle or draw was for, as the ruleset names it (``move``, ``battle``, ``initiative``,
     ``search``...); empty when ``hidden``."""
-    result: list[Any]
+    result: list[int | str]
     """What came out: the faces rolled (integers from 1), the shuffled card ids in order, or the card ids
     drawn in draw order; empty when ``hidden``."""
     source: str

@@ -22,6 +22,7 @@ from msgspec import Meta, Struct
 DiceMode = Literal["server", "manual"]
 UndoPolicy = Literal["none", "own-turn", "all-seats", "host"]
 Visibility = Literal["public", "unlisted", "private"]
+DecisionPolicy = Literal["ask", "default"]
 SeatName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
 
 
@@ -85,7 +86,7 @@ class GameCreated(Event, kw_only=True):
     """Who may undo, fixed for the whole game: ``none``, ``own-turn`` (the seat whose piece has the turn, its
     own commands within that turn), ``all-seats`` (every other seat approves) or ``host`` (the host seat
     alone) (DESIGN.md, Undo never deletes)."""
-    decision_policy: Literal["ask", "default"] = "ask"
+    decision_policy: DecisionPolicy = "ask"
     """``ask``: every pending decision waits for a seat's ``Choose``; ``default``: the service answers each
     decision that has a default with that default, recorded as chosen by ``policy``."""
     dice_commitment: str | None = None
