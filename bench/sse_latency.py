@@ -21,7 +21,11 @@ Each run creates a Chapter 1 game (server dice, default decisions) on A, opens
 ``GET /games/{id}/stream`` on B with ``Last-Event-ID`` = its version (only live events come) and
 waits for the stream's first message, then sends commands one at a time, as ``http_roundtrip.py``
 does (``Move``, then ``EndTurn``, for the mouse whose turn it is, with ``expected_version``; a new
-game and stream when one ends), warm-up first. Timed with ``perf_counter_ns`` in this process:
+game and stream when one ends), warm-up first. A command is sent once the previous one was
+delivered and at least ``--interval`` seconds (default 0.05: 20 commands/s, far above a table's
+pace) after the previous send: back to back (``--interval 0``) the five processes saturate two
+cores and the figures measure the queueing for CPU rather than the delivery. Timed with
+``perf_counter_ns`` in this process:
 
 - **delivery**: from just before the ``POST /games/{id}/commands`` request is written until the
   SSE reader thread has read the blank line that ends the command's *last* event (a command
@@ -36,7 +40,10 @@ game and stream when one ends), warm-up first. Timed with ``perf_counter_ns`` in
 - **bare Redis PUBLISH -> message** (baseline, Redis topologies): redis-py, a subscriber
   thread in this process, 500 round trips;
 - ``redis-worker`` also: send -> the entry of the command's last event on the Redis stream
-  ``dicelog:game:<id>`` (written by the worker's publisher), read by an ``XREAD BLOCK`` thread.
+  ``dicelog:game:<id>`` (written by the worker's publisher), read by an ``XREAD BLOCK`` thread
+  (the next command does not wait for it, as a player does not wait for the worker).
+
+Also recorded: CPU milliseconds per command of each server process (``/proc/<pid>/stat``).
 
 Figures per topology: p50 and p99 (nearest rank) of each run, and their medians over the runs.
 Target: median p99 of delivery < 50 ms in every topology.
@@ -85,11 +92,13 @@ class Processes:
     def __init__(self, directory: Path) -> None:
         self.dir = directory
         self.stack = ExitStack()
+        self.pids: dict[str, int] = {}
 
     def start(self, name: str, cmd: list[str], env: dict[str, str], health: str | None = None) -> subprocess.Popen[bytes]:
         log = self.stack.enter_context(open(self.dir / f"{name}.log", "wb"))  # noqa: SIM115
         proc = subprocess.Popen(cmd, cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         self.stack.callback(common.stop, proc)
+        self.pids[name] = proc.pid
         if health is not None:
             common.wait_http(health, proc=proc, timeout=60)
         return proc
@@ -353,20 +362,34 @@ class Player:
 
 
 def one_run(
-    url_a: str, url_b: str, commands: int, warmup: int, redis_url: str | None, watch: WakeWatcher | None
+    url_a: str, url_b: str, args: argparse.Namespace, redis_url: str | None, watch: WakeWatcher | None
 ) -> dict[str, Any]:
-    """``warmup`` then ``commands`` timed commands; delivery read from ``url_b``; with
-    ``redis_url``, the Redis stream read too; with ``watch``, the wake-ups."""
+    """``args.warmup`` then ``args.commands`` timed commands, one every ``args.interval`` seconds
+    at most; delivery read from ``url_b``; with ``redis_url``, the Redis stream read too; with
+    ``watch``, the wake-ups."""
+    commands, warmup = args.commands, args.warmup
     player = Player(url_a)
     samples: dict[str, list[int]] = {"delivery": [], "round_trip": [], "after_answer": [], "after_wake": [],
                                      "redis_stream": []}
     lost = refused = games = 0
     reader: SSEReader | None = None
     stream: RedisStreamReader | None = None
+    sent: list[tuple[int, int]] = []  # (version, t0) of this game's timed commands, for the Redis stream
+
+    def stream_samples() -> None:
+        """The Redis stream figures of the game just played (not waited for command by command:
+        the client does not wait for the worker, so neither does the next command)."""
+        if stream is not None and sent:
+            stream.arrivals.wait_for(sent[-1][0], timeout=10)
+            samples["redis_stream"].extend(stream.arrivals.at[v] - t0 for v, t0 in sent if v in stream.arrivals.at)
+        sent.clear()
+
+    last_send: int | None = None
     try:
         done = 0
         while done < commands + warmup:
             if player.turn is None:
+                stream_samples()
                 for r in (reader, stream):
                     if r is not None:
                         r.close()
@@ -377,7 +400,10 @@ def one_run(
                     watch.follow(player.id)
                 stream = RedisStreamReader(redis_url, player.id) if redis_url else None
             assert reader is not None
+            if last_send is not None:  # the pace: a table sends a command every few seconds, not back to back
+                time.sleep(max(0.0, args.interval - (time.perf_counter_ns() - last_send) / 1e9))
             t0, t1, answer = player.send(player.next_command())
+            last_send = t0
             if answer is None:
                 refused += 1
                 if refused > 10 * (commands + warmup):
@@ -385,7 +411,6 @@ def one_run(
                 continue
             done += 1
             got = reader.arrivals.wait_for(answer["version"], timeout=10)
-            got_stream = stream.arrivals.wait_for(answer["version"], timeout=10) if stream is not None else None
             woke = watch.arrivals.wait_for(answer["version"], timeout=1) if watch is not None else None
             if done <= warmup:
                 continue
@@ -397,8 +422,8 @@ def one_run(
             samples["after_answer"].append(got - t1)
             if woke is not None:
                 samples["after_wake"].append(got - woke)
-            if got_stream is not None:
-                samples["redis_stream"].append(got_stream - t0)
+            sent.append((answer["version"], t0))
+        stream_samples()
     finally:
         for r in (reader, stream):
             if r is not None:
@@ -475,14 +500,17 @@ def topology(name: str, args: argparse.Namespace, tmp: Path, redis_url: str | No
                 layout = "PostgreSQL + Redis, replicas A and B, no worker: command to A, stream from B"
                 stream_redis = None
         watch = WakeWatcher(redis_url) if redis_url is not None and name != "embedded" else None
+        cpu = {n: common.cpu_seconds(pid) for n, pid in procs.pids.items()}
         try:
-            runs = [one_run(url_a, url_b, args.commands, args.warmup, stream_redis, watch) for _ in range(args.runs)]
+            runs = [one_run(url_a, url_b, args, stream_redis, watch) for _ in range(args.runs)]
         finally:
             if watch is not None:
                 watch.close()
+        commands = sum(r["delivery"]["n"] for r in runs)
+        cpu = {n: round((common.cpu_seconds(pid) - cpu[n]) * 1e3 / commands, 2) for n, pid in procs.pids.items()}
     finally:
         procs.close()
-    result: dict[str, Any] = {"layout": layout, "runs": runs}
+    result: dict[str, Any] = {"layout": layout, "runs": runs, "cpu_ms_per_command": cpu}
     for figure in ("delivery", "round_trip", "after_answer", "after_wake", "redis_stream"):
         per_run = [r[figure] for r in runs if figure in r]
         if per_run:
@@ -505,6 +533,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--commands", type=int, default=None, help="timed commands per run (default 300)")
     parser.add_argument("--warmup", type=int, default=None, help="warm-up commands per run (default 20)")
     parser.add_argument("--runs", type=int, default=None, help="runs per topology (default 3)")
+    parser.add_argument("--interval", type=float, default=0.05,
+                        help="seconds from one command's send to the next one's at least (default 0.05; 0: back to back)")
     parser.add_argument("--only", nargs="+", choices=TOPOLOGIES, help="only these topologies")
     parser.add_argument("--redis-url", default=None, help="an existing Redis (default: start a private redis-server)")
     parser.add_argument("--pg-host", default="127.0.0.1")
@@ -559,6 +589,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if "redis_stream" in r:
             print(_line("send -> Redis stream (worker)", r["redis_stream"]))
         lost = sum(run["not_delivered_within_10_s"] for run in r["runs"])
+        print(f"    CPU ms per command (warm-up and refusals included): {r['cpu_ms_per_command']}")
         refused = sum(run["refused"] for run in r["runs"])
         print(f"    runs {len(r['runs'])} x {args.commands} commands (+ {refused} refused by the rules, not timed); "
               f"not delivered within 10 s: {lost}")
@@ -568,7 +599,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"p50 {baseline['median_ms']:.3f} ms, p99 {baseline['p99_ms']:.3f} ms")
     result = {
         "quick": q,
-        "settings": {k: getattr(args, k) for k in ("commands", "warmup", "runs")},
+        "settings": {k: getattr(args, k) for k in ("commands", "warmup", "runs", "interval")},
         "measured": "from just before the POST is written to the end of the command's last event on the stream",
         "baseline_redis_publish_round_trip": baseline,
         "topologies": results,

@@ -5,9 +5,11 @@ checkpoint; every pass reads the notifications after it, in order, and hands the
 their ``Tracking``. A pass starts when the fan-out says something was saved (``FanOut.changed``:
 a save in this process, or, with ``DICELOG_REDIS_URL`` set, a save in any process, through the
 Redis wake-up channel of ``service.fanout.RedisWake``, so a ``dicelog worker`` writes the Redis
-streams within milliseconds of a commit), or after ``poll_interval`` seconds (the safety net when a
-wake-up is lost). A consumer that fails (e.g. Redis down) is skipped until the next pass; its
-checkpoint has not moved, so it catches up later.
+streams within tens of milliseconds of a commit: ``settle`` (20 ms) after the wake-up, so that
+the saves of those moments share one pass and the SSE streams woken by the same save go first),
+or after ``poll_interval`` seconds (the safety net when a wake-up is lost). A consumer that fails
+(e.g. Redis down) is skipped until the next pass; its checkpoint has not moved, so it catches up
+later.
 
 Run embedded in the API process (default), or alone with ``dicelog worker`` in production.
 """
@@ -26,13 +28,21 @@ log = logging.getLogger("dicelog.worker")
 
 
 class Follower:
-    """Feeds projections and the publisher from the notification log (see module docstring)."""
+    """Feeds projections and the publisher from the notification log (see module docstring).
 
-    def __init__(self, app: Games, consumers: list[Any], *, poll_interval: float = 0.5, batch: int = 500) -> None:
+    ``poll_interval``: seconds between passes when nothing wakes it; ``batch``: notifications
+    read at a time; ``settle``: seconds it waits after a wake-up before the pass (0: none).
+    """
+
+    def __init__(
+        self, app: Games, consumers: list[Any], *, poll_interval: float = 0.5, batch: int = 500,
+        settle: float = 0.02,
+    ) -> None:
         self.app = app
         self.consumers = consumers
         self.poll_interval = poll_interval
         self.batch = batch
+        self.settle = settle
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.wake = app.fanout.changed if app.fanout is not None else threading.Event()
@@ -77,7 +87,12 @@ class Follower:
         while not self._stop.is_set():
             self.wake.clear()
             self.run_once()
-            self.wake.wait(self.poll_interval)
+            if self.wake.wait(self.poll_interval) and self.settle > 0:
+                # Woken by a save: wait ``settle`` seconds first, so that the saves of the next
+                # moments join this pass (under load a pass per commit costs more CPU than the
+                # commands: every consumer reads its checkpoint and the log each pass) and the
+                # SSE streams woken by the same save are served before this burst of work.
+                self._stop.wait(self.settle)
 
     def stop(self) -> None:
         self._stop.set()
