@@ -40,6 +40,7 @@ from service.quotas import close_rate_limit_stores, rate_limit_middleware
 from service.routes_content import CONTENT_CONTROLLERS, ContentController
 from service.schemas import Health, RulesetInfo
 from service.settings import Settings
+from service.web import WEB
 from service.worker import Follower
 
 log = logging.getLogger("dicelog")
@@ -254,7 +255,7 @@ def create_app(
         route_handlers=[
             game_controller(types), AuditController, CampaignController, ContentController,
             *(CONTENT_CONTROLLERS[name] for name in types.names if name in CONTENT_CONTROLLERS),
-            rulesets_handler(types.names), health, ready, Metrics,
+            rulesets_handler(types.names), health, ready, Metrics, *WEB,
         ],
         middleware=[METRICS.middleware, *rate_limit_middleware(settings), JsonOnly()],
         cors_config=cors_config(settings),

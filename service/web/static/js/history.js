@@ -1,0 +1,298 @@
+// The history and dispute view: the board at any version (GET /state?version=N), stepping by
+// version, turn or round, the turn's commands, dice, decisions and events (undone ones marked),
+// the dice proof, a verify badge and the export of the log. All through the reader's token.
+
+import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
+import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
+import { commandLabel, eventText, faceLabel, pendingText } from "./labels.js";
+import { follow } from "./live.js";
+import { renderValue } from "./generic.js";
+
+const MICE = "mice-and-mystics";
+const gameId = gameIdFromPath();
+const token = tokenFromFragment();
+const api = new Api(token);
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  game: null, events: [], turns: [], rounds: [], shown: 0, wanted: 0, loading: false,
+  states: new Map(), library: new Map(), mice: new Map(), minions: new Map(), turnCache: new Map(),
+};
+
+function names(id) {
+  const known = page.mice.get(id) || page.minions.get(id);
+  return known ? known.name : id;
+}
+
+function isMice() { return page.game && page.game.ruleset === MICE; }
+
+function showProblem(error) {
+  const box = clear($("problem"));
+  if (!error) { box.hidden = true; return; }
+  box.hidden = false;
+  box.append(el("strong", { text: (error instanceof ApiError && error.problem.title) || "Error" }), " ", error.message);
+}
+
+// Turn and round spans, as GET /turns/{n} and /rounds/{n} count them: a turn runs from its
+// TurnStarted to the event before the next turn or round starts; a round, from its RoundStarted.
+function spans(kind) {
+  const starts = kind === "turn" ? "TurnStarted" : "RoundStarted";
+  const events = page.events;
+  const begins = events.filter((e) => e.type === starts).map((e) => e.version);
+  return begins.map((first, i) => {
+    const end = events.find((e) => e.version > first && (e.type === starts || (kind === "turn" && e.type === "RoundStarted")));
+    return { number: i + 1, first, last: end ? end.version - 1 : events[events.length - 1].version };
+  });
+}
+
+function latest() { return page.events.length ? page.events[page.events.length - 1].version : 1; }
+
+async function stateAt(version) {
+  if (page.states.has(version)) return page.states.get(version);
+  const promise = api.get(`/games/${gameId}/state`, { version });
+  page.states.set(version, promise);
+  if (page.states.size > 400) page.states.delete(page.states.keys().next().value);
+  try { return await promise; } catch (e) { page.states.delete(version); throw e; }
+}
+
+function go(version) {
+  const v = Math.max(1, Math.min(latest(), Math.round(version)));
+  page.wanted = v;
+  $("version").value = String(v);
+  $("version-input").value = String(v);
+  $("version-out").textContent = String(v);
+  pump();
+}
+
+async function pump() {
+  if (page.loading) return;
+  page.loading = true;
+  try {
+    while (page.shown !== page.wanted) {
+      const version = page.wanted;
+      const state = await stateAt(version);
+      if (page.wanted !== version) continue;
+      showVersion(version, state);
+      page.shown = version;
+    }
+  } catch (error) {
+    showProblem(error);
+  } finally {
+    page.loading = false;
+  }
+}
+
+function showVersion(version, at) {
+  const s = at.state;
+  if (isMice()) {
+    const board = boardFromState(s, page.library);
+    const picture = renderBoard(board, {
+      library: page.library, party: new Set(s.party || []), names, wounds: s.wounds || {}, effects: s.effects || {}, version,
+    });
+    clear($("board")).append(picture);
+    renderTracks(board);
+    renderInitiative(initiativeFromState(s, names));
+  } else {
+    const box = clear($("board"));
+    box.dataset.version = String(version);
+    box.append(renderValue(s, "state"));
+  }
+  const event = page.events[version - 1];
+  const lines = [`Version ${version} of ${latest()}`];
+  if (event) lines.push(`${event.type}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""} · by ${event.seat}`);
+  if (at.pending) lines.push(`pending: ${pendingText(at.pending, names)}`);
+  if (at.result) lines.push(`result: ${at.result}`);
+  $("at-version").textContent = lines.join(" — ");
+  document.body.dataset.version = String(version);
+  for (const li of document.querySelectorAll("#events li.here")) li.classList.remove("here");
+  const li = document.querySelector(`#events li[data-version="${version}"]`);
+  if (li) li.classList.add("here");
+  showTurn(version);
+}
+
+function renderTracks(board) {
+  clear($("tracks")).append(...trackFigures(board, el, names));
+}
+
+function renderInitiative(view) {
+  const box = clear($("initiative"));
+  box.append(el("h2", { text: `Initiative · round ${view.round}` }));
+  if (!view.cards.length) { box.append(el("p", { class: "hint", text: "The track is not laid yet." })); return; }
+  box.append(el("ol", { class: "initiative" }, view.cards.map((c) => el("li", { class: `${c.kind}${c.current ? " current" : ""}` },
+    el("span", { class: "marker", text: c.current ? "▶ now" : "" }), el("span", { class: "name", text: c.name }), el("span", { class: "kind", text: c.kind })))));
+}
+
+async function showTurn(version) {
+  const turn = page.turns.find((t) => t.first <= version && version <= t.last);
+  const box = $("turn");
+  if (!turn) {
+    clear(box).append(el("h2", { text: "Outside any turn" }), el("p", { class: "hint", text: "Set-up, or the steps between turns." }));
+    return;
+  }
+  if (box.dataset.turn === String(turn.number)) return;
+  box.dataset.turn = String(turn.number);
+  let view = page.turnCache.get(turn.number);
+  if (!view) {
+    try { view = await api.get(`/games/${gameId}/turns/${turn.number}`); } catch (error) { showProblem(error); return; }
+    page.turnCache.set(turn.number, view);
+  }
+  if (box.dataset.turn !== String(turn.number)) return;
+  const mice = isMice();
+  clear(box).append(
+    el("h2", { text: `Turn ${view.number} · versions ${view.from_version}–${view.to_version}` }),
+    el("h3", { text: "Commands" }),
+    el("ol", { class: "events" }, view.commands.map((c) => el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(c.version); } }, `v${c.version}`),
+      ` ${c.seat}: ${c.command ? commandLabel(c.command, names) : "(hidden)"}`))),
+    el("h3", { text: "Dice and draws" }),
+    view.dice.length ? el("ol", { class: "events" }, view.dice.map((d) => el("li", {}, `v${d.version} `,
+      d.event && d.event.type === "DiceRolled" ? `${d.event.reason}: ${d.event.faces.map((f) => faceLabel(f, 6, mice)).join(", ")}` : eventText({ type: d.event ? d.event.type : "hidden", payload: d.event, hidden: !d.event }))))
+      : el("p", { class: "hint", text: "none" }),
+    el("h3", { text: "Decisions" }),
+    view.decisions.length ? el("ol", { class: "events" }, view.decisions.map((d) => el("li", { text: `v${d.version} ${eventText({ type: d.event ? d.event.type : "hidden", payload: d.event, hidden: !d.event })}` })))
+      : el("p", { class: "hint", text: "none" }),
+    el("h3", { text: "What happened" }),
+    el("ol", { class: "events" }, view.log.map((l) => el("li", { text: l }))),
+    el("details", {}, el("summary", { text: `Its ${view.events.length} events` }),
+      el("ol", { class: "events" }, view.events.map((e) => eventItem(e)))));
+}
+
+function eventItem(e) {
+  return el("li", { class: `${e.undone ? "undone" : ""}${e.hidden ? " hidden" : ""}`, "data-version": e.version, "data-undone": e.undone ? "true" : undefined },
+    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${e.seat}: ${eventText(e)}`);
+}
+
+function renderEvents() {
+  $("event-count").textContent = String(page.events.length);
+  const list = clear($("events"));
+  list.append(...page.events.map(eventItem));
+}
+
+async function renderDice() {
+  const box = clear($("dice"));
+  box.append(el("h2", { text: "Dice proof" }));
+  let proof;
+  try { proof = await api.get(`/games/${gameId}/dice`); } catch (error) { box.append(el("p", { text: error.message })); return; }
+  const mice = isMice();
+  box.append(el("dl", { class: "facts" },
+    el("dt", { text: "Dice" }), el("dd", { text: proof.dice_mode }),
+    el("dt", { text: "Commitment" }), el("dd", { class: "hash", text: proof.commitment || "— (manual dice)" }),
+    el("dt", { text: "Seed" }), el("dd", { class: "hash", text: proof.seed || (proof.dice_mode === "server" ? "secret until the game ends" : "—") }),
+    el("dt", { text: "Seed matches" }), el("dd", { class: proof.seed_matches_commitment === false ? "bad" : "", text: proof.seed_matches_commitment === null ? "not revealed yet" : proof.seed_matches_commitment ? "yes: sha256(seed) = commitment" : "NO" })));
+  const rows = proof.chances.map((c) => el("tr", { "data-version": c.version },
+    el("td", {}, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(c.version); } }, `v${c.version}`)),
+    el("td", { text: String(c.k) }), el("td", { text: c.hidden ? "(hidden)" : c.reason }),
+    el("td", { text: c.hidden ? "" : c.type === "DiceRolled" ? c.result.map((f) => faceLabel(f, 6, mice)).join(", ") : c.result.join(", ") }),
+    el("td", { text: c.source }),
+    el("td", { text: c.rederived === null ? "—" : c.rederived ? "✔ re-derived" : "✘ differs" })));
+  box.append(el("div", { class: "scroll" }, el("table", { class: "dice-table" },
+    el("thead", {}, el("tr", {}, ["Version", "k", "For", "Result", "Source", "Check"].map((h) => el("th", { scope: "col", text: h })))),
+    el("tbody", {}, rows))));
+}
+
+async function verify() {
+  const badge = $("verify-badge");
+  badge.className = "verify";
+  badge.textContent = "verifying…";
+  try {
+    const { verification: v } = await api.post(`/games/${gameId}/verify`);
+    badge.className = `verify ${v.ok ? "ok" : "bad"}`;
+    badge.textContent = v.ok ? `verified: ${v.events} events` : `divergence at version ${v.divergence.version}`;
+    $("verify-detail").textContent = v.ok
+      ? `Hash chain intact; every event re-derived from its command${v.seed_revealed ? `; ${v.dice_checked} server results re-derived from the revealed seed` : "; the dice seed is not revealed yet"}.`
+      : `${v.divergence.check} check failed: expected ${v.divergence.expected}, found ${v.divergence.found}`;
+  } catch (error) {
+    badge.className = "verify bad";
+    badge.textContent = "could not verify";
+    showProblem(error);
+  }
+}
+
+async function exportLog() {
+  try {
+    const events = await api.allEvents(gameId);
+    const blob = new Blob([JSON.stringify({ game_id: gameId, events, next_after: null }, null, 1)], { type: "application/json" });
+    const a = $("export-link");
+    if (a.href) URL.revokeObjectURL(a.href);
+    a.href = URL.createObjectURL(blob);
+    a.download = `dicelog-${gameId}-events.json`;
+    a.hidden = false;
+    a.textContent = `${a.download} (${events.length} events)`;
+    a.click();
+  } catch (error) { showProblem(error); }
+}
+
+function step(kind, direction) {
+  const list = kind === "turn" ? page.turns : page.rounds;
+  const now = page.wanted;
+  if (direction > 0) {
+    const next = list.find((t) => t.last > now);
+    if (next) go(next.last);
+  } else {
+    const before = list.filter((t) => t.last < now);
+    if (before.length) go(before[before.length - 1].last);
+    else go(1);
+  }
+}
+
+function setRange() {
+  const max = latest();
+  $("version").max = String(max);
+  $("version-input").max = String(max);
+  $("version-max").textContent = String(max);
+  page.turns = spans("turn");
+  page.rounds = spans("round");
+}
+
+async function main() {
+  $("table-link").setAttribute("href", `/play/${gameId}${token ? `#token=${encodeURIComponent(token)}` : ""}`);
+  $("who").textContent = token ? "Reading with a token" : "Spectator";
+  try {
+    page.game = await api.get(`/games/${gameId}`);
+    document.body.dataset.ruleset = page.game.ruleset;
+    if (isMice()) {
+      const [tiles, mice, minions] = await Promise.all([
+        content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`)]);
+      page.library = new Map(tiles.map((t) => [t.id, t]));
+      page.mice = new Map(mice.map((m) => [m.id, m]));
+      page.minions = new Map(minions.map((m) => [m.id, m]));
+    }
+    page.events = await api.allEvents(gameId);
+  } catch (error) {
+    showProblem(error);
+    return;
+  }
+  setRange();
+  renderEvents();
+  const range = $("version");
+  range.addEventListener("input", () => go(Number(range.value)));
+  $("version-input").addEventListener("change", (e) => go(Number(e.target.value)));
+  $("prev-version").addEventListener("click", () => go(page.wanted - 1));
+  $("next-version").addEventListener("click", () => go(page.wanted + 1));
+  $("prev-turn").addEventListener("click", () => step("turn", -1));
+  $("next-turn").addEventListener("click", () => step("turn", 1));
+  $("prev-round").addEventListener("click", () => step("round", -1));
+  $("next-round").addEventListener("click", () => step("round", 1));
+  $("latest").addEventListener("click", () => go(latest()));
+  $("verify").addEventListener("click", verify);
+  $("export").addEventListener("click", exportLog);
+  const fromHash = new URLSearchParams(location.hash.replace(/^#/, "")).get("version");
+  go(fromHash ? Number(fromHash) : latest());
+  await Promise.all([renderDice(), verify()]);
+  document.body.dataset.ready = "true";
+  if (!page.game.result) {
+    follow(gameId, token, {
+      after: latest(),
+      onEvent: (event) => {
+        if (event.version <= latest()) return;
+        const following = page.wanted === latest();
+        page.events.push(event);
+        setRange();
+        $("events").append(eventItem(event));
+        $("event-count").textContent = String(page.events.length);
+        if (following) go(latest());
+      },
+    });
+  }
+}
+
+main();

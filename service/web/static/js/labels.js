@@ -1,0 +1,105 @@
+// Words for commands, dice and events, as a person at the table reads them.
+
+import { svg } from "./board.js";
+
+// The Mice and Mystics action die (DiceRolled.faces): 1 cheese, 2 sword with star, 3 sword/shield,
+// 4 bow, 5 bow with star, 6 sword/shield with star.
+export const ACTION_DIE = {
+  1: { name: "cheese", marks: ["cheese"] },
+  2: { name: "sword + star", marks: ["sword", "star"] },
+  3: { name: "sword/shield", marks: ["sword", "shield"] },
+  4: { name: "bow", marks: ["bow"] },
+  5: { name: "bow + star", marks: ["bow", "star"] },
+  6: { name: "sword/shield + star", marks: ["sword", "shield", "star"] },
+};
+
+export function faceLabel(face, sides, mice) {
+  if (mice && sides === 6 && ACTION_DIE[face]) return `${face} · ${ACTION_DIE[face].name}`;
+  return String(face);
+}
+
+const MARKS = {
+  cheese: () => svg("path", { d: "M3,17 L17,5 L21,17 Z M8,14 a1.6,1.6 0 1,0 0.1,0 M15,12 a1.4,1.4 0 1,0 0.1,0", class: "mark-cheese" }),
+  sword: () => svg("path", { d: "M5,19 L17,7 M17,7 L19,3 L15,5 M7,13 L11,17 M4,20 L6,18", class: "mark-line" }),
+  shield: () => svg("path", { d: "M12,3 L20,6 C20,13 17,18 12,21 C7,18 4,13 4,6 Z", class: "mark-shield" }),
+  bow: () => svg("path", { d: "M6,3 C18,6 18,18 6,21 M6,3 L6,21 M4,12 L19,12 M16,10 L19,12 L16,14", class: "mark-line" }),
+  star: () => svg("polygon", { points: "12,2 14.6,8.6 21.5,9 16.2,13.4 17.9,20.2 12,16.4 6.1,20.2 7.8,13.4 2.5,9 9.4,8.6", class: "mark-star" }),
+};
+
+// A die face as a small picture (Mice and Mystics action die), or its number.
+export function faceIcon(face, sides, mice) {
+  const root = svg("svg", { viewBox: `0 0 ${24 * 3} 24`, class: "die-icon", "aria-hidden": "true" });
+  if (mice && sides === 6 && ACTION_DIE[face]) {
+    ACTION_DIE[face].marks.forEach((mark, i) => root.append(svg("g", { transform: `translate(${i * 24},0)` }, MARKS[mark]())));
+    root.setAttribute("viewBox", `0 0 ${24 * ACTION_DIE[face].marks.length} 24`);
+  } else {
+    root.setAttribute("viewBox", "0 0 24 24");
+    root.append(svg("text", { x: 12, y: 17, "text-anchor": "middle", class: "die-number", text: String(face) }));
+  }
+  return root;
+}
+
+function pretty(value) {
+  if (Array.isArray(value)) return value.join(" → ");
+  if (value && typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+export function commandLabel(command, names = (x) => x, serverDice = false) {
+  const who = command.mouse ? names(command.mouse) : command.player || "";
+  switch (command.type) {
+    case "Begin": return "Begin the game";
+    case "Move": return serverDice ? `${who}: roll to move` : `${who}: move (roll the die)`;
+    case "MoveTo": return `${who}: move to ${command.path[command.path.length - 1]} (${command.path.length} step${command.path.length > 1 ? "s" : ""})`;
+    case "EndTurn": return `${who}: end turn`;
+    case "Battle": return `${who}: battle ${command.target}`;
+    case "Search": return `${who}: search`;
+    case "Recover": return `${who}: recover`;
+    case "Scurry": return `${who}: scurry`;
+    case "Explore": return command.via === "flip" ? `${who}: explore (flip the board)` : `${who}: explore ${command.via}`;
+    case "LeaveWater": return `${who}: leave the water to ${command.space}`;
+    case "LevelUp": return `${who}: level up (${command.ability})`;
+    case "Share": return `${who}: share with ${names(command.with_mouse)}${shareText(command)}`;
+    case "Equip": return `${who}: equip ${[command.card, ...(command.cards || []).map((c) => c.card)].filter(Boolean).join(", ") || "—"}${command.unequip && command.unequip.length ? ` (unequip ${command.unequip.join(", ")})` : ""}`;
+    case "Unequip": return `${who}: unequip ${command.card}`;
+    case "RequestUndo": return `Ask to undo back to version ${command.to_version}`;
+    case "ApproveUndo": return "Approve the undo";
+    case "RejectUndo": return "Reject the undo";
+    default: {
+      const rest = Object.entries(command).filter(([k]) => k !== "type" && k !== "mouse" && k !== "player");
+      const tail = rest.map(([k, v]) => `${k} ${pretty(v)}`).join(", ");
+      const type = command.type.replace(/^[a-z]+\./, "");
+      return `${who ? `${who}: ` : ""}${type}${tail ? ` (${tail})` : ""}`;
+    }
+  }
+}
+
+function shareText(c) {
+  const parts = [];
+  if (c.card) parts.push(`give ${c.card}`);
+  if (c.give && c.give.length) parts.push(`give ${c.give.join(", ")}`);
+  if (c.take && c.take.length) parts.push(`take ${c.take.join(", ")}`);
+  if (c.cheese) parts.push(`give ${c.cheese} cheese`);
+  if (c.take_cheese) parts.push(`take ${c.take_cheese} cheese`);
+  return parts.length ? `: ${parts.join(", ")}` : "";
+}
+
+export function pendingText(pending, names = (x) => x) {
+  if (!pending) return "";
+  const who = pending.piece ? `${names(pending.piece)}: ` : "";
+  switch (pending.type) {
+    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${pending.reason}`;
+    case "ShuffleRequested": return `shuffle ${pending.cards.length} cards for ${pending.reason}`;
+    case "DrawRequested": return `${who}draw ${pending.count || 1} card${(pending.count || 1) > 1 ? "s" : ""} from the ${pending.deck} deck (${pending.reason})`;
+    case "DecisionRequested": return `${who}choose ${pending.decision}`;
+    default: return pending.type;
+  }
+}
+
+export function eventText(event) {
+  if (event.hidden || !event.payload) return `${event.type} (hidden)`;
+  const p = event.payload;
+  const rest = Object.entries(p).filter(([k]) => k !== "type" && k !== "game" && k !== "state" && k !== "setup");
+  const body = rest.map(([k, v]) => `${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join(", ");
+  return `${event.type}${body ? ` — ${body}` : ""}`;
+}

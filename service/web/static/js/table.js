@@ -1,0 +1,467 @@
+// The table of one game: the board, the initiative track, the cheese wheel, the hourglass, each
+// mouse's card, and what this page's seat may do now, as controls built from
+// GET /games/{id}/legal-commands. Every read goes through the API with the seat's token (or none:
+// a spectator), so the page shows exactly what that reader may see. Live over SSE.
+
+import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
+import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
+import { commandLabel, faceIcon, faceLabel, pendingText } from "./labels.js";
+import { follow } from "./live.js";
+import { renderValue } from "./generic.js";
+
+const MICE = "mice-and-mystics";
+const gameId = gameIdFromPath();
+const token = tokenFromFragment();
+const api = new Api(token);
+
+const page = {
+  game: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
+  seat: null, role: token ? "seat" : "spectator", library: new Map(), mice: new Map(), minions: new Map(),
+  items: new Map(), abilities: new Map(), seen: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
+};
+
+const $ = (id) => document.getElementById(id);
+
+function names(id) {
+  const mouse = page.mice.get(id);
+  if (mouse) return mouse.name;
+  const minion = page.minions.get(id);
+  if (minion) return minion.name;
+  const match = String(id).match(/^(.*)-(\d+)$/);
+  if (match && page.minions.get(match[1])) return `${page.minions.get(match[1]).name} ${match[2]}`;
+  return id;
+}
+
+function isMice() { return page.game && page.game.ruleset === MICE; }
+
+function showProblem(error) {
+  const box = $("problem");
+  clear(box);
+  if (!error) { box.hidden = true; return; }
+  box.hidden = false;
+  const problem = error instanceof ApiError ? error.problem : {};
+  box.append(el("strong", { text: problem.title || "Refused" }), " ", el("span", { class: "detail", text: error.message }));
+  if (problem.rule) box.append(el("div", { class: "rule", text: `rule ${problem.rule}${problem.section ? ` · ${problem.section}` : ""}` }));
+}
+
+async function loadContent() {
+  if (!isMice()) return;
+  const [tiles, mice, minions, items, abilities] = await Promise.all([
+    content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`),
+    content(api, `/content/${MICE}/search-cards`), content(api, `/content/${MICE}/abilities`),
+  ]);
+  page.library = new Map(tiles.map((t) => [t.id, t]));
+  page.mice = new Map(mice.map((m) => [m.id, m]));
+  page.minions = new Map(minions.map((m) => [m.id, m]));
+  page.items = new Map(items.map((c) => [c.id, c]));
+  page.abilities = new Map(abilities.map((a) => [a.id, a]));
+}
+
+let refreshing = null;
+let again = false;
+
+function scheduleRefresh() {
+  if (refreshing) { again = true; return refreshing; }
+  refreshing = (async () => {
+    try {
+      do { again = false; await refresh(); } while (again);
+    } finally { refreshing = null; }
+  })();
+  return refreshing;
+}
+
+async function refresh() {
+  const reads = [
+    api.get(`/games/${gameId}`),
+    api.get(`/games/${gameId}/state`),
+    page.role === "seat" ? api.get(`/games/${gameId}/legal-commands`).catch((e) => e) : Promise.resolve(null),
+    api.get(`/games/${gameId}/board`).catch(() => null),
+    api.get(`/games/${gameId}/initiative`).catch(() => null),
+  ];
+  const [game, state, legal, board, initiative] = await Promise.all(reads);
+  page.game = game;
+  page.state = state;
+  if (legal instanceof ApiError) {
+    if (legal.status === 403 || legal.status === 401) page.role = "reader";
+    page.legal = null;
+  } else page.legal = legal;
+  if (page.legal) page.seat = page.legal.seat;
+  const version = state.version;
+  // The read models may trail the store by a moment: then the same views are built from the state.
+  if (board && board.version === version) page.board = board.board;
+  else page.board = isMice() ? boardFromState(state.state, page.library) : board ? board.board : null;
+  if (initiative && initiative.version === version) page.initiative = initiative.initiative;
+  else page.initiative = isMice() ? initiativeFromState(state.state, names) : initiative ? initiative.initiative : null;
+  const [log, undo] = await Promise.all([
+    api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => ({ lines: [] })),
+    game.undo_policy !== "none" ? undoStatus() : Promise.resolve(null),
+  ]);
+  page.log = log.lines;
+  page.undo = undo;
+  if (page.legal && page.legal.version !== version) again = true;  // moved on between the reads
+  render();
+  if (page.seen > version) again = true;
+}
+
+async function undoStatus() {
+  const of = (type) => api.get(`/games/${gameId}/events`, { type, limit: 1000 }).then((p) => p.events).catch(() => []);
+  const [asked, approved, rejected, applied] = await Promise.all(
+    ["UndoRequested", "UndoApproved", "UndoRejected", "UndoApplied"].map(of));
+  const last = asked[asked.length - 1];
+  if (!last) return null;
+  const closed = [...rejected, ...applied].some((e) => e.version > last.version);
+  if (closed) return null;
+  const approvals = approved.filter((e) => e.version > last.version).map((e) => e.payload && e.payload.by);
+  const payload = last.payload || {};
+  return { ...payload, needs: (payload.needs || []).filter((s) => !approvals.includes(s)), version: last.version };
+}
+
+function render() {
+  const { game, state } = page;
+  document.body.dataset.version = String(state.version);
+  document.body.dataset.ruleset = game.ruleset;
+  $("title").textContent = `${isMice() ? chapterTitle() : game.ruleset} · table`;
+  document.title = `dicelog · ${game.ruleset} · ${gameId.slice(0, 8)}`;
+  $("who").textContent = page.role === "seat" && page.seat ? `Seat ${page.seat}` : page.role === "reader" ? "Reading with a token (no seat)" : "Spectator";
+  $("history-link").setAttribute("href", `/play/${gameId}/history${token ? `#token=${encodeURIComponent(token)}` : ""}`);
+  renderStatus();
+  renderControls();
+  if (isMice()) {
+    renderMiceBoard();
+    renderTracks();
+    renderCards();
+  } else {
+    renderGeneric();
+  }
+  renderInitiative();
+  renderLog();
+  document.body.dataset.ready = "true";
+}
+
+function chapterTitle() {
+  const created = page.state.state;
+  return created && created.chapter ? `Mice and Mystics · ${created.chapter}` : "Mice and Mystics";
+}
+
+function renderStatus() {
+  const { game, state } = page;
+  const box = clear($("status"));
+  const facts = [
+    ["Version", state.version],
+    ["Dice", game.dice_mode],
+    ["Undo", game.undo_policy],
+    ["Visibility", game.visibility],
+  ];
+  if (page.initiative && page.initiative.round !== undefined) facts.unshift(["Round", page.initiative.round]);
+  if (game.turn) facts.unshift(["Turn", names(game.turn)]);
+  if (game.result) facts.unshift(["Result", game.result]);
+  box.append(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])));
+  if (game.pending) box.append(el("p", { class: "pending-line", text: `Waiting: ${pendingText(game.pending, names)}` }));
+}
+
+function answerKey() {
+  const pending = page.game.pending;
+  return pending ? `${page.state.version}:${pending.type}` : null;
+}
+
+async function send(command) {
+  if (page.busy) return;
+  page.busy = true;
+  document.body.dataset.busy = "true";
+  showProblem(null);
+  for (const b of document.querySelectorAll("#controls button")) b.disabled = true;
+  try {
+    const expected = page.legal ? page.legal.version : page.state.version;
+    await api.command(gameId, command, expected);
+  } catch (error) {
+    showProblem(error);
+  } finally {
+    page.busy = false;
+    delete document.body.dataset.busy;
+    page.answer = { key: null, faces: [], order: [], picked: [] };
+    await scheduleRefresh();
+  }
+}
+
+function commandButton(command, label, extra = {}) {
+  return el("button", {
+    type: "button", class: `command ${extra.class || ""}`, "data-command-type": command.type,
+    "data-command": JSON.stringify(command), onclick: () => send(command), title: extra.title,
+  }, label);
+}
+
+function renderControls() {
+  const box = clear($("controls"));
+  const { game, legal } = page;
+  box.append(el("h2", { text: page.role === "seat" ? "Your move" : "Controls" }));
+  if (page.role !== "seat" || !legal) {
+    box.append(el("p", { class: "hint", text: page.role === "reader"
+      ? "This token reads the game but plays no seat."
+      : "You are watching. A seat's join link (/play/…#token=…) opens its controls." }));
+    return;
+  }
+  if (game.result) {
+    box.append(el("p", { class: "result", text: `The game has ended: ${game.result}.` }));
+    return;
+  }
+  if (page.answer.key !== answerKey()) page.answer = { key: answerKey(), faces: [], order: [], picked: [] };
+  const pending = legal.pending;
+  if (pending) {
+    const mine = !legal.pending_seat || legal.pending_seat === legal.seat;
+    if (!mine) {
+      box.append(el("p", { class: "waiting", text: `Waiting for seat ${legal.pending_seat}: ${pendingText(pending, names)}` }));
+    } else {
+      box.append(renderPending(pending));
+    }
+  } else if (!legal.commands.length) {
+    box.append(el("p", { class: "waiting", text: game.turn ? `Waiting for ${names(game.turn)}'s seat.` : "Nothing to do now." }));
+  } else {
+    box.append(renderCommands(legal.commands));
+  }
+  if (game.undo_policy !== "none") box.append(renderUndo());
+}
+
+function renderPending(pending) {
+  const part = el("div", { class: "pending", role: "group", "aria-label": "Answer the pending step" });
+  part.append(el("p", { class: "pending-line", text: pendingText(pending, names) }));
+  const manual = page.game.dice_mode === "manual";
+  const state = page.answer;
+  if (pending.type === "RollRequested") {
+    if (!manual) { part.append(el("p", { text: "The server rolls." })); return part; }
+    const sides = pending.sides || 6;
+    const faces = el("div", { class: "die-faces", role: "group", "aria-label": `Die faces (${state.faces.length} of ${pending.dice} chosen)` });
+    for (let face = 1; face <= sides; face++) {
+      const label = faceLabel(face, sides, isMice());
+      faces.append(el("button", {
+        type: "button", class: "die-face", "data-face": face, "aria-label": `Face ${label}`, title: label,
+        disabled: state.faces.length >= pending.dice,
+        onclick: () => { if (state.faces.length < pending.dice) { state.faces.push(face); renderControls(); focusFirst(".die-face:not([disabled]), #submit-roll"); } },
+      }, faceIcon(face, sides, isMice()), el("span", { class: "face-text", text: label })));
+    }
+    part.append(el("p", { class: "hint", text: `Tap the face of each die rolled at the table, die by die (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).` }), faces);
+    part.append(el("p", { class: "chosen", "aria-live": "polite" },
+      `Chosen: ${state.faces.length ? state.faces.map((f) => faceLabel(f, sides, isMice())).join(", ") : "none yet"}`));
+    part.append(el("div", { class: "row" },
+      el("button", { type: "button", id: "submit-roll", class: "primary", disabled: state.faces.length !== pending.dice,
+        onclick: () => send({ type: "Roll", faces: [...state.faces] }) }, `Submit roll (${state.faces.length}/${pending.dice})`),
+      el("button", { type: "button", class: "secondary", disabled: !state.faces.length,
+        onclick: () => { state.faces = []; renderControls(); } }, "Clear")));
+  } else if (pending.type === "ShuffleRequested") {
+    if (!manual) { part.append(el("p", { text: "The server shuffles." })); return part; }
+    const left = pending.cards.filter((c) => !state.order.includes(c));
+    part.append(el("p", { class: "hint", text: "Click the cards in the order they came out of the shuffle, top first." }));
+    part.append(el("div", { class: "row wrap" }, left.map((card) => el("button", {
+      type: "button", class: "shuffle-card", "data-card": card,
+      onclick: () => { state.order.push(card); renderControls(); focusFirst(".shuffle-card, #submit-shuffle"); },
+    }, names(card)))));
+    part.append(el("ol", { class: "chosen-order" }, state.order.map((c) => el("li", { text: names(c) }))));
+    part.append(el("div", { class: "row" },
+      el("button", { type: "button", id: "submit-shuffle", class: "primary", disabled: left.length !== 0,
+        onclick: () => send({ type: "Shuffle", order: [...state.order] }) }, "Submit order"),
+      el("button", { type: "button", class: "secondary", disabled: !state.order.length,
+        onclick: () => { state.order = []; renderControls(); } }, "Clear")));
+  } else if (pending.type === "DrawRequested") {
+    if (!manual) { part.append(el("p", { text: "The server draws." })); return part; }
+    const count = Math.min(pending.count || 1, pending.cards.length);
+    part.append(el("p", { class: "hint", text: `Pick the ${count} card${count > 1 ? "s" : ""} drawn at the table, in order.` }));
+    part.append(el("div", { class: "row wrap" }, pending.cards.filter((c) => !state.picked.includes(c)).map((card) => el("button", {
+      type: "button", class: "draw-card", "data-card": card, disabled: state.picked.length >= count,
+      onclick: () => { state.picked.push(card); renderControls(); focusFirst(".draw-card:not([disabled]), #submit-draw"); },
+    }, itemName(card)))));
+    part.append(el("ol", { class: "chosen-order" }, state.picked.map((c) => el("li", { text: itemName(c) }))));
+    part.append(el("div", { class: "row" },
+      el("button", { type: "button", id: "submit-draw", class: "primary", disabled: state.picked.length !== count,
+        onclick: () => send({ type: "Draw", cards: [...state.picked] }) }, "Submit draw"),
+      el("button", { type: "button", class: "secondary", disabled: !state.picked.length,
+        onclick: () => { state.picked = []; renderControls(); } }, "Clear")));
+  } else if (pending.type === "DecisionRequested") {
+    part.append(el("div", { class: "row wrap options" }, pending.options.map((option) => el("button", {
+      type: "button", class: `option${option === pending.default ? " default" : ""}`, "data-option": option,
+      onclick: () => send({ type: "Choose", option }),
+    }, optionLabel(option), option === pending.default ? el("span", { class: "badge", text: "default" }) : null))));
+  }
+  return part;
+}
+
+function optionLabel(option) {
+  const known = page.items.get(option) || page.abilities.get(option);
+  return known ? `${known.name} (${option})` : names(option);
+}
+
+function itemName(card) {
+  const known = page.items.get(card);
+  return known ? known.name : card;
+}
+
+function focusFirst(selector) {
+  const target = document.querySelector(`#controls ${selector.split(", ").join(", #controls ")}`);
+  if (target) target.focus();
+}
+
+function shortestPaths(commands) {
+  const best = new Map();
+  for (const c of commands) {
+    if (c.type !== "MoveTo") continue;
+    const end = c.path[c.path.length - 1];
+    const known = best.get(end);
+    if (!known || c.path.length < known.path.length) best.set(end, c);
+  }
+  return best;
+}
+
+function renderCommands(commands) {
+  const part = el("div", { class: "commands" });
+  const serverDice = page.game.dice_mode === "server";
+  const moves = shortestPaths(commands);
+  const others = commands.filter((c) => c.type !== "MoveTo" && c.type !== "EndTurn");
+  const end = commands.filter((c) => c.type === "EndTurn");
+  if (others.length) part.append(el("div", { class: "row wrap" }, others.map((c) => commandButton(c, commandLabel(c, names, serverDice)))));
+  if (moves.size) {
+    part.append(el("p", { class: "hint", text: "Move: click a highlighted space on the board, or a destination here." }));
+    part.append(el("div", { class: "row wrap moves", role: "group", "aria-label": "Reachable spaces" },
+      [...moves.values()].map((c) => commandButton(c, `→ ${c.path[c.path.length - 1]}`, { class: "move", title: commandLabel(c, names) }))));
+  }
+  if (end.length) part.append(el("div", { class: "row" }, end.map((c) => commandButton(c, commandLabel(c, names), { class: "end-turn" }))));
+  return part;
+}
+
+function renderUndo() {
+  const part = el("details", { class: "undo", open: page.undo ? true : undefined },
+    el("summary", { text: page.undo ? "Undo requested" : "Undo" }));
+  const undo = page.undo;
+  const seat = page.legal.seat;
+  if (undo) {
+    part.append(el("p", { text: `Seat ${undo.by} asks to return to version ${undo.to_version}${undo.crosses_rolls ? " (past rolls already shown)" : ""}. Still needed: ${undo.needs.length ? undo.needs.join(", ") : "nobody"}.` }));
+    const row = el("div", { class: "row" });
+    if (undo.needs.includes(seat)) row.append(commandButton({ type: "ApproveUndo" }, "Approve the undo"));
+    if (undo.by !== seat) row.append(commandButton({ type: "RejectUndo" }, "Reject the undo", { class: "secondary" }));
+    part.append(row);
+  } else {
+    part.append(el("button", { type: "button", class: "secondary", id: "request-undo", onclick: requestUndo },
+      "Undo my last command"));
+  }
+  return part;
+}
+
+async function requestUndo() {
+  try {
+    const version = page.state.version;
+    const page1 = await api.get(`/games/${gameId}/events`, { after: Math.max(0, version - 1000), limit: 1000, seat: page.legal.seat, type: "CommandAccepted" });
+    const mine = page1.events.filter((e) => !e.undone);
+    const last = mine[mine.length - 1];
+    if (!last) { showProblem(new Error("You have no command to undo.")); return; }
+    await send({ type: "RequestUndo", to_version: last.version - 1 });
+  } catch (error) { showProblem(error); }
+}
+
+function moveTargets() {
+  const reachable = new Map();
+  const targets = new Map();
+  const legal = page.legal;
+  if (!legal || legal.pending || page.busy) return { reachable, targets };
+  for (const [space, command] of shortestPaths(legal.commands)) {
+    reachable.set(space, { command, label: `${commandLabel(command, names)}: ${command.path.join(" → ")}` });
+  }
+  for (const command of legal.commands) {
+    if (command.type === "Battle" && !targets.has(command.target)) targets.set(command.target, { command, label: commandLabel(command, names) });
+  }
+  return { reachable, targets };
+}
+
+function renderMiceBoard() {
+  const s = page.state.state;
+  const { reachable, targets } = moveTargets();
+  const picture = renderBoard(page.board, {
+    library: page.library, party: new Set(s.party || []), names, wounds: s.wounds || {}, effects: s.effects || {},
+    reachable, targets, onCommand: send, version: page.state.version,
+  });
+  clear($("board")).append(picture);
+}
+
+function renderTracks() {
+  clear($("tracks")).append(...trackFigures(page.board, el, names));
+}
+
+function renderInitiative() {
+  const box = clear($("initiative"));
+  box.append(el("h2", { text: "Initiative" }));
+  const view = page.initiative;
+  if (!view) return;
+  if (!isMice()) { box.append(renderValue(view)); return; }
+  if (!view.cards.length) { box.append(el("p", { class: "hint", text: "The track is not laid yet." })); return; }
+  box.append(el("ol", { class: "initiative" }, view.cards.map((card) => el("li", {
+    class: `${card.kind}${card.current ? " current" : ""}`, "data-card": card.card, "aria-current": card.current ? "step" : undefined,
+  }, el("span", { class: "marker", text: card.current ? "▶ now" : "" }), el("span", { class: "name", text: card.name }),
+  el("span", { class: "kind", text: card.kind }),
+  card.kind === "minion" ? el("span", { class: "figs", text: card.figures.length ? card.figures.join(", ") : "none left" }) : null))));
+}
+
+function renderCards() {
+  const s = page.state.state;
+  const box = clear($("cards"));
+  box.append(el("h2", { text: "Mice" }));
+  const seats = new Map();
+  for (const seat of page.game.seats) for (const piece of seat.controls) seats.set(piece, seat.name);
+  const row = el("div", { class: "cards" });
+  for (const mouse of s.party || []) {
+    const info = page.mice.get(mouse) || { name: mouse, classes: [] };
+    const wounds = (s.wounds || {})[mouse] || 0;
+    const equipped = (s.equipped || {})[mouse];
+    const gear = equipped ? equipped.map(([card, place]) => `${itemName(card)} (${place})`) : (info.starting_equipment || []).map(itemName);
+    const pack = ((s.pack || {})[mouse] || []).map(itemName);
+    const abilities = ((s.abilities || {})[mouse] || []).map((a) => (page.abilities.get(a) || { name: a }).name);
+    const effects = (s.effects || {})[mouse] || [];
+    const captured = (s.captured || []).includes(mouse);
+    const isTurn = page.game.turn === mouse;
+    row.append(el("article", { class: `card fig-${mouse}${isTurn ? " turn" : ""}`, "data-mouse": mouse, "aria-label": `${info.name}'s card` },
+      el("h3", {}, info.name, isTurn ? el("span", { class: "badge", text: "turn" }) : null, captured ? el("span", { class: "badge warn", text: "captured" }) : null),
+      el("p", { class: "meta", text: `${(info.classes || []).join(", ")} · seat ${seats.get(mouse) || "—"}` }),
+      el("dl", { class: "stats" }, [["Battle", info.battle], ["Defense", info.defense], ["Lore", info.lore], ["Move", info.move],
+        ["Wounds", `${wounds}/${info.lives ?? "?"}`], ["Cheese", (s.cheese || {})[mouse] || 0]].flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v ?? "?") })])),
+      el("p", {}, el("strong", { text: "Equipment: " }), gear.join(", ") || "none"),
+      el("p", {}, el("strong", { text: "Pack: " }), pack.join(", ") || "empty"),
+      el("p", {}, el("strong", { text: "Abilities: " }), abilities.join(", ") || "none"),
+      effects.length ? el("p", { class: "effects" }, el("strong", { text: "Effects: " }), effects.join(", ")) : null));
+  }
+  box.append(row);
+}
+
+function renderGeneric() {
+  clear($("tracks"));
+  clear($("cards"));
+  const box = clear($("board"));
+  box.append(el("h3", { text: "Table" }));
+  if (page.board) box.append(renderValue(page.board, "board"));
+  const details = el("details", { class: "state" }, el("summary", { text: "The whole state (as this page's reader sees it)" }),
+    renderValue(page.state.state, "state"));
+  box.append(details);
+}
+
+function renderLog() {
+  const box = clear($("log"));
+  box.append(el("h2", { text: "Log" }));
+  const lines = page.log.slice(-40).reverse();
+  box.append(el("ol", { class: "log", reversed: true }, lines.map((l) => el("li", { "data-version": l.version },
+    el("span", { class: "v", text: `v${l.version}` }), " ", l.line))));
+}
+
+async function main() {
+  try {
+    page.game = await api.get(`/games/${gameId}`);
+    await loadContent();
+    await scheduleRefresh();
+  } catch (error) {
+    showProblem(error);
+    return;
+  }
+  follow(gameId, token, {
+    after: page.state.version,
+    onEvent: (event) => {
+      if (event.version > page.seen) page.seen = event.version;
+      if (event.version > page.state.version) scheduleRefresh();
+    },
+    onStatus: (status) => { const live = $("live"); live.textContent = status === "live" ? "● live" : status === "ended" ? "■ ended" : "○ reconnecting"; live.dataset.status = status; },
+  });
+}
+
+main();
