@@ -223,3 +223,13 @@ def test_204_past_the_end_needs_read_access_like_the_stream(base_url):
         assert http.get(url, headers=last).status_code == 401
         auth = {"Authorization": f"Bearer {made['spectator_token']}"}
         assert http.get(url, headers={**last, **auth}).status_code == 204
+
+
+def test_the_heartbeat_and_poll_intervals_come_from_the_environment_and_must_be_positive():
+    env = {"DICELOG_SSE_HEARTBEAT": "0.5", "DICELOG_SSE_POLL_INTERVAL": "30"}
+    parsed = Settings.from_env(env)
+    assert (parsed.sse_heartbeat, parsed.sse_poll_interval) == (0.5, 30.0)
+    assert (Settings.from_env({}).sse_heartbeat, Settings.from_env({}).sse_poll_interval) == (15.0, 2.0)
+    for bad in ("0", "-1", "soon", "inf", "nan"):
+        with pytest.raises(ValueError, match="DICELOG_SSE_HEARTBEAT"):
+            Settings.from_env({"DICELOG_SSE_HEARTBEAT": bad})
