@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, Response, get
 from litestar.datastructures import CacheControlHeader
+from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
+GameId = Annotated[UUID, PathParameter(description="Game id (UUID)")]
 STATIC = Path(__file__).parent / "static"
 """The pages, scripts and styles (package data of ``service.web``)."""
 
@@ -60,11 +63,11 @@ class WebPages(Controller):
         return page("lobby.html")
 
     @get("/play/{game_id:uuid}", sync_to_thread=False, name="web-table")
-    def table(self, game_id: UUID) -> Response[bytes]:
+    def table(self, game_id: GameId) -> Response[bytes]:
         return page("table.html")
 
     @get("/play/{game_id:uuid}/history", sync_to_thread=False, name="web-history")
-    def history(self, game_id: UUID) -> Response[bytes]:
+    def history(self, game_id: GameId) -> Response[bytes]:
         return page("history.html")
 
 

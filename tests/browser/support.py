@@ -1,0 +1,94 @@
+"""Helpers of the browser tests: the API side of a game, and waiting for a page."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+
+MICE = ["collin", "filch", "maginos", "nez"]
+
+
+class ApiGame:
+    """A game created through the REST API, with its tokens."""
+
+    def __init__(self, base: str, body: dict[str, Any]) -> None:
+        self.http = httpx.Client(base_url=base, timeout=30)
+        r = self.http.post("/games", json=body)
+        assert r.status_code == 201, r.text
+        created = r.json()
+        self.body = body
+        self.id = created["game"]["id"]
+        self.tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+        self.spectator_token = created["spectator_token"]
+        self.auditor_token = created["auditor_token"]
+
+    def auth(self, seat: str | None) -> dict[str, str]:
+        token = self.auditor_token if seat == "auditor" else self.tokens.get(seat or "")
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def get(self, tail: str, seat: str | None = None, **params: Any) -> Any:
+        r = self.http.get(f"/games/{self.id}{tail}", headers=self.auth(seat), params=params)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def send(self, seat: str, command: dict[str, Any]) -> Any:
+        r = self.http.post(f"/games/{self.id}/commands", headers=self.auth(seat), json={"command": command})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def events(self, seat: str | None = None) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        after = 0
+        while True:
+            page = self.get("/events", seat, after=after, limit=1000)
+            events.extend(page["events"])
+            if page["next_after"] is None:
+                return events
+            after = page["next_after"]
+
+    def url(self, base: str, seat: str | None = None, tail: str = "") -> str:
+        token = self.auditor_token if seat == "auditor" else self.tokens.get(seat or "")
+        return f"{base}/play/{self.id}{tail}" + (f"#token={token}" if token else "")
+
+
+def mice_game(base: str, *, dice_mode: str, seats: list[dict[str, Any]], visibility: str = "public") -> ApiGame:
+    return ApiGame(base, {
+        "ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE}, "seats": seats,
+        "dice_mode": dice_mode, "visibility": visibility,
+    })
+
+
+def ready(page: Any, timeout: float = 15_000) -> None:
+    page.wait_for_selector("body[data-ready=true]", timeout=timeout)
+
+
+def wait_version(page: Any, version: int, timeout: float = 10_000) -> None:
+    """Until the page shows ``version`` (or later) and sends nothing."""
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) >= v && !document.body.dataset.busy", arg=version, timeout=timeout)
+
+
+def play_demo_game(base: str, seed: int = 7, max_commands: int = 5000) -> ApiGame:
+    """A Chapter 1 game played to its end by the demo's bots (``service.demo.choose``) over HTTP."""
+    from service.bot import decode_state
+    from service.demo import choose
+
+    rng = random.Random(seed)
+    seats = [{"name": f"seat-{m}", "controls": [m]} for m in MICE]
+    game = mice_game(base, dice_mode="server", seats=seats)
+    for _ in range(max_commands):
+        summary = game.get("")
+        if summary["result"] is not None or summary["turn"] is None:
+            break
+        seat = f"seat-{summary['turn']}"
+        legal = game.get("/legal-commands", seat)
+        state = decode_state(game.get("/state")["state"])
+        game.send(seat, choose(legal["commands"], rng, state, summary["turn"]))
+    return game
+
+
+def positions(state: dict[str, Any]) -> dict[str, str]:
+    """Figure -> space of a Mice and Mystics state document."""
+    return {figure: space for space, figures in state["board"].items() for figure in figures}

@@ -1,0 +1,162 @@
+"""Playing at the web table: clicks and die-face taps send exactly the commands a client of the
+API would send, and a move at one seat's table reaches the other seat's table within a second."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from tests.browser.conftest import screenshot
+from tests.browser.support import ApiGame, mice_game, ready, wait_version
+
+ONE_SEAT = [{"name": "table", "controls": ["collin", "filch", "maginos", "nez"]}]
+TWO_SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
+
+
+def shortest(commands: list[dict[str, Any]], space: str) -> dict[str, Any]:
+    """The MoveTo the table sends for a click on ``space``: the first listed of the shortest paths."""
+    paths = [c for c in commands if c["type"] == "MoveTo" and c["path"][-1] == space]
+    return min(paths, key=lambda c: len(c["path"]))
+
+
+
+
+def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any, ...]]) -> dict[str, Any]:
+    """Choose the next step, do it in the page by clicking or tapping, and return the command it
+    must have sent."""
+    legal = game.get("/legal-commands", "table")
+    pending = legal["pending"]
+    if pending is not None:
+        kind = pending["type"]
+        if kind == "RollRequested":
+            faces = [rng.randint(1, pending.get("sides", 6)) for _ in range(pending["dice"])]
+            for face in faces:
+                page.click(f"#controls .die-face[data-face='{face}']")
+            page.click("#submit-roll")
+            return {"type": "Roll", "faces": faces}
+        if kind == "ShuffleRequested":
+            order = list(pending["cards"])
+            rng.shuffle(order)
+            for card in order:
+                page.click(f"#controls .shuffle-card[data-card='{card}']")
+            page.click("#submit-shuffle")
+            return {"type": "Shuffle", "order": order}
+        if kind == "DrawRequested":
+            cards = rng.sample(sorted(pending["cards"]), min(pending.get("count", 1), len(pending["cards"])))
+            for card in cards:
+                page.click(f"#controls .draw-card[data-card='{card}']")
+            page.click("#submit-draw")
+            return {"type": "Draw", "cards": cards}
+        option = rng.choice(pending["options"])
+        page.click(f"#controls .option[data-option='{option}']")
+        return {"type": "Choose", "option": option}
+    commands = legal["commands"]
+    state = game.get("/state")["state"]
+    turn = (state["round"], state["slot"])
+    by_type = {c["type"]: c for c in reversed(commands)}
+    if "Battle" in by_type and (turn, "Battle") not in done:
+        done.add((turn, "Battle"))
+        command = by_type["Battle"]
+        page.click(f"#board .figure.target[data-figure='{command['target']}']")
+        return command
+    if "Move" in by_type and (turn, "Move") not in done:
+        done.add((turn, "Move"))
+        page.click("#controls button[data-command-type='Move']")
+        return by_type["Move"]
+    if "MoveTo" in by_type and (turn, "MoveTo") not in done:
+        done.add((turn, "MoveTo"))
+        space = rng.choice(sorted({c["path"][-1] for c in commands if c["type"] == "MoveTo"}))
+        page.click(f"#board .space.reachable[data-space='{space}']")
+        return shortest(commands, space)
+    page.click("#controls button[data-command-type='EndTurn']")
+    return by_type["EndTurn"]
+
+
+def comparable(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(e["version"], e["type"], e["seat"], json.dumps(e["payload"], sort_keys=True), e["undone"], e["round"])
+            for e in events]
+
+
+def test_the_first_round_of_chapter_1_played_by_clicks_and_die_taps_equals_the_same_commands_over_the_api(
+    live: str, context: Any
+) -> None:
+    game = mice_game(live, dice_mode="manual", seats=ONE_SEAT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(game.url(live, "table"))
+    ready(page)
+    rng = random.Random(2024)
+    sent: list[dict[str, Any]] = []
+    done: set[tuple[Any, ...]] = set()
+    shot = False
+    for _ in range(300):
+        state = game.get("/state")
+        if state["state"]["round"] >= 2 or state["result"] is not None:
+            break
+        wait_version(page, state["version"])
+        if not shot and state["state"]["round"] == 1 and game.get("/legal-commands", "table")["pending"]:
+            screenshot(page, "table")  # a seat's table with the die faces to tap
+            shot = True
+        sent.append(next_step(game, page, rng, done))
+        wait_version(page, state["version"] + 1)
+        problem = page.locator("#problem")
+        assert problem.is_hidden(), problem.inner_text()
+    else:
+        raise AssertionError("the first round did not end")
+    assert game.get("/state")["state"]["round"] == 2, "played through round 1"
+    assert any(c["type"] == "Roll" for c in sent) and any(c["type"] == "MoveTo" for c in sent)
+    assert not errors, errors
+
+    twin = mice_game(live, dice_mode="manual", seats=ONE_SEAT)
+    for command in sent:
+        twin.send("table", command)
+    assert comparable(game.events()) == comparable(twin.events())
+    print(f"\nfirst round: {len(sent)} commands by clicks, {len(game.events())} events, equal to the twin's")
+
+
+def test_a_move_at_one_seats_table_appears_at_the_other_seats_table_within_a_second(live: str, browser: Any) -> None:
+    game = mice_game(live, dice_mode="server", seats=TWO_SEATS)
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in TWO_SEATS]
+    try:
+        pages = {}
+        for seat, ctx in zip(("red", "blue"), contexts, strict=True):
+            pages[seat] = ctx.new_page()
+            pages[seat].goto(game.url(live, seat))
+        for page in pages.values():
+            ready(page)
+        delays = []
+        for _ in range(2):  # two mouse turns: each seat's move shows at the other seat's table
+            summary = game.get("")
+            mouse = summary["turn"]
+            assert mouse, summary
+            actor = next(s["name"] for s in TWO_SEATS if mouse in s["controls"])
+            other = pages["blue" if actor == "red" else "red"]
+            me = pages[actor]
+            wait_version(me, summary["version"])
+            me.click("#controls button[data-command-type='Move']")  # server dice: the roll comes with it
+            wait_version(me, summary["version"] + 1)
+            legal = game.get("/legal-commands", actor)
+            spaces = sorted({c["path"][-1] for c in legal["commands"] if c["type"] == "MoveTo"})
+            assert spaces, legal
+            space = spaces[-1]
+            start = time.monotonic()
+            me.click(f"#board .space.reachable[data-space='{space}']")
+            other.wait_for_selector(f"#board .figure[data-figure='{mouse}'][data-space='{space}']", timeout=1000)
+            delays.append(time.monotonic() - start)
+            version = game.get("")["version"]
+            wait_version(me, version)
+            me.click("#controls button[data-command-type='EndTurn']")
+            wait_version(other, version + 1)
+            # the minions' turns (server dice) may follow; wait for the next mouse turn
+            for _ in range(50):
+                if game.get("")["turn"] not in (None, mouse):
+                    break
+                time.sleep(0.1)
+        assert max(delays) < 1.0, delays
+        print(f"\nclick at one table -> figure moved at the other: {[round(d * 1000) for d in delays]} ms")
+    finally:
+        for ctx in contexts:
+            ctx.close()
