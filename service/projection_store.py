@@ -16,12 +16,15 @@ from service.settings import Settings
 DOCUMENT_KINDS = ("initiative", "board")
 
 
-def open_views(settings: Settings) -> dict[str, Any]:
-    """The views by projection name (``initiative``, ``board``, ``log``), tables created.
+def open_views(settings: Settings, *, create: bool | None = None) -> dict[str, Any]:
+    """The views by projection name (``initiative``, ``board``, ``log``); their tables are created
+    (if missing) when ``create``, by default when ``settings.auto_migrate`` (else ``dicelog
+    migrate`` created them: ``service.migrations``).
 
     SQLite: one database file per projection in the data directory (each holds its own
     ``tracking`` table). PostgreSQL: tables prefixed with the projection name.
     """
+    create = settings.auto_migrate if create is None else create
     views: dict[str, Any] = {}
     for name in (*DOCUMENT_KINDS, "log"):
         factory = InfrastructureFactory.construct(_env(settings, name))
@@ -30,7 +33,8 @@ def open_views(settings: Settings) -> dict[str, Any]:
         else:
             assert isinstance(factory, PostgresFactory)
             view = (PostgresLogView if name == "log" else PostgresDocumentView)(datastore=factory.datastore, name=name)
-        view.create_table()
+        if create:
+            view.create_table()
         views[name] = view
     return views
 
@@ -38,7 +42,7 @@ def open_views(settings: Settings) -> dict[str, Any]:
 def _env(settings: Settings, name: str) -> Any:
     from eventsourcing.utils import Environment
 
-    return Environment(name, settings.library_env(f"projection_{name}", pool_size=2))
+    return Environment(name, settings.library_env(f"projection_{name}"))
 
 
 class ReadModels:
@@ -58,8 +62,10 @@ class ReadModels:
         return [{"version": v, "seat": s, "type": t, "line": line} for v, s, t, line in rows]
 
 
-def open_tracking(settings: Settings, name: str) -> Any:
-    """A plain eventsourcing tracking recorder (the publisher's checkpoint), table created."""
+def open_tracking(settings: Settings, name: str, *, create: bool | None = None) -> Any:
+    """A plain eventsourcing tracking recorder (the publisher's checkpoint); its table is created
+    (if missing) when ``create``, by default when ``settings.auto_migrate``."""
+    create = settings.auto_migrate if create is None else create
     factory = InfrastructureFactory.construct(_env(settings, name))
     if isinstance(factory, SQLiteFactory):
         from eventsourcing.sqlite import SQLiteTrackingRecorder
@@ -69,5 +75,6 @@ def open_tracking(settings: Settings, name: str) -> Any:
         from eventsourcing.postgres import PostgresTrackingRecorder
 
         recorder = PostgresTrackingRecorder(datastore=factory.datastore, tracking_table_name=f"{name}_tracking")
-    recorder.create_table()
+    if create:
+        recorder.create_table()
     return recorder

@@ -2,10 +2,17 @@
 
 | variable | default | meaning |
 |---|---|---|
-| ``DICELOG_DATA_DIR`` | ``./dicelog-data`` | directory of the SQLite files (embedded default) |
+| ``DICELOG_DATA_DIR`` | ``$XDG_DATA_HOME/dicelog``, else ``~/.local/share/dicelog`` | directory of the SQLite files (embedded default); a relative value is resolved against the working directory at start-up |
 | ``DICELOG_STORE`` | ``sqlite`` | ``sqlite`` (embedded) or ``postgres`` |
+| ``DICELOG_AUTO_MIGRATE`` | ``true`` | ``serve``/``worker`` create or upgrade the tables at start-up; ``false`` (production): they refuse to start unless ``dicelog migrate`` ran |
 | ``DICELOG_POSTGRES_HOST`` / ``_PORT`` / ``_DBNAME`` / ``_USER`` / ``_PASSWORD`` | ``127.0.0.1`` / ``5432`` / ``dicelog`` / ``postgres`` / empty | PostgreSQL event store |
 | ``DICELOG_POSTGRES_SCHEMA`` | ``public`` | schema of the tables |
+| ``DICELOG_POSTGRES_POOL_SIZE`` | ``2`` | connections each process keeps open (one pool per process, shared by the games, projections and publisher) |
+| ``DICELOG_POSTGRES_MAX_OVERFLOW`` | ``4`` | connections a process may open beyond the pool size under load (closed after 10 idle minutes) |
+| ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` | ``5`` | seconds to wait for a connection (at start-up: for the server to answer) |
+| ``DICELOG_POSTGRES_MAX_WAITING`` | ``0`` | requests that may queue for a connection before new ones fail at once (0: no limit) |
+| ``DICELOG_POSTGRES_CONN_MAX_AGE`` | ``3600`` | seconds after which a connection is replaced |
+| ``DICELOG_POSTGRES_PRE_PING`` | ``false`` | check each connection before use (survives a restarted server or proxy, one round trip more) |
 | ``DICELOG_REDIS_URL`` | unset | Redis for notification streams; unset: in-process fan-out |
 | ``DICELOG_STREAM_MAXLEN`` | ``10000`` | per-game Redis streams (public, per seat, auditor): length cap, at least this many entries kept (``MAXLEN ~``; 0: no cap) |
 | ``DICELOG_STREAM_RETENTION`` | ``off`` | per-game Redis streams: entries younger than this are kept (``MINID ~``; ``off``: no age limit) |
@@ -19,6 +26,19 @@
 | ``DICELOG_SSE_HEARTBEAT`` | ``15`` | seconds of silence after which an SSE stream sends a ``: keep-alive`` comment |
 | ``DICELOG_SSE_POLL_INTERVAL`` | ``2`` | seconds between store reads of an idle SSE stream when no wake-up came (the safety net) |
 | ``DICELOG_CORS_ORIGINS`` | empty (CORS off) | origins a browser app may call the API from, comma-separated (``https://app.example.org``), or ``*`` for any |
+
+Every malformed value raises ``ValueError`` naming its variable (``Settings.from_env``). Booleans are
+``true``/``false`` (also ``1``/``0``, ``yes``/``no``, ``on``/``off``).
+
+The SQLite data directory defaults to an absolute path (XDG base directories), so every command
+reads the same store whatever its working directory: ``dicelog export`` run from another directory
+finds the games ``dicelog serve`` wrote (releases up to 0.1 used ``./dicelog-data``: set
+``DICELOG_DATA_DIR`` to it to keep using such a store).
+
+Connections: each process opens one PostgreSQL pool: at most ``POOL_SIZE + MAX_OVERFLOW`` (6)
+connections, ``POOL_SIZE`` (2) when idle. Ten API replicas and a worker then hold at most 66 of a
+default server's 100 ``max_connections`` (3 of which are reserved for superusers), leaving room for
+``dicelog migrate``/``backup``, ``psql`` and monitoring.
 
 A rate limit is ``<count>/<unit>`` (unit ``second``, ``minute``, ``hour`` or ``day``) or ``off``
 (see ``service/quotas.py``).
@@ -35,18 +55,65 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, cast
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 
-def _bool(value: str) -> bool:
-    return value.strip().lower() in {"1", "true", "yes", "y", "on"}
+TRUE = ("1", "true", "yes", "y", "on")
+FALSE = ("0", "false", "no", "n", "off")
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 
-def _count(value: str, variable: str) -> int:
-    """A count of 0 or more (0 means: no cap). Raises ``ValueError`` naming ``variable``."""
-    if not value.strip().isdigit():
-        raise ValueError(f"{variable} must be a whole number, 0 or more; not {value!r}")
-    return int(value)
+def _bool(value: str, variable: str) -> bool:
+    """``true``/``false`` (and ``1``/``0``, ``yes``/``no``, ``on``/``off``, any case). Raises
+    ``ValueError`` naming ``variable``."""
+    text = value.strip().lower()
+    if text not in TRUE + FALSE:
+        raise ValueError(f"{variable} must be true or false; not {value!r}")
+    return text in TRUE
+
+
+def _count(value: str, variable: str, *, least: int = 0, most: int | None = None) -> int:
+    """A whole number from ``least`` to ``most`` (``None``: no upper bound). Raises ``ValueError``
+    naming ``variable``."""
+    text = value.strip()
+    if not text.isascii() or not text.isdigit() or int(text) < least or (most is not None and int(text) > most):
+        bounds = f"from {least} to {most}" if most is not None else f"{least} or more"
+        raise ValueError(f"{variable} must be a whole number, {bounds}; not {value!r}")
+    return int(text)
+
+
+def _text(value: str, variable: str) -> str:
+    """A non-empty value. Raises ``ValueError`` naming ``variable``."""
+    if not value.strip():
+        raise ValueError(f"{variable} must not be empty")
+    return value.strip()
+
+
+def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The SQLite data directory when ``DICELOG_DATA_DIR`` is unset: ``$XDG_DATA_HOME/dicelog``, or
+    ``~/.local/share/dicelog`` when ``XDG_DATA_HOME`` is unset or relative (as the XDG base directory
+    specification says). Always absolute."""
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "dicelog"
+
+
+def _data_dir(value: str, variable: str) -> Path:
+    """``value`` as an absolute directory (``~`` expanded, resolved against the working directory)."""
+    if "\x00" in value:
+        raise ValueError(f"{variable} is not a path: {value!r}")
+    return Path(value).expanduser().resolve()
+
+
+def _redis_url(value: str, variable: str) -> str | None:
+    """A Redis URL (``redis://``, ``rediss://`` or ``unix://``), or ``None`` when empty."""
+    text = value.strip()
+    if not text:
+        return None
+    if not re.match(r"(redis|rediss|unix)://", text):
+        raise ValueError(f"{variable} must be a redis://, rediss:// or unix:// URL; not {value!r}")
+    return text
 
 
 def _seconds(value: str, variable: str) -> float:
@@ -112,14 +179,29 @@ def parse_origins(value: str, variable: str) -> tuple[str, ...]:
 class Settings(Struct, frozen=True, kw_only=True):
     """The service's configuration (see the module docstring for the variables)."""
 
-    data_dir: Path = Path("dicelog-data")
+    data_dir: Path = field(default_factory=default_data_dir)
+    """Directory of the SQLite files (absolute when read from the environment)."""
     store: Literal["sqlite", "postgres"] = "sqlite"
+    auto_migrate: bool = True
+    """Create or upgrade the tables at start-up (``service.migrations.ensure_schema``)."""
     postgres_host: str = "127.0.0.1"
     postgres_port: int = 5432
     postgres_dbname: str = "dicelog"
     postgres_user: str = "postgres"
     postgres_password: str = ""
     postgres_schema: str = "public"
+    postgres_pool_size: int = 2
+    """Connections kept open by the process's one pool."""
+    postgres_max_overflow: int = 4
+    """Connections opened beyond ``postgres_pool_size`` under load (closed again when idle)."""
+    postgres_connect_timeout: int = 5
+    """Seconds to wait for a connection: for the server at start-up, for a free one from the pool."""
+    postgres_max_waiting: int = 0
+    """Requests that may wait for a connection at once (0: no limit)."""
+    postgres_conn_max_age: float = 3600.0
+    """Seconds after which a connection is closed and replaced."""
+    postgres_pre_ping: bool = False
+    """Check a connection before each use."""
     redis_url: str | None = None
     stream_maxlen: int = 10_000
     stream_retention: int = 0
@@ -147,33 +229,46 @@ class Settings(Struct, frozen=True, kw_only=True):
         """
         env = os.environ if environ is None else environ
         get = lambda name, default: env.get(f"DICELOG_{name}", default)  # noqa: E731
-        store = get("STORE", "sqlite")
+        store = get("STORE", "sqlite").strip().lower()
         if store not in ("sqlite", "postgres"):
-            raise ValueError(f"DICELOG_STORE must be sqlite or postgres, not {store!r}")
-        rate_limit_create = get("RATE_LIMIT_CREATE", "30/minute")
-        parse_rate_limit(rate_limit_create, "DICELOG_RATE_LIMIT_CREATE")
-        rate_limit_commands = get("RATE_LIMIT_COMMANDS", "120/minute")
-        parse_rate_limit(rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS")
+            raise ValueError(f"bad DICELOG_* setting: DICELOG_STORE must be sqlite or postgres; not {store!r}")
         try:
+            rate_limit_create = get("RATE_LIMIT_CREATE", "30/minute")
+            parse_rate_limit(rate_limit_create, "DICELOG_RATE_LIMIT_CREATE")
+            rate_limit_commands = get("RATE_LIMIT_COMMANDS", "120/minute")
+            parse_rate_limit(rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS")
+            log_level = get("LOG_LEVEL", "info").strip().lower()
+            if log_level not in LOG_LEVELS:
+                raise ValueError(f"DICELOG_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}; not {log_level!r}")
+            data_dir = get("DATA_DIR", "")
             return cls(
-                data_dir=Path(get("DATA_DIR", "dicelog-data")),
+                data_dir=_data_dir(data_dir, "DICELOG_DATA_DIR") if data_dir.strip() else default_data_dir(env),
                 store=store,  # type: ignore[arg-type]
-                postgres_host=get("POSTGRES_HOST", "127.0.0.1"),
-                postgres_port=int(get("POSTGRES_PORT", "5432")),
-                postgres_dbname=get("POSTGRES_DBNAME", "dicelog"),
-                postgres_user=get("POSTGRES_USER", "postgres"),
+                auto_migrate=_bool(get("AUTO_MIGRATE", "true"), "DICELOG_AUTO_MIGRATE"),
+                postgres_host=_text(get("POSTGRES_HOST", "127.0.0.1"), "DICELOG_POSTGRES_HOST"),
+                postgres_port=_count(get("POSTGRES_PORT", "5432"), "DICELOG_POSTGRES_PORT", least=1, most=65535),
+                postgres_dbname=_text(get("POSTGRES_DBNAME", "dicelog"), "DICELOG_POSTGRES_DBNAME"),
+                postgres_user=_text(get("POSTGRES_USER", "postgres"), "DICELOG_POSTGRES_USER"),
                 postgres_password=get("POSTGRES_PASSWORD", ""),
-                postgres_schema=get("POSTGRES_SCHEMA", "public"),
-                redis_url=get("REDIS_URL", "") or None,
+                postgres_schema=_text(get("POSTGRES_SCHEMA", "public"), "DICELOG_POSTGRES_SCHEMA"),
+                postgres_pool_size=_count(get("POSTGRES_POOL_SIZE", "2"), "DICELOG_POSTGRES_POOL_SIZE", least=1),
+                postgres_max_overflow=_count(get("POSTGRES_MAX_OVERFLOW", "4"), "DICELOG_POSTGRES_MAX_OVERFLOW"),
+                postgres_connect_timeout=_count(
+                    get("POSTGRES_CONNECT_TIMEOUT", "5"), "DICELOG_POSTGRES_CONNECT_TIMEOUT", least=1
+                ),
+                postgres_max_waiting=_count(get("POSTGRES_MAX_WAITING", "0"), "DICELOG_POSTGRES_MAX_WAITING"),
+                postgres_conn_max_age=_seconds(get("POSTGRES_CONN_MAX_AGE", "3600"), "DICELOG_POSTGRES_CONN_MAX_AGE"),
+                postgres_pre_ping=_bool(get("POSTGRES_PRE_PING", "false"), "DICELOG_POSTGRES_PRE_PING"),
+                redis_url=_redis_url(get("REDIS_URL", ""), "DICELOG_REDIS_URL"),
                 stream_maxlen=_count(get("STREAM_MAXLEN", "10000"), "DICELOG_STREAM_MAXLEN"),
                 stream_retention=parse_retention(get("STREAM_RETENTION", "off"), "DICELOG_STREAM_RETENTION"),
                 global_stream_maxlen=_count(get("GLOBAL_STREAM_MAXLEN", "1000000"), "DICELOG_GLOBAL_STREAM_MAXLEN"),
                 global_stream_retention=parse_retention(
                     get("GLOBAL_STREAM_RETENTION", "24h"), "DICELOG_GLOBAL_STREAM_RETENTION"
                 ),
-                snapshot_interval=int(get("SNAPSHOT_INTERVAL", "100")),
-                embedded_worker=_bool(get("EMBEDDED_WORKER", "true")),
-                log_level=get("LOG_LEVEL", "info"),
+                snapshot_interval=_count(get("SNAPSHOT_INTERVAL", "100"), "DICELOG_SNAPSHOT_INTERVAL"),
+                embedded_worker=_bool(get("EMBEDDED_WORKER", "true"), "DICELOG_EMBEDDED_WORKER"),
+                log_level=log_level,
                 rate_limit_create=rate_limit_create,
                 rate_limit_commands=rate_limit_commands,
                 sse_heartbeat=_seconds(get("SSE_HEARTBEAT", "15"), "DICELOG_SSE_HEARTBEAT"),
@@ -183,24 +278,46 @@ class Settings(Struct, frozen=True, kw_only=True):
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None
 
-    def library_env(self, name: str, *, pool_size: int = 8) -> dict[str, str]:
+    def describe_store(self) -> str:
+        """Where the store is, for messages: ``SQLite in <data dir>`` or ``PostgreSQL at
+        <host>:<port>, database <name>, schema <schema>`` (never the password)."""
+        if self.store == "sqlite":
+            return f"SQLite in {self.data_dir}"
+        return (
+            f"PostgreSQL at {self.postgres_host}:{self.postgres_port}, database {self.postgres_dbname}, "
+            f"schema {self.postgres_schema}"
+        )
+
+    def library_env(self, name: str) -> dict[str, str]:
         """Environment for the eventsourcing library's infrastructure factory, for the
-        application or projection called ``name`` (its SQLite file or its PostgreSQL tables)."""
+        application or projection called ``name`` (its SQLite file or its PostgreSQL tables).
+
+        SQLite: one file per name in ``data_dir`` (created). PostgreSQL: every name of a process
+        shares one connection pool (``service.persistence.SharedPostgresFactory``), sized by
+        ``postgres_pool_size`` and ``postgres_max_overflow``. Tables are created by the library
+        only with ``auto_migrate`` (otherwise ``dicelog migrate`` creates them)."""
+        create = "yes" if self.auto_migrate else "no"
         if self.store == "sqlite":
             self.data_dir.mkdir(parents=True, exist_ok=True)
             return {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.data_dir / f"{name.lower()}.sqlite"),
                 "SQLITE_LOCK_TIMEOUT": "10",
+                "CREATE_TABLE": create,
             }
         return {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "PERSISTENCE_MODULE": "service.persistence:SharedPostgresFactory",
             "POSTGRES_DBNAME": self.postgres_dbname,
             "POSTGRES_HOST": self.postgres_host,
             "POSTGRES_PORT": str(self.postgres_port),
             "POSTGRES_USER": self.postgres_user,
             "POSTGRES_PASSWORD": self.postgres_password,
             "POSTGRES_SCHEMA": self.postgres_schema,
-            "POSTGRES_POOL_SIZE": str(pool_size),
-            "POSTGRES_MAX_OVERFLOW": str(pool_size),
+            "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
+            "POSTGRES_MAX_OVERFLOW": str(self.postgres_max_overflow),
+            "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_connect_timeout),
+            "POSTGRES_MAX_WAITING": str(self.postgres_max_waiting),
+            "POSTGRES_CONN_MAX_AGE": str(self.postgres_conn_max_age),
+            "POSTGRES_PRE_PING": "yes" if self.postgres_pre_ping else "no",
+            "CREATE_TABLE": create,
         }
