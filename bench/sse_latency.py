@@ -501,6 +501,7 @@ def topology(name: str, args: argparse.Namespace, tmp: Path, redis_url: str | No
                 stream_redis = None
         watch = WakeWatcher(redis_url) if redis_url is not None and name != "embedded" else None
         cpu = {n: common.cpu_seconds(pid) for n, pid in procs.pids.items()}
+        load_before = common.loadavg()
         try:
             runs = [one_run(url_a, url_b, args, stream_redis, watch) for _ in range(args.runs)]
         finally:
@@ -510,7 +511,8 @@ def topology(name: str, args: argparse.Namespace, tmp: Path, redis_url: str | No
         cpu = {n: round((common.cpu_seconds(pid) - cpu[n]) * 1e3 / commands, 2) for n, pid in procs.pids.items()}
     finally:
         procs.close()
-    result: dict[str, Any] = {"layout": layout, "runs": runs, "cpu_ms_per_command": cpu}
+    result: dict[str, Any] = {"layout": layout, "runs": runs, "cpu_ms_per_command": cpu,
+                              "loadavg_before_after": [load_before, common.loadavg()]}
     for figure in ("delivery", "round_trip", "after_answer", "after_wake", "redis_stream"):
         per_run = [r[figure] for r in runs if figure in r]
         if per_run:
@@ -589,7 +591,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if "redis_stream" in r:
             print(_line("send -> Redis stream (worker)", r["redis_stream"]))
         lost = sum(run["not_delivered_within_10_s"] for run in r["runs"])
-        print(f"    CPU ms per command (warm-up and refusals included): {r['cpu_ms_per_command']}")
+        print(f"    CPU ms per command (warm-up and refusals included): {r['cpu_ms_per_command']}; "
+              f"load average before/after: {r['loadavg_before_after'][0][:1]} / {r['loadavg_before_after'][1][:1]}")
         refused = sum(run["refused"] for run in r["runs"])
         print(f"    runs {len(r['runs'])} x {args.commands} commands (+ {refused} refused by the rules, not timed); "
               f"not delivered within 10 s: {lost}")
