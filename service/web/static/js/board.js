@@ -89,7 +89,13 @@ export function renderBoard(board, opts) {
   const maxCol = Math.max(0, ...tiles.map((t) => t.column));
   const maxRow = Math.max(0, ...tiles.map((t) => t.row));
   const width = (maxCol - minCol + 1) * (CELL + GAP) + GAP;
-  const height = (maxRow - minRow + 1) * (CELL + GAP) + GAP;
+  const drawn = new Set(tiles.flatMap((t) => t.spaces.map((s) => s.id)));
+  // Figures the state puts on a space of no tile on the table (the rules left them there): listed
+  // under the tiles, so that every figure of the state is shown.
+  const strays = Object.entries(opts.placements || {}).filter(([, space]) => !drawn.has(space));
+  const strayBand = strays.length ? 90 : 0;
+  const tilesHeight = (maxRow - minRow + 1) * (CELL + GAP) + GAP;
+  const height = tilesHeight + strayBand;
   const root = svg("svg", {
     viewBox: `0 0 ${width} ${height}`, class: "board", role: "group",
     "aria-label": `Board: ${tiles.map((t) => t.name).join(", ") || "not set up yet"}`,
@@ -209,6 +215,17 @@ export function renderBoard(board, opts) {
       drawFigures(g, space.figures, cx, cy, radius, { party, names, wounds, effects, targets, activate, space: space.id });
     }
     root.append(g);
+  }
+  if (strays.length) {
+    const band = svg("g", { class: "strays", "aria-label": "Figures on spaces of no tile on the table" },
+      svg("text", { x: GAP, y: tilesHeight + 14, class: "tile-name", text: "On spaces of no tile on the table:" }));
+    strays.forEach(([figure, space], i) => {
+      const x = GAP + 40 + i * 150;
+      const y = tilesHeight + 50;
+      drawFigures(band, [figure], x, y, 30, { party, names, wounds, effects, targets: new Map(), activate, space });
+      band.append(svg("text", { x: x + 26, y: y + 5, class: "stray-label", text: `${names(figure)} (${space})` }));
+    });
+    root.append(band);
   }
   return root;
 }

@@ -4,6 +4,8 @@
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
 import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
+
+const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 import { commandLabel, eventText, faceLabel, pendingText } from "./labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
@@ -87,7 +89,7 @@ function showVersion(version, at) {
   if (isMice()) {
     const board = boardFromState(s, page.library);
     const picture = renderBoard(board, {
-      library: page.library, party: new Set(s.party || []), names, wounds: s.wounds || {}, effects: s.effects || {}, version,
+      library: page.library, party: new Set(s.party || []), names, placements: placements(s), wounds: s.wounds || {}, effects: s.effects || {}, version,
     });
     clear($("board")).append(picture);
     renderTracks(board);

@@ -5,6 +5,8 @@
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
 import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
+
+const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 import { commandLabel, faceIcon, faceLabel, pendingText } from "./labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
@@ -372,7 +374,7 @@ function renderMiceBoard() {
   const s = page.state.state;
   const { reachable, targets } = moveTargets();
   const picture = renderBoard(page.board, {
-    library: page.library, party: new Set(s.party || []), names, wounds: s.wounds || {}, effects: s.effects || {},
+    library: page.library, party: new Set(s.party || []), names, placements: placements(s), wounds: s.wounds || {}, effects: s.effects || {},
     reachable, targets, onCommand: send, version: page.state.version,
   });
   clear($("board")).append(picture);
