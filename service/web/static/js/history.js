@@ -297,4 +297,7 @@ async function main() {
   }
 }
 
+// Another token in the fragment (a link to the same game as another seat) is another reader.
+window.addEventListener("hashchange", () => { if (tokenFromFragment() !== token) window.location.reload(); });
+
 main();
