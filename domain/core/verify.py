@@ -16,19 +16,20 @@ many events were verified. Pure: the caller reads the events (from the store or 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from hashlib import sha256
 from typing import Literal
 
 import msgspec
 from msgspec import Struct
+from msgspec.structs import replace
 
 from domain.core import registry
 from domain.core.commands import UndoCommand
-from domain.core.undo import ListHistory
 from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from domain.core.errors import DomainError
 from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DiceRolled, DrawRequested, GameCreated
-from domain.core.events import GameEnded, PendingEvent, RollRequested, ShuffleRequested, UndoApplied
-from domain.core.game import GENESIS_HASH, Game, Recorded, apply, chain_hash, envelope_bytes, step
+from domain.core.events import GameEnded, PendingEvent, RollRequested, ShuffleRequested, UndoApplied, UndoRequested
+from domain.core.game import GENESIS_HASH, Envelope, Game, Recorded, apply, chain_hash, envelope_bytes, step
 
 _encode = msgspec.json.Encoder().encode
 
@@ -81,13 +82,20 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     if not records or not isinstance(records[0].payload, GameCreated):
         return fail(1, "structure", "GameCreated at version 1", type(records[0].payload).__name__ if records else "no events")
     hashes: list[str] = []
+    raws: list[bytes] = []  # the canonical envelope of each event (= its stored bytes when given)
+    game_id = records[0].originator_id
+    id_text = str(game_id).encode()
     for i, record in enumerate(records):
         raw = envelope_bytes(record)
         if stored is not None and stored[i] != raw:
             return fail(record.originator_version, "chain", "canonical encoding", "stored bytes differ")
         if record.originator_version != i + 1:
             return fail(record.originator_version, "structure", f"version {i + 1}", str(record.originator_version))
-        hashes.append(chain_hash(record.originator_id, record.originator_version, raw))
+        raws.append(raw)
+        if record.originator_id == game_id:  # chain_hash, without formatting the same id again
+            hashes.append(sha256(b"%s:%d:" % (id_text, i + 1) + raw).hexdigest())
+        else:
+            hashes.append(chain_hash(record.originator_id, record.originator_version, raw))
     newest_link: Verification | None = None
     for i, record in enumerate(records):
         prev = hashes[i - 1] if i else GENESIS_HASH
@@ -109,9 +117,10 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     seed = bytes.fromhex(ended.seed) if ended is not None and ended.seed else None
     ruleset = registry.get(created.ruleset)
     decode_command = msgspec.json.Decoder(ruleset.command_type | UndoCommand).decode
-    history = ListHistory(records)
+    history = _Replayed(records)
 
     game: Game = apply(None, records[0])
+    history.saw(game)
     i = 1
     while i < len(records):
         record = records[i]
@@ -119,9 +128,10 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
             return fail(record.originator_version, "structure", "CommandAccepted", type(record.payload).__name__)
         try:
             command = decode_command(record.payload.command)
+            # The head hash is known (``hashes``): the first new event need not hash its predecessor again.
             derived = step(
-                game, command, seat=record.seat, command_id=record.command_id, at=record.timestamp, seed=seed,
-                history=history,
+                replace(game, last=None, chain_head=hashes[i - 1]), command, seat=record.seat,
+                command_id=record.command_id, at=record.timestamp, seed=seed, history=history,
             )
         except (DomainError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:  # bad UTF-8 too
             return fail(record.originator_version, "derivation", "the command to be accepted", f"refused: {e}")
@@ -129,10 +139,11 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
             if i + j >= len(records):
                 return fail(expected.originator_version, "derivation", _show(expected), "end of log")
             found = records[i + j]
-            if _key(expected) != _key(found):
+            if not _same(expected, found, raws[i + j]):
                 return fail(found.originator_version, "derivation", _show(expected), _show(found))
         for found in records[i : i + len(derived)]:
             game = apply(game, found)
+            history.saw(game)
         i += len(derived)
 
     if newest_link is not None:
@@ -152,6 +163,49 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                     return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
                 dice += 1
     return Verification(ok=True, events=len(records), dice_checked=dice, seed_revealed=seed is not None)
+
+
+CHECKPOINT = 256
+"""``verify`` keeps the game every this many versions (and at every version an undo asks for)."""
+
+
+class _Replayed:
+    """``domain.core.undo.History`` for ``verify``: the games verify folded on its way.
+
+    An undo re-derives ``UndoApplied`` from the game at its target version. ``ListHistory``
+    folds the log from the first event for that, so a long game with many undos costs
+    (undos x length) folds. Here the games verify folds anyway are kept (immutable, shared, so
+    a kept game costs only its reference) at the versions some stored ``UndoRequested`` asks for
+    and every ``CHECKPOINT`` versions; any other version is folded from the nearest kept game
+    below it (at most ``CHECKPOINT`` events). The games are those a fold from the first event
+    gives (``fold(None, records[:version])``), so ``game_at`` answers exactly what ``ListHistory``
+    does.
+    """
+
+    def __init__(self, records: Sequence[Recorded]) -> None:
+        self._records = records
+        self._wanted = {r.payload.to_version for r in records if type(r.payload) is UndoRequested}
+        self._kept: dict[int, Game] = {}
+
+    def saw(self, game: Game) -> None:
+        """Verify folded the log up to ``game.version`` (in order, from the first event)."""
+        if game.version in self._wanted or game.version % CHECKPOINT == 0:
+            self._kept[game.version] = game
+
+    def game_at(self, version: int) -> Game:
+        kept = self._kept.get(version)
+        if kept is not None:
+            return kept
+        below = [v for v in self._kept if v <= version]
+        start = max(below) if below else 0
+        game = self._kept[start] if start else None
+        for record in self._records[start:version]:
+            game = apply(game, record)
+        assert game is not None, "game_at(0): no game before its first event"
+        return game
+
+    def records(self, after: int, upto: int) -> Sequence[Recorded]:
+        return self._records[after:upto]
 
 
 def inherited_chances(created: GameCreated) -> int:
@@ -190,14 +244,18 @@ def chance_events(records: Sequence[Recorded]) -> Iterator[tuple[Recorded, int, 
             k, pending = restored.chance_count, restored.pending
 
 
-def _key(record: Recorded) -> tuple[int, str, str, str, bytes]:
-    return (
-        record.originator_version,
-        record.seat,
-        record.command_id,
-        record.timestamp.isoformat(),
-        _encode(record.payload),
+def _same(expected: Recorded, found: Recorded, found_bytes: bytes) -> bool:
+    """Whether a re-derived event is the stored one: same version, and the same envelope bytes
+    (time, seat, command id and payload, byte for byte) once given the stored event's chain
+    fields (``prev_hash`` and ``nonce``: the chain is checked on its own). ``found_bytes`` is the
+    canonical envelope of ``found``."""
+    if expected.originator_version != found.originator_version:
+        return False
+    envelope = Envelope(
+        timestamp=expected.timestamp, seat=expected.seat, command_id=expected.command_id,
+        prev_hash=found.prev_hash, payload=expected.payload, nonce=found.nonce,
     )
+    return _encode(envelope) == found_bytes
 
 
 def _show(record: Recorded) -> str:
