@@ -1,40 +1,199 @@
-"""The ``dicelog`` command: ``serve``, ``worker``, ``demo``.
+"""The ``dicelog`` command: ``serve``, ``worker``, ``migrate``, ``backup``, ``restore``, ``export``,
+``verify``, ``demo``, ``openapi``, ``content check``.
 
 Configuration other than host and port comes from ``DICELOG_*`` environment variables
-(``service.settings``).
+(``service.settings``). Every bad input ends the command with one line on standard error,
+``dicelog <command>: <what is wrong>``, and the exit code of its kind (``EXIT_CODES``, also in
+``dicelog --help`` and the README): no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, NoReturn
+from uuid import UUID
+
+import msgspec
 
 from domain.core import registry
 from service.settings import Settings
 
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_CONFIG = 3
+EXIT_FILE = 4
+EXIT_GAME = 5
+EXIT_STORE = 6
+EXIT_SCHEMA = 7
+EXIT_NOT_EMPTY = 8
+
+EXIT_CODES = {
+    EXIT_OK: "success",
+    EXIT_FAILED: "a check failed: a log or restored game does not verify, openapi.json is out of date, "
+                 "content findings",
+    EXIT_USAGE: "bad command line (unknown command or option)",
+    EXIT_CONFIG: "a DICELOG_* environment variable is malformed (the message names it)",
+    EXIT_FILE: "a file is missing, unreadable, not writable, or not of the expected format",
+    EXIT_GAME: "the game id is malformed, no such game, or the token does not open it",
+    EXIT_STORE: "the store is unreachable (PostgreSQL host, port and database named) or missing "
+                "(no SQLite store in the data directory)",
+    EXIT_SCHEMA: "the store's schema is newer than this dicelog, or not migrated while "
+                 "DICELOG_AUTO_MIGRATE=false (run dicelog migrate)",
+    EXIT_NOT_EMPTY: "restore refused: the store already holds events",
+}
+
+
+class CliError(Exception):
+    """Ends a command: ``message`` is printed as one line on standard error, ``code`` is the exit code."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _fail(code: int, message: str) -> NoReturn:
+    raise CliError(code, message)
+
+
+# --- configuration and store -------------------------------------------------------------------
+
+
+def _settings() -> Settings:
+    """``Settings.from_env``; a malformed variable ends the command (``EXIT_CONFIG``)."""
+    try:
+        return Settings.from_env()
+    except ValueError as e:
+        _fail(EXIT_CONFIG, str(e))
+
+
+def _read_only(settings: Settings) -> Settings:
+    """Settings for a command that only reads: it never creates a table."""
+    return msgspec.structs.replace(settings, auto_migrate=False)
+
+
+def _first_line(error: BaseException) -> str:
+    """The useful part of a driver's message: its first line, after libpq's ``... failed:`` prefixes."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text.rsplit("failed: ", 1)[-1].strip()
+
+
+def _legacy_data_dir_hint(settings: Settings) -> str:
+    """A hint when ``./dicelog-data`` (the default data directory up to release 0.1) holds a store
+    and ``DICELOG_DATA_DIR`` is unset."""
+    legacy = Path("dicelog-data").resolve()
+    if "DICELOG_DATA_DIR" in os.environ or settings.data_dir == legacy or not (legacy / "games.sqlite").is_file():
+        return ""
+    return f"; {legacy} holds a store written with the old default: set DICELOG_DATA_DIR={legacy} to use it"
+
+
+def _check_store(settings: Settings, *, create: bool) -> None:
+    """Reach the store before anything else (at most ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` seconds).
+
+    ``create``: a command that may create the store (serve, worker, migrate, restore); otherwise the
+    store must exist (export, backup), or the command would read an empty one. Ends the command with
+    ``EXIT_STORE`` naming the SQLite directory, or PostgreSQL's host, port, database and user."""
+    from service.migrations import store_exists
+
+    if settings.store == "sqlite":
+        if create:
+            try:
+                settings.data_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                _fail(EXIT_STORE, f"cannot create the data directory {settings.data_dir} (DICELOG_DATA_DIR): "
+                                  f"{e.strerror}")
+        elif not store_exists(settings):
+            _fail(EXIT_STORE, f"no dicelog store in {settings.data_dir} (DICELOG_DATA_DIR): games.sqlite not found"
+                              f"{_legacy_data_dir_hint(settings)}")
+        return
+    import psycopg
+
+    try:
+        exists = store_exists(settings)
+    except psycopg.Error as e:
+        _fail(EXIT_STORE, f"cannot connect to PostgreSQL at {settings.postgres_host}:{settings.postgres_port}, "
+                          f"database {settings.postgres_dbname}, user {settings.postgres_user}: {_first_line(e)}")
+    if not create and not exists:
+        _fail(EXIT_STORE, f"no dicelog store in {settings.describe_store()}: table games_events not found "
+                          "(check DICELOG_POSTGRES_SCHEMA, or run dicelog migrate)")
+
+
+@contextmanager
+def _store_errors(settings: Settings) -> Iterator[None]:
+    """Store failures while a command runs end it with ``EXIT_STORE`` (where, and the driver's reason)."""
+    import sqlite3
+
+    import psycopg
+    from eventsourcing.persistence import PersistenceError
+
+    try:
+        yield
+    except (PersistenceError, psycopg.Error, sqlite3.Error) as e:
+        _fail(EXIT_STORE, f"store error ({settings.describe_store()}): {_first_line(e)}")
+
+
+def _ensure_schema(settings: Settings) -> None:
+    from service.migrations import SchemaError, ensure_schema
+
+    try:
+        with _store_errors(settings):
+            version = ensure_schema(settings)
+    except SchemaError as e:
+        _fail(EXIT_SCHEMA, str(e))
+    logging.getLogger("dicelog").info("store: %s, schema version %d", settings.describe_store(), version)
+
+
+def _game_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        _fail(EXIT_GAME, f"not a game id: {text!r} (a UUID, e.g. 3f2b8c1e-5d4a-4e6f-9a7b-0c1d2e3f4a5b)")
+
+
+def _open_input(name: str) -> Any:
+    """A file to read (``-``: standard input); ends the command with ``EXIT_FILE`` when it cannot be read."""
+    if name == "-":
+        return sys.stdin.buffer
+    try:
+        return open(name, "rb")  # noqa: SIM115 - closed by the caller's with
+    except OSError as e:
+        _fail(EXIT_FILE, f"cannot read {name}: {e.strerror}")
+
+
+# --- commands ------------------------------------------------------------------------------------
+
 
 def _serve(args: argparse.Namespace) -> int:
+    settings = _settings()
+    logging.basicConfig(level=settings.log_level.upper())
+    _check_store(settings, create=True)
+    _ensure_schema(settings)
     import uvicorn
 
     from service.app import create_app
 
-    settings = Settings.from_env()
-    logging.basicConfig(level=settings.log_level.upper())
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=settings.log_level.lower())
-    return 0
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=settings.log_level)
+    return EXIT_OK
 
 
 def _worker(args: argparse.Namespace) -> int:
     """Run the projections and the Redis publisher until SIGTERM/SIGINT."""
+    settings = _settings()
+    logging.basicConfig(level=settings.log_level.upper())
+    _check_store(settings, create=True)
+    _ensure_schema(settings)
     from service.app import Runtime
 
-    settings = Settings.from_env()
-    logging.basicConfig(level=settings.log_level.upper())
-    runtime = Runtime(settings)
+    with _store_errors(settings):
+        runtime = Runtime(settings)
     runtime.follower.poll_interval = args.poll_interval
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -43,7 +202,104 @@ def _worker(args: argparse.Namespace) -> int:
     logging.getLogger("dicelog.worker").info("worker following the notification log")
     stop.wait()
     runtime.close()
-    return 0
+    return EXIT_OK
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    """Create or upgrade the store's tables (``service.migrations``); idempotent."""
+    from service.migrations import SCHEMA_VERSION, SchemaError, migrate, schema_version
+
+    settings = _settings()
+    _check_store(settings, create=True)
+    try:
+        with _store_errors(settings):
+            if args.check:
+                current = schema_version(settings)
+                print(f"{settings.describe_store()}: schema version {current}, this dicelog's {SCHEMA_VERSION}")
+                return EXIT_OK if current == SCHEMA_VERSION else EXIT_SCHEMA
+            report = migrate(settings)
+    except SchemaError as e:
+        _fail(EXIT_SCHEMA, str(e))
+    for migration in report.applied:
+        print(f"applied migration {migration.version}: {migration.description}")
+    state = "up to date" if not report.applied else f"migrated from version {report.before}"
+    print(f"{settings.describe_store()}: schema version {report.after} ({state})")
+    return EXIT_OK
+
+
+def _backup(args: argparse.Namespace) -> int:
+    """Write every game's and campaign's log, with the service's records, to a backup file."""
+    from service.application import Games
+    from service.backup import write_backup
+
+    settings = _read_only(_settings())
+    _check_store(settings, create=False)
+    target = Path(args.path) if args.path != "-" else None
+    partial = target.with_name(target.name + ".partial") if target is not None else None
+    with _store_errors(settings):
+        games = Games(settings.library_env("games"), snapshot_interval=0)
+        try:
+            try:
+                out = partial.open("wb") if partial is not None else sys.stdout.buffer
+                with out:
+                    counts = write_backup(games, out, source=settings.describe_store())
+                if partial is not None and target is not None:
+                    partial.replace(target)
+            except OSError as e:
+                if partial is not None:
+                    partial.unlink(missing_ok=True)
+                _fail(EXIT_FILE, f"cannot write {args.path}: {e.strerror or e}")
+            except BaseException:
+                if partial is not None:
+                    partial.unlink(missing_ok=True)
+                raise
+        finally:
+            games.close()
+    print(f"backed up {counts.events} stored events ({counts.games} games, {counts.campaigns} campaigns) "
+          f"from {settings.describe_store()} to {args.path}", file=sys.stderr if target is None else sys.stdout)
+    return EXIT_OK
+
+
+def _restore(args: argparse.Namespace) -> int:
+    """Restore a backup into an empty store, then verify every game."""
+    from service.application import Games
+    from service.backup import BackupFileError, StoreNotEmpty, check_backup, restore
+    from service.migrations import SchemaError, migrate
+
+    settings = _settings()
+    path = Path(args.path)
+    try:
+        header, counts = check_backup(path)
+    except BackupFileError as e:
+        _fail(EXIT_FILE, str(e))
+    except SchemaError as e:
+        _fail(EXIT_SCHEMA, str(e))
+    except OSError as e:
+        _fail(EXIT_FILE, f"cannot read {args.path}: {e.strerror or e}")
+    _check_store(settings, create=True)
+    try:
+        with _store_errors(settings):
+            migrate(settings)
+            games = Games(_read_only(settings).library_env("games"), snapshot_interval=settings.snapshot_interval)
+            try:
+                report = restore(games, path, checked=counts, snapshot_interval=settings.snapshot_interval)
+            finally:
+                games.close()
+    except SchemaError as e:
+        _fail(EXIT_SCHEMA, str(e))
+    except StoreNotEmpty as e:
+        _fail(EXIT_NOT_EMPTY, f"{settings.describe_store()}: {e}")
+    n = len(report.game_ids)
+    print(f"restored {counts.events} stored events ({counts.games} games, {counts.campaigns} campaigns) from "
+          f"{args.path} (dicelog {header.dicelog_version}, {header.created_at:%Y-%m-%d %H:%M:%S} UTC) into "
+          f"{settings.describe_store()}")
+    for game_id, d in report.failures:
+        where = f"version {d.version} ({d.check}): expected {d.expected}, found {d.found}" if d else "no events"
+        print(f"game {game_id} does not verify: {where}", file=sys.stderr)
+    print(f"verified {n - len(report.failures)} of {n} games"
+          + (f"; {len(report.failures)} FAILED" if report.failures else ": all ok")
+          + (f"; {report.snapshots} snapshots taken" if report.snapshots else ""))
+    return EXIT_FAILED if report.failures else EXIT_OK
 
 
 def _openapi(args: argparse.Namespace) -> int:
@@ -56,12 +312,15 @@ def _openapi(args: argparse.Namespace) -> int:
     if args.check:
         if not path.exists() or path.read_text() != text:
             print(f"{path} is out of date: run `dicelog openapi`", file=sys.stderr)
-            return 1
+            return EXIT_FAILED
         print(f"{path} is up to date")
-        return 0
-    path.write_text(text)
+        return EXIT_OK
+    try:
+        path.write_text(text)
+    except OSError as e:
+        _fail(EXIT_FILE, f"cannot write {path}: {e.strerror}")
     print(f"wrote {path}")
-    return 0
+    return EXIT_OK
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -70,61 +329,68 @@ def _export(args: argparse.Namespace) -> int:
     Without ``--token``: the full log exactly as stored (the operator is the auditor), which
     ``dicelog verify`` checks offline. With a game token: that reader's own view (events it may
     not see are stubs), the same as ``GET /games/{id}/events`` shows it."""
-    from uuid import UUID
-
-    from service.application import Games, GameNotFound, Unauthorized
+    from service.application import GameNotFound, Games, Unauthorized
     from service.export import export_lines, export_view_lines
 
-    settings = Settings.from_env()
-    games = Games(settings.library_env("games"), snapshot_interval=0)
-    try:
-        game_id = UUID(args.game)
-        stored = games.recorder.select_events(game_id)
-        if not stored:
-            print(f"no game {game_id} in {settings.store} store", file=sys.stderr)
-            return 1
-        if args.token is not None:
+    settings = _read_only(_settings())
+    game_id = _game_id(args.game)
+    _check_store(settings, create=False)
+    with _store_errors(settings):
+        games = Games(settings.library_env("games"), snapshot_interval=0)
+        try:
+            stored = games.recorder.select_events(game_id)
+            if not stored:
+                _fail(EXIT_GAME, f"no game {game_id} in {settings.describe_store()}")
+            if args.token is not None:
+                try:
+                    game = games.game(game_id)
+                    lens = games.lens(game, games.viewer(game, args.token))
+                except (GameNotFound, Unauthorized) as e:
+                    _fail(EXIT_GAME, f"cannot export game {game_id} with this token: {e}")
+                lines = export_view_lines(game, games.records(game_id), lens)
+            else:
+                lines = export_lines(game_id, stored)
             try:
-                game = games.game(game_id)
-                lens = games.lens(game, games.viewer(game, args.token))
-            except (GameNotFound, Unauthorized) as e:
-                print(f"cannot export game {game_id} with this token: {e}", file=sys.stderr)
-                return 1
-            lines = export_view_lines(game, games.records(game_id), lens)
-        else:
-            lines = export_lines(game_id, stored)
-        out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
-        with out:
-            for line in lines:
-                out.write(line + b"\n")
-    finally:
-        games.close()
-    return 0
+                out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
+                with out:
+                    for line in lines:
+                        out.write(line + b"\n")
+            except OSError as e:
+                _fail(EXIT_FILE, f"cannot write {args.output}: {e.strerror or e}")
+        finally:
+            games.close()
+    return EXIT_OK
 
 
 def _verify(args: argparse.Namespace) -> int:
     """Verify an exported log offline; exit 0 when every event re-derives."""
     from service.export import verify_file
 
-    with (sys.stdin.buffer if args.file == "-" else open(args.file, "rb")) as handle:  # noqa: SIM115
-        report = verify_file(handle)
+    with _open_input(args.file) as handle:
+        try:
+            report = verify_file(handle)
+        except OSError as e:
+            _fail(EXIT_FILE, f"cannot read {args.file}: {e.strerror or e}")
     if report.ok:
         seed = "; dice re-derived from the revealed seed: %d" % report.dice_checked if report.seed_revealed else ""
         print(f"verified: all {report.events} events{seed}")
-        return 0
+        return EXIT_OK
     d = report.divergence
-    assert d is not None
+    if d is None:
+        _fail(EXIT_FAILED, f"{args.file} does not verify")
+    if d.check == "structure" and d.version == 0:
+        _fail(EXIT_FILE, f"{args.file} is not a dicelog export: expected {d.expected}, found {d.found}")
     print(f"DIVERGENCE at version {d.version} ({d.check}):\n  expected: {d.expected}\n  found:    {d.found}")
-    return 1
+    return EXIT_FAILED
 
 
 def _demo(args: argparse.Namespace) -> int:
     from service.demo import DEMOS
 
+    _settings()  # a malformed DICELOG_* variable ends the demo before it starts
     demo = DEMOS.get(args.game)
     if demo is None:
-        print(f"no demo for ruleset {args.game!r} yet (demos: {', '.join(sorted(DEMOS))})", file=sys.stderr)
-        return 2
+        _fail(EXIT_USAGE, f"no demo for ruleset {args.game!r} yet (demos: {', '.join(sorted(DEMOS))})")
     return demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet)
 
 
@@ -136,29 +402,48 @@ def _content_check(args: argparse.Namespace) -> int:
     try:
         lib = library_with_pack(args.pack) if args.pack else library()
     except (OSError, ValueError) as e:
-        print(f"content pack {args.pack}: {e}", file=sys.stderr)
-        return 1
+        _fail(EXIT_FILE, f"content pack {args.pack}: {e}")
     findings = check(lib)
     for finding in findings:
         print(finding)
     counts = f"{len(lib.tiles)} tiles, {len(lib.chapters)} chapters, {len(lib.search_cards)} search cards"
     print(f"{len(findings)} finding(s) in {counts}" if findings else f"content ok: {counts}")
-    return 1 if findings else 0
+    return EXIT_FAILED if findings else EXIT_OK
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``dicelog`` console script."""
-    parser = argparse.ArgumentParser(prog="dicelog", description="Event-sourced rules service for tabletop games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The ``dicelog`` argument parser (its epilog lists the exit codes)."""
+    codes = "\n".join(f"  {code}  {meaning}" for code, meaning in EXIT_CODES.items())
+    root = argparse.ArgumentParser(
+        prog="dicelog", description="Event-sourced rules service for tabletop games.",
+        epilog=f"configuration: DICELOG_* environment variables (see the README)\n\nexit codes:\n{codes}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = root.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the HTTP API")
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container or for replicas)")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(func=_serve)
 
     worker = sub.add_parser("worker", help="run the projections and the Redis publisher")
     worker.add_argument("--poll-interval", type=float, default=0.5, help="seconds between passes (default 0.5)")
     worker.set_defaults(func=_worker)
+
+    migrate = sub.add_parser("migrate", help="create or upgrade the store's tables (idempotent; run before serve)")
+    migrate.add_argument("--check", action="store_true",
+                         help=f"only compare the store's schema version with this dicelog's (exit {EXIT_SCHEMA} "
+                              "when they differ)")
+    migrate.set_defaults(func=_migrate)
+
+    backup = sub.add_parser("backup", help="write every game's and campaign's log to a backup file")
+    backup.add_argument("path", help="the backup file (- for standard output); written whole or not at all")
+    backup.set_defaults(func=_backup)
+
+    restore = sub.add_parser("restore", help="restore a backup into an empty store, then verify every game")
+    restore.add_argument("path", help="a file written by `dicelog backup`")
+    restore.set_defaults(func=_restore)
 
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the app")
     openapi.add_argument("--check", action="store_true", help="fail if the committed file differs")
@@ -190,9 +475,17 @@ def main(argv: list[str] | None = None) -> int:
     content_check = content_sub.add_parser("check", help="check the content's consistency; exit 1 on any finding")
     content_check.add_argument("--pack", type=Path, default=None, help="a content pack directory laid over it")
     content_check.set_defaults(func=_content_check)
+    return root
 
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``dicelog`` console script; returns the exit code (``EXIT_CODES``)."""
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except CliError as e:
+        print(f"dicelog {args.command}: {e}", file=sys.stderr)
+        return e.code
 
 
 if __name__ == "__main__":

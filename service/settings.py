@@ -9,7 +9,7 @@
 | ``DICELOG_POSTGRES_SCHEMA`` | ``public`` | schema of the tables |
 | ``DICELOG_POSTGRES_POOL_SIZE`` | ``2`` | connections each process keeps open (one pool per process, shared by the games, projections and publisher) |
 | ``DICELOG_POSTGRES_MAX_OVERFLOW`` | ``4`` | connections a process may open beyond the pool size under load (closed after 10 idle minutes) |
-| ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` | ``5`` | seconds to wait for a connection (at start-up: for the server to answer) |
+| ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` | ``4`` | seconds to wait for a connection: at start-up for the server to answer (so an unreachable server is named within 5 s), later for a free one from the pool |
 | ``DICELOG_POSTGRES_MAX_WAITING`` | ``0`` | requests that may queue for a connection before new ones fail at once (0: no limit) |
 | ``DICELOG_POSTGRES_CONN_MAX_AGE`` | ``3600`` | seconds after which a connection is replaced |
 | ``DICELOG_POSTGRES_PRE_PING`` | ``false`` | check each connection before use (survives a restarted server or proxy, one round trip more) |
@@ -194,7 +194,7 @@ class Settings(Struct, frozen=True, kw_only=True):
     """Connections kept open by the process's one pool."""
     postgres_max_overflow: int = 4
     """Connections opened beyond ``postgres_pool_size`` under load (closed again when idle)."""
-    postgres_connect_timeout: int = 5
+    postgres_connect_timeout: int = 4
     """Seconds to wait for a connection: for the server at start-up, for a free one from the pool."""
     postgres_max_waiting: int = 0
     """Requests that may wait for a connection at once (0: no limit)."""
@@ -254,7 +254,7 @@ class Settings(Struct, frozen=True, kw_only=True):
                 postgres_pool_size=_count(get("POSTGRES_POOL_SIZE", "2"), "DICELOG_POSTGRES_POOL_SIZE", least=1),
                 postgres_max_overflow=_count(get("POSTGRES_MAX_OVERFLOW", "4"), "DICELOG_POSTGRES_MAX_OVERFLOW"),
                 postgres_connect_timeout=_count(
-                    get("POSTGRES_CONNECT_TIMEOUT", "5"), "DICELOG_POSTGRES_CONNECT_TIMEOUT", least=1
+                    get("POSTGRES_CONNECT_TIMEOUT", "4"), "DICELOG_POSTGRES_CONNECT_TIMEOUT", least=1
                 ),
                 postgres_max_waiting=_count(get("POSTGRES_MAX_WAITING", "0"), "DICELOG_POSTGRES_MAX_WAITING"),
                 postgres_conn_max_age=_seconds(get("POSTGRES_CONN_MAX_AGE", "3600"), "DICELOG_POSTGRES_CONN_MAX_AGE"),

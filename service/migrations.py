@@ -1,0 +1,260 @@
+"""Schema versioning: the tables dicelog needs, created and upgraded by numbered migrations.
+
+The store records its schema version in a table ``dicelog_schema_version`` (one row per applied
+migration: ``version``, ``description``, ``dicelog_version``, ``applied_at``), in ``games.sqlite``
+(SQLite) or in ``DICELOG_POSTGRES_SCHEMA`` (PostgreSQL). A store without that table (created by a
+release before schema versioning, or empty) is at version 0.
+
+- ``dicelog migrate`` (``migrate``) applies, in order, every migration newer than the store's
+  version and records each; every migration is idempotent (``CREATE ... IF NOT EXISTS``), so running
+  it twice, or on a store whose tables exist but whose version was never recorded, is harmless. On
+  PostgreSQL, migrators hold an advisory lock (per schema), so two at once apply each migration once.
+- ``dicelog serve`` / ``dicelog worker`` call ``ensure_schema`` before they start: a store newer than
+  this code refuses (``SchemaTooNew``: an older release must not write to a schema it does not
+  know); an older one is migrated when ``DICELOG_AUTO_MIGRATE=true`` (the default, right for the
+  embedded SQLite setup), and refused otherwise (``SchemaNotMigrated``). Production sets
+  ``DICELOG_AUTO_MIGRATE=false`` and runs ``dicelog migrate`` once per release (a Kubernetes Job)
+  before the new API and worker start, so N replicas never race on DDL.
+
+Migrations (``MIGRATIONS``):
+
+1. the tables of release 0.1: the games' event store and snapshots (eventsourcing's application
+   recorder: PostgreSQL ``games_events``, ``games_snapshots``; SQLite ``games.sqlite``), the
+   projections' views and checkpoints (``initiative``, ``board``, ``log``: PostgreSQL
+   ``<name>_documents``/``log_lines`` and ``<name>_tracking``; SQLite ``projection_<name>.sqlite``)
+   and the Redis publisher's checkpoint (``publisher_tracking``; SQLite ``projection_publisher.sqlite``).
+
+A new migration appends ``Migration(version, description, apply)`` and raises ``SCHEMA_VERSION``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any, NamedTuple
+
+import msgspec
+
+from service.settings import Settings
+
+VERSION_TABLE = "dicelog_schema_version"
+
+
+class Migration(NamedTuple):
+    """One step of the schema: ``apply(settings)`` is idempotent."""
+
+    version: int
+    description: str
+    apply: Callable[[Settings], None]
+
+
+class MigrationReport(NamedTuple):
+    """What ``migrate`` did: the version before and after, and the migrations applied."""
+
+    before: int
+    after: int
+    applied: list[Migration]
+
+
+class SchemaError(Exception):
+    """The store's schema version does not fit this code (see the subclasses)."""
+
+
+class SchemaTooNew(SchemaError):
+    """The store was migrated by a newer dicelog: this one refuses to use it."""
+
+
+class SchemaNotMigrated(SchemaError):
+    """The store is older than this code and ``DICELOG_AUTO_MIGRATE`` is off: run ``dicelog migrate``."""
+
+
+def dicelog_version() -> str:
+    """The installed dicelog's version (``unknown`` when run from a source tree not installed)."""
+    try:
+        return metadata.version("dicelog")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _create_release_0_1_tables(settings: Settings) -> None:
+    from service.application import Games
+    from service.projection_store import open_tracking, open_views
+
+    settings = msgspec.structs.replace(settings, auto_migrate=True)
+    games = Games(settings.library_env("games"), snapshot_interval=1)  # 1: the snapshots table too
+    games.close()
+    for view in open_views(settings, create=True).values():
+        view.datastore.close()
+    open_tracking(settings, "publisher", create=True).datastore.close()
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "games event store and snapshots, projection views and checkpoints, publisher checkpoint",
+              _create_release_0_1_tables),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+"""The schema version this code reads and writes."""
+
+
+# --- the version table ---------------------------------------------------------------------------
+
+
+def _sqlite_path(settings: Settings) -> Any:
+    return settings.data_dir / "games.sqlite"
+
+
+def store_exists(settings: Settings) -> bool:
+    """Whether the configured store holds dicelog's event store (SQLite: ``games.sqlite`` in the data
+    directory; PostgreSQL: the ``games_events`` table in the schema). Creates nothing. Raises the
+    driver's connection errors (``psycopg.OperationalError``) when PostgreSQL is unreachable."""
+    if settings.store == "sqlite":
+        return _sqlite_path(settings).is_file()
+    with _pg(settings) as conn:
+        row = conn.execute(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = 'games_events'",
+            (settings.postgres_schema,),
+        ).fetchone()
+    return row is not None
+
+
+@contextmanager
+def _pg(settings: Settings) -> Iterator[Any]:
+    """A plain autocommit connection (not from the pool), with the connect timeout."""
+    import psycopg
+
+    with psycopg.connect(
+        host=settings.postgres_host, port=settings.postgres_port, dbname=settings.postgres_dbname,
+        user=settings.postgres_user, password=settings.postgres_password or None,
+        connect_timeout=settings.postgres_connect_timeout, autocommit=True,
+    ) as conn:
+        yield conn
+
+
+def _pg_table(settings: Settings) -> Any:
+    from psycopg.sql import Identifier
+
+    return Identifier(settings.postgres_schema, VERSION_TABLE)
+
+
+def schema_version(settings: Settings) -> int:
+    """The store's schema version: the newest recorded migration, 0 when none is (or when there is
+    no store yet). Creates nothing."""
+    if settings.store == "sqlite":
+        path = _sqlite_path(settings)
+        if not path.is_file():
+            return 0
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return int(conn.execute(f"SELECT coalesce(max(version), 0) FROM {VERSION_TABLE}").fetchone()[0])
+        except sqlite3.OperationalError as e:
+            if "no such table" in str(e):
+                return 0
+            raise
+        finally:
+            conn.close()
+    from psycopg.sql import SQL
+
+    with _pg(settings) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
+            (settings.postgres_schema, VERSION_TABLE),
+        ).fetchone()
+        if exists is None:
+            return 0
+        row = conn.execute(SQL("SELECT coalesce(max(version), 0) FROM {0}").format(_pg_table(settings))).fetchone()
+        return int(row[0])
+
+
+@contextmanager
+def _migration_lock(settings: Settings) -> Iterator[Callable[[Migration], None]]:
+    """Hold the store's migration lock; yields ``record(migration)``, which stores a migration as applied.
+
+    SQLite: an embedded store has one migrator (the file lock covers the rest). PostgreSQL: a
+    session advisory lock keyed by the schema, held on its own connection (not one of the pool's,
+    and outside any transaction, so no idle-in-transaction timeout ends it)."""
+    now = lambda: datetime.now(UTC).isoformat()  # noqa: E731
+    if settings.store == "sqlite":
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(_sqlite_path(settings), timeout=10)
+        try:
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER PRIMARY KEY, description TEXT NOT NULL, "
+                "dicelog_version TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            conn.commit()
+
+            def record_sqlite(m: Migration) -> None:
+                conn.execute(f"INSERT OR IGNORE INTO {VERSION_TABLE} VALUES (?, ?, ?, ?)",
+                             (m.version, m.description, dicelog_version(), now()))
+                conn.commit()
+
+            yield record_sqlite
+        finally:
+            conn.close()
+        return
+    from psycopg.sql import SQL
+
+    table = _pg_table(settings)
+    key = f"dicelog-migrate:{settings.postgres_schema}"
+    with _pg(settings) as conn:
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (key,))
+        try:
+            conn.execute(SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (version integer PRIMARY KEY, description text NOT NULL, "
+                "dicelog_version text NOT NULL, applied_at timestamptz NOT NULL)"
+            ).format(table))
+
+            def record_pg(m: Migration) -> None:
+                conn.execute(SQL("INSERT INTO {0} VALUES (%s, %s, %s, now()) ON CONFLICT DO NOTHING").format(table),
+                             (m.version, m.description, dicelog_version()))
+
+            yield record_pg
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+
+def migrate(settings: Settings) -> MigrationReport:
+    """Apply every migration newer than the store's version, in order, recording each.
+
+    Idempotent: a second run applies nothing. Raises ``SchemaTooNew`` when the store is newer than
+    this code, and the store's own errors (``sqlite3``/``psycopg``/eventsourcing ``PersistenceError``)."""
+    with _migration_lock(settings) as record:
+        before = schema_version(settings)
+        if before > SCHEMA_VERSION:
+            raise SchemaTooNew(_too_new(settings, before))
+        applied = []
+        for migration in MIGRATIONS:
+            if migration.version > before:
+                migration.apply(settings)
+                record(migration)
+                applied.append(migration)
+    return MigrationReport(before=before, after=max(before, SCHEMA_VERSION), applied=applied)
+
+
+def ensure_schema(settings: Settings) -> int:
+    """Make sure the store's schema is the one this code uses before a process starts on it; returns
+    the version.
+
+    Newer: raises ``SchemaTooNew``. Older (or no store yet): migrates when ``settings.auto_migrate``,
+    else raises ``SchemaNotMigrated``. Costs one query when the schema is current."""
+    current = schema_version(settings)
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNew(_too_new(settings, current))
+    if current < SCHEMA_VERSION:
+        if not settings.auto_migrate:
+            raise SchemaNotMigrated(
+                f"the store ({settings.describe_store()}) is at schema version {current}, this dicelog needs "
+                f"{SCHEMA_VERSION}: run `dicelog migrate` (DICELOG_AUTO_MIGRATE is false)"
+            )
+        migrate(settings)
+    return SCHEMA_VERSION
+
+
+def _too_new(settings: Settings, version: int) -> str:
+    return (
+        f"the store ({settings.describe_store()}) is at schema version {version}, newer than this dicelog "
+        f"({dicelog_version()}, schema version {SCHEMA_VERSION}) knows: run the dicelog release that migrated it"
+    )
