@@ -550,7 +550,12 @@ def openapi_config(rulesets: tuple[str, ...]) -> OpenAPIConfig:
                 )
             }
         ),
-        render_plugins=[RefinedJson(rulesets), SwaggerRenderPlugin()],
+        render_plugins=[RefinedJson(rulesets), SwaggerRenderPlugin(  # from the package (service/web): no CDN
+            js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+            css_url="/static/vendor/swagger-ui/swagger-ui.css",
+            standalone_preset_js_url="/static/vendor/swagger-ui/swagger-ui-standalone-preset.js",
+            favicon="<link rel='icon' href='data:,'>",
+        )],
     )
 
 
