@@ -49,11 +49,16 @@ class Follower:
         self.errors: dict[str, str] = {}
 
     def run_once(self) -> int:
-        """One pass over every consumer; returns how many notifications were handed over."""
+        """One pass over every consumer; returns how many notifications were handed over.
+
+        Consumers at the same checkpoint (the usual case) share one read and one decoding of
+        the notifications after it (the events are immutable).
+        """
         handled = 0
+        read: dict[int, list[tuple[Any, Tracking]]] = {}  # start -> the items read from there
         for consumer in self.consumers:
             try:
-                handled += self._feed(consumer)
+                handled += self._feed(consumer, read)
                 self.errors.pop(consumer.name, None)
             except Exception as e:  # noqa: BLE001 - a failing consumer must not stop the others
                 if self.errors.get(consumer.name) != str(e):
@@ -61,21 +66,23 @@ class Follower:
                 self.errors[consumer.name] = str(e)
         return handled
 
-    def _feed(self, consumer: Any) -> int:
+    def _feed(self, consumer: Any, read: dict[int, list[tuple[Any, Tracking]]]) -> int:
         total = 0
         while True:
             start = (consumer.view.max_tracking_id(self.app.name) or 0) + 1
-            notes = self.app.recorder.select_notifications(start=start, limit=self.batch)
-            if not notes:
+            items = read.get(start)
+            if items is None:
+                notes = self.app.recorder.select_notifications(start=start, limit=self.batch)
+                items = read[start] = [(self.app.mapper.to_domain_event(n), Tracking(self.app.name, n.id)) for n in notes]
+            if not items:
                 return total
-            items = [(self.app.mapper.to_domain_event(n), Tracking(self.app.name, n.id)) for n in notes]
             if hasattr(consumer, "process_batch"):
                 consumer.process_batch(items)
             else:
                 for event, tracking in items:
                     consumer.process_event(event, tracking)
             total += len(items)
-            if len(notes) < self.batch:
+            if len(items) < self.batch:
                 return total
 
     def start(self) -> None:
