@@ -13,7 +13,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID, uuid4
 
 import msgspec
@@ -23,8 +23,9 @@ from eventsourcing.persistence import IntegrityError, Notification
 from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.dice import commitment
 from domain.core.errors import DomainError, RuleBroken
-from domain.core.events import CommandAccepted, DecisionRequested, DrawRequested, ForkOrigin, GameCreated
-from domain.core.events import RollRequested
+from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DecisionRequested, DiceRolled
+from domain.core.events import DrawRequested, ForkOrigin, GameCreated, GameEnded, RollRequested, ShuffleRequested
+from domain.core.events import UndoApplied
 from domain.core import registry
 from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, fold, play_game, project_game
 from domain.core.game import record_hash
@@ -32,9 +33,11 @@ from domain.core.ruleset import Begin
 from domain.core.verify import Verification, verify
 from domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
 from service.fanout import FanOut
+from service.game_index import GameIndex, IndexCache
 from service.persistence import MsgspecMapper, decode_recorded
 from service.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex, claim_id, idempotency_id
 from service.records import secret_id, token_id
+from service.topics import resolve as resolve_topic
 from service.topics import topics_of
 
 _encode = msgspec.json.Encoder().encode
@@ -43,6 +46,27 @@ GAME_CREATED_TOPICS = list(topics_of(GameCreated))  # the canonical topic and re
 
 SCAN_LIMIT = 1000
 """Game creations read at most per page of ``GET /games`` (non-public games are skipped)."""
+
+INDEX_CHUNK = 5000
+"""Events read per query while an audit index catches up with a game."""
+
+SCAN_CHUNK = 500
+"""Events read per query by a filtered page of ``GET /games/{id}/events``."""
+
+CHANCE_PROOF_EVENTS = (
+    RollRequested, ShuffleRequested, DrawRequested, DiceRolled, CardsShuffled, CardsDrawn, UndoApplied, GameEnded,
+)
+"""The events ``service.audit.dice_proof`` looks at (with the game's first event)."""
+
+
+class Marked(NamedTuple):
+    """A stored event with its audit marks (``GET /games/{id}/events``)."""
+
+    record: Recorded
+    undone: bool
+    """Some later ``UndoApplied`` undid it."""
+    round: int | None
+    """The round it belongs to (1-based), ``None`` before the first round starts."""
 
 
 class GameNotFound(LookupError):
@@ -158,6 +182,7 @@ class Games(Application[UUID]):
             env.setdefault("IS_SNAPSHOTTING_ENABLED", "y")
         self.snapshot_interval = snapshot_interval
         self._secrets: dict[UUID, GameSecret] = {}
+        self._indexes = IndexCache()
         super().__init__(env)
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
@@ -507,9 +532,109 @@ class Games(Application[UUID]):
             cache.put(game_id, game)
         return game
 
-    def records(self, game_id: UUID, *, after: int = 0, limit: int | None = None) -> list[Recorded]:
-        """The game's events with version > ``after`` (at most ``limit``), oldest first."""
-        return list(self.events.get(game_id, gt=after or None, limit=limit))
+    def records(
+        self, game_id: UUID, *, after: int = 0, limit: int | None = None, upto: int | None = None
+    ) -> list[Recorded]:
+        """The game's events with ``after`` < version <= ``upto`` (no bound when ``None``), at most
+        ``limit``, oldest first: one range read of the store."""
+        return list(self.events.get(game_id, gt=after or None, lte=upto, limit=limit))
+
+    # --- audit reads: only the events a read returns (plus an index kept up to date) -------
+
+    def index(self, game_id: UUID, ruleset: Any) -> tuple[GameIndex, int]:
+        """The game's audit index (``service.game_index``: turn and round starts, undo ranges)
+        brought up to its newest stored event, and that version: the head the reader's view
+        stops at. Reads only the events stored since the index was last brought up (the whole
+        log the first time this process reads the game)."""
+        index = self._indexes.get(game_id, ruleset)
+        with index.lock:
+            while True:
+                stored = self.recorder.select_events(game_id, gt=index.version or None, limit=INDEX_CHUNK)
+                index.extend(stored, self.mapper.to_domain_event)
+                if len(stored) < INDEX_CHUNK:
+                    return index, index.version
+
+    def marked(self, index: GameIndex, head: int, records: Sequence[Recorded]) -> list[Marked]:
+        """``records`` (consecutive or not, version order) with their ``undone`` mark and round."""
+        if not records:
+            return []
+        undone = index.undone(records[0].originator_version, records[-1].originator_version, head)
+        return [
+            Marked(r, r.originator_version in undone, index.round_of(r.originator_version)) for r in records
+        ]
+
+    def event_page(
+        self,
+        game_id: UUID,
+        ruleset: Any,
+        *,
+        after: int = 0,
+        limit: int = 100,
+        seat: str | None = None,
+        type_: str | None = None,
+        round_: int | None = None,
+    ) -> tuple[list[Marked], int | None]:
+        """A page of the audit log: the first ``limit`` events with version > ``after`` that match
+        the filters (caused by ``seat``, of type ``type_``, in round ``round_``), marked, and the
+        ``next_after`` cursor (``None`` when no later event matches).
+
+        Without a filter, one range read of ``limit + 1`` events. ``round_`` narrows the read to
+        that round's span (from the index); ``seat`` and ``type_`` scan forward in chunks of
+        ``SCAN_CHUNK`` until ``limit + 1`` events match (a type is tested on the stored topic,
+        before decoding). Everything is read as of the head the index was brought up to.
+        """
+        index, head = self.index(game_id, ruleset)
+        low, high = after, head
+        if round_ is not None:
+            span = index.span("round", round_, head)
+            if span is None:
+                return [], None
+            low, high = max(low, span[0] - 1), min(high, span[1])
+        chosen: list[Recorded] = []
+        filtered = seat is not None or type_ is not None
+        while low < high and len(chosen) <= limit:
+            want = limit + 1 - len(chosen)
+            stored = self.recorder.select_events(
+                game_id, gt=low, lte=high, limit=max(want, SCAN_CHUNK) if filtered else want
+            )
+            if not stored:
+                break
+            for event in stored:
+                low = event.originator_version
+                if type_ is not None and resolve_topic(event.topic).__name__ != type_:
+                    continue
+                record = self.mapper.to_domain_event(event)
+                if seat is not None and record.seat != seat:
+                    continue
+                chosen.append(record)
+                if len(chosen) > limit:
+                    break
+        page = chosen[:limit]
+        next_after = page[-1].originator_version if len(chosen) > limit else None
+        return self.marked(index, head, page), next_after
+
+    def span(self, game_id: UUID, ruleset: Any, kind: str, number: int) -> tuple[int, int, list[Marked]] | None:
+        """Turn or round ``number`` (1-based, ``kind`` ``turn`` / ``round``): its first and last
+        version and its events, marked (one range read); ``None`` when there is no such one."""
+        index, head = self.index(game_id, ruleset)
+        found = index.span(kind, number, head)
+        if found is None:
+            return None
+        first, last = found
+        return first, last, self.marked(index, head, self.records(game_id, after=first - 1, upto=last))
+
+    def chance_records(self, game_id: UUID) -> list[Recorded]:
+        """What the dice proof needs of a game's log (``service.audit.dice_proof``): its first
+        event, every roll, shuffle and draw with its request, every ``UndoApplied`` (it rewinds
+        the dice stream) and ``GameEnded``, oldest first. The other events are skipped on their
+        stored topic, never decoded. Raises ``GameNotFound``."""
+        stored = self.recorder.select_events(game_id)
+        if not stored:
+            raise GameNotFound(str(game_id))
+        to = self.mapper.to_domain_event
+        return [
+            to(s) for s in stored if s.originator_version == 1 or resolve_topic(s.topic) in CHANCE_PROOF_EVENTS
+        ]
 
     def games(
         self, *, after: int = 0, limit: int = 50, include: set[UUID] | frozenset[UUID] = frozenset()

@@ -2,6 +2,11 @@
 
 Pure functions of the records (and of states the caller loads): which events were undone, the
 round of each event, the events of one turn or round, and the dice proof.
+
+The API reads only what it returns: ``Games.event_page`` / ``Games.span`` read a page or a turn
+and mark it from the game's index (``service.game_index``), ``Games.chance_records`` decodes only
+what the dice proof looks at, and ``marked_out`` renders the marked events. ``audit_events`` and
+``span`` over a whole log give the same answers (``dicelog export`` uses them; the tests compare).
 """
 
 from __future__ import annotations
@@ -51,6 +56,11 @@ def audit_events(ruleset: Any, records: Sequence[Recorded], lens: Lens) -> list[
         event_out(r, lens, undone=r.originator_version in undone, round_=rounds.get(r.originator_version))
         for r in records
     ]
+
+
+def marked_out(marked: Sequence[Any], lens: Lens) -> list[EventOut]:
+    """Events marked by ``Games.marked`` (record, undone, round), as ``lens`` shows them."""
+    return [event_out(m.record, lens, undone=m.undone, round_=m.round) for m in marked]
 
 
 def span(ruleset: Any, records: Sequence[Recorded], kind: str, number: int) -> tuple[int, int] | None:

@@ -30,7 +30,7 @@ from domain.core.game import Game
 from domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
 from service.api_types import ApiTypes, ruleset_of
 from service.application import GameNotFound, Games, new_token
-from service.audit import audit_events, describe
+from service.audit import describe, marked_out
 from service.projection_store import ReadModels
 from service.schemas import (
     BoardOut,
@@ -248,16 +248,10 @@ class GameReads:
         its round and whether a later undo undid it (undone events stay in the log). Events the
         reader may not see yet are stubs (``hidden``): versions never have gaps."""
         game, lens = _reader(games, game_id, request)
-        records = games.records(game_id)
-        chosen = [
-            e for e in audit_events(game.ruleset, records, lens)
-            if e.version > after
-            and (seat is None or e.seat == seat)
-            and (event_type is None or e.type == event_type)
-            and (round_ is None or e.round == round_)
-        ]
-        page = chosen[:limit]
-        return EventPage(game_id=game_id, events=page, next_after=page[-1].version if len(chosen) > limit else None)
+        page, next_after = games.event_page(
+            game_id, game.ruleset, after=after, limit=limit, seat=seat, type_=event_type, round_=round_
+        )
+        return EventPage(game_id=game_id, events=marked_out(page, lens), next_after=next_after)
 
     @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", security=READ_SECURITY,
          responses=_problems(400, 401, 404))

@@ -14,7 +14,7 @@ from litestar.exceptions import NotFoundException
 from litestar.params import JSONBody, Parameter
 
 from service.application import Games
-from service.audit import audit_events, dice_proof, span, turn_parts
+from service.audit import dice_proof, marked_out, turn_parts
 from service.routes import BEARER, READ_SECURITY, GameId, _problems, _reader, bearer, created, created_body
 from service.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
 from service.views import builtins
@@ -49,7 +49,7 @@ class AuditController(Controller):
         and draw with its stream position (a draw the reader may not see is ``hidden``); after
         the end each server result is re-derived."""
         _, lens = _reader(games, game_id, request)
-        return dice_proof(games.records(game_id), lens)
+        return dice_proof(games.chance_records(game_id), lens)
 
     @post("/{game_id:uuid}/forks", sync_to_thread=True, summary="Fork a game at a version", security=BEARER,
           responses=_problems(400, 401, 404, 415, 422, 429))
@@ -78,18 +78,15 @@ class AuditController(Controller):
 
 def _span_view(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str, number: int) -> TurnView:
     game, lens = _reader(games, game_id, request)
-    records = games.records(game_id)
-    found = span(game.ruleset, records, kind, number)
+    found = games.span(game_id, game.ruleset, kind, number)
     if found is None:
         raise NotFoundException(f"game {game_id} has no {kind} {number}")
-    first, last = found
+    first, last, marked = found
     before = games.game(game_id, first - 1)
-    stretch = records[first - 1 : last]
-    parts = turn_parts(before, stretch, lens)
-    events = [e for e in audit_events(game.ruleset, records, lens) if first <= e.version <= last]
+    parts = turn_parts(before, [m.record for m in marked], lens)
     return TurnView(
         game_id=game_id, kind=kind, number=number, from_version=first, to_version=last,  # type: ignore[arg-type]
         state_before=builtins(lens.state(before.state)), state_after=builtins(lens.state(parts["after"].state)),
-        events=events,
+        events=marked_out(marked, lens),
         commands=parts["commands"], dice=parts["dice"], decisions=parts["decisions"], log=parts["log"],
     )

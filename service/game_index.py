@@ -1,0 +1,163 @@
+"""Per-game indexes for the audit reads, so a page, a turn or a round reads only its own events.
+
+An event's ``undone`` mark depends on every later ``UndoApplied``, its ``round`` on every earlier
+round start, and turn ``n`` starts at the ``n``-th turn start: facts about the whole log. A
+``GameIndex`` holds just those facts for one game, up to a version:
+
+- the start versions of turns and rounds (``domain.core.undo.starts_turn`` / ``starts_round``);
+- each ``UndoApplied`` as (``to_version``, its own version), and the versions of the undo
+  bookkeeping events (which are never marked undone): ``domain.core.undo.undone_versions`` in
+  index form.
+
+It is a fold of the stored events, extended with the events after its version only (``extend``),
+and mostly from each stored event's topic alone: only ``UndoApplied`` events, the
+``CommandAccepted`` of an undo command and, for a ruleset that says itself where turns and rounds
+start, the events are decoded. ``IndexCache`` keeps the indexes of the games read lately in the
+process (``Games.index`` brings one up to the game's newest event before each read); a game read
+for the first time since the process started is indexed from its whole log once.
+
+The answers that could depend on later events take ``head``, the version the reader's view stops
+at: an index extended meanwhile by another reader of the same game answers as it was at ``head``.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+
+from domain.core.events import CommandAccepted, UndoApplied, UndoApproved, UndoRejected, UndoRequested
+from domain.core.game import Recorded
+from domain.core.undo import starts_round, starts_turn
+from service.topics import resolve
+
+_BOOKKEEPING = (UndoRequested, UndoApproved, UndoRejected, UndoApplied)
+_UNDO_COMMANDS = (b'"type":"RequestUndo"', b'"type":"ApproveUndo"')  # as domain.core.undo._is
+Decode = Callable[[StoredEvent], Recorded]
+
+
+class GameIndex:
+    """Turn and round starts and undo ranges of one game, up to ``version`` (see module docstring).
+
+    Not thread-safe for writers: ``extend`` is called under ``lock``; the answers may be read
+    while another thread extends (lists only grow, every answer is cut at ``head``).
+    """
+
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+        self.version = 0
+        """Versions 1..version are indexed."""
+        self.turn_starts: list[int] = []
+        self.round_starts: list[int] = []
+        self.undos: list[tuple[int, int]] = []
+        """(``to_version``, version) of each ``UndoApplied``, in log order."""
+        self.bookkeeping: list[int] = []
+        """Versions of the undo bookkeeping events (requests, approvals, rejections, applications and
+        the ``CommandAccepted`` of ``RequestUndo`` / ``ApproveUndo``), ascending."""
+        self.lock = threading.Lock()
+        self._own_turns = getattr(ruleset, "starts_turn", None) is not None
+        self._own_rounds = getattr(ruleset, "starts_round", None) is not None
+
+    # --- building -------------------------------------------------------------------------
+
+    def extend(self, stored: Iterable[StoredEvent], decode: Decode) -> None:
+        """Fold the stored events that follow ``version`` (consecutive versions, oldest first).
+
+        ``decode`` turns a stored event into its ``Recorded`` (called only for the few events
+        whose topic is not enough). Raises ``ValueError`` on a gap in the versions and what
+        ``decode`` and ``service.topics.resolve`` raise.
+        """
+        for event in stored:
+            version = event.originator_version
+            if version != self.version + 1:
+                raise ValueError(f"index of version {self.version} cannot take version {version}")
+            cls = resolve(event.topic)
+            payload: Any = None
+            if cls is UndoApplied or (self._own_turns or self._own_rounds):
+                payload = decode(event).payload
+            elif cls is CommandAccepted and any(tag in event.state for tag in _UNDO_COMMANDS):
+                payload = decode(event).payload  # the exact test looks at the command's own bytes
+            if self._starts(payload, cls, starts_turn, self._own_turns, "TurnStarted"):
+                self.turn_starts.append(version)
+            if self._starts(payload, cls, starts_round, self._own_rounds, "RoundStarted"):
+                self.round_starts.append(version)
+            if cls in _BOOKKEEPING or (payload is not None and cls is CommandAccepted and _undo_command(payload)):
+                self.bookkeeping.append(version)
+            if cls is UndoApplied:
+                self.undos.append((payload.to_version, version))
+            self.version = version
+
+    def _starts(self, payload: Any, cls: type, test: Any, own: bool, name: str) -> bool:
+        if own:
+            return bool(test(self.ruleset, payload))
+        return cls.__name__ == name  # what domain.core.undo.starts_turn / starts_round say without a hook
+
+    # --- answers --------------------------------------------------------------------------
+
+    def round_of(self, version: int) -> int | None:
+        """The round ``version`` belongs to (1-based), ``None`` before the first round starts
+        (``service.audit.rounds_by_version``; later round starts do not count)."""
+        return bisect_right(self.round_starts, version) or None
+
+    def undone(self, first: int, last: int, head: int) -> set[int]:
+        """The versions in ``first..last`` that an ``UndoApplied`` at or before ``head`` undid,
+        undo bookkeeping excepted (``domain.core.undo.undone_versions`` of the log up to
+        ``head``, restricted to ``first..last``)."""
+        found: set[int] = set()
+        for to_version, applied in self.undos:
+            if applied > head:
+                break
+            found.update(range(max(first, to_version + 1), min(last + 1, applied)))
+        if found:
+            low, high = bisect_left(self.bookkeeping, first), bisect_right(self.bookkeeping, last)
+            found.difference_update(self.bookkeeping[low:high])
+        return found
+
+    def span(self, kind: str, number: int, head: int) -> tuple[int, int] | None:
+        """(first, last) version of turn or round ``number`` (1-based) in the log up to ``head``,
+        or ``None`` (``service.audit.span``): a turn runs to the event before the next turn or
+        round starts, a round to the event before the next round starts, the last one to ``head``."""
+        starts = self.turn_starts if kind == "turn" else self.round_starts
+        if not 1 <= number <= bisect_right(starts, head):
+            return None
+        first = starts[number - 1]
+        following = [_following(starts, first, head)]
+        if kind == "turn":
+            following.append(_following(self.round_starts, first, head))
+        ends = [v for v in following if v is not None]
+        return first, (min(ends) - 1 if ends else head)
+
+
+def _following(starts: list[int], after: int, head: int) -> int | None:
+    """The first of ``starts`` after ``after``, if it is at or before ``head``."""
+    i = bisect_right(starts, after)
+    return starts[i] if i < len(starts) and starts[i] <= head else None
+
+
+def _undo_command(payload: Any) -> bool:
+    return isinstance(payload, CommandAccepted) and any(tag in bytes(payload.command) for tag in _UNDO_COMMANDS)
+
+
+class IndexCache:
+    """The indexes of the games read lately (least recently used dropped past ``size``)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._indexes: OrderedDict[UUID, GameIndex] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: UUID, ruleset: Any) -> GameIndex:
+        """The game's index (a new, empty one the first time)."""
+        with self._lock:
+            index = self._indexes.pop(game_id, None)
+            if index is None:
+                index = GameIndex(ruleset)
+            self._indexes[game_id] = index
+            while len(self._indexes) > self.size:
+                self._indexes.popitem(last=False)
+            return index
