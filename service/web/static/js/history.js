@@ -60,6 +60,7 @@ async function stateAt(version) {
 function go(version) {
   const v = Math.max(1, Math.min(latest(), Math.round(version)));
   page.wanted = v;
+  page.askedAt = performance.now();
   $("version").value = String(v);
   $("version-input").value = String(v);
   $("version-out").textContent = String(v);
@@ -106,6 +107,8 @@ function showVersion(version, at) {
   if (at.result) lines.push(`result: ${at.result}`);
   $("at-version").textContent = lines.join(" — ");
   document.body.dataset.version = String(version);
+  // How long the step took, from the slider's input to the drawn board (bench/web_table.py).
+  document.body.dataset.stepMs = (performance.now() - page.askedAt).toFixed(1);
   for (const li of document.querySelectorAll("#events li.here")) li.classList.remove("here");
   const li = document.querySelector(`#events li[data-version="${version}"]`);
   if (li) li.classList.add("here");

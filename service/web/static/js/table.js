@@ -137,6 +137,10 @@ function render() {
   }
   renderInitiative();
   renderLog();
+  if (!document.body.dataset.ready) {
+    // When the first full table was painted (milliseconds since navigation: bench/web_table.py).
+    requestAnimationFrame(() => setTimeout(() => { document.body.dataset.firstPaintMs = String(Math.round(performance.now())); }, 0));
+  }
   document.body.dataset.ready = "true";
 }
 
