@@ -70,8 +70,12 @@ class Row(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     def stored_event(self) -> StoredEvent:
         state = base64.b64decode(self.state_base64) if self.state_base64 is not None else bytes(self.state)
-        return StoredEvent(originator_id=self.originator_id, originator_version=self.originator_version,
-                           topic=self.topic, state=state)
+        return StoredEvent(
+            originator_id=self.originator_id,
+            originator_version=self.originator_version,
+            topic=self.topic,
+            state=state,
+        )
 
 
 class Trailer(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,13 +124,23 @@ def _row(note: Any) -> bytes:
         verbatim = state == state.strip()
     except msgspec.DecodeError:
         verbatim = False
-    originator_id = note.originator_id if isinstance(note.originator_id, UUID) else UUID(str(note.originator_id))
+    originator_id = (
+        note.originator_id if isinstance(note.originator_id, UUID) else UUID(str(note.originator_id))
+    )
     if verbatim:
-        row = Row(originator_id=originator_id, originator_version=note.originator_version, topic=note.topic,
-                  state=msgspec.Raw(state))
+        row = Row(
+            originator_id=originator_id,
+            originator_version=note.originator_version,
+            topic=note.topic,
+            state=msgspec.Raw(state),
+        )
     else:
-        row = Row(originator_id=originator_id, originator_version=note.originator_version, topic=note.topic,
-                  state_base64=base64.b64encode(state).decode())
+        row = Row(
+            originator_id=originator_id,
+            originator_version=note.originator_version,
+            topic=note.topic,
+            state_base64=base64.b64encode(state).decode(),
+        )
     return _encode(row)
 
 
@@ -135,8 +149,13 @@ def write_backup(games: Any, out: IO[bytes], *, source: str) -> Counts:
     format above; returns the counts. Rows are read in pages of ``PAGE`` up to the newest
     notification when it starts (rows saved meanwhile are left for the next backup). Raises the
     store's errors (eventsourcing ``PersistenceError``) and ``OSError`` from ``out``."""
-    header = Header(format=FORMAT, dicelog_version=dicelog_version(), schema_version=SCHEMA_VERSION,
-                    created_at=datetime.now(UTC), source=source)
+    header = Header(
+        format=FORMAT,
+        dicelog_version=dicelog_version(),
+        schema_version=SCHEMA_VERSION,
+        created_at=datetime.now(UTC),
+        source=source,
+    )
     out.write(_encode(header) + b"\n")
     digest = hashlib.sha256()
     events = n_games = n_campaigns = 0
@@ -154,7 +173,9 @@ def write_backup(games: Any, out: IO[bytes], *, source: str) -> Counts:
             n_games += note.topic in GAME_TOPICS
             n_campaigns += note.topic in CAMPAIGN_TOPICS
         start = notes[-1].id + 1
-    trailer = Trailer(end=FORMAT, events=events, games=n_games, campaigns=n_campaigns, sha256=digest.hexdigest())
+    trailer = Trailer(
+        end=FORMAT, events=events, games=n_games, campaigns=n_campaigns, sha256=digest.hexdigest()
+    )
     out.write(_encode(trailer) + b"\n")
     return Counts(events, n_games, n_campaigns)
 
@@ -201,10 +222,13 @@ def check_backup(path: Path) -> tuple[Header, Counts]:
     try:
         trailer = msgspec.json.decode(pending[1], type=Trailer)
     except msgspec.MsgspecError:
-        raise BackupFileError(f"{path} is truncated: its last line ({pending[0]}) is not the trailer") from None
+        raise BackupFileError(
+            f"{path} is truncated: its last line ({pending[0]}) is not the trailer"
+        ) from None
     if trailer.end != FORMAT or trailer.events != events:
-        raise BackupFileError(f"{path} is truncated or edited: the trailer counts {trailer.events} rows, "
-                              f"the file has {events}")
+        raise BackupFileError(
+            f"{path} is truncated or edited: the trailer counts {trailer.events} rows, the file has {events}"
+        )
     if trailer.sha256 != digest.hexdigest():
         raise BackupFileError(f"{path} was edited: the SHA-256 of its rows differs from the trailer's")
     return header, Counts(events, n_games, n_campaigns)
@@ -222,7 +246,9 @@ def _check_row(path: Path, number: int, line: bytes) -> Row:
     return row
 
 
-def restore(games: Any, path: Path, *, checked: Counts | None = None, snapshot_interval: int = 0) -> RestoreReport:
+def restore(
+    games: Any, path: Path, *, checked: Counts | None = None, snapshot_interval: int = 0
+) -> RestoreReport:
     """Restore the backup at ``path`` into the empty store of ``games`` (a ``Games`` whose tables
     exist), then verify every game and, with ``snapshot_interval`` > 0, snapshot each game at
     least that long at its last version.

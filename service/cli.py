@@ -39,15 +39,15 @@ EXIT_NOT_EMPTY = 8
 EXIT_CODES = {
     EXIT_OK: "success",
     EXIT_FAILED: "a check failed: a log or restored game does not verify, openapi.json is out of date, "
-                 "content findings",
+    "content findings",
     EXIT_USAGE: "bad command line (unknown command or option)",
     EXIT_CONFIG: "a DICELOG_* environment variable is malformed (the message names it)",
     EXIT_FILE: "a file is missing, unreadable, not writable, or not of the expected format",
     EXIT_GAME: "the game id is malformed, no such game, or the token does not open it",
     EXIT_STORE: "the store is unreachable (PostgreSQL host, port and database named) or missing "
-                "(no SQLite store in the data directory)",
+    "(no SQLite store in the data directory)",
     EXIT_SCHEMA: "the store's schema is newer than this dicelog, or not migrated while "
-                 "DICELOG_AUTO_MIGRATE=false (run dicelog migrate)",
+    "DICELOG_AUTO_MIGRATE=false (run dicelog migrate)",
     EXIT_NOT_EMPTY: "restore refused: the store already holds events",
 }
 
@@ -90,7 +90,11 @@ def _legacy_data_dir_hint(settings: Settings) -> str:
     """A hint when ``./dicelog-data`` (the default data directory up to release 0.1) holds a store
     and ``DICELOG_DATA_DIR`` is unset."""
     legacy = Path("dicelog-data").resolve()
-    if "DICELOG_DATA_DIR" in os.environ or settings.data_dir == legacy or not (legacy / "games.sqlite").is_file():
+    if (
+        "DICELOG_DATA_DIR" in os.environ
+        or settings.data_dir == legacy
+        or not (legacy / "games.sqlite").is_file()
+    ):
         return ""
     return f"; {legacy} holds a store written with the old default: set DICELOG_DATA_DIR={legacy} to use it"
 
@@ -108,22 +112,33 @@ def _check_store(settings: Settings, *, create: bool) -> None:
             try:
                 settings.data_dir.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                _fail(EXIT_STORE, f"cannot create the data directory {settings.data_dir} (DICELOG_DATA_DIR): "
-                                  f"{e.strerror}")
+                _fail(
+                    EXIT_STORE,
+                    f"cannot create the data directory {settings.data_dir} (DICELOG_DATA_DIR): {e.strerror}",
+                )
         elif not store_exists(settings):
-            _fail(EXIT_STORE, f"no dicelog store in {settings.data_dir} (DICELOG_DATA_DIR): games.sqlite not found"
-                              f"{_legacy_data_dir_hint(settings)}")
+            _fail(
+                EXIT_STORE,
+                f"no dicelog store in {settings.data_dir} (DICELOG_DATA_DIR): games.sqlite not found"
+                f"{_legacy_data_dir_hint(settings)}",
+            )
         return
     import psycopg
 
     try:
         exists = store_exists(settings)
     except psycopg.Error as e:
-        _fail(EXIT_STORE, f"cannot connect to PostgreSQL at {settings.postgres_host}:{settings.postgres_port}, "
-                          f"database {settings.postgres_dbname}, user {settings.postgres_user}: {_first_line(e)}")
+        _fail(
+            EXIT_STORE,
+            f"cannot connect to PostgreSQL at {settings.postgres_host}:{settings.postgres_port}, "
+            f"database {settings.postgres_dbname}, user {settings.postgres_user}: {_first_line(e)}",
+        )
     if not create and not exists:
-        _fail(EXIT_STORE, f"no dicelog store in {settings.describe_store()}: table games_events not found "
-                          "(check DICELOG_POSTGRES_SCHEMA, or run dicelog migrate)")
+        _fail(
+            EXIT_STORE,
+            f"no dicelog store in {settings.describe_store()}: table games_events not found "
+            "(check DICELOG_POSTGRES_SCHEMA, or run dicelog migrate)",
+        )
 
 
 @contextmanager
@@ -215,7 +230,9 @@ def _migrate(args: argparse.Namespace) -> int:
         with _store_errors(settings):
             if args.check:
                 current = schema_version(settings)
-                print(f"{settings.describe_store()}: schema version {current}, this dicelog's {SCHEMA_VERSION}")
+                print(
+                    f"{settings.describe_store()}: schema version {current}, this dicelog's {SCHEMA_VERSION}"
+                )
                 return EXIT_OK if current == SCHEMA_VERSION else EXIT_SCHEMA
             report = migrate(settings)
     except SchemaError as e:
@@ -255,8 +272,11 @@ def _backup(args: argparse.Namespace) -> int:
                 raise
         finally:
             games.close()
-    print(f"backed up {counts.events} stored events ({counts.games} games, {counts.campaigns} campaigns) "
-          f"from {settings.describe_store()} to {args.path}", file=sys.stderr if target is None else sys.stdout)
+    print(
+        f"backed up {counts.events} stored events ({counts.games} games, {counts.campaigns} campaigns) "
+        f"from {settings.describe_store()} to {args.path}",
+        file=sys.stderr if target is None else sys.stdout,
+    )
     return EXIT_OK
 
 
@@ -280,7 +300,9 @@ def _restore(args: argparse.Namespace) -> int:
     try:
         with _store_errors(settings):
             migrate(settings)
-            games = Games(_read_only(settings).library_env("games"), snapshot_interval=settings.snapshot_interval)
+            games = Games(
+                _read_only(settings).library_env("games"), snapshot_interval=settings.snapshot_interval
+            )
             try:
                 report = restore(games, path, checked=counts, snapshot_interval=settings.snapshot_interval)
             finally:
@@ -290,15 +312,21 @@ def _restore(args: argparse.Namespace) -> int:
     except StoreNotEmpty as e:
         _fail(EXIT_NOT_EMPTY, f"{settings.describe_store()}: {e}")
     n = len(report.game_ids)
-    print(f"restored {counts.events} stored events ({counts.games} games, {counts.campaigns} campaigns) from "
-          f"{args.path} (dicelog {header.dicelog_version}, {header.created_at:%Y-%m-%d %H:%M:%S} UTC) into "
-          f"{settings.describe_store()}")
+    print(
+        f"restored {counts.events} stored events ({counts.games} games, {counts.campaigns} campaigns) from "
+        f"{args.path} (dicelog {header.dicelog_version}, {header.created_at:%Y-%m-%d %H:%M:%S} UTC) into "
+        f"{settings.describe_store()}"
+    )
     for game_id, d in report.failures:
-        where = f"version {d.version} ({d.check}): expected {d.expected}, found {d.found}" if d else "no events"
+        where = (
+            f"version {d.version} ({d.check}): expected {d.expected}, found {d.found}" if d else "no events"
+        )
         print(f"game {game_id} does not verify: {where}", file=sys.stderr)
-    print(f"verified {n - len(report.failures)} of {n} games"
-          + (f"; {len(report.failures)} FAILED" if report.failures else ": all ok")
-          + (f"; {report.snapshots} snapshots taken" if report.snapshots else ""))
+    print(
+        f"verified {n - len(report.failures)} of {n} games"
+        + (f"; {len(report.failures)} FAILED" if report.failures else ": all ok")
+        + (f"; {report.snapshots} snapshots taken" if report.snapshots else "")
+    )
     return EXIT_FAILED if report.failures else EXIT_OK
 
 
@@ -372,7 +400,11 @@ def _verify(args: argparse.Namespace) -> int:
         except OSError as e:
             _fail(EXIT_FILE, f"cannot read {args.file}: {e.strerror or e}")
     if report.ok:
-        seed = "; dice re-derived from the revealed seed: %d" % report.dice_checked if report.seed_revealed else ""
+        seed = (
+            "; dice re-derived from the revealed seed: %d" % report.dice_checked
+            if report.seed_revealed
+            else ""
+        )
         print(f"verified: all {report.events} events{seed}")
         return EXIT_OK
     d = report.divergence
@@ -415,26 +447,37 @@ def parser() -> argparse.ArgumentParser:
     """The ``dicelog`` argument parser (its epilog lists the exit codes)."""
     codes = "\n".join(f"  {code}  {meaning}" for code, meaning in EXIT_CODES.items())
     root = argparse.ArgumentParser(
-        prog="dicelog", description="Event-sourced rules service for tabletop games.",
+        prog="dicelog",
+        description="Event-sourced rules service for tabletop games.",
         epilog=f"configuration: DICELOG_* environment variables (see the README)\n\nexit codes:\n{codes}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = root.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the HTTP API")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container or for replicas)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container or for replicas)",
+    )
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(func=_serve)
 
     worker = sub.add_parser("worker", help="run the projections and the Redis publisher")
-    worker.add_argument("--poll-interval", type=float, default=0.5, help="seconds between passes (default 0.5)")
+    worker.add_argument(
+        "--poll-interval", type=float, default=0.5, help="seconds between passes (default 0.5)"
+    )
     worker.set_defaults(func=_worker)
 
-    migrate = sub.add_parser("migrate", help="create or upgrade the store's tables (idempotent; run before serve)")
-    migrate.add_argument("--check", action="store_true",
-                         help=f"only compare the store's schema version with this dicelog's (exit {EXIT_SCHEMA} "
-                              "when they differ)")
+    migrate = sub.add_parser(
+        "migrate", help="create or upgrade the store's tables (idempotent; run before serve)"
+    )
+    migrate.add_argument(
+        "--check",
+        action="store_true",
+        help=f"only compare the store's schema version with this dicelog's (exit {EXIT_SCHEMA} "
+        "when they differ)",
+    )
     migrate.set_defaults(func=_migrate)
 
     backup = sub.add_parser("backup", help="write every game's and campaign's log to a backup file")
@@ -453,8 +496,11 @@ def parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write a game's log as JSON Lines (from the configured store)")
     export.add_argument("game", help="game id")
     export.add_argument("--output", "-o", default=None, help="file (default: standard output)")
-    export.add_argument("--token", default=None,
-                        help="export this token's view of the game (default: the full log, as stored)")
+    export.add_argument(
+        "--token",
+        default=None,
+        help="export this token's view of the game (default: the full log, as stored)",
+    )
     export.set_defaults(func=_export)
 
     verify = sub.add_parser("verify", help="verify an exported log offline")
@@ -462,8 +508,12 @@ def parser() -> argparse.ArgumentParser:
     verify.set_defaults(func=_verify)
 
     demo = sub.add_parser("demo", help="play Chapter 1 with bot seats through the real HTTP API")
-    demo.add_argument("--game", default="mice-and-mystics", choices=registry.builtin_names(),
-                      help="the ruleset to play (default: mice-and-mystics)")
+    demo.add_argument(
+        "--game",
+        default="mice-and-mystics",
+        choices=registry.builtin_names(),
+        help="the ruleset to play (default: mice-and-mystics)",
+    )
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")
     demo.add_argument("--mice", nargs=4, default=["collin", "filch", "maginos", "nez"], metavar="MOUSE")
     demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many mouse turns")
@@ -472,8 +522,12 @@ def parser() -> argparse.ArgumentParser:
 
     content = sub.add_parser("content", help="game content as data")
     content_sub = content.add_subparsers(dest="content_command", required=True)
-    content_check = content_sub.add_parser("check", help="check the content's consistency; exit 1 on any finding")
-    content_check.add_argument("--pack", type=Path, default=None, help="a content pack directory laid over it")
+    content_check = content_sub.add_parser(
+        "check", help="check the content's consistency; exit 1 on any finding"
+    )
+    content_check.add_argument(
+        "--pack", type=Path, default=None, help="a content pack directory laid over it"
+    )
     content_check.set_defaults(func=_content_check)
     return root
 

@@ -92,8 +92,11 @@ def _create_release_0_1_tables(settings: Settings) -> None:
 
 
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "games event store and snapshots, projection views and checkpoints, publisher checkpoint",
-              _create_release_0_1_tables),
+    Migration(
+        1,
+        "games event store and snapshots, projection views and checkpoints, publisher checkpoint",
+        _create_release_0_1_tables,
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The schema version this code reads and writes."""
@@ -126,9 +129,13 @@ def _pg(settings: Settings) -> Iterator[Any]:
     import psycopg
 
     with psycopg.connect(
-        host=settings.postgres_host, port=settings.postgres_port, dbname=settings.postgres_dbname,
-        user=settings.postgres_user, password=settings.postgres_password or None,
-        connect_timeout=settings.postgres_connect_timeout, autocommit=True,
+        host=settings.postgres_host,
+        port=settings.postgres_port,
+        dbname=settings.postgres_dbname,
+        user=settings.postgres_user,
+        password=settings.postgres_password or None,
+        connect_timeout=settings.postgres_connect_timeout,
+        autocommit=True,
     ) as conn:
         yield conn
 
@@ -164,7 +171,9 @@ def schema_version(settings: Settings) -> int:
         ).fetchone()
         if exists is None:
             return 0
-        row = conn.execute(SQL("SELECT coalesce(max(version), 0) FROM {0}").format(_pg_table(settings))).fetchone()
+        row = conn.execute(
+            SQL("SELECT coalesce(max(version), 0) FROM {0}").format(_pg_table(settings))
+        ).fetchone()
         return int(row[0])
 
 
@@ -181,14 +190,16 @@ def _migration_lock(settings: Settings) -> Iterator[Callable[[Migration], None]]
         conn = sqlite3.connect(_sqlite_path(settings), timeout=10)
         try:
             conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER PRIMARY KEY, description TEXT NOT NULL, "
-                "dicelog_version TEXT NOT NULL, applied_at TEXT NOT NULL)"
+                f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER PRIMARY KEY, "
+                "description TEXT NOT NULL, dicelog_version TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             conn.commit()
 
             def record_sqlite(m: Migration) -> None:
-                conn.execute(f"INSERT OR IGNORE INTO {VERSION_TABLE} VALUES (?, ?, ?, ?)",
-                             (m.version, m.description, dicelog_version(), now()))
+                conn.execute(
+                    f"INSERT OR IGNORE INTO {VERSION_TABLE} VALUES (?, ?, ?, ?)",
+                    (m.version, m.description, dicelog_version(), now()),
+                )
                 conn.commit()
 
             yield record_sqlite
@@ -202,14 +213,18 @@ def _migration_lock(settings: Settings) -> Iterator[Callable[[Migration], None]]
     with _pg(settings) as conn:
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (key,))
         try:
-            conn.execute(SQL(
-                "CREATE TABLE IF NOT EXISTS {0} (version integer PRIMARY KEY, description text NOT NULL, "
-                "dicelog_version text NOT NULL, applied_at timestamptz NOT NULL)"
-            ).format(table))
+            conn.execute(
+                SQL(
+                    "CREATE TABLE IF NOT EXISTS {0} (version integer PRIMARY KEY, description text NOT NULL, "
+                    "dicelog_version text NOT NULL, applied_at timestamptz NOT NULL)"
+                ).format(table)
+            )
 
             def record_pg(m: Migration) -> None:
-                conn.execute(SQL("INSERT INTO {0} VALUES (%s, %s, %s, now()) ON CONFLICT DO NOTHING").format(table),
-                             (m.version, m.description, dicelog_version()))
+                conn.execute(
+                    SQL("INSERT INTO {0} VALUES (%s, %s, %s, now()) ON CONFLICT DO NOTHING").format(table),
+                    (m.version, m.description, dicelog_version()),
+                )
 
             yield record_pg
         finally:
@@ -256,5 +271,6 @@ def ensure_schema(settings: Settings) -> int:
 def _too_new(settings: Settings, version: int) -> str:
     return (
         f"the store ({settings.describe_store()}) is at schema version {version}, newer than this dicelog "
-        f"({dicelog_version()}, schema version {SCHEMA_VERSION}) knows: run the dicelog release that migrated it"
+        f"({dicelog_version()}, schema version {SCHEMA_VERSION}) knows: run the dicelog release that "
+        "migrated it"
     )

@@ -127,7 +127,8 @@ class MsgspecMapper(Mapper[UUID]):
 
 
 _POSTGRES_KEYS = tuple(sorted(
-    value for name, value in vars(BasePostgresFactory).items() if name.startswith("POSTGRES_") and isinstance(value, str)
+    value for name, value in vars(BasePostgresFactory).items()
+    if name.startswith("POSTGRES_") and isinstance(value, str)
 ))
 _pools: dict[tuple[str | None, ...], tuple[PostgresDatastore, int]] = {}
 _pools_lock = threading.Lock()
@@ -159,7 +160,10 @@ class SharedPostgresDatastore(PostgresDatastore):
         shared.close()
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc_val: BaseException | None, exc_tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
     ) -> None:
         self.close()
 

@@ -51,9 +51,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from msgspec import Struct, field
 
@@ -76,10 +76,19 @@ def _count(value: str, variable: str, *, least: int = 0, most: int | None = None
     """A whole number from ``least`` to ``most`` (``None``: no upper bound). Raises ``ValueError``
     naming ``variable``."""
     text = value.strip()
-    if not text.isascii() or not text.isdigit() or int(text) < least or (most is not None and int(text) > most):
+    number = int(text) if text.isascii() and text.isdigit() else least - 1
+    if number < least or (most is not None and number > most):
         bounds = f"from {least} to {most}" if most is not None else f"{least} or more"
         raise ValueError(f"{variable} must be a whole number, {bounds}; not {value!r}")
-    return int(text)
+    return number
+
+
+def _choice(value: str, variable: str, *, choices: tuple[str, ...]) -> Any:
+    """One of ``choices`` (any case, spaces around ignored). Raises ``ValueError`` naming ``variable``."""
+    text = value.strip().lower()
+    if text not in choices:
+        raise ValueError(f"{variable} must be one of {', '.join(choices)}; not {value!r}")
+    return text
 
 
 def _text(value: str, variable: str) -> str:
@@ -228,52 +237,47 @@ class Settings(Struct, frozen=True, kw_only=True):
         Raises ``ValueError`` naming the variable when a value is malformed.
         """
         env = os.environ if environ is None else environ
-        get = lambda name, default: env.get(f"DICELOG_{name}", default)  # noqa: E731
-        store = get("STORE", "sqlite").strip().lower()
-        if store not in ("sqlite", "postgres"):
-            raise ValueError(f"bad DICELOG_* setting: DICELOG_STORE must be sqlite or postgres; not {store!r}")
+
+        def read(name: str, default: str, parse: Callable[..., Any] = lambda v, _: v, **bounds: int) -> Any:
+            """``DICELOG_<name>`` (``default`` when unset) through ``parse(value, variable, **bounds)``."""
+            return parse(env.get(f"DICELOG_{name}", default), f"DICELOG_{name}", **bounds)
+
         try:
-            rate_limit_create = get("RATE_LIMIT_CREATE", "30/minute")
+            store = read("STORE", "sqlite", _choice, choices=("sqlite", "postgres"))
+            rate_limit_create = read("RATE_LIMIT_CREATE", "30/minute")
             parse_rate_limit(rate_limit_create, "DICELOG_RATE_LIMIT_CREATE")
-            rate_limit_commands = get("RATE_LIMIT_COMMANDS", "120/minute")
+            rate_limit_commands = read("RATE_LIMIT_COMMANDS", "120/minute")
             parse_rate_limit(rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS")
-            log_level = get("LOG_LEVEL", "info").strip().lower()
-            if log_level not in LOG_LEVELS:
-                raise ValueError(f"DICELOG_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}; not {log_level!r}")
-            data_dir = get("DATA_DIR", "")
+            data_dir = read("DATA_DIR", "")
             return cls(
-                data_dir=_data_dir(data_dir, "DICELOG_DATA_DIR") if data_dir.strip() else default_data_dir(env),
-                store=store,  # type: ignore[arg-type]
-                auto_migrate=_bool(get("AUTO_MIGRATE", "true"), "DICELOG_AUTO_MIGRATE"),
-                postgres_host=_text(get("POSTGRES_HOST", "127.0.0.1"), "DICELOG_POSTGRES_HOST"),
-                postgres_port=_count(get("POSTGRES_PORT", "5432"), "DICELOG_POSTGRES_PORT", least=1, most=65535),
-                postgres_dbname=_text(get("POSTGRES_DBNAME", "dicelog"), "DICELOG_POSTGRES_DBNAME"),
-                postgres_user=_text(get("POSTGRES_USER", "postgres"), "DICELOG_POSTGRES_USER"),
-                postgres_password=get("POSTGRES_PASSWORD", ""),
-                postgres_schema=_text(get("POSTGRES_SCHEMA", "public"), "DICELOG_POSTGRES_SCHEMA"),
-                postgres_pool_size=_count(get("POSTGRES_POOL_SIZE", "2"), "DICELOG_POSTGRES_POOL_SIZE", least=1),
-                postgres_max_overflow=_count(get("POSTGRES_MAX_OVERFLOW", "4"), "DICELOG_POSTGRES_MAX_OVERFLOW"),
-                postgres_connect_timeout=_count(
-                    get("POSTGRES_CONNECT_TIMEOUT", "4"), "DICELOG_POSTGRES_CONNECT_TIMEOUT", least=1
-                ),
-                postgres_max_waiting=_count(get("POSTGRES_MAX_WAITING", "0"), "DICELOG_POSTGRES_MAX_WAITING"),
-                postgres_conn_max_age=_seconds(get("POSTGRES_CONN_MAX_AGE", "3600"), "DICELOG_POSTGRES_CONN_MAX_AGE"),
-                postgres_pre_ping=_bool(get("POSTGRES_PRE_PING", "false"), "DICELOG_POSTGRES_PRE_PING"),
-                redis_url=_redis_url(get("REDIS_URL", ""), "DICELOG_REDIS_URL"),
-                stream_maxlen=_count(get("STREAM_MAXLEN", "10000"), "DICELOG_STREAM_MAXLEN"),
-                stream_retention=parse_retention(get("STREAM_RETENTION", "off"), "DICELOG_STREAM_RETENTION"),
-                global_stream_maxlen=_count(get("GLOBAL_STREAM_MAXLEN", "1000000"), "DICELOG_GLOBAL_STREAM_MAXLEN"),
-                global_stream_retention=parse_retention(
-                    get("GLOBAL_STREAM_RETENTION", "24h"), "DICELOG_GLOBAL_STREAM_RETENTION"
-                ),
-                snapshot_interval=_count(get("SNAPSHOT_INTERVAL", "100"), "DICELOG_SNAPSHOT_INTERVAL"),
-                embedded_worker=_bool(get("EMBEDDED_WORKER", "true"), "DICELOG_EMBEDDED_WORKER"),
-                log_level=log_level,
+                data_dir=read("DATA_DIR", "", _data_dir) if data_dir.strip() else default_data_dir(env),
+                store=store,
+                auto_migrate=read("AUTO_MIGRATE", "true", _bool),
+                postgres_host=read("POSTGRES_HOST", "127.0.0.1", _text),
+                postgres_port=read("POSTGRES_PORT", "5432", _count, least=1, most=65535),
+                postgres_dbname=read("POSTGRES_DBNAME", "dicelog", _text),
+                postgres_user=read("POSTGRES_USER", "postgres", _text),
+                postgres_password=read("POSTGRES_PASSWORD", ""),
+                postgres_schema=read("POSTGRES_SCHEMA", "public", _text),
+                postgres_pool_size=read("POSTGRES_POOL_SIZE", "2", _count, least=1),
+                postgres_max_overflow=read("POSTGRES_MAX_OVERFLOW", "4", _count),
+                postgres_connect_timeout=read("POSTGRES_CONNECT_TIMEOUT", "4", _count, least=1),
+                postgres_max_waiting=read("POSTGRES_MAX_WAITING", "0", _count),
+                postgres_conn_max_age=read("POSTGRES_CONN_MAX_AGE", "3600", _seconds),
+                postgres_pre_ping=read("POSTGRES_PRE_PING", "false", _bool),
+                redis_url=read("REDIS_URL", "", _redis_url),
+                stream_maxlen=read("STREAM_MAXLEN", "10000", _count),
+                stream_retention=read("STREAM_RETENTION", "off", parse_retention),
+                global_stream_maxlen=read("GLOBAL_STREAM_MAXLEN", "1000000", _count),
+                global_stream_retention=read("GLOBAL_STREAM_RETENTION", "24h", parse_retention),
+                snapshot_interval=read("SNAPSHOT_INTERVAL", "100", _count),
+                embedded_worker=read("EMBEDDED_WORKER", "true", _bool),
+                log_level=read("LOG_LEVEL", "info", _choice, choices=LOG_LEVELS),
                 rate_limit_create=rate_limit_create,
                 rate_limit_commands=rate_limit_commands,
-                sse_heartbeat=_seconds(get("SSE_HEARTBEAT", "15"), "DICELOG_SSE_HEARTBEAT"),
-                sse_poll_interval=_seconds(get("SSE_POLL_INTERVAL", "2"), "DICELOG_SSE_POLL_INTERVAL"),
-                cors_origins=parse_origins(get("CORS_ORIGINS", ""), "DICELOG_CORS_ORIGINS"),
+                sse_heartbeat=read("SSE_HEARTBEAT", "15", _seconds),
+                sse_poll_interval=read("SSE_POLL_INTERVAL", "2", _seconds),
+                cors_origins=read("CORS_ORIGINS", "", parse_origins),
             )
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None
