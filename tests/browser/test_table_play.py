@@ -165,3 +165,24 @@ def test_a_move_at_one_seats_table_appears_at_the_other_seats_table_within_a_sec
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_a_refusal_shows_the_problems_detail_and_the_table_catches_up(live: str, context: Any) -> None:
+    game = mice_game(live, dice_mode="manual", seats=ONE_SEAT)
+    page = context.new_page()
+    page.route("**/stream", lambda route: route.abort())  # no live updates: the page stays behind
+    page.goto(game.url(live, "table"))
+    ready(page)
+    pending = game.get("/legal-commands", "table")["pending"]
+    assert pending["type"] == "ShuffleRequested"
+    version = game.get("")["version"]
+    game.send("table", {"type": "Shuffle", "order": pending["cards"]})  # another device answered first
+    for card in reversed(pending["cards"]):
+        page.click(f"#controls .shuffle-card[data-card='{card}']")
+    page.click("#submit-shuffle")
+    problem = page.locator("#problem")
+    problem.wait_for(state="visible")
+    assert "expected" in problem.locator(".detail").inner_text().lower(), problem.inner_text()
+    wait_version(page, version + 1)  # after a refusal the page reads the game again
+    assert game.get("")["version"] > version
+    screenshot(page, "table-refusal")
