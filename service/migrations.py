@@ -29,6 +29,7 @@ A new migration appends ``Migration(version, description, apply)`` and raises ``
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -181,30 +182,32 @@ def schema_version(settings: Settings) -> int:
 def _migration_lock(settings: Settings) -> Iterator[Callable[[Migration], None]]:
     """Hold the store's migration lock; yields ``record(migration)``, which stores a migration as applied.
 
-    SQLite: an embedded store has one migrator (the file lock covers the rest). PostgreSQL: a
+    SQLite: an exclusive ``flock`` on ``migrate.lock`` in the data directory. PostgreSQL: a
     session advisory lock keyed by the schema, held on its own connection (not one of the pool's,
     and outside any transaction, so no idle-in-transaction timeout ends it)."""
     now = lambda: datetime.now(UTC).isoformat()  # noqa: E731
     if settings.store == "sqlite":
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(_sqlite_path(settings), timeout=10)
-        try:
-            conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER PRIMARY KEY, "
-                "description TEXT NOT NULL, dicelog_version TEXT NOT NULL, applied_at TEXT NOT NULL)"
-            )
-            conn.commit()
-
-            def record_sqlite(m: Migration) -> None:
+        with open(settings.data_dir / "migrate.lock", "wb") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            conn = sqlite3.connect(_sqlite_path(settings), timeout=10)
+            try:
                 conn.execute(
-                    f"INSERT OR IGNORE INTO {VERSION_TABLE} VALUES (?, ?, ?, ?)",
-                    (m.version, m.description, dicelog_version(), now()),
+                    f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER PRIMARY KEY, "
+                    "description TEXT NOT NULL, dicelog_version TEXT NOT NULL, applied_at TEXT NOT NULL)"
                 )
                 conn.commit()
 
-            yield record_sqlite
-        finally:
-            conn.close()
+                def record_sqlite(m: Migration) -> None:
+                    conn.execute(
+                        f"INSERT OR IGNORE INTO {VERSION_TABLE} VALUES (?, ?, ?, ?)",
+                        (m.version, m.description, dicelog_version(), now()),
+                    )
+                    conn.commit()
+
+                yield record_sqlite
+            finally:
+                conn.close()
         return
     from psycopg.sql import SQL
 
