@@ -9,6 +9,7 @@ the idempotency record of a keyed command. Optimistic concurrency comes from the
 from __future__ import annotations
 
 import hashlib
+import heapq
 import hmac
 import secrets
 from collections.abc import Sequence
@@ -24,8 +25,8 @@ from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.dice import commitment
 from domain.core.errors import DomainError, RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DecisionRequested, DiceRolled
-from domain.core.events import DrawRequested, ForkOrigin, GameCreated, GameEnded, RollRequested, ShuffleRequested
-from domain.core.events import UndoApplied
+from domain.core.events import DrawRequested, ForkOrigin, GameCreated, GameEnded, RollRequested
+from domain.core.events import ShuffleRequested, UndoApplied
 from domain.core import registry
 from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, fold, play_game, project_game
 from domain.core.game import record_hash
@@ -34,18 +35,16 @@ from domain.core.verify import Verification, verify
 from domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
 from service.fanout import FanOut
 from service.game_index import GameIndex, IndexCache
+from service.game_listing import GameListing, public_from_state
 from service.persistence import MsgspecMapper, decode_recorded
 from service.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex, claim_id, idempotency_id
 from service.records import secret_id, token_id
-from service.topics import resolve as resolve_topic
+from service.store_reads import creation_notification_id, read_range, topic_class
 from service.topics import topics_of
 
 _encode = msgspec.json.Encoder().encode
 GAME_CREATED_TOPICS = list(topics_of(GameCreated))  # the canonical topic and release 0.1's
 
-
-SCAN_LIMIT = 1000
-"""Game creations read at most per page of ``GET /games`` (non-public games are skipped)."""
 
 INDEX_CHUNK = 5000
 """Events read per query while an audit index catches up with a game."""
@@ -54,9 +53,11 @@ SCAN_CHUNK = 500
 """Events read per query by a filtered page of ``GET /games/{id}/events``."""
 
 CHANCE_PROOF_EVENTS = (
-    RollRequested, ShuffleRequested, DrawRequested, DiceRolled, CardsShuffled, CardsDrawn, UndoApplied, GameEnded,
+    RollRequested, ShuffleRequested, DrawRequested, DiceRolled, CardsShuffled, CardsDrawn,
+    UndoApplied, GameEnded,
 )
 """The events ``service.audit.dice_proof`` looks at (with the game's first event)."""
+CHANCE_PROOF_TOPICS = frozenset(t for cls in (GameCreated, *CHANCE_PROOF_EVENTS) for t in topics_of(cls))
 
 
 class Marked(NamedTuple):
@@ -183,6 +184,7 @@ class Games(Application[UUID]):
         self.snapshot_interval = snapshot_interval
         self._secrets: dict[UUID, GameSecret] = {}
         self._indexes = IndexCache()
+        self._listing = GameListing()
         super().__init__(env)
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
@@ -549,7 +551,7 @@ class Games(Application[UUID]):
         index = self._indexes.get(game_id, ruleset)
         with index.lock:
             while True:
-                stored = self.recorder.select_events(game_id, gt=index.version or None, limit=INDEX_CHUNK)
+                stored = read_range(self.recorder, game_id, gt=index.version or None, limit=INDEX_CHUNK)
                 index.extend(stored, self.mapper.to_domain_event)
                 if len(stored) < INDEX_CHUNK:
                     return index, index.version
@@ -594,14 +596,13 @@ class Games(Application[UUID]):
         filtered = seat is not None or type_ is not None
         while low < high and len(chosen) <= limit:
             want = limit + 1 - len(chosen)
-            stored = self.recorder.select_events(
-                game_id, gt=low, lte=high, limit=max(want, SCAN_CHUNK) if filtered else want
-            )
+            chunk = max(want, SCAN_CHUNK) if filtered else want
+            stored = read_range(self.recorder, game_id, gt=low, lte=high, limit=chunk)
             if not stored:
                 break
             for event in stored:
                 low = event.originator_version
-                if type_ is not None and resolve_topic(event.topic).__name__ != type_:
+                if type_ is not None and topic_class(event.topic).__name__ != type_:
                     continue
                 record = self.mapper.to_domain_event(event)
                 if seat is not None and record.seat != seat:
@@ -613,7 +614,9 @@ class Games(Application[UUID]):
         next_after = page[-1].originator_version if len(chosen) > limit else None
         return self.marked(index, head, page), next_after
 
-    def span(self, game_id: UUID, ruleset: Any, kind: str, number: int) -> tuple[int, int, list[Marked]] | None:
+    def span(
+        self, game_id: UUID, ruleset: Any, kind: str, number: int
+    ) -> tuple[int, int, list[Marked]] | None:
         """Turn or round ``number`` (1-based, ``kind`` ``turn`` / ``round``): its first and last
         version and its events, marked (one range read); ``None`` when there is no such one."""
         index, head = self.index(game_id, ruleset)
@@ -625,43 +628,46 @@ class Games(Application[UUID]):
 
     def chance_records(self, game_id: UUID) -> list[Recorded]:
         """What the dice proof needs of a game's log (``service.audit.dice_proof``): its first
-        event, every roll, shuffle and draw with its request, every ``UndoApplied`` (it rewinds
-        the dice stream) and ``GameEnded``, oldest first. The other events are skipped on their
-        stored topic, never decoded. Raises ``GameNotFound``."""
-        stored = self.recorder.select_events(game_id)
-        if not stored:
+        event (``GameCreated``), every roll, shuffle and draw with its request, every
+        ``UndoApplied`` (it rewinds the dice stream) and ``GameEnded``, oldest first: the store
+        returns only those (a filter on their topics). Raises ``GameNotFound``."""
+        stored = read_range(self.recorder, game_id, topics=CHANCE_PROOF_TOPICS)
+        if not stored or stored[0].originator_version != 1:
             raise GameNotFound(str(game_id))
-        to = self.mapper.to_domain_event
-        return [
-            to(s) for s in stored if s.originator_version == 1 or resolve_topic(s.topic) in CHANCE_PROOF_EVENTS
-        ]
+        return [self.mapper.to_domain_event(s) for s in stored]
 
     def games(
         self, *, after: int = 0, limit: int = 50, include: set[UUID] | frozenset[UUID] = frozenset()
     ) -> tuple[list[UUID], int | None]:
         """A page of game ids in creation order (notification id > ``after``): the public games
         and those in ``include`` (a token's own); returns (ids, cursor of the next page or
-        ``None``). At most ``SCAN_LIMIT`` creations are read per page, so a page may hold fewer
-        than ``limit`` games and still have a next one."""
-        found: list[UUID] = []
-        cursor = after
-        scanned = 0
-        while len(found) < limit and scanned < SCAN_LIMIT:
-            notes: Sequence[Notification] = self.recorder.select_notifications(
-                start=cursor + 1, limit=min(limit, SCAN_LIMIT - scanned), topics=GAME_CREATED_TOPICS
-            )
-            for note in notes:
-                cursor = note.id
-                record = self.mapper.to_domain_event(note)
-                if record.payload.visibility == "public" or record.originator_id in include:
-                    found.append(record.originator_id)
-                    if len(found) == limit:
-                        break
-            scanned += len(notes)
-            if not notes:
-                return found, None
-        more = self.recorder.select_notifications(start=cursor + 1, limit=1, topics=GAME_CREATED_TOPICS)
-        return found, cursor if more else None
+        ``None`` when no later game would be listed).
+
+        The public games come from the process's ``GameListing`` (brought up to date with the
+        creations stored since its last use), the ``include`` games from their creation's
+        notification id (one indexed read each): no page walks the log.
+        """
+        self._listing.catch_up(self.recorder, GAME_CREATED_TOPICS, self._is_public)
+        own: list[tuple[int, UUID]] = []
+        for game_id in include:
+            position = creation_notification_id(self.recorder, game_id, GAME_CREATED_TOPICS)
+            if position is not None and position > after:
+                own.append((position, game_id))
+        candidates = heapq.merge(self._listing.after(after), sorted(own))
+        found: list[tuple[int, UUID]] = []
+        for position, game_id in candidates:
+            if found and found[-1][0] == position:
+                continue  # a public game of the token's own
+            if len(found) == limit:
+                return [g for _, g in found], found[-1][0]
+            found.append((position, game_id))
+        return [g for _, g in found], None
+
+    def _is_public(self, note: Notification) -> bool:
+        """Whether a stored ``GameCreated`` is of a public game (its ``visibility`` only)."""
+        if self.mapper.cipher is None and self.mapper.compressor is None:
+            return public_from_state(note.state)
+        return self.mapper.to_domain_event(note).payload.visibility == "public"
 
     def verify(self, game_id: UUID) -> Verification:
         """Re-derive the whole log of a game from the store (see ``domain.core.verify``)."""

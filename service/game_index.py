@@ -34,7 +34,7 @@ from eventsourcing.persistence import StoredEvent
 from domain.core.events import CommandAccepted, UndoApplied, UndoApproved, UndoRejected, UndoRequested
 from domain.core.game import Recorded
 from domain.core.undo import starts_round, starts_turn
-from service.topics import resolve
+from service.store_reads import topic_class
 
 _BOOKKEEPING = (UndoRequested, UndoApproved, UndoRejected, UndoApplied)
 _UNDO_COMMANDS = (b'"type":"RequestUndo"', b'"type":"ApproveUndo"')  # as domain.core.undo._is
@@ -76,7 +76,7 @@ class GameIndex:
             version = event.originator_version
             if version != self.version + 1:
                 raise ValueError(f"index of version {self.version} cannot take version {version}")
-            cls = resolve(event.topic)
+            cls = topic_class(event.topic)
             payload: Any = None
             if cls is UndoApplied or (self._own_turns or self._own_rounds):
                 payload = decode(event).payload
@@ -86,7 +86,7 @@ class GameIndex:
                 self.turn_starts.append(version)
             if self._starts(payload, cls, starts_round, self._own_rounds, "RoundStarted"):
                 self.round_starts.append(version)
-            if cls in _BOOKKEEPING or (payload is not None and cls is CommandAccepted and _undo_command(payload)):
+            if cls in _BOOKKEEPING or (cls is CommandAccepted and _undo_command(payload)):
                 self.bookkeeping.append(version)
             if cls is UndoApplied:
                 self.undos.append((payload.to_version, version))
@@ -140,7 +140,11 @@ def _following(starts: list[int], after: int, head: int) -> int | None:
 
 
 def _undo_command(payload: Any) -> bool:
-    return isinstance(payload, CommandAccepted) and any(tag in bytes(payload.command) for tag in _UNDO_COMMANDS)
+    """``domain.core.undo._is`` for a ``CommandAccepted`` (``None``: not decoded, not an undo)."""
+    if not isinstance(payload, CommandAccepted):
+        return False
+    command = bytes(payload.command)
+    return any(tag in command for tag in _UNDO_COMMANDS)
 
 
 class IndexCache:

@@ -1,0 +1,78 @@
+"""The public games in creation order, for ``GET /games``, kept up to date incrementally.
+
+``GET /games`` used to find a page by reading the notification log with a topic filter: the store
+walks every event stored since the cursor to find the ``GameCreated`` among them (there is no
+index on topics), so a page cost grew with the length of the games created meanwhile, and each
+creation was decoded whole (its setup, up to a 1 MiB content pack) to read its visibility.
+
+``GameListing`` keeps, per process, the (notification id, game id) of every public game, in
+creation order. ``catch_up`` reads only the notifications stored since its last call (the
+whole log once, the first time), and decodes just the ``visibility`` of each creation. A page is
+then a slice of that list merged with the token's own games (``Games.games``), whose creation
+positions are read one by one (``service.store_reads.creation_notification_id``).
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+CATCH_UP_CHUNK = 1000
+"""Creations read per query while catching up."""
+
+
+class _Visibility(msgspec.Struct):
+    visibility: str = "public"
+    """As ``GameCreated.visibility`` (games stored before visibility existed read as public)."""
+
+
+class _CreatedEnvelope(msgspec.Struct):
+    payload: _Visibility
+
+
+_envelope = msgspec.json.Decoder(_CreatedEnvelope)
+
+
+def public_from_state(state: bytes) -> bool:
+    """Whether a stored ``GameCreated`` envelope (plain JSON) is of a public game; only its
+    ``visibility`` is decoded. Raises ``msgspec.DecodeError`` / ``msgspec.ValidationError``."""
+    return _envelope.decode(state).payload.visibility == "public"
+
+
+class GameListing:
+    """(notification id, game id) of the public games, in creation order (module docstring)."""
+
+    def __init__(self) -> None:
+        self._positions = array("q")
+        self._ids: list[UUID] = []
+        self._seen = 0
+        """Every notification up to this id has been looked at."""
+        self._lock = threading.Lock()
+
+    def catch_up(self, recorder: Any, topics: Sequence[str], is_public: Callable[[Any], bool]) -> None:
+        """Take in the creations (notifications of ``topics``) stored since the last call;
+        ``is_public(notification)`` says whether to list one."""
+        with self._lock:
+            newest = recorder.max_notification_id() or 0
+            while self._seen < newest:
+                notes = recorder.select_notifications(
+                    start=self._seen + 1, stop=newest, limit=CATCH_UP_CHUNK, topics=topics
+                )
+                for note in notes:
+                    if is_public(note):
+                        self._positions.append(note.id)
+                        self._ids.append(note.originator_id)
+                self._seen = notes[-1].id if len(notes) == CATCH_UP_CHUNK else newest
+
+    def after(self, position: int) -> Iterator[tuple[int, UUID]]:
+        """The public games created after notification ``position``, oldest first."""
+        i = bisect_right(self._positions, position)
+        while i < len(self._ids):
+            yield self._positions[i], self._ids[i]
+            i += 1
