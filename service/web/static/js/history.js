@@ -4,13 +4,13 @@
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
 import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
-
-const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 import { commandLabel, eventText, faceLabel, pendingText } from "./labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 
 const MICE = "mice-and-mystics";
+// Figure -> space, from a state's board (space -> figures).
+const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 const gameId = gameIdFromPath();
 const token = tokenFromFragment();
 const api = new Api(token);

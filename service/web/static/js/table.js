@@ -5,13 +5,13 @@
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
 import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
-
-const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 import { commandLabel, faceIcon, faceLabel, pendingText } from "./labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 
 const MICE = "mice-and-mystics";
+// Figure -> space, from a state's board (space -> figures).
+const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 const gameId = gameIdFromPath();
 const token = tokenFromFragment();
 const api = new Api(token);
@@ -60,13 +60,16 @@ async function loadContent() {
 }
 
 let refreshing = null;
-let again = false;
+let again = false;  // asked again while a refresh was running
+let stale = false;  // the reads of the last refresh disagreed: read again
 
 function scheduleRefresh() {
   if (refreshing) { again = true; return refreshing; }
   refreshing = (async () => {
     try {
-      do { again = false; await refresh(); } while (again);
+      // Several events of one command arrive together: one more read only if one of them is
+      // newer than what the last read showed.
+      do { again = false; stale = false; await refresh(); } while (stale || (again && page.seen > page.state.version));
     } finally { refreshing = null; }
   })();
   return refreshing;
@@ -100,9 +103,8 @@ async function refresh() {
   ]);
   page.log = log.lines;
   page.undo = undo;
-  if (page.legal && page.legal.version !== version) again = true;  // moved on between the reads
+  if (page.legal && page.legal.version !== version) stale = true;  // moved on between the reads
   render();
-  if (page.seen > version) again = true;
 }
 
 async function undoStatus() {
@@ -178,7 +180,8 @@ async function send(command) {
   for (const b of document.querySelectorAll("#controls button")) b.disabled = true;
   try {
     const expected = page.legal ? page.legal.version : page.state.version;
-    await api.command(gameId, command, expected);
+    const result = await api.command(gameId, command, expected);
+    page.seen = Math.max(page.seen, result.version);
   } catch (error) {
     showProblem(error);
   } finally {
