@@ -246,11 +246,11 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     """Write every game's and campaign's log, with the service's records, to a backup file."""
+    settings = _read_only(_settings())
+    _check_store(settings, create=False)
     from service.application import Games
     from service.backup import write_backup
 
-    settings = _read_only(_settings())
-    _check_store(settings, create=False)
     target = Path(args.path) if args.path != "-" else None
     partial = target.with_name(target.name + ".partial") if target is not None else None
     with _store_errors(settings):
@@ -357,12 +357,12 @@ def _export(args: argparse.Namespace) -> int:
     Without ``--token``: the full log exactly as stored (the operator is the auditor), which
     ``dicelog verify`` checks offline. With a game token: that reader's own view (events it may
     not see are stubs), the same as ``GET /games/{id}/events`` shows it."""
-    from service.application import GameNotFound, Games, Unauthorized
-    from service.export import export_lines, export_view_lines
-
     settings = _read_only(_settings())
     game_id = _game_id(args.game)
     _check_store(settings, create=False)
+    from service.application import GameNotFound, Games, Unauthorized
+    from service.export import export_lines, export_view_lines
+
     with _store_errors(settings):
         games = Games(settings.library_env("games"), snapshot_interval=0)
         try:
