@@ -1,0 +1,306 @@
+"""Audit reads in O(page) (issue 12): ``/events``, ``/turns``, ``/rounds``, ``/dice`` and ``GET /games``
+read only what they return, and answer exactly what the full scans of the whole log answered.
+
+Random games (seeded: Chapter 1, server dice, default decisions, random legal commands, undos
+approved or rejected at random) are stored in the app's store; every answer is compared with
+the previous implementation, kept here as the reference (``audit_events`` / ``span`` /
+``dice_proof`` over the whole log).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgspec
+import pytest
+
+from domain.core.commands import ApproveUndo, Choose, RejectUndo, RequestUndo
+from domain.core.dice import commitment
+from domain.core.errors import DomainError
+from domain.core.events import DecisionRequested, GameCreated, Seat
+from domain.core.game import GameSnapshot, Recorded, create, fold, play
+from domain.core.undo import ListHistory, undone_versions
+from domain.core.visibility import SPECTATOR_VIEWER
+from domain.mice_and_mystics.ruleset import RULESET
+from service import application
+from service.application import Games
+from service.audit import audit_events, dice_proof, span, turn_parts
+from service.game_index import GameIndex
+from service.schemas import TurnView
+from service.views import builtins
+from tests.api.conftest import MICE, SEATS
+
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+SEAT_OF = {mouse: seat["name"] for seat in SEATS for mouse in seat["controls"]}
+
+
+def random_game(seed: int, events: int, *, visibility: str = "unlisted") -> list[Recorded]:
+    """A Chapter 1 game of about ``events`` events (fewer if it ends first), with undos."""
+    rng = random.Random(seed)
+    dice = rng.randbytes(32)
+    created = GameCreated(
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(msgspec.json.encode({"chapter": "chapter-1", "mice": MICE})),
+        seats=tuple(Seat(name=s["name"], controls=tuple(s["controls"])) for s in SEATS),
+        dice_mode="server", undo_policy="all-seats", decision_policy="default",
+        dice_commitment=commitment(dice), visibility=visibility,  # type: ignore[arg-type]
+    )
+    records = create(uuid4(), created, at=AT, seed=dice, command_id="c0")
+    game = fold(None, records)
+    boundaries: list[int] = []
+    n = 0
+
+    def send(command: Any, seat: str) -> bool:
+        nonlocal records, game, n
+        n += 1
+        try:
+            new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=dice,
+                       history=ListHistory(records))
+        except DomainError:
+            return False
+        records = records + new
+        game = fold(game, new)
+        return True
+
+    while len(records) < events and game.result is None:
+        if len(boundaries) > 2 and rng.random() < 0.05:
+            target = rng.choice(boundaries[-10:])
+            if send(RequestUndo(to_version=target), "red") and game.undo_request is not None:
+                send(ApproveUndo() if rng.random() < 0.75 else RejectUndo(), "blue")
+            if game.undo_request is None and game.version > target:
+                boundaries = [b for b in boundaries if b < target]
+            continue
+        if isinstance(game.pending, DecisionRequested):
+            options: list[Any] = [Choose(option=o) for o in game.pending.options]
+        else:
+            options = list(RULESET.legal_commands(game.state))
+        command = rng.choice(options)
+        before = game.version
+        if send(command, SEAT_OF.get(RULESET.piece_of(command) or "", "red")):
+            boundaries.append(before)
+    return records
+
+
+def store(games: Games, records: list[Recorded]) -> UUID:
+    """Save the events (after those already stored) with a snapshot every ``snapshot_interval``
+    versions, as the API would have."""
+    for i in range(0, len(records), 500):
+        games.save(*records[i : i + 500])
+    n = games.snapshot_interval
+    stored = games.records(records[0].originator_id, upto=records[0].originator_version - 1)
+    game = fold(None, stored) if stored else None
+    for record in records:
+        game = fold(game, [record])
+        if n and game.version % n == 0:
+            games.snapshots.put([GameSnapshot.take(game)])
+    return records[0].originator_id
+
+
+def matches(event: dict[str, Any], params: dict[str, Any]) -> bool:
+    return all(event[name] == value for name, value in params.items())
+
+
+def _json(value: Any) -> Any:
+    return json.loads(msgspec.json.encode(value))
+
+
+def reference_span_view(games: Games, game_id: UUID, kind: str, number: int, lens: Any) -> Any:
+    """``GET /games/{id}/turns|rounds/{n}`` as it was built before: from the whole log."""
+    game = games.game(game_id)
+    records = games.records(game_id)
+    found = span(game.ruleset, records, kind, number)
+    if found is None:
+        return None
+    first, last = found
+    before = games.game(game_id, first - 1)
+    parts = turn_parts(before, records[first - 1 : last], lens)
+    events = [e for e in audit_events(game.ruleset, records, lens) if first <= e.version <= last]
+    return _json(TurnView(
+        game_id=game_id, kind=kind, number=number, from_version=first, to_version=last,  # type: ignore[arg-type]
+        state_before=builtins(lens.state(before.state)),
+        state_after=builtins(lens.state(parts["after"].state)),
+        events=events, commands=parts["commands"], dice=parts["dice"], decisions=parts["decisions"],
+        log=parts["log"],
+    ))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pages_turns_rounds_and_dice_equal_the_full_scans(client, seed):
+    games: Games = client.app.state.runtime.games
+    records = random_game(seed, 700)
+    game_id = store(games, records)
+    game = games.game(game_id)
+    lens = games.lens(game, SPECTATOR_VIEWER)
+    full = _json(audit_events(game.ruleset, records, lens))
+    assert any(e["undone"] for e in full), "the game has undone events"
+    rng = random.Random(seed)
+    # Every page, walking the log with the cursor, with and without filters.
+    for params in ({}, {"seat": "red"}, {"seat": "server"}, {"type": "DiceRolled"}, {"type": "UndoApplied"},
+                   {"round": 2}, {"round": 3, "seat": "blue"}, {"type": "Nothing"}, {"round": 999}):
+        after, walked = 0, []
+        while True:
+            limit = rng.choice([1, 3, 10, 100])
+            query = {**params, "after": after, "limit": limit}
+            page = client.get(f"/games/{game_id}/events", params=query).json()
+            walked += page["events"]
+            chosen = [e for e in full if e["version"] > after and matches(e, params)]
+            assert page["events"] == chosen[:limit], params
+            expected_next = chosen[limit - 1]["version"] if len(chosen) > limit else None
+            assert page["next_after"] == expected_next, params
+            if page["next_after"] is None:
+                break
+            after = page["next_after"]
+        assert walked == [e for e in full if matches(e, params)]
+    # Every turn and round, and one past the last.
+    for kind, count in (("turn", sum(1 for r in records if type(r.payload).__name__ == "TurnStarted")),
+                        ("round", sum(1 for r in records if type(r.payload).__name__ == "RoundStarted"))):
+        for number in range(1, count + 2):
+            r = client.get(f"/games/{game_id}/{kind}s/{number}")
+            expected = reference_span_view(games, game_id, kind, number, lens)
+            if expected is None:
+                assert r.status_code == 404 and number == count + 1
+            else:
+                assert r.json() == expected, (kind, number)
+    assert client.get(f"/games/{game_id}/dice").json() == _json(dice_proof(records, lens))
+
+
+def test_undone_marks_are_exact_after_undos_and_new_events(client):
+    """Marks come from an index extended with new events only: they must follow every new undo."""
+    games: Games = client.app.state.runtime.games
+    records = random_game(7, 900)
+    first_part = next(i for i in range(len(records) // 2, len(records))
+                      if type(records[i].payload).__name__ == "CommandAccepted" and records[i].seat not in
+                      ("server", "policy"))
+    game_id = store(games, records[:first_part])
+    events = client.get(f"/games/{game_id}/events", params={"limit": 1000}).json()["events"]
+    assert {e["version"] for e in events if e["undone"]} == undone_versions(records[:first_part])
+    games.save(*records[first_part:])  # later commands, some of them undos of earlier events
+    events = client.get(f"/games/{game_id}/events", params={"limit": 1000}).json()["events"]
+    undone = undone_versions(records)
+    assert undone - undone_versions(records[:first_part]), "a later undo marks events of the first part"
+    assert {e["version"] for e in events if e["undone"]} == undone
+    assert [e["version"] for e in events] == list(range(1, len(records) + 1))
+
+
+class Spy:
+    """Counts the stored events the application reads (range reads, selects, notifications)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, games: Games) -> None:
+        self.rows = 0
+        real_range = application.read_range
+        real_select = games.recorder.select_events
+
+        def read_range(*args: Any, **kwargs: Any) -> Any:
+            found = real_range(*args, **kwargs)
+            self.rows += len(found)
+            return found
+
+        def select_events(*args: Any, **kwargs: Any) -> Any:
+            found = real_select(*args, **kwargs)
+            self.rows += len(found)
+            return found
+
+        monkeypatch.setattr(application, "read_range", read_range)
+        monkeypatch.setattr(games.recorder, "select_events", select_events)
+
+    def count(self, fn: Any) -> int:
+        self.rows = 0
+        fn()
+        return self.rows
+
+
+def test_a_page_a_turn_and_the_dice_read_only_what_they_return(client, monkeypatch):
+    games: Games = client.app.state.runtime.games
+    records = random_game(3, 1500)
+    n = len(records) - 200
+    game_id = store(games, records[:n])
+    base = f"/games/{game_id}"
+    assert client.get(f"{base}/events", params={"limit": 10}).status_code == 200  # the index is built once
+    spy = Spy(monkeypatch, games)
+
+    def ok(url: str, **params: Any) -> Any:
+        r = client.get(url, params=params)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    assert spy.count(lambda: ok(f"{base}/events", limit=10)) <= 11
+    assert spy.count(lambda: ok(f"{base}/events", after=n - 10, limit=10)) <= 11
+    assert spy.count(lambda: ok(f"{base}/events", after=n // 2, limit=100)) <= 101
+    turn = ok(f"{base}/turns/5")
+    snapshot_interval = games.snapshot_interval
+    turn_length = turn["to_version"] - turn["from_version"] + 1
+    assert spy.count(lambda: ok(f"{base}/turns/5")) <= turn_length + snapshot_interval
+    proof_rows = spy.count(lambda: ok(f"{base}/dice"))
+    assert proof_rows == 1 + sum(isinstance(r.payload, application.CHANCE_PROOF_EVENTS) for r in records[:n])
+    assert proof_rows < n / 2
+    # New events: the next read takes in only those (the index, and the game for the reader's view).
+    new = len(records) - n
+    store(games, records[n:])
+    assert spy.count(lambda: ok(f"{base}/events", limit=10)) <= 2 * new + 11
+    assert spy.count(lambda: ok(f"{base}/events", limit=10)) <= 11
+
+
+def test_games_listing_follows_new_games_without_walking_the_log(client, monkeypatch):
+    games: Games = client.app.state.runtime.games
+    public = [store(games, random_game(seed, 300, visibility="public")) for seed in (11, 12)]
+    hidden = store(games, random_game(13, 300))
+    assert [g["id"] for g in client.get("/games").json()["games"]] == [str(g) for g in public]
+    later = store(games, random_game(14, 300, visibility="public"))
+    notes: list[int] = []
+    real = games.recorder.select_notifications
+
+    def select_notifications(*args: Any, **kwargs: Any) -> Any:
+        found = real(*args, **kwargs)
+        notes.append(len(found))
+        return found
+
+    monkeypatch.setattr(games.recorder, "select_notifications", select_notifications)
+    page = client.get("/games", params={"limit": 2}).json()
+    assert [g["id"] for g in page["games"]] == [str(g) for g in public]
+    assert sum(notes) == 1, "only the creation stored since the last listing is read"
+    rest = client.get("/games", params={"limit": 2, "cursor": page["next_cursor"]}).json()
+    assert [g["id"] for g in rest["games"]] == [str(later)] and rest["next_cursor"] is None
+    assert str(hidden) not in str(client.get("/games", params={"limit": 200}).json())
+
+
+class _OwnStarts:
+    """Mice and Mystics, told by the ruleset itself that a turn starts at each ``ActionStarted`` and a
+    round at each ``TurnStarted`` of Collin: the index decodes events for such a ruleset."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(RULESET, name)
+
+    def starts_turn(self, event: Any) -> bool:
+        return type(event).__name__ == "ActionStarted"
+
+    def starts_round(self, event: Any) -> bool:
+        return type(event).__name__ == "TurnStarted" and getattr(event, "card", None) == "collin"
+
+
+@pytest.mark.parametrize("ruleset", [RULESET, _OwnStarts()], ids=["by-type", "ruleset-hooks"])
+def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
+    games: Games = client.app.state.runtime.games
+    records = random_game(5, 800)
+    game_id = store(games, records)
+    index = GameIndex(ruleset)
+    stored = games.recorder.select_events(game_id)
+    head = len(stored) * 2 // 3
+    index.extend(stored[:head], games.mapper.to_domain_event)  # a part, then the rest
+    index.extend(stored[head:], games.mapper.to_domain_event)
+    assert index.version == len(records)
+    for cut in (head, len(records)):
+        log = records[:cut]
+        undone = undone_versions(log)
+        assert index.undone(1, cut, cut) == undone
+        rounds = {e.version: e.round for e in audit_events(ruleset, log, games.lens(games.game(game_id),
+                                                                                   SPECTATOR_VIEWER))}
+        assert {v: index.round_of(v) for v in range(1, cut + 1)} == rounds
+        for kind in ("turn", "round"):
+            for number in range(0, 200):
+                assert index.span(kind, number, cut) == span(ruleset, log, kind, number), (kind, number, cut)
+    with pytest.raises(ValueError, match="cannot take version"):
+        index.extend(stored[5:6], games.mapper.to_domain_event)
