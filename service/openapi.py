@@ -513,19 +513,43 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
 # Serving and committing the document.
 
 
+_REFINED: dict[int, dict[str, Any]] = {}
+
+
+def _refined(request: Request[Any, Any, Any], openapi_schema: dict[str, Any], rulesets: tuple[str, ...]) -> Any:
+    """The refined document of the request's app (built once per app)."""
+    key = id(request.app)
+    if key not in _REFINED:
+        _REFINED[key] = refine(request.app, openapi_schema, rulesets)
+    return _REFINED[key]
+
+
 class RefinedJson(JsonRenderPlugin):
-    """Serves the refined document at ``/schema/openapi.json`` (built once per app)."""
+    """Serves the refined document at ``/schema/openapi.json``."""
 
     def __init__(self, rulesets: tuple[str, ...]) -> None:
         super().__init__()
         self.rulesets = rulesets
-        self._cache: dict[int, bytes] = {}
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        key = id(request.app)
-        if key not in self._cache:
-            self._cache[key] = msgspec.json.encode(refine(request.app, openapi_schema, self.rulesets))
-        return self._cache[key]
+        return msgspec.json.encode(_refined(request, openapi_schema, self.rulesets))
+
+
+class RefinedSwagger(SwaggerRenderPlugin):
+    """Swagger UI at ``/schema`` (and ``/schema/swagger``) showing the refined document, from
+    assets shipped in the package (``service/web/static/vendor``): no CDN."""
+
+    def __init__(self, rulesets: tuple[str, ...]) -> None:
+        super().__init__(
+            js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+            css_url="/static/vendor/swagger-ui/swagger-ui.css",
+            standalone_preset_js_url="/static/vendor/swagger-ui/swagger-ui-standalone-preset.js",
+            favicon="<link rel='icon' href='data:,'>",
+        )
+        self.rulesets = rulesets
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        return super().render(request, _refined(request, openapi_schema, self.rulesets))
 
 
 def openapi_config(rulesets: tuple[str, ...]) -> OpenAPIConfig:
@@ -550,12 +574,7 @@ def openapi_config(rulesets: tuple[str, ...]) -> OpenAPIConfig:
                 )
             }
         ),
-        render_plugins=[RefinedJson(rulesets), SwaggerRenderPlugin(  # from the package (service/web): no CDN
-            js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
-            css_url="/static/vendor/swagger-ui/swagger-ui.css",
-            standalone_preset_js_url="/static/vendor/swagger-ui/swagger-ui-standalone-preset.js",
-            favicon="<link rel='icon' href='data:,'>",
-        )],
+        render_plugins=[RefinedSwagger(rulesets), RefinedJson(rulesets)],
     )
 
 
