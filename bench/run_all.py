@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-BENCHMARKS = ("replay", "state_at_version", "memory", "http_roundtrip")
+BENCHMARKS = ("replay", "state_at_version", "memory", "http_roundtrip", "reads")
 
 
 def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -60,6 +60,20 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             (f"HTTP commands, {dc['clients']} clients", f"{dc['commands_per_s']} cmd/s, p99 {dc['latency']['p99_ms']:.1f} ms",
              f"baseline {bc['commands_per_s']} cmd/s ({r['ratios']['throughput_32_clients']:.1%})",
              f">= 60% of baseline: {common.verdict(t['throughput_ratio_min']['met'])}"),
+        ]
+    if name == "reads":
+        lengths = r["lengths"]
+        short, long = lengths[min(lengths, key=int)], lengths[max(lengths, key=int)]
+        g, t = r["growth"], r["targets"]
+        events = f"{short['game']['events']:,} -> {long['game']['events']:,} events"
+        first, turn = long["reads"]["first page"], long["reads"]["a turn"]
+        return [
+            (f"page of 10 events, {events}", f"median {first['median_ms']:.2f} ms (x{g['first page']})",
+             f"a turn {turn['median_ms']:.2f} ms (x{g['a turn']})",
+             f"growth <= x{t['growth_max']['limit']}: {common.verdict(t['growth_max']['met'])}"),
+            (f"verify, {long['game']['events']:,} events", f"{long['verify']['events_per_s']:,} events/s",
+             f"replay {long['replay']['events_per_s']:,}/s (x{long['verify']['ratio_to_replay']})",
+             f">= 20,000/s: {common.verdict(t['verify_events_per_s_min']['met'])}"),
         ]
     return []
 
