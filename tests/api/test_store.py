@@ -1,11 +1,15 @@
-"""The application on its store: snapshots for long games, concurrent writers, secrets kept apart."""
+"""The application on its store: snapshots for long games, concurrent writers, secrets kept apart, one
+connection pool per process."""
 
 from __future__ import annotations
 
 import threading
 from uuid import UUID
 
+import pytest
+
 from domain.core.game import fold
+from service.application import Games
 from tests.api.conftest import Table
 
 
@@ -86,3 +90,23 @@ def test_reading_a_game_folds_only_the_events_since_the_last_read(client, monkey
     folded.clear()
     games.game(game_id)
     assert folded == [] and games.game(game_id).version == before
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_on_postgresql_the_games_and_every_projection_share_one_pool_closed_with_its_last_user(client):
+    from service.persistence import SharedPostgresDatastore, shared_pools
+
+    runtime = client.app.state.runtime
+    datastores = [runtime.games.factory.datastore, *(view.datastore for view in runtime.views.values())]
+    assert all(isinstance(d, SharedPostgresDatastore) for d in datastores)
+    assert len({id(d.pool) for d in datastores}) == 1
+    settings = runtime.settings
+    assert datastores[0].pool.min_size == settings.postgres_pool_size
+    assert datastores[0].pool.max_size == settings.postgres_pool_size + settings.postgres_max_overflow
+    pools = shared_pools()
+    other = Games(settings.library_env("games"), snapshot_interval=0)  # e.g. a CLI command in the process
+    assert other.factory.datastore.pool is datastores[0].pool and shared_pools() == pools
+    other.close()
+    assert not datastores[0].pool.closed, "closing one user leaves the pool to the others"
+    table = Table(client)
+    assert table.summary()["version"] >= 1
