@@ -24,7 +24,9 @@ Migrations (``MIGRATIONS``):
    ``<name>_documents``/``log_lines`` and ``<name>_tracking``; SQLite ``projection_<name>.sqlite``)
    and the Redis publisher's checkpoint (``publisher_tracking``; SQLite ``projection_publisher.sqlite``).
 
-A new migration appends ``Migration(version, description, apply)`` and raises ``SCHEMA_VERSION``.
+A new migration appends ``Migration(version, description, apply)`` (``SCHEMA_VERSION`` follows). It
+must be idempotent and only add (tables, indexes, columns with defaults), so that processes of the
+previous release still running during a rollout keep working.
 """
 
 from __future__ import annotations
