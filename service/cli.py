@@ -156,6 +156,9 @@ def _store_errors(settings: Settings) -> Iterator[None]:
 
 
 def _ensure_schema(settings: Settings) -> None:
+    """Before ``serve``/``worker``: the schema check of ``service.migrations.ensure_schema`` (exit
+    ``EXIT_SCHEMA``), then the store's location logged (with a warning when ``./dicelog-data`` holds
+    a store of the old default)."""
     from service.migrations import SchemaError, ensure_schema
 
     try:
@@ -163,7 +166,10 @@ def _ensure_schema(settings: Settings) -> None:
             version = ensure_schema(settings)
     except SchemaError as e:
         _fail(EXIT_SCHEMA, str(e))
-    logging.getLogger("dicelog").info("store: %s, schema version %d", settings.describe_store(), version)
+    log = logging.getLogger("dicelog")
+    log.info("store: %s, schema version %d", settings.describe_store(), version)
+    if settings.store == "sqlite" and (hint := _legacy_data_dir_hint(settings)):
+        log.warning("store: %s%s", settings.describe_store(), hint)
 
 
 def _game_id(text: str) -> UUID:
