@@ -643,25 +643,32 @@ class Games(Application[UUID]):
         and those in ``include`` (a token's own); returns (ids, cursor of the next page or
         ``None`` when no later game would be listed).
 
-        The public games come from the process's ``GameListing`` (brought up to date with the
-        creations stored since its last use), the ``include`` games from their creation's
-        notification id (one indexed read each): no page walks the log.
+        The public games come from the process's ``GameListing``, extended only while it cannot
+        fill the page (so each creation is read once per process, decoding only its
+        visibility); the ``include`` games are placed by their creation's notification id (one
+        indexed read each). No page walks the log again.
         """
-        self._listing.catch_up(self.recorder, GAME_CREATED_TOPICS, self._is_public)
-        own: list[tuple[int, UUID]] = []
-        for game_id in include:
-            position = creation_notification_id(self.recorder, game_id, GAME_CREATED_TOPICS)
-            if position is not None and position > after:
-                own.append((position, game_id))
-        candidates = heapq.merge(self._listing.after(after), sorted(own))
-        found: list[tuple[int, UUID]] = []
-        for position, game_id in candidates:
-            if found and found[-1][0] == position:
-                continue  # a public game of the token's own
-            if len(found) == limit:
-                return [g for _, g in found], found[-1][0]
-            found.append((position, game_id))
-        return [g for _, g in found], None
+        own = sorted(
+            (position, game_id) for game_id in include
+            if (position := creation_notification_id(self.recorder, game_id, GAME_CREATED_TOPICS)) is not None
+            and position > after
+        )
+        newest: int | None = None
+        while True:
+            seen = self._listing.seen  # the listing is complete up to here
+            found: list[tuple[int, UUID]] = []
+            for position, game_id in heapq.merge(self._listing.after(after), own):
+                if position > seen or len(found) > limit:
+                    break  # past ``seen`` the public games are not known yet
+                if not found or found[-1][0] != position:  # a public game of the token's own, once
+                    found.append((position, game_id))
+            if len(found) > limit:
+                return [g for _, g in found[:limit]], found[limit - 1][0]
+            if newest is None:
+                newest = self.recorder.max_notification_id() or 0
+            if seen >= newest:
+                return [g for _, g in found], None
+            self._listing.extend(self.recorder, GAME_CREATED_TOPICS, self._is_public, newest)
 
     def _is_public(self, note: Notification) -> bool:
         """Whether a stored ``GameCreated`` is of a public game (its ``visibility`` only)."""

@@ -5,11 +5,12 @@ walks every event stored since the cursor to find the ``GameCreated`` among them
 index on topics), so a page cost grew with the length of the games created meanwhile, and each
 creation was decoded whole (its setup, up to a 1 MiB content pack) to read its visibility.
 
-``GameListing`` keeps, per process, the (notification id, game id) of every public game, in
-creation order. ``catch_up`` reads only the notifications stored since its last call (the
-whole log once, the first time), and decodes just the ``visibility`` of each creation. A page is
-then a slice of that list merged with the token's own games (``Games.games``), whose creation
-positions are read one by one (``service.store_reads.creation_notification_id``).
+``GameListing`` keeps, per process, the (notification id, game id) of the public games in
+creation order, from the start of the log as far as pages have needed, and decodes just the
+``visibility`` of each creation. A page is a slice of that list merged with the token's own
+games (``Games.games``), whose creation positions are read one by one
+(``service.store_reads.creation_notification_id``); the list is extended (``extend``) only when
+it cannot fill the page, so each creation is looked at once per process.
 """
 
 from __future__ import annotations
@@ -46,32 +47,41 @@ def public_from_state(state: bytes) -> bool:
 
 
 class GameListing:
-    """(notification id, game id) of the public games, in creation order (module docstring)."""
+    """(notification id, game id) of the public games, in creation order (module docstring).
+
+    It covers the notification log from its start up to ``seen``, and grows on demand: a page
+    asks for more (``extend``) only while what is covered cannot fill it, so a cold process
+    reads only as far as its first page needs, and a later page only the creations stored
+    since.
+    """
 
     def __init__(self) -> None:
         self._positions = array("q")
         self._ids: list[UUID] = []
-        self._seen = 0
+        self.seen = 0
         """Every notification up to this id has been looked at."""
         self._lock = threading.Lock()
 
-    def catch_up(self, recorder: Any, topics: Sequence[str], is_public: Callable[[Any], bool]) -> None:
-        """Take in the creations (notifications of ``topics``) stored since the last call;
-        ``is_public(notification)`` says whether to list one."""
+    def extend(
+        self, recorder: Any, topics: Sequence[str], is_public: Callable[[Any], bool], newest: int
+    ) -> None:
+        """Look at the next ``CATCH_UP_CHUNK`` creations (notifications of ``topics``) up to
+        notification ``newest`` (nothing when ``seen`` is there already); ``is_public(notification)``
+        says whether to list one."""
         with self._lock:
-            newest = recorder.max_notification_id() or 0
-            while self._seen < newest:
-                notes = recorder.select_notifications(
-                    start=self._seen + 1, stop=newest, limit=CATCH_UP_CHUNK, topics=topics
-                )
-                for note in notes:
-                    if is_public(note):
-                        self._positions.append(note.id)
-                        self._ids.append(note.originator_id)
-                self._seen = notes[-1].id if len(notes) == CATCH_UP_CHUNK else newest
+            if self.seen >= newest:
+                return
+            notes = recorder.select_notifications(
+                start=self.seen + 1, stop=newest, limit=CATCH_UP_CHUNK, topics=topics
+            )
+            for note in notes:
+                if is_public(note):
+                    self._positions.append(note.id)
+                    self._ids.append(note.originator_id)
+            self.seen = notes[-1].id if len(notes) == CATCH_UP_CHUNK else newest
 
     def after(self, position: int) -> Iterator[tuple[int, UUID]]:
-        """The public games created after notification ``position``, oldest first."""
+        """The public games created after notification ``position`` (up to ``seen``), oldest first."""
         i = bisect_right(self._positions, position)
         while i < len(self._ids):
             yield self._positions[i], self._ids[i]

@@ -304,3 +304,29 @@ def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
                 assert index.span(kind, number, cut) == span(ruleset, log, kind, number), (kind, number, cut)
     with pytest.raises(ValueError, match="cannot take version"):
         index.extend(stored[5:6], games.mapper.to_domain_event)
+
+
+def test_games_pages_list_public_and_own_games_in_creation_order(client):
+    """Every page size, with and without a token's own games, from a warm and from a cold listing."""
+    games: Games = client.app.state.runtime.games
+    rng = random.Random(4)
+    created = [(store(games, random_game(100 + i, 10, visibility=v)), v)
+               for i, v in enumerate(rng.choice(["public", "unlisted", "private"]) for _ in range(14))]
+    own = {game_id for game_id, _ in rng.sample(created, 4)}
+    for include in (frozenset(), own):
+        expected = [g for g, v in created if v == "public" or g in include]
+        for limit in (1, 2, 3, 5, 50):
+            for fresh in (False, True):
+                reader = Games(games.env, snapshot_interval=games.snapshot_interval) if fresh else games
+                walked, cursor, pages = [], 0, 0
+                while True:
+                    page, cursor = reader.games(after=cursor, limit=limit, include=include)
+                    walked += page
+                    pages += 1
+                    assert len(page) == limit or cursor is None
+                    if cursor is None:
+                        break
+                assert walked == expected, (limit, fresh, include)
+                assert pages == max(1, -(-len(expected) // limit))
+                if fresh:
+                    reader.close()
