@@ -31,6 +31,7 @@ from service.application import AlreadyClaimed, Forbidden, GameNotFound, Games, 
 from service.application import VersionConflict
 from service.fanout import ChangeFeed, FanOut
 from service.http_guards import JsonOnly, cors_config
+from service.migrations import ensure_schema
 from service.openapi import openapi_config
 from service.projection_store import ReadModels, open_views
 from service.routes import _problems, game_controller
@@ -117,6 +118,7 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         from service.fanout import RedisWake
 
+        ensure_schema(settings)  # the tables exist at the version this build expects (service.migrations)
         self.settings = settings
         self.fanout = FanOut()
         self.wake = RedisWake(settings.redis_url, self.fanout) if settings.redis_url else None
@@ -220,6 +222,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        for name in types.names:  # load lazily read content before requests run on many threads
+            warm_up = getattr(registry.get(name), "warm_up", None)
+            if warm_up is not None:
+                await sync_to_thread(warm_up)
         runtime = await sync_to_thread(Runtime, settings)
         holder["runtime"] = runtime
         app.state.runtime = runtime

@@ -120,7 +120,7 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
         body = r.json()
         game_id = body["game"]["id"]
         tokens = {t["seat"]: t["token"] for t in body["tokens"]}
-        console.print(f"[bold]dicelog demo[/bold] game [cyan]{game_id}[/cyan] data dir {settings.data_dir.resolve()}")
+        console.print(f"[bold]dicelog demo[/bold] game [cyan]{game_id}[/cyan] {settings.describe_store()}")
         console.print(f"dice commitment sha256(seed) = {body['game']['dice_commitment']}")
         turns, log_after, result = 0, 0, None
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} turns"),

@@ -39,6 +39,9 @@ Optional (``getattr`` with a default; see ``domain.core.visibility``):
   (default: events named ``TurnStarted`` / ``RoundStarted``).
 - ``bot``: a module-like object with ``choose(view, commands, rng) -> command`` for demos.
 - ``content``: the content catalogue served under ``/content/<ruleset>/``.
+- ``warm_up()``: load what the ruleset reads lazily (content, decoders) once, before the service
+  takes requests on many threads (msgspec 0.22 has crashed when several threads decoded the same
+  types for the first time at once).
 
 Command tags: a ruleset's commands are tagged ``<prefix>.<Name>`` (e.g. ``vast.Move``) so every
 ruleset's commands can share one union; Mice and Mystics keeps its bare tags (``Move``), which

@@ -16,6 +16,7 @@ from domain.core.ruleset import Answer, Begin
 from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, LeaveWater, Move, MoveTo, Recover, Scurry, Search
 from domain.mice_and_mystics.commands import Catapult, Equip, LevelUp, PickUpFork, PlaceFishhook, PlaceFork, RemoveFishhook, Share
 from domain.mice_and_mystics.commands import PlaceGrapes, ThrowGrapes, Unequip, UseAbility, UseScroll
+from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.events import EVENT_TYPES
 from domain.mice_and_mystics.evolve import evolve, evolve_all
 from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
@@ -199,6 +200,11 @@ class MiceAndMysticsRuleset:
     board_view = staticmethod(board_view)
     describe = staticmethod(describe)
     campaign_carry_over = staticmethod(campaign.campaign_carry_over)
+
+    @staticmethod
+    def warm_up() -> None:
+        """Load the shipped content (decoded lazily and cached) before requests run concurrently."""
+        shipped_library()
 
 
 RULESET = MiceAndMysticsRuleset()
