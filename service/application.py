@@ -668,7 +668,8 @@ class Games(Application[UUID]):
                 newest = self.recorder.max_notification_id() or 0
             if seen >= newest:
                 return [g for _, g in found], None
-            self._listing.extend(self.recorder, GAME_CREATED_TOPICS, self._is_public, newest)
+            missing = limit + 1 - len(found)
+            self._listing.extend(self.recorder, GAME_CREATED_TOPICS, self._is_public, newest, missing)
 
     def _is_public(self, note: Notification) -> bool:
         """Whether a stored ``GameCreated`` is of a public game (its ``visibility`` only)."""

@@ -63,22 +63,24 @@ class GameListing:
         self._lock = threading.Lock()
 
     def extend(
-        self, recorder: Any, topics: Sequence[str], is_public: Callable[[Any], bool], newest: int
+        self, recorder: Any, topics: Sequence[str], is_public: Callable[[Any], bool], newest: int, count: int
     ) -> None:
-        """Look at the next ``CATCH_UP_CHUNK`` creations (notifications of ``topics``) up to
-        notification ``newest`` (nothing when ``seen`` is there already); ``is_public(notification)``
-        says whether to list one."""
+        """Look at the next ``count`` creations (notifications of ``topics``; at most
+        ``CATCH_UP_CHUNK``) up to notification ``newest`` (nothing when ``seen`` is there
+        already); ``is_public(notification)`` says whether to list one. The store walks the log
+        up to the last creation read (there is no index on topics): a page asks for what it lacks."""
+        count = max(1, min(count, CATCH_UP_CHUNK))
         with self._lock:
             if self.seen >= newest:
                 return
             notes = recorder.select_notifications(
-                start=self.seen + 1, stop=newest, limit=CATCH_UP_CHUNK, topics=topics
+                start=self.seen + 1, stop=newest, limit=count, topics=topics
             )
             for note in notes:
                 if is_public(note):
                     self._positions.append(note.id)
                     self._ids.append(note.originator_id)
-            self.seen = notes[-1].id if len(notes) == CATCH_UP_CHUNK else newest
+            self.seen = notes[-1].id if len(notes) == count else newest
 
     def after(self, position: int) -> Iterator[tuple[int, UUID]]:
         """The public games created after notification ``position`` (up to ``seen``), oldest first."""
