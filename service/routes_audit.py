@@ -86,7 +86,8 @@ def _span_view(games: Games, game_id: UUID, request: Request[Any, Any, Any], kin
     parts = turn_parts(before, [m.record for m in marked], lens)
     return TurnView(
         game_id=game_id, kind=kind, number=number, from_version=first, to_version=last,  # type: ignore[arg-type]
-        state_before=builtins(lens.state(before.state)), state_after=builtins(lens.state(parts["after"].state)),
+        state_before=builtins(lens.state(before.state)),
+        state_after=builtins(lens.state(parts["after"].state)),
         events=marked_out(marked, lens),
         commands=parts["commands"], dice=parts["dice"], decisions=parts["decisions"], log=parts["log"],
     )

@@ -28,7 +28,8 @@ from domain.core.commands import UndoCommand
 from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from domain.core.errors import DomainError
 from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DiceRolled, DrawRequested, GameCreated
-from domain.core.events import GameEnded, PendingEvent, RollRequested, ShuffleRequested, UndoApplied, UndoRequested
+from domain.core.events import GameEnded, PendingEvent, RollRequested, ShuffleRequested, UndoApplied
+from domain.core.events import UndoRequested
 from domain.core.game import GENESIS_HASH, Envelope, Game, Recorded, apply, chain_hash, envelope_bytes, step
 
 _encode = msgspec.json.Encoder().encode
