@@ -35,12 +35,13 @@ PREFERENCE = ("Battle", "Explore", "Search", "Recover", "Move", "MoveTo", "Scurr
 
 
 @contextmanager
-def running_service(settings: Settings) -> Iterator[str]:
-    """Run the app with uvicorn in a thread on a free 127.0.0.1 port; yield its base URL."""
+def running_service(settings: Settings, app: Any = None) -> Iterator[str]:
+    """Run ``app`` (default: ``create_app(settings)``) with uvicorn in a thread on a free 127.0.0.1
+    port; yield its base URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app or create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

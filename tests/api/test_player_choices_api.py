@@ -5,6 +5,7 @@ nothing."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.api.test_chapter_1_api import create_party, refused, send
@@ -35,8 +36,14 @@ def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_contro
     assert client.get(f"/games/{game}").json()["pending"]["type"] == "ShuffleRequested"
     state = client.get(f"/games/{game}/state").json()["state"]
     assert state["abilities"] == {m: [a] for m, a in chosen.items()}
-    log = client.get(f"/games/{game}/log").json()
-    assert any("takes the ability card" in str(line) for line in log.get("lines", log.get("entries", [])))
+    def logged() -> bool:  # the log is a projection: it follows the store a moment later
+        log = client.get(f"/games/{game}/log").json()
+        return any("takes the ability card" in str(line) for line in log.get("lines", []))
+
+    deadline = time.monotonic() + 10
+    while not logged() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert logged()
 
 
 def test_starting_abilities_in_the_setup_document_and_a_refused_one__001_scegliere_una_abilita(client):

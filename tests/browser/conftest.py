@@ -9,12 +9,10 @@ Screenshots are written to ``tests/browser/screenshots/`` (git-ignored).
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 
@@ -73,9 +71,9 @@ def live_secret_hand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tests.rulesets.secret_hand import register
 
     register()
-    with mock.patch.object(demo, "create_app", functools.partial(create_app, rulesets=("secret-hand",))):
-        with demo.running_service(settings_in(tmp_path_factory.mktemp("live-secret-hand"))) as base:
-            yield base
+    settings = settings_in(tmp_path_factory.mktemp("live-secret-hand"))
+    with demo.running_service(settings, app=create_app(settings, rulesets=("secret-hand",))) as base:
+        yield base
 
 
 @pytest.fixture
