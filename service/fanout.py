@@ -96,7 +96,20 @@ class FanOut:
         self._lock = threading.Lock()
         self._listeners: dict[UUID, set[Listener]] = defaultdict(set)
         self.changed = threading.Event()
+        self._wakers: list[threading.Event] = [self.changed]
         self.remote: RedisWake | None = None
+
+    def waker(self) -> threading.Event:
+        """A new event set by every wake-up of this process (one per follower lane, so that each
+        lane clears only its own)."""
+        event = threading.Event()
+        with self._lock:
+            self._wakers.append(event)
+        return event
+
+    def _wake_followers(self) -> None:
+        for event in list(self._wakers):
+            event.set()
 
     def publish(self, game_id: UUID, version: int) -> None:
         """After a save in this process: ``game_id`` reached ``version``. Wakes this process
@@ -108,7 +121,7 @@ class FanOut:
     def deliver(self, game_id: UUID, version: int | None) -> None:
         """Wake this process only: the listeners of ``game_id`` (``version`` ``None``: unknown)
         and the follower."""
-        self.changed.set()
+        self._wake_followers()
         with self._lock:
             listeners = list(self._listeners.get(game_id, ()))
         self._dispatch((listener, version) for listener in listeners)
@@ -116,7 +129,7 @@ class FanOut:
     def deliver_all(self) -> None:
         """Wake every listener of every game and the follower (after wake-ups may have been
         missed, e.g. when the Redis subscription was re-established)."""
-        self.changed.set()
+        self._wake_followers()
         with self._lock:
             listeners = [listener for group in self._listeners.values() for listener in group]
         self._dispatch((listener, None) for listener in listeners)

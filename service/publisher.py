@@ -212,6 +212,7 @@ class RedisPublisher:
     """Writes (event, tracking) pairs to Redis, then records the checkpoint, then trims by age."""
 
     name = "publisher"
+    lane = "publisher"  # its own follower thread: a hung Redis never delays a read model
 
     def __init__(
         self, client: redis.Redis, view: Any, *, trimming: Trimming | None = None,

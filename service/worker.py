@@ -44,19 +44,30 @@ class Follower:
         self.batch = batch
         self.settle = settle
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
+        self._lane_wakes: list[threading.Event] = []
         self.wake = app.fanout.changed if app.fanout is not None else threading.Event()
         self.errors: dict[str, str] = {}
 
-    def run_once(self) -> int:
-        """One pass over every consumer; returns how many notifications were handed over.
+    def lanes(self) -> dict[str, list[Any]]:
+        """The consumers by lane (a consumer's ``lane`` attribute, default ``projections``): each
+        lane runs in its own thread, so a hung Redis stalls the publisher only, never a read
+        model (issue: Operations, independent consumers)."""
+        lanes: dict[str, list[Any]] = {}
+        for consumer in self.consumers:
+            lanes.setdefault(getattr(consumer, "lane", "projections"), []).append(consumer)
+        return lanes
+
+    def run_once(self, consumers: list[Any] | None = None) -> int:
+        """One pass over ``consumers`` (default: every consumer); returns how many notifications
+        were handed over.
 
         Consumers at the same checkpoint (the usual case) share one read and one decoding of
         the notifications after it (the events are immutable).
         """
         handled = 0
         read: dict[int, list[tuple[Any, Tracking]]] = {}  # start -> the items read from there
-        for consumer in self.consumers:
+        for consumer in self.consumers if consumers is None else consumers:
             try:
                 handled += self._feed(consumer, read)
                 self.errors.pop(consumer.name, None)
@@ -86,15 +97,21 @@ class Follower:
                 return total
 
     def start(self) -> None:
-        """Run passes in a daemon thread until ``stop``."""
-        self._thread = threading.Thread(target=self._loop, name="dicelog-follower", daemon=True)
-        self._thread.start()
+        """Run passes in one daemon thread per lane until ``stop``."""
+        for lane, consumers in self.lanes().items():
+            wake = self.app.fanout.waker() if self.app.fanout is not None else threading.Event()
+            self._lane_wakes.append(wake)
+            thread = threading.Thread(
+                target=self._loop, args=(consumers, wake), name=f"dicelog-follower-{lane}", daemon=True
+            )
+            self._threads.append(thread)
+            thread.start()
 
-    def _loop(self) -> None:
+    def _loop(self, consumers: list[Any], wake: threading.Event) -> None:
         while not self._stop.is_set():
-            self.wake.clear()
-            self.run_once()
-            if self.wake.wait(self.poll_interval) and self.settle > 0:
+            wake.clear()
+            self.run_once(consumers)
+            if wake.wait(self.poll_interval) and self.settle > 0:
                 # Woken by a save: wait ``settle`` seconds first, so that the saves of the next
                 # moments join this pass (under load a pass per commit costs more CPU than the
                 # commands: every consumer reads its checkpoint and the log each pass) and the
@@ -104,8 +121,10 @@ class Follower:
     def stop(self) -> None:
         self._stop.set()
         self.wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        for wake in self._lane_wakes:
+            wake.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
 
     def caught_up(self) -> bool:
         """True when every consumer's checkpoint is at the newest notification."""

@@ -10,8 +10,7 @@ real ``dicelog serve`` (embedded worker, ``DICELOG_REDIS_URL`` set), then resume
 - After the resume, every event of the game reaches its Redis stream and ``dicelog:games`` (by
   version; duplicates allowed: delivery is at least once), and the game verifies.
 - While Redis is paused, ``/board`` reaches the game's version within FOLLOW_TIMEOUT (a projection
-  must not wait behind the publisher): a strict xfail until the projections and the publisher are
-  independent consumers.
+  must not wait behind the publisher: the publisher runs in its own follower lane).
 """
 
 from __future__ import annotations
@@ -133,15 +132,6 @@ def test_every_event_reaches_the_redis_streams_after_the_resume_and_the_game_ver
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "issue 12, 'projections stall when Redis hangs': one follower thread runs the projections and "
-        "the Redis publisher in turn, so /board waits behind publishes timing out on the paused Redis "
-        "(seen: /board at 117 while the game was at 383). Independent consumers with their own "
-        "checkpoints (another engineer's follower change) should make this pass: then drop this mark."
-    ),
-)
 def test_board_follows_the_game_while_redis_is_paused(outage: dict[str, Any]) -> None:
     assert outage["followed"], (
         f"/board at {outage['board_while_paused']} after {FOLLOW_TIMEOUT} s, "
