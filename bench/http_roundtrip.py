@@ -167,8 +167,11 @@ def postgres_schema(args: argparse.Namespace) -> Iterator[str | None]:
 
 @contextmanager
 def server(kind: str, data_dir: Path, *, worker: bool = True, store: str = "sqlite",
-           pg: dict[str, str] | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``pg`` (store ``postgres``): host, port, dbname, user and a fresh schema."""
+           pg: dict[str, str] | None = None, worker_process: bool = False,
+           ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``pg`` (store ``postgres``): host, port, dbname, user and a fresh schema. With
+    ``worker_process`` (dicelog, ``worker=False``) a ``dicelog worker`` runs the projections
+    beside the server, as in production (its pid is in ``WORKERS[url]``)."""
     port = common.free_port()
     env = {**common.clean_environ(), "PYTHONPATH": str(common.ROOT)}
     uvicorn = [common.PYTHON, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port),
@@ -193,12 +196,22 @@ def server(kind: str, data_dir: Path, *, worker: bool = True, store: str = "sqli
     log = open(data_dir / f"{kind}-server.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    side = None
     try:
         common.wait_http(url + "/health", proc=proc)
+        if kind == "dicelog" and worker_process:
+            side = subprocess.Popen([common.PYTHON, "-m", "service.cli", "worker"], cwd=common.ROOT, env=env,
+                                    stdout=log, stderr=subprocess.STDOUT)
+            WORKERS[url] = side.pid
         yield proc, url
     finally:
+        if side is not None:
+            common.stop(side)
         common.stop(proc)
         log.close()
+
+
+WORKERS: dict[str, int] = {}
 
 
 # --- players -------------------------------------------------------------------------------
@@ -542,7 +555,7 @@ def projection_lag(url: str, limit_s: float = 60.0) -> dict[str, Any]:
 
 
 def measure(kind: str, args: argparse.Namespace, *, worker: bool = True, only_sequential: bool = False,
-            store: str = "sqlite", full_turns_too: bool = True) -> dict[str, Any]:
+            store: str = "sqlite", full_turns_too: bool = True, worker_process: bool = False) -> dict[str, Any]:
     with contextlib.ExitStack() as stack:
         d = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"dicelog-bench-{kind}-"))
         pg = None
@@ -552,8 +565,18 @@ def measure(kind: str, args: argparse.Namespace, *, worker: bool = True, only_se
                 raise RuntimeError("PostgreSQL unavailable")
             pg = {"host": args.pg_host, "port": str(args.pg_port), "dbname": args.pg_dbname,
                   "user": args.pg_user, "schema": schema}
-        proc, url = stack.enter_context(server(kind, Path(d), worker=worker, store=store, pg=pg))
+        proc, url = stack.enter_context(server(kind, Path(d), worker=worker, store=store, pg=pg,
+                                               worker_process=worker_process))
         out: dict[str, Any] = {}
+        if worker_process:  # only the concurrent phase, the worker's CPU per command beside it
+            wpid = WORKERS[url]
+            w0 = common.cpu_seconds(wpid)
+            out["concurrent"] = asyncio.run(
+                concurrent(kind, url, proc.pid, args.per_client, max(2, args.warmup // 10), args.repeats)
+            )
+            out["concurrent"]["worker_process_cpu_ms_per_command"] = round(
+                (common.cpu_seconds(wpid) - w0) / out["concurrent"]["commands"] * 1e3, 3)
+            return out
         out["sequential"] = asyncio.run(sequential(kind, url, proc.pid, args.commands, args.warmup))
         if kind == "dicelog" and worker:
             out["sequential"]["projections"] = projection_lag(url)
@@ -644,6 +667,9 @@ def _details(base: dict[str, Any], dl: dict[str, Any], diag: dict[str, Any] | No
     _kinds(dl["concurrent"])
     if diag is not None and "concurrent" in diag:
         print(_line("  dicelog, embedded worker off", diag["concurrent"]))
+        w = diag["with_worker_process"]
+        print(_line("  dicelog + dicelog worker process", w)
+              + f"\n    (the worker process: {w['worker_process_cpu_ms_per_command']} ms CPU per command)")
     print(f"    per round (cmd/s): baseline {[r['commands_per_s'] for r in base['concurrent']['rounds']]}"
           f"  dicelog {[r['commands_per_s'] for r in dl['concurrent']['rounds']]}")
     print(f"    dicelog events/command {dl['concurrent']['events_per_command']}, events/s {dl['concurrent']['events_per_s']}")
@@ -707,6 +733,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             diag = None
             if store == "sqlite" and n == 0 and not args.no_diagnostic:
                 diag = measure("dicelog", args, worker=False, store=store, full_turns_too=False)
+                diag["with_worker_process"] = measure("dicelog", args, worker=False, store=store,
+                                                      worker_process=True)["concurrent"]
             runs.append({"baseline": base, "dicelog": dl})
             if n == 0:
                 _details(base, dl, diag)
