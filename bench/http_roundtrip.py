@@ -1,6 +1,6 @@
 """Command round trip over HTTP: latency of ``POST /games/{id}/commands`` and throughput.
 
-    /work/venv/bin/python bench/http_roundtrip.py [--quick] [--commands N] [--per-client M] [--repeats R]
+    python bench/http_roundtrip.py [--quick] [--commands N] [--per-client M] [--repeats R]
 
 Servers (each its own process, same uvicorn options: 127.0.0.1, a free port, one worker, the
 auto-selected uvloop/httptools, ``--no-access-log --log-level warning``):

@@ -1,8 +1,8 @@
 """Run every benchmark, each in its own process, and print one summary.
 
-    /work/venv/bin/python bench/run_all.py            # the real run (about 8 minutes on 2 cores)
-    /work/venv/bin/python bench/run_all.py --quick    # smoke run (about 1.5 minutes)
-    /work/venv/bin/python bench/run_all.py --only replay state_at_version
+    python bench/run_all.py            # the real run (about 8 minutes on 2 cores)
+    python bench/run_all.py --quick    # smoke run (about 1.5 minutes)
+    python bench/run_all.py --only replay state_at_version
 
 Each script prints its own figures and writes ``bench/results/<name>.json``; this writes
 ``bench/results/summary.json``. A missed target does not fail the run; a crashed script does
