@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.core.describe import describe_core
 from domain.core.dice import commitment
+from domain.core.errors import InvariantViolated
 from domain.core.events import (
     CardsDrawn,
     CardsShuffled,
@@ -32,8 +33,8 @@ from domain.core.events import (
 from domain.core.game import Game, Recorded, fold
 from domain.core.undo import starts_round, starts_turn, undone_versions
 from domain.core.verify import chance_events, inherited_chances, rederive
-from service.schemas import ChanceOut, DiceProof, EventOut, TurnCommand, TurnEvent
 from domain.core.visibility import Lens
+from service.schemas import ChanceOut, DiceProof, EventOut, TurnCommand, TurnEvent
 from service.views import builtins, event_out
 
 
@@ -114,7 +115,8 @@ def dice_proof(records: Sequence[Recorded], lens: Lens) -> DiceProof:
     """The commitment, the seed once revealed, and every chance event (as ``lens`` shows it),
     re-derived if possible."""
     created = records[0].payload
-    assert isinstance(created, GameCreated)
+    if not isinstance(created, GameCreated):
+        raise InvariantViolated("game-starts", f"first event {type(created).__name__}, not GameCreated")
     ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
     seed_hex = ended.seed if ended is not None else None
     seed = bytes.fromhex(seed_hex) if seed_hex else None

@@ -10,6 +10,7 @@ from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteFactory
 
+from domain.core.errors import InvariantViolated
 from projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
 from service.settings import Settings
 
@@ -31,7 +32,9 @@ def open_views(settings: Settings, *, create: bool | None = None) -> dict[str, A
         if isinstance(factory, SQLiteFactory):
             view = (SQLiteLogView if name == "log" else SQLiteDocumentView)(datastore=factory.datastore)
         else:
-            assert isinstance(factory, PostgresFactory)
+            if not isinstance(factory, PostgresFactory):
+                kind = type(factory).__name__
+                raise InvariantViolated("store-factory", f"{kind}: neither SQLite nor PostgreSQL")
             view = (PostgresLogView if name == "log" else PostgresDocumentView)(datastore=factory.datastore, name=name)
         if create:
             view.create_table()

@@ -24,7 +24,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 
 SECTION = "001 §Campagna (campaign mode); DESIGN.md, Undo never deletes"
@@ -191,7 +191,8 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
     """Fold one stored campaign event (never fails for a stored event)."""
     p = record.payload
     if campaign is None:
-        assert isinstance(p, CampaignStarted)
+        if not isinstance(p, CampaignStarted):
+            raise InvariantViolated("campaign-starts", f"first event {type(p).__name__}, not CampaignStarted")
         return Campaign(id=record.originator_id, version=record.originator_version, started=p,
                         created_on=record.timestamp, modified_on=record.timestamp, last=record)
     c = replace(campaign, version=record.originator_version, modified_on=record.timestamp, last=record)

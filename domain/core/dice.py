@@ -17,6 +17,8 @@ import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
 
+from domain.core.errors import InvariantViolated
+
 
 def commitment(seed: bytes) -> str:
     """Return the public commitment to ``seed``: ``sha256(seed)`` as 64 lowercase hex chars."""
@@ -40,7 +42,7 @@ def _uniform(words: Iterator[int], n: int) -> int:
     for word in words:
         if word < limit:
             return word % n
-    raise AssertionError("unreachable: the word stream is infinite")
+    raise InvariantViolated("word-stream", "unreachable: the word stream is infinite")
 
 
 def roll_faces(seed: bytes, k: int, dice: int, sides: int = 6) -> tuple[int, ...]:

@@ -40,3 +40,16 @@ class GameOver(RuleBroken):
     """The game has ended; no command changes it any more."""
 
     status = 409
+
+
+class InvariantViolated(RuntimeError):
+    """A state that only a bug can produce: what an ``assert`` once checked, kept under ``python -O``.
+
+    Never bad input, so never a refusal: it is no ``DomainError`` (a retry or a legality probe that
+    catches ``RuleBroken`` does not swallow it) and the API answers it as any bug, a logged 500.
+    ``invariant`` names what broke (a stable id such as ``mouse-turn``); ``detail`` says where."""
+
+    def __init__(self, invariant: str, detail: str = "") -> None:
+        self.invariant = invariant
+        self.detail = detail or invariant
+        super().__init__(f"invariant {invariant} broken: {self.detail}")

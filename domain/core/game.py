@@ -26,7 +26,7 @@ from msgspec.structs import replace
 from domain.core import registry
 from domain.core.commands import ApproveUndo, Choose, Command, Draw, RejectUndo, RequestUndo, Roll, Shuffle
 from domain.core.dice import draw_cards, roll_faces, shuffle_order
-from domain.core.errors import GameOver, PendingFirst, RuleBroken
+from domain.core.errors import GameOver, InvariantViolated, PendingFirst, RuleBroken
 from domain.core.events import (
     CardsDrawn,
     CardsShuffled,
@@ -157,7 +157,8 @@ def apply(game: Game | None, record: Recorded) -> Game:
     """Fold one stored event into the game (``evolve`` for the whole aggregate). Never fails."""
     payload = record.payload
     if game is None:
-        assert isinstance(payload, GameCreated), "a game's first event is GameCreated"
+        if not isinstance(payload, GameCreated):
+            raise InvariantViolated("game-starts", f"first event {type(payload).__name__}, not GameCreated")
         ruleset = registry.get(payload.ruleset)
         return Game(
             id=record.originator_id,
@@ -339,7 +340,8 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
                 raise RuleBroken("draw.not-in-deck", section=_SECTION, detail=detail)
             left.remove(card)
         return CardsDrawn(reason=pending.reason, deck=pending.deck, cards=command.cards, source=source)
-    assert isinstance(command, Choose)
+    if not isinstance(command, Choose):
+        raise InvariantViolated("answer-command", f"_answer got {type(command).__name__}")
     if not isinstance(pending, DecisionRequested):
         raise RuleBroken("choose.nothing-pending", section=_SECTION, detail="no decision is pending")
     if command.option not in pending.options:
@@ -545,14 +547,15 @@ def play_game(
             game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed, nonce_key=nonce_key
         )
         records.extend(more)
-    raise AssertionError("automatic steps did not settle")  # pragma: no cover
+    raise InvariantViolated("auto-steps-settle", f"{MAX_AUTO_STEPS} automatic steps")  # pragma: no cover
 
 
 def fold(game: Game | None, records: Iterable[Recorded]) -> Game:
     """Fold ``records`` into ``game`` (``None`` to start from nothing)."""
     for record in records:
         game = apply(game, record)
-    assert game is not None
+    if game is None:
+        raise InvariantViolated("fold-records", "fold(None, []): no game without events")
     return game
 
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from domain.core.commands import ApproveUndo, Command, RejectUndo, RequestUndo
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import CommandAccepted, Event, UndoApplied, UndoApproved, UndoRejected, UndoRequested
 
 SECTION = "DESIGN.md, Undo never deletes"
@@ -82,7 +82,8 @@ def decide_undo(game: Any, command: Command, seat: str, history: History | None)
         if seat == request.by or seat not in _seat_names(game):
             raise RuleBroken("undo.not-asked", section=SECTION, detail="only another seat may reject the request")
         return [UndoRejected(by=seat)]
-    assert isinstance(command, ApproveUndo)
+    if not isinstance(command, ApproveUndo):
+        raise InvariantViolated("undo-command", f"decide_undo got {type(command).__name__}")
     if seat not in game.undo_needs:
         raise RuleBroken("undo.not-asked", section=SECTION, detail=f"the request waits for {list(game.undo_needs)}")
     events: list[Event] = [UndoApproved(by=seat)]

@@ -26,10 +26,21 @@ from msgspec.structs import replace
 from domain.core import registry
 from domain.core.commands import UndoCommand
 from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
-from domain.core.errors import DomainError
-from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DiceRolled, DrawRequested, GameCreated
-from domain.core.events import GameEnded, PendingEvent, RollRequested, ShuffleRequested, UndoApplied
-from domain.core.events import UndoRequested
+from domain.core.errors import DomainError, InvariantViolated
+from domain.core.events import (
+    CardsDrawn,
+    CardsShuffled,
+    CommandAccepted,
+    DiceRolled,
+    DrawRequested,
+    GameCreated,
+    GameEnded,
+    PendingEvent,
+    RollRequested,
+    ShuffleRequested,
+    UndoApplied,
+    UndoRequested,
+)
 from domain.core.game import GENESIS_HASH, Envelope, Game, Recorded, apply, chain_hash, envelope_bytes, step
 
 _encode = msgspec.json.Encoder().encode
@@ -202,7 +213,8 @@ class _Replayed:
         game = self._kept[start] if start else None
         for record in self._records[start:version]:
             game = apply(game, record)
-        assert game is not None, "game_at(0): no game before its first event"
+        if game is None:
+            raise InvariantViolated("game-at-version", "game_at(0): no game before its first event")
         return game
 
     def records(self, after: int, upto: int) -> Sequence[Recorded]:
@@ -271,6 +283,7 @@ def rederive(seed: bytes, k: int, pending: object, answer: object) -> tuple[tupl
     if isinstance(answer, CardsShuffled):
         cards = pending.cards if isinstance(pending, ShuffleRequested) else tuple(sorted(answer.order))
         return shuffle_order(seed, k, cards), tuple(answer.order)
-    assert isinstance(answer, CardsDrawn)
+    if not isinstance(answer, CardsDrawn):
+        raise InvariantViolated("chance-event", f"{type(answer).__name__} answers no roll, shuffle or draw")
     cards = pending.cards if isinstance(pending, DrawRequested) else ()
     return draw_cards(seed, k, cards, len(answer.cards)), tuple(answer.cards)

@@ -14,15 +14,22 @@ from __future__ import annotations
 from itertools import combinations
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import UseAbility
 from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import ActionStarted
 from domain.mice_and_mystics.item_events import AbilityUsed
 from domain.mice_and_mystics.rules import knife_strike
-from domain.mice_and_mystics.rules.ability_effects import CHAIN_LIGHTNING, CURE, EFFECTS, FIRST_AID, POISON
-from domain.mice_and_mystics.rules.ability_effects import broken, lightning_targets
+from domain.mice_and_mystics.rules.ability_effects import (
+    CHAIN_LIGHTNING,
+    CURE,
+    EFFECTS,
+    FIRST_AID,
+    POISON,
+    broken,
+    lightning_targets,
+)
 from domain.mice_and_mystics.rules.actions import can_act
 from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
 from domain.mice_and_mystics.rules.inspire import EXTRA_ACTION_CHEESE, INSPIRE
@@ -59,7 +66,8 @@ def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
         raise broken("ability.effect-unknown",
                      f"{cmd.ability}: no source gives its cost and effect (facts.md §4)")
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if turn.ability is not None and turn.ability != cmd.ability:
         raise broken("ability.one-per-turn", f"{cmd.mouse} already used {turn.ability} this turn")
     effect = EFFECTS[cmd.ability](state, cmd)

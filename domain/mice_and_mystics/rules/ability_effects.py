@@ -14,7 +14,7 @@ one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import Event, RollRequested
 from domain.mice_and_mystics.commands import UseAbility
 from domain.mice_and_mystics.content import library_of
@@ -48,7 +48,8 @@ def _same_space_mouse(state: State, mouse: str, target: str | None) -> str:
 
 def _first_aid(state: State, cmd: UseAbility) -> list[Event]:
     check_free_action(state, cmd.mouse, FIRST_AID)
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "check_free_action passed but no mouse turn is open")
     if FIRST_AID in state.mouse_turn.ability_uses:
         raise broken("ability.once-per-turn", "First Aid is used at most once a turn")
     target = _same_space_mouse(state, cmd.mouse, cmd.target)

@@ -9,7 +9,7 @@ may take one extra action in its turn for 1 cheese.
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.mice_and_mystics.rules import inspire, sections
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State
@@ -26,7 +26,8 @@ def check_action(state: State, mouse: str, action: str) -> None:
     000 §Effetti Negativi)."""
     check_turn(state, mouse)
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if turn.action is not None:
         inspire.check_extra_action(state, mouse)  # Inspire's one extra action, else action.already-taken
     effects = state.effects.get(mouse, ())

@@ -16,11 +16,29 @@ die's move number of slots (the others move down).
 
 from __future__ import annotations
 
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, DrawRequested, Event, RollRequested
-from domain.core.events import ShuffleRequested
+from domain.core.errors import InvariantViolated
+from domain.core.events import (
+    CardsDrawn,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    DrawRequested,
+    Event,
+    RollRequested,
+    ShuffleRequested,
+)
 from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import AmbushDeclared, AmbushResolved, BossCardsAssigned, BossWounded, FigurePlaced
-from domain.mice_and_mystics.events import InitiativeCardMovedUp, InitiativeCardRemoved, InitiativeCardsAdded, MinionDefeated
+from domain.mice_and_mystics.events import (
+    AmbushDeclared,
+    AmbushResolved,
+    BossCardsAssigned,
+    BossWounded,
+    FigurePlaced,
+    InitiativeCardMovedUp,
+    InitiativeCardRemoved,
+    InitiativeCardsAdded,
+    MinionDefeated,
+)
 from domain.mice_and_mystics.rules import achievements
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
 from domain.mice_and_mystics.state import State, space_of
@@ -48,7 +66,8 @@ def enter_boss(state: State, boss: str, space: str) -> list[Event]:
 def resolve_boss_cards(state: State, answer: CardsDrawn) -> list[Event]:
     boss = answer.deck.removeprefix("boss-")
     space = space_of(state, boss)
-    assert space is not None
+    if space is None:
+        raise InvariantViolated("figure-on-board", f"boss cards drawn for {boss}, not on the board")
     return [FigurePlaced(figure=boss, card=answer.cards[0], space=space), *_assign(state, boss, answer.cards, space)]
 
 

@@ -19,6 +19,7 @@ His cheese never goes on the wheel (``abilities.ignores_cheese``).
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, MinionMoved
@@ -126,7 +127,8 @@ def chase_path(state: State, origin: str, steps: int, choices: Choices | None = 
 
 def brodie_step(state: State, figure: str, here: str) -> list[Event]:
     turn = state.minion_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("minion-turn", "a Brodie step outside a minion turn")
     card = library_of(state).minions[turn.card]
     if turn.stage == "move":
         if "pounce" in card.abilities:
@@ -150,7 +152,8 @@ def resolve_chase(state: State, answer: DiceRolled) -> list[Event]:
     numbers): ``MinionMoved`` along ``chase_path``; or, at equally short paths not yet chosen
     between, only the deferral and the decision (``ties.settle``, context ``brodie-chase``)."""
     turn = state.minion_turn
-    assert turn is not None and turn.figure is not None
+    if turn is None or turn.figure is None:
+        raise InvariantViolated("minion-turn", "a chase roll with no minion figure acting")
     here = space_of(state, turn.figure)
     steps = sum(MOVE_NUMBER[f] for f in answer.faces)
     figure = turn.figure

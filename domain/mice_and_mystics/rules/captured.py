@@ -13,6 +13,7 @@ space, the Courtyard clear of minions, none captured).
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DecisionMade, DecisionRequested, Event
 from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import MouseReleased, MouseTurnSkipped
@@ -49,7 +50,8 @@ def captured_turn(state: State, mouse: str) -> list[Event]:
 
 def resolve_release(state: State, answer: DecisionMade) -> list[Event]:
     mouse = state.turn_card
-    assert mouse is not None
+    if mouse is None:
+        raise InvariantViolated("turn-card", "a release is only asked in a captured mouse's turn")
     return [MouseReleased(mouse=mouse, space=answer.option), MouseTurnSkipped(mouse=mouse, reason="released this turn")]
 
 

@@ -11,9 +11,16 @@ of moving, a webbed one does not move, a stunned one does not attack (RULINGS.md
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MinionAttackSkipped, MouseMoved
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    AttackDeclared,
+    EffectRemoved,
+    MinionAttackSkipped,
+    MouseMoved,
+)
 from domain.mice_and_mystics.rules.effects import CHARMED, KNOCKED_DOWN, STUNNED, WEBBED, has, stand_up
 from domain.mice_and_mystics.rules.graph import minion_distances
 from domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board, path_toward
@@ -39,7 +46,8 @@ def _others(state: State, mouse: str) -> list[tuple[int, int, str]]:
 def charmed_step(state: State) -> list[Event]:
     """The next step of a charmed mouse's turn; ``[]`` once it has moved and attacked."""
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "a charmed step outside a mouse's turn")
     mouse, here = turn.mouse, space_of(state, turn.mouse)
     if not turn.moved:
         if has(state, mouse, KNOCKED_DOWN):
@@ -66,7 +74,8 @@ def charmed_step(state: State) -> list[Event]:
 
 
 def resolve_charmed_move(state: State, answer: DiceRolled) -> list[Event]:
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a charmed move roll outside a mouse's turn")
     mouse = state.mouse_turn.mouse
     here = space_of(state, mouse)
     target = min(_others(state, mouse))[2]

@@ -9,6 +9,7 @@ each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import (
@@ -91,7 +92,8 @@ def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
 def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
     """Count hits and cheese of the attack roll; ask for the defense roll if anything hit."""
     attack = state.attack
-    assert attack is not None
+    if attack is None:
+        raise InvariantViolated("attack-in-flight", "an attack roll with no attack declared")
     hits = count(answer.faces, RANGED_HITS if attack.ranged else MELEE_HITS)
     from domain.mice_and_mystics.rules.item_cards import precision_hits  # item_cards builds on combat
 
@@ -112,7 +114,8 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
 def defense_request(state: State, hits: int) -> list[Event]:
     """The defense roll of the attack's current target (none against Constrict: facts.md §3)."""
     attack = state.attack
-    assert attack is not None
+    if attack is None:
+        raise InvariantViolated("attack-in-flight", "a defense request with no attack declared")
     if is_mouse(state, attack.target):
         dice, reason, piece = mouse_defense_dice(attack.target, state), "mouse-defense", attack.target
         if abilities.constricts(state, attack.attacker):
@@ -126,14 +129,16 @@ def defense_request(state: State, hits: int) -> list[Event]:
 
 def resolve_defense_roll(state: State, answer: DiceRolled) -> list[Event]:
     attack = state.attack
-    assert attack is not None
+    if attack is None:
+        raise InvariantViolated("attack-in-flight", "a defense roll with no attack declared")
     return resolve_defense(state, attack.target, attack.hits, answer.faces)
 
 
 def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]) -> list[Event]:
     """Blocks, cheese of the defender, then wounds for the unblocked hits."""
     attack = state.attack
-    assert attack is not None
+    if attack is None:
+        raise InvariantViolated("attack-in-flight", "a defense resolved with no attack declared")
     blocks = min(count(faces, BLOCKS) + abilities.extra_blocks(state, target, faces), hits)
     wounds = hits - blocks
     resolved = DefenseResolved if attack.others else AttackResolved

@@ -13,11 +13,25 @@ last mouse card's end may let time pass (``summoning.time_passes``).
 
 from __future__ import annotations
 
-from domain.core.events import CardsShuffled, DecisionRequested, DrawRequested, Event, RollRequested, ShuffleRequested
+from domain.core.errors import InvariantViolated
+from domain.core.events import (
+    CardsShuffled,
+    DecisionRequested,
+    DrawRequested,
+    Event,
+    RollRequested,
+    ShuffleRequested,
+)
 from domain.mice_and_mystics.commands import EndTurn
 from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import CheeseGained, InitiativeCardsSwapped, InitiativeTrackLaid, RoundStarted
-from domain.mice_and_mystics.events import TurnEnded, TurnStarted
+from domain.mice_and_mystics.events import (
+    CheeseGained,
+    InitiativeCardsSwapped,
+    InitiativeTrackLaid,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
 from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules import knife_strike, preemptive_shot, water
 from domain.mice_and_mystics.rules.bosses import ambush_step
@@ -62,7 +76,8 @@ def _step(state: State) -> list[Event]:
     if not state.turn_open:
         return _next_turn(state)
     card = state.turn_card
-    assert card is not None
+    if card is None:
+        raise InvariantViolated("turn-card", "a turn is open but no card holds it")
     if state.minion_turn is not None:
         return minion_step(state) or end_turn(state, card)
     if is_charmed_turn(state):

@@ -14,7 +14,7 @@ chosen by the player (001 "a scelta"; RULINGS.md, Level up).
 from __future__ import annotations
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import LevelUp, Share
 from domain.mice_and_mystics.content import library_of
@@ -46,7 +46,8 @@ def check_free_action(state: State, mouse: str, kind: str) -> None:
     space = space_of(state, mouse)
     if space is not None and library_of(state).spaces[space].water:
         raise RuleBroken("free-action.in-water", section=sections.WATER, detail=f"{mouse} is in water")
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if kind in state.mouse_turn.free_actions:
         raise RuleBroken("free-action.once-per-turn", section=FREE_ACTIONS,
                          detail=f"{mouse} already took {kind} this turn")

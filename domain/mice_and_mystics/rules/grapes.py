@@ -21,14 +21,20 @@ grapes there. No sight is needed. With no mouse in its room the rat neither move
 from __future__ import annotations
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import ThrowGrapes
 from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, AttackResolved, AttackRolled, MinionAttackSkipped
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    AttackDeclared,
+    AttackResolved,
+    AttackRolled,
+    MinionAttackSkipped,
+)
+from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.item_events import PartyItemPlaced
 from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules.combat import defense_request
 from domain.mice_and_mystics.rules.effects import knock_down
 from domain.mice_and_mystics.rules.graph import is_minion, mice_on, size_of
@@ -71,13 +77,15 @@ def decide_throw_grapes(state: State, cmd: ThrowGrapes) -> list[Event]:
 
 def resolve_grapes(state: State, answer: DiceRolled) -> list[Event]:
     attack = state.attack
-    assert attack is not None
+    if attack is None:
+        raise InvariantViolated("attack-in-flight", "a grapes roll with no attack declared")
     if answer.faces[0] == SQUASHED:
         rolled = AttackRolled(attacker=attack.attacker, target=attack.target, hits=1)
         events: list[Event] = [*lost(GRAPES, "squashed"), rolled]
         return events + defense_request(evolve_all(state, events), 1)
     space = space_of(state, attack.target)
-    assert space is not None
+    if space is None:
+        raise InvariantViolated("figure-on-board", f"the grapes' target {attack.target} is off the board")
     events = [e for f in (attack.target, *attack.others) for e in knock_down(state, f)]
     missed = AttackResolved(attacker=attack.attacker, target=attack.target, hits=0, blocks=0, wounds=0)
     return [*events, missed,
@@ -111,8 +119,7 @@ def rat_target(state: State, here: str) -> str | None:
     lib = library_of(state)
     for mouse in order:
         space = space_of(state, mouse)
-        assert space is not None
-        if same_room(lib, here, space):
+        if space is not None and same_room(lib, here, space):  # never None: ``order`` holds mice on the board
             counts[space] = counts.get(space, 0) + 1
             first.setdefault(space, mouse)
     if not counts:
@@ -126,7 +133,8 @@ def rat_throw(state: State, figure: str) -> list[Event]:
     figure of its space, then the coin flip (``RollRequested("grapes", sides=2)``, resolved by
     ``resolve_grapes``); ``MinionAttackSkipped`` when no mouse is in its room."""
     here = space_of(state, figure)
-    assert here is not None
+    if here is None:
+        raise InvariantViolated("figure-on-board", f"the throwing rat {figure} is off the board")
     target = rat_target(state, here)
     if target is None:
         return [MinionAttackSkipped(figure=figure, reason="no mouse in the room to throw the grapes at")]

@@ -40,7 +40,8 @@ def mouse_neighbours(lib: Library | str, space: str | None = None) -> tuple[tupl
     only for ``service/bot.py`` until it passes ``content.library_of(state)``; the rules never use it."""
     if space is None:
         lib, space = shipped_library(), str(lib)
-    assert isinstance(lib, Library)
+    if not isinstance(lib, Library):
+        raise TypeError(f"mouse_neighbours(lib, space): lib must be a Library, not {type(lib).__name__}")
     steps = []
     for other, edge in _edges(lib).get(space, ()):
         if edge.line == "red":

@@ -13,7 +13,7 @@ action's ``ActionStarted`` (RULINGS.md, Inspire).
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import UseAbility
 from domain.mice_and_mystics.events import ActionStarted
@@ -39,7 +39,8 @@ def check_extra_action(state: State, mouse: str) -> None:
     action was taken, or the first action is still being resolved; ``action.extra-needs-cheese``
     (001 §Carte Abilità dei Topi) when the mouse has no cheese."""
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if not in_force(state) or turn.extra_action:
         raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN,
                          detail=f"{mouse} already took {turn.action}")
@@ -70,7 +71,8 @@ def decide_inspire(state: State, cmd: UseAbility) -> list[Event]:
     mouse has rolled to move, moved, acted or used another ability card this turn (free actions do
     not count)."""
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if INSPIRE in turn.ability_uses:
         raise RuleBroken("ability.once-per-turn", section=SECTION, detail="Inspire is played once, before the turn")
     started = turn.moved or turn.movement_points is not None or turn.action is not None

@@ -16,7 +16,7 @@ a defender lower on the initiative track rolls 1 fewer defense die (``combat.att
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
 from domain.mice_and_mystics.commands import UseAbility
 from domain.mice_and_mystics.content import library_of
@@ -44,7 +44,8 @@ def daggers(state: State, mouse: str) -> tuple[str, ...]:
 def _strike(state: State, mouse: str, target: str, card: str) -> list[Event]:
     lib = library_of(state)
     item = item_of(lib, card)
-    assert item is not None
+    if item is None:
+        raise InvariantViolated("dagger-is-an-item", f"{card} is held as a dagger but is no item card")
     dice = lib.mice[mouse].battle + item.battle + accessory_battle(state, mouse, False)
     return [AttackDeclared(attacker=mouse, target=target, ranged=False, dice=dice, weapon=card),
             RollRequested(reason="battle", dice=dice, piece=mouse)]
@@ -77,7 +78,8 @@ def next_strike(state: State) -> list[Event]:
     target (``DecisionRequested``), or end the Knife Strike (``KnifeStrikesLeft(count=0)``) when no
     minion is in reach."""
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "Knife Strike outside a mouse's turn")
     targets = melee_targets(state, turn.mouse)
     if not targets:
         return [KnifeStrikesLeft(mouse=turn.mouse, count=0)]

@@ -16,9 +16,16 @@ the grapes' space with no mouse there does not move and throws them instead of a
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import AttackDeclared, FigureStoodUp, MinionActivated, MinionAttackSkipped, MinionMoved
+from domain.mice_and_mystics.events import (
+    AttackDeclared,
+    FigureStoodUp,
+    MinionActivated,
+    MinionAttackSkipped,
+    MinionMoved,
+)
 from domain.mice_and_mystics.evolve import evolve
 from domain.mice_and_mystics.rules import bait
 from domain.mice_and_mystics.rules.graph import can_enter, minion_distances, minion_neighbours, size_of
@@ -65,7 +72,8 @@ def path_toward(
     move also stops), ending as close as the figure can get."""
     stop = goal
     here, goal = space_of(state, figure), goal or space_of(state, mouse)
-    assert here is not None and goal is not None
+    if here is None or goal is None:
+        raise InvariantViolated("figure-on-board", f"a path from {here} to {goal} for {figure}")
     lib = library_of(state)
     to_goal = minion_distances(lib, (goal,))
     size = size_of(state, figure)
@@ -99,13 +107,15 @@ def _sees_a_mouse(state: State, space: str) -> bool:
 def minion_step(state: State) -> list[Event]:
     """The next step of the minion card's turn; ``[]`` once every figure has acted."""
     turn = state.minion_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("minion-turn", "a minion step outside a minion turn")
     if turn.figure is None or turn.stage == "done":
         figure = next_figure(state, turn.card, turn.acted)
         return [MinionActivated(figure=figure)] if figure is not None else []
     figure = turn.figure
     here = space_of(state, figure)
-    assert here is not None
+    if here is None:
+        raise InvariantViolated("figure-on-board", f"the acting minion {figure} is off the board")
     from domain.mice_and_mystics.rules import brodie  # brodie.py builds on this module
 
     if brodie.is_brodie_turn(state):
@@ -142,7 +152,8 @@ def _move_step(state: State, figure: str, here: str) -> list[Event]:
 
 def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
     turn = state.minion_turn
-    assert turn is not None and turn.figure is not None
+    if turn is None or turn.figure is None:
+        raise InvariantViolated("minion-turn", "a minion move roll with no minion figure acting")
     figure = turn.figure
     here = space_of(state, figure)
     grapes = bait.bait_for(state, figure)

@@ -9,10 +9,17 @@ Lily's Lesson Learned makes her immune (facts.md §2, single source).
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import CheeseGained, MouseCaptured, MousetrapPassed, MousetrapSprung, MouseMoved
-from domain.mice_and_mystics.events import MouseStoppedAtMousetrap
+from domain.mice_and_mystics.events import (
+    CheeseGained,
+    MouseCaptured,
+    MouseMoved,
+    MouseStoppedAtMousetrap,
+    MousetrapPassed,
+    MousetrapSprung,
+)
 from domain.mice_and_mystics.evolve import evolve_all
 from domain.mice_and_mystics.rules.combat import STARS, count, wound_mouse
 from domain.mice_and_mystics.rules.effects import knock_down
@@ -51,10 +58,12 @@ def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[E
 def resolve_mousetrap(state: State, answer: DiceRolled) -> list[Event]:
     from domain.mice_and_mystics.rules.flow import end_turn  # flow runs the turns this module serves
 
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a mousetrap roll outside a mouse's turn")
     mouse = state.mouse_turn.mouse
     here = space_of(state, mouse)
-    assert here is not None
+    if here is None:
+        raise InvariantViolated("mouse-on-board", f"{mouse} rolls for a mousetrap off the board")
     if count(answer.faces, STARS):
         return [MousetrapPassed(mouse=mouse, space=here), *walk(state, mouse, here, state.trap_rest)]
     events: list[Event] = [MousetrapSprung(mouse=mouse, space=here), CheeseGained(mouse=mouse, count=1, reason=MOUSETRAP)]

@@ -15,14 +15,14 @@ from __future__ import annotations
 import heapq
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
 from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MouseMoved, MovementPointsGained
 from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
 from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
+from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
 from domain.mice_and_mystics.rules.links import linked
 from domain.mice_and_mystics.rules.turns import check_turn
 from domain.mice_and_mystics.state import State, space_of
@@ -54,11 +54,13 @@ def check_not_held(state: State, mouse: str, origin: str) -> None:
 def decide_move(state: State, cmd: Move) -> list[Event]:
     check_turn(state, cmd.mouse)
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if turn.moved or turn.movement_points is not None:
         raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
     origin = space_of(state, cmd.mouse)
-    assert origin is not None
+    if origin is None:
+        raise InvariantViolated("mouse-on-board", f"{cmd.mouse} moves in its turn off the board")
     if KNOCKED_DOWN in state.effects.get(cmd.mouse, ()):
         return [FigureStoodUp(figure=cmd.mouse)]  # 000 §Atterrato: the whole move to stand up
     check_can_leave(state, cmd.mouse, origin)
@@ -69,17 +71,20 @@ def decide_scurry(state: State, cmd: Scurry) -> list[Event]:
     """001 §Scatto: a mouse that has already moved may use its action to roll and move again."""
     check_action(state, cmd.mouse, "scurry")
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_action passed but no mouse turn is open")
     if not turn.moved:
         raise RuleBroken("scurry.not-moved", section=sections.SCURRY, detail=f"{cmd.mouse} has not moved yet")
     origin = space_of(state, cmd.mouse)
-    assert origin is not None
+    if origin is None:
+        raise InvariantViolated("mouse-on-board", f"{cmd.mouse} scurries in its turn off the board")
     check_can_leave(state, cmd.mouse, origin)
     return [ActionStarted(mouse=cmd.mouse, action="scurry"), RollRequested(reason="scurry", dice=1, piece=cmd.mouse)]
 
 
 def resolve_move_roll(state: State, answer: DiceRolled) -> list[Event]:
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a move roll outside a mouse's turn")
     mouse = state.mouse_turn.mouse
     number = MOVE_NUMBER[answer.faces[0]]
     value = library_of(state).mice[mouse].move
@@ -89,13 +94,15 @@ def resolve_move_roll(state: State, answer: DiceRolled) -> list[Event]:
 def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
     check_turn(state, cmd.mouse)
     turn = state.mouse_turn
-    assert turn is not None
+    if turn is None:
+        raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if turn.moved:
         raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
     if turn.movement_points is None:
         raise RuleBroken("move.no-roll", section=sections.MOVEMENT, detail="roll for movement first (Move)")
     origin = space_of(state, cmd.mouse)
-    assert origin is not None
+    if origin is None:
+        raise InvariantViolated("mouse-on-board", f"{cmd.mouse} moves in its turn off the board")
     check_can_leave(state, cmd.mouse, origin)
     lib = library_of(state)
     spaces, cost, here = lib.spaces, 0, origin
@@ -146,7 +153,8 @@ def _red(lib: Library, space: str) -> list[tuple[str, str]]:
 def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tuple[str, ...]]]:
     """Every space the mouse can end on with ``points``: (cost, one cheapest path) (Dijkstra)."""
     origin = space_of(state, mouse)
-    assert origin is not None
+    if origin is None:
+        raise InvariantViolated("mouse-on-board", f"reachable spaces of {mouse}, off the board")
     best: dict[str, tuple[int, tuple[str, ...]]] = {}
     heap: list[tuple[int, tuple[str, ...], str]] = [(0, (), origin)]
     while heap:

@@ -21,7 +21,7 @@ counts as melee against a figure on its own space, as in ``battle.py``).
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
 from domain.mice_and_mystics.commands import UseAbility
 from domain.mice_and_mystics.content import Library, library_of
@@ -86,7 +86,8 @@ def resolve_preemptive_shot(state: State, answer: DecisionMade) -> list[Event]:
     if mouse is None or answer.option == PASS or answer.option not in shot_targets(state, mouse):
         return [closed]
     item = weapon(mouse, state)
-    assert item is not None
+    if item is None:
+        raise InvariantViolated("shooter-armed", f"{mouse} was offered Preemptive Shot with no weapon")
     ranged = not (item.special == STAFF_MELEE and space_of(state, answer.option) == space_of(state, mouse))
     dice = battle_dice(state, mouse) + accessory_battle(state, mouse, ranged)
     return [AbilityUsed(mouse=mouse, ability=PREEMPTIVE_SHOT, cost=cost(library_of(state))),

@@ -7,7 +7,7 @@ removed on a star of one die. Recovering from both removes stunned and rolls for
 from __future__ import annotations
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import Recover
 from domain.mice_and_mystics.events import ActionStarted, EffectRemoved
@@ -31,7 +31,8 @@ def decide_recover(state: State, cmd: Recover) -> list[Event]:
 
 
 def resolve_recover_roll(state: State, answer: DiceRolled) -> list[Event]:
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a recover roll outside a mouse's turn")
     return [EffectRemoved(mouse=state.mouse_turn.mouse, effect=WEBBED)] if count(answer.faces, STARS) else []
 
 

@@ -15,12 +15,26 @@ as an item. The rooms' special searches are in ``special_search.py``.
 from __future__ import annotations
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, DrawRequested, Event, RollRequested
+from domain.core.errors import InvariantViolated, RuleBroken
+from domain.core.events import (
+    CardsDrawn,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    DrawRequested,
+    Event,
+    RollRequested,
+)
 from domain.mice_and_mystics.commands import Search
 from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted, CheeseGained, SearchCardDiscarded, SearchCardKept
-from domain.mice_and_mystics.events import SearchFailed, SearchSucceeded
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    CheeseGained,
+    SearchCardDiscarded,
+    SearchCardKept,
+    SearchFailed,
+    SearchSucceeded,
+)
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.combat import STARS, count
@@ -32,7 +46,8 @@ PACK_LIMIT = 3
 
 def _room(state: State, mouse: str) -> str:
     space = space_of(state, mouse)
-    assert space is not None
+    if space is None:
+        raise InvariantViolated("mouse-on-board", f"{mouse} searches off the board")
     return library_of(state).space_tile[space]
 
 
@@ -48,7 +63,8 @@ def decide_search(state: State, cmd: Search) -> list[Event]:
 def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
     """No star: ``[SearchFailed]``; a star: ``[SearchSucceeded, DrawRequested(search deck)]`` (no draw
     when the deck is empty) (001 §Ricerca)."""
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a search roll outside a mouse's turn")
     mouse = state.mouse_turn.mouse
     if not count(answer.faces, STARS):
         return [SearchFailed(mouse=mouse)]
@@ -61,10 +77,10 @@ def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
 def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     """An event card resolves at once (``scrolls.resolve_event``); any other card asks keep or
     discard: ``[DecisionRequested(search-keep, ("keep", "discard"))]`` (001 §Ricerca)."""
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a search draw outside a mouse's turn")
     mouse = state.mouse_turn.mouse
     from domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
-
     from domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
 
     lib = library_of(state)
@@ -80,7 +96,8 @@ def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
     """``keep``: ``[SearchCardKept]`` (a party item: ``[PartyItemGained]``), then the pack-limit
     discard decision if the pack is now over 3 (``cards.pack_limit``); ``discard``:
     ``[SearchCardDiscarded, CheeseGained(1)]`` (001 §Ricerca)."""
-    assert state.mouse_turn is not None
+    if state.mouse_turn is None:
+        raise InvariantViolated("mouse-turn", "a keep decision outside a mouse's turn")
     mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
     if answer.option == "keep":
         from domain.mice_and_mystics.item_events import PartyItemGained

@@ -53,7 +53,8 @@ def sees(lib: Library | str, a: str, b: str | None = None) -> bool:
     ``service/bot.py`` until it passes ``content.library_of(state)``; the rules never use it."""
     if b is None:
         lib, a, b = shipped_library(), str(lib), a
-    assert isinstance(lib, Library)
+    if not isinstance(lib, Library):
+        raise TypeError(f"sees(lib, a, b): lib must be a Library, not {type(lib).__name__}")
     seen = derived(lib, "sight.sees", _no_sight_yet)
     found = seen.get((a, b))
     if found is None:

@@ -16,11 +16,12 @@ Fishhook & Thread: the card goes to the mouse's pack (taken out of the deck if i
 
 from __future__ import annotations
 
+from domain.core.errors import InvariantViolated
 from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, Event
 from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
-from domain.mice_and_mystics.item_events import PartyItemGained
 from domain.mice_and_mystics.content import Library, SpecialSearch, library_of
 from domain.mice_and_mystics.events import SearchSucceeded
+from domain.mice_and_mystics.item_events import PartyItemGained
 from domain.mice_and_mystics.rules.cards import pack_limit
 from domain.mice_and_mystics.state import State, space_of
 
@@ -85,7 +86,8 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
     goes to the stash (``PartyItemGained``), any other card to the pack (``SearchDeckCardTaken``, then
     the pack-limit discard if the pack is over 3)."""
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
-    assert mouse is not None
+    if mouse is None:
+        raise InvariantViolated("mouse-turn", "a special-search decision outside a mouse's turn")
     if answer.option == DRAW:
         return [DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)]
     lib = library_of(state)
@@ -103,6 +105,7 @@ def resolve_treasure_pick(state: State, answer: DecisionMade) -> list[Event]:
     """``[SearchDeckCardTaken(card), SearchDeckShuffled(added=(tinkerers-treasure,))]``, then the
     pack-limit discard if the pack is over 3 (card text; 001 §Equipaggiare)."""
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
-    assert mouse is not None
+    if mouse is None:
+        raise InvariantViolated("mouse-turn", "a treasure pick outside a mouse's turn")
     return pack_limit(state, [SearchDeckCardTaken(mouse=mouse, card=answer.option, reason=TINKERERS_TREASURE),
                               SearchDeckShuffled(added=(TINKERERS_TREASURE,), reason=TINKERERS_TREASURE)])

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 from msgspec.structs import replace
 
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DecisionMade, DecisionRequested, Event, ShuffleRequested
 from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
 from domain.mice_and_mystics.content import Library, library_of
@@ -122,6 +122,8 @@ def resolve_starting_ability(state: State, answer: DecisionMade) -> list[Event]:
 
     ``answer.option`` was one of the request's options (the core checks it)."""
     waiting = _waiting(state)
-    assert waiting is not None, "a starting-ability decision is only asked while a mouse waits for its card"
+    if waiting is None:
+        raise InvariantViolated("starting-ability-waiting",
+                                "a starting-ability decision is only asked while a mouse waits for its card")
     taken = StartingAbilityTaken(mouse=waiting[0], ability=answer.option)
     return [taken, *(_next_request(evolve(state, taken)) or [initiative_request(state)])]

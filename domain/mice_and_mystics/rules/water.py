@@ -16,12 +16,16 @@ no free actions.
 from __future__ import annotations
 
 from domain.core.commands import Command
-from domain.core.errors import RuleBroken
+from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import LeaveWater
 from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import LeavingWaterFailed, LeavingWaterStarted
-from domain.mice_and_mystics.events import MouseMoved, MouseSweptByCurrent
+from domain.mice_and_mystics.events import (
+    LeavingWaterFailed,
+    LeavingWaterStarted,
+    MouseMoved,
+    MouseSweptByCurrent,
+)
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.combat import STARS, capture_mouse, count
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
@@ -48,7 +52,8 @@ def check_can_leave_water(state: State, mouse: str) -> None:
     (``movement.check_not_held``)."""
     check_turn(state, mouse)
     turn, here = state.mouse_turn, space_of(state, mouse)
-    assert turn is not None and here is not None
+    if turn is None or here is None:
+        raise InvariantViolated("mouse-on-board", f"check_turn passed but {mouse} has no turn or no space")
     if not in_water(state, mouse):
         raise RuleBroken("water.not-in-water", section=sections.WATER, detail=f"{mouse} is not in water")
     if turn.moved or turn.movement_points is not None:
@@ -66,7 +71,8 @@ def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
     ``water.not-adjacent``."""
     check_can_leave_water(state, cmd.mouse)
     here = space_of(state, cmd.mouse)
-    assert here is not None
+    if here is None:
+        raise InvariantViolated("mouse-on-board", f"{cmd.mouse} leaves water off the board")
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
     if cmd.space not in dict(steps) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
@@ -78,7 +84,8 @@ def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
 
 
 def resolve_leave_water(state: State, answer: DiceRolled) -> list[Event]:
-    assert state.mouse_turn is not None and state.water_target is not None
+    if state.mouse_turn is None or state.water_target is None:
+        raise InvariantViolated("leaving-water", "a leave-water roll with no mouse turn or no target space")
     mouse, target = state.mouse_turn.mouse, state.water_target
     here = space_of(state, mouse)
     if count(answer.faces, STARS) and here is not None and can_enter(state, target, "small", ignoring=mouse):
@@ -88,14 +95,13 @@ def resolve_leave_water(state: State, answer: DiceRolled) -> list[Event]:
 
 def legal_leave_water(state: State, mouse: str) -> list[Command]:
     """Every ``LeaveWater`` ``decide_leave_water`` accepts for ``mouse`` now."""
-    if state.mouse_turn is None or state.mouse_turn.mouse != mouse or space_of(state, mouse) is None:
+    here = space_of(state, mouse)
+    if state.mouse_turn is None or state.mouse_turn.mouse != mouse or here is None:
         return []
     try:
         check_can_leave_water(state, mouse)
     except RuleBroken:
         return []
-    here = space_of(state, mouse)
-    assert here is not None
     # Fishhook & Thread counts as adjacent
     steps = (*mouse_neighbours(library_of(state), here), *linked(state, here))
     return [LeaveWater(mouse=mouse, space=s) for s in dict(steps) if can_enter(state, s, "small", ignoring=mouse)]
