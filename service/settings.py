@@ -4,6 +4,7 @@
 |---|---|---|
 | ``DICELOG_DATA_DIR`` | ``$XDG_DATA_HOME/dicelog``, else ``~/.local/share/dicelog`` | directory of the SQLite files (embedded default); a relative value is resolved against the working directory at start-up |
 | ``DICELOG_STORE`` | ``sqlite`` | ``sqlite`` (embedded) or ``postgres`` |
+| ``DICELOG_SQLITE_LOCK_TIMEOUT`` | ``10`` | seconds a SQLite write waits for another writer's lock before the request is answered 503 |
 | ``DICELOG_AUTO_MIGRATE`` | ``true`` | ``serve``/``worker`` create or upgrade the tables at start-up; ``false`` (production): they refuse to start unless ``dicelog migrate`` ran |
 | ``DICELOG_POSTGRES_HOST`` / ``_PORT`` / ``_DBNAME`` / ``_USER`` / ``_PASSWORD`` | ``127.0.0.1`` / ``5432`` / ``dicelog`` / ``postgres`` / empty | PostgreSQL event store |
 | ``DICELOG_POSTGRES_SCHEMA`` | ``public`` | schema of the tables |
@@ -25,6 +26,7 @@
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
 | ``DICELOG_SSE_HEARTBEAT`` | ``15`` | seconds of silence after which an SSE stream sends a ``: keep-alive`` comment |
 | ``DICELOG_SSE_POLL_INTERVAL`` | ``2`` | seconds between store reads of an idle SSE stream when no wake-up came (the safety net) |
+| ``DICELOG_MAX_BODY_BYTES`` | ``2097152`` (2 MiB) | largest request body; a larger one is refused with 413 (``service/http_guards.py``) |
 | ``DICELOG_CORS_ORIGINS`` | empty (CORS off) | origins a browser app may call the API from, comma-separated (``https://app.example.org``), or ``*`` for any |
 
 Every malformed value raises ``ValueError`` naming its variable (``Settings.from_env``). Booleans are
@@ -191,6 +193,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     data_dir: Path = field(default_factory=default_data_dir)
     """Directory of the SQLite files (absolute when read from the environment)."""
     store: Literal["sqlite", "postgres"] = "sqlite"
+    sqlite_lock_timeout: int = 10
+    """Seconds a SQLite write waits for another writer's lock (then 503, ``service.faults``)."""
     auto_migrate: bool = True
     """Create or upgrade the tables at start-up (``service.migrations.ensure_schema``)."""
     postgres_host: str = "127.0.0.1"
@@ -229,6 +233,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     """Seconds between store reads of an idle SSE stream that got no wake-up."""
     cors_origins: tuple[str, ...] = ()
     """Origins allowed by CORS; empty: CORS off; ``("*",)``: any origin."""
+    max_body_bytes: int = 2 * 1024 * 1024
+    """Largest request body in bytes (413 above it, ``service.http_guards.BodyLimits``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -252,6 +258,7 @@ class Settings(Struct, frozen=True, kw_only=True):
             return cls(
                 data_dir=read("DATA_DIR", "", _data_dir) if data_dir.strip() else default_data_dir(env),
                 store=store,
+                sqlite_lock_timeout=read("SQLITE_LOCK_TIMEOUT", "10", _count, least=1, most=3600),
                 auto_migrate=read("AUTO_MIGRATE", "true", _bool),
                 postgres_host=read("POSTGRES_HOST", "127.0.0.1", _text),
                 postgres_port=read("POSTGRES_PORT", "5432", _count, least=1, most=65535),
@@ -278,6 +285,7 @@ class Settings(Struct, frozen=True, kw_only=True):
                 sse_heartbeat=read("SSE_HEARTBEAT", "15", _seconds),
                 sse_poll_interval=read("SSE_POLL_INTERVAL", "2", _seconds),
                 cors_origins=read("CORS_ORIGINS", "", parse_origins),
+                max_body_bytes=read("MAX_BODY_BYTES", str(2 * 1024 * 1024), _count, least=1024),
             )
         except ValueError as e:
             raise ValueError(f"bad DICELOG_* setting: {e}") from None
@@ -306,7 +314,7 @@ class Settings(Struct, frozen=True, kw_only=True):
             return {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.data_dir / f"{name.lower()}.sqlite"),
-                "SQLITE_LOCK_TIMEOUT": "10",
+                "SQLITE_LOCK_TIMEOUT": str(self.sqlite_lock_timeout),
                 "CREATE_TABLE": create,
             }
         return {
