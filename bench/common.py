@@ -362,7 +362,7 @@ class LongGame:
         saved = getattr(games, "_saved", None)
         params = list(inspect.signature(saved).parameters) if saved is not None else []
         n = games.snapshot_interval
-        for (before, records), after in zip(self.batches, afters):
+        for (before, records), after in zip(self.batches, afters, strict=True):
             if params[1:2] == ["records"]:
                 saved(before, records)
             elif params[1:2] == ["after"]:

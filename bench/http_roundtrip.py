@@ -55,8 +55,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import asynccontextmanager, contextmanager
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
@@ -67,7 +67,7 @@ from eventsourcing.domain import Aggregate, event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import common  # noqa: E402
+import common
 
 TARGET_P99_MS = 10.0
 TARGET_THROUGHPUT_RATIO = 0.60
@@ -348,9 +348,8 @@ class DicelogPlayer(Player):
             paths = [c for c in _decode(r.content)["commands"] if c["type"] == "MoveTo"]
             if paths:
                 await self.send(rng.choice(paths), record=True)
-        if self.turn == mouse:
-            if await self.send({"type": "EndTurn", "mouse": mouse}, record=True) is None:
-                self.turn = None
+        if self.turn == mouse and await self.send({"type": "EndTurn", "mouse": mouse}, record=True) is None:
+            self.turn = None
 
 
 class BaselinePlayer(Player):

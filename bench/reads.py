@@ -44,7 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import common  # noqa: E402
+import common
 
 TARGET_VERIFY_EVENTS_PER_S = 20_000
 TARGET_GROWTH = 2.0
@@ -188,7 +188,7 @@ def measure_list(lengths: list[int], listed: int, runs: int) -> dict[str, Any]:
         built = []
         for i in range(listed):
             original = common.game_created
-            common.game_created = lambda *a, **k: _public(original(*a, **k))  # type: ignore[assignment]
+            common.game_created = lambda *a, _made=original, **k: _public(_made(*a, **k))  # type: ignore[assignment]
             try:
                 built.append(common.LongGame(length, undo=True, rng_seed=i))
             finally:

@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import common  # noqa: E402
+import common
 
 BENCHMARKS = ("replay", "state_at_version", "memory", "http_roundtrip", "reads")
 
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for name, r in ran.items() for row in _figures(name, r["result"])]
     widths = [max(len(row[i]) for row in rows) if rows else 0 for i in range(4)]
     for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)).rstrip())
     if failed:
         print(f"failed: {failed}")
     summary = {
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         "loadavg_at_start": load,
         "failed": failed,
         "seconds": {name: r["seconds"] for name, r in ran.items()},
-        "figures": [dict(zip(("figure", "value", "baseline", "target"), row)) for row in rows],
+        "figures": [dict(zip(("figure", "value", "baseline", "target"), row, strict=False)) for row in rows],
     }
     print(f"written {common.write_result('summary', summary)}")
     return 1 if failed else 0

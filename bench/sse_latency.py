@@ -228,7 +228,7 @@ class SSEReader:
                     version = None
                 elif line.startswith(b"id:"):
                     version = int(line[3:])
-        except Exception:  # noqa: BLE001, S110 - the stream ended, or close() cut it mid-line
+        except Exception:  # noqa: BLE001 - the stream ended, or close() cut it mid-line
             pass
         finally:
             self.arrivals.ended.set()

@@ -23,6 +23,7 @@ Target: median <= 20 ms with snapshots.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import tempfile
@@ -32,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import common  # noqa: E402
+import common
 
 TARGET_MEDIAN_MS = 20.0
 
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         plain.close()
     s, b = common.summarize_ms(with_snap), common.summarize_ms(without)
     ok = s["median_ms"] <= TARGET_MEDIAN_MS
-    gaps = [b2 - a for a, b2 in zip(stored_snapshots, stored_snapshots[1:])]
+    gaps = [b2 - a for a, b2 in itertools.pairwise(stored_snapshots)]
     print(f"{len(stored_snapshots)} snapshots stored (versions {stored_snapshots[:3]} ... {stored_snapshots[-1:]},"
           f" largest gap {max(gaps) if gaps else '-'} events)")
     print(f"baseline, no snapshots      median {b['median_ms']:8.2f} ms  p99 {b['p99_ms']:8.2f} ms  max {b['max_ms']:8.2f} ms")

@@ -28,9 +28,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import header, summarize_ms, verdict, write_result  # noqa: E402
-
-import httpx  # noqa: E402
+import httpx
+from common import header, summarize_ms, verdict, write_result
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

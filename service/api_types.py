@@ -68,7 +68,7 @@ class ApiTypes:
         self.NewGame: Any = variants[0] if len(variants) == 1 else Union[variants]  # noqa: UP007
         self.commands_of = {name: _commands(r) for name, r in self.rulesets.items()}  # ordered: stable schema
         every = tuple(dict.fromkeys(c for cs in self.commands_of.values() for c in cs))
-        self.Command: Any = Union[(*every, *typing.get_args(UndoCommand))]  # noqa: UP007
+        self.Command: Any = Union[(*every, *typing.get_args(UndoCommand))]
         self.CommandRequest: Any = msgspec.defstruct(
             "CommandRequest",
             [

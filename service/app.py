@@ -2,7 +2,10 @@
 
 Errors are RFC 9457 ``application/problem+json`` (Litestar's ``ProblemDetailsPlugin``): every
 domain refusal has a stable ``type`` (``urn:dicelog:rule:<rule id>``) and names the rule and its
-rulebook section; validation errors are 400, unknown games 404, stale versions 409.
+rulebook section; validation errors are 400, unknown games 404, stale versions 409. Faults of the
+store and other infrastructure are 503 with ``Retry-After`` (``service.faults``); a body too large is
+413, nested too deep 400 (``service.http_guards.BodyLimits``); any other error is a bug: 500, its
+traceback logged once.
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ from service.api_types import api_types
 from service.application import AlreadyClaimed, Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized
 from service.application import VersionConflict
 from service.fanout import ChangeFeed, FanOut
-from service.http_guards import JsonOnly, cors_config
+from service.faults import RETRY_AFTER, STORE_UNAVAILABLE, StoreNotWritable, exception_handlers, probe_store
+from service.faults import reason_of
+from service.http_guards import BodyLimits, JsonOnly, cors_config
 from service.migrations import ensure_schema
 from service.openapi import openapi_config
 from service.projection_store import ReadModels, open_views
@@ -189,15 +194,32 @@ async def health() -> Health:
 
 @get("/ready", tags=["operations"], summary="Readiness", sync_to_thread=True, responses=_problems(503))
 def ready(runtime: NamedDependency[Runtime]) -> Health:
-    """The event store answers; reports how far each projection/publisher is behind (not fatal)."""
+    """Ready when the event store can write now; reports how far each projection and the publisher
+    are behind.
+
+    The store is probed with a transaction that needs write access, rolled back
+    (``service.faults.probe_store``: the write lock within 1 s on SQLite, a transaction id on
+    PostgreSQL): a locked or read-only SQLite file, or a PostgreSQL server lost, unreachable or
+    read-only, answers 503 problem+json ``urn:dicelog:problem:store-unavailable`` with ``Retry-After``.
+    Lag is never fatal, whatever its size: commands and the audit reads do not depend on the read
+    models, and a lag shared by every replica (one slow projection) would otherwise take them all out
+    of service at once. It is reported (``behind by <n>``) for monitoring."""
     checks: dict[str, str] = {}
     try:
+        probe_store(runtime.games.recorder)
         newest = runtime.games.recorder.max_notification_id() or 0
         checks["store"] = "ok"
     except Exception as e:  # noqa: BLE001 - any store failure means not ready
-        from litestar.exceptions import HTTPException as _H
-
-        raise _H(status_code=503, detail=f"event store unavailable: {e}") from None
+        reason = e.reason if isinstance(e, StoreNotWritable) else reason_of(e)
+        log.warning("not ready: the event store cannot write: %s", e if isinstance(e, StoreNotWritable) else repr(e))
+        raise ProblemDetailsException(
+            status_code=503,
+            type_=STORE_UNAVAILABLE,
+            title="Service unavailable",
+            detail=f"the event store cannot write now ({reason})",
+            headers={"Retry-After": str(RETRY_AFTER)},
+            extra={"reason": reason, "retry_after": RETRY_AFTER},
+        ) from None
     for consumer in runtime.follower.consumers:
         try:
             at = consumer.view.max_tracking_id(runtime.games.name) or 0
@@ -257,13 +279,21 @@ def create_app(
             },
         )
     )
+
+    def bug(request: Any, exc: Exception) -> Any:
+        return _unexpected(exc).to_response(request)
+
     return Litestar(
         route_handlers=[
             game_controller(types), AuditController, CampaignController, ContentController,
             *(CONTENT_CONTROLLERS[name] for name in types.names if name in CONTENT_CONTROLLERS),
             rulesets_handler(types.names), health, ready, Metrics, *WEB,
         ],
-        middleware=[METRICS.middleware, *rate_limit_middleware(settings), JsonOnly()],
+        middleware=[
+            METRICS.middleware, *rate_limit_middleware(settings), JsonOnly(), BodyLimits(settings.max_body_bytes),
+        ],
+        request_max_body_size=settings.max_body_bytes,
+        exception_handlers=exception_handlers(settings.store, bug),
         cors_config=cors_config(settings),
         dependencies={
             "runtime": Provide(runtime, sync_to_thread=False),

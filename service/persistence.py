@@ -139,7 +139,7 @@ class SharedPostgresDatastore(PostgresDatastore):
     same pool, schema and type adapters; ``close`` releases the handle, and the pool closes with
     the last handle (``SharedPostgresFactory``)."""
 
-    def __init__(self, shared: PostgresDatastore, key: tuple[str | None, ...]) -> None:  # noqa: D107
+    def __init__(self, shared: PostgresDatastore, key: tuple[str | None, ...]) -> None:
         # Not ``super().__init__``: the handle takes the shared datastore's attributes (the pool
         # and the type adapter caches are the same objects, not copies).
         self.__dict__.update(vars(shared))

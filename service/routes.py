@@ -36,13 +36,13 @@ from service.schemas import (
     BoardOut,
     CommandResult,
     EventPage,
-    InitiativeOut,
-    LogLine,
-    LogOut,
     GameCreatedBody,
     GameList,
     GameSummary,
+    InitiativeOut,
     LegalCommands,
+    LogLine,
+    LogOut,
     Problem,
     SeatToken,
     StateAt,
@@ -313,7 +313,7 @@ class GameReads:
     def verify(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> VerifyResult:
         """Check the hash chain, re-run every stored command, and (after the end) every roll. A
         divergence names what was expected and found only where the reader may see that event."""
-        game, lens = _reader(games, game_id, request)
+        _game, lens = _reader(games, game_id, request)
         verification = games.verify(game_id)
         divergence = verification.divergence
         if divergence is not None and not lens.full:

@@ -12,9 +12,9 @@ from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import JSONBody, Parameter
 
 from domain.core.campaign import Campaign, CampaignStarted
+from domain.core.visibility import seat_viewer
 from service import campaigns
 from service.application import Games, Unauthorized
-from domain.core.visibility import seat_viewer
 from service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
 from service.schemas import (
     CampaignCreatedBody,

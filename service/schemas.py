@@ -13,6 +13,7 @@ from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibil
 from domain.core.verify import Verification
 from service.openapi_slots import slot
 
+
 class SeatToken(Struct, frozen=True, kw_only=True):
     """A seat and its bearer token (shown once, at creation; only its hash is stored)."""
 

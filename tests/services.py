@@ -30,7 +30,7 @@ def postgres_schema() -> str:
         with psycopg.connect(**PG, connect_timeout=3, autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {name}")
         return name
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         _unavailable("PostgreSQL at 127.0.0.1:5432 (database test)", e)
         raise
 

@@ -265,10 +265,7 @@ _BOOKKEEPING: dict[type, str] = {
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
     """Projector function for ``Repository.get``: fold a snapshot and/or events."""
     for event in events:
-        if isinstance(event, GameSnapshot):
-            game = event.restore()
-        else:
-            game = apply(game, event)
+        game = event.restore() if isinstance(event, GameSnapshot) else apply(game, event)
     return game
 
 

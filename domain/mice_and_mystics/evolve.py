@@ -31,8 +31,8 @@ from domain.core.events import (
 )
 from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
-from domain.mice_and_mystics.evolve_chapter import evolve_chapter
 from domain.mice_and_mystics.choice_events import CHOICE_EVENTS
+from domain.mice_and_mystics.evolve_chapter import evolve_chapter
 from domain.mice_and_mystics.evolve_choices import answers_tie, evolve_choices
 from domain.mice_and_mystics.evolve_items import evolve_items
 from domain.mice_and_mystics.item_events import ITEM_EVENTS

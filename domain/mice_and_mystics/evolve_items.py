@@ -44,7 +44,7 @@ def _board_move(board: dict[str, tuple[str, ...]], figure: str, origin: str, tar
     return board
 
 
-def evolve_items(state: State, event: Event) -> State:  # noqa: C901 (a flat table of cases)
+def evolve_items(state: State, event: Event) -> State:
     match event:
         case ie.SearchCardShared(mouse=mouse, with_mouse=other, card=card, by=by):
             return _free(replace(state, pack=_give(state.pack, mouse, card, other)), by or mouse, "share")

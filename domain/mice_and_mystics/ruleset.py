@@ -13,23 +13,77 @@ from domain.core.commands import Command
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from domain.core.ruleset import Answer, Begin
-from domain.mice_and_mystics.commands import AnyCommand, Battle, EndTurn, Explore, LeaveWater, Move, MoveTo, Recover, Scurry, Search
-from domain.mice_and_mystics.commands import Catapult, Equip, LevelUp, PickUpFork, PlaceFishhook, PlaceFork, RemoveFishhook, Share
-from domain.mice_and_mystics.commands import PlaceGrapes, ThrowGrapes, Unequip, UseAbility, UseScroll
+from domain.mice_and_mystics import campaign
+from domain.mice_and_mystics.commands import (
+    AnyCommand,
+    Battle,
+    Catapult,
+    EndTurn,
+    Equip,
+    Explore,
+    LeaveWater,
+    LevelUp,
+    Move,
+    MoveTo,
+    PickUpFork,
+    PlaceFishhook,
+    PlaceFork,
+    PlaceGrapes,
+    Recover,
+    RemoveFishhook,
+    Scurry,
+    Search,
+    Share,
+    ThrowGrapes,
+    Unequip,
+    UseAbility,
+    UseScroll,
+)
 from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.events import EVENT_TYPES
 from domain.mice_and_mystics.evolve import evolve, evolve_all
-from domain.mice_and_mystics.rules import captured, combat, explore, minion_turn, recover, search, sections, summoning
-from domain.mice_and_mystics.rules import chapter_1, special_search, starting_abilities
-from domain.mice_and_mystics.rules import bosses, brodie, charmed, mousetraps, water
-from domain.mice_and_mystics.rules import deferred, ties
-from domain.mice_and_mystics.rules import ability_cards, bait, equip, fork, free_actions, grapes, party_items
-from domain.mice_and_mystics.rules import inspire, knife_strike, preemptive_shot
-from domain.mice_and_mystics.rules import cards, item_cards, scrolls
-from domain.mice_and_mystics import campaign
+from domain.mice_and_mystics.rules import (
+    ability_cards,
+    bait,
+    bosses,
+    brodie,
+    captured,
+    cards,
+    chapter_1,
+    charmed,
+    combat,
+    deferred,
+    equip,
+    explore,
+    fork,
+    free_actions,
+    grapes,
+    inspire,
+    item_cards,
+    knife_strike,
+    minion_turn,
+    mousetraps,
+    party_items,
+    preemptive_shot,
+    recover,
+    scrolls,
+    search,
+    sections,
+    special_search,
+    starting_abilities,
+    summoning,
+    ties,
+    water,
+)
 from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
-from domain.mice_and_mystics.rules.movement import decide_move, decide_move_to, decide_scurry, legal_moves, resolve_move_roll
+from domain.mice_and_mystics.rules.movement import (
+    decide_move,
+    decide_move_to,
+    decide_scurry,
+    legal_moves,
+    resolve_move_roll,
+)
 from domain.mice_and_mystics.rules.setup import Setup, initial_state
 from domain.mice_and_mystics.state import State
 from domain.mice_and_mystics.views import board_view, describe, initiative_view
@@ -78,7 +132,7 @@ DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.res
              starting_abilities.STARTING_ABILITY: starting_abilities.resolve_starting_ability,
              knife_strike.KNIFE_STRIKE: knife_strike.resolve_knife_strike,
              preemptive_shot.PREEMPTIVE_SHOT: preemptive_shot.resolve_preemptive_shot,
-             **{decision: deferred.resume for decision in ties.TIE_DECISIONS}}
+             **dict.fromkeys(ties.TIE_DECISIONS, deferred.resume)}
 
 
 def _decide(state: State, command: Command) -> list[Event]:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from domain.core.events import CardsShuffled, DecisionMade, DecisionRequested, DiceRolled, Event, GameEnded, RollRequested, ShuffleRequested
+from domain.core.events import (
+    CardsShuffled,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    Event,
+    GameEnded,
+    RollRequested,
+    ShuffleRequested,
+)
+from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
 from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
-from domain.mice_and_mystics.item_events import ITEM_EVENTS
-from domain.mice_and_mystics.views_items import describe_item
 from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics import events as ev
 from domain.mice_and_mystics.events import (
     CheeseGained,
     FigurePlaced,
@@ -25,7 +32,9 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
+from domain.mice_and_mystics.item_events import ITEM_EVENTS
 from domain.mice_and_mystics.state import State
+from domain.mice_and_mystics.views_items import describe_item
 
 
 class InitiativeCard(Struct, frozen=True, kw_only=True):

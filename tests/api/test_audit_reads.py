@@ -300,7 +300,7 @@ def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
                                                                                    SPECTATOR_VIEWER))}
         assert {v: index.round_of(v) for v in range(1, cut + 1)} == rounds
         for kind in ("turn", "round"):
-            for number in range(0, 200):
+            for number in range(200):
                 assert index.span(kind, number, cut) == span(ruleset, log, kind, number), (kind, number, cut)
     with pytest.raises(ValueError, match="cannot take version"):
         index.extend(stored[5:6], games.mapper.to_domain_event)

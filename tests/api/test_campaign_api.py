@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from service.bot import choose_for, decode_state
 
 MICE = ["collin", "filch", "maginos", "nez"]

@@ -151,7 +151,7 @@ def test_a_bad_dicelog_value_names_its_variable_and_exits_3(tmp_path, monkeypatc
     for argv in (["serve"], ["worker"], ["export", GAME], ["backup", "-"], ["migrate"], ["demo"]):
         assert main(argv) == EXIT_CONFIG, argv
         err = _one_line(capsys.readouterr().err)
-        assert variable in err and repr(value) in err or "must not be empty" in err, err
+        assert (variable in err and repr(value) in err) or "must not be empty" in err, err
 
 
 def test_every_variable_of_the_settings_is_checked_above():

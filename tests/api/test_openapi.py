@@ -9,9 +9,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import schemathesis
-from schemathesis import GenerationMode
 from hypothesis import HealthCheck, settings
-
+from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import allow_header_conformance, positive_data_acceptance
 
 from service.app import create_app

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import io
-
-import msgspec
 from uuid import UUID
 
+import msgspec
 import pytest
 
 from service.export import export_lines, verify_file

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import screenshot
@@ -57,7 +58,7 @@ def test_the_history_slider_shows_the_figures_of_the_state_at_any_version(live: 
     exported = download.value.path()
     import json
 
-    document = json.loads(open(exported).read())
+    document = json.loads(Path(exported).read_text())
     assert [e["hash"] for e in document["events"]] == [e["hash"] for e in game.events()]
     page.locator("#version").fill(str(final["version"] // 2))
     page.wait_for_selector(f"#board svg[data-version='{final['version'] // 2}']")

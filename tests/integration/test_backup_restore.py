@@ -80,7 +80,7 @@ def _play_secret_hand(client: TestClient[Any]) -> dict[str, Any]:
     created = r.json()
     tokens = {t["seat"]: t["token"] for t in created["tokens"]}
     for _ in range(4):
-        for seat, token in tokens.items():
+        for token in tokens.values():
             legal = client.get(
                 f"/games/{created['game']['id']}/legal-commands", headers=_bearer(token)
             ).json()

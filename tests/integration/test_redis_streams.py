@@ -271,7 +271,7 @@ def _readme_example() -> dict[str, Any]:
     blocks = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "xautoclaim" in b]
     assert len(blocks) == 1, "README.md has one consumer-group example"
     namespace: dict[str, Any] = {"__name__": "readme_consumer_group_example"}
-    exec(compile(blocks[0], "README.md (consumer-group example)", "exec"), namespace)  # noqa: S102
+    exec(compile(blocks[0], "README.md (consumer-group example)", "exec"), namespace)
     return namespace
 
 

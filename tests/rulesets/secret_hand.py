@@ -257,10 +257,10 @@ class SecretHand:
             players=players,
             hand_size=setup.hand_size,
             rounds=setup.rounds,
-            hands={p: () for p in players},
+            hands=dict.fromkeys(players, ()),
             deck=CARDS,
-            scores={p: 0 for p in players},
-            discards={p: () for p in players},
+            scores=dict.fromkeys(players, 0),
+            discards=dict.fromkeys(players, ()),
         )
 
     # decide / resolve ---------------------------------------------------------------------------

@@ -254,7 +254,7 @@ def test_api_deployment_probes_and_command() -> None:
 
 def test_image_is_the_packaged_version() -> None:
     """Every dicelog container runs the image of this version (``docker build -t dicelog:<version>``)."""
-    assert IMAGE == f"dicelog:{pyproject_version()}", "k8s/ and the test must follow pyproject's version"
+    assert f"dicelog:{pyproject_version()}" == IMAGE, "k8s/ and the test must follow pyproject's version"
     docs = all_docs()
     for kind, name in DICELOG_WORKLOADS:
         for c in containers(find(docs, kind, name)):
@@ -270,7 +270,7 @@ def test_migrate_job_runs_dicelog_migrate() -> None:
     c = only_container(job)
     assert c.get("command", []) + c.get("args", []) == ["dicelog", "migrate"]
     env = effective_env(docs, c)
-    assert MIGRATE_ENV <= env.keys(), f"dicelog-migrate: missing env {sorted(MIGRATE_ENV - env.keys())}"
+    assert env.keys() >= MIGRATE_ENV, f"dicelog-migrate: missing env {sorted(MIGRATE_ENV - env.keys())}"
     assert env["DICELOG_POSTGRES_PASSWORD"].startswith("Secret/")
     assert "DICELOG_REDIS_URL" not in env, (
         "the migrate Job needs PostgreSQL only (and may reach nothing else)"
@@ -295,7 +295,7 @@ def test_api_and_worker_wait_for_the_migration(name: str) -> None:
         f"{name}: the init container must poll until the check passes"
     )
     env = effective_env(docs, init)
-    assert MIGRATE_ENV <= env.keys(), f"{name} init: missing env {sorted(MIGRATE_ENV - env.keys())}"
+    assert env.keys() >= MIGRATE_ENV, f"{name} init: missing env {sorted(MIGRATE_ENV - env.keys())}"
     config = find(docs, "ConfigMap", "dicelog-config")["data"]
     assert config.get("DICELOG_AUTO_MIGRATE") == "false", (
         "the migrate Job migrates, not the API or the worker"
@@ -445,7 +445,7 @@ def test_every_referenced_config_key_exists() -> None:
                 ):
                     errors.append(f"{where}: {var['name']} is inline; it belongs in the ConfigMap or Secret")
             # $(VAR) in a value is expanded only from variables defined before it.
-            defined: set[str] = {k for k in effective_env(docs, {"envFrom": c.get("envFrom", [])})}
+            defined: set[str] = set(effective_env(docs, {"envFrom": c.get("envFrom", [])}))
             for var in c.get("env", []):
                 for ref in VAR_REF.findall(var.get("value", "")):
                     if ref not in defined:

@@ -109,5 +109,5 @@ def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
             RollRequested(reason="battle", dice=CHAIN_LIGHTNING_DICE, piece=cmd.mouse)]
 
 
-EFFECTS = {FIRST_AID: _first_aid, CURE: _cure, CHAIN_LIGHTNING: _chain_lightning, **{s: _shot for s in SHOTS},
+EFFECTS = {FIRST_AID: _first_aid, CURE: _cure, CHAIN_LIGHTNING: _chain_lightning, **dict.fromkeys(SHOTS, _shot),
            KNIFE_STRIKE: decide_knife_strike, INSPIRE: decide_inspire, PREEMPTIVE_SHOT: decide_preemptive_shot}

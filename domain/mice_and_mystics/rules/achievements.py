@@ -16,8 +16,13 @@ wounds or by a current, runs ``before_capture`` / ``after_capture`` through ``co
 from __future__ import annotations
 
 from domain.core.events import Event
-from domain.mice_and_mystics.events import AchievementEarned, CheeseGained, EndMarkerMoved, MouseReleased
-from domain.mice_and_mystics.events import RoachDefeatedCounted
+from domain.mice_and_mystics.events import (
+    AchievementEarned,
+    CheeseGained,
+    EndMarkerMoved,
+    MouseReleased,
+    RoachDefeatedCounted,
+)
 from domain.mice_and_mystics.rules.graph import size_of
 from domain.mice_and_mystics.state import State, space_of
 

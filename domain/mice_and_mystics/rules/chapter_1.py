@@ -20,19 +20,32 @@ from __future__ import annotations
 from domain.core.errors import RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.chapter_events import (
-    CounterCheesePlaced, CounterCheeseTaken, CrowDived, MizMaggieSwatted, RoachDefeatedInKitchen,
-    StoryAchievementGained, StoryRead,
+    CounterCheesePlaced,
+    CounterCheeseTaken,
+    CrowDived,
+    MizMaggieSwatted,
+    RoachDefeatedInKitchen,
+    StoryAchievementGained,
+    StoryRead,
 )
 from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import (
-    CheeseAddedToWheel, EffectAdded, EndMarkerMoved, FigurePlaced, InitiativeCardsAdded, MinionAttackSkipped,
-    MinionDefeated, RoomEntered, TurnEnded, InitiativeCardRemoved,
+    CheeseAddedToWheel,
+    EffectAdded,
+    EndMarkerMoved,
+    FigurePlaced,
+    InitiativeCardRemoved,
+    InitiativeCardsAdded,
+    MinionAttackSkipped,
+    MinionDefeated,
+    RoomEntered,
+    TurnEnded,
 )
 from domain.mice_and_mystics.evolve import evolve_all
+from domain.mice_and_mystics.rules import party_items
 from domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, wound_minion, wound_mouse
 from domain.mice_and_mystics.rules.flow import PENDING, end_turn
 from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
-from domain.mice_and_mystics.rules import party_items
 from domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Capitolo 1 (Fuga per Borgoquercia): Regole Speciali del Capitolo"

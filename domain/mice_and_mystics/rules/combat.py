@@ -82,9 +82,9 @@ def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     dice = library_of(state).minions[card].defense
     item = attack_weapon(state, attacker) if is_mouse(state, attacker) else None
     with_dagger = item is not None and item.special == "dagger" and (state.attack is None or not state.attack.ranged)
-    if with_dagger and card in state.track and attacker in state.track:
-        if state.track.index(card) > state.track.index(attacker):
-            dice -= 1
+    on_track = card in state.track and attacker in state.track
+    if with_dagger and on_track and state.track.index(card) > state.track.index(attacker):
+        dice -= 1
     dice -= shots.defense_penalty(state, attacker)
     return max(dice - achievements.cat_tamer_penalty(state, attacker, figure), 0)
 

@@ -19,9 +19,18 @@ from domain.core.errors import RuleBroken
 from domain.core.events import Event
 from domain.mice_and_mystics.commands import Equip, EquipCard, Unequip
 from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.rules.cards import BOTH_PAWS, EQUIPMENT, PAW, TAIL, card_slot, card_type
-from domain.mice_and_mystics.rules.cards import item_of, loadout, pack_limit
 from domain.mice_and_mystics.item_events import EquipmentDiscarded, SearchCardEquipped, SearchCardUnequipped
+from domain.mice_and_mystics.rules.cards import (
+    BOTH_PAWS,
+    EQUIPMENT,
+    PAW,
+    TAIL,
+    card_slot,
+    card_type,
+    item_of,
+    loadout,
+    pack_limit,
+)
 from domain.mice_and_mystics.rules.free_actions import EQUIP, check_free_action, may_take
 from domain.mice_and_mystics.state import State
 

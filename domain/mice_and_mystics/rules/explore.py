@@ -19,8 +19,14 @@ from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, Event, ShuffleRequested
 from domain.mice_and_mystics.commands import Explore
 from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import ActionStarted, EncounterRevealed, FigurePlaced, InitiativeTrackReshuffled
-from domain.mice_and_mystics.events import RoomEntered, TileFlipped
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    EncounterRevealed,
+    FigurePlaced,
+    InitiativeTrackReshuffled,
+    RoomEntered,
+    TileFlipped,
+)
 from domain.mice_and_mystics.evolve import evolve, evolve_all
 from domain.mice_and_mystics.rules import keywords, party_items, sections
 from domain.mice_and_mystics.rules.actions import can_act, check_action

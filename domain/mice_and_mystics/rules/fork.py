@@ -18,7 +18,7 @@ from domain.mice_and_mystics.item_events import MouseCatapulted, PartyItemPicked
 from domain.mice_and_mystics.rules.actions import can_act, check_action
 from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
 from domain.mice_and_mystics.rules.graph import can_enter
-from domain.mice_and_mystics.rules.party_items import FORK, SECTION, water_space, in_stash
+from domain.mice_and_mystics.rules.party_items import FORK, SECTION, in_stash, water_space
 from domain.mice_and_mystics.rules.sight import same_room, sees
 from domain.mice_and_mystics.state import State, space_of
 

@@ -105,7 +105,7 @@ def is_full(state: State, space: str) -> bool:
 
 def minion_distances(lib: Library, origins: tuple[str, ...]) -> dict[str, int]:
     """Steps from the nearest of ``origins`` to every space, along minion borders (BFS)."""
-    dist = {o: 0 for o in origins}
+    dist = dict.fromkeys(origins, 0)
     frontier = list(origins)
     while frontier:
         nxt = []

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from domain.core.events import Event
 from domain.mice_and_mystics.content import EncounterBand, Library, library_of
-from domain.mice_and_mystics.events import AmbushDeclared, EncounterStarted, MousetrapsSet, RoachesTurnedGreedy
+from domain.mice_and_mystics.events import (
+    AmbushDeclared,
+    EncounterStarted,
+    MousetrapsSet,
+    RoachesTurnedGreedy,
+)
 from domain.mice_and_mystics.state import State
 
 ROACHES = "roaches"

@@ -19,7 +19,7 @@ from domain.core.errors import InvariantViolated, RuleBroken
 from domain.core.events import DiceRolled, Event, RollRequested
 from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
 from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MouseMoved, MovementPointsGained
+from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MovementPointsGained
 from domain.mice_and_mystics.rules import sections
 from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
 from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours

@@ -19,7 +19,13 @@ from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
 from domain.mice_and_mystics.content import Library, library_of
 from domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
 from domain.mice_and_mystics.events import (
-    CheeseAddedToWheel, CheeseGained, DecksPrepared, FigurePlaced, MinionWounded, MouseWounded, RoomTilePlaced,
+    CheeseAddedToWheel,
+    CheeseGained,
+    DecksPrepared,
+    FigurePlaced,
+    MinionWounded,
+    MouseWounded,
+    RoomTilePlaced,
     StoryBoardPrepared,
 )
 from domain.mice_and_mystics.evolve import evolve_all

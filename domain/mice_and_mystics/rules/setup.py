@@ -16,20 +16,25 @@ from msgspec.structs import replace
 
 from domain.core.errors import RuleBroken
 from domain.core.events import Event, GameCreated, ShuffleRequested
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.packs import setup_pack
-from domain.mice_and_mystics.events import DecksPrepared, FigurePlaced, RoomTilePlaced, StoryBoardPrepared
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.placement import place_groups
-from domain.mice_and_mystics.rules.ties import Choices
-from domain.mice_and_mystics.state import State
-from domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
-from domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
 from domain.mice_and_mystics.campaign import check_carry_over
 from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
-from domain.mice_and_mystics.events import InitiativeTrackLaid
+from domain.mice_and_mystics.content import Library, library_of
+from domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
+from domain.mice_and_mystics.events import (
+    DecksPrepared,
+    FigurePlaced,
+    InitiativeTrackLaid,
+    RoomTilePlaced,
+    StoryBoardPrepared,
+)
+from domain.mice_and_mystics.evolve import evolve_all
+from domain.mice_and_mystics.packs import setup_pack
+from domain.mice_and_mystics.rules import sections
+from domain.mice_and_mystics.rules.placement import place_groups
+from domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
 from domain.mice_and_mystics.rules.starting_abilities import begin_tail, check_setup_abilities
+from domain.mice_and_mystics.rules.ties import Choices
+from domain.mice_and_mystics.state import State
 
 DECKS_PROVISIONAL = "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
 

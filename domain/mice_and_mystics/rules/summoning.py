@@ -24,9 +24,9 @@ from domain.mice_and_mystics.events import (
     InitiativeCardsAdded,
 )
 from domain.mice_and_mystics.evolve import evolve_all
+from domain.mice_and_mystics.rules import placement
 from domain.mice_and_mystics.rules.captured import minions_on_board
 from domain.mice_and_mystics.rules.minion_turn import mice_on_board
-from domain.mice_and_mystics.rules import placement
 from domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
 from domain.mice_and_mystics.state import State
 

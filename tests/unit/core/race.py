@@ -15,8 +15,16 @@ from msgspec.structs import replace
 
 from domain.core.commands import Choose, Command, Roll, Shuffle
 from domain.core.errors import NotYourTurn, RuleBroken
-from domain.core.events import CardsShuffled, DecisionMade, DecisionRequested, DiceRolled, Event, GameCreated
-from domain.core.events import RollRequested, ShuffleRequested
+from domain.core.events import (
+    CardsShuffled,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    Event,
+    GameCreated,
+    RollRequested,
+    ShuffleRequested,
+)
 from domain.core.ruleset import Answer, Begin
 
 
@@ -69,7 +77,7 @@ class Race:
             setup = msgspec.json.decode(created.setup, type=Setup)
         except msgspec.ValidationError as e:
             raise RuleBroken("setup.invalid", section="race §1", detail=str(e)) from None
-        return State(goal=setup.goal, pieces=setup.pieces, squares={p: 0 for p in setup.pieces})
+        return State(goal=setup.goal, pieces=setup.pieces, squares=dict.fromkeys(setup.pieces, 0))
 
     def decide(self, state: State, command: Command) -> list[Event]:
         match command:

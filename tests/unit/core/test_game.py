@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 from uuid import uuid4
 
@@ -49,14 +50,14 @@ def test_every_event_records_seat_command_id_and_chains_the_previous_hash():
     records, game = new_game()
     records, game = run(records, game, Shuffle(order=("b", "a")), seat="two")
     assert records[0].prev_hash == GENESIS_HASH
-    for before, after in zip(records, records[1:]):
+    for before, after in itertools.pairwise(records):
         assert after.prev_hash == record_hash(before)
     accepted = [r for r in records if isinstance(r.payload, CommandAccepted)][-1]
     assert accepted.seat == "two" and accepted.command_id == "c3"
 
 
 def test_another_command_while_a_roll_is_pending_is_refused():
-    records, game = new_game()
+    _, game = new_game()
     with pytest.raises(PendingFirst, match="game.pending-first"):
         step(game, Advance(piece="a"), seat="one", command_id="x", at=AT, seed=None)
 
@@ -140,7 +141,7 @@ def test_verify_reports_the_first_edited_event():
         edited[i] = msgspec.structs.replace(edited[i], seat="mallory")
         report = verify(edited)
         assert not report.ok and report.divergence.version == i + 1
-    forged = [r for r in records]
+    forged = list(records)
     k = next(i for i, r in enumerate(records) if isinstance(r.payload, DiceRolled))
     faces = records[k].payload.faces
     forged[k] = msgspec.structs.replace(

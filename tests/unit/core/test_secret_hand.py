@@ -296,7 +296,7 @@ def test_views_and_log_lines():
 
 
 def test_a_secret_hand_game_survives_its_own_encoding():
-    records, game = dealt()
+    _, game = dealt()
     raw = msgspec.json.encode(game.state)
     assert msgspec.json.decode(raw, type=SECRET_HAND.state_type) == game.state
     decode = msgspec.json.Decoder(SECRET_HAND.command_type).decode

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import uuid4
+
 import msgspec
 import pytest
 
@@ -14,7 +16,6 @@ from domain.core.undo import ListHistory, undone_versions
 from domain.core.verify import verify
 from tests.unit.core.race import Advance
 from tests.unit.core.test_game import AT, SEED
-from uuid import uuid4
 
 
 class Table:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import msgspec
 
@@ -14,7 +14,7 @@ from domain.core.game import Game, create, fold, play
 from domain.mice_and_mystics.ruleset import RULESET
 from domain.mice_and_mystics.state import State
 
-AT = datetime(2024, 1, 1, tzinfo=timezone.utc)
+AT = datetime(2024, 1, 1, tzinfo=UTC)
 PARTY = ("collin", "tilda", "filch", "maginos")
 
 

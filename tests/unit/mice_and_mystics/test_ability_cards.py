@@ -24,8 +24,15 @@ from domain.mice_and_mystics.events import (
     RoundStarted,
     TurnStarted,
 )
-from domain.mice_and_mystics.item_events import AbilityUsed, ExtraActionTaken, KnifeStrikesLeft, MiceInspired, MouseLeveledUp
-from domain.mice_and_mystics.item_events import PreemptiveShotWindowClosed, SearchCardEquipped
+from domain.mice_and_mystics.item_events import (
+    AbilityUsed,
+    ExtraActionTaken,
+    KnifeStrikesLeft,
+    MiceInspired,
+    MouseLeveledUp,
+    PreemptiveShotWindowClosed,
+    SearchCardEquipped,
+)
 from domain.mice_and_mystics.rules import ability_cards
 from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.ruleset import RULESET

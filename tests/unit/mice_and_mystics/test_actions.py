@@ -6,7 +6,13 @@ import pytest
 from domain.core.errors import RuleBroken
 from domain.core.events import RollRequested
 from domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Recover, Scurry, Search
-from domain.mice_and_mystics.events import ActionStarted, EffectAdded, FigurePlaced, MouseMoved, MovementPointsGained
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    EffectAdded,
+    FigurePlaced,
+    MouseMoved,
+    MovementPointsGained,
+)
 from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
@@ -106,7 +112,12 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
     Inspire's extra action (its cheese + 1), paying each time; First Aid, a second card, is refused."""
     from domain.mice_and_mystics.commands import UseAbility
     from domain.mice_and_mystics.events import CheeseGained, EffectRemoved, MouseHealed, MouseWounded
-    from domain.mice_and_mystics.item_events import AbilityUsed, ExtraActionTaken, MiceInspired, MouseLeveledUp
+    from domain.mice_and_mystics.item_events import (
+        AbilityUsed,
+        ExtraActionTaken,
+        MiceInspired,
+        MouseLeveledUp,
+    )
 
     state = chapter_1_table(
         MouseLeveledUp(mouse="collin", ability="inspire", cheese=0), MiceInspired(mouse="collin", round=1),
@@ -141,7 +152,12 @@ def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action
     (001 §Salire di Livello). Played once the first action is over, the shot is for the extra Battle."""
     from domain.mice_and_mystics.commands import UseAbility
     from domain.mice_and_mystics.events import AttackDeclared, CheeseGained
-    from domain.mice_and_mystics.item_events import AbilityUsed, ExtraActionTaken, MiceInspired, MouseLeveledUp
+    from domain.mice_and_mystics.item_events import (
+        AbilityUsed,
+        ExtraActionTaken,
+        MiceInspired,
+        MouseLeveledUp,
+    )
 
     inspired = (MouseLeveledUp(mouse="collin", ability="inspire", cheese=0), MiceInspired(mouse="collin", round=1),
                 MouseLeveledUp(mouse="maginos", ability="aimed-shot", cheese=0), CheeseGained(mouse="maginos", count=5, reason="test"))
@@ -153,7 +169,7 @@ def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action
     events, state = act(state, battle)
     assert events[1] == AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3)
     _, state = roll(state, 3, 3, 3)  # no bow: a miss, the Battle action is over
-    events, unshot = act(state, battle)
+    events, _ = act(state, battle)
     assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
                           AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=2)]
     events, state = act(state, shot)  # the same card again, for the extra Battle: paid again

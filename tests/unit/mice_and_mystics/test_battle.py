@@ -7,6 +7,7 @@ import pytest
 from domain.core.errors import RuleBroken
 from domain.core.events import RollRequested
 from domain.mice_and_mystics.commands import Battle
+from domain.mice_and_mystics.content import library_of
 from domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
@@ -21,8 +22,7 @@ from domain.mice_and_mystics.events import (
     TurnStarted,
 )
 from domain.mice_and_mystics.rules.battle import battle_targets
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.rules.sight import segments_intersect, sees
+from domain.mice_and_mystics.rules.sight import sees, segments_intersect
 from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 

@@ -1,8 +1,16 @@
 """Bosses, ambushes and Brodie (001 §Carte Iniziativa dei Boss; 001 §Ferire un Boss; 001 §Imboscate;
 000 §Boss dei Servitori; 000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3)."""
 
-from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DecisionRequested, DrawRequested, RollRequested
-from domain.core.events import ShuffleRequested
+from domain.core.events import (
+    CardsDrawn,
+    CardsShuffled,
+    DecisionMade,
+    DecisionRequested,
+    DrawRequested,
+    RollRequested,
+    ShuffleRequested,
+)
+from domain.mice_and_mystics.choice_events import ChoicesSettled, TieFound
 from domain.mice_and_mystics.commands import Battle
 from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.events import (
@@ -29,8 +37,15 @@ from domain.mice_and_mystics.events import (
 from domain.mice_and_mystics.rules.bosses import enter_boss
 from domain.mice_and_mystics.rules.brodie import chase_path, shortest_paths
 from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.choice_events import ChoicesSettled, TieFound
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, of_type, roll
+from tests.unit.mice_and_mystics.scenario import (
+    act,
+    answer,
+    chapter_1_table,
+    choose,
+    fold_events,
+    of_type,
+    roll,
+)
 
 SHIPPED = shipped_library()
 

@@ -5,25 +5,55 @@ decide/resolve with explicit dice. Faces: 1 cheese, 2 sword+star, 3 sword/shield
 import pytest
 
 from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, RollRequested
+from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, RollRequested
 from domain.mice_and_mystics.chapter_events import (
-    CounterCheesePlaced, CounterCheeseTaken, CrowDived, MizMaggieSwatted, RoachDefeatedInKitchen,
-    SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound, StoryAchievementGained, StoryRead,
+    CounterCheesePlaced,
+    CounterCheeseTaken,
+    CrowDived,
+    MizMaggieSwatted,
+    RoachDefeatedInKitchen,
+    SearchDeckCardTaken,
+    SearchDeckShuffled,
+    SpecialSearchFound,
+    StoryAchievementGained,
+    StoryRead,
 )
-from domain.mice_and_mystics.commands import Battle, EndTurn, Explore, Move, MoveTo, Search
-from domain.mice_and_mystics.events import (
-    AttackDeclared, CheeseAddedToWheel, DecksPrepared, EffectAdded, EndMarkerMoved, FigurePlaced, InitiativeTrackLaid,
-    MinionDefeated, MinionMoved, MinionWounded, MouseWounded, MovementPointsGained, RoomEntered, RoomTilePlaced,
-    RoundStarted, StoryBoardPrepared, TurnStarted,
-)
+from domain.mice_and_mystics.commands import Battle, Explore, Move, MoveTo, Search
 from domain.mice_and_mystics.content import library
+from domain.mice_and_mystics.events import (
+    AttackDeclared,
+    CheeseAddedToWheel,
+    DecksPrepared,
+    EffectAdded,
+    EndMarkerMoved,
+    FigurePlaced,
+    InitiativeTrackLaid,
+    MinionDefeated,
+    MinionMoved,
+    MinionWounded,
+    MouseWounded,
+    MovementPointsGained,
+    RoomEntered,
+    RoomTilePlaced,
+    RoundStarted,
+    StoryBoardPrepared,
+    TurnStarted,
+)
 from domain.mice_and_mystics.item_events import PartyItemGained
 from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.rules.sight import sees
 from domain.mice_and_mystics.rules.minion_turn import path_toward
+from domain.mice_and_mystics.rules.sight import sees
 from domain.mice_and_mystics.rules.summoning import summon
 from domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, given, roll
+from tests.unit.mice_and_mystics.scenario import (
+    act,
+    answer,
+    chapter_1_table,
+    choose,
+    fold_events,
+    given,
+    roll,
+)
 
 PARTY = ("collin", "tilda", "filch", "maginos")
 PARTY_NEZ = ("nez", "tilda", "filch", "maginos")
@@ -185,7 +215,7 @@ def defeat_roach(state):
 
 
 def test_defeating_a_roach_in_the_kitchen_rolls_for_miz_maggie__001_capitolo_1_farsi_vedere_da_miz_maggie():
-    events, state = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
+    events, _ = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     assert MinionDefeated(figure="roaches-1", card="roaches") in events
     assert events[-2:] == [RoachDefeatedInKitchen(mouse="collin", figure="roaches-1"),
                            RollRequested(reason="miz-maggie", dice=1, piece="collin")]

@@ -5,10 +5,9 @@ of the Kitchen Tunnels board."""
 
 import pytest
 
-from domain.mice_and_mystics.chapter_events import CounterCheesePlaced
-
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, CardsShuffled, DecisionRequested, DrawRequested, ShuffleRequested
+from domain.mice_and_mystics.chapter_events import CounterCheesePlaced
 from domain.mice_and_mystics.choice_events import ChoicesSettled
 from domain.mice_and_mystics.commands import Explore
 from domain.mice_and_mystics.events import (
@@ -20,8 +19,8 @@ from domain.mice_and_mystics.events import (
     InitiativeCardRemoved,
     InitiativeTrackReshuffled,
     MinionDefeated,
-    RoomTilePlaced,
     RoomEntered,
+    RoomTilePlaced,
     TileFlipped,
 )
 from domain.mice_and_mystics.ruleset import RULESET

@@ -5,9 +5,26 @@ import pytest
 
 from domain.core.errors import RuleBroken
 from domain.core.events import DecisionRequested, RollRequested
-from domain.mice_and_mystics.commands import Battle, Equip, EquipCard, EndTurn, LevelUp, Search, Share, Unequip
-from domain.mice_and_mystics.events import AttackDeclared, CheeseGained, FigurePlaced, MouseCaptured, MouseWounded
-from domain.mice_and_mystics.events import RoomTilePlaced, SearchCardKept, TurnStarted
+from domain.mice_and_mystics.commands import (
+    Battle,
+    EndTurn,
+    Equip,
+    EquipCard,
+    LevelUp,
+    Search,
+    Share,
+    Unequip,
+)
+from domain.mice_and_mystics.events import (
+    AttackDeclared,
+    CheeseGained,
+    FigurePlaced,
+    MouseCaptured,
+    MouseWounded,
+    RoomTilePlaced,
+    SearchCardKept,
+    TurnStarted,
+)
 from domain.mice_and_mystics.item_events import (
     CheeseShared,
     EquipmentDiscarded,

@@ -3,6 +3,7 @@ Servitore). Guard Room layout in tile-05-guard-room.json (provisional); Kitchen 
 block sight (tile-04 walls)."""
 
 from domain.core.events import RollRequested
+from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.events import (
     AttackDeclared,
     AttackResolved,
@@ -18,7 +19,6 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
     RoomTilePlaced,
 )
-from domain.mice_and_mystics.content import library
 from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.state import space_of
 from tests.unit.mice_and_mystics.scenario import chapter_1_table, fold_events, roll

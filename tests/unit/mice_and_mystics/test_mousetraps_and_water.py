@@ -6,6 +6,7 @@ import pytest
 from domain.core.errors import RuleBroken
 from domain.core.events import RollRequested
 from domain.mice_and_mystics.commands import EndTurn, LeaveWater, Move, MoveTo, Search
+from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.events import (
     AchievementEarned,
     CheeseGained,
@@ -13,11 +14,11 @@ from domain.mice_and_mystics.events import (
     EndMarkerMoved,
     FigurePlaced,
     FigureStoodUp,
-    InitiativeCardRemoved,
-    MinionDefeated,
     HourglassAdvanced,
+    InitiativeCardRemoved,
     LeavingWaterFailed,
     LeavingWaterStarted,
+    MinionDefeated,
     MouseCaptured,
     MouseMoved,
     MouseReleased,
@@ -31,7 +32,6 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.content import shipped_library
 from domain.mice_and_mystics.rules.keywords import on_encounter
 from domain.mice_and_mystics.rules.mousetraps import trap_dice
 from domain.mice_and_mystics.ruleset import RULESET

@@ -6,16 +6,46 @@ import pytest
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
 from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
-from domain.mice_and_mystics.commands import Catapult, Move, MoveTo, PickUpFork, PlaceFishhook, PlaceFork, RemoveFishhook, Search
-from domain.mice_and_mystics.commands import LeaveWater, PlaceGrapes, ThrowGrapes
-from domain.mice_and_mystics.events import InitiativeCardRemoved, MinionActivated, MinionMoved, TurnEnded
-from domain.mice_and_mystics.item_events import RoachesAteGrapes
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.events import AttackDeclared, AttackResolved, AttackRolled, EffectAdded
-from domain.mice_and_mystics.events import ActionStarted, DecksPrepared, FigurePlaced, MouseMoved, RoomEntered, RoomTilePlaced
-from domain.mice_and_mystics.events import SearchCardKept
-from domain.mice_and_mystics.item_events import MouseCatapulted, PartyItemGained, PartyItemLost, PartyItemPickedUp, PartyItemPlaced
+from domain.mice_and_mystics.commands import (
+    Catapult,
+    LeaveWater,
+    Move,
+    MoveTo,
+    PickUpFork,
+    PlaceFishhook,
+    PlaceFork,
+    PlaceGrapes,
+    RemoveFishhook,
+    Search,
+    ThrowGrapes,
+)
+from domain.mice_and_mystics.events import (
+    ActionStarted,
+    AttackDeclared,
+    AttackResolved,
+    AttackRolled,
+    DecksPrepared,
+    EffectAdded,
+    FigurePlaced,
+    InitiativeCardRemoved,
+    MinionActivated,
+    MinionMoved,
+    MouseMoved,
+    RoomEntered,
+    RoomTilePlaced,
+    SearchCardKept,
+    TurnEnded,
+)
+from domain.mice_and_mystics.item_events import (
+    MouseCatapulted,
+    PartyItemGained,
+    PartyItemLost,
+    PartyItemPickedUp,
+    PartyItemPlaced,
+    RoachesAteGrapes,
+)
 from domain.mice_and_mystics.rules import party_items
+from domain.mice_and_mystics.rules.flow import proceed
 from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, roll
 

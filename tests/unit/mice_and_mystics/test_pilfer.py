@@ -3,7 +3,12 @@ credited with a defeat (001 §Conquiste Personali, Roach Master), through real b
 
 from domain.mice_and_mystics.commands import Battle
 from domain.mice_and_mystics.events import (
-    AchievementEarned, CheeseAddedToWheel, CheeseGained, CheeseTakenFromWheel, FigurePlaced, MinionDefeated,
+    AchievementEarned,
+    CheeseAddedToWheel,
+    CheeseGained,
+    CheeseTakenFromWheel,
+    FigurePlaced,
+    MinionDefeated,
     RoachDefeatedCounted,
 )
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, of_type, roll

@@ -19,7 +19,12 @@ from domain.core.game import create, fold, play
 from domain.core.verify import verify
 from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import CheeseAddedToWheel, FigurePlaced, MinionDefeated, InitiativeCardRemoved
+from domain.mice_and_mystics.events import (
+    CheeseAddedToWheel,
+    FigurePlaced,
+    InitiativeCardRemoved,
+    MinionDefeated,
+)
 from domain.mice_and_mystics.rules.figures import available
 from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
 from domain.mice_and_mystics.rules.placement import next_figure_id, place_groups, place_minions

@@ -11,7 +11,13 @@ from domain.core.events import GameCreated, Seat, ShuffleRequested
 from domain.core.ruleset import Begin
 from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
 from domain.mice_and_mystics.events import (
-    CheeseAddedToWheel, FigurePlaced, InitiativeTrackLaid, MinionWounded, RoomTilePlaced, RoundStarted, StoryBoardPrepared,
+    CheeseAddedToWheel,
+    FigurePlaced,
+    InitiativeTrackLaid,
+    MinionWounded,
+    RoomTilePlaced,
+    RoundStarted,
+    StoryBoardPrepared,
     TurnStarted,
 )
 from domain.mice_and_mystics.ruleset import RULESET

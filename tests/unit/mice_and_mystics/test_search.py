@@ -6,8 +6,8 @@ import pytest
 
 from domain.core.errors import RuleBroken
 from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, RollRequested
-from domain.mice_and_mystics.commands import EndTurn, Search
 from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
+from domain.mice_and_mystics.commands import EndTurn, Search
 from domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
