@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import hmac
+import logging
 import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, Notification
+from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
 from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.dice import commitment
@@ -316,11 +317,20 @@ class Games(Application[UUID]):
         return found[0] if found else None
 
     def _saved(self, before: Game | None, after: Game) -> Game:
-        """Take a snapshot when the new events cross a multiple of the snapshot interval."""
+        """Take a snapshot when the new events cross a multiple of the snapshot interval.
+
+        The events are stored by then: a snapshot the store refuses is logged and skipped (a
+        later one replaces it), so that the request is not answered 503 although it was stored."""
         n = self.snapshot_interval
         old = before.version if before is not None else 0
         if self.snapshots is not None and n > 0 and after.version // n > old // n:
-            self.snapshots.put([GameSnapshot.take(after)])
+            try:
+                self.snapshots.put([GameSnapshot.take(after)])
+            except PersistenceError as e:
+                logging.getLogger("dicelog").warning(
+                    "snapshot of game %s at version %d not stored (its events are): %s: %s",
+                    after.id, after.version, type(e).__name__, e,
+                )
         return after
 
     def _notify(self, recordings: Sequence[Any]) -> None:

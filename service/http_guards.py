@@ -1,4 +1,5 @@
-"""HTTP-level guards of the API: CORS (``cors_config``) and the request media type (``JsonOnly``).
+"""HTTP-level guards of the API: CORS (``cors_config``), the request media type (``JsonOnly``) and
+the size and depth of JSON bodies (``BodyLimits``).
 
 CORS is off unless ``DICELOG_CORS_ORIGINS`` lists origins (``Settings.cors_origins``): without
 it, a browser app on another origin cannot call the API (nothing is answered to a preflight, no
@@ -16,10 +17,28 @@ with 415 problem+json ``urn:dicelog:problem:unsupported-media-type`` before the 
 nothing changes. A body without any ``Content-Type`` is read as JSON (and is a 400 when it is not
 JSON): tools that send raw bytes without a header keep working; whatever states another type is
 refused. A request without a body is left to the handler (a missing body is a 400 there).
+
+``BodyLimits``: the body of a request to an endpoint that takes a JSON body is read whole before
+anything decodes it, and refused
+
+- with 413 problem+json ``urn:dicelog:problem:body-too-large`` when it is larger than
+  ``DICELOG_MAX_BODY_BYTES`` (2 MiB; ``Settings.max_body_bytes``): at once when ``Content-Length``
+  says so, else as soon as the bytes read pass the limit (a content pack has its own, smaller cap:
+  1 MiB of canonical JSON, checked after decoding);
+- with 400 problem+json ``urn:dicelog:problem:body-too-deep`` when its arrays and objects nest
+  deeper than ``MAX_DEPTH`` (64) levels. The check is a linear scan without recursion
+  (``json_depth``): msgspec's decoder recurses and raises ``RecursionError`` near 1,000 levels (a
+  500 with a traceback per request before this guard), and the domain walks decoded values
+  recursively too. The deepest body the API needs is a content pack: 10 levels.
+
+Neither reaches a handler, so nothing changes. An over-long body is drained (up to ``DRAIN_BYTES``)
+before the answer, so that the client, still sending, reads the 413 rather than a reset connection.
 """
 
 from __future__ import annotations
 
+import re
+from itertools import accumulate
 from typing import Any
 
 from litestar.config.cors import CORSConfig
@@ -27,11 +46,18 @@ from litestar.datastructures import Headers
 from litestar.enums import RequestEncodingType, ScopeType
 from litestar.middleware.base import ASGIMiddleware
 from litestar.plugins.problem_details import ProblemDetailsException
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.settings import Settings
 
 UNSUPPORTED_MEDIA_TYPE = "urn:dicelog:problem:unsupported-media-type"
+BODY_TOO_LARGE = "urn:dicelog:problem:body-too-large"
+BODY_TOO_DEEP = "urn:dicelog:problem:body-too-deep"
+MAX_DEPTH = 64
+"""Deepest nesting of arrays and objects accepted in a JSON body."""
+DRAIN_BYTES = 16 * 1024 * 1024
+"""At most this much of a refused body is read (and dropped) before answering 413; the connection of
+a longer one is closed after the answer."""
 ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID")
 """Request headers a browser app may send (besides the CORS-safelisted ones)."""
 EXPOSED_HEADERS = (
@@ -89,3 +115,104 @@ class JsonOnly(ASGIMiddleware):
                     headers={"Accept-Post": "application/json"} if scope["method"] == "POST" else None,
                 )
         await next_app(scope, receive, send)
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON string (escapes included): its brackets are text, not structure."""
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_STEP = [0] * 256
+for _b in b"[{":
+    _DEPTH_STEP[_b] = 1
+for _b in b"]}":
+    _DEPTH_STEP[_b] = -1
+
+
+def json_depth(body: bytes, limit: int = MAX_DEPTH) -> int:
+    """How deep the arrays and objects of a JSON text nest (``[[1]]``: 2), without recursion.
+
+    Linear in the body: strings are cut out (a regular expression), the other bytes but brackets
+    dropped (``bytes.translate``), and the deepest running count of open brackets taken, all in C.
+    Returns at most the number of opening brackets; when that is at most ``limit`` the body is not
+    scanned at all. Malformed JSON gives some number: the decoder refuses it afterwards anyway."""
+    opening = body.count(b"[") + body.count(b"{")
+    if opening <= limit:
+        return opening
+    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+class BodyLimits(ASGIMiddleware):
+    """413 / 400 problem+json for a JSON body too large or nested too deep (module docstring)."""
+
+    scopes = (ScopeType.HTTP,)
+
+    def __init__(self, max_bytes: int, max_depth: int = MAX_DEPTH) -> None:
+        self.max_bytes = max_bytes
+        self.max_depth = max_depth
+
+    def too_large(self, drained: bool) -> ProblemDetailsException:
+        return ProblemDetailsException(
+            status_code=413,
+            type_=BODY_TOO_LARGE,
+            title="Request body too large",
+            detail=f"the body is larger than {self.max_bytes} bytes",
+            extra={"max_bytes": self.max_bytes},
+            headers=None if drained else {"Connection": "close"},
+        )
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        headers = Headers.from_scope(scope)
+        length = headers.get("content-length", "").strip()
+        has_body = length not in ("", "0") or "transfer-encoding" in headers
+        if not has_body or not _takes_json_body(scope["route_handler"]):
+            await next_app(scope, receive, send)
+            return
+        declared = int(length) if length.isascii() and length.isdigit() else None
+        if declared is not None and declared > self.max_bytes:
+            raise self.too_large(await _drain(receive, 0, declared))
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client left: nobody to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise self.too_large(message.get("more_body", False) is False or await _drain(receive, size))
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if json_depth(body, self.max_depth) > self.max_depth:
+            raise ProblemDetailsException(
+                status_code=400,
+                type_=BODY_TOO_DEEP,
+                title="JSON body nested too deep",
+                detail=f"the body's arrays and objects nest more than {self.max_depth} levels deep",
+                extra={"max_depth": self.max_depth},
+            )
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await next_app(scope, replay, send)
+
+
+async def _drain(receive: Receive, size: int, declared: int | None = None) -> bool:
+    """Read and drop the rest of a refused body, up to ``DRAIN_BYTES`` in all; whether it all came."""
+    if declared is not None and declared > DRAIN_BYTES:
+        return False
+    while size <= DRAIN_BYTES:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return False
+        size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return True
+    return False
