@@ -211,7 +211,8 @@ def ready(runtime: NamedDependency[Runtime]) -> Health:
         checks["store"] = "ok"
     except Exception as e:  # noqa: BLE001 - any store failure means not ready
         reason = e.reason if isinstance(e, StoreNotWritable) else reason_of(e)
-        log.warning("not ready: the event store cannot write: %s", e if isinstance(e, StoreNotWritable) else repr(e))
+        cause = str(e) if isinstance(e, StoreNotWritable) else repr(e)
+        log.warning("not ready: the event store cannot write: %s", cause)
         raise ProblemDetailsException(
             status_code=503,
             type_=STORE_UNAVAILABLE,
@@ -290,7 +291,10 @@ def create_app(
             rulesets_handler(types.names), health, ready, Metrics, *WEB,
         ],
         middleware=[
-            METRICS.middleware, *rate_limit_middleware(settings), JsonOnly(), BodyLimits(settings.max_body_bytes),
+            METRICS.middleware,
+            *rate_limit_middleware(settings),
+            JsonOnly(),
+            BodyLimits(settings.max_body_bytes),
         ],
         request_max_body_size=settings.max_body_bytes,
         exception_handlers=exception_handlers(settings.store, bug),

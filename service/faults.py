@@ -92,7 +92,9 @@ def _driver_errors() -> tuple[list[type[BaseException]], list[type[BaseException
 _faults, _bugs = _driver_errors()
 STORE_ERRORS: tuple[type[BaseException], ...] = (PersistenceError, *_faults)
 """Answered 503 (with their subclasses, except ``STORE_BUGS``)."""
-STORE_BUGS: tuple[type[BaseException], ...] = (IntegrityError, ProgrammingError, DataError, NotSupportedError, *_bugs)
+STORE_BUGS: tuple[type[BaseException], ...] = (
+    IntegrityError, ProgrammingError, DataError, NotSupportedError, *_bugs,
+)
 """Store errors that are bugs of the code: answered 500 like any other bug."""
 
 _REASONS = (
@@ -160,9 +162,10 @@ def store_unavailable(request: Request[Any, Any, Any], exc: Exception, *, store:
     """The 503 problem+json answer to an infrastructure fault (module docstring), for ``store``
     (``sqlite`` or ``postgres``): one warning line in the log, no traceback."""
     reason = reason_of(exc)
+    first_line = str(exc).splitlines()[0] if str(exc) else ""
     log.warning(
         "store unavailable (503, %s) for %s %s: %s: %s",
-        reason, request.method, request.url.path, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "",
+        reason, request.method, request.url.path, type(exc).__name__, first_line,
     )
     extra: dict[str, Any] = {"reason": reason, "retry_after": RETRY_AFTER}
     what = "the Redis server" if reason == "redis" else "the event store"
@@ -228,7 +231,7 @@ def probe_store(recorder: Any) -> None:
             recorder.max_notification_id()
     except StoreNotWritable:
         raise
-    except Exception as e:  # noqa: BLE001 - whatever fails, the store cannot write
+    except Exception as e:  # whatever fails, the store cannot write
         first_line = str(e).splitlines()[0] if str(e) else ""
         raise StoreNotWritable(reason_of(e), f"{type(e).__name__}: {first_line}") from e
 
@@ -238,7 +241,7 @@ def _probe_sqlite(path: str, table: str) -> None:
     try:
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute(f'UPDATE "{table}" SET topic = topic WHERE 0')  # noqa: S608 - the library's own name
+            db.execute(f'UPDATE "{table}" SET topic = topic WHERE 0')  # the library's own table name
         finally:
             db.execute("ROLLBACK")
     finally:
@@ -250,7 +253,10 @@ def _probe_postgres(datastore: Any) -> None:
 
     for attempt in (1, 2):
         try:
-            with datastore.pool.connection(timeout=PROBE_TIMEOUT) as conn, conn.transaction(force_rollback=True):
+            with (
+                datastore.pool.connection(timeout=PROBE_TIMEOUT) as conn,
+                conn.transaction(force_rollback=True),
+            ):
                 conn.execute(f"SET LOCAL statement_timeout = {int(PROBE_TIMEOUT * 1000)}")
                 conn.execute("SELECT pg_current_xact_id()")
             return

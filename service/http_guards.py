@@ -61,7 +61,8 @@ a longer one is closed after the answer."""
 ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID")
 """Request headers a browser app may send (besides the CORS-safelisted ones)."""
 EXPOSED_HEADERS = (
-    "Location", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
+    "Location", "Retry-After",
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
 )
 """Response headers a browser app may read (besides the CORS-safelisted ones)."""
 
@@ -82,7 +83,9 @@ def cors_config(settings: Settings) -> CORSConfig | None:
 
 def is_json(media_type: str) -> bool:
     """``application/json`` or ``application/<x>+json`` (lower-case, without parameters)."""
-    return media_type == "application/json" or (media_type.startswith("application/") and media_type.endswith("+json"))
+    if media_type == "application/json":
+        return True
+    return media_type.startswith("application/") and media_type.endswith("+json")
 
 
 def _takes_json_body(handler: Any) -> bool:
@@ -101,7 +104,8 @@ class JsonOnly(ASGIMiddleware):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         headers = Headers.from_scope(scope)
-        has_body = headers.get("content-length", "0").strip() not in ("", "0") or "transfer-encoding" in headers
+        length = headers.get("content-length", "0").strip()
+        has_body = length not in ("", "0") or "transfer-encoding" in headers
         stated = headers.get("content-type")
         if has_body and stated is not None and _takes_json_body(scope["route_handler"]):
             media_type = stated.split(";", 1)[0].strip().lower()
@@ -110,7 +114,8 @@ class JsonOnly(ASGIMiddleware):
                     status_code=415,
                     type_=UNSUPPORTED_MEDIA_TYPE,
                     title="Unsupported Media Type",
-                    detail=f"the body must be JSON with Content-Type: application/json, not {media_type or '(empty)'}",
+                    detail="the body must be JSON with Content-Type: application/json, "
+                    f"not {media_type or '(empty)'}",
                     extra={"content_type": stated, "accepted": ["application/json", "application/*+json"]},
                     headers={"Accept-Post": "application/json"} if scope["method"] == "POST" else None,
                 )
