@@ -58,7 +58,7 @@ READ_SECURITY = [{}, {"bearer": []}]
 
 def _problems(*codes: int) -> dict[int, ResponseSpec]:
     text = {
-        400: "Malformed request",
+        400: "Malformed request (or a JSON body nested deeper than 64 levels)",
         401: "Missing or unknown bearer token (or a private game read without one)",
         403: "The command is about another seat's piece, or the token may only read",
         404: "No such game",
@@ -67,7 +67,7 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
         415: "The body is not JSON (send Content-Type: application/json)",
         422: "A rule refuses the command (type urn:dicelog:rule:<rule>)",
         429: "Too many requests: retry after the Retry-After header's seconds",
-        503: "The service cannot serve this now (its store is unavailable): retry later",
+        503: "The store is unavailable: retry after the Retry-After header's seconds",
     }
     return {
         c: ResponseSpec(
@@ -198,7 +198,8 @@ def send_command(
 class GameReads:
     """The ``/games`` handlers whose types do not depend on the rulesets (a mixin of the controller)."""
 
-    @get("/", sync_to_thread=True, summary="List games", security=READ_SECURITY, responses=_problems(400, 401))
+    @get("/", sync_to_thread=True, summary="List games", security=READ_SECURITY,
+         responses=_problems(400, 401, 503))
     def list_games(
         self,
         request: Request[Any, Any, Any],
@@ -223,14 +224,14 @@ class GameReads:
         return GameList(games=items, next_cursor=next_cursor)
 
     @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def get_game(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> GameSummary:
         """The game at a glance: version, pending roll/decision, whose turn, result."""
         game, lens = _reader(games, game_id, request)
         return summary(game, lens)
 
     @get("/{game_id:uuid}/events", sync_to_thread=True, summary="The audit log", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def list_events(
         self,
         game_id: GameId,
@@ -254,7 +255,7 @@ class GameReads:
         return EventPage(game_id=game_id, events=marked_out(page, lens), next_after=next_after)
 
     @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def state(
         self,
         game_id: GameId,
@@ -280,7 +281,7 @@ class GameReads:
         sync_to_thread=True,
         summary="What the caller may do now",
         security=BEARER,
-        responses=_problems(400, 401, 403, 404),
+        responses=_problems(400, 401, 403, 404, 503),
     )
     def legal_commands(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
@@ -308,7 +309,7 @@ class GameReads:
 
     @post(
         "/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log",
-        security=READ_SECURITY, responses=_problems(400, 401, 404),
+        security=READ_SECURITY, responses=_problems(400, 401, 404, 503),
     )
     def verify(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> VerifyResult:
         """Check the hash chain, re-run every stored command, and (after the end) every roll. A
@@ -322,7 +323,7 @@ class GameReads:
         return VerifyResult(game_id=game_id, verification=verification)
 
     @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model",
-         security=READ_SECURITY, responses=_problems(400, 401, 404))
+         security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
     def initiative(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
@@ -332,7 +333,7 @@ class GameReads:
         return InitiativeOut(game_id=game_id, version=doc["version"], initiative=doc["initiative"])
 
     @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def board(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
@@ -342,7 +343,7 @@ class GameReads:
         return BoardOut(game_id=game_id, version=doc["version"], board=doc["board"])
 
     @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def log(
         self,
         game_id: GameId,
@@ -374,7 +375,8 @@ def game_controller(types: ApiTypes) -> type[Controller]:
         path = "/games"
         tags = ["games"]
 
-        @post("/", sync_to_thread=True, summary="Create a game", responses=_problems(400, 413, 415, 422, 429))
+        @post("/", sync_to_thread=True, summary="Create a game",
+              responses=_problems(400, 413, 415, 422, 429, 503))
         def create_game(
             self, data: JSONBody[types.NewGame], games: NamedDependency[Games]
         ) -> Response[GameCreatedBody]:
@@ -396,7 +398,7 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             summary="Send a command",
             security=BEARER,
             status_code=201,
-            responses=_problems(400, 401, 403, 404, 409, 415, 422, 429),
+            responses=_problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
         )
         def send_command(
             self,

@@ -27,7 +27,7 @@ class AuditController(Controller):
     tags = ["replay and audit"]
 
     @get("/{game_id:uuid}/turns/{number:int}", sync_to_thread=True, summary="Replay one turn",
-         security=READ_SECURITY, responses=_problems(400, 401, 404))
+         security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
     def turn(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
              request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
         """Turn ``number`` (1-based, in the order turns started): its events, commands, dice and
@@ -36,14 +36,14 @@ class AuditController(Controller):
         return _span_view(games, game_id, request, "turn", number)
 
     @get("/{game_id:uuid}/rounds/{number:int}", sync_to_thread=True, summary="Replay one round",
-         security=READ_SECURITY, responses=_problems(400, 401, 404))
+         security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
     def round(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
               request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
         """Round ``number`` (1-based): like a turn, for every turn of the round."""
         return _span_view(games, game_id, request, "round", number)
 
     @get("/{game_id:uuid}/dice", sync_to_thread=True, summary="The dice proof", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def dice(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> DiceProof:
         """The commitment made at creation, the seed once the game ended, and every roll, shuffle
         and draw with its stream position (a draw the reader may not see is ``hidden``); after
@@ -52,7 +52,7 @@ class AuditController(Controller):
         return dice_proof(games.chance_records(game_id), lens)
 
     @post("/{game_id:uuid}/forks", sync_to_thread=True, summary="Fork a game at a version", security=BEARER,
-          responses=_problems(400, 401, 404, 415, 422, 429))
+          responses=_problems(400, 401, 404, 413, 415, 422, 429, 503))
     def fork(self, game_id: GameId, data: JSONBody[ForkRequest], request: Request[Any, Any, Any],
              games: NamedDependency[Games]) -> Response[GameCreatedBody]:
         """A new game from the first ``version`` events (any token of the original may fork); the
@@ -66,7 +66,7 @@ class AuditController(Controller):
         return created(created_body(games, game, tokens), f"/games/{game.id}")
 
     @post("/{game_id:uuid}/claims", sync_to_thread=True, summary="Take your place in a fork", security=BEARER,
-          status_code=201, responses=_problems(400, 401, 404, 409, 422))
+          status_code=201, responses=_problems(400, 401, 404, 409, 422, 503))
     def claim(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ClaimedToken]:

@@ -69,7 +69,8 @@ class CampaignController(Controller):
     path = "/campaigns"
     tags = ["campaigns"]
 
-    @post("/", sync_to_thread=True, summary="Create a campaign", responses=_problems(400, 415, 422, 429))
+    @post("/", sync_to_thread=True, summary="Create a campaign",
+          responses=_problems(400, 413, 415, 422, 429, 503))
     def create(self, data: JSONBody[NewCampaign], games: NamedDependency[Games]) -> Response[CampaignCreatedBody]:
         """A campaign and one bearer token per seat (the same token plays every chapter)."""
         names = [s.name for s in data.seats]
@@ -87,7 +88,7 @@ class CampaignController(Controller):
         return created(body, f"/campaigns/{campaign.id}")
 
     @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", security=READ_SECURITY,
-         responses=_problems(400, 401, 404))
+         responses=_problems(400, 401, 404, 503))
     def read(self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> CampaignOut:
         """Every chapter played (game, result, carry-over in and out, reverted or not). A private
         campaign is read with one of its seats' tokens."""
@@ -97,7 +98,7 @@ class CampaignController(Controller):
         return campaign_out(campaign)
 
     @post("/{campaign_id:uuid}/chapters", sync_to_thread=True, summary="Start the next chapter", security=BEARER,
-          responses=_problems(400, 401, 404, 409, 422))
+          responses=_problems(400, 401, 404, 409, 422, 503))
     def next_chapter(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
                      games: NamedDependency[Games]) -> Response[ChapterStartedBody]:
         """Record the ended chapter's result and carry-over, and start the next chapter's game
@@ -109,7 +110,7 @@ class CampaignController(Controller):
         return created(ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens)), f"/games/{game.id}")
 
     @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
-          security=BEARER, responses=_problems(400, 401, 404, 409, 415, 422))
+          security=BEARER, responses=_problems(400, 401, 404, 409, 413, 415, 422, 503))
     def request_revert(self, campaign_id: CampaignId, data: JSONBody[RevertRequest], request: Request[Any, Any, Any],
                        games: NamedDependency[Games]) -> Response[CampaignOut]:
         """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
@@ -121,7 +122,7 @@ class CampaignController(Controller):
         return created(out, f"/campaigns/{campaign_id}")
 
     @post("/{campaign_id:uuid}/reverts/approval", sync_to_thread=True, summary="Approve the open revert",
-          security=BEARER, responses=_problems(400, 401, 404, 409, 422))
+          security=BEARER, responses=_problems(400, 401, 404, 409, 422, 503))
     def approve_revert(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
                        games: NamedDependency[Games]) -> Response[CampaignOut]:
         """The calling seat approves the open revert request."""

@@ -64,7 +64,7 @@ class GameStream:
         media_type="text/event-stream",
         response_description="The events as server-sent events; the stream ends after the event that ends the game",
         security=READ_SECURITY,
-        responses={204: _ENDED, **_problems(400, 401, 404)},
+        responses={204: _ENDED, **_problems(400, 401, 404, 503)},
     )
     async def stream(
         self,

@@ -263,7 +263,7 @@ class Health(Struct, frozen=True, kw_only=True):
     projection lags)."""
 
     status: Literal["ok", "unavailable"]
-    """``ok`` in every 200 answer. When the event store does not answer, ``GET /ready`` answers 503 with a
+    """``ok`` in every 200 answer. When the event store cannot write, ``GET /ready`` answers 503 with a
     problem instead of this body."""
     checks: dict[str, str]
     """``GET /ready``: ``store`` and each projection (``board``, ``initiative``, ``log``) and the Redis
@@ -306,6 +306,19 @@ class Problem(Struct, frozen=True, kw_only=True):
     """The game's version when the request arrived (409 ``version-conflict``)."""
     errors: list[ProblemError] | None = None
     """The reasons a request was malformed (400)."""
+    reason: str | None = None
+    """What failed (503 ``store-unavailable``): ``locked``, ``read-only``, ``disk-full``, ``io-error``,
+    ``connection-lost``, ``pool-timeout``, ``redis`` or ``unavailable``."""
+    retry_after: int | None = None
+    """Seconds to wait before retrying (503; also the ``Retry-After`` header)."""
+    outcome: Literal["not-stored", "unknown"] | None = None
+    """What became of a write answered 503: ``not-stored`` (nothing changed), or ``unknown`` (the
+    connection failed while the store may have committed it: retry with the same ``Idempotency-Key``,
+    which is answered as the first attempt was if it was stored, and runs once if it was not)."""
+    max_bytes: int | None = None
+    """The largest body accepted (413 ``body-too-large``)."""
+    max_depth: int | None = None
+    """The deepest nesting of arrays and objects accepted in a body (400 ``body-too-deep``)."""
 
 
 class TurnView(Struct, frozen=True, kw_only=True):
