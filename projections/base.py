@@ -101,7 +101,11 @@ class DocumentProjection(GameProjection[Any]):
         for game_id, version, game in rows:
             newest[game_id] = (version, game)
         documents = [
-            (game_id, version, _encode({"game_id": game_id, "version": version, self.name: self.document(game)}))
+            (
+                game_id,
+                version,
+                _encode({"game_id": game_id, "version": version, self.name: self.document(game)}),
+            )
             for game_id, (version, game) in newest.items()
         ]
         self.view.save_documents(documents, tracking)

@@ -76,7 +76,8 @@ class SQLiteLogView(SQLiteTrackingRecorder):
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, seat, type_, line in rows:
                 c.execute(
-                    "INSERT OR REPLACE INTO log_lines VALUES (?, ?, ?, ?, ?)", (str(game_id), version, seat, type_, line)
+                    "INSERT OR REPLACE INTO log_lines VALUES (?, ?, ?, ?, ?)",
+                    (str(game_id), version, seat, type_, line),
                 )
             self._insert_tracking(c, tracking)
 
@@ -100,9 +101,9 @@ class PostgresDocumentView(PostgresTrackingRecorder):
         super().__init__(datastore, tracking_table_name=f"{name}_tracking", **kwargs)
         self.table = Identifier(self.datastore.schema, f"{name}_documents")
         self.sql_create_statements.append(
-            SQL("CREATE TABLE IF NOT EXISTS {0} (game_id uuid PRIMARY KEY, version bigint, body bytea)").format(
-                self.table
-            )
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (game_id uuid PRIMARY KEY, version bigint, body bytea)"
+            ).format(self.table)
         )
 
     def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None:
@@ -132,8 +133,8 @@ class PostgresLogView(PostgresTrackingRecorder):
         self.table = Identifier(self.datastore.schema, f"{name}_lines")
         self.sql_create_statements.append(
             SQL(
-                "CREATE TABLE IF NOT EXISTS {0} (game_id uuid, version bigint, seat text, type text, line text, "
-                "PRIMARY KEY (game_id, version))"
+                "CREATE TABLE IF NOT EXISTS {0} (game_id uuid, version bigint, seat text, type text, "
+                "line text, PRIMARY KEY (game_id, version))"
             ).format(self.table)
         )
 
@@ -142,8 +143,8 @@ class PostgresLogView(PostgresTrackingRecorder):
             for game_id, version, seat, type_, line in rows:
                 c.execute(
                     SQL(
-                        "INSERT INTO {0} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game_id, version) DO UPDATE "
-                        "SET line = excluded.line"
+                        "INSERT INTO {0} VALUES (%s, %s, %s, %s, %s) "
+                        "ON CONFLICT (game_id, version) DO UPDATE SET line = excluded.line"
                     ).format(self.table),
                     (game_id, version, seat, type_, line),
                 )

@@ -201,7 +201,9 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
         return replace(c, entries=(*c.entries, entry))
     if isinstance(p, ChapterRecorded):
         entries = tuple(
-            replace(e, result=p.result, carry_out=p.carry_over) if e.game_id == p.game_id and not e.reverted else e
+            replace(e, result=p.result, carry_out=p.carry_over)
+            if e.game_id == p.game_id and not e.reverted
+            else e
             for e in c.entries
         )
         if p.result == "victory":
@@ -243,7 +245,9 @@ def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: Any
         carry_over = msgspec.json.decode(carry_over)
     playing = campaign.playing
     if playing is None or playing.game_id != game_id:
-        raise RuleBroken("campaign.not-playing", section=SECTION, detail=f"game {game_id} is not the current chapter")
+        raise RuleBroken(
+            "campaign.not-playing", section=SECTION, detail=f"game {game_id} is not the current chapter"
+        )
     return [ChapterRecorded(index=playing.index, game_id=game_id, result=result,
                             carry_over=carry_over if result == "victory" else campaign.carry_over)]
 
@@ -253,19 +257,27 @@ def decide_revert(campaign: Campaign, to_index: int, seat: str) -> list[Event]:
     started = campaign.started
     names = [s.name for s in started.seats]
     if seat not in names:
-        raise RuleBroken("campaign.not-a-seat", section=SECTION, detail=f"{seat!r} is not a seat of this campaign")
+        raise RuleBroken(
+            "campaign.not-a-seat", section=SECTION, detail=f"{seat!r} is not a seat of this campaign"
+        )
     if started.undo_policy in ("none", "own-turn"):
         raise RuleBroken("campaign.revert-not-allowed", section=SECTION,
                          detail=f"the campaign's undo policy is {started.undo_policy!r}")
     if campaign.revert_request is not None:
-        raise RuleBroken("campaign.revert-pending", section=SECTION, detail="a revert request is already open")
+        raise RuleBroken(
+            "campaign.revert-pending", section=SECTION, detail="a revert request is already open"
+        )
     played = {e.index for e in campaign.entries if not e.reverted and e.result is not None}
     if to_index not in played:
-        raise RuleBroken("campaign.bad-chapter", section=SECTION, detail=f"no recorded chapter {to_index} to revert")
+        raise RuleBroken(
+            "campaign.bad-chapter", section=SECTION, detail=f"no recorded chapter {to_index} to revert"
+        )
     if started.undo_policy == "host":
         host = started.host or names[0]
         if seat != host:
-            raise RuleBroken("campaign.host-only", section=SECTION, detail=f"only the host seat {host!r} may revert")
+            raise RuleBroken(
+                "campaign.host-only", section=SECTION, detail=f"only the host seat {host!r} may revert"
+            )
         needs: tuple[str, ...] = ()
     else:
         needs = tuple(n for n in names if n != seat)
@@ -281,15 +293,25 @@ def decide_approve_revert(campaign: Campaign, seat: str) -> list[Event]:
     if request is None:
         raise RuleBroken("campaign.nothing-pending", section=SECTION, detail="no revert request is open")
     if seat not in campaign.revert_needs:
-        raise RuleBroken("campaign.not-asked", section=SECTION, detail=f"waiting for {list(campaign.revert_needs)}")
+        raise RuleBroken(
+            "campaign.not-asked", section=SECTION, detail=f"waiting for {list(campaign.revert_needs)}"
+        )
     events: list[Event] = [CampaignRevertApproved(by=seat)]
     if set(campaign.revert_needs) == {seat}:
-        events.append(CampaignReverted(to_index=request.to_index, approved_by=(*campaign.revert_approved, seat)))
+        events.append(
+            CampaignReverted(to_index=request.to_index, approved_by=(*campaign.revert_approved, seat))
+        )
     return events
 
 
 def campaign_records(
-    campaign: Campaign | None, events: list[Event], *, campaign_id: Any, seat: str, command_id: str, at: datetime
+    campaign: Campaign | None,
+    events: list[Event],
+    *,
+    campaign_id: Any,
+    seat: str,
+    command_id: str,
+    at: datetime,
 ) -> list[Any]:
     """Envelopes (``Recorded``, hash-chained) for new campaign events after ``campaign``."""
     from domain.core.game import GENESIS_HASH, Recorded, record_hash

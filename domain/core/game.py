@@ -176,7 +176,9 @@ def apply(game: Game | None, record: Recorded) -> Game:
     state = game.ruleset.evolve(game.state, payload)
     effect = _BOOKKEEPING.get(type(payload))
     if effect is None:
-        return replace(game, version=record.originator_version, state=state, modified_on=record.timestamp, last=record)
+        return replace(
+            game, version=record.originator_version, state=state, modified_on=record.timestamp, last=record
+        )
     pending, chance, result = game.pending, game.chance_count, game.result
     if effect == "pending":
         pending = payload
@@ -333,7 +335,10 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
             if card not in left:
                 # No card is named: in a game with secrets the deck's content is hidden, and a
                 # refusal naming the first card not in it would tell which others are.
-                detail = f"the cards drawn must be {len(command.cards)} different card(s) left in the {pending.deck} deck"
+                detail = (
+                    f"the cards drawn must be {len(command.cards)} different card(s) left in the "
+                    f"{pending.deck} deck"
+                )
                 raise RuleBroken("draw.not-in-deck", section=_SECTION, detail=detail)
             left.remove(card)
         return CardsDrawn(reason=pending.reason, deck=pending.deck, cards=command.cards, source=source)
@@ -402,7 +407,14 @@ def step(
 ) -> list[Recorded]:
     """Run one command through the rules; return its new events (see ``step_game``)."""
     return step_game(
-        game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history, nonce_key=nonce_key
+        game,
+        command,
+        seat=seat,
+        command_id=command_id,
+        at=at,
+        seed=seed,
+        history=history,
+        nonce_key=nonce_key,
     )[0]
 
 
@@ -441,7 +453,9 @@ def step_game(
             log.emit(event)
         return log.records, log.game
     if game.undo_request is not None:
-        raise PendingFirst("undo.pending", section=_SECTION, detail="an undo request is open: approve or reject it")
+        raise PendingFirst(
+            "undo.pending", section=_SECTION, detail="an undo request is open: approve or reject it"
+        )
     if isinstance(command, (Roll, Shuffle, Draw, Choose)):
         answer = _answer(game, command, seat)
         log.emit(CommandAccepted(command=encode_command(command)))
@@ -450,13 +464,17 @@ def step_game(
     else:
         if game.pending is not None:
             raise PendingFirst(
-                "game.pending-first", section=_SECTION, detail=f"answer the pending {_describe(game.pending)} first"
+                "game.pending-first",
+                section=_SECTION,
+                detail=f"answer the pending {_describe(game.pending)} first",
             )
         follow = ruleset.decide(game.state, command)
         if not follow:
             # Every accepted command leaves at least one event after its CommandAccepted, so the
             # newest event of a log is always covered by re-derivation (see domain.core.verify).
-            raise RuleBroken("game.no-effect", section=_SECTION, detail=f"{type(command).__name__} changes nothing now")
+            raise RuleBroken(
+                "game.no-effect", section=_SECTION, detail=f"{type(command).__name__} changes nothing now"
+            )
         log.emit(CommandAccepted(command=encode_command(command)))
     for event in follow:
         log.emit(event)
@@ -516,7 +534,14 @@ def play(
     (default decisions), with command ids ``<command_id>/<n>``. Raises what ``step`` raises.
     """
     return play_game(
-        game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history, nonce_key=nonce_key
+        game,
+        command,
+        seat=seat,
+        command_id=command_id,
+        at=at,
+        seed=seed,
+        history=history,
+        nonce_key=nonce_key,
     )[0]
 
 
@@ -533,7 +558,14 @@ def play_game(
 ) -> tuple[list[Recorded], Game]:
     """``play``, also returning the game after the new events (folded once, as they are made)."""
     records, game = step_game(
-        game, command, seat=seat, command_id=command_id, at=at, seed=seed, history=history, nonce_key=nonce_key
+        game,
+        command,
+        seat=seat,
+        command_id=command_id,
+        at=at,
+        seed=seed,
+        history=history,
+        nonce_key=nonce_key,
     )
     for n in range(1, MAX_AUTO_STEPS + 1):
         auto = auto_answer(game, seed) if game.result is None else None
@@ -581,6 +613,12 @@ def create(
     )
     game = apply(None, first)
     begin = play(
-        game, Begin(), seat=SERVER_SEAT, command_id=f"{command_id}/begin", at=at, seed=seed, nonce_key=nonce_key
+        game,
+        Begin(),
+        seat=SERVER_SEAT,
+        command_id=f"{command_id}/begin",
+        at=at,
+        seed=seed,
+        nonce_key=nonce_key,
     )
     return [first, *begin]

@@ -80,12 +80,16 @@ def decide_undo(game: Any, command: Command, seat: str, history: History | None)
         raise RuleBroken("undo.nothing-pending", section=SECTION, detail="no undo request is open")
     if isinstance(command, RejectUndo):
         if seat == request.by or seat not in _seat_names(game):
-            raise RuleBroken("undo.not-asked", section=SECTION, detail="only another seat may reject the request")
+            raise RuleBroken(
+                "undo.not-asked", section=SECTION, detail="only another seat may reject the request"
+            )
         return [UndoRejected(by=seat)]
     if not isinstance(command, ApproveUndo):
         raise InvariantViolated("undo-command", f"decide_undo got {type(command).__name__}")
     if seat not in game.undo_needs:
-        raise RuleBroken("undo.not-asked", section=SECTION, detail=f"the request waits for {list(game.undo_needs)}")
+        raise RuleBroken(
+            "undo.not-asked", section=SECTION, detail=f"the request waits for {list(game.undo_needs)}"
+        )
     events: list[Event] = [UndoApproved(by=seat)]
     if set(game.undo_needs) == {seat}:
         approved = (*game.undo_approved, seat)
@@ -105,7 +109,9 @@ def _request(game: Any, to_version: int, seat: str, history: History) -> list[Ev
     if game.undo_request is not None:
         raise RuleBroken("undo.already-requested", section=SECTION, detail="an undo request is already open")
     if not 1 <= to_version < game.version:
-        raise RuleBroken("undo.bad-version", section=SECTION, detail=f"undo to a version before {game.version}")
+        raise RuleBroken(
+            "undo.bad-version", section=SECTION, detail=f"undo to a version before {game.version}"
+        )
     undone = list(history.records(to_version, game.version))
     first = undone[0]
     if not isinstance(first.payload, CommandAccepted) or first.seat in AUTOMATIC_SEATS:
@@ -115,19 +121,27 @@ def _request(game: Any, to_version: int, seat: str, history: History) -> list[Ev
             detail=f"version {to_version} is not right before a player's command",
         )
     crosses = any(getattr(r.payload, "source", None) == "server" for r in undone)
-    actors = {r.seat for r in undone if isinstance(r.payload, CommandAccepted) and r.seat not in AUTOMATIC_SEATS}
+    actors = {
+        r.seat for r in undone if isinstance(r.payload, CommandAccepted) and r.seat not in AUTOMATIC_SEATS
+    }
     needs: tuple[str, ...] = ()
     if policy == "own-turn":
         piece = game.ruleset.turn_piece(game.state)
         controller = next((s.name for s in created.seats if piece in s.controls), None)
         if controller != seat or actors - {seat}:
-            raise RuleBroken("undo.not-your-turn", section=SECTION, detail="only your own commands of your turn")
+            raise RuleBroken(
+                "undo.not-your-turn", section=SECTION, detail="only your own commands of your turn"
+            )
         if any(starts_turn(game.ruleset, r.payload) for r in undone):
-            raise RuleBroken("undo.crosses-turn", section=SECTION, detail="undo stays within the current turn")
+            raise RuleBroken(
+                "undo.crosses-turn", section=SECTION, detail="undo stays within the current turn"
+            )
     elif policy == "host":
         host = created.host or created.seats[0].name
         if seat != host:
-            raise RuleBroken("undo.host-only", section=SECTION, detail=f"only the host seat {host!r} may undo")
+            raise RuleBroken(
+                "undo.host-only", section=SECTION, detail=f"only the host seat {host!r} may undo"
+            )
     if policy == "all-seats" or crosses:
         # A random result already shown may be taken back only if every seat agrees, whatever
         # the policy: else undo would be a re-roll for whoever may undo alone.
@@ -143,7 +157,11 @@ def _applied(history: History, to_version: int, approved: tuple[str, ...], cross
 
     snapshot = GameSnapshot.take(history.game_at(to_version))
     return UndoApplied(
-        to_version=to_version, approved_by=approved, crosses_rolls=crosses, game=snapshot.game, state=snapshot.state
+        to_version=to_version,
+        approved_by=approved,
+        crosses_rolls=crosses,
+        game=snapshot.game,
+        state=snapshot.state,
     )
 
 
@@ -155,11 +173,15 @@ def undone_versions(records: Sequence[Any]) -> set[int]:
         if isinstance(payload, UndoApplied):
             undone.update(range(payload.to_version + 1, record.originator_version))
     bookkeeping = (UndoRequested, UndoApproved, UndoRejected, UndoApplied)
-    return {r.originator_version for r in records if r.originator_version in undone and not _is(r, bookkeeping)}
+    return {
+        r.originator_version for r in records if r.originator_version in undone and not _is(r, bookkeeping)
+    }
 
 
 def _is(record: Any, kinds: tuple[type, ...]) -> bool:
     payload = record.payload
     if isinstance(payload, CommandAccepted):
-        return b'"type":"RequestUndo"' in bytes(payload.command) or b'"type":"ApproveUndo"' in bytes(payload.command)
+        return b'"type":"RequestUndo"' in bytes(payload.command) or b'"type":"ApproveUndo"' in bytes(
+            payload.command
+        )
     return isinstance(payload, kinds)

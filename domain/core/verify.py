@@ -89,10 +89,17 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     equal the canonical re-encoding of its record.
     """
     fail = lambda v, check, exp, found: Verification(  # noqa: E731
-        ok=False, events=len(records), divergence=Divergence(version=v, check=check, expected=exp, found=found)
+        ok=False,
+        events=len(records),
+        divergence=Divergence(version=v, check=check, expected=exp, found=found),
     )
     if not records or not isinstance(records[0].payload, GameCreated):
-        return fail(1, "structure", "GameCreated at version 1", type(records[0].payload).__name__ if records else "no events")
+        return fail(
+            1,
+            "structure",
+            "GameCreated at version 1",
+            type(records[0].payload).__name__ if records else "no events",
+        )
     hashes: list[str] = []
     raws: list[bytes] = []  # the canonical envelope of each event (= its stored bytes when given)
     game_id = records[0].originator_id
@@ -102,7 +109,9 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         if stored is not None and stored[i] != raw:
             return fail(record.originator_version, "chain", "canonical encoding", "stored bytes differ")
         if record.originator_version != i + 1:
-            return fail(record.originator_version, "structure", f"version {i + 1}", str(record.originator_version))
+            return fail(
+                record.originator_version, "structure", f"version {i + 1}", str(record.originator_version)
+            )
         raws.append(raw)
         if record.originator_id == game_id:  # chain_hash, without formatting the same id again
             hashes.append(sha256(b"%s:%d:" % (id_text, i + 1) + raw).hexdigest())
@@ -137,7 +146,9 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     while i < len(records):
         record = records[i]
         if not isinstance(record.payload, CommandAccepted):
-            return fail(record.originator_version, "structure", "CommandAccepted", type(record.payload).__name__)
+            return fail(
+                record.originator_version, "structure", "CommandAccepted", type(record.payload).__name__
+            )
         try:
             command = decode_command(record.payload.command)
             # The head hash is known (``hashes``): the first new event need not hash its predecessor again.
@@ -146,7 +157,9 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 command_id=record.command_id, at=record.timestamp, seed=seed, history=history,
             )
         except (DomainError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:  # bad UTF-8 too
-            return fail(record.originator_version, "derivation", "the command to be accepted", f"refused: {e}")
+            return fail(
+                record.originator_version, "derivation", "the command to be accepted", f"refused: {e}"
+            )
         for j, expected in enumerate(derived):
             if i + j >= len(records):
                 return fail(expected.originator_version, "derivation", _show(expected), "end of log")
@@ -275,7 +288,9 @@ def _show(record: Recorded) -> str:
     return f"v{record.originator_version} {record.seat} {_encode(record.payload).decode()}"
 
 
-def rederive(seed: bytes, k: int, pending: object, answer: object) -> tuple[tuple[object, ...], tuple[object, ...]]:
+def rederive(
+    seed: bytes, k: int, pending: object, answer: object
+) -> tuple[tuple[object, ...], tuple[object, ...]]:
     """What chance event ``k`` must be under ``seed``, and what the log says it was."""
     if isinstance(answer, DiceRolled):
         sides = pending.sides if isinstance(pending, RollRequested) else 6

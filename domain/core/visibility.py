@@ -140,7 +140,9 @@ class Lens:
         if shown is command:
             return event
         if shown is None:
-            return CommandAccepted(command=msgspec.Raw(_encode({"type": type(command).__struct_config__.tag})))
+            return CommandAccepted(
+                command=msgspec.Raw(_encode({"type": type(command).__struct_config__.tag}))
+            )
         return CommandAccepted(command=msgspec.Raw(_encode(shown)))
 
     def _undo_applied(self, event: UndoApplied) -> UndoApplied:

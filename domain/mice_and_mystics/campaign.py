@@ -56,7 +56,9 @@ def carry_over_of(final_state: State, previous: CarryOver | None) -> CarryOver:
             equipment[mouse] = card
     return CarryOver(
         from_chapter=final_state.chapter,
-        story_achievements=tuple(dict.fromkeys((*previous.story_achievements, *final_state.story_achievements))),
+        story_achievements=tuple(
+            dict.fromkeys((*previous.story_achievements, *final_state.story_achievements))
+        ),
         abilities={**previous.abilities, **final_state.abilities},
         equipment=equipment,
     )

@@ -68,7 +68,8 @@ class CrowDived(Event, kw_only=True):
 
 
 class CounterCheesePlaced(Event, kw_only=True):
-    """Cheese put on the Kitchen counter on the mice's first entry (001 §Capitolo 1, La Cucina; RULINGS.md)."""
+    """Cheese put on the Kitchen counter on the mice's first entry (001 §Capitolo 1, La Cucina;
+    RULINGS.md)."""
 
     count: int
     """Cheese put on the Kitchen counter (3, provisional: RULINGS.md, Kitchen counter cheese)."""

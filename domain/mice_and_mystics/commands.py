@@ -316,9 +316,41 @@ class UseScroll(Command, kw_only=True):
     know and whose requirement the mouse meets; it is discarded."""
 
 
-ItemCommand = UseScroll | PlaceGrapes | Share | Equip | Unequip | LevelUp | UseAbility | PlaceFishhook | RemoveFishhook | PlaceFork | Catapult | PickUpFork | ThrowGrapes
+ItemCommand = (
+    UseScroll
+    | PlaceGrapes
+    | Share
+    | Equip
+    | Unequip
+    | LevelUp
+    | UseAbility
+    | PlaceFishhook
+    | RemoveFishhook
+    | PlaceFork
+    | Catapult
+    | PickUpFork
+    | ThrowGrapes
+)
 
 
-MouseCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | ItemCommand
-AnyCommand = Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | ItemCommand | Begin | Roll | Shuffle | Draw | Choose
+MouseCommand = (
+    Move | MoveTo | EndTurn | Battle | Search | Recover | Scurry | Explore | LeaveWater | ItemCommand
+)
+AnyCommand = (
+    Move
+    | MoveTo
+    | EndTurn
+    | Battle
+    | Search
+    | Recover
+    | Scurry
+    | Explore
+    | LeaveWater
+    | ItemCommand
+    | Begin
+    | Roll
+    | Shuffle
+    | Draw
+    | Choose
+)
 decode_command = msgspec.json.Decoder(AnyCommand).decode

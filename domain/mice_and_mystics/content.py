@@ -482,7 +482,9 @@ class AbilitiesFile(Data, kw_only=True):
     """Every ability card."""
 
 
-SearchCardType = Literal["weapon", "armour", "accessory", "item", "scroll", "trick", "event", "party-item", "unknown"]
+SearchCardType = Literal[
+    "weapon", "armour", "accessory", "item", "scroll", "trick", "event", "party-item", "unknown"
+]
 
 
 class SearchCard(Data, kw_only=True):
@@ -587,7 +589,14 @@ def decode_search_cards(data: bytes) -> tuple[SearchCard, ...]:
     return msgspec.json.decode(data, type=SearchCardsFile).search_cards
 
 
-DECODERS = {"equipment.json": decode_equipment, "encounters.json": decode_encounters, "mice.json": decode_mice, "minions.json": decode_minions, "tile-": decode_tile, "chapter-": decode_chapter}
+DECODERS = {
+    "equipment.json": decode_equipment,
+    "encounters.json": decode_encounters,
+    "mice.json": decode_mice,
+    "minions.json": decode_minions,
+    "tile-": decode_tile,
+    "chapter-": decode_chapter,
+}
 DECODERS.update({"abilities.json": decode_abilities, "search-cards.json": decode_search_cards})
 
 
@@ -723,8 +732,14 @@ def shipped_library() -> Library:
 
 # Which Library field each content file fills (a name or a name prefix, as in DECODERS).
 KINDS = {
-    "mice.json": "mice", "minions.json": "minions", "equipment.json": "items", "encounters.json": "encounters",
-    "abilities.json": "abilities", "search-cards.json": "search_cards", "tile-": "tiles", "chapter-": "chapters",
+    "mice.json": "mice",
+    "minions.json": "minions",
+    "equipment.json": "items",
+    "encounters.json": "encounters",
+    "abilities.json": "abilities",
+    "search-cards.json": "search_cards",
+    "tile-": "tiles",
+    "chapter-": "chapters",
 }
 
 

@@ -28,8 +28,24 @@ from domain.mice_and_mystics.content import Library, RoomTile
 # facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans, uncertain).
 EXIT_SIDES = {1: "", 2: "NES", 3: "ESW", 4: "NESW", 5: "EW", 6: "NS", 7: "NES", 8: "EW", 9: "ES",
               10: "NSW", 11: "W", 12: "ES", 13: "NW", 14: "N", 15: "NS", 16: "NS"}
-MINION_ENTRANCES = {1: (3, 3), 2: (3, 3), 3: (3, 3), 4: (3, 3), 5: (3, 3), 6: (4, 4), 7: (4, 4), 8: (3, 3),
-                    9: (2, 3), 10: (3, 3), 11: (3, 3), 12: (3, 3), 13: (3, 3), 14: (3, 3), 15: (4, 4), 16: (4, 4)}
+MINION_ENTRANCES = {
+    1: (3, 3),
+    2: (3, 3),
+    3: (3, 3),
+    4: (3, 3),
+    5: (3, 3),
+    6: (4, 4),
+    7: (4, 4),
+    8: (3, 3),
+    9: (2, 3),
+    10: (3, 3),
+    11: (3, 3),
+    12: (3, 3),
+    13: (3, 3),
+    14: (3, 3),
+    15: (4, 4),
+    16: (4, 4),
+}
 MOUSETRAPS = {2: 2, 4: 1, 8: 2, 10: 1, 12: 1, 15: 2}
 WATER_CURRENT = {6: "W", 12: None, 16: "W"}  # tiles with water; the channel's current where one is read
 FLIP_ITEM = {6: "fishhook-and-thread"}  # facts.md §8: special flip spaces
@@ -73,7 +89,10 @@ def check_tile(lib: Library, tile: RoomTile) -> list[Finding]:
         if not s.id.startswith(tile.code + "-"):
             bad("space-id", f"space {s.id} does not start with the tile code {tile.code}-")
         if not (0 <= s.centre[0] <= tile.width and 0 <= s.centre[1] <= tile.height):
-            bad("centre-outside", f"space {s.id} centre {list(s.centre)} is outside {tile.width}x{tile.height}")
+            bad(
+                "centre-outside",
+                f"space {s.id} centre {list(s.centre)} is outside {tile.width}x{tile.height}",
+            )
         if s.kind != "flip" and (s.flip_requires or s.flip_classes):
             bad("flip-requirement", f"space {s.id} is not a flip space but has a flip requirement")
         if s.current and not s.water:
@@ -90,7 +109,10 @@ def check_tile(lib: Library, tile: RoomTile) -> list[Finding]:
             bad("edge-loop", f"{name} joins a space to itself")
         pairs[frozenset((e.a, e.b))] += 1
         if e.line == "yellow" and e.arrow_to not in (e.a, e.b):
-            bad("yellow-arrow", f"{name}: a yellow line's arrow must point to one of its spaces, not {e.arrow_to}")
+            bad(
+                "yellow-arrow",
+                f"{name}: a yellow line's arrow must point to one of its spaces, not {e.arrow_to}",
+            )
         if e.line != "yellow" and e.arrow_to is not None:
             bad("arrow-without-yellow", f"{name}: only a yellow line has an arrow")
     for pair, n in pairs.items():
@@ -156,8 +178,13 @@ def _features(tile: RoomTile, bad) -> None:
     flips = [s for s in tile.spaces if s.kind == "flip"]
     if tile.number in FLIP_ITEM and not any(s.flip_requires == FLIP_ITEM[tile.number] for s in flips):
         bad("special-flip", f"no flip space needs {FLIP_ITEM[tile.number]} (facts.md §8)")
-    if tile.number in FLIP_CLASSES and not any(tuple(sorted(s.flip_classes)) == FLIP_CLASSES[tile.number] for s in flips):
-        bad("special-flip", f"no flip space is only for {' or '.join(FLIP_CLASSES[tile.number])} (facts.md §8)")
+    if tile.number in FLIP_CLASSES and not any(
+        tuple(sorted(s.flip_classes)) == FLIP_CLASSES[tile.number] for s in flips
+    ):
+        bad(
+            "special-flip",
+            f"no flip space is only for {' or '.join(FLIP_CLASSES[tile.number])} (facts.md §8)",
+        )
 
 
 def _walls(tile: RoomTile, bad) -> None:
@@ -203,15 +230,23 @@ def _pairs(lib: Library) -> list[Finding]:
     for tile in tiles:
         where, other = f"tile {tile.id}", lib.tiles.get(tile.reverse)
         if (tile.side == "orange") != (tile.number % 2 == 1):
-            out.add("tile.side", where, f"tile {tile.number} is {tile.side}; odd numbers are orange, even blue")
+            out.add(
+                "tile.side", where, f"tile {tile.number} is {tile.side}; odd numbers are orange, even blue"
+            )
         if other is None:
             out.add("tile.reverse-unknown", where, f"reverse {tile.reverse} is not a tile")
             continue
         low = min(tile.number, other.number)
         if other.reverse != tile.id or abs(tile.number - other.number) != 1 or low % 2 != 1:
-            out.add("tile.pairing", where, f"reverse {other.id} (tile {other.number}) is not this board's other face")
+            out.add(
+                "tile.pairing",
+                where,
+                f"reverse {other.id} (tile {other.number}) is not this board's other face",
+            )
         if any(s.kind == "flip" for s in tile.spaces) and not any(s.kind == "flip" for s in other.spaces):
-            out.add("tile.flip-reverse", where, f"has a flip space but its reverse {other.id} has none to land on")
+            out.add(
+                "tile.flip-reverse", where, f"has a flip space but its reverse {other.id} has none to land on"
+            )
     return out
 
 
@@ -224,7 +259,9 @@ def _chapters(lib: Library) -> list[Finding]:
             if t not in lib.tiles:
                 out.add("chapter.unknown-tile", where, f"tile {t} does not exist")
         faces = set(placed) | {lib.tiles[t].reverse for t in placed if t in lib.tiles}
-        for board, n in Counter(frozenset((t, lib.tiles[t].reverse)) for t in placed if t in lib.tiles).items():
+        for board, n in Counter(
+            frozenset((t, lib.tiles[t].reverse)) for t in placed if t in lib.tiles
+        ).items():
             if n > 1:
                 out.add("chapter.board-twice", where, f"board {'/'.join(sorted(board))} is placed {n} times")
         for (c, r), n in Counter((t.column, t.row) for t in ch.tiles).items():
@@ -232,24 +269,36 @@ def _chapters(lib: Library) -> list[Finding]:
                 out.add("chapter.tiles-overlap", where, f"{n} tiles at column {c}, row {r}")
         start = lib.spaces.get(ch.start_space)
         if start is None or lib.space_tile[ch.start_space] not in placed:
-            out.add("chapter.start-space", where, f"start space {ch.start_space} is not a space of a placed tile")
+            out.add(
+                "chapter.start-space", where, f"start space {ch.start_space} is not a space of a placed tile"
+            )
         elif start.kind != "start":
             out.add("chapter.start-space", where, f"start space {ch.start_space} is a {start.kind} space")
         for m in ch.mice_not_allowed:
             if m not in lib.mice:
                 out.add("chapter.unknown-mouse", where, f"mouse {m} does not exist")
         if ch.party_size > len(set(lib.mice) - set(ch.mice_not_allowed)):
-            out.add("chapter.party-size", where, f"a party of {ch.party_size} needs more mice than are allowed")
+            out.add(
+                "chapter.party-size", where, f"a party of {ch.party_size} needs more mice than are allowed"
+            )
         for g in ch.minions:
             if g.card not in lib.minions:
                 out.add("chapter.unknown-minion", where, f"minion card {g.card} does not exist")
             if g.tile not in placed:
-                out.add("chapter.minions-off-table", where, f"{g.card} are placed on {g.tile}, which is not placed")
+                out.add(
+                    "chapter.minions-off-table",
+                    where,
+                    f"{g.card} are placed on {g.tile}, which is not placed",
+                )
         for summon in ch.summons:
             if summon.card not in lib.minions:
                 out.add("chapter.unknown-minion", where, f"summon card {summon.card} does not exist")
             if summon.tile not in faces:
-                out.add("chapter.summon-off-table", where, f"the summon for {summon.tile} is for a tile not on the table")
+                out.add(
+                    "chapter.summon-off-table",
+                    where,
+                    f"the summon for {summon.tile} is for a tile not on the table",
+                )
         for e in ch.encounter_deck:
             if e not in lib.encounters:
                 out.add("chapter.unknown-encounter", where, f"encounter card {e} does not exist")
@@ -261,20 +310,38 @@ def _chapters(lib: Library) -> list[Finding]:
         if goal is not None and goal.tile not in faces:
             out.add("chapter.goal-tile", where, f"goal tile {goal.tile} is not on the table")
         elif goal is not None and not any(s.feature == goal.feature for s in lib.tiles[goal.tile].spaces):
-            out.add("chapter.goal-feature", where, f"goal tile {goal.tile} has no space with feature {goal.feature}")
+            out.add(
+                "chapter.goal-feature",
+                where,
+                f"goal tile {goal.tile} has no space with feature {goal.feature}",
+            )
         for found in ch.special_searches:
             if found.tile not in faces:
-                out.add("chapter.special-search-off-table", where, f"special search in {found.tile}, not on the table")
+                out.add(
+                    "chapter.special-search-off-table",
+                    where,
+                    f"special search in {found.tile}, not on the table",
+                )
             if found.item not in lib.search_cards:
-                out.add("chapter.unknown-search-card", where, f"special search item {found.item} is no search card")
+                out.add(
+                    "chapter.unknown-search-card",
+                    where,
+                    f"special search item {found.item} is no search card",
+                )
             for c in found.classes:
                 if c not in {k for m in lib.mice.values() for k in m.classes}:
                     out.add("chapter.unknown-class", where, f"special search class {c} is no mouse's class")
         for room in (*ch.read_aloud, *ch.room_rules):
             if room.tile not in faces:
-                out.add("chapter.room-off-table", where, f"a room rule or story names {room.tile}, not on the table")
+                out.add(
+                    "chapter.room-off-table",
+                    where,
+                    f"a room rule or story names {room.tile}, not on the table",
+                )
         if not ch.hourglass_page < ch.end_marker_page:
-            out.add("chapter.pages", where, f"hourglass page {ch.hourglass_page} is not before the end marker")
+            out.add(
+                "chapter.pages", where, f"hourglass page {ch.hourglass_page} is not before the end marker"
+            )
     return out
 
 
@@ -288,12 +355,16 @@ def _cards(lib: Library) -> list[Finding]:
                 if m not in lib.minions:
                     out.add("encounter.unknown-minion", where, f"minion card {m} does not exist")
             if band.first != page or band.last < band.first:
-                out.add("encounter.bands", where, f"band {band.first}-{band.last} does not start at page {page}")
+                out.add(
+                    "encounter.bands", where, f"band {band.first}-{band.last} does not start at page {page}"
+                )
             page = band.last + 1
     for mouse in lib.mice.values():
         for i in mouse.starting_equipment:
             if i not in lib.items:
-                out.add("mouse.unknown-equipment", f"mouse {mouse.id}", f"starting equipment {i} is not an item")
+                out.add(
+                    "mouse.unknown-equipment", f"mouse {mouse.id}", f"starting equipment {i} is not an item"
+                )
     for ab in lib.abilities.values():
         where = f"ability {ab.id}"
         if not ab.classes:
@@ -308,7 +379,11 @@ def _cards(lib: Library) -> list[Finding]:
         where = f"search card {card.id}"
         for r in card.requires:
             if r not in classes and r not in lib.mice:
-                out.add("search-card.unknown-requirement", where, f"requirement {r} is neither a class nor a mouse")
+                out.add(
+                    "search-card.unknown-requirement",
+                    where,
+                    f"requirement {r} is neither a class nor a mouse",
+                )
         item = lib.items.get(card.id)
         stats = (card.type, card.attack, card.battle, card.defense, card.special)
         if item is not None and (item.kind, item.attack, item.battle, item.defense, item.special) != stats:
@@ -317,17 +392,31 @@ def _cards(lib: Library) -> list[Finding]:
         for s in tile.spaces:
             need = s.flip_requires
             if need and need not in lib.search_cards and need not in lib.items:
-                out.add("tile.flip-requires-unknown", f"tile {tile.id}", f"flip space {s.id} needs {need}, no card")
+                out.add(
+                    "tile.flip-requires-unknown",
+                    f"tile {tile.id}",
+                    f"flip space {s.id} needs {need}, no card",
+                )
             for c in s.flip_classes:
                 if c not in classes:
-                    out.add("tile.flip-class-unknown", f"tile {tile.id}", f"flip space {s.id}: {c} is no class")
+                    out.add(
+                        "tile.flip-class-unknown", f"tile {tile.id}", f"flip space {s.id}: {c} is no class"
+                    )
     return out
 
 
 def _provisional(lib: Library) -> list[Finding]:
     out = _Findings()
-    groups = {"mouse": lib.mice, "minion": lib.minions, "tile": lib.tiles, "chapter": lib.chapters,
-              "item": lib.items, "encounter": lib.encounters, "ability": lib.abilities, "search card": lib.search_cards}
+    groups = {
+        "mouse": lib.mice,
+        "minion": lib.minions,
+        "tile": lib.tiles,
+        "chapter": lib.chapters,
+        "item": lib.items,
+        "encounter": lib.encounters,
+        "ability": lib.abilities,
+        "search card": lib.search_cards,
+    }
     for kind, records in groups.items():
         for r in records.values():
             if r.provisional and not r.provisional_reason.strip():

@@ -220,7 +220,8 @@ class AttackRolled(Event, kw_only=True):
 
 
 class AttackResolved(Event, kw_only=True):
-    """The defense roll blocked ``blocks`` of ``hits``; ``wounds`` are unblocked hits (001 §Ferire un Servitore)."""
+    """The defense roll blocked ``blocks`` of ``hits``; ``wounds`` are unblocked hits (001 §Ferire un
+    Servitore)."""
 
     attacker: str
     """The attacking figure, as in ``AttackDeclared``."""
@@ -703,10 +704,29 @@ class EncounterStarted(Event, kw_only=True):
 
 
 NEW_EVENTS = (
-    FigureStoodUp, CheeseStolen, RoachesTurnedGreedy, MouseHealed, BossCardsAssigned, BossWounded, AmbushDeclared,
-    InitiativeCardMovedUp, AmbushResolved, ExtraAttackGained, DefenseResolved, MousetrapsSet, MouseStoppedAtMousetrap,
-    MousetrapPassed, MousetrapSprung, LeavingWaterStarted, LeavingWaterFailed, MouseSweptByCurrent, AchievementEarned,
-    EndMarkerMoved, RoachDefeatedCounted, EncounterStarted, CheeseTakenFromWheel,
+    FigureStoodUp,
+    CheeseStolen,
+    RoachesTurnedGreedy,
+    MouseHealed,
+    BossCardsAssigned,
+    BossWounded,
+    AmbushDeclared,
+    InitiativeCardMovedUp,
+    AmbushResolved,
+    ExtraAttackGained,
+    DefenseResolved,
+    MousetrapsSet,
+    MouseStoppedAtMousetrap,
+    MousetrapPassed,
+    MousetrapSprung,
+    LeavingWaterStarted,
+    LeavingWaterFailed,
+    MouseSweptByCurrent,
+    AchievementEarned,
+    EndMarkerMoved,
+    RoachDefeatedCounted,
+    EncounterStarted,
+    CheeseTakenFromWheel,
 )
 
 

@@ -156,7 +156,9 @@ def _unchanged(state: State, event: Event) -> State:
 
 @_on(ev.RoomTilePlaced)
 def _room_tile_placed(state: State, event: ev.RoomTilePlaced) -> State:
-    return replace(state, tiles=(*state.tiles, PlacedTile(tile=event.tile, column=event.column, row=event.row)))
+    return replace(
+        state, tiles=(*state.tiles, PlacedTile(tile=event.tile, column=event.column, row=event.row))
+    )
 
 
 @_on(ev.FigurePlaced)
@@ -253,7 +255,12 @@ def _attack_declared(state: State, event: ev.AttackDeclared) -> State:
     if attacker in state.figures and state.figures[attacker] not in state.party:
         attacked = (*attacked, target)
     attack = Attack(
-        attacker=attacker, target=target, ranged=event.ranged, dice=event.dice, others=event.others, weapon=event.weapon
+        attacker=attacker,
+        target=target,
+        ranged=event.ranged,
+        dice=event.dice,
+        others=event.others,
+        weapon=event.weapon,
     )
     return replace(state, attack=attack, minion_turn=_minion_turn(state, attacked=attacked))
 
@@ -368,7 +375,9 @@ def _minion_activated(state: State, event: ev.MinionActivated) -> State:
 def _minion_moved(state: State, event: ev.MinionMoved) -> State:
     origin, path = event.origin, event.path
     board = _move(state.board, event.figure, origin, path[-1]) if path else state.board
-    return replace(state, board=board, minion_turn=_minion_turn(state, stage="attack", crossed=(origin, *path)))
+    return replace(
+        state, board=board, minion_turn=_minion_turn(state, stage="attack", crossed=(origin, *path))
+    )
 
 
 @_on(ev.MinionAttackSkipped)
@@ -434,7 +443,9 @@ def _figure_stood_up(state: State, event: ev.FigureStoodUp) -> State:
     turn = state.mouse_turn
     if turn is not None and turn.mouse == figure:
         return replace(state, mouse_turn=replace(turn, moved=True))
-    return replace(state, minion_turn=_minion_turn(state, stage="attack")) if _acting(state, figure) else state
+    return (
+        replace(state, minion_turn=_minion_turn(state, stage="attack")) if _acting(state, figure) else state
+    )
 
 
 @_on(ev.CheeseStolen)
@@ -450,7 +461,9 @@ def _cheese_stolen(state: State, event: ev.CheeseStolen) -> State:
 @_on(ev.CheeseTakenFromWheel)
 def _cheese_taken_from_wheel(state: State, event: ev.CheeseTakenFromWheel) -> State:
     n = event.count
-    return replace(state, cheese=_add(state.cheese, event.mouse, n), cheese_wheel=max(state.cheese_wheel - n, 0))
+    return replace(
+        state, cheese=_add(state.cheese, event.mouse, n), cheese_wheel=max(state.cheese_wheel - n, 0)
+    )
 
 
 @_on(ev.RoachesTurnedGreedy)
@@ -462,7 +475,9 @@ def _roaches_turned_greedy(state: State, event: ev.RoachesTurnedGreedy) -> State
 def _mouse_healed(state: State, event: ev.MouseHealed) -> State:
     mouse, n, poison = event.mouse, event.wounds, event.poison
     return replace(
-        state, wounds=_add(state.wounds, mouse, -(n + poison)), poison_wounds=_add(state.poison_wounds, mouse, -poison)
+        state,
+        wounds=_add(state.wounds, mouse, -(n + poison)),
+        poison_wounds=_add(state.poison_wounds, mouse, -poison),
     )
 
 

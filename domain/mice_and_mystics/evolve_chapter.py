@@ -24,7 +24,9 @@ def evolve_chapter(state: State, event: Event) -> State:
             deck = tuple(c for c in state.search_deck if c != card)
             return replace(state, search_deck=deck, pack=_pack(state, mouse, card))
         case ce.SearchDeckShuffled(added=added):
-            return replace(state, search_deck=(*state.search_deck, *(c for c in added if c not in state.search_deck)))
+            return replace(
+                state, search_deck=(*state.search_deck, *(c for c in added if c not in state.search_deck))
+            )
         case ce.CounterCheesePlaced(count=count):
             return replace(state, counter_cheese=state.counter_cheese + count)
         case ce.CounterCheeseTaken(count=count):
@@ -43,9 +45,17 @@ def evolve_chapter(state: State, event: Event) -> State:
             for mouse, card in equipment.items():
                 pack[mouse] = (*pack.get(mouse, ()), card)
             deck = tuple(c for c in state.search_deck if c not in set(equipment.values()))
-            return replace(state, story_achievements=tuple(dict.fromkeys((*state.story_achievements, *kept))),
-                           abilities={**state.abilities, **abilities}, pack=pack, search_deck=deck, carry_in=None)
+            return replace(
+                state,
+                story_achievements=tuple(dict.fromkeys((*state.story_achievements, *kept))),
+                abilities={**state.abilities, **abilities},
+                pack=pack,
+                search_deck=deck,
+                carry_in=None,
+            )
         case ce.StartingAbilityTaken(mouse=mouse, ability=ability):
-            return replace(state, abilities={**state.abilities, mouse: (*state.abilities.get(mouse, ()), ability)})
+            return replace(
+                state, abilities={**state.abilities, mouse: (*state.abilities.get(mouse, ()), ability)}
+            )
         case _:
             return state

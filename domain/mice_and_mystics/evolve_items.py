@@ -19,7 +19,9 @@ def _free(state: State, mouse: str, kind: str) -> State:
     return replace(state, mouse_turn=replace(turn, free_actions=(*turn.free_actions, kind)))
 
 
-def _give(pack: dict[str, tuple[str, ...]], mouse: str, card: str, to: str | None) -> dict[str, tuple[str, ...]]:
+def _give(
+    pack: dict[str, tuple[str, ...]], mouse: str, card: str, to: str | None
+) -> dict[str, tuple[str, ...]]:
     held = list(pack.get(mouse, ()))
     if card in held:
         held.remove(card)
@@ -33,7 +35,9 @@ def _add(counts: dict[str, int], key: str, n: int) -> dict[str, int]:
     return {**counts, key: counts.get(key, 0) + n}
 
 
-def _board_move(board: dict[str, tuple[str, ...]], figure: str, origin: str, target: str) -> dict[str, tuple[str, ...]]:
+def _board_move(
+    board: dict[str, tuple[str, ...]], figure: str, origin: str, target: str
+) -> dict[str, tuple[str, ...]]:
     board = dict(board)
     left = tuple(f for f in board.get(origin, ()) if f != figure)
     if left:
@@ -49,7 +53,9 @@ def evolve_items(state: State, event: Event) -> State:
         case ie.SearchCardShared(mouse=mouse, with_mouse=other, card=card, by=by):
             return _free(replace(state, pack=_give(state.pack, mouse, card, other)), by or mouse, "share")
         case ie.CheeseShared(mouse=mouse, with_mouse=other, count=n, by=by):
-            return _free(replace(state, cheese=_add(_add(state.cheese, mouse, -n), other, n)), by or mouse, "share")
+            return _free(
+                replace(state, cheese=_add(_add(state.cheese, mouse, -n), other, n)), by or mouse, "share"
+            )
         case ie.PackCardDiscarded(mouse=mouse, card=card):
             return replace(state, pack=_give(state.pack, mouse, card, None))
         case ie.SearchCardEquipped(mouse=mouse, card=card, unequipped=back, loadout=after):
@@ -72,14 +78,18 @@ def evolve_items(state: State, event: Event) -> State:
             return replace(state, equipped={**state.equipped, mouse: kept})
         case ie.MouseLeveledUp(mouse=mouse, ability=ability, cheese=n):
             abilities = {**state.abilities, mouse: (*state.abilities.get(mouse, ()), ability)}
-            return _free(replace(state, abilities=abilities, cheese=_add(state.cheese, mouse, -n)), mouse, "level-up")
+            return _free(
+                replace(state, abilities=abilities, cheese=_add(state.cheese, mouse, -n)), mouse, "level-up"
+            )
         case ie.AbilityUsed(mouse=mouse, ability=ability, cost=n):
             turn = state.mouse_turn
             if turn is not None and turn.mouse == mouse:
                 turn = replace(turn, ability=ability, ability_uses=(*turn.ability_uses, ability),
                                ability_after_action=turn.action is not None)
             return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
-        case ie.KnifeStrikesLeft(mouse=mouse, count=n) if state.mouse_turn is not None and state.mouse_turn.mouse == mouse:
+        case ie.KnifeStrikesLeft(mouse=mouse, count=n) if (
+            state.mouse_turn is not None and state.mouse_turn.mouse == mouse
+        ):
             return replace(state, mouse_turn=replace(state.mouse_turn, knife_strikes=n))
         case ie.PreemptiveShotWindowClosed():
             return replace(state, new_minions=())
@@ -92,7 +102,9 @@ def evolve_items(state: State, event: Event) -> State:
             return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
         case ie.PartyItemGained(card=card):
             deck = tuple(c for c in state.search_deck if c != card)
-            return replace(state, party_items=tuple(dict.fromkeys((*state.party_items, card))), search_deck=deck)
+            return replace(
+                state, party_items=tuple(dict.fromkeys((*state.party_items, card))), search_deck=deck
+            )
         case ie.PartyItemPlaced(item=item, spaces=spaces):
             return replace(state, tokens={**state.tokens, item: spaces})
         case ie.PartyItemPickedUp(item=item):
@@ -108,7 +120,9 @@ def evolve_items(state: State, event: Event) -> State:
             state = replace(state, pack=_give(state.pack, mouse, card, None))
             turn = state.mouse_turn
             if turn is not None and turn.mouse == mouse:
-                state = replace(state, mouse_turn=replace(turn, scroll_effects=(*turn.scroll_effects, effect)))
+                state = replace(
+                    state, mouse_turn=replace(turn, scroll_effects=(*turn.scroll_effects, effect))
+                )
             return _free(state, mouse, "scroll")
         case _:
             return state

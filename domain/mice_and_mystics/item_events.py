@@ -262,12 +262,27 @@ class EventCardResolved(Event, kw_only=True):
 
 
 ITEM_EVENTS = (
-    MouseDisplaced, ScrollUsed, EventCardResolved,
+    MouseDisplaced,
+    ScrollUsed,
+    EventCardResolved,
     RoachesAteGrapes,
     EquipmentDiscarded,
-    SearchCardShared, CheeseShared, PackCardDiscarded, SearchCardEquipped, SearchCardUnequipped, MouseLeveledUp, AbilityUsed,
-    KnifeStrikesLeft, PreemptiveShotWindowClosed, MiceInspired, ExtraActionTaken,
-    PartyItemGained, PartyItemPlaced, PartyItemPickedUp, PartyItemLost, MouseCatapulted,
+    SearchCardShared,
+    CheeseShared,
+    PackCardDiscarded,
+    SearchCardEquipped,
+    SearchCardUnequipped,
+    MouseLeveledUp,
+    AbilityUsed,
+    KnifeStrikesLeft,
+    PreemptiveShotWindowClosed,
+    MiceInspired,
+    ExtraActionTaken,
+    PartyItemGained,
+    PartyItemPlaced,
+    PartyItemPickedUp,
+    PartyItemLost,
+    MouseCatapulted,
 )
 ItemEvent = (
     MouseDisplaced

@@ -159,9 +159,15 @@ def _decide(state: State, command: Command) -> list[Event]:
             return water.decide_leave_water(state, command)
         case Explore():
             chapter_1.check_explore(state, command.mouse)
-            return party_items.after_explore(state, chapter_1.after_explore(state, explore.decide_explore(state, command)))
+            return party_items.after_explore(
+                state, chapter_1.after_explore(state, explore.decide_explore(state, command))
+            )
         case _:
-            raise RuleBroken("command.unknown", section=sections.SETUP, detail=f"{type(command).__name__} is not a command here")
+            raise RuleBroken(
+                "command.unknown",
+                section=sections.SETUP,
+                detail=f"{type(command).__name__} is not a command here",
+            )
 
 
 def _then_proceed(state: State, events: list[Event]) -> list[Event]:

@@ -60,13 +60,19 @@ class MouseTurn(Struct, frozen=True, kw_only=True):
     twice)."""
     extra_action: bool = False  # Inspire's one extra action taken this turn (rules/inspire.py)
     """Whether the mouse took Inspire's one extra action this turn."""
-    ability_after_action: bool = False  # the card's last use came once the first action had started (rules/shots.py)
+    ability_after_action: bool = (
+        False  # the card's last use came once the first action had started (rules/shots.py)
+    )
     """Whether the latest use of ``ability`` came once the turn's first action had started: Aimed, Power and
     Accurate Shot then apply to the attack of Inspire's extra action, not the first one."""
-    knife_strikes: int = 0  # Knife Strike attacks still to make after the one in flight (rules/knife_strike.py)
+    knife_strikes: int = (
+        0  # Knife Strike attacks still to make after the one in flight (rules/knife_strike.py)
+    )
     """Knife Strike attacks still to make after the one in flight (one per further equipped dagger); 0:
     none."""
-    scroll_effects: tuple[str, ...] = ()  # scroll effects in force for the rest of the turn (rules/scrolls.py)
+    scroll_effects: tuple[
+        str, ...
+    ] = ()  # scroll effects in force for the rest of the turn (rules/scrolls.py)
     """Effects of the scrolls read this turn, in force until the turn ends (``levitation``: the mouse crosses
     red lines)."""
 
@@ -241,7 +247,9 @@ class State(Struct, frozen=True, kw_only=True):
     carry_in: CarryOver | None = None
     """The campaign carry-over of the setup document, until ``Begin`` applies it (then ``None``); ``None``
     also for a chapter played alone."""
-    setup_abilities: dict[str, str] = field(default_factory=dict)  # chosen in the setup document (rules/starting_abilities.py)
+    setup_abilities: dict[str, str] = field(
+        default_factory=dict
+    )  # chosen in the setup document (rules/starting_abilities.py)
     """Mouse id -> the starting ability card chosen for it in the setup document; a mouse left out chooses
     through a pending decision at setup."""
     poison_wounds: dict[str, int] = field(default_factory=dict)
@@ -265,7 +273,9 @@ class State(Struct, frozen=True, kw_only=True):
     empty otherwise."""
     water_target: str | None = None
     """While a mouse leaving water rolls to reach a dry space: that space; ``None`` otherwise."""
-    achievements: dict[str, str] = field(default_factory=dict)  # personal achievement -> mouse (achievements.py)
+    achievements: dict[str, str] = field(
+        default_factory=dict
+    )  # personal achievement -> mouse (achievements.py)
     """Personal achievement (``cheese-master``, ``roach-master``, ``poison-master``, ``escape-artist``,
     ``cat-tamer``) -> the mouse that earned it; each is earned once a chapter."""
     captures: dict[str, int] = field(default_factory=dict)

@@ -171,8 +171,13 @@ def board_view(state: State) -> BoardView:
             TileView(tile=tile.id, number=tile.number, name=tile.name, column=placed.column, row=placed.row,
                      provisional=tile.provisional, spaces=spaces)
         )
-    return BoardView(tiles=tuple(tiles), hourglass_page=state.hourglass_page, end_marker_page=state.end_marker_page,
-                     cheese_wheel=state.cheese_wheel, mouse_cheese=dict(state.cheese))
+    return BoardView(
+        tiles=tuple(tiles),
+        hourglass_page=state.hourglass_page,
+        end_marker_page=state.end_marker_page,
+        cheese_wheel=state.cheese_wheel,
+        mouse_cheese=dict(state.cheese),
+    )
 
 
 def describe(state: State, event: Event) -> str | None:
@@ -186,7 +191,11 @@ def describe(state: State, event: Event) -> str | None:
         case RoomTilePlaced(tile=tile):
             return f"{lib.tiles[tile].name} is placed"
         case FigurePlaced(figure=figure, card=card, space=space):
-            return f"{name(card)} ({figure}) is placed on {space}" if figure != card else f"{name(card)} starts on {space}"
+            return (
+                f"{name(card)} ({figure}) is placed on {space}"
+                if figure != card
+                else f"{name(card)} starts on {space}"
+            )
         case StoryBoardPrepared(hourglass_page=h, end_marker_page=e):
             return f"Hourglass on page {h}, chapter end marker on page {e}"
         case ShuffleRequested(reason="initiative"):
@@ -217,7 +226,8 @@ def describe(state: State, event: Event) -> str | None:
         case ev.ActionStarted(mouse=mouse, action=action):
             return f"{name(mouse)} takes the {action} action"
         case ev.AttackDeclared(attacker=a, target=t, ranged=ranged, dice=dice):
-            return f"{name(state.figures.get(a, a))} ({a}) attacks {t} ({'ranged' if ranged else 'melee'}, {dice} dice)"
+            kind = "ranged" if ranged else "melee"
+            return f"{name(state.figures.get(a, a))} ({a}) attacks {t} ({kind}, {dice} dice)"
         case ev.AttackRolled(attacker=a, hits=hits):
             return f"{a} scores {hits} hit(s)"
         case ev.AttackResolved(target=t, blocks=blocks, wounds=wounds):
@@ -225,7 +235,10 @@ def describe(state: State, event: Event) -> str | None:
         case ev.CheeseAddedToWheel(count=count, reason=reason):
             return f"{count} cheese on the minion cheese wheel ({reason}): {state.cheese_wheel}"
         case ev.CheeseTakenFromWheel(mouse=mouse, count=count, reason=reason):
-            return f"{name(mouse)} takes {count} cheese off the minion cheese wheel ({reason}): {state.cheese_wheel}"
+            return (
+                f"{name(mouse)} takes {count} cheese off the minion cheese wheel ({reason}): "
+                f"{state.cheese_wheel}"
+            )
         case ev.CheeseWheelEmptied():
             return "The minion cheese wheel is emptied"
         case ev.MinionDefeated(figure=figure):
@@ -245,11 +258,16 @@ def describe(state: State, event: Event) -> str | None:
         case ev.HourglassAdvanced(page=page, reason=reason):
             return f"The hourglass moves to page {page} ({reason})"
         case ev.MinionMoved(figure=figure, path=path, reason=reason):
-            return f"{figure} moves to {path[-1]}" if path else f"{figure} stays ({reason or 'cannot get closer'})"
+            return (
+                f"{figure} moves to {path[-1]}"
+                if path
+                else f"{figure} stays ({reason or 'cannot get closer'})"
+            )
         case ev.MinionAttackSkipped(figure=figure, reason=reason):
             return f"{figure} does not attack: {reason}"
         case ev.SearchSucceeded(mouse=mouse) | ev.SearchFailed(mouse=mouse):
-            return f"{name(mouse)} {'finds something' if isinstance(event, ev.SearchSucceeded) else 'finds nothing'}"
+            found = "finds something" if isinstance(event, ev.SearchSucceeded) else "finds nothing"
+            return f"{name(mouse)} {found}"
         case ev.SearchCardKept(mouse=mouse, card=card):
             return f"{name(mouse)} keeps {card}"
         case ev.SearchCardDiscarded(mouse=mouse, card=card):
@@ -268,7 +286,8 @@ def describe(state: State, event: Event) -> str | None:
             return f"Cards shuffled for {reason}"
         case DecisionRequested(decision=decision, options=options, piece=piece):
             who = f"{name(piece)}: " if piece else ""
-            return f"{who}players choose {decision} among {', '.join(options[:12])}{' ...' if len(options) > 12 else ''}"
+            more = " ..." if len(options) > 12 else ""
+            return f"{who}players choose {decision} among {', '.join(options[:12])}{more}"
         case DecisionMade(decision=decision, option=option, by=by):
             return f"Chosen for {decision}: {option} (by {by})"
         case ChoiceDeferred(context=context):

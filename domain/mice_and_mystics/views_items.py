@@ -15,7 +15,9 @@ def describe_item(name_of, event: Event) -> str | None:
         case ie.PackCardDiscarded(mouse=m, card=c):
             return f"{name_of(m)}'s pack is over the limit: {c} is discarded"
         case ie.SearchCardEquipped(mouse=m, card=c, slot=s, unequipped=back):
-            return f"{name_of(m)} equips {c} ({s})" + (f", {', '.join(back)} back in the pack" if back else "")
+            return f"{name_of(m)} equips {c} ({s})" + (
+                f", {', '.join(back)} back in the pack" if back else ""
+            )
         case ie.SearchCardUnequipped(mouse=m, card=c):
             return f"{name_of(m)} puts {c} in the pack"
         case ie.EquipmentDiscarded(mouse=m, cards=cards):
@@ -25,7 +27,11 @@ def describe_item(name_of, event: Event) -> str | None:
         case ie.AbilityUsed(mouse=m, ability=a, cost=n):
             return f"{name_of(m)} uses {a} ({n} cheese)"
         case ie.KnifeStrikesLeft(mouse=m, count=n):
-            return f"{name_of(m)}'s Knife Strike: {n} more attack(s)" if n else f"{name_of(m)}'s Knife Strike is over"
+            return (
+                f"{name_of(m)}'s Knife Strike: {n} more attack(s)"
+                if n
+                else f"{name_of(m)}'s Knife Strike is over"
+            )
         case ie.PreemptiveShotWindowClosed(mouse=m):
             return f"{name_of(m)} takes a Preemptive Shot" if m else "No Preemptive Shot after the placement"
         case ie.MiceInspired(mouse=m, round=r):

@@ -44,7 +44,9 @@ def _has(state: State, figure: str, ability: str) -> bool:
 
 def is_greedy(state: State, figure: str) -> bool:
     master = state.achievements.get(ROACH_MASTER)
-    return figure in state.greedy and not (master is not None and space_of(state, master) == space_of(state, figure))
+    return figure in state.greedy and not (
+        master is not None and space_of(state, master) == space_of(state, figure)
+    )
 
 
 def ignores_cheese(state: State, figure: str) -> bool:
@@ -69,7 +71,9 @@ def extra_blocks(state: State, defender: str, faces: tuple[int, ...]) -> int:
     return sum(1 for f in faces if f == SWORD_SHIELD_STAR) if _has(state, defender, "carapace") else 0
 
 
-def on_mouse_hit(state: State, attacker: str, mouse: str, wounds: int) -> tuple[list[Event], int, int, list[Event]]:
+def on_mouse_hit(
+    state: State, attacker: str, mouse: str, wounds: int
+) -> tuple[list[Event], int, int, list[Event]]:
     """(events before the wounds, wounds left, of which poison, effect events after them)."""
     card = acting_card(state, attacker)
     if card is None:
@@ -78,7 +82,9 @@ def on_mouse_hit(state: State, attacker: str, mouse: str, wounds: int) -> tuple[
     stash = state.cheese.get(mouse, 0)
     if "steal" in card.abilities and stash > 0:
         stolen = min(stash, wounds)
-        before.append(CheeseStolen(mouse=mouse, figure=attacker, count=stolen, to_wheel=is_greedy(state, attacker)))
+        before.append(
+            CheeseStolen(mouse=mouse, figure=attacker, count=stolen, to_wheel=is_greedy(state, attacker))
+        )
         wounds -= stolen
     poisoned = "poison" in card.abilities and state.achievements.get(POISON_MASTER) != mouse
     after: list[Event] = []

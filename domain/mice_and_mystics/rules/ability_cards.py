@@ -72,10 +72,16 @@ def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
         raise broken("ability.one-per-turn", f"{cmd.mouse} already used {turn.ability} this turn")
     effect = EFFECTS[cmd.ability](state, cmd)
     cost = cost_of(library_of(state), cmd.mouse, cmd.ability, cmd)
-    extra = EXTRA_ACTION_CHEESE if turn.action is not None and any(isinstance(e, ActionStarted) for e in effect) else 0
+    extra = (
+        EXTRA_ACTION_CHEESE
+        if turn.action is not None and any(isinstance(e, ActionStarted) for e in effect)
+        else 0
+    )
     if cost + extra > state.cheese.get(cmd.mouse, 0):
-        raise broken("ability.not-enough-cheese",
-                     f"{cmd.ability} costs {cost} cheese" + (" + 1 for Inspire's extra action" if extra else ""))
+        raise broken(
+            "ability.not-enough-cheese",
+            f"{cmd.ability} costs {cost} cheese" + (" + 1 for Inspire's extra action" if extra else ""),
+        )
     used = AbilityUsed(mouse=cmd.mouse, ability=cmd.ability, cost=cost)
     if effect and isinstance(effect[0], ActionStarted):
         return [effect[0], used, *effect[1:]]

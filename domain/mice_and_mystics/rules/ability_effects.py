@@ -61,7 +61,11 @@ def _first_aid(state: State, cmd: UseAbility) -> list[Event]:
 def _shot(state: State, cmd: UseAbility) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
     turn = state.mouse_turn
-    if turn is not None and cmd.ability in turn.ability_uses and turn.ability_after_action == (turn.action is not None):
+    if (
+        turn is not None
+        and cmd.ability in turn.ability_uses
+        and turn.ability_after_action == (turn.action is not None)
+    ):
         raise broken("ability.once-per-attack", f"{cmd.ability} already applies to this action's attack")
     item = weapon(cmd.mouse, state)
     if item is None or item.attack != "ranged":
@@ -109,5 +113,12 @@ def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
             RollRequested(reason="battle", dice=CHAIN_LIGHTNING_DICE, piece=cmd.mouse)]
 
 
-EFFECTS = {FIRST_AID: _first_aid, CURE: _cure, CHAIN_LIGHTNING: _chain_lightning, **dict.fromkeys(SHOTS, _shot),
-           KNIFE_STRIKE: decide_knife_strike, INSPIRE: decide_inspire, PREEMPTIVE_SHOT: decide_preemptive_shot}
+EFFECTS = {
+    FIRST_AID: _first_aid,
+    CURE: _cure,
+    CHAIN_LIGHTNING: _chain_lightning,
+    **dict.fromkeys(SHOTS, _shot),
+    KNIFE_STRIKE: decide_knife_strike,
+    INSPIRE: decide_inspire,
+    PREEMPTIVE_SHOT: decide_preemptive_shot,
+}

@@ -32,9 +32,13 @@ def check_action(state: State, mouse: str, action: str) -> None:
         inspire.check_extra_action(state, mouse)  # Inspire's one extra action, else action.already-taken
     effects = state.effects.get(mouse, ())
     if STUNNED in effects and action != "recover":
-        raise RuleBroken("action.stunned", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is stunned: only Recover")
+        raise RuleBroken(
+            "action.stunned", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is stunned: only Recover"
+        )
     if WEBBED in effects and action == "scurry":
-        raise RuleBroken("action.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed: no Scurry")
+        raise RuleBroken(
+            "action.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed: no Scurry"
+        )
 
 
 def can_act(state: State, mouse: str, action: str) -> bool:

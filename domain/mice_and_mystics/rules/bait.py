@@ -58,9 +58,15 @@ def eaten(state: State, figure: str, space: str) -> list[Event]:
     """The roach ended on the grapes: it and every roach there leave the board with the grapes."""
     if bait_for(state, figure) != space:
         return []
-    roaches = tuple(f for f in state.board.get(space, ()) if state.figures.get(f) == ROACHES and f not in state.boss_cards)
+    roaches = tuple(
+        f for f in state.board.get(space, ()) if state.figures.get(f) == ROACHES and f not in state.boss_cards
+    )
     events: list[Event] = [RoachesAteGrapes(figures=roaches, space=space), *lost(GRAPES, "eaten")]
-    others = [f for f, c in state.figures.items() if c == ROACHES and f not in roaches and space_of(state, f) is not None]
+    others = [
+        f
+        for f, c in state.figures.items()
+        if c == ROACHES and f not in roaches and space_of(state, f) is not None
+    ]
     if not others:  # the card's turn ends and it leaves the track (as with the crow: chapter_1.py)
         events += [TurnEnded(card=ROACHES), InitiativeCardRemoved(card=ROACHES)]
     return events

@@ -65,7 +65,9 @@ def battle_dice(state: State, mouse: str) -> int:
     dice = library_of(state).mice[mouse].battle + (item.battle if item is not None else 0)
     if item is not None and item.special == "maces-wounded-friends":
         here = space_of(state, mouse)
-        dice += sum(1 for m in state.board.get(here, ()) if m != mouse and m in state.party and state.wounds.get(m, 0))
+        dice += sum(
+            1 for m in state.board.get(here, ()) if m != mouse and m in state.party and state.wounds.get(m, 0)
+        )
     return dice
 
 
@@ -82,9 +84,15 @@ def decide_battle(state: State, cmd: Battle) -> list[Event]:
     targets = battle_targets(state, cmd.mouse)
     if cmd.target not in targets:
         section = sections.MELEE if weapon(cmd.mouse, state).attack == "melee" else sections.RANGED
-        raise RuleBroken("battle.invalid-target", section=section, detail=f"{cmd.target} cannot be attacked from here")
-    dice = shots.battle_dice(state, cmd.mouse, battle_dice(state, cmd.mouse) + accessory_battle(state, cmd.mouse, targets[cmd.target]),
-                             targets[cmd.target])
+        raise RuleBroken(
+            "battle.invalid-target", section=section, detail=f"{cmd.target} cannot be attacked from here"
+        )
+    dice = shots.battle_dice(
+        state,
+        cmd.mouse,
+        battle_dice(state, cmd.mouse) + accessory_battle(state, cmd.mouse, targets[cmd.target]),
+        targets[cmd.target],
+    )
     return [
         ActionStarted(mouse=cmd.mouse, action="battle"),
         AttackDeclared(attacker=cmd.mouse, target=cmd.target, ranged=targets[cmd.target], dice=dice),

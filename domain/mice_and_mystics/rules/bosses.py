@@ -7,7 +7,8 @@ already on the track, both its cards go to the bottom and the first is ambushed 
 added like a new minion card, no ambush); with no minion card on the track they are laid
 "normalmente": shuffled with the mice's cards into a new track, as when an encounter is revealed
 (RULINGS.md, Bosses). Only tests reach ``enter_boss`` so far: no chapter or sandbox document brings
-a boss in (a sandbox may only place a boss card's figure at setup). Each wound a mouse deals to a boss goes on the card the players choose
+a boss in (a sandbox may only place a boss card's figure at setup). Each wound a mouse deals to a
+boss goes on the card the players choose
 (a ``DecisionRequested`` listing every split of the wounds, default: all on the card higher on the
 track); a card whose wounds reach its lives leaves the track, and the boss is defeated with its last
 card. Ambush: one die per ambushing card, from the top of the track down; each card moves up the
@@ -59,7 +60,10 @@ def enter_boss(state: State, boss: str, space: str) -> list[Event]:
     cards = BOSSES[boss]
     events: list[Event] = [FigurePlaced(figure=boss, card=cards[0], space=space)]
     if len(cards) > 2:
-        return [*events, DrawRequested(reason=BOSS_CARDS, deck=f"boss-{boss}", cards=tuple(sorted(cards)), count=2)]
+        return [
+            *events,
+            DrawRequested(reason=BOSS_CARDS, deck=f"boss-{boss}", cards=tuple(sorted(cards)), count=2),
+        ]
     return events + _assign(state, boss, cards, space)
 
 
@@ -68,7 +72,10 @@ def resolve_boss_cards(state: State, answer: CardsDrawn) -> list[Event]:
     space = space_of(state, boss)
     if space is None:
         raise InvariantViolated("figure-on-board", f"boss cards drawn for {boss}, not on the board")
-    return [FigurePlaced(figure=boss, card=answer.cards[0], space=space), *_assign(state, boss, answer.cards, space)]
+    return [
+        FigurePlaced(figure=boss, card=answer.cards[0], space=space),
+        *_assign(state, boss, answer.cards, space),
+    ]
 
 
 def _assign(state: State, boss: str, cards: tuple[str, ...], space: str) -> list[Event]:
@@ -102,7 +109,9 @@ def ambush_step(state: State) -> list[Event]:
 
 def resolve_ambush(state: State, answer: DiceRolled) -> list[Event]:
     cards = tuple(c for c in ambush_cards(state) if c in state.track)
-    moves = [InitiativeCardMovedUp(card=c, by=MOVE_NUMBER[f]) for c, f in zip(cards, answer.faces, strict=False)]
+    moves = [
+        InitiativeCardMovedUp(card=c, by=MOVE_NUMBER[f]) for c, f in zip(cards, answer.faces, strict=False)
+    ]
     return [*moves, AmbushResolved()]
 
 

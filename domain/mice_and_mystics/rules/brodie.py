@@ -107,7 +107,11 @@ def chase_path(state: State, origin: str, steps: int, choices: Choices | None = 
     lib = library_of(state)
     while left > 0:
         dist = minion_distances(lib, (here,))
-        targets = [(dist[s], i, s, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if s in dist and s not in reached]
+        targets = [
+            (dist[s], i, s, m)
+            for i, (m, s) in enumerate(mice_on_board(state).items())
+            if s in dist and s not in reached
+        ]
         if not targets:
             break
         _, _, goal, mouse = min(targets)
@@ -115,7 +119,9 @@ def chase_path(state: State, origin: str, steps: int, choices: Choices | None = 
         routes = shortest_paths(lib, here, goal, left)
         if len(routes) > 1:
             options = tuple(PATH_JOIN.join(r) for r in routes)
-            picked = choices.pick(BRODIE_PATH, options, PATH_JOIN.join(route), subject="brodie", count=left, toward=mouse)
+            picked = choices.pick(
+                BRODIE_PATH, options, PATH_JOIN.join(route), subject="brodie", count=left, toward=mouse
+            )
             route = tuple(picked.split(PATH_JOIN))
         path += route
         left -= len(route)
@@ -133,7 +139,11 @@ def brodie_step(state: State, figure: str, here: str) -> list[Event]:
     if turn.stage == "move":
         if "pounce" in card.abilities:
             target = pounce_space(state, figure, here)
-            return [MinionMoved(figure=figure, origin=here, path=(target,) if target != here else (), reason="pounce")]
+            return [
+                MinionMoved(
+                    figure=figure, origin=here, path=(target,) if target != here else (), reason="pounce"
+                )
+            ]
         if not chase_path(state, here, 1):
             return [MinionMoved(figure=figure, origin=here, path=(), reason="no mouse off his space")]
         return [RollRequested(reason=CHASE, dice=2)]
@@ -142,7 +152,9 @@ def brodie_step(state: State, figure: str, here: str) -> list[Event]:
     if not defenders:
         return [MinionAttackSkipped(figure=figure, reason="no figure where he passed")]
     return [
-        AttackDeclared(attacker=figure, target=defenders[0], ranged=False, dice=card.battle, others=tuple(defenders[1:])),
+        AttackDeclared(
+            attacker=figure, target=defenders[0], ranged=False, dice=card.battle, others=tuple(defenders[1:])
+        ),
         RollRequested(reason="minion-attack", dice=card.battle),
     ]
 
@@ -159,6 +171,10 @@ def resolve_chase(state: State, answer: DiceRolled) -> list[Event]:
     figure = turn.figure
 
     def chase(choices: Choices) -> list[Event]:
-        return [MinionMoved(figure=figure, origin=here, path=chase_path(state, here, steps, choices), reason="chase")]
+        return [
+            MinionMoved(
+                figure=figure, origin=here, path=chase_path(state, here, steps, choices), reason="chase"
+            )
+        ]
 
     return settle(state, BRODIE_CHASE, chase, answer)

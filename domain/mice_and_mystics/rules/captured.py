@@ -52,7 +52,10 @@ def resolve_release(state: State, answer: DecisionMade) -> list[Event]:
     mouse = state.turn_card
     if mouse is None:
         raise InvariantViolated("turn-card", "a release is only asked in a captured mouse's turn")
-    return [MouseReleased(mouse=mouse, space=answer.option), MouseTurnSkipped(mouse=mouse, reason="released this turn")]
+    return [
+        MouseReleased(mouse=mouse, space=answer.option),
+        MouseTurnSkipped(mouse=mouse, reason="released this turn"),
+    ]
 
 
 def chapter_won(state: State) -> bool:

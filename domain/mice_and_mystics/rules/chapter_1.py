@@ -80,7 +80,9 @@ def after_explore(state: State, events: list[Event]) -> list[Event]:
     chapter = library_of(state).chapters.get(state.chapter)
     if entered is None or chapter is None:
         return events
-    extra: list[Event] = [StoryRead(room=r.tile, text=r.text) for r in chapter.read_aloud if r.tile == entered.tile]
+    extra: list[Event] = [
+        StoryRead(room=r.tile, text=r.text) for r in chapter.read_aloud if r.tile == entered.tile
+    ]
     if rule_tile(state, "counter-cheese") == entered.tile:
         extra.append(CounterCheesePlaced(count=COUNTER_CHEESE_AT_START))
     return before_pending(events, extra)
@@ -90,7 +92,11 @@ def check_explore(state: State, mouse: str) -> None:
     """Leaving the Sewer (RULINGS.md): no Explore from the Sewer without the Fishhook & Thread."""
     tile = rule_tile(state, "leaving-the-sewer")
     if tile is not None and tile_of(state, mouse) == tile and not party_items.holds(state, FISHHOOK):
-        raise RuleBroken("explore.sewer-needs-fishhook", section=SECTION, detail="leaving the Sewer needs the Fishhook & Thread")
+        raise RuleBroken(
+            "explore.sewer-needs-fishhook",
+            section=SECTION,
+            detail="leaving the Sewer needs the Fishhook & Thread",
+        )
 
 
 def may_explore(state: State, mouse: str) -> bool:
@@ -110,7 +116,11 @@ def after_roll(state: State, answer: DiceRolled, events: list[Event]) -> list[Ev
 
 def _crow(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
     courtyard = rule_tile(state, "crow")
-    if courtyard is None or answer.reason not in ("move", "scurry", "minion-move") or MOVE_NUMBER[answer.faces[0]] != 1:
+    if (
+        courtyard is None
+        or answer.reason not in ("move", "scurry", "minion-move")
+        or MOVE_NUMBER[answer.faces[0]] != 1
+    ):
         return events
     if answer.reason == "minion-move":
         figure = state.minion_turn.figure if state.minion_turn is not None else None
@@ -125,7 +135,11 @@ def _crow(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
         after = evolve_all(state, [*events, *dived])
         wounds = wound_mouse(after, figure, 1)
         out = [*events, *dived, *wounds]
-        return out + end_turn(evolve_all(state, out), figure) if figure in evolve_all(after, wounds).captured else out
+        return (
+            out + end_turn(evolve_all(state, out), figure)
+            if figure in evolve_all(after, wounds).captured
+            else out
+        )
     wounds = wound_minion(evolve_all(state, dived), figure, 1)
     if not any(isinstance(e, MinionDefeated) for e in wounds):
         return [*dived, *wounds, *events]
@@ -141,13 +155,24 @@ def _roller(state: State, reason: str) -> str | None:
     attack = state.attack
     if attack is None:
         return None
-    return attack.attacker if reason == "minion-attack" else attack.target if reason == "minion-defense" else None
+    return (
+        attack.attacker
+        if reason == "minion-attack"
+        else attack.target
+        if reason == "minion-defense"
+        else None
+    )
 
 
 def _counter_cheese(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
     kitchen = rule_tile(state, "counter-cheese")
     roach = _roller(state, answer.reason)
-    if not state.counter_cheese or roach is None or state.figures.get(roach) != ROACHES or tile_of(state, roach) != kitchen:
+    if (
+        not state.counter_cheese
+        or roach is None
+        or state.figures.get(roach) != ROACHES
+        or tile_of(state, roach) != kitchen
+    ):
         return events
     n = min(count(answer.faces, CHEESE), state.counter_cheese)
     if not n:
@@ -159,7 +184,12 @@ def _counter_cheese(state: State, answer: DiceRolled, events: list[Event]) -> li
 def _miz_maggie(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
     kitchen = rule_tile(state, MIZ_MAGGIE)
     attack = state.attack
-    if kitchen is None or MIZ_MAGGIE_ALLY in state.story_achievements or attack is None or attack.attacker not in state.party:
+    if (
+        kitchen is None
+        or MIZ_MAGGIE_ALLY in state.story_achievements
+        or attack is None
+        or attack.attacker not in state.party
+    ):
         return events
     if events and isinstance(events[-1], PENDING):
         return events
@@ -167,7 +197,11 @@ def _miz_maggie(state: State, answer: DiceRolled, events: list[Event]) -> list[E
     if roach is None or tile_of(state, roach) != kitchen:
         return events
     mouse = attack.attacker
-    return [*events, RoachDefeatedInKitchen(mouse=mouse, figure=roach), RollRequested(reason=MIZ_MAGGIE, dice=1, piece=mouse)]
+    return [
+        *events,
+        RoachDefeatedInKitchen(mouse=mouse, figure=roach),
+        RollRequested(reason=MIZ_MAGGIE, dice=1, piece=mouse),
+    ]
 
 
 def counter_space(state: State) -> str | None:

@@ -40,7 +40,11 @@ def _others(state: State, mouse: str) -> list[tuple[int, int, str]]:
     """(distance, track rank, mouse) of every other mouse on the board."""
     here = space_of(state, mouse)
     dist = minion_distances(library_of(state), (here,))
-    return [(dist.get(s, FAR), i, m) for i, (m, s) in enumerate(mice_on_board(state).items()) if m != mouse and s in dist]
+    return [
+        (dist.get(s, FAR), i, m)
+        for i, (m, s) in enumerate(mice_on_board(state).items())
+        if m != mouse and s in dist
+    ]
 
 
 def charmed_step(state: State) -> list[Event]:

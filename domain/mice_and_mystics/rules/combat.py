@@ -81,7 +81,9 @@ def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     card = state.figures[figure]
     dice = library_of(state).minions[card].defense
     item = attack_weapon(state, attacker) if is_mouse(state, attacker) else None
-    with_dagger = item is not None and item.special == "dagger" and (state.attack is None or not state.attack.ranged)
+    with_dagger = (
+        item is not None and item.special == "dagger" and (state.attack is None or not state.attack.ranged)
+    )
     on_track = card in state.track and attacker in state.track
     if with_dagger and on_track and state.track.index(card) > state.track.index(attacker):
         dice -= 1
@@ -99,7 +101,9 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
 
     hits += precision_hits(state, answer.faces)  # Bow of Precision (item_cards.py)
     cheese = count(answer.faces, CHEESE)
-    events: list[Event] = [AttackRolled(attacker=attack.attacker, target=attack.target, hits=hits, cheese=cheese)]
+    events: list[Event] = [
+        AttackRolled(attacker=attack.attacker, target=attack.target, hits=hits, cheese=cheese)
+    ]
     if cheese and is_mouse(state, attack.attacker):
         per = 2 if library_of(state).mice[attack.attacker].ability == DRAW_POWER else 1
         events.append(CheeseGained(mouse=attack.attacker, count=per * cheese, reason="attack"))
@@ -107,7 +111,10 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
         events += abilities.minion_attack_cheese(state, attack.attacker, cheese)
     events += achievements.on_roll(state, attack.attacker, answer.faces, defending=False)
     if hits == 0:
-        return [*events, AttackResolved(attacker=attack.attacker, target=attack.target, hits=0, blocks=0, wounds=0)]
+        return [
+            *events,
+            AttackResolved(attacker=attack.attacker, target=attack.target, hits=0, blocks=0, wounds=0),
+        ]
     return events + defense_request(evolve_all(state, events), hits)
 
 
@@ -121,7 +128,11 @@ def defense_request(state: State, hits: int) -> list[Event]:
         if abilities.constricts(state, attack.attacker):
             dice = 0
     else:
-        dice, reason, piece = minion_defense_dice(state, attack.attacker, attack.target), "minion-defense", None
+        dice, reason, piece = (
+            minion_defense_dice(state, attack.attacker, attack.target),
+            "minion-defense",
+            None,
+        )
     if dice == 0:
         return resolve_defense(state, attack.target, hits, ())
     return [RollRequested(reason=reason, dice=dice, piece=piece)]
@@ -142,7 +153,9 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
     blocks = min(count(faces, BLOCKS) + abilities.extra_blocks(state, target, faces), hits)
     wounds = hits - blocks
     resolved = DefenseResolved if attack.others else AttackResolved
-    events: list[Event] = [resolved(attacker=attack.attacker, target=target, hits=hits, blocks=blocks, wounds=wounds)]
+    events: list[Event] = [
+        resolved(attacker=attack.attacker, target=target, hits=hits, blocks=blocks, wounds=wounds)
+    ]
     cheese = count(faces, CHEESE)
     if cheese and is_mouse(state, target):
         events.append(CheeseGained(mouse=target, count=cheese, reason="defense"))
@@ -187,7 +200,11 @@ def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = 
         events.append(MinionDefeated(figure=figure, card=card))
         events += achievements.on_defeat(state, attacker, figure, card)
         events += pilfer.on_defeat(state, attacker, card)
-        others = [f for f, c in state.figures.items() if c == card and f != figure and space_of(state, f) is not None]
+        others = [
+            f
+            for f, c in state.figures.items()
+            if c == card and f != figure and space_of(state, f) is not None
+        ]
         if not others:
             events.append(InitiativeCardRemoved(card=card))
     return events

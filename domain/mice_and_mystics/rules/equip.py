@@ -8,7 +8,8 @@ pack left over the limit is followed by its player's discard of 1 card of their 
 (``cards.pack_limit``; 003: "Se, em algum momento, o rato superar esse limite"). Equipped cards
 may not share a place, except paws (2): a one-paw weapon takes one, a two-pawed one both; armour one
 body area, an accessory its own place. Filch's Prehensile Tail: a dagger in his tail, a third paw.
-Starting equipment is equipped until first moved. An equipped card displaced by a new one goes back to the pack (RULINGS.md, Equip).
+Starting equipment is equipped until first moved. An equipped card displaced by a new one goes back
+to the pack (RULINGS.md, Equip).
 Equipped weapons and armour feed the battle/defense dice (``combat.equipment``).
 """
 
@@ -71,12 +72,16 @@ def requirement_met(lib: Library, mouse: str, card: str) -> bool:
 def _equip_one(lib: Library, mouse: str, pack: tuple[str, ...], current: tuple[tuple[str, str], ...],
                card: str, slot: str | None) -> SearchCardEquipped:
     if card not in pack:
-        raise RuleBroken("equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack")
+        raise RuleBroken(
+            "equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack"
+        )
     if card_type(lib, card) not in EQUIPMENT or item_of(lib, card) is None:
         raise RuleBroken("equip.not-equipment", section=EQUIP_SECTION,
                          detail=f"{card} is no weapon, armour or accessory")
     if not requirement_met(lib, mouse, card):
-        raise RuleBroken("equip.requirement", section="001 §Carte Ricerca", detail=f"{mouse} may not use {card}")
+        raise RuleBroken(
+            "equip.requirement", section="001 §Carte Ricerca", detail=f"{mouse} may not use {card}"
+        )
     if slot not in slots_for(lib, mouse, card):
         raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
                          detail=f"{card} goes in {', '.join(slots_for(lib, mouse, card))}")
@@ -88,7 +93,9 @@ def _equip_one(lib: Library, mouse: str, pack: tuple[str, ...], current: tuple[t
 def _unequip_one(mouse: str, current: tuple[tuple[str, str], ...], card: str) -> SearchCardUnequipped:
     if card not in (c for c, _ in current):
         raise RuleBroken("equip.not-equipped", section=EQUIP_SECTION, detail=f"{card} is not equipped")
-    return SearchCardUnequipped(mouse=mouse, card=card, loadout=tuple((c, s) for c, s in current if c != card))
+    return SearchCardUnequipped(
+        mouse=mouse, card=card, loadout=tuple((c, s) for c, s in current if c != card)
+    )
 
 
 def decide_equip(state: State, cmd: Equip) -> list[Event]:
@@ -106,7 +113,9 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
     """
     check_free_action(state, cmd.mouse, EQUIP)
     lib = library_of(state)
-    moves = ((EquipCard(card=cmd.card, slot=cmd.slot),) if cmd.card is not None and cmd.slot is not None else ())
+    moves = (
+        (EquipCard(card=cmd.card, slot=cmd.slot),) if cmd.card is not None and cmd.slot is not None else ()
+    )
     if cmd.card is not None and cmd.slot is None:
         raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
                          detail=f"name the place for {cmd.card}: "

@@ -62,7 +62,9 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
     tile = lib.tiles[lib.space_tile[here]]
     if via == "flip":
         space = lib.spaces[here]
-        if space.kind != "flip" or (space.flip_requires and not party_items.holds(state, space.flip_requires)):
+        if space.kind != "flip" or (
+            space.flip_requires and not party_items.holds(state, space.flip_requires)
+        ):
             return None
         if not flip_class_allowed(lib, mouse, here):
             return None
@@ -71,7 +73,9 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
     exit_ = next((e for e in tile.exits if e.side == via and here in e.spaces), None)
     placed = next(p for p in state.tiles if p.tile == tile.id)
     dx, dy = OFFSET[via]
-    beside = next((p for p in state.tiles if (p.column, p.row) == (placed.column + dx, placed.row + dy)), None)
+    beside = next(
+        (p for p in state.tiles if (p.column, p.row) == (placed.column + dx, placed.row + dy)), None
+    )
     if exit_ is None or beside is None:
         return None
     face = lib.tiles[beside.tile]
@@ -104,7 +108,9 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
     lib = library_of(state)
     room = _room_of(state, cmd.mouse)
     if any(is_minion(state, f) for s in lib.tiles[room].spaces for f in state.board.get(s.id, ())):
-        raise RuleBroken("explore.minions-in-room", section=sections.EXPLORE, detail="minions are in the room")
+        raise RuleBroken(
+            "explore.minions-in-room", section=sections.EXPLORE, detail="minions are in the room"
+        )
     here = space_of(state, cmd.mouse)
     on_flip = cmd.via == "flip" and here is not None and lib.spaces[here].kind == "flip"
     if on_flip and not flip_class_allowed(lib, cmd.mouse, here):
@@ -112,7 +118,11 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
         raise RuleBroken("explore.flip-class", section=sections.EXPLORE, detail=detail)
     found = destination(state, cmd.mouse, cmd.via)
     if found is None:
-        raise RuleBroken("explore.no-way", section=sections.EXPLORE, detail=f"no aligned exit or usable flip space via {cmd.via}")
+        raise RuleBroken(
+            "explore.no-way",
+            section=sections.EXPLORE,
+            detail=f"no aligned exit or usable flip space via {cmd.via}",
+        )
     board, face, spaces = found
     events: list[Event] = [ActionStarted(mouse=cmd.mouse, action="explore")]
     if board != face:
@@ -124,7 +134,9 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
     first = face not in state.explored and face != start
     events.append(RoomEntered(tile=face, first=first))
     if first and state.encounter_deck:
-        events.append(DrawRequested(reason="encounter", deck="encounter", cards=tuple(sorted(state.encounter_deck))))
+        events.append(
+            DrawRequested(reason="encounter", deck="encounter", cards=tuple(sorted(state.encounter_deck)))
+        )
     return events
 
 
@@ -148,8 +160,17 @@ def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event
     after = evolve_all(after, marked)
     events += marked
     if not any(c not in state.party for c in before):
-        cards = tuple(dict.fromkeys([*(c for c in before if c in state.party), *sorted(set(after.figures.values()) - set(state.party))]))
-        return events + ([ShuffleRequested(reason=ENCOUNTER_INITIATIVE, cards=cards)] if len(cards) > len(before) else [])
+        cards = tuple(
+            dict.fromkeys(
+                [
+                    *(c for c in before if c in state.party),
+                    *sorted(set(after.figures.values()) - set(state.party)),
+                ]
+            )
+        )
+        return events + (
+            [ShuffleRequested(reason=ENCOUNTER_INITIATIVE, cards=cards)] if len(cards) > len(before) else []
+        )
     return events + new_cards_step(after, before)
 
 
@@ -169,4 +190,8 @@ def legal_explores(state: State, mouse: str) -> list[Command]:
     spaces = library_of(state).tiles[room].spaces
     if any(is_minion(state, f) for s in spaces for f in state.board.get(s.id, ())):
         return []
-    return [Explore(mouse=mouse, via=v) for v in ("N", "E", "S", "W", "flip") if destination(state, mouse, v) is not None]
+    return [
+        Explore(mouse=mouse, via=v)
+        for v in ("N", "E", "S", "W", "flip")
+        if destination(state, mouse, v) is not None
+    ]

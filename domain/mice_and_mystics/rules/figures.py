@@ -20,7 +20,11 @@ def available(state: State, card: str) -> int:
     """Figures of ``card`` that can still be put on the board."""
     minions = library_of(state).minions
     kind = minions[card].figure
-    on_board = [c for f, c in state.figures.items() if c in minions and any(f in figs for figs in state.board.values())]
+    on_board = [
+        c
+        for f, c in state.figures.items()
+        if c in minions and any(f in figs for figs in state.board.values())
+    ]
     left = FIGURES.get(kind, 99) - sum(1 for c in on_board if minions[c].figure == kind)
     if card in TOKENS:
         left = min(left, TOKENS[card] - on_board.count(card))

@@ -6,7 +6,8 @@ shuffle, draw or decision is pending, or the chapter ends. In order, each step: 
 of new minions opens the Preemptive Shot window (``preemptive_shot.py``); a full cheese wheel
 summons (``summoning.py``); an open minion turn takes its next step (``minion_turn.py``); a mouse
 turn in the middle of a Knife Strike asks for its next attack (``knife_strike.py``); with no turn
-open the next card on the track takes its turn (past the last card a new round starts at the top). A captured mouse's turn is skipped or releases it (``captured.py``). A card's turn ends with
+open the next card on the track takes its turn (past the last card a new round starts at the top).
+A captured mouse's turn is skipped or releases it (``captured.py``). A card's turn ends with
 ``TurnEnded``; Rat Warriors' Aggressive then swaps the card with the one above (facts.md §3); the
 last mouse card's end may let time pass (``summoning.time_passes``).
 """
@@ -81,13 +82,18 @@ def _step(state: State) -> list[Event]:
     if state.minion_turn is not None:
         return minion_step(state) or end_turn(state, card)
     if is_charmed_turn(state):
-        return charmed_step(state) or [*charm_ends(card), *end_turn(evolve_all(state, charm_ends(card)), card)]
+        return charmed_step(state) or [
+            *charm_ends(card),
+            *end_turn(evolve_all(state, charm_ends(card)), card),
+        ]
     if state.mouse_turn is not None:
         return knife_strike.next_strike(state) if state.mouse_turn.knife_strikes else []
     if card not in state.captured:
         return end_turn(state, card)  # released this turn: it does nothing else
     skipped = captured_turn(state, card)
-    return skipped if isinstance(skipped[-1], PENDING) else skipped + end_turn(evolve_all(state, skipped), card)
+    return (
+        skipped if isinstance(skipped[-1], PENDING) else skipped + end_turn(evolve_all(state, skipped), card)
+    )
 
 
 def proceed(state: State) -> list[Event]:

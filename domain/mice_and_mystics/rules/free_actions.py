@@ -106,9 +106,14 @@ def decide_share(state: State, cmd: Share) -> list[Event]:
     for cards, giver, receiver in ((give, cmd.mouse, cmd.with_mouse), (take, cmd.with_mouse, cmd.mouse)):
         for card in cards:
             if card not in state.pack.get(giver, ()):
-                raise RuleBroken("share.not-in-pack", section=section, detail=f"{card} is not in {giver}'s pack")
+                raise RuleBroken(
+                    "share.not-in-pack", section=section, detail=f"{card} is not in {giver}'s pack"
+                )
             events.append(SearchCardShared(mouse=giver, with_mouse=receiver, card=card, by=cmd.mouse))
-    for count, giver, receiver in ((cmd.cheese, cmd.mouse, cmd.with_mouse), (cmd.take_cheese, cmd.with_mouse, cmd.mouse)):
+    for count, giver, receiver in (
+        (cmd.cheese, cmd.mouse, cmd.with_mouse),
+        (cmd.take_cheese, cmd.with_mouse, cmd.mouse),
+    ):
         if not count:
             continue
         if count > state.cheese.get(giver, 0):
@@ -152,12 +157,23 @@ def legal_shares(state: State, mouse: str) -> list[Command]:
     if not may_take(state, mouse, SHARE):
         return []
     out: list[Command] = []
-    others = sorted(m for m in state.party if m != mouse and m not in state.captured and near(state, mouse, m))
+    others = sorted(
+        m for m in state.party if m != mouse and m not in state.captured and near(state, mouse, m)
+    )
     for other in others:
-        out += [Share(mouse=mouse, with_mouse=other, card=c) for c in dict.fromkeys(state.pack.get(mouse, ()))]
-        out += [Share(mouse=mouse, with_mouse=other, take=(c,)) for c in dict.fromkeys(state.pack.get(other, ()))]
-        out += [Share(mouse=mouse, with_mouse=other, cheese=n) for n in range(1, state.cheese.get(mouse, 0) + 1)]
-        out += [Share(mouse=mouse, with_mouse=other, take_cheese=n) for n in range(1, state.cheese.get(other, 0) + 1)]
+        out += [
+            Share(mouse=mouse, with_mouse=other, card=c) for c in dict.fromkeys(state.pack.get(mouse, ()))
+        ]
+        out += [
+            Share(mouse=mouse, with_mouse=other, take=(c,)) for c in dict.fromkeys(state.pack.get(other, ()))
+        ]
+        out += [
+            Share(mouse=mouse, with_mouse=other, cheese=n) for n in range(1, state.cheese.get(mouse, 0) + 1)
+        ]
+        out += [
+            Share(mouse=mouse, with_mouse=other, take_cheese=n)
+            for n in range(1, state.cheese.get(other, 0) + 1)
+        ]
     return out
 
 

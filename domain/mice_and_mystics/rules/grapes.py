@@ -103,7 +103,13 @@ def rat_on_grapes(state: State, figure: str) -> bool:
     mouse on it: it will not move and throws the grapes instead of attacking (001 §Uva come Arma)."""
     spaces = state.tokens.get(GRAPES, ())
     card = library_of(state).minions.get(state.figures.get(figure, ""))
-    if len(spaces) != 1 or card is None or card.figure != "rat" or card.rank != "minion" or figure in state.boss_cards:
+    if (
+        len(spaces) != 1
+        or card is None
+        or card.figure != "rat"
+        or card.rank != "minion"
+        or figure in state.boss_cards
+    ):
         return False
     here = space_of(state, figure)
     return here == spaces[0] and not mice_on(state, here)

@@ -44,7 +44,12 @@ def check_extra_action(state: State, mouse: str) -> None:
     if not in_force(state) or turn.extra_action:
         raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN,
                          detail=f"{mouse} already took {turn.action}")
-    if state.awaiting is not None or state.attack is not None or state.trap_rest or state.water_target is not None:
+    if (
+        state.awaiting is not None
+        or state.attack is not None
+        or state.trap_rest
+        or state.water_target is not None
+    ):
         raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN,
                          detail=f"{mouse}'s {turn.action} is still being resolved")
     if state.cheese.get(mouse, 0) < EXTRA_ACTION_CHEESE:
@@ -58,7 +63,9 @@ def charge_extra_action(state: State, events: list[Event]) -> list[Event]:
     turn = state.mouse_turn
     if turn is None or turn.action is None or turn.extra_action or not in_force(state):
         return events
-    at = next((i for i, e in enumerate(events) if isinstance(e, ActionStarted) and e.mouse == turn.mouse), None)
+    at = next(
+        (i for i, e in enumerate(events) if isinstance(e, ActionStarted) and e.mouse == turn.mouse), None
+    )
     if at is None:
         return events
     return [*events[:at], ExtraActionTaken(mouse=turn.mouse, cheese=EXTRA_ACTION_CHEESE), *events[at:]]
@@ -74,7 +81,9 @@ def decide_inspire(state: State, cmd: UseAbility) -> list[Event]:
     if turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if INSPIRE in turn.ability_uses:
-        raise RuleBroken("ability.once-per-turn", section=SECTION, detail="Inspire is played once, before the turn")
+        raise RuleBroken(
+            "ability.once-per-turn", section=SECTION, detail="Inspire is played once, before the turn"
+        )
     started = turn.moved or turn.movement_points is not None or turn.action is not None
     if started or turn.ability_uses:
         raise RuleBroken("ability.too-late", section=SECTION,

@@ -79,7 +79,10 @@ def cloak_offer(state: State, attacker: str, target: str, hits: int, blocks: int
 
 def wearer(state: State) -> str | None:
     """The mouse on the board wearing the Cloak of Displacement (a single card: facts.md §5)."""
-    return next((m for m in state.party if space_of(state, m) is not None and DISPLACEMENT in _specials(state, m)), None)
+    return next(
+        (m for m in state.party if space_of(state, m) is not None and DISPLACEMENT in _specials(state, m)),
+        None,
+    )
 
 
 def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:

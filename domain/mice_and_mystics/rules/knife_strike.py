@@ -60,12 +60,18 @@ def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
     held = daggers(state, cmd.mouse)
     if not held:
-        raise RuleBroken("ability.needs-dagger", section=SECTION, detail="Knife Strike attacks with equipped daggers")
+        raise RuleBroken(
+            "ability.needs-dagger", section=SECTION, detail="Knife Strike attacks with equipped daggers"
+        )
     if cmd.target is None or cmd.target not in melee_targets(state, cmd.mouse):
         raise RuleBroken("battle.invalid-target", section=sections.MELEE,
                          detail=f"{cmd.target} is not a minion on or next to {cmd.mouse}'s space")
     left = [KnifeStrikesLeft(mouse=cmd.mouse, count=len(held) - 1)] if len(held) > 1 else []
-    return [ActionStarted(mouse=cmd.mouse, action="battle"), *left, *_strike(state, cmd.mouse, cmd.target, held[0])]
+    return [
+        ActionStarted(mouse=cmd.mouse, action="battle"),
+        *left,
+        *_strike(state, cmd.mouse, cmd.target, held[0]),
+    ]
 
 
 def candidates(state: State, mouse: str) -> list[UseAbility]:
@@ -83,7 +89,11 @@ def next_strike(state: State) -> list[Event]:
     targets = melee_targets(state, turn.mouse)
     if not targets:
         return [KnifeStrikesLeft(mouse=turn.mouse, count=0)]
-    return [DecisionRequested(decision=KNIFE_STRIKE, options=(*targets, PASS), piece=turn.mouse, default=targets[0])]
+    return [
+        DecisionRequested(
+            decision=KNIFE_STRIKE, options=(*targets, PASS), piece=turn.mouse, default=targets[0]
+        )
+    ]
 
 
 def resolve_knife_strike(state: State, answer: DecisionMade) -> list[Event]:

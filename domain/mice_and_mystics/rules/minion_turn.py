@@ -52,8 +52,11 @@ def next_figure(state: State, card: str, acted: tuple[str, ...]) -> str | None:
     """The card's figure on the board that has not acted yet and is nearest to the mice."""
     dist = minion_distances(library_of(state), tuple(mice_on_board(state).values()))
     left = [
-        f for f, c in state.figures.items()
-        if (c == card or card in state.boss_cards.get(f, ())) and f not in acted and space_of(state, f) is not None
+        f
+        for f, c in state.figures.items()
+        if (c == card or card in state.boss_cards.get(f, ()))
+        and f not in acted
+        and space_of(state, f) is not None
     ]
     return min(left, key=lambda f: (dist.get(space_of(state, f), FAR), f), default=None)
 
@@ -124,7 +127,9 @@ def minion_step(state: State) -> list[Event]:
 
     if turn.stage == "move":
         stays = grapes.rat_on_grapes(state, figure)  # 001 §Uva come Arma: a rat on the grapes does not move
-        on_grapes: list[Event] = [MinionMoved(figure=figure, origin=here, path=(), reason="on the grapes")] if stays else []
+        on_grapes: list[Event] = (
+            [MinionMoved(figure=figure, origin=here, path=(), reason="on the grapes")] if stays else []
+        )
         if KNOCKED_DOWN in state.effects.get(figure, ()):
             return [FigureStoodUp(figure=figure), *on_grapes]  # 000 §Atterrato
         return on_grapes or _move_step(state, figure, here)
@@ -185,7 +190,9 @@ def _attack_step(state: State, figure: str, here: str) -> list[Event]:
             done = mouse in attacked
             options.append((done, 0 if done else dist.get(space, FAR), i, mouse))
     if not options:
-        return [MinionAttackSkipped(figure=figure, reason="no mouse in reach" if not ranged else "sees no mouse")]
+        return [
+            MinionAttackSkipped(figure=figure, reason="no mouse in reach" if not ranged else "sees no mouse")
+        ]
     target = min(options)[3]
     return [
         AttackDeclared(attacker=figure, target=target, ranged=ranged, dice=card.battle),

@@ -66,7 +66,10 @@ def resolve_mousetrap(state: State, answer: DiceRolled) -> list[Event]:
         raise InvariantViolated("mouse-on-board", f"{mouse} rolls for a mousetrap off the board")
     if count(answer.faces, STARS):
         return [MousetrapPassed(mouse=mouse, space=here), *walk(state, mouse, here, state.trap_rest)]
-    events: list[Event] = [MousetrapSprung(mouse=mouse, space=here), CheeseGained(mouse=mouse, count=1, reason=MOUSETRAP)]
+    events: list[Event] = [
+        MousetrapSprung(mouse=mouse, space=here),
+        CheeseGained(mouse=mouse, count=1, reason=MOUSETRAP),
+    ]
     after = evolve_all(state, events)
     wounded = wound_mouse(after, mouse, 1)
     events += wounded

@@ -38,7 +38,9 @@ def _stops(state: State, space: str) -> bool:
 
 def check_can_leave(state: State, mouse: str, origin: str) -> None:
     if library_of(state).spaces[origin].water:
-        raise RuleBroken("move.leave-water", section=sections.WATER, detail="in water: LeaveWater takes the whole move")
+        raise RuleBroken(
+            "move.leave-water", section=sections.WATER, detail="in water: LeaveWater takes the whole move"
+        )
     check_not_held(state, mouse, origin)
 
 
@@ -46,7 +48,9 @@ def check_not_held(state: State, mouse: str, origin: str) -> None:
     """Refuse to let ``mouse`` leave ``origin`` (a move, or leaving water): ``move.held-by-minions``
     (001 §Condividere le Caselle: more minions than mice there), ``move.webbed`` (000 §Intrappolato)."""
     if len(minions_on(state, origin)) > len(mice_on(state, origin)):
-        raise RuleBroken("move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions")
+        raise RuleBroken(
+            "move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions"
+        )
     if WEBBED in state.effects.get(mouse, ()):
         raise RuleBroken("move.webbed", section=sections.NEGATIVE_EFFECTS, detail=f"{mouse} is webbed")
 
@@ -57,7 +61,9 @@ def decide_move(state: State, cmd: Move) -> list[Event]:
     if turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if turn.moved or turn.movement_points is not None:
-        raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
+        raise RuleBroken(
+            "move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved"
+        )
     origin = space_of(state, cmd.mouse)
     if origin is None:
         raise InvariantViolated("mouse-on-board", f"{cmd.mouse} moves in its turn off the board")
@@ -79,7 +85,10 @@ def decide_scurry(state: State, cmd: Scurry) -> list[Event]:
     if origin is None:
         raise InvariantViolated("mouse-on-board", f"{cmd.mouse} scurries in its turn off the board")
     check_can_leave(state, cmd.mouse, origin)
-    return [ActionStarted(mouse=cmd.mouse, action="scurry"), RollRequested(reason="scurry", dice=1, piece=cmd.mouse)]
+    return [
+        ActionStarted(mouse=cmd.mouse, action="scurry"),
+        RollRequested(reason="scurry", dice=1, piece=cmd.mouse),
+    ]
 
 
 def resolve_move_roll(state: State, answer: DiceRolled) -> list[Event]:
@@ -97,7 +106,9 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
     if turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if turn.moved:
-        raise RuleBroken("move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved")
+        raise RuleBroken(
+            "move.already-moved", section=sections.MOUSE_TURN, detail=f"{cmd.mouse} already moved"
+        )
     if turn.movement_points is None:
         raise RuleBroken("move.no-roll", section=sections.MOVEMENT, detail="roll for movement first (Move)")
     origin = space_of(state, cmd.mouse)
@@ -147,7 +158,9 @@ def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ..
 
 def _red(lib: Library, space: str) -> list[tuple[str, str]]:
     tile = lib.tiles[lib.space_tile[space]]
-    return [(e.b if e.a == space else e.a, e.line) for e in tile.edges if e.line == "red" and space in (e.a, e.b)]
+    return [
+        (e.b if e.a == space else e.a, e.line) for e in tile.edges if e.line == "red" and space in (e.a, e.b)
+    ]
 
 
 def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tuple[str, ...]]]:
@@ -165,14 +178,19 @@ def reachable(state: State, mouse: str, points: int) -> dict[str, tuple[int, tup
         if path and _stops(state, here):
             continue
         for other, step_cost in steps_from(state, mouse, here):
-            if other not in best and cost + step_cost <= points and can_enter(state, other, "small", ignoring=mouse):
+            if (
+                other not in best
+                and cost + step_cost <= points
+                and can_enter(state, other, "small", ignoring=mouse)
+            ):
                 heapq.heappush(heap, (cost + step_cost, (*path, other), other))
     best.pop(origin, None)
     return best
 
 
 def legal_moves(state: State, mouse: str) -> list[Command]:
-    """Move, or one cheapest MoveTo per reachable destination, or Scurry once moved (if the action is free)."""
+    """Move, or one cheapest MoveTo per reachable destination, or Scurry once moved (if the action is
+    free)."""
     turn = state.mouse_turn
     origin = space_of(state, mouse)
     if turn is None or origin is None:

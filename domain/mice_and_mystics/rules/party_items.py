@@ -64,7 +64,10 @@ def decide_remove_fishhook(state: State, cmd: RemoveFishhook) -> list[Event]:
     if space_of(state, cmd.mouse) not in state.tokens.get(FISHHOOK, ()):
         raise RuleBroken("fishhook.not-here", section=SECTION,
                          detail="the mouse is on neither end of the Fishhook & Thread")
-    return [ActionStarted(mouse=cmd.mouse, action="fishhook"), PartyItemPickedUp(mouse=cmd.mouse, item=FISHHOOK)]
+    return [
+        ActionStarted(mouse=cmd.mouse, action="fishhook"),
+        PartyItemPickedUp(mouse=cmd.mouse, item=FISHHOOK),
+    ]
 
 
 def lost(item: str, reason: str) -> list[Event]:

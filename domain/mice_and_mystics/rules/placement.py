@@ -109,7 +109,9 @@ def _large(state: State, card: str, n: int, tile: str, choices: Choices) -> list
             # an entrance that never fills may take several: choose for one figure at a time
             taken = [choices.pick(LARGE_ENTRANCES, tuple(tied), tied[0], subject=card, count=n)]
         elif n < len(tied):
-            taken = choices.pick(LARGE_ENTRANCES, _sets(tied, n), JOIN.join(tied[:n]), subject=card, count=n).split(JOIN)
+            taken = choices.pick(
+                LARGE_ENTRANCES, _sets(tied, n), JOIN.join(tied[:n]), subject=card, count=n
+            ).split(JOIN)
         else:
             taken = tied
         for entrance in taken:
@@ -119,7 +121,9 @@ def _large(state: State, card: str, n: int, tile: str, choices: Choices) -> list
     return spaces
 
 
-def _melee(state: State, card: str, n: int, tile: str, choices: Choices, alongside: Mapping[str, int]) -> list[str]:
+def _melee(
+    state: State, card: str, n: int, tile: str, choices: Choices, alongside: Mapping[str, int]
+) -> list[str]:
     """The spaces, in placement order, of ``n`` small melee figures spread evenly (step 3).
 
     ``alongside``: entrance -> small melee figures of the same placement already put there (other
@@ -141,7 +145,9 @@ def _melee(state: State, card: str, n: int, tile: str, choices: Choices, alongsi
     left = n - sum(quota.values())
     more = [e for e in free if have[e] <= level < have[e] + room[e]]
     if 0 < left < len(more):
-        extra = choices.pick(MELEE_ENTRANCES, _sets(more, left), JOIN.join(more[:left]), subject=card, count=n).split(JOIN)
+        extra = choices.pick(
+            MELEE_ENTRANCES, _sets(more, left), JOIN.join(more[:left]), subject=card, count=n
+        ).split(JOIN)
     else:
         extra = more[:left]
     for entrance in extra:
@@ -181,7 +187,9 @@ def place_minions(
     return events
 
 
-def place_groups(state: State, groups: Iterable[tuple[str, int]], tile: str, choices: Choices | None = None) -> list[Event]:
+def place_groups(
+    state: State, groups: Iterable[tuple[str, int]], tile: str, choices: Choices | None = None
+) -> list[Event]:
     """One placement (a chapter's setup in one room, an encounter, a summon): every ``(card, count)``
     group on ``tile``'s entrances, small ranged first, then large, then small melee (stable within a
     kind), as ``FigurePlaced`` events.

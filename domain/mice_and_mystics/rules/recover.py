@@ -21,7 +21,11 @@ def decide_recover(state: State, cmd: Recover) -> list[Event]:
     check_action(state, cmd.mouse, "recover")
     effects = state.effects.get(cmd.mouse, ())
     if STUNNED not in effects and WEBBED not in effects:
-        raise RuleBroken("recover.nothing-to-recover", section=sections.RECOVER, detail=f"{cmd.mouse} is neither stunned nor webbed")
+        raise RuleBroken(
+            "recover.nothing-to-recover",
+            section=sections.RECOVER,
+            detail=f"{cmd.mouse} is neither stunned nor webbed",
+        )
     events: list[Event] = [ActionStarted(mouse=cmd.mouse, action="recover")]
     if STUNNED in effects:
         events.append(EffectRemoved(mouse=cmd.mouse, effect=STUNNED))

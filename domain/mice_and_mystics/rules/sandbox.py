@@ -80,7 +80,10 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         tile = tile_id(lib, placed)
         board = frozenset({tile, lib.tiles[tile].reverse})
         if board in boards or (placed.column, placed.row) in cells:
-            raise _refuse("tile-overlap", f"{tile}: its board or its cell ({placed.column}, {placed.row}) is already used")
+            raise _refuse(
+                "tile-overlap",
+                f"{tile}: its board or its cell ({placed.column}, {placed.row}) is already used",
+            )
         boards.add(board)
         cells.add((placed.column, placed.row))
         events.append(RoomTilePlaced(tile=tile, column=placed.column, row=placed.row))
@@ -96,13 +99,19 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         if not can_enter(state, figure.space, size):
             raise _refuse("space-full", f"{figure.space} is full", sections.SHARING)
         if card in lib.minions and lib.spaces[figure.space].feature == "tree-entrance":
-            raise _refuse("minion-on-tree-entrance", "minions may not enter the tree entrance", sections.CHAPTER_1)
+            raise _refuse(
+                "minion-on-tree-entrance", "minions may not enter the tree entrance", sections.CHAPTER_1
+            )
         name = card if card in party else next_figure_id(state, card)
         if name in state.figures:
             raise _refuse("mouse-placed-twice", f"{card} is placed twice")
         placed_events: list[Event] = [FigurePlaced(figure=name, card=card, space=figure.space)]
         if figure.wounds:
-            wounded = MouseWounded(mouse=name, wounds=figure.wounds) if card in party else MinionWounded(figure=name, wounds=figure.wounds)
+            wounded = (
+                MouseWounded(mouse=name, wounds=figure.wounds)
+                if card in party
+                else MinionWounded(figure=name, wounds=figure.wounds)
+            )
             placed_events.append(wounded)
         state = evolve_all(state, placed_events)
         events += placed_events
@@ -111,7 +120,9 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         raise _refuse("mouse-not-placed", f"every party mouse needs a space: {missing}")
     if sandbox.hourglass_page >= sandbox.end_marker_page:
         raise _refuse("hourglass", "the hourglass must be before the end marker", sections.STORY_BOARD)
-    events.append(StoryBoardPrepared(hourglass_page=sandbox.hourglass_page, end_marker_page=sandbox.end_marker_page))
+    events.append(
+        StoryBoardPrepared(hourglass_page=sandbox.hourglass_page, end_marker_page=sandbox.end_marker_page)
+    )
     events += _decks(lib, sandbox, chapter)
     if sandbox.cheese_wheel:
         events.append(CheeseAddedToWheel(count=sandbox.cheese_wheel, reason="sandbox"))
@@ -139,7 +150,11 @@ def _decks(lib: Library, sandbox: Sandbox, chapter_id: str) -> list[Event]:
     strangers = sorted(set(encounters) - set(lib.encounters))
     if strangers:
         raise _refuse("unknown-card", f"not encounter cards: {strangers}")
-    return [DecksPrepared(encounter_deck=tuple(encounters), search_deck=tuple(search), provisional_reason="sandbox")]
+    return [
+        DecksPrepared(
+            encounter_deck=tuple(encounters), search_deck=tuple(search), provisional_reason="sandbox"
+        )
+    ]
 
 
 def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
@@ -153,4 +168,6 @@ def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
         return [*events, ShuffleRequested(reason="initiative", cards=cards)]
     if sorted(sandbox.track) != sorted(cards):
         raise _refuse("track", f"the initiative track must hold exactly {sorted(cards)}", sections.INITIATIVE)
-    return events + resolve_initiative(after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual"))
+    return events + resolve_initiative(
+        after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual")
+    )

@@ -49,7 +49,9 @@ def decide_use_scroll(state: State, cmd: UseScroll) -> list[Event]:
     """
     check_free_action(state, cmd.mouse, SCROLL)
     if cmd.card not in state.pack.get(cmd.mouse, ()):
-        raise RuleBroken("scroll.not-in-pack", section=SECTION, detail=f"{cmd.card} is not in {cmd.mouse}'s pack")
+        raise RuleBroken(
+            "scroll.not-in-pack", section=SECTION, detail=f"{cmd.card} is not in {cmd.mouse}'s pack"
+        )
     lib = library_of(state)
     if card_type(lib, cmd.card) != SCROLL:
         raise RuleBroken("scroll.not-a-scroll", section=SECTION, detail=f"{cmd.card} is not a scroll")

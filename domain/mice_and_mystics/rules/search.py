@@ -56,8 +56,13 @@ def decide_search(state: State, cmd: Search) -> list[Event]:
     checks' rules (``actions.check_action``) and ``search.same-room`` (001 §Ricerca)."""
     check_action(state, cmd.mouse, "search")
     if _room(state, cmd.mouse) in state.searched.get(cmd.mouse, ()):
-        raise RuleBroken("search.same-room", section=sections.SEARCH, detail=f"{cmd.mouse} already searched this room")
-    return [ActionStarted(mouse=cmd.mouse, action="search"), RollRequested(reason="search", dice=1, piece=cmd.mouse)]
+        raise RuleBroken(
+            "search.same-room", section=sections.SEARCH, detail=f"{cmd.mouse} already searched this room"
+        )
+    return [
+        ActionStarted(mouse=cmd.mouse, action="search"),
+        RollRequested(reason="search", dice=1, piece=cmd.mouse),
+    ]
 
 
 def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
@@ -70,7 +75,9 @@ def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
         return [SearchFailed(mouse=mouse)]
     events: list[Event] = [SearchSucceeded(mouse=mouse, tile=_room(state, mouse))]
     if state.search_deck:
-        events.append(DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse))
+        events.append(
+            DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)
+        )
     return events
 
 
@@ -89,7 +96,11 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
         return resolve_event(mouse, state.last_drawn[0])
     full = (pack_load(lib, state.pack.get(mouse, ())) >= PACK_LIMIT
             and card_type(lib, state.last_drawn[0]) not in NO_ROOM)
-    return [DecisionRequested(decision=KEEP, options=("keep", "discard"), piece=mouse, default="discard" if full else "keep")]
+    return [
+        DecisionRequested(
+            decision=KEEP, options=("keep", "discard"), piece=mouse, default="discard" if full else "keep"
+        )
+    ]
 
 
 def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
@@ -107,7 +118,10 @@ def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
         if card_type(library_of(state), card) == "party-item":
             return [PartyItemGained(mouse=mouse, card=card)]
         return pack_limit(state, [SearchCardKept(mouse=mouse, card=card)])
-    return [SearchCardDiscarded(mouse=mouse, card=card), CheeseGained(mouse=mouse, count=1, reason="search-discard")]
+    return [
+        SearchCardDiscarded(mouse=mouse, card=card),
+        CheeseGained(mouse=mouse, count=1, reason="search-discard"),
+    ]
 
 
 def legal_searches(state: State, mouse: str) -> list[Command]:

@@ -36,7 +36,9 @@ from domain.mice_and_mystics.rules.starting_abilities import begin_tail, check_s
 from domain.mice_and_mystics.rules.ties import Choices
 from domain.mice_and_mystics.state import State
 
-DECKS_PROVISIONAL = "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
+DECKS_PROVISIONAL = (
+    "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
+)
 
 
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -78,12 +80,16 @@ def check_setup(lib: Library, setup: Setup, created: GameCreated) -> None:
     mouse the chapter forbids, or a party mouse not controlled by exactly one seat."""
     chapter = lib.chapters.get(setup.chapter)
     if chapter is None:
-        raise RuleBroken("setup.unknown-chapter", section=sections.SETUP, detail=f"no chapter {setup.chapter!r}")
+        raise RuleBroken(
+            "setup.unknown-chapter", section=sections.SETUP, detail=f"no chapter {setup.chapter!r}"
+        )
     for mouse in setup.mice:
         if mouse not in lib.mice:
             raise RuleBroken("setup.unknown-mouse", section=sections.SETUP, detail=f"no mouse {mouse!r}")
         if mouse in chapter.mice_not_allowed:
-            raise RuleBroken("setup.mouse-not-allowed", section=sections.CHAPTER_1, detail=chapter.mice_not_allowed_reason)
+            raise RuleBroken(
+                "setup.mouse-not-allowed", section=sections.CHAPTER_1, detail=chapter.mice_not_allowed_reason
+            )
     sizes = range(1, chapter.party_size + 1) if setup.sandbox is not None else (chapter.party_size,)
     if len(set(setup.mice)) != len(setup.mice) or len(setup.mice) not in sizes:
         raise RuleBroken(
@@ -101,7 +107,9 @@ def check_setup(lib: Library, setup: Setup, created: GameCreated) -> None:
             )
     strangers = sorted(set(controlled) - set(setup.mice))
     if strangers:
-        raise RuleBroken("setup.seat-controls", section=sections.SETUP, detail=f"not in the party: {strangers}")
+        raise RuleBroken(
+            "setup.seat-controls", section=sections.SETUP, detail=f"not in the party: {strangers}"
+        )
 
 
 def initial_state(created: GameCreated) -> State:
@@ -132,23 +140,38 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
     defaults); ``deferred.begin`` wraps this for the ``Begin`` command. Raises
     ``RuleBroken("setup.already-begun")``."""
     if state.phase != "setup" or state.tiles:
-        raise RuleBroken("setup.already-begun", section=sections.SETUP, detail="the chapter is already set up")
+        raise RuleBroken(
+            "setup.already-begun", section=sections.SETUP, detail="the chapter is already set up"
+        )
     if state.sandbox is not None:
         events = sandbox_begin(state, state.sandbox)
         at = next(i for i, e in enumerate(events) if isinstance(e, (ShuffleRequested, InitiativeTrackLaid)))
-        taken = [StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup") for m, a in state.setup_abilities.items()]
+        taken = [
+            StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup")
+            for m, a in state.setup_abilities.items()
+        ]
         return [*events[:at], *taken, *events[at:]]
     chapter = library_of(state).chapters[state.chapter]
     events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]
     after = evolve_all(state, events)
-    for tile in dict.fromkeys(g.tile for g in chapter.minions):  # one placement per room: melee spread over all cards
-        placed = place_groups(after, [(g.card, g.count) for g in chapter.minions if g.tile == tile], tile, choices)
+    for tile in dict.fromkeys(
+        g.tile for g in chapter.minions
+    ):  # one placement per room: melee spread over all cards
+        placed = place_groups(
+            after, [(g.card, g.count) for g in chapter.minions if g.tile == tile], tile, choices
+        )
         after = evolve_all(after, placed)
         events += placed
-    events.append(StoryBoardPrepared(hourglass_page=chapter.hourglass_page, end_marker_page=chapter.end_marker_page))
-    events.append(DecksPrepared(
-        encounter_deck=chapter.encounter_deck, search_deck=chapter.search_deck, provisional_reason=DECKS_PROVISIONAL
-    ))
+    events.append(
+        StoryBoardPrepared(hourglass_page=chapter.hourglass_page, end_marker_page=chapter.end_marker_page)
+    )
+    events.append(
+        DecksPrepared(
+            encounter_deck=chapter.encounter_deck,
+            search_deck=chapter.search_deck,
+            provisional_reason=DECKS_PROVISIONAL,
+        )
+    )
     after = evolve_all(after, events[-2:])
     return events + begin_tail(after)

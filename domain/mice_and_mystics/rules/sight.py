@@ -25,7 +25,10 @@ def _orientation(p: Point, q: Point, r: Point) -> int:
 
 def _on_segment(p: Point, q: Point, r: Point) -> bool:
     """``q`` lies on segment ``pr`` (given the three are collinear)."""
-    return min(p[0], r[0]) - 1e-9 <= q[0] <= max(p[0], r[0]) + 1e-9 and min(p[1], r[1]) - 1e-9 <= q[1] <= max(p[1], r[1]) + 1e-9
+    return (
+        min(p[0], r[0]) - 1e-9 <= q[0] <= max(p[0], r[0]) + 1e-9
+        and min(p[1], r[1]) - 1e-9 <= q[1] <= max(p[1], r[1]) + 1e-9
+    )
 
 
 def segments_intersect(p1: Point, q1: Point, p2: Point, q2: Point) -> bool:

@@ -77,7 +77,10 @@ def after_search_roll(state: State, events: list[Event]) -> list[Event]:
         return events
     kept = [e for e in events if not isinstance(e, DrawRequested)]
     options = (special.item, DRAW) if state.search_deck else (special.item,)
-    return [*kept, DecisionRequested(decision=SPECIAL_SEARCH, options=options, piece=found.mouse, default=special.item)]
+    return [
+        *kept,
+        DecisionRequested(decision=SPECIAL_SEARCH, options=options, piece=found.mouse, default=special.item),
+    ]
 
 
 def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
@@ -89,16 +92,23 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
     if mouse is None:
         raise InvariantViolated("mouse-turn", "a special-search decision outside a mouse's turn")
     if answer.option == DRAW:
-        return [DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)]
+        return [
+            DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)
+        ]
     lib = library_of(state)
     tile = lib.space_tile[space_of(state, mouse)]
     events: list[Event] = [SpecialSearchFound(mouse=mouse, tile=tile, item=answer.option)]
     if answer.option == TINKERERS_TREASURE:
         eligible = weapons_and_armour(state)
-        return [*events, DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0])]
+        return [
+            *events,
+            DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0]),
+        ]
     if card_kind(lib, answer.option) == "party-item":  # 001 §Oggetti del Gruppo: held by the party
         return [*events, PartyItemGained(mouse=mouse, card=answer.option)]
-    return pack_limit(state, [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")])
+    return pack_limit(
+        state, [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")]
+    )
 
 
 def resolve_treasure_pick(state: State, answer: DecisionMade) -> list[Event]:

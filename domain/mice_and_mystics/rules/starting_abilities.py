@@ -55,17 +55,28 @@ def check_setup_abilities(
     seen: set[str] = set()
     for mouse, ability in chosen.items():
         if mouse not in party:
-            raise RuleBroken("setup.ability-mouse", section=sections.SETUP, detail=f"{mouse!r} is not in the party")
+            raise RuleBroken(
+                "setup.ability-mouse", section=sections.SETUP, detail=f"{mouse!r} is not in the party"
+            )
         if _carried(carry, mouse):
-            raise RuleBroken("setup.ability-mouse", section=sections.SETUP,
-                             detail=f"{mouse} keeps its abilities from the previous chapter and takes no new card")
+            raise RuleBroken(
+                "setup.ability-mouse",
+                section=sections.SETUP,
+                detail=f"{mouse} keeps its abilities from the previous chapter and takes no new card",
+            )
         if ability not in lib.abilities:
-            raise RuleBroken("setup.unknown-ability", section=sections.SETUP, detail=f"no ability card {ability!r}")
+            raise RuleBroken(
+                "setup.unknown-ability", section=sections.SETUP, detail=f"no ability card {ability!r}"
+            )
         classes = set(lib.mice[mouse].classes) | {"any"}
         card = lib.abilities[ability]
         if not set(card.classes) & classes or (card.mice and mouse not in card.mice) or card.story_unlocked:
-            raise RuleBroken("setup.ability-not-eligible", section=sections.SETUP,
-                             detail=f"{ability} needs the class {'/'.join(card.classes)}; {mouse} is {'/'.join(lib.mice[mouse].classes)}")
+            raise RuleBroken(
+                "setup.ability-not-eligible",
+                section=sections.SETUP,
+                detail=f"{ability} needs the class {'/'.join(card.classes)}; "
+                f"{mouse} is {'/'.join(lib.mice[mouse].classes)}",
+            )
         if ability in seen or ability in held:
             raise RuleBroken("setup.ability-not-eligible", section=sections.SETUP,
                              detail=f"{ability} is chosen twice (each ability card exists once)")
@@ -88,7 +99,11 @@ def _next_request(state: State) -> list[Event]:
     if waiting is None:
         return []
     mouse, options = waiting
-    return [DecisionRequested(decision=STARTING_ABILITY, options=options, piece=mouse, default=default_card(options))]
+    return [
+        DecisionRequested(
+            decision=STARTING_ABILITY, options=options, piece=mouse, default=default_card(options)
+        )
+    ]
 
 
 def default_card(options: tuple[str, ...]) -> str:

@@ -52,7 +52,9 @@ def encounter_band(lib: Library, card: str, page: int) -> tuple[tuple[str, int],
     return next((b.minions for b in bands if b.first <= page <= b.last), bands[-1].minions if bands else ())
 
 
-def place_groups(state: State, groups: tuple[tuple[str, int], ...], tile: str, choices: Choices | None = None) -> list[Event]:
+def place_groups(
+    state: State, groups: tuple[tuple[str, int], ...], tile: str, choices: Choices | None = None
+) -> list[Event]:
     """Place every group (card, count) on ``tile``'s minion entrances as one placement: small
     melee figures spread evenly across all their cards (``placement.place_groups``); ties broken by
     ``choices`` (``None``: the defaults)."""

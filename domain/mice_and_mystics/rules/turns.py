@@ -17,5 +17,7 @@ def check_turn(state: State, mouse: str) -> None:
         raise RuleBroken("turn.not-started", section=sections.ROUNDS, detail="the chapter has not started")
     if state.mouse_turn is None or state.mouse_turn.mouse != mouse:
         raise NotYourTurn(
-            "turn.not-your-turn", section=sections.ROUNDS, detail=f"it is {state.turn_card}'s turn, not {mouse}'s"
+            "turn.not-your-turn",
+            section=sections.ROUNDS,
+            detail=f"it is {state.turn_card}'s turn, not {mouse}'s",
         )

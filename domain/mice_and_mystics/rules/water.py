@@ -57,7 +57,9 @@ def check_can_leave_water(state: State, mouse: str) -> None:
     if not in_water(state, mouse):
         raise RuleBroken("water.not-in-water", section=sections.WATER, detail=f"{mouse} is not in water")
     if turn.moved or turn.movement_points is not None:
-        raise RuleBroken("water.whole-move", section=sections.WATER, detail="leaving water takes the whole move")
+        raise RuleBroken(
+            "water.whole-move", section=sections.WATER, detail="leaving water takes the whole move"
+        )
     if KNOCKED_DOWN in state.effects.get(mouse, ()):
         detail = f"{mouse} is knocked down: its move stands it up (Move)"
         raise RuleBroken("water.knocked-down", section=sections.NEGATIVE_EFFECTS, detail=detail)
@@ -76,11 +78,16 @@ def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
     if cmd.space not in dict(steps) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
-        raise RuleBroken("water.not-adjacent", section=sections.WATER, detail=f"{cmd.space} cannot be reached from {here}")
+        raise RuleBroken(
+            "water.not-adjacent", section=sections.WATER, detail=f"{cmd.space} cannot be reached from {here}"
+        )
     if lib.spaces[cmd.space].water:
         return [MouseMoved(mouse=cmd.mouse, origin=here, path=(cmd.space,), cost=1)]
     dice = 1 + len(mice_on(state, cmd.space))
-    return [LeavingWaterStarted(mouse=cmd.mouse, space=cmd.space), RollRequested(reason=LEAVE_WATER, dice=dice, piece=cmd.mouse)]
+    return [
+        LeavingWaterStarted(mouse=cmd.mouse, space=cmd.space),
+        RollRequested(reason=LEAVE_WATER, dice=dice, piece=cmd.mouse),
+    ]
 
 
 def resolve_leave_water(state: State, answer: DiceRolled) -> list[Event]:
@@ -104,7 +111,9 @@ def legal_leave_water(state: State, mouse: str) -> list[Command]:
         return []
     # Fishhook & Thread counts as adjacent
     steps = (*mouse_neighbours(library_of(state), here), *linked(state, here))
-    return [LeaveWater(mouse=mouse, space=s) for s in dict(steps) if can_enter(state, s, "small", ignoring=mouse)]
+    return [
+        LeaveWater(mouse=mouse, space=s) for s in dict(steps) if can_enter(state, s, "small", ignoring=mouse)
+    ]
 
 
 def current(state: State, mouse: str) -> list[Event]:
@@ -118,7 +127,9 @@ def current(state: State, mouse: str) -> list[Event]:
     x, y = lib.spaces[here].centre[0] + dx, lib.spaces[here].centre[1] + dy
     if not (0 <= x <= tile.width and 0 <= y <= tile.height):
         return capture_mouse(state, mouse)  # the capture hooks: Poison Master, Escape Artist
-    there = next((s.id for s in tile.spaces if abs(s.centre[0] - x) < 0.01 and abs(s.centre[1] - y) < 0.01), None)
+    there = next(
+        (s.id for s in tile.spaces if abs(s.centre[0] - x) < 0.01 and abs(s.centre[1] - y) < 0.01), None
+    )
     if there is None or not can_enter(state, there, "small", ignoring=mouse):
         return []
     return [MouseSweptByCurrent(mouse=mouse, origin=here, space=there)]
