@@ -27,18 +27,17 @@ writes (every ``POST`` but ``/verify``), ``outcome`` says what happened to it:
 Every request writes in one transaction (``Games.save``); a snapshot taken after it is an
 optimisation whose failure is logged and does not fail the request (``Games._saved``).
 
-**The write probe** (``probe_store``, used by ``GET /ready``): a transaction that needs write
-access, rolled back, within ``PROBE_TIMEOUT`` seconds (Kubernetes waits 2 s for ``/ready``):
+**The write probe** (``probe_store``, used by ``GET /ready``), within ``PROBE_TIMEOUT`` seconds
+(Kubernetes waits 2 s for ``/ready``):
 
-- SQLite: ``BEGIN IMMEDIATE`` on the games file (takes the write lock: fails while another
-  connection holds it) and an ``UPDATE`` that matches no row (fails on a read-only file), then
-  ``ROLLBACK``, on a connection of its own;
-- PostgreSQL: a pool connection (waiting at most ``PROBE_TIMEOUT``), a transaction that asks for
-  a transaction id (``pg_current_xact_id()``: refused by a read-only or recovering server), rolled
+- SQLite: on a connection of its own, ``BEGIN IMMEDIATE`` (the write lock: fails while another
+  connection holds it), ``PRAGMA user_version`` set to its own value and ``COMMIT``: a real write
+  of one page to the WAL that changes nothing, so a read-only file (at start or gone read-only
+  since), a full disk or an I/O error fail it too;
+- PostgreSQL: a pool connection (waiting at most ``PROBE_TIMEOUT``), a transaction that takes a
+  transaction id (``pg_current_xact_id()``: refused by a read-only or recovering server), rolled
   back; a connection found dead is replaced once (the pool reconnects), so only a lasting loss
-  fails the probe.
-
-Disk full is not seen by a probe that writes nothing durable: the first failed write answers 503.
+  fails the probe. A full disk on PostgreSQL shows at the first failed write (503), not here.
 """
 
 from __future__ import annotations
@@ -145,12 +144,15 @@ def reason_of(exc: BaseException) -> str:
             return "redis"
         if type(node).__name__ in ("PoolTimeout", "ConnectionUnavailableError"):
             return "pool-timeout"
+        if type(node).__name__ == "DiskFull":
+            return "disk-full"
     text = " ".join(str(node) for node in chain).lower()
     for needle, reason in _REASONS:
         if needle in text:
             return reason
-    if any(type(node).__name__ == "InterfaceError" for node in chain):
-        return "connection-lost"
+    if any(isinstance(node, Exception) and type(node).__module__.startswith("psycopg")
+           and type(node).__name__ == "InterfaceError" for node in chain):
+        return "connection-lost"  # psycopg: "the connection is closed", whatever the words
     return "unavailable"
 
 
@@ -224,7 +226,7 @@ def probe_store(recorder: Any) -> None:
 
     try:
         if isinstance(recorder, SQLiteRecorder):
-            _probe_sqlite(recorder.datastore.pool.db_name, recorder.events_table_name)
+            _probe_sqlite(recorder.datastore.pool.db_name)
         elif isinstance(recorder, PostgresRecorder):
             _probe_postgres(recorder.datastore)
         else:  # another recorder (in-memory): reading is all there is to check
@@ -236,14 +238,23 @@ def probe_store(recorder: Any) -> None:
         raise StoreNotWritable(reason_of(e), f"{type(e).__name__}: {first_line}") from e
 
 
-def _probe_sqlite(path: str, table: str) -> None:
+def _probe_sqlite(path: str) -> None:
+    """A committed write that changes nothing: ``PRAGMA user_version`` set to its own value (the
+    header of the file; dicelog does not use it) in a ``BEGIN IMMEDIATE`` transaction, on a
+    connection of its own that never checkpoints. The commit appends a frame to the WAL: a locked
+    store, a read-only file, a full disk or a file system gone read-only fail it."""
     db = sqlite3.connect(path, uri=True, timeout=PROBE_TIMEOUT, isolation_level=None, check_same_thread=False)
     try:
+        db.execute("PRAGMA wal_autocheckpoint = 0")
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute(f'UPDATE "{table}" SET topic = topic WHERE 0')  # the library's own table name
-        finally:
-            db.execute("ROLLBACK")
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            db.execute(f"PRAGMA user_version = {version}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
     finally:
         db.close()
 
