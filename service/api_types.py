@@ -47,7 +47,9 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     visibility: Visibility = "unlisted"
     """Who may read the game: ``public`` (listed by ``GET /games``, readable by anyone), ``unlisted`` (the
     default: readable by anyone with its id, not listed) or ``private`` (a token is needed)."""
-    content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = None
+    content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = (
+        None
+    )
     """Content files that override or extend the ruleset's shipped content for this game only: file name to
     document, same names and formats as the shipped content; it goes into the setup document as its
     ``content_pack``. At most 1 MiB of canonical JSON (413 otherwise); ``null``: the shipped content."""
@@ -73,18 +75,26 @@ class ApiTypes:
             "CommandRequest",
             [
                 ("command", Annotated[self.Command, Meta(description="The command: its ``type`` names it.")]),
-                ("expected_version", Annotated[
-                    Annotated[int, Meta(ge=0)] | None,
-                    Meta(description="The game's version the client saw; a different current version is a 409 "
-                         "(``null``: no check)."),
-                ], None),
+                (
+                    "expected_version",
+                    Annotated[
+                        Annotated[int, Meta(ge=0)] | None,
+                        Meta(
+                            description="The game's version the client saw; a different current version "
+                            "is a 409 (``null``: no check)."
+                        ),
+                    ],
+                    None,
+                ),
             ],
             kw_only=True,
             frozen=True,
             forbid_unknown_fields=True,
             module=__name__,
-            namespace={"__doc__": "``POST /games/{id}/commands``: one command of the game's ruleset (or a core "
-                       "command); ``expected_version`` guards against races."},
+            namespace={
+                "__doc__": "``POST /games/{id}/commands``: one command of the game's ruleset (or a core "
+                "command); ``expected_version`` guards against races."
+            },
         )
 
     def belongs(self, ruleset: str, command: Command) -> bool:
@@ -114,8 +124,10 @@ def _new_game_type(ruleset: Any) -> type:
         frozen=True,
         forbid_unknown_fields=True,
         module=__name__,
-        namespace={"__doc__": f"``POST /games`` for a {ruleset.name} game: ``ruleset`` names it, ``setup`` is its "
-                   "setup document; each seat lists the pieces it controls."},
+        namespace={
+            "__doc__": f"``POST /games`` for a {ruleset.name} game: ``ruleset`` names it, ``setup`` is its "
+            "setup document; each seat lists the pieces it controls."
+        },
     )
 
 

@@ -95,7 +95,9 @@ def turn_parts(game_before: Game, records: Sequence[Recorded], lens: Lens) -> di
             continue
         if isinstance(payload, CommandAccepted):
             commands.append(TurnCommand(version=v, seat=record.seat, command=builtins(payload)["command"]))
-        elif isinstance(payload, (RollRequested, DiceRolled, ShuffleRequested, CardsShuffled, DrawRequested, CardsDrawn)):
+        elif isinstance(
+            payload, (RollRequested, DiceRolled, ShuffleRequested, CardsShuffled, DrawRequested, CardsDrawn)
+        ):
             dice.append(TurnEvent(version=v, event=builtins(payload)))
         elif isinstance(payload, (DecisionRequested, DecisionMade)):
             decisions.append(TurnEvent(version=v, event=builtins(payload)))

@@ -60,7 +60,9 @@ def _face_neighbours(state: State, face: str) -> list[tuple[str, str]]:
         out.append(("flip", tile.reverse))
     for exit_ in tile.exits:
         dx, dy = OFFSET[exit_.side]
-        beside = next((p for p in state.tiles if (p.column, p.row) == (placed.column + dx, placed.row + dy)), None)
+        beside = next(
+            (p for p in state.tiles if (p.column, p.row) == (placed.column + dx, placed.row + dy)), None
+        )
         if beside is None:
             continue
         other = lib.tiles[beside.tile]
@@ -108,7 +110,12 @@ def choose_for(state: State, mouse: str, commands: list[dict[str, Any]]) -> dict
         return max(by["Battle"], key=lambda c: state.wounds.get(c["target"], 0))
     here = space_of(state, mouse)
     room = lib.space_tile[here]
-    minions = {s for s, figs in state.board.items() for f in figs if is_minion(state, f) and lib.space_tile[s] == room}
+    minions = {
+        s
+        for s, figs in state.board.items()
+        for f in figs
+        if is_minion(state, f) and lib.space_tile[s] == room
+    }
     goal = lib.chapters[state.chapter].goal
     targets: set[str] = set()
     if minions:

@@ -56,7 +56,9 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
     """Store a new campaign; returns it and one bearer token per seat (used for every chapter)."""
     ruleset = registry.get(started.ruleset)
     if not hasattr(ruleset, "campaign_carry_over"):
-        raise RuleBroken("campaign.unsupported", section=SECTION, detail=f"{started.ruleset} has no campaign mode")
+        raise RuleBroken(
+            "campaign.unsupported", section=SECTION, detail=f"{started.ruleset} has no campaign mode"
+        )
     campaign_id = uuid4()
     at = datetime.now(UTC)
     tokens = {s.name: secrets.token_urlsafe(32) for s in started.seats}
@@ -64,8 +66,12 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
                                command_id=f"campaign-{campaign_id}", at=at)
     secret = GameSecret(originator_id=secret_id(campaign_id), timestamp=at, game_id=campaign_id, seed=None,
                         token_hashes={seat: hash_token(t) for seat, t in tokens.items()})
-    index = [TokenIndex(originator_id=token_id(hash_token(t)), timestamp=at, owner_id=campaign_id, audience=f"seat:{s}")
-             for s, t in tokens.items()]
+    index = [
+        TokenIndex(
+            originator_id=token_id(hash_token(t)), timestamp=at, owner_id=campaign_id, audience=f"seat:{s}"
+        )
+        for s, t in tokens.items()
+    ]
     games.save(*records, secret, *index)
     return project_campaign(None, records), tokens  # type: ignore[return-value]
 
@@ -97,8 +103,12 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         carry = ruleset.campaign_carry_over(game.state, previous) if game.result == "victory" else None
         recorded = decide_record(campaign, str(game.id), game.result, carry)
         events += recorded
-        current = project_campaign(campaign, campaign_records(campaign, recorded, campaign_id=campaign_id, seat=seat,
-                                                              command_id=command_id, at=at))  # type: ignore[assignment]
+        current = project_campaign(
+            campaign,
+            campaign_records(
+                campaign, recorded, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at
+            ),
+        )  # type: ignore[assignment]
     new_game_id = uuid4()
     begun = decide_begin(current, str(new_game_id))
     events += begun
@@ -108,15 +118,23 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         setup["carry_over"] = current.carry_over
     seed = secrets.token_bytes(32) if started.dice_mode == "server" else None
     created = GameCreated(
-        ruleset=started.ruleset, setup=msgspec.Raw(_encode(setup)), seats=started.seats, dice_mode=started.dice_mode,
-        undo_policy=started.undo_policy, decision_policy="default", host=started.host,
-        dice_commitment=commitment(seed) if seed else None, visibility=started.visibility,
+        ruleset=started.ruleset,
+        setup=msgspec.Raw(_encode(setup)),
+        seats=started.seats,
+        dice_mode=started.dice_mode,
+        undo_policy=started.undo_policy,
+        decision_policy="default",
+        host=started.host,
+        dice_commitment=commitment(seed) if seed else None,
+        visibility=started.visibility,
     )
     game_records = create(new_game_id, created, at=at, seed=seed, command_id=f"create-{new_game_id}")
     campaign_secret = games.secret(campaign_id)
     secret = GameSecret(originator_id=secret_id(new_game_id), timestamp=at, game_id=new_game_id,
                         seed=seed.hex() if seed else None, token_hashes=dict(campaign_secret.token_hashes))
-    records = campaign_records(campaign, events, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at)
+    records = campaign_records(
+        campaign, events, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at
+    )
     try:
         games.save(*records, *game_records, secret)
     except IntegrityError:
@@ -127,7 +145,11 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
 def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:
     """Request (``to_index`` given) or approve (``None``) a revert of the campaign's history."""
     campaign = load(games, campaign_id)
-    events = decide_revert(campaign, to_index, seat) if to_index is not None else decide_approve_revert(campaign, seat)
+    events = (
+        decide_revert(campaign, to_index, seat)
+        if to_index is not None
+        else decide_approve_revert(campaign, seat)
+    )
     records = campaign_records(campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()),
                                at=datetime.now(UTC))
     try:

@@ -41,7 +41,9 @@ def running_service(settings: Settings, app: Any = None) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app or create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(app or create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -56,7 +58,9 @@ def running_service(settings: Settings, app: Any = None) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def choose(commands: list[dict[str, Any]], rng: random.Random, state: Any = None, mouse: str | None = None) -> dict[str, Any]:
+def choose(
+    commands: list[dict[str, Any]], rng: random.Random, state: Any = None, mouse: str | None = None
+) -> dict[str, Any]:
     """The bot policy. Given the game state, ``service.bot.choose_for`` (fight, explore toward the
     goal room, walk to the goal space). Without it, the most preferred command type; among several
     of that type, a random one (for ``MoveTo``, favouring longer paths)."""
@@ -80,8 +84,8 @@ def _board_table(board: dict[str, Any]) -> Table:
     """Occupied spaces per room tile, with the hourglass and the cheese wheel."""
     view = board.get("board", {})
     table = Table(
-        title=f"Board - hourglass page {view.get('hourglass_page')} (end marker {view.get('end_marker_page')}), "
-        f"minion cheese wheel {view.get('cheese_wheel')}"
+        title=f"Board - hourglass page {view.get('hourglass_page')} "
+        f"(end marker {view.get('end_marker_page')}), minion cheese wheel {view.get('cheese_wheel')}"
     )
     table.add_column("room tile")
     table.add_column("space")
@@ -101,7 +105,9 @@ def _initiative_table(initiative: dict[str, Any]) -> Table:
     table.add_column("figures")
     for card in view.get("cards", []):
         marker = " <" if card.get("current") else ""
-        table.add_row(str(card.get("slot")), f"{card.get('name')}{marker}", ", ".join(card.get("figures", [])))
+        table.add_row(
+            str(card.get("slot")), f"{card.get('name')}{marker}", ", ".join(card.get("figures", []))
+        )
     return table
 
 
@@ -110,11 +116,20 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
     console = Console(quiet=quiet)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # Bots play as fast as the server answers, on this machine only: no quotas for the demo.
-    settings = msgspec.structs.replace(Settings.from_env(), rate_limit_create="off", rate_limit_commands="off")
+    settings = msgspec.structs.replace(
+        Settings.from_env(), rate_limit_create="off", rate_limit_commands="off"
+    )
     rng = random.Random(seed)
     seats = [{"name": f"seat-{m}", "controls": [m]} for m in mice]
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
-        r = http.post("/games", json={"ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": mice}, "seats": seats})
+        r = http.post(
+            "/games",
+            json={
+                "ruleset": "mice-and-mystics",
+                "setup": {"chapter": "chapter-1", "mice": mice},
+                "seats": seats,
+            },
+        )
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")
             return 1
@@ -124,8 +139,13 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
         console.print(f"[bold]dicelog demo[/bold] game [cyan]{game_id}[/cyan] {settings.describe_store()}")
         console.print(f"dice commitment sha256(seed) = {body['game']['dice_commitment']}")
         turns, log_after, result = 0, 0, None
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} turns"),
-                      console=console, transient=True) as progress:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total} turns"),
+            console=console,
+            transient=True,
+        ) as progress:
             task = progress.add_task("playing Chapter 1", total=max_turns)
             while turns < max_turns:
                 game = http.get(f"/games/{game_id}").json()
@@ -136,7 +156,9 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
                 auth = {"Authorization": f"Bearer {tokens[seat]}"}
                 legal = http.get(f"/games/{game_id}/legal-commands", headers=auth).json()
                 if not legal["commands"]:
-                    console.print(f"[red]stuck: no legal command for {seat}[/red] (pending {legal['pending']})")
+                    console.print(
+                        f"[red]stuck: no legal command for {seat}[/red] (pending {legal['pending']})"
+                    )
                     return 1
                 state = decode_state(http.get(f"/games/{game_id}/state").json()["state"])
                 command = choose(legal["commands"], rng, state, game["turn"])
@@ -157,15 +179,19 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
         final = http.get(f"/games/{game_id}").json()
         result = final["result"]
         console.print(
-            f"[bold]{'result: ' + result if result else f'stopped after {turns} turns (no result yet)'}[/bold]"
-            f" at version {final['version']}"
+            f"[bold]{'result: ' + result if result else f'stopped after {turns} turns (no result yet)'}"
+            f"[/bold] at version {final['version']}"
         )
         report = http.post(f"/games/{game_id}/verify").json()["verification"]
         if report["ok"]:
-            console.print(f"[green]verified[/green]: all {report['events']} events re-derived from their commands")
+            console.print(
+                f"[green]verified[/green]: all {report['events']} events re-derived from their commands"
+            )
         else:
             console.print(f"[red]verification failed[/red]: {report['divergence']}")
-        Console().print(f"game {game_id}: {result or 'unfinished'}; verify {'ok' if report['ok'] else 'FAILED'}")
+        Console().print(
+            f"game {game_id}: {result or 'unfinished'}; verify {'ok' if report['ok'] else 'FAILED'}"
+        )
         return 0 if report["ok"] else 1
 
 

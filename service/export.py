@@ -76,7 +76,9 @@ def verify_file(handle: IO[bytes]) -> Verification:
             line = msgspec.json.decode(raw, type=Line)
             if line.originator_id != header.game_id:
                 return _broken(n, str(header.game_id), str(line.originator_id))
-            records.append(decode_recorded(line.originator_id, line.originator_version, line.topic, bytes(line.state)))
+            records.append(
+                decode_recorded(line.originator_id, line.originator_version, line.topic, bytes(line.state))
+            )
             stored.append(bytes(line.state))
         except (msgspec.MsgspecError, ValueError, ImportError, AttributeError) as e:
             return _broken(n, "a well-formed event line", f"line {n + 1}: {e}")

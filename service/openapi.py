@@ -220,7 +220,11 @@ def _struct_classes(types: list[Any]) -> dict[str, type]:
     out: dict[str, type] = {}
     for name, classes in names.items():
         for cls in classes:
-            key = name if len(classes) == 1 else re.sub(r"[^a-zA-Z0-9.\-_]", "_", f"{cls.__module__}.{cls.__qualname__}")
+            key = (
+                name
+                if len(classes) == 1
+                else re.sub(r"[^a-zA-Z0-9.\-_]", "_", f"{cls.__module__}.{cls.__qualname__}")
+            )
             out[key] = cls
     return out
 
@@ -257,13 +261,13 @@ def _share_enums(node: Any, components: dict[str, Any]) -> Any:
 def class_doc_of_alias(name: str) -> str:
     return {
         "DiceMode": "Who rolls: ``server`` (the service rolls from its committed seed) or ``manual`` "
-                    "(players roll physical dice and enter the faces).",
-        "UndoPolicy": "Who may undo: ``none``, ``own-turn`` (a seat its own turn), ``all-seats`` (every other "
-                      "seat approves) or ``host`` (the host decides).",
+        "(players roll physical dice and enter the faces).",
+        "UndoPolicy": "Who may undo: ``none``, ``own-turn`` (a seat its own turn), ``all-seats`` "
+        "(every other seat approves) or ``host`` (the host decides).",
         "Visibility": "Who may read a game: ``public`` (listed, anyone), ``unlisted`` (anyone with its id) "
-                      "or ``private`` (a token is needed).",
+        "or ``private`` (a token is needed).",
         "DecisionPolicy": "Choices the rules leave to players: ``ask`` (a pending decision for the seat) or "
-                          "``default`` (the documented default is taken at once).",
+        "``default`` (the documented default is taken at once).",
     }[name]
 
 
@@ -336,7 +340,9 @@ def _describe_components(components: dict[str, Any], classes: dict[str, type]) -
         if tag_field and tag_field in schema.get("properties", {}):
             tag = cls.__struct_config__.tag
             schema["properties"][tag_field] = {
-                "type": "string", "const": tag, "description": f"The {tag_field} of this object: always `{tag}`.",
+                "type": "string",
+                "const": tag,
+                "description": f"The {tag_field} of this object: always `{tag}`.",
             }
         import msgspec.inspect as mi
 
@@ -393,7 +399,10 @@ def _fill_slots(node: Any, roots: dict[str, Any]) -> Any:
     if SLOT_KEY in node:
         filled = copy.deepcopy(roots[node[SLOT_KEY]])
         if "description" in node:
-            filled = {"description": node["description"], **({"allOf": [filled]} if "$ref" in filled else filled)}
+            filled = {
+                "description": node["description"],
+                **({"allOf": [filled]} if "$ref" in filled else filled),
+            }
             if "allOf" in filled and len(filled["allOf"]) == 1:
                 filled = {"description": node["description"], **filled["allOf"][0]}
         return filled
@@ -466,7 +475,10 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                 if op_id in EXAMPLES:
                     media["example"] = EXAMPLES[op_id]
             for status, response in op["responses"].items():
-                if status in GENERIC_DESCRIPTIONS and response.get("description") in GENERIC_DESCRIPTIONS.values():
+                if (
+                    status in GENERIC_DESCRIPTIONS
+                    and response.get("description") in GENERIC_DESCRIPTIONS.values()
+                ):
                     returned = bodies.get((method, path, status))
                     first = (class_doc(returned) or "").split("\n\n")[0] if isinstance(returned, type) else ""
                     response["description"] = " ".join(first.split()) or op.get("summary", "OK")
@@ -516,7 +528,9 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
 _REFINED: dict[int, dict[str, Any]] = {}
 
 
-def _refined(request: Request[Any, Any, Any], openapi_schema: dict[str, Any], rulesets: tuple[str, ...]) -> Any:
+def _refined(
+    request: Request[Any, Any, Any], openapi_schema: dict[str, Any], rulesets: tuple[str, ...]
+) -> Any:
     """The refined document of the request's app (built once per app)."""
     key = id(request.app)
     if key not in _REFINED:
@@ -569,8 +583,10 @@ def openapi_config(rulesets: tuple[str, ...]) -> OpenAPIConfig:
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(
-                    type="http", scheme="bearer",
-                    description="A token returned by POST /games (a seat's, the spectator's or the auditor's)",
+                    type="http",
+                    scheme="bearer",
+                    description="A token returned by POST /games "
+                    "(a seat's, the spectator's or the auditor's)",
                 )
             }
         ),

@@ -35,7 +35,9 @@ def open_views(settings: Settings, *, create: bool | None = None) -> dict[str, A
             if not isinstance(factory, PostgresFactory):
                 kind = type(factory).__name__
                 raise InvariantViolated("store-factory", f"{kind}: neither SQLite nor PostgreSQL")
-            view = (PostgresLogView if name == "log" else PostgresDocumentView)(datastore=factory.datastore, name=name)
+            view = (PostgresLogView if name == "log" else PostgresDocumentView)(
+                datastore=factory.datastore, name=name
+            )
         if create:
             view.create_table()
         views[name] = view
@@ -77,7 +79,9 @@ def open_tracking(settings: Settings, name: str, *, create: bool | None = None) 
     else:
         from eventsourcing.postgres import PostgresTrackingRecorder
 
-        recorder = PostgresTrackingRecorder(datastore=factory.datastore, tracking_table_name=f"{name}_tracking")
+        recorder = PostgresTrackingRecorder(
+            datastore=factory.datastore, tracking_table_name=f"{name}_tracking"
+        )
     if create:
         recorder.create_table()
     return recorder

@@ -94,8 +94,12 @@ class StreamEntry(Struct, frozen=True, kw_only=True):
     game_id: Annotated[UUID, Meta(description="The game (for a campaign event: the campaign).")]
     version: Annotated[int, Meta(ge=1, description=(
         "The event's position in its game's log: 1, 2, 3... with no gaps on every stream of the game."))]
-    type: Annotated[str, Meta(description="The event type (e.g. GameCreated, DiceRolled); shown for hidden events too.")]
-    seat: Annotated[str, Meta(description="The seat whose command caused the event (server: automatic steps).")]
+    type: Annotated[
+        str, Meta(description="The event type (e.g. GameCreated, DiceRolled); shown for hidden events too.")
+    ]
+    seat: Annotated[
+        str, Meta(description="The seat whose command caused the event (server: automatic steps).")
+    ]
     hidden: Annotated[bool, Meta(description=(
         "True when the stream's audience may not see this event yet: event is a stub (payload null)."))]
     event: Annotated[EventOut, Meta(description=(
@@ -281,7 +285,9 @@ class RedisPublisher:
         newest: dict[str, tuple[int, Trim]] = {}
         for (key, trim), entry_id in zip(written, ids, strict=True):
             if trim.retention:
-                ms = int(entry_id.split(b"-", 1)[0] if isinstance(entry_id, bytes) else entry_id.split("-", 1)[0])
+                ms = int(
+                    entry_id.split(b"-", 1)[0] if isinstance(entry_id, bytes) else entry_id.split("-", 1)[0]
+                )
                 newest[key] = (max(ms, newest.get(key, (0, trim))[0]), trim)
         if not newest:
             return

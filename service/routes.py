@@ -71,7 +71,10 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
     }
     return {
         c: ResponseSpec(
-            data_container=Problem, description=text[c], media_type="application/problem+json", generate_examples=False
+            data_container=Problem,
+            description=text[c],
+            media_type="application/problem+json",
+            generate_examples=False,
         )
         for c in codes
     }
@@ -135,7 +138,10 @@ def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
         dice_commitment=commitment(seed) if seed else None,
         visibility=data.visibility,
     )
-    tokens = {f"seat:{name}": new_token() for name in names} | {"spectator": new_token(), "auditor": new_token()}
+    tokens = {f"seat:{name}": new_token() for name in names} | {
+        "spectator": new_token(),
+        "auditor": new_token(),
+    }
     game = games.create_game(created, seed=seed, tokens=tokens)
     return created_body(games, game, tokens)
 
@@ -147,7 +153,11 @@ def created_body(games: Games, game: Game, tokens: dict[str, str]) -> GameCreate
     lens = games.lens(game, games.viewer(game, tokens[first]))
     return GameCreatedBody(
         game=summary(game, lens),
-        tokens=[SeatToken(seat=a.removeprefix("seat:"), token=t) for a, t in tokens.items() if a.startswith("seat:")],
+        tokens=[
+            SeatToken(seat=a.removeprefix("seat:"), token=t)
+            for a, t in tokens.items()
+            if a.startswith("seat:")
+        ],
         spectator_token=tokens.get("spectator"),
         auditor_token=tokens.get("auditor"),
     )
@@ -204,7 +214,9 @@ class GameReads:
         self,
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
-        cursor: Annotated[int, Parameter(ge=0, le=10**15, description="``next_cursor`` of the previous page")] = 0,
+        cursor: Annotated[
+            int, Parameter(ge=0, le=10**15, description="``next_cursor`` of the previous page")
+        ] = 0,
         limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many games")] = 50,
     ) -> GameList:
         """Public games in creation order, a page at a time (``cursor`` from ``next_cursor``); with
@@ -225,7 +237,9 @@ class GameReads:
 
     @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game", security=READ_SECURITY,
          responses=_problems(400, 401, 404, 503))
-    def get_game(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> GameSummary:
+    def get_game(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> GameSummary:
         """The game at a glance: version, pending roll/decision, whose turn, result."""
         game, lens = _reader(games, game_id, request)
         return summary(game, lens)
@@ -239,11 +253,15 @@ class GameReads:
         games: NamedDependency[Games],
         after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many events")] = 100,
-        seat: Annotated[str | None, Parameter(max_length=64, description="only events caused by this seat")] = None,
+        seat: Annotated[
+            str | None, Parameter(max_length=64, description="only events caused by this seat")
+        ] = None,
         event_type: Annotated[
             str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
         ] = None,
-        round_: Annotated[int | None, QueryParameter(name="round", ge=1, le=10**9, description="only this round")] = None,
+        round_: Annotated[
+            int | None, QueryParameter(name="round", ge=1, le=10**9, description="only this round")
+        ] = None,
     ) -> EventPage:
         """Every stored event with version, type, payload, seat, command id, time, chain hash,
         its round and whether a later undo undid it (undone events stay in the log). Events the
@@ -254,15 +272,21 @@ class GameReads:
         )
         return EventPage(game_id=game_id, events=marked_out(page, lens), next_after=next_after)
 
-    @get("/{game_id:uuid}/state", sync_to_thread=True, summary="The state at any version", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/state",
+        sync_to_thread=True,
+        summary="The state at any version",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def state(
         self,
         game_id: GameId,
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         version: Annotated[
-            int | None, Parameter(ge=1, le=10**15, required=False, description="the version (latest when omitted)")
+            int | None,
+            Parameter(ge=1, le=10**15, required=False, description="the version (latest when omitted)"),
         ] = None,
     ) -> StateAt:
         """The full state after ``version`` events (latest when omitted), rebuilt by replay, as the
@@ -311,7 +335,9 @@ class GameReads:
         "/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log",
         security=READ_SECURITY, responses=_problems(400, 401, 404, 503),
     )
-    def verify(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> VerifyResult:
+    def verify(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> VerifyResult:
         """Check the hash chain, re-run every stored command, and (after the end) every roll. A
         divergence names what was expected and found only where the reader may see that event."""
         _game, lens = _reader(games, game_id, request)
@@ -350,7 +376,9 @@ class GameReads:
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
-        after: Annotated[int, Parameter(ge=0, le=10**15, description="only lines of events after this version")] = 0,
+        after: Annotated[
+            int, Parameter(ge=0, le=10**15, description="only lines of events after this version")
+        ] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many lines")] = 200,
     ) -> LogOut:
         """Readable log lines, one per meaningful event, oldest first (as the reader may see them)."""
@@ -478,7 +506,11 @@ def _document(
     game, lens = _reader(games, game_id, request)
     if has_secrets(game.ruleset):
         view = game.ruleset.board_view if kind == "board" else game.ruleset.initiative_view
-        return {"game_id": str(game_id), "version": game.version, kind: builtins(view(lens.state(game.state)))}
+        return {
+            "game_id": str(game_id),
+            "version": game.version,
+            kind: builtins(view(lens.state(game.state))),
+        }
     doc = read_models.document(kind, game_id)
     if doc is None:
         raise NotFoundException(f"no {kind} for game {game_id} (yet)")
@@ -499,7 +531,9 @@ def _log_lines(games: Games, game: Game, lens: Lens, after: int, limit: int) -> 
         name = type(record.payload).__name__
         line = f"({name}, hidden)" if shown is None else describe(state, shown, lens)
         if line:
-            lines.append({"version": record.originator_version, "seat": record.seat, "type": name, "line": line})
+            lines.append(
+                {"version": record.originator_version, "seat": record.seat, "type": name, "line": line}
+            )
         if len(lines) >= limit:
             break
     return lines

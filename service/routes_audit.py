@@ -28,8 +28,13 @@ class AuditController(Controller):
 
     @get("/{game_id:uuid}/turns/{number:int}", sync_to_thread=True, summary="Replay one turn",
          security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
-    def turn(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
-             request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
+    def turn(
+        self,
+        game_id: GameId,
+        number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+    ) -> TurnView:
         """Turn ``number`` (1-based, in the order turns started): its events, commands, dice and
         decisions in order, the state before and after, and the log lines explaining each step
         (all as the reader may see them)."""
@@ -37,14 +42,21 @@ class AuditController(Controller):
 
     @get("/{game_id:uuid}/rounds/{number:int}", sync_to_thread=True, summary="Replay one round",
          security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
-    def round(self, game_id: GameId, number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
-              request: Request[Any, Any, Any], games: NamedDependency[Games]) -> TurnView:
+    def round(
+        self,
+        game_id: GameId,
+        number: Annotated[int, Parameter(ge=1, le=10**9, description="1-based number")],
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+    ) -> TurnView:
         """Round ``number`` (1-based): like a turn, for every turn of the round."""
         return _span_view(games, game_id, request, "round", number)
 
     @get("/{game_id:uuid}/dice", sync_to_thread=True, summary="The dice proof", security=READ_SECURITY,
          responses=_problems(400, 401, 404, 503))
-    def dice(self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> DiceProof:
+    def dice(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> DiceProof:
         """The commitment made at creation, the seed once the game ended, and every roll, shuffle
         and draw with its stream position (a draw the reader may not see is ``hidden``); after
         the end each server result is re-derived."""
@@ -76,7 +88,9 @@ class AuditController(Controller):
         return created(ClaimedToken(game_id=game_id, audience=audience, token=token), f"/games/{game_id}")
 
 
-def _span_view(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str, number: int) -> TurnView:
+def _span_view(
+    games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str, number: int
+) -> TurnView:
     game, lens = _reader(games, game_id, request)
     found = games.span(game_id, game.ruleset, kind, number)
     if found is None:

@@ -71,7 +71,9 @@ class CampaignController(Controller):
 
     @post("/", sync_to_thread=True, summary="Create a campaign",
           responses=_problems(400, 413, 415, 422, 429, 503))
-    def create(self, data: JSONBody[NewCampaign], games: NamedDependency[Games]) -> Response[CampaignCreatedBody]:
+    def create(
+        self, data: JSONBody[NewCampaign], games: NamedDependency[Games]
+    ) -> Response[CampaignCreatedBody]:
         """A campaign and one bearer token per seat (the same token plays every chapter)."""
         names = [s.name for s in data.seats]
         if len(set(names)) != len(names) or (data.host is not None and data.host not in names):
@@ -89,7 +91,9 @@ class CampaignController(Controller):
 
     @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", security=READ_SECURITY,
          responses=_problems(400, 401, 404, 503))
-    def read(self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]) -> CampaignOut:
+    def read(
+        self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> CampaignOut:
         """Every chapter played (game, result, carry-over in and out, reverted or not). A private
         campaign is read with one of its seats' tokens."""
         campaign = _load(games, campaign_id)
@@ -97,8 +101,13 @@ class CampaignController(Controller):
             _seat(games, campaign_id, request, "campaign")
         return campaign_out(campaign)
 
-    @post("/{campaign_id:uuid}/chapters", sync_to_thread=True, summary="Start the next chapter", security=BEARER,
-          responses=_problems(400, 401, 404, 409, 422, 503))
+    @post(
+        "/{campaign_id:uuid}/chapters",
+        sync_to_thread=True,
+        summary="Start the next chapter",
+        security=BEARER,
+        responses=_problems(400, 401, 404, 409, 422, 503),
+    )
     def next_chapter(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
                      games: NamedDependency[Games]) -> Response[ChapterStartedBody]:
         """Record the ended chapter's result and carry-over, and start the next chapter's game
@@ -107,12 +116,19 @@ class CampaignController(Controller):
         _load(games, campaign_id)
         campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
         lens = games.lens(game, seat_viewer(game.created.seats, seat))
-        return created(ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens)), f"/games/{game.id}")
+        return created(
+            ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens)), f"/games/{game.id}"
+        )
 
     @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
           security=BEARER, responses=_problems(400, 401, 404, 409, 413, 415, 422, 503))
-    def request_revert(self, campaign_id: CampaignId, data: JSONBody[RevertRequest], request: Request[Any, Any, Any],
-                       games: NamedDependency[Games]) -> Response[CampaignOut]:
+    def request_revert(
+        self,
+        campaign_id: CampaignId,
+        data: JSONBody[RevertRequest],
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+    ) -> Response[CampaignOut]:
         """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
         for (``host``: at once; ``all-seats``: when every other seat approved). Reverted chapters
         stay in the history, marked; the carry-over is recomputed from the chapters left."""
@@ -128,7 +144,9 @@ class CampaignController(Controller):
         """The calling seat approves the open revert request."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
-        return created(campaign_out(campaigns.revert(games, campaign_id, seat, None)), f"/campaigns/{campaign_id}")
+        return created(
+            campaign_out(campaigns.revert(games, campaign_id, seat, None)), f"/campaigns/{campaign_id}"
+        )
 
 
 __all__ = ["CampaignController", "Unauthorized"]

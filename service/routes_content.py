@@ -54,7 +54,7 @@ class ContentController(Controller):
 
     @get("/abilities", sync_to_thread=False, summary="Ability cards")
     def abilities(self) -> list[Ability]:
-        """The 28 ability cards: class requirement, cheese cost (``null`` when unknown), paraphrased effect."""
+        """The 28 ability cards: class requirement, cheese cost (``null`` when unknown), paraphrased effect."""  # noqa: E501
         return list(library().abilities.values())
 
     @get("/search-cards", sync_to_thread=False, summary="Search cards")
@@ -72,7 +72,12 @@ class ContentController(Controller):
         """Every room tile face, by number: spaces, edges, exits, walls."""
         return sorted(library().tiles.values(), key=lambda t: t.number)
 
-    @get("/tiles/{number:int}", sync_to_thread=False, summary="One room tile", responses=_not_found("room tile"))
+    @get(
+        "/tiles/{number:int}",
+        sync_to_thread=False,
+        summary="One room tile",
+        responses=_not_found("room tile"),
+    )
     def tile(self, number: Annotated[int, Parameter(description="Printed tile number")]) -> RoomTile:
         """One room tile face by its printed number (1-16; odd orange, even blue)."""
         found = next((t for t in library().tiles.values() if t.number == number), None)
@@ -85,7 +90,12 @@ class ContentController(Controller):
         """The chapters' setups."""
         return list(library().chapters.values())
 
-    @get("/chapters/{chapter_id:str}", sync_to_thread=False, summary="One chapter", responses=_not_found("chapter"))
+    @get(
+        "/chapters/{chapter_id:str}",
+        sync_to_thread=False,
+        summary="One chapter",
+        responses=_not_found("chapter"),
+    )
     def chapter(self, chapter_id: Annotated[str, Parameter(description="Chapter id")]) -> Chapter:
         """One chapter's setup: tiles, start space, minions, decks, summons, goal."""
         found = library().chapters.get(chapter_id)

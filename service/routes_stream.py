@@ -62,7 +62,9 @@ class GameStream:
         "/{game_id:uuid}/stream",
         summary="Server-sent events of a game",
         media_type="text/event-stream",
-        response_description="The events as server-sent events; the stream ends after the event that ends the game",
+        response_description=(
+            "The events as server-sent events; the stream ends after the event that ends the game"
+        ),
         security=READ_SECURITY,
         responses={204: _ENDED, **_problems(400, 401, 404, 503)},
     )

@@ -489,7 +489,9 @@ class NewCampaign(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     visibility: Visibility = "unlisted"
     """Who may read the campaign and its chapters' games: ``public``, ``unlisted`` (the default) or
     ``private`` (a seat's token is needed), as for a game."""
-    chapters: Annotated[list[Annotated[str, Meta(min_length=1, max_length=64)]], Meta(min_length=1, max_length=64)]
+    chapters: Annotated[
+        list[Annotated[str, Meta(min_length=1, max_length=64)]], Meta(min_length=1, max_length=64)
+    ]
     """The chapter ids to play, in order (``chapter-1``); the campaign is complete when the last one is
     won."""
     party: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})]
