@@ -169,7 +169,7 @@ def test_a_full_database_answers_503_and_stores_nothing(app):
         before = _stored_rows(store)
         body = _end_turn(table, seat)
         # A keyed command stores its answer too: enough bytes to need a new page of the file.
-        headers = {**table.auth(seat), "Idempotency-Key": "x" * 200}
+        headers = {**table.auth(seat), "Idempotency-Key": "x" * 150}
         statuses = []
         for _ in range(20):  # each command's events need room; soon there is none
             r = table.client.post(f"/games/{table.id}/commands", json=body, headers=headers)
@@ -177,7 +177,7 @@ def test_a_full_database_answers_503_and_stores_nothing(app):
             if r.status_code != 201:
                 break
             body = _end_turn(table, seat)
-            headers = {**table.auth(seat), "Idempotency-Key": f"{len(statuses)}" + "x" * 200}
+            headers = {**table.auth(seat), "Idempotency-Key": f"{len(statuses)}" + "x" * 150}
             before = _stored_rows(store)
         assert statuses[-1] == 503, statuses
         assert _assert_503(r, "disk-full")["outcome"] == "not-stored"
