@@ -74,7 +74,9 @@ def verdict(ok: bool) -> str:
 def machine() -> dict[str, Any]:
     """Where the figures come from."""
     git = ["git", "-C", str(ROOT)]
-    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False)
+    commit = subprocess.run(
+        [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    )
     if commit.returncode == 0 and (ROOT / ".git").exists():
         head = commit.stdout.strip()
         dirty: bool | None = bool(subprocess.run(
@@ -288,8 +290,15 @@ class LongGame:
             from domain.core.undo import ListHistory
 
             kwargs["history"] = ListHistory(self.records)
-        return play(self.game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=self.seed,
-                    **kwargs)
+        return play(
+            self.game,
+            command,
+            seat=seat,
+            command_id=str(uuid4()),
+            at=datetime.now(UTC),
+            seed=self.seed,
+            **kwargs,
+        )
 
     def _append(self, command: Any, new: list[Any]) -> None:
         from domain.core.game import fold
@@ -320,13 +329,20 @@ class LongGame:
         with undo (``UNDO_NOTE``). Returns it, a note on how it was built (for the result file),
         and the plain Chapter 1 game (the same game when it was long enough)."""
         plain = cls(events)
-        info: dict[str, Any] = {"plain_chapter_1_game_events": len(plain.records), "plain_stopped": plain.stopped}
+        info: dict[str, Any] = {
+            "plain_chapter_1_game_events": len(plain.records),
+            "plain_stopped": plain.stopped,
+        }
         if len(plain.records) >= events:
             return plain, {**info, "built_with": "chapter-1"}, plain
         long = cls(events, undo=True)
         if len(long.records) < events:
             raise RuntimeError(f"could not build a {events}-event game: {long.stopped}")
-        return long, {**info, "built_with": "chapter-1 with undo", "undos": long.undos, "note": UNDO_NOTE}, plain
+        return (
+            long,
+            {**info, "built_with": "chapter-1 with undo", "undos": long.undos, "note": UNDO_NOTE},
+            plain,
+        )
 
     def store(self, games: Any, *, chunk: int = 1000, snapshots: bool) -> None:
         """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole

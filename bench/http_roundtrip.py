@@ -240,7 +240,9 @@ class StdlibHTTP:
 
     def _do(self, method: str, path: str, json: Any, headers: dict[str, str] | None) -> _Answer:
         body = msgspec.json.encode(json) if json is not None else b""
-        self.conn.request(method, path, body=body, headers={"content-type": "application/json", **(headers or {})})
+        self.conn.request(
+            method, path, body=body, headers={"content-type": "application/json", **(headers or {})}
+        )
         r = self.conn.getresponse()
         return _Answer(r.status, r.read())
 
@@ -384,7 +386,9 @@ async def _players(kind: str, url: str, n: int, *, stdlib: bool = False) -> list
     import httpx
 
     cls = DicelogPlayer if kind == "dicelog" else BaselinePlayer
-    players = [cls(StdlibHTTP(url) if stdlib else httpx.AsyncClient(base_url=url, timeout=60.0)) for _ in range(n)]
+    players = [
+        cls(StdlibHTTP(url) if stdlib else httpx.AsyncClient(base_url=url, timeout=60.0)) for _ in range(n)
+    ]
     for p in players:
         await p.create()
     return players
@@ -419,7 +423,9 @@ def _errors(players: list[Player]) -> dict[str, int]:
     return out
 
 
-def _phase(players: list[Player], wall: float, cpu_server: float, cpu_client: float, before: dict[str, int]) -> dict[str, Any]:
+def _phase(
+    players: list[Player], wall: float, cpu_server: float, cpu_client: float, before: dict[str, int]
+) -> dict[str, Any]:
     """Counts and rates of one timed phase (``before``: counters at its start)."""
     accepted = sum(len(v) for v in _pool(players).values()) - before["accepted"]
     refused = sum(sum(p.errors.values()) for p in players) - before["refused"]
@@ -506,7 +512,9 @@ async def sequential(kind: str, url: str, pid: int, commands: int, warmup: int) 
     return {**_summary(players, rounds), "client": "http.client", "health_floor": floor}
 
 
-async def concurrent(kind: str, url: str, pid: int, per_client: int, warmup: int, repeats: int) -> dict[str, Any]:
+async def concurrent(
+    kind: str, url: str, pid: int, per_client: int, warmup: int, repeats: int
+) -> dict[str, Any]:
     players = await _players(kind, url, CLIENTS)
 
     async def warm(p: Player) -> None:
@@ -553,8 +561,16 @@ def projection_lag(url: str, limit_s: float = 60.0) -> dict[str, Any]:
     return {"right_after": first, "caught_up_after_s": None, "still": checks}
 
 
-def measure(kind: str, args: argparse.Namespace, *, worker: bool = True, only_sequential: bool = False,
-            store: str = "sqlite", full_turns_too: bool = True, worker_process: bool = False) -> dict[str, Any]:
+def measure(
+    kind: str,
+    args: argparse.Namespace,
+    *,
+    worker: bool = True,
+    only_sequential: bool = False,
+    store: str = "sqlite",
+    full_turns_too: bool = True,
+    worker_process: bool = False,
+) -> dict[str, Any]:
     with contextlib.ExitStack() as stack:
         d = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"dicelog-bench-{kind}-"))
         pg = None
@@ -617,31 +633,58 @@ def over_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
             "per_run_commands_per_s_32_clients": [c["commands_per_s"] for c in con],
             "per_run_p99_1_client_ms": [s["latency"]["p99_ms"] for s in seq],
         }
-    per_run = [common.ratio(r["dicelog"]["concurrent"]["commands_per_s"], r["baseline"]["concurrent"]["commands_per_s"])
-               for r in runs]
+    per_run = [
+        common.ratio(
+            r["dicelog"]["concurrent"]["commands_per_s"], r["baseline"]["concurrent"]["commands_per_s"]
+        )
+        for r in runs
+    ]
     out["throughput_ratio_per_run"] = per_run
     out["throughput_ratio"] = _median(per_run)
-    out["p50_1_client_ratio"] = _median([common.ratio(r["dicelog"]["sequential"]["latency"]["median_ms"],
-                                                      r["baseline"]["sequential"]["latency"]["median_ms"]) for r in runs])
-    out["p99_1_client_ratio"] = _median([common.ratio(r["dicelog"]["sequential"]["latency"]["p99_ms"],
-                                                      r["baseline"]["sequential"]["latency"]["p99_ms"]) for r in runs])
+    out["p50_1_client_ratio"] = _median(
+        [
+            common.ratio(
+                r["dicelog"]["sequential"]["latency"]["median_ms"],
+                r["baseline"]["sequential"]["latency"]["median_ms"],
+            )
+            for r in runs
+        ]
+    )
+    out["p99_1_client_ratio"] = _median(
+        [
+            common.ratio(
+                r["dicelog"]["sequential"]["latency"]["p99_ms"],
+                r["baseline"]["sequential"]["latency"]["p99_ms"],
+            )
+            for r in runs
+        ]
+    )
     return out
 
 
 def _line(label: str, s: dict[str, Any]) -> str:
     lat = s["latency"]
-    return (f"{label:<34} median {lat['median_ms']:7.2f} ms  p99 {lat['p99_ms']:8.2f} ms  "
-            f"{s['commands_per_s']:7.1f} cmd/s  (n={lat['n']}, server CPU {s['server_cpu_ms_per_command']:.2f} ms/cmd,"
-            f" client CPU {s['client_cpu_ms_per_command']:.2f} ms/cmd)")
+    return (
+        f"{label:<34} median {lat['median_ms']:7.2f} ms  p99 {lat['p99_ms']:8.2f} ms  "
+        f"{s['commands_per_s']:7.1f} cmd/s  (n={lat['n']}, server CPU {s['server_cpu_ms_per_command']:.2f} "
+        "ms/cmd,"
+        f" client CPU {s['client_cpu_ms_per_command']:.2f} ms/cmd)"
+    )
 
 
 def _kinds(s: dict[str, Any]) -> None:
     f = s["health_floor"]
-    print(f"    {'(floor: GET /health)':<30} median {f['median_ms']:7.2f} ms  p99 {f['p99_ms']:8.2f} ms  ({s['client']})")
+    print(
+        f"    {'(floor: GET /health)':<30} median {f['median_ms']:7.2f} ms  p99 {f['p99_ms']:8.2f} ms  "
+        f"({s['client']})"
+    )
     for kind, k in s["latency_by_command"].items():
         print(f"    {kind:<30} median {k['median_ms']:7.2f} ms  p99 {k['p99_ms']:8.2f} ms  (n={k['n']})")
     for kind, k in s.get("refused_latency", {}).items():
-        print(f"    {kind + ' (refused)':<30} median {k['median_ms']:7.2f} ms  p99 {k['p99_ms']:8.2f} ms  (n={k['n']})")
+        print(
+            f"    {kind + ' (refused)':<30} median {k['median_ms']:7.2f} ms  p99 {k['p99_ms']:8.2f} ms  "
+            f"(n={k['n']})"
+        )
     if s["errors"]:
         print(f"    refusals: {s['errors']}")
     if s.get("games_created"):
@@ -671,7 +714,10 @@ def _details(base: dict[str, Any], dl: dict[str, Any], diag: dict[str, Any] | No
               + f"\n    (the worker process: {w['worker_process_cpu_ms_per_command']} ms CPU per command)")
     print(f"    per round (cmd/s): baseline {[r['commands_per_s'] for r in base['concurrent']['rounds']]}"
           f"  dicelog {[r['commands_per_s'] for r in dl['concurrent']['rounds']]}")
-    print(f"    dicelog events/command {dl['concurrent']['events_per_command']}, events/s {dl['concurrent']['events_per_s']}")
+    print(
+        f"    dicelog events/command {dl['concurrent']['events_per_command']}, events/s "
+        f"{dl['concurrent']['events_per_s']}"
+    )
     print(f"    projections right after: {dl['concurrent']['projections']}")
     if "full_turn_sequential" in dl:
         print("dicelog full turn, 1 client (Move, GET legal-commands, MoveTo, EndTurn):")
@@ -681,27 +727,47 @@ def _details(base: dict[str, Any], dl: dict[str, Any], diag: dict[str, Any] | No
 
 def _store_line(store: str, m: dict[str, Any]) -> None:
     b, d = m["baseline"], m["dicelog"]
-    print(f"  {store:<9} 1 client p50/p99: dicelog {d['p50_1_client_ms']:.2f}/{d['p99_1_client_ms']:.2f} ms, "
-          f"baseline {b['p50_1_client_ms']:.2f}/{b['p99_1_client_ms']:.2f} ms (p99 x{m['p99_1_client_ratio']})")
-    print(f"  {'':<9} {CLIENTS} clients: dicelog {d['commands_per_s_32_clients']} cmd/s "
-          f"({d['events_per_command_32_clients']} events/cmd, server CPU {d['server_cpu_ms_per_command_32_clients']} ms/cmd), "
-          f"baseline {b['commands_per_s_32_clients']} cmd/s: ratio {m['throughput_ratio']:.1%} "
-          f"(per run {m['throughput_ratio_per_run']})")
+    print(
+        f"  {store:<9} 1 client p50/p99: dicelog {d['p50_1_client_ms']:.2f}/{d['p99_1_client_ms']:.2f} ms, "
+        f"baseline {b['p50_1_client_ms']:.2f}/{b['p99_1_client_ms']:.2f} ms (p99 x{m['p99_1_client_ratio']})"
+    )
+    print(
+        f"  {'':<9} {CLIENTS} clients: dicelog {d['commands_per_s_32_clients']} cmd/s "
+        f"({d['events_per_command_32_clients']} events/cmd, server CPU "
+        f"{d['server_cpu_ms_per_command_32_clients']} ms/cmd), "
+        f"baseline {b['commands_per_s_32_clients']} cmd/s: ratio {m['throughput_ratio']:.1%} "
+        f"(per run {m['throughput_ratio_per_run']})"
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="few commands (smoke run)")
     parser.add_argument("--commands", type=int, default=None, help="sequential steps (default 1000)")
-    parser.add_argument("--per-client", type=int, default=None, help="steps per client per round, concurrent (default 50)")
+    parser.add_argument(
+        "--per-client", type=int, default=None, help="steps per client per round, concurrent (default 50)"
+    )
     parser.add_argument("--repeats", type=int, default=None, help="concurrent rounds (default 3)")
     parser.add_argument("--warmup", type=int, default=None, help="warm-up steps, sequential (default 50)")
     parser.add_argument("--turns", type=int, default=None, help="full turns with MoveTo (default 100)")
-    parser.add_argument("--runs", type=int, default=None,
-                        help="runs per store, each a baseline then a dicelog server; medians over them (default 3)")
-    parser.add_argument("--stores", nargs="+", choices=("sqlite", "postgres"), default=["sqlite", "postgres"],
-                        help="stores to run on (default both; PostgreSQL is skipped, and said so, if unreachable)")
-    parser.add_argument("--no-diagnostic", action="store_true", help="skip the dicelog run without embedded worker")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=None,
+        help="runs per store, each a baseline then a dicelog server; medians over them (default 3)",
+    )
+    parser.add_argument(
+        "--stores",
+        nargs="+",
+        choices=("sqlite", "postgres"),
+        default=["sqlite", "postgres"],
+        help="stores to run on (default both; PostgreSQL is skipped, and said so, if unreachable)",
+    )
+    parser.add_argument(
+        "--no-diagnostic", action="store_true", help="skip the dicelog run without embedded worker"
+    )
     parser.add_argument("--pg-host", default="127.0.0.1")
     parser.add_argument("--pg-port", type=int, default=5432)
     parser.add_argument("--pg-dbname", default="test")
@@ -737,11 +803,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             runs.append({"baseline": base, "dicelog": dl})
             if n == 0:
                 _details(base, dl, diag)
-                first.setdefault(store, {"baseline": base, "dicelog": dl, "dicelog_without_embedded_worker": diag})
+                first.setdefault(
+                    store, {"baseline": base, "dicelog": dl, "dicelog_without_embedded_worker": diag}
+                )
             else:
-                print(f"  32 clients: dicelog {dl['concurrent']['commands_per_s']} cmd/s, "
-                      f"baseline {base['concurrent']['commands_per_s']} cmd/s; 1-client p99 dicelog "
-                      f"{dl['sequential']['latency']['p99_ms']} ms, baseline {base['sequential']['latency']['p99_ms']} ms")
+                print(
+                    f"  32 clients: dicelog {dl['concurrent']['commands_per_s']} cmd/s, "
+                    f"baseline {base['concurrent']['commands_per_s']} cmd/s; 1-client p99 dicelog "
+                    f"{dl['sequential']['latency']['p99_ms']} ms, baseline "
+                    f"{base['sequential']['latency']['p99_ms']} ms"
+                )
         stores[store] = {**over_runs(runs), "first_run": first[store]}
     common.header(f"http_roundtrip: medians over {args.runs} run(s) per store")
     for store, m in stores.items():
@@ -750,7 +821,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"  {store}: skipped ({why})")
     result: dict[str, Any] = {
         "quick": q,
-        "settings": {k: getattr(args, k) for k in ("commands", "per_client", "repeats", "warmup", "turns", "runs")},
+        "settings": {
+            k: getattr(args, k) for k in ("commands", "per_client", "repeats", "warmup", "turns", "runs")
+        },
         "stores": {k: {kk: vv for kk, vv in v.items() if kk != "first_run"} for k, v in stores.items()},
         "skipped": skipped,
         "runs_detail": {k: v["first_run"] for k, v in stores.items()},
@@ -763,16 +836,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"target 1-client p99 <= {TARGET_P99_MS} ms (SQLite): {common.verdict(seq_ok)} ({seq_p99} ms)")
         print(f"target {CLIENTS}-client throughput >= {TARGET_THROUGHPUT_RATIO:.0%} of baseline (SQLite): "
               f"{common.verdict(tput_ok)} ({tput_ratio:.1%})")
-        result.update({
-            "baseline": f["baseline"], "dicelog": f["dicelog"],
-            "dicelog_without_embedded_worker": f["dicelog_without_embedded_worker"],
-            "ratios": {"p99_1_client": m["p99_1_client_ratio"], "median_1_client": m["p50_1_client_ratio"],
-                       "throughput_32_clients": tput_ratio},
-            "targets": {
-                "p99_1_client_ms_max": {"target": TARGET_P99_MS, "value": seq_p99, "met": seq_ok},
-                "throughput_ratio_min": {"target": TARGET_THROUGHPUT_RATIO, "value": tput_ratio, "met": tput_ok},
-            },
-        })
+        result.update(
+            {
+                "baseline": f["baseline"],
+                "dicelog": f["dicelog"],
+                "dicelog_without_embedded_worker": f["dicelog_without_embedded_worker"],
+                "ratios": {
+                    "p99_1_client": m["p99_1_client_ratio"],
+                    "median_1_client": m["p50_1_client_ratio"],
+                    "throughput_32_clients": tput_ratio,
+                },
+                "targets": {
+                    "p99_1_client_ms_max": {"target": TARGET_P99_MS, "value": seq_p99, "met": seq_ok},
+                    "throughput_ratio_min": {
+                        "target": TARGET_THROUGHPUT_RATIO,
+                        "value": tput_ratio,
+                        "met": tput_ok,
+                    },
+                },
+            }
+        )
     print(f"written {common.write_result('http_roundtrip', result)}")
     return result
 

@@ -2,8 +2,8 @@
 
     /work/venv/bin/python bench/memory.py [--quick] [--games N]
 
-The API runs as the real entry point, ``dicelog serve`` (``python -m service.cli serve``; uvicorn, SQLite in a temp
-``DICELOG_DATA_DIR``, embedded worker on, ``DICELOG_LOG_LEVEL=warning``), in its own process.
+The API runs as the real entry point, ``dicelog serve`` (``python -m service.cli serve``; uvicorn,
+SQLite in a temp ``DICELOG_DATA_DIR``, embedded worker on, ``DICELOG_LOG_LEVEL=warning``), in its own process.
 RSS is ``VmRSS`` from ``/proc/<pid>/status`` (``VmHWM``, the peak, is reported too):
 
 1. start-up (baseline): once ``/health`` answers and the process has idled 1 s;
@@ -97,8 +97,11 @@ async def move_once(url: str, games: list[dict[str, Any]]) -> int:
                 if mouse is None:
                     continue
                 token = g["tokens"][common.SEAT_OF[mouse]]
-                r = await http.post(f"/games/{g['id']}/commands", json={"command": {"type": "Move", "mouse": mouse}},
-                                    headers={"Authorization": f"Bearer {token}"})
+                r = await http.post(
+                    f"/games/{g['id']}/commands",
+                    json={"command": {"type": "Move", "mouse": mouse}},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
                 accepted += r.status_code == 201
 
     await asyncio.gather(*(client() for _ in range(CONCURRENCY)))
@@ -106,7 +109,9 @@ async def move_once(url: str, games: list[dict[str, Any]]) -> int:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="50 games (smoke run)")
     parser.add_argument("--games", type=int, default=None)
     args = parser.parse_args(argv)
@@ -118,7 +123,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         env = {**common.clean_environ(), "PYTHONPATH": str(common.ROOT), "DICELOG_DATA_DIR": d,
                "DICELOG_STORE": "sqlite", "DICELOG_LOG_LEVEL": "warning"}
         with open(Path(d) / "server.log", "wb") as log:
-            proc = subprocess.Popen(_serve_command(port), cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                _serve_command(port), cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
             try:
                 common.wait_http(url + "/health", proc=proc)
                 time.sleep(1.0)
@@ -133,18 +140,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 move_s = time.perf_counter() - t0
                 wait_ready(url)
                 in_play = rss_mb(proc.pid)
-                files = {p.name: round(p.stat().st_size / 2**20, 2) for p in sorted(Path(d).glob("*.sqlite*"))}
+                files = {
+                    p.name: round(p.stat().st_size / 2**20, 2) for p in sorted(Path(d).glob("*.sqlite*"))
+                }
             finally:
                 common.stop(proc)
     delta = round(created["rss_mb"] - startup["rss_mb"], 1)
     ok = created["rss_mb"] <= TARGET_RSS_MB
     per_game_kb = round(delta * 1024 / n, 1)
     print(f"start-up (baseline)            RSS {startup['rss_mb']:7.1f} MB")
-    print(f"after {n:>5,} games created      RSS {created['rss_mb']:7.1f} MB  (+{delta} MB, {per_game_kb} kB/game;"
-          f" peak {created['hwm_mb']} MB; created in {create_s:.1f} s = {n / create_s:.0f} games/s,"
-          f" projections caught up {catch_up_s} s later)")
-    print(f"after one Move in each game    RSS {in_play['rss_mb']:7.1f} MB  (+{round(in_play['rss_mb'] - startup['rss_mb'], 1)} MB;"
-          f" {moved} accepted in {move_s:.1f} s; peak {in_play['hwm_mb']} MB)")
+    print(
+        f"after {n:>5,} games created      RSS {created['rss_mb']:7.1f} MB  (+{delta} MB, {per_game_kb} "
+        "kB/game;"
+        f" peak {created['hwm_mb']} MB; created in {create_s:.1f} s = {n / create_s:.0f} games/s,"
+        f" projections caught up {catch_up_s} s later)"
+    )
+    print(
+        f"after one Move in each game    RSS {in_play['rss_mb']:7.1f} MB  "
+        f"(+{round(in_play['rss_mb'] - startup['rss_mb'], 1)} MB;"
+        f" {moved} accepted in {move_s:.1f} s; peak {in_play['hwm_mb']} MB)"
+    )
     print(f"SQLite files (MB): {files}")
     print(f"ratio to start-up: {common.ratio(created['rss_mb'], startup['rss_mb'])}")
     print(f"target RSS <= {TARGET_RSS_MB:.0f} MB after {n:,} games: {common.verdict(ok)}")

@@ -126,7 +126,8 @@ def replay_game(game: common.LongGame, runs: int, path: Path, *, breakdown: bool
 
         def sql_fetch() -> None:
             rows = raw.execute(
-                "SELECT * FROM stored_events WHERE originator_id=? ORDER BY originator_version ASC", (game.id.hex,)
+                "SELECT * FROM stored_events WHERE originator_id=? ORDER BY originator_version ASC",
+                (game.id.hex,),
             ).fetchall()
             assert len(rows) == n
 
@@ -145,11 +146,19 @@ def replay_game(game: common.LongGame, runs: int, path: Path, *, breakdown: bool
 
         parts = {
             name: timed_runs(fn, runs)
-            for name, fn in (("sql_fetch_raw", sql_fetch), ("select", select), ("decode", decode), ("fold", fold_only))
+            for name, fn in (
+                ("sql_fetch_raw", sql_fetch),
+                ("select", select),
+                ("decode", decode),
+                ("fold", fold_only),
+            )
         }
         raw.close()
         out["breakdown"] = {
-            name: {"median_s": round(statistics.median(s), 5), "events_per_s": round(n / statistics.median(s))}
+            name: {
+                "median_s": round(statistics.median(s), 5),
+                "events_per_s": round(n / statistics.median(s)),
+            }
             for name, s in parts.items()
         }
     games.close()
@@ -157,7 +166,9 @@ def replay_game(game: common.LongGame, runs: int, path: Path, *, breakdown: bool
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="1,000 events, 3 runs (smoke run)")
     parser.add_argument("--events", type=int, default=None)
     parser.add_argument("--runs", type=int, default=None)
@@ -179,15 +190,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             real = replay_game(chapter_1, runs, Path(d) / "chapter-1.sqlite", breakdown=False)
     speed = dl["events_per_s"]
     ok = speed >= TARGET_EVENTS_PER_S
-    print(f"baseline (library Aggregate, JSON)  median {base['median_s'] * 1e3:8.1f} ms  {base['events_per_s']:>9,} events/s"
-          f"  ({base['stored_bytes_per_event']:.0f} B/event)")
+    print(
+        f"baseline (library Aggregate, JSON)  median {base['median_s'] * 1e3:8.1f} ms  "
+        f"{base['events_per_s']:>9,} events/s"
+        f"  ({base['stored_bytes_per_event']:.0f} B/event)"
+    )
     print(f"dicelog  games.game(id)             median {dl['median_s'] * 1e3:8.1f} ms  {speed:>9,} events/s"
           f"  ({dl['stored_bytes_per_event']:.0f} B/event, {dl['events']:,} events)")
     for name, part in dl["breakdown"].items():
-        print(f"  part: {name:<28}      median {part['median_s'] * 1e3:8.1f} ms  {part['events_per_s']:>9,} events/s")
+        print(
+            f"  part: {name:<28}      median {part['median_s'] * 1e3:8.1f} ms  {part['events_per_s']:>9,} "
+            "events/s"
+        )
     if real is not None:
-        print(f"dicelog  a plain Chapter 1 game      median {real['median_s'] * 1e3:8.1f} ms  {real['events_per_s']:>9,} events/s"
-              f"  ({real['stored_bytes_per_event']:.0f} B/event, {real['events']:,} events)")
+        print(
+            f"dicelog  a plain Chapter 1 game      median {real['median_s'] * 1e3:8.1f} ms  "
+            f"{real['events_per_s']:>9,} events/s"
+            f"  ({real['stored_bytes_per_event']:.0f} B/event, {real['events']:,} events)"
+        )
     print(f"ratio dicelog / baseline (events/s): {common.ratio(speed, base['events_per_s'])}")
     print(f"target >= {TARGET_EVENTS_PER_S:,} events/s: {common.verdict(ok)}")
     result = {

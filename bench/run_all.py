@@ -37,13 +37,20 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         rows.append(("  in-memory fold only", f"{fold['events_per_s']:,} events/s", "", ""))
         if r.get("dicelog_chapter_1_game"):
             c = r["dicelog_chapter_1_game"]
-            rows.append((f"  a plain Chapter 1 game ({c['events']:,})", f"{c['events_per_s']:,} events/s", "", ""))
+            rows.append(
+                (f"  a plain Chapter 1 game ({c['events']:,})", f"{c['events_per_s']:,} events/s", "", "")
+            )
         return rows
     if name == "state_at_version":
         s, b = r["with_snapshots"], r["baseline_no_snapshots"]
-        return [(f"state at version N ({r['samples']} N)", f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms",
-                 f"no snapshots: median {b['median_ms']:.1f} ms (x{r['ratio_to_baseline_median']})",
-                 f"median <= 20 ms: {common.verdict(r['target']['met'])}")]
+        return [
+            (
+                f"state at version N ({r['samples']} N)",
+                f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms",
+                f"no snapshots: median {b['median_ms']:.1f} ms (x{r['ratio_to_baseline_median']})",
+                f"median <= 20 ms: {common.verdict(r['target']['met'])}",
+            )
+        ]
     if name == "memory":
         return [(f"RSS after {r['games']:,} games", f"{r['after_create']['rss_mb']} MB",
                  f"start-up {r['startup']['rss_mb']} MB (x{r['ratio_to_startup']})",
@@ -54,12 +61,18 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         dc, bc = r["dicelog"]["concurrent"], r["baseline"]["concurrent"]
         t = r["targets"]
         return [
-            ("HTTP command, 1 client", f"median {ds['latency']['median_ms']:.2f} ms, p99 {ds['latency']['p99_ms']:.2f} ms",
-             f"baseline p99 {bs['latency']['p99_ms']:.2f} ms (x{r['ratios']['p99_1_client']})",
-             f"p99 <= 10 ms: {common.verdict(t['p99_1_client_ms_max']['met'])}"),
-            (f"HTTP commands, {dc['clients']} clients", f"{dc['commands_per_s']} cmd/s, p99 {dc['latency']['p99_ms']:.1f} ms",
-             f"baseline {bc['commands_per_s']} cmd/s ({r['ratios']['throughput_32_clients']:.1%})",
-             f">= 60% of baseline: {common.verdict(t['throughput_ratio_min']['met'])}"),
+            (
+                "HTTP command, 1 client",
+                f"median {ds['latency']['median_ms']:.2f} ms, p99 {ds['latency']['p99_ms']:.2f} ms",
+                f"baseline p99 {bs['latency']['p99_ms']:.2f} ms (x{r['ratios']['p99_1_client']})",
+                f"p99 <= 10 ms: {common.verdict(t['p99_1_client_ms_max']['met'])}",
+            ),
+            (
+                f"HTTP commands, {dc['clients']} clients",
+                f"{dc['commands_per_s']} cmd/s, p99 {dc['latency']['p99_ms']:.1f} ms",
+                f"baseline {bc['commands_per_s']} cmd/s ({r['ratios']['throughput_32_clients']:.1%})",
+                f">= 60% of baseline: {common.verdict(t['throughput_ratio_min']['met'])}",
+            ),
         ]
     if name == "reads":
         lengths = r["lengths"]
@@ -79,7 +92,9 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="short smoke run of every script")
     parser.add_argument("--only", nargs="+", choices=BENCHMARKS, help="run only these")
     args = parser.parse_args(argv)

@@ -94,7 +94,9 @@ class Processes:
         self.stack = ExitStack()
         self.pids: dict[str, int] = {}
 
-    def start(self, name: str, cmd: list[str], env: dict[str, str], health: str | None = None) -> subprocess.Popen[bytes]:
+    def start(
+        self, name: str, cmd: list[str], env: dict[str, str], health: str | None = None
+    ) -> subprocess.Popen[bytes]:
         log = self.stack.enter_context(open(self.dir / f"{name}.log", "wb"))  # noqa: SIM115
         proc = subprocess.Popen(cmd, cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         self.stack.callback(common.stop, proc)
@@ -114,8 +116,14 @@ class Processes:
 
 
 def _base_env(data_dir: Path) -> dict[str, str]:
-    return {**common.clean_environ(), "PYTHONPATH": str(common.ROOT), "DICELOG_DATA_DIR": str(data_dir),
-            "DICELOG_LOG_LEVEL": "warning", "DICELOG_RATE_LIMIT_CREATE": "off", "DICELOG_RATE_LIMIT_COMMANDS": "off"}
+    return {
+        **common.clean_environ(),
+        "PYTHONPATH": str(common.ROOT),
+        "DICELOG_DATA_DIR": str(data_dir),
+        "DICELOG_LOG_LEVEL": "warning",
+        "DICELOG_RATE_LIMIT_CREATE": "off",
+        "DICELOG_RATE_LIMIT_COMMANDS": "off",
+    }
 
 
 @contextmanager
@@ -131,8 +139,23 @@ def redis_server(url: str | None, directory: Path) -> Iterator[str | None]:
         yield None
         return
     port = common.free_port()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(directory),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         import redis
 
@@ -319,9 +342,13 @@ class Player:
         self.turn: str | None = None
         self.moved = False
 
-    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
         data = _encode(body) if body is not None else None
-        self.conn.request(method, path, body=data, headers={"content-type": "application/json", **(headers or {})})
+        self.conn.request(
+            method, path, body=data, headers={"content-type": "application/json", **(headers or {})}
+        )
         r = self.conn.getresponse()
         return r.status, _decode(r.read())
 
@@ -381,7 +408,9 @@ def one_run(
         the client does not wait for the worker, so neither does the next command)."""
         if stream is not None and sent:
             stream.arrivals.wait_for(sent[-1][0], timeout=10)
-            samples["redis_stream"].extend(stream.arrivals.at[v] - t0 for v, t0 in sent if v in stream.arrivals.at)
+            samples["redis_stream"].extend(
+                stream.arrivals.at[v] - t0 for v, t0 in sent if v in stream.arrivals.at
+            )
         sent.clear()
 
     last_send: int | None = None
@@ -440,8 +469,12 @@ def one_run(
 def _signed_summary(samples_ns: list[int]) -> dict[str, float]:
     """``summarize_ms`` for values that may be negative, plus the share of negative ones."""
     ms = sorted(s / 1e6 for s in samples_ns)
-    return {"n": len(ms), "median_ms": round(statistics.median(ms), 4), "p99_ms": round(common.percentile(ms, 99), 4),
-            "share_before_answer": round(sum(1 for m in ms if m < 0) / len(ms), 3)}
+    return {
+        "n": len(ms),
+        "median_ms": round(statistics.median(ms), 4),
+        "p99_ms": round(common.percentile(ms, 99), 4),
+        "share_before_answer": round(sum(1 for m in ms if m < 0) / len(ms), 3),
+    }
 
 
 def publish_round_trip(redis_url: str, n: int = 500) -> dict[str, float]:
@@ -476,7 +509,9 @@ def publish_round_trip(redis_url: str, n: int = 500) -> dict[str, float]:
 # --- topologies -------------------------------------------------------------------------------
 
 
-def topology(name: str, args: argparse.Namespace, tmp: Path, redis_url: str | None, schema: str | None) -> dict[str, Any]:
+def topology(
+    name: str, args: argparse.Namespace, tmp: Path, redis_url: str | None, schema: str | None
+) -> dict[str, Any]:
     procs = Processes(tmp)
     try:
         env = _base_env(tmp / "data")
@@ -508,7 +543,9 @@ def topology(name: str, args: argparse.Namespace, tmp: Path, redis_url: str | No
             if watch is not None:
                 watch.close()
         commands = sum(r["delivery"]["n"] for r in runs)
-        cpu = {n: round((common.cpu_seconds(pid) - cpu[n]) * 1e3 / commands, 2) for n, pid in procs.pids.items()}
+        cpu = {
+            n: round((common.cpu_seconds(pid) - cpu[n]) * 1e3 / commands, 2) for n, pid in procs.pids.items()
+        }
     finally:
         procs.close()
     result: dict[str, Any] = {"layout": layout, "runs": runs, "cpu_ms_per_command": cpu,
@@ -516,7 +553,9 @@ def topology(name: str, args: argparse.Namespace, tmp: Path, redis_url: str | No
     for figure in ("delivery", "round_trip", "after_answer", "after_wake", "redis_stream"):
         per_run = [r[figure] for r in runs if figure in r]
         if per_run:
-            result[figure] = {k: round(statistics.median(r[k] for r in per_run), 3) for k in ("median_ms", "p99_ms")}
+            result[figure] = {
+                k: round(statistics.median(r[k] for r in per_run), 3) for k in ("median_ms", "p99_ms")
+            }
             result[figure]["worst_run_p99_ms"] = max(r["p99_ms"] for r in per_run)
     result["met"] = result["delivery"]["p99_ms"] < TARGET_P99_MS
     return result
@@ -530,15 +569,23 @@ def _line(label: str, figure: dict[str, float] | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="few commands, one run (smoke run)")
     parser.add_argument("--commands", type=int, default=None, help="timed commands per run (default 300)")
     parser.add_argument("--warmup", type=int, default=None, help="warm-up commands per run (default 20)")
     parser.add_argument("--runs", type=int, default=None, help="runs per topology (default 3)")
-    parser.add_argument("--interval", type=float, default=0.05,
-                        help="seconds from one command's send to the next one's at least (default 0.05; 0: back to back)")
+    parser.add_argument(
+        "--interval",
+        type=float,
+        default=0.05,
+        help="seconds from one command's send to the next one's at least (default 0.05; 0: back to back)",
+    )
     parser.add_argument("--only", nargs="+", choices=TOPOLOGIES, help="only these topologies")
-    parser.add_argument("--redis-url", default=None, help="an existing Redis (default: start a private redis-server)")
+    parser.add_argument(
+        "--redis-url", default=None, help="an existing Redis (default: start a private redis-server)"
+    )
     parser.add_argument("--pg-host", default="127.0.0.1")
     parser.add_argument("--pg-port", type=int, default=5432)
     parser.add_argument("--pg-dbname", default="test")
@@ -549,7 +596,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args.warmup = args.warmup or (5 if q else 20)
     args.runs = args.runs or (1 if q else 3)
     names = args.only or TOPOLOGIES
-    common.header("sse_latency: commit -> SSE delivery (send of POST /commands -> event read from the stream)")
+    common.header(
+        "sse_latency: commit -> SSE delivery (send of POST /commands -> event read from the stream)"
+    )
     results: dict[str, Any] = {}
     baseline: dict[str, float] | None = None
     with tempfile.TemporaryDirectory(prefix="dicelog-sse-") as tmp_name:
@@ -558,7 +607,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         with ExitStack() as services:
             redis_url = services.enter_context(redis_server(args.redis_url, tmp)) if needs_services else None
             if needs_services and redis_url is None:
-                print("no redis-server on PATH and no --redis-url: the Redis topologies are skipped", flush=True)
+                print(
+                    "no redis-server on PATH and no --redis-url: the Redis topologies are skipped", flush=True
+                )
             if redis_url is not None:
                 baseline = publish_round_trip(redis_url)
             for name in names:
@@ -583,7 +634,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(_line("delivery (send -> SSE)", r["delivery"]))
         print(_line("baseline: POST round trip", r["round_trip"]))
         after = r["after_answer"]
-        print(f"    {'SSE after the answer':<34} p50 {after['median_ms']:7.2f} ms   p99 {after['p99_ms']:7.2f} ms")
+        print(
+            f"    {'SSE after the answer':<34} p50 {after['median_ms']:7.2f} ms   p99 {after['p99_ms']:7.2f} "
+            "ms"
+        )
         if "after_wake" in r:
             wake = r["after_wake"]
             print(f"    {'SSE after the wake-up (~commit)':<34} p50 {wake['median_ms']:7.2f} ms   "
@@ -591,11 +645,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if "redis_stream" in r:
             print(_line("send -> Redis stream (worker)", r["redis_stream"]))
         lost = sum(run["not_delivered_within_10_s"] for run in r["runs"])
-        print(f"    CPU ms per command (warm-up and refusals included): {r['cpu_ms_per_command']}; "
-              f"load average before/after: {r['loadavg_before_after'][0][:1]} / {r['loadavg_before_after'][1][:1]}")
+        print(
+            f"    CPU ms per command (warm-up and refusals included): {r['cpu_ms_per_command']}; "
+            f"load average before/after: {r['loadavg_before_after'][0][:1]} / "
+            f"{r['loadavg_before_after'][1][:1]}"
+        )
         refused = sum(run["refused"] for run in r["runs"])
-        print(f"    runs {len(r['runs'])} x {args.commands} commands (+ {refused} refused by the rules, not timed); "
-              f"not delivered within 10 s: {lost}")
+        print(
+            f"    runs {len(r['runs'])} x {args.commands} commands (+ {refused} refused by the rules, not "
+            "timed); "
+            f"not delivered within 10 s: {lost}"
+        )
         print(f"    target p99 < {TARGET_P99_MS:.0f} ms: {common.verdict(r['met'])}")
     if baseline is not None:
         print(f"baseline: bare Redis PUBLISH -> message (redis-py, {baseline['n']} round trips): "
@@ -603,11 +663,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result = {
         "quick": q,
         "settings": {k: getattr(args, k) for k in ("commands", "warmup", "runs", "interval")},
-        "measured": "from just before the POST is written to the end of the command's last event on the stream",
+        "measured": (
+            "from just before the POST is written to the end of the command's last event on the stream"
+        ),
         "baseline_redis_publish_round_trip": baseline,
         "topologies": results,
-        "target": {"p99_ms_max": TARGET_P99_MS,
-                   "met": all(r.get("met", False) for r in results.values() if "skipped" not in r)},
+        "target": {
+            "p99_ms_max": TARGET_P99_MS,
+            "met": all(r.get("met", False) for r in results.values() if "skipped" not in r),
+        },
     }
     print(f"written {common.write_result('sse_latency', result)}")
     return result

@@ -53,7 +53,9 @@ def measure(games: Any, game_id: Any, versions: list[int]) -> list[int]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     from service.application import Games
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="2,000 events, 30 versions (smoke run)")
     parser.add_argument("--events", type=int, default=None)
     parser.add_argument("--samples", type=int, default=None)
@@ -61,7 +63,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     events = args.events or (2_000 if args.quick else 10_000)
     samples = args.samples or (30 if args.quick else 200)
-    common.header(f"state_at_version: games.game(id, version=N), {samples} random N of a {events:,}-event game")
+    common.header(
+        f"state_at_version: games.game(id, version=N), {samples} random N of a {events:,}-event game"
+    )
     game, built, _ = common.LongGame.at_least(events)
     if built.get("note"):
         print(f"note: {built['note']} ({built['undos']} undos; the plain Chapter 1 game lasted"
@@ -70,13 +74,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rng = random.Random(2)
     versions = [rng.randint(1, n) for _ in range(samples)]
     with tempfile.TemporaryDirectory(prefix="dicelog-bench-") as d:
-        snap = Games(common.sqlite_env(Path(d) / "snap.sqlite", AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=args.interval)
+        snap = Games(
+            common.sqlite_env(Path(d) / "snap.sqlite", AGGREGATE_CACHE_MAXSIZE=""),
+            snapshot_interval=args.interval,
+        )
         assert snap.snapshots is not None
         game.store(snap, snapshots=True)
         stored_snapshots = [s.originator_version for s in snap.snapshots.get(game.id)]
         with_snap = measure(snap, game.id, versions)
         snap.close()
-        plain = Games(common.sqlite_env(Path(d) / "plain.sqlite", AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=0)
+        plain = Games(
+            common.sqlite_env(Path(d) / "plain.sqlite", AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=0
+        )
         assert plain.snapshots is None
         game.store(plain, snapshots=False)
         without = measure(plain, game.id, versions)
@@ -84,10 +93,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     s, b = common.summarize_ms(with_snap), common.summarize_ms(without)
     ok = s["median_ms"] <= TARGET_MEDIAN_MS
     gaps = [b2 - a for a, b2 in itertools.pairwise(stored_snapshots)]
-    print(f"{len(stored_snapshots)} snapshots stored (versions {stored_snapshots[:3]} ... {stored_snapshots[-1:]},"
-          f" largest gap {max(gaps) if gaps else '-'} events)")
-    print(f"baseline, no snapshots      median {b['median_ms']:8.2f} ms  p99 {b['p99_ms']:8.2f} ms  max {b['max_ms']:8.2f} ms")
-    print(f"snapshots every {args.interval:<4}       median {s['median_ms']:8.2f} ms  p99 {s['p99_ms']:8.2f} ms  max {s['max_ms']:8.2f} ms")
+    print(
+        f"{len(stored_snapshots)} snapshots stored (versions {stored_snapshots[:3]} ... "
+        f"{stored_snapshots[-1:]},"
+        f" largest gap {max(gaps) if gaps else '-'} events)"
+    )
+    print(
+        f"baseline, no snapshots      median {b['median_ms']:8.2f} ms  p99 {b['p99_ms']:8.2f} ms  max "
+        f"{b['max_ms']:8.2f} ms"
+    )
+    print(
+        f"snapshots every {args.interval:<4}       median {s['median_ms']:8.2f} ms  p99 {s['p99_ms']:8.2f} "
+        f"ms  max {s['max_ms']:8.2f} ms"
+    )
     print(f"ratio snapshots / baseline (median): {common.ratio(s['median_ms'], b['median_ms'])}"
           f"  (speed-up x{common.ratio(b['median_ms'], s['median_ms'])})")
     print(f"target median <= {TARGET_MEDIAN_MS} ms: {common.verdict(ok)}")

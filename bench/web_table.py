@@ -87,7 +87,10 @@ def main() -> None:
             game, tokens = long_game(base, args.events)
             summary = httpx.get(f"{base}/games/{game}").json()
             seat = f"seat-{summary['turn']}"
-            print(f"game {game}: {summary['version']} events, {seat} to play ({time.monotonic() - started:.1f} s)")
+            print(
+                f"game {game}: {summary['version']} events, {seat} to play ({time.monotonic() - started:.1f} "
+                "s)"
+            )
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             try:
                 header("table first paint (fresh context each time)")
@@ -100,7 +103,9 @@ def main() -> None:
                     page.wait_for_selector("body[data-first-paint-ms]", timeout=30_000)
                     readies.append(time.perf_counter_ns() - start)
                     paints.append(int(float(page.get_attribute("body", "data-first-paint-ms")) * 1e6))
-                    assert page.locator("#controls button.command").count() > 0, "the seat's controls are drawn"
+                    assert page.locator("#controls button.command").count() > 0, (
+                        "the seat's controls are drawn"
+                    )
                     context.close()
                 paint = summarize_ms(paints)
                 ready = summarize_ms(readies)
@@ -124,7 +129,9 @@ def main() -> None:
                     page.wait_for_selector(f"#board svg[data-version='{version}']", timeout=10_000)
                     return int(float(page.get_attribute("body", "data-step-ms")) * 1e6)
 
-                adjacent = [step(lambda: page.keyboard.press("ArrowLeft"), latest - i - 1) for i in range(args.steps)]
+                adjacent = [
+                    step(lambda: page.keyboard.press("ArrowLeft"), latest - i - 1) for i in range(args.steps)
+                ]
                 rng = random.Random(1)
                 seen = {latest - i for i in range(args.steps + 1)}
                 jumps = []
@@ -138,8 +145,10 @@ def main() -> None:
     print(f"history page load ({latest} events): {history_load:.0f} ms")
     print(f"step to the previous version (arrow key): median {adjacent_ms['median_ms']:.1f} ms, "
           f"p90 {adjacent_ms['p90_ms']:.1f} ms  target < 100 ms: {verdict(adjacent_ms['median_ms'] < 100)}")
-    print(f"jump to a random version: median {jumps_ms['median_ms']:.1f} ms, p90 {jumps_ms['p90_ms']:.1f} ms  "
-          f"target < 100 ms: {verdict(jumps_ms['median_ms'] < 100)}")
+    print(
+        f"jump to a random version: median {jumps_ms['median_ms']:.1f} ms, p90 {jumps_ms['p90_ms']:.1f} ms  "
+        f"target < 100 ms: {verdict(jumps_ms['median_ms'] < 100)}"
+    )
     path = write_result("web_table", {
         "events": summary["version"], "loads": args.loads, "steps": args.steps,
         "table_first_paint": paint, "table_goto_to_painted": ready, "history_load_ms": round(history_load, 1),

@@ -59,10 +59,17 @@ def client(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
 class Table:
     """A game created through the API, with its seats' tokens."""
 
-    def __init__(self, client: TestClient[Any], dice_mode: str = "server", visibility: str = "unlisted") -> None:
+    def __init__(
+        self, client: TestClient[Any], dice_mode: str = "server", visibility: str = "unlisted"
+    ) -> None:
         self.client = client
-        body = {"ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS,
-                "dice_mode": dice_mode, "visibility": visibility}
+        body = {
+            "ruleset": "mice-and-mystics",
+            "setup": {"chapter": "chapter-1", "mice": MICE},
+            "seats": SEATS,
+            "dice_mode": dice_mode,
+            "visibility": visibility,
+        }
         r = client.post("/games", json=body)
         assert r.status_code == 201, r.text
         body = r.json()
@@ -79,7 +86,9 @@ class Table:
 
     def send(self, seat: str, command: dict[str, Any], **extra: Any) -> Any:
         headers = {**self.auth(seat), **extra.pop("headers", {})}
-        return self.client.post(f"/games/{self.id}/commands", json={"command": command, **extra}, headers=headers)
+        return self.client.post(
+            f"/games/{self.id}/commands", json={"command": command, **extra}, headers=headers
+        )
 
     def summary(self) -> dict[str, Any]:
         return self.client.get(f"/games/{self.id}").json()

@@ -15,13 +15,23 @@ from service.bot import choose_for, decode_state
 
 MICE = ["collin", "filch", "maginos", "nez"]
 SEATS = [{"name": "red", "controls": MICE}]
-GOOD_FOR_MICE = {"move": 3, "scurry": 3, "minion-move": 2, "search": 2, "recover": 2, "mouse-defense": 3, "minion-defense": 4}
+GOOD_FOR_MICE = {
+    "move": 3,
+    "scurry": 3,
+    "minion-move": 2,
+    "search": 2,
+    "recover": 2,
+    "mouse-defense": 3,
+    "minion-defense": 4,
+}
 
 
 class Driver:
     """Plays one chapter game to its end: the bot for the mice, forced dice for every roll."""
 
-    def __init__(self, client: Any, game: str, token: str, *, kitchen_encounter: str, maggie_face: int) -> None:
+    def __init__(
+        self, client: Any, game: str, token: str, *, kitchen_encounter: str, maggie_face: int
+    ) -> None:
         self.client, self.game, self.auth = client, game, {"Authorization": f"Bearer {token}"}
         self.kitchen_encounter, self.maggie_face = kitchen_encounter, maggie_face
 
@@ -33,8 +43,13 @@ class Driver:
         if pending["type"] == "ShuffleRequested":
             return {"type": "Shuffle", "order": pending["cards"]}
         if pending["type"] == "DrawRequested":
-            wanted = self.kitchen_encounter if self.kitchen_encounter in pending["cards"] else pending["cards"][0]
-            return {"type": "Draw", "cards": [wanted if pending["deck"] == "encounter" else pending["cards"][0]]}
+            wanted = (
+                self.kitchen_encounter if self.kitchen_encounter in pending["cards"] else pending["cards"][0]
+            )
+            return {
+                "type": "Draw",
+                "cards": [wanted if pending["deck"] == "encounter" else pending["cards"][0]],
+            }
         if pending["type"] == "DecisionRequested":
             return {"type": "Choose", "option": pending["default"] or pending["options"][0]}
         reason, attack = pending["reason"], state.get("attack") or {}
@@ -70,8 +85,16 @@ def next_chapter(client: Any, campaign: str, auth: dict[str, str]) -> dict[str, 
 
 
 def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_campagna(client):
-    r = client.post("/campaigns", json={"chapters": ["chapter-1"] * 3, "party": {"mice": MICE}, "seats": SEATS,
-                                        "dice_mode": "manual", "undo_policy": "host"})
+    r = client.post(
+        "/campaigns",
+        json={
+            "chapters": ["chapter-1"] * 3,
+            "party": {"mice": MICE},
+            "seats": SEATS,
+            "dice_mode": "manual",
+            "undo_policy": "host",
+        },
+    )
     assert r.status_code == 201, r.text
     campaign, token = r.json()["campaign"]["id"], r.json()["tokens"][0]["token"]
     auth = {"Authorization": f"Bearer {token}"}
@@ -97,7 +120,9 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
     state_2 = client.get(f"/games/{second}/state").json()["state"]
     for mouse, card in carry_1.get("equipment", {}).items():
         assert state_2["pack"][mouse] == [card] and card not in state_2["search_deck"]
-    cheese_2 = state_2.get("cheese", {})  # cheese is lost; only Collin's Born to Lead may give him 1 at the start
+    cheese_2 = state_2.get(
+        "cheese", {}
+    )  # cheese is lost; only Collin's Born to Lead may give him 1 at the start
     assert all(cheese_2.get(m, 0) == 0 for m in MICE if m != "collin") and cheese_2.get("collin", 0) <= 1
     assert state_2.get("wounds", {}) == {} and state_2.get("effects", {}) == {}
     assert state_2["abilities"] == carry_1["abilities"], "kept abilities; no new starting card (RULINGS.md)"
@@ -115,8 +140,14 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
 
 
 def test_a_chapter_created_with_a_carry_over_setup_starts_with_it__001_campagna(client):
-    carry = {"from_chapter": "chapter-1", "story_achievements": ["miz-maggie-ally"], "equipment": {"filch": "toothpick"}}
-    r = client.post("/games", json={"setup": {"mice": MICE, "carry_over": carry}, "seats": SEATS, "dice_mode": "manual"})
+    carry = {
+        "from_chapter": "chapter-1",
+        "story_achievements": ["miz-maggie-ally"],
+        "equipment": {"filch": "toothpick"},
+    }
+    r = client.post(
+        "/games", json={"setup": {"mice": MICE, "carry_over": carry}, "seats": SEATS, "dice_mode": "manual"}
+    )
     assert r.status_code == 201, r.text
     state = client.get(f"/games/{r.json()['game']['id']}/state").json()["state"]
     assert state["story_achievements"] == ["miz-maggie-ally"] and state["pack"] == {"filch": ["toothpick"]}

@@ -16,7 +16,15 @@ from service.app import create_app
 from service.settings import Settings
 
 # search-cards: 71 records (the Leather Breastplate is one record of 2 copies; Tinkerer's Treasure is extra)
-LISTS = {"mice": 6, "minions": 13, "abilities": 28, "search-cards": 71, "encounters": 18, "tiles": 16, "chapters": 1}
+LISTS = {
+    "mice": 6,
+    "minions": 13,
+    "abilities": 28,
+    "search-cards": 71,
+    "encounters": 18,
+    "tiles": 16,
+    "chapters": 1,
+}
 
 
 @pytest.fixture
@@ -43,7 +51,12 @@ def test_one_tile_by_number_with_its_space_graph(client):
     r = client.get("/content/tiles/15")
     assert r.status_code == 200
     pipes = r.json()
-    assert (pipes["id"], pipes["side"], pipes["reverse"], pipes["provisional"]) == ("pipes", "orange", "sewer-drain-pipe", True)
+    assert (pipes["id"], pipes["side"], pipes["reverse"], pipes["provisional"]) == (
+        "pipes",
+        "orange",
+        "sewer-drain-pipe",
+        True,
+    )
     flips = [s for s in pipes["spaces"] if s["kind"] == "flip"]
     assert [s["flip_classes"] for s in flips] == [["tinkerer", "scamp"]]
     assert {e["line"] for e in pipes["edges"]} == {"plain", "yellow"}
@@ -65,12 +78,16 @@ def test_unknown_tiles_and_chapters_are_404_problems(client, path):
 
 def test_an_ability_with_an_unknown_cost_says_so(client):
     feint = next(a for a in client.get("/content/abilities").json() if a["id"] == "feint")
-    assert feint["cost"] is None and feint["provisional"] is True and "not found" in feint["provisional_reason"]
+    assert (
+        feint["cost"] is None and feint["provisional"] is True and "not found" in feint["provisional_reason"]
+    )
 
 
 def test_the_openapi_types_the_content_records(client):
     doc = client.get("/schema/openapi.json").json()
-    ok = doc["paths"]["/content/abilities"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    ok = doc["paths"]["/content/abilities"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ]
     assert ok["items"]["$ref"].endswith("/Ability")
     ability = doc["components"]["schemas"]["Ability"]["properties"]
     assert {"provisional", "provisional_reason", "cost", "classes"} <= set(ability)

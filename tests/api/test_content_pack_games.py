@@ -36,7 +36,9 @@ def test_a_content_pack_overrides_shipped_content_for_that_game_only(client):
     gained = next(e["payload"] for e in events if e["type"] == "MovementPointsGained")
     assert gained["move_value"] == 6 and gained["points"] == 7
     # another game, without the pack, keeps the shipped value
-    plain = client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS}).json()
+    plain = client.post(
+        "/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS}
+    ).json()
     state = client.get(f"/games/{plain['game']['id']}/state").json()["state"]
     assert state.get("content_pack") is None
     # the pack is in the log: a replay in a fresh process (no cached pack library) gives the same game
@@ -61,7 +63,11 @@ def test_a_content_pack_over_1_mib_is_refused_with_a_413_problem(client):
     mice = _mice_with_fast_filch()
     filch = next(m for m in mice["mice"] if m["id"] == "filch")
     filch["provisional"], filch["provisional_reason"] = True, "x" * packs.MAX_PACK_BYTES
-    body = {"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, "content_pack": {"mice.json": mice}}
+    body = {
+        "setup": {"chapter": "chapter-1", "mice": MICE},
+        "seats": SEATS,
+        "content_pack": {"mice.json": mice},
+    }
     r = client.post("/games", json=body)
     assert r.status_code == 413 and r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["rule"] == "setup.content-pack-too-large"

@@ -110,8 +110,9 @@ def test_any_origin_only_when_set_explicitly(tmp_path):
 
 def test_cors_origins_setting():
     assert Settings.from_env({}).cors_origins == ()
-    assert Settings.from_env({"DICELOG_CORS_ORIGINS": " https://a.example , http://localhost:5173 "}).cors_origins == (
-        "https://a.example", "http://localhost:5173")
+    assert Settings.from_env(
+        {"DICELOG_CORS_ORIGINS": " https://a.example , http://localhost:5173 "}
+    ).cors_origins == ("https://a.example", "http://localhost:5173")
     assert Settings.from_env({"DICELOG_CORS_ORIGINS": "*"}).cors_origins == ("*",)
     assert Settings.from_env({"DICELOG_CORS_ORIGINS": "http://[::1]:8080"}).cors_origins == ("http://[::1]:8080",)
     for bad in ("*, https://a.example", "https://a.example/app", "a.example", "ftp://a.example", "https://*.example"):

@@ -18,5 +18,8 @@ def test_the_bot_policy_prefers_acting_to_ending_the_turn():
 
     commands = [{"type": "EndTurn", "mouse": "filch"}, {"type": "Move", "mouse": "filch"}]
     assert choose(commands, random.Random(0))["type"] == "Move"
-    moves = [{"type": "MoveTo", "mouse": "filch", "path": ["A"]}, {"type": "MoveTo", "mouse": "filch", "path": ["A", "B"]}]
+    moves = [
+        {"type": "MoveTo", "mouse": "filch", "path": ["A"]},
+        {"type": "MoveTo", "mouse": "filch", "path": ["A", "B"]},
+    ]
     assert choose(moves, random.Random(0))["path"] == ["A", "B"]

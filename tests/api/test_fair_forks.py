@@ -53,7 +53,11 @@ def _play_to_end(client: TestClient[Any], game_id: str, tokens: dict[str, str]) 
 
 
 def _rolls(client: TestClient[Any], game_id: str) -> list[list[int]]:
-    return [c["result"] for c in client.get(f"/games/{game_id}/dice").json()["chances"] if c["type"] == "DiceRolled"]
+    return [
+        c["result"]
+        for c in client.get(f"/games/{game_id}/dice").json()["chances"]
+        if c["type"] == "DiceRolled"
+    ]
 
 
 def test_a_fork_of_a_running_game_played_to_its_end_reveals_its_own_seed_not_the_originals(race):
@@ -65,7 +69,9 @@ def test_a_fork_of_a_running_game_played_to_its_end_reveals_its_own_seed_not_the
                   headers=_auth(tokens[seat]))
     assert r.status_code == 201, r.text
     version = race.get(f"/games/{game_id}").json()["version"]
-    fork = race.post(f"/games/{game_id}/forks", json={"version": version}, headers=_auth(tokens["one"])).json()
+    fork = race.post(
+        f"/games/{game_id}/forks", json={"version": version}, headers=_auth(tokens["one"])
+    ).json()
     fork_id = fork["game"]["id"]
     fork_tokens = {"one": fork["tokens"][0]["token"]}
     fork_tokens["two"] = race.post(f"/games/{fork_id}/claims", headers=_auth(tokens["two"])).json()["token"]
@@ -77,9 +83,13 @@ def test_a_fork_of_a_running_game_played_to_its_end_reveals_its_own_seed_not_the
     own = [c for c in proof["chances"] if c["version"] > version]
     inherited = [c for c in proof["chances"] if c["version"] <= version]
     assert own and all(c["rederived"] for c in own if c["source"] == "server")
-    assert inherited and all(c["rederived"] is None for c in inherited), "proven by the original, not the fork"
+    assert inherited and all(c["rederived"] is None for c in inherited), (
+        "proven by the original, not the fork"
+    )
     verification = race.post(f"/games/{fork_id}/verify").json()["verification"]
-    assert verification["ok"] and verification["dice_checked"] == len([c for c in own if c["source"] == "server"])
+    assert verification["ok"] and verification["dice_checked"] == len(
+        [c for c in own if c["source"] == "server"]
+    )
     assert race.get(f"/games/{game_id}").json()["result"] is None, "the original runs on, untouched"
 
 

@@ -121,7 +121,9 @@ def test_state_at_every_version_is_the_replay_of_that_prefix(client):
     assert client.get(f"/games/{table.id}/state", params={"version": latest["version"]}).json() == latest
     first = client.get(f"/games/{table.id}/state", params={"version": 1}).json()
     assert first["version"] == 1
-    assert client.get(f"/games/{table.id}/state", params={"version": latest["version"] + 1}).status_code == 404
+    assert (
+        client.get(f"/games/{table.id}/state", params={"version": latest["version"] + 1}).status_code == 404
+    )
 
 
 def test_legal_commands_are_accepted(client):
@@ -176,7 +178,10 @@ def test_projections_serve_initiative_board_and_log(client):
             break
         time.sleep(0.05)
     version = table.summary()["version"]
-    while time.monotonic() < deadline and client.get(f"/games/{table.id}/initiative").json().get("version") != version:
+    while (
+        time.monotonic() < deadline
+        and client.get(f"/games/{table.id}/initiative").json().get("version") != version
+    ):
         time.sleep(0.05)
     initiative = client.get(f"/games/{table.id}/initiative").json()
     assert initiative["version"] == version
@@ -222,11 +227,15 @@ def test_altering_one_stored_event_is_detected_by_verify(client, tmp_path: Path)
     table.send(table.seat_of(mouse), {"type": "Move", "mouse": mouse})
     n = len(table.events())
     db = sqlite3.connect(tmp_path / "games.sqlite")
-    (state,) = db.execute(
-        "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 5", (table.id.replace("-", ""),)
-    ).fetchone() or db.execute(
-        "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 5", (table.id,)
-    ).fetchone()
+    (state,) = (
+        db.execute(
+            "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 5",
+            (table.id.replace("-", ""),),
+        ).fetchone()
+        or db.execute(
+            "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 5", (table.id,)
+        ).fetchone()
+    )
     edited = state.replace(b'"seat":"server"', b'"seat":"red"')
     assert edited != state
     db.execute(

@@ -30,7 +30,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """A live server with one real game, so generated requests also reach existing games."""
     settings_ = Settings(data_dir=tmp_path_factory.mktemp("schemathesis"), **NO_QUOTAS)
     with running_service(settings_) as base:
-        r = httpx.post(f"{base}/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS})
+        r = httpx.post(
+            f"{base}/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS}
+        )
         body = r.json()
         yield {"base": base, "game": body["game"]["id"], "token": body["tokens"][0]["token"]}
 

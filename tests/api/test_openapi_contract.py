@@ -115,7 +115,10 @@ def test_request_bodies_forbid_unknown_fields_and_keep_their_constraints():
     assert request["properties"]["expected_version"]["anyOf"][0]["minimum"] == 0
     move_to = SCHEMAS["MoveTo"]
     assert move_to["additionalProperties"] is False
-    assert move_to["properties"]["path"]["items"]["type"] == "string" and move_to["properties"]["path"]["minItems"] == 1
+    assert (
+        move_to["properties"]["path"]["items"]["type"] == "string"
+        and move_to["properties"]["path"]["minItems"] == 1
+    )
     for name in ("NewMiceAndMysticsGame", "ForkRequest", "NewCampaign", "RevertRequest"):
         assert SCHEMAS[name]["additionalProperties"] is False, name
 
@@ -218,11 +221,16 @@ def stateful_machine(live):
 
         def after_call(self, response: Any, case: Any) -> None:
             super().after_call(response, case)
-            if case.operation.definition.raw.get("operationId") == "createGame" and response.status_code == 201:
+            if (
+                case.operation.definition.raw.get("operationId") == "createGame"
+                and response.status_code == 201
+            ):
                 body = response.json()
                 _Tokens.by_game[body["game"]["id"]] = body["tokens"][0]["token"]
 
-        def validate_response(self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any) -> None:
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
             case.validate_response(
                 response, transport_kwargs=kwargs or None,
                 excluded_checks=[allow_header_conformance, positive_data_acceptance],

@@ -15,11 +15,20 @@ SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "con
 
 
 def new_game(client: Any, **setup: Any) -> Any:
-    return client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": MICE, **setup}, "seats": SEATS,
-                                       "dice_mode": "manual", "decision_policy": "ask"})
+    return client.post(
+        "/games",
+        json={
+            "setup": {"chapter": "chapter-1", "mice": MICE, **setup},
+            "seats": SEATS,
+            "dice_mode": "manual",
+            "decision_policy": "ask",
+        },
+    )
 
 
-def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_controlling_seat__001_scegliere_una_abilita(client):
+def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_controlling_seat__001_scegliere_una_abilita(  # noqa: E501
+    client,
+):
     r = new_game(client)
     assert r.status_code == 201, r.text
     body = r.json()
@@ -30,7 +39,9 @@ def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_contro
         assert pending["type"] == "DecisionRequested" and pending["decision"] == "starting-ability"
         assert pending["piece"] == mouse and pending["default"] in pending["options"]
         option = pending["options"][-1]
-        events = send(client, game, {"Authorization": f"Bearer {tokens[seat]}"}, {"type": "Choose", "option": option})
+        events = send(
+            client, game, {"Authorization": f"Bearer {tokens[seat]}"}, {"type": "Choose", "option": option}
+        )
         assert {"type": "StartingAbilityTaken", "mouse": mouse, "ability": option} in events
         chosen[mouse] = option
     assert client.get(f"/games/{game}").json()["pending"]["type"] == "ShuffleRequested"
@@ -50,9 +61,14 @@ def test_starting_abilities_in_the_setup_document_and_a_refused_one__001_sceglie
     r = new_game(client, abilities={"collin": "cure"})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     problem = r.json()
-    assert problem["type"] == "urn:dicelog:rule:setup.ability-not-eligible" and problem["rule"] == "setup.ability-not-eligible"
+    assert (
+        problem["type"] == "urn:dicelog:rule:setup.ability-not-eligible"
+        and problem["rule"] == "setup.ability-not-eligible"
+    )
     assert client.get("/games").json()["games"] == [], "a refused setup creates nothing"
-    r = new_game(client, abilities={"collin": "inspire", "filch": "dodge", "maginos": "mystic-bolt", "nez": "set-trap"})
+    r = new_game(
+        client, abilities={"collin": "inspire", "filch": "dodge", "maginos": "mystic-bolt", "nez": "set-trap"}
+    )
     assert r.status_code == 201, r.text
     game = r.json()["game"]["id"]
     assert client.get(f"/games/{game}").json()["pending"]["type"] == "ShuffleRequested"
@@ -64,13 +80,19 @@ def test_share_as_an_exchange_and_refusals_through_the_api__001_condividere(clie
         "tiles": [{"tile": 5, "column": 0, "row": 0}],
         "figures": [{"mouse": "filch", "space": "GR-6"}, {"mouse": "collin", "space": "GR-6"}],
         "track": ["filch", "collin"], "mouse_cheese": {"collin": 2}})
-    events = send(client, game, auth, {"type": "Share", "mouse": "filch", "with_mouse": "collin", "take_cheese": 2})
+    events = send(
+        client, game, auth, {"type": "Share", "mouse": "filch", "with_mouse": "collin", "take_cheese": 2}
+    )
     assert any(e["type"] == "CheeseShared" for e in events)
     state = client.get(f"/games/{game}/state").json()["state"]
     # Collin's 1 is Born to Lead (laid second on the track): his 2 went to Filch
     assert state["cheese"].get("filch") == 2 and state["cheese"].get("collin", 0) == 1
-    problem = refused(client, game, auth, {"type": "Share", "mouse": "filch", "with_mouse": "collin", "take": ["nothing"]})
-    assert problem["type"].startswith("urn:dicelog:rule:") and problem["rule"].startswith(("share.", "free-action."))
+    problem = refused(
+        client, game, auth, {"type": "Share", "mouse": "filch", "with_mouse": "collin", "take": ["nothing"]}
+    )
+    assert problem["type"].startswith("urn:dicelog:rule:") and problem["rule"].startswith(
+        ("share.", "free-action.")
+    )
 
 
 def test_a_scroll_the_pack_does_not_hold_is_refused_through_the_api__001_carte_ricerca(client):
@@ -78,5 +100,7 @@ def test_a_scroll_the_pack_does_not_hold_is_refused_through_the_api__001_carte_r
         "tiles": [{"tile": 5, "column": 0, "row": 0}],
         "figures": [{"mouse": "filch", "space": "GR-6"}, {"mouse": "collin", "space": "GR-6"}],
         "track": ["filch", "collin"]})
-    problem = refused(client, game, auth, {"type": "UseScroll", "mouse": "filch", "card": "scroll-of-levitation"})
+    problem = refused(
+        client, game, auth, {"type": "UseScroll", "mouse": "filch", "card": "scroll-of-levitation"}
+    )
     assert problem["rule"] == "scroll.not-in-pack" and problem["status"] == 422

@@ -129,7 +129,9 @@ def test_a_fork_of_a_running_game_rolls_from_a_fresh_seed_and_hands_out_only_the
     assert client.post(f"/games/{fork.id}/claims", headers=fork.auth("blue")).status_code == 401
     for t in (table, fork):
         mouse = t.summary()["turn"]
-        legal = client.get(f"/games/{t.id}/legal-commands", headers=t.auth(t.seat_of(mouse))).json()["commands"]
+        legal = client.get(f"/games/{t.id}/legal-commands", headers=t.auth(t.seat_of(mouse))).json()[
+            "commands"
+        ]
         move_to = next(c for c in legal if c["type"] == "MoveTo")
         assert t.send(t.seat_of(mouse), move_to).status_code == 201
         _end_turns(t, 2)
@@ -159,7 +161,9 @@ def test_an_exported_log_verifies_offline_and_an_edited_line_is_named(client):
     text = b"\n".join(export_lines(UUID(table.id), stored)) + b"\n"
     assert verify_file(io.BytesIO(text)).ok
     lines = text.splitlines()
-    lines[7] = lines[7].replace(b'"seat":"server"', b'"seat":"blue"').replace(b'"seat":"red"', b'"seat":"blue"')
+    lines[7] = (
+        lines[7].replace(b'"seat":"server"', b'"seat":"blue"').replace(b'"seat":"red"', b'"seat":"blue"')
+    )
     report = verify_file(io.BytesIO(b"\n".join(lines)))
     assert not report.ok and report.divergence.version == 7
 
@@ -178,14 +182,22 @@ def test_projections_show_the_state_after_an_undo(client):
     assert table.send("red", {"type": "RequestUndo", "to_version": start}).status_code == 201
     version = table.summary()["version"]
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and client.get(f"/games/{table.id}/board").json().get("version") != version:
+    while (
+        time.monotonic() < deadline
+        and client.get(f"/games/{table.id}/board").json().get("version") != version
+    ):
         time.sleep(0.05)
     game = client.app.state.runtime.games.game(UUID(table.id))
     ruleset = registry.get("mice-and-mystics")
     as_json = lambda value: msgspec.json.decode(msgspec.json.encode(value))  # noqa: E731
     assert client.get(f"/games/{table.id}/board").json()["board"] == as_json(ruleset.board_view(game.state))
-    while time.monotonic() < deadline and client.get(f"/games/{table.id}/initiative").json().get("version") != version:
+    while (
+        time.monotonic() < deadline
+        and client.get(f"/games/{table.id}/initiative").json().get("version") != version
+    ):
         time.sleep(0.05)
-    assert client.get(f"/games/{table.id}/initiative").json()["initiative"] == as_json(ruleset.initiative_view(game.state))
+    assert client.get(f"/games/{table.id}/initiative").json()["initiative"] == as_json(
+        ruleset.initiative_view(game.state)
+    )
     lines = client.get(f"/games/{table.id}/log", params={"limit": 1000}).json()["lines"]
     assert any(line["type"] == "UndoApplied" for line in lines), "the log says the game was rewound"

@@ -11,8 +11,14 @@ SANDBOX = {"tiles": [{"tile": "guard-room", "column": 0, "row": 0}, {"tile": 4, 
 
 
 def test_create_a_game_from_a_sandbox_table__design_content_is_data(client):
-    r = client.post("/games", json={"setup": {"mice": ["collin", "filch"], "sandbox": SANDBOX}, "seats": SEATS,
-                                    "dice_mode": "manual"})
+    r = client.post(
+        "/games",
+        json={
+            "setup": {"mice": ["collin", "filch"], "sandbox": SANDBOX},
+            "seats": SEATS,
+            "dice_mode": "manual",
+        },
+    )
     assert r.status_code == 201, r.text
     game = r.json()["game"]["id"]
     state = client.get(f"/games/{game}/state").json()["state"]

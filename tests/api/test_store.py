@@ -43,7 +43,9 @@ def test_two_concurrent_commands_on_the_same_version_one_wins_one_gets_409(clien
 
     def send() -> None:
         barrier.wait()
-        statuses.append(table.send(seat, {"type": "EndTurn", "mouse": mouse}, expected_version=version).status_code)
+        statuses.append(
+            table.send(seat, {"type": "EndTurn", "mouse": mouse}, expected_version=version).status_code
+        )
 
     threads = [threading.Thread(target=send) for _ in range(2)]
     for t in threads:

@@ -168,10 +168,15 @@ def test_an_idle_stream_opens_with_retry_then_sends_keep_alive_comments(tmp_path
 
 def test_a_save_wakes_the_stream_at_once_without_waiting_for_the_poll(tmp_path):
     # The poll interval is 30 s: only the in-process wake-up can explain a delivery within 5 s.
-    with serve(settings(tmp_path, sse_poll_interval=30)) as url, httpx.Client(base_url=url, timeout=10) as http:
+    with (
+        serve(settings(tmp_path, sse_poll_interval=30)) as url,
+        httpx.Client(base_url=url, timeout=10) as http,
+    ):
         made = race_game(http, goal=100)
         game_id, version = made["game"]["id"], made["game"]["version"]
-        with http.stream("GET", f"/games/{game_id}/stream", headers={"Last-Event-ID": str(version)}) as response:
+        with http.stream(
+            "GET", f"/games/{game_id}/stream", headers={"Last-Event-ID": str(version)}
+        ) as response:
             blocks = sse_blocks(response.iter_lines())
             assert next(blocks)["retry"] == "2000"
             for _ in range(3):
@@ -203,7 +208,9 @@ def test_the_stream_ends_after_the_game_ends_and_a_reconnect_past_the_end_is_204
             r = http.get(f"/games/{game_id}/stream", headers={"Last-Event-ID": str(last)})
             assert r.status_code == 204 and r.content == b"", (last, r.status_code, r.text)
         # Before the end, the rest of the log is sent and the stream ends again.
-        with http.stream("GET", f"/games/{game_id}/stream", headers={"Last-Event-ID": str(end - 1)}) as response:
+        with http.stream(
+            "GET", f"/games/{game_id}/stream", headers={"Last-Event-ID": str(end - 1)}
+        ) as response:
             assert response.status_code == 200
             tail = [b for b in sse_blocks(response.iter_lines()) if "data" in b]
         assert [int(e["id"]) for e in tail] == [end]

@@ -53,7 +53,9 @@ class ApiGame:
         return f"{base}/play/{self.id}{tail}" + (f"#token={token}" if token else "")
 
 
-def mice_game(base: str, *, dice_mode: str, seats: list[dict[str, Any]], visibility: str = "public") -> ApiGame:
+def mice_game(
+    base: str, *, dice_mode: str, seats: list[dict[str, Any]], visibility: str = "public"
+) -> ApiGame:
     return ApiGame(base, {
         "ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE}, "seats": seats,
         "dice_mode": dice_mode, "visibility": visibility,
@@ -67,7 +69,10 @@ def ready(page: Any, timeout: float = 15_000) -> None:
 def wait_version(page: Any, version: int, timeout: float = 10_000) -> None:
     """Until the page shows ``version`` (or later) and sends nothing."""
     page.wait_for_function(
-        "v => Number(document.body.dataset.version) >= v && !document.body.dataset.busy", arg=version, timeout=timeout)
+        "v => Number(document.body.dataset.version) >= v && !document.body.dataset.busy",
+        arg=version,
+        timeout=timeout,
+    )
 
 
 def play_demo_game(base: str, seed: int = 7, max_commands: int = 5000) -> ApiGame:

@@ -64,5 +64,8 @@ def test_the_history_slider_shows_the_figures_of_the_state_at_any_version(live: 
     page.wait_for_selector(f"#board svg[data-version='{final['version'] // 2}']")
     screenshot(page, "history")
     assert not errors, errors
-    print(f"\nhistory slider: 20 versions of {final['version']}; step median {statistics.median(steps) * 1000:.0f} ms, "
-          f"max {max(steps) * 1000:.0f} ms")
+    print(
+        f"\nhistory slider: 20 versions of {final['version']}; step median "
+        f"{statistics.median(steps) * 1000:.0f} ms, "
+        f"max {max(steps) * 1000:.0f} ms"
+    )

@@ -15,7 +15,11 @@ def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(tmp_path:
     from service.demo import running_service
 
     with running_service(settings_in(tmp_path)) as base:
-        listed = mice_game(base, dice_mode="server", seats=[{"name": "solo", "controls": ["collin", "filch", "maginos", "nez"]}])
+        listed = mice_game(
+            base,
+            dice_mode="server",
+            seats=[{"name": "solo", "controls": ["collin", "filch", "maginos", "nez"]}],
+        )
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -47,15 +51,27 @@ def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(tmp_path:
             path, _, fragment = href.partition("#")
             assert fragment.startswith("token="), (label, href)  # the token is in the fragment only
             assert "token" not in path
-        game = httpx.get(f"{base}/games/{game_id}", headers={"Authorization": f"Bearer {links['Join as seat red'].split('token=')[1]}"}).json()
-        assert game["dice_mode"] == "manual" and game["undo_policy"] == "all-seats" and game["visibility"] == "private"
-        assert game["seats"] == [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
+        game = httpx.get(
+            f"{base}/games/{game_id}",
+            headers={"Authorization": f"Bearer {links['Join as seat red'].split('token=')[1]}"},
+        ).json()
+        assert (
+            game["dice_mode"] == "manual"
+            and game["undo_policy"] == "all-seats"
+            and game["visibility"] == "private"
+        )
+        assert game["seats"] == [
+            {"name": "red", "controls": ["collin", "filch"]},
+            {"name": "blue", "controls": ["maginos", "nez"]},
+        ]
         screenshot(page, "lobby")
         # a join link opens the seat's table; the token never went into a request's URL
         page.click("#created a.join[data-label='Join as seat red']")
         ready(page)
         assert page.locator("#who").inner_text() == "Seat red"
-        page.wait_for_selector("#controls .shuffle-card")  # manual dice: the initiative shuffle is red's to enter
+        page.wait_for_selector(
+            "#controls .shuffle-card"
+        )  # manual dice: the initiative shuffle is red's to enter
         page.goto(f"{base}{links['Spectator link']}")
         ready(page)
         assert page.locator("#who").inner_text() == "Reading with a token (no seat)"

@@ -13,7 +13,10 @@ from tests.browser.conftest import screenshot
 from tests.browser.support import ApiGame, mice_game, ready, wait_version
 
 ONE_SEAT = [{"name": "table", "controls": ["collin", "filch", "maginos", "nez"]}]
-TWO_SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
+TWO_SEATS = [
+    {"name": "red", "controls": ["collin", "filch"]},
+    {"name": "blue", "controls": ["maginos", "nez"]},
+]
 
 
 def shortest(commands: list[dict[str, Any]], space: str) -> dict[str, Any]:
@@ -76,8 +79,17 @@ def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any,
 
 
 def comparable(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(e["version"], e["type"], e["seat"], json.dumps(e["payload"], sort_keys=True), e["undone"], e["round"])
-            for e in events]
+    return [
+        (
+            e["version"],
+            e["type"],
+            e["seat"],
+            json.dumps(e["payload"], sort_keys=True),
+            e["undone"],
+            e["round"],
+        )
+        for e in events
+    ]
 
 
 def test_the_first_round_of_chapter_1_played_by_clicks_and_die_taps_equals_the_same_commands_over_the_api(
@@ -118,7 +130,9 @@ def test_the_first_round_of_chapter_1_played_by_clicks_and_die_taps_equals_the_s
     print(f"\nfirst round: {len(sent)} commands by clicks, {len(game.events())} events, equal to the twin's")
 
 
-def test_a_move_at_one_seats_table_appears_at_the_other_seats_table_within_a_second(live: str, browser: Any) -> None:
+def test_a_move_at_one_seats_table_appears_at_the_other_seats_table_within_a_second(
+    live: str, browser: Any
+) -> None:
     game = mice_game(live, dice_mode="server", seats=TWO_SEATS)
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in TWO_SEATS]
     try:
@@ -150,7 +164,9 @@ def test_a_move_at_one_seats_table_appears_at_the_other_seats_table_within_a_sec
                 me.keyboard.press("Enter")
             else:
                 me.click(target)
-            other.wait_for_selector(f"#board .figure[data-figure='{mouse}'][data-space='{space}']", timeout=5000)
+            other.wait_for_selector(
+                f"#board .figure[data-figure='{mouse}'][data-space='{space}']", timeout=5000
+            )
             delays.append(time.monotonic() - start)
             version = game.get("")["version"]
             wait_version(me, version)
@@ -191,10 +207,17 @@ def test_a_refusal_shows_the_problems_detail_and_the_table_catches_up(live: str,
 
 
 def test_undo_of_the_last_command_from_the_table(live: str, context: Any) -> None:
-    game = ApiGame(live, {
-        "ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "nez"]},
-        "seats": ONE_SEAT, "dice_mode": "manual", "undo_policy": "own-turn", "visibility": "public",
-    })
+    game = ApiGame(
+        live,
+        {
+            "ruleset": "mice-and-mystics",
+            "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "nez"]},
+            "seats": ONE_SEAT,
+            "dice_mode": "manual",
+            "undo_policy": "own-turn",
+            "visibility": "public",
+        },
+    )
     pending = game.get("/legal-commands", "table")["pending"]
     game.send("table", {"type": "Shuffle", "order": pending["cards"]})
     mouse = game.get("")["turn"]

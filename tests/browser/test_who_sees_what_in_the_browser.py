@@ -68,7 +68,10 @@ def test_a_seat_page_never_shows_another_seats_cards(live_secret_hand: str, cont
             if seat == "red":
                 page.click(f"#controls .option[data-option='{pending['options'][0]}']")
             else:
-                game.send(seat, {"type": "Choose", "option": game.get("/legal-commands", seat)["pending"]["options"][0]})
+                game.send(
+                    seat,
+                    {"type": "Choose", "option": game.get("/legal-commands", seat)["pending"]["options"][0]},
+                )
         elif legal["commands"]:
             choices = [c for c in legal["commands"] if c["type"] in ("Begin", "hand.Play", "hand.Discard")]
             command = rng.choice(choices)

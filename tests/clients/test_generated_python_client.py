@@ -34,13 +34,15 @@ CONFIG = ROOT / "clients" / "python" / "config.yaml"
 PACKAGE = "dicelog_client"
 
 ACCEPTED_WARNINGS: dict[str, str] = {}
-"""A text found in a generator warning -> why the playing test accepts that warning (each must still occur)."""
+"""A text found in a generator warning -> why the playing test accepts that warning (each must
+still occur)."""
 
 ACCEPTED_UNTYPED = {
-    ".payload.command": "CommandAccepted.command is an open object with a required `type`: a reader who may not "
-    "see a command's arguments gets only its type, so it cannot be the command union (GameCommand).",
-    ".payload.setup": "GameCreated.setup is `{}` in the document (the ruleset's setup document): it could be the "
-    "ruleset's Setup (one variant per served ruleset).",
+    ".payload.command": "CommandAccepted.command is an open object with a required `type`: "
+    "a reader who may not see a command's arguments gets only its type, so it cannot be the command "
+    "union (GameCommand).",
+    ".payload.setup": "GameCreated.setup is `{}` in the document (the ruleset's setup document): "
+    "it could be the ruleset's Setup (one variant per served ruleset).",
 }
 """The end of a path in an answer -> why the playing test accepts a raw dict there (each must still occur)."""
 
@@ -65,9 +67,13 @@ def generate(out: Path, document: Path) -> tuple[int, str, list[str]]:
     output = run.stdout + run.stderr
     warnings = []
     if "Warning(s) encountered" in output:
-        section = output.split("Warning(s) encountered", 1)[1].split("If you believe this was a mistake", 1)[0]
+        section = output.split("Warning(s) encountered", 1)[1].split("If you believe this was a mistake", 1)[
+            0
+        ]
         section = section.split("\n", 1)[1] if "\n" in section else ""
-        warnings = [w.strip() for w in re.split(r"(?m)^(?=WARNING |Unable to |Skipping )", section) if w.strip()]
+        warnings = [
+            w.strip() for w in re.split(r"(?m)^(?=WARNING |Unable to |Skipping )", section) if w.strip()
+        ]
     return run.returncode, output, warnings
 
 
@@ -93,7 +99,9 @@ def operation(package: ModuleType, operation_id: str) -> ModuleType:
     """The generated module of an operation, by its operationId, whatever tag folder it is in."""
     snake = re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower()
     found = sorted(Path(package.__file__).parent.glob(f"api/*/{snake}.py"))
-    assert len(found) == 1, f"operationId {operation_id}: expected one generated module {snake}.py, found {found}"
+    assert len(found) == 1, (
+        f"operationId {operation_id}: expected one generated module {snake}.py, found {found}"
+    )
     return importlib.import_module(f"{PACKAGE}.api.{found[0].parent.name}.{snake}")
 
 
@@ -106,12 +114,16 @@ def untyped(value: Any, path: str = "") -> list[tuple[str, str]]:
         return [where for i, item in enumerate(value) for where in untyped(item, f"{path}[{i}]")]
     if not attrs.has(type(value)):
         return []  # str, int, float, bool, None, an enum member, UUID, Unset
-    assert type(value).__module__.startswith(f"{PACKAGE}.models."), f"{path}: {type(value)} is not a generated model"
+    assert type(value).__module__.startswith(f"{PACKAGE}.models."), (
+        f"{path}: {type(value)} is not a generated model"
+    )
     names = [f.name for f in attrs.fields(type(value)) if f.name != "additional_properties"]
     extra: dict[str, Any] = getattr(value, "additional_properties", {})
     found = []
     if names and extra:
-        found.append((path, f"{type(value).__name__} has keys the document does not declare: {sorted(extra)}"))
+        found.append(
+            (path, f"{type(value).__name__} has keys the document does not declare: {sorted(extra)}")
+        )
     for name in names:
         found += untyped(getattr(value, name), f"{path}.{name}")
     if not names:  # a map (additionalProperties: a schema): its values must be typed
@@ -130,7 +142,9 @@ class Answers:
     def __call__(self, response: Any, model: type, status: int = 200) -> Any:
         assert response.status_code == status, f"{response.status_code}: {response.content[:500]!r}"
         answer = response.parsed
-        assert isinstance(answer, model), f"expected {model.__name__}, parsed {type(answer).__name__}: {answer!r:.300}"
+        assert isinstance(answer, model), (
+            f"expected {model.__name__}, parsed {type(answer).__name__}: {answer!r:.300}"
+        )
         for path, what in untyped(answer):
             self.holes.setdefault(re.sub(r"\[\d+\]", "[]", f"{model.__name__}{path}"), what)
         return answer
@@ -141,15 +155,20 @@ def test_a_generated_python_client_plays_a_game_with_typed_models_only(tmp_path,
     code, output, warnings = generate(tmp_path / "client", OPENAPI)
     assert code == 0, f"openapi-python-client refuses openapi/openapi.json:\n{output}"
     unexplained = [w for w in warnings if not any(text in w for text in ACCEPTED_WARNINGS)]
-    assert not unexplained, "openapi-python-client warns about openapi/openapi.json:\n\n" + "\n\n".join(unexplained)
+    assert not unexplained, "openapi-python-client warns about openapi/openapi.json:\n\n" + "\n\n".join(
+        unexplained
+    )
     fixed = [text for text in ACCEPTED_WARNINGS if not any(text in w for w in warnings)]
     assert not fixed, f"no such warning now: remove {fixed} from ACCEPTED_WARNINGS"
     try:
         client_package = load(tmp_path / "client")
         generated = time.monotonic()
         summary = play(client_package, live_service)
-        print(f"python client: generated in {generated - started:.1f}s, played in {time.monotonic() - generated:.1f}s: "
-              f"{summary}")
+        print(
+            f"python client: generated in {generated - started:.1f}s, played in "
+            f"{time.monotonic() - generated:.1f}s: "
+            f"{summary}"
+        )
     finally:
         if str(tmp_path / "client") in sys.path:
             sys.path.remove(str(tmp_path / "client"))
@@ -161,8 +180,17 @@ def play(package: ModuleType, base_url: str) -> str:
     m = importlib.import_module(f"{PACKAGE}.models")
     parsed = Answers()
     create_game, get_legal_commands, send_command, get_game, get_state, list_events, get_turn, verify_game = (
-        operation(package, name) for name in ("createGame", "getLegalCommands", "sendCommand", "getGame", "getState",
-                                              "listEvents", "getTurn", "verifyGame")
+        operation(package, name)
+        for name in (
+            "createGame",
+            "getLegalCommands",
+            "sendCommand",
+            "getGame",
+            "getState",
+            "listEvents",
+            "getTurn",
+            "verifyGame",
+        )
     )
     anonymous = package.Client(base_url=base_url, raise_on_unexpected_status=True)
     body = m.NewMiceAndMysticsGame(
@@ -175,8 +203,10 @@ def play(package: ModuleType, base_url: str) -> str:
     )
     created = parsed(create_game.sync_detailed(client=anonymous, body=body), m.GameCreatedBody, 201)
     game_id, first_version = created.game.id, created.game.version
-    seats = {t.seat: package.AuthenticatedClient(base_url=base_url, token=t.token, raise_on_unexpected_status=True)
-             for t in created.tokens}
+    seats = {
+        t.seat: package.AuthenticatedClient(base_url=base_url, token=t.token, raise_on_unexpected_status=True)
+        for t in created.tokens
+    }
     assert set(seats) == set(SEATS)
     controller = {mouse: seat.name for seat in created.game.seats for mouse in seat.controls}
 
@@ -196,7 +226,9 @@ def play(package: ModuleType, base_url: str) -> str:
             continue
         command = answer(m, legal.pending) if legal.pending is not None else choose(m, legal.commands)
         request = m.CommandRequest(command=command, expected_version=legal.version)
-        outcome = parsed(send_command.sync_detailed(game_id, client=seats[seat], body=request), m.CommandResult, 201)
+        outcome = parsed(
+            send_command.sync_detailed(game_id, client=seats[seat], body=request), m.CommandResult, 201
+        )
         sent[type(command).__name__] += 1
         assert outcome.game_id == game_id
         assert outcome.version > version and outcome.events, "every command writes events"
@@ -223,7 +255,9 @@ def play(package: ModuleType, base_url: str) -> str:
     turn = parsed(get_turn.sync_detailed(game_id, 1, client=seats["red"]), m.TurnView)
     assert turn.number == 1 and turn.events
     report = parsed(verify_game.sync_detailed(game_id, client=seats["red"]), m.VerifyResult)
-    unexplained = {p: w for p, w in parsed.holes.items() if not any(p.endswith(end) for end in ACCEPTED_UNTYPED)}
+    unexplained = {
+        p: w for p, w in parsed.holes.items() if not any(p.endswith(end) for end in ACCEPTED_UNTYPED)
+    }
     assert not unexplained, "answers not typed all the way down:\n" + "\n".join(
         f"{p}: {w}" for p, w in sorted(unexplained.items()))
     fixed = [end for end in ACCEPTED_UNTYPED if not any(p.endswith(end) for p in parsed.holes)]
@@ -238,7 +272,9 @@ def play(package: ModuleType, base_url: str) -> str:
 
 def answer(m: ModuleType, pending: Any) -> Any:
     """The answer to a pending node: server dice roll themselves, so only decisions come here."""
-    assert isinstance(pending, m.DecisionRequested), f"unexpected pending node in a server-dice game: {pending!r}"
+    assert isinstance(pending, m.DecisionRequested), (
+        f"unexpected pending node in a server-dice game: {pending!r}"
+    )
     option = pending.default if isinstance(pending.default, str) else pending.options[0]
     return m.Choose(type_="Choose", option=option)
 

@@ -52,7 +52,9 @@ def test_a_typescript_client_typed_from_the_document_compiles_strictly_and_plays
     assert not warnings, "openapi-typescript warns about openapi/openapi.json:\n" + "\n".join(warnings)
     assert (CLIENT / "generated" / "api.d.ts").exists()
 
-    compiled = _run([str(CLIENT / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json", "--strict"], timeout=300)
+    compiled = _run(
+        [str(CLIENT / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json", "--strict"], timeout=300
+    )
     assert compiled.returncode == 0 and "error TS" not in compiled.stdout, (
         f"tsc --strict reports errors:\n{compiled.stdout}\n{compiled.stderr}"
     )
@@ -62,14 +64,22 @@ def test_a_typescript_client_typed_from_the_document_compiles_strictly_and_plays
     )
     built = time.monotonic()
 
-    played = subprocess.run([node, str(CLIENT / "dist" / "play.js"), live_service], cwd=CLIENT, capture_output=True,
-                            text=True, timeout=300, check=False,
-                            env={**os.environ, "DICELOG_MAX_COMMANDS": str(MAX_COMMANDS)})
+    played = subprocess.run(
+        [node, str(CLIENT / "dist" / "play.js"), live_service],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "DICELOG_MAX_COMMANDS": str(MAX_COMMANDS)},
+    )
     assert played.returncode == 0, f"play.js failed ({played.returncode}):\n{played.stdout}\n{played.stderr}"
     summary = json.loads(played.stdout.strip().splitlines()[-1])
     assert summary["verified"] is True and summary["verified_events"] == summary["version"]
     assert summary["commands"] > 0 and summary["sent"].get("EndTurn", 0) >= 2, summary
     assert summary["sent"].get("Choose", 0) >= 1, "no decision was asked and answered"
-    assert summary["result"] is not None, f"no result after {MAX_COMMANDS} commands (the policy loses in ~100-150)"
+    assert summary["result"] is not None, (
+        f"no result after {MAX_COMMANDS} commands (the policy loses in ~100-150)"
+    )
     print(f"typescript client: npm ci {installed_at - started:.1f}s, generated and compiled in "
           f"{built - installed_at:.1f}s, played in {time.monotonic() - built:.1f}s: {summary}")

@@ -311,7 +311,8 @@ def check_game(
         answered.setdefault(e["command_id"], set()).add(e["version"])
     for command_id, versions_answered in answered.items():
         assert per_command[command_id] == len(versions_answered), (
-            f"command {command_id}: {len(versions_answered)} events acknowledged, {per_command[command_id]} stored"
+            f"command {command_id}: {len(versions_answered)} events acknowledged, {per_command[command_id]} "
+            "stored"
         )
     r = http.post(f"/games/{game}/verify", headers=bearer(token), timeout=120)
     assert r.status_code == 200, r.text

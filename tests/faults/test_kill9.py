@@ -97,7 +97,8 @@ def _kill9_under_load(server: Server, seed: int) -> None:
         for game, token in games:
             check_game(http, game, token, ledger.acked.get(game, []))
     print(
-        f"kill -9 x{KILLS}: statuses {ledger.statuses}, {ledger.interrupted} attempts without an answer, sent again"
+        f"kill -9 x{KILLS}: statuses {ledger.statuses}, {ledger.interrupted} attempts without an answer, "
+        "sent again"
     )
 
 

@@ -39,7 +39,9 @@ from tests.services import redis_server_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "redis-stream-entry.schema.json").read_text())
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+VALIDATOR = jsonschema.Draft202012Validator(
+    SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+)
 
 pytestmark = pytest.mark.redis
 
@@ -59,8 +61,21 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-             "--appendfsync", "always", "--dir", str(self.dir)],
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.dir),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -150,7 +165,11 @@ def _validated(client: redis.Redis, key: str) -> list[dict[str, Any]]:
     entries = []
     for _, fields in client.xrange(key):
         text = {k.decode(): v.decode() for k, v in fields.items()}
-        entry: dict[str, Any] = {**text, "event": json.loads(text["event"]), "hidden": text["hidden"] == "true"}
+        entry: dict[str, Any] = {
+            **text,
+            "event": json.loads(text["event"]),
+            "hidden": text["hidden"] == "true",
+        }
         for name in ("format", "notification_id", "version"):
             entry[name] = int(text[name])
         errors = [e.message for e in VALIDATOR.iter_errors(entry)]
@@ -174,7 +193,9 @@ def _secret_hand_game(http: TestClient[Any]) -> dict[str, Any]:
             auth = {"Authorization": f"Bearer {token}"}
             legal = http.get(f"/games/{game_id}/legal-commands", headers=auth).json()
             if legal["commands"]:
-                sent = http.post(f"/games/{game_id}/commands", json={"command": legal["commands"][0]}, headers=auth)
+                sent = http.post(
+                    f"/games/{game_id}/commands", json={"command": legal["commands"][0]}, headers=auth
+                )
                 assert sent.status_code == 201, sent.text
                 break
     return http.get(f"/games/{game_id}").json()
@@ -191,11 +212,16 @@ def test_every_entry_of_every_stream_follows_the_schema(redis_server, tmp_path):
         versions = {table.id: table.summary()["version"], hand["id"]: hand["version"]}
         streams = {
             game_stream(table.id): versions[table.id],
-            **{game_stream(hand["id"], a): versions[hand["id"]] for a in (None, "auditor", "seat:north", "seat:south")},
+            **{
+                game_stream(hand["id"], a): versions[hand["id"]]
+                for a in (None, "auditor", "seat:north", "seat:south")
+            },
             GLOBAL_STREAM: sum(versions.values()),
         }
         assert _wait_for(lambda: all(client.xlen(k) >= n for k, n in streams.items()))
-    assert not client.exists(game_stream(table.id, "auditor")), "an all-public game has only its public stream"
+    assert not client.exists(game_stream(table.id, "auditor")), (
+        "an all-public game has only its public stream"
+    )
     seen: dict[str, list[dict[str, Any]]] = {key: _validated(client, key) for key in streams}
     for key, entries in seen.items():
         if key != GLOBAL_STREAM:
@@ -213,7 +239,11 @@ def test_every_entry_of_every_stream_follows_the_schema(redis_server, tmp_path):
     assert payloads["public"] != payloads["auditor"], "the dealt cards are masked for the spectator"
     assert payloads["north"] not in (payloads["public"], payloads["auditor"]), "north sees its own hand only"
     for stub in (e for e in public + north if e["hidden"]):
-        assert stub["event"]["payload"] is None and stub["event"]["hidden"] and stub["type"] == stub["event"]["type"]
+        assert (
+            stub["event"]["payload"] is None
+            and stub["event"]["hidden"]
+            and stub["type"] == stub["event"]["type"]
+        )
     assert not any(e["hidden"] for e in auditor)
 
 
@@ -290,7 +320,9 @@ def test_the_readme_consumer_group_example_against_a_real_game(redis_server, tmp
         _play(table, 4)
         total = table.summary()["version"]
         # Wait for the last event itself: the length may count duplicates (delivery is at least once).
-        assert _wait_for(lambda: r.xlen(stream) and int(r.xrevrange(stream, count=1)[0][1]["version"]) == total)
+        assert _wait_for(
+            lambda: r.xlen(stream) and int(r.xrevrange(stream, count=1)[0][1]["version"]) == total
+        )
         truth = [(e["type"], e["version"], e["hash"]) for e in table.events()]
         assert len(truth) == total
 

@@ -110,7 +110,9 @@ def test_a_command_on_one_replica_reaches_a_stream_on_the_other_through_redis_wi
                     sent = time.monotonic()
                     answer = advance(a, made)  # saved through replica A
                     took = _delivered(blocks, version + 1, answer["version"], sent)
-                    assert took < WITHIN, f"delivered by replica B after {took:.1f} s: the poll, not the wake-up"
+                    assert took < WITHIN, (
+                        f"delivered by replica B after {took:.1f} s: the poll, not the wake-up"
+                    )
                     version = answer["version"]
 
             # Resume across replicas: events saved through A while nobody listened, then live ones.
@@ -127,7 +129,9 @@ def test_a_command_on_one_replica_reaches_a_stream_on_the_other_through_redis_wi
             # The other way round, and the end: B's stream closes after GameEnded saved through A.
             ended = race_game(b, goal=1)
             end_id, start = ended["game"]["id"], ended["game"]["version"]
-            with a.stream("GET", f"/games/{end_id}/stream", headers={"Last-Event-ID": str(start)}) as response:
+            with a.stream(
+                "GET", f"/games/{end_id}/stream", headers={"Last-Event-ID": str(start)}
+            ) as response:
                 blocks = sse_blocks(response.iter_lines())
                 assert next(blocks)["retry"] == "2000"
                 sent = time.monotonic()

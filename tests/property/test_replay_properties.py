@@ -28,7 +28,10 @@ MICE = ("collin", "filch", "maginos", "nez")
 
 def random_game(ruleset: str, seed: bytes, choices: random.Random, commands: int):
     if ruleset == "race":
-        setup, seats = {"pieces": ["a", "b"], "goal": 40}, (Seat(name="one", controls=("a",)), Seat(name="two", controls=("b",)))
+        setup, seats = (
+            {"pieces": ["a", "b"], "goal": 40},
+            (Seat(name="one", controls=("a",)), Seat(name="two", controls=("b",))),
+        )
     else:
         setup = {"chapter": "chapter-1", "mice": list(MICE)}
         seats = tuple(Seat(name=f"s-{m}", controls=(m,)) for m in MICE)
@@ -52,7 +55,11 @@ def random_game(ruleset: str, seed: bytes, choices: random.Random, commands: int
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.binary(min_size=32, max_size=32), choice_seed=st.integers(0, 2**32), ruleset=st.sampled_from(["race", "mice-and-mystics"]))
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    choice_seed=st.integers(0, 2**32),
+    ruleset=st.sampled_from(["race", "mice-and-mystics"]),
+)
 def test_state_at_every_version_is_the_live_state_and_verify_passes(seed, choice_seed, ruleset):
     records, live = random_game(ruleset, seed, random.Random(choice_seed), commands=40)
     for n in range(1, len(records) + 1):
@@ -74,8 +81,11 @@ def test_flipping_any_byte_of_any_stored_event_makes_verify_name_that_event(data
     try:
         tampered = decode_recorded(records[i].originator_id, version, _topic(records[i]), bytes(edited))
     except (msgspec.MsgspecError, ValueError, UnicodeDecodeError):
-        return  # the store's reader already refuses it: verify names the undecodable version (tested in the API)
-    report = verify([*records[:i], tampered, *records[i + 1 :]], [*stored[:i], bytes(edited), *stored[i + 1 :]])
+        # the store's reader already refuses it: verify names the undecodable version (tested in the API)
+        return
+    report = verify(
+        [*records[:i], tampered, *records[i + 1 :]], [*stored[:i], bytes(edited), *stored[i + 1 :]]
+    )
     assert not report.ok and report.divergence.version == version, (j, bit, report)
 
 

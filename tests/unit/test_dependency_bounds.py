@@ -61,7 +61,9 @@ class _Envelope(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def test_msgspec_encodes_an_envelope_to_the_bytes_stored_games_hold():
-    envelope = _Envelope(seat="s\u00e9at", payload=_Payload(faces=(6, 1), setup=msgspec.Raw(b'{"b":1,"a":[2]}')))
+    envelope = _Envelope(
+        seat="s\u00e9at", payload=_Payload(faces=(6, 1), setup=msgspec.Raw(b'{"b":1,"a":[2]}'))
+    )
     assert msgspec.json.encode(envelope) == (
         b'{"seat":"s\xc3\xa9at","payload":{"type":"_Payload","faces":[6,1],"note":null,'
         b'"setup":{"b":1,"a":[2]}},"ratio":0.5}'

@@ -455,7 +455,8 @@ class Podman:
         )
         if check and run.returncode != 0:
             pytest.fail(
-                f"podman {' '.join(args[:3])} ... exit {run.returncode}:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
+                f"podman {' '.join(args[:3])} ... exit "
+                f"{run.returncode}:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
             )
         return run
 

@@ -44,7 +44,11 @@ def test_production_code_has_no_assert_statement():
     left = []
     for path in production_modules():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        left += [f"{path.relative_to(ROOT)}:{node.lineno}" for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+        left += [
+            f"{path.relative_to(ROOT)}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assert)
+        ]
     assert left == [], f"assert statements vanish under python -O; raise InvariantViolated instead: {left}"
 
 

@@ -32,8 +32,14 @@ REGENERATE = "python -m service.publisher > docs/redis-stream-entry.schema.json"
 
 def _entry(hidden: bool = False) -> StreamEntry:
     event = EventOut(
-        version=3, type="DiceRolled", seat="red", command_id="c-1", timestamp=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
-        prev_hash="a" * 64, hash="b" * 64, payload=None if hidden else {"type": "DiceRolled", "faces": [1, 6]},
+        version=3,
+        type="DiceRolled",
+        seat="red",
+        command_id="c-1",
+        timestamp=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
+        prev_hash="a" * 64,
+        hash="b" * 64,
+        payload=None if hidden else {"type": "DiceRolled", "faces": [1, 6]},
         hidden=hidden,
     )
     return StreamEntry(format=ENTRY_FORMAT, notification_id=42, game_id=uuid4(), version=3, type="DiceRolled",
@@ -41,7 +47,9 @@ def _entry(hidden: bool = False) -> StreamEntry:
 
 
 def test_the_committed_schema_is_the_schema_of_the_code() -> None:
-    assert SCHEMA_FILE.read_text() == entry_schema_text(), f"the schema drifted from the code: run {REGENERATE}"
+    assert SCHEMA_FILE.read_text() == entry_schema_text(), (
+        f"the schema drifted from the code: run {REGENERATE}"
+    )
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
@@ -62,7 +70,9 @@ def test_wire_fields_are_decoded_once_each_and_round_trip(hidden: bool) -> None:
     assert isinstance(json.loads(wire[b"event"]), dict), "event is a JSON object, not JSON inside a string"
     assert decode_entry(wire) == entry
     decoded = msgspec.to_builtins(decode_entry(wire))
-    jsonschema.validate(decoded, entry_schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    jsonschema.validate(
+        decoded, entry_schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
 
 
 def test_unknown_fields_are_ignored_and_bad_entries_refused() -> None:

@@ -85,10 +85,14 @@ class Race:
                 return [ShuffleRequested(reason="order", cards=state.pieces)]
             case Advance(piece=piece):
                 if piece != self.turn_piece(state):
-                    raise NotYourTurn("turn.not-your-turn", section="race §2", detail=f"it is not {piece}'s turn")
+                    raise NotYourTurn(
+                        "turn.not-your-turn", section="race §2", detail=f"it is not {piece}'s turn"
+                    )
                 return [RollRequested(reason="advance", dice=1, piece=piece)]
             case Pick(piece=piece):
-                return [DecisionRequested(decision="colour", options=("red", "blue"), piece=piece, default="red")]
+                return [
+                    DecisionRequested(decision="colour", options=("red", "blue"), piece=piece, default="red")
+                ]
         raise RuleBroken("command.unknown", section="race", detail=type(command).__name__)
 
     def resolve(self, state: State, answer: Answer) -> list[Event]:
@@ -106,7 +110,9 @@ class Race:
             case OrderSet(order=order):
                 return replace(state, order=order)
             case Advanced(piece=piece, squares=n):
-                return replace(state, squares={**state.squares, piece: state.squares[piece] + n}, turn=state.turn + 1)
+                return replace(
+                    state, squares={**state.squares, piece: state.squares[piece] + n}, turn=state.turn + 1
+                )
             case ColourPicked(colour=colour):
                 return replace(state, colour=colour)
         return state

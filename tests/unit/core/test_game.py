@@ -42,7 +42,11 @@ def run(records, game, command, seat="one", seed=None, auto=True):
 
 def test_creation_stops_at_the_pending_shuffle_in_manual_mode():
     records, game = new_game()
-    assert [type(r.payload).__name__ for r in records] == ["GameCreated", "CommandAccepted", "ShuffleRequested"]
+    assert [type(r.payload).__name__ for r in records] == [
+        "GameCreated",
+        "CommandAccepted",
+        "ShuffleRequested",
+    ]
     assert game.pending is not None and game.version == 3
 
 
@@ -155,8 +159,14 @@ def test_rebuilt_game_equals_the_live_one_at_every_version():
     records, game = new_game("server", SEED, goal=8)
     live = [fold(None, records[:n]) for n in range(1, len(records))] + [game]
     while game.result is None:
-        new = play(game, msgspec.convert({"type": "Advance", "piece": game.ruleset.turn_piece(game.state)}, Advance),
-                   seat="x", command_id=f"c{game.version}", at=AT, seed=SEED)
+        new = play(
+            game,
+            msgspec.convert({"type": "Advance", "piece": game.ruleset.turn_piece(game.state)}, Advance),
+            seat="x",
+            command_id=f"c{game.version}",
+            at=AT,
+            seed=SEED,
+        )
         for r in new:
             game = fold(game, [r])
             live.append(game)

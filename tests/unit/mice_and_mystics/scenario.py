@@ -28,7 +28,10 @@ def created(
     if seats is None:
         seats = (Seat(name="north", controls=tuple(mice[:2])), Seat(name="south", controls=tuple(mice[2:])))
     return GameCreated(
-        ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(setup).encode()), seats=seats, dice_mode="manual"
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(json.dumps(setup).encode()),
+        seats=seats,
+        dice_mode="manual",
     )
 
 
@@ -44,7 +47,11 @@ class Table:
         self.records = create(uuid.UUID(int=7), first, at=AT, seed=None, command_id="create")
         self.game: Game = fold(None, self.records)
         self.n = 0
-        while choose_abilities and isinstance(self.game.pending, DecisionRequested) and self.game.pending.decision == "starting-ability":
+        while (
+            choose_abilities
+            and isinstance(self.game.pending, DecisionRequested)
+            and self.game.pending.decision == "starting-ability"
+        ):
             pending = self.game.pending
             seat = next(s.name for s in self.game.created.seats if pending.piece in s.controls)
             self.play(Choose(option=pending.default), seat=seat)

@@ -55,33 +55,50 @@ def archer(*events):
 
 
 def test_first_aid_takes_a_wound_off_a_mouse_on_the_space_as_a_free_action__001_carte_abilita_first_aid():
-    state = chapter_1_table(*knows("filch", "first-aid"), cheese("filch", 3), MouseWounded(mouse="collin", wounds=2))
+    state = chapter_1_table(
+        *knows("filch", "first-aid"), cheese("filch", 3), MouseWounded(mouse="collin", wounds=2)
+    )
     events, state = act(state, UseAbility(mouse="filch", ability="first-aid", target="collin"))
-    assert events == [AbilityUsed(mouse="filch", ability="first-aid", cost=2), MouseHealed(mouse="collin", wounds=1, reason="first-aid")]
+    assert events == [
+        AbilityUsed(mouse="filch", ability="first-aid", cost=2),
+        MouseHealed(mouse="collin", wounds=1, reason="first-aid"),
+    ]
     assert state.wounds["collin"] == 1 and state.cheese["filch"] == 1 and state.mouse_turn.action is None
     with pytest.raises(RuleBroken, match="ability.once-per-turn"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="collin"))
 
 
 def test_first_aid_costs_a_healer_one_cheese_less__001_carte_abilita_first_aid():
-    state = chapter_1_table(*knows("tilda", "first-aid"), cheese("tilda", 1), MouseWounded(mouse="tilda", wounds=1),
-                            track=("tilda", "filch", "collin", "maginos", "rat-warriors"))
+    state = chapter_1_table(
+        *knows("tilda", "first-aid"),
+        cheese("tilda", 1),
+        MouseWounded(mouse="tilda", wounds=1),
+        track=("tilda", "filch", "collin", "maginos", "rat-warriors"),
+    )
     events, _ = act(state, UseAbility(mouse="tilda", ability="first-aid", target="tilda"))
     assert events[0] == AbilityUsed(mouse="tilda", ability="first-aid", cost=1)
 
 
 def test_first_aid_does_not_take_off_poison_wounds__rulings_ability_cards():
-    state = chapter_1_table(*knows("filch", "first-aid"), cheese("filch", 3), MouseWounded(mouse="collin", wounds=1, poison=1))
+    state = chapter_1_table(
+        *knows("filch", "first-aid"), cheese("filch", 3), MouseWounded(mouse="collin", wounds=1, poison=1)
+    )
     with pytest.raises(RuleBroken, match="ability.nothing-to-heal"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="collin"))
 
 
 def test_only_one_ability_card_per_turn__001_carte_abilita_dei_topi():
-    state = chapter_1_table(*knows("maginos", "first-aid", "chain-lightning"), cheese("maginos", 9), MouseWounded(mouse="collin", wounds=1),
-                            track=MAGINOS_FIRST)
+    state = chapter_1_table(
+        *knows("maginos", "first-aid", "chain-lightning"),
+        cheese("maginos", 9),
+        MouseWounded(mouse="collin", wounds=1),
+        track=MAGINOS_FIRST,
+    )
     _, state = act(state, UseAbility(mouse="maginos", ability="first-aid", target="collin"))
     with pytest.raises(RuleBroken, match="ability.one-per-turn"):
-        RULESET.decide(state, UseAbility(mouse="maginos", ability="chain-lightning", targets=("rat-warriors-1",)))
+        RULESET.decide(
+            state, UseAbility(mouse="maginos", ability="chain-lightning", targets=("rat-warriors-1",))
+        )
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)]
 
 
@@ -115,12 +132,14 @@ def test_shots_need_a_ranged_weapon_and_come_before_the_attack__001_carte_abilit
     state = chapter_1_table(*knows("filch", "aimed-shot"), cheese("filch", 1))
     with pytest.raises(RuleBroken, match="ability.needs-ranged-weapon"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="aimed-shot"))
-    state = archer(*knows("maginos", "aimed-shot"), cheese("maginos", 1), ActionStarted(mouse="maginos", action="search"))
+    state = archer(
+        *knows("maginos", "aimed-shot"), cheese("maginos", 1), ActionStarted(mouse="maginos", action="search")
+    )
     with pytest.raises(RuleBroken, match="action.already-taken"):
         RULESET.decide(state, UseAbility(mouse="maginos", ability="aimed-shot"))
 
 
-def test_chain_lightning_replaces_the_battle_action_one_roll_each_target_defends__001_carte_abilita_chain_lightning():
+def test_chain_lightning_replaces_the_battle_action_one_roll_each_target_defends__001_carte_abilita_chain_lightning():  # noqa: E501
     state = chapter_1_table(*knows("maginos", "chain-lightning"), cheese("maginos", 3), track=MAGINOS_FIRST)
     targets = ("rat-warriors-1", "rat-warriors-2", "rat-warriors-3")
     events, state = act(state, UseAbility(mouse="maginos", ability="chain-lightning", targets=targets))
@@ -137,15 +156,31 @@ def test_chain_lightning_replaces_the_battle_action_one_roll_each_target_defends
 def test_chain_lightning_picks_at_most_lore_minions__001_carte_abilita_chain_lightning():
     state = chapter_1_table(*knows("filch", "chain-lightning"), cheese("filch", 3))  # Filch: Lore 1
     with pytest.raises(RuleBroken, match="ability.invalid-targets"):
-        RULESET.decide(state, UseAbility(mouse="filch", ability="chain-lightning", targets=("rat-warriors-1", "rat-warriors-2")))
+        RULESET.decide(
+            state,
+            UseAbility(
+                mouse="filch", ability="chain-lightning", targets=("rat-warriors-1", "rat-warriors-2")
+            ),
+        )
 
 
 def test_cure_is_an_action_paying_one_cheese_per_poison_wound_or_effect__001_carte_abilita_cure():
-    state = chapter_1_table(*knows("tilda", "cure"), cheese("tilda", 3), MouseWounded(mouse="filch", wounds=1, poison=1),
-                            EffectAdded(mouse="filch", effect="stunned"), track=("tilda", "filch", "collin", "maginos", "rat-warriors"))
-    events, state = act(state, UseAbility(mouse="tilda", ability="cure", target="filch", remove=("poison", "stunned")))
-    assert events == [ActionStarted(mouse="tilda", action="cure"), AbilityUsed(mouse="tilda", ability="cure", cost=2),
-                      MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure"), EffectRemoved(mouse="filch", effect="stunned")]
+    state = chapter_1_table(
+        *knows("tilda", "cure"),
+        cheese("tilda", 3),
+        MouseWounded(mouse="filch", wounds=1, poison=1),
+        EffectAdded(mouse="filch", effect="stunned"),
+        track=("tilda", "filch", "collin", "maginos", "rat-warriors"),
+    )
+    events, state = act(
+        state, UseAbility(mouse="tilda", ability="cure", target="filch", remove=("poison", "stunned"))
+    )
+    assert events == [
+        ActionStarted(mouse="tilda", action="cure"),
+        AbilityUsed(mouse="tilda", ability="cure", cost=2),
+        MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure"),
+        EffectRemoved(mouse="filch", effect="stunned"),
+    ]
     assert state.wounds["filch"] == 0 and state.cheese["tilda"] == 1 and state.mouse_turn.action == "cure"
 
 
@@ -159,14 +194,18 @@ def test_abilities_without_known_effect_are_refused_honestly__facts_4():
 
 
 def test_an_ability_needs_its_cheese__001_carte_abilita_costo():
-    state = chapter_1_table(*knows("filch", "first-aid"), cheese("filch", 1), MouseWounded(mouse="collin", wounds=1))
+    state = chapter_1_table(
+        *knows("filch", "first-aid"), cheese("filch", 1), MouseWounded(mouse="collin", wounds=1)
+    )
     with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="collin"))
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)]
 
 
 def test_legal_commands_list_ability_uses_concretely__001_carte_abilita_dei_topi():
-    state = chapter_1_table(*knows("filch", "first-aid"), cheese("filch", 2), MouseWounded(mouse="collin", wounds=1))
+    state = chapter_1_table(
+        *knows("filch", "first-aid"), cheese("filch", 2), MouseWounded(mouse="collin", wounds=1)
+    )
     assert [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)] == [
         UseAbility(mouse="filch", ability="first-aid", target="collin")]
 
@@ -192,7 +231,9 @@ def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger
     """facts.md §4 row 9, §5 Dagger: the Battle action, one attack for Filch's one dagger; the Rat
     Warriors, lower on the track, roll 1 defense die instead of 2."""
     state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2))
-    assert uses(state, "filch") == [UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1")]
+    assert uses(state, "filch") == [
+        UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1")
+    ]
     events, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
     assert events == [
         ActionStarted(mouse="filch", action="battle"),
@@ -212,7 +253,9 @@ def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger
 def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_target_chosen_after_the_first():
     """facts.md §4 row 9; facts.md §5 (two 1-paw weapons): each equipped dagger attacks once; the
     second target is asked once the first attack is resolved (the first target fell)."""
-    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE)
+    state = chapter_1_table(
+        *knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE
+    )
     assert [c.target for c in uses(state, "filch")] == ["rat-warriors-1", "rat-warriors-4"]
     events, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
     assert events[2] == KnifeStrikesLeft(mouse="filch", count=1)
@@ -237,7 +280,9 @@ def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_targ
 def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_without_targets():
     """facts.md §4 row 9: ``pass`` gives the second attack up; with no minion left in reach the Knife
     Strike ends without asking."""
-    state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE)
+    state = chapter_1_table(
+        *knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE
+    )
     _, state = act(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1"))
     _, state = roll(state, 4, 4)  # a miss: rat-warriors-1 still stands
     assert state.awaiting == "knife-strike"
@@ -280,13 +325,19 @@ def test_001_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_ac
     state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
     assert uses(state, "collin") == [UseAbility(mouse="collin", ability="inspire")]
     events, state = act(state, UseAbility(mouse="collin", ability="inspire"))
-    assert events == [AbilityUsed(mouse="collin", ability="inspire", cost=2), MiceInspired(mouse="collin", round=1)]
+    assert events == [
+        AbilityUsed(mouse="collin", ability="inspire", cost=2),
+        MiceInspired(mouse="collin", round=1),
+    ]
     assert state.inspire_round == 1 and state.cheese["collin"] == 1
     _, state = act(state, Battle(mouse="collin", target="rat-warriors-1"))
     _, state = roll(state, 4, 4, 4)  # a miss: the Battle action is over
     assert Search(mouse="collin") in RULESET.legal_commands(state)
     events, state = act(state, Search(mouse="collin"))
-    assert events[:2] == [ExtraActionTaken(mouse="collin", cheese=1), ActionStarted(mouse="collin", action="search")]
+    assert events[:2] == [
+        ExtraActionTaken(mouse="collin", cheese=1),
+        ActionStarted(mouse="collin", action="search"),
+    ]
     assert state.cheese["collin"] == 0 and state.mouse_turn.extra_action
 
 
@@ -296,7 +347,10 @@ def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese
     inspired = (*knows("collin", "inspire"), MiceInspired(mouse="collin", round=1))
     state = chapter_1_table(*inspired, cheese("filch", 2), ActionStarted(mouse="filch", action="search"))
     events, state = act(state, Battle(mouse="filch", target="rat-warriors-1"))
-    assert events[:2] == [ExtraActionTaken(mouse="filch", cheese=1), ActionStarted(mouse="filch", action="battle")]
+    assert events[:2] == [
+        ExtraActionTaken(mouse="filch", cheese=1),
+        ActionStarted(mouse="filch", action="battle"),
+    ]
     _, state = roll(state, 4, 4)
     with pytest.raises(RuleBroken, match="action.already-taken"):
         RULESET.decide(state, Search(mouse="filch"))
@@ -312,16 +366,24 @@ def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese
     with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
         RULESET.decide(mystic, lightning)
     events, state = act(fold_events(mystic, [cheese("maginos", 1)]), lightning)
-    assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
-                          AbilityUsed(mouse="maginos", ability="chain-lightning", cost=3)]
+    assert events[:3] == [
+        ExtraActionTaken(mouse="maginos", cheese=1),
+        ActionStarted(mouse="maginos", action="battle"),
+        AbilityUsed(mouse="maginos", ability="chain-lightning", cost=3),
+    ]
     assert state.cheese["maginos"] == 0
 
 
 def test_001_carte_abilita_inspire_lasts_until_the_round_ends():
     """facts.md §4 row 14: "until the end of the round"."""
-    state = chapter_1_table(*knows("collin", "inspire"), MiceInspired(mouse="collin", round=1), cheese("filch", 2),
-                            RoundStarted(round=2), TurnStarted(card="filch", slot=0),
-                            ActionStarted(mouse="filch", action="search"))
+    state = chapter_1_table(
+        *knows("collin", "inspire"),
+        MiceInspired(mouse="collin", round=1),
+        cheese("filch", 2),
+        RoundStarted(round=2),
+        TurnStarted(card="filch", slot=0),
+        ActionStarted(mouse="filch", action="search"),
+    )
     with pytest.raises(RuleBroken, match="action.already-taken"):
         RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
 
@@ -349,8 +411,9 @@ def test_001_carte_abilita_inspire_only_before_the_turn_and_with_its_cheese():
 def summoned_with_archer(*events, track=("filch", "collin", "tilda", "maginos", "rat-warriors")):
     """Maginos (ranged staff) holds Preemptive Shot; a full wheel summons 2 Rat Warriors into the
     Guard Room (chapter-1.json); placement choices are answered with their defaults."""
-    state = chapter_1_table(*knows("maginos", "preemptive-shot"), *events, CheeseAddedToWheel(count=6, reason="test"),
-                            track=track)
+    state = chapter_1_table(
+        *knows("maginos", "preemptive-shot"), *events, CheeseAddedToWheel(count=6, reason="test"), track=track
+    )
     caused = proceed(state)
     state = fold_events(state, caused)
     while state.awaiting is not None and state.awaiting != "preemptive-shot":
@@ -365,8 +428,9 @@ def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged
     caused, state = summoned_with_archer(cheese("maginos", 1))
     new = tuple(e.figure for e in of_type(caused, FigurePlaced))
     assert len(new) == 2 and state.new_minions == new
-    assert caused[-1] == DecisionRequested(decision="preemptive-shot", options=(*sorted(new), "pass"), piece="maginos",
-                                           default="pass")
+    assert caused[-1] == DecisionRequested(
+        decision="preemptive-shot", options=(*sorted(new), "pass"), piece="maginos", default="pass"
+    )
     events, state = decided(state, new[0], by="south")
     assert events == [
         AbilityUsed(mouse="maginos", ability="preemptive-shot", cost=1),
@@ -378,7 +442,9 @@ def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged
     events, state = roll(state, 4, 4)
     assert of_type(events, MinionDefeated)[0].figure == new[0]
     assert state.cheese["maginos"] == 0 and state.new_minions == () and state.awaiting is None
-    assert state.mouse_turn.mouse == "filch" and state.mouse_turn.ability is None  # not Filch's card, not Maginos' turn
+    assert (
+        state.mouse_turn.mouse == "filch" and state.mouse_turn.ability is None
+    )  # not Filch's card, not Maginos' turn
     assert proceed(state) == []  # once per placement
 
 
@@ -395,7 +461,9 @@ def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_noth
     """facts.md §4 row 5: no cheese, no sight of the new figures, captured, or nobody holding the card:
     no decision; the window closes (or is never opened)."""
     caused, state = summoned_with_archer()  # Maginos has no cheese
-    assert caused[-1] == PreemptiveShotWindowClosed(figures=tuple(e.figure for e in of_type(caused, FigurePlaced)))
+    assert caused[-1] == PreemptiveShotWindowClosed(
+        figures=tuple(e.figure for e in of_type(caused, FigurePlaced))
+    )
     assert "preemptive-shot" not in [e.decision for e in of_type(caused, DecisionRequested)]
     assert state.awaiting is None and state.new_minions == ()
     unseen = chapter_1_table(*knows("maginos", "preemptive-shot"), cheese("maginos", 1),
@@ -420,8 +488,11 @@ def test_001_carte_abilita_preemptive_shot_is_not_a_command_and_counts_in_the_ar
     assert proceed(aimed) == [PreemptiveShotWindowClosed(figures=("rat-warriors-4",))]
     fresh = fold_events(state, [RAT_NEXT_TO_MICE])
     asked = proceed(fresh)
-    assert asked == [DecisionRequested(decision="preemptive-shot", options=("rat-warriors-4", "pass"), piece="maginos",
-                                       default="pass")]
+    assert asked == [
+        DecisionRequested(
+            decision="preemptive-shot", options=("rat-warriors-4", "pass"), piece="maginos", default="pass"
+        )
+    ]
     _, shot = decided(fold_events(fresh, asked), "rat-warriors-4")
     assert shot.mouse_turn.ability == "preemptive-shot"
     with pytest.raises(RuleBroken, match="free-action.inside-action"):  # the shot's roll is pending

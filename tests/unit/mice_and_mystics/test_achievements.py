@@ -54,8 +54,13 @@ def test_poison_master_captured_with_a_poison_wound_then_takes_normal_wounds__00
 
 
 def test_escape_artist_second_capture_and_freed_at_once_on_the_third__001_conquiste_personali():
-    events = wound_mouse(chapter_1_table(MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6")), "filch", 5)
-    assert events[-2:] == [AchievementEarned(mouse="filch", achievement="escape-artist"), EndMarkerMoved(page=7, reason="escape-artist")]
+    events = wound_mouse(
+        chapter_1_table(MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6")), "filch", 5
+    )
+    assert events[-2:] == [
+        AchievementEarned(mouse="filch", achievement="escape-artist"),
+        EndMarkerMoved(page=7, reason="escape-artist"),
+    ]
     state = chapter_1_table(MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6"),
                             MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6"),
                             AchievementEarned(mouse="filch", achievement="escape-artist"))

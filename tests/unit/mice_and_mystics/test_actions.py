@@ -64,7 +64,11 @@ def test_legal_commands_list_one_battle_per_valid_target__001_il_turno_di_un_top
     Filch on GR-2 is in reach)."""
     legal = RULESET.legal_commands(chapter_1_table())
     assert [c for c in legal if isinstance(c, Battle)] == [Battle(mouse="filch", target="rat-warriors-1")]
-    assert Move(mouse="filch") in legal and Search(mouse="filch") in legal and legal[-1] == EndTurn(mouse="filch")
+    assert (
+        Move(mouse="filch") in legal
+        and Search(mouse="filch") in legal
+        and legal[-1] == EndTurn(mouse="filch")
+    )
 
 
 def test_scurry_needs_a_move_first_then_rolls_again__001_scatto():
@@ -79,7 +83,10 @@ def test_scurry_needs_a_move_first_then_rolls_again__001_scatto():
     )
     assert Scurry(mouse="filch") in RULESET.legal_commands(state)
     events, state = act(state, Scurry(mouse="filch"))
-    assert events == [ActionStarted(mouse="filch", action="scurry"), RollRequested(reason="scurry", dice=1, piece="filch")]
+    assert events == [
+        ActionStarted(mouse="filch", action="scurry"),
+        RollRequested(reason="scurry", dice=1, piece="filch"),
+    ]
     events, state = roll(state, 3)
     assert events == [MovementPointsGained(mouse="filch", die_number=3, move_value=3, points=6)]
     assert RULESET.decide(state, MoveTo(mouse="filch", path=("GR-9",)))[0] == MouseMoved(
@@ -120,26 +127,36 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
     )
 
     state = chapter_1_table(
-        MouseLeveledUp(mouse="collin", ability="inspire", cheese=0), MiceInspired(mouse="collin", round=1),
-        MouseLeveledUp(mouse="tilda", ability="cure", cheese=0), MouseLeveledUp(mouse="tilda", ability="first-aid", cheese=0),
+        MouseLeveledUp(mouse="collin", ability="inspire", cheese=0),
+        MiceInspired(mouse="collin", round=1),
+        MouseLeveledUp(mouse="tilda", ability="cure", cheese=0),
+        MouseLeveledUp(mouse="tilda", ability="first-aid", cheese=0),
         CheeseGained(mouse="tilda", count=5, reason="test"),
-        MouseWounded(mouse="filch", wounds=3, poison=2), EffectAdded(mouse="filch", effect="stunned"),
+        MouseWounded(mouse="filch", wounds=3, poison=2),
+        EffectAdded(mouse="filch", effect="stunned"),
         track=("tilda", "filch", "collin", "maginos", "rat-warriors"),
     )
     events, state = act(state, UseAbility(mouse="tilda", ability="cure", target="filch", remove=("poison",)))
-    assert events == [ActionStarted(mouse="tilda", action="cure"), AbilityUsed(mouse="tilda", ability="cure", cost=1),
-                      MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure")]
+    assert events == [
+        ActionStarted(mouse="tilda", action="cure"),
+        AbilityUsed(mouse="tilda", ability="cure", cost=1),
+        MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure"),
+    ]
     first_aid = UseAbility(mouse="tilda", ability="first-aid", target="filch")  # Filch has a normal wound
     with pytest.raises(RuleBroken, match="ability.one-per-turn"):
         RULESET.decide(state, first_aid)
     uses = [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)]
     assert uses and {c.ability for c in uses} == {"cure"}
-    events, state = act(state, UseAbility(mouse="tilda", ability="cure", target="filch", remove=("poison", "stunned")))
+    events, state = act(
+        state, UseAbility(mouse="tilda", ability="cure", target="filch", remove=("poison", "stunned"))
+    )
     assert events == [ExtraActionTaken(mouse="tilda", cheese=1), ActionStarted(mouse="tilda", action="cure"),
                       AbilityUsed(mouse="tilda", ability="cure", cost=2),
                       MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure"),
                       EffectRemoved(mouse="filch", effect="stunned")]
-    assert state.cheese["tilda"] == 1 and state.wounds["filch"] == 1 and state.poison_wounds.get("filch", 0) == 0
+    assert (
+        state.cheese["tilda"] == 1 and state.wounds["filch"] == 1 and state.poison_wounds.get("filch", 0) == 0
+    )
     with pytest.raises(RuleBroken, match="ability.one-per-turn"):
         RULESET.decide(state, first_aid)
 
@@ -159,8 +176,12 @@ def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action
         MouseLeveledUp,
     )
 
-    inspired = (MouseLeveledUp(mouse="collin", ability="inspire", cheese=0), MiceInspired(mouse="collin", round=1),
-                MouseLeveledUp(mouse="maginos", ability="aimed-shot", cheese=0), CheeseGained(mouse="maginos", count=5, reason="test"))
+    inspired = (
+        MouseLeveledUp(mouse="collin", ability="inspire", cheese=0),
+        MiceInspired(mouse="collin", round=1),
+        MouseLeveledUp(mouse="maginos", ability="aimed-shot", cheese=0),
+        CheeseGained(mouse="maginos", count=5, reason="test"),
+    )
     maginos_first = ("maginos", "filch", "collin", "tilda", "rat-warriors")
     shot = UseAbility(mouse="maginos", ability="aimed-shot")
     battle = Battle(mouse="maginos", target="rat-warriors-1")
@@ -170,18 +191,30 @@ def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action
     assert events[1] == AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3)
     _, state = roll(state, 3, 3, 3)  # no bow: a miss, the Battle action is over
     events, _ = act(state, battle)
-    assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
-                          AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=2)]
+    assert events[:3] == [
+        ExtraActionTaken(mouse="maginos", cheese=1),
+        ActionStarted(mouse="maginos", action="battle"),
+        AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=2),
+    ]
     events, state = act(state, shot)  # the same card again, for the extra Battle: paid again
-    assert events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)] and state.cheese["maginos"] == 3
+    assert (
+        events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)]
+        and state.cheese["maginos"] == 3
+    )
     with pytest.raises(RuleBroken, match="ability.once-per-attack"):
         RULESET.decide(state, shot)
     events, state = act(state, battle)
-    assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
-                          AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3)]
+    assert events[:3] == [
+        ExtraActionTaken(mouse="maginos", cheese=1),
+        ActionStarted(mouse="maginos", action="battle"),
+        AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3),
+    ]
     later = chapter_1_table(*inspired, ActionStarted(mouse="maginos", action="search"), track=maginos_first)
     events, later = act(later, shot)
     assert events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)]
     events, later = act(later, battle)
-    assert events[:3] == [ExtraActionTaken(mouse="maginos", cheese=1), ActionStarted(mouse="maginos", action="battle"),
-                          AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3)]
+    assert events[:3] == [
+        ExtraActionTaken(mouse="maginos", cheese=1),
+        ActionStarted(mouse="maginos", action="battle"),
+        AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3),
+    ]

@@ -113,7 +113,11 @@ def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_fe
     assert events[-3:] == [MinionDefeated(figure="rat-warriors-1", card=RAT),
                            CheeseGained(mouse="filch", count=1, reason="pilfer"),  # 001 "Ladruncolo"
                            InitiativeCardRemoved(card=RAT)]
-    assert state.track == ("filch", "collin", "tilda", "maginos") and state.slot == 0 and state.turn_card == "filch"
+    assert (
+        state.track == ("filch", "collin", "tilda", "maginos")
+        and state.slot == 0
+        and state.turn_card == "filch"
+    )
 
 
 def test_battle_melee_only_same_or_adjacent_space_not_across_red_lines__001_attacco_in_mischia():
@@ -142,7 +146,9 @@ def test_battle_ranged_must_target_the_nearest_minions_on_same_or_adjacent_space
     obbligato a scegliere uno dei Servitori più vicini"; Maginos' Staff is melee on its own space."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
     assert battle_targets(state, "maginos") == {"rat-warriors-1": True}
-    here = chapter_1_table(at("GR-3", "maginos"), rat(4, "GR-3"), track=("maginos", "filch", "collin", "tilda", RAT))
+    here = chapter_1_table(
+        at("GR-3", "maginos"), rat(4, "GR-3"), track=("maginos", "filch", "collin", "tilda", RAT)
+    )
     assert battle_targets(here, "maginos") == {"rat-warriors-4": False}, "the staff is melee on its own space"
 
 
@@ -150,7 +156,10 @@ def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio(
     """001 §Vedere il Bersaglio: "Se questa linea di vista immaginaria attraversa un'area nera o un muro,
     questo Attacco ... non può essere effettuato"."""
     state = chapter_1_table(
-        at("KT-5", "maginos"), rat(4, "KT-3"), rat(5, "KT-9"), track=("maginos", "filch", "collin", "tilda", RAT)
+        at("KT-5", "maginos"),
+        rat(4, "KT-3"),
+        rat(5, "KT-9"),
+        track=("maginos", "filch", "collin", "tilda", RAT),
     )
     lib = library_of(state)
     assert not sees(lib, "KT-5", "KT-3") and sees(lib, "KT-5", "KT-9") and not sees(lib, "KT-5", "GR-6")

@@ -51,7 +51,10 @@ SHIPPED = shipped_library()
 
 MICE = ("filch", "collin", "tilda", "maginos")
 RAT = "rat-warriors"
-ONLY_RAT_1 = (MinionDefeated(figure="rat-warriors-2", card=RAT), MinionDefeated(figure="rat-warriors-3", card=RAT))
+ONLY_RAT_1 = (
+    MinionDefeated(figure="rat-warriors-2", card=RAT),
+    MinionDefeated(figure="rat-warriors-3", card=RAT),
+)
 BRODIE = ("brodie-chases", "brodie-pounces")
 
 
@@ -62,7 +65,10 @@ def started(*events, track):
 
 
 def brodie_on(space):
-    return (FigurePlaced(figure="brodie", card="brodie-chases", space=space), BossCardsAssigned(figure="brodie", cards=BRODIE))
+    return (
+        FigurePlaced(figure="brodie", card="brodie-chases", space=space),
+        BossCardsAssigned(figure="brodie", cards=BRODIE),
+    )
 
 
 def test_boss_with_more_than_two_cards_draws_two_at_random__001_carte_iniziativa_dei_boss():
@@ -75,7 +81,7 @@ def test_boss_with_more_than_two_cards_draws_two_at_random__001_carte_iniziativa
     ]
 
 
-def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_and_ambushes__001_carte_iniziativa_dei_boss():
+def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_and_ambushes__001_carte_iniziativa_dei_boss():  # noqa: E501
     state = fold_events(chapter_1_table(), enter_boss(chapter_1_table(), "vanestra", "GR-16"))
     drawn = CardsDrawn(reason="boss-cards", deck="boss-vanestra", cards=("vanestras-web", "vanestras-call"))
     events, state = answer(state, drawn)
@@ -94,10 +100,16 @@ def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_an
 
 def test_ambush_rolls_one_die_per_minion_card_and_moves_each_up__001_imboscate():
     track = ("filch", "collin", "tilda", "maginos", RAT, "roaches")
-    events, state = started(FigurePlaced(figure="roaches-1", card="roaches", space="GR-16"), AmbushDeclared(), track=track)
+    events, state = started(
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-16"), AmbushDeclared(), track=track
+    )
     assert events == [RollRequested(reason="ambush", dice=2)]
     events, state = roll(state, 1, 4)  # move numbers 1 and 2
-    assert events[:3] == [InitiativeCardMovedUp(card=RAT, by=1), InitiativeCardMovedUp(card="roaches", by=2), AmbushResolved()]
+    assert events[:3] == [
+        InitiativeCardMovedUp(card=RAT, by=1),
+        InitiativeCardMovedUp(card="roaches", by=2),
+        AmbushResolved(),
+    ]
     assert state.track == ("filch", "collin", "tilda", "roaches", RAT, "maginos")
 
 
@@ -107,7 +119,9 @@ def test_wounds_on_a_boss_go_on_the_card_the_players_choose__001_ferire_un_boss(
     _, state = roll(state, 2, 2)  # 2 hits; Brodie defends with 4 - 1 (Dagger) dice
     events, state = roll(state, 4, 4, 4)
     options = ("brodie-chases:2", "brodie-chases:1,brodie-pounces:1", "brodie-pounces:2")
-    assert events[-1] == DecisionRequested(decision="boss-wound", options=options, piece="filch", default=options[0])
+    assert events[-1] == DecisionRequested(
+        decision="boss-wound", options=options, piece="filch", default=options[0]
+    )
     events, state = answer(state, DecisionMade(decision="boss-wound", option=options[1], by="north"))
     assert events[:6] == [
         BossWounded(figure="brodie", card="brodie-chases", wounds=1),
@@ -155,12 +169,14 @@ def test_skitter_clak_carapace_sword_shield_star_blocks_two__facts_3_skitter_cla
     assert events[0] == AttackResolved(attacker="filch", target="skitter-clak-1", hits=2, blocks=2, wounds=0)
 
 
-def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_cheese_on_the_wheel__000_brodie_graffia():
+def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_cheese_on_the_wheel__000_brodie_graffia():  # noqa: E501
     events, state = started(*brodie_on("GR-1"), track=("brodie-pounces", *MICE, RAT, "brodie-chases"))
     assert events == [
         MinionActivated(figure="brodie"),
         MinionMoved(figure="brodie", origin="GR-1", path=("GR-6",), reason="pounce"),
-        AttackDeclared(attacker="brodie", target="collin", ranged=False, dice=3, others=("tilda", "filch", "maginos")),
+        AttackDeclared(
+            attacker="brodie", target="collin", ranged=False, dice=3, others=("tilda", "filch", "maginos")
+        ),
         RollRequested(reason="minion-attack", dice=3),
     ]
     events, state = roll(state, 2, 2, 1)
@@ -177,7 +193,7 @@ def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_c
     assert state.cheese_wheel == 0 and state.attack.target == "tilda"
 
 
-def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_he_crossed__000_brodie_insegue():
+def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_he_crossed__000_brodie_insegue():  # noqa: E501
     setup = (*brodie_on("GR-8"), FigurePlaced(figure="filch", card="filch", space="GR-1"),
              FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-7"))
     events, state = started(*setup, track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
@@ -215,13 +231,17 @@ def test_000_brodie_insegue_equally_short_paths_are_the_players_decision_on_each
     events, state = choose(state, "GR-5>GR-6")
     assert events == [
         TieFound(decision="brodie-path", subject="brodie", count=4, toward="filch"),
-        DecisionRequested(decision="brodie-path", options=("GR-7>GR-11", "GR-10>GR-11"), default="GR-7>GR-11"),
+        DecisionRequested(
+            decision="brodie-path", options=("GR-7>GR-11", "GR-10>GR-11"), default="GR-7>GR-11"
+        ),
     ]
     events, state = choose(state, "GR-10>GR-11")
     assert events[:3] == [
         ChoicesSettled(context="brodie-chase", choices=("GR-5>GR-6", "GR-10>GR-11")),
         MinionMoved(figure="brodie", origin="GR-1", path=("GR-5", "GR-6", "GR-10", "GR-11"), reason="chase"),
-        AttackDeclared(attacker="brodie", target="collin", ranged=False, dice=3, others=("tilda", "maginos", "filch")),
+        AttackDeclared(
+            attacker="brodie", target="collin", ranged=False, dice=3, others=("tilda", "maginos", "filch")
+        ),
     ]
     assert state.deferred is None
 
@@ -237,7 +257,9 @@ def test_000_brodie_insegue_the_default_paths_are_the_first_in_tile_order():
     events, state = choose(state, "GR-2>GR-6")
     assert events[-1].default == "GR-7>GR-11"
     events, state = choose(state, "GR-7>GR-11")
-    assert events[1] == MinionMoved(figure="brodie", origin="GR-1", path=("GR-2", "GR-6", "GR-7", "GR-11"), reason="chase")
+    assert events[1] == MinionMoved(
+        figure="brodie", origin="GR-1", path=("GR-2", "GR-6", "GR-7", "GR-11"), reason="chase"
+    )
 
 
 def test_000_brodie_insegue_a_single_shortest_path_is_not_asked():
@@ -255,8 +277,11 @@ def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_dif
     assert shortest_paths(SHIPPED, "GR-6", "GR-1", 1) == (("GR-2",), ("GR-5",))
     assert shortest_paths(SHIPPED, "GR-1", "GR-11", 1) == (("GR-2",), ("GR-5",))
     assert shortest_paths(SHIPPED, "GR-1", "GR-11", 4) == (
-        ("GR-2", "GR-6", "GR-7", "GR-11"), ("GR-2", "GR-6", "GR-10", "GR-11"), ("GR-5", "GR-6", "GR-7", "GR-11"),
-        ("GR-5", "GR-6", "GR-10", "GR-11"), ("GR-5", "GR-9", "GR-10", "GR-11"),
+        ("GR-2", "GR-6", "GR-7", "GR-11"),
+        ("GR-2", "GR-6", "GR-10", "GR-11"),
+        ("GR-5", "GR-6", "GR-7", "GR-11"),
+        ("GR-5", "GR-6", "GR-10", "GR-11"),
+        ("GR-5", "GR-9", "GR-10", "GR-11"),
     )
     assert shortest_paths(SHIPPED, "GR-1", "GR-11", 2) == (
         ("GR-2", "GR-6"), ("GR-5", "GR-6"), ("GR-5", "GR-9"),
@@ -269,11 +294,12 @@ def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__000_brodie_inse
 
 
 NO_MINION_CARDS = (
-    *(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)), InitiativeCardRemoved(card=RAT),
+    *(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)),
+    InitiativeCardRemoved(card=RAT),
 )
 
 
-def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mice_cards__001_carte_iniziativa_dei_boss():
+def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mice_cards__001_carte_iniziativa_dei_boss():  # noqa: E501
     """001 §Carte Iniziativa dei Boss: the cards are laid "normalmente"; with no minion card on the
     track that is 001 §Determinare l'Ordine di Iniziativa: every card of the table is shuffled into
     a new track (not the boss's cards among themselves at the bottom)."""
@@ -291,13 +317,13 @@ def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mi
     assert state.track == order and state.turn_card == "filch" and state.boss_cards["brodie"] == BRODIE
 
 
-def test_single_card_boss_with_no_minion_cards_on_the_track_is_shuffled_too__001_determinare_lordine_di_iniziativa():
+def test_single_card_boss_with_no_minion_cards_on_the_track_is_shuffled_too__001_determinare_lordine_di_iniziativa():  # noqa: E501
     state = chapter_1_table(*NO_MINION_CARDS, track=MICE)
     events = enter_boss(state, "captain-vurst", "GR-16")
     assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, "captain-vurst"))
 
 
-def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_ambush__001_carte_iniziativa_dei_boss():
+def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_ambush__001_carte_iniziativa_dei_boss():  # noqa: E501
     """The bottom-and-ambush rule is for "un Boss con Iniziativa multipla" (003: "um lacaio-chefão
     com múltiplas cartas de iniciativa"); Captain Vurst's one card is added like a new minion card."""
     state = chapter_1_table()
@@ -343,11 +369,22 @@ def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_f
 def test_brodie_pounces_tie_goes_to_the_space_holding_the_figure_highest_on_the_track__000_brodie_graffia():
     """000 §Brodie Graffia: the space with most figures; two spaces with as many go to the one holding
     the figure highest on the initiative track (here GR-16, later in tile order than GR-10)."""
-    mice = (FigurePlaced(figure="filch", card="filch", space="GR-10"), FigurePlaced(figure="collin", card="collin", space="GR-10"),
-            FigurePlaced(figure="tilda", card="tilda", space="GR-16"), FigurePlaced(figure="maginos", card="maginos", space="GR-16"))
+    mice = (
+        FigurePlaced(figure="filch", card="filch", space="GR-10"),
+        FigurePlaced(figure="collin", card="collin", space="GR-10"),
+        FigurePlaced(figure="tilda", card="tilda", space="GR-16"),
+        FigurePlaced(figure="maginos", card="maginos", space="GR-16"),
+    )
     track = ("brodie-pounces", "tilda", "filch", "collin", "maginos", RAT, "brodie-chases")
     events, _ = started(*brodie_on("GR-1"), *mice, track=track)
     assert events[1] == MinionMoved(figure="brodie", origin="GR-1", path=("GR-16",), reason="pounce")
-    assert isinstance(events[2], AttackDeclared) and {events[2].target, *events[2].others} == {"tilda", "maginos"}
-    events, _ = started(*brodie_on("GR-1"), *mice, track=("brodie-pounces", "collin", "tilda", "filch", "maginos", RAT, "brodie-chases"))
+    assert isinstance(events[2], AttackDeclared) and {events[2].target, *events[2].others} == {
+        "tilda",
+        "maginos",
+    }
+    events, _ = started(
+        *brodie_on("GR-1"),
+        *mice,
+        track=("brodie-pounces", "collin", "tilda", "filch", "maginos", RAT, "brodie-chases"),
+    )
     assert events[1] == MinionMoved(figure="brodie", origin="GR-1", path=("GR-10",), reason="pounce")

@@ -58,7 +58,9 @@ def test_kept_card_is_the_best_bonus_then_the_first_found__ruling_campaign_carry
 def test_carry_over_adds_the_previous_chapters_achievements__001_campagna():
     previous = msgspec.Raw(b'{"story_achievements":["older"],"abilities":{"filch":["sneak"]}}')
     document = carry(finished_chapter(), previous)
-    assert document["story_achievements"] == ["older", "miz-maggie-ally"] and document["abilities"] == {"filch": ["sneak"]}
+    assert document["story_achievements"] == ["older", "miz-maggie-ally"] and document["abilities"] == {
+        "filch": ["sneak"]
+    }
 
 
 def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
@@ -68,7 +70,14 @@ def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
                           seats=(Seat(name="north", controls=PARTY),), dice_mode="manual")
     state = RULESET.initial_state(created)
     events = RULESET.decide(state, Begin())
-    assert CarryOverApplied(from_chapter="chapter-1", story_achievements=("miz-maggie-ally",), equipment={"filch": "search-card-07"}) in events
+    assert (
+        CarryOverApplied(
+            from_chapter="chapter-1",
+            story_achievements=("miz-maggie-ally",),
+            equipment={"filch": "search-card-07"},
+        )
+        in events
+    )
     state = fold_events(state, events)
     assert state.pack == {"filch": ("search-card-07",)} and "search-card-07" not in state.search_deck
     assert state.story_achievements == ("miz-maggie-ally",)

@@ -68,7 +68,10 @@ def test_a_captured_mouse_is_released_next_to_another_mouse_when_no_minion_is_le
     state = chapter_1_table(*NO_RATS, MouseCaptured(mouse="collin"), track=MICE)
     events, state = act(state, EndTurn(mouse="filch"))
     assert events[-1] == DecisionRequested(
-        decision="release-space", options=("GR-6", "GR-2", "GR-5", "GR-7", "GR-10"), piece="collin", default="GR-6"
+        decision="release-space",
+        options=("GR-6", "GR-2", "GR-5", "GR-7", "GR-10"),
+        piece="collin",
+        default="GR-6",
     )
     events, state = answer(state, DecisionMade(decision="release-space", option="GR-7", by="north"))
     assert events == [
@@ -86,7 +89,7 @@ def test_chapter_lost_when_all_mice_are_captured_at_once__001_capitolo_1_obietti
     assert RULESET.outcome(chapter_1_table(*captured)) == "defeat"
 
 
-def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_clear__001_capitolo_1_obiettivi_del_capitolo():
+def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_clear__001_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
     on_tree = [FigurePlaced(figure=m, card=m, space="CY-1") for m in MICE]
     courtyard = RoomTilePlaced(tile="courtyard", column=2, row=1)
     assert RULESET.outcome(chapter_1_table(*on_tree)) is None, "the courtyard is not on the table"

@@ -85,31 +85,49 @@ def nez_searches(state, face=2):
     return roll(state, face)
 
 
-def test_guard_room_special_search_offers_tinkerers_treasure_to_a_tinkerer__001_capitolo_1_stanza_delle_guardie():
-    state = table("guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK)
+def test_guard_room_special_search_offers_tinkerers_treasure_to_a_tinkerer__001_capitolo_1_stanza_delle_guardie():  # noqa: E501
+    state = table(
+        "guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK
+    )
     events, state = nez_searches(state)
-    assert events[-1] == DecisionRequested(decision="special-search", options=("tinkerers-treasure", "search-deck"),
-                                           piece="nez", default="tinkerers-treasure")
+    assert events[-1] == DecisionRequested(
+        decision="special-search",
+        options=("tinkerers-treasure", "search-deck"),
+        piece="nez",
+        default="tinkerers-treasure",
+    )
 
 
-def test_tinkerers_treasure_takes_any_weapon_or_armour_then_reshuffles_itself_in__001_capitolo_1_bottino_del_fabbro():
-    state = table("guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK)
+def test_tinkerers_treasure_takes_any_weapon_or_armour_then_reshuffles_itself_in__001_capitolo_1_bottino_del_fabbro():  # noqa: E501
+    state = table(
+        "guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK
+    )
     _, state = nez_searches(state)
-    events, state = answer(state, DecisionMade(decision="special-search", option="tinkerers-treasure", by="north"))
+    events, state = answer(
+        state, DecisionMade(decision="special-search", option="tinkerers-treasure", by="north")
+    )
     assert events == [
         SpecialSearchFound(mouse="nez", tile="guard-room", item="tinkerers-treasure"),
-        DecisionRequested(decision="tinkerers-treasure", options=("bow-of-precision", "cloak-of-displacement", "toothpick"),
-                          piece="nez", default="bow-of-precision"),
+        DecisionRequested(
+            decision="tinkerers-treasure",
+            options=("bow-of-precision", "cloak-of-displacement", "toothpick"),
+            piece="nez",
+            default="bow-of-precision",
+        ),
     ]
-    events, state = answer(state, DecisionMade(decision="tinkerers-treasure", option="cloak-of-displacement", by="north"))
-    assert events == [SearchDeckCardTaken(mouse="nez", card="cloak-of-displacement", reason="tinkerers-treasure"),
-                      SearchDeckShuffled(added=("tinkerers-treasure",), reason="tinkerers-treasure")]
+    events, state = answer(
+        state, DecisionMade(decision="tinkerers-treasure", option="cloak-of-displacement", by="north")
+    )
+    assert events == [
+        SearchDeckCardTaken(mouse="nez", card="cloak-of-displacement", reason="tinkerers-treasure"),
+        SearchDeckShuffled(added=("tinkerers-treasure",), reason="tinkerers-treasure"),
+    ]
     assert state.pack["nez"] == ("cloak-of-displacement",)
     assert sorted(state.search_deck) == ["bow-of-precision", "grapes", "tinkerers-treasure", "toothpick"]
     assert state.special_searches == ("guard-room",)
 
 
-def test_tinkerers_treasure_is_not_offered_to_a_mouse_that_is_not_a_tinkerer__001_capitolo_1_bottino_del_fabbro():
+def test_tinkerers_treasure_is_not_offered_to_a_mouse_that_is_not_a_tinkerer__001_capitolo_1_bottino_del_fabbro():  # noqa: E501
     state = table("guard-room", mice_at("GR-6"), PARTY, PARTY, DECK)
     _, state = act(state, Search(mouse="collin"))
     events, _ = roll(state, 2)
@@ -117,17 +135,24 @@ def test_tinkerers_treasure_is_not_offered_to_a_mouse_that_is_not_a_tinkerer__00
 
 
 def test_guard_room_special_search_may_be_refused_for_a_normal_draw__001_capitolo_1_ricerca_speciale():
-    state = table("guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK)
+    state = table(
+        "guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK
+    )
     _, state = nez_searches(state)
     events, _ = answer(state, DecisionMade(decision="special-search", option="search-deck", by="north"))
     assert events == [DrawRequested(reason="search", deck="search", cards=tuple(sorted(DECK)), piece="nez")]
 
 
 def test_guard_room_special_summon_is_two_rat_warriors__001_capitolo_1_evocazione_speciale():
-    state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"), track=("filch", "collin", "tilda", "maginos"))
+    state = chapter_1_table(
+        CheeseAddedToWheel(count=6, reason="test"), track=("filch", "collin", "tilda", "maginos")
+    )
     asked = summon(state)  # 2 rat warriors for 3 entrances holding one each: the players choose which 2
-    assert asked[-1] == DecisionRequested(decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
-                                          default="GR-2+GR-4")
+    assert asked[-1] == DecisionRequested(
+        decision="melee-minion-entrances",
+        options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+        default="GR-2+GR-4",
+    )
     events, _ = choose(fold_events(state, asked), "GR-2+GR-4")
     placed = [e for e in events if isinstance(e, FigurePlaced)]
     assert [(e.card, e.space) for e in placed] == [("rat-warriors", "GR-2"), ("rat-warriors", "GR-4")]
@@ -144,7 +169,9 @@ def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fogn
     _, state = act(state, Search(mouse="filch"))
     events, state = roll(state, 5)
     assert events[-1].options == ("fishhook-and-thread", "search-deck")
-    events, state = answer(state, DecisionMade(decision="special-search", option="fishhook-and-thread", by="south"))
+    events, state = answer(
+        state, DecisionMade(decision="special-search", option="fishhook-and-thread", by="south")
+    )
     # a party item goes to the party stash, not the pack (001 §Oggetti del Gruppo)
     assert events == [SpecialSearchFound(mouse="filch", tile="sewer", item="fishhook-and-thread"),
                       PartyItemGained(mouse="filch", card="fishhook-and-thread")]
@@ -168,7 +195,9 @@ def test_leaving_the_sewer_needs_the_fishhook__ruling_001_capitolo_1_abbandonare
 
 def test_sewer_flip_space_with_the_fishhook_leads_back_to_the_guard_room__001_capitolo_1_fognature():
     state = table("sewer", mice_at("SW-8"), ("filch", "collin", "tilda", "maginos"), deck=SEWER_DECK)
-    state = RULESET.evolve(state, SearchDeckCardTaken(mouse="tilda", card="fishhook-and-thread", reason="test"))
+    state = RULESET.evolve(
+        state, SearchDeckCardTaken(mouse="tilda", card="fishhook-and-thread", reason="test")
+    )
     assert Explore(mouse="filch", via="flip") in RULESET.legal_commands(state)
 
 
@@ -190,7 +219,9 @@ def test_kitchen_first_entry_puts_cheese_on_the_counter__ruling_001_capitolo_1_c
 
 
 def test_kitchen_each_cheese_a_roach_rolls_moves_counter_cheese_to_the_wheel__001_capitolo_1_cucina():
-    state = kitchen([("roaches-1", "roaches", "KI-5")], track=("roaches", "filch", "collin", "tilda", "maginos"))
+    state = kitchen(
+        [("roaches-1", "roaches", "KI-5")], track=("roaches", "filch", "collin", "tilda", "maginos")
+    )
     state = RULESET.evolve(state, CounterCheesePlaced(count=3))
     state = RULESET.evolve(state, AttackDeclared(attacker="roaches-1", target="filch", ranged=False, dice=2))
     state = RULESET.evolve(state, RollRequested(reason="minion-attack", dice=2))
@@ -201,7 +232,9 @@ def test_kitchen_each_cheese_a_roach_rolls_moves_counter_cheese_to_the_wheel__00
 
 
 def test_kitchen_empty_counter_roaches_are_normal_again__001_capitolo_1_cucina():
-    state = kitchen([("roaches-1", "roaches", "KI-5")], track=("roaches", "filch", "collin", "tilda", "maginos"))
+    state = kitchen(
+        [("roaches-1", "roaches", "KI-5")], track=("roaches", "filch", "collin", "tilda", "maginos")
+    )
     state = RULESET.evolve(state, AttackDeclared(attacker="roaches-1", target="filch", ranged=False, dice=2))
     state = RULESET.evolve(state, RollRequested(reason="minion-attack", dice=2))
     events, _ = roll(state, 1, 1)
@@ -221,7 +254,7 @@ def test_defeating_a_roach_in_the_kitchen_rolls_for_miz_maggie__001_capitolo_1_f
                            RollRequested(reason="miz-maggie", dice=1, piece="collin")]
 
 
-def test_miz_maggie_miss_knocks_the_mouse_down_and_puts_the_roach_back_on_the_counter__001_capitolo_1_miz_maggie():
+def test_miz_maggie_miss_knocks_the_mouse_down_and_puts_the_roach_back_on_the_counter__001_capitolo_1_miz_maggie():  # noqa: E501
     _, state = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     events, state = roll(state, 3)
     assert events[:3] == [MizMaggieSwatted(mouse="collin", figure="roaches-1", space="KI-1"),
@@ -239,7 +272,9 @@ def test_miz_maggie_hit_gives_the_ally_achievement_and_one_more_page__001_capito
 
 
 def test_miz_maggie_ally_no_more_rolls__001_capitolo_1_miz_maggie():
-    state = RULESET.evolve(kitchen([("roaches-1", "roaches", "KI-5")]), StoryAchievementGained(achievement="miz-maggie-ally"))
+    state = RULESET.evolve(
+        kitchen([("roaches-1", "roaches", "KI-5")]), StoryAchievementGained(achievement="miz-maggie-ally")
+    )
     events, _ = defeat_roach(state)
     assert not [e for e in events if isinstance(e, RoachDefeatedInKitchen)]
 
@@ -273,7 +308,10 @@ def test_crow_cannot_reach_a_mouse_on_the_tree_entrance__001_capitolo_1_entrata_
 
 def rats_turn():
     """The Courtyard with one Rat Warrior on CY-20 whose card starts the round: run to its move roll."""
-    state = courtyard([("rat-warriors-1", "rat-warriors", "CY-20")], track=("rat-warriors", "filch", "collin", "tilda", "maginos"))
+    state = courtyard(
+        [("rat-warriors-1", "rat-warriors", "CY-20")],
+        track=("rat-warriors", "filch", "collin", "tilda", "maginos"),
+    )
     state = fold_events(state, proceed(state))
     assert state.awaiting == "minion-move"
     return state
@@ -281,8 +319,11 @@ def rats_turn():
 
 def test_crow_dives_on_a_moving_minion_and_can_defeat_it__001_capitolo_1_il_vile_vecchio_corvo():
     events, state = roll(rats_turn(), 1)
-    assert events[:3] == [CrowDived(figure="rat-warriors-1", space="CY-20"), MinionWounded(figure="rat-warriors-1", wounds=1),
-                          MinionDefeated(figure="rat-warriors-1", card="rat-warriors")]
+    assert events[:3] == [
+        CrowDived(figure="rat-warriors-1", space="CY-20"),
+        MinionWounded(figure="rat-warriors-1", wounds=1),
+        MinionDefeated(figure="rat-warriors-1", card="rat-warriors"),
+    ]
     assert "rat-warriors" not in state.track and "rat-warriors-1" not in state.figures
     assert state.mouse_turn is not None and state.mouse_turn.mouse == "filch"
 

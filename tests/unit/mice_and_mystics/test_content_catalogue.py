@@ -39,7 +39,9 @@ def test_special_areas_hold_any_number_and_carry_a_minion_entrance():
 
 def test_the_pipes_flip_space_is_only_for_a_tinkerer_or_a_scamp():
     pipes = library().tiles["pipes"]
-    assert [(s.kind, s.flip_classes) for s in pipes.spaces if s.kind == "flip"] == [("flip", ("tinkerer", "scamp"))]
+    assert [(s.kind, s.flip_classes) for s in pipes.spaces if s.kind == "flip"] == [
+        ("flip", ("tinkerer", "scamp"))
+    ]
 
 
 def test_water_channels_with_west_currents_on_the_sewer_drain_pipe():
@@ -76,14 +78,24 @@ def test_the_search_deck_catalogue_counts_71_cards_and_holds_the_chapter_deck():
 def test_nine_standard_and_nine_difficult_encounter_cards_all_provisional():
     decks = Counter(e.deck for e in library().encounters.values())
     assert decks == {"standard": 9, "difficult": 9}
-    assert all(e.provisional and "1-2 / 3-4 / 5+" in e.provisional_reason for e in library().encounters.values())
+    assert all(
+        e.provisional and "1-2 / 3-4 / 5+" in e.provisional_reason for e in library().encounters.values()
+    )
 
 
 def test_a_content_pack_overrides_by_id_and_extends_with_new_ids(tmp_path):
     mice = json.loads(library_file("mice.json"))
-    mice["mice"] = [dict(m, lives=6, provisional=False, provisional_reason="") for m in mice["mice"] if m["id"] == "nez"]
+    mice["mice"] = [
+        dict(m, lives=6, provisional=False, provisional_reason="") for m in mice["mice"] if m["id"] == "nez"
+    ]
     (tmp_path / "mice.json").write_text(json.dumps(mice))
-    new = {"id": "shield-bash", "name": "Shield Bash", "classes": ["warrior"], "cost": 1, "effect": "A pack card."}
+    new = {
+        "id": "shield-bash",
+        "name": "Shield Bash",
+        "classes": ["warrior"],
+        "cost": 1,
+        "effect": "A pack card.",
+    }
     (tmp_path / "abilities.json").write_text(json.dumps({"abilities": [new]}))
     lib = library_with_pack(tmp_path)
     assert lib.mice["nez"].lives == 6 and lib.mice["filch"].lives == 5
@@ -121,7 +133,9 @@ def test_cli_content_check_prints_findings_and_fails_on_a_broken_pack(tmp_path, 
 
 def test_cli_content_check_fails_on_a_pack_that_does_not_decode(tmp_path, capsys):
     (tmp_path / "mice.json").write_text('{"mice": [{"id": "x"}]}')
-    assert main(["content", "check", "--pack", str(tmp_path)]) == 4  # a file of the wrong format (dicelog --help)
+    assert (
+        main(["content", "check", "--pack", str(tmp_path)]) == 4
+    )  # a file of the wrong format (dicelog --help)
     assert "mice.json: Object missing required field `name`" in capsys.readouterr().err
 
 

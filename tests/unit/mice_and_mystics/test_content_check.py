@@ -49,7 +49,9 @@ def test_a_pair_of_spaces_joined_twice_is_asymmetric_adjacency():
 
 
 def test_a_yellow_line_must_point_to_one_of_its_spaces():
-    edges = tuple(replace(e, arrow_to="GR-1") if e.line == "yellow" else e for e in library().tiles["guard-room"].edges)
+    edges = tuple(
+        replace(e, arrow_to="GR-1") if e.line == "yellow" else e for e in library().tiles["guard-room"].edges
+    )
     assert check(broken(tiles=tile("guard-room", edges=edges))) == [Finding(
         rule="tile.yellow-arrow", where="tile guard-room",
         detail="edge GR-7/GR-8: a yellow line's arrow must point to one of its spaces, not GR-1")]
@@ -79,8 +81,13 @@ def test_minion_entrances_must_be_as_many_as_facts_md_counts():
 
 
 def test_the_pipes_flip_space_must_be_for_a_tinkerer_or_a_scamp_only():
-    assert check(broken(tiles=space("pipes", "PI-10", flip_classes=()))) == [Finding(
-        rule="tile.special-flip", where="tile pipes", detail="no flip space is only for scamp or tinkerer (facts.md §8)")]
+    assert check(broken(tiles=space("pipes", "PI-10", flip_classes=()))) == [
+        Finding(
+            rule="tile.special-flip",
+            where="tile pipes",
+            detail="no flip space is only for scamp or tinkerer (facts.md §8)",
+        )
+    ]
 
 
 def test_a_flip_space_needs_one_on_the_reverse_to_land_on():
@@ -91,8 +98,13 @@ def test_a_flip_space_needs_one_on_the_reverse_to_land_on():
 
 def test_an_open_wall_outline_is_named():
     walls = (*library().tiles["tunnel-entrance"].walls, Wall(a=(1, 1), b=(1, 2)))
-    assert check(broken(tiles=tile("tunnel-entrance", walls=walls))) == [Finding(
-        rule="tile.wall-open", where="tile tunnel-entrance", detail="wall outline not closed at [1, 1], [1, 2]")]
+    assert check(broken(tiles=tile("tunnel-entrance", walls=walls))) == [
+        Finding(
+            rule="tile.wall-open",
+            where="tile tunnel-entrance",
+            detail="wall outline not closed at [1, 1], [1, 2]",
+        )
+    ]
 
 
 def test_walls_outside_the_tile_are_named():
@@ -124,25 +136,52 @@ def test_a_chapter_naming_missing_cards_tiles_and_spaces_is_named():
         search_deck=("dagger", "no-such-card"), mice_not_allowed=("lily", "stuart"),
     )})
     assert check(lib) == [
-        Finding(rule="chapter.start-space", where="chapter chapter-1", detail="start space GR-7 is a normal space"),
-        Finding(rule="chapter.unknown-mouse", where="chapter chapter-1", detail="mouse stuart does not exist"),
-        Finding(rule="chapter.unknown-encounter", where="chapter chapter-1", detail="encounter card standard-10 does not exist"),
-        Finding(rule="chapter.unknown-search-card", where="chapter chapter-1",
-                detail="search card dagger is not a search-deck card"),
-        Finding(rule="chapter.unknown-search-card", where="chapter chapter-1",
-                detail="search card no-such-card is not a search-deck card"),
+        Finding(
+            rule="chapter.start-space", where="chapter chapter-1", detail="start space GR-7 is a normal space"
+        ),
+        Finding(
+            rule="chapter.unknown-mouse", where="chapter chapter-1", detail="mouse stuart does not exist"
+        ),
+        Finding(
+            rule="chapter.unknown-encounter",
+            where="chapter chapter-1",
+            detail="encounter card standard-10 does not exist",
+        ),
+        Finding(
+            rule="chapter.unknown-search-card",
+            where="chapter chapter-1",
+            detail="search card dagger is not a search-deck card",
+        ),
+        Finding(
+            rule="chapter.unknown-search-card",
+            where="chapter chapter-1",
+            detail="search card no-such-card is not a search-deck card",
+        ),
     ]
 
 
 def test_a_chapter_minion_group_of_an_unknown_card_and_a_goal_without_its_feature():
     chapter = library().chapters["chapter-1"]
-    lib = broken(chapters={"chapter-1": replace(
-        chapter, minions=(replace(chapter.minions[0], card="rat-king"),), goal=replace(chapter.goal, feature="well"),
-    )})
+    lib = broken(
+        chapters={
+            "chapter-1": replace(
+                chapter,
+                minions=(replace(chapter.minions[0], card="rat-king"),),
+                goal=replace(chapter.goal, feature="well"),
+            )
+        }
+    )
     assert check(lib) == [
-        Finding(rule="chapter.unknown-minion", where="chapter chapter-1", detail="minion card rat-king does not exist"),
-        Finding(rule="chapter.goal-feature", where="chapter chapter-1",
-                detail="goal tile courtyard has no space with feature well"),
+        Finding(
+            rule="chapter.unknown-minion",
+            where="chapter chapter-1",
+            detail="minion card rat-king does not exist",
+        ),
+        Finding(
+            rule="chapter.goal-feature",
+            where="chapter chapter-1",
+            detail="goal tile courtyard has no space with feature well",
+        ),
     ]
 
 
@@ -150,12 +189,16 @@ def test_an_ability_for_a_class_no_mouse_has_is_named_and_any_is_allowed():
     abilities = library().abilities
     lib = broken(abilities={"feint": replace(abilities["feint"], classes=("bard",)),
                             "dodge": replace(abilities["dodge"], classes=("any",))})
-    assert check(lib) == [Finding(rule="ability.unknown-class", where="ability feint", detail="class bard is no mouse's class")]
+    assert check(lib) == [
+        Finding(rule="ability.unknown-class", where="ability feint", detail="class bard is no mouse's class")
+    ]
 
 
 def test_a_search_card_requirement_must_name_a_class_or_a_mouse():
     cards = library().search_cards
-    lib = broken(search_cards={"toothpick": replace(cards["toothpick"], requires=("wizard", "tilda", "scamp"))})
+    lib = broken(
+        search_cards={"toothpick": replace(cards["toothpick"], requires=("wizard", "tilda", "scamp"))}
+    )
     assert check(lib) == [Finding(rule="search-card.unknown-requirement", where="search card toothpick",
                                   detail="requirement wizard is neither a class nor a mouse")]
 
@@ -170,8 +213,14 @@ def test_an_encounter_with_an_unknown_minion_or_a_gap_in_its_pages_is_named():
     card = library().encounters["difficult-1"]
     bands = (card.bands[0], replace(card.bands[1], first=4, minions=(("rat-ogre", 1),)), card.bands[2])
     assert check(broken(encounters={"difficult-1": replace(card, bands=bands)})) == [
-        Finding(rule="encounter.unknown-minion", where="encounter difficult-1", detail="minion card rat-ogre does not exist"),
-        Finding(rule="encounter.bands", where="encounter difficult-1", detail="band 4-4 does not start at page 3"),
+        Finding(
+            rule="encounter.unknown-minion",
+            where="encounter difficult-1",
+            detail="minion card rat-ogre does not exist",
+        ),
+        Finding(
+            rule="encounter.bands", where="encounter difficult-1", detail="band 4-4 does not start at page 3"
+        ),
     ]
 
 
@@ -179,6 +228,12 @@ def test_a_provisional_record_must_say_why():
     lib = broken(mice={"filch": replace(library().mice["filch"], provisional_reason="")},
                  minions={"spider": replace(library().minions["spider"], provisional=False)})
     assert findings(lib, "provisional") == [
-        Finding(rule="provisional.reason-missing", where="mouse filch", detail="provisional without a reason"),
-        Finding(rule="provisional.reason-without-flag", where="minion spider", detail="a reason but not provisional"),
+        Finding(
+            rule="provisional.reason-missing", where="mouse filch", detail="provisional without a reason"
+        ),
+        Finding(
+            rule="provisional.reason-without-flag",
+            where="minion spider",
+            detail="a reason but not provisional",
+        ),
     ]

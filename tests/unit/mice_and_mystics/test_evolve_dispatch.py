@@ -19,7 +19,9 @@ NOT_EVOLVED = (
     core.UndoApplied,
 )
 CORE_EVENTS = [
-    c for c in vars(core).values() if isinstance(c, type) and issubclass(c, core.Event) and c is not core.Event
+    c
+    for c in vars(core).values()
+    if isinstance(c, type) and issubclass(c, core.Event) and c is not core.Event
 ]
 
 

@@ -56,8 +56,13 @@ def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_e
     state = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE)
     assert Explore(mouse="filch", via="E") in RULESET.legal_commands(state)
     events, state = act(state, Explore(mouse="filch", via="E"))
-    assert events[:2] == [ActionStarted(mouse="filch", action="explore"), TileFlipped(tile="kitchen-tunnels", to="kitchen")]
-    assert events[2:6] == [FigurePlaced(figure=m, card=m, space="KI-8") for m in ("collin", "tilda", "filch", "maginos")]
+    assert events[:2] == [
+        ActionStarted(mouse="filch", action="explore"),
+        TileFlipped(tile="kitchen-tunnels", to="kitchen"),
+    ]
+    assert events[2:6] == [
+        FigurePlaced(figure=m, card=m, space="KI-8") for m in ("collin", "tilda", "filch", "maginos")
+    ]
     assert events[6:] == [
         RoomEntered(tile="kitchen", first=True),
         CounterCheesePlaced(count=3),  # Chapter 1, Kitchen room rule (rules/chapter_1.py)
@@ -69,14 +74,23 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
     # 2 rat warriors on 3 free entrances: the players choose which 2 (001 §Collocare i Servitori, 3)
-    assert events[-1] == DecisionRequested(decision="melee-minion-entrances", options=("KI-1+KI-13", "KI-1+KI-14", "KI-13+KI-14"),
-                                           default="KI-1+KI-13")
+    assert events[-1] == DecisionRequested(
+        decision="melee-minion-entrances",
+        options=("KI-1+KI-13", "KI-1+KI-14", "KI-13+KI-14"),
+        default="KI-1+KI-13",
+    )
     events, state = choose(state, "KI-13+KI-14")
-    assert events[:2] == [ChoicesSettled(context="encounter", choices=("KI-13+KI-14",)), EncounterRevealed(card="standard-1", page=1)]
+    assert events[:2] == [
+        ChoicesSettled(context="encounter", choices=("KI-13+KI-14",)),
+        EncounterRevealed(card="standard-1", page=1),
+    ]
     placed = of_type(events, FigurePlaced)
     assert [(e.card, e.space) for e in placed] == [(RAT, "KI-13"), (RAT, "KI-14")]
     assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT))
-    events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=(RAT, "collin", "filch", "tilda", "maginos")))
+    events, state = answer(
+        state,
+        CardsShuffled(reason="encounter-initiative", order=(RAT, "collin", "filch", "tilda", "maginos")),
+    )
     # Collin laid in slot 2: Born to Lead (001 Collin's hero card, "quando collocate le carte sulla
     # Colonna dell'Iniziativa, se il Principe Collin non si trova sul primo spazio, aggiungete
     # immediatamente 1 segnalino Formaggio"; RULINGS.md, Born to Lead)
@@ -121,7 +135,10 @@ def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
     state = chapter_1_table(*NO_RATS, PIPES, at("PI-10"), track=MICE)
     assert Explore(mouse="filch", via="flip") in RULESET.legal_commands(state)
     events, _ = act(state, Explore(mouse="filch", via="flip"))
-    assert events[:2] == [ActionStarted(mouse="filch", action="explore"), TileFlipped(tile="pipes", to="sewer-drain-pipe")]
+    assert events[:2] == [
+        ActionStarted(mouse="filch", action="explore"),
+        TileFlipped(tile="pipes", to="sewer-drain-pipe"),
+    ]
     assert of_type(events, FigurePlaced) == [FigurePlaced(figure="filch", card="filch", space="SD-12")]
 
 

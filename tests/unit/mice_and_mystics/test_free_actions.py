@@ -63,7 +63,9 @@ def test_share_gives_a_pack_card_to_a_mouse_on_the_same_space__001_condividere()
 
 
 def test_share_gives_cheese_and_a_card_to_an_adjacent_mouse_in_one_free_action__001_condividere():
-    state = chapter_1_table(at("GR-7", "collin"), *kept("filch", "toothpick"), CheeseGained(mouse="filch", count=3, reason="t"))
+    state = chapter_1_table(
+        at("GR-7", "collin"), *kept("filch", "toothpick"), CheeseGained(mouse="filch", count=3, reason="t")
+    )
     events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick", cheese=2))
     assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
                       CheeseShared(mouse="filch", with_mouse="collin", count=2, by="filch")]
@@ -80,16 +82,29 @@ def test_share_refused_with_a_mouse_neither_on_the_same_nor_an_adjacent_space__0
 def test_share_is_a_free_exchange_giving_and_taking_cards_and_cheese__001_condividere():
     """001 §Condividere: "scambiare liberamente carte Ricerca e/o segnalini Formaggio"; 003 "livremente
     trocar": one Share both gives and takes; it is the acting mouse's free action only."""
-    state = chapter_1_table(at("GR-7", "collin"), *kept("filch", "toothpick"), *kept("collin", "ring-of-feline-strength", "search-card-01"),
-                            CheeseGained(mouse="collin", count=3, reason="t"))
-    command = Share(mouse="filch", with_mouse="collin", give=("toothpick",), take=("ring-of-feline-strength", "search-card-01"),
-                    take_cheese=2)
+    state = chapter_1_table(
+        at("GR-7", "collin"),
+        *kept("filch", "toothpick"),
+        *kept("collin", "ring-of-feline-strength", "search-card-01"),
+        CheeseGained(mouse="collin", count=3, reason="t"),
+    )
+    command = Share(
+        mouse="filch",
+        with_mouse="collin",
+        give=("toothpick",),
+        take=("ring-of-feline-strength", "search-card-01"),
+        take_cheese=2,
+    )
     events, state = act(state, command)
-    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
-                      SearchCardShared(mouse="collin", with_mouse="filch", card="ring-of-feline-strength", by="filch"),
-                      SearchCardShared(mouse="collin", with_mouse="filch", card="search-card-01", by="filch"),
-                      CheeseShared(mouse="collin", with_mouse="filch", count=2, by="filch")]
-    assert state.pack["filch"] == ("ring-of-feline-strength", "search-card-01") and state.pack["collin"] == ("toothpick",)
+    assert events == [
+        SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
+        SearchCardShared(mouse="collin", with_mouse="filch", card="ring-of-feline-strength", by="filch"),
+        SearchCardShared(mouse="collin", with_mouse="filch", card="search-card-01", by="filch"),
+        CheeseShared(mouse="collin", with_mouse="filch", count=2, by="filch"),
+    ]
+    assert state.pack["filch"] == ("ring-of-feline-strength", "search-card-01") and state.pack["collin"] == (
+        "toothpick",
+    )
     assert state.cheese["filch"] == 2 and state.cheese["collin"] == 1
     assert state.mouse_turn.mouse == "filch" and state.mouse_turn.free_actions == ("share",)
 
@@ -103,13 +118,19 @@ def test_share_take_only_counts_as_the_acting_mouse_s_share__001_azioni_gratuite
 
 
 def test_share_refuses_cards_not_in_the_giver_s_pack_named_twice_and_missing_cheese__001_condividere():
-    state = chapter_1_table(*kept("filch", "toothpick"), *kept("collin", "search-card-01"), CheeseGained(mouse="collin", count=1, reason="t"))
+    state = chapter_1_table(
+        *kept("filch", "toothpick"),
+        *kept("collin", "search-card-01"),
+        CheeseGained(mouse="collin", count=1, reason="t"),
+    )
     with pytest.raises(RuleBroken, match="share.not-in-pack"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", take=("toothpick",)))
     with pytest.raises(RuleBroken, match="share.not-in-pack"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", give=("search-card-01",)))
     with pytest.raises(RuleBroken, match="share.same-card"):
-        RULESET.decide(state, Share(mouse="filch", with_mouse="collin", card="toothpick", give=("toothpick",)))
+        RULESET.decide(
+            state, Share(mouse="filch", with_mouse="collin", card="toothpick", give=("toothpick",))
+        )
     with pytest.raises(RuleBroken, match="share.not-enough-cheese"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", take_cheese=2))
     with pytest.raises(RuleBroken, match="share.nothing"):
@@ -121,18 +142,29 @@ def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__001_equi
     (003: "Se, em algum momento, o rato superar esse limite"): the gift is allowed; Collin's player
     picks the card to discard among his pack's cards (tricks and party items are not counted), for
     no cheese."""
-    state = chapter_1_table(*kept("collin", "search-card-01", "search-card-02", "search-card-03"), *kept("filch", "toothpick"),
-                            PartyItemGained(mouse="collin", card="grapes"))
+    state = chapter_1_table(
+        *kept("collin", "search-card-01", "search-card-02", "search-card-03"),
+        *kept("filch", "toothpick"),
+        PartyItemGained(mouse="collin", card="grapes"),
+    )
     events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick"))
-    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
-                      DecisionRequested(decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
-                                        piece="collin", default="toothpick")]
+    assert events == [
+        SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
+        DecisionRequested(
+            decision="pack-limit",
+            options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
+            piece="collin",
+            default="toothpick",
+        ),
+    ]
     with pytest.raises(RuleBroken, match="free-action.inside-action"):
         RULESET.decide(state, Equip(mouse="filch", card="toothpick", slot="both-paws"))
     events, state = choose(state, "search-card-02")
     assert events[0] == PackCardDiscarded(mouse="collin", card="search-card-02")
     assert not [e for e in events if isinstance(e, DecisionRequested)]
-    assert state.pack["collin"] == ("search-card-01", "search-card-03", "toothpick") and state.awaiting is None
+    assert (
+        state.pack["collin"] == ("search-card-01", "search-card-03", "toothpick") and state.awaiting is None
+    )
     assert state.cheese.get("collin", 0) == 0
 
 
@@ -164,8 +196,11 @@ def test_each_free_action_at_most_once_per_turn__001_azioni_gratuite():
 def test_free_actions_start_again_each_turn__001_azioni_gratuite():
     state = chapter_1_table(CheeseGained(mouse="filch", count=3, reason="t"))
     _, state = act(state, Share(mouse="filch", with_mouse="collin", cheese=1))
-    state = chapter_1_table(CheeseGained(mouse="filch", count=3, reason="t"), CheeseShared(mouse="filch", with_mouse="collin", count=1),
-                            TurnStarted(card="filch", slot=0))
+    state = chapter_1_table(
+        CheeseGained(mouse="filch", count=3, reason="t"),
+        CheeseShared(mouse="filch", with_mouse="collin", count=1),
+        TurnStarted(card="filch", slot=0),
+    )
     assert RULESET.decide(state, Share(mouse="filch", with_mouse="collin", cheese=1))
 
 
@@ -177,8 +212,12 @@ def test_no_free_action_in_the_middle_of_another_action__001_azioni_gratuite():
 
 
 def test_no_free_action_for_a_mouse_in_water__001_muoversi_nell_acqua():
-    state = chapter_1_table(RoomTilePlaced(tile="sewer", column=5, row=5), at("SW-7", "filch"), at("SW-7", "collin"),
-                            CheeseGained(mouse="filch", count=6, reason="t"))
+    state = chapter_1_table(
+        RoomTilePlaced(tile="sewer", column=5, row=5),
+        at("SW-7", "filch"),
+        at("SW-7", "collin"),
+        CheeseGained(mouse="filch", count=6, reason="t"),
+    )
     with pytest.raises(RuleBroken, match="free-action.in-water"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", cheese=1))
     with pytest.raises(RuleBroken, match="free-action.in-water"):
@@ -192,8 +231,15 @@ def test_no_free_action_for_a_mouse_in_water__001_muoversi_nell_acqua():
 def test_equip_a_two_pawed_weapon_puts_the_paw_weapon_back_in_the_pack__001_equipaggiare():
     state = chapter_1_table(*kept("collin", "toothpick"), track=COLLIN_FIRST)
     events, state = act(state, Equip(mouse="collin", card="toothpick", slot="both-paws"))
-    assert events == [SearchCardEquipped(mouse="collin", card="toothpick", slot="both-paws", unequipped=("collins-sword",),
-                                         loadout=(("leather-breastplate", "body"), ("toothpick", "both-paws")))]
+    assert events == [
+        SearchCardEquipped(
+            mouse="collin",
+            card="toothpick",
+            slot="both-paws",
+            unequipped=("collins-sword",),
+            loadout=(("leather-breastplate", "body"), ("toothpick", "both-paws")),
+        )
+    ]
     assert state.pack["collin"] == ("collins-sword",)
 
 
@@ -218,11 +264,16 @@ def test_unknown_cards_are_not_equipment__001_carte_ricerca():
 
 
 def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__001_filch_coda_prensile():
-    state = chapter_1_table(SearchCardUnequipped(mouse="filch", card="dagger", loadout=()), TurnStarted(card="filch", slot=0))
+    state = chapter_1_table(
+        SearchCardUnequipped(mouse="filch", card="dagger", loadout=()), TurnStarted(card="filch", slot=0)
+    )
     events, state = act(state, Equip(mouse="filch", card="dagger", slot="tail"))
     assert events[0].loadout == (("dagger", "tail"),)
-    state = chapter_1_table(SearchCardUnequipped(mouse="collin", card="collins-sword", loadout=()), *kept("collin", "dagger"),
-                            TurnStarted(card="collin", slot=0))
+    state = chapter_1_table(
+        SearchCardUnequipped(mouse="collin", card="collins-sword", loadout=()),
+        *kept("collin", "dagger"),
+        TurnStarted(card="collin", slot=0),
+    )
     with pytest.raises(RuleBroken, match="equip.wrong-slot"):
         RULESET.decide(state, Equip(mouse="collin", card="dagger", slot="tail"))
 
@@ -234,9 +285,15 @@ def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggi
                             PartyItemGained(mouse="filch", card="grapes"))
     assert Unequip(mouse="filch", card="dagger") in RULESET.legal_commands(state)
     events, state = act(state, Unequip(mouse="filch", card="dagger"))
-    assert events == [SearchCardUnequipped(mouse="filch", card="dagger", loadout=()),
-                      DecisionRequested(decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "dagger"),
-                                        piece="filch", default="dagger")]
+    assert events == [
+        SearchCardUnequipped(mouse="filch", card="dagger", loadout=()),
+        DecisionRequested(
+            decision="pack-limit",
+            options=("search-card-01", "search-card-02", "search-card-03", "dagger"),
+            piece="filch",
+            default="dagger",
+        ),
+    ]
     events, state = choose(state, "search-card-01")
     assert events[0] == PackCardDiscarded(mouse="filch", card="search-card-01")
     assert state.pack["filch"] == ("search-card-02", "search-card-03", "dagger")
@@ -247,16 +304,31 @@ def test_one_equip_moves_several_cards_between_pack_and_equipment__001_equipaggi
     carte precedentemente Equipaggiate" (plural): Filch moves his Dagger to his tail, takes the
     Toothpick in both paws and puts on the Cloak in one free action."""
     state = chapter_1_table(*kept("filch", "toothpick", "cloak-of-displacement"))
-    command = Equip(mouse="filch", unequip=("dagger",), cards=(EquipCard(card="dagger", slot="tail"),
-                                                               EquipCard(card="toothpick", slot="both-paws"),
-                                                               EquipCard(card="cloak-of-displacement", slot="body")))
+    command = Equip(
+        mouse="filch",
+        unequip=("dagger",),
+        cards=(
+            EquipCard(card="dagger", slot="tail"),
+            EquipCard(card="toothpick", slot="both-paws"),
+            EquipCard(card="cloak-of-displacement", slot="body"),
+        ),
+    )
     events, state = act(state, command)
     assert events == [
         SearchCardUnequipped(mouse="filch", card="dagger", loadout=()),
         SearchCardEquipped(mouse="filch", card="dagger", slot="tail", loadout=(("dagger", "tail"),)),
-        SearchCardEquipped(mouse="filch", card="toothpick", slot="both-paws", loadout=(("dagger", "tail"), ("toothpick", "both-paws"))),
-        SearchCardEquipped(mouse="filch", card="cloak-of-displacement", slot="body",
-                           loadout=(("dagger", "tail"), ("toothpick", "both-paws"), ("cloak-of-displacement", "body"))),
+        SearchCardEquipped(
+            mouse="filch",
+            card="toothpick",
+            slot="both-paws",
+            loadout=(("dagger", "tail"), ("toothpick", "both-paws")),
+        ),
+        SearchCardEquipped(
+            mouse="filch",
+            card="cloak-of-displacement",
+            slot="body",
+            loadout=(("dagger", "tail"), ("toothpick", "both-paws"), ("cloak-of-displacement", "body")),
+        ),
     ]
     assert state.pack["filch"] == () and state.mouse_turn.free_actions == ("equip",)
     with pytest.raises(RuleBroken, match="free-action.once-per-turn"):
@@ -279,19 +351,38 @@ def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__001_equipa
 def test_an_equip_leaving_the_pack_over_the_limit_asks_a_discard_until_it_fits__001_equipaggiare():
     """Two cards back into a full pack make 5: one discard of the player's choice at a time until the
     pack holds 3 (001 §Equipaggiare; 003 §Equipar)."""
-    state = chapter_1_table(*kept("collin", "search-card-01", "search-card-02", "search-card-03"), track=COLLIN_FIRST)
+    state = chapter_1_table(
+        *kept("collin", "search-card-01", "search-card-02", "search-card-03"), track=COLLIN_FIRST
+    )
     events, state = act(state, Equip(mouse="collin", unequip=("collins-sword", "leather-breastplate")))
     assert events[-1] == DecisionRequested(
-        decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "collins-sword", "leather-breastplate"),
-        piece="collin", default="leather-breastplate")
+        decision="pack-limit",
+        options=(
+            "search-card-01",
+            "search-card-02",
+            "search-card-03",
+            "collins-sword",
+            "leather-breastplate",
+        ),
+        piece="collin",
+        default="leather-breastplate",
+    )
     events, state = choose(state, "search-card-02")
-    assert events == [PackCardDiscarded(mouse="collin", card="search-card-02"),
-                      DecisionRequested(decision="pack-limit",
-                                        options=("search-card-01", "search-card-03", "collins-sword", "leather-breastplate"),
-                                        piece="collin", default="leather-breastplate")]
+    assert events == [
+        PackCardDiscarded(mouse="collin", card="search-card-02"),
+        DecisionRequested(
+            decision="pack-limit",
+            options=("search-card-01", "search-card-03", "collins-sword", "leather-breastplate"),
+            piece="collin",
+            default="leather-breastplate",
+        ),
+    ]
     events, state = choose(state, "search-card-01")
     assert events[0] == PackCardDiscarded(mouse="collin", card="search-card-01")
-    assert state.pack["collin"] == ("search-card-03", "collins-sword", "leather-breastplate") and state.awaiting is None
+    assert (
+        state.pack["collin"] == ("search-card-03", "collins-sword", "leather-breastplate")
+        and state.awaiting is None
+    )
 
 
 def test_unequip_moves_the_card_to_the_pack_and_the_mouse_cannot_attack_unarmed__001_equipaggiare():
@@ -321,8 +412,10 @@ def test_a_captured_mouse_discards_equipped_search_cards_not_starting_equipment_
     state = chapter_1_table(*kept("filch", "cloak-of-displacement", "toothpick"))
     _, state = act(state, Equip(mouse="filch", card="cloak-of-displacement", slot="body"))
     events = wound_mouse(state, "filch", 5)
-    assert events[:2] == [MouseWounded(mouse="filch", wounds=5),
-                          EquipmentDiscarded(mouse="filch", cards=("cloak-of-displacement",), loadout=(("dagger", "paw"),))]
+    assert events[:2] == [
+        MouseWounded(mouse="filch", wounds=5),
+        EquipmentDiscarded(mouse="filch", cards=("cloak-of-displacement",), loadout=(("dagger", "paw"),)),
+    ]
     assert isinstance(events[2], MouseCaptured)
 
 

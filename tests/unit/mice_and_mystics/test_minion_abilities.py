@@ -79,13 +79,17 @@ def test_no_effect_when_every_hit_is_blocked__facts_3_centipede_stun():
     state = attacked_by("cave-centipede-1", "cave-centipede", "GR-7", dice=3)
     _, state = roll(state, 2, 4, 4)
     events, _ = roll(state, 3, 4)
-    assert events[0] == AttackResolved(attacker="cave-centipede-1", target="filch", hits=1, blocks=1, wounds=0)
+    assert events[0] == AttackResolved(
+        attacker="cave-centipede-1", target="filch", hits=1, blocks=1, wounds=0
+    )
     assert not [e for e in events if isinstance(e, EffectAdded)]
 
 
 def test_elite_rat_warriors_are_aggressive__facts_3_elite_rat_warriors():
     track = ("filch", "elite-rat-warriors", "collin", "tilda", "maginos")
-    state = chapter_1_table(TurnEnded(card="filch"), TurnStarted(card="elite-rat-warriors", slot=1), track=track)
+    state = chapter_1_table(
+        TurnEnded(card="filch"), TurnStarted(card="elite-rat-warriors", slot=1), track=track
+    )
     assert end_turn(state, "elite-rat-warriors")[:2] == [
         TurnEnded(card="elite-rat-warriors"),
         InitiativeCardsSwapped(card="elite-rat-warriors", other="filch", reason="aggressive"),

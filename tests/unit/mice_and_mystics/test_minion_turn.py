@@ -24,7 +24,10 @@ from domain.mice_and_mystics.state import space_of
 from tests.unit.mice_and_mystics.scenario import chapter_1_table, fold_events, roll
 
 RAT, ELITE = "rat-warriors", "elite-rat-warriors"
-ONLY_RAT_1 = (MinionDefeated(figure="rat-warriors-2", card=RAT), MinionDefeated(figure="rat-warriors-3", card=RAT))
+ONLY_RAT_1 = (
+    MinionDefeated(figure="rat-warriors-2", card=RAT),
+    MinionDefeated(figure="rat-warriors-3", card=RAT),
+)
 
 
 def at(space, figure):
@@ -41,7 +44,7 @@ def start(*events, track=(RAT, "filch", "collin", "tilda", "maginos")):
     return more, fold_events(state, more)
 
 
-def test_minion_melee_starting_on_a_mouse_space_does_not_move_and_attacks_it__000_muovere_i_servitori_con_armi_da_mischia():
+def test_minion_melee_starting_on_a_mouse_space_does_not_move_and_attacks_it__000_muovere_i_servitori_con_armi_da_mischia():  # noqa: E501
     events, _ = start(*ONLY_RAT_1, at("GR-2", "filch"))
     assert events == [
         MinionActivated(figure="rat-warriors-1"),
@@ -51,8 +54,10 @@ def test_minion_melee_starting_on_a_mouse_space_does_not_move_and_attacks_it__00
     ]
 
 
-def test_minion_melee_moves_the_die_move_number_along_the_shortest_path_then_attacks__000_muovere_i_servitori_con_armi_da_mischia():
-    events, state = start(MinionDefeated(figure="rat-warriors-1", card=RAT), MinionDefeated(figure="rat-warriors-2", card=RAT))
+def test_minion_melee_moves_the_die_move_number_along_the_shortest_path_then_attacks__000_muovere_i_servitori_con_armi_da_mischia():  # noqa: E501
+    events, state = start(
+        MinionDefeated(figure="rat-warriors-1", card=RAT), MinionDefeated(figure="rat-warriors-2", card=RAT)
+    )
     assert events == [MinionActivated(figure="rat-warriors-3"), RollRequested(reason="minion-move", dice=1)]
     events, state = roll(state, 4)  # move number 2
     assert events == [
@@ -67,14 +72,20 @@ def test_minion_figures_act_nearest_to_the_mice_first__000_muovere_un_servitore(
     assert events[0] == MinionActivated(figure="rat-warriors-1")
 
 
-def test_minion_cannot_enter_a_full_mouse_space_and_gets_as_close_as_it_can__000_muovere_i_servitori_con_armi_da_mischia():
+def test_minion_cannot_enter_a_full_mouse_space_and_gets_as_close_as_it_can__000_muovere_i_servitori_con_armi_da_mischia():  # noqa: E501
     _, state = start(*ONLY_RAT_1)
     events, _ = roll(state, 3)
     assert events[0] == MinionMoved(figure="rat-warriors-1", origin="GR-2", path=())
 
 
-def test_minion_moves_toward_the_mouse_higher_on_the_track_when_equidistant__000_muovere_i_servitori_con_armi_da_mischia():
-    setup = (*ONLY_RAT_1, at("GR-1", "filch"), at("GR-3", "collin"), at("GR-16", "tilda"), at("GR-16", "maginos"))
+def test_minion_moves_toward_the_mouse_higher_on_the_track_when_equidistant__000_muovere_i_servitori_con_armi_da_mischia():  # noqa: E501
+    setup = (
+        *ONLY_RAT_1,
+        at("GR-1", "filch"),
+        at("GR-3", "collin"),
+        at("GR-16", "tilda"),
+        at("GR-16", "maginos"),
+    )
     _, state = start(*setup, track=(RAT, "collin", "filch", "tilda", "maginos"))
     events, _ = roll(state, 3)
     assert events[0] == MinionMoved(figure="rat-warriors-1", origin="GR-2", path=("GR-3",))
@@ -89,12 +100,15 @@ def test_minion_attacks_the_nearest_mouse_not_yet_attacked_this_turn__000_attacc
         AttackRolled(attacker="rat-warriors-1", target="filch", hits=0),
         AttackResolved(attacker="rat-warriors-1", target="filch", hits=0, blocks=0, wounds=0),
     ]
-    assert events[2:] == [MinionActivated(figure="rat-warriors-4"), RollRequested(reason="minion-move", dice=1)]
+    assert events[2:] == [
+        MinionActivated(figure="rat-warriors-4"),
+        RollRequested(reason="minion-move", dice=1),
+    ]
     events, _ = roll(state, 1)
     assert events[1] == AttackDeclared(attacker="rat-warriors-4", target="collin", ranged=False, dice=2)
 
 
-def test_minion_attack_the_mouse_defends_with_defense_plus_armour_and_cheese_goes_to_wheel_and_mouse__000_attaccare_con_un_servitore():
+def test_minion_attack_the_mouse_defends_with_defense_plus_armour_and_cheese_goes_to_wheel_and_mouse__000_attaccare_con_un_servitore():  # noqa: E501
     _, state = start(*ONLY_RAT_1, track=(RAT, "collin", "filch", "tilda", "maginos"))
     _, state = roll(state, 1)
     events, state = roll(state, 2, 1)
@@ -120,8 +134,10 @@ def test_minion_defense_sword_shield_blocks_the_minion_hits__000_attaccare_con_u
     assert events[0] == AttackResolved(attacker="rat-warriors-1", target="filch", hits=2, blocks=2, wounds=0)
 
 
-def test_minion_ranged_that_sees_a_mouse_does_not_move_and_shoots_with_bows__000_muovere_i_servitori_con_armi_a_distanza():
-    events, state = start(minion(ELITE, 1, "GR-16"), track=(ELITE, "filch", "collin", "tilda", "maginos", RAT))
+def test_minion_ranged_that_sees_a_mouse_does_not_move_and_shoots_with_bows__000_muovere_i_servitori_con_armi_a_distanza():  # noqa: E501
+    events, state = start(
+        minion(ELITE, 1, "GR-16"), track=(ELITE, "filch", "collin", "tilda", "maginos", RAT)
+    )
     assert events == [
         MinionActivated(figure="elite-rat-warriors-1"),
         MinionMoved(figure="elite-rat-warriors-1", origin="GR-16", path=(), reason="sees a mouse"),
@@ -132,7 +148,7 @@ def test_minion_ranged_that_sees_a_mouse_does_not_move_and_shoots_with_bows__000
     assert events[0] == AttackRolled(attacker="elite-rat-warriors-1", target="filch", hits=2)
 
 
-def test_minion_ranged_that_sees_no_mouse_moves_and_stops_as_soon_as_it_sees_one__000_muovere_i_servitori_con_armi_a_distanza():
+def test_minion_ranged_that_sees_no_mouse_moves_and_stops_as_soon_as_it_sees_one__000_muovere_i_servitori_con_armi_a_distanza():  # noqa: E501
     setup = (minion(ELITE, 1, "KT-1"), at("KT-11", "filch"))
     events, state = start(*setup, track=(ELITE, "filch", "collin", "tilda", "maginos", RAT))
     assert events[-1] == RollRequested(reason="minion-move", dice=1)
@@ -151,7 +167,7 @@ def test_minion_with_no_mouse_in_its_room_neither_moves_nor_attacks__000_muovere
     ]
 
 
-def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_was_already_attacked__000_attaccare_con_un_servitore():
+def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_was_already_attacked__000_attaccare_con_un_servitore():  # noqa: E501
     """000 §Attaccare con un Servitore, rule 2: "(o se sono stati già tutti Attaccati), il Servitore
     Attaccherà il Topo più in alto sulla Colonna dell'Iniziativa" (003: "ou se todos foram neste
     turno"): among mice already attacked distance no longer counts. Rat 3 shares Collin's space but
@@ -173,11 +189,15 @@ def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_
     ]
 
 
-def test_minion_still_prefers_a_mouse_not_yet_attacked_over_a_nearer_attacked_one__000_attaccare_con_un_servitore():
+def test_minion_still_prefers_a_mouse_not_yet_attacked_over_a_nearer_attacked_one__000_attaccare_con_un_servitore():  # noqa: E501
     """000 §Attaccare con un Servitore, rule 1: the nearest mouse *not yet attacked*: Rat 3 on
     Collin's space (attacked) attacks Filch next to it (not attacked), lower on the track."""
     setup = (
-        minion(RAT, 3, "GR-2"), at("GR-1", "filch"), at("GR-2", "collin"), at("GR-16", "tilda"), at("GR-16", "maginos"),
+        minion(RAT, 3, "GR-2"),
+        at("GR-1", "filch"),
+        at("GR-2", "collin"),
+        at("GR-16", "tilda"),
+        at("GR-16", "maginos"),
         MinionDefeated(figure="rat-warriors-2", card=RAT),
     )
     events, state = start(*setup, track=(RAT, "collin", "filch", "tilda", "maginos"))

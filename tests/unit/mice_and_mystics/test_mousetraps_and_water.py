@@ -58,11 +58,14 @@ def test_mouse_entering_a_mousetrap_stops_and_rolls_its_move_value__001_attraver
 def test_a_star_passes_the_mousetrap_and_the_move_goes_on__001_attraversare_le_trappole_per_topi():
     _, state = walking_into_trap()
     events, state = roll(state, 1, 1, 2)
-    assert events == [MousetrapPassed(mouse="filch", space="GR-7"), MouseMoved(mouse="filch", origin="GR-7", path=("GR-8",), cost=1)]
+    assert events == [
+        MousetrapPassed(mouse="filch", space="GR-7"),
+        MouseMoved(mouse="filch", origin="GR-7", path=("GR-8",), cost=1),
+    ]
     assert state.traps == ("GR-7",)
 
 
-def test_no_star_springs_the_trap_wound_cheese_knocked_down_and_the_turn_ends__001_attraversare_le_trappole_per_topi():
+def test_no_star_springs_the_trap_wound_cheese_knocked_down_and_the_turn_ends__001_attraversare_le_trappole_per_topi():  # noqa: E501
     _, state = walking_into_trap()
     events, state = roll(state, 1, 3, 4)
     assert events[:6] == [
@@ -81,7 +84,9 @@ def test_a_tinkerer_may_roll_its_lore_value_for_a_mousetrap__001_attraversare_le
     assert trap_dice(lib, "nez") == 2 and trap_dice(lib, "collin") == 2 and trap_dice(lib, "filch") == 3
 
 
-def test_mousetrap_encounter_keyword_puts_a_trap_on_every_red_x_space_of_the_room__001_trappole_per_topi(monkeypatch):
+def test_mousetrap_encounter_keyword_puts_a_trap_on_every_red_x_space_of_the_room__001_trappole_per_topi(
+    monkeypatch,
+):
     from domain.mice_and_mystics.content import EncounterBand
     from domain.mice_and_mystics.rules import keywords
 
@@ -100,11 +105,14 @@ def test_a_mouse_in_water_cannot_roll_to_move__001_muoversi_nell_acqua():
         act(in_sewer(), Move(mouse="filch"))
 
 
-def test_leaving_water_takes_the_whole_move_and_one_die_per_mouse_on_the_destination__001_muoversi_nell_acqua():
+def test_leaving_water_takes_the_whole_move_and_one_die_per_mouse_on_the_destination__001_muoversi_nell_acqua():  # noqa: E501
     state = chapter_1_table(FigurePlaced(figure="filch", card="filch", space="SW-7"),
                             FigurePlaced(figure="collin", card="collin", space="SW-2"))
     events, state = act(state, LeaveWater(mouse="filch", space="SW-2"))
-    assert events == [LeavingWaterStarted(mouse="filch", space="SW-2"), RollRequested(reason="leave-water", dice=2, piece="filch")]
+    assert events == [
+        LeavingWaterStarted(mouse="filch", space="SW-2"),
+        RollRequested(reason="leave-water", dice=2, piece="filch"),
+    ]
     events, state = roll(state, 1, 5)
     assert events == [MouseMoved(mouse="filch", origin="SW-7", path=("SW-2",), cost=0)]
     assert state.mouse_turn.moved
@@ -119,12 +127,19 @@ def test_leaving_water_without_a_star_stays_in_the_water__001_muoversi_nell_acqu
 
 def test_current_carries_the_mouse_one_space_at_the_end_of_its_turn__001_muoversi_nell_acqua():
     events, _ = act(in_sewer("SW-7"), EndTurn(mouse="filch"))
-    assert events[:2] == [MouseSweptByCurrent(mouse="filch", origin="SW-7", space="SW-6"), TurnEnded(card="filch")]
+    assert events[:2] == [
+        MouseSweptByCurrent(mouse="filch", origin="SW-7", space="SW-6"),
+        TurnEnded(card="filch"),
+    ]
 
 
 def test_current_carrying_a_mouse_off_the_tile_captures_it__001_muoversi_nell_acqua():
     events, _ = act(in_sewer("SW-6"), EndTurn(mouse="filch"))
-    assert events[:3] == [MouseCaptured(mouse="filch"), HourglassAdvanced(page=2, reason="capture"), TurnEnded(card="filch")]
+    assert events[:3] == [
+        MouseCaptured(mouse="filch"),
+        HourglassAdvanced(page=2, reason="capture"),
+        TurnEnded(card="filch"),
+    ]
 
 
 def sewer_table(space, *events, rats_defeated=True):
@@ -133,9 +148,13 @@ def sewer_table(space, *events, rats_defeated=True):
     placed."""
     rats = (*(MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)),
             InitiativeCardRemoved(card="rat-warriors"))
-    return chapter_1_table(TileFlipped(tile="guard-room", to="sewer"), *(rats if rats_defeated else ()),
-                           *(FigurePlaced(figure=m, card=m, space="SW-3") for m in ("collin", "tilda", "maginos")),
-                           *events, FigurePlaced(figure="filch", card="filch", space=space))
+    return chapter_1_table(
+        TileFlipped(tile="guard-room", to="sewer"),
+        *(rats if rats_defeated else ()),
+        *(FigurePlaced(figure=m, card=m, space="SW-3") for m in ("collin", "tilda", "maginos")),
+        *events,
+        FigurePlaced(figure="filch", card="filch", space=space),
+    )
 
 
 def leave_water_commands(state):
@@ -151,7 +170,10 @@ def test_001_il_turno_di_un_topo_a_mouse_may_act_then_leave_water():
     assert state.mouse_turn.action == "search" and not state.mouse_turn.moved
     assert LeaveWater(mouse="filch", space="SW-2") in leave_water_commands(state)
     events, state = act(state, LeaveWater(mouse="filch", space="SW-2"))
-    assert events == [LeavingWaterStarted(mouse="filch", space="SW-2"), RollRequested(reason="leave-water", dice=1, piece="filch")]
+    assert events == [
+        LeavingWaterStarted(mouse="filch", space="SW-2"),
+        RollRequested(reason="leave-water", dice=1, piece="filch"),
+    ]
     events, state = roll(state, 2)
     assert events == [MouseMoved(mouse="filch", origin="SW-7", path=("SW-2",), cost=0)]
 
@@ -195,7 +217,9 @@ def test_001_condividere_le_caselle_minions_hold_a_mouse_in_water_unless_mice_ma
     with pytest.raises(RuleBroken, match="move.held-by-minions"):
         act(state, LeaveWater(mouse="filch", space="SW-2"))
     assert leave_water_commands(state) == []
-    state = sewer_table("SW-7", FigurePlaced(figure="collin", card="collin", space="SW-7"), *rats, rats_defeated=False)
+    state = sewer_table(
+        "SW-7", FigurePlaced(figure="collin", card="collin", space="SW-7"), *rats, rats_defeated=False
+    )
     assert LeaveWater(mouse="filch", space="SW-2") in leave_water_commands(state)
 
 

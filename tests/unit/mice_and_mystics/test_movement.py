@@ -24,7 +24,9 @@ def at(space: str, figure: str = "filch") -> FigurePlaced:
 
 def test_001_movimento_dei_topi_move_rolls_one_action_die_for_the_mouse():
     """001 §Movimento dei Topi: "il giocatore che controlla il Topo tira un Dado Azione"."""
-    assert RULESET.decide(chapter_1_table(), Move(mouse="filch")) == [RollRequested(reason="move", dice=1, piece="filch")]
+    assert RULESET.decide(chapter_1_table(), Move(mouse="filch")) == [
+        RollRequested(reason="move", dice=1, piece="filch")
+    ]
 
 
 @pytest.mark.parametrize(("face", "expected"), [(1, 1), (2, 2), (3, 3), (4, 2), (5, 1), (6, 3)])
@@ -83,7 +85,10 @@ def test_001_linee_rosse_a_red_line_cannot_be_crossed():
 def test_001_movimento_dei_topi_a_path_longer_than_the_movement_points_is_refused():
     """001 §Movimento dei Topi: the die result plus the move value is how many spaces it "può muovere"."""
     with pytest.raises(RuleBroken, match="move.too-far"):
-        RULESET.decide(chapter_1_table(points(4)), MoveTo(mouse="filch", path=("GR-10", "GR-11", "GR-12", "GR-16", "GR-15")))
+        RULESET.decide(
+            chapter_1_table(points(4)),
+            MoveTo(mouse="filch", path=("GR-10", "GR-11", "GR-12", "GR-16", "GR-15")),
+        )
 
 
 def test_001_condividere_le_caselle_a_full_space_can_be_neither_entered_nor_crossed():

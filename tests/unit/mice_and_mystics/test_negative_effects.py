@@ -30,7 +30,8 @@ TRACK = ("filch", "collin", "tilda", "maginos", RAT)
 
 
 def test_knocked_down_mouse_spends_its_whole_move_standing_up__000_atterrato():
-    """000 §Atterrato: "Una miniatura Atterrata deve impiegare il suo intero movimento per potersi rialzare"."""
+    """000 §Atterrato: "Una miniatura Atterrata deve impiegare il suo intero movimento per potersi
+    rialzare"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="knocked-down"))
     events, state = act(state, Move(mouse="filch"))
     assert events == [FigureStoodUp(figure="filch")]
@@ -70,11 +71,13 @@ def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__000_atter
     ]
 
 
-def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_then_the_marker_goes__000_stregato():
+def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_then_the_marker_goes__000_stregato():  # noqa: E501
     """000 §Stregato: "fatelo Attaccare e muovere come se si trattasse di un Servitore con Arma da Mischia
     ... utilizza solo le informazioni elencate sulla propria carta Iniziativa ... Non appena termina il
     Turno, rimuovete il segnalino Stregato"."""
-    state = chapter_1_table(FigurePlaced(figure="filch", card="filch", space="GR-1"), EffectAdded(mouse="filch", effect="charmed"))
+    state = chapter_1_table(
+        FigurePlaced(figure="filch", card="filch", space="GR-1"), EffectAdded(mouse="filch", effect="charmed")
+    )
     events = proceed(state)
     assert events == [RollRequested(reason="charmed-move", dice=1)]
     state = fold_events(state, events)
@@ -82,7 +85,9 @@ def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_the
     assert events == [
         MouseMoved(mouse="filch", origin="GR-1", path=("GR-2",), cost=1),
         ActionStarted(mouse="filch", action="charmed-attack"),
-        AttackDeclared(attacker="filch", target="collin", ranged=False, dice=2),  # battle value only, no Dagger
+        AttackDeclared(
+            attacker="filch", target="collin", ranged=False, dice=2
+        ),  # battle value only, no Dagger
         RollRequested(reason="charmed-attack", dice=2),
     ]
     _, state = roll(state, 2, 2)
@@ -91,7 +96,11 @@ def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_the
         AttackResolved(attacker="filch", target="collin", hits=2, blocks=0, wounds=2),
         MouseWounded(mouse="collin", wounds=2),
     ]
-    assert events[2:5] == [EffectRemoved(mouse="filch", effect="charmed"), TurnEnded(card="filch"), TurnStarted(card="collin", slot=1)]
+    assert events[2:5] == [
+        EffectRemoved(mouse="filch", effect="charmed"),
+        TurnEnded(card="filch"),
+        TurnStarted(card="collin", slot=1),
+    ]
 
 
 def test_charmed_mouse_takes_no_command__000_stregato():
@@ -107,8 +116,12 @@ def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__
     e Pergamene. Richiedono invece speciali antidoti o Incantesimi di Cura"."""
     state = chapter_1_table(MouseWounded(mouse="filch", wounds=3, poison=2))
     assert state.wounds["filch"] == 3 and state.poison_wounds["filch"] == 2
-    assert heal(state, "filch", 3, reason="first-aid") == [MouseHealed(mouse="filch", wounds=1, reason="first-aid")]
-    assert cure(state, "filch", 3, reason="cure") == [MouseHealed(mouse="filch", wounds=0, poison=2, reason="cure")]
+    assert heal(state, "filch", 3, reason="first-aid") == [
+        MouseHealed(mouse="filch", wounds=1, reason="first-aid")
+    ]
+    assert cure(state, "filch", 3, reason="cure") == [
+        MouseHealed(mouse="filch", wounds=0, poison=2, reason="cure")
+    ]
     state = fold_events(state, cure(state, "filch", 3, reason="cure"))
     assert state.wounds["filch"] == 1 and state.poison_wounds["filch"] == 0
 

@@ -1,5 +1,6 @@
 """Party items: held by the party, no pack room; Fishhook & Thread, Dinner Fork, Disguises (001 §Oggetti
-del Gruppo, pp. 18-19: Amo e Lenza, Forchetta, Travestimento, Uva come Arma, Uva come Esca per Blatte; facts.md §5)."""
+del Gruppo, pp. 18-19: Amo e Lenza, Forchetta, Travestimento, Uva come Arma, Uva come Esca per Blatte;
+facts.md §5)."""
 
 import pytest
 
@@ -61,8 +62,12 @@ def test_a_party_item_found_by_search_goes_to_the_party_stash_even_with_a_full_p
                             *(SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)))
     _, state = act(state, Search(mouse="filch"))
     _, state = roll(state, 5)
-    events, state = answer(state, CardsDrawn(reason="search", deck="search", cards=("grapes",), source="manual"))
-    assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")]
+    events, state = answer(
+        state, CardsDrawn(reason="search", deck="search", cards=("grapes",), source="manual")
+    )
+    assert events == [
+        DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")
+    ]
     events, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="north"))
     assert events == [PartyItemGained(mouse="filch", card="grapes")]
     assert state.party_items == ("grapes",) and "grapes" not in state.pack["filch"]
@@ -83,8 +88,11 @@ def test_placing_the_fishhook_is_free_and_links_two_spaces_as_adjacent__001_amo_
 
 
 def test_fishhook_needs_one_end_out_of_water_and_a_space_of_the_same_room__001_amo_e_lenza():
-    state = chapter_1_table(RoomTilePlaced(tile="sewer", column=5, row=5), FigurePlaced(figure="filch", card="filch", space="SW-7"),
-                            found(FISHHOOK))
+    state = chapter_1_table(
+        RoomTilePlaced(tile="sewer", column=5, row=5),
+        FigurePlaced(figure="filch", card="filch", space="SW-7"),
+        found(FISHHOOK),
+    )
     with pytest.raises(RuleBroken, match="fishhook.both-water"):
         RULESET.decide(state, PlaceFishhook(mouse="filch", space="SW-8"))
     with pytest.raises(RuleBroken, match="fishhook.invalid-space"):
@@ -93,19 +101,29 @@ def test_fishhook_needs_one_end_out_of_water_and_a_space_of_the_same_room__001_a
 
 
 def test_removing_the_fishhook_costs_an_action__001_amo_e_lenza():
-    state = chapter_1_table(found(FISHHOOK), PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-15", "GR-6")))
+    state = chapter_1_table(
+        found(FISHHOOK), PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-15", "GR-6"))
+    )
     events, state = act(state, RemoveFishhook(mouse="filch"))
-    assert events == [ActionStarted(mouse="filch", action="fishhook"), PartyItemPickedUp(mouse="filch", item=FISHHOOK)]
+    assert events == [
+        ActionStarted(mouse="filch", action="fishhook"),
+        PartyItemPickedUp(mouse="filch", item=FISHHOOK),
+    ]
     assert state.tokens == {} and state.party_items == (FISHHOOK,)
     with pytest.raises(RuleBroken, match="party-item.not-in-stash"):
         RULESET.decide(chapter_1_table(), PlaceFishhook(mouse="filch", space="GR-15"))
 
 
 def test_tokens_left_in_a_room_the_mice_leave_are_lost_and_reshuffled__001_amo_e_lenza_forchetta():
-    state = chapter_1_table(found(FISHHOOK), found(FORK), PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-6", "GR-15")))
+    state = chapter_1_table(
+        found(FISHHOOK), found(FORK), PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-6", "GR-15"))
+    )
     events = party_items.after_explore(state, [RoomEntered(tile="kitchen-tunnels", first=True)])
-    assert events == [RoomEntered(tile="kitchen-tunnels", first=True), PartyItemLost(item=FISHHOOK, reason="left-behind"),
-                      SearchDeckShuffled(added=(FISHHOOK,), reason="left-behind")]
+    assert events == [
+        RoomEntered(tile="kitchen-tunnels", first=True),
+        PartyItemLost(item=FISHHOOK, reason="left-behind"),
+        SearchDeckShuffled(added=(FISHHOOK,), reason="left-behind"),
+    ]
 
 
 # --- Dinner Fork ---------------------------------------------------------------------------------
@@ -114,8 +132,11 @@ def test_tokens_left_in_a_room_the_mice_leave_are_lost_and_reshuffled__001_amo_e
 def test_the_fork_goes_free_on_the_mouse_s_space_never_on_water__001_forchetta():
     events, _ = act(chapter_1_table(found(FORK)), PlaceFork(mouse="filch"))
     assert events == [PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",))]
-    state = chapter_1_table(RoomTilePlaced(tile="sewer", column=5, row=5), FigurePlaced(figure="filch", card="filch", space="SW-7"),
-                            found(FORK))
+    state = chapter_1_table(
+        RoomTilePlaced(tile="sewer", column=5, row=5),
+        FigurePlaced(figure="filch", card="filch", space="SW-7"),
+        found(FORK),
+    )
     with pytest.raises(RuleBroken, match="fork.water"):
         RULESET.decide(state, PlaceFork(mouse="filch"))
 
@@ -137,13 +158,18 @@ def test_the_fork_is_picked_up_as_an_action_from_its_space__001_forchetta():
         RULESET.decide(state, PickUpFork(mouse="filch"))
     state = chapter_1_table(found(FORK), PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",)))
     events, _ = act(state, PickUpFork(mouse="filch"))
-    assert events == [ActionStarted(mouse="filch", action="fork"), PartyItemPickedUp(mouse="filch", item=FORK)]
+    assert events == [
+        ActionStarted(mouse="filch", action="fork"),
+        PartyItemPickedUp(mouse="filch", item=FORK),
+    ]
 
 
 def test_legal_commands_offer_the_party_items__001_oggetti_del_gruppo():
     state = chapter_1_table(found(FORK), PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",)))
     legal = RULESET.legal_commands(state)
-    assert Catapult(mouse="filch", other="collin", space="GR-15") in legal and PickUpFork(mouse="filch") in legal
+    assert (
+        Catapult(mouse="filch", other="collin", space="GR-15") in legal and PickUpFork(mouse="filch") in legal
+    )
     assert PlaceFork(mouse="filch") not in legal
 
 
@@ -154,7 +180,10 @@ def test_disguises_skip_every_rat_of_one_encounter_then_go_back_into_the_search_
     state = chapter_1_table(found("disguises"))
     minions, events = party_items.disguise(state, (("rat-warriors", 2), ("roaches", 2)))
     assert minions == (("roaches", 2),)
-    assert events == [PartyItemLost(item="disguises", reason="disguises"), SearchDeckShuffled(added=("disguises",), reason="disguises")]
+    assert events == [
+        PartyItemLost(item="disguises", reason="disguises"),
+        SearchDeckShuffled(added=("disguises",), reason="disguises"),
+    ]
     assert party_items.disguise(state, (("roaches", 2),)) == ((("roaches", 2),), [])
     assert party_items.disguise(chapter_1_table(), (("rat-warriors", 2),)) == ((("rat-warriors", 2),), [])
 
@@ -163,9 +192,15 @@ def test_disguises_skip_every_rat_of_one_encounter_then_go_back_into_the_search_
 
 
 def grapes_ready(*events):
-    """Filch on GR-6 with the fork placed there and the grapes in the stash; Collin, Tilda, Maginos on GR-7."""
-    return chapter_1_table(*(FigurePlaced(figure=m, card=m, space="GR-7") for m in ("collin", "tilda", "maginos")),
-                           found(FORK), found("grapes"), PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",)), *events)
+    """Filch on GR-6 with the fork placed there and the grapes in the stash; Collin, Tilda, Maginos on
+    GR-7."""
+    return chapter_1_table(
+        *(FigurePlaced(figure=m, card=m, space="GR-7") for m in ("collin", "tilda", "maginos")),
+        found(FORK),
+        found("grapes"),
+        PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",)),
+        *events,
+    )
 
 
 def test_grapes_are_thrown_from_the_fork_space_as_a_coin_flip__001_uva_come_arma():
@@ -180,9 +215,12 @@ def test_grapes_are_thrown_from_the_fork_space_as_a_coin_flip__001_uva_come_arma
 def test_squashed_grapes_hit_every_figure_on_the_space_then_go_back_in_the_deck__001_uva_come_arma():
     _, state = act(grapes_ready(), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
     events, state = roll(state, 1)
-    assert events == [PartyItemLost(item="grapes", reason="squashed"), SearchDeckShuffled(added=("grapes",), reason="squashed"),
-                      AttackRolled(attacker="filch", target="rat-warriors-3", hits=1),
-                      RollRequested(reason="minion-defense", dice=2)]
+    assert events == [
+        PartyItemLost(item="grapes", reason="squashed"),
+        SearchDeckShuffled(added=("grapes",), reason="squashed"),
+        AttackRolled(attacker="filch", target="rat-warriors-3", hits=1),
+        RollRequested(reason="minion-defense", dice=2),
+    ]
     events, state = roll(state, 4, 4)
     assert AttackResolved(attacker="filch", target="rat-warriors-3", hits=1, blocks=0, wounds=1) in events
     assert "grapes" in state.search_deck and "grapes" not in state.party_items
@@ -191,15 +229,20 @@ def test_squashed_grapes_hit_every_figure_on_the_space_then_go_back_in_the_deck_
 def test_whole_grapes_knock_the_figures_down_and_stay_as_bait__001_uva_come_arma():
     _, state = act(grapes_ready(), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
     events, state = roll(state, 2)
-    assert events[:3] == [EffectAdded(mouse="rat-warriors-3", effect="knocked-down"),
-                          AttackResolved(attacker="filch", target="rat-warriors-3", hits=0, blocks=0, wounds=0),
-                          PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-13",))]
+    assert events[:3] == [
+        EffectAdded(mouse="rat-warriors-3", effect="knocked-down"),
+        AttackResolved(attacker="filch", target="rat-warriors-3", hits=0, blocks=0, wounds=0),
+        PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-13",)),
+    ]
     assert state.tokens["grapes"] == ("GR-13",)
 
 
 def test_a_mouse_in_water_may_leave_it_along_the_fishhook__001_amo_e_lenza_rulings_party_items():
-    state = chapter_1_table(RoomTilePlaced(tile="sewer", column=5, row=5), FigurePlaced(figure="filch", card="filch", space="SW-7"),
-                            found(FISHHOOK))
+    state = chapter_1_table(
+        RoomTilePlaced(tile="sewer", column=5, row=5),
+        FigurePlaced(figure="filch", card="filch", space="SW-7"),
+        found(FISHHOOK),
+    )
     with pytest.raises(RuleBroken, match="water.not-adjacent"):
         RULESET.decide(state, LeaveWater(mouse="filch", space="SW-15"))
     _, state = act(state, PlaceFishhook(mouse="filch", space="SW-15"))
@@ -217,7 +260,9 @@ def test_grapes_go_free_on_an_empty_adjacent_space_as_bait__001_uva_come_esca_pe
     assert events == [PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-5",))]
     assert state.mouse_turn.action is None
     with pytest.raises(RuleBroken, match="grapes.invalid-space"):
-        RULESET.decide(chapter_1_table(found("grapes")), PlaceGrapes(mouse="filch", space="GR-2"))  # a rat is there
+        RULESET.decide(
+            chapter_1_table(found("grapes")), PlaceGrapes(mouse="filch", space="GR-2")
+        )  # a rat is there
 
 
 def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__001_uva_come_esca_per_blatte():
@@ -227,10 +272,14 @@ def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__001_uva_
     pending = proceed(state)
     assert pending[-1] == RollRequested(reason="minion-move", dice=1)
     events, state = roll(fold_events(state, pending), 1)
-    assert events[:6] == [MinionMoved(figure="roaches-1", origin="GR-1", path=("GR-5",)),
-                          RoachesAteGrapes(figures=("roaches-1",), space="GR-5"),
-                          PartyItemLost(item="grapes", reason="eaten"), SearchDeckShuffled(added=("grapes",), reason="eaten"),
-                          TurnEnded(card="roaches"), InitiativeCardRemoved(card="roaches")]
+    assert events[:6] == [
+        MinionMoved(figure="roaches-1", origin="GR-1", path=("GR-5",)),
+        RoachesAteGrapes(figures=("roaches-1",), space="GR-5"),
+        PartyItemLost(item="grapes", reason="eaten"),
+        SearchDeckShuffled(added=("grapes",), reason="eaten"),
+        TurnEnded(card="roaches"),
+        InitiativeCardRemoved(card="roaches"),
+    ]
     assert "roaches-1" not in state.figures and "grapes" in state.search_deck
     assert not [e for e in events if isinstance(e, AttackDeclared) and e.attacker == "roaches-1"]
 
@@ -241,10 +290,13 @@ def test_a_roach_standing_on_the_grapes_eats_them_without_moving__001_uva_come_e
                             FigurePlaced(figure="roaches-2", card="roaches", space="GR-15"),
                             track=("roaches", "filch", "collin", "tilda", "maginos", "rat-warriors"))
     events = proceed(state)
-    assert events[:5] == [MinionActivated(figure="roaches-1"),
-                          MinionMoved(figure="roaches-1", origin="GR-1", path=(), reason="on the grapes"),
-                          RoachesAteGrapes(figures=("roaches-1",), space="GR-1"),
-                          PartyItemLost(item="grapes", reason="eaten"), SearchDeckShuffled(added=("grapes",), reason="eaten")]
+    assert events[:5] == [
+        MinionActivated(figure="roaches-1"),
+        MinionMoved(figure="roaches-1", origin="GR-1", path=(), reason="on the grapes"),
+        RoachesAteGrapes(figures=("roaches-1",), space="GR-1"),
+        PartyItemLost(item="grapes", reason="eaten"),
+        SearchDeckShuffled(added=("grapes",), reason="eaten"),
+    ]
     assert events[5] == MinionActivated(figure="roaches-2")  # the card goes on: roaches-2 is left
 
 
@@ -286,8 +338,11 @@ def test_disguises_do_not_stop_a_summon__001_travestimento():
     mice = ("filch", "collin", "tilda", "maginos")
     state = chapter_1_table(
         *(MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)),
-        InitiativeCardRemoved(card="rat-warriors"), *(FigurePlaced(figure=m, card=m, space="KT-7") for m in mice),
-        EncounterRevealed(card="standard-1", page=1), found("disguises"), CheeseAddedToWheel(count=6, reason="test"),
+        InitiativeCardRemoved(card="rat-warriors"),
+        *(FigurePlaced(figure=m, card=m, space="KT-7") for m in mice),
+        EncounterRevealed(card="standard-1", page=1),
+        found("disguises"),
+        CheeseAddedToWheel(count=6, reason="test"),
         track=mice,
     )
     events = summon(state)

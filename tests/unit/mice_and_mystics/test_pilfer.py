@@ -30,7 +30,10 @@ def battle(state, mouse: str, target: str):
 
 
 def test_001_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
-    state = filch_first(CheeseAddedToWheel(count=3, reason="test"), FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"))
+    state = filch_first(
+        CheeseAddedToWheel(count=3, reason="test"),
+        FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"),
+    )
     events, state = battle(state, "filch", "rat-warriors-4")
     assert MinionDefeated(figure="rat-warriors-4", card=RAT) in events
     assert CheeseTakenFromWheel(mouse="filch", count=1, reason="pilfer") in events
@@ -44,12 +47,17 @@ def test_001_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
 def test_001_ladruncolo_with_an_empty_wheel_the_cheese_comes_from_the_supply():
     state = filch_first(FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"))
     events, state = battle(state, "filch", "rat-warriors-4")
-    assert CheeseGained(mouse="filch", count=1, reason="pilfer") in events and not of_type(events, CheeseTakenFromWheel)
+    assert CheeseGained(mouse="filch", count=1, reason="pilfer") in events and not of_type(
+        events, CheeseTakenFromWheel
+    )
     assert state.cheese.get("filch") == 1 and state.cheese_wheel == 0
 
 
 def test_001_ladruncolo_any_other_minion_gives_cheese_from_the_supply_not_the_wheel():
-    state = filch_first(CheeseAddedToWheel(count=3, reason="test"), FigurePlaced(figure="roaches-1", card="roaches", space="GR-6"))
+    state = filch_first(
+        CheeseAddedToWheel(count=3, reason="test"),
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-6"),
+    )
     events, state = battle(state, "filch", "roaches-1")
     assert MinionDefeated(figure="roaches-1", card="roaches") in events
     assert CheeseGained(mouse="filch", count=1, reason="pilfer") in events
@@ -57,8 +65,11 @@ def test_001_ladruncolo_any_other_minion_gives_cheese_from_the_supply_not_the_wh
 
 
 def test_001_ladruncolo_only_filch_pilfers():
-    state = filch_first(CheeseAddedToWheel(count=3, reason="test"), FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"),
-                        track=("collin", "filch", "tilda", "maginos", RAT))
+    state = filch_first(
+        CheeseAddedToWheel(count=3, reason="test"),
+        FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"),
+        track=("collin", "filch", "tilda", "maginos", RAT),
+    )
     events, state = battle(state, "collin", "rat-warriors-4")
     assert MinionDefeated(figure="rat-warriors-4", card=RAT) in events
     assert not [e for e in events if getattr(e, "reason", None) == "pilfer"] and state.cheese_wheel == 3

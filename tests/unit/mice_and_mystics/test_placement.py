@@ -36,7 +36,10 @@ from tests.unit.mice_and_mystics.scenario import AT, PARTY, chapter_1_table, cho
 RAT, ROACH, ELITE, SPIDER = "rat-warriors", "roaches", "elite-rat-warriors", "spider"
 MICE = ("filch", "collin", "tilda", "maginos")
 CHAPTER_1 = Path(__file__).parents[3] / "domain" / "mice_and_mystics" / "content" / "chapter-1.json"
-NO_RATS = (*(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)), InitiativeCardRemoved(card=RAT))
+NO_RATS = (
+    *(MinionDefeated(figure=f"rat-warriors-{n}", card=RAT) for n in (1, 2, 3)),
+    InitiativeCardRemoved(card=RAT),
+)
 
 
 def empty_guard_room(*events):
@@ -68,7 +71,11 @@ def old_place(state, card, count, tile):
     defaults must reproduce."""
     minion, events, placed = library().minions[card], [], {}
     for _ in range(min(count, available(state, card))):
-        entrances = [s for s in library().tiles[tile].spaces if s.kind == "minion-entrance" and can_enter(state, s.id, minion.size)]
+        entrances = [
+            s
+            for s in library().tiles[tile].spaces
+            if s.kind == "minion-entrance" and can_enter(state, s.id, minion.size)
+        ]
         if not entrances:
             break
         mice = tuple(sp for sp, figs in state.board.items() if any(not is_minion(state, f) for f in figs))
@@ -92,7 +99,9 @@ def old_place(state, card, count, tile):
 def test_001_collocare_i_servitori_equidistant_farthest_entrances_are_a_decision_for_ranged_minions():
     """GR-4 and GR-13 are both 3 steps from the mice: the players choose where the elite rats go."""
     state = empty_guard_room()
-    assert asked(state, ELITE, 3) == DecisionRequested(decision="ranged-minion-entrance", options=("GR-4", "GR-13"), default="GR-4")
+    assert asked(state, ELITE, 3) == DecisionRequested(
+        decision="ranged-minion-entrance", options=("GR-4", "GR-13"), default="GR-4"
+    )
     for choice in ("GR-4", "GR-13"):
         assert spaces_of(place_minions(state, ELITE, 3, "guard-room", Choices((choice,)))) == [choice] * 3
 
@@ -107,7 +116,11 @@ def test_001_collocare_i_servitori_when_the_chosen_entrance_fills_the_next_follo
     third goes to the other (then the only farthest with room); no second question."""
     state = empty_guard_room(*figures(ROACH, "GR-4", "GR-4", "GR-13", "GR-13"))
     assert asked(state, ELITE, 3).options == ("GR-4", "GR-13")
-    assert spaces_of(place_minions(state, ELITE, 3, "guard-room", Choices(("GR-13",)))) == ["GR-13", "GR-13", "GR-4"]
+    assert spaces_of(place_minions(state, ELITE, 3, "guard-room", Choices(("GR-13",)))) == [
+        "GR-13",
+        "GR-13",
+        "GR-4",
+    ]
 
 
 def test_001_collocare_i_servitori_tied_entrances_the_figures_fill_anyway_are_not_asked():
@@ -122,7 +135,9 @@ def test_001_collocare_i_servitori_tied_entrances_the_figures_fill_anyway_are_no
 def test_001_collocare_i_servitori_equidistant_nearest_free_entrances_are_a_decision_for_large_minions():
     """Mice on GR-10: GR-2 and GR-13 are both 2 steps away, GR-4 4."""
     state = empty_guard_room(*mice_on("GR-10"))
-    assert asked(state, SPIDER, 1) == DecisionRequested(decision="large-minion-entrances", options=("GR-2", "GR-13"), default="GR-2")
+    assert asked(state, SPIDER, 1) == DecisionRequested(
+        decision="large-minion-entrances", options=("GR-2", "GR-13"), default="GR-2"
+    )
     assert spaces_of(place_minions(state, SPIDER, 1, "guard-room", Choices(("GR-13",)))) == ["GR-13"]
     # with GR-2 taken by a rat it is no longer free for a large minion: nothing to ask
     state = empty_guard_room(*mice_on("GR-10"), *figures(RAT, "GR-2"))
@@ -134,9 +149,19 @@ def test_001_collocare_i_servitori_equidistant_nearest_free_entrances_are_a_deci
 
 def test_001_collocare_i_servitori_three_roaches_on_two_entrances_the_players_choose_which_takes_two():
     state = empty_guard_room(*figures(SPIDER, "GR-4"))  # a large minion fills GR-4
-    assert asked(state, ROACH, 3) == DecisionRequested(decision="melee-minion-entrances", options=("GR-2", "GR-13"), default="GR-2")
-    assert sorted(spaces_of(place_minions(state, ROACH, 3, "guard-room", Choices(("GR-13",))))) == ["GR-13", "GR-13", "GR-2"]
-    assert sorted(spaces_of(place_minions(state, ROACH, 3, "guard-room", Choices(("GR-2",))))) == ["GR-13", "GR-2", "GR-2"]
+    assert asked(state, ROACH, 3) == DecisionRequested(
+        decision="melee-minion-entrances", options=("GR-2", "GR-13"), default="GR-2"
+    )
+    assert sorted(spaces_of(place_minions(state, ROACH, 3, "guard-room", Choices(("GR-13",))))) == [
+        "GR-13",
+        "GR-13",
+        "GR-2",
+    ]
+    assert sorted(spaces_of(place_minions(state, ROACH, 3, "guard-room", Choices(("GR-2",))))) == [
+        "GR-13",
+        "GR-2",
+        "GR-2",
+    ]
 
 
 def test_001_collocare_i_servitori_two_of_three_entrances_is_one_decision_between_sets():
@@ -144,14 +169,26 @@ def test_001_collocare_i_servitori_two_of_three_entrances_is_one_decision_betwee
     state = empty_guard_room()
     request = asked(state, RAT, 2)
     assert request.options == ("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13") and request.default == "GR-2+GR-4"
-    assert spaces_of(place_minions(state, RAT, 2, "guard-room", Choices(("GR-4+GR-13",)))) == ["GR-4", "GR-13"]
-    assert spaces_of(place_minions(state, RAT, 5, "guard-room", Choices(("GR-2+GR-13",)))) == ["GR-2", "GR-4", "GR-13", "GR-2", "GR-13"]
+    assert spaces_of(place_minions(state, RAT, 2, "guard-room", Choices(("GR-4+GR-13",)))) == [
+        "GR-4",
+        "GR-13",
+    ]
+    assert spaces_of(place_minions(state, RAT, 5, "guard-room", Choices(("GR-2+GR-13",)))) == [
+        "GR-2",
+        "GR-4",
+        "GR-13",
+        "GR-2",
+        "GR-13",
+    ]
 
 
 def test_001_collocare_i_servitori_an_even_spread_is_not_asked():
     state = empty_guard_room()
     assert spaces_of(place_minions(state, RAT, 3, "guard-room", Choices())) == ["GR-2", "GR-4", "GR-13"]
-    assert sorted(spaces_of(place_minions(state, ROACH, 6, "guard-room", Choices()))) == ["GR-13"] * 2 + ["GR-2"] * 2 + ["GR-4"] * 2
+    assert (
+        sorted(spaces_of(place_minions(state, ROACH, 6, "guard-room", Choices())))
+        == ["GR-13"] * 2 + ["GR-2"] * 2 + ["GR-4"] * 2
+    )
 
 
 def test_001_condividere_le_caselle_the_even_spread_respects_room_on_each_entrance():
@@ -180,7 +217,9 @@ def test_001_collocare_i_servitori_the_defaults_are_the_placement_of_the_first_e
     for state in tables:
         for card in (RAT, ROACH, ELITE, SPIDER, "cave-centipede", "captain-vurst"):
             for count in range(1, 9):
-                assert place_minions(state, card, count, "guard-room") == old_place(state, card, count, "guard-room"), (card, count)
+                assert place_minions(state, card, count, "guard-room") == old_place(
+                    state, card, count, "guard-room"
+                ), (card, count)
 
 
 def test_001_collocare_i_servitori_an_unlimited_special_area_takes_ranged_minions_first():
@@ -199,15 +238,28 @@ def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spre
     with pytest.raises(Undecided) as tie:
         place_groups(state, groups, "guard-room", Choices())
     assert tie.value.events[-1] == DecisionRequested(
-        decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), default="GR-2+GR-4")
+        decision="melee-minion-entrances",
+        options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+        default="GR-2+GR-4",
+    )
     with pytest.raises(Undecided) as tie:  # the rats: one on the empty GR-13, the other where the players say
         place_groups(state, groups, "guard-room", Choices(("GR-2+GR-4",)))
     assert tie.value.events[-1] == DecisionRequested(
         decision="melee-minion-entrances", options=("GR-2", "GR-4", "GR-13"), default="GR-2")
     events = place_groups(state, groups, "guard-room", Choices(("GR-2+GR-4", "GR-13")))
-    assert [(e.card, e.space) for e in events] == [(ROACH, "GR-2"), (ROACH, "GR-4"), (RAT, "GR-13"), (RAT, "GR-13")]
+    assert [(e.card, e.space) for e in events] == [
+        (ROACH, "GR-2"),
+        (ROACH, "GR-4"),
+        (RAT, "GR-13"),
+        (RAT, "GR-13"),
+    ]
     defaults = place_groups(state, groups, "guard-room", None)
-    assert [(e.card, e.space) for e in defaults] == [(ROACH, "GR-2"), (ROACH, "GR-4"), (RAT, "GR-13"), (RAT, "GR-2")]
+    assert [(e.card, e.space) for e in defaults] == [
+        (ROACH, "GR-2"),
+        (ROACH, "GR-4"),
+        (RAT, "GR-13"),
+        (RAT, "GR-2"),
+    ]
 
 
 def test_001_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_empty_is_not_asked():
@@ -222,13 +274,31 @@ def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_ro
     """The chapter's setup is one placement per room (001 §Collocare i Servitori, 3): 2 roaches and
     2 rat warriors in the Guard Room leave no entrance empty."""
     records, game = pack_game([(ROACH, 2, "guard-room"), (RAT, 2, "guard-room")])
-    asked = [r.payload for r in records if isinstance(r.payload, DecisionRequested) and r.payload.decision in TIE_DECISIONS]
+    asked = [
+        r.payload
+        for r in records
+        if isinstance(r.payload, DecisionRequested) and r.payload.decision in TIE_DECISIONS
+    ]
     while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
-        more = play(game, Choose(option=game.pending.default), seat="north", command_id=f"c{len(records)}", at=AT, seed=None)
+        more = play(
+            game,
+            Choose(option=game.pending.default),
+            seat="north",
+            command_id=f"c{len(records)}",
+            at=AT,
+            seed=None,
+        )
         records += more
         game = fold(game, more)
-        asked += [e.payload for e in more if isinstance(e.payload, DecisionRequested) and e.payload.decision in TIE_DECISIONS]
-    assert [d.options for d in asked] == [("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), ("GR-2", "GR-4", "GR-13")]
+        asked += [
+            e.payload
+            for e in more
+            if isinstance(e.payload, DecisionRequested) and e.payload.decision in TIE_DECISIONS
+        ]
+    assert [d.options for d in asked] == [
+        ("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+        ("GR-2", "GR-4", "GR-13"),
+    ]
     board = game.state.board
     assert {e: len(board.get(e, ())) for e in ("GR-2", "GR-4", "GR-13")} == {"GR-2": 2, "GR-4": 1, "GR-13": 1}
     assert verify(records).ok
@@ -243,7 +313,11 @@ def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honou
     assert events == [
         ChoiceDeferred(context="summon"),
         TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
-        DecisionRequested(decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), default="GR-2+GR-4"),
+        DecisionRequested(
+            decision="melee-minion-entrances",
+            options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+            default="GR-2+GR-4",
+        ),
     ]
     state = fold_events(state, events)
     assert state.hourglass_page == 1 and state.cheese_wheel == 6  # nothing of the summon happened yet
@@ -257,7 +331,9 @@ def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honou
 def test_001_plancia_del_racconto_a_summon_that_loses_the_chapter_asks_nothing():
     from domain.mice_and_mystics.events import HourglassAdvanced
 
-    state = chapter_1_table(HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test"))
+    state = chapter_1_table(
+        HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test")
+    )
     events = summon(state)
     assert not of_type(events, DecisionRequested) and len(of_type(events, FigurePlaced)) == 2
 
@@ -268,8 +344,12 @@ def pack_game(minions):
     chapter["minions"] = [{"card": c, "count": n, "tile": t} for c, n, t in minions]
     setup = {"chapter": "chapter-1", "mice": list(PARTY), "content_pack": {"chapter-1.json": chapter}}
     seats = (Seat(name="north", controls=PARTY[:2]), Seat(name="south", controls=PARTY[2:]))
-    created = GameCreated(ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(setup).encode()), seats=seats,
-                          dice_mode="manual")
+    created = GameCreated(
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(json.dumps(setup).encode()),
+        seats=seats,
+        dice_mode="manual",
+    )
     records = create(uuid.UUID(int=11), created, at=AT, seed=None, command_id="create")
     return records, fold(None, records)
 
@@ -282,7 +362,11 @@ def test_001_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_tabl
     assert payloads[-3:] == [
         ChoiceDeferred(context="begin"),
         TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
-        DecisionRequested(decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), default="GR-2+GR-4"),
+        DecisionRequested(
+            decision="melee-minion-entrances",
+            options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+            default="GR-2+GR-4",
+        ),
     ]
     assert game.state.tiles == () and game.state.deferred.context == "begin"
     more = play(game, Choose(option="GR-4+GR-13"), seat="south", command_id="c1", at=AT, seed=None)
@@ -291,7 +375,9 @@ def test_001_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_tabl
     events = [r.payload for r in more]
     assert DecisionMade(decision="melee-minion-entrances", option="GR-4+GR-13", by="south") in events
     assert of_type(events, ChoicesSettled) == [ChoicesSettled(context="begin", choices=("GR-4+GR-13",))]
-    assert game.state.board["GR-4"] == ("rat-warriors-1",) and game.state.board["GR-13"] == ("rat-warriors-2",)
+    assert game.state.board["GR-4"] == ("rat-warriors-1",) and game.state.board["GR-13"] == (
+        "rat-warriors-2",
+    )
     assert "GR-2" not in game.state.board and game.state.deferred is None and game.state.tiles
     assert isinstance(game.pending, (DecisionRequested, ShuffleRequested))  # the setup goes on as before
     assert verify(records).ok
@@ -341,7 +427,14 @@ def test_001_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_m
     records, game = pack_game([("roaches", 2, "guard-room"), ("spider", 1, "guard-room"),
                                ("elite-rat-warriors", 2, "guard-room")])
     while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
-        more = play(game, Choose(option=game.pending.default), seat="north", command_id=f"c{len(records)}", at=AT, seed=None)
+        more = play(
+            game,
+            Choose(option=game.pending.default),
+            seat="north",
+            command_id=f"c{len(records)}",
+            at=AT,
+            seed=None,
+        )
         records += more
         game = fold(game, more)
     placed = [e.card for e in of_type([r.payload for r in records], FigurePlaced) if e.card not in PARTY]

@@ -13,11 +13,16 @@ from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 def test_recover_removes_stunned_without_a_roll__001_recupero():
     """001 §Recupero, Recupero dallo Stordimento: "rimuovete il segnalino Stordito" (no roll)."""
     events, state = act(chapter_1_table(EffectAdded(mouse="filch", effect="stunned")), Recover(mouse="filch"))
-    assert events == [ActionStarted(mouse="filch", action="recover"), EffectRemoved(mouse="filch", effect="stunned")]
+    assert events == [
+        ActionStarted(mouse="filch", action="recover"),
+        EffectRemoved(mouse="filch", effect="stunned"),
+    ]
     assert "filch" not in state.effects
 
 
-@pytest.mark.parametrize(("face", "freed"), [(2, True), (5, True), (6, True), (1, False), (3, False), (4, False)])
+@pytest.mark.parametrize(
+    ("face", "freed"), [(2, True), (5, True), (6, True), (1, False), (3, False), (4, False)]
+)
 def test_recover_from_webbed_needs_a_star__001_recupero(face, freed):
     """001 §Recupero, Recupero dall'Intrappolamento: "lanciate un Dado Azione. Se ottenete un simbolo"
     (a star: faces 2, 5, 6, facts.md §1) "rimuovete il segnalino Intrappolato"."""

@@ -32,11 +32,19 @@ def created(sandbox, mice=MICE):
 
 
 def courtyard(**more):
-    return {"tiles": [{"tile": 1, "column": 0, "row": 0}],
-            "figures": [{"mouse": "filch", "space": "CY-13"}, {"mouse": "collin", "space": "CY-6"},
-                        {"card": "rat-warriors", "space": "CY-20", "wounds": 0}],
-            "track": ["rat-warriors", "filch", "collin"], "cheese_wheel": 2, "hourglass_page": 3, "end_marker_page": 6,
-            **more}
+    return {
+        "tiles": [{"tile": 1, "column": 0, "row": 0}],
+        "figures": [
+            {"mouse": "filch", "space": "CY-13"},
+            {"mouse": "collin", "space": "CY-6"},
+            {"card": "rat-warriors", "space": "CY-20", "wounds": 0},
+        ],
+        "track": ["rat-warriors", "filch", "collin"],
+        "cheese_wheel": 2,
+        "hourglass_page": 3,
+        "end_marker_page": 6,
+        **more,
+    }
 
 
 def test_sandbox_begin_emits_the_setup_events_and_the_given_track__design_content_is_data():
@@ -73,21 +81,70 @@ def test_sandbox_figures_keep_their_wounds__design_content_is_data():
     [
         ({"tiles": [{"tile": 99, "column": 0, "row": 0}]}, "setup.unknown-tile"),
         ({"tiles": [{"tile": "attic", "column": 0, "row": 0}]}, "setup.unknown-tile"),
-        ({"tiles": [{"tile": 1, "column": 0, "row": 0}, {"tile": 2, "column": 1, "row": 0}]}, "setup.tile-overlap"),
-        ({"tiles": [{"tile": 1, "column": 0, "row": 0}, {"tile": 3, "column": 0, "row": 0}]}, "setup.tile-overlap"),
-        ({"figures": [{"mouse": "filch", "space": "CY-99"}, {"mouse": "collin", "space": "CY-6"}]}, "setup.unknown-space"),
-        ({"figures": [{"mouse": "filch", "space": "GR-1"}, {"mouse": "collin", "space": "CY-6"}]}, "setup.space-not-on-table"),
-        ({"figures": [{"mouse": "lily", "space": "CY-2"}, {"mouse": "collin", "space": "CY-6"}]}, "setup.mouse-not-in-party"),
+        (
+            {"tiles": [{"tile": 1, "column": 0, "row": 0}, {"tile": 2, "column": 1, "row": 0}]},
+            "setup.tile-overlap",
+        ),
+        (
+            {"tiles": [{"tile": 1, "column": 0, "row": 0}, {"tile": 3, "column": 0, "row": 0}]},
+            "setup.tile-overlap",
+        ),
+        (
+            {"figures": [{"mouse": "filch", "space": "CY-99"}, {"mouse": "collin", "space": "CY-6"}]},
+            "setup.unknown-space",
+        ),
+        (
+            {"figures": [{"mouse": "filch", "space": "GR-1"}, {"mouse": "collin", "space": "CY-6"}]},
+            "setup.space-not-on-table",
+        ),
+        (
+            {"figures": [{"mouse": "lily", "space": "CY-2"}, {"mouse": "collin", "space": "CY-6"}]},
+            "setup.mouse-not-in-party",
+        ),
         ({"figures": [{"mouse": "ghost", "space": "CY-2"}]}, "setup.unknown-mouse"),
         ({"figures": [{"mouse": "filch", "space": "CY-2"}]}, "setup.mouse-not-placed"),
-        ({"figures": [{"mouse": "filch", "space": "CY-2"}, {"mouse": "collin", "space": "CY-2"}, {"card": "dragon", "space": "CY-3"}]},
-         "setup.unknown-card"),
-        ({"figures": [{"mouse": "filch", "space": "CY-2"}, {"mouse": "collin", "space": "CY-3"},
-                      {"card": "spider", "space": "CY-2"}], "track": None}, "setup.space-full"),
-        ({"figures": [{"mouse": "filch", "space": "CY-2"}, {"mouse": "collin", "space": "CY-2"},
-                      {"card": "rat-warriors", "space": "CY-1"}], "track": None}, "setup.minion-on-tree-entrance"),
-        ({"figures": [{"mouse": "filch", "space": "CY-2", "wounds": 5}, {"mouse": "collin", "space": "CY-2"}], "track": None},
-         "setup.wounds"),
+        (
+            {
+                "figures": [
+                    {"mouse": "filch", "space": "CY-2"},
+                    {"mouse": "collin", "space": "CY-2"},
+                    {"card": "dragon", "space": "CY-3"},
+                ]
+            },
+            "setup.unknown-card",
+        ),
+        (
+            {
+                "figures": [
+                    {"mouse": "filch", "space": "CY-2"},
+                    {"mouse": "collin", "space": "CY-3"},
+                    {"card": "spider", "space": "CY-2"},
+                ],
+                "track": None,
+            },
+            "setup.space-full",
+        ),
+        (
+            {
+                "figures": [
+                    {"mouse": "filch", "space": "CY-2"},
+                    {"mouse": "collin", "space": "CY-2"},
+                    {"card": "rat-warriors", "space": "CY-1"},
+                ],
+                "track": None,
+            },
+            "setup.minion-on-tree-entrance",
+        ),
+        (
+            {
+                "figures": [
+                    {"mouse": "filch", "space": "CY-2", "wounds": 5},
+                    {"mouse": "collin", "space": "CY-2"},
+                ],
+                "track": None,
+            },
+            "setup.wounds",
+        ),
         ({"track": ["filch", "collin"]}, "setup.track"),
         ({"hourglass_page": 6}, "setup.hourglass"),
         ({"search_deck": ["golden-cheese"]}, "setup.unknown-card"),

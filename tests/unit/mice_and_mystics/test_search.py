@@ -30,7 +30,10 @@ def drawn(state, card):
 
 def test_search_rolls_one_die_for_the_mouse__001_ricerca():
     events, _ = act(chapter_1_table(DECK), Search(mouse="filch"))
-    assert events == [ActionStarted(mouse="filch", action="search"), RollRequested(reason="search", dice=1, piece="filch")]
+    assert events == [
+        ActionStarted(mouse="filch", action="search"),
+        RollRequested(reason="search", dice=1, piece="filch"),
+    ]
 
 
 @pytest.mark.parametrize("face", [1, 3, 4])
@@ -44,13 +47,19 @@ def test_search_star_draws_from_the_remaining_cards_sorted_then_keep__001_ricerc
     events, state = roll(state, 5)
     assert events == [
         SearchSucceeded(mouse="filch", tile="guard-room"),
-        DrawRequested(reason="search", deck="search", cards=("dinner-fork", "grapes", "toothpick"), piece="filch"),
+        DrawRequested(
+            reason="search", deck="search", cards=("dinner-fork", "grapes", "toothpick"), piece="filch"
+        ),
     ]
     events, state = drawn(state, "toothpick")
-    assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")]
+    assert events == [
+        DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")
+    ]
     assert state.search_deck == ("grapes", "dinner-fork")
     events, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="north"))
-    assert events == [SearchCardKept(mouse="filch", card="toothpick")] and state.pack["filch"] == ("toothpick",)
+    assert events == [SearchCardKept(mouse="filch", card="toothpick")] and state.pack["filch"] == (
+        "toothpick",
+    )
 
 
 def test_search_card_discarded_for_one_cheese__001_ricerca():
@@ -58,7 +67,10 @@ def test_search_card_discarded_for_one_cheese__001_ricerca():
     _, state = roll(state, 2)
     _, state = drawn(state, "toothpick")
     events, state = answer(state, DecisionMade(decision="search-keep", option="discard", by="north"))
-    assert events == [SearchCardDiscarded(mouse="filch", card="toothpick"), CheeseGained(mouse="filch", count=1, reason="search-discard")]
+    assert events == [
+        SearchCardDiscarded(mouse="filch", card="toothpick"),
+        CheeseGained(mouse="filch", count=1, reason="search-discard"),
+    ]
 
 
 def test_search_only_once_successfully_per_room__001_ricerca():
@@ -77,9 +89,16 @@ def test_001_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarde
     _, state = act(chapter_1_table(DECK, *FULL), Search(mouse="filch"))
     _, state = roll(state, 2)
     events, state = drawn(state, "toothpick")
-    assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="discard")]
+    assert events == [
+        DecisionRequested(
+            decision="search-keep", options=("keep", "discard"), piece="filch", default="discard"
+        )
+    ]
     events, _ = answer(state, DecisionMade(decision="search-keep", option="discard", by="south"))
-    assert events == [SearchCardDiscarded(mouse="filch", card="toothpick"), CheeseGained(mouse="filch", count=1, reason="search-discard")]
+    assert events == [
+        SearchCardDiscarded(mouse="filch", card="toothpick"),
+        CheeseGained(mouse="filch", count=1, reason="search-discard"),
+    ]
 
 
 def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_choice_for_no_cheese():
@@ -90,9 +109,15 @@ def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_c
     _, state = roll(state, 2)
     _, state = drawn(state, "toothpick")
     events, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="south"))
-    assert events == [SearchCardKept(mouse="filch", card="toothpick"),
-                      DecisionRequested(decision="pack-limit", options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
-                                        piece="filch", default="toothpick")]
+    assert events == [
+        SearchCardKept(mouse="filch", card="toothpick"),
+        DecisionRequested(
+            decision="pack-limit",
+            options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
+            piece="filch",
+            default="toothpick",
+        ),
+    ]
     events, state = choose(state, "search-card-03")
     assert events[0] == PackCardDiscarded(mouse="filch", card="search-card-03")
     assert state.pack["filch"] == ("search-card-01", "search-card-02", "toothpick")
@@ -110,14 +135,23 @@ def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_d
     state = chapter_1_table(deck, *full, track=(*mice, "rat-warriors"), mice=mice)
     _, state = act(state, Search(mouse="nez"))
     events, state = roll(state, 2)
-    assert events[-1] == DecisionRequested(decision="special-search", options=("tinkerers-treasure", "search-deck"),
-                                           piece="nez", default="tinkerers-treasure")
+    assert events[-1] == DecisionRequested(
+        decision="special-search",
+        options=("tinkerers-treasure", "search-deck"),
+        piece="nez",
+        default="tinkerers-treasure",
+    )
     events, state = choose(state, "tinkerers-treasure", "toothpick")
     assert events[0] == SpecialSearchFound(mouse="nez", tile="guard-room", item="tinkerers-treasure")
-    assert events[-3:] == [SearchDeckCardTaken(mouse="nez", card="toothpick", reason="tinkerers-treasure"),
-                           SearchDeckShuffled(added=("tinkerers-treasure",), reason="tinkerers-treasure"),
-                           DecisionRequested(decision="pack-limit",
-                                             options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
-                                             piece="nez", default="toothpick")]
+    assert events[-3:] == [
+        SearchDeckCardTaken(mouse="nez", card="toothpick", reason="tinkerers-treasure"),
+        SearchDeckShuffled(added=("tinkerers-treasure",), reason="tinkerers-treasure"),
+        DecisionRequested(
+            decision="pack-limit",
+            options=("search-card-01", "search-card-02", "search-card-03", "toothpick"),
+            piece="nez",
+            default="toothpick",
+        ),
+    ]
     _, state = choose(state, "search-card-01")
     assert state.pack["nez"] == ("search-card-02", "search-card-03", "toothpick")

@@ -88,12 +88,16 @@ def test_001_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there
     state = rat_on_grapes()
     state = fold_events(state, proceed(state))
     events, state = roll(state, SQUASHED)
-    assert events == [PartyItemLost(item="grapes", reason="squashed"),
-                      SearchDeckShuffled(added=("grapes",), reason="squashed"),
-                      AttackRolled(attacker="rat-warriors-3", target="filch", hits=1),
-                      RollRequested(reason="mouse-defense", dice=mouse_defense_dice("filch", state), piece="filch")]
+    assert events == [
+        PartyItemLost(item="grapes", reason="squashed"),
+        SearchDeckShuffled(added=("grapes",), reason="squashed"),
+        AttackRolled(attacker="rat-warriors-3", target="filch", hits=1),
+        RollRequested(reason="mouse-defense", dice=mouse_defense_dice("filch", state), piece="filch"),
+    ]
     events, state = roll(state, *([BOW] * mouse_defense_dice("filch", state)))
-    assert events[-1] == RollRequested(reason="mouse-defense", dice=mouse_defense_dice("maginos", state), piece="maginos")
+    assert events[-1] == RollRequested(
+        reason="mouse-defense", dice=mouse_defense_dice("maginos", state), piece="maginos"
+    )
     assert state.wounds["filch"] == 1 and "grapes" in state.search_deck and "grapes" not in state.tokens
 
 
@@ -102,38 +106,48 @@ def test_001_uva_come_arma_whole_grapes_thrown_by_a_rat_knock_the_mice_down_and_
     state = rat_on_grapes()
     state = fold_events(state, proceed(state))
     events, state = roll(state, WHOLE)
-    assert events[:4] == [EffectAdded(mouse="filch", effect="knocked-down"),
-                          EffectAdded(mouse="maginos", effect="knocked-down"),
-                          AttackResolved(attacker="rat-warriors-3", target="filch", hits=0, blocks=0, wounds=0),
-                          PartyItemPlaced(mouse="rat-warriors-3", item="grapes", spaces=("GR-6",))]
+    assert events[:4] == [
+        EffectAdded(mouse="filch", effect="knocked-down"),
+        EffectAdded(mouse="maginos", effect="knocked-down"),
+        AttackResolved(attacker="rat-warriors-3", target="filch", hits=0, blocks=0, wounds=0),
+        PartyItemPlaced(mouse="rat-warriors-3", item="grapes", spaces=("GR-6",)),
+    ]
     assert state.tokens["grapes"] == ("GR-6",)
 
 
 def test_001_uva_come_arma_a_knocked_down_rat_on_the_grapes_stands_up_then_throws():
     """000 §Atterrato: standing up takes the move; the rat still started on the grapes and throws."""
     events = proceed(rat_on_grapes(EffectAdded(mouse="rat-warriors-3", effect="knocked-down")))
-    assert events[-5:-1] == [MinionActivated(figure="rat-warriors-3"), FigureStoodUp(figure="rat-warriors-3"),
-                             MinionMoved(figure="rat-warriors-3", origin="GR-13", path=(), reason="on the grapes"),
-                             AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=True, dice=0,
-                                            others=("maginos",))]
+    assert events[-5:-1] == [
+        MinionActivated(figure="rat-warriors-3"),
+        FigureStoodUp(figure="rat-warriors-3"),
+        MinionMoved(figure="rat-warriors-3", origin="GR-13", path=(), reason="on the grapes"),
+        AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=True, dice=0, others=("maginos",)),
+    ]
 
 
 def test_001_uva_come_arma_a_rat_sharing_the_grapes_with_a_mouse_attacks_normally():
     """001 §Uva come Arma: "Un Ratto non può usare l'Uva come Arma se sulla casella sono presenti anche
     uno o più Topi"."""
-    state = rat_on_grapes(FigurePlaced(figure="rat-warriors-3", card="rat-warriors", space="GR-6"), grapes_on="GR-6")
+    state = rat_on_grapes(
+        FigurePlaced(figure="rat-warriors-3", card="rat-warriors", space="GR-6"), grapes_on="GR-6"
+    )
     events = proceed(state)
-    assert events[-3:] == [MinionMoved(figure="rat-warriors-3", origin="GR-6", path=(), reason="starts on a mouse's space"),
-                           AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=False, dice=2),
-                           RollRequested(reason="minion-attack", dice=2)]
+    assert events[-3:] == [
+        MinionMoved(figure="rat-warriors-3", origin="GR-6", path=(), reason="starts on a mouse's space"),
+        AttackDeclared(attacker="rat-warriors-3", target="filch", ranged=False, dice=2),
+        RollRequested(reason="minion-attack", dice=2),
+    ]
 
 
 def test_001_uva_come_arma_a_rat_on_the_grapes_with_no_mouse_in_its_room_neither_moves_nor_attacks():
     """The throw reaches the rat's room only (as a mouse's throw: RULINGS.md); it still does not move."""
     away = [FigurePlaced(figure=m, card=m, space="KT-2") for m in ("collin", "tilda", "filch", "maginos")]
     events = proceed(rat_on_grapes(*away))
-    assert events[1:3] == [MinionMoved(figure="rat-warriors-3", origin="GR-13", path=(), reason="on the grapes"),
-                           MinionAttackSkipped(figure="rat-warriors-3", reason="no mouse in the room to throw the grapes at")]
+    assert events[1:3] == [
+        MinionMoved(figure="rat-warriors-3", origin="GR-13", path=(), reason="on the grapes"),
+        MinionAttackSkipped(figure="rat-warriors-3", reason="no mouse in the room to throw the grapes at"),
+    ]
 
 
 def test_001_uva_come_arma_roaches_on_the_grapes_do_not_throw_them():
@@ -193,8 +207,10 @@ def test_001_carte_ricerca_cloak_of_displacement_offers_a_normal_space_after_blo
     Servitore, il Topo che indossa questo Mantello può muoversi immediatamente in una qualsiasi altra
     casella normale, nella stessa Stanza." Entrances, the flip space, his own space are not normal."""
     events, state = roll(cloaked_maginos_attacked(), SWORD_SHIELD, SWORD_SHIELD)
-    assert events[-2:] == [AttackResolved(attacker="rat-warriors-1", target="maginos", hits=2, blocks=2, wounds=0),
-                           DecisionRequested(decision=CLOAK, options=(*GR_NORMAL, "stay"), piece="maginos", default="stay")]
+    assert events[-2:] == [
+        AttackResolved(attacker="rat-warriors-1", target="maginos", hits=2, blocks=2, wounds=0),
+        DecisionRequested(decision=CLOAK, options=(*GR_NORMAL, "stay"), piece="maginos", default="stay"),
+    ]
     events, state = answer(state, DecisionMade(decision=CLOAK, option="GR-16", by="south"))
     assert events[0] == MouseDisplaced(mouse="maginos", origin="GR-6", space="GR-16")
     assert "maginos" in state.board["GR-16"] and "maginos" not in state.board["GR-6"]
@@ -240,7 +256,10 @@ def test_001_carte_ricerca_only_scrolls_in_the_pack_can_be_used():
     with pytest.raises(RuleBroken, match="scroll.not-in-pack"):
         RULESET.decide(chapter_1_table(), UseScroll(mouse="filch", card=LEVITATION))
     with pytest.raises(RuleBroken, match="scroll.not-a-scroll"):
-        RULESET.decide(chapter_1_table(SearchCardKept(mouse="filch", card="grapes")), UseScroll(mouse="filch", card="grapes"))
+        RULESET.decide(
+            chapter_1_table(SearchCardKept(mouse="filch", card="grapes")),
+            UseScroll(mouse="filch", card="grapes"),
+        )
 
 
 def test_001_linee_rosse_a_scroll_of_levitation_lets_the_mouse_cross_red_lines_this_turn():
@@ -267,16 +286,21 @@ def test_001_azioni_gratuite_no_scroll_in_water():
     """001 §Muoversi nell'Acqua: "i Topi su caselle d'acqua non possono usare Azioni Gratuite"."""
     from domain.mice_and_mystics.events import RoomTilePlaced
 
-    state = chapter_1_table(RoomTilePlaced(tile="sewer", column=5, row=5), FigurePlaced(figure="filch", card="filch", space="SW-7"),
-                            SearchCardKept(mouse="filch", card=LEVITATION))
+    state = chapter_1_table(
+        RoomTilePlaced(tile="sewer", column=5, row=5),
+        FigurePlaced(figure="filch", card="filch", space="SW-7"),
+        SearchCardKept(mouse="filch", card=LEVITATION),
+    )
     with pytest.raises(RuleBroken, match="free-action.in-water"):
         RULESET.decide(state, UseScroll(mouse="filch", card=LEVITATION))
 
 
 # --- Events and tricks (001 §Carte Ricerca; 001 §Ricerca) ------------------------------------------
 
-PROVISIONAL = {"provisional": True,
-               "provisional_reason": "test fixture only: no event, trick or unknown scroll text is known (facts.md §5)"}
+PROVISIONAL = {
+    "provisional": True,
+    "provisional_reason": "test fixture only: no event, trick or unknown scroll text is known (facts.md §5)",
+}
 FIXTURE = {"search-cards.json": {"search_cards": [
     {"id": "search-card-54", "name": "Test trick", "type": "trick", **PROVISIONAL},
     {"id": "search-card-55", "name": "Test event", "type": "event", **PROVISIONAL},
@@ -313,7 +337,9 @@ def test_001_carte_ricerca_a_trick_takes_no_pack_room():
     full = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)]
     state = fixture_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-54",)), *full)
     events, state = searched(state, "search-card-54")
-    assert events == [DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")]
+    assert events == [
+        DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")
+    ]
     _, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="south"))
     assert "search-card-54" in state.pack["filch"] and pack_load(library_of(state), state.pack["filch"]) == 3
     collin_full = [SearchCardKept(mouse="collin", card=f"search-card-1{n}") for n in (1, 2, 3)]
@@ -339,11 +365,23 @@ def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_def
 
     state = chapter_1_table(SearchCardKept(mouse="filch", card="toothpick"))
     card = library().search_cards["toothpick"]
-    assert card.slot == "both-paws" and card.defense == 0 and card.provisional and "defense" in card.provisional_reason
+    assert (
+        card.slot == "both-paws"
+        and card.defense == 0
+        and card.provisional
+        and "defense" in card.provisional_reason
+    )
     before = mouse_defense_dice("filch", state)
     events, state = act(state, Equip(mouse="filch", card="toothpick", slot="both-paws"))
-    assert events == [SearchCardEquipped(mouse="filch", card="toothpick", slot="both-paws", unequipped=("dagger",),
-                                         loadout=(("toothpick", "both-paws"),))]
+    assert events == [
+        SearchCardEquipped(
+            mouse="filch",
+            card="toothpick",
+            slot="both-paws",
+            unequipped=("dagger",),
+            loadout=(("toothpick", "both-paws"),),
+        )
+    ]
     assert state.pack["filch"] == ("dagger",) and mouse_defense_dice("filch", state) == before
     with pytest.raises(RuleBroken, match="equip.wrong-slot"):
         RULESET.decide(chapter_1_table(SearchCardKept(mouse="filch", card="toothpick")),

@@ -10,11 +10,15 @@ from domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import PARTY, Table, created, of_type
 
 
-def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_rats_on_guard_room_entrances():
+def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_rats_on_guard_room_entrances():  # noqa: E501
     """001 §Capitolo 1, Preparazione delle Stanze; 001 §Collocare i Servitori sul Tabellone (3)."""
     table = Table()
     events = table.events
-    assert [e.tile for e in of_type(events, RoomTilePlaced)] == ["guard-room", "kitchen-tunnels", "tunnel-entrance"]
+    assert [e.tile for e in of_type(events, RoomTilePlaced)] == [
+        "guard-room",
+        "kitchen-tunnels",
+        "tunnel-entrance",
+    ]
     placed = of_type(events, FigurePlaced)
     assert [(p.figure, p.space) for p in placed[:4]] == [(m, "GR-6") for m in PARTY]
     rats = placed[4:]
@@ -58,7 +62,10 @@ def test_001_capitolo_1_preparazione_del_gruppo_party_is_four_distinct_known_mic
 
 def test_001_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_one_seat():
     """001 §Preparazione del Gioco, Scegliere un Eroe: each player takes one or more mice."""
-    twice = (Seat(name="a", controls=("collin", "tilda", "filch", "maginos")), Seat(name="b", controls=("filch",)))
+    twice = (
+        Seat(name="a", controls=("collin", "tilda", "filch", "maginos")),
+        Seat(name="b", controls=("filch",)),
+    )
     with pytest.raises(RuleBroken, match="setup.seat-controls"):
         RULESET.initial_state(created(PARTY, seats=twice))
     nobody = (Seat(name="a", controls=("collin", "tilda", "filch")),)

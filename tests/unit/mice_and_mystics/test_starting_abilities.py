@@ -48,7 +48,9 @@ def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_p
         events, state = answer(state, DecisionMade(decision="starting-ability", option=option, by="x"))
     assert events[-1].piece == "maginos"
     assert "meeps" not in events[-1].options, "Meeps is given by the story, not chosen (facts.md §4)"
-    events, state = answer(state, DecisionMade(decision="starting-ability", option="chain-lightning", by="south"))
+    events, state = answer(
+        state, DecisionMade(decision="starting-ability", option="chain-lightning", by="south")
+    )
     assert events == [StartingAbilityTaken(mouse="maginos", ability="chain-lightning"),
                       ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors"))]
     assert state.abilities == {"collin": ("first-aid",), "tilda": ("cure",), "filch": ("knife-strike",),
@@ -90,7 +92,9 @@ def test_001_campagna_a_mouse_keeping_its_abilities_takes_no_new_card():
     events, state = begun(carry_over=carry)
     assert of_type(events, CarryOverApplied)
     assert events[-1].piece == "tilda", "collin kept first-aid"
-    assert events[-1].options == ("cure", "fortify", "major-heal", "thundersqueak"), "first-aid is held by collin"
+    assert events[-1].options == ("cure", "fortify", "major-heal", "thundersqueak"), (
+        "first-aid is held by collin"
+    )
     events, state = answer(state, DecisionMade(decision="starting-ability", option="cure", by="south"))
     assert events[-1].piece == "maginos", "filch kept knife-strike"
     events, state = answer(state, DecisionMade(decision="starting-ability", option="mystic-bolt", by="south"))
@@ -128,7 +132,10 @@ def test_001_scegliere_una_abilita_through_the_core_the_controlling_seat_answers
     table.play(Choose(option="inspire"), seat="north")
     assert table.game.pending.piece == "tilda"
     while isinstance(table.game.pending, DecisionRequested):
-        table.play(Choose(option=table.game.pending.default), seat="north" if table.game.pending.piece in PARTY[:2] else "south")
+        table.play(
+            Choose(option=table.game.pending.default),
+            seat="north" if table.game.pending.piece in PARTY[:2] else "south",
+        )
     assert isinstance(table.game.pending, ShuffleRequested)
     assert fold(None, table.records).state == table.state
     assert table.state.abilities["collin"] == ("inspire",)

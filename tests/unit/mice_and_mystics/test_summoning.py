@@ -38,7 +38,11 @@ def last_turn(*events):
 
 def test_time_passes_one_cheese_when_the_last_mouse_ends_its_turn_with_no_minions__001_il_tempo_scorre():
     events, state = last_turn()
-    assert events[:3] == [TurnEnded(card="maginos"), CheeseAddedToWheel(count=1, reason="time-passes"), RoundStarted(round=2)]
+    assert events[:3] == [
+        TurnEnded(card="maginos"),
+        CheeseAddedToWheel(count=1, reason="time-passes"),
+        RoundStarted(round=2),
+    ]
     assert state.cheese_wheel == 1
 
 
@@ -58,7 +62,11 @@ def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazio
         CheeseAddedToWheel(count=1, reason="time-passes"),
         ChoiceDeferred(context="summon"),
         TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
-        DecisionRequested(decision="melee-minion-entrances", options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"), default="GR-2+GR-4"),
+        DecisionRequested(
+            decision="melee-minion-entrances",
+            options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
+            default="GR-2+GR-4",
+        ),
     ]
     events, state = choose(state, "GR-4+GR-13")
     assert events[:7] == [
@@ -87,7 +95,9 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
         CheeseAddedToWheel(count=6, reason="test"), track=MICE,
     )
     asked = proceed(state)
-    assert asked[-1] == DecisionRequested(decision="melee-minion-entrances", options=("KT-1", "KT-10", "KT-20"), default="KT-1")
+    assert asked[-1] == DecisionRequested(
+        decision="melee-minion-entrances", options=("KT-1", "KT-10", "KT-20"), default="KT-1"
+    )
     state = fold_events(state, asked)
     # the rat; then the 2 roaches spread with it over the 3 entrances (001 §Collocare i Servitori,
     # 3: all small melee minions of the placement), so they take the two left empty: nothing to ask
@@ -95,7 +105,11 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
     assert events[:3] == [ChoicesSettled(context="summon", choices=("KT-20",)),
                           HourglassAdvanced(page=2, reason="summon"), EncounterDiscarded(card="standard-3")]
     placed = of_type(events, FigurePlaced)
-    assert [(e.card, e.space) for e in placed] == [("rat-warriors", "KT-20"), ("roaches", "KT-1"), ("roaches", "KT-10")]
+    assert [(e.card, e.space) for e in placed] == [
+        ("rat-warriors", "KT-20"),
+        ("roaches", "KT-1"),
+        ("roaches", "KT-10"),
+    ]
     assert events[-1] == ShuffleRequested(reason="new-minions", cards=("rat-warriors", "roaches"))
     more, state = answer(state, CardsShuffled(reason="new-minions", order=("roaches", "rat-warriors")))
     assert more == [InitiativeCardsAdded(cards=("roaches", "rat-warriors"))]
@@ -103,12 +117,16 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
 
 
 def test_with_no_room_rule_and_no_face_up_card_nobody_comes_but_the_hourglass_moves__001_evocazioni():
-    state = chapter_1_table(*NO_RATS, *IN_KITCHEN_TUNNELS, CheeseAddedToWheel(count=7, reason="test"), track=MICE)
+    state = chapter_1_table(
+        *NO_RATS, *IN_KITCHEN_TUNNELS, CheeseAddedToWheel(count=7, reason="test"), track=MICE
+    )
     assert proceed(state) == [HourglassAdvanced(page=2, reason="summon"), CheeseWheelEmptied(count=7)]
 
 
 def test_the_summon_that_reaches_the_end_marker_loses_the_chapter__001_evocazioni():
-    state = chapter_1_table(HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test"))
+    state = chapter_1_table(
+        HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test")
+    )
     events = proceed(state)
     state = chapter_1_table(HourglassAdvanced(page=5, reason="test"), *events)
     assert RULESET.outcome(state) == "defeat"

@@ -40,11 +40,17 @@ def test_001_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_
     events = table.play(Shuffle(order=("tilda", "collin", "filch", "maginos", "rat-warriors")))
     assert of_type(events, CheeseGained) == [CheeseGained(mouse="collin", count=1, reason="born-to-lead")]
     first = Table()
-    assert of_type(first.play(Shuffle(order=("collin", "tilda", "filch", "maginos", "rat-warriors"))), CheeseGained) == []
+    assert (
+        of_type(
+            first.play(Shuffle(order=("collin", "tilda", "filch", "maginos", "rat-warriors"))), CheeseGained
+        )
+        == []
+    )
 
 
 def test_a_minion_card_on_top_takes_its_turn_first__001_round_di_gioco():
-    """001 §Round di Gioco: the top card acts first; its nearest figure rolls to move (000 §Muovere un Servitore)."""
+    """001 §Round di Gioco: the top card acts first; its nearest figure rolls to move (000 §Muovere un
+    Servitore)."""
     table = Table()
     events = table.play(Shuffle(order=("rat-warriors", "filch", "collin", "tilda", "maginos")))
     turns = events[events.index(RoundStarted(round=1)) :]
@@ -76,7 +82,11 @@ def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di
     for mouse in ("collin", "tilda"):
         _, state = act(state, EndTurn(mouse=mouse))
     wrap = RULESET.decide(state, EndTurn(mouse="maginos"))
-    assert wrap[:3] == [TurnEnded(card="maginos"), RoundStarted(round=2), TurnStarted(card="rat-warriors", slot=0)]
+    assert wrap[:3] == [
+        TurnEnded(card="maginos"),
+        RoundStarted(round=2),
+        TurnStarted(card="rat-warriors", slot=0),
+    ]
 
 
 def test_001_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
@@ -100,7 +110,9 @@ def test_001_round_di_gioco_only_the_mouse_whose_turn_it_is_may_act(command):
 def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_marker():
     """001 §Plancia del Racconto: the players lose when the hourglass reaches the end marker."""
     assert RULESET.outcome(chapter_1_table()) is None
-    assert RULESET.outcome(chapter_1_table(StoryBoardPrepared(hourglass_page=6, end_marker_page=6))) == "defeat"
+    assert (
+        RULESET.outcome(chapter_1_table(StoryBoardPrepared(hourglass_page=6, end_marker_page=6))) == "defeat"
+    )
 
 
 def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffle_is_pending():
@@ -111,7 +123,7 @@ def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffl
     assert isinstance(Table().game.pending, ShuffleRequested)
 
 
-def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_keep_their_order_and_take_turns():
+def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_keep_their_order_and_take_turns():  # noqa: E501
     """001 §Azioni Gratuite, note to §Determinare l'Ordine di Iniziativa: "se dovesse essere necessario
     sistemare sulla Colonna dell'Iniziativa più carte rispetto agli spazi numerati disponibili, seguite
     le normali regole di collocamento delle carte Iniziativa, collocando le carte in più oltre l'ultimo
@@ -120,9 +132,18 @@ def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_ke
     before the round starts again at the top."""
     from domain.mice_and_mystics.events import InitiativeCardsAdded, MinionDefeated
 
-    minions = ("spider", "cave-centipede", "captain-vurst", "skitter-clak", "vanestras-sting", "vanestras-web")
+    minions = (
+        "spider",
+        "cave-centipede",
+        "captain-vurst",
+        "skitter-clak",
+        "vanestras-sting",
+        "vanestras-web",
+    )
     track = ("filch", "collin", "tilda", "maginos", *minions)
-    gone = [MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)]  # no figures: cards pass
+    gone = [
+        MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)
+    ]  # no figures: cards pass
     # (no Rat Warriors card on this track: its Aggressive would swap it up, facts.md §3)
     state = chapter_1_table(*gone, InitiativeCardsAdded(cards=("roaches",)), track=track)
     assert state.track == (*track, "roaches")

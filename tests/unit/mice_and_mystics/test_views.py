@@ -6,7 +6,8 @@ from tests.unit.mice_and_mystics.scenario import Table
 
 
 def test_001_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_names_whose_turn_and_round():
-    """001 §Determinare l'Ordine di Iniziativa and §Round di Gioco: the track in order, whose turn, the round."""
+    """001 §Determinare l'Ordine di Iniziativa and §Round di Gioco: the track in order, whose turn, the
+    round."""
     table = Table()
     table.play(Shuffle(order=("filch", "collin", "tilda", "maginos", "rat-warriors")))
     view = RULESET.initiative_view(table.state)
@@ -36,11 +37,15 @@ def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silen
 
 
 def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
-    """001 §Preparazione del Gioco, Scegliere una Abilità: "i giocatori scelgono 1 carta Abilità per ogni Topo"."""
+    """001 §Preparazione del Gioco, Scegliere una Abilità: "i giocatori scelgono 1 carta Abilità per
+    ogni Topo"."""
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
-    assert "Prince Collin: players choose starting-ability among backslash, battle-leader, battle-squeak, feint, " \
-           "first-aid, give-order, inspire, protect, resolve, thundersqueak" in lines
+    assert (
+        "Prince Collin: players choose starting-ability among backslash, battle-leader, battle-squeak, "
+        "feint, "
+        "first-aid, give-order, inspire, protect, resolve, thundersqueak" in lines
+    )
     assert "Chosen for starting-ability: first-aid (by north)" in lines
     assert "Prince Collin takes the ability card First Aid (decision)" in lines
 
