@@ -184,7 +184,7 @@ def _open_input(name: str) -> Any:
     if name == "-":
         return sys.stdin.buffer
     try:
-        return open(name, "rb")  # noqa: SIM115 - closed by the caller's with
+        return open(name, "rb")  # closed by the caller's with
     except OSError as e:
         _fail(EXIT_FILE, f"cannot read {name}: {e.strerror}")
 
@@ -407,7 +407,7 @@ def _verify(args: argparse.Namespace) -> int:
             _fail(EXIT_FILE, f"cannot read {args.file}: {e.strerror or e}")
     if report.ok:
         seed = (
-            "; dice re-derived from the revealed seed: %d" % report.dice_checked
+            f"; dice re-derived from the revealed seed: {report.dice_checked:d}"
             if report.seed_revealed
             else ""
         )
