@@ -187,7 +187,13 @@ class RedisWake:
     """
 
     def __init__(
-        self, url: str, fanout: FanOut, *, timeout: float = 0.5, outbox: int = 10_000, backoff_cap: float = 2.0
+        self,
+        url: str,
+        fanout: FanOut,
+        *,
+        timeout: float = 0.5,
+        outbox: int = 10_000,
+        backoff_cap: float = 2.0,
     ) -> None:
         import redis
         from redis.backoff import ExponentialBackoff
@@ -215,7 +221,10 @@ class RedisWake:
 
     def start(self) -> None:
         """Start the sender and listener threads (daemons)."""
-        for name, target in (("dicelog-wake-send", self._send_loop), ("dicelog-wake-listen", self._listen_loop)):
+        for name, target in (
+            ("dicelog-wake-send", self._send_loop),
+            ("dicelog-wake-listen", self._listen_loop),
+        ):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
@@ -321,7 +330,9 @@ class ChangeFeed:
 
     def __init__(self, fanout: FanOut, *, poll_interval: float = 2.0, heartbeat: float = 15.0) -> None:
         if not (poll_interval > 0 and heartbeat > 0):
-            raise ValueError(f"poll_interval and heartbeat must be positive, not {poll_interval}, {heartbeat}")
+            raise ValueError(
+                f"poll_interval and heartbeat must be positive, not {poll_interval}, {heartbeat}"
+            )
         self.fanout = fanout
         self.poll_interval = poll_interval
         self.heartbeat = heartbeat

@@ -84,7 +84,9 @@ class Follower:
             items = read.get(start)
             if items is None:
                 notes = self.app.recorder.select_notifications(start=start, limit=self.batch)
-                items = read[start] = [(self.app.mapper.to_domain_event(n), Tracking(self.app.name, n.id)) for n in notes]
+                items = read[start] = [
+                    (self.app.mapper.to_domain_event(n), Tracking(self.app.name, n.id)) for n in notes
+                ]
             if not items:
                 return total
             if hasattr(consumer, "process_batch"):
