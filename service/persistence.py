@@ -21,11 +21,18 @@ still apply to the state bytes.
 the three projections and the publisher's checkpoint of a process share it, so a process holds at
 most ``DICELOG_POSTGRES_POOL_SIZE + DICELOG_POSTGRES_MAX_OVERFLOW`` connections (it held 21 with a
 pool each, up to 32 under load).
+
+A pool that cannot give a connection within ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` (the server down
+or unreachable, the pool exhausted) raises ``PoolUnavailable`` at once: the library retries its
+``OperationalError`` ten times in each read and write, which made a request wait ten pool timeouts
+(40 s) before its 503 (``service.faults``) when the server was gone.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from functools import cache
 from types import TracebackType
@@ -33,7 +40,14 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+import psycopg_pool
+from eventsourcing.persistence import (
+    Mapper,
+    MapperDeserialisationError,
+    OperationalError,
+    PersistenceError,
+    StoredEvent,
+)
 from eventsourcing.postgres import BasePostgresFactory, PostgresDatastore, PostgresFactory
 from eventsourcing.utils import Environment, EnvType
 
@@ -134,6 +148,11 @@ _pools: dict[tuple[str | None, ...], tuple[PostgresDatastore, int]] = {}
 _pools_lock = threading.Lock()
 
 
+class PoolUnavailable(PersistenceError):
+    """No connection from the pool within its timeout: not one of the errors the library retries
+    (``OperationalError``, ``InterfaceError``), so the request fails after one timeout (503)."""
+
+
 class SharedPostgresDatastore(PostgresDatastore):
     """A handle on the process's one ``PostgresDatastore`` for a set of connection settings: the
     same pool, schema and type adapters; ``close`` releases the handle, and the pool closes with
@@ -166,6 +185,18 @@ class SharedPostgresDatastore(PostgresDatastore):
         exc_tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @contextmanager
+    def get_connection(self) -> Iterator[Any]:
+        """The library's connection, with a pool timeout raised as ``PoolUnavailable`` (module
+        docstring); every other error as the library raises it."""
+        try:
+            with super().get_connection() as conn:
+                yield conn
+        except OperationalError as e:
+            if isinstance(e.__cause__, psycopg_pool.PoolTimeout):
+                raise PoolUnavailable(str(e)) from e.__cause__
+            raise
 
 
 class SharedPostgresFactory(PostgresFactory):
