@@ -11,38 +11,55 @@ traceback logged once.
 from __future__ import annotations
 
 import logging
-from contextlib import asynccontextmanager
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from litestar import Litestar, get
 from litestar.concurrency import sync_to_thread
+from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import HTTPException
-from litestar.datastructures import State
+from litestar.plugins.problem_details import (
+    ProblemDetailsConfig,
+    ProblemDetailsException,
+    ProblemDetailsPlugin,
+)
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
-from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException, ProblemDetailsPlugin
 
 from domain.core import registry
 from domain.core.errors import DomainError
 from projections.board import BoardProjection
 from projections.initiative import InitiativeProjection
 from projections.log import LogProjection
-from service.campaigns import CampaignNotFound
 from service.api_types import api_types
-from service.application import AlreadyClaimed, Forbidden, GameNotFound, Games, IdempotencyMismatch, Unauthorized
-from service.application import VersionConflict
+from service.application import (
+    AlreadyClaimed,
+    Forbidden,
+    GameNotFound,
+    Games,
+    IdempotencyMismatch,
+    Unauthorized,
+    VersionConflict,
+)
+from service.campaigns import CampaignNotFound
 from service.fanout import ChangeFeed, FanOut
-from service.faults import RETRY_AFTER, STORE_UNAVAILABLE, StoreNotWritable, exception_handlers, probe_store
-from service.faults import reason_of
+from service.faults import (
+    RETRY_AFTER,
+    STORE_UNAVAILABLE,
+    StoreNotWritable,
+    exception_handlers,
+    probe_store,
+    reason_of,
+)
 from service.http_guards import BodyLimits, JsonOnly, cors_config
 from service.migrations import ensure_schema
 from service.openapi import openapi_config
 from service.projection_store import ReadModels, open_views
+from service.quotas import close_rate_limit_stores, rate_limit_middleware
 from service.routes import _problems, game_controller
 from service.routes_audit import AuditController
 from service.routes_campaigns import CampaignController
-from service.quotas import close_rate_limit_stores, rate_limit_middleware
 from service.routes_content import CONTENT_CONTROLLERS, ContentController
 from service.schemas import Health, RulesetInfo
 from service.settings import Settings
@@ -100,7 +117,13 @@ def _version_conflict(exc: VersionConflict) -> ProblemDetailsException:
 
 
 def _http(exc: HTTPException) -> ProblemDetailsException:
-    kind = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed"}
+    kind = {
+        400: "bad-request",
+        401: "unauthorized",
+        403: "forbidden",
+        404: "not-found",
+        405: "method-not-allowed",
+    }
     return ProblemDetailsException(
         status_code=exc.status_code,
         type_=PROBLEM + kind.get(exc.status_code, f"http-{exc.status_code}"),
@@ -160,8 +183,8 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
         LogProjection(views["log"], load),
     ]
     if settings.redis_url:
-        from service.publisher import RedisPublisher, Trimming, connect
         from service.projection_store import open_tracking
+        from service.publisher import RedisPublisher, Trimming, connect
 
         consumers.append(RedisPublisher(
             connect(settings.redis_url), open_tracking(settings, "publisher"),
@@ -233,7 +256,10 @@ def ready(runtime: NamedDependency[Runtime]) -> Health:
 
 
 def create_app(
-    settings: Settings | None = None, *, start_worker: bool | None = None, rulesets: tuple[str, ...] | None = None
+    settings: Settings | None = None,
+    *,
+    start_worker: bool | None = None,
+    rulesets: tuple[str, ...] | None = None,
 ) -> Litestar:
     """Build the app. ``settings`` default to the environment; the embedded worker (projections
     and publisher) runs in-process unless ``DICELOG_EMBEDDED_WORKER=false``. ``rulesets`` are the

@@ -22,15 +22,35 @@ import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
+from domain.core import registry
 from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
 from domain.core.dice import commitment
 from domain.core.errors import DomainError, RuleBroken
-from domain.core.events import CardsDrawn, CardsShuffled, CommandAccepted, DecisionRequested, DiceRolled
-from domain.core.events import DrawRequested, ForkOrigin, GameCreated, GameEnded, RollRequested
-from domain.core.events import ShuffleRequested, UndoApplied
-from domain.core import registry
-from domain.core.game import GENESIS_HASH, Game, GameSnapshot, Recorded, create, fold, play_game, project_game
-from domain.core.game import record_hash
+from domain.core.events import (
+    CardsDrawn,
+    CardsShuffled,
+    CommandAccepted,
+    DecisionRequested,
+    DiceRolled,
+    DrawRequested,
+    ForkOrigin,
+    GameCreated,
+    GameEnded,
+    RollRequested,
+    ShuffleRequested,
+    UndoApplied,
+)
+from domain.core.game import (
+    GENESIS_HASH,
+    Game,
+    GameSnapshot,
+    Recorded,
+    create,
+    fold,
+    play_game,
+    project_game,
+    record_hash,
+)
 from domain.core.ruleset import Begin
 from domain.core.verify import Verification, verify
 from domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
@@ -38,8 +58,16 @@ from service.fanout import FanOut
 from service.game_index import GameIndex, IndexCache
 from service.game_listing import GameListing, public_from_state
 from service.persistence import MsgspecMapper, decode_recorded
-from service.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex, claim_id, idempotency_id
-from service.records import secret_id, token_id
+from service.records import (
+    GameSecret,
+    IdempotencyRecord,
+    SeatClaim,
+    TokenIndex,
+    claim_id,
+    idempotency_id,
+    secret_id,
+    token_id,
+)
 from service.store_reads import creation_notification_id, read_range, topic_class
 from service.topics import topics_of
 
@@ -129,7 +157,9 @@ def _secret(
         timestamp=at,
         game_id=game_id,
         seed=seed,
-        token_hashes={a.removeprefix("seat:"): hash_token(t) for a, t in tokens.items() if a.startswith("seat:")},
+        token_hashes={
+            a.removeprefix("seat:"): hash_token(t) for a, t in tokens.items() if a.startswith("seat:")
+        },
         audience_hashes={a: hash_token(t) for a, t in tokens.items() if not a.startswith("seat:")},
         nonce_key=nonce_key.hex() if nonce_key else None,
     )
@@ -170,7 +200,7 @@ class Games(Application[UUID]):
     """Games of every ruleset: create, load at any version, run commands, list, verify."""
 
     name = "Games"
-    env = {  # noqa: RUF012 - the library reads this class attribute
+    env = {  # the library reads this class attribute
         "AGGREGATE_CACHE_MAXSIZE": "1000",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
@@ -217,7 +247,9 @@ class Games(Application[UUID]):
         at = at or datetime.now(UTC)
         game_id = uuid4()
         nonce_key = secrets.token_bytes(32) if has_secrets(registry.get(created.ruleset)) else None
-        records = create(game_id, created, at=at, seed=seed, command_id=f"create-{game_id}", nonce_key=nonce_key)
+        records = create(
+            game_id, created, at=at, seed=seed, command_id=f"create-{game_id}", nonce_key=nonce_key
+        )
         secret = _secret(game_id, at, seed.hex() if seed else None, tokens, nonce_key)
         self.save(*records, secret, *_token_index(game_id, tokens, at))
         self._secrets[game_id] = secret
@@ -247,7 +279,9 @@ class Games(Application[UUID]):
             if earlier is not None:
                 return earlier
         try:
-            return self._execute(game_id, seat, command, expected_version, key_id, idempotency_key, request_hash, render)
+            return self._execute(
+                game_id, seat, command, expected_version, key_id, idempotency_key, request_hash, render
+            )
         except (DomainError, VersionConflict, IntegrityError):
             # A retry that raced the first attempt (in flight when it arrived) finds the first
             # answer stored by now: it gets that answer, never a conflict.
@@ -300,7 +334,9 @@ class Games(Application[UUID]):
             self.repository.cache.put(game_id, after)
         return 201, body
 
-    def _idempotent_answer(self, key_id: UUID, key: str | None, request_hash: str) -> tuple[int, bytes] | None:
+    def _idempotent_answer(
+        self, key_id: UUID, key: str | None, request_hash: str
+    ) -> tuple[int, bytes] | None:
         """The stored answer of a keyed command, or ``None``. Raises ``IdempotencyMismatch`` when
         the key was used (by the same seat) for a different request."""
         record = self._read_record(key_id)
@@ -362,7 +398,9 @@ class Games(Application[UUID]):
             raise GameNotFound(str(game_id))
         section = "DESIGN.md, Undo never deletes (forks)"
         if version > len(records):
-            raise RuleBroken("fork.bad-version", section=section, detail=f"the game has {len(records)} events")
+            raise RuleBroken(
+                "fork.bad-version", section=section, detail=f"the game has {len(records)} events"
+            )
         if version < len(records):
             following = records[version]
             if not isinstance(following.payload, CommandAccepted) or following.seat in ("server", "policy"):
@@ -384,7 +422,10 @@ class Games(Application[UUID]):
         seed = secrets.token_bytes(32) if reseed else _bytes(original.seed)
         new_id = uuid4()
         origin = ForkOrigin(
-            game_id=str(game_id), version=version, head_hash=record_hash(records[version - 1]), reseeded=reseed
+            game_id=str(game_id),
+            version=version,
+            head_hash=record_hash(records[version - 1]),
+            reseeded=reseed,
         )
         created = msgspec.structs.replace(
             created_before,
@@ -395,7 +436,10 @@ class Games(Application[UUID]):
         prev = GENESIS_HASH
         for record in records[:version]:
             new = msgspec.structs.replace(
-                record, originator_id=new_id, prev_hash=prev, payload=created if not copied else record.payload
+                record,
+                originator_id=new_id,
+                prev_hash=prev,
+                payload=created if not copied else record.payload,
             )
             copied.append(new)
             prev = record_hash(new)
@@ -403,7 +447,10 @@ class Games(Application[UUID]):
         tokens = {audience: new_token(), "spectator": new_token()}
         nonce_key = secrets.token_bytes(32) if original.nonce_key else None
         secret = _secret(new_id, at, seed.hex() if seed else None, tokens, nonce_key)
-        claims = [SeatClaim(originator_id=claim_id(new_id, a), timestamp=at, game_id=new_id, audience=a) for a in tokens]
+        claims = [
+            SeatClaim(originator_id=claim_id(new_id, a), timestamp=at, game_id=new_id, audience=a)
+            for a in tokens
+        ]
         self.save(*copied, secret, *_token_index(new_id, tokens, at), *claims)
         self._secrets[new_id] = secret
         return self._saved(None, fold(None, copied)), tokens
@@ -422,7 +469,9 @@ class Games(Application[UUID]):
         audience = self.audience(UUID(origin.game_id), original_token)
         token = new_token()
         at = datetime.now(UTC)
-        claim = SeatClaim(originator_id=claim_id(fork_id, audience), timestamp=at, game_id=fork_id, audience=audience)
+        claim = SeatClaim(
+            originator_id=claim_id(fork_id, audience), timestamp=at, game_id=fork_id, audience=audience
+        )
         try:
             self.save(claim, *_token_index(fork_id, {audience: token}, at))
         except IntegrityError:
@@ -510,14 +559,22 @@ class Games(Application[UUID]):
         """
         section = "DESIGN.md, The core idea: decide / evolve"
         if isinstance(command, Begin):
-            raise RuleBroken("game.begin-is-internal", section=section, detail="Begin is issued by the server")
+            raise RuleBroken(
+                "game.begin-is-internal", section=section, detail="Begin is issued by the server"
+            )
         if isinstance(command, (Roll, Shuffle, Draw)) and game.created.dice_mode == "server":
             raise RuleBroken(
-                "roll.server-dice", section="DESIGN.md, Provably fair dice", detail="the server rolls in this game"
+                "roll.server-dice",
+                section="DESIGN.md, Provably fair dice",
+                detail="the server rolls in this game",
             )
         if isinstance(command, (Roll, Shuffle, Draw, Choose)):
             pending = game.pending
-            piece = pending.piece if isinstance(pending, (RollRequested, DrawRequested, DecisionRequested)) else None
+            piece = (
+                pending.piece
+                if isinstance(pending, (RollRequested, DrawRequested, DecisionRequested))
+                else None
+            )
         else:
             piece = game.ruleset.piece_of(command)
         if piece is None:
@@ -704,7 +761,10 @@ class Games(Application[UUID]):
                     ok=False,
                     events=len(stored),
                     divergence=Divergence(
-                        version=s.originator_version, check="chain", expected="a decodable event", found=str(e)
+                        version=s.originator_version,
+                        check="chain",
+                        expected="a decodable event",
+                        found=str(e),
                     ),
                 )
         return verify(records, [s.state for s in stored])

@@ -47,7 +47,7 @@ A rate limit is ``<count>/<unit>`` (unit ``second``, ``minute``, ``hour`` or ``d
 A retention is ``<count><unit>`` (unit ``s``, ``m``, ``h`` or ``d``: ``90m``, ``24h``, ``7d``), a
 number of seconds, or ``off``; an origin is ``scheme://host[:port]`` (see ``service/publisher.py`` for
 the trimming policy, ``service/http_guards.py`` for CORS).
-"""
+"""  # noqa: E501 - the table above has one variable a row
 
 from __future__ import annotations
 
@@ -58,7 +58,6 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from msgspec import Struct, field
-
 
 TRUE = ("1", "true", "yes", "y", "on")
 FALSE = ("0", "false", "no", "n", "off")
@@ -182,7 +181,9 @@ def parse_origins(value: str, variable: str) -> tuple[str, ...]:
     if "*" in origins and len(origins) > 1:
         raise ValueError(f"{variable}: * allows every origin and must stand alone; not {value!r}")
     for origin in origins:
-        if origin != "*" and not re.fullmatch(r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?", origin):
+        if origin != "*" and not re.fullmatch(
+            r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?", origin
+        ):
             raise ValueError(f"{variable}: {origin!r} is not an origin (scheme://host[:port], no path, or *)")
     return origins
 
