@@ -68,3 +68,19 @@ def test_msgspec_encodes_an_envelope_to_the_bytes_stored_games_hold():
         b'{"seat":"s\xc3\xa9at","payload":{"type":"_Payload","faces":[6,1],"note":null,'
         b'"setup":{"b":1,"a":[2]}},"ratio":0.5}'
     )
+
+
+def test_ci_lints_with_the_pinned_ruff_and_an_explicit_rule_selection():
+    """``.ci/run`` runs ``ruff check .`` before the tests, with the ruff the test extra pins and the
+    rules pyproject.toml selects (not ruff's defaults, which change between releases)."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    lint = pyproject["tool"]["ruff"]["lint"]
+    assert {"E", "W", "F", "I", "B"} <= set(lint["select"])
+    assert pyproject["tool"]["ruff"]["line-length"] == 110
+    ruff = next(r for r in requirements() if r.name == "ruff")
+    assert [s.operator for s in ruff.specifier] == ["=="]
+    assert Version(version("ruff")) in ruff.specifier
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    lint_at = run.index(".venv/bin/ruff check .")
+    tests_at = next(i for i, line in enumerate(run) if line.endswith(".venv/bin/pytest -n 2"))
+    assert lint_at < tests_at
