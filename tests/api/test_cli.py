@@ -139,6 +139,8 @@ BAD_VALUES = [
     ("DICELOG_SSE_HEARTBEAT", "0"),
     ("DICELOG_SSE_POLL_INTERVAL", "-2"),
     ("DICELOG_CORS_ORIGINS", "example.org"),
+    ("DICELOG_SQLITE_LOCK_TIMEOUT", "0"),
+    ("DICELOG_MAX_BODY_BYTES", "2MiB"),
 ]
 
 
