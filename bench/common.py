@@ -79,9 +79,14 @@ def machine() -> dict[str, Any]:
     )
     if commit.returncode == 0 and (ROOT / ".git").exists():
         head = commit.stdout.strip()
-        dirty: bool | None = bool(subprocess.run(
-            [*git, "status", "--porcelain", "--", ".", ":!bench"], capture_output=True, text=True, check=False
-        ).stdout.strip())
+        dirty: bool | None = bool(
+            subprocess.run(
+                [*git, "status", "--porcelain", "--", ".", ":!bench"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+        )
     else:  # an exported tree (git archive): say which commit it is with DICELOG_BENCH_COMMIT
         head, dirty = os.environ.get("DICELOG_BENCH_COMMIT", "unknown (not a git work tree)"), None
     import msgspec
@@ -351,8 +356,11 @@ class LongGame:
         from service.records import GameSecret, secret_id
 
         secret = GameSecret(
-            originator_id=secret_id(self.id), timestamp=self.records[0].timestamp, game_id=self.id,
-            seed=self.seed.hex(), token_hashes={},
+            originator_id=secret_id(self.id),
+            timestamp=self.records[0].timestamp,
+            game_id=self.id,
+            seed=self.seed.hex(),
+            token_hashes={},
         )
         pending: list[Any] = [secret]
         for _, records in self.batches:

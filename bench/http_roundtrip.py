@@ -149,8 +149,14 @@ def postgres_schema(args: argparse.Namespace) -> Iterator[str | None]:
     try:
         import psycopg
 
-        conninfo: dict[str, Any] = {"host": args.pg_host, "port": args.pg_port, "dbname": args.pg_dbname,
-                                    "user": args.pg_user, "connect_timeout": 3, "autocommit": True}
+        conninfo: dict[str, Any] = {
+            "host": args.pg_host,
+            "port": args.pg_port,
+            "dbname": args.pg_dbname,
+            "user": args.pg_user,
+            "connect_timeout": 3,
+            "autocommit": True,
+        }
         name = f"bench_http_{uuid4().hex[:10]}"
         with psycopg.connect(**conninfo) as conn:
             conn.execute(f"CREATE SCHEMA {name}")
@@ -166,20 +172,41 @@ def postgres_schema(args: argparse.Namespace) -> Iterator[str | None]:
 
 
 @contextmanager
-def server(kind: str, data_dir: Path, *, worker: bool = True, store: str = "sqlite",
-           pg: dict[str, str] | None = None, worker_process: bool = False,
-           ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def server(
+    kind: str,
+    data_dir: Path,
+    *,
+    worker: bool = True,
+    store: str = "sqlite",
+    pg: dict[str, str] | None = None,
+    worker_process: bool = False,
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``pg`` (store ``postgres``): host, port, dbname, user and a fresh schema. With
     ``worker_process`` (dicelog, ``worker=False``) a ``dicelog worker`` runs the projections
     beside the server, as in production (its pid is in ``WORKERS[url]``)."""
     port = common.free_port()
     env = {**common.clean_environ(), "PYTHONPATH": str(common.ROOT)}
-    uvicorn = [common.PYTHON, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port),
-               "--no-access-log", "--log-level", "warning"]
+    uvicorn = [
+        common.PYTHON,
+        "-m",
+        "uvicorn",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
     if kind == "dicelog":
-        env.update(DICELOG_DATA_DIR=str(data_dir), DICELOG_STORE=store,
-                   DICELOG_EMBEDDED_WORKER="true" if worker else "false",
-                   DICELOG_RATE_LIMIT_CREATE="off", DICELOG_RATE_LIMIT_COMMANDS="off")
+        env.update(
+            DICELOG_DATA_DIR=str(data_dir),
+            DICELOG_STORE=store,
+            DICELOG_EMBEDDED_WORKER="true" if worker else "false",
+            DICELOG_RATE_LIMIT_CREATE="off",
+            DICELOG_RATE_LIMIT_COMMANDS="off",
+        )
         if store == "postgres":
             assert pg is not None
             env.update({f"DICELOG_POSTGRES_{k.upper()}": v for k, v in pg.items()})
@@ -187,8 +214,12 @@ def server(kind: str, data_dir: Path, *, worker: bool = True, store: str = "sqli
     else:
         if store == "postgres":
             assert pg is not None
-            library = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_PASSWORD": "", **PG_POOL,
-                       **{f"POSTGRES_{k.upper()}": v for k, v in pg.items()}}
+            library = {
+                "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                "POSTGRES_PASSWORD": "",
+                **PG_POOL,
+                **{f"POSTGRES_{k.upper()}": v for k, v in pg.items()},
+            }
         else:
             library = common.sqlite_env(data_dir / "baseline.sqlite")
         env["BENCH_BASELINE_ENV"] = json.dumps(library)
@@ -200,8 +231,13 @@ def server(kind: str, data_dir: Path, *, worker: bool = True, store: str = "sqli
     try:
         common.wait_http(url + "/health", proc=proc)
         if kind == "dicelog" and worker_process:
-            side = subprocess.Popen([common.PYTHON, "-m", "service.cli", "worker"], cwd=common.ROOT, env=env,
-                                    stdout=log, stderr=subprocess.STDOUT)
+            side = subprocess.Popen(
+                [common.PYTHON, "-m", "service.cli", "worker"],
+                cwd=common.ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
             WORKERS[url] = side.pid
         yield proc, url
     finally:
@@ -284,12 +320,15 @@ class Player:
 
 class DicelogPlayer(Player):
     async def create(self) -> None:
-        r = await self.http.post("/games", json={
-            "setup": {"chapter": "chapter-1", "mice": list(common.MICE)},
-            "seats": list(common.SEATS),
-            "dice_mode": "server",
-            "decision_policy": "default",
-        })
+        r = await self.http.post(
+            "/games",
+            json={
+                "setup": {"chapter": "chapter-1", "mice": list(common.MICE)},
+                "seats": list(common.SEATS),
+                "dice_mode": "server",
+                "decision_policy": "default",
+            },
+        )
         assert r.status_code == 201, r.text
         body = _decode(r.content)
         self.id = body["game"]["id"]
@@ -578,10 +617,16 @@ def measure(
             schema = stack.enter_context(postgres_schema(args))
             if schema is None:
                 raise RuntimeError("PostgreSQL unavailable")
-            pg = {"host": args.pg_host, "port": str(args.pg_port), "dbname": args.pg_dbname,
-                  "user": args.pg_user, "schema": schema}
-        proc, url = stack.enter_context(server(kind, Path(d), worker=worker, store=store, pg=pg,
-                                               worker_process=worker_process))
+            pg = {
+                "host": args.pg_host,
+                "port": str(args.pg_port),
+                "dbname": args.pg_dbname,
+                "user": args.pg_user,
+                "schema": schema,
+            }
+        proc, url = stack.enter_context(
+            server(kind, Path(d), worker=worker, store=store, pg=pg, worker_process=worker_process)
+        )
         out: dict[str, Any] = {}
         if worker_process:  # only the concurrent phase, the worker's CPU per command beside it
             wpid = WORKERS[url]
@@ -590,7 +635,8 @@ def measure(
                 concurrent(kind, url, proc.pid, args.per_client, max(2, args.warmup // 10), args.repeats)
             )
             out["concurrent"]["worker_process_cpu_ms_per_command"] = round(
-                (common.cpu_seconds(wpid) - w0) / out["concurrent"]["commands"] * 1e3, 3)
+                (common.cpu_seconds(wpid) - w0) / out["concurrent"]["commands"] * 1e3, 3
+            )
             return out
         out["sequential"] = asyncio.run(sequential(kind, url, proc.pid, args.commands, args.warmup))
         if kind == "dicelog" and worker:
@@ -710,10 +756,14 @@ def _details(base: dict[str, Any], dl: dict[str, Any], diag: dict[str, Any] | No
     if diag is not None and "concurrent" in diag:
         print(_line("  dicelog, embedded worker off", diag["concurrent"]))
         w = diag["with_worker_process"]
-        print(_line("  dicelog + dicelog worker process", w)
-              + f"\n    (the worker process: {w['worker_process_cpu_ms_per_command']} ms CPU per command)")
-    print(f"    per round (cmd/s): baseline {[r['commands_per_s'] for r in base['concurrent']['rounds']]}"
-          f"  dicelog {[r['commands_per_s'] for r in dl['concurrent']['rounds']]}")
+        print(
+            _line("  dicelog + dicelog worker process", w)
+            + f"\n    (the worker process: {w['worker_process_cpu_ms_per_command']} ms CPU per command)"
+        )
+    print(
+        f"    per round (cmd/s): baseline {[r['commands_per_s'] for r in base['concurrent']['rounds']]}"
+        f"  dicelog {[r['commands_per_s'] for r in dl['concurrent']['rounds']]}"
+    )
     print(
         f"    dicelog events/command {dl['concurrent']['events_per_command']}, events/s "
         f"{dl['concurrent']['events_per_s']}"
@@ -791,15 +841,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     continue
         runs: list[dict[str, Any]] = []
         for n in range(args.runs):
-            common.header(f"http_roundtrip: POST /games/{{id}}/commands over HTTP (uvicorn, {store}), "
-                          f"run {n + 1}/{args.runs}")
+            common.header(
+                f"http_roundtrip: POST /games/{{id}}/commands over HTTP (uvicorn, {store}), "
+                f"run {n + 1}/{args.runs}"
+            )
             base = measure("baseline", args, store=store)
             dl = measure("dicelog", args, store=store, full_turns_too=n == 0)
             diag = None
             if store == "sqlite" and n == 0 and not args.no_diagnostic:
                 diag = measure("dicelog", args, worker=False, store=store, full_turns_too=False)
-                diag["with_worker_process"] = measure("dicelog", args, worker=False, store=store,
-                                                      worker_process=True)["concurrent"]
+                diag["with_worker_process"] = measure(
+                    "dicelog", args, worker=False, store=store, worker_process=True
+                )["concurrent"]
             runs.append({"baseline": base, "dicelog": dl})
             if n == 0:
                 _details(base, dl, diag)
@@ -834,8 +887,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         seq_p99, tput_ratio = m["dicelog"]["p99_1_client_ms"], m["throughput_ratio"]
         seq_ok, tput_ok = seq_p99 <= TARGET_P99_MS, tput_ratio >= TARGET_THROUGHPUT_RATIO
         print(f"target 1-client p99 <= {TARGET_P99_MS} ms (SQLite): {common.verdict(seq_ok)} ({seq_p99} ms)")
-        print(f"target {CLIENTS}-client throughput >= {TARGET_THROUGHPUT_RATIO:.0%} of baseline (SQLite): "
-              f"{common.verdict(tput_ok)} ({tput_ratio:.1%})")
+        print(
+            f"target {CLIENTS}-client throughput >= {TARGET_THROUGHPUT_RATIO:.0%} of baseline (SQLite): "
+            f"{common.verdict(tput_ok)} ({tput_ratio:.1%})"
+        )
         result.update(
             {
                 "baseline": f["baseline"],

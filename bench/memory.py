@@ -42,8 +42,11 @@ def _serve_command(port: int) -> list[str]:
 
 def rss_mb(pid: int) -> dict[str, float]:
     status = common.proc_status(pid)
-    return {"rss_mb": round(status["VmRSS"] / 1024, 1), "hwm_mb": round(status["VmHWM"] / 1024, 1),
-            "threads": status["Threads"]}
+    return {
+        "rss_mb": round(status["VmRSS"] / 1024, 1),
+        "hwm_mb": round(status["VmHWM"] / 1024, 1),
+        "threads": status["Threads"],
+    }
 
 
 def wait_ready(url: str, limit_s: float = 120.0) -> float:
@@ -69,14 +72,23 @@ async def create_games(url: str, n: int) -> list[dict[str, Any]]:
         async with httpx.AsyncClient(base_url=url, timeout=60) as http:
             while queue:
                 queue.pop()
-                r = await http.post("/games", json={
-                    "setup": {"chapter": "chapter-1", "mice": list(common.MICE)},
-                    "seats": list(common.SEATS), "dice_mode": "server",
-                })
+                r = await http.post(
+                    "/games",
+                    json={
+                        "setup": {"chapter": "chapter-1", "mice": list(common.MICE)},
+                        "seats": list(common.SEATS),
+                        "dice_mode": "server",
+                    },
+                )
                 assert r.status_code == 201, r.text
                 body = r.json()
-                made.append({"id": body["game"]["id"], "turn": body["game"]["turn"],
-                             "tokens": {t["seat"]: t["token"] for t in body["tokens"]}})
+                made.append(
+                    {
+                        "id": body["game"]["id"],
+                        "turn": body["game"]["turn"],
+                        "tokens": {t["seat"]: t["token"] for t in body["tokens"]},
+                    }
+                )
 
     await asyncio.gather(*(client() for _ in range(CONCURRENCY)))
     return made
@@ -120,8 +132,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     port = common.free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="dicelog-bench-memory-") as d:
-        env = {**common.clean_environ(), "PYTHONPATH": str(common.ROOT), "DICELOG_DATA_DIR": d,
-               "DICELOG_STORE": "sqlite", "DICELOG_LOG_LEVEL": "warning"}
+        env = {
+            **common.clean_environ(),
+            "PYTHONPATH": str(common.ROOT),
+            "DICELOG_DATA_DIR": d,
+            "DICELOG_STORE": "sqlite",
+            "DICELOG_LOG_LEVEL": "warning",
+        }
         with open(Path(d) / "server.log", "wb") as log:
             proc = subprocess.Popen(
                 _serve_command(port), cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT

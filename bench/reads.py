@@ -67,16 +67,26 @@ def build(length: int) -> tuple[common.LongGame, dict[str, Any]]:
         common.game_created = original  # type: ignore[assignment]
     names = [type(r.payload).__name__ for r in game.records]
     chances = sum(n in ("DiceRolled", "CardsShuffled", "CardsDrawn") for n in names)
-    info = {**info, "events": len(game.records), "turns": names.count("TurnStarted"),
-            "rounds": names.count("RoundStarted"), "chances": chances}
+    info = {
+        **info,
+        "events": len(game.records),
+        "turns": names.count("TurnStarted"),
+        "rounds": names.count("RoundStarted"),
+        "chances": chances,
+    }
     return game, info
 
 
 def settings(data_dir: Path) -> Any:
     from service.settings import Settings
 
-    return Settings(data_dir=data_dir, snapshot_interval=100, embedded_worker=False,
-                    rate_limit_create="off", rate_limit_commands="off")
+    return Settings(
+        data_dir=data_dir,
+        snapshot_interval=100,
+        embedded_worker=False,
+        rate_limit_create="off",
+        rate_limit_commands="off",
+    )
 
 
 def store(data_dir: Path, games_: list[common.LongGame]) -> None:
@@ -91,6 +101,7 @@ def store(data_dir: Path, games_: list[common.LongGame]) -> None:
 
 def timed(client: Any, method: str, url: str, runs: int) -> dict[str, Any]:
     """Median (and the others) of ``runs`` requests after one warm-up; each must answer 2xx."""
+
     def once() -> int:
         t0 = time.perf_counter_ns()
         r = client.request(method, url)
@@ -168,8 +179,11 @@ def measure_length(length: int, runs: int, verify_runs: int) -> dict[str, Any]:
                 seconds.append(time.perf_counter() - t0)
                 assert r.status_code == 200 and r.json()["verification"]["ok"], r.text[:500]
         median = statistics.median(seconds)
-        out["verify"] = {"runs_s": [round(s, 4) for s in seconds], "median_s": round(median, 4),
-                         "events_per_s": round(n / median)}
+        out["verify"] = {
+            "runs_s": [round(s, 4) for s in seconds],
+            "median_s": round(median, 4),
+            "events_per_s": round(n / median),
+        }
         out["replay"] = replay_speed(data_dir, game, verify_runs)
     v = out["verify"]
     v["ratio_to_replay"] = common.ratio(v["events_per_s"], out["replay"]["events_per_s"])
@@ -197,16 +211,21 @@ def measure_list(lengths: list[int], listed: int, runs: int) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="dicelog-bench-") as d:
             data_dir = Path(d)
             store(data_dir, built)
-            r = {"events_per_game": round(statistics.fmean(len(g.records) for g in built)),
-                 "cold": cold(data_dir, "GET", "/games?limit=50")}
+            r = {
+                "events_per_game": round(statistics.fmean(len(g.records) for g in built)),
+                "cold": cold(data_dir, "GET", "/games?limit=50"),
+            }
             with TestClient(create_app(settings(data_dir))) as client:
                 r["warm"] = timed(client, "GET", "/games?limit=50", runs)
                 r["one game (baseline)"] = timed(client, "GET", f"/games/{built[0].id}", runs)
         out["lengths"][str(length)] = r
-        print(f"-- GET /games?limit=50, {listed} public and {listed} unlisted games of"
-              f" ~{r['events_per_game']:,} events: warm median {r['warm']['median_ms']:.2f} ms,"
-              f" cold {r['cold']['median_ms']:.2f} ms"
-              f" (GET /games/{{id}}: {r['one game (baseline)']['median_ms']:.2f} ms)", flush=True)
+        print(
+            f"-- GET /games?limit=50, {listed} public and {listed} unlisted games of"
+            f" ~{r['events_per_game']:,} events: warm median {r['warm']['median_ms']:.2f} ms,"
+            f" cold {r['cold']['median_ms']:.2f} ms"
+            f" (GET /games/{{id}}: {r['one game (baseline)']['median_ms']:.2f} ms)",
+            flush=True,
+        )
     return out
 
 
@@ -229,22 +248,31 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for length in lengths:
         by_length[length] = r = measure_length(length, runs, verify_runs)
         g = r["game"]
-        print(f"-- {g['events']:,} events ({g['turns']} turns, {g['rounds']} rounds,"
-              f" {g['chances']} rolls/shuffles/draws, {g.get('undos', 0)} undos)", flush=True)
+        print(
+            f"-- {g['events']:,} events ({g['turns']} turns, {g['rounds']} rounds,"
+            f" {g['chances']} rolls/shuffles/draws, {g.get('undos', 0)} undos)",
+            flush=True,
+        )
         for name, s in r["reads"].items():
             print(f"   {name:<20} median {s['median_ms']:8.2f} ms  p90 {s['p90_ms']:8.2f} ms")
-        print(f"   {'cold first page':<20} median {r['cold_first_page']['median_ms']:8.2f} ms"
-              "  (first request of a fresh app)")
+        print(
+            f"   {'cold first page':<20} median {r['cold_first_page']['median_ms']:8.2f} ms"
+            "  (first request of a fresh app)"
+        )
         v = r["verify"]
-        print(f"   verify               median {v['median_s'] * 1e3:8.1f} ms  {v['events_per_s']:>9,}/s"
-              f"  (replay {r['replay']['events_per_s']:,} events/s, x{v['ratio_to_replay']})", flush=True)
+        print(
+            f"   verify               median {v['median_s'] * 1e3:8.1f} ms  {v['events_per_s']:>9,}/s"
+            f"  (replay {r['replay']['events_per_s']:,} events/s, x{v['ratio_to_replay']})",
+            flush=True,
+        )
     shortest, longest = by_length[lengths[0]], by_length[lengths[-1]]
     growth = {
         name: common.ratio(longest["reads"][name]["median_ms"], shortest["reads"][name]["median_ms"])
         for name in longest["reads"]
     }
-    growth["cold first page"] = common.ratio(longest["cold_first_page"]["median_ms"],
-                                             shortest["cold_first_page"]["median_ms"])
+    growth["cold first page"] = common.ratio(
+        longest["cold_first_page"]["median_ms"], shortest["cold_first_page"]["median_ms"]
+    )
     print(f"growth {lengths[-1]:,} / {lengths[0]:,} events (median latency ratio; 1.0 = does not grow):")
     for name, value in growth.items():
         print(f"   {name:<20} x{value}")
@@ -253,15 +281,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     short, long = (games_list["lengths"][str(n)] for n in list_lengths)
     for kind in ("warm", "cold"):
         growth[f"games list, {kind}"] = common.ratio(long[kind]["median_ms"], short[kind]["median_ms"])
-        print(f"   games list, {kind:<8}  x{growth[f'games list, {kind}']}"
-              f" ({list_lengths[-1]:,} / {list_lengths[0]:,} events per game)")
+        print(
+            f"   games list, {kind:<8}  x{growth[f'games list, {kind}']}"
+            f" ({list_lengths[-1]:,} / {list_lengths[0]:,} events per game)"
+        )
     reads_ok = all(growth[name] <= TARGET_GROWTH for name in ("first page", "last page", "a turn"))
     speed = longest["verify"]["events_per_s"]
     verify_ok = speed >= TARGET_VERIFY_EVENTS_PER_S
-    print(f"target first/last page and a turn within x{TARGET_GROWTH} of the shortest game:"
-          f" {common.verdict(reads_ok)}")
-    print(f"target verify >= {TARGET_VERIFY_EVENTS_PER_S:,} events/s ({longest['game']['events']:,} events):"
-          f" {common.verdict(verify_ok)} ({speed:,}/s)")
+    print(
+        f"target first/last page and a turn within x{TARGET_GROWTH} of the shortest game:"
+        f" {common.verdict(reads_ok)}"
+    )
+    print(
+        f"target verify >= {TARGET_VERIFY_EVENTS_PER_S:,} events/s ({longest['game']['events']:,} events):"
+        f" {common.verdict(verify_ok)} ({speed:,}/s)"
+    )
     result = {
         "quick": args.quick,
         "runs": runs,
@@ -271,7 +305,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "targets": {
             "growth_max": {"limit": TARGET_GROWTH, "met": reads_ok},
             "verify_events_per_s_min": {
-                "limit": TARGET_VERIFY_EVENTS_PER_S, "value": speed, "met": verify_ok,
+                "limit": TARGET_VERIFY_EVENTS_PER_S,
+                "value": speed,
+                "met": verify_ok,
             },
         },
     }

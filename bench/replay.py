@@ -180,8 +180,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     game, built, chapter_1 = common.LongGame.at_least(events)
     built["build_s"] = round(time.perf_counter() - t0, 3)
     if built.get("note"):
-        print(f"note: {built['note']} ({built['undos']} undos; the plain Chapter 1 game lasted"
-              f" {built['plain_chapter_1_game_events']:,} events: {built['plain_stopped']})")
+        print(
+            f"note: {built['note']} ({built['undos']} undos; the plain Chapter 1 game lasted"
+            f" {built['plain_chapter_1_game_events']:,} events: {built['plain_stopped']})"
+        )
     with tempfile.TemporaryDirectory(prefix="dicelog-bench-") as d:
         base = baseline(events, runs, Path(d))
         dl = replay_game(game, runs, Path(d) / "games.sqlite", breakdown=True)
@@ -195,8 +197,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"{base['events_per_s']:>9,} events/s"
         f"  ({base['stored_bytes_per_event']:.0f} B/event)"
     )
-    print(f"dicelog  games.game(id)             median {dl['median_s'] * 1e3:8.1f} ms  {speed:>9,} events/s"
-          f"  ({dl['stored_bytes_per_event']:.0f} B/event, {dl['events']:,} events)")
+    print(
+        f"dicelog  games.game(id)             median {dl['median_s'] * 1e3:8.1f} ms  {speed:>9,} events/s"
+        f"  ({dl['stored_bytes_per_event']:.0f} B/event, {dl['events']:,} events)"
+    )
     for name, part in dl["breakdown"].items():
         print(
             f"  part: {name:<28}      median {part['median_s'] * 1e3:8.1f} ms  {part['events_per_s']:>9,} "

@@ -30,9 +30,14 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     """(figure, value, baseline / ratio, target verdict) rows of one result file."""
     if name == "replay":
         d, b = r["dicelog"], r["baseline"]
-        rows = [(f"replay, {d['events']:,} events", f"{d['events_per_s']:,} events/s",
-                 f"library baseline {b['events_per_s']:,}/s, x{r['ratio_to_baseline']}",
-                 f">= 100,000/s: {common.verdict(r['target']['met'])}")]
+        rows = [
+            (
+                f"replay, {d['events']:,} events",
+                f"{d['events_per_s']:,} events/s",
+                f"library baseline {b['events_per_s']:,}/s, x{r['ratio_to_baseline']}",
+                f">= 100,000/s: {common.verdict(r['target']['met'])}",
+            )
+        ]
         fold = d["breakdown"]["fold"]
         rows.append(("  in-memory fold only", f"{fold['events_per_s']:,} events/s", "", ""))
         if r.get("dicelog_chapter_1_game"):
@@ -52,10 +57,15 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             )
         ]
     if name == "memory":
-        return [(f"RSS after {r['games']:,} games", f"{r['after_create']['rss_mb']} MB",
-                 f"start-up {r['startup']['rss_mb']} MB (x{r['ratio_to_startup']})",
-                 f"<= 200 MB: {common.verdict(r['target']['met'])}"),
-                ("  after one Move in each", f"{r['after_one_move_each']['rss_mb']} MB", "", "")]
+        return [
+            (
+                f"RSS after {r['games']:,} games",
+                f"{r['after_create']['rss_mb']} MB",
+                f"start-up {r['startup']['rss_mb']} MB (x{r['ratio_to_startup']})",
+                f"<= 200 MB: {common.verdict(r['target']['met'])}",
+            ),
+            ("  after one Move in each", f"{r['after_one_move_each']['rss_mb']} MB", "", ""),
+        ]
     if name == "http_roundtrip":
         ds, bs = r["dicelog"]["sequential"], r["baseline"]["sequential"]
         dc, bc = r["dicelog"]["concurrent"], r["baseline"]["concurrent"]
@@ -81,12 +91,18 @@ def _figures(name: str, r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         events = f"{short['game']['events']:,} -> {long['game']['events']:,} events"
         first, turn = long["reads"]["first page"], long["reads"]["a turn"]
         return [
-            (f"page of 10 events, {events}", f"median {first['median_ms']:.2f} ms (x{g['first page']})",
-             f"a turn {turn['median_ms']:.2f} ms (x{g['a turn']})",
-             f"growth <= x{t['growth_max']['limit']}: {common.verdict(t['growth_max']['met'])}"),
-            (f"verify, {long['game']['events']:,} events", f"{long['verify']['events_per_s']:,} events/s",
-             f"replay {long['replay']['events_per_s']:,}/s (x{long['verify']['ratio_to_replay']})",
-             f">= 20,000/s: {common.verdict(t['verify_events_per_s_min']['met'])}"),
+            (
+                f"page of 10 events, {events}",
+                f"median {first['median_ms']:.2f} ms (x{g['first page']})",
+                f"a turn {turn['median_ms']:.2f} ms (x{g['a turn']})",
+                f"growth <= x{t['growth_max']['limit']}: {common.verdict(t['growth_max']['met'])}",
+            ),
+            (
+                f"verify, {long['game']['events']:,} events",
+                f"{long['verify']['events_per_s']:,} events/s",
+                f"replay {long['replay']['events_per_s']:,}/s (x{long['verify']['ratio_to_replay']})",
+                f">= 20,000/s: {common.verdict(t['verify_events_per_s_min']['met'])}",
+            ),
         ]
     return []
 

@@ -180,8 +180,14 @@ def postgres_schema(args: argparse.Namespace) -> Iterator[str | None]:
     try:
         import psycopg
 
-        conninfo: dict[str, Any] = {"host": args.pg_host, "port": args.pg_port, "dbname": args.pg_dbname,
-                                    "user": args.pg_user, "connect_timeout": 3, "autocommit": True}
+        conninfo: dict[str, Any] = {
+            "host": args.pg_host,
+            "port": args.pg_port,
+            "dbname": args.pg_dbname,
+            "user": args.pg_user,
+            "connect_timeout": 3,
+            "autocommit": True,
+        }
         name = f"bench_sse_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(**conninfo) as conn:
             conn.execute(f"CREATE SCHEMA {name}")
@@ -226,8 +232,11 @@ class SSEReader:
     def __init__(self, url: str, game_id: str, after: int) -> None:
         host, port = url.removeprefix("http://").split(":")
         self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
-        self.conn.request("GET", f"/games/{game_id}/stream",
-                          headers={"Accept": "text/event-stream", "Last-Event-ID": str(after)})
+        self.conn.request(
+            "GET",
+            f"/games/{game_id}/stream",
+            headers={"Accept": "text/event-stream", "Last-Event-ID": str(after)},
+        )
         self.response = self.conn.getresponse()
         assert self.response.status == 200, self.response.status
         self.arrivals = Arrivals()
@@ -353,10 +362,17 @@ class Player:
         return r.status, _decode(r.read())
 
     def create(self) -> dict[str, Any]:
-        status, body = self.request("POST", "/games", {
-            "ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": list(common.MICE)},
-            "seats": list(common.SEATS), "dice_mode": "server", "decision_policy": "default",
-        })
+        status, body = self.request(
+            "POST",
+            "/games",
+            {
+                "ruleset": "mice-and-mystics",
+                "setup": {"chapter": "chapter-1", "mice": list(common.MICE)},
+                "seats": list(common.SEATS),
+                "dice_mode": "server",
+                "decision_policy": "default",
+            },
+        )
         assert status == 201, body
         self.id, self.version, self.turn = body["game"]["id"], body["game"]["version"], body["game"]["turn"]
         self.auth = {t["seat"]: {"Authorization": f"Bearer {t['token']}"} for t in body["tokens"]}
@@ -370,9 +386,12 @@ class Player:
     def send(self, command: dict[str, Any]) -> tuple[int, int, dict[str, Any] | None]:
         """(t0 ns, answer ns, answer or None when refused); moves the game's state along."""
         t0 = time.perf_counter_ns()
-        status, body = self.request("POST", f"/games/{self.id}/commands",
-                                    {"command": command, "expected_version": self.version},
-                                    self.auth[common.SEAT_OF[command["mouse"]]])
+        status, body = self.request(
+            "POST",
+            f"/games/{self.id}/commands",
+            {"command": command, "expected_version": self.version},
+            self.auth[common.SEAT_OF[command["mouse"]]],
+        )
         t1 = time.perf_counter_ns()
         self.moved = command["type"] == "Move"  # tried: EndTurn next, even when the Move was refused
         if status != 201:
@@ -396,8 +415,13 @@ def one_run(
     ``watch``, the wake-ups."""
     commands, warmup = args.commands, args.warmup
     player = Player(url_a)
-    samples: dict[str, list[int]] = {"delivery": [], "round_trip": [], "after_answer": [], "after_wake": [],
-                                     "redis_stream": []}
+    samples: dict[str, list[int]] = {
+        "delivery": [],
+        "round_trip": [],
+        "after_answer": [],
+        "after_wake": [],
+        "redis_stream": [],
+    }
     lost = refused = games = 0
     reader: SSEReader | None = None
     stream: RedisStreamReader | None = None
@@ -521,10 +545,16 @@ def topology(
             layout = "one `dicelog serve` (SQLite, no Redis, embedded worker): command and stream on it"
         else:
             assert redis_url is not None and schema is not None
-            env.update(DICELOG_STORE="postgres", DICELOG_POSTGRES_HOST=args.pg_host,
-                       DICELOG_POSTGRES_PORT=str(args.pg_port), DICELOG_POSTGRES_DBNAME=args.pg_dbname,
-                       DICELOG_POSTGRES_USER=args.pg_user, DICELOG_POSTGRES_SCHEMA=schema,
-                       DICELOG_REDIS_URL=redis_url, DICELOG_EMBEDDED_WORKER="false")
+            env.update(
+                DICELOG_STORE="postgres",
+                DICELOG_POSTGRES_HOST=args.pg_host,
+                DICELOG_POSTGRES_PORT=str(args.pg_port),
+                DICELOG_POSTGRES_DBNAME=args.pg_dbname,
+                DICELOG_POSTGRES_USER=args.pg_user,
+                DICELOG_POSTGRES_SCHEMA=schema,
+                DICELOG_REDIS_URL=redis_url,
+                DICELOG_EMBEDDED_WORKER="false",
+            )
             url_a = procs.serve("replica-a", env)  # first: creates the tables
             url_b = procs.serve("replica-b", env)
             if name == "redis-worker":
@@ -548,8 +578,12 @@ def topology(
         }
     finally:
         procs.close()
-    result: dict[str, Any] = {"layout": layout, "runs": runs, "cpu_ms_per_command": cpu,
-                              "loadavg_before_after": [load_before, common.loadavg()]}
+    result: dict[str, Any] = {
+        "layout": layout,
+        "runs": runs,
+        "cpu_ms_per_command": cpu,
+        "loadavg_before_after": [load_before, common.loadavg()],
+    }
     for figure in ("delivery", "round_trip", "after_answer", "after_wake", "redis_stream"):
         per_run = [r[figure] for r in runs if figure in r]
         if per_run:
@@ -564,8 +598,10 @@ def topology(
 def _line(label: str, figure: dict[str, float] | None) -> str:
     if not figure:
         return f"    {label:<34} -"
-    return (f"    {label:<34} p50 {figure['median_ms']:7.2f} ms   p99 {figure['p99_ms']:7.2f} ms"
-            f"   (worst run p99 {figure['worst_run_p99_ms']:.2f})")
+    return (
+        f"    {label:<34} p50 {figure['median_ms']:7.2f} ms   p99 {figure['p99_ms']:7.2f} ms"
+        f"   (worst run p99 {figure['worst_run_p99_ms']:.2f})"
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -640,8 +676,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         if "after_wake" in r:
             wake = r["after_wake"]
-            print(f"    {'SSE after the wake-up (~commit)':<34} p50 {wake['median_ms']:7.2f} ms   "
-                  f"p99 {wake['p99_ms']:7.2f} ms")
+            print(
+                f"    {'SSE after the wake-up (~commit)':<34} p50 {wake['median_ms']:7.2f} ms   "
+                f"p99 {wake['p99_ms']:7.2f} ms"
+            )
         if "redis_stream" in r:
             print(_line("send -> Redis stream (worker)", r["redis_stream"]))
         lost = sum(run["not_delivered_within_10_s"] for run in r["runs"])
@@ -658,8 +696,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         print(f"    target p99 < {TARGET_P99_MS:.0f} ms: {common.verdict(r['met'])}")
     if baseline is not None:
-        print(f"baseline: bare Redis PUBLISH -> message (redis-py, {baseline['n']} round trips): "
-              f"p50 {baseline['median_ms']:.3f} ms, p99 {baseline['p99_ms']:.3f} ms")
+        print(
+            f"baseline: bare Redis PUBLISH -> message (redis-py, {baseline['n']} round trips): "
+            f"p50 {baseline['median_ms']:.3f} ms, p99 {baseline['p99_ms']:.3f} ms"
+        )
     result = {
         "quick": q,
         "settings": {k: getattr(args, k) for k in ("commands", "warmup", "runs", "interval")},

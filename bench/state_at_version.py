@@ -68,8 +68,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     game, built, _ = common.LongGame.at_least(events)
     if built.get("note"):
-        print(f"note: {built['note']} ({built['undos']} undos; the plain Chapter 1 game lasted"
-              f" {built['plain_chapter_1_game_events']:,} events)")
+        print(
+            f"note: {built['note']} ({built['undos']} undos; the plain Chapter 1 game lasted"
+            f" {built['plain_chapter_1_game_events']:,} events)"
+        )
     n = len(game.records)
     rng = random.Random(2)
     versions = [rng.randint(1, n) for _ in range(samples)]
@@ -106,8 +108,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"snapshots every {args.interval:<4}       median {s['median_ms']:8.2f} ms  p99 {s['p99_ms']:8.2f} "
         f"ms  max {s['max_ms']:8.2f} ms"
     )
-    print(f"ratio snapshots / baseline (median): {common.ratio(s['median_ms'], b['median_ms'])}"
-          f"  (speed-up x{common.ratio(b['median_ms'], s['median_ms'])})")
+    print(
+        f"ratio snapshots / baseline (median): {common.ratio(s['median_ms'], b['median_ms'])}"
+        f"  (speed-up x{common.ratio(b['median_ms'], s['median_ms'])})"
+    )
     print(f"target median <= {TARGET_MEDIAN_MS} ms: {common.verdict(ok)}")
     result = {
         "quick": args.quick,

@@ -32,8 +32,16 @@ import httpx
 from common import header, summarize_ms, verdict, write_result
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 MICE = ["collin", "filch", "maginos", "nez"]
 
 
@@ -45,8 +53,12 @@ def long_game(base: str, events: int) -> tuple[str, dict[str, str]]:
     http = httpx.Client(base_url=base, timeout=30)
     for seed in range(1, 20):
         rng = random.Random(seed)
-        body = {"ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE},
-                "seats": [{"name": f"seat-{m}", "controls": [m]} for m in MICE], "visibility": "public"}
+        body = {
+            "ruleset": "mice-and-mystics",
+            "setup": {"chapter": "chapter-1", "mice": MICE},
+            "seats": [{"name": f"seat-{m}", "controls": [m]} for m in MICE],
+            "visibility": "public",
+        }
         created = http.post("/games", json=body).json()
         game = created["game"]["id"]
         tokens = {t["seat"]: t["token"] for t in created["tokens"]}
@@ -109,9 +121,11 @@ def main() -> None:
                     context.close()
                 paint = summarize_ms(paints)
                 ready = summarize_ms(readies)
-                print(f"first paint: median {paint['median_ms']:.0f} ms, max {paint['max_ms']:.0f} ms "
-                      f"(driver's view, goto -> painted: median {ready['median_ms']:.0f} ms) "
-                      f"target < 1000 ms: {verdict(paint['median_ms'] < 1000)}")
+                print(
+                    f"first paint: median {paint['median_ms']:.0f} ms, max {paint['max_ms']:.0f} ms "
+                    f"(driver's view, goto -> painted: median {ready['median_ms']:.0f} ms) "
+                    f"target < 1000 ms: {verdict(paint['median_ms'] < 1000)}"
+                )
 
                 header("history slider step")
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -143,20 +157,32 @@ def main() -> None:
     adjacent_ms = summarize_ms(adjacent)
     jumps_ms = summarize_ms(jumps)
     print(f"history page load ({latest} events): {history_load:.0f} ms")
-    print(f"step to the previous version (arrow key): median {adjacent_ms['median_ms']:.1f} ms, "
-          f"p90 {adjacent_ms['p90_ms']:.1f} ms  target < 100 ms: {verdict(adjacent_ms['median_ms'] < 100)}")
+    print(
+        f"step to the previous version (arrow key): median {adjacent_ms['median_ms']:.1f} ms, "
+        f"p90 {adjacent_ms['p90_ms']:.1f} ms  target < 100 ms: {verdict(adjacent_ms['median_ms'] < 100)}"
+    )
     print(
         f"jump to a random version: median {jumps_ms['median_ms']:.1f} ms, p90 {jumps_ms['p90_ms']:.1f} ms  "
         f"target < 100 ms: {verdict(jumps_ms['median_ms'] < 100)}"
     )
-    path = write_result("web_table", {
-        "events": summary["version"], "loads": args.loads, "steps": args.steps,
-        "table_first_paint": paint, "table_goto_to_painted": ready, "history_load_ms": round(history_load, 1),
-        "slider_step_adjacent": adjacent_ms, "slider_step_random": jumps_ms,
-        "targets": {"table_first_paint_median_ms": 1000, "slider_step_median_ms": 100},
-        "met": {"table_first_paint": paint["median_ms"] < 1000,
-                "slider_step": adjacent_ms["median_ms"] < 100 and jumps_ms["median_ms"] < 100},
-    })
+    path = write_result(
+        "web_table",
+        {
+            "events": summary["version"],
+            "loads": args.loads,
+            "steps": args.steps,
+            "table_first_paint": paint,
+            "table_goto_to_painted": ready,
+            "history_load_ms": round(history_load, 1),
+            "slider_step_adjacent": adjacent_ms,
+            "slider_step_random": jumps_ms,
+            "targets": {"table_first_paint_median_ms": 1000, "slider_step_median_ms": 100},
+            "met": {
+                "table_first_paint": paint["median_ms"] < 1000,
+                "slider_step": adjacent_ms["median_ms"] < 100 and jumps_ms["median_ms"] < 100,
+            },
+        },
+    )
     print(f"written {path}")
 
 

@@ -35,6 +35,7 @@ def public_lens(game: Game) -> Lens:
     """What anyone may see of ``game``: the spectator's view, everything once it ended."""
     return Lens(game.ruleset, SPECTATOR_VIEWER, reveal=game.result is not None)
 
+
 _encode = msgspec.json.Encoder().encode
 LoadGame = Callable[[UUID, int], Game]
 

@@ -76,6 +76,8 @@ class Metrics(PrometheusController):
 
     path = "/metrics"
     include_in_schema = False
+
+
 PROBLEM = "urn:dicelog:problem:"
 
 
@@ -186,11 +188,14 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
         from service.projection_store import open_tracking
         from service.publisher import RedisPublisher, Trimming, connect
 
-        consumers.append(RedisPublisher(
-            connect(settings.redis_url), open_tracking(settings, "publisher"),
-            trimming=Trimming.from_settings(settings),
-            load_game=games.game,
-        ))
+        consumers.append(
+            RedisPublisher(
+                connect(settings.redis_url),
+                open_tracking(settings, "publisher"),
+                trimming=Trimming.from_settings(settings),
+                load_game=games.game,
+            )
+        )
     return consumers
 
 
@@ -312,9 +317,16 @@ def create_app(
 
     return Litestar(
         route_handlers=[
-            game_controller(types), AuditController, CampaignController, ContentController,
+            game_controller(types),
+            AuditController,
+            CampaignController,
+            ContentController,
             *(CONTENT_CONTROLLERS[name] for name in types.names if name in CONTENT_CONTROLLERS),
-            rulesets_handler(types.names), health, ready, Metrics, *WEB,
+            rulesets_handler(types.names),
+            health,
+            ready,
+            Metrics,
+            *WEB,
         ],
         middleware=[
             METRICS.middleware,

@@ -82,8 +82,14 @@ SCAN_CHUNK = 500
 """Events read per query by a filtered page of ``GET /games/{id}/events``."""
 
 CHANCE_PROOF_EVENTS = (
-    RollRequested, ShuffleRequested, DrawRequested, DiceRolled, CardsShuffled, CardsDrawn,
-    UndoApplied, GameEnded,
+    RollRequested,
+    ShuffleRequested,
+    DrawRequested,
+    DiceRolled,
+    CardsShuffled,
+    CardsDrawn,
+    UndoApplied,
+    GameEnded,
 )
 """The events ``service.audit.dice_proof`` looks at (with the game's first event)."""
 CHANCE_PROOF_TOPICS = frozenset(t for cls in (GameCreated, *CHANCE_PROOF_EVENTS) for t in topics_of(cls))
@@ -308,8 +314,14 @@ class Games(Application[UUID]):
         self.authorize(game, seat, command)
         secret = self.secret(game_id)
         records, after = play_game(
-            game, command, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC), seed=_bytes(secret.seed),
-            history=StoreHistory(self, game_id), nonce_key=_bytes(secret.nonce_key),
+            game,
+            command,
+            seat=seat,
+            command_id=str(uuid4()),
+            at=datetime.now(UTC),
+            seed=_bytes(secret.seed),
+            history=StoreHistory(self, game_id),
+            nonce_key=_bytes(secret.nonce_key),
         )
         body = _encode(render(game, records, after))
         extra: list[Any] = []
@@ -365,7 +377,10 @@ class Games(Application[UUID]):
             except PersistenceError as e:
                 logging.getLogger("dicelog").warning(
                     "snapshot of game %s at version %d not stored (its events are): %s: %s",
-                    after.id, after.version, type(e).__name__, e,
+                    after.id,
+                    after.version,
+                    type(e).__name__,
+                    e,
                 )
         return after
 
@@ -405,7 +420,8 @@ class Games(Application[UUID]):
             following = records[version]
             if not isinstance(following.payload, CommandAccepted) or following.seat in ("server", "policy"):
                 raise RuleBroken(
-                    "fork.not-a-command-boundary", section=section,
+                    "fork.not-a-command-boundary",
+                    section=section,
                     detail=f"version {version} is not right before a player's command",
                 )
         original_game = self.game(game_id)
@@ -413,7 +429,8 @@ class Games(Application[UUID]):
             # A fork copies the hidden deck and hands: drawing in a fork would sample the original's
             # secrets. Only the auditor, who sees them all, may fork a running game with secrets.
             raise RuleBroken(
-                "fork.secrets-in-play", section=section,
+                "fork.secrets-in-play",
+                section=section,
                 detail="a running game with hidden information can be forked only with the auditor token",
             )
         original = self.secret(game_id)
@@ -464,8 +481,11 @@ class Games(Application[UUID]):
         fork = self.game(fork_id)
         origin = fork.created.forked_from
         if origin is None:
-            raise RuleBroken("fork.not-a-fork", section="DESIGN.md, Undo never deletes (forks)",
-                             detail=f"game {fork_id} is not a fork")
+            raise RuleBroken(
+                "fork.not-a-fork",
+                section="DESIGN.md, Undo never deletes (forks)",
+                detail=f"game {fork_id} is not a fork",
+            )
         audience = self.audience(UUID(origin.game_id), original_token)
         token = new_token()
         at = datetime.now(UTC)
@@ -716,7 +736,8 @@ class Games(Application[UUID]):
         indexed read each). No page walks the log again.
         """
         own = sorted(
-            (position, game_id) for game_id in include
+            (position, game_id)
+            for game_id in include
             if (position := creation_notification_id(self.recorder, game_id, GAME_CREATED_TOPICS)) is not None
             and position > after
         )
@@ -768,5 +789,3 @@ class Games(Application[UUID]):
                     ),
                 )
         return verify(records, [s.state for s in stored])
-
-

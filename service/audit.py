@@ -75,8 +75,12 @@ def span(ruleset: Any, records: Sequence[Recorded], kind: str, number: int) -> t
     if not 1 <= number <= len(begins):
         return None
     first = begins[number - 1]
-    ends = [r.originator_version for r in records if r.originator_version > first and (
-        starts(ruleset, r.payload) or (kind == "turn" and starts_round(ruleset, r.payload)))]
+    ends = [
+        r.originator_version
+        for r in records
+        if r.originator_version > first
+        and (starts(ruleset, r.payload) or (kind == "turn" and starts_round(ruleset, r.payload)))
+    ]
     last = (ends[0] - 1) if ends else records[-1].originator_version
     return first, last
 
@@ -128,17 +132,40 @@ def dice_proof(records: Sequence[Recorded], lens: Lens) -> DiceProof:
         p = record.payload
         shown = lens.event(p)
         if shown is None:
-            chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__, reason="",
-                                     result=[], source=p.source, hidden=True))
+            chances.append(
+                ChanceOut(
+                    version=record.originator_version,
+                    k=k,
+                    type=type(p).__name__,
+                    reason="",
+                    result=[],
+                    source=p.source,
+                    hidden=True,
+                )
+            )
             continue
-        result = list(shown.faces if isinstance(shown, DiceRolled) else shown.order  # type: ignore[union-attr]
-                      if isinstance(shown, CardsShuffled) else shown.cards)  # type: ignore[union-attr]
+        result = list(
+            shown.faces
+            if isinstance(shown, DiceRolled)
+            else shown.order  # type: ignore[union-attr]
+            if isinstance(shown, CardsShuffled)
+            else shown.cards
+        )  # type: ignore[union-attr]
         ok = None
         if seed is not None and lens.full and p.source == "server" and record.originator_version > inherited:
             want, got = rederive(seed, k, pending, p)
             ok = want == got
-        chances.append(ChanceOut(version=record.originator_version, k=k, type=type(p).__name__,
-                                 reason=shown.reason, result=result, source=p.source, rederived=ok))
+        chances.append(
+            ChanceOut(
+                version=record.originator_version,
+                k=k,
+                type=type(p).__name__,
+                reason=shown.reason,
+                result=result,
+                source=p.source,
+                rederived=ok,
+            )
+        )
     return DiceProof(
         game_id=records[0].originator_id,
         dice_mode=created.dice_mode,

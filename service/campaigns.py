@@ -62,10 +62,16 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
     campaign_id = uuid4()
     at = datetime.now(UTC)
     tokens = {s.name: secrets.token_urlsafe(32) for s in started.seats}
-    records = campaign_records(None, [started], campaign_id=campaign_id, seat="server",
-                               command_id=f"campaign-{campaign_id}", at=at)
-    secret = GameSecret(originator_id=secret_id(campaign_id), timestamp=at, game_id=campaign_id, seed=None,
-                        token_hashes={seat: hash_token(t) for seat, t in tokens.items()})
+    records = campaign_records(
+        None, [started], campaign_id=campaign_id, seat="server", command_id=f"campaign-{campaign_id}", at=at
+    )
+    secret = GameSecret(
+        originator_id=secret_id(campaign_id),
+        timestamp=at,
+        game_id=campaign_id,
+        seed=None,
+        token_hashes={seat: hash_token(t) for seat, t in tokens.items()},
+    )
     index = [
         TokenIndex(
             originator_id=token_id(hash_token(t)), timestamp=at, owner_id=campaign_id, audience=f"seat:{s}"
@@ -97,8 +103,11 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     game = chapter_game(games, campaign)
     if game is not None:
         if game.result is None:
-            raise RuleBroken("campaign.chapter-in-progress", section=SECTION,
-                             detail=f"game {game.id} of chapter {campaign.playing.chapter} has not ended")  # type: ignore[union-attr]
+            raise RuleBroken(
+                "campaign.chapter-in-progress",
+                section=SECTION,
+                detail=f"game {game.id} of chapter {campaign.playing.chapter} has not ended",
+            )  # type: ignore[union-attr]
         previous = msgspec.Raw(_encode(campaign.carry_over)) if campaign.carry_over is not None else None
         carry = ruleset.campaign_carry_over(game.state, previous) if game.result == "victory" else None
         recorded = decide_record(campaign, str(game.id), game.result, carry)
@@ -130,8 +139,13 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     )
     game_records = create(new_game_id, created, at=at, seed=seed, command_id=f"create-{new_game_id}")
     campaign_secret = games.secret(campaign_id)
-    secret = GameSecret(originator_id=secret_id(new_game_id), timestamp=at, game_id=new_game_id,
-                        seed=seed.hex() if seed else None, token_hashes=dict(campaign_secret.token_hashes))
+    secret = GameSecret(
+        originator_id=secret_id(new_game_id),
+        timestamp=at,
+        game_id=new_game_id,
+        seed=seed.hex() if seed else None,
+        token_hashes=dict(campaign_secret.token_hashes),
+    )
     records = campaign_records(
         campaign, events, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at
     )
@@ -150,8 +164,9 @@ def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> 
         if to_index is not None
         else decide_approve_revert(campaign, seat)
     )
-    records = campaign_records(campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()),
-                               at=datetime.now(UTC))
+    records = campaign_records(
+        campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC)
+    )
     try:
         games.save(*records)
     except IntegrityError:

@@ -162,8 +162,11 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
                     return 1
                 state = decode_state(http.get(f"/games/{game_id}/state").json()["state"])
                 command = choose(legal["commands"], rng, state, game["turn"])
-                r = http.post(f"/games/{game_id}/commands", headers=auth,
-                              json={"command": command, "expected_version": legal["version"]})
+                r = http.post(
+                    f"/games/{game_id}/commands",
+                    headers=auth,
+                    json={"command": command, "expected_version": legal["version"]},
+                )
                 if r.status_code != 201:
                     console.print(f"[red]refused:[/red] {command} -> {r.text}")
                     return 1

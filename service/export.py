@@ -44,8 +44,14 @@ def export_lines(game_id: UUID, stored: Iterable[object]) -> Iterator[bytes]:
     events = list(stored)
     yield _encode(Header(format=FORMAT, game_id=game_id, events=len(events)))
     for s in events:
-        yield _encode(Line(originator_id=game_id, originator_version=s.originator_version,  # type: ignore[attr-defined]
-                           topic=s.topic, state=msgspec.Raw(bytes(s.state))))  # type: ignore[attr-defined]
+        yield _encode(
+            Line(
+                originator_id=game_id,
+                originator_version=s.originator_version,  # type: ignore[attr-defined]
+                topic=s.topic,
+                state=msgspec.Raw(bytes(s.state)),
+            )
+        )  # type: ignore[attr-defined]
 
 
 def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[bytes]:
@@ -88,5 +94,8 @@ def verify_file(handle: IO[bytes]) -> Verification:
 
 
 def _broken(version: int, expected: str, found: str) -> Verification:
-    return Verification(ok=False, events=0, divergence=Divergence(version=version, check="structure",
-                                                                 expected=expected, found=found))
+    return Verification(
+        ok=False,
+        events=0,
+        divergence=Divergence(version=version, check="structure", expected=expected, found=found),
+    )

@@ -69,7 +69,10 @@ def _driver_errors() -> tuple[list[type[BaseException]], list[type[BaseException
     """(infrastructure errors, bugs) of the drivers: sqlite3 always, psycopg and redis if installed."""
     faults: list[type[BaseException]] = [sqlite3.Error]
     bugs: list[type[BaseException]] = [
-        sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError,
+        sqlite3.IntegrityError,
+        sqlite3.ProgrammingError,
+        sqlite3.DataError,
+        sqlite3.NotSupportedError,
         sqlite3.InterfaceError,
     ]
     try:
@@ -92,7 +95,11 @@ _faults, _bugs = _driver_errors()
 STORE_ERRORS: tuple[type[BaseException], ...] = (PersistenceError, *_faults)
 """Answered 503 (with their subclasses, except ``STORE_BUGS``)."""
 STORE_BUGS: tuple[type[BaseException], ...] = (
-    IntegrityError, ProgrammingError, DataError, NotSupportedError, *_bugs,
+    IntegrityError,
+    ProgrammingError,
+    DataError,
+    NotSupportedError,
+    *_bugs,
 )
 """Store errors that are bugs of the code: answered 500 like any other bug."""
 
@@ -150,8 +157,12 @@ def reason_of(exc: BaseException) -> str:
     for needle, reason in _REASONS:
         if needle in text:
             return reason
-    if any(isinstance(node, Exception) and type(node).__module__.startswith("psycopg")
-           and type(node).__name__ == "InterfaceError" for node in chain):
+    if any(
+        isinstance(node, Exception)
+        and type(node).__module__.startswith("psycopg")
+        and type(node).__name__ == "InterfaceError"
+        for node in chain
+    ):
         return "connection-lost"  # psycopg: "the connection is closed", whatever the words
     return "unavailable"
 
@@ -167,7 +178,11 @@ def store_unavailable(request: Request[Any, Any, Any], exc: Exception, *, store:
     first_line = str(exc).splitlines()[0] if str(exc) else ""
     log.warning(
         "store unavailable (503, %s) for %s %s: %s: %s",
-        reason, request.method, request.url.path, type(exc).__name__, first_line,
+        reason,
+        request.method,
+        request.url.path,
+        type(exc).__name__,
+        first_line,
     )
     extra: dict[str, Any] = {"reason": reason, "retry_after": RETRY_AFTER}
     what = "the Redis server" if reason == "redis" else "the event store"

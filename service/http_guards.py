@@ -61,8 +61,12 @@ a longer one is closed after the answer."""
 ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID")
 """Request headers a browser app may send (besides the CORS-safelisted ones)."""
 EXPOSED_HEADERS = (
-    "Location", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
+    "Location",
+    "Retry-After",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "RateLimit-Policy",
 )
 """Response headers a browser app may read (besides the CORS-safelisted ones)."""
 

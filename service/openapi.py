@@ -130,8 +130,13 @@ GAME_LINKS = {
 }
 
 
-SLOT_COMPONENTS = {"event": "GameEvent", "command": "GameCommand", "state": "GameState",
-                   "board": "BoardDocument", "initiative": "InitiativeDocument"}
+SLOT_COMPONENTS = {
+    "event": "GameEvent",
+    "command": "GameCommand",
+    "state": "GameState",
+    "board": "BoardDocument",
+    "initiative": "InitiativeDocument",
+}
 SLOT_DOCS = {
     "event": "Any event of the served rulesets or of the core (``type`` names it).",
     "command": "Any command of the served rulesets or of the core (``type`` names it).",
@@ -240,10 +245,15 @@ def _share_enums(node: Any, components: dict[str, Any]) -> Any:
 
     named = {tuple(sorted(typing.get_args(getattr(events, n)))): n for n in NAMED_ENUMS}
     for values, name in named.items():
-        components.setdefault(name, {
-            "title": name, "type": "string", "enum": list(values),
-            "description": class_doc_of_alias(name),
-        })
+        components.setdefault(
+            name,
+            {
+                "title": name,
+                "type": "string",
+                "enum": list(values),
+                "description": class_doc_of_alias(name),
+            },
+        )
 
     def walk(n: Any, top: bool) -> Any:
         if isinstance(n, list):
@@ -293,9 +303,15 @@ def _always_sent(components: dict[str, Any], classes: dict[str, type], requests:
     """A response-only Struct without ``omit_defaults`` always sends every field: all required."""
     for name, schema in components.items():
         cls = classes.get(name)
-        if (cls is None or name in requests or name in DESCRIBED_ONLY
-                or not isinstance(cls, type) or not issubclass(cls, msgspec.Struct)
-                or cls.__struct_config__.omit_defaults or "properties" not in schema):
+        if (
+            cls is None
+            or name in requests
+            or name in DESCRIBED_ONLY
+            or not isinstance(cls, type)
+            or not issubclass(cls, msgspec.Struct)
+            or cls.__struct_config__.omit_defaults
+            or "properties" not in schema
+        ):
             continue
         schema["required"] = list(schema["properties"])
 
@@ -362,7 +378,8 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, Any]:
 
     types = api_types(rulesets)
     core = [
-        v for v in vars(core_events).values()
+        v
+        for v in vars(core_events).values()
         if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
     ]
     states, events, boards, initiatives = [], list(core), [], []
@@ -508,7 +525,9 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
     accepted = components.get("CommandAccepted", {}).get("properties", {})
     if "command" in accepted:  # masked to ``{"type": ...}`` for a reader who may not see it
         accepted["command"] = {
-            **accepted["command"], "type": "object", "required": ["type"],
+            **accepted["command"],
+            "type": "object",
+            "required": ["type"],
             "properties": {"type": {"type": "string", "description": "The command's type."}},
             "additionalProperties": True,
         }

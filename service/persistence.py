@@ -140,10 +140,13 @@ class MsgspecMapper(Mapper[UUID]):
             raise MapperDeserialisationError(msg) from e
 
 
-_POSTGRES_KEYS = tuple(sorted(
-    value for name, value in vars(BasePostgresFactory).items()
-    if name.startswith("POSTGRES_") and isinstance(value, str)
-))
+_POSTGRES_KEYS = tuple(
+    sorted(
+        value
+        for name, value in vars(BasePostgresFactory).items()
+        if name.startswith("POSTGRES_") and isinstance(value, str)
+    )
+)
 _pools: dict[tuple[str | None, ...], tuple[PostgresDatastore, int]] = {}
 _pools_lock = threading.Lock()
 

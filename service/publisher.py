@@ -86,24 +86,57 @@ class StreamEntry(Struct, frozen=True, kw_only=True):
     notification_id was already applied; a jump in a game's version means entries were missed
     (resync with GET /games/{game_id}/events?after=<last version applied>)."""
 
-    format: Annotated[int, Meta(ge=1, description="Entry format (1). It changes only when a field changes "
-                                                  "meaning or shape; fields may be added without it.")]
-    notification_id: Annotated[int, Meta(ge=1, description=(
-        "The event's position in the store's notification log: unique across all games and increasing "
-        "in store order (not contiguous). The same event has the same notification_id on every stream."))]
+    format: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description="Entry format (1). It changes only when a field changes "
+            "meaning or shape; fields may be added without it.",
+        ),
+    ]
+    notification_id: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description=(
+                "The event's position in the store's notification log: unique across all games and "
+                "increasing in store order (not contiguous). The same event has the same notification_id "
+                "on every stream."
+            ),
+        ),
+    ]
     game_id: Annotated[UUID, Meta(description="The game (for a campaign event: the campaign).")]
-    version: Annotated[int, Meta(ge=1, description=(
-        "The event's position in its game's log: 1, 2, 3... with no gaps on every stream of the game."))]
+    version: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description=(
+                "The event's position in its game's log: 1, 2, 3... with no gaps on every stream of the game."
+            ),
+        ),
+    ]
     type: Annotated[
         str, Meta(description="The event type (e.g. GameCreated, DiceRolled); shown for hidden events too.")
     ]
     seat: Annotated[
         str, Meta(description="The seat whose command caused the event (server: automatic steps).")
     ]
-    hidden: Annotated[bool, Meta(description=(
-        "True when the stream's audience may not see this event yet: event is a stub (payload null)."))]
-    event: Annotated[EventOut, Meta(description=(
-        "The event as the stream's audience may see it (the audit view of GET /games/{id}/events)."))]
+    hidden: Annotated[
+        bool,
+        Meta(
+            description=(
+                "True when the stream's audience may not see this event yet: event is a stub (payload null)."
+            )
+        ),
+    ]
+    event: Annotated[
+        EventOut,
+        Meta(
+            description=(
+                "The event as the stream's audience may see it (the audit view of GET /games/{id}/events)."
+            )
+        ),
+    ]
 
 
 def entry_fields(entry: StreamEntry) -> dict[str, str | int | bytes]:
@@ -129,8 +162,10 @@ def decode_entry(fields: Mapping[bytes, bytes] | Mapping[str, str]) -> StreamEnt
     raw: dict[str, Any] = {}
     for key, value in fields.items():
         name = key.decode() if isinstance(key, bytes) else key
-        raw[name] = msgspec.json.decode(value) if name in JSON_FIELDS else (
-            value.decode() if isinstance(value, bytes) else value
+        raw[name] = (
+            msgspec.json.decode(value)
+            if name in JSON_FIELDS
+            else (value.decode() if isinstance(value, bytes) else value)
         )
     return msgspec.convert(raw, StreamEntry, strict=False)
 
@@ -164,7 +199,8 @@ def _tidy(node: Any) -> Any:
     if isinstance(node, dict):
         return {
             k: inspect.cleandoc(v) if k == "description" and isinstance(v, str) else _tidy(v)
-            for k, v in node.items() if k != "x-dicelog-slot"
+            for k, v in node.items()
+            if k != "x-dicelog-slot"
         }
     if isinstance(node, list):
         return [_tidy(v) for v in node]
@@ -219,7 +255,11 @@ class RedisPublisher:
     lane = "publisher"  # its own follower thread: a hung Redis never delays a read model
 
     def __init__(
-        self, client: redis.Redis, view: Any, *, trimming: Trimming | None = None,
+        self,
+        client: redis.Redis,
+        view: Any,
+        *,
+        trimming: Trimming | None = None,
         load_game: Callable[[UUID], Game] | None = None,
     ) -> None:
         self.client = client

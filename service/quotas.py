@@ -163,8 +163,13 @@ class QuotaMiddleware(RateLimitMiddleware):
                     await self.set_cached_history(key=key, cache_object=cache_object, store=store)
             except Exception as e:  # noqa: BLE001 - a quota must never take the API down
                 if config.store_failed_at is None:
-                    log.warning("%s quota not enforced while its store fails (retried every %.0f s): %s: %s",
-                                config.quota, STORE_RETRY, type(e).__name__, e)
+                    log.warning(
+                        "%s quota not enforced while its store fails (retried every %.0f s): %s: %s",
+                        config.quota,
+                        STORE_RETRY,
+                        type(e).__name__,
+                        e,
+                    )
                 config.store_failed_at = time()
                 return None
             if config.store_failed_at is not None:
@@ -197,8 +202,9 @@ def _store(settings: Settings) -> Store | None:
     from litestar.stores.redis import RedisStore
     from redis.asyncio import Redis
 
-    client = Redis.from_url(settings.redis_url, socket_timeout=STORE_TIMEOUT,
-                            socket_connect_timeout=STORE_TIMEOUT)
+    client = Redis.from_url(
+        settings.redis_url, socket_timeout=STORE_TIMEOUT, socket_connect_timeout=STORE_TIMEOUT
+    )
     return RedisStore(client, namespace=REDIS_NAMESPACE, handle_client_shutdown=True)
 
 

@@ -127,4 +127,3 @@ class IdempotencyRecord(Struct, frozen=True, kw_only=True):
     """The HTTP status of the first answer (201)."""
     body: msgspec.Raw
     """The JSON body of the first answer, returned as is to a retry."""
-

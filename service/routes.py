@@ -183,7 +183,8 @@ def send_command(
     ruleset = game.created.ruleset
     if not types.belongs(ruleset, data.command):
         raise RuleBroken(
-            "command.wrong-ruleset", section=SECTION,
+            "command.wrong-ruleset",
+            section=SECTION,
             detail=f"{type(data.command).__name__} is not a command of {ruleset} (this game's ruleset)",
         )
     request_hash = hashlib.sha256(_encode(data)).hexdigest()
@@ -200,7 +201,9 @@ def send_command(
     answer = msgspec.json.decode(body, type=_Answer)
     after = answer.events[0].version - 1 if answer.events else 0
     return Response(
-        body, status_code=status, media_type="application/json",
+        body,
+        status_code=status,
+        media_type="application/json",
         headers={"Location": f"/games/{answer.game_id}/events?after={after}"},
     )
 
@@ -208,8 +211,13 @@ def send_command(
 class GameReads:
     """The ``/games`` handlers whose types do not depend on the rulesets (a mixin of the controller)."""
 
-    @get("/", sync_to_thread=True, summary="List games", security=READ_SECURITY,
-         responses=_problems(400, 401, 503))
+    @get(
+        "/",
+        sync_to_thread=True,
+        summary="List games",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 503),
+    )
     def list_games(
         self,
         request: Request[Any, Any, Any],
@@ -235,8 +243,13 @@ class GameReads:
             items.append(summary(game, games.lens(game, viewer)))
         return GameList(games=items, next_cursor=next_cursor)
 
-    @get("/{game_id:uuid}", sync_to_thread=True, summary="Read a game", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}",
+        sync_to_thread=True,
+        summary="Read a game",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def get_game(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> GameSummary:
@@ -244,8 +257,13 @@ class GameReads:
         game, lens = _reader(games, game_id, request)
         return summary(game, lens)
 
-    @get("/{game_id:uuid}/events", sync_to_thread=True, summary="The audit log", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/events",
+        sync_to_thread=True,
+        summary="The audit log",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def list_events(
         self,
         game_id: GameId,
@@ -296,8 +314,11 @@ class GameReads:
         if version is not None and game.version != version:
             raise NotFoundException(f"game {game_id} has no version {version} (latest is {game.version})")
         return StateAt(
-            game_id=game_id, version=game.version, state=builtins(lens.state(game.state)),
-            pending=lens.event(game.pending), result=game.result,  # type: ignore[arg-type]
+            game_id=game_id,
+            version=game.version,
+            state=builtins(lens.state(game.state)),
+            pending=lens.event(game.pending),
+            result=game.result,  # type: ignore[arg-type]
         )
 
     @get(
@@ -332,8 +353,12 @@ class GameReads:
         )
 
     @post(
-        "/{game_id:uuid}/verify", sync_to_thread=True, status_code=200, summary="Re-derive the whole log",
-        security=READ_SECURITY, responses=_problems(400, 401, 404, 503),
+        "/{game_id:uuid}/verify",
+        sync_to_thread=True,
+        status_code=200,
+        summary="Re-derive the whole log",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
     )
     def verify(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
@@ -348,28 +373,49 @@ class GameReads:
             verification = msgspec.structs.replace(verification, divergence=divergence)
         return VerifyResult(game_id=game_id, verification=verification)
 
-    @get("/{game_id:uuid}/initiative", sync_to_thread=True, summary="Initiative track read model",
-         security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/initiative",
+        sync_to_thread=True,
+        summary="Initiative track read model",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def initiative(
-        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
+        self,
+        game_id: GameId,
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
     ) -> InitiativeOut:
         """The initiative track as the projection last saw it (``version`` says when)."""
         doc = _document(games, read_models, request, "initiative", game_id)
         return InitiativeOut(game_id=game_id, version=doc["version"], initiative=doc["initiative"])
 
-    @get("/{game_id:uuid}/board", sync_to_thread=True, summary="Board read model", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/board",
+        sync_to_thread=True,
+        summary="Board read model",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def board(
-        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games],
+        self,
+        game_id: GameId,
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
     ) -> BoardOut:
         """The board (rooms, spaces, figures, hourglass, cheese wheel) as last projected."""
         doc = _document(games, read_models, request, "board", game_id)
         return BoardOut(game_id=game_id, version=doc["version"], board=doc["board"])
 
-    @get("/{game_id:uuid}/log", sync_to_thread=True, summary="Game log read model", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/log",
+        sync_to_thread=True,
+        summary="Game log read model",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def log(
         self,
         game_id: GameId,
@@ -403,8 +449,12 @@ def game_controller(types: ApiTypes) -> type[Controller]:
         path = "/games"
         tags = ["games"]
 
-        @post("/", sync_to_thread=True, summary="Create a game",
-              responses=_problems(400, 413, 415, 422, 429, 503))
+        @post(
+            "/",
+            sync_to_thread=True,
+            summary="Create a game",
+            responses=_problems(400, 413, 415, 422, 429, 503),
+        )
         def create_game(
             self, data: JSONBody[types.NewGame], games: NamedDependency[Games]
         ) -> Response[GameCreatedBody]:
@@ -437,7 +487,10 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             idempotency_key: Annotated[
                 str | None,
                 HeaderParameter(
-                    name="Idempotency-Key", min_length=1, max_length=200, required=False,
+                    name="Idempotency-Key",
+                    min_length=1,
+                    max_length=200,
+                    required=False,
                     description="a key of the client's choosing: a retry with the same key by the same seat "
                     "returns the first answer and writes nothing",
                 ),

@@ -26,8 +26,13 @@ class AuditController(Controller):
     path = "/games"
     tags = ["replay and audit"]
 
-    @get("/{game_id:uuid}/turns/{number:int}", sync_to_thread=True, summary="Replay one turn",
-         security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/turns/{number:int}",
+        sync_to_thread=True,
+        summary="Replay one turn",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def turn(
         self,
         game_id: GameId,
@@ -40,8 +45,13 @@ class AuditController(Controller):
         (all as the reader may see them)."""
         return _span_view(games, game_id, request, "turn", number)
 
-    @get("/{game_id:uuid}/rounds/{number:int}", sync_to_thread=True, summary="Replay one round",
-         security=READ_SECURITY, responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/rounds/{number:int}",
+        sync_to_thread=True,
+        summary="Replay one round",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def round(
         self,
         game_id: GameId,
@@ -52,8 +62,13 @@ class AuditController(Controller):
         """Round ``number`` (1-based): like a turn, for every turn of the round."""
         return _span_view(games, game_id, request, "round", number)
 
-    @get("/{game_id:uuid}/dice", sync_to_thread=True, summary="The dice proof", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{game_id:uuid}/dice",
+        sync_to_thread=True,
+        summary="The dice proof",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def dice(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> DiceProof:
@@ -63,10 +78,20 @@ class AuditController(Controller):
         _, lens = _reader(games, game_id, request)
         return dice_proof(games.chance_records(game_id), lens)
 
-    @post("/{game_id:uuid}/forks", sync_to_thread=True, summary="Fork a game at a version", security=BEARER,
-          responses=_problems(400, 401, 404, 413, 415, 422, 429, 503))
-    def fork(self, game_id: GameId, data: JSONBody[ForkRequest], request: Request[Any, Any, Any],
-             games: NamedDependency[Games]) -> Response[GameCreatedBody]:
+    @post(
+        "/{game_id:uuid}/forks",
+        sync_to_thread=True,
+        summary="Fork a game at a version",
+        security=BEARER,
+        responses=_problems(400, 401, 404, 413, 415, 422, 429, 503),
+    )
+    def fork(
+        self,
+        game_id: GameId,
+        data: JSONBody[ForkRequest],
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+    ) -> Response[GameCreatedBody]:
         """A new game from the first ``version`` events (any token of the original may fork); the
         original is untouched. A fork of a running game rolls from a fresh seed with a new
         commitment; a fork of an ended game keeps the revealed seed (an exact what-if). The
@@ -77,8 +102,14 @@ class AuditController(Controller):
         game, tokens = games.fork(game_id, data.version, audience=audience)
         return created(created_body(games, game, tokens), f"/games/{game.id}")
 
-    @post("/{game_id:uuid}/claims", sync_to_thread=True, summary="Take your place in a fork", security=BEARER,
-          status_code=201, responses=_problems(400, 401, 404, 409, 422, 503))
+    @post(
+        "/{game_id:uuid}/claims",
+        sync_to_thread=True,
+        summary="Take your place in a fork",
+        security=BEARER,
+        status_code=201,
+        responses=_problems(400, 401, 404, 409, 422, 503),
+    )
     def claim(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ClaimedToken]:
@@ -99,9 +130,16 @@ def _span_view(
     before = games.game(game_id, first - 1)
     parts = turn_parts(before, [m.record for m in marked], lens)
     return TurnView(
-        game_id=game_id, kind=kind, number=number, from_version=first, to_version=last,  # type: ignore[arg-type]
+        game_id=game_id,
+        kind=kind,
+        number=number,
+        from_version=first,
+        to_version=last,  # type: ignore[arg-type]
         state_before=builtins(lens.state(before.state)),
         state_after=builtins(lens.state(parts["after"].state)),
         events=marked_out(marked, lens),
-        commands=parts["commands"], dice=parts["dice"], decisions=parts["decisions"], log=parts["log"],
+        commands=parts["commands"],
+        dice=parts["dice"],
+        decisions=parts["decisions"],
+        log=parts["log"],
     )

@@ -44,8 +44,15 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
         next_chapter=None if campaign.complete else started.chapters[campaign.next_index],
         carry_over=_raw(campaign.carry_over),
         history=[
-            ChapterOut(number=e.index + 1, chapter=e.chapter, game_id=UUID(e.game_id), result=e.result,
-                       carry_in=_raw(e.carry_in), carry_out=_raw(e.carry_out), reverted=e.reverted)
+            ChapterOut(
+                number=e.index + 1,
+                chapter=e.chapter,
+                game_id=UUID(e.game_id),
+                result=e.result,
+                carry_in=_raw(e.carry_in),
+                carry_out=_raw(e.carry_out),
+                reverted=e.reverted,
+            )
             for e in campaign.entries
         ],
         revert_pending=campaign.revert_request,
@@ -69,8 +76,12 @@ class CampaignController(Controller):
     path = "/campaigns"
     tags = ["campaigns"]
 
-    @post("/", sync_to_thread=True, summary="Create a campaign",
-          responses=_problems(400, 413, 415, 422, 429, 503))
+    @post(
+        "/",
+        sync_to_thread=True,
+        summary="Create a campaign",
+        responses=_problems(400, 413, 415, 422, 429, 503),
+    )
     def create(
         self, data: JSONBody[NewCampaign], games: NamedDependency[Games]
     ) -> Response[CampaignCreatedBody]:
@@ -80,17 +91,29 @@ class CampaignController(Controller):
             raise ValidationException("seat names must be unique and the host must be one of them")
         if "chapter" in data.party:
             raise ValidationException("the party must not name a chapter: the campaign's chapters do")
-        started = CampaignStarted(ruleset=data.ruleset, chapters=tuple(data.chapters),
-                                  setup=msgspec.Raw(_encode(data.party)), seats=tuple(data.seats),
-                                  dice_mode=data.dice_mode, undo_policy=data.undo_policy, host=data.host,
-                                  visibility=data.visibility)
+        started = CampaignStarted(
+            ruleset=data.ruleset,
+            chapters=tuple(data.chapters),
+            setup=msgspec.Raw(_encode(data.party)),
+            seats=tuple(data.seats),
+            dice_mode=data.dice_mode,
+            undo_policy=data.undo_policy,
+            host=data.host,
+            visibility=data.visibility,
+        )
         campaign, tokens = campaigns.create_campaign(games, started)
-        body = CampaignCreatedBody(campaign=campaign_out(campaign),
-                                   tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()])
+        body = CampaignCreatedBody(
+            campaign=campaign_out(campaign), tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()]
+        )
         return created(body, f"/campaigns/{campaign.id}")
 
-    @get("/{campaign_id:uuid}", sync_to_thread=True, summary="A campaign's history", security=READ_SECURITY,
-         responses=_problems(400, 401, 404, 503))
+    @get(
+        "/{campaign_id:uuid}",
+        sync_to_thread=True,
+        summary="A campaign's history",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
     def read(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> CampaignOut:
@@ -108,8 +131,9 @@ class CampaignController(Controller):
         security=BEARER,
         responses=_problems(400, 401, 404, 409, 422, 503),
     )
-    def next_chapter(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
-                     games: NamedDependency[Games]) -> Response[ChapterStartedBody]:
+    def next_chapter(
+        self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> Response[ChapterStartedBody]:
         """Record the ended chapter's result and carry-over, and start the next chapter's game
         (the same chapter again after a defeat)."""
         seat = _seat(games, campaign_id, request, "campaign")
@@ -120,8 +144,13 @@ class CampaignController(Controller):
             ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens)), f"/games/{game.id}"
         )
 
-    @post("/{campaign_id:uuid}/reverts", sync_to_thread=True, summary="Revert the campaign's history",
-          security=BEARER, responses=_problems(400, 401, 404, 409, 413, 415, 422, 503))
+    @post(
+        "/{campaign_id:uuid}/reverts",
+        sync_to_thread=True,
+        summary="Revert the campaign's history",
+        security=BEARER,
+        responses=_problems(400, 401, 404, 409, 413, 415, 422, 503),
+    )
     def request_revert(
         self,
         campaign_id: CampaignId,
@@ -137,10 +166,16 @@ class CampaignController(Controller):
         out = campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))
         return created(out, f"/campaigns/{campaign_id}")
 
-    @post("/{campaign_id:uuid}/reverts/approval", sync_to_thread=True, summary="Approve the open revert",
-          security=BEARER, responses=_problems(400, 401, 404, 409, 422, 503))
-    def approve_revert(self, campaign_id: CampaignId, request: Request[Any, Any, Any],
-                       games: NamedDependency[Games]) -> Response[CampaignOut]:
+    @post(
+        "/{campaign_id:uuid}/reverts/approval",
+        sync_to_thread=True,
+        summary="Approve the open revert",
+        security=BEARER,
+        responses=_problems(400, 401, 404, 409, 422, 503),
+    )
+    def approve_revert(
+        self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> Response[CampaignOut]:
         """The calling seat approves the open revert request."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)

@@ -28,10 +28,18 @@ from service.schemas import Problem
 
 def _not_found(what: str) -> dict[int, ResponseSpec]:
     return {
-        400: ResponseSpec(data_container=Problem, description="Malformed request",
-                          media_type="application/problem+json", generate_examples=False),
-        404: ResponseSpec(data_container=Problem, description=f"No such {what}",
-                          media_type="application/problem+json", generate_examples=False),
+        400: ResponseSpec(
+            data_container=Problem,
+            description="Malformed request",
+            media_type="application/problem+json",
+            generate_examples=False,
+        ),
+        404: ResponseSpec(
+            data_container=Problem,
+            description=f"No such {what}",
+            media_type="application/problem+json",
+            generate_examples=False,
+        ),
     }
 
 

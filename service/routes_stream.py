@@ -77,7 +77,9 @@ class GameStream:
         last_event_id: Annotated[
             int | None,
             HeaderParameter(
-                name="Last-Event-ID", ge=0, required=False,
+                name="Last-Event-ID",
+                ge=0,
+                required=False,
                 description="Resume after this version (an EventSource sends the last `id` it received)",
             ),
         ] = None,

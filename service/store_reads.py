@@ -59,7 +59,11 @@ def read_range(
 
 
 def _sqlite(
-    recorder: Any, game_id: UUID, gt: int | None, lte: int | None, limit: int | None,
+    recorder: Any,
+    game_id: UUID,
+    gt: int | None,
+    lte: int | None,
+    limit: int | None,
     topics: Collection[str] | None,
 ) -> list[tuple[int, str, bytes]]:
     table = recorder.events_table_name
@@ -84,7 +88,11 @@ def _sqlite(
 
 
 def _postgres(
-    recorder: Any, game_id: UUID, gt: int | None, lte: int | None, limit: int | None,
+    recorder: Any,
+    game_id: UUID,
+    gt: int | None,
+    lte: int | None,
+    limit: int | None,
     topics: Collection[str] | None,
 ) -> list[tuple[int, str, bytes]]:
     from psycopg.sql import SQL, Identifier

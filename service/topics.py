@@ -71,30 +71,32 @@ class StoredNameError(TopicError, ValueError):
     """A topic that names no known class, or a class that has no stored name."""
 
 
-CORE_TYPES: Mapping[str, type] = MappingProxyType({
-    "core/GameCreated": GameCreated,
-    "core/CommandAccepted": CommandAccepted,
-    "core/RollRequested": RollRequested,
-    "core/DiceRolled": DiceRolled,
-    "core/ShuffleRequested": ShuffleRequested,
-    "core/CardsShuffled": CardsShuffled,
-    "core/DrawRequested": DrawRequested,
-    "core/CardsDrawn": CardsDrawn,
-    "core/DecisionRequested": DecisionRequested,
-    "core/DecisionMade": DecisionMade,
-    "core/GameEnded": GameEnded,
-    "core/UndoRequested": UndoRequested,
-    "core/UndoApproved": UndoApproved,
-    "core/UndoRejected": UndoRejected,
-    "core/UndoApplied": UndoApplied,
-    "core/CampaignStarted": CampaignStarted,
-    "core/ChapterBegun": ChapterBegun,
-    "core/ChapterRecorded": ChapterRecorded,
-    "core/CampaignRevertRequested": CampaignRevertRequested,
-    "core/CampaignRevertApproved": CampaignRevertApproved,
-    "core/CampaignReverted": CampaignReverted,
-    "core/GameSnapshot": GameSnapshot,
-})
+CORE_TYPES: Mapping[str, type] = MappingProxyType(
+    {
+        "core/GameCreated": GameCreated,
+        "core/CommandAccepted": CommandAccepted,
+        "core/RollRequested": RollRequested,
+        "core/DiceRolled": DiceRolled,
+        "core/ShuffleRequested": ShuffleRequested,
+        "core/CardsShuffled": CardsShuffled,
+        "core/DrawRequested": DrawRequested,
+        "core/CardsDrawn": CardsDrawn,
+        "core/DecisionRequested": DecisionRequested,
+        "core/DecisionMade": DecisionMade,
+        "core/GameEnded": GameEnded,
+        "core/UndoRequested": UndoRequested,
+        "core/UndoApproved": UndoApproved,
+        "core/UndoRejected": UndoRejected,
+        "core/UndoApplied": UndoApplied,
+        "core/CampaignStarted": CampaignStarted,
+        "core/ChapterBegun": ChapterBegun,
+        "core/ChapterRecorded": ChapterRecorded,
+        "core/CampaignRevertRequested": CampaignRevertRequested,
+        "core/CampaignRevertApproved": CampaignRevertApproved,
+        "core/CampaignReverted": CampaignReverted,
+        "core/GameSnapshot": GameSnapshot,
+    }
+)
 """The game-agnostic stored types, by topic. A new core event must be added here."""
 
 
@@ -236,11 +238,13 @@ _RELEASE_0_1: Mapping[str, tuple[str, ...]] = {
     ),
 }
 
-LEGACY_TOPICS: Mapping[str, str] = MappingProxyType({
-    legacy: f"{namespace}/{legacy.rpartition(':')[2]}"
-    for namespace, legacies in _RELEASE_0_1.items()
-    for legacy in legacies
-})
+LEGACY_TOPICS: Mapping[str, str] = MappingProxyType(
+    {
+        legacy: f"{namespace}/{legacy.rpartition(':')[2]}"
+        for namespace, legacies in _RELEASE_0_1.items()
+        for legacy in legacies
+    }
+)
 """Every topic release 0.1 wrote (a module path, as stored) -> the canonical topic of its class.
 Frozen: these strings are in stored logs and must resolve forever, wherever the classes move."""
 

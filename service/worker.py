@@ -35,7 +35,12 @@ class Follower:
     """
 
     def __init__(
-        self, app: Games, consumers: list[Any], *, poll_interval: float = 0.5, batch: int = 500,
+        self,
+        app: Games,
+        consumers: list[Any],
+        *,
+        poll_interval: float = 0.5,
+        batch: int = 500,
         settle: float = 0.02,
     ) -> None:
         self.app = app

@@ -193,8 +193,14 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
     if campaign is None:
         if not isinstance(p, CampaignStarted):
             raise InvariantViolated("campaign-starts", f"first event {type(p).__name__}, not CampaignStarted")
-        return Campaign(id=record.originator_id, version=record.originator_version, started=p,
-                        created_on=record.timestamp, modified_on=record.timestamp, last=record)
+        return Campaign(
+            id=record.originator_id,
+            version=record.originator_version,
+            started=p,
+            created_on=record.timestamp,
+            modified_on=record.timestamp,
+            last=record,
+        )
     c = replace(campaign, version=record.originator_version, modified_on=record.timestamp, last=record)
     if isinstance(p, ChapterBegun):
         entry = ChapterEntry(index=p.index, chapter=p.chapter, game_id=p.game_id, carry_in=p.carry_over)
@@ -212,14 +218,24 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
     if isinstance(p, CampaignRevertRequested):
         return replace(c, revert_request=p, revert_needs=p.needs, revert_approved=(p.by,))
     if isinstance(p, CampaignRevertApproved):
-        return replace(c, revert_needs=tuple(s for s in c.revert_needs if s != p.by),
-                       revert_approved=(*c.revert_approved, p.by))
+        return replace(
+            c,
+            revert_needs=tuple(s for s in c.revert_needs if s != p.by),
+            revert_approved=(*c.revert_approved, p.by),
+        )
     if isinstance(p, CampaignReverted):
         entries = tuple(replace(e, reverted=True) if e.index >= p.to_index else e for e in c.entries)
         kept = [e for e in entries if not e.reverted and e.result == "victory"]
         carry = kept[-1].carry_out if kept else None
-        return replace(c, entries=entries, next_index=p.to_index, carry_over=carry, revert_request=None,
-                       revert_needs=(), revert_approved=())
+        return replace(
+            c,
+            entries=entries,
+            next_index=p.to_index,
+            carry_over=carry,
+            revert_request=None,
+            revert_needs=(),
+            revert_approved=(),
+        )
     return c
 
 
@@ -228,13 +244,22 @@ def decide_begin(campaign: Campaign, game_id: str) -> list[Event]:
     if campaign.revert_request is not None:
         raise RuleBroken("campaign.revert-pending", section=SECTION, detail="a revert request is open")
     if campaign.playing is not None:
-        raise RuleBroken("campaign.chapter-in-progress", section=SECTION,
-                         detail=f"chapter {campaign.playing.chapter} is still being played")
+        raise RuleBroken(
+            "campaign.chapter-in-progress",
+            section=SECTION,
+            detail=f"chapter {campaign.playing.chapter} is still being played",
+        )
     if campaign.complete:
         raise RuleBroken("campaign.complete", section=SECTION, detail="every chapter of the campaign is won")
     index = campaign.next_index
-    return [ChapterBegun(index=index, chapter=campaign.started.chapters[index], game_id=game_id,
-                         carry_over=campaign.carry_over)]
+    return [
+        ChapterBegun(
+            index=index,
+            chapter=campaign.started.chapters[index],
+            game_id=game_id,
+            carry_over=campaign.carry_over,
+        )
+    ]
 
 
 def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: Any) -> list[Event]:
@@ -248,8 +273,14 @@ def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: Any
         raise RuleBroken(
             "campaign.not-playing", section=SECTION, detail=f"game {game_id} is not the current chapter"
         )
-    return [ChapterRecorded(index=playing.index, game_id=game_id, result=result,
-                            carry_over=carry_over if result == "victory" else campaign.carry_over)]
+    return [
+        ChapterRecorded(
+            index=playing.index,
+            game_id=game_id,
+            result=result,
+            carry_over=carry_over if result == "victory" else campaign.carry_over,
+        )
+    ]
 
 
 def decide_revert(campaign: Campaign, to_index: int, seat: str) -> list[Event]:
@@ -261,8 +292,11 @@ def decide_revert(campaign: Campaign, to_index: int, seat: str) -> list[Event]:
             "campaign.not-a-seat", section=SECTION, detail=f"{seat!r} is not a seat of this campaign"
         )
     if started.undo_policy in ("none", "own-turn"):
-        raise RuleBroken("campaign.revert-not-allowed", section=SECTION,
-                         detail=f"the campaign's undo policy is {started.undo_policy!r}")
+        raise RuleBroken(
+            "campaign.revert-not-allowed",
+            section=SECTION,
+            detail=f"the campaign's undo policy is {started.undo_policy!r}",
+        )
     if campaign.revert_request is not None:
         raise RuleBroken(
             "campaign.revert-pending", section=SECTION, detail="a revert request is already open"
@@ -321,8 +355,15 @@ def campaign_records(
     out = []
     for event in events:
         version += 1
-        record = Recorded(originator_id=campaign_id, originator_version=version, timestamp=at, seat=seat,
-                          command_id=command_id, prev_hash=prev, payload=event)
+        record = Recorded(
+            originator_id=campaign_id,
+            originator_version=version,
+            timestamp=at,
+            seat=seat,
+            command_id=command_id,
+            prev_hash=prev,
+            payload=event,
+        )
         out.append(record)
         prev = record_hash(record)
     return out

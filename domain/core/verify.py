@@ -153,8 +153,13 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
             command = decode_command(record.payload.command)
             # The head hash is known (``hashes``): the first new event need not hash its predecessor again.
             derived = step(
-                replace(game, last=None, chain_head=hashes[i - 1]), command, seat=record.seat,
-                command_id=record.command_id, at=record.timestamp, seed=seed, history=history,
+                replace(game, last=None, chain_head=hashes[i - 1]),
+                command,
+                seat=record.seat,
+                command_id=record.command_id,
+                at=record.timestamp,
+                seed=seed,
+                history=history,
             )
         except (DomainError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:  # bad UTF-8 too
             return fail(
@@ -278,8 +283,12 @@ def _same(expected: Recorded, found: Recorded, found_bytes: bytes) -> bool:
     if expected.originator_version != found.originator_version:
         return False
     envelope = Envelope(
-        timestamp=expected.timestamp, seat=expected.seat, command_id=expected.command_id,
-        prev_hash=found.prev_hash, payload=expected.payload, nonce=found.nonce,
+        timestamp=expected.timestamp,
+        seat=expected.seat,
+        command_id=expected.command_id,
+        prev_hash=found.prev_hash,
+        payload=expected.payload,
+        nonce=found.nonce,
     )
     return _encode(envelope) == found_bytes
 

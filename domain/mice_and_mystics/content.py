@@ -767,12 +767,16 @@ def index_library(records: dict[str, dict[str, Any]]) -> Library:
     """A Library from records grouped by kind and id (``records_of``), with the space indexes."""
     tiles = records["tiles"]
     return Library(
-        mice=dict(records["mice"]), minions=dict(records["minions"]),
-        tiles=dict(tiles), chapters=dict(records["chapters"]),
+        mice=dict(records["mice"]),
+        minions=dict(records["minions"]),
+        tiles=dict(tiles),
+        chapters=dict(records["chapters"]),
         spaces={s.id: s for t in tiles.values() for s in t.spaces},
         space_tile={s.id: t.id for t in tiles.values() for s in t.spaces},
-        items=dict(records["items"]), encounters=dict(records["encounters"]),
-        abilities=dict(records["abilities"]), search_cards=dict(records["search_cards"]),
+        items=dict(records["items"]),
+        encounters=dict(records["encounters"]),
+        abilities=dict(records["abilities"]),
+        search_cards=dict(records["search_cards"]),
     )
 
 

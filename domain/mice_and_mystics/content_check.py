@@ -26,8 +26,24 @@ from msgspec import Struct
 from domain.mice_and_mystics.content import Library, RoomTile
 
 # facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans, uncertain).
-EXIT_SIDES = {1: "", 2: "NES", 3: "ESW", 4: "NESW", 5: "EW", 6: "NS", 7: "NES", 8: "EW", 9: "ES",
-              10: "NSW", 11: "W", 12: "ES", 13: "NW", 14: "N", 15: "NS", 16: "NS"}
+EXIT_SIDES = {
+    1: "",
+    2: "NES",
+    3: "ESW",
+    4: "NESW",
+    5: "EW",
+    6: "NS",
+    7: "NES",
+    8: "EW",
+    9: "ES",
+    10: "NSW",
+    11: "W",
+    12: "ES",
+    13: "NW",
+    14: "N",
+    15: "NS",
+    16: "NS",
+}
 MINION_ENTRANCES = {
     1: (3, 3),
     2: (3, 3),
@@ -204,7 +220,8 @@ def _walls(tile: RoomTile, bad) -> None:
     for s in tile.spaces:
         px, py = s.centre
         crossings = sum(
-            1 for wall in tile.walls
+            1
+            for wall in tile.walls
             if (wall.a[1] > py) != (wall.b[1] > py)
             and px < wall.a[0] + (py - wall.a[1]) * (wall.b[0] - wall.a[0]) / (wall.b[1] - wall.a[1])
         )

@@ -313,8 +313,12 @@ def _minion_defeated(state: State, event: ev.MinionDefeated) -> State:
     figure = event.figure
     board = _move(state.board, figure, space_of(state, figure), None)
     return replace(
-        state, board=board, figures=_without(state.figures, figure), wounds=_without(state.wounds, figure),
-        greedy=tuple(f for f in state.greedy if f != figure), boss_cards=_without(state.boss_cards, figure),
+        state,
+        board=board,
+        figures=_without(state.figures, figure),
+        wounds=_without(state.wounds, figure),
+        greedy=tuple(f for f in state.greedy if f != figure),
+        boss_cards=_without(state.boss_cards, figure),
         effects=_without(state.effects, figure),
     )
 

@@ -70,10 +70,14 @@ def evolve_items(state: State, event: Event) -> State:
             turn = state.minion_turn
             if turn is not None and turn.figure in gone:
                 turn = replace(turn, stage="done")
-            return replace(state, board={s: figs for s, figs in board.items() if figs}, minion_turn=turn,
-                           figures={f: c for f, c in state.figures.items() if f not in gone},
-                           wounds={f: n for f, n in state.wounds.items() if f not in gone},
-                           effects={f: e for f, e in state.effects.items() if f not in gone})
+            return replace(
+                state,
+                board={s: figs for s, figs in board.items() if figs},
+                minion_turn=turn,
+                figures={f: c for f, c in state.figures.items() if f not in gone},
+                wounds={f: n for f, n in state.wounds.items() if f not in gone},
+                effects={f: e for f, e in state.effects.items() if f not in gone},
+            )
         case ie.EquipmentDiscarded(mouse=mouse, loadout=kept):
             return replace(state, equipped={**state.equipped, mouse: kept})
         case ie.MouseLeveledUp(mouse=mouse, ability=ability, cheese=n):
@@ -84,8 +88,12 @@ def evolve_items(state: State, event: Event) -> State:
         case ie.AbilityUsed(mouse=mouse, ability=ability, cost=n):
             turn = state.mouse_turn
             if turn is not None and turn.mouse == mouse:
-                turn = replace(turn, ability=ability, ability_uses=(*turn.ability_uses, ability),
-                               ability_after_action=turn.action is not None)
+                turn = replace(
+                    turn,
+                    ability=ability,
+                    ability_uses=(*turn.ability_uses, ability),
+                    ability_after_action=turn.action is not None,
+                )
             return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
         case ie.KnifeStrikesLeft(mouse=mouse, count=n) if (
             state.mouse_turn is not None and state.mouse_turn.mouse == mouse
@@ -110,8 +118,11 @@ def evolve_items(state: State, event: Event) -> State:
         case ie.PartyItemPickedUp(item=item):
             return replace(state, tokens={k: v for k, v in state.tokens.items() if k != item})
         case ie.PartyItemLost(item=item):
-            return replace(state, tokens={k: v for k, v in state.tokens.items() if k != item},
-                           party_items=tuple(i for i in state.party_items if i != item))
+            return replace(
+                state,
+                tokens={k: v for k, v in state.tokens.items() if k != item},
+                party_items=tuple(i for i in state.party_items if i != item),
+            )
         case ie.MouseCatapulted(mouse=mouse, origin=origin, space=space) if space_of(state, mouse) == origin:
             return replace(state, board=_board_move(state.board, mouse, origin, space))
         case ie.MouseDisplaced(mouse=mouse, origin=origin, space=space) if space_of(state, mouse) == origin:

@@ -91,11 +91,18 @@ from domain.mice_and_mystics.views import board_view, describe, initiative_view
 NAME = "mice-and-mystics"
 MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore, LeaveWater)
 ITEM_COMMANDS = {
-    Share: free_actions.decide_share, Equip: equip.decide_equip, Unequip: equip.decide_unequip,
-    LevelUp: free_actions.decide_level_up, UseAbility: ability_cards.decide_use_ability,
-    PlaceFishhook: party_items.decide_place_fishhook, RemoveFishhook: party_items.decide_remove_fishhook,
-    PlaceFork: fork.decide_place_fork, Catapult: fork.decide_catapult, PickUpFork: fork.decide_pick_up_fork,
-    ThrowGrapes: grapes.decide_throw_grapes, PlaceGrapes: bait.decide_place_grapes,
+    Share: free_actions.decide_share,
+    Equip: equip.decide_equip,
+    Unequip: equip.decide_unequip,
+    LevelUp: free_actions.decide_level_up,
+    UseAbility: ability_cards.decide_use_ability,
+    PlaceFishhook: party_items.decide_place_fishhook,
+    RemoveFishhook: party_items.decide_remove_fishhook,
+    PlaceFork: fork.decide_place_fork,
+    Catapult: fork.decide_catapult,
+    PickUpFork: fork.decide_pick_up_fork,
+    ThrowGrapes: grapes.decide_throw_grapes,
+    PlaceGrapes: bait.decide_place_grapes,
     UseScroll: scrolls.decide_use_scroll,
 }
 MOUSE_COMMANDS = (*MOUSE_COMMANDS, *ITEM_COMMANDS)
@@ -119,20 +126,29 @@ ROLLS = {
     chapter_1.MIZ_MAGGIE: chapter_1.resolve_miz_maggie,
     grapes.THROW: grapes.resolve_grapes,
 }
-SHUFFLES = {"initiative": resolve_initiative, summoning.NEW_MINIONS: summoning.resolve_new_minions,
-            explore.ENCOUNTER_INITIATIVE: explore.resolve_encounter_initiative}
-DRAWS = {"search": search.resolve_search_draw, "encounter": explore.resolve_encounter_draw,
-         bosses.BOSS_CARDS: bosses.resolve_boss_cards}
-DECISIONS = {captured.RELEASE: captured.resolve_release, search.KEEP: search.resolve_keep,
-             cards.PACK_DISCARD: cards.resolve_pack_limit,
-             bosses.BOSS_WOUND: bosses.resolve_boss_wound,
-             special_search.SPECIAL_SEARCH: special_search.resolve_special_search,
-             special_search.TREASURE_PICK: special_search.resolve_treasure_pick,
-             item_cards.CLOAK: item_cards.resolve_cloak,
-             starting_abilities.STARTING_ABILITY: starting_abilities.resolve_starting_ability,
-             knife_strike.KNIFE_STRIKE: knife_strike.resolve_knife_strike,
-             preemptive_shot.PREEMPTIVE_SHOT: preemptive_shot.resolve_preemptive_shot,
-             **dict.fromkeys(ties.TIE_DECISIONS, deferred.resume)}
+SHUFFLES = {
+    "initiative": resolve_initiative,
+    summoning.NEW_MINIONS: summoning.resolve_new_minions,
+    explore.ENCOUNTER_INITIATIVE: explore.resolve_encounter_initiative,
+}
+DRAWS = {
+    "search": search.resolve_search_draw,
+    "encounter": explore.resolve_encounter_draw,
+    bosses.BOSS_CARDS: bosses.resolve_boss_cards,
+}
+DECISIONS = {
+    captured.RELEASE: captured.resolve_release,
+    search.KEEP: search.resolve_keep,
+    cards.PACK_DISCARD: cards.resolve_pack_limit,
+    bosses.BOSS_WOUND: bosses.resolve_boss_wound,
+    special_search.SPECIAL_SEARCH: special_search.resolve_special_search,
+    special_search.TREASURE_PICK: special_search.resolve_treasure_pick,
+    item_cards.CLOAK: item_cards.resolve_cloak,
+    starting_abilities.STARTING_ABILITY: starting_abilities.resolve_starting_ability,
+    knife_strike.KNIFE_STRIKE: knife_strike.resolve_knife_strike,
+    preemptive_shot.PREEMPTIVE_SHOT: preemptive_shot.resolve_preemptive_shot,
+    **dict.fromkeys(ties.TIE_DECISIONS, deferred.resume),
+}
 
 
 def _decide(state: State, command: Command) -> list[Event]:

@@ -168,8 +168,15 @@ def board_view(state: State) -> BoardView:
             for s in tile.spaces
         )
         tiles.append(
-            TileView(tile=tile.id, number=tile.number, name=tile.name, column=placed.column, row=placed.row,
-                     provisional=tile.provisional, spaces=spaces)
+            TileView(
+                tile=tile.id,
+                number=tile.number,
+                name=tile.name,
+                column=placed.column,
+                row=placed.row,
+                provisional=tile.provisional,
+                spaces=spaces,
+            )
         )
     return BoardView(
         tiles=tuple(tiles),

@@ -72,7 +72,10 @@ class WebPages(Controller):
 
 
 STATIC_FILES = create_static_files_router(
-    path="/static", directories=[STATIC], name="web-static", include_in_schema=False,
+    path="/static",
+    directories=[STATIC],
+    name="web-static",
+    include_in_schema=False,
     cache_control=CacheControlHeader(no_cache=True),
 )
 """The scripts, styles and vendored assets under ``/static``."""

@@ -47,8 +47,11 @@ def random_game(seed: int, events: int, *, visibility: str = "unlisted") -> list
         ruleset="mice-and-mystics",
         setup=msgspec.Raw(msgspec.json.encode({"chapter": "chapter-1", "mice": MICE})),
         seats=tuple(Seat(name=s["name"], controls=tuple(s["controls"])) for s in SEATS),
-        dice_mode="server", undo_policy="all-seats", decision_policy="default",
-        dice_commitment=commitment(dice), visibility=visibility,  # type: ignore[arg-type]
+        dice_mode="server",
+        undo_policy="all-seats",
+        decision_policy="default",
+        dice_commitment=commitment(dice),
+        visibility=visibility,  # type: ignore[arg-type]
     )
     records = create(uuid4(), created, at=AT, seed=dice, command_id="c0")
     game = fold(None, records)
@@ -59,8 +62,9 @@ def random_game(seed: int, events: int, *, visibility: str = "unlisted") -> list
         nonlocal records, game, n
         n += 1
         try:
-            new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=dice,
-                       history=ListHistory(records))
+            new = play(
+                game, command, seat=seat, command_id=f"c{n}", at=AT, seed=dice, history=ListHistory(records)
+            )
         except DomainError:
             return False
         records = records + new
@@ -120,13 +124,22 @@ def reference_span_view(games: Games, game_id: UUID, kind: str, number: int, len
     before = games.game(game_id, first - 1)
     parts = turn_parts(before, records[first - 1 : last], lens)
     events = [e for e in audit_events(game.ruleset, records, lens) if first <= e.version <= last]
-    return _json(TurnView(
-        game_id=game_id, kind=kind, number=number, from_version=first, to_version=last,  # type: ignore[arg-type]
-        state_before=builtins(lens.state(before.state)),
-        state_after=builtins(lens.state(parts["after"].state)),
-        events=events, commands=parts["commands"], dice=parts["dice"], decisions=parts["decisions"],
-        log=parts["log"],
-    ))
+    return _json(
+        TurnView(
+            game_id=game_id,
+            kind=kind,
+            number=number,
+            from_version=first,
+            to_version=last,  # type: ignore[arg-type]
+            state_before=builtins(lens.state(before.state)),
+            state_after=builtins(lens.state(parts["after"].state)),
+            events=events,
+            commands=parts["commands"],
+            dice=parts["dice"],
+            decisions=parts["decisions"],
+            log=parts["log"],
+        )
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -140,8 +153,17 @@ def test_pages_turns_rounds_and_dice_equal_the_full_scans(client, seed):
     assert any(e["undone"] for e in full), "the game has undone events"
     rng = random.Random(seed)
     # Every page, walking the log with the cursor, with and without filters.
-    for params in ({}, {"seat": "red"}, {"seat": "server"}, {"type": "DiceRolled"}, {"type": "UndoApplied"},
-                   {"round": 2}, {"round": 3, "seat": "blue"}, {"type": "Nothing"}, {"round": 999}):
+    for params in (
+        {},
+        {"seat": "red"},
+        {"seat": "server"},
+        {"type": "DiceRolled"},
+        {"type": "UndoApplied"},
+        {"round": 2},
+        {"round": 3, "seat": "blue"},
+        {"type": "Nothing"},
+        {"round": 999},
+    ):
         after, walked = 0, []
         while True:
             limit = rng.choice([1, 3, 10, 100])
@@ -157,8 +179,10 @@ def test_pages_turns_rounds_and_dice_equal_the_full_scans(client, seed):
             after = page["next_after"]
         assert walked == [e for e in full if matches(e, params)]
     # Every turn and round, and one past the last.
-    for kind, count in (("turn", sum(1 for r in records if type(r.payload).__name__ == "TurnStarted")),
-                        ("round", sum(1 for r in records if type(r.payload).__name__ == "RoundStarted"))):
+    for kind, count in (
+        ("turn", sum(1 for r in records if type(r.payload).__name__ == "TurnStarted")),
+        ("round", sum(1 for r in records if type(r.payload).__name__ == "RoundStarted")),
+    ):
         for number in range(1, count + 2):
             r = client.get(f"/games/{game_id}/{kind}s/{number}")
             expected = reference_span_view(games, game_id, kind, number, lens)
@@ -173,9 +197,12 @@ def test_undone_marks_are_exact_after_undos_and_new_events(client):
     """Marks come from an index extended with new events only: they must follow every new undo."""
     games: Games = client.app.state.runtime.games
     records = random_game(7, 900)
-    first_part = next(i for i in range(len(records) // 2, len(records))
-                      if type(records[i].payload).__name__ == "CommandAccepted" and records[i].seat not in
-                      ("server", "policy"))
+    first_part = next(
+        i
+        for i in range(len(records) // 2, len(records))
+        if type(records[i].payload).__name__ == "CommandAccepted"
+        and records[i].seat not in ("server", "policy")
+    )
     game_id = store(games, records[:first_part])
     events = client.get(f"/games/{game_id}/events", params={"limit": 1000}).json()["events"]
     assert {e["version"] for e in events if e["undone"]} == undone_versions(records[:first_part])
@@ -298,8 +325,10 @@ def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
         log = records[:cut]
         undone = undone_versions(log)
         assert index.undone(1, cut, cut) == undone
-        rounds = {e.version: e.round for e in audit_events(ruleset, log, games.lens(games.game(game_id),
-                                                                                   SPECTATOR_VIEWER))}
+        rounds = {
+            e.version: e.round
+            for e in audit_events(ruleset, log, games.lens(games.game(game_id), SPECTATOR_VIEWER))
+        }
         assert {v: index.round_of(v) for v in range(1, cut + 1)} == rounds
         for kind in ("turn", "round"):
             for number in range(200):
@@ -312,8 +341,10 @@ def test_games_pages_list_public_and_own_games_in_creation_order(client):
     """Every page size, with and without a token's own games, from a warm and from a cold listing."""
     games: Games = client.app.state.runtime.games
     rng = random.Random(4)
-    created = [(store(games, random_game(100 + i, 10, visibility=v)), v)
-               for i, v in enumerate(rng.choice(["public", "unlisted", "private"]) for _ in range(14))]
+    created = [
+        (store(games, random_game(100 + i, 10, visibility=v)), v)
+        for i, v in enumerate(rng.choice(["public", "unlisted", "private"]) for _ in range(14))
+    ]
     own = {game_id for game_id, _ in rng.sample(created, 4)}
     for include in (frozenset(), own):
         expected = [g for g, v in created if v == "public" or g in include]

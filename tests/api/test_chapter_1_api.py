@@ -100,9 +100,15 @@ def test_miz_maggie_swats_on_a_miss_through_the_api__001_capitolo_1_farsi_vedere
 
 
 def create_party(client: Any, mice: list[str], sandbox: dict[str, Any]) -> tuple[str, dict[str, str]]:
-    r = client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": mice, "sandbox": sandbox},
-                                    "seats": [{"name": "red", "controls": mice}], "dice_mode": "manual",
-                                    "decision_policy": "ask"})
+    r = client.post(
+        "/games",
+        json={
+            "setup": {"chapter": "chapter-1", "mice": mice, "sandbox": sandbox},
+            "seats": [{"name": "red", "controls": mice}],
+            "dice_mode": "manual",
+            "decision_policy": "ask",
+        },
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     return body["game"]["id"], {"Authorization": f"Bearer {body['tokens'][0]['token']}"}
@@ -119,10 +125,16 @@ def refused(client: Any, game: str, auth: dict[str, str], command: dict[str, Any
 def test_guard_room_special_search_offers_tinkerers_treasure_through_the_api__001_capitolo_1_stanza_delle_guardie(  # noqa: E501
     client,
 ):
-    game, auth = create_party(client, ["nez", "filch"], {
-        "tiles": [{"tile": 5, "column": 0, "row": 0}],
-        "figures": [{"mouse": "nez", "space": "GR-6"}, {"mouse": "filch", "space": "GR-6"}],
-        "track": ["nez", "filch"], "search_deck": ["bow-of-precision", "cloak-of-displacement", "toothpick"]})
+    game, auth = create_party(
+        client,
+        ["nez", "filch"],
+        {
+            "tiles": [{"tile": 5, "column": 0, "row": 0}],
+            "figures": [{"mouse": "nez", "space": "GR-6"}, {"mouse": "filch", "space": "GR-6"}],
+            "track": ["nez", "filch"],
+            "search_deck": ["bow-of-precision", "cloak-of-displacement", "toothpick"],
+        },
+    )
     send(client, game, auth, {"type": "Search", "mouse": "nez"})
     send(client, game, auth, {"type": "Roll", "faces": [2]})
     pending = client.get(f"/games/{game}").json()["pending"]

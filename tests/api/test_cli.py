@@ -256,12 +256,20 @@ def _closed_port() -> int:
 def test_the_console_script_names_an_unreachable_postgresql_in_one_line(tmp_path, command):
     port = _closed_port()
     env = _postgres_at(port, dict(os.environ))
-    done = subprocess.run([sys.executable, "-m", "service.cli", *command], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", *command],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == EXIT_STORE, done.stderr
     err = _one_line(done.stderr)
-    assert err == (f"dicelog {command[0]}: cannot connect to PostgreSQL at 127.0.0.1:{port}, "
-                   "database games_db, user postgres: Connection refused\n")
+    assert err == (
+        f"dicelog {command[0]}: cannot connect to PostgreSQL at 127.0.0.1:{port}, "
+        "database games_db, user postgres: Connection refused\n"
+    )
 
 
 @pytest.mark.parametrize("command", UNREACHABLE)

@@ -20,15 +20,25 @@ def _mice_with_fast_filch() -> dict:
 
 
 def test_a_content_pack_overrides_shipped_content_for_that_game_only(client):
-    body = {"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, "dice_mode": "manual",
-            "content_pack": {"mice.json": _mice_with_fast_filch()}}
+    body = {
+        "setup": {"chapter": "chapter-1", "mice": MICE},
+        "seats": SEATS,
+        "dice_mode": "manual",
+        "content_pack": {"mice.json": _mice_with_fast_filch()},
+    }
     r = client.post("/games", json=body)
     assert r.status_code == 201, r.text
     game_id = r.json()["game"]["id"]
     tokens = {t["seat"]: t["token"] for t in r.json()["tokens"]}
     cards = sorted(client.get(f"/games/{game_id}").json()["pending"]["cards"], key=lambda c: c != "filch")
-    send = lambda command: client.post(f"/games/{game_id}/commands", json={"command": command},  # noqa: E731
-                                       headers={"Authorization": f"Bearer {tokens['red']}"})
+
+    def send(command: dict) -> object:
+        return client.post(
+            f"/games/{game_id}/commands",
+            json={"command": command},
+            headers={"Authorization": f"Bearer {tokens['red']}"},
+        )
+
     assert send({"type": "Shuffle", "order": cards}).status_code == 201
     assert client.get(f"/games/{game_id}").json()["turn"] == "filch"
     assert send({"type": "Move", "mouse": "filch"}).status_code == 201
@@ -50,8 +60,11 @@ def test_a_content_pack_overrides_shipped_content_for_that_game_only(client):
 
 
 def test_a_broken_content_pack_is_refused_with_a_problem(client):
-    body = {"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS,
-            "content_pack": {"not-a-content-file.json": {}}}
+    body = {
+        "setup": {"chapter": "chapter-1", "mice": MICE},
+        "seats": SEATS,
+        "content_pack": {"not-a-content-file.json": {}},
+    }
     r = client.post("/games", json=body)
     assert r.status_code == 422 and r.json()["rule"] == "setup.content-pack"
     broken = {"tile-05-guard-room.json": {"id": "guard-room"}}

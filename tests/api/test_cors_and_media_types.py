@@ -41,9 +41,14 @@ def cors(tmp_path: Path) -> Iterator[TestClient[Any]]:
 
 
 def _preflight(client: TestClient[Any], path: str, origin: str, headers: str) -> Any:
-    return client.options(path, headers={
-        "Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": headers,
-    })
+    return client.options(
+        path,
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": headers,
+        },
+    )
 
 
 def _names(value: str | None) -> set[str]:
@@ -68,13 +73,18 @@ def test_cors_is_off_by_default(plain):
 
 def test_a_preflight_from_an_allowed_origin_allows_what_clients_send(cors):
     table = Table(cors)
-    r = _preflight(cors, f"/games/{table.id}/commands", APP_ORIGIN,
-                   "Authorization, Content-Type, Idempotency-Key, Last-Event-ID")
+    r = _preflight(
+        cors,
+        f"/games/{table.id}/commands",
+        APP_ORIGIN,
+        "Authorization, Content-Type, Idempotency-Key, Last-Event-ID",
+    )
     assert r.status_code == 204, r.text
     assert r.headers["access-control-allow-origin"] == APP_ORIGIN
     assert "origin" in _names(r.headers["vary"])
     assert {"authorization", "content-type", "idempotency-key", "last-event-id"} <= _names(
-        r.headers["access-control-allow-headers"])
+        r.headers["access-control-allow-headers"]
+    )
     assert {"get", "post"} <= _names(r.headers["access-control-allow-methods"])
     assert "access-control-allow-credentials" not in r.headers, "tokens travel in Authorization, not cookies"
     assert int(r.headers["access-control-max-age"]) > 0
@@ -84,8 +94,14 @@ def test_responses_to_an_allowed_origin_expose_the_headers_clients_read(cors):
     r = cors.post("/games", json=GAME, headers={"Origin": "http://localhost:5173"})
     assert r.status_code == 201, r.text
     assert r.headers["access-control-allow-origin"] == "http://localhost:5173"
-    assert {"location", "retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset",
-            "ratelimit-policy"} <= _names(r.headers["access-control-expose-headers"])
+    assert {
+        "location",
+        "retry-after",
+        "ratelimit-limit",
+        "ratelimit-remaining",
+        "ratelimit-reset",
+        "ratelimit-policy",
+    } <= _names(r.headers["access-control-expose-headers"])
 
 
 def test_a_disallowed_origin_gets_no_cors_grant(cors):
@@ -114,8 +130,16 @@ def test_cors_origins_setting():
         {"DICELOG_CORS_ORIGINS": " https://a.example , http://localhost:5173 "}
     ).cors_origins == ("https://a.example", "http://localhost:5173")
     assert Settings.from_env({"DICELOG_CORS_ORIGINS": "*"}).cors_origins == ("*",)
-    assert Settings.from_env({"DICELOG_CORS_ORIGINS": "http://[::1]:8080"}).cors_origins == ("http://[::1]:8080",)
-    for bad in ("*, https://a.example", "https://a.example/app", "a.example", "ftp://a.example", "https://*.example"):
+    assert Settings.from_env({"DICELOG_CORS_ORIGINS": "http://[::1]:8080"}).cors_origins == (
+        "http://[::1]:8080",
+    )
+    for bad in (
+        "*, https://a.example",
+        "https://a.example/app",
+        "a.example",
+        "ftp://a.example",
+        "https://*.example",
+    ):
         with pytest.raises(ValueError, match="DICELOG_CORS_ORIGINS"):
             Settings.from_env({"DICELOG_CORS_ORIGINS": bad})
 
@@ -131,8 +155,10 @@ def _assert_415(r: Any) -> None:
     assert "application/json" in problem["detail"]
 
 
-@pytest.mark.parametrize("content_type", ["text/plain", "text/plain; charset=utf-8",
-                                          "application/x-www-form-urlencoded", "application/xml"])
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "application/xml"],
+)
 def test_creating_a_game_with_a_body_that_is_not_json_is_415_and_stores_nothing(plain, content_type):
     before = _stored(plain)
     r = plain.post("/games", content=json.dumps(GAME), headers={"Content-Type": content_type})
@@ -146,18 +172,31 @@ def test_a_command_with_a_text_plain_body_is_415_and_changes_nothing(plain):
     before, version = _stored(plain), table.summary()["version"]
     mouse = table.summary()["turn"]
     body = json.dumps({"command": {"type": "EndTurn", "mouse": mouse}, "expected_version": version})
-    r = plain.post(f"/games/{table.id}/commands", content=body,
-                   headers={**table.auth(table.seat_of(mouse)), "Content-Type": "text/plain"})
+    r = plain.post(
+        f"/games/{table.id}/commands",
+        content=body,
+        headers={**table.auth(table.seat_of(mouse)), "Content-Type": "text/plain"},
+    )
     _assert_415(r)
     assert _stored(plain) == before and table.summary()["version"] == version
     # The same body as JSON is accepted: the 415 was about the media type only.
-    r = plain.post(f"/games/{table.id}/commands", content=body,
-                   headers={**table.auth(table.seat_of(mouse)), "Content-Type": "application/json"})
+    r = plain.post(
+        f"/games/{table.id}/commands",
+        content=body,
+        headers={**table.auth(table.seat_of(mouse)), "Content-Type": "application/json"},
+    )
     assert r.status_code == 201, r.text
 
 
-@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8",
-                                          "Application/JSON", "application/vnd.dicelog+json"])
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/json",
+        "application/json; charset=utf-8",
+        "Application/JSON",
+        "application/vnd.dicelog+json",
+    ],
+)
 def test_json_media_types_are_accepted(plain, content_type):
     r = plain.post("/games", content=json.dumps(GAME), headers={"Content-Type": content_type})
     assert r.status_code == 201, r.text

@@ -46,8 +46,11 @@ def _play_to_end(client: TestClient[Any], game_id: str, tokens: dict[str, str]) 
             return
         piece = game["turn"]
         seat = "one" if piece == "a" else "two"
-        r = client.post(f"/games/{game_id}/commands", json={"command": {"type": "Advance", "piece": piece}},
-                        headers=_auth(tokens[seat]))
+        r = client.post(
+            f"/games/{game_id}/commands",
+            json={"command": {"type": "Advance", "piece": piece}},
+            headers=_auth(tokens[seat]),
+        )
         assert r.status_code == 201, r.text
     raise AssertionError("the race did not end")
 
@@ -65,8 +68,11 @@ def test_a_fork_of_a_running_game_played_to_its_end_reveals_its_own_seed_not_the
     game_id, tokens = made["game"]["id"], {t["seat"]: t["token"] for t in made["tokens"]}
     piece = made["game"]["turn"]
     seat = "one" if piece == "a" else "two"
-    r = race.post(f"/games/{game_id}/commands", json={"command": {"type": "Advance", "piece": piece}},
-                  headers=_auth(tokens[seat]))
+    r = race.post(
+        f"/games/{game_id}/commands",
+        json={"command": {"type": "Advance", "piece": piece}},
+        headers=_auth(tokens[seat]),
+    )
     assert r.status_code == 201, r.text
     version = race.get(f"/games/{game_id}").json()["version"]
     fork = race.post(
@@ -120,8 +126,11 @@ def test_a_command_of_another_ruleset_is_a_clear_422_and_changes_nothing(race):
     made = _new(race)
     game_id, tokens = made["game"]["id"], {t["seat"]: t["token"] for t in made["tokens"]}
     version = made["game"]["version"]
-    r = race.post(f"/games/{game_id}/commands", json={"command": {"type": "EndTurn", "mouse": "a"}},
-                  headers=_auth(tokens["one"]))
+    r = race.post(
+        f"/games/{game_id}/commands",
+        json={"command": {"type": "EndTurn", "mouse": "a"}},
+        headers=_auth(tokens["one"]),
+    )
     assert r.status_code == 422 and r.json()["rule"] == "command.wrong-ruleset", r.text
     assert "race" in r.json()["detail"] and r.headers["content-type"].startswith("application/problem+json")
     assert race.get(f"/games/{game_id}").json()["version"] == version

@@ -131,9 +131,14 @@ def test_creating_a_game_while_the_store_is_locked_is_503_and_creates_nothing(ap
     store = _games_file(app)
     before = _stored_rows(store)
     with _write_locked(store):
-        r = app.post("/games", json={"ruleset": "mice-and-mystics",
-                                     "setup": {"chapter": "chapter-1", "mice": MICE},
-                                     "seats": [{"name": "red", "controls": MICE}]})
+        r = app.post(
+            "/games",
+            json={
+                "ruleset": "mice-and-mystics",
+                "setup": {"chapter": "chapter-1", "mice": MICE},
+                "seats": [{"name": "red", "controls": MICE}],
+            },
+        )
         assert _assert_503(r, "locked")["outcome"] == "not-stored"
     assert _stored_rows(store) == before
     assert app.get("/games", params={"limit": 100}).status_code == 200
@@ -246,24 +251,41 @@ def _faults() -> list[tuple[str, BaseException, str]]:
     pool_timeout = "couldn't get a connection after 4.00 sec"
     return [
         ("sqlite locked", _wrapped(lib_op, sqlite3.OperationalError("database is locked")), "locked"),
-        ("sqlite full", _wrapped(lib_op, sqlite3.OperationalError("database or disk is full")),
-         "disk-full"),
+        ("sqlite full", _wrapped(lib_op, sqlite3.OperationalError("database or disk is full")), "disk-full"),
         ("sqlite io", _wrapped(lib_op, sqlite3.OperationalError("disk I/O error")), "io-error"),
         ("sqlite read-only", sqlite3.OperationalError("attempt to write a readonly database"), "read-only"),
-        ("sqlite cannot open", _wrapped(lib_if, sqlite3.OperationalError("unable to open database file")),
-         "unavailable"),
+        (
+            "sqlite cannot open",
+            _wrapped(lib_if, sqlite3.OperationalError("unable to open database file")),
+            "unavailable",
+        ),
         ("sqlite pool", es.ConnectionUnavailableError("Timed out waiting for connection"), "pool-timeout"),
-        ("pg killed", _wrapped(lib_op, psycopg.OperationalError(
-            "terminating connection due to administrator command")), "connection-lost"),
-        ("pg closed", _wrapped(lib_if, psycopg.InterfaceError("the connection is closed")),
-         "connection-lost"),
-        ("pg unwrapped", psycopg.OperationalError("server closed the connection unexpectedly"),
-         "connection-lost"),
+        (
+            "pg killed",
+            _wrapped(lib_op, psycopg.OperationalError("terminating connection due to administrator command")),
+            "connection-lost",
+        ),
+        (
+            "pg closed",
+            _wrapped(lib_if, psycopg.InterfaceError("the connection is closed")),
+            "connection-lost",
+        ),
+        (
+            "pg unwrapped",
+            psycopg.OperationalError("server closed the connection unexpectedly"),
+            "connection-lost",
+        ),
         ("pg pool", _wrapped(lib_op, psycopg_pool.PoolTimeout(pool_timeout)), "pool-timeout"),
         ("pg pool unwrapped", psycopg_pool.PoolTimeout(pool_timeout), "pool-timeout"),
         ("pg disk full", _wrapped(lib_op, psycopg.errors.DiskFull("could not extend file")), "disk-full"),
-        ("pg read-only", _wrapped(es.InternalError, psycopg.errors.ReadOnlySqlTransaction(
-            "cannot execute INSERT in a read-only transaction")), "read-only"),
+        (
+            "pg read-only",
+            _wrapped(
+                es.InternalError,
+                psycopg.errors.ReadOnlySqlTransaction("cannot execute INSERT in a read-only transaction"),
+            ),
+            "read-only",
+        ),
         ("library generic", es.PersistenceError("something of the store"), "unavailable"),
         ("redis down", redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379"), "redis"),
         ("redis slow", redis.TimeoutError("Timeout reading from socket"), "redis"),
@@ -292,8 +314,11 @@ def test_every_infrastructure_error_is_503_with_retry_after(app, monkeypatch, ca
     monkeypatch.setattr(games, "game", fail)
     with caplog.at_level(logging.WARNING, logger="dicelog"):
         read = app.get(f"/games/{table.id}")
-        write = app.post(f"/games/{table.id}/commands",
-                         json={"command": {"type": "EndTurn", "mouse": "filch"}}, headers=table.auth("red"))
+        write = app.post(
+            f"/games/{table.id}/commands",
+            json={"command": {"type": "EndTurn", "mouse": "filch"}},
+            headers=table.auth("red"),
+        )
     assert "outcome" not in _assert_503(read, reason), "a read changes nothing: no outcome to tell"
     assert _assert_503(write, reason)["outcome"] in ("not-stored", "unknown")
     assert not [r for r in caplog.records if r.exc_info], "a 503 logs one line, no traceback"
@@ -362,8 +387,11 @@ def test_a_body_nested_10000_deep_is_400_without_a_traceback(app, caplog, kind, 
     before = _stored_rows(store)
     body = '{"command": ' + _deep(10_000, kind) + "}"
     with caplog.at_level(logging.WARNING):
-        r = app.post(route.format(id=table.id), content=body,
-                     headers={**table.auth("red"), "Content-Type": "application/json"})
+        r = app.post(
+            route.format(id=table.id),
+            content=body,
+            headers={**table.auth("red"), "Content-Type": "application/json"},
+        )
     assert r.status_code == 400 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text[:300]
     assert r.json()["type"] == BODY_TOO_DEEP and r.json()["max_depth"] == MAX_DEPTH
     assert not [rec for rec in caplog.records if rec.exc_info or rec.levelno >= logging.ERROR]
@@ -386,8 +414,11 @@ def test_a_3_mib_body_is_413(app):
     before = _stored_rows(store)
     pad = "y" * (3 * 1024 * 1024)
     body = msgspec.json.encode({"command": {"type": "EndTurn", "mouse": "filch"}, "pad": pad})
-    r = app.post(f"/games/{table.id}/commands", content=body,
-                 headers={**table.auth("red"), "Content-Type": "application/json"})
+    r = app.post(
+        f"/games/{table.id}/commands",
+        content=body,
+        headers={**table.auth("red"), "Content-Type": "application/json"},
+    )
     assert r.status_code == 413 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text[:300]
     assert r.json()["type"] == BODY_TOO_LARGE and r.json()["max_bytes"] == 2 * 1024 * 1024
     assert _stored_rows(store) == before
@@ -404,9 +435,13 @@ def test_a_body_without_content_length_is_cut_at_the_limit(tmp_path):
                 yield b"y" * 1024
             yield b'"}'
 
-        r = client.post(f"/games/{table.id}/commands", content=chunks(),
-                        headers={**table.auth("red"), "Content-Type": "application/json"})
+        r = client.post(
+            f"/games/{table.id}/commands",
+            content=chunks(),
+            headers={**table.auth("red"), "Content-Type": "application/json"},
+        )
         assert r.status_code == 413 and r.json()["max_bytes"] == 64 * 1024, r.text[:300]
-        small = client.post(f"/games/{table.id}/commands", json={"command": {"type": "Nope"}},
-                            headers=table.auth("red"))
+        small = client.post(
+            f"/games/{table.id}/commands", json={"command": {"type": "Nope"}}, headers=table.auth("red")
+        )
         assert small.status_code in (400, 422), small.text

@@ -27,8 +27,10 @@ def test_bad_setup_is_a_422_problem_and_creates_nothing(client):
     before = client.get("/games").json()["games"]
     r = client.post(
         "/games",
-        json={"setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "lily"]},
-              "seats": [{"name": "red", "controls": ["collin", "filch", "maginos", "lily"]}]},
+        json={
+            "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "lily"]},
+            "seats": [{"name": "red", "controls": ["collin", "filch", "maginos", "lily"]}],
+        },
     )
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     problem = r.json()
@@ -243,7 +245,8 @@ def test_altering_one_stored_event_is_detected_by_verify(client, tmp_path: Path)
     )
     db.commit()
     client.app.state.runtime.games.repository.cache.cache.clear() if hasattr(
-        client.app.state.runtime.games.repository.cache, "cache") else None
+        client.app.state.runtime.games.repository.cache, "cache"
+    ) else None
     report = client.post(f"/games/{table.id}/verify").json()["verification"]
     assert not report["ok"] and report["divergence"]["version"] == 5 and report["events"] == n
 

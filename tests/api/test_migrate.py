@@ -103,8 +103,17 @@ def test_migrate_creates_every_table_once_and_a_second_run_changes_nothing(store
     tables = _tables(store)
     names = {name.rsplit(":", 1)[-1] for name in tables}
     if store.store == "postgres":
-        expected = {"games_events", "games_snapshots", "initiative_documents", "initiative_tracking",
-                    "board_documents", "board_tracking", "log_lines", "log_tracking", "publisher_tracking"}
+        expected = {
+            "games_events",
+            "games_snapshots",
+            "initiative_documents",
+            "initiative_tracking",
+            "board_documents",
+            "board_tracking",
+            "log_lines",
+            "log_tracking",
+            "publisher_tracking",
+        }
     else:
         expected = {"stored_events", "stored_snapshots", "documents", "log_lines", "tracking"}
     assert expected | {VERSION_TABLE} <= names, names

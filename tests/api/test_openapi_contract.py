@@ -64,13 +64,16 @@ def test_every_operation_has_a_short_unique_operation_id_a_summary_and_a_descrip
 def test_every_parameter_schema_and_property_is_described():
     missing = [
         f"{method.upper()} {path} parameter {p['name']}"
-        for path, method, op in OPERATIONS for p in op.get("parameters", ()) if not p.get("description")
+        for path, method, op in OPERATIONS
+        for p in op.get("parameters", ())
+        if not p.get("description")
     ]
     for name, schema in SCHEMAS.items():
         if not schema.get("description"):
             missing.append(f"schema {name}")
         missing += [
-            f"property {name}.{prop}" for prop, sub in schema.get("properties", {}).items()
+            f"property {name}.{prop}"
+            for prop, sub in schema.get("properties", {}).items()
             if not sub.get("description")
         ]
     assert not missing, f"{len(missing)} without a description, e.g. {missing[:20]}"
@@ -178,8 +181,11 @@ def test_each_example_is_accepted_by_the_live_app_and_201s_send_location(live):
     assert command.status_code in (201, 409, 422), command.text
     legal = httpx.get(f"{live}/games/{game_id}/legal-commands", headers=auth).json()
     version = legal["version"]
-    sent = httpx.post(f"{live}/games/{game_id}/commands", headers=auth,
-                      json={"command": legal["commands"][0], "expected_version": version})
+    sent = httpx.post(
+        f"{live}/games/{game_id}/commands",
+        headers=auth,
+        json={"command": legal["commands"][0], "expected_version": version},
+    )
     assert sent.status_code == 201, sent.text
     page = httpx.get(f"{live}{sent.headers['location']}").json()
     assert [e["version"] for e in page["events"]][: len(sent.json()["events"])] == [
@@ -191,7 +197,8 @@ def test_each_example_is_accepted_by_the_live_app_and_201s_send_location(live):
     assert campaign.status_code == 201, campaign.text
     assert httpx.get(f"{live}{campaign.headers['location']}").status_code == 200
     revert = httpx.post(
-        f"{live}{campaign.headers['location']}/reverts", json=EXAMPLES["requestCampaignRevert"],
+        f"{live}{campaign.headers['location']}/reverts",
+        json=EXAMPLES["requestCampaignRevert"],
         headers={"Authorization": f"Bearer {campaign.json()['tokens'][0]['token']}"},
     )
     assert revert.status_code in (201, 409, 422), revert.text
@@ -199,9 +206,16 @@ def test_each_example_is_accepted_by_the_live_app_and_201s_send_location(live):
 
 # --- Stateful: schemathesis follows the links from POST /games with the created game's token.
 
-_stateful = schemathesis.openapi.from_dict(DOC).include(operation_id=[
-    "createGame", "getGame", "sendCommand", "getLegalCommands", "listEvents", "getState",
-])
+_stateful = schemathesis.openapi.from_dict(DOC).include(
+    operation_id=[
+        "createGame",
+        "getGame",
+        "sendCommand",
+        "getLegalCommands",
+        "listEvents",
+        "getState",
+    ]
+)
 
 
 class _Tokens:
@@ -232,7 +246,8 @@ def stateful_machine(live):
             self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
         ) -> None:
             case.validate_response(
-                response, transport_kwargs=kwargs or None,
+                response,
+                transport_kwargs=kwargs or None,
                 excluded_checks=[allow_header_conformance, positive_data_acceptance],
             )
 
@@ -241,7 +256,12 @@ def stateful_machine(live):
 
 def test_stateful_scenarios_following_the_links_keep_the_contract(stateful_machine):
     """Bounded budget for CI: scenarios start with ``createGame`` and follow its links."""
-    stateful_machine.run(settings=settings(
-        max_examples=25, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck),
-    ))
+    stateful_machine.run(
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=6,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
     assert _Tokens.by_game, "no scenario created a game"

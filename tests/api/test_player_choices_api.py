@@ -47,6 +47,7 @@ def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_contro
     assert client.get(f"/games/{game}").json()["pending"]["type"] == "ShuffleRequested"
     state = client.get(f"/games/{game}/state").json()["state"]
     assert state["abilities"] == {m: [a] for m, a in chosen.items()}
+
     def logged() -> bool:  # the log is a projection: it follows the store a moment later
         log = client.get(f"/games/{game}/log").json()
         return any("takes the ability card" in str(line) for line in log.get("lines", []))
@@ -76,10 +77,16 @@ def test_starting_abilities_in_the_setup_document_and_a_refused_one__001_sceglie
 
 
 def test_share_as_an_exchange_and_refusals_through_the_api__001_condividere(client):
-    game, auth = create_party(client, ["filch", "collin"], {
-        "tiles": [{"tile": 5, "column": 0, "row": 0}],
-        "figures": [{"mouse": "filch", "space": "GR-6"}, {"mouse": "collin", "space": "GR-6"}],
-        "track": ["filch", "collin"], "mouse_cheese": {"collin": 2}})
+    game, auth = create_party(
+        client,
+        ["filch", "collin"],
+        {
+            "tiles": [{"tile": 5, "column": 0, "row": 0}],
+            "figures": [{"mouse": "filch", "space": "GR-6"}, {"mouse": "collin", "space": "GR-6"}],
+            "track": ["filch", "collin"],
+            "mouse_cheese": {"collin": 2},
+        },
+    )
     events = send(
         client, game, auth, {"type": "Share", "mouse": "filch", "with_mouse": "collin", "take_cheese": 2}
     )
@@ -96,10 +103,15 @@ def test_share_as_an_exchange_and_refusals_through_the_api__001_condividere(clie
 
 
 def test_a_scroll_the_pack_does_not_hold_is_refused_through_the_api__001_carte_ricerca(client):
-    game, auth = create_party(client, ["filch", "collin"], {
-        "tiles": [{"tile": 5, "column": 0, "row": 0}],
-        "figures": [{"mouse": "filch", "space": "GR-6"}, {"mouse": "collin", "space": "GR-6"}],
-        "track": ["filch", "collin"]})
+    game, auth = create_party(
+        client,
+        ["filch", "collin"],
+        {
+            "tiles": [{"tile": 5, "column": 0, "row": 0}],
+            "figures": [{"mouse": "filch", "space": "GR-6"}, {"mouse": "collin", "space": "GR-6"}],
+            "track": ["filch", "collin"],
+        },
+    )
     problem = refused(
         client, game, auth, {"type": "UseScroll", "mouse": "filch", "card": "scroll-of-levitation"}
     )

@@ -109,8 +109,13 @@ def test_get_requests_are_never_limited(make_client):
     client = make_client(rate_limit_create="1/minute", rate_limit_commands="1/minute")
     table = Table(client)
     for _ in range(5):
-        for path in ["/games", f"/games/{table.id}", f"/games/{table.id}/events",
-                     f"/games/{table.id}/legal-commands", "/health"]:
+        for path in [
+            "/games",
+            f"/games/{table.id}",
+            f"/games/{table.id}/events",
+            f"/games/{table.id}/legal-commands",
+            "/health",
+        ]:
             r = client.get(path, headers=table.auth("red"))
             assert r.status_code == 200, (path, r.text)
             assert "ratelimit-limit" not in r.headers
@@ -181,15 +186,18 @@ def test_the_defaults_are_30_creations_and_120_commands_a_minute():
     settings = Settings.from_env({})
     assert parse_rate_limit(settings.rate_limit_create, "x") == ("minute", 30)
     assert parse_rate_limit(settings.rate_limit_commands, "x") == ("minute", 120)
-    settings = Settings.from_env({"DICELOG_RATE_LIMIT_CREATE": " 5 / Hour ",
-                                  "DICELOG_RATE_LIMIT_COMMANDS": "off"})
+    settings = Settings.from_env(
+        {"DICELOG_RATE_LIMIT_CREATE": " 5 / Hour ", "DICELOG_RATE_LIMIT_COMMANDS": "off"}
+    )
     assert parse_rate_limit(settings.rate_limit_create, "x") == ("hour", 5)
     assert parse_rate_limit(settings.rate_limit_commands, "x") is None
 
 
 @pytest.mark.parametrize("variable", ["DICELOG_RATE_LIMIT_CREATE", "DICELOG_RATE_LIMIT_COMMANDS"])
-@pytest.mark.parametrize("value", ["", "30", "30/minutes", "0/minute", "-1/minute", "1.5/hour", "ten/day",
-                                   "10/week", "20000/day", "on"])
+@pytest.mark.parametrize(
+    "value",
+    ["", "30", "30/minutes", "0/minute", "-1/minute", "1.5/hour", "ten/day", "10/week", "20000/day", "on"],
+)
 def test_a_bad_value_is_a_clear_error_naming_the_variable(variable, value):
     with pytest.raises(ValueError, match=variable) as raised:
         Settings.from_env({variable: value})
@@ -206,8 +214,9 @@ def test_rate_limit_store_keys_hold_a_sha256_of_the_token_never_the_token(make_c
     table = Table(client)
     for seat in table.tokens:
         table.send(seat, {"type": "EndTurn", "mouse": "nez"})
-    fork = client.post(f"/games/{table.id}/forks", json={"version": table.summary()["version"]},
-                       headers=table.auth("red"))
+    fork = client.post(
+        f"/games/{table.id}/forks", json={"version": table.summary()["version"]}, headers=table.auth("red")
+    )
     assert fork.status_code == 201, fork.text
     stored = client.app.stores.get(STORE_NAME)._store  # MemoryStore: key -> StorageObject
     keys = list(stored)
@@ -223,8 +232,11 @@ def test_expired_counters_are_swept_from_the_memory_store(make_client, monkeypat
     table = Table(client)
     store = client.app.stores.get(STORE_NAME)
     for n in range(3):
-        client.post(f"/games/{table.id}/commands", json={"command": {"type": "EndTurn", "mouse": "nez"}},
-                    headers={"Authorization": f"Bearer not-a-token-{n}"})
+        client.post(
+            f"/games/{table.id}/commands",
+            json={"command": {"type": "EndTurn", "mouse": "nez"}},
+            headers={"Authorization": f"Bearer not-a-token-{n}"},
+        )
     assert sum(k.startswith("QuotaMiddleware::commands|") for k in store._store) == 3
     time.sleep(1.1)
     monkeypatch.setattr(quotas, "SWEEP_INTERVAL", 0.0)
@@ -256,8 +268,19 @@ class RedisServer:
         import redis
 
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.dir)],
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.dir),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -294,8 +317,12 @@ def test_replicas_share_their_counters_in_redis_under_hashed_keys(make_client, r
     import redis
 
     redis_url = redis_server.url
-    settings = {"redis_url": redis_url, "embedded_worker": False, "rate_limit_create": "3/minute",
-                "rate_limit_commands": "2/minute"}
+    settings = {
+        "redis_url": redis_url,
+        "embedded_worker": False,
+        "rate_limit_create": "3/minute",
+        "rate_limit_commands": "2/minute",
+    }
     one, two = make_client(**settings), make_client(**settings)
     table = Table(one)
     assert two.post("/games", json=GAME).status_code == 201

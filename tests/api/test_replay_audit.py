@@ -70,8 +70,15 @@ def test_the_dice_proof_shows_the_commitment_and_every_roll_but_not_the_seed_bef
 def _host_table(client) -> Table:
     table = Table.__new__(Table)
     table.client = client
-    r = client.post("/games", json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS,
-                                    "dice_mode": "manual", "undo_policy": "host"})
+    r = client.post(
+        "/games",
+        json={
+            "setup": {"chapter": "chapter-1", "mice": MICE},
+            "seats": SEATS,
+            "dice_mode": "manual",
+            "undo_policy": "host",
+        },
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     table.id, table.game = body["game"]["id"], body["game"]

@@ -4,10 +4,17 @@ with problem+json (422, a ``setup.*`` rule) when it cannot be."""
 from __future__ import annotations
 
 SEATS = [{"name": "red", "controls": ["collin", "filch"]}]
-SANDBOX = {"tiles": [{"tile": "guard-room", "column": 0, "row": 0}, {"tile": 4, "column": 1, "row": 0}],
-           "figures": [{"mouse": "collin", "space": "GR-8"}, {"mouse": "filch", "space": "GR-8"},
-                       {"card": "rat-warriors", "space": "GR-4", "wounds": 0}],
-           "track": ["filch", "rat-warriors", "collin"], "cheese_wheel": 3, "hourglass_page": 2}
+SANDBOX = {
+    "tiles": [{"tile": "guard-room", "column": 0, "row": 0}, {"tile": 4, "column": 1, "row": 0}],
+    "figures": [
+        {"mouse": "collin", "space": "GR-8"},
+        {"mouse": "filch", "space": "GR-8"},
+        {"card": "rat-warriors", "space": "GR-4", "wounds": 0},
+    ],
+    "track": ["filch", "rat-warriors", "collin"],
+    "cheese_wheel": 3,
+    "hourglass_page": 2,
+}
 
 
 def test_create_a_game_from_a_sandbox_table__design_content_is_data(client):
@@ -40,7 +47,14 @@ def test_a_sandbox_with_an_unknown_space_is_refused__design_content_is_data(clie
 
 
 def test_a_sandbox_with_a_full_space_is_refused__001_condividere_le_caselle(client):
-    bad = {**SANDBOX, "figures": [{"mouse": "collin", "space": "GR-8"}, {"mouse": "filch", "space": "GR-8"},
-                                  {"card": "spider", "space": "GR-8"}], "track": None}
+    bad = {
+        **SANDBOX,
+        "figures": [
+            {"mouse": "collin", "space": "GR-8"},
+            {"mouse": "filch", "space": "GR-8"},
+            {"card": "spider", "space": "GR-8"},
+        ],
+        "track": None,
+    }
     r = client.post("/games", json={"setup": {"mice": ["collin", "filch"], "sandbox": bad}, "seats": SEATS})
     assert r.status_code == 422 and "setup.space-full" in r.text

@@ -88,8 +88,9 @@ def next_event(blocks: Iterator[dict[str, Any]]) -> dict[str, Any]:
 
 def race_game(http: httpx.Client, goal: int = 1) -> dict[str, Any]:
     """A new game of the test ruleset ``race`` (with ``goal`` 1, the first ``Advance`` ends it)."""
-    r = http.post("/games", json={"ruleset": "race", "setup": {"pieces": ["a", "b"], "goal": goal},
-                                  "seats": RACE_SEATS})
+    r = http.post(
+        "/games", json={"ruleset": "race", "setup": {"pieces": ["a", "b"], "goal": goal}, "seats": RACE_SEATS}
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -100,8 +101,11 @@ def advance(http: httpx.Client, made: dict[str, Any]) -> dict[str, Any]:
     auditor = {"Authorization": f"Bearer {made['auditor_token']}"}
     piece = http.get(f"/games/{game_id}", headers=auditor).json()["turn"]
     token = next(t["token"] for t in made["tokens"] if t["seat"] == ("one" if piece == "a" else "two"))
-    r = http.post(f"/games/{game_id}/commands", json={"command": {"type": "Advance", "piece": piece}},
-                  headers={"Authorization": f"Bearer {token}"})
+    r = http.post(
+        f"/games/{game_id}/commands",
+        json={"command": {"type": "Advance", "piece": piece}},
+        headers={"Authorization": f"Bearer {token}"},
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -221,8 +225,15 @@ def test_the_stream_ends_after_the_game_ends_and_a_reconnect_past_the_end_is_204
 
 def test_204_past_the_end_needs_read_access_like_the_stream(base_url):
     with httpx.Client(base_url=base_url, timeout=10) as http:
-        r = http.post("/games", json={"ruleset": "race", "setup": {"pieces": ["a", "b"], "goal": 1},
-                                      "seats": RACE_SEATS, "visibility": "private"})
+        r = http.post(
+            "/games",
+            json={
+                "ruleset": "race",
+                "setup": {"pieces": ["a", "b"], "goal": 1},
+                "seats": RACE_SEATS,
+                "visibility": "private",
+            },
+        )
         assert r.status_code == 201, r.text
         made = r.json()
         end = advance(http, made)["version"]

@@ -87,14 +87,18 @@ def record(tally: Tally, backend: str, name: str, tmp_path_factory: pytest.TempP
     document = {b: t.counts() for b, t in sorted(TOTALS.items())}
     path.write_text(json.dumps(document, indent=2))
     counts = tally.counts()
-    print(f"\n[{backend}] {name}: {counts['responses_scanned']} responses scanned, "
-          f"{counts['secret_ids_checked']} secret ids checked, {counts['leaks']} leaks "
-          f"({counts['games']} games, {counts['steps']} commands, {counts['oracle_checks']} oracle checks, "
-          f"{counts['hidden_stubs_seen']} hidden stubs and {counts['masked_cards_seen']} masked cards seen)")
+    print(
+        f"\n[{backend}] {name}: {counts['responses_scanned']} responses scanned, "
+        f"{counts['secret_ids_checked']} secret ids checked, {counts['leaks']} leaks "
+        f"({counts['games']} games, {counts['steps']} commands, {counts['oracle_checks']} oracle checks, "
+        f"{counts['hidden_stubs_seen']} hidden stubs and {counts['masked_cards_seen']} masked cards seen)"
+    )
     print(f"[{backend}] {name}: events played {counts['events_played']}")
     total = TOTALS[backend].counts()
-    print(f"[{backend}] so far: {total['responses_scanned']} responses, {total['secret_ids_checked']} ids, "
-          f"{total['leaks']} leaks; counts written to {path}")
+    print(
+        f"[{backend}] so far: {total['responses_scanned']} responses, {total['secret_ids_checked']} ids, "
+        f"{total['leaks']} leaks; counts written to {path}"
+    )
 
 
 def assert_no_leaks(tally: Tally) -> None:
@@ -166,8 +170,11 @@ def check_everything_public(table: HandTable) -> None:
             seed = proof["seed"]
             assert seed and proof["seed_matches_commitment"], proof
             inherited = (table.events[0]["payload"].get("forked_from") or {}).get("version", 0)
-            assert all(c["rederived"] for c in proof["chances"] if c["source"] == "server"
-                       and c["version"] > inherited), proof
+            assert all(
+                c["rederived"]
+                for c in proof["chances"]
+                if c["source"] == "server" and c["version"] > inherited
+            ), proof
             assert seed not in table.hex_seen, "the seed was shown before the end"
         else:
             assert proof["seed"] is None
@@ -203,9 +210,15 @@ def test_after_the_end_every_reader_sees_the_whole_log_and_it_verifies(
     """The auditor's view is read after every command (no hidden event, no masked card, ever);
     after the end every token (and no token) sees everything and verify is ok."""
     tally = Tally()
-    config = {"players": ["ann", "bob", "cat"], "hand_size": 3, "rounds": 3, "decision_policy": "ask",
-              "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob", "cat"]}],
-              "visibility": "public", "undo_policy": "all-seats"}
+    config = {
+        "players": ["ann", "bob", "cat"],
+        "hand_size": 3,
+        "rounds": 3,
+        "decision_policy": "ask",
+        "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob", "cat"]}],
+        "visibility": "public",
+        "undo_policy": "all-seats",
+    }
     with make_client() as client:
         table = HandTable.create(client, tally, config, dice_mode)
         masked: list[int] = []
@@ -223,11 +236,19 @@ def test_after_the_end_every_reader_sees_the_whole_log_and_it_verifies(
 def _read_paths(game_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
     base = f"/games/{game_id}"
     return [
-        ("GET", base, None), ("GET", f"{base}/events?limit=1000", None), ("GET", f"{base}/state", None),
-        ("GET", f"{base}/state?version=1", None), ("GET", f"{base}/legal-commands", None),
-        ("GET", f"{base}/turns/1", None), ("GET", f"{base}/rounds/1", None), ("GET", f"{base}/dice", None),
-        ("GET", f"{base}/board", None), ("GET", f"{base}/initiative", None), ("GET", f"{base}/log", None),
-        ("GET", f"{base}/stream", None), ("POST", f"{base}/verify", None),
+        ("GET", base, None),
+        ("GET", f"{base}/events?limit=1000", None),
+        ("GET", f"{base}/state", None),
+        ("GET", f"{base}/state?version=1", None),
+        ("GET", f"{base}/legal-commands", None),
+        ("GET", f"{base}/turns/1", None),
+        ("GET", f"{base}/rounds/1", None),
+        ("GET", f"{base}/dice", None),
+        ("GET", f"{base}/board", None),
+        ("GET", f"{base}/initiative", None),
+        ("GET", f"{base}/log", None),
+        ("GET", f"{base}/stream", None),
+        ("POST", f"{base}/verify", None),
         ("POST", f"{base}/forks", {"version": 1}),
         ("POST", f"{base}/commands", {"command": {"type": "hand.Discard", "player": "ann"}}),
     ]
@@ -243,11 +264,17 @@ def test_read_access_follows_the_visibility_and_the_token(
     backend: str, make_client: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     tally = Tally()
-    base = {"players": ["ann", "bob"], "hand_size": 3, "rounds": 2,
-            "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob"]}]}
+    base = {
+        "players": ["ann", "bob"],
+        "hand_size": 3,
+        "rounds": 2,
+        "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob"]}],
+    }
     with make_client() as client:
-        tables = {v: HandTable.create(client, tally, {**base, "visibility": v}, "server")
-                  for v in ("public", "unlisted", "private")}
+        tables = {
+            v: HandTable.create(client, tally, {**base, "visibility": v}, "server")
+            for v in ("public", "unlisted", "private")
+        }
         listed = {g["id"] for g in client.get("/games", params={"limit": 200}).json()["games"]}
         assert listed == {tables["public"].id}
         for v, table in tables.items():
@@ -259,8 +286,10 @@ def test_read_access_follows_the_visibility_and_the_token(
         _assert_401(client.get("/games", headers=bearer("not-a-token")), "GET /games, wrong token")
         for reserved in ("spectator", "auditor", "server", "policy"):
             seats = [{"name": "red", "controls": ["ann"]}, {"name": reserved, "controls": ["bob"]}]
-            r = client.post("/games", json={"ruleset": "secret-hand", "setup": {"players": ["ann", "bob"]},
-                                            "seats": seats})
+            r = client.post(
+                "/games",
+                json={"ruleset": "secret-hand", "setup": {"players": ["ann", "bob"]}, "seats": seats},
+            )
             assert r.status_code == 400 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text
         private, unlisted = tables["private"], tables["unlisted"]
         for method, path, body in _read_paths(private.id):
@@ -269,8 +298,10 @@ def test_read_access_follows_the_visibility_and_the_token(
             other = next(t for t in tables.values() if t is not table)
             for token in ("not-a-token", other.tokens["red"], other.tokens[AUDITOR]):
                 for method, path, body in _read_paths(table.id):
-                    _assert_401(client.request(method, path, json=body, headers=bearer(token)),
-                                f"{method} {path} with a wrong token")
+                    _assert_401(
+                        client.request(method, path, json=body, headers=bearer(token)),
+                        f"{method} {path} with a wrong token",
+                    )
         for table in (tables["public"], unlisted):
             for tail in ("", "/events", "/state", "/board", "/initiative", "/log", "/dice", "/turns/1"):
                 r = table.get(tail, ANONYMOUS)
@@ -297,8 +328,13 @@ def test_read_access_follows_the_visibility_and_the_token(
 # --- 4. idempotency across seats ------------------------------------------------------------------
 
 
-TWO = {"players": ["ann", "bob"], "hand_size": 3, "rounds": 3, "decision_policy": "ask",
-       "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob"]}]}
+TWO = {
+    "players": ["ann", "bob"],
+    "hand_size": 3,
+    "rounds": 3,
+    "decision_policy": "ask",
+    "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob"]}],
+}
 
 
 def _accepted(table: HandTable, seat: str) -> int:
@@ -376,9 +412,15 @@ def test_concurrent_retries_of_one_key_apply_one_command(backend: str, make_clie
 # --- 5. forks ------------------------------------------------------------------------------------
 
 
-THREE = {"players": ["ann", "bob", "cat"], "hand_size": 3, "rounds": 3, "decision_policy": "ask",
-         "visibility": "unlisted", "undo_policy": "none",
-         "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob", "cat"]}]}
+THREE = {
+    "players": ["ann", "bob", "cat"],
+    "hand_size": 3,
+    "rounds": 3,
+    "decision_policy": "ask",
+    "visibility": "unlisted",
+    "undo_policy": "none",
+    "seats": [{"name": "red", "controls": ["ann"]}, {"name": "blue", "controls": ["bob", "cat"]}],
+}
 
 
 def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_secrets(
@@ -400,8 +442,9 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
         r = original.post("/forks", "red", {"version": at})
         assert r.status_code == 422 and r.json()["rule"] == "fork.secrets-in-play", r.text
         original.scan(r.text, "red", "POST /forks (refused)")
-        r = client.post(f"/games/{original.id}/forks", json={"version": at},
-                        headers=bearer(original.tokens[AUDITOR]))
+        r = client.post(
+            f"/games/{original.id}/forks", json={"version": at}, headers=bearer(original.tokens[AUDITOR])
+        )
         assert r.status_code == 201, r.text
         created = r.json()
         assert created["game"]["id"] != original.id
@@ -428,9 +471,17 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
         assert client.get(f"/games/{original.id}/state", headers=bearer(fork_red)).status_code == 401
         r = client.get(f"/games/{fork_id}/state", headers=bearer(original.tokens["red"]))
         assert r.status_code == 401
-        fork = HandTable(client, tally, {**created, "tokens": [
-            {"seat": "red", "token": fork_red}, {"seat": "blue", "token": claims["blue"]}],
-            "auditor_token": created["auditor_token"]}, THREE, origin=original)
+        fork = HandTable(
+            client,
+            tally,
+            {
+                **created,
+                "tokens": [{"seat": "red", "token": fork_red}, {"seat": "blue", "token": claims["blue"]}],
+                "auditor_token": created["auditor_token"],
+            },
+            THREE,
+            origin=original,
+        )
         fork.refresh()
         assert fork.known["red"] == original.known["red"] and fork.secret("red") == secret_at_fork
         # Play the fork to its end, scanning at every step; blue discards face down on its first turn.
@@ -449,11 +500,16 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
         assert not fork.revealed()
         secret_now = fork.secret("red")
         seen: set[str] = set()
-        for where, tail, params in [("GET /events", "/events", {"limit": 1000}), ("GET /state", "/state", {}),
-                                    ("GET /board", "/board", {}), ("GET /log", "/log", {"limit": 1000}),
-                                    ("GET /dice", "/dice", {}), ("GET /turns/1", "/turns/1", {}),
-                                    ("GET /rounds/1", "/rounds/1", {}), ("GET /state?version", "/state",
-                                                                         {"version": at})]:
+        for where, tail, params in [
+            ("GET /events", "/events", {"limit": 1000}),
+            ("GET /state", "/state", {}),
+            ("GET /board", "/board", {}),
+            ("GET /log", "/log", {"limit": 1000}),
+            ("GET /dice", "/dice", {}),
+            ("GET /turns/1", "/turns/1", {}),
+            ("GET /rounds/1", "/rounds/1", {}),
+            ("GET /state?version", "/state", {"version": at}),
+        ]:
             r = fork.get(tail, "red", **params)
             assert r.status_code == 200, r.text
             fork.scan(r.text, "red", f"{where} (ended fork)")
@@ -548,8 +604,11 @@ def test_redis_audience_streams_carry_no_secret_of_another_audience(
                         truth = table.events[version - 1]
                         assert shown["payload"] == truth["payload"] and shown["hash"] == truth["hash"], shown
             # The global stream carries the public view (it is shared: only this game's entries).
-            ours = [f for _, f in shared_redis.xrevrange(GLOBAL_STREAM, count=20_000)
-                    if f[b"game_id"].decode() == table.id]
+            ours = [
+                f
+                for _, f in shared_redis.xrevrange(GLOBAL_STREAM, count=20_000)
+                if f[b"game_id"].decode() == table.id
+            ]
             assert ours
             for fields in ours:
                 text = b" ".join(fields.values()).decode()
@@ -595,8 +654,11 @@ def test_forks_of_a_running_game_do_not_let_a_seat_rebuild_another_hand(
         table = HandTable.create(client, tally, TWO, "server")
         before = client.get("/games", headers=bearer(table.tokens["red"])).json()["games"]
         for seat in ("red", "blue", SPECTATOR):
-            r = client.post(f"/games/{table.id}/forks", json={"version": table.version},
-                            headers=bearer(table.tokens[seat]))
+            r = client.post(
+                f"/games/{table.id}/forks",
+                json={"version": table.version},
+                headers=bearer(table.tokens[seat]),
+            )
             assert r.status_code == 422 and r.json()["rule"] == "fork.secrets-in-play", r.text
             table.scan(r.text, seat if seat != SPECTATOR else "red", "POST /forks (refused)")
         table.refresh()

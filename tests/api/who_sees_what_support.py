@@ -80,8 +80,14 @@ class Tally:
         found = sorted(set(CARD.findall(text)) & secret)
         if found:
             at = text.find(found[0])
-            self.leaks.append({"where": where, "audience": audience, "ids": found,
-                               "excerpt": text[max(0, at - 300): at + 200]})
+            self.leaks.append(
+                {
+                    "where": where,
+                    "audience": audience,
+                    "ids": found,
+                    "excerpt": text[max(0, at - 300) : at + 200],
+                }
+            )
 
     def leak(self, where: str, audience: str, what: str, excerpt: str = "") -> None:
         """A leak found by a structural check (a hidden stub with a payload, a seed shown early...)."""
@@ -100,11 +106,18 @@ class Tally:
         self.masked_cards += other.masked_cards
 
     def counts(self) -> dict[str, Any]:
-        return {"games": self.games, "steps": self.steps, "responses_scanned": self.responses,
-                "secret_ids_checked": self.ids_checked, "oracle_checks": self.oracle_checks,
-                "leaks": len(self.leaks), "hidden_stubs_seen": self.hidden_stubs,
-                "masked_cards_seen": self.masked_cards, "events_played": dict(sorted(self.events.items())),
-                "responses_by_path": dict(sorted(self.by_path.items()))}
+        return {
+            "games": self.games,
+            "steps": self.steps,
+            "responses_scanned": self.responses,
+            "secret_ids_checked": self.ids_checked,
+            "oracle_checks": self.oracle_checks,
+            "leaks": len(self.leaks),
+            "hidden_stubs_seen": self.hidden_stubs,
+            "masked_cards_seen": self.masked_cards,
+            "events_played": dict(sorted(self.events.items())),
+            "responses_by_path": dict(sorted(self.by_path.items())),
+        }
 
 
 # --- server-sent events ------------------------------------------------------------------------
@@ -176,9 +189,19 @@ def read_live_stream(
     if last_event_id is not None:
         headers.append((b"last-event-id", str(last_event_id).encode()))
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-        "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"", "headers": headers,
-        "client": ("testclient", 50000), "server": ("testserver.local", 80), "extensions": {},
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+        "client": ("testclient", 50000),
+        "server": ("testserver.local", 80),
+        "extensions": {},
     }
     return client.blocking_portal.call(_read_live_sse, client.app, scope, upto, 15.0)
 
@@ -221,8 +244,15 @@ class HandTable:
     """One secret-hand game through the API, with every audience's token and the truth (the
     auditor's view) needed to know what each audience may not see."""
 
-    def __init__(self, client: TestClient[Any], tally: Tally, created: dict[str, Any], config: dict[str, Any],
-                 *, origin: HandTable | None = None) -> None:
+    def __init__(
+        self,
+        client: TestClient[Any],
+        tally: Tally,
+        created: dict[str, Any],
+        config: dict[str, Any],
+        *,
+        origin: HandTable | None = None,
+    ) -> None:
         self.client, self.tally, self.config, self.origin = client, tally, config, origin
         self.game = created["game"]
         self.id: str = self.game["id"]
@@ -398,8 +428,12 @@ class HandTable:
         """Structural checks of an event list: a hidden event is a stub; the auditor sees all."""
         for event in body.get("events", []):
             if event["hidden"] and (audience == AUDITOR or event["payload"] is not None):
-                self.tally.leak(where, audience, f"v{event['version']} hidden but not a stub for {audience}",
-                                json.dumps(event))
+                self.tally.leak(
+                    where,
+                    audience,
+                    f"v{event['version']} hidden but not a stub for {audience}",
+                    json.dumps(event),
+                )
 
     # reading every path -----------------------------------------------------------------------
 
@@ -485,9 +519,15 @@ class HandTable:
             if not cards:
                 continue
             card = rng.choice(cards)
-            for command in ({"type": "hand.Play", "player": piece, "card": card},
-                            {"type": "hand.Pass", "player": piece, "card": card,
-                             "to": rng.choice([p for p in s["players"] if p != piece])}):
+            for command in (
+                {"type": "hand.Play", "player": piece, "card": card},
+                {
+                    "type": "hand.Pass",
+                    "player": piece,
+                    "card": card,
+                    "to": rng.choice([p for p in s["players"] if p != piece]),
+                },
+            ):
                 r = self.send(seat, command)
                 assert r.status_code in (403, 409, 422), (command, r.status_code, r.text)
                 assert r.headers["content-type"].startswith("application/problem+json"), r.headers
@@ -495,8 +535,12 @@ class HandTable:
                 refusals.setdefault(command["type"], "")
                 same = r.text.replace(card, "card-XX")
                 if refusals[command["type"]] and refusals[command["type"]] != same:
-                    self.tally.leak("problem+json", seat, f"refusal differs for a card in the {where}",
-                                    f"{refusals[command['type']]}\n---\n{same}")
+                    self.tally.leak(
+                        "problem+json",
+                        seat,
+                        f"refusal differs for a card in the {where}",
+                        f"{refusals[command['type']]}\n---\n{same}",
+                    )
                 refusals[command["type"]] = same
                 self.tally.oracle_checks += 1
         pending = self.truth.get("pending")
@@ -561,8 +605,11 @@ class HandTable:
 
     def command_boundaries(self) -> list[int]:
         """Versions right before a player's command (where an undo or a fork may go)."""
-        return [e["version"] - 1 for e in self.events
-                if e["type"] == "CommandAccepted" and e["seat"] in self.controls and e["version"] > 1]
+        return [
+            e["version"] - 1
+            for e in self.events
+            if e["type"] == "CommandAccepted" and e["seat"] in self.controls and e["version"] > 1
+        ]
 
     def play_step(self, rng: random.Random) -> bool:
         """One command by a bot (and the answers to an undo request it opens); ``False`` when the

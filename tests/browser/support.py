@@ -56,10 +56,16 @@ class ApiGame:
 def mice_game(
     base: str, *, dice_mode: str, seats: list[dict[str, Any]], visibility: str = "public"
 ) -> ApiGame:
-    return ApiGame(base, {
-        "ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE}, "seats": seats,
-        "dice_mode": dice_mode, "visibility": visibility,
-    })
+    return ApiGame(
+        base,
+        {
+            "ruleset": "mice-and-mystics",
+            "setup": {"chapter": "chapter-1", "mice": MICE},
+            "seats": seats,
+            "dice_mode": dice_mode,
+            "visibility": visibility,
+        },
+    )
 
 
 def ready(page: Any, timeout: float = 15_000) -> None:

@@ -14,7 +14,8 @@ from tests.browser.support import play_demo_game, positions, ready
 
 def shown_positions(page: Any) -> dict[str, str]:
     return page.eval_on_selector_all(
-        "#board .figure", "nodes => Object.fromEntries(nodes.map(n => [n.dataset.figure, n.dataset.space]))")
+        "#board .figure", "nodes => Object.fromEntries(nodes.map(n => [n.dataset.figure, n.dataset.space]))"
+    )
 
 
 def test_the_history_slider_shows_the_figures_of_the_state_at_any_version(live: str, context: Any) -> None:

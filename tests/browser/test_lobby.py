@@ -45,8 +45,12 @@ def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(tmp_path:
         page.wait_for_selector("#created .seat-link")
         game_id = page.locator("#created").get_attribute("data-game")
         links = {a.inner_text(): a.get_attribute("href") for a in page.locator("#created a.join").all()}
-        assert set(links) == {"Join as seat red", "Join as seat blue", "Spectator link",
-                              "Auditor link (sees every secret: for disputes)"}, links
+        assert set(links) == {
+            "Join as seat red",
+            "Join as seat blue",
+            "Spectator link",
+            "Auditor link (sees every secret: for disputes)",
+        }, links
         for label, href in links.items():
             path, _, fragment = href.partition("#")
             assert fragment.startswith("token="), (label, href)  # the token is in the fragment only

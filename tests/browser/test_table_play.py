@@ -25,8 +25,6 @@ def shortest(commands: list[dict[str, Any]], space: str) -> dict[str, Any]:
     return min(paths, key=lambda c: len(c["path"]))
 
 
-
-
 def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any, ...]]) -> dict[str, Any]:
     """Choose the next step, do it in the page by clicking or tapping, and return the command it
     must have sent."""

@@ -22,10 +22,17 @@ def secret_from_red(game: ApiGame) -> set[str]:
 
 def test_a_seat_page_never_shows_another_seats_cards(live_secret_hand: str, context: Any) -> None:
     base = live_secret_hand
-    game = ApiGame(base, {
-        "ruleset": "secret-hand", "setup": {"players": ["ann", "bob"], "hand_size": 3, "rounds": 3},
-        "seats": SEATS, "dice_mode": "server", "decision_policy": "ask", "visibility": "public",
-    })
+    game = ApiGame(
+        base,
+        {
+            "ruleset": "secret-hand",
+            "setup": {"players": ["ann", "bob"], "hand_size": 3, "rounds": 3},
+            "seats": SEATS,
+            "dice_mode": "server",
+            "decision_policy": "ask",
+            "visibility": "public",
+        },
+    )
     page = context.new_page()
     seen: list[tuple[str, str]] = []
 

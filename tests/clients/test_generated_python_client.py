@@ -60,9 +60,23 @@ def generate(out: Path, document: Path) -> tuple[int, str, list[str]]:
     """Run the generator on ``document`` into ``out``; its exit code, output and warnings."""
     out.mkdir(parents=True)
     run = subprocess.run(
-        [_generator(), "generate", "--path", str(document), "--output-path", str(out / PACKAGE),
-         "--meta", "none", "--config", str(CONFIG)],
-        check=False, capture_output=True, text=True, timeout=300, cwd=out,
+        [
+            _generator(),
+            "generate",
+            "--path",
+            str(document),
+            "--output-path",
+            str(out / PACKAGE),
+            "--meta",
+            "none",
+            "--config",
+            str(CONFIG),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=out,
     )
     output = run.stdout + run.stderr
     warnings = []
@@ -232,8 +246,9 @@ def play(package: ModuleType, base_url: str) -> str:
         sent[type(command).__name__] += 1
         assert outcome.game_id == game_id
         assert outcome.version > version and outcome.events, "every command writes events"
-        assert [e.version for e in outcome.events] == list(range(outcome.version - len(outcome.events) + 1,
-                                                                 outcome.version + 1))
+        assert [e.version for e in outcome.events] == list(
+            range(outcome.version - len(outcome.events) + 1, outcome.version + 1)
+        )
         for event in outcome.events:
             assert isinstance(event, m.EventOut) and not event.hidden
             assert type(event.payload).__name__ == event.type_ and event.payload.type_ == event.type_, event
@@ -259,15 +274,18 @@ def play(package: ModuleType, base_url: str) -> str:
         p: w for p, w in parsed.holes.items() if not any(p.endswith(end) for end in ACCEPTED_UNTYPED)
     }
     assert not unexplained, "answers not typed all the way down:\n" + "\n".join(
-        f"{p}: {w}" for p, w in sorted(unexplained.items()))
+        f"{p}: {w}" for p, w in sorted(unexplained.items())
+    )
     fixed = [end for end in ACCEPTED_UNTYPED if not any(p.endswith(end) for p in parsed.holes)]
     assert not fixed, f"typed now: remove {fixed} from ACCEPTED_UNTYPED"
     assert report.verification.ok, report.verification.divergence
     assert report.verification.events == version
     assert result is not None, f"no result after {MAX_COMMANDS} commands (the policy loses in ~100-150)"
     assert report.verification.seed_revealed, "the seed is revealed when the game ends"
-    return (f"{sent.total()} commands ({dict(sent)}), {turns} turns, result {result}, version {version}, "
-            f"verify ok ({report.verification.events} events, {report.verification.dice_checked} dice)")
+    return (
+        f"{sent.total()} commands ({dict(sent)}), {turns} turns, result {result}, version {version}, "
+        f"verify ok ({report.verification.events} events, {report.verification.dice_checked} dice)"
+    )
 
 
 def answer(m: ModuleType, pending: Any) -> Any:

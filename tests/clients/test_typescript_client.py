@@ -81,5 +81,7 @@ def test_a_typescript_client_typed_from_the_document_compiles_strictly_and_plays
     assert summary["result"] is not None, (
         f"no result after {MAX_COMMANDS} commands (the policy loses in ~100-150)"
     )
-    print(f"typescript client: npm ci {installed_at - started:.1f}s, generated and compiled in "
-          f"{built - installed_at:.1f}s, played in {time.monotonic() - built:.1f}s: {summary}")
+    print(
+        f"typescript client: npm ci {installed_at - started:.1f}s, generated and compiled in "
+        f"{built - installed_at:.1f}s, played in {time.monotonic() - built:.1f}s: {summary}"
+    )

@@ -66,23 +66,41 @@ def deployment(extra: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
     prefix = f"pooltest-{uuid.uuid4().hex[:8]}-"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DICELOG_", "PG"))}
     env.update(
-        DICELOG_STORE="postgres", DICELOG_POSTGRES_HOST=PG["host"], DICELOG_POSTGRES_PORT=str(PG["port"]),
-        DICELOG_POSTGRES_DBNAME=PG["dbname"], DICELOG_POSTGRES_USER=PG["user"],
+        DICELOG_STORE="postgres",
+        DICELOG_POSTGRES_HOST=PG["host"],
+        DICELOG_POSTGRES_PORT=str(PG["port"]),
+        DICELOG_POSTGRES_DBNAME=PG["dbname"],
+        DICELOG_POSTGRES_USER=PG["user"],
         DICELOG_POSTGRES_SCHEMA=schema,
-        DICELOG_EMBEDDED_WORKER="false", DICELOG_AUTO_MIGRATE="false", DICELOG_LOG_LEVEL="warning",
-        DICELOG_RATE_LIMIT_CREATE="off", DICELOG_RATE_LIMIT_COMMANDS="off", **extra,
+        DICELOG_EMBEDDED_WORKER="false",
+        DICELOG_AUTO_MIGRATE="false",
+        DICELOG_LOG_LEVEL="warning",
+        DICELOG_RATE_LIMIT_CREATE="off",
+        DICELOG_RATE_LIMIT_COMMANDS="off",
+        **extra,
     )
     command = [sys.executable, "-m", "service.cli"]
     with ExitStack() as stack:
         stack.callback(drop_postgres_schema, schema)
-        subprocess.run([*command, "migrate"], env={**env, "PGAPPNAME": prefix + "migrate"}, cwd=ROOT,
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [*command, "migrate"],
+            env={**env, "PGAPPNAME": prefix + "migrate"},
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         urls = []
         processes: list[subprocess.Popen[bytes]] = []
         for n in range(2):
             port = _free_port()
-            processes.append(subprocess.Popen([*command, "serve", "--port", str(port)], cwd=ROOT,
-                                              env={**env, "PGAPPNAME": f"{prefix}api{n}"}))
+            processes.append(
+                subprocess.Popen(
+                    [*command, "serve", "--port", str(port)],
+                    cwd=ROOT,
+                    env={**env, "PGAPPNAME": f"{prefix}api{n}"},
+                )
+            )
             urls.append(f"http://127.0.0.1:{port}")
         worker_env = {**env, "PGAPPNAME": prefix + "worker"}
         processes.append(subprocess.Popen([*command, "worker"], cwd=ROOT, env=worker_env))
@@ -103,8 +121,11 @@ def deployment(extra: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
         yield prefix, urls
 
 
-NEW_GAME = {"ruleset": "mice-and-mystics", "setup": {"chapter": "chapter-1", "mice": MICE},
-            "seats": [{"name": "red", "controls": MICE}]}
+NEW_GAME = {
+    "ruleset": "mice-and-mystics",
+    "setup": {"chapter": "chapter-1", "mice": MICE},
+    "seats": [{"name": "red", "controls": MICE}],
+}
 
 
 def _load(urls: list[str], *, clients: int, seconds: float) -> tuple[int, list[str]]:
@@ -128,8 +149,9 @@ def _load(urls: list[str], *, clients: int, seconds: float) -> tuple[int, list[s
                 for _ in range(3):
                     turn = http.get(f"/games/{game}").json()["turn"]
                     command = {"command": {"type": "EndTurn", "mouse": turn}}
-                    r = http.post(f"/games/{game}/commands", json=command,
-                                  headers={"Authorization": f"Bearer {token}"})
+                    r = http.post(
+                        f"/games/{game}/commands", json=command, headers={"Authorization": f"Bearer {token}"}
+                    )
                     if r.status_code != 201:
                         errors.append(f"command {r.status_code}")
                     http.get(f"/games/{game}/events", params={"limit": 50})

@@ -154,8 +154,6 @@ def test_redis_stopped_during_commands_then_every_event_reaches_the_stream(redis
     assert ids == sorted(ids) and len(set(ids)) >= total
 
 
-
-
 # --- entries: the documented schema, on every stream ------------------------------------------------
 
 
@@ -181,9 +179,13 @@ def _validated(client: redis.Redis, key: str) -> list[dict[str, Any]]:
 
 
 def _secret_hand_game(http: TestClient[Any]) -> dict[str, Any]:
-    body = {"ruleset": "secret-hand", "setup": {"players": ["ann", "bob"], "hand_size": 3, "rounds": 2},
-            "seats": [{"name": "north", "controls": ["ann"]}, {"name": "south", "controls": ["bob"]}],
-            "dice_mode": "server", "decision_policy": "default"}
+    body = {
+        "ruleset": "secret-hand",
+        "setup": {"players": ["ann", "bob"], "hand_size": 3, "rounds": 2},
+        "seats": [{"name": "north", "controls": ["ann"]}, {"name": "south", "controls": ["bob"]}],
+        "dice_mode": "server",
+        "decision_policy": "default",
+    }
     r = http.post("/games", json=body)
     assert r.status_code == 201, r.text
     created = r.json()
@@ -234,8 +236,10 @@ def test_every_entry_of_every_stream_follows_the_schema(redis_server, tmp_path):
     # The same event has the same notification id on every stream of its game; audiences differ.
     public, north, auditor = (seen[game_stream(hand["id"], a)] for a in (None, "seat:north", "auditor"))
     assert [e["notification_id"] for e in public] == [e["notification_id"] for e in north]
-    payloads = {name: [e["event"]["payload"] for e in entries]
-                for name, entries in (("public", public), ("north", north), ("auditor", auditor))}
+    payloads = {
+        name: [e["event"]["payload"] for e in entries]
+        for name, entries in (("public", public), ("north", north), ("auditor", auditor))
+    }
     assert payloads["public"] != payloads["auditor"], "the dealt cards are masked for the spectator"
     assert payloads["north"] not in (payloads["public"], payloads["auditor"]), "north sees its own hand only"
     for stub in (e for e in public + north if e["hidden"]):
@@ -254,15 +258,29 @@ def test_settings_of_the_trimming_policy():
     defaults = Settings.from_env({})
     assert (defaults.stream_maxlen, defaults.stream_retention) == (10_000, 0)
     assert (defaults.global_stream_maxlen, defaults.global_stream_retention) == (1_000_000, 86_400)
-    env = {"DICELOG_STREAM_MAXLEN": "0", "DICELOG_STREAM_RETENTION": "7d",
-           "DICELOG_GLOBAL_STREAM_MAXLEN": "50000", "DICELOG_GLOBAL_STREAM_RETENTION": "off"}
+    env = {
+        "DICELOG_STREAM_MAXLEN": "0",
+        "DICELOG_STREAM_RETENTION": "7d",
+        "DICELOG_GLOBAL_STREAM_MAXLEN": "50000",
+        "DICELOG_GLOBAL_STREAM_RETENTION": "off",
+    }
     custom = Settings.from_env(env)
     assert (custom.stream_maxlen, custom.stream_retention) == (0, 7 * 86_400)
     assert (custom.global_stream_maxlen, custom.global_stream_retention) == (50_000, 0)
     assert [parse_retention(v, "X") for v in ("90m", "24h", "3600", "45s", "0", "OFF")] == [
-        5400, 86_400, 3600, 45, 0, 0]
-    for bad in ({"DICELOG_GLOBAL_STREAM_RETENTION": "1 week"}, {"DICELOG_STREAM_RETENTION": "-1h"},
-                {"DICELOG_GLOBAL_STREAM_MAXLEN": "-5"}, {"DICELOG_STREAM_MAXLEN": "lots"}):
+        5400,
+        86_400,
+        3600,
+        45,
+        0,
+        0,
+    ]
+    for bad in (
+        {"DICELOG_GLOBAL_STREAM_RETENTION": "1 week"},
+        {"DICELOG_STREAM_RETENTION": "-1h"},
+        {"DICELOG_GLOBAL_STREAM_MAXLEN": "-5"},
+        {"DICELOG_STREAM_MAXLEN": "lots"},
+    ):
         with pytest.raises(ValueError, match=next(iter(bad))):
             Settings.from_env(bad)
 
@@ -273,8 +291,14 @@ def test_game_streams_are_capped_by_length_and_the_global_stream_by_age(redis_se
     # seconds), are trimmed by age when new ones are added; younger ones stay.
     for i in range(1, 301):
         client.xadd(GLOBAL_STREAM, {"old": "x" * 200}, id=f"{i}-0")
-    settings = Settings(data_dir=tmp_path / "data", redis_url=redis_server.url, stream_maxlen=8,
-                        global_stream_maxlen=0, global_stream_retention=3600, **NO_QUOTAS)
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        redis_url=redis_server.url,
+        stream_maxlen=8,
+        global_stream_maxlen=0,
+        global_stream_retention=3600,
+        **NO_QUOTAS,
+    )
     with TestClient(create_app(settings)) as http:
         table = Table(http)
         _play(table, 12)

@@ -184,10 +184,13 @@ def redis_later(directory: Path) -> Iterator[tuple[str, Any]]:
     binary, port, procs = redis_server_binary(), _free_port(), []
 
     def start() -> None:
-        procs.append(subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(directory)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        procs.append(
+            subprocess.Popen(
+                [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(directory)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         client, deadline = redis.Redis(port=port), time.monotonic() + 10
         while True:
             try:

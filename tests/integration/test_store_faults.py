@@ -162,8 +162,10 @@ def test_backends_killed_mid_run_give_503_or_success_never_500_and_lose_nothing(
                 check_game(http, game, token, ledger.acked.get(game, []))
         assert server.alive(), server.tail()
         assert "unexpected error" not in server.tail(100_000), "a 500 was logged"
-        print(f"\n{killed} backends terminated; answers {dict(sorted(ledger.statuses.items()))}; "
-              f"{acked} acknowledged events all in the logs")
+        print(
+            f"\n{killed} backends terminated; answers {dict(sorted(ledger.statuses.items()))}; "
+            f"{acked} acknowledged events all in the logs"
+        )
     finally:
         stop.set()
         server.stop()

@@ -35,8 +35,14 @@ def random_game(ruleset: str, seed: bytes, choices: random.Random, commands: int
     else:
         setup = {"chapter": "chapter-1", "mice": list(MICE)}
         seats = tuple(Seat(name=f"s-{m}", controls=(m,)) for m in MICE)
-    created = GameCreated(ruleset=ruleset, setup=msgspec.Raw(msgspec.json.encode(setup)), seats=seats,
-                          dice_mode="server", decision_policy="default", dice_commitment=commitment(seed))
+    created = GameCreated(
+        ruleset=ruleset,
+        setup=msgspec.Raw(msgspec.json.encode(setup)),
+        seats=seats,
+        dice_mode="server",
+        decision_policy="default",
+        dice_commitment=commitment(seed),
+    )
     records = create(uuid4(), created, at=AT, seed=seed, command_id="c0")
     game = fold(None, records)
     live = {r.originator_version: fold(None, records[: r.originator_version]) for r in records}

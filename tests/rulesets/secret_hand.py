@@ -422,7 +422,10 @@ class SecretHand:
 
     def initiative_view(self, state: State) -> Initiative:
         return Initiative(
-            order=state.players, turn=self.turn_piece(state), round=state.round, rounds=state.rounds,
+            order=state.players,
+            turn=self.turn_piece(state),
+            round=state.round,
+            rounds=state.rounds,
             phase=state.phase,
         )
 
@@ -520,4 +523,3 @@ def register() -> SecretHand:
     """Make ``secret-hand`` known to ``domain.core.registry`` (idempotent)."""
     registry.register(SECRET_HAND)
     return SECRET_HAND
-

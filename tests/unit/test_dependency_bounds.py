@@ -30,15 +30,19 @@ def requirements() -> list[Requirement]:
 
 def test_every_runtime_and_test_dependency_has_an_upper_bound():
     unbounded = [
-        str(r) for r in requirements()
+        str(r)
+        for r in requirements()
         if not any(s.operator in ("<", "<=", "==", "~=", "===") for s in r.specifier)
     ]
     assert unbounded == []
 
 
 def test_the_installed_versions_are_within_the_bounds():
-    outside = [f"{r} (installed {version(r.name)})" for r in requirements()
-               if not r.specifier.contains(Version(version(r.name)), prereleases=True)]
+    outside = [
+        f"{r} (installed {version(r.name)})"
+        for r in requirements()
+        if not r.specifier.contains(Version(version(r.name)), prereleases=True)
+    ]
     assert outside == []
 
 

@@ -104,9 +104,25 @@ def test_a_sample_of_the_suite_passes_under_python_O():
     probe = subprocess.run([sys.executable, "-O", "-c", "assert False"], capture_output=True, check=False)
     assert probe.returncode == 0, "python -O did not strip asserts"
     run = subprocess.run(
-        [sys.executable, "-O", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-W", "ignore::pytest.PytestConfigWarning", *UNDER_O],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+        [
+            sys.executable,
+            "-O",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-W",
+            "ignore::pytest.PytestConfigWarning",
+            *UNDER_O,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert " passed" in run.stdout

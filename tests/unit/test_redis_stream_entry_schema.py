@@ -42,8 +42,16 @@ def _entry(hidden: bool = False) -> StreamEntry:
         payload=None if hidden else {"type": "DiceRolled", "faces": [1, 6]},
         hidden=hidden,
     )
-    return StreamEntry(format=ENTRY_FORMAT, notification_id=42, game_id=uuid4(), version=3, type="DiceRolled",
-                       seat="red", hidden=hidden, event=event)
+    return StreamEntry(
+        format=ENTRY_FORMAT,
+        notification_id=42,
+        game_id=uuid4(),
+        version=3,
+        type="DiceRolled",
+        seat="red",
+        hidden=hidden,
+        event=event,
+    )
 
 
 def test_the_committed_schema_is_the_schema_of_the_code() -> None:

@@ -52,7 +52,8 @@ AT = datetime(2026, 11, 23, tzinfo=UTC)
 def _builtin_rulesets() -> list[str]:
     """The rulesets this build ships (not the test rulesets the test suite registers)."""
     return [
-        name for name in registry.names()
+        name
+        for name in registry.names()
         if not all(cls.__module__.startswith("tests.") for cls in registry.get(name).event_types)
     ]
 
@@ -139,7 +140,9 @@ def test_every_game_of_release_0_1_loads_from_its_snapshot_and_verifies_as_it_di
         assert report.ok, (label, report)
         then = old["verify"]
         assert (report.events, report.dice_checked, report.seed_revealed) == (
-            then["events"], then["dice_checked"], then["seed_revealed"]
+            then["events"],
+            then["dice_checked"],
+            then["seed_revealed"],
         ), label
 
 
@@ -265,8 +268,14 @@ def _example_of(t: Any) -> Any:
         items = [_example_of(t.item_type) for _ in range(t.min_length or 0)]
         return tuple(items) if isinstance(t, mi.VarTupleType) else items
     simple = {
-        mi.BoolType: True, mi.FloatType: 1.5, mi.DictType: {}, mi.AnyType: {"any": 1}, mi.NoneType: None,
-        mi.UUIDType: UUID(int=7), mi.DateTimeType: AT, mi.RawType: msgspec.Raw(b'{"raw":1}'),
+        mi.BoolType: True,
+        mi.FloatType: 1.5,
+        mi.DictType: {},
+        mi.AnyType: {"any": 1},
+        mi.NoneType: None,
+        mi.UUIDType: UUID(int=7),
+        mi.DateTimeType: AT,
+        mi.RawType: msgspec.Raw(b'{"raw":1}'),
         mi.BytesType: b"b",
     }
     for kind, value in simple.items():
@@ -282,8 +291,15 @@ def _example(cls: type) -> Any:
 def _recorded(payload: Any) -> Any:
     if not isinstance(payload, Event):
         return payload
-    return Recorded(originator_id=uuid4(), originator_version=3, timestamp=AT, seat="red", command_id="c-1",
-                    prev_hash=GENESIS_HASH, payload=payload)
+    return Recorded(
+        originator_id=uuid4(),
+        originator_version=3,
+        timestamp=AT,
+        seat="red",
+        command_id="c-1",
+        prev_hash=GENESIS_HASH,
+        payload=payload,
+    )
 
 
 @pytest.mark.parametrize("topic", FROZEN["canonical"])
@@ -295,8 +311,12 @@ def test_every_stored_type_round_trips_through_the_mapper_under_its_canonical_to
     assert stored.topic == topic
     assert mapper.to_domain_event(stored) == event
     for legacy in topics.topics_of(cls)[1:]:
-        again = type(stored)(originator_id=stored.originator_id, originator_version=stored.originator_version,
-                             topic=legacy, state=stored.state)
+        again = type(stored)(
+            originator_id=stored.originator_id,
+            originator_version=stored.originator_version,
+            topic=legacy,
+            state=stored.state,
+        )
         assert mapper.to_domain_event(again) == event
 
 
@@ -311,8 +331,9 @@ class _Stub:
 
 
 def _event_class(name: str, module: str, tag: str | None = None) -> type:
-    cls = msgspec.defstruct(name, [("height", int)], bases=(Event,), kw_only=True,
-                            **({"tag": tag} if tag else {}))
+    cls = msgspec.defstruct(
+        name, [("height", int)], bases=(Event,), kw_only=True, **({"tag": tag} if tag else {})
+    )
     cls.__module__ = module
     return cls
 

@@ -60,11 +60,13 @@ def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
     if cmd.ability not in state.abilities.get(cmd.mouse, ()):
         raise broken("ability.not-owned", f"{cmd.mouse} has no {cmd.ability} card")
     if cmd.ability in KNOWN_NOT_IMPLEMENTED:
-        raise broken("ability.not-implemented",
-                     f"{cmd.ability}: its effect is known but dicelog does not play it yet")
+        raise broken(
+            "ability.not-implemented", f"{cmd.ability}: its effect is known but dicelog does not play it yet"
+        )
     if cmd.ability not in IMPLEMENTED:
-        raise broken("ability.effect-unknown",
-                     f"{cmd.ability}: no source gives its cost and effect (facts.md §4)")
+        raise broken(
+            "ability.effect-unknown", f"{cmd.ability}: no source gives its cost and effect (facts.md §4)"
+        )
     turn = state.mouse_turn
     if turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
@@ -94,8 +96,11 @@ def _candidates(state: State, mouse: str, ability: str) -> list[UseAbility]:
     if ability == FIRST_AID:
         return [UseAbility(mouse=mouse, ability=ability, target=m) for m in friends]
     if ability == CURE:
-        return [UseAbility(mouse=mouse, ability=ability, target=m, remove=(r,)) for m in friends
-                for r in (*((POISON,) if state.poison_wounds.get(m, 0) else ()), *state.effects.get(m, ()))]
+        return [
+            UseAbility(mouse=mouse, ability=ability, target=m, remove=(r,))
+            for m in friends
+            for r in (*((POISON,) if state.poison_wounds.get(m, 0) else ()), *state.effects.get(m, ()))
+        ]
     if ability == CHAIN_LIGHTNING:
         targets, lore = lightning_targets(state, mouse), library_of(state).mice[mouse].lore
         picks = [c for n in range(1, lore + 1) for c in combinations(targets, n)]

@@ -94,8 +94,12 @@ def lightning_targets(state: State, mouse: str) -> list[str]:
     if here is None:
         return []
     lib = library_of(state)
-    return sorted(f for s, figs in state.board.items() for f in figs
-                  if is_minion(state, f) and same_room(lib, here, s) and (s == here or sees(lib, here, s)))
+    return sorted(
+        f
+        for s, figs in state.board.items()
+        for f in figs
+        if is_minion(state, f) and same_room(lib, here, s) and (s == here or sees(lib, here, s))
+    )
 
 
 def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
@@ -104,13 +108,17 @@ def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
     if not 1 <= len(cmd.targets) <= lore or len(set(cmd.targets)) != len(cmd.targets):
         raise broken("ability.invalid-targets", f"Chain Lightning picks 1 to {lore} minions")
     if not set(cmd.targets) <= set(lightning_targets(state, cmd.mouse)):
-        raise RuleBroken("ability.invalid-targets", section="001 §Vedere il Bersaglio",
-                         detail="a target is not in sight")
+        raise RuleBroken(
+            "ability.invalid-targets", section="001 §Vedere il Bersaglio", detail="a target is not in sight"
+        )
     first, *rest = cmd.targets
-    return [ActionStarted(mouse=cmd.mouse, action="battle"),
-            AttackDeclared(attacker=cmd.mouse, target=first, ranged=True, dice=CHAIN_LIGHTNING_DICE,
-                           others=tuple(rest)),
-            RollRequested(reason="battle", dice=CHAIN_LIGHTNING_DICE, piece=cmd.mouse)]
+    return [
+        ActionStarted(mouse=cmd.mouse, action="battle"),
+        AttackDeclared(
+            attacker=cmd.mouse, target=first, ranged=True, dice=CHAIN_LIGHTNING_DICE, others=tuple(rest)
+        ),
+        RollRequested(reason="battle", dice=CHAIN_LIGHTNING_DICE, piece=cmd.mouse),
+    ]
 
 
 EFFECTS = {

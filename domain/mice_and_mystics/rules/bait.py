@@ -38,11 +38,15 @@ def _bait_spaces(state: State, mouse: str) -> list[str]:
 def decide_place_grapes(state: State, cmd: PlaceGrapes) -> list[Event]:
     check_not_inside_action(state, cmd.mouse)
     if not in_stash(state, GRAPES):
-        raise RuleBroken("party-item.not-in-stash", section=SECTION,
-                         detail="the Grapes are not in the party stash")
+        raise RuleBroken(
+            "party-item.not-in-stash", section=SECTION, detail="the Grapes are not in the party stash"
+        )
     if cmd.space not in _bait_spaces(state, cmd.mouse):
-        raise RuleBroken("grapes.invalid-space", section=SECTION,
-                         detail=f"{cmd.space} is not an empty space next to {cmd.mouse}")
+        raise RuleBroken(
+            "grapes.invalid-space",
+            section=SECTION,
+            detail=f"{cmd.space} is not an empty space next to {cmd.mouse}",
+        )
     return [PartyItemPlaced(mouse=cmd.mouse, item=GRAPES, spaces=(cmd.space,))]
 
 

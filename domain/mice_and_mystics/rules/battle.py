@@ -27,8 +27,12 @@ from domain.mice_and_mystics.state import State, space_of
 def _room_minions(state: State, here: str) -> dict[str, str]:
     """Minion figure -> its space, for the minions of the room of ``here``."""
     lib = library_of(state)
-    return {f: s for s, figs in state.board.items() for f in figs
-            if is_minion(state, f) and same_room(lib, here, s)}
+    return {
+        f: s
+        for s, figs in state.board.items()
+        for f in figs
+        if is_minion(state, f) and same_room(lib, here, s)
+    }
 
 
 def melee_targets(state: State, mouse: str) -> list[str]:

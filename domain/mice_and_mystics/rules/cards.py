@@ -46,8 +46,16 @@ def item_of(lib: Library, card: str) -> Item | None:
     if found is None or found.type not in EQUIPMENT:
         return None
     attack = found.attack or ("melee" if found.type == "weapon" else None)
-    return Item(id=found.id, name=found.name, kind=found.type, attack=attack, battle=found.battle,
-                defense=found.defense, special=found.special, provisional=found.provisional)
+    return Item(
+        id=found.id,
+        name=found.name,
+        kind=found.type,
+        attack=attack,
+        battle=found.battle,
+        defense=found.defense,
+        special=found.special,
+        provisional=found.provisional,
+    )
 
 
 def card_slot(lib: Library, card: str) -> str:
@@ -102,6 +110,12 @@ def resolve_pack_limit(state: State, answer: DecisionMade) -> list[Event]:
     ``pack-limit`` decision while that pack is still over the limit (001 §Equipaggiare). The mouse is
     the one whose over-full pack holds the card (a card is in one pack only)."""
     lib = library_of(state)
-    mouse = next((m for m, cards in state.pack.items()
-                  if answer.option in cards and pack_load(lib, cards) > PACK_LIMIT), None)
+    mouse = next(
+        (
+            m
+            for m, cards in state.pack.items()
+            if answer.option in cards and pack_load(lib, cards) > PACK_LIMIT
+        ),
+        None,
+    )
     return [] if mouse is None else pack_limit(state, [PackCardDiscarded(mouse=mouse, card=answer.option)])

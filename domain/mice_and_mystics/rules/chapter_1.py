@@ -216,8 +216,10 @@ def resolve_miz_maggie(state: State, answer: DiceRolled) -> list[Event]:
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
     roach = state.kitchen_roach
     if count(answer.faces, STARS):
-        return [StoryAchievementGained(achievement=MIZ_MAGGIE_ALLY),
-                EndMarkerMoved(page=state.end_marker_page + 1, reason=MIZ_MAGGIE_ALLY)]
+        return [
+            StoryAchievementGained(achievement=MIZ_MAGGIE_ALLY),
+            EndMarkerMoved(page=state.end_marker_page + 1, reason=MIZ_MAGGIE_ALLY),
+        ]
     space = counter_space(state)
     events: list[Event] = [MizMaggieSwatted(mouse=mouse or "", figure=roach or "", space=space or "")]
     if mouse is not None and space_of(state, mouse) is not None:

@@ -63,8 +63,9 @@ def charmed_step(state: State) -> list[Event]:
     if turn.action is not None:
         return []
     lib = library_of(state)
-    near = [(d, i, m) for d, i, m in _others(state, mouse)
-            if reach(lib, here, space_of(state, m)) is not None]
+    near = [
+        (d, i, m) for d, i, m in _others(state, mouse) if reach(lib, here, space_of(state, m)) is not None
+    ]
     started = ActionStarted(mouse=mouse, action=CHARMED_ATTACK)
     if not near or has(state, mouse, STUNNED):
         return [started, MinionAttackSkipped(figure=mouse, reason="stunned" if near else "no mouse in reach")]

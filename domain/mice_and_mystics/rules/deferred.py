@@ -33,8 +33,11 @@ def resume(state: State, answer: DecisionMade) -> list[Event]:
     tie decision is only ever asked by a deferred computation)."""
     deferred = state.deferred
     if deferred is None:
-        raise RuleBroken("choice.nothing-deferred", section=sections.PLACEMENT,
-                         detail=f"no placement or chase waits for the {answer.decision} decision")
+        raise RuleBroken(
+            "choice.nothing-deferred",
+            section=sections.PLACEMENT,
+            detail=f"no placement or chase waits for the {answer.decision} decision",
+        )
     context, earlier = deferred.context, deferred.answer
     if context == BEGIN:
         return begin(state)
@@ -44,6 +47,8 @@ def resume(state: State, answer: DecisionMade) -> list[Event]:
         return explore.resolve_encounter_draw(state, earlier)
     if context == BRODIE_CHASE and isinstance(earlier, DiceRolled):
         return chapter_1.after_roll(state, earlier, brodie.resolve_chase(state, earlier))
-    raise RuleBroken("choice.nothing-deferred", section=sections.PLACEMENT,
-                     detail=f"unknown deferred computation {deferred.context!r}")
-
+    raise RuleBroken(
+        "choice.nothing-deferred",
+        section=sections.PLACEMENT,
+        detail=f"unknown deferred computation {deferred.context!r}",
+    )

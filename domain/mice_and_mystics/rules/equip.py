@@ -69,22 +69,32 @@ def requirement_met(lib: Library, mouse: str, card: str) -> bool:
     return bool(set(found.requires) & {mouse, *lib.mice[mouse].classes})
 
 
-def _equip_one(lib: Library, mouse: str, pack: tuple[str, ...], current: tuple[tuple[str, str], ...],
-               card: str, slot: str | None) -> SearchCardEquipped:
+def _equip_one(
+    lib: Library,
+    mouse: str,
+    pack: tuple[str, ...],
+    current: tuple[tuple[str, str], ...],
+    card: str,
+    slot: str | None,
+) -> SearchCardEquipped:
     if card not in pack:
         raise RuleBroken(
             "equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack"
         )
     if card_type(lib, card) not in EQUIPMENT or item_of(lib, card) is None:
-        raise RuleBroken("equip.not-equipment", section=EQUIP_SECTION,
-                         detail=f"{card} is no weapon, armour or accessory")
+        raise RuleBroken(
+            "equip.not-equipment", section=EQUIP_SECTION, detail=f"{card} is no weapon, armour or accessory"
+        )
     if not requirement_met(lib, mouse, card):
         raise RuleBroken(
             "equip.requirement", section="001 §Carte Ricerca", detail=f"{mouse} may not use {card}"
         )
     if slot not in slots_for(lib, mouse, card):
-        raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
-                         detail=f"{card} goes in {', '.join(slots_for(lib, mouse, card))}")
+        raise RuleBroken(
+            "equip.wrong-slot",
+            section=EQUIP_SECTION,
+            detail=f"{card} goes in {', '.join(slots_for(lib, mouse, card))}",
+        )
     displaced = _displaced(current, slot)
     after = (*((c, s) for c, s in current if c not in displaced), (card, slot))
     return SearchCardEquipped(mouse=mouse, card=card, slot=slot, unequipped=displaced, loadout=after)
@@ -117,9 +127,11 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
         (EquipCard(card=cmd.card, slot=cmd.slot),) if cmd.card is not None and cmd.slot is not None else ()
     )
     if cmd.card is not None and cmd.slot is None:
-        raise RuleBroken("equip.wrong-slot", section=EQUIP_SECTION,
-                         detail=f"name the place for {cmd.card}: "
-                                f"{', '.join(slots_for(lib, cmd.mouse, cmd.card))}")
+        raise RuleBroken(
+            "equip.wrong-slot",
+            section=EQUIP_SECTION,
+            detail=f"name the place for {cmd.card}: {', '.join(slots_for(lib, cmd.mouse, cmd.card))}",
+        )
     moves += cmd.cards
     if not moves and not cmd.unequip:
         raise RuleBroken("equip.nothing", section=EQUIP_SECTION, detail="name cards to equip or unequip")
@@ -168,8 +180,9 @@ def legal_equips(state: State, mouse: str) -> list[Command]:
     out: list[Command] = []
     pack = dict.fromkeys(state.pack.get(mouse, ()))
     lib = library_of(state)
-    candidates: list[Command] = [Equip(mouse=mouse, card=c, slot=s)
-                                 for c in pack for s in slots_for(lib, mouse, c)]
+    candidates: list[Command] = [
+        Equip(mouse=mouse, card=c, slot=s) for c in pack for s in slots_for(lib, mouse, c)
+    ]
     candidates += [Unequip(mouse=mouse, card=c) for c, _ in loadout(state, mouse)]
     for command in candidates:
         try:

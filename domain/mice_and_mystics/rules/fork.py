@@ -27,19 +27,22 @@ def decide_place_fork(state: State, cmd: PlaceFork) -> list[Event]:
     check_not_inside_action(state, cmd.mouse)
     here = space_of(state, cmd.mouse)
     if not in_stash(state, FORK):
-        raise RuleBroken("party-item.not-in-stash", section=SECTION,
-                         detail="the Dinner Fork is not in the party stash")
+        raise RuleBroken(
+            "party-item.not-in-stash", section=SECTION, detail="the Dinner Fork is not in the party stash"
+        )
     if here is None or water_space(library_of(state), here):
-        raise RuleBroken("fork.water", section=SECTION,
-                         detail="the Dinner Fork is never put on a water space")
+        raise RuleBroken(
+            "fork.water", section=SECTION, detail="the Dinner Fork is never put on a water space"
+        )
     return [PartyItemPlaced(mouse=cmd.mouse, item=FORK, spaces=(here,))]
 
 
 def _check_fork_here(state: State, mouse: str) -> str:
     here = space_of(state, mouse)
     if here is None or state.tokens.get(FORK) != (here,):
-        raise RuleBroken("fork.not-here", section=SECTION,
-                         detail="the Dinner Fork is not on the mouse's space")
+        raise RuleBroken(
+            "fork.not-here", section=SECTION, detail="the Dinner Fork is not on the mouse's space"
+        )
     return here
 
 
@@ -47,18 +50,25 @@ def decide_catapult(state: State, cmd: Catapult) -> list[Event]:
     check_action(state, cmd.mouse, "catapult")
     here = _check_fork_here(state, cmd.mouse)
     if cmd.other == cmd.mouse or cmd.other not in state.party or space_of(state, cmd.other) != here:
-        raise RuleBroken("fork.no-mouse", section=SECTION,
-                         detail=f"{cmd.other} is not another mouse on the fork's space")
+        raise RuleBroken(
+            "fork.no-mouse", section=SECTION, detail=f"{cmd.other} is not another mouse on the fork's space"
+        )
     lib = library_of(state)
     known = cmd.space in lib.spaces and cmd.space != here
     if not known or not same_room(lib, here, cmd.space) or not sees(lib, here, cmd.space):
-        raise RuleBroken("fork.not-in-sight", section="001 §Vedere il Bersaglio",
-                         detail=f"{cmd.other} cannot see {cmd.space}")
+        raise RuleBroken(
+            "fork.not-in-sight",
+            section="001 §Vedere il Bersaglio",
+            detail=f"{cmd.other} cannot see {cmd.space}",
+        )
     if not can_enter(state, cmd.space, "small", ignoring=cmd.other):
-        raise RuleBroken("fork.full-space", section="001 §Condividere le Caselle",
-                         detail=f"{cmd.space} is full")
-    return [ActionStarted(mouse=cmd.mouse, action="catapult"),
-            MouseCatapulted(mouse=cmd.other, by=cmd.mouse, origin=here, space=cmd.space)]
+        raise RuleBroken(
+            "fork.full-space", section="001 §Condividere le Caselle", detail=f"{cmd.space} is full"
+        )
+    return [
+        ActionStarted(mouse=cmd.mouse, action="catapult"),
+        MouseCatapulted(mouse=cmd.other, by=cmd.mouse, origin=here, space=cmd.space),
+    ]
 
 
 def decide_pick_up_fork(state: State, cmd: PickUpFork) -> list[Event]:
@@ -75,8 +85,10 @@ def legal_fork(state: State, mouse: str, here: str) -> list[Command]:
     if state.tokens.get(FORK) == (here,) and can_act(state, mouse, "catapult"):
         room = lib.tiles[lib.space_tile[here]]
         for other in sorted(m for m in state.board.get(here, ()) if m in state.party and m != mouse):
-            out += [Catapult(mouse=mouse, other=other, space=s.id) for s in room.spaces
-                    if s.id != here and sees(lib, here, s.id)
-                    and can_enter(state, s.id, "small", ignoring=other)]
+            out += [
+                Catapult(mouse=mouse, other=other, space=s.id)
+                for s in room.spaces
+                if s.id != here and sees(lib, here, s.id) and can_enter(state, s.id, "small", ignoring=other)
+            ]
         out.append(PickUpFork(mouse=mouse))
     return out

@@ -37,8 +37,9 @@ def check_not_inside_action(state: State, mouse: str) -> None:
     check_turn(state, mouse)
     interrupted = state.trap_rest or state.water_target is not None
     if state.awaiting is not None or state.attack is not None or interrupted:
-        raise RuleBroken("free-action.inside-action", section=FREE_ACTIONS,
-                         detail="another action is being resolved")
+        raise RuleBroken(
+            "free-action.inside-action", section=FREE_ACTIONS, detail="another action is being resolved"
+        )
 
 
 def check_free_action(state: State, mouse: str, kind: str) -> None:
@@ -49,8 +50,9 @@ def check_free_action(state: State, mouse: str, kind: str) -> None:
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if kind in state.mouse_turn.free_actions:
-        raise RuleBroken("free-action.once-per-turn", section=FREE_ACTIONS,
-                         detail=f"{mouse} already took {kind} this turn")
+        raise RuleBroken(
+            "free-action.once-per-turn", section=FREE_ACTIONS, detail=f"{mouse} already took {kind} this turn"
+        )
 
 
 def may_take(state: State, mouse: str, kind: str) -> bool:
@@ -92,11 +94,17 @@ def decide_share(state: State, cmd: Share) -> list[Event]:
     check_free_action(state, cmd.mouse, SHARE)
     section = "001 §Condividere"
     if cmd.with_mouse == cmd.mouse or cmd.with_mouse not in state.party or cmd.with_mouse in state.captured:
-        raise RuleBroken("share.unknown-mouse", section=section,
-                         detail=f"{cmd.with_mouse} is not another mouse on the board")
+        raise RuleBroken(
+            "share.unknown-mouse",
+            section=section,
+            detail=f"{cmd.with_mouse} is not another mouse on the board",
+        )
     if not near(state, cmd.mouse, cmd.with_mouse):
-        raise RuleBroken("share.not-adjacent", section=section,
-                         detail=f"{cmd.with_mouse} is not on the same or an adjacent space")
+        raise RuleBroken(
+            "share.not-adjacent",
+            section=section,
+            detail=f"{cmd.with_mouse} is not on the same or an adjacent space",
+        )
     give, take = _share_cards(cmd)
     if not give and not take and not cmd.cheese and not cmd.take_cheese:
         raise RuleBroken("share.nothing", section=section, detail="name cards and/or cheese to give or take")
@@ -117,8 +125,11 @@ def decide_share(state: State, cmd: Share) -> list[Event]:
         if not count:
             continue
         if count > state.cheese.get(giver, 0):
-            raise RuleBroken("share.not-enough-cheese", section=section,
-                             detail=f"{giver} has {state.cheese.get(giver, 0)} cheese")
+            raise RuleBroken(
+                "share.not-enough-cheese",
+                section=section,
+                detail=f"{giver} has {state.cheese.get(giver, 0)} cheese",
+            )
         events.append(CheeseShared(mouse=giver, with_mouse=receiver, count=count, by=cmd.mouse))
     return pack_limit(state, events)
 
@@ -134,20 +145,31 @@ def eligible_abilities(state: State, mouse: str) -> list[str]:
     lib = library_of(state)
     classes = set(lib.mice[mouse].classes) | {ANY}
     taken = owned(state)
-    return sorted(a.id for a in lib.abilities.values()
-                  if a.id not in taken and not a.story_unlocked and set(a.classes) & classes
-                  and (not a.mice or mouse in a.mice))
+    return sorted(
+        a.id
+        for a in lib.abilities.values()
+        if a.id not in taken
+        and not a.story_unlocked
+        and set(a.classes) & classes
+        and (not a.mice or mouse in a.mice)
+    )
 
 
 def decide_level_up(state: State, cmd: LevelUp) -> list[Event]:
     check_free_action(state, cmd.mouse, LEVEL_UP)
     section = "001 §Salire di Livello"
     if state.cheese.get(cmd.mouse, 0) < LEVEL_UP_CHEESE:
-        raise RuleBroken("level-up.not-enough-cheese", section=section,
-                         detail=f"{cmd.mouse} needs {LEVEL_UP_CHEESE} cheese")
+        raise RuleBroken(
+            "level-up.not-enough-cheese",
+            section=section,
+            detail=f"{cmd.mouse} needs {LEVEL_UP_CHEESE} cheese",
+        )
     if cmd.ability not in eligible_abilities(state, cmd.mouse):
-        raise RuleBroken("level-up.not-eligible", section=section,
-                         detail=f"{cmd.ability} is not an ability card {cmd.mouse} may take")
+        raise RuleBroken(
+            "level-up.not-eligible",
+            section=section,
+            detail=f"{cmd.ability} is not an ability card {cmd.mouse} may take",
+        )
     return [MouseLeveledUp(mouse=cmd.mouse, ability=cmd.ability, cheese=LEVEL_UP_CHEESE)]
 
 

@@ -52,27 +52,36 @@ def _targets(state: State, mouse: str) -> list[str]:
     if here is None or state.tokens.get(FORK) != (here,) or not in_stash(state, GRAPES):
         return []
     lib = library_of(state)
-    return sorted(f for s, figs in state.board.items() for f in figs
-                  if is_minion(state, f) and same_room(lib, here, s) and size_of(state, f) == "small")
+    return sorted(
+        f
+        for s, figs in state.board.items()
+        for f in figs
+        if is_minion(state, f) and same_room(lib, here, s) and size_of(state, f) == "small"
+    )
 
 
 def decide_throw_grapes(state: State, cmd: ThrowGrapes) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
     here = space_of(state, cmd.mouse)
     if here is None or state.tokens.get(FORK) != (here,):
-        raise RuleBroken("grapes.not-on-fork", section=SECTION,
-                         detail="grapes are thrown from the Dinner Fork's space")
+        raise RuleBroken(
+            "grapes.not-on-fork", section=SECTION, detail="grapes are thrown from the Dinner Fork's space"
+        )
     if not in_stash(state, GRAPES):
-        raise RuleBroken("party-item.not-in-stash", section=SECTION,
-                         detail="the Grapes are not in the party stash")
+        raise RuleBroken(
+            "party-item.not-in-stash", section=SECTION, detail="the Grapes are not in the party stash"
+        )
     if cmd.target not in _targets(state, cmd.mouse):
-        raise RuleBroken("grapes.invalid-target", section=SECTION,
-                         detail=f"{cmd.target} is no small minion of this room")
+        raise RuleBroken(
+            "grapes.invalid-target", section=SECTION, detail=f"{cmd.target} is no small minion of this room"
+        )
     space = space_of(state, cmd.target)
     others = tuple(f for f in state.board.get(space, ()) if f != cmd.target and size_of(state, f) == "small")
-    return [ActionStarted(mouse=cmd.mouse, action="battle"),
-            AttackDeclared(attacker=cmd.mouse, target=cmd.target, ranged=True, dice=0, others=others),
-            RollRequested(reason=THROW, dice=1, sides=2, piece=cmd.mouse)]
+    return [
+        ActionStarted(mouse=cmd.mouse, action="battle"),
+        AttackDeclared(attacker=cmd.mouse, target=cmd.target, ranged=True, dice=0, others=others),
+        RollRequested(reason=THROW, dice=1, sides=2, piece=cmd.mouse),
+    ]
 
 
 def resolve_grapes(state: State, answer: DiceRolled) -> list[Event]:
@@ -88,8 +97,7 @@ def resolve_grapes(state: State, answer: DiceRolled) -> list[Event]:
         raise InvariantViolated("figure-on-board", f"the grapes' target {attack.target} is off the board")
     events = [e for f in (attack.target, *attack.others) for e in knock_down(state, f)]
     missed = AttackResolved(attacker=attack.attacker, target=attack.target, hits=0, blocks=0, wounds=0)
-    return [*events, missed,
-            PartyItemPlaced(mouse=attack.attacker, item=GRAPES, spaces=(space,))]
+    return [*events, missed, PartyItemPlaced(mouse=attack.attacker, item=GRAPES, spaces=(space,))]
 
 
 def legal_throws(state: State, mouse: str) -> list[Command]:
@@ -118,8 +126,10 @@ def rat_on_grapes(state: State, figure: str) -> bool:
 def rat_target(state: State, here: str) -> str | None:
     """The mouse a rat on ``here`` throws the grapes at: on the space of the room with the most mice,
     ties to the space holding the mouse highest on the track; that mouse, the highest there."""
-    order = sorted((m for m in state.party if space_of(state, m) is not None),
-                   key=lambda m: state.track.index(m) if m in state.track else len(state.track))
+    order = sorted(
+        (m for m in state.party if space_of(state, m) is not None),
+        key=lambda m: state.track.index(m) if m in state.track else len(state.track),
+    )
     counts: dict[str, int] = {}
     first: dict[str, str] = {}
     lib = library_of(state)
@@ -146,5 +156,7 @@ def rat_throw(state: State, figure: str) -> list[Event]:
         return [MinionAttackSkipped(figure=figure, reason="no mouse in the room to throw the grapes at")]
     space = space_of(state, target)
     others = tuple(f for f in state.board.get(space, ()) if f != target and size_of(state, f) == "small")
-    return [AttackDeclared(attacker=figure, target=target, ranged=True, dice=0, others=others),
-            RollRequested(reason=THROW, dice=1, sides=2)]
+    return [
+        AttackDeclared(attacker=figure, target=target, ranged=True, dice=0, others=others),
+        RollRequested(reason=THROW, dice=1, sides=2),
+    ]

@@ -62,7 +62,7 @@ def minion_neighbours(lib: Library, space: str) -> tuple[str, ...]:
 
 
 def size_of(state: State, figure: str) -> str:
-    """"small", "large" or "none" (takes no room, e.g. Brodie's paw token)."""
+    """ "small", "large" or "none" (takes no room, e.g. Brodie's paw token)."""
     card = state.figures.get(figure, figure)
     minion = library_of(state).minions.get(card)
     return minion.size if minion is not None else "small"

@@ -42,19 +42,26 @@ def check_extra_action(state: State, mouse: str) -> None:
     if turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")
     if not in_force(state) or turn.extra_action:
-        raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN,
-                         detail=f"{mouse} already took {turn.action}")
+        raise RuleBroken(
+            "action.already-taken", section=sections.MOUSE_TURN, detail=f"{mouse} already took {turn.action}"
+        )
     if (
         state.awaiting is not None
         or state.attack is not None
         or state.trap_rest
         or state.water_target is not None
     ):
-        raise RuleBroken("action.already-taken", section=sections.MOUSE_TURN,
-                         detail=f"{mouse}'s {turn.action} is still being resolved")
+        raise RuleBroken(
+            "action.already-taken",
+            section=sections.MOUSE_TURN,
+            detail=f"{mouse}'s {turn.action} is still being resolved",
+        )
     if state.cheese.get(mouse, 0) < EXTRA_ACTION_CHEESE:
-        raise RuleBroken("action.extra-needs-cheese", section=SECTION,
-                         detail=f"Inspire's extra action costs {EXTRA_ACTION_CHEESE} cheese")
+        raise RuleBroken(
+            "action.extra-needs-cheese",
+            section=SECTION,
+            detail=f"Inspire's extra action costs {EXTRA_ACTION_CHEESE} cheese",
+        )
 
 
 def charge_extra_action(state: State, events: list[Event]) -> list[Event]:
@@ -86,6 +93,9 @@ def decide_inspire(state: State, cmd: UseAbility) -> list[Event]:
         )
     started = turn.moved or turn.movement_points is not None or turn.action is not None
     if started or turn.ability_uses:
-        raise RuleBroken("ability.too-late", section=SECTION,
-                         detail="Inspire is played before the mouse's turn: before it moves or acts")
+        raise RuleBroken(
+            "ability.too-late",
+            section=SECTION,
+            detail="Inspire is played before the mouse's turn: before it moves or acts",
+        )
     return [MiceInspired(mouse=cmd.mouse, round=state.round)]

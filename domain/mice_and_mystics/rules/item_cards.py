@@ -55,9 +55,16 @@ def normal_spaces(state: State, mouse: str) -> tuple[str, ...]:
         return ()
     lib = library_of(state)
     tile = lib.tiles[lib.space_tile[here]]
-    spaces = [s.id for s in tile.spaces
-              if s.id != here and s.kind in NORMAL_KINDS and not s.water and s.capacity == "standard"
-              and s.feature is None and can_enter(state, s.id, "small", ignoring=mouse)]
+    spaces = [
+        s.id
+        for s in tile.spaces
+        if s.id != here
+        and s.kind in NORMAL_KINDS
+        and not s.water
+        and s.capacity == "standard"
+        and s.feature is None
+        and can_enter(state, s.id, "small", ignoring=mouse)
+    ]
     return tuple(sorted(spaces, key=space_order))
 
 

@@ -37,8 +37,11 @@ def daggers(state: State, mouse: str) -> tuple[str, ...]:
     """The mouse's equipped dagger cards (special ``dagger``), in the order equipped."""
     lib = library_of(state)
     items = ((card, item_of(lib, card)) for card, _ in loadout(state, mouse))
-    return tuple(card for card, item in items
-                 if item is not None and item.kind == "weapon" and item.special == "dagger")
+    return tuple(
+        card
+        for card, item in items
+        if item is not None and item.kind == "weapon" and item.special == "dagger"
+    )
 
 
 def _strike(state: State, mouse: str, target: str, card: str) -> list[Event]:
@@ -47,8 +50,10 @@ def _strike(state: State, mouse: str, target: str, card: str) -> list[Event]:
     if item is None:
         raise InvariantViolated("dagger-is-an-item", f"{card} is held as a dagger but is no item card")
     dice = lib.mice[mouse].battle + item.battle + accessory_battle(state, mouse, False)
-    return [AttackDeclared(attacker=mouse, target=target, ranged=False, dice=dice, weapon=card),
-            RollRequested(reason="battle", dice=dice, piece=mouse)]
+    return [
+        AttackDeclared(attacker=mouse, target=target, ranged=False, dice=dice, weapon=card),
+        RollRequested(reason="battle", dice=dice, piece=mouse),
+    ]
 
 
 def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
@@ -64,8 +69,11 @@ def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
             "ability.needs-dagger", section=SECTION, detail="Knife Strike attacks with equipped daggers"
         )
     if cmd.target is None or cmd.target not in melee_targets(state, cmd.mouse):
-        raise RuleBroken("battle.invalid-target", section=sections.MELEE,
-                         detail=f"{cmd.target} is not a minion on or next to {cmd.mouse}'s space")
+        raise RuleBroken(
+            "battle.invalid-target",
+            section=sections.MELEE,
+            detail=f"{cmd.target} is not a minion on or next to {cmd.mouse}'s space",
+        )
     left = [KnifeStrikesLeft(mouse=cmd.mouse, count=len(held) - 1)] if len(held) > 1 else []
     return [
         ActionStarted(mouse=cmd.mouse, action="battle"),
@@ -105,5 +113,7 @@ def resolve_knife_strike(state: State, answer: DecisionMade) -> list[Event]:
         return [KnifeStrikesLeft(mouse=turn.mouse, count=0)]
     held = daggers(state, turn.mouse)
     card = held[max(len(held) - turn.knife_strikes, 0)] if held else "dagger"
-    return [KnifeStrikesLeft(mouse=turn.mouse, count=turn.knife_strikes - 1),
-            *_strike(state, turn.mouse, answer.option, card)]
+    return [
+        KnifeStrikesLeft(mouse=turn.mouse, count=turn.knife_strikes - 1),
+        *_strike(state, turn.mouse, answer.option, card),
+    ]

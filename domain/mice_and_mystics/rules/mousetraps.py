@@ -50,7 +50,7 @@ def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[E
         return events
     return [
         *events,
-        MouseStoppedAtMousetrap(mouse=mouse, space=path[stop], rest=path[stop + 1:]),
+        MouseStoppedAtMousetrap(mouse=mouse, space=path[stop], rest=path[stop + 1 :]),
         RollRequested(reason=MOUSETRAP, dice=trap_dice(lib, mouse), piece=mouse),
     ]
 
@@ -76,4 +76,3 @@ def resolve_mousetrap(state: State, answer: DiceRolled) -> list[Event]:
     if not any(isinstance(e, MouseCaptured) for e in wounded):
         events += knock_down(after, mouse)
     return events + end_turn(evolve_all(state, events), mouse)
-

@@ -47,13 +47,15 @@ def decide_place_fishhook(state: State, cmd: PlaceFishhook) -> list[Event]:
     check_not_inside_action(state, cmd.mouse)
     here = space_of(state, cmd.mouse)
     if not in_stash(state, FISHHOOK):
-        raise RuleBroken("party-item.not-in-stash", section=SECTION,
-                         detail="Fishhook & Thread is not in the party stash")
+        raise RuleBroken(
+            "party-item.not-in-stash", section=SECTION, detail="Fishhook & Thread is not in the party stash"
+        )
     lib = library_of(state)
     elsewhere = here is not None and cmd.space in lib.spaces and cmd.space != here
     if not elsewhere or not same_room(lib, here, cmd.space):
-        raise RuleBroken("fishhook.invalid-space", section=SECTION,
-                         detail=f"{cmd.space} is not another space of this room")
+        raise RuleBroken(
+            "fishhook.invalid-space", section=SECTION, detail=f"{cmd.space} is not another space of this room"
+        )
     if water_space(lib, here) and water_space(lib, cmd.space):
         raise RuleBroken("fishhook.both-water", section=SECTION, detail="at least one end must not be water")
     return [PartyItemPlaced(mouse=cmd.mouse, item=FISHHOOK, spaces=(here, cmd.space))]
@@ -62,8 +64,11 @@ def decide_place_fishhook(state: State, cmd: PlaceFishhook) -> list[Event]:
 def decide_remove_fishhook(state: State, cmd: RemoveFishhook) -> list[Event]:
     check_action(state, cmd.mouse, "fishhook")
     if space_of(state, cmd.mouse) not in state.tokens.get(FISHHOOK, ()):
-        raise RuleBroken("fishhook.not-here", section=SECTION,
-                         detail="the mouse is on neither end of the Fishhook & Thread")
+        raise RuleBroken(
+            "fishhook.not-here",
+            section=SECTION,
+            detail="the mouse is on neither end of the Fishhook & Thread",
+        )
     return [
         ActionStarted(mouse=cmd.mouse, action="fishhook"),
         PartyItemPickedUp(mouse=cmd.mouse, item=FISHHOOK),
@@ -107,12 +112,14 @@ def legal_party_items(state: State, mouse: str) -> list[Command]:
     if in_stash(state, FISHHOOK):
         lib = library_of(state)
         room = lib.tiles[lib.space_tile[here]]
-        ends = [s.id for s in room.spaces
-                if s.id != here and not (water_space(lib, s.id) and water_space(lib, here))]
+        ends = [
+            s.id
+            for s in room.spaces
+            if s.id != here and not (water_space(lib, s.id) and water_space(lib, here))
+        ]
         out += [PlaceFishhook(mouse=mouse, space=s) for s in ends]
     if here in state.tokens.get(FISHHOOK, ()) and can_act(state, mouse, "fishhook"):
         out.append(RemoveFishhook(mouse=mouse))
     from domain.mice_and_mystics.rules.fork import legal_fork  # fork.py builds on this module
 
     return out + legal_fork(state, mouse, here)
-

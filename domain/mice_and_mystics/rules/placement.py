@@ -157,7 +157,11 @@ def _melee(
 
 
 def place_minions(
-    state: State, card: str, count: int, tile: str, choices: Choices | None = None,
+    state: State,
+    card: str,
+    count: int,
+    tile: str,
+    choices: Choices | None = None,
     alongside: Mapping[str, int] | None = None,
 ) -> list[Event]:
     """``count`` figures of ``card`` placed on ``tile``'s entrances (``FigurePlaced`` each, new

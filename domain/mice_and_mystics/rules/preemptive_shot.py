@@ -65,8 +65,12 @@ def shot_targets(state: State, mouse: str) -> list[str]:
     if here is None:
         return []
     new, lib = set(state.new_minions), library_of(state)
-    return sorted(f for s, figs in state.board.items() for f in figs
-                  if f in new and is_minion(state, f) and same_room(lib, here, s) and sees(lib, here, s))
+    return sorted(
+        f
+        for s, figs in state.board.items()
+        for f in figs
+        if f in new and is_minion(state, f) and same_room(lib, here, s) and sees(lib, here, s)
+    )
 
 
 def window(state: State) -> list[Event]:
@@ -90,15 +94,20 @@ def resolve_preemptive_shot(state: State, answer: DecisionMade) -> list[Event]:
         raise InvariantViolated("shooter-armed", f"{mouse} was offered Preemptive Shot with no weapon")
     ranged = not (item.special == STAFF_MELEE and space_of(state, answer.option) == space_of(state, mouse))
     dice = battle_dice(state, mouse) + accessory_battle(state, mouse, ranged)
-    return [AbilityUsed(mouse=mouse, ability=PREEMPTIVE_SHOT, cost=cost(library_of(state))),
-            PreemptiveShotWindowClosed(figures=state.new_minions, mouse=mouse),
-            AttackDeclared(attacker=mouse, target=answer.option, ranged=ranged, dice=dice),
-            RollRequested(reason="battle", dice=dice, piece=mouse)]
+    return [
+        AbilityUsed(mouse=mouse, ability=PREEMPTIVE_SHOT, cost=cost(library_of(state))),
+        PreemptiveShotWindowClosed(figures=state.new_minions, mouse=mouse),
+        AttackDeclared(attacker=mouse, target=answer.option, ranged=ranged, dice=dice),
+        RollRequested(reason="battle", dice=dice, piece=mouse),
+    ]
 
 
 def decide_preemptive_shot(state: State, cmd: UseAbility) -> list[Event]:
     """``UseAbility(ability="preemptive-shot")`` as a command is always refused: the card is played by
     answering its window's decision. Error: ``ability.not-now``."""
-    raise RuleBroken("ability.not-now", section=SECTION,
-                     detail="Preemptive Shot is played right after new minions are placed, answering the "
-                            "'preemptive-shot' decision")
+    raise RuleBroken(
+        "ability.not-now",
+        section=SECTION,
+        detail="Preemptive Shot is played right after new minions are placed, answering the "
+        "'preemptive-shot' decision",
+    )

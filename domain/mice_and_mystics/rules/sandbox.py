@@ -72,8 +72,12 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
     """Validate the sandbox and return its setup events up to the decks (no initiative yet), for
     ``game``'s chapter, party and content (a state with nothing on the table yet)."""
     lib, party, chapter = library_of(game), game.party, game.chapter
-    state = State(chapter=chapter, party=party, content_pack=game.content_pack,
-                  content_pack_digest=game.content_pack_digest)
+    state = State(
+        chapter=chapter,
+        party=party,
+        content_pack=game.content_pack,
+        content_pack_digest=game.content_pack_digest,
+    )
     events: list[Event] = []
     boards, cells = set(), set()
     for placed in sandbox.tiles:

@@ -61,8 +61,11 @@ def decide_use_scroll(state: State, cmd: UseScroll) -> list[Event]:
         raise RuleBroken("scroll.requirement", section=SECTION, detail=f"{cmd.mouse} may not use {cmd.card}")
     effect = scroll_effect(lib, cmd.card)
     if effect is None:
-        raise RuleBroken("scroll.effect-unknown", section=SECTION,
-                         detail=f"the text of {cmd.card} is not known, so the rules cannot apply it")
+        raise RuleBroken(
+            "scroll.effect-unknown",
+            section=SECTION,
+            detail=f"the text of {cmd.card} is not known, so the rules cannot apply it",
+        )
     return [ScrollUsed(mouse=cmd.mouse, card=cmd.card, effect=effect)]
 
 

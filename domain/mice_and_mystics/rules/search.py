@@ -94,8 +94,10 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     # 001 §Ricerca: an event is resolved, never kept or traded for cheese
     if is_event(lib, state.last_drawn[0]):
         return resolve_event(mouse, state.last_drawn[0])
-    full = (pack_load(lib, state.pack.get(mouse, ())) >= PACK_LIMIT
-            and card_type(lib, state.last_drawn[0]) not in NO_ROOM)
+    full = (
+        pack_load(lib, state.pack.get(mouse, ())) >= PACK_LIMIT
+        and card_type(lib, state.last_drawn[0]) not in NO_ROOM
+    )
     return [
         DecisionRequested(
             decision=KEEP, options=("keep", "discard"), piece=mouse, default="discard" if full else "keep"

@@ -128,8 +128,9 @@ def initial_state(created: GameCreated) -> State:
     if setup.carry_over is not None:
         check_carry_over(lib, setup.carry_over, setup.mice)
     check_setup_abilities(lib, setup.abilities, setup.mice, setup.carry_over)
-    return replace(state, sandbox=setup.sandbox, carry_in=setup.carry_over,
-                   setup_abilities=dict(setup.abilities))
+    return replace(
+        state, sandbox=setup.sandbox, carry_in=setup.carry_over, setup_abilities=dict(setup.abilities)
+    )
 
 
 def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:

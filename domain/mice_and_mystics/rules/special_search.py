@@ -117,5 +117,10 @@ def resolve_treasure_pick(state: State, answer: DecisionMade) -> list[Event]:
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
     if mouse is None:
         raise InvariantViolated("mouse-turn", "a treasure pick outside a mouse's turn")
-    return pack_limit(state, [SearchDeckCardTaken(mouse=mouse, card=answer.option, reason=TINKERERS_TREASURE),
-                              SearchDeckShuffled(added=(TINKERERS_TREASURE,), reason=TINKERERS_TREASURE)])
+    return pack_limit(
+        state,
+        [
+            SearchDeckCardTaken(mouse=mouse, card=answer.option, reason=TINKERERS_TREASURE),
+            SearchDeckShuffled(added=(TINKERERS_TREASURE,), reason=TINKERERS_TREASURE),
+        ],
+    )

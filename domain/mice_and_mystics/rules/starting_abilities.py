@@ -78,8 +78,11 @@ def check_setup_abilities(
                 f"{mouse} is {'/'.join(lib.mice[mouse].classes)}",
             )
         if ability in seen or ability in held:
-            raise RuleBroken("setup.ability-not-eligible", section=sections.SETUP,
-                             detail=f"{ability} is chosen twice (each ability card exists once)")
+            raise RuleBroken(
+                "setup.ability-not-eligible",
+                section=sections.SETUP,
+                detail=f"{ability} is chosen twice (each ability card exists once)",
+            )
         seen.add(ability)
 
 
@@ -126,8 +129,11 @@ def begin_tail(state: State) -> list[Event]:
     if state.carry_in is not None:
         kept = {m: a for m, a in state.carry_in.abilities.items() if m in state.party}
         state = replace(state, abilities={**state.abilities, **kept})
-    events: list[Event] = [StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup")
-                           for m in state.party if (a := state.setup_abilities.get(m))]
+    events: list[Event] = [
+        StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup")
+        for m in state.party
+        if (a := state.setup_abilities.get(m))
+    ]
     state = evolve_all(state, events)
     return events + (_next_request(state) or [initiative_request(state)])
 
@@ -138,7 +144,9 @@ def resolve_starting_ability(state: State, answer: DecisionMade) -> list[Event]:
     ``answer.option`` was one of the request's options (the core checks it)."""
     waiting = _waiting(state)
     if waiting is None:
-        raise InvariantViolated("starting-ability-waiting",
-                                "a starting-ability decision is only asked while a mouse waits for its card")
+        raise InvariantViolated(
+            "starting-ability-waiting",
+            "a starting-ability decision is only asked while a mouse waits for its card",
+        )
     taken = StartingAbilityTaken(mouse=waiting[0], ability=answer.option)
     return [taken, *(_next_request(evolve(state, taken)) or [initiative_request(state)])]

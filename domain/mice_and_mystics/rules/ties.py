@@ -57,8 +57,16 @@ class Choices:
     def defaults(cls) -> Choices:
         return cls(ask=False)
 
-    def pick(self, decision: str, options: tuple[str, ...], default: str, *, subject: str, count: int = 0,
-             toward: str | None = None) -> str:
+    def pick(
+        self,
+        decision: str,
+        options: tuple[str, ...],
+        default: str,
+        *,
+        subject: str,
+        count: int = 0,
+        toward: str | None = None,
+    ) -> str:
         """One of ``options`` (at least one; ``default`` among them): the only one, the next answer
         given, the default when not asking, else ``Undecided``.
 
@@ -70,19 +78,28 @@ class Choices:
             option = self.given[self.used]
             self.used += 1
             if option not in options:
-                raise RuleBroken("choice.stale", section=sections.PLACEMENT,
-                                 detail=f"{option!r} is not one of {list(options)} for {decision}")
+                raise RuleBroken(
+                    "choice.stale",
+                    section=sections.PLACEMENT,
+                    detail=f"{option!r} is not one of {list(options)} for {decision}",
+                )
             return option
         if not self.ask:
             return default
-        raise Undecided([
-            TieFound(decision=decision, subject=subject, count=count, toward=toward),
-            DecisionRequested(decision=decision, options=options, default=default),
-        ])
+        raise Undecided(
+            [
+                TieFound(decision=decision, subject=subject, count=count, toward=toward),
+                DecisionRequested(decision=decision, options=options, default=default),
+            ]
+        )
 
 
-def settle(state: State, context: str, compute: Callable[[Choices], list[Event]],
-           answer: DiceRolled | CardsDrawn | None = None) -> list[Event]:
+def settle(
+    state: State,
+    context: str,
+    compute: Callable[[Choices], list[Event]],
+    answer: DiceRolled | CardsDrawn | None = None,
+) -> list[Event]:
     """Run ``compute`` with the answers recorded for ``context`` (none if nothing is deferred).
 
     Completed: its events (after ``ChoicesSettled`` if it had been deferred). At an unanswered tie:

@@ -27,8 +27,13 @@ raw = lambda value: msgspec.Raw(msgspec.json.encode(value))  # noqa: E731
 class Log:
     def __init__(self, policy: str = "host") -> None:
         self.id = uuid4()
-        started = CampaignStarted(ruleset="race", chapters=("one", "two", "three"), setup=raw({}),
-                                  seats=(Seat(name="a"), Seat(name="b")), undo_policy=policy)
+        started = CampaignStarted(
+            ruleset="race",
+            chapters=("one", "two", "three"),
+            setup=raw({}),
+            seats=(Seat(name="a"), Seat(name="b")),
+            undo_policy=policy,
+        )
         self.records = campaign_records(None, [started], campaign_id=self.id, seat="a", command_id="c", at=AT)
         self.campaign = project_campaign(None, self.records)
 

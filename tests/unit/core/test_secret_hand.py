@@ -60,8 +60,9 @@ TWO_SEATS = (Seat(name="one", controls=("ann",)), Seat(name="two", controls=("bo
 CARD = re.compile(r"card-\d\d")
 
 
-def new_game(players=("ann", "bob"), seats=TWO_SEATS, *, mode="manual", seed=None, policy="ask",
-             undo="none", **setup):
+def new_game(
+    players=("ann", "bob"), seats=TWO_SEATS, *, mode="manual", seed=None, policy="ask", undo="none", **setup
+):
     created = GameCreated(
         ruleset="secret-hand",
         setup=msgspec.Raw(msgspec.json.encode({"players": list(players), **setup})),
@@ -76,8 +77,15 @@ def new_game(players=("ann", "bob"), seats=TWO_SEATS, *, mode="manual", seed=Non
 
 
 def run(records, game, command, seat="one", seed=None, history=False):
-    new = play(game, command, seat=seat, command_id=f"c{game.version}", at=AT, seed=seed,
-               history=ListHistory(records) if history else None)
+    new = play(
+        game,
+        command,
+        seat=seat,
+        command_id=f"c{game.version}",
+        at=AT,
+        seed=seed,
+        history=ListHistory(records) if history else None,
+    )
     return records + new, fold(game, new)
 
 
@@ -300,8 +308,11 @@ def test_a_secret_hand_game_survives_its_own_encoding():
     raw = msgspec.json.encode(game.state)
     assert msgspec.json.decode(raw, type=SECRET_HAND.state_type) == game.state
     decode = msgspec.json.Decoder(SECRET_HAND.command_type).decode
-    for command in (Play(player="ann", card="card-01"), Pass(player="ann", card="card-01", to="bob"),
-                    Discard(player="ann")):
+    for command in (
+        Play(player="ann", card="card-01"),
+        Pass(player="ann", card="card-01", to="bob"),
+        Discard(player="ann"),
+    ):
         encoded = msgspec.json.encode(command)
         assert encoded.startswith(b'{"type":"hand.') and decode(encoded) == command
 
@@ -496,8 +507,11 @@ def test_the_auditor_and_an_ended_game_show_everything(n):
 
 
 def test_each_secret_is_shown_to_its_seats_and_masked_for_the_others():
-    seats = (Seat(name="one", controls=("ann",)), Seat(name="two", controls=("bob",)),
-             Seat(name="three", controls=("cyd",)))
+    seats = (
+        Seat(name="one", controls=("ann",)),
+        Seat(name="two", controls=("bob",)),
+        Seat(name="three", controls=("cyd",)),
+    )
     records, game = new_game(("ann", "bob", "cyd"), seats)
     one, two, three = (Lens(SECRET_HAND, seat_viewer(seats, s.name)) for s in seats)
     deal = game.pending
@@ -508,8 +522,11 @@ def test_each_secret_is_shown_to_its_seats_and_masked_for_the_others():
     assert one.event(drawn) == drawn and two.event(drawn).cards == ("?", "?", "?")
     records, game = run(records, game, Draw(cards=("card-02", "card-13", "card-24")), seat="two")
     records, game = run(records, game, Draw(cards=("card-03", "card-04", "card-06")), seat="three")
-    assert two.state(game.state).hands == {"ann": ("?",) * 3, "bob": ("card-02", "card-13", "card-24"),
-                                           "cyd": ("?",) * 3}
+    assert two.state(game.state).hands == {
+        "ann": ("?",) * 3,
+        "bob": ("card-02", "card-13", "card-24"),
+        "cyd": ("?",) * 3,
+    }
     assert two.state(game.state).deck == ("?",) * 15
     records, game = run(records, game, Pass(player="ann", card="card-05", to="bob"))
     accepted, passed = records[-4].payload, records[-3].payload

@@ -37,8 +37,15 @@ class Table:
             self.send("one", Shuffle(order=("a", "b")))
 
     def send(self, seat, command):
-        new = play(self.game, command, seat=seat, command_id=f"c{self.game.version}", at=AT, seed=self.seed,
-                   history=ListHistory(self.records))
+        new = play(
+            self.game,
+            command,
+            seat=seat,
+            command_id=f"c{self.game.version}",
+            at=AT,
+            seed=self.seed,
+            history=ListHistory(self.records),
+        )
         self.records += new
         self.game = fold(self.game, new)
         return new

@@ -86,7 +86,9 @@ def of_type(events, kind) -> list:
 
 
 def chapter_1_table(
-    *events: Event, track=("filch", "collin", "tilda", "maginos", "rat-warriors"), mice=PARTY,
+    *events: Event,
+    track=("filch", "collin", "tilda", "maginos", "rat-warriors"),
+    mice=PARTY,
     content_pack: dict | None = None,
 ) -> State:
     """Chapter 1 on the table (tiles, mice on GR-6, rats on GR-2/GR-4/GR-13), ``track`` laid, round 1,

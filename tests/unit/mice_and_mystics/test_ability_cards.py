@@ -107,8 +107,10 @@ def test_aimed_shot_adds_a_battle_die_to_the_ranged_attack__001_carte_abilita_ai
     events, state = act(state, UseAbility(mouse="maginos", ability="aimed-shot"))
     assert events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)]
     events, _ = act(state, Battle(mouse="maginos", target="rat-warriors-1"))
-    assert events[1:] == [AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3),
-                          RollRequested(reason="battle", dice=3, piece="maginos")]
+    assert events[1:] == [
+        AttackDeclared(attacker="maginos", target="rat-warriors-1", ranged=True, dice=3),
+        RollRequested(reason="battle", dice=3, piece="maginos"),
+    ]
 
 
 def test_power_shot_doubles_the_battle_dice_of_the_ranged_attack__001_carte_abilita_power_shot():
@@ -207,14 +209,16 @@ def test_legal_commands_list_ability_uses_concretely__001_carte_abilita_dei_topi
         *knows("filch", "first-aid"), cheese("filch", 2), MouseWounded(mouse="collin", wounds=1)
     )
     assert [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)] == [
-        UseAbility(mouse="filch", ability="first-aid", target="collin")]
+        UseAbility(mouse="filch", ability="first-aid", target="collin")
+    ]
 
 
 # Knife Strike, Inspire and Preemptive Shot (001 §Carte Abilità dei Topi; facts.md §4 rows 5, 9, 14)
 
 COLLIN_FIRST = ("collin", "filch", "tilda", "maginos", "rat-warriors")
-SECOND_DAGGER = SearchCardEquipped(mouse="filch", card="dagger", slot="paw", unequipped=(),
-                                   loadout=(("dagger", "paw"), ("dagger", "paw")))
+SECOND_DAGGER = SearchCardEquipped(
+    mouse="filch", card="dagger", slot="paw", unequipped=(), loadout=(("dagger", "paw"), ("dagger", "paw"))
+)
 RAT_NEXT_TO_MICE = FigurePlaced(figure="rat-warriors-4", card="rat-warriors", space="GR-5")
 
 
@@ -262,7 +266,8 @@ def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_targ
     _, state = roll(state, 2, 2)
     events, state = roll(state, 5)  # no block: the rat falls, the second dagger's target is asked
     assert of_type(events, MinionDefeated) and events[-1] == DecisionRequested(
-        decision="knife-strike", options=("rat-warriors-4", "pass"), piece="filch", default="rat-warriors-4")
+        decision="knife-strike", options=("rat-warriors-4", "pass"), piece="filch", default="rat-warriors-4"
+    )
     events, state = decided(state, "rat-warriors-4")
     assert events == [
         KnifeStrikesLeft(mouse="filch", count=0),
@@ -360,8 +365,13 @@ def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese
     with pytest.raises(RuleBroken, match="action.extra-needs-cheese"):
         RULESET.decide(broke, Battle(mouse="filch", target="rat-warriors-1"))
     assert not [c for c in RULESET.legal_commands(broke) if isinstance(c, Battle)]
-    mystic = chapter_1_table(*inspired, *knows("maginos", "chain-lightning"), cheese("maginos", 3),
-                             ActionStarted(mouse="maginos", action="search"), track=MAGINOS_FIRST)
+    mystic = chapter_1_table(
+        *inspired,
+        *knows("maginos", "chain-lightning"),
+        cheese("maginos", 3),
+        ActionStarted(mouse="maginos", action="search"),
+        track=MAGINOS_FIRST,
+    )
     lightning = UseAbility(mouse="maginos", ability="chain-lightning", targets=("rat-warriors-1",))
     with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
         RULESET.decide(mystic, lightning)
@@ -404,8 +414,10 @@ def test_001_carte_abilita_inspire_only_before_the_turn_and_with_its_cheese():
     with pytest.raises(RuleBroken, match="ability.not-enough-cheese"):
         RULESET.decide(poor, UseAbility(mouse="collin", ability="inspire"))
     with pytest.raises(RuleBroken, match="turn.not-your-turn"):
-        RULESET.decide(chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3)),
-                       UseAbility(mouse="collin", ability="inspire"))
+        RULESET.decide(
+            chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3)),
+            UseAbility(mouse="collin", ability="inspire"),
+        )
 
 
 def summoned_with_archer(*events, track=("filch", "collin", "tilda", "maginos", "rat-warriors")):
@@ -466,11 +478,15 @@ def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_noth
     )
     assert "preemptive-shot" not in [e.decision for e in of_type(caused, DecisionRequested)]
     assert state.awaiting is None and state.new_minions == ()
-    unseen = chapter_1_table(*knows("maginos", "preemptive-shot"), cheese("maginos", 1),
-                             FigurePlaced(figure="roaches-1", card="roaches", space="KT-1"))
+    unseen = chapter_1_table(
+        *knows("maginos", "preemptive-shot"),
+        cheese("maginos", 1),
+        FigurePlaced(figure="roaches-1", card="roaches", space="KT-1"),
+    )
     assert proceed(unseen) == [PreemptiveShotWindowClosed(figures=("roaches-1",))]
-    captured = fold_events(unseen, [MouseCaptured(mouse="maginos", cheese_discarded=1), cheese("maginos", 1),
-                                    RAT_NEXT_TO_MICE])
+    captured = fold_events(
+        unseen, [MouseCaptured(mouse="maginos", cheese_discarded=1), cheese("maginos", 1), RAT_NEXT_TO_MICE]
+    )
     assert proceed(captured) == [PreemptiveShotWindowClosed(figures=("roaches-1", "rat-warriors-4"))]
     nobody = chapter_1_table(RAT_NEXT_TO_MICE)
     assert nobody.new_minions == () and proceed(nobody) == []
@@ -479,8 +495,9 @@ def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_noth
 def test_001_carte_abilita_preemptive_shot_is_not_a_command_and_counts_in_the_archers_own_turn():
     """RULINGS.md, Ability cards: in its own turn the shot is the archer's one card of the turn; the card
     is never played by command."""
-    state = chapter_1_table(*knows("maginos", "preemptive-shot", "aimed-shot"), cheese("maginos", 3),
-                            track=MAGINOS_FIRST)
+    state = chapter_1_table(
+        *knows("maginos", "preemptive-shot", "aimed-shot"), cheese("maginos", 3), track=MAGINOS_FIRST
+    )
     with pytest.raises(RuleBroken, match="ability.not-now"):
         RULESET.decide(state, UseAbility(mouse="maginos", ability="preemptive-shot"))
     assert UseAbility(mouse="maginos", ability="preemptive-shot") not in uses(state, "maginos")

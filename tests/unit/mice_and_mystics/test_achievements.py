@@ -61,9 +61,13 @@ def test_escape_artist_second_capture_and_freed_at_once_on_the_third__001_conqui
         AchievementEarned(mouse="filch", achievement="escape-artist"),
         EndMarkerMoved(page=7, reason="escape-artist"),
     ]
-    state = chapter_1_table(MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6"),
-                            MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6"),
-                            AchievementEarned(mouse="filch", achievement="escape-artist"))
+    state = chapter_1_table(
+        MouseCaptured(mouse="filch"),
+        MouseReleased(mouse="filch", space="GR-6"),
+        MouseCaptured(mouse="filch"),
+        MouseReleased(mouse="filch", space="GR-6"),
+        AchievementEarned(mouse="filch", achievement="escape-artist"),
+    )
     events = wound_mouse(state, "filch", 5)
     assert events[-1] == MouseReleased(mouse="filch", space="GR-6")
 
@@ -72,7 +76,9 @@ def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__001_conq
     from domain.mice_and_mystics.events import FigurePlaced
     from domain.mice_and_mystics.rules.combat import minion_defense_dice
 
-    state = chapter_1_table(FigurePlaced(figure="spider-1", card="spider", space="GR-7"),
-                            AchievementEarned(mouse="collin", achievement="cat-tamer"))
+    state = chapter_1_table(
+        FigurePlaced(figure="spider-1", card="spider", space="GR-7"),
+        AchievementEarned(mouse="collin", achievement="cat-tamer"),
+    )
     assert minion_defense_dice(state, "collin", "spider-1") == 2
     assert minion_defense_dice(state, "tilda", "spider-1") == 3

@@ -150,10 +150,13 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
     events, state = act(
         state, UseAbility(mouse="tilda", ability="cure", target="filch", remove=("poison", "stunned"))
     )
-    assert events == [ExtraActionTaken(mouse="tilda", cheese=1), ActionStarted(mouse="tilda", action="cure"),
-                      AbilityUsed(mouse="tilda", ability="cure", cost=2),
-                      MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure"),
-                      EffectRemoved(mouse="filch", effect="stunned")]
+    assert events == [
+        ExtraActionTaken(mouse="tilda", cheese=1),
+        ActionStarted(mouse="tilda", action="cure"),
+        AbilityUsed(mouse="tilda", ability="cure", cost=2),
+        MouseHealed(mouse="filch", wounds=0, poison=1, reason="cure"),
+        EffectRemoved(mouse="filch", effect="stunned"),
+    ]
     assert (
         state.cheese["tilda"] == 1 and state.wounds["filch"] == 1 and state.poison_wounds.get("filch", 0) == 0
     )

@@ -110,9 +110,11 @@ def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_fe
     _, state = act(state, Battle(mouse="filch", target="rat-warriors-1"))
     _, state = roll(state, 2, 2)
     events, state = roll(state, 4, 4)
-    assert events[-3:] == [MinionDefeated(figure="rat-warriors-1", card=RAT),
-                           CheeseGained(mouse="filch", count=1, reason="pilfer"),  # 001 "Ladruncolo"
-                           InitiativeCardRemoved(card=RAT)]
+    assert events[-3:] == [
+        MinionDefeated(figure="rat-warriors-1", card=RAT),
+        CheeseGained(mouse="filch", count=1, reason="pilfer"),  # 001 "Ladruncolo"
+        InitiativeCardRemoved(card=RAT),
+    ]
     assert (
         state.track == ("filch", "collin", "tilda", "maginos")
         and state.slot == 0
@@ -183,11 +185,15 @@ def test_battle_melee_reaches_across_a_yellow_line_both_ways__001_linee_gialle()
     state = chapter_1_table(at("GR-7", "filch"), rat(4, "GR-8"))
     assert battle_targets(state, "filch") == {"rat-warriors-4": False}
     events, state = act(state, Battle(mouse="filch", target="rat-warriors-4"))
-    assert events[1:] == [AttackDeclared(attacker="filch", target="rat-warriors-4", ranged=False, dice=2),
-                          RollRequested(reason="battle", dice=2, piece="filch")]
+    assert events[1:] == [
+        AttackDeclared(attacker="filch", target="rat-warriors-4", ranged=False, dice=2),
+        RollRequested(reason="battle", dice=2, piece="filch"),
+    ]
     events, state = roll(state, 2, 3)
-    assert events == [AttackRolled(attacker="filch", target="rat-warriors-4", hits=2),
-                      RollRequested(reason="minion-defense", dice=1)]  # Dagger: the rat is lower on the track
+    assert events == [
+        AttackRolled(attacker="filch", target="rat-warriors-4", hits=2),
+        RollRequested(reason="minion-defense", dice=1),
+    ]  # Dagger: the rat is lower on the track
     events, state = roll(state, 4)
     assert AttackResolved(attacker="filch", target="rat-warriors-4", hits=2, blocks=0, wounds=2) in events
     assert MinionDefeated(figure="rat-warriors-4", card=RAT) in events and "GR-8" not in state.board

@@ -161,8 +161,10 @@ def test_skitter_clak_constricts_no_defense_roll_for_mice__facts_3_skitter_clak(
 
 
 def test_skitter_clak_carapace_sword_shield_star_blocks_two__facts_3_skitter_clak():
-    state = chapter_1_table(FigurePlaced(figure="skitter-clak-1", card="skitter-clak", space="GR-7"),
-                            track=(*MICE, "skitter-clak", RAT))
+    state = chapter_1_table(
+        FigurePlaced(figure="skitter-clak-1", card="skitter-clak", space="GR-7"),
+        track=(*MICE, "skitter-clak", RAT),
+    )
     _, state = act(state, Battle(mouse="filch", target="skitter-clak-1"))
     _, state = roll(state, 2, 3)
     events, _ = roll(state, 6)  # Dagger: 2 - 1 dice
@@ -194,8 +196,11 @@ def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_c
 
 
 def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_he_crossed__000_brodie_insegue():  # noqa: E501
-    setup = (*brodie_on("GR-8"), FigurePlaced(figure="filch", card="filch", space="GR-1"),
-             FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-7"))
+    setup = (
+        *brodie_on("GR-8"),
+        FigurePlaced(figure="filch", card="filch", space="GR-1"),
+        FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-7"),
+    )
     events, state = started(*setup, track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
     assert events == [MinionActivated(figure="brodie"), RollRequested(reason="brodie-chase", dice=2)]
     events, state = roll(state, 3, 6)  # 3 + 3 movement
@@ -209,8 +214,13 @@ def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_
     assert events[:3] == [
         ChoicesSettled(context="brodie-chase", choices=("GR-2>GR-1",)),
         MinionMoved(figure="brodie", origin="GR-8", path=("GR-7", "GR-6", "GR-2", "GR-1"), reason="chase"),
-        AttackDeclared(attacker="brodie", target="rat-warriors-4", ranged=False, dice=3,
-                       others=("collin", "tilda", "maginos", "rat-warriors-1", "filch")),
+        AttackDeclared(
+            attacker="brodie",
+            target="rat-warriors-4",
+            ranged=False,
+            dice=3,
+            others=("collin", "tilda", "maginos", "rat-warriors-1", "filch"),
+        ),
     ]
 
 
@@ -284,7 +294,9 @@ def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_dif
         ("GR-5", "GR-9", "GR-10", "GR-11"),
     )
     assert shortest_paths(SHIPPED, "GR-1", "GR-11", 2) == (
-        ("GR-2", "GR-6"), ("GR-5", "GR-6"), ("GR-5", "GR-9"),
+        ("GR-2", "GR-6"),
+        ("GR-5", "GR-6"),
+        ("GR-5", "GR-9"),
     )
 
 

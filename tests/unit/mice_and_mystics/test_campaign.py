@@ -37,7 +37,9 @@ def carry(state, previous=None):
 
 def test_carry_over_keeps_story_achievements_and_one_search_card_per_mouse__001_campagna():
     assert carry(finished_chapter()) == {
-        "from_chapter": "chapter-1", "story_achievements": ["miz-maggie-ally"], "abilities": {},
+        "from_chapter": "chapter-1",
+        "story_achievements": ["miz-maggie-ally"],
+        "abilities": {},
         "equipment": {"filch": "search-card-07"},
     }
 
@@ -66,8 +68,12 @@ def test_carry_over_adds_the_previous_chapters_achievements__001_campagna():
 def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
     document = carry(finished_chapter())
     setup = {"chapter": "chapter-1", "mice": list(PARTY), "carry_over": document}
-    created = GameCreated(ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(setup).encode()),
-                          seats=(Seat(name="north", controls=PARTY),), dice_mode="manual")
+    created = GameCreated(
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(json.dumps(setup).encode()),
+        seats=(Seat(name="north", controls=PARTY),),
+        dice_mode="manual",
+    )
     state = RULESET.initial_state(created)
     events = RULESET.decide(state, Begin())
     assert (

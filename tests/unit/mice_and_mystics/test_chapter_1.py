@@ -66,7 +66,9 @@ def table(tile, placements, track, mice=PARTY, deck=()):
         *(FigurePlaced(figure=f, card=c, space=s) for f, c, s in placements),
         StoryBoardPrepared(hourglass_page=1, end_marker_page=6),
         DecksPrepared(encounter_deck=(), search_deck=deck),
-        InitiativeTrackLaid(cards=track), RoundStarted(round=1), TurnStarted(card=track[0], slot=0),
+        InitiativeTrackLaid(cards=track),
+        RoundStarted(round=1),
+        TurnStarted(card=track[0], slot=0),
         mice=mice,
     )
 
@@ -164,8 +166,12 @@ SEWER_DECK = ("fishhook-and-thread", "grapes")
 
 
 def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fognature():
-    state = table("sewer", [*mice_at("SW-12", ("collin", "tilda", "maginos")), ("filch", "filch", "SW-7")],
-                  ("filch", "collin", "tilda", "maginos"), deck=SEWER_DECK)
+    state = table(
+        "sewer",
+        [*mice_at("SW-12", ("collin", "tilda", "maginos")), ("filch", "filch", "SW-7")],
+        ("filch", "collin", "tilda", "maginos"),
+        deck=SEWER_DECK,
+    )
     _, state = act(state, Search(mouse="filch"))
     events, state = roll(state, 5)
     assert events[-1].options == ("fishhook-and-thread", "search-deck")
@@ -173,8 +179,10 @@ def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fogn
         state, DecisionMade(decision="special-search", option="fishhook-and-thread", by="south")
     )
     # a party item goes to the party stash, not the pack (001 §Oggetti del Gruppo)
-    assert events == [SpecialSearchFound(mouse="filch", tile="sewer", item="fishhook-and-thread"),
-                      PartyItemGained(mouse="filch", card="fishhook-and-thread")]
+    assert events == [
+        SpecialSearchFound(mouse="filch", tile="sewer", item="fishhook-and-thread"),
+        PartyItemGained(mouse="filch", card="fishhook-and-thread"),
+    ]
     assert state.party_items == ("fishhook-and-thread",) and state.search_deck == ("grapes",)
     assert not state.pack.get("filch")
 
@@ -203,14 +211,17 @@ def test_sewer_flip_space_with_the_fishhook_leads_back_to_the_guard_room__001_ca
 
 # --- Kitchen ------------------------------------------------------------------------------------
 
+
 def kitchen(extra=(), track=("collin", "roaches", "filch", "tilda", "maginos")):
     return table("kitchen", [*mice_at("KI-5"), *extra], track)
 
 
 def test_kitchen_first_entry_puts_cheese_on_the_counter__ruling_001_capitolo_1_cucina():
-    state = chapter_1_table(FigurePlaced(figure="filch", card="filch", space="GR-8"),
-                            *(FigurePlaced(figure=m, card=m, space="GR-8") for m in PARTY),
-                            track=PARTY)
+    state = chapter_1_table(
+        FigurePlaced(figure="filch", card="filch", space="GR-8"),
+        *(FigurePlaced(figure=m, card=m, space="GR-8") for m in PARTY),
+        track=PARTY,
+    )
     for n in (1, 2, 3):
         state = RULESET.evolve(state, MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors"))
     state = RULESET.evolve(state, TurnStarted(card="filch", slot=2))
@@ -250,24 +261,30 @@ def defeat_roach(state):
 def test_defeating_a_roach_in_the_kitchen_rolls_for_miz_maggie__001_capitolo_1_farsi_vedere_da_miz_maggie():
     events, _ = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     assert MinionDefeated(figure="roaches-1", card="roaches") in events
-    assert events[-2:] == [RoachDefeatedInKitchen(mouse="collin", figure="roaches-1"),
-                           RollRequested(reason="miz-maggie", dice=1, piece="collin")]
+    assert events[-2:] == [
+        RoachDefeatedInKitchen(mouse="collin", figure="roaches-1"),
+        RollRequested(reason="miz-maggie", dice=1, piece="collin"),
+    ]
 
 
 def test_miz_maggie_miss_knocks_the_mouse_down_and_puts_the_roach_back_on_the_counter__001_capitolo_1_miz_maggie():  # noqa: E501
     _, state = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     events, state = roll(state, 3)
-    assert events[:3] == [MizMaggieSwatted(mouse="collin", figure="roaches-1", space="KI-1"),
-                          EffectAdded(mouse="collin", effect="knocked-down"),
-                          FigurePlaced(figure="roaches-1", card="roaches", space="KI-1")]
+    assert events[:3] == [
+        MizMaggieSwatted(mouse="collin", figure="roaches-1", space="KI-1"),
+        EffectAdded(mouse="collin", effect="knocked-down"),
+        FigurePlaced(figure="roaches-1", card="roaches", space="KI-1"),
+    ]
     assert "roaches-1" in state.board["KI-1"] and "roaches" in state.track
 
 
 def test_miz_maggie_hit_gives_the_ally_achievement_and_one_more_page__001_capitolo_1_miz_maggie():
     _, state = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     events, state = roll(state, 6)
-    assert events[:2] == [StoryAchievementGained(achievement="miz-maggie-ally"),
-                          EndMarkerMoved(page=7, reason="miz-maggie-ally")]
+    assert events[:2] == [
+        StoryAchievementGained(achievement="miz-maggie-ally"),
+        EndMarkerMoved(page=7, reason="miz-maggie-ally"),
+    ]
     assert state.story_achievements == ("miz-maggie-ally",) and state.end_marker_page == 7
 
 
@@ -281,6 +298,7 @@ def test_miz_maggie_ally_no_more_rolls__001_capitolo_1_miz_maggie():
 
 # --- Courtyard ----------------------------------------------------------------------------------
 
+
 def courtyard(extra=(), track=("filch", "collin", "tilda", "maginos"), mice_space="CY-13"):
     return table("courtyard", [*mice_at(mice_space), *extra], track)
 
@@ -288,8 +306,11 @@ def courtyard(extra=(), track=("filch", "collin", "tilda", "maginos"), mice_spac
 def test_crow_dives_on_a_mouse_whose_movement_die_shows_1__001_capitolo_1_il_vile_vecchio_corvo():
     _, state = act(courtyard(), Move(mouse="filch"))
     events, state = roll(state, 5)
-    assert events == [MovementPointsGained(mouse="filch", die_number=1, move_value=3, points=4),
-                      CrowDived(figure="filch", space="CY-13"), MouseWounded(mouse="filch", wounds=1)]
+    assert events == [
+        MovementPointsGained(mouse="filch", die_number=1, move_value=3, points=4),
+        CrowDived(figure="filch", space="CY-13"),
+        MouseWounded(mouse="filch", wounds=1),
+    ]
     assert state.wounds["filch"] == 1
 
 

@@ -37,47 +37,71 @@ def test_the_shipped_content_has_no_finding():
 def test_an_edge_to_a_space_that_does_not_exist_is_named():
     guard = library().tiles["guard-room"]
     lib = broken(tiles=tile("guard-room", edges=(*guard.edges, Edge(a="GR-1", b="GR-99"))))
-    assert check(lib) == [Finding(rule="tile.edge-unknown-space", where="tile guard-room",
-                                  detail="edge GR-1/GR-99: GR-99 is not a space of this tile")]
+    assert check(lib) == [
+        Finding(
+            rule="tile.edge-unknown-space",
+            where="tile guard-room",
+            detail="edge GR-1/GR-99: GR-99 is not a space of this tile",
+        )
+    ]
 
 
 def test_a_pair_of_spaces_joined_twice_is_asymmetric_adjacency():
     guard = library().tiles["guard-room"]
     lib = broken(tiles=tile("guard-room", edges=(*guard.edges, Edge(a="GR-2", b="GR-1", line="red"))))
-    assert check(lib) == [Finding(rule="tile.edge-twice", where="tile guard-room",
-                                  detail="spaces GR-1 and GR-2 are joined 2 times")]
+    assert check(lib) == [
+        Finding(
+            rule="tile.edge-twice", where="tile guard-room", detail="spaces GR-1 and GR-2 are joined 2 times"
+        )
+    ]
 
 
 def test_a_yellow_line_must_point_to_one_of_its_spaces():
     edges = tuple(
         replace(e, arrow_to="GR-1") if e.line == "yellow" else e for e in library().tiles["guard-room"].edges
     )
-    assert check(broken(tiles=tile("guard-room", edges=edges))) == [Finding(
-        rule="tile.yellow-arrow", where="tile guard-room",
-        detail="edge GR-7/GR-8: a yellow line's arrow must point to one of its spaces, not GR-1")]
+    assert check(broken(tiles=tile("guard-room", edges=edges))) == [
+        Finding(
+            rule="tile.yellow-arrow",
+            where="tile guard-room",
+            detail="edge GR-7/GR-8: a yellow line's arrow must point to one of its spaces, not GR-1",
+        )
+    ]
 
 
 def test_a_space_no_edge_reaches_is_disconnected():
     edges = tuple(e for e in library().tiles["guard-room"].edges if "GR-16" not in (e.a, e.b))
-    assert check(broken(tiles=tile("guard-room", edges=edges))) == [Finding(
-        rule="tile.disconnected", where="tile guard-room", detail="GR-16 cannot be reached from GR-1")]
+    assert check(broken(tiles=tile("guard-room", edges=edges))) == [
+        Finding(rule="tile.disconnected", where="tile guard-room", detail="GR-16 cannot be reached from GR-1")
+    ]
 
 
 def test_exits_must_be_on_the_sides_facts_md_names():
     exits = tuple(x for x in library().tiles["guard-room"].exits if x.side != "E")
-    assert check(broken(tiles=tile("guard-room", exits=exits))) == [Finding(
-        rule="tile.exit-sides", where="tile guard-room", detail="exits on W; facts.md §8 has EW")]
+    assert check(broken(tiles=tile("guard-room", exits=exits))) == [
+        Finding(rule="tile.exit-sides", where="tile guard-room", detail="exits on W; facts.md §8 has EW")
+    ]
 
 
 def test_an_exit_space_away_from_its_side_is_named():
     exits = (Exit(side="W", colour="orange", spaces=("GR-5", "GR-7")), library().tiles["guard-room"].exits[1])
-    assert check(broken(tiles=tile("guard-room", exits=exits))) == [Finding(
-        rule="tile.exit-off-side", where="tile guard-room", detail="exit W: space GR-7 is not on the W side")]
+    assert check(broken(tiles=tile("guard-room", exits=exits))) == [
+        Finding(
+            rule="tile.exit-off-side",
+            where="tile guard-room",
+            detail="exit W: space GR-7 is not on the W side",
+        )
+    ]
 
 
 def test_minion_entrances_must_be_as_many_as_facts_md_counts():
-    assert check(broken(tiles=space("guard-room", "GR-2", kind="normal"))) == [Finding(
-        rule="tile.minion-entrances", where="tile guard-room", detail="2 minion entrances; facts.md §8: 3-3")]
+    assert check(broken(tiles=space("guard-room", "GR-2", kind="normal"))) == [
+        Finding(
+            rule="tile.minion-entrances",
+            where="tile guard-room",
+            detail="2 minion entrances; facts.md §8: 3-3",
+        )
+    ]
 
 
 def test_the_pipes_flip_space_must_be_for_a_tinkerer_or_a_scamp_only():
@@ -91,9 +115,13 @@ def test_the_pipes_flip_space_must_be_for_a_tinkerer_or_a_scamp_only():
 
 
 def test_a_flip_space_needs_one_on_the_reverse_to_land_on():
-    assert check(broken(tiles=space("alchemist", "AL-14", kind="normal"))) == [Finding(
-        rule="tile.flip-reverse", where="tile crystal-tunnels",
-        detail="has a flip space but its reverse alchemist has none to land on")]
+    assert check(broken(tiles=space("alchemist", "AL-14", kind="normal"))) == [
+        Finding(
+            rule="tile.flip-reverse",
+            where="tile crystal-tunnels",
+            detail="has a flip space but its reverse alchemist has none to land on",
+        )
+    ]
 
 
 def test_an_open_wall_outline_is_named():
@@ -109,32 +137,56 @@ def test_an_open_wall_outline_is_named():
 
 def test_walls_outside_the_tile_are_named():
     walls = (Wall(a=(0, 0), b=(9, 0)), Wall(a=(9, 0), b=(0, 0)))
-    assert findings(broken(tiles=tile("guard-room", walls=walls)), "tile.wall") == [Finding(
-        rule="tile.wall-outside", where="tile guard-room", detail="wall end [9, 0] is outside 4x4")] * 2
+    assert (
+        findings(broken(tiles=tile("guard-room", walls=walls)), "tile.wall")
+        == [
+            Finding(
+                rule="tile.wall-outside", where="tile guard-room", detail="wall end [9, 0] is outside 4x4"
+            )
+        ]
+        * 2
+    )
 
 
 def test_a_space_inside_a_black_area_is_named():
-    assert check(broken(tiles=space("tunnel-entrance", "TE-8", centre=(2.5, 2.0)))) == [Finding(
-        rule="tile.space-in-black-area", where="tile tunnel-entrance",
-        detail="space TE-8 centre [2.5, 2.0] is inside a black area")]
+    assert check(broken(tiles=space("tunnel-entrance", "TE-8", centre=(2.5, 2.0)))) == [
+        Finding(
+            rule="tile.space-in-black-area",
+            where="tile tunnel-entrance",
+            detail="space TE-8 centre [2.5, 2.0] is inside a black area",
+        )
+    ]
 
 
 def test_the_two_faces_of_a_board_must_name_each_other():
     lib = broken(tiles=tile("forge", reverse="dining-hall"))
     assert findings(lib, "tile.pairing") == [
-        Finding(rule="tile.pairing", where="tile queens-chamber",
-                detail="reverse forge (tile 14) is not this board's other face"),
-        Finding(rule="tile.pairing", where="tile forge",
-                detail="reverse dining-hall (tile 7) is not this board's other face"),
+        Finding(
+            rule="tile.pairing",
+            where="tile queens-chamber",
+            detail="reverse forge (tile 14) is not this board's other face",
+        ),
+        Finding(
+            rule="tile.pairing",
+            where="tile forge",
+            detail="reverse dining-hall (tile 7) is not this board's other face",
+        ),
     ]
 
 
 def test_a_chapter_naming_missing_cards_tiles_and_spaces_is_named():
     chapter = library().chapters["chapter-1"]
-    lib = broken(chapters={"chapter-1": replace(
-        chapter, start_space="GR-7", encounter_deck=(*chapter.encounter_deck, "standard-10"),
-        search_deck=("dagger", "no-such-card"), mice_not_allowed=("lily", "stuart"),
-    )})
+    lib = broken(
+        chapters={
+            "chapter-1": replace(
+                chapter,
+                start_space="GR-7",
+                encounter_deck=(*chapter.encounter_deck, "standard-10"),
+                search_deck=("dagger", "no-such-card"),
+                mice_not_allowed=("lily", "stuart"),
+            )
+        }
+    )
     assert check(lib) == [
         Finding(
             rule="chapter.start-space", where="chapter chapter-1", detail="start space GR-7 is a normal space"
@@ -187,8 +239,12 @@ def test_a_chapter_minion_group_of_an_unknown_card_and_a_goal_without_its_featur
 
 def test_an_ability_for_a_class_no_mouse_has_is_named_and_any_is_allowed():
     abilities = library().abilities
-    lib = broken(abilities={"feint": replace(abilities["feint"], classes=("bard",)),
-                            "dodge": replace(abilities["dodge"], classes=("any",))})
+    lib = broken(
+        abilities={
+            "feint": replace(abilities["feint"], classes=("bard",)),
+            "dodge": replace(abilities["dodge"], classes=("any",)),
+        }
+    )
     assert check(lib) == [
         Finding(rule="ability.unknown-class", where="ability feint", detail="class bard is no mouse's class")
     ]
@@ -199,14 +255,24 @@ def test_a_search_card_requirement_must_name_a_class_or_a_mouse():
     lib = broken(
         search_cards={"toothpick": replace(cards["toothpick"], requires=("wizard", "tilda", "scamp"))}
     )
-    assert check(lib) == [Finding(rule="search-card.unknown-requirement", where="search card toothpick",
-                                  detail="requirement wizard is neither a class nor a mouse")]
+    assert check(lib) == [
+        Finding(
+            rule="search-card.unknown-requirement",
+            where="search card toothpick",
+            detail="requirement wizard is neither a class nor a mouse",
+        )
+    ]
 
 
 def test_a_search_card_must_agree_with_its_equipment_item():
     lib = broken(search_cards={"collins-sword": replace(library().search_cards["collins-sword"], battle=2)})
-    assert check(lib) == [Finding(rule="search-card.equipment-mismatch", where="search card collins-sword",
-                                  detail="its stats differ from the equipment item's")]
+    assert check(lib) == [
+        Finding(
+            rule="search-card.equipment-mismatch",
+            where="search card collins-sword",
+            detail="its stats differ from the equipment item's",
+        )
+    ]
 
 
 def test_an_encounter_with_an_unknown_minion_or_a_gap_in_its_pages_is_named():
@@ -225,8 +291,10 @@ def test_an_encounter_with_an_unknown_minion_or_a_gap_in_its_pages_is_named():
 
 
 def test_a_provisional_record_must_say_why():
-    lib = broken(mice={"filch": replace(library().mice["filch"], provisional_reason="")},
-                 minions={"spider": replace(library().minions["spider"], provisional=False)})
+    lib = broken(
+        mice={"filch": replace(library().mice["filch"], provisional_reason="")},
+        minions={"spider": replace(library().minions["spider"], provisional=False)},
+    )
     assert findings(lib, "provisional") == [
         Finding(
             rule="provisional.reason-missing", where="mouse filch", detail="provisional without a reason"

@@ -220,18 +220,26 @@ def test_eight_games_with_packs_just_under_the_cap_cost_less_than_64_mb_and_a_4_
     print(f"RSS grew by {grown / 2**20:.1f} MiB for 8 games with ~1 MiB packs ({make_pack.__name__})")
     assert grown < 64 * 2**20
     with pytest.raises(PackTooLarge):
-        create(uuid.uuid4(), _created_like_the_service(walled_pack("y" * 4 * 2**20)), at=AT, seed=None,
-               command_id="too-large")
+        create(
+            uuid.uuid4(),
+            _created_like_the_service(walled_pack("y" * 4 * 2**20)),
+            at=AT,
+            seed=None,
+            command_id="too-large",
+        )
 
 
 def test_the_rules_read_content_only_through_the_game():
     """No rule module reads the shipped content behind the game's back (``content.library()``), holds
     a ``ContextVar`` or caches for the whole process (``functools.cache``)."""
     root = Path(str(files("domain.mice_and_mystics")))
-    offenders = [f"{path.relative_to(root)}:{line} {name}"
-                 for path in sorted(root.rglob("*.py")) if path.name != "content.py"
-                 for line, name in _names_used(ast.parse(path.read_text()))
-                 if name in ("library", "ContextVar", "ACTIVE_LIBRARY", "cache", "lru_cache")]
+    offenders = [
+        f"{path.relative_to(root)}:{line} {name}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "content.py"
+        for line, name in _names_used(ast.parse(path.read_text()))
+        if name in ("library", "ContextVar", "ACTIVE_LIBRARY", "cache", "lru_cache")
+    ]
     assert offenders == []
 
 

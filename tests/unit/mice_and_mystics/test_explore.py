@@ -94,8 +94,10 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
     # Collin laid in slot 2: Born to Lead (001 Collin's hero card, "quando collocate le carte sulla
     # Colonna dell'Iniziativa, se il Principe Collin non si trova sul primo spazio, aggiungete
     # immediatamente 1 segnalino Formaggio"; RULINGS.md, Born to Lead)
-    assert events == [InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos")),
-                      CheeseGained(mouse="collin", count=1, reason="born-to-lead")]
+    assert events == [
+        InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos")),
+        CheeseGained(mouse="collin", count=1, reason="born-to-lead"),
+    ]
     assert state.cheese["collin"] == 1
     assert state.turn_card == "filch" and state.slot == 2 and state.encounter_face_up == "standard-1"
     assert "standard-1" not in state.encounter_deck
@@ -144,8 +146,13 @@ def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
 
 def test_001_esplorare_the_pipes_flip_space_for_a_tinkerer():
     """001 §Esplorare: a Tinkerer ("Fabbro", Nez) may explore by the Pipes' flip space too."""
-    state = chapter_1_table(*NO_RATS, PIPES, at("PI-10", "nez"), track=("nez", "collin", "filch", "tilda"),
-                            mice=("nez", "collin", "filch", "tilda"))
+    state = chapter_1_table(
+        *NO_RATS,
+        PIPES,
+        at("PI-10", "nez"),
+        track=("nez", "collin", "filch", "tilda"),
+        mice=("nez", "collin", "filch", "tilda"),
+    )
     assert Explore(mouse="nez", via="flip") in RULESET.legal_commands(state)
     events, _ = act(state, Explore(mouse="nez", via="flip"))
     assert TileFlipped(tile="pipes", to="sewer-drain-pipe") in events

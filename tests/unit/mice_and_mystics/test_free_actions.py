@@ -67,8 +67,10 @@ def test_share_gives_cheese_and_a_card_to_an_adjacent_mouse_in_one_free_action__
         at("GR-7", "collin"), *kept("filch", "toothpick"), CheeseGained(mouse="filch", count=3, reason="t")
     )
     events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick", cheese=2))
-    assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
-                      CheeseShared(mouse="filch", with_mouse="collin", count=2, by="filch")]
+    assert events == [
+        SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch"),
+        CheeseShared(mouse="filch", with_mouse="collin", count=2, by="filch"),
+    ]
     assert state.cheese["filch"] == 1 and state.cheese["collin"] == 2
 
 
@@ -169,13 +171,18 @@ def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__001_equi
 
 
 def test_share_legal_commands_list_single_gives_and_takes__001_condividere():
-    state = chapter_1_table(*kept("collin", "toothpick"), CheeseGained(mouse="collin", count=2, reason="t"),
-                            *kept("filch", "search-card-01"))
+    state = chapter_1_table(
+        *kept("collin", "toothpick"),
+        CheeseGained(mouse="collin", count=2, reason="t"),
+        *kept("filch", "search-card-01"),
+    )
     legal = [c for c in RULESET.legal_commands(state) if isinstance(c, Share) and c.with_mouse == "collin"]
-    assert legal == [Share(mouse="filch", with_mouse="collin", card="search-card-01"),
-                     Share(mouse="filch", with_mouse="collin", take=("toothpick",)),
-                     Share(mouse="filch", with_mouse="collin", take_cheese=1),
-                     Share(mouse="filch", with_mouse="collin", take_cheese=2)]
+    assert legal == [
+        Share(mouse="filch", with_mouse="collin", card="search-card-01"),
+        Share(mouse="filch", with_mouse="collin", take=("toothpick",)),
+        Share(mouse="filch", with_mouse="collin", take_cheese=1),
+        Share(mouse="filch", with_mouse="collin", take_cheese=2),
+    ]
     for command in legal:
         assert RULESET.decide(state, command)
 
@@ -281,8 +288,10 @@ def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__001_filch_coda_pre
 def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggiare():
     """001 §Equipaggiare: at most 3 cards in the pack, tricks (and party items) excluded; over the
     limit the player discards 1 card of their choice — here the Dagger just put back is kept."""
-    state = chapter_1_table(*kept("filch", "search-card-01", "search-card-02", "search-card-03"),
-                            PartyItemGained(mouse="filch", card="grapes"))
+    state = chapter_1_table(
+        *kept("filch", "search-card-01", "search-card-02", "search-card-03"),
+        PartyItemGained(mouse="filch", card="grapes"),
+    )
     assert Unequip(mouse="filch", card="dagger") in RULESET.legal_commands(state)
     events, state = act(state, Unequip(mouse="filch", card="dagger"))
     assert events == [
@@ -338,8 +347,15 @@ def test_one_equip_moves_several_cards_between_pack_and_equipment__001_equipaggi
 def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__001_equipaggiare():
     state = chapter_1_table(*kept("filch", "toothpick"))
     with pytest.raises(RuleBroken, match="equip.not-in-pack"):  # the second card is not in the pack
-        RULESET.decide(state, Equip(mouse="filch", card="toothpick", slot="both-paws",
-                                    cards=(EquipCard(card="cloak-of-displacement", slot="body"),)))
+        RULESET.decide(
+            state,
+            Equip(
+                mouse="filch",
+                card="toothpick",
+                slot="both-paws",
+                cards=(EquipCard(card="cloak-of-displacement", slot="body"),),
+            ),
+        )
     with pytest.raises(RuleBroken, match="equip.not-equipped"):
         RULESET.decide(state, Equip(mouse="filch", unequip=("toothpick",)))
     with pytest.raises(RuleBroken, match="equip.nothing"):
@@ -397,8 +413,10 @@ def test_equipped_ring_adds_a_battle_die_to_a_melee_attack__001_carte_ricerca_an
     state = chapter_1_table(*kept("filch", "ring-of-feline-strength"))
     _, state = act(state, Equip(mouse="filch", card="ring-of-feline-strength", slot="accessory"))
     events, _ = act(state, Battle(mouse="filch", target="rat-warriors-1"))
-    assert events[1:] == [AttackDeclared(attacker="filch", target="rat-warriors-1", ranged=False, dice=3),
-                          RollRequested(reason="battle", dice=3, piece="filch")]
+    assert events[1:] == [
+        AttackDeclared(attacker="filch", target="rat-warriors-1", ranged=False, dice=3),
+        RollRequested(reason="battle", dice=3, piece="filch"),
+    ]
 
 
 def test_equipped_armour_adds_defense_dice__001_attacco():
@@ -433,8 +451,10 @@ def test_level_up_needs_six_cheese_the_class_and_a_card_no_mouse_holds__001_sali
     state = chapter_1_table(CheeseGained(mouse="filch", count=5, reason="t"))
     with pytest.raises(RuleBroken, match="level-up.not-enough-cheese"):
         RULESET.decide(state, LevelUp(mouse="filch", ability="knife-strike"))
-    state = chapter_1_table(CheeseGained(mouse="filch", count=6, reason="t"),
-                            MouseLeveledUp(mouse="collin", ability="first-aid", cheese=0))
+    state = chapter_1_table(
+        CheeseGained(mouse="filch", count=6, reason="t"),
+        MouseLeveledUp(mouse="collin", ability="first-aid", cheese=0),
+    )
     for ability in ("accurate-shot", "first-aid", "meeps"):  # archer only; held by Collin; Maginos only
         with pytest.raises(RuleBroken, match="level-up.not-eligible"):
             RULESET.decide(state, LevelUp(mouse="filch", ability=ability))

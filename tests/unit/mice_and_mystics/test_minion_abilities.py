@@ -46,8 +46,13 @@ def test_roaches_steal_cheese_instead_of_wounding_while_the_mouse_has_cheese__fa
 
 
 def test_greedy_roaches_stolen_cheese_goes_on_the_wheel__001_blatte_avide():
-    state = attacked_by("roaches-1", "roaches", "GR-7", CheeseGained(mouse="filch", count=3, reason="test"),
-                        RoachesTurnedGreedy(figures=("roaches-1",)))
+    state = attacked_by(
+        "roaches-1",
+        "roaches",
+        "GR-7",
+        CheeseGained(mouse="filch", count=3, reason="test"),
+        RoachesTurnedGreedy(figures=("roaches-1",)),
+    )
     events, state = two_wounds(state)
     assert events[1] == CheeseStolen(mouse="filch", figure="roaches-1", count=2, to_wheel=True)
     assert not [e for e in events if isinstance(e, MouseWounded)]
@@ -55,8 +60,10 @@ def test_greedy_roaches_stolen_cheese_goes_on_the_wheel__001_blatte_avide():
 
 
 def test_greedy_roaches_make_every_roach_in_play_greedy__001_blatte_avide():
-    state = chapter_1_table(FigurePlaced(figure="roaches-1", card="roaches", space="GR-7"),
-                            FigurePlaced(figure="roaches-2", card="roaches", space="GR-8"))
+    state = chapter_1_table(
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-7"),
+        FigurePlaced(figure="roaches-2", card="roaches", space="GR-8"),
+    )
     assert greedy(state) == [RoachesTurnedGreedy(figures=("roaches-1", "roaches-2"))]
 
 
@@ -70,8 +77,10 @@ def test_spider_wounds_are_poison_wounds__facts_3_spider_poison():
 def test_cave_centipede_stuns_the_mouse_it_wounds_and_tilda_gains_cheese__facts_3_centipede_stun():
     state = attacked_by("cave-centipede-1", "cave-centipede", "GR-7", dice=3)
     events, state = two_wounds(state)
-    assert events[-2:] == [EffectAdded(mouse="filch", effect="stunned"),
-                             CheeseGained(mouse="tilda", count=1, reason="empathetic-power")]
+    assert events[-2:] == [
+        EffectAdded(mouse="filch", effect="stunned"),
+        CheeseGained(mouse="tilda", count=1, reason="empathetic-power"),
+    ]
     assert state.effects["filch"] == ("stunned",)
 
 

@@ -173,8 +173,12 @@ def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_
     turno"): among mice already attacked distance no longer counts. Rat 3 shares Collin's space but
     attacks Filch, adjacent and higher on the track."""
     setup = (
-        minion(RAT, 2, "GR-1"), minion(RAT, 3, "GR-2"),
-        at("GR-1", "filch"), at("GR-2", "collin"), at("GR-16", "tilda"), at("GR-16", "maginos"),
+        minion(RAT, 2, "GR-1"),
+        minion(RAT, 3, "GR-2"),
+        at("GR-1", "filch"),
+        at("GR-2", "collin"),
+        at("GR-16", "tilda"),
+        at("GR-16", "maginos"),
     )
     events, state = start(*setup)
     assert events[-2] == AttackDeclared(attacker="rat-warriors-1", target="collin", ranged=False, dice=2)
@@ -211,7 +215,9 @@ def test_minion_moves_through_water_without_stopping__000_muovere_un_servitore()
     its move (001 §Muoversi nell'Acqua); a rat crosses the Sewer's channel in one move."""
     setup = (
         RoomTilePlaced(tile="sewer", column=0, row=1),
-        *ONLY_RAT_1, minion(RAT, 1, "SW-2"), at("SW-13", "filch"),
+        *ONLY_RAT_1,
+        minion(RAT, 1, "SW-2"),
+        at("SW-13", "filch"),
     )
     events, state = start(*setup)
     assert events == [MinionActivated(figure="rat-warriors-1"), RollRequested(reason="minion-move", dice=1)]

@@ -106,8 +106,10 @@ def test_a_mouse_in_water_cannot_roll_to_move__001_muoversi_nell_acqua():
 
 
 def test_leaving_water_takes_the_whole_move_and_one_die_per_mouse_on_the_destination__001_muoversi_nell_acqua():  # noqa: E501
-    state = chapter_1_table(FigurePlaced(figure="filch", card="filch", space="SW-7"),
-                            FigurePlaced(figure="collin", card="collin", space="SW-2"))
+    state = chapter_1_table(
+        FigurePlaced(figure="filch", card="filch", space="SW-7"),
+        FigurePlaced(figure="collin", card="collin", space="SW-2"),
+    )
     events, state = act(state, LeaveWater(mouse="filch", space="SW-2"))
     assert events == [
         LeavingWaterStarted(mouse="filch", space="SW-2"),
@@ -146,8 +148,10 @@ def sewer_table(space, *events, rats_defeated=True):
     """The Guard Room turned over to the Sewer; Filch (whose turn it is) on ``space``, the other mice
     on SW-3; the three rats defeated unless ``rats_defeated`` is false; ``events`` before Filch is
     placed."""
-    rats = (*(MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)),
-            InitiativeCardRemoved(card="rat-warriors"))
+    rats = (
+        *(MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)),
+        InitiativeCardRemoved(card="rat-warriors"),
+    )
     return chapter_1_table(
         TileFlipped(tile="guard-room", to="sewer"),
         *(rats if rats_defeated else ()),

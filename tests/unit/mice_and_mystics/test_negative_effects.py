@@ -59,8 +59,10 @@ def test_large_figures_are_never_knocked_down__000_atterrato():
 def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__000_atterrato():
     """000 §Atterrato: the whole move goes to standing up, "mentre può Attaccare e Difendersi normalmente"."""
     state = chapter_1_table(
-        MinionDefeated(figure="rat-warriors-2", card=RAT), MinionDefeated(figure="rat-warriors-3", card=RAT),
-        EffectAdded(mouse="rat-warriors-1", effect="knocked-down"), track=(RAT, *TRACK[:4]),
+        MinionDefeated(figure="rat-warriors-2", card=RAT),
+        MinionDefeated(figure="rat-warriors-3", card=RAT),
+        EffectAdded(mouse="rat-warriors-1", effect="knocked-down"),
+        track=(RAT, *TRACK[:4]),
     )
     events = proceed(state)
     assert events == [

@@ -58,8 +58,10 @@ def found(card, mouse="filch"):
 
 
 def test_a_party_item_found_by_search_goes_to_the_party_stash_even_with_a_full_pack__001_oggetti_del_gruppo():
-    state = chapter_1_table(DecksPrepared(encounter_deck=(), search_deck=("grapes", "toothpick")),
-                            *(SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)))
+    state = chapter_1_table(
+        DecksPrepared(encounter_deck=(), search_deck=("grapes", "toothpick")),
+        *(SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)),
+    )
     _, state = act(state, Search(mouse="filch"))
     _, state = roll(state, 5)
     events, state = answer(
@@ -145,8 +147,10 @@ def test_the_fork_catapults_another_mouse_to_a_space_it_sees_as_an_action__001_f
     state = chapter_1_table(found(FORK))
     _, state = act(state, PlaceFork(mouse="filch"))
     events, state = act(state, Catapult(mouse="filch", other="collin", space="GR-15"))
-    assert events == [ActionStarted(mouse="filch", action="catapult"),
-                      MouseCatapulted(mouse="collin", by="filch", origin="GR-6", space="GR-15")]
+    assert events == [
+        ActionStarted(mouse="filch", action="catapult"),
+        MouseCatapulted(mouse="collin", by="filch", origin="GR-6", space="GR-15"),
+    ]
     assert "collin" in state.board["GR-15"]
     with pytest.raises(RuleBroken, match="action.already-taken"):
         RULESET.decide(state, PickUpFork(mouse="filch"))
@@ -205,9 +209,11 @@ def grapes_ready(*events):
 
 def test_grapes_are_thrown_from_the_fork_space_as_a_coin_flip__001_uva_come_arma():
     events, _ = act(grapes_ready(), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
-    assert events == [ActionStarted(mouse="filch", action="battle"),
-                      AttackDeclared(attacker="filch", target="rat-warriors-3", ranged=True, dice=0),
-                      RollRequested(reason="grapes", dice=1, sides=2, piece="filch")]
+    assert events == [
+        ActionStarted(mouse="filch", action="battle"),
+        AttackDeclared(attacker="filch", target="rat-warriors-3", ranged=True, dice=0),
+        RollRequested(reason="grapes", dice=1, sides=2, piece="filch"),
+    ]
     with pytest.raises(RuleBroken, match="grapes.not-on-fork"):
         RULESET.decide(chapter_1_table(found("grapes")), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
 
@@ -266,9 +272,12 @@ def test_grapes_go_free_on_an_empty_adjacent_space_as_bait__001_uva_come_esca_pe
 
 
 def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__001_uva_come_esca_per_blatte():
-    state = chapter_1_table(found("grapes"), PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-5",)),
-                            FigurePlaced(figure="roaches-1", card="roaches", space="GR-1"),
-                            track=("roaches", "filch", "collin", "tilda", "maginos", "rat-warriors"))
+    state = chapter_1_table(
+        found("grapes"),
+        PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-5",)),
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-1"),
+        track=("roaches", "filch", "collin", "tilda", "maginos", "rat-warriors"),
+    )
     pending = proceed(state)
     assert pending[-1] == RollRequested(reason="minion-move", dice=1)
     events, state = roll(fold_events(state, pending), 1)
@@ -285,10 +294,13 @@ def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__001_uva_
 
 
 def test_a_roach_standing_on_the_grapes_eats_them_without_moving__001_uva_come_esca_per_blatte():
-    state = chapter_1_table(found("grapes"), PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-1",)),
-                            FigurePlaced(figure="roaches-1", card="roaches", space="GR-1"),
-                            FigurePlaced(figure="roaches-2", card="roaches", space="GR-15"),
-                            track=("roaches", "filch", "collin", "tilda", "maginos", "rat-warriors"))
+    state = chapter_1_table(
+        found("grapes"),
+        PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-1",)),
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-1"),
+        FigurePlaced(figure="roaches-2", card="roaches", space="GR-15"),
+        track=("roaches", "filch", "collin", "tilda", "maginos", "rat-warriors"),
+    )
     events = proceed(state)
     assert events[:5] == [
         MinionActivated(figure="roaches-1"),
@@ -317,7 +329,9 @@ def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_s
     from domain.mice_and_mystics.rules import grapes
 
     state = chapter_1_table(
-        found(FORK), found("grapes"), PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-16",)),
+        found(FORK),
+        found("grapes"),
+        PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-16",)),
         FigurePlaced(figure="captain-vurst", card="captain-vurst", space="GR-16"),
         BossCardsAssigned(figure="captain-vurst", cards=("captain-vurst",)),
         FigurePlaced(figure="rat-warriors-3", card="rat-warriors", space="GR-16"),

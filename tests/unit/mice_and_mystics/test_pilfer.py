@@ -40,8 +40,10 @@ def test_001_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
     assert state.cheese_wheel == 2 and state.cheese.get("filch") == 1
     from domain.mice_and_mystics.ruleset import RULESET
 
-    assert RULESET.describe(state, CheeseTakenFromWheel(mouse="filch", count=1, reason="pilfer")) == \
-        "Filch takes 1 cheese off the minion cheese wheel (pilfer): 2"
+    assert (
+        RULESET.describe(state, CheeseTakenFromWheel(mouse="filch", count=1, reason="pilfer"))
+        == "Filch takes 1 cheese off the minion cheese wheel (pilfer): 2"
+    )
 
 
 def test_001_ladruncolo_with_an_empty_wheel_the_cheese_comes_from_the_supply():
@@ -78,9 +80,11 @@ def test_001_ladruncolo_only_filch_pilfers():
 def test_001_conquiste_personali_a_roach_defeated_in_battle_counts_for_the_attacker():
     """The fourth roach of an encounter defeated by a mouse in a real battle earns Roach Master (the
     attacker is credited even though the attack is resolved before the defeat)."""
-    state = filch_first(*(RoachDefeatedCounted(mouse="collin") for _ in range(3)),
-                        FigurePlaced(figure="roaches-1", card="roaches", space="GR-6"),
-                        track=("collin", "filch", "tilda", "maginos", RAT))
+    state = filch_first(
+        *(RoachDefeatedCounted(mouse="collin") for _ in range(3)),
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-6"),
+        track=("collin", "filch", "tilda", "maginos", RAT),
+    )
     events, state = battle(state, "collin", "roaches-1")
     assert RoachDefeatedCounted(mouse="collin") in events
     assert AchievementEarned(mouse="collin", achievement="roach-master") in events

@@ -245,7 +245,8 @@ def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spre
     with pytest.raises(Undecided) as tie:  # the rats: one on the empty GR-13, the other where the players say
         place_groups(state, groups, "guard-room", Choices(("GR-2+GR-4",)))
     assert tie.value.events[-1] == DecisionRequested(
-        decision="melee-minion-entrances", options=("GR-2", "GR-4", "GR-13"), default="GR-2")
+        decision="melee-minion-entrances", options=("GR-2", "GR-4", "GR-13"), default="GR-2"
+    )
     events = place_groups(state, groups, "guard-room", Choices(("GR-2+GR-4", "GR-13")))
     assert [(e.card, e.space) for e in events] == [
         (ROACH, "GR-2"),
@@ -323,8 +324,10 @@ def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honou
     assert state.hourglass_page == 1 and state.cheese_wheel == 6  # nothing of the summon happened yet
     more, state = choose(state, "GR-2+GR-13")
     assert more[0] == ChoicesSettled(context="summon", choices=("GR-2+GR-13",))
-    assert of_type(more, FigurePlaced)[:2] == [FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-2"),
-                                               FigurePlaced(figure="rat-warriors-5", card=RAT, space="GR-13")]
+    assert of_type(more, FigurePlaced)[:2] == [
+        FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-2"),
+        FigurePlaced(figure="rat-warriors-5", card=RAT, space="GR-13"),
+    ]
     assert state.deferred is None and state.hourglass_page == 2 and state.cheese_wheel == 0
 
 
@@ -389,7 +392,10 @@ def test_001_preparazione_without_a_tie_the_chapter_setup_asks_nothing_new():
     records, game = pack_game([(RAT, 3, "guard-room")])
     assert not of_type([r.payload for r in records], ChoiceDeferred)
     assert sorted(game.state.board["GR-2"] + game.state.board["GR-4"] + game.state.board["GR-13"]) == [
-        "rat-warriors-1", "rat-warriors-2", "rat-warriors-3"]
+        "rat-warriors-1",
+        "rat-warriors-2",
+        "rat-warriors-3",
+    ]
 
 
 def test_001_evocazioni_replay_folding_the_recorded_events_reproduces_the_state():
@@ -424,8 +430,9 @@ def test_001_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_m
     """Steps 1-3 order every placement, the chapter's setup included: a chapter file listing roaches,
     a spider and elite rats places the elite rats first (farthest entrance), then the spider (nearest
     free entrance), then the roaches on what is left."""
-    records, game = pack_game([("roaches", 2, "guard-room"), ("spider", 1, "guard-room"),
-                               ("elite-rat-warriors", 2, "guard-room")])
+    records, game = pack_game(
+        [("roaches", 2, "guard-room"), ("spider", 1, "guard-room"), ("elite-rat-warriors", 2, "guard-room")]
+    )
     while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
         more = play(
             game,

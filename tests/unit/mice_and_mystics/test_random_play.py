@@ -81,8 +81,12 @@ def play_chapter(seed: int, limit: int):
     secret = seed.to_bytes(32, "big")
     base = created()
     game_created = GameCreated(
-        ruleset=base.ruleset, setup=base.setup, seats=base.seats, dice_mode="server",
-        decision_policy="default", dice_commitment=commitment(secret),
+        ruleset=base.ruleset,
+        setup=base.setup,
+        seats=base.seats,
+        dice_mode="server",
+        decision_policy="default",
+        dice_commitment=commitment(secret),
     )
     records = create(uuid.UUID(int=seed), game_created, at=AT, seed=secret, command_id="create")
     game = fold(None, records)

@@ -27,8 +27,12 @@ MICE = ("filch", "collin")
 
 def created(sandbox, mice=MICE):
     setup = {"chapter": "chapter-1", "mice": list(mice), "sandbox": sandbox}
-    return GameCreated(ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(setup).encode()),
-                       seats=(Seat(name="north", controls=tuple(mice)),), dice_mode="manual")
+    return GameCreated(
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(json.dumps(setup).encode()),
+        seats=(Seat(name="north", controls=tuple(mice)),),
+        dice_mode="manual",
+    )
 
 
 def courtyard(**more):
@@ -50,10 +54,12 @@ def courtyard(**more):
 def test_sandbox_begin_emits_the_setup_events_and_the_given_track__design_content_is_data():
     state = RULESET.initial_state(created(courtyard()))
     events = RULESET.decide(state, Begin())
-    assert events[:4] == [RoomTilePlaced(tile="courtyard", column=0, row=0),
-                          FigurePlaced(figure="filch", card="filch", space="CY-13"),
-                          FigurePlaced(figure="collin", card="collin", space="CY-6"),
-                          FigurePlaced(figure="rat-warriors-1", card="rat-warriors", space="CY-20")]
+    assert events[:4] == [
+        RoomTilePlaced(tile="courtyard", column=0, row=0),
+        FigurePlaced(figure="filch", card="filch", space="CY-13"),
+        FigurePlaced(figure="collin", card="collin", space="CY-6"),
+        FigurePlaced(figure="rat-warriors-1", card="rat-warriors", space="CY-20"),
+    ]
     assert StoryBoardPrepared(hourglass_page=3, end_marker_page=6) in events
     assert CheeseAddedToWheel(count=2, reason="sandbox") in events
     assert RoomsMarkedExplored(tiles=("courtyard",)) in events
@@ -159,6 +165,7 @@ def test_sandbox_refuses_a_table_that_cannot_be__design_content_is_data(change, 
 
 def test_sandbox_game_plays_on_from_its_table__design_content_is_data():
     from tests.unit.mice_and_mystics.scenario import fold_events
+
     state = RULESET.initial_state(created(courtyard()))
     state = fold_events(state, RULESET.decide(state, Begin()))
     assert state.phase == "playing" and state.cheese_wheel == 2 and state.awaiting == "minion-move"

@@ -56,7 +56,9 @@ def rat_on_grapes(*events, grapes_on="GR-13"):
         *(FigurePlaced(figure=m, card=m, space="GR-7") for m in ("collin", "tilda")),
         PartyItemGained(mouse="filch", card="grapes"),
         PartyItemPlaced(mouse="filch", item="grapes", spaces=(grapes_on,)),
-        *events, track=RATS_FIRST)
+        *events,
+        track=RATS_FIRST,
+    )
 
 
 def test_001_uva_come_arma_a_rat_starting_on_the_grapes_throws_them_instead_of_moving_and_attacking():
@@ -78,8 +80,11 @@ def test_001_uva_come_arma_the_rat_throws_at_the_space_with_the_most_mice():
     """001 §Uva come Arma: the space holding the most mice wins over the mouse highest on the track."""
     state = rat_on_grapes(FigurePlaced(figure="maginos", card="maginos", space="GR-7"))
     declared = [e for e in proceed(state) if isinstance(e, AttackDeclared)]
-    assert declared == [AttackDeclared(attacker="rat-warriors-3", target="collin", ranged=True, dice=0,
-                                       others=("tilda", "maginos"))]
+    assert declared == [
+        AttackDeclared(
+            attacker="rat-warriors-3", target="collin", ranged=True, dice=0, others=("tilda", "maginos")
+        )
+    ]
 
 
 def test_001_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there_then_go_back_in_the_deck():
@@ -160,8 +165,13 @@ def test_001_uva_come_arma_roaches_on_the_grapes_do_not_throw_them():
 
 
 def with_bow(*events):
-    bow = SearchCardEquipped(mouse="filch", card="bow-of-precision", slot="paw", unequipped=("dagger",),
-                             loadout=(("bow-of-precision", "paw"),))
+    bow = SearchCardEquipped(
+        mouse="filch",
+        card="bow-of-precision",
+        slot="paw",
+        unequipped=("dagger",),
+        loadout=(("bow-of-precision", "paw"),),
+    )
     return chapter_1_table(SearchCardKept(mouse="filch", card="bow-of-precision"), bow, *events)
 
 
@@ -190,10 +200,14 @@ GR_NORMAL = ("GR-1", "GR-3", "GR-5", "GR-7", "GR-8", "GR-9", "GR-10", "GR-12", "
 
 def cloaked_maginos_attacked():
     """Maginos wears the cloak; rat-warriors-1 walks onto GR-6 and attacks him with 2 hits."""
-    cloak = SearchCardEquipped(mouse="maginos", card=CLOAK, slot="body",
-                               loadout=(("maginos-staff", "paw"), (CLOAK, "body")))
-    state = chapter_1_table(SearchCardKept(mouse="maginos", card=CLOAK), cloak,
-                            track=("rat-warriors", "maginos", "filch", "collin", "tilda"))
+    cloak = SearchCardEquipped(
+        mouse="maginos", card=CLOAK, slot="body", loadout=(("maginos-staff", "paw"), (CLOAK, "body"))
+    )
+    state = chapter_1_table(
+        SearchCardKept(mouse="maginos", card=CLOAK),
+        cloak,
+        track=("rat-warriors", "maginos", "filch", "collin", "tilda"),
+    )
     state = fold_events(state, proceed(state))
     _, state = roll(state, 1)  # rat-warriors-1 moves 1: GR-2 -> GR-6
     assert state.attack is not None and state.attack.target == "maginos"
@@ -235,8 +249,11 @@ LEVITATION = "scroll-of-levitation"
 
 
 def filch_with_scroll_on_gr14(*events):
-    return chapter_1_table(FigurePlaced(figure="filch", card="filch", space="GR-14"),
-                           SearchCardKept(mouse="filch", card=LEVITATION), *events)
+    return chapter_1_table(
+        FigurePlaced(figure="filch", card="filch", space="GR-14"),
+        SearchCardKept(mouse="filch", card=LEVITATION),
+        *events,
+    )
 
 
 def test_001_carte_ricerca_a_scroll_is_used_as_a_free_action_then_discarded():
@@ -301,11 +318,15 @@ PROVISIONAL = {
     "provisional": True,
     "provisional_reason": "test fixture only: no event, trick or unknown scroll text is known (facts.md §5)",
 }
-FIXTURE = {"search-cards.json": {"search_cards": [
-    {"id": "search-card-54", "name": "Test trick", "type": "trick", **PROVISIONAL},
-    {"id": "search-card-55", "name": "Test event", "type": "event", **PROVISIONAL},
-    {"id": "search-card-56", "name": "Test scroll", "type": "scroll", **PROVISIONAL},
-]}}
+FIXTURE = {
+    "search-cards.json": {
+        "search_cards": [
+            {"id": "search-card-54", "name": "Test trick", "type": "trick", **PROVISIONAL},
+            {"id": "search-card-55", "name": "Test event", "type": "event", **PROVISIONAL},
+            {"id": "search-card-56", "name": "Test scroll", "type": "scroll", **PROVISIONAL},
+        ]
+    }
+}
 
 
 def fixture_table(*events):
@@ -384,5 +405,7 @@ def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_def
     ]
     assert state.pack["filch"] == ("dagger",) and mouse_defense_dice("filch", state) == before
     with pytest.raises(RuleBroken, match="equip.wrong-slot"):
-        RULESET.decide(chapter_1_table(SearchCardKept(mouse="filch", card="toothpick")),
-                       Equip(mouse="filch", card="toothpick", slot="paw"))
+        RULESET.decide(
+            chapter_1_table(SearchCardKept(mouse="filch", card="toothpick")),
+            Equip(mouse="filch", card="toothpick", slot="paw"),
+        )

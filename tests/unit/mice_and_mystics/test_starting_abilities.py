@@ -20,8 +20,12 @@ SEATS = (Seat(name="north", controls=PARTY[:2]), Seat(name="south", controls=PAR
 
 def created(**setup) -> GameCreated:
     doc = {"chapter": "chapter-1", "mice": list(PARTY), **setup}
-    return GameCreated(ruleset="mice-and-mystics", setup=msgspec.Raw(json.dumps(doc).encode()), seats=SEATS,
-                       dice_mode="manual")
+    return GameCreated(
+        ruleset="mice-and-mystics",
+        setup=msgspec.Raw(json.dumps(doc).encode()),
+        seats=SEATS,
+        dice_mode="manual",
+    )
 
 
 def begun(**setup):
@@ -33,9 +37,21 @@ def begun(**setup):
 def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_party_order():
     events, state = begun()
     assert events[-1] == DecisionRequested(
-        decision="starting-ability", piece="collin", default="first-aid",  # the first card dicelog plays
-        options=("backslash", "battle-leader", "battle-squeak", "feint", "first-aid", "give-order", "inspire",
-                 "protect", "resolve", "thundersqueak"),
+        decision="starting-ability",
+        piece="collin",
+        default="first-aid",  # the first card dicelog plays
+        options=(
+            "backslash",
+            "battle-leader",
+            "battle-squeak",
+            "feint",
+            "first-aid",
+            "give-order",
+            "inspire",
+            "protect",
+            "resolve",
+            "thundersqueak",
+        ),
     )
     assert not of_type(events, ShuffleRequested), "initiative waits for the ability cards"
     events, state = answer(state, DecisionMade(decision="starting-ability", option="first-aid", by="north"))
@@ -51,17 +67,24 @@ def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_p
     events, state = answer(
         state, DecisionMade(decision="starting-ability", option="chain-lightning", by="south")
     )
-    assert events == [StartingAbilityTaken(mouse="maginos", ability="chain-lightning"),
-                      ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors"))]
-    assert state.abilities == {"collin": ("first-aid",), "tilda": ("cure",), "filch": ("knife-strike",),
-                               "maginos": ("chain-lightning",)}
+    assert events == [
+        StartingAbilityTaken(mouse="maginos", ability="chain-lightning"),
+        ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors")),
+    ]
+    assert state.abilities == {
+        "collin": ("first-aid",),
+        "tilda": ("cure",),
+        "filch": ("knife-strike",),
+        "maginos": ("chain-lightning",),
+    }
 
 
 def test_001_scegliere_una_abilita_the_setup_document_may_carry_the_choice():
     chosen = {"collin": "inspire", "tilda": "first-aid", "filch": "dodge", "maginos": "mystic-bolt"}
     events, state = begun(abilities=chosen)
     assert of_type(events, StartingAbilityTaken) == [
-        StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup") for m, a in chosen.items()]
+        StartingAbilityTaken(mouse=m, ability=a, chosen_in="setup") for m, a in chosen.items()
+    ]
     assert events[-1] == ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors"))
     assert state.abilities == {m: (a,) for m, a in chosen.items()}
 
@@ -75,13 +98,16 @@ def test_001_scegliere_una_abilita_mice_the_document_leaves_out_are_asked():
     assert isinstance(events[-1], ShuffleRequested)
 
 
-@pytest.mark.parametrize(("abilities", "rule"), [
-    ({"collin": "cure"}, "setup.ability-not-eligible"),  # Healer card for a Leader/Warrior
-    ({"maginos": "meeps"}, "setup.ability-not-eligible"),  # story-unlocked
-    ({"collin": "first-aid", "tilda": "first-aid"}, "setup.ability-not-eligible"),  # one copy
-    ({"collin": "fireball"}, "setup.unknown-ability"),
-    ({"nez": "feint"}, "setup.ability-mouse"),  # not in the party
-])
+@pytest.mark.parametrize(
+    ("abilities", "rule"),
+    [
+        ({"collin": "cure"}, "setup.ability-not-eligible"),  # Healer card for a Leader/Warrior
+        ({"maginos": "meeps"}, "setup.ability-not-eligible"),  # story-unlocked
+        ({"collin": "first-aid", "tilda": "first-aid"}, "setup.ability-not-eligible"),  # one copy
+        ({"collin": "fireball"}, "setup.unknown-ability"),
+        ({"nez": "feint"}, "setup.ability-mouse"),  # not in the party
+    ],
+)
 def test_001_scegliere_una_abilita_the_class_condition_is_checked_at_creation(abilities, rule):
     with pytest.raises(RuleBroken, match=rule):
         RULESET.initial_state(created(abilities=abilities))
@@ -99,8 +125,12 @@ def test_001_campagna_a_mouse_keeping_its_abilities_takes_no_new_card():
     assert events[-1].piece == "maginos", "filch kept knife-strike"
     events, state = answer(state, DecisionMade(decision="starting-ability", option="mystic-bolt", by="south"))
     assert isinstance(events[-1], ShuffleRequested)
-    assert state.abilities == {"collin": ("first-aid",), "filch": ("knife-strike",), "tilda": ("cure",),
-                               "maginos": ("mystic-bolt",)}
+    assert state.abilities == {
+        "collin": ("first-aid",),
+        "filch": ("knife-strike",),
+        "tilda": ("cure",),
+        "maginos": ("mystic-bolt",),
+    }
     with pytest.raises(RuleBroken, match="setup.ability-mouse"):
         RULESET.initial_state(created(carry_over=carry, abilities={"collin": "feint"}))
     with pytest.raises(RuleBroken, match="setup.ability-not-eligible"):
@@ -114,8 +144,11 @@ def test_001_preparazione_begin_is_refused_while_the_abilities_are_being_chosen(
 
 
 def test_001_scegliere_una_abilita_a_sandbox_takes_the_named_cards_and_asks_nothing():
-    sandbox = {"tiles": [{"tile": 1, "column": 0, "row": 0}],
-               "figures": [{"mouse": m, "space": "CY-6"} for m in PARTY], "track": list(PARTY)}
+    sandbox = {
+        "tiles": [{"tile": 1, "column": 0, "row": 0}],
+        "figures": [{"mouse": m, "space": "CY-6"} for m in PARTY],
+        "track": list(PARTY),
+    }
     events, state = begun(sandbox=sandbox, abilities={"filch": "dodge"})
     taken = events.index(StartingAbilityTaken(mouse="filch", ability="dodge", chosen_in="setup"))
     assert taken < next(i for i, e in enumerate(events) if isinstance(e, InitiativeTrackLaid))

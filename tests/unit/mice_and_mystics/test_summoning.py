@@ -91,8 +91,11 @@ def test_a_summoned_minion_whose_card_is_on_the_track_reuses_it__001_determinare
 
 def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarded__001_evocazioni():
     state = chapter_1_table(
-        *NO_RATS, *IN_KITCHEN_TUNNELS, EncounterRevealed(card="standard-3", page=1),
-        CheeseAddedToWheel(count=6, reason="test"), track=MICE,
+        *NO_RATS,
+        *IN_KITCHEN_TUNNELS,
+        EncounterRevealed(card="standard-3", page=1),
+        CheeseAddedToWheel(count=6, reason="test"),
+        track=MICE,
     )
     asked = proceed(state)
     assert asked[-1] == DecisionRequested(
@@ -102,8 +105,11 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
     # the rat; then the 2 roaches spread with it over the 3 entrances (001 §Collocare i Servitori,
     # 3: all small melee minions of the placement), so they take the two left empty: nothing to ask
     events, state = choose(state, "KT-20")
-    assert events[:3] == [ChoicesSettled(context="summon", choices=("KT-20",)),
-                          HourglassAdvanced(page=2, reason="summon"), EncounterDiscarded(card="standard-3")]
+    assert events[:3] == [
+        ChoicesSettled(context="summon", choices=("KT-20",)),
+        HourglassAdvanced(page=2, reason="summon"),
+        EncounterDiscarded(card="standard-3"),
+    ]
     placed = of_type(events, FigurePlaced)
     assert [(e.card, e.space) for e in placed] == [
         ("rat-warriors", "KT-20"),
