@@ -196,8 +196,8 @@ def game_created(seed: bytes, *, undo_policy: str = "none") -> Any:
     answers the rules' choices by their documented default), as ``POST /games`` builds it."""
     import msgspec
 
-    from domain.core.dice import commitment
-    from domain.core.events import GameCreated, Seat
+    from dicelog.domain.core.dice import commitment
+    from dicelog.domain.core.events import GameCreated, Seat
 
     return GameCreated(
         ruleset="mice-and-mystics",
@@ -221,7 +221,7 @@ UNDO_NOTE = (
 
 
 class LongGame:
-    """A game of at least ``events`` events, played with ``domain.core.game.play``: Chapter 1,
+    """A game of at least ``events`` events, played with ``dicelog.domain.core.game.play``: Chapter 1,
     server dice, default decisions, a random legal command from ``RULESET.legal_commands`` each
     time (seeded), issued by the seat controlling the mouse; a command that would end the game
     is skipped for another legal one while there is one. When none is left: without ``undo``
@@ -234,9 +234,9 @@ class LongGame:
     """
 
     def __init__(self, events: int, *, undo: bool = False, rng_seed: int = 1) -> None:
-        from domain.core.commands import Choose
-        from domain.core.events import DecisionRequested
-        from domain.core.game import create, fold
+        from dicelog.domain.core.commands import Choose
+        from dicelog.domain.core.events import DecisionRequested
+        from dicelog.domain.core.game import create, fold
 
         rng = random.Random(rng_seed)
         self.seed = bytes(rng.randrange(256) for _ in range(32))
@@ -280,19 +280,19 @@ class LongGame:
 
     @property
     def ruleset(self) -> Any:
-        from domain.mice_and_mystics.ruleset import RULESET
+        from dicelog.domain.mice_and_mystics.ruleset import RULESET
 
         return RULESET
 
     def _play(self, command: Any, seat: str | None = None) -> list[Any]:
-        from domain.core.game import play
+        from dicelog.domain.core.game import play
 
         if seat is None:
             mouse = self.ruleset.piece_of(command)
             seat = SEAT_OF.get(mouse or "", SEATS[0]["name"])
         kwargs: dict[str, Any] = {}
         if type(command).__name__ in ("RequestUndo", "ApproveUndo", "RejectUndo"):
-            from domain.core.undo import ListHistory
+            from dicelog.domain.core.undo import ListHistory
 
             kwargs["history"] = ListHistory(self.records)
         return play(
@@ -306,7 +306,7 @@ class LongGame:
         )
 
     def _append(self, command: Any, new: list[Any]) -> None:
-        from domain.core.game import fold
+        from dicelog.domain.core.game import fold
 
         name = type(command).__name__
         self.commands[name] = self.commands.get(name, 0) + 1
@@ -316,7 +316,7 @@ class LongGame:
 
     def _undo(self, to_version: int) -> None:
         """One seat asks to undo to ``to_version``, the other approves (all-seats policy)."""
-        from domain.core.commands import ApproveUndo, RequestUndo
+        from dicelog.domain.core.commands import ApproveUndo, RequestUndo
 
         asker, other = SEATS[0]["name"], SEATS[1]["name"]
         request = RequestUndo(to_version=to_version)
@@ -353,7 +353,7 @@ class LongGame:
         """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole
         commands per chunk); with ``snapshots``, store the snapshots the app would have taken,
         through the app's own rule (``_snapshots``)."""
-        from service.records import GameSecret, secret_id
+        from dicelog.service.records import GameSecret, secret_id
 
         secret = GameSecret(
             originator_id=secret_id(self.id),
@@ -380,7 +380,7 @@ class LongGame:
         multiple of ``games.snapshot_interval``."""
         import inspect
 
-        from domain.core.game import GameSnapshot
+        from dicelog.domain.core.game import GameSnapshot
 
         afters = [before for before, _ in self.batches[1:]] + [self.final]
         saved = getattr(games, "_saved", None)

@@ -210,7 +210,7 @@ def server(
         if store == "postgres":
             assert pg is not None
             env.update({f"DICELOG_POSTGRES_{k.upper()}": v for k, v in pg.items()})
-        cmd = [*uvicorn, "service.app:create_app"]
+        cmd = [*uvicorn, "dicelog.service.app:create_app"]
     else:
         if store == "postgres":
             assert pg is not None
@@ -232,7 +232,7 @@ def server(
         common.wait_http(url + "/health", proc=proc)
         if kind == "dicelog" and worker_process:
             side = subprocess.Popen(
-                [common.PYTHON, "-m", "service.cli", "worker"],
+                [common.PYTHON, "-m", "dicelog.service.cli", "worker"],
                 cwd=common.ROOT,
                 env=env,
                 stdout=log,

@@ -6,7 +6,7 @@ For each length L, a game of >= L events (``common.LongGame``: Chapter 1, server
 decisions, random legal commands; with undo when Chapter 1 ends sooner) is stored in a fresh
 SQLite data directory exactly as the API would have stored it (``Games.save`` in chunks, and the
 snapshots of ``Games._saved``, every 100 events), and read through the real app
-(``service.app.create_app`` with the embedded worker off, Litestar's ``TestClient``: the HTTP
+(``dicelog.service.app.create_app`` with the embedded worker off, Litestar's ``TestClient``: the HTTP
 stack in process, no network):
 
 - first page: ``GET /games/{id}/events?limit=10``;
@@ -78,7 +78,7 @@ def build(length: int) -> tuple[common.LongGame, dict[str, Any]]:
 
 
 def settings(data_dir: Path) -> Any:
-    from service.settings import Settings
+    from dicelog.service.settings import Settings
 
     return Settings(
         data_dir=data_dir,
@@ -90,7 +90,7 @@ def settings(data_dir: Path) -> Any:
 
 
 def store(data_dir: Path, games_: list[common.LongGame]) -> None:
-    from service.application import Games
+    from dicelog.service.application import Games
 
     s = settings(data_dir)
     app = Games(s.library_env("games"), snapshot_interval=s.snapshot_interval)
@@ -117,7 +117,7 @@ def cold(data_dir: Path, method: str, url: str) -> dict[str, Any]:
     """The request as the first one of a freshly started app, ``COLD_STARTS`` times."""
     from litestar.testing import TestClient
 
-    from service.app import create_app
+    from dicelog.service.app import create_app
 
     samples = []
     for _ in range(COLD_STARTS):
@@ -131,7 +131,7 @@ def cold(data_dir: Path, method: str, url: str) -> dict[str, Any]:
 
 def replay_speed(data_dir: Path, game: common.LongGame, runs: int) -> dict[str, Any]:
     """Full replay of the game from the store (no snapshots, no cache): the verify baseline."""
-    from service.application import Games
+    from dicelog.service.application import Games
 
     s = settings(data_dir)
     env = {**s.library_env("games"), "AGGREGATE_CACHE_MAXSIZE": ""}
@@ -152,7 +152,7 @@ def replay_speed(data_dir: Path, game: common.LongGame, runs: int) -> dict[str, 
 def measure_length(length: int, runs: int, verify_runs: int) -> dict[str, Any]:
     from litestar.testing import TestClient
 
-    from service.app import create_app
+    from dicelog.service.app import create_app
 
     game, info = build(length)
     n, turns, rounds = info["events"], info["turns"], info["rounds"]
@@ -195,7 +195,7 @@ def measure_list(lengths: list[int], listed: int, runs: int) -> dict[str, Any]:
     unlisted game of the same length (stored in creation order, as the API would have)."""
     from litestar.testing import TestClient
 
-    from service.app import create_app
+    from dicelog.service.app import create_app
 
     out: dict[str, Any] = {"listed": listed, "lengths": {}}
     for length in lengths:

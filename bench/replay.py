@@ -2,7 +2,7 @@
 
     /work/venv/bin/python bench/replay.py [--quick] [--events N] [--runs R]
 
-dicelog: a game of >= N events played with ``domain.core.game.play`` (server dice, default
+dicelog: a game of >= N events played with ``dicelog.domain.core.game.play`` (server dice, default
 decisions, random legal commands; see ``common.LongGame``: a Chapter 1 game if it lasts that
 long, else Chapter 1 with undo whenever every legal command would end it; a whole plain Chapter 1
 game is then replayed too, for comparison), saved with
@@ -19,7 +19,7 @@ Breakdown of the dicelog replay (same run, median of R): the bare SQL query and 
 ``sqlite3`` (same file, same statement, no objects built), the library's select
 (``recorder.select_events``: the query plus one ``UUID`` and one ``StoredEvent`` per row),
 decoding (``mapper.to_domain_event``: msgspec to ``Recorded``), and the pure in-memory fold
-(``domain.core.game.fold`` over decoded records).
+(``dicelog.domain.core.game.fold`` over decoded records).
 
 Target: >= 100,000 events/s for the dicelog full replay.
 """
@@ -94,8 +94,8 @@ def baseline(events: int, runs: int, tmp: Path) -> dict[str, Any]:
 def replay_game(game: common.LongGame, runs: int, path: Path, *, breakdown: bool) -> dict[str, Any]:
     """Store ``game`` in a fresh SQLite file and time full replays (and, with ``breakdown``,
     their parts)."""
-    from domain.core.game import fold
-    from service.application import Games
+    from dicelog.domain.core.game import fold
+    from dicelog.service.application import Games
 
     n = len(game.records)
     games = Games(common.sqlite_env(path, AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=0)

@@ -3,14 +3,14 @@
 A game projection receives every notification of the ``Games`` application as a domain event
 with its ``Tracking`` (application name, notification id). For a game event it needs the game's
 state *after* the event: it keeps the last state per game in memory and folds the event into it
-(``domain.core.game.apply``); when it has no state of the right version (first sight, restart,
+(``dicelog.domain.core.game.apply``); when it has no state of the right version (first sight, restart,
 eviction) it loads the game at that version from the application (snapshots keep that fast).
 Events that are not game events (campaign events, the service's secret and idempotency
 records) only advance the checkpoint.
 
 Read models hold what anyone may see (``public_lens``): the spectator's view while a game runs,
 everything once it ended. A reader who may see more (a seat's secrets, the auditor) is served
-from the game itself, through its own lens (``service.routes``).
+from the game itself, through its own lens (``dicelog.service.routes``).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ import msgspec
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.core.campaign import CampaignEvent
-from domain.core.game import Game, Recorded, apply
-from domain.core.visibility import SPECTATOR_VIEWER, Lens
+from dicelog.domain.core.campaign import CampaignEvent
+from dicelog.domain.core.game import Game, Recorded, apply
+from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens
 
 V = TypeVar("V")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.game import Game
-from projections.base import DocumentProjection, public_lens
+from dicelog.domain.core.game import Game
+from dicelog.projections.base import DocumentProjection, public_lens
 
 
 class InitiativeProjection(DocumentProjection):

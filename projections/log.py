@@ -11,9 +11,9 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
-from domain.core.describe import describe_core
-from domain.core.game import Game, Recorded
-from projections.base import GameProjection, public_lens
+from dicelog.domain.core.describe import describe_core
+from dicelog.domain.core.game import Game, Recorded
+from dicelog.projections.base import GameProjection, public_lens
 
 
 class LogProjection(GameProjection):

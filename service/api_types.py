@@ -1,7 +1,7 @@
 """The request bodies that depend on which rulesets an app serves (the ruleset boundary).
 
 Everything game-specific reaches the service through the ruleset registry
-(``domain.core.registry``): ``POST /games`` takes a body tagged by ``ruleset`` whose ``setup`` is
+(``dicelog.domain.core.registry``): ``POST /games`` takes a body tagged by ``ruleset`` whose ``setup`` is
 that ruleset's own setup document type, and ``POST /games/{id}/commands`` takes any command of the
 served rulesets (each ruleset's commands carry their own tags, e.g. ``vast.Move``; Mice and
 Mystics keeps its bare tags) or a core command. ``api_types(names)`` builds these types once per
@@ -18,10 +18,10 @@ from typing import Annotated, Any, Union
 import msgspec
 from msgspec import Meta, Struct
 
-from domain.core import registry
-from domain.core.commands import Choose, Command, Draw, Roll, Shuffle, UndoCommand
-from domain.core.events import DecisionPolicy, DiceMode, Seat, UndoPolicy, Visibility
-from domain.core.ruleset import Begin
+from dicelog.domain.core import registry
+from dicelog.domain.core.commands import Choose, Command, Draw, Roll, Shuffle, UndoCommand
+from dicelog.domain.core.events import DecisionPolicy, DiceMode, Seat, UndoPolicy, Visibility
+from dicelog.domain.core.ruleset import Begin
 
 MAX_SEATS = 8
 

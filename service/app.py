@@ -3,8 +3,8 @@
 Errors are RFC 9457 ``application/problem+json`` (Litestar's ``ProblemDetailsPlugin``): every
 domain refusal has a stable ``type`` (``urn:dicelog:rule:<rule id>``) and names the rule and its
 rulebook section; validation errors are 400, unknown games 404, stale versions 409. Faults of the
-store and other infrastructure are 503 with ``Retry-After`` (``service.faults``); a body too large is
-413, nested too deep 400 (``service.http_guards.BodyLimits``); any other error is a bug: 500, its
+store and other infrastructure are 503 with ``Retry-After`` (``dicelog.service.faults``); a body too large is
+413, nested too deep 400 (``dicelog.service.http_guards.BodyLimits``); any other error is a bug: 500, its
 traceback logged once.
 """
 
@@ -27,13 +27,13 @@ from litestar.plugins.problem_details import (
 )
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
-from domain.core import registry
-from domain.core.errors import DomainError
-from projections.board import BoardProjection
-from projections.initiative import InitiativeProjection
-from projections.log import LogProjection
-from service.api_types import api_types
-from service.application import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.errors import DomainError
+from dicelog.projections.board import BoardProjection
+from dicelog.projections.initiative import InitiativeProjection
+from dicelog.projections.log import LogProjection
+from dicelog.service.api_types import api_types
+from dicelog.service.application import (
     AlreadyClaimed,
     Forbidden,
     GameNotFound,
@@ -42,9 +42,9 @@ from service.application import (
     Unauthorized,
     VersionConflict,
 )
-from service.campaigns import CampaignNotFound
-from service.fanout import ChangeFeed, FanOut
-from service.faults import (
+from dicelog.service.campaigns import CampaignNotFound
+from dicelog.service.fanout import ChangeFeed, FanOut
+from dicelog.service.faults import (
     RETRY_AFTER,
     STORE_UNAVAILABLE,
     StoreNotWritable,
@@ -52,19 +52,19 @@ from service.faults import (
     probe_store,
     reason_of,
 )
-from service.http_guards import BodyLimits, JsonOnly, cors_config
-from service.migrations import ensure_schema
-from service.openapi import openapi_config
-from service.projection_store import ReadModels, open_views
-from service.quotas import close_rate_limit_stores, rate_limit_middleware
-from service.routes import _problems, game_controller
-from service.routes_audit import AuditController
-from service.routes_campaigns import CampaignController
-from service.routes_content import CONTENT_CONTROLLERS, ContentController
-from service.schemas import Health, RulesetInfo
-from service.settings import Settings
-from service.web import WEB
-from service.worker import Follower
+from dicelog.service.http_guards import BodyLimits, JsonOnly, cors_config
+from dicelog.service.migrations import ensure_schema
+from dicelog.service.openapi import openapi_config
+from dicelog.service.projection_store import ReadModels, open_views
+from dicelog.service.quotas import close_rate_limit_stores, rate_limit_middleware
+from dicelog.service.routes import _problems, game_controller
+from dicelog.service.routes_audit import AuditController
+from dicelog.service.routes_campaigns import CampaignController
+from dicelog.service.routes_content import CONTENT_CONTROLLERS, ContentController
+from dicelog.service.schemas import Health, RulesetInfo
+from dicelog.service.settings import Settings
+from dicelog.service.web import WEB
+from dicelog.service.worker import Follower
 
 log = logging.getLogger("dicelog")
 # Request metrics at /metrics; paths are grouped by route so game ids do not explode the labels.
@@ -139,14 +139,14 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
 class Runtime:
     """The long-lived parts of one app instance (opened at start-up, closed at shutdown).
 
-    Wake-ups (``service.fanout``): a save wakes this process's SSE streams and follower through
+    Wake-ups (``dicelog.service.fanout``): a save wakes this process's SSE streams and follower through
     ``fanout``; with ``DICELOG_REDIS_URL`` set, ``wake`` (a ``RedisWake``: one pub/sub subscription
     per process, used by ``dicelog serve`` and ``dicelog worker`` alike) also carries it to every
     other process, and theirs to this one.
     """
 
     def __init__(self, settings: Settings) -> None:
-        from service.fanout import RedisWake
+        from dicelog.service.fanout import RedisWake
 
         ensure_schema(settings)  # the tables exist at the version this build expects (service.migrations)
         self.settings = settings
@@ -185,8 +185,8 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
         LogProjection(views["log"], load),
     ]
     if settings.redis_url:
-        from service.projection_store import open_tracking
-        from service.publisher import RedisPublisher, Trimming, connect
+        from dicelog.service.projection_store import open_tracking
+        from dicelog.service.publisher import RedisPublisher, Trimming, connect
 
         consumers.append(
             RedisPublisher(
@@ -226,7 +226,7 @@ def ready(runtime: NamedDependency[Runtime]) -> Health:
     are behind.
 
     The store is probed with a transaction that needs write access, rolled back
-    (``service.faults.probe_store``: the write lock within 1 s on SQLite, a transaction id on
+    (``dicelog.service.faults.probe_store``: the write lock within 1 s on SQLite, a transaction id on
     PostgreSQL): a locked or read-only SQLite file, or a PostgreSQL server lost, unreachable or
     read-only, answers 503 problem+json ``urn:dicelog:problem:store-unavailable`` with ``Retry-After``.
     Lag is never fatal, whatever its size: commands and the audit reads do not depend on the read

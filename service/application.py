@@ -22,11 +22,11 @@ import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
-from domain.core import registry
-from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
-from domain.core.dice import commitment
-from domain.core.errors import DomainError, RuleBroken
-from domain.core.events import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.errors import DomainError, RuleBroken
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     CommandAccepted,
@@ -40,7 +40,7 @@ from domain.core.events import (
     ShuffleRequested,
     UndoApplied,
 )
-from domain.core.game import (
+from dicelog.domain.core.game import (
     GENESIS_HASH,
     Game,
     GameSnapshot,
@@ -51,14 +51,14 @@ from domain.core.game import (
     project_game,
     record_hash,
 )
-from domain.core.ruleset import Begin
-from domain.core.verify import Verification, verify
-from domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
-from service.fanout import FanOut
-from service.game_index import GameIndex, IndexCache
-from service.game_listing import GameListing, public_from_state
-from service.persistence import MsgspecMapper, decode_recorded
-from service.records import (
+from dicelog.domain.core.ruleset import Begin
+from dicelog.domain.core.verify import Verification, verify
+from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
+from dicelog.service.fanout import FanOut
+from dicelog.service.game_index import GameIndex, IndexCache
+from dicelog.service.game_listing import GameListing, public_from_state
+from dicelog.service.persistence import MsgspecMapper, decode_recorded
+from dicelog.service.records import (
     GameSecret,
     IdempotencyRecord,
     SeatClaim,
@@ -68,8 +68,8 @@ from service.records import (
     secret_id,
     token_id,
 )
-from service.store_reads import creation_notification_id, read_range, topic_class
-from service.topics import topics_of
+from dicelog.service.store_reads import creation_notification_id, read_range, topic_class
+from dicelog.service.topics import topics_of
 
 _encode = msgspec.json.Encoder().encode
 GAME_CREATED_TOPICS = list(topics_of(GameCreated))  # the canonical topic and release 0.1's
@@ -91,7 +91,7 @@ CHANCE_PROOF_EVENTS = (
     UndoApplied,
     GameEnded,
 )
-"""The events ``service.audit.dice_proof`` looks at (with the game's first event)."""
+"""The events ``dicelog.service.audit.dice_proof`` looks at (with the game's first event)."""
 CHANCE_PROOF_TOPICS = frozenset(t for cls in (GameCreated, *CHANCE_PROOF_EVENTS) for t in topics_of(cls))
 
 
@@ -190,7 +190,7 @@ class _Batch:
 
 
 class StoreHistory:
-    """``domain.core.undo.History`` over the event store, for one game."""
+    """``dicelog.domain.core.undo.History`` over the event store, for one game."""
 
     def __init__(self, games: Games, game_id: UUID) -> None:
         self.games, self.game_id = games, game_id
@@ -561,7 +561,7 @@ class Games(Application[UUID]):
             return True
 
     def lens(self, game: Game, viewer: Viewer) -> Lens:
-        """What ``viewer`` sees of ``game`` (``domain.core.visibility``)."""
+        """What ``viewer`` sees of ``game`` (``dicelog.domain.core.visibility``)."""
         return Lens(game.ruleset, viewer, reveal=self.revealed(game))
 
     def token_owners(self, token: str) -> TokenIndex | None:
@@ -631,7 +631,7 @@ class Games(Application[UUID]):
     # --- audit reads: only the events a read returns (plus an index kept up to date) -------
 
     def index(self, game_id: UUID, ruleset: Any) -> tuple[GameIndex, int]:
-        """The game's audit index (``service.game_index``: turn and round starts, undo ranges)
+        """The game's audit index (``dicelog.service.game_index``: turn and round starts, undo ranges)
         brought up to its newest stored event, and that version: the head the reader's view
         stops at. Reads only the events stored since the index was last brought up (the whole
         log the first time this process reads the game)."""
@@ -714,7 +714,7 @@ class Games(Application[UUID]):
         return first, last, self.marked(index, head, self.records(game_id, after=first - 1, upto=last))
 
     def chance_records(self, game_id: UUID) -> list[Recorded]:
-        """What the dice proof needs of a game's log (``service.audit.dice_proof``): its first
+        """What the dice proof needs of a game's log (``dicelog.service.audit.dice_proof``): its first
         event (``GameCreated``), every roll, shuffle and draw with its request, every
         ``UndoApplied`` (it rewinds the dice stream) and ``GameEnded``, oldest first: the store
         returns only those (a filter on their topics). Raises ``GameNotFound``."""
@@ -766,7 +766,7 @@ class Games(Application[UUID]):
         return self.mapper.to_domain_event(note).payload.visibility == "public"
 
     def verify(self, game_id: UUID) -> Verification:
-        """Re-derive the whole log of a game from the store (see ``domain.core.verify``); one
+        """Re-derive the whole log of a game from the store (see ``dicelog.domain.core.verify``); one
         range read of every stored event, as stored. Raises ``GameNotFound``."""
         stored = read_range(self.recorder, game_id)
         if not stored:
@@ -776,7 +776,7 @@ class Games(Application[UUID]):
             try:
                 records.append(decode_recorded(s.originator_id, s.originator_version, s.topic, s.state))
             except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
-                from domain.core.verify import Divergence
+                from dicelog.domain.core.verify import Divergence
 
                 return Verification(
                     ok=False,

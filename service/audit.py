@@ -4,7 +4,7 @@ Pure functions of the records (and of states the caller loads): which events wer
 round of each event, the events of one turn or round, and the dice proof.
 
 The API reads only what it returns: ``Games.event_page`` / ``Games.span`` read a page or a turn
-and mark it from the game's index (``service.game_index``), ``Games.chance_records`` decodes only
+and mark it from the game's index (``dicelog.service.game_index``), ``Games.chance_records`` decodes only
 what the dice proof looks at, and ``marked_out`` renders the marked events. ``audit_events`` and
 ``span`` over a whole log give the same answers (``dicelog export`` uses them; the tests compare).
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.core.describe import describe_core
-from domain.core.dice import commitment
-from domain.core.errors import InvariantViolated
-from domain.core.events import (
+from dicelog.domain.core.describe import describe_core
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     CommandAccepted,
@@ -30,12 +30,12 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.core.game import Game, Recorded, fold
-from domain.core.undo import starts_round, starts_turn, undone_versions
-from domain.core.verify import chance_events, inherited_chances, rederive
-from domain.core.visibility import Lens
-from service.schemas import ChanceOut, DiceProof, EventOut, TurnCommand, TurnEvent
-from service.views import builtins, event_out
+from dicelog.domain.core.game import Game, Recorded, fold
+from dicelog.domain.core.undo import starts_round, starts_turn, undone_versions
+from dicelog.domain.core.verify import chance_events, inherited_chances, rederive
+from dicelog.domain.core.visibility import Lens
+from dicelog.service.schemas import ChanceOut, DiceProof, EventOut, TurnCommand, TurnEvent
+from dicelog.service.views import builtins, event_out
 
 
 def rounds_by_version(ruleset: Any, records: Sequence[Recorded]) -> dict[int, int]:

@@ -1,7 +1,7 @@
 """Backup and restore of a whole store: every game's and campaign's log with the records they need.
 
 What the event store holds is all a store is: the games' events, the campaigns' events and the
-service's records (``service.records``: each game's secret, token index, fork claims, idempotent
+service's records (``dicelog.service.records``: each game's secret, token index, fork claims, idempotent
 answers) are rows of one table, in one notification order. A backup is every such row, exactly as
 stored, in that order; projections and snapshots are derived and not backed up (the worker rebuilds
 the projections from the log, ``restore`` takes the snapshots again).
@@ -36,12 +36,12 @@ from uuid import UUID
 import msgspec
 from eventsourcing.persistence import StoredEvent
 
-from domain.core.campaign import CampaignStarted
-from domain.core.events import GameCreated
-from domain.core.game import GameSnapshot
-from domain.core.verify import Divergence
-from service.migrations import SCHEMA_VERSION, SchemaTooNew, dicelog_version
-from service.topics import topics_of
+from dicelog.domain.core.campaign import CampaignStarted
+from dicelog.domain.core.events import GameCreated
+from dicelog.domain.core.game import GameSnapshot
+from dicelog.domain.core.verify import Divergence
+from dicelog.service.migrations import SCHEMA_VERSION, SchemaTooNew, dicelog_version
+from dicelog.service.topics import topics_of
 
 FORMAT = "dicelog-backup/1"
 PAGE = 500
@@ -145,7 +145,7 @@ def _row(note: Any) -> bytes:
 
 
 def write_backup(games: Any, out: IO[bytes], *, source: str) -> Counts:
-    """Write every stored row of ``games`` (a ``service.application.Games``) to ``out`` in the
+    """Write every stored row of ``games`` (a ``dicelog.service.application.Games``) to ``out`` in the
     format above; returns the counts. Rows are read in pages of ``PAGE`` up to the newest
     notification when it starts (rows saved meanwhile are left for the next backup). Raises the
     store's errors (eventsourcing ``PersistenceError``) and ``OSError`` from ``out``."""

@@ -19,12 +19,12 @@ from typing import Any
 
 import msgspec
 
-from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.rules.combat import weapon
-from domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
-from domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours
-from domain.mice_and_mystics.rules.sight import sees
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.rules.combat import weapon
+from dicelog.domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
+from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.sight import sees
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 FAR = 10_000
 

@@ -16,8 +16,8 @@ import msgspec
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from domain.core import registry
-from domain.core.campaign import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.campaign import (
     SECTION,
     Campaign,
     CampaignStarted,
@@ -28,12 +28,12 @@ from domain.core.campaign import (
     decide_revert,
     project_campaign,
 )
-from domain.core.dice import commitment
-from domain.core.errors import RuleBroken
-from domain.core.events import GameCreated
-from domain.core.game import Game, create
-from service.application import GameNotFound, Games, VersionConflict, hash_token
-from service.records import GameSecret, TokenIndex, secret_id, token_id
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import GameCreated
+from dicelog.domain.core.game import Game, create
+from dicelog.service.application import GameNotFound, Games, VersionConflict, hash_token
+from dicelog.service.records import GameSecret, TokenIndex, secret_id, token_id
 
 _encode = msgspec.json.Encoder().encode
 

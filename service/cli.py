@@ -2,7 +2,7 @@
 ``verify``, ``demo``, ``openapi``, ``content check``.
 
 Configuration other than host and port comes from ``DICELOG_*`` environment variables
-(``service.settings``). Every bad input ends the command with one line on standard error,
+(``dicelog.service.settings``). Every bad input ends the command with one line on standard error,
 ``dicelog <command>: <what is wrong>``, and the exit code of its kind (``EXIT_CODES``, also in
 ``dicelog --help`` and the README): no traceback.
 """
@@ -23,8 +23,8 @@ from uuid import UUID
 
 import msgspec
 
-from domain.core import registry
-from service.settings import Settings
+from dicelog.domain.core import registry
+from dicelog.service.settings import Settings
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -105,7 +105,7 @@ def _check_store(settings: Settings, *, create: bool) -> None:
     ``create``: a command that may create the store (serve, worker, migrate, restore); otherwise the
     store must exist (export, backup), or the command would read an empty one. Ends the command with
     ``EXIT_STORE`` naming the SQLite directory, or PostgreSQL's host, port, database and user."""
-    from service.migrations import store_exists
+    from dicelog.service.migrations import store_exists
 
     if settings.store == "sqlite":
         if create:
@@ -156,10 +156,10 @@ def _store_errors(settings: Settings) -> Iterator[None]:
 
 
 def _ensure_schema(settings: Settings) -> None:
-    """Before ``serve``/``worker``: the schema check of ``service.migrations.ensure_schema`` (exit
+    """Before ``serve``/``worker``: the schema check of ``dicelog.service.migrations.ensure_schema`` (exit
     ``EXIT_SCHEMA``), then the store's location logged (with a warning when ``./dicelog-data`` holds
     a store of the old default)."""
-    from service.migrations import SchemaError, ensure_schema
+    from dicelog.service.migrations import SchemaError, ensure_schema
 
     try:
         with _store_errors(settings):
@@ -199,7 +199,7 @@ def _serve(args: argparse.Namespace) -> int:
     _ensure_schema(settings)
     import uvicorn
 
-    from service.app import create_app
+    from dicelog.service.app import create_app
 
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=settings.log_level)
     return EXIT_OK
@@ -211,7 +211,7 @@ def _worker(args: argparse.Namespace) -> int:
     logging.basicConfig(level=settings.log_level.upper())
     _check_store(settings, create=True)
     _ensure_schema(settings)
-    from service.app import Runtime
+    from dicelog.service.app import Runtime
 
     with _store_errors(settings):
         runtime = Runtime(settings)
@@ -227,8 +227,8 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    """Create or upgrade the store's tables (``service.migrations``); idempotent."""
-    from service.migrations import SCHEMA_VERSION, SchemaError, migrate, schema_version
+    """Create or upgrade the store's tables (``dicelog.service.migrations``); idempotent."""
+    from dicelog.service.migrations import SCHEMA_VERSION, SchemaError, migrate, schema_version
 
     settings = _settings()
     _check_store(settings, create=True)
@@ -254,8 +254,8 @@ def _backup(args: argparse.Namespace) -> int:
     """Write every game's and campaign's log, with the service's records, to a backup file."""
     settings = _read_only(_settings())
     _check_store(settings, create=False)
-    from service.application import Games
-    from service.backup import write_backup
+    from dicelog.service.application import Games
+    from dicelog.service.backup import write_backup
 
     target = Path(args.path) if args.path != "-" else None
     partial = target.with_name(target.name + ".partial") if target is not None else None
@@ -288,9 +288,9 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     """Restore a backup into an empty store, then verify every game."""
-    from service.application import Games
-    from service.backup import BackupFileError, StoreNotEmpty, check_backup, restore
-    from service.migrations import SchemaError, migrate
+    from dicelog.service.application import Games
+    from dicelog.service.backup import BackupFileError, StoreNotEmpty, check_backup, restore
+    from dicelog.service.migrations import SchemaError, migrate
 
     settings = _settings()
     path = Path(args.path)
@@ -338,8 +338,8 @@ def _restore(args: argparse.Namespace) -> int:
 
 def _openapi(args: argparse.Namespace) -> int:
     """Write (or with --check, compare) openapi/openapi.json from the app."""
-    from service.app import create_app
-    from service.openapi import OPENAPI_PATH, schema_text
+    from dicelog.service.app import create_app
+    from dicelog.service.openapi import OPENAPI_PATH, schema_text
 
     text = schema_text(create_app(Settings(), start_worker=False))
     path = args.output or OPENAPI_PATH
@@ -366,8 +366,8 @@ def _export(args: argparse.Namespace) -> int:
     settings = _read_only(_settings())
     game_id = _game_id(args.game)
     _check_store(settings, create=False)
-    from service.application import GameNotFound, Games, Unauthorized
-    from service.export import export_lines, export_view_lines
+    from dicelog.service.application import GameNotFound, Games, Unauthorized
+    from dicelog.service.export import export_lines, export_view_lines
 
     with _store_errors(settings):
         games = Games(settings.library_env("games"), snapshot_interval=0)
@@ -398,7 +398,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     """Verify an exported log offline; exit 0 when every event re-derives."""
-    from service.export import verify_file
+    from dicelog.service.export import verify_file
 
     with _open_input(args.file) as handle:
         try:
@@ -423,7 +423,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from service.demo import DEMOS
+    from dicelog.service.demo import DEMOS
 
     _settings()  # a malformed DICELOG_* variable ends the demo before it starts
     demo = DEMOS.get(args.game)
@@ -434,8 +434,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _content_check(args: argparse.Namespace) -> int:
     """Check the shipped content (with --pack: laid over by a content pack); exit 1 on any finding."""
-    from domain.mice_and_mystics.content import library, library_with_pack
-    from domain.mice_and_mystics.content_check import check
+    from dicelog.domain.mice_and_mystics.content import library, library_with_pack
+    from dicelog.domain.mice_and_mystics.content_check import check
 
     try:
         lib = library_with_pack(args.pack) if args.pack else library()

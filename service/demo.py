@@ -26,9 +26,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
-from service.app import create_app
-from service.bot import choose_for, decode_state
-from service.settings import Settings
+from dicelog.service.app import create_app
+from dicelog.service.bot import choose_for, decode_state
+from dicelog.service.settings import Settings
 
 # Order of preference among legal commands; unknown command types come before EndTurn.
 PREFERENCE = ("Battle", "Explore", "Search", "Recover", "Move", "MoveTo", "Scurry")
@@ -61,7 +61,7 @@ def running_service(settings: Settings, app: Any = None) -> Iterator[str]:
 def choose(
     commands: list[dict[str, Any]], rng: random.Random, state: Any = None, mouse: str | None = None
 ) -> dict[str, Any]:
-    """The bot policy. Given the game state, ``service.bot.choose_for`` (fight, explore toward the
+    """The bot policy. Given the game state, ``dicelog.service.bot.choose_for`` (fight, explore toward the
     goal room, walk to the goal space). Without it, the most preferred command type; among several
     of that type, a random one (for ``MoveTo``, favouring longer paths)."""
     if state is not None and mouse is not None and commands:

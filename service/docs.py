@@ -7,7 +7,7 @@ right below it (PEP 257), read with ``docstring_parser``::
         name: str
         \"\"\"The seat's name, unique in its game.\"\"\"
 
-``python -m service.docs MODULE...`` lists the Struct fields of those modules that have none.
+``python -m dicelog.service.docs MODULE...`` lists the Struct fields of those modules that have none.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from uuid import UUID
 
 import msgspec
 
-from domain.core.verify import Divergence, Verification, verify
-from service.persistence import decode_recorded
+from dicelog.domain.core.verify import Divergence, Verification, verify
+from dicelog.service.persistence import decode_recorded
 
 FORMAT = "dicelog-export/1"
 VIEW_FORMAT = "dicelog-view/1"
@@ -58,7 +58,7 @@ def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[
     """A reader's view of a game as JSON Lines (format ``dicelog-view/1``): a header, then each
     event as ``GET /games/{id}/events`` shows it through ``lens`` (stubs for hidden events). Not
     verifiable offline unless the lens is full (use the full export for that)."""
-    from service.audit import audit_events
+    from dicelog.service.audit import audit_events
 
     yield _encode({"format": VIEW_FORMAT, "game_id": str(game.id), "events": len(records), "full": lens.full})
     for event in audit_events(game.ruleset, records, lens):

@@ -4,9 +4,9 @@ An event's ``undone`` mark depends on every later ``UndoApplied``, its ``round``
 round start, and turn ``n`` starts at the ``n``-th turn start: facts about the whole log. A
 ``GameIndex`` holds just those facts for one game, up to a version:
 
-- the start versions of turns and rounds (``domain.core.undo.starts_turn`` / ``starts_round``);
+- the start versions of turns and rounds (``dicelog.domain.core.undo.starts_turn`` / ``starts_round``);
 - each ``UndoApplied`` as (``to_version``, its own version), and the versions of the undo
-  bookkeeping events (which are never marked undone): ``domain.core.undo.undone_versions`` in
+  bookkeeping events (which are never marked undone): ``dicelog.domain.core.undo.undone_versions`` in
   index form.
 
 It is a fold of the stored events, extended with the events after its version only (``extend``),
@@ -31,13 +31,13 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.core.events import CommandAccepted, UndoApplied, UndoApproved, UndoRejected, UndoRequested
-from domain.core.game import Recorded
-from domain.core.undo import starts_round, starts_turn
-from service.store_reads import topic_class
+from dicelog.domain.core.events import CommandAccepted, UndoApplied, UndoApproved, UndoRejected, UndoRequested
+from dicelog.domain.core.game import Recorded
+from dicelog.domain.core.undo import starts_round, starts_turn
+from dicelog.service.store_reads import topic_class
 
 _BOOKKEEPING = (UndoRequested, UndoApproved, UndoRejected, UndoApplied)
-_UNDO_COMMANDS = (b'"type":"RequestUndo"', b'"type":"ApproveUndo"')  # as domain.core.undo._is
+_UNDO_COMMANDS = (b'"type":"RequestUndo"', b'"type":"ApproveUndo"')  # as dicelog.domain.core.undo._is
 Decode = Callable[[StoredEvent], Recorded]
 
 
@@ -70,7 +70,7 @@ class GameIndex:
 
         ``decode`` turns a stored event into its ``Recorded`` (called only for the few events
         whose topic is not enough). Raises ``ValueError`` on a gap in the versions and what
-        ``decode`` and ``service.topics.resolve`` raise.
+        ``decode`` and ``dicelog.service.topics.resolve`` raise.
         """
         for event in stored:
             version = event.originator_version
@@ -95,18 +95,19 @@ class GameIndex:
     def _starts(self, payload: Any, cls: type, test: Any, own: bool, name: str) -> bool:
         if own:
             return bool(test(self.ruleset, payload))
-        return cls.__name__ == name  # what domain.core.undo.starts_turn / starts_round say without a hook
+        # what dicelog.domain.core.undo.starts_turn / starts_round say without a hook
+        return cls.__name__ == name
 
     # --- answers --------------------------------------------------------------------------
 
     def round_of(self, version: int) -> int | None:
         """The round ``version`` belongs to (1-based), ``None`` before the first round starts
-        (``service.audit.rounds_by_version``; later round starts do not count)."""
+        (``dicelog.service.audit.rounds_by_version``; later round starts do not count)."""
         return bisect_right(self.round_starts, version) or None
 
     def undone(self, first: int, last: int, head: int) -> set[int]:
         """The versions in ``first..last`` that an ``UndoApplied`` at or before ``head`` undid,
-        undo bookkeeping excepted (``domain.core.undo.undone_versions`` of the log up to
+        undo bookkeeping excepted (``dicelog.domain.core.undo.undone_versions`` of the log up to
         ``head``, restricted to ``first..last``)."""
         found: set[int] = set()
         for to_version, applied in self.undos:
@@ -120,7 +121,7 @@ class GameIndex:
 
     def span(self, kind: str, number: int, head: int) -> tuple[int, int] | None:
         """(first, last) version of turn or round ``number`` (1-based) in the log up to ``head``,
-        or ``None`` (``service.audit.span``): a turn runs to the event before the next turn or
+        or ``None`` (``dicelog.service.audit.span``): a turn runs to the event before the next turn or
         round starts, a round to the event before the next round starts, the last one to ``head``."""
         starts = self.turn_starts if kind == "turn" else self.round_starts
         if not 1 <= number <= bisect_right(starts, head):
@@ -140,7 +141,7 @@ def _following(starts: list[int], after: int, head: int) -> int | None:
 
 
 def _undo_command(payload: Any) -> bool:
-    """``domain.core.undo._is`` for a ``CommandAccepted`` (``None``: not decoded, not an undo)."""
+    """``dicelog.domain.core.undo._is`` for a ``CommandAccepted`` (``None``: not decoded, not an undo)."""
     if not isinstance(payload, CommandAccepted):
         return False
     command = bytes(payload.command)

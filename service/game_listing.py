@@ -9,7 +9,7 @@ creation was decoded whole (its setup, up to a 1 MiB content pack) to read its v
 creation order, from the start of the log as far as pages have needed, and decodes just the
 ``visibility`` of each creation. A page is a slice of that list merged with the token's own
 games (``Games.games``), whose creation positions are read one by one
-(``service.store_reads.creation_notification_id``); the list is extended (``extend``) only when
+(``dicelog.service.store_reads.creation_notification_id``); the list is extended (``extend``) only when
 it cannot fill the page, so each creation is looked at once per process.
 """
 

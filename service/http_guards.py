@@ -48,7 +48,7 @@ from litestar.middleware.base import ASGIMiddleware
 from litestar.plugins.problem_details import ProblemDetailsException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.settings import Settings
+from dicelog.service.settings import Settings
 
 UNSUPPORTED_MEDIA_TYPE = "urn:dicelog:problem:unsupported-media-type"
 BODY_TOO_LARGE = "urn:dicelog:problem:body-too-large"

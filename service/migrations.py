@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from service.settings import Settings
+from dicelog.service.settings import Settings
 
 VERSION_TABLE = "dicelog_schema_version"
 
@@ -83,8 +83,8 @@ def dicelog_version() -> str:
 
 
 def _create_release_0_1_tables(settings: Settings) -> None:
-    from service.application import Games
-    from service.projection_store import open_tracking, open_views
+    from dicelog.service.application import Games
+    from dicelog.service.projection_store import open_tracking, open_views
 
     settings = msgspec.structs.replace(settings, auto_migrate=True)
     games = Games(settings.library_env("games"), snapshot_interval=1)  # 1: the snapshots table too

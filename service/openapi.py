@@ -5,7 +5,7 @@ Its schemas of msgspec Structs lose what a client needs (docstrings, constraints
 optionals, tagged-union discriminators, ``additionalProperties: false``, item types of
 variable-length tuples), so ``refine`` replaces every request and response schema with the one
 msgspec itself generates (``msgspec.json.schema_components``) for the handler's declared type,
-adds each Struct field's attribute docstring as the property's description (``service.docs``),
+adds each Struct field's attribute docstring as the property's description (``dicelog.service.docs``),
 and fills the per-app *slots* (``slot(...)``): a field typed by the served rulesets, e.g. a
 game's state, whose schema is the union of the rulesets' own types.
 
@@ -30,8 +30,8 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.response import Response, ServerSentEvent
 from msgspec import Meta
 
-from service.docs import class_doc, field_docs
-from service.openapi_slots import SLOT_KEY
+from dicelog.service.docs import class_doc, field_docs
+from dicelog.service.openapi_slots import SLOT_KEY
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 REF = "#/components/schemas/{name}"
@@ -235,13 +235,13 @@ def _struct_classes(types: list[Any]) -> dict[str, type]:
 
 
 NAMED_ENUMS = ("DiceMode", "UndoPolicy", "Visibility", "DecisionPolicy")
-"""Literal aliases of ``domain.core.events`` that become one shared component each (instead of
+"""Literal aliases of ``dicelog.domain.core.events`` that become one shared component each (instead of
 a copy at every use, which generated clients turn into one enum class per use)."""
 
 
 def _share_enums(node: Any, components: dict[str, Any]) -> Any:
     """Replace inline ``enum`` schemas equal to a named alias by a ``$ref`` to its component."""
-    from domain.core import events
+    from dicelog.domain.core import events
 
     named = {tuple(sorted(typing.get_args(getattr(events, n)))): n for n in NAMED_ENUMS}
     for values, name in named.items():
@@ -372,9 +372,9 @@ def _describe_components(components: dict[str, Any], classes: dict[str, type]) -
 
 def _slot_types(rulesets: tuple[str, ...]) -> dict[str, Any]:
     """The type of each slot for an app serving ``rulesets``."""
-    from domain.core import events as core_events
-    from domain.core import registry
-    from service.api_types import api_types
+    from dicelog.domain.core import events as core_events
+    from dicelog.domain.core import registry
+    from dicelog.service.api_types import api_types
 
     types = api_types(rulesets)
     core = [
@@ -445,7 +445,7 @@ def _plain_parameter(parameter: dict[str, Any]) -> None:
 def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -> dict[str, Any]:
     """The app's OpenAPI document with msgspec's schemas, descriptions, slots, operation ids,
     examples and links (see the module docstring). ``document`` is Litestar's, not modified."""
-    from service.schemas import Problem
+    from dicelog.service.schemas import Problem
 
     doc = copy.deepcopy(document)
     bodies: dict[tuple[str, str, str], Any] = {}  # (method, path, "request" | status) -> type
@@ -512,7 +512,7 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
             if op_id in ("createGame", "forkGame") and "201" in op["responses"]:
                 op["responses"]["201"]["links"] = _links("game/id")
     if len(rulesets) == 1:  # msgspec decodes a lone tagged Struct without its tag: say so
-        from service.api_types import api_types
+        from dicelog.service.api_types import api_types
 
         lone = api_types(rulesets).NewGame
         schema = components.get(lone.__name__, {})

@@ -3,14 +3,14 @@
 The library's ``Mapper`` turns domain events into ``StoredEvent`` rows (id, version, topic,
 state bytes). ``MsgspecMapper`` replaces its ``vars()``-and-transcoder path with msgspec:
 
-- a game event (``domain.core.game.Recorded``) is stored with the topic of its *payload* class
+- a game event (``dicelog.domain.core.game.Recorded``) is stored with the topic of its *payload* class
   (e.g. ``mice-and-mystics/MouseMoved``), so the store, the notification log and topic filters
   all speak in ruleset event types; its state is the canonical envelope JSON that the hash
-  chain covers (``domain.core.game.envelope_bytes``);
+  chain covers (``dicelog.domain.core.game.envelope_bytes``);
 - any other msgspec Struct with ``originator_id``/``originator_version`` (snapshots, the
   service's own records) is stored with its own class topic and encoded whole.
 
-Topics are stored names, never module paths (``service.topics``): writes use the canonical
+Topics are stored names, never module paths (``dicelog.service.topics``): writes use the canonical
 ``<namespace>/<Name>`` topic; reads also accept the module-path topics release 0.1 wrote.
 
 The library's compressor and cipher, if configured (``COMPRESSOR_TOPIC``, ``CIPHER_TOPIC``),
@@ -25,7 +25,7 @@ pool each, up to 32 under load).
 A pool that cannot give a connection within ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` (the server down
 or unreachable, the pool exhausted) raises ``PoolUnavailable`` at once: the library retries its
 ``OperationalError`` ten times in each read and write, which made a request wait ten pool timeouts
-(40 s) before its 503 (``service.faults``) when the server was gone.
+(40 s) before its 503 (``dicelog.service.faults``) when the server was gone.
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ from eventsourcing.persistence import (
 from eventsourcing.postgres import BasePostgresFactory, PostgresDatastore, PostgresFactory
 from eventsourcing.utils import Environment, EnvType
 
-from domain.core.events import Event
-from domain.core.game import Recorded, envelope_bytes
-from service.topics import resolve, topic_of
+from dicelog.domain.core.events import Event
+from dicelog.domain.core.game import Recorded, envelope_bytes
+from dicelog.service.topics import resolve, topic_of
 
 
 class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,7 +79,7 @@ def _decoder(cls: type) -> msgspec.json.Decoder[Any]:
 def decode_recorded(originator_id: UUID, version: int, topic: str, state: bytes) -> Recorded:
     """A ``Recorded`` from the columns of a stored game event (``topic`` canonical or release 0.1).
 
-    Raises ``msgspec.DecodeError``, and ``service.topics.StoredNameError`` (a ``ValueError``) for
+    Raises ``msgspec.DecodeError``, and ``dicelog.service.topics.StoredNameError`` (a ``ValueError``) for
     an unknown topic."""
     envelope = _envelope_decoder.decode(state)
     payload = _decoder(resolve(topic)).decode(envelope.payload)

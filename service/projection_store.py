@@ -10,9 +10,9 @@ from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteFactory
 
-from domain.core.errors import InvariantViolated
-from projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
-from service.settings import Settings
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
+from dicelog.service.settings import Settings
 
 DOCUMENT_KINDS = ("initiative", "board")
 
@@ -20,7 +20,7 @@ DOCUMENT_KINDS = ("initiative", "board")
 def open_views(settings: Settings, *, create: bool | None = None) -> dict[str, Any]:
     """The views by projection name (``initiative``, ``board``, ``log``); their tables are created
     (if missing) when ``create``, by default when ``settings.auto_migrate`` (else ``dicelog
-    migrate`` created them: ``service.migrations``).
+    migrate`` created them: ``dicelog.service.migrations``).
 
     SQLite: one database file per projection in the data directory (each holds its own
     ``tracking`` table). PostgreSQL: tables prefixed with the projection name.

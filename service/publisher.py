@@ -6,14 +6,14 @@ PostgreSQL) and appends each game event (``XADD``) to:
 
 - ``dicelog:game:<id>``: the game's public stream (the spectator's view of every event);
 - ``dicelog:game:<id>:seat:<name>`` and ``dicelog:game:<id>:auditor``: for a ruleset with secrets
-  only, one stream per audience with that audience's view (``domain.core.visibility``): a seat
+  only, one stream per audience with that audience's view (``dicelog.domain.core.visibility``): a seat
   sees its own secrets, the auditor everything; an event an audience may not see is a stub
   (``hidden``), never left out, so every stream of a game has every version;
 - ``dicelog:games``: the public view of every event of every game (campaign events included:
   their ``game_id`` is the campaign's id).
 
 Entries (``StreamEntry``, format 1; JSON Schema in ``docs/redis-stream-entry.schema.json``,
-regenerated with ``python -m service.publisher > docs/redis-stream-entry.schema.json``). A
+regenerated with ``python -m dicelog.service.publisher > docs/redis-stream-entry.schema.json``). A
 Redis stream entry is a flat map of field names to strings, so the layout is: one field per
 ``StreamEntry`` field; ``event`` holds the JSON text of an object (the audit view of the event,
 ``EventOut``, as the stream's audience may see it); every other field holds a scalar written as
@@ -61,12 +61,19 @@ from msgspec import Meta, Struct
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
-from domain.core.campaign import CampaignEvent
-from domain.core.game import Game, Recorded
-from domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
-from service.schemas import EventOut
-from service.settings import Settings
-from service.views import event_out
+from dicelog.domain.core.campaign import CampaignEvent
+from dicelog.domain.core.game import Game, Recorded
+from dicelog.domain.core.visibility import (
+    AUDITOR_VIEWER,
+    SPECTATOR_VIEWER,
+    Lens,
+    Viewer,
+    has_secrets,
+    seat_viewer,
+)
+from dicelog.service.schemas import EventOut
+from dicelog.service.settings import Settings
+from dicelog.service.views import event_out
 
 GLOBAL_STREAM = "dicelog:games"
 ENTRY_FORMAT = 1

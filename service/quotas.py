@@ -46,7 +46,7 @@ from litestar.middleware.rate_limit import (
 from litestar.plugins.problem_details import ProblemDetailsException
 from litestar.stores.memory import MemoryStore
 
-from service.settings import Settings, parse_rate_limit
+from dicelog.service.settings import Settings, parse_rate_limit
 
 if TYPE_CHECKING:
     from litestar import Litestar

@@ -5,10 +5,10 @@ Handlers that touch the store are synchronous and run in Litestar's thread pool
 
 Every read goes through ``_reader``: the bearer token (if any) says who reads (a seat, the
 spectator, the auditor; no token: a spectator of a public or unlisted game), and the reader's
-``Lens`` (``domain.core.visibility``) masks what that reader may not see, on every path.
+``Lens`` (``dicelog.domain.core.visibility``) masks what that reader may not see, on every path.
 
 The request bodies that depend on the served rulesets (``POST /games``, ``POST
-/games/{id}/commands``) are built per app (``service.api_types``), so this module builds its
+/games/{id}/commands``) are built per app (``dicelog.service.api_types``), so this module builds its
 controller in ``game_controller(types)`` (annotations are evaluated: no postponed annotations).
 """
 
@@ -23,16 +23,16 @@ from litestar.exceptions import NotFoundException, PermissionDeniedException, Va
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
 
-from domain.core.dice import commitment
-from domain.core.errors import RuleBroken
-from domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested
-from domain.core.game import Game
-from domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
-from service.api_types import ApiTypes, ruleset_of
-from service.application import GameNotFound, Games, new_token
-from service.audit import describe, marked_out
-from service.projection_store import ReadModels
-from service.schemas import (
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested
+from dicelog.domain.core.game import Game
+from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
+from dicelog.service.api_types import ApiTypes, ruleset_of
+from dicelog.service.application import GameNotFound, Games, new_token
+from dicelog.service.audit import describe, marked_out
+from dicelog.service.projection_store import ReadModels
+from dicelog.service.schemas import (
     BoardOut,
     CommandResult,
     EventPage,
@@ -48,7 +48,7 @@ from service.schemas import (
     StateAt,
     VerifyResult,
 )
-from service.views import builtins, command_result, summary, turn_of
+from dicelog.service.views import builtins, command_result, summary, turn_of
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
 BEARER = [{"bearer": []}]
@@ -232,7 +232,7 @@ class GameReads:
         token = bearer(request)
         mine = _token_games(games, token) if token else set()
         if token and not mine:
-            from service.application import Unauthorized
+            from dicelog.service.application import Unauthorized
 
             raise Unauthorized("unknown bearer token")
         page, next_cursor = games.games(after=cursor, limit=limit, include=mine)
@@ -439,7 +439,7 @@ class GameReads:
 
 
 def game_controller(types: ApiTypes) -> type[Controller]:
-    from service.routes_stream import GameStream
+    from dicelog.service.routes_stream import GameStream
 
     """The ``/games`` controller for an app serving ``types.names``."""
 
@@ -521,7 +521,7 @@ def _token_games(games: Games, token: str) -> set[UUID]:
         return {owner.owner_id}
     except GameNotFound:
         pass
-    from service import campaigns
+    from dicelog.service import campaigns
 
     try:
         campaign = campaigns.load(games, owner.owner_id)
@@ -572,7 +572,7 @@ def _document(
 
 def _log_lines(games: Games, game: Game, lens: Lens, after: int, limit: int) -> list[dict[str, Any]]:
     """The log of a game with secrets, described through the reader's lens (from the events)."""
-    from domain.core.game import apply
+    from dicelog.domain.core.game import apply
 
     lines: list[dict[str, Any]] = []
     state: Any = None

@@ -1,6 +1,6 @@
 """Replay and audit resources of a game: turns, rounds, the dice proof, forks.
 
-(The events listing with its filters and ``verify`` are in ``service.routes``.)
+(The events listing with its filters and ``verify`` are in ``dicelog.service.routes``.)
 """
 
 from __future__ import annotations
@@ -13,11 +13,20 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.params import JSONBody, Parameter
 
-from service.application import Games
-from service.audit import dice_proof, marked_out, turn_parts
-from service.routes import BEARER, READ_SECURITY, GameId, _problems, _reader, bearer, created, created_body
-from service.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
-from service.views import builtins
+from dicelog.service.application import Games
+from dicelog.service.audit import dice_proof, marked_out, turn_parts
+from dicelog.service.routes import (
+    BEARER,
+    READ_SECURITY,
+    GameId,
+    _problems,
+    _reader,
+    bearer,
+    created,
+    created_body,
+)
+from dicelog.service.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
+from dicelog.service.views import builtins
 
 
 class AuditController(Controller):

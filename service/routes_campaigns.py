@@ -11,12 +11,12 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import JSONBody, Parameter
 
-from domain.core.campaign import Campaign, CampaignStarted
-from domain.core.visibility import seat_viewer
-from service import campaigns
-from service.application import Games, Unauthorized
-from service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
-from service.schemas import (
+from dicelog.domain.core.campaign import Campaign, CampaignStarted
+from dicelog.domain.core.visibility import seat_viewer
+from dicelog.service import campaigns
+from dicelog.service.application import Games, Unauthorized
+from dicelog.service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
+from dicelog.service.schemas import (
     CampaignCreatedBody,
     CampaignOut,
     ChapterOut,
@@ -25,7 +25,7 @@ from service.schemas import (
     RevertRequest,
     SeatToken,
 )
-from service.views import summary
+from dicelog.service.views import summary
 
 _encode = msgspec.json.Encoder().encode
 

@@ -13,7 +13,7 @@ from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
 
-from domain.mice_and_mystics.content import (
+from dicelog.domain.mice_and_mystics.content import (
     Ability,
     Chapter,
     EncounterCard,
@@ -23,7 +23,7 @@ from domain.mice_and_mystics.content import (
     SearchCard,
     library,
 )
-from service.schemas import Problem
+from dicelog.service.schemas import Problem
 
 
 def _not_found(what: str) -> dict[int, ResponseSpec]:

@@ -2,8 +2,8 @@
 
 The stream reads events from the store (the truth) through the reader's ``Lens`` and uses the
 ``ChangeFeed`` only to know when to look again: a save in this process wakes it at once, a save in
-another process through Redis (``service.fanout.RedisWake``), and without either it polls.
-``GameStream`` is a mixin of the ``/games`` controller (``service.routes.game_controller``).
+another process through Redis (``dicelog.service.fanout.RedisWake``), and without either it polls.
+``GameStream`` is a mixin of the ``/games`` controller (``dicelog.service.routes.game_controller``).
 
 The wire format, for a client author:
 
@@ -30,12 +30,12 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from domain.core.events import GameEnded
-from domain.core.visibility import Lens, Viewer
-from service.application import Games
-from service.fanout import ChangeFeed
-from service.routes import READ_SECURITY, GameId, _problems, _reader, bearer
-from service.views import event_out
+from dicelog.domain.core.events import GameEnded
+from dicelog.domain.core.visibility import Lens, Viewer
+from dicelog.service.application import Games
+from dicelog.service.fanout import ChangeFeed
+from dicelog.service.routes import READ_SECURITY, GameId, _problems, _reader, bearer
+from dicelog.service.views import event_out
 
 _encode = msgspec.json.Encoder().encode
 

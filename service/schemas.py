@@ -8,10 +8,10 @@ from uuid import UUID
 
 from msgspec import Meta, Struct
 
-from domain.core.campaign import CampaignRevertRequested
-from domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibility
-from domain.core.verify import Verification
-from service.openapi_slots import slot
+from dicelog.domain.core.campaign import CampaignRevertRequested
+from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibility
+from dicelog.domain.core.verify import Verification
+from dicelog.service.openapi_slots import slot
 
 
 class SeatToken(Struct, frozen=True, kw_only=True):

@@ -195,9 +195,9 @@ class Settings(Struct, frozen=True, kw_only=True):
     """Directory of the SQLite files (absolute when read from the environment)."""
     store: Literal["sqlite", "postgres"] = "sqlite"
     sqlite_lock_timeout: int = 10
-    """Seconds a SQLite write waits for another writer's lock (then 503, ``service.faults``)."""
+    """Seconds a SQLite write waits for another writer's lock (then 503, ``dicelog.service.faults``)."""
     auto_migrate: bool = True
-    """Create or upgrade the tables at start-up (``service.migrations.ensure_schema``)."""
+    """Create or upgrade the tables at start-up (``dicelog.service.migrations.ensure_schema``)."""
     postgres_host: str = "127.0.0.1"
     postgres_port: int = 5432
     postgres_dbname: str = "dicelog"
@@ -235,7 +235,7 @@ class Settings(Struct, frozen=True, kw_only=True):
     cors_origins: tuple[str, ...] = ()
     """Origins allowed by CORS; empty: CORS off; ``("*",)``: any origin."""
     max_body_bytes: int = 2 * 1024 * 1024
-    """Largest request body in bytes (413 above it, ``service.http_guards.BodyLimits``)."""
+    """Largest request body in bytes (413 above it, ``dicelog.service.http_guards.BodyLimits``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -306,7 +306,7 @@ class Settings(Struct, frozen=True, kw_only=True):
         application or projection called ``name`` (its SQLite file or its PostgreSQL tables).
 
         SQLite: one file per name in ``data_dir`` (created). PostgreSQL: every name of a process
-        shares one connection pool (``service.persistence.SharedPostgresFactory``), sized by
+        shares one connection pool (``dicelog.service.persistence.SharedPostgresFactory``), sized by
         ``postgres_pool_size`` and ``postgres_max_overflow``. Tables are created by the library
         only with ``auto_migrate`` (otherwise ``dicelog migrate`` creates them)."""
         create = "yes" if self.auto_migrate else "no"
@@ -319,7 +319,7 @@ class Settings(Struct, frozen=True, kw_only=True):
                 "CREATE_TABLE": create,
             }
         return {
-            "PERSISTENCE_MODULE": "service.persistence:SharedPostgresFactory",
+            "PERSISTENCE_MODULE": "dicelog.service.persistence:SharedPostgresFactory",
             "POSTGRES_DBNAME": self.postgres_dbname,
             "POSTGRES_HOST": self.postgres_host,
             "POSTGRES_PORT": str(self.postgres_port),

@@ -22,13 +22,13 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from service.topics import resolve
+from dicelog.service.topics import resolve
 
 
 @lru_cache(maxsize=4096)
 def topic_class(topic: str) -> type:
-    """``service.topics.resolve``, cached (a stored topic always names the same class).
-    Raises ``service.topics.StoredNameError``."""
+    """``dicelog.service.topics.resolve``, cached (a stored topic always names the same class).
+    Raises ``dicelog.service.topics.StoredNameError``."""
     return resolve(topic)
 
 

@@ -33,8 +33,8 @@ from typing import Any
 
 from eventsourcing.utils import TopicError
 
-from domain.core import registry
-from domain.core.campaign import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.campaign import (
     CampaignRevertApproved,
     CampaignReverted,
     CampaignRevertRequested,
@@ -42,8 +42,8 @@ from domain.core.campaign import (
     ChapterBegun,
     ChapterRecorded,
 )
-from domain.core.errors import RuleBroken
-from domain.core.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     CommandAccepted,
@@ -60,7 +60,7 @@ from domain.core.events import (
     UndoRejected,
     UndoRequested,
 )
-from domain.core.game import GameSnapshot
+from dicelog.domain.core.game import GameSnapshot
 
 CORE = "core"
 SERVICE = "service"
@@ -280,7 +280,7 @@ def _load_service_records() -> None:
     if _service_loaded:
         return
     _service_loaded = True
-    from service.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex
+    from dicelog.service.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex
 
     register("service/GameSecret", GameSecret)
     register("service/IdempotencyRecord", IdempotencyRecord)

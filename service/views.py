@@ -1,6 +1,6 @@
 """Turning domain values into API bodies (shared by the routes, the CLI and the worker).
 
-Every function that shows a game takes the reader's ``Lens`` (``domain.core.visibility``): who
+Every function that shows a game takes the reader's ``Lens`` (``dicelog.domain.core.visibility``): who
 sees what is decided there, once, for every read path.
 """
 
@@ -10,9 +10,9 @@ from typing import Any
 
 import msgspec
 
-from domain.core.game import Game, Recorded, record_hash
-from domain.core.visibility import Lens
-from service.schemas import CommandResult, EventOut, GameSummary
+from dicelog.domain.core.game import Game, Recorded, record_hash
+from dicelog.domain.core.visibility import Lens
+from dicelog.service.schemas import CommandResult, EventOut, GameSummary
 
 
 def event_out(record: Recorded, lens: Lens, *, undone: bool = False, round_: int | None = None) -> EventOut:

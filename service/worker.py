@@ -4,7 +4,7 @@
 checkpoint; every pass reads the notifications after it, in order, and hands them over with
 their ``Tracking``. A pass starts when the fan-out says something was saved (``FanOut.changed``:
 a save in this process, or, with ``DICELOG_REDIS_URL`` set, a save in any process, through the
-Redis wake-up channel of ``service.fanout.RedisWake``, so a ``dicelog worker`` writes the Redis
+Redis wake-up channel of ``dicelog.service.fanout.RedisWake``, so a ``dicelog worker`` writes the Redis
 streams within tens of milliseconds of a commit: ``settle`` (20 ms) after the wake-up, so that
 the saves of those moments share one pass and the SSE streams woken by the same save go first),
 or after ``poll_interval`` seconds (the safety net when a wake-up is lost). A consumer that fails
@@ -22,7 +22,7 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
-from service.application import Games
+from dicelog.service.application import Games
 
 log = logging.getLogger("dicelog.worker")
 

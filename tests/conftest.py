@@ -1,6 +1,6 @@
 """Shared fixtures: the test-only ``race`` ruleset is registered for core and API tests."""
 
-from domain.core import registry
+from dicelog.domain.core import registry
 from tests.unit.core.race import RACE
 
 registry.register(RACE)

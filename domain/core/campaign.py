@@ -24,8 +24,8 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 
 SECTION = "001 §Campagna (campaign mode); DESIGN.md, Undo never deletes"
 
@@ -348,7 +348,7 @@ def campaign_records(
     at: datetime,
 ) -> list[Any]:
     """Envelopes (``Recorded``, hash-chained) for new campaign events after ``campaign``."""
-    from domain.core.game import GENESIS_HASH, Recorded, record_hash
+    from dicelog.domain.core.game import GENESIS_HASH, Recorded, record_hash
 
     version = campaign.version if campaign is not None else 0
     prev = record_hash(campaign.last) if campaign is not None and campaign.last is not None else GENESIS_HASH

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.core.events import (
+from dicelog.domain.core.events import (
     Event,
     GameEnded,
     UndoApplied,

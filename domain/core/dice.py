@@ -17,7 +17,7 @@ import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
 
-from domain.core.errors import InvariantViolated
+from dicelog.domain.core.errors import InvariantViolated
 
 
 def commitment(seed: bytes) -> str:

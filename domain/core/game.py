@@ -23,11 +23,20 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from domain.core import registry
-from domain.core.commands import ApproveUndo, Choose, Command, Draw, RejectUndo, RequestUndo, Roll, Shuffle
-from domain.core.dice import draw_cards, roll_faces, shuffle_order
-from domain.core.errors import GameOver, InvariantViolated, PendingFirst, RuleBroken
-from domain.core.events import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.commands import (
+    ApproveUndo,
+    Choose,
+    Command,
+    Draw,
+    RejectUndo,
+    RequestUndo,
+    Roll,
+    Shuffle,
+)
+from dicelog.domain.core.dice import draw_cards, roll_faces, shuffle_order
+from dicelog.domain.core.errors import GameOver, InvariantViolated, PendingFirst, RuleBroken
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     CommandAccepted,
@@ -46,7 +55,7 @@ from domain.core.events import (
     UndoRejected,
     UndoRequested,
 )
-from domain.core.ruleset import Answer, Begin
+from dicelog.domain.core.ruleset import Answer, Begin
 
 GENESIS_HASH = "0" * 64
 SERVER_SEAT = "server"
@@ -438,14 +447,14 @@ def step_game(
     reveal the seed in ``GameEnded`` when the rules end the game. Raises ``GameOver`` after the
     end, ``PendingFirst`` when another command arrives while a roll/shuffle/decision is pending,
     ``RuleBroken`` when the ruleset refuses the command. Undo commands need ``history``
-    (``domain.core.undo.History``) and raise ``RuleBroken("undo.*")``.
+    (``dicelog.domain.core.undo.History``) and raise ``RuleBroken("undo.*")``.
     """
     if game.result is not None:
         raise GameOver("game.over", section=_SECTION, detail=f"the game has ended: {game.result}")
     ruleset = game.ruleset
     log = _Log(game, seat, command_id, at, nonce_key)
     if isinstance(command, (RequestUndo, ApproveUndo, RejectUndo)):
-        from domain.core.undo import decide_undo
+        from dicelog.domain.core.undo import decide_undo
 
         events = decide_undo(game, command, seat, history)
         log.emit(CommandAccepted(command=encode_command(command)))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
-from domain.core.ruleset import Ruleset
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.ruleset import Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
 _BUILTINS: list[str] = []
@@ -15,7 +15,7 @@ def _load_builtins() -> None:
     if not _loaded:
         _loaded = True
         before = set(_RULESETS)
-        import domain.rulesets  # noqa: F401  (registers the built-in rulesets)
+        import dicelog.domain.rulesets  # noqa: F401  (registers the built-in rulesets)
 
         _BUILTINS.extend(sorted(set(_RULESETS) - before))
 
@@ -39,7 +39,7 @@ def get(name: str) -> Ruleset:
 
 
 def builtin_names() -> tuple[str, ...]:
-    """Names of the rulesets this build ships (``domain.rulesets``), without test-only ones."""
+    """Names of the rulesets this build ships (``dicelog.domain.rulesets``), without test-only ones."""
     _load_builtins()
     return tuple(_BUILTINS)
 

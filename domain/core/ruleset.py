@@ -1,6 +1,6 @@
 """What a ruleset provides to the game-agnostic core (DESIGN.md, The core idea: decide / evolve).
 
-A ruleset is pure functions and data. The core (``domain.core.game``) owns everything that is
+A ruleset is pure functions and data. The core (``dicelog.domain.core.game``) owns everything that is
 the same for every game: the envelope of each event (seat, command id, hash chain), pending
 rolls, shuffles and decisions, the dice stream position, and the end of the game.
 
@@ -30,7 +30,7 @@ Shapes:
   game-log line for one event applied to ``state`` (the state *after* the event), ``None`` for
   events that make no log line.
 
-Optional (``getattr`` with a default; see ``domain.core.visibility``):
+Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 
 - ``view_event(event, viewer) -> Event | None``, ``view_state(state, viewer) -> State`` and
   ``view_command(command, viewer) -> Command | None``: who sees what. A ruleset without
@@ -52,8 +52,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from domain.core.commands import Command
-from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event, GameCreated
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event, GameCreated
 
 Answer = DiceRolled | CardsShuffled | CardsDrawn | DecisionMade
 

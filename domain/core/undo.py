@@ -25,9 +25,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from domain.core.commands import ApproveUndo, Command, RejectUndo, RequestUndo
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import CommandAccepted, Event, UndoApplied, UndoApproved, UndoRejected, UndoRequested
+from dicelog.domain.core.commands import ApproveUndo, Command, RejectUndo, RequestUndo
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import (
+    CommandAccepted,
+    Event,
+    UndoApplied,
+    UndoApproved,
+    UndoRejected,
+    UndoRequested,
+)
 
 SECTION = "DESIGN.md, Undo never deletes"
 AUTOMATIC_SEATS = ("server", "policy")
@@ -48,7 +55,7 @@ class ListHistory:
         self._records = records
 
     def game_at(self, version: int) -> Any:
-        from domain.core.game import fold
+        from dicelog.domain.core.game import fold
 
         return fold(None, self._records[:version])
 
@@ -153,7 +160,7 @@ def _request(game: Any, to_version: int, seat: str, history: History) -> list[Ev
 
 
 def _applied(history: History, to_version: int, approved: tuple[str, ...], crosses: bool) -> UndoApplied:
-    from domain.core.game import GameSnapshot
+    from dicelog.domain.core.game import GameSnapshot
 
     snapshot = GameSnapshot.take(history.game_at(to_version))
     return UndoApplied(

@@ -23,11 +23,11 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from domain.core import registry
-from domain.core.commands import UndoCommand
-from domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
-from domain.core.errors import DomainError, InvariantViolated
-from domain.core.events import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.commands import UndoCommand
+from dicelog.domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
+from dicelog.domain.core.errors import DomainError, InvariantViolated
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     CommandAccepted,
@@ -41,7 +41,16 @@ from domain.core.events import (
     UndoApplied,
     UndoRequested,
 )
-from domain.core.game import GENESIS_HASH, Envelope, Game, Recorded, apply, chain_hash, envelope_bytes, step
+from dicelog.domain.core.game import (
+    GENESIS_HASH,
+    Envelope,
+    Game,
+    Recorded,
+    apply,
+    chain_hash,
+    envelope_bytes,
+    step,
+)
 
 _encode = msgspec.json.Encoder().encode
 
@@ -200,7 +209,7 @@ CHECKPOINT = 256
 
 
 class _Replayed:
-    """``domain.core.undo.History`` for ``verify``: the games verify folded on its way.
+    """``dicelog.domain.core.undo.History`` for ``verify``: the games verify folded on its way.
 
     An undo re-derives ``UndoApplied`` from the game at its target version. ``ListHistory``
     folds the log from the first event for that, so a long game with many undos costs

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core.errors import RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.chapter_events import CarryOverApplied
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.documents import CarryOver
-from domain.mice_and_mystics.events import DecksPrepared
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.chapter_events import CarryOverApplied
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.documents import CarryOver
+from dicelog.domain.mice_and_mystics.events import DecksPrepared
+from dicelog.domain.mice_and_mystics.state import State
 
 SECTION = "001 §Giocare Mice and Mystics come una Campagna"
 PARTY_ITEMS = frozenset({"disguises", "fishhook-and-thread", "dinner-fork", "grapes"})  # facts.md §5

@@ -6,7 +6,7 @@ Chapter 1 room rules: 001 §Capitolo 1, Regole Speciali del Capitolo (see ``rule
 
 from __future__ import annotations
 
-from domain.core.events import Event
+from dicelog.domain.core.events import Event
 
 
 class StoryRead(Event, kw_only=True):

@@ -13,7 +13,7 @@ completes (``ChoicesSettled``, followed by its events). See ``rules/ties.py``.
 
 from __future__ import annotations
 
-from domain.core.events import CardsDrawn, DiceRolled, Event
+from dicelog.domain.core.events import CardsDrawn, DiceRolled, Event
 
 
 class ChoiceDeferred(Event, kw_only=True):

@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
-from domain.core.ruleset import Begin
+from dicelog.domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from dicelog.domain.core.ruleset import Begin
 
 MouseId = Annotated[str, Meta(min_length=1, max_length=32)]
 SpaceId = Annotated[str, Meta(min_length=1, max_length=16)]

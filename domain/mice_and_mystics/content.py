@@ -20,7 +20,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 if TYPE_CHECKING:
-    from domain.mice_and_mystics.state import State
+    from dicelog.domain.mice_and_mystics.state import State
 
 Side = Literal["N", "E", "S", "W"]
 Stat = Annotated[int, Meta(ge=0, le=9)]
@@ -601,7 +601,7 @@ DECODERS.update({"abilities.json": decode_abilities, "search-cards.json": decode
 
 
 def _dir():
-    return files("domain.mice_and_mystics").joinpath("content")
+    return files("dicelog.domain.mice_and_mystics").joinpath("content")
 
 
 def content_files() -> tuple[str, ...]:
@@ -667,7 +667,7 @@ def library_of(state: State) -> Library:
     found = PACK_LIBRARIES.get(digest)
     if found is not None:
         return found
-    from domain.mice_and_mystics.packs import library_of_pack
+    from dicelog.domain.mice_and_mystics.packs import library_of_pack
 
     return PACK_LIBRARIES.put(digest, library_of_pack(state.content_pack))
 

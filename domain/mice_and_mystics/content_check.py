@@ -23,7 +23,7 @@ from collections import Counter
 
 from msgspec import Struct
 
-from domain.mice_and_mystics.content import Library, RoomTile
+from dicelog.domain.mice_and_mystics.content import Library, RoomTile
 
 # facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans, uncertain).
 EXIT_SIDES = {

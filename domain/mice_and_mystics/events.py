@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core.events import (
+from dicelog.domain.core.events import (
     CardsShuffled,
     DecisionMade,
     DecisionRequested,
@@ -843,15 +843,15 @@ EVENT_TYPES = (
     *NEW_EVENTS,
 )
 CoreEvent = RollRequested | ShuffleRequested | DecisionRequested | DiceRolled | CardsShuffled | DecisionMade
-from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS, ChapterEvent  # noqa: E402 (room rules, sandbox, campaign)
+from dicelog.domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS, ChapterEvent  # noqa: E402 (room rules, sandbox, campaign)
 
 MouseEvent = MouseEvent | ChapterEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *CHAPTER_EVENTS)
-from domain.mice_and_mystics.item_events import ITEM_EVENTS, ItemEvent  # noqa: E402 (free actions, abilities, party items)
+from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS, ItemEvent  # noqa: E402 (free actions, abilities, party items)
 
 MouseEvent = MouseEvent | ItemEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *ITEM_EVENTS)
-from domain.mice_and_mystics.choice_events import CHOICE_EVENTS, ChoiceEvent  # noqa: E402 (ties the players break)
+from dicelog.domain.mice_and_mystics.choice_events import CHOICE_EVENTS, ChoiceEvent  # noqa: E402 (ties the players break)
 
 MouseEvent = MouseEvent | ChoiceEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *CHOICE_EVENTS)

@@ -17,7 +17,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.core.events import (
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     DecisionMade,
@@ -29,14 +29,14 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.mice_and_mystics import events as ev
-from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
-from domain.mice_and_mystics.choice_events import CHOICE_EVENTS
-from domain.mice_and_mystics.evolve_chapter import evolve_chapter
-from domain.mice_and_mystics.evolve_choices import answers_tie, evolve_choices
-from domain.mice_and_mystics.evolve_items import evolve_items
-from domain.mice_and_mystics.item_events import ITEM_EVENTS
-from domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
+from dicelog.domain.mice_and_mystics import events as ev
+from dicelog.domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
+from dicelog.domain.mice_and_mystics.choice_events import CHOICE_EVENTS
+from dicelog.domain.mice_and_mystics.evolve_chapter import evolve_chapter
+from dicelog.domain.mice_and_mystics.evolve_choices import answers_tie, evolve_choices
+from dicelog.domain.mice_and_mystics.evolve_items import evolve_items
+from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS
+from dicelog.domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn, PlacedTile, State, space_of
 
 PREEMPTIVE_SHOT = "preemptive-shot"
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.core.events import Event
-from domain.mice_and_mystics import chapter_events as ce
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics import chapter_events as ce
+from dicelog.domain.mice_and_mystics.state import State
 
 
 def _pack(state: State, mouse: str, card: str) -> dict[str, tuple[str, ...]]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.core.events import DecisionMade, Event
-from domain.mice_and_mystics import choice_events as ce
-from domain.mice_and_mystics.rules.ties import TIE_DECISIONS
-from domain.mice_and_mystics.state import Deferred, State
+from dicelog.domain.core.events import DecisionMade, Event
+from dicelog.domain.mice_and_mystics import choice_events as ce
+from dicelog.domain.mice_and_mystics.rules.ties import TIE_DECISIONS
+from dicelog.domain.mice_and_mystics.state import Deferred, State
 
 
 def answers_tie(state: State, event: Event) -> bool:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.core.events import Event
-from domain.mice_and_mystics import item_events as ie
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics import item_events as ie
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 
 def _free(state: State, mouse: str, kind: str) -> State:

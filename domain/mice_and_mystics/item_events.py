@@ -7,7 +7,7 @@ Free actions: 001 §Azioni Gratuite (Condividere, Equipaggiare, Salire di Livell
 
 from __future__ import annotations
 
-from domain.core.events import Event
+from dicelog.domain.core.events import Event
 
 
 class SearchCardShared(Event, kw_only=True):

@@ -19,8 +19,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.errors import RuleBroken
-from domain.mice_and_mystics import content
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.mice_and_mystics import content
 
 SECTION = "issue 4, Content as data (content packs)"
 
@@ -96,7 +96,7 @@ def _build(encoded: Mapping[str, Any]) -> content.Library:
     for kind, by_id in content.records_of(read).items():
         records[kind].update(by_id)
     library = content.index_library(records)
-    from domain.mice_and_mystics.content_check import check
+    from dicelog.domain.mice_and_mystics.content_check import check
 
     findings = check(library)
     if findings:

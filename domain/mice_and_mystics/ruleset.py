@@ -1,4 +1,4 @@
-"""The Mice and Mystics ruleset (``domain.core.ruleset.Ruleset``), read as a table.
+"""The Mice and Mystics ruleset (``dicelog.domain.core.ruleset.Ruleset``), read as a table.
 
 ``decide`` dispatches each command to ``decide_<action>`` in the rules module of its rulebook
 section; ``resolve`` continues after a roll, shuffle, draw or decision by its reason. Both then let
@@ -9,12 +9,12 @@ rules/001_4b5c89fefc63a991.txt and rules/000_06ec1d2269472d62.txt (see rules/sec
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
-from domain.core.ruleset import Answer, Begin
-from domain.mice_and_mystics import campaign
-from domain.mice_and_mystics.commands import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
+from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.mice_and_mystics import campaign
+from dicelog.domain.mice_and_mystics.commands import (
     AnyCommand,
     Battle,
     Catapult,
@@ -39,10 +39,10 @@ from domain.mice_and_mystics.commands import (
     UseAbility,
     UseScroll,
 )
-from domain.mice_and_mystics.content import shipped_library
-from domain.mice_and_mystics.events import EVENT_TYPES
-from domain.mice_and_mystics.evolve import evolve, evolve_all
-from domain.mice_and_mystics.rules import (
+from dicelog.domain.mice_and_mystics.content import shipped_library
+from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
+from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.rules import (
     ability_cards,
     bait,
     bosses,
@@ -75,18 +75,18 @@ from domain.mice_and_mystics.rules import (
     ties,
     water,
 )
-from domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
-from domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
-from domain.mice_and_mystics.rules.movement import (
+from dicelog.domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
+from dicelog.domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
+from dicelog.domain.mice_and_mystics.rules.movement import (
     decide_move,
     decide_move_to,
     decide_scurry,
     legal_moves,
     resolve_move_roll,
 )
-from domain.mice_and_mystics.rules.setup import Setup, initial_state
-from domain.mice_and_mystics.state import State
-from domain.mice_and_mystics.views import board_view, describe, initiative_view
+from dicelog.domain.mice_and_mystics.rules.setup import Setup, initial_state
+from dicelog.domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
 MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore, LeaveWater)
@@ -257,7 +257,7 @@ def legal_commands(state: State) -> list[Command]:
 
 
 class MiceAndMysticsRuleset:
-    """The ruleset object registered in ``domain.rulesets``."""
+    """The ruleset object registered in ``dicelog.domain.rulesets``."""
 
     name = NAME
     setup_type = Setup

@@ -9,8 +9,8 @@ from typing import Literal
 
 from msgspec import Raw, Struct, field
 
-from domain.core.events import CardsDrawn, DiceRolled
-from domain.mice_and_mystics.documents import CarryOver, Sandbox
+from dicelog.domain.core.events import CardsDrawn, DiceRolled
+from dicelog.domain.mice_and_mystics.documents import CarryOver, Sandbox
 
 Phase = Literal["setup", "initiative", "playing", "ended"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from domain.core.events import (
+from dicelog.domain.core.events import (
     CardsShuffled,
     DecisionMade,
     DecisionRequested,
@@ -14,11 +14,11 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.mice_and_mystics import events as ev
-from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
-from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics import events as ev
+from dicelog.domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import (
     CheeseGained,
     FigurePlaced,
     InitiativeCardsSwapped,
@@ -32,9 +32,9 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.item_events import ITEM_EVENTS
-from domain.mice_and_mystics.state import State
-from domain.mice_and_mystics.views_items import describe_item
+from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS
+from dicelog.domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.views_items import describe_item
 
 
 class InitiativeCard(Struct, frozen=True, kw_only=True):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.core.events import Event
-from domain.mice_and_mystics import item_events as ie
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics import item_events as ie
 
 
 def describe_item(name_of, event: Event) -> str | None:

@@ -28,7 +28,7 @@ from litestar.static_files import create_static_files_router
 
 GameId = Annotated[UUID, PathParameter(description="Game id (UUID)")]
 STATIC = Path(__file__).parent / "static"
-"""The pages, scripts and styles (package data of ``service.web``)."""
+"""The pages, scripts and styles (package data of ``dicelog.service.web``)."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -81,4 +81,4 @@ STATIC_FILES = create_static_files_router(
 """The scripts, styles and vendored assets under ``/static``."""
 
 WEB = (WebPages, STATIC_FILES)
-"""The route handlers of the web table (``service.app`` registers them)."""
+"""The route handlers of the web table (``dicelog.service.app`` registers them)."""

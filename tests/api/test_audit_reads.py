@@ -19,20 +19,20 @@ from uuid import UUID, uuid4
 import msgspec
 import pytest
 
-from domain.core.commands import ApproveUndo, Choose, RejectUndo, RequestUndo
-from domain.core.dice import commitment
-from domain.core.errors import DomainError
-from domain.core.events import DecisionRequested, GameCreated, Seat
-from domain.core.game import GameSnapshot, Recorded, create, fold, play
-from domain.core.undo import ListHistory, undone_versions
-from domain.core.visibility import SPECTATOR_VIEWER
-from domain.mice_and_mystics.ruleset import RULESET
-from service import application
-from service.application import Games
-from service.audit import audit_events, dice_proof, span, turn_parts
-from service.game_index import GameIndex
-from service.schemas import TurnView
-from service.views import builtins
+from dicelog.domain.core.commands import ApproveUndo, Choose, RejectUndo, RequestUndo
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.errors import DomainError
+from dicelog.domain.core.events import DecisionRequested, GameCreated, Seat
+from dicelog.domain.core.game import GameSnapshot, Recorded, create, fold, play
+from dicelog.domain.core.undo import ListHistory, undone_versions
+from dicelog.domain.core.visibility import SPECTATOR_VIEWER
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
+from dicelog.service import application
+from dicelog.service.application import Games
+from dicelog.service.audit import audit_events, dice_proof, span, turn_parts
+from dicelog.service.game_index import GameIndex
+from dicelog.service.schemas import TurnView
+from dicelog.service.views import builtins
 from tests.api.conftest import MICE, SEATS
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)

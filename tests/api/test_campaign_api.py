@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.bot import choose_for, decode_state
+from dicelog.service.bot import choose_for, decode_state
 
 MICE = ["collin", "filch", "maginos", "nez"]
 SEATS = [{"name": "red", "controls": MICE}]

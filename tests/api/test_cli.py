@@ -17,8 +17,8 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.cli import (
+from dicelog.service.app import create_app
+from dicelog.service.cli import (
     EXIT_CONFIG,
     EXIT_FAILED,
     EXIT_FILE,
@@ -29,7 +29,7 @@ from service.cli import (
     EXIT_STORE,
     main,
 )
-from service.settings import Settings, default_data_dir
+from dicelog.service.settings import Settings, default_data_dir
 from tests.api.conftest import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -257,7 +257,7 @@ def test_the_console_script_names_an_unreachable_postgresql_in_one_line(tmp_path
     port = _closed_port()
     env = _postgres_at(port, dict(os.environ))
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", *command],
+        [sys.executable, "-m", "dicelog.service.cli", *command],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -290,7 +290,7 @@ def test_a_postgresql_that_never_answers_is_named_within_5_seconds(
 
 def _backup_file(path: Path) -> None:
     """An empty, valid backup (restore checks its file before it connects)."""
-    from service.backup import FORMAT
+    from dicelog.service.backup import FORMAT
 
     path.write_text(
         f'{{"format":"{FORMAT}","dicelog_version":"0","schema_version":1,"created_at":"2026-01-01T00:00:00Z",'

@@ -6,13 +6,13 @@ import json
 from importlib.resources import files
 from uuid import UUID
 
-from domain.core.game import fold
-from domain.mice_and_mystics import content, packs
+from dicelog.domain.core.game import fold
+from dicelog.domain.mice_and_mystics import content, packs
 from tests.api.conftest import MICE, SEATS
 
 
 def _mice_with_fast_filch() -> dict:
-    mice = json.loads(files("domain.mice_and_mystics").joinpath("content/mice.json").read_text())
+    mice = json.loads(files("dicelog.domain.mice_and_mystics").joinpath("content/mice.json").read_text())
     for mouse in mice["mice"]:
         if mouse["id"] == "filch":
             mouse["move"] = 6

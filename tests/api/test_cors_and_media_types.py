@@ -12,8 +12,8 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.settings import Settings
+from dicelog.service.app import create_app
+from dicelog.service.settings import Settings
 from tests.api.conftest import MICE, SEATS, Table, settings_for
 
 APP_ORIGIN = "https://app.example.org"

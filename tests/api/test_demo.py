@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.demo import choose, run_demo
+from dicelog.service.demo import choose, run_demo
 
 
 def test_the_demo_plays_turns_over_http_and_verifies_the_log(tmp_path, monkeypatch, capsys):

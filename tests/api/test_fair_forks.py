@@ -10,7 +10,7 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
+from dicelog.service.app import create_app
 from tests.api.conftest import settings_for
 from tests.services import drop_postgres_schema
 

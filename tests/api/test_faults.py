@@ -28,9 +28,9 @@ import pytest
 from eventsourcing import persistence as es
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.faults import RETRY_AFTER, STORE_UNAVAILABLE, is_store_fault, reason_of
-from service.http_guards import BODY_TOO_DEEP, BODY_TOO_LARGE, MAX_DEPTH, json_depth
+from dicelog.service.app import create_app
+from dicelog.service.faults import RETRY_AFTER, STORE_UNAVAILABLE, is_store_fault, reason_of
+from dicelog.service.http_guards import BODY_TOO_DEEP, BODY_TOO_LARGE, MAX_DEPTH, json_depth
 from tests.api.conftest import MICE, Table, settings_for
 
 PROBLEM_JSON = "application/problem+json"
@@ -344,7 +344,7 @@ def test_a_bug_stays_500_with_its_traceback_logged_once(app, monkeypatch, caplog
 def test_an_outcome_unknown_on_postgresql_says_so_and_how_to_retry(tmp_path, monkeypatch):
     import psycopg
 
-    from service.faults import store_unavailable
+    from dicelog.service.faults import store_unavailable
 
     class Request:
         method = "POST"

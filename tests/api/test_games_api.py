@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.core.dice import commitment
+from dicelog.domain.core.dice import commitment
 from tests.api.conftest import MICE, Table
 
 

@@ -15,9 +15,9 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.cli import EXIT_OK, EXIT_SCHEMA, main
-from service.migrations import (
+from dicelog.service.app import create_app
+from dicelog.service.cli import EXIT_OK, EXIT_SCHEMA, main
+from dicelog.service.migrations import (
     SCHEMA_VERSION,
     VERSION_TABLE,
     SchemaNotMigrated,
@@ -26,7 +26,7 @@ from service.migrations import (
     migrate,
     schema_version,
 )
-from service.settings import Settings
+from dicelog.service.settings import Settings
 from tests.api.conftest import Table, settings_for
 from tests.services import PG, drop_postgres_schema
 
@@ -207,7 +207,7 @@ def test_a_release_0_1_store_is_adopted_at_version_1_and_its_games_still_verify(
     assert schema_version(settings) == 0
     assert migrate(settings).applied
     assert schema_version(settings) == SCHEMA_VERSION
-    from service.application import Games
+    from dicelog.service.application import Games
 
     manifest = json.loads((FIXTURES / "release-0.1-store" / "manifest.json").read_text())
     games = Games(settings.library_env("games"), snapshot_interval=0)

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, settings
 from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import allow_header_conformance, positive_data_acceptance
 
-from service.demo import running_service
-from service.openapi import EXAMPLES, OPERATION_IDS
-from service.settings import Settings
+from dicelog.service.demo import running_service
+from dicelog.service.openapi import EXAMPLES, OPENAPI_PATH, OPERATION_IDS
+from dicelog.service.settings import Settings
 from tests.api.conftest import NO_QUOTAS
 
-DOC: dict[str, Any] = json.loads((__import__("service.openapi").openapi.OPENAPI_PATH).read_text())
+DOC: dict[str, Any] = json.loads(OPENAPI_PATH.read_text())
 SCHEMAS: dict[str, Any] = DOC["components"]["schemas"]
 OPERATIONS = [(path, method, op) for path, item in DOC["paths"].items() for method, op in item.items()]
 

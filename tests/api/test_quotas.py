@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service import quotas
-from service.app import create_app
-from service.quotas import RATE_LIMITED, REDIS_NAMESPACE, STORE_NAME, rate_limit_middleware
-from service.settings import Settings, parse_rate_limit
+from dicelog.service import quotas
+from dicelog.service.app import create_app
+from dicelog.service.quotas import RATE_LIMITED, REDIS_NAMESPACE, STORE_NAME, rate_limit_middleware
+from dicelog.service.settings import Settings, parse_rate_limit
 from tests.api.conftest import MICE, SEATS, Table
 from tests.services import redis_server_binary
 

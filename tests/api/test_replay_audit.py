@@ -8,7 +8,7 @@ from uuid import UUID
 import msgspec
 import pytest
 
-from service.export import export_lines, verify_file
+from dicelog.service.export import export_lines, verify_file
 from tests.api.conftest import MICE, SEATS, Table
 
 
@@ -178,7 +178,7 @@ def test_an_exported_log_verifies_offline_and_an_edited_line_is_named(client):
 def test_projections_show_the_state_after_an_undo(client):
     import time
 
-    from domain.core import registry
+    from dicelog.domain.core import registry
 
     table = _host_table(client)
     start = table.summary()["version"]

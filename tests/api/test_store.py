@@ -8,8 +8,8 @@ from uuid import UUID
 
 import pytest
 
-from domain.core.game import fold
-from service.application import Games
+from dicelog.domain.core.game import fold
+from dicelog.service.application import Games
 from tests.api.conftest import Table
 
 
@@ -67,7 +67,7 @@ def test_the_seed_and_token_hashes_never_appear_in_public_views(client):
 
 
 def test_reading_a_game_folds_only_the_events_since_the_last_read(client, monkeypatch):
-    import domain.core.game as core
+    import dicelog.domain.core.game as core
 
     table = Table(client)
     _end_turns(table, 3)
@@ -96,7 +96,7 @@ def test_reading_a_game_folds_only_the_events_since_the_last_read(client, monkey
 
 @pytest.mark.parametrize("backend", [pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_on_postgresql_the_games_and_every_projection_share_one_pool_closed_with_its_last_user(client):
-    from service.persistence import SharedPostgresDatastore, shared_pools
+    from dicelog.service.persistence import SharedPostgresDatastore, shared_pools
 
     runtime = client.app.state.runtime
     datastores = [runtime.games.factory.datastore, *(view.datastore for view in runtime.views.values())]

@@ -20,8 +20,8 @@ import httpx
 import pytest
 import uvicorn
 
-from service.app import create_app
-from service.settings import Settings
+from dicelog.service.app import create_app
+from dicelog.service.settings import Settings
 from tests.api.conftest import NO_QUOTAS, Table
 
 RULESETS = ("mice-and-mystics", "race")

@@ -28,7 +28,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
+from dicelog.service.app import create_app
 from tests.api.conftest import settings_for
 from tests.api.who_sees_what_support import (
     ANONYMOUS,
@@ -568,7 +568,7 @@ def test_redis_audience_streams_carry_no_secret_of_another_audience(
 ) -> None:
     import time
 
-    from service.publisher import GLOBAL_STREAM, game_stream
+    from dicelog.service.publisher import GLOBAL_STREAM, game_stream
 
     tally = Tally()
     rng = random.Random(9)

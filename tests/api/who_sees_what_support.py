@@ -24,7 +24,7 @@ import anyio
 import msgspec
 from litestar.testing import TestClient
 
-from service.settings import Settings
+from dicelog.service.settings import Settings
 from tests.rulesets import secret_hand_bot
 
 CARD = re.compile(r"card-\d\d")

@@ -1,4 +1,4 @@
-"""Browser tests of the web table: a live dicelog (``service.demo.running_service``) driven by
+"""Browser tests of the web table: a live dicelog (``dicelog.service.demo.running_service``) driven by
 Debian's Chromium through Playwright for Python.
 
 Playwright's own browser download is not available here: the browser is ``/usr/bin/chromium``
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from service.settings import Settings
+from dicelog.service.settings import Settings
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -62,7 +62,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live dicelog serving the shipped rulesets; its base URL."""
-    from service.demo import running_service
+    from dicelog.service.demo import running_service
 
     with running_service(settings_in(tmp_path_factory.mktemp("live"))) as base:
         yield base
@@ -72,8 +72,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def live_secret_hand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live dicelog serving the test ruleset with secret hands (as tests/api/test_who_sees_what.py
     serves it: ``create_app(rulesets=...)``); its base URL."""
-    from service import demo
-    from service.app import create_app
+    from dicelog.service import demo
+    from dicelog.service.app import create_app
     from tests.rulesets.secret_hand import register
 
     register()

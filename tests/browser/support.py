@@ -82,9 +82,9 @@ def wait_version(page: Any, version: int, timeout: float = 10_000) -> None:
 
 
 def play_demo_game(base: str, seed: int = 7, max_commands: int = 5000) -> ApiGame:
-    """A Chapter 1 game played to its end by the demo's bots (``service.demo.choose``) over HTTP."""
-    from service.bot import decode_state
-    from service.demo import choose
+    """A Chapter 1 game played to its end by the demo's bots (``dicelog.service.demo.choose``) over HTTP."""
+    from dicelog.service.bot import decode_state
+    from dicelog.service.demo import choose
 
     rng = random.Random(seed)
     seats = [{"name": f"seat-{m}", "controls": [m]} for m in MICE]

@@ -1,6 +1,6 @@
 """Clients generated from the committed OpenAPI document play against a live service.
 
-The service runs with uvicorn on a free local port (``service.demo.running_service``), on SQLite in
+The service runs with uvicorn on a free local port (``dicelog.service.demo.running_service``), on SQLite in
 the test's temporary directory, without quotas (games are played as fast as the server answers).
 """
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from service.demo import running_service
-from service.settings import Settings
+from dicelog.service.demo import running_service
+from dicelog.service.settings import Settings
 from tests.api.conftest import NO_QUOTAS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -86,7 +86,7 @@ class Server:
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts + 1}\n".encode())
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)],
+                [sys.executable, "-m", "dicelog.service.cli", "serve", "--port", str(self.port)],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.demo import choose
+from dicelog.service.demo import choose
 from tests.faults.support import (
     Ledger,
     Server,

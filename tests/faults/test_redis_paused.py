@@ -24,8 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.demo import choose
-from service.publisher import GLOBAL_STREAM, game_stream
+from dicelog.service.demo import choose
+from dicelog.service.publisher import GLOBAL_STREAM, game_stream
 from tests.faults.support import (
     Ledger,
     RedisServer,

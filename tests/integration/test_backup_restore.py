@@ -21,11 +21,11 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.application import Games
-from service.backup import FORMAT, GAME_TOPICS
-from service.cli import EXIT_FILE, EXIT_NOT_EMPTY, EXIT_OK, main
-from service.settings import Settings
+from dicelog.service.app import create_app
+from dicelog.service.application import Games
+from dicelog.service.backup import FORMAT, GAME_TOPICS
+from dicelog.service.cli import EXIT_FILE, EXIT_NOT_EMPTY, EXIT_OK, main
+from dicelog.service.settings import Settings
 from tests.api.conftest import NO_QUOTAS, settings_for
 from tests.rulesets.secret_hand import register
 from tests.services import drop_postgres_schema

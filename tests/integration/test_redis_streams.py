@@ -30,9 +30,9 @@ import pytest
 import redis
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.publisher import GLOBAL_STREAM, decode_entry, game_stream
-from service.settings import Settings, parse_retention
+from dicelog.service.app import create_app
+from dicelog.service.publisher import GLOBAL_STREAM, decode_entry, game_stream
+from dicelog.service.settings import Settings, parse_retention
 from tests.api.conftest import NO_QUOTAS, Table
 from tests.rulesets.secret_hand import register
 from tests.services import redis_server_binary

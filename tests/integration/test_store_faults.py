@@ -10,7 +10,7 @@ A real ``dicelog serve`` (embedded worker) on a fresh schema, its connections na
   acknowledged command is in the log once and every game verifies; ``/ready`` is 200 after.
 - **the server lost**: the app reaches PostgreSQL through a TCP proxy of the test, which is cut
   (open connections closed, new ones refused). ``/ready`` is 503 within 3 s; a command is 503 with
-  ``outcome: unknown`` within one pool timeout (4 s; ``service.persistence.PoolUnavailable``), never
+  ``outcome: unknown`` within one pool timeout (4 s; ``dicelog.service.persistence.PoolUnavailable``), never
   a 500; after the proxy is restored ``/ready`` is 200 again, the same
   command with the same key is stored once, and the game verifies.
 """
@@ -30,7 +30,7 @@ from typing import Any
 import httpx
 import pytest
 
-from service.demo import choose
+from dicelog.service.demo import choose
 from tests.faults.support import (
     PROBLEM,
     Ledger,

@@ -16,11 +16,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.dice import commitment
-from domain.core.events import GameCreated, Seat
-from domain.core.game import create, envelope_bytes, fold, play
-from domain.core.verify import verify
-from service.persistence import decode_recorded
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.events import GameCreated, Seat
+from dicelog.domain.core.game import create, envelope_bytes, fold, play
+from dicelog.domain.core.verify import verify
+from dicelog.service.persistence import decode_recorded
 
 AT = datetime(2026, 11, 22, tzinfo=UTC)
 MICE = ("collin", "filch", "maginos", "nez")
@@ -96,6 +96,6 @@ def test_flipping_any_byte_of_any_stored_event_makes_verify_name_that_event(data
 
 
 def _topic(record) -> str:
-    from service.topics import topic_of
+    from dicelog.service.topics import topic_of
 
     return topic_of(type(record.payload))

@@ -40,10 +40,10 @@ import msgspec
 from msgspec import Meta, Struct
 from msgspec.structs import replace
 
-from domain.core import registry
-from domain.core.commands import Choose, Command, Draw, Roll, Shuffle
-from domain.core.errors import NotYourTurn, RuleBroken
-from domain.core.events import (
+from dicelog.domain.core import registry
+from dicelog.domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from dicelog.domain.core.errors import NotYourTurn, RuleBroken
+from dicelog.domain.core.events import (
     CardsDrawn,
     DecisionMade,
     DecisionRequested,
@@ -51,8 +51,8 @@ from domain.core.events import (
     Event,
     GameCreated,
 )
-from domain.core.ruleset import Answer, Begin
-from domain.core.visibility import Viewer
+from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.core.visibility import Viewer
 
 NAME = "secret-hand"
 DECK = "deck"
@@ -520,6 +520,6 @@ SECRET_HAND = SecretHand()
 
 
 def register() -> SecretHand:
-    """Make ``secret-hand`` known to ``domain.core.registry`` (idempotent)."""
+    """Make ``secret-hand`` known to ``dicelog.domain.core.registry`` (idempotent)."""
     registry.register(SECRET_HAND)
     return SECRET_HAND

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.core.errors import DomainError, InvariantViolated
+from dicelog.domain.core.errors import DomainError, InvariantViolated
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = ("domain", "service", "projections")
@@ -77,9 +77,9 @@ def test_an_invariant_is_a_bug_not_a_refusal():
 
 def test_a_broken_invariant_raises_a_typed_error():
     """Also run under ``python -O`` (below): the checks that replaced the asserts stay."""
-    from domain.core.events import DiceRolled
-    from domain.core.game import fold
-    from domain.mice_and_mystics.rules.combat import resolve_defense_roll
+    from dicelog.domain.core.events import DiceRolled
+    from dicelog.domain.core.game import fold
+    from dicelog.domain.mice_and_mystics.rules.combat import resolve_defense_roll
     from tests.unit.mice_and_mystics.scenario import chapter_1_table
 
     with pytest.raises(InvariantViolated, match="fold-records"):
@@ -91,8 +91,8 @@ def test_a_broken_invariant_raises_a_typed_error():
 
 
 def test_a_wrong_call_is_a_type_error():
-    from domain.mice_and_mystics.rules.graph import mouse_neighbours
-    from domain.mice_and_mystics.rules.sight import sees
+    from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
+    from dicelog.domain.mice_and_mystics.rules.sight import sees
 
     with pytest.raises(TypeError, match="must be a Library"):
         sees("not-a-library", "a", "b")

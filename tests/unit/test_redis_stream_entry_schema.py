@@ -16,7 +16,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from service.publisher import (
+from dicelog.service.publisher import (
     ENTRY_FORMAT,
     StreamEntry,
     decode_entry,
@@ -24,10 +24,10 @@ from service.publisher import (
     entry_schema,
     entry_schema_text,
 )
-from service.schemas import EventOut
+from dicelog.service.schemas import EventOut
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "redis-stream-entry.schema.json"
-REGENERATE = "python -m service.publisher > docs/redis-stream-entry.schema.json"
+REGENERATE = "python -m dicelog.service.publisher > docs/redis-stream-entry.schema.json"
 
 
 def _entry(hidden: bool = False) -> StreamEntry:

@@ -30,16 +30,16 @@ import pytest
 from eventsourcing.persistence import JSONTranscoder, MapperDeserialisationError, StoredEvent
 from litestar.testing import TestClient
 
-import service.app  # every module that registers stored types is imported
-from domain.core import registry
-from domain.core.campaign import Campaign
-from domain.core.events import Event
-from domain.core.game import GENESIS_HASH, GameSnapshot, Recorded, fold
-from service import campaigns, topics
-from service.application import Games
-from service.export import export_lines, verify_file
-from service.persistence import MsgspecMapper, decode_recorded
-from service.settings import Settings
+import dicelog.service.app  # every module that registers stored types is imported
+from dicelog.domain.core import registry
+from dicelog.domain.core.campaign import Campaign
+from dicelog.domain.core.events import Event
+from dicelog.domain.core.game import GENESIS_HASH, GameSnapshot, Recorded, fold
+from dicelog.service import campaigns, topics
+from dicelog.service.application import Games
+from dicelog.service.export import export_lines, verify_file
+from dicelog.service.persistence import MsgspecMapper, decode_recorded
+from dicelog.service.settings import Settings
 from tests.api.conftest import settings_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -87,7 +87,7 @@ def test_every_concrete_event_class_of_the_domain_has_a_topic():
                 yield sub
 
     for cls in concrete(Event):
-        if cls.__module__.startswith("domain."):
+        if cls.__module__.startswith("dicelog.domain."):
             assert topics.resolve(topics.topic_of(cls)) is cls, cls
 
 
@@ -170,7 +170,7 @@ def test_the_export_of_an_old_game_verifies_offline(old_store: Path):
 @pytest.fixture
 def old_client(old_store: Path) -> Iterator[TestClient[Any]]:
     settings, _ = settings_for("sqlite", old_store)
-    with TestClient(service.app.create_app(settings)) as client:
+    with TestClient(dicelog.service.app.create_app(settings)) as client:
         yield client
 
 

@@ -17,11 +17,16 @@ Abilities belong to initiative cards, so a boss is never touched by what affects
 
 from __future__ import annotations
 
-from domain.core.events import Event
-from domain.mice_and_mystics.content import MinionCard, library_of
-from domain.mice_and_mystics.events import CheeseAddedToWheel, CheeseGained, CheeseStolen, ExtraAttackGained
-from domain.mice_and_mystics.rules.effects import CHARMED, STUNNED, WEBBED, add_effect
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.content import MinionCard, library_of
+from dicelog.domain.mice_and_mystics.events import (
+    CheeseAddedToWheel,
+    CheeseGained,
+    CheeseStolen,
+    ExtraAttackGained,
+)
+from dicelog.domain.mice_and_mystics.rules.effects import CHARMED, STUNNED, WEBBED, add_effect
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 ROACHES = "roaches"
 ON_WOUND = {"stun": STUNNED, "web": WEBBED, "charm": CHARMED}

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import ActionStarted
-from domain.mice_and_mystics.item_events import AbilityUsed
-from domain.mice_and_mystics.rules import knife_strike
-from domain.mice_and_mystics.rules.ability_effects import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.commands import UseAbility
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted
+from dicelog.domain.mice_and_mystics.item_events import AbilityUsed
+from dicelog.domain.mice_and_mystics.rules import knife_strike
+from dicelog.domain.mice_and_mystics.rules.ability_effects import (
     CHAIN_LIGHTNING,
     CURE,
     EFFECTS,
@@ -30,13 +30,13 @@ from domain.mice_and_mystics.rules.ability_effects import (
     broken,
     lightning_targets,
 )
-from domain.mice_and_mystics.rules.actions import can_act
-from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
-from domain.mice_and_mystics.rules.inspire import EXTRA_ACTION_CHEESE, INSPIRE
-from domain.mice_and_mystics.rules.knife_strike import KNIFE_STRIKE
-from domain.mice_and_mystics.rules.preemptive_shot import PREEMPTIVE_SHOT
-from domain.mice_and_mystics.rules.shots import SHOTS
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.rules.actions import can_act
+from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from dicelog.domain.mice_and_mystics.rules.inspire import EXTRA_ACTION_CHEESE, INSPIRE
+from dicelog.domain.mice_and_mystics.rules.knife_strike import KNIFE_STRIKE
+from dicelog.domain.mice_and_mystics.rules.preemptive_shot import PREEMPTIVE_SHOT
+from dicelog.domain.mice_and_mystics.rules.shots import SHOTS
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 IMPLEMENTED = (FIRST_AID, CURE, CHAIN_LIGHTNING, *SHOTS, KNIFE_STRIKE, INSPIRE, PREEMPTIVE_SHOT)
 KNOWN_NOT_IMPLEMENTED: tuple[str, ...] = ()  # known effects dicelog does not play yet: none today

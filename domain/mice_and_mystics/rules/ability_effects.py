@@ -14,21 +14,21 @@ one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import Event, RollRequested
-from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MouseHealed
-from domain.mice_and_mystics.rules.actions import check_action
-from domain.mice_and_mystics.rules.combat import weapon
-from domain.mice_and_mystics.rules.free_actions import check_free_action
-from domain.mice_and_mystics.rules.graph import is_minion
-from domain.mice_and_mystics.rules.inspire import INSPIRE, decide_inspire
-from domain.mice_and_mystics.rules.knife_strike import KNIFE_STRIKE, decide_knife_strike
-from domain.mice_and_mystics.rules.preemptive_shot import PREEMPTIVE_SHOT, decide_preemptive_shot
-from domain.mice_and_mystics.rules.shots import SHOTS
-from domain.mice_and_mystics.rules.sight import same_room, sees
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import UseAbility
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MouseHealed
+from dicelog.domain.mice_and_mystics.rules.actions import check_action
+from dicelog.domain.mice_and_mystics.rules.combat import weapon
+from dicelog.domain.mice_and_mystics.rules.free_actions import check_free_action
+from dicelog.domain.mice_and_mystics.rules.graph import is_minion
+from dicelog.domain.mice_and_mystics.rules.inspire import INSPIRE, decide_inspire
+from dicelog.domain.mice_and_mystics.rules.knife_strike import KNIFE_STRIKE, decide_knife_strike
+from dicelog.domain.mice_and_mystics.rules.preemptive_shot import PREEMPTIVE_SHOT, decide_preemptive_shot
+from dicelog.domain.mice_and_mystics.rules.shots import SHOTS
+from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Carte Abilità dei Topi"
 FIRST_AID, CURE, CHAIN_LIGHTNING = "first-aid", "cure", "chain-lightning"

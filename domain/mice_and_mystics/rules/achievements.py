@@ -15,16 +15,16 @@ wounds or by a current, runs ``before_capture`` / ``after_capture`` through ``co
 
 from __future__ import annotations
 
-from domain.core.events import Event
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.events import (
     AchievementEarned,
     CheeseGained,
     EndMarkerMoved,
     MouseReleased,
     RoachDefeatedCounted,
 )
-from domain.mice_and_mystics.rules.graph import size_of
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.rules.graph import size_of
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 CHEESE_MASTER, ROACH_MASTER, POISON_MASTER = "cheese-master", "roach-master", "poison-master"
 ESCAPE_ARTIST, CAT_TAMER = "escape-artist", "cat-tamer"
@@ -72,7 +72,7 @@ def before_capture(state: State, mouse: str) -> list[Event]:
 
 def after_capture(state: State, mouse: str) -> list[Event]:
     """``state`` is after ``MouseCaptured`` (its capture count already raised)."""
-    from domain.mice_and_mystics.rules.captured import release_spaces  # captured.py needs no combat
+    from dicelog.domain.mice_and_mystics.rules.captured import release_spaces  # captured.py needs no combat
 
     captures = state.captures.get(mouse, 0)
     if captures == 2:

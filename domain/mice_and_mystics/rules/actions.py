@@ -9,10 +9,10 @@ may take one extra action in its turn for 1 cheese.
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.mice_and_mystics.rules import inspire, sections
-from domain.mice_and_mystics.rules.turns import check_turn
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.mice_and_mystics.rules import inspire, sections
+from dicelog.domain.mice_and_mystics.rules.turns import check_turn
+from dicelog.domain.mice_and_mystics.state import State
 
 STUNNED, WEBBED = "stunned", "webbed"
 

@@ -11,18 +11,18 @@ whole (``grapes.py``) stay on the board as bait. Only the Roaches card is baited
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.commands import PlaceGrapes
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import InitiativeCardRemoved, TurnEnded
-from domain.mice_and_mystics.item_events import PartyItemPlaced, RoachesAteGrapes
-from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
-from domain.mice_and_mystics.rules.graph import mouse_neighbours
-from domain.mice_and_mystics.rules.links import linked
-from domain.mice_and_mystics.rules.party_items import GRAPES, SECTION, in_stash, lost
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.commands import PlaceGrapes
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import InitiativeCardRemoved, TurnEnded
+from dicelog.domain.mice_and_mystics.item_events import PartyItemPlaced, RoachesAteGrapes
+from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.links import linked
+from dicelog.domain.mice_and_mystics.rules.party_items import GRAPES, SECTION, in_stash, lost
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 ROACHES = "roaches"
 

@@ -10,18 +10,18 @@ space). The rolls themselves are resolved in ``combat.py``.
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import Event, RollRequested
-from domain.mice_and_mystics.commands import Battle
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
-from domain.mice_and_mystics.rules import sections, shots
-from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.combat import equipment, weapon
-from domain.mice_and_mystics.rules.graph import is_minion
-from domain.mice_and_mystics.rules.sight import reach, same_room, sees
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import Battle
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared
+from dicelog.domain.mice_and_mystics.rules import sections, shots
+from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.combat import equipment, weapon
+from dicelog.domain.mice_and_mystics.rules.graph import is_minion
+from dicelog.domain.mice_and_mystics.rules.sight import reach, same_room, sees
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 
 def _room_minions(state: State, here: str) -> dict[str, str]:

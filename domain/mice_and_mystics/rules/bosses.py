@@ -17,8 +17,8 @@ die's move number of slots (the others move down).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import (
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import (
     CardsDrawn,
     DecisionMade,
     DecisionRequested,
@@ -28,8 +28,8 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     AmbushDeclared,
     AmbushResolved,
     BossCardsAssigned,
@@ -40,9 +40,9 @@ from domain.mice_and_mystics.events import (
     InitiativeCardsAdded,
     MinionDefeated,
 )
-from domain.mice_and_mystics.rules import achievements
-from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.rules import achievements
+from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 BOSSES = {  # facts.md §0 (the 19 initiative cards) and §3
     "captain-vurst": ("captain-vurst",),
@@ -85,7 +85,9 @@ def _assign(state: State, boss: str, cards: tuple[str, ...], space: str) -> list
     its first card ambushes; a single card is added like any new minion card. No minion card on the
     track: every card of the table (the mice's and the boss's) is shuffled into a new track
     (``encounter-initiative`` shuffle, resolved by ``explore.resolve_encounter_initiative``)."""
-    from domain.mice_and_mystics.rules.explore import ENCOUNTER_INITIATIVE  # explore builds on keywords
+    from dicelog.domain.mice_and_mystics.rules.explore import (
+        ENCOUNTER_INITIATIVE,  # explore builds on keywords
+    )
 
     events: list[Event] = [BossCardsAssigned(figure=boss, cards=cards)]
     if any(c not in state.party for c in state.track):

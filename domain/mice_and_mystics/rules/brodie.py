@@ -19,15 +19,15 @@ His cheese never goes on the wheel (``abilities.ignores_cheese``).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, MinionMoved
-from domain.mice_and_mystics.rules.graph import minion_distances, minion_neighbours
-from domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board
-from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
-from domain.mice_and_mystics.rules.ties import BRODIE_CHASE, BRODIE_PATH, Choices, settle
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, MinionMoved
+from dicelog.domain.mice_and_mystics.rules.graph import minion_distances, minion_neighbours
+from dicelog.domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board
+from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
+from dicelog.domain.mice_and_mystics.rules.ties import BRODIE_CHASE, BRODIE_PATH, Choices, settle
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 CHASE = "brodie-chase"
 PATH_JOIN = ">"

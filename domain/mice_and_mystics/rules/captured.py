@@ -13,14 +13,14 @@ space, the Courtyard clear of minions, none captured).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DecisionMade, DecisionRequested, Event
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import MouseReleased, MouseTurnSkipped
-from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
-from domain.mice_and_mystics.rules.minion_turn import mice_on_board
-from domain.mice_and_mystics.rules.movement import space_order
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import MouseReleased, MouseTurnSkipped
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.minion_turn import mice_on_board
+from dicelog.domain.mice_and_mystics.rules.movement import space_order
+from dicelog.domain.mice_and_mystics.state import State
 
 RELEASE = "release-space"
 

@@ -16,11 +16,11 @@ cards that take room, its player discards 1 of them of their choice, for no chee
 
 from __future__ import annotations
 
-from domain.core.events import DecisionMade, DecisionRequested, Event
-from domain.mice_and_mystics.content import Item, Library, library_of
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.item_events import PackCardDiscarded
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
+from dicelog.domain.mice_and_mystics.content import Item, Library, library_of
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.item_events import PackCardDiscarded
+from dicelog.domain.mice_and_mystics.state import State
 
 PACK_LIMIT = 3
 PACK_DISCARD = "pack-limit"

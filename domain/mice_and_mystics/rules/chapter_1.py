@@ -17,9 +17,9 @@ the hooks below are called by ``ruleset.py`` after the core rules produced their
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.chapter_events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.chapter_events import (
     CounterCheesePlaced,
     CounterCheeseTaken,
     CrowDived,
@@ -28,8 +28,8 @@ from domain.mice_and_mystics.chapter_events import (
     StoryAchievementGained,
     StoryRead,
 )
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     EffectAdded,
     EndMarkerMoved,
@@ -41,12 +41,12 @@ from domain.mice_and_mystics.events import (
     RoomEntered,
     TurnEnded,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules import party_items
-from domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, wound_minion, wound_mouse
-from domain.mice_and_mystics.rules.flow import PENDING, end_turn
-from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.rules import party_items
+from dicelog.domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, wound_minion, wound_mouse
+from dicelog.domain.mice_and_mystics.rules.flow import PENDING, end_turn
+from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Capitolo 1 (Fuga per Borgoquercia): Regole Speciali del Capitolo"
 TREE_ENTRANCE, COUNTER = "tree-entrance", "kitchen-counter"

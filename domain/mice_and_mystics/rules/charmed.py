@@ -11,22 +11,29 @@ of moving, a webbed one does not move, a stunned one does not attack (RULINGS.md
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     EffectRemoved,
     MinionAttackSkipped,
     MouseMoved,
 )
-from domain.mice_and_mystics.rules.effects import CHARMED, KNOCKED_DOWN, STUNNED, WEBBED, has, stand_up
-from domain.mice_and_mystics.rules.graph import minion_distances
-from domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board, path_toward
-from domain.mice_and_mystics.rules.movement import MOVE_NUMBER
-from domain.mice_and_mystics.rules.sight import reach
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.rules.effects import (
+    CHARMED,
+    KNOCKED_DOWN,
+    STUNNED,
+    WEBBED,
+    has,
+    stand_up,
+)
+from dicelog.domain.mice_and_mystics.rules.graph import minion_distances
+from dicelog.domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board, path_toward
+from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER
+from dicelog.domain.mice_and_mystics.rules.sight import reach
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 CHARMED_MOVE, CHARMED_ATTACK = "charmed-move", "charmed-attack"
 

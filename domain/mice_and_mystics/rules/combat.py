@@ -9,10 +9,10 @@ each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     AttackResolved,
     AttackRolled,
     CheeseAddedToWheel,
@@ -25,9 +25,9 @@ from domain.mice_and_mystics.events import (
     MouseCaptured,
     MouseWounded,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules import abilities, achievements, bosses, pilfer, shots
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.rules import abilities, achievements, bosses, pilfer, shots
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
 MELEE_HITS = frozenset({SWORD_STAR, SWORD_SHIELD, SWORD_SHIELD_STAR})
@@ -49,7 +49,7 @@ def is_mouse(state: State, figure: str) -> bool:
 def equipment(mouse: str, state: State) -> tuple:
     """The mouse's equipped cards (001 §Equipaggiare): its starting equipment until it equips or
     unequips (``equip.loadout``); search cards' stats from the catalogue (provisional where unknown)."""
-    from domain.mice_and_mystics.rules.cards import item_of, loadout
+    from dicelog.domain.mice_and_mystics.rules.cards import item_of, loadout
 
     lib = library_of(state)
     return tuple(item for item in (item_of(lib, c) for c, _ in loadout(state, mouse)) if item is not None)
@@ -64,7 +64,7 @@ def weapon(mouse: str, state: State):
 def attack_weapon(state: State, mouse: str):
     """The weapon of the mouse's attack in flight: the card it names (Knife Strike's daggers), else the
     mouse's weapon (``weapon``)."""
-    from domain.mice_and_mystics.rules.cards import item_of
+    from dicelog.domain.mice_and_mystics.rules.cards import item_of
 
     named = state.attack.weapon if state.attack is not None and state.attack.attacker == mouse else None
     return item_of(library_of(state), named) if named is not None else weapon(mouse, state)
@@ -97,7 +97,7 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
     if attack is None:
         raise InvariantViolated("attack-in-flight", "an attack roll with no attack declared")
     hits = count(answer.faces, RANGED_HITS if attack.ranged else MELEE_HITS)
-    from domain.mice_and_mystics.rules.item_cards import precision_hits  # item_cards builds on combat
+    from dicelog.domain.mice_and_mystics.rules.item_cards import precision_hits  # item_cards builds on combat
 
     hits += precision_hits(state, answer.faces)  # Bow of Precision (item_cards.py)
     cheese = count(answer.faces, CHEESE)
@@ -171,7 +171,7 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
         else:
             events += wound_minion(after, target, wounds, attack.attacker)
     else:  # every hit blocked: Cloak of Displacement (item_cards.py)
-        from domain.mice_and_mystics.rules.item_cards import cloak_offer
+        from dicelog.domain.mice_and_mystics.rules.item_cards import cloak_offer
 
         events += cloak_offer(evolve_all(state, events), attack.attacker, target, hits, blocks)
     if attack.others and not (events and isinstance(events[-1], DecisionRequested)):
@@ -226,7 +226,7 @@ def capture_mouse(state: State, mouse: str) -> list[Event]:
     ``MouseCaptured`` (its cheese discarded), ``HourglassAdvanced`` (reason ``capture``), then
     Escape Artist on a second capture or its instant ``MouseReleased`` on a third. ``state`` is
     before the capture (wounds already dealt)."""
-    from domain.mice_and_mystics.rules.equip import discard_on_capture
+    from dicelog.domain.mice_and_mystics.rules.equip import discard_on_capture
 
     events: list[Event] = achievements.before_capture(state, mouse)
     events += discard_on_capture(state, mouse)

@@ -10,13 +10,13 @@ the roll hooks every roll passes through, ``chapter_1.after_roll``).
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionMade, DiceRolled, Event
-from domain.mice_and_mystics import campaign
-from domain.mice_and_mystics.rules import brodie, chapter_1, explore, sections, summoning
-from domain.mice_and_mystics.rules.setup import decide_begin
-from domain.mice_and_mystics.rules.ties import BEGIN, BRODIE_CHASE, ENCOUNTER, SUMMON, settle
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, DecisionMade, DiceRolled, Event
+from dicelog.domain.mice_and_mystics import campaign
+from dicelog.domain.mice_and_mystics.rules import brodie, chapter_1, explore, sections, summoning
+from dicelog.domain.mice_and_mystics.rules.setup import decide_begin
+from dicelog.domain.mice_and_mystics.rules.ties import BEGIN, BRODIE_CHASE, ENCOUNTER, SUMMON, settle
+from dicelog.domain.mice_and_mystics.state import State
 
 
 def begin(state: State) -> list[Event]:

@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-from domain.core.events import Event
-from domain.mice_and_mystics.events import EffectAdded, FigureStoodUp, MouseHealed
-from domain.mice_and_mystics.rules.graph import size_of
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.events import EffectAdded, FigureStoodUp, MouseHealed
+from dicelog.domain.mice_and_mystics.rules.graph import size_of
+from dicelog.domain.mice_and_mystics.state import State
 
 STUNNED, WEBBED, KNOCKED_DOWN, CHARMED = "stunned", "webbed", "knocked-down", "charmed"
 MARKERS = (STUNNED, WEBBED, CHARMED)

@@ -15,13 +15,17 @@ Equipped weapons and armour feed the battle/defense dice (``combat.equipment``).
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.commands import Equip, EquipCard, Unequip
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.item_events import EquipmentDiscarded, SearchCardEquipped, SearchCardUnequipped
-from domain.mice_and_mystics.rules.cards import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.commands import Equip, EquipCard, Unequip
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.item_events import (
+    EquipmentDiscarded,
+    SearchCardEquipped,
+    SearchCardUnequipped,
+)
+from dicelog.domain.mice_and_mystics.rules.cards import (
     BOTH_PAWS,
     EQUIPMENT,
     PAW,
@@ -32,8 +36,8 @@ from domain.mice_and_mystics.rules.cards import (
     loadout,
     pack_limit,
 )
-from domain.mice_and_mystics.rules.free_actions import EQUIP, check_free_action, may_take
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.rules.free_actions import EQUIP, check_free_action, may_take
+from dicelog.domain.mice_and_mystics.state import State
 
 EQUIP_SECTION = "001 §Equipaggiare"
 PREHENSILE_TAIL = ("filch",)  # facts.md §2: Filch may equip a dagger in his tail as a third paw

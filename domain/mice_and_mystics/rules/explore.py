@@ -14,12 +14,12 @@ players break (001 §Collocare i Servitori sul Tabellone) defers the encounter u
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, Event, ShuffleRequested
-from domain.mice_and_mystics.commands import Explore
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, Event, ShuffleRequested
+from dicelog.domain.mice_and_mystics.commands import Explore
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     EncounterRevealed,
     FigurePlaced,
@@ -27,13 +27,13 @@ from domain.mice_and_mystics.events import (
     RoomEntered,
     TileFlipped,
 )
-from domain.mice_and_mystics.evolve import evolve, evolve_all
-from domain.mice_and_mystics.rules import keywords, party_items, sections
-from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
-from domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
-from domain.mice_and_mystics.rules.ties import ENCOUNTER, Choices, settle
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.rules import keywords, party_items, sections
+from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
+from dicelog.domain.mice_and_mystics.rules.ties import ENCOUNTER, Choices, settle
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 ENCOUNTER_INITIATIVE = "encounter-initiative"
 OFFSET = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
@@ -178,7 +178,7 @@ def resolve_encounter_initiative(state: State, answer: CardsShuffled) -> list[Ev
     """The whole track laid again in the shuffled order (001 §Determinare l'Ordine di Iniziativa,
     no minion card on the track): ``InitiativeTrackReshuffled``, then Collin's Born to Lead
     (``flow.born_to_lead``: 1 cheese if his card is laid below the first slot)."""
-    from domain.mice_and_mystics.rules.flow import born_to_lead  # flow runs the turns explore serves
+    from dicelog.domain.mice_and_mystics.rules.flow import born_to_lead  # flow runs the turns explore serves
 
     return [InitiativeTrackReshuffled(cards=answer.order), *born_to_lead(answer.order)]
 

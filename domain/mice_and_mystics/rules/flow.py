@@ -14,8 +14,8 @@ last mouse card's end may let time pass (``summoning.time_passes``).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import (
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import (
     CardsShuffled,
     DecisionRequested,
     DrawRequested,
@@ -23,9 +23,9 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.mice_and_mystics.commands import EndTurn
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.commands import EndTurn
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     CheeseGained,
     InitiativeCardsSwapped,
     InitiativeTrackLaid,
@@ -33,15 +33,15 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules import knife_strike, preemptive_shot, water
-from domain.mice_and_mystics.rules.bosses import ambush_step
-from domain.mice_and_mystics.rules.captured import captured_turn, outcome
-from domain.mice_and_mystics.rules.charmed import charm_ends, charmed_step, is_charmed_turn
-from domain.mice_and_mystics.rules.minion_turn import minion_step
-from domain.mice_and_mystics.rules.summoning import WHEEL_FULL, summon, time_passes
-from domain.mice_and_mystics.rules.turns import check_turn
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.rules import knife_strike, preemptive_shot, water
+from dicelog.domain.mice_and_mystics.rules.bosses import ambush_step
+from dicelog.domain.mice_and_mystics.rules.captured import captured_turn, outcome
+from dicelog.domain.mice_and_mystics.rules.charmed import charm_ends, charmed_step, is_charmed_turn
+from dicelog.domain.mice_and_mystics.rules.minion_turn import minion_step
+from dicelog.domain.mice_and_mystics.rules.summoning import WHEEL_FULL, summon, time_passes
+from dicelog.domain.mice_and_mystics.rules.turns import check_turn
+from dicelog.domain.mice_and_mystics.state import State
 
 BORN_TO_LEAD = "collin"
 PENDING = (RollRequested, ShuffleRequested, DrawRequested, DecisionRequested)

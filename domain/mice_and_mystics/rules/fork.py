@@ -8,19 +8,19 @@ room, it is lost (``party_items.after_explore``). Grapes are thrown from its spa
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.commands import Catapult, PickUpFork, PlaceFork
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted
-from domain.mice_and_mystics.item_events import MouseCatapulted, PartyItemPickedUp, PartyItemPlaced
-from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
-from domain.mice_and_mystics.rules.graph import can_enter
-from domain.mice_and_mystics.rules.party_items import FORK, SECTION, in_stash, water_space
-from domain.mice_and_mystics.rules.sight import same_room, sees
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.commands import Catapult, PickUpFork, PlaceFork
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted
+from dicelog.domain.mice_and_mystics.item_events import MouseCatapulted, PartyItemPickedUp, PartyItemPlaced
+from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter
+from dicelog.domain.mice_and_mystics.rules.party_items import FORK, SECTION, in_stash, water_space
+from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 
 def decide_place_fork(state: State, cmd: PlaceFork) -> list[Event]:

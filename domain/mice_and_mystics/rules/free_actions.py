@@ -13,18 +13,18 @@ chosen by the player (001 "a scelta"; RULINGS.md, Level up).
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.commands import LevelUp, Share
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.item_events import CheeseShared, MouseLeveledUp, SearchCardShared
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.cards import pack_limit
-from domain.mice_and_mystics.rules.graph import mouse_neighbours
-from domain.mice_and_mystics.rules.links import linked
-from domain.mice_and_mystics.rules.turns import check_turn
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.commands import LevelUp, Share
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.item_events import CheeseShared, MouseLeveledUp, SearchCardShared
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.cards import pack_limit
+from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.links import linked
+from dicelog.domain.mice_and_mystics.rules.turns import check_turn
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 FREE_ACTIONS = "001 §Azioni Gratuite"
 SHARE, EQUIP, LEVEL_UP = "share", "equip", "level-up"

@@ -20,27 +20,27 @@ grapes there. No sight is needed. With no mouse in its room the rat neither move
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.commands import ThrowGrapes
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import ThrowGrapes
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     AttackResolved,
     AttackRolled,
     MinionAttackSkipped,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.item_events import PartyItemPlaced
-from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.combat import defense_request
-from domain.mice_and_mystics.rules.effects import knock_down
-from domain.mice_and_mystics.rules.graph import is_minion, mice_on, size_of
-from domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_stash, lost
-from domain.mice_and_mystics.rules.sight import same_room
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.item_events import PartyItemPlaced
+from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.combat import defense_request
+from dicelog.domain.mice_and_mystics.rules.effects import knock_down
+from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mice_on, size_of
+from dicelog.domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_stash, lost
+from dicelog.domain.mice_and_mystics.rules.sight import same_room
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Oggetti del Gruppo"
 THROW = "grapes"

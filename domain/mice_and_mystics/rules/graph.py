@@ -13,8 +13,8 @@ edges are derived once per library (``content.derived``).
 
 from __future__ import annotations
 
-from domain.mice_and_mystics.content import Edge, Library, derived, library_of, shipped_library
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.content import Edge, Library, derived, library_of, shipped_library
+from dicelog.domain.mice_and_mystics.state import State
 
 YELLOW_AGAINST_ARROW = 3
 SMALL_PER_SPACE = 4

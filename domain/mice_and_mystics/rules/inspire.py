@@ -13,13 +13,13 @@ action's ``ActionStarted`` (RULINGS.md, Inspire).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.events import ActionStarted
-from domain.mice_and_mystics.item_events import ExtraActionTaken, MiceInspired
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.commands import UseAbility
+from dicelog.domain.mice_and_mystics.events import ActionStarted
+from dicelog.domain.mice_and_mystics.item_events import ExtraActionTaken, MiceInspired
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.state import State
 
 SECTION = "001 §Carte Abilità dei Topi"
 INSPIRE = "inspire"

@@ -15,12 +15,12 @@ Precisione" and "Mantello del Mutamento"; 003 §Cartas de Busca; facts.md §5).
 
 from __future__ import annotations
 
-from domain.core.events import DecisionMade, DecisionRequested, Event
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.item_events import MouseDisplaced
-from domain.mice_and_mystics.rules.graph import can_enter
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.item_events import MouseDisplaced
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Carte Ricerca"
 PRECISION, DISPLACEMENT = "precision", "displacement"
@@ -29,7 +29,7 @@ NORMAL_KINDS = ("normal", "start")
 
 
 def _specials(state: State, mouse: str) -> tuple[str | None, ...]:
-    from domain.mice_and_mystics.rules.combat import equipment
+    from dicelog.domain.mice_and_mystics.rules.combat import equipment
 
     return tuple(item.special for item in equipment(mouse, state))
 
@@ -37,7 +37,7 @@ def _specials(state: State, mouse: str) -> tuple[str | None, ...]:
 def precision_hits(state: State, faces: tuple[int, ...]) -> int:
     """Extra hits of the attack in flight: one per bow-star face when a mouse shoots (ranged) with the
     Bow of Precision as its weapon; else 0."""
-    from domain.mice_and_mystics.rules.combat import BOW_STAR, attack_weapon, count, is_mouse
+    from dicelog.domain.mice_and_mystics.rules.combat import BOW_STAR, attack_weapon, count, is_mouse
 
     attack = state.attack
     if attack is None or not attack.ranged or not is_mouse(state, attack.attacker):
@@ -48,7 +48,7 @@ def precision_hits(state: State, faces: tuple[int, ...]) -> int:
 
 def normal_spaces(state: State, mouse: str) -> tuple[str, ...]:
     """The other normal spaces of the mouse's room it fits on, in space order."""
-    from domain.mice_and_mystics.rules.movement import space_order
+    from dicelog.domain.mice_and_mystics.rules.movement import space_order
 
     here = space_of(state, mouse)
     if here is None:
@@ -72,7 +72,7 @@ def cloak_offer(state: State, attacker: str, target: str, hits: int, blocks: int
     """``[DecisionRequested(cloak-of-displacement, options=(spaces..., "stay"), piece=target,
     default="stay")]`` when the target mouse wears the cloak and blocked all ``hits`` (≥ 1) of a
     minion's attack; else ``[]``. ``state`` is the state after the defense was resolved."""
-    from domain.mice_and_mystics.rules.combat import is_mouse
+    from dicelog.domain.mice_and_mystics.rules.combat import is_mouse
 
     if hits < 1 or blocks < hits or not is_mouse(state, target) or is_mouse(state, attacker):
         return []
@@ -95,7 +95,7 @@ def wearer(state: State) -> str | None:
 def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:
     """``stay`` -> nothing; a space -> ``MouseDisplaced``. If the attack goes on against further
     figures (an attack on several figures), the next defense roll follows."""
-    from domain.mice_and_mystics.rules.combat import defense_request
+    from dicelog.domain.mice_and_mystics.rules.combat import defense_request
 
     mouse = wearer(state)
     here = space_of(state, mouse) if mouse is not None else None

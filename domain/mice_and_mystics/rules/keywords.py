@@ -10,15 +10,15 @@ only Greedy Roaches applies to roaches a summon brings (RULINGS.md, Encounter ke
 
 from __future__ import annotations
 
-from domain.core.events import Event
-from domain.mice_and_mystics.content import EncounterBand, Library, library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.content import EncounterBand, Library, library_of
+from dicelog.domain.mice_and_mystics.events import (
     AmbushDeclared,
     EncounterStarted,
     MousetrapsSet,
     RoachesTurnedGreedy,
 )
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import State
 
 ROACHES = "roaches"
 

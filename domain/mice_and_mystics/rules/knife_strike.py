@@ -16,17 +16,17 @@ a defender lower on the initiative track rolls 1 fewer defense die (``combat.att
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
-from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import ActionStarted, AttackDeclared
-from domain.mice_and_mystics.item_events import KnifeStrikesLeft
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.actions import check_action
-from domain.mice_and_mystics.rules.battle import accessory_battle, melee_targets
-from domain.mice_and_mystics.rules.cards import item_of, loadout
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import UseAbility
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared
+from dicelog.domain.mice_and_mystics.item_events import KnifeStrikesLeft
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.actions import check_action
+from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, melee_targets
+from dicelog.domain.mice_and_mystics.rules.cards import item_of, loadout
+from dicelog.domain.mice_and_mystics.state import State
 
 SECTION = "001 §Carte Abilità dei Topi"
 KNIFE_STRIKE = "knife-strike"

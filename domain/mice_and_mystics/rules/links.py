@@ -7,7 +7,7 @@ the spaces also count as adjacent for everything a mouse does (sharing, melee). 
 
 from __future__ import annotations
 
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import State
 
 FISHHOOK = "fishhook-and-thread"
 

@@ -16,22 +16,27 @@ the grapes' space with no mouse there does not move and throws them instead of a
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     FigureStoodUp,
     MinionActivated,
     MinionAttackSkipped,
     MinionMoved,
 )
-from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules import bait
-from domain.mice_and_mystics.rules.graph import can_enter, minion_distances, minion_neighbours, size_of
-from domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
-from domain.mice_and_mystics.rules.sight import reach, sees
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.evolve import evolve
+from dicelog.domain.mice_and_mystics.rules import bait
+from dicelog.domain.mice_and_mystics.rules.graph import (
+    can_enter,
+    minion_distances,
+    minion_neighbours,
+    size_of,
+)
+from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
+from dicelog.domain.mice_and_mystics.rules.sight import reach, sees
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 FAR = 10_000
 KNOCKED_DOWN = "knocked-down"
@@ -119,11 +124,11 @@ def minion_step(state: State) -> list[Event]:
     here = space_of(state, figure)
     if here is None:
         raise InvariantViolated("figure-on-board", f"the acting minion {figure} is off the board")
-    from domain.mice_and_mystics.rules import brodie  # brodie.py builds on this module
+    from dicelog.domain.mice_and_mystics.rules import brodie  # brodie.py builds on this module
 
     if brodie.is_brodie_turn(state):
         return brodie.brodie_step(state, figure, here)
-    from domain.mice_and_mystics.rules import grapes  # grapes.py builds on combat
+    from dicelog.domain.mice_and_mystics.rules import grapes  # grapes.py builds on combat
 
     if turn.stage == "move":
         stays = grapes.rat_on_grapes(state, figure)  # 001 §Uva come Arma: a rat on the grapes does not move

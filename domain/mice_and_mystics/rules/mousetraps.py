@@ -9,10 +9,10 @@ Lily's Lesson Learned makes her immune (facts.md §2, single source).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import (
     CheeseGained,
     MouseCaptured,
     MouseMoved,
@@ -20,11 +20,11 @@ from domain.mice_and_mystics.events import (
     MousetrapPassed,
     MousetrapSprung,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules.combat import STARS, count, wound_mouse
-from domain.mice_and_mystics.rules.effects import knock_down
-from domain.mice_and_mystics.rules.graph import mouse_step_cost
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.rules.combat import STARS, count, wound_mouse
+from dicelog.domain.mice_and_mystics.rules.effects import knock_down
+from dicelog.domain.mice_and_mystics.rules.graph import mouse_step_cost
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 MOUSETRAP = "mousetrap"
 IMMUNE = "lesson-learned"
@@ -56,7 +56,7 @@ def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[E
 
 
 def resolve_mousetrap(state: State, answer: DiceRolled) -> list[Event]:
-    from domain.mice_and_mystics.rules.flow import end_turn  # flow runs the turns this module serves
+    from dicelog.domain.mice_and_mystics.rules.flow import end_turn  # flow runs the turns this module serves
 
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a mousetrap roll outside a mouse's turn")

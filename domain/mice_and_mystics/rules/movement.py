@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import heapq
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.commands import Move, MoveTo, Scurry
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MovementPointsGained
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
-from domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
-from domain.mice_and_mystics.rules.links import linked
-from domain.mice_and_mystics.rules.turns import check_turn
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import Move, MoveTo, Scurry
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MovementPointsGained
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.links import linked
+from dicelog.domain.mice_and_mystics.rules.turns import check_turn
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 KNOCKED_DOWN = "knocked-down"
 MOVE_NUMBER = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1, 6: 3}  # action-die face -> move number (facts.md §1)
@@ -137,7 +137,7 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
                 detail=f"the path costs more than {turn.movement_points} movement",
             )
         here = step
-    from domain.mice_and_mystics.rules.mousetraps import walk  # mousetraps builds on combat
+    from dicelog.domain.mice_and_mystics.rules.mousetraps import walk  # mousetraps builds on combat
 
     return walk(state, cmd.mouse, origin, cmd.path)
 
@@ -149,7 +149,7 @@ def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ..
     Rosse, come Amo e Lenza o la Pergamena di Levitazione"; RULINGS.md, Scroll of Levitation)."""
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
-    from domain.mice_and_mystics.rules.scrolls import LEVITATION, in_force
+    from dicelog.domain.mice_and_mystics.rules.scrolls import LEVITATION, in_force
 
     if in_force(state, mouse, LEVITATION):
         steps = (*steps, *((other, 1) for other, _ in _red(lib, here)))

@@ -11,19 +11,19 @@ of them (not a summon); the token is discarded and the card shuffled back (RULIN
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import RuleBroken
-from domain.core.events import Event
-from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
-from domain.mice_and_mystics.commands import PlaceFishhook, RemoveFishhook
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import ActionStarted, RoomEntered
-from domain.mice_and_mystics.item_events import PartyItemLost, PartyItemPickedUp, PartyItemPlaced
-from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.free_actions import check_not_inside_action
-from domain.mice_and_mystics.rules.links import FISHHOOK
-from domain.mice_and_mystics.rules.sight import same_room
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.chapter_events import SearchDeckShuffled
+from dicelog.domain.mice_and_mystics.commands import PlaceFishhook, RemoveFishhook
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import ActionStarted, RoomEntered
+from dicelog.domain.mice_and_mystics.item_events import PartyItemLost, PartyItemPickedUp, PartyItemPlaced
+from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
+from dicelog.domain.mice_and_mystics.rules.links import FISHHOOK
+from dicelog.domain.mice_and_mystics.rules.sight import same_room
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Oggetti del Gruppo"
 FORK, DISGUISES, GRAPES = "dinner-fork", "disguises", "grapes"
@@ -120,6 +120,6 @@ def legal_party_items(state: State, mouse: str) -> list[Command]:
         out += [PlaceFishhook(mouse=mouse, space=s) for s in ends]
     if here in state.tokens.get(FISHHOOK, ()) and can_act(state, mouse, "fishhook"):
         out.append(RemoveFishhook(mouse=mouse))
-    from domain.mice_and_mystics.rules.fork import legal_fork  # fork.py builds on this module
+    from dicelog.domain.mice_and_mystics.rules.fork import legal_fork  # fork.py builds on this module
 
     return out + legal_fork(state, mouse, here)

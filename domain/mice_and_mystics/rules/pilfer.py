@@ -12,11 +12,11 @@ not ask (RULINGS.md, Filch's Pilfer).
 
 from __future__ import annotations
 
-from domain.core.events import Event
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import CheeseGained, CheeseTakenFromWheel
-from domain.mice_and_mystics.rules.party_items import RATS
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import CheeseGained, CheeseTakenFromWheel
+from dicelog.domain.mice_and_mystics.rules.party_items import RATS
+from dicelog.domain.mice_and_mystics.state import State
 
 PILFER = "pilfer"
 

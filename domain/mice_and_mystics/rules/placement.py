@@ -27,14 +27,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 
-from domain.core.events import Event
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import FigurePlaced
-from domain.mice_and_mystics.evolve import evolve
-from domain.mice_and_mystics.rules.figures import available
-from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances, small_room
-from domain.mice_and_mystics.rules.ties import LARGE_ENTRANCES, MELEE_ENTRANCES, RANGED_ENTRANCE, Choices
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.events import Event
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import FigurePlaced
+from dicelog.domain.mice_and_mystics.evolve import evolve
+from dicelog.domain.mice_and_mystics.rules.figures import available
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances, small_room
+from dicelog.domain.mice_and_mystics.rules.ties import (
+    LARGE_ENTRANCES,
+    MELEE_ENTRANCES,
+    RANGED_ENTRANCE,
+    Choices,
+)
+from dicelog.domain.mice_and_mystics.state import State
 
 FAR = 10_000
 JOIN = "+"

@@ -21,17 +21,17 @@ counts as melee against a figure on its own space, as in ``battle.py``).
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
-from domain.mice_and_mystics.commands import UseAbility
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import AttackDeclared
-from domain.mice_and_mystics.item_events import AbilityUsed, PreemptiveShotWindowClosed
-from domain.mice_and_mystics.rules.battle import accessory_battle, battle_dice
-from domain.mice_and_mystics.rules.combat import weapon
-from domain.mice_and_mystics.rules.graph import is_minion
-from domain.mice_and_mystics.rules.sight import same_room, sees
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import UseAbility
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import AttackDeclared
+from dicelog.domain.mice_and_mystics.item_events import AbilityUsed, PreemptiveShotWindowClosed
+from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, battle_dice
+from dicelog.domain.mice_and_mystics.rules.combat import weapon
+from dicelog.domain.mice_and_mystics.rules.graph import is_minion
+from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Carte Abilità dei Topi"
 PREEMPTIVE_SHOT = "preemptive-shot"

@@ -6,15 +6,15 @@ removed on a star of one die. Recovering from both removes stunned and rolls for
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.commands import Recover
-from domain.mice_and_mystics.events import ActionStarted, EffectRemoved
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.actions import STUNNED, WEBBED, can_act, check_action
-from domain.mice_and_mystics.rules.combat import STARS, count
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import Recover
+from dicelog.domain.mice_and_mystics.events import ActionStarted, EffectRemoved
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.actions import STUNNED, WEBBED, can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.combat import STARS, count
+from dicelog.domain.mice_and_mystics.state import State
 
 
 def decide_recover(state: State, cmd: Recover) -> list[Event]:

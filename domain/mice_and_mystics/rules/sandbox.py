@@ -13,12 +13,12 @@ kinds of setup events as a chapter (``RoomTilePlaced``, ``FigurePlaced``, ``Stor
 
 from __future__ import annotations
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsShuffled, Event, ShuffleRequested
-from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsShuffled, Event, ShuffleRequested
+from dicelog.domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
+from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseGained,
     DecksPrepared,
@@ -28,11 +28,11 @@ from domain.mice_and_mystics.events import (
     RoomTilePlaced,
     StoryBoardPrepared,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.graph import can_enter
-from domain.mice_and_mystics.rules.placement import next_figure_id
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter
+from dicelog.domain.mice_and_mystics.rules.placement import next_figure_id
+from dicelog.domain.mice_and_mystics.state import State
 
 
 def _refuse(rule: str, detail: str, section: str = sections.SETUP) -> RuleBroken:
@@ -163,7 +163,7 @@ def _decks(lib: Library, sandbox: Sandbox, chapter_id: str) -> list[Event]:
 
 def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
     """The sandbox's setup events, then the given initiative track (or the initiative shuffle)."""
-    from domain.mice_and_mystics.rules.flow import resolve_initiative
+    from dicelog.domain.mice_and_mystics.rules.flow import resolve_initiative
 
     events = sandbox_events(state, sandbox)
     after = evolve_all(state, events)

@@ -14,9 +14,9 @@ as an item. The rooms' special searches are in ``special_search.py``.
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import (
     CardsDrawn,
     DecisionMade,
     DecisionRequested,
@@ -25,9 +25,9 @@ from domain.core.events import (
     Event,
     RollRequested,
 )
-from domain.mice_and_mystics.commands import Search
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.commands import Search
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
     SearchCardDiscarded,
@@ -35,10 +35,10 @@ from domain.mice_and_mystics.events import (
     SearchFailed,
     SearchSucceeded,
 )
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.actions import can_act, check_action
-from domain.mice_and_mystics.rules.combat import STARS, count
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.combat import STARS, count
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 KEEP = "search-keep"
 PACK_LIMIT = 3
@@ -87,8 +87,8 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a search draw outside a mouse's turn")
     mouse = state.mouse_turn.mouse
-    from domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
-    from domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
+    from dicelog.domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
+    from dicelog.domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
 
     lib = library_of(state)
     # 001 §Ricerca: an event is resolved, never kept or traded for cheese
@@ -113,8 +113,8 @@ def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
         raise InvariantViolated("mouse-turn", "a keep decision outside a mouse's turn")
     mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
     if answer.option == "keep":
-        from domain.mice_and_mystics.item_events import PartyItemGained
-        from domain.mice_and_mystics.rules.cards import card_type, pack_limit
+        from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
+        from dicelog.domain.mice_and_mystics.rules.cards import card_type, pack_limit
 
         # 001 §Oggetti del Gruppo: the token goes to the party stash
         if card_type(library_of(state), card) == "party-item":

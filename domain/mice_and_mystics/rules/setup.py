@@ -14,27 +14,27 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from domain.core.errors import RuleBroken
-from domain.core.events import Event, GameCreated, ShuffleRequested
-from domain.mice_and_mystics.campaign import check_carry_over
-from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Event, GameCreated, ShuffleRequested
+from dicelog.domain.mice_and_mystics.campaign import check_carry_over
+from dicelog.domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
+from dicelog.domain.mice_and_mystics.events import (
     DecksPrepared,
     FigurePlaced,
     InitiativeTrackLaid,
     RoomTilePlaced,
     StoryBoardPrepared,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.packs import setup_pack
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.placement import place_groups
-from domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
-from domain.mice_and_mystics.rules.starting_abilities import begin_tail, check_setup_abilities
-from domain.mice_and_mystics.rules.ties import Choices
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.packs import setup_pack
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.placement import place_groups
+from dicelog.domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
+from dicelog.domain.mice_and_mystics.rules.starting_abilities import begin_tail, check_setup_abilities
+from dicelog.domain.mice_and_mystics.rules.ties import Choices
+from dicelog.domain.mice_and_mystics.state import State
 
 DECKS_PROVISIONAL = (
     "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"

@@ -10,7 +10,7 @@ Inspire's extra action; played once the first action is over, only the extra act
 
 from __future__ import annotations
 
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import State
 
 AIMED_SHOT, POWER_SHOT, ACCURATE_SHOT = "aimed-shot", "power-shot", "accurate-shot"
 SHOTS = (AIMED_SHOT, POWER_SHOT, ACCURATE_SHOT)

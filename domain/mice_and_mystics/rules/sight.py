@@ -12,8 +12,8 @@ sees is remembered per library (``content.derived``), so games of different cont
 
 from __future__ import annotations
 
-from domain.mice_and_mystics.content import Library, derived, shipped_library
-from domain.mice_and_mystics.rules.graph import mouse_neighbours
+from dicelog.domain.mice_and_mystics.content import Library, derived, shipped_library
+from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
 
 Point = tuple[float, float]
 

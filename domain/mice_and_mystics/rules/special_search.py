@@ -16,14 +16,18 @@ Fishhook & Thread: the card goes to the mouse's pack (taken out of the deck if i
 
 from __future__ import annotations
 
-from domain.core.errors import InvariantViolated
-from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, Event
-from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
-from domain.mice_and_mystics.content import Library, SpecialSearch, library_of
-from domain.mice_and_mystics.events import SearchSucceeded
-from domain.mice_and_mystics.item_events import PartyItemGained
-from domain.mice_and_mystics.rules.cards import pack_limit
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, DrawRequested, Event
+from dicelog.domain.mice_and_mystics.chapter_events import (
+    SearchDeckCardTaken,
+    SearchDeckShuffled,
+    SpecialSearchFound,
+)
+from dicelog.domain.mice_and_mystics.content import Library, SpecialSearch, library_of
+from dicelog.domain.mice_and_mystics.events import SearchSucceeded
+from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
+from dicelog.domain.mice_and_mystics.rules.cards import pack_limit
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SPECIAL_SEARCH, TREASURE_PICK = "special-search", "tinkerers-treasure"
 TINKERERS_TREASURE = "tinkerers-treasure"

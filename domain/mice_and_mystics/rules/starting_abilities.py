@@ -23,16 +23,16 @@ from collections.abc import Mapping
 
 from msgspec.structs import replace
 
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DecisionMade, DecisionRequested, Event, ShuffleRequested
-from domain.mice_and_mystics.chapter_events import StartingAbilityTaken
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.documents import CarryOver
-from domain.mice_and_mystics.evolve import evolve, evolve_all
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
-from domain.mice_and_mystics.rules.free_actions import eligible_abilities
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event, ShuffleRequested
+from dicelog.domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.documents import CarryOver
+from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
+from dicelog.domain.mice_and_mystics.rules.free_actions import eligible_abilities
+from dicelog.domain.mice_and_mystics.state import State
 
 STARTING_ABILITY = "starting-ability"
 

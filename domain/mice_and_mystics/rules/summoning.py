@@ -14,21 +14,21 @@ players break (001 §Collocare i Servitori sul Tabellone) defers the whole summo
 
 from __future__ import annotations
 
-from domain.core.events import CardsShuffled, Event, ShuffleRequested
-from domain.mice_and_mystics.content import Library, library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import CardsShuffled, Event, ShuffleRequested
+from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseWheelEmptied,
     EncounterDiscarded,
     HourglassAdvanced,
     InitiativeCardsAdded,
 )
-from domain.mice_and_mystics.evolve import evolve_all
-from domain.mice_and_mystics.rules import placement
-from domain.mice_and_mystics.rules.captured import minions_on_board
-from domain.mice_and_mystics.rules.minion_turn import mice_on_board
-from domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
-from domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.rules import placement
+from dicelog.domain.mice_and_mystics.rules.captured import minions_on_board
+from dicelog.domain.mice_and_mystics.rules.minion_turn import mice_on_board
+from dicelog.domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
+from dicelog.domain.mice_and_mystics.state import State
 
 WHEEL_FULL = 6
 NEW_MINIONS = "new-minions"
@@ -103,7 +103,7 @@ def _summon(state: State, choices: Choices) -> list[Event]:
         after = evolve_all(after, placed)
         events += placed
         if rule is None and state.encounter_face_up is not None:
-            from domain.mice_and_mystics.rules.keywords import on_summon
+            from dicelog.domain.mice_and_mystics.rules.keywords import on_summon
 
             greedy = on_summon(after, state.encounter_face_up, page)
             after = evolve_all(after, greedy)

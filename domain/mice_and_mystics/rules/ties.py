@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionRequested, DiceRolled, Event
-from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, DecisionRequested, DiceRolled, Event
+from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.state import State
 
 RANGED_ENTRANCE = "ranged-minion-entrance"  # the entrance small ranged minions fill next
 LARGE_ENTRANCES = "large-minion-entrances"  # which of the nearest free entrances take large minions

@@ -6,9 +6,9 @@ command makes first.
 
 from __future__ import annotations
 
-from domain.core.errors import NotYourTurn, RuleBroken
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.errors import NotYourTurn, RuleBroken
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.state import State
 
 
 def check_turn(state: State, mouse: str) -> None:

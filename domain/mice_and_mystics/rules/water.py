@@ -15,24 +15,24 @@ no free actions.
 
 from __future__ import annotations
 
-from domain.core.commands import Command
-from domain.core.errors import InvariantViolated, RuleBroken
-from domain.core.events import DiceRolled, Event, RollRequested
-from domain.mice_and_mystics.commands import LeaveWater
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.events import DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.commands import LeaveWater
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     LeavingWaterFailed,
     LeavingWaterStarted,
     MouseMoved,
     MouseSweptByCurrent,
 )
-from domain.mice_and_mystics.rules import sections
-from domain.mice_and_mystics.rules.combat import STARS, capture_mouse, count
-from domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
-from domain.mice_and_mystics.rules.links import linked
-from domain.mice_and_mystics.rules.movement import KNOCKED_DOWN, check_not_held
-from domain.mice_and_mystics.rules.turns import check_turn
-from domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.combat import STARS, capture_mouse, count
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.links import linked
+from dicelog.domain.mice_and_mystics.rules.movement import KNOCKED_DOWN, check_not_held
+from dicelog.domain.mice_and_mystics.rules.turns import check_turn
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 LEAVE_WATER = "leave-water"
 STEP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}

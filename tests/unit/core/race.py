@@ -13,9 +13,9 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from domain.core.commands import Choose, Command, Roll, Shuffle
-from domain.core.errors import NotYourTurn, RuleBroken
-from domain.core.events import (
+from dicelog.domain.core.commands import Choose, Command, Roll, Shuffle
+from dicelog.domain.core.errors import NotYourTurn, RuleBroken
+from dicelog.domain.core.events import (
     CardsShuffled,
     DecisionMade,
     DecisionRequested,
@@ -25,7 +25,7 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.core.ruleset import Answer, Begin
+from dicelog.domain.core.ruleset import Answer, Begin
 
 
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

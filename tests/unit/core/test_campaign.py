@@ -8,7 +8,7 @@ from uuid import uuid4
 import msgspec
 import pytest
 
-from domain.core.campaign import (
+from dicelog.domain.core.campaign import (
     CampaignStarted,
     campaign_records,
     decide_approve_revert,
@@ -17,8 +17,8 @@ from domain.core.campaign import (
     decide_revert,
     project_campaign,
 )
-from domain.core.errors import RuleBroken
-from domain.core.events import Seat
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Seat
 
 AT = datetime(2026, 11, 22, tzinfo=UTC)
 raw = lambda value: msgspec.Raw(msgspec.json.encode(value))  # noqa: E731

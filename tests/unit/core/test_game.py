@@ -9,12 +9,12 @@ from uuid import uuid4
 import msgspec
 import pytest
 
-from domain.core.commands import Choose, Roll, Shuffle
-from domain.core.dice import commitment, roll_faces, shuffle_order
-from domain.core.errors import GameOver, NotYourTurn, PendingFirst, RuleBroken
-from domain.core.events import CommandAccepted, DiceRolled, GameCreated, GameEnded, Seat
-from domain.core.game import GENESIS_HASH, create, fold, play, record_hash, step
-from domain.core.verify import verify
+from dicelog.domain.core.commands import Choose, Roll, Shuffle
+from dicelog.domain.core.dice import commitment, roll_faces, shuffle_order
+from dicelog.domain.core.errors import GameOver, NotYourTurn, PendingFirst, RuleBroken
+from dicelog.domain.core.events import CommandAccepted, DiceRolled, GameCreated, GameEnded, Seat
+from dicelog.domain.core.game import GENESIS_HASH, create, fold, play, record_hash, step
+from dicelog.domain.core.verify import verify
 from tests.unit.core.race import Advance, Advanced, Pick
 
 AT = datetime(2026, 11, 22, tzinfo=UTC)

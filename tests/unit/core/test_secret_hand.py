@@ -16,10 +16,10 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from domain.core.commands import Choose, Draw, RequestUndo
-from domain.core.dice import commitment, draw_cards
-from domain.core.errors import GameOver, NotYourTurn, PendingFirst, RuleBroken
-from domain.core.events import (
+from dicelog.domain.core.commands import Choose, Draw, RequestUndo
+from dicelog.domain.core.dice import commitment, draw_cards
+from dicelog.domain.core.errors import GameOver, NotYourTurn, PendingFirst, RuleBroken
+from dicelog.domain.core.events import (
     CardsDrawn,
     CommandAccepted,
     DecisionMade,
@@ -30,11 +30,11 @@ from domain.core.events import (
     Seat,
     UndoApplied,
 )
-from domain.core.game import create, fold, play, step
-from domain.core.ruleset import Begin
-from domain.core.undo import ListHistory
-from domain.core.verify import verify
-from domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, seat_viewer
+from dicelog.domain.core.game import create, fold, play, step
+from dicelog.domain.core.ruleset import Begin
+from dicelog.domain.core.undo import ListHistory
+from dicelog.domain.core.verify import verify
+from dicelog.domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, seat_viewer
 from tests.rulesets import secret_hand_bot
 from tests.rulesets.secret_hand import (
     CARDS,

@@ -7,13 +7,13 @@ from uuid import uuid4
 import msgspec
 import pytest
 
-from domain.core.commands import ApproveUndo, RejectUndo, RequestUndo, Roll, Shuffle
-from domain.core.dice import commitment
-from domain.core.errors import PendingFirst, RuleBroken
-from domain.core.events import DiceRolled, GameCreated, Seat, UndoApplied
-from domain.core.game import create, fold, play
-from domain.core.undo import ListHistory, undone_versions
-from domain.core.verify import verify
+from dicelog.domain.core.commands import ApproveUndo, RejectUndo, RequestUndo, Roll, Shuffle
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.errors import PendingFirst, RuleBroken
+from dicelog.domain.core.events import DiceRolled, GameCreated, Seat, UndoApplied
+from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.undo import ListHistory, undone_versions
+from dicelog.domain.core.verify import verify
 from tests.unit.core.race import Advance
 from tests.unit.core.test_game import AT, SEED
 

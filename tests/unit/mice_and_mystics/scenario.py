@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from domain.core.commands import Choose, Command
-from domain.core.events import DecisionRequested, Event, GameCreated, Seat
-from domain.core.game import Game, create, fold, play
-from domain.mice_and_mystics.ruleset import RULESET
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.commands import Choose, Command
+from dicelog.domain.core.events import DecisionRequested, Event, GameCreated, Seat
+from dicelog.domain.core.game import Game, create, fold, play
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.state import State
 
 AT = datetime(2024, 1, 1, tzinfo=UTC)
 PARTY = ("collin", "tilda", "filch", "maginos")
@@ -22,7 +22,7 @@ def created(
     mice=PARTY, chapter: str | None = "chapter-1", seats=None, content_pack: dict | None = None
 ) -> GameCreated:
     """A chapter game's ``GameCreated``; with ``content_pack`` (file name -> document) a game of that
-    content (``domain.mice_and_mystics.packs``)."""
+    content (``dicelog.domain.mice_and_mystics.packs``)."""
     setup = {"mice": list(mice)} | ({"chapter": chapter} if chapter else {})
     setup |= {"content_pack": content_pack} if content_pack is not None else {}
     if seats is None:
@@ -93,7 +93,7 @@ def chapter_1_table(
 ) -> State:
     """Chapter 1 on the table (tiles, mice on GR-6, rats on GR-2/GR-4/GR-13), ``track`` laid, round 1,
     first card's turn started; then ``events``. ``content_pack``: a game created with that pack."""
-    from domain.mice_and_mystics.events import (
+    from dicelog.domain.mice_and_mystics.events import (
         FigurePlaced,
         InitiativeTrackLaid,
         RoomTilePlaced,
@@ -138,7 +138,7 @@ def answer(state: State, event: Event) -> tuple[list[Event], State]:
 
 
 def roll(state: State, *faces: int) -> tuple[list[Event], State]:
-    from domain.core.events import DiceRolled
+    from dicelog.domain.core.events import DiceRolled
 
     assert state.awaiting is not None, "no roll pending"
     return answer(state, DiceRolled(reason=state.awaiting, faces=faces, source="manual"))
@@ -147,7 +147,7 @@ def roll(state: State, *faces: int) -> tuple[list[Event], State]:
 def choose(state: State, *options: str) -> tuple[list[Event], State]:
     """Answer pending decisions with ``options`` in order (``DecisionMade`` by seat north, then
     ``resolve`` each): (every event the answers caused, the state after them)."""
-    from domain.core.events import DecisionMade
+    from dicelog.domain.core.events import DecisionMade
 
     caused: list[Event] = []
     for option in options:

@@ -3,10 +3,10 @@ Topi; 001 §Salire di Livello; facts.md §4)."""
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import DecisionMade, DecisionRequested, RollRequested
-from domain.mice_and_mystics.commands import Battle, LevelUp, Search, UseAbility
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, RollRequested
+from dicelog.domain.mice_and_mystics.commands import Battle, LevelUp, Search, UseAbility
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     AttackResolved,
@@ -24,7 +24,7 @@ from domain.mice_and_mystics.events import (
     RoundStarted,
     TurnStarted,
 )
-from domain.mice_and_mystics.item_events import (
+from dicelog.domain.mice_and_mystics.item_events import (
     AbilityUsed,
     ExtraActionTaken,
     KnifeStrikesLeft,
@@ -33,9 +33,9 @@ from domain.mice_and_mystics.item_events import (
     PreemptiveShotWindowClosed,
     SearchCardEquipped,
 )
-from domain.mice_and_mystics.rules import ability_cards
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules import ability_cards
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, of_type, roll
 
 MAGINOS_FIRST = ("maginos", "filch", "collin", "tilda", "rat-warriors")

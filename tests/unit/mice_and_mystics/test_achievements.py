@@ -1,7 +1,7 @@
 """Personal achievements (001, Conquiste Personali, back page; facts.md appendix)."""
 
-from domain.mice_and_mystics.commands import Battle
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.commands import Battle
+from dicelog.domain.mice_and_mystics.events import (
     AchievementEarned,
     AttackRolled,
     CheeseGained,
@@ -12,8 +12,8 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
     RoachDefeatedCounted,
 )
-from domain.mice_and_mystics.rules.achievements import on_defeat
-from domain.mice_and_mystics.rules.combat import wound_mouse
+from dicelog.domain.mice_and_mystics.rules.achievements import on_defeat
+from dicelog.domain.mice_and_mystics.rules.combat import wound_mouse
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 TRACK = ("collin", "filch", "tilda", "maginos", "rat-warriors")
@@ -73,8 +73,8 @@ def test_escape_artist_second_capture_and_freed_at_once_on_the_third__001_conqui
 
 
 def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__001_conquiste_personali():
-    from domain.mice_and_mystics.events import FigurePlaced
-    from domain.mice_and_mystics.rules.combat import minion_defense_dice
+    from dicelog.domain.mice_and_mystics.events import FigurePlaced
+    from dicelog.domain.mice_and_mystics.rules.combat import minion_defense_dice
 
     state = chapter_1_table(
         FigurePlaced(figure="spider-1", card="spider", space="GR-7"),

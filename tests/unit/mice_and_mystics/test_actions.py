@@ -3,17 +3,17 @@
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Recover, Scurry, Search
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Recover, Scurry, Search
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     EffectAdded,
     FigurePlaced,
     MouseMoved,
     MovementPointsGained,
 )
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 
@@ -117,9 +117,9 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
     Livello: "una stessa Abilità può essere utilizzata in momenti diversi" (RULINGS.md, Ability cards).
     Tilda, inspired this round (facts.md §4 row 14), Cures Filch as her action, then Cures him again as
     Inspire's extra action (its cheese + 1), paying each time; First Aid, a second card, is refused."""
-    from domain.mice_and_mystics.commands import UseAbility
-    from domain.mice_and_mystics.events import CheeseGained, EffectRemoved, MouseHealed, MouseWounded
-    from domain.mice_and_mystics.item_events import (
+    from dicelog.domain.mice_and_mystics.commands import UseAbility
+    from dicelog.domain.mice_and_mystics.events import CheeseGained, EffectRemoved, MouseHealed, MouseWounded
+    from dicelog.domain.mice_and_mystics.item_events import (
         AbilityUsed,
         ExtraActionTaken,
         MiceInspired,
@@ -170,9 +170,9 @@ def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action
     Aimed Shot before his Battle: 3 dice; Inspire's extra Battle that follows rolls 2 unless the card
     is played (and paid) again before it, as the same card may be used at several moments of a turn
     (001 §Salire di Livello). Played once the first action is over, the shot is for the extra Battle."""
-    from domain.mice_and_mystics.commands import UseAbility
-    from domain.mice_and_mystics.events import AttackDeclared, CheeseGained
-    from domain.mice_and_mystics.item_events import (
+    from dicelog.domain.mice_and_mystics.commands import UseAbility
+    from dicelog.domain.mice_and_mystics.events import AttackDeclared, CheeseGained
+    from dicelog.domain.mice_and_mystics.item_events import (
         AbilityUsed,
         ExtraActionTaken,
         MiceInspired,

@@ -4,11 +4,11 @@ Servitore). Faces (facts.md §1): 1 cheese, 2 sword+star, 3 sword/shield, 4 bow,
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import Battle
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.commands import Battle
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     AttackResolved,
@@ -21,9 +21,9 @@ from domain.mice_and_mystics.events import (
     MinionWounded,
     TurnStarted,
 )
-from domain.mice_and_mystics.rules.battle import battle_targets
-from domain.mice_and_mystics.rules.sight import sees, segments_intersect
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.battle import battle_targets
+from dicelog.domain.mice_and_mystics.rules.sight import sees, segments_intersect
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 RAT = "rat-warriors"

@@ -1,7 +1,7 @@
 """Bosses, ambushes and Brodie (001 §Carte Iniziativa dei Boss; 001 §Ferire un Boss; 001 §Imboscate;
 000 §Boss dei Servitori; 000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3)."""
 
-from domain.core.events import (
+from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
     DecisionMade,
@@ -10,10 +10,10 @@ from domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from domain.mice_and_mystics.choice_events import ChoicesSettled, TieFound
-from domain.mice_and_mystics.commands import Battle
-from domain.mice_and_mystics.content import shipped_library
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.choice_events import ChoicesSettled, TieFound
+from dicelog.domain.mice_and_mystics.commands import Battle
+from dicelog.domain.mice_and_mystics.content import shipped_library
+from dicelog.domain.mice_and_mystics.events import (
     AchievementEarned,
     AmbushDeclared,
     AmbushResolved,
@@ -34,9 +34,9 @@ from domain.mice_and_mystics.events import (
     MinionMoved,
     MouseWounded,
 )
-from domain.mice_and_mystics.rules.bosses import enter_boss
-from domain.mice_and_mystics.rules.brodie import chase_path, shortest_paths
-from domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.rules.bosses import enter_boss
+from dicelog.domain.mice_and_mystics.rules.brodie import chase_path, shortest_paths
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
 from tests.unit.mice_and_mystics.scenario import (
     act,
     answer,
@@ -354,8 +354,8 @@ def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_f
     standard-1's first band, in a content pack of the game, for the test."""
     import msgspec
 
-    from domain.mice_and_mystics.commands import Explore
-    from domain.mice_and_mystics.events import EncounterStarted
+    from dicelog.domain.mice_and_mystics.commands import Explore
+    from dicelog.domain.mice_and_mystics.events import EncounterStarted
 
     card = msgspec.to_builtins(shipped_library().encounters["standard-1"])
     card["bands"][0]["keywords"] = ["ambush"]

@@ -5,17 +5,17 @@ import json
 
 import msgspec
 
-from domain.core.events import GameCreated, Seat
-from domain.core.ruleset import Begin
-from domain.mice_and_mystics.campaign import campaign_carry_over, kept_card
-from domain.mice_and_mystics.chapter_events import (
+from dicelog.domain.core.events import GameCreated, Seat
+from dicelog.domain.core.ruleset import Begin
+from dicelog.domain.mice_and_mystics.campaign import campaign_carry_over, kept_card
+from dicelog.domain.mice_and_mystics.chapter_events import (
     CarryOverApplied,
     SearchDeckCardTaken,
     StoryAchievementGained,
 )
-from domain.mice_and_mystics.content import shipped_library
-from domain.mice_and_mystics.events import CheeseGained, EffectAdded, MouseWounded, SearchCardKept
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.content import shipped_library
+from dicelog.domain.mice_and_mystics.events import CheeseGained, EffectAdded, MouseWounded, SearchCardKept
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import PARTY, chapter_1_table, fold_events
 
 

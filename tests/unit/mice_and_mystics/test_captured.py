@@ -1,9 +1,9 @@
 """Captured and released mice; the chapter's end (000 §Topi Catturati; 000 §Liberare un Topo; 001
 §Plancia del Racconto; 001 §Capitolo 1: Obiettivi del Capitolo; facts.md §7)."""
 
-from domain.core.events import DecisionMade, DecisionRequested
-from domain.mice_and_mystics.commands import EndTurn
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import DecisionMade, DecisionRequested
+from dicelog.domain.mice_and_mystics.commands import EndTurn
+from dicelog.domain.mice_and_mystics.events import (
     CheeseGained,
     FigurePlaced,
     HourglassAdvanced,
@@ -17,8 +17,8 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, roll
 
 RAT = "rat-warriors"

@@ -4,9 +4,9 @@ decide/resolve with explicit dice. Faces: 1 cheese, 2 sword+star, 3 sword/shield
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import DecisionMade, DecisionRequested, DrawRequested, RollRequested
-from domain.mice_and_mystics.chapter_events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, DrawRequested, RollRequested
+from dicelog.domain.mice_and_mystics.chapter_events import (
     CounterCheesePlaced,
     CounterCheeseTaken,
     CrowDived,
@@ -18,9 +18,9 @@ from domain.mice_and_mystics.chapter_events import (
     StoryAchievementGained,
     StoryRead,
 )
-from domain.mice_and_mystics.commands import Battle, Explore, Move, MoveTo, Search
-from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.commands import Battle, Explore, Move, MoveTo, Search
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     CheeseAddedToWheel,
     DecksPrepared,
@@ -39,12 +39,12 @@ from domain.mice_and_mystics.events import (
     StoryBoardPrepared,
     TurnStarted,
 )
-from domain.mice_and_mystics.item_events import PartyItemGained
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.rules.minion_turn import path_toward
-from domain.mice_and_mystics.rules.sight import sees
-from domain.mice_and_mystics.rules.summoning import summon
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.rules.minion_turn import path_toward
+from dicelog.domain.mice_and_mystics.rules.sight import sees
+from dicelog.domain.mice_and_mystics.rules.summoning import summon
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import (
     act,
     answer,

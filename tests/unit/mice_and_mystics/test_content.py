@@ -3,8 +3,8 @@
 import msgspec
 import pytest
 
-from domain.mice_and_mystics import content
-from domain.mice_and_mystics.content import decode_tile, decoder_for, library
+from dicelog.domain.mice_and_mystics import content
+from dicelog.domain.mice_and_mystics.content import decode_tile, decoder_for, library
 
 
 @pytest.mark.parametrize("name", content.content_files())

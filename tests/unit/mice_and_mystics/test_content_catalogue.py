@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from domain.mice_and_mystics.content import library, library_with_pack
-from domain.mice_and_mystics.content_check import check
-from service.cli import main
+from dicelog.domain.mice_and_mystics.content import library, library_with_pack
+from dicelog.domain.mice_and_mystics.content_check import check
+from dicelog.service.cli import main
 
 PAIRS = {1: 2, 3: 4, 5: 6, 7: 8, 9: 10, 11: 12, 13: 14, 15: 16}
 
@@ -140,6 +140,6 @@ def test_cli_content_check_fails_on_a_pack_that_does_not_decode(tmp_path, capsys
 
 
 def library_file(name: str) -> str:
-    from domain.mice_and_mystics import content
+    from dicelog.domain.mice_and_mystics import content
 
     return content._dir().joinpath(name).read_text()

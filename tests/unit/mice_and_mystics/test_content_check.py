@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.mice_and_mystics.content import Edge, Exit, Library, Wall, index_library, library
-from domain.mice_and_mystics.content_check import Finding, check
+from dicelog.domain.mice_and_mystics.content import Edge, Exit, Library, Wall, index_library, library
+from dicelog.domain.mice_and_mystics.content_check import Finding, check
 
 KINDS = ("mice", "minions", "tiles", "chapters", "items", "encounters", "abilities", "search_cards")
 

@@ -19,26 +19,26 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.core.commands import Roll, Shuffle
-from domain.core.errors import RuleBroken
-from domain.core.events import GameCreated, Seat
-from domain.core.game import GameSnapshot, create, fold
-from domain.mice_and_mystics import content, packs
-from domain.mice_and_mystics.commands import Move, MoveTo
-from domain.mice_and_mystics.content import library_of, shipped_library
-from domain.mice_and_mystics.events import MouseMoved
-from domain.mice_and_mystics.packs import MAX_PACK_BYTES, PackTooLarge
-from domain.mice_and_mystics.rules.graph import mouse_neighbours
-from domain.mice_and_mystics.rules.sight import sees
-from domain.mice_and_mystics.ruleset import RULESET
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.commands import Roll, Shuffle
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import GameCreated, Seat
+from dicelog.domain.core.game import GameSnapshot, create, fold
+from dicelog.domain.mice_and_mystics import content, packs
+from dicelog.domain.mice_and_mystics.commands import Move, MoveTo
+from dicelog.domain.mice_and_mystics.content import library_of, shipped_library
+from dicelog.domain.mice_and_mystics.events import MouseMoved
+from dicelog.domain.mice_and_mystics.packs import MAX_PACK_BYTES, PackTooLarge
+from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.sight import sees
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.state import State
 from tests.unit.mice_and_mystics.scenario import AT, PARTY, Table, created, of_type
 
 TRACK = ("collin", "tilda", "filch", "maginos", "rat-warriors")
 
 
 def shipped_document(name: str) -> dict:
-    return json.loads(files("domain.mice_and_mystics").joinpath(f"content/{name}").read_text())
+    return json.loads(files("dicelog.domain.mice_and_mystics").joinpath(f"content/{name}").read_text())
 
 
 def walled_guard_room(reason: str | None = None) -> dict:
@@ -232,7 +232,7 @@ def test_eight_games_with_packs_just_under_the_cap_cost_less_than_64_mb_and_a_4_
 def test_the_rules_read_content_only_through_the_game():
     """No rule module reads the shipped content behind the game's back (``content.library()``), holds
     a ``ContextVar`` or caches for the whole process (``functools.cache``)."""
-    root = Path(str(files("domain.mice_and_mystics")))
+    root = Path(str(files("dicelog.domain.mice_and_mystics")))
     offenders = [
         f"{path.relative_to(root)}:{line} {name}"
         for path in sorted(root.rglob("*.py"))

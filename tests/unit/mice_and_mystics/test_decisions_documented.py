@@ -4,7 +4,7 @@ leave to the players"), so a new ``DecisionRequested`` cannot ship unexplained."
 import re
 from pathlib import Path
 
-from domain.mice_and_mystics.ruleset import DECISIONS
+from dicelog.domain.mice_and_mystics.ruleset import DECISIONS
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 

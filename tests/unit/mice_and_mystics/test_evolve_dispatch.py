@@ -2,12 +2,12 @@
 can store has a handler there, or is listed in ``evolve.IGNORED`` as leaving the state unchanged, so
 a new event type added without a handler is caught here."""
 
-from domain.core import events as core
-from domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
-from domain.mice_and_mystics.choice_events import CHOICE_EVENTS
-from domain.mice_and_mystics.events import EVENT_TYPES
-from domain.mice_and_mystics.evolve import HANDLERS, IGNORED, _unchanged
-from domain.mice_and_mystics.item_events import ITEM_EVENTS
+from dicelog.domain.core import events as core
+from dicelog.domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS
+from dicelog.domain.mice_and_mystics.choice_events import CHOICE_EVENTS
+from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
+from dicelog.domain.mice_and_mystics.evolve import HANDLERS, IGNORED, _unchanged
+from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS
 
 # Core events ``game.apply`` folds itself and never passes to a ruleset's ``evolve``.
 NOT_EVOLVED = (

@@ -5,12 +5,18 @@ of the Kitchen Tunnels board."""
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, CardsShuffled, DecisionRequested, DrawRequested, ShuffleRequested
-from domain.mice_and_mystics.chapter_events import CounterCheesePlaced
-from domain.mice_and_mystics.choice_events import ChoicesSettled
-from domain.mice_and_mystics.commands import Explore
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import (
+    CardsDrawn,
+    CardsShuffled,
+    DecisionRequested,
+    DrawRequested,
+    ShuffleRequested,
+)
+from dicelog.domain.mice_and_mystics.chapter_events import CounterCheesePlaced
+from dicelog.domain.mice_and_mystics.choice_events import ChoicesSettled
+from dicelog.domain.mice_and_mystics.commands import Explore
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
     DecksPrepared,
@@ -23,7 +29,7 @@ from domain.mice_and_mystics.events import (
     RoomTilePlaced,
     TileFlipped,
 )
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, of_type
 
 RAT = "rat-warriors"

@@ -3,9 +3,9 @@ Livello; §Muoversi nell'Acqua; 001 §Topi Catturati; facts.md §0, §2, §5).""
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import DecisionRequested, RollRequested
-from domain.mice_and_mystics.commands import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionRequested, RollRequested
+from dicelog.domain.mice_and_mystics.commands import (
     Battle,
     EndTurn,
     Equip,
@@ -15,7 +15,7 @@ from domain.mice_and_mystics.commands import (
     Share,
     Unequip,
 )
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     CheeseGained,
     FigurePlaced,
@@ -25,7 +25,7 @@ from domain.mice_and_mystics.events import (
     SearchCardKept,
     TurnStarted,
 )
-from domain.mice_and_mystics.item_events import (
+from dicelog.domain.mice_and_mystics.item_events import (
     CheeseShared,
     EquipmentDiscarded,
     MouseLeveledUp,
@@ -35,8 +35,8 @@ from domain.mice_and_mystics.item_events import (
     SearchCardShared,
     SearchCardUnequipped,
 )
-from domain.mice_and_mystics.rules.combat import mouse_defense_dice, wound_mouse
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.combat import mouse_defense_dice, wound_mouse
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, choose
 
 
@@ -473,7 +473,7 @@ def test_legal_commands_list_free_actions_before_end_turn__001_azioni_gratuite()
 
 
 def test_an_equipped_search_card_can_be_the_one_kept_for_the_campaign__001_campagna_2():
-    from domain.mice_and_mystics.campaign import carry_over_of
+    from dicelog.domain.mice_and_mystics.campaign import carry_over_of
 
     state = chapter_1_table(*kept("filch", "cloak-of-displacement"))
     _, state = act(state, Equip(mouse="filch", card="cloak-of-displacement", slot="body"))

@@ -1,8 +1,8 @@
 """Minion abilities (facts.md §3; 001 §Blatte Avide; 000 §Boss dei Servitori; 001 §Ratti Guerrieri e
 Capitano Vurst: tokens under rat figures)."""
 
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     AttackResolved,
     CheeseGained,
@@ -15,9 +15,9 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.rules.flow import end_turn
-from domain.mice_and_mystics.rules.keywords import greedy
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.flow import end_turn
+from dicelog.domain.mice_and_mystics.rules.keywords import greedy
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import chapter_1_table, roll
 
 MICE = ("filch", "collin", "tilda", "maginos")
@@ -106,7 +106,7 @@ def test_elite_rat_warriors_are_aggressive__facts_3_elite_rat_warriors():
 
 
 def test_no_more_rat_figures_than_the_box_holds_elite_tokens_and_vurst_token_included__001_ratti_guerrieri():
-    from domain.mice_and_mystics.rules.placement import place_minions
+    from dicelog.domain.mice_and_mystics.rules.placement import place_minions
 
     state = chapter_1_table()  # 3 rat figures on the board already
     placed = place_minions(state, "elite-rat-warriors", 4, "guard-room")

@@ -2,9 +2,9 @@
 Servitore). Guard Room layout in tile-05-guard-room.json (provisional); Kitchen Tunnels' black corners
 block sight (tile-04 walls)."""
 
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     AttackResolved,
     AttackRolled,
@@ -19,8 +19,8 @@ from domain.mice_and_mystics.events import (
     MouseWounded,
     RoomTilePlaced,
 )
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.state import space_of
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.state import space_of
 from tests.unit.mice_and_mystics.scenario import chapter_1_table, fold_events, roll
 
 RAT, ELITE = "rat-warriors", "elite-rat-warriors"

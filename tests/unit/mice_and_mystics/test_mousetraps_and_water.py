@@ -3,11 +3,11 @@ nell'Acqua). Sewer layout in tile-06-sewer.json (provisional): water SW-6..SW-10
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import EndTurn, LeaveWater, Move, MoveTo, Search
-from domain.mice_and_mystics.content import shipped_library
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.commands import EndTurn, LeaveWater, Move, MoveTo, Search
+from dicelog.domain.mice_and_mystics.content import shipped_library
+from dicelog.domain.mice_and_mystics.events import (
     AchievementEarned,
     CheeseGained,
     EffectAdded,
@@ -32,9 +32,9 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.rules.keywords import on_encounter
-from domain.mice_and_mystics.rules.mousetraps import trap_dice
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.keywords import on_encounter
+from dicelog.domain.mice_and_mystics.rules.mousetraps import trap_dice
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 
@@ -87,8 +87,8 @@ def test_a_tinkerer_may_roll_its_lore_value_for_a_mousetrap__001_attraversare_le
 def test_mousetrap_encounter_keyword_puts_a_trap_on_every_red_x_space_of_the_room__001_trappole_per_topi(
     monkeypatch,
 ):
-    from domain.mice_and_mystics.content import EncounterBand
-    from domain.mice_and_mystics.rules import keywords
+    from dicelog.domain.mice_and_mystics.content import EncounterBand
+    from dicelog.domain.mice_and_mystics.rules import keywords
 
     mousetrap = EncounterBand(first=1, last=99, minions=(), keywords=("mousetrap",))
     monkeypatch.setattr(keywords, "band", lambda lib, card, page: mousetrap)

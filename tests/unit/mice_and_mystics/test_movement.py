@@ -5,12 +5,12 @@ rats on GR-2, GR-4, GR-13."""
 
 import pytest
 
-from domain.core.commands import Roll, Shuffle
-from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import EndTurn, Move, MoveTo
-from domain.mice_and_mystics.events import FigurePlaced, MouseMoved, MovementPointsGained
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.core.commands import Roll, Shuffle
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.commands import EndTurn, Move, MoveTo
+from dicelog.domain.mice_and_mystics.events import FigurePlaced, MouseMoved, MovementPointsGained
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table, act, chapter_1_table, of_type
 
 

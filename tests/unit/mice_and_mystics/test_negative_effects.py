@@ -2,10 +2,10 @@
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import Move, Scurry
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.commands import Move, Scurry
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     AttackResolved,
@@ -21,8 +21,8 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.rules.effects import cure, heal, knock_down
-from domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.rules.effects import cure, heal, knock_down
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, fold_events, roll
 
 RAT = "rat-warriors"
@@ -107,7 +107,7 @@ def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_the
 
 def test_charmed_mouse_takes_no_command__000_stregato():
     """000 §Stregato: the charmed mouse's turn is played as a minion's, so its players have no command."""
-    from domain.mice_and_mystics.ruleset import legal_commands
+    from dicelog.domain.mice_and_mystics.ruleset import legal_commands
 
     state = chapter_1_table(EffectAdded(mouse="filch", effect="charmed"))
     assert legal_commands(state) == []
@@ -130,7 +130,7 @@ def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__
 
 def test_capture_removes_poison_wounds_with_every_other_wound__000_topi_catturati():
     """000 §Topi Catturati: "rimuovete tutte le Ferite, le Ferite Avvelenate e tutti i segnalini negativi"."""
-    from domain.mice_and_mystics.events import MouseCaptured
+    from dicelog.domain.mice_and_mystics.events import MouseCaptured
 
     state = chapter_1_table(MouseWounded(mouse="filch", wounds=2, poison=2), MouseCaptured(mouse="filch"))
     assert "filch" not in state.poison_wounds and "filch" not in state.wounds

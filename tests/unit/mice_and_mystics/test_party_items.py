@@ -4,10 +4,10 @@ facts.md §5)."""
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
-from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
-from domain.mice_and_mystics.commands import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
+from dicelog.domain.mice_and_mystics.chapter_events import SearchDeckShuffled
+from dicelog.domain.mice_and_mystics.commands import (
     Catapult,
     LeaveWater,
     Move,
@@ -20,7 +20,7 @@ from domain.mice_and_mystics.commands import (
     Search,
     ThrowGrapes,
 )
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
     AttackResolved,
@@ -37,7 +37,7 @@ from domain.mice_and_mystics.events import (
     SearchCardKept,
     TurnEnded,
 )
-from domain.mice_and_mystics.item_events import (
+from dicelog.domain.mice_and_mystics.item_events import (
     MouseCatapulted,
     PartyItemGained,
     PartyItemLost,
@@ -45,9 +45,9 @@ from domain.mice_and_mystics.item_events import (
     PartyItemPlaced,
     RoachesAteGrapes,
 )
-from domain.mice_and_mystics.rules import party_items
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules import party_items
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, roll
 
 FISHHOOK, FORK = "fishhook-and-thread", "dinner-fork"
@@ -325,8 +325,8 @@ def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__000_boss_dei
 def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_servitori():
     """001 §Uva come Arma makes a Rat on the grapes throw them; 000 §Boss dei Servitori: not Captain
     Vurst (``grapes.rat_on_grapes``), while a Rat Warrior there does."""
-    from domain.mice_and_mystics.events import BossCardsAssigned
-    from domain.mice_and_mystics.rules import grapes
+    from dicelog.domain.mice_and_mystics.events import BossCardsAssigned
+    from dicelog.domain.mice_and_mystics.rules import grapes
 
     state = chapter_1_table(
         found(FORK),
@@ -344,9 +344,9 @@ def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_s
 def test_disguises_do_not_stop_a_summon__001_travestimento():
     """001 §Travestimento: "Il Travestimento non permette di ignorare un'Evocazione": a summon from
     the face-up encounter card places its Rats and the party keeps the Disguises."""
-    from domain.core.events import DecisionRequested as Asked
-    from domain.mice_and_mystics.events import CheeseAddedToWheel, EncounterRevealed, MinionDefeated
-    from domain.mice_and_mystics.rules.summoning import summon
+    from dicelog.domain.core.events import DecisionRequested as Asked
+    from dicelog.domain.mice_and_mystics.events import CheeseAddedToWheel, EncounterRevealed, MinionDefeated
+    from dicelog.domain.mice_and_mystics.rules.summoning import summon
     from tests.unit.mice_and_mystics.scenario import choose
 
     mice = ("filch", "collin", "tilda", "maginos")

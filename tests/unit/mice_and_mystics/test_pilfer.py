@@ -1,8 +1,8 @@
 """Filch's Pilfer (001 §Schede dei Topi, Filch, "Ladruncolo"; facts.md §2, FAQ1) and the mouse
 credited with a defeat (001 §Conquiste Personali, Roach Master), through real battles."""
 
-from domain.mice_and_mystics.commands import Battle
-from domain.mice_and_mystics.events import (
+from dicelog.domain.mice_and_mystics.commands import Battle
+from dicelog.domain.mice_and_mystics.events import (
     AchievementEarned,
     CheeseAddedToWheel,
     CheeseGained,
@@ -38,7 +38,7 @@ def test_001_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
     assert MinionDefeated(figure="rat-warriors-4", card=RAT) in events
     assert CheeseTakenFromWheel(mouse="filch", count=1, reason="pilfer") in events
     assert state.cheese_wheel == 2 and state.cheese.get("filch") == 1
-    from domain.mice_and_mystics.ruleset import RULESET
+    from dicelog.domain.mice_and_mystics.ruleset import RULESET
 
     assert (
         RULESET.describe(state, CheeseTakenFromWheel(mouse="filch", count=1, reason="pilfer"))

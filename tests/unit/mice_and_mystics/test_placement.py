@@ -13,24 +13,24 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.core.commands import Choose
-from domain.core.events import DecisionMade, DecisionRequested, GameCreated, Seat, ShuffleRequested
-from domain.core.game import create, fold, play
-from domain.core.verify import verify
-from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
-from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.commands import Choose
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, GameCreated, Seat, ShuffleRequested
+from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.verify import verify
+from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     FigurePlaced,
     InitiativeCardRemoved,
     MinionDefeated,
 )
-from domain.mice_and_mystics.rules.figures import available
-from domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
-from domain.mice_and_mystics.rules.placement import next_figure_id, place_groups, place_minions
-from domain.mice_and_mystics.rules.summoning import summon
-from domain.mice_and_mystics.rules.ties import TIE_DECISIONS, Choices, Undecided
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.figures import available
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances
+from dicelog.domain.mice_and_mystics.rules.placement import next_figure_id, place_groups, place_minions
+from dicelog.domain.mice_and_mystics.rules.summoning import summon
+from dicelog.domain.mice_and_mystics.rules.ties import TIE_DECISIONS, Choices, Undecided
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import AT, PARTY, chapter_1_table, choose, fold_events, of_type
 
 RAT, ROACH, ELITE, SPIDER = "rat-warriors", "roaches", "elite-rat-warriors", "spider"
@@ -332,7 +332,7 @@ def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honou
 
 
 def test_001_plancia_del_racconto_a_summon_that_loses_the_chapter_asks_nothing():
-    from domain.mice_and_mystics.events import HourglassAdvanced
+    from dicelog.domain.mice_and_mystics.events import HourglassAdvanced
 
     state = chapter_1_table(
         HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test")
@@ -417,7 +417,7 @@ def test_001_evocazioni_replay_folding_the_recorded_events_reproduces_the_state(
 def test_001_collocare_i_servitori_an_answer_no_placement_waits_for_is_refused():
     """A tie decision answers a deferred placement or chase only (``choice.nothing-deferred``); an
     answer that is not one of the tie's options is ``choice.stale``."""
-    from domain.core.errors import RuleBroken
+    from dicelog.domain.core.errors import RuleBroken
 
     state = empty_guard_room()
     with pytest.raises(RuleBroken, match="choice.nothing-deferred"):

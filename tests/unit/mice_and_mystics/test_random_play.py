@@ -9,15 +9,21 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.commands import Choose, Draw, Roll, Shuffle
-from domain.core.dice import commitment
-from domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested, ShuffleRequested
-from domain.core.game import create, fold, play
-from domain.core.verify import verify
-from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.rules.graph import can_enter, size_of
-from domain.mice_and_mystics.ruleset import RULESET
-from domain.mice_and_mystics.state import State
+from dicelog.domain.core.commands import Choose, Draw, Roll, Shuffle
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.events import (
+    DecisionRequested,
+    DrawRequested,
+    GameCreated,
+    RollRequested,
+    ShuffleRequested,
+)
+from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.verify import verify
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, size_of
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.state import State
 from tests.unit.mice_and_mystics.scenario import AT, Table, created
 
 ALLOWED = ("collin", "tilda", "filch", "maginos", "nez")

@@ -2,11 +2,11 @@
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import RollRequested
-from domain.mice_and_mystics.commands import Recover
-from domain.mice_and_mystics.events import ActionStarted, EffectAdded, EffectRemoved
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import RollRequested
+from dicelog.domain.mice_and_mystics.commands import Recover
+from dicelog.domain.mice_and_mystics.events import ActionStarted, EffectAdded, EffectRemoved
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 

@@ -6,11 +6,11 @@ import json
 import msgspec
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import GameCreated, Seat, ShuffleRequested
-from domain.core.ruleset import Begin
-from domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import GameCreated, Seat, ShuffleRequested
+from dicelog.domain.core.ruleset import Begin
+from dicelog.domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
+from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     FigurePlaced,
     InitiativeTrackLaid,
@@ -20,7 +20,7 @@ from domain.mice_and_mystics.events import (
     StoryBoardPrepared,
     TurnStarted,
 )
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 
 MICE = ("filch", "collin")
 

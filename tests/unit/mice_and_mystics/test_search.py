@@ -4,11 +4,21 @@ player discard 1 pack card of their choice, for no cheese (001 §Equipaggiare; 0
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, RollRequested
-from domain.mice_and_mystics.chapter_events import SearchDeckCardTaken, SearchDeckShuffled, SpecialSearchFound
-from domain.mice_and_mystics.commands import EndTurn, Search
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import (
+    CardsDrawn,
+    DecisionMade,
+    DecisionRequested,
+    DrawRequested,
+    RollRequested,
+)
+from dicelog.domain.mice_and_mystics.chapter_events import (
+    SearchDeckCardTaken,
+    SearchDeckShuffled,
+    SpecialSearchFound,
+)
+from dicelog.domain.mice_and_mystics.commands import EndTurn, Search
+from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
     DecksPrepared,
@@ -17,8 +27,8 @@ from domain.mice_and_mystics.events import (
     SearchFailed,
     SearchSucceeded,
 )
-from domain.mice_and_mystics.item_events import PackCardDiscarded
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.item_events import PackCardDiscarded
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, roll
 
 DECK = DecksPrepared(encounter_deck=(), search_deck=("toothpick", "grapes", "dinner-fork"))

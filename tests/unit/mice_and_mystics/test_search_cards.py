@@ -4,12 +4,12 @@ events and tricks (001 §Carte Ricerca; 001 §Ricerca; 001 §Oggetti del Gruppo,
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
-from domain.mice_and_mystics.chapter_events import SearchDeckShuffled
-from domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Search, Share, UseScroll
-from domain.mice_and_mystics.content import library_of
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
+from dicelog.domain.mice_and_mystics.chapter_events import SearchDeckShuffled
+from dicelog.domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Search, Share, UseScroll
+from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     AttackResolved,
     AttackRolled,
@@ -23,7 +23,7 @@ from domain.mice_and_mystics.events import (
     MinionMoved,
     SearchCardKept,
 )
-from domain.mice_and_mystics.item_events import (
+from dicelog.domain.mice_and_mystics.item_events import (
     EventCardResolved,
     MouseDisplaced,
     PartyItemGained,
@@ -32,11 +32,11 @@ from domain.mice_and_mystics.item_events import (
     ScrollUsed,
     SearchCardEquipped,
 )
-from domain.mice_and_mystics.rules import grapes, scrolls
-from domain.mice_and_mystics.rules.cards import pack_load
-from domain.mice_and_mystics.rules.combat import mouse_defense_dice
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules import grapes, scrolls
+from dicelog.domain.mice_and_mystics.rules.cards import pack_load
+from dicelog.domain.mice_and_mystics.rules.combat import mouse_defense_dice
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, fold_events, roll
 
 RATS_FIRST = ("rat-warriors", "filch", "collin", "tilda", "maginos")
@@ -301,7 +301,7 @@ def test_001_linee_rosse_levitation_ends_with_the_turn():
 
 def test_001_azioni_gratuite_no_scroll_in_water():
     """001 §Muoversi nell'Acqua: "i Topi su caselle d'acqua non possono usare Azioni Gratuite"."""
-    from domain.mice_and_mystics.events import RoomTilePlaced
+    from dicelog.domain.mice_and_mystics.events import RoomTilePlaced
 
     state = chapter_1_table(
         RoomTilePlaced(tile="sewer", column=5, row=5),
@@ -381,8 +381,8 @@ def test_001_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used():
 def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_defense():
     """facts.md §5 (FAQ1): the Toothpick takes both paws; "good for defense" gives no number, so the
     catalogue records none (provisional). Equipping it puts Filch's Dagger back in his pack."""
-    from domain.mice_and_mystics.commands import Equip
-    from domain.mice_and_mystics.content import library
+    from dicelog.domain.mice_and_mystics.commands import Equip
+    from dicelog.domain.mice_and_mystics.content import library
 
     state = chapter_1_table(SearchCardKept(mouse="filch", card="toothpick"))
     card = library().search_cards["toothpick"]

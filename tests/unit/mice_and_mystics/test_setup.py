@@ -2,11 +2,11 @@
 
 import pytest
 
-from domain.core.errors import RuleBroken
-from domain.core.events import Seat, ShuffleRequested
-from domain.mice_and_mystics.content import library
-from domain.mice_and_mystics.events import FigurePlaced, RoomTilePlaced, StoryBoardPrepared
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import Seat, ShuffleRequested
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.events import FigurePlaced, RoomTilePlaced, StoryBoardPrepared
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import PARTY, Table, created, of_type
 
 
@@ -88,7 +88,7 @@ def test_001_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refu
 
 def test_001_preparazione_del_gioco_begin_twice_is_refused():
     """001 §Preparazione del Gioco: the game is set up once, before the first round."""
-    from domain.core.ruleset import Begin
+    from dicelog.domain.core.ruleset import Begin
 
     with pytest.raises(RuleBroken, match="setup.already-begun"):
         RULESET.decide(Table().state, Begin())

@@ -6,13 +6,13 @@ import json
 import msgspec
 import pytest
 
-from domain.core.commands import Choose
-from domain.core.errors import RuleBroken
-from domain.core.events import DecisionMade, DecisionRequested, GameCreated, Seat, ShuffleRequested
-from domain.core.ruleset import Begin
-from domain.mice_and_mystics.chapter_events import CarryOverApplied, StartingAbilityTaken
-from domain.mice_and_mystics.events import InitiativeTrackLaid
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.core.commands import Choose
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, GameCreated, Seat, ShuffleRequested
+from dicelog.domain.core.ruleset import Begin
+from dicelog.domain.mice_and_mystics.chapter_events import CarryOverApplied, StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.events import InitiativeTrackLaid
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import PARTY, Table, answer, fold_events, of_type
 
 SEATS = (Seat(name="north", controls=PARTY[:2]), Seat(name="south", controls=PARTY[2:]))
@@ -157,7 +157,7 @@ def test_001_scegliere_una_abilita_a_sandbox_takes_the_named_cards_and_asks_noth
 
 
 def test_001_scegliere_una_abilita_through_the_core_the_controlling_seat_answers_and_replay_agrees():
-    from domain.core.game import fold
+    from dicelog.domain.core.game import fold
 
     table = Table(choose_abilities=False)
     pending = table.game.pending
@@ -177,8 +177,8 @@ def test_001_scegliere_una_abilita_through_the_core_the_controlling_seat_answers
 def test_001_scegliere_una_abilita_the_default_is_a_card_whose_effect_is_played():
     """The decision's default (what a ``decision_policy="default"`` game takes) is the first option
     dicelog plays; a mouse whose options are all unknown-effect cards gets the first option."""
-    from domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
-    from domain.mice_and_mystics.rules.starting_abilities import default_card
+    from dicelog.domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
+    from dicelog.domain.mice_and_mystics.rules.starting_abilities import default_card
 
     assert default_card(("dodge", "energy-rush", "find", "keen-eye", "knife-strike")) == "knife-strike"
     assert default_card(("backslash", "feint")) == "backslash"

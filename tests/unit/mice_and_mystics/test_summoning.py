@@ -1,10 +1,10 @@
 """The minion cheese wheel, time passing and summons (001 §Evocazioni; 001 §Il Tempo Scorre!;
 001 §Determinare l'Ordine di Iniziativa; chapter-1.json: Guard Room special summon, 2 Rat Warriors)."""
 
-from domain.core.events import CardsShuffled, DecisionRequested, ShuffleRequested
-from domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
-from domain.mice_and_mystics.commands import EndTurn
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.events import CardsShuffled, DecisionRequested, ShuffleRequested
+from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
+from dicelog.domain.mice_and_mystics.commands import EndTurn
+from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseWheelEmptied,
     EncounterDiscarded,
@@ -18,8 +18,8 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.rules.flow import proceed
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.rules.flow import proceed
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, fold_events, of_type
 
 RAT = "rat-warriors"

@@ -3,11 +3,11 @@ un Topo, 001 §Il Turno di un Servitore (Rat Warriors: Aggressive, facts.md §3)
 
 import pytest
 
-from domain.core.commands import Shuffle
-from domain.core.errors import NotYourTurn
-from domain.core.events import RollRequested, ShuffleRequested
-from domain.mice_and_mystics.commands import EndTurn, Move
-from domain.mice_and_mystics.events import (
+from dicelog.domain.core.commands import Shuffle
+from dicelog.domain.core.errors import NotYourTurn
+from dicelog.domain.core.events import RollRequested, ShuffleRequested
+from dicelog.domain.mice_and_mystics.commands import EndTurn, Move
+from dicelog.domain.mice_and_mystics.events import (
     CheeseGained,
     InitiativeCardsSwapped,
     InitiativeTrackLaid,
@@ -17,7 +17,7 @@ from domain.mice_and_mystics.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table, act, chapter_1_table, of_type, roll
 
 
@@ -130,7 +130,7 @@ def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_ke
     spazio della Colonna." The track has no length limit (the number of numbered spaces is not known:
     provisional), so cards laid or added past any numbered space stay in order and take their turns
     before the round starts again at the top."""
-    from domain.mice_and_mystics.events import InitiativeCardsAdded, MinionDefeated
+    from dicelog.domain.mice_and_mystics.events import InitiativeCardsAdded, MinionDefeated
 
     minions = (
         "spider",

@@ -1,7 +1,7 @@
 """Read-model views: initiative track and board (DESIGN.md, projections)."""
 
-from domain.core.commands import Shuffle
-from domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.core.commands import Shuffle
+from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table
 
 
@@ -53,7 +53,7 @@ def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
 def test_000_stregato_a_charmed_mouse_that_stays_put_has_a_log_line():
     """A charmed mouse that is webbed or already next to another mouse stays: ``MouseMoved`` with an
     empty path. Its log line must not fail (the log projection and ``/log`` describe every event)."""
-    from domain.mice_and_mystics.events import MouseMoved
+    from dicelog.domain.mice_and_mystics.events import MouseMoved
 
     table = Table()
     state = table.state
