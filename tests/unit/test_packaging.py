@@ -8,6 +8,7 @@ and every sub-package must be listed, or an installed copy misses it.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -43,13 +44,19 @@ def test_the_console_script_and_the_code_import_dicelog_names_only() -> None:
 
 
 def test_the_wheel_installs_only_the_dicelog_package(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a copy: building in place would leave build/ in the repository
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for folder in FOLDERS:
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(
         [
             sys.executable,
             "-m",
             "pip",
             "wheel",
-            str(ROOT),
+            str(source),
             "--no-deps",
             "-q",
             "-w",
