@@ -5,7 +5,7 @@
 Servers (each its own process, same uvicorn options: 127.0.0.1, a free port, one worker, the
 auto-selected uvloop/httptools, ``--no-access-log --log-level warning``):
 
-- dicelog: ``uvicorn --factory service.app:create_app`` with ``DICELOG_DATA_DIR`` a temp dir,
+- dicelog: ``uvicorn --factory dicelog.service.app:create_app`` with ``DICELOG_DATA_DIR`` a temp dir,
   i.e. SQLite, snapshots every 100 events, aggregate cache on, embedded worker (projections)
   on: the defaults.
 - baseline: ``baseline_app`` below, a bare Litestar app whose one POST handler appends one

@@ -32,6 +32,7 @@ from dicelog.domain.core.errors import DomainError
 from dicelog.projections.board import BoardProjection
 from dicelog.projections.initiative import InitiativeProjection
 from dicelog.projections.log import LogProjection
+from dicelog.service import logs
 from dicelog.service.api_types import api_types
 from dicelog.service.application import (
     AlreadyClaimed,
@@ -53,6 +54,7 @@ from dicelog.service.faults import (
     reason_of,
 )
 from dicelog.service.http_guards import BodyLimits, JsonOnly, cors_config
+from dicelog.service.metrics import CONSUMER_LAG, count_refusal
 from dicelog.service.migrations import ensure_schema
 from dicelog.service.openapi import openapi_config
 from dicelog.service.projection_store import ReadModels, open_views
@@ -82,6 +84,7 @@ PROBLEM = "urn:dicelog:problem:"
 
 
 def _rule(exc: DomainError) -> ProblemDetailsException:
+    count_refusal(exc)
     return ProblemDetailsException(
         status_code=exc.status,
         type_=f"urn:dicelog:rule:{exc.rule}",
@@ -158,6 +161,7 @@ class Runtime:
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
         self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
+        CONSUMER_LAG.follow(self.follower)
         self.feed = ChangeFeed(
             self.fanout, poll_interval=settings.sse_poll_interval, heartbeat=settings.sse_heartbeat
         )
@@ -167,6 +171,7 @@ class Runtime:
     def close(self) -> None:
         if self.wake is not None:
             self.wake.close()
+        CONSUMER_LAG.forget(self.follower)
         self.follower.stop()
         for consumer in self.follower.consumers:
             consumer.view.datastore.close()
@@ -232,6 +237,13 @@ def ready(runtime: NamedDependency[Runtime]) -> Health:
     Lag is never fatal, whatever its size: commands and the audit reads do not depend on the read
     models, and a lag shared by every replica (one slow projection) would otherwise take them all out
     of service at once. It is reported (``behind by <n>``) for monitoring."""
+    return readiness(runtime)
+
+
+def readiness(runtime: Runtime) -> Health:
+    """What ``GET /ready`` answers, for the API and for ``dicelog worker``'s probe port: the store
+    probed for writing (503 ``store-unavailable`` problem when it cannot write), then each
+    consumer's lag and error. Raises ``ProblemDetailsException`` (503)."""
     checks: dict[str, str] = {}
     try:
         probe_store(runtime.games.recorder)
@@ -270,6 +282,7 @@ def create_app(
     and publisher) runs in-process unless ``DICELOG_EMBEDDED_WORKER=false``. ``rulesets`` are the
     names of the rulesets served (default: every ruleset this build ships; tests add their own)."""
     settings = settings or Settings.from_env()
+    logs.configure(settings.log_level, settings.log_format)
     types = api_types(tuple(rulesets) if rulesets is not None else registry.builtin_names())
     holder: dict[str, Runtime] = {}
     run_worker = settings.embedded_worker if start_worker is None else start_worker
@@ -329,6 +342,7 @@ def create_app(
             *WEB,
         ],
         middleware=[
+            logs.RequestContext,
             METRICS.middleware,
             *rate_limit_middleware(settings),
             JsonOnly(),
@@ -344,6 +358,7 @@ def create_app(
             "feed": Provide(lambda: holder["runtime"].feed, sync_to_thread=False),
         },
         plugins=[problem],
+        logging_config=None,  # logs.configure: every logger through one JSON formatter
         lifespan=[lifespan],
         on_shutdown=[close_rate_limit_stores],
         openapi_config=openapi_config(types.names),

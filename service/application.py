@@ -54,9 +54,18 @@ from dicelog.domain.core.game import (
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.core.verify import Verification, verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
+from dicelog.service.errors import (
+    AlreadyClaimed,
+    Forbidden,
+    GameNotFound,
+    IdempotencyMismatch,
+    Unauthorized,
+    VersionConflict,
+)
 from dicelog.service.fanout import FanOut
 from dicelog.service.game_index import GameIndex, IndexCache
 from dicelog.service.game_listing import GameListing, public_from_state
+from dicelog.service.metrics import count_events
 from dicelog.service.persistence import MsgspecMapper, decode_recorded
 from dicelog.service.records import (
     GameSecret,
@@ -103,34 +112,6 @@ class Marked(NamedTuple):
     """Some later ``UndoApplied`` undid it."""
     round: int | None
     """The round it belongs to (1-based), ``None`` before the first round starts."""
-
-
-class GameNotFound(LookupError):
-    """No game has this id (HTTP 404)."""
-
-
-class Unauthorized(PermissionError):
-    """Missing or unknown bearer token for this game (HTTP 401)."""
-
-
-class Forbidden(PermissionError):
-    """The authenticated seat may not issue this command (HTTP 403)."""
-
-
-class VersionConflict(Exception):
-    """``expected_version`` is stale, or another command won the race (HTTP 409)."""
-
-    def __init__(self, expected: int | None, current: int) -> None:
-        self.expected, self.current = expected, current
-        super().__init__(f"expected version {expected}, the game is at version {current}")
-
-
-class IdempotencyMismatch(Exception):
-    """The ``Idempotency-Key`` was already used for a different request (HTTP 422)."""
-
-
-class AlreadyClaimed(Exception):
-    """This place of the fork was already taken (HTTP 409)."""
 
 
 def new_token() -> str:
@@ -230,7 +211,9 @@ class Games(Application[UUID]):
         The events are handed to the library as one batch: its per-object runtime protocol
         checks cost ~20 µs each on Python 3.11, per event that would dominate a command.
         """
-        return super().save(_Batch([o for o in objs if o is not None]), **kwargs)
+        recordings = super().save(_Batch([o for o in objs if o is not None]), **kwargs)
+        count_events(o.payload for o in objs if isinstance(o, Recorded))
+        return recordings
 
     def construct_mapper(self) -> MsgspecMapper:
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)

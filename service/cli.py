@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +22,7 @@ from uuid import UUID
 import msgspec
 
 from dicelog.domain.core import registry
+from dicelog.service import logs
 from dicelog.service.settings import Settings
 
 EXIT_OK = 0
@@ -68,11 +67,14 @@ def _fail(code: int, message: str) -> NoReturn:
 
 
 def _settings() -> Settings:
-    """``Settings.from_env``; a malformed variable ends the command (``EXIT_CONFIG``)."""
+    """``Settings.from_env``; a malformed variable ends the command (``EXIT_CONFIG``). Sets up
+    the process's logs as the settings say (``dicelog.service.logs``: JSON lines by default)."""
     try:
-        return Settings.from_env()
+        settings = Settings.from_env()
     except ValueError as e:
         _fail(EXIT_CONFIG, str(e))
+    logs.configure(settings.log_level, settings.log_format)
+    return settings
 
 
 def _read_only(settings: Settings) -> Settings:
@@ -194,35 +196,45 @@ def _open_input(name: str) -> Any:
 
 def _serve(args: argparse.Namespace) -> int:
     settings = _settings()
-    logging.basicConfig(level=settings.log_level.upper())
     _check_store(settings, create=True)
     _ensure_schema(settings)
     import uvicorn
 
     from dicelog.service.app import create_app
 
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=settings.log_level)
+    # log_config=None: uvicorn's loggers keep the handler ``logs.configure`` installed (JSON lines)
+    uvicorn.run(
+        create_app(settings), host=args.host, port=args.port, log_level=settings.log_level, log_config=None
+    )
     return EXIT_OK
 
 
 def _worker(args: argparse.Namespace) -> int:
-    """Run the projections and the Redis publisher until SIGTERM/SIGINT."""
+    """Run the projections and the Redis publisher until SIGTERM/SIGINT, with liveness,
+    readiness and metrics on ``--port`` (``dicelog.service.worker_http``)."""
     settings = _settings()
-    logging.basicConfig(level=settings.log_level.upper())
     _check_store(settings, create=True)
     _ensure_schema(settings)
+    import uvicorn
+
     from dicelog.service.app import Runtime
+    from dicelog.service.worker_http import worker_app
 
     with _store_errors(settings):
         runtime = Runtime(settings)
     runtime.follower.poll_interval = args.poll_interval
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    runtime.follower.start()
-    logging.getLogger("dicelog.worker").info("worker following the notification log")
-    stop.wait()
-    runtime.close()
+    port = args.port if args.port is not None else settings.worker_port
+    logging.getLogger("dicelog.worker").info(
+        "worker following the notification log; probes and metrics on %s:%d", args.host, port
+    )
+    uvicorn.run(
+        worker_app(runtime),
+        host=args.host,
+        port=port,
+        log_level=settings.log_level,
+        log_config=None,
+        access_log=False,
+    )
     return EXIT_OK
 
 
@@ -472,6 +484,17 @@ def parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run the projections and the Redis publisher")
     worker.add_argument(
         "--poll-interval", type=float, default=0.5, help="seconds between passes (default 0.5)"
+    )
+    worker.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address of the probe and metrics port (default 127.0.0.1; 0.0.0.0 in a container)",
+    )
+    worker.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="port of /live, /ready and /metrics (default DICELOG_WORKER_PORT, 8001)",
     )
     worker.set_defaults(func=_worker)
 

@@ -58,7 +58,7 @@ MAX_DEPTH = 64
 DRAIN_BYTES = 16 * 1024 * 1024
 """At most this much of a refused body is read (and dropped) before answering 413; the connection of
 a longer one is closed after the answer."""
-ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID")
+ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "X-Request-ID")
 """Request headers a browser app may send (besides the CORS-safelisted ones)."""
 EXPOSED_HEADERS = (
     "Location",
@@ -67,6 +67,7 @@ EXPOSED_HEADERS = (
     "RateLimit-Remaining",
     "RateLimit-Reset",
     "RateLimit-Policy",
+    "X-Request-ID",
 )
 """Response headers a browser app may read (besides the CORS-safelisted ones)."""
 

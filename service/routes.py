@@ -22,6 +22,7 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
+from structlog.contextvars import bind_contextvars
 
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import RuleBroken
@@ -31,6 +32,7 @@ from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Len
 from dicelog.service.api_types import ApiTypes, ruleset_of
 from dicelog.service.application import GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
+from dicelog.service.metrics import command_tag, counting_command
 from dicelog.service.projection_store import ReadModels
 from dicelog.service.schemas import (
     BoardOut,
@@ -178,7 +180,20 @@ def send_command(
     idempotency_key: str | None,
 ) -> Response[CommandResult]:
     """``POST /games/{id}/commands`` (see ``GameController.send_command``)."""
+    with counting_command(data.command):
+        return _send_command(types, game_id, data, request, games, idempotency_key)
+
+
+def _send_command(
+    types: ApiTypes,
+    game_id: UUID,
+    data: Any,
+    request: Request[Any, Any, Any],
+    games: Games,
+    idempotency_key: str | None,
+) -> Response[CommandResult]:
     seat = _seat(games, game_id, request)
+    bind_contextvars(seat=seat, command=command_tag(data.command))
     game = _game(games, game_id)
     ruleset = game.created.ruleset
     if not types.belongs(ruleset, data.command):

@@ -34,6 +34,7 @@ from dicelog.domain.core.events import GameEnded
 from dicelog.domain.core.visibility import Lens, Viewer
 from dicelog.service.application import Games
 from dicelog.service.fanout import ChangeFeed
+from dicelog.service.metrics import SSE_CLIENTS
 from dicelog.service.routes import READ_SECURITY, GameId, _problems, _reader, bearer
 from dicelog.service.views import event_out
 
@@ -106,6 +107,17 @@ async def _events(
     the game ends (``reveal``), so it is taken again, from the latest game, only for the batch
     that holds ``GameEnded``: a wake-up costs one read of the store.
     """
+    SSE_CLIENTS.inc()
+    try:
+        async for message in _messages(games, feed, game_id, viewer, lens, after):
+            yield message
+    finally:
+        SSE_CLIENTS.dec()
+
+
+async def _messages(
+    games: Games, feed: ChangeFeed, game_id: Any, viewer: Viewer, lens: Lens, after: int
+) -> AsyncIterator[Any]:
     loop = asyncio.get_running_loop()
     retry: int | None = RETRY_MS  # on the first message only
     sent = after

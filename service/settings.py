@@ -62,6 +62,7 @@ from msgspec import Struct, field
 TRUE = ("1", "true", "yes", "y", "on")
 FALSE = ("0", "false", "no", "n", "off")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+LOG_FORMATS = ("json", "console")
 
 
 def _bool(value: str, variable: str) -> bool:
@@ -226,6 +227,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     snapshot_interval: int = 100
     embedded_worker: bool = True
     log_level: str = "info"
+    log_format: str = "json"
+    """``json``: one JSON object per log line (``dicelog.service.logs``); ``console``: aligned text."""
+    worker_port: int = 8001
+    """``dicelog worker``: the port of its probes and metrics (``/live``, ``/ready``, ``/metrics``)."""
     rate_limit_create: str = "30/minute"
     rate_limit_commands: str = "120/minute"
     sse_heartbeat: float = 15.0
@@ -281,6 +286,8 @@ class Settings(Struct, frozen=True, kw_only=True):
                 snapshot_interval=read("SNAPSHOT_INTERVAL", "100", _count),
                 embedded_worker=read("EMBEDDED_WORKER", "true", _bool),
                 log_level=read("LOG_LEVEL", "info", _choice, choices=LOG_LEVELS),
+                log_format=read("LOG_FORMAT", "json", _choice, choices=LOG_FORMATS),
+                worker_port=read("WORKER_PORT", "8001", _count, least=1, most=65535),
                 rate_limit_create=rate_limit_create,
                 rate_limit_commands=rate_limit_commands,
                 sse_heartbeat=read("SSE_HEARTBEAT", "15", _seconds),

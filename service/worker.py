@@ -49,7 +49,7 @@ class Follower:
         self.batch = batch
         self.settle = settle
         self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
+        self._threads: dict[str, threading.Thread] = {}
         self._lane_wakes: list[threading.Event] = []
         self.wake = app.fanout.changed if app.fanout is not None else threading.Event()
         self.errors: dict[str, str] = {}
@@ -111,7 +111,7 @@ class Follower:
             thread = threading.Thread(
                 target=self._loop, args=(consumers, wake), name=f"dicelog-follower-{lane}", daemon=True
             )
-            self._threads.append(thread)
+            self._threads[lane] = thread
             thread.start()
 
     def _loop(self, consumers: list[Any], wake: threading.Event) -> None:
@@ -130,8 +130,26 @@ class Follower:
         self.wake.set()
         for wake in self._lane_wakes:
             wake.set()
-        for thread in self._threads:
+        for thread in self._threads.values():
             thread.join(timeout=5)
+
+    def alive(self) -> dict[str, bool]:
+        """Each started lane and whether its thread still runs (empty before ``start``)."""
+        return {lane: thread.is_alive() for lane, thread in self._threads.items()}
+
+    def lags(self) -> list[tuple[str, str, int | None]]:
+        """``(consumer, lane, events behind)`` for each consumer: the store's newest notification
+        id minus the consumer's checkpoint (``None`` when the checkpoint cannot be read now)."""
+        newest = self.app.recorder.max_notification_id() or 0
+        out: list[tuple[str, str, int | None]] = []
+        for lane, consumers in self.lanes().items():
+            for consumer in consumers:
+                try:
+                    behind: int | None = max(0, newest - (consumer.view.max_tracking_id(self.app.name) or 0))
+                except Exception:  # noqa: BLE001 - a view that cannot be read is reported, not raised
+                    behind = None
+                out.append((consumer.name, lane, behind))
+        return out
 
     def caught_up(self) -> bool:
         """True when every consumer's checkpoint is at the newest notification."""

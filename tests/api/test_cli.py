@@ -134,6 +134,8 @@ BAD_VALUES = [
     ("DICELOG_SNAPSHOT_INTERVAL", "ten"),
     ("DICELOG_EMBEDDED_WORKER", "sometimes"),
     ("DICELOG_LOG_LEVEL", "loud"),
+    ("DICELOG_LOG_FORMAT", "xml"),
+    ("DICELOG_WORKER_PORT", "eighty"),
     ("DICELOG_RATE_LIMIT_CREATE", "30"),
     ("DICELOG_RATE_LIMIT_COMMANDS", "lots"),
     ("DICELOG_SSE_HEARTBEAT", "0"),

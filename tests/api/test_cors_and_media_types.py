@@ -101,7 +101,9 @@ def test_responses_to_an_allowed_origin_expose_the_headers_clients_read(cors):
         "ratelimit-remaining",
         "ratelimit-reset",
         "ratelimit-policy",
+        "x-request-id",
     } <= _names(r.headers["access-control-expose-headers"])
+    assert r.headers["x-request-id"]  # the id the logs of this request carry
 
 
 def test_a_disallowed_origin_gets_no_cors_grant(cors):

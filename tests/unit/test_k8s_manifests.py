@@ -308,7 +308,11 @@ def test_worker_runs_dicelog_worker() -> None:
     assert worker["spec"].get("strategy", {}).get("type") == "Recreate", "two workers must never overlap"
     c = only_container(worker)
     assert c["image"] == IMAGE
-    assert " ".join(c.get("command", []) + c.get("args", [])) == "dicelog worker"
+    assert " ".join(c.get("command", []) + c.get("args", [])) == "dicelog worker --host 0.0.0.0"
+    (port,) = c["ports"]
+    assert (port["name"], port["containerPort"]) == ("probes", 8001)  # DICELOG_WORKER_PORT's default
+    assert c["livenessProbe"]["httpGet"] == {"path": "/live", "port": "probes"}
+    assert c["readinessProbe"]["httpGet"] == {"path": "/ready", "port": "probes"}
 
 
 def test_every_container_has_resource_requests_and_limits() -> None:

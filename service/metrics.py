@@ -1,0 +1,144 @@
+"""Domain metrics for Prometheus (issue 12, Observability), beside Litestar's HTTP metrics.
+
+Served at ``/metrics`` by the API (``dicelog serve``) and by ``dicelog worker`` (its probe port),
+from prometheus_client's default registry. Every label comes from a fixed set (command and event
+type tags of the shipped rulesets, rule ids of the code, consumer names, outcomes): never a game
+id, a seat or a token, so the number of series does not grow with the games played.
+
+- ``dicelog_commands_total{command, outcome}`` (counter): commands sent to
+  ``POST /games/{id}/commands``, by the command's type tag (a ruleset's tags are its own:
+  ``Move``, ``vast.Move``) and what became of it: ``accepted``,
+  ``refused`` (a rule broken: 4xx ``urn:dicelog:rule:*``), ``conflict`` (stale
+  ``expected_version``), ``forbidden`` (not this seat's piece or turn; a bad token),
+  ``unavailable`` (the store could not write: 503) or ``error`` (a bug: 500).
+- ``dicelog_rule_refusals_total{rule}`` (counter): refusals by rule id (``move.full-space``...),
+  whichever request broke the rule.
+- ``dicelog_events_written_total{event}`` (counter): events this process stored, by event type.
+- ``dicelog_consumer_lag_events{consumer, lane}`` (gauge, read at scrape time): stored events a
+  projection or the Redis publisher has not processed yet (the store's newest notification id
+  minus the consumer's checkpoint); ``dicelog_consumer_failing{consumer, lane}`` is 1 while its
+  last pass failed (e.g. Redis down), else 0.
+- ``dicelog_sse_clients`` (gauge): server-sent event streams open in this process.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from prometheus_client import REGISTRY, Counter, Gauge
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from dicelog.domain.core.errors import DomainError
+from dicelog.service.errors import Forbidden, Unauthorized, VersionConflict
+from dicelog.service.faults import is_store_fault
+from dicelog.service.logs import get_logger
+
+log = get_logger("dicelog.commands")
+
+COMMANDS = Counter(
+    "dicelog_commands",
+    "Commands sent to POST /games/{id}/commands, by command type and outcome.",
+    ["command", "outcome"],
+)
+RULE_REFUSALS = Counter(
+    "dicelog_rule_refusals", "Requests refused because they broke a rule, by rule id.", ["rule"]
+)
+EVENTS_WRITTEN = Counter("dicelog_events_written", "Events stored by this process, by event type.", ["event"])
+SSE_CLIENTS = Gauge("dicelog_sse_clients", "Server-sent event streams open in this process.")
+
+
+def command_tag(command: Any) -> str:
+    """The stored type tag of a command (``Move``, ``vast.Move``...): its msgspec tag."""
+    tag = getattr(getattr(command, "__struct_config__", None), "tag", None)
+    return tag if isinstance(tag, str) else type(command).__name__
+
+
+def outcome_of(exc: BaseException) -> str:
+    """The ``outcome`` label of a command that raised ``exc`` (see the module docstring)."""
+    if isinstance(exc, DomainError):
+        return "refused"
+    if isinstance(exc, VersionConflict):
+        return "conflict"
+    if isinstance(exc, (Forbidden, Unauthorized)):
+        return "forbidden"
+    if is_store_fault(exc):
+        return "unavailable"
+    return "error"
+
+
+@contextmanager
+def counting_command(command: Any) -> Iterator[None]:
+    """Count one command by what becomes of the block it guards (accepted when it returns), and
+    log it (``dicelog.commands``: ``command accepted`` at debug (the event log is the record of
+    what was accepted; uvicorn's access log has the request), ``command refused`` with its rule
+    at info, the other outcomes at warning; the request's context names game, seat and request)."""
+    tag = command_tag(command)
+    try:
+        yield
+    except BaseException as e:
+        outcome = outcome_of(e)
+        COMMANDS.labels(tag, outcome).inc()
+        if isinstance(e, DomainError):
+            log.info("command refused", command=tag, outcome=outcome, rule=e.rule)
+        else:
+            log.warning("command not stored", command=tag, outcome=outcome, error=type(e).__name__)
+        raise
+    COMMANDS.labels(tag, "accepted").inc()
+    log.debug("command accepted", command=tag, outcome="accepted")
+
+
+def count_refusal(exc: DomainError) -> None:
+    """Count a request refused by a rule (called where refusals become problem responses)."""
+    RULE_REFUSALS.labels(exc.rule).inc()
+
+
+def count_events(payloads: Iterator[Any]) -> None:
+    """Count stored events by type (called after each save)."""
+    for payload in payloads:
+        EVENTS_WRITTEN.labels(type(payload).__name__).inc()
+
+
+class ConsumerLag(Collector):
+    """Reads each consumer's lag from the store when scraped (never on the write path).
+
+    Follows the newest ``Follower`` handed to ``follow`` (one per process in production; tests
+    open several apps in turn), held weakly so a closed app is not kept alive."""
+
+    def __init__(self) -> None:
+        self._follower: weakref.ref[Any] | None = None
+
+    def follow(self, follower: Any) -> None:
+        self._follower = weakref.ref(follower)
+
+    def forget(self, follower: Any) -> None:
+        if self._follower is not None and self._follower() is follower:
+            self._follower = None
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        lag = GaugeMetricFamily(
+            "dicelog_consumer_lag_events",
+            "Stored events a projection or the publisher has not processed yet.",
+            labels=["consumer", "lane"],
+        )
+        failing = GaugeMetricFamily(
+            "dicelog_consumer_failing",
+            "1 while the consumer's last pass failed (e.g. Redis down), else 0.",
+            labels=["consumer", "lane"],
+        )
+        follower = self._follower() if self._follower is not None else None
+        if follower is not None:
+            for name, lane, behind in follower.lags():
+                labels = [name, lane]
+                if behind is not None:
+                    lag.add_metric(labels, behind)
+                failing.add_metric(labels, 1 if name in follower.errors else 0)
+        yield lag
+        yield failing
+
+
+CONSUMER_LAG = ConsumerLag()
+REGISTRY.register(CONSUMER_LAG)
