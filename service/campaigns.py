@@ -136,6 +136,7 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         host=started.host,
         dice_commitment=commitment(seed) if seed else None,
         visibility=started.visibility,
+        rules_revision=registry.rules_revision(started.ruleset),
     )
     game_records = create(new_game_id, created, at=at, seed=seed, command_id=f"create-{new_game_id}")
     campaign_secret = games.secret(campaign_id)

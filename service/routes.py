@@ -24,6 +24,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
 from structlog.contextvars import bind_contextvars
 
+from dicelog.domain.core import registry
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested
@@ -139,6 +140,7 @@ def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
         decision_policy=data.decision_policy,
         dice_commitment=commitment(seed) if seed else None,
         visibility=data.visibility,
+        rules_revision=registry.rules_revision(ruleset_of(data)),
     )
     tokens = {f"seat:{name}": new_token() for name in names} | {
         "spectator": new_token(),

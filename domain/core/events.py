@@ -100,6 +100,11 @@ class GameCreated(Event, kw_only=True):
     visibility: Visibility = "public"
     """Who may read the game: ``public`` (listed, readable by anyone), ``unlisted`` (readable by anyone with
     its id) or ``private`` (a token of the game is needed)."""
+    rules_revision: int = 1
+    """The revision of the ruleset's rules the game is played by, fixed at creation (the ruleset's
+    ``rules_revision`` then; 1 for games stored before revisions existed). A rules fix that changes play
+    comes with a new revision, and the rules keep the old behaviour for games of older revisions, so a
+    stored game re-derives (verify, replay) exactly as it was played."""
 
 
 class CommandAccepted(Event, kw_only=True):

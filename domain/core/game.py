@@ -280,6 +280,23 @@ def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
     return game
 
 
+def encode_state(ruleset: Any, state: Any) -> bytes:
+    """A ruleset state as stored (in snapshots and in ``UndoApplied.state``): its JSON, without the
+    fields the ruleset lists in ``late_fields`` while they hold the default given there.
+
+    ``late_fields`` (optional; field name -> its default as JSON, e.g. ``{"rules_revision": 1}``)
+    names the state fields added after games were stored: an old game's state then encodes byte
+    for byte as it did when its ``UndoApplied`` events were stored, so verify still re-derives
+    them, and decodes back with the defaults. Pure."""
+    raw = _encode(state)
+    late = getattr(ruleset, "late_fields", None)
+    if not late:
+        return raw
+    document = msgspec.json.decode(raw)
+    kept = {k: v for k, v in document.items() if k not in late or v != late[k]}
+    return raw if len(kept) == len(document) else _encode(kept)
+
+
 class GameSnapshot(Struct, frozen=True, kw_only=True):
     """A snapshot of a ``Game`` (library snapshot protocol: ``take`` and the id/version/time)."""
 
@@ -298,7 +315,7 @@ class GameSnapshot(Struct, frozen=True, kw_only=True):
             timestamp=game.modified_on,
             topic="domain.core.game:Game",
             game=msgspec.Raw(_encode(replace(game, state=None, last=None, chain_head=game.head_hash))),
-            state=msgspec.Raw(_encode(game.state)),
+            state=msgspec.Raw(encode_state(game.ruleset, game.state)),
         )
 
     def restore(self) -> Game:

@@ -38,6 +38,13 @@ def get(name: str) -> Ruleset:
         ) from None
 
 
+def rules_revision(name: str) -> int:
+    """The revision of ruleset ``name``'s rules that new games are created with
+    (``GameCreated.rules_revision``): its ``rules_revision`` attribute, 1 when it has none.
+    Raises ``RuleBroken("game.unknown-ruleset")``."""
+    return int(getattr(get(name), "rules_revision", 1))
+
+
 def builtin_names() -> tuple[str, ...]:
     """Names of the rulesets this build ships (``dicelog.domain.rulesets``), without test-only ones."""
     _load_builtins()

@@ -39,6 +39,11 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   (default: events named ``TurnStarted`` / ``RoundStarted``).
 - ``bot``: a module-like object with ``choose(view, commands, rng) -> command`` for demos.
 - ``content``: the content catalogue served under ``/content/<ruleset>/``.
+- ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in
+  ``GameCreated.rules_revision``; the ruleset reads the game's revision from there and keeps the
+  behaviour of older revisions for older games, so stored games re-derive as they were played.
+- ``late_fields``: state fields added after games were stored, with their JSON defaults, left out
+  of a state's stored encoding while at those defaults (``dicelog.domain.core.game.encode_state``).
 - ``warm_up()``: load what the ruleset reads lazily (content, decoders) once, before the service
   takes requests on many threads (msgspec 0.22 has crashed when several threads decoded the same
   types for the first time at once).

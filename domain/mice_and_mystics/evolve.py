@@ -191,7 +191,7 @@ def _cheese_gained(state: State, event: ev.CheeseGained) -> State:
 
 @_on(ev.RoundStarted)
 def _round_started(state: State, event: ev.RoundStarted) -> State:
-    return replace(state, round=event.round, slot=None)
+    return replace(state, round=event.round, slot=None, round_ends_after_turn=False, acted_this_round=())
 
 
 @_on(ev.TurnStarted)
@@ -201,6 +201,9 @@ def _turn_started(state: State, event: ev.TurnStarted) -> State:
     return replace(
         state,
         slot=event.slot,
+        # revision 1 keeps the field empty: its states (and the game documents of its UndoApplied
+        # events) encode exactly as before the field existed
+        acted_this_round=(*state.acted_this_round, card) if state.rules_revision >= 2 else (),
         turn_open=True,
         mouse_turn=MouseTurn(mouse=card) if playing else None,
         minion_turn=MinionTurn(card=card) if card not in state.party else None,
@@ -437,7 +440,12 @@ def _encounter_revealed(state: State, event: ev.EncounterRevealed) -> State:
 @_on(ev.InitiativeTrackReshuffled)
 def _initiative_track_reshuffled(state: State, event: ev.InitiativeTrackReshuffled) -> State:
     cards, current = event.cards, state.turn_card
-    return replace(state, track=cards, slot=cards.index(current) if current in cards else state.slot)
+    return replace(
+        state,
+        track=cards,
+        slot=cards.index(current) if current in cards else state.slot,
+        round_ends_after_turn=state.rules_revision >= 2 and state.turn_open,
+    )
 
 
 @_on(ev.FigureStoodUp)

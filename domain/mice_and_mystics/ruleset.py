@@ -85,7 +85,7 @@ from dicelog.domain.mice_and_mystics.rules.movement import (
     resolve_move_roll,
 )
 from dicelog.domain.mice_and_mystics.rules.setup import Setup, initial_state
-from dicelog.domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import LATE_FIELDS, RULES_REVISION, State
 from dicelog.domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
@@ -260,6 +260,8 @@ class MiceAndMysticsRuleset:
     """The ruleset object registered in ``dicelog.domain.rulesets``."""
 
     name = NAME
+    rules_revision = RULES_REVISION
+    late_fields = LATE_FIELDS
     setup_type = Setup
     state_type = State
     command_type = AnyCommand

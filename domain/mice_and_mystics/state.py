@@ -14,6 +14,19 @@ from dicelog.domain.mice_and_mystics.documents import CarryOver, Sandbox
 
 Phase = Literal["setup", "initiative", "playing", "ended"]
 
+RULES_REVISION = 2
+"""The revision of these rules new games are created with (``GameCreated.rules_revision``). A fix
+that changes play raises it, and the rules keep the older behaviour for games of older revisions, so
+every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
+
+1. as played up to and including the release of 2026-11-23;
+2. an initiative track laid again during a turn (an encounter revealed with no minion card on the
+   track) starts a new round from the top once that turn ends, and no card starts two turns in a
+   round (a minion card removed and laid again waits for the next round) (001 §Determinare l'Ordine
+   di Iniziativa; RULINGS.md, Encounter with no minion card on the track); revision 1 went on from
+   the exploring mouse's new slot, which gave cards two turns in a round or none.
+"""
+
 
 class PlacedTile(Struct, frozen=True, kw_only=True):
     """A room tile on the table, at a grid position (column right, row down)."""
@@ -315,6 +328,15 @@ class State(Struct, frozen=True, kw_only=True):
     content_pack_digest: str | None = None
     """Hex SHA-256 of the content pack's canonical JSON (compact, keys sorted), naming its content; ``None``
     with no pack."""
+    rules_revision: int = 1
+    """The revision of the rules this game is played by (``GameCreated.rules_revision``; see
+    ``RULES_REVISION``)."""
+    round_ends_after_turn: bool = False
+    """True when the initiative track was laid again during the turn under way (rules revision 2): when that
+    turn ends, a new round starts from the top of the new track."""
+    acted_this_round: tuple[str, ...] = ()
+    """The initiative cards that started a turn this round, in order (rules revision 2 never starts a second
+    one: a minion card removed and laid again in the same round waits for the next round)."""
 
     @property
     def turn_card(self) -> str | None:
@@ -326,3 +348,14 @@ class State(Struct, frozen=True, kw_only=True):
 def space_of(state: State, figure: str) -> str | None:
     """The space a figure stands on, if it is on the board."""
     return next((space for space, figures in state.board.items() if figure in figures), None)
+
+
+LATE_FIELDS: dict[str, object] = {
+    "rules_revision": 1,
+    "round_ends_after_turn": False,
+    "acted_this_round": [],
+}
+"""``State`` fields added after games were stored, with their defaults (as JSON): omitted from the
+stored encoding of a state while at these values (``dicelog.domain.core.game.encode_state``), so the
+``UndoApplied`` events and snapshots of older games re-derive byte for byte. Revision 1 games keep
+all three at these values."""

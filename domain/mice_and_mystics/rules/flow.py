@@ -60,11 +60,18 @@ def end_turn(state: State, card: str) -> list[Event]:
 
 
 def _next_turn(state: State) -> list[Event]:
+    """The next card's ``TurnStarted``, or ``RoundStarted`` after the last card, or after a turn
+    during which the track was laid again (rules revision 2: the new order is a new round, from the
+    top, and a card that already took its turn this round is passed over; 001 §Determinare l'Ordine
+    di Iniziativa, RULINGS.md)."""
     slot = -1 if state.slot is None else state.slot
-    if slot + 1 >= len(state.track):
+    following = range(slot + 1, len(state.track))
+    if state.rules_revision >= 2:
+        following = [s for s in following if state.track[s] not in state.acted_this_round]
+    if state.round_ends_after_turn or not following:
         return [RoundStarted(round=state.round + 1)] if state.track else []
-    card = state.track[slot + 1]
-    return [TurnStarted(card=card, slot=slot + 1)]
+    card = state.track[following[0]]
+    return [TurnStarted(card=card, slot=following[0])]
 
 
 def _step(state: State) -> list[Event]:

@@ -34,7 +34,7 @@ from dicelog.domain.mice_and_mystics.rules.placement import place_groups
 from dicelog.domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events
 from dicelog.domain.mice_and_mystics.rules.starting_abilities import begin_tail, check_setup_abilities
 from dicelog.domain.mice_and_mystics.rules.ties import Choices
-from dicelog.domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import RULES_REVISION, State
 
 DECKS_PROVISIONAL = (
     "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
@@ -116,9 +116,15 @@ def initial_state(created: GameCreated) -> State:
     """The state right after ``GameCreated``: the party chosen, nothing on the table yet; with the
     game's content pack, if the setup has one (``packs.setup_pack``: refused if too large or
     inconsistent), which every later state carries so the rules read that content."""
+    if not 1 <= created.rules_revision <= RULES_REVISION:
+        raise RuleBroken(
+            "setup.rules-revision",
+            section=sections.SETUP,
+            detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
+        )
     setup = decode_setup(created.setup)
     pack = setup_pack(setup.content_pack)
-    state = State(chapter=setup.chapter, party=setup.mice)
+    state = State(chapter=setup.chapter, party=setup.mice, rules_revision=created.rules_revision)
     if pack is not None:
         state = replace(state, content_pack=pack[0], content_pack_digest=pack[1])
     lib = library_of(state) if pack is None else pack[2]

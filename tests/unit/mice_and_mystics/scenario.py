@@ -12,17 +12,22 @@ from dicelog.domain.core.commands import Choose, Command
 from dicelog.domain.core.events import DecisionRequested, Event, GameCreated, Seat
 from dicelog.domain.core.game import Game, create, fold, play
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
-from dicelog.domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import RULES_REVISION, State
 
 AT = datetime(2024, 1, 1, tzinfo=UTC)
 PARTY = ("collin", "tilda", "filch", "maginos")
 
 
 def created(
-    mice=PARTY, chapter: str | None = "chapter-1", seats=None, content_pack: dict | None = None
+    mice=PARTY,
+    chapter: str | None = "chapter-1",
+    seats=None,
+    content_pack: dict | None = None,
+    rules_revision: int = RULES_REVISION,
 ) -> GameCreated:
     """A chapter game's ``GameCreated``; with ``content_pack`` (file name -> document) a game of that
-    content (``dicelog.domain.mice_and_mystics.packs``)."""
+    content (``dicelog.domain.mice_and_mystics.packs``); of the current rules unless ``rules_revision``
+    says otherwise."""
     setup = {"mice": list(mice)} | ({"chapter": chapter} if chapter else {})
     setup |= {"content_pack": content_pack} if content_pack is not None else {}
     if seats is None:
@@ -32,6 +37,7 @@ def created(
         setup=msgspec.Raw(json.dumps(setup).encode()),
         seats=seats,
         dice_mode="manual",
+        rules_revision=rules_revision,
     )
 
 
@@ -72,10 +78,12 @@ class Table:
         return [r.payload for r in self.records]
 
 
-def given(*events: Event, mice=PARTY, content_pack: dict | None = None) -> State:
+def given(
+    *events: Event, mice=PARTY, content_pack: dict | None = None, rules_revision: int = RULES_REVISION
+) -> State:
     """The state after ``events``, folded with ``evolve`` from a fresh chapter-1 game (of the
-    content pack ``content_pack``, if given)."""
-    state = RULESET.initial_state(created(mice, content_pack=content_pack))
+    content pack ``content_pack``, if given; of rules revision ``rules_revision``)."""
+    state = RULESET.initial_state(created(mice, content_pack=content_pack, rules_revision=rules_revision))
     for event in events:
         state = RULESET.evolve(state, event)
     return state
@@ -90,6 +98,7 @@ def chapter_1_table(
     track=("filch", "collin", "tilda", "maginos", "rat-warriors"),
     mice=PARTY,
     content_pack: dict | None = None,
+    rules_revision: int = RULES_REVISION,
 ) -> State:
     """Chapter 1 on the table (tiles, mice on GR-6, rats on GR-2/GR-4/GR-13), ``track`` laid, round 1,
     first card's turn started; then ``events``. ``content_pack``: a game created with that pack."""
@@ -115,7 +124,7 @@ def chapter_1_table(
         RoundStarted(round=1),
         TurnStarted(card=track[0], slot=0),
     ]
-    return given(*setup, *events, mice=mice, content_pack=content_pack)
+    return given(*setup, *events, mice=mice, content_pack=content_pack, rules_revision=rules_revision)
 
 
 def fold_events(state: State, events) -> State:

@@ -15,7 +15,7 @@ from dicelog.domain.core.events import (
 )
 from dicelog.domain.mice_and_mystics.chapter_events import CounterCheesePlaced
 from dicelog.domain.mice_and_mystics.choice_events import ChoicesSettled
-from dicelog.domain.mice_and_mystics.commands import Explore
+from dicelog.domain.mice_and_mystics.commands import EndTurn, Explore
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
@@ -27,10 +27,14 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionDefeated,
     RoomEntered,
     RoomTilePlaced,
+    RoundStarted,
     TileFlipped,
+    TurnEnded,
+    TurnStarted,
 )
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, of_type
+from dicelog.domain.mice_and_mystics.state import RULES_REVISION
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, given, of_type
 
 RAT = "rat-warriors"
 MICE = ("filch", "collin", "tilda", "maginos")
@@ -162,3 +166,45 @@ def test_001_esplorare_the_pipes_flip_space_for_a_tinkerer():
     assert Explore(mouse="nez", via="flip") in RULESET.legal_commands(state)
     events, _ = act(state, Explore(mouse="nez", via="flip"))
     assert TileFlipped(tile="pipes", to="sewer-drain-pipe") in events
+
+
+def _explored_and_reshuffled(rules_revision: int):
+    """Filch (slot 0 of the track) explores into the Kitchen with no minion on the track; the
+    encounter's rats join the track, which is laid again with Filch third."""
+    table = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE, rules_revision=rules_revision)
+    _, state = act(table, Explore(mouse="filch", via="E"))
+    _, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
+    _, state = choose(state, "KI-13+KI-14")
+    order = (RAT, "collin", "filch", "tilda", "maginos")
+    _, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
+    assert state.turn_card == "filch" and state.round == 1
+    return state
+
+
+def test_001_determinare_l_ordine_di_iniziativa_a_track_laid_again_starts_a_new_round_from_the_top():
+    """001 §Determinare l'Ordine di Iniziativa (003 «cada vez que uma nova carta de confronto for
+    revelada, a ordem de iniziativa deve ser novamente determinada»): the track laid again mid-turn
+    is a new order; once the exploring mouse's turn ends, a new round starts from slot 1, so no card
+    acts twice in a round (Collin and Filch would have, from Filch's new slot) and none is skipped
+    in it (RULINGS.md, Encounter with no minion card on the track; rules revision 2)."""
+    state = _explored_and_reshuffled(rules_revision=2)
+    assert state.round_ends_after_turn
+    events, state = act(state, EndTurn(mouse="filch"))
+    ended = events.index(TurnEnded(card="filch"))
+    assert events[ended + 1 : ended + 3] == [RoundStarted(round=2), TurnStarted(card=RAT, slot=0)]
+    assert not state.round_ends_after_turn
+
+
+def test_001_determinare_l_ordine_di_iniziativa_rules_revision_1_games_go_on_from_the_new_slot():
+    """Games created under rules revision 1 re-derive as they were played: the round went on from the
+    exploring mouse's new slot (Tilda, below Filch), and verify keeps passing for them."""
+    state = _explored_and_reshuffled(rules_revision=1)
+    assert not state.round_ends_after_turn
+    events, _ = act(state, EndTurn(mouse="filch"))
+    ended = events.index(TurnEnded(card="filch"))
+    assert events[ended + 1] == TurnStarted(card="tilda", slot=3)
+
+
+def test_a_rules_revision_this_build_does_not_know_is_refused():
+    with pytest.raises(RuleBroken, match="setup.rules-revision"):
+        given(rules_revision=RULES_REVISION + 1)
