@@ -24,7 +24,9 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    track) starts a new round from the top once that turn ends, and no card starts two turns in a
    round (a minion card removed and laid again waits for the next round) (001 §Determinare l'Ordine
    di Iniziativa; RULINGS.md, Encounter with no minion card on the track); revision 1 went on from
-   the exploring mouse's new slot, which gave cards two turns in a round or none.
+   the exploring mouse's new slot, which gave cards two turns in a round or none; Chapter 1 is won
+   with every mouse that is not captured on the tree entrance (001 Capitolo 1, Obiettivi del
+   Capitolo), where revision 1 needed no mouse captured.
 """
 
 

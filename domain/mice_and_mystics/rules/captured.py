@@ -59,13 +59,23 @@ def resolve_release(state: State, answer: DecisionMade) -> list[Event]:
 
 
 def chapter_won(state: State) -> bool:
+    """The chapter's goal is met: its goal room clear of minions and every mouse that is not captured
+    on its goal spaces (001 Capitolo 1, Obiettivi del Capitolo: «Liberate il cortile dai Servitori e
+    portate tutti i Topi non Catturati sulla casella di entrata dell'albero»; 003 «levem todos os
+    ratos ... sem ser capturados»). Rules revision 1 read it as "no mouse captured" (RULINGS.md,
+    Chapter 1 victory with a captured mouse)."""
     lib = library_of(state)
     goal = lib.chapters[state.chapter].goal
-    if goal is None or state.captured or goal.tile not in {t.tile for t in state.tiles}:
+    if goal is None or goal.tile not in {t.tile for t in state.tiles}:
+        return False
+    if state.captured and state.rules_revision < 2:
+        return False
+    free = [m for m in state.party if m not in state.captured]
+    if not free:
         return False
     tile = lib.tiles[goal.tile]
     spaces = [s.id for s in tile.spaces if s.feature == goal.feature]
-    on_goal = all(any(m in state.board.get(s, ()) for s in spaces) for m in state.party)
+    on_goal = all(any(m in state.board.get(s, ()) for s in spaces) for m in free)
     clear = not any(is_minion(state, f) for s in tile.spaces for f in state.board.get(s.id, ()))
     return on_goal and clear
 

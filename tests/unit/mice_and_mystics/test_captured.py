@@ -97,3 +97,14 @@ def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_c
     rat_in_yard = FigurePlaced(figure="rat-warriors-9", card=RAT, space="CY-20")
     assert RULESET.outcome(chapter_1_table(courtyard, *on_tree, rat_in_yard)) is None
     assert RULESET.outcome(chapter_1_table(courtyard, *on_tree[:3])) is None
+
+
+def test_chapter_1_won_with_every_mouse_not_captured_on_the_tree_entrance__001_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
+    """001 «portate tutti i Topi non Catturati sulla casella di entrata dell'albero»: a captured mouse
+    does not stop the others' victory (rules revision 2); revision 1 games keep "no mouse captured"."""
+    courtyard = RoomTilePlaced(tile="courtyard", column=2, row=1)
+    on_tree = [FigurePlaced(figure=m, card=m, space="CY-1") for m in MICE[1:]]
+    captured = MouseCaptured(mouse=MICE[0])
+    assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree)) == "victory"
+    assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree[1:])) is None  # one free mouse away
+    assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree, rules_revision=1)) is None
