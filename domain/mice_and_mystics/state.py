@@ -26,7 +26,8 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    di Iniziativa; RULINGS.md, Encounter with no minion card on the track); revision 1 went on from
    the exploring mouse's new slot, which gave cards two turns in a round or none; Chapter 1 is won
    with every mouse that is not captured on the tree entrance (001 Capitolo 1, Obiettivi del
-   Capitolo), where revision 1 needed no mouse captured.
+   Capitolo), where revision 1 needed no mouse captured; the Roach Master calms greedy roaches on
+   its tile (003 «no mesmo bloco»), where revision 1 read its space.
 """
 
 

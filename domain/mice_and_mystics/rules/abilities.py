@@ -2,7 +2,7 @@
 
 - Roaches, Steal: each wound a roach deals to a mouse with cheese removes 1 cheese instead; once the
   stash is empty, wounds are taken normally. A greedy roach's stolen cheese goes to the wheel
-  (otherwise it is discarded); roaches on the Roach Master's space are never greedy.
+  (otherwise it is discarded); roaches on the Roach Master's tile are never greedy.
 - Spider and Vanestra's Sting, Poison: every wound is a poison wound (the Poison Master takes
   normal wounds instead). Cave Centipede, Stun; Vanestra's Web / Charm: a wounded mouse is stunned,
   webbed or charmed. Tilda's Empathetic Power: 1 cheese when another mouse of her room gets one of
@@ -48,10 +48,18 @@ def _has(state: State, figure: str, ability: str) -> bool:
 
 
 def is_greedy(state: State, figure: str) -> bool:
+    """A greedy roach, unless the Roach Master stands on its tile (001 Conquiste Personali; 003 «no
+    mesmo bloco», 002 «sur la même tuile»; facts.md). Rules revision 1 read "on its space"."""
     master = state.achievements.get(ROACH_MASTER)
-    return figure in state.greedy and not (
-        master is not None and space_of(state, master) == space_of(state, figure)
-    )
+    if figure not in state.greedy or master is None:
+        return figure in state.greedy
+    here, there = space_of(state, master), space_of(state, figure)
+    if here is None or there is None:
+        return True
+    if state.rules_revision < 2:
+        return here != there
+    tile_of = library_of(state).space_tile
+    return tile_of.get(here) != tile_of.get(there)
 
 
 def ignores_cheese(state: State, figure: str) -> bool:

@@ -3,7 +3,7 @@
 - Cheese Master: first mouse to roll 3+ cheese in one attack or defense roll. End marker +1 page;
   from its next roll on, each of its defense rolls showing cheese gives every active mouse 1 cheese.
 - Roach Master: first mouse to defeat 4 roaches in one encounter. End marker +1; roaches on its
-  space are never greedy (``abilities.is_greedy``).
+  tile are never greedy (``abilities.is_greedy``; on its space in rules revision 1).
 - Poison Master: first mouse captured holding a poison wound. Its poison wounds are normal wounds
   from then on (``abilities.on_mouse_hit``).
 - Escape Artist: first mouse captured twice in the chapter. End marker +1; a third capture frees it

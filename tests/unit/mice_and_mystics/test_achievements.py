@@ -6,12 +6,15 @@ from dicelog.domain.mice_and_mystics.events import (
     AttackRolled,
     CheeseGained,
     EndMarkerMoved,
+    FigurePlaced,
     HourglassAdvanced,
     MouseCaptured,
     MouseReleased,
     MouseWounded,
     RoachDefeatedCounted,
+    RoachesTurnedGreedy,
 )
+from dicelog.domain.mice_and_mystics.rules.abilities import is_greedy
 from dicelog.domain.mice_and_mystics.rules.achievements import on_defeat
 from dicelog.domain.mice_and_mystics.rules.combat import wound_mouse
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
@@ -82,3 +85,20 @@ def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__001_conq
     )
     assert minion_defense_dice(state, "collin", "spider-1") == 2
     assert minion_defense_dice(state, "tilda", "spider-1") == 3
+
+
+def test_roach_master_keeps_greedy_roaches_on_the_same_tile_calm__001_conquiste_personali():
+    """003 «no mesmo bloco», 002 «sur la même tuile» (facts.md: "roaches on the achiever's tile"):
+    a greedy roach anywhere on the Roach Master's tile is not greedy; elsewhere it is. Rules
+    revision 1 games keep the earlier reading, the same space."""
+    greedy_roach = (
+        AchievementEarned(mouse="filch", achievement="roach-master"),
+        FigurePlaced(figure="roaches-1", card="roaches", space="GR-2"),  # Filch is on GR-6, same tile
+        FigurePlaced(figure="roaches-2", card="roaches", space="TE-2"),  # the Tunnel Entrance
+        RoachesTurnedGreedy(figures=("roaches-1", "roaches-2")),
+    )
+    state = chapter_1_table(*greedy_roach)
+    assert not is_greedy(state, "roaches-1")
+    assert is_greedy(state, "roaches-2")
+    old = chapter_1_table(*greedy_roach, rules_revision=1)
+    assert is_greedy(old, "roaches-1") and is_greedy(old, "roaches-2")
