@@ -27,7 +27,9 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    the exploring mouse's new slot, which gave cards two turns in a round or none; Chapter 1 is won
    with every mouse that is not captured on the tree entrance (001 Capitolo 1, Obiettivi del
    Capitolo), where revision 1 needed no mouse captured; the Roach Master calms greedy roaches on
-   its tile (003 «no mesmo bloco»), where revision 1 read its space.
+   its tile (003 «no mesmo bloco»), where revision 1 read its space; a party item drawn in a search
+   goes to the party stash at once (001 §Oggetti del Gruppo), where revision 1 offered keep or
+   discard.
 """
 
 

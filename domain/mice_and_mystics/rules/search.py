@@ -82,8 +82,11 @@ def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
 
 
 def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
-    """An event card resolves at once (``scrolls.resolve_event``); any other card asks keep or
-    discard: ``[DecisionRequested(search-keep, ("keep", "discard"))]`` (001 §Ricerca)."""
+    """An event card resolves at once (``scrolls.resolve_event``); a party item goes to the party
+    stash (``[PartyItemGained]``: 001 §Oggetti del Gruppo, «Quando peschi questa carta, aggiungi il
+    segnalino ... al Forziere del Gruppo»; rules revision 1 asked keep or discard for it too); any
+    other card asks keep or discard: ``[DecisionRequested(search-keep, ("keep", "discard"))]``
+    (001 §Ricerca)."""
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a search draw outside a mouse's turn")
     mouse = state.mouse_turn.mouse
@@ -94,6 +97,10 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     # 001 §Ricerca: an event is resolved, never kept or traded for cheese
     if is_event(lib, state.last_drawn[0]):
         return resolve_event(mouse, state.last_drawn[0])
+    if state.rules_revision >= 2 and card_type(lib, state.last_drawn[0]) == "party-item":
+        from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
+
+        return [PartyItemGained(mouse=mouse, card=state.last_drawn[0])]
     full = (
         pack_load(lib, state.pack.get(mouse, ())) >= PACK_LIMIT
         and card_type(lib, state.last_drawn[0]) not in NO_ROOM

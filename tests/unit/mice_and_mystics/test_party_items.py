@@ -5,7 +5,7 @@ facts.md §5)."""
 import pytest
 
 from dicelog.domain.core.errors import RuleBroken
-from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
+from dicelog.domain.core.events import CardsDrawn, RollRequested
 from dicelog.domain.mice_and_mystics.chapter_events import SearchDeckShuffled
 from dicelog.domain.mice_and_mystics.commands import (
     Catapult,
@@ -67,10 +67,7 @@ def test_a_party_item_found_by_search_goes_to_the_party_stash_even_with_a_full_p
     events, state = answer(
         state, CardsDrawn(reason="search", deck="search", cards=("grapes",), source="manual")
     )
-    assert events == [
-        DecisionRequested(decision="search-keep", options=("keep", "discard"), piece="filch", default="keep")
-    ]
-    events, state = answer(state, DecisionMade(decision="search-keep", option="keep", by="north"))
+    # no keep-or-discard decision: the token goes to the stash (rules revision 2)
     assert events == [PartyItemGained(mouse="filch", card="grapes")]
     assert state.party_items == ("grapes",) and "grapes" not in state.pack["filch"]
 

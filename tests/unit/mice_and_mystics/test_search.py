@@ -27,7 +27,7 @@ from dicelog.domain.mice_and_mystics.events import (
     SearchFailed,
     SearchSucceeded,
 )
-from dicelog.domain.mice_and_mystics.item_events import PackCardDiscarded
+from dicelog.domain.mice_and_mystics.item_events import PackCardDiscarded, PartyItemGained
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, roll
 
@@ -165,3 +165,18 @@ def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_d
     ]
     _, state = choose(state, "search-card-01")
     assert state.pack["nez"] == ("search-card-02", "search-card-03", "toothpick")
+
+
+def test_a_drawn_party_item_goes_to_the_party_stash__001_oggetti_del_gruppo():
+    """001 §Oggetti del Gruppo: «Quando peschi questa carta, aggiungi il segnalino ... al Forziere del
+    Gruppo»: no keep-or-discard choice, so no cheese for it (rules revision 2). Revision 1 games
+    asked keep or discard, as they were played."""
+    _, state = act(chapter_1_table(DECK), Search(mouse="filch"))
+    _, state = roll(state, 5)
+    events, state = drawn(state, "dinner-fork")
+    assert events == [PartyItemGained(mouse="filch", card="dinner-fork")]
+    assert state.party_items == ("dinner-fork",) and not state.pack.get("filch")
+    _, old = act(chapter_1_table(DECK, rules_revision=1), Search(mouse="filch"))
+    _, old = roll(old, 5)
+    events, _ = drawn(old, "dinner-fork")
+    assert [type(e) for e in events] == [DecisionRequested]
