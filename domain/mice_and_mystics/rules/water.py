@@ -66,11 +66,25 @@ def check_can_leave_water(state: State, mouse: str) -> None:
     check_not_held(state, mouse, here)
 
 
+def against_current(state: State, here: str, there: str) -> bool:
+    """Whether stepping from water space ``here`` to water space ``there`` goes against ``here``'s
+    current (003 §Movendo-se na água: «O rato que se mover na água não pode ir contra a direção da
+    correnteza»; rules revision 2). A step across the current, or out of the water, is not against
+    it (RULINGS.md, Mousetraps and water)."""
+    lib = library_of(state)
+    flow = lib.spaces[here].current
+    if state.rules_revision < 2 or flow is None or not lib.spaces[there].water:
+        return False
+    dx, dy = STEP[flow]
+    (x0, y0), (x1, y1) = lib.spaces[here].centre, lib.spaces[there].centre
+    return dx * (x1 - x0) + dy * (y1 - y0) < 0
+
+
 def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
     """Leave water to ``cmd.space``, adjacent (or linked by the Fishhook & Thread): to water,
     ``MouseMoved`` (cost 1); to a dry space, ``LeavingWaterStarted`` and a ``leave-water`` roll of one
     die plus one per mouse there (001 §Muoversi nell'Acqua). Errors: ``check_can_leave_water``;
-    ``water.not-adjacent``."""
+    ``water.not-adjacent``; ``water.against-current`` (``against_current``)."""
     check_can_leave_water(state, cmd.mouse)
     here = space_of(state, cmd.mouse)
     if here is None:
@@ -80,6 +94,12 @@ def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
     if cmd.space not in dict(steps) or not can_enter(state, cmd.space, "small", ignoring=cmd.mouse):
         raise RuleBroken(
             "water.not-adjacent", section=sections.WATER, detail=f"{cmd.space} cannot be reached from {here}"
+        )
+    if against_current(state, here, cmd.space):
+        raise RuleBroken(
+            "water.against-current",
+            section=sections.WATER,
+            detail=f"{cmd.space} is against the current of {here}",
         )
     if lib.spaces[cmd.space].water:
         return [MouseMoved(mouse=cmd.mouse, origin=here, path=(cmd.space,), cost=1)]
@@ -112,7 +132,9 @@ def legal_leave_water(state: State, mouse: str) -> list[Command]:
     # Fishhook & Thread counts as adjacent
     steps = (*mouse_neighbours(library_of(state), here), *linked(state, here))
     return [
-        LeaveWater(mouse=mouse, space=s) for s in dict(steps) if can_enter(state, s, "small", ignoring=mouse)
+        LeaveWater(mouse=mouse, space=s)
+        for s in dict(steps)
+        if can_enter(state, s, "small", ignoring=mouse) and not against_current(state, here, s)
     ]
 
 

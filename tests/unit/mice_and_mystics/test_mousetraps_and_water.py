@@ -279,3 +279,17 @@ def test_000_topi_catturati_a_current_capture_counts_for_escape_artist():
         TurnEnded(card="filch"),
     ]
     assert "filch" not in state.captured and "filch" in state.board["SW-3"]
+
+
+def test_003_movendo_se_na_agua_a_mouse_in_water_cannot_move_against_the_current():
+    """003 «O rato que se mover na água não pode ir contra a direção da correnteza» (rules revision
+    2): from SW-7 (current west) Filch may step to SW-6, not to SW-8 upstream; the banks stay open.
+    Revision 1 games allowed it, as they were played."""
+    state = sewer_table("SW-7")
+    with pytest.raises(RuleBroken, match="water.against-current"):
+        RULESET.decide(state, LeaveWater(mouse="filch", space="SW-8"))
+    spaces = {c.space for c in leave_water_commands(state)}
+    assert "SW-8" not in spaces and {"SW-6", "SW-2", "SW-12"} <= spaces
+    assert RULESET.decide(state, LeaveWater(mouse="filch", space="SW-6"))
+    old = chapter_1_table(FigurePlaced(figure="filch", card="filch", space="SW-7"), rules_revision=1)
+    assert RULESET.decide(old, LeaveWater(mouse="filch", space="SW-8"))
