@@ -29,7 +29,9 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    Capitolo), where revision 1 needed no mouse captured; the Roach Master calms greedy roaches on
    its tile (003 «no mesmo bloco»), where revision 1 read its space; a party item drawn in a search
    goes to the party stash at once (001 §Oggetti del Gruppo), where revision 1 offered keep or
-   discard; a mouse in water cannot step against the current (003 §Movendo-se na água).
+   discard; a mouse in water cannot step against the current (003 §Movendo-se na água); a ranged
+   minion that sees no mouse walks the shortest path until it sees one, with no move roll (000
+   §Muovere i Servitori con Armi a Distanza).
 """
 
 

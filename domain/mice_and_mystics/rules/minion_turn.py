@@ -5,13 +5,14 @@ Every figure of the card acts in turn, the nearest to the mice first. Melee: a f
 mouse's space does not move; otherwise one die is rolled and it moves the die's move number along
 the shortest path toward the nearest mouse (ties: the mouse higher on the track), getting as close
 as it can when the mouse's space is full; then it attacks a mouse on its space or an adjacent one.
-Ranged: it moves only when it sees no mouse, and stops as soon as it sees one; it attacks a mouse
-it sees. Target: the nearest mouse not yet attacked this turn; ties (or, when every mouse it can
-attack was already attacked, regardless of distance) the mouse higher on the track (000 l.21-22;
-003 "ou se todos foram neste turno"). Minions ignore water, yellow and red lines and traps when moving. Where
-several spaces are equally close, the first in space order is taken (RULINGS.md). A Rat starting on
-the grapes' space with no mouse there does not move and throws them instead of attacking
-(``grapes.rat_throw``; 001 §Uva come Arma).
+Ranged: it moves only when it sees no mouse, with no roll: as far along the shortest path toward
+the nearest mouse as it needs, stopping as soon as it sees one (rules revision 2; revision 1 rolled
+the die for it too); it attacks a mouse it sees. Target: the nearest mouse not yet attacked this
+turn; ties (or, when every mouse it can attack was already attacked, regardless of distance) the
+mouse higher on the track (000 l.21-22; 003 "ou se todos foram neste turno"). Minions ignore water,
+yellow and red lines and traps when moving. Where several spaces are equally close, the first in
+space order is taken (RULINGS.md). A Rat starting on the grapes' space with no mouse there does not
+move and throws them instead of attacking (``grapes.rat_throw``; 001 §Uva come Arma).
 """
 
 from __future__ import annotations
@@ -155,9 +156,29 @@ def _move_step(state: State, figure: str, here: str) -> list[Event]:
         return [MinionMoved(figure=figure, origin=here, path=(), reason="sees a mouse")]
     if not ranged and _has_mouse(state, here):
         return [MinionMoved(figure=figure, origin=here, path=(), reason="starts on a mouse's space")]
-    if target_mouse(state, here) is None:
+    mouse = target_mouse(state, here)
+    if mouse is None:
         return [MinionMoved(figure=figure, origin=here, path=(), reason="no mouse to move toward")]
+    if ranged and state.rules_revision >= 2:
+        # 000/001 §Muovere i Servitori con Armi a Distanza: «dovrà usare tutto il movimento
+        # necessario per seguire il percorso più breve verso il Topo più vicino»: no movement roll
+        return [
+            MinionMoved(figure=figure, origin=here, path=_until_it_sees(state, figure, mouse, ALL_THE_WAY))
+        ]
     return [RollRequested(reason="minion-move", dice=1)]
+
+
+ALL_THE_WAY = 1_000
+"""Steps a ranged minion that sees no mouse may take (rules revision 2): as many as it needs."""
+
+
+def _until_it_sees(state: State, figure: str, mouse: str, steps: int) -> tuple[str, ...]:
+    """The shortest path toward ``mouse`` (at most ``steps``), cut at the first space from which the
+    ranged ``figure`` sees a mouse (000 «Non appena sarà in grado di vedere un Topo, smetterà di
+    muoversi»)."""
+    path = path_toward(state, figure, mouse, steps)
+    seen = next((i for i, s in enumerate(path) if _sees_a_mouse(state, s)), None)
+    return path if seen is None else path[: seen + 1]
 
 
 def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
@@ -175,10 +196,11 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
             after = evolve(after, event)
         return moved + (bait.eaten(after, figure, path[-1]) if path else [])
     mouse = target_mouse(state, here)
-    path = path_toward(state, figure, mouse, MOVE_NUMBER[answer.faces[0]]) if mouse else ()
-    if library_of(state).minions[state.minion_turn.card].attack == "ranged":
-        seen = next((i for i, s in enumerate(path) if _sees_a_mouse(state, s)), None)
-        path = path if seen is None else path[: seen + 1]
+    steps = MOVE_NUMBER[answer.faces[0]]
+    if mouse is not None and library_of(state).minions[state.minion_turn.card].attack == "ranged":
+        path = _until_it_sees(state, figure, mouse, steps)  # rules revision 1 rolled for a ranged minion
+    else:
+        path = path_toward(state, figure, mouse, steps) if mouse else ()
     return [MinionMoved(figure=figure, origin=here, path=path)]
 
 

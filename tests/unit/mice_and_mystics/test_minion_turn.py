@@ -20,7 +20,7 @@ from dicelog.domain.mice_and_mystics.events import (
     RoomTilePlaced,
 )
 from dicelog.domain.mice_and_mystics.rules.flow import proceed
-from dicelog.domain.mice_and_mystics.state import space_of
+from dicelog.domain.mice_and_mystics.state import RULES_REVISION, space_of
 from tests.unit.mice_and_mystics.scenario import chapter_1_table, fold_events, roll
 
 RAT, ELITE = "rat-warriors", "elite-rat-warriors"
@@ -38,8 +38,8 @@ def minion(card, n, space):
     return FigurePlaced(figure=f"{card}-{n}", card=card, space=space)
 
 
-def start(*events, track=(RAT, "filch", "collin", "tilda", "maginos")):
-    state = chapter_1_table(*events, track=track)
+def start(*events, track=(RAT, "filch", "collin", "tilda", "maginos"), rules_revision=RULES_REVISION):
+    state = chapter_1_table(*events, track=track, rules_revision=rules_revision)
     more = proceed(state)
     return more, fold_events(state, more)
 
@@ -148,9 +148,22 @@ def test_minion_ranged_that_sees_a_mouse_does_not_move_and_shoots_with_bows__000
     assert events[0] == AttackRolled(attacker="elite-rat-warriors-1", target="filch", hits=2)
 
 
-def test_minion_ranged_that_sees_no_mouse_moves_and_stops_as_soon_as_it_sees_one__000_muovere_i_servitori_con_armi_a_distanza():  # noqa: E501
+def test_minion_ranged_that_sees_no_mouse_walks_the_shortest_path_until_it_sees_one_without_a_roll__000_muovere_i_servitori_con_armi_a_distanza():  # noqa: E501
+    """000/001 «dovrà usare tutto il movimento necessario per seguire il percorso più breve verso il
+    Topo più vicino. Non appena sarà in grado di vedere un Topo, smetterà di muoversi»: no movement
+    roll (rules revision 2)."""
     setup = (minion(ELITE, 1, "KT-1"), at("KT-11", "filch"))
     events, state = start(*setup, track=(ELITE, "filch", "collin", "tilda", "maginos", RAT))
+    assert not [e for e in events if isinstance(e, RollRequested) and e.reason == "minion-move"]
+    moved = next(e for e in events if isinstance(e, MinionMoved))
+    assert moved.origin == "KT-1" and moved.path and moved.path[-1] == space_of(state, "elite-rat-warriors-1")
+    assert AttackDeclared(attacker="elite-rat-warriors-1", target="filch", ranged=True, dice=3) in events
+
+
+def test_minion_ranged_that_sees_no_mouse_rolled_to_move_in_rules_revision_1__000_muovere_i_servitori_con_armi_a_distanza():  # noqa: E501
+    setup = (minion(ELITE, 1, "KT-1"), at("KT-11", "filch"))
+    track = (ELITE, "filch", "collin", "tilda", "maginos", RAT)
+    events, state = start(*setup, track=track, rules_revision=1)
     assert events[-1] == RollRequested(reason="minion-move", dice=1)
     events, state = roll(state, 3)
     moved = events[0]
