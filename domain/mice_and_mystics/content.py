@@ -393,6 +393,11 @@ class RoomRule(Data, kw_only=True):
     rule: str
     """Id of the room rule the rules apply (``crow``, ``tree-entrance``, ``counter-cheese``,
     ``miz-maggie``, ``leaving-the-sewer``)."""
+    provisional: bool = False
+    """Whether what dicelog plays for this rule is not fully in the rule sources (a garbled or cut
+    transcript completed by a ruling); ``provisional_reason`` says what, and RULINGS.md has the ruling."""
+    provisional_reason: str = ""
+    """Why the rule is provisional: which part the sources lack; empty when it is not provisional."""
 
 
 class Chapter(Data, kw_only=True):

@@ -68,6 +68,22 @@ def test_one_chapter_by_id(client):
     assert r.json()["start_space"] == "GR-6" and r.json()["provisional"] is True
 
 
+def test_chapter_1_room_rules_the_sources_leave_incomplete_are_marked_provisional(client):
+    """Issue 10, item 10: the Kitchen counter (start count, roaches while cheese is on it) and Leaving
+    the Sewer are garbled or cut in 001 and 003: served as provisional, with the reason; the rules the
+    sources state in full are not."""
+    rules = {r["rule"]: r for r in client.get("/content/chapters/chapter-1").json()["room_rules"]}
+    assert {name for name, rule in rules.items() if rule.get("provisional")} == {
+        "counter-cheese",
+        "leaving-the-sewer",
+    }
+    assert "RULINGS.md, Kitchen counter cheese" in rules["counter-cheese"]["provisional_reason"]
+    assert "RULINGS.md, Leaving the Sewer" in rules["leaving-the-sewer"]["provisional_reason"]
+    cards = client.get("/content/search-cards").json()
+    treasure = next(c for c in cards if c["id"] == "tinkerers-treasure")
+    assert "inferred" not in treasure["provisional_reason"] and "Fabbro" in treasure["provisional_reason"]
+
+
 @pytest.mark.parametrize("path", ["/content/tiles/99", "/content/tiles/0", "/content/chapters/chapter-99"])
 def test_unknown_tiles_and_chapters_are_404_problems(client, path):
     r = client.get(path)
