@@ -31,7 +31,8 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    goes to the party stash at once (001 §Oggetti del Gruppo), where revision 1 offered keep or
    discard; a mouse in water cannot step against the current (003 §Movendo-se na água); a ranged
    minion that sees no mouse walks the shortest path until it sees one, with no move roll (000
-   §Muovere i Servitori con Armi a Distanza).
+   §Muovere i Servitori con Armi a Distanza); small melee minions left over an even spread go to
+   the entrances nearest the mice (003 «mais próximos aos ratos»).
 """
 
 

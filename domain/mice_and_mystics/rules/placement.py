@@ -9,10 +9,14 @@
    figures of one card are interchangeable, so the tie is one decision ``large-minion-entrances``:
    which of the k tied entrances take the r < k figures left (options: the r-entrance sets).
 3. Small melee minions: the remaining free entrances, spread as evenly as possible ("i giocatori
-   scelgono quelle che preferiscono. Cercate di suddividere ... il più equamente possibile"). The
-   spread counts every small melee figure of one placement (``place_groups``: all cards of an
-   encounter, a summon or a room's setup), each entrance up to its room; card by card, the decision
-   ``melee-minion-entrances`` is which entrances take one figure more (options: the sets).
+   scelgono quelle che preferiscono. Cercate di suddividere ... il più equamente possibile"), the
+   entrances nearest the mice first (003 «coloque todos os lacaios pequenos nos espaços de entrada
+   ... (não cheios) mais próximos aos ratos ... Tente espalhar os lacaios o máximo possível»; 002
+   «sur les cases non remplies les plus proches des souris»). The spread counts every small melee
+   figure of one placement (``place_groups``: all cards of an encounter, a summon or a room's
+   setup), each entrance up to its room; the figures left over an even spread go to the entrances
+   nearest the mice; card by card, the decision ``melee-minion-entrances`` is which of the entrances
+   tied at the deciding distance take one figure more (options: the sets).
 
 An option naming several entrances joins their space ids with ``+`` in tile order (``GR-2+GR-13``).
 Every decision's default is the first option in tile order (what this module did before the ties
@@ -149,12 +153,31 @@ def _melee(
     quota = adds(level)
     left = n - sum(quota.values())
     more = [e for e in free if have[e] <= level < have[e] + room[e]]
-    if 0 < left < len(more):
-        extra = choices.pick(
-            MELEE_ENTRANCES, _sets(more, left), JOIN.join(more[:left]), subject=card, count=n
-        ).split(JOIN)
-    else:
+    if state.rules_revision < 2:  # rules revision 1: any spread of the figures left (RULINGS.md)
         extra = more[:left]
+        if 0 < left < len(more):
+            extra = choices.pick(
+                MELEE_ENTRANCES, _sets(more, left), JOIN.join(more[:left]), subject=card, count=n
+            ).split(JOIN)
+        for entrance in extra:
+            quota[entrance] += 1
+        rounds = max((have[e] + quota[e] for e in free), default=0)
+        return [e for i in range(rounds) for e in free if have[e] <= i < have[e] + quota[e]]
+    dist = _distances(state)
+    more.sort(key=lambda e: dist.get(e, FAR))
+    extra = more[:left]
+    if 0 < left < len(more):
+        # the nearest to the mice take the figures left (003 «mais próximos aos ratos», 002 «les
+        # plus proches des souris»); the players choose only among entrances at the same distance
+        cut = dist.get(more[left - 1], FAR)
+        sure = [e for e in more if dist.get(e, FAR) < cut]
+        tied = [e for e in free if e in more and dist.get(e, FAR) == cut]
+        r = left - len(sure)
+        if r < len(tied):
+            tied = choices.pick(
+                MELEE_ENTRANCES, _sets(tied, r), JOIN.join(tied[:r]), subject=card, count=n
+            ).split(JOIN)
+        extra = sure + tied[:r]
     for entrance in extra:
         quota[entrance] += 1
     rounds = max((have[e] + quota[e] for e in free), default=0)

@@ -149,13 +149,13 @@ def test_guard_room_special_summon_is_two_rat_warriors__001_capitolo_1_evocazion
     state = chapter_1_table(
         CheeseAddedToWheel(count=6, reason="test"), track=("filch", "collin", "tilda", "maginos")
     )
-    asked = summon(state)  # 2 rat warriors for 3 entrances holding one each: the players choose which 2
+    # 2 rat warriors for 3 entrances holding one each: GR-2 is nearest the mice (1 space from GR-6),
+    # GR-4 and GR-13 tie at 3: the players choose which takes the second (003 «mais próximos aos ratos»)
+    asked = summon(state)
     assert asked[-1] == DecisionRequested(
-        decision="melee-minion-entrances",
-        options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
-        default="GR-2+GR-4",
+        decision="melee-minion-entrances", options=("GR-4", "GR-13"), default="GR-4"
     )
-    events, _ = choose(fold_events(state, asked), "GR-2+GR-4")
+    events, _ = choose(fold_events(state, asked), "GR-4")
     placed = [e for e in events if isinstance(e, FigurePlaced)]
     assert [(e.card, e.space) for e in placed] == [("rat-warriors", "GR-2"), ("rat-warriors", "GR-4")]
 

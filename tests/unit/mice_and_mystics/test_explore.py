@@ -14,7 +14,6 @@ from dicelog.domain.core.events import (
     ShuffleRequested,
 )
 from dicelog.domain.mice_and_mystics.chapter_events import CounterCheesePlaced
-from dicelog.domain.mice_and_mystics.choice_events import ChoicesSettled
 from dicelog.domain.mice_and_mystics.commands import EndTurn, Explore
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
@@ -34,7 +33,7 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from dicelog.domain.mice_and_mystics.state import RULES_REVISION
-from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, choose, given, of_type
+from tests.unit.mice_and_mystics.scenario import act, answer, chapter_1_table, given, of_type
 
 RAT = "rat-warriors"
 MICE = ("filch", "collin", "tilda", "maginos")
@@ -83,19 +82,13 @@ def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_e
 def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_cards__001_incontri():
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
-    # 2 rat warriors on 3 free entrances: the players choose which 2 (001 §Collocare i Servitori, 3)
-    assert events[-1] == DecisionRequested(
-        decision="melee-minion-entrances",
-        options=("KI-1+KI-13", "KI-1+KI-14", "KI-13+KI-14"),
-        default="KI-1+KI-13",
-    )
-    events, state = choose(state, "KI-13+KI-14")
-    assert events[:2] == [
-        ChoicesSettled(context="encounter", choices=("KI-13+KI-14",)),
-        EncounterRevealed(card="standard-1", page=1),
-    ]
+    # 2 rat warriors on 3 free entrances: the two nearest the mice on KI-8, KI-14 (1 space) and KI-1
+    # (2), not KI-13 (5): nothing to ask (001 §Collocare i Servitori, 3; 003 «mais próximos aos ratos»;
+    # rules revision 2)
+    assert not of_type(events, DecisionRequested)
+    assert EncounterRevealed(card="standard-1", page=1) in events
     placed = of_type(events, FigurePlaced)
-    assert [(e.card, e.space) for e in placed] == [(RAT, "KI-13"), (RAT, "KI-14")]
+    assert [(e.card, e.space) for e in placed] == [(RAT, "KI-1"), (RAT, "KI-14")]
     assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, RAT))
     events, state = answer(
         state,
@@ -126,7 +119,6 @@ def test_001_determinare_l_ordine_di_iniziativa_born_to_lead_not_when_collin_is_
     first space."""
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     _, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
-    _, state = choose(state, "KI-13+KI-14")
     order = ("collin", RAT, "filch", "tilda", "maginos")
     events, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
     assert events == [InitiativeTrackReshuffled(cards=order)]
@@ -174,7 +166,6 @@ def _explored_and_reshuffled(rules_revision: int):
     table = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE, rules_revision=rules_revision)
     _, state = act(table, Explore(mouse="filch", via="E"))
     _, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
-    _, state = choose(state, "KI-13+KI-14")
     order = (RAT, "collin", "filch", "tilda", "maginos")
     _, state = answer(state, CardsShuffled(reason="encounter-initiative", order=order))
     assert state.turn_card == "filch" and state.round == 1
@@ -208,3 +199,16 @@ def test_001_determinare_l_ordine_di_iniziativa_rules_revision_1_games_go_on_fro
 def test_a_rules_revision_this_build_does_not_know_is_refused():
     with pytest.raises(RuleBroken, match="setup.rules-revision"):
         given(rules_revision=RULES_REVISION + 1)
+
+
+def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions__001_collocare_i_servitori():
+    """Revision 1 placed the figures left over an even spread on any entrances (the players' choice,
+    default the first in tile order); its games re-derive that way."""
+    table = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE, rules_revision=1)
+    _, state = act(table, Explore(mouse="filch", via="E"))
+    events, _ = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
+    assert events[-1] == DecisionRequested(
+        decision="melee-minion-entrances",
+        options=("KI-1+KI-13", "KI-1+KI-14", "KI-13+KI-14"),
+        default="KI-1+KI-13",
+    )

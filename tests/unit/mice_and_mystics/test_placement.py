@@ -4,6 +4,10 @@ ci sono più Entrate disponibili, i giocatori scelgono quelle che preferiscono. 
 questi Servitori con Arma da Mischia il più equamente possibile").
 
 Guard Room entrances: GR-2 (1 step from the start space GR-6), GR-4 and GR-13 (3 steps each).
+Small melee minions go on the entrances nearest the mice (003 «coloque todos os lacaios pequenos nos
+espaços de entrada ... (não cheios) mais próximos aos ratos ... Tente espalhar»; 002 «les plus
+proches des souris»): the players choose only among entrances at the same distance. ``EVEN``: a
+mouse on each entrance, so all three are at distance 0.
 """
 
 import json
@@ -31,6 +35,7 @@ from dicelog.domain.mice_and_mystics.rules.placement import next_figure_id, plac
 from dicelog.domain.mice_and_mystics.rules.summoning import summon
 from dicelog.domain.mice_and_mystics.rules.ties import TIE_DECISIONS, Choices, Undecided
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
+from dicelog.domain.mice_and_mystics.state import RULES_REVISION
 from tests.unit.mice_and_mystics.scenario import AT, PARTY, chapter_1_table, choose, fold_events, of_type
 
 RAT, ROACH, ELITE, SPIDER = "rat-warriors", "roaches", "elite-rat-warriors", "spider"
@@ -45,6 +50,12 @@ NO_RATS = (
 def empty_guard_room(*events):
     """Chapter 1 table, mice on GR-6, no minion on the board; then ``events``."""
     return chapter_1_table(*NO_RATS, *events, track=MICE)
+
+
+def even():
+    """Mice on GR-2, GR-4 and GR-13 (two on GR-13): every entrance at distance 0 from the mice."""
+    spaces = ("GR-2", "GR-4", "GR-13", "GR-13")
+    return tuple(FigurePlaced(figure=m, card=m, space=sp) for m, sp in zip(MICE, spaces, strict=True))
 
 
 def mice_on(space):
@@ -67,8 +78,9 @@ def spaces_of(events):
 
 
 def old_place(state, card, count, tile):
-    """The placement before ties were asked (first entrance in tile order): the reference the
-    defaults must reproduce."""
+    """One figure at a time: large ones on the nearest entrance, ranged on the farthest, melee on the
+    one with the fewest of this placement, then the nearest the mice; then the first in tile order:
+    the reference the defaults must reproduce."""
     minion, events, placed = library().minions[card], [], {}
     for _ in range(min(count, available(state, card))):
         entrances = [
@@ -85,7 +97,7 @@ def old_place(state, card, count, tile):
         elif minion.attack == "ranged":
             space = min(entrances, key=lambda s: (s.capacity != "unlimited", -dist.get(s.id, 10_000))).id
         else:
-            space = min(entrances, key=lambda s: placed.get(s.id, 0)).id
+            space = min(entrances, key=lambda s: (placed.get(s.id, 0), dist.get(s.id, 10_000))).id
         event = FigurePlaced(figure=next_figure_id(state, card), card=card, space=space)
         placed[space] = placed.get(space, 0) + 1
         state = RULESET.evolve(state, event)
@@ -148,7 +160,8 @@ def test_001_collocare_i_servitori_equidistant_nearest_free_entrances_are_a_deci
 
 
 def test_001_collocare_i_servitori_three_roaches_on_two_entrances_the_players_choose_which_takes_two():
-    state = empty_guard_room(*figures(SPIDER, "GR-4"))  # a large minion fills GR-4
+    # mice on GR-10: GR-2 and GR-13 both 2 steps away; a large minion fills GR-4
+    state = empty_guard_room(*mice_on("GR-10"), *figures(SPIDER, "GR-4"))
     assert asked(state, ROACH, 3) == DecisionRequested(
         decision="melee-minion-entrances", options=("GR-2", "GR-13"), default="GR-2"
     )
@@ -165,8 +178,9 @@ def test_001_collocare_i_servitori_three_roaches_on_two_entrances_the_players_ch
 
 
 def test_001_collocare_i_servitori_two_of_three_entrances_is_one_decision_between_sets():
-    """Figures of one card are interchangeable: one question whose options are the sets of entrances."""
-    state = empty_guard_room()
+    """Figures of one card are interchangeable: one question whose options are the sets of entrances
+    (all three entrances equally near the mice)."""
+    state = empty_guard_room(*even())
     request = asked(state, RAT, 2)
     assert request.options == ("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13") and request.default == "GR-2+GR-4"
     assert spaces_of(place_minions(state, RAT, 2, "guard-room", Choices(("GR-4+GR-13",)))) == [
@@ -204,8 +218,8 @@ def test_001_condividere_le_caselle_the_even_spread_respects_room_on_each_entran
 
 
 def test_001_collocare_i_servitori_the_defaults_are_the_placement_of_the_first_entrance_in_tile_order():
-    """``Choices.defaults()`` (what ``decision_policy="default"`` answers) places every figure where
-    the placement did before the ties were asked, in the same order, with the same figure ids."""
+    """``Choices.defaults()`` (what ``decision_policy="default"`` answers) puts as many figures on each
+    entrance as the one-at-a-time reference ``old_place`` does."""
     tables = [
         empty_guard_room(),
         empty_guard_room(*mice_on("GR-10")),
@@ -217,8 +231,8 @@ def test_001_collocare_i_servitori_the_defaults_are_the_placement_of_the_first_e
     for state in tables:
         for card in (RAT, ROACH, ELITE, SPIDER, "cave-centipede", "captain-vurst"):
             for count in range(1, 9):
-                assert place_minions(state, card, count, "guard-room") == old_place(
-                    state, card, count, "guard-room"
+                assert sorted(spaces_of(place_minions(state, card, count, "guard-room"))) == sorted(
+                    spaces_of(old_place(state, card, count, "guard-room"))
                 ), (card, count)
 
 
@@ -233,7 +247,7 @@ def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spre
     Cercate di suddividere questi Servitori ... il più equamente possibile": the spread counts every
     small melee figure of the placement, not one card's. 2 Roaches then 2 Rats on the Guard Room's
     three entrances: 2, 1 and 1, none left empty (per card it was roaches and rats both on GR-2/GR-4)."""
-    state = empty_guard_room()
+    state = empty_guard_room(*even())
     groups = ((ROACH, 2), (RAT, 2))
     with pytest.raises(Undecided) as tie:
         place_groups(state, groups, "guard-room", Choices())
@@ -266,7 +280,7 @@ def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spre
 def test_001_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_empty_is_not_asked():
     """2 Roaches then 1 Rat: once the players put the roaches, the rat's place is forced (the only
     entrance with fewest figures): no second question."""
-    state = empty_guard_room()
+    state = empty_guard_room(*even())
     events = place_groups(state, ((ROACH, 2), (RAT, 1)), "guard-room", Choices(("GR-4+GR-13",)))
     assert [(e.card, e.space) for e in events] == [(ROACH, "GR-4"), (ROACH, "GR-13"), (RAT, "GR-2")]
 
@@ -296,10 +310,8 @@ def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_ro
             for e in more
             if isinstance(e.payload, DecisionRequested) and e.payload.decision in TIE_DECISIONS
         ]
-    assert [d.options for d in asked] == [
-        ("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
-        ("GR-2", "GR-4", "GR-13"),
-    ]
+    # the roaches: GR-2 (nearest) and GR-4 or GR-13; the rats: the empty one, then GR-2 (nearest)
+    assert [d.options for d in asked] == [("GR-4", "GR-13")]
     board = game.state.board
     assert {e: len(board.get(e, ())) for e in ("GR-2", "GR-4", "GR-13")} == {"GR-2": 2, "GR-4": 1, "GR-13": 1}
     assert verify(records).ok
@@ -314,16 +326,12 @@ def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honou
     assert events == [
         ChoiceDeferred(context="summon"),
         TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
-        DecisionRequested(
-            decision="melee-minion-entrances",
-            options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
-            default="GR-2+GR-4",
-        ),
+        DecisionRequested(decision="melee-minion-entrances", options=("GR-4", "GR-13"), default="GR-4"),
     ]
     state = fold_events(state, events)
     assert state.hourglass_page == 1 and state.cheese_wheel == 6  # nothing of the summon happened yet
-    more, state = choose(state, "GR-2+GR-13")
-    assert more[0] == ChoicesSettled(context="summon", choices=("GR-2+GR-13",))
+    more, state = choose(state, "GR-13")
+    assert more[0] == ChoicesSettled(context="summon", choices=("GR-13",))
     assert of_type(more, FigurePlaced)[:2] == [
         FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-2"),
         FigurePlaced(figure="rat-warriors-5", card=RAT, space="GR-13"),
@@ -352,6 +360,7 @@ def pack_game(minions):
         setup=msgspec.Raw(json.dumps(setup).encode()),
         seats=seats,
         dice_mode="manual",
+        rules_revision=RULES_REVISION,  # as the service creates a new game
     )
     records = create(uuid.UUID(int=11), created, at=AT, seed=None, command_id="create")
     return records, fold(None, records)
@@ -365,23 +374,19 @@ def test_001_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_tabl
     assert payloads[-3:] == [
         ChoiceDeferred(context="begin"),
         TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
-        DecisionRequested(
-            decision="melee-minion-entrances",
-            options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
-            default="GR-2+GR-4",
-        ),
+        DecisionRequested(decision="melee-minion-entrances", options=("GR-4", "GR-13"), default="GR-4"),
     ]
     assert game.state.tiles == () and game.state.deferred.context == "begin"
-    more = play(game, Choose(option="GR-4+GR-13"), seat="south", command_id="c1", at=AT, seed=None)
+    more = play(game, Choose(option="GR-13"), seat="south", command_id="c1", at=AT, seed=None)
     records += more
     game = fold(game, more)
     events = [r.payload for r in more]
-    assert DecisionMade(decision="melee-minion-entrances", option="GR-4+GR-13", by="south") in events
-    assert of_type(events, ChoicesSettled) == [ChoicesSettled(context="begin", choices=("GR-4+GR-13",))]
-    assert game.state.board["GR-4"] == ("rat-warriors-1",) and game.state.board["GR-13"] == (
+    assert DecisionMade(decision="melee-minion-entrances", option="GR-13", by="south") in events
+    assert of_type(events, ChoicesSettled) == [ChoicesSettled(context="begin", choices=("GR-13",))]
+    assert game.state.board["GR-2"] == ("rat-warriors-1",) and game.state.board["GR-13"] == (
         "rat-warriors-2",
     )
-    assert "GR-2" not in game.state.board and game.state.deferred is None and game.state.tiles
+    assert "GR-4" not in game.state.board and game.state.deferred is None and game.state.tiles
     assert isinstance(game.pending, (DecisionRequested, ShuffleRequested))  # the setup goes on as before
     assert verify(records).ok
     folded = fold(None, records).state
@@ -404,9 +409,9 @@ def test_001_evocazioni_replay_folding_the_recorded_events_reproduces_the_state(
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"), track=(*MICE, RAT))
     first = summon(state)
     waiting = fold_events(state, first)
-    answer = DecisionMade(decision="melee-minion-entrances", option="GR-4+GR-13", by="north")
+    answer = DecisionMade(decision="melee-minion-entrances", option="GR-13", by="north")
     after_answer = RULESET.evolve(waiting, answer)
-    assert after_answer.deferred.choices == ("GR-4+GR-13",) and after_answer.awaiting is None
+    assert after_answer.deferred.choices == ("GR-13",) and after_answer.awaiting is None
     rest = RULESET.resolve(after_answer, answer)
     final = fold_events(after_answer, rest)
     replayed = fold_events(state, [*first, answer, *rest])
@@ -423,7 +428,7 @@ def test_001_collocare_i_servitori_an_answer_no_placement_waits_for_is_refused()
     with pytest.raises(RuleBroken, match="choice.nothing-deferred"):
         RULESET.resolve(state, DecisionMade(decision="melee-minion-entrances", option="GR-2", by="north"))
     with pytest.raises(RuleBroken, match="choice.stale"):
-        place_minions(state, RAT, 2, "guard-room", Choices(("GR-2",)))  # the options are pairs of entrances
+        place_minions(state, RAT, 2, "guard-room", Choices(("GR-2",)))  # GR-2 is taken anyway: GR-4 or GR-13
 
 
 def test_001_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_melee():

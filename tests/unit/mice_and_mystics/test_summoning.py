@@ -55,24 +55,21 @@ def test_time_does_not_pass_while_minions_are_on_the_board_or_for_other_mice__00
 
 def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazioni():
     events, state = last_turn(CheeseAddedToWheel(count=5, reason="test"))
-    # 2 rat warriors for the Guard Room's 3 free entrances: the players choose which 2 (001 §Collocare
-    # i Servitori sul Tabellone, 3); the summon waits for the answer
+    # 2 rat warriors for the Guard Room's 3 free entrances: GR-2 nearest the mice, then GR-4 or GR-13
+    # (tied): the players choose (001 §Collocare i Servitori sul Tabellone, 3; 003 «mais próximos aos
+    # ratos»); the summon waits for the answer
     assert events == [
         TurnEnded(card="maginos"),
         CheeseAddedToWheel(count=1, reason="time-passes"),
         ChoiceDeferred(context="summon"),
         TieFound(decision="melee-minion-entrances", subject=RAT, count=2),
-        DecisionRequested(
-            decision="melee-minion-entrances",
-            options=("GR-2+GR-4", "GR-2+GR-13", "GR-4+GR-13"),
-            default="GR-2+GR-4",
-        ),
+        DecisionRequested(decision="melee-minion-entrances", options=("GR-4", "GR-13"), default="GR-4"),
     ]
-    events, state = choose(state, "GR-4+GR-13")
+    events, state = choose(state, "GR-13")
     assert events[:7] == [
-        ChoicesSettled(context="summon", choices=("GR-4+GR-13",)),
+        ChoicesSettled(context="summon", choices=("GR-13",)),
         HourglassAdvanced(page=2, reason="summon"),
-        FigurePlaced(figure="rat-warriors-1", card=RAT, space="GR-4"),
+        FigurePlaced(figure="rat-warriors-1", card=RAT, space="GR-2"),
         FigurePlaced(figure="rat-warriors-2", card=RAT, space="GR-13"),
         CheeseWheelEmptied(count=6),
         InitiativeCardsAdded(cards=(RAT,)),
@@ -84,7 +81,7 @@ def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazio
 
 def test_a_summoned_minion_whose_card_is_on_the_track_reuses_it__001_determinare_lordine_di_iniziativa():
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"))
-    events, state = choose(fold_events(state, proceed(state)), "GR-2+GR-4")
+    events, state = choose(fold_events(state, proceed(state)), "GR-4")
     assert not of_type(events, InitiativeCardsAdded) and len(of_type(events, FigurePlaced)) == 2
     assert state.track.count(RAT) == 1
 
@@ -97,24 +94,18 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
         CheeseAddedToWheel(count=6, reason="test"),
         track=MICE,
     )
-    asked = proceed(state)
-    assert asked[-1] == DecisionRequested(
-        decision="melee-minion-entrances", options=("KT-1", "KT-10", "KT-20"), default="KT-1"
-    )
-    state = fold_events(state, asked)
-    # the rat; then the 2 roaches spread with it over the 3 entrances (001 §Collocare i Servitori,
-    # 3: all small melee minions of the placement), so they take the two left empty: nothing to ask
-    events, state = choose(state, "KT-20")
-    assert events[:3] == [
-        ChoicesSettled(context="summon", choices=("KT-20",)),
-        HourglassAdvanced(page=2, reason="summon"),
-        EncounterDiscarded(card="standard-3"),
-    ]
+    # the rat on the entrance nearest the mice (KT-1, 2 spaces from KT-7); then the 2 roaches spread
+    # with it over the 3 entrances (001 §Collocare i Servitori, 3: all small melee minions of the
+    # placement), so they take the two left empty: nothing to ask (003 «mais próximos aos ratos»)
+    events = proceed(state)
+    state = fold_events(state, events)
+    assert not of_type(events, DecisionRequested)
+    assert events[:2] == [HourglassAdvanced(page=2, reason="summon"), EncounterDiscarded(card="standard-3")]
     placed = of_type(events, FigurePlaced)
     assert [(e.card, e.space) for e in placed] == [
-        ("rat-warriors", "KT-20"),
-        ("roaches", "KT-1"),
+        ("rat-warriors", "KT-1"),
         ("roaches", "KT-10"),
+        ("roaches", "KT-20"),
     ]
     assert events[-1] == ShuffleRequested(reason="new-minions", cards=("rat-warriors", "roaches"))
     more, state = answer(state, CardsShuffled(reason="new-minions", order=("roaches", "rat-warriors")))
