@@ -7,7 +7,7 @@ type. The rules that read them are ``rules/sandbox.py`` and ``campaign.py``.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from msgspec import Meta, Struct, field
 
@@ -48,6 +48,9 @@ class SandboxFigure(Doc, kw_only=True):
     wounds: Annotated[int, Meta(ge=0, le=20)] = 0
     """Wounds the figure already has (0-20); fewer than its lives, so that it is not already captured or
     defeated."""
+    effects: tuple[Literal["stunned", "webbed", "knocked-down", "charmed"], ...] = ()
+    """Negative effects the figure already has (000 §Effetti Negativi): a mouse any of ``stunned``,
+    ``webbed``, ``knocked-down``, ``charmed``; a small minion only ``knocked-down``; each at most once."""
 
 
 class Sandbox(Doc, kw_only=True):
@@ -82,6 +85,14 @@ class Sandbox(Doc, kw_only=True):
     explored: tuple[Card, ...] | None = None
     """Ids of the room tile faces counted as already explored (entering one draws no encounter card);
     omitted (``null``): every face laid in ``tiles``."""
+    mousetraps: Annotated[
+        tuple[Annotated[str, Meta(min_length=1, max_length=16)], ...], Meta(max_length=32)
+    ] = ()
+    """Ids of the mousetrap (red-X) spaces that hold an armed mousetrap token (001 §Trappole per Topi),
+    each on a tile of this table, each once; omitted: none."""
+    encounter_face_up: Card | None = None
+    """The encounter card lying face up (``standard-3``): it sets the next summon (001 §Evocazioni); not
+    also in ``encounter_deck``. Revealed at the hourglass's page; omitted (``null``): none."""
 
 
 class CarryOver(Doc, kw_only=True):

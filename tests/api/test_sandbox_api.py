@@ -58,3 +58,24 @@ def test_a_sandbox_with_a_full_space_is_refused__001_condividere_le_caselle(clie
     }
     r = client.post("/games", json={"setup": {"mice": ["collin", "filch"], "sandbox": bad}, "seats": SEATS})
     assert r.status_code == 422 and "setup.space-full" in r.text
+
+
+def test_a_sandbox_with_mousetraps_and_effects_is_set_and_a_bad_one_refused__001_trappole_per_topi(client):
+    """Armed mousetrap tokens and figures' negative effects are set at creation (KT-4 is the Kitchen
+    Tunnels' red-X space); a mousetrap off a red-X space is refused with 422 and changes nothing."""
+    figures = [
+        {"mouse": "collin", "space": "GR-8", "effects": ["stunned"]},
+        {"mouse": "filch", "space": "GR-8"},
+        {"card": "rat-warriors", "space": "GR-4"},
+    ]
+    table = {**SANDBOX, "figures": figures, "mousetraps": ["KT-4"]}
+    setup = {"mice": ["collin", "filch"], "sandbox": table}
+    r = client.post("/games", json={"setup": setup, "seats": SEATS, "dice_mode": "manual"})
+    assert r.status_code == 201, r.text
+    state = client.get(f"/games/{r.json()['game']['id']}/state").json()["state"]
+    assert state["traps"] == ["KT-4"] and state["effects"]["collin"] == ["stunned"]
+    listed = client.get("/games").json()
+    bad = {**table, "mousetraps": ["GR-8"]}
+    r = client.post("/games", json={"setup": {"mice": ["collin", "filch"], "sandbox": bad}, "seats": SEATS})
+    assert r.status_code == 422 and "setup.mousetrap" in r.text
+    assert client.get("/games").json() == listed

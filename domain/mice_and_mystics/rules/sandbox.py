@@ -22,8 +22,11 @@ from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseGained,
     DecksPrepared,
+    EffectAdded,
+    EncounterRevealed,
     FigurePlaced,
     MinionWounded,
+    MousetrapsSet,
     MouseWounded,
     RoomTilePlaced,
     StoryBoardPrepared,
@@ -66,6 +69,31 @@ def _figure_card(lib: Library, figure: SandboxFigure, party: tuple[str, ...]) ->
     if figure.wounds >= lib.minions[figure.card].lives:
         raise _refuse("wounds", f"a {figure.card} figure would be defeated")
     return figure.card  # type: ignore[return-value]
+
+
+def _effects(figure: SandboxFigure, name: str, mouse: bool, size: str) -> list[Event]:
+    """``EffectAdded`` for each of the figure's ``effects``. Errors: ``setup.effect`` (an effect
+    twice; on a minion anything but knocked-down, or knocked-down on a large one, 000 §Atterrato)."""
+    if len(set(figure.effects)) != len(figure.effects):
+        raise _refuse("effect", f"{name}: an effect is given twice", sections.NEGATIVE_EFFECTS)
+    for effect in figure.effects:
+        if not mouse and (effect != "knocked-down" or size != "small"):
+            raise _refuse("effect", f"{name} cannot be {effect}", sections.NEGATIVE_EFFECTS)
+    return [EffectAdded(mouse=name, effect=e) for e in figure.effects]
+
+
+def _mousetraps(lib: Library, spaces: tuple[str, ...], on_table: set[str]) -> MousetrapsSet:
+    """``MousetrapsSet`` for armed tokens on ``spaces``. Errors: ``setup.mousetrap`` (not a red-X
+    space, not on the table, or given twice; 001 §Trappole per Topi)."""
+    if len(set(spaces)) != len(spaces):
+        raise _refuse("mousetrap", "a mousetrap space is given twice", "001 §Trappole per Topi")
+    for space in spaces:
+        known = lib.spaces.get(space)
+        if known is None or known.kind != "mousetrap" or lib.space_tile[space] not in on_table:
+            raise _refuse(
+                "mousetrap", f"{space} is not a mousetrap space on the table", "001 §Trappole per Topi"
+            )
+    return MousetrapsSet(spaces=tuple(spaces))
 
 
 def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
@@ -117,8 +145,11 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
                 else MinionWounded(figure=name, wounds=figure.wounds)
             )
             placed_events.append(wounded)
+        placed_events += _effects(figure, name, card in party, size)
         state = evolve_all(state, placed_events)
         events += placed_events
+    if sandbox.mousetraps:
+        events.append(_mousetraps(lib, sandbox.mousetraps, on_table))
     missing = [m for m in party if m not in state.figures]
     if missing:
         raise _refuse("mouse-not-placed", f"every party mouse needs a space: {missing}")
@@ -128,6 +159,12 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         StoryBoardPrepared(hourglass_page=sandbox.hourglass_page, end_marker_page=sandbox.end_marker_page)
     )
     events += _decks(lib, sandbox, chapter)
+    face_up = sandbox.encounter_face_up
+    if face_up is not None:
+        deck = next(e for e in events if isinstance(e, DecksPrepared)).encounter_deck
+        if face_up not in lib.encounters or face_up in deck:
+            raise _refuse("encounter-face-up", f"{face_up} is not an encounter card out of the deck")
+        events.append(EncounterRevealed(card=face_up, page=sandbox.hourglass_page))
     if sandbox.cheese_wheel:
         events.append(CheeseAddedToWheel(count=sandbox.cheese_wheel, reason="sandbox"))
     for mouse, n in sorted(sandbox.mouse_cheese.items()):

@@ -169,3 +169,90 @@ def test_sandbox_game_plays_on_from_its_table__design_content_is_data():
     state = RULESET.initial_state(created(courtyard()))
     state = fold_events(state, RULESET.decide(state, Begin()))
     assert state.phase == "playing" and state.cheese_wheel == 2 and state.awaiting == "minion-move"
+
+
+def tunnel_entrance(**more):
+    return {
+        "tiles": [{"tile": "tunnel-entrance", "column": 0, "row": 0}],
+        "figures": [
+            {"mouse": "filch", "space": "TE-1", "effects": ["webbed", "knocked-down"]},
+            {"mouse": "collin", "space": "TE-2", "effects": ["charmed"]},
+            {"card": "roaches", "space": "TE-3", "effects": ["knocked-down"]},
+        ],
+        "track": ["filch", "collin", "roaches"],
+        **more,
+    }
+
+
+def test_sandbox_sets_armed_mousetraps_and_negative_effects__000_effetti_negativi_001_trappole_per_topi():
+    """A referee's table may hold armed mousetrap tokens (001 §Trappole per Topi) and figures already
+    webbed, stunned, knocked down or charmed (000 §Effetti Negativi)."""
+    from dicelog.domain.mice_and_mystics.events import EffectAdded, MousetrapsSet
+
+    state = RULESET.initial_state(created(tunnel_entrance(mousetraps=["TE-7", "TE-12"])))
+    events = RULESET.decide(state, Begin())
+    assert MousetrapsSet(spaces=("TE-7", "TE-12")) in events
+    assert [e for e in events if isinstance(e, EffectAdded)] == [
+        EffectAdded(mouse="filch", effect="webbed"),
+        EffectAdded(mouse="filch", effect="knocked-down"),
+        EffectAdded(mouse="collin", effect="charmed"),
+        EffectAdded(mouse="roaches-1", effect="knocked-down"),
+    ]
+    for event in events:
+        state = RULESET.evolve(state, event)
+    assert state.effects["filch"] == ("webbed", "knocked-down") and state.effects["roaches-1"] == (
+        "knocked-down",
+    )
+    assert set(state.traps) == {"TE-7", "TE-12"}
+
+
+@pytest.mark.parametrize(
+    ("change", "rule"),
+    [
+        ({"mousetraps": ["TE-1"]}, "setup.mousetrap"),  # not a red-X space
+        ({"mousetraps": ["KT-4"]}, "setup.mousetrap"),  # not on the table
+        ({"mousetraps": ["TE-7", "TE-7"]}, "setup.mousetrap"),
+        (
+            {
+                "figures": [
+                    {"mouse": "filch", "space": "TE-1", "effects": ["webbed", "webbed"]},
+                    {"mouse": "collin", "space": "TE-2"},
+                ],
+                "track": None,
+            },
+            "setup.effect",
+        ),
+        (
+            {
+                "figures": [
+                    {"mouse": "filch", "space": "TE-1"},
+                    {"mouse": "collin", "space": "TE-2"},
+                    {"card": "roaches", "space": "TE-3", "effects": ["webbed"]},
+                ],
+            },
+            "setup.effect",
+        ),
+        ({"figures": [{"mouse": "filch", "space": "TE-1", "effects": ["poisoned"]}]}, "setup.invalid"),
+    ],
+)
+def test_sandbox_refuses_effects_and_mousetraps_a_table_cannot_hold__design_content_is_data(change, rule):
+    with pytest.raises(RuleBroken, match=rule.replace(".", r"\.")):
+        state = RULESET.initial_state(created(tunnel_entrance(**change)))
+        RULESET.decide(state, Begin())
+
+
+def test_sandbox_sets_the_face_up_encounter_card__001_evocazioni():
+    """The face-up encounter card sets the next summon (001 §Evocazioni); it is out of the deck."""
+    from dicelog.domain.mice_and_mystics.events import EncounterRevealed
+
+    deck = [f"standard-{n}" for n in range(1, 9)]
+    state = RULESET.initial_state(created(courtyard(encounter_face_up="standard-9", encounter_deck=deck)))
+    events = RULESET.decide(state, Begin())
+    assert EncounterRevealed(card="standard-9", page=3) in events
+    for event in events:
+        state = RULESET.evolve(state, event)
+    assert state.encounter_face_up == "standard-9"
+    for face_up in ("standard-1", "golden-cheese"):  # still in the deck; not an encounter card
+        with pytest.raises(RuleBroken, match=r"setup\.encounter-face-up"):
+            bad = RULESET.initial_state(created(courtyard(encounter_face_up=face_up, encounter_deck=deck)))
+            RULESET.decide(bad, Begin())
