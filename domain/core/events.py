@@ -252,8 +252,8 @@ class GameEnded(Event, kw_only=True):
     result: str
     """The outcome the ruleset gives (Mice and Mystics: ``victory`` or ``defeat`` of the chapter)."""
     reason: str = ""
-    """Free-text explanation of the end; empty (and omitted) when none is given, as for every game its rules
-    end."""
+    """Free-text explanation of the end, from the ruleset's ``outcome_reason(state)`` if it has one (Mice and
+    Mystics, games of rules revision 2 on); empty (and omitted) when none is given."""
     seed: str | None = None
     """The dice seed, as hex, revealed in ``server`` dice mode: its sha256 must equal
     ``GameCreated.dice_commitment``, and every server roll, shuffle and draw re-derives from it. ``None`` in

@@ -507,7 +507,9 @@ def step_game(
     outcome = ruleset.outcome(log.game.state)
     if outcome is not None and log.game.result is None:
         revealed = seed.hex() if seed is not None and game.created.dice_mode == "server" else None
-        log.emit(GameEnded(result=outcome, seed=revealed))
+        explain = getattr(ruleset, "outcome_reason", None)
+        reason = explain(log.game.state) if explain is not None else ""
+        log.emit(GameEnded(result=outcome, reason=reason, seed=revealed))
     return log.records, log.game
 
 

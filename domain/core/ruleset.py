@@ -42,6 +42,7 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in
   ``GameCreated.rules_revision``; the ruleset reads the game's revision from there and keeps the
   behaviour of older revisions for older games, so stored games re-derive as they were played.
+- ``outcome_reason(state) -> str``: why the game ended, for ``GameEnded.reason`` (default: none).
 - ``late_fields``: state fields added after games were stored, with their JSON defaults, left out
   of a state's stored encoding while at those defaults (``dicelog.domain.core.game.encode_state``).
 - ``warm_up()``: load what the ruleset reads lazily (content, decoders) once, before the service

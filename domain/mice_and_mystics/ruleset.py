@@ -220,6 +220,11 @@ def outcome(state: State) -> str | None:
     return captured.outcome(state)
 
 
+def outcome_reason(state: State) -> str:
+    """Why the chapter ended (``GameEnded.reason``; see ``captured.outcome_reason``)."""
+    return captured.outcome_reason(state)
+
+
 def piece_of(command: Command) -> str | None:
     return getattr(command, "mouse", None) if isinstance(command, MOUSE_COMMANDS) else None
 
@@ -278,6 +283,7 @@ class MiceAndMysticsRuleset:
     board_view = staticmethod(board_view)
     describe = staticmethod(describe)
     campaign_carry_over = staticmethod(campaign.campaign_carry_over)
+    outcome_reason = staticmethod(outcome_reason)
 
     @staticmethod
     def warm_up() -> None:

@@ -80,6 +80,18 @@ def chapter_won(state: State) -> bool:
     return on_goal and clear
 
 
+def outcome_reason(state: State) -> str:
+    """Why the chapter ended, in English, for ``GameEnded.reason`` (rules revision 2 on; ``""`` for
+    games of revision 1, whose stored ``GameEnded`` has none, and while the chapter goes on)."""
+    if state.rules_revision < 2 or outcome(state) is None:
+        return ""
+    if state.end_marker_page and state.hourglass_page >= state.end_marker_page:
+        return "the hourglass reached the end marker (001 §Plancia del Racconto)"
+    if state.party and all(m in state.captured for m in state.party):
+        return "every mouse was captured at once"
+    return "the chapter's goal was reached"
+
+
 def outcome(state: State) -> str | None:
     if state.phase != "playing":
         return None

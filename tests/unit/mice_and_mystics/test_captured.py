@@ -108,3 +108,19 @@ def test_chapter_1_won_with_every_mouse_not_captured_on_the_tree_entrance__001_c
     assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree)) == "victory"
     assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree[1:])) is None  # one free mouse away
     assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree, rules_revision=1)) is None
+
+
+def test_001_plancia_del_racconto_game_ended_says_why_the_chapter_ended():
+    """``GameEnded.reason`` names the end (rules revision 2 on); games of revision 1 keep it empty, as
+    their stored ``GameEnded`` has none."""
+    from msgspec.structs import replace
+
+    from dicelog.domain.mice_and_mystics.events import HourglassAdvanced
+
+    lost = chapter_1_table(HourglassAdvanced(page=6, reason="test"))
+    assert RULESET.outcome(lost) == "defeat"
+    assert RULESET.outcome_reason(lost) == "the hourglass reached the end marker (001 §Plancia del Racconto)"
+    assert RULESET.outcome_reason(replace(lost, rules_revision=1)) == ""
+    captured = chapter_1_table(*(MouseCaptured(mouse=m) for m in MICE))
+    assert RULESET.outcome_reason(captured) == "every mouse was captured at once"
+    assert RULESET.outcome_reason(chapter_1_table()) == ""
