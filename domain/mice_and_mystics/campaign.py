@@ -4,7 +4,8 @@ facts.md, Campaign carry-over). Rulings in RULINGS.md (Campaign carry-over).
 After a won chapter the next one receives a ``CarryOver`` document:
 
 1. story achievements (party) and abilities (per mouse) are all kept;
-2. each mouse keeps 1 search card, added to its starting equipment. Which one is a documented
+2. each mouse keeps 1 search card (001 «va aggiunta all'equipaggiamento iniziale»), put in its pack
+   at setup (``CarryOver.equipment`` names it; it is not equipped). Which one is a documented
    default, not a decision (the chapter's game has ended when the carry-over is computed): the
    card with the highest battle + defense bonus, ties to the one found first; never a party item;
    the card kept from the chapter before competes like any other;

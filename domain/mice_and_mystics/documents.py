@@ -98,7 +98,8 @@ class Sandbox(Doc, kw_only=True):
 class CarryOver(Doc, kw_only=True):
     """What the next chapter of a campaign receives (001 §Giocare Mice and Mystics come una
     Campagna; 002 Mode Campagne): story achievements, abilities gained per mouse, and the one
-    search card each mouse keeps (added to its starting equipment)."""
+    search card each mouse keeps (001: «va aggiunta all'equipaggiamento iniziale»; played as: put in the
+    mouse's pack at setup, from where it is equipped as any carried card)."""
 
     from_chapter: str | None = None
     """Id of the chapter this carry-over comes from (``chapter-1``), as recorded; ``null``: not given."""
@@ -108,5 +109,6 @@ class CarryOver(Doc, kw_only=True):
     """Ability card ids each mouse holds, by mouse id; a mouse listed here keeps these cards and takes no
     new starting ability card."""
     equipment: dict[str, Card] = field(default_factory=dict)
-    """The one search card id each mouse keeps, by mouse id; at setup it is taken out of the search deck
-    and put in that mouse's pack. A mouse not listed keeps none."""
+    """The one search card id each mouse keeps, by mouse id (the field's name is stored and stays); at
+    setup it is taken out of the search deck and put in that mouse's pack, not equipped. A mouse not
+    listed keeps none."""
