@@ -19,6 +19,17 @@ class StoryRead(Event, kw_only=True):
     """The room's read-aloud text, as a short English paraphrase (not the storybook's words)."""
 
 
+class ChapterStoryRead(Event, kw_only=True):
+    """A chapter's story text for the table to read: its opening when it is set up, «Il Racconto
+    Continua…» when it is won (001 §Il Libro delle Storie; 003 «A história continua»; rules revision 2).
+    A short paraphrase, not the storybook's words."""
+
+    part: str
+    """``opening`` (when the chapter is set up) or ``story-continues`` (when it is won)."""
+    text: str
+    """The text, as a short English paraphrase (``Chapter.opening`` / ``Chapter.story_continues``)."""
+
+
 class SpecialSearchFound(Event, kw_only=True):
     """A mouse took the room's special search item instead of a search-deck card (001 §Capitolo 1:
     Guard Room, Tinkerer's Treasure; Sewer, Fishhook & Thread). Each is found once."""
@@ -168,6 +179,7 @@ CHAPTER_EVENTS = (
     RoomsMarkedExplored,
     CarryOverApplied,
     StartingAbilityTaken,
+    ChapterStoryRead,
 )
 ChapterEvent = (
     StoryRead
@@ -183,4 +195,5 @@ ChapterEvent = (
     | RoomsMarkedExplored
     | CarryOverApplied
     | StartingAbilityTaken
+    | ChapterStoryRead
 )

@@ -437,6 +437,14 @@ class Chapter(Data, kw_only=True):
     """The victory condition; ``null``: the chapter cannot be won by reaching a goal."""
     read_aloud: tuple[ReadAloud, ...] = ()
     """Story texts given (a ``StoryRead`` event) when the mice first enter a room."""
+    opening: str | None = None
+    """The chapter's opening read-aloud, given (``ChapterStoryRead``, part ``opening``) when the chapter
+    is set up: a short English paraphrase written for dicelog, never the storybook's words; ``null``:
+    none."""
+    story_continues: str | None = None
+    """The chapter's «Il Racconto Continua…» (003 «A história continua...»), given (``ChapterStoryRead``,
+    part ``story-continues``) when the chapter is won: a short English paraphrase written for dicelog,
+    never the storybook's words; ``null``: none."""
     special_searches: tuple[SpecialSearch, ...] = ()
     """Special search items of the chapter's rooms, each found once."""
     room_rules: tuple[RoomRule, ...] = ()

@@ -39,7 +39,7 @@ from dicelog.domain.mice_and_mystics.commands import (
     UseAbility,
     UseScroll,
 )
-from dicelog.domain.mice_and_mystics.content import shipped_library
+from dicelog.domain.mice_and_mystics.content import library_of, shipped_library
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
 from dicelog.domain.mice_and_mystics.rules import (
@@ -189,7 +189,21 @@ def _decide(state: State, command: Command) -> list[Event]:
 def _then_proceed(state: State, events: list[Event]) -> list[Event]:
     if events and isinstance(events[-1], PENDING):
         return events
-    return events + proceed(evolve_all(state, events))
+    after = evolve_all(state, events)
+    more = proceed(after)
+    return events + more + story_continues(evolve_all(after, more))
+
+
+def story_continues(state: State) -> list[Event]:
+    """``[ChapterStoryRead(story-continues)]`` once the chapter is won, if the chapter has that text
+    (001 «Il Racconto Continua…»: read at the end of certain chapters; rules revision 2); else ``[]``."""
+    from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
+    from dicelog.domain.mice_and_mystics.rules.captured import outcome as chapter_outcome
+
+    if state.rules_revision < 2 or chapter_outcome(state) != "victory":
+        return []
+    text = library_of(state).chapters[state.chapter].story_continues
+    return [ChapterStoryRead(part="story-continues", text=text)] if text else []
 
 
 def decide(state: State, command: Command) -> list[Event]:

@@ -15,7 +15,7 @@ from dicelog.domain.core.events import (
     ShuffleRequested,
 )
 from dicelog.domain.mice_and_mystics import events as ev
-from dicelog.domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead, StartingAbilityTaken
 from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.events import (
@@ -195,6 +195,8 @@ def describe(state: State, event: Event) -> str | None:
         return name_of(lib, card)
 
     match event:
+        case ChapterStoryRead(part=part, text=text):
+            return f"{'The story continues' if part == 'story-continues' else 'Read aloud'}: {text}"
         case RoomTilePlaced(tile=tile):
             return f"{lib.tiles[tile].name} is placed"
         case FigurePlaced(figure=figure, card=card, space=space):

@@ -159,7 +159,12 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
         ]
         return [*events[:at], *taken, *events[at:]]
     chapter = library_of(state).chapters[state.chapter]
-    events: list[Event] = [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
+    events: list[Event] = []
+    if state.rules_revision >= 2 and chapter.opening:  # the chapter's opening read-aloud (003)
+        from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
+
+        events.append(ChapterStoryRead(part="opening", text=chapter.opening))
+    events += [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]
     after = evolve_all(state, events)
     for tile in dict.fromkeys(

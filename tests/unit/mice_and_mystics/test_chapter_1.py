@@ -379,3 +379,34 @@ def test_first_entry_of_the_courtyard_reads_its_story__001_capitolo_1_frammenti_
     read = [e for e in events if isinstance(e, StoryRead)]
     assert len(read) == 1 and read[0].room == "courtyard" and "crow" in read[0].text
     assert events.index(read[0]) == events.index(RoomEntered(tile="courtyard", first=True)) + 1
+
+
+def test_001_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_continues_on_victory():
+    """001 «Il Racconto Continua… : alla fine di certi Capitoli è presente la sezione Il Racconto
+    Continua… . Leggere ad alta voce questa parte»; 003 Capítulo um, «Escolha um(a) jogador(a) para
+    ler em voz alta»: the chapter's opening is given when it is set up, its «Il Racconto Continua…»
+    when it is won (short paraphrases, never the storybook's words)."""
+    from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
+    from dicelog.domain.mice_and_mystics.events import RoomTilePlaced
+    from dicelog.domain.mice_and_mystics.ruleset import story_continues
+    from tests.unit.mice_and_mystics.scenario import Table
+
+    chapter = library().chapters["chapter-1"]
+    opening = [
+        r.payload for r in Table(choose_abilities=False).records if isinstance(r.payload, ChapterStoryRead)
+    ]
+    assert opening == [ChapterStoryRead(part="opening", text=chapter.opening)]
+    assert "003" in chapter.opening and "Vanestra" in chapter.opening
+    from dicelog.domain.mice_and_mystics.views import describe
+
+    assert describe(chapter_1_table(), opening[0]) == f"Read aloud: {chapter.opening}"
+    # three mice on the tree entrance, Filch one step from it: his move wins the chapter
+    state = chapter_1_table(
+        RoomTilePlaced(tile="courtyard", column=2, row=1),
+        *(FigurePlaced(figure=m, card=m, space="CY-1") for m in ("collin", "tilda", "maginos")),
+        *(MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)),
+        FigurePlaced(figure="filch", card="filch", space="CY-2"),
+    )
+    assert story_continues(state) == []
+    won = RULESET.evolve(state, FigurePlaced(figure="filch", card="filch", space="CY-1"))
+    assert story_continues(won) == [ChapterStoryRead(part="story-continues", text=chapter.story_continues)]
