@@ -32,7 +32,8 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    discard; a mouse in water cannot step against the current (003 §Movendo-se na água); a ranged
    minion that sees no mouse walks the shortest path until it sees one, with no move roll (000
    §Muovere i Servitori con Armi a Distanza); small melee minions left over an even spread go to
-   the entrances nearest the mice (003 «mais próximos aos ratos»).
+   the entrances nearest the mice (003 «mais próximos aos ratos»); the chapter's opening and «Il
+   Racconto Continua…» are given as ``ChapterStoryRead`` events; ``GameEnded.reason`` is set.
 """
 
 
