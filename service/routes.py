@@ -348,25 +348,40 @@ class GameReads:
     def legal_commands(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> LegalCommands:
-        """Commands the calling seat may send now, and the pending roll/decision with its seat."""
+        """Commands the calling seat may send now, ready to send, and the pending roll/decision
+        with its seat. While an undo request is open: ``ApproveUndo`` / ``RejectUndo`` for the seats
+        that may answer it (nothing else is accepted). While a decision is pending: one ``Choose``
+        per option for the seat that must answer it. A pending roll, shuffle or draw (manual dice)
+        is answered with what the table rolled, shuffled or drew, so it is described by ``pending``,
+        not listed."""
         seat = _seat(games, game_id, request)
         game, lens = _reader(games, game_id, request)
         ruleset = game.ruleset
         controls = next((s.controls for s in game.created.seats if s.name == seat), ())
+        pending = lens.event(game.pending)
+        pending_seat = _pending_seat(game) if pending is not None else None
         commands: list[Any] = []
-        if game.result is None and game.pending is None:
+        if game.result is not None:
+            pass
+        elif game.undo_request is not None:
+            commands = _undo_answers(game, seat)
+        elif game.pending is None:
             for command in ruleset.legal_commands(game.state):
                 piece = ruleset.piece_of(command)
                 if piece is None or piece in controls:
                     commands.append(builtins(command))
+        elif isinstance(pending, DecisionRequested) and pending_seat in (None, seat):
+            commands = [{"type": "Choose", "option": option} for option in pending.options]
         return LegalCommands(
             game_id=game_id,
             version=game.version,
             seat=seat,
             commands=commands,
-            pending=lens.event(game.pending),  # type: ignore[arg-type]
-            pending_seat=_pending_seat(game),
+            pending=pending,  # type: ignore[arg-type]
+            pending_seat=pending_seat,
             turn=turn_of(game, lens),
+            undo_request=game.undo_request,
+            undo_waiting_for=tuple(s for s in game.undo_needs if s not in game.undo_approved),
         )
 
     @post(
@@ -559,6 +574,17 @@ def _game(games: Games, game_id: UUID, version: int | None = None) -> Any:
         return games.game(game_id, version)
     except GameNotFound:
         raise NotFoundException(f"no game {game_id}") from None
+
+
+def _undo_answers(game: Any, seat: str) -> list[dict[str, str]]:
+    """What ``seat`` may answer an open undo request with (``dicelog.domain.core.undo``): approve
+    when its approval is still needed, reject when it is not the seat that asked."""
+    answers: list[dict[str, str]] = []
+    if seat in game.undo_needs and seat not in game.undo_approved:
+        answers.append({"type": "ApproveUndo"})
+    if seat != game.undo_request.by and seat in {s.name for s in game.created.seats}:
+        answers.append({"type": "RejectUndo"})
+    return answers
 
 
 def _pending_seat(game: Any) -> str | None:

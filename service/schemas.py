@@ -9,7 +9,7 @@ from uuid import UUID
 from msgspec import Meta, Struct
 
 from dicelog.domain.core.campaign import CampaignRevertRequested
-from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, Visibility
+from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, UndoRequested, Visibility
 from dicelog.domain.core.verify import Verification
 from dicelog.service.openapi_slots import slot
 
@@ -225,17 +225,26 @@ class LegalCommands(Struct, frozen=True, kw_only=True):
     seat: str
     """The calling seat: the one the bearer token belongs to."""
     commands: list[slot("command")]
-    """Ready-to-send commands of the game's ruleset (the ``command`` of ``POST /games/{id}/commands``)."""
+    """Ready-to-send commands (the ``command`` of ``POST /games/{id}/commands``): the ruleset's commands for
+    this seat's pieces when nothing is pending; one ``Choose`` per option when a decision this seat must
+    answer is pending; ``ApproveUndo`` / ``RejectUndo`` while an undo request this seat may answer is open.
+    Empty when this seat has nothing to do, and while a roll, shuffle or draw is pending (answered with
+    what the table rolled, shuffled or drew: see ``pending``)."""
     pending: PendingEvent | None
-    """The roll, shuffle, draw or decision waiting for an answer, as this seat may see it; while one is
-    pending ``commands`` is empty and the answer is a ``Roll``, ``Shuffle``, ``Draw`` or ``Choose`` (a
-    decision's ``options`` are the choices). ``null``: nothing is pending."""
+    """The roll, shuffle, draw or decision waiting for an answer, as this seat may see it; it is answered
+    with a ``Roll``, ``Shuffle``, ``Draw`` or ``Choose`` (a decision's ``options`` are the choices, listed in
+    ``commands`` for the seat that must answer). ``null``: nothing is pending."""
     pending_seat: str | None
     """The seat that must answer ``pending``: the one controlling the piece it names. ``null`` when nothing is
     pending or it names no piece (then any seat may answer)."""
     turn: str | None
     """The piece whose turn it is (a mouse id in Mice and Mystics); ``null`` when no player's piece has the
     turn or the game has ended."""
+    undo_request: UndoRequested | None = None
+    """The open undo request (to which version, asked by which seat, whether it crosses rolls), if any:
+    while it is open no other command is accepted. ``null``: none."""
+    undo_waiting_for: tuple[str, ...] = ()
+    """The seats whose ``ApproveUndo`` the open undo request still waits for; empty when none is open."""
 
 
 class VerifyResult(Struct, frozen=True, kw_only=True):

@@ -1,0 +1,69 @@
+"""``GET /games/{id}/legal-commands``: what to do next is always in the answer (issue 10, the table
+companion): the pending decision's options as ready-to-send ``Choose`` commands for the seat that
+must answer, an open undo request's ``ApproveUndo`` / ``RejectUndo`` for the seats that may answer
+it, and who the request still waits for. Driven through the real app (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MICE = ["collin", "filch", "maginos", "nez"]
+SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
+
+
+def _game(client: Any, **options: Any) -> tuple[str, dict[str, str]]:
+    r = client.post(
+        "/games",
+        json={"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, **options},
+    )
+    assert r.status_code == 201, r.text
+    return r.json()["game"]["id"], {t["seat"]: t["token"] for t in r.json()["tokens"]}
+
+
+def _legal(client: Any, game: str, token: str) -> dict[str, Any]:
+    r = client.get(f"/games/{game}/legal-commands", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _send(client: Any, game: str, token: str, command: dict[str, Any]) -> Any:
+    return client.post(
+        f"/games/{game}/commands", json={"command": command}, headers={"Authorization": f"Bearer {token}"}
+    )
+
+
+def test_a_pending_decision_is_listed_as_one_choose_per_option_for_the_seat_that_answers(client):
+    game, tokens = _game(client, dice_mode="manual", decision_policy="ask")
+    red, blue = _legal(client, game, tokens["red"]), _legal(client, game, tokens["blue"])
+    pending = red["pending"]
+    assert pending["type"] == "DecisionRequested" and pending["piece"] == "collin"
+    assert red["pending_seat"] == "red"
+    assert red["commands"] == [{"type": "Choose", "option": option} for option in pending["options"]]
+    assert blue["commands"] == [] and blue["pending_seat"] == "red"  # not blue's to answer
+    assert _send(client, game, tokens["red"], red["commands"][-1]).status_code == 201  # ready to send
+
+
+def test_a_pending_manual_roll_is_described_not_listed(client):
+    game, tokens = _game(client, dice_mode="manual", decision_policy="default")
+    red = _legal(client, game, tokens["red"])
+    assert red["pending"]["type"] == "ShuffleRequested"  # the initiative shuffle, at the table
+    assert red["commands"] == []
+
+
+def test_an_open_undo_request_lists_approve_and_reject_for_the_seat_it_waits_for(client):
+    game, tokens = _game(client, dice_mode="server", decision_policy="default", undo_policy="all-seats")
+    start = client.get(f"/games/{game}").json()
+    mouse = start["turn"]
+    seat = "red" if mouse in SEATS[0]["controls"] else "blue"
+    assert _send(client, game, tokens[seat], {"type": "Move", "mouse": mouse}).status_code == 201
+    asked = _send(client, game, tokens["red"], {"type": "RequestUndo", "to_version": start["version"]})
+    assert asked.status_code == 201, asked.text
+    red, blue = _legal(client, game, tokens["red"]), _legal(client, game, tokens["blue"])
+    assert red["undo_request"]["by"] == "red" and red["undo_request"]["to_version"] == start["version"]
+    assert red["undo_waiting_for"] == blue["undo_waiting_for"] == ["blue"]
+    assert red["commands"] == []  # the asking seat waits; no other command is accepted meanwhile
+    assert blue["commands"] == [{"type": "ApproveUndo"}, {"type": "RejectUndo"}]
+    assert _send(client, game, tokens["blue"], blue["commands"][0]).status_code == 201
+    after = _legal(client, game, tokens["blue"])
+    assert after["undo_request"] is None and after["undo_waiting_for"] == []
+    assert client.get(f"/games/{game}").json()["turn"] == mouse  # back before the move
