@@ -16,6 +16,7 @@ from litestar.params import Parameter
 from dicelog.domain.mice_and_mystics.content import (
     Ability,
     Chapter,
+    DieFace,
     EncounterCard,
     MinionCard,
     Mouse,
@@ -23,6 +24,7 @@ from dicelog.domain.mice_and_mystics.content import (
     SearchCard,
     library,
 )
+from dicelog.domain.mice_and_mystics.rules.combat import action_die
 from dicelog.service.schemas import Problem
 
 
@@ -54,6 +56,13 @@ class ContentController(Controller):
     def mice(self) -> list[Mouse]:
         """The six mouse heroes: classes, battle/defense/lore/move, lives, starting equipment."""
         return list(library().mice.values())
+
+    @get("/dice", sync_to_thread=False, summary="The action die's faces")
+    def dice(self) -> list[DieFace]:
+        """The action die, face by face: its number, the name a ``Roll`` may send instead
+        (``{"type": "Roll", "faces": ["bow-star", "cheese"]}``), its symbol, star and move number,
+        and what it counts for (facts.md §1; the face table has one fan source)."""
+        return action_die()
 
     @get("/minions", sync_to_thread=False, summary="Minion and boss initiative cards")
     def minions(self) -> list[MinionCard]:

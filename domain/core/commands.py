@@ -17,6 +17,9 @@ from typing import Annotated
 from msgspec import Meta, Struct
 
 Face = Annotated[int, Meta(ge=1, le=20)]
+FaceName = Annotated[str, Meta(min_length=1, max_length=32, pattern="^[a-z0-9]+(-[a-z0-9]+)*$")]
+"""A die face by the name of its printed symbols, as the ruleset's ``die_faces`` lists them (Mice and
+Mystics: ``cheese``, ``sword-star``, ``sword-shield``, ``bow``, ``bow-star``, ``sword-shield-star``)."""
 
 
 class Command(Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True):
@@ -26,9 +29,11 @@ class Command(Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields
 class Roll(Command, kw_only=True):
     """Answer a pending roll with its faces (1-based, in die order)."""
 
-    faces: Annotated[tuple[Face, ...], Meta(min_length=1, max_length=20)]
-    """The faces rolled, one per die in die order (1 to 20 dice, each face 1 to 20): exactly the pending
-    ``RollRequested``'s ``dice``, each at most its ``sides``."""
+    faces: Annotated[tuple[Face | FaceName, ...], Meta(min_length=1, max_length=20)]
+    """The faces rolled, one per die in die order (1 to 20 dice): exactly the pending ``RollRequested``'s
+    ``dice``. Each face is its number (1 to the pending ``sides``) or the name of its printed symbols as the
+    ruleset's die table gives it (Mice and Mystics: ``/content/mice-and-mystics/dice``; ``bow-star`` is face
+    5), so a table can enter what it sees on the die."""
 
 
 class Shuffle(Command, kw_only=True):

@@ -327,6 +327,28 @@ class GameSnapshot(Struct, frozen=True, kw_only=True):
 # --- deciding ------------------------------------------------------------------------------
 
 
+def face_numbers(ruleset: Any, faces: tuple[int | str, ...]) -> tuple[int, ...]:
+    """The faces of a ``Roll`` as numbers: a number stays, a name is looked up in the ruleset's
+    ``die_faces`` (name of the printed symbols -> face number). The ``CommandAccepted`` keeps the
+    command as sent; the ``DiceRolled`` records the numbers. Raises ``RuleBroken("roll.unknown-face")``
+    for a name the ruleset's die does not have."""
+    names: dict[str, int] = getattr(ruleset, "die_faces", None) or {}
+    numbers: list[int] = []
+    for face in faces:
+        if isinstance(face, int):
+            numbers.append(face)
+        elif face in names:
+            numbers.append(names[face])
+        else:
+            known = ", ".join(names) or "none: enter numbers"
+            raise RuleBroken(
+                "roll.unknown-face",
+                section=_SECTION,
+                detail=f"{face!r} is not a face of this game's die (names: {known})",
+            )
+    return tuple(numbers)
+
+
 def _answer(game: Game, command: Command, seat: str) -> Answer:
     """Validate an answer to the pending node and return the event that records it."""
     pending = game.pending
@@ -334,13 +356,14 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
     if isinstance(command, Roll):
         if not isinstance(pending, RollRequested):
             raise RuleBroken("roll.nothing-pending", section=_SECTION, detail="no roll is pending")
-        if len(command.faces) != pending.dice or any(f > pending.sides for f in command.faces):
+        faces = face_numbers(game.ruleset, command.faces)
+        if len(faces) != pending.dice or any(f > pending.sides for f in faces):
             raise RuleBroken(
                 "roll.wrong-dice",
                 section=_SECTION,
                 detail=f"{pending.dice} dice of 1..{pending.sides} are pending for {pending.reason}",
             )
-        return DiceRolled(reason=pending.reason, faces=command.faces, source=source)
+        return DiceRolled(reason=pending.reason, faces=faces, source=source)
     if isinstance(command, Shuffle):
         if not isinstance(pending, ShuffleRequested):
             raise RuleBroken("shuffle.nothing-pending", section=_SECTION, detail="no shuffle is pending")

@@ -42,6 +42,8 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in
   ``GameCreated.rules_revision``; the ruleset reads the game's revision from there and keeps the
   behaviour of older revisions for older games, so stored games re-derive as they were played.
+- ``die_faces``: the die's faces by the names of their printed symbols (name -> number), so a
+  ``Roll`` may name them (``dicelog.domain.core.game.face_numbers``).
 - ``outcome_reason(state) -> str``: why the game ended, for ``GameEnded.reason`` (default: none).
 - ``late_fields``: state fields added after games were stored, with their JSON defaults, left out
   of a state's stored encoding while at those defaults (``dicelog.domain.core.game.encode_state``).

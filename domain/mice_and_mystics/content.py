@@ -400,6 +400,32 @@ class RoomRule(Data, kw_only=True):
     """Why the rule is provisional: which part the sources lack; empty when it is not provisional."""
 
 
+class DieFace(Data, kw_only=True):
+    """One face of the action die (facts.md §1: the face-to-symbol table comes from one fan source,
+    GH-DIE, whose symbol counts per face agree with two others; the rulebooks name the symbols and
+    what they do, not which face carries which). A ``Roll`` may give a face by its ``name``."""
+
+    face: int
+    """The face's number (1 to 6), as a ``Roll`` may send it and ``DiceRolled.faces`` records it."""
+    name: str
+    """The face by its printed symbols, as a ``Roll`` may send it: ``cheese``, ``sword-star``,
+    ``sword-shield``, ``bow``, ``bow-star`` or ``sword-shield-star``."""
+    symbol: str
+    """The main symbol: ``cheese``, ``sword``, ``sword-and-shield`` or ``bow``."""
+    star: bool
+    """Whether the face also shows a star (a success for searches, mousetraps, leaving water, webs)."""
+    move: int
+    """The move number printed on the face (1 to 3; each on two faces)."""
+    melee_hit: bool
+    """A hit in a melee attack (a sword or a sword-and-shield)."""
+    ranged_hit: bool
+    """A hit in a ranged attack or a spell (a bow)."""
+    block: bool
+    """A block when defending (a sword-and-shield)."""
+    cheese: bool
+    """A cheese: 1 cheese to the roller's stash (a mouse) or to the minion wheel (a minion)."""
+
+
 class Chapter(Data, kw_only=True):
     """A chapter's setup (001, Capitolo 1: Preparazione del Capitolo / delle Stanze / del Gruppo)."""
 

@@ -76,6 +76,7 @@ from dicelog.domain.mice_and_mystics.rules import (
     water,
 )
 from dicelog.domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
+from dicelog.domain.mice_and_mystics.rules.combat import DIE_FACES
 from dicelog.domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
 from dicelog.domain.mice_and_mystics.rules.movement import (
     decide_move,
@@ -280,6 +281,7 @@ class MiceAndMysticsRuleset:
 
     name = NAME
     rules_revision = RULES_REVISION
+    die_faces = DIE_FACES
     late_fields = LATE_FIELDS
     setup_type = Setup
     state_type = State

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
-from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.content import DieFace, library_of
 from dicelog.domain.mice_and_mystics.events import (
     AttackResolved,
     AttackRolled,
@@ -30,6 +30,39 @@ from dicelog.domain.mice_and_mystics.rules import abilities, achievements, bosse
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
+DIE_FACES: dict[str, int] = {
+    "cheese": CHEESE,
+    "sword-star": SWORD_STAR,
+    "sword-shield": SWORD_SHIELD,
+    "bow": BOW,
+    "bow-star": BOW_STAR,
+    "sword-shield-star": SWORD_SHIELD_STAR,
+}
+"""The action die's faces by their printed symbols (facts.md §1: one fan source, GH-DIE, whose
+symbol counts per face agree with two others; the rulebooks name the symbols, not the faces). A
+``Roll`` may name them instead of the numbers (``dicelog.domain.core.game.face_numbers``)."""
+
+
+def action_die() -> list[DieFace]:
+    """The action die as served under ``/content/mice-and-mystics/dice`` (facts.md §1)."""
+    from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER  # movement builds on combat
+
+    return [
+        DieFace(
+            face=number,
+            name=name,
+            symbol=name.removesuffix("-star").replace("sword-shield", "sword-and-shield"),
+            move=MOVE_NUMBER[number],
+            melee_hit=number in MELEE_HITS,
+            ranged_hit=number in RANGED_HITS,
+            block=number in BLOCKS,
+            star=number in STARS,
+            cheese=number == CHEESE,
+        )
+        for name, number in DIE_FACES.items()
+    ]
+
+
 MELEE_HITS = frozenset({SWORD_STAR, SWORD_SHIELD, SWORD_SHIELD_STAR})
 RANGED_HITS = frozenset({BOW, BOW_STAR})
 BLOCKS = frozenset({SWORD_SHIELD, SWORD_SHIELD_STAR})
