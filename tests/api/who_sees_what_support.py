@@ -581,7 +581,10 @@ class HandTable:
         if pending is not None:
             seat = self.owner[pending["piece"]]
             legal = self.legal(seat)
-            assert legal["pending_seat"] == seat and not legal["commands"], legal
+            assert legal["pending_seat"] == seat, legal
+            # a pending decision is listed as one ready-to-send Choose per option; a draw is not
+            listed = [{"type": "Choose", "option": o} for o in pending.get("options", ())]
+            assert legal["commands"] == (listed if pending["type"] == "DecisionRequested" else []), legal
             if pending["type"] == "DrawRequested":
                 deck = self.state["deck"]  # the physical deck: the bot draws from it blind
                 count = min(pending.get("count", 1), len(deck))

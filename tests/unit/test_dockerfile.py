@@ -714,7 +714,8 @@ def check_production_topology_read_only_with_redis_password(
             assert migrated.returncode == 0, f"dicelog migrate:\n{migrated.stdout}\n{migrated.stderr}"
         api_port = _free_port()
         podman.start(*locked, image, "serve", "--host", "127.0.0.1", "--port", str(api_port))
-        podman.start(*locked, image, "worker")
+        # its probe port on a free one: with --network host, 8001 may be taken on this machine
+        worker = podman.start(*locked, image, "worker", "--port", str(_free_port()))
         _wait_http(f"http://127.0.0.1:{api_port}/ready")
         body = {
             "ruleset": "mice-and-mystics",
@@ -729,7 +730,8 @@ def check_production_topology_read_only_with_redis_password(
         deadline = time.monotonic() + 60
         while client.xlen("dicelog:games") == 0:
             assert time.monotonic() < deadline, (
-                "the worker published nothing to Redis (password in DICELOG_REDIS_URL?)"
+                "the worker published nothing to Redis (password in DICELOG_REDIS_URL?); its log:\n"
+                + podman("logs", worker, check=False).stderr[-3000:]
             )
             time.sleep(0.5)
     finally:
