@@ -359,7 +359,7 @@ class GameReads:
         ruleset = game.ruleset
         controls = next((s.controls for s in game.created.seats if s.name == seat), ())
         pending = lens.event(game.pending)
-        pending_seat = _pending_seat(game) if pending is not None else None
+        pending_seat = _pending_seat(game, pending)
         commands: list[Any] = []
         if game.result is not None:
             pass
@@ -587,8 +587,9 @@ def _undo_answers(game: Any, seat: str) -> list[dict[str, str]]:
     return answers
 
 
-def _pending_seat(game: Any) -> str | None:
-    pending = game.pending
+def _pending_seat(game: Any, pending: Any) -> str | None:
+    """The seat that must answer ``pending``, the pending node *as the reader sees it* (through the
+    Lens: a node the reader may not see names no seat): the seat controlling the piece it names."""
     if isinstance(pending, (RollRequested, DrawRequested, DecisionRequested)) and pending.piece:
         return next((s.name for s in game.created.seats if pending.piece in s.controls), None)
     return None
