@@ -48,8 +48,10 @@ class Draw(Command, kw_only=True):
     """Answer a pending draw with the cards drawn at the table (``manual`` mode), in order."""
 
     cards: Annotated[tuple[str, ...], Meta(min_length=1, max_length=64)]
-    """Ids of the cards drawn at the table, in draw order (1 to 64): as many as the pending ``DrawRequested``
-    asks (fewer only if the deck holds fewer), all different and among its ``cards``."""
+    """The cards drawn at the table, in draw order (1 to 64): as many as the pending ``DrawRequested`` asks
+    (fewer only if the deck holds fewer), all different and among its ``cards``. Each is a card id or,
+    where the ruleset knows the card's printed name, that name (Mice and Mystics: a search card's name as
+    printed, any case, e.g. ``Toothpick``; see ``/content/mice-and-mystics/search-cards``)."""
 
 
 class Choose(Command, kw_only=True):

@@ -349,6 +349,18 @@ def face_numbers(ruleset: Any, faces: tuple[int | str, ...]) -> tuple[int, ...]:
     return tuple(numbers)
 
 
+def card_ids(ruleset: Any, state: Any, deck: str, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards of a ``Draw`` as card ids: each entry the ruleset's ``card_id(state, deck, text)``
+    recognises as a card's printed name becomes that card's id (Mice and Mystics: a search card's
+    name, any case, e.g. ``Toothpick``); anything else is kept as sent (an id, or an unknown text
+    the draw then refuses). The ``CommandAccepted`` keeps the command as sent; ``CardsDrawn`` records
+    the ids. Pure."""
+    lookup = getattr(ruleset, "card_id", None)
+    if lookup is None:
+        return cards
+    return tuple(lookup(state, deck, card) or card for card in cards)
+
+
 def _answer(game: Game, command: Command, seat: str) -> Answer:
     """Validate an answer to the pending node and return the event that records it."""
     pending = game.pending
@@ -379,8 +391,9 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
             raise RuleBroken("draw.nothing-pending", section=_SECTION, detail="no draw is pending")
         if len(command.cards) != min(pending.count, len(pending.cards)):
             raise RuleBroken("draw.wrong-count", section=_SECTION, detail=f"draw {pending.count} card(s)")
+        cards = card_ids(game.ruleset, game.state, pending.deck, command.cards)
         left = list(pending.cards)
-        for card in command.cards:
+        for card in cards:
             if card not in left:
                 # No card is named: in a game with secrets the deck's content is hidden, and a
                 # refusal naming the first card not in it would tell which others are.
@@ -390,7 +403,7 @@ def _answer(game: Game, command: Command, seat: str) -> Answer:
                 )
                 raise RuleBroken("draw.not-in-deck", section=_SECTION, detail=detail)
             left.remove(card)
-        return CardsDrawn(reason=pending.reason, deck=pending.deck, cards=command.cards, source=source)
+        return CardsDrawn(reason=pending.reason, deck=pending.deck, cards=cards, source=source)
     if not isinstance(command, Choose):
         raise InvariantViolated("answer-command", f"_answer got {type(command).__name__}")
     if not isinstance(pending, DecisionRequested):

@@ -44,6 +44,8 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   behaviour of older revisions for older games, so stored games re-derive as they were played.
 - ``die_faces``: the die's faces by the names of their printed symbols (name -> number), so a
   ``Roll`` may name them (``dicelog.domain.core.game.face_numbers``).
+- ``card_id(state, deck, text) -> str | None``: the id of the card of ``deck`` printed with the name
+  ``text``, so a ``Draw`` may name the cards the table drew (``dicelog.domain.core.game.card_ids``).
 - ``outcome_reason(state) -> str``: why the game ended, for ``GameEnded.reason`` (default: none).
 - ``late_fields``: state fields added after games were stored, with their JSON defaults, left out
   of a state's stored encoding while at those defaults (``dicelog.domain.core.game.encode_state``).

@@ -235,6 +235,17 @@ def outcome(state: State) -> str | None:
     return captured.outcome(state)
 
 
+def card_id(state: State, deck: str, text: str) -> str | None:
+    """The id of the search card printed with the name ``text`` (any case, spaces around ignored)
+    when ``deck`` is the search deck, so a table enters a drawn card as it reads it; ``None``
+    otherwise (encounter cards have no known printed names: facts.md §6)."""
+    if deck != "search":
+        return None
+    wanted = text.strip().casefold()
+    cards = library_of(state).search_cards.values()
+    return next((card.id for card in cards if card.name.casefold() == wanted), None)
+
+
 def outcome_reason(state: State) -> str:
     """Why the chapter ended (``GameEnded.reason``; see ``captured.outcome_reason``)."""
     return captured.outcome_reason(state)
@@ -300,6 +311,7 @@ class MiceAndMysticsRuleset:
     describe = staticmethod(describe)
     campaign_carry_over = staticmethod(campaign.campaign_carry_over)
     outcome_reason = staticmethod(outcome_reason)
+    card_id = staticmethod(card_id)
 
     @staticmethod
     def warm_up() -> None:
