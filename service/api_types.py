@@ -37,10 +37,12 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """``server`` (the default: the service rolls, shuffles and draws from a secret seed it commits to now and
     reveals when the game ends) or ``manual`` (the seats submit the table's results with ``Roll``, ``Shuffle``
     and ``Draw``)."""
-    undo_policy: UndoPolicy = "none"
-    """Who may undo, fixed for the game: ``none`` (the default), ``own-turn`` (the seat whose piece has the
-    turn, its own commands of that turn), ``all-seats`` (with every other seat's approval) or ``host`` (the
-    first seat alone)."""
+    undo_policy: UndoPolicy | None = None
+    """Who may undo, fixed for the game: ``none``, ``own-turn`` (the seat whose piece has the turn, its own
+    commands of that turn), ``all-seats`` (with every other seat's approval) or ``host`` (the first seat
+    alone). Not given (``null``): ``all-seats`` in ``manual`` dice mode, so a table can fix a mistyped roll
+    or card (the other seats approve; a table playing from one seat approves alone), ``none`` in ``server``
+    dice mode."""
     decision_policy: DecisionPolicy = "default"
     """``default`` (the default here): the service answers each pending decision that has a default with it,
     recorded as chosen by ``policy``; ``ask``: every decision waits for a seat's ``Choose``."""

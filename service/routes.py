@@ -136,7 +136,7 @@ def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
         setup=msgspec.Raw(_encode(_setup_document(data))),
         seats=tuple(data.seats),
         dice_mode=data.dice_mode,
-        undo_policy=data.undo_policy,
+        undo_policy=data.undo_policy or ("all-seats" if data.dice_mode == "manual" else "none"),
         decision_policy=data.decision_policy,
         dice_commitment=commitment(seed) if seed else None,
         visibility=data.visibility,

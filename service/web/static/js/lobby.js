@@ -118,7 +118,7 @@ async function create(event) {
   }
   const body = {
     ruleset, setup, seats: form.seats.map((s) => ({ name: s.name, controls: s.controls })),
-    dice_mode: data.get("dice_mode"), undo_policy: data.get("undo_policy"),
+    dice_mode: data.get("dice_mode"), undo_policy: data.get("undo_policy") || null,
     decision_policy: data.get("decision_policy"), visibility: data.get("visibility"),
   };
   const button = $("create-game");
