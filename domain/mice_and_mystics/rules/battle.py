@@ -81,16 +81,48 @@ def accessory_battle(state: State, mouse: str, ranged: bool) -> int:
     return 0 if ranged else sum(i.battle for i in equipment(mouse, state) if i.kind != "weapon")
 
 
+def refused_target(state: State, mouse: str, target: str) -> RuleBroken:
+    """Why ``mouse`` may not attack ``target``, one rule id per reason:
+
+    - ``battle.invalid-target``: not a minion in the mouse's room (001 §Attacco);
+    - ``battle.out-of-reach``: a melee weapon and the minion neither on the mouse's space nor on an
+      adjacent one (001 §Attacco in Mischia);
+    - ``battle.nearer-minion-first``: a ranged weapon while minions stand on the mouse's space or an
+      adjacent one, and this is not one of the nearest (001 §Attacco a Distanza);
+    - ``battle.no-line-of-sight``: a ranged weapon and the mouse does not see the minion (001
+      §Vedere il Bersaglio)."""
+    here = space_of(state, mouse)
+    item = weapon(mouse, state)
+    minions = _room_minions(state, here) if here is not None else {}
+    if target not in minions or item is None or here is None:
+        return RuleBroken(
+            "battle.invalid-target", section=sections.ATTACK, detail=f"{target} is not a minion in this room"
+        )
+    if item.attack == "melee":
+        return RuleBroken(
+            "battle.out-of-reach",
+            section=sections.MELEE,
+            detail=f"{target} is neither on {mouse}'s space nor on an adjacent one",
+        )
+    lib = library_of(state)
+    if any(reach(lib, here, s) is not None for s in minions.values()):
+        return RuleBroken(
+            "battle.nearer-minion-first",
+            section=sections.RANGED,
+            detail=f"minions are on or next to {mouse}'s space: a ranged attack targets one of the nearest",
+        )
+    return RuleBroken(
+        "battle.no-line-of-sight", section=sections.SIGHT, detail=f"{mouse} does not see {target}"
+    )
+
+
 def decide_battle(state: State, cmd: Battle) -> list[Event]:
     check_action(state, cmd.mouse, "battle")
     if weapon(cmd.mouse, state) is None:
         raise RuleBroken("battle.unarmed", section=sections.ATTACK, detail=f"{cmd.mouse} has no weapon")
     targets = battle_targets(state, cmd.mouse)
     if cmd.target not in targets:
-        section = sections.MELEE if weapon(cmd.mouse, state).attack == "melee" else sections.RANGED
-        raise RuleBroken(
-            "battle.invalid-target", section=section, detail=f"{cmd.target} cannot be attacked from here"
-        )
+        raise refused_target(state, cmd.mouse, cmd.target)
     dice = shots.battle_dice(
         state,
         cmd.mouse,

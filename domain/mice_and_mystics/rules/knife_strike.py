@@ -24,7 +24,7 @@ from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared
 from dicelog.domain.mice_and_mystics.item_events import KnifeStrikesLeft
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import check_action
-from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, melee_targets
+from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, melee_targets, refused_target
 from dicelog.domain.mice_and_mystics.rules.cards import item_of, loadout
 from dicelog.domain.mice_and_mystics.state import State
 
@@ -61,19 +61,20 @@ def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
     (battle), ``KnifeStrikesLeft`` (with 2+ daggers), the first attack's ``AttackDeclared`` and roll.
 
     Errors: those of ``actions.check_action`` (the Battle action); ``ability.needs-dagger`` without an
-    equipped dagger; ``battle.invalid-target`` (001 §Attacco in Mischia) for a target out of reach."""
+    equipped dagger; ``battle.out-of-reach`` (001 §Attacco in Mischia) for a minion out of reach,
+    ``battle.invalid-target`` for no target or one that is not a minion in the room."""
     check_action(state, cmd.mouse, "battle")
     held = daggers(state, cmd.mouse)
     if not held:
         raise RuleBroken(
             "ability.needs-dagger", section=SECTION, detail="Knife Strike attacks with equipped daggers"
         )
-    if cmd.target is None or cmd.target not in melee_targets(state, cmd.mouse):
+    if cmd.target is None:
         raise RuleBroken(
-            "battle.invalid-target",
-            section=sections.MELEE,
-            detail=f"{cmd.target} is not a minion on or next to {cmd.mouse}'s space",
+            "battle.invalid-target", section=sections.MELEE, detail="Knife Strike needs a target minion"
         )
+    if cmd.target not in melee_targets(state, cmd.mouse):
+        raise refused_target(state, cmd.mouse, cmd.target)  # battle.out-of-reach, or not a minion here
     left = [KnifeStrikesLeft(mouse=cmd.mouse, count=len(held) - 1)] if len(held) > 1 else []
     return [
         ActionStarted(mouse=cmd.mouse, action="battle"),

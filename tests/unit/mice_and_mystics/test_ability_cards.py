@@ -308,7 +308,7 @@ def test_001_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
     with pytest.raises(RuleBroken, match="ability.needs-dagger"):  # Collin's sword is no dagger
         RULESET.decide(state, UseAbility(mouse="collin", ability="knife-strike", target="rat-warriors-1"))
     state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2))
-    with pytest.raises(RuleBroken, match="battle.invalid-target"):
+    with pytest.raises(RuleBroken, match="battle.out-of-reach"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-2"))
     with pytest.raises(RuleBroken, match="battle.invalid-target"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="knife-strike"))

@@ -125,8 +125,10 @@ def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_fe
 def test_battle_melee_only_same_or_adjacent_space_not_across_red_lines__001_attacco_in_mischia():
     """001 §Attacco in Mischia: a minion "sulla stessa casella o su quella adiacente"; 001 §Linee Rosse:
     spaces across a red line "non sono considerate adiacenti" (GR-14 | GR-15)."""
-    with pytest.raises(RuleBroken, match="battle.invalid-target"):
+    with pytest.raises(RuleBroken, match="battle.out-of-reach"):
         RULESET.decide(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-2"))
+    with pytest.raises(RuleBroken, match="battle.invalid-target"):  # not a minion in the room
+        RULESET.decide(chapter_1_table(), Battle(mouse="filch", target="collin"))
     state = chapter_1_table(at("GR-14", "filch"), rat(4, "GR-15"), rat(5, "GR-10"))
     assert battle_targets(state, "filch") == {"rat-warriors-3": False, "rat-warriors-5": False}
 
@@ -166,8 +168,19 @@ def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio(
     lib = library_of(state)
     assert not sees(lib, "KT-5", "KT-3") and sees(lib, "KT-5", "KT-9") and not sees(lib, "KT-5", "GR-6")
     assert battle_targets(state, "maginos") == {"rat-warriors-5": True}
-    with pytest.raises(RuleBroken, match="battle.invalid-target"):
+    with pytest.raises(RuleBroken, match="battle.no-line-of-sight") as refused:
         RULESET.decide(state, Battle(mouse="maginos", target="rat-warriors-4"))
+    assert refused.value.section == "001 §Vedere il Bersaglio"
+
+
+def test_battle_ranged_refused_for_a_farther_minion_names_the_nearest_first_rule__001_attacco_a_distanza():
+    """001 §Attacco a Distanza: with minions on or next to its space, a ranged attacker must pick one
+    of the nearest: refusing another is its own rule, not the line-of-sight one."""
+    state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
+    assert battle_targets(state, "maginos") == {"rat-warriors-1": True}
+    with pytest.raises(RuleBroken, match="battle.nearer-minion-first") as refused:
+        RULESET.decide(state, Battle(mouse="maginos", target="rat-warriors-2"))
+    assert refused.value.section == "001 §Attacco a Distanza"
 
 
 def test_segment_intersection_counts_crossing_and_touching__001_vedere_il_bersaglio():
