@@ -15,7 +15,15 @@ from dicelog.domain.core.events import (
     ShuffleRequested,
 )
 from dicelog.domain.mice_and_mystics import events as ev
-from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead, StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.chapter_events import (
+    ChapterStoryRead,
+    CounterCheesePlaced,
+    CounterCheeseTaken,
+    CrowDived,
+    MizMaggieSwatted,
+    StartingAbilityTaken,
+    StoryAchievementGained,
+)
 from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.events import (
@@ -195,6 +203,16 @@ def describe(state: State, event: Event) -> str | None:
         return name_of(lib, card)
 
     match event:
+        case CrowDived(figure=figure, space=space):
+            return f"The nasty old crow dives on {name(figure)} on {space}: 1 wound, no defence"
+        case CounterCheesePlaced(count=count):
+            return f"{count} cheese on the Kitchen counter"
+        case CounterCheeseTaken(count=count, figure=figure):
+            return f"{figure} takes {count} cheese from the Kitchen counter to the minion cheese wheel"
+        case MizMaggieSwatted(mouse=mouse):
+            return f"Miz Maggie's broom knocks {name(mouse)} down; the roach is back on the counter"
+        case StoryAchievementGained(achievement=achievement):
+            return f"Story achievement: {achievement}"
         case ChapterStoryRead(part=part, text=text):
             return f"{'The story continues' if part == 'story-continues' else 'Read aloud'}: {text}"
         case RoomTilePlaced(tile=tile):
@@ -239,8 +257,20 @@ def describe(state: State, event: Event) -> str | None:
             return f"{name(state.figures.get(a, a))} ({a}) attacks {t} ({kind}, {dice} dice)"
         case ev.AttackRolled(attacker=a, hits=hits):
             return f"{a} scores {hits} hit(s)"
-        case ev.AttackResolved(target=t, blocks=blocks, wounds=wounds):
-            return f"{t} blocks {blocks}, takes {wounds} wound(s)"
+        case ev.AttackResolved(target=t, hits=0):
+            return f"The attack on {t} scores no hit"
+        case ev.AttackResolved(target=t, hits=hits, blocks=blocks):
+            # the wounds (or the cheese a roach steals instead) have their own lines
+            return f"{t} blocks {blocks} of {hits} hit(s)"
+        case ev.DefenseResolved(target=t, hits=hits, blocks=blocks):
+            return f"{t} blocks {blocks} of {hits} hit(s)"
+        case ev.MinionWounded(figure=figure, wounds=wounds):
+            return f"{figure} takes {wounds} wound(s)"
+        case ev.CheeseStolen(mouse=mouse, figure=figure, count=count, to_wheel=to_wheel):
+            where = "onto the minion cheese wheel" if to_wheel else "and discards it"
+            return f"{figure} steals {count} cheese from {name(mouse)} {where}"
+        case ev.EndMarkerMoved(page=page, reason=reason):
+            return f"The chapter end marker moves on to page {page} ({reason}): more time"
         case ev.CheeseAddedToWheel(count=count, reason=reason):
             return f"{count} cheese on the minion cheese wheel ({reason}): {state.cheese_wheel}"
         case ev.CheeseTakenFromWheel(mouse=mouse, count=count, reason=reason):
