@@ -459,7 +459,8 @@ class GameReads:
         ] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many lines")] = 200,
     ) -> LogOut:
-        """Readable log lines, one per meaningful event, oldest first (as the reader may see them)."""
+        """Readable log lines, one per meaningful event, oldest first (as the reader may see them);
+        a line whose event a later undo undid is marked ``undone``."""
         game, lens = _reader(games, game_id, request)
         if has_secrets(game.ruleset):
             lines = _log_lines(games, game, lens, after, limit)
@@ -467,7 +468,14 @@ class GameReads:
             lines = read_models.log_lines(game_id, after=after, limit=limit)
         if lines is None:
             raise NotFoundException(f"no log for game {game_id} (yet)")
-        return LogOut(game_id=game_id, lines=[LogLine(**line) for line in lines])
+        undone: set[int] = set()
+        if lines:
+            index, head = games.index(game_id, game.ruleset)
+            undone = index.undone(lines[0]["version"], lines[-1]["version"], head)
+        return LogOut(
+            game_id=game_id,
+            lines=[LogLine(**line, undone=line["version"] in undone) for line in lines],
+        )
 
 
 def game_controller(types: ApiTypes) -> type[Controller]:

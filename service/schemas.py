@@ -420,6 +420,9 @@ class LogLine(Struct, frozen=True, kw_only=True):
     """The event type."""
     line: str
     """What happened, in English game terms."""
+    undone: bool = False
+    """True when a later undo undid the event (its line stays in the log, marked; the game went on from
+    before it)."""
 
 
 class LogOut(Struct, frozen=True, kw_only=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from uuid import UUID
 
 import msgspec
@@ -104,6 +105,17 @@ def test_undo_returns_the_state_keeps_the_undone_events_marked_and_projections_f
     assert len(events) > n, "the undone events are still listed"
     assert [e["version"] for e in events if e["undone"]] == list(range(start + 1, n + 1))
     assert client.post(f"/games/{table.id}/verify").json()["verification"]["ok"]
+
+    def log_lines() -> list[dict]:
+        return client.get(f"/games/{table.id}/log", params={"limit": 1000}).json().get("lines", [])
+
+    deadline = time.monotonic() + 10  # the log is a projection: it follows the store a moment later
+    while not any(line["type"] == "UndoApplied" for line in log_lines()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = log_lines()
+    marked = {line["version"] for line in lines if line["undone"]}
+    assert marked and marked <= set(range(start + 1, n + 1))  # the undone lines, and only those
+    assert all(not line["undone"] for line in lines if line["version"] <= start)
 
 
 def test_undo_refused_by_policy_is_a_rule_problem(client):
