@@ -61,8 +61,26 @@ def shuffle_order(seed: bytes, k: int, cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(order)
 
 
-def draw_cards(seed: bytes, k: int, cards: Sequence[str], count: int) -> tuple[str, ...]:
-    """The ``count`` cards chance event ``k`` draws, uniformly without replacement, from ``cards``."""
+def draw_cards(
+    seed: bytes, k: int, cards: Sequence[str], count: int, weights: Sequence[int] = ()
+) -> tuple[str, ...]:
+    """The ``count`` cards chance event ``k`` draws, without replacement, from ``cards``: uniformly, or,
+    with ``weights`` (one positive integer per card), each with probability proportional to its weight
+    among the cards left. Raises ``ValueError`` when ``weights`` does not match ``cards``."""
     words = _words(seed, k)
     left = list(cards)
-    return tuple(left.pop(_uniform(words, len(left))) for _ in range(min(count, len(left))))
+    if not weights:
+        return tuple(left.pop(_uniform(words, len(left))) for _ in range(min(count, len(left))))
+    if len(weights) != len(cards) or any(w < 1 for w in weights):
+        raise ValueError("weights must be one positive integer per card")
+    left_weights = list(weights)
+    drawn = []
+    for _ in range(min(count, len(left))):
+        point = _uniform(words, sum(left_weights))
+        i = 0
+        while point >= left_weights[i]:
+            point -= left_weights[i]
+            i += 1
+        drawn.append(left.pop(i))
+        left_weights.pop(i)
+    return tuple(drawn)

@@ -197,6 +197,10 @@ class DrawRequested(Event, kw_only=True):
     piece: str | None = None
     """The piece the draw is for (a mouse id): in ``manual`` dice mode only the seat controlling it may submit
     the cards. ``None``: any seat may."""
+    weights: tuple[int, ...] = ()
+    """Relative weights of ``cards``, one each, when they are not equally likely (Vast's tile stack: a pile
+    seeded with Crystal tiles; VF §1 Tile stack setup); empty (and omitted): uniform. Each card drawn is
+    drawn with probability proportional to its weight among the cards still undrawn."""
 
 
 class CardsDrawn(Event, kw_only=True):

@@ -571,7 +571,7 @@ def auto_answer(game: Game, seed: bytes | None) -> Command | None:
     if isinstance(pending, ShuffleRequested) and game.created.dice_mode == "server" and seed:
         return Shuffle(order=shuffle_order(seed, game.chance_count, pending.cards))
     if isinstance(pending, DrawRequested) and game.created.dice_mode == "server" and seed:
-        return Draw(cards=draw_cards(seed, game.chance_count, pending.cards, pending.count))
+        return Draw(cards=draw_cards(seed, game.chance_count, pending.cards, pending.count, pending.weights))
     if (
         isinstance(pending, DecisionRequested)
         and game.created.decision_policy == "default"

@@ -319,4 +319,5 @@ def rederive(
     if not isinstance(answer, CardsDrawn):
         raise InvariantViolated("chance-event", f"{type(answer).__name__} answers no roll, shuffle or draw")
     cards = pending.cards if isinstance(pending, DrawRequested) else ()
-    return draw_cards(seed, k, cards, len(answer.cards)), tuple(answer.cards)
+    weights = pending.weights if isinstance(pending, DrawRequested) else ()
+    return draw_cards(seed, k, cards, len(answer.cards), weights), tuple(answer.cards)
