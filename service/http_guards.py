@@ -33,6 +33,12 @@ anything decodes it, and refused
 
 Neither reaches a handler, so nothing changes. An over-long body is drained (up to ``DRAIN_BYTES``)
 before the answer, so that the client, still sending, reads the 413 rather than a reset connection.
+
+``DefaultRuleset``: ``POST /games`` names its ruleset in ``ruleset`` (the body is a union tagged by it).
+Releases that served Mice and Mystics alone published that field as optional, defaulting to
+``mice-and-mystics``, so clients written for them may leave it out: a JSON object body without
+``ruleset`` is read as ``mice-and-mystics`` (``LEGACY_DEFAULT_RULESET``). Any other body is passed on
+untouched, and the handler's validation answers it as usual.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
+import msgspec
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import Headers
 from litestar.enums import RequestEncodingType, ScopeType
@@ -226,3 +233,46 @@ async def _drain(receive: Receive, size: int, declared: int | None = None) -> bo
         if not message.get("more_body", False):
             return True
     return False
+
+
+LEGACY_DEFAULT_RULESET = "mice-and-mystics"
+"""The ruleset of a ``POST /games`` body without ``ruleset`` (module docstring, ``DefaultRuleset``)."""
+
+
+class DefaultRuleset(ASGIMiddleware):
+    """Reads a ``POST /games`` body without ``ruleset`` as ``mice-and-mystics`` (module docstring)."""
+
+    scopes = (ScopeType.HTTP,)
+
+    def __init__(self, served: tuple[str, ...]) -> None:
+        self.active = LEGACY_DEFAULT_RULESET in served
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        if not self.active or scope.get("method") != "POST" or scope.get("path", "").rstrip("/") != "/games":
+            await next_app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        try:
+            document = msgspec.json.decode(body)
+        except msgspec.DecodeError:
+            document = None
+        if isinstance(document, dict) and "ruleset" not in document:
+            body = msgspec.json.encode({"ruleset": LEGACY_DEFAULT_RULESET, **document})
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await next_app(scope, replay, send)

@@ -370,8 +370,8 @@ def _describe_components(components: dict[str, Any], classes: dict[str, type]) -
                 target["format"] = "date-time"
 
 
-def _slot_types(rulesets: tuple[str, ...]) -> dict[str, Any]:
-    """The type of each slot for an app serving ``rulesets``."""
+def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
+    """The types of each slot for an app serving ``rulesets``: one type, or the members of an ``anyOf``."""
     from dicelog.domain.core import events as core_events
     from dicelog.domain.core import registry
     from dicelog.service.api_types import api_types
@@ -391,16 +391,18 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, Any]:
             returned = typing.get_type_hints(view).get("return", Any)
             bucket.append(returned)
 
-    def union(items: list[Any]) -> Any:
+    def union(items: list[Any]) -> tuple[Any, ...]:
+        # The members of a slot, each given its own schema: msgspec cannot put untagged Structs of
+        # several rulesets in one union, so a slot of several members becomes an ``anyOf`` below.
         items = list(dict.fromkeys(items))
         if any(i is Any for i in items):
-            return dict[str, Any]
-        return items[0] if len(items) == 1 else typing.Union[tuple(items)]  # noqa: UP007
+            return (dict[str, Any],)
+        return tuple(items)
 
     return {
         "state": union(states),
-        "event": union(events),
-        "command": types.Command,
+        "event": (typing.Union[tuple(events)],),  # noqa: UP007 - tagged: one union
+        "command": (types.Command,),
         "board": union(boards),
         "initiative": union(initiatives),
     }
@@ -463,16 +465,21 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                 if returned is not None:
                     bodies[(*key, str(handler.status_code))] = returned
     slot_types = _slot_types(rulesets)
-    roots = [Problem, *slot_types.values(), *bodies.values()]
+    members = [t for types in slot_types.values() for t in types]
+    roots = [Problem, *members, *bodies.values()]
     schemas, components = msgspec.json.schema_components(roots, ref_template=REF)
     classes = _struct_classes(roots)
     _describe_components(components, classes)
-    slot_roots = dict(zip(slot_types, schemas[1 : 1 + len(slot_types)], strict=True))
+    member_schemas = iter(schemas[1 : 1 + len(members)])
+    slot_roots = {}
+    for name, types in slot_types.items():
+        parts = [next(member_schemas) for _ in types]
+        slot_roots[name] = parts[0] if len(parts) == 1 else {"anyOf": parts}
     for name, component in SLOT_COMPONENTS.items():  # unions get a name: clients get one type
         if "$ref" not in slot_roots[name]:
             components[component] = {"title": component, "description": SLOT_DOCS[name], **slot_roots[name]}
             slot_roots[name] = {"$ref": REF.format(name=component)}
-    by_key = dict(zip(bodies, schemas[1 + len(slot_types) :], strict=True))
+    by_key = dict(zip(bodies, schemas[1 + len(members) :], strict=True))
     problem = schemas[0]
 
     for path, item in doc.get("paths", {}).items():

@@ -14,7 +14,8 @@ files without making a stored game undecodable:
 
 A ruleset event's ``<Name>`` is its msgspec tag (the ``type`` field of its stored JSON), which
 ``domain.core.events`` already fixes forever and which is the class name unless pinned with
-``tag="..."``: a renamed event class keeps its tag, and with it its topic.
+``tag="..."``: a renamed event class keeps its tag, and with it its topic. A tag namespaced with a dot
+(Vast's ``vast.TileRevealed``) is stored after the dot: ``vast/TileRevealed``.
 
 Release 0.1 wrote module-path topics (``eventsourcing.utils.get_topic``, e.g.
 ``domain.mice_and_mystics.events:MouseMoved``). They stay readable forever: ``LEGACY_TOPICS``
@@ -289,10 +290,14 @@ def _load_service_records() -> None:
 
 
 def stored_name(cls: type) -> str:
-    """The ``<Name>`` of a ruleset event type: its msgspec tag (a string), else its class name."""
+    """The ``<Name>`` of a ruleset event type: its msgspec tag (a string), else its class name; a tag
+    prefixed with the ruleset's namespace (``vast.TileRevealed``) is stored without it, as the topic
+    names the ruleset already (``vast/TileRevealed``)."""
     config = getattr(cls, "__struct_config__", None)
     tag = getattr(config, "tag", None)
-    return tag if isinstance(tag, str) else cls.__name__
+    name = tag if isinstance(tag, str) else cls.__name__
+    head, dot, rest = name.partition(".")
+    return rest if dot and head and rest else name
 
 
 def _ruleset_types(name: str) -> dict[str, type]:
