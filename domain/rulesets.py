@@ -2,5 +2,7 @@
 
 from dicelog.domain.core import registry
 from dicelog.domain.mice_and_mystics import ruleset as mice_and_mystics
+from dicelog.domain.vast import ruleset as vast
 
 registry.register(mice_and_mystics.RULESET)
+registry.register(vast.RULESET)

@@ -1,0 +1,214 @@
+"""Vast's commands (004; VF = rules/vast-facts.md), tagged ``vast.<Name>`` (stored forever).
+
+Each command names its role in ``ROLE_OF`` (the seat must control that role). Positions are
+``x``/``y`` from the Entrance, north and east positive. Secret arguments (the tile the Cave places)
+are masked for other seats by ``dicelog.domain.vast.visibility.view_command``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta
+
+from dicelog.domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from dicelog.domain.core.ruleset import Begin
+
+Coord = Annotated[int, Meta(ge=-60, le=60, description="Tiles from the Entrance (east / north positive).")]
+TileId = Annotated[str, Meta(min_length=1, max_length=32)]
+CardId = Annotated[str, Meta(min_length=1, max_length=32)]
+OmenToken = Annotated[str, Meta(min_length=1, max_length=16)]
+Side = Literal["N", "E", "S", "W"]
+CubeTarget = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=32,
+        description="movement, perception, strength, map, bomb, shield, or a Treasure card id of hers.",
+    ),
+]
+
+
+class VastCommand(Command, kw_only=True, tag=lambda name: f"vast.{name}"):
+    """Base of Vast's commands."""
+
+
+# --- the Knight (004 §Il Cavaliere) -------------------------------------------------------------
+
+
+class PlaceHeroCube(VastCommand, kw_only=True):
+    """Place a Hero cube (004 §Cubetti Eroe): on a stat (the next space, up to 3), on equipment (Ancient Map
+    up to 3, Bomb, Shield: once per turn each) or on a Treasure card of hers (using it; it turns face up).
+    Refused without an unused cube (``cube.none-left``) or when the target is full (``cube.target-full``)."""
+
+    target: CubeTarget
+
+
+class MoveKnight(VastCommand, kw_only=True):
+    """Move one tile, orthogonally (004 §2. Muovi e Agisci): only with an Encounter left and Movement left;
+    through a wall only with an Ancient Map cube unused. Entering a Dark tile spends an Encounter and
+    reveals it (§Rivelare e risolvere le tessere Buie)."""
+
+    x: Coord
+    y: Coord
+
+
+class SmashCrystal(VastCommand, kw_only=True):
+    """Smash the Crystal on her tile (004 §Cristalli: Strength 3 or more; +2 Grit), in the open Encounter or
+    a new one."""
+
+
+class CollectTreasure(VastCommand, kw_only=True):
+    """Collect every Treasure token on her tile, one at a time (004 §Tesori e Gemme), in the open Encounter
+    or a new one."""
+
+
+class CompleteSidequest(VastCommand, kw_only=True):
+    """Reveal a fulfilled Sidequest from her hand (004 §Missioni Secondarie; VF §2 Sidequests)."""
+
+    card: CardId
+    """The Sidequest card id (``swift``) from her hand."""
+
+
+class UseBomb(VastCommand, kw_only=True):
+    """Put a Bomb token on a wall of her tile, removing it for good (004 §Equipaggiamento, Bomba): needs the
+    Bomb's cube this turn and a token left."""
+
+    side: Side
+    """The side of her tile whose wall the Bomb token removes."""
+
+
+class UseFlare(VastCommand, kw_only=True):
+    """Flare (VF §7 Variant cards; Knight vs Cave): once per turn, any space, no Encounter: the Dragon die
+    is rolled round it and every Dark tile hit is revealed."""
+
+    x: Coord
+    y: Coord
+
+
+class VastEndTurn(VastCommand, kw_only=True, tag="vast.EndTurn"):
+    """End the turn of ``role`` (004: each role's §Riepilogo del Turno). The Cave may end its turn only after
+    Shape the Cave and Place Treasure, when it could do them."""
+
+    role: Literal["knight", "cave"]
+    """The role whose turn ends."""
+
+
+# --- the Cave (004 §La Caverna) -------------------------------------------------------------------
+
+
+class PlaceTile(VastCommand, kw_only=True):
+    """Shape the Cave (004 §2. Modella la Caverna): place a tile of the hand Dark side up next to any tile;
+    a Crystal tile first when the hand holds one. The hand is refilled to 3 from the stack."""
+
+    tile: TileId
+    """The tile of the Cave's hand (masked as ``"?"`` for other seats)."""
+    x: Coord
+    y: Coord
+
+
+class RemoveTile(VastCommand, kw_only=True):
+    """During the Collapse, remove a tile (004 §Il Collasso): tiles touching 1 other tile first, then 2; a
+    revealed Crystal tile first when one can go; never the Entrance. 3 per turn."""
+
+    x: Coord
+    y: Coord
+
+
+class PlaceTreasure(VastCommand, kw_only=True):
+    """Place a Treasure token on a Dark tile with no player's piece and no Treasure token (004 §3. Piazza un
+    Tesoro)."""
+
+    x: Coord
+    y: Coord
+
+
+class Hatred(VastCommand, kw_only=True):
+    """Omen Hatred (004 §Presagi, Disprezzo; cost 1, 2, 3 for the turn's uses; Mushroom, Trail, Chasm):
+    place another tile (``tile``, ``x``, ``y``), or during the Collapse remove one (``x``, ``y``)."""
+
+    pay: tuple[OmenToken, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
+    x: Coord
+    y: Coord
+    tile: TileId | None = None
+    """Before the Collapse, the tile of the hand to place; ``null`` during the Collapse."""
+
+
+class PastPlunder(VastCommand, kw_only=True):
+    """Omen Past Plunder (004 §Presagi, Antichi Bottini; cost 1, 2, 3; Boulder, Quartz, Mushroom): place
+    another Treasure token as in Place Treasure."""
+
+    pay: tuple[OmenToken, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
+    x: Coord
+    y: Coord
+
+
+class SoporificSpores(VastCommand, kw_only=True):
+    """Omen Soporific Spores (004 §Presagi, Spore Soporifere; cost 3; Quartz, Mushroom, Trail) on the
+    Knight: she loses 5 Grit."""
+
+    pay: tuple[OmenToken, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
+    target: Literal["knight"] = "knight"
+    """The player hit: the Knight (the only other role built)."""
+
+
+class Rockslide(VastCommand, kw_only=True):
+    """Omen Rockslide (004 §Presagi, Frana; cost 2; Bat, Boulder, Quartz): a Rockslide (a wall) on the edge
+    between two tiles, at least one Lit."""
+
+    pay: tuple[OmenToken, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
+    x: Coord
+    y: Coord
+    side: Side
+    """The side of the tile at ``x``, ``y`` the Rockslide lies on."""
+
+
+KNIGHT_COMMANDS = (
+    PlaceHeroCube,
+    MoveKnight,
+    SmashCrystal,
+    CollectTreasure,
+    CompleteSidequest,
+    UseBomb,
+    UseFlare,
+)
+CAVE_COMMANDS = (PlaceTile, RemoveTile, PlaceTreasure, Hatred, PastPlunder, SoporificSpores, Rockslide)
+ROLE_COMMANDS = (*KNIGHT_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
+
+VastCommandUnion = (
+    Begin
+    | PlaceHeroCube
+    | MoveKnight
+    | SmashCrystal
+    | CollectTreasure
+    | CompleteSidequest
+    | UseBomb
+    | UseFlare
+    | VastEndTurn
+    | PlaceTile
+    | RemoveTile
+    | PlaceTreasure
+    | Hatred
+    | PastPlunder
+    | SoporificSpores
+    | Rockslide
+    | Roll
+    | Shuffle
+    | Draw
+    | Choose
+)
+
+
+def role_of(command: Command) -> str | None:
+    """The role a command is for (the issuing seat must control it)."""
+    if isinstance(command, VastEndTurn):
+        return command.role
+    if isinstance(command, KNIGHT_COMMANDS):
+        return "knight"
+    if isinstance(command, CAVE_COMMANDS):
+        return "cave"
+    return None

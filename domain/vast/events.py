@@ -1,0 +1,439 @@
+"""Vast's domain events (004; VF = rules/vast-facts.md). Stored names are forever: the topic of each
+is ``vast/<ClassName>`` and its tag ``vast.<ClassName>`` (DESIGN.md, Stored names are forever).
+
+Facts that are half public are split (VAST-DESIGN.md §3.1): a Dark tile placed is one event whose
+``tile`` only the Cave may read (``dicelog.domain.vast.visibility``); everything else in it is public.
+Positions are ``x``/``y`` from the Entrance (north and east positive).
+"""
+
+from __future__ import annotations
+
+from dicelog.domain.core.events import Event
+
+
+class VastEvent(Event, kw_only=True, tag=lambda name: f"vast.{name}"):
+    """Base of Vast's events."""
+
+
+class RolesSeated(VastEvent, kw_only=True):
+    """The roles in play and the setup used (VF §7 Setup by player count)."""
+
+    roles: tuple[str, ...]
+    """Roles in turn order."""
+    setup: str
+    """The VF §7 row (``knight-vs-cave``)."""
+    variants: tuple[str, ...] = ()
+    """Variant cards in play (``flare:knight``, ``infestation:B``)."""
+    sidequests: tuple[str, ...] = ()
+    """The Sidequest deck after the setup's removals (004 §Preparazione; VF §2 Sidequests)."""
+
+
+class StackBuilt(VastEvent, kw_only=True):
+    """The tile stack is built (VF §1 Tile stack setup): three piles, each with 3 Crystal tiles."""
+
+    piles: tuple[int, ...]
+    """Tiles in each pile, top pile first."""
+    pile_crystals: tuple[int, ...]
+    """Crystal tiles shuffled into each pile."""
+
+
+class VastRoundStarted(VastEvent, kw_only=True, tag="vast.RoundStarted"):
+    """A new round: every role in play has a turn, in turn order (VF §7)."""
+
+    round: int
+    """The round that begins."""
+
+
+class VastTurnStarted(VastEvent, kw_only=True, tag="vast.TurnStarted"):
+    """A role's turn begins (each role's §Riepilogo del Turno)."""
+
+    role: str
+    """The role whose turn begins."""
+    round: int
+    """The round."""
+
+
+class VastTurnEnded(VastEvent, kw_only=True, tag="vast.TurnEnded"):
+    """A role's turn ends."""
+
+    role: str
+    """The role whose turn ended."""
+
+
+class DarkTilePlaced(VastEvent, kw_only=True):
+    """A tile is placed Dark side up (004 §Tessere Caverna; §2. Modella la Caverna). ``tile`` is the
+    Cave's secret; ``symbol`` is public."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    tile: str
+    """The tile id: the Cave's secret, ``"?"`` for others."""
+    symbol: str
+    """The Tribe symbol on its Dark side (``fangs``, ``bones``, ``eye``): public."""
+    by: str = "cave"
+    """The role placing it (the Cave; ``setup`` for the 4 tiles round the Entrance)."""
+    own_turn: bool = False
+    """Placed on the Cave's own turn (Shape the Cave, Hatred) rather than filling an open edge."""
+
+
+class TileRevealed(VastEvent, kw_only=True):
+    """A Dark tile is turned Lit side up (004 §Rivelare e risolvere le tessere Buie)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    tile: str
+    """The tile id, now public."""
+    by: str
+    """The role that revealed it."""
+    step: str = ""
+    """The chain step this completes (``reveal:x,y:mode``), if any."""
+    mode: str = "full"
+    """``full``: the Knight entered it (resolve it, then +1 Grit); ``vantage``: Vantage Point (its tokens,
+    then +1 Grit); ``flare``: Flare (its tokens only). See RULINGS.md."""
+    rotation: int | None = None
+    """The rotation when only one is possible; ``None`` when the revealer chooses (``orient`` decision)."""
+
+
+class TileOriented(VastEvent, kw_only=True):
+    """The revealed tile's rotation, chosen by the revealer (004 §Consigli Rapidi - Generali)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    rotation: int
+    """Quarter turns clockwise (0-3)."""
+
+
+class TileResolved(VastEvent, kw_only=True):
+    """A revealed tile's room takes effect (004 §Rivelare e risolvere: Evento, Imboscata, Sala del Tesoro,
+    Cristallo, Cripta)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    kind: str
+    """The room: ``ambush``, ``event``, ``treasure-room``, ``crystal``."""
+    step: str
+    """The step of the chain this resolves (``resolve:x,y:mode``)."""
+    treasure: int = 0
+    """Treasure tokens placed (a Treasure Room: 1)."""
+    crystal: bool = False
+    """A Crystal token placed (a Crystal tile)."""
+    mode: str = "full"
+    """As ``TileRevealed.mode``: only ``full`` (the Knight entered it) triggers an Event or an Ambush."""
+
+
+class GritChanged(VastEvent, kw_only=True):
+    """The Knight's Grit changes (004 §Coraggio), clamped to 0-45; the Shield makes a loss 1."""
+
+    delta: int
+    """The change applied (after the Shield and the clamp)."""
+    why: str
+    """``reveal``, ``crystal``, ``decline-treasure``, ``sidequest``, ``rats``, ``spores``, ``no-treasure``."""
+    step: str = ""
+    """The chain step this completes, if any."""
+
+
+class HeroCubeReturned(VastEvent, kw_only=True):
+    """Grit fell below a cube's space and no unused cube was left: a placed cube goes back (004 §Coraggio);
+    the Knight's turn ends at once."""
+
+    target: str
+    """Where the returned cube was placed."""
+
+
+class KnightMoved(VastEvent, kw_only=True):
+    """The Knight moves one tile (004 §2. Muovi e Agisci), maybe through a wall with the Ancient Map."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    through_wall: bool = False
+    """Through a wall, with an Ancient Map cube."""
+    forced: bool = False
+    """Moved by a rule (stepping off a collapsing tile) rather than by her movement."""
+
+
+class HeroCubePlaced(VastEvent, kw_only=True):
+    """A Hero cube on a stat, an equipment or a Treasure card (004 §Cubetti Eroe)."""
+
+    target: str
+    """``movement``, ``perception``, ``strength``, ``map``, ``bomb``, ``shield`` or a Treasure card id."""
+
+
+class EncounterBegun(VastEvent, kw_only=True):
+    """The Knight spends an Encounter on her tile (004 §2. Muovi e Agisci)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+
+
+class CrystalSmashed(VastEvent, kw_only=True):
+    """The Knight smashes the Crystal on her tile (004 §Cristalli: Strength 3+, +2 Grit)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+
+
+class TreasureTokenTaken(VastEvent, kw_only=True):
+    """The Knight collects the Treasure tokens of her tile (004 §Tesori e Gemme), each resolved in turn; they
+    return to the Cave (§Tesori)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    count: int = 1
+    """Tokens collected."""
+
+
+class TreasureOffered(VastEvent, kw_only=True):
+    """The Cave gives the Knight a Treasure card (004 §Tesori: 1 of 2, the other to the bottom).
+    ``card`` is seen by the Knight and the Cave; ``bottom`` by the Cave only."""
+
+    card: str
+    """The card given (seen by the Knight and the Cave)."""
+    bottom: tuple[str, ...] = ()
+    """The card sent to the bottom (seen by the Cave)."""
+
+
+class TreasureKept(VastEvent, kw_only=True):
+    """The Knight plays the offered Treasure face down (004 §Tesori e Gemme)."""
+
+    card: str
+    """The Treasure card (seen by the Knight and the Cave)."""
+    step: str = ""
+    """The chain step this completes."""
+
+
+class TreasureDeclined(VastEvent, kw_only=True):
+    """The Knight declines the Treasure: out of the game, +5 Grit follows (004 §Tesori e Gemme)."""
+
+    card: str
+    """The Treasure card (seen by the Knight and the Cave)."""
+    step: str = ""
+    """The chain step this completes."""
+
+
+class TreasureUsed(VastEvent, kw_only=True):
+    """A Treasure card's effect is used (004 §Tesori): turned face up; the Potion Kit leaves the game and
+    heals 2."""
+
+    card: str
+    """The Treasure card used."""
+    heal: int = 0
+    """Health healed (Potion Kit: 2)."""
+
+
+class EventPlayed(VastEvent, kw_only=True):
+    """The Cave plays an Event card on the Knight (004 §Eventi): ``card`` public, ``bottom`` (the two not
+    chosen, to the bottom of the deck) seen by the Cave only."""
+
+    card: str
+    """The Event card played (``rats-2``)."""
+    bottom: tuple[str, ...] = ()
+    """The Event cards sent to the bottom of the deck, in order (``"?"`` but for the Cave)."""
+    reveals: tuple[tuple[int, int], ...] = ()
+    """Vantage Point: the Dark tiles to reveal round the Knight."""
+
+
+class HealthChanged(VastEvent, kw_only=True):
+    """The Knight gains or loses Health (an Ambush; an Event; the Potion Kit)."""
+
+    delta: int
+    """Health gained (positive) or lost (negative)."""
+    why: str
+    """``ambush``, ``light``, ``fresh-air``, ``fresh-water``."""
+
+
+class HeroCubeDiscarded(VastEvent, kw_only=True):
+    """A Hero cube goes to the Discarded space (Light) or is spent until next turn (Fresh Air, Fresh
+    Water): ``spent`` true."""
+
+    spent: bool = False
+    """``true``: spent until her next turn (Fresh Air, Fresh Water); ``false``: discarded (Light, Potion
+    Kit)."""
+
+
+class HeroCubeRecovered(VastEvent, kw_only=True):
+    """Cave Bread gives back a discarded Hero cube, or the next cube of the Grit track (``grit`` is the
+    Grit the Knight is moved to, 0 when a discarded cube came back)."""
+
+    grit: int = 0
+    """Unused (0): Cave Bread gives back one cube."""
+
+
+class VastAmbushResolved(VastEvent, kw_only=True, tag="vast.AmbushResolved"):
+    """An Ambush by Goblin Infestation (VF §7 Variant cards, line B "Tough", Strength 3): the Knight's
+    Strength against 3, ``hurt`` when she lost 1 Health."""
+
+    strength: int
+    """Her Strength."""
+    ambusher: int
+    """The ambusher's Strength (3)."""
+    hurt: bool
+    """Whether she lost 1 Health."""
+    step: str = ""
+    """The chain step this completes."""
+
+
+class SidequestCompleted(VastEvent, kw_only=True):
+    """The Knight reveals a fulfilled Sidequest (004 §Missioni Secondarie): out of the game, + its Grit."""
+
+    card: str
+    """The Sidequest completed (``swift``)."""
+
+
+class BombPlaced(VastEvent, kw_only=True):
+    """A Bomb token removes a wall for good (004 §Equipaggiamento, Bomba)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    side: str
+    """The side of the Knight's tile whose wall the Bomb removes."""
+
+
+class FlareUsed(VastEvent, kw_only=True):
+    """The Knight uses Flare on a space (VF §7 Variant cards): the Dragon die is rolled round it."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+
+
+class FlareHit(VastEvent, kw_only=True):
+    """The Dark tiles the Flare's die hit, to reveal in order."""
+
+    face: int
+    """The Dragon die's face (1-6; ``dicelog.domain.vast.cave.DRAGON_DIE``)."""
+    reveals: tuple[tuple[int, int], ...] = ()
+    """The Dark tiles hit, ``[x, y]`` each, revealed in this order."""
+
+
+class OmensCollected(VastEvent, kw_only=True):
+    """How many Omen tokens the Cave draws this turn (004 §1. Raccogli i Segnalini Presagio)."""
+
+    count: int
+    """Omen tokens drawn."""
+    tokens_on_map: int
+    """Treasure and Crystal tokens on the map that set the count."""
+
+
+class OmenUsed(VastEvent, kw_only=True):
+    """The Cave pays for an Omen, returning tokens to the bag (004 §Usare i Presagi)."""
+
+    omen: str
+    """``hatred``, ``past-plunder``, ``soporific-spores``, ``rockslide``."""
+    paid: tuple[str, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
+
+
+class RockslidePlaced(VastEvent, kw_only=True):
+    """A Rockslide token on an edge, a wall (004 §Presagi, Frana)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    side: str
+    """The side of the tile (``N``, ``E``, ``S``, ``W``)."""
+
+
+class TreasureTokenPlaced(VastEvent, kw_only=True):
+    """The Cave puts a Treasure token on a Dark tile (004 §3. Piazza un Tesoro; Past Plunder)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+
+
+class CollapseBegun(VastEvent, kw_only=True):
+    """The Collapse begins (004 §2. Modella la Caverna: the turn after the last tile was placed)."""
+
+
+class TileRemoved(VastEvent, kw_only=True):
+    """A tile collapses (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal tile;
+    tokens on it go back to their supplies."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    tile: str
+    """The tile id (public: a removed tile is turned)."""
+    crystal_tile: bool
+    """Whether it was a Crystal tile (5 of them: the Cave wins)."""
+    extra: bool = False
+    """Removed by Hatred, on top of the turn's 3 (004 §Presagi, Disprezzo)."""
+
+
+class KnightDied(VastEvent, kw_only=True):
+    """The Knight's Health reached 0."""
+
+    why: str
+    """What killed her (``ambush``)."""
+
+
+class GameWon(VastEvent, kw_only=True):
+    """The game is decided (each role's §Come Vincere)."""
+
+    winner: str
+    """The winning role (``knight``, ``cave``)."""
+    reason: str
+    """Why, in words."""
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    RolesSeated,
+    StackBuilt,
+    VastRoundStarted,
+    VastTurnStarted,
+    VastTurnEnded,
+    DarkTilePlaced,
+    TileRevealed,
+    TileOriented,
+    TileResolved,
+    GritChanged,
+    HeroCubeReturned,
+    KnightMoved,
+    HeroCubePlaced,
+    EncounterBegun,
+    CrystalSmashed,
+    TreasureTokenTaken,
+    TreasureOffered,
+    TreasureKept,
+    TreasureDeclined,
+    TreasureUsed,
+    EventPlayed,
+    HealthChanged,
+    HeroCubeDiscarded,
+    HeroCubeRecovered,
+    VastAmbushResolved,
+    SidequestCompleted,
+    BombPlaced,
+    FlareUsed,
+    FlareHit,
+    OmensCollected,
+    OmenUsed,
+    RockslidePlaced,
+    TreasureTokenPlaced,
+    CollapseBegun,
+    TileRemoved,
+    KnightDied,
+    GameWon,
+)

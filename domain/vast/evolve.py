@@ -1,0 +1,319 @@
+"""``evolve``: apply one event to Vast's state. Never validates, never fails for a stored event."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from dicelog.domain.core.events import CardsDrawn, DecisionRequested, Event
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import edge, parse_pos
+from dicelog.domain.vast.rules.common import cells_by_pos, is_crystal
+from dicelog.domain.vast.state import CaveCell, CaveRole, KnightRole, VastState
+
+MAX_HEALTH = 7
+
+
+def _without(items: tuple[str, ...], gone: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    left = list(items)
+    for item in gone:
+        if item in left:
+            left.remove(item)
+    return tuple(left)
+
+
+def _pop(state: VastState, step: str) -> VastState:
+    if step and state.todo and state.todo[0] == step:
+        return replace(state, todo=state.todo[1:])
+    return state
+
+
+def _cell(state: VastState, x: int, y: int, **changes: object) -> VastState:
+    return replace(
+        state, cells=tuple(replace(c, **changes) if (c.x, c.y) == (x, y) else c for c in state.cells)
+    )
+
+
+def _knight(state: VastState, **changes: object) -> VastState:
+    return state if state.knight is None else replace(state, knight=replace(state.knight, **changes))
+
+
+def _cave(state: VastState, **changes: object) -> VastState:
+    return state if state.cave is None else replace(state, cave=replace(state.cave, **changes))
+
+
+def _add_unique(items: tuple[tuple[int, int], ...], pos: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    return items if pos in items else (*items, pos)
+
+
+def evolve(state: VastState, event: Event) -> VastState:
+    """Apply ``event`` to ``state`` (see the module docstring)."""
+    k = state.knight
+    match event:
+        case ev.RolesSeated(roles=roles, sidequests=sidequests):
+            return replace(
+                state,
+                roles=roles,
+                knight=KnightRole() if "knight" in roles else None,
+                cave=CaveRole() if "cave" in roles else None,
+                sidequest_deck=tuple(sorted(sidequests)),
+            )
+        case ev.StackBuilt(piles=piles, pile_crystals=crystals):
+            return replace(state, piles=piles, pile_crystals=crystals)
+        case CardsDrawn(deck="tiles", reason=reason, cards=cards):
+            if reason == "setup-entrance":
+                return replace(state, stack=_without(state.stack, cards))
+            pile = next((i for i, n in enumerate(state.piles) if n > 0), None)
+            piles, pile_crystals = list(state.piles), list(state.pile_crystals)
+            for card in cards:
+                if pile is not None:
+                    piles[pile] -= 1
+                    if is_crystal(card):
+                        pile_crystals[pile] -= 1
+            state = replace(
+                state,
+                stack=_without(state.stack, cards),
+                crystals=_without(state.crystals, cards),
+                piles=tuple(piles),
+                pile_crystals=tuple(pile_crystals),
+            )
+            if state.cave is not None:
+                state = _cave(state, hand=tuple(sorted((*state.cave.hand, *cards))))
+            return state
+        case CardsDrawn(deck="sidequests", cards=cards):
+            state = replace(state, sidequest_deck=_without(state.sidequest_deck, cards))
+            return state if k is None else _knight(state, sidequests=tuple(sorted((*k.sidequests, *cards))))
+        case CardsDrawn(deck="treasure", cards=cards):
+            return replace(state, treasure_deck=_without(state.treasure_deck, cards))
+        case CardsDrawn(deck="events", cards=cards):
+            return replace(state, event_deck=_without(state.event_deck, cards))
+        case CardsDrawn(deck="omens", cards=cards):
+            state = replace(state, omen_bag=_without(state.omen_bag, cards))
+            if state.cave is not None:
+                state = _cave(state, omens=tuple(sorted((*state.cave.omens, *cards))))
+            return state
+        case DecisionRequested(decision=decision, options=options) if decision in (
+            "treasure-choice",
+            "event-choice",
+        ):
+            return replace(state, offer=options)
+        case ev.VastRoundStarted(round=n):
+            return replace(state, round=n, phase="play")
+        case ev.VastTurnStarted(role=role):
+            state = replace(state, turn=role, phase="play", turn_over=False)
+            if role == "knight" and k is not None:
+                state = _knight(
+                    state,
+                    placed={},
+                    moves=0,
+                    encounters=0,
+                    stage=3,
+                    walls_crossed=0,
+                    bomb_used=False,
+                    flare_used=False,
+                    spaces=(),
+                    encounter_spaces=(),
+                    tokens_taken=0,
+                    ambushes=0,
+                    unhurt_ambushes=0,
+                )
+            if role == "cave" and state.cave is not None:
+                state = _cave(state, placed=0, treasure_placed=False, hatred=0, past_plunder=0)
+            return state
+        case ev.VastTurnEnded():
+            return replace(state, turn=None, turn_over=False)
+        case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=own_turn):
+            cell = CaveCell(x=x, y=y, tile=tile, symbol=symbol)
+            state = replace(state, cells=(*state.cells, cell))
+            if by == "cave" and state.cave is not None:
+                cave = state.cave
+                state = _cave(
+                    state, hand=_without(cave.hand, [tile]), placed=cave.placed + (1 if own_turn else 0)
+                )
+            return state
+        case ev.TileRevealed(x=x, y=y, tile=tile, step=step, mode=mode, rotation=rotation):
+            state = _pop(state, step)
+            state = _cell(state, x, y, tile=tile, lit=True, rotation=rotation or 0)
+            follow = [f"resolve:{x},{y}:{mode}"]
+            if mode in ("full", "vantage"):
+                follow.append("grit:1:reveal")
+            return replace(state, revealed=state.revealed + 1, todo=(*follow, *state.todo))
+        case ev.TileOriented(x=x, y=y, rotation=rotation):
+            return _cell(state, x, y, rotation=rotation)
+        case ev.TileResolved(x=x, y=y, step=step, treasure=treasure, crystal=crystal):
+            state = _pop(state, step)
+            cell = cells_by_pos(state).get((x, y))
+            if cell is not None:
+                state = _cell(state, x, y, treasure=cell.treasure + treasure, crystal=cell.crystal or crystal)
+            return state
+        case ev.GritChanged(delta=delta, step=step):
+            state = _pop(state, step)
+            return state if k is None else _knight(state, grit=max(0, min(45, k.grit + delta)))
+        case ev.HeroCubeReturned(target=target):
+            if k is None:
+                return state
+            placed = dict(k.placed)
+            placed[target] = placed.get(target, 0) - 1
+            if placed[target] <= 0:
+                del placed[target]
+            state = _knight(state, placed=placed)
+            return replace(state, turn_over=state.turn == "knight")
+        case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced):
+            if k is None:
+                return state
+            if forced:
+                return _knight(state, x=x, y=y, stage=3)
+            return _knight(
+                state,
+                x=x,
+                y=y,
+                moves=k.moves + 1,
+                walls_crossed=k.walls_crossed + (1 if through else 0),
+                stage=3,
+                spaces=_add_unique(k.spaces, (x, y)),
+            )
+        case ev.HeroCubePlaced(target=target):
+            if k is None:
+                return state
+            return _knight(state, placed={**k.placed, target: k.placed.get(target, 0) + 1})
+        case ev.EncounterBegun(x=x, y=y):
+            if k is None:
+                return state
+            return _knight(
+                state,
+                encounters=k.encounters + 1,
+                stage=0,
+                encounter_spaces=_add_unique(k.encounter_spaces, (x, y)),
+            )
+        case ev.CrystalSmashed(x=x, y=y):
+            state = _cell(state, x, y, crystal=False)
+            state = replace(state, smashed_total=state.smashed_total + 1)
+            return state if k is None else _knight(state, smashed=k.smashed + 1, stage=1)
+        case ev.TreasureTokenTaken(x=x, y=y, count=count):
+            state = _cell(state, x, y, treasure=0)
+            if state.cave is not None:
+                state = _cave(state, supply=state.cave.supply + count)
+            if k is not None:
+                state = _knight(state, tokens_taken=k.tokens_taken + count, stage=2)
+            return replace(state, todo=(*(["treasure"] * count), *state.todo))
+        case ev.TreasureOffered(card=card, bottom=bottom):
+            gone = [card, *bottom]
+            return replace(
+                state,
+                treasure_deck=_without(state.treasure_deck, gone),
+                treasure_bottom=(*_without(state.treasure_bottom, gone), *bottom),
+                offer=(card,),
+            )
+        case ev.TreasureKept(card=card, step=step):
+            state = replace(_pop(state, step), offer=())
+            return state if k is None else _knight(state, treasures=tuple(sorted((*k.treasures, card))))
+        case ev.TreasureDeclined(step=step):
+            return replace(_pop(state, step), offer=())
+        case ev.TreasureUsed(card=card, heal=heal):
+            if k is None:
+                return state
+            if card == "potion-kit":
+                return _knight(
+                    state,
+                    treasures=_without(k.treasures, [card]),
+                    face_up=_without(k.face_up, [card]),
+                    health=min(MAX_HEALTH, k.health + heal),
+                )
+            if card in k.treasures:
+                return _knight(state, treasures=_without(k.treasures, [card]), face_up=(*k.face_up, card))
+            return state
+        case ev.EventPlayed(card=card, bottom=bottom, reveals=reveals):
+            gone = [card, *bottom]
+            steps = tuple(f"reveal:{x},{y}:vantage" for x, y in reveals)
+            return replace(
+                state,
+                event_deck=_without(state.event_deck, gone),
+                event_bottom=(*_without(state.event_bottom, gone), *bottom),
+                offer=(),
+                todo=(*steps, *state.todo),
+            )
+        case ev.HealthChanged(delta=delta):
+            return state if k is None else _knight(state, health=max(0, min(MAX_HEALTH, k.health + delta)))
+        case ev.HeroCubeDiscarded(spent=spent):
+            if k is None:
+                return state
+            if spent:
+                return _knight(state, placed={**k.placed, "spent": k.placed.get("spent", 0) + 1})
+            return _knight(state, discarded=k.discarded + 1)
+        case ev.HeroCubeRecovered():
+            return state if k is None else _knight(state, discarded=k.discarded - 1)
+        case ev.VastAmbushResolved(hurt=hurt, step=step):
+            state = _pop(state, step)
+            if k is None:
+                return state
+            return _knight(
+                state, ambushes=k.ambushes + 1, unhurt_ambushes=k.unhurt_ambushes + (0 if hurt else 1)
+            )
+        case ev.SidequestCompleted(card=card):
+            if k is None:
+                return state
+            return _knight(state, sidequests=_without(k.sidequests, [card]), completed=(*k.completed, card))
+        case ev.BombPlaced(x=x, y=y, side=side):
+            state = replace(state, bombs=(*state.bombs, edge((x, y), side)))
+            return state if k is None else _knight(state, bombs=k.bombs - 1, bomb_used=True)
+        case ev.FlareUsed():
+            return state if k is None else _knight(state, flare_used=True)
+        case ev.FlareHit(reveals=reveals):
+            steps = tuple(f"reveal:{x},{y}:flare" for x, y in reveals)
+            return replace(state, todo=(*steps, *state.todo))
+        case ev.OmenUsed(omen=omen, paid=paid):
+            if state.cave is None:
+                return state
+            cave = replace(state.cave, omens=_without(state.cave.omens, paid))
+            if omen == "hatred":
+                cave = replace(cave, hatred=cave.hatred + 1)
+            if omen == "past-plunder":
+                cave = replace(cave, past_plunder=cave.past_plunder + 1)
+            return replace(state, cave=cave, omen_bag=tuple(sorted((*state.omen_bag, *paid))))
+        case ev.RockslidePlaced(x=x, y=y, side=side):
+            state = replace(state, rockslides=(*state.rockslides, edge((x, y), side)))
+            return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides - 1)
+        case ev.TreasureTokenPlaced(x=x, y=y):
+            cell = cells_by_pos(state).get((x, y))
+            if cell is not None:
+                state = _cell(state, x, y, treasure=cell.treasure + 1)
+            if state.cave is not None:
+                state = _cave(state, supply=state.cave.supply - 1, treasure_placed=True)
+            return state
+        case ev.CollapseBegun():
+            return replace(state, collapse=True)
+        case ev.TileRemoved(x=x, y=y, crystal_tile=crystal_tile, extra=extra):
+            cell = cells_by_pos(state).get((x, y))
+            state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
+            gone = {edge((x, y), s) for s in "NESW"}
+            back = sum(1 for e in state.rockslides if e in gone)  # 004 §Presagi, Frana: back to the supply
+            state = replace(
+                state,
+                rockslides=tuple(e for e in state.rockslides if e not in gone),
+                bombs=tuple(e for e in state.bombs if e not in gone),
+            )
+            if cell is not None and state.cave is not None:
+                cave = state.cave
+                state = _cave(
+                    state,
+                    supply=cave.supply + cell.treasure,
+                    placed=cave.placed + (0 if extra else 1),
+                    rockslides=cave.rockslides + back,
+                )
+            if crystal_tile:
+                state = replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
+            return state
+        case ev.KnightDied():
+            return _knight(state, health=0)
+        case ev.GameWon(winner=winner, reason=reason):
+            return replace(state, winner=winner, end_reason=reason, phase="ended")
+    return state
+
+
+def parse_step(step: str) -> tuple[str, tuple[int, int] | None, str]:
+    """``("resolve", (x, y), "full")`` from ``"resolve:x,y:full"``; ``("grit", None, "1:reveal")`` from
+    ``"grit:1:reveal"``; ``("treasure", None, "")`` from ``"treasure"``."""
+    kind, _, rest = step.partition(":")
+    if kind in ("reveal", "resolve"):
+        where, _, mode = rest.partition(":")
+        return kind, parse_pos(where), mode
+    return kind, None, rest

@@ -1,0 +1,261 @@
+"""The Cave's turn (004 §La Caverna): Shape the Cave, the Collapse, Place Treasure, Omens, the end of its
+turn."""
+
+from __future__ import annotations
+
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DecisionRequested, Event
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, pos_key, step
+from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.rules.common import (
+    cell_at,
+    cells_by_pos,
+    geometry,
+    grit_change,
+    is_crystal,
+    pieces_at,
+    refuse,
+)
+from dicelog.domain.vast.rules.flow import end_turn, fold, place_dark, then_advance
+from dicelog.domain.vast.state import CaveRole, VastState
+
+OMENS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "giant-bats": ((1,), ("chasm", "bat", "boulder")),
+    "rockslide": ((2,), ("bat", "boulder", "quartz")),
+    "past-plunder": ((1, 2, 3), ("boulder", "quartz", "mushroom")),
+    "soporific-spores": ((3,), ("quartz", "mushroom", "trail")),
+    "hatred": ((1, 2, 3), ("mushroom", "trail", "chasm")),
+    "crystal-curse": ((1,), ("trail", "chasm", "bat")),
+}
+"""004 §Presagi, §Usare i Presagi; VF §5 Omens: cost by use of the turn, and the accepted symbols."""
+
+
+def _cave(state: VastState) -> CaveRole:
+    if state.cave is None:
+        raise refuse("no-cave", "La Caverna", "the Cave is not in play")
+    return state.cave
+
+
+def placeable(state: VastState) -> list[Pos]:
+    """Empty spaces next to a tile (004 §2. Modella la Caverna: "adjacent to any tile already present")."""
+    cells = cells_by_pos(state)
+    spots = {step(p, s) for p in cells for s in SIDES}
+    return sorted(p for p in spots if p not in cells)
+
+
+def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False) -> list[Event]:
+    """004 §2. Modella la Caverna: once a turn before the Collapse (Hatred: once more), a tile of the hand
+    Dark side up next to a tile; a Crystal tile of the hand first (§Tessere Caverna, on its own turn)."""
+    cave = _cave(state)
+    if state.collapse:
+        raise refuse("shape.collapsing", "Il Collasso", "during the Collapse tiles are removed, not placed")
+    if not extra and cave.placed >= 1:
+        raise refuse("shape.done", "2. Modella la Caverna", "one tile a turn (Hatred places another)")
+    if command.tile not in cave.hand:
+        raise refuse("shape.not-in-hand", "2. Modella la Caverna", "place a tile of the Cave's hand")
+    if any(is_crystal(t) for t in cave.hand) and not is_crystal(command.tile):
+        raise refuse(
+            "shape.crystal-first",
+            "Tessere Caverna",
+            "on its own turn the Cave places its Crystal tiles first",
+        )
+    pos = (command.x, command.y)
+    if pos not in placeable(state):
+        raise refuse(
+            "shape.not-adjacent",
+            "2. Modella la Caverna",
+            f"{pos_key(pos)} is not an empty space next to a tile",
+        )
+    return then_advance(state, place_dark(state, pos, command.tile, own_turn=True))
+
+
+def removable(state: VastState) -> list[Pos]:
+    """Tiles the Collapse may remove now (004 §Il Collasso): never the Entrance; tiles touching the fewest
+    other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight only
+    if she has a tile next to it to step onto (RULINGS.md)."""
+    g = geometry(state)
+    cells = cells_by_pos(state)
+    candidates = [p for p in cells if p != ENTRANCE]
+    if not candidates:
+        return []
+    fewest = min(g.touching(p) for p in candidates)
+    first = [p for p in candidates if g.touching(p) == fewest]
+    crystals = [p for p in first if cells[p].lit and is_crystal(cells[p].tile)]
+    chosen = crystals or first
+    out = []
+    for p in sorted(chosen):
+        if pieces_at(state, p) and not g.neighbours(p):
+            continue
+        out.append(p)
+    return out
+
+
+def remove_tile(state: VastState, pos: Pos, extra: bool) -> list[Event]:
+    """Remove the tile at ``pos`` (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal
+    tile; tokens on it go back. The Knight on it first steps to a tile next to it (decision ``step-off``,
+    default the first, N->E->S->W)."""
+    cell = cell_at(state, pos)
+    if cell is None:
+        raise InvariantViolated("vast-remove", f"no tile at {pos_key(pos)}")
+    if pieces_at(state, pos):
+        g = geometry(state)
+        options = tuple(pos_key(p) for p in g.neighbours(pos))
+        name = f"step-off:{pos_key(pos)}" + (":extra" if extra else "")
+        return [DecisionRequested(decision=name, options=options, piece="knight", default=options[0])]
+    x, y = pos
+    return [
+        ev.TileRemoved(
+            x=x, y=y, tile=cell.tile, crystal_tile=tile_data(cell.tile).kind == "crystal", extra=extra
+        )
+    ]
+
+
+def remove(state: VastState, command: cmd.RemoveTile) -> list[Event]:
+    """004 §Il Collasso: 3 tiles a turn, in the order ``removable`` gives."""
+    cave = _cave(state)
+    if not state.collapse:
+        raise refuse(
+            "collapse.not-begun", "Il Collasso", "tiles are removed only once the Collapse has begun"
+        )
+    if cave.placed >= 3:
+        raise refuse("collapse.done", "Il Collasso", "3 tiles a turn are removed")
+    return _remove(state, (command.x, command.y), extra=False)
+
+
+def _remove(state: VastState, pos: Pos, extra: bool) -> list[Event]:
+    if pos not in removable(state):
+        raise refuse(
+            "collapse.not-removable",
+            "Il Collasso",
+            "remove a tile touching the fewest others, a revealed Crystal tile first, never the Entrance",
+        )
+    return then_advance(state, remove_tile(state, pos, extra))
+
+
+def treasure_spots(state: VastState) -> list[Pos]:
+    """Dark tiles with no player's piece and no Treasure token (004 §3. Piazza un Tesoro)."""
+    return sorted(
+        (c.x, c.y) for c in state.cells if not c.lit and not c.treasure and not pieces_at(state, (c.x, c.y))
+    )
+
+
+def place_treasure(state: VastState, command: cmd.PlaceTreasure, *, extra: bool = False) -> list[Event]:
+    """004 §3. Piazza un Tesoro (Past Plunder: once more)."""
+    cave = _cave(state)
+    if not extra and cave.treasure_placed:
+        raise refuse(
+            "treasure.done", "3. Piazza un Tesoro", "one Treasure token a turn (Past Plunder places another)"
+        )
+    if cave.supply < 1:
+        raise refuse("treasure.no-token", "3. Piazza un Tesoro", "the Cave has no Treasure token left")
+    if (command.x, command.y) not in treasure_spots(state):
+        raise refuse(
+            "treasure.bad-tile",
+            "3. Piazza un Tesoro",
+            "a Dark tile with no player's piece and no Treasure token",
+        )
+    return [ev.TreasureTokenPlaced(x=command.x, y=command.y)]
+
+
+def _pay(state: VastState, omen: str, pay: tuple[str, ...]) -> list[Event]:
+    """004 §Usare i Presagi: the Omen's cost in accepted symbols, from the tokens held."""
+    cave = _cave(state)
+    costs, symbols = OMENS[omen]
+    used = {"hatred": cave.hatred, "past-plunder": cave.past_plunder}.get(omen, 0)
+    cost = costs[min(used, len(costs) - 1)]
+    if len(pay) != cost:
+        raise refuse("omen.cost", "Usare i Presagi", f"{omen} costs {cost} Omen token(s) now")
+    held = list(cave.omens)
+    for token in pay:
+        if token not in held:
+            raise refuse("omen.not-held", "Usare i Presagi", "pay with Omen tokens the Cave holds")
+        held.remove(token)
+        if token.rpartition("-")[0] not in symbols:
+            raise refuse("omen.symbol", "Usare i Presagi", f"{omen} accepts {', '.join(symbols)}")
+    return [ev.OmenUsed(omen=omen, paid=pay)]
+
+
+def hatred(state: VastState, command: cmd.Hatred) -> list[Event]:
+    """004 §Presagi, Disprezzo: another tile placed, or during the Collapse removed."""
+    paid = _pay(state, "hatred", command.pay)
+    after = fold(state, paid)
+    if state.collapse:
+        return paid + _remove(after, (command.x, command.y), extra=True)
+    if command.tile is None:
+        raise refuse("omen.no-tile", "Presagi", "Hatred before the Collapse places a tile: name it")
+    return paid + place_tile(after, cmd.PlaceTile(tile=command.tile, x=command.x, y=command.y), extra=True)
+
+
+def past_plunder(state: VastState, command: cmd.PastPlunder) -> list[Event]:
+    """004 §Presagi, Antichi Bottini: another Treasure token, as in Place Treasure."""
+    paid = _pay(state, "past-plunder", command.pay)
+    return paid + place_treasure(fold(state, paid), cmd.PlaceTreasure(x=command.x, y=command.y), extra=True)
+
+
+def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
+    """004 §Presagi, Spore Soporifere, on the Knight: she loses 5 Grit."""
+    if state.knight is None:
+        raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
+    paid = _pay(state, "soporific-spores", command.pay)
+    return then_advance(state, paid + grit_change(fold(state, paid), -5, "spores"))
+
+
+def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
+    """004 §Presagi, Frana: a Rockslide on the edge between two tiles, at least one Lit (moving a placed one
+    when all 3 are out is not built yet)."""
+    cave = _cave(state)
+    if cave.rockslides < 1:
+        raise refuse("omen.no-rockslide", "Presagi", "all 3 Rockslides are on the map")
+    here = (command.x, command.y)
+    there = step(here, command.side)
+    a, b = cell_at(state, here), cell_at(state, there)
+    if a is None or b is None or not (a.lit or b.lit):
+        raise refuse("omen.rockslide-edge", "Presagi", "a Rockslide goes between two tiles, at least one Lit")
+    if geometry(state).wall_between(here, command.side):
+        raise refuse("omen.rockslide-wall", "Presagi", "there is a wall there already")
+    paid = _pay(state, "rockslide", command.pay)
+    return [*paid, ev.RockslidePlaced(x=command.x, y=command.y, side=command.side)]
+
+
+def end(state: VastState) -> list[Event]:
+    """004 §Riepilogo del Turno: the turn ends after its three phases; Shape the Cave and Place Treasure are
+    owed when possible."""
+    cave = _cave(state)
+    if state.collapse:
+        if cave.placed < 3 and removable(state):
+            raise refuse("collapse.owed", "Il Collasso", "remove 3 tiles this turn while any can be removed")
+    elif cave.placed < 1 and cave.hand:
+        raise refuse("shape.owed", "2. Modella la Caverna", "place a tile first")
+    if not cave.treasure_placed and cave.supply > 0 and treasure_spots(state):
+        raise refuse("treasure.owed", "3. Piazza un Tesoro", "place a Treasure token first")
+    return then_advance(state, end_turn(state, "cave"))
+
+
+def candidates(state: VastState) -> list[cmd.VastCommand]:
+    """Every Cave command worth trying now (``legal_commands`` keeps those ``decide`` accepts). Omens are
+    listed with the first tokens that pay them."""
+    cave = state.cave
+    if cave is None:
+        return []
+    out: list[cmd.VastCommand] = []
+    if state.collapse:
+        out.extend(cmd.RemoveTile(x=x, y=y) for x, y in removable(state))
+    else:
+        spots = placeable(state)
+        out.extend(cmd.PlaceTile(tile=t, x=x, y=y) for t in cave.hand for x, y in spots)
+    out.extend(cmd.PlaceTreasure(x=x, y=y) for x, y in treasure_spots(state))
+    spores_pay = _payment(cave, "soporific-spores")
+    if spores_pay is not None:
+        out.append(cmd.SoporificSpores(pay=spores_pay))
+    out.append(cmd.VastEndTurn(role="cave"))
+    return out
+
+
+def _payment(cave: CaveRole, omen: str) -> tuple[str, ...] | None:
+    costs, symbols = OMENS[omen]
+    used = {"hatred": cave.hatred, "past-plunder": cave.past_plunder}.get(omen, 0)
+    cost = costs[min(used, len(costs) - 1)]
+    ok = [t for t in cave.omens if t.rpartition("-")[0] in symbols]
+    return tuple(ok[:cost]) if len(ok) >= cost else None

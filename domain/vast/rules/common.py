@@ -1,0 +1,209 @@
+"""Helpers every Vast rule module shares: refusals, the map's geometry, the Knight's stats and cubes,
+Grit and Health changes, and the tile stack's draws (004; VF = rules/vast-facts.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from msgspec.structs import replace
+
+from dicelog.domain.core.errors import InvariantViolated, NotYourTurn, RuleBroken
+from dicelog.domain.core.events import DrawRequested, Event
+from dicelog.domain.vast.cave import Geometry, Pos
+from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.events import GritChanged, HeroCubeReturned
+from dicelog.domain.vast.state import CaveCell, KnightRole, VastState
+
+SOURCE = "004_26ec0d003901986d.txt"
+GRIT_CUBES = (5, 11, 18, 26, 35)
+"""Grit spaces holding a Hero cube (004 §Preparazione)."""
+MAX_GRIT = 45
+BASE_CUBES = 2
+MOVEMENT = (1, 3, 5, 7)
+PERCEPTION = (1, 2, 3, 4)
+STRENGTH = (1, 2, 3, 4)
+"""A stat's value by the cubes on its track (VF §2 Stat tracks)."""
+STAT_SLOTS = {"movement": 3, "perception": 3, "strength": 3, "map": 3, "bomb": 1, "shield": 1}
+CUBE_TREASURES = ("elven-sword", "heroic-boots", "mighty-axe", "pixie-lantern", "potion-kit")
+"""Treasure cards a cube activates that do something in a game without Dragon or Thief."""
+AMBUSHER_STRENGTH = 3
+"""Goblin Infestation, line B "Tough" (VF §7 Variant cards), the Knight vs Cave setup's ambusher."""
+
+Fold = Callable[[VastState, Iterable[Event]], VastState]
+
+
+def section(name: str) -> str:
+    """The citation of a 004 section (``004 §Cristalli``)."""
+    return f"004 §{name}"
+
+
+def refuse(rule: str, where: str, detail: str, error: type[RuleBroken] = RuleBroken) -> RuleBroken:
+    """A refusal ``vast.<rule>`` citing 004 section ``where``."""
+    return error(f"vast.{rule}", section=section(where), detail=detail)
+
+
+def not_your_turn(role: str) -> RuleBroken:
+    return refuse("not-your-turn", "Riepilogo del Turno", f"it is not the {role}'s turn", NotYourTurn)
+
+
+# --- the map ------------------------------------------------------------------------------------
+
+
+def cells_by_pos(state: VastState) -> dict[Pos, CaveCell]:
+    return {(c.x, c.y): c for c in state.cells}
+
+
+def cell_at(state: VastState, pos: Pos) -> CaveCell | None:
+    for c in state.cells:
+        if (c.x, c.y) == pos:
+            return c
+    return None
+
+
+def geometry(state: VastState) -> Geometry:
+    """The map's walls and adjacency (``dicelog.domain.vast.cave``)."""
+    return Geometry(
+        ((c.x, c.y) for c in state.cells),
+        {(c.x, c.y): (c.tile, c.rotation) for c in state.cells if c.lit},
+        state.rockslides,
+        state.bombs,
+    )
+
+
+def the_knight(state: VastState) -> KnightRole:
+    """The Knight's board; ``InvariantViolated`` when a rule that needs her runs without her."""
+    if state.knight is None:
+        raise InvariantViolated("vast-knight", "a Knight rule ran in a game without the Knight")
+    return state.knight
+
+
+def knight_pos(state: VastState) -> Pos | None:
+    k = state.knight
+    return None if k is None else (k.x, k.y)
+
+
+def pieces_at(state: VastState, pos: Pos) -> bool:
+    """Whether a player's piece is on ``pos`` (this release: the Knight)."""
+    return knight_pos(state) == pos
+
+
+# --- the Knight's stats and cubes ---------------------------------------------------------------
+
+
+def cubes_on(knight: KnightRole, target: str) -> int:
+    return knight.placed.get(target, 0)
+
+
+def owned_cubes(knight: KnightRole) -> int:
+    """Hero cubes the Knight has (004 §Coraggio, §Cubetti Eroe): the 2 she starts with, one per Grit space
+    reached, less the discarded ones; never fewer than 2 (§Consigli Rapidi, Il Cavaliere)."""
+    reached = sum(1 for g in GRIT_CUBES if knight.grit >= g)
+    return max(BASE_CUBES, BASE_CUBES + reached - knight.discarded)
+
+
+def placed_cubes(knight: KnightRole) -> int:
+    return sum(knight.placed.values())
+
+
+def free_cubes(knight: KnightRole) -> int:
+    """Hero cubes she may still place this turn."""
+    return max(0, owned_cubes(knight) - placed_cubes(knight))
+
+
+def active(knight: KnightRole, card: str) -> bool:
+    """Whether Treasure card ``card`` has its cube this turn."""
+    return cubes_on(knight, card) > 0
+
+
+def movement(knight: KnightRole) -> int:
+    """Movement (VF §2): track value, +4 Heroic Boots, +1 Pixie Lantern (with their cubes)."""
+    value = MOVEMENT[min(3, cubes_on(knight, "movement"))]
+    return value + 4 * active(knight, "heroic-boots") + active(knight, "pixie-lantern")
+
+
+def perception(knight: KnightRole) -> int:
+    """Perception, the Encounters of a turn (VF §2): track value, +1 Elven Sword, +1 Pixie Lantern."""
+    value = PERCEPTION[min(3, cubes_on(knight, "perception"))]
+    return value + active(knight, "elven-sword") + active(knight, "pixie-lantern")
+
+
+def strength(knight: KnightRole, own_turn: bool) -> int:
+    """Strength (VF §2): track value; on her own turn +1 Elven Sword, +1 Mighty Axe (with their cubes)."""
+    value = STRENGTH[min(3, cubes_on(knight, "strength"))]
+    if own_turn:
+        value += active(knight, "elven-sword") + active(knight, "mighty-axe")
+    return value
+
+
+def grit_change(state: VastState, delta: int, why: str, step: str = "") -> list[Event]:
+    """The events of a Grit change (004 §Coraggio): clamped to 0-45; a loss is 1 with the Shield's cube
+    (§Equipaggiamento, Scudo); falling below a cube's space takes an unused cube back, else a placed one,
+    which ends her turn at once (``HeroCubeReturned``; the caller ends the turn)."""
+    knight = state.knight
+    if knight is None:
+        return []
+    if delta < 0 and cubes_on(knight, "shield"):
+        delta = -1
+    new = max(0, min(MAX_GRIT, knight.grit + delta))
+    events: list[Event] = [GritChanged(delta=new - knight.grit, why=why, step=step)]
+    after = replace(knight, grit=new)
+    if placed_cubes(after) > owned_cubes(after):
+        last = next(t for t in reversed(list(after.placed)) if after.placed[t] > 0)
+        events.append(HeroCubeReturned(target=last))
+    return events
+
+
+# --- the tile stack -----------------------------------------------------------------------------
+
+
+def is_crystal(tile_id: str) -> bool:
+    return tile_data(tile_id).kind == "crystal"
+
+
+def stack_size(state: VastState) -> int:
+    return sum(state.piles)
+
+
+def tile_draw(state: VastState, reason: str) -> DrawRequested | None:
+    """The draw of the stack's next tile (VF §1 Tile stack setup), ``None`` when the stack is empty.
+
+    The stack is three piles, each shuffled with 3 Crystal tiles. Its order is never stored: the next
+    tile comes from the top pile holding ``n`` tiles of which ``c`` are Crystal tiles, so it is a Crystal
+    tile with probability ``c / n``, each Crystal tile left equally likely, and likewise for the others.
+    The draw weighs each non-Crystal tile ``(n - c) * C`` and each Crystal tile ``c * N`` (``N``, ``C``:
+    non-Crystal and Crystal tiles left in the whole stack), which is exactly that. Seen by the Cave."""
+    pile = next((i for i, n in enumerate(state.piles) if n > 0), None)
+    if pile is None:
+        return None
+    n, c = state.piles[pile], state.pile_crystals[pile]
+    plain, crystals = state.stack, state.crystals
+    cards: list[str] = []
+    weights: list[int] = []
+    if n - c > 0 and plain:
+        cards += plain
+        weights += [(n - c) * max(1, len(crystals))] * len(plain)
+    if c > 0 and crystals:
+        cards += crystals
+        weights += [c * max(1, len(plain))] * len(crystals)
+    if not cards:
+        return None
+    order = sorted(range(len(cards)), key=lambda i: cards[i])
+    cards_sorted = tuple(cards[i] for i in order)
+    weights_sorted = tuple(weights[i] for i in order)
+    uniform = len(set(weights_sorted)) == 1
+    return DrawRequested(
+        reason=reason,
+        deck="tiles",
+        cards=cards_sorted,
+        count=1,
+        piece="cave",
+        weights=() if uniform else weights_sorted,
+    )
+
+
+def refill_hand(state: VastState) -> list[Event]:
+    """Draw the Cave's hand back toward 3 (004 §Tessere Caverna: after every tile placed)."""
+    if state.cave is None or len(state.cave.hand) >= 3:
+        return []
+    draw = tile_draw(state, "cave-hand")
+    return [] if draw is None else [draw]

@@ -1,0 +1,484 @@
+"""The chain of a Vast turn: turns, reveals, filling open edges, resolving tiles, Treasure and Event cards,
+Ambushes, wins, and every answer to a pending roll, draw or decision (004; VF = rules/vast-facts.md).
+
+004 orders a reveal as: turn the tile, place it oriented, the Cave fills each open edge, resolve the
+tile, gain 1 Grit (§Rivelare e risolvere le tessere Buie). The steps still to do are kept in
+``VastState.todo``; ``advance`` runs them in order, filling open edges first whenever there are any
+(§Tessere Caverna: "every time a tile has open sides ... you must place"), and stops at the first
+pending roll, draw or decision. Each step is completed by an event naming it (``step``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import (
+    CardsDrawn,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    DrawRequested,
+    Event,
+    RollRequested,
+)
+from dicelog.domain.core.ruleset import Answer
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, center_hit, die_tiles, parse_pos, pos_key, step
+from dicelog.domain.vast.content import event_kind
+from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.evolve import evolve, parse_step
+from dicelog.domain.vast.rules.common import (
+    AMBUSHER_STRENGTH,
+    cell_at,
+    cubes_on,
+    free_cubes,
+    geometry,
+    grit_change,
+    is_crystal,
+    owned_cubes,
+    refill_hand,
+    strength,
+    the_knight,
+)
+from dicelog.domain.vast.state import VastState
+
+PENDING = (RollRequested, DrawRequested, DecisionRequested)
+OMEN_TABLE = ((0, 1), (1, 2), (3, 3), (6, 4), (10, 5))
+"""004 §1. Raccogli i Segnalini Presagio: Treasure + Crystal tokens on the map -> Omens drawn (0: 1,
+1: 2, 2-3: 3, 4-6: 4, 7-10: 5, 11+: 6)."""
+MAX_HEALTH = 7
+
+
+def fold(state: VastState, events: Iterable[Event]) -> VastState:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def ends_pending(events: list[Event]) -> bool:
+    return bool(events) and isinstance(events[-1], PENDING)
+
+
+def then_advance(state: VastState, events: list[Event]) -> list[Event]:
+    """``events``, followed by ``advance`` of the state they lead to unless they end at a pending node."""
+    if ends_pending(events):
+        return events
+    return events + advance(fold(state, events))
+
+
+# --- the driver -------------------------------------------------------------------------------
+
+
+def advance(state: VastState) -> list[Event]:
+    """Every event the rules cause by themselves from ``state``, up to the first pending node."""
+    out: list[Event] = []
+    for _ in range(10_000):
+        new = _next(state)
+        if not new:
+            return out
+        out += new
+        state = fold(state, new)
+        if ends_pending(new) or state.winner is not None:
+            return out
+    raise InvariantViolated("vast-advance", "the chain did not settle")
+
+
+def _next(state: VastState) -> list[Event]:
+    if state.winner is not None or state.phase != "play":
+        return []
+    won = check_win(state)
+    if won:
+        return won
+    fill = fill_open_edge(state)
+    if fill:
+        return fill
+    if state.todo:
+        return run_step(state, state.todo[0])
+    if state.turn == "knight" and state.turn_over:
+        return end_turn(state, "knight")
+    return []
+
+
+def check_win(state: VastState) -> list[Event]:
+    """Each role's §Come Vincere in the Knight vs Cave setup (VF §7): the Cave when 5 Crystal tiles have
+    collapsed (004 §Il Collasso) or an Ambush killed the Knight; the Knight with 5 Crystals smashed back on
+    the Entrance (004 §Il Cavaliere, Come Vincere: no Dragon in play)."""
+    k = state.knight
+    if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
+        return [ev.GameWon(winner="cave", reason="5 Crystal tiles collapsed: the Cave collapses")]
+    if k is not None and k.health <= 0:
+        return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
+    if k is not None and k.smashed >= 5 and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
+        return [
+            ev.GameWon(winner="knight", reason="5 Crystals smashed and the Knight escaped by the Entrance")
+        ]
+    return []
+
+
+# --- turns ------------------------------------------------------------------------------------
+
+
+def end_turn(state: VastState, role: str) -> list[Event]:
+    """``TurnEnded`` and the next role's turn (VF §7 Turn order), a new round when the order wraps."""
+    events: list[Event] = [ev.VastTurnEnded(role=role)]
+    roles = state.roles
+    i = roles.index(role)
+    nxt = roles[(i + 1) % len(roles)]
+    rnd = state.round
+    if i + 1 >= len(roles):
+        rnd += 1
+        events.append(ev.VastRoundStarted(round=rnd))
+    return events + start_turn(fold(state, events), nxt, rnd)
+
+
+def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
+    """``TurnStarted`` and what a turn starts with: the Knight picks up her cubes (evolve); the Cave's
+    Collapse begins the turn after its last tile was placed (004 §2. Modella la Caverna), then it
+    collects Omens (004 §1. Raccogli i Segnalini Presagio)."""
+    events: list[Event] = [ev.VastTurnStarted(role=role, round=rnd)]
+    if role == "cave" and state.cave is not None:
+        if not state.collapse and not state.cave.hand and not sum(state.piles):
+            events.append(ev.CollapseBegun())
+        tokens = tokens_on_map(state)
+        count = next(n for limit, n in (*OMEN_TABLE, (10**9, 6)) if tokens <= limit)
+        count = min(count, len(state.omen_bag))
+        if count:
+            events.append(ev.OmensCollected(count=count, tokens_on_map=tokens))
+            events.append(
+                DrawRequested(reason="omens", deck="omens", cards=state.omen_bag, count=count, piece="cave")
+            )
+    return events
+
+
+def tokens_on_map(state: VastState) -> int:
+    """Treasure and Crystal tokens on the map (004 §1. Raccogli i Segnalini Presagio)."""
+    return sum(c.treasure + (1 if c.crystal else 0) for c in state.cells)
+
+
+# --- reveals and open edges -------------------------------------------------------------------
+
+
+def reveal(
+    state: VastState,
+    pos: tuple[int, int],
+    came_from: tuple[int, int] | None,
+    by: str,
+    mode: str,
+    step_name: str = "",
+) -> list[Event]:
+    """Turn the Dark tile at ``pos`` (004 §Rivelare e risolvere le tessere Buie): its rotation is the only
+    one possible, or the revealer's ``orient:x,y`` decision (default: the first, N->E->S->W)."""
+    cell = cell_at(state, pos)
+    if cell is None or cell.lit:
+        raise InvariantViolated("vast-reveal", f"no Dark tile at {pos_key(pos)}")
+    rotations = geometry(state).reveal_rotations(pos, cell.tile, came_from)
+    x, y = pos
+    if len(rotations) == 1:
+        return [
+            ev.TileRevealed(x=x, y=y, tile=cell.tile, by=by, step=step_name, mode=mode, rotation=rotations[0])
+        ]
+    options = tuple(str(r) for r in rotations)
+    return [
+        ev.TileRevealed(x=x, y=y, tile=cell.tile, by=by, step=step_name, mode=mode),
+        DecisionRequested(decision=f"orient:{x},{y}", options=options, piece=by, default=options[0]),
+    ]
+
+
+def fill_open_edge(state: VastState) -> list[Event]:
+    """The Cave's ``fill:x,y`` decision for the first open edge, before the Collapse and while it has tiles
+    (004 §Tessere Caverna). On the Cave's own turn a Crystal tile of the hand goes first. Default: the
+    first Crystal tile, else the first tile of the hand."""
+    cave = state.cave
+    if state.collapse or cave is None or not cave.hand:
+        return []
+    edges = geometry(state).all_open_edges()
+    if not edges:
+        return []
+    pos, side = edges[0]
+    x, y = step(pos, side)
+    hand = cave.hand
+    crystals = tuple(t for t in hand if is_crystal(t))
+    options = crystals if (state.turn == "cave" and crystals) else hand
+    default = (crystals or hand)[0] if not (state.turn == "cave" and crystals) else crystals[0]
+    return [DecisionRequested(decision=f"fill:{x},{y}", options=options, piece="cave", default=default)]
+
+
+def place_dark(state: VastState, pos: tuple[int, int], tile: str, own_turn: bool) -> list[Event]:
+    """A tile of the Cave's hand placed Dark side up, then the hand refilled (004 §Tessere Caverna)."""
+    x, y = pos
+    symbol = tile_data(tile).symbol or ""
+    events: list[Event] = [
+        ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by="cave", own_turn=own_turn)
+    ]
+    return events + refill_hand(fold(state, events))
+
+
+# --- the steps ----------------------------------------------------------------------------------
+
+
+def run_step(state: VastState, step_name: str) -> list[Event]:
+    kind, pos, rest = parse_step(step_name)
+    if kind == "reveal" and pos is not None:
+        return reveal(state, pos, None, "knight", rest, step_name)
+    if kind == "resolve" and pos is not None:
+        return resolve_tile(state, pos, rest, step_name)
+    if kind == "grit":
+        amount, _, why = rest.partition(":")
+        return grit_change(state, int(amount), why, step=step_name)
+    if kind == "treasure":
+        return treasure_offer(state)
+    raise InvariantViolated("vast-step", f"unknown step {step_name!r}")
+
+
+def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: str) -> list[Event]:
+    """Resolve a revealed tile (004 §Rivelare e risolvere le tessere Buie): a Treasure Room gets a Treasure
+    token, a Crystal tile a Crystal token; entered by the Knight (``full``), an Event tile has the Cave play
+    an Event card on her and an Ambush tile ambushes her. Revealed from afar (Vantage Point, Flare), only
+    the tokens are placed (RULINGS.md)."""
+    cell = cell_at(state, pos)
+    if cell is None:
+        raise InvariantViolated("vast-resolve", f"no tile at {pos_key(pos)}")
+    kind = tile_data(cell.tile).kind
+    x, y = pos
+    events: list[Event] = [
+        ev.TileResolved(
+            x=x,
+            y=y,
+            kind=kind,
+            step=step_name,
+            treasure=1 if kind == "treasure-room" else 0,
+            crystal=kind == "crystal",
+            mode=mode,
+        )
+    ]
+    if mode == "full" and kind == "event":
+        events += event_offer(fold(state, events))
+    elif mode == "full" and kind == "ambush":
+        events += ambush(fold(state, events))
+    return events
+
+
+# --- Treasure (004 §Tesori e Gemme; §Tesori) -----------------------------------------------------
+
+
+def treasure_offer(state: VastState) -> list[Event]:
+    """One Treasure token: the Cave draws 2 Treasure cards and gives 1 (§Tesori); with the deck empty the
+    Knight gains 5 Grit instead (§Tesori e Gemme)."""
+    deck, bottom = state.treasure_deck, state.treasure_bottom
+    if not deck and not bottom:
+        return grit_change(state, 5, "no-treasure", step="treasure")
+    if deck:
+        return [
+            DrawRequested(
+                reason="treasure", deck="treasure", cards=deck, count=min(2, len(deck)), piece="cave"
+            )
+        ]
+    return treasure_choice(state, ())
+
+
+def treasure_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
+    offer = (*drawn, *[c for c in state.treasure_bottom if c not in drawn][: 2 - len(drawn)])
+    if len(offer) == 1:
+        return [ev.TreasureOffered(card=offer[0]), keep_decision()]
+    return [DecisionRequested(decision="treasure-choice", options=offer, piece="cave", default=offer[0])]
+
+
+def keep_decision() -> DecisionRequested:
+    """The Knight keeps the Treasure face down or declines it for 5 Grit (§Tesori e Gemme). Default: keep."""
+    return DecisionRequested(
+        decision="keep-treasure", options=("keep", "decline"), piece="knight", default="keep"
+    )
+
+
+# --- Events (004 §Eventi) ---------------------------------------------------------------------------
+
+
+def event_offer(state: VastState) -> list[Event]:
+    """The Cave draws 3 Event cards and plays 1 on the Knight (§Eventi); with none left, nothing."""
+    deck, bottom = state.event_deck, state.event_bottom
+    if not deck and not bottom:
+        return []
+    if deck:
+        return [
+            DrawRequested(reason="events", deck="events", cards=deck, count=min(3, len(deck)), piece="cave")
+        ]
+    return event_choice(state, ())
+
+
+def event_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
+    offer = (*drawn, *[c for c in state.event_bottom if c not in drawn][: 3 - len(drawn)])
+    if len(offer) == 1:
+        return play_event(state, offer[0], ())
+    return [DecisionRequested(decision="event-choice", options=offer, piece="cave", default=offer[0])]
+
+
+def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Event]:
+    """Play Event ``card`` (VF §2 Event cards); ``others`` go to the bottom of the deck."""
+    kind = event_kind(card)
+    k = state.knight
+    reveals: tuple[tuple[int, int], ...] = ()
+    if kind == "vantage-point" and k is not None:
+        around = [(k.x + dx, k.y + dy) for dy in (1, 0, -1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
+        reveals = tuple(p for p in around if (c := cell_at(state, p)) is not None and not c.lit)
+    events: list[Event] = [ev.EventPlayed(card=card, bottom=others, reveals=reveals)]
+    after = fold(state, events)
+    if k is None:
+        return events
+    if kind == "ambush":
+        return events + ambush(after)
+    if kind == "rats":
+        return events + grit_change(after, -2, "rats")
+    if kind == "deep-and-dark" and after.omen_bag and after.cave is not None:
+        return [
+            *events,
+            DrawRequested(reason="deep-and-dark", deck="omens", cards=after.omen_bag, count=2, piece="cave"),
+        ]
+    knight = the_knight(after)
+    if kind == "light" and free_cubes(knight) and owned_cubes(knight) > 2:
+        default = "discard-cube" if knight.health < MAX_HEALTH else "no"
+        return [
+            *events,
+            DecisionRequested(
+                decision="light", options=("discard-cube", "no"), piece="knight", default=default
+            ),
+        ]
+    if kind in ("fresh-air", "fresh-water") and free_cubes(knight):
+        default = "spend-cube" if knight.health < MAX_HEALTH else "no"
+        return [
+            *events,
+            DecisionRequested(decision=kind, options=("spend-cube", "no"), piece="knight", default=default),
+        ]
+    if kind == "cave-bread" and owned_cubes(knight) < 7:
+        return [*events, ev.HeroCubeRecovered()]
+    return events
+
+
+# --- Ambush (004 §Imboscata; VF §7 Goblin Infestation) --------------------------------------------
+
+
+def ambush(state: VastState) -> list[Event]:
+    """An Ambush without a Goblins player (VF §7 Goblin Infestation, line B "Tough", Strength 3): first the
+    Knight may put Hero cubes on Strength (004 §Imboscata; decision ``ambush-cubes``, default the fewest
+    cubes that make her stronger, else none); then stronger: nothing; equal: the Dragon die, a center hit
+    costs 1 Health; weaker: 1 Health."""
+    k = state.knight
+    if k is None:
+        return []
+    own = state.turn == "knight"
+    room = min(free_cubes(k), 3 - min(3, cubes_on(k, "strength")))
+    s = strength(k, own)
+    if room > 0 and s <= AMBUSHER_STRENGTH:
+        need = AMBUSHER_STRENGTH + 1 - s
+        default = str(need) if need <= room else "0"
+        options = tuple(str(n) for n in range(room + 1))
+        return [DecisionRequested(decision="ambush-cubes", options=options, piece="knight", default=default)]
+    return ambush_strike(state)
+
+
+def ambush_strike(state: VastState) -> list[Event]:
+    k = the_knight(state)
+    s = strength(k, state.turn == "knight")
+    if s > AMBUSHER_STRENGTH:
+        return [ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=False)]
+    if s == AMBUSHER_STRENGTH:
+        return [RollRequested(reason="ambush", dice=1, sides=6)]
+    return hurt(state, s)
+
+
+def hurt(state: VastState, s: int) -> list[Event]:
+    k = the_knight(state)
+    events: list[Event] = [
+        ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=True),
+        ev.HealthChanged(delta=-1, why="ambush"),
+    ]
+    if k.health - 1 <= 0:
+        events.append(ev.KnightDied(why="ambush"))
+    return events
+
+
+# --- answers ---------------------------------------------------------------------------------------
+
+
+def answer(state: VastState, answered: Answer) -> list[Event]:
+    """The events after a pending node was answered (``answered`` is already applied to ``state``)."""
+    from dicelog.domain.vast.rules import setup
+
+    match answered:
+        case CardsDrawn(reason="setup-entrance") | CardsDrawn(reason="setup-sidequests"):
+            return setup.after_draw(state, answered)
+        case CardsDrawn(reason="cave-hand") if state.phase == "setup":
+            return setup.after_draw(state, answered)
+        case CardsDrawn(reason="treasure", cards=cards):
+            return treasure_choice(state, tuple(cards))
+        case CardsDrawn(reason="events", cards=cards):
+            return then_advance(state, event_choice(state, tuple(cards)))
+        case CardsDrawn():
+            return advance(state)
+        case DecisionMade(decision=decision, option=option):
+            return then_advance(state, _decided(state, decision, option))
+        case DiceRolled(reason="ambush", faces=faces):
+            k = the_knight(state)
+            s = strength(k, state.turn == "knight")
+            if center_hit(faces[0]):
+                return then_advance(state, hurt(state, s))
+            return then_advance(
+                state, [ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=False)]
+            )
+        case DiceRolled(reason=reason, faces=faces) if reason.startswith("flare:"):
+            center = parse_pos(reason.removeprefix("flare:"))
+            hit = tuple(
+                p for p in die_tiles(center, faces[0]) if (c := cell_at(state, p)) is not None and not c.lit
+            )
+            return then_advance(state, [ev.FlareHit(face=faces[0], reveals=hit)])
+    return advance(state)
+
+
+def _decided(state: VastState, decision: str, option: str) -> list[Event]:
+    kind, _, where = decision.partition(":")
+    if kind == "orient":
+        x, y = parse_pos(where)
+        return [ev.TileOriented(x=x, y=y, rotation=int(option))]
+    if kind == "fill":
+        return place_dark(state, parse_pos(where), option, own_turn=False)
+    if kind == "treasure-choice":
+        others = tuple(c for c in state.offer if c != option)
+        return [ev.TreasureOffered(card=option, bottom=others), keep_decision()]
+    if kind == "keep-treasure":
+        card = state.offer[0] if state.offer else "?"
+        if option == "keep":
+            return [ev.TreasureKept(card=card, step="treasure")]
+        declined: list[Event] = [ev.TreasureDeclined(card=card)]
+        return declined + grit_change(fold(state, declined), 5, "decline-treasure", step="treasure")
+    if kind == "event-choice":
+        others = tuple(c for c in state.offer if c != option)
+        return play_event(state, option, others)
+    if kind == "ambush-cubes":
+        placed: list[Event] = [ev.HeroCubePlaced(target="strength") for _ in range(int(option))]
+        return placed + ambush_strike(fold(state, placed))
+    if kind == "light":
+        if option == "discard-cube":
+            return [ev.HeroCubeDiscarded(), ev.HealthChanged(delta=2, why="light")]
+        return []
+    if kind in ("fresh-air", "fresh-water"):
+        if option == "spend-cube":
+            return [ev.HeroCubeDiscarded(spent=True), ev.HealthChanged(delta=1, why=kind)]
+        return []
+    if kind == "step-off":
+        from dicelog.domain.vast.rules.cave_turn import remove_tile
+
+        target, _, extra = where.partition(":")
+        x, y = parse_pos(option)
+        moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
+        return moved + remove_tile(fold(state, moved), parse_pos(target), extra == "extra")
+    raise InvariantViolated("vast-decision", f"unknown decision {decision!r}")
+
+
+def flare_roll(pos: tuple[int, int]) -> RollRequested:
+    """The Dragon die rolled round ``pos`` for Flare (VF §7 Variant cards)."""
+    return RollRequested(reason=f"flare:{pos_key(pos)}", dice=1, sides=6, piece="knight")
+
+
+def adjacent_tiles(state: VastState, pos: tuple[int, int]) -> list[tuple[int, int]]:
+    g = geometry(state)
+    return [p for p in (step(pos, s) for s in SIDES) if p in g.cells]

@@ -1,0 +1,243 @@
+"""The Knight's turn (004 §Il Cavaliere): Hero cubes, movement and Encounters, Crystals, Treasure, Sidequests,
+the Bomb, Flare (VF §7 Variant cards) and the end of her turn."""
+
+from __future__ import annotations
+
+from dicelog.domain.core.events import Event
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import side_towards, step
+from dicelog.domain.vast.content import cards as card_data
+from dicelog.domain.vast.rules.common import (
+    CUBE_TREASURES,
+    STAT_SLOTS,
+    cell_at,
+    cubes_on,
+    free_cubes,
+    geometry,
+    movement,
+    owned_cubes,
+    perception,
+    refuse,
+    strength,
+)
+from dicelog.domain.vast.rules.flow import (
+    advance,
+    end_turn,
+    flare_roll,
+    fold,
+    grit_change,
+    reveal,
+    then_advance,
+)
+from dicelog.domain.vast.state import KnightRole, VastState
+
+
+def _knight(state: VastState) -> KnightRole:
+    if state.knight is None:
+        raise refuse("no-knight", "Il Cavaliere", "the Knight is not in play")
+    return state.knight
+
+
+def _encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> list[Event]:
+    """The open Encounter, when it has not gone past ``stage`` (004 §2. Muovi e Agisci: reveal, then attacks,
+    then collect, in that order), or a new one. Raises ``vast.no-encounter-left``."""
+    if knight.stage <= stage:
+        return []
+    if knight.encounters >= perception(knight):
+        raise refuse(
+            "no-encounter-left",
+            "2. Muovi e Agisci",
+            f"{what} needs an Encounter and Perception allows no more",
+        )
+    return [ev.EncounterBegun(x=knight.x, y=knight.y)]
+
+
+def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
+    """004 §Cubetti Eroe; §Equipaggiamento; §Tesori. A cube on a Treasure card uses it: the card turns face up
+    (RULINGS.md); the Potion Kit leaves the game with its cube and heals 2."""
+    k = _knight(state)
+    target = command.target
+    if free_cubes(k) < 1:
+        raise refuse("cube.none-left", "Cubetti Eroe", "every Hero cube of the Knight is placed")
+    if target in STAT_SLOTS:
+        if cubes_on(k, target) >= STAT_SLOTS[target]:
+            raise refuse("cube.target-full", "Cubetti Eroe", f"{target} has no free space")
+        return [ev.HeroCubePlaced(target=target)]
+    if target not in (*k.treasures, *k.face_up):
+        raise refuse(
+            "cube.unknown-target",
+            "Cubetti Eroe",
+            "place a cube on a stat, an equipment or a Treasure of hers",
+        )
+    if target not in CUBE_TREASURES:
+        raise refuse(
+            "cube.no-use", "Tesori", f"{card_data()[target].name} does nothing in this game with a cube"
+        )
+    if cubes_on(k, target):
+        raise refuse("cube.target-full", "Cubetti Eroe", "a Treasure card takes one cube a turn")
+    if target == "potion-kit":
+        if owned_cubes(k) <= 2:
+            raise refuse(
+                "cube.last-two", "Consigli Rapidi", "the Knight never discards her last 2 Hero cubes"
+            )
+        # The cube that activates it is discarded with the card (004 §Tesori): it never stays placed.
+        return [ev.TreasureUsed(card=target, heal=2), ev.HeroCubeDiscarded()]
+    # Turned face up first: the cube then sits on a public card.
+    used: list[Event] = [ev.TreasureUsed(card=target)] if target in k.treasures else []
+    return [*used, ev.HeroCubePlaced(target=target)]
+
+
+def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
+    """004 §2. Muovi e Agisci: one orthogonal tile, with an Encounter and Movement left; through a wall with
+    an unused Ancient Map cube (§Equipaggiamento). A Dark tile forces an Encounter and is revealed (§Rivelare
+    e risolvere le tessere Buie); from an open side, an open side of it must face where she came from."""
+    k = _knight(state)
+    here, there = (k.x, k.y), (command.x, command.y)
+    side = side_towards(here, there)
+    if side is None:
+        raise refuse("move.not-adjacent", "2. Muovi e Agisci", "move one tile, horizontally or vertically")
+    target = cell_at(state, there)
+    if target is None:
+        raise refuse("move.no-tile", "2. Muovi e Agisci", "there is no tile there")
+    if k.encounters >= perception(k):
+        raise refuse(
+            "move.no-encounter-left", "2. Muovi e Agisci", "she may move only with an Encounter left"
+        )
+    if k.moves >= movement(k):
+        raise refuse("move.no-movement-left", "2. Muovi e Agisci", "her Movement is spent")
+    through = geometry(state).wall_between(here, side)
+    if through and cubes_on(k, "map") <= k.walls_crossed:
+        raise refuse("move.wall", "Equipaggiamento", "a wall: crossing it takes an unused Ancient Map cube")
+    events: list[Event] = [ev.KnightMoved(x=there[0], y=there[1], through_wall=through)]
+    if target.lit:
+        return then_advance(state, events)
+    events.append(ev.EncounterBegun(x=there[0], y=there[1]))
+    came_from = None if through else here
+    events += reveal(fold(state, events), there, came_from, "knight", "full")
+    return then_advance(state, events)
+
+
+def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
+    """004 §Cristalli: Strength 3 or more smashes the Crystal on her tile, +2 Grit."""
+    k = _knight(state)
+    cell = cell_at(state, (k.x, k.y))
+    if cell is None or not cell.crystal:
+        raise refuse("crystal.none-here", "Cristalli", "there is no Crystal on her tile")
+    if strength(k, True) < 3:
+        raise refuse("crystal.too-weak", "Cristalli", "smashing a Crystal takes Strength 3 or more")
+    events = _encounter(state, k, 1, "smashing a Crystal")
+    events.append(ev.CrystalSmashed(x=k.x, y=k.y))
+    events += grit_change(fold(state, events), 2, "crystal")
+    return then_advance(state, events)
+
+
+def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
+    """004 §Tesori e Gemme: every Treasure token of her tile, each resolved in turn."""
+    k = _knight(state)
+    cell = cell_at(state, (k.x, k.y))
+    if cell is None or cell.treasure < 1:
+        raise refuse("treasure.none-here", "Tesori e Gemme", "there is no Treasure token on her tile")
+    events = _encounter(state, k, 2, "collecting Treasure")
+    events.append(ev.TreasureTokenTaken(x=k.x, y=k.y, count=cell.treasure))
+    return then_advance(state, events)
+
+
+def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
+    """Whether Sidequest ``card`` is fulfilled (VF §2 Sidequests, their versions without Goblins and Dragon
+    in the Knight vs Cave setup; RULINGS.md)."""
+    match card:
+        case "adventurous":
+            return len(knight.encounter_spaces) >= 3
+        case "bedecked":
+            return len(knight.face_up) >= 2
+        case "cunning":
+            return knight.tokens_taken >= 2
+        case "fearless":
+            return knight.unhurt_ambushes >= 1
+        case "intrepid":
+            return state.revealed >= 10
+        case "persistent":
+            return state.smashed_total >= 3
+        case "stalwart":
+            return knight.ambushes >= 2
+        case "swift":
+            return len(knight.spaces) >= 7
+    return False
+
+
+def complete_sidequest(state: VastState, command: cmd.CompleteSidequest) -> list[Event]:
+    """004 §Missioni Secondarie: reveal a fulfilled Sidequest, gain its Grit, draw a new one if any are
+    left."""
+    k = _knight(state)
+    if command.card not in k.sidequests:
+        raise refuse("sidequest.not-in-hand", "Missioni Secondarie", "that Sidequest is not in her hand")
+    if not sidequest_done(state, k, command.card):
+        raise refuse("sidequest.not-fulfilled", "Missioni Secondarie", "its requirement is not met")
+    events: list[Event] = [ev.SidequestCompleted(card=command.card)]
+    events += grit_change(fold(state, events), card_data()[command.card].grit, "sidequest")
+    after = fold(state, events)
+    if after.sidequest_deck:
+        from dicelog.domain.core.events import DrawRequested
+
+        events.append(
+            DrawRequested(
+                reason="sidequest", deck="sidequests", cards=after.sidequest_deck, count=1, piece="knight"
+            )
+        )
+        return events
+    return then_advance(state, events)
+
+
+def use_bomb(state: VastState, command: cmd.UseBomb) -> list[Event]:
+    """004 §Equipaggiamento, Bomba: with the Bomb's cube, a Bomb token on a wall of her tile removes it."""
+    k = _knight(state)
+    if not cubes_on(k, "bomb") or k.bomb_used:
+        raise refuse("bomb.no-cube", "Equipaggiamento", "the Bomb needs its Hero cube this turn")
+    if k.bombs < 1:
+        raise refuse("bomb.no-token", "Equipaggiamento", "no Bomb token is left")
+    here = (k.x, k.y)
+    g = geometry(state)
+    if not g.wall_between(here, command.side) or step(here, command.side) not in g.cells:
+        raise refuse("bomb.no-wall", "Equipaggiamento", "there is no wall between two tiles on that side")
+    return then_advance(state, [ev.BombPlaced(x=k.x, y=k.y, side=command.side)])
+
+
+def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
+    """Flare (VF §7 Variant cards): once per turn, on any tile of the map, no Encounter."""
+    k = _knight(state)
+    if k.flare_used:
+        raise refuse("flare.used", "Consigli Rapidi - Varianti", "Flare is used once per turn")
+    if cell_at(state, (command.x, command.y)) is None:
+        raise refuse("flare.no-tile", "Consigli Rapidi - Varianti", "choose a tile of the map")
+    return [ev.FlareUsed(x=command.x, y=command.y), flare_roll((command.x, command.y))]
+
+
+def end(state: VastState) -> list[Event]:
+    """004 §Riepilogo del Turno: she may end her turn at any time."""
+    return then_advance(state, end_turn(state, "knight"))
+
+
+def candidates(state: VastState) -> list[cmd.VastCommand]:
+    """Every Knight command worth trying now (``legal_commands`` keeps those ``decide`` accepts)."""
+    k = state.knight
+    if k is None:
+        return []
+    here = (k.x, k.y)
+    out: list[cmd.VastCommand] = []
+    for target in (*STAT_SLOTS, *k.treasures, *k.face_up):
+        out.append(cmd.PlaceHeroCube(target=target))
+    for s in ("N", "E", "S", "W"):
+        x, y = step(here, s)
+        out.append(cmd.MoveKnight(x=x, y=y))
+        out.append(cmd.UseBomb(side=s))
+    out.append(cmd.SmashCrystal())
+    out.append(cmd.CollectTreasure())
+    out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)
+    if not k.flare_used:
+        out.extend(cmd.UseFlare(x=c.x, y=c.y) for c in state.cells if not c.lit)
+    out.append(cmd.VastEndTurn(role="knight"))
+    return out
+
+
+__all__ = ["advance"]

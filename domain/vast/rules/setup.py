@@ -1,0 +1,143 @@
+"""Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
+count).
+
+This release plays the Knight vs Cave setup (VF §7, 2 players): Daring and Eagle-Eyed leave the Sidequest
+deck, the Knight takes Flare and Goblin Infestation line B (VF §7 Variant cards). ``Begin`` seats the
+roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is built (three piles,
+each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3 tiles.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec import Struct
+
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import CardsDrawn, DrawRequested, Event, GameCreated
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
+from dicelog.domain.vast.content import card_file, tiles
+from dicelog.domain.vast.rules.common import refill_hand
+from dicelog.domain.vast.rules.flow import advance, fold, start_turn
+from dicelog.domain.vast.state import TURN_ORDER, CaveCell, CaveRole, KnightRole, VastState
+
+OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
+"""VF §5 Omens: 6 symbols x 6 tokens, in their cycle (HRF's names, uncertain as official names)."""
+
+
+class SetupRow(Struct, frozen=True, kw_only=True):
+    """A VF §7 setup: its roles in turn order, the variant cards in play, the Sidequests removed."""
+
+    roles: tuple[str, ...]
+    variants: tuple[str, ...]
+    removed_sidequests: tuple[str, ...]
+
+
+SETUPS: dict[str, SetupRow] = {
+    "knight-vs-cave": SetupRow(
+        roles=("knight", "cave"),
+        variants=("flare:knight", "infestation:B"),
+        removed_sidequests=("daring", "eagle-eyed"),
+    )
+}
+"""The VF §7 setups this release plays, by id."""
+
+
+class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The setup document of a Vast game (``POST /games`` ``setup``)."""
+
+    roles: tuple[str, ...] = ("knight", "cave")
+    """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
+    several of them (``Seat.controls``). This release plays ``["knight", "cave"]`` (VF §7, Knight vs Cave)."""
+
+
+def initial_state(created: GameCreated) -> VastState:
+    """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
+    play (VF §7 lists the setups; Goblins, Dragon and Thief are not built yet)."""
+    try:
+        setup = msgspec.json.decode(created.setup, type=VastSetup)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise RuleBroken("setup.invalid", section="004 §Preparazione", detail=str(e)) from None
+    unknown = [r for r in setup.roles if r not in TURN_ORDER]
+    if unknown or len(set(setup.roles)) != len(setup.roles):
+        raise RuleBroken(
+            "setup.invalid",
+            section="VF §7 Setup by player count",
+            detail=f"roles must be distinct of {list(TURN_ORDER)}",
+        )
+    roles = tuple(r for r in TURN_ORDER if r in setup.roles)
+    if setup_id(roles) is None:
+        raise RuleBroken(
+            "setup.invalid",
+            section="VF §7 Setup by player count",
+            detail="this release plays the Knight vs Cave setup only (roles ['knight', 'cave']); "
+            "the Goblins, the Dragon and the Thief are not built yet",
+        )
+    all_tiles = tiles().values()
+    cards = card_file()
+    return VastState(
+        roles=roles,
+        cells=(CaveCell(x=0, y=0, tile="entrance", lit=True),),
+        knight=KnightRole() if "knight" in roles else None,
+        cave=CaveRole() if "cave" in roles else None,
+        stack=tuple(sorted(t.id for t in all_tiles if t.kind in ("ambush", "event", "treasure-room"))),
+        crystals=tuple(sorted(t.id for t in all_tiles if t.kind == "crystal")),
+        treasure_deck=tuple(sorted(c.id for c in cards.treasures)),
+        event_deck=tuple(sorted(c.id for c in cards.events)),
+        omen_bag=tuple(sorted(f"{s}-{n}" for s in OMEN_SYMBOLS for n in range(1, 7))),
+    )
+
+
+def setup_id(roles: tuple[str, ...]) -> str | None:
+    return next((name for name, row in SETUPS.items() if row.roles == roles), None)
+
+
+def begin(state: VastState) -> list[Event]:
+    """``Begin``: the roles are seated and the 4 tiles round the Entrance drawn (VF §1 Tile stack setup 3)."""
+    name = setup_id(state.roles) or ""
+    row = SETUPS[name]
+    sidequests = tuple(c.id for c in card_file().sidequests if c.id not in row.removed_sidequests)
+    return [
+        ev.RolesSeated(roles=state.roles, setup=name, variants=row.variants, sidequests=sidequests),
+        DrawRequested(reason="setup-entrance", deck="tiles", cards=state.stack, count=4, piece="cave"),
+    ]
+
+
+def after_draw(state: VastState, drawn: CardsDrawn) -> list[Event]:
+    """The setup's next step after each of its draws."""
+    if drawn.reason == "setup-entrance":
+        placed: list[Event] = []
+        for side, tile_id in zip(SIDES, drawn.cards, strict=False):
+            x, y = step(ENTRANCE, side)
+            symbol = tiles()[tile_id].symbol or ""
+            placed.append(ev.DarkTilePlaced(x=x, y=y, tile=tile_id, symbol=symbol, by="setup"))
+        left = len(state.stack)
+        base, extra = divmod(left, 3)
+        piles = tuple(base + (1 if i < extra else 0) + 3 for i in range(3))
+        placed.append(ev.StackBuilt(piles=piles, pile_crystals=(3, 3, 3)))
+        after = fold(state, placed)
+        if after.knight is not None and after.sidequest_deck:
+            return [
+                *placed,
+                DrawRequested(
+                    reason="setup-sidequests",
+                    deck="sidequests",
+                    cards=after.sidequest_deck,
+                    count=3,
+                    piece="knight",
+                ),
+            ]
+        return placed + _hand_or_start(after)
+    return _hand_or_start(state)
+
+
+def _hand_or_start(state: VastState) -> list[Event]:
+    draw = refill_hand(state)
+    if draw:
+        return draw
+    events: list[Event] = [ev.VastRoundStarted(round=1)]
+    events += start_turn(fold(state, events), state.roles[0], 1)
+    after = fold(state, events)
+    if isinstance(events[-1], DrawRequested):
+        return events
+    return events + advance(after)

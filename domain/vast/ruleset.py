@@ -1,0 +1,158 @@
+"""Vast: The Crystal Caverns as a dicelog ruleset (seed ``004_26ec0d003901986d.txt``, cited as 004 §Heading;
+numbers from ``rules/vast-facts.md``, VF §n).
+
+This release plays the Knight vs Cave setup (VF §7): the cave (tiles, walls, rotation toward the Entrance,
+the tile stack's three Crystal-seeded piles, open edges filled by the Cave, reveals, Treasure and Crystal
+tokens, Rockslides and Bombs, the Collapse), the Knight (Hero cubes, stats, Grit, movement and Encounters,
+Crystals, Treasure cards chosen by the Cave, Sidequests, Events, Ambushes by Goblin Infestation line B,
+Ancient Map, Bomb, Shield, Flare) and the Cave (tile hand with Crystal tiles first, Omens: Hatred, Past
+Plunder, Soporific Spores, Rockslide; Place Treasure; the Collapse and its win). The Goblins, the Dragon
+and the Thief are not built yet (``initial_state`` refuses a setup with them).
+
+Every choice is a pending decision addressed to the role's seat (``piece``), every draw and die roll a
+pending chance node; who sees what is ``dicelog.domain.vast.visibility``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicelog.domain.core import errors
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.events import Event, GameCreated
+from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import content, views, visibility
+from dicelog.domain.vast.cave import DRAGON_DIE
+from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
+from dicelog.domain.vast.evolve import evolve as _evolve
+from dicelog.domain.vast.rules import cave_turn, flow, knight, setup
+from dicelog.domain.vast.rules.common import not_your_turn, refuse
+from dicelog.domain.vast.state import VastState
+
+NAME = "vast"
+
+_KNIGHT = {
+    cmd.PlaceHeroCube: knight.place_cube,
+    cmd.MoveKnight: knight.move,
+    cmd.SmashCrystal: knight.smash,
+    cmd.CollectTreasure: knight.collect,
+    cmd.CompleteSidequest: knight.complete_sidequest,
+    cmd.UseBomb: knight.use_bomb,
+    cmd.UseFlare: knight.use_flare,
+}
+_CAVE = {
+    cmd.PlaceTile: cave_turn.place_tile,
+    cmd.RemoveTile: cave_turn.remove,
+    cmd.PlaceTreasure: cave_turn.place_treasure,
+    cmd.Hatred: cave_turn.hatred,
+    cmd.PastPlunder: cave_turn.past_plunder,
+    cmd.SoporificSpores: cave_turn.spores,
+    cmd.Rockslide: cave_turn.rockslide,
+}
+
+
+class Vast:
+    """The ruleset object registered as ``vast`` (see ``dicelog.domain.core.ruleset``)."""
+
+    name = NAME
+    state_type = VastState
+    command_type = cmd.VastCommandUnion
+    event_types = EVENT_TYPES
+    setup_type = setup.VastSetup
+    rules_revision = 1
+    die_faces = {name: face for face, (name, _) in DRAGON_DIE.items()}
+    """The Dragon die's faces by pattern name (VF §4): ``center`` 1, ``diamond`` 2, ``cross`` 3,
+    ``corners`` 4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""
+
+    def initial_state(self, created: GameCreated) -> VastState:
+        return setup.initial_state(created)
+
+    def decide(self, state: VastState, command: Command) -> list[Event]:
+        """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing 004)."""
+        if isinstance(command, Begin):
+            if state.phase != "setup" or state.round:
+                raise refuse("already-begun", "Preparazione", "the game is set up already")
+            return setup.begin(state)
+        if state.phase == "ended" or state.winner is not None:
+            raise refuse("game-over", "Come Vincere", "the game has ended")
+        if state.phase != "play" or state.turn is None:
+            raise refuse("not-begun", "Preparazione", "the game is being set up")
+        role = cmd.role_of(command)
+        if role is None:
+            raise errors.RuleBroken("command.unknown", section="004", detail=type(command).__name__)
+        if role not in state.roles:
+            raise refuse("role-not-in-play", "Preparazione", f"the {role} is not in play")
+        if role != state.turn:
+            raise not_your_turn(role)
+        if isinstance(command, cmd.VastEndTurn):
+            return knight.end(state) if role == "knight" else cave_turn.end(state)
+        handler: Any = _KNIGHT.get(type(command)) or _CAVE.get(type(command))
+        return handler(state, command)
+
+    def resolve(self, state: VastState, answer: Answer) -> list[Event]:
+        return flow.answer(state, answer)
+
+    def evolve(self, state: VastState, event: Event) -> VastState:
+        return _evolve(state, event)
+
+    def outcome(self, state: VastState) -> str | None:
+        """``won:<role>`` once a role won (each role's §Come Vincere)."""
+        return None if state.winner is None else f"won:{state.winner}"
+
+    def outcome_reason(self, state: VastState) -> str:
+        return state.end_reason
+
+    def starts_turn(self, event: Event) -> bool:
+        """A role's turn starts with ``vast.TurnStarted`` (undo and audit spans)."""
+        return isinstance(event, VastTurnStarted)
+
+    def starts_round(self, event: Event) -> bool:
+        return isinstance(event, VastRoundStarted)
+
+    def piece_of(self, command: Command) -> str | None:
+        return cmd.role_of(command)
+
+    def turn_piece(self, state: VastState) -> str | None:
+        return state.turn if state.phase == "play" else None
+
+    def legal_commands(self, state: VastState) -> list[Command]:
+        """Every command ``decide`` accepts now: candidates of the role on turn, each tried."""
+        if state.phase == "setup" and not state.round:
+            return [Begin()]
+        if state.phase != "play" or state.winner is not None or state.turn is None:
+            return []
+        pool = knight.candidates(state) if state.turn == "knight" else cave_turn.candidates(state)
+        legal: list[Command] = []
+        for candidate in pool:
+            try:
+                self.decide(state, candidate)
+            except errors.RuleBroken:
+                continue
+            legal.append(candidate)
+        return legal
+
+    def initiative_view(self, state: VastState) -> views.VastInitiative:
+        return views.initiative_view(state)
+
+    def board_view(self, state: VastState) -> views.VastBoard:
+        return views.board_view(state)
+
+    def describe(self, state: VastState, event: Event) -> str | None:
+        return views.describe(state, event)
+
+    def view_event(self, event: Event, viewer: Any) -> Event | None:
+        return visibility.view_event(event, viewer)
+
+    def view_state(self, state: VastState, viewer: Any) -> VastState:
+        return visibility.view_state(state, viewer)
+
+    def view_command(self, command: Command, viewer: Any) -> Command | None:
+        return visibility.view_command(command, viewer)
+
+    def warm_up(self) -> None:
+        content.tiles()
+        content.cards()
+
+
+RULESET = Vast()

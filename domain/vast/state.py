@@ -1,0 +1,187 @@
+"""The state of a game of Vast: The Crystal Caverns (004; VF = rules/vast-facts.md).
+
+One frozen msgspec Struct per part of the table. Secrets live in named fields so that one
+function (``dicelog.domain.vast.visibility.view_state``) masks each for the audiences that may not
+see it: a Dark tile's ``Cell.tile``, the Cave's ``CaveRole.hand``, the Knight's face-down
+``KnightRole.treasures`` and ``sidequests``, every deck's content and every card in flight
+(``State.offer``). Masked values read ``"?"``.
+
+Decks hold no order: the cards left in a face-down pile are a sorted set, and drawing is uniform
+among them (DESIGN.md, Hidden information). Cards put on the bottom of a deck are kept in order
+(``*_bottom``): they are drawn only when the face-down part is empty.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec import Struct, field
+
+HIDDEN = "?"
+"""What a masked id reads."""
+
+Role = Literal["knight", "goblins", "dragon", "cave", "thief"]
+TURN_ORDER: tuple[str, ...] = ("knight", "goblins", "dragon", "cave", "thief")
+"""VF §7 Turn order (REF citing FAQ p.2): the number printed on each player board."""
+
+Phase = Literal["setup", "play", "ended"]
+
+
+class CaveCell(Struct, frozen=True, kw_only=True):
+    """A tile on the map (004 §Tessere Caverna; the Entrance is the cell at ``(0, 0)``)."""
+
+    x: int
+    """Columns from the Entrance, east positive."""
+    y: int
+    """Rows from the Entrance, north positive."""
+    tile: str
+    """The tile id (``content/tiles.json``). Of a Dark tile, only the Cave (and the auditor) sees it;
+    others read ``"?"`` (004 §Tessere Caverna: "do not tell anyone what its Lit side holds")."""
+    symbol: str | None = None
+    """The Tribe symbol on the Dark side (public), ``None`` for the Entrance."""
+    lit: bool = False
+    """Lit side up (revealed), or Dark."""
+    rotation: int = 0
+    """Quarter turns clockwise of a Lit tile (0-3): its walls are its shape's walls turned by this."""
+    treasure: int = 0
+    """Treasure tokens on the tile (004 §3. Piazza un Tesoro, §Sala del Tesoro)."""
+    crystal: bool = False
+    """A Crystal token lies on the tile (004 §Cristallo: placed when a Crystal tile is revealed)."""
+
+
+class KnightRole(Struct, frozen=True, kw_only=True):
+    """The Knight's board (004 §Il Cavaliere; VF §2)."""
+
+    x: int = 0
+    """The Knight's column (from the Entrance, east positive)."""
+    y: int = 0
+    """The Knight's row (from the Entrance, north positive)."""
+    health: int = 7
+    """Health (004 §Preparazione: 7). At 0 the Knight dies."""
+    grit: int = 0
+    """Grit, 0-45 (004 §Coraggio); cubes sit at 5, 11, 18, 26, 35."""
+    discarded: int = 0
+    """Hero cubes on the Discarded Hero Cubes space (004 §Cubetti Eroe)."""
+    placed: dict[str, int] = field(default_factory=dict)
+    """Hero cubes placed this turn, by target: ``movement``, ``perception``, ``strength``, ``map``, ``bomb``,
+    ``shield``, a Treasure card id, or ``spent`` (Fresh Air/Water)."""
+    moves: int = 0
+    """Tiles moved this turn."""
+    encounters: int = 0
+    """Encounters had this turn."""
+    stage: int = 3
+    """Where the current Encounter is (004 §2. Muovi e Agisci, its order): 0 revealed, 1 attacked,
+    2 collected; 3 no Encounter open on this tile."""
+    walls_crossed: int = 0
+    """Walls crossed with the Ancient Map this turn."""
+    bomb_used: bool = False
+    """Whether the Bomb's cube was used this turn."""
+    bombs: int = 3
+    """Bomb tokens left (004 §Preparazione)."""
+    smashed: int = 0
+    """Crystal tokens on her Smashed Crystals space."""
+    treasures: tuple[str, ...] = ()
+    """Her face-down Treasure cards (004 §Tesori e Gemme): seen by the Knight and the Cave, which chose
+    them; others read ``"?"``."""
+    face_up: tuple[str, ...] = ()
+    """Her Treasure cards face up (public): a card is turned face up when she first uses it (RULINGS.md)."""
+    sidequests: tuple[str, ...] = ()
+    """Her hand of Sidequest cards (004 §Missioni Secondarie): the Knight's secret."""
+    completed: tuple[str, ...] = ()
+    """Sidequests completed, out of the game (public)."""
+    flare_used: bool = False
+    """Whether she used Flare this turn (VF §7 Variant cards: once per turn)."""
+    spaces: tuple[tuple[int, int], ...] = ()
+    """Spaces moved through this turn, without repeats (Swift)."""
+    encounter_spaces: tuple[tuple[int, int], ...] = ()
+    """Spaces where she had an Encounter this turn, without repeats (Adventurous)."""
+    tokens_taken: int = 0
+    """Treasure tokens collected this turn (Cunning without a Dragon)."""
+    ambushes: int = 0
+    """Ambushes resolved this turn (Stalwart without Goblins)."""
+    unhurt_ambushes: int = 0
+    """Ambushes resolved this turn without losing Health (Fearless without Goblins)."""
+
+
+class CaveRole(Struct, frozen=True, kw_only=True):
+    """The Cave's board (004 §La Caverna; VF §5)."""
+
+    hand: tuple[str, ...] = ()
+    """Tiles in hand, sorted (3 at most): the Cave's secret."""
+    omens: tuple[str, ...] = ()
+    """Omen tokens held (``bat-3``...), sorted; public (RULINGS.md)."""
+    supply: int = 10
+    """Treasure tokens on the Cave's board (004 §Segnalini: 10)."""
+    placed: int = 0
+    """Tiles placed (before the Collapse) or removed (during it) this turn by Shape the Cave."""
+    treasure_placed: bool = False
+    """Whether Place Treasure was done this turn."""
+    hatred: int = 0
+    """Hatred used this turn (its cost rises 1, 2, 3)."""
+    past_plunder: int = 0
+    """Past Plunder used this turn (its cost rises 1, 2, 3)."""
+    rockslides: int = 3
+    """Rockslide tokens in the supply."""
+
+
+class VastState(Struct, frozen=True, kw_only=True):
+    """The whole table."""
+
+    roles: tuple[str, ...]
+    """Roles in play, in turn order (VF §7)."""
+    phase: Phase = "setup"
+    """``setup``, ``play`` or ``ended``."""
+    turn: str | None = None
+    """The role whose turn it is."""
+    round: int = 0
+    """The round."""
+    cells: tuple[CaveCell, ...] = ()
+    """The map, in placement order."""
+    rockslides: tuple[tuple[int, int, str], ...] = ()
+    """Edges holding a Rockslide (``dicelog.domain.vast.cave.edge``)."""
+    bombs: tuple[tuple[int, int, str], ...] = ()
+    """Edges holding a Bomb token (the wall is removed)."""
+    knight: KnightRole | None = None
+    """The Knight's board; ``null`` when not in play."""
+    cave: CaveRole | None = None
+    """The Cave's board; ``null`` when not in play."""
+    stack: tuple[str, ...] = ()
+    """Face-down non-Crystal tiles left in the stack (sorted; secret)."""
+    crystals: tuple[str, ...] = ()
+    """Crystal tiles left in the stack (sorted; secret)."""
+    piles: tuple[int, ...] = ()
+    """Tiles left in each of the three piles, top pile first (VF §1 Tile stack setup)."""
+    pile_crystals: tuple[int, ...] = ()
+    """Crystal tiles left in each pile (3 each at setup; secret)."""
+    treasure_deck: tuple[str, ...] = ()
+    """Face-down Treasure cards (masked)."""
+    treasure_bottom: tuple[str, ...] = ()
+    """Treasure cards at the bottom of the deck, in order (the Cave's)."""
+    event_deck: tuple[str, ...] = ()
+    """Face-down Event cards (masked)."""
+    event_bottom: tuple[str, ...] = ()
+    """Event cards at the bottom of the deck, in order (the Cave's)."""
+    sidequest_deck: tuple[str, ...] = ()
+    """Face-down Sidequests (masked)."""
+    omen_bag: tuple[str, ...] = ()
+    """Omen tokens in the bag."""
+    offer: tuple[str, ...] = ()
+    """Cards drawn and not yet given (the Treasure or Event cards the Cave chooses among; secret)."""
+    todo: tuple[str, ...] = ()
+    """Steps still to resolve, first first (``reveal:x,y:mode``, ``resolve:x,y:mode``, ``grit:n:why``,
+    ``treasure``): the order 004 sets for a chain (reveal, fill the open edges, resolve, gain Grit)."""
+    collapse: bool = False
+    """Whether the Collapse has begun (004 §Il Collasso)."""
+    crystal_tiles_collapsed: int = 0
+    """Crystal tiles removed (004 §Il Collasso: 5 and the Cave wins)."""
+    revealed: int = 0
+    """Cave tiles revealed in the game (Intrepid)."""
+    smashed_total: int = 0
+    """Crystal tokens smashed by anyone (Persistent)."""
+    turn_over: bool = False
+    """The Knight lost a placed Hero cube to a Grit loss on her own turn: her turn ends at once (004
+    §Coraggio)."""
+    winner: str | None = None
+    """The role that won, once the game ended; ``everyone-lost`` when nobody did."""
+    end_reason: str = ""
+    """Why the game ended."""

@@ -1,0 +1,332 @@
+"""Read models of a Vast game (VAST-DESIGN.md §3.4): the board as a grid of cells, the turn order with each
+role's public tracks, and the game-log line of each event. Built from a state already masked for its
+reader (``dicelog.domain.vast.visibility.view_state``), so they show only what the reader may see."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from dicelog.domain.core.events import CardsDrawn, DecisionRequested, DiceRolled, Event
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
+from dicelog.domain.vast.content import cards as card_data
+from dicelog.domain.vast.content import tiles
+from dicelog.domain.vast.rules.common import (
+    free_cubes,
+    geometry,
+    movement,
+    owned_cubes,
+    perception,
+    stack_size,
+    strength,
+)
+from dicelog.domain.vast.state import HIDDEN, VastState
+
+
+class BoardCell(Struct, frozen=True, kw_only=True):
+    """One tile of the cave as the reader sees it."""
+
+    x: int
+    """Columns from the Entrance (east positive)."""
+    y: int
+    """Rows from the Entrance (north positive)."""
+    side: str
+    """``entrance``, ``lit`` or ``dark``."""
+    symbol: str | None
+    """The Tribe symbol on a Dark tile (``fangs``, ``bones``, ``eye``); ``null`` otherwise."""
+    tile: str
+    """The tile id; ``"?"`` for a Dark tile the reader may not examine (only the Cave may)."""
+    kind: str | None
+    """The room (``ambush``, ``event``, ``treasure-room``, ``crystal``, ``entrance``) when the reader knows
+    it."""
+    walls: tuple[str, ...]
+    """Walled sides of a Lit tile (``N``, ``E``, ``S``, ``W``), Rockslides included, Bombed walls excluded."""
+    treasure: int
+    """Treasure tokens on it."""
+    crystal: bool
+    """Whether a Crystal token lies on it."""
+    pieces: tuple[str, ...]
+    """Pieces on it (``knight``)."""
+
+
+class VastBoard(Struct, frozen=True, kw_only=True):
+    """``GET /games/{id}/board`` for a Vast game: the cave as a grid of cells, ``(0, 0)`` the Entrance."""
+
+    cells: tuple[BoardCell, ...]
+    """Every tile on the map, in ``(x, y)`` order."""
+    rockslides: tuple[tuple[int, int, str], ...]
+    """Edges holding a Rockslide: ``[x, y, "N"|"E"]`` names the edge north or east of ``(x, y)``."""
+    bombs: tuple[tuple[int, int, str], ...]
+    """Edges holding a Bomb token (the wall there is gone), named as ``rockslides``."""
+    stack: int
+    """Tiles left in the stack."""
+    cave_hand: tuple[str, ...]
+    """The Cave's tiles in hand: ids for the Cave, ``"?"`` for others."""
+    collapse: bool
+    """Whether the Collapse has begun (004 §Il Collasso)."""
+    crystal_tiles_collapsed: int
+    """Crystal tiles removed (5: the Cave wins)."""
+    treasure_supply: int
+    """Treasure tokens on the Cave's board."""
+    dragon_die: dict[str, tuple[tuple[int, int], ...]]
+    """The Dragon die's six patterns by face (``1`` center ... ``6`` around): offsets from the roller's
+    tile."""
+
+
+class KnightTrack(Struct, frozen=True, kw_only=True):
+    """The Knight's public board (004 §Il Cavaliere)."""
+
+    x: int
+    """Her column (from the Entrance, east positive)."""
+    y: int
+    """Her row (from the Entrance, north positive)."""
+    health: int
+    """Health (7 at the start)."""
+    grit: int
+    """Grit, 0-45."""
+    hero_cubes: int
+    """Hero cubes she has (2 + Grit spaces reached - discarded)."""
+    free_cubes: int
+    """Hero cubes not placed this turn."""
+    placed: dict[str, int]
+    """Cubes placed this turn by target."""
+    movement: int
+    """Movement this turn (tiles)."""
+    perception: int
+    """Perception this turn (Encounters)."""
+    strength: int
+    """Strength now (her own turn's bonuses included on her turn)."""
+    moves: int
+    """Tiles moved this turn."""
+    encounters: int
+    """Encounters had this turn."""
+    smashed: int
+    """Crystal tokens smashed."""
+    bombs: int
+    """Bomb tokens left."""
+    treasures: tuple[str, ...]
+    """Face-down Treasure cards (ids for the Knight and the Cave, ``"?"`` for others)."""
+    face_up: tuple[str, ...]
+    """Face-up Treasure cards."""
+    sidequests: tuple[str, ...]
+    """Sidequests in hand (ids for the Knight, ``"?"`` for others)."""
+    completed: tuple[str, ...]
+    """Sidequests completed."""
+
+
+class CaveTrack(Struct, frozen=True, kw_only=True):
+    """The Cave's public board (004 §La Caverna)."""
+
+    hand: int
+    """Tiles in hand."""
+    omens: tuple[str, ...]
+    """Omen tokens held."""
+    treasure_supply: int
+    """Treasure tokens on the Cave's board."""
+    placed_this_turn: int
+    """Tiles placed (or, during the Collapse, removed) this turn."""
+
+
+class VastInitiative(Struct, frozen=True, kw_only=True):
+    """``GET /games/{id}/initiative`` for a Vast game: the turn order (VF §7) and each role's public
+    tracks."""
+
+    order: tuple[str, ...]
+    """Roles in play, in turn order."""
+    turn: str | None
+    """The role whose turn it is."""
+    round: int
+    """The round (a round is one turn of every role)."""
+    phase: str
+    """``setup``, ``play`` or ``ended``."""
+    knight: KnightTrack | None
+    """The Knight's public board; ``null`` when not in play."""
+    cave: CaveTrack | None
+    """The Cave's public board; ``null`` when not in play."""
+    winner: str | None
+    """The winning role once the game ended."""
+
+
+def board_view(state: VastState) -> VastBoard:
+    g = geometry(state)
+    k = state.knight
+    cells = []
+    for c in sorted(state.cells, key=lambda c: (c.x, c.y)):
+        known = c.tile != HIDDEN
+        side = "entrance" if c.tile == "entrance" else ("lit" if c.lit else "dark")
+        walls = tuple(s for s in SIDES if g.wall_between((c.x, c.y), s)) if c.lit else ()
+        pieces = ("knight",) if k is not None and (k.x, k.y) == (c.x, c.y) else ()
+        cells.append(
+            BoardCell(
+                x=c.x,
+                y=c.y,
+                side=side,
+                symbol=c.symbol,
+                tile=c.tile,
+                kind=tiles()[c.tile].kind if known else None,
+                walls=walls,
+                treasure=c.treasure,
+                crystal=c.crystal,
+                pieces=pieces,
+            )
+        )
+    cave = state.cave
+    return VastBoard(
+        cells=tuple(cells),
+        rockslides=state.rockslides,
+        bombs=state.bombs,
+        stack=stack_size(state),
+        cave_hand=cave.hand if cave else (),
+        collapse=state.collapse,
+        crystal_tiles_collapsed=state.crystal_tiles_collapsed,
+        treasure_supply=cave.supply if cave else 0,
+        dragon_die={str(face): offsets for face, (_, offsets) in DRAGON_DIE.items()},
+    )
+
+
+def initiative_view(state: VastState) -> VastInitiative:
+    k = state.knight
+    knight = None
+    if k is not None:
+        knight = KnightTrack(
+            x=k.x,
+            y=k.y,
+            health=k.health,
+            grit=k.grit,
+            hero_cubes=owned_cubes(k),
+            free_cubes=free_cubes(k),
+            placed=dict(k.placed),
+            movement=movement(k),
+            perception=perception(k),
+            strength=strength(k, state.turn == "knight"),
+            moves=k.moves,
+            encounters=k.encounters,
+            smashed=k.smashed,
+            bombs=k.bombs,
+            treasures=k.treasures,
+            face_up=k.face_up,
+            sidequests=k.sidequests,
+            completed=k.completed,
+        )
+    c = state.cave
+    cave = None
+    if c is not None:
+        cave = CaveTrack(hand=len(c.hand), omens=c.omens, treasure_supply=c.supply, placed_this_turn=c.placed)
+    return VastInitiative(
+        order=state.roles,
+        turn=state.turn,
+        round=state.round,
+        phase=state.phase,
+        knight=knight,
+        cave=cave,
+        winner=state.winner,
+    )
+
+
+def _name(card: str) -> str:
+    return "a card" if card == HIDDEN else card_data()[card].name if card in card_data() else card
+
+
+def _tile(tile: str) -> str:
+    return "a tile" if tile == HIDDEN else f"{tiles()[tile].kind} tile {tile}"
+
+
+def describe(state: VastState, event: Event) -> str | None:
+    """The game-log line of ``event`` (already masked for the reader), ``state`` being the state after it."""
+    match event:
+        case ev.RolesSeated(roles=roles, setup=setup):
+            return f"Setup {setup}: {', '.join(roles)}"
+        case ev.VastRoundStarted(round=n):
+            return f"Round {n}"
+        case ev.VastTurnStarted(role=role):
+            return f"The {role.capitalize()}'s turn"
+        case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by):
+            who = "The setup" if by == "setup" else "The Cave"
+            what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
+            return f"{who} places {what} ({symbol}) at {x},{y}"
+        case ev.TileRevealed(x=x, y=y, tile=tile):
+            return f"The {state.turn or 'Knight'} reveals {_tile(tile)} at {x},{y}".replace(
+                "The knight", "The Knight"
+            )
+        case ev.TileOriented(x=x, y=y, rotation=r):
+            return f"The tile at {x},{y} is turned {r * 90}°"
+        case ev.TileResolved(kind=kind, treasure=treasure, crystal=crystal, x=x, y=y, mode=mode):
+            if treasure:
+                return f"A Treasure token appears at {x},{y}"
+            if crystal:
+                return f"A Crystal token appears at {x},{y}"
+            if mode == "full" and kind in ("event", "ambush"):
+                return f"The {kind} tile at {x},{y} takes effect"
+            return None
+        case ev.HeroCubeRecovered():
+            return "The Knight gets a Hero cube back (Cave Bread)"
+        case ev.HeroCubeDiscarded(spent=spent):
+            return "The Knight spends a Hero cube" if spent else "The Knight discards a Hero cube"
+        case ev.HeroCubeReturned(target=target):
+            return f"Grit falls below a cube's space: the cube on {target} goes back and her turn ends"
+        case ev.OmensCollected(count=count, tokens_on_map=tokens):
+            return f"The Cave collects {count} Omen(s) ({tokens} Treasure and Crystal tokens on the map)"
+        case ev.GritChanged(delta=delta, why=why):
+            k = state.knight
+            verb = "gains" if delta >= 0 else "loses"
+            return f"The Knight {verb} {abs(delta)} Grit ({why}): {k.grit if k else '?'}"
+        case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced):
+            how = " through a wall (Ancient Map)" if through else (" off a collapsing tile" if forced else "")
+            return f"The Knight moves to {x},{y}{how}"
+        case ev.HeroCubePlaced(target=target):
+            return f"The Knight places a Hero cube on {_name(target) if target in card_data() else target}"
+        case ev.CrystalSmashed(x=x, y=y):
+            return f"The Knight smashes the Crystal at {x},{y}"
+        case ev.TreasureTokenTaken(count=count):
+            return f"The Knight collects {count} Treasure token{'s' if count != 1 else ''}"
+        case ev.TreasureOffered(card=card):
+            return f"The Cave gives the Knight {_name(card)}"
+        case ev.TreasureKept(card=card):
+            return f"The Knight keeps {_name(card)} face down"
+        case ev.TreasureDeclined(card=card):
+            return f"The Knight declines {_name(card)}"
+        case ev.TreasureUsed(card=card, heal=heal):
+            return f"The Knight uses {_name(card)}" + (f" and heals {heal}" if heal else "")
+        case ev.EventPlayed(card=card):
+            return f"The Cave plays the Event {_name(card)} on the Knight"
+        case ev.HealthChanged(delta=delta, why=why):
+            k = state.knight
+            verb = "heals" if delta > 0 else "loses"
+            return f"The Knight {verb} {abs(delta)} Health ({why}): {k.health if k else '?'}"
+        case ev.VastAmbushResolved(strength=s, ambusher=a, hurt=hurt):
+            return f"Ambush! Strength {s} against {a}: " + (
+                "the Knight is hurt" if hurt else "the Knight holds"
+            )
+        case ev.SidequestCompleted(card=card):
+            return f"The Knight completes the Sidequest {_name(card)}"
+        case ev.BombPlaced(x=x, y=y, side=side):
+            return f"The Knight bombs the {side} wall of {x},{y}"
+        case ev.FlareUsed(x=x, y=y):
+            return f"The Knight lights a Flare at {x},{y}"
+        case ev.FlareHit(face=face, reveals=reveals):
+            return f"The Flare ({DRAGON_DIE[face][0]}) lights {len(reveals)} Dark tile(s)"
+        case ev.OmenUsed(omen=omen, paid=paid):
+            return f"The Cave uses the Omen {omen} ({len(paid)} token{'s' if len(paid) != 1 else ''})"
+        case ev.RockslidePlaced(x=x, y=y, side=side):
+            return f"A Rockslide falls on the {side} edge of {x},{y}"
+        case ev.TreasureTokenPlaced(x=x, y=y):
+            return f"The Cave places a Treasure token at {x},{y}"
+        case ev.CollapseBegun():
+            return "The Collapse begins"
+        case ev.TileRemoved(x=x, y=y, tile=tile, crystal_tile=crystal):
+            extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
+            return f"The tile at {x},{y} collapses ({_tile(tile)}){extra}"
+        case ev.KnightDied():
+            return "The Knight dies"
+        case ev.GameWon(winner=winner, reason=reason):
+            return f"The {winner.capitalize()} wins: {reason}"
+        case CardsDrawn(deck="omens", cards=cards):
+            return f"The Cave draws Omens: {', '.join(cards)}"
+        case DiceRolled(reason=reason, faces=faces) if faces and 1 <= faces[0] <= 6:
+            return f"Dragon die ({reason}): {DRAGON_DIE[faces[0]][0]}"
+        case DecisionRequested(decision=decision, piece=piece) if decision.startswith("fill:"):
+            return f"The {str(piece).capitalize()} fills the open edge at {decision.removeprefix('fill:')}"
+    return None
+
+
+__all__ = ["Geometry", "board_view", "describe", "initiative_view"]

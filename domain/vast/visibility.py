@@ -1,0 +1,114 @@
+"""Who sees what in Vast (VAST-DESIGN.md §3.10; DESIGN.md, Hidden information): the ruleset's
+``view_event``, ``view_state`` and ``view_command``, through which every read path goes
+(``dicelog.domain.core.visibility.Lens``). A masked id reads ``"?"``.
+
+| secret | seen by |
+|---|---|
+| a Dark tile's identity (``DarkTilePlaced.tile``, ``CaveCell.tile``) | the Cave (004 §Tessere Caverna) |
+| the Cave's tile hand, the tiles it draws, its ``fill`` choices | the Cave |
+| the stack, every deck's face-down content, the draw weights | nobody but the auditor |
+| the Treasure and Event cards offered to the Cave, and those it sends to the bottom | the Cave |
+| the Treasure card the Knight receives, keeps or declines | the Knight and the Cave |
+| the Knight's face-down Treasures | the Knight and the Cave (which chose them) |
+| the Knight's Sidequests (hand and draws) | the Knight |
+
+Everything else is public: revealed and collapsed tiles, Event cards played, Omens (RULINGS.md),
+the dice. After the game ends, everything is public (the core's ``Lens(reveal=True)``).
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from dicelog.domain.core.commands import Command
+from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, Event
+from dicelog.domain.core.visibility import Viewer
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.state import HIDDEN, VastState
+
+DECK_AUDIENCE = {"tiles": ("cave",), "treasure": ("cave",), "events": ("cave",), "sidequests": ("knight",)}
+"""Who sees the cards drawn from each secret deck (the Omen bag is public)."""
+CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice")
+"""Decisions whose options are the Cave's cards."""
+
+
+def _sees(viewer: Viewer, *roles: str) -> bool:
+    return any(viewer.sees_piece(r) for r in roles)
+
+
+def _masked(items: tuple[str, ...]) -> tuple[str, ...]:
+    return (HIDDEN,) * len(items)
+
+
+def view_event(event: Event, viewer: Viewer) -> Event | None:
+    """``event`` as ``viewer`` may see it (same type, secrets masked)."""
+    if viewer.kind == "auditor":
+        return event
+    match event:
+        case DrawRequested(deck=deck) if deck in DECK_AUDIENCE:
+            return replace(event, cards=_masked(event.cards), weights=())
+        case CardsDrawn(deck=deck, cards=cards) if deck in DECK_AUDIENCE:
+            return event if _sees(viewer, *DECK_AUDIENCE[deck]) else replace(event, cards=_masked(cards))
+        case DecisionRequested(decision=decision, options=options):
+            if decision.partition(":")[0] in CAVE_DECISIONS and not _sees(viewer, "cave"):
+                return replace(event, options=_masked(options), default=HIDDEN if event.default else None)
+            return event
+        case DecisionMade(decision=decision):
+            if decision.partition(":")[0] in CAVE_DECISIONS and not _sees(viewer, "cave"):
+                return replace(event, option=HIDDEN)
+            return event
+        case ev.DarkTilePlaced():
+            return event if _sees(viewer, "cave") else replace(event, tile=HIDDEN)
+        case ev.TreasureOffered(bottom=bottom):
+            card = event.card if _sees(viewer, "knight", "cave") else HIDDEN
+            return replace(event, card=card, bottom=bottom if _sees(viewer, "cave") else _masked(bottom))
+        case ev.TreasureKept() | ev.TreasureDeclined():
+            return event if _sees(viewer, "knight", "cave") else replace(event, card=HIDDEN)
+        case ev.EventPlayed(bottom=bottom):
+            return event if _sees(viewer, "cave") else replace(event, bottom=_masked(bottom))
+    return event
+
+
+def view_state(state: VastState, viewer: Viewer) -> VastState:
+    """The state as ``viewer`` may see it (same type, secrets masked)."""
+    if viewer.kind == "auditor":
+        return state
+    cave_sees = _sees(viewer, "cave")
+    cells = state.cells if cave_sees else tuple(c if c.lit else replace(c, tile=HIDDEN) for c in state.cells)
+    knight = state.knight
+    if knight is not None:
+        knight = replace(
+            knight,
+            treasures=knight.treasures if _sees(viewer, "knight", "cave") else _masked(knight.treasures),
+            sidequests=knight.sidequests if _sees(viewer, "knight") else _masked(knight.sidequests),
+        )
+    cave = state.cave
+    if cave is not None and not cave_sees:
+        cave = replace(cave, hand=_masked(cave.hand))
+    return replace(
+        state,
+        cells=cells,
+        knight=knight,
+        cave=cave,
+        stack=_masked(state.stack),
+        crystals=_masked(state.crystals),
+        pile_crystals=(),
+        treasure_deck=_masked(state.treasure_deck),
+        event_deck=_masked(state.event_deck),
+        sidequest_deck=_masked(state.sidequest_deck),
+        treasure_bottom=state.treasure_bottom if cave_sees else _masked(state.treasure_bottom),
+        event_bottom=state.event_bottom if cave_sees else _masked(state.event_bottom),
+        offer=state.offer if cave_sees else _masked(state.offer),
+    )
+
+
+def view_command(command: Command, viewer: Viewer) -> Command | None:
+    """A command as ``viewer`` may see it: the tile the Cave places is its secret."""
+    if viewer.kind == "auditor" or _sees(viewer, "cave"):
+        return command
+    if isinstance(command, cmd.PlaceTile):
+        return replace(command, tile=HIDDEN)
+    if isinstance(command, cmd.Hatred) and command.tile is not None:
+        return replace(command, tile=HIDDEN)
+    return command

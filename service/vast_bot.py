@@ -1,0 +1,156 @@
+"""Readable bots for Vast's Knight and Cave (VAST-DESIGN.md §3.12): each scores every legal command with a
+short list of rules, ties broken by a seeded jitter (haunt-roll-fail's EvalBot idea, made reproducible).
+
+A bot reads only its own seat's view: the state as ``GET /games/{id}/state`` serves it to that seat (Dark
+tiles are ``"?"`` to the Knight), and its ``legal-commands``. Used by ``dicelog demo --game vast`` and the
+tests that play whole games.
+
+Knight: complete a Sidequest; smash a Crystal; collect Treasure; give Strength the cubes a Crystal needs;
+place cubes on Movement, then Perception; walk toward the nearest Crystal token, else Treasure token, else
+Dark tile (once 5 Crystals are smashed, toward the Entrance); light a Flare over Dark tiles; end the turn.
+
+Cave: remove Crystal tiles first in the Collapse; place Crystal tiles far from the Knight and other tiles
+near her path; put Treasure tokens far from her (more tokens on the map, more Omens); Soporific Spores
+when she can lose a cube; end the turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, step
+from dicelog.domain.vast.content import tiles
+from dicelog.domain.vast.rules.common import (
+    GRIT_CUBES,
+    cell_at,
+    cubes_on,
+    geometry,
+    perception,
+    strength,
+    the_knight,
+)
+from dicelog.domain.vast.state import HIDDEN, VastState
+
+FAR = 1_000
+
+
+def decode_state(raw: dict[str, Any]) -> VastState:
+    """The state document of ``GET /games/{id}/state`` as a ``VastState``."""
+    return msgspec.convert(raw, VastState, strict=False)
+
+
+def knight_distances(state: VastState, start: Pos) -> dict[Pos, int]:
+    """Tiles from ``start`` to every tile the Knight can walk to (walls block; Dark tiles may be entered)."""
+    g = geometry(state)
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for side in SIDES:
+            there = step(here, side)
+            if there in g.cells and there not in seen and not g.wall_between(here, side):
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
+
+
+def _target(state: VastState) -> set[Pos]:
+    k = the_knight(state)
+    if k.smashed >= 5:
+        return {ENTRANCE}
+    crystals = {(c.x, c.y) for c in state.cells if c.crystal}
+    if crystals:
+        return crystals
+    treasure = {(c.x, c.y) for c in state.cells if c.treasure}
+    if treasure:
+        return treasure
+    return {(c.x, c.y) for c in state.cells if not c.lit}
+
+
+def _distance_to(state: VastState, pos: Pos, targets: set[Pos]) -> int:
+    dist = knight_distances(state, pos)
+    return min((dist[t] for t in targets if t in dist), default=FAR)
+
+
+def knight_score(state: VastState, command: Any) -> int:
+    k = the_knight(state)
+    here = (k.x, k.y)
+    cell = cell_at(state, here)
+    crystal_here = cell is not None and cell.crystal
+    match command:
+        case cmd.CompleteSidequest():
+            return 10_000
+        case cmd.SmashCrystal():
+            return 3_000
+        case cmd.CollectTreasure():
+            return 1_000
+        case cmd.PlaceHeroCube(target="strength") if strength(k, True) < 3 and (
+            crystal_here or any(c.crystal for c in state.cells)
+        ):
+            return 900 if crystal_here else 700
+        case cmd.PlaceHeroCube(target="potion-kit"):
+            return 950 if k.health <= 4 else 0
+        case cmd.PlaceHeroCube(target=target) if target in ("elven-sword", "heroic-boots", "pixie-lantern"):
+            return 800
+        case cmd.PlaceHeroCube(target="movement"):
+            return 600 - 100 * cubes_on(k, "movement")
+        case cmd.PlaceHeroCube(target="perception"):
+            return 550 - 100 * cubes_on(k, "perception")
+        case cmd.PlaceHeroCube(target="shield") if k.grit >= GRIT_CUBES[0]:
+            return 150
+        case cmd.PlaceHeroCube():
+            return 0
+        case cmd.MoveKnight(x=x, y=y):
+            targets = _target(state)
+            before = _distance_to(state, here, targets)
+            after = _distance_to(state, (x, y), targets)
+            if after >= before:
+                return 20 if (x, y) not in k.spaces else 5
+            return 500 - min(after, 50)
+        case cmd.UseFlare(x=x, y=y):
+            near = sum(1 for c in state.cells if not c.lit and abs(c.x - x) <= 1 and abs(c.y - y) <= 1)
+            return 100 + 40 * near if k.encounters >= perception(k) - 1 else 10
+        case cmd.VastEndTurn():
+            return 1
+    return 0
+
+
+def cave_score(state: VastState, command: Any) -> int:
+    k = state.knight
+    at = (k.x, k.y) if k is not None else ENTRANCE
+    dist = knight_distances(state, at)
+
+    def far(pos: Pos) -> int:
+        return min(dist.get(pos, abs(pos[0] - at[0]) + abs(pos[1] - at[1])), 30)
+
+    match command:
+        case cmd.RemoveTile(x=x, y=y):
+            c = cell_at(state, (x, y))
+            crystal = c is not None and c.tile != HIDDEN and tiles()[c.tile].kind == "crystal"
+            return 2_000 + (1_000 if crystal else 0) + far((x, y))
+        case cmd.PlaceTile(tile=tile, x=x, y=y):
+            if tile != HIDDEN and tiles()[tile].kind == "crystal":
+                return 500 + 10 * far((x, y))
+            return 500 + 10 * (30 - far((x, y)))
+        case cmd.PlaceTreasure(x=x, y=y):
+            return 400 + 5 * far((x, y))
+        case cmd.SoporificSpores():
+            grit = k.grit if k is not None else 0
+            return 300 if any(grit >= g and grit - 5 < g for g in GRIT_CUBES) else 30
+        case cmd.VastEndTurn():
+            return 1
+    return 0
+
+
+def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
+    """The bot's command among ``commands`` (the seat's legal commands), reading only ``view``."""
+    if not commands:
+        raise ValueError("no legal command to choose from")
+    score = knight_score if view.turn == "knight" else cave_score
+    return max(commands, key=lambda c: (score(view, c), rng.random()))

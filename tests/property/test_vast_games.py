@@ -1,0 +1,111 @@
+"""Whole games of Vast (Knight vs Cave, VF §7) played by its bots and by random legal commands, with server
+dice: every game ends, the state rebuilt from the first N events is the live state after N events, ``verify``
+passes, the bots read only their seat's view, and no view of one seat (events and state, as every read path
+serves them through ``Lens``) shows a secret of the other at the time it was written."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from uuid import uuid4
+
+import msgspec
+import pytest
+
+from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.events import GameCreated, Seat
+from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.verify import verify
+from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
+from dicelog.service.vast_bot import choose
+
+AT = datetime(2026, 11, 24, tzinfo=UTC)
+SEATS = (Seat(name="k", controls=("knight",)), Seat(name="c", controls=("cave",)))
+SEAT_OF = {"knight": "k", "cave": "c"}
+_encode = msgspec.json.Encoder().encode
+
+
+def play_game(seed_n: int, randomness: float, max_commands: int = 2_000):
+    seed = seed_n.to_bytes(32, "big")
+    created = GameCreated(
+        ruleset="vast",
+        setup=msgspec.Raw(b'{"roles":["knight","cave"]}'),
+        seats=SEATS,
+        dice_mode="server",
+        decision_policy="default",
+        dice_commitment=commitment(seed),
+    )
+    records = create(uuid4(), created, at=AT, seed=seed, command_id="c0")
+    game = fold(None, records)
+    live = [None, *(fold(None, records[:n]) for n in range(1, len(records) + 1))]
+    rng = random.Random(seed_n)
+    for n in range(max_commands):
+        if game.result is not None:
+            break
+        legal = game.ruleset.legal_commands(game.state)
+        assert legal, f"stuck at v{game.version}: {game.pending}"
+        seat = SEAT_OF[game.state.turn]
+        view = Lens(game.ruleset, seat_viewer(SEATS, seat)).state(game.state)
+        command = rng.choice(legal) if rng.random() < randomness else choose(view, legal, rng)
+        new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=seed)
+        for r in new:
+            game = fold(game, [r])
+            live.append(game)
+        records += new
+    return game, records, live
+
+
+def secrets(state, reader: str) -> set[str]:
+    """What ``reader`` (``knight``, ``cave`` or ``spectator``) may not know in ``state`` (VAST-DESIGN.md
+    §3.10)."""
+    out: set[str] = set(state.stack) | set(state.crystals)
+    if reader != "cave":
+        out |= {c.tile for c in state.cells if not c.lit} | set(state.cave.hand)
+        if len(state.offer) > 1 or reader == "spectator":  # the cards the Cave chooses among
+            out |= set(state.offer)
+        out |= set(state.treasure_bottom) | set(state.event_bottom)
+    if reader == "spectator":
+        out |= set(state.knight.treasures)
+    if reader != "knight":
+        out |= set(state.knight.sidequests)
+    return out
+
+
+def shows(document: bytes, hidden: set[str]) -> set[str]:
+    return {s for s in hidden if b'"' + s.encode() + b'"' in document}
+
+
+@pytest.mark.parametrize("seed_n,randomness", [(1, 0.0), (2, 0.0), (3, 0.3), (4, 1.0), (5, 0.1), (6, 0.5)])
+def test_vast_games_end_replay_verify_and_leak_nothing(seed_n, randomness):
+    game, records, live = play_game(seed_n, randomness)
+    assert game.result in ("won:knight", "won:cave"), game.result
+    assert verify(records).ok
+    for n in range(1, len(records) + 1, 97):
+        assert fold(None, records[:n]) == live[n]
+    assert fold(None, records) == game
+    ruleset = game.ruleset
+    lenses = {
+        "knight": Lens(ruleset, seat_viewer(SEATS, "k")),
+        "cave": Lens(ruleset, seat_viewer(SEATS, "c")),
+        "spectator": Lens(ruleset, SPECTATOR_VIEWER),
+    }
+    leaks: list[str] = []
+    checked = 0
+    for record in records:
+        # A command is judged against the state its events lead to: completing a Sidequest names it.
+        after = record.originator_version + (1 if type(record.payload).__name__ == "CommandAccepted" else 0)
+        state = live[min(after, len(records))].state
+        for reader, lens in lenses.items():
+            hidden = secrets(state, reader)
+            shown = lens.event(record.payload, seat=record.seat)
+            found = shows(_encode(shown), hidden) if shown is not None else set()
+            if record.originator_version % 25 == 0:
+                found |= shows(_encode(lens.state(state)), hidden)
+            checked += 1
+            if found:
+                leaks.append(
+                    f"v{record.originator_version} {reader}: {sorted(found)} "
+                    f"in {type(record.payload).__name__}"
+                )
+    assert checked > 1_000
+    assert leaks == []

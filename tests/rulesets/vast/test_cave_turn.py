@@ -1,0 +1,125 @@
+"""004 §La Caverna: §Riepilogo del Turno, §Tessere Caverna, §2. Modella la Caverna, §3. Piazza un Tesoro,
+§1. Raccogli i Segnalini Presagio, §Usare i Presagi, §Presagi."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DrawRequested
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.rules.flow import start_turn
+from dicelog.domain.vast.state import CaveRole
+from tests.rulesets.vast.support import Play, dark, lit, table
+
+HAND = ("ambush-01", "crystal-02", "event-02")
+
+
+def cave_table(*cells, hand=HAND, **kw):
+    return table(*cells, cave=CaveRole(hand=hand, omens=kw.pop("omens", ())), turn="cave", **kw)
+
+
+def refused(state, command) -> str:
+    with pytest.raises(RuleBroken) as info:
+        Play(state).do(command)
+    return info.value.rule
+
+
+def test_on_its_own_turn_the_cave_places_crystal_tiles_first__004_tessere_caverna():
+    state = cave_table()
+    assert refused(state, cmd.PlaceTile(tile="ambush-01", x=2, y=0)) == "vast.shape.crystal-first"
+    p = Play(state)
+    p.do(cmd.PlaceTile(tile="crystal-02", x=2, y=0))
+    placed = p.of(ev.DarkTilePlaced)[0]
+    assert (placed.x, placed.y, placed.symbol, placed.own_turn) == (2, 0, "bones", True)
+
+
+def test_a_tile_goes_next_to_a_tile_and_the_hand_is_refilled_to_3__004_modella_la_caverna():
+    state = cave_table()
+    assert refused(state, cmd.PlaceTile(tile="crystal-02", x=5, y=5)) == "vast.shape.not-adjacent"
+    assert refused(state, cmd.PlaceTile(tile="crystal-02", x=1, y=0)) == "vast.shape.not-adjacent"  # taken
+    p = Play(state)
+    p.do(cmd.PlaceTile(tile="crystal-02", x=2, y=0))
+    assert isinstance(p.pending, DrawRequested) and p.pending.reason == "cave-hand"
+    p.draw("ambush-02")
+    assert p.state.cave.hand == ("ambush-01", "ambush-02", "event-02")
+    assert refused(p.state, cmd.PlaceTile(tile="ambush-01", x=3, y=0)) == "vast.shape.done"
+
+
+def test_place_treasure_on_a_dark_tile_without_a_piece_or_a_treasure__004_piazza_un_tesoro():
+    state = cave_table(dark(1, 0, "event-01", treasure=1), lit(0, 1, "event-02"))
+    assert refused(state, cmd.PlaceTreasure(x=1, y=0)) == "vast.treasure.bad-tile"
+    assert refused(state, cmd.PlaceTreasure(x=0, y=1)) == "vast.treasure.bad-tile"  # Lit
+    p = Play(state)
+    free = next(c for c in state.cells if not c.lit and not c.treasure)
+    p.do(cmd.PlaceTreasure(x=free.x, y=free.y))
+    assert p.state.cave.supply == 9
+
+
+def test_the_turn_ends_only_after_shaping_and_placing_treasure__004_riepilogo_del_turno():
+    state = cave_table()
+    assert refused(state, cmd.VastEndTurn(role="cave")) == "vast.shape.owed"
+    p = Play(state)
+    p.do(cmd.PlaceTile(tile="crystal-02", x=2, y=0))
+    p.draw("ambush-02")
+    assert refused(p.state, cmd.VastEndTurn(role="cave")) == "vast.treasure.owed"
+    p.do(cmd.PlaceTreasure(x=2, y=0))
+    p.do(cmd.VastEndTurn(role="cave"))
+    assert p.state.turn == "knight" and p.state.round == 2
+
+
+@pytest.mark.parametrize(
+    "tokens,omens", [(0, 1), (1, 2), (2, 3), (3, 3), (4, 4), (6, 4), (7, 5), (10, 5), (11, 6)]
+)
+def test_omens_drawn_by_treasure_and_crystal_tokens_on_the_map__004_raccogli_i_segnalini_presagio(
+    tokens, omens
+):
+    cells = [dark(1 + i, 5, "event-01", treasure=1) for i in range(tokens)]
+    state = cave_table(*cells)
+    events = start_turn(state, "cave", 1)
+    assert events[1] == ev.OmensCollected(count=omens, tokens_on_map=tokens)
+    assert isinstance(events[2], DrawRequested) and events[2].count == omens
+
+
+def test_soporific_spores_costs_3_of_its_symbols_and_takes_5_grit__004_presagi():
+    state = cave_table(omens=("bat-1", "mushroom-1", "quartz-1", "trail-1"))
+    state = replace(state, knight=replace(state.knight, grit=7))
+    assert refused(state, cmd.SoporificSpores(pay=("bat-1", "quartz-1", "trail-1"))) == "vast.omen.symbol"
+    assert refused(state, cmd.SoporificSpores(pay=("quartz-1", "trail-1"))) == "vast.omen.cost"
+    assert (
+        refused(state, cmd.SoporificSpores(pay=("quartz-2", "trail-1", "mushroom-1"))) == "vast.omen.not-held"
+    )
+    p = Play(state)
+    p.do(cmd.SoporificSpores(pay=("quartz-1", "trail-1", "mushroom-1")))
+    assert p.state.knight.grit == 2
+    assert p.state.cave.omens == ("bat-1",)
+    assert "quartz-1" in p.state.omen_bag  # paid tokens go back to the bag
+
+
+def test_hatred_costs_1_then_2_then_3_and_places_another_tile__004_usare_i_presagi():
+    state = cave_table(omens=("mushroom-1", "trail-1", "chasm-1", "chasm-2", "trail-2", "mushroom-2"))
+    p = Play(state)
+    p.do(cmd.PlaceTile(tile="crystal-02", x=2, y=0))
+    p.draw("ambush-02")
+    assert (
+        refused(p.state, cmd.Hatred(pay=("mushroom-1", "trail-1"), tile="ambush-01", x=3, y=0))
+        == "vast.omen.cost"
+    )
+    p.do(cmd.Hatred(pay=("mushroom-1",), tile="ambush-01", x=3, y=0))
+    p.draw("ambush-03")
+    p.do(cmd.Hatred(pay=("trail-1", "chasm-1"), tile="ambush-02", x=4, y=0))
+    p.draw("crystal-01")
+    assert p.state.cave.hatred == 2
+    assert len(list(p.of(ev.DarkTilePlaced))) == 3
+
+
+def test_a_rockslide_is_a_wall_between_two_tiles_one_lit__004_presagi_frana():
+    state = cave_table(lit(1, 0, "event-01"), omens=("bat-1", "boulder-1"))
+    p = Play(state)
+    p.do(cmd.Rockslide(pay=("bat-1", "boulder-1"), x=0, y=0, side="E"))
+    from dicelog.domain.vast.rules.common import geometry
+
+    assert geometry(p.state).wall_between((0, 0), "E")
+    assert p.state.cave.rockslides == 2
