@@ -1,4 +1,4 @@
-"""The ``/content`` resource: the Mice and Mystics content as data, read-only (DESIGN.md, Content is data).
+"""The ``/content`` resource: each ruleset's content as data, read-only (DESIGN.md, Content is data).
 
 Every record carries ``provisional`` and ``provisional_reason``: values no source confirms are flagged
 and say why (rules/facts.md, header note). Unknown tile numbers and chapter ids are 404 problems.
@@ -12,6 +12,7 @@ from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
+from msgspec import Struct
 
 from dicelog.domain.mice_and_mystics.content import (
     Ability,
@@ -25,6 +26,11 @@ from dicelog.domain.mice_and_mystics.content import (
     library,
 )
 from dicelog.domain.mice_and_mystics.rules.combat import action_die
+from dicelog.domain.vast import content as vast_content
+from dicelog.domain.vast.cave import DRAGON_DIE, center_hit
+from dicelog.domain.vast.content import Card as VastCard
+from dicelog.domain.vast.content import Tile as VastTile
+from dicelog.domain.vast.rules.setup import SETUPS
 from dicelog.service.schemas import Problem
 
 
@@ -128,5 +134,67 @@ class MiceAndMysticsContent(ContentController):
     path = "/content/mice-and-mystics"
 
 
-CONTENT_CONTROLLERS = {"mice-and-mystics": MiceAndMysticsContent}
+class DragonDieFace(Struct, frozen=True, kw_only=True):
+    """One face of Vast's Dragon die (VF §4): a 3x3 pattern round the roller's tile."""
+
+    face: int
+    """The face's number (1-6), as a ``Roll`` sends it."""
+    name: str
+    """The pattern's name (HRF's), which a ``Roll`` may send instead of the number (``"cross"``)."""
+    tiles: tuple[tuple[int, int], ...]
+    """The tiles hit, as ``[dx, dy]`` offsets from the roller's tile (north positive)."""
+    center_hit: bool
+    """Whether the face hits the roller's own tile ("center hit": center, cross, saltire)."""
+
+
+class VastSetupInfo(Struct, frozen=True, kw_only=True):
+    """A Vast setup this server plays (VF §7 Setup by player count)."""
+
+    id: str
+    """The setup's id (``knight-vs-cave``)."""
+    roles: tuple[str, ...]
+    """Its roles, in turn order: the ``roles`` of a ``POST /games`` setup."""
+    variants: tuple[str, ...]
+    """The variant cards in play (``flare:knight``: the Knight holds Flare; ``infestation:B``: Goblin
+    Infestation, line B, ambushes her)."""
+    removed_sidequests: tuple[str, ...]
+    """Sidequest cards taken out of the deck for this setup."""
+
+
+class VastContent(Controller):
+    """Vast: The Crystal Caverns content at ``/content/vast/...`` (VF = rules/vast-facts.md)."""
+
+    path = "/content/vast"
+    tags = ["content"]
+
+    @get("/tiles", sync_to_thread=False, summary="Vast's Cave tiles")
+    def tiles(self) -> list[VastTile]:
+        """The 52 tiles (VF §1): room, wall shape in base orientation, Tribe symbol of the Dark side."""
+        return list(vast_content.tiles().values())
+
+    @get("/cards", sync_to_thread=False, summary="Vast's Treasure, Event and Sidequest cards")
+    def cards(self) -> list[VastCard]:
+        """The 7 Treasure, 15 Event and 10 Sidequest cards (VF §2), texts paraphrased."""
+        return list(vast_content.cards().values())
+
+    @get("/dragon-die", sync_to_thread=False, summary="Vast's Dragon die")
+    def dragon_die(self) -> list[DragonDieFace]:
+        """The Dragon die's six faces (VF §4): the tiles each hits round the roller, and the center hits."""
+        return [
+            DragonDieFace(face=face, name=name, tiles=offsets, center_hit=center_hit(face))
+            for face, (name, offsets) in DRAGON_DIE.items()
+        ]
+
+    @get("/setups", sync_to_thread=False, summary="Vast setups this server plays")
+    def setups(self) -> list[VastSetupInfo]:
+        """The setups of VF §7 this release plays (Knight vs Cave), with their variant cards."""
+        return [
+            VastSetupInfo(
+                id=name, roles=row.roles, variants=row.variants, removed_sidequests=row.removed_sidequests
+            )
+            for name, row in SETUPS.items()
+        ]
+
+
+CONTENT_CONTROLLERS = {"mice-and-mystics": MiceAndMysticsContent, "vast": VastContent}
 """The content catalogue of each ruleset that has one, by ruleset name."""

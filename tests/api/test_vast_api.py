@@ -1,0 +1,209 @@
+"""Vast through the real REST API (issue 14): whole Knight vs Cave games on SQLite and PostgreSQL, played by
+the bots with server dice and by a table with manual dice; every read path read with each seat's token and
+without one is scanned for the secrets of others (computed from the auditor's view of the state, never from
+the service's own masking); after the end the log is public and verifies."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+from litestar.testing import TestClient
+
+from dicelog.domain.vast.commands import VastCommandUnion
+from dicelog.domain.vast.content import tiles
+from dicelog.domain.vast.state import HIDDEN
+from dicelog.service.vast_bot import choose, decode_state
+
+SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
+SEAT_OF = {"knight": "sir", "cave": "deep"}
+TILE_IDS = set(tiles())
+
+
+class VastTable:
+    def __init__(self, client: TestClient[Any], **body: Any) -> None:
+        self.client = client
+        r = client.post(
+            "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": SEATS, **body}
+        )
+        assert r.status_code == 201, r.text
+        created = r.json()
+        self.id = created["game"]["id"]
+        self.tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+        self.tokens["spectator"] = created["spectator_token"]
+        self.tokens["auditor"] = created["auditor_token"]
+        self.scanned = 0
+        self.checked = 0
+        self.leaks: list[str] = []
+
+    def get(self, tail: str, who: str | None) -> Any:
+        headers = {"Authorization": f"Bearer {self.tokens[who]}"} if who else {}
+        return self.client.get(f"/games/{self.id}{tail}", headers=headers)
+
+    def send(self, who: str, command: dict[str, Any]) -> Any:
+        return self.client.post(
+            f"/games/{self.id}/commands",
+            json={"command": command},
+            headers={"Authorization": f"Bearer {self.tokens[who]}"},
+        )
+
+    def full_state(self) -> dict[str, Any]:
+        return self.get("/state", "auditor").json()["state"]
+
+    def secrets(self, reader: str | None) -> set[str]:
+        """Tile and card ids ``reader`` may not know now, from the auditor's state (VAST-DESIGN.md §3.10)."""
+        s = self.full_state()
+        out = set(s["stack"]) | set(s["crystals"])
+        if reader != "deep":
+            out |= {c["tile"] for c in s["cells"] if not c["lit"]} | set(s["cave"]["hand"])
+            out |= set(s["treasure_bottom"]) | set(s["event_bottom"])
+            if len(s["offer"]) > 1 or reader != "sir":
+                out |= set(s["offer"])
+        if reader not in ("sir", "deep"):
+            out |= set(s["knight"]["treasures"])
+        return out - {HIDDEN}
+
+    def scan(self) -> None:
+        if self.get("", None).json().get("result"):
+            return  # after the end everything is public (test_after_the_end... in test_who_sees_what)
+        for reader in ("sir", "deep", "spectator", None):
+            hidden = self.secrets(reader)
+            for tail in (
+                "",
+                "/state",
+                "/events?limit=1000",
+                "/board",
+                "/initiative",
+                "/log",
+                "/dice",
+                "/turns/1",
+            ):
+                r = self.get(tail, reader)
+                if tail == "/legal-commands" and reader is None:
+                    continue
+                assert r.status_code == 200, (tail, r.status_code, r.text)
+                self.scanned += 1
+                self.checked += len(hidden)
+                shown = {i for i in hidden if f'"{i}"' in r.text}
+                if shown:
+                    self.leaks.append(f"{tail} as {reader}: {sorted(shown)}")
+            if reader is not None:
+                r = self.get("/legal-commands", reader)
+                self.scanned += 1
+                if {i for i in hidden if f'"{i}"' in r.text}:
+                    self.leaks.append(f"/legal-commands as {reader}")
+
+
+def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client):
+    table = VastTable(client)
+    rng = random.Random(14)
+    for step in range(1_500):
+        summary = table.get("", None).json()
+        if summary.get("result"):
+            break
+        turn = table.get("/legal-commands", "sir").json()["turn"]
+        seat = SEAT_OF[turn]
+        legal = table.get("/legal-commands", seat).json()
+        view = decode_state(table.get("/state", seat).json()["state"])
+        commands = [msgspec.convert(c, VastCommandUnion) for c in legal["commands"]]
+        command = choose(view, commands, rng)
+        r = table.send(seat, msgspec.to_builtins(command))
+        assert r.status_code == 201, r.text
+        if step % 10 == 0:
+            table.scan()
+    summary = table.get("", None).json()
+    assert summary["result"] in ("won:knight", "won:cave")
+    assert table.scanned > 100 and table.checked > 10_000
+    assert table.leaks == []
+    assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
+    log = table.get("/events?limit=1000", None).json()["events"]
+    assert any(
+        e["payload"]["type"] == "vast.DarkTilePlaced" and e["payload"]["tile"] in TILE_IDS for e in log
+    )
+
+
+def test_a_whole_game_at_a_real_table_with_manual_dice_and_every_decision_asked(client):
+    """Manual dice and ``decision_policy: ask``: the Cave's seat names the tiles it draws, the Knight's the
+    Sidequests, either seat rolls the Dragon die; every decision goes to the seat of its role."""
+    table = VastTable(client, dice_mode="manual", decision_policy="ask")
+    rng = random.Random(7)
+    seen_decisions: set[str] = set()
+    for _ in range(4_000):
+        if table.get("", None).json().get("result"):
+            break
+        pending = table.get("/legal-commands", "sir").json()
+        node = pending["pending"]
+        who = pending["pending_seat"] or "sir"
+        if node is None:
+            seat = SEAT_OF[pending["turn"]]
+            legal = table.get("/legal-commands", seat).json()["commands"]
+            r = table.send(seat, rng.choice(legal))
+        elif node["type"] == "DecisionRequested":
+            seen_decisions.add(node["decision"].partition(":")[0])
+            options = table.get("/legal-commands", who).json()["commands"]
+            assert options, node
+            r = table.send(who, rng.choice(options))
+        elif node["type"] == "RollRequested":
+            r = table.send(
+                who, {"type": "Roll", "faces": [rng.randint(1, node.get("sides", 6))] * node["dice"]}
+            )
+        else:  # a draw: the table draws real cards; the test reads which are left from the auditor's view
+            cards = table.get("", "auditor").json()["pending"]["cards"]
+            count = min(node.get("count", 1), len(cards))
+            r = table.send(who, {"type": "Draw", "cards": rng.sample(list(cards), count)})
+        assert r.status_code == 201, (node, r.text)
+    assert table.get("", None).json()["result"] in ("won:knight", "won:cave")
+    assert {"orient", "fill", "event-choice"} <= seen_decisions
+    assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
+
+
+def test_a_post_games_body_without_ruleset_is_a_mice_and_mystics_game(client):
+    mice = ["collin", "filch", "maginos", "nez"]
+    body = {"setup": {"chapter": "chapter-1", "mice": mice}, "seats": [{"name": "a", "controls": mice}]}
+    r = client.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["game"]["ruleset"] == "mice-and-mystics"
+
+
+def test_a_vast_setup_this_release_does_not_play_is_a_422(client):
+    r = client.post(
+        "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "dragon"]}, "seats": SEATS}
+    )
+    assert r.status_code == 422, r.text
+    assert "Knight vs Cave" in r.json()["detail"]
+
+
+def test_vast_content_is_served_under_content_vast(client):
+    tiles_served = client.get("/content/vast/tiles").json()
+    assert len(tiles_served) == 52 and {"id", "kind", "shape", "symbol"} <= set(tiles_served[0])
+    assert len(client.get("/content/vast/cards").json()) == 32
+    die = client.get("/content/vast/dragon-die").json()
+    assert [f["name"] for f in die if f["center_hit"]] == ["center", "cross", "saltire"]
+    setups = client.get("/content/vast/setups").json()
+    assert setups[0]["id"] == "knight-vs-cave" and setups[0]["roles"] == ["knight", "cave"]
+    served = {r["name"]: r["content"] for r in client.get("/rulesets").json()}
+    assert served["vast"] == "/content/vast"
+
+
+def test_the_dragon_die_faces_may_be_named_in_a_roll(client):
+    table = VastTable(client, dice_mode="manual", decision_policy="default")
+    # Set up by hand: the Cave names the 4 tiles round the Entrance, the Knight her Sidequests, the Cave
+    # its hand.
+    for _ in range(10):
+        pending = table.get("", "auditor").json()["pending"]
+        if pending is None:
+            break
+        seat = SEAT_OF[pending["piece"]]
+        cards = pending["cards"][: pending.get("count", 1)]
+        assert table.send(seat, {"type": "Draw", "cards": cards}).status_code == 201
+    r = table.send("sir", {"type": "vast.UseFlare", "x": 1, "y": 0})
+    assert r.status_code == 201, r.text
+    r = table.send("sir", {"type": "Roll", "faces": ["cross"]})
+    assert r.status_code == 201, r.text
+    rolled = [
+        e
+        for e in table.get("/events?limit=1000", "sir").json()["events"]
+        if e["payload"]["type"] == "DiceRolled"
+    ]
+    assert rolled[-1]["payload"]["faces"] == [3]
