@@ -536,7 +536,10 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("file", help="a file written by `dicelog export` (- for standard input)")
     verify.set_defaults(func=_verify)
 
-    demo = sub.add_parser("demo", help="play Chapter 1 with bot seats through the real HTTP API")
+    demo = sub.add_parser(
+        "demo",
+        help="play a game with bot seats through the real HTTP API (Chapter 1, or Vast's Knight vs Cave)",
+    )
     demo.add_argument(
         "--game",
         default="mice-and-mystics",
@@ -545,7 +548,7 @@ def parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")
     demo.add_argument("--mice", nargs=4, default=["collin", "filch", "maginos", "nez"], metavar="MOUSE")
-    demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many mouse turns")
+    demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many turns")
     demo.add_argument("--quiet", action="store_true", help="no board/log printing, only the summary")
     demo.set_defaults(func=_demo)
 

@@ -216,5 +216,11 @@ def _print_log(http: httpx.Client, console: Console, game_id: str, after: int, w
         time.sleep(0.1)
 
 
-DEMOS = {"mice-and-mystics": run_demo}
+def _run_vast(**kwargs: Any) -> int:
+    from dicelog.service.demo_vast import run_vast_demo
+
+    return run_vast_demo(**kwargs)
+
+
+DEMOS = {"mice-and-mystics": run_demo, "vast": _run_vast}
 """``dicelog demo --game NAME``: the demo of each ruleset that has one."""

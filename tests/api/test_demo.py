@@ -23,3 +23,12 @@ def test_the_bot_policy_prefers_acting_to_ending_the_turn():
         {"type": "MoveTo", "mouse": "filch", "path": ["A", "B"]},
     ]
     assert choose(moves, random.Random(0))["path"] == ["A", "B"]
+
+
+def test_the_vast_demo_plays_knight_and_cave_bots_to_a_win_and_verifies(tmp_path, monkeypatch, capsys):
+    from dicelog.service.demo import DEMOS
+
+    monkeypatch.setenv("DICELOG_DATA_DIR", str(tmp_path))
+    assert DEMOS["vast"](seed=2, mice=[], max_turns=400, quiet=True) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "won:" in out and "verify ok" in out and ", 0 with another seat's secret" in out

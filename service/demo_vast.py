@@ -1,0 +1,137 @@
+"""``dicelog demo --game vast``: a Knight vs Cave game (VF §7) played to a win by the Knight and Cave bots
+(``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its own seat's ``/state`` and
+``/legal-commands``; then the log is verified, and every response a seat read during play is checked for the
+other role's secrets (the Dark tiles' identities and the Cave's hand, known from the auditor's view).
+
+Exit code 0 when the game ended, the log verifies and no secret was seen by the wrong seat.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import httpx
+import msgspec
+from rich.console import Console
+from rich.table import Table
+
+from dicelog.domain.vast.commands import VastCommandUnion
+from dicelog.service.demo import running_service
+from dicelog.service.settings import Settings
+from dicelog.service.vast_bot import choose, decode_state
+
+SEATS = [{"name": "knight", "controls": ["knight"]}, {"name": "cave", "controls": ["cave"]}]
+
+
+def _secrets(state: dict[str, Any], seat: str) -> set[str]:
+    """What ``seat`` may not know now (VAST-DESIGN.md §3.10), from the auditor's view of the state."""
+    hidden = set(state["stack"]) | set(state["crystals"])
+    if seat != "cave":
+        hidden |= {c["tile"] for c in state["cells"] if not c["lit"]} | set(state["cave"]["hand"])
+    if seat != "knight":
+        hidden |= set(state["knight"]["sidequests"])
+    return hidden - {"?"}
+
+
+def _cave_table(board: dict[str, Any]) -> Table:
+    view = board.get("board", {})
+    cells = view.get("cells", [])
+    table = Table(
+        title=f"The cave: {len(cells)} tiles, stack {view.get('stack')}, collapse {view.get('collapse')}"
+    )
+    if not cells:
+        return table
+    xs = [c["x"] for c in cells]
+    ys = [c["y"] for c in cells]
+    by_pos = {(c["x"], c["y"]): c for c in cells}
+    table.add_column("y\\x")
+    for x in range(min(xs), max(xs) + 1):
+        table.add_column(str(x), justify="center")
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = [str(y)]
+        for x in range(min(xs), max(xs) + 1):
+            c = by_pos.get((x, y))
+            if c is None:
+                row.append("")
+                continue
+            mark = {"entrance": "E", "lit": (c.get("kind") or "?")[:2], "dark": "#"}[c["side"]]
+            mark += "*" if c.get("crystal") else ""
+            mark += "$" if c.get("treasure") else ""
+            mark += "K" if "knight" in c.get("pieces", []) else ""
+            row.append(mark)
+        table.add_row(*row)
+    return table
+
+
+def run_vast_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False) -> int:
+    """Play one Knight vs Cave game; return the process exit code (``mice`` is not used)."""
+    console = Console(quiet=quiet)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    settings = msgspec.structs.replace(
+        Settings.from_env(), rate_limit_create="off", rate_limit_commands="off"
+    )
+    rng = random.Random(seed)
+    with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
+        r = http.post(
+            "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": SEATS}
+        )
+        if r.status_code != 201:
+            Console().print(f"[red]could not create the game:[/red] {r.text}")
+            return 1
+        body = r.json()
+        game_id = body["game"]["id"]
+        tokens = {t["seat"]: t["token"] for t in body["tokens"]}
+        auditor = {"Authorization": f"Bearer {body['auditor_token']}"}
+        console.print(
+            f"[bold]dicelog demo --game vast[/bold] game [cyan]{game_id}[/cyan] {settings.describe_store()}"
+        )
+        commands = reads = leaks = 0
+        turns = 0
+        while turns < max_turns:
+            game = http.get(f"/games/{game_id}").json()
+            if game["result"] is not None or game["turn"] is None:
+                break
+            seat = game["turn"]
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            legal = http.get(f"/games/{game_id}/legal-commands", headers=auth)
+            seen = http.get(f"/games/{game_id}/state", headers=auth)
+            hidden = _secrets(http.get(f"/games/{game_id}/state", headers=auditor).json()["state"], seat)
+            for response in (legal, seen):
+                reads += 1
+                if any(f'"{h}"' in response.text for h in hidden):
+                    leaks += 1
+            options = [msgspec.convert(c, VastCommandUnion) for c in legal.json()["commands"]]
+            if not options:
+                console.print(f"[red]stuck: no legal command for {seat}[/red]")
+                return 1
+            command = choose(decode_state(seen.json()["state"]), options, rng)
+            r = http.post(
+                f"/games/{game_id}/commands",
+                headers=auth,
+                json={"command": msgspec.to_builtins(command), "expected_version": legal.json()["version"]},
+            )
+            if r.status_code != 201:
+                console.print(f"[red]refused:[/red] {command} -> {r.text}")
+                return 1
+            commands += 1
+            if type(command).__name__ == "VastEndTurn":
+                turns += 1
+                if turns % 6 == 0:
+                    console.print(_cave_table(http.get(f"/games/{game_id}/board").json()))
+        final = http.get(f"/games/{game_id}").json()
+        console.print(_cave_table(http.get(f"/games/{game_id}/board").json()))
+        tail = http.get(
+            f"/games/{game_id}/log", params={"after": max(0, final["version"] - 80), "limit": 1000}
+        )
+        for line in tail.json().get("lines", [])[-12:]:
+            console.print(f"  v{line['version']} {line['line']}")
+        report = http.post(f"/games/{game_id}/verify").json()["verification"]
+        result = final["result"]
+        Console().print(
+            f"game {game_id}: {result or 'unfinished'} after {commands} commands; "
+            f"verify {'ok' if report['ok'] else 'FAILED'}; {reads} seat reads checked, {leaks} with another "
+            "seat's secret"
+        )
+        return 0 if report["ok"] and result and not leaks else 1
