@@ -19,6 +19,8 @@ GRIT_CUBES = (5, 11, 18, 26, 35)
 """Grit spaces holding a Hero cube (004 §Preparazione)."""
 MAX_GRIT = 45
 BASE_CUBES = 2
+MAX_CUBES = 7
+"""The Knight has 7 Hero cubes (004 §Preparazione: 2 beside the board, 5 on the Grit track)."""
 MOVEMENT = (1, 3, 5, 7)
 PERCEPTION = (1, 2, 3, 4)
 STRENGTH = (1, 2, 3, 4)
@@ -96,9 +98,10 @@ def cubes_on(knight: KnightRole, target: str) -> int:
 
 def owned_cubes(knight: KnightRole) -> int:
     """Hero cubes the Knight has (004 §Coraggio, §Cubetti Eroe): the 2 she starts with, one per Grit space
-    reached, less the discarded ones; never fewer than 2 (§Consigli Rapidi, Il Cavaliere)."""
+    reached, less the discarded ones (Cave Bread gives one back: ``discarded`` may go below 0); never fewer
+    than 2 (§Consigli Rapidi, Il Cavaliere) nor more than 7."""
     reached = sum(1 for g in GRIT_CUBES if knight.grit >= g)
-    return max(BASE_CUBES, BASE_CUBES + reached - knight.discarded)
+    return min(MAX_CUBES, max(BASE_CUBES, BASE_CUBES + reached - knight.discarded))
 
 
 def placed_cubes(knight: KnightRole) -> int:

@@ -57,3 +57,8 @@ def test_the_shield_makes_every_grit_loss_1__004_equipaggiamento_scudo():
 
 def test_she_never_has_fewer_than_2_cubes__004_consigli_rapidi_il_cavaliere():
     assert owned_cubes(KnightRole(grit=0, discarded=3)) == 2
+
+
+def test_she_never_has_more_than_7_cubes__004_preparazione():
+    assert owned_cubes(KnightRole(grit=35, discarded=-1)) == 7
+    assert owned_cubes(KnightRole(grit=26, discarded=-1)) == 7
