@@ -11,7 +11,7 @@ Dark tile (once 5 Crystals are smashed, toward the Entrance); light a Flare over
 
 Cave: remove Crystal tiles first in the Collapse; place Crystal tiles far from the Knight and other tiles
 near her path; put Treasure tokens far from her (more tokens on the map, more Omens); Soporific Spores
-when she can lose a cube; end the turn.
+when she can lose a cube; Giant Bats to carry her away from what she walks to; end the turn.
 """
 
 from __future__ import annotations
@@ -140,6 +140,10 @@ def cave_score(state: VastState, command: Any) -> int:
             return 500 + 10 * (30 - far((x, y)))
         case cmd.PlaceTreasure(x=x, y=y):
             return 400 + 5 * far((x, y))
+        case cmd.GiantBats(target="knight", x=x, y=y) if k is not None:
+            targets = _target(state)
+            gain = _distance_to(state, (x, y), targets) - _distance_to(state, at, targets)
+            return 150 + 10 * min(gain, 10) if gain > 0 else 0
         case cmd.SoporificSpores():
             grit = k.grit if k is not None else 0
             return 300 if any(grit >= g and grit - 5 < g for g in GRIT_CUBES) else 30

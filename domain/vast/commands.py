@@ -167,6 +167,37 @@ class Rockslide(VastCommand, kw_only=True):
     """The side of the tile at ``x``, ``y`` the Rockslide lies on."""
 
 
+class GiantBats(VastCommand, kw_only=True):
+    """Omen Giant Bats (004 §Presagi, Pipistrelli Giganti; cost 1; Chasm, Bat, Boulder): move the Knight, or a
+    Treasure token from ``from_x``/``from_y``, up to 3 tiles to ``x``/``y`` (004 §Esempio #3: through and
+    onto Lit tiles only, never through a wall; a tile with an Event token stops it; the Knight's Shield
+    refuses it)."""
+
+    pay: tuple[OmenToken, ...]
+    target: Literal["knight", "treasure"]
+    """What the bats carry: the Knight, or a Treasure token."""
+    x: Coord
+    y: Coord
+    from_x: Coord | None = None
+    """The Treasure token's tile (column); ``null`` for the Knight."""
+    from_y: Coord | None = None
+    """The Treasure token's tile (row); ``null`` for the Knight."""
+
+
+class CrystalCurse(VastCommand, kw_only=True):
+    """Omen Crystal Curse (004 §Presagi, Maledizione del Cristallo; cost 1; Trail, Chasm, Bat): turn a Lit
+    tile a quarter turn (``rotate``: ``x``, ``y``, ``clockwise``; Bombs and Rockslides on its edges leave), or
+    move the top 3 Event cards to the bottom of the deck (``events-to-bottom``)."""
+
+    pay: tuple[OmenToken, ...]
+    effect: Literal["rotate", "events-to-bottom"]
+    """Which of the curse's effects."""
+    x: Coord = 0
+    y: Coord = 0
+    clockwise: bool = True
+    """The direction of the quarter turn."""
+
+
 KNIGHT_COMMANDS = (
     PlaceHeroCube,
     MoveKnight,
@@ -176,7 +207,17 @@ KNIGHT_COMMANDS = (
     UseBomb,
     UseFlare,
 )
-CAVE_COMMANDS = (PlaceTile, RemoveTile, PlaceTreasure, Hatred, PastPlunder, SoporificSpores, Rockslide)
+CAVE_COMMANDS = (
+    PlaceTile,
+    RemoveTile,
+    PlaceTreasure,
+    Hatred,
+    PastPlunder,
+    SoporificSpores,
+    Rockslide,
+    GiantBats,
+    CrystalCurse,
+)
 ROLE_COMMANDS = (*KNIGHT_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
 
 VastCommandUnion = (
@@ -196,6 +237,8 @@ VastCommandUnion = (
     | PastPlunder
     | SoporificSpores
     | Rockslide
+    | GiantBats
+    | CrystalCurse
     | Roll
     | Shuffle
     | Draw

@@ -353,6 +353,40 @@ class RockslidePlaced(VastEvent, kw_only=True):
     """The side of the tile (``N``, ``E``, ``S``, ``W``)."""
 
 
+class CarriedByBats(VastEvent, kw_only=True):
+    """Giant Bats carry the Knight or a Treasure token (004 §Presagi, Pipistrelli Giganti)."""
+
+    target: str
+    """``knight`` or ``treasure``."""
+    from_x: int
+    """The tile it leaves (column)."""
+    from_y: int
+    """The tile it leaves (row)."""
+    x: int
+    """The tile it is carried to (column)."""
+    y: int
+    """The tile it is carried to (row)."""
+
+
+class TileRotated(VastEvent, kw_only=True):
+    """Crystal Curse turns a Lit tile a quarter turn (004 §Presagi, Maledizione del Cristallo); Bombs on its
+    edges leave the game and Rockslides go back to the Cave (§Bomba, §Frana)."""
+
+    x: int
+    """The tile's column."""
+    y: int
+    """The tile's row."""
+    rotation: int
+    """Its new rotation (quarter turns clockwise, 0-3)."""
+
+
+class EventsSentToBottom(VastEvent, kw_only=True):
+    """Crystal Curse moves the top 3 Event cards to the bottom of the deck, in order (seen by the Cave)."""
+
+    cards: tuple[str, ...]
+    """The cards moved (``"?"`` but for the Cave)."""
+
+
 class TreasureTokenPlaced(VastEvent, kw_only=True):
     """The Cave puts a Treasure token on a Dark tile (004 §3. Piazza un Tesoro; Past Plunder)."""
 
@@ -431,6 +465,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     OmensCollected,
     OmenUsed,
     RockslidePlaced,
+    CarriedByBats,
+    TileRotated,
+    EventsSentToBottom,
     TreasureTokenPlaced,
     CollapseBegun,
     TileRemoved,

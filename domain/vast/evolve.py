@@ -272,6 +272,31 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.RockslidePlaced(x=x, y=y, side=side):
             state = replace(state, rockslides=(*state.rockslides, edge((x, y), side)))
             return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides - 1)
+        case ev.CarriedByBats(target="knight", x=x, y=y):
+            return _knight(state, x=x, y=y, stage=3)
+        case ev.CarriedByBats(from_x=fx, from_y=fy, x=x, y=y):
+            cells = cells_by_pos(state)
+            source, target = cells.get((fx, fy)), cells.get((x, y))
+            if source is not None and target is not None:
+                state = _cell(state, fx, fy, treasure=max(0, source.treasure - 1))
+                state = _cell(state, x, y, treasure=target.treasure + 1)
+            return state
+        case ev.TileRotated(x=x, y=y, rotation=rotation):
+            state = _cell(state, x, y, rotation=rotation)
+            gone = {edge((x, y), s) for s in "NESW"}
+            back = sum(1 for e in state.rockslides if e in gone)  # 004 §Presagi, Frana: back to the supply
+            state = replace(
+                state,
+                rockslides=tuple(e for e in state.rockslides if e not in gone),
+                bombs=tuple(e for e in state.bombs if e not in gone),  # 004 §Bomba: out of the game
+            )
+            return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides + back)
+        case ev.EventsSentToBottom(cards=cards):
+            return replace(
+                state,
+                event_deck=_without(state.event_deck, cards),
+                event_bottom=(*_without(state.event_bottom, cards), *cards),
+            )
         case ev.TreasureTokenPlaced(x=x, y=y):
             cell = cells_by_pos(state).get((x, y))
             if cell is not None:

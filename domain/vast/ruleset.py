@@ -49,6 +49,8 @@ _CAVE = {
     cmd.PastPlunder: cave_turn.past_plunder,
     cmd.SoporificSpores: cave_turn.spores,
     cmd.Rockslide: cave_turn.rockslide,
+    cmd.GiantBats: cave_turn.giant_bats,
+    cmd.CrystalCurse: cave_turn.crystal_curse,
 }
 
 

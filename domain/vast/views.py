@@ -309,6 +309,13 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"The Cave uses the Omen {omen} ({len(paid)} token{'s' if len(paid) != 1 else ''})"
         case ev.RockslidePlaced(x=x, y=y, side=side):
             return f"A Rockslide falls on the {side} edge of {x},{y}"
+        case ev.CarriedByBats(target=target, x=x, y=y):
+            what = "the Knight" if target == "knight" else "a Treasure token"
+            return f"Giant Bats carry {what} to {x},{y}"
+        case ev.TileRotated(x=x, y=y, rotation=r):
+            return f"Crystal Curse: the tile at {x},{y} turns to {r * 90}°"
+        case ev.EventsSentToBottom(cards=cards):
+            return f"Crystal Curse: the top {len(cards)} Event cards go to the bottom of the deck"
         case ev.TreasureTokenPlaced(x=x, y=y):
             return f"The Cave places a Treasure token at {x},{y}"
         case ev.CollapseBegun():

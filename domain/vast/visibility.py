@@ -65,6 +65,8 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
             return replace(event, card=card, bottom=bottom if _sees(viewer, "cave") else _masked(bottom))
         case ev.TreasureKept() | ev.TreasureDeclined():
             return event if _sees(viewer, "knight", "cave") else replace(event, card=HIDDEN)
+        case ev.EventsSentToBottom(cards=cards):
+            return event if _sees(viewer, "cave") else replace(event, cards=_masked(cards))
         case ev.EventPlayed(bottom=bottom):
             return event if _sees(viewer, "cave") else replace(event, bottom=_masked(bottom))
     return event

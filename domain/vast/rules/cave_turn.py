@@ -4,7 +4,7 @@ turn."""
 from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
-from dicelog.domain.core.events import DecisionRequested, Event
+from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, pos_key, step
@@ -12,6 +12,7 @@ from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
+    cubes_on,
     geometry,
     grit_change,
     is_crystal,
@@ -219,6 +220,82 @@ def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
     return [*paid, ev.RockslidePlaced(x=command.x, y=command.y, side=command.side)]
 
 
+def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
+    """Tiles Giant Bats can carry a piece to from ``start``: up to 3 tiles, never through a wall; the Knight
+    only through and onto Lit tiles (004 §Esempio #3 Movimento forzato); a Treasure token through any tile
+    (RULINGS.md)."""
+    g = geometry(state)
+    cells = cells_by_pos(state)
+    seen = {start: 0}
+    frontier = [start]
+    for depth in range(1, 4):
+        nxt = []
+        for here in frontier:
+            for side in SIDES:
+                there = step(here, side)
+                cell = cells.get(there)
+                if cell is None or there in seen or g.wall_between(here, side):
+                    continue
+                if knight and not cell.lit:
+                    continue
+                seen[there] = depth
+                nxt.append(there)
+        frontier = nxt
+    return sorted(p for p in seen if p != start)
+
+
+def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
+    """004 §Presagi, Pipistrelli Giganti: the Knight (unless her Shield has its cube, §Scudo) or a Treasure
+    token, up to 3 tiles."""
+    knight = state.knight
+    if command.target == "knight":
+        if knight is None:
+            raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
+        if cubes_on(knight, "shield"):
+            raise refuse("omen.shield", "Equipaggiamento", "the Knight's Shield keeps her from being moved")
+        start = (knight.x, knight.y)
+    else:
+        start = (command.from_x or 0, command.from_y or 0)
+        source = cell_at(state, start)
+        if command.from_x is None or command.from_y is None or source is None or source.treasure < 1:
+            raise refuse("omen.no-treasure", "Presagi", "name the tile of a Treasure token to move")
+    to = (command.x, command.y)
+    if to not in bats_reach(state, start, command.target == "knight"):
+        raise refuse(
+            "omen.bats-reach",
+            "Esempio #3",
+            "up to 3 tiles, not through walls (the Knight: over Lit tiles only)",
+        )
+    paid = _pay(state, "giant-bats", command.pay)
+    moved = ev.CarriedByBats(target=command.target, from_x=start[0], from_y=start[1], x=to[0], y=to[1])
+    return then_advance(state, [*paid, moved])
+
+
+def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
+    """004 §Presagi, Maledizione del Cristallo: a quarter turn of a Lit tile (not the Entrance), or the top 3
+    Event cards to the bottom of the deck."""
+    if command.effect == "rotate":
+        cell = cell_at(state, (command.x, command.y))
+        if cell is None or not cell.lit or (cell.x, cell.y) == ENTRANCE:
+            raise refuse("omen.rotate", "Presagi", "turn a Lit tile other than the Entrance")
+        paid = _pay(state, "crystal-curse", command.pay)
+        turned = ev.TileRotated(
+            x=cell.x, y=cell.y, rotation=(cell.rotation + (1 if command.clockwise else 3)) % 4
+        )
+        return then_advance(state, [*paid, turned])
+    if not state.event_deck and not state.event_bottom:
+        raise refuse("omen.no-events", "Presagi", "no Event card is left")
+    paid = _pay(state, "crystal-curse", command.pay)
+    after = fold(state, paid)
+    if state.event_deck:
+        count = min(3, len(state.event_deck))
+        draw = DrawRequested(
+            reason="crystal-curse", deck="events", cards=after.event_deck, count=count, piece="cave"
+        )
+        return [*paid, draw]
+    return then_advance(state, [*paid, ev.EventsSentToBottom(cards=state.event_bottom[:3])])
+
+
 def end(state: VastState) -> list[Event]:
     """004 §Riepilogo del Turno: the turn ends after its three phases; Shape the Cave and Place Treasure are
     owed when possible."""
@@ -249,6 +326,18 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     spores_pay = _payment(cave, "soporific-spores")
     if spores_pay is not None:
         out.append(cmd.SoporificSpores(pay=spores_pay))
+    bats_pay = _payment(cave, "giant-bats")
+    if bats_pay is not None and state.knight is not None:
+        start = (state.knight.x, state.knight.y)
+        out.extend(
+            cmd.GiantBats(pay=bats_pay, target="knight", x=x, y=y) for x, y in bats_reach(state, start, True)
+        )
+    curse_pay = _payment(cave, "crystal-curse")
+    if curse_pay is not None:
+        out.append(cmd.CrystalCurse(pay=curse_pay, effect="events-to-bottom"))
+        out.extend(
+            cmd.CrystalCurse(pay=curse_pay, effect="rotate", x=c.x, y=c.y) for c in state.cells if c.lit
+        )
     out.append(cmd.VastEndTurn(role="cave"))
     return out
 

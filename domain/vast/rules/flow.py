@@ -413,6 +413,9 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return treasure_choice(state, tuple(cards))
         case CardsDrawn(reason="events", cards=cards):
             return then_advance(state, event_choice(state, tuple(cards)))
+        case CardsDrawn(reason="crystal-curse", cards=cards):
+            top = (*cards, *[c for c in state.event_bottom if c not in cards][: 3 - len(cards)])
+            return then_advance(state, [ev.EventsSentToBottom(cards=top)])
         case CardsDrawn():
             return advance(state)
         case DecisionMade(decision=decision, option=option):

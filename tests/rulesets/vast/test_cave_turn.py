@@ -123,3 +123,46 @@ def test_a_rockslide_is_a_wall_between_two_tiles_one_lit__004_presagi_frana():
 
     assert geometry(p.state).wall_between((0, 0), "E")
     assert p.state.cave.rockslides == 2
+
+
+def test_giant_bats_carry_the_knight_up_to_3_lit_tiles_not_through_walls__004_esempio_3():
+    # A corridor of Lit tiles east of the Entrance; a wall (Rockslide) closes the way north.
+    cells = (lit(1, 0, "event-01"), lit(2, 0, "event-02"), lit(3, 0, "event-03"), lit(4, 0, "event-04"))
+    state = cave_table(*cells, dark(0, 1, "event-05"), omens=("bat-1", "bat-2"))
+    assert refused(state, cmd.GiantBats(pay=("bat-1",), target="knight", x=4, y=0)) == "vast.omen.bats-reach"
+    assert refused(state, cmd.GiantBats(pay=("bat-1",), target="knight", x=0, y=1)) == "vast.omen.bats-reach"
+    p = Play(state)
+    p.do(cmd.GiantBats(pay=("bat-1",), target="knight", x=3, y=0))
+    assert (p.state.knight.x, p.state.knight.y) == (3, 0)
+
+
+def test_the_shield_keeps_the_knight_from_the_bats__004_equipaggiamento_scudo():
+    state = cave_table(lit(1, 0, "event-01"), omens=("bat-1",))
+    state = replace(state, knight=replace(state.knight, placed={"shield": 1}))
+    assert refused(state, cmd.GiantBats(pay=("bat-1",), target="knight", x=1, y=0)) == "vast.omen.shield"
+
+
+def test_giant_bats_carry_a_treasure_token__004_presagi():
+    state = cave_table(dark(1, 0, "event-01", treasure=1), dark(2, 0, "event-02"), omens=("chasm-1",))
+    p = Play(state)
+    p.do(cmd.GiantBats(pay=("chasm-1",), target="treasure", from_x=1, from_y=0, x=2, y=0))
+    cells = {(c.x, c.y): c for c in p.state.cells}
+    assert cells[(1, 0)].treasure == 0 and cells[(2, 0)].treasure == 1
+
+
+def test_crystal_curse_turns_a_lit_tile_and_its_rockslides_go_back__004_presagi():
+    state = cave_table(lit(1, 0, "crystal-04"), omens=("trail-1",), rockslides=((1, 0, "E"),))
+    state = replace(state, cave=replace(state.cave, rockslides=2))
+    p = Play(state)
+    p.do(cmd.CrystalCurse(pay=("trail-1",), effect="rotate", x=1, y=0))
+    cell = next(c for c in p.state.cells if (c.x, c.y) == (1, 0))
+    assert cell.rotation == 1 and p.state.rockslides == () and p.state.cave.rockslides == 3
+
+
+def test_crystal_curse_moves_the_top_3_events_to_the_bottom__004_presagi():
+    p = Play(cave_table(omens=("bat-1",)))
+    p.do(cmd.CrystalCurse(pay=("bat-1",), effect="events-to-bottom"))
+    assert p.pending.deck == "events" and p.pending.count == 3
+    p.draw("rats-1", "light", "ambush-1")
+    assert p.state.event_bottom == ("rats-1", "light", "ambush-1")
+    assert p.of(ev.EventsSentToBottom)
