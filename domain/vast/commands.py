@@ -174,6 +174,7 @@ class GiantBats(VastCommand, kw_only=True):
     refuses it)."""
 
     pay: tuple[OmenToken, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
     target: Literal["knight", "treasure"]
     """What the bats carry: the Knight, or a Treasure token."""
     x: Coord
@@ -190,6 +191,7 @@ class CrystalCurse(VastCommand, kw_only=True):
     move the top 3 Event cards to the bottom of the deck (``events-to-bottom``)."""
 
     pay: tuple[OmenToken, ...]
+    """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
     effect: Literal["rotate", "events-to-bottom"]
     """Which of the curse's effects."""
     x: Coord = 0
