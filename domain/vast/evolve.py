@@ -53,9 +53,10 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(
                 state,
                 roles=roles,
-                knight=KnightRole() if "knight" in roles else None,
-                cave=CaveRole() if "cave" in roles else None,
+                knight=(state.knight or KnightRole()) if "knight" in roles else None,
+                cave=(state.cave or CaveRole()) if "cave" in roles else None,
                 sidequest_deck=tuple(sorted(sidequests)),
+                begun=True,
             )
         case ev.StackBuilt(piles=piles, pile_crystals=crystals):
             return replace(state, piles=piles, pile_crystals=crystals)

@@ -73,7 +73,7 @@ class Vast:
     def decide(self, state: VastState, command: Command) -> list[Event]:
         """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing 004)."""
         if isinstance(command, Begin):
-            if state.phase != "setup" or state.round:
+            if state.begun:
                 raise refuse("already-begun", "Preparazione", "the game is set up already")
             return setup.begin(state)
         if state.phase == "ended" or state.winner is not None:
@@ -120,7 +120,7 @@ class Vast:
 
     def legal_commands(self, state: VastState) -> list[Command]:
         """Every command ``decide`` accepts now: candidates of the role on turn, each tried."""
-        if state.phase == "setup" and not state.round:
+        if not state.begun:
             return [Begin()]
         if state.phase != "play" or state.winner is not None or state.turn is None:
             return []

@@ -178,6 +178,10 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Cave tiles revealed in the game (Intrepid)."""
     smashed_total: int = 0
     """Crystal tokens smashed by anyone (Persistent)."""
+    begun: bool = False
+    """Whether ``Begin`` has set the game up."""
+    laid_turn: str | None = None
+    """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
     turn_over: bool = False
     """The Knight lost a placed Hero cube to a Grit loss on her own turn: her turn ends at once (004
     §Coraggio)."""

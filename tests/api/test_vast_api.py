@@ -207,3 +207,27 @@ def test_the_dragon_die_faces_may_be_named_in_a_roll(client):
         if e["payload"]["type"] == "DiceRolled"
     ]
     assert rolled[-1]["payload"]["faces"] == [3]
+
+
+def test_a_sandbox_table_is_laid_through_the_api_and_a_bad_one_is_a_422(client):
+    sandbox = {
+        "cells": [{"x": 0, "y": 0, "tile": "entrance"}, {"x": 1, "y": 0, "tile": "crystal-01", "lit": True}],
+        "cave": {"hand": ["event-01", "event-02"]},
+        "turn": "cave",
+        "round": 3,
+    }
+    body = {"ruleset": "vast", "setup": {"roles": ["knight", "cave"], "sandbox": sandbox}, "seats": SEATS}
+    r = client.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game"]["id"]
+    board = client.get(f"/games/{game_id}/board").json()["board"]
+    assert [(c["x"], c["y"], c["side"]) for c in board["cells"]] == [(0, 0, "entrance"), (1, 0, "lit")]
+    assert board["cave_hand"] == ["?", "?"]  # the Cave's hand is its own, even on a laid table
+    initiative = client.get(f"/games/{game_id}/initiative").json()["initiative"]
+    assert initiative["turn"] == "cave" and initiative["round"] == 3
+    bad = {
+        **body,
+        "setup": {"roles": ["knight", "cave"], "sandbox": {**sandbox, "cells": sandbox["cells"][1:]}},
+    }
+    r = client.post("/games", json=bad)
+    assert r.status_code == 422 and r.json()["rule"] == "setup.sandbox-entrance", r.text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 from msgspec import Struct
+from msgspec.structs import replace
 
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, DrawRequested, Event, GameCreated
@@ -19,6 +20,7 @@ from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
 from dicelog.domain.vast.content import card_file, tiles
 from dicelog.domain.vast.rules.common import refill_hand
 from dicelog.domain.vast.rules.flow import advance, fold, start_turn
+from dicelog.domain.vast.rules.sandbox import VastSandbox, lay
 from dicelog.domain.vast.state import TURN_ORDER, CaveCell, CaveRole, KnightRole, VastState
 
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
@@ -49,6 +51,9 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     roles: tuple[str, ...] = ("knight", "cave")
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
     several of them (``Seat.controls``). This release plays ``["knight", "cave"]`` (VF §7, Knight vs Cave)."""
+    sandbox: VastSandbox | None = None
+    """An explicit table instead of 004's setup (``dicelog.domain.vast.rules.sandbox``); ``null``: set up as
+    004 and VF §1 say."""
 
 
 def initial_state(created: GameCreated) -> VastState:
@@ -73,6 +78,10 @@ def initial_state(created: GameCreated) -> VastState:
             detail="this release plays the Knight vs Cave setup only (roles ['knight', 'cave']); "
             "the Goblins, the Dragon and the Thief are not built yet",
         )
+    if setup.sandbox is not None:
+        row = SETUPS[setup_id(roles) or ""]
+        laid = lay(setup.sandbox, roles, row.removed_sidequests)
+        return replace(laid, laid_turn=setup.sandbox.turn, round=setup.sandbox.round)
     all_tiles = tiles().values()
     cards = card_file()
     return VastState(
@@ -96,6 +105,14 @@ def begin(state: VastState) -> list[Event]:
     """``Begin``: the roles are seated and the 4 tiles round the Entrance drawn (VF §1 Tile stack setup 3)."""
     name = setup_id(state.roles) or ""
     row = SETUPS[name]
+    if state.laid_turn is not None:  # a sandbox table: its turn begins as laid
+        return [
+            ev.RolesSeated(
+                roles=state.roles, setup="sandbox", variants=row.variants, sidequests=state.sidequest_deck
+            ),
+            ev.VastRoundStarted(round=state.round),
+            ev.VastTurnStarted(role=state.laid_turn, round=state.round),
+        ]
     sidequests = tuple(c.id for c in card_file().sidequests if c.id not in row.removed_sidequests)
     return [
         ev.RolesSeated(roles=state.roles, setup=name, variants=row.variants, sidequests=sidequests),

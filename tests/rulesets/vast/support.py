@@ -138,3 +138,17 @@ class Play:
 
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind)]
+
+    def settle(self) -> None:
+        """Answer every pending node the plain way: each decision's default, each draw's first cards."""
+        for _ in range(200):
+            pending = self.pending
+            if pending is None:
+                return
+            if isinstance(pending, DecisionRequested):
+                self.default()
+            elif isinstance(pending, DrawRequested):
+                self.draw(*pending.cards[: pending.count])
+            else:
+                self.roll(*([2] * pending.dice))
+        raise AssertionError("the chain did not settle")

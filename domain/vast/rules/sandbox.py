@@ -1,0 +1,240 @@
+"""Sandbox tables for Vast: a setup that lays an explicit table (the cave, the Knight's and the Cave's boards,
+the decks) instead of 004's setup, to teach, to test, or to carry on a game begun at a real table.
+
+What is not laid is derived: the tile stack holds every Cave tile neither on the map nor in the Cave's hand
+(one pile, its Crystal tiles shuffled in), the Treasure, Event and Sidequest decks every card of theirs
+not held, played or listed elsewhere, the Omen bag every token the Cave does not hold. A table that cannot
+be is refused with ``RuleBroken("setup.sandbox-*")`` naming what is wrong, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta, Struct
+
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
+from dicelog.domain.vast.content import card_file, tiles
+from dicelog.domain.vast.state import CaveCell, CaveRole, KnightRole, VastState
+
+Coord = Annotated[int, Meta(ge=-60, le=60)]
+OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
+_SECTION = "VAST-DESIGN.md §3.4 (sandbox)"
+
+
+class SandboxCell(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A tile on the sandbox map."""
+
+    x: Coord
+    """Column from the Entrance (east positive)."""
+    y: Coord
+    """Row from the Entrance (north positive)."""
+    tile: str
+    """The tile id (``/content/vast/tiles``); ``entrance`` at ``(0, 0)``."""
+    lit: bool = False
+    """Lit side up (revealed); the Entrance always is."""
+    rotation: Annotated[int, Meta(ge=0, le=3)] = 0
+    """Quarter turns clockwise of a Lit tile."""
+    treasure: Annotated[int, Meta(ge=0, le=12)] = 0
+    """Treasure tokens on it."""
+    crystal: bool = False
+    """A Crystal token on it (a Lit Crystal tile only)."""
+
+
+class SandboxKnight(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The Knight's board on the sandbox table."""
+
+    x: Coord = 0
+    """Her column."""
+    y: Coord = 0
+    """Her row."""
+    health: Annotated[int, Meta(ge=1, le=7)] = 7
+    """Her Health (1-7)."""
+    grit: Annotated[int, Meta(ge=0, le=45)] = 0
+    """Her Grit (0-45): the Hero cubes she has follow from it."""
+    discarded: Annotated[int, Meta(ge=0, le=5)] = 0
+    """Hero cubes on the Discarded space."""
+    bombs: Annotated[int, Meta(ge=0, le=3)] = 3
+    """Bomb tokens left."""
+    smashed: Annotated[int, Meta(ge=0, le=9)] = 0
+    """Crystal tokens smashed."""
+    treasures: tuple[str, ...] = ()
+    """Her face-down Treasure cards."""
+    face_up: tuple[str, ...] = ()
+    """Her face-up Treasure cards."""
+    sidequests: tuple[str, ...] = ()
+    """Her Sidequests in hand."""
+    completed: tuple[str, ...] = ()
+    """Sidequests completed (out of the game)."""
+
+
+class SandboxCave(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The Cave's board on the sandbox table."""
+
+    hand: tuple[str, ...] = ()
+    """Tiles in hand (at most 3)."""
+    omens: tuple[str, ...] = ()
+    """Omen tokens held (``bat-1`` ... ``chasm-6``)."""
+    supply: Annotated[int, Meta(ge=0, le=12)] | None = None
+    """Treasure tokens on its board; ``null``: 10 less those on the map."""
+
+
+class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An explicit Vast table (Knight vs Cave): ``setup: {"roles": [...], "sandbox": {...}}``."""
+
+    cells: tuple[SandboxCell, ...]
+    """Every tile on the map, the Entrance at ``(0, 0)`` included."""
+    knight: SandboxKnight = SandboxKnight()
+    """The Knight's board."""
+    cave: SandboxCave = SandboxCave()
+    """The Cave's board."""
+    turn: str = "knight"
+    """The role whose turn begins (as laid: the Cave's Omens are not collected again)."""
+    round: Annotated[int, Meta(ge=1)] = 1
+    """The round."""
+    rockslides: tuple[tuple[Coord, Coord, str], ...] = ()
+    """Edges holding a Rockslide: ``[x, y, side]``, between two tiles of the map."""
+    bombs: tuple[tuple[Coord, Coord, str], ...] = ()
+    """Edges holding a Bomb token: ``[x, y, side]``."""
+    collapse: bool = False
+    """Whether the Collapse has begun (the Cave's hand must then be empty)."""
+    crystal_tiles_collapsed: Annotated[int, Meta(ge=0, le=4)] = 0
+    """Crystal tiles removed so far."""
+    events_played: tuple[str, ...] = ()
+    """Event cards played (out of the game); the others are in the deck."""
+    treasures_gone: tuple[str, ...] = ()
+    """Treasure cards declined (out of the game)."""
+
+
+def _refuse(rule: str, detail: str) -> RuleBroken:
+    return RuleBroken(f"setup.sandbox-{rule}", section=_SECTION, detail=detail)
+
+
+def _unique(items: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for item in items:
+        if item in seen:
+            raise _refuse("duplicate", f"{what} {item!r} is laid twice")
+        seen.add(item)
+
+
+def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[str, ...]) -> VastState:
+    """The state of the sandbox table. Raises ``RuleBroken("setup.sandbox-*")`` for a table that cannot be."""
+    from dicelog.domain.vast.cave import edge
+
+    known = tiles()
+    positions = [(c.x, c.y) for c in sandbox.cells]
+    if len(set(positions)) != len(positions):
+        raise _refuse("space", "two tiles on one space")
+    by_pos = {(c.x, c.y): c for c in sandbox.cells}
+    entrance = by_pos.get(ENTRANCE)
+    if entrance is None or entrance.tile != "entrance":
+        raise _refuse("entrance", "the Entrance is the tile at (0, 0)")
+    for cell in sandbox.cells:
+        if cell.tile not in known or (known[cell.tile].kind == "vault" and "thief" not in roles):
+            raise _refuse("tile", f"no tile {cell.tile!r} in this game")
+        if cell.tile == "entrance" and (cell.x, cell.y) != ENTRANCE:
+            raise _refuse("entrance", "the Entrance is the tile at (0, 0)")
+        if cell.crystal and not (cell.lit and known[cell.tile].kind == "crystal"):
+            raise _refuse("crystal", f"a Crystal token lies on a Lit Crystal tile, not at {cell.x},{cell.y}")
+    hand = list(sandbox.cave.hand)
+    if len(hand) > 3 or (sandbox.collapse and hand):
+        raise _refuse("hand", "the Cave holds at most 3 tiles, and none once the Collapse has begun")
+    for tile_id in hand:
+        if tile_id not in known or known[tile_id].kind in ("entrance", "vault"):
+            raise _refuse("tile", f"no tile {tile_id!r} in the Cave's hand")
+    _unique([c.tile for c in sandbox.cells] + hand, "tile")
+    k = sandbox.knight
+    if (k.x, k.y) not in by_pos:
+        raise _refuse("knight", "the Knight stands on a tile of the map")
+    cards = card_file()
+    treasure_ids = {c.id for c in cards.treasures}
+    event_ids = {c.id for c in cards.events}
+    sidequest_ids = {c.id for c in cards.sidequests} - set(removed_sidequests)
+    held = [*k.treasures, *k.face_up, *sandbox.treasures_gone]
+    if not set(held) <= treasure_ids:
+        raise _refuse("card", "a Treasure card that is not one")
+    _unique(held, "Treasure card")
+    if not set(k.sidequests) | set(k.completed) <= sidequest_ids or len(k.sidequests) > 3:
+        raise _refuse("card", "Sidequests are 3 at most in hand, of this setup's deck")
+    _unique([*k.sidequests, *k.completed], "Sidequest")
+    if not set(sandbox.events_played) <= event_ids:
+        raise _refuse("card", "an Event card that is not one")
+    _unique(list(sandbox.events_played), "Event card")
+    omens = {f"{s}-{n}" for s in OMEN_SYMBOLS for n in range(1, 7)}
+    if not set(sandbox.cave.omens) <= omens:
+        raise _refuse("omen", "Omen tokens are bat-1 ... chasm-6")
+    _unique(list(sandbox.cave.omens), "Omen token")
+    edges = []
+    for x, y, side in (*sandbox.rockslides, *sandbox.bombs):
+        if side not in SIDES or (x, y) not in by_pos or step((x, y), side) not in by_pos:
+            raise _refuse("edge", f"{x},{y},{side} is not an edge between two tiles")
+        edges.append(edge((x, y), side))
+    if len(sandbox.rockslides) > 3 or len(sandbox.bombs) + k.bombs > 3 or len(set(edges)) != len(edges):
+        raise _refuse("edge", "3 Rockslides and 3 Bombs at most, one per edge")
+    if sandbox.turn not in roles:
+        raise _refuse("turn", f"the turn is a role in play: {list(roles)}")
+    on_map = sum(c.treasure for c in sandbox.cells)
+    supply = sandbox.cave.supply if sandbox.cave.supply is not None else 10 - on_map
+    if supply < 0:
+        raise _refuse("treasure", "more than 10 Treasure tokens")
+    used = {c.tile for c in sandbox.cells} | set(hand)
+    left = sorted(
+        t.id for t in known.values() if t.id not in used and t.kind in ("ambush", "event", "treasure-room")
+    )
+    crystals = sorted(t.id for t in known.values() if t.id not in used and t.kind == "crystal")
+    stack = len(left) + len(crystals)
+    return VastState(
+        roles=roles,
+        cells=tuple(
+            CaveCell(
+                x=c.x,
+                y=c.y,
+                tile=c.tile,
+                symbol=known[c.tile].symbol,
+                lit=c.lit or c.tile == "entrance",
+                rotation=c.rotation,
+                treasure=c.treasure,
+                crystal=c.crystal,
+            )
+            for c in sandbox.cells
+        ),
+        rockslides=tuple(edge((x, y), s) for x, y, s in sandbox.rockslides),
+        bombs=tuple(edge((x, y), s) for x, y, s in sandbox.bombs),
+        knight=KnightRole(
+            x=k.x,
+            y=k.y,
+            health=k.health,
+            grit=k.grit,
+            discarded=k.discarded,
+            bombs=k.bombs,
+            smashed=k.smashed,
+            treasures=tuple(sorted(k.treasures)),
+            face_up=k.face_up,
+            sidequests=tuple(sorted(k.sidequests)),
+            completed=k.completed,
+        )
+        if "knight" in roles
+        else None,
+        cave=CaveRole(
+            hand=tuple(sorted(hand)),
+            omens=tuple(sorted(sandbox.cave.omens)),
+            supply=supply,
+            rockslides=3 - len(sandbox.rockslides),
+        )
+        if "cave" in roles
+        else None,
+        stack=tuple(left),
+        crystals=tuple(crystals),
+        piles=(stack,) if stack else (),
+        pile_crystals=(len(crystals),) if stack else (),
+        treasure_deck=tuple(sorted(treasure_ids - set(held))),
+        event_deck=tuple(sorted(event_ids - set(sandbox.events_played))),
+        sidequest_deck=tuple(sorted(sidequest_ids - set(k.sidequests) - set(k.completed))),
+        omen_bag=tuple(sorted(omens - set(sandbox.cave.omens))),
+        collapse=sandbox.collapse,
+        crystal_tiles_collapsed=sandbox.crystal_tiles_collapsed,
+        smashed_total=k.smashed,
+        revealed=sum(1 for c in sandbox.cells if c.lit and c.tile != "entrance"),
+    )
