@@ -65,6 +65,24 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
     case "RequestUndo": return `Ask to undo back to version ${command.to_version}`;
     case "ApproveUndo": return "Approve the undo";
     case "RejectUndo": return "Reject the undo";
+    // Vast: The Crystal Caverns
+    case "vast.PlaceHeroCube": return `Knight: Hero cube on ${command.target}`;
+    case "vast.MoveKnight": return `Knight: move to ${command.x},${command.y}`;
+    case "vast.SmashCrystal": return "Knight: smash the Crystal";
+    case "vast.CollectTreasure": return "Knight: collect the Treasure";
+    case "vast.CompleteSidequest": return `Knight: complete the Sidequest ${command.card}`;
+    case "vast.UseBomb": return `Knight: bomb the ${command.side} wall`;
+    case "vast.UseFlare": return `Knight: Flare at ${command.x},${command.y}`;
+    case "vast.EndTurn": return `${command.role === "cave" ? "Cave" : "Knight"}: end turn`;
+    case "vast.PlaceTile": return `Cave: place ${command.tile} at ${command.x},${command.y}`;
+    case "vast.RemoveTile": return `Cave: remove the tile at ${command.x},${command.y}`;
+    case "vast.PlaceTreasure": return `Cave: Treasure token at ${command.x},${command.y}`;
+    case "vast.SoporificSpores": return "Cave: Soporific Spores on the Knight";
+    case "vast.GiantBats": return `Cave: Giant Bats carry the ${command.target} to ${command.x},${command.y}`;
+    case "vast.CrystalCurse": return command.effect === "rotate" ? `Cave: Crystal Curse turns ${command.x},${command.y}` : "Cave: Crystal Curse, top 3 Events to the bottom";
+    case "vast.Hatred": return `Cave: Hatred at ${command.x},${command.y}`;
+    case "vast.PastPlunder": return `Cave: Past Plunder at ${command.x},${command.y}`;
+    case "vast.Rockslide": return `Cave: Rockslide on the ${command.side} edge of ${command.x},${command.y}`;
     default: {
       const rest = Object.entries(command).filter(([k]) => k !== "type" && k !== "mouse" && k !== "player");
       const tail = rest.map(([k, v]) => `${k} ${pretty(v)}`).join(", ");

@@ -8,6 +8,7 @@ import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "
 import { commandLabel, faceIcon, faceLabel, pendingText } from "./labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
+import { renderCave } from "./vast.js";
 
 const MICE = "mice-and-mystics";
 // Figure -> space, from a state's board (space -> figures).
@@ -440,7 +441,10 @@ function renderGeneric() {
   clear($("cards"));
   const box = clear($("board"));
   box.append(el("h3", { text: "Table" }));
-  if (page.board) box.append(renderValue(page.board, "board"));
+  if (page.board && page.game.ruleset === "vast") {
+    box.append(renderCave(page.board));
+    box.append(el("details", { class: "state" }, el("summary", { text: "The board, tile by tile" }), renderValue(page.board, "board")));
+  } else if (page.board) box.append(renderValue(page.board, "board"));
   const details = el("details", { class: "state" }, el("summary", { text: "The whole state (as this page's reader sees it)" }),
     renderValue(page.state.state, "state"));
   box.append(details);

@@ -1,0 +1,48 @@
+// Vast: The Crystal Caverns: the cave as a grid of tiles, from GET /games/{id}/board (a VastBoard, as
+// this page's reader may see it: a Dark tile shows its Tribe symbol, and its room only to the Cave).
+// North is up; walls are thick edges; tokens and the Knight are marked in each tile.
+
+import { el } from "./api.js";
+
+const ROOM = { ambush: "Ambush", event: "Event", "treasure-room": "Treasure Room", crystal: "Crystal", entrance: "Entrance" };
+const SYMBOL = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
+
+export function renderCave(board) {
+  const cells = board.cells || [];
+  const figure = el("figure", { class: "vast-cave", "aria-label": "The cave" });
+  if (!cells.length) return figure;
+  const xs = cells.map((c) => c.x);
+  const ys = cells.map((c) => c.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const grid = el("div", { class: "vast-grid", role: "grid" });
+  grid.style.gridTemplateColumns = `repeat(${maxX - minX + 1}, var(--vast-cell))`;
+  const byPos = new Map(cells.map((c) => [`${c.x},${c.y}`, c]));
+  for (let y = maxY; y >= minY; y -= 1) {
+    for (let x = minX; x <= maxX; x += 1) {
+      const c = byPos.get(`${x},${y}`);
+      if (!c) { grid.append(el("div", { class: "vast-cell empty", role: "gridcell" })); continue; }
+      const walls = new Set(c.walls || []);
+      const classes = ["vast-cell", c.side, ...["N", "E", "S", "W"].filter((s) => walls.has(s)).map((s) => `wall-${s}`)];
+      const room = c.kind ? ROOM[c.kind] || c.kind : "Dark";
+      const title = c.side === "dark"
+        ? `${x},${y}: Dark tile (${SYMBOL[c.symbol] || c.symbol})${c.kind ? `: ${room} ${c.tile}` : ""}`
+        : `${x},${y}: ${room}`;
+      const marks = [];
+      if (c.crystal) marks.push(el("span", { class: "token crystal", title: "Crystal token", text: "◆" }));
+      if (c.treasure) marks.push(el("span", { class: "token treasure", title: `${c.treasure} Treasure token(s)`, text: `$${c.treasure > 1 ? c.treasure : ""}` }));
+      if ((c.pieces || []).includes("knight")) marks.push(el("span", { class: "piece knight", title: "The Knight", text: "K" }));
+      grid.append(el("div", { class: classes.join(" "), role: "gridcell", title, "data-x": x, "data-y": y },
+        el("span", { class: "room", text: c.side === "dark" ? (SYMBOL[c.symbol] || "?") : room }),
+        c.side === "dark" && c.kind ? el("span", { class: "hidden-room", title: "What only the Cave knows", text: room }) : null,
+        el("span", { class: "marks" }, marks)));
+    }
+  }
+  figure.append(grid);
+  const facts = [
+    `stack ${board.stack}`, `Cave's hand ${(board.cave_hand || []).length}`,
+    `Treasure supply ${board.treasure_supply}`,
+    board.collapse ? `Collapse: ${board.crystal_tiles_collapsed} of 5 Crystal tiles` : "before the Collapse",
+  ];
+  figure.append(el("figcaption", { text: facts.join(" · ") }));
+  return figure;
+}

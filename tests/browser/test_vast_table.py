@@ -1,0 +1,73 @@
+"""Vast at the web table, as people see it (issue 14): the cave is drawn as a grid of tiles (the Entrance, Lit
+tiles with their rooms and walls, Dark tiles with their Tribe symbols, tokens and the Knight); the Knight's
+page never shows what a Dark tile is, the Cave's page does; a seat plays from its page's controls."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.browser.conftest import screenshot
+from tests.browser.support import ApiGame, ready, wait_version
+
+SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
+
+
+def vast_game(base: str) -> ApiGame:
+    body = {"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": SEATS, "visibility": "public"}
+    return ApiGame(base, body)
+
+
+def play_some(game: ApiGame, commands: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(commands):
+        turn = game.get("/legal-commands", "sir")["turn"]
+        seat = "sir" if turn == "knight" else "deep"
+        legal = [c for c in game.get("/legal-commands", seat)["commands"] if c["type"] != "vast.EndTurn"]
+        legal = legal or game.get("/legal-commands", seat)["commands"]
+        game.send(seat, rng.choice(legal))
+
+
+def test_the_cave_is_drawn_as_a_grid_and_the_knight_never_sees_a_dark_tile(live: str, context: Any) -> None:
+    game = vast_game(live)
+    play_some(game, 25, seed=4)
+    full = game.get("/state", "auditor")["state"]
+    dark = {c["tile"] for c in full["cells"] if not c["lit"]}
+    assert dark
+    version = game.get("")["version"]
+
+    knight = context.new_page()
+    knight.goto(game.url(live, "sir"))
+    ready(knight)
+    wait_version(knight, version)
+    cave = knight.locator(".vast-cave")
+    assert cave.is_visible()
+    cells = knight.locator(".vast-cell:not(.empty)")
+    assert cells.count() == len(full["cells"])
+    assert knight.locator(".vast-cell.entrance").count() == 1
+    assert knight.locator(".vast-cell .piece.knight").count() == 1
+    assert knight.locator(".vast-cell.dark").count() == len(dark)
+    html = knight.content()
+    assert not sorted(t for t in dark if f'"{t}"' in html or f">{t}<" in html or f" {t}" in html)
+    screenshot(knight, "vast-table-knight")
+
+    cave_page = context.new_page()
+    cave_page.goto(game.url(live, "deep"))
+    ready(cave_page)
+    wait_version(cave_page, version)
+    titles = " ".join(cave_page.locator(".vast-cell.dark").evaluate_all("els => els.map(e => e.title)"))
+    assert all(t in titles for t in dark), "the Cave examines every Dark tile (004 §Tessere Caverna)"
+    screenshot(cave_page, "vast-table-cave")
+    cave_page.locator(".vast-cave").screenshot(path=str(screenshot(cave_page, "vast-table-cave").with_name("vast-cave-grid.png")))
+
+
+def test_the_knight_plays_from_her_page(live: str, context: Any) -> None:
+    game = vast_game(live)
+    page = context.new_page()
+    page.goto(game.url(live, "sir"))
+    ready(page)
+    before = game.get("")["version"]
+    page.get_by_role("button", name="Knight: Hero cube on movement").click()
+    wait_version(page, before + 2)  # the command and its event
+    assert game.get("/state", "sir")["state"]["knight"]["placed"] == {"movement": 1}
+    screenshot(page, "vast-table-knight-controls")
