@@ -231,3 +231,40 @@ def test_a_sandbox_table_is_laid_through_the_api_and_a_bad_one_is_a_422(client):
     }
     r = client.post("/games", json=bad)
     assert r.status_code == 422 and r.json()["rule"] == "setup.sandbox-entrance", r.text
+
+
+def test_undo_with_every_seats_approval_returns_a_vast_game_to_before_a_command(client):
+    """DESIGN.md, Undo never deletes: the undo is an event; the state comes back as it was."""
+    table = VastTable(client, undo_policy="all-seats")
+    before = table.get("", None).json()["version"]
+    state_before = table.get("/state", "auditor").json()["state"]
+    assert table.send("sir", {"type": "vast.PlaceHeroCube", "target": "movement"}).status_code == 201
+    assert table.send("sir", {"type": "vast.MoveKnight", "x": 1, "y": 0}).status_code == 201
+    r = table.send("sir", {"type": "RequestUndo", "to_version": before})
+    assert r.status_code == 201, r.text
+    r = table.send("deep", {"type": "ApproveUndo"})
+    assert r.status_code == 201, r.text
+    assert table.get("/state", "auditor").json()["state"] == state_before
+    assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
+
+
+def test_a_running_vast_game_is_forked_only_by_the_auditor_and_gives_no_seat_the_others_secrets(client):
+    """A fork of a running game with secrets would hand its forker every seat's token: refused to a seat
+    (``fork.secrets-in-play``), allowed to the auditor, whose fork gets a fresh seed."""
+    table = VastTable(client)
+    version = table.get("", None).json()["version"]
+    r = client.post(
+        f"/games/{table.id}/forks",
+        json={"version": version},
+        headers={"Authorization": f"Bearer {table.tokens['sir']}"},
+    )
+    assert r.status_code == 422 and r.json()["rule"] == "fork.secrets-in-play", r.text
+    r = client.post(
+        f"/games/{table.id}/forks",
+        json={"version": version},
+        headers={"Authorization": f"Bearer {table.tokens['auditor']}"},
+    )
+    assert r.status_code == 201, r.text
+    fork = r.json()
+    assert fork["tokens"] == []
+    assert fork["game"]["dice_commitment"] != table.get("", None).json()["dice_commitment"]
