@@ -1,7 +1,8 @@
-"""``dicelog demo --game vast``: a Knight vs Cave game (VF §7) played to a win by the Knight and Cave bots
-(``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its own seat's ``/state`` and
-``/legal-commands``; then the log is verified, and every response a seat read during play is checked for the
-other role's secrets (the Dark tiles' identities and the Cave's hand, known from the auditor's view).
+"""``dicelog demo --game vast``: a Knight, Goblins and Cave game (VF §7) played to a win by the Knight,
+Goblins and Cave bots (``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its
+own seat's ``/state`` and ``/legal-commands``; then the log is verified, and every response a seat read
+during play is checked for the other role's secrets (the Dark tiles' identities and the Cave's hand, known
+from the auditor's view).
 
 Exit code 0 when the game ended, the log verifies and no secret was seen by the wrong seat.
 """
@@ -22,12 +23,16 @@ from dicelog.service.demo import running_service
 from dicelog.service.settings import Settings
 from dicelog.service.vast_bot import choose, decode_state
 
-SEATS = [{"name": "knight", "controls": ["knight"]}, {"name": "cave", "controls": ["cave"]}]
+ROLES = ["knight", "goblins", "cave"]
+"""The largest setup built so far (VF §7: Knight, Goblins and Cave)."""
+SEATS = [{"name": role, "controls": [role]} for role in ROLES]
 
 
 def _secrets(state: dict[str, Any], seat: str) -> set[str]:
     """What ``seat`` may not know now (VAST-DESIGN.md §3.10), from the auditor's view of the state."""
     hidden = set(state["stack"]) | set(state["crystals"])
+    if seat != "goblins" and state.get("goblins"):
+        hidden |= set(state["goblins"]["hand"]) | set(state["goblins"]["drawn"])
     if seat != "cave":
         hidden |= {c["tile"] for c in state["cells"] if not c["lit"]} | set(state["cave"]["hand"])
     if seat != "knight":
@@ -66,7 +71,7 @@ def _cave_table(board: dict[str, Any]) -> Table:
 
 
 def run_vast_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False) -> int:
-    """Play one Knight vs Cave game; return the process exit code (``mice`` is not used)."""
+    """Play one Knight, Goblins and Cave game; return the process exit code (``mice`` is not used)."""
     console = Console(quiet=quiet)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     settings = msgspec.structs.replace(
@@ -74,9 +79,7 @@ def run_vast_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = F
     )
     rng = random.Random(seed)
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
-        r = http.post(
-            "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": SEATS}
-        )
+        r = http.post("/games", json={"ruleset": "vast", "setup": {"roles": ROLES}, "seats": SEATS})
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")
             return 1

@@ -152,9 +152,44 @@ def cave_score(state: VastState, command: Any) -> int:
     return 0
 
 
+def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
+    from dicelog.domain.vast.rules import goblins as rules
+
+    k = state.knight
+    at = (k.x, k.y) if k is not None else ENTRANCE
+    match command:
+        case cmd.ActivateTribe(action="attack", x=x, y=y) if (x, y) == at:
+            return 5_000
+        case cmd.ActivateTribe(action="attack"):
+            return 1_500
+        case cmd.ActivateTribe(action="plunder"):
+            return 800
+        case cmd.ActivateTribe(tribe=name, action="reveal", x=x, y=y):
+            return 600 - 10 * min(abs(x - at[0]) + abs(y - at[1]), 40)
+        case cmd.ActivateTribe(tribe=name, action="special"):
+            gob = state.goblins
+            if name == "fangs":
+                return 400 if gob is not None and gob.rage < 3 else 0
+            return 300
+        case cmd.ActivateTribe(tribe=name, action="none", x=x, y=y) if x is not None and y is not None:
+            t = rules.tribe(state, name)
+            if t.x is None or t.y is None:
+                return 5
+            before = abs(t.x - at[0]) + abs(t.y - at[1])
+            after = abs(x - at[0]) + abs(y - at[1])
+            return 200 + 10 * (before - after) if after < before else 0
+        case cmd.PlaySecret(card="hex"):
+            return 450 if rules.tribe(state, "eye").population >= 2 else 0
+        case cmd.PlaySecret(card="trap"):
+            return 350
+        case cmd.VastEndTurn():
+            return 1
+    return 0
+
+
 def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     """The bot's command among ``commands`` (the seat's legal commands), reading only ``view``."""
     if not commands:
         raise ValueError("no legal command to choose from")
-    score = knight_score if view.turn == "knight" else cave_score
+    score = {"knight": knight_score, "goblins": goblins_score}.get(view.turn or "", cave_score)
     return max(commands, key=lambda c: (score(view, c), rng.random()))

@@ -90,7 +90,7 @@ class VastEndTurn(VastCommand, kw_only=True, tag="vast.EndTurn"):
     """End the turn of ``role`` (004: each role's §Riepilogo del Turno). The Cave may end its turn only after
     Shape the Cave and Place Treasure, when it could do them."""
 
-    role: Literal["knight", "cave"]
+    role: Literal["knight", "goblins", "cave"]
     """The role whose turn ends."""
 
 
@@ -200,6 +200,51 @@ class CrystalCurse(VastCommand, kw_only=True):
     """The direction of the quarter turn."""
 
 
+class UseBow(VastCommand, kw_only=True):
+    """The Bow (004 §Equipaggiamento, Arco): with its cube, shoot a revealed Tribe at any range; it loses
+    Strength - 1 discs and does not scatter; no Encounter."""
+
+    tribe: Literal["fangs", "bones", "eye"]
+    """The Tribe shot."""
+
+
+# --- the Goblins (004 §I Goblin) ---------------------------------------------------------------------
+
+
+class ActivateTribe(VastCommand, kw_only=True):
+    """Activate a Tribe once this turn (004 §5. Attiva le Tribù): a hidden one comes out (``reveal`` onto
+    ``x``/``y``: a Dark tile of its symbol, or an empty space next to the map where it lurks); a lurking one
+    steps onto a tile next to it (``none``) or hides; a revealed one moves to ``x``/``y`` (any distance, not
+    through walls, 1 disc lost per 2 Lit tiles left; the fewest-loss way is taken) and then acts: ``attack``
+    (the Knight on its tile, which it may enter only stronger than her; or a Crystal, with a second Tribe),
+    ``plunder`` (a Treasure token), ``explore`` (from a Dark tile onto the empty space ``ex``/``ey``),
+    ``hide``, ``special`` (Fangs +1 Rage, Bones a Monster, Eye a Secrets card) or ``none``."""
+
+    tribe: Literal["fangs", "bones", "eye"]
+    """The Tribe activated."""
+    action: Literal["none", "attack", "plunder", "explore", "reveal", "hide", "special"]
+    """Its action after moving."""
+    x: Coord | None = None
+    """Where it goes (column); ``null``: it stays."""
+    y: Coord | None = None
+    """Where it goes (row); ``null``: it stays."""
+    ex: Coord | None = None
+    """``explore``: the empty space it explores (column)."""
+    ey: Coord | None = None
+    """``explore``: the empty space it explores (row)."""
+
+
+class PlaySecret(VastCommand, kw_only=True):
+    """Play a Secrets card in the activation phase (VF §3 Secrets cards): ``hex``, ``secret-tunnels``,
+    ``trap`` (face up), or ``fire-bomber`` / ``blind-fury`` on a ``tribe`` (``leader`` is played when a
+    Tribe overpopulates)."""
+
+    card: CardId
+    """The Secrets card, from the Goblins' hand."""
+    tribe: Literal["fangs", "bones", "eye"] | None = None
+    """The Tribe it is played on (Fire Bomber, Blind Fury)."""
+
+
 KNIGHT_COMMANDS = (
     PlaceHeroCube,
     MoveKnight,
@@ -208,7 +253,9 @@ KNIGHT_COMMANDS = (
     CompleteSidequest,
     UseBomb,
     UseFlare,
+    UseBow,
 )
+GOBLIN_COMMANDS = (ActivateTribe, PlaySecret)
 CAVE_COMMANDS = (
     PlaceTile,
     RemoveTile,
@@ -220,7 +267,7 @@ CAVE_COMMANDS = (
     GiantBats,
     CrystalCurse,
 )
-ROLE_COMMANDS = (*KNIGHT_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
+ROLE_COMMANDS = (*KNIGHT_COMMANDS, *GOBLIN_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
 
 VastCommandUnion = (
     Begin
@@ -231,6 +278,9 @@ VastCommandUnion = (
     | CompleteSidequest
     | UseBomb
     | UseFlare
+    | UseBow
+    | ActivateTribe
+    | PlaySecret
     | VastEndTurn
     | PlaceTile
     | RemoveTile
@@ -256,4 +306,6 @@ def role_of(command: Command) -> str | None:
         return "knight"
     if isinstance(command, CAVE_COMMANDS):
         return "cave"
+    if isinstance(command, GOBLIN_COMMANDS):
+        return "goblins"
     return None

@@ -67,6 +67,70 @@ class CardFile(Data, kw_only=True):
     sidequests: tuple[Card, ...]
 
 
+class WarCard(Data, kw_only=True):
+    """A Goblins War card (VF §3 War cards): discs per Tribe, Monsters and Secrets to draw, extra Rage."""
+
+    id: str
+    """The card id (``thirst``)."""
+    name: str
+    """Its English name."""
+    fangs: int
+    """Goblin discs the Fangs Tribe gets."""
+    bones: int
+    """Goblin discs the Bones Tribe gets."""
+    eye: int
+    """Goblin discs the Eye Tribe gets."""
+    monsters: int
+    """Monster cards drawn."""
+    secrets: int
+    """Secrets cards drawn."""
+    rage: int = 0
+    """Extra Rage (Desperation, Pain: +1)."""
+
+
+class MonsterCard(Data, kw_only=True):
+    """A Monster card (VF §3 Monster cards), its effect on the Tribe it is assigned to."""
+
+    id: str
+    """The card id (``ogre``)."""
+    name: str
+    """Its English name."""
+    strength: int
+    """Strength it adds to its Tribe (a red Strength disc: Flame Giant, Ogre, Troll)."""
+    built: bool
+    """Whether this release plays its effect; the others are left out of the deck (README)."""
+    text: str
+    """Its effect, paraphrased."""
+
+
+class SecretCard(Data, kw_only=True):
+    """A Secrets card (VF §3 Secrets cards)."""
+
+    id: str
+    """The card id (``hex``)."""
+    name: str
+    """Its English name."""
+    face_up: bool
+    """Whether it stays face up once played (Goblin Ruby, Trap)."""
+    built: bool
+    """Whether this release plays it; the others are left out of the deck (README)."""
+    text: str
+    """Its effect, paraphrased."""
+
+
+class GoblinFile(Data, kw_only=True):
+    source: str
+    war: tuple[WarCard, ...]
+    monsters: tuple[MonsterCard, ...]
+    secrets: tuple[SecretCard, ...]
+
+
+@cache
+def goblin_file() -> GoblinFile:
+    """``content/goblins.json``: the 10 War, 10 Monster and 10 Secrets cards."""
+    return msgspec.json.decode(_read("goblins.json"), type=GoblinFile)
+
+
 def _read(name: str) -> bytes:
     return files("dicelog.domain.vast").joinpath("content", name).read_bytes()
 

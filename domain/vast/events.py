@@ -61,8 +61,8 @@ class VastTurnEnded(VastEvent, kw_only=True, tag="vast.TurnEnded"):
 
 
 class DarkTilePlaced(VastEvent, kw_only=True):
-    """A tile is placed Dark side up (004 §Tessere Caverna; §2. Modella la Caverna). ``tile`` is the
-    Cave's secret; ``symbol`` is public."""
+    """A tile is placed Dark side up (004 §Tessere Caverna; §2. Modella la Caverna). ``tile`` is the Cave's
+    secret; ``symbol`` is public."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -176,6 +176,10 @@ class EncounterBegun(VastEvent, kw_only=True):
     y: int
     """Row of the tile, counted from the Entrance (north positive)."""
 
+    attack: bool = False
+    """She entered a tile with revealed Tribes: she attacks them in this Encounter, after the reveal (004
+    §Interagire con i Goblin)."""
+
 
 class CrystalSmashed(VastEvent, kw_only=True):
     """The Knight smashes the Crystal on her tile (004 §Cristalli: Strength 3+, +2 Grit)."""
@@ -199,8 +203,8 @@ class TreasureTokenTaken(VastEvent, kw_only=True):
 
 
 class TreasureOffered(VastEvent, kw_only=True):
-    """The Cave gives the Knight a Treasure card (004 §Tesori: 1 of 2, the other to the bottom).
-    ``card`` is seen by the Knight and the Cave; ``bottom`` by the Cave only."""
+    """The Cave gives the Knight a Treasure card (004 §Tesori: 1 of 2, the other to the bottom). ``card`` is
+    seen by the Knight and the Cave; ``bottom`` by the Cave only."""
 
     card: str
     """The card given (seen by the Knight and the Cave)."""
@@ -258,8 +262,8 @@ class HealthChanged(VastEvent, kw_only=True):
 
 
 class HeroCubeDiscarded(VastEvent, kw_only=True):
-    """A Hero cube goes to the Discarded space (Light) or is spent until next turn (Fresh Air, Fresh
-    Water): ``spent`` true."""
+    """A Hero cube goes to the Discarded space (Light) or is spent until next turn (Fresh Air, Fresh Water):
+    ``spent`` true."""
 
     spent: bool = False
     """``true``: spent until her next turn (Fresh Air, Fresh Water); ``false``: discarded (Light, Potion
@@ -267,8 +271,8 @@ class HeroCubeDiscarded(VastEvent, kw_only=True):
 
 
 class HeroCubeRecovered(VastEvent, kw_only=True):
-    """Cave Bread gives back a discarded Hero cube, or the next cube of the Grit track (``grit`` is the
-    Grit the Knight is moved to, 0 when a discarded cube came back)."""
+    """Cave Bread gives back a discarded Hero cube, or the next cube of the Grit track (``grit`` is the Grit
+    the Knight is moved to, 0 when a discarded cube came back)."""
 
     grit: int = 0
     """Unused (0): Cave Bread gives back one cube."""
@@ -401,8 +405,8 @@ class CollapseBegun(VastEvent, kw_only=True):
 
 
 class TileRemoved(VastEvent, kw_only=True):
-    """A tile collapses (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal tile;
-    tokens on it go back to their supplies."""
+    """A tile collapses (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal tile; tokens
+    on it go back to their supplies."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -430,6 +434,205 @@ class GameWon(VastEvent, kw_only=True):
     """The winning role (``knight``, ``cave``)."""
     reason: str
     """Why, in words."""
+
+
+# --- the Goblins (004 §I Goblin) ------------------------------------------------------------------
+
+
+class GoblinsPhaseBegun(VastEvent, kw_only=True):
+    """A phase of the Goblins' turn begins (004 §I Goblin, Riepilogo del Turno)."""
+
+    phase: str
+    """``war``, ``populate``, ``monsters``, ``secrets`` or ``activate``."""
+
+
+class WarCardChosen(VastEvent, kw_only=True):
+    """The War card the Goblins keep (004 §1. Scegli una Carta Guerra): public; the others are discarded (seen
+    by the Goblins only)."""
+
+    card: str
+    """The War card kept."""
+    discarded: tuple[str, ...] = ()
+    """The War cards drawn and discarded (``"?"`` but for the Goblins)."""
+
+
+class RageChanged(VastEvent, kw_only=True):
+    """The Goblins' Rage changes, within 0-3 (004 §Furia e Malessere)."""
+
+    delta: int
+    """The change applied (after the bounds)."""
+    why: str
+    """``war`` (at 0 it rises to 1), ``war-card``, ``block``, ``attacked``, ``attack``, ``plunder``,
+    ``fangs``."""
+
+
+class TribesPopulated(VastEvent, kw_only=True):
+    """Goblin discs added by the War card (004 §2. Popola le Tribù); a Tribe holds 4 at most."""
+
+    added: tuple[int, int, int]
+    """Discs added to Fangs, Bones, Eye."""
+    blocked: tuple[str, ...] = ()
+    """Tribes whose discs were blocked, 1 Rage each."""
+    overpopulated: bool = False
+    """Whether some Tribe went over 4 (one Tribe scatters)."""
+
+
+class TribeScattered(VastEvent, kw_only=True):
+    """A Tribe scatters (004 §Disperdere la Tribù): back to the board, 2 Population less, its Monster
+    discarded."""
+
+    tribe: str
+    """The Tribe."""
+    loss: int
+    """Population lost."""
+    discarded: tuple[str, ...] = ()
+    """Its Monster cards discarded."""
+
+
+class PopulationLost(VastEvent, kw_only=True):
+    """A Tribe loses Goblin discs (moving through Lit tiles, the Bow, Soporific Spores, Fire Bomber)."""
+
+    tribe: str
+    """The Tribe."""
+    count: int
+    """Discs lost."""
+    why: str
+    """``movement``, ``bow``, ``spores``, ``fire-bomber``."""
+
+
+class MonsterAssigned(VastEvent, kw_only=True):
+    """A Monster card assigned to a Tribe (004 §3. Assegna i Mostri): public."""
+
+    card: str
+    """The Monster card."""
+    tribe: str
+    """The Tribe it joins."""
+    replaced: str | None = None
+    """The Monster it replaces (discarded)."""
+
+
+class MonsterDiscarded(VastEvent, kw_only=True):
+    """A Monster card drawn and not assigned is discarded (seen by the Goblins only)."""
+
+    card: str
+    """The Monster card (``"?"`` but for the Goblins)."""
+
+
+class SecretDiscarded(VastEvent, kw_only=True):
+    """A Secrets card discarded to the hand limit of 5 (004 §4. Pesca le Carte Segreti): the Goblins'
+    secret."""
+
+    card: str
+    """The card (``"?"`` but for the Goblins)."""
+
+
+class SecretPlayed(VastEvent, kw_only=True):
+    """A Secrets card played (VF §3 Secrets cards): public from now on."""
+
+    card: str
+    """The card."""
+    tribe: str | None = None
+    """The Tribe it is played on, if any."""
+
+
+class TribeRevealed(VastEvent, kw_only=True):
+    """A hidden Tribe comes onto a Dark tile of its symbol, or lurks on an empty space (004 §Rivelare)."""
+
+    tribe: str
+    """The Tribe."""
+    x: int
+    """Column of the tile (or empty space)."""
+    y: int
+    """Row of the tile (or empty space)."""
+    lurking: bool = False
+    """Waiting next to the map (still hidden)."""
+
+
+class TribeMoved(VastEvent, kw_only=True):
+    """An activated Tribe moves (004 §5. Attiva le Tribù), not through walls."""
+
+    tribe: str
+    """The Tribe."""
+    x: int
+    """Column it ends on."""
+    y: int
+    """Row it ends on."""
+    lit_left: int = 0
+    """Lit tiles it left on the way."""
+    teleported: bool = False
+    """Secret Tunnels: it went straight to an unoccupied Dark tile."""
+
+
+class TribeActivated(VastEvent, kw_only=True):
+    """A Tribe's activation (004 §5. Attiva le Tribù) and its action."""
+
+    tribe: str
+    """The Tribe."""
+    action: str
+    """``none``, ``attack``, ``plunder``, ``explore``, ``reveal``, ``hide``, ``special``."""
+
+
+class TribeHidden(VastEvent, kw_only=True):
+    """A Tribe goes back to the Goblins' board (004 §Nascondere)."""
+
+    tribe: str
+    """The Tribe."""
+
+
+class TribeAttackedKnight(VastEvent, kw_only=True):
+    """A Tribe attacks the Knight (004 §Attaccare; an Ambush, §Rivelare e risolvere, Imboscata)."""
+
+    tribe: str
+    """The Tribe."""
+    strength: int
+    """The Tribe's Strength."""
+    knight_strength: int
+    """Hers."""
+    ambush: bool = False
+    """An Ambush by a hidden Tribe."""
+
+
+class TribeAttackedCrystal(VastEvent, kw_only=True):
+    """A Tribe of Strength 3+ attacks the Crystal on its tile; a second one smashes it (004 §Attaccare)."""
+
+    tribe: str
+    """The Tribe."""
+    x: int
+    """Column of the Crystal's tile."""
+    y: int
+    """Row of the Crystal's tile."""
+    smashed: bool = False
+    """The second attack: the token goes to the Knight, both Tribes scatter."""
+
+
+class TribePlundered(VastEvent, kw_only=True):
+    """A Tribe takes a Treasure token: +1 Rage, the token back to the Cave (004 §Razziare)."""
+
+    tribe: str
+    """The Tribe."""
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+
+
+class KnightAttackedTribes(VastEvent, kw_only=True):
+    """The Knight enters a tile with revealed Tribes and attacks them all (004 §Interagire con i Goblin)."""
+
+    tribes: tuple[str, ...]
+    """The Tribes attacked (each scatters, +1 Rage each)."""
+    step: str = ""
+    """The chain step this completes, if any."""
+
+
+class BowShot(VastEvent, kw_only=True):
+    """The Knight's Bow hits a visible Tribe at any range: Strength - 1 discs, no scattering (004
+    §Equipaggiamento, Arco)."""
+
+    tribe: str
+    """The Tribe hit."""
+    loss: int
+    """Discs it loses."""
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -473,4 +676,23 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TileRemoved,
     KnightDied,
     GameWon,
+    GoblinsPhaseBegun,
+    WarCardChosen,
+    RageChanged,
+    TribesPopulated,
+    TribeScattered,
+    PopulationLost,
+    MonsterAssigned,
+    MonsterDiscarded,
+    SecretDiscarded,
+    SecretPlayed,
+    TribeRevealed,
+    TribeMoved,
+    TribeActivated,
+    TribeHidden,
+    TribeAttackedKnight,
+    TribeAttackedCrystal,
+    TribePlundered,
+    KnightAttackedTribes,
+    BowShot,
 )

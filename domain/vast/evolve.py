@@ -8,7 +8,7 @@ from dicelog.domain.core.events import CardsDrawn, DecisionRequested, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import edge, parse_pos
 from dicelog.domain.vast.rules.common import cells_by_pos, is_crystal
-from dicelog.domain.vast.state import CaveCell, CaveRole, KnightRole, VastState
+from dicelog.domain.vast.state import CaveCell, CaveRole, GoblinsRole, KnightRole, VastState
 
 MAX_HEALTH = 7
 
@@ -41,6 +41,23 @@ def _cave(state: VastState, **changes: object) -> VastState:
     return state if state.cave is None else replace(state, cave=replace(state.cave, **changes))
 
 
+def _gob(state: VastState, **changes: object) -> VastState:
+    return state if state.goblins is None else replace(state, goblins=replace(state.goblins, **changes))
+
+
+def _tribe(state: VastState, name: str, **changes: object) -> VastState:
+    gob = state.goblins
+    if gob is None:
+        return state
+    tribes = tuple(replace(t, **changes) if t.name == name else t for t in gob.tribes)
+    return replace(state, goblins=replace(gob, tribes=tribes))
+
+
+def _tribe_of(state: VastState, name: str):
+    gob = state.goblins
+    return None if gob is None else next((t for t in gob.tribes if t.name == name), None)
+
+
 def _add_unique(items: tuple[tuple[int, int], ...], pos: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     return items if pos in items else (*items, pos)
 
@@ -55,6 +72,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 roles=roles,
                 knight=(state.knight or KnightRole()) if "knight" in roles else None,
                 cave=(state.cave or CaveRole()) if "cave" in roles else None,
+                goblins=(state.goblins or GoblinsRole()) if "goblins" in roles else None,
                 sidequest_deck=tuple(sorted(sidequests)),
                 begun=True,
             )
@@ -87,6 +105,26 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, treasure_deck=_without(state.treasure_deck, cards))
         case CardsDrawn(deck="events", cards=cards):
             return replace(state, event_deck=_without(state.event_deck, cards))
+        case CardsDrawn(deck="monsters", cards=cards, reason=reason):
+            if reason.endswith("-reshuffled"):
+                state = replace(
+                    state, monster_deck=(*state.monster_deck, *state.monster_discard), monster_discard=()
+                )
+            state = replace(state, monster_deck=tuple(sorted(_without(state.monster_deck, cards))))
+            return state if state.goblins is None else _gob(state, drawn=(*state.goblins.drawn, *cards))
+        case CardsDrawn(deck="secrets", cards=cards, reason=reason):
+            if reason.endswith("-reshuffled"):
+                state = replace(
+                    state, secrets_deck=(*state.secrets_deck, *state.secrets_discard), secrets_discard=()
+                )
+            state = replace(state, secrets_deck=tuple(sorted(_without(state.secrets_deck, cards))))
+            return (
+                state
+                if state.goblins is None
+                else _gob(state, hand=tuple(sorted((*state.goblins.hand, *cards))))
+            )
+        case CardsDrawn(deck="war"):
+            return state
         case CardsDrawn(deck="omens", cards=cards):
             state = replace(state, omen_bag=_without(state.omen_bag, cards))
             if state.cave is not None:
@@ -95,8 +133,9 @@ def evolve(state: VastState, event: Event) -> VastState:
         case DecisionRequested(decision=decision, options=options) if decision in (
             "treasure-choice",
             "event-choice",
+            "war-choice",
         ):
-            return replace(state, offer=options)
+            return replace(state, offer=options, offer_to="goblins" if decision == "war-choice" else "cave")
         case ev.VastRoundStarted(round=n):
             return replace(state, round=n, phase="play")
         case ev.VastTurnStarted(role=role):
@@ -110,12 +149,14 @@ def evolve(state: VastState, event: Event) -> VastState:
                     stage=3,
                     walls_crossed=0,
                     bomb_used=False,
+                    bow_used=False,
                     flare_used=False,
                     spaces=(),
                     encounter_spaces=(),
                     tokens_taken=0,
                     ambushes=0,
                     unhurt_ambushes=0,
+                    feats=(),
                 )
             if role == "cave" and state.cave is not None:
                 state = _cave(state, placed=0, treasure_placed=False, hatred=0, past_plunder=0)
@@ -125,6 +166,10 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=own_turn):
             cell = CaveCell(x=x, y=y, tile=tile, symbol=symbol)
             state = replace(state, cells=(*state.cells, cell))
+            if state.goblins is not None:  # 004 §Rivelare: a tile placed under a lurking Tribe reveals it
+                for t in state.goblins.tribes:
+                    if t.lurking and (t.x, t.y) == (x, y):
+                        state = _tribe(state, t.name, lurking=False)
             if by == "cave" and state.cave is not None:
                 cave = state.cave
                 state = _cave(
@@ -176,15 +221,16 @@ def evolve(state: VastState, event: Event) -> VastState:
             if k is None:
                 return state
             return _knight(state, placed={**k.placed, target: k.placed.get(target, 0) + 1})
-        case ev.EncounterBegun(x=x, y=y):
+        case ev.EncounterBegun(x=x, y=y, attack=attack):
             if k is None:
                 return state
-            return _knight(
+            state = _knight(
                 state,
                 encounters=k.encounters + 1,
                 stage=0,
                 encounter_spaces=_add_unique(k.encounter_spaces, (x, y)),
             )
+            return replace(state, todo=(*state.todo, f"knight-attack:{x},{y}")) if attack else state
         case ev.CrystalSmashed(x=x, y=y):
             state = _cell(state, x, y, crystal=False)
             state = replace(state, smashed_total=state.smashed_total + 1)
@@ -327,6 +373,145 @@ def evolve(state: VastState, event: Event) -> VastState:
                 )
             if crystal_tile:
                 state = replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
+            if state.goblins is not None:  # RULINGS.md: a Tribe on a collapsing tile goes back to the board
+                for t in state.goblins.tribes:
+                    if (t.x, t.y) == (x, y) and not t.lurking:
+                        state = _tribe(state, t.name, x=None, y=None)
+            return state
+        case ev.GoblinsPhaseBegun(phase=phase):
+            gob = state.goblins
+            if gob is None:
+                return state
+            if phase == "war":
+                tribes = tuple(replace(t, activated=False, lit_left=0) for t in gob.tribes)
+                return replace(
+                    state,
+                    goblins=replace(
+                        gob,
+                        phase=phase,
+                        tribes=tribes,
+                        war=None,
+                        fire_bomber=None,
+                        blind_fury=None,
+                        tunnels=False,
+                        crystal_attack=None,
+                    ),
+                )
+            return _gob(state, phase=phase)
+        case ev.WarCardChosen(card=card):
+            return replace(_gob(state, war=card), offer=())
+        case ev.RageChanged(delta=delta):
+            gob = state.goblins
+            return state if gob is None else _gob(state, rage=max(0, min(3, gob.rage + delta)))
+        case ev.TribesPopulated(added=added):
+            for name, more in zip(("fangs", "bones", "eye"), added, strict=True):
+                t = _tribe_of(state, name)
+                if t is not None and more:
+                    state = _tribe(state, name, population=min(4, t.population + more))
+            return state
+        case ev.TribeScattered(tribe=name, loss=loss, discarded=discarded):
+            t = _tribe_of(state, name)
+            if t is None:
+                return state
+            state = _tribe(
+                state,
+                name,
+                x=None,
+                y=None,
+                lurking=False,
+                population=max(0, t.population - loss),
+                monsters=_without(t.monsters, discarded),
+            )
+            return replace(state, monster_discard=(*state.monster_discard, *discarded))
+        case ev.PopulationLost(tribe=name, count=count):
+            t = _tribe_of(state, name)
+            return state if t is None else _tribe(state, name, population=max(0, t.population - count))
+        case ev.MonsterAssigned(card=card, tribe=name, replaced=replaced):
+            t = _tribe_of(state, name)
+            gob = state.goblins
+            if t is None or gob is None:
+                return state
+            kept = _without(t.monsters, [replaced]) if replaced else t.monsters
+            state = _tribe(state, name, monsters=(*kept, card))
+            state = _gob(state, drawn=_without(gob.drawn, [card]))
+            return replace(state, monster_discard=(*state.monster_discard, *([replaced] if replaced else [])))
+        case ev.MonsterDiscarded(card=card):
+            gob = state.goblins
+            state = state if gob is None else _gob(state, drawn=_without(gob.drawn, [card]))
+            return replace(state, monster_discard=(*state.monster_discard, card))
+        case ev.SecretDiscarded(card=card):
+            gob = state.goblins
+            state = state if gob is None else _gob(state, hand=_without(gob.hand, [card]))
+            return replace(state, secrets_discard=(*state.secrets_discard, card))
+        case ev.SecretPlayed(card=card, tribe=name):
+            gob = state.goblins
+            if gob is None:
+                return state
+            state = _gob(state, hand=_without(gob.hand, [card]))
+            if card == "trap":
+                state = _gob(state, face_up=(*gob.face_up, card))
+            else:
+                state = replace(state, secrets_discard=(*state.secrets_discard, card))
+            if card == "fire-bomber":
+                state = _gob(state, fire_bomber=name)
+            if card == "blind-fury":
+                state = _gob(state, blind_fury=name)
+            if card == "secret-tunnels":
+                state = _gob(state, tunnels=True)
+            return state
+        case ev.TribeRevealed(tribe=name, x=x, y=y, lurking=lurking):
+            return _tribe(state, name, x=x, y=y, lurking=lurking)
+        case ev.TribeMoved(tribe=name, x=x, y=y, lit_left=lit_left):
+            t = _tribe_of(state, name)
+            return (
+                state
+                if t is None
+                else _tribe(state, name, x=x, y=y, lurking=False, lit_left=t.lit_left + lit_left)
+            )
+        case ev.TribeActivated(tribe=name):
+            return _tribe(state, name, activated=True)
+        case ev.TribeHidden(tribe=name):
+            return _tribe(state, name, x=None, y=None, lurking=False)
+        case ev.TribeAttackedCrystal(tribe=name, x=x, y=y, smashed=smashed):
+            if not smashed:
+                return _gob(state, crystal_attack=(name, x, y))
+            state = _cell(_gob(state, crystal_attack=None), x, y, crystal=False)
+            state = replace(state, smashed_total=state.smashed_total + 1)
+            return state if k is None else _knight(state, smashed=k.smashed + 1)  # 004: the token goes to her
+        case ev.TribePlundered(x=x, y=y):
+            cell = cells_by_pos(state).get((x, y))
+            if cell is not None:
+                state = _cell(state, x, y, treasure=max(0, cell.treasure - 1))
+            return state if state.cave is None else _cave(state, supply=state.cave.supply + 1)
+        case ev.KnightAttackedTribes(tribes=names, step=step):
+            state = _pop(state, step)
+            gob = state.goblins
+            if gob is not None and "trap" in gob.face_up:  # VF §3 Trap: spent on the first attack
+                state = replace(
+                    _gob(state, face_up=_without(gob.face_up, ["trap"])),
+                    secrets_discard=(
+                        *state.secrets_discard,
+                        "trap",
+                    ),
+                )
+            if k is None or gob is None:
+                return state
+            attacked = [t for t in gob.tribes if t.name in names]
+            feats = set(k.feats)
+            if any(t.monsters for t in attacked):
+                feats.add("daring")
+            if any(t.population >= 3 for t in attacked):
+                feats.add("stalwart")
+            if k.stage == 0:
+                feats.add("fearless")
+            return _knight(state, feats=tuple(sorted(feats)))
+        case ev.BowShot(tribe=name, loss=loss):
+            t = _tribe_of(state, name)
+            if t is not None:
+                state = _tribe(state, name, population=max(0, t.population - loss))
+            if k is not None:
+                feats = tuple(sorted({*k.feats, "eagle-eyed"})) if loss > 0 else k.feats
+                state = _knight(state, feats=feats, bow_used=True)
             return state
         case ev.KnightDied():
             return _knight(state, health=0)
@@ -342,4 +527,6 @@ def parse_step(step: str) -> tuple[str, tuple[int, int] | None, str]:
     if kind in ("reveal", "resolve"):
         where, _, mode = rest.partition(":")
         return kind, parse_pos(where), mode
+    if kind == "knight-attack":
+        return kind, parse_pos(rest), ""
     return kind, None, rest

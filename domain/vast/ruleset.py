@@ -26,7 +26,7 @@ from dicelog.domain.vast import content, views, visibility
 from dicelog.domain.vast.cave import DRAGON_DIE
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
 from dicelog.domain.vast.evolve import evolve as _evolve
-from dicelog.domain.vast.rules import cave_turn, flow, knight, setup
+from dicelog.domain.vast.rules import cave_turn, flow, goblins, knight, setup
 from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
@@ -40,7 +40,9 @@ _KNIGHT = {
     cmd.CompleteSidequest: knight.complete_sidequest,
     cmd.UseBomb: knight.use_bomb,
     cmd.UseFlare: knight.use_flare,
+    cmd.UseBow: knight.use_bow,
 }
+_GOBLINS = {cmd.ActivateTribe: goblins.activate, cmd.PlaySecret: goblins.play_secret}
 _CAVE = {
     cmd.PlaceTile: cave_turn.place_tile,
     cmd.RemoveTile: cave_turn.remove,
@@ -64,8 +66,8 @@ class Vast:
     setup_type = setup.VastSetup
     rules_revision = 1
     die_faces = {name: face for face, (name, _) in DRAGON_DIE.items()}
-    """The Dragon die's faces by pattern name (VF §4): ``center`` 1, ``diamond`` 2, ``cross`` 3,
-    ``corners`` 4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""
+    """The Dragon die's faces by pattern name (VF §4): ``center`` 1, ``diamond`` 2, ``cross`` 3, ``corners``
+    4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""
 
     def initial_state(self, created: GameCreated) -> VastState:
         return setup.initial_state(created)
@@ -88,7 +90,11 @@ class Vast:
         if role != state.turn:
             raise not_your_turn(role)
         if isinstance(command, cmd.VastEndTurn):
+            if role == "goblins":
+                return goblins_end(state)
             return knight.end(state) if role == "knight" else cave_turn.end(state)
+        if type(command) in _GOBLINS:
+            return flow.then_advance(state, _GOBLINS[type(command)](state, command))
         handler: Any = _KNIGHT.get(type(command)) or _CAVE.get(type(command))
         return handler(state, command)
 
@@ -124,7 +130,8 @@ class Vast:
             return [Begin()]
         if state.phase != "play" or state.winner is not None or state.turn is None:
             return []
-        pool = knight.candidates(state) if state.turn == "knight" else cave_turn.candidates(state)
+        pools = {"knight": knight.candidates, "goblins": goblins.candidates, "cave": cave_turn.candidates}
+        pool = list(pools[state.turn](state))
         legal: list[Command] = []
         for candidate in pool:
             try:
@@ -155,6 +162,17 @@ class Vast:
     def warm_up(self) -> None:
         content.tiles()
         content.cards()
+
+
+def goblins_end(state: VastState) -> list[Event]:
+    """004 §I Goblin, Riepilogo del Turno: the turn ends after the activation phase (the War deck is shuffled
+    whole again: it is always drawn from in full)."""
+    gob = state.goblins
+    if gob is None or gob.phase != "activate":
+        raise refuse(
+            "goblins.not-activating", "Riepilogo del Turno", "the turn ends after the activation phase"
+        )
+    return flow.then_advance(state, flow.end_turn(state, "goblins"))
 
 
 RULESET = Vast()

@@ -76,6 +76,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Walls crossed with the Ancient Map this turn."""
     bomb_used: bool = False
     """Whether the Bomb's cube was used this turn."""
+    bow_used: bool = False
+    """Whether the Bow's cube was used this turn."""
     bombs: int = 3
     """Bomb tokens left (004 §Preparazione)."""
     smashed: int = 0
@@ -101,6 +103,10 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Ambushes resolved this turn (Stalwart without Goblins)."""
     unhurt_ambushes: int = 0
     """Ambushes resolved this turn without losing Health (Fearless without Goblins)."""
+    feats: tuple[str, ...] = ()
+    """Sidequest feats of this turn against the Goblins: ``daring`` (a Tribe with a Monster attacked),
+    ``stalwart`` (a Tribe of Population 3+ attacked), ``fearless`` (a Tribe on the Dark tile she revealed
+    attacked in that Encounter), ``eagle-eyed`` (a Bow shot that did damage)."""
 
 
 class CaveRole(Struct, frozen=True, kw_only=True):
@@ -124,6 +130,58 @@ class CaveRole(Struct, frozen=True, kw_only=True):
     """Rockslide tokens in the supply."""
 
 
+TRIBES: tuple[str, ...] = ("fangs", "bones", "eye")
+"""The three Goblin Tribes, in the order the Goblins' board lists them (004 §I Goblin, Tribù)."""
+
+
+class Tribe(Struct, frozen=True, kw_only=True):
+    """A Goblin Tribe (004 §Statistiche della Tribù, §Rivelare, §Nascondere)."""
+
+    name: str
+    """``fangs``, ``bones`` or ``eye`` (its symbol)."""
+    population: int = 0
+    """Goblin discs (0-4)."""
+    x: int | None = None
+    """Its column on the map (or, lurking, on the empty space it waits on); ``null`` while on the board."""
+    y: int | None = None
+    """Its row, as ``x``."""
+    lurking: bool = False
+    """Waiting on an empty space next to the map: still hidden (004 §Rivelare)."""
+    monsters: tuple[str, ...] = ()
+    """Monster cards assigned, oldest first (public)."""
+    activated: bool = False
+    """Activated this turn (004 §5. Attiva le Tribù: once each)."""
+    lit_left: int = 0
+    """Lit tiles it left this turn (a disc is lost for every 2)."""
+
+
+class GoblinsRole(Struct, frozen=True, kw_only=True):
+    """The Goblins' board (004 §I Goblin; VF §3)."""
+
+    tribes: tuple[Tribe, ...] = (Tribe(name="fangs"), Tribe(name="bones"), Tribe(name="eye"))
+    """The three Tribes: Fangs, Bones, Eye."""
+    rage: int = 1
+    """Rage, 0-3 (004 §Furia e Malessere); at 0 every Tribe has -1 Strength (Malaise)."""
+    phase: str = ""
+    """Where the Goblins' turn is: ``war``, ``populate``, ``monsters``, ``secrets``, ``activate``."""
+    war: str | None = None
+    """The War card chosen this turn (public)."""
+    hand: tuple[str, ...] = ()
+    """Secrets cards in hand, sorted: the Goblins' secret."""
+    face_up: tuple[str, ...] = ()
+    """Secrets cards face up before them (Trap)."""
+    drawn: tuple[str, ...] = ()
+    """Monster cards drawn and not yet assigned or discarded (the Goblins' secret until assigned)."""
+    fire_bomber: str | None = None
+    """The Tribe with Fire Bomber's +2 Strength this turn."""
+    blind_fury: str | None = None
+    """The Tribe that loses no Population moving through Lit tiles this turn."""
+    tunnels: bool = False
+    """Secret Tunnels this turn."""
+    crystal_attack: tuple[str, int, int] | None = None
+    """A Tribe that attacked a Crystal this turn, and where (two Tribes smash it: 004 §Attaccare)."""
+
+
 class VastState(Struct, frozen=True, kw_only=True):
     """The whole table."""
 
@@ -145,6 +203,18 @@ class VastState(Struct, frozen=True, kw_only=True):
     """The Knight's board; ``null`` when not in play."""
     cave: CaveRole | None = None
     """The Cave's board; ``null`` when not in play."""
+    goblins: GoblinsRole | None = None
+    """The Goblins' board; ``null`` when not in play."""
+    war_deck: tuple[str, ...] = ()
+    """War cards (all 10: the deck is shuffled whole every Goblins turn; secret)."""
+    monster_deck: tuple[str, ...] = ()
+    """Face-down Monster cards (secret)."""
+    monster_discard: tuple[str, ...] = ()
+    """Monster cards discarded (shuffled back when the deck runs out)."""
+    secrets_deck: tuple[str, ...] = ()
+    """Face-down Secrets cards (secret)."""
+    secrets_discard: tuple[str, ...] = ()
+    """Secrets cards played or discarded (shuffled back when the deck runs out)."""
     stack: tuple[str, ...] = ()
     """Face-down non-Crystal tiles left in the stack (sorted; secret)."""
     crystals: tuple[str, ...] = ()
@@ -165,6 +235,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Face-down Sidequests (masked)."""
     omen_bag: tuple[str, ...] = ()
     """Omen tokens in the bag."""
+    offer_to: str = "cave"
+    """The role that sees ``offer`` (the Cave's Treasure and Event choices, the Goblins' War cards)."""
     offer: tuple[str, ...] = ()
     """Cards drawn and not yet given (the Treasure or Event cards the Cave chooses among; secret)."""
     todo: tuple[str, ...] = ()

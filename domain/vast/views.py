@@ -1,6 +1,6 @@
 """Read models of a Vast game (VAST-DESIGN.md §3.4): the board as a grid of cells, the turn order with each
-role's public tracks, and the game-log line of each event. Built from a state already masked for its
-reader (``dicelog.domain.vast.visibility.view_state``), so they show only what the reader may see."""
+role's public tracks, and the game-log line of each event. Built from a state already masked for its reader
+(``dicelog.domain.vast.visibility.view_state``), so they show only what the reader may see."""
 
 from __future__ import annotations
 
@@ -49,6 +49,28 @@ class BoardCell(Struct, frozen=True, kw_only=True):
     """Pieces on it (``knight``)."""
 
 
+class TribeView(Struct, frozen=True, kw_only=True):
+    """A Goblin Tribe as everyone sees it (004 §Statistiche della Tribù)."""
+
+    name: str
+    """``fangs``, ``bones`` or ``eye``."""
+    population: int
+    """Goblin discs."""
+    strength: int
+    """Its Strength now."""
+    where: str
+    """``board`` (hidden on the Goblins' board), ``lurking`` (hidden, on an empty space next to the map) or
+    ``map`` (revealed)."""
+    x: int | None
+    """Its column on the map (or where it lurks); ``null`` on the board."""
+    y: int | None
+    """Its row, as ``x``."""
+    monsters: tuple[str, ...]
+    """Its Monster cards."""
+    activated: bool
+    """Activated this turn."""
+
+
 class VastBoard(Struct, frozen=True, kw_only=True):
     """``GET /games/{id}/board`` for a Vast game: the cave as a grid of cells, ``(0, 0)`` the Entrance."""
 
@@ -68,6 +90,8 @@ class VastBoard(Struct, frozen=True, kw_only=True):
     """Crystal tiles removed (5: the Cave wins)."""
     treasure_supply: int
     """Treasure tokens on the Cave's board."""
+    tribes: tuple[TribeView, ...] = ()
+    """The Goblin Tribes (empty without the Goblins)."""
     dragon_die: dict[str, tuple[tuple[int, int], ...]]
     """The Dragon die's six patterns by face (``1`` center ... ``6`` around): offsets from the roller's
     tile."""
@@ -127,6 +151,21 @@ class CaveTrack(Struct, frozen=True, kw_only=True):
     """Tiles placed (or, during the Collapse, removed) this turn."""
 
 
+class GoblinsTrack(Struct, frozen=True, kw_only=True):
+    """The Goblins' public board (004 §I Goblin)."""
+
+    rage: int
+    """Rage, 0-3 (0: Malaise)."""
+    phase: str
+    """The phase of their turn."""
+    war: str | None
+    """The War card of this turn."""
+    hand: int
+    """Secrets cards in hand."""
+    face_up: tuple[str, ...]
+    """Secrets cards face up (Trap)."""
+
+
 class VastInitiative(Struct, frozen=True, kw_only=True):
     """``GET /games/{id}/initiative`` for a Vast game: the turn order (VF §7) and each role's public
     tracks."""
@@ -143,6 +182,8 @@ class VastInitiative(Struct, frozen=True, kw_only=True):
     """The Knight's public board; ``null`` when not in play."""
     cave: CaveTrack | None
     """The Cave's public board; ``null`` when not in play."""
+    goblins: GoblinsTrack | None = None
+    """The Goblins' public board; ``null`` when not in play."""
     winner: str | None
     """The winning role once the game ended."""
 
@@ -156,6 +197,9 @@ def board_view(state: VastState) -> VastBoard:
         side = "entrance" if c.tile == "entrance" else ("lit" if c.lit else "dark")
         walls = tuple(s for s in SIDES if g.wall_between((c.x, c.y), s)) if c.lit else ()
         pieces = ("knight",) if k is not None and (k.x, k.y) == (c.x, c.y) else ()
+        if state.goblins is not None:
+            here = (c.x, c.y)
+            pieces += tuple(t.name for t in state.goblins.tribes if not t.lurking and (t.x, t.y) == here)
         cells.append(
             BoardCell(
                 x=c.x,
@@ -180,7 +224,29 @@ def board_view(state: VastState) -> VastBoard:
         collapse=state.collapse,
         crystal_tiles_collapsed=state.crystal_tiles_collapsed,
         treasure_supply=cave.supply if cave else 0,
+        tribes=_tribes(state),
         dragon_die={str(face): offsets for face, (_, offsets) in DRAGON_DIE.items()},
+    )
+
+
+def _tribes(state: VastState) -> tuple[TribeView, ...]:
+    from dicelog.domain.vast.rules.goblins import tribe_strength
+
+    gob = state.goblins
+    if gob is None:
+        return ()
+    return tuple(
+        TribeView(
+            name=t.name,
+            population=t.population,
+            strength=tribe_strength(state, t),
+            where="lurking" if t.lurking else ("board" if t.x is None else "map"),
+            x=t.x,
+            y=t.y,
+            monsters=t.monsters,
+            activated=t.activated,
+        )
+        for t in gob.tribes
     )
 
 
@@ -219,8 +285,20 @@ def initiative_view(state: VastState) -> VastInitiative:
         phase=state.phase,
         knight=knight,
         cave=cave,
+        goblins=None
+        if state.goblins is None
+        else GoblinsTrack(
+            rage=state.goblins.rage,
+            phase=state.goblins.phase,
+            war=state.goblins.war,
+            hand=len(state.goblins.hand),
+            face_up=state.goblins.face_up,
+        ),
         winner=state.winner,
     )
+
+
+GOBLIN_PHASES = ("war", "populate", "monsters", "secrets", "activate")
 
 
 def _name(card: str) -> str:
@@ -239,7 +317,8 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.VastRoundStarted(round=n):
             return f"Round {n}"
         case ev.VastTurnStarted(role=role):
-            return f"The {role.capitalize()}'s turn"
+            owner = f"{role.capitalize()}'" if role == "goblins" else f"{role.capitalize()}'s"
+            return f"The {owner} turn"
         case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by):
             who = "The setup" if by == "setup" else "The Cave"
             what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
@@ -323,6 +402,42 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.TileRemoved(x=x, y=y, tile=tile, crystal_tile=crystal):
             extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
             return f"The tile at {x},{y} collapses ({_tile(tile)}){extra}"
+        case ev.GoblinsPhaseBegun(phase=phase) if phase in GOBLIN_PHASES:
+            return f"The Goblins: {phase}"
+        case ev.WarCardChosen(card=card):
+            return f"The Goblins take the War card {card}"
+        case ev.RageChanged(delta=delta, why=why) if delta:
+            g = state.goblins
+            return f"Rage {'+' if delta > 0 else ''}{delta} ({why}): {g.rage if g else '?'}"
+        case ev.TribesPopulated(added=added, blocked=blocked):
+            text = ", ".join(f"{n} +{a}" for n, a in zip(("Fangs", "Bones", "Eye"), added, strict=True) if a)
+            held = f" (blocked: {', '.join(blocked)})" if blocked else ""
+            return f"The Tribes grow: {text or 'none'}{held}"
+        case ev.TribeScattered(tribe=name, loss=loss):
+            return f"The {name.capitalize()} Tribe scatters and loses {loss}"
+        case ev.PopulationLost(tribe=name, count=count, why=why):
+            return f"The {name.capitalize()} Tribe loses {count} ({why})"
+        case ev.MonsterAssigned(card=card, tribe=name):
+            return f"The {name.capitalize()} Tribe gets the Monster {card}"
+        case ev.SecretPlayed(card=card, tribe=name):
+            on = f" on the {name.capitalize()} Tribe" if name else ""
+            return f"The Goblins play the Secret {card}{on}"
+        case ev.TribeRevealed(tribe=name, x=x, y=y, lurking=lurking):
+            return f"The {name.capitalize()} Tribe {'lurks next to' if lurking else 'comes out at'} {x},{y}"
+        case ev.TribeMoved(tribe=name, x=x, y=y):
+            return f"The {name.capitalize()} Tribe moves to {x},{y}"
+        case ev.TribeHidden(tribe=name):
+            return f"The {name.capitalize()} Tribe hides"
+        case ev.TribeAttackedKnight(tribe=name, ambush=ambush):
+            return f"{'Ambush! ' if ambush else ''}The {name.capitalize()} Tribe attacks the Knight"
+        case ev.TribeAttackedCrystal(tribe=name, smashed=smashed):
+            return f"The {name.capitalize()} Tribe {'smashes' if smashed else 'attacks'} the Crystal"
+        case ev.TribePlundered(tribe=name):
+            return f"The {name.capitalize()} Tribe plunders a Treasure token"
+        case ev.KnightAttackedTribes(tribes=names) if names:
+            return f"The Knight attacks the {', '.join(n.capitalize() for n in names)} Tribe(s)"
+        case ev.BowShot(tribe=name, loss=loss):
+            return f"The Knight's Bow hits the {name.capitalize()} Tribe: -{loss}"
         case ev.KnightDied():
             return "The Knight dies"
         case ev.GameWon(winner=winner, reason=reason):

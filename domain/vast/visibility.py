@@ -11,6 +11,7 @@
 | the Treasure card the Knight receives, keeps or declines | the Knight and the Cave |
 | the Knight's face-down Treasures | the Knight and the Cave (which chose them) |
 | the Knight's Sidequests (hand and draws) | the Knight |
+| the Goblins' Secrets (hand, draws, discards), War cards not kept, Monsters not assigned | the Goblins |
 
 Everything else is public: revealed and collapsed tiles, Event cards played, Omens (RULINGS.md),
 the dice. After the game ends, everything is public (the core's ``Lens(reveal=True)``).
@@ -27,10 +28,20 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.state import HIDDEN, VastState
 
-DECK_AUDIENCE = {"tiles": ("cave",), "treasure": ("cave",), "events": ("cave",), "sidequests": ("knight",)}
+DECK_AUDIENCE = {
+    "tiles": ("cave",),
+    "treasure": ("cave",),
+    "events": ("cave",),
+    "sidequests": ("knight",),
+    "war": ("goblins",),
+    "monsters": ("goblins",),
+    "secrets": ("goblins",),
+}
 """Who sees the cards drawn from each secret deck (the Omen bag is public)."""
-CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice")
+CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice", "explore")
 """Decisions whose options are the Cave's cards."""
+GOBLIN_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
+"""Decisions whose options are the Goblins' cards (or would tell their hand)."""
 
 
 def _sees(viewer: Viewer, *roles: str) -> bool:
@@ -39,6 +50,15 @@ def _sees(viewer: Viewer, *roles: str) -> bool:
 
 def _masked(items: tuple[str, ...]) -> tuple[str, ...]:
     return (HIDDEN,) * len(items)
+
+
+def _decision_owner(decision: str) -> str | None:
+    kind = decision.partition(":")[0]
+    if kind in CAVE_DECISIONS:
+        return "cave"
+    if kind in GOBLIN_DECISIONS:
+        return "goblins"
+    return None
 
 
 def view_event(event: Event, viewer: Viewer) -> Event | None:
@@ -51,13 +71,19 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
         case CardsDrawn(deck=deck, cards=cards) if deck in DECK_AUDIENCE:
             return event if _sees(viewer, *DECK_AUDIENCE[deck]) else replace(event, cards=_masked(cards))
         case DecisionRequested(decision=decision, options=options):
-            if decision.partition(":")[0] in CAVE_DECISIONS and not _sees(viewer, "cave"):
+            owner = _decision_owner(decision)
+            if owner is not None and not _sees(viewer, owner):
                 return replace(event, options=_masked(options), default=HIDDEN if event.default else None)
             return event
         case DecisionMade(decision=decision):
-            if decision.partition(":")[0] in CAVE_DECISIONS and not _sees(viewer, "cave"):
+            owner = _decision_owner(decision)
+            if owner is not None and not _sees(viewer, owner):
                 return replace(event, option=HIDDEN)
             return event
+        case ev.WarCardChosen(discarded=discarded):
+            return event if _sees(viewer, "goblins") else replace(event, discarded=_masked(discarded))
+        case ev.MonsterDiscarded() | ev.SecretDiscarded():
+            return event if _sees(viewer, "goblins") else replace(event, card=HIDDEN)
         case ev.DarkTilePlaced():
             return event if _sees(viewer, "cave") else replace(event, tile=HIDDEN)
         case ev.TreasureOffered(bottom=bottom):
@@ -88,6 +114,10 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
     cave = state.cave
     if cave is not None and not cave_sees:
         cave = replace(cave, hand=_masked(cave.hand))
+    goblins_see = _sees(viewer, "goblins")
+    gob = state.goblins
+    if gob is not None and not goblins_see:
+        gob = replace(gob, hand=_masked(gob.hand), drawn=_masked(gob.drawn))
     return replace(
         state,
         cells=cells,
@@ -101,7 +131,13 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
         sidequest_deck=_masked(state.sidequest_deck),
         treasure_bottom=state.treasure_bottom if cave_sees else _masked(state.treasure_bottom),
         event_bottom=state.event_bottom if cave_sees else _masked(state.event_bottom),
-        offer=state.offer if cave_sees else _masked(state.offer),
+        offer=state.offer if _sees(viewer, state.offer_to) else _masked(state.offer),
+        goblins=gob,
+        war_deck=_masked(state.war_deck),
+        monster_deck=_masked(state.monster_deck),
+        secrets_deck=_masked(state.secrets_deck),
+        monster_discard=state.monster_discard if goblins_see else _masked(state.monster_discard),
+        secrets_discard=state.secrets_discard if goblins_see else _masked(state.secrets_discard),
     )
 
 

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 from litestar.testing import TestClient
 
 from dicelog.domain.vast.commands import VastCommandUnion
@@ -17,16 +18,19 @@ from dicelog.domain.vast.state import HIDDEN
 from dicelog.service.vast_bot import choose, decode_state
 
 SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
-SEAT_OF = {"knight": "sir", "cave": "deep"}
+SEATS3 = [*SEATS, {"name": "horde", "controls": ["goblins"]}]
+SEAT_OF = {"knight": "sir", "cave": "deep", "goblins": "horde"}
 TILE_IDS = set(tiles())
 
 
 class VastTable:
-    def __init__(self, client: TestClient[Any], **body: Any) -> None:
+    def __init__(
+        self, client: TestClient[Any], roles: tuple[str, ...] = ("knight", "cave"), **body: Any
+    ) -> None:
         self.client = client
-        r = client.post(
-            "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": SEATS, **body}
-        )
+        seats = SEATS3 if "goblins" in roles else SEATS
+        body = {"ruleset": "vast", "setup": {"roles": list(roles)}, "seats": seats, **body}
+        r = client.post("/games", json=body)
         assert r.status_code == 201, r.text
         created = r.json()
         self.id = created["game"]["id"]
@@ -55,19 +59,41 @@ class VastTable:
         """Tile and card ids ``reader`` may not know now, from the auditor's state (VAST-DESIGN.md §3.10)."""
         s = self.full_state()
         out = set(s["stack"]) | set(s["crystals"])
+        if s.get("goblins") and reader != "horde":
+            # Secrets and Monsters cycle (their discards are shuffled back): a card played or assigned face
+            # up before is public history, even when the Goblins hold it again.
+            shown = self.shown_goblin_cards()
+            out |= (set(s["goblins"]["hand"]) | set(s["goblins"]["drawn"])) - shown
+            if s["offer_to"] == "goblins":
+                out |= set(s["offer"])
         if reader != "deep":
             out |= {c["tile"] for c in s["cells"] if not c["lit"]} | set(s["cave"]["hand"])
             out |= set(s["treasure_bottom"]) | set(s["event_bottom"])
-            if len(s["offer"]) > 1 or reader != "sir":
+            if s["offer_to"] == "cave" and (len(s["offer"]) > 1 or reader != "sir"):
                 out |= set(s["offer"])
         if reader not in ("sir", "deep"):
             out |= set(s["knight"]["treasures"])
         return out - {HIDDEN}
 
+    def shown_goblin_cards(self) -> set[str]:
+        events: list[dict[str, Any]] = []
+        after: int | None = 0
+        while after is not None:
+            page = self.get(f"/events?limit=1000&after={after}", "auditor").json()
+            events += page["events"]
+            after = page["next_after"]
+        kinds = ("vast.SecretPlayed", "vast.MonsterAssigned")
+        return {e["payload"]["card"] for e in events if e["payload"]["type"] in kinds}
+
     def scan(self) -> None:
         if self.get("", None).json().get("result"):
             return  # after the end everything is public (test_after_the_end... in test_who_sees_what)
-        for reader in ("sir", "deep", "spectator", None):
+        readers = (
+            ("sir", "deep", "horde", "spectator", None)
+            if "horde" in self.tokens
+            else ("sir", "deep", "spectator", None)
+        )
+        for reader in readers:
             hidden = self.secrets(reader)
             for tail in (
                 "",
@@ -95,8 +121,9 @@ class VastTable:
                     self.leaks.append(f"/legal-commands as {reader}")
 
 
-def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client):
-    table = VastTable(client)
+@pytest.mark.parametrize("roles", [("knight", "cave"), ("knight", "goblins", "cave")])
+def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client, roles):
+    table = VastTable(client, roles)
     rng = random.Random(14)
     for step in range(1_500):
         summary = table.get("", None).json()
@@ -113,7 +140,7 @@ def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_role
         if step % 10 == 0:
             table.scan()
     summary = table.get("", None).json()
-    assert summary["result"] in ("won:knight", "won:cave")
+    assert summary["result"] in ("won:knight", "won:goblins", "won:cave")
     assert table.scanned > 100 and table.checked > 10_000
     assert table.leaks == []
     assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
@@ -123,10 +150,11 @@ def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_role
     )
 
 
-def test_a_whole_game_at_a_real_table_with_manual_dice_and_every_decision_asked(client):
+@pytest.mark.parametrize("roles", [("knight", "cave"), ("knight", "goblins", "cave")])
+def test_a_whole_game_at_a_real_table_with_manual_dice_and_every_decision_asked(client, roles):
     """Manual dice and ``decision_policy: ask``: the Cave's seat names the tiles it draws, the Knight's the
     Sidequests, either seat rolls the Dragon die; every decision goes to the seat of its role."""
-    table = VastTable(client, dice_mode="manual", decision_policy="ask")
+    table = VastTable(client, roles, dice_mode="manual", decision_policy="ask")
     rng = random.Random(7)
     seen_decisions: set[str] = set()
     for _ in range(4_000):
@@ -153,7 +181,7 @@ def test_a_whole_game_at_a_real_table_with_manual_dice_and_every_decision_asked(
             count = min(node.get("count", 1), len(cards))
             r = table.send(who, {"type": "Draw", "cards": rng.sample(list(cards), count)})
         assert r.status_code == 201, (node, r.text)
-    assert table.get("", None).json()["result"] in ("won:knight", "won:cave")
+    assert table.get("", None).json()["result"] in ("won:knight", "won:goblins", "won:cave")
     assert {"orient", "fill", "event-choice"} <= seen_decisions
     assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
 

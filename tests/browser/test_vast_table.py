@@ -58,7 +58,8 @@ def test_the_cave_is_drawn_as_a_grid_and_the_knight_never_sees_a_dark_tile(live:
     titles = " ".join(cave_page.locator(".vast-cell.dark").evaluate_all("els => els.map(e => e.title)"))
     assert all(t in titles for t in dark), "the Cave examines every Dark tile (004 §Tessere Caverna)"
     screenshot(cave_page, "vast-table-cave")
-    cave_page.locator(".vast-cave").screenshot(path=str(screenshot(cave_page, "vast-table-cave").with_name("vast-cave-grid.png")))
+    grid = screenshot(cave_page, "vast-table-cave").with_name("vast-cave-grid.png")
+    cave_page.locator(".vast-cave").screenshot(path=str(grid))
 
 
 def test_the_knight_plays_from_her_page(live: str, context: Any) -> None:

@@ -20,17 +20,26 @@ from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
 from dicelog.service.vast_bot import choose
 
 AT = datetime(2026, 11, 24, tzinfo=UTC)
-SEATS = (Seat(name="k", controls=("knight",)), Seat(name="c", controls=("cave",)))
-SEAT_OF = {"knight": "k", "cave": "c"}
+SETUPS = {
+    "knight-vs-cave": (Seat(name="k", controls=("knight",)), Seat(name="c", controls=("cave",))),
+    "knight-goblins-cave": (
+        Seat(name="k", controls=("knight",)),
+        Seat(name="g", controls=("goblins",)),
+        Seat(name="c", controls=("cave",)),
+    ),
+}
+SEAT_OF = {"knight": "k", "goblins": "g", "cave": "c"}
 _encode = msgspec.json.Encoder().encode
 
 
-def play_game(seed_n: int, randomness: float, max_commands: int = 2_000):
+def play_game(seed_n: int, randomness: float, setup: str = "knight-vs-cave", max_commands: int = 2_000):
     seed = seed_n.to_bytes(32, "big")
+    seats = SETUPS[setup]
+    roles = [s.controls[0] for s in seats]
     created = GameCreated(
         ruleset="vast",
-        setup=msgspec.Raw(b'{"roles":["knight","cave"]}'),
-        seats=SEATS,
+        setup=msgspec.Raw(msgspec.json.encode({"roles": roles})),
+        seats=seats,
         dice_mode="server",
         decision_policy="default",
         dice_commitment=commitment(seed),
@@ -45,7 +54,7 @@ def play_game(seed_n: int, randomness: float, max_commands: int = 2_000):
         legal = game.ruleset.legal_commands(game.state)
         assert legal, f"stuck at v{game.version}: {game.pending}"
         seat = SEAT_OF[game.state.turn]
-        view = Lens(game.ruleset, seat_viewer(SEATS, seat)).state(game.state)
+        view = Lens(game.ruleset, seat_viewer(seats, seat)).state(game.state)
         command = rng.choice(legal) if rng.random() < randomness else choose(view, legal, rng)
         new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=seed)
         for r in new:
@@ -56,15 +65,19 @@ def play_game(seed_n: int, randomness: float, max_commands: int = 2_000):
 
 
 def secrets(state, reader: str) -> set[str]:
-    """What ``reader`` (``knight``, ``cave`` or ``spectator``) may not know in ``state`` (VAST-DESIGN.md
-    §3.10)."""
+    """What ``reader`` (``knight``, ``goblins``, ``cave`` or ``spectator``) may not know in ``state``
+    (VAST-DESIGN.md §3.10)."""
     out: set[str] = set(state.stack) | set(state.crystals)
+    if state.goblins is not None and reader != "goblins":
+        out |= set(state.goblins.hand) | set(state.goblins.drawn)
+        if state.offer_to == "goblins":
+            out |= set(state.offer)
     if reader != "cave":
         out |= {c.tile for c in state.cells if not c.lit} | set(state.cave.hand)
-        if len(state.offer) > 1 or reader == "spectator":  # the cards the Cave chooses among
+        if state.offer_to == "cave" and (len(state.offer) > 1 or reader != "knight"):  # the Cave's choices
             out |= set(state.offer)
         out |= set(state.treasure_bottom) | set(state.event_bottom)
-    if reader == "spectator":
+    if reader not in ("knight", "cave"):
         out |= set(state.knight.treasures)
     if reader != "knight":
         out |= set(state.knight.sidequests)
@@ -75,20 +88,34 @@ def shows(document: bytes, hidden: set[str]) -> set[str]:
     return {s for s in hidden if b'"' + s.encode() + b'"' in document}
 
 
-@pytest.mark.parametrize("seed_n,randomness", [(1, 0.0), (2, 0.0), (3, 0.3), (4, 1.0), (5, 0.1), (6, 0.5)])
-def test_vast_games_end_replay_verify_and_leak_nothing(seed_n, randomness):
-    game, records, live = play_game(seed_n, randomness)
-    assert game.result in ("won:knight", "won:cave"), game.result
+@pytest.mark.parametrize(
+    "setup,seed_n,randomness",
+    [
+        ("knight-vs-cave", 1, 0.0),
+        ("knight-vs-cave", 2, 0.0),
+        ("knight-vs-cave", 3, 0.3),
+        ("knight-vs-cave", 4, 1.0),
+        ("knight-vs-cave", 5, 0.1),
+        ("knight-vs-cave", 6, 0.5),
+        ("knight-goblins-cave", 1, 0.0),
+        ("knight-goblins-cave", 2, 0.2),
+        ("knight-goblins-cave", 3, 0.5),
+        ("knight-goblins-cave", 4, 1.0),
+        ("knight-goblins-cave", 5, 1.0),
+        ("knight-goblins-cave", 6, 0.0),
+    ],
+)
+def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness):
+    game, records, live = play_game(seed_n, randomness, setup)
+    seats = SETUPS[setup]
+    assert game.result in ("won:knight", "won:goblins", "won:cave"), game.result
     assert verify(records).ok
     for n in range(1, len(records) + 1, 97):
         assert fold(None, records[:n]) == live[n]
     assert fold(None, records) == game
     ruleset = game.ruleset
-    lenses = {
-        "knight": Lens(ruleset, seat_viewer(SEATS, "k")),
-        "cave": Lens(ruleset, seat_viewer(SEATS, "c")),
-        "spectator": Lens(ruleset, SPECTATOR_VIEWER),
-    }
+    lenses = {role: Lens(ruleset, seat_viewer(seats, SEAT_OF[role])) for role in game.state.roles}
+    lenses["spectator"] = Lens(ruleset, SPECTATOR_VIEWER)
     leaks: list[str] = []
     checked = 0
     for record in records:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import msgspec
+
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import (
     CardsDrawn,
@@ -25,9 +27,10 @@ from dicelog.domain.core.events import (
 from dicelog.domain.core.ruleset import Answer
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, center_hit, die_tiles, parse_pos, pos_key, step
-from dicelog.domain.vast.content import event_kind
+from dicelog.domain.vast.content import event_kind, goblin_file
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.evolve import evolve, parse_step
+from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
     AMBUSHER_STRENGTH,
     cell_at,
@@ -97,6 +100,8 @@ def _next(state: VastState) -> list[Event]:
         return run_step(state, state.todo[0])
     if state.turn == "knight" and state.turn_over:
         return end_turn(state, "knight")
+    if state.turn == "goblins":
+        return goblins.next_step(state)
     return []
 
 
@@ -107,6 +112,8 @@ def check_win(state: VastState) -> list[Event]:
     k = state.knight
     if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
         return [ev.GameWon(winner="cave", reason="5 Crystal tiles collapsed: the Cave collapses")]
+    if k is not None and k.health <= 0 and "goblins" in state.roles:
+        return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
     if k is not None and k.health <= 0:
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
     if k is not None and k.smashed >= 5 and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
@@ -137,6 +144,8 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
     Collapse begins the turn after its last tile was placed (004 §2. Modella la Caverna), then it
     collects Omens (004 §1. Raccogli i Segnalini Presagio)."""
     events: list[Event] = [ev.VastTurnStarted(role=role, round=rnd)]
+    if role == "goblins" and state.goblins is not None:
+        events += goblins.start(state)
     if role == "cave" and state.cave is not None:
         if not state.collapse and not state.cave.hand and not sum(state.piles):
             events.append(ev.CollapseBegun())
@@ -228,6 +237,11 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
         return grit_change(state, int(amount), why, step=step_name)
     if kind == "treasure":
         return treasure_offer(state)
+    if kind == "knight-attack" and pos is not None:
+        attack = goblins.knight_attacks(state, pos)
+        if attack and isinstance(attack[0], ev.KnightAttackedTribes):
+            return [msgspec.structs.replace(attack[0], step=step_name), *attack[1:]]
+        return [ev.KnightAttackedTribes(tribes=(), step=step_name)]
     raise InvariantViolated("vast-step", f"unknown step {step_name!r}")
 
 
@@ -368,8 +382,11 @@ def ambush(state: VastState) -> list[Event]:
     own = state.turn == "knight"
     room = min(free_cubes(k), 3 - min(3, cubes_on(k, "strength")))
     s = strength(k, own)
-    if room > 0 and s <= AMBUSHER_STRENGTH:
-        need = AMBUSHER_STRENGTH + 1 - s
+    threat = goblins.ambusher_strength(state) if "goblins" in state.roles else AMBUSHER_STRENGTH
+    if "goblins" in state.roles and not goblins.hidden_tribes(state):
+        return [ev.VastAmbushResolved(strength=s, ambusher=0, hurt=False)]
+    if room > 0 and s <= threat:
+        need = threat + 1 - s
         default = str(need) if need <= room else "0"
         options = tuple(str(n) for n in range(room + 1))
         return [DecisionRequested(decision="ambush-cubes", options=options, piece="knight", default=default)]
@@ -377,6 +394,8 @@ def ambush(state: VastState) -> list[Event]:
 
 
 def ambush_strike(state: VastState) -> list[Event]:
+    if "goblins" in state.roles:
+        return goblins.ambush_choice(state)
     k = the_knight(state)
     s = strength(k, state.turn == "knight")
     if s > AMBUSHER_STRENGTH:
@@ -409,6 +428,13 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return setup.after_draw(state, answered)
         case CardsDrawn(reason="cave-hand") if state.phase == "setup":
             return setup.after_draw(state, answered)
+        case CardsDrawn(reason="war", cards=cards):
+            if len(cards) == 1:
+                return then_advance(state, goblins.war_chosen(state, cards[0], ()))
+            options = tuple(cards)
+            return [
+                DecisionRequested(decision="war-choice", options=options, piece="goblins", default=options[0])
+            ]
         case CardsDrawn(reason="treasure", cards=cards):
             return treasure_choice(state, tuple(cards))
         case CardsDrawn(reason="events", cards=cards):
@@ -467,6 +493,28 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         if option == "spend-cube":
             return [ev.HeroCubeDiscarded(spent=True), ev.HealthChanged(delta=1, why=kind)]
         return []
+    if kind == "war-choice":
+        return goblins.war_chosen(state, option, tuple(c for c in state.offer if c != option))
+    if kind == "block":
+        war = next(c for c in goblin_file().war if state.goblins is not None and c.id == state.goblins.war)
+        blocked = () if option == "none" else tuple(option.split("+"))
+        return goblins.populate_with(state, (war.fangs, war.bones, war.eye), blocked)
+    if kind == "overpopulation":
+        return goblins.overpopulated(state, option)
+    if kind == "monster":
+        return goblins.monster_decided(state, option)
+    if kind == "secrets-limit":
+        return [ev.SecretDiscarded(card=option)]
+    if kind == "ambush-tribe":
+        return goblins.ambushed_by(state, option)
+    if kind == "explore":
+        spot, _, name = where.rpartition(":")
+        x, y = parse_pos(spot)
+        placed: list[Event] = [
+            ev.DarkTilePlaced(x=x, y=y, tile=option, symbol=tile_data(option).symbol or "", by="cave"),
+            ev.TribeMoved(tribe=name, x=x, y=y),
+        ]
+        return placed + refill_hand(fold(state, placed))
     if kind == "step-off":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 

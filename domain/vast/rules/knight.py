@@ -8,6 +8,7 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import side_towards, step
 from dicelog.domain.vast.content import cards as card_data
+from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
     CUBE_TREASURES,
     STAT_SLOTS,
@@ -60,6 +61,12 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
     target = command.target
     if free_cubes(k) < 1:
         raise refuse("cube.none-left", "Cubetti Eroe", "every Hero cube of the Knight is placed")
+    if target == "bow":
+        if "goblins" not in state.roles:
+            raise refuse("cube.no-use", "Equipaggiamento", "the Bow shoots Goblin Tribes: none are in play")
+        if cubes_on(k, "bow"):
+            raise refuse("cube.target-full", "Cubetti Eroe", "the Bow takes one cube a turn")
+        return [ev.HeroCubePlaced(target=target)]
     if target in STAT_SLOTS:
         if cubes_on(k, target) >= STAT_SLOTS[target]:
             raise refuse("cube.target-full", "Cubetti Eroe", f"{target} has no free space")
@@ -109,10 +116,17 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
     through = geometry(state).wall_between(here, side)
     if through and cubes_on(k, "map") <= k.walls_crossed:
         raise refuse("move.wall", "Equipaggiamento", "a wall: crossing it takes an unused Ancient Map cube")
+    tribes = goblins.tribes_at(state, there)
+    if tribes and not goblins.can_enter(state, there):
+        raise refuse(
+            "move.tribe-too-strong", "Interagire con i Goblin", "she enters a Tribe's tile only stronger"
+        )
     events: list[Event] = [ev.KnightMoved(x=there[0], y=there[1], through_wall=through)]
+    if target.lit and not tribes:
+        return then_advance(state, events)
+    events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=bool(tribes)))
     if target.lit:
         return then_advance(state, events)
-    events.append(ev.EncounterBegun(x=there[0], y=there[1]))
     came_from = None if through else here
     events += reveal(fold(state, events), there, came_from, "knight", "full")
     return then_advance(state, events)
@@ -144,8 +158,10 @@ def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
 
 
 def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
-    """Whether Sidequest ``card`` is fulfilled (VF §2 Sidequests, their versions without Goblins and Dragon
-    in the Knight vs Cave setup; RULINGS.md)."""
+    """Whether Sidequest ``card`` is fulfilled (VF §2 Sidequests, their versions without Goblins and Dragon in
+    the Knight vs Cave setup; RULINGS.md)."""
+    if "goblins" in state.roles and card in ("daring", "stalwart", "fearless", "eagle-eyed"):
+        return card in knight.feats  # VF §2: their versions against the Goblins
     match card:
         case "adventurous":
             return len(knight.encounter_spaces) >= 3
@@ -203,6 +219,22 @@ def use_bomb(state: VastState, command: cmd.UseBomb) -> list[Event]:
     return then_advance(state, [ev.BombPlaced(x=k.x, y=k.y, side=command.side)])
 
 
+def use_bow(state: VastState, command: cmd.UseBow) -> list[Event]:
+    """004 §Equipaggiamento, Arco: with its cube, a revealed Tribe at any range loses Strength - 1 discs and
+    does not scatter (at 0 it does: §Disperdere la Tribù); Rage +1 (§Furia e Malessere)."""
+    k = _knight(state)
+    if not cubes_on(k, "bow") or k.bow_used:
+        raise refuse("bow.no-cube", "Equipaggiamento", "the Bow needs its Hero cube this turn")
+    t = goblins.tribe(state, command.tribe)
+    if not goblins.on_map(t):
+        raise refuse("bow.not-visible", "Equipaggiamento", "the Bow hits a Tribe on the map")
+    loss = min(t.population, max(0, strength(k, True) - 1))
+    events: list[Event] = [ev.BowShot(tribe=t.name, loss=loss), goblins.rage(1, "attacked")]
+    if t.population - loss <= 0:
+        events.append(goblins.scatter(fold(state, events), goblins.tribe(fold(state, events), t.name)))
+    return then_advance(state, events)
+
+
 def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
     """Flare (VF §7 Variant cards): once per turn, on any tile of the map, no Encounter."""
     k = _knight(state)
@@ -231,6 +263,9 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         x, y = step(here, s)
         out.append(cmd.MoveKnight(x=x, y=y))
         out.append(cmd.UseBomb(side=s))
+    if state.goblins is not None:
+        out.append(cmd.PlaceHeroCube(target="bow"))
+        out.extend(cmd.UseBow(tribe=t.name) for t in state.goblins.tribes if goblins.on_map(t))
     out.append(cmd.SmashCrystal())
     out.append(cmd.CollectTreasure())
     out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)

@@ -123,6 +123,10 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
     """The state of the sandbox table. Raises ``RuleBroken("setup.sandbox-*")`` for a table that cannot be."""
     from dicelog.domain.vast.cave import edge
 
+    if "goblins" in roles:
+        raise _refuse(
+            "roles", "a sandbox table lays Knight vs Cave only in this release (not the Goblins yet)"
+        )
     known = tiles()
     positions = [(c.x, c.y) for c in sandbox.cells]
     if len(set(positions)) != len(positions):

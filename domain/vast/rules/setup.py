@@ -1,8 +1,9 @@
 """Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
 count).
 
-This release plays the Knight vs Cave setup (VF §7, 2 players): Daring and Eagle-Eyed leave the Sidequest
-deck, the Knight takes Flare and Goblin Infestation line B (VF §7 Variant cards). ``Begin`` seats the
+This release plays two VF §7 setups: Knight vs Cave (2 players: Daring and Eagle-Eyed leave the Sidequest
+deck, the Knight takes Flare and Goblin Infestation line B) and Knight, Goblins and Cave (3 players: the
+Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance). ``Begin`` seats the
 roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is built (three piles,
 each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3 tiles.
 """
@@ -20,8 +21,9 @@ from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
 from dicelog.domain.vast.content import card_file, tiles
 from dicelog.domain.vast.rules.common import refill_hand
 from dicelog.domain.vast.rules.flow import advance, fold, start_turn
+from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.rules.sandbox import VastSandbox, lay
-from dicelog.domain.vast.state import TURN_ORDER, CaveCell, CaveRole, KnightRole, VastState
+from dicelog.domain.vast.state import TURN_ORDER, CaveCell, CaveRole, GoblinsRole, KnightRole, VastState
 
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
 """VF §5 Omens: 6 symbols x 6 tokens, in their cycle (HRF's names, uncertain as official names)."""
@@ -40,7 +42,12 @@ SETUPS: dict[str, SetupRow] = {
         roles=("knight", "cave"),
         variants=("flare:knight", "infestation:B"),
         removed_sidequests=("daring", "eagle-eyed"),
-    )
+    ),
+    "knight-goblins-cave": SetupRow(
+        roles=("knight", "goblins", "cave"),
+        variants=("flare:knight",),
+        removed_sidequests=(),
+    ),
 }
 """The VF §7 setups this release plays, by id."""
 
@@ -75,8 +82,8 @@ def initial_state(created: GameCreated) -> VastState:
         raise RuleBroken(
             "setup.invalid",
             section="VF §7 Setup by player count",
-            detail="this release plays the Knight vs Cave setup only (roles ['knight', 'cave']); "
-            "the Goblins, the Dragon and the Thief are not built yet",
+            detail="this release plays Knight vs Cave (roles ['knight', 'cave']) and Knight, Goblins and "
+            "Cave (['knight', 'goblins', 'cave']); the Dragon and the Thief are not built yet",
         )
     if setup.sandbox is not None:
         row = SETUPS[setup_id(roles) or ""]
@@ -89,6 +96,10 @@ def initial_state(created: GameCreated) -> VastState:
         cells=(CaveCell(x=0, y=0, tile="entrance", lit=True),),
         knight=KnightRole() if "knight" in roles else None,
         cave=CaveRole() if "cave" in roles else None,
+        goblins=GoblinsRole() if "goblins" in roles else None,
+        war_deck=war_deck() if "goblins" in roles else (),
+        monster_deck=built_monsters() if "goblins" in roles else (),
+        secrets_deck=built_secrets() if "goblins" in roles else (),
         stack=tuple(sorted(t.id for t in all_tiles if t.kind in ("ambush", "event", "treasure-room"))),
         crystals=tuple(sorted(t.id for t in all_tiles if t.kind == "crystal")),
         treasure_deck=tuple(sorted(c.id for c in cards.treasures)),

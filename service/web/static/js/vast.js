@@ -31,6 +31,9 @@ export function renderCave(board) {
       if (c.crystal) marks.push(el("span", { class: "token crystal", title: "Crystal token", text: "◆" }));
       if (c.treasure) marks.push(el("span", { class: "token treasure", title: `${c.treasure} Treasure token(s)`, text: `$${c.treasure > 1 ? c.treasure : ""}` }));
       if ((c.pieces || []).includes("knight")) marks.push(el("span", { class: "piece knight", title: "The Knight", text: "K" }));
+      for (const tribe of (board.tribes || []).filter((t) => t.where === "map" && t.x === x && t.y === y)) {
+        marks.push(el("span", { class: `piece tribe ${tribe.name}`, title: `The ${SYMBOL[tribe.name]} Tribe: Population ${tribe.population}, Strength ${tribe.strength}`, text: `${SYMBOL[tribe.name][0]}${tribe.population}` }));
+      }
       grid.append(el("div", { class: classes.join(" "), role: "gridcell", title, "data-x": x, "data-y": y },
         el("span", { class: "room", text: c.side === "dark" ? (SYMBOL[c.symbol] || "?") : room }),
         c.side === "dark" && c.kind ? el("span", { class: "hidden-room", title: "What only the Cave knows", text: room }) : null,
@@ -38,6 +41,10 @@ export function renderCave(board) {
     }
   }
   figure.append(grid);
+  const tribes = (board.tribes || []).filter((t) => t.where !== "map");
+  if (tribes.length) {
+    figure.append(el("p", { class: "vast-hidden-tribes", text: `Hidden Tribes: ${tribes.map((t) => `${SYMBOL[t.name]} ${t.population}${t.where === "lurking" ? ` (lurking at ${t.x},${t.y})` : ""}`).join(", ")}` }));
+  }
   const facts = [
     `stack ${board.stack}`, `Cave's hand ${(board.cave_hand || []).length}`,
     `Treasure supply ${board.treasure_supply}`,

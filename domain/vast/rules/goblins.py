@@ -1,0 +1,595 @@
+"""The Goblins (004 §I Goblin; VF §3): the three Tribes, Rage and Malaise, the five phases of their turn (War
+card, populating, Monsters, Secrets, activation), their actions (Attack, Plunder, Explore, Reveal, Hide and
+each Tribe's special action), scattering, and the Ambushes they spring on the Knight.
+
+Built Monsters: Flame Giant, Ogre, Troll (+1 Strength), Blob, Bright Beetles (scattering), Golem (walls),
+Pet Frog. Built Secrets: Hex, Fire Bomber, Blind Fury, Secret Tunnels, Leader, Trap. The cards not built
+(Gnome, Underworm, Wisp; Cave-In, Goblin Ruby, Hiding Spots, Poison) are left out of their decks (README).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from itertools import combinations
+
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import SIDES, Pos, pos_key, step
+from dicelog.domain.vast.content import goblin_file
+from dicelog.domain.vast.rules.common import (
+    cell_at,
+    cells_by_pos,
+    geometry,
+    grit_change,
+    knight_pos,
+    refuse,
+    strength,
+)
+from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
+
+HAND_LIMIT = 5
+"""004 §4. Pesca le Carte Segreti: 5 cards, face-up ones included."""
+MONSTER_ROOM = {"fangs": 1, "bones": 2, "eye": 1}
+"""004 §3. Assegna i Mostri: Monsters each Tribe can hold."""
+SECRET_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
+"""Decisions whose options only the Goblins may see."""
+
+
+def built_monsters() -> tuple[str, ...]:
+    return tuple(sorted(m.id for m in goblin_file().monsters if m.built))
+
+
+def built_secrets() -> tuple[str, ...]:
+    return tuple(sorted(c.id for c in goblin_file().secrets if c.built))
+
+
+def war_deck() -> tuple[str, ...]:
+    return tuple(sorted(c.id for c in goblin_file().war))
+
+
+def _goblins(state: VastState) -> GoblinsRole:
+    if state.goblins is None:
+        raise refuse("no-goblins", "I Goblin", "the Goblins are not in play")
+    return state.goblins
+
+
+def tribe(state: VastState, name: str) -> Tribe:
+    found = next((t for t in _goblins(state).tribes if t.name == name), None)
+    if found is None:
+        raise refuse("goblins.unknown-tribe", "I Goblin", f"no Tribe {name!r} (fangs, bones, eye)")
+    return found
+
+
+def on_map(t: Tribe) -> bool:
+    """A revealed Tribe: on a tile of the map (004 §Rivelare)."""
+    return t.x is not None and t.y is not None and not t.lurking
+
+
+def where(t: Tribe) -> Pos:
+    if t.x is None or t.y is None:
+        raise InvariantViolated("vast-tribe", f"the {t.name} Tribe is not on the map")
+    return t.x, t.y
+
+
+def monster_strength(card: str) -> int:
+    return next((m.strength for m in goblin_file().monsters if m.id == card), 0)
+
+
+def tribe_strength(state: VastState, t: Tribe) -> int:
+    """004 §Statistiche della Tribù, §Dischi Forza, §Furia e Malessere: Population, +1 for the Fangs' disc, +1
+    a Monster's Strength disc, +2 Fire Bomber, -1 in Malaise (not with the Pet Frog)."""
+    gob = _goblins(state)
+    value = t.population + (1 if t.name == "fangs" else 0) + sum(monster_strength(m) for m in t.monsters)
+    if gob.fire_bomber == t.name:
+        value += 2
+    if gob.rage == 0 and "pet-frog" not in t.monsters:
+        value -= 1
+    return max(0, value)
+
+
+def tribes_at(state: VastState, pos: Pos) -> list[Tribe]:
+    if state.goblins is None:
+        return []
+    return [t for t in state.goblins.tribes if on_map(t) and (t.x, t.y) == pos]
+
+
+def knight_strength_off_turn(state: VastState) -> int:
+    k = state.knight
+    return 0 if k is None else strength(k, state.turn == "knight")
+
+
+# --- scattering and Rage -----------------------------------------------------------------------
+
+
+def rage(delta: int, why: str) -> ev.RageChanged:
+    return ev.RageChanged(delta=delta, why=why)
+
+
+def scatter(state: VastState, t: Tribe, *, to_zero: bool = False) -> ev.TribeScattered:
+    """004 §Disperdere la Tribù: back to the board, 2 Population less (1 with the Bright Beetles; all of it
+    after Fire Bomber's attack), its Monster discarded (Bones with 2: the older; RULINGS.md)."""
+    loss = t.population if to_zero else (1 if "bright-beetles" in t.monsters else 2)
+    discarded = t.monsters[:1] if (t.name == "bones" and len(t.monsters) == 2) else t.monsters
+    return ev.TribeScattered(tribe=t.name, loss=loss, discarded=discarded)
+
+
+# --- the turn's phases ----------------------------------------------------------------------------
+
+
+def start(state: VastState) -> list[Event]:
+    return [ev.GoblinsPhaseBegun(phase="war")]
+
+
+def next_step(state: VastState) -> list[Event]:
+    """The Goblins' turn from ``state`` up to the next decision, draw or command (004 §Riepilogo del
+    Turno)."""
+    gob = state.goblins
+    if gob is None or state.turn != "goblins":
+        return []
+    if gob.drawn:
+        return [monster_decision(state, gob.drawn[0])]
+    if len(gob.hand) + len(gob.face_up) > HAND_LIMIT:
+        return [
+            DecisionRequested(
+                decision="secrets-limit", options=gob.hand, piece="goblins", default=gob.hand[0]
+            )
+        ]
+    war = next((c for c in goblin_file().war if c.id == gob.war), None)
+    match gob.phase:
+        case "war":
+            events: list[Event] = [rage(1, "war")] if gob.rage == 0 else []
+            count = max(1, gob.rage)
+            draw = DrawRequested(reason="war", deck="war", cards=state.war_deck, count=count, piece="goblins")
+            return [*events, ev.GoblinsPhaseBegun(phase="war-draw"), draw]
+        case "populate" if war is not None:
+            return populate(state, (war.fangs, war.bones, war.eye))
+        case "monsters" if war is not None:
+            return _draw_phase(state, "monsters", war.monsters, "secrets")
+        case "monsters-drawn":
+            return [ev.GoblinsPhaseBegun(phase="secrets")]
+        case "secrets" if war is not None:
+            return _draw_phase(state, "secrets", war.secrets, "activate")
+        case "secrets-drawn":
+            return [ev.GoblinsPhaseBegun(phase="activate")]
+    return []
+
+
+def _draw_phase(state: VastState, deck: str, count: int, then: str) -> list[Event]:
+    draw = deck_draw(state, deck, count, deck)
+    if draw is None:
+        return [ev.GoblinsPhaseBegun(phase=then)]
+    return [ev.GoblinsPhaseBegun(phase=f"{deck}-drawn"), draw]
+
+
+def deck_draw(state: VastState, deck: str, count: int, reason: str) -> DrawRequested | None:
+    """A draw from the Monster or Secrets deck; its discards are shuffled back when it cannot give ``count``
+    cards (004 §3, §4: "mischia le carte scartate per creare un nuovo mazzo")."""
+    cards, discard = (
+        (state.monster_deck, state.monster_discard)
+        if deck == "monsters"
+        else (state.secrets_deck, state.secrets_discard)
+    )
+    if count < 1:
+        return None
+    if len(cards) < count and discard:
+        cards = tuple(sorted((*cards, *discard)))
+        reason = f"{reason}-reshuffled"
+    if not cards:
+        return None
+    return DrawRequested(reason=reason, deck=deck, cards=cards, count=min(count, len(cards)), piece="goblins")
+
+
+def war_chosen(state: VastState, card: str, others: tuple[str, ...]) -> list[Event]:
+    war = next(c for c in goblin_file().war if c.id == card)
+    events: list[Event] = [ev.WarCardChosen(card=card, discarded=others)]
+    if war.rage:
+        events.append(rage(war.rage, "war-card"))
+    return [*events, ev.GoblinsPhaseBegun(phase="populate")]
+
+
+def populate(state: VastState, adds: tuple[int, int, int]) -> list[Event]:
+    """004 §2. Popola le Tribù: the Goblins may block a Tribe's discs for 1 Rage each (decision ``block``,
+    default none)."""
+    gob = _goblins(state)
+    candidates = [name for name, n in zip(TRIBES, adds, strict=True) if n > 0]
+    if gob.rage > 0 and candidates:
+        options = ["none"]
+        for size in range(1, min(gob.rage, len(candidates)) + 1):
+            options += ["+".join(c) for c in combinations(candidates, size)]
+        return [DecisionRequested(decision="block", options=tuple(options), piece="goblins", default="none")]
+    return populate_with(state, adds, ())
+
+
+def populate_with(state: VastState, adds: tuple[int, int, int], blocked: tuple[str, ...]) -> list[Event]:
+    """Add the discs; a Tribe over 4 overpopulates: exactly one Tribe scatters, a revealed one when any is on
+    the map, else a hidden one (decision ``overpopulation``; Leader, when held, stops it)."""
+    gob = _goblins(state)
+    added = tuple(0 if name in blocked else n for name, n in zip(TRIBES, adds, strict=True))
+    over = any(
+        t.population + n > 4 and "pet-frog" not in t.monsters for t, n in zip(gob.tribes, added, strict=True)
+    )
+    events: list[Event] = [rage(-len(blocked), "block")] if blocked else []
+    events.append(ev.TribesPopulated(added=added, blocked=blocked, overpopulated=over))  # type: ignore[arg-type]
+    if not over:
+        return [*events, ev.GoblinsPhaseBegun(phase="monsters")]
+    revealed = [t.name for t in gob.tribes if on_map(t)]
+    eligible = revealed or [t.name for t in gob.tribes]
+    options = (*eligible, *(["leader"] if "leader" in gob.hand else []))
+    by_size = sorted(eligible, key=lambda n: -tribe(state, n).population)
+    return [
+        *events,
+        DecisionRequested(decision="overpopulation", options=options, piece="goblins", default=by_size[0]),
+    ]
+
+
+def overpopulated(state: VastState, option: str) -> list[Event]:
+    if option == "leader":
+        events: list[Event] = [ev.SecretPlayed(card="leader")]
+    else:
+        events = [scatter(state, tribe(state, option))]
+    return [*events, ev.GoblinsPhaseBegun(phase="monsters")]
+
+
+def monster_decision(state: VastState, card: str) -> DecisionRequested:
+    """004 §3. Assegna i Mostri: a Tribe with room (Fangs 1, Eye 1, Bones 2), while the Monsters assigned are
+    fewer than the Bones' Population; or in place of a Tribe's Monster; or discarded. Default: the first Tribe
+    with room, else discard."""
+    gob = _goblins(state)
+    total = sum(len(t.monsters) for t in gob.tribes)
+    cap = tribe(state, "bones").population
+    options: list[str] = []
+    for t in gob.tribes:
+        if len(t.monsters) < MONSTER_ROOM[t.name] and total < cap:
+            options.append(t.name)
+        elif t.monsters:
+            options.append(f"replace:{t.name}")
+    options.append("discard")
+    return DecisionRequested(decision="monster", options=tuple(options), piece="goblins", default=options[0])
+
+
+def monster_decided(state: VastState, option: str) -> list[Event]:
+    gob = _goblins(state)
+    card = gob.drawn[0]
+    if option == "discard":
+        return [ev.MonsterDiscarded(card=card)]
+    name = option.removeprefix("replace:")
+    replaced = tribe(state, name).monsters[0] if option.startswith("replace:") else None
+    return [ev.MonsterAssigned(card=card, tribe=name, replaced=replaced)]
+
+
+# --- Ambush (004 §Rivelare e risolvere le tessere Buie, Imboscata; §Nascondere) --------------------
+
+
+def hidden_tribes(state: VastState) -> list[Tribe]:
+    gob = state.goblins
+    return [] if gob is None else [t for t in gob.tribes if not on_map(t) and t.population > 0]
+
+
+def ambusher_strength(state: VastState) -> int:
+    """The Strength the Knight must beat to be safe: the strongest hidden Tribe's."""
+    return max((tribe_strength(state, t) for t in hidden_tribes(state)), default=0)
+
+
+def ambush_choice(state: VastState) -> list[Event]:
+    """A hidden Tribe stronger than the Knight may attack her (decision ``ambush-tribe``, default the
+    strongest); without one, the Ambush passes."""
+    ks = knight_strength_off_turn(state)
+    eligible = [t for t in hidden_tribes(state) if tribe_strength(state, t) > ks]
+    if not eligible:
+        return [ev.VastAmbushResolved(strength=ks, ambusher=ambusher_strength(state), hurt=False)]
+    best = max(eligible, key=lambda t: tribe_strength(state, t))
+    options = (*(t.name for t in eligible), "none")
+    return [DecisionRequested(decision="ambush-tribe", options=options, piece="goblins", default=best.name)]
+
+
+def ambushed_by(state: VastState, option: str) -> list[Event]:
+    ks = knight_strength_off_turn(state)
+    if option == "none":
+        return [ev.VastAmbushResolved(strength=ks, ambusher=ambusher_strength(state), hurt=False)]
+    t = tribe(state, option)
+    ts = tribe_strength(state, t)
+    return [
+        *attack_knight(state, t, ambush=True),
+        ev.VastAmbushResolved(strength=ks, ambusher=ts, hurt=True),
+    ]
+
+
+def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False) -> list[Event]:
+    """004 §Attaccare: the Knight loses 1 Health, the Tribe scatters, Rage -1 (Blob: she also loses 5 Grit;
+    Fire Bomber: the Tribe's Population drops to 0)."""
+    k = state.knight
+    if k is None:
+        return []
+    events: list[Event] = [
+        ev.TribeAttackedKnight(
+            tribe=t.name,
+            strength=tribe_strength(state, t),
+            knight_strength=knight_strength_off_turn(state),
+            ambush=ambush,
+        ),
+        ev.HealthChanged(delta=-1, why="goblins"),
+    ]
+    if k.health - 1 <= 0:
+        events.append(ev.KnightDied(why="goblins"))
+    if "blob" in t.monsters:
+        from dicelog.domain.vast.rules.flow import fold
+
+        events += grit_change(fold(state, events), -5, "blob")
+    gob = _goblins(state)
+    events += [scatter(state, t, to_zero=gob.fire_bomber == t.name), rage(-1, "attack")]
+    return events
+
+
+# --- activation (004 §5. Attiva le Tribù) -----------------------------------------------------------
+
+
+def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
+    """The tiles a revealed Tribe can reach and the fewest Lit tiles it leaves on the way (004 §5: any
+    distance, never through walls, the Golem through them; the Knight's tile only as the end, RULINGS.md)."""
+    g = geometry(state)
+    start = where(t)
+    golem = "golem" in t.monsters
+    knight = knight_pos(state)
+    best: dict[Pos, int] = {}
+    heap = [(0, start)]
+    while heap:
+        cost, here = heapq.heappop(heap)
+        if here in best:
+            continue
+        best[here] = cost
+        if here == knight and here != start:
+            continue  # she is fought there: the Tribe does not go on
+        leaving = 1 if here in g.lit else 0
+        for side in SIDES:
+            there = step(here, side)
+            if there in g.cells and there not in best and (golem or not g.wall_between(here, side)):
+                heapq.heappush(heap, (cost + leaving, there))
+    return best
+
+
+def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
+    """Discs lost: 1 for every 2 Lit tiles left this turn, counted across the turn (004 §5)."""
+    gob = _goblins(state)
+    if gob.blind_fury == t.name:
+        return 0
+    return (t.lit_left + lit_left) // 2 - t.lit_left // 2
+
+
+def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
+    """004 §Rivelare: Dark tiles of the Tribe's symbol with no other player's piece; when there is none, the
+    empty spaces next to the map (it lurks there)."""
+    k = knight_pos(state)
+    spots = sorted((c.x, c.y) for c in state.cells if not c.lit and c.symbol == t.name and (c.x, c.y) != k)
+    if spots:
+        return spots
+    cells = cells_by_pos(state)
+    return sorted({step(p, s) for p in cells for s in SIDES} - set(cells))
+
+
+def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
+    """Activate a Tribe once this turn: move, then one action (004 §5. Attiva le Tribù). Raises
+    ``vast.goblins.*``."""
+    gob = _goblins(state)
+    if gob.phase != "activate":
+        raise refuse("goblins.not-activating", "5. Attiva le Tribù", "Tribes act in the activation phase")
+    t = tribe(state, command.tribe)
+    if t.activated:
+        raise refuse("goblins.activated", "5. Attiva le Tribù", f"the {t.name} Tribe has acted this turn")
+    if t.population < 1:
+        raise refuse("goblins.empty", "5. Attiva le Tribù", "a Tribe with Population 0 cannot act")
+    events: list[Event] = [ev.TribeActivated(tribe=t.name, action=command.action)]
+    to = (command.x, command.y) if command.x is not None and command.y is not None else None
+    if not on_map(t) and not t.lurking:  # hidden on the board: it can only come out
+        if command.action != "reveal" or to is None or to not in reveal_spots(state, t):
+            raise refuse(
+                "goblins.reveal", "Rivelare", "a hidden Tribe comes out on a Dark tile of its symbol"
+            )
+        lurking = cell_at(state, to) is None
+        return [*events, ev.TribeRevealed(tribe=t.name, x=to[0], y=to[1], lurking=lurking)]
+    if t.lurking:
+        if command.action == "hide" and to is None:
+            return [*events, ev.TribeHidden(tribe=t.name)]
+        here = where(t)
+        if (
+            command.action != "none"
+            or to is None
+            or to not in [step(here, s) for s in SIDES]
+            or not cell_at(state, to)
+        ):
+            raise refuse(
+                "goblins.lurking",
+                "Disperdere la Tribù",
+                "a lurking Tribe moves to a tile next to it and stops",
+            )
+        if to == knight_pos(state):
+            raise refuse("goblins.knight-tile", "Attaccare", "a lurking Tribe stops without acting")
+        return [*events, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])]
+    # revealed: move, then act
+    here = where(t)
+    after = state
+    if to is not None and to != here:
+        if (
+            gob.tunnels
+            and (c := cell_at(state, to)) is not None
+            and not c.lit
+            and not tribes_at(state, to)
+            and (to != knight_pos(state))
+        ):
+            moved: list[Event] = [ev.TribeMoved(tribe=t.name, x=to[0], y=to[1], teleported=True)]
+        else:
+            reach = paths(state, t)
+            if to not in reach:
+                raise refuse("goblins.unreachable", "5. Attiva le Tribù", f"{pos_key(to)} cannot be reached")
+            if to == knight_pos(state):
+                if tribe_strength(state, t) <= knight_strength_off_turn(state):
+                    raise refuse(
+                        "goblins.too-weak", "Attaccare", "entering the Knight's tile takes more Strength"
+                    )
+                if command.action != "attack":
+                    raise refuse(
+                        "goblins.must-attack", "Attaccare", "a Tribe entering the Knight's tile attacks"
+                    )
+            moved = [ev.TribeMoved(tribe=t.name, x=to[0], y=to[1], lit_left=reach[to])]
+            loss = min(t.population, movement_loss(state, t, reach[to]))
+            if loss:
+                moved.append(ev.PopulationLost(tribe=t.name, count=loss, why="movement"))
+        events += moved
+        from dicelog.domain.vast.rules.flow import fold
+
+        after = fold(state, events)
+        t = tribe(after, t.name)
+        if t.population == 0:
+            return [*events, scatter(after, t)]
+        here = to
+    return events + act(after, t, here, command)
+
+
+def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
+    """The activated Tribe's action (004 §Attaccare, §Razziare, §Esplorare, §Nascondere, §Azioni Speciali)."""
+    gob = _goblins(state)
+    cell = cell_at(state, here)
+    match command.action:
+        case "none":
+            if here == knight_pos(state):
+                raise refuse("goblins.must-attack", "Attaccare", "a Tribe entering the Knight's tile attacks")
+            return []
+        case "attack" if here == knight_pos(state):
+            return attack_knight(state, t)
+        case "attack" if cell is not None and cell.crystal:
+            if tribe_strength(state, t) < 3:
+                raise refuse(
+                    "goblins.crystal", "Attaccare", "a Crystal is attacked by Tribes of Strength 3 or more"
+                )
+            first = gob.crystal_attack
+            if first is not None and first[0] != t.name and (first[1], first[2]) == here:
+                other = tribe(state, first[0])
+                return [
+                    ev.TribeAttackedCrystal(tribe=t.name, x=here[0], y=here[1], smashed=True),
+                    scatter(state, t),
+                    scatter(state, other),
+                    rage(-1, "attack"),
+                ]
+            return [ev.TribeAttackedCrystal(tribe=t.name, x=here[0], y=here[1])]
+        case "attack":
+            raise refuse("goblins.no-target", "Attaccare", "nothing to attack on this tile")
+        case "plunder":
+            if cell is None or cell.treasure < 1:
+                raise refuse("goblins.no-treasure", "Razziare", "no Treasure token on this tile")
+            return [ev.TribePlundered(tribe=t.name, x=here[0], y=here[1]), rage(1, "plunder")]
+        case "explore":
+            return explore(state, t, here, command)
+        case "hide":
+            return [ev.TribeHidden(tribe=t.name)]
+        case "special":
+            if t.name == "fangs":
+                return [rage(1, "fangs")]
+            draw = deck_draw(state, "monsters" if t.name == "bones" else "secrets", 1, f"{t.name}-special")
+            if draw is None:
+                raise refuse("goblins.empty-deck", "Azioni Speciali", "no card is left to draw")
+            return [draw]
+    raise refuse("goblins.action", "5. Attiva le Tribù", f"the {t.name} Tribe cannot {command.action} here")
+
+
+def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
+    """004 §Esplorare: from a Dark tile, the Cave places a tile Dark side up on an empty space next to it
+    (decision ``explore:x,y``, from its hand), then the Tribe moves onto it."""
+    cell = cell_at(state, here)
+    if cell is None or cell.lit:
+        raise refuse("goblins.explore", "Esplorare", "a Tribe explores from a Dark tile")
+    if command.ex is None or command.ey is None:
+        raise refuse("goblins.explore", "Esplorare", "name the empty space next to it (ex, ey)")
+    target = (command.ex, command.ey)
+    if target not in [step(here, s) for s in SIDES] or cell_at(state, target) is not None:
+        raise refuse("goblins.explore", "Esplorare", "an empty space next to the Tribe's tile")
+    cave = state.cave
+    if cave is None or not cave.hand:
+        raise refuse("goblins.explore", "Esplorare", "the Cave has no tile to place")
+    name = f"explore:{pos_key(target)}:{t.name}"
+    return [DecisionRequested(decision=name, options=cave.hand, piece="cave", default=cave.hand[0])]
+
+
+def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
+    """Play a Secrets card in the Goblins' turn (004 §4; VF §3 Secrets cards)."""
+    gob = _goblins(state)
+    if gob.phase != "activate":
+        raise refuse("secret.when", "4. Pesca le Carte Segreti", "Secrets are played in the activation phase")
+    if command.card not in gob.hand:
+        raise refuse("secret.not-in-hand", "4. Pesca le Carte Segreti", "that Secrets card is not in hand")
+    card = command.card
+    if card in ("fire-bomber", "blind-fury"):
+        if command.tribe is None:
+            raise refuse("secret.tribe", "4. Pesca le Carte Segreti", "name the Tribe it is played on")
+        tribe(state, command.tribe)
+        return [ev.SecretPlayed(card=card, tribe=command.tribe)]
+    if card == "hex":
+        played: list[Event] = [ev.SecretPlayed(card=card)]
+        from dicelog.domain.vast.rules.flow import fold
+
+        x = tribe(state, "eye").population
+        return played + (grit_change(fold(state, played), -x, "hex") if x and state.knight else [])
+    if card in ("secret-tunnels", "trap"):
+        return [ev.SecretPlayed(card=card)]
+    raise refuse("secret.not-now", "4. Pesca le Carte Segreti", f"{card} is not played this way")
+
+
+def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
+    """004 §Interagire con i Goblin: the Knight attacks every revealed Tribe on the tile she entered; each
+    scatters and Rage rises by 1 each."""
+    found = tribes_at(state, pos)
+    if not found:
+        return []
+    events: list[Event] = [ev.KnightAttackedTribes(tribes=tuple(t.name for t in found))]
+    for t in found:
+        events += [scatter(state, t), rage(1, "attacked")]
+    return events
+
+
+def can_enter(state: VastState, pos: Pos) -> bool:
+    """Whether the Knight is stronger than every revealed Tribe on ``pos`` (Trap: +1 Strength to them)."""
+    found = tribes_at(state, pos)
+    k = state.knight
+    if not found or k is None:
+        return True
+    trap = 1 if state.goblins is not None and "trap" in state.goblins.face_up else 0
+    return all(strength(k, True) > tribe_strength(state, t) + trap for t in found)
+
+
+def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
+    """Every Goblins command worth trying now."""
+    gob = state.goblins
+    if gob is None or gob.phase != "activate":
+        return [cmd.VastEndTurn(role="goblins")] if gob is not None else []
+    out: list[cmd.VastCommand] = []
+    for t in gob.tribes:
+        if t.activated or t.population < 1:
+            continue
+        if not on_map(t) and not t.lurking:
+            out += [
+                cmd.ActivateTribe(tribe=t.name, action="reveal", x=x, y=y)
+                for x, y in reveal_spots(state, t)[:12]
+            ]
+            continue
+        if t.lurking:
+            here = where(t)
+            out.append(cmd.ActivateTribe(tribe=t.name, action="hide"))
+            out += [
+                cmd.ActivateTribe(tribe=t.name, action="none", x=p[0], y=p[1])
+                for p in (step(here, s) for s in SIDES)
+            ]
+            continue
+        for (x, y), _cost in sorted(paths(state, t).items()):
+            for action in ("none", "attack", "plunder", "hide", "special"):
+                out.append(cmd.ActivateTribe(tribe=t.name, action=action, x=x, y=y))
+            for s in SIDES:
+                ex, ey = step((x, y), s)
+                out.append(cmd.ActivateTribe(tribe=t.name, action="explore", x=x, y=y, ex=ex, ey=ey))
+    for card in gob.hand:
+        if card in ("fire-bomber", "blind-fury"):
+            out += [cmd.PlaySecret(card=card, tribe=name) for name in TRIBES]
+        else:
+            out.append(cmd.PlaySecret(card=card))
+    out.append(cmd.VastEndTurn(role="goblins"))
+    return out
