@@ -441,7 +441,8 @@ def _demo(args: argparse.Namespace) -> int:
     demo = DEMOS.get(args.game)
     if demo is None:
         _fail(EXIT_USAGE, f"no demo for ruleset {args.game!r} yet (demos: {', '.join(sorted(DEMOS))})")
-    return demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet)
+    extra = {"roles": args.roles.split(",")} if args.game == "vast" and args.roles else {}
+    return demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet, **extra)
 
 
 def _content_check(args: argparse.Namespace) -> int:
@@ -550,6 +551,11 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--mice", nargs=4, default=["collin", "filch", "maginos", "nez"], metavar="MOUSE")
     demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many turns")
     demo.add_argument("--quiet", action="store_true", help="no board/log printing, only the summary")
+    demo.add_argument(
+        "--roles",
+        default=None,
+        help="vast: the roles seated, comma-separated: knight,cave or knight,goblins,cave (the default)",
+    )
     demo.set_defaults(func=_demo)
 
     content = sub.add_parser("content", help="game content as data")

@@ -111,15 +111,19 @@ def _initiative_table(initiative: dict[str, Any]) -> Table:
     return table
 
 
-def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False) -> int:
-    """Play one game; return the process exit code (0 when the log verifies)."""
-    console = Console(quiet=quiet)
+def demo_setup(seed: int, quiet: bool) -> tuple[Console, Settings, random.Random]:
+    """What every demo starts with: its console, the settings (from the environment, without request quotas:
+    bots play as fast as the server answers, on this machine only) and the bots' seeded choices."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    # Bots play as fast as the server answers, on this machine only: no quotas for the demo.
     settings = msgspec.structs.replace(
         Settings.from_env(), rate_limit_create="off", rate_limit_commands="off"
     )
-    rng = random.Random(seed)
+    return Console(quiet=quiet), settings, random.Random(seed)
+
+
+def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False) -> int:
+    """Play one game; return the process exit code (0 when the log verifies)."""
+    console, settings, rng = demo_setup(seed, quiet)
     seats = [{"name": f"seat-{m}", "controls": [m]} for m in mice]
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
         r = http.post(

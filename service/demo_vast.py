@@ -9,8 +9,6 @@ Exit code 0 when the game ended, the log verifies and no secret was seen by the 
 
 from __future__ import annotations
 
-import logging
-import random
 from typing import Any
 
 import httpx
@@ -19,13 +17,11 @@ from rich.console import Console
 from rich.table import Table
 
 from dicelog.domain.vast.commands import VastCommandUnion
-from dicelog.service.demo import running_service
-from dicelog.service.settings import Settings
+from dicelog.service.demo import demo_setup, running_service
 from dicelog.service.vast_bot import choose, decode_state
 
 ROLES = ["knight", "goblins", "cave"]
 """The largest setup built so far (VF §7: Knight, Goblins and Cave)."""
-SEATS = [{"name": role, "controls": [role]} for role in ROLES]
 
 
 def _secrets(state: dict[str, Any], seat: str) -> set[str]:
@@ -70,16 +66,16 @@ def _cave_table(board: dict[str, Any]) -> Table:
     return table
 
 
-def run_vast_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False) -> int:
-    """Play one Knight, Goblins and Cave game; return the process exit code (``mice`` is not used)."""
-    console = Console(quiet=quiet)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    settings = msgspec.structs.replace(
-        Settings.from_env(), rate_limit_create="off", rate_limit_commands="off"
-    )
-    rng = random.Random(seed)
+def run_vast_demo(
+    *, seed: int, mice: list[str], max_turns: int, quiet: bool = False, roles: list[str] | None = None
+) -> int:
+    """Play one game (Knight, Goblins and Cave unless ``roles`` says otherwise); return the process exit code
+    (``mice`` is not used)."""
+    roles = roles or ROLES
+    seats = [{"name": role, "controls": [role]} for role in roles]
+    console, settings, rng = demo_setup(seed, quiet)
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
-        r = http.post("/games", json={"ruleset": "vast", "setup": {"roles": ROLES}, "seats": SEATS})
+        r = http.post("/games", json={"ruleset": "vast", "setup": {"roles": roles}, "seats": seats})
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")
             return 1

@@ -209,16 +209,21 @@ class BodyLimits(ASGIMiddleware):
                 detail=f"the body's arrays and objects nest more than {self.max_depth} levels deep",
                 extra={"max_depth": self.max_depth},
             )
-        replayed = False
+        await next_app(scope, replaying(body, receive), send)
 
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
 
-        await next_app(scope, replay, send)
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` (already read whole) as one message, then defers to ``receive``."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 async def _drain(receive: Receive, size: int, declared: int | None = None) -> bool:
@@ -266,13 +271,4 @@ class DefaultRuleset(ASGIMiddleware):
             document = None
         if isinstance(document, dict) and "ruleset" not in document:
             body = msgspec.json.encode({"ruleset": LEGACY_DEFAULT_RULESET, **document})
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await next_app(scope, replay, send)
+        await next_app(scope, replaying(body, receive), send)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dicelog.service.demo import choose, run_demo
 
 
@@ -25,10 +27,11 @@ def test_the_bot_policy_prefers_acting_to_ending_the_turn():
     assert choose(moves, random.Random(0))["path"] == ["A", "B"]
 
 
-def test_the_vast_demo_plays_knight_and_cave_bots_to_a_win_and_verifies(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("roles", [None, ["knight", "cave"]])
+def test_the_vast_demo_plays_its_bots_to_a_win_and_verifies(tmp_path, monkeypatch, capsys, roles):
     from dicelog.service.demo import DEMOS
 
     monkeypatch.setenv("DICELOG_DATA_DIR", str(tmp_path))
-    assert DEMOS["vast"](seed=2, mice=[], max_turns=400, quiet=True) == 0
+    assert DEMOS["vast"](seed=2, mice=[], max_turns=400, quiet=True, roles=roles) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "won:" in out and "verify ok" in out and ", 0 with another seat's secret" in out
