@@ -146,13 +146,14 @@ class PastPlunder(VastCommand, kw_only=True):
 
 
 class SoporificSpores(VastCommand, kw_only=True):
-    """Omen Soporific Spores (004 §Presagi, Spore Soporifere; cost 3; Quartz, Mushroom, Trail) on the
-    Knight: she loses 5 Grit."""
+    """Omen Soporific Spores (004 §Presagi, Spore Soporifere; cost 3; Quartz, Mushroom, Trail) on a player:
+    the Knight loses 5 Grit; the Goblins bring a Tribe of their choice down to Population 1 (decision
+    ``spores-tribe``; Rage +1)."""
 
     pay: tuple[OmenToken, ...]
     """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
-    target: Literal["knight"] = "knight"
-    """The player hit: the Knight (the only other role built)."""
+    target: Literal["knight", "goblins"] = "knight"
+    """The player hit."""
 
 
 class Rockslide(VastCommand, kw_only=True):
@@ -175,8 +176,8 @@ class GiantBats(VastCommand, kw_only=True):
 
     pay: tuple[OmenToken, ...]
     """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
-    target: Literal["knight", "treasure"]
-    """What the bats carry: the Knight, or a Treasure token."""
+    target: Literal["knight", "treasure", "fangs", "bones", "eye"]
+    """What the bats carry: the Knight, a Treasure token, or a revealed Goblin Tribe."""
     x: Coord
     y: Coord
     from_x: Coord | None = None

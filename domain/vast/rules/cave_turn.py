@@ -196,7 +196,22 @@ def past_plunder(state: VastState, command: cmd.PastPlunder) -> list[Event]:
 
 
 def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
-    """004 §Presagi, Spore Soporifere, on the Knight: she loses 5 Grit."""
+    """004 §Presagi, Spore Soporifere: the Knight loses 5 Grit; the Goblins choose a Tribe that goes down to
+    Population 1 (decision ``spores-tribe``, default the one losing fewest discs; Rage +1, §Furia e
+    Malessere)."""
+    if command.target == "goblins":
+        gob = state.goblins
+        if gob is None:
+            raise refuse("omen.no-target", "Presagi", "the Goblins are not in play")
+        options = tuple(t.name for t in gob.tribes if t.population > 1)
+        if not options:
+            raise refuse("omen.no-target", "Presagi", "no Tribe has more than 1 Goblin")
+        paid = _pay(state, "soporific-spores", command.pay)
+        fewest = min(options, key=lambda n: next(t.population for t in gob.tribes if t.name == n))
+        return [
+            *paid,
+            DecisionRequested(decision="spores-tribe", options=options, piece="goblins", default=fewest),
+        ]
     if state.knight is None:
         raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
     paid = _pay(state, "soporific-spores", command.pay)
@@ -248,6 +263,8 @@ def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
     """004 §Presagi, Pipistrelli Giganti: the Knight (unless her Shield has its cube, §Scudo) or a Treasure
     token, up to 3 tiles."""
     knight = state.knight
+    if command.target in ("fangs", "bones", "eye"):
+        return _bats_carry_tribe(state, command)
     if command.target == "knight":
         if knight is None:
             raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
@@ -269,6 +286,22 @@ def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
     paid = _pay(state, "giant-bats", command.pay)
     moved = ev.CarriedByBats(target=command.target, from_x=start[0], from_y=start[1], x=to[0], y=to[1])
     return then_advance(state, [*paid, moved])
+
+
+def _bats_carry_tribe(state: VastState, command: cmd.GiantBats) -> list[Event]:
+    """Giant Bats carry a revealed Tribe up to 3 tiles, never through a wall, not onto the Knight
+    (RULINGS.md)."""
+    from dicelog.domain.vast.rules import goblins
+
+    t = goblins.tribe(state, command.target)
+    if not goblins.on_map(t):
+        raise refuse("omen.no-target", "Presagi", "Giant Bats carry a Tribe on the map")
+    to = (command.x, command.y)
+    reach = bats_reach(state, goblins.where(t), False)
+    if to not in reach or (state.knight is not None and to == (state.knight.x, state.knight.y)):
+        raise refuse("omen.bats-reach", "Esempio #3", "up to 3 tiles, not through walls, not onto the Knight")
+    paid = _pay(state, "giant-bats", command.pay)
+    return then_advance(state, [*paid, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])])
 
 
 def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:

@@ -505,6 +505,10 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         return goblins.monster_decided(state, option)
     if kind == "secrets-limit":
         return [ev.SecretDiscarded(card=option)]
+    if kind == "spores-tribe":
+        t = goblins.tribe(state, option)
+        hit: list[Event] = [ev.PopulationLost(tribe=option, count=max(0, t.population - 1), why="spores")]
+        return [*hit, goblins.rage(1, "attacked")]
     if kind == "ambush-tribe":
         return goblins.ambushed_by(state, option)
     if kind == "explore":

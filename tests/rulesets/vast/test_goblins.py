@@ -230,3 +230,25 @@ def test_scattering_loses_2_and_the_monster__004_disperdere_la_tribu():
     assert rules.scatter(state, t) == ev.TribeScattered(tribe="fangs", loss=2, discarded=("ogre",))
     beetles = replace(t, monsters=("bright-beetles",))
     assert rules.scatter(state, beetles).loss == 1  # VF §3 Bright Beetles
+
+
+def test_soporific_spores_bring_a_tribe_of_the_goblins_choice_to_1__004_presagi():
+    gob = GoblinsRole(tribes=tribes(fangs={"population": 4}, eye={"population": 2}))
+    state = goblin_table(gob=gob, turn="cave")
+    state = replace(state, cave=replace(state.cave, omens=("quartz-1", "mushroom-1", "trail-1")))
+    p = Play(state)
+    p.do(cmd.SoporificSpores(pay=("quartz-1", "mushroom-1", "trail-1"), target="goblins"))
+    assert p.pending.decision == "spores-tribe" and p.pending.piece == "goblins"
+    assert p.pending.options == ("fangs", "eye") and p.pending.default == "eye"
+    p.choose("fangs")
+    assert p.state.goblins.tribes[0].population == 1 and p.state.goblins.rage == 2
+
+
+def test_giant_bats_carry_a_revealed_tribe__004_presagi():
+    gob = GoblinsRole(tribes=tribes(bones={"population": 2, "x": 1, "y": 0}))
+    state = goblin_table(lit(1, 0, "event-01"), lit(2, 0, "event-02"), gob=gob, turn="cave")
+    state = replace(state, cave=replace(state.cave, omens=("bat-1",)))
+    assert refused(state, cmd.GiantBats(pay=("bat-1",), target="bones", x=0, y=0)) == "vast.omen.bats-reach"
+    p = Play(state)
+    p.do(cmd.GiantBats(pay=("bat-1",), target="bones", x=2, y=0))
+    assert (p.state.goblins.tribes[1].x, p.state.goblins.tribes[1].y) == (2, 0)
