@@ -359,12 +359,19 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     spores_pay = _payment(cave, "soporific-spores")
     if spores_pay is not None:
         out.append(cmd.SoporificSpores(pay=spores_pay))
+        if state.goblins is not None:
+            out.append(cmd.SoporificSpores(pay=spores_pay, target="goblins"))
     bats_pay = _payment(cave, "giant-bats")
     if bats_pay is not None and state.knight is not None:
         start = (state.knight.x, state.knight.y)
         out.extend(
             cmd.GiantBats(pay=bats_pay, target="knight", x=x, y=y) for x, y in bats_reach(state, start, True)
         )
+    if bats_pay is not None and state.goblins is not None:
+        for t in state.goblins.tribes:
+            if t.x is not None and t.y is not None and not t.lurking:
+                reach = bats_reach(state, (t.x, t.y), False)
+                out.extend(cmd.GiantBats(pay=bats_pay, target=t.name, x=x, y=y) for x, y in reach)
     curse_pay = _payment(cave, "crystal-curse")
     if curse_pay is not None:
         out.append(cmd.CrystalCurse(pay=curse_pay, effect="events-to-bottom"))
