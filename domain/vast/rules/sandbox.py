@@ -9,14 +9,15 @@ be is refused with ``RuleBroken("setup.sandbox-*")`` naming what is wrong, and n
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from msgspec import Meta, Struct
 
 from dicelog.domain.core.errors import RuleBroken
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, step
 from dicelog.domain.vast.content import card_file, tiles
-from dicelog.domain.vast.state import CaveCell, CaveRole, KnightRole, VastState
+from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
+from dicelog.domain.vast.state import CaveCell, CaveRole, GoblinsRole, KnightRole, Tribe, VastState
 
 Coord = Annotated[int, Meta(ge=-60, le=60)]
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
@@ -80,6 +81,36 @@ class SandboxCave(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Treasure tokens on its board; ``null``: 10 less those on the map."""
 
 
+class SandboxTribe(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A Goblin Tribe on the sandbox table."""
+
+    name: Literal["fangs", "bones", "eye"]
+    """The Tribe."""
+    population: Annotated[int, Meta(ge=0, le=4)] = 0
+    """Goblin discs (0-4)."""
+    x: Coord | None = None
+    """Its column on the map (or the empty space it lurks on); ``null``: hidden on the Goblins' board."""
+    y: Coord | None = None
+    """Its row, as ``x``."""
+    lurking: bool = False
+    """Waiting on an empty space next to the map (still hidden)."""
+    monsters: tuple[str, ...] = ()
+    """Its Monster cards."""
+
+
+class SandboxGoblins(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The Goblins' board on the sandbox table."""
+
+    tribes: tuple[SandboxTribe, ...] = ()
+    """The Tribes laid (those left out are hidden with Population 0)."""
+    rage: Annotated[int, Meta(ge=0, le=3)] = 1
+    """Rage (0-3)."""
+    hand: tuple[str, ...] = ()
+    """Secrets cards in hand."""
+    face_up: tuple[str, ...] = ()
+    """Secrets cards face up (Trap)."""
+
+
 class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """An explicit Vast table (Knight vs Cave): ``setup: {"roles": [...], "sandbox": {...}}``."""
 
@@ -105,6 +136,8 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Event cards played (out of the game); the others are in the deck."""
     treasures_gone: tuple[str, ...] = ()
     """Treasure cards declined (out of the game)."""
+    goblins: SandboxGoblins = SandboxGoblins()
+    """The Goblins' board (with the Goblins in play)."""
 
 
 def _refuse(rule: str, detail: str) -> RuleBroken:
@@ -123,10 +156,6 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
     """The state of the sandbox table. Raises ``RuleBroken("setup.sandbox-*")`` for a table that cannot be."""
     from dicelog.domain.vast.cave import edge
 
-    if "goblins" in roles:
-        raise _refuse(
-            "roles", "a sandbox table lays Knight vs Cave only in this release (not the Goblins yet)"
-        )
     known = tiles()
     positions = [(c.x, c.y) for c in sandbox.cells]
     if len(set(positions)) != len(positions):
@@ -183,6 +212,7 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
     supply = sandbox.cave.supply if sandbox.cave.supply is not None else 10 - on_map
     if supply < 0:
         raise _refuse("treasure", "more than 10 Treasure tokens")
+    goblins = _goblins(sandbox, by_pos, (k.x, k.y)) if "goblins" in roles else None
     used = {c.tile for c in sandbox.cells} | set(hand)
     left = sorted(
         t.id for t in known.values() if t.id not in used and t.kind in ("ambush", "event", "treasure-room")
@@ -240,5 +270,58 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
         collapse=sandbox.collapse,
         crystal_tiles_collapsed=sandbox.crystal_tiles_collapsed,
         smashed_total=k.smashed,
+        goblins=goblins,
+        war_deck=war_deck() if goblins else (),
+        monster_deck=tuple(m for m in built_monsters() if goblins and m not in _monsters_laid(sandbox)),
+        secrets_deck=tuple(
+            c
+            for c in built_secrets()
+            if goblins and c not in (*sandbox.goblins.hand, *sandbox.goblins.face_up)
+        ),
         revealed=sum(1 for c in sandbox.cells if c.lit and c.tile != "entrance"),
+    )
+
+
+def _monsters_laid(sandbox: VastSandbox) -> set[str]:
+    return {m for t in sandbox.goblins.tribes for m in t.monsters}
+
+
+def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos) -> GoblinsRole:
+    """The Goblins' board laid: Tribes once each, on a tile (not the Knight's) or lurking on an empty space
+    next to the map; Monsters within each Tribe's room; Secrets in hand and face up of the cards this release
+    plays. Raises ``setup.sandbox-goblins``."""
+    from dicelog.domain.vast.rules.goblins import MONSTER_ROOM
+
+    laid = sandbox.goblins
+    names = [t.name for t in laid.tribes]
+    if len(set(names)) != len(names):
+        raise _refuse("goblins", "each Tribe is laid once")
+    monsters = [m for t in laid.tribes for m in t.monsters]
+    if not set(monsters) <= set(built_monsters()) or len(set(monsters)) != len(monsters):
+        raise _refuse(
+            "goblins", f"Monsters are cards this release plays, once each: {list(built_monsters())}"
+        )
+    secrets = [*laid.hand, *laid.face_up]
+    if not set(secrets) <= set(built_secrets()) or len(set(secrets)) != len(secrets) or len(secrets) > 5:
+        raise _refuse("goblins", f"Secrets (5 at most) are cards this release plays: {list(built_secrets())}")
+    if any(c != "trap" for c in laid.face_up):
+        raise _refuse("goblins", "only Trap stays face up")
+    empty = {step(p, s) for p in by_pos for s in SIDES} - set(by_pos)
+    tribes = []
+    for name in ("fangs", "bones", "eye"):
+        t = next((t for t in laid.tribes if t.name == name), None) or SandboxTribe(name=name)  # type: ignore[arg-type]
+        if len(t.monsters) > MONSTER_ROOM[name]:
+            raise _refuse("goblins", f"the {name} Tribe holds {MONSTER_ROOM[name]} Monster(s) at most")
+        where = (t.x, t.y) if t.x is not None and t.y is not None else None
+        if (t.x is None) != (t.y is None) or (t.lurking and where not in empty):
+            raise _refuse(
+                "goblins", f"the {name} Tribe lurks on an empty space next to the map, or gives no x, y"
+            )
+        if where is not None and not t.lurking and (where not in by_pos or where == knight):
+            raise _refuse("goblins", f"the {name} Tribe stands on a tile of the map, not the Knight's")
+        tribes.append(
+            Tribe(name=name, population=t.population, x=t.x, y=t.y, lurking=t.lurking, monsters=t.monsters)
+        )
+    return GoblinsRole(
+        tribes=tuple(tribes), rage=laid.rage, hand=tuple(sorted(laid.hand)), face_up=laid.face_up
     )

@@ -20,7 +20,7 @@ from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
 from dicelog.domain.vast.content import card_file, tiles
 from dicelog.domain.vast.rules.common import refill_hand
-from dicelog.domain.vast.rules.flow import advance, fold, start_turn
+from dicelog.domain.vast.rules.flow import advance, fold, start_turn, then_advance
 from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.rules.sandbox import VastSandbox, lay
 from dicelog.domain.vast.state import TURN_ORDER, CaveCell, CaveRole, GoblinsRole, KnightRole, VastState
@@ -117,13 +117,18 @@ def begin(state: VastState) -> list[Event]:
     name = setup_id(state.roles) or ""
     row = SETUPS[name]
     if state.laid_turn is not None:  # a sandbox table: its turn begins as laid
-        return [
-            ev.RolesSeated(
-                roles=state.roles, setup="sandbox", variants=row.variants, sidequests=state.sidequest_deck
-            ),
-            ev.VastRoundStarted(round=state.round),
-            ev.VastTurnStarted(role=state.laid_turn, round=state.round),
-        ]
+        return then_advance(
+            state,
+            [
+                ev.RolesSeated(
+                    roles=state.roles, setup="sandbox", variants=row.variants, sidequests=state.sidequest_deck
+                ),
+                ev.VastRoundStarted(round=state.round),
+                ev.VastTurnStarted(role=state.laid_turn, round=state.round),
+                # a Goblins turn laid begins from its War card (the phases before activation are not laid)
+                *([ev.GoblinsPhaseBegun(phase="war")] if state.laid_turn == "goblins" else []),
+            ],
+        )
     sidequests = tuple(c.id for c in card_file().sidequests if c.id not in row.removed_sidequests)
     return [
         ev.RolesSeated(roles=state.roles, setup=name, variants=row.variants, sidequests=sidequests),

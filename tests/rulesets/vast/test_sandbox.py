@@ -43,11 +43,13 @@ def test_a_sandbox_table_is_laid_as_given_and_its_turn_begins():
     state = RULESET.initial_state(created(TABLE))
     p = Play(state)
     p.do(Begin())
-    assert p.events[-1] == ev.VastTurnStarted(role="knight", round=7)
+    assert ev.VastTurnStarted(role="knight", round=7) in p.events
+    p.settle()  # the laid table's open edges are filled by the Cave at once (004 §Tessere Caverna)
     s = p.state
     assert (s.knight.x, s.knight.y, s.knight.grit, s.knight.smashed) == (1, 0, 11, 4)
-    assert s.cave.hand == ("event-01",) and s.cave.supply == 9
-    assert len(s.stack) + len(s.crystals) == 45 - 3 and s.piles == (42,)  # no Vault tiles without the Thief
+    assert "event-01" not in s.stack and s.cave.supply == 9
+    # as laid (before the Cave filled the open edges): the stack is every other tile, one pile
+    assert len(state.stack) + len(state.crystals) == 45 - 3 and state.piles == (42,)  # no Vault tiles
     assert "elven-sword" not in s.treasure_deck and "swift" not in s.sidequest_deck
     assert "daring" not in s.sidequest_deck  # the setup's removals hold
     # play on: the 5th Crystal, then home to win (004 §Il Cavaliere, Come Vincere; §Cristalli)
@@ -55,7 +57,6 @@ def test_a_sandbox_table_is_laid_as_given_and_its_turn_begins():
     p.do(cmd.PlaceHeroCube(target="strength"))
     p.do(cmd.PlaceHeroCube(target="perception"))  # a 2nd Encounter: she moves only with one left
     p.do(cmd.SmashCrystal())
-    p.settle()  # the Cave fills the open edges of the laid table first (004 §Tessere Caverna)
     p.do(cmd.MoveKnight(x=0, y=0))
     assert p.events[-1] == ev.GameWon(
         winner="knight", reason="5 Crystals smashed and the Knight escaped by the Entrance"
@@ -85,3 +86,60 @@ def test_a_table_that_cannot_be_is_refused_naming_why(change, rule):
     with pytest.raises(RuleBroken) as info:
         RULESET.initial_state(created({**TABLE, **change}))
     assert info.value.rule == rule
+
+
+GOBLIN_TABLE = {
+    **TABLE,
+    "turn": "goblins",
+    "goblins": {
+        "rage": 2,
+        "tribes": [
+            {"name": "bones", "population": 3, "x": 2, "y": 0, "monsters": ["ogre", "troll"]},
+            {"name": "eye", "population": 1, "x": 3, "y": 0, "lurking": True},  # next to a Dark tile only
+        ],
+        "hand": ["hex"],
+        "face_up": ["trap"],
+    },
+}
+
+
+def created3(sandbox: dict) -> GameCreated:
+    setup = {"roles": ["knight", "goblins", "cave"], "sandbox": sandbox}
+    return GameCreated(ruleset="vast", setup=msgspec.Raw(msgspec.json.encode(setup)), seats=())
+
+
+def test_a_sandbox_lays_the_goblins_and_their_turn_begins_from_the_war_card():
+    state = RULESET.initial_state(created3(GOBLIN_TABLE))
+    p = Play(state)
+    p.do(Begin())
+    while p.pending is not None and p.pending.__class__.__name__ == "DecisionRequested":
+        p.default()  # the Cave fills the laid table's open edges first
+        if p.pending is not None and getattr(p.pending, "reason", "") == "cave-hand":
+            p.draw(p.pending.cards[0])
+    gob = p.state.goblins
+    assert [(t.name, t.population, t.x, t.lurking) for t in gob.tribes] == [
+        ("fangs", 0, None, False),
+        ("bones", 3, 2, False),
+        ("eye", 1, 3, True),
+    ]
+    assert gob.rage == 2 and gob.hand == ("hex",) and gob.face_up == ("trap",)
+    assert "ogre" not in p.state.monster_deck and "hex" not in p.state.secrets_deck
+    assert p.pending.deck == "war" and p.pending.count == 2  # War cards by Rage
+
+
+@pytest.mark.parametrize(
+    "goblins",
+    [
+        {"tribes": [{"name": "eye"}, {"name": "eye"}]},
+        {"tribes": [{"name": "fangs", "monsters": ["ogre", "troll"]}]},
+        {"tribes": [{"name": "fangs", "monsters": ["gnome"]}]},
+        {"tribes": [{"name": "fangs", "x": 1, "y": 0}]},  # the Knight's tile
+        {"tribes": [{"name": "fangs", "x": 9, "y": 9, "lurking": True}]},
+        {"hand": ["cave-in"]},
+        {"face_up": ["hex"]},
+    ],
+)
+def test_goblins_that_cannot_be_are_refused(goblins):
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(created3({**TABLE, "goblins": goblins}))
+    assert info.value.rule == "setup.sandbox-goblins"
