@@ -1,13 +1,19 @@
-"""Readable bots for Vast's Knight and Cave (VAST-DESIGN.md §3.12): each scores every legal command with a
-short list of rules, ties broken by a seeded jitter (haunt-roll-fail's EvalBot idea, made reproducible).
+"""Readable bots for Vast's Knight, Goblins, Dragon and Cave (VAST-DESIGN.md §3.12): each scores every legal
+command with a short list of rules, ties broken by a seeded jitter (haunt-roll-fail's EvalBot idea, made
+reproducible).
 
 A bot reads only its own seat's view: the state as ``GET /games/{id}/state`` serves it to that seat (Dark
 tiles are ``"?"`` to the Knight), and its ``legal-commands``. Used by ``dicelog demo --game vast`` and the
 tests that play whole games.
 
-Knight: complete a Sidequest; smash a Crystal; collect Treasure; give Strength the cubes a Crystal needs;
+Knight: complete a Sidequest; attack the Dragon (a Bomb cube for it underground, Strength for it); smash a
+Crystal; collect Treasure; give Strength the cubes a Crystal needs;
 place cubes on Movement, then Perception; walk toward the nearest Crystal token, else Treasure token, else
 Dark tile (once 5 Crystals are smashed, toward the Entrance); light a Flare over Dark tiles; end the turn.
+
+Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
+Flame (Pride); place a Gem; move toward Treasure, Tribes, then, awake, a Lit Crystal tile to surface on, then
+the Entrance; keep still when nothing calls it (Pride); end the turn.
 
 Cave: remove Crystal tiles first in the Collapse; place Crystal tiles far from the Knight and other tiles
 near her path; put Treasure tokens far from her (more tokens on the map, more Omens); Soporific Spores
@@ -62,6 +68,9 @@ def knight_distances(state: VastState, start: Pos) -> dict[Pos, int]:
 
 def _target(state: VastState) -> set[Pos]:
     k = the_knight(state)
+    d = state.dragon
+    if d is not None and d.x is not None and d.y is not None:
+        return {(d.x, d.y)}  # with the Dragon in play, killing it wins (004 §Il Cavaliere, Come Vincere)
     if k.smashed >= 5:
         return {ENTRANCE}
     crystals = {(c.x, c.y) for c in state.cells if c.crystal}
@@ -83,9 +92,19 @@ def knight_score(state: VastState, command: Any) -> int:
     here = (k.x, k.y)
     cell = cell_at(state, here)
     crystal_here = cell is not None and cell.crystal
+    d = state.dragon
+    on_dragon = d is not None and (d.x, d.y) == here
     match command:
         case cmd.CompleteSidequest():
             return 10_000
+        case cmd.AttackDragon(bomb=False):
+            return 2_500
+        case cmd.AttackDragon(bomb=True):
+            return 2_400
+        case cmd.PlaceHeroCube(target="bomb") if on_dragon and d is not None and not d.surfaced:
+            return 850
+        case cmd.PlaceHeroCube(target="strength") if on_dragon:
+            return 880
         case cmd.SmashCrystal():
             return 3_000
         case cmd.CollectTreasure():
@@ -187,9 +206,96 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
     return 0
 
 
+def _manhattan(a: Pos, b: Pos) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def dragon_goal(state: VastState) -> set[Pos]:
+    """Where the Dragon heads: surfaced, the Entrance; awake, a Lit Crystal tile; asleep, a Treasure token
+    (Greed), else a revealed Tribe (Hunger); empty: it keeps still (Pride)."""
+    d = state.dragon
+    if d is None:
+        return set()
+    if d.surfaced:
+        return {ENTRANCE}
+    if d.awake:
+        return {(c.x, c.y) for c in state.cells if c.lit and tiles()[c.tile].kind == "crystal"}
+    if d.sloth["greed"] and not d.held:
+        found = {(c.x, c.y) for c in state.cells if c.treasure}
+        if found:
+            return found
+    if d.sloth["hunger"] and state.goblins is not None:
+        found = {(t.x, t.y) for t in state.goblins.tribes if not t.lurking}
+        return {(x, y) for x, y in found if x is not None and y is not None}
+    return set()
+
+
+def dragon_score(state: VastState, command: Any) -> int:  # one rule per line
+    d = state.dragon
+    if d is None or d.x is None or d.y is None:
+        return 1
+    here = (d.x, d.y)
+    goal = dragon_goal(state)
+
+    def closer(to: Pos) -> int:
+        if not goal:
+            return -1
+        before = min(_manhattan(here, g) for g in goal)
+        after = min(_manhattan(to, g) for g in goal)
+        return before - after
+
+    tribes_near = 0
+    if state.goblins is not None:
+        tribes_near = sum(
+            1
+            for t in state.goblins.tribes
+            if t.x is not None
+            and t.y is not None
+            and not t.lurking
+            and max(abs(t.x - d.x), abs(t.y - d.y)) <= 1
+        )
+    dark_around = sum(1 for c in state.cells if not c.lit and max(abs(c.x - d.x), abs(c.y - d.y)) == 1)
+    match command:
+        case cmd.DragonCollect():
+            return 2_000
+        case cmd.MoveDragon(x=x, y=y):
+            gain = closer((x, y))
+            return 700 + 50 * gain if gain > 0 else 0
+        case cmd.UsePower(power="wing", x=x, y=y) if x is not None and y is not None:
+            gain = closer((x, y))
+            return 500 + 50 * gain if gain > 0 and d.moved else 0
+        case cmd.UsePower(power="hiss"):
+            return 650 if d.sloth["hunger"] else 50
+        case cmd.UsePower(power="scratch"):
+            return 900
+        case cmd.UsePower(power="claw"):
+            return 600 if tribes_near else 0
+        case cmd.UsePower(power="scorch"):
+            return 300 + 60 * dark_around if d.sloth["pride-events"] else 40 * dark_around
+        case cmd.UsePower(power="burn"):
+            return 250 if d.sloth["pride-events"] and "pride" not in d.advanced else 10
+        case cmd.UsePower(power="flame"):
+            return 200 if dark_around else 0
+        case cmd.UsePower(power="smash"):
+            return 350
+        case cmd.UsePower(power="shriek"):
+            return 30
+        case cmd.UsePower(power="slap"):
+            return 80
+        case cmd.UsePower(power="flame-wall"):
+            return 60
+        case cmd.PlaceGem():
+            return 500 if any(c.gems for c in state.cells) else 300
+        case cmd.VastEndTurn():
+            return 1
+    return 0
+
+
 def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     """The bot's command among ``commands`` (the seat's legal commands), reading only ``view``."""
     if not commands:
         raise ValueError("no legal command to choose from")
-    score = {"knight": knight_score, "goblins": goblins_score}.get(view.turn or "", cave_score)
+    score = {"knight": knight_score, "goblins": goblins_score, "dragon": dragon_score}.get(
+        view.turn or "", cave_score
+    )
     return max(commands, key=lambda c: (score(view, c), rng.random()))

@@ -90,7 +90,7 @@ class VastEndTurn(VastCommand, kw_only=True, tag="vast.EndTurn"):
     """End the turn of ``role`` (004: each role's §Riepilogo del Turno). The Cave may end its turn only after
     Shape the Cave and Place Treasure, when it could do them."""
 
-    role: Literal["knight", "goblins", "cave"]
+    role: Literal["knight", "goblins", "dragon", "cave"]
     """The role whose turn ends."""
 
 
@@ -152,8 +152,8 @@ class SoporificSpores(VastCommand, kw_only=True):
 
     pay: tuple[OmenToken, ...]
     """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
-    target: Literal["knight", "goblins"] = "knight"
-    """The player hit."""
+    target: Literal["knight", "goblins", "dragon"] = "knight"
+    """The player hit (the Dragon moves a cube from Wakefulness back to a Sloth track of its choice)."""
 
 
 class Rockslide(VastCommand, kw_only=True):
@@ -209,6 +209,16 @@ class UseBow(VastCommand, kw_only=True):
     """The Tribe shot."""
 
 
+class AttackDragon(VastCommand, kw_only=True):
+    """Attack the Dragon on her tile, spending an Encounter (004 §Attaccare il Drago): underground before the
+    Collapse only with the Bomb's cube (``bomb``), once a turn; underground during the Collapse once a turn;
+    surfaced as often as she has Encounters. Strength above the Dragon's Armor hits (1 Health); equal, the
+    Dragon die must hit the center; below, refused (``dragon.too-strong``)."""
+
+    bomb: bool = False
+    """With the Bomb (its Hero cube placed this turn), at the Dragon underground."""
+
+
 # --- the Goblins (004 §I Goblin) ---------------------------------------------------------------------
 
 
@@ -246,6 +256,80 @@ class PlaySecret(VastCommand, kw_only=True):
     """The Tribe it is played on (Fire Bomber, Blind Fury)."""
 
 
+# --- the Dragon (004 §Il Drago) ----------------------------------------------------------------------
+
+PowerName = Literal[
+    "claw",
+    "flame",
+    "wing",
+    "hiss",
+    "slither",
+    "swat",
+    "scorch",
+    "burn",
+    "slap",
+    "shriek",
+    "scratch",
+    "flame-wall",
+    "smash",
+    "wrath",
+]
+SlothTrack = Literal["greed", "hunger", "pride-events", "pride-still", "pride-gem"]
+
+
+class MoveDragon(VastCommand, kw_only=True):
+    """The Dragon's free move (004 §1. Muovi e Usa i Poteri): once a turn, 1 or 2 tiles in a straight line,
+    before or after its Powers. Underground it crosses walls and enters Dark tiles; surfaced it does neither
+    (§Limitazioni di Movimento), and entering the Knight's tile when her Strength reaches its Armor is an
+    attack by her."""
+
+    x: Coord
+    y: Coord
+
+
+class UsePower(VastCommand, kw_only=True):
+    """Use a Power (004 §Poteri), paying its symbols with Power cards of the hand and Gems on the map (each
+    Gem once a turn; ``?`` takes any symbol). ``pay`` names the cards (``claw-3``) and Gems (``gem:flame``);
+    empty, the rules pay with Gems first, then the lowest cards that fit. Targets by Power: ``wing``,
+    ``burn``, ``flame-wall``, ``slap`` (where the Knight goes) and ``swat`` (where the token goes) use
+    ``x``/``y``; ``swat`` takes the token from ``from_x``/``from_y`` (``token``: ``treasure`` or a Gem's
+    symbol); ``hiss`` names a ``tribe``; ``slither`` moves a cube ``source`` -> ``target``. Refused when
+    unpaid (``dragon.cannot-pay``) or the target is not allowed."""
+
+    power: PowerName
+    """The Power used."""
+    pay: tuple[Annotated[str, Meta(min_length=1, max_length=16)], ...] = ()
+    """Power cards and ``gem:<symbol>`` paying it; empty: the cheapest payment."""
+    x: Coord | None = None
+    """Target column (Wing, Burn, Flame Wall, Slap, Swat)."""
+    y: Coord | None = None
+    """Target row, as ``x``."""
+    from_x: Coord | None = None
+    """Swat: the column of the tile next to the Dragon the token leaves."""
+    from_y: Coord | None = None
+    """Swat: the row, as ``from_x``."""
+    token: Literal["treasure", "claw", "flame", "wing"] | None = None
+    """Swat: the token pushed."""
+    tribe: Literal["fangs", "bones", "eye"] | None = None
+    """Hiss: the Tribe on the map."""
+    source: SlothTrack | None = None
+    """Slither: the Sloth track a cube leaves."""
+    target: SlothTrack | None = None
+    """Slither: the Sloth track with room it reaches."""
+
+
+class DragonCollect(VastCommand, kw_only=True):
+    """Collect the Treasure tokens on its tile after all its movement (004 §2. Raccogli un Tesoro): no more
+    moves or Powers this turn."""
+
+
+class PlaceGem(VastCommand, kw_only=True):
+    """Place a Dragon Gem from the reserve on its tile (004 §3. Posa una Gemma di Drago)."""
+
+    gem: Literal["claw", "flame", "wing"]
+    """The Gem placed."""
+
+
 KNIGHT_COMMANDS = (
     PlaceHeroCube,
     MoveKnight,
@@ -255,7 +339,9 @@ KNIGHT_COMMANDS = (
     UseBomb,
     UseFlare,
     UseBow,
+    AttackDragon,
 )
+DRAGON_COMMANDS = (MoveDragon, UsePower, DragonCollect, PlaceGem)
 GOBLIN_COMMANDS = (ActivateTribe, PlaySecret)
 CAVE_COMMANDS = (
     PlaceTile,
@@ -268,7 +354,7 @@ CAVE_COMMANDS = (
     GiantBats,
     CrystalCurse,
 )
-ROLE_COMMANDS = (*KNIGHT_COMMANDS, *GOBLIN_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
+ROLE_COMMANDS = (*KNIGHT_COMMANDS, *GOBLIN_COMMANDS, *DRAGON_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
 
 VastCommandUnion = (
     Begin
@@ -280,6 +366,11 @@ VastCommandUnion = (
     | UseBomb
     | UseFlare
     | UseBow
+    | AttackDragon
+    | MoveDragon
+    | UsePower
+    | DragonCollect
+    | PlaceGem
     | ActivateTribe
     | PlaySecret
     | VastEndTurn
@@ -309,4 +400,6 @@ def role_of(command: Command) -> str | None:
         return "cave"
     if isinstance(command, GOBLIN_COMMANDS):
         return "goblins"
+    if isinstance(command, DRAGON_COMMANDS):
+        return "dragon"
     return None

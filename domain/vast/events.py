@@ -200,6 +200,8 @@ class TreasureTokenTaken(VastEvent, kw_only=True):
     """Row of the tile, counted from the Entrance (north positive)."""
     count: int = 1
     """Tokens collected."""
+    gems: tuple[str, ...] = ()
+    """Dragon Gems picked up with them, each then rolled for (004 §Tesori e Gemme, Gemme di Drago)."""
 
 
 class TreasureOffered(VastEvent, kw_only=True):
@@ -635,6 +637,231 @@ class BowShot(VastEvent, kw_only=True):
     """Discs it loses."""
 
 
+# --- the Dragon (004 §Il Drago) -------------------------------------------------------------------
+
+
+class DragonPlaced(VastEvent, kw_only=True):
+    """The Sleeping Dragon is placed at the start of its first turn, on the Knight's tile (on the Entrance
+    without a Knight): 004 §Il Drago, Preparazione."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+
+
+class DragonMoved(VastEvent, kw_only=True):
+    """The Dragon moves (004 §1. Muovi e Usa i Poteri): its free move, Wing, or pushed by a rule."""
+
+    x: int
+    """Column of the tile reached."""
+    y: int
+    """Row of the tile reached."""
+    how: str = "free"
+    """``free`` (1-2 tiles in a straight line, once a turn), ``wing`` (the Wing power), ``forced``."""
+
+
+class PowerUsed(VastEvent, kw_only=True):
+    """A Power is used and paid (004 §Poteri): the Power cards paid are public; a Gem on the map lends its
+    symbol once a turn."""
+
+    power: str
+    """The Power (``claw``, ``flame``, ``wing``, ``hiss``, ``slither``, ``swat``, ``scorch``, ``burn``,
+    ``slap``, ``shriek``, ``scratch``, ``flame-wall``, ``smash``, ``wrath``)."""
+    cards: tuple[str, ...] = ()
+    """Power cards discarded to pay it."""
+    gems: tuple[str, ...] = ()
+    """Gem symbols on the map used to pay it."""
+
+
+class SlothCubeMoved(VastEvent, kw_only=True):
+    """A Sloth cube moves (004 §Risveglio e Risalita in Superficie): from a Sloth track to Wakefulness when
+    its condition is met, between Sloth tracks (Slither), or back from Wakefulness (Soporific Spores)."""
+
+    source: str
+    """The track it leaves (``greed``, ``hunger``, ``pride-events``, ``pride-still``, ``pride-gem``,
+    ``wakefulness``)."""
+    target: str
+    """The track it reaches (as ``source``)."""
+    why: str = ""
+    """``treasure``, ``eaten``, ``event-tile``, ``still``, ``gem``, ``slither``, ``spores``."""
+
+
+class DragonAwoke(VastEvent, kw_only=True):
+    """11 cubes on Wakefulness: the Dragon is awake for good (004 §Risveglio e Risalita in Superficie)."""
+
+
+class DragonSurfaced(VastEvent, kw_only=True):
+    """The awake Dragon ends its turn on a Crystal tile and rises to the surface; a Crystal token there is
+    smashed (004 §Risalire in Superficie)."""
+
+    x: int
+    """Column of the Crystal tile."""
+    y: int
+    """Row of the Crystal tile."""
+    crystal: bool = False
+    """A Crystal token was there and is smashed."""
+
+
+class GoblinsEaten(VastEvent, kw_only=True):
+    """The Eaten Goblins marker advances by the Population the Tribes lost to Claw, Scratch or Hiss (004
+    §Uccidere i Goblin)."""
+
+    count: int
+    """Goblins eaten."""
+
+
+class DragonTreasureTaken(VastEvent, kw_only=True):
+    """After its movement the Dragon collects the Treasure tokens on its tile (004 §2. Raccogli un Tesoro);
+    they go back to the Cave at once (§La Caverna, Tesori) and count for its Greed, one a turn."""
+
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+    count: int
+    """Treasure tokens collected."""
+
+
+class GemPlaced(VastEvent, kw_only=True):
+    """A Dragon Gem from its reserve is placed on its tile (004 §3. Posa una Gemma di Drago)."""
+
+    gem: str
+    """``claw``, ``flame`` or ``wing``."""
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+
+
+class GemTaken(VastEvent, kw_only=True):
+    """A Dragon Gem is picked up from the map (004 §Gemme e altri giocatori): the Dragon die was rolled;
+    it goes back to the Dragon's reserve."""
+
+    gem: str
+    """``claw``, ``flame`` or ``wing``."""
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+    by: str
+    """``knight`` or a Tribe's name."""
+    trapped: bool = False
+    """The die hit the center: a trap (Knight -2 Grit, the Tribe scatters)."""
+    step: str = ""
+    """The chain step it completes (the Knight's Gems, one at a time)."""
+
+
+class GemMoved(VastEvent, kw_only=True):
+    """Swat moves a Gem or a Treasure token (004 §Poteri, Colpo)."""
+
+    token: str
+    """``treasure`` or a Gem's symbol."""
+    from_x: int
+    """Column it leaves."""
+    from_y: int
+    """Row it leaves."""
+    x: int
+    """Column it reaches."""
+    y: int
+    """Row it reaches."""
+
+
+class PowerCardsDiscarded(VastEvent, kw_only=True):
+    """Power cards leave the Dragon's hand without paying a Power: the rest of the hand when it is replaced
+    (004 §4. Rimpiazza la Mano di Carte), or cards it must discard (the Bow). Which cards is the Dragon's
+    secret."""
+
+    cards: tuple[str, ...]
+    """The cards (``"?"`` to others than the Dragon)."""
+    why: str = "replace"
+    """``replace`` or ``bow``."""
+
+
+class DragonAttacked(VastEvent, kw_only=True):
+    """The Knight attacks the Dragon (004 §Attaccare il Drago): Strength above Armor hits; equal, the Dragon
+    die must hit the center."""
+
+    strength: int
+    """The Knight's Strength."""
+    armor: int
+    """The Dragon's Armor."""
+    hit: bool
+    """The attack succeeded: the Dragon loses 1 Health."""
+    bomb: bool = False
+    """With the Bomb, at the Dragon underground before the Collapse."""
+
+
+class FlameWallPlaced(VastEvent, kw_only=True):
+    """The Flame Wall token on a Lit tile next to the Dragon (004 §Poteri, Muro di Fiamme)."""
+
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+
+
+class FlameWallBurned(VastEvent, kw_only=True):
+    """A piece entered the Flame Wall's tile for the first time on its turn (004 §Poteri, Muro di Fiamme):
+    the Knight loses 5 Grit, a Tribe 1 Population."""
+
+    piece: str
+    """``knight`` or a Tribe's name."""
+
+
+class FlameWallReturned(VastEvent, kw_only=True):
+    """The Flame Wall token goes back to the Dragon's reserve at the start of its turn."""
+
+
+class ShriekSpent(VastEvent, kw_only=True):
+    """The Shriek token is spent to re-roll the Dragon die (004 §Poteri, Strillo)."""
+
+
+class CrystalDestroyed(VastEvent, kw_only=True):
+    """Smash destroys the Crystal token on the Dragon's tile, out of the game (004 §Poteri, Distruzione)."""
+
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+
+
+class TileCollapsed(VastEvent, kw_only=True):
+    """Wrath collapses a tile (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): a Crystal tile leaves
+    the game and counts for the Cave; before the Collapse another tile goes to the bottom of the stack."""
+
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+    tile: str
+    """The tile id (turned, so public)."""
+    crystal_tile: bool
+    """A Crystal tile: it counts for the Cave's win."""
+    step: str = ""
+    """The chain step it completes."""
+    dark: bool = False
+    """It was Dark side up: only whether it is a Crystal tile is shown; a Dark tile going back under the
+    stack keeps its identity the Cave's secret (``tile`` reads ``"?"`` to others)."""
+
+
+class PowerStruck(VastEvent, kw_only=True):
+    """The tiles a Power reaches (004 §Il Dado del Drago; §Poteri): Dark tiles Flame, Scorch or Burn reveal
+    (in this order, the Dragon orienting them: §Rivelare le Tessere), tiles Claw hits, tiles Wrath
+    collapses."""
+
+    power: str
+    """``flame``, ``scorch``, ``burn``, ``claw`` or ``wrath``."""
+    face: int = 0
+    """The Dragon die's face (1-6), 0 when no die was rolled."""
+    tiles: tuple[tuple[int, int], ...] = ()
+    """The tiles, ``[x, y]`` each."""
+
+
+class DragonDied(VastEvent, kw_only=True):
+    """The Dragon's Health reached 0 (004 §Attaccare il Drago)."""
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     RolesSeated,
     StackBuilt,
@@ -695,4 +922,25 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TribePlundered,
     KnightAttackedTribes,
     BowShot,
+    DragonPlaced,
+    DragonMoved,
+    PowerUsed,
+    SlothCubeMoved,
+    DragonAwoke,
+    DragonSurfaced,
+    GoblinsEaten,
+    DragonTreasureTaken,
+    GemPlaced,
+    GemTaken,
+    GemMoved,
+    PowerCardsDiscarded,
+    DragonAttacked,
+    FlameWallPlaced,
+    FlameWallBurned,
+    FlameWallReturned,
+    ShriekSpent,
+    CrystalDestroyed,
+    TileCollapsed,
+    PowerStruck,
+    DragonDied,
 )

@@ -8,7 +8,7 @@ from dicelog.domain.core.events import CardsDrawn, DecisionRequested, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import edge, parse_pos
 from dicelog.domain.vast.rules.common import cells_by_pos, is_crystal
-from dicelog.domain.vast.state import CaveCell, CaveRole, GoblinsRole, KnightRole, VastState
+from dicelog.domain.vast.state import CaveCell, CaveRole, DragonRole, GoblinsRole, KnightRole, VastState
 
 MAX_HEALTH = 7
 
@@ -45,6 +45,15 @@ def _gob(state: VastState, **changes: object) -> VastState:
     return state if state.goblins is None else replace(state, goblins=replace(state.goblins, **changes))
 
 
+def _dragon(state: VastState, **changes: object) -> VastState:
+    return state if state.dragon is None else replace(state, dragon=replace(state.dragon, **changes))
+
+
+def _gems_back(state: VastState, gems: tuple[str, ...]) -> VastState:
+    d = state.dragon
+    return state if d is None or not gems else _dragon(state, gems=tuple(sorted((*d.gems, *gems))))
+
+
 def _tribe(state: VastState, name: str, **changes: object) -> VastState:
     gob = state.goblins
     if gob is None:
@@ -73,6 +82,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 knight=(state.knight or KnightRole()) if "knight" in roles else None,
                 cave=(state.cave or CaveRole()) if "cave" in roles else None,
                 goblins=(state.goblins or GoblinsRole()) if "goblins" in roles else None,
+                dragon=(state.dragon or DragonRole()) if "dragon" in roles else None,
                 sidequest_deck=tuple(sorted(sidequests)),
                 begun=True,
             )
@@ -150,6 +160,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                     walls_crossed=0,
                     bomb_used=False,
                     bow_used=False,
+                    dragon_attacks=0,
                     flare_used=False,
                     spaces=(),
                     encounter_spaces=(),
@@ -160,6 +171,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                 )
             if role == "cave" and state.cave is not None:
                 state = _cave(state, placed=0, treasure_placed=False, hatred=0, past_plunder=0)
+            if role == "dragon" and state.dragon is not None:
+                state = _dragon(state, moved=False, still=True, advanced=(), gems_used=(), stage=0)
             return state
         case ev.VastTurnEnded():
             return replace(state, turn=None, turn_over=False)
@@ -235,13 +248,14 @@ def evolve(state: VastState, event: Event) -> VastState:
             state = _cell(state, x, y, crystal=False)
             state = replace(state, smashed_total=state.smashed_total + 1)
             return state if k is None else _knight(state, smashed=k.smashed + 1, stage=1)
-        case ev.TreasureTokenTaken(x=x, y=y, count=count):
+        case ev.TreasureTokenTaken(x=x, y=y, count=count, gems=gems):
             state = _cell(state, x, y, treasure=0)
+            gem_steps = tuple(f"gem:{g}:{x},{y}" for g in gems)
             if state.cave is not None:
                 state = _cave(state, supply=state.cave.supply + count)
             if k is not None:
                 state = _knight(state, tokens_taken=k.tokens_taken + count, stage=2)
-            return replace(state, todo=(*(["treasure"] * count), *state.todo))
+            return replace(state, todo=(*(["treasure"] * count), *gem_steps, *state.todo))
         case ev.TreasureOffered(card=card, bottom=bottom):
             gone = [card, *bottom]
             return replace(
@@ -373,6 +387,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                 )
             if crystal_tile:
                 state = replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
+            if cell is not None:
+                state = _gems_back(state, cell.gems)
             if state.goblins is not None:  # RULINGS.md: a Tribe on a collapsing tile goes back to the board
                 for t in state.goblins.tribes:
                     if (t.x, t.y) == (x, y) and not t.lurking:
@@ -513,6 +529,155 @@ def evolve(state: VastState, event: Event) -> VastState:
                 feats = tuple(sorted({*k.feats, "eagle-eyed"})) if loss > 0 else k.feats
                 state = _knight(state, feats=feats, bow_used=True)
             return state
+        # --- the Dragon ------------------------------------------------------------------------------
+        case CardsDrawn(deck="power", cards=cards):
+            d = state.dragon
+            return state if d is None else _dragon(state, hand=tuple(sorted((*d.hand, *cards))))
+        case ev.DragonPlaced(x=x, y=y):
+            return _dragon(state, x=x, y=y)
+        case ev.DragonMoved(x=x, y=y, how=how):
+            d = state.dragon
+            if d is None:
+                return state
+            if how == "forced":
+                return _dragon(state, x=x, y=y)
+            return _dragon(state, x=x, y=y, still=False, moved=d.moved or how == "free")
+        case ev.PowerUsed(power=power, cards=cards, gems=gems):
+            d = state.dragon
+            if d is None:
+                return state
+            return _dragon(
+                state,
+                hand=_without(d.hand, cards),
+                gems_used=(*d.gems_used, *gems),
+                shriek=True if power == "shriek" else d.shriek,
+            )
+        case ev.SlothCubeMoved(source=source, target=target, why=why):
+            d = state.dragon
+            if d is None:
+                return state
+            sloth = dict(d.sloth)
+            if source in sloth:
+                sloth[source] -= 1
+            if target in sloth:
+                sloth[target] += 1
+            track = "pride" if source.startswith("pride") else source
+            changes: dict[str, object] = {"sloth": sloth}
+            if target == "wakefulness":
+                changes["advanced"] = (*d.advanced, track)
+            if why == "eaten":
+                changes["eaten"] = max(0, d.eaten - 2)
+            if why == "treasure":
+                changes["held"] = max(0, d.held - 1)
+            return _dragon(state, **changes)
+        case ev.DragonAwoke():
+            return _dragon(state, awake=True)
+        case ev.DragonSurfaced(x=x, y=y, crystal=crystal):
+            state = _dragon(state, surfaced=True)
+            return _cell(state, x, y, crystal=False) if crystal else state
+        case ev.GoblinsEaten(count=count):
+            d = state.dragon
+            return state if d is None else _dragon(state, eaten=d.eaten + count)
+        case ev.DragonTreasureTaken(x=x, y=y, count=count):
+            state = _cell(state, x, y, treasure=0)
+            if state.cave is not None:
+                state = _cave(state, supply=state.cave.supply + count)
+            d = state.dragon
+            return state if d is None else _dragon(state, held=d.held + count, stage=1)
+        case ev.GemPlaced(gem=gem, x=x, y=y):
+            d = state.dragon
+            cell = cells_by_pos(state).get((x, y))
+            if d is None or cell is None:
+                return state
+            state = _cell(state, x, y, gems=(*cell.gems, gem))
+            return _dragon(state, gems=_without(d.gems, [gem]), stage=2)
+        case ev.GemTaken(gem=gem, x=x, y=y, by=by, step=step):
+            state = _pop(state, step)
+            if by == "knight" and k is not None and "cunning" not in k.feats:
+                state = _knight(state, feats=(*k.feats, "cunning"))
+            cell = cells_by_pos(state).get((x, y))
+            if cell is not None:
+                state = _cell(state, x, y, gems=_without(cell.gems, [gem]))
+            return _gems_back(state, (gem,))
+        case ev.GemMoved(token=token, from_x=fx, from_y=fy, x=x, y=y):
+            src = cells_by_pos(state).get((fx, fy))
+            if src is None:
+                return state
+            if token == "treasure":
+                state = _cell(state, fx, fy, treasure=max(0, src.treasure - 1))
+                dst = cells_by_pos(state).get((x, y))
+                return state if dst is None else _cell(state, x, y, treasure=dst.treasure + 1)
+            state = _cell(state, fx, fy, gems=_without(src.gems, [token]))
+            dst = cells_by_pos(state).get((x, y))
+            return state if dst is None else _cell(state, x, y, gems=(*dst.gems, token))
+        case ev.PowerCardsDiscarded(cards=cards):
+            d = state.dragon
+            return state if d is None else _dragon(state, hand=_without(d.hand, cards))
+        case ev.DragonAttacked(hit=hit, bomb=bomb):
+            if k is not None and state.turn == "knight":
+                feats = (*k.feats, "daring") if hit and "daring" not in k.feats else k.feats
+                state = _knight(
+                    state,
+                    dragon_attacks=k.dragon_attacks + 1,
+                    bomb_used=k.bomb_used or bomb,
+                    feats=feats,
+                    stage=1,
+                )
+            d = state.dragon
+            if d is None or not hit:
+                return state
+            return _dragon(state, health=max(0, d.health - 1))
+        case ev.PowerStruck(power=power, tiles=tiles):
+            if power in ("flame", "scorch", "burn"):
+                steps = tuple(f"reveal:{x},{y}:dragon" for x, y in tiles)
+            elif power == "wrath":
+                steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
+            else:
+                steps = ()
+            return replace(state, todo=(*steps, *state.todo))
+        case ev.DragonDied():
+            return _dragon(state, health=0)
+        case ev.FlameWallPlaced(x=x, y=y):
+            return _dragon(state, flame_wall=(x, y), burned=())
+        case ev.FlameWallBurned(piece=piece):
+            d = state.dragon
+            return state if d is None else _dragon(state, burned=(*d.burned, piece))
+        case ev.FlameWallReturned():
+            return _dragon(state, flame_wall=None, burned=())
+        case ev.ShriekSpent():
+            return _dragon(state, shriek=False)
+        case ev.CrystalDestroyed(x=x, y=y):
+            return _cell(state, x, y, crystal=False)
+        case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal_tile, step=step):
+            state = _pop(state, step)
+            cell = cells_by_pos(state).get((x, y))
+            state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
+            gone = {edge((x, y), s) for s in "NESW"}
+            back = sum(1 for e in state.rockslides if e in gone)
+            state = replace(
+                state,
+                rockslides=tuple(e for e in state.rockslides if e not in gone),
+                bombs=tuple(e for e in state.bombs if e not in gone),
+            )
+            if cell is not None:
+                state = _gems_back(state, cell.gems)
+                if state.cave is not None:
+                    cave = state.cave
+                    state = _cave(
+                        state, supply=cave.supply + cell.treasure, rockslides=cave.rockslides + back
+                    )
+            if crystal_tile:
+                return replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
+            if not state.collapse:  # 004 §La Caverna, Gli altri giocatori: to the bottom of the stack
+                piles = list(state.piles) or [0, 0, 0]
+                piles[-1] += 1
+                state = replace(
+                    state,
+                    stack=tuple(sorted((*state.stack, tile))),
+                    piles=tuple(piles),
+                    pile_crystals=state.pile_crystals or (0, 0, 0),
+                )
+            return state
         case ev.KnightDied():
             return _knight(state, health=0)
         case ev.GameWon(winner=winner, reason=reason):
@@ -527,6 +692,6 @@ def parse_step(step: str) -> tuple[str, tuple[int, int] | None, str]:
     if kind in ("reveal", "resolve"):
         where, _, mode = rest.partition(":")
         return kind, parse_pos(where), mode
-    if kind == "knight-attack":
+    if kind in ("knight-attack", "collapse"):
         return kind, parse_pos(rest), ""
     return kind, None, rest

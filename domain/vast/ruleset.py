@@ -26,7 +26,7 @@ from dicelog.domain.vast import content, views, visibility
 from dicelog.domain.vast.cave import DRAGON_DIE
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
 from dicelog.domain.vast.evolve import evolve as _evolve
-from dicelog.domain.vast.rules import cave_turn, flow, goblins, knight, setup
+from dicelog.domain.vast.rules import cave_turn, dragon, flow, goblins, knight, setup
 from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
@@ -41,6 +41,13 @@ _KNIGHT = {
     cmd.UseBomb: knight.use_bomb,
     cmd.UseFlare: knight.use_flare,
     cmd.UseBow: knight.use_bow,
+    cmd.AttackDragon: dragon.knight_attack,
+}
+_DRAGON = {
+    cmd.MoveDragon: dragon.move,
+    cmd.UsePower: dragon.use_power,
+    cmd.DragonCollect: dragon.collect,
+    cmd.PlaceGem: dragon.place_gem,
 }
 _GOBLINS = {cmd.ActivateTribe: goblins.activate, cmd.PlaySecret: goblins.play_secret}
 _CAVE = {
@@ -92,10 +99,12 @@ class Vast:
         if isinstance(command, cmd.VastEndTurn):
             if role == "goblins":
                 return goblins_end(state)
+            if role == "dragon":
+                return dragon.end(state)
             return knight.end(state) if role == "knight" else cave_turn.end(state)
         if type(command) in _GOBLINS:
             return flow.then_advance(state, _GOBLINS[type(command)](state, command))
-        handler: Any = _KNIGHT.get(type(command)) or _CAVE.get(type(command))
+        handler: Any = _KNIGHT.get(type(command)) or _CAVE.get(type(command)) or _DRAGON.get(type(command))
         return handler(state, command)
 
     def resolve(self, state: VastState, answer: Answer) -> list[Event]:
@@ -130,7 +139,12 @@ class Vast:
             return [Begin()]
         if state.phase != "play" or state.winner is not None or state.turn is None:
             return []
-        pools = {"knight": knight.candidates, "goblins": goblins.candidates, "cave": cave_turn.candidates}
+        pools = {
+            "knight": knight.candidates,
+            "goblins": goblins.candidates,
+            "dragon": dragon.candidates,
+            "cave": cave_turn.candidates,
+        }
         pool = list(pools[state.turn](state))
         legal: list[Command] = []
         for candidate in pool:

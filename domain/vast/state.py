@@ -47,6 +47,8 @@ class CaveCell(Struct, frozen=True, kw_only=True):
     """Treasure tokens on the tile (004 §3. Piazza un Tesoro, §Sala del Tesoro)."""
     crystal: bool = False
     """A Crystal token lies on the tile (004 §Cristallo: placed when a Crystal tile is revealed)."""
+    gems: tuple[str, ...] = ()
+    """Dragon Gems on the tile (``claw``, ``flame``, ``wing``: 004 §3. Posa una Gemma di Drago)."""
 
 
 class KnightRole(Struct, frozen=True, kw_only=True):
@@ -78,6 +80,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Whether the Bomb's cube was used this turn."""
     bow_used: bool = False
     """Whether the Bow's cube was used this turn."""
+    dragon_attacks: int = 0
+    """Attacks on the Dragon this turn (underground: once a turn, 004 §Attaccare il Drago)."""
     bombs: int = 3
     """Bomb tokens left (004 §Preparazione)."""
     smashed: int = 0
@@ -128,6 +132,75 @@ class CaveRole(Struct, frozen=True, kw_only=True):
     """Past Plunder used this turn (its cost rises 1, 2, 3)."""
     rockslides: int = 3
     """Rockslide tokens in the supply."""
+
+
+SLOTH_ROOM: dict[str, int] = {"greed": 4, "hunger": 4, "pride-events": 4, "pride-still": 1, "pride-gem": 1}
+"""The Dragon's Sloth tracks and their spaces (004 §Risveglio e Risalita in Superficie; VF §4): 14 cubes."""
+SLOTH_CUBES = 14
+AWAKE_AT = 11
+"""Wakefulness that awakens the Dragon (004 §Risveglio e Risalita in Superficie)."""
+POWER_CARDS: tuple[str, ...] = tuple(f"{s}-{n}" for s in ("claw", "flame", "wing") for n in range(1, 7))
+"""The 18 Power cards (VF §1: Claw x6, Flame x6, Wing x6), by id ``<symbol>-<n>``."""
+
+
+class DragonRole(Struct, frozen=True, kw_only=True):
+    """The Dragon's board (004 §Il Drago; VF §4)."""
+
+    x: int | None = None
+    """The Dragon's column; ``null`` before its first turn places it (004 §Preparazione)."""
+    y: int | None = None
+    """The Dragon's row, as ``x``."""
+    health: int = 5
+    """Health (004 §Preparazione: 5). At 0 the Dragon dies."""
+    sloth: dict[str, int] = field(default_factory=lambda: dict(SLOTH_ROOM))
+    """Sloth cubes left on each Sloth track (``greed``, ``hunger``, ``pride-events``, ``pride-still``,
+    ``pride-gem``); the others are on the Wakefulness track."""
+    locked: int = 0
+    """Hunger cubes placed on Wakefulness at setup that the Cave cannot move back (VF §7 Dragon vs Cave)."""
+    awake: bool = False
+    """Awakened (11 Wakefulness reached once: permanent)."""
+    surfaced: bool = False
+    """On the surface (after ending a turn awake on a Crystal tile); else underground."""
+    eaten: int = 0
+    """The Eaten Goblins track (004 §Uccidere i Goblin)."""
+    hand: tuple[str, ...] = ()
+    """Power cards in hand, sorted: the Dragon's secret."""
+    gems: tuple[str, ...] = ("claw", "flame", "wing")
+    """Dragon Gems in its reserve (VF §1: one each Claw, Flame, Wing)."""
+    held: int = 0
+    """Treasure tokens taken and not yet handed over for a Greed cube (004 §2. Raccogli un Tesoro)."""
+    moved: bool = False
+    """The free move of this turn was made."""
+    still: bool = True
+    """It has not moved at all this turn (Pride: do not move for a turn)."""
+    advanced: tuple[str, ...] = ()
+    """The tracks a cube left this turn (``greed``, ``hunger``, ``pride``: one each a turn)."""
+    gems_used: tuple[str, ...] = ()
+    """Gem symbols on the map used this turn (each once a turn)."""
+    stage: int = 0
+    """Where its turn is: 0 moving and using Powers, 1 Treasure collected, 2 Gem placed."""
+    shriek: bool = False
+    """The Shriek token is placed, ready to re-roll the Dragon die."""
+    flame_wall: tuple[int, int] | None = None
+    """Where the Flame Wall token is; ``null`` in its reserve."""
+    burned: tuple[str, ...] = ()
+    """Pieces the Flame Wall hurt since it was placed (``knight``, a Tribe's name)."""
+
+
+def wakefulness(dragon: DragonRole) -> int:
+    """Cubes on the Wakefulness track (14 less those left on the Sloth tracks)."""
+    return SLOTH_CUBES - sum(dragon.sloth.values())
+
+
+def armor(dragon: DragonRole, ash: bool = False) -> int:
+    """Armor from Wakefulness (VF §4 table: 1,1,2,2,3,3,4,4 by pairs; HRF ``(w+4) div 4``); Ash Dragon +1,
+    at most 4 (VF §7 Variant cards)."""
+    return min(4, (wakefulness(dragon) + 4) // 4 + (1 if ash else 0))
+
+
+def spirit(dragon: DragonRole) -> int:
+    """Spirit, the Power cards drawn at the end of each turn (VF §4 table; HRF ``(w+14) div 4``)."""
+    return (wakefulness(dragon) + 14) // 4
 
 
 TRIBES: tuple[str, ...] = ("fangs", "bones", "eye")
@@ -205,6 +278,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """The Cave's board; ``null`` when not in play."""
     goblins: GoblinsRole | None = None
     """The Goblins' board; ``null`` when not in play."""
+    dragon: DragonRole | None = None
+    """The Dragon's board; ``null`` when not in play."""
     war_deck: tuple[str, ...] = ()
     """War cards (all 10: the deck is shuffled whole every Goblins turn; secret)."""
     monster_deck: tuple[str, ...] = ()

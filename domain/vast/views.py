@@ -20,7 +20,7 @@ from dicelog.domain.vast.rules.common import (
     stack_size,
     strength,
 )
-from dicelog.domain.vast.state import HIDDEN, VastState
+from dicelog.domain.vast.state import HIDDEN, VastState, armor, spirit, wakefulness
 
 
 class BoardCell(Struct, frozen=True, kw_only=True):
@@ -46,7 +46,11 @@ class BoardCell(Struct, frozen=True, kw_only=True):
     crystal: bool
     """Whether a Crystal token lies on it."""
     pieces: tuple[str, ...]
-    """Pieces on it (``knight``)."""
+    """Pieces on it (``knight``, ``dragon``, a revealed Tribe's name)."""
+    gems: tuple[str, ...] = ()
+    """Dragon Gems on it (``claw``, ``flame``, ``wing``)."""
+    flame_wall: bool = False
+    """The Dragon's Flame Wall token is on it."""
 
 
 class TribeView(Struct, frozen=True, kw_only=True):
@@ -166,6 +170,44 @@ class GoblinsTrack(Struct, frozen=True, kw_only=True):
     """Secrets cards face up (Trap)."""
 
 
+class DragonTrack(Struct, frozen=True, kw_only=True):
+    """The Dragon's public board (004 §Il Drago)."""
+
+    x: int | None
+    """Its column; ``null`` before its first turn."""
+    y: int | None
+    """Its row, as ``x``."""
+    health: int
+    """Health (5 at the start)."""
+    sloth: dict[str, int]
+    """Sloth cubes left on each Sloth track (``greed``, ``hunger``, ``pride-events``, ``pride-still``,
+    ``pride-gem``)."""
+    wakefulness: int
+    """Cubes on the Wakefulness track (11 awakens it)."""
+    armor: int
+    """Armor."""
+    spirit: int
+    """Spirit (Power cards drawn at the end of its turn)."""
+    awake: bool
+    """Awakened."""
+    surfaced: bool
+    """On the surface (else underground)."""
+    eaten: int
+    """The Eaten Goblins track."""
+    hand: tuple[str, ...]
+    """Power cards in hand: ids for the Dragon, ``"?"`` for others."""
+    gems: tuple[str, ...]
+    """Dragon Gems in its reserve."""
+    held: int
+    """Treasure tokens held for later Greed cubes."""
+    shriek: bool
+    """The Shriek token is ready to re-roll the Dragon die."""
+    flame_wall: tuple[int, int] | None
+    """Where its Flame Wall is, ``null`` in reserve."""
+    stage: int
+    """Its turn's phase: 0 moving and Powers, 1 Treasure collected, 2 Gem placed."""
+
+
 class VastInitiative(Struct, frozen=True, kw_only=True):
     """``GET /games/{id}/initiative`` for a Vast game: the turn order (VF §7) and each role's public
     tracks."""
@@ -184,6 +226,8 @@ class VastInitiative(Struct, frozen=True, kw_only=True):
     """The Cave's public board; ``null`` when not in play."""
     goblins: GoblinsTrack | None = None
     """The Goblins' public board; ``null`` when not in play."""
+    dragon: DragonTrack | None = None
+    """The Dragon's public board; ``null`` when not in play."""
     winner: str | None
     """The winning role once the game ended."""
 
@@ -197,6 +241,9 @@ def board_view(state: VastState) -> VastBoard:
         side = "entrance" if c.tile == "entrance" else ("lit" if c.lit else "dark")
         walls = tuple(s for s in SIDES if g.wall_between((c.x, c.y), s)) if c.lit else ()
         pieces = ("knight",) if k is not None and (k.x, k.y) == (c.x, c.y) else ()
+        d = state.dragon
+        if d is not None and (d.x, d.y) == (c.x, c.y):
+            pieces += ("dragon",)
         if state.goblins is not None:
             here = (c.x, c.y)
             pieces += tuple(t.name for t in state.goblins.tribes if not t.lurking and (t.x, t.y) == here)
@@ -212,6 +259,8 @@ def board_view(state: VastState) -> VastBoard:
                 treasure=c.treasure,
                 crystal=c.crystal,
                 pieces=pieces,
+                gems=c.gems,
+                flame_wall=state.dragon is not None and state.dragon.flame_wall == (c.x, c.y),
             )
         )
     cave = state.cave
@@ -294,7 +343,32 @@ def initiative_view(state: VastState) -> VastInitiative:
             hand=len(state.goblins.hand),
             face_up=state.goblins.face_up,
         ),
+        dragon=_dragon(state),
         winner=state.winner,
+    )
+
+
+def _dragon(state: VastState) -> DragonTrack | None:
+    d = state.dragon
+    if d is None:
+        return None
+    return DragonTrack(
+        x=d.x,
+        y=d.y,
+        health=d.health,
+        sloth=dict(d.sloth),
+        wakefulness=wakefulness(d),
+        armor=armor(d),
+        spirit=spirit(d),
+        awake=d.awake,
+        surfaced=d.surfaced,
+        eaten=d.eaten,
+        hand=d.hand,
+        gems=d.gems,
+        held=d.held,
+        shriek=d.shriek,
+        flame_wall=d.flame_wall,
+        stage=d.stage,
     )
 
 
@@ -440,6 +514,58 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"The Knight's Bow hits the {name.capitalize()} Tribe: -{loss}"
         case ev.KnightDied():
             return "The Knight dies"
+        case ev.DragonPlaced(x=x, y=y):
+            return f"The Sleeping Dragon is placed at {x},{y}"
+        case ev.DragonMoved(x=x, y=y, how=how):
+            verb = {"free": "moves", "wing": "flies (Wing)", "forced": "is moved"}.get(how, "moves")
+            return f"The Dragon {verb} to {x},{y}"
+        case ev.PowerUsed(power=power, cards=cards, gems=gems):
+            paid = [*cards, *(f"the {g} Gem" for g in gems)]
+            return f"The Dragon uses {power.replace('-', ' ').title()} ({', '.join(paid) or 'free'})"
+        case ev.PowerStruck(power=power, face=face, tiles=hit):
+            pattern = f" ({DRAGON_DIE[face][0]})" if face else ""
+            return f"{power.title()}{pattern} reaches {len(hit)} tile(s)"
+        case ev.SlothCubeMoved(source=source, target=target, why=why):
+            d = state.dragon
+            w = f": Wakefulness {wakefulness(d)}" if d is not None else ""
+            return f"A Sloth cube moves from {source} to {target} ({why}){w}"
+        case ev.DragonAwoke():
+            return "The Dragon awakens"
+        case ev.DragonSurfaced(x=x, y=y, crystal=crystal):
+            return f"The Dragon surfaces at {x},{y}" + (" and smashes the Crystal" if crystal else "")
+        case ev.GoblinsEaten(count=count):
+            return f"The Dragon eats {count} Goblin{'s' if count != 1 else ''}"
+        case ev.DragonTreasureTaken(count=count):
+            return f"The Dragon collects {count} Treasure token{'s' if count != 1 else ''}"
+        case ev.GemPlaced(gem=gem, x=x, y=y):
+            return f"The Dragon places its {gem} Gem at {x},{y}"
+        case ev.GemTaken(gem=gem, by=by, trapped=trapped):
+            who = "The Knight" if by == "knight" else f"The {by.capitalize()} Tribe"
+            return f"{who} takes the {gem} Gem" + (": a trap!" if trapped else "")
+        case ev.GemMoved(token=token, x=x, y=y):
+            return f"Swat sends a {token if token == 'treasure' else token + ' Gem'} token to {x},{y}"
+        case ev.PowerCardsDiscarded(cards=cards, why=why):
+            return f"The Dragon discards {len(cards)} Power card(s) ({why})"
+        case ev.DragonAttacked(strength=s, armor=a, hit=hit):
+            return f"The Knight attacks the Dragon, Strength {s} against Armor {a}: " + (
+                "a hit" if hit else "it holds"
+            )
+        case ev.DragonDied():
+            return "The Dragon dies"
+        case ev.FlameWallPlaced(x=x, y=y):
+            return f"A Flame Wall rises at {x},{y}"
+        case ev.FlameWallBurned(piece=piece):
+            who = "the Knight" if piece == "knight" else f"the {piece.capitalize()} Tribe"
+            return f"The Flame Wall burns {who}"
+        case ev.FlameWallReturned():
+            return "The Flame Wall dies down"
+        case ev.ShriekSpent():
+            return "The Dragon shrieks: the die is rolled again"
+        case ev.CrystalDestroyed(x=x, y=y):
+            return f"The Dragon destroys the Crystal at {x},{y}"
+        case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal):
+            extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
+            return f"Wrath: the tile at {x},{y} collapses ({_tile(tile)}){extra}"
         case ev.GameWon(winner=winner, reason=reason):
             return f"The {winner.capitalize()} wins: {reason}"
         case CardsDrawn(deck="omens", cards=cards):

@@ -12,9 +12,11 @@
 | the Knight's face-down Treasures | the Knight and the Cave (which chose them) |
 | the Knight's Sidequests (hand and draws) | the Knight |
 | the Goblins' Secrets (hand, draws, discards), War cards not kept, Monsters not assigned | the Goblins |
+| the Dragon's Power hand (draws, the cards discarded when it is replaced) | the Dragon |
 
 Everything else is public: revealed and collapsed tiles, Event cards played, Omens (RULINGS.md),
-the dice. After the game ends, everything is public (the core's ``Lens(reveal=True)``).
+the Power cards paying a Power, the Dragon's tracks and Gems, the dice. After the game ends, everything
+is public (the core's ``Lens(reveal=True)``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ DECK_AUDIENCE = {
     "war": ("goblins",),
     "monsters": ("goblins",),
     "secrets": ("goblins",),
+    "power": ("dragon",),
 }
 """Who sees the cards drawn from each secret deck (the Omen bag is public)."""
 CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice", "explore")
@@ -93,6 +96,10 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
             return event if _sees(viewer, "knight", "cave") else replace(event, card=HIDDEN)
         case ev.EventsSentToBottom(cards=cards):
             return event if _sees(viewer, "cave") else replace(event, cards=_masked(cards))
+        case ev.TileCollapsed(dark=True, crystal_tile=False):
+            return event if _sees(viewer, "cave") else replace(event, tile=HIDDEN)
+        case ev.PowerCardsDiscarded(cards=cards):
+            return event if _sees(viewer, "dragon") else replace(event, cards=_masked(cards))
         case ev.EventPlayed(bottom=bottom):
             return event if _sees(viewer, "cave") else replace(event, bottom=_masked(bottom))
     return event
@@ -118,10 +125,14 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
     gob = state.goblins
     if gob is not None and not goblins_see:
         gob = replace(gob, hand=_masked(gob.hand), drawn=_masked(gob.drawn))
+    dragon = state.dragon
+    if dragon is not None and not _sees(viewer, "dragon"):
+        dragon = replace(dragon, hand=_masked(dragon.hand))
     return replace(
         state,
         cells=cells,
         knight=knight,
+        dragon=dragon,
         cave=cave,
         stack=_masked(state.stack),
         crystals=_masked(state.crystals),

@@ -1,7 +1,7 @@
-"""Whole games of Vast (Knight vs Cave, VF §7) played by its bots and by random legal commands, with server
-dice: every game ends, the state rebuilt from the first N events is the live state after N events, ``verify``
-passes, the bots read only their seat's view, and no view of one seat (events and state, as every read path
-serves them through ``Lens``) shows a secret of the other at the time it was written."""
+"""Whole games of Vast (every VF §7 setup this release plays) played by its bots and by random legal commands,
+with server dice: every game ends, the state rebuilt from the first N events is the live state after N events,
+``verify`` passes, the bots read only their seat's view, and no view of one seat (events and state, as every
+read path serves them through ``Lens``) shows a secret of the other at the time it was written."""
 
 from __future__ import annotations
 
@@ -27,8 +27,15 @@ SETUPS = {
         Seat(name="g", controls=("goblins",)),
         Seat(name="c", controls=("cave",)),
     ),
+    "knight-goblins-dragon-cave": (
+        Seat(name="k", controls=("knight",)),
+        Seat(name="g", controls=("goblins",)),
+        Seat(name="d", controls=("dragon",)),
+        Seat(name="c", controls=("cave",)),
+    ),
+    "dragon-vs-cave": (Seat(name="d", controls=("dragon",)), Seat(name="c", controls=("cave",))),
 }
-SEAT_OF = {"knight": "k", "goblins": "g", "cave": "c"}
+SEAT_OF = {"knight": "k", "goblins": "g", "dragon": "d", "cave": "c"}
 _encode = msgspec.json.Encoder().encode
 
 
@@ -64,10 +71,10 @@ def play_game(seed_n: int, randomness: float, setup: str = "knight-vs-cave", max
     return game, records, live
 
 
-def secrets(state, reader: str) -> set[str]:
-    """What ``reader`` (``knight``, ``goblins``, ``cave`` or ``spectator``) may not know in ``state``
-    (VAST-DESIGN.md §3.10)."""
-    out: set[str] = set(state.stack) | set(state.crystals)
+def secrets(state, reader: str, seen: frozenset[str] = frozenset()) -> set[str]:
+    """What ``reader`` (``knight``, ``goblins``, ``dragon``, ``cave`` or ``spectator``) may not know in
+    ``state`` (VAST-DESIGN.md §3.10). ``seen``: Lit tiles everyone saw Wrath send back under the stack."""
+    out: set[str] = (set(state.stack) - seen) | set(state.crystals)
     if state.goblins is not None and reader != "goblins":
         out |= set(state.goblins.hand) | set(state.goblins.drawn)
         if state.offer_to == "goblins":
@@ -77,10 +84,12 @@ def secrets(state, reader: str) -> set[str]:
         if state.offer_to == "cave" and (len(state.offer) > 1 or reader != "knight"):  # the Cave's choices
             out |= set(state.offer)
         out |= set(state.treasure_bottom) | set(state.event_bottom)
-    if reader not in ("knight", "cave"):
+    if state.knight is not None and reader not in ("knight", "cave"):
         out |= set(state.knight.treasures)
-    if reader != "knight":
+    if state.knight is not None and reader != "knight":
         out |= set(state.knight.sidequests)
+    if state.dragon is not None and reader != "dragon":
+        out |= set(state.dragon.hand)
     return out
 
 
@@ -103,12 +112,20 @@ def shows(document: bytes, hidden: set[str]) -> set[str]:
         ("knight-goblins-cave", 4, 1.0),
         ("knight-goblins-cave", 5, 1.0),
         ("knight-goblins-cave", 6, 0.0),
+        ("knight-goblins-dragon-cave", 1, 0.0),
+        ("knight-goblins-dragon-cave", 2, 0.2),
+        ("knight-goblins-dragon-cave", 3, 0.5),
+        ("knight-goblins-dragon-cave", 4, 1.0),
+        ("knight-goblins-dragon-cave", 5, 1.0),
+        ("dragon-vs-cave", 1, 0.0),
+        ("dragon-vs-cave", 2, 0.5),
+        ("dragon-vs-cave", 3, 1.0),
     ],
 )
 def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness):
     game, records, live = play_game(seed_n, randomness, setup)
     seats = SETUPS[setup]
-    assert game.result in ("won:knight", "won:goblins", "won:cave"), game.result
+    assert game.result in ("won:knight", "won:goblins", "won:dragon", "won:cave"), game.result
     assert verify(records).ok
     for n in range(1, len(records) + 1, 97):
         assert fold(None, records[:n]) == live[n]
@@ -118,12 +135,19 @@ def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness
     lenses["spectator"] = Lens(ruleset, SPECTATOR_VIEWER)
     leaks: list[str] = []
     checked = 0
+    seen: frozenset[str] = frozenset()  # Lit tiles Wrath sent back under the stack: everyone saw them
+    cave_seen: frozenset[str] = frozenset()  # Dark ones: the Cave knows them
     for record in records:
+        if type(record.payload).__name__ == "TileCollapsed":
+            if record.payload.dark:
+                cave_seen |= {record.payload.tile}
+            else:
+                seen |= {record.payload.tile}
         # A command is judged against the state its events lead to: completing a Sidequest names it.
         after = record.originator_version + (1 if type(record.payload).__name__ == "CommandAccepted" else 0)
         state = live[min(after, len(records))].state
         for reader, lens in lenses.items():
-            hidden = secrets(state, reader)
+            hidden = secrets(state, reader, seen | (cave_seen if reader == "cave" else frozenset()))
             shown = lens.event(record.payload, seat=record.seat)
             found = shows(_encode(shown), hidden) if shown is not None else set()
             if record.originator_version % 25 == 0:

@@ -16,6 +16,7 @@ from dicelog.domain.vast.rules.common import (
     geometry,
     grit_change,
     is_crystal,
+    knight_pos,
     pieces_at,
     refuse,
 )
@@ -103,8 +104,10 @@ def remove_tile(state: VastState, pos: Pos, extra: bool) -> list[Event]:
     if pieces_at(state, pos):
         g = geometry(state)
         options = tuple(pos_key(p) for p in g.neighbours(pos))
-        name = f"step-off:{pos_key(pos)}" + (":extra" if extra else "")
-        return [DecisionRequested(decision=name, options=options, piece="knight", default=options[0])]
+        who = "knight" if knight_pos(state) == pos else "dragon"
+        kind = "step-off" if who == "knight" else "dragon-off"
+        name = f"{kind}:{pos_key(pos)}" + (":extra" if extra else "")
+        return [DecisionRequested(decision=name, options=options, piece=who, default=options[0])]
     x, y = pos
     return [
         ev.TileRemoved(
@@ -211,6 +214,22 @@ def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
         return [
             *paid,
             DecisionRequested(decision="spores-tribe", options=options, piece="goblins", default=fewest),
+        ]
+    if command.target == "dragon":
+        d = state.dragon
+        if d is None:
+            raise refuse("omen.no-target", "Presagi", "the Dragon is not in play")
+        from dicelog.domain.vast.state import SLOTH_ROOM, wakefulness
+
+        tracks = tuple(
+            t for t, n in d.sloth.items() if n < SLOTH_ROOM[t] and not (t == "hunger" and d.locked)
+        )
+        if wakefulness(d) - d.locked < 1 or not tracks:
+            raise refuse("omen.no-target", "Presagi", "no cube on the Dragon's Wakefulness can go back")
+        paid = _pay(state, "soporific-spores", command.pay)
+        return [
+            *paid,
+            DecisionRequested(decision="spores-track", options=tracks, piece="dragon", default=tracks[0]),
         ]
     if state.knight is None:
         raise refuse("omen.no-target", "Presagi", "the Knight is not in play")

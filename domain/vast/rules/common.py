@@ -84,9 +84,14 @@ def knight_pos(state: VastState) -> Pos | None:
     return None if k is None else (k.x, k.y)
 
 
+def dragon_at(state: VastState, pos: Pos) -> bool:
+    d = state.dragon
+    return d is not None and d.x is not None and (d.x, d.y) == pos
+
+
 def pieces_at(state: VastState, pos: Pos) -> bool:
-    """Whether a player's piece is on ``pos`` (this release: the Knight)."""
-    return knight_pos(state) == pos
+    """Whether a player's piece is on ``pos`` (the Knight, the Dragon)."""
+    return knight_pos(state) == pos or dragon_at(state, pos)
 
 
 # --- the Knight's stats and cubes ---------------------------------------------------------------

@@ -102,6 +102,10 @@ def _next(state: VastState) -> list[Event]:
         return end_turn(state, "knight")
     if state.turn == "goblins":
         return goblins.next_step(state)
+    if state.turn == "dragon":
+        from dicelog.domain.vast.rules import dragon
+
+        return dragon.next_step(state)
     return []
 
 
@@ -110,8 +114,15 @@ def check_win(state: VastState) -> list[Event]:
     collapsed (004 §Il Collasso) or an Ambush killed the Knight; the Knight with 5 Crystals smashed back on
     the Entrance (004 §Il Cavaliere, Come Vincere: no Dragon in play)."""
     k = state.knight
+    d = state.dragon
     if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
         return [ev.GameWon(winner="cave", reason="5 Crystal tiles collapsed: the Cave collapses")]
+    if d is not None and d.health <= 0:
+        if "knight" in state.roles:
+            return [ev.GameWon(winner="knight", reason="the Knight killed the Dragon")]
+        return [ev.GameWon(winner="goblins", reason="the Goblins killed the Dragon")]
+    if d is not None and d.surfaced and (d.x, d.y) == ENTRANCE:
+        return [ev.GameWon(winner="dragon", reason="the Dragon awoke, surfaced and escaped by the Entrance")]
     if k is not None and k.health <= 0 and "goblins" in state.roles:
         return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
     if k is not None and k.health <= 0:
@@ -146,6 +157,10 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
     events: list[Event] = [ev.VastTurnStarted(role=role, round=rnd)]
     if role == "goblins" and state.goblins is not None:
         events += goblins.start(state)
+    if role == "dragon" and state.dragon is not None:
+        from dicelog.domain.vast.rules import dragon
+
+        events += dragon.start(state)
     if role == "cave" and state.cave is not None:
         if not state.collapse and not state.cave.hand and not sum(state.piles):
             events.append(ev.CollapseBegun())
@@ -229,7 +244,14 @@ def place_dark(state: VastState, pos: tuple[int, int], tile: str, own_turn: bool
 def run_step(state: VastState, step_name: str) -> list[Event]:
     kind, pos, rest = parse_step(step_name)
     if kind == "reveal" and pos is not None:
-        return reveal(state, pos, None, "knight", rest, step_name)
+        return reveal(state, pos, None, "dragon" if rest == "dragon" else "knight", rest, step_name)
+    if kind == "collapse" and pos is not None:
+        from dicelog.domain.vast.rules import dragon
+
+        return dragon.collapse_step(state, pos, step_name)
+    if kind == "gem":
+        gem, _, where = rest.partition(":")
+        return [RollRequested(reason=f"gem:knight:{gem}:{where}", dice=1, sides=6, piece="knight")]
     if kind == "resolve" and pos is not None:
         return resolve_tile(state, pos, rest, step_name)
     if kind == "grit":
@@ -266,6 +288,10 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
             mode=mode,
         )
     ]
+    if mode == "dragon" and kind == "event":
+        from dicelog.domain.vast.rules import dragon
+
+        events += dragon.pride(fold(state, events), "pride-events", "event-tile")
     if mode == "full" and kind == "event":
         events += event_offer(fold(state, events))
     elif mode == "full" and kind == "ambush":
@@ -428,6 +454,10 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return setup.after_draw(state, answered)
         case CardsDrawn(reason="cave-hand") if state.phase == "setup":
             return setup.after_draw(state, answered)
+        case CardsDrawn(reason="setup-power"):
+            return setup.after_draw(state, answered)
+        case CardsDrawn(reason="power-hand"):
+            return then_advance(state, end_turn(state, "dragon"))
         case CardsDrawn(reason="war", cards=cards):
             if len(cards) == 1:
                 return then_advance(state, goblins.war_chosen(state, cards[0], ()))
@@ -454,6 +484,12 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return then_advance(
                 state, [ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=False)]
             )
+        case DiceRolled(reason=reason, faces=faces) if reason.startswith(
+            ("power:", "dragon-attack:", "gem:")
+        ):
+            from dicelog.domain.vast.rules import dragon
+
+            return then_advance(state, dragon.rolled_answer(state, reason, faces[0]))
         case DiceRolled(reason=reason, faces=faces) if reason.startswith("flare:"):
             center = parse_pos(reason.removeprefix("flare:"))
             hit = tuple(
@@ -509,6 +545,8 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         t = goblins.tribe(state, option)
         hit: list[Event] = [ev.PopulationLost(tribe=option, count=max(0, t.population - 1), why="spores")]
         return [*hit, goblins.rage(1, "attacked")]
+    if kind == "spores-track":
+        return [ev.SlothCubeMoved(source="wakefulness", target=option, why="spores")]
     if kind == "ambush-tribe":
         return goblins.ambushed_by(state, option)
     if kind == "explore":
@@ -519,6 +557,10 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
             ev.TribeMoved(tribe=name, x=x, y=y),
         ]
         return placed + refill_hand(fold(state, placed))
+    if kind in ("claw-push", "wrath-push", "shriek", "dragon-off"):
+        from dicelog.domain.vast.rules import dragon
+
+        return dragon.decided(state, kind, where, option)
     if kind == "step-off":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from dicelog.domain.core.errors import InvariantViolated
-from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
+from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import SIDES, Pos, pos_key, step
@@ -28,7 +28,7 @@ from dicelog.domain.vast.rules.common import (
     refuse,
     strength,
 )
-from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
+from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState, armor
 
 HAND_LIMIT = 5
 """004 §4. Pesca le Carte Segreti: 5 cards, face-up ones included."""
@@ -432,10 +432,21 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
                     raise refuse(
                         "goblins.must-attack", "Attaccare", "a Tribe entering the Knight's tile attacks"
                     )
+            d = state.dragon
+            if d is not None and d.surfaced and (d.x, d.y) == to and tribe_strength(state, t) <= armor(d):
+                raise refuse(
+                    "goblins.too-weak",
+                    "Attaccare",
+                    "entering the Dragon's tile takes Strength above its Armor",
+                )
             moved = [ev.TribeMoved(tribe=t.name, x=to[0], y=to[1], lit_left=reach[to])]
             loss = min(t.population, movement_loss(state, t, reach[to]))
             if loss:
                 moved.append(ev.PopulationLost(tribe=t.name, count=loss, why="movement"))
+            from dicelog.domain.vast.rules.flow import fold as _fold
+            from dicelog.domain.vast.rules.knight import flame_wall
+
+            moved += flame_wall(_fold(state, [*events, *moved]), t.name, to)
         events += moved
         from dicelog.domain.vast.rules.flow import fold
 
@@ -475,6 +486,11 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
             return [ev.TribeAttackedCrystal(tribe=t.name, x=here[0], y=here[1])]
         case "attack":
             raise refuse("goblins.no-target", "Attaccare", "nothing to attack on this tile")
+        case "plunder" if cell is not None and cell.treasure < 1 and cell.gems:
+            gem = cell.gems[0]  # 004 §Razziare: a Dragon Gem, the Dragon die for its trap
+            return [
+                RollRequested(reason=f"gem:{t.name}:{gem}:{pos_key(here)}", dice=1, sides=6, piece="goblins")
+            ]
         case "plunder":
             if cell is None or cell.treasure < 1:
                 raise refuse("goblins.no-treasure", "Razziare", "no Treasure token on this tile")

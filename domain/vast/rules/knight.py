@@ -31,7 +31,7 @@ from dicelog.domain.vast.rules.flow import (
     reveal,
     then_advance,
 )
-from dicelog.domain.vast.state import KnightRole, VastState
+from dicelog.domain.vast.state import KnightRole, VastState, armor
 
 
 def _knight(state: VastState) -> KnightRole:
@@ -40,7 +40,7 @@ def _knight(state: VastState) -> KnightRole:
     return state.knight
 
 
-def _encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> list[Event]:
+def encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> list[Event]:
     """The open Encounter, when it has not gone past ``stage`` (004 §2. Muovi e Agisci: reveal, then attacks,
     then collect, in that order), or a new one. Raises ``vast.no-encounter-left``."""
     if knight.stage <= stage:
@@ -121,7 +121,22 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
         raise refuse(
             "move.tribe-too-strong", "Interagire con i Goblin", "she enters a Tribe's tile only stronger"
         )
+    d = state.dragon
+    surfaced_dragon = d is not None and d.surfaced and (d.x, d.y) == there
+    if surfaced_dragon and d is not None and strength(k, True) < armor(d):
+        raise refuse(
+            "move.dragon-too-strong",
+            "Incontrare il Drago",
+            "she enters the surfaced Dragon's tile only with Strength equal to its Armor or more",
+        )
     events: list[Event] = [ev.KnightMoved(x=there[0], y=there[1], through_wall=through)]
+    events += flame_wall(fold(state, events), "knight", there)
+    if surfaced_dragon:
+        from dicelog.domain.vast.rules import dragon
+
+        events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=True))
+        events += dragon.strike(fold(state, events), strength(k, True), bomb=False, piece="knight")
+        return then_advance(state, events)
     if target.lit and not tribes:
         return then_advance(state, events)
     events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=bool(tribes)))
@@ -132,6 +147,20 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
     return then_advance(state, events)
 
 
+def flame_wall(state: VastState, piece: str, pos: tuple[int, int]) -> list[Event]:
+    """The Flame Wall hurts a piece entering its tile the first time on its turn (004 §Poteri, Muro di
+    Fiamme): the Knight loses 5 Grit; a Tribe 1 Population (at 0 it scatters)."""
+    d = state.dragon
+    if d is None or d.flame_wall != pos or piece in d.burned:
+        return []
+    burned: list[Event] = [ev.FlameWallBurned(piece=piece)]
+    if piece == "knight":
+        return burned + grit_change(fold(state, burned), -5, "flame-wall")
+    t = goblins.tribe(state, piece)
+    burned.append(ev.PopulationLost(tribe=piece, count=min(1, t.population), why="flame-wall"))
+    return burned
+
+
 def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
     """004 §Cristalli: Strength 3 or more smashes the Crystal on her tile, +2 Grit."""
     k = _knight(state)
@@ -140,20 +169,21 @@ def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
         raise refuse("crystal.none-here", "Cristalli", "there is no Crystal on her tile")
     if strength(k, True) < 3:
         raise refuse("crystal.too-weak", "Cristalli", "smashing a Crystal takes Strength 3 or more")
-    events = _encounter(state, k, 1, "smashing a Crystal")
+    events = encounter(state, k, 1, "smashing a Crystal")
     events.append(ev.CrystalSmashed(x=k.x, y=k.y))
     events += grit_change(fold(state, events), 2, "crystal")
     return then_advance(state, events)
 
 
 def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
-    """004 §Tesori e Gemme: every Treasure token of her tile, each resolved in turn."""
+    """004 §Tesori e Gemme: every Treasure token and Dragon Gem of her tile, each resolved in turn (a Gem: the
+    Dragon die, a center hit -2 Grit, else +5; §Gemme e altri giocatori)."""
     k = _knight(state)
     cell = cell_at(state, (k.x, k.y))
-    if cell is None or cell.treasure < 1:
-        raise refuse("treasure.none-here", "Tesori e Gemme", "there is no Treasure token on her tile")
-    events = _encounter(state, k, 2, "collecting Treasure")
-    events.append(ev.TreasureTokenTaken(x=k.x, y=k.y, count=cell.treasure))
+    if cell is None or (cell.treasure < 1 and not cell.gems):
+        raise refuse("treasure.none-here", "Tesori e Gemme", "there is no Treasure token or Gem on her tile")
+    events = encounter(state, k, 2, "collecting Treasure")
+    events.append(ev.TreasureTokenTaken(x=k.x, y=k.y, count=cell.treasure, gems=cell.gems))
     return then_advance(state, events)
 
 
@@ -162,6 +192,8 @@ def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
     the Knight vs Cave setup; RULINGS.md)."""
     if "goblins" in state.roles and card in ("daring", "stalwart", "fearless", "eagle-eyed"):
         return card in knight.feats  # VF §2: their versions against the Goblins
+    if "dragon" in state.roles and card in ("daring", "cunning"):
+        return card in knight.feats  # VF §2: hit the Dragon; try to pick up a Dragon Gem
     match card:
         case "adventurous":
             return len(knight.encounter_spaces) >= 3
@@ -268,6 +300,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.extend(cmd.UseBow(tribe=t.name) for t in state.goblins.tribes if goblins.on_map(t))
     out.append(cmd.SmashCrystal())
     out.append(cmd.CollectTreasure())
+    if state.dragon is not None:
+        out += [cmd.AttackDragon(), cmd.AttackDragon(bomb=True)]
     out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)
     if not k.flare_used:
         out.extend(cmd.UseFlare(x=c.x, y=c.y) for c in state.cells if not c.lit)

@@ -1,11 +1,12 @@
 """Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
 count).
 
-This release plays two VF §7 setups: Knight vs Cave (2 players: Daring and Eagle-Eyed leave the Sidequest
-deck, the Knight takes Flare and Goblin Infestation line B) and Knight, Goblins and Cave (3 players: the
-Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance). ``Begin`` seats the
-roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is built (three piles,
-each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3 tiles.
+This release plays four VF §7 setups: Knight, Goblins, Dragon and Cave (4 players, standard rules); Dragon vs
+Cave (2 players: 2 Hunger cubes start on Wakefulness, locked); Knight vs Cave (2 players: Daring and
+Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Goblin Infestation line B); Knight, Goblins
+and Cave (3 players: the Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance).
+``Begin`` seats the roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is
+built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3 tiles.
 """
 
 from __future__ import annotations
@@ -23,7 +24,17 @@ from dicelog.domain.vast.rules.common import refill_hand
 from dicelog.domain.vast.rules.flow import advance, fold, start_turn, then_advance
 from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.rules.sandbox import VastSandbox, lay
-from dicelog.domain.vast.state import TURN_ORDER, CaveCell, CaveRole, GoblinsRole, KnightRole, VastState
+from dicelog.domain.vast.state import (
+    POWER_CARDS,
+    SLOTH_ROOM,
+    TURN_ORDER,
+    CaveCell,
+    CaveRole,
+    DragonRole,
+    GoblinsRole,
+    KnightRole,
+    VastState,
+)
 
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
 """VF §5 Omens: 6 symbols x 6 tokens, in their cycle (HRF's names, uncertain as official names)."""
@@ -46,6 +57,16 @@ SETUPS: dict[str, SetupRow] = {
     "knight-goblins-cave": SetupRow(
         roles=("knight", "goblins", "cave"),
         variants=("flare:knight",),
+        removed_sidequests=(),
+    ),
+    "knight-goblins-dragon-cave": SetupRow(
+        roles=("knight", "goblins", "dragon", "cave"),
+        variants=(),
+        removed_sidequests=(),
+    ),
+    "dragon-vs-cave": SetupRow(
+        roles=("dragon", "cave"),
+        variants=("hunger-locked:2",),
         removed_sidequests=(),
     ),
 }
@@ -82,10 +103,17 @@ def initial_state(created: GameCreated) -> VastState:
         raise RuleBroken(
             "setup.invalid",
             section="VF §7 Setup by player count",
-            detail="this release plays Knight vs Cave (roles ['knight', 'cave']) and Knight, Goblins and "
-            "Cave (['knight', 'goblins', 'cave']); the Dragon and the Thief are not built yet",
+            detail="this release plays Knight vs Cave (roles ['knight', 'cave']), Dragon vs Cave (['dragon', "
+            "'cave']), Knight, Goblins and Cave (['knight', 'goblins', 'cave']) and Knight, Goblins, Dragon "
+            "and Cave (['knight', 'goblins', 'dragon', 'cave']); the Thief is not built yet",
         )
     if setup.sandbox is not None:
+        if "dragon" in roles:
+            raise RuleBroken(
+                "setup.sandbox-dragon",
+                section="VF §7 Setup by player count",
+                detail="sandbox tables with the Dragon are not built yet",
+            )
         row = SETUPS[setup_id(roles) or ""]
         laid = lay(setup.sandbox, roles, row.removed_sidequests)
         return replace(laid, laid_turn=setup.sandbox.turn, round=setup.sandbox.round)
@@ -97,6 +125,7 @@ def initial_state(created: GameCreated) -> VastState:
         knight=KnightRole() if "knight" in roles else None,
         cave=CaveRole() if "cave" in roles else None,
         goblins=GoblinsRole() if "goblins" in roles else None,
+        dragon=starting_dragon(SETUPS[setup_id(roles) or ""]) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
         monster_deck=built_monsters() if "goblins" in roles else (),
         secrets_deck=built_secrets() if "goblins" in roles else (),
@@ -106,6 +135,15 @@ def initial_state(created: GameCreated) -> VastState:
         event_deck=tuple(sorted(c.id for c in cards.events)),
         omen_bag=tuple(sorted(f"{s}-{n}" for s in OMEN_SYMBOLS for n in range(1, 7))),
     )
+
+
+def starting_dragon(row: SetupRow) -> DragonRole:
+    """004 §Il Drago, Preparazione: Health 5, the 14 Sloth cubes on their tracks, Eaten Goblins 0; VF §7
+    Dragon vs Cave: 2 Hunger cubes start on Wakefulness, locked there."""
+    locked = next((int(v.partition(":")[2]) for v in row.variants if v.startswith("hunger-locked:")), 0)
+    sloth = dict(SLOTH_ROOM)
+    sloth["hunger"] -= locked
+    return DragonRole(sloth=sloth, locked=locked)
 
 
 def setup_id(roles: tuple[str, ...]) -> str | None:
@@ -168,6 +206,8 @@ def _hand_or_start(state: VastState) -> list[Event]:
     draw = refill_hand(state)
     if draw:
         return draw
+    if state.dragon is not None and not state.dragon.hand:  # 004 §Il Drago, Preparazione: draw 3
+        return [DrawRequested(reason="setup-power", deck="power", cards=POWER_CARDS, count=3, piece="dragon")]
     events: list[Event] = [ev.VastRoundStarted(round=1)]
     events += start_turn(fold(state, events), state.roles[0], 1)
     after = fold(state, events)

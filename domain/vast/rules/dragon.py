@@ -1,0 +1,806 @@
+"""The Dragon's turn (004 §Il Drago; VF §4): its placing, movement underground and on the surface, the
+Powers paid with Power cards and Gems, the Sloth tracks and Wakefulness, Treasure, Gems, surfacing and the
+end of its turn; and how the others meet it (§Incontrare il Drago, §Attaccare il Drago, §Gemme e altri
+giocatori).
+
+Wakefulness gains that only help the Dragon are made by the rules as soon as they are allowed (RULINGS.md,
+"Vast: the Dragon"): a Hunger cube whenever 2 Goblins eaten can pay it, a Greed cube for a Treasure token
+held, a Pride cube for a turn without moving, awakening at 11.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, STEP, Pos, center_hit, die_tiles, pos_key, step
+from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.rules import goblins
+from dicelog.domain.vast.rules.common import (
+    cell_at,
+    cells_by_pos,
+    geometry,
+    grit_change,
+    refuse,
+    strength,
+    the_knight,
+)
+from dicelog.domain.vast.state import (
+    AWAKE_AT,
+    POWER_CARDS,
+    SLOTH_ROOM,
+    DragonRole,
+    VastState,
+    armor,
+    spirit,
+    wakefulness,
+)
+
+COSTS: dict[str, tuple[str, ...]] = {
+    "claw": ("claw",),
+    "flame": ("flame",),
+    "wing": ("wing",),
+    "hiss": ("claw", "claw"),
+    "slither": ("claw", "flame"),
+    "swat": ("claw", "wing"),
+    "scorch": ("flame", "flame"),
+    "burn": ("flame", "wing"),
+    "slap": ("wing", "wing"),
+    "shriek": ("?", "?"),
+    "scratch": ("claw", "claw", "claw"),
+    "flame-wall": ("flame", "flame", "flame"),
+    "smash": ("?", "?", "?"),
+    "wrath": ("?", "?", "?", "?"),
+}
+"""004 §Poteri; VF §4 Powers: the symbols each Power costs (``?``: any symbol)."""
+ROLLED = ("claw", "flame", "wrath")
+"""Powers that roll the Dragon die (004 §Il Dado del Drago)."""
+SWAT_RANGE = 5
+SLAP_RANGE = 3
+
+
+def the_dragon(state: VastState) -> DragonRole:
+    if state.dragon is None:
+        raise refuse("no-dragon", "Il Drago", "the Dragon is not in play")
+    return state.dragon
+
+
+def dragon_pos(state: VastState) -> Pos | None:
+    d = state.dragon
+    return None if d is None or d.x is None or d.y is None else (d.x, d.y)
+
+
+def dragon_armor(state: VastState) -> int:
+    return armor(the_dragon(state))
+
+
+def symbol(card: str) -> str:
+    """``claw`` from ``claw-3`` (a Power card) or ``gem:claw`` (a Gem on the map)."""
+    return card.removeprefix("gem:").rsplit("-", 1)[0]
+
+
+def gems_on_map(state: VastState) -> tuple[str, ...]:
+    return tuple(sorted(g for c in state.cells for g in c.gems))
+
+
+# --- the turn ----------------------------------------------------------------------------------
+
+
+def start(state: VastState) -> list[Event]:
+    """The start of the Dragon's turn: the Flame Wall comes back (004 §Poteri, Muro di Fiamme); on its first
+    turn the Sleeping Dragon is placed on the Knight's tile, or on the Entrance (004 §Il Drago,
+    Preparazione)."""
+    d = the_dragon(state)
+    events: list[Event] = []
+    if d.flame_wall is not None:
+        events.append(ev.FlameWallReturned())
+    if d.x is None:
+        k = state.knight
+        x, y = (k.x, k.y) if k is not None else ENTRANCE
+        events.append(ev.DragonPlaced(x=x, y=y))
+    return events
+
+
+def next_step(state: VastState) -> list[Event]:
+    """What the rules do by themselves in the Dragon's turn: a Hunger cube when 2 Goblins eaten pay it, and
+    awakening at 11 Wakefulness (004 §Risveglio e Risalita in Superficie)."""
+    d = state.dragon
+    if d is None:
+        return []
+    if d.eaten >= 2 and d.sloth["hunger"] > 0 and "hunger" not in d.advanced:
+        return [ev.SlothCubeMoved(source="hunger", target="wakefulness", why="eaten")]
+    if d.held > 0 and d.sloth["greed"] > 0 and "greed" not in d.advanced:
+        return [ev.SlothCubeMoved(source="greed", target="wakefulness", why="treasure")]
+    if not d.awake and wakefulness(d) >= AWAKE_AT:
+        return [ev.DragonAwoke()]
+    return []
+
+
+def pride(state: VastState, track: str, why: str) -> list[Event]:
+    """A Pride cube from ``track`` to Wakefulness, when it has one and no Pride cube moved this turn (004:
+    the three Pride tracks are one track for the 1-a-turn limit)."""
+    d = state.dragon
+    if d is None or state.turn != "dragon" or d.sloth[track] < 1 or "pride" in d.advanced:
+        return []
+    return [ev.SlothCubeMoved(source=track, target="wakefulness", why=why)]
+
+
+def _stage(d: DragonRole, most: int, what: str) -> None:
+    if d.stage > most:
+        raise refuse(
+            "dragon.phase-over",
+            "Riepilogo del Turno",
+            f"{what} comes before collecting Treasure and placing a Gem (the phases are in order)",
+        )
+
+
+def path(state: VastState, d: DragonRole, target: Pos, *, through_wall: bool = False) -> list[Pos]:
+    """The tiles entered moving to ``target`` in a straight line, 1 or 2 tiles (004 §1. Muovi e Usa i Poteri;
+    §Limitazioni di Movimento: underground through walls and onto Dark tiles; surfaced neither). With
+    ``through_wall`` (Wing) a surfaced Dragon may instead go 1 tile through a wall. Raises
+    ``vast.dragon.move``."""
+    here = (d.x or 0, d.y or 0)
+    dx, dy = target[0] - here[0], target[1] - here[1]
+    n = abs(dx) + abs(dy)
+    if (dx and dy) or n not in (1, 2):
+        raise refuse("dragon.move", "1. Muovi e Usa i Poteri", "1 or 2 tiles in a straight line")
+    side = next(s for s, (sx, sy) in STEP.items() if (sx, sy) == (dx // n, dy // n))
+    g = geometry(state)
+    tiles: list[Pos] = []
+    at = here
+    for _ in range(n):
+        nxt = step(at, side)
+        cell = cell_at(state, nxt)
+        if cell is None:
+            raise refuse("dragon.move", "1. Muovi e Usa i Poteri", f"no tile at {pos_key(nxt)}")
+        if d.surfaced:
+            if not cell.lit:
+                raise refuse("dragon.move", "Limitazioni di Movimento", "surfaced, it stays off Dark tiles")
+            if g.wall_between(at, side) and not (through_wall and n == 1):
+                raise refuse("dragon.move", "Limitazioni di Movimento", "surfaced, it cannot cross walls")
+        tiles.append(nxt)
+        at = nxt
+    return tiles
+
+
+def _entered(state: VastState, tiles: list[Pos]) -> list[Event]:
+    """Surfaced, entering the Knight's tile is an attack by her when her Strength reaches its Armor (004
+    §Limitazioni di Movimento; §Risalire in Superficie)."""
+    d = the_dragon(state)
+    k = state.knight
+    if not d.surfaced or k is None or k.health <= 0 or (k.x, k.y) not in tiles:
+        return []
+    s = strength(k, False)
+    if s < armor(d):
+        return []
+    return strike(state, s, bomb=False, piece="knight")
+
+
+def move(state: VastState, command: cmd.MoveDragon) -> list[Event]:
+    """The free move: once a turn, 1-2 tiles in a straight line (004 §1. Muovi e Usa i Poteri)."""
+    from dicelog.domain.vast.rules.flow import fold, then_advance
+
+    d = the_dragon(state)
+    _stage(d, 0, "moving")
+    if d.moved:
+        raise refuse("dragon.moved", "1. Muovi e Usa i Poteri", "the free move is made once a turn")
+    tiles = path(state, d, (command.x, command.y))
+    events: list[Event] = [ev.DragonMoved(x=command.x, y=command.y, how="free")]
+    events += _entered(fold(state, events), tiles)
+    return then_advance(state, events)
+
+
+# --- paying for Powers ---------------------------------------------------------------------------
+
+
+def payment(state: VastState, power: str, pay: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The cards and Gems paying ``power`` (004 §1. Muovi e Usa i Poteri): ``pay`` as named, or, empty, the
+    Gems first then the lowest cards that fit. Raises ``vast.dragon.cannot-pay``."""
+    d = the_dragon(state)
+    cost = COSTS[power]
+    gems_free = [g for g in gems_on_map(state) if g not in d.gems_used]
+    if pay:
+        cards = tuple(p for p in pay if not p.startswith("gem:"))
+        gems = tuple(symbol(p) for p in pay if p.startswith("gem:"))
+        if Counter(cards) - Counter(d.hand) or Counter(gems) - Counter(gems_free):
+            raise refuse(
+                "dragon.cannot-pay", "Poteri", "pay with cards of the hand and Gems unused this turn"
+            )
+        if not _fits(cost, [symbol(c) for c in cards] + list(gems)):
+            raise refuse("dragon.cannot-pay", "Poteri", f"{power} costs {' + '.join(cost)}")
+        return cards, gems
+    found = _cheapest(cost, d.hand, gems_free)
+    if found is None:
+        raise refuse("dragon.cannot-pay", "Poteri", f"{power} costs {' + '.join(cost)}")
+    return found
+
+
+def _fits(cost: tuple[str, ...], symbols: list[str]) -> bool:
+    if len(symbols) != len(cost):
+        return False
+    left = Counter(symbols)
+    for need in cost:
+        if need != "?":
+            if left[need] < 1:
+                return False
+            left[need] -= 1
+    return True
+
+
+def _cheapest(
+    cost: tuple[str, ...], hand: tuple[str, ...], gems: list[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    cards_left = sorted(hand)
+    gems_left = list(gems)
+    cards: list[str] = []
+    used: list[str] = []
+    for need in sorted(cost, key=lambda s: s == "?"):  # named symbols first
+        gem = next((g for g in gems_left if need in ("?", g)), None)
+        if gem is not None:
+            gems_left.remove(gem)
+            used.append(gem)
+            continue
+        card = next((c for c in cards_left if need in ("?", symbol(c))), None)
+        if card is None:
+            return None
+        cards_left.remove(card)
+        cards.append(card)
+    return tuple(cards), tuple(used)
+
+
+def can_pay(state: VastState, power: str) -> bool:
+    d = state.dragon
+    if d is None:
+        return False
+    gems_free = [g for g in gems_on_map(state) if g not in d.gems_used]
+    return _cheapest(COSTS[power], d.hand, gems_free) is not None
+
+
+# --- the Powers ----------------------------------------------------------------------------------
+
+
+def use_power(state: VastState, command: cmd.UsePower) -> list[Event]:
+    """Use a Power (004 §Poteri). Raises ``vast.dragon.*`` when unpaid or its target is not allowed."""
+    from dicelog.domain.vast.rules.flow import fold, then_advance
+
+    d = the_dragon(state)
+    _stage(d, 0, "using a Power")
+    here = (d.x or 0, d.y or 0)
+    effect = _effect(state, d, here, command)  # checks the target before anything is paid
+    cards, gems = payment(state, command.power, command.pay)
+    paid: list[Event] = [ev.PowerUsed(power=command.power, cards=cards, gems=gems)]
+    if command.power in ROLLED:
+        return [*paid, roll(command.power, here)]
+    after = fold(state, paid)
+    return then_advance(state, paid + effect(after))
+
+
+def roll(power: str, here: Pos) -> RollRequested:
+    return RollRequested(reason=f"power:{power}:{pos_key(here)}", dice=1, sides=6, piece="dragon")
+
+
+def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
+    """The checked effect of a Power that rolls no die, as a function of the state after payment."""
+    power = command.power
+    target = (command.x, command.y) if command.x is not None and command.y is not None else None
+    cells = cells_by_pos(state)
+    match power:
+        case "claw" | "flame" | "wrath":
+            return lambda s: []
+        case "wing":
+            if target is None:
+                raise refuse("dragon.target", "Poteri", "Wing: name the tile reached (x, y)")
+            tiles = path(state, d, target, through_wall=True)
+
+            def wing(s: VastState) -> list[Event]:
+                from dicelog.domain.vast.rules.flow import fold
+
+                moved: list[Event] = [ev.DragonMoved(x=target[0], y=target[1], how="wing")]
+                return moved + _entered(fold(s, moved), tiles)
+
+            return wing
+        case "hiss":
+            if command.tribe is None:
+                raise refuse("dragon.target", "Poteri", "Hiss: name a Tribe on the map")
+            t = goblins.tribe(state, command.tribe)
+            if not goblins.on_map(t):
+                raise refuse("dragon.target", "Poteri", "Hiss hits a Tribe on the map")
+            return lambda s: [
+                ev.PopulationLost(tribe=t.name, count=1, why="hiss"),
+                ev.TribeHidden(tribe=t.name),
+                goblins.rage(1, "attacked"),
+                ev.GoblinsEaten(count=1),
+            ]
+        case "slither":
+            src, dst = command.source, command.target
+            if src is None or dst is None or src == dst:
+                raise refuse("dragon.target", "Poteri", "Slither: name two Sloth tracks (source, target)")
+            if d.sloth[src] < 1 or d.sloth[dst] >= SLOTH_ROOM[dst]:
+                raise refuse("dragon.target", "Poteri", "Slither moves a cube to a track with a free space")
+            return lambda s: [ev.SlothCubeMoved(source=src, target=dst, why="slither")]
+        case "swat":
+            src = (command.from_x, command.from_y)
+            if None in src or target is None or command.token is None:
+                raise refuse("dragon.target", "Poteri", "Swat: name from_x, from_y, token and x, y")
+            source = (int(command.from_x or 0), int(command.from_y or 0))
+            if source not in [step(here, s) for s in SIDES] or source not in cells:
+                raise refuse("dragon.target", "Poteri", "Swat pushes a token on a tile next to the Dragon")
+            cell = cells[source]
+            has = cell.treasure > 0 if command.token == "treasure" else command.token in cell.gems
+            if not has:
+                raise refuse("dragon.target", "Poteri", f"no {command.token} token on {pos_key(source)}")
+            dx, dy = target[0] - source[0], target[1] - source[1]
+            if (dx and dy) or not 1 <= abs(dx) + abs(dy) <= SWAT_RANGE or target not in cells:
+                raise refuse("dragon.target", "Poteri", "Swat sends it up to 5 spaces in a line, onto a tile")
+            token = command.token
+            return lambda s: [
+                ev.GemMoved(token=token, from_x=source[0], from_y=source[1], x=target[0], y=target[1])
+            ]
+        case "scorch":
+            around = die_tiles(here, 6)
+            dark = tuple(p for p in around if p in cells and not cells[p].lit)
+            if not dark:
+                raise refuse("dragon.target", "Poteri", "Scorch: no Dark tile is around the Dragon")
+            return lambda s: [ev.PowerStruck(power="scorch", tiles=dark)]
+        case "burn":
+            if target is None or target not in cells or cells[target].lit:
+                raise refuse("dragon.target", "Poteri", "Burn reveals a Dark tile of the map (x, y)")
+            return lambda s: [ev.PowerStruck(power="burn", tiles=(target,))]
+        case "slap":
+            k = state.knight
+            if k is None or (k.x, k.y) not in [step(here, s) for s in SIDES]:
+                raise refuse("dragon.target", "Poteri", "Slap pushes the Knight from a space next to it")
+            from dicelog.domain.vast.rules.cave_turn import bats_reach
+
+            if target is None or target not in bats_reach(state, (k.x, k.y), knight=True):
+                raise refuse(
+                    "dragon.target",
+                    "Poteri",
+                    "Slap pushes her up to 3 spaces, over Lit tiles, never through a wall",
+                )
+            return lambda s: [ev.KnightMoved(x=target[0], y=target[1], forced=True)]
+        case "shriek":
+            if d.shriek:
+                raise refuse("dragon.target", "Poteri", "the Shriek token is placed already")
+            return lambda s: []
+        case "scratch":
+            k = state.knight
+            on_knight = k is not None and (k.x, k.y) == here
+            found = goblins.tribes_at(state, here)
+            if not on_knight and not found:
+                raise refuse(
+                    "dragon.target", "Poteri", "Scratch: no Knight and no Tribe on the Dragon's tile"
+                )
+
+            def scratch(s: VastState) -> list[Event]:
+                out: list[Event] = []
+                eaten = 0
+                for t in goblins.tribes_at(s, here):
+                    out += [goblins.scatter(s, t, to_zero=True), goblins.rage(1, "attacked")]
+                    eaten += t.population
+                if eaten:
+                    out.append(ev.GoblinsEaten(count=eaten))
+                if on_knight:
+                    from dicelog.domain.vast.rules.flow import fold
+
+                    out += grit_change(fold(s, out), -5, "scratch")
+                return out
+
+            return scratch
+        case "flame-wall":
+            if d.flame_wall is not None:
+                raise refuse("dragon.target", "Poteri", "the Flame Wall token is on the map already")
+            near = [step(here, s) for s in SIDES]
+            if target is None or target not in near or target not in cells or not cells[target].lit:
+                raise refuse(
+                    "dragon.target", "Poteri", "the Flame Wall goes on a Lit tile next to the Dragon"
+                )
+            return lambda s: [ev.FlameWallPlaced(x=target[0], y=target[1])]
+        case "smash":
+            if here not in cells or not cells[here].crystal:
+                raise refuse("dragon.target", "Poteri", "Smash: no Crystal on the Dragon's tile")
+            return lambda s: [ev.CrystalDestroyed(x=here[0], y=here[1])]
+    raise InvariantViolated("vast-power", f"unknown Power {power!r}")
+
+
+def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:
+    """The effect of a rolled Power (004 §Il Dado del Drago), after any Shriek re-roll."""
+    cells = cells_by_pos(state)
+    hit = tuple(p for p in die_tiles(here, face) if p in cells)
+    if power == "flame":
+        dark = tuple(p for p in hit if not cells[p].lit)
+        return [ev.PowerStruck(power="flame", face=face, tiles=dark)]
+    if power == "claw":
+        return claw(state, face, hit)
+    return wrath(state, face, hit, here)
+
+
+def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
+    """Claw (004 §Poteri, Artiglio): on the tiles hit every Tribe scatters and the Dragon eats what they lose;
+    the Knight may be pushed 1 space (decision ``claw-push``, the Dragon's; default: she stays)."""
+    events: list[Event] = [ev.PowerStruck(power="claw", face=face, tiles=hit)]
+    eaten = 0
+    for p in hit:
+        for t in goblins.tribes_at(state, p):
+            scatter = goblins.scatter(state, t)
+            events += [scatter, goblins.rage(1, "attacked")]
+            eaten += min(t.population, scatter.loss)
+    if eaten:
+        events.append(ev.GoblinsEaten(count=eaten))
+    k = state.knight
+    if k is not None and (k.x, k.y) in hit and k.health > 0:
+        g = geometry(state)
+        spots = [
+            p
+            for s in SIDES
+            if (p := step((k.x, k.y), s)) in cells_by_pos(state)
+            and cells_by_pos(state)[p].lit
+            and not g.wall_between((k.x, k.y), s)
+        ]
+        if spots:
+            options = ("stay", *(pos_key(p) for p in spots))
+            events.append(
+                DecisionRequested(decision="claw-push", options=options, piece="dragon", default="stay")
+            )
+    return events
+
+
+def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[Event]:
+    """Wrath (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): the tiles hit collapse, one after the
+    other. Never the Entrance nor the Dragon's own tile; a tile whose fall would split the map stays
+    (RULINGS.md: the sliding of groups, 004 §Esempio #2, is not played); a tile under the Knight falls only
+    if she has a tile next to it to be pushed onto (as in the Collapse)."""
+    cells = set(cells_by_pos(state))
+    falling: list[Pos] = []
+    for p in hit:
+        if p in (ENTRANCE, here):
+            continue
+        left = cells - {*falling, p}
+        if not _connected(left):
+            continue
+        falling.append(p)
+    k = state.knight
+    if k is not None and (k.x, k.y) in falling:
+        kp = (k.x, k.y)
+        if not [q for q in (step(kp, s) for s in SIDES) if q in cells and q not in falling]:
+            falling.remove(kp)
+    return [ev.PowerStruck(power="wrath", face=face, tiles=tuple(falling))]
+
+
+def _connected(cells: set[Pos]) -> bool:
+    if not cells:
+        return True
+    start = ENTRANCE if ENTRANCE in cells else next(iter(cells))
+    seen = {start}
+    todo = [start]
+    while todo:
+        here = todo.pop()
+        for s in SIDES:
+            nxt = step(here, s)
+            if nxt in cells and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return len(seen) == len(cells)
+
+
+def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
+    """One tile Wrath collapses: Tribes on it scatter; the Knight on it is pushed first (decision
+    ``wrath-push:x,y``, the Dragon's; default the first tile N->E->S->W)."""
+    cell = cell_at(state, pos)
+    if cell is None:
+        raise InvariantViolated("vast-wrath", f"no tile at {pos_key(pos)}")
+    k = state.knight
+    if k is not None and (k.x, k.y) == pos:
+        falling = {p for s in state.todo if s.startswith("collapse:") for p in [_pos_of(s)]}
+        spots = [
+            q for q in (step(pos, s) for s in SIDES) if cell_at(state, q) is not None and q not in falling
+        ]
+        options = tuple(pos_key(q) for q in spots)
+        if options:
+            return [
+                DecisionRequested(
+                    decision=f"wrath-push:{pos_key(pos)}", options=options, piece="dragon", default=options[0]
+                )
+            ]
+    return _collapse(state, pos, step_name)
+
+
+def _pos_of(step_name: str) -> Pos:
+    from dicelog.domain.vast.cave import parse_pos
+
+    return parse_pos(step_name.split(":")[1])
+
+
+def _collapse(state: VastState, pos: Pos, step_name: str) -> list[Event]:
+    cell = cell_at(state, pos)
+    if cell is None:
+        raise InvariantViolated("vast-wrath", f"no tile at {pos_key(pos)}")
+    events: list[Event] = [goblins.scatter(state, t) for t in goblins.tribes_at(state, pos)]
+    events += [goblins.rage(1, "attacked") for _ in goblins.tribes_at(state, pos)]
+    crystal_tile = tile_data(cell.tile).kind == "crystal"
+    events.append(
+        ev.TileCollapsed(
+            x=pos[0], y=pos[1], tile=cell.tile, crystal_tile=crystal_tile, step=step_name, dark=not cell.lit
+        )
+    )
+    return events
+
+
+# --- Treasure, Gems, the end of the turn -------------------------------------------------------------
+
+
+def collect(state: VastState, command: cmd.DragonCollect) -> list[Event]:
+    """004 §2. Raccogli un Tesoro: after its movement, the Treasure tokens on its tile."""
+    from dicelog.domain.vast.rules.flow import then_advance
+
+    d = the_dragon(state)
+    _stage(d, 0, "collecting Treasure")
+    here = (d.x or 0, d.y or 0)
+    cell = cell_at(state, here)
+    if cell is None or cell.treasure < 1:
+        raise refuse("dragon.no-treasure", "2. Raccogli un Tesoro", "no Treasure token on its tile")
+    return then_advance(state, [ev.DragonTreasureTaken(x=here[0], y=here[1], count=cell.treasure)])
+
+
+def place_gem(state: VastState, command: cmd.PlaceGem) -> list[Event]:
+    """004 §3. Posa una Gemma di Drago: a Gem of its reserve on its tile; with another Gem on the map already,
+    a Pride cube (§Risveglio e Risalita in Superficie)."""
+    from dicelog.domain.vast.rules.flow import fold, then_advance
+
+    d = the_dragon(state)
+    _stage(d, 1, "placing a Gem")
+    if command.gem not in d.gems:
+        raise refuse(
+            "dragon.no-gem", "3. Posa una Gemma di Drago", f"the {command.gem} Gem is not in reserve"
+        )
+    here = (d.x or 0, d.y or 0)
+    if cell_at(state, here) is None:
+        raise InvariantViolated("vast-dragon", "the Dragon is off the map")
+    others = gems_on_map(state)
+    events: list[Event] = [ev.GemPlaced(gem=command.gem, x=here[0], y=here[1])]
+    if others:
+        events += pride(fold(state, events), "pride-gem", "gem")
+    return then_advance(state, events)
+
+
+def end(state: VastState) -> list[Event]:
+    """The end of its turn (004 §Riepilogo del Turno): a Pride cube for not moving; surfacing on a Crystal
+    tile once awake (a Crystal token there is smashed); then the hand is replaced: the rest discarded, all
+    18 Power cards shuffled, Spirit cards drawn (§4. Rimpiazza la Mano di Carte)."""
+    from dicelog.domain.vast.rules.flow import fold
+
+    d = the_dragon(state)
+    events: list[Event] = []
+    if d.still:
+        events += pride(state, "pride-still", "still")
+    for _ in range(4):
+        more = next_step(fold(state, events))
+        if not more:
+            break
+        events += more
+    after = fold(state, events)
+    dd = the_dragon(after)
+    here = (dd.x or 0, dd.y or 0)
+    cell = cell_at(after, here)
+    if (
+        dd.awake
+        and not dd.surfaced
+        and cell is not None
+        and cell.lit
+        and tile_data(cell.tile).kind == "crystal"
+    ):
+        events.append(ev.DragonSurfaced(x=here[0], y=here[1], crystal=cell.crystal))
+    after = fold(state, events)
+    dd = the_dragon(after)
+    if dd.hand:
+        events.append(ev.PowerCardsDiscarded(cards=dd.hand))
+    return [
+        *events,
+        DrawRequested(reason="power-hand", deck="power", cards=POWER_CARDS, count=spirit(dd), piece="dragon"),
+    ]
+
+
+# --- the others against the Dragon ------------------------------------------------------------------
+
+
+def strike(state: VastState, s: int, *, bomb: bool, piece: str) -> list[Event]:
+    """The Knight's attack at Strength ``s`` (004 §Attaccare il Drago): above Armor it hits; equal, the
+    Dragon die must hit the center (rolled by ``piece``)."""
+    a = dragon_armor(state)
+    if s > a:
+        return hit_dragon(state, s, a, bomb)
+    return [RollRequested(reason=f"dragon-attack:{s}:{int(bomb)}", dice=1, sides=6, piece=piece)]
+
+
+def hit_dragon(state: VastState, s: int, a: int, bomb: bool) -> list[Event]:
+    d = the_dragon(state)
+    events: list[Event] = [ev.DragonAttacked(strength=s, armor=a, hit=True, bomb=bomb)]
+    if d.health - 1 <= 0:
+        events.append(ev.DragonDied())
+    return events
+
+
+def attack_rolled(state: VastState, reason: str, face: int) -> list[Event]:
+    _, s_text, bomb_text = reason.split(":")
+    s, bomb = int(s_text), bomb_text == "1"
+    a = dragon_armor(state)
+    if center_hit(face):
+        return hit_dragon(state, s, a, bomb)
+    return [ev.DragonAttacked(strength=s, armor=a, hit=False, bomb=bomb)]
+
+
+def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
+    """``AttackDragon`` (004 §Attaccare il Drago; §Equipaggiamento, Bomba). Raises ``vast.dragon.*``."""
+    from dicelog.domain.vast.rules.flow import fold, then_advance
+    from dicelog.domain.vast.rules.knight import encounter
+
+    k = the_knight(state)
+    d = the_dragon(state)
+    if dragon_pos(state) != (k.x, k.y):
+        raise refuse("dragon.not-here", "Attaccare il Drago", "the Dragon is not on her tile")
+    if not d.surfaced:
+        if k.dragon_attacks:
+            raise refuse("dragon.once", "Attaccare il Drago", "underground, it is attacked once a turn")
+        if not state.collapse and not command.bomb:
+            raise refuse(
+                "dragon.underground",
+                "Attaccare il Drago",
+                "underground before the Collapse, only with the Bomb",
+            )
+    if command.bomb and (not k.placed.get("bomb") or k.bomb_used):
+        raise refuse("bomb.no-cube", "Equipaggiamento", "the Bomb needs its Hero cube this turn")
+    s = strength(k, True) - (1 if command.bomb and k.placed.get("mighty-axe") else 0)
+    if s < armor(d):
+        raise refuse("dragon.too-strong", "Attaccare il Drago", f"Strength {s} below its Armor {armor(d)}")
+    events = encounter(state, k, 1, "attacking the Dragon")
+    events += strike(fold(state, events), s, bomb=command.bomb, piece="knight")
+    return then_advance(state, events)
+
+
+# --- answers ---------------------------------------------------------------------------------------
+
+
+def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
+    """After a Dragon die rolled for a Power (``power:<name>:x,y``; the Shriek token may re-roll it: decision
+    ``shriek``, default keep), for an attack on the Dragon at equal Strength (``dragon-attack:...``), or for a
+    Gem taken (``gem:<by>:<gem>:x,y``: 004 §Gemme e altri giocatori)."""
+    from dicelog.domain.vast.cave import parse_pos
+    from dicelog.domain.vast.rules.flow import fold
+
+    kind, _, rest = reason.partition(":")
+    if kind == "power":
+        power, _, where = rest.partition(":")
+        d = the_dragon(state)
+        if d.shriek:
+            return [
+                DecisionRequested(
+                    decision=f"shriek:{power}:{where}:{face}",
+                    options=("keep", "reroll"),
+                    piece="dragon",
+                    default="keep",
+                )
+            ]
+        return rolled(state, power, face, parse_pos(where))
+    if kind == "dragon-attack":
+        return attack_rolled(state, reason, face)
+    by, _, rest = rest.partition(":")
+    gem, _, where = rest.partition(":")
+    x, y = parse_pos(where)
+    trapped = center_hit(face)
+    if by == "knight":
+        taken: list[Event] = [
+            ev.GemTaken(gem=gem, x=x, y=y, by="knight", trapped=trapped, step=f"gem:{gem}:{where}")
+        ]
+        return taken + grit_change(fold(state, taken), -2 if trapped else 5, "gem")
+    t = goblins.tribe(state, by)
+    taken = [ev.GemTaken(gem=gem, x=x, y=y, by=by, trapped=trapped)]
+    if trapped:
+        return [*taken, goblins.scatter(state, t)]
+    return [*taken, goblins.rage(1, "plunder")]
+
+
+def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    """The Dragon's decisions: ``claw-push``, ``wrath-push:x,y``, ``shriek:<power>:x,y:<face>``, and
+    ``dragon-off:x,y`` (its piece leaving a tile the Collapse removes)."""
+    from dicelog.domain.vast.cave import parse_pos
+    from dicelog.domain.vast.rules.flow import fold
+
+    if kind == "claw-push":
+        if option == "stay":
+            return []
+        x, y = parse_pos(option)
+        return [ev.KnightMoved(x=x, y=y, forced=True)]
+    if kind == "wrath-push":
+        pos = parse_pos(where)
+        x, y = parse_pos(option)
+        moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
+        return moved + _collapse(fold(state, moved), pos, f"collapse:{pos_key(pos)}")
+    if kind == "shriek":
+        power, spot, face = where.split(":")
+        pos = parse_pos(spot)
+        if option == "reroll":
+            return [ev.ShriekSpent(), roll(power, pos)]
+        return rolled(state, power, int(face), pos)
+    if kind == "dragon-off":
+        from dicelog.domain.vast.rules.cave_turn import remove_tile
+
+        target, _, extra = where.partition(":")
+        x, y = parse_pos(option)
+        off: list[Event] = [ev.DragonMoved(x=x, y=y, how="forced")]
+        return off + remove_tile(fold(state, off), parse_pos(target), extra == "extra")
+    raise InvariantViolated("vast-decision", f"unknown Dragon decision {kind!r}")
+
+
+def candidates(state: VastState) -> list[cmd.VastCommand]:
+    """Every Dragon command worth trying now (``legal_commands`` keeps those ``decide`` accepts)."""
+    d = state.dragon
+    if d is None or d.x is None or d.y is None:
+        return [cmd.VastEndTurn(role="dragon")]
+    here = (d.x, d.y)
+    out: list[cmd.VastCommand] = []
+    if d.stage == 0:
+        for s in SIDES:
+            one = step(here, s)
+            two = step(one, s)
+            out += [cmd.MoveDragon(x=one[0], y=one[1]), cmd.MoveDragon(x=two[0], y=two[1])]
+            out += [
+                cmd.UsePower(power="wing", x=one[0], y=one[1]),
+                cmd.UsePower(power="wing", x=two[0], y=two[1]),
+            ]
+            out.append(cmd.UsePower(power="flame-wall", x=one[0], y=one[1]))
+        for power in ("claw", "flame", "wrath", "scorch", "shriek", "scratch", "smash"):
+            out.append(cmd.UsePower(power=power))
+        if state.goblins is not None:
+            out += [
+                cmd.UsePower(power="hiss", tribe=t.name) for t in state.goblins.tribes if goblins.on_map(t)
+            ]
+        out += [cmd.UsePower(power="burn", x=c.x, y=c.y) for c in state.cells if not c.lit]
+        for src in d.sloth:
+            for dst in d.sloth:
+                if src != dst and d.sloth[src] and d.sloth[dst] < SLOTH_ROOM[dst]:
+                    out.append(cmd.UsePower(power="slither", source=src, target=dst))  # type: ignore[arg-type]
+        k = state.knight
+        if k is not None:
+            from dicelog.domain.vast.rules.cave_turn import bats_reach
+
+            if (k.x, k.y) in [step(here, s) for s in SIDES]:
+                out += [
+                    cmd.UsePower(power="slap", x=p[0], y=p[1]) for p in bats_reach(state, (k.x, k.y), True)
+                ]
+        out += _swats(state, here)
+        out.append(cmd.DragonCollect())
+    if d.stage <= 1:
+        out += [cmd.PlaceGem(gem=g) for g in d.gems]  # type: ignore[arg-type]
+    out.append(cmd.VastEndTurn(role="dragon"))
+    return out
+
+
+def _swats(state: VastState, here: Pos) -> list[cmd.VastCommand]:
+    cells = cells_by_pos(state)
+    out: list[cmd.VastCommand] = []
+    for s in SIDES:
+        src = step(here, s)
+        cell = cells.get(src)
+        if cell is None:
+            continue
+        tokens = (["treasure"] if cell.treasure else []) + list(cell.gems)
+        for token in tokens:
+            for side in SIDES:
+                at = src
+                for _ in range(SWAT_RANGE):
+                    at = step(at, side)
+                    if at in cells:
+                        out.append(
+                            cmd.UsePower(
+                                power="swat",
+                                from_x=src[0],
+                                from_y=src[1],
+                                token=token,
+                                x=at[0],
+                                y=at[1],  # type: ignore[arg-type]
+                            )
+                        )
+    return out

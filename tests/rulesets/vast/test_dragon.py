@@ -1,0 +1,510 @@
+"""004 §Il Drago: the Dragon's setup, statistics, movement underground and surfaced, every Power and its
+payment, the Sloth tracks and Wakefulness (one cube a track a turn), Treasure, Gems, surfacing, the end of
+its turn; and the others against it (§Incontrare il Drago, §Attaccare il Drago, §Gemme e altri giocatori),
+in the Knight, Goblins, Dragon and Cave setup (VF §7). Dice and cards are explicit."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested, Seat
+from dicelog.domain.core.ruleset import Begin
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.rules.flow import start_turn
+from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
+from dicelog.domain.vast.ruleset import RULESET
+from dicelog.domain.vast.state import (
+    SLOTH_ROOM,
+    DragonRole,
+    GoblinsRole,
+    KnightRole,
+    Tribe,
+    armor,
+    spirit,
+    wakefulness,
+)
+from tests.rulesets.vast.support import Play, dark, lit, table
+
+HAND = ("claw-1", "claw-2", "claw-3", "flame-1", "flame-2", "flame-3", "wing-1", "wing-2")
+
+
+def tribes(**kw: dict) -> tuple[Tribe, ...]:
+    return tuple(Tribe(name=n, **kw.get(n, {})) for n in ("fangs", "bones", "eye"))
+
+
+def sloth(**left: int) -> dict[str, int]:
+    """Sloth cubes left on each track (the rest are on Wakefulness)."""
+    out = dict(SLOTH_ROOM)
+    out.update({k.replace("_", "-"): v for k, v in left.items()})
+    return out
+
+
+def dragon_table(*cells, dragon: DragonRole | None = None, turn: str = "dragon", knight=None, gob=None, **kw):
+    state = table(*cells, knight=knight or KnightRole(x=0, y=0), turn=turn, **kw)
+    return replace(
+        state,
+        roles=("knight", "goblins", "dragon", "cave"),
+        goblins=gob or GoblinsRole(phase="activate"),
+        dragon=dragon or DragonRole(x=1, y=0, hand=HAND),
+        war_deck=war_deck(),
+        monster_deck=built_monsters(),
+        secrets_deck=built_secrets(),
+    )
+
+
+def refused(state, command) -> str:
+    with pytest.raises(RuleBroken) as info:
+        Play(state).do(command)
+    return info.value.rule
+
+
+OPEN = "treasure-room-01"  # an open tile: no walls
+TUNNEL = "ambush-05"  # walls N and S at rotation 0
+
+
+# --- Preparazione, Statistiche -------------------------------------------------------------------
+
+
+def test_setup_health_5_fourteen_sloth_cubes_three_cards_and_placed_on_the_knight__004_preparazione():
+    created = GameCreated(
+        ruleset="vast",
+        setup=msgspec.Raw(msgspec.json.encode({"roles": ["knight", "goblins", "dragon", "cave"]})),
+        seats=tuple(Seat(name=r, controls=(r,)) for r in ("knight", "goblins", "dragon", "cave")),
+    )
+    p = Play(RULESET.initial_state(created))
+    d = p.state.dragon
+    assert (d.health, sum(d.sloth.values()), d.eaten, d.x) == (5, 14, 0, None)
+    p.do(Begin())
+    draws = []
+    for _ in range(50):
+        pending = p.pending
+        if isinstance(pending, DrawRequested) and pending.deck == "power":
+            draws.append(pending.count)
+        if pending is None:
+            break
+        p.settle() if not isinstance(pending, DrawRequested) else p.draw(*pending.cards[: pending.count])
+    assert draws == [3]
+    assert len(p.state.dragon.hand) == 3
+    # its first turn places it on the Knight's tile (004 §Il Drago, Preparazione)
+    k = p.state.knight
+    events = start_turn(replace(p.state, turn="goblins"), "dragon", 1)
+    assert ev.DragonPlaced(x=k.x, y=k.y) in events
+
+
+def test_without_the_knight_the_dragon_starts_on_the_entrance__004_preparazione():
+    state = replace(dragon_table(dragon=DragonRole(hand=HAND)), knight=None, roles=("dragon", "cave"))
+    assert ev.DragonPlaced(x=0, y=0) in start_turn(state, "dragon", 1)
+
+
+@pytest.mark.parametrize(
+    "awake_cubes,armor_,spirit_",
+    [(0, 1, 3), (1, 1, 3), (2, 1, 4), (4, 2, 4), (6, 2, 5), (8, 3, 5), (10, 3, 6), (12, 4, 6), (14, 4, 7)],
+)
+def test_armor_and_spirit_by_wakefulness__004_statistiche_vf4_table(awake_cubes, armor_, spirit_):
+    left = 14 - awake_cubes
+    tracks = {}
+    for name, room in SLOTH_ROOM.items():
+        tracks[name] = min(room, left)
+        left -= tracks[name]
+    d = DragonRole(sloth=tracks)
+    assert (wakefulness(d), armor(d), spirit(d)) == (awake_cubes, armor_, spirit_)
+
+
+# --- 1. Muovi e Usa i Poteri, Limitazioni di Movimento ------------------------------------------------
+
+
+def test_free_move_is_1_or_2_tiles_in_a_straight_line_once_a_turn__004_muovi_e_usa_i_poteri():
+    state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(2, 1, OPEN))
+    assert refused(state, cmd.MoveDragon(x=2, y=1)) == "vast.dragon.move"  # not straight
+    assert refused(state, cmd.MoveDragon(x=1, y=3)) == "vast.dragon.move"  # 3 tiles
+    p = Play(state)
+    p.do(cmd.MoveDragon(x=3, y=0))
+    assert (p.state.dragon.x, p.state.dragon.y) == (3, 0)
+    assert refused(p.state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.moved"
+
+
+def test_underground_it_crosses_walls_and_enters_dark_tiles__004_limitazioni_di_movimento():
+    state = dragon_table(lit(1, 0, TUNNEL), dark(1, 1, "ambush-01"), dragon=DragonRole(x=1, y=0, hand=HAND))
+    p = Play(state)
+    p.do(cmd.MoveDragon(x=1, y=1))  # through the tunnel's north wall onto a Dark tile
+    assert (p.state.dragon.x, p.state.dragon.y) == (1, 1)
+    assert not p.of(ev.TileRevealed)  # its piece reveals nothing
+
+
+def test_surfaced_it_obeys_walls_and_stays_off_dark_tiles__004_limitazioni_di_movimento():
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
+    state = dragon_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), dark(2, 0, "ambush-01"), dragon=d)
+    assert refused(state, cmd.MoveDragon(x=1, y=1)) == "vast.dragon.move"  # the wall
+    assert refused(state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.move"  # a Dark tile
+    # Wing: 1 tile through a wall (004 §Poteri, Ala)
+    p = Play(state)
+    p.do(cmd.UsePower(power="wing", x=1, y=1, pay=("wing-1",)))
+    assert (p.state.dragon.x, p.state.dragon.y) == (1, 1)
+
+
+def test_surfaced_entering_the_knights_tile_is_her_attack_when_strong_enough__004_limitazioni_di_movimento():
+    d = DragonRole(
+        x=1, y=0, hand=HAND, awake=True, surfaced=True, sloth=sloth(greed=0, hunger=0, pride_events=3)
+    )
+    knight = KnightRole(x=2, y=0)  # Strength 1 off her turn; Armor 3 at Wakefulness 9
+    state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), dragon=d, knight=knight)
+    p = Play(state)
+    p.do(cmd.MoveDragon(x=2, y=0))
+    assert not p.of(ev.DragonAttacked)  # too weak to attack it
+    weak_armor = replace(d, sloth=sloth())  # Armor 1 = her Strength: the Dragon die decides
+    p = Play(replace(state, dragon=weak_armor))
+    p.do(cmd.MoveDragon(x=2, y=0))
+    assert isinstance(p.pending, RollRequested) and p.pending.reason.startswith("dragon-attack:")
+    p.roll(1)  # center: a hit
+    assert p.of(ev.DragonAttacked)[0].hit and p.state.dragon.health == 4
+
+
+# --- Poteri and their payment --------------------------------------------------------------------------
+
+
+def test_a_power_is_paid_with_its_symbols_and_a_question_mark_takes_any__004_poteri():
+    state = dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01"), dark(2, 0, "ambush-01"))
+    assert refused(state, cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "flame-2"))) == (
+        "vast.dragon.cannot-pay"
+    )  # Burn is Flame + Wing
+    assert refused(state, cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "wing-9"))) == (
+        "vast.dragon.cannot-pay"
+    )  # not in hand
+    p = Play(state)
+    p.do(cmd.UsePower(power="shriek", pay=("claw-1", "wing-2")))  # ? + ?
+    used = p.of(ev.PowerUsed)[0]
+    assert (
+        used.cards == ("claw-1", "wing-2") and "claw-1" not in p.state.dragon.hand and p.state.dragon.shriek
+    )
+
+
+def test_each_gem_on_the_map_lends_its_symbol_once_a_turn__004_muovi_e_usa_i_poteri():
+    d = DragonRole(x=1, y=0, hand=("claw-1",), gems=("flame", "wing"))
+    state = dragon_table(lit(1, 0, OPEN, gems=("claw",)), lit(2, 0, OPEN), dragon=d)
+    p = Play(state)
+    # Claw paid by the Gem first (the cheapest payment), the card stays in hand
+    p.do(cmd.UsePower(power="claw"))
+    assert p.of(ev.PowerUsed)[0].gems == ("claw",) and p.state.dragon.hand == ("claw-1",)
+    p.roll(1)
+    # the Gem's symbol is used for this turn: the second Claw takes the card
+    p.do(cmd.UsePower(power="claw"))
+    assert p.of(ev.PowerUsed)[1].cards == ("claw-1",)
+    p.roll(1)
+    assert refused(p.state, cmd.UsePower(power="claw")) == "vast.dragon.cannot-pay"
+
+
+def test_claw_scatters_tribes_hit_the_dragon_eats_and_may_push_the_knight__004_poteri_artiglio():
+    gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 3, "x": 1, "y": 1}))
+    knight = KnightRole(x=2, y=0)
+    state = dragon_table(
+        lit(1, 0, OPEN), lit(1, 1, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), gob=gob, knight=knight
+    )
+    p = Play(state)
+    p.do(cmd.UsePower(power="claw", pay=("claw-1",)))
+    p.roll(2)  # diamond: the 4 orthogonal neighbours
+    scattered = p.of(ev.TribeScattered)
+    assert [s.tribe for s in scattered] == ["fangs"] and p.state.dragon.eaten == 2
+    assert isinstance(p.pending, DecisionRequested) and p.pending.decision == "claw-push"
+    p.choose("3,0")
+    assert (p.state.knight.x, p.state.knight.y) == (3, 0)
+
+
+def test_flame_reveals_dark_tiles_hit_and_an_event_tile_moves_a_pride_cube__004_poteri_fiamma():
+    state = dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01"), dark(2, 0, "ambush-01"))
+    p = Play(state)
+    p.do(cmd.UsePower(power="flame", pay=("flame-1",)))
+    p.roll(2)
+    p.settle()
+    revealed = {(e.x, e.y) for e in p.of(ev.TileRevealed)}
+    assert revealed >= {(1, 1), (2, 0)}
+    assert p.state.dragon.sloth["pride-events"] == 3 and "pride" in p.state.dragon.advanced
+    assert not p.of(ev.VastAmbushResolved)  # an Ambush tile revealed by the Dragon attacks nobody
+
+
+def test_hiss_hides_a_tribe_anywhere_minus_1_and_the_dragon_eats_1__004_poteri_sibilo():
+    gob = GoblinsRole(phase="", tribes=tribes(eye={"population": 3, "x": 0, "y": 1}))
+    state = dragon_table(lit(1, 0, OPEN), lit(0, 1, OPEN), gob=gob)
+    p = Play(state)
+    p.do(cmd.UsePower(power="hiss", tribe="eye", pay=("claw-1", "claw-2")))
+    eye = p.state.goblins.tribes[2]
+    assert (eye.population, eye.x, p.state.dragon.eaten, p.state.goblins.rage) == (2, None, 1, 2)
+    assert refused(p.state, cmd.UsePower(power="hiss", tribe="eye")) == "vast.dragon.target"  # hidden now
+
+
+def test_slither_moves_a_cube_to_a_track_with_room__004_poteri_striscio():
+    d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=3))
+    state = dragon_table(lit(1, 0, OPEN), dragon=d)
+    assert refused(state, cmd.UsePower(power="slither", source="hunger", target="pride-events")) == (
+        "vast.dragon.target"
+    )  # Pride (Events) is full
+    p = Play(state)
+    p.do(cmd.UsePower(power="slither", source="hunger", target="greed"))
+    assert (p.state.dragon.sloth["hunger"], p.state.dragon.sloth["greed"]) == (3, 4)
+
+
+def test_swat_sends_a_gem_or_treasure_up_to_5_spaces_in_a_line__004_poteri_colpo():
+    cells = [lit(1, 0, OPEN), lit(1, 1, OPEN, treasure=1)] + [lit(1, y, OPEN) for y in range(2, 8)]
+    state = dragon_table(*cells)
+    assert refused(state, cmd.UsePower(power="swat", from_x=1, from_y=1, token="treasure", x=1, y=7)) == (
+        "vast.dragon.target"
+    )  # 6 spaces
+    p = Play(state)
+    p.do(cmd.UsePower(power="swat", from_x=1, from_y=1, token="treasure", x=1, y=6))
+    cells_now = {(c.x, c.y): c for c in p.state.cells}
+    assert cells_now[(1, 1)].treasure == 0 and cells_now[(1, 6)].treasure == 1
+
+
+def test_scorch_reveals_every_dark_tile_around_and_burn_any_one__004_poteri_ustione_bruciatura():
+    state = dragon_table(lit(1, 0, OPEN), dark(2, 1, "ambush-01"), dark(5, 5, "ambush-02"), sealed=False)
+    p = Play(state)
+    p.do(cmd.UsePower(power="scorch", pay=("flame-1", "flame-2")))
+    assert p.of(ev.PowerStruck)[0].tiles == ((2, 1),)
+    p.settle()
+    p.do(cmd.UsePower(power="burn", x=5, y=5, pay=("flame-3", "wing-1")))
+    p.settle()
+    assert {(e.x, e.y) for e in p.of(ev.TileRevealed)} >= {(2, 1), (5, 5)}
+
+
+def test_slap_pushes_the_adjacent_knight_up_to_3_spaces__004_poteri_schiaffo():
+    cells = [lit(x, 0, OPEN) for x in range(1, 7)]
+    state = dragon_table(*cells, knight=KnightRole(x=2, y=0))
+    assert refused(state, cmd.UsePower(power="slap", x=6, y=0)) == "vast.dragon.target"  # 3 spaces only
+    p = Play(state)
+    p.do(cmd.UsePower(power="slap", x=4, y=0, pay=("wing-1", "wing-2")))
+    assert (p.state.knight.x, p.state.knight.y) == (4, 0)
+
+
+def test_shriek_re_rolls_the_dragon_die_once__004_poteri_strillo():
+    state = dragon_table(lit(1, 0, OPEN), dragon=DragonRole(x=1, y=0, hand=HAND, shriek=True))
+    p = Play(state)
+    p.do(cmd.UsePower(power="flame", pay=("flame-1",)))
+    p.roll(1)
+    assert isinstance(p.pending, DecisionRequested) and p.pending.options == ("keep", "reroll")
+    p.choose("reroll")
+    assert p.of(ev.ShriekSpent) and isinstance(p.pending, RollRequested) and not p.state.dragon.shriek
+    p.roll(6)
+    assert p.of(ev.PowerStruck)[0].face == 6  # no second re-roll: the token is spent
+
+
+def test_scratch_costs_the_knight_5_grit_and_tribes_drop_to_0__004_poteri_graffio():
+    gob = GoblinsRole(phase="", tribes=tribes(bones={"population": 3, "x": 1, "y": 0}))
+    state = dragon_table(lit(1, 0, OPEN), gob=gob, knight=KnightRole(x=1, y=0, grit=9))
+    p = Play(state)
+    p.do(cmd.UsePower(power="scratch", pay=("claw-1", "claw-2", "claw-3")))
+    bones = p.state.goblins.tribes[1]
+    assert (bones.population, bones.x) == (0, None)
+    assert p.of(ev.GoblinsEaten)[0].count == 3  # 3 eaten, 2 of them then pay a Hunger cube
+    assert (p.state.dragon.eaten, p.state.dragon.sloth["hunger"]) == (1, 3)
+    assert p.state.knight.grit == 4
+
+
+def test_flame_wall_burns_the_knight_once_and_returns_at_the_dragons_next_turn__004_poteri_muro_di_fiamme():
+    state = dragon_table(
+        lit(1, 0, OPEN), lit(1, 1, OPEN), lit(2, 1, OPEN), knight=KnightRole(x=2, y=1, grit=12)
+    )
+    assert refused(state, cmd.UsePower(power="flame-wall", x=2, y=1)) == "vast.dragon.target"  # not adjacent
+    p = Play(state)
+    p.do(cmd.UsePower(power="flame-wall", x=1, y=1, pay=("flame-1", "flame-2", "flame-3")))
+    assert p.state.dragon.flame_wall == (1, 1)
+    knight_turn = replace(p.state, turn="knight", knight=replace(p.state.knight, placed={"movement": 1}))
+    k = Play(knight_turn)
+    k.do(cmd.MoveKnight(x=1, y=1))
+    assert k.of(ev.FlameWallBurned)[0].piece == "knight" and k.state.knight.grit == 7
+    k.do(cmd.MoveKnight(x=2, y=1))
+    k.do(cmd.MoveKnight(x=1, y=1))
+    assert len(k.of(ev.FlameWallBurned)) == 1  # the first entry only
+    assert ev.FlameWallReturned() in start_turn(replace(k.state, turn="goblins"), "dragon", 2)
+
+
+def test_smash_destroys_the_crystal_on_its_tile__004_poteri_distruzione():
+    state = dragon_table(lit(1, 0, "crystal-01", crystal=True))
+    p = Play(state)
+    p.do(cmd.UsePower(power="smash", pay=("claw-1", "flame-1", "wing-1")))
+    assert p.of(ev.CrystalDestroyed) and not p.state.cells[1].crystal
+    assert p.state.smashed_total == 0  # nobody smashed it
+
+
+def test_wrath_collapses_the_tiles_hit_but_not_one_that_would_split_the_map__004_poteri_collera():
+    # (1,0) Dragon; (1,1) crystal tile; (2,0) joins (3,0) to the rest: its fall would split the map
+    cells = [lit(1, 0, OPEN), lit(1, 1, "crystal-02"), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(1, -1, OPEN)]
+    state = dragon_table(*cells, sealed=False, knight=KnightRole(x=0, y=0))
+    p = Play(state)
+    p.do(cmd.UsePower(power="wrath", pay=("claw-1", "claw-2", "flame-1", "wing-1")))
+    p.roll(2)  # diamond: (1,1), (2,0), (1,-1), (0,0) the Entrance
+    p.settle()
+    collapsed = {(e.x, e.y) for e in p.of(ev.TileCollapsed)}
+    assert collapsed == {(1, 1), (1, -1)}
+    assert p.state.crystal_tiles_collapsed == 1  # the Crystal tile counts for the Cave
+    assert "treasure-room-01" in p.state.stack  # before the Collapse the others go back under the stack
+
+
+# --- Risveglio e Risalita in Superficie ------------------------------------------------------------------
+
+
+def test_two_goblins_eaten_move_a_hunger_cube_one_a_turn__004_risveglio():
+    gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 4, "x": 1, "y": 0}))
+    state = dragon_table(lit(1, 0, OPEN), gob=gob)
+    p = Play(state)
+    p.do(cmd.UsePower(power="scratch", pay=("claw-1", "claw-2", "claw-3")))  # eats 4
+    assert p.state.dragon.sloth["hunger"] == 3 and p.state.dragon.eaten == 2  # one cube a turn
+    assert len([e for e in p.of(ev.SlothCubeMoved) if e.source == "hunger"]) == 1
+
+
+def test_a_treasure_token_collected_moves_a_greed_cube_and_ends_its_movement__004_raccogli_un_tesoro():
+    state = dragon_table(lit(1, 0, OPEN, treasure=2), lit(2, 0, OPEN))
+    p = Play(state)
+    p.do(cmd.DragonCollect())
+    d = p.state.dragon
+    assert (d.sloth["greed"], d.held, p.state.cave.supply) == (3, 1, 12)  # one kept for a later turn
+    assert refused(p.state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.phase-over"
+
+
+def test_a_gem_placed_with_another_on_the_map_moves_a_pride_cube__004_posa_una_gemma():
+    d = DragonRole(x=1, y=0, hand=HAND, gems=("flame", "wing"))
+    state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN, gems=("claw",)), dragon=d)
+    p = Play(state)
+    p.do(cmd.PlaceGem(gem="flame"))
+    assert p.state.dragon.sloth["pride-gem"] == 0 and p.state.cells[1].gems == ("flame",)
+    assert refused(p.state, cmd.PlaceGem(gem="wing")) == "vast.dragon.phase-over"  # one Gem a turn
+
+
+def test_a_turn_without_moving_moves_a_pride_cube_then_the_hand_is_replaced__004_rimpiazza_la_mano():
+    state = dragon_table(lit(1, 0, OPEN))
+    p = Play(state)
+    p.do(cmd.VastEndTurn(role="dragon"))
+    assert p.state.dragon.sloth["pride-still"] == 0
+    discarded = p.of(ev.PowerCardsDiscarded)[0]
+    assert discarded.cards == HAND
+    assert isinstance(p.pending, DrawRequested) and p.pending.count == spirit(p.state.dragon)
+    assert len(p.pending.cards) == 18  # all Power cards reshuffled
+    p.draw("claw-1", "wing-6", "flame-4")
+    assert p.state.turn == "cave" and p.state.dragon.hand == ("claw-1", "flame-4", "wing-6")
+
+
+def test_eleven_wakefulness_awakens_for_good_and_a_lit_crystal_tile_surfaces_it__004_risalire():
+    d = DragonRole(
+        x=1, y=0, hand=HAND, sloth=sloth(greed=0, hunger=0, pride_events=2, pride_still=1, pride_gem=0)
+    )
+    state = dragon_table(lit(1, 0, "crystal-01", crystal=True), lit(2, 0, OPEN), dragon=d)
+    p = Play(state)
+    p.do(cmd.MoveDragon(x=2, y=0))
+    p.do(cmd.UsePower(power="wing", x=1, y=0, pay=("wing-1",)))
+    p.do(cmd.VastEndTurn(role="dragon"))  # it moved: no Pride cube; Wakefulness 11 wakes it
+    assert p.of(ev.DragonAwoke) and p.of(ev.DragonSurfaced)[0].crystal
+    assert p.state.dragon.surfaced and not p.state.cells[1].crystal
+
+
+def test_surfaced_it_wins_on_reaching_the_entrance__004_il_drago_come_vincere():
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
+    state = dragon_table(lit(1, 0, OPEN), dragon=d, knight=KnightRole(x=0, y=1))
+    p = Play(state)
+    p.do(cmd.MoveDragon(x=0, y=0))
+    assert p.state.winner == "dragon"
+
+
+def test_spores_move_a_wakefulness_cube_back_where_the_dragon_chooses__004_presagi_spore_soporifere():
+    d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=2))
+    cave_omens = ("quartz-1", "quartz-2", "mushroom-1")
+    state = dragon_table(lit(1, 0, OPEN), dragon=d, turn="cave")
+    state = replace(state, cave=replace(state.cave, omens=cave_omens))
+    p = Play(state)
+    p.do(cmd.SoporificSpores(pay=cave_omens, target="dragon"))
+    assert p.pending.piece == "dragon" and p.pending.options == ("greed",)
+    p.choose("greed")
+    assert p.state.dragon.sloth["greed"] == 3
+
+
+# --- the Knight against the Dragon (004 §Incontrare il Drago, §Attaccare il Drago) ----------------------
+
+
+def knight_turn(*cells, dragon: DragonRole, **k):
+    return dragon_table(lit(1, 0, OPEN), *cells, dragon=dragon, turn="knight", knight=KnightRole(**k))
+
+
+def test_underground_before_the_collapse_only_the_bomb_attacks_once_a_turn__004_attaccare_il_drago():
+    d = DragonRole(x=1, y=0, hand=HAND)  # Armor 1
+    state = knight_turn(dragon=d, x=1, y=0, placed={"strength": 1})  # Strength 2
+    assert refused(state, cmd.AttackDragon()) == "vast.dragon.underground"
+    assert refused(state, cmd.AttackDragon(bomb=True)) == "vast.bomb.no-cube"
+    bomb = replace(state, knight=replace(state.knight, placed={"strength": 1, "bomb": 1, "perception": 1}))
+    p = Play(bomb)
+    p.do(cmd.AttackDragon(bomb=True))
+    assert p.of(ev.DragonAttacked)[0].hit and p.state.dragon.health == 4
+    assert refused(p.state, cmd.AttackDragon(bomb=True)) == "vast.dragon.once"
+    collapsing = replace(state, collapse=True)
+    Play(collapsing).do(cmd.AttackDragon())  # during the Collapse no Bomb is needed
+
+
+def test_surfaced_it_is_attacked_as_often_as_encounters_allow_equal_strength_rolls__004_attaccare_il_drago():
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, sloth=sloth(greed=0))  # Armor 2
+    state = knight_turn(dragon=d, x=1, y=0, placed={"strength": 1, "perception": 2})  # Strength 2 = Armor
+    p = Play(state)
+    p.do(cmd.AttackDragon())
+    assert isinstance(p.pending, RollRequested)
+    p.roll(2)  # diamond: no center, a miss
+    assert not p.of(ev.DragonAttacked)[0].hit
+    p.do(cmd.AttackDragon())
+    p.roll(3)  # cross: the center, a hit
+    assert p.of(ev.DragonAttacked)[1].hit and p.state.dragon.health == 4
+    weaker = replace(state, knight=replace(state.knight, placed={}))
+    assert refused(weaker, cmd.AttackDragon()) == "vast.dragon.too-strong"
+
+
+def test_entering_the_surfaced_dragon_takes_strength_up_to_its_armor_and_an_attack__004_incontrare_il_drago():
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)  # Armor 1
+    state = knight_turn(dragon=d, x=0, y=0, placed={"strength": 1})  # Strength 2
+    p = Play(state)
+    p.do(cmd.MoveKnight(x=1, y=0))
+    assert p.of(ev.EncounterBegun)[0].attack and p.of(ev.DragonAttacked)[0].hit
+    strong = replace(d, sloth=sloth(greed=0, hunger=0))  # Armor 3
+    assert refused(replace(state, dragon=strong), cmd.MoveKnight(x=1, y=0)) == "vast.move.dragon-too-strong"
+    # underground she walks onto its tile freely
+    q = Play(replace(state, dragon=replace(d, surfaced=False, awake=False)))
+    q.do(cmd.MoveKnight(x=1, y=0))
+    assert not q.of(ev.DragonAttacked) and not q.of(ev.EncounterBegun)
+
+
+def test_the_dragons_last_health_lost_wins_the_game_for_the_knight__004_attaccare_il_drago():
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, health=1)
+    p = Play(knight_turn(dragon=d, x=1, y=0, placed={"strength": 1}))
+    p.do(cmd.AttackDragon())
+    assert p.of(ev.DragonDied) and p.state.winner == "knight"
+
+
+def test_a_gem_the_knight_picks_up_rolls_the_dragon_die_and_goes_back__004_tesori_e_gemme():
+    d = DragonRole(x=2, y=0, hand=HAND, gems=("flame", "wing"))
+    state = knight_turn(lit(2, 0, OPEN), dragon=d, x=1, y=0, grit=10)
+    state = replace(
+        state, cells=tuple(replace(c, gems=("claw",)) if (c.x, c.y) == (1, 0) else c for c in state.cells)
+    )
+    p = Play(state)
+    p.do(cmd.CollectTreasure())
+    assert isinstance(p.pending, RollRequested) and p.pending.reason == "gem:knight:claw:1,0"
+    p.roll(5)  # saltire: the center, a trap
+    assert p.of(ev.GemTaken)[0].trapped and p.state.knight.grit == 8
+    assert p.state.dragon.gems == ("claw", "flame", "wing") and "cunning" in p.state.knight.feats
+
+
+def test_a_tribe_plundering_a_gem_rolls_the_dragon_die__004_razziare():
+    gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 2, "x": 1, "y": 1}))
+    d = DragonRole(x=2, y=0, hand=HAND, gems=("flame", "wing"))
+    state = dragon_table(lit(1, 0, OPEN), lit(1, 1, OPEN, gems=("claw",)), lit(2, 0, OPEN), gob=gob, dragon=d)
+    state = replace(state, turn="goblins")
+    p = Play(state)
+    p.do(cmd.ActivateTribe(tribe="fangs", action="plunder"))
+    p.roll(4)  # corners: no center, Rage +1
+    assert not p.of(ev.GemTaken)[0].trapped and p.state.goblins.rage == 2 and "claw" in p.state.dragon.gems
+
+
+def test_a_collapsing_tile_under_the_dragon_has_it_step_off__004_il_collasso():
+    d = DragonRole(x=2, y=0, hand=HAND)
+    state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), dragon=d, turn="cave", collapse=True, sealed=False)
+    p = Play(state)
+    p.do(cmd.RemoveTile(x=2, y=0))
+    assert p.pending.decision == "dragon-off:2,0" and p.pending.piece == "dragon"
+    p.choose("1,0")
+    assert (p.state.dragon.x, p.state.dragon.y) == (1, 0) and p.of(ev.TileRemoved)
