@@ -554,7 +554,8 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--roles",
         default=None,
-        help="vast: the roles seated, comma-separated: knight,cave or knight,goblins,cave (the default)",
+        help="vast: the roles seated, comma-separated: knight,goblins,dragon,cave (the default), "
+        "knight,goblins,cave, knight,cave or dragon,cave",
     )
     demo.set_defaults(func=_demo)
 

@@ -1,8 +1,8 @@
-"""``dicelog demo --game vast``: a Knight, Goblins and Cave game (VF §7) played to a win by the Knight,
-Goblins and Cave bots (``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its
-own seat's ``/state`` and ``/legal-commands``; then the log is verified, and every response a seat read
-during play is checked for the other role's secrets (the Dark tiles' identities and the Cave's hand, known
-from the auditor's view).
+"""``dicelog demo --game vast``: a Knight, Goblins, Dragon and Cave game (VF §7, 4 players) played to a win by
+the four bots (``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its own seat's
+``/state`` and ``/legal-commands``; then the log is verified, and every response a seat read during play is
+checked for the other role's secrets (the Dark tiles' identities and the Cave's hand, known from the auditor's
+view).
 
 Exit code 0 when the game ended, the log verifies and no secret was seen by the wrong seat.
 """
@@ -20,8 +20,8 @@ from dicelog.domain.vast.commands import VastCommandUnion
 from dicelog.service.demo import demo_setup, running_service
 from dicelog.service.vast_bot import choose, decode_state
 
-ROLES = ["knight", "goblins", "cave"]
-"""The largest setup built so far (VF §7: Knight, Goblins and Cave)."""
+ROLES = ["knight", "goblins", "dragon", "cave"]
+"""VF §7's recommended 4-player setup: Knight, Goblins, Dragon and Cave."""
 
 
 def _secrets(state: dict[str, Any], seat: str) -> set[str]:
@@ -31,8 +31,10 @@ def _secrets(state: dict[str, Any], seat: str) -> set[str]:
         hidden |= set(state["goblins"]["hand"]) | set(state["goblins"]["drawn"])
     if seat != "cave":
         hidden |= {c["tile"] for c in state["cells"] if not c["lit"]} | set(state["cave"]["hand"])
-    if seat != "knight":
+    if seat != "knight" and state.get("knight"):
         hidden |= set(state["knight"]["sidequests"])
+    if seat != "dragon" and state.get("dragon"):
+        hidden |= set(state["dragon"]["hand"])
     return hidden - {"?"}
 
 
@@ -61,6 +63,8 @@ def _cave_table(board: dict[str, Any]) -> Table:
             mark += "*" if c.get("crystal") else ""
             mark += "$" if c.get("treasure") else ""
             mark += "K" if "knight" in c.get("pieces", []) else ""
+            mark += "D" if "dragon" in c.get("pieces", []) else ""
+            mark += "g" if c.get("gems") else ""
             row.append(mark)
         table.add_row(*row)
     return table
@@ -69,8 +73,8 @@ def _cave_table(board: dict[str, Any]) -> Table:
 def run_vast_demo(
     *, seed: int, mice: list[str], max_turns: int, quiet: bool = False, roles: list[str] | None = None
 ) -> int:
-    """Play one game (Knight, Goblins and Cave unless ``roles`` says otherwise); return the process exit code
-    (``mice`` is not used)."""
+    """Play one game (Knight, Goblins, Dragon and Cave unless ``roles`` says otherwise); return the process
+    exit code (``mice`` is not used)."""
     roles = roles or ROLES
     seats = [{"name": role, "controls": [role]} for role in roles]
     console, settings, rng = demo_setup(seed, quiet)

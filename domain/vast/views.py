@@ -96,6 +96,9 @@ class VastBoard(Struct, frozen=True, kw_only=True):
     """Treasure tokens on the Cave's board."""
     tribes: tuple[TribeView, ...] = ()
     """The Goblin Tribes (empty without the Goblins)."""
+    dragon: str | None = None
+    """Where the Dragon is: ``asleep`` or ``awake`` (both underground) or ``surfaced``; ``null`` without it or
+    before its first turn places it."""
     dragon_die: dict[str, tuple[tuple[int, int], ...]]
     """The Dragon die's six patterns by face (``1`` center ... ``6`` around): offsets from the roller's
     tile."""
@@ -274,8 +277,16 @@ def board_view(state: VastState) -> VastBoard:
         crystal_tiles_collapsed=state.crystal_tiles_collapsed,
         treasure_supply=cave.supply if cave else 0,
         tribes=_tribes(state),
+        dragon=_dragon_where(state),
         dragon_die={str(face): offsets for face, (_, offsets) in DRAGON_DIE.items()},
     )
+
+
+def _dragon_where(state: VastState) -> str | None:
+    d = state.dragon
+    if d is None or d.x is None:
+        return None
+    return "surfaced" if d.surfaced else ("awake" if d.awake else "asleep")
 
 
 def _tribes(state: VastState) -> tuple[TribeView, ...]:

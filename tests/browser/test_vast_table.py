@@ -72,3 +72,40 @@ def test_the_knight_plays_from_her_page(live: str, context: Any) -> None:
     wait_version(page, before + 2)  # the command and its event
     assert game.get("/state", "sir")["state"]["knight"]["placed"] == {"movement": 1}
     screenshot(page, "vast-table-knight-controls")
+
+
+SEATS4 = [{"name": r, "controls": [r]} for r in ("knight", "goblins", "dragon", "cave")]
+
+
+def test_the_dragon_its_gems_and_its_hand_at_the_four_player_table(live: str, context: Any) -> None:
+    """Knight, Goblins, Dragon and Cave: after its first turn the Dragon is drawn on the map, on every seat's
+    page; the Knight's page never shows the Dragon's Power cards (004 §Il Drago; VAST-DESIGN.md §3.10)."""
+    body = {"ruleset": "vast", "setup": {"roles": ["knight", "goblins", "dragon", "cave"]}, "seats": SEATS4}
+    game = ApiGame(live, {**body, "visibility": "public"})
+    rng = random.Random(3)
+    for _ in range(400):
+        if game.get("/state", "auditor")["state"]["dragon"]["x"] is not None:
+            break
+        turn = game.get("/legal-commands", "cave")["turn"]
+        legal = [c for c in game.get("/legal-commands", turn)["commands"] if c["type"] != "vast.EndTurn"]
+        game.send(turn, rng.choice(legal or game.get("/legal-commands", turn)["commands"]))
+    full = game.get("/state", "auditor")["state"]
+    hand = set(full["dragon"]["hand"])
+    assert full["dragon"]["x"] is not None and hand
+    version = game.get("")["version"]
+
+    knight = context.new_page()
+    knight.goto(game.url(live, "knight"))
+    ready(knight)
+    wait_version(knight, version)
+    assert knight.locator(".vast-cell .piece.dragon").count() == 1
+    html = knight.content()
+    assert not [c for c in hand if f'"{c}"' in html or f">{c}<" in html], "the Dragon's hand is its secret"
+    screenshot(knight, "vast-table-four-players-knight")
+
+    dragon = context.new_page()
+    dragon.goto(game.url(live, "dragon"))
+    ready(dragon)
+    wait_version(dragon, version)
+    assert dragon.locator(".vast-cell .piece.dragon").count() == 1
+    screenshot(dragon, "vast-table-four-players-dragon")

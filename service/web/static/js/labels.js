@@ -73,11 +73,16 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
     case "vast.CompleteSidequest": return `Knight: complete the Sidequest ${command.card}`;
     case "vast.UseBomb": return `Knight: bomb the ${command.side} wall`;
     case "vast.UseFlare": return `Knight: Flare at ${command.x},${command.y}`;
-    case "vast.EndTurn": return `${command.role === "cave" ? "Cave" : "Knight"}: end turn`;
+    case "vast.EndTurn": return `${command.role.charAt(0).toUpperCase()}${command.role.slice(1)}: end turn`;
+    case "vast.AttackDragon": return `Knight: attack the Dragon${command.bomb ? " with the Bomb" : ""}`;
+    case "vast.MoveDragon": return `Dragon: move to ${command.x},${command.y}`;
+    case "vast.UsePower": return `Dragon: ${command.power}${powerTarget(command)}`;
+    case "vast.DragonCollect": return "Dragon: collect the Treasure";
+    case "vast.PlaceGem": return `Dragon: place the ${command.gem} Gem`;
     case "vast.PlaceTile": return `Cave: place ${command.tile} at ${command.x},${command.y}`;
     case "vast.RemoveTile": return `Cave: remove the tile at ${command.x},${command.y}`;
     case "vast.PlaceTreasure": return `Cave: Treasure token at ${command.x},${command.y}`;
-    case "vast.SoporificSpores": return "Cave: Soporific Spores on the Knight";
+    case "vast.SoporificSpores": return `Cave: Soporific Spores on the ${command.target || "knight"}`;
     case "vast.GiantBats": return `Cave: Giant Bats carry the ${command.target} to ${command.x},${command.y}`;
     case "vast.CrystalCurse": return command.effect === "rotate" ? `Cave: Crystal Curse turns ${command.x},${command.y}` : "Cave: Crystal Curse, top 3 Events to the bottom";
     case "vast.Hatred": return `Cave: Hatred at ${command.x},${command.y}`;
@@ -90,6 +95,14 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
       return `${who ? `${who}: ` : ""}${type}${tail ? ` (${tail})` : ""}`;
     }
   }
+}
+
+function powerTarget(c) {
+  if (c.power === "swat") return ` the ${c.token} at ${c.from_x},${c.from_y} to ${c.x},${c.y}`;
+  if (c.power === "slither") return ` a cube from ${c.source} to ${c.target}`;
+  if (c.tribe) return ` the ${c.tribe} Tribe`;
+  if (c.x !== undefined && c.x !== null) return ` at ${c.x},${c.y}`;
+  return "";
 }
 
 function shareText(c) {

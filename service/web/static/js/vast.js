@@ -1,6 +1,7 @@
 // Vast: The Crystal Caverns: the cave as a grid of tiles, from GET /games/{id}/board (a VastBoard, as
 // this page's reader may see it: a Dark tile shows its Tribe symbol, and its room only to the Cave).
-// North is up; walls are thick edges; tokens and the Knight are marked in each tile.
+// North is up; walls are thick edges; tokens, Gems, the Flame Wall, the Knight, the Dragon and the
+// revealed Tribes are marked in each tile.
 
 import { el } from "./api.js";
 
@@ -31,6 +32,12 @@ export function renderCave(board) {
       if (c.crystal) marks.push(el("span", { class: "token crystal", title: "Crystal token", text: "◆" }));
       if (c.treasure) marks.push(el("span", { class: "token treasure", title: `${c.treasure} Treasure token(s)`, text: `$${c.treasure > 1 ? c.treasure : ""}` }));
       if ((c.pieces || []).includes("knight")) marks.push(el("span", { class: "piece knight", title: "The Knight", text: "K" }));
+      if ((c.pieces || []).includes("dragon")) {
+        const surfaced = board.dragon === "surfaced";
+        marks.push(el("span", { class: `piece dragon${surfaced ? " surfaced" : ""}`, title: `The Dragon (${board.dragon})`, text: "D" }));
+      }
+      for (const gem of c.gems || []) marks.push(el("span", { class: `token gem ${gem}`, title: `The ${gem} Dragon Gem`, text: "✦" }));
+      if (c.flame_wall) marks.push(el("span", { class: "token flame-wall", title: "The Flame Wall", text: "🔥" }));
       for (const tribe of (board.tribes || []).filter((t) => t.where === "map" && t.x === x && t.y === y)) {
         marks.push(el("span", { class: `piece tribe ${tribe.name}`, title: `The ${SYMBOL[tribe.name]} Tribe: Population ${tribe.population}, Strength ${tribe.strength}`, text: `${SYMBOL[tribe.name][0]}${tribe.population}` }));
       }
