@@ -30,6 +30,7 @@ from dicelog.domain.vast import content as vast_content
 from dicelog.domain.vast.cave import DRAGON_DIE, center_hit
 from dicelog.domain.vast.content import Card as VastCard
 from dicelog.domain.vast.content import Tile as VastTile
+from dicelog.domain.vast.rules.dragon import COSTS, ROLLED
 from dicelog.domain.vast.rules.setup import SETUPS
 from dicelog.service.schemas import Problem
 
@@ -147,6 +148,17 @@ class DragonDieFace(Struct, frozen=True, kw_only=True):
     """Whether the face hits the roller's own tile ("center hit": center, cross, saltire)."""
 
 
+class DragonPower(Struct, frozen=True, kw_only=True):
+    """One of the Dragon's Powers (004 §Poteri; VF §4 Powers)."""
+
+    power: str
+    """The Power's id, as ``vast.UsePower`` names it (``flame-wall``)."""
+    cost: tuple[str, ...]
+    """The Power-card symbols it costs (``claw``, ``flame``, ``wing``; ``?`` any symbol)."""
+    rolls: bool
+    """Whether it rolls the Dragon die."""
+
+
 class VastSetupInfo(Struct, frozen=True, kw_only=True):
     """A Vast setup this server plays (VF §7 Setup by player count)."""
 
@@ -185,9 +197,16 @@ class VastContent(Controller):
             for face, (name, offsets) in DRAGON_DIE.items()
         ]
 
+    @get("/powers", sync_to_thread=False, summary="The Dragon's Powers")
+    def powers(self) -> list[DragonPower]:
+        """The Dragon's 14 Powers (004 §Poteri; VF §4): the symbols each costs, and whether it rolls the die.
+        The 18 Power cards are ``claw-1``...``claw-6``, ``flame-1``...``flame-6``, ``wing-1``...``wing-6``."""
+        return [DragonPower(power=p, cost=cost, rolls=p in ROLLED) for p, cost in COSTS.items()]
+
     @get("/setups", sync_to_thread=False, summary="Vast setups this server plays")
     def setups(self) -> list[VastSetupInfo]:
-        """The setups of VF §7 this release plays (Knight vs Cave), with their variant cards."""
+        """The setups of VF §7 this release plays, with their variant cards (``hunger-locked:2``: 2 Hunger
+        cubes start on Wakefulness, locked)."""
         return [
             VastSetupInfo(
                 id=name, roles=row.roles, variants=row.variants, removed_sidequests=row.removed_sidequests

@@ -220,6 +220,9 @@ def test_vast_content_is_served_under_content_vast(client):
     assert [f["name"] for f in die if f["center_hit"]] == ["center", "cross", "saltire"]
     setups = client.get("/content/vast/setups").json()
     assert setups[0]["id"] == "knight-vs-cave" and setups[0]["roles"] == ["knight", "cave"]
+    assert {s["id"] for s in setups} >= {"knight-goblins-dragon-cave", "dragon-vs-cave"}
+    powers = {p["power"]: p for p in client.get("/content/vast/powers").json()}
+    assert len(powers) == 14 and powers["burn"]["cost"] == ["flame", "wing"] and powers["wrath"]["rolls"]
     served = {r["name"]: r["content"] for r in client.get("/rulesets").json()}
     assert served["vast"] == "/content/vast"
 
