@@ -151,7 +151,7 @@ def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_role
             table.scan()
     summary = table.get("", None).json()
     assert summary["result"] in ("won:knight", "won:goblins", "won:dragon", "won:cave")
-    assert table.scanned > 100 and table.checked > 10_000
+    assert table.scanned > 100 and table.checked > (10_000 if len(roles) > 2 else 3_000)
     assert table.leaks == []
     assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
     log = table.get("/events?limit=1000", None).json()["events"]

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, field
 
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, step
 from dicelog.domain.vast.content import card_file, tiles
 from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
-from dicelog.domain.vast.state import CaveCell, CaveRole, GoblinsRole, KnightRole, Tribe, VastState
+from dicelog.domain.vast.state import (
+    CaveCell,
+    CaveRole,
+    DragonRole,
+    GoblinsRole,
+    KnightRole,
+    Tribe,
+    VastState,
+)
 
 Coord = Annotated[int, Meta(ge=-60, le=60)]
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
@@ -41,6 +49,8 @@ class SandboxCell(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Treasure tokens on it."""
     crystal: bool = False
     """A Crystal token on it (a Lit Crystal tile only)."""
+    gems: tuple[Literal["claw", "flame", "wing"], ...] = ()
+    """Dragon Gems on it (with the Dragon in play)."""
 
 
 class SandboxKnight(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -111,8 +121,36 @@ class SandboxGoblins(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Secrets cards face up (Trap)."""
 
 
+class SandboxDragon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The Dragon's board on the sandbox table."""
+
+    x: Coord | None = None
+    """Its column; ``null``: not placed yet (its first turn places it)."""
+    y: Coord | None = None
+    """Its row, as ``x``."""
+    health: Annotated[int, Meta(ge=1, le=5)] = 5
+    """Health (1-5)."""
+    sloth: dict[str, Annotated[int, Meta(ge=0, le=4)]] = field(default_factory=dict)
+    """Sloth cubes left on each Sloth track (``greed`` 4, ``hunger`` 4, ``pride-events`` 4, ``pride-still``
+    1, ``pride-gem`` 1 at most); a track left out is full. The other cubes are on Wakefulness."""
+    awake: bool = False
+    """Awakened (it must be, with 11 Wakefulness or more)."""
+    surfaced: bool = False
+    """On the surface (only awake, on a tile of the map)."""
+    eaten: Annotated[int, Meta(ge=0, le=20)] = 0
+    """The Eaten Goblins track."""
+    hand: tuple[str, ...] = ()
+    """Power cards in hand (``claw-1`` ... ``wing-6``)."""
+    held: Annotated[int, Meta(ge=0, le=12)] = 0
+    """Treasure tokens held for later Greed cubes."""
+    shriek: bool = False
+    """The Shriek token is placed."""
+    flame_wall: tuple[Coord, Coord] | None = None
+    """Where its Flame Wall is (a Lit tile next to it); ``null`` in reserve."""
+
+
 class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """An explicit Vast table (Knight vs Cave): ``setup: {"roles": [...], "sandbox": {...}}``."""
+    """An explicit Vast table for a setup this release plays: the ``sandbox`` of a ``POST /games`` setup."""
 
     cells: tuple[SandboxCell, ...]
     """Every tile on the map, the Entrance at ``(0, 0)`` included."""
@@ -138,6 +176,9 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Treasure cards declined (out of the game)."""
     goblins: SandboxGoblins = SandboxGoblins()
     """The Goblins' board (with the Goblins in play)."""
+    dragon: SandboxDragon | None = None
+    """The Dragon's board (with the Dragon in play; ``null``: as at the start); Gems not on a tile are in its
+    reserve."""
 
 
 def _refuse(rule: str, detail: str) -> RuleBroken:
@@ -231,10 +272,12 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
                 rotation=c.rotation,
                 treasure=c.treasure,
                 crystal=c.crystal,
+                gems=c.gems if "dragon" in roles else (),
             )
             for c in sandbox.cells
         ),
         rockslides=tuple(edge((x, y), s) for x, y, s in sandbox.rockslides),
+        dragon=_dragon(sandbox, by_pos, roles) if "dragon" in roles else None,
         bombs=tuple(edge((x, y), s) for x, y, s in sandbox.bombs),
         knight=KnightRole(
             x=k.x,
@@ -279,6 +322,53 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
             if goblins and c not in (*sandbox.goblins.hand, *sandbox.goblins.face_up)
         ),
         revealed=sum(1 for c in sandbox.cells if c.lit and c.tile != "entrance"),
+    )
+
+
+def _dragon(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], roles: tuple[str, ...]) -> DragonRole:
+    """The Dragon's board laid: on a tile of the map (or not yet placed), its tracks within their spaces,
+    awake from 11 Wakefulness, surfaced only awake, Power cards once each, Gems once each between the map and
+    its reserve, the Flame Wall on a Lit tile next to it. Raises ``setup.sandbox-dragon``."""
+    from dicelog.domain.vast.state import AWAKE_AT, POWER_CARDS, SLOTH_ROOM, wakefulness
+
+    laid = sandbox.dragon or SandboxDragon()
+    where = (laid.x, laid.y) if laid.x is not None and laid.y is not None else None
+    if (laid.x is None) != (laid.y is None) or (where is not None and where not in by_pos):
+        raise _refuse("dragon", "the Dragon stands on a tile of the map, or gives no x, y")
+    unknown = set(laid.sloth) - set(SLOTH_ROOM)
+    if unknown or any(n > SLOTH_ROOM[t] for t, n in laid.sloth.items()):
+        raise _refuse("dragon", f"Sloth tracks are {dict(SLOTH_ROOM)} (cubes left at most)")
+    role = DragonRole(sloth={**SLOTH_ROOM, **laid.sloth})
+    if wakefulness(role) >= AWAKE_AT and not laid.awake:
+        raise _refuse("dragon", "with 11 Wakefulness or more the Dragon is awake")
+    if laid.surfaced and (not laid.awake or where is None):
+        raise _refuse("dragon", "only an awake Dragon on the map is surfaced")
+    if not set(laid.hand) <= set(POWER_CARDS) or len(set(laid.hand)) != len(laid.hand) or len(laid.hand) > 7:
+        raise _refuse("dragon", "Power cards are claw-1 ... wing-6, once each, 7 at most")
+    on_map = [g for c in sandbox.cells for g in c.gems]
+    if len(set(on_map)) != len(on_map):
+        raise _refuse("dragon", "each Gem (claw, flame, wing) is laid once")
+    wall = laid.flame_wall
+    if wall is not None and (
+        where is None
+        or wall not in [step(where, s) for s in SIDES]
+        or wall not in by_pos
+        or not by_pos[wall].lit
+    ):
+        raise _refuse("dragon", "the Flame Wall is on a Lit tile next to the Dragon")
+    return DragonRole(
+        x=laid.x,
+        y=laid.y,
+        health=laid.health,
+        sloth=dict(role.sloth),
+        awake=laid.awake,
+        surfaced=laid.surfaced,
+        eaten=laid.eaten,
+        hand=tuple(sorted(laid.hand)),
+        gems=tuple(g for g in ("claw", "flame", "wing") if g not in on_map),
+        held=laid.held,
+        shriek=laid.shriek,
+        flame_wall=wall,
     )
 
 

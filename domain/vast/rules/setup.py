@@ -108,12 +108,6 @@ def initial_state(created: GameCreated) -> VastState:
             "and Cave (['knight', 'goblins', 'dragon', 'cave']); the Thief is not built yet",
         )
     if setup.sandbox is not None:
-        if "dragon" in roles:
-            raise RuleBroken(
-                "setup.sandbox-dragon",
-                section="VF §7 Setup by player count",
-                detail="sandbox tables with the Dragon are not built yet",
-            )
         row = SETUPS[setup_id(roles) or ""]
         laid = lay(setup.sandbox, roles, row.removed_sidequests)
         return replace(laid, laid_turn=setup.sandbox.turn, round=setup.sandbox.round)

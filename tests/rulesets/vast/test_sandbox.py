@@ -143,3 +143,66 @@ def test_goblins_that_cannot_be_are_refused(goblins):
     with pytest.raises(RuleBroken) as info:
         RULESET.initial_state(created3({**TABLE, "goblins": goblins}))
     assert info.value.rule == "setup.sandbox-goblins"
+
+
+DRAGON_TABLE = {
+    **TABLE,
+    "cells": [*TABLE["cells"], {"x": 1, "y": 1, "tile": "treasure-room-01", "lit": True, "gems": ["claw"]}],
+    "turn": "dragon",
+    "dragon": {
+        "x": 1,
+        "y": 1,
+        "health": 3,
+        "sloth": {"greed": 0, "hunger": 2, "pride-events": 1},
+        "awake": True,
+        "eaten": 1,
+        "hand": ["claw-2", "wing-5"],
+        "shriek": True,
+    },
+}
+
+
+def created4(sandbox: dict) -> GameCreated:
+    setup = {"roles": ["knight", "goblins", "dragon", "cave"], "sandbox": sandbox}
+    return GameCreated(ruleset="vast", setup=msgspec.Raw(msgspec.json.encode(setup)), seats=())
+
+
+def test_a_sandbox_lays_the_dragon_its_tracks_hand_and_gems_and_its_turn_begins():
+    p = Play(RULESET.initial_state(created4(DRAGON_TABLE)))
+    p.do(Begin())
+    p.settle()
+    d = p.state.dragon
+    assert (d.x, d.y, d.health, d.awake, d.eaten, d.hand, d.shriek) == (
+        1,
+        1,
+        3,
+        True,
+        1,
+        ("claw-2", "wing-5"),
+        True,
+    )
+    assert d.sloth == {"greed": 0, "hunger": 2, "pride-events": 1, "pride-still": 1, "pride-gem": 1}
+    assert d.gems == ("flame", "wing") and next(c for c in p.state.cells if (c.x, c.y) == (1, 1)).gems == (
+        "claw",
+    )
+    assert p.state.turn == "dragon"
+    p.do(cmd.UsePower(power="claw"))  # the laid Gem pays it
+    assert p.of(ev.PowerUsed)[0].gems == ("claw",)
+
+
+@pytest.mark.parametrize(
+    "dragon",
+    [
+        {"x": 9, "y": 9},  # off the map
+        {"sloth": {"pride-gem": 2}},  # more than the track's spaces
+        {"sloth": {"greed": 0, "hunger": 0, "pride-events": 1}},  # 11 Wakefulness, not awake
+        {"surfaced": True},  # asleep
+        {"hand": ["claw-7"]},
+        {"hand": ["claw-1", "claw-1"]},
+        {"x": 1, "y": 1, "flame_wall": [5, 5]},
+    ],
+)
+def test_a_dragon_that_cannot_be_is_refused(dragon):
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(created4({**DRAGON_TABLE, "dragon": dragon}))
+    assert info.value.rule == "setup.sandbox-dragon"
