@@ -217,6 +217,15 @@ class AttackDragon(VastCommand, kw_only=True):
 
     bomb: bool = False
     """With the Bomb (its Hero cube placed this turn), at the Dragon underground."""
+    javelin: bool = False
+    """With the Javelin (a Treasure card of hers, no cube): at the Dragon underground too, Strength +1; the
+    card then leaves the game (004 §Tesori, Giavellotto)."""
+
+
+class ShootDragon(VastCommand, kw_only=True):
+    """Shoot the Dragon with the Enchanted Bow (its Hero cube placed this turn; once a turn; no Encounter):
+    up to 5 tiles away in a straight line, underground or not, over Dark tiles; it discards Power cards equal
+    to her Strength less 1 (004 §Tesori, Arco Incantato)."""
 
 
 # --- the Goblins (004 §I Goblin) ---------------------------------------------------------------------
@@ -254,6 +263,9 @@ class PlaySecret(VastCommand, kw_only=True):
     """The Secrets card, from the Goblins' hand."""
     tribe: Literal["fangs", "bones", "eye"] | None = None
     """The Tribe it is played on (Fire Bomber, Blind Fury)."""
+    target: Literal["knight", "dragon"] | None = None
+    """Hex: the player it hits (the Knight loses X Grit, the Dragon discards X Power cards; X the Eye's
+    Population); ``null``: the Knight when she is in play."""
 
 
 # --- the Dragon (004 §Il Drago) ----------------------------------------------------------------------
@@ -340,6 +352,7 @@ KNIGHT_COMMANDS = (
     UseFlare,
     UseBow,
     AttackDragon,
+    ShootDragon,
 )
 DRAGON_COMMANDS = (MoveDragon, UsePower, DragonCollect, PlaceGem)
 GOBLIN_COMMANDS = (ActivateTribe, PlaySecret)
@@ -367,6 +380,7 @@ VastCommandUnion = (
     | UseFlare
     | UseBow
     | AttackDragon
+    | ShootDragon
     | MoveDragon
     | UsePower
     | DragonCollect

@@ -270,6 +270,8 @@ class HeroCubeDiscarded(VastEvent, kw_only=True):
     spent: bool = False
     """``true``: spent until her next turn (Fresh Air, Fresh Water); ``false``: discarded (Light, Potion
     Kit)."""
+    placed_on: str = ""
+    """The target the cube was placed on this turn, when a placed cube is discarded (the Mighty Axe's)."""
 
 
 class HeroCubeRecovered(VastEvent, kw_only=True):
@@ -750,6 +752,8 @@ class GemTaken(VastEvent, kw_only=True):
     """The die hit the center: a trap (Knight -2 Grit, the Tribe scatters)."""
     step: str = ""
     """The chain step it completes (the Knight's Gems, one at a time)."""
+    from_dragon: bool = False
+    """Plundered from the Dragon itself (004 §Razziare): no Gem leaves the map; it stays in its reserve."""
 
 
 class GemMoved(VastEvent, kw_only=True):
@@ -858,6 +862,27 @@ class PowerStruck(VastEvent, kw_only=True):
     """The tiles, ``[x, y]`` each."""
 
 
+class AxeStruck(VastEvent, kw_only=True):
+    """After a successful attack on the Dragon the Knight discards the Mighty Axe's cube: the Dragon loses 1
+    more Health (004 §Tesori, Ascia Possente)."""
+
+
+class DragonShot(VastEvent, kw_only=True):
+    """The Enchanted Bow hits the Dragon (004 §Tesori, Arco Incantato): it must discard Power cards equal to
+    the Knight's Strength less 1 (as many as it holds)."""
+
+    discards: int
+    """Power cards it must discard (it chooses which: ``power-discard`` decisions)."""
+
+
+class TrapSprung(VastEvent, kw_only=True):
+    """The Goblins discard their face-up Trap to cancel a Dragon Power aimed at a Tribe (VF §3 Secrets
+    cards, Trap)."""
+
+    power: str
+    """The Power cancelled."""
+
+
 class DragonDied(VastEvent, kw_only=True):
     """The Dragon's Health reached 0 (004 §Attaccare il Drago)."""
 
@@ -942,5 +967,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CrystalDestroyed,
     TileCollapsed,
     PowerStruck,
+    AxeStruck,
+    DragonShot,
+    TrapSprung,
     DragonDied,
 )

@@ -161,6 +161,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                     bomb_used=False,
                     bow_used=False,
                     dragon_attacks=0,
+                    enchanted_bow_used=False,
                     flare_used=False,
                     spaces=(),
                     encounter_spaces=(),
@@ -272,6 +273,10 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.TreasureUsed(card=card, heal=heal):
             if k is None:
                 return state
+            if card == "javelin":  # 004 §Tesori, Giavellotto: used once, then out of the game
+                return _knight(
+                    state, treasures=_without(k.treasures, [card]), face_up=_without(k.face_up, [card])
+                )
             if card == "potion-kit":
                 return _knight(
                     state,
@@ -294,11 +299,17 @@ def evolve(state: VastState, event: Event) -> VastState:
             )
         case ev.HealthChanged(delta=delta):
             return state if k is None else _knight(state, health=max(0, min(MAX_HEALTH, k.health + delta)))
-        case ev.HeroCubeDiscarded(spent=spent):
+        case ev.HeroCubeDiscarded(spent=spent, placed_on=placed_on):
             if k is None:
                 return state
             if spent:
                 return _knight(state, placed={**k.placed, "spent": k.placed.get("spent", 0) + 1})
+            if placed_on and k.placed.get(
+                placed_on
+            ):  # a placed cube leaves its target for the Discarded space
+                placed = {**k.placed, placed_on: k.placed[placed_on] - 1}
+                placed = {t: n for t, n in placed.items() if n > 0}
+                return _knight(state, discarded=k.discarded + 1, placed=placed)
             return _knight(state, discarded=k.discarded + 1)
         case ev.HeroCubeRecovered():
             return state if k is None else _knight(state, discarded=k.discarded - 1)
@@ -591,8 +602,10 @@ def evolve(state: VastState, event: Event) -> VastState:
                 return state
             state = _cell(state, x, y, gems=(*cell.gems, gem))
             return _dragon(state, gems=_without(d.gems, [gem]), stage=2)
-        case ev.GemTaken(gem=gem, x=x, y=y, by=by, step=step):
+        case ev.GemTaken(gem=gem, x=x, y=y, by=by, step=step, from_dragon=from_dragon):
             state = _pop(state, step)
+            if from_dragon:
+                return state
             if by == "knight" and k is not None and "cunning" not in k.feats:
                 state = _knight(state, feats=(*k.feats, "cunning"))
             cell = cells_by_pos(state).get((x, y))
@@ -637,6 +650,17 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, todo=(*steps, *state.todo))
         case ev.DragonDied():
             return _dragon(state, health=0)
+        case ev.AxeStruck():
+            d = state.dragon
+            return state if d is None else _dragon(state, health=max(0, d.health - 1))
+        case ev.DragonShot():
+            return state if k is None else _knight(state, enchanted_bow_used=True)
+        case ev.TrapSprung():
+            gob = state.goblins
+            if gob is None:
+                return state
+            state = _gob(state, face_up=_without(gob.face_up, ["trap"]))
+            return replace(state, secrets_discard=(*state.secrets_discard, "trap"))
         case ev.FlameWallPlaced(x=x, y=y):
             return _dragon(state, flame_wall=(x, y), burned=())
         case ev.FlameWallBurned(piece=piece):

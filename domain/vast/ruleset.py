@@ -42,6 +42,7 @@ _KNIGHT = {
     cmd.UseFlare: knight.use_flare,
     cmd.UseBow: knight.use_bow,
     cmd.AttackDragon: dragon.knight_attack,
+    cmd.ShootDragon: dragon.shoot,
 }
 _DRAGON = {
     cmd.MoveDragon: dragon.move,

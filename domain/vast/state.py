@@ -82,6 +82,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Whether the Bow's cube was used this turn."""
     dragon_attacks: int = 0
     """Attacks on the Dragon this turn (underground: once a turn, 004 §Attaccare il Drago)."""
+    enchanted_bow_used: bool = False
+    """Whether the Enchanted Bow shot this turn (its cube: once a turn)."""
     bombs: int = 3
     """Bomb tokens left (004 §Preparazione)."""
     smashed: int = 0

@@ -57,6 +57,8 @@ def _masked(items: tuple[str, ...]) -> tuple[str, ...]:
 
 def _decision_owner(decision: str) -> str | None:
     kind = decision.partition(":")[0]
+    if kind == "power-discard":  # its options are the Dragon's hand
+        return "dragon"
     if kind in CAVE_DECISIONS:
         return "cave"
     if kind in GOBLIN_DECISIONS:

@@ -26,8 +26,8 @@ PERCEPTION = (1, 2, 3, 4)
 STRENGTH = (1, 2, 3, 4)
 """A stat's value by the cubes on its track (VF §2 Stat tracks)."""
 STAT_SLOTS = {"movement": 3, "perception": 3, "strength": 3, "map": 3, "bomb": 1, "shield": 1}
-CUBE_TREASURES = ("elven-sword", "heroic-boots", "mighty-axe", "pixie-lantern", "potion-kit")
-"""Treasure cards a cube activates that do something in a game without Dragon or Thief."""
+CUBE_TREASURES = ("elven-sword", "heroic-boots", "mighty-axe", "pixie-lantern", "potion-kit", "enchanted-bow")
+"""Treasure cards a cube activates (the Enchanted Bow only with the Dragon in play)."""
 AMBUSHER_STRENGTH = 3
 """Goblin Infestation, line B "Tough" (VF §7 Variant cards), the Knight vs Cave setup's ambusher."""
 

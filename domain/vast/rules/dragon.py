@@ -275,7 +275,65 @@ def use_power(state: VastState, command: cmd.UsePower) -> list[Event]:
     if command.power in ROLLED:
         return [*paid, roll(command.power, here)]
     after = fold(state, paid)
+    aimed = {"hiss": bool(command.tribe), "scratch": bool(goblins.tribes_at(state, here))}
+    if aimed.get(command.power) and trap_ready(state):
+        rest = command.tribe if command.power == "hiss" else pos_key(here)
+        return [*paid, trap_decision(command.power, str(rest))]
     return then_advance(state, paid + effect(after))
+
+
+def trap_ready(state: VastState) -> bool:
+    return state.goblins is not None and "trap" in state.goblins.face_up
+
+
+def trap_decision(power: str, rest: str) -> DecisionRequested:
+    """The Goblins may discard their face-up Trap to cancel a Dragon Power aimed at a Tribe (VF §3 Secrets,
+    Trap; decision ``trap:<power>:...``, default ``cancel``): the whole Power is cancelled (RULINGS.md)."""
+    return DecisionRequested(
+        decision=f"trap:{power}:{rest}", options=("cancel", "let"), piece="goblins", default="cancel"
+    )
+
+
+def untrapped(state: VastState, power: str, rest: str) -> list[Event]:
+    """The effect of ``power`` when the Goblins let it through their Trap."""
+    from dicelog.domain.vast.cave import parse_pos
+
+    if power == "hiss":
+        return hiss(rest)
+    if power == "scratch":
+        return scratch(state, parse_pos(rest))
+    spot, _, face = rest.rpartition(":")
+    center = parse_pos(spot)
+    cells = cells_by_pos(state)
+    return claw(state, int(face), tuple(p for p in die_tiles(center, int(face)) if p in cells))
+
+
+def hiss(tribe: str) -> list[Event]:
+    """Hiss (004 §Poteri, Sibilo): the Tribe hides and loses 1 Population; the Dragon eats 1."""
+    return [
+        ev.PopulationLost(tribe=tribe, count=1, why="hiss"),
+        ev.TribeHidden(tribe=tribe),
+        goblins.rage(1, "attacked"),
+        ev.GoblinsEaten(count=1),
+    ]
+
+
+def scratch(state: VastState, here: Pos) -> list[Event]:
+    """Scratch (004 §Poteri, Graffio): on the Dragon's tile the Knight loses 5 Grit, every Tribe drops to
+    Population 0 (scattered) and the Dragon eats what they lose."""
+    from dicelog.domain.vast.rules.flow import fold
+
+    out: list[Event] = []
+    eaten = 0
+    for t in goblins.tribes_at(state, here):
+        out += [goblins.scatter(state, t, to_zero=True), goblins.rage(1, "attacked")]
+        eaten += t.population
+    if eaten:
+        out.append(ev.GoblinsEaten(count=eaten))
+    k = state.knight
+    if k is not None and (k.x, k.y) == here:
+        out += grit_change(fold(state, out), -5, "scratch")
+    return out
 
 
 def roll(power: str, here: Pos) -> RollRequested:
@@ -308,12 +366,7 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
             t = goblins.tribe(state, command.tribe)
             if not goblins.on_map(t):
                 raise refuse("dragon.target", "Poteri", "Hiss hits a Tribe on the map")
-            return lambda s: [
-                ev.PopulationLost(tribe=t.name, count=1, why="hiss"),
-                ev.TribeHidden(tribe=t.name),
-                goblins.rage(1, "attacked"),
-                ev.GoblinsEaten(count=1),
-            ]
+            return lambda s: hiss(t.name)
         case "slither":
             src, dst = command.source, command.target
             if src is None or dst is None or src == dst:
@@ -374,22 +427,7 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
                 raise refuse(
                     "dragon.target", "Poteri", "Scratch: no Knight and no Tribe on the Dragon's tile"
                 )
-
-            def scratch(s: VastState) -> list[Event]:
-                out: list[Event] = []
-                eaten = 0
-                for t in goblins.tribes_at(s, here):
-                    out += [goblins.scatter(s, t, to_zero=True), goblins.rage(1, "attacked")]
-                    eaten += t.population
-                if eaten:
-                    out.append(ev.GoblinsEaten(count=eaten))
-                if on_knight:
-                    from dicelog.domain.vast.rules.flow import fold
-
-                    out += grit_change(fold(s, out), -5, "scratch")
-                return out
-
-            return scratch
+            return lambda s: scratch(s, here)
         case "flame-wall":
             if d.flame_wall is not None:
                 raise refuse("dragon.target", "Poteri", "the Flame Wall token is on the map already")
@@ -414,6 +452,8 @@ def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:
         dark = tuple(p for p in hit if not cells[p].lit)
         return [ev.PowerStruck(power="flame", face=face, tiles=dark)]
     if power == "claw":
+        if trap_ready(state) and any(goblins.tribes_at(state, p) for p in hit):
+            return [trap_decision("claw", f"{pos_key(here)}:{face}")]
         return claw(state, face, hit)
     return wrath(state, face, hit, here)
 
@@ -616,10 +656,17 @@ def strike(state: VastState, s: int, *, bomb: bool, piece: str) -> list[Event]:
 
 
 def hit_dragon(state: VastState, s: int, a: int, bomb: bool) -> list[Event]:
+    """A successful attack: 1 Health; with the Mighty Axe's cube (not with the Bomb), on her turn, the Knight
+    may discard it for 1 more (decision ``axe``, default ``strike``: 004 §Tesori, Ascia Possente)."""
     d = the_dragon(state)
     events: list[Event] = [ev.DragonAttacked(strength=s, armor=a, hit=True, bomb=bomb)]
     if d.health - 1 <= 0:
-        events.append(ev.DragonDied())
+        return [*events, ev.DragonDied()]
+    k = state.knight
+    if state.turn == "knight" and k is not None and k.placed.get("mighty-axe") and not bomb:
+        events.append(
+            DecisionRequested(decision="axe", options=("strike", "keep"), piece="knight", default="strike")
+        )
     return events
 
 
@@ -641,23 +688,64 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
     d = the_dragon(state)
     if dragon_pos(state) != (k.x, k.y):
         raise refuse("dragon.not-here", "Attaccare il Drago", "the Dragon is not on her tile")
+    if command.bomb and command.javelin:
+        raise refuse("dragon.javelin", "Tesori", "the Javelin is not used with the Bomb in the same turn")
     if not d.surfaced:
         if k.dragon_attacks:
             raise refuse("dragon.once", "Attaccare il Drago", "underground, it is attacked once a turn")
-        if not state.collapse and not command.bomb:
+        if not state.collapse and not (command.bomb or command.javelin):
             raise refuse(
                 "dragon.underground",
                 "Attaccare il Drago",
-                "underground before the Collapse, only with the Bomb",
+                "underground before the Collapse, only with the Bomb (or the Javelin)",
             )
     if command.bomb and (not k.placed.get("bomb") or k.bomb_used):
         raise refuse("bomb.no-cube", "Equipaggiamento", "the Bomb needs its Hero cube this turn")
-    s = strength(k, True) - (1 if command.bomb and k.placed.get("mighty-axe") else 0)
+    if command.javelin and "javelin" not in (*k.treasures, *k.face_up):
+        raise refuse("dragon.javelin", "Tesori", "she has no Javelin")
+    # 004 §Tesori: the Mighty Axe is not used with the Bomb; the Javelin adds 1 Strength to this attack
+    s = strength(k, True) - (1 if command.bomb and k.placed.get("mighty-axe") else 0) + int(command.javelin)
     if s < armor(d):
         raise refuse("dragon.too-strong", "Attaccare il Drago", f"Strength {s} below its Armor {armor(d)}")
     events = encounter(state, k, 1, "attacking the Dragon")
+    if command.javelin:
+        events.append(ev.TreasureUsed(card="javelin"))
     events += strike(fold(state, events), s, bomb=command.bomb, piece="knight")
     return then_advance(state, events)
+
+
+def shoot(state: VastState, command: cmd.ShootDragon) -> list[Event]:
+    """``ShootDragon``: the Enchanted Bow (004 §Tesori, Arco Incantato). Raises ``vast.dragon.*``."""
+    from dicelog.domain.vast.rules.flow import fold, then_advance
+
+    k = the_knight(state)
+    d = the_dragon(state)
+    if not k.placed.get("enchanted-bow") or k.enchanted_bow_used:
+        raise refuse("dragon.bow", "Tesori", "the Enchanted Bow needs its Hero cube this turn, once a turn")
+    where = dragon_pos(state)
+    if where is None:
+        raise refuse("dragon.bow", "Tesori", "the Dragon is not on the map")
+    dx, dy = where[0] - k.x, where[1] - k.y
+    if (dx and dy) or abs(dx) + abs(dy) > 5:
+        raise refuse("dragon.bow", "Tesori", "the Enchanted Bow shoots up to 5 tiles in a straight line")
+    n = min(len(d.hand), max(0, strength(k, True) - 1))
+    events: list[Event] = [ev.DragonShot(discards=n)]
+    events += forced_discards(fold(state, events), n, "bow")
+    return then_advance(state, events)
+
+
+def forced_discards(state: VastState, n: int, why: str) -> list[Event]:
+    """The Dragon discards ``n`` Power cards of its choice (decision ``power-discard:n:why``, one card at a
+    time; default its first card): the Enchanted Bow, Hex."""
+    d = the_dragon(state)
+    if n <= 0 or not d.hand:
+        return []
+    options = tuple(sorted(set(d.hand)))
+    return [
+        DecisionRequested(
+            decision=f"power-discard:{n}:{why}", options=options, piece="dragon", default=options[0]
+        )
+    ]
 
 
 # --- answers ---------------------------------------------------------------------------------------
@@ -688,6 +776,7 @@ def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
         return attack_rolled(state, reason, face)
     by, _, rest = rest.partition(":")
     gem, _, where = rest.partition(":")
+    where, _, source = where.partition(":")
     x, y = parse_pos(where)
     trapped = center_hit(face)
     if by == "knight":
@@ -696,7 +785,7 @@ def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
         ]
         return taken + grit_change(fold(state, taken), -2 if trapped else 5, "gem")
     t = goblins.tribe(state, by)
-    taken = [ev.GemTaken(gem=gem, x=x, y=y, by=by, trapped=trapped)]
+    taken = [ev.GemTaken(gem=gem, x=x, y=y, by=by, trapped=trapped, from_dragon=source == "dragon")]
     if trapped:
         return [*taken, goblins.scatter(state, t)]
     return [*taken, goblins.rage(1, "plunder")]
@@ -724,6 +813,21 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
         if option == "reroll":
             return [ev.ShriekSpent(), roll(power, pos)]
         return rolled(state, power, int(face), pos)
+    if kind == "axe":
+        if option == "keep":
+            return []
+        d = the_dragon(state)
+        axe: list[Event] = [ev.HeroCubeDiscarded(placed_on="mighty-axe"), ev.AxeStruck()]
+        return axe + ([ev.DragonDied()] if d.health - 1 <= 0 else [])
+    if kind == "power-discard":
+        n_text, _, why = where.partition(":")
+        out: list[Event] = [ev.PowerCardsDiscarded(cards=(option,), why=why)]
+        return out + forced_discards(fold(state, out), int(n_text) - 1, why)
+    if kind == "trap":
+        power, _, rest = where.partition(":")
+        if option == "cancel":
+            return [ev.TrapSprung(power=power)]
+        return untrapped(state, power, rest)
     if kind == "dragon-off":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 

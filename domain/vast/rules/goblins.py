@@ -491,6 +491,20 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
             return [
                 RollRequested(reason=f"gem:{t.name}:{gem}:{pos_key(here)}", dice=1, sides=6, piece="goblins")
             ]
+        case "plunder" if cell is not None and cell.treasure < 1 and _dragon_here(state, here):
+            d = state.dragon
+            if d is None or not d.gems or any(c.gems for c in state.cells):
+                raise refuse(
+                    "goblins.no-treasure",
+                    "Razziare",
+                    "the Dragon's Gems are plundered only with none on the map",
+                )
+            if tribe_strength(state, t) <= armor(d):
+                raise refuse(
+                    "goblins.too-weak", "Razziare", "plundering the Dragon takes Strength above its Armor"
+                )
+            reason = f"gem:{t.name}:{d.gems[0]}:{pos_key(here)}:dragon"
+            return [RollRequested(reason=reason, dice=1, sides=6, piece="goblins")]
         case "plunder":
             if cell is None or cell.treasure < 1:
                 raise refuse("goblins.no-treasure", "Razziare", "no Treasure token on this tile")
@@ -507,6 +521,11 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                 raise refuse("goblins.empty-deck", "Azioni Speciali", "no card is left to draw")
             return [draw]
     raise refuse("goblins.action", "5. Attiva le Tribù", f"the {t.name} Tribe cannot {command.action} here")
+
+
+def _dragon_here(state: VastState, here: Pos) -> bool:
+    d = state.dragon
+    return d is not None and (d.x, d.y) == here
 
 
 def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
@@ -541,11 +560,18 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
         tribe(state, command.tribe)
         return [ev.SecretPlayed(card=card, tribe=command.tribe)]
     if card == "hex":
-        played: list[Event] = [ev.SecretPlayed(card=card)]
         from dicelog.domain.vast.rules.flow import fold
 
+        target = command.target or ("knight" if state.knight is not None else "dragon")
+        if target not in state.roles:
+            raise refuse("secret.target", "4. Pesca le Carte Segreti", f"the {target} is not in play")
+        played: list[Event] = [ev.SecretPlayed(card=card)]
         x = tribe(state, "eye").population
-        return played + (grit_change(fold(state, played), -x, "hex") if x and state.knight else [])
+        if target == "dragon":  # VF §3 Hex: the Dragon discards X Power cards, of its choice
+            from dicelog.domain.vast.rules.dragon import forced_discards
+
+            return played + forced_discards(fold(state, played), x, "hex")
+        return played + (grit_change(fold(state, played), -x, "hex") if x else [])
     if card in ("secret-tunnels", "trap"):
         return [ev.SecretPlayed(card=card)]
     raise refuse("secret.not-now", "4. Pesca le Carte Segreti", f"{card} is not played this way")
@@ -605,6 +631,8 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
     for card in gob.hand:
         if card in ("fire-bomber", "blind-fury"):
             out += [cmd.PlaySecret(card=card, tribe=name) for name in TRIBES]
+        elif card == "hex" and state.dragon is not None:
+            out += [cmd.PlaySecret(card=card, target=r) for r in ("knight", "dragon") if r in state.roles]
         else:
             out.append(cmd.PlaySecret(card=card))
     out.append(cmd.VastEndTurn(role="goblins"))

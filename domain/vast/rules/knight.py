@@ -77,7 +77,7 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
             "Cubetti Eroe",
             "place a cube on a stat, an equipment or a Treasure of hers",
         )
-    if target not in CUBE_TREASURES:
+    if target not in CUBE_TREASURES or (target == "enchanted-bow" and "dragon" not in state.roles):
         raise refuse(
             "cube.no-use", "Tesori", f"{card_data()[target].name} does nothing in this game with a cube"
         )
@@ -301,7 +301,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     out.append(cmd.SmashCrystal())
     out.append(cmd.CollectTreasure())
     if state.dragon is not None:
-        out += [cmd.AttackDragon(), cmd.AttackDragon(bomb=True)]
+        out += [cmd.AttackDragon(), cmd.AttackDragon(bomb=True), cmd.AttackDragon(javelin=True)]
+        out.append(cmd.ShootDragon())
     out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)
     if not k.flare_used:
         out.extend(cmd.UseFlare(x=c.x, y=c.y) for c in state.cells if not c.lit)

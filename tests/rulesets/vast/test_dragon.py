@@ -508,3 +508,82 @@ def test_a_collapsing_tile_under_the_dragon_has_it_step_off__004_il_collasso():
     assert p.pending.decision == "dragon-off:2,0" and p.pending.piece == "dragon"
     p.choose("1,0")
     assert (p.state.dragon.x, p.state.dragon.y) == (1, 0) and p.of(ev.TileRemoved)
+
+
+# --- Treasures and Secrets against the Dragon (004 §Tesori; VF §3 Secrets) ---------------------------------
+
+
+def test_the_javelin_attacks_it_underground_at_plus_1_and_leaves_the_game__004_tesori_giavellotto():
+    d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=0))  # Armor 2
+    state = knight_turn(dragon=d, x=1, y=0, treasures=("javelin",), placed={"strength": 1})  # Strength 2
+    p = Play(state)
+    p.do(cmd.AttackDragon(javelin=True))  # underground, before the Collapse, at Strength 3
+    assert p.of(ev.DragonAttacked)[0].hit and p.of(ev.DragonAttacked)[0].strength == 3
+    assert "javelin" not in (*p.state.knight.treasures, *p.state.knight.face_up)
+    assert refused(state, cmd.AttackDragon(javelin=True, bomb=True)) == "vast.dragon.javelin"
+
+
+def test_the_mighty_axe_cube_is_discarded_for_a_second_health_point__004_tesori_ascia_possente():
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)  # Armor 1
+    state = knight_turn(dragon=d, x=1, y=0, face_up=("mighty-axe",), placed={"mighty-axe": 1}, grit=5)
+    p = Play(state)
+    p.do(cmd.AttackDragon())  # Strength 2 with the Axe
+    assert p.pending.decision == "axe"
+    p.choose("strike")
+    assert p.state.dragon.health == 3 and p.state.knight.discarded == 1
+    assert "mighty-axe" not in p.state.knight.placed
+
+
+def test_the_enchanted_bow_makes_it_discard_strength_less_1_cards_of_its_choice__004_tesori_arco_incantato():
+    d = DragonRole(x=1, y=4, hand=("claw-1", "flame-2", "wing-3"))
+    cells = [lit(1, y, OPEN) for y in range(1, 6)]
+    state = knight_turn(*cells, dragon=d, x=1, y=0, face_up=("enchanted-bow",), placed={"strength": 2})
+    assert refused(state, cmd.ShootDragon()) == "vast.dragon.bow"  # no cube on the Bow
+    armed = replace(state, knight=replace(state.knight, placed={"strength": 2, "enchanted-bow": 1}))
+    p = Play(armed)
+    p.do(cmd.ShootDragon())  # 4 tiles away, Strength 3: 2 cards
+    assert p.of(ev.DragonShot)[0].discards == 2 and p.pending.piece == "dragon"
+    p.choose("wing-3")
+    p.choose("claw-1")
+    assert p.state.dragon.hand == ("flame-2",)
+    assert refused(p.state, cmd.ShootDragon()) == "vast.dragon.bow"  # once a turn
+    far = replace(armed, dragon=replace(d, x=2, y=4))
+    assert refused(far, cmd.ShootDragon()) == "vast.dragon.bow"  # not in a straight line
+
+
+def test_hex_on_the_dragon_discards_the_eyes_population__vf3_secrets_hex():
+    gob = GoblinsRole(phase="activate", hand=("hex",), tribes=tribes(eye={"population": 2}))
+    state = replace(dragon_table(lit(1, 0, OPEN), gob=gob), turn="goblins")
+    p = Play(state)
+    p.do(cmd.PlaySecret(card="hex", target="dragon"))
+    assert p.pending.decision == "power-discard:2:hex"
+    p.default()
+    p.default()
+    assert len(p.state.dragon.hand) == len(HAND) - 2
+
+
+def test_a_face_up_trap_cancels_a_power_aimed_at_a_tribe__vf3_secrets_trap():
+    gob = GoblinsRole(phase="", face_up=("trap",), tribes=tribes(eye={"population": 3, "x": 0, "y": 1}))
+    state = dragon_table(lit(1, 0, OPEN), lit(0, 1, OPEN), gob=gob)
+    p = Play(state)
+    p.do(cmd.UsePower(power="hiss", tribe="eye", pay=("claw-1", "claw-2")))
+    assert p.pending.piece == "goblins" and p.pending.decision == "trap:hiss:eye"
+    p.choose("cancel")
+    eye = p.state.goblins.tribes[2]
+    assert (eye.population, eye.x) == (3, 0) and "trap" not in p.state.goblins.face_up
+    assert "trap" in p.state.secrets_discard and "claw-1" not in p.state.dragon.hand  # the Power is paid
+
+
+def test_a_tribe_plunders_the_dragon_itself_only_with_no_gem_on_the_map__004_razziare():
+    gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 2, "x": 1, "y": 0}))
+    state = replace(dragon_table(lit(1, 0, OPEN), gob=gob), turn="goblins")  # Fangs Strength 3 > Armor 1
+    p = Play(state)
+    p.do(cmd.ActivateTribe(tribe="fangs", action="plunder"))
+    p.roll(6)  # around: no center
+    taken = p.of(ev.GemTaken)[0]
+    assert (
+        taken.from_dragon and p.state.goblins.rage == 2 and p.state.dragon.gems == ("claw", "flame", "wing")
+    )
+    with_gem = replace(state, cells=(*state.cells[:1], lit(2, 2, OPEN, gems=("claw",)), *state.cells[1:]))
+    with_gem = replace(with_gem, dragon=replace(with_gem.dragon, gems=("flame", "wing")))
+    assert refused(with_gem, cmd.ActivateTribe(tribe="fangs", action="plunder")) == "vast.goblins.no-treasure"
