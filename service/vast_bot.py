@@ -175,7 +175,10 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
     from dicelog.domain.vast.rules import goblins as rules
 
     k = state.knight
+    d = state.dragon
     at = (k.x, k.y) if k is not None else ENTRANCE
+    if k is None and d is not None and d.x is not None and d.y is not None:
+        at = (d.x, d.y)  # with no Knight, the Goblins hunt the Dragon (VF §7 Ash Dragon)
     match command:
         case cmd.ActivateTribe(action="attack", x=x, y=y) if (x, y) == at:
             return 5_000

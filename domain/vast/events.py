@@ -883,6 +883,14 @@ class TrapSprung(VastEvent, kw_only=True):
     """The Power cancelled."""
 
 
+class TribeAttackedDragon(VastEvent, kw_only=True):
+    """With the Ash Dragon card a Tribe stronger than the Dragon's Armor attacks it (VF §7 Variant cards): the
+    Dragon loses 1 Health, Rage falls by 1 and the Tribe scatters."""
+
+    tribe: str
+    """The Tribe attacking."""
+
+
 class DragonDied(VastEvent, kw_only=True):
     """The Dragon's Health reached 0 (004 §Attaccare il Drago)."""
 
@@ -970,5 +978,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     AxeStruck,
     DragonShot,
     TrapSprung,
+    TribeAttackedDragon,
     DragonDied,
 )

@@ -75,7 +75,7 @@ def evolve(state: VastState, event: Event) -> VastState:
     """Apply ``event`` to ``state`` (see the module docstring)."""
     k = state.knight
     match event:
-        case ev.RolesSeated(roles=roles, sidequests=sidequests):
+        case ev.RolesSeated(roles=roles, sidequests=sidequests, variants=variants):
             return replace(
                 state,
                 roles=roles,
@@ -84,6 +84,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 goblins=(state.goblins or GoblinsRole()) if "goblins" in roles else None,
                 dragon=(state.dragon or DragonRole()) if "dragon" in roles else None,
                 sidequest_deck=tuple(sorted(sidequests)),
+                variants=variants,
                 begun=True,
             )
         case ev.StackBuilt(piles=piles, pile_crystals=crystals):
@@ -526,18 +527,18 @@ def evolve(state: VastState, event: Event) -> VastState:
             attacked = [t for t in gob.tribes if t.name in names]
             feats = set(k.feats)
             if any(t.monsters for t in attacked):
-                feats.add("daring")
+                feats.add("feat:daring")
             if any(t.population >= 3 for t in attacked):
-                feats.add("stalwart")
+                feats.add("feat:stalwart")
             if k.stage == 0:
-                feats.add("fearless")
+                feats.add("feat:fearless")
             return _knight(state, feats=tuple(sorted(feats)))
         case ev.BowShot(tribe=name, loss=loss):
             t = _tribe_of(state, name)
             if t is not None:
                 state = _tribe(state, name, population=max(0, t.population - loss))
             if k is not None:
-                feats = tuple(sorted({*k.feats, "eagle-eyed"})) if loss > 0 else k.feats
+                feats = tuple(sorted({*k.feats, "feat:eagle-eyed"})) if loss > 0 else k.feats
                 state = _knight(state, feats=feats, bow_used=True)
             return state
         # --- the Dragon ------------------------------------------------------------------------------
@@ -606,8 +607,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             state = _pop(state, step)
             if from_dragon:
                 return state
-            if by == "knight" and k is not None and "cunning" not in k.feats:
-                state = _knight(state, feats=(*k.feats, "cunning"))
+            if by == "knight" and k is not None and "feat:cunning" not in k.feats:
+                state = _knight(state, feats=(*k.feats, "feat:cunning"))
             cell = cells_by_pos(state).get((x, y))
             if cell is not None:
                 state = _cell(state, x, y, gems=_without(cell.gems, [gem]))
@@ -628,7 +629,7 @@ def evolve(state: VastState, event: Event) -> VastState:
             return state if d is None else _dragon(state, hand=_without(d.hand, cards))
         case ev.DragonAttacked(hit=hit, bomb=bomb):
             if k is not None and state.turn == "knight":
-                feats = (*k.feats, "daring") if hit and "daring" not in k.feats else k.feats
+                feats = (*k.feats, "feat:daring") if hit and "feat:daring" not in k.feats else k.feats
                 state = _knight(
                     state,
                     dragon_attacks=k.dragon_attacks + 1,
@@ -650,11 +651,16 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, todo=(*steps, *state.todo))
         case ev.DragonDied():
             return _dragon(state, health=0)
-        case ev.AxeStruck():
+        case ev.AxeStruck() | ev.TribeAttackedDragon():
             d = state.dragon
             return state if d is None else _dragon(state, health=max(0, d.health - 1))
-        case ev.DragonShot():
-            return state if k is None else _knight(state, enchanted_bow_used=True)
+        case ev.DragonShot(discards=discards):
+            if k is None:
+                return state
+            hurt = discards and "feat:eagle-eyed" not in k.feats
+            return _knight(
+                state, enchanted_bow_used=True, feats=(*k.feats, "feat:eagle-eyed") if hurt else k.feats
+            )
         case ev.TrapSprung():
             gob = state.goblins
             if gob is None:

@@ -110,9 +110,10 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     unhurt_ambushes: int = 0
     """Ambushes resolved this turn without losing Health (Fearless without Goblins)."""
     feats: tuple[str, ...] = ()
-    """Sidequest feats of this turn against the Goblins: ``daring`` (a Tribe with a Monster attacked),
-    ``stalwart`` (a Tribe of Population 3+ attacked), ``fearless`` (a Tribe on the Dark tile she revealed
-    attacked in that Encounter), ``eagle-eyed`` (a Bow shot that did damage)."""
+    """Sidequest feats of this turn (public: what she did, not which Sidequests she holds):
+    ``feat:daring`` (a Tribe with a Monster attacked, or the Dragon hit), ``feat:stalwart`` (a Tribe of
+    Population 3+ attacked), ``feat:fearless`` (a Tribe on the Dark tile she revealed attacked in that
+    Encounter), ``feat:eagle-eyed`` (a Bow shot that did damage), ``feat:cunning`` (a Dragon Gem tried)."""
 
 
 class CaveRole(Struct, frozen=True, kw_only=True):
@@ -329,6 +330,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Crystal tokens smashed by anyone (Persistent)."""
     begun: bool = False
     """Whether ``Begin`` has set the game up."""
+    variants: tuple[str, ...] = ()
+    """The setup's variant cards (``RolesSeated.variants``: ``infestation:A``, ``ash-dragon``...)."""
     laid_turn: str | None = None
     """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
     turn_over: bool = False

@@ -12,6 +12,7 @@ from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
 from dicelog.domain.vast.content import cards as card_data
 from dicelog.domain.vast.content import tiles
 from dicelog.domain.vast.rules.common import (
+    dragon_armor,
     free_cubes,
     geometry,
     movement,
@@ -20,7 +21,7 @@ from dicelog.domain.vast.rules.common import (
     stack_size,
     strength,
 )
-from dicelog.domain.vast.state import HIDDEN, VastState, armor, spirit, wakefulness
+from dicelog.domain.vast.state import HIDDEN, VastState, spirit, wakefulness
 
 
 class BoardCell(Struct, frozen=True, kw_only=True):
@@ -369,7 +370,7 @@ def _dragon(state: VastState) -> DragonTrack | None:
         health=d.health,
         sloth=dict(d.sloth),
         wakefulness=wakefulness(d),
-        armor=armor(d),
+        armor=dragon_armor(state),
         spirit=spirit(d),
         awake=d.awake,
         surfaced=d.surfaced,

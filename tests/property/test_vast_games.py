@@ -34,6 +34,16 @@ SETUPS = {
         Seat(name="c", controls=("cave",)),
     ),
     "dragon-vs-cave": (Seat(name="d", controls=("dragon",)), Seat(name="c", controls=("cave",))),
+    "knight-dragon-cave": (
+        Seat(name="k", controls=("knight",)),
+        Seat(name="d", controls=("dragon",)),
+        Seat(name="c", controls=("cave",)),
+    ),
+    "goblins-dragon-cave": (
+        Seat(name="g", controls=("goblins",)),
+        Seat(name="d", controls=("dragon",)),
+        Seat(name="c", controls=("cave",)),
+    ),
 }
 SEAT_OF = {"knight": "k", "goblins": "g", "dragon": "d", "cave": "c"}
 _encode = msgspec.json.Encoder().encode
@@ -120,6 +130,10 @@ def shows(document: bytes, hidden: set[str]) -> set[str]:
         ("dragon-vs-cave", 1, 0.0),
         ("dragon-vs-cave", 2, 0.5),
         ("dragon-vs-cave", 3, 1.0),
+        ("knight-dragon-cave", 1, 0.0),
+        ("knight-dragon-cave", 2, 1.0),
+        ("goblins-dragon-cave", 1, 0.0),
+        ("goblins-dragon-cave", 2, 1.0),
     ],
 )
 def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness):

@@ -30,6 +30,22 @@ CUBE_TREASURES = ("elven-sword", "heroic-boots", "mighty-axe", "pixie-lantern", 
 """Treasure cards a cube activates (the Enchanted Bow only with the Dragon in play)."""
 AMBUSHER_STRENGTH = 3
 """Goblin Infestation, line B "Tough" (VF §7 Variant cards), the Knight vs Cave setup's ambusher."""
+INFESTATION = {"infestation:A": 2, "infestation:B": 3}
+"""Goblin Infestation's ambusher Strength by line (VF §7 Variant cards: A "Normal" 2, B "Tough" 3)."""
+
+
+def infestation(state: VastState) -> int:
+    """The Strength of Goblin Infestation's ambushers in this setup (line B unless the setup says A)."""
+    return next((INFESTATION[v] for v in state.variants if v in INFESTATION), AMBUSHER_STRENGTH)
+
+
+def dragon_armor(state: VastState) -> int:
+    """The Dragon's Armor (VF §4), +1 with the Ash Dragon card (at most 4: VF §7 Variant cards)."""
+    from dicelog.domain.vast.state import armor
+
+    d = state.dragon
+    return 0 if d is None else armor(d, ash="ash-dragon" in state.variants)
+
 
 Fold = Callable[[VastState, Iterable[Event]], VastState]
 

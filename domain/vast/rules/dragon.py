@@ -22,6 +22,7 @@ from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
+    dragon_armor,
     geometry,
     grit_change,
     refuse,
@@ -34,7 +35,6 @@ from dicelog.domain.vast.state import (
     SLOTH_ROOM,
     DragonRole,
     VastState,
-    armor,
     spirit,
     wakefulness,
 )
@@ -71,10 +71,6 @@ def the_dragon(state: VastState) -> DragonRole:
 def dragon_pos(state: VastState) -> Pos | None:
     d = state.dragon
     return None if d is None or d.x is None or d.y is None else (d.x, d.y)
-
-
-def dragon_armor(state: VastState) -> int:
-    return armor(the_dragon(state))
 
 
 def symbol(card: str) -> str:
@@ -171,10 +167,17 @@ def _entered(state: VastState, tiles: list[Pos]) -> list[Event]:
     §Limitazioni di Movimento; §Risalire in Superficie)."""
     d = the_dragon(state)
     k = state.knight
-    if not d.surfaced or k is None or k.health <= 0 or (k.x, k.y) not in tiles:
+    if not d.surfaced:
+        return []
+    if "ash-dragon" in state.variants:  # VF §7 Ash Dragon: a Tribe stronger than its Armor attacks it
+        for p in tiles:
+            for t in goblins.tribes_at(state, p):
+                if goblins.tribe_strength(state, t) > dragon_armor(state):
+                    return goblins.attack_dragon(state, t)
+    if k is None or k.health <= 0 or (k.x, k.y) not in tiles:
         return []
     s = strength(k, False)
-    if s < armor(d):
+    if s < dragon_armor(state):
         return []
     return strike(state, s, bomb=False, piece="knight")
 
@@ -705,8 +708,10 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
         raise refuse("dragon.javelin", "Tesori", "she has no Javelin")
     # 004 §Tesori: the Mighty Axe is not used with the Bomb; the Javelin adds 1 Strength to this attack
     s = strength(k, True) - (1 if command.bomb and k.placed.get("mighty-axe") else 0) + int(command.javelin)
-    if s < armor(d):
-        raise refuse("dragon.too-strong", "Attaccare il Drago", f"Strength {s} below its Armor {armor(d)}")
+    if s < dragon_armor(state):
+        raise refuse(
+            "dragon.too-strong", "Attaccare il Drago", f"Strength {s} below its Armor {dragon_armor(state)}"
+        )
     events = encounter(state, k, 1, "attacking the Dragon")
     if command.javelin:
         events.append(ev.TreasureUsed(card="javelin"))

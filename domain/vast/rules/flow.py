@@ -32,12 +32,12 @@ from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.evolve import evolve, parse_step
 from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
-    AMBUSHER_STRENGTH,
     cell_at,
     cubes_on,
     free_cubes,
     geometry,
     grit_change,
+    infestation,
     is_crystal,
     owned_cubes,
     refill_hand,
@@ -100,6 +100,8 @@ def _next(state: VastState) -> list[Event]:
         return run_step(state, state.todo[0])
     if state.turn == "knight" and state.turn_over:
         return end_turn(state, "knight")
+    if state.turn == "knight" and state.knight is not None and state.knight.health <= 0:
+        return end_turn(state, "knight")  # VF §7 Knight, Dragon and Cave: a dead Knight skips her turns
     if state.turn == "goblins":
         return goblins.next_step(state)
     if state.turn == "dragon":
@@ -125,7 +127,7 @@ def check_win(state: VastState) -> list[Event]:
         return [ev.GameWon(winner="dragon", reason="the Dragon awoke, surfaced and escaped by the Entrance")]
     if k is not None and k.health <= 0 and "goblins" in state.roles:
         return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
-    if k is not None and k.health <= 0:
+    if k is not None and k.health <= 0 and state.roles == ("knight", "cave"):
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
     if k is not None and k.smashed >= 5 and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
         return [
@@ -408,7 +410,7 @@ def ambush(state: VastState) -> list[Event]:
     own = state.turn == "knight"
     room = min(free_cubes(k), 3 - min(3, cubes_on(k, "strength")))
     s = strength(k, own)
-    threat = goblins.ambusher_strength(state) if "goblins" in state.roles else AMBUSHER_STRENGTH
+    threat = goblins.ambusher_strength(state) if "goblins" in state.roles else infestation(state)
     if "goblins" in state.roles and not goblins.hidden_tribes(state):
         return [ev.VastAmbushResolved(strength=s, ambusher=0, hurt=False)]
     if room > 0 and s <= threat:
@@ -424,9 +426,10 @@ def ambush_strike(state: VastState) -> list[Event]:
         return goblins.ambush_choice(state)
     k = the_knight(state)
     s = strength(k, state.turn == "knight")
-    if s > AMBUSHER_STRENGTH:
-        return [ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=False)]
-    if s == AMBUSHER_STRENGTH:
+    threat = infestation(state)
+    if s > threat:
+        return [ev.VastAmbushResolved(strength=s, ambusher=threat, hurt=False)]
+    if s == threat:
         return [RollRequested(reason="ambush", dice=1, sides=6)]
     return hurt(state, s)
 
@@ -434,7 +437,7 @@ def ambush_strike(state: VastState) -> list[Event]:
 def hurt(state: VastState, s: int) -> list[Event]:
     k = the_knight(state)
     events: list[Event] = [
-        ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=True),
+        ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=True),
         ev.HealthChanged(delta=-1, why="ambush"),
     ]
     if k.health - 1 <= 0:
@@ -482,7 +485,7 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             if center_hit(faces[0]):
                 return then_advance(state, hurt(state, s))
             return then_advance(
-                state, [ev.VastAmbushResolved(strength=s, ambusher=AMBUSHER_STRENGTH, hurt=False)]
+                state, [ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=False)]
             )
         case DiceRolled(reason=reason, faces=faces) if reason.startswith(
             ("power:", "dragon-attack:", "gem:")

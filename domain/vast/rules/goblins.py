@@ -22,13 +22,14 @@ from dicelog.domain.vast.content import goblin_file
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
+    dragon_armor,
     geometry,
     grit_change,
     knight_pos,
     refuse,
     strength,
 )
-from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState, armor
+from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
 
 HAND_LIMIT = 5
 """004 §4. Pesca le Carte Segreti: 5 cards, face-up ones included."""
@@ -433,7 +434,12 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
                         "goblins.must-attack", "Attaccare", "a Tribe entering the Knight's tile attacks"
                     )
             d = state.dragon
-            if d is not None and d.surfaced and (d.x, d.y) == to and tribe_strength(state, t) <= armor(d):
+            if (
+                d is not None
+                and d.surfaced
+                and (d.x, d.y) == to
+                and tribe_strength(state, t) <= dragon_armor(state)
+            ):
                 raise refuse(
                     "goblins.too-weak",
                     "Attaccare",
@@ -469,6 +475,12 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
             return []
         case "attack" if here == knight_pos(state):
             return attack_knight(state, t)
+        case "attack" if _dragon_here(state, here) and "ash-dragon" in state.variants:
+            if tribe_strength(state, t) <= dragon_armor(state):
+                raise refuse(
+                    "goblins.too-weak", "Attaccare", "attacking the Dragon takes more Strength than Armor"
+                )
+            return attack_dragon(state, t)
         case "attack" if cell is not None and cell.crystal:
             if tribe_strength(state, t) < 3:
                 raise refuse(
@@ -499,7 +511,7 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                     "Razziare",
                     "the Dragon's Gems are plundered only with none on the map",
                 )
-            if tribe_strength(state, t) <= armor(d):
+            if tribe_strength(state, t) <= dragon_armor(state):
                 raise refuse(
                     "goblins.too-weak", "Razziare", "plundering the Dragon takes Strength above its Armor"
                 )
@@ -521,6 +533,15 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                 raise refuse("goblins.empty-deck", "Azioni Speciali", "no card is left to draw")
             return [draw]
     raise refuse("goblins.action", "5. Attiva le Tribù", f"the {t.name} Tribe cannot {command.action} here")
+
+
+def attack_dragon(state: VastState, t: Tribe) -> list[Event]:
+    """Ash Dragon (VF §7 Variant cards): the Dragon loses 1 Health, Rage -1, the Tribe scatters."""
+    d = state.dragon
+    events: list[Event] = [ev.TribeAttackedDragon(tribe=t.name), rage(-1, "attack"), scatter(state, t)]
+    if d is not None and d.health - 1 <= 0:
+        events.append(ev.DragonDied())
+    return events
 
 
 def _dragon_here(state: VastState, here: Pos) -> bool:

@@ -14,6 +14,7 @@ from dicelog.domain.vast.rules.common import (
     STAT_SLOTS,
     cell_at,
     cubes_on,
+    dragon_armor,
     free_cubes,
     geometry,
     movement,
@@ -31,7 +32,7 @@ from dicelog.domain.vast.rules.flow import (
     reveal,
     then_advance,
 )
-from dicelog.domain.vast.state import KnightRole, VastState, armor
+from dicelog.domain.vast.state import KnightRole, VastState
 
 
 def _knight(state: VastState) -> KnightRole:
@@ -123,7 +124,7 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
         )
     d = state.dragon
     surfaced_dragon = d is not None and d.surfaced and (d.x, d.y) == there
-    if surfaced_dragon and d is not None and strength(k, True) < armor(d):
+    if surfaced_dragon and d is not None and strength(k, True) < dragon_armor(state):
         raise refuse(
             "move.dragon-too-strong",
             "Incontrare il Drago",
@@ -191,9 +192,11 @@ def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
     """Whether Sidequest ``card`` is fulfilled (VF §2 Sidequests, their versions without Goblins and Dragon in
     the Knight vs Cave setup; RULINGS.md)."""
     if "goblins" in state.roles and card in ("daring", "stalwart", "fearless", "eagle-eyed"):
-        return card in knight.feats  # VF §2: their versions against the Goblins
-    if "dragon" in state.roles and card in ("daring", "cunning"):
-        return card in knight.feats  # VF §2: hit the Dragon; try to pick up a Dragon Gem
+        return f"feat:{card}" in knight.feats  # VF §2: their versions against the Goblins
+    if "dragon" in state.roles and card in ("daring", "cunning", "eagle-eyed"):
+        return (
+            f"feat:{card}" in knight.feats
+        )  # VF §2: hit the Dragon; try to pick up a Dragon Gem; a Bow shot that hurts
     match card:
         case "adventurous":
             return len(knight.encounter_spaces) >= 3

@@ -1,13 +1,14 @@
 """Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
 count).
 
-This release plays four VF §7 setups: Knight, Goblins, Dragon and Cave (4 players, standard rules); Dragon vs
-Cave (2 players: 2 Hunger cubes start on Wakefulness, locked); Knight vs Cave (2 players: Daring and
-Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Goblin Infestation line B); Knight, Goblins
-and Cave (3 players: the Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance).
-``Begin`` seats the roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is
-built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3 tiles.
-"""
+This release plays six VF §7 setups: Knight, Goblins, Dragon and Cave (4 players, standard rules); Knight,
+Dragon and Cave (3 players: Goblin Infestation line A, 2 Hunger cubes locked); Goblins, Dragon and Cave (3
+players: the Ash Dragon card); Dragon vs Cave (2 players: 2 Hunger cubes start on Wakefulness, locked); Knight
+vs Cave (2 players: Daring and Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Goblin
+Infestation line B); Knight, Goblins and Cave (3 players: the Knight takes Flare and, with no Dragon, wins
+with 5 Crystals and the Entrance). ``Begin`` seats the roles and draws the 4 tiles placed Dark side up round
+the Entrance; then the stack is built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests
+and the Cave a hand of 3 tiles."""
 
 from __future__ import annotations
 
@@ -64,6 +65,16 @@ SETUPS: dict[str, SetupRow] = {
         variants=(),
         removed_sidequests=(),
     ),
+    "knight-dragon-cave": SetupRow(
+        roles=("knight", "dragon", "cave"),
+        variants=("infestation:A", "hunger-locked:2"),
+        removed_sidequests=(),
+    ),
+    "goblins-dragon-cave": SetupRow(
+        roles=("goblins", "dragon", "cave"),
+        variants=("ash-dragon",),
+        removed_sidequests=(),
+    ),
     "dragon-vs-cave": SetupRow(
         roles=("dragon", "cave"),
         variants=("hunger-locked:2",),
@@ -103,9 +114,8 @@ def initial_state(created: GameCreated) -> VastState:
         raise RuleBroken(
             "setup.invalid",
             section="VF §7 Setup by player count",
-            detail="this release plays Knight vs Cave (roles ['knight', 'cave']), Dragon vs Cave (['dragon', "
-            "'cave']), Knight, Goblins and Cave (['knight', 'goblins', 'cave']) and Knight, Goblins, Dragon "
-            "and Cave (['knight', 'goblins', 'dragon', 'cave']); the Thief is not built yet",
+            detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
+            "order; GET /content/vast/setups); the Thief and the setups without a Cave are not built yet",
         )
     if setup.sandbox is not None:
         row = SETUPS[setup_id(roles) or ""]

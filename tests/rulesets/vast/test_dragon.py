@@ -486,7 +486,7 @@ def test_a_gem_the_knight_picks_up_rolls_the_dragon_die_and_goes_back__004_tesor
     assert isinstance(p.pending, RollRequested) and p.pending.reason == "gem:knight:claw:1,0"
     p.roll(5)  # saltire: the center, a trap
     assert p.of(ev.GemTaken)[0].trapped and p.state.knight.grit == 8
-    assert p.state.dragon.gems == ("claw", "flame", "wing") and "cunning" in p.state.knight.feats
+    assert p.state.dragon.gems == ("claw", "flame", "wing") and "feat:cunning" in p.state.knight.feats
 
 
 def test_a_tribe_plundering_a_gem_rolls_the_dragon_die__004_razziare():
@@ -587,3 +587,71 @@ def test_a_tribe_plunders_the_dragon_itself_only_with_no_gem_on_the_map__004_raz
     with_gem = replace(state, cells=(*state.cells[:1], lit(2, 2, OPEN, gems=("claw",)), *state.cells[1:]))
     with_gem = replace(with_gem, dragon=replace(with_gem.dragon, gems=("flame", "wing")))
     assert refused(with_gem, cmd.ActivateTribe(tribe="fangs", action="plunder")) == "vast.goblins.no-treasure"
+
+
+# --- the setups with the Dragon and without the Knight or the Goblins (VF §7) -------------------------------
+
+
+def test_knight_dragon_cave_ambushes_at_strength_2_and_a_dead_knight_skips_her_turns__vf7_setups():
+    d = DragonRole(x=1, y=0, hand=HAND)
+    state = replace(
+        dragon_table(
+            lit(1, 0, OPEN), dragon=d, turn="knight", knight=KnightRole(x=0, y=0, placed={"strength": 1})
+        ),
+        roles=("knight", "dragon", "cave"),
+        goblins=None,
+        variants=("infestation:A", "hunger-locked:2"),
+    )
+    from dicelog.domain.vast.rules.flow import ambush
+
+    p = Play(state)
+    p._take(ambush(state))
+    assert p.pending.decision == "ambush-cubes" and p.pending.default == "1"  # 1 cube beats line A's 2
+    p.choose("0")
+    assert isinstance(p.pending, RollRequested)  # Strength 2 against 2: the Dragon die decides
+    p.roll(2)
+    assert p.of(ev.VastAmbushResolved)[0] == ev.VastAmbushResolved(strength=2, ambusher=2, hurt=False)
+    dead = replace(state, knight=replace(state.knight, health=0), turn="cave")
+    events = start_turn(dead, "knight", 2)
+    p = Play(dead)
+    p._take(events)
+    from dicelog.domain.vast.rules.flow import advance
+
+    p._take(advance(p.state))
+    assert p.state.turn == "dragon" and p.state.winner is None  # she skipped her turn; nobody won by it
+
+
+def test_the_ash_dragon_has_1_more_armor_and_tribes_attack_it__vf7_ash_dragon():
+    gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 2, "x": 1, "y": 0}))
+    d = DragonRole(x=1, y=0, hand=HAND, health=2)
+    state = replace(
+        dragon_table(lit(1, 0, OPEN), gob=gob, dragon=d, turn="goblins"),
+        roles=("goblins", "dragon", "cave"),
+        knight=None,
+        variants=("ash-dragon",),
+    )
+    from dicelog.domain.vast.rules.common import dragon_armor
+
+    assert dragon_armor(state) == 2  # Armor 1 at Wakefulness 0, +1
+    p = Play(state)
+    p.do(cmd.ActivateTribe(tribe="fangs", action="attack"))  # Strength 3 > Armor 2
+    assert p.of(ev.TribeAttackedDragon) and p.state.dragon.health == 1
+    assert p.state.goblins.rage == 0 and p.state.goblins.tribes[0].x is None  # Rage -1, the Tribe scatters
+    last = replace(state, dragon=replace(d, health=1))
+    q = Play(last)
+    q.do(cmd.ActivateTribe(tribe="fangs", action="attack"))
+    assert q.state.winner == "goblins"  # VF §7: the Goblins must kill the Dragon
+
+
+def test_a_surfaced_ash_dragon_entering_a_stronger_tribe_is_attacked__004_limitazioni_di_movimento():
+    gob = GoblinsRole(phase="", tribes=tribes(bones={"population": 3, "x": 2, "y": 0}))
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
+    state = replace(
+        dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), gob=gob, dragon=d),
+        roles=("goblins", "dragon", "cave"),
+        knight=None,
+        variants=("ash-dragon",),
+    )
+    p = Play(state)
+    p.do(cmd.MoveDragon(x=2, y=0))  # Bones Strength 3 > Armor 2
+    assert p.of(ev.TribeAttackedDragon)[0].tribe == "bones" and p.state.dragon.health == 4

@@ -221,7 +221,7 @@ def test_the_bow_hits_a_visible_tribe_without_scattering_it__004_equipaggiamento
     p.do(cmd.UseBow(tribe="eye"))
     eye = p.state.goblins.tribes[2]
     assert eye.population == 2 and eye.x == 3  # Strength 3 - 1 = 2 discs; no scattering
-    assert "eagle-eyed" in p.state.knight.feats
+    assert "feat:eagle-eyed" in p.state.knight.feats
 
 
 def test_scattering_loses_2_and_the_monster__004_disperdere_la_tribu():
