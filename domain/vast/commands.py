@@ -263,9 +263,6 @@ class PlaySecret(VastCommand, kw_only=True):
     """The Secrets card, from the Goblins' hand."""
     tribe: Literal["fangs", "bones", "eye"] | None = None
     """The Tribe it is played on (Fire Bomber, Blind Fury)."""
-    target: Literal["knight", "dragon"] | None = None
-    """Hex: the player it hits (the Knight loses X Grit, the Dragon discards X Power cards; X the Eye's
-    Population); ``null``: the Knight when she is in play."""
 
 
 # --- the Dragon (004 §Il Drago) ----------------------------------------------------------------------

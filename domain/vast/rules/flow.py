@@ -548,6 +548,8 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         t = goblins.tribe(state, option)
         hit: list[Event] = [ev.PopulationLost(tribe=option, count=max(0, t.population - 1), why="spores")]
         return [*hit, goblins.rage(1, "attacked")]
+    if kind == "hex-target":
+        return goblins.hex_hits(state, option)
     if kind == "spores-track":
         return [ev.SlothCubeMoved(source="wakefulness", target=option, why="spores")]
     if kind == "ambush-tribe":

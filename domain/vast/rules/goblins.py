@@ -581,21 +581,30 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
         tribe(state, command.tribe)
         return [ev.SecretPlayed(card=card, tribe=command.tribe)]
     if card == "hex":
-        from dicelog.domain.vast.rules.flow import fold
-
-        target = command.target or ("knight" if state.knight is not None else "dragon")
-        if target not in state.roles:
-            raise refuse("secret.target", "4. Pesca le Carte Segreti", f"the {target} is not in play")
         played: list[Event] = [ev.SecretPlayed(card=card)]
-        x = tribe(state, "eye").population
-        if target == "dragon":  # VF §3 Hex: the Dragon discards X Power cards, of its choice
-            from dicelog.domain.vast.rules.dragon import forced_discards
-
-            return played + forced_discards(fold(state, played), x, "hex")
-        return played + (grit_change(fold(state, played), -x, "hex") if x else [])
+        targets = tuple(r for r in ("knight", "dragon") if r in state.roles)
+        if len(targets) > 1:  # VF §3 Hex: the Goblins choose the player it hits
+            return [
+                *played,
+                DecisionRequested(decision="hex-target", options=targets, piece="goblins", default="knight"),
+            ]
+        return played + hex_hits(state, targets[0] if targets else "")
     if card in ("secret-tunnels", "trap"):
         return [ev.SecretPlayed(card=card)]
     raise refuse("secret.not-now", "4. Pesca le Carte Segreti", f"{card} is not played this way")
+
+
+def hex_hits(state: VastState, target: str) -> list[Event]:
+    """Hex (VF §3 Secrets cards), X the Eye's Population: the Knight loses X Grit; the Dragon discards X Power
+    cards of its choice."""
+    x = tribe(state, "eye").population
+    if target == "dragon":
+        from dicelog.domain.vast.rules.dragon import forced_discards
+
+        return forced_discards(state, x, "hex")
+    if target == "knight" and x:
+        return grit_change(state, -x, "hex")
+    return []
 
 
 def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
@@ -652,8 +661,6 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
     for card in gob.hand:
         if card in ("fire-bomber", "blind-fury"):
             out += [cmd.PlaySecret(card=card, tribe=name) for name in TRIBES]
-        elif card == "hex" and state.dragon is not None:
-            out += [cmd.PlaySecret(card=card, target=r) for r in ("knight", "dragon") if r in state.roles]
         else:
             out.append(cmd.PlaySecret(card=card))
     out.append(cmd.VastEndTurn(role="goblins"))

@@ -555,7 +555,9 @@ def test_hex_on_the_dragon_discards_the_eyes_population__vf3_secrets_hex():
     gob = GoblinsRole(phase="activate", hand=("hex",), tribes=tribes(eye={"population": 2}))
     state = replace(dragon_table(lit(1, 0, OPEN), gob=gob), turn="goblins")
     p = Play(state)
-    p.do(cmd.PlaySecret(card="hex", target="dragon"))
+    p.do(cmd.PlaySecret(card="hex"))
+    assert p.pending.decision == "hex-target" and p.pending.piece == "goblins"
+    p.choose("dragon")
     assert p.pending.decision == "power-discard:2:hex"
     p.default()
     p.default()
