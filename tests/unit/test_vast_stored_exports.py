@@ -1,7 +1,7 @@
-"""Vast games stored by the release that introduced Vast (``tests/fixtures/vast-0.2``, written by
-``tests/fixtures/make_vast_exports.py``) read and verify with today's code (DESIGN.md, Stored names are
-forever): every topic decodes, the hash chain and every re-derived event match, and the finished game
-replays to the result it had."""
+"""Vast games stored by earlier releases (``tests/fixtures/vast-0.2``: the first Vast release;
+``tests/fixtures/vast-0.3``: the release with the Dragon; written by ``tests/fixtures/make_vast_exports.py``)
+read and verify with today's code (DESIGN.md, Stored names are forever): every topic decodes, the hash chain
+and every re-derived event match, and the finished games replay to the results they had."""
 
 from __future__ import annotations
 
@@ -16,15 +16,16 @@ from dicelog.domain.core.game import fold
 from dicelog.service.export import Line, verify_file
 from dicelog.service.persistence import decode_recorded
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "vast-0.2"
-MANIFEST = json.loads((FIXTURE / "manifest.json").read_text())
-FROZEN = json.loads((FIXTURE.parent / "stored-topics.json").read_text())["canonical"]
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+RELEASES = ("vast-0.2", "vast-0.3")
+MANIFESTS = {r: json.loads((FIXTURES / r / "manifest.json").read_text()) for r in RELEASES}
+FROZEN = json.loads((FIXTURES / "stored-topics.json").read_text())["canonical"]
 
 
-@pytest.mark.parametrize("label", sorted(MANIFEST["games"]))
-def test_a_vast_export_of_the_first_vast_release_verifies_and_replays(label: str):
-    data = (FIXTURE / f"{label}.jsonl").read_bytes()
-    old = MANIFEST["games"][label]
+@pytest.mark.parametrize("release,label", [(r, g) for r in RELEASES for g in sorted(MANIFESTS[r]["games"])])
+def test_a_vast_export_of_an_earlier_release_verifies_and_replays(release: str, label: str):
+    data = (FIXTURES / release / f"{label}.jsonl").read_bytes()
+    old = MANIFESTS[release]["games"][label]
     report = verify_file(io.BytesIO(data))
     assert report.ok and report.events == old["version"], report
     lines = [msgspec.json.decode(raw, type=Line) for raw in data.splitlines()[1:]]
@@ -35,9 +36,10 @@ def test_a_vast_export_of_the_first_vast_release_verifies_and_replays(label: str
     assert game.ruleset.name == "vast"
 
 
-def test_the_manifest_lists_the_topics_the_exports_hold():
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_manifest_lists_the_topics_the_exports_hold(release: str):
     topics: set[str] = set()
-    for label in MANIFEST["games"]:
-        for raw in (FIXTURE / f"{label}.jsonl").read_bytes().splitlines()[1:]:
+    for label in MANIFESTS[release]["games"]:
+        for raw in (FIXTURES / release / f"{label}.jsonl").read_bytes().splitlines()[1:]:
             topics.add(msgspec.json.decode(raw, type=Line).topic)
-    assert topics == set(MANIFEST["topics"])
+    assert topics == set(MANIFESTS[release]["topics"])
