@@ -193,8 +193,8 @@ class CrystalCurse(VastCommand, kw_only=True):
 
     pay: tuple[OmenToken, ...]
     """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
-    effect: Literal["rotate", "events-to-bottom"]
-    """Which of the curse's effects."""
+    effect: Literal["rotate", "events-to-bottom", "event-token"]
+    """Which of the curse's effects (``event-token``: restore one on the revealed Event tile ``x``, ``y``)."""
     x: Coord = 0
     y: Coord = 0
     clockwise: bool = True

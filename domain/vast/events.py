@@ -891,6 +891,27 @@ class TribeAttackedDragon(VastEvent, kw_only=True):
     """The Tribe attacking."""
 
 
+class EventTokenPlaced(VastEvent, kw_only=True):
+    """The Cave places an Event token on an Event tile revealed by another than the Knight entering it (004
+    §Rivelare le Tessere), or restores one with Crystal Curse (§Presagi)."""
+
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+
+
+class EventTokenTaken(VastEvent, kw_only=True):
+    """The Knight enters (or starts her turn on) a tile with an Event token: she resolves it as an Event tile,
+    spending an Encounter, and the token leaves the map (004 §Rivelare e risolvere le tessere Buie,
+    Evento)."""
+
+    x: int
+    """Column of the tile."""
+    y: int
+    """Row of the tile."""
+
+
 class DragonDied(VastEvent, kw_only=True):
     """The Dragon's Health reached 0 (004 §Attaccare il Drago)."""
 
@@ -979,5 +1000,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DragonShot,
     TrapSprung,
     TribeAttackedDragon,
+    EventTokenPlaced,
+    EventTokenTaken,
     DragonDied,
 )

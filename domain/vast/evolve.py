@@ -651,6 +651,10 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, todo=(*steps, *state.todo))
         case ev.DragonDied():
             return _dragon(state, health=0)
+        case ev.EventTokenPlaced(x=x, y=y):
+            return _cell(state, x, y, event_token=True)
+        case ev.EventTokenTaken(x=x, y=y):
+            return _cell(state, x, y, event_token=False)
         case ev.AxeStruck() | ev.TribeAttackedDragon():
             d = state.dragon
             return state if d is None else _dragon(state, health=max(0, d.health - 1))

@@ -31,6 +31,9 @@ from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
+RULES_REVISION = 2
+"""The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
+release; 2 adds the Event tokens (004 §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie, Evento)."""
 
 _KNIGHT = {
     cmd.PlaceHeroCube: knight.place_cube,
@@ -72,7 +75,7 @@ class Vast:
     command_type = cmd.VastCommandUnion
     event_types = EVENT_TYPES
     setup_type = setup.VastSetup
-    rules_revision = 1
+    rules_revision = RULES_REVISION
     die_faces = {name: face for face, (name, _) in DRAGON_DIE.items()}
     """The Dragon die's faces by pattern name (VF §4): ``center`` 1, ``diamond`` 2, ``cross`` 3, ``corners``
     4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""

@@ -49,6 +49,9 @@ class CaveCell(Struct, frozen=True, kw_only=True):
     """A Crystal token lies on the tile (004 §Cristallo: placed when a Crystal tile is revealed)."""
     gems: tuple[str, ...] = ()
     """Dragon Gems on the tile (``claw``, ``flame``, ``wing``: 004 §3. Posa una Gemma di Drago)."""
+    event_token: bool = False
+    """An Event token lies on the tile (004 §Rivelare le Tessere: an Event tile revealed by another than the
+    Knight entering it; rules revision 2)."""
 
 
 class KnightRole(Struct, frozen=True, kw_only=True):
@@ -263,6 +266,9 @@ class VastState(Struct, frozen=True, kw_only=True):
 
     roles: tuple[str, ...]
     """Roles in play, in turn order (VF §7)."""
+    rules_revision: int = 1
+    """The revision of Vast's rules this game is played by (``GameCreated.rules_revision``): 2 adds the
+    Event tokens; games of revision 1 keep playing without them, so they re-derive as they were played."""
     phase: Phase = "setup"
     """``setup``, ``play`` or ``ended``."""
     turn: str | None = None

@@ -52,6 +52,8 @@ class BoardCell(Struct, frozen=True, kw_only=True):
     """Dragon Gems on it (``claw``, ``flame``, ``wing``)."""
     flame_wall: bool = False
     """The Dragon's Flame Wall token is on it."""
+    event_token: bool = False
+    """An Event token lies on it (the Knight entering resolves an Event)."""
 
 
 class TribeView(Struct, frozen=True, kw_only=True):
@@ -265,6 +267,7 @@ def board_view(state: VastState) -> VastBoard:
                 pieces=pieces,
                 gems=c.gems,
                 flame_wall=state.dragon is not None and state.dragon.flame_wall == (c.x, c.y),
+                event_token=c.event_token,
             )
         )
     cave = state.cave
@@ -564,6 +567,10 @@ def describe(state: VastState, event: Event) -> str | None:
             )
         case ev.DragonDied():
             return "The Dragon dies"
+        case ev.EventTokenPlaced(x=x, y=y):
+            return f"The Cave places an Event token at {x},{y}"
+        case ev.EventTokenTaken(x=x, y=y):
+            return f"The Knight meets the Event token at {x},{y}"
         case ev.FlameWallPlaced(x=x, y=y):
             return f"A Flame Wall rises at {x},{y}"
         case ev.FlameWallBurned(piece=piece):

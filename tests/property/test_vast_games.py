@@ -15,6 +15,7 @@ import pytest
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.events import GameCreated, Seat
 from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
 from dicelog.service.vast_bot import choose
@@ -60,6 +61,7 @@ def play_game(seed_n: int, randomness: float, setup: str = "knight-vs-cave", max
         dice_mode="server",
         decision_policy="default",
         dice_commitment=commitment(seed),
+        rules_revision=rules_revision("vast"),
     )
     records = create(uuid4(), created, at=AT, seed=seed, command_id="c0")
     game = fold(None, records)

@@ -273,7 +273,8 @@ def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
                 if knight and not cell.lit:
                     continue
                 seen[there] = depth
-                nxt.append(there)
+                if not cell.event_token:  # 004 §Esempio #3: an Event token stops the flight there
+                    nxt.append(there)
         frontier = nxt
     return sorted(p for p in seen if p != start)
 
@@ -324,8 +325,25 @@ def _bats_carry_tribe(state: VastState, command: cmd.GiantBats) -> list[Event]:
 
 
 def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
-    """004 §Presagi, Maledizione del Cristallo: a quarter turn of a Lit tile (not the Entrance), or the top 3
-    Event cards to the bottom of the deck."""
+    """004 §Presagi, Maledizione del Cristallo: a quarter turn of a Lit tile (not the Entrance), an Event
+    token restored on a revealed Event tile (rules revision 2), or the top 3 Event cards to the bottom of the
+    deck."""
+    if command.effect == "event-token":
+        from dicelog.domain.vast.rules.flow import event_tokens
+
+        cell = cell_at(state, (command.x, command.y))
+        if (
+            not event_tokens(state)
+            or cell is None
+            or not cell.lit
+            or cell.event_token
+            or tile_data(cell.tile).kind != "event"
+        ):
+            raise refuse(
+                "omen.event-token", "Presagi", "restore an Event token on a revealed Event tile without one"
+            )
+        paid = _pay(state, "crystal-curse", command.pay)
+        return then_advance(state, [*paid, ev.EventTokenPlaced(x=cell.x, y=cell.y)])
     if command.effect == "rotate":
         cell = cell_at(state, (command.x, command.y))
         if cell is None or not cell.lit or (cell.x, cell.y) == ENTRANCE:
@@ -394,6 +412,11 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     curse_pay = _payment(cave, "crystal-curse")
     if curse_pay is not None:
         out.append(cmd.CrystalCurse(pay=curse_pay, effect="events-to-bottom"))
+        out.extend(
+            cmd.CrystalCurse(pay=curse_pay, effect="event-token", x=c.x, y=c.y)
+            for c in state.cells
+            if c.lit and not c.event_token and tile_data(c.tile).kind == "event"
+        )
         out.extend(
             cmd.CrystalCurse(pay=curse_pay, effect="rotate", x=c.x, y=c.y) for c in state.cells if c.lit
         )

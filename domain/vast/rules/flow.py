@@ -157,6 +157,12 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
     Collapse begins the turn after its last tile was placed (004 §2. Modella la Caverna), then it
     collects Omens (004 §1. Raccogli i Segnalini Presagio)."""
     events: list[Event] = [ev.VastTurnStarted(role=role, round=rnd)]
+    k = state.knight
+    if role == "knight" and k is not None and k.health > 0:
+        here = cell_at(state, (k.x, k.y))
+        if here is not None and here.event_token and event_tokens(state):  # she starts her turn on one
+            events.append(ev.EncounterBegun(x=k.x, y=k.y))
+            events += event_token_met(fold(state, events), (k.x, k.y))
     if role == "goblins" and state.goblins is not None:
         events += goblins.start(state)
     if role == "dragon" and state.dragon is not None:
@@ -294,11 +300,33 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
         from dicelog.domain.vast.rules import dragon
 
         events += dragon.pride(fold(state, events), "pride-events", "event-tile")
+    if mode != "full" and kind == "event" and event_tokens(state):
+        events.append(ev.EventTokenPlaced(x=x, y=y))
     if mode == "full" and kind == "event":
         events += event_offer(fold(state, events))
     elif mode == "full" and kind == "ambush":
         events += ambush(fold(state, events))
     return events
+
+
+def event_tokens(state: VastState) -> bool:
+    """Whether Event tokens are in play: rules revision 2 on, with the Knight, while Event cards are left
+    (004 §Eventi: once every card is played, Event tiles and tokens are ignored)."""
+    return (
+        state.rules_revision >= 2
+        and state.knight is not None
+        and bool(state.event_deck or state.event_bottom)
+    )
+
+
+def event_token_met(state: VastState, pos: tuple[int, int]) -> list[Event]:
+    """The Knight on a tile with an Event token resolves it as an Event tile, then it leaves the map (004
+    §Rivelare e risolvere le tessere Buie, Evento)."""
+    cell = cell_at(state, pos)
+    if cell is None or not cell.event_token or not event_tokens(state):
+        return []
+    taken: list[Event] = [ev.EventTokenTaken(x=pos[0], y=pos[1])]
+    return taken + event_offer(fold(state, taken))
 
 
 # --- Treasure (004 §Tesori e Gemme; §Tesori) -----------------------------------------------------

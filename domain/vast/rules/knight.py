@@ -26,6 +26,8 @@ from dicelog.domain.vast.rules.common import (
 from dicelog.domain.vast.rules.flow import (
     advance,
     end_turn,
+    event_token_met,
+    event_tokens,
     flare_roll,
     fold,
     grit_change,
@@ -138,10 +140,13 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
         events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=True))
         events += dragon.strike(fold(state, events), strength(k, True), bomb=False, piece="knight")
         return then_advance(state, events)
-    if target.lit and not tribes:
+    token = target.lit and target.event_token and event_tokens(state)
+    if target.lit and not tribes and not token:
         return then_advance(state, events)
     events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=bool(tribes)))
     if target.lit:
+        if token:  # 004 §Rivelare e risolvere le tessere Buie, Evento: resolved as an Event tile
+            events += event_token_met(fold(state, events), there)
         return then_advance(state, events)
     came_from = None if through else here
     events += reveal(fold(state, events), there, came_from, "knight", "full")

@@ -110,6 +110,14 @@ def initial_state(created: GameCreated) -> VastState:
             detail=f"roles must be distinct of {list(TURN_ORDER)}",
         )
     roles = tuple(r for r in TURN_ORDER if r in setup.roles)
+    from dicelog.domain.vast.ruleset import RULES_REVISION
+
+    if not 1 <= created.rules_revision <= RULES_REVISION:
+        raise RuleBroken(
+            "setup.invalid",
+            section="004 §Preparazione",
+            detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
+        )
     if setup_id(roles) is None:
         raise RuleBroken(
             "setup.invalid",
@@ -120,11 +128,17 @@ def initial_state(created: GameCreated) -> VastState:
     if setup.sandbox is not None:
         row = SETUPS[setup_id(roles) or ""]
         laid = lay(setup.sandbox, roles, row.removed_sidequests)
-        return replace(laid, laid_turn=setup.sandbox.turn, round=setup.sandbox.round)
+        return replace(
+            laid,
+            laid_turn=setup.sandbox.turn,
+            round=setup.sandbox.round,
+            rules_revision=created.rules_revision,
+        )
     all_tiles = tiles().values()
     cards = card_file()
     return VastState(
         roles=roles,
+        rules_revision=created.rules_revision,
         cells=(CaveCell(x=0, y=0, tile="entrance", lit=True),),
         knight=KnightRole() if "knight" in roles else None,
         cave=CaveRole() if "cave" in roles else None,

@@ -657,3 +657,44 @@ def test_a_surfaced_ash_dragon_entering_a_stronger_tribe_is_attacked__004_limita
     p = Play(state)
     p.do(cmd.MoveDragon(x=2, y=0))  # Bones Strength 3 > Armor 2
     assert p.of(ev.TribeAttackedDragon)[0].tribe == "bones" and p.state.dragon.health == 4
+
+
+# --- Event tokens (rules revision 2) ------------------------------------------------------------------------
+
+
+def test_an_event_tile_the_dragon_reveals_gets_an_event_token_the_knight_meets__004_rivelare_le_tessere():
+    state = replace(dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01")), rules_revision=2)
+    p = Play(state)
+    p.do(cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "wing-1")))
+    p.settle()
+    assert p.of(ev.EventTokenPlaced) == [ev.EventTokenPlaced(x=1, y=1)]
+    knight = replace(p.state, turn="knight", knight=KnightRole(x=1, y=0, placed={"perception": 1}))
+    k = Play(knight)
+    k.do(cmd.MoveKnight(x=1, y=1))
+    assert k.of(ev.EncounterBegun) and k.of(ev.EventTokenTaken) == [ev.EventTokenTaken(x=1, y=1)]
+    assert (
+        isinstance(k.pending, DrawRequested) and k.pending.deck == "events"
+    )  # the Cave plays an Event on her
+    assert not next(c for c in k.state.cells if (c.x, c.y) == (1, 1)).event_token
+
+
+def test_a_revision_1_game_places_no_event_token__stored_games_replay_as_played():
+    state = replace(dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01")), rules_revision=1)
+    p = Play(state)
+    p.do(cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "wing-1")))
+    p.settle()
+    assert not p.of(ev.EventTokenPlaced)
+
+
+def test_giant_bats_stop_on_an_event_token_and_crystal_curse_restores_one__004_esempio_3_presagi():
+    from dicelog.domain.vast.rules.cave_turn import bats_reach
+
+    cells = [lit(1, 0, OPEN), lit(2, 0, "event-02", event_token=True), lit(3, 0, OPEN), lit(4, 0, OPEN)]
+    state = replace(dragon_table(*cells, turn="cave"), rules_revision=2)
+    reach = bats_reach(state, (0, 0), knight=True)
+    assert (2, 0) in reach and (3, 0) not in reach
+    spent = replace(state, cells=tuple(replace(c, event_token=False) for c in state.cells))
+    spent = replace(spent, cave=replace(spent.cave, omens=("trail-1",)))
+    p = Play(spent)
+    p.do(cmd.CrystalCurse(pay=("trail-1",), effect="event-token", x=2, y=0))
+    assert p.of(ev.EventTokenPlaced) == [ev.EventTokenPlaced(x=2, y=0)]

@@ -37,6 +37,7 @@ export function renderCave(board) {
         marks.push(el("span", { class: `piece dragon${surfaced ? " surfaced" : ""}`, title: `The Dragon (${board.dragon})`, text: "D" }));
       }
       for (const gem of c.gems || []) marks.push(el("span", { class: `token gem ${gem}`, title: `The ${gem} Dragon Gem`, text: "✦" }));
+      if (c.event_token) marks.push(el("span", { class: "token event", title: "Event token", text: "!" }));
       if (c.flame_wall) marks.push(el("span", { class: "token flame-wall", title: "The Flame Wall", text: "🔥" }));
       for (const tribe of (board.tribes || []).filter((t) => t.where === "map" && t.x === x && t.y === y)) {
         marks.push(el("span", { class: `piece tribe ${tribe.name}`, title: `The ${SYMBOL[tribe.name]} Tribe: Population ${tribe.population}, Strength ${tribe.strength}`, text: `${SYMBOL[tribe.name][0]}${tribe.population}` }));
