@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
+from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import (
     CardsDrawn,
     DecisionMade,
@@ -17,7 +19,7 @@ from dicelog.domain.core.events import (
     RollRequested,
 )
 from dicelog.domain.vast.ruleset import RULESET
-from dicelog.domain.vast.state import CaveCell, CaveRole, KnightRole, VastState
+from dicelog.domain.vast.state import CaveCell, CaveRole, GoblinsRole, KnightRole, Tribe, VastState
 
 PENDING = (RollRequested, DrawRequested, DecisionRequested)
 
@@ -152,3 +154,30 @@ class Play:
             else:
                 self.roll(*([2] * pending.dice))
         raise AssertionError("the chain did not settle")
+
+
+def refused(state: VastState, command: Any) -> str:
+    """The rule ``decide`` names refusing ``command`` on ``state`` (the test fails if it is accepted)."""
+    with pytest.raises(RuleBroken) as info:
+        Play(state).do(command)
+    return info.value.rule
+
+
+def tribes(**kw: dict) -> tuple[Tribe, ...]:
+    """The three Tribes, each with the fields given by name (``fangs={"population": 2}``)."""
+    return tuple(Tribe(name=n, **kw.get(n, {})) for n in ("fangs", "bones", "eye"))
+
+
+def goblin_table(*cells: CaveCell, gob: GoblinsRole | None = None, turn: str = "goblins", knight=None, **kw):
+    """A Knight, Goblins and Cave table in play (the Goblins activating unless ``gob`` says otherwise)."""
+    from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
+
+    state = table(*cells, knight=knight, turn=turn, **kw)
+    return replace(
+        state,
+        roles=("knight", "goblins", "cave"),
+        goblins=gob or GoblinsRole(phase="activate"),
+        war_deck=war_deck(),
+        monster_deck=built_monsters(),
+        secrets_deck=built_secrets(),
+    )

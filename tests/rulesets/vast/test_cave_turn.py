@@ -6,25 +6,18 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DrawRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules.flow import start_turn
 from dicelog.domain.vast.state import CaveRole
-from tests.rulesets.vast.support import Play, dark, lit, table
+from tests.rulesets.vast.support import Play, dark, lit, refused, table
 
 HAND = ("ambush-01", "crystal-02", "event-02")
 
 
 def cave_table(*cells, hand=HAND, **kw):
     return table(*cells, cave=CaveRole(hand=hand, omens=kw.pop("omens", ())), turn="cave", **kw)
-
-
-def refused(state, command) -> str:
-    with pytest.raises(RuleBroken) as info:
-        Play(state).do(command)
-    return info.value.rule
 
 
 def test_on_its_own_turn_the_cave_places_crystal_tiles_first__004_tessere_caverna():

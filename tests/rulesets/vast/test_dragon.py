@@ -9,31 +9,24 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested, Seat
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules.flow import start_turn
-from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import (
     SLOTH_ROOM,
     DragonRole,
     GoblinsRole,
     KnightRole,
-    Tribe,
     armor,
     spirit,
     wakefulness,
 )
-from tests.rulesets.vast.support import Play, dark, lit, table
+from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 
 HAND = ("claw-1", "claw-2", "claw-3", "flame-1", "flame-2", "flame-3", "wing-1", "wing-2")
-
-
-def tribes(**kw: dict) -> tuple[Tribe, ...]:
-    return tuple(Tribe(name=n, **kw.get(n, {})) for n in ("fangs", "bones", "eye"))
 
 
 def sloth(**left: int) -> dict[str, int]:
@@ -44,22 +37,11 @@ def sloth(**left: int) -> dict[str, int]:
 
 
 def dragon_table(*cells, dragon: DragonRole | None = None, turn: str = "dragon", knight=None, gob=None, **kw):
-    state = table(*cells, knight=knight or KnightRole(x=0, y=0), turn=turn, **kw)
+    """A Knight, Goblins, Dragon and Cave table in play (VF §7, 4 players)."""
+    state = goblin_table(*cells, gob=gob, knight=knight or KnightRole(x=0, y=0), turn=turn, **kw)
     return replace(
-        state,
-        roles=("knight", "goblins", "dragon", "cave"),
-        goblins=gob or GoblinsRole(phase="activate"),
-        dragon=dragon or DragonRole(x=1, y=0, hand=HAND),
-        war_deck=war_deck(),
-        monster_deck=built_monsters(),
-        secrets_deck=built_secrets(),
+        state, roles=("knight", "goblins", "dragon", "cave"), dragon=dragon or DragonRole(x=1, y=0, hand=HAND)
     )
-
-
-def refused(state, command) -> str:
-    with pytest.raises(RuleBroken) as info:
-        Play(state).do(command)
-    return info.value.rule
 
 
 OPEN = "treasure-room-01"  # an open tile: no walls

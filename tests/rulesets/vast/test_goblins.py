@@ -4,40 +4,15 @@ Arco), in the Knight, Goblins and Cave setup (VF §7)."""
 
 from __future__ import annotations
 
-import pytest
 from msgspec.structs import replace
 
-from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.flow import advance, ambush, start_turn
-from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.state import GoblinsRole, KnightRole, Tribe
-from tests.rulesets.vast.support import Play, dark, lit, table
-
-
-def tribes(**kw: dict) -> tuple[Tribe, ...]:
-    return tuple(Tribe(name=n, **kw.get(n, {})) for n in ("fangs", "bones", "eye"))
-
-
-def goblin_table(*cells, gob: GoblinsRole | None = None, turn: str = "goblins", knight=None, **kw):
-    state = table(*cells, knight=knight, turn=turn, **kw)
-    return replace(
-        state,
-        roles=("knight", "goblins", "cave"),
-        goblins=gob or GoblinsRole(phase="activate"),
-        war_deck=war_deck(),
-        monster_deck=built_monsters(),
-        secrets_deck=built_secrets(),
-    )
-
-
-def refused(state, command) -> str:
-    with pytest.raises(RuleBroken) as info:
-        Play(state).do(command)
-    return info.value.rule
+from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 
 
 def test_strength_is_population_plus_discs_and_malaise_takes_1__004_statistiche_della_tribu():

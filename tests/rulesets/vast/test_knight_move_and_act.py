@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from dicelog.domain.core.errors import NotYourTurn, RuleBroken
+from dicelog.domain.core.errors import NotYourTurn
 from dicelog.domain.core.events import DecisionRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.state import KnightRole
-from tests.rulesets.vast.support import Play, dark, lit, table
-
-
-def refused(state, command) -> str:
-    with pytest.raises(RuleBroken) as info:
-        Play(state).do(command)
-    return info.value.rule
+from tests.rulesets.vast.support import Play, dark, lit, refused, table
 
 
 def test_stats_start_at_1_and_cubes_raise_them_left_to_right__004_statistiche_cubetti_eroe():
