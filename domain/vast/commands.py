@@ -217,7 +217,7 @@ class AttackDragon(VastCommand, kw_only=True):
 
     bomb: bool = False
     """With the Bomb (its Hero cube placed this turn), at the Dragon underground."""
-    javelin: bool = False
+    with_javelin: bool = False
     """With the Javelin (a Treasure card of hers, no cube): at the Dragon underground too, Strength +1; the
     card then leaves the game (004 §Tesori, Giavellotto)."""
 

@@ -691,12 +691,12 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
     d = the_dragon(state)
     if dragon_pos(state) != (k.x, k.y):
         raise refuse("dragon.not-here", "Attaccare il Drago", "the Dragon is not on her tile")
-    if command.bomb and command.javelin:
+    if command.bomb and command.with_javelin:
         raise refuse("dragon.javelin", "Tesori", "the Javelin is not used with the Bomb in the same turn")
     if not d.surfaced:
         if k.dragon_attacks:
             raise refuse("dragon.once", "Attaccare il Drago", "underground, it is attacked once a turn")
-        if not state.collapse and not (command.bomb or command.javelin):
+        if not state.collapse and not (command.bomb or command.with_javelin):
             raise refuse(
                 "dragon.underground",
                 "Attaccare il Drago",
@@ -704,16 +704,17 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
             )
     if command.bomb and (not k.placed.get("bomb") or k.bomb_used):
         raise refuse("bomb.no-cube", "Equipaggiamento", "the Bomb needs its Hero cube this turn")
-    if command.javelin and "javelin" not in (*k.treasures, *k.face_up):
+    if command.with_javelin and "javelin" not in (*k.treasures, *k.face_up):
         raise refuse("dragon.javelin", "Tesori", "she has no Javelin")
     # 004 §Tesori: the Mighty Axe is not used with the Bomb; the Javelin adds 1 Strength to this attack
-    s = strength(k, True) - (1 if command.bomb and k.placed.get("mighty-axe") else 0) + int(command.javelin)
+    axe = 1 if command.bomb and k.placed.get("mighty-axe") else 0
+    s = strength(k, True) - axe + int(command.with_javelin)
     if s < dragon_armor(state):
         raise refuse(
             "dragon.too-strong", "Attaccare il Drago", f"Strength {s} below its Armor {dragon_armor(state)}"
         )
     events = encounter(state, k, 1, "attacking the Dragon")
-    if command.javelin:
+    if command.with_javelin:
         events.append(ev.TreasureUsed(card="javelin"))
     events += strike(fold(state, events), s, bomb=command.bomb, piece="knight")
     return then_advance(state, events)

@@ -309,7 +309,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     out.append(cmd.SmashCrystal())
     out.append(cmd.CollectTreasure())
     if state.dragon is not None:
-        out += [cmd.AttackDragon(), cmd.AttackDragon(bomb=True), cmd.AttackDragon(javelin=True)]
+        out += [cmd.AttackDragon(), cmd.AttackDragon(bomb=True), cmd.AttackDragon(with_javelin=True)]
         out.append(cmd.ShootDragon())
     out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)
     if not k.flare_used:

@@ -499,10 +499,10 @@ def test_the_javelin_attacks_it_underground_at_plus_1_and_leaves_the_game__004_t
     d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=0))  # Armor 2
     state = knight_turn(dragon=d, x=1, y=0, treasures=("javelin",), placed={"strength": 1})  # Strength 2
     p = Play(state)
-    p.do(cmd.AttackDragon(javelin=True))  # underground, before the Collapse, at Strength 3
+    p.do(cmd.AttackDragon(with_javelin=True))  # underground, before the Collapse, at Strength 3
     assert p.of(ev.DragonAttacked)[0].hit and p.of(ev.DragonAttacked)[0].strength == 3
     assert "javelin" not in (*p.state.knight.treasures, *p.state.knight.face_up)
-    assert refused(state, cmd.AttackDragon(javelin=True, bomb=True)) == "vast.dragon.javelin"
+    assert refused(state, cmd.AttackDragon(with_javelin=True, bomb=True)) == "vast.dragon.javelin"
 
 
 def test_the_mighty_axe_cube_is_discarded_for_a_second_health_point__004_tesori_ascia_possente():
