@@ -181,6 +181,7 @@ def test_a_full_database_answers_503_and_stores_nothing(app):
             statuses.append(r.status_code)
             if r.status_code != 201:
                 break
+            seat = _turn_seat(table)  # the turn may have passed to another seat's mouse
             body = _end_turn(table, seat)
             headers = {**table.auth(seat), "Idempotency-Key": f"{len(statuses)}" + "x" * 150}
             before = _stored_rows(store)
