@@ -54,6 +54,31 @@ def _gems_back(state: VastState, gems: tuple[str, ...]) -> VastState:
     return state if d is None or not gems else _dragon(state, gems=tuple(sorted((*d.gems, *gems))))
 
 
+def _tile_gone(state: VastState, x: int, y: int) -> VastState:
+    """The tile at ``x``, ``y`` leaves the map (the Collapse, Wrath): Rockslides on its edges go back to the
+    Cave (004 §Presagi, Frana), Bombs leave the game, its Treasure tokens go back to the Cave, its Gems to the
+    Dragon, a Tribe on it to the Goblins' board (RULINGS.md)."""
+    cell = cells_by_pos(state).get((x, y))
+    state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
+    gone = {edge((x, y), s) for s in "NESW"}
+    back = sum(1 for e in state.rockslides if e in gone)
+    state = replace(
+        state,
+        rockslides=tuple(e for e in state.rockslides if e not in gone),
+        bombs=tuple(e for e in state.bombs if e not in gone),
+    )
+    if cell is not None:
+        state = _gems_back(state, cell.gems)
+        if state.cave is not None:
+            cave = state.cave
+            state = _cave(state, supply=cave.supply + cell.treasure, rockslides=cave.rockslides + back)
+    if state.goblins is not None:
+        for t in state.goblins.tribes:
+            if (t.x, t.y) == (x, y) and not t.lurking:
+                state = _tribe(state, t.name, x=None, y=None)
+    return state
+
+
 def _tribe(state: VastState, name: str, **changes: object) -> VastState:
     gob = state.goblins
     if gob is None:
@@ -380,31 +405,11 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.CollapseBegun():
             return replace(state, collapse=True)
         case ev.TileRemoved(x=x, y=y, crystal_tile=crystal_tile, extra=extra):
-            cell = cells_by_pos(state).get((x, y))
-            state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
-            gone = {edge((x, y), s) for s in "NESW"}
-            back = sum(1 for e in state.rockslides if e in gone)  # 004 §Presagi, Frana: back to the supply
-            state = replace(
-                state,
-                rockslides=tuple(e for e in state.rockslides if e not in gone),
-                bombs=tuple(e for e in state.bombs if e not in gone),
-            )
-            if cell is not None and state.cave is not None:
-                cave = state.cave
-                state = _cave(
-                    state,
-                    supply=cave.supply + cell.treasure,
-                    placed=cave.placed + (0 if extra else 1),
-                    rockslides=cave.rockslides + back,
-                )
+            state = _tile_gone(state, x, y)
+            if state.cave is not None and not extra:
+                state = _cave(state, placed=state.cave.placed + 1)
             if crystal_tile:
                 state = replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
-            if cell is not None:
-                state = _gems_back(state, cell.gems)
-            if state.goblins is not None:  # RULINGS.md: a Tribe on a collapsing tile goes back to the board
-                for t in state.goblins.tribes:
-                    if (t.x, t.y) == (x, y) and not t.lurking:
-                        state = _tribe(state, t.name, x=None, y=None)
             return state
         case ev.GoblinsPhaseBegun(phase=phase):
             gob = state.goblins
@@ -683,23 +688,7 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.CrystalDestroyed(x=x, y=y):
             return _cell(state, x, y, crystal=False)
         case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal_tile, step=step):
-            state = _pop(state, step)
-            cell = cells_by_pos(state).get((x, y))
-            state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
-            gone = {edge((x, y), s) for s in "NESW"}
-            back = sum(1 for e in state.rockslides if e in gone)
-            state = replace(
-                state,
-                rockslides=tuple(e for e in state.rockslides if e not in gone),
-                bombs=tuple(e for e in state.bombs if e not in gone),
-            )
-            if cell is not None:
-                state = _gems_back(state, cell.gems)
-                if state.cave is not None:
-                    cave = state.cave
-                    state = _cave(
-                        state, supply=cave.supply + cell.treasure, rockslides=cave.rockslides + back
-                    )
+            state = _tile_gone(_pop(state, step), x, y)
             if crystal_tile:
                 return replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
             if not state.collapse:  # 004 §La Caverna, Gli altri giocatori: to the bottom of the stack

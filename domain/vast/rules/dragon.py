@@ -18,6 +18,7 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, STEP, Pos, center_hit, die_tiles, pos_key, step
 from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.evolve import parse_step
 from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
     cell_at,
@@ -59,7 +60,6 @@ COSTS: dict[str, tuple[str, ...]] = {
 ROLLED = ("claw", "flame", "wrath")
 """Powers that roll the Dragon die (004 §Il Dado del Drago)."""
 SWAT_RANGE = 5
-SLAP_RANGE = 3
 
 
 def the_dragon(state: VastState) -> DragonRole:
@@ -252,14 +252,6 @@ def _cheapest(
         cards_left.remove(card)
         cards.append(card)
     return tuple(cards), tuple(used)
-
-
-def can_pay(state: VastState, power: str) -> bool:
-    d = state.dragon
-    if d is None:
-        return False
-    gems_free = [g for g in gems_on_map(state) if g not in d.gems_used]
-    return _cheapest(COSTS[power], d.hand, gems_free) is not None
 
 
 # --- the Powers ----------------------------------------------------------------------------------
@@ -537,7 +529,7 @@ def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
         raise InvariantViolated("vast-wrath", f"no tile at {pos_key(pos)}")
     k = state.knight
     if k is not None and (k.x, k.y) == pos:
-        falling = {p for s in state.todo if s.startswith("collapse:") for p in [_pos_of(s)]}
+        falling = {parse_step(s)[1] for s in state.todo if s.startswith("collapse:")}
         spots = [
             q for q in (step(pos, s) for s in SIDES) if cell_at(state, q) is not None and q not in falling
         ]
@@ -551,10 +543,20 @@ def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
     return _collapse(state, pos, step_name)
 
 
-def _pos_of(step_name: str) -> Pos:
-    from dicelog.domain.vast.cave import parse_pos
+def flame_wall(state: VastState, piece: str, pos: Pos) -> list[Event]:
+    """The Flame Wall hurts a piece entering its tile the first time on its turn (004 §Poteri, Muro di
+    Fiamme): the Knight loses 5 Grit; a Tribe 1 Population (at 0 it scatters)."""
+    from dicelog.domain.vast.rules.flow import fold
 
-    return parse_pos(step_name.split(":")[1])
+    d = state.dragon
+    if d is None or d.flame_wall != pos or piece in d.burned:
+        return []
+    burned: list[Event] = [ev.FlameWallBurned(piece=piece)]
+    if piece == "knight":
+        return burned + grit_change(fold(state, burned), -5, "flame-wall")
+    t = goblins.tribe(state, piece)
+    burned.append(ev.PopulationLost(tribe=piece, count=min(1, t.population), why="flame-wall"))
+    return burned
 
 
 def _collapse(state: VastState, pos: Pos, step_name: str) -> list[Event]:

@@ -23,6 +23,7 @@ from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
     dragon_armor,
+    dragon_at,
     geometry,
     grit_change,
     knight_pos,
@@ -409,6 +410,8 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             raise refuse("goblins.knight-tile", "Attaccare", "a lurking Tribe stops without acting")
         return [*events, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])]
     # revealed: move, then act
+    from dicelog.domain.vast.rules.flow import fold
+
     here = where(t)
     after = state
     if to is not None and to != here:
@@ -433,13 +436,8 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
                     raise refuse(
                         "goblins.must-attack", "Attaccare", "a Tribe entering the Knight's tile attacks"
                     )
-            d = state.dragon
-            if (
-                d is not None
-                and d.surfaced
-                and (d.x, d.y) == to
-                and tribe_strength(state, t) <= dragon_armor(state)
-            ):
+            surfaced = state.dragon is not None and state.dragon.surfaced
+            if surfaced and dragon_at(state, to) and tribe_strength(state, t) <= dragon_armor(state):
                 raise refuse(
                     "goblins.too-weak",
                     "Attaccare",
@@ -449,13 +447,10 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             loss = min(t.population, movement_loss(state, t, reach[to]))
             if loss:
                 moved.append(ev.PopulationLost(tribe=t.name, count=loss, why="movement"))
-            from dicelog.domain.vast.rules.flow import fold as _fold
-            from dicelog.domain.vast.rules.knight import flame_wall
+            from dicelog.domain.vast.rules.dragon import flame_wall
 
-            moved += flame_wall(_fold(state, [*events, *moved]), t.name, to)
+            moved += flame_wall(fold(state, [*events, *moved]), t.name, to)
         events += moved
-        from dicelog.domain.vast.rules.flow import fold
-
         after = fold(state, events)
         t = tribe(after, t.name)
         if t.population == 0:
@@ -475,7 +470,7 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
             return []
         case "attack" if here == knight_pos(state):
             return attack_knight(state, t)
-        case "attack" if _dragon_here(state, here) and "ash-dragon" in state.variants:
+        case "attack" if dragon_at(state, here) and "ash-dragon" in state.variants:
             if tribe_strength(state, t) <= dragon_armor(state):
                 raise refuse(
                     "goblins.too-weak", "Attaccare", "attacking the Dragon takes more Strength than Armor"
@@ -503,7 +498,7 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
             return [
                 RollRequested(reason=f"gem:{t.name}:{gem}:{pos_key(here)}", dice=1, sides=6, piece="goblins")
             ]
-        case "plunder" if cell is not None and cell.treasure < 1 and _dragon_here(state, here):
+        case "plunder" if cell is not None and cell.treasure < 1 and dragon_at(state, here):
             d = state.dragon
             if d is None or not d.gems or any(c.gems for c in state.cells):
                 raise refuse(
@@ -542,11 +537,6 @@ def attack_dragon(state: VastState, t: Tribe) -> list[Event]:
     if d is not None and d.health - 1 <= 0:
         events.append(ev.DragonDied())
     return events
-
-
-def _dragon_here(state: VastState, here: Pos) -> bool:
-    d = state.dragon
-    return d is not None and (d.x, d.y) == here
 
 
 def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:

@@ -132,11 +132,11 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
             "Incontrare il Drago",
             "she enters the surfaced Dragon's tile only with Strength equal to its Armor or more",
         )
-    events: list[Event] = [ev.KnightMoved(x=there[0], y=there[1], through_wall=through)]
-    events += flame_wall(fold(state, events), "knight", there)
-    if surfaced_dragon:
-        from dicelog.domain.vast.rules import dragon
+    from dicelog.domain.vast.rules import dragon
 
+    events: list[Event] = [ev.KnightMoved(x=there[0], y=there[1], through_wall=through)]
+    events += dragon.flame_wall(fold(state, events), "knight", there)
+    if surfaced_dragon:
         events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=True))
         events += dragon.strike(fold(state, events), strength(k, True), bomb=False, piece="knight")
         return then_advance(state, events)
@@ -151,20 +151,6 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
     came_from = None if through else here
     events += reveal(fold(state, events), there, came_from, "knight", "full")
     return then_advance(state, events)
-
-
-def flame_wall(state: VastState, piece: str, pos: tuple[int, int]) -> list[Event]:
-    """The Flame Wall hurts a piece entering its tile the first time on its turn (004 §Poteri, Muro di
-    Fiamme): the Knight loses 5 Grit; a Tribe 1 Population (at 0 it scatters)."""
-    d = state.dragon
-    if d is None or d.flame_wall != pos or piece in d.burned:
-        return []
-    burned: list[Event] = [ev.FlameWallBurned(piece=piece)]
-    if piece == "knight":
-        return burned + grit_change(fold(state, burned), -5, "flame-wall")
-    t = goblins.tribe(state, piece)
-    burned.append(ev.PopulationLost(tribe=piece, count=min(1, t.population), why="flame-wall"))
-    return burned
 
 
 def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
