@@ -1,8 +1,8 @@
-"""``dicelog demo --game vast``: a Knight, Goblins, Dragon and Cave game (VF §7, 4 players) played to a win by
-the four bots (``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its own seat's
-``/state`` and ``/legal-commands``; then the log is verified, and every response a seat read during play is
-checked for the other role's secrets (the Dark tiles' identities and the Cave's hand, known from the auditor's
-view).
+"""``dicelog demo --game vast``: a Knight, Goblins, Dragon and Cave game (VF §7, 4 players; ``--roles`` any
+other VF §7 setup) played to its end by the bots (``dicelog.service.vast_bot``) through the real HTTP API,
+each bot reading only its own seat's ``/state`` and ``/legal-commands``; then the log is verified, and every
+response a seat read during play is checked for the other role's secrets (the Dark tiles' identities and the
+Cave's hand, known from the auditor's view).
 
 Exit code 0 when the game ended, the log verifies and no secret was seen by the wrong seat.
 """
@@ -30,7 +30,8 @@ def _secrets(state: dict[str, Any], seat: str) -> set[str]:
     if seat != "goblins" and state.get("goblins"):
         hidden |= set(state["goblins"]["hand"]) | set(state["goblins"]["drawn"])
     if seat != "cave":
-        hidden |= {c["tile"] for c in state["cells"] if not c["lit"]} | set(state["cave"]["hand"])
+        hidden |= {c["tile"] for c in state["cells"] if not c["lit"]}
+        hidden |= set(state["cave"]["hand"]) if state.get("cave") else set()
     if seat != "knight" and state.get("knight"):
         hidden |= set(state["knight"]["sidequests"])
     if seat != "dragon" and state.get("dragon"):

@@ -179,7 +179,13 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
     at = (k.x, k.y) if k is not None else ENTRANCE
     if k is None and d is not None and d.x is not None and d.y is not None:
         at = (d.x, d.y)  # with no Knight, the Goblins hunt the Dragon (VF §7 Ash Dragon)
+    crystals = [(c.x, c.y) for c in state.cells if c.crystal]
+    if k is None and d is None and crystals:  # with neither, they smash Crystals (004 §I Goblin)
+        mine = [(t.x, t.y) for t in state.goblins.tribes if t.x is not None] if state.goblins else []
+        at = min(crystals, key=lambda p: min((_manhattan(p, q) for q in mine), default=0))
     match command:
+        case cmd.TribeFlare():
+            return 700 if not crystals else 100
         case cmd.ActivateTribe(action="attack", x=x, y=y) if (x, y) == at:
             return 5_000
         case cmd.ActivateTribe(action="attack"):

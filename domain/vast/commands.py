@@ -265,6 +265,15 @@ class PlaySecret(VastCommand, kw_only=True):
     """The Tribe it is played on (Fire Bomber, Blind Fury)."""
 
 
+class TribeFlare(VastCommand, kw_only=True):
+    """Flare (VF §7 Variant cards; Goblins vs Cave): in the activation phase each revealed Tribe on the map
+    may once a turn light it on its own space: the Dragon die is rolled round it and every Dark tile hit is
+    revealed (the tokens placed, nothing else resolved)."""
+
+    tribe: Literal["fangs", "bones", "eye"]
+    """The Tribe lighting it."""
+
+
 # --- the Dragon (004 §Il Drago) ----------------------------------------------------------------------
 
 PowerName = Literal[
@@ -352,7 +361,7 @@ KNIGHT_COMMANDS = (
     ShootDragon,
 )
 DRAGON_COMMANDS = (MoveDragon, UsePower, DragonCollect, PlaceGem)
-GOBLIN_COMMANDS = (ActivateTribe, PlaySecret)
+GOBLIN_COMMANDS = (ActivateTribe, PlaySecret, TribeFlare)
 CAVE_COMMANDS = (
     PlaceTile,
     RemoveTile,
@@ -384,6 +393,7 @@ VastCommandUnion = (
     | PlaceGem
     | ActivateTribe
     | PlaySecret
+    | TribeFlare
     | VastEndTurn
     | PlaceTile
     | RemoveTile

@@ -60,6 +60,27 @@ class VastTurnEnded(VastEvent, kw_only=True, tag="vast.TurnEnded"):
     """The role whose turn ended."""
 
 
+class TurnEnding(VastEvent, kw_only=True):
+    """Without a Cave player, the end of a turn owes the Cave's work (004 §Varianti, VF §7 No Cave player):
+    the Past Plunder card's Treasure token (``plunder``), then a Dark tile placed (``shape``) or, once the
+    Collapse has begun, 3 tiles removed (``remove`` x3). The steps run in order before ``TurnEnded``."""
+
+    role: str
+    """The role whose turn is ending."""
+    steps: tuple[str, ...] = ()
+    """The steps owed, in order (``plunder``, ``shape``, ``remove``)."""
+
+
+class StepPassed(VastEvent, kw_only=True):
+    """A step owed at the end of a turn cannot be done (no tile left to place, no tile to remove, no Dark
+    tile for a Treasure token), so it is passed."""
+
+    step: str
+    """The step passed (``plunder``, ``shape``, ``remove``)."""
+    why: str
+    """Why, in words."""
+
+
 class DarkTilePlaced(VastEvent, kw_only=True):
     """A tile is placed Dark side up (004 §Tessere Caverna; §2. Modella la Caverna). ``tile`` is the Cave's
     secret; ``symbol`` is public."""
@@ -73,7 +94,10 @@ class DarkTilePlaced(VastEvent, kw_only=True):
     symbol: str
     """The Tribe symbol on its Dark side (``fangs``, ``bones``, ``eye``): public."""
     by: str = "cave"
-    """The role placing it (the Cave; ``setup`` for the 4 tiles round the Entrance)."""
+    """The role placing it (the Cave; ``setup`` for the 4 tiles round the Entrance; without a Cave player,
+    the role drawing it from the stack)."""
+    step: str = ""
+    """The end-of-turn step it completes (``shape``: no Cave player), else empty."""
     own_turn: bool = False
     """Placed on the Cave's own turn (Shape the Cave, Hatred) rather than filling an open edge."""
 
@@ -315,12 +339,15 @@ class BombPlaced(VastEvent, kw_only=True):
 
 
 class FlareUsed(VastEvent, kw_only=True):
-    """The Knight uses Flare on a space (VF §7 Variant cards): the Dragon die is rolled round it."""
+    """The Knight (or a Goblin Tribe, on its own space) uses Flare on a space (VF §7 Variant cards): the
+    Dragon die is rolled round it."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
     y: int
     """Row of the tile, counted from the Entrance (north positive)."""
+    tribe: str = ""
+    """The Tribe using it (Goblins vs Cave); empty: the Knight."""
 
 
 class FlareHit(VastEvent, kw_only=True):
@@ -330,6 +357,8 @@ class FlareHit(VastEvent, kw_only=True):
     """The Dragon die's face (1-6; ``dicelog.domain.vast.cave.DRAGON_DIE``)."""
     reveals: tuple[tuple[int, int], ...] = ()
     """The Dark tiles hit, ``[x, y]`` each, revealed in this order."""
+    by: str = "knight"
+    """Who lit it (``knight``, ``goblins``): the revealer who orients the tiles."""
 
 
 class OmensCollected(VastEvent, kw_only=True):
@@ -396,12 +425,15 @@ class EventsSentToBottom(VastEvent, kw_only=True):
 
 
 class TreasureTokenPlaced(VastEvent, kw_only=True):
-    """The Cave puts a Treasure token on a Dark tile (004 §3. Piazza un Tesoro; Past Plunder)."""
+    """The Cave puts a Treasure token on a Dark tile (004 §3. Piazza un Tesoro; Past Plunder); without a Cave
+    player, the holder of the Past Plunder variant card at the end of its turn (VF §7 Variant cards)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
     y: int
     """Row of the tile, counted from the Entrance (north positive)."""
+    step: str = ""
+    """The end-of-turn step it completes (``plunder``: the Past Plunder variant card), else empty."""
 
 
 class CollapseBegun(VastEvent, kw_only=True):
@@ -422,6 +454,8 @@ class TileRemoved(VastEvent, kw_only=True):
     """Whether it was a Crystal tile (5 of them: the Cave wins)."""
     extra: bool = False
     """Removed by Hatred, on top of the turn's 3 (004 §Presagi, Disprezzo)."""
+    step: str = ""
+    """The end-of-turn step it completes (``remove``: no Cave player), else empty."""
 
 
 class KnightDied(VastEvent, kw_only=True):
@@ -922,6 +956,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     VastRoundStarted,
     VastTurnStarted,
     VastTurnEnded,
+    TurnEnding,
+    StepPassed,
     DarkTilePlaced,
     TileRevealed,
     TileOriented,

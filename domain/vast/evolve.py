@@ -175,7 +175,7 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.VastRoundStarted(round=n):
             return replace(state, round=n, phase="play")
         case ev.VastTurnStarted(role=role):
-            state = replace(state, turn=role, phase="play", turn_over=False)
+            state = replace(state, turn=role, phase="play", turn_over=False, ending=False)
             if role == "knight" and k is not None:
                 state = _knight(
                     state,
@@ -202,10 +202,15 @@ def evolve(state: VastState, event: Event) -> VastState:
                 state = _dragon(state, moved=False, still=True, advanced=(), gems_used=(), stage=0)
             return state
         case ev.VastTurnEnded():
-            return replace(state, turn=None, turn_over=False)
-        case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=own_turn):
+            todo = state.todo[1:] if state.todo[:1] and state.todo[0].startswith("end-turn:") else state.todo
+            return replace(state, turn=None, turn_over=False, ending=False, todo=todo)
+        case ev.TurnEnding(role=role, steps=steps):
+            return replace(state, ending=True, todo=(*state.todo, *steps, f"end-turn:{role}"))
+        case ev.StepPassed(step=step):
+            return _pop(state, step)
+        case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=own_turn, step=step):
             cell = CaveCell(x=x, y=y, tile=tile, symbol=symbol)
-            state = replace(state, cells=(*state.cells, cell))
+            state = replace(_pop(state, step), cells=(*state.cells, cell))
             if state.goblins is not None:  # 004 §Rivelare: a tile placed under a lurking Tribe reveals it
                 for t in state.goblins.tribes:
                     if t.lurking and (t.x, t.y) == (x, y):
@@ -290,6 +295,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 treasure_deck=_without(state.treasure_deck, gone),
                 treasure_bottom=(*_without(state.treasure_bottom, gone), *bottom),
                 offer=(card,),
+                offer_to="knight",  # she and the Cave see the card given (visibility.py)
             )
         case ev.TreasureKept(card=card, step=step):
             state = replace(_pop(state, step), offer=())
@@ -353,10 +359,13 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.BombPlaced(x=x, y=y, side=side):
             state = replace(state, bombs=(*state.bombs, edge((x, y), side)))
             return state if k is None else _knight(state, bombs=k.bombs - 1, bomb_used=True)
+        case ev.FlareUsed(tribe=name) if name:
+            return state if state.goblins is None else _gob(state, flared=(*state.goblins.flared, name))
         case ev.FlareUsed():
             return state if k is None else _knight(state, flare_used=True)
-        case ev.FlareHit(reveals=reveals):
-            steps = tuple(f"reveal:{x},{y}:flare" for x, y in reveals)
+        case ev.FlareHit(reveals=reveals, by=by):
+            mode = "goblin-flare" if by == "goblins" else "flare"
+            steps = tuple(f"reveal:{x},{y}:{mode}" for x, y in reveals)
             return replace(state, todo=(*steps, *state.todo))
         case ev.OmenUsed(omen=omen, paid=paid):
             if state.cave is None:
@@ -395,7 +404,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                 event_deck=_without(state.event_deck, cards),
                 event_bottom=(*_without(state.event_bottom, cards), *cards),
             )
-        case ev.TreasureTokenPlaced(x=x, y=y):
+        case ev.TreasureTokenPlaced(x=x, y=y, step=step):
+            state = _pop(state, step)
             cell = cells_by_pos(state).get((x, y))
             if cell is not None:
                 state = _cell(state, x, y, treasure=cell.treasure + 1)
@@ -404,8 +414,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             return state
         case ev.CollapseBegun():
             return replace(state, collapse=True)
-        case ev.TileRemoved(x=x, y=y, crystal_tile=crystal_tile, extra=extra):
-            state = _tile_gone(state, x, y)
+        case ev.TileRemoved(x=x, y=y, crystal_tile=crystal_tile, extra=extra, step=step):
+            state = _tile_gone(_pop(state, step), x, y)
             if state.cave is not None and not extra:
                 state = _cave(state, placed=state.cave.placed + 1)
             if crystal_tile:
@@ -428,6 +438,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                         blind_fury=None,
                         tunnels=False,
                         crystal_attack=None,
+                        flared=(),
                     ),
                 )
             return _gob(state, phase=phase)
@@ -510,7 +521,9 @@ def evolve(state: VastState, event: Event) -> VastState:
                 return _gob(state, crystal_attack=(name, x, y))
             state = _cell(_gob(state, crystal_attack=None), x, y, crystal=False)
             state = replace(state, smashed_total=state.smashed_total + 1)
-            return state if k is None else _knight(state, smashed=k.smashed + 1)  # 004: the token goes to her
+            if k is None:  # 004 §Attaccare: with no Knight, they keep it on their board
+                return _gob(state, smashed=state.goblins.smashed + 1) if state.goblins is not None else state
+            return _knight(state, smashed=k.smashed + 1)  # 004: the token goes to her
         case ev.TribePlundered(x=x, y=y):
             cell = cells_by_pos(state).get((x, y))
             if cell is not None:
@@ -701,8 +714,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                     pile_crystals=state.pile_crystals or (0, 0, 0),
                 )
             return state
-        case ev.KnightDied():
-            return _knight(state, health=0)
+        case ev.KnightDied(why=why):
+            return _knight(state, health=0, died_of=why)
         case ev.GameWon(winner=winner, reason=reason):
             return replace(state, winner=winner, end_reason=reason, phase="ended")
     return state

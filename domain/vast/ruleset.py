@@ -53,7 +53,11 @@ _DRAGON = {
     cmd.DragonCollect: dragon.collect,
     cmd.PlaceGem: dragon.place_gem,
 }
-_GOBLINS = {cmd.ActivateTribe: goblins.activate, cmd.PlaySecret: goblins.play_secret}
+_GOBLINS = {
+    cmd.ActivateTribe: goblins.activate,
+    cmd.PlaySecret: goblins.play_secret,
+    cmd.TribeFlare: goblins.flare,
+}
 _CAVE = {
     cmd.PlaceTile: cave_turn.place_tile,
     cmd.RemoveTile: cave_turn.remove,
@@ -118,7 +122,10 @@ class Vast:
         return _evolve(state, event)
 
     def outcome(self, state: VastState) -> str | None:
-        """``won:<role>`` once a role won (each role's §Come Vincere)."""
+        """``won:<role>`` once a role won (each role's §Come Vincere); ``lost:everyone`` when the Cave
+        collapsed with no Cave player (004 §Il Collasso)."""
+        if state.winner == "everyone-lost":
+            return "lost:everyone"
         return None if state.winner is None else f"won:{state.winner}"
 
     def outcome_reason(self, state: VastState) -> str:

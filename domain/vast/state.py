@@ -102,6 +102,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Sidequests completed, out of the game (public)."""
     flare_used: bool = False
     """Whether she used Flare this turn (VF §7 Variant cards: once per turn)."""
+    died_of: str = ""
+    """What killed her (``KnightDied.why``: ``ambush``...); empty while she lives."""
     spaces: tuple[tuple[int, int], ...] = ()
     """Spaces moved through this turn, without repeats (Swift)."""
     encounter_spaces: tuple[tuple[int, int], ...] = ()
@@ -259,6 +261,10 @@ class GoblinsRole(Struct, frozen=True, kw_only=True):
     """Secret Tunnels this turn."""
     crystal_attack: tuple[str, int, int] | None = None
     """A Tribe that attacked a Crystal this turn, and where (two Tribes smash it: 004 §Attaccare)."""
+    flared: tuple[str, ...] = ()
+    """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave: each once a turn)."""
+    smashed: int = 0
+    """Crystal tokens kept on their board: smashed with no Knight in play to hand them to (004 §Attaccare)."""
 
 
 class VastState(Struct, frozen=True, kw_only=True):
@@ -320,7 +326,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     omen_bag: tuple[str, ...] = ()
     """Omen tokens in the bag."""
     offer_to: str = "cave"
-    """The role that sees ``offer`` (the Cave's Treasure and Event choices, the Goblins' War cards)."""
+    """The role that sees ``offer`` (the Cave's Treasure and Event choices, the Goblins' War cards;
+    ``knight``: the Treasure card given to her, which the Cave sees too)."""
     offer: tuple[str, ...] = ()
     """Cards drawn and not yet given (the Treasure or Event cards the Cave chooses among; secret)."""
     todo: tuple[str, ...] = ()
@@ -340,6 +347,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """The setup's variant cards (``RolesSeated.variants``: ``infestation:A``, ``ash-dragon``...)."""
     laid_turn: str | None = None
     """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
+    ending: bool = False
+    """Without a Cave player, the turn's end is under way (``TurnEnding``: its steps are in ``todo``)."""
     turn_over: bool = False
     """The Knight lost a placed Hero cube to a Grit loss on her own turn: her turn ends at once (004
     §Coraggio)."""

@@ -20,6 +20,7 @@ from dicelog.domain.vast.rules.common import (
     perception,
     stack_size,
     strength,
+    treasure_supply,
 )
 from dicelog.domain.vast.state import HIDDEN, VastState, spirit, wakefulness
 
@@ -91,12 +92,15 @@ class VastBoard(Struct, frozen=True, kw_only=True):
     """Tiles left in the stack."""
     cave_hand: tuple[str, ...]
     """The Cave's tiles in hand: ids for the Cave, ``"?"`` for others."""
+    cave_in_play: bool = True
+    """Whether a Cave player is in play; without one, the players do its work (004 §Varianti)."""
     collapse: bool
     """Whether the Collapse has begun (004 §Il Collasso)."""
     crystal_tiles_collapsed: int
-    """Crystal tiles removed (5: the Cave wins)."""
+    """Crystal tiles removed (5: the Cave wins; with no Cave player, everyone loses)."""
     treasure_supply: int
-    """Treasure tokens on the Cave's board."""
+    """Treasure tokens in the supply (the Cave's board; without a Cave player, the 10 less those on the map
+    and held by the Dragon)."""
     tribes: tuple[TribeView, ...] = ()
     """The Goblin Tribes (empty without the Goblins)."""
     dragon: str | None = None
@@ -174,6 +178,11 @@ class GoblinsTrack(Struct, frozen=True, kw_only=True):
     """Secrets cards in hand."""
     face_up: tuple[str, ...]
     """Secrets cards face up (Trap)."""
+    crystals_smashed: int = 0
+    """Crystal tokens kept on their board, smashed with no Knight in play (5 win with neither Knight nor
+    Dragon: 004 §I Goblin, Come Vincere)."""
+    flared: tuple[str, ...] = ()
+    """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave)."""
 
 
 class DragonTrack(Struct, frozen=True, kw_only=True):
@@ -235,7 +244,8 @@ class VastInitiative(Struct, frozen=True, kw_only=True):
     dragon: DragonTrack | None = None
     """The Dragon's public board; ``null`` when not in play."""
     winner: str | None
-    """The winning role once the game ended."""
+    """The winning role once the game ended; ``everyone-lost`` when the Cave collapsed with no Cave player
+    (004 §Il Collasso)."""
 
 
 def board_view(state: VastState) -> VastBoard:
@@ -277,9 +287,10 @@ def board_view(state: VastState) -> VastBoard:
         bombs=state.bombs,
         stack=stack_size(state),
         cave_hand=cave.hand if cave else (),
+        cave_in_play=cave is not None,
         collapse=state.collapse,
         crystal_tiles_collapsed=state.crystal_tiles_collapsed,
-        treasure_supply=cave.supply if cave else 0,
+        treasure_supply=treasure_supply(state),
         tribes=_tribes(state),
         dragon=_dragon_where(state),
         dragon_die={str(face): offsets for face, (_, offsets) in DRAGON_DIE.items()},
@@ -357,6 +368,8 @@ def initiative_view(state: VastState) -> VastInitiative:
             war=state.goblins.war,
             hand=len(state.goblins.hand),
             face_up=state.goblins.face_up,
+            crystals_smashed=state.goblins.smashed,
+            flared=state.goblins.flared,
         ),
         dragon=_dragon(state),
         winner=state.winner,
@@ -409,7 +422,7 @@ def describe(state: VastState, event: Event) -> str | None:
             owner = f"{role.capitalize()}'" if role == "goblins" else f"{role.capitalize()}'s"
             return f"The {owner} turn"
         case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by):
-            who = "The setup" if by == "setup" else "The Cave"
+            who = "The setup" if by == "setup" else f"The {_role(by)}"
             what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
             return f"{who} places {what} ({symbol}) at {x},{y}"
         case ev.TileRevealed(x=x, y=y, tile=tile):
@@ -469,8 +482,9 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"The Knight completes the Sidequest {_name(card)}"
         case ev.BombPlaced(x=x, y=y, side=side):
             return f"The Knight bombs the {side} wall of {x},{y}"
-        case ev.FlareUsed(x=x, y=y):
-            return f"The Knight lights a Flare at {x},{y}"
+        case ev.FlareUsed(x=x, y=y, tribe=tribe):
+            who = f"The {tribe.capitalize()} Tribe" if tribe else "The Knight"
+            return f"{who} lights a Flare at {x},{y}"
         case ev.FlareHit(face=face, reveals=reveals):
             return f"The Flare ({DRAGON_DIE[face][0]}) lights {len(reveals)} Dark tile(s)"
         case ev.OmenUsed(omen=omen, paid=paid):
@@ -484,8 +498,16 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"Crystal Curse: the tile at {x},{y} turns to {r * 90}°"
         case ev.EventsSentToBottom(cards=cards):
             return f"Crystal Curse: the top {len(cards)} Event cards go to the bottom of the deck"
+        case ev.TreasureTokenPlaced(x=x, y=y, step="plunder"):
+            return f"Past Plunder: a Treasure token at {x},{y}"
         case ev.TreasureTokenPlaced(x=x, y=y):
             return f"The Cave places a Treasure token at {x},{y}"
+        case ev.TurnEnding(role=role, steps=steps):
+            work = "removes 3 tiles" if "remove" in steps else "places a Dark tile"
+            plunder = " after Past Plunder" if "plunder" in steps else ""
+            return f"No Cave player: the {_role(role)} {work}{plunder}"
+        case ev.StepPassed(step=step, why=why):
+            return f"No {step}: {why}"
         case ev.CollapseBegun():
             return "The Collapse begins"
         case ev.TileRemoved(x=x, y=y, tile=tile, crystal_tile=crystal):
@@ -585,6 +607,8 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal):
             extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
             return f"Wrath: the tile at {x},{y} collapses ({_tile(tile)}){extra}"
+        case ev.GameWon(winner="everyone-lost", reason=reason):
+            return f"Everyone loses: {reason}"
         case ev.GameWon(winner=winner, reason=reason):
             return f"The {winner.capitalize()} wins: {reason}"
         case CardsDrawn(deck="omens", cards=cards):
@@ -594,6 +618,10 @@ def describe(state: VastState, event: Event) -> str | None:
         case DecisionRequested(decision=decision, piece=piece) if decision.startswith("fill:"):
             return f"The {str(piece).capitalize()} fills the open edge at {decision.removeprefix('fill:')}"
     return None
+
+
+def _role(role: str) -> str:
+    return "Goblins" if role == "goblins" else role.capitalize()
 
 
 __all__ = ["Geometry", "board_view", "describe", "initiative_view"]

@@ -4,11 +4,12 @@
 
 | secret | seen by |
 |---|---|
-| a Dark tile's identity (``DarkTilePlaced.tile``, ``CaveCell.tile``) | the Cave (004 §Tessere Caverna) |
+| a Dark tile's identity (``DarkTilePlaced.tile``, ``CaveCell.tile``) | the Cave (no seat without a Cave) |
 | the Cave's tile hand, the tiles it draws, its ``fill`` choices | the Cave |
 | the stack, every deck's face-down content, the draw weights | nobody but the auditor |
 | the Treasure and Event cards offered to the Cave, and those it sends to the bottom | the Cave |
 | the Treasure card the Knight receives, keeps or declines | the Knight and the Cave |
+| the Treasure card she draws herself without a Cave player (``treasure-top``) | the Knight (and a Cave) |
 | the Knight's face-down Treasures | the Knight and the Cave (which chose them) |
 | the Knight's Sidequests (hand and draws) | the Knight |
 | the Goblins' Secrets (hand, draws, discards), War cards not kept, Monsters not assigned | the Goblins |
@@ -73,8 +74,9 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
     match event:
         case DrawRequested(deck=deck) if deck in DECK_AUDIENCE:
             return replace(event, cards=_masked(event.cards), weights=())
-        case CardsDrawn(deck=deck, cards=cards) if deck in DECK_AUDIENCE:
-            return event if _sees(viewer, *DECK_AUDIENCE[deck]) else replace(event, cards=_masked(cards))
+        case CardsDrawn(deck=deck, cards=cards, reason=reason) if deck in DECK_AUDIENCE:
+            audience = ("knight", "cave") if reason == "treasure-top" else DECK_AUDIENCE[deck]
+            return event if _sees(viewer, *audience) else replace(event, cards=_masked(cards))
         case DecisionRequested(decision=decision, options=options):
             owner = _decision_owner(decision)
             if owner is not None and not _sees(viewer, owner):
@@ -144,7 +146,7 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
         sidequest_deck=_masked(state.sidequest_deck),
         treasure_bottom=state.treasure_bottom if cave_sees else _masked(state.treasure_bottom),
         event_bottom=state.event_bottom if cave_sees else _masked(state.event_bottom),
-        offer=state.offer if _sees(viewer, state.offer_to) else _masked(state.offer),
+        offer=state.offer if _sees(viewer, *_offer_audience(state)) else _masked(state.offer),
         goblins=gob,
         war_deck=_masked(state.war_deck),
         monster_deck=_masked(state.monster_deck),
@@ -152,6 +154,11 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
         monster_discard=state.monster_discard if goblins_see else _masked(state.monster_discard),
         secrets_discard=state.secrets_discard if goblins_see else _masked(state.secrets_discard),
     )
+
+
+def _offer_audience(state: VastState) -> tuple[str, ...]:
+    """Who sees ``state.offer``: its role; the Treasure card given to the Knight, she and the Cave."""
+    return ("knight", "cave") if state.offer_to == "knight" else (state.offer_to,)
 
 
 def view_command(command: Command, viewer: Viewer) -> Command | None:

@@ -5,6 +5,7 @@ page never shows what a Dark tile is, the Cave's page does; a seat plays from it
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from tests.browser.conftest import screenshot
@@ -109,3 +110,49 @@ def test_the_dragon_its_gems_and_its_hand_at_the_four_player_table(live: str, co
     wait_version(dragon, version)
     assert dragon.locator(".vast-cell .piece.dragon").count() == 1
     screenshot(dragon, "vast-table-four-players-dragon")
+
+
+SEATS_KG = [{"name": "sir", "controls": ["knight"]}, {"name": "horde", "controls": ["goblins"]}]
+
+
+def test_without_a_cave_player_the_knight_places_her_end_of_turn_dark_tile_from_her_page(
+    live: str, context: Any
+) -> None:
+    """Knight vs Goblins (VF §7, no Cave player; 004 §Varianti): ending her turn, the Knight's page asks where
+    the Dark tile drawn from the stack goes; she chooses from her page, the tile is placed, the Goblins'
+    turn begins, and no seat's page names a Dark tile (nobody looked at it)."""
+    body = {
+        "ruleset": "vast",
+        "setup": {"roles": ["knight", "goblins"]},
+        "seats": SEATS_KG,
+        "visibility": "public",
+        "decision_policy": "ask",
+    }
+    game = ApiGame(live, body)
+    game.send("sir", {"type": "vast.EndTurn", "role": "knight"})
+    summary = game.get("")
+    assert summary["pending"]["decision"] == "shape"
+    cells_before = len(game.get("/state", "auditor")["state"]["cells"])
+
+    page = context.new_page()
+    page.goto(game.url(live, "sir"))
+    ready(page)
+    wait_version(page, summary["version"])
+    assert "choose where the end-of-turn Dark tile goes" in page.content()
+    screenshot(page, "vast-no-cave-knight-asked")
+    choices = page.get_by_role("button", name=re.compile(r"^-?\d+,-?\d+"))
+    assert choices.count() == len(summary["pending"]["options"])
+    choices.first.click()
+    wait_version(page, summary["version"] + 4)  # the choice, the draw, the tile, the end of turn...
+    full = game.get("/state", "auditor")["state"]
+    assert len(full["cells"]) == cells_before + 1 and full["turn"] == "goblins"
+    dark = {c["tile"] for c in full["cells"] if not c["lit"]}
+    for seat in ("sir", "horde"):
+        other = context.new_page()
+        other.goto(game.url(live, seat))
+        ready(other)
+        wait_version(other, game.get("")["version"])
+        html = other.content()
+        assert not [t for t in dark if f'"{t}"' in html or f">{t}<" in html], seat
+        assert other.locator(".vast-cell.dark").count() == len(dark)
+    screenshot(page, "vast-no-cave-after-the-tile")

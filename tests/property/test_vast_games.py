@@ -45,6 +45,15 @@ SETUPS = {
         Seat(name="d", controls=("dragon",)),
         Seat(name="c", controls=("cave",)),
     ),
+    "goblins-vs-cave": (Seat(name="g", controls=("goblins",)), Seat(name="c", controls=("cave",))),
+    "knight-goblins-dragon": (
+        Seat(name="k", controls=("knight",)),
+        Seat(name="g", controls=("goblins",)),
+        Seat(name="d", controls=("dragon",)),
+    ),
+    "knight-vs-goblins": (Seat(name="k", controls=("knight",)), Seat(name="g", controls=("goblins",))),
+    "knight-vs-dragon": (Seat(name="k", controls=("knight",)), Seat(name="d", controls=("dragon",))),
+    "goblins-vs-dragon": (Seat(name="g", controls=("goblins",)), Seat(name="d", controls=("dragon",))),
 }
 SEAT_OF = {"knight": "k", "goblins": "g", "dragon": "d", "cave": "c"}
 _encode = msgspec.json.Encoder().encode
@@ -91,8 +100,10 @@ def secrets(state, reader: str, seen: frozenset[str] = frozenset()) -> set[str]:
         out |= set(state.goblins.hand) | set(state.goblins.drawn)
         if state.offer_to == "goblins":
             out |= set(state.offer)
+    if state.offer_to == "knight" and reader not in ("knight", "cave"):  # the Treasure card given to her
+        out |= set(state.offer)
     if reader != "cave":
-        out |= {c.tile for c in state.cells if not c.lit} | set(state.cave.hand)
+        out |= {c.tile for c in state.cells if not c.lit} | set(state.cave.hand if state.cave else ())
         if state.offer_to == "cave" and (len(state.offer) > 1 or reader != "knight"):  # the Cave's choices
             out |= set(state.offer)
         out |= set(state.treasure_bottom) | set(state.event_bottom)
@@ -136,12 +147,28 @@ def shows(document: bytes, hidden: set[str]) -> set[str]:
         ("knight-dragon-cave", 2, 1.0),
         ("goblins-dragon-cave", 1, 0.0),
         ("goblins-dragon-cave", 2, 1.0),
+        ("goblins-vs-cave", 1, 0.0),
+        ("goblins-vs-cave", 2, 1.0),
+        ("knight-goblins-dragon", 1, 0.0),
+        ("knight-goblins-dragon", 2, 1.0),
+        ("knight-vs-goblins", 1, 0.0),
+        ("knight-vs-goblins", 2, 0.5),
+        ("knight-vs-dragon", 1, 0.0),
+        ("knight-vs-dragon", 2, 1.0),
+        ("goblins-vs-dragon", 1, 0.0),
+        ("goblins-vs-dragon", 2, 1.0),
     ],
 )
 def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness):
     game, records, live = play_game(seed_n, randomness, setup)
     seats = SETUPS[setup]
-    assert game.result in ("won:knight", "won:goblins", "won:dragon", "won:cave"), game.result
+    assert game.result in (
+        "won:knight",
+        "won:goblins",
+        "won:dragon",
+        "won:cave",
+        "lost:everyone",
+    ), game.result
     assert verify(records).ok
     for n in range(1, len(records) + 1, 97):
         assert fold(None, records[:n]) == live[n]

@@ -18,7 +18,10 @@ from dicelog.domain.vast.rules.common import (
     is_crystal,
     knight_pos,
     pieces_at,
+    placeable,
     refuse,
+    removable,
+    treasure_spots,
 )
 from dicelog.domain.vast.rules.flow import end_turn, fold, place_dark, then_advance
 from dicelog.domain.vast.state import CaveRole, VastState
@@ -38,13 +41,6 @@ def _cave(state: VastState) -> CaveRole:
     if state.cave is None:
         raise refuse("no-cave", "La Caverna", "the Cave is not in play")
     return state.cave
-
-
-def placeable(state: VastState) -> list[Pos]:
-    """Empty spaces next to a tile (004 §2. Modella la Caverna: "adjacent to any tile already present")."""
-    cells = cells_by_pos(state)
-    spots = {step(p, s) for p in cells for s in SIDES}
-    return sorted(p for p in spots if p not in cells)
 
 
 def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False) -> list[Event]:
@@ -73,31 +69,11 @@ def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False)
     return then_advance(state, place_dark(state, pos, command.tile, own_turn=True))
 
 
-def removable(state: VastState) -> list[Pos]:
-    """Tiles the Collapse may remove now (004 §Il Collasso): never the Entrance; tiles touching the fewest
-    other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight only
-    if she has a tile next to it to step onto (RULINGS.md)."""
-    g = geometry(state)
-    cells = cells_by_pos(state)
-    candidates = [p for p in cells if p != ENTRANCE]
-    if not candidates:
-        return []
-    fewest = min(g.touching(p) for p in candidates)
-    first = [p for p in candidates if g.touching(p) == fewest]
-    crystals = [p for p in first if cells[p].lit and is_crystal(cells[p].tile)]
-    chosen = crystals or first
-    out = []
-    for p in sorted(chosen):
-        if pieces_at(state, p) and not g.neighbours(p):
-            continue
-        out.append(p)
-    return out
-
-
-def remove_tile(state: VastState, pos: Pos, extra: bool) -> list[Event]:
+def remove_tile(state: VastState, pos: Pos, extra: bool, step: str = "") -> list[Event]:
     """Remove the tile at ``pos`` (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal
     tile; tokens on it go back. The Knight on it first steps to a tile next to it (decision ``step-off``,
-    default the first, N->E->S->W)."""
+    default the first, N->E->S->W). ``step``: the end-of-turn step it completes (``remove``, no Cave
+    player), carried through that decision."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-remove", f"no tile at {pos_key(pos)}")
@@ -106,12 +82,17 @@ def remove_tile(state: VastState, pos: Pos, extra: bool) -> list[Event]:
         options = tuple(pos_key(p) for p in g.neighbours(pos))
         who = "knight" if knight_pos(state) == pos else "dragon"
         kind = "step-off" if who == "knight" else "dragon-off"
-        name = f"{kind}:{pos_key(pos)}" + (":extra" if extra else "")
+        name = f"{kind}:{pos_key(pos)}" + (":extra" if extra else f":{step}" if step else "")
         return [DecisionRequested(decision=name, options=options, piece=who, default=options[0])]
     x, y = pos
     return [
         ev.TileRemoved(
-            x=x, y=y, tile=cell.tile, crystal_tile=tile_data(cell.tile).kind == "crystal", extra=extra
+            x=x,
+            y=y,
+            tile=cell.tile,
+            crystal_tile=tile_data(cell.tile).kind == "crystal",
+            extra=extra,
+            step=step,
         )
     ]
 
@@ -136,13 +117,6 @@ def _remove(state: VastState, pos: Pos, extra: bool) -> list[Event]:
             "remove a tile touching the fewest others, a revealed Crystal tile first, never the Entrance",
         )
     return then_advance(state, remove_tile(state, pos, extra))
-
-
-def treasure_spots(state: VastState) -> list[Pos]:
-    """Dark tiles with no player's piece and no Treasure token (004 §3. Piazza un Tesoro)."""
-    return sorted(
-        (c.x, c.y) for c in state.cells if not c.lit and not c.treasure and not pieces_at(state, (c.x, c.y))
-    )
 
 
 def place_treasure(state: VastState, command: cmd.PlaceTreasure, *, extra: bool = False) -> list[Event]:

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from dicelog.domain.core.errors import InvariantViolated, NotYourTurn, RuleBroken
 from dicelog.domain.core.events import DrawRequested, Event
-from dicelog.domain.vast.cave import Geometry, Pos
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, step
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.events import GritChanged, HeroCubeReturned
 from dicelog.domain.vast.state import CaveCell, KnightRole, VastState
@@ -110,6 +110,50 @@ def pieces_at(state: VastState, pos: Pos) -> bool:
     return knight_pos(state) == pos or dragon_at(state, pos)
 
 
+def placeable(state: VastState) -> list[Pos]:
+    """Empty spaces next to a tile (004 §2. Modella la Caverna: "adjacent to any tile already present")."""
+    cells = cells_by_pos(state)
+    spots = {step(p, s) for p in cells for s in SIDES}
+    return sorted(p for p in spots if p not in cells)
+
+
+def removable(state: VastState) -> list[Pos]:
+    """Tiles the Collapse may remove now (004 §Il Collasso): never the Entrance; tiles touching the fewest
+    other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight only
+    if she has a tile next to it to step onto (RULINGS.md)."""
+    g = geometry(state)
+    cells = cells_by_pos(state)
+    candidates = [p for p in cells if p != ENTRANCE]
+    if not candidates:
+        return []
+    fewest = min(g.touching(p) for p in candidates)
+    first = [p for p in candidates if g.touching(p) == fewest]
+    crystals = [p for p in first if cells[p].lit and is_crystal(cells[p].tile)]
+    chosen = crystals or first
+    out = []
+    for p in sorted(chosen):
+        if pieces_at(state, p) and not g.neighbours(p):
+            continue
+        out.append(p)
+    return out
+
+
+def treasure_spots(state: VastState) -> list[Pos]:
+    """Dark tiles with no player's piece and no Treasure token (004 §3. Piazza un Tesoro)."""
+    return sorted(
+        (c.x, c.y) for c in state.cells if not c.lit and not c.treasure and not pieces_at(state, (c.x, c.y))
+    )
+
+
+def treasure_supply(state: VastState) -> int:
+    """Treasure tokens not on the map nor held by the Dragon (VF §1: 10 in play); the Cave's supply when
+    it is in play."""
+    if state.cave is not None:
+        return state.cave.supply
+    held = state.dragon.held if state.dragon is not None else 0
+    return max(0, 10 - sum(c.treasure for c in state.cells) - held)
+
+
 # --- the Knight's stats and cubes ---------------------------------------------------------------
 
 
@@ -188,7 +232,7 @@ def stack_size(state: VastState) -> int:
     return sum(state.piles)
 
 
-def tile_draw(state: VastState, reason: str) -> DrawRequested | None:
+def tile_draw(state: VastState, reason: str, piece: str = "cave") -> DrawRequested | None:
     """The draw of the stack's next tile (VF §1 Tile stack setup), ``None`` when the stack is empty.
 
     The stack is three piles, each shuffled with 3 Crystal tiles. Its order is never stored: the next
@@ -220,7 +264,7 @@ def tile_draw(state: VastState, reason: str) -> DrawRequested | None:
         deck="tiles",
         cards=cards_sorted,
         count=1,
-        piece="cave",
+        piece=piece,
         weights=() if uniform else weights_sorted,
     )
 

@@ -839,10 +839,11 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
     if kind == "dragon-off":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 
-        target, _, extra = where.partition(":")
+        target, _, tail = where.partition(":")
         x, y = parse_pos(option)
         off: list[Event] = [ev.DragonMoved(x=x, y=y, how="forced")]
-        return off + remove_tile(fold(state, off), parse_pos(target), extra == "extra")
+        step_name = "" if tail == "extra" else tail
+        return off + remove_tile(fold(state, off), parse_pos(target), tail == "extra", step_name)
     raise InvariantViolated("vast-decision", f"unknown Dragon decision {kind!r}")
 
 

@@ -40,9 +40,15 @@ from dicelog.domain.vast.rules.common import (
     infestation,
     is_crystal,
     owned_cubes,
+    placeable,
     refill_hand,
+    removable,
+    stack_size,
     strength,
     the_knight,
+    tile_draw,
+    treasure_spots,
+    treasure_supply,
 )
 from dicelog.domain.vast.state import VastState
 
@@ -98,6 +104,8 @@ def _next(state: VastState) -> list[Event]:
         return fill
     if state.todo:
         return run_step(state, state.todo[0])
+    if state.ending and state.turn is not None:
+        return end_turn(state, state.turn)
     if state.turn == "knight" and state.turn_over:
         return end_turn(state, "knight")
     if state.turn == "knight" and state.knight is not None and state.knight.health <= 0:
@@ -112,13 +120,22 @@ def _next(state: VastState) -> list[Event]:
 
 
 def check_win(state: VastState) -> list[Event]:
-    """Each role's §Come Vincere in the Knight vs Cave setup (VF §7): the Cave when 5 Crystal tiles have
-    collapsed (004 §Il Collasso) or an Ambush killed the Knight; the Knight with 5 Crystals smashed back on
-    the Entrance (004 §Il Cavaliere, Come Vincere: no Dragon in play)."""
+    """Each role's §Come Vincere, with VF §7's changes by setup: the Cave when 5 Crystal tiles have
+    collapsed (004 §Il Collasso), everyone losing then without a Cave player (004 §Varianti); the Knight by
+    killing the Dragon, without it with 5 Crystals smashed back on the Entrance; the Goblins by killing the
+    Knight, without her the Dragon, without both with 5 Crystals smashed; the Dragon by its escape; an
+    Ambush killing the Knight wins for the Cave (Knight vs Cave) or the Dragon (Knight vs Dragon)."""
     k = state.knight
     d = state.dragon
     if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
         return [ev.GameWon(winner="cave", reason="5 Crystal tiles collapsed: the Cave collapses")]
+    if state.crystal_tiles_collapsed >= 5:  # 004 §Varianti; VF §7 No Cave player
+        return [
+            ev.GameWon(
+                winner="everyone-lost",
+                reason="5 Crystal tiles collapsed with no Cave player: the Cave collapses and everyone loses",
+            )
+        ]
     if d is not None and d.health <= 0:
         if "knight" in state.roles:
             return [ev.GameWon(winner="knight", reason="the Knight killed the Dragon")]
@@ -129,6 +146,11 @@ def check_win(state: VastState) -> list[Event]:
         return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
     if k is not None and k.health <= 0 and state.roles == ("knight", "cave"):
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
+    if k is not None and k.died_of == "ambush" and state.roles == ("knight", "dragon"):
+        return [ev.GameWon(winner="dragon", reason="the Knight died in an Ambush")]  # VF §7 Knight vs Dragon
+    g = state.goblins
+    if g is not None and k is None and d is None and g.smashed >= 5:
+        return [ev.GameWon(winner="goblins", reason="the Goblins smashed 5 Crystals")]  # 004 §I Goblin
     if k is not None and k.smashed >= 5 and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
         return [
             ev.GameWon(winner="knight", reason="5 Crystals smashed and the Knight escaped by the Entrance")
@@ -140,7 +162,12 @@ def check_win(state: VastState) -> list[Event]:
 
 
 def end_turn(state: VastState, role: str) -> list[Event]:
-    """``TurnEnded`` and the next role's turn (VF §7 Turn order), a new round when the order wraps."""
+    """``TurnEnded`` and the next role's turn (VF §7 Turn order), a new round when the order wraps. Without
+    a Cave player, the end of the turn first owes the Cave's work (``end_of_turn``)."""
+    if "cave" not in state.roles and not state.ending:
+        owed = end_of_turn(state, role)
+        if owed:
+            return owed
     events: list[Event] = [ev.VastTurnEnded(role=role)]
     roles = state.roles
     i = roles.index(role)
@@ -150,6 +177,78 @@ def end_turn(state: VastState, role: str) -> list[Event]:
         rnd += 1
         events.append(ev.VastRoundStarted(round=rnd))
     return events + start_turn(fold(state, events), nxt, rnd)
+
+
+def end_of_turn(state: VastState, role: str) -> list[Event]:
+    """The end of a turn without a Cave player (004 §Varianti; VF §7 No Cave player; RULINGS.md): the holder
+    of the Past Plunder card places a Treasure token (``plunder``); then a Dark tile is drawn from the stack
+    and placed (``shape``) or, once the Collapse has begun, 3 tiles are removed (``remove``). The Collapse
+    begins at the end of the first turn that finds the stack empty. A dead Knight skipping her turn owes
+    nothing."""
+    k = state.knight
+    if role == "knight" and k is not None and k.health <= 0:
+        return []
+    steps = ["plunder"] if f"past-plunder:{role}" in state.variants else []
+    events: list[Event] = []
+    if not state.collapse and not stack_size(state):
+        events.append(ev.CollapseBegun())
+    steps += ["remove"] * 3 if (state.collapse or events) else ["shape"]
+    return [*events, ev.TurnEnding(role=role, steps=tuple(steps))]
+
+
+def _nearest(state: VastState, spots: list[tuple[int, int]], role: str) -> tuple[int, int]:
+    """Of ``spots``, the one nearest ``role``'s piece (the Dragon, the Knight, a Tribe on the map)."""
+    mine: list[tuple[int, int]] = []
+    if role == "dragon" and state.dragon is not None and state.dragon.x is not None:
+        mine = [(state.dragon.x, state.dragon.y or 0)]
+    elif role == "knight" and state.knight is not None:
+        mine = [(state.knight.x, state.knight.y)]
+    elif role == "goblins" and state.goblins is not None:
+        mine = [(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None]
+    if not mine:
+        return spots[0]
+    return min(spots, key=lambda p: min(abs(p[0] - q[0]) + abs(p[1] - q[1]) for q in mine))
+
+
+def plunder_step(state: VastState) -> list[Event]:
+    """Past Plunder (VF §7 Variant cards): a Treasure token on a Dark tile with no piece and no token
+    (decision ``plunder``, default the one nearest the holder's piece); with none, a new tile is drawn and
+    placed first (decision ``plunder-tile``)."""
+    role = state.turn or ""
+    if treasure_supply(state) < 1:
+        return [ev.StepPassed(step="plunder", why="no Treasure token is left")]
+    spots = treasure_spots(state)
+    if spots:
+        options = tuple(pos_key(p) for p in spots)
+        default = pos_key(_nearest(state, spots, role))
+        return [DecisionRequested(decision="plunder", options=options, piece=role, default=default)]
+    free = placeable(state)
+    if stack_size(state) and free:
+        options = tuple(pos_key(p) for p in free)
+        return [DecisionRequested(decision="plunder-tile", options=options, piece=role, default=options[0])]
+    return [ev.StepPassed(step="plunder", why="no Dark tile free and no tile left to place")]
+
+
+def shape_step(state: VastState) -> list[Event]:
+    """The Dark tile placed at the end of a turn without a Cave player (004 §Varianti): where, the player's
+    decision ``shape`` (an empty space next to a tile; default the first, west to east, south to north);
+    which, the stack's top tile."""
+    free = placeable(state)
+    if not stack_size(state) or not free:
+        return [ev.StepPassed(step="shape", why="no tile is left in the stack")]
+    options = tuple(pos_key(p) for p in free)
+    return [DecisionRequested(decision="shape", options=options, piece=state.turn or "", default=options[0])]
+
+
+def remove_step(state: VastState) -> list[Event]:
+    """One of the 3 tiles removed at the end of a turn once the Collapse has begun without a Cave player
+    (004 §Il Collasso, §Varianti): the player's decision ``collapse-remove`` among the tiles the Collapse
+    may remove (default the first)."""
+    options = tuple(pos_key(p) for p in removable(state))
+    if not options:
+        return [ev.StepPassed(step="remove", why="no tile can be removed")]
+    piece = state.turn or ""
+    return [DecisionRequested(decision="collapse-remove", options=options, piece=piece, default=options[0])]
 
 
 def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
@@ -220,15 +319,21 @@ def reveal(
 def fill_open_edge(state: VastState) -> list[Event]:
     """The Cave's ``fill:x,y`` decision for the first open edge, before the Collapse and while it has tiles
     (004 §Tessere Caverna). On the Cave's own turn a Crystal tile of the hand goes first. Default: the
-    first Crystal tile, else the first tile of the hand."""
+    first Crystal tile, else the first tile of the hand. Without a Cave player, the stack's top tile is
+    drawn and placed there (a draw ``fill:x,y``)."""
     cave = state.cave
-    if state.collapse or cave is None or not cave.hand:
+    if state.collapse or (cave is not None and not cave.hand):
+        return []
+    if cave is None and not stack_size(state):
         return []
     edges = geometry(state).all_open_edges()
     if not edges:
         return []
     pos, side = edges[0]
     x, y = step(pos, side)
+    if cave is None:  # 004 §Rivelare e risolvere: without a Cave player, the revealer draws and places
+        draw = tile_draw(state, f"fill:{x},{y}", piece=state.turn or "cave")
+        return [] if draw is None else [draw]
     hand = cave.hand
     crystals = tuple(t for t in hand if is_crystal(t))
     options = crystals if (state.turn == "cave" and crystals) else hand
@@ -252,7 +357,16 @@ def place_dark(state: VastState, pos: tuple[int, int], tile: str, own_turn: bool
 def run_step(state: VastState, step_name: str) -> list[Event]:
     kind, pos, rest = parse_step(step_name)
     if kind == "reveal" and pos is not None:
-        return reveal(state, pos, None, "dragon" if rest == "dragon" else "knight", rest, step_name)
+        by = {"dragon": "dragon", "goblin-flare": "goblins"}.get(rest, "knight")
+        return reveal(state, pos, None, by, rest, step_name)
+    if kind == "plunder":
+        return plunder_step(state)
+    if kind == "shape":
+        return shape_step(state)
+    if kind == "remove":
+        return remove_step(state)
+    if kind == "end-turn":
+        return end_turn(state, rest)
     if kind == "collapse" and pos is not None:
         from dicelog.domain.vast.rules import dragon
 
@@ -333,11 +447,13 @@ def event_token_met(state: VastState, pos: tuple[int, int]) -> list[Event]:
 
 
 def treasure_offer(state: VastState) -> list[Event]:
-    """One Treasure token: the Cave draws 2 Treasure cards and gives 1 (§Tesori); with the deck empty the
-    Knight gains 5 Grit instead (§Tesori e Gemme)."""
+    """One Treasure token: the Cave draws 2 Treasure cards and gives 1 (§Tesori; without a Cave player she
+    draws the top card); with the deck empty the Knight gains 5 Grit instead (§Tesori e Gemme)."""
     deck, bottom = state.treasure_deck, state.treasure_bottom
     if not deck and not bottom:
         return grit_change(state, 5, "no-treasure", step="treasure")
+    if deck and state.cave is None:  # §Tesori: without a Cave player, she draws the top card
+        return [DrawRequested(reason="treasure-top", deck="treasure", cards=deck, count=1, piece="knight")]
     if deck:
         return [
             DrawRequested(
@@ -349,7 +465,7 @@ def treasure_offer(state: VastState) -> list[Event]:
 
 def treasure_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
     offer = (*drawn, *[c for c in state.treasure_bottom if c not in drawn][: 2 - len(drawn)])
-    if len(offer) == 1:
+    if len(offer) == 1 or state.cave is None:
         return [ev.TreasureOffered(card=offer[0]), keep_decision()]
     return [DecisionRequested(decision="treasure-choice", options=offer, piece="cave", default=offer[0])]
 
@@ -365,10 +481,13 @@ def keep_decision() -> DecisionRequested:
 
 
 def event_offer(state: VastState) -> list[Event]:
-    """The Cave draws 3 Event cards and plays 1 on the Knight (§Eventi); with none left, nothing."""
+    """The Cave draws 3 Event cards and plays 1 on the Knight (§Eventi; without a Cave player she draws and
+    resolves the top card); with none left, nothing."""
     deck, bottom = state.event_deck, state.event_bottom
     if not deck and not bottom:
         return []
+    if deck and state.cave is None:  # §Rivelare e risolvere, Evento: without a Cave player, the top card
+        return [DrawRequested(reason="event-top", deck="events", cards=deck, count=1, piece="knight")]
     if deck:
         return [
             DrawRequested(reason="events", deck="events", cards=deck, count=min(3, len(deck)), piece="cave")
@@ -378,7 +497,7 @@ def event_offer(state: VastState) -> list[Event]:
 
 def event_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
     offer = (*drawn, *[c for c in state.event_bottom if c not in drawn][: 3 - len(drawn)])
-    if len(offer) == 1:
+    if len(offer) == 1 or state.cave is None:
         return play_event(state, offer[0], ())
     return [DecisionRequested(decision="event-choice", options=offer, piece="cave", default=offer[0])]
 
@@ -496,8 +615,12 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return [
                 DecisionRequested(decision="war-choice", options=options, piece="goblins", default=options[0])
             ]
-        case CardsDrawn(reason="treasure", cards=cards):
+        case CardsDrawn(reason="treasure" | "treasure-top", cards=cards):
             return treasure_choice(state, tuple(cards))
+        case CardsDrawn(reason="event-top", cards=cards):
+            return then_advance(state, event_choice(state, tuple(cards)))
+        case CardsDrawn(deck="tiles", reason=reason, cards=cards) if state.cave is None and cards:
+            return then_advance(state, drawn_tile_placed(state, reason, cards[0]))
         case CardsDrawn(reason="events", cards=cards):
             return then_advance(state, event_choice(state, tuple(cards)))
         case CardsDrawn(reason="crystal-curse", cards=cards):
@@ -521,13 +644,33 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             from dicelog.domain.vast.rules import dragon
 
             return then_advance(state, dragon.rolled_answer(state, reason, faces[0]))
-        case DiceRolled(reason=reason, faces=faces) if reason.startswith("flare:"):
-            center = parse_pos(reason.removeprefix("flare:"))
+        case DiceRolled(reason=reason, faces=faces) if reason.startswith(("flare:", "goblin-flare:")):
+            kind, _, where = reason.partition(":")
+            center = parse_pos(where)
             hit = tuple(
                 p for p in die_tiles(center, faces[0]) if (c := cell_at(state, p)) is not None and not c.lit
             )
-            return then_advance(state, [ev.FlareHit(face=faces[0], reveals=hit)])
+            by = "goblins" if kind == "goblin-flare" else "knight"
+            return then_advance(state, [ev.FlareHit(face=faces[0], reveals=hit, by=by)])
     return advance(state)
+
+
+def drawn_tile_placed(state: VastState, reason: str, tile: str) -> list[Event]:
+    """A tile drawn from the stack without a Cave player, placed Dark side up where its draw said: an open
+    edge (``fill:x,y``), the end-of-turn tile (``shape:x,y``), the tile Past Plunder needs first
+    (``plunder-tile:x,y``), or the space a Tribe explores (``explore:x,y:tribe``, the Tribe moving on)."""
+    kind, _, where = reason.partition(":")
+    spot, _, name = where.partition(":")
+    x, y = parse_pos(spot)
+    by = state.turn or "cave"
+    symbol = tile_data(tile).symbol or ""
+    step_name = "shape" if kind == "shape" else ""
+    placed: list[Event] = [
+        ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=kind == "shape", step=step_name)
+    ]
+    if kind == "explore":
+        placed.append(ev.TribeMoved(tribe=name, x=x, y=y))
+    return placed
 
 
 def _decided(state: VastState, decision: str, option: str) -> list[Event]:
@@ -597,10 +740,23 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
     if kind == "step-off":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 
-        target, _, extra = where.partition(":")
+        target, _, tail = where.partition(":")
         x, y = parse_pos(option)
         moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
-        return moved + remove_tile(fold(state, moved), parse_pos(target), extra == "extra")
+        step_name = "" if tail == "extra" else tail
+        return moved + remove_tile(fold(state, moved), parse_pos(target), tail == "extra", step_name)
+    if kind in ("shape", "plunder-tile"):
+        draw = tile_draw(state, f"{kind}:{option}", piece=state.turn or "cave")
+        if draw is None:  # the decision was asked with a tile left
+            raise InvariantViolated("vast-no-cave", "no tile left in the stack")
+        return [draw]
+    if kind == "plunder":
+        x, y = parse_pos(option)
+        return [ev.TreasureTokenPlaced(x=x, y=y, step="plunder")]
+    if kind == "collapse-remove":
+        from dicelog.domain.vast.rules.cave_turn import remove_tile
+
+        return remove_tile(state, parse_pos(option), False, "remove")
     raise InvariantViolated("vast-decision", f"unknown decision {decision!r}")
 
 

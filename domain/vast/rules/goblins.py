@@ -29,6 +29,7 @@ from dicelog.domain.vast.rules.common import (
     knight_pos,
     refuse,
     strength,
+    tile_draw,
 )
 from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
 
@@ -541,7 +542,8 @@ def attack_dragon(state: VastState, t: Tribe) -> list[Event]:
 
 def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
     """004 §Esplorare: from a Dark tile, the Cave places a tile Dark side up on an empty space next to it
-    (decision ``explore:x,y``, from its hand), then the Tribe moves onto it."""
+    (decision ``explore:x,y``, from its hand), then the Tribe moves onto it. Without a Cave player the top
+    tile of the stack is drawn and placed there (a draw ``explore:x,y:tribe``)."""
     cell = cell_at(state, here)
     if cell is None or cell.lit:
         raise refuse("goblins.explore", "Esplorare", "a Tribe explores from a Dark tile")
@@ -550,11 +552,36 @@ def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -
     target = (command.ex, command.ey)
     if target not in [step(here, s) for s in SIDES] or cell_at(state, target) is not None:
         raise refuse("goblins.explore", "Esplorare", "an empty space next to the Tribe's tile")
-    cave = state.cave
-    if cave is None or not cave.hand:
-        raise refuse("goblins.explore", "Esplorare", "the Cave has no tile to place")
     name = f"explore:{pos_key(target)}:{t.name}"
+    cave = state.cave
+    if cave is None:
+        draw = tile_draw(state, name, piece="goblins")
+        if draw is None:
+            raise refuse("goblins.explore", "Esplorare", "no tile is left in the stack")
+        return [draw]
+    if not cave.hand:
+        raise refuse("goblins.explore", "Esplorare", "the Cave has no tile to place")
     return [DecisionRequested(decision=name, options=cave.hand, piece="cave", default=cave.hand[0])]
+
+
+def flare(state: VastState, command: cmd.TribeFlare) -> list[Event]:
+    """Flare (VF §7 Variant cards; Goblins vs Cave): in the activation phase, each revealed Tribe on the map
+    once a turn, on its own space: the Dragon die is rolled round it (``goblin-flare:x,y``) and every Dark
+    tile hit is revealed. Raises ``vast.goblins.flare`` without the card, before the activation phase, for
+    a Tribe not on the map or one that used it this turn."""
+    gob = _goblins(state)
+    if "flare:goblins" not in state.variants:
+        raise refuse("goblins.flare", "Consigli Rapidi - Varianti", "the Goblins have no Flare in this setup")
+    if gob.phase != "activate":
+        raise refuse("goblins.flare", "Riepilogo del Turno", "Flare is used in the activation phase")
+    t = tribe(state, command.tribe)
+    if not on_map(t):
+        raise refuse("goblins.flare", "Consigli Rapidi - Varianti", "only a Tribe on the map lights it")
+    if t.name in gob.flared:
+        raise refuse("goblins.flare", "Consigli Rapidi - Varianti", "each Tribe uses Flare once per turn")
+    x, y = where(t)
+    roll = RollRequested(reason=f"goblin-flare:{pos_key((x, y))}", dice=1, sides=6, piece="goblins")
+    return [ev.FlareUsed(x=x, y=y, tribe=t.name), roll]
 
 
 def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
@@ -648,6 +675,8 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
             for s in SIDES:
                 ex, ey = step((x, y), s)
                 out.append(cmd.ActivateTribe(tribe=t.name, action="explore", x=x, y=y, ex=ex, ey=ey))
+    if "flare:goblins" in state.variants:
+        out += [cmd.TribeFlare(tribe=t.name) for t in gob.tribes if on_map(t) and t.name not in gob.flared]
     for card in gob.hand:
         if card in ("fire-bomber", "blind-fury"):
             out += [cmd.PlaySecret(card=card, tribe=name) for name in TRIBES]

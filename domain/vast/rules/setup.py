@@ -1,14 +1,21 @@
 """Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
 count).
 
-This release plays six VF §7 setups: Knight, Goblins, Dragon and Cave (4 players, standard rules); Knight,
-Dragon and Cave (3 players: Goblin Infestation line A, 2 Hunger cubes locked); Goblins, Dragon and Cave (3
-players: the Ash Dragon card); Dragon vs Cave (2 players: 2 Hunger cubes start on Wakefulness, locked); Knight
-vs Cave (2 players: Daring and Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Goblin
-Infestation line B); Knight, Goblins and Cave (3 players: the Knight takes Flare and, with no Dragon, wins
-with 5 Crystals and the Entrance). ``Begin`` seats the roles and draws the 4 tiles placed Dark side up round
-the Entrance; then the stack is built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests
-and the Cave a hand of 3 tiles."""
+This release plays every VF §7 setup of the Knight, the Goblins, the Dragon and the Cave (the Thief is not
+built), each with its variant cards (``SETUPS``): 4 players, standard rules; 3 players Knight, Goblins and
+Dragon (no Cave: the Dragon takes Past Plunder), Knight, Goblins and Cave (the Knight takes Flare and, with
+no Dragon, wins with 5 Crystals and the Entrance), Knight, Dragon and Cave (Goblin Infestation line A, 2
+Hunger cubes locked), Goblins, Dragon and Cave (the Ash Dragon card); 2 players Knight vs Goblins (no Cave:
+the Goblins take Past Plunder), Knight vs Dragon (no Cave: Infestation line A, 2 Hunger cubes locked, the
+Dragon takes Past Plunder and also wins by an Ambush killing the Knight), Knight vs Cave (Daring and
+Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Infestation line B), Goblins vs Dragon (no
+Cave: the Ash Dragon, the Goblins take Past Plunder), Goblins vs Cave (the Goblins take Flare and win with
+5 Crystals), Dragon vs Cave (2 Hunger cubes locked). Without a Cave player every turn ends with the Cave's
+work (``flow.end_of_turn``) and a Collapse of 5 Crystal tiles loses for everyone.
+
+``Begin`` seats the roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is
+built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3
+tiles."""
 
 from __future__ import annotations
 
@@ -80,6 +87,31 @@ SETUPS: dict[str, SetupRow] = {
         variants=("hunger-locked:2",),
         removed_sidequests=(),
     ),
+    "goblins-vs-cave": SetupRow(
+        roles=("goblins", "cave"),
+        variants=("flare:goblins",),
+        removed_sidequests=(),
+    ),
+    "knight-goblins-dragon": SetupRow(
+        roles=("knight", "goblins", "dragon"),
+        variants=("past-plunder:dragon",),
+        removed_sidequests=(),
+    ),
+    "knight-vs-goblins": SetupRow(
+        roles=("knight", "goblins"),
+        variants=("past-plunder:goblins",),
+        removed_sidequests=(),
+    ),
+    "knight-vs-dragon": SetupRow(
+        roles=("knight", "dragon"),
+        variants=("infestation:A", "hunger-locked:2", "past-plunder:dragon"),
+        removed_sidequests=(),
+    ),
+    "goblins-vs-dragon": SetupRow(
+        roles=("goblins", "dragon"),
+        variants=("ash-dragon", "past-plunder:goblins"),
+        removed_sidequests=(),
+    ),
 }
 """The VF §7 setups this release plays, by id."""
 
@@ -89,7 +121,8 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     roles: tuple[str, ...] = ("knight", "cave")
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
-    several of them (``Seat.controls``). This release plays ``["knight", "cave"]`` (VF §7, Knight vs Cave)."""
+    several of them (``Seat.controls``). Any VF §7 setup without the Thief (``GET /content/vast/setups``); the
+    default is Knight vs Cave."""
     sandbox: VastSandbox | None = None
     """An explicit table instead of 004's setup (``dicelog.domain.vast.rules.sandbox``); ``null``: set up as
     004 and VF §1 say."""
@@ -97,7 +130,7 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 def initial_state(created: GameCreated) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
-    play (VF §7 lists the setups; Goblins, Dragon and Thief are not built yet)."""
+    play (VF §7 lists the setups; the Thief's are not built yet)."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -123,7 +156,7 @@ def initial_state(created: GameCreated) -> VastState:
             "setup.invalid",
             section="VF §7 Setup by player count",
             detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
-            "order; GET /content/vast/setups); the Thief and the setups without a Cave are not built yet",
+            "order; GET /content/vast/setups); the Thief is not built yet",
         )
     if setup.sandbox is not None:
         row = SETUPS[setup_id(roles) or ""]
@@ -186,9 +219,10 @@ def begin(state: VastState) -> list[Event]:
             ],
         )
     sidequests = tuple(c.id for c in card_file().sidequests if c.id not in row.removed_sidequests)
+    drawer = "cave" if "cave" in state.roles else state.roles[0]  # without a Cave, the first player draws
     return [
         ev.RolesSeated(roles=state.roles, setup=name, variants=row.variants, sidequests=sidequests),
-        DrawRequested(reason="setup-entrance", deck="tiles", cards=state.stack, count=4, piece="cave"),
+        DrawRequested(reason="setup-entrance", deck="tiles", cards=state.stack, count=4, piece=drawer),
     ]
 
 

@@ -73,6 +73,7 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
     case "vast.CompleteSidequest": return `Knight: complete the Sidequest ${command.card}`;
     case "vast.UseBomb": return `Knight: bomb the ${command.side} wall`;
     case "vast.UseFlare": return `Knight: Flare at ${command.x},${command.y}`;
+    case "vast.TribeFlare": return `Goblins: Flare of the ${command.tribe} Tribe`;
     case "vast.EndTurn": return `${command.role.charAt(0).toUpperCase()}${command.role.slice(1)}: end turn`;
     case "vast.AttackDragon": return `Knight: attack the Dragon${command.bomb ? " with the Bomb" : ""}`;
     case "vast.MoveDragon": return `Dragon: move to ${command.x},${command.y}`;
@@ -115,6 +116,14 @@ function shareText(c) {
   return parts.length ? `: ${parts.join(", ")}` : "";
 }
 
+// Vast without a Cave player: the end of each turn does the Cave's work (004 §Varianti).
+const DECISION_WORDS = {
+  shape: "choose where the end-of-turn Dark tile goes (no Cave player)",
+  "collapse-remove": "choose a tile the Collapse removes (no Cave player)",
+  plunder: "choose the Dark tile for Past Plunder's Treasure token",
+  "plunder-tile": "choose where a new Dark tile goes for Past Plunder",
+};
+
 export function pendingText(pending, names = (x) => x) {
   if (!pending) return "";
   const who = pending.piece ? `${names(pending.piece)}: ` : "";
@@ -122,7 +131,7 @@ export function pendingText(pending, names = (x) => x) {
     case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${pending.reason}`;
     case "ShuffleRequested": return `shuffle ${pending.cards.length} cards for ${pending.reason}`;
     case "DrawRequested": return `${who}draw ${pending.count || 1} card${(pending.count || 1) > 1 ? "s" : ""} from the ${pending.deck} deck (${pending.reason})`;
-    case "DecisionRequested": return `${who}choose ${pending.decision}`;
+    case "DecisionRequested": return `${who}${DECISION_WORDS[pending.decision] || `choose ${pending.decision}`}`;
     default: return pending.type;
   }
 }

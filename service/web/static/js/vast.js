@@ -54,7 +54,7 @@ export function renderCave(board) {
     figure.append(el("p", { class: "vast-hidden-tribes", text: `Hidden Tribes: ${tribes.map((t) => `${SYMBOL[t.name]} ${t.population}${t.where === "lurking" ? ` (lurking at ${t.x},${t.y})` : ""}`).join(", ")}` }));
   }
   const facts = [
-    `stack ${board.stack}`, `Cave's hand ${(board.cave_hand || []).length}`,
+    `stack ${board.stack}`, ...(board.cave_in_play ? [`Cave's hand ${(board.cave_hand || []).length}`] : ["no Cave player"]),
     `Treasure supply ${board.treasure_supply}`,
     board.collapse ? `Collapse: ${board.crystal_tiles_collapsed} of 5 Crystal tiles` : "before the Collapse",
   ];
