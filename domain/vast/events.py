@@ -436,6 +436,22 @@ class TreasureTokenPlaced(VastEvent, kw_only=True):
     """The end-of-turn step it completes (``plunder``: the Past Plunder variant card), else empty."""
 
 
+class MapGroupSlid(VastEvent, kw_only=True):
+    """A group of tiles cut off from the Entrance's by Wrath slides to touch the map again (004 §Il Collasso,
+    Prima del Collasso; §Esempio #2; rules revision 3): each tile moves by ``dx``, ``dy`` with everything on
+    it (tokens, Gems, the Knight, the Dragon, Tribes); walls' tokens between its tiles move with them, those
+    on its border leave the game."""
+
+    tiles: tuple[tuple[int, int], ...]
+    """The group's tiles before the slide, ``[x, y]`` each."""
+    dx: int
+    """Columns moved (east positive)."""
+    dy: int
+    """Rows moved (north positive)."""
+    step: str = ""
+    """``reunite`` when this slide makes the map whole again, else empty."""
+
+
 class CollapseBegun(VastEvent, kw_only=True):
     """The Collapse begins (004 §2. Modella la Caverna: the turn after the last tile was placed)."""
 
@@ -958,6 +974,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     VastTurnEnded,
     TurnEnding,
     StepPassed,
+    MapGroupSlid,
     DarkTilePlaced,
     TileRevealed,
     TileOriented,

@@ -79,6 +79,63 @@ def _tile_gone(state: VastState, x: int, y: int) -> VastState:
     return state
 
 
+def groups(cells: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    """The map's groups of tiles touching orthogonally, the Entrance's first, then by their first tile."""
+    left, out = set(cells), []
+    while left:
+        start = (0, 0) if (0, 0) in left else min(left)
+        group, todo = {start}, [start]
+        while todo:
+            x, y = todo.pop()
+            for nxt in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+                if nxt in left and nxt not in group:
+                    group.add(nxt)
+                    todo.append(nxt)
+        out.append(group)
+        left -= group
+    return out
+
+
+def _slid(state: VastState, moved: set[tuple[int, int]], dx: int, dy: int) -> VastState:
+    """Every tile of ``moved`` and what is on it shifted by ``dx``, ``dy`` (``MapGroupSlid``)."""
+
+    def shift(pos: tuple[int, int]) -> tuple[int, int]:
+        return (pos[0] + dx, pos[1] + dy) if pos in moved else pos
+
+    def edge_kept(e: tuple[int, int, str]) -> bool:
+        a = (e[0], e[1])
+        b = (e[0] + 1, e[1]) if e[2] == "E" else (e[0], e[1] + 1)
+        return (a in moved) == (b in moved)
+
+    def edge_shift(e: tuple[int, int, str]) -> tuple[int, int, str]:
+        x, y = shift((e[0], e[1]))
+        return x, y, e[2]
+
+    cells = tuple(replace(c, x=c.x + dx, y=c.y + dy) if (c.x, c.y) in moved else c for c in state.cells)
+    lost = sum(1 for e in state.rockslides if not edge_kept(e))
+    state = replace(
+        state,
+        cells=cells,
+        rockslides=tuple(edge_shift(e) for e in state.rockslides if edge_kept(e)),
+        bombs=tuple(edge_shift(e) for e in state.bombs if edge_kept(e)),
+    )
+    if lost and state.cave is not None:  # 004 §Presagi, Frana: back to the Cave's supply
+        state = _cave(state, rockslides=state.cave.rockslides + lost)
+    k = state.knight
+    if k is not None and (k.x, k.y) in moved:
+        state = _knight(state, x=k.x + dx, y=k.y + dy)
+    d = state.dragon
+    if d is not None and d.x is not None and d.y is not None:
+        x, y = shift((d.x, d.y))
+        wall = shift(d.flame_wall) if d.flame_wall is not None else None
+        state = _dragon(state, x=x, y=y, flame_wall=wall)
+    if state.goblins is not None:
+        for t in state.goblins.tribes:
+            if t.x is not None and t.y is not None and not t.lurking and (t.x, t.y) in moved:
+                state = _tribe(state, t.name, x=t.x + dx, y=t.y + dy)
+    return state
+
+
 def _tribe(state: VastState, name: str, **changes: object) -> VastState:
     gob = state.goblins
     if gob is None:
@@ -412,6 +469,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             if state.cave is not None:
                 state = _cave(state, supply=state.cave.supply - 1, treasure_placed=True)
             return state
+        case ev.MapGroupSlid(tiles=tiles, dx=dx, dy=dy, step=step):
+            return _slid(_pop(state, step), set(tiles), dx, dy)
         case ev.CollapseBegun():
             return replace(state, collapse=True)
         case ev.TileRemoved(x=x, y=y, crystal_tile=crystal_tile, extra=extra, step=step):
@@ -664,6 +723,9 @@ def evolve(state: VastState, event: Event) -> VastState:
                 steps = tuple(f"reveal:{x},{y}:dragon" for x, y in tiles)
             elif power == "wrath":
                 steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
+                left = {(c.x, c.y) for c in state.cells} - set(tiles)
+                if state.rules_revision >= 3 and not state.collapse and len(groups(left)) > 1:
+                    steps = (*steps, "reunite")  # 004 §Il Collasso: the groups slide together
             else:
                 steps = ()
             return replace(state, todo=(*steps, *state.todo))

@@ -31,9 +31,11 @@ from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
-RULES_REVISION = 2
+RULES_REVISION = 3
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
-release; 2 adds the Event tokens (004 §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie, Evento)."""
+release; 2 adds the Event tokens (004 §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie, Evento); 3
+lets Wrath split the map before the Collapse and has the Dragon slide the groups together (004 §Il Collasso,
+§Esempio #2)."""
 
 _KNIGHT = {
     cmd.PlaceHeroCube: knight.place_cube,

@@ -18,7 +18,7 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, STEP, Pos, center_hit, die_tiles, pos_key, step
 from dicelog.domain.vast.content import tile as tile_data
-from dicelog.domain.vast.evolve import parse_step
+from dicelog.domain.vast.evolve import groups, parse_step
 from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
     cell_at,
@@ -485,16 +485,17 @@ def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
 
 def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[Event]:
     """Wrath (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): the tiles hit collapse, one after the
-    other. Never the Entrance nor the Dragon's own tile; a tile whose fall would split the map stays
-    (RULINGS.md: the sliding of groups, 004 §Esempio #2, is not played); a tile under the Knight falls only
-    if she has a tile next to it to be pushed onto (as in the Collapse)."""
+    other. Never the Entrance nor the Dragon's own tile; a tile under the Knight falls only if she has a tile
+    next to it to be pushed onto (as in the Collapse). From rules revision 3, a map split before the Collapse
+    is made whole by the Dragon sliding the groups (``reunite``, 004 §Esempio #2); during the Collapse, and
+    in games of revisions 1 and 2, a tile whose fall would split the map stays (RULINGS.md)."""
     cells = set(cells_by_pos(state))
     falling: list[Pos] = []
     for p in hit:
         if p in (ENTRANCE, here):
             continue
         left = cells - {*falling, p}
-        if not _connected(left):
+        if (state.rules_revision < 3 or state.collapse) and len(groups(left)) > 1:
             continue
         falling.append(p)
     k = state.knight
@@ -505,20 +506,49 @@ def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[
     return [ev.PowerStruck(power="wrath", face=face, tiles=tuple(falling))]
 
 
-def _connected(cells: set[Pos]) -> bool:
-    if not cells:
-        return True
-    start = ENTRANCE if ENTRANCE in cells else next(iter(cells))
-    seen = {start}
-    todo = [start]
-    while todo:
-        here = todo.pop()
-        for s in SIDES:
-            nxt = step(here, s)
-            if nxt in cells and nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return len(seen) == len(cells)
+def slide_options(state: VastState) -> tuple[str, ...]:
+    """The slides that bring a group cut off from the Entrance's back against the map (004 §Il Collasso,
+    Prima del Collasso; §Esempio #2): ``x,y:side:n`` moves the group whose first tile is ``x,y`` ``n``
+    spaces toward ``side``, the fewest that make it touch another tile without overlapping any."""
+    cells = set(cells_by_pos(state))
+    split = groups(cells)
+    out: list[tuple[int, str]] = []
+    span = 2 + max(abs(x) + abs(y) for x, y in cells)
+    for group in split[1:]:
+        rest = cells - group
+        first = min(group)
+        for side in SIDES:
+            dx, dy = STEP[side]
+            for n in range(1, 2 * span):
+                moved = {(x + n * dx, y + n * dy) for x, y in group}
+                if moved & rest:
+                    break
+                if any(step(p, s) in rest for p in moved for s in SIDES):
+                    out.append((n, f"{pos_key(first)}:{side}:{n}"))
+                    break
+    return tuple(option for _, option in sorted(out, key=lambda o: o[0]))
+
+
+def reunite_step(state: VastState) -> list[Event]:
+    """The Dragon's decision ``slide`` while the map is split after Wrath (default: the shortest slide); a
+    slide that makes it whole completes the step."""
+    options = slide_options(state)
+    if not options:
+        raise InvariantViolated("vast-wrath", "a split map with no slide to join it")
+    return [DecisionRequested(decision="slide", options=options, piece="dragon", default=options[0])]
+
+
+def slid(state: VastState, option: str) -> list[Event]:
+    """``MapGroupSlid`` for the ``slide`` option chosen; its ``step`` is ``reunite`` when the map is whole."""
+    from dicelog.domain.vast.cave import parse_pos
+
+    spot, side, n_text = option.split(":")
+    first, n = parse_pos(spot), int(n_text)
+    group = next(g for g in groups(set(cells_by_pos(state))) if first in g)
+    dx, dy = STEP[side][0] * n, STEP[side][1] * n
+    after = (set(cells_by_pos(state)) - group) | {(x + dx, y + dy) for x, y in group}
+    whole = len(groups(after)) == 1
+    return [ev.MapGroupSlid(tiles=tuple(sorted(group)), dx=dx, dy=dy, step="reunite" if whole else "")]
 
 
 def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
@@ -836,6 +866,8 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
         if option == "cancel":
             return [ev.TrapSprung(power=power)]
         return untrapped(state, power, rest)
+    if kind == "slide":
+        return slid(state, option)
     if kind == "dragon-off":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 

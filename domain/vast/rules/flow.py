@@ -324,6 +324,8 @@ def fill_open_edge(state: VastState) -> list[Event]:
     cave = state.cave
     if state.collapse or (cave is not None and not cave.hand):
         return []
+    if "reunite" in state.todo:  # 004 §Il Collasso: the open edges are filled after the groups slid
+        return []
     if cave is None and not stack_size(state):
         return []
     edges = geometry(state).all_open_edges()
@@ -359,6 +361,10 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
     if kind == "reveal" and pos is not None:
         by = {"dragon": "dragon", "goblin-flare": "goblins"}.get(rest, "knight")
         return reveal(state, pos, None, by, rest, step_name)
+    if kind == "reunite":
+        from dicelog.domain.vast.rules import dragon
+
+        return dragon.reunite_step(state)
     if kind == "plunder":
         return plunder_step(state)
     if kind == "shape":
@@ -733,7 +739,7 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
             ev.TribeMoved(tribe=name, x=x, y=y),
         ]
         return placed + refill_hand(fold(state, placed))
-    if kind in ("claw-push", "wrath-push", "shriek", "dragon-off", "axe", "power-discard", "trap"):
+    if kind in ("claw-push", "wrath-push", "shriek", "dragon-off", "axe", "power-discard", "trap", "slide"):
         from dicelog.domain.vast.rules import dragon
 
         return dragon.decided(state, kind, where, option)

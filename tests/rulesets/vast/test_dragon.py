@@ -17,6 +17,7 @@ from dicelog.domain.vast.rules.flow import start_turn
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import (
     SLOTH_ROOM,
+    CaveRole,
     DragonRole,
     GoblinsRole,
     KnightRole,
@@ -310,7 +311,7 @@ def test_smash_destroys_the_crystal_on_its_tile__004_poteri_distruzione():
     assert p.state.smashed_total == 0  # nobody smashed it
 
 
-def test_wrath_collapses_the_tiles_hit_but_not_one_that_would_split_the_map__004_poteri_collera():
+def test_wrath_in_revision_2_games_spares_a_tile_that_would_split_the_map__004_poteri_collera():
     # (1,0) Dragon; (1,1) crystal tile; (2,0) joins (3,0) to the rest: its fall would split the map
     cells = [lit(1, 0, OPEN), lit(1, 1, "crystal-02"), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(1, -1, OPEN)]
     state = dragon_table(*cells, sealed=False, knight=KnightRole(x=0, y=0))
@@ -322,6 +323,57 @@ def test_wrath_collapses_the_tiles_hit_but_not_one_that_would_split_the_map__004
     assert collapsed == {(1, 1), (1, -1)}
     assert p.state.crystal_tiles_collapsed == 1  # the Crystal tile counts for the Cave
     assert "treasure-room-01" in p.state.stack  # before the Collapse the others go back under the stack
+
+
+def wrath_split(**kw):
+    """(1,0) the Dragon; (2,0) joins (3,0), with the Knight and a Treasure token, to the rest; a Rockslide
+    between (3,0) and (4,0), one between (2,0) and (3,0)."""
+    cells = [lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN, treasure=1), lit(4, 0, OPEN)]
+    state = dragon_table(*cells, sealed=False, knight=KnightRole(x=3, y=0), rules_revision=3, **kw)
+    state = replace(state, rockslides=((3, 0, "E"), (2, 0, "E")))
+    p = Play(state)
+    p.do(cmd.UsePower(power="wrath", pay=("claw-1", "claw-2", "flame-1", "wing-1")))
+    p.roll(3)  # the cross: (1,1), (2,0), (1,-1), (0,0) the Entrance
+    return p
+
+
+def test_wrath_splitting_the_map_has_the_dragon_slide_the_group_back__004_il_collasso_esempio_2():
+    p = wrath_split()
+    while not (isinstance(p.pending, DecisionRequested) and p.pending.decision == "slide"):
+        p.default() if isinstance(p.pending, DecisionRequested) else p.draw(*p.pending.cards[:1])
+    assert {(e.x, e.y) for e in p.of(ev.TileCollapsed)} >= {(2, 0)}
+    assert p.pending.piece == "dragon" and p.pending.default == "3,0:W:1"  # the shortest slide first
+    assert not [e for e in p.of(ev.DarkTilePlaced) if (e.x, e.y) == (2, 0)]  # no fill before the slide
+    p.choose("3,0:W:1")
+    slid = p.of(ev.MapGroupSlid)[0]
+    assert (slid.tiles, slid.dx, slid.dy, slid.step) == (((3, 0), (4, 0)), -1, 0, "reunite")
+    cells = {(c.x, c.y): c for c in p.state.cells}
+    assert (4, 0) not in cells and cells[(2, 0)].treasure == 1  # the tile and its token moved
+    assert (p.state.knight.x, p.state.knight.y) == (2, 0)  # and the Knight on it
+    # the Rockslide between the moved tiles moved with them; the one on (2,0)'s edge went back with its tile
+    assert p.state.rockslides == ((2, 0, "E"),) and p.state.cave.rockslides == CaveRole().rockslides + 1
+    assert "reunite" not in p.state.todo
+
+
+def test_each_group_cut_off_slides_until_the_map_is_whole__004_esempio_2():
+    cells = [lit(1, 0, OPEN), lit(1, 1, OPEN), lit(1, 2, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN)]
+    p = Play(dragon_table(*cells, sealed=False, knight=KnightRole(x=0, y=0), rules_revision=3))
+    p.do(cmd.UsePower(power="wrath", pay=("claw-1", "claw-2", "flame-1", "wing-1")))
+    p.roll(3)  # the cross round (1,0): (1,1) and (2,0) fall, cutting off (1,2) and (3,0)
+    while not (isinstance(p.pending, DecisionRequested) and p.pending.decision == "slide"):
+        p.default() if isinstance(p.pending, DecisionRequested) else p.draw(*p.pending.cards[:1])
+    assert set(p.pending.options) >= {"1,2:S:1", "3,0:W:1"}
+    p.choose("1,2:S:1")
+    assert p.of(ev.MapGroupSlid)[0].step == "" and p.pending.options == ("3,0:W:1",)  # still split
+    p.choose("3,0:W:1")
+    assert p.of(ev.MapGroupSlid)[1].step == "reunite"
+    assert {(c.x, c.y) for c in p.state.cells} >= {(0, 0), (1, 0), (1, 1), (2, 0)}
+
+
+def test_wrath_during_the_collapse_still_spares_a_tile_that_would_split_the_map__004_il_collasso():
+    p = wrath_split(collapse=True)
+    p.settle()
+    assert (2, 0) not in {(e.x, e.y) for e in p.of(ev.TileCollapsed)} and not p.of(ev.MapGroupSlid)
 
 
 # --- Risveglio e Risalita in Superficie ------------------------------------------------------------------
