@@ -210,6 +210,12 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
             return 450 if rules.tribe(state, "eye").population >= 2 else 0
         case cmd.PlaySecret(card="trap"):
             return 350
+        case cmd.PlaySecret(card="hiding-spots"):
+            return 4_000  # an attack on the Knight from hiding
+        case cmd.PlaySecret(card="poison"):
+            return 250
+        case cmd.PlaySecret(card="cave-in"):
+            return 150
         case cmd.VastEndTurn():
             return 1
     return 0

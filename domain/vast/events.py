@@ -589,6 +589,31 @@ class SecretPlayed(VastEvent, kw_only=True):
     """The Tribe it is played on, if any."""
 
 
+class CaveInStruck(VastEvent, kw_only=True):
+    """Cave-In (VF §3 Secrets cards; 004 §La Caverna, Gli altri giocatori; rules revision 3): the tiles the
+    Goblins chose collapse, one after the other, as Wrath's do."""
+
+    tiles: tuple[tuple[int, int], ...] = ()
+    """The tiles, ``[x, y]`` each, in the order chosen."""
+
+
+class OmenDiscarded(VastEvent, kw_only=True):
+    """An Omen token the Cave discards back into the bag (Hex, VF §3 Secrets cards; rules revision 3)."""
+
+    token: str
+    """The Omen token (``bat-3``)."""
+    why: str = "hex"
+    """What made it discard (``hex``)."""
+
+
+class KnightPoisoned(VastEvent, kw_only=True):
+    """Poison (VF §3 Secrets cards; rules revision 3): the Knight leaves Hero cubes on the Entrance until she
+    enters it again."""
+
+    cubes: int
+    """Hero cubes left there (1, or 2 when the Tribe's Strength beat hers by 2 or more)."""
+
+
 class TribeRevealed(VastEvent, kw_only=True):
     """A hidden Tribe comes onto a Dark tile of its symbol, or lurks on an empty space (004 §Rivelare)."""
 
@@ -881,8 +906,9 @@ class CrystalDestroyed(VastEvent, kw_only=True):
 
 
 class TileCollapsed(VastEvent, kw_only=True):
-    """Wrath collapses a tile (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): a Crystal tile leaves
-    the game and counts for the Cave; before the Collapse another tile goes to the bottom of the stack."""
+    """Wrath or Cave-In collapses a tile (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): a Crystal
+    tile leaves the game and counts for the Cave; before the Collapse another tile goes to the bottom of the
+    stack."""
 
     x: int
     """Column of the tile."""
@@ -897,6 +923,8 @@ class TileCollapsed(VastEvent, kw_only=True):
     dark: bool = False
     """It was Dark side up: only whether it is a Crystal tile is shown; a Dark tile going back under the
     stack keeps its identity the Cave's secret (``tile`` reads ``"?"`` to others)."""
+    by: str = "dragon"
+    """Who made it fall: ``dragon`` (Wrath) or ``goblins`` (Cave-In)."""
 
 
 class PowerStruck(VastEvent, kw_only=True):
@@ -975,6 +1003,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TurnEnding,
     StepPassed,
     MapGroupSlid,
+    CaveInStruck,
+    OmenDiscarded,
+    KnightPoisoned,
     DarkTilePlaced,
     TileRevealed,
     TileOriented,

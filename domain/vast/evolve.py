@@ -308,6 +308,9 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced):
             if k is None:
                 return state
+            if (x, y) == (0, 0) and k.poisoned:  # VF §3 Poison: her cubes back on entering the Entrance
+                state = _knight(state, poisoned=0)
+                k = state.knight or k
             if forced:
                 return _knight(state, x=x, y=y, stage=3)
             return _knight(
@@ -437,6 +440,7 @@ def evolve(state: VastState, event: Event) -> VastState:
             state = replace(state, rockslides=(*state.rockslides, edge((x, y), side)))
             return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides - 1)
         case ev.CarriedByBats(target="knight", x=x, y=y):
+            state = _knight(state, poisoned=0) if (x, y) == (0, 0) else state  # VF §3 Poison
             return _knight(state, x=x, y=y, stage=3)
         case ev.CarriedByBats(from_x=fx, from_y=fy, x=x, y=y):
             cells = cells_by_pos(state)
@@ -498,6 +502,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                         tunnels=False,
                         crystal_attack=None,
                         flared=(),
+                        poison_played=False,
                     ),
                 )
             return _gob(state, phase=phase)
@@ -561,7 +566,23 @@ def evolve(state: VastState, event: Event) -> VastState:
                 state = _gob(state, blind_fury=name)
             if card == "secret-tunnels":
                 state = _gob(state, tunnels=True)
+            if card == "poison":
+                state = _gob(state, poison_played=True)
             return state
+        case ev.CaveInStruck(tiles=tiles):
+            steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
+            left = {(c.x, c.y) for c in state.cells} - set(tiles)
+            if not state.collapse and len(groups(left)) > 1:
+                steps = (*steps, "reunite")  # 004 §Esempio #1: the Goblins slide the groups together
+            return replace(state, todo=(*steps, *state.todo))
+        case ev.OmenDiscarded(token=token):
+            if state.cave is None:
+                return state
+            state = _cave(state, omens=_without(state.cave.omens, [token]))
+            return replace(state, omen_bag=tuple(sorted((*state.omen_bag, token))))
+        case ev.KnightPoisoned(cubes=cubes):
+            state = state if state.goblins is None else _gob(state, poison_played=False)
+            return state if k is None else _knight(state, poisoned=k.poisoned + cubes)
         case ev.TribeRevealed(tribe=name, x=x, y=y, lurking=lurking):
             return _tribe(state, name, x=x, y=y, lurking=lurking)
         case ev.TribeMoved(tribe=name, x=x, y=y, lit_left=lit_left):

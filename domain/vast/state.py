@@ -104,6 +104,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Whether she used Flare this turn (VF §7 Variant cards: once per turn)."""
     died_of: str = ""
     """What killed her (``KnightDied.why``: ``ambush``...); empty while she lives."""
+    poisoned: int = 0
+    """Hero cubes Poison left on the Entrance (VF §3 Secrets cards): hers again when she enters it."""
     spaces: tuple[tuple[int, int], ...] = ()
     """Spaces moved through this turn, without repeats (Swift)."""
     encounter_spaces: tuple[tuple[int, int], ...] = ()
@@ -265,6 +267,8 @@ class GoblinsRole(Struct, frozen=True, kw_only=True):
     """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave: each once a turn)."""
     smashed: int = 0
     """Crystal tokens kept on their board: smashed with no Knight in play to hand them to (004 §Attaccare)."""
+    poison_played: bool = False
+    """Poison was played this turn: the next Tribe attacking the Knight leaves her cubes on the Entrance."""
 
 
 class VastState(Struct, frozen=True, kw_only=True):

@@ -150,6 +150,8 @@ class KnightTrack(Struct, frozen=True, kw_only=True):
     """Sidequests in hand (ids for the Knight, ``"?"`` for others)."""
     completed: tuple[str, ...]
     """Sidequests completed."""
+    poisoned: int = 0
+    """Hero cubes Poison left on the Entrance, hers again when she enters it (VF §3 Secrets cards)."""
 
 
 class CaveTrack(Struct, frozen=True, kw_only=True):
@@ -183,6 +185,8 @@ class GoblinsTrack(Struct, frozen=True, kw_only=True):
     Dragon: 004 §I Goblin, Come Vincere)."""
     flared: tuple[str, ...] = ()
     """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave)."""
+    poison_played: bool = False
+    """Poison is played this turn: the next Tribe attacking the Knight leaves her cubes on the Entrance."""
 
 
 class DragonTrack(Struct, frozen=True, kw_only=True):
@@ -348,6 +352,7 @@ def initiative_view(state: VastState) -> VastInitiative:
             face_up=k.face_up,
             sidequests=k.sidequests,
             completed=k.completed,
+            poisoned=k.poisoned,
         )
     c = state.cave
     cave = None
@@ -370,6 +375,7 @@ def initiative_view(state: VastState) -> VastInitiative:
             face_up=state.goblins.face_up,
             crystals_smashed=state.goblins.smashed,
             flared=state.goblins.flared,
+            poison_played=state.goblins.poison_played,
         ),
         dragon=_dragon(state),
         winner=state.winner,
@@ -604,9 +610,18 @@ def describe(state: VastState, event: Event) -> str | None:
             return "The Dragon shrieks: the die is rolled again"
         case ev.CrystalDestroyed(x=x, y=y):
             return f"The Dragon destroys the Crystal at {x},{y}"
-        case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal):
+        case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal, by=by):
             extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
-            return f"Wrath: the tile at {x},{y} collapses ({_tile(tile)}){extra}"
+            cause = "Cave-In" if by == "goblins" else "Wrath"
+            return f"{cause}: the tile at {x},{y} collapses ({_tile(tile)}){extra}"
+        case ev.MapGroupSlid(tiles=tiles, dx=dx, dy=dy):
+            return f"{len(tiles)} tile(s) cut off slide by {dx},{dy} to join the map again"
+        case ev.CaveInStruck(tiles=tiles):
+            return f"Cave-In: {len(tiles)} tile(s) collapse"
+        case ev.KnightPoisoned(cubes=cubes):
+            return f"Poison: the Knight leaves {cubes} Hero cube(s) on the Entrance"
+        case ev.OmenDiscarded(token=token):
+            return f"Hex: the Cave discards the Omen {token}"
         case ev.GameWon(winner="everyone-lost", reason=reason):
             return f"Everyone loses: {reason}"
         case ev.GameWon(winner=winner, reason=reason):

@@ -164,9 +164,11 @@ def cubes_on(knight: KnightRole, target: str) -> int:
 def owned_cubes(knight: KnightRole) -> int:
     """Hero cubes the Knight has (004 §Coraggio, §Cubetti Eroe): the 2 she starts with, one per Grit space
     reached, less the discarded ones (Cave Bread gives one back: ``discarded`` may go below 0); never fewer
-    than 2 (§Consigli Rapidi, Il Cavaliere) nor more than 7."""
+    than 2 (§Consigli Rapidi, Il Cavaliere) nor more than 7; those Poison left on the Entrance are not hers
+    until she enters it."""
     reached = sum(1 for g in GRIT_CUBES if knight.grit >= g)
-    return min(MAX_CUBES, max(BASE_CUBES, BASE_CUBES + reached - knight.discarded))
+    owned = min(MAX_CUBES, max(BASE_CUBES, BASE_CUBES + reached - knight.discarded))
+    return max(0, owned - knight.poisoned)
 
 
 def placed_cubes(knight: KnightRole) -> int:

@@ -530,12 +530,13 @@ def slide_options(state: VastState) -> tuple[str, ...]:
 
 
 def reunite_step(state: VastState) -> list[Event]:
-    """The Dragon's decision ``slide`` while the map is split after Wrath (default: the shortest slide); a
-    slide that makes it whole completes the step."""
+    """The decision ``slide`` of the role that split the map (the Dragon's Wrath, the Goblins' Cave-In) while
+    it is split (default: the shortest slide); a slide that makes it whole completes the step."""
     options = slide_options(state)
     if not options:
         raise InvariantViolated("vast-wrath", "a split map with no slide to join it")
-    return [DecisionRequested(decision="slide", options=options, piece="dragon", default=options[0])]
+    piece = state.turn or "dragon"  # who caused the fall: the Dragon (Wrath), the Goblins (Cave-In)
+    return [DecisionRequested(decision="slide", options=options, piece=piece, default=options[0])]
 
 
 def slid(state: VastState, option: str) -> list[Event]:
@@ -598,7 +599,13 @@ def _collapse(state: VastState, pos: Pos, step_name: str) -> list[Event]:
     crystal_tile = tile_data(cell.tile).kind == "crystal"
     events.append(
         ev.TileCollapsed(
-            x=pos[0], y=pos[1], tile=cell.tile, crystal_tile=crystal_tile, step=step_name, dark=not cell.lit
+            x=pos[0],
+            y=pos[1],
+            tile=cell.tile,
+            crystal_tile=crystal_tile,
+            step=step_name,
+            dark=not cell.lit,
+            by="goblins" if state.turn == "goblins" else "dragon",
         )
     )
     return events

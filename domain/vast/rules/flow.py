@@ -324,8 +324,8 @@ def fill_open_edge(state: VastState) -> list[Event]:
     cave = state.cave
     if state.collapse or (cave is not None and not cave.hand):
         return []
-    if "reunite" in state.todo:  # 004 §Il Collasso: the open edges are filled after the groups slid
-        return []
+    if state.rules_revision >= 3 and any(s == "reunite" or s.startswith("collapse:") for s in state.todo):
+        return []  # 004 §Il Collasso: the open edges are filled after the fall, once the groups slid
     if cave is None and not stack_size(state):
         return []
     edges = geometry(state).all_open_edges()
@@ -727,6 +727,11 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         return [*hit, goblins.rage(1, "attacked")]
     if kind == "hex-target":
         return goblins.hex_hits(state, option)
+    if kind == "omen-discard":
+        dropped: list[Event] = [ev.OmenDiscarded(token=option, why="hex")]
+        return dropped + goblins.omen_discards(fold(state, dropped), int(where) - 1)
+    if kind == "cave-in":
+        return goblins.cave_in_chosen(state, where, option)
     if kind == "spores-track":
         return [ev.SlothCubeMoved(source="wakefulness", target=option, why="spores")]
     if kind == "ambush-tribe":

@@ -13,12 +13,15 @@ import heapq
 from collections.abc import Iterable
 from itertools import combinations
 
+from msgspec.structs import replace
+
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import SIDES, Pos, pos_key, step
 from dicelog.domain.vast.content import goblin_file
+from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
@@ -26,6 +29,7 @@ from dicelog.domain.vast.rules.common import (
     dragon_at,
     geometry,
     grit_change,
+    is_crystal,
     knight_pos,
     refuse,
     strength,
@@ -41,12 +45,29 @@ SECRET_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
 """Decisions whose options only the Goblins may see."""
 
 
-def built_monsters() -> tuple[str, ...]:
-    return tuple(sorted(m.id for m in goblin_file().monsters if m.built))
+REVISION_3_CARDS = frozenset({"cave-in", "hiding-spots", "poison"})
+"""Cards built in Vast rules revision 3: games of earlier revisions play without them (their decks re-derive
+as they were played)."""
 
 
-def built_secrets() -> tuple[str, ...]:
-    return tuple(sorted(c.id for c in goblin_file().secrets if c.built))
+def built_monsters(revision: int) -> tuple[str, ...]:
+    """The Monster deck of a game of rules revision ``revision``: the cards built by then."""
+    return tuple(
+        sorted(
+            m.id
+            for m in goblin_file().monsters
+            if m.built and (revision >= 3 or m.id not in REVISION_3_CARDS)
+        )
+    )
+
+
+def built_secrets(revision: int) -> tuple[str, ...]:
+    """The Secrets deck of a game of rules revision ``revision``: the cards built by then."""
+    return tuple(
+        sorted(
+            c.id for c in goblin_file().secrets if c.built and (revision >= 3 or c.id not in REVISION_3_CARDS)
+        )
+    )
 
 
 def war_deck() -> tuple[str, ...]:
@@ -300,16 +321,17 @@ def ambushed_by(state: VastState, option: str) -> list[Event]:
     ]
 
 
-def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False) -> list[Event]:
+def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bool = False) -> list[Event]:
     """004 §Attaccare: the Knight loses 1 Health, the Tribe scatters, Rage -1 (Blob: she also loses 5 Grit;
-    Fire Bomber: the Tribe's Population drops to 0)."""
+    Fire Bomber: the Tribe's Population drops to 0; Poison: her cubes on the Entrance). ``plain``: no Monster
+    nor Secret counts (Hiding Spots)."""
     k = state.knight
     if k is None:
         return []
     events: list[Event] = [
         ev.TribeAttackedKnight(
             tribe=t.name,
-            strength=tribe_strength(state, t),
+            strength=plain_strength(state, t) if plain else tribe_strength(state, t),
             knight_strength=knight_strength_off_turn(state),
             ambush=ambush,
         ),
@@ -317,12 +339,14 @@ def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False) -> list[E
     ]
     if k.health - 1 <= 0:
         events.append(ev.KnightDied(why="goblins"))
-    if "blob" in t.monsters:
-        from dicelog.domain.vast.rules.flow import fold
+    from dicelog.domain.vast.rules.flow import fold
 
+    if "blob" in t.monsters and not plain:
         events += grit_change(fold(state, events), -5, "blob")
+    if not plain:
+        events += poisoned(fold(state, events), t)
     gob = _goblins(state)
-    events += [scatter(state, t, to_zero=gob.fire_bomber == t.name), rage(-1, "attack")]
+    events += [scatter(state, t, to_zero=gob.fire_bomber == t.name and not plain), rage(-1, "attack")]
     return events
 
 
@@ -599,22 +623,31 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
         return [ev.SecretPlayed(card=card, tribe=command.tribe)]
     if card == "hex":
         played: list[Event] = [ev.SecretPlayed(card=card)]
-        targets = tuple(r for r in ("knight", "dragon") if r in state.roles)
+        hit = ("knight", "dragon", "cave") if state.rules_revision >= 3 else ("knight", "dragon")
+        targets = tuple(r for r in hit if r in state.roles)
         if len(targets) > 1:  # VF §3 Hex: the Goblins choose the player it hits
             return [
                 *played,
-                DecisionRequested(decision="hex-target", options=targets, piece="goblins", default="knight"),
+                DecisionRequested(
+                    decision="hex-target", options=targets, piece="goblins", default=targets[0]
+                ),
             ]
         return played + hex_hits(state, targets[0] if targets else "")
-    if card in ("secret-tunnels", "trap"):
+    if card in ("secret-tunnels", "trap", "poison"):
         return [ev.SecretPlayed(card=card)]
+    if card == "cave-in":
+        return cave_in(state)
+    if card == "hiding-spots":
+        return hiding_spots(state, command)
     raise refuse("secret.not-now", "4. Pesca le Carte Segreti", f"{card} is not played this way")
 
 
 def hex_hits(state: VastState, target: str) -> list[Event]:
     """Hex (VF §3 Secrets cards), X the Eye's Population: the Knight loses X Grit; the Dragon discards X Power
-    cards of its choice."""
+    cards of its choice; from rules revision 3, the Cave X Omen tokens of its choice (``omen-discard``)."""
     x = tribe(state, "eye").population
+    if target == "cave":
+        return omen_discards(state, x)
     if target == "dragon":
         from dicelog.domain.vast.rules.dragon import forced_discards
 
@@ -622,6 +655,122 @@ def hex_hits(state: VastState, target: str) -> list[Event]:
     if target == "knight" and x:
         return grit_change(state, -x, "hex")
     return []
+
+
+def omen_discards(state: VastState, n: int) -> list[Event]:
+    """The Cave's decision ``omen-discard:n``: the next of ``n`` Omen tokens it discards back into the bag
+    (Hex); none left to discard, nothing."""
+    cave = state.cave
+    if n <= 0 or cave is None or not cave.omens:
+        return []
+    options = tuple(sorted(set(cave.omens)))
+    return [
+        DecisionRequested(decision=f"omen-discard:{n}", options=options, piece="cave", default=options[0])
+    ]
+
+
+# --- Secrets of rules revision 3: Cave-In, Hiding Spots, Poison (VF §3 Secrets cards) -----------------------
+
+
+def cave_in_spots(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Pos]:
+    """Tiles Cave-In may collapse: never the Entrance, a tile with a piece (the Knight, the Dragon, a revealed
+    Tribe) or a Crystal token; during the Collapse, not one whose fall would split the map (as Wrath)."""
+    from dicelog.domain.vast.evolve import groups
+
+    cells = cells_by_pos(state)
+    out = []
+    for p, c in sorted(cells.items()):
+        if p == (0, 0) or p in chosen or c.crystal or knight_pos(state) == p or dragon_at(state, p):
+            continue
+        if tribes_at(state, p):
+            continue
+        if state.collapse and len(groups(set(cells) - {*chosen, p})) > 1:
+            continue
+        out.append(p)
+    return out
+
+
+def cave_in(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Event]:
+    """Cave-In (VF §3; 004 §La Caverna, Gli altri giocatori, §Esempio #1): up to X tiles (X the Eye's
+    Population), chosen one at a time (decision ``cave-in:left:x,y;...``, or ``done``; default the first tile
+    that is not a revealed Crystal tile, else ``done``), then they collapse as Wrath's: a Crystal tile counts
+    for the Cave, before the Collapse the others go back under the stack, and a map split is made whole by the
+    Goblins sliding the groups (``slide``). Raises ``vast.secret.not-now`` with no Eye Goblin or no tile."""
+    x = tribe(state, "eye").population
+    played: list[Event] = [] if chosen else [ev.SecretPlayed(card="cave-in")]
+    spots = cave_in_spots(state, chosen)
+    if not chosen and (x < 1 or not spots):
+        raise refuse(
+            "secret.not-now", "La Caverna, Gli altri giocatori", "Cave-In needs Eye Goblins and a tile"
+        )
+    if len(chosen) >= x or not spots:
+        return [ev.CaveInStruck(tiles=chosen)]
+    options = (*(pos_key(p) for p in spots), "done")
+    plain = [p for p in spots if not (cells_by_pos(state)[p].lit and is_crystal(cells_by_pos(state)[p].tile))]
+    default = pos_key(plain[0]) if plain else "done"
+    name = f"cave-in:{x - len(chosen)}:{';'.join(pos_key(p) for p in chosen)}"
+    return [*played, DecisionRequested(decision=name, options=options, piece="goblins", default=default)]
+
+
+def cave_in_chosen(state: VastState, where: str, option: str) -> list[Event]:
+    """The answer to a ``cave-in`` decision: another tile, or ``done``."""
+    from dicelog.domain.vast.cave import parse_pos
+
+    _, _, listed = where.partition(":")
+    chosen = tuple(parse_pos(p) for p in listed.split(";") if p)
+    if option == "done":
+        return [ev.CaveInStruck(tiles=chosen)]
+    return cave_in(state, (*chosen, parse_pos(option)))
+
+
+def plain_strength(state: VastState, t: Tribe) -> int:
+    """A Tribe's Strength with no Monster nor Secret counted (Hiding Spots): Population, the Fangs' disc,
+    Malaise."""
+    gob = _goblins(state)
+    value = t.population + (1 if t.name == "fangs" else 0)
+    return max(0, value - (1 if gob.rage == 0 else 0))
+
+
+def hiding_spots(state: VastState, command: cmd.PlaySecret) -> list[Event]:
+    """Hiding Spots (VF §3 Secrets cards): a hidden Tribe (``tribe``) stronger than the Knight, Monsters and
+    other Secrets not counted, attacks her when she is on or next to a revealed Ambush tile. Raises
+    ``vast.secret.tribe`` without a hidden Tribe with Goblins, ``vast.secret.not-now`` otherwise."""
+    if command.tribe is None:
+        raise refuse("secret.tribe", "4. Pesca le Carte Segreti", "name the hidden Tribe that attacks")
+    t = tribe(state, command.tribe)
+    if on_map(t) or t.population < 1:
+        raise refuse("secret.tribe", "4. Pesca le Carte Segreti", "a hidden Tribe with Goblins attacks")
+    k = knight_pos(state)
+    if k is None or state.knight is None:
+        raise refuse("secret.not-now", "4. Pesca le Carte Segreti", "the Knight is not in play")
+    near = [k, *(step(k, s) for s in SIDES)]
+    cells = cells_by_pos(state)
+    if not any(p in cells and cells[p].lit and tile_data(cells[p].tile).kind == "ambush" for p in near):
+        raise refuse("secret.not-now", "4. Pesca le Carte Segreti", "she is not on or next to an Ambush tile")
+    if plain_strength(state, t) <= knight_strength_off_turn(state):
+        raise refuse("goblins.too-weak", "Attaccare", "the Tribe must be stronger than the Knight")
+    return [ev.SecretPlayed(card="hiding-spots", tribe=t.name), *attack_knight(state, t, plain=True)]
+
+
+def poisoned(state: VastState, t: Tribe) -> list[Event]:
+    """Poison (VF §3 Secrets cards): played this turn, the Tribe attacking the Knight leaves 1 of her Hero
+    cubes on the Entrance, 2 when its Strength beat hers by 2 or more; a placed cube she no longer has comes
+    back off its track."""
+    from dicelog.domain.vast.rules.common import owned_cubes, placed_cubes
+
+    k = state.knight
+    if k is None or not _goblins(state).poison_played:
+        return []
+    n = 2 if tribe_strength(state, t) - knight_strength_off_turn(state) >= 2 else 1
+    events: list[Event] = [ev.KnightPoisoned(cubes=n)]
+    after = replace(k, poisoned=k.poisoned + n)
+    placed = dict(after.placed)
+    while sum(placed.values()) > owned_cubes(after) and placed_cubes(after) > 0:
+        last = next(target for target in reversed(list(placed)) if placed[target] > 0)
+        placed[last] -= 1
+        after = replace(after, placed={k2: v for k2, v in placed.items() if v > 0})
+        events.append(ev.HeroCubeReturned(target=last))
+    return events
 
 
 def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
@@ -678,7 +827,7 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
     if "flare:goblins" in state.variants:
         out += [cmd.TribeFlare(tribe=t.name) for t in gob.tribes if on_map(t) and t.name not in gob.flared]
     for card in gob.hand:
-        if card in ("fire-bomber", "blind-fury"):
+        if card in ("fire-bomber", "blind-fury", "hiding-spots"):
             out += [cmd.PlaySecret(card=card, tribe=name) for name in TRIBES]
         else:
             out.append(cmd.PlaySecret(card=card))

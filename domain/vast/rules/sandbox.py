@@ -193,8 +193,11 @@ def _unique(items: list[str], what: str) -> None:
         seen.add(item)
 
 
-def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[str, ...]) -> VastState:
-    """The state of the sandbox table. Raises ``RuleBroken("setup.sandbox-*")`` for a table that cannot be."""
+def lay(
+    sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[str, ...], revision: int = 1
+) -> VastState:
+    """The state of the sandbox table at rules revision ``revision`` (its decks). Raises
+    ``RuleBroken("setup.sandbox-*")`` for a table that cannot be."""
     from dicelog.domain.vast.cave import edge
 
     known = tiles()
@@ -253,7 +256,7 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
     supply = sandbox.cave.supply if sandbox.cave.supply is not None else 10 - on_map
     if supply < 0:
         raise _refuse("treasure", "more than 10 Treasure tokens")
-    goblins = _goblins(sandbox, by_pos, (k.x, k.y)) if "goblins" in roles else None
+    goblins = _goblins(sandbox, by_pos, (k.x, k.y), revision) if "goblins" in roles else None
     used = {c.tile for c in sandbox.cells} | set(hand)
     left = sorted(
         t.id for t in known.values() if t.id not in used and t.kind in ("ambush", "event", "treasure-room")
@@ -315,10 +318,12 @@ def lay(sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[
         smashed_total=k.smashed,
         goblins=goblins,
         war_deck=war_deck() if goblins else (),
-        monster_deck=tuple(m for m in built_monsters() if goblins and m not in _monsters_laid(sandbox)),
+        monster_deck=tuple(
+            m for m in built_monsters(revision) if goblins and m not in _monsters_laid(sandbox)
+        ),
         secrets_deck=tuple(
             c
-            for c in built_secrets()
+            for c in built_secrets(revision)
             if goblins and c not in (*sandbox.goblins.hand, *sandbox.goblins.face_up)
         ),
         revealed=sum(1 for c in sandbox.cells if c.lit and c.tile != "entrance"),
@@ -376,7 +381,7 @@ def _monsters_laid(sandbox: VastSandbox) -> set[str]:
     return {m for t in sandbox.goblins.tribes for m in t.monsters}
 
 
-def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos) -> GoblinsRole:
+def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, revision: int) -> GoblinsRole:
     """The Goblins' board laid: Tribes once each, on a tile (not the Knight's) or lurking on an empty space
     next to the map; Monsters within each Tribe's room; Secrets in hand and face up of the cards this release
     plays. Raises ``setup.sandbox-goblins``."""
@@ -387,13 +392,19 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos) 
     if len(set(names)) != len(names):
         raise _refuse("goblins", "each Tribe is laid once")
     monsters = [m for t in laid.tribes for m in t.monsters]
-    if not set(monsters) <= set(built_monsters()) or len(set(monsters)) != len(monsters):
+    if not set(monsters) <= set(built_monsters(revision)) or len(set(monsters)) != len(monsters):
         raise _refuse(
-            "goblins", f"Monsters are cards this release plays, once each: {list(built_monsters())}"
+            "goblins", f"Monsters are cards this release plays, once each: {list(built_monsters(revision))}"
         )
     secrets = [*laid.hand, *laid.face_up]
-    if not set(secrets) <= set(built_secrets()) or len(set(secrets)) != len(secrets) or len(secrets) > 5:
-        raise _refuse("goblins", f"Secrets (5 at most) are cards this release plays: {list(built_secrets())}")
+    if (
+        not set(secrets) <= set(built_secrets(revision))
+        or len(set(secrets)) != len(secrets)
+        or len(secrets) > 5
+    ):
+        raise _refuse(
+            "goblins", f"Secrets (5 at most) are cards this release plays: {list(built_secrets(revision))}"
+        )
     if any(c != "trap" for c in laid.face_up):
         raise _refuse("goblins", "only Trap stays face up")
     empty = {step(p, s) for p in by_pos for s in SIDES} - set(by_pos)

@@ -160,7 +160,7 @@ def initial_state(created: GameCreated) -> VastState:
         )
     if setup.sandbox is not None:
         row = SETUPS[setup_id(roles) or ""]
-        laid = lay(setup.sandbox, roles, row.removed_sidequests)
+        laid = lay(setup.sandbox, roles, row.removed_sidequests, created.rules_revision)
         return replace(
             laid,
             laid_turn=setup.sandbox.turn,
@@ -178,8 +178,8 @@ def initial_state(created: GameCreated) -> VastState:
         goblins=GoblinsRole() if "goblins" in roles else None,
         dragon=starting_dragon(SETUPS[setup_id(roles) or ""]) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
-        monster_deck=built_monsters() if "goblins" in roles else (),
-        secrets_deck=built_secrets() if "goblins" in roles else (),
+        monster_deck=built_monsters(created.rules_revision) if "goblins" in roles else (),
+        secrets_deck=built_secrets(created.rules_revision) if "goblins" in roles else (),
         stack=tuple(sorted(t.id for t in all_tiles if t.kind in ("ambush", "event", "treasure-room"))),
         crystals=tuple(sorted(t.id for t in all_tiles if t.kind == "crystal")),
         treasure_deck=tuple(sorted(c.id for c in cards.treasures)),

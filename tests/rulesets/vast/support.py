@@ -178,6 +178,6 @@ def goblin_table(*cells: CaveCell, gob: GoblinsRole | None = None, turn: str = "
         roles=("knight", "goblins", "cave"),
         goblins=gob or GoblinsRole(phase="activate"),
         war_deck=war_deck(),
-        monster_deck=built_monsters(),
-        secrets_deck=built_secrets(),
+        monster_deck=built_monsters(state.rules_revision),
+        secrets_deck=built_secrets(state.rules_revision),
     )

@@ -1,0 +1,142 @@
+"""VF §3 Secrets cards built in Vast rules revision 3: Cave-In (004 §La Caverna, Gli altri giocatori;
+§Esempio #1), Hiding Spots, Poison, and Hex hitting the Cave; the decks of earlier revisions stay as they were
+played. Dice, cards and decisions are explicit."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from dicelog.domain.core.events import DecisionRequested
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.rules.common import owned_cubes
+from dicelog.domain.vast.rules.goblins import REVISION_3_CARDS, built_secrets
+from dicelog.domain.vast.state import CaveRole, GoblinsRole, KnightRole
+from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
+
+OPEN = "treasure-room-01"  # no walls
+AMBUSH = "ambush-01"
+
+
+def rev3(*cells, gob: GoblinsRole, **kw):
+    return replace(goblin_table(*cells, gob=gob, **kw), rules_revision=3)
+
+
+def hand(*cards: str, **tribe_fields) -> GoblinsRole:
+    return GoblinsRole(phase="activate", hand=cards, tribes=tribes(**tribe_fields))
+
+
+def test_the_secrets_deck_of_revision_3_holds_cave_in_hiding_spots_and_poison__vf_3_secrets_cards():
+    assert set(built_secrets(3)) >= REVISION_3_CARDS
+    assert not REVISION_3_CARDS & set(built_secrets(2))  # a revision-2 game draws as it was played
+
+
+def test_cave_in_collapses_up_to_the_eyes_population_in_tiles_chosen_one_at_a_time__vf_3_cave_in():
+    cells = [lit(1, 0, OPEN), dark(0, 1, "event-02", "eye"), dark(-1, 0, "event-03", "eye")]
+    gob = hand("cave-in", eye={"population": 2})
+    p = Play(rev3(*cells, gob=gob, knight=KnightRole(x=1, y=0)))
+    p.do(cmd.PlaySecret(card="cave-in"))
+    assert p.pending.decision == "cave-in:2:" and "1,0" not in p.pending.options  # the Knight's tile
+    assert "0,0" not in p.pending.options and p.pending.options[-1] == "done"
+    p.choose("0,1")
+    assert p.pending.decision == "cave-in:1:0,1" and "0,1" not in p.pending.options
+    p.choose("-1,0")
+    assert p.of(ev.CaveInStruck)[0].tiles == ((0, 1), (-1, 0))
+    fallen = p.of(ev.TileCollapsed)
+    assert [(e.x, e.y) for e in fallen] == [(0, 1), (-1, 0)] and all(e.by == "goblins" for e in fallen)
+    assert {"event-02", "event-03"} <= set(p.state.stack)  # before the Collapse, back under the stack
+    assert p.pending.decision.startswith("fill:")  # then the Cave fills the open edges
+    assert "cave-in" in p.state.secrets_discard
+
+
+def test_cave_in_never_takes_a_crystal_token_or_a_tribe_and_may_stop_early__vf_3_cave_in():
+    cells = [lit(1, 0, "crystal-01", crystal=True), lit(0, 1, OPEN), dark(-1, 0, "event-03", "eye")]
+    gob = hand("cave-in", eye={"population": 3}, fangs={"population": 1, "x": 0, "y": 1})
+    p = Play(rev3(*cells, gob=gob, sealed=False))
+    p.do(cmd.PlaySecret(card="cave-in"))
+    assert p.pending.options == ("-1,0", "done")
+    p.choose("done")
+    assert p.of(ev.CaveInStruck)[0].tiles == ()
+
+
+def test_cave_in_splitting_the_map_has_the_goblins_slide_the_group__004_esempio_1():
+    cells = [lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN)]
+    gob = hand("cave-in", eye={"population": 1})
+    p = Play(rev3(*cells, gob=gob, sealed=False))
+    p.do(cmd.PlaySecret(card="cave-in"))
+    p.choose("2,0")  # (3,0) is cut off
+    while not (isinstance(p.pending, DecisionRequested) and p.pending.decision == "slide"):
+        p.default() if isinstance(p.pending, DecisionRequested) else p.draw(*p.pending.cards[:1])
+    assert p.pending.piece == "goblins" and p.pending.default == "3,0:W:1"
+    p.choose("3,0:W:1")
+    assert p.of(ev.MapGroupSlid)[0].step == "reunite"
+
+
+def test_cave_in_needs_eye_goblins__vf_3_cave_in():
+    state = rev3(lit(1, 0, OPEN), gob=hand("cave-in"), sealed=False)
+    assert refused(state, cmd.PlaySecret(card="cave-in")) == "vast.secret.not-now"
+
+
+def test_hiding_spots_lets_a_hidden_tribe_attack_the_knight_by_an_ambush_tile__vf_3_hiding_spots():
+    cells = [lit(1, 0, AMBUSH), lit(2, 0, OPEN)]
+    gob = hand("hiding-spots", bones={"population": 3, "monsters": ("blob",)})
+    p = Play(rev3(*cells, gob=gob, knight=KnightRole(x=2, y=0, grit=10)))  # next to the Ambush tile
+    p.do(cmd.PlaySecret(card="hiding-spots", tribe="bones"))
+    attack = p.of(ev.TribeAttackedKnight)[0]
+    assert attack.tribe == "bones" and attack.strength == 3  # its Monster does not count
+    assert p.state.knight.health == 6 and p.state.knight.grit == 10  # nor the Blob's 5 Grit
+    assert p.state.goblins.tribes[1].population == 1  # it scatters
+
+
+def test_hiding_spots_needs_an_ambush_tile_near_her_and_a_stronger_hidden_tribe__vf_3_hiding_spots():
+    far = rev3(
+        lit(1, 0, AMBUSH), lit(2, 0, OPEN), lit(3, 0, OPEN), gob=hand("hiding-spots", bones={"population": 3})
+    )
+    far = replace(far, knight=KnightRole(x=3, y=0))
+    assert refused(far, cmd.PlaySecret(card="hiding-spots", tribe="bones")) == "vast.secret.not-now"
+    weak = rev3(
+        lit(1, 0, AMBUSH), gob=hand("hiding-spots", bones={"population": 1}), knight=KnightRole(x=1, y=0)
+    )
+    assert refused(weak, cmd.PlaySecret(card="hiding-spots", tribe="bones")) == "vast.goblins.too-weak"
+    shown = rev3(
+        lit(1, 0, AMBUSH),
+        gob=hand("hiding-spots", bones={"population": 3, "x": 1, "y": 0}),
+        knight=KnightRole(x=0, y=0),
+    )
+    assert refused(shown, cmd.PlaySecret(card="hiding-spots", tribe="bones")) == "vast.secret.tribe"
+
+
+def test_poison_leaves_her_cubes_on_the_entrance_until_she_enters_it__vf_3_poison():
+    cells = [lit(1, 0, OPEN), lit(2, 0, OPEN)]
+    gob = hand("poison", fangs={"population": 4, "x": 1, "y": 0})
+    knight = KnightRole(x=2, y=0, grit=11)  # 4 Hero cubes, Strength 1
+    p = Play(rev3(*cells, gob=gob, knight=knight))
+    before = owned_cubes(p.state.knight)
+    p.do(cmd.PlaySecret(card="poison"))
+    assert p.state.goblins.poison_played
+    p.do(cmd.ActivateTribe(tribe="fangs", action="attack", x=2, y=0))
+    assert p.of(ev.KnightPoisoned)[0].cubes == 2  # Strength 5 beat her 1 by 2 or more
+    assert owned_cubes(p.state.knight) == before - 2 and not p.state.goblins.poison_played
+    moved = Play(replace(p.state, turn="knight", cells=(*p.state.cells, lit(-1, 0, OPEN))))
+    moved._take([ev.KnightMoved(x=0, y=0)])
+    assert moved.state.knight.poisoned == 0 and owned_cubes(moved.state.knight) == before
+
+
+def test_hex_may_hit_the_cave_which_discards_x_omens__vf_3_hex():
+    gob = hand("hex", eye={"population": 2})
+    cave = CaveRole(hand=("ambush-01",), omens=("bat-1", "chasm-2", "quartz-3"))
+    p = Play(rev3(lit(1, 0, OPEN), gob=gob, cave=cave))
+    p.do(cmd.PlaySecret(card="hex"))
+    assert p.pending.decision == "hex-target" and p.pending.options == ("knight", "cave")
+    p.choose("cave")
+    assert p.pending.decision == "omen-discard:2" and p.pending.piece == "cave"
+    p.choose("chasm-2")
+    p.choose("bat-1")
+    assert p.state.cave.omens == ("quartz-3",) and {"chasm-2", "bat-1"} <= set(p.state.omen_bag)
+
+
+def test_hex_in_a_revision_2_game_hits_the_knight_only__vf_3_hex():
+    gob = hand("hex", eye={"population": 2})
+    p = Play(replace(rev3(lit(1, 0, OPEN), gob=gob, knight=KnightRole(grit=5)), rules_revision=2))
+    p.do(cmd.PlaySecret(card="hex"))
+    assert p.pending is None and p.state.knight.grit == 3
