@@ -216,6 +216,8 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
             return 250
         case cmd.PlaySecret(card="cave-in"):
             return 150
+        case cmd.WispMove(x=x, y=y):  # the Knight carried away from the Entrance
+            return 650 + 10 * min(abs(x) + abs(y), 10)
         case cmd.VastEndTurn():
             return 1
     return 0

@@ -274,6 +274,18 @@ class TribeFlare(VastCommand, kw_only=True):
     """The Tribe lighting it."""
 
 
+class WispMove(VastCommand, kw_only=True):
+    """The Wisp (VF §3 Monster cards; rules revision 3): in the activation phase, before its Tribe acts,
+    once a turn, it moves the Knight up to 3 spaces over Lit tiles (her Shield's cube stops it)."""
+
+    tribe: Literal["fangs", "bones", "eye"]
+    """The revealed Tribe holding the Wisp."""
+    x: Coord
+    """Where the Knight goes: column."""
+    y: Coord
+    """Where the Knight goes: row."""
+
+
 # --- the Dragon (004 §Il Drago) ----------------------------------------------------------------------
 
 PowerName = Literal[
@@ -361,7 +373,7 @@ KNIGHT_COMMANDS = (
     ShootDragon,
 )
 DRAGON_COMMANDS = (MoveDragon, UsePower, DragonCollect, PlaceGem)
-GOBLIN_COMMANDS = (ActivateTribe, PlaySecret, TribeFlare)
+GOBLIN_COMMANDS = (ActivateTribe, PlaySecret, TribeFlare, WispMove)
 CAVE_COMMANDS = (
     PlaceTile,
     RemoveTile,
@@ -394,6 +406,7 @@ VastCommandUnion = (
     | ActivateTribe
     | PlaySecret
     | TribeFlare
+    | WispMove
     | VastEndTurn
     | PlaceTile
     | RemoveTile

@@ -614,6 +614,13 @@ class KnightPoisoned(VastEvent, kw_only=True):
     """Hero cubes left there (1, or 2 when the Tribe's Strength beat hers by 2 or more)."""
 
 
+class WispUsed(VastEvent, kw_only=True):
+    """The Wisp moved the Knight this turn (VF §3 Monster cards; rules revision 3)."""
+
+    tribe: str
+    """The Tribe holding it."""
+
+
 class TribeRevealed(VastEvent, kw_only=True):
     """A hidden Tribe comes onto a Dark tile of its symbol, or lurks on an empty space (004 §Rivelare)."""
 
@@ -1006,6 +1013,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CaveInStruck,
     OmenDiscarded,
     KnightPoisoned,
+    WispUsed,
     DarkTilePlaced,
     TileRevealed,
     TileOriented,

@@ -503,6 +503,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                         crystal_attack=None,
                         flared=(),
                         poison_played=False,
+                        wisp_used=False,
                     ),
                 )
             return _gob(state, phase=phase)
@@ -580,6 +581,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                 return state
             state = _cave(state, omens=_without(state.cave.omens, [token]))
             return replace(state, omen_bag=tuple(sorted((*state.omen_bag, token))))
+        case ev.WispUsed():
+            return _gob(state, wisp_used=True)
         case ev.KnightPoisoned(cubes=cubes):
             state = state if state.goblins is None else _gob(state, poison_played=False)
             return state if k is None else _knight(state, poisoned=k.poisoned + cubes)

@@ -59,6 +59,7 @@ _GOBLINS = {
     cmd.ActivateTribe: goblins.activate,
     cmd.PlaySecret: goblins.play_secret,
     cmd.TribeFlare: goblins.flare,
+    cmd.WispMove: goblins.wisp,
 }
 _CAVE = {
     cmd.PlaceTile: cave_turn.place_tile,

@@ -618,6 +618,8 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"{len(tiles)} tile(s) cut off slide by {dx},{dy} to join the map again"
         case ev.CaveInStruck(tiles=tiles):
             return f"Cave-In: {len(tiles)} tile(s) collapse"
+        case ev.WispUsed(tribe=tribe):
+            return f"The {tribe.capitalize()} Tribe's Wisp moves the Knight"
         case ev.KnightPoisoned(cubes=cubes):
             return f"Poison: the Knight leaves {cubes} Hero cube(s) on the Entrance"
         case ev.OmenDiscarded(token=token):

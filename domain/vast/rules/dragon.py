@@ -833,7 +833,7 @@ def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
     taken = [ev.GemTaken(gem=gem, x=x, y=y, by=by, trapped=trapped, from_dragon=source == "dragon")]
     if trapped:
         return [*taken, goblins.scatter(state, t)]
-    return [*taken, goblins.rage(1, "plunder")]
+    return [*taken, goblins.rage(1, "plunder"), *goblins.gnome_jump(fold(state, taken), t)]
 
 
 def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]:

@@ -732,6 +732,11 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         return dropped + goblins.omen_discards(fold(state, dropped), int(where) - 1)
     if kind == "cave-in":
         return goblins.cave_in_chosen(state, where, option)
+    if kind == "gnome-jump":
+        if option == "stay":
+            return []
+        x, y = parse_pos(option)
+        return [ev.TribeMoved(tribe=where, x=x, y=y, teleported=True)]
     if kind == "spores-track":
         return [ev.SlothCubeMoved(source="wakefulness", target=option, why="spores")]
     if kind == "ambush-tribe":

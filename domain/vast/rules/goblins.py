@@ -25,12 +25,14 @@ from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
+    cubes_on,
     dragon_armor,
     dragon_at,
     geometry,
     grit_change,
     is_crystal,
     knight_pos,
+    pieces_at,
     refuse,
     strength,
     tile_draw,
@@ -45,7 +47,7 @@ SECRET_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
 """Decisions whose options only the Goblins may see."""
 
 
-REVISION_3_CARDS = frozenset({"cave-in", "hiding-spots", "poison"})
+REVISION_3_CARDS = frozenset({"cave-in", "hiding-spots", "poison", "gnome", "underworm", "wisp"})
 """Cards built in Vast rules revision 3: games of earlier revisions play without them (their decks re-derive
 as they were played)."""
 
@@ -355,25 +357,35 @@ def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bo
 
 def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
     """The tiles a revealed Tribe can reach and the fewest Lit tiles it leaves on the way (004 §5: any
-    distance, never through walls, the Golem through them; the Knight's tile only as the end, RULINGS.md)."""
+    distance, never through walls, the Golem through them, the Underworm once up to 2 tiles diagonally; the
+    Knight's tile only as the end, RULINGS.md)."""
     g = geometry(state)
     start = where(t)
     golem = "golem" in t.monsters
+    worm = "underworm" in t.monsters
     knight = knight_pos(state)
+    seen: set[tuple[Pos, bool]] = set()
     best: dict[Pos, int] = {}
-    heap = [(0, start)]
+    heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
     while heap:
-        cost, here = heapq.heappop(heap)
-        if here in best:
+        cost, here, jumped = heapq.heappop(heap)
+        if (here, jumped) in seen:
             continue
-        best[here] = cost
+        seen.add((here, jumped))
+        best.setdefault(here, cost)
         if here == knight and here != start:
             continue  # she is fought there: the Tribe does not go on
         leaving = 1 if here in g.lit else 0
         for side in SIDES:
             there = step(here, side)
-            if there in g.cells and there not in best and (golem or not g.wall_between(here, side)):
-                heapq.heappush(heap, (cost + leaving, there))
+            if there in g.cells and (golem or not g.wall_between(here, side)):
+                heapq.heappush(heap, (cost + leaving, there, jumped))
+        if worm and not jumped:  # VF §3 Underworm: once, up to 2 tiles diagonally, over walls and tiles
+            for n in (1, 2):
+                for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                    there = (here[0] + n * dx, here[1] + n * dy)
+                    if there in g.cells:
+                        heapq.heappush(heap, (cost + leaving, there, True))
     return best
 
 
@@ -386,10 +398,13 @@ def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
 
 
 def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
-    """004 §Rivelare: Dark tiles of the Tribe's symbol with no other player's piece; when there is none, the
-    empty spaces next to the map (it lurks there)."""
+    """004 §Rivelare: Dark tiles of the Tribe's symbol (any, with the Gnome) with no other player's piece;
+    when there is none, the empty spaces next to the map (it lurks there)."""
     k = knight_pos(state)
-    spots = sorted((c.x, c.y) for c in state.cells if not c.lit and c.symbol == t.name and (c.x, c.y) != k)
+    gnome = "gnome" in t.monsters  # VF §3 Gnome: onto a Dark tile of any symbol
+    spots = sorted(
+        (c.x, c.y) for c in state.cells if not c.lit and (gnome or c.symbol == t.name) and (c.x, c.y) != k
+    )
     if spots:
         return spots
     cells = cells_by_pos(state)
@@ -540,7 +555,11 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
         case "plunder":
             if cell is None or cell.treasure < 1:
                 raise refuse("goblins.no-treasure", "Razziare", "no Treasure token on this tile")
-            return [ev.TribePlundered(tribe=t.name, x=here[0], y=here[1]), rage(1, "plunder")]
+            return [
+                ev.TribePlundered(tribe=t.name, x=here[0], y=here[1]),
+                rage(1, "plunder"),
+                *gnome_jump(state, t),
+            ]
         case "explore":
             return explore(state, t, here, command)
         case "hide":
@@ -773,6 +792,62 @@ def poisoned(state: VastState, t: Tribe) -> list[Event]:
     return events
 
 
+# --- Monsters of rules revision 3: Gnome, Underworm (in ``paths``), Wisp (VF §3 Monster cards) -------
+
+
+def gnome_spots(state: VastState, t: Tribe) -> list[Pos]:
+    """Unoccupied Dark tiles: no piece, no other revealed Tribe."""
+    return [
+        (c.x, c.y)
+        for c in state.cells
+        if not c.lit
+        and not pieces_at(state, (c.x, c.y))
+        and not [o for o in tribes_at(state, (c.x, c.y)) if o.name != t.name]
+    ]
+
+
+def gnome_jump(state: VastState, t: Tribe) -> list[Event]:
+    """VF §3 Gnome: after plundering a Treasure token or a Gem, its Tribe may jump to an unoccupied Dark tile
+    (decision ``gnome-jump:tribe``, default ``stay``)."""
+    if "gnome" not in t.monsters:
+        return []
+    spots = [p for p in sorted(gnome_spots(state, t)) if p != (t.x, t.y)]
+    if not spots:
+        return []
+    options = ("stay", *(pos_key(p) for p in spots))
+    return [
+        DecisionRequested(decision=f"gnome-jump:{t.name}", options=options, piece="goblins", default="stay")
+    ]
+
+
+def wisp_reach(state: VastState) -> list[Pos]:
+    """Where the Wisp may move the Knight: up to 3 spaces, never through a wall, over Lit tiles (as the Giant
+    Bats carry her, 004 §Esempio #3; RULINGS.md)."""
+    from dicelog.domain.vast.rules.cave_turn import bats_reach
+
+    k = knight_pos(state)
+    return [] if k is None else bats_reach(state, k, True)
+
+
+def wisp(state: VastState, command: cmd.WispMove) -> list[Event]:
+    """VF §3 Wisp: in the activation phase, before its Tribe's action (so before it activates), once a turn,
+    the Wisp moves the Knight up to 3 spaces; her Shield's cube stops it. Raises ``vast.goblins.wisp``."""
+    gob = _goblins(state)
+    if gob.phase != "activate":
+        raise refuse("goblins.wisp", "5. Attiva le Tribù", "the Wisp acts in the activation phase")
+    t = tribe(state, command.tribe)
+    if "wisp" not in t.monsters or not on_map(t) or t.activated:
+        raise refuse("goblins.wisp", "5. Attiva le Tribù", "a revealed Tribe with the Wisp, before it acts")
+    if gob.wisp_used:
+        raise refuse("goblins.wisp", "5. Attiva le Tribù", "the Wisp moves the Knight once a turn")
+    k = state.knight
+    if k is None or cubes_on(k, "shield"):
+        raise refuse("goblins.wisp", "Equipaggiamento", "no Knight to move, or her Shield stops it")
+    if (command.x, command.y) not in wisp_reach(state):
+        raise refuse("goblins.wisp", "Esempio #3", "up to 3 spaces, over Lit tiles, never through a wall")
+    return [ev.KnightMoved(x=command.x, y=command.y, forced=True), ev.WispUsed(tribe=t.name)]
+
+
 def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
     """004 §Interagire con i Goblin: the Knight attacks every revealed Tribe on the tile she entered; each
     scatters and Rage rises by 1 each."""
@@ -826,6 +901,9 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
                 out.append(cmd.ActivateTribe(tribe=t.name, action="explore", x=x, y=y, ex=ex, ey=ey))
     if "flare:goblins" in state.variants:
         out += [cmd.TribeFlare(tribe=t.name) for t in gob.tribes if on_map(t) and t.name not in gob.flared]
+    for t in gob.tribes:
+        if "wisp" in t.monsters and on_map(t) and not t.activated and not gob.wisp_used:
+            out += [cmd.WispMove(tribe=t.name, x=x, y=y) for x, y in wisp_reach(state)]
     for card in gob.hand:
         if card in ("fire-bomber", "blind-fury", "hiding-spots"):
             out += [cmd.PlaySecret(card=card, tribe=name) for name in TRIBES]

@@ -27,8 +27,9 @@ def hand(*cards: str, **tribe_fields) -> GoblinsRole:
 
 
 def test_the_secrets_deck_of_revision_3_holds_cave_in_hiding_spots_and_poison__vf_3_secrets_cards():
-    assert set(built_secrets(3)) >= REVISION_3_CARDS
-    assert not REVISION_3_CARDS & set(built_secrets(2))  # a revision-2 game draws as it was played
+    secrets = REVISION_3_CARDS - {"gnome", "underworm", "wisp"}
+    assert set(built_secrets(3)) >= secrets
+    assert not secrets & set(built_secrets(2))  # a revision-2 game draws as it was played
 
 
 def test_cave_in_collapses_up_to_the_eyes_population_in_tiles_chosen_one_at_a_time__vf_3_cave_in():
@@ -140,3 +141,63 @@ def test_hex_in_a_revision_2_game_hits_the_knight_only__vf_3_hex():
     p = Play(replace(rev3(lit(1, 0, OPEN), gob=gob, knight=KnightRole(grit=5)), rules_revision=2))
     p.do(cmd.PlaySecret(card="hex"))
     assert p.pending is None and p.state.knight.grit == 3
+
+
+# --- Monsters of revision 3: Gnome, Underworm, Wisp (VF §3 Monster cards) -----------------------------
+
+
+def test_the_monster_deck_of_revision_3_holds_gnome_underworm_and_wisp__vf_3_monster_cards():
+    from dicelog.domain.vast.rules.goblins import built_monsters
+
+    assert {"gnome", "underworm", "wisp"} <= set(built_monsters(3))
+    assert not {"gnome", "underworm", "wisp"} & set(built_monsters(2))
+
+
+def test_a_gnome_tribe_reveals_onto_a_dark_tile_of_any_symbol__vf_3_gnome():
+    from dicelog.domain.vast.rules.goblins import reveal_spots, tribe
+
+    cells = [dark(1, 0, "event-02", "bones"), dark(0, 1, "event-03", "eye")]
+    state = rev3(*cells, gob=hand(fangs={"population": 2, "monsters": ("gnome",)}), sealed=False)
+    assert set(reveal_spots(state, tribe(state, "fangs"))) == {(1, 0), (0, 1)}
+    plain = rev3(*cells, gob=hand(fangs={"population": 2}), sealed=False)
+    assert reveal_spots(plain, tribe(plain, "fangs")) != [(1, 0)]  # no Fangs tile: it lurks
+
+
+def test_a_gnome_tribe_may_jump_to_an_unoccupied_dark_tile_after_plundering__vf_3_gnome():
+    cells = [dark(1, 0, OPEN, "fangs", treasure=1), dark(3, 0, "event-03", "eye")]
+    gob = hand(fangs={"population": 2, "x": 1, "y": 0, "monsters": ("gnome",)})
+    p = Play(rev3(*cells, gob=gob, knight=KnightRole(x=0, y=0)))
+    p.do(cmd.ActivateTribe(tribe="fangs", action="plunder"))
+    assert p.pending.decision == "gnome-jump:fangs" and p.pending.default == "stay"
+    p.choose("3,0")
+    t = p.state.goblins.tribes[0]
+    assert (t.x, t.y) == (3, 0) and p.of(ev.TribeMoved)[-1].teleported
+
+
+def test_an_underworm_tribe_jumps_up_to_2_tiles_diagonally_over_walls__vf_3_underworm():
+    from dicelog.domain.vast.rules.goblins import paths, tribe
+
+    # (3,2) touches no tile: only two diagonal steps from (1,0) reach it
+    cells = [lit(1, 0, OPEN), lit(3, 2, OPEN)]
+    gob = hand(bones={"population": 2, "x": 1, "y": 0, "monsters": ("underworm",)})
+    state = rev3(*cells, gob=gob, sealed=False)
+    reach = paths(state, tribe(state, "bones"))
+    assert (3, 2) in reach and reach[(3, 2)] == 1  # it left one Lit tile
+    plain = rev3(*cells, gob=hand(bones={"population": 2, "x": 1, "y": 0}), sealed=False)
+    assert (3, 2) not in paths(plain, tribe(plain, "bones"))
+
+
+def test_the_wisp_moves_the_knight_up_to_3_spaces_once_a_turn_before_its_tribe_acts__vf_3_wisp():
+    cells = [lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(4, 0, OPEN)]
+    gob = hand(eye={"population": 1, "x": 4, "y": 0, "monsters": ("wisp",)})
+    p = Play(rev3(*cells, gob=gob, knight=KnightRole(x=0, y=0)))
+    assert refused(p.state, cmd.WispMove(tribe="eye", x=4, y=0)) == "vast.goblins.wisp"  # 4 spaces away
+    p.do(cmd.WispMove(tribe="eye", x=3, y=0))
+    assert (p.state.knight.x, p.state.knight.y) == (3, 0) and p.state.goblins.wisp_used
+    assert refused(p.state, cmd.WispMove(tribe="eye", x=2, y=0)) == "vast.goblins.wisp"  # once a turn
+
+
+def test_the_knights_shield_stops_the_wisp__004_equipaggiamento_scudo():
+    gob = hand(eye={"population": 1, "x": 2, "y": 0, "monsters": ("wisp",)})
+    state = rev3(lit(1, 0, OPEN), lit(2, 0, OPEN), gob=gob, knight=KnightRole(placed={"shield": 1}))
+    assert refused(state, cmd.WispMove(tribe="eye", x=1, y=0)) == "vast.goblins.wisp"

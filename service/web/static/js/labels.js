@@ -74,6 +74,7 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
     case "vast.UseBomb": return `Knight: bomb the ${command.side} wall`;
     case "vast.UseFlare": return `Knight: Flare at ${command.x},${command.y}`;
     case "vast.TribeFlare": return `Goblins: Flare of the ${command.tribe} Tribe`;
+    case "vast.WispMove": return `Goblins: the ${command.tribe} Tribe's Wisp moves the Knight to ${command.x},${command.y}`;
     case "vast.EndTurn": return `${command.role.charAt(0).toUpperCase()}${command.role.slice(1)}: end turn`;
     case "vast.AttackDragon": return `Knight: attack the Dragon${command.bomb ? " with the Bomb" : ""}`;
     case "vast.MoveDragon": return `Dragon: move to ${command.x},${command.y}`;
