@@ -214,6 +214,8 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
             return 4_000  # an attack on the Knight from hiding
         case cmd.PlaySecret(card="poison"):
             return 250
+        case cmd.PlaySecret(card="goblin-ruby"):
+            return 300
         case cmd.PlaySecret(card="cave-in"):
             return 150
         case cmd.WispMove(x=x, y=y):  # the Knight carried away from the Entrance

@@ -390,6 +390,19 @@ class RockslidePlaced(VastEvent, kw_only=True):
     """The side of the tile (``N``, ``E``, ``S``, ``W``)."""
 
 
+class RockslideMoved(VastEvent, kw_only=True):
+    """With all 3 Rockslides on the map, the Cave moves one to another edge (004 §Presagi, Frana)."""
+
+    from_edge: tuple[int, int, str]
+    """The edge it leaves, ``[x, y, "N"|"E"]`` (``dicelog.domain.vast.cave.edge``)."""
+    x: int
+    """Column of the tile of its new edge."""
+    y: int
+    """Row of the tile of its new edge."""
+    side: str
+    """The side of that tile (``N``, ``E``, ``S``, ``W``)."""
+
+
 class CarriedByBats(VastEvent, kw_only=True):
     """Giant Bats carry the Knight or a Treasure token (004 §Presagi, Pipistrelli Giganti)."""
 
@@ -619,6 +632,16 @@ class WispUsed(VastEvent, kw_only=True):
 
     tribe: str
     """The Tribe holding it."""
+
+
+class RubyRedrawn(VastEvent, kw_only=True):
+    """The face-up Goblin Ruby discards a card just drawn so another is drawn instead (VF §3 Secrets cards;
+    rules revision 3): once a turn."""
+
+    deck: str
+    """``war``, ``monsters`` or ``secrets``."""
+    card: str
+    """The card discarded: the Goblins' secret (``"?"`` for others)."""
 
 
 class TribeRevealed(VastEvent, kw_only=True):
@@ -1014,6 +1037,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     OmenDiscarded,
     KnightPoisoned,
     WispUsed,
+    RockslideMoved,
+    RubyRedrawn,
     DarkTilePlaced,
     TileRevealed,
     TileOriented,

@@ -136,6 +136,15 @@ def _slid(state: VastState, moved: set[tuple[int, int]], dx: int, dy: int) -> Va
     return state
 
 
+def _ruby_lost(state: VastState) -> VastState:
+    """A Tribe reached Population 0: a face-up Goblin Ruby is discarded (VF §3 Secrets cards)."""
+    gob = state.goblins
+    if gob is None or "goblin-ruby" not in gob.face_up:
+        return state
+    state = _gob(state, face_up=_without(gob.face_up, ["goblin-ruby"]))
+    return replace(state, secrets_discard=(*state.secrets_discard, "goblin-ruby"))
+
+
 def _tribe(state: VastState, name: str, **changes: object) -> VastState:
     gob = state.goblins
     if gob is None:
@@ -229,6 +238,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             "war-choice",
         ):
             return replace(state, offer=options, offer_to="goblins" if decision == "war-choice" else "cave")
+        case DecisionRequested(decision="ruby:war", options=options):  # the War cards drawn, kept or not
+            return replace(state, offer=options[1:], offer_to="goblins")
         case ev.VastRoundStarted(round=n):
             return replace(state, round=n, phase="play")
         case ev.VastTurnStarted(role=role):
@@ -438,7 +449,13 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, cave=cave, omen_bag=tuple(sorted((*state.omen_bag, *paid))))
         case ev.RockslidePlaced(x=x, y=y, side=side):
             state = replace(state, rockslides=(*state.rockslides, edge((x, y), side)))
+            if state.rules_revision >= 3:  # 004 §Equipaggiamento, Bomba: a Rockslide there removes the Bomb
+                state = replace(state, bombs=tuple(b for b in state.bombs if b != edge((x, y), side)))
             return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides - 1)
+        case ev.RockslideMoved(from_edge=gone, x=x, y=y, side=side):
+            kept = tuple(e for e in state.rockslides if e != tuple(gone))
+            bombs = tuple(b for b in state.bombs if b != edge((x, y), side))
+            return replace(state, rockslides=(*kept, edge((x, y), side)), bombs=bombs)
         case ev.CarriedByBats(target="knight", x=x, y=y):
             state = _knight(state, poisoned=0) if (x, y) == (0, 0) else state  # VF §3 Poison
             return _knight(state, x=x, y=y, stage=3)
@@ -504,6 +521,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                         flared=(),
                         poison_played=False,
                         wisp_used=False,
+                        ruby_used=False,
                     ),
                 )
             return _gob(state, phase=phase)
@@ -531,10 +549,14 @@ def evolve(state: VastState, event: Event) -> VastState:
                 population=max(0, t.population - loss),
                 monsters=_without(t.monsters, discarded),
             )
-            return replace(state, monster_discard=(*state.monster_discard, *discarded))
+            state = replace(state, monster_discard=(*state.monster_discard, *discarded))
+            return _ruby_lost(state) if t.population > 0 and t.population - loss <= 0 else state
         case ev.PopulationLost(tribe=name, count=count):
             t = _tribe_of(state, name)
-            return state if t is None else _tribe(state, name, population=max(0, t.population - count))
+            if t is None:
+                return state
+            state = _tribe(state, name, population=max(0, t.population - count))
+            return _ruby_lost(state) if t.population > 0 and t.population - count <= 0 else state
         case ev.MonsterAssigned(card=card, tribe=name, replaced=replaced):
             t = _tribe_of(state, name)
             gob = state.goblins
@@ -557,7 +579,7 @@ def evolve(state: VastState, event: Event) -> VastState:
             if gob is None:
                 return state
             state = _gob(state, hand=_without(gob.hand, [card]))
-            if card == "trap":
+            if card in ("trap", "goblin-ruby"):
                 state = _gob(state, face_up=(*gob.face_up, card))
             else:
                 state = replace(state, secrets_discard=(*state.secrets_discard, card))
@@ -581,6 +603,18 @@ def evolve(state: VastState, event: Event) -> VastState:
                 return state
             state = _cave(state, omens=_without(state.cave.omens, [token]))
             return replace(state, omen_bag=tuple(sorted((*state.omen_bag, token))))
+        case ev.RubyRedrawn(deck=deck, card=card):
+            gob = state.goblins
+            if gob is None:
+                return state
+            state = _gob(state, ruby_used=True)
+            if deck == "monsters":
+                state = _gob(state, drawn=_without(gob.drawn, [card]))
+                return replace(state, monster_discard=(*state.monster_discard, card))
+            if deck == "secrets":
+                state = _gob(state, hand=_without(gob.hand, [card]))
+                return replace(state, secrets_discard=(*state.secrets_discard, card))
+            return replace(state, offer=_without(state.offer, [card]))  # a War card: out of this turn's draw
         case ev.WispUsed():
             return _gob(state, wisp_used=True)
         case ev.KnightPoisoned(cubes=cubes):

@@ -267,6 +267,8 @@ class GoblinsRole(Struct, frozen=True, kw_only=True):
     """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave: each once a turn)."""
     smashed: int = 0
     """Crystal tokens kept on their board: smashed with no Knight in play to hand them to (004 §Attaccare)."""
+    ruby_used: bool = False
+    """The Goblin Ruby redrew a card this turn (VF §3 Secrets cards: once a turn)."""
     wisp_used: bool = False
     """The Wisp moved the Knight this turn (VF §3 Monster cards: once a turn)."""
     poison_played: bool = False

@@ -13,6 +13,7 @@
 | the Knight's face-down Treasures | the Knight and the Cave (which chose them) |
 | the Knight's Sidequests (hand and draws) | the Knight |
 | the Goblins' Secrets (hand, draws, discards), War cards not kept, Monsters not assigned | the Goblins |
+| the cards the Goblin Ruby redraws and discards | the Goblins |
 | the Dragon's Power hand (draws, the cards discarded when it is replaced) | the Dragon |
 
 Everything else is public: revealed and collapsed tiles, Event cards played, Omens (RULINGS.md),
@@ -44,7 +45,7 @@ DECK_AUDIENCE = {
 """Who sees the cards drawn from each secret deck (the Omen bag is public)."""
 CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice", "explore")
 """Decisions whose options are the Cave's cards."""
-GOBLIN_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
+GOBLIN_DECISIONS = ("war-choice", "secrets-limit", "overpopulation", "ruby")
 """Decisions whose options are the Goblins' cards (or would tell their hand)."""
 
 
@@ -89,7 +90,7 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
             return event
         case ev.WarCardChosen(discarded=discarded):
             return event if _sees(viewer, "goblins") else replace(event, discarded=_masked(discarded))
-        case ev.MonsterDiscarded() | ev.SecretDiscarded():
+        case ev.MonsterDiscarded() | ev.SecretDiscarded() | ev.RubyRedrawn():
             return event if _sees(viewer, "goblins") else replace(event, card=HIDDEN)
         case ev.DarkTilePlaced():
             return event if _sees(viewer, "cave") else replace(event, tile=HIDDEN)

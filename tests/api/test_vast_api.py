@@ -5,6 +5,7 @@ the service's own masking); after the end the log is public and verifies."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -95,10 +96,17 @@ class VastTable:
             # Power cards are reshuffled whole every Dragon turn: a card that paid a Power before (public) may
             # be in the hand again; the property tests judge every event against the hand of its own time.
             out |= set(s["dragon"]["hand"]) - self.shown_cards(("vast.PowerUsed",), "cards")
-        return out - {HIDDEN}
+        # A Lit tile Wrath or Cave-In sent back under the stack was seen by everyone (and a Dark one by the
+        # Cave): its name is public history even once it is drawn again and lies Dark side up elsewhere.
+        # The property tests judge each event against the secrets of its own time.
+        seen = self.shown_cards(("vast.TileCollapsed",), "tile", unless="dark")
+        if reader == "deep":
+            seen |= self.shown_cards(("vast.TileCollapsed",), "tile")
+        return out - {HIDDEN} - seen
 
-    def shown_cards(self, kinds: tuple[str, ...], field: str) -> set[str]:
-        """Cards named face up by events of ``kinds`` so far (``field``: one id or a list of ids)."""
+    def shown_cards(self, kinds: tuple[str, ...], field: str, unless: str = "") -> set[str]:
+        """Cards named face up by events of ``kinds`` so far (``field``: one id or a list of ids), but not by
+        those whose field ``unless`` is true."""
         events: list[dict[str, Any]] = []
         after: int | None = 0
         while after is not None:
@@ -107,7 +115,7 @@ class VastTable:
             after = page["next_after"]
         out: set[str] = set()
         for e in events:
-            if e["payload"]["type"] in kinds:
+            if e["payload"]["type"] in kinds and not (unless and e["payload"].get(unless)):
                 value = e["payload"].get(field, [])
                 out |= set(value) if isinstance(value, list) else {value}
         return out
@@ -136,7 +144,16 @@ class VastTable:
                 self.checked += len(hidden)
                 shown = {i for i in hidden if f'"{i}"' in r.text}
                 if shown:
-                    self.leaks.append(f"{tail} as {reader}: {sorted(shown)}")
+                    where = ""
+                    if tail.startswith("/events"):  # name the events that show it
+                        where = str(
+                            [
+                                (e["version"], e["payload"]["type"])
+                                for e in r.json()["events"]
+                                if any(f'"{i}"' in json.dumps(e) for i in shown)
+                            ]
+                        )
+                    self.leaks.append(f"{tail} as {reader}: {sorted(shown)} {where}")
             if reader is not None:
                 r = self.get("/legal-commands", reader)
                 self.scanned += 1

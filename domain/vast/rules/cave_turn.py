@@ -212,11 +212,10 @@ def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
 
 
 def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
-    """004 §Presagi, Frana: a Rockslide on the edge between two tiles, at least one Lit (moving a placed one
-    when all 3 are out is not built yet)."""
+    """004 §Presagi, Frana: a Rockslide on the edge between two tiles, at least one Lit; with all 3 on the
+    map, one of them moves there (decision ``rockslide-from:x,y:side``, the Cave's: which one; default the
+    first)."""
     cave = _cave(state)
-    if cave.rockslides < 1:
-        raise refuse("omen.no-rockslide", "Presagi", "all 3 Rockslides are on the map")
     here = (command.x, command.y)
     there = step(here, command.side)
     a, b = cell_at(state, here), cell_at(state, there)
@@ -225,6 +224,12 @@ def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
     if geometry(state).wall_between(here, command.side):
         raise refuse("omen.rockslide-wall", "Presagi", "there is a wall there already")
     paid = _pay(state, "rockslide", command.pay)
+    if cave.rockslides < 1:
+        placed = tuple(f"{x},{y}:{side}" for x, y, side in state.rockslides)
+        if not placed:
+            raise refuse("omen.no-rockslide", "Presagi", "no Rockslide is left to place or move")
+        name = f"rockslide-from:{pos_key(here)}:{command.side}"
+        return [*paid, DecisionRequested(decision=name, options=placed, piece="cave", default=placed[0])]
     return [*paid, ev.RockslidePlaced(x=command.x, y=command.y, side=command.side)]
 
 

@@ -614,13 +614,14 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return setup.after_draw(state, answered)
         case CardsDrawn(reason="power-hand"):
             return then_advance(state, end_turn(state, "dragon"))
+        case CardsDrawn(deck="war" | "monsters" | "secrets", cards=cards) if (
+            goblins.ruby_open(state) and cards
+        ):
+            return [goblins.ruby_offer(answered.deck, tuple(cards))]  # VF §3 Goblin Ruby
         case CardsDrawn(reason="war", cards=cards):
-            if len(cards) == 1:
-                return then_advance(state, goblins.war_chosen(state, cards[0], ()))
-            options = tuple(cards)
-            return [
-                DecisionRequested(decision="war-choice", options=options, piece="goblins", default=options[0])
-            ]
+            return then_advance(state, goblins.war_drawn(state, tuple(cards)))
+        case CardsDrawn(reason="war-ruby", cards=cards):
+            return then_advance(state, goblins.war_drawn(state, (*state.offer, *cards)))
         case CardsDrawn(reason="treasure" | "treasure-top", cards=cards):
             return treasure_choice(state, tuple(cards))
         case CardsDrawn(reason="event-top", cards=cards):
@@ -732,6 +733,14 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         return dropped + goblins.omen_discards(fold(state, dropped), int(where) - 1)
     if kind == "cave-in":
         return goblins.cave_in_chosen(state, where, option)
+    if kind == "rockslide-from":
+        spot, _, side = where.partition(":")
+        fx, fy_side = option.split(",", 1)
+        fy, _, fside = fy_side.partition(":")
+        x, y = parse_pos(spot)
+        return [ev.RockslideMoved(from_edge=(int(fx), int(fy), fside), x=x, y=y, side=side)]
+    if kind == "ruby":
+        return goblins.ruby_redraw(state, where, option)
     if kind == "gnome-jump":
         if option == "stay":
             return []

@@ -47,7 +47,9 @@ SECRET_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
 """Decisions whose options only the Goblins may see."""
 
 
-REVISION_3_CARDS = frozenset({"cave-in", "hiding-spots", "poison", "gnome", "underworm", "wisp"})
+REVISION_3_CARDS = frozenset(
+    {"cave-in", "hiding-spots", "poison", "goblin-ruby", "gnome", "underworm", "wisp"}
+)
 """Cards built in Vast rules revision 3: games of earlier revisions play without them (their decks re-derive
 as they were played)."""
 
@@ -206,6 +208,55 @@ def deck_draw(state: VastState, deck: str, count: int, reason: str) -> DrawReque
     if not cards:
         return None
     return DrawRequested(reason=reason, deck=deck, cards=cards, count=min(count, len(cards)), piece="goblins")
+
+
+def war_drawn(state: VastState, cards: tuple[str, ...]) -> list[Event]:
+    """The War cards drawn: the one kept at once, else the decision ``war-choice`` (004 §1)."""
+    if len(cards) == 1:
+        return war_chosen(state, cards[0], ())
+    return [DecisionRequested(decision="war-choice", options=cards, piece="goblins", default=cards[0])]
+
+
+# --- Goblin Ruby (VF §3 Secrets cards; rules revision 3) ---------------------------------------------------
+
+
+def ruby_open(state: VastState) -> bool:
+    """Whether the face-up Goblin Ruby may still redraw a card this turn (once a turn, in their turn)."""
+    gob = state.goblins
+    return gob is not None and state.turn == "goblins" and "goblin-ruby" in gob.face_up and not gob.ruby_used
+
+
+def ruby_offer(deck: str, cards: tuple[str, ...]) -> DecisionRequested:
+    """Right after drawing War, Monster or Secrets cards, one may be discarded and another drawn instead
+    (decision ``ruby:deck``, ``keep`` or the card; default ``keep``; its options are the Goblins' secret)."""
+    return DecisionRequested(
+        decision=f"ruby:{deck}", options=("keep", *cards), piece="goblins", default="keep"
+    )
+
+
+def ruby_redraw(state: VastState, deck: str, option: str) -> list[Event]:
+    """The answer to a ``ruby`` decision: ``keep`` goes on as after the draw; a card is discarded and one
+    drawn in its place (a War card from those not drawn this turn)."""
+    if deck == "war":
+        drawn = state.offer
+        if option == "keep":
+            return war_drawn(state, drawn)
+        kept = tuple(c for c in drawn if c != option)
+        left = tuple(c for c in state.war_deck if c not in drawn)
+        discarded: list[Event] = [ev.RubyRedrawn(deck=deck, card=option)]
+        if not left:
+            return [*discarded, *war_drawn(state, kept)]
+        return [
+            *discarded,
+            DrawRequested(reason="war-ruby", deck="war", cards=left, count=1, piece="goblins"),
+        ]
+    if option == "keep":
+        return []
+    from dicelog.domain.vast.rules.flow import fold
+
+    discarded = [ev.RubyRedrawn(deck=deck, card=option)]
+    more = deck_draw(fold(state, discarded), deck, 1, f"{deck}-ruby")
+    return [*discarded, *([more] if more is not None else [])]
 
 
 def war_chosen(state: VastState, card: str, others: tuple[str, ...]) -> list[Event]:
@@ -652,7 +703,7 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
                 ),
             ]
         return played + hex_hits(state, targets[0] if targets else "")
-    if card in ("secret-tunnels", "trap", "poison"):
+    if card in ("secret-tunnels", "trap", "poison", "goblin-ruby"):
         return [ev.SecretPlayed(card=card)]
     if card == "cave-in":
         return cave_in(state)

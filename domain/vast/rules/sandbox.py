@@ -118,7 +118,7 @@ class SandboxGoblins(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     hand: tuple[str, ...] = ()
     """Secrets cards in hand."""
     face_up: tuple[str, ...] = ()
-    """Secrets cards face up (Trap)."""
+    """Secrets cards face up (Trap, Goblin Ruby)."""
 
 
 class SandboxDragon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -405,8 +405,8 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
         raise _refuse(
             "goblins", f"Secrets (5 at most) are cards this release plays: {list(built_secrets(revision))}"
         )
-    if any(c != "trap" for c in laid.face_up):
-        raise _refuse("goblins", "only Trap stays face up")
+    if any(c not in ("trap", "goblin-ruby") for c in laid.face_up):
+        raise _refuse("goblins", "only Trap and the Goblin Ruby stay face up")
     empty = {step(p, s) for p in by_pos for s in SIDES} - set(by_pos)
     tribes = []
     for name in ("fangs", "bones", "eye"):

@@ -118,6 +118,19 @@ def test_a_rockslide_is_a_wall_between_two_tiles_one_lit__004_presagi_frana():
     assert p.state.cave.rockslides == 2
 
 
+def test_with_all_3_rockslides_out_the_cave_moves_one__004_presagi_frana():
+    out = ((1, 0, "E"), (0, 0, "N"), (-1, 0, "E"))
+    state = cave_table(lit(1, 0, "event-01"), omens=("bat-1", "boulder-1"), rockslides=out)
+    state = replace(state, cave=replace(state.cave, rockslides=0))
+    p = Play(state)
+    p.do(cmd.Rockslide(pay=("bat-1", "boulder-1"), x=0, y=0, side="E"))
+    assert p.pending.decision == "rockslide-from:0,0:E" and p.pending.piece == "cave"
+    assert p.pending.options == ("1,0:E", "0,0:N", "-1,0:E")
+    p.choose("0,0:N")
+    assert set(p.state.rockslides) == {(1, 0, "E"), (-1, 0, "E"), (0, 0, "E")}
+    assert p.state.cave.rockslides == 0 and p.state.cave.omens == ()
+
+
 def test_giant_bats_carry_the_knight_up_to_3_lit_tiles_not_through_walls__004_esempio_3():
     # A corridor of Lit tiles east of the Entrance; a wall (Rockslide) closes the way north.
     cells = (lit(1, 0, "event-01"), lit(2, 0, "event-02"), lit(3, 0, "event-03"), lit(4, 0, "event-04"))

@@ -201,3 +201,69 @@ def test_the_knights_shield_stops_the_wisp__004_equipaggiamento_scudo():
     gob = hand(eye={"population": 1, "x": 2, "y": 0, "monsters": ("wisp",)})
     state = rev3(lit(1, 0, OPEN), lit(2, 0, OPEN), gob=gob, knight=KnightRole(placed={"shield": 1}))
     assert refused(state, cmd.WispMove(tribe="eye", x=1, y=0)) == "vast.goblins.wisp"
+
+
+# --- Goblin Ruby ----------------------------------------------------------------------------------------
+
+
+def ruby_turn(**kw):
+    """The Goblins' turn at its War draw, the Goblin Ruby face up."""
+    from dicelog.domain.vast.rules.flow import advance, start_turn
+
+    gob = GoblinsRole(rage=2, face_up=("goblin-ruby",), **kw)
+    state = rev3(lit(1, 0, OPEN), gob=gob, turn="cave")
+    p = Play(state)
+    p._take(start_turn(state, "goblins", 2))
+    p._take(advance(p.state))
+    return p
+
+
+def test_the_goblin_ruby_redraws_one_war_card_once_a_turn__vf_3_goblin_ruby():
+    p = ruby_turn()
+    p.draw("thirst", "spite")
+    assert p.pending.decision == "ruby:war" and p.pending.options == ("keep", "thirst", "spite")
+    p.choose("spite")
+    assert (
+        p.pending.reason == "war-ruby" and "spite" not in p.pending.cards and "thirst" not in p.pending.cards
+    )
+    new = p.pending.cards[0]
+    p.draw(new)
+    assert p.pending.decision == "war-choice" and set(p.pending.options) == {"thirst", new}
+    assert p.state.goblins.ruby_used
+
+
+def test_keeping_the_draw_goes_on_as_without_the_ruby__vf_3_goblin_ruby():
+    p = ruby_turn()
+    p.draw("thirst", "spite")
+    p.choose("keep")
+    assert p.pending.decision == "war-choice" and p.pending.options == ("thirst", "spite")
+
+
+def test_the_rubys_choice_and_discard_are_the_goblins_secret__vf_3_goblin_ruby():
+    from dicelog.domain.core.events import Seat
+    from dicelog.domain.core.visibility import seat_viewer
+    from dicelog.domain.vast.ruleset import RULESET
+
+    p = ruby_turn()
+    p.draw("thirst", "spite")
+    seats = tuple(Seat(name=r, controls=(r,)) for r in ("knight", "goblins", "cave"))
+    knight = seat_viewer(seats, "knight")
+    asked = RULESET.view_event(p.pending, knight)
+    assert "thirst" not in str(asked) and "spite" not in str(asked)
+    p.choose("spite")
+    redrawn = RULESET.view_event(p.of(ev.RubyRedrawn)[0], knight)
+    assert redrawn.card != "spite"
+    assert "spite" in str(RULESET.view_event(p.of(ev.RubyRedrawn)[0], seat_viewer(seats, "goblins")))
+
+
+def test_the_ruby_is_discarded_when_a_tribe_reaches_population_0__vf_3_goblin_ruby():
+    gob = GoblinsRole(phase="activate", face_up=("goblin-ruby",), tribes=tribes(eye={"population": 1}))
+    p = Play(rev3(lit(1, 0, OPEN), gob=gob))
+    p._take([ev.PopulationLost(tribe="eye", count=1, why="test")])
+    assert "goblin-ruby" not in p.state.goblins.face_up and "goblin-ruby" in p.state.secrets_discard
+
+
+def test_the_goblin_ruby_played_stays_face_up__vf_3_goblin_ruby():
+    p = Play(rev3(lit(1, 0, OPEN), gob=hand("goblin-ruby")))
+    p.do(cmd.PlaySecret(card="goblin-ruby"))
+    assert p.state.goblins.face_up == ("goblin-ruby",) and p.state.goblins.hand == ()
