@@ -1,5 +1,6 @@
 """Vast games stored by earlier releases (``tests/fixtures/vast-0.2``: the first Vast release;
-``tests/fixtures/vast-0.3``: the release with the Dragon; written by ``tests/fixtures/make_vast_exports.py``)
+``tests/fixtures/vast-0.3``: the release with the Dragon; ``tests/fixtures/vast-0.4``: the setups without a Cave
+and rules revision 3; written by ``tests/fixtures/make_vast_exports.py``)
 read and verify with today's code (DESIGN.md, Stored names are forever): every topic decodes, the hash chain
 and every re-derived event match, and the finished games replay to the results they had."""
 
@@ -17,7 +18,7 @@ from dicelog.service.export import Line, verify_file
 from dicelog.service.persistence import decode_recorded
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-RELEASES = ("vast-0.2", "vast-0.3")
+RELEASES = ("vast-0.2", "vast-0.3", "vast-0.4")
 MANIFESTS = {r: json.loads((FIXTURES / r / "manifest.json").read_text()) for r in RELEASES}
 FROZEN = json.loads((FIXTURES / "stored-topics.json").read_text())["canonical"]
 
