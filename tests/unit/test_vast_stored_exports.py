@@ -1,6 +1,6 @@
 """Vast games stored by earlier releases (``tests/fixtures/vast-0.2``: the first Vast release;
-``tests/fixtures/vast-0.3``: the release with the Dragon; ``tests/fixtures/vast-0.4``: the setups without a Cave
-and rules revision 3; written by ``tests/fixtures/make_vast_exports.py``)
+``tests/fixtures/vast-0.3``: the release with the Dragon; ``tests/fixtures/vast-0.4``: the setups without a
+Cave and rules revision 3; written by ``tests/fixtures/make_vast_exports.py``)
 read and verify with today's code (DESIGN.md, Stored names are forever): every topic decodes, the hash chain
 and every re-derived event match, and the finished games replay to the results they had."""
 
