@@ -78,6 +78,9 @@ class SandboxKnight(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Her Sidequests in hand."""
     completed: tuple[str, ...] = ()
     """Sidequests completed (out of the game)."""
+    poisoned: Annotated[int, Meta(ge=0, le=5)] = 0
+    """Hero cubes Poison left on the Entrance (VF §3 Secrets cards; rules revision 3): hers again when she
+    enters it."""
 
 
 class SandboxCave(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -119,6 +122,8 @@ class SandboxGoblins(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Secrets cards in hand."""
     face_up: tuple[str, ...] = ()
     """Secrets cards face up (Trap, Goblin Ruby)."""
+    smashed: Annotated[int, Meta(ge=0, le=4)] = 0
+    """Crystal tokens kept on their board (smashed with no Knight in play; 5 win)."""
 
 
 class SandboxDragon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -294,6 +299,7 @@ def lay(
             face_up=k.face_up,
             sidequests=tuple(sorted(k.sidequests)),
             completed=k.completed,
+            poisoned=k.poisoned,
         )
         if "knight" in roles
         else None,
@@ -424,5 +430,9 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
             Tribe(name=name, population=t.population, x=t.x, y=t.y, lurking=t.lurking, monsters=t.monsters)
         )
     return GoblinsRole(
-        tribes=tuple(tribes), rage=laid.rage, hand=tuple(sorted(laid.hand)), face_up=laid.face_up
+        tribes=tuple(tribes),
+        rage=laid.rage,
+        hand=tuple(sorted(laid.hand)),
+        face_up=laid.face_up,
+        smashed=laid.smashed,
     )

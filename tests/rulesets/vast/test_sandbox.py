@@ -206,3 +206,33 @@ def test_a_dragon_that_cannot_be_is_refused(dragon):
     with pytest.raises(RuleBroken) as info:
         RULESET.initial_state(created4({**DRAGON_TABLE, "dragon": dragon}))
     assert info.value.rule == "setup.sandbox-dragon"
+
+
+def test_a_revision_3_sandbox_lays_its_cards_poison_and_the_goblins_crystals():
+    """Rules revision 3 decks (the Gnome, the Goblin Ruby), Hero cubes Poison left on the Entrance, and the
+    Crystal tokens Goblins keep with no Knight (Goblins vs Cave)."""
+    from dicelog.domain.vast.rules.common import owned_cubes
+
+    table = {
+        **GOBLIN_TABLE,
+        "knight": {**TABLE["knight"], "poisoned": 2},
+        "goblins": {
+            "tribes": [{"name": "fangs", "population": 2, "x": 2, "y": 0, "monsters": ["gnome"]}],
+            "face_up": ["goblin-ruby"],
+        },
+    }
+    setup = {"roles": ["knight", "goblins", "cave"], "sandbox": table}
+    raw = msgspec.Raw(msgspec.json.encode(setup))
+    state = RULESET.initial_state(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
+    assert state.knight.poisoned == 2 and owned_cubes(state.knight) == 2  # 4 from her Grit, 2 poisoned
+    assert state.goblins.face_up == ("goblin-ruby",) and state.goblins.tribes[0].monsters == ("gnome",)
+    assert "gnome" not in state.monster_deck and "goblin-ruby" not in state.secrets_deck
+    goblins_vs_cave = {
+        "cells": TABLE["cells"],
+        "turn": "goblins",
+        "goblins": {"smashed": 4},
+    }
+    setup = {"roles": ["goblins", "cave"], "sandbox": goblins_vs_cave}
+    raw = msgspec.Raw(msgspec.json.encode(setup))
+    state = RULESET.initial_state(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
+    assert state.goblins.smashed == 4 and state.knight is None
