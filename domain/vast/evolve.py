@@ -10,8 +10,6 @@ from dicelog.domain.vast.cave import edge, parse_pos
 from dicelog.domain.vast.rules.common import cells_by_pos, is_crystal
 from dicelog.domain.vast.state import CaveCell, CaveRole, DragonRole, GoblinsRole, KnightRole, VastState
 
-MAX_HEALTH = 7
-
 
 def _without(items: tuple[str, ...], gone: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     left = list(items)
@@ -385,7 +383,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                     state,
                     treasures=_without(k.treasures, [card]),
                     face_up=_without(k.face_up, [card]),
-                    health=min(MAX_HEALTH, k.health + heal),
+                    health=min(k.max_health, k.health + heal),
                 )
             if card in k.treasures:
                 return _knight(state, treasures=_without(k.treasures, [card]), face_up=(*k.face_up, card))
@@ -401,7 +399,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 todo=(*steps, *state.todo),
             )
         case ev.HealthChanged(delta=delta):
-            return state if k is None else _knight(state, health=max(0, min(MAX_HEALTH, k.health + delta)))
+            return state if k is None else _knight(state, health=max(0, min(k.max_health, k.health + delta)))
         case ev.HeroCubeDiscarded(spent=spent, placed_on=placed_on):
             if k is None:
                 return state

@@ -63,6 +63,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """The Knight's row (from the Entrance, north positive)."""
     health: int = 7
     """Health (004 §Preparazione: 7). At 0 the Knight dies."""
+    max_health: int = 7
+    """Her Health at the start, the most she heals to (7; the Goblins' difficulty card: 5-9, VF §7)."""
     grit: int = 0
     """Grit, 0-45 (004 §Coraggio); cubes sit at 5, 11, 18, 26, 35."""
     discarded: int = 0
@@ -161,7 +163,9 @@ class DragonRole(Struct, frozen=True, kw_only=True):
     y: int | None = None
     """The Dragon's row, as ``x``."""
     health: int = 5
-    """Health (004 §Preparazione: 5). At 0 the Dragon dies."""
+    """Health (004 §Preparazione: 5; the Knight's difficulty card: 3-7, VF §7). At 0 the Dragon dies."""
+    awake_at: int = 11
+    """Wakefulness that awakens it (11; the Dragon's difficulty card: 7, 9, 11 or 13, VF §7)."""
     sloth: dict[str, int] = field(default_factory=lambda: dict(SLOTH_ROOM))
     """Sloth cubes left on each Sloth track (``greed``, ``hunger``, ``pride-events``, ``pride-still``,
     ``pride-gem``); the others are on the Wakefulness track."""
@@ -353,6 +357,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Whether ``Begin`` has set the game up."""
     variants: tuple[str, ...] = ()
     """The setup's variant cards (``RolesSeated.variants``: ``infestation:A``, ``ash-dragon``...)."""
+    difficulty: dict[str, int] = field(default_factory=dict)
+    """The difficulty card of each role that took one (VF §7 Difficulty cards: level 1-5, 3 standard)."""
     laid_turn: str | None = None
     """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
     ending: bool = False

@@ -152,6 +152,8 @@ class KnightTrack(Struct, frozen=True, kw_only=True):
     """Sidequests completed."""
     poisoned: int = 0
     """Hero cubes Poison left on the Entrance, hers again when she enters it (VF §3 Secrets cards)."""
+    max_health: int = 7
+    """Her Health at the start, the most she heals to (5-9 by the Goblins' difficulty card, VF §7)."""
 
 
 class CaveTrack(Struct, frozen=True, kw_only=True):
@@ -202,7 +204,7 @@ class DragonTrack(Struct, frozen=True, kw_only=True):
     """Sloth cubes left on each Sloth track (``greed``, ``hunger``, ``pride-events``, ``pride-still``,
     ``pride-gem``)."""
     wakefulness: int
-    """Cubes on the Wakefulness track (11 awakens it)."""
+    """Cubes on the Wakefulness track (``awake_at`` awakens it)."""
     armor: int
     """Armor."""
     spirit: int
@@ -225,6 +227,8 @@ class DragonTrack(Struct, frozen=True, kw_only=True):
     """Where its Flame Wall is, ``null`` in reserve."""
     stage: int
     """Its turn's phase: 0 moving and Powers, 1 Treasure collected, 2 Gem placed."""
+    awake_at: int = 11
+    """The Wakefulness that awakens it (11; 7-13 by the Dragon's difficulty card, VF §7)."""
 
 
 class VastInitiative(Struct, frozen=True, kw_only=True):
@@ -353,6 +357,7 @@ def initiative_view(state: VastState) -> VastInitiative:
             sidequests=k.sidequests,
             completed=k.completed,
             poisoned=k.poisoned,
+            max_health=k.max_health,
         )
     c = state.cave
     cave = None
@@ -395,6 +400,7 @@ def _dragon(state: VastState) -> DragonTrack | None:
         armor=dragon_armor(state),
         spirit=spirit(d),
         awake=d.awake,
+        awake_at=d.awake_at,
         surfaced=d.surfaced,
         eaten=d.eaten,
         hand=d.hand,

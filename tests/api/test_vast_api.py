@@ -354,3 +354,16 @@ def test_a_running_vast_game_is_forked_only_by_the_auditor_and_gives_no_seat_the
     fork = r.json()
     assert fork["tokens"] == []
     assert fork["game"]["dice_commitment"] != table.get("", None).json()["dice_commitment"]
+
+
+def test_difficulty_cards_are_set_at_creation_and_a_level_not_built_is_a_422(client):
+    roles = ("knight", "goblins", "dragon", "cave")
+    table = VastTable(client, roles, setup={"roles": list(roles), "difficulty": {"knight": 1, "dragon": 2}})
+    initiative = table.get("/initiative", "sir").json()["initiative"]
+    assert initiative["dragon"]["health"] == 3 and initiative["dragon"]["awake_at"] == 9
+    assert initiative["knight"]["max_health"] == 7
+    seats = [{"name": SEAT_OF[r], "controls": [r]} for r in roles]
+    bad = {"roles": list(roles), "difficulty": {"cave": 5}}
+    r = client.post("/games", json={"ruleset": "vast", "setup": bad, "seats": seats})
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
+    assert "cave" in r.json()["detail"]

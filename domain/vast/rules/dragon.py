@@ -31,7 +31,6 @@ from dicelog.domain.vast.rules.common import (
     the_knight,
 )
 from dicelog.domain.vast.state import (
-    AWAKE_AT,
     POWER_CARDS,
     SLOTH_ROOM,
     DragonRole,
@@ -110,7 +109,7 @@ def next_step(state: VastState) -> list[Event]:
         return [ev.SlothCubeMoved(source="hunger", target="wakefulness", why="eaten")]
     if d.held > 0 and d.sloth["greed"] > 0 and "greed" not in d.advanced:
         return [ev.SlothCubeMoved(source="greed", target="wakefulness", why="treasure")]
-    if not d.awake and wakefulness(d) >= AWAKE_AT:
+    if not d.awake and wakefulness(d) >= d.awake_at:
         return [ev.DragonAwoke()]
     return []
 

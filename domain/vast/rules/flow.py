@@ -56,7 +56,6 @@ PENDING = (RollRequested, DrawRequested, DecisionRequested)
 OMEN_TABLE = ((0, 1), (1, 2), (3, 3), (6, 4), (10, 5))
 """004 §1. Raccogli i Segnalini Presagio: Treasure + Crystal tokens on the map -> Omens drawn (0: 1,
 1: 2, 2-3: 3, 4-6: 4, 7-10: 5, 11+: 6)."""
-MAX_HEALTH = 7
 
 
 def fold(state: VastState, events: Iterable[Event]) -> VastState:
@@ -531,7 +530,7 @@ def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Eve
         ]
     knight = the_knight(after)
     if kind == "light" and free_cubes(knight) and owned_cubes(knight) > 2:
-        default = "discard-cube" if knight.health < MAX_HEALTH else "no"
+        default = "discard-cube" if knight.health < knight.max_health else "no"
         return [
             *events,
             DecisionRequested(
@@ -539,7 +538,7 @@ def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Eve
             ),
         ]
     if kind in ("fresh-air", "fresh-water") and free_cubes(knight):
-        default = "spend-cube" if knight.health < MAX_HEALTH else "no"
+        default = "spend-cube" if knight.health < knight.max_health else "no"
         return [
             *events,
             DecisionRequested(decision=kind, options=("spend-cube", "no"), piece="knight", default=default),

@@ -19,8 +19,10 @@ tiles."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct, field
 from msgspec.structs import replace
 
 from dicelog.domain.core.errors import RuleBroken
@@ -123,6 +125,11 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
     several of them (``Seat.controls``). Any VF §7 setup without the Thief (``GET /content/vast/setups``); the
     default is Knight vs Cave."""
+    difficulty: dict[str, Annotated[int, Meta(ge=1, le=5)]] = field(default_factory=dict)
+    """A difficulty card per role (VF §7 Difficulty cards; level 1 easiest, 3 standard, 5 hardest), by role
+    in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's (5-9), ``dragon``
+    the Wakefulness that awakens it (7, 9, 11, 13; its level 5 is not built); the Cave's cards are not built
+    (level 3 only). A role left out plays standard."""
     sandbox: VastSandbox | None = None
     """An explicit table instead of 004's setup (``dicelog.domain.vast.rules.sandbox``); ``null``: set up as
     004 and VF §1 say."""
@@ -158,25 +165,36 @@ def initial_state(created: GameCreated) -> VastState:
             detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
             "order; GET /content/vast/setups); the Thief is not built yet",
         )
+    difficulty = _difficulty(setup, roles)
     if setup.sandbox is not None:
         row = SETUPS[setup_id(roles) or ""]
         laid = lay(setup.sandbox, roles, row.removed_sidequests, created.rules_revision)
-        return replace(
+        laid = replace(
             laid,
             laid_turn=setup.sandbox.turn,
             round=setup.sandbox.round,
             rules_revision=created.rules_revision,
+            difficulty=difficulty,
         )
+        if laid.knight is not None:
+            laid = replace(laid, knight=replace(laid.knight, max_health=4 + difficulty.get("goblins", 3)))
+        if laid.dragon is not None:
+            laid = replace(
+                laid, dragon=replace(laid.dragon, awake_at=AWAKE_BY_LEVEL[difficulty.get("dragon", 3)])
+            )
+        return laid
     all_tiles = tiles().values()
     cards = card_file()
+    health = 4 + difficulty.get("goblins", 3)
     return VastState(
         roles=roles,
         rules_revision=created.rules_revision,
+        difficulty=difficulty,
         cells=(CaveCell(x=0, y=0, tile="entrance", lit=True),),
-        knight=KnightRole() if "knight" in roles else None,
+        knight=KnightRole(health=health, max_health=health) if "knight" in roles else None,
         cave=CaveRole() if "cave" in roles else None,
         goblins=GoblinsRole() if "goblins" in roles else None,
-        dragon=starting_dragon(SETUPS[setup_id(roles) or ""]) if "dragon" in roles else None,
+        dragon=starting_dragon(SETUPS[setup_id(roles) or ""], difficulty) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
         monster_deck=built_monsters(created.rules_revision) if "goblins" in roles else (),
         secrets_deck=built_secrets(created.rules_revision) if "goblins" in roles else (),
@@ -188,13 +206,44 @@ def initial_state(created: GameCreated) -> VastState:
     )
 
 
-def starting_dragon(row: SetupRow) -> DragonRole:
+AWAKE_BY_LEVEL = {1: 7, 2: 9, 3: 11, 4: 13}
+"""The Wakefulness that awakens the Dragon by its difficulty card (VF §7 Difficulty cards)."""
+BUILT_LEVELS = {"knight": (1, 2, 3, 4, 5), "goblins": (1, 2, 3, 4, 5), "dragon": (1, 2, 3, 4), "cave": (3,)}
+"""The difficulty levels this release plays by role (VF §7): the Dragon's hardest adds Shriek turns and the
+Cave's other cards remove tiles or add Hatred tokens, which VF does not pin down (RULINGS.md)."""
+
+
+def _difficulty(setup: VastSetup, roles: tuple[str, ...]) -> dict[str, int]:
+    """The setup's difficulty cards; ``RuleBroken("setup.invalid")`` for a role not in play or a level not
+    built."""
+    for role, level in setup.difficulty.items():
+        if role not in roles:
+            raise RuleBroken(
+                "setup.invalid", section="VF §7 Difficulty cards", detail=f"{role!r} is not in play"
+            )
+        if level not in BUILT_LEVELS.get(role, ()):
+            raise RuleBroken(
+                "setup.invalid",
+                section="VF §7 Difficulty cards",
+                detail=f"the {role}'s levels this release plays: {list(BUILT_LEVELS.get(role, ()))}",
+            )
+    return {r: setup.difficulty[r] for r in sorted(setup.difficulty)}
+
+
+def starting_dragon(row: SetupRow, difficulty: dict[str, int] | None = None) -> DragonRole:
     """004 §Il Drago, Preparazione: Health 5, the 14 Sloth cubes on their tracks, Eaten Goblins 0; VF §7
-    Dragon vs Cave: 2 Hunger cubes start on Wakefulness, locked there."""
+    Dragon vs Cave: 2 Hunger cubes start on Wakefulness, locked there; VF §7 Difficulty cards: the Knight's
+    sets its Health (2 + level), its own the Wakefulness that awakens it."""
+    levels = difficulty or {}
     locked = next((int(v.partition(":")[2]) for v in row.variants if v.startswith("hunger-locked:")), 0)
     sloth = dict(SLOTH_ROOM)
     sloth["hunger"] -= locked
-    return DragonRole(sloth=sloth, locked=locked)
+    return DragonRole(
+        sloth=sloth,
+        locked=locked,
+        health=2 + levels.get("knight", 3),
+        awake_at=AWAKE_BY_LEVEL[levels.get("dragon", 3)],
+    )
 
 
 def setup_id(roles: tuple[str, ...]) -> str | None:

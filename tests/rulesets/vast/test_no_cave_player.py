@@ -342,3 +342,61 @@ def test_a_knight_killed_otherwise_only_skips_her_turns__vf_7_knight_vs_dragon()
     from dicelog.domain.vast.rules.flow import check_win
 
     assert check_win(p.state) == []
+
+
+# --- VF §7 Difficulty cards ------------------------------------------------------------------------------
+
+
+def created_with(roles: tuple[str, ...], difficulty: dict[str, int]) -> GameCreated:
+    setup = {"roles": list(roles), "difficulty": difficulty}
+    return GameCreated(
+        ruleset="vast",
+        setup=msgspec.Raw(msgspec.json.encode(setup)),
+        seats=tuple(Seat(name=r, controls=(r,)) for r in roles),
+        rules_revision=3,
+    )
+
+
+FOUR = ("knight", "goblins", "dragon", "cave")
+
+
+@pytest.mark.parametrize(
+    "level,dragon_health,knight_health,awake_at", [(1, 3, 5, 7), (3, 5, 7, 11), (4, 6, 8, 13)]
+)
+def test_difficulty_cards_set_health_and_wakefulness__vf_7_difficulty_cards(
+    level, dragon_health, knight_health, awake_at
+):
+    levels = {"knight": level, "goblins": level, "dragon": level}
+    state = RULESET.initial_state(created_with(FOUR, levels))
+    assert state.dragon.health == dragon_health  # the Knight's card: the Dragon's Health
+    assert state.knight.health == state.knight.max_health == knight_health  # the Goblins' card: hers
+    assert state.dragon.awake_at == awake_at  # the Dragon's card: the Wakefulness that awakens it
+    assert state.difficulty == levels
+
+
+def test_the_knight_heals_up_to_her_starting_health__vf_7_difficulty_cards():
+    state = RULESET.initial_state(created_with(FOUR, {"goblins": 5}))
+    p = Play(replace(state, knight=replace(state.knight, health=7)))
+    p._take([ev.HealthChanged(delta=5, why="test")])
+    assert p.state.knight.health == 9
+
+
+def test_the_dragon_awakens_at_the_wakefulness_its_card_sets__vf_7_difficulty_cards():
+    from dicelog.domain.vast.rules.dragon import next_step
+    from dicelog.domain.vast.state import SLOTH_ROOM, wakefulness
+
+    d = DragonRole(x=1, y=0, awake_at=7, sloth={**SLOTH_ROOM, "greed": 0, "hunger": 1})
+    assert wakefulness(d) == 7
+    state = replace(no_cave(roles=("knight", "dragon"), turn="dragon"), dragon=d)
+    assert ev.DragonAwoke() in next_step(state)
+
+
+@pytest.mark.parametrize(
+    "difficulty", [{"thief": 3}, {"cave": 1}, {"cave": 5}, {"dragon": 5}, {"knight": 6}, {"goblins": 0}]
+)
+def test_a_difficulty_card_not_built_or_out_of_play_is_refused__vf_7_difficulty_cards(difficulty):
+    from dicelog.domain.core.errors import RuleBroken
+
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(created_with(FOUR, difficulty))
+    assert info.value.rule == "setup.invalid"
