@@ -163,6 +163,8 @@ class VastTable:
 
 @pytest.mark.parametrize("roles", SETUPS)
 def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client, roles):
+    """Every VF §7 setup of the four roles, on SQLite and PostgreSQL: the game ends, verifies, and no seat
+    ever reads another role's secret."""
     table = VastTable(client, roles)
     rng = random.Random(14)
     for step in range(1_500):
@@ -174,7 +176,8 @@ def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_role
         legal = table.get("/legal-commands", seat).json()
         view = decode_state(table.get("/state", seat).json()["state"])
         commands = [msgspec.convert(c, VastCommandUnion) for c in legal["commands"]]
-        command = choose(view, commands, rng)
+        # bots with a random legal command one time in four: random legal games on both stores
+        command = rng.choice(commands) if rng.random() < 0.25 else choose(view, commands, rng)
         r = table.send(seat, msgspec.to_builtins(command))
         assert r.status_code == 201, r.text
         if step % 10 == 0:
