@@ -73,6 +73,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("DICELOG_", "PG"))}
         self.env.update(
+            PYTHONFAULTHANDLER="1",  # a crash of the server (a signal, not our kill -9) prints its traceback
             DICELOG_LOG_LEVEL="warning",
             DICELOG_RATE_LIMIT_CREATE="off",
             DICELOG_RATE_LIMIT_COMMANDS="off",
