@@ -134,6 +134,16 @@ def _slid(state: VastState, moved: set[tuple[int, int]], dx: int, dy: int) -> Va
     return state
 
 
+def _collapse_steps(state: VastState, tiles: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+    """The steps of tiles Wrath or Cave-In collapse, one each, then ``reunite`` when their fall splits the
+    map before the Collapse (rules revision 3: 004 §Il Collasso, §Esempio #1 and #2)."""
+    steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
+    left = {(c.x, c.y) for c in state.cells} - set(tiles)
+    if state.rules_revision >= 3 and not state.collapse and len(groups(left)) > 1:
+        steps = (*steps, "reunite")
+    return steps
+
+
 def _ruby_lost(state: VastState) -> VastState:
     """A Tribe reached Population 0: a face-up Goblin Ruby is discarded (VF §3 Secrets cards)."""
     gob = state.goblins
@@ -591,11 +601,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 state = _gob(state, poison_played=True)
             return state
         case ev.CaveInStruck(tiles=tiles):
-            steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
-            left = {(c.x, c.y) for c in state.cells} - set(tiles)
-            if not state.collapse and len(groups(left)) > 1:
-                steps = (*steps, "reunite")  # 004 §Esempio #1: the Goblins slide the groups together
-            return replace(state, todo=(*steps, *state.todo))
+            return replace(state, todo=(*_collapse_steps(state, tiles), *state.todo))
         case ev.OmenDiscarded(token=token):
             if state.cave is None:
                 return state
@@ -778,10 +784,7 @@ def evolve(state: VastState, event: Event) -> VastState:
             if power in ("flame", "scorch", "burn"):
                 steps = tuple(f"reveal:{x},{y}:dragon" for x, y in tiles)
             elif power == "wrath":
-                steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
-                left = {(c.x, c.y) for c in state.cells} - set(tiles)
-                if state.rules_revision >= 3 and not state.collapse and len(groups(left)) > 1:
-                    steps = (*steps, "reunite")  # 004 §Il Collasso: the groups slide together
+                steps = _collapse_steps(state, tiles)
             else:
                 steps = ()
             return replace(state, todo=(*steps, *state.todo))

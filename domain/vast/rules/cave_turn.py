@@ -7,7 +7,7 @@ from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, pos_key, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, parse_pos, pos_key, step
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.rules.common import (
     cell_at,
@@ -95,6 +95,13 @@ def remove_tile(state: VastState, pos: Pos, extra: bool, step: str = "") -> list
             step=step,
         )
     ]
+
+
+def remove_stepped_off(state: VastState, where: str) -> list[Event]:
+    """The removal a ``step-off`` or ``dragon-off`` decision waited for, once the piece stepped off:
+    ``where`` is ``x,y``, ``x,y:extra`` (Hatred) or ``x,y:<step>`` (the end-of-turn step it completes)."""
+    target, _, tail = where.partition(":")
+    return remove_tile(state, parse_pos(target), tail == "extra", "" if tail == "extra" else tail)
 
 
 def remove(state: VastState, command: cmd.RemoveTile) -> list[Event]:

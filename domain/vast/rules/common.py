@@ -216,9 +216,17 @@ def grit_change(state: VastState, delta: int, why: str, step: str = "") -> list[
         delta = -1
     new = max(0, min(MAX_GRIT, knight.grit + delta))
     events: list[Event] = [GritChanged(delta=new - knight.grit, why=why, step=step)]
-    after = replace(knight, grit=new)
-    if placed_cubes(after) > owned_cubes(after):
-        last = next(t for t in reversed(list(after.placed)) if after.placed[t] > 0)
+    return events + returned_cubes(replace(knight, grit=new))
+
+
+def returned_cubes(knight: KnightRole) -> list[Event]:
+    """A ``HeroCubeReturned`` for each placed Hero cube she no longer has (a Grit loss, Poison), the last
+    placed first."""
+    placed = dict(knight.placed)
+    events: list[Event] = []
+    while sum(placed.values()) > owned_cubes(knight):
+        last = next(t for t in reversed(list(placed)) if placed[t] > 0)
+        placed[last] -= 1
         events.append(HeroCubeReturned(target=last))
     return events
 

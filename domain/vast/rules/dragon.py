@@ -544,9 +544,10 @@ def slid(state: VastState, option: str) -> list[Event]:
 
     spot, side, n_text = option.split(":")
     first, n = parse_pos(spot), int(n_text)
-    group = next(g for g in groups(set(cells_by_pos(state))) if first in g)
+    cells = set(cells_by_pos(state))
+    group = next(g for g in groups(cells) if first in g)
     dx, dy = STEP[side][0] * n, STEP[side][1] * n
-    after = (set(cells_by_pos(state)) - group) | {(x + dx, y + dy) for x, y in group}
+    after = (cells - group) | {(x + dx, y + dy) for x, y in group}
     whole = len(groups(after)) == 1
     return [ev.MapGroupSlid(tiles=tuple(sorted(group)), dx=dx, dy=dy, step="reunite" if whole else "")]
 
@@ -875,13 +876,11 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
     if kind == "slide":
         return slid(state, option)
     if kind == "dragon-off":
-        from dicelog.domain.vast.rules.cave_turn import remove_tile
+        from dicelog.domain.vast.rules.cave_turn import remove_stepped_off
 
-        target, _, tail = where.partition(":")
         x, y = parse_pos(option)
         off: list[Event] = [ev.DragonMoved(x=x, y=y, how="forced")]
-        step_name = "" if tail == "extra" else tail
-        return off + remove_tile(fold(state, off), parse_pos(target), tail == "extra", step_name)
+        return off + remove_stepped_off(fold(state, off), where)
     raise InvariantViolated("vast-decision", f"unknown Dragon decision {kind!r}")
 
 

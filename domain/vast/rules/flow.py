@@ -103,8 +103,6 @@ def _next(state: VastState) -> list[Event]:
         return fill
     if state.todo:
         return run_step(state, state.todo[0])
-    if state.ending and state.turn is not None:
-        return end_turn(state, state.turn)
     if state.turn == "knight" and state.turn_over:
         return end_turn(state, "knight")
     if state.turn == "knight" and state.knight is not None and state.knight.health <= 0:
@@ -762,13 +760,11 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
 
         return dragon.decided(state, kind, where, option)
     if kind == "step-off":
-        from dicelog.domain.vast.rules.cave_turn import remove_tile
+        from dicelog.domain.vast.rules.cave_turn import remove_stepped_off
 
-        target, _, tail = where.partition(":")
         x, y = parse_pos(option)
         moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
-        step_name = "" if tail == "extra" else tail
-        return moved + remove_tile(fold(state, moved), parse_pos(target), tail == "extra", step_name)
+        return moved + remove_stepped_off(fold(state, moved), where)
     if kind in ("shape", "plunder-tile"):
         draw = tile_draw(state, f"{kind}:{option}", piece=state.turn or "cave")
         if draw is None:  # the decision was asked with a tile left

@@ -19,8 +19,8 @@ from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import SIDES, Pos, pos_key, step
-from dicelog.domain.vast.content import goblin_file
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, pos_key, step
+from dicelog.domain.vast.content import MonsterCard, SecretCard, goblin_file
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.rules.common import (
     cell_at,
@@ -34,6 +34,7 @@ from dicelog.domain.vast.rules.common import (
     knight_pos,
     pieces_at,
     refuse,
+    returned_cubes,
     strength,
     tile_draw,
 )
@@ -54,24 +55,18 @@ REVISION_3_CARDS = frozenset(
 as they were played)."""
 
 
+def _built(cards: Iterable[MonsterCard | SecretCard], revision: int) -> tuple[str, ...]:
+    return tuple(sorted(c.id for c in cards if c.built and (revision >= 3 or c.id not in REVISION_3_CARDS)))
+
+
 def built_monsters(revision: int) -> tuple[str, ...]:
     """The Monster deck of a game of rules revision ``revision``: the cards built by then."""
-    return tuple(
-        sorted(
-            m.id
-            for m in goblin_file().monsters
-            if m.built and (revision >= 3 or m.id not in REVISION_3_CARDS)
-        )
-    )
+    return _built(goblin_file().monsters, revision)
 
 
 def built_secrets(revision: int) -> tuple[str, ...]:
     """The Secrets deck of a game of rules revision ``revision``: the cards built by then."""
-    return tuple(
-        sorted(
-            c.id for c in goblin_file().secrets if c.built and (revision >= 3 or c.id not in REVISION_3_CARDS)
-        )
-    )
+    return _built(goblin_file().secrets, revision)
 
 
 def war_deck() -> tuple[str, ...]:
@@ -750,7 +745,7 @@ def cave_in_spots(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Pos]:
     cells = cells_by_pos(state)
     out = []
     for p, c in sorted(cells.items()):
-        if p == (0, 0) or p in chosen or c.crystal or knight_pos(state) == p or dragon_at(state, p):
+        if p == ENTRANCE or p in chosen or c.crystal or pieces_at(state, p):
             continue
         if tribes_at(state, p):
             continue
@@ -776,7 +771,8 @@ def cave_in(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Event]:
     if len(chosen) >= x or not spots:
         return [ev.CaveInStruck(tiles=chosen)]
     options = (*(pos_key(p) for p in spots), "done")
-    plain = [p for p in spots if not (cells_by_pos(state)[p].lit and is_crystal(cells_by_pos(state)[p].tile))]
+    cells = cells_by_pos(state)
+    plain = [p for p in spots if not (cells[p].lit and is_crystal(cells[p].tile))]
     default = pos_key(plain[0]) if plain else "done"
     name = f"cave-in:{x - len(chosen)}:{';'.join(pos_key(p) for p in chosen)}"
     return [*played, DecisionRequested(decision=name, options=options, piece="goblins", default=default)]
@@ -826,21 +822,11 @@ def poisoned(state: VastState, t: Tribe) -> list[Event]:
     """Poison (VF §3 Secrets cards): played this turn, the Tribe attacking the Knight leaves 1 of her Hero
     cubes on the Entrance, 2 when its Strength beat hers by 2 or more; a placed cube she no longer has comes
     back off its track."""
-    from dicelog.domain.vast.rules.common import owned_cubes, placed_cubes
-
     k = state.knight
     if k is None or not _goblins(state).poison_played:
         return []
     n = 2 if tribe_strength(state, t) - knight_strength_off_turn(state) >= 2 else 1
-    events: list[Event] = [ev.KnightPoisoned(cubes=n)]
-    after = replace(k, poisoned=k.poisoned + n)
-    placed = dict(after.placed)
-    while sum(placed.values()) > owned_cubes(after) and placed_cubes(after) > 0:
-        last = next(target for target in reversed(list(placed)) if placed[target] > 0)
-        placed[last] -= 1
-        after = replace(after, placed={k2: v for k2, v in placed.items() if v > 0})
-        events.append(ev.HeroCubeReturned(target=last))
-    return events
+    return [ev.KnightPoisoned(cubes=n), *returned_cubes(replace(k, poisoned=k.poisoned + n))]
 
 
 # --- Monsters of rules revision 3: Gnome, Underworm (in ``paths``), Wisp (VF §3 Monster cards) -------

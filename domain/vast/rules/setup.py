@@ -177,15 +177,13 @@ def initial_state(created: GameCreated) -> VastState:
             difficulty=difficulty,
         )
         if laid.knight is not None:
-            laid = replace(laid, knight=replace(laid.knight, max_health=4 + difficulty.get("goblins", 3)))
+            laid = replace(laid, knight=replace(laid.knight, max_health=knight_health(difficulty)))
         if laid.dragon is not None:
-            laid = replace(
-                laid, dragon=replace(laid.dragon, awake_at=AWAKE_BY_LEVEL[difficulty.get("dragon", 3)])
-            )
+            laid = replace(laid, dragon=replace(laid.dragon, awake_at=awake_at(difficulty)))
         return laid
     all_tiles = tiles().values()
     cards = card_file()
-    health = 4 + difficulty.get("goblins", 3)
+    health = knight_health(difficulty)
     return VastState(
         roles=roles,
         rules_revision=created.rules_revision,
@@ -211,6 +209,16 @@ AWAKE_BY_LEVEL = {1: 7, 2: 9, 3: 11, 4: 13}
 BUILT_LEVELS = {"knight": (1, 2, 3, 4, 5), "goblins": (1, 2, 3, 4, 5), "dragon": (1, 2, 3, 4), "cave": (3,)}
 """The difficulty levels this release plays by role (VF §7): the Dragon's hardest adds Shriek turns and the
 Cave's other cards remove tiles or add Hatred tokens, which VF does not pin down (RULINGS.md)."""
+
+
+def knight_health(levels: dict[str, int]) -> int:
+    """The Knight's starting Health by the Goblins' difficulty card: 4 + level (VF §7)."""
+    return 4 + levels.get("goblins", 3)
+
+
+def awake_at(levels: dict[str, int]) -> int:
+    """The Wakefulness that awakens the Dragon by its difficulty card (VF §7)."""
+    return AWAKE_BY_LEVEL[levels.get("dragon", 3)]
 
 
 def _difficulty(setup: VastSetup, roles: tuple[str, ...]) -> dict[str, int]:
@@ -242,7 +250,7 @@ def starting_dragon(row: SetupRow, difficulty: dict[str, int] | None = None) -> 
         sloth=sloth,
         locked=locked,
         health=2 + levels.get("knight", 3),
-        awake_at=AWAKE_BY_LEVEL[levels.get("dragon", 3)],
+        awake_at=awake_at(levels),
     )
 
 
