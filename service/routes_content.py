@@ -171,6 +171,9 @@ class VastSetupInfo(Struct, frozen=True, kw_only=True):
     Infestation, line B, ambushes her)."""
     removed_sidequests: tuple[str, ...]
     """Sidequest cards taken out of the deck for this setup."""
+    provisional: str = ""
+    """Why the row is provisional, when VF §7 leaves part of it open (the reading chosen is in RULINGS.md);
+    empty: the row is as the sources give it."""
 
 
 class VastContent(Controller):
@@ -206,10 +209,16 @@ class VastContent(Controller):
     @get("/setups", sync_to_thread=False, summary="Vast setups this server plays")
     def setups(self) -> list[VastSetupInfo]:
         """The setups of VF §7 this release plays, with their variant cards (``hunger-locked:2``: 2 Hunger
-        cubes start on Wakefulness, locked)."""
+        cubes start on Wakefulness, locked; ``flare:thief``: the Thief holds Flare;
+        ``place-treasure-optional``: the Cave may skip Place Treasure), and the rows VF §7 leaves open flagged
+        ``provisional``."""
         return [
             VastSetupInfo(
-                id=name, roles=row.roles, variants=row.variants, removed_sidequests=row.removed_sidequests
+                id=name,
+                roles=row.roles,
+                variants=row.variants,
+                removed_sidequests=row.removed_sidequests,
+                provisional=row.provisional,
             )
             for name, row in SETUPS.items()
         ]

@@ -90,7 +90,7 @@ class VastEndTurn(VastCommand, kw_only=True, tag="vast.EndTurn"):
     """End the turn of ``role`` (004: each role's §Riepilogo del Turno). The Cave may end its turn only after
     Shape the Cave and Place Treasure, when it could do them."""
 
-    role: Literal["knight", "goblins", "dragon", "cave"]
+    role: Literal["knight", "goblins", "dragon", "cave", "thief"]
     """The role whose turn ends."""
 
 
@@ -152,8 +152,9 @@ class SoporificSpores(VastCommand, kw_only=True):
 
     pay: tuple[OmenToken, ...]
     """The Omen tokens paid (ids such as ``quartz-2``), returned to the bag."""
-    target: Literal["knight", "goblins", "dragon"] = "knight"
-    """The player hit (the Dragon moves a cube from Wakefulness back to a Sloth track of its choice)."""
+    target: Literal["knight", "goblins", "dragon", "thief"] = "knight"
+    """The player hit (the Dragon moves a cube from Wakefulness back to a Sloth track of its choice; the
+    Thief loses an Upgrade of his choice, decision ``spores-upgrade``)."""
 
 
 class Rockslide(VastCommand, kw_only=True):
@@ -360,6 +361,87 @@ class PlaceGem(VastCommand, kw_only=True):
     """The Gem placed."""
 
 
+# --- the Thief (004 §Il Ladro; VF §6) -------------------------------------------------------------------
+
+ThiefTarget = Literal["knight", "dragon", "fangs", "bones", "eye"]
+Cubes = Annotated[int, Meta(ge=1, le=3, description="Action cubes spent (004: 1, 2 or 3).")]
+
+
+class AttackThief(VastCommand, kw_only=True):
+    """The Knight attacks the Thief on her tile (004 §Interagire con il Ladro): her Perception must be greater
+    than his Stealth; it takes an Encounter; he dies and she gains Grit equal to his Loot Drop level.
+    Refused: ``thief.not-here``, ``thief.unseen``, ``no-encounter-left``."""
+
+
+class MoveThief(VastCommand, kw_only=True):
+    """Move the Thief one tile, orthogonally (004 §2. Muovi e Agisci): onto a Dark or Lit tile, occupied or
+    not, with Movement left and before he ended his movement; across a wall only with ``climb`` (004
+    §Arrampicare: 2 Action cubes, 1 with Climbing Gear). Entering the Entrance stashes what he carries."""
+
+    x: Coord
+    y: Coord
+    climb: bool = False
+    """Climb across the wall between the tiles (its Action cubes are spent)."""
+
+
+class PeekTile(VastCommand, kw_only=True):
+    """End the Thief's movement on the Dark tile he stands on and look at it (004 §2. Muovi e Agisci); he
+    then decides to reveal it, oriented as the rules allow (``peek:x,y``: ``reveal`` or ``keep``). An Ambush
+    he reveals never ambushes."""
+
+
+class Loot(VastCommand, kw_only=True):
+    """Saccheggiare (004 §Saccheggiare): take a Treasure token or a Dragon Gem on his tile. 1 cube; a Gem for
+    1 cube rolls the Dragon die (a center hit kills him), for 2 it is taken safely."""
+
+    cubes: Annotated[int, Meta(ge=1, le=2)] = 1
+    """Action cubes spent (1 or 2)."""
+    gem: Literal["claw", "flame", "wing"] | None = None
+    """The Dragon Gem taken; ``null``: a Treasure token."""
+
+
+class Pickpocket(VastCommand, kw_only=True):
+    """Borseggiare (004 §Borseggiare): a player on his tile whose Perception (the Dragon: Armor) is lower than
+    his Stealth, once a turn each; 1 cube succeeds on 4+, 2 on 2+, 3 always. Success takes a Treasure token
+    from the Cave's supply and: the Knight's Treasure card goes to the bottom of the deck, the Goblins
+    discard a Secrets card, a Dragon's Wakefulness cube goes back to Greed. A target with nothing to take
+    is refused (``thief.nothing-to-take``)."""
+
+    target: ThiefTarget
+    """``knight``, ``dragon`` or a Tribe (``fangs``, ``bones``, ``eye``)."""
+    cubes: Cubes
+
+
+class PickLock(VastCommand, kw_only=True):
+    """Scassinare (004 §Scassinare): open the Vault on his tile, once a turn each: 1 cube succeeds on 4+, 2 on
+    2+, 3 always (one cube fewer with the Lock Picking Kit). Success removes the Vault and takes a Treasure
+    token from the Cave's supply."""
+
+    cubes: Cubes
+
+
+class Backstab(VastCommand, kw_only=True):
+    """Pugnalare alle Spalle (004 §Pugnalare alle Spalle): wound a player on his tile (up to 3 tiles away on a
+    Lit tile with the Hand Crossbow), once a turn each, Stealth above their Perception (the Dragon: Armor).
+    1 cube Light, 2 Moderate, 3 Heavy: the Knight loses 1/3/5 Grit, a Tribe 1/2/3 Population, the Dragon
+    discards 1/2/3 Power cards."""
+
+    target: ThiefTarget
+    """``knight``, ``dragon`` or a Tribe (``fangs``, ``bones``, ``eye``)."""
+    cubes: Cubes
+
+
+class HideLoot(VastCommand, kw_only=True):
+    """Celare il Bottino (004 §Celare il Bottino): lower his Loot Drop level by the cubes spent."""
+
+    cubes: Cubes
+
+
+class ThiefFlare(VastCommand, kw_only=True):
+    """Flare (VF §7 Variant cards, the Thief's: on his own space, 1 Action cube a use): the Dragon die is
+    rolled round his tile and every Dark tile hit is revealed."""
+
+
 KNIGHT_COMMANDS = (
     PlaceHeroCube,
     MoveKnight,
@@ -371,7 +453,9 @@ KNIGHT_COMMANDS = (
     UseBow,
     AttackDragon,
     ShootDragon,
+    AttackThief,
 )
+THIEF_COMMANDS = (MoveThief, PeekTile, Loot, Pickpocket, PickLock, Backstab, HideLoot, ThiefFlare)
 DRAGON_COMMANDS = (MoveDragon, UsePower, DragonCollect, PlaceGem)
 GOBLIN_COMMANDS = (ActivateTribe, PlaySecret, TribeFlare, WispMove)
 CAVE_COMMANDS = (
@@ -385,7 +469,14 @@ CAVE_COMMANDS = (
     GiantBats,
     CrystalCurse,
 )
-ROLE_COMMANDS = (*KNIGHT_COMMANDS, *GOBLIN_COMMANDS, *DRAGON_COMMANDS, *CAVE_COMMANDS, VastEndTurn)
+ROLE_COMMANDS = (
+    *KNIGHT_COMMANDS,
+    *GOBLIN_COMMANDS,
+    *DRAGON_COMMANDS,
+    *CAVE_COMMANDS,
+    *THIEF_COMMANDS,
+    VastEndTurn,
+)
 
 VastCommandUnion = (
     Begin
@@ -417,6 +508,15 @@ VastCommandUnion = (
     | Rockslide
     | GiantBats
     | CrystalCurse
+    | AttackThief
+    | MoveThief
+    | PeekTile
+    | Loot
+    | Pickpocket
+    | PickLock
+    | Backstab
+    | HideLoot
+    | ThiefFlare
     | Roll
     | Shuffle
     | Draw
@@ -436,4 +536,6 @@ def role_of(command: Command) -> str | None:
         return "goblins"
     if isinstance(command, DRAGON_COMMANDS):
         return "dragon"
+    if isinstance(command, THIEF_COMMANDS):
+        return "thief"
     return None

@@ -29,12 +29,15 @@ class RolesSeated(VastEvent, kw_only=True):
 
 
 class StackBuilt(VastEvent, kw_only=True):
-    """The tile stack is built (VF §1 Tile stack setup): three piles, each with 3 Crystal tiles."""
+    """The tile stack is built (VF §1 Tile stack setup): three piles, each with 3 Crystal tiles (and 2 Vault
+    tiles with the Thief)."""
 
     piles: tuple[int, ...]
     """Tiles in each pile, top pile first."""
     pile_crystals: tuple[int, ...]
     """Crystal tiles shuffled into each pile."""
+    pile_vaults: tuple[int, ...] = ()
+    """Vault tiles shuffled into each pile (Thief games: 2 each)."""
 
 
 class VastRoundStarted(VastEvent, kw_only=True, tag="vast.RoundStarted"):
@@ -151,6 +154,8 @@ class TileResolved(VastEvent, kw_only=True):
     """A Crystal token placed (a Crystal tile)."""
     mode: str = "full"
     """As ``TileRevealed.mode``: only ``full`` (the Knight entered it) triggers an Event or an Ambush."""
+    vault: bool = False
+    """A Vault token placed (a Vault tile, with the Thief in play: 004 §Cripta)."""
 
 
 class GritChanged(VastEvent, kw_only=True):
@@ -1024,7 +1029,210 @@ class DragonDied(VastEvent, kw_only=True):
     """The Dragon's Health reached 0 (004 §Attaccare il Drago)."""
 
 
+# --- the Thief (004 §Il Ladro; VF §6) -------------------------------------------------------------------
+
+
+class ThiefEntered(VastEvent, kw_only=True):
+    """The Thief's piece is put on the Entrance: before his first turn, or at the start of his first turn
+    after he was killed (004 §Preparazione, §Morire)."""
+
+
+class ThiefStatsAssigned(VastEvent, kw_only=True):
+    """The Thief puts his three Stat tokens on Movement, Stealth and Thievery and takes Action cubes equal
+    to Thievery (004 §1. Assegna i Segnalini Statistica)."""
+
+    movement: int
+    """The token on Movement (2-4)."""
+    stealth: int
+    """The token on Stealth (2-4)."""
+    thievery: int
+    """The token on Thievery (2-4)."""
+    cubes: int
+    """Action cubes taken (Thievery with its Stat Boost, at most 5)."""
+
+
+class ThiefMoved(VastEvent, kw_only=True):
+    """The Thief moves one tile (004 §2. Muovi e Agisci), through a wall with Climb."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    climbed: int = 0
+    """Action cubes spent on Climb to cross a wall (004 §Arrampicare: 2, 1 with Climbing Gear)."""
+    forced: bool = False
+    """A step granted by Unnatural Evasion (004 §Migliorie): no Movement spent."""
+
+
+class TilePeeked(VastEvent, kw_only=True):
+    """The Thief ends his movement on a Dark tile and looks at it (004 §2. Muovi e Agisci): the tile is his
+    secret (and the Cave's); he then may reveal it."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+    tile: str
+    """The tile id, seen by the Thief and the Cave; ``"?"`` for others."""
+
+
+class ThiefActed(VastEvent, kw_only=True):
+    """The Thief spends Action cubes on an action (004 §Saccheggiare, §Borseggiare, §Scassinare, §Pugnalare
+    alle Spalle, §Celare il Bottino; VF §7 Flare)."""
+
+    action: str
+    """``loot``, ``pickpocket``, ``pick-lock``, ``backstab``, ``hide-loot``, ``flare``."""
+    cubes: int
+    """Action cubes spent."""
+    target: str = ""
+    """The player targeted (``knight``, ``dragon``, a Tribe's name), or the Gem looted; empty otherwise."""
+
+
+class ThiefLooted(VastEvent, kw_only=True):
+    """The Thief takes a Treasure token or a Dragon Gem (004 §Saccheggiare; §Borseggiare and §Scassinare take
+    one from the Cave's supply, or from the map when it is empty)."""
+
+    source: str
+    """``tile`` (from his tile), ``supply`` (the Cave's supply) or ``map`` (a tile of the map)."""
+    gem: str = ""
+    """The Dragon Gem taken (``claw``, ``flame``, ``wing``); empty: a Treasure token."""
+    x: int | None = None
+    """The tile it was taken from (``tile``, ``map``)."""
+    y: int | None = None
+    """The tile's row."""
+    step: str = ""
+    """The chain step this completes (``thief-supply``: the token a Pickpocket or Pick Lock takes)."""
+
+
+class ThiefActionRolled(VastEvent, kw_only=True):
+    """An action's result after the Action die (004 §Borseggiare, §Scassinare: 4+ with 1 cube, 2+ with 2,
+    always with 3)."""
+
+    action: str
+    """``pickpocket`` or ``pick-lock``."""
+    success: bool
+    """Whether it succeeded."""
+    face: int = 0
+    """The Action die (0: no roll, 3 cubes)."""
+    target: str = ""
+    """The player targeted (Pickpocket)."""
+    rerolled: bool = False
+    """This is Sticky Fingers' re-roll of a failed Pickpocket (once a turn: 004 §Borseggiare)."""
+
+
+class ThiefStole(VastEvent, kw_only=True):
+    """The harm of a successful Pickpocket (004 §Borseggiare): the Knight's Treasure card goes to the bottom
+    of the deck, the Goblins discard a Secrets card, or a Wakefulness cube of the Dragon goes back to
+    Greed."""
+
+    target: str
+    """``knight``, ``goblins`` or ``dragon``."""
+    card: str = ""
+    """The card taken (a Treasure of the Knight's, a Secrets card of the Goblins'): a face-down one is
+    masked but for its owner (and the Cave for the Knight's)."""
+    hidden: bool = False
+    """The card was face down, taken at random: nobody but its owner (and the Cave) learns which."""
+
+
+class VaultOpened(VastEvent, kw_only=True):
+    """The Thief opens the Vault on his tile: its token leaves the map (004 §Scassinare)."""
+
+    x: int
+    """Column of the tile, counted from the Entrance (east positive)."""
+    y: int
+    """Row of the tile, counted from the Entrance (north positive)."""
+
+
+class LootHidden(VastEvent, kw_only=True):
+    """The Thief lowers his Loot Drop level (004 §Celare il Bottino)."""
+
+    count: int
+    """Levels lowered (at most to 0)."""
+
+
+class TreasureStashed(VastEvent, kw_only=True):
+    """On entering the Entrance, the Thief stashes what he carries (004 §Trasportare e Mettere al Sicuro): a
+    Gem goes back to the Dragon and is swapped for a Treasure token from the Cave's supply; each token goes
+    on an Upgrade space and the Loot Drop level goes back to 3."""
+
+    tokens: int
+    """Tokens stashed (Treasure tokens, and Gems swapped)."""
+    gems: tuple[str, ...] = ()
+    """Gems handed back to the Dragon."""
+
+
+class UpgradeTaken(VastEvent, kw_only=True):
+    """A stashed token goes on an Upgrade space for good (004 §Migliorie)."""
+
+    upgrade: str
+    """The space (``dicelog.domain.vast.state.UPGRADES``)."""
+    step: str = "upgrade"
+    """The chain step this completes."""
+
+
+class UpgradeLost(VastEvent, kw_only=True):
+    """Soporific Spores takes an Upgrade of the Thief's choice; the token stays on his board and counts to
+    win (004 §Migliorie; §Presagi, Spore Soporifere)."""
+
+    upgrade: str
+    """The space emptied."""
+
+
+class ThiefAttacked(VastEvent, kw_only=True):
+    """A player attacks the Thief (004 §Interagire con gli Altri: any attack kills him); Unnatural Evasion
+    may still turn it (§Migliorie)."""
+
+    by: str
+    """``knight``, ``dragon``, a Tribe's name, or ``trap`` (a Dragon Gem's trap)."""
+    why: str
+    """``attack``, ``claw``, ``scratch``, ``flame-wall``, ``gem``."""
+
+
+class ThiefEvaded(VastEvent, kw_only=True):
+    """Unnatural Evasion rolled 4+: the attack fails (004 §Migliorie)."""
+
+    face: int
+    """The Action die."""
+
+
+class ThiefKilled(VastEvent, kw_only=True):
+    """The Thief is killed (004 §Morire): he drops what he carries on his tile and leaves the map."""
+
+    by: str
+    """Who killed him (``ThiefAttacked.by``)."""
+    why: str
+    """How (``ThiefAttacked.why``)."""
+    loot_drop: int = 0
+    """The bonus his killer gains (his Loot Drop level; 0 for a Gem's trap)."""
+
+
+class ThiefWounded(VastEvent, kw_only=True):
+    """Backstab (004 §Pugnalare alle Spalle): a Light, Moderate or Heavy wound."""
+
+    target: str
+    """``knight``, ``dragon`` or a Tribe's name."""
+    wound: int
+    """1 Light, 2 Moderate, 3 Heavy."""
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
+    ThiefEntered,
+    ThiefStatsAssigned,
+    ThiefMoved,
+    TilePeeked,
+    ThiefActed,
+    ThiefLooted,
+    ThiefActionRolled,
+    ThiefStole,
+    VaultOpened,
+    LootHidden,
+    TreasureStashed,
+    UpgradeTaken,
+    UpgradeLost,
+    ThiefAttacked,
+    ThiefEvaded,
+    ThiefKilled,
+    ThiefWounded,
     RolesSeated,
     StackBuilt,
     VastRoundStarted,

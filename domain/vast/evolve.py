@@ -8,7 +8,15 @@ from dicelog.domain.core.events import CardsDrawn, DecisionRequested, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import edge, parse_pos
 from dicelog.domain.vast.rules.common import cells_by_pos, is_crystal
-from dicelog.domain.vast.state import CaveCell, CaveRole, DragonRole, GoblinsRole, KnightRole, VastState
+from dicelog.domain.vast.state import (
+    CaveCell,
+    CaveRole,
+    DragonRole,
+    GoblinsRole,
+    KnightRole,
+    ThiefRole,
+    VastState,
+)
 
 
 def _without(items: tuple[str, ...], gone: tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -47,6 +55,19 @@ def _dragon(state: VastState, **changes: object) -> VastState:
     return state if state.dragon is None else replace(state, dragon=replace(state.dragon, **changes))
 
 
+def _thief(state: VastState, **changes: object) -> VastState:
+    return state if state.thief is None else replace(state, thief=replace(state.thief, **changes))
+
+
+def _hit_resolved(state: VastState) -> VastState:
+    """The first ``thief-hit`` step leaves ``todo`` (the attack on the Thief is resolved)."""
+    todo = list(state.todo)
+    hit = next((s for s in todo if s.startswith("thief-hit:")), None)
+    if hit is not None:
+        todo.remove(hit)
+    return replace(state, todo=tuple(todo))
+
+
 def _gems_back(state: VastState, gems: tuple[str, ...]) -> VastState:
     d = state.dragon
     return state if d is None or not gems else _dragon(state, gems=tuple(sorted((*d.gems, *gems))))
@@ -74,6 +95,12 @@ def _tile_gone(state: VastState, x: int, y: int) -> VastState:
         for t in state.goblins.tribes:
             if (t.x, t.y) == (x, y) and not t.lurking:
                 state = _tribe(state, t.name, x=None, y=None)
+    th = state.thief
+    if th is not None and (th.x, th.y) == (x, y):  # RULINGS.md: he falls with it and comes back as killed
+        state = _gems_back(state, th.gems)
+        if state.cave is not None:
+            state = _cave(state, supply=state.cave.supply + th.carried)
+        state = _thief(state, x=None, y=None, carried=0, gems=())
     return state
 
 
@@ -131,6 +158,9 @@ def _slid(state: VastState, moved: set[tuple[int, int]], dx: int, dy: int) -> Va
         for t in state.goblins.tribes:
             if t.x is not None and t.y is not None and not t.lurking and (t.x, t.y) in moved:
                 state = _tribe(state, t.name, x=t.x + dx, y=t.y + dy)
+    th = state.thief
+    if th is not None and th.x is not None and th.y is not None and (th.x, th.y) in moved:
+        state = _thief(state, x=th.x + dx, y=th.y + dy)
     return state
 
 
@@ -182,28 +212,34 @@ def evolve(state: VastState, event: Event) -> VastState:
                 cave=(state.cave or CaveRole()) if "cave" in roles else None,
                 goblins=(state.goblins or GoblinsRole()) if "goblins" in roles else None,
                 dragon=(state.dragon or DragonRole()) if "dragon" in roles else None,
+                thief=(state.thief or ThiefRole()) if "thief" in roles else None,
                 sidequest_deck=tuple(sorted(sidequests)),
                 variants=variants,
                 begun=True,
             )
-        case ev.StackBuilt(piles=piles, pile_crystals=crystals):
-            return replace(state, piles=piles, pile_crystals=crystals)
+        case ev.StackBuilt(piles=piles, pile_crystals=crystals, pile_vaults=vaults):
+            return replace(state, piles=piles, pile_crystals=crystals, pile_vaults=vaults)
         case CardsDrawn(deck="tiles", reason=reason, cards=cards):
             if reason == "setup-entrance":
                 return replace(state, stack=_without(state.stack, cards))
             pile = next((i for i, n in enumerate(state.piles) if n > 0), None)
             piles, pile_crystals = list(state.piles), list(state.pile_crystals)
+            pile_vaults = list(state.pile_vaults)
             for card in cards:
                 if pile is not None:
                     piles[pile] -= 1
                     if is_crystal(card):
                         pile_crystals[pile] -= 1
+                    if card in state.vaults and pile < len(pile_vaults):
+                        pile_vaults[pile] -= 1
             state = replace(
                 state,
                 stack=_without(state.stack, cards),
                 crystals=_without(state.crystals, cards),
+                vaults=_without(state.vaults, cards),
                 piles=tuple(piles),
                 pile_crystals=tuple(pile_crystals),
+                pile_vaults=tuple(pile_vaults),
             )
             if state.cave is not None:
                 state = _cave(state, hand=tuple(sorted((*state.cave.hand, *cards))))
@@ -276,6 +312,19 @@ def evolve(state: VastState, event: Event) -> VastState:
                 state = _cave(state, placed=0, treasure_placed=False, hatred=0, past_plunder=0)
             if role == "dragon" and state.dragon is not None:
                 state = _dragon(state, moved=False, still=True, advanced=(), gems_used=(), stage=0)
+            if role == "thief" and state.thief is not None:
+                state = _thief(
+                    state,
+                    assigned=False,
+                    cubes=0,
+                    moves=0,
+                    moving_done=False,
+                    targeted=(),
+                    vaults_tried=(),
+                    sticky_used=False,
+                )
+            if state.thief is not None:  # Unnatural Evasion: the first attack of each turn (004 §Migliorie)
+                state = _thief(state, evaded=False)
             return state
         case ev.VastTurnEnded():
             todo = state.todo[1:] if state.todo[:1] and state.todo[0].startswith("end-turn:") else state.todo
@@ -306,11 +355,18 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, revealed=state.revealed + 1, todo=(*follow, *state.todo))
         case ev.TileOriented(x=x, y=y, rotation=rotation):
             return _cell(state, x, y, rotation=rotation)
-        case ev.TileResolved(x=x, y=y, step=step, treasure=treasure, crystal=crystal):
+        case ev.TileResolved(x=x, y=y, step=step, treasure=treasure, crystal=crystal, vault=vault):
             state = _pop(state, step)
             cell = cells_by_pos(state).get((x, y))
             if cell is not None:
-                state = _cell(state, x, y, treasure=cell.treasure + treasure, crystal=cell.crystal or crystal)
+                state = _cell(
+                    state,
+                    x,
+                    y,
+                    treasure=cell.treasure + treasure,
+                    crystal=cell.crystal or crystal,
+                    vault=cell.vault or vault,
+                )
             return state
         case ev.GritChanged(delta=delta, step=step):
             state = _pop(state, step)
@@ -443,7 +499,7 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.FlareUsed():
             return state if k is None else _knight(state, flare_used=True)
         case ev.FlareHit(reveals=reveals, by=by):
-            mode = "goblin-flare" if by == "goblins" else "flare"
+            mode = {"goblins": "goblin-flare", "thief": "thief-flare"}.get(by, "flare")
             steps = tuple(f"reveal:{x},{y}:{mode}" for x, y in reveals)
             return replace(state, todo=(*steps, *state.todo))
         case ev.OmenUsed(omen=omen, paid=paid):
@@ -835,6 +891,97 @@ def evolve(state: VastState, event: Event) -> VastState:
                     pile_crystals=state.pile_crystals or (0, 0, 0),
                 )
             return state
+        # --- the Thief -------------------------------------------------------------------------------
+        case ev.ThiefEntered():
+            return _thief(state, x=0, y=0)
+        case ev.ThiefStatsAssigned(movement=movement, stealth=stealth, thievery=thievery, cubes=cubes):
+            return _thief(
+                state, movement=movement, stealth=stealth, thievery=thievery, cubes=cubes, assigned=True
+            )
+        case ev.ThiefMoved(x=x, y=y, climbed=climbed, forced=forced):
+            th = state.thief
+            if th is None:
+                return state
+            return _thief(state, x=x, y=y, moves=th.moves + (0 if forced else 1), cubes=th.cubes - climbed)
+        case ev.TilePeeked(tile=tile):
+            th = state.thief
+            if th is None:
+                return state
+            return _thief(state, moving_done=True, peeked=tuple(sorted({*th.peeked, tile})))
+        case ev.ThiefActed(action=action, cubes=cubes, target=target):
+            th = state.thief
+            if th is None:
+                return state
+            changes: dict[str, object] = {"cubes": max(0, th.cubes - cubes)}
+            if action in ("pickpocket", "backstab") and target not in th.targeted:
+                changes["targeted"] = (*th.targeted, target)
+            if action == "pick-lock" and th.x is not None and th.y is not None:
+                changes["vaults_tried"] = _add_unique(th.vaults_tried, (th.x, th.y))
+            return _thief(state, **changes)
+        case ev.ThiefLooted(source=source, gem=gem, x=x, y=y, step=step):
+            state = _pop(state, step)
+            th = state.thief
+            if th is None:
+                return state
+            if x is not None and y is not None and (cell := cells_by_pos(state).get((x, y))) is not None:
+                if gem:
+                    state = _cell(state, x, y, gems=_without(cell.gems, [gem]))
+                else:
+                    state = _cell(state, x, y, treasure=max(0, cell.treasure - 1))
+            if source == "supply" and state.cave is not None:
+                state = _cave(state, supply=max(0, state.cave.supply - 1))
+            if gem:
+                return _thief(state, gems=(*th.gems, gem))
+            return _thief(state, carried=th.carried + 1)
+        case ev.ThiefActionRolled(rerolled=rerolled, success=success):
+            if success:  # the Treasure token it takes comes next (004 §Borseggiare, §Scassinare)
+                state = replace(state, todo=("thief-supply", *state.todo))
+            return _thief(state, sticky_used=True) if rerolled else state
+        case ev.ThiefStole(target="knight", card=card) if k is not None:
+            state = _knight(
+                state, treasures=_without(k.treasures, [card]), face_up=_without(k.face_up, [card])
+            )
+            return replace(state, treasure_bottom=(*state.treasure_bottom, card))
+        case ev.ThiefStole(target="goblins", card=card) if state.goblins is not None:
+            gob = state.goblins
+            state = _gob(state, hand=_without(gob.hand, [card]), face_up=_without(gob.face_up, [card]))
+            return replace(state, secrets_discard=(*state.secrets_discard, card))
+        case ev.VaultOpened(x=x, y=y):
+            return _cell(state, x, y, vault=False)
+        case ev.LootHidden(count=count):
+            th = state.thief
+            return state if th is None else _thief(state, loot_drop=max(0, th.loot_drop - count))
+        case ev.TreasureStashed(tokens=tokens, gems=gems):
+            th = state.thief
+            if th is None:
+                return state
+            state = _gems_back(state, gems)
+            if gems and state.cave is not None:
+                state = _cave(state, supply=max(0, state.cave.supply - len(gems)))
+            state = replace(state, todo=(*(["upgrade"] * tokens), *state.todo))
+            return _thief(state, stashed=th.stashed + tokens, carried=0, gems=(), loot_drop=3)
+        case ev.UpgradeTaken(upgrade=upgrade, step=step):
+            state = _pop(state, step)
+            th = state.thief
+            return state if th is None else _thief(state, upgrades=(*th.upgrades, upgrade))
+        case ev.UpgradeLost(upgrade=upgrade):
+            th = state.thief
+            return state if th is None else _thief(state, upgrades=_without(th.upgrades, [upgrade]))
+        case ev.ThiefAttacked(by=by, why=why):
+            return replace(state, todo=(f"thief-hit:{by}:{why}", *state.todo))
+        case ev.ThiefEvaded():
+            return _thief(_hit_resolved(state), evaded=True)
+        case ev.ThiefKilled():
+            state = _hit_resolved(state)
+            th = state.thief
+            if th is None or th.x is None or th.y is None:
+                return state
+            cell = cells_by_pos(state).get((th.x, th.y))
+            if cell is not None:
+                state = _cell(
+                    state, th.x, th.y, treasure=cell.treasure + th.carried, gems=(*cell.gems, *th.gems)
+                )
+            return _thief(state, x=None, y=None, carried=0, gems=())
         case ev.KnightDied(why=why):
             return _knight(state, health=0, died_of=why)
         case ev.GameWon(winner=winner, reason=reason):

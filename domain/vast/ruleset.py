@@ -1,13 +1,11 @@
 """Vast: The Crystal Caverns as a dicelog ruleset (seed ``004_26ec0d003901986d.txt``, cited as 004 §Heading;
 numbers from ``rules/vast-facts.md``, VF §n).
 
-This release plays the Knight vs Cave setup (VF §7): the cave (tiles, walls, rotation toward the Entrance,
-the tile stack's three Crystal-seeded piles, open edges filled by the Cave, reveals, Treasure and Crystal
-tokens, Rockslides and Bombs, the Collapse), the Knight (Hero cubes, stats, Grit, movement and Encounters,
-Crystals, Treasure cards chosen by the Cave, Sidequests, Events, Ambushes by Goblin Infestation line B,
-Ancient Map, Bomb, Shield, Flare) and the Cave (tile hand with Crystal tiles first, Omens: Hatred, Past
-Plunder, Soporific Spores, Rockslide; Place Treasure; the Collapse and its win). The Goblins, the Dragon
-and the Thief are not built yet (``initial_state`` refuses a setup with them).
+This release plays the five roles (004 §Il Cavaliere, §I Goblin, §Il Drago, §La Caverna, §Il Ladro) in every
+VF §7 setup but Knight vs Thief (``dicelog.domain.vast.rules.setup``): the cave (tiles, walls, rotation toward
+the Entrance, the tile stack's three piles seeded with Crystal and Vault tiles, open edges filled, reveals,
+tokens, Rockslides and Bombs, the Collapse), each role's turn, the variant cards and the play without a Cave
+player.
 
 Every choice is a pending decision addressed to the role's seat (``piece``), every draw and die roll a
 pending chance node; who sees what is ``dicelog.domain.vast.visibility``.
@@ -26,7 +24,7 @@ from dicelog.domain.vast import content, views, visibility
 from dicelog.domain.vast.cave import DRAGON_DIE
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
 from dicelog.domain.vast.evolve import evolve as _evolve
-from dicelog.domain.vast.rules import cave_turn, dragon, flow, goblins, knight, setup
+from dicelog.domain.vast.rules import cave_turn, dragon, flow, goblins, knight, setup, thief
 from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
@@ -48,6 +46,17 @@ _KNIGHT = {
     cmd.UseBow: knight.use_bow,
     cmd.AttackDragon: dragon.knight_attack,
     cmd.ShootDragon: dragon.shoot,
+    cmd.AttackThief: thief.knight_attack,
+}
+_THIEF = {
+    cmd.MoveThief: thief.move,
+    cmd.PeekTile: thief.peek,
+    cmd.Loot: thief.loot,
+    cmd.Pickpocket: thief.pickpocket,
+    cmd.PickLock: thief.pick_lock,
+    cmd.Backstab: thief.backstab,
+    cmd.HideLoot: thief.hide_loot,
+    cmd.ThiefFlare: thief.flare,
 }
 _DRAGON = {
     cmd.MoveDragon: dragon.move,
@@ -112,10 +121,17 @@ class Vast:
                 return goblins_end(state)
             if role == "dragon":
                 return dragon.end(state)
+            if role == "thief":
+                return thief.end(state)
             return knight.end(state) if role == "knight" else cave_turn.end(state)
         if type(command) in _GOBLINS:
             return flow.then_advance(state, _GOBLINS[type(command)](state, command))
-        handler: Any = _KNIGHT.get(type(command)) or _CAVE.get(type(command)) or _DRAGON.get(type(command))
+        handler: Any = (
+            _KNIGHT.get(type(command))
+            or _CAVE.get(type(command))
+            or _DRAGON.get(type(command))
+            or _THIEF.get(type(command))
+        )
         return handler(state, command)
 
     def resolve(self, state: VastState, answer: Answer) -> list[Event]:
@@ -158,6 +174,7 @@ class Vast:
             "goblins": goblins.candidates,
             "dragon": dragon.candidates,
             "cave": cave_turn.candidates,
+            "thief": thief.candidates,
         }
         pool = list(pools[state.turn](state))
         legal: list[Command] = []

@@ -52,6 +52,9 @@ class CaveCell(Struct, frozen=True, kw_only=True):
     event_token: bool = False
     """An Event token lies on the tile (004 §Rivelare le Tessere: an Event tile revealed by another than the
     Knight entering it; rules revision 2)."""
+    vault: bool = False
+    """A Vault token lies on the tile (004 §Cripta: placed when a Vault tile is revealed, Thief games only);
+    the Thief's Pick Lock opens it."""
 
 
 class KnightRole(Struct, frozen=True, kw_only=True):
@@ -217,6 +220,98 @@ def spirit(dragon: DragonRole) -> int:
     return (wakefulness(dragon) + 14) // 4
 
 
+UPGRADES: tuple[str, ...] = (
+    "sticky-fingers",
+    "lock-picking-kit",
+    "climbing-gear",
+    "hand-crossbow",
+    "unnatural-evasion",
+    "movement+1",
+    "stealth+1",
+    "thievery+1",
+    "flip-2",
+    "flip-3",
+    "all-4",
+)
+"""The Thief's 11 Upgrade spaces (004 §Migliorie; VF §6): the action upgrades, the Stat Boosts, and the Flip
+Stat Tokens spaces, filled left to right (``flip-2``, ``flip-3``, ``all-4``)."""
+FLIP_ORDER: tuple[str, ...] = ("flip-2", "flip-3", "all-4")
+
+
+class ThiefRole(Struct, frozen=True, kw_only=True):
+    """The Thief's board (004 §Il Ladro; VF §6)."""
+
+    x: int | None = None
+    """The Thief's column; ``null`` off the map (before his first turn, or killed: he comes back on the
+    Entrance at the start of his next turn, 004 §Morire)."""
+    y: int | None = None
+    """The Thief's row, as ``x``."""
+    movement: int = 0
+    """The Stat token on Movement this turn (2, 3 or 4: 004 §1. Assegna i Segnalini Statistica); 0 before his
+    first assignment."""
+    stealth: int = 0
+    """The Stat token on Stealth (tokens carried and Stat Boosts are added by ``thief_stealth``)."""
+    thievery: int = 0
+    """The Stat token on Thievery: Action cubes taken each turn."""
+    assigned: bool = False
+    """Whether he assigned his Stat tokens this turn."""
+    cubes: int = 0
+    """Action cubes left on his board this turn (004 §2. Muovi e Agisci)."""
+    moves: int = 0
+    """Tiles moved this turn."""
+    moving_done: bool = False
+    """He ended his movement this turn (looking at the Dark tile he stands on ends it: 004 §2. Muovi e
+    Agisci)."""
+    loot_drop: int = 3
+    """The Loot Drop level, 0-3 (004 §Preparazione: 3): the bonus of whoever kills him."""
+    carried: int = 0
+    """Treasure tokens carried, not yet stashed (Unstashed Tokens): each -1 Stealth."""
+    gems: tuple[str, ...] = ()
+    """Dragon Gems carried, not yet stashed: each -1 Stealth."""
+    stashed: int = 0
+    """Tokens stashed at the Entrance (004 §Come Vincere: 6 wins); a token Spores removes from its Upgrade
+    space still counts."""
+    upgrades: tuple[str, ...] = ()
+    """Upgrade spaces holding a stashed token (``UPGRADES``), in the order filled."""
+    targeted: tuple[str, ...] = ()
+    """Players targeted this turn (``knight``, ``dragon``, a Tribe's name): each once a turn."""
+    vaults_tried: tuple[tuple[int, int], ...] = ()
+    """Vaults he tried to open this turn (each once a turn: 004 §Scassinare)."""
+    sticky_used: bool = False
+    """Sticky Fingers re-rolled a Pickpocket this turn."""
+    evaded: bool = False
+    """Unnatural Evasion was rolled this turn (the first attack each turn)."""
+    peeked: tuple[str, ...] = ()
+    """The Dark tiles he looked at (004 §2. Muovi e Agisci), by id, sorted: his secret (and the Cave's); he
+    reads their identity on the map while they stay Dark."""
+
+
+def thief_boost(thief: ThiefRole, stat: str) -> int:
+    """+1 from the Stat Boost upgrade of ``stat`` (004 §Migliorie, Incremento delle Statistiche)."""
+    return 1 if f"{stat}+1" in thief.upgrades else 0
+
+
+def thief_stat(thief: ThiefRole, stat: str) -> int:
+    """``movement``, ``stealth`` (before tokens carried) or ``thievery``: the token's value and the boost,
+    at most 5 (004 §Migliorie)."""
+    return min(5, getattr(thief, stat) + thief_boost(thief, stat))
+
+
+def thief_stealth(thief: ThiefRole) -> int:
+    """Stealth: the token, its boost, -1 per token carried (004 §Trasportare e Mettere al Sicuro), at
+    least 0."""
+    return max(0, thief_stat(thief, "stealth") - thief.carried - len(thief.gems))
+
+
+def stat_tokens(thief: ThiefRole) -> tuple[int, int, int]:
+    """The values of his three Stat tokens (VF §6: 2, 3, 4; flipped by the Flip Stat Tokens upgrades)."""
+    if "all-4" in thief.upgrades:
+        return (4, 4, 4)
+    low = 3 if "flip-2" in thief.upgrades else 2
+    mid = 4 if "flip-3" in thief.upgrades else 3
+    return (low, mid, 4)
+
+
 TRIBES: tuple[str, ...] = ("fangs", "bones", "eye")
 """The three Goblin Tribes, in the order the Goblins' board lists them (004 §I Goblin, Tribù)."""
 
@@ -307,6 +402,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """The Goblins' board; ``null`` when not in play."""
     dragon: DragonRole | None = None
     """The Dragon's board; ``null`` when not in play."""
+    thief: ThiefRole | None = None
+    """The Thief's board; ``null`` when not in play."""
     war_deck: tuple[str, ...] = ()
     """War cards (all 10: the deck is shuffled whole every Goblins turn; secret)."""
     monster_deck: tuple[str, ...] = ()
@@ -325,6 +422,10 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Tiles left in each of the three piles, top pile first (VF §1 Tile stack setup)."""
     pile_crystals: tuple[int, ...] = ()
     """Crystal tiles left in each pile (3 each at setup; secret)."""
+    vaults: tuple[str, ...] = ()
+    """Vault tiles left in the stack (sorted; secret; Thief games only: VF §1 Tile stack setup)."""
+    pile_vaults: tuple[int, ...] = ()
+    """Vault tiles left in each pile (2 each at setup with the Thief; secret)."""
     treasure_deck: tuple[str, ...] = ()
     """Face-down Treasure cards (masked)."""
     treasure_bottom: tuple[str, ...] = ()
@@ -337,6 +438,8 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Face-down Sidequests (masked)."""
     omen_bag: tuple[str, ...] = ()
     """Omen tokens in the bag."""
+    treasure_tokens: int = 10
+    """Treasure tokens in play (VF §1: 10, 12 with the Thief)."""
     offer_to: str = "cave"
     """The role that sees ``offer`` (the Cave's Treasure and Event choices, the Goblins' War cards;
     ``knight``: the Treasure card given to her, which the Cave sees too)."""

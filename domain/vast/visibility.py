@@ -15,6 +15,8 @@
 | the Goblins' Secrets (hand, draws, discards), War cards not kept, Monsters not assigned | the Goblins |
 | the cards the Goblin Ruby redraws and discards | the Goblins |
 | the Dragon's Power hand (draws, the cards discarded when it is replaced) | the Dragon |
+| a Dark tile the Thief looked at (``TilePeeked``; ``ThiefRole.peeked``) | the Thief and the Cave |
+| a face-down card a Pickpocket takes at random (``ThiefStole``) | its owner (the Knight's: and the Cave) |
 
 Everything else is public: revealed and collapsed tiles, Event cards played, Omens (RULINGS.md),
 the Power cards paying a Power, the Dragon's tracks and Gems, the dice. After the game ends, everything
@@ -41,6 +43,8 @@ DECK_AUDIENCE = {
     "monsters": ("goblins",),
     "secrets": ("goblins",),
     "power": ("dragon",),
+    "knight-treasures": ("knight", "cave"),
+    "goblin-secrets": ("goblins",),
 }
 """Who sees the cards drawn from each secret deck (the Omen bag is public)."""
 CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice", "explore")
@@ -107,6 +111,11 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
             return event if _sees(viewer, "dragon") else replace(event, cards=_masked(cards))
         case ev.EventPlayed(bottom=bottom):
             return event if _sees(viewer, "cave") else replace(event, bottom=_masked(bottom))
+        case ev.TilePeeked():
+            return event if _sees(viewer, "thief", "cave") else replace(event, tile=HIDDEN)
+        case ev.ThiefStole(hidden=True, target=target):
+            owners = ("knight", "cave") if target == "knight" else (target,)
+            return event if _sees(viewer, *owners) else replace(event, card=HIDDEN)
     return event
 
 
@@ -115,7 +124,15 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
     if viewer.kind == "auditor":
         return state
     cave_sees = _sees(viewer, "cave")
-    cells = state.cells if cave_sees else tuple(c if c.lit else replace(c, tile=HIDDEN) for c in state.cells)
+    thief = state.thief
+    peeked = thief.peeked if thief is not None and _sees(viewer, "thief") else ()
+    cells = (
+        state.cells
+        if cave_sees
+        else tuple(c if c.lit or c.tile in peeked else replace(c, tile=HIDDEN) for c in state.cells)
+    )
+    if thief is not None and not _sees(viewer, "thief", "cave"):
+        thief = replace(thief, peeked=_masked(thief.peeked))
     knight = state.knight
     if knight is not None:
         knight = replace(
@@ -139,9 +156,12 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
         knight=knight,
         dragon=dragon,
         cave=cave,
+        thief=thief,
         stack=_masked(state.stack),
         crystals=_masked(state.crystals),
         pile_crystals=(),
+        vaults=_masked(state.vaults),
+        pile_vaults=(),
         treasure_deck=_masked(state.treasure_deck),
         event_deck=_masked(state.event_deck),
         sidequest_deck=_masked(state.sidequest_deck),

@@ -18,6 +18,7 @@ from dicelog.domain.core.game import create, fold, play
 from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
+from dicelog.domain.vast.rules.setup import SETUPS as SETUP_ROWS
 from dicelog.service.vast_bot import choose
 
 AT = datetime(2026, 11, 24, tzinfo=UTC)
@@ -55,7 +56,15 @@ SETUPS = {
     "knight-vs-dragon": (Seat(name="k", controls=("knight",)), Seat(name="d", controls=("dragon",))),
     "goblins-vs-dragon": (Seat(name="g", controls=("goblins",)), Seat(name="d", controls=("dragon",))),
 }
-SEAT_OF = {"knight": "k", "goblins": "g", "dragon": "d", "cave": "c"}
+SEAT_OF = {"knight": "k", "goblins": "g", "dragon": "d", "cave": "c", "thief": "t"}
+THIEF_SETUPS = [name for name, row in SETUP_ROWS.items() if "thief" in row.roles]
+"""Every VF §7 setup with the Thief this release plays: one seat a role."""
+SETUPS.update(
+    {
+        name: tuple(Seat(name=SEAT_OF[r], controls=(r,)) for r in SETUP_ROWS[name].roles)
+        for name in THIEF_SETUPS
+    }
+)
 _encode = msgspec.json.Encoder().encode
 
 
@@ -93,8 +102,9 @@ def play_game(seed_n: int, randomness: float, setup: str = "knight-vs-cave", max
 
 
 def secrets(state, reader: str, seen: frozenset[str] = frozenset()) -> set[str]:
-    """What ``reader`` (``knight``, ``goblins``, ``dragon``, ``cave`` or ``spectator``) may not know in
-    ``state`` (VAST-DESIGN.md §3.10). ``seen``: Lit tiles everyone saw Wrath send back under the stack."""
+    """What ``reader`` (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief`` or ``spectator``) may not
+    know in ``state`` (VAST-DESIGN.md §3.10). ``seen``: Lit tiles everyone saw Wrath send back under the
+    stack. The Thief knows the Dark tiles he looked at (004 §2. Muovi e Agisci)."""
     out: set[str] = (set(state.stack) - seen) | set(state.crystals)
     if state.goblins is not None and reader != "goblins":
         out |= set(state.goblins.hand) | set(state.goblins.drawn)
@@ -113,6 +123,8 @@ def secrets(state, reader: str, seen: frozenset[str] = frozenset()) -> set[str]:
         out |= set(state.knight.sidequests)
     if state.dragon is not None and reader != "dragon":
         out |= set(state.dragon.hand)
+    if state.thief is not None and reader == "thief":  # he knows the tiles he saw, wherever they went
+        out -= set(state.thief.peeked)
     return out
 
 
@@ -157,6 +169,7 @@ def shows(document: bytes, hidden: set[str]) -> set[str]:
         ("knight-vs-dragon", 2, 1.0),
         ("goblins-vs-dragon", 1, 0.0),
         ("goblins-vs-dragon", 2, 1.0),
+        *[(name, n, r) for name in THIEF_SETUPS for n, r in ((1, 0.0), (2, 1.0))],
     ],
 )
 def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness):
@@ -167,6 +180,7 @@ def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness
         "won:goblins",
         "won:dragon",
         "won:cave",
+        "won:thief",
         "lost:everyone",
     ), game.result
     assert verify(records).ok

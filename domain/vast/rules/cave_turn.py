@@ -212,6 +212,11 @@ def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
             *paid,
             DecisionRequested(decision="spores-track", options=tracks, piece="dragon", default=tracks[0]),
         ]
+    if command.target == "thief":
+        from dicelog.domain.vast.rules import thief
+
+        decision = thief.spores(state)  # raises when he has no Upgrade
+        return [*_pay(state, "soporific-spores", command.pay), *decision]
     if state.knight is None:
         raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
     paid = _pay(state, "soporific-spores", command.pay)
@@ -361,7 +366,8 @@ def end(state: VastState) -> list[Event]:
             raise refuse("collapse.owed", "Il Collasso", "remove 3 tiles this turn while any can be removed")
     elif cave.placed < 1 and cave.hand:
         raise refuse("shape.owed", "2. Modella la Caverna", "place a tile first")
-    if not cave.treasure_placed and cave.supply > 0 and treasure_spots(state):
+    optional = "place-treasure-optional" in state.variants  # VF §7: any 2 roles + Thief, Cave vs Thief
+    if not optional and not cave.treasure_placed and cave.supply > 0 and treasure_spots(state):
         raise refuse("treasure.owed", "3. Piazza un Tesoro", "place a Treasure token first")
     return then_advance(state, end_turn(state, "cave"))
 
@@ -384,6 +390,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.append(cmd.SoporificSpores(pay=spores_pay))
         if state.goblins is not None:
             out.append(cmd.SoporificSpores(pay=spores_pay, target="goblins"))
+        if state.thief is not None:
+            out.append(cmd.SoporificSpores(pay=spores_pay, target="thief"))
     bats_pay = _payment(cave, "giant-bats")
     if bats_pay is not None and state.knight is not None:
         start = (state.knight.x, state.knight.y)

@@ -139,9 +139,14 @@ def removable(state: VastState) -> list[Pos]:
 
 
 def treasure_spots(state: VastState) -> list[Pos]:
-    """Dark tiles with no player's piece and no Treasure token (004 §3. Piazza un Tesoro)."""
+    """Dark tiles with no player's piece (the Thief's included) and no Treasure token (004 §3. Piazza un
+    Tesoro)."""
+    th = state.thief
+    thief = (th.x, th.y) if th is not None else None
     return sorted(
-        (c.x, c.y) for c in state.cells if not c.lit and not c.treasure and not pieces_at(state, (c.x, c.y))
+        (c.x, c.y)
+        for c in state.cells
+        if not c.lit and not c.treasure and not pieces_at(state, (c.x, c.y)) and (c.x, c.y) != thief
     )
 
 
@@ -151,7 +156,9 @@ def treasure_supply(state: VastState) -> int:
     if state.cave is not None:
         return state.cave.supply
     held = state.dragon.held if state.dragon is not None else 0
-    return max(0, 10 - sum(c.treasure for c in state.cells) - held)
+    th = state.thief
+    thief = th.carried + th.stashed if th is not None else 0
+    return max(0, state.treasure_tokens - sum(c.treasure for c in state.cells) - held - thief)
 
 
 # --- the Knight's stats and cubes ---------------------------------------------------------------
@@ -245,24 +252,31 @@ def stack_size(state: VastState) -> int:
 def tile_draw(state: VastState, reason: str, piece: str = "cave") -> DrawRequested | None:
     """The draw of the stack's next tile (VF §1 Tile stack setup), ``None`` when the stack is empty.
 
-    The stack is three piles, each shuffled with 3 Crystal tiles. Its order is never stored: the next
-    tile comes from the top pile holding ``n`` tiles of which ``c`` are Crystal tiles, so it is a Crystal
-    tile with probability ``c / n``, each Crystal tile left equally likely, and likewise for the others.
-    The draw weighs each non-Crystal tile ``(n - c) * C`` and each Crystal tile ``c * N`` (``N``, ``C``:
-    non-Crystal and Crystal tiles left in the whole stack), which is exactly that. Seen by the Cave."""
+    The stack is three piles, each shuffled with 3 Crystal tiles (and 2 Vault tiles with the Thief). Its
+    order is never stored: the next tile comes from the top pile holding ``n`` tiles of which ``c`` are
+    Crystal and ``v`` Vault tiles, so it is a Crystal tile with probability ``c / n``, each Crystal tile
+    left equally likely, and likewise for the Vault and the other tiles. The draw weighs each other tile
+    ``(n - c - v) * C * V``, each Crystal tile ``c * N * V`` and each Vault tile ``v * N * C`` (``N``,
+    ``C``, ``V``: other, Crystal and Vault tiles left in the whole stack, at least 1), which is exactly
+    that. Seen by the Cave."""
     pile = next((i for i, n in enumerate(state.piles) if n > 0), None)
     if pile is None:
         return None
     n, c = state.piles[pile], state.pile_crystals[pile]
-    plain, crystals = state.stack, state.crystals
+    v = state.pile_vaults[pile] if pile < len(state.pile_vaults) else 0
+    plain, crystals, vaults = state.stack, state.crystals, state.vaults
+    big_p, big_c, big_v = max(1, len(plain)), max(1, len(crystals)), max(1, len(vaults))
     cards: list[str] = []
     weights: list[int] = []
-    if n - c > 0 and plain:
+    if n - c - v > 0 and plain:
         cards += plain
-        weights += [(n - c) * max(1, len(crystals))] * len(plain)
+        weights += [(n - c - v) * big_c * big_v] * len(plain)
     if c > 0 and crystals:
         cards += crystals
-        weights += [c * max(1, len(plain))] * len(crystals)
+        weights += [c * big_p * big_v] * len(crystals)
+    if v > 0 and vaults:
+        cards += vaults
+        weights += [v * big_p * big_c] * len(vaults)
     if not cards:
         return None
     order = sorted(range(len(cards)), key=lambda i: cards[i])

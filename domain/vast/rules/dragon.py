@@ -78,7 +78,17 @@ def symbol(card: str) -> str:
 
 
 def gems_on_map(state: VastState) -> tuple[str, ...]:
-    return tuple(sorted(g for c in state.cells for g in c.gems))
+    """Gems on the map, with those the Thief carries (004 §Il Drago: their symbols serve until stashed)."""
+    carried = state.thief.gems if state.thief is not None else ()
+    return tuple(sorted((*(g for c in state.cells for g in c.gems), *carried)))
+
+
+def _thief_hit(state: VastState, tiles: tuple[Pos, ...] | list[Pos], why: str) -> list[Event]:
+    """Claw, Scratch and the Flame Wall kill the Thief on a tile they hit (004 §Poteri)."""
+    th = state.thief
+    if th is None or th.x is None or (th.x, th.y) not in tiles:
+        return []
+    return [ev.ThiefAttacked(by="dragon", why=why)]
 
 
 # --- the turn ----------------------------------------------------------------------------------
@@ -327,7 +337,7 @@ def scratch(state: VastState, here: Pos) -> list[Event]:
     k = state.knight
     if k is not None and (k.x, k.y) == here:
         out += grit_change(fold(state, out), -5, "scratch")
-    return out
+    return out + _thief_hit(state, [here], "scratch")
 
 
 def roll(power: str, here: Pos) -> RollRequested:
@@ -464,6 +474,7 @@ def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
             eaten += min(t.population, scatter.loss)
     if eaten:
         events.append(ev.GoblinsEaten(count=eaten))
+    events += _thief_hit(state, hit, "claw")
     k = state.knight
     if k is not None and (k.x, k.y) in hit and k.health > 0:
         g = geometry(state)
@@ -583,6 +594,8 @@ def flame_wall(state: VastState, piece: str, pos: Pos) -> list[Event]:
     if d is None or d.flame_wall != pos or piece in d.burned:
         return []
     burned: list[Event] = [ev.FlameWallBurned(piece=piece)]
+    if piece == "thief":
+        return [*burned, ev.ThiefAttacked(by="dragon", why="flame-wall")]
     if piece == "knight":
         return burned + grit_change(fold(state, burned), -5, "flame-wall")
     t = goblins.tribe(state, piece)

@@ -120,8 +120,9 @@ def check_win(state: VastState) -> list[Event]:
     """Each role's §Come Vincere, with VF §7's changes by setup: the Cave when 5 Crystal tiles have
     collapsed (004 §Il Collasso), everyone losing then without a Cave player (004 §Varianti); the Knight by
     killing the Dragon, without it with 5 Crystals smashed back on the Entrance; the Goblins by killing the
-    Knight, without her the Dragon, without both with 5 Crystals smashed; the Dragon by its escape; an
-    Ambush killing the Knight wins for the Cave (Knight vs Cave) or the Dragon (Knight vs Dragon)."""
+    Knight, without her the Dragon, without both with 5 Crystals smashed; the Dragon by its escape; the
+    Thief by stashing 6 tokens; an Ambush killing the Knight wins for the Cave (Knight vs Cave) or the Dragon
+    (Knight vs Dragon), with or without a Thief (VF §7 Any 2 roles + Thief)."""
     k = state.knight
     d = state.dragon
     if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
@@ -141,10 +142,14 @@ def check_win(state: VastState) -> list[Event]:
         return [ev.GameWon(winner="dragon", reason="the Dragon awoke, surfaced and escaped by the Entrance")]
     if k is not None and k.health <= 0 and "goblins" in state.roles:
         return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
-    if k is not None and k.health <= 0 and state.roles == ("knight", "cave"):
+    pair = tuple(r for r in state.roles if r != "thief")  # VF §7 Any 2 roles + Thief: their 2-player rules
+    if k is not None and k.health <= 0 and pair == ("knight", "cave"):
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
-    if k is not None and k.died_of == "ambush" and state.roles == ("knight", "dragon"):
+    if k is not None and k.died_of == "ambush" and pair == ("knight", "dragon"):
         return [ev.GameWon(winner="dragon", reason="the Knight died in an Ambush")]  # VF §7 Knight vs Dragon
+    th = state.thief
+    if th is not None and th.stashed >= 6:  # 004 §Il Ladro, Come Vincere
+        return [ev.GameWon(winner="thief", reason="the Thief stashed 6 Treasures and broke the curse")]
     g = state.goblins
     if g is not None and k is None and d is None and g.smashed >= 5:
         return [ev.GameWon(winner="goblins", reason="the Goblins smashed 5 Crystals")]  # 004 §I Goblin
@@ -202,6 +207,8 @@ def _nearest(state: VastState, spots: list[tuple[int, int]], role: str) -> tuple
         mine = [(state.knight.x, state.knight.y)]
     elif role == "goblins" and state.goblins is not None:
         mine = [(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None]
+    elif role == "thief" and state.thief is not None and state.thief.x is not None:
+        mine = [(state.thief.x, state.thief.y or 0)]
     if not mine:
         return spots[0]
     return min(spots, key=lambda p: min(abs(p[0] - q[0]) + abs(p[1] - q[1]) for q in mine))
@@ -265,6 +272,10 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
         from dicelog.domain.vast.rules import dragon
 
         events += dragon.start(state)
+    if role == "thief" and state.thief is not None:
+        from dicelog.domain.vast.rules import thief
+
+        events += thief.start(fold(state, events))
     if role == "cave" and state.cave is not None:
         if not state.collapse and not state.cave.hand and not sum(state.piles):
             events.append(ev.CollapseBegun())
@@ -280,8 +291,10 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
 
 
 def tokens_on_map(state: VastState) -> int:
-    """Treasure and Crystal tokens on the map (004 §1. Raccogli i Segnalini Presagio)."""
-    return sum(c.treasure + (1 if c.crystal else 0) for c in state.cells)
+    """Treasure and Crystal tokens on the map (004 §1. Raccogli i Segnalini Presagio), with the Treasure
+    tokens the Thief carries (004 §Trasportare: they count until stashed)."""
+    carried = state.thief.carried if state.thief is not None else 0
+    return sum(c.treasure + (1 if c.crystal else 0) for c in state.cells) + carried
 
 
 # --- reveals and open edges -------------------------------------------------------------------
@@ -356,7 +369,9 @@ def place_dark(state: VastState, pos: tuple[int, int], tile: str, own_turn: bool
 def run_step(state: VastState, step_name: str) -> list[Event]:
     kind, pos, rest = parse_step(step_name)
     if kind == "reveal" and pos is not None:
-        by = {"dragon": "dragon", "goblin-flare": "goblins"}.get(rest, "knight")
+        by = {"dragon": "dragon", "goblin-flare": "goblins", "thief-flare": "thief", "thief": "thief"}.get(
+            rest, "knight"
+        )
         return reveal(state, pos, None, by, rest, step_name)
     if kind == "reunite":
         from dicelog.domain.vast.rules import dragon
@@ -364,6 +379,15 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
         return dragon.reunite_step(state)
     if kind == "plunder":
         return plunder_step(state)
+    if kind in ("thief-hit", "thief-supply", "upgrade"):
+        from dicelog.domain.vast.rules import thief
+
+        if kind == "thief-supply":
+            return thief.supply_step(state)
+        if kind == "upgrade":
+            return thief.upgrade_step(state)
+        by, _, why = rest.partition(":")
+        return thief.hit_step(state, by, why)
     if kind == "shape":
         return shape_step(state)
     if kind == "remove":
@@ -627,6 +651,11 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return then_advance(state, drawn_tile_placed(state, reason, cards[0]))
         case CardsDrawn(reason="events", cards=cards):
             return then_advance(state, event_choice(state, tuple(cards)))
+        case CardsDrawn(deck="knight-treasures" | "goblin-secrets", reason="pickpocket", cards=cards) if (
+            cards
+        ):
+            owner = "knight" if answered.deck == "knight-treasures" else "goblins"
+            return then_advance(state, [ev.ThiefStole(target=owner, card=cards[0], hidden=True)])
         case CardsDrawn(reason="crystal-curse", cards=cards):
             top = (*cards, *[c for c in state.event_bottom if c not in cards][: 3 - len(cards)])
             return then_advance(state, [ev.EventsSentToBottom(cards=top)])
@@ -648,13 +677,25 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             from dicelog.domain.vast.rules import dragon
 
             return then_advance(state, dragon.rolled_answer(state, reason, faces[0]))
-        case DiceRolled(reason=reason, faces=faces) if reason.startswith(("flare:", "goblin-flare:")):
+        case DiceRolled(reason=reason, faces=faces) if reason.startswith(
+            ("thief-action:", "evasion:", "thief-gem:")
+        ):
+            from dicelog.domain.vast.rules import thief
+
+            if reason.startswith("thief-action:"):
+                return then_advance(state, thief.action_rolled(state, reason, faces[0]))
+            if reason.startswith("evasion:"):
+                return then_advance(state, thief.evasion_rolled(state, reason, faces[0]))
+            return then_advance(state, thief.gem_rolled(state, reason, faces[0]))
+        case DiceRolled(reason=reason, faces=faces) if reason.startswith(
+            ("flare:", "goblin-flare:", "thief-flare:")
+        ):
             kind, _, where = reason.partition(":")
             center = parse_pos(where)
             hit = tuple(
                 p for p in die_tiles(center, faces[0]) if (c := cell_at(state, p)) is not None and not c.lit
             )
-            by = "goblins" if kind == "goblin-flare" else "knight"
+            by = {"goblin-flare": "goblins", "thief-flare": "thief"}.get(kind, "knight")
             return then_advance(state, [ev.FlareHit(face=faces[0], reveals=hit, by=by)])
     return advance(state)
 
@@ -773,6 +814,10 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
     if kind == "plunder":
         x, y = parse_pos(option)
         return [ev.TreasureTokenPlaced(x=x, y=y, step="plunder")]
+    from dicelog.domain.vast.rules import thief
+
+    if kind in thief.THIEF_DECISIONS:
+        return thief.decided(state, kind, where, option)
     if kind == "collapse-remove":
         from dicelog.domain.vast.rules.cave_turn import remove_tile
 

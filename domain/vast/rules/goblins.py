@@ -562,6 +562,8 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                     "goblins.too-weak", "Attaccare", "attacking the Dragon takes more Strength than Armor"
                 )
             return attack_dragon(state, t)
+        case "attack" if _thief_here(state, here) and _tribe_sees_thief(state, t):
+            return [ev.ThiefAttacked(by=t.name, why="attack")]  # 004 §Attaccare il Ladro: no scatter
         case "attack" if cell is not None and cell.crystal:
             if tribe_strength(state, t) < 3:
                 raise refuse(
@@ -618,6 +620,19 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                 raise refuse("goblins.empty-deck", "Azioni Speciali", "no card is left to draw")
             return [draw]
     raise refuse("goblins.action", "5. Attiva le Tribù", f"the {t.name} Tribe cannot {command.action} here")
+
+
+def _thief_here(state: VastState, here: Pos) -> bool:
+    th = state.thief
+    return th is not None and th.x is not None and (th.x, th.y) == here
+
+
+def _tribe_sees_thief(state: VastState, t: Tribe) -> bool:
+    """004 §Attaccare il Ladro: the Tribe's Perception (Population + 1, -1 with the Goblin Ruby) must be
+    greater than his Stealth."""
+    from dicelog.domain.vast.rules.thief import tribe_sees
+
+    return tribe_sees(state, t)
 
 
 def attack_dragon(state: VastState, t: Tribe) -> list[Event]:

@@ -298,6 +298,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out += [cmd.AttackDragon(), cmd.AttackDragon(bomb=True), cmd.AttackDragon(with_javelin=True)]
         out.append(cmd.ShootDragon())
     out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)
+    if state.thief is not None:
+        out.append(cmd.AttackThief())
     if not k.flare_used:
         out.extend(cmd.UseFlare(x=c.x, y=c.y) for c in state.cells if not c.lit)
     out.append(cmd.VastEndTurn(role="knight"))

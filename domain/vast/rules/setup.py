@@ -1,8 +1,12 @@
 """Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
 count).
 
-This release plays every VF §7 setup of the Knight, the Goblins, the Dragon and the Cave (the Thief is not
-built), each with its variant cards (``SETUPS``): 4 players, standard rules; 3 players Knight, Goblins and
+This release plays every VF §7 setup (``SETUPS``) but Knight vs Thief (its Goblin Infestation line C is not
+built), each with its variant cards: 5 players, standard rules; 4 players, the Knight, Goblins, Dragon and
+Cave (standard rules) or any 3 of them with the Thief, the 3 by their 3-player row; 3 players, any 2 roles
+with the Thief (their 2-player rules without Past Plunder, the Cave's Place Treasure optional, Flare for the
+Thief); 2 players Goblins vs Thief (Flare for both), Dragon vs Thief (the Ash Dragon; Flare for the Thief) and
+Cave vs Thief (Flare for the Thief, Place Treasure optional). Without the Thief: 3 players Knight, Goblins and
 Dragon (no Cave: the Dragon takes Past Plunder), Knight, Goblins and Cave (the Knight takes Flare and, with
 no Dragon, wins with 5 Crystals and the Entrance), Knight, Dragon and Cave (Goblin Infestation line A, 2
 Hunger cubes locked), Goblins, Dragon and Cave (the Ash Dragon card); 2 players Knight vs Goblins (no Cave:
@@ -43,6 +47,7 @@ from dicelog.domain.vast.state import (
     DragonRole,
     GoblinsRole,
     KnightRole,
+    ThiefRole,
     VastState,
 )
 
@@ -51,11 +56,20 @@ OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
 
 
 class SetupRow(Struct, frozen=True, kw_only=True):
-    """A VF §7 setup: its roles in turn order, the variant cards in play, the Sidequests removed."""
+    """A VF §7 setup: its roles in turn order, the variant cards in play, the Sidequests removed, and why the
+    row is provisional when VF §7 leaves part of it open (empty: as the sources say)."""
 
     roles: tuple[str, ...]
     variants: tuple[str, ...]
     removed_sidequests: tuple[str, ...]
+    provisional: str = ""
+
+
+ANY_TWO_AND_THIEF = (
+    "VF §7 'Any 2 roles + Thief': the two play their 2-player rules without Past Plunder, the Cave's Place "
+    "Treasure is optional and the Thief takes Flare; which of the pair's other 2-player changes carry over "
+    "is read from its 2-player row (RULINGS.md)"
+)
 
 
 SETUPS: dict[str, SetupRow] = {
@@ -114,6 +128,84 @@ SETUPS: dict[str, SetupRow] = {
         variants=("ash-dragon", "past-plunder:goblins"),
         removed_sidequests=(),
     ),
+    "knight-goblins-dragon-cave-thief": SetupRow(
+        roles=("knight", "goblins", "dragon", "cave", "thief"),
+        variants=(),
+        removed_sidequests=(),
+    ),
+    "knight-goblins-dragon-thief": SetupRow(
+        roles=("knight", "goblins", "dragon", "thief"),
+        variants=("past-plunder:dragon",),
+        removed_sidequests=(),
+    ),
+    "knight-goblins-cave-thief": SetupRow(
+        roles=("knight", "goblins", "cave", "thief"),
+        variants=("flare:knight",),
+        removed_sidequests=(),
+    ),
+    "knight-dragon-cave-thief": SetupRow(
+        roles=("knight", "dragon", "cave", "thief"),
+        variants=("infestation:A", "hunger-locked:2"),
+        removed_sidequests=(),
+    ),
+    "goblins-dragon-cave-thief": SetupRow(
+        roles=("goblins", "dragon", "cave", "thief"),
+        variants=("ash-dragon",),
+        removed_sidequests=(),
+    ),
+    "knight-goblins-thief": SetupRow(
+        roles=("knight", "goblins", "thief"),
+        variants=("flare:thief",),
+        removed_sidequests=(),
+        provisional=ANY_TWO_AND_THIEF,
+    ),
+    "knight-dragon-thief": SetupRow(
+        roles=("knight", "dragon", "thief"),
+        variants=("infestation:A", "hunger-locked:2", "flare:thief"),
+        removed_sidequests=(),
+        provisional=ANY_TWO_AND_THIEF,
+    ),
+    "knight-cave-thief": SetupRow(
+        roles=("knight", "cave", "thief"),
+        variants=("flare:knight", "infestation:B", "flare:thief", "place-treasure-optional"),
+        removed_sidequests=("daring", "eagle-eyed"),
+        provisional=ANY_TWO_AND_THIEF,
+    ),
+    "goblins-dragon-thief": SetupRow(
+        roles=("goblins", "dragon", "thief"),
+        variants=("ash-dragon", "flare:thief"),
+        removed_sidequests=(),
+        provisional=ANY_TWO_AND_THIEF,
+    ),
+    "goblins-cave-thief": SetupRow(
+        roles=("goblins", "cave", "thief"),
+        variants=("flare:goblins", "flare:thief", "place-treasure-optional"),
+        removed_sidequests=(),
+        provisional=ANY_TWO_AND_THIEF,
+    ),
+    "dragon-cave-thief": SetupRow(
+        roles=("dragon", "cave", "thief"),
+        variants=("hunger-locked:2", "flare:thief", "place-treasure-optional"),
+        removed_sidequests=(),
+        provisional=ANY_TWO_AND_THIEF,
+    ),
+    "goblins-vs-thief": SetupRow(
+        roles=("goblins", "thief"),
+        variants=("flare:goblins", "flare:thief"),
+        removed_sidequests=(),
+        provisional="VF §7 says 'Flare shared by the map': read as the Goblins' Tribes and the Thief each "
+        "using Flare as their variant card says (RULINGS.md)",
+    ),
+    "dragon-vs-thief": SetupRow(
+        roles=("dragon", "thief"),
+        variants=("ash-dragon", "flare:thief"),
+        removed_sidequests=(),
+    ),
+    "cave-vs-thief": SetupRow(
+        roles=("cave", "thief"),
+        variants=("flare:thief", "place-treasure-optional"),
+        removed_sidequests=(),
+    ),
 }
 """The VF §7 setups this release plays, by id."""
 
@@ -123,8 +215,8 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     roles: tuple[str, ...] = ("knight", "cave")
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
-    several of them (``Seat.controls``). Any VF §7 setup without the Thief (``GET /content/vast/setups``); the
-    default is Knight vs Cave."""
+    several of them (``Seat.controls``). Any VF §7 setup this release plays (``GET /content/vast/setups``:
+    all but Knight vs Thief); the default is Knight vs Cave."""
     difficulty: dict[str, Annotated[int, Meta(ge=1, le=5)]] = field(default_factory=dict)
     """A difficulty card per role (VF §7 Difficulty cards; level 1 easiest, 3 standard, 5 hardest), by role
     in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's (5-9), ``dragon``
@@ -137,7 +229,7 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 def initial_state(created: GameCreated) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
-    play (VF §7 lists the setups; the Thief's are not built yet)."""
+    play (VF §7 lists the setups; Knight vs Thief is not built)."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -163,7 +255,7 @@ def initial_state(created: GameCreated) -> VastState:
             "setup.invalid",
             section="VF §7 Setup by player count",
             detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
-            "order; GET /content/vast/setups); the Thief is not built yet",
+            "order; GET /content/vast/setups); Knight vs Thief is not built (Goblin Infestation line C)",
         )
     difficulty = _difficulty(setup, roles)
     if setup.sandbox is not None:
@@ -184,13 +276,18 @@ def initial_state(created: GameCreated) -> VastState:
     all_tiles = tiles().values()
     cards = card_file()
     health = knight_health(difficulty)
+    thief = "thief" in roles
+    tokens = 12 if thief else 10  # VF §1: 10 Treasure tokens, 12 with the Thief
     return VastState(
+        treasure_tokens=tokens,
+        thief=ThiefRole() if thief else None,
+        vaults=tuple(sorted(t.id for t in all_tiles if t.kind == "vault")) if thief else (),
         roles=roles,
         rules_revision=created.rules_revision,
         difficulty=difficulty,
         cells=(CaveCell(x=0, y=0, tile="entrance", lit=True),),
         knight=KnightRole(health=health, max_health=health) if "knight" in roles else None,
-        cave=CaveRole() if "cave" in roles else None,
+        cave=CaveRole(supply=tokens) if "cave" in roles else None,
         goblins=GoblinsRole() if "goblins" in roles else None,
         dragon=starting_dragon(SETUPS[setup_id(roles) or ""], difficulty) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
@@ -206,7 +303,13 @@ def initial_state(created: GameCreated) -> VastState:
 
 AWAKE_BY_LEVEL = {1: 7, 2: 9, 3: 11, 4: 13}
 """The Wakefulness that awakens the Dragon by its difficulty card (VF §7 Difficulty cards)."""
-BUILT_LEVELS = {"knight": (1, 2, 3, 4, 5), "goblins": (1, 2, 3, 4, 5), "dragon": (1, 2, 3, 4), "cave": (3,)}
+BUILT_LEVELS = {
+    "knight": (1, 2, 3, 4, 5),
+    "goblins": (1, 2, 3, 4, 5),
+    "dragon": (1, 2, 3, 4),
+    "cave": (3,),
+    "thief": (3,),
+}
 """The difficulty levels this release plays by role (VF §7): the Dragon's hardest adds Shriek turns and the
 Cave's other cards remove tiles or add Hatred tokens, which VF does not pin down (RULINGS.md)."""
 
@@ -293,8 +396,9 @@ def after_draw(state: VastState, drawn: CardsDrawn) -> list[Event]:
             placed.append(ev.DarkTilePlaced(x=x, y=y, tile=tile_id, symbol=symbol, by="setup"))
         left = len(state.stack)
         base, extra = divmod(left, 3)
-        piles = tuple(base + (1 if i < extra else 0) + 3 for i in range(3))
-        placed.append(ev.StackBuilt(piles=piles, pile_crystals=(3, 3, 3)))
+        vaults = (2, 2, 2) if state.vaults else ()  # VF §1 Tile stack setup 4: 2 Vault tiles a pile
+        piles = tuple(base + (1 if i < extra else 0) + 3 + (vaults[i] if vaults else 0) for i in range(3))
+        placed.append(ev.StackBuilt(piles=piles, pile_crystals=(3, 3, 3), pile_vaults=vaults))
         after = fold(state, placed)
         if after.knight is not None and after.sidequest_deck:
             return [
