@@ -29,11 +29,12 @@ from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
-RULES_REVISION = 3
+RULES_REVISION = 4
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
 release; 2 adds the Event tokens (004 §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie, Evento); 3
 lets Wrath split the map before the Collapse and has the Dragon slide the groups together (004 §Il Collasso,
-§Esempio #2)."""
+§Esempio #2); 4 gives the Knight Flare only in the setups whose variant cards hand it to her (VF §7: Knight,
+Goblins and Cave; Knight vs Cave; earlier revisions let her light it in every setup)."""
 
 _KNIGHT = {
     cmd.PlaceHeroCube: knight.place_cube,

@@ -262,8 +262,13 @@ def use_bow(state: VastState, command: cmd.UseBow) -> list[Event]:
 
 
 def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
-    """Flare (VF §7 Variant cards): once per turn, on any tile of the map, no Encounter."""
+    """Flare (VF §7 Variant cards): once per turn, on any tile of the map, no Encounter; only in a setup that
+    gives her the card (``flare:knight``: from rules revision 4, earlier games keep playing as they were)."""
     k = _knight(state)
+    if state.rules_revision >= 4 and "flare:knight" not in state.variants:
+        raise refuse(
+            "flare.not-in-play", "Consigli Rapidi - Varianti", "the Knight holds no Flare in this setup"
+        )
     if k.flare_used:
         raise refuse("flare.used", "Consigli Rapidi - Varianti", "Flare is used once per turn")
     if cell_at(state, (command.x, command.y)) is None:

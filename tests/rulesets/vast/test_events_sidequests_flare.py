@@ -114,3 +114,18 @@ def test_a_fulfilled_sidequest_gives_its_grit_and_a_new_card__004_missioni_secon
 
     assert p.state.knight.grit == cards()[card].grit and p.state.knight.completed == (card,)
     assert p.pending.deck == "sidequests" and p.pending.piece == "knight"
+
+
+def test_the_knight_lights_flare_only_with_its_variant_card__vf_7_variant_cards():
+    """From rules revision 4 Flare is the Knight's only in the setups that hand her the card (VF §7: Knight,
+    Goblins and Cave; Knight vs Cave); earlier games keep their rules."""
+    base = table(dark(2, 0, "ambush-01"), rules_revision=4)
+    with pytest.raises(RuleBroken) as refused:
+        Play(base).do(cmd.UseFlare(x=2, y=0))
+    assert refused.value.rule == "vast.flare.not-in-play"
+    p = Play(replace(base, variants=("flare:knight", "infestation:B")))
+    p.do(cmd.UseFlare(x=2, y=0))
+    assert p.state.knight.flare_used
+    old = Play(replace(base, rules_revision=3))
+    old.do(cmd.UseFlare(x=2, y=0))
+    assert old.state.knight.flare_used
