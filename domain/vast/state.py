@@ -462,6 +462,9 @@ class VastState(Struct, frozen=True, kw_only=True):
     """The setup's variant cards (``RolesSeated.variants``: ``infestation:A``, ``ash-dragon``...)."""
     difficulty: dict[str, int] = field(default_factory=dict)
     """The difficulty card of each role that took one (VF §7 Difficulty cards: level 1-5, 3 standard)."""
+    setup_row: str = ""
+    """The VF §7 row being played (``dicelog.domain.vast.rules.setup.SETUPS``); empty in games created before
+    rows were chosen by id (their roles name it)."""
     laid_turn: str | None = None
     """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
     ending: bool = False

@@ -40,6 +40,7 @@ from dicelog.domain.vast.rules.common import (
     infestation,
     is_crystal,
     owned_cubes,
+    pieces_at,
     placeable,
     refill_hand,
     removable,
@@ -142,6 +143,8 @@ def check_win(state: VastState) -> list[Event]:
         return [ev.GameWon(winner="dragon", reason="the Dragon awoke, surfaced and escaped by the Entrance")]
     if k is not None and k.health <= 0 and "goblins" in state.roles:
         return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
+    if k is not None and k.health <= 0 and state.roles == ("knight",):  # VF §7 Solo: she plays alone
+        return [ev.GameWon(winner="everyone-lost", reason="the Knight died alone in the dark")]
     pair = tuple(r for r in state.roles if r != "thief")  # VF §7 Any 2 roles + Thief: their 2-player rules
     if k is not None and k.health <= 0 and pair == ("knight", "cave"):
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
@@ -194,8 +197,34 @@ def end_of_turn(state: VastState, role: str) -> list[Event]:
     events: list[Event] = []
     if not state.collapse and not stack_size(state):
         events.append(ev.CollapseBegun())
-    steps += ["remove"] * 3 if (state.collapse or events) else ["shape"]
+    collapsing = state.collapse or bool(events)
+    if "alone-in-the-dark" in state.variants:  # VF §7 Solo: this many instead of 1 (or 3)
+        steps += ["remove" if collapsing else "shape"] * alone_count(state, role)
+    else:
+        steps += ["remove"] * 3 if collapsing else ["shape"]
     return [*events, ev.TurnEnding(role=role, steps=tuple(steps))]
+
+
+def alone_count(state: VastState, role: str) -> int:
+    """Alone in the Dark (VF §7 Variant cards; 004 §Consigli Rapidi, Varianti): the tiles placed (or removed
+    in the Collapse) at the end of a solo turn, the largest of the Crystal tiles revealed (collapsed ones
+    included) and the role's own number: the Knight's Hero cubes, the Goblins' largest Population, the
+    Dragon's Spirit, the Thief's Movement."""
+    crystals = state.crystal_tiles_collapsed + sum(1 for c in state.cells if c.lit and is_crystal(c.tile))
+    own = 0
+    if role == "knight" and state.knight is not None:
+        own = owned_cubes(state.knight)
+    elif role == "goblins" and state.goblins is not None:
+        own = max(t.population for t in state.goblins.tribes)
+    elif role == "dragon" and state.dragon is not None:
+        from dicelog.domain.vast.state import spirit
+
+        own = spirit(state.dragon)
+    elif role == "thief" and state.thief is not None:
+        from dicelog.domain.vast.state import thief_stat
+
+        own = thief_stat(state.thief, "movement")
+    return max(crystals, own)
 
 
 def _nearest(state: VastState, spots: list[tuple[int, int]], role: str) -> tuple[int, int]:
@@ -248,11 +277,28 @@ def remove_step(state: VastState) -> list[Event]:
     """One of the 3 tiles removed at the end of a turn once the Collapse has begun without a Cave player
     (004 §Il Collasso, §Varianti): the player's decision ``collapse-remove`` among the tiles the Collapse
     may remove (default the first)."""
-    options = tuple(pos_key(p) for p in removable(state))
+    spots = alone_removable(state) if "alone-in-the-dark" in state.variants else removable(state)
+    options = tuple(pos_key(p) for p in spots)
     if not options:
         return [ev.StepPassed(step="remove", why="no tile can be removed")]
     piece = state.turn or ""
     return [DecisionRequested(decision="collapse-remove", options=options, piece=piece, default=options[0])]
+
+
+def alone_removable(state: VastState) -> list[tuple[int, int]]:
+    """Alone in the Dark's Collapse (VF §7 Variant cards): revealed Crystal tiles first, then Dark tiles, then
+    Lit ones; never the Entrance, nor a tile under a piece with no tile next to it to step onto."""
+    g = geometry(state)
+    kept = [
+        c
+        for c in state.cells
+        if (c.x, c.y) != ENTRANCE and not (pieces_at(state, (c.x, c.y)) and not g.neighbours((c.x, c.y)))
+    ]
+    for wanted in (lambda c: c.lit and is_crystal(c.tile), lambda c: not c.lit, lambda c: c.lit):
+        first = sorted((c.x, c.y) for c in kept if wanted(c))
+        if first:
+            return first
+    return []
 
 
 def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:

@@ -206,17 +206,57 @@ SETUPS: dict[str, SetupRow] = {
         variants=("flare:thief", "place-treasure-optional"),
         removed_sidequests=(),
     ),
+    "knight-solo-easy": SetupRow(
+        roles=("knight",),
+        variants=("alone-in-the-dark", "infestation:A"),
+        removed_sidequests=("daring", "eagle-eyed"),
+    ),
+    "knight-solo-medium": SetupRow(
+        roles=("knight",),
+        variants=("alone-in-the-dark", "infestation:B"),
+        removed_sidequests=("daring", "eagle-eyed"),
+    ),
+    "goblins-solo": SetupRow(
+        roles=("goblins",),
+        variants=("alone-in-the-dark", "flare:goblins"),
+        removed_sidequests=(),
+    ),
+    "dragon-solo-easy": SetupRow(
+        roles=("dragon",),
+        variants=("alone-in-the-dark", "hunger-locked:4"),
+        removed_sidequests=(),
+    ),
+    "dragon-solo-medium": SetupRow(
+        roles=("dragon",),
+        variants=("alone-in-the-dark", "hunger-locked:2"),
+        removed_sidequests=(),
+    ),
+    "dragon-solo-hard": SetupRow(
+        roles=("dragon",),
+        variants=("alone-in-the-dark",),
+        removed_sidequests=(),
+    ),
+    "thief-solo": SetupRow(
+        roles=("thief",),
+        variants=("alone-in-the-dark", "flare:thief"),
+        removed_sidequests=(),
+    ),
 }
 """The VF §7 setups this release plays, by id."""
 
 
 class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The setup document of a Vast game (``POST /games`` ``setup``)."""
+    """The setup document of a Vast game (``POST /games`` ``setup``): a VF §7 row by ``setup`` id, or by its
+    ``roles``."""
 
-    roles: tuple[str, ...] = ("knight", "cave")
+    roles: tuple[str, ...] | None = None
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
     several of them (``Seat.controls``). Any VF §7 setup this release plays (``GET /content/vast/setups``:
-    all but Knight vs Thief); the default is Knight vs Cave."""
+    all but Knight vs Thief), in any order; with several rows of the same roles (the solo levels), the first
+    listed. ``null``: the roles of ``setup``, else Knight vs Cave."""
+    setup: str | None = None
+    """A row's id of ``GET /content/vast/setups`` (``knight-goblins-dragon-cave-thief``,
+    ``dragon-solo-hard``); with ``roles`` too, they must be the row's. ``null``: the row of ``roles``."""
     difficulty: dict[str, Annotated[int, Meta(ge=1, le=5)]] = field(default_factory=dict)
     """A difficulty card per role (VF §7 Difficulty cards; level 1 easiest, 3 standard, 5 hardest), by role
     in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's (5-9), ``dragon``
@@ -234,14 +274,24 @@ def initial_state(created: GameCreated) -> VastState:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise RuleBroken("setup.invalid", section="004 §Preparazione", detail=str(e)) from None
-    unknown = [r for r in setup.roles if r not in TURN_ORDER]
-    if unknown or len(set(setup.roles)) != len(setup.roles):
+    if setup.setup is not None and setup.setup not in SETUPS:
+        raise RuleBroken(
+            "setup.invalid",
+            section="VF §7 Setup by player count",
+            detail=f"unknown setup {setup.setup!r}: this release plays {sorted(SETUPS)} "
+            "(GET /content/vast/setups)",
+        )
+    asked = setup.roles
+    if asked is None:
+        asked = SETUPS[setup.setup].roles if setup.setup is not None else ("knight", "cave")
+    unknown = [r for r in asked if r not in TURN_ORDER]
+    if unknown or len(set(asked)) != len(asked):
         raise RuleBroken(
             "setup.invalid",
             section="VF §7 Setup by player count",
             detail=f"roles must be distinct of {list(TURN_ORDER)}",
         )
-    roles = tuple(r for r in TURN_ORDER if r in setup.roles)
+    roles = tuple(r for r in TURN_ORDER if r in asked)
     from dicelog.domain.vast.ruleset import RULES_REVISION
 
     if not 1 <= created.rules_revision <= RULES_REVISION:
@@ -250,19 +300,31 @@ def initial_state(created: GameCreated) -> VastState:
             section="004 §Preparazione",
             detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
         )
-    if setup_id(roles) is None:
+    row_id = setup.setup or setup_id(roles)
+    if row_id is None:
         raise RuleBroken(
             "setup.invalid",
             section="VF §7 Setup by player count",
             detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
             "order; GET /content/vast/setups); Knight vs Thief is not built (Goblin Infestation line C)",
         )
+    if SETUPS[row_id].roles != roles:
+        raise RuleBroken(
+            "setup.invalid",
+            section="VF §7 Setup by player count",
+            detail=f"setup {row_id!r} seats {list(SETUPS[row_id].roles)}, not {list(roles)}",
+        )
+    if row_id.endswith(("-solo", "-solo-easy", "-solo-medium", "-solo-hard")) and created.rules_revision < 4:
+        raise RuleBroken(
+            "setup.invalid", section="VF §7 Solo", detail="the solo setups are played from rules revision 4"
+        )
     difficulty = _difficulty(setup, roles)
     if setup.sandbox is not None:
-        row = SETUPS[setup_id(roles) or ""]
+        row = SETUPS[row_id]
         laid = lay(setup.sandbox, roles, row.removed_sidequests, created.rules_revision)
         laid = replace(
             laid,
+            setup_row=row_id,
             laid_turn=setup.sandbox.turn,
             round=setup.sandbox.round,
             rules_revision=created.rules_revision,
@@ -279,6 +341,7 @@ def initial_state(created: GameCreated) -> VastState:
     thief = "thief" in roles
     tokens = 12 if thief else 10  # VF §1: 10 Treasure tokens, 12 with the Thief
     return VastState(
+        setup_row=row_id,
         treasure_tokens=tokens,
         thief=ThiefRole() if thief else None,
         vaults=tuple(sorted(t.id for t in all_tiles if t.kind == "vault")) if thief else (),
@@ -289,7 +352,7 @@ def initial_state(created: GameCreated) -> VastState:
         knight=KnightRole(health=health, max_health=health) if "knight" in roles else None,
         cave=CaveRole(supply=tokens) if "cave" in roles else None,
         goblins=GoblinsRole() if "goblins" in roles else None,
-        dragon=starting_dragon(SETUPS[setup_id(roles) or ""], difficulty) if "dragon" in roles else None,
+        dragon=starting_dragon(SETUPS[row_id], difficulty) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
         monster_deck=built_monsters(created.rules_revision) if "goblins" in roles else (),
         secrets_deck=built_secrets(created.rules_revision) if "goblins" in roles else (),
@@ -363,7 +426,7 @@ def setup_id(roles: tuple[str, ...]) -> str | None:
 
 def begin(state: VastState) -> list[Event]:
     """``Begin``: the roles are seated and the 4 tiles round the Entrance drawn (VF §1 Tile stack setup 3)."""
-    name = setup_id(state.roles) or ""
+    name = state.setup_row or setup_id(state.roles) or ""
     row = SETUPS[name]
     if state.laid_turn is not None:  # a sandbox table: its turn begins as laid
         return then_advance(
