@@ -373,6 +373,12 @@ class AttackThief(VastCommand, kw_only=True):
     Refused: ``thief.not-here``, ``thief.unseen``, ``no-encounter-left``."""
 
 
+class ShootThief(VastCommand, kw_only=True):
+    """Shoot the Thief with the Enchanted Bow (its Hero cube placed this turn; once a turn; no Encounter; the
+    same shot as ``ShootDragon``): up to 5 tiles away in a straight line, her Perception above his Stealth; he
+    dies (004 §Tesori, Arco Incantato)."""
+
+
 class MoveThief(VastCommand, kw_only=True):
     """Move the Thief one tile, orthogonally (004 §2. Muovi e Agisci): onto a Dark or Lit tile, occupied or
     not, with Movement left and before he ended his movement; across a wall only with ``climb`` (004
@@ -454,6 +460,7 @@ KNIGHT_COMMANDS = (
     AttackDragon,
     ShootDragon,
     AttackThief,
+    ShootThief,
 )
 THIEF_COMMANDS = (MoveThief, PeekTile, Loot, Pickpocket, PickLock, Backstab, HideLoot, ThiefFlare)
 DRAGON_COMMANDS = (MoveDragon, UsePower, DragonCollect, PlaceGem)
@@ -509,6 +516,7 @@ VastCommandUnion = (
     | GiantBats
     | CrystalCurse
     | AttackThief
+    | ShootThief
     | MoveThief
     | PeekTile
     | Loot

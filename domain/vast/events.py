@@ -1195,6 +1195,17 @@ class ThiefEvaded(VastEvent, kw_only=True):
     """The Action die."""
 
 
+class ThiefShot(VastEvent, kw_only=True):
+    """The Knight shoots the Thief with the Enchanted Bow (004 §Tesori, Arco Incantato): its use this turn."""
+
+
+class ThiefHexed(VastEvent, kw_only=True):
+    """Hex on the Thief (VF §3 Secrets cards): -X Stealth until the Goblins' next turn."""
+
+    count: int
+    """X, the Eye Tribe's Population."""
+
+
 class ThiefKilled(VastEvent, kw_only=True):
     """The Thief is killed (004 §Morire): he drops what he carries on his tile and leaves the map."""
 
@@ -1233,6 +1244,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ThiefEvaded,
     ThiefKilled,
     ThiefWounded,
+    ThiefShot,
+    ThiefHexed,
     RolesSeated,
     StackBuilt,
     VastRoundStarted,

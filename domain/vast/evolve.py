@@ -325,6 +325,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                 )
             if state.thief is not None:  # Unnatural Evasion: the first attack of each turn (004 §Migliorie)
                 state = _thief(state, evaded=False)
+            if state.thief is not None and role == "goblins":  # Hex lasts until the Goblins' next turn
+                state = _thief(state, hexed=0)
             return state
         case ev.VastTurnEnded():
             todo = state.todo[1:] if state.todo[:1] and state.todo[0].startswith("end-turn:") else state.todo
@@ -917,6 +919,11 @@ def evolve(state: VastState, event: Event) -> VastState:
                 changes["targeted"] = (*th.targeted, target)
             if action == "pick-lock" and th.x is not None and th.y is not None:
                 changes["vaults_tried"] = _add_unique(th.vaults_tried, (th.x, th.y))
+            gob = state.goblins
+            tribe_hit = action in ("pickpocket", "backstab") and target in ("fangs", "bones", "eye")
+            if tribe_hit and gob is not None and "trap" in gob.face_up:  # VF §3 Trap: spent on that attack
+                state = _gob(state, face_up=_without(gob.face_up, ["trap"]))
+                state = replace(state, secrets_discard=(*state.secrets_discard, "trap"))
             return _thief(state, **changes)
         case ev.ThiefLooted(source=source, gem=gem, x=x, y=y, step=step):
             state = _pop(state, step)
@@ -969,6 +976,11 @@ def evolve(state: VastState, event: Event) -> VastState:
             return state if th is None else _thief(state, upgrades=_without(th.upgrades, [upgrade]))
         case ev.ThiefAttacked(by=by, why=why):
             return replace(state, todo=(f"thief-hit:{by}:{why}", *state.todo))
+        case ev.ThiefShot():
+            return state if k is None else _knight(state, enchanted_bow_used=True)
+        case ev.ThiefHexed(count=count):
+            th = state.thief
+            return state if th is None else _thief(state, hexed=th.hexed + count)
         case ev.ThiefEvaded():
             return _thief(_hit_resolved(state), evaded=True)
         case ev.ThiefKilled():

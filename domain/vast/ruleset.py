@@ -48,6 +48,7 @@ _KNIGHT = {
     cmd.AttackDragon: dragon.knight_attack,
     cmd.ShootDragon: dragon.shoot,
     cmd.AttackThief: thief.knight_attack,
+    cmd.ShootThief: thief.shoot,
 }
 _THIEF = {
     cmd.MoveThief: thief.move,

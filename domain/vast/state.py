@@ -281,6 +281,8 @@ class ThiefRole(Struct, frozen=True, kw_only=True):
     """Sticky Fingers re-rolled a Pickpocket this turn."""
     evaded: bool = False
     """Unnatural Evasion was rolled this turn (the first attack each turn)."""
+    hexed: int = 0
+    """Stealth Hex takes until the Goblins' next turn (VF §3 Secrets cards)."""
     peeked: tuple[str, ...] = ()
     """The Dark tiles he looked at (004 §2. Muovi e Agisci), by id, sorted: his secret (and the Cave's); he
     reads their identity on the map while they stay Dark."""
@@ -298,9 +300,9 @@ def thief_stat(thief: ThiefRole, stat: str) -> int:
 
 
 def thief_stealth(thief: ThiefRole) -> int:
-    """Stealth: the token, its boost, -1 per token carried (004 §Trasportare e Mettere al Sicuro), at
-    least 0."""
-    return max(0, thief_stat(thief, "stealth") - thief.carried - len(thief.gems))
+    """Stealth: the token, its boost, -1 per token carried (004 §Trasportare e Mettere al Sicuro), -X while
+    Hexed (VF §3), at least 0."""
+    return max(0, thief_stat(thief, "stealth") - thief.carried - len(thief.gems) - thief.hexed)
 
 
 def stat_tokens(thief: ThiefRole) -> tuple[int, int, int]:

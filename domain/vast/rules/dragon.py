@@ -427,9 +427,11 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
             k = state.knight
             on_knight = k is not None and (k.x, k.y) == here
             found = goblins.tribes_at(state, here)
-            if not on_knight and not found:
+            th = state.thief
+            on_thief = th is not None and th.x is not None and (th.x, th.y) == here
+            if not on_knight and not found and not on_thief:
                 raise refuse(
-                    "dragon.target", "Poteri", "Scratch: no Knight and no Tribe on the Dragon's tile"
+                    "dragon.target", "Poteri", "Scratch: no Knight, Tribe or Thief on the Dragon's tile"
                 )
             return lambda s: scratch(s, here)
         case "flame-wall":

@@ -464,9 +464,9 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
 
 def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: str) -> list[Event]:
     """Resolve a revealed tile (004 §Rivelare e risolvere le tessere Buie): a Treasure Room gets a Treasure
-    token, a Crystal tile a Crystal token; entered by the Knight (``full``), an Event tile has the Cave play
-    an Event card on her and an Ambush tile ambushes her. Revealed from afar (Vantage Point, Flare), only
-    the tokens are placed (RULINGS.md)."""
+    token, a Crystal tile a Crystal token, a Vault tile a Vault token (with the Thief); entered by the
+    Knight (``full``), an Event tile has the Cave play an Event card on her and an Ambush tile ambushes her.
+    Revealed from afar (Vantage Point, Flare, the Thief), only the tokens are placed (RULINGS.md)."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-resolve", f"no tile at {pos_key(pos)}")
@@ -481,6 +481,7 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
             treasure=1 if kind == "treasure-room" else 0,
             crystal=kind == "crystal",
             mode=mode,
+            vault=kind == "vault" and state.thief is not None,  # 004 §Cripta: Thief games only
         )
     ]
     if mode == "dragon" and kind == "event":

@@ -704,6 +704,7 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
     if card == "hex":
         played: list[Event] = [ev.SecretPlayed(card=card)]
         hit = ("knight", "dragon", "cave") if state.rules_revision >= 3 else ("knight", "dragon")
+        hit = (*hit, "thief") if state.rules_revision >= 4 else hit
         targets = tuple(r for r in hit if r in state.roles)
         if len(targets) > 1:  # VF §3 Hex: the Goblins choose the player it hits
             return [
@@ -724,7 +725,8 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
 
 def hex_hits(state: VastState, target: str) -> list[Event]:
     """Hex (VF §3 Secrets cards), X the Eye's Population: the Knight loses X Grit; the Dragon discards X Power
-    cards of its choice; from rules revision 3, the Cave X Omen tokens of its choice (``omen-discard``)."""
+    cards of its choice; from rules revision 3, the Cave X Omen tokens of its choice (``omen-discard``); from
+    revision 4, the Thief -X Stealth until the Goblins' next turn."""
     x = tribe(state, "eye").population
     if target == "cave":
         return omen_discards(state, x)
@@ -734,6 +736,8 @@ def hex_hits(state: VastState, target: str) -> list[Event]:
         return forced_discards(state, x, "hex")
     if target == "knight" and x:
         return grit_change(state, -x, "hex")
+    if target == "thief" and x:
+        return [ev.ThiefHexed(count=x)]
     return []
 
 

@@ -80,7 +80,8 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
             "Cubetti Eroe",
             "place a cube on a stat, an equipment or a Treasure of hers",
         )
-    if target not in CUBE_TREASURES or (target == "enchanted-bow" and "dragon" not in state.roles):
+    bow_useless = target == "enchanted-bow" and "dragon" not in state.roles and "thief" not in state.roles
+    if target not in CUBE_TREASURES or bow_useless:
         raise refuse(
             "cube.no-use", "Tesori", f"{card_data()[target].name} does nothing in this game with a cube"
         )
@@ -304,7 +305,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.append(cmd.ShootDragon())
     out.extend(cmd.CompleteSidequest(card=c) for c in k.sidequests)
     if state.thief is not None:
-        out.append(cmd.AttackThief())
+        out += [cmd.AttackThief(), cmd.ShootThief()]
     if not k.flare_used:
         out.extend(cmd.UseFlare(x=c.x, y=c.y) for c in state.cells if not c.lit)
     out.append(cmd.VastEndTurn(role="knight"))

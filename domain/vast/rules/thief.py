@@ -119,7 +119,8 @@ def climb_cost(th: ThiefRole) -> int:
 def move(state: VastState, command: cmd.MoveThief) -> list[Event]:
     """004 §2. Muovi e Agisci: one orthogonal tile onto any tile of the map, occupied or not, with Movement
     left and his movement not ended; across a wall with ``climb`` (§Arrampicare). The Flame Wall kills him
-    (004 §Poteri, Muro di Fiamme); entering the Entrance stashes what he carries (§Trasportare). Raises
+    (004 §Poteri, Muro di Fiamme); entering the Entrance stashes what he carries, once its effects are
+    resolved (§Trasportare: under the Flame Wall he dies first, or stashes there after evading it). Raises
     ``vast.thief.*``, ``vast.move.*``."""
     from dicelog.domain.vast.rules.dragon import flame_wall
     from dicelog.domain.vast.rules.flow import fold, then_advance
@@ -143,8 +144,10 @@ def move(state: VastState, command: cmd.MoveThief) -> list[Event]:
     cost = climb_cost(th) if command.climb else 0
     _pay(th, cost, "Climb")
     events: list[Event] = [ev.ThiefMoved(x=there[0], y=there[1], climbed=cost)]
-    events += flame_wall(fold(state, events), "thief", there)
-    events += stash(fold(state, events))
+    burned = flame_wall(fold(state, events), "thief", there)
+    events += burned
+    if not any(isinstance(e, ev.ThiefAttacked) for e in burned):  # the tile's effects first (§Trasportare)
+        events += stash(fold(state, events))
     return then_advance(state, events)
 
 
@@ -232,15 +235,16 @@ def loot(state: VastState, command: cmd.Loot) -> list[Event]:
 
 def target_perception(state: VastState, target: str) -> int:
     """What his Stealth must beat (004 §Determinare la Percezione): the Knight's Perception, a Tribe's
-    Population + 1 (-1 with the Goblin Ruby face up: VF §3), the Dragon's Armor."""
+    Population + 1 (-1 with the Goblin Ruby face up, +1 with the Trap face up: VF §3), the Dragon's Armor."""
     if target == "knight":
         k = state.knight
         return 0 if k is None else perception(k)
     if target == "dragon":
         return dragon_armor(state)
     t = goblins.tribe(state, target)
-    ruby = state.goblins is not None and "goblin-ruby" in state.goblins.face_up
-    return t.population + 1 - (1 if ruby else 0)
+    face_up = state.goblins.face_up if state.goblins is not None else ()
+    # VF §3: the Goblin Ruby -1; a face-up Trap +1 to the next Tribe attacked
+    return t.population + 1 - ("goblin-ruby" in face_up) + ("trap" in face_up)
 
 
 def target_at(state: VastState, target: str) -> Pos | None:
@@ -644,8 +648,8 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
         x, y = parse_pos(option)
         return [ev.ThiefLooted(source="map", x=x, y=y, step="thief-supply")]
     if kind == "evade-step":
-        if option == "stay":
-            return []
+        if option == "stay":  # he evaded on the Entrance (its Flame Wall): he stashes now (§Trasportare)
+            return stash(state)
         x, y = parse_pos(option)
         from dicelog.domain.vast.rules.flow import fold
 
@@ -695,3 +699,28 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     out.append(cmd.ThiefFlare())
     out.append(cmd.VastEndTurn(role="thief"))
     return out
+
+
+def shoot(state: VastState, command: cmd.ShootThief) -> list[Event]:
+    """``ShootThief``: the Enchanted Bow (004 §Tesori, Arco Incantato: "colpire il Drago o il Ladro fino a 5
+    tessere di distanza in linea retta ... il Ladro viene ucciso"): its cube placed this turn, once a turn, no
+    Encounter; up to 5 tiles in a straight line over any tiles; her Perception must be greater than his
+    Stealth (004 §Interagire con gli Altri). Raises ``vast.thief.*``."""
+    from dicelog.domain.vast.rules.flow import then_advance
+
+    k = state.knight
+    if k is None:
+        raise refuse("no-knight", "Il Cavaliere", "the Knight is not in play")
+    if not k.placed.get("enchanted-bow") or k.enchanted_bow_used:
+        raise refuse("thief.bow", "Tesori", "the Enchanted Bow needs its Hero cube this turn, once a turn")
+    where = thief_pos(state)
+    if where is None:
+        raise refuse("thief.bow", "Tesori", "the Thief is not on the map")
+    dx, dy = where[0] - k.x, where[1] - k.y
+    if (dx and dy) or abs(dx) + abs(dy) > 5:
+        raise refuse("thief.bow", "Tesori", "the Enchanted Bow shoots up to 5 tiles in a straight line")
+    if not seen_by(state, perception(k)):
+        raise refuse(
+            "thief.unseen", "Interagire con il Ladro", "her Perception must be greater than his Stealth"
+        )
+    return then_advance(state, [ev.ThiefShot(), ev.ThiefAttacked(by="knight", why="bow")])
