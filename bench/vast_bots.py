@@ -1,0 +1,142 @@
+"""Vast bot games: win rates by role, commands and time per game, for every VF §7 setup this release plays.
+
+    /work/venv/bin/python bench/vast_bots.py [--quick] [--games N] [--setups a,b] [--workers W]
+
+Each game is played in the domain (``dicelog.domain.core.game.play``, server dice, no store, no HTTP), one
+seat a role, every seat's command chosen by ``dicelog.service.vast_bot.choose`` reading only that seat's
+view (``Lens``) and the legal commands, seeded by the game's number: game ``n`` of a setup is the same game
+on every run. A game that reaches ``--max-commands`` is counted as ``unfinished``.
+
+Baseline (same run, same setups): games of random legal commands (the same harness, the choice drawn
+uniformly from the legal commands), to put the bots' time per command in proportion: the bots read their
+view and score every legal command, so they cost more per command than a uniform draw.
+
+Figures per setup: winners by role (``won:<role>``, ``lost:everyone``), median and mean commands per game,
+median seconds per game, median ms per command and its ratio to the baseline's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # adds the project root to sys.path
+
+
+def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
+    """One game of ``setup`` with game number ``n``: its result, commands, seconds."""
+    from datetime import UTC, datetime
+    from uuid import UUID
+
+    import msgspec
+
+    from dicelog.domain.core.dice import commitment
+    from dicelog.domain.core.events import GameCreated, Seat
+    from dicelog.domain.core.game import create, fold
+    from dicelog.domain.core.game import play as play_command
+    from dicelog.domain.core.registry import rules_revision
+    from dicelog.domain.core.visibility import Lens, seat_viewer
+    from dicelog.domain.vast.rules.setup import SETUPS
+    from dicelog.service.vast_bot import choose
+
+    at = datetime(2026, 11, 26, tzinfo=UTC)
+    seed = n.to_bytes(32, "big")
+    seats = tuple(Seat(name=role, controls=(role,)) for role in SETUPS[setup].roles)
+    created = GameCreated(
+        ruleset="vast",
+        setup=msgspec.Raw(msgspec.json.encode({"setup": setup})),
+        seats=seats,
+        dice_mode="server",
+        decision_policy="default",
+        dice_commitment=commitment(seed),
+        rules_revision=rules_revision("vast"),
+    )
+    started = time.perf_counter()
+    game = fold(None, create(UUID(int=n), created, at=at, seed=seed, command_id="c0"))
+    rng = random.Random(n)
+    commands = 0
+    while game.result is None and commands < max_commands:
+        legal = game.ruleset.legal_commands(game.state)
+        seat = game.state.turn
+        if bots:
+            view = Lens(game.ruleset, seat_viewer(seats, seat)).state(game.state)
+            command = choose(view, legal, rng)
+        else:
+            command = rng.choice(legal)
+        game = fold(game, play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed))
+        commands += 1
+    return {
+        "result": game.result or "unfinished",
+        "commands": commands,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def _play(args: tuple[str, int, bool, int]) -> tuple[str, bool, dict[str, Any]]:
+    setup, n, bots, max_commands = args
+    return setup, bots, play(setup, n, bots, max_commands)
+
+
+def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
+    commands = [g["commands"] for g in games]
+    seconds = [g["seconds"] for g in games]
+    per_command = [g["seconds"] / max(1, g["commands"]) * 1000 for g in games]
+    return {
+        "games": len(games),
+        "results": dict(collections.Counter(g["result"] for g in games).most_common()),
+        "median_commands": statistics.median(commands),
+        "mean_commands": round(statistics.fmean(commands), 1),
+        "median_seconds": round(statistics.median(seconds), 3),
+        "median_ms_per_command": round(statistics.median(per_command), 3),
+    }
+
+
+def main() -> None:
+    from dicelog.domain.vast.rules.setup import SETUPS
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3 games a setup, 1 baseline game")
+    parser.add_argument("--games", type=int, default=50, help="bot games per setup")
+    parser.add_argument("--baseline-games", type=int, default=5, help="random legal games per setup")
+    parser.add_argument("--setups", default="", help="comma-separated row ids (default: every row)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-commands", type=int, default=3_000)
+    args = parser.parse_args()
+    games, baseline_games = (3, 1) if args.quick else (args.games, args.baseline_games)
+    setups = [s for s in args.setups.split(",") if s] or list(SETUPS)
+    jobs = [(s, n, True, args.max_commands) for s in setups for n in range(1, games + 1)]
+    jobs += [(s, n, False, args.max_commands) for s in setups for n in range(1, baseline_games + 1)]
+    played: dict[tuple[str, bool], list[dict[str, Any]]] = collections.defaultdict(list)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for setup, bots, result in pool.map(_play, jobs, chunksize=4):
+            played[(setup, bots)].append(result)
+    out: dict[str, Any] = {}
+    for setup in setups:
+        bot = summarize(played[(setup, True)])
+        base = summarize(played[(setup, False)])
+        bot["ratio_ms_per_command_to_random"] = common.ratio(
+            bot["median_ms_per_command"], base["median_ms_per_command"]
+        )
+        out[setup] = {"bots": bot, "random_legal": base}
+        wins = ", ".join(f"{k} {v}" for k, v in bot["results"].items())
+        print(
+            f"{setup:34} {bot['games']:3} games: {wins}; commands median {bot['median_commands']} "
+            f"(mean {bot['mean_commands']}); {bot['median_seconds']} s/game; "
+            f"{bot['median_ms_per_command']} ms/command = x{bot['ratio_ms_per_command_to_random']} random",
+            flush=True,
+        )
+    path = common.write_result("vast_bots", {"games_per_setup": games, "setups": out})
+    print(f"written {path}")
+
+
+if __name__ == "__main__":
+    main()
