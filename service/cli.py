@@ -539,7 +539,7 @@ def parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser(
         "demo",
-        help="play a game with bot seats through the real HTTP API (Chapter 1, or Vast's Knight vs Cave)",
+        help="play a game with bot seats through the real HTTP API (Chapter 1, or a Vast setup of any roles)",
     )
     demo.add_argument(
         "--game",
@@ -554,8 +554,9 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--roles",
         default=None,
-        help="vast: the roles seated, comma-separated: knight,goblins,dragon,cave (the default), "
-        "knight,goblins,cave, knight,cave or dragon,cave",
+        help="vast: the roles seated, comma-separated, any VF §7 setup (GET /content/vast/setups): "
+        "knight,goblins,dragon,cave (the default), all five with thief, knight,goblins,dragon,thief, "
+        "cave,thief, knight,cave...",
     )
     demo.set_defaults(func=_demo)
 

@@ -1,14 +1,18 @@
 """``dicelog demo --game vast``: a Knight, Goblins, Dragon and Cave game (VF §7, 4 players; ``--roles`` any
-other VF §7 setup) played to its end by the bots (``dicelog.service.vast_bot``) through the real HTTP API,
-each bot reading only its own seat's ``/state`` and ``/legal-commands``; then the log is verified, and every
-response a seat read during play is checked for the other role's secrets (the Dark tiles' identities and the
-Cave's hand, known from the auditor's view).
+other VF §7 setup, the Thief's too, up to all five roles) played to its end by the bots
+(``dicelog.service.vast_bot``) through the real HTTP API, each bot reading only its own seat's ``/state`` and
+``/legal-commands``. The game asks every decision (``decision_policy: ask``): the seat of the role it names
+answers it with ``vast_bot.decide``, out of turn when it must (the Thief's Stat tokens, a Goblins' Loot Drop
+bonus...). Then the log is verified, and every response a seat read during play is checked for the other
+roles' secrets (the Dark tiles' identities but those the Thief looked at, for him; the Cave's hand; the
+Goblins', Dragon's and Knight's cards; the Vaults left; known from the auditor's view).
 
 Exit code 0 when the game ended, the log verifies and no secret was seen by the wrong seat.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -18,15 +22,17 @@ from rich.table import Table
 
 from dicelog.domain.vast.commands import VastCommandUnion
 from dicelog.service.demo import demo_setup, running_service
-from dicelog.service.vast_bot import choose, decode_state
+from dicelog.service.vast_bot import choose, decide, decode_state
 
 ROLES = ["knight", "goblins", "dragon", "cave"]
 """VF §7's recommended 4-player setup: Knight, Goblins, Dragon and Cave."""
+ALL_ROLES = ["knight", "goblins", "dragon", "cave", "thief"]
+"""Every role of the game (VF §7, 5 players)."""
 
 
 def _secrets(state: dict[str, Any], seat: str) -> set[str]:
     """What ``seat`` may not know now (VAST-DESIGN.md §3.10), from the auditor's view of the state."""
-    hidden = set(state["stack"]) | set(state["crystals"])
+    hidden = set(state["stack"]) | set(state["crystals"]) | set(state.get("vaults", ()))
     if seat != "goblins" and state.get("goblins"):
         hidden |= set(state["goblins"]["hand"]) | set(state["goblins"]["drawn"])
     if seat != "cave":
@@ -34,8 +40,14 @@ def _secrets(state: dict[str, Any], seat: str) -> set[str]:
         hidden |= set(state["cave"]["hand"]) if state.get("cave") else set()
     if seat != "knight" and state.get("knight"):
         hidden |= set(state["knight"]["sidequests"])
+        if seat != "cave":  # her face-down Treasure cards: hers and the Cave's (which chose them)
+            hidden |= set(state["knight"]["treasures"])
     if seat != "dragon" and state.get("dragon"):
         hidden |= set(state["dragon"]["hand"])
+    if seat in ("thief", "cave") and state.get("thief"):
+        # the Dark tiles he looked at are his and the Cave's to know, wherever they went since (back under
+        # the stack in the Collapse or by Wrath: ``ThiefRole.peeked`` keeps naming them)
+        hidden -= set(state["thief"]["peeked"])
     return hidden - {"?"}
 
 
@@ -65,6 +77,8 @@ def _cave_table(board: dict[str, Any]) -> Table:
             mark += "$" if c.get("treasure") else ""
             mark += "K" if "knight" in c.get("pieces", []) else ""
             mark += "D" if "dragon" in c.get("pieces", []) else ""
+            mark += "T" if "thief" in c.get("pieces", []) else ""
+            mark += "v" if c.get("vault") else ""
             mark += "g" if c.get("gems") else ""
             row.append(mark)
         table.add_row(*row)
@@ -79,8 +93,12 @@ def run_vast_demo(
     roles = roles or ROLES
     seats = [{"name": role, "controls": [role]} for role in roles]
     console, settings, rng = demo_setup(seed, quiet)
+    started = time.monotonic()
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
-        r = http.post("/games", json={"ruleset": "vast", "setup": {"roles": roles}, "seats": seats})
+        r = http.post(
+            "/games",
+            json={"ruleset": "vast", "setup": {"roles": roles}, "seats": seats, "decision_policy": "ask"},
+        )
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")
             return 1
@@ -94,10 +112,17 @@ def run_vast_demo(
         commands = reads = leaks = 0
         turns = 0
         while turns < max_turns:
-            game = http.get(f"/games/{game_id}").json()
+            game = http.get(f"/games/{game_id}", headers=auditor).json()
             if game["result"] is not None or game["turn"] is None:
                 break
-            seat = game["turn"]
+            pending = game["pending"]
+            deciding = pending is not None and pending.get("type") == "DecisionRequested"
+            if pending is not None and not deciding:
+                console.print(f"[red]stuck: {pending.get('type')} pending with server dice[/red]")
+                return 1
+            # a decision goes to the seat of the role it names, out of turn when it must
+            role = pending["piece"] if deciding else game["turn"]
+            seat = next((s["name"] for s in seats if role in s["controls"]), game["turn"])
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
             legal = http.get(f"/games/{game_id}/legal-commands", headers=auth)
             seen = http.get(f"/games/{game_id}/state", headers=auth)
@@ -106,21 +131,32 @@ def run_vast_demo(
                 reads += 1
                 if any(f'"{h}"' in response.text for h in hidden):
                     leaks += 1
-            options = [msgspec.convert(c, VastCommandUnion) for c in legal.json()["commands"]]
-            if not options:
-                console.print(f"[red]stuck: no legal command for {seat}[/red]")
-                return 1
-            command = choose(decode_state(seen.json()["state"]), options, rng)
+            view = decode_state(seen.json()["state"])
+            if deciding:
+                options = [c["option"] for c in legal.json()["commands"] if c["type"] == "Choose"]
+                if not options:
+                    console.print(f"[red]stuck: no option of {pending.get('decision')} for {seat}[/red]")
+                    return 1
+                sent: Any = {"type": "Choose", "option": decide(view, legal.json()["pending"], options, rng)}
+            else:
+                options = [msgspec.convert(c, VastCommandUnion) for c in legal.json()["commands"]]
+                if not options:
+                    console.print(f"[red]stuck: no legal command for {seat}[/red]")
+                    return 1
+                sent = choose(view, options, rng)
             r = http.post(
                 f"/games/{game_id}/commands",
                 headers=auth,
-                json={"command": msgspec.to_builtins(command), "expected_version": legal.json()["version"]},
+                json={
+                    "command": sent if deciding else msgspec.to_builtins(sent),
+                    "expected_version": legal.json()["version"],
+                },
             )
             if r.status_code != 201:
-                console.print(f"[red]refused:[/red] {command} -> {r.text}")
+                console.print(f"[red]refused:[/red] {sent} -> {r.text}")
                 return 1
             commands += 1
-            if type(command).__name__ == "VastEndTurn":
+            if type(sent).__name__ == "VastEndTurn":
                 turns += 1
                 if turns % 6 == 0:
                     console.print(_cave_table(http.get(f"/games/{game_id}/board").json()))
@@ -134,7 +170,8 @@ def run_vast_demo(
         report = http.post(f"/games/{game_id}/verify").json()["verification"]
         result = final["result"]
         Console().print(
-            f"game {game_id}: {result or 'unfinished'} after {commands} commands; "
+            f"game {game_id}: {result or 'unfinished'} after {commands} commands "
+            f"({time.monotonic() - started:.1f} s); "
             f"verify {'ok' if report['ok'] else 'FAILED'}; {reads} seat reads checked, {leaks} with another "
             "seat's secret"
         )

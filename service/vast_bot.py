@@ -1,5 +1,5 @@
-"""Readable bots for Vast's Knight, Goblins, Dragon and Cave (VAST-DESIGN.md §3.12): each scores every legal
-command with a short list of rules, ties broken by a seeded jitter (haunt-roll-fail's EvalBot idea, made
+"""Readable bots for Vast's Knight, Goblins, Dragon, Cave and Thief (VAST-DESIGN.md §3.12): each scores every
+legal command with a short list of rules, ties broken by a seeded jitter (haunt-roll-fail's EvalBot idea, made
 reproducible).
 
 A bot reads only its own seat's view: the state as ``GET /games/{id}/state`` serves it to that seat (Dark
@@ -17,7 +17,18 @@ the Entrance; keep still when nothing calls it (Pride); end the turn.
 
 Cave: remove Crystal tiles first in the Collapse; place Crystal tiles far from the Knight and other tiles
 near her path; put Treasure tokens far from her (more tokens on the map, more Omens); Soporific Spores
-when she can lose a cube; Giant Bats to carry her away from what she walks to; end the turn.
+when she can lose a cube, or on a Thief with Upgrades; Giant Bats to carry her away from what she walks to;
+end the turn.
+
+Thief: loot a Treasure token on his tile, a Gem with 2 cubes; Pick Lock with 2 cubes; Pickpocket when his
+Stealth allows; walk (Dark tiles too) toward the nearest Treasure token, Vault, Gem or target he can rob,
+carrying loot back to the Entrance to stash it; climb a wall when it is the way; look at the Dark tile he
+ends his movement on; Hide Loot with spare cubes; end the turn. His decisions (``decide``): Stat tokens on
+Movement when far from his goal, on Thievery once it is in reach; reveal a Dark tile he looked at when it is a
+Treasure Room or a Vault; Upgrades in a fixed order.
+
+Decisions (a game with ``decision_policy: ask``): ``decide`` answers the Thief's with his rules and every
+other with its documented default, so the other roles play as under ``decision_policy: default``.
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ from typing import Any
 import msgspec
 
 from dicelog.domain.vast import commands as cmd
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, parse_pos, step
 from dicelog.domain.vast.content import tiles
 from dicelog.domain.vast.rules.common import (
     GRIT_CUBES,
@@ -41,7 +52,14 @@ from dicelog.domain.vast.rules.common import (
     strength,
     the_knight,
 )
-from dicelog.domain.vast.state import HIDDEN, VastState
+from dicelog.domain.vast.rules.thief import (
+    climb_cost,
+    pick_lock_cost,
+    pickpocket_options,
+    target_at,
+    target_perception,
+)
+from dicelog.domain.vast.state import HIDDEN, TRIBES, VastState, thief_stat, thief_stealth
 
 FAR = 1_000
 
@@ -97,6 +115,8 @@ def knight_score(state: VastState, command: Any) -> int:
     match command:
         case cmd.CompleteSidequest():
             return 10_000
+        case cmd.AttackThief():  # legal only on his tile with her Perception above his Stealth
+            return 2_600
         case cmd.AttackDragon(bomb=False):
             return 2_500
         case cmd.AttackDragon(bomb=True):
@@ -163,6 +183,8 @@ def cave_score(state: VastState, command: Any) -> int:
             targets = _target(state)
             gain = _distance_to(state, (x, y), targets) - _distance_to(state, at, targets)
             return 150 + 10 * min(gain, 10) if gain > 0 else 0
+        case cmd.SoporificSpores(target="thief") if state.thief is not None:
+            return 200 + 40 * len(state.thief.upgrades) if state.thief.stashed >= 2 else 0
         case cmd.SoporificSpores():
             grit = k.grit if k is not None else 0
             return 300 if any(grit >= g and grit - 5 < g for g in GRIT_CUBES) else 30
@@ -310,11 +332,235 @@ def dragon_score(state: VastState, command: Any) -> int:  # one rule per line
     return 0
 
 
+# --- the Thief ----------------------------------------------------------------------------------------
+
+CHANCE = {1: 0.5, 2: 5 / 6, 3: 1.0}
+"""A Pickpocket's or Pick Lock's chance by cubes (004: 4+, 2+, always on the Action die, a d6)."""
+UPGRADE_WISHES = (
+    "flip-2",
+    "movement+1",
+    "lock-picking-kit",
+    "thievery+1",
+    "unnatural-evasion",
+    "flip-3",
+    "stealth+1",
+    "climbing-gear",
+    "sticky-fingers",
+    "all-4",
+    "hand-crossbow",
+)
+"""The Thief bot's Upgrades, most wanted first."""
+REVEALED = ("treasure-room", "vault")
+"""The Dark tiles the Thief bot reveals once he looked at them (they bring Treasure or a Vault)."""
+
+
+def thief_here(state: VastState) -> Pos:
+    th = state.thief
+    if th is None or th.x is None or th.y is None:
+        return ENTRANCE  # off the map: he comes back on the Entrance (004 §Morire)
+    return (th.x, th.y)
+
+
+def carrying(state: VastState) -> int:
+    th = state.thief
+    return 0 if th is None else th.carried + len(th.gems)
+
+
+def robbable(state: VastState) -> set[Pos]:
+    """Where a target his Stealth beats stands, with something he can take (004 §Borseggiare)."""
+    th = state.thief
+    if th is None:
+        return set()
+    out: set[Pos] = set()
+    for target in ("knight", "dragon", *TRIBES):
+        if target not in state.roles and not (target in TRIBES and "goblins" in state.roles):
+            continue
+        there = target_at(state, target)
+        owner = target if target in ("knight", "dragon") else "goblins"
+        if there is None or target in th.targeted or not pickpocket_options(state, owner):
+            continue
+        if thief_stealth(th) > target_perception(state, target):
+            out.add(there)
+    return out
+
+
+def thief_goals(state: VastState, cubes: int | None = None) -> set[Pos]:
+    """Where the Thief heads: home to stash with 2 tokens, or with loot and no cube left; else the Treasure
+    tokens, Gems and Vaults on the map, the targets he can rob, then Dark tiles he saw hold Treasure or a
+    Vault, then any Dark tile (to look at it), else the Entrance."""
+    th = state.thief
+    if th is None:
+        return {ENTRANCE}
+    cubes = th.cubes if cubes is None else cubes
+    held = carrying(state)
+    if held and (cubes == 0 or held >= 2 or th.stashed + held >= 6):
+        return {ENTRANCE}
+    loot = {(c.x, c.y) for c in state.cells if c.treasure or c.gems or c.vault} | robbable(state)
+    home = {ENTRANCE} if held else set()
+    if loot:
+        return loot | home
+    known = {
+        (c.x, c.y) for c in state.cells if not c.lit and c.tile != HIDDEN and tiles()[c.tile].kind in REVEALED
+    }
+    if known:
+        return known | home
+    dark = {(c.x, c.y) for c in state.cells if not c.lit and c.tile == HIDDEN}
+    return (dark | home) or {ENTRANCE}
+
+
+def goal_distances(state: VastState, goals: set[Pos]) -> dict[Pos, int]:
+    """Steps from every tile to the nearest goal without climbing (walls block; Dark tiles may be entered)."""
+    g = geometry(state)
+    seen = {p: 0 for p in goals if p in g.cells}
+    queue = deque(seen)
+    while queue:
+        here = queue.popleft()
+        for side in SIDES:
+            there = step(here, side)
+            if there in g.cells and there not in seen and not g.wall_between(here, side):
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
+
+
+def steps_to(state: VastState, goals: set[Pos], pos: Pos) -> int:
+    """Steps from ``pos`` to the nearest goal: by the open ways, else as the crow flies plus a climb."""
+    walk = goal_distances(state, goals).get(pos)
+    if walk is not None:
+        return walk
+    return min((_manhattan(pos, g) for g in goals), default=FAR) + 2
+
+
+def seen_at(state: VastState, pos: Pos) -> bool:
+    """Whether the Knight or a Tribe on ``pos`` sees him there (Perception above his Stealth: they may attack
+    him, 004 §Interagire con il Ladro)."""
+    th = state.thief
+    if th is None:
+        return False
+    stealth = thief_stealth(th)
+    k = state.knight
+    if k is not None and k.health > 0 and (k.x, k.y) == pos and perception(k) > stealth:
+        return True
+    gob = state.goblins
+    for t in gob.tribes if gob is not None else ():
+        if (t.x, t.y) == pos and not t.lurking and target_perception(state, t.name) > stealth:
+            return True
+    return False
+
+
+def stats_value(state: VastState, option: str) -> int:
+    """A Stat token assignment ``movement-stealth-thievery``: Movement to reach his goal, then Thievery (his
+    Action cubes) for what he finds there, then Stealth."""
+    m, s, t = (int(v) for v in option.split("-"))
+    th = state.thief
+    boost = {
+        stat: 1 if th is not None and f"{stat}+1" in th.upgrades else 0 for stat in ("movement", "stealth")
+    }
+    m, s = m + boost["movement"], s + boost["stealth"]
+    goals = thief_goals(state, cubes=t)
+    far = steps_to(state, goals, thief_here(state))
+    if carrying(state) and goals == {ENTRANCE}:
+        return (1_000 if m >= far else 100 * m) + 10 * s + t
+    if m >= far:
+        return 1_000 + 100 * t + 10 * s + m
+    return 100 * m + 10 * t + s
+
+
+def thief_score(state: VastState, command: Any) -> int:  # one rule per line
+    th = state.thief
+    if th is None or th.x is None or th.y is None:
+        return 1
+    here = (th.x, th.y)
+    goals = thief_goals(state)
+    far = steps_to(state, goals, here)
+    moves_left = 0 if th.moving_done else thief_stat(th, "movement") - th.moves
+    held = carrying(state)
+
+    def gain(to: Pos) -> int:
+        return far - steps_to(state, goals, to)
+
+    match command:
+        case cmd.Loot(gem=None):
+            return 3_000
+        case cmd.Loot(cubes=2):
+            return 2_800
+        case cmd.Loot():
+            return 0  # a Gem for 1 cube: the Dragon die's center hit (1 in 2) kills him
+        case cmd.PickLock(cubes=c):
+            return 2_000 + int(1_000 * CHANCE[c]) - 200 * pick_lock_cost(th, c)
+        case cmd.Pickpocket(cubes=c):
+            return 1_800 + int(1_000 * CHANCE[c]) - 200 * c
+        case cmd.MoveThief(x=x, y=y, climb=False):
+            better = gain((x, y))
+            return 500 + 50 * better - (300 if seen_at(state, (x, y)) else 0) if better > 0 else 0
+        case cmd.MoveThief(x=x, y=y, climb=True):
+            better = gain((x, y))
+            spare = th.cubes - climb_cost(th) >= (0 if held else 1)
+            return 400 + 50 * better if better > 0 and spare else 0
+        case cmd.PeekTile():
+            return (
+                300
+                if moves_left <= 0 or far == 0 or not any(gain(p) > 0 for p in _around(state, here))
+                else 0
+            )
+        case cmd.HideLoot(cubes=c) if c <= th.loot_drop and (held or far > moves_left):
+            return 150 + 10 * c
+        case cmd.ThiefFlare():
+            dark = sum(1 for c in state.cells if not c.lit and _manhattan((c.x, c.y), here) <= 1)
+            return 120 + 20 * dark if dark and not held and far > moves_left else 0
+        case cmd.VastEndTurn():
+            return 1
+    return 0
+
+
+def _around(state: VastState, here: Pos) -> list[Pos]:
+    g = geometry(state)
+    return [p for s in SIDES if (p := step(here, s)) in g.cells]
+
+
+def thief_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
+    """The Thief's answer to his decision ``decision`` (its kind and where, ``peek:1,0``)."""
+    kind, _, where = decision.partition(":")
+    th = view.thief
+    if kind == "thief-stats":
+        return max(options, key=lambda o: stats_value(view, o))
+    if kind == "peek":
+        cell = cell_at(view, parse_pos(where))
+        known = cell is not None and cell.tile != HIDDEN and tiles()[cell.tile].kind in REVEALED
+        return "reveal" if known and "reveal" in options else "keep"
+    if kind == "upgrade":
+        return min(options, key=lambda o: UPGRADE_WISHES.index(o) if o in UPGRADE_WISHES else FAR)
+    if kind == "spores-upgrade":
+        return max(options, key=lambda o: UPGRADE_WISHES.index(o) if o in UPGRADE_WISHES else FAR)
+    if kind == "evade-step" and th is not None:
+        goals = thief_goals(view)
+        stay = steps_to(view, goals, thief_here(view))
+        steps = {o: steps_to(view, goals, parse_pos(o)) for o in options if o != "stay"}
+        best = min(steps, key=lambda o: steps[o], default="stay")
+        return best if best != "stay" and steps[best] < stay else "stay"
+    return default if default in options else options[0]
+
+
+def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
+    """The bot's option for the pending decision ``pending`` (as the seat's ``legal-commands`` serves it),
+    reading only ``view``: the Thief's own rules for his decisions, the documented default for every other
+    (``rng`` is not drawn, so the other roles play as under ``decision_policy: default``)."""
+    if not options:
+        raise ValueError("no option to choose from")
+    default = pending.get("default")
+    if pending.get("piece") == "thief":
+        return thief_decide(view, str(pending.get("decision", "")), options, default)
+    return default if default in options else options[0]
+
+
 def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     """The bot's command among ``commands`` (the seat's legal commands), reading only ``view``."""
     if not commands:
         raise ValueError("no legal command to choose from")
-    score = {"knight": knight_score, "goblins": goblins_score, "dragon": dragon_score}.get(
-        view.turn or "", cave_score
-    )
+    score = {
+        "knight": knight_score,
+        "goblins": goblins_score,
+        "dragon": dragon_score,
+        "thief": thief_score,
+    }.get(view.turn or "", cave_score)
     return max(commands, key=lambda c: (score(view, c), rng.random()))

@@ -107,6 +107,11 @@ class VastTable:
             seen |= self.shown_cards(("vast.TileCollapsed",), "tile")
         if reader == "rogue" and s.get("thief"):  # the Dark tiles he looked at (004 §2. Muovi e Agisci)
             seen |= set(s["thief"]["peeked"])
+        # A Treasure card the Thief took from the Knight lies at the deck's bottom: she (and the Cave) knew
+        # it, and a face-up one everybody saw (004 §Borseggiare).
+        seen |= self.shown_cards(("vast.ThiefStole",), "card", unless="hidden")
+        if reader in ("sir", "deep"):
+            seen |= self.shown_cards(("vast.ThiefStole",), "card")
         return out - {HIDDEN} - seen
 
     def shown_cards(self, kinds: tuple[str, ...], field: str, unless: str = "") -> set[str]:
