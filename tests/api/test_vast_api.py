@@ -171,7 +171,7 @@ class VastTable:
                     self.leaks.append(f"/legal-commands as {reader}")
 
 
-@pytest.mark.parametrize("roles", [*SETUPS, *THIEF_SETUPS])
+@pytest.mark.parametrize("roles", [*SETUPS, *THIEF_SETUPS], ids="-".join)
 def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client, roles):
     """Every VF §7 setup this release plays, on SQLite and PostgreSQL: the game ends, verifies, and no seat
     ever reads another role's secret."""
