@@ -377,7 +377,7 @@ def robbable(state: VastState) -> set[Pos]:
             continue
         there = target_at(state, target)
         owner = target if target in ("knight", "dragon") else "goblins"
-        if there is None or target in th.targeted or not pickpocket_options(state, owner):
+        if there is None or owner in th.targeted or not pickpocket_options(state, owner):
             continue
         if thief_stealth(th) > target_perception(state, target):
             out.add(there)

@@ -915,8 +915,9 @@ def evolve(state: VastState, event: Event) -> VastState:
             if th is None:
                 return state
             changes: dict[str, object] = {"cubes": max(0, th.cubes - cubes)}
-            if action in ("pickpocket", "backstab") and target not in th.targeted:
-                changes["targeted"] = (*th.targeted, target)
+            player = "goblins" if target in ("fangs", "bones", "eye") else target  # a Tribe is the Goblins'
+            if action in ("pickpocket", "backstab") and player not in th.targeted:
+                changes["targeted"] = (*th.targeted, player)
             if action == "pick-lock" and th.x is not None and th.y is not None:
                 changes["vaults_tried"] = _add_unique(th.vaults_tried, (th.x, th.y))
             gob = state.goblins

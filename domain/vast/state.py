@@ -274,7 +274,8 @@ class ThiefRole(Struct, frozen=True, kw_only=True):
     upgrades: tuple[str, ...] = ()
     """Upgrade spaces holding a stashed token (``UPGRADES``), in the order filled."""
     targeted: tuple[str, ...] = ()
-    """Players targeted this turn (``knight``, ``dragon``, a Tribe's name): each once a turn."""
+    """Players targeted this turn (``knight``, ``dragon``, ``goblins`` for any of their Tribes): each once a
+    turn (004 §Consigli Rapidi, Il Ladro)."""
     vaults_tried: tuple[tuple[int, int], ...] = ()
     """Vaults he tried to open this turn (each once a turn: 004 §Scassinare)."""
     sticky_used: bool = False

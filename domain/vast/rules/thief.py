@@ -233,6 +233,12 @@ def loot(state: VastState, command: cmd.Loot) -> list[Event]:
     return then_advance(state, events)
 
 
+def player_of(target: str) -> str:
+    """The player a target belongs to: a Tribe is the Goblins' (004 §Consigli Rapidi, Il Ladro: "contro ogni
+    altro giocatore una volta per turno")."""
+    return "goblins" if target in goblins.TRIBES else target
+
+
 def target_perception(state: VastState, target: str) -> int:
     """What his Stealth must beat (004 §Determinare la Percezione): the Knight's Perception, a Tribe's
     Population + 1 (-1 with the Goblin Ruby face up, +1 with the Trap face up: VF §3), the Dragon's Armor."""
@@ -295,8 +301,10 @@ def _target(state: VastState, target: str, action: str, *, ranged: bool = False)
         raise refuse("thief.no-target", "Interagire con gli Altri", f"the {target} is not on the map")
     if there != here and not (ranged and in_sight(state, here, there)):
         raise refuse("thief.not-here", "Interagire con gli Altri", f"the {target} is not on his tile")
-    if target in th.targeted:
-        raise refuse("thief.targeted", "Consigli Rapidi", f"he already targeted the {target} this turn")
+    if player_of(target) in th.targeted:
+        raise refuse(
+            "thief.targeted", "Consigli Rapidi", f"he already targeted the {player_of(target)} this turn"
+        )
     if thief_stealth(th) <= target_perception(state, target):
         raise refuse(
             "thief.seen",
