@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from dicelog.domain.core.events import CardsDrawn, DecisionRequested, DiceRolled, Event
+from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
 from dicelog.domain.vast.content import cards as card_data
@@ -22,7 +22,16 @@ from dicelog.domain.vast.rules.common import (
     strength,
     treasure_supply,
 )
-from dicelog.domain.vast.state import HIDDEN, VastState, spirit, wakefulness
+from dicelog.domain.vast.state import (
+    HIDDEN,
+    TRIBES,
+    VastState,
+    spirit,
+    stat_tokens,
+    thief_stat,
+    thief_stealth,
+    wakefulness,
+)
 
 
 class BoardCell(Struct, frozen=True, kw_only=True):
@@ -37,10 +46,11 @@ class BoardCell(Struct, frozen=True, kw_only=True):
     symbol: str | None
     """The Tribe symbol on a Dark tile (``fangs``, ``bones``, ``eye``); ``null`` otherwise."""
     tile: str
-    """The tile id; ``"?"`` for a Dark tile the reader may not examine (only the Cave may)."""
+    """The tile id; ``"?"`` for a Dark tile the reader may not examine (the Cave examines every Dark tile, the
+    Thief those he looked at)."""
     kind: str | None
-    """The room (``ambush``, ``event``, ``treasure-room``, ``crystal``, ``entrance``) when the reader knows
-    it."""
+    """The room (``ambush``, ``event``, ``treasure-room``, ``crystal``, ``vault``, ``entrance``) when the
+    reader knows it."""
     walls: tuple[str, ...]
     """Walled sides of a Lit tile (``N``, ``E``, ``S``, ``W``), Rockslides included, Bombed walls excluded."""
     treasure: int
@@ -48,13 +58,15 @@ class BoardCell(Struct, frozen=True, kw_only=True):
     crystal: bool
     """Whether a Crystal token lies on it."""
     pieces: tuple[str, ...]
-    """Pieces on it (``knight``, ``dragon``, a revealed Tribe's name)."""
+    """Pieces on it (``knight``, ``dragon``, a revealed Tribe's name, ``thief``)."""
     gems: tuple[str, ...] = ()
     """Dragon Gems on it (``claw``, ``flame``, ``wing``)."""
     flame_wall: bool = False
     """The Dragon's Flame Wall token is on it."""
     event_token: bool = False
     """An Event token lies on it (the Knight entering resolves an Event)."""
+    vault: bool = False
+    """A Vault token lies on it (a revealed Vault tile, Thief games: his Pick Lock opens it, 004 §Cripta)."""
 
 
 class TribeView(Struct, frozen=True, kw_only=True):
@@ -109,6 +121,10 @@ class VastBoard(Struct, frozen=True, kw_only=True):
     dragon_die: dict[str, tuple[tuple[int, int], ...]]
     """The Dragon die's six patterns by face (``1`` center ... ``6`` around): offsets from the roller's
     tile."""
+    thief: str | None = None
+    """Where the Thief is: ``map`` (his piece is on a cell's ``pieces``) or ``off`` (off the map: before his
+    first turn, or killed, until the start of his next turn puts him on the Entrance); ``null`` without
+    him."""
 
 
 class KnightTrack(Struct, frozen=True, kw_only=True):
@@ -231,6 +247,61 @@ class DragonTrack(Struct, frozen=True, kw_only=True):
     """The Wakefulness that awakens it (11; 7-13 by the Dragon's difficulty card, VF §7)."""
 
 
+class ThiefTrack(Struct, frozen=True, kw_only=True):
+    """The Thief's public board (004 §Il Ladro; VF §6)."""
+
+    x: int | None
+    """His column; ``null`` off the map (before his first turn, or killed: the start of his next turn puts
+    him on the Entrance, 004 §Morire)."""
+    y: int | None
+    """His row, as ``x``."""
+    movement: int
+    """Movement: tiles he may move this turn (the Stat token on it and its Stat Boost, at most 5)."""
+    stealth: int
+    """Stealth now: the Stat token on it and its Stat Boost (at most 5), -1 for each Treasure token and Gem
+    he carries, at least 0. Targeting a player takes Stealth above its Perception (the Dragon: Armor); a
+    player whose Perception is above it may attack him (004 §Interagire con gli Altri)."""
+    thievery: int
+    """Thievery: the Action cubes he takes at the start of his turn (token and Stat Boost, at most 5)."""
+    stat_tokens: tuple[int, int, int]
+    """The values of his three Stat tokens (2, 3, 4 at the start; the Flip Stat Tokens upgrades raise them,
+    VF §6)."""
+    assigned: bool
+    """He assigned his Stat tokens this turn (004 §1. Assegna i Segnalini Statistica)."""
+    cubes: int
+    """Action cubes left this turn."""
+    moves: int
+    """Tiles moved this turn."""
+    moving_done: bool
+    """His movement ended this turn (he looked at the Dark tile he stands on)."""
+    loot_drop: int
+    """The Loot Drop level, 0-3: the bonus of whoever kills him (Hide Loot lowers it; stashing sets it back
+    to 3)."""
+    carried: int
+    """Treasure tokens carried, not yet stashed (each -1 Stealth; dropped on his tile if he is killed)."""
+    gems: tuple[str, ...]
+    """Dragon Gems carried, not yet stashed (each -1 Stealth)."""
+    stashed: int
+    """Tokens stashed at the Entrance: 6 win (004 §Come Vincere)."""
+    stash_goal: int = 6
+    """Tokens stashed to win (004 §Come Vincere: 6)."""
+    upgrades: tuple[str, ...]
+    """Upgrade spaces holding a stashed token, in the order filled (``sticky-fingers``, ``lock-picking-kit``,
+    ``climbing-gear``, ``hand-crossbow``, ``unnatural-evasion``, ``movement+1``, ``stealth+1``,
+    ``thievery+1``, ``flip-2``, ``flip-3``, ``all-4``: 004 §Migliorie)."""
+    targeted: tuple[str, ...]
+    """Players he targeted this turn (``knight``, ``dragon``, ``goblins`` for any Tribe): each once a turn."""
+    peeked: tuple[str, ...] = ()
+    """The Dark tiles he looked at: ids for the Thief and the Cave, ``"?"`` for others."""
+    evaded: bool = False
+    """Unnatural Evasion was rolled this turn (it turns only the first attack of each turn)."""
+    sticky_used: bool = False
+    """Sticky Fingers re-rolled a Pickpocket this turn (once a turn)."""
+    hexed: int = 0
+    """Stealth Hex takes from him until the Goblins' next turn (VF §3 Secrets cards; already counted in
+    ``stealth``)."""
+
+
 class VastInitiative(Struct, frozen=True, kw_only=True):
     """``GET /games/{id}/initiative`` for a Vast game: the turn order (VF §7) and each role's public
     tracks."""
@@ -251,6 +322,8 @@ class VastInitiative(Struct, frozen=True, kw_only=True):
     """The Goblins' public board; ``null`` when not in play."""
     dragon: DragonTrack | None = None
     """The Dragon's public board; ``null`` when not in play."""
+    thief: ThiefTrack | None = None
+    """The Thief's public board; ``null`` when not in play."""
     winner: str | None
     """The winning role once the game ended; ``everyone-lost`` when the Cave collapsed with no Cave player
     (004 §Il Collasso)."""
@@ -271,6 +344,9 @@ def board_view(state: VastState) -> VastBoard:
         if state.goblins is not None:
             here = (c.x, c.y)
             pieces += tuple(t.name for t in state.goblins.tribes if not t.lurking and (t.x, t.y) == here)
+        th = state.thief
+        if th is not None and th.x is not None and (th.x, th.y) == (c.x, c.y):
+            pieces += ("thief",)
         cells.append(
             BoardCell(
                 x=c.x,
@@ -286,6 +362,7 @@ def board_view(state: VastState) -> VastBoard:
                 gems=c.gems,
                 flame_wall=state.dragon is not None and state.dragon.flame_wall == (c.x, c.y),
                 event_token=c.event_token,
+                vault=c.vault,
             )
         )
     cave = state.cave
@@ -302,6 +379,7 @@ def board_view(state: VastState) -> VastBoard:
         tribes=_tribes(state),
         dragon=_dragon_where(state),
         dragon_die={str(face): offsets for face, (_, offsets) in DRAGON_DIE.items()},
+        thief=None if state.thief is None else ("off" if state.thief.x is None else "map"),
     )
 
 
@@ -383,7 +461,36 @@ def initiative_view(state: VastState) -> VastInitiative:
             poison_played=state.goblins.poison_played,
         ),
         dragon=_dragon(state),
+        thief=_thief(state),
         winner=state.winner,
+    )
+
+
+def _thief(state: VastState) -> ThiefTrack | None:
+    th = state.thief
+    if th is None:
+        return None
+    return ThiefTrack(
+        x=th.x,
+        y=th.y,
+        movement=thief_stat(th, "movement"),
+        stealth=thief_stealth(th),
+        thievery=thief_stat(th, "thievery"),
+        stat_tokens=stat_tokens(th),
+        assigned=th.assigned,
+        cubes=th.cubes,
+        moves=th.moves,
+        moving_done=th.moving_done,
+        loot_drop=th.loot_drop,
+        carried=th.carried,
+        gems=th.gems,
+        stashed=th.stashed,
+        upgrades=th.upgrades,
+        targeted=th.targeted,
+        peeked=th.peeked,
+        evaded=th.evaded,
+        sticky_used=th.sticky_used,
+        hexed=th.hexed,
     )
 
 
@@ -413,6 +520,33 @@ def _dragon(state: VastState) -> DragonTrack | None:
 
 
 GOBLIN_PHASES = ("war", "populate", "monsters", "secrets", "activate")
+THIEF_ACTIONS = {
+    "loot": "Loot",
+    "pickpocket": "Pickpocket",
+    "pick-lock": "Pick Lock",
+    "backstab": "Backstab",
+    "hide-loot": "Hide Loot",
+    "flare": "Flare",
+}
+"""The Thief's actions by name (004 §Il Ladro, 2. Muovi e Agisci)."""
+UPGRADE_NAMES = {
+    "sticky-fingers": "Sticky Fingers",
+    "lock-picking-kit": "Lock Picking Kit",
+    "climbing-gear": "Climbing Gear",
+    "hand-crossbow": "Hand Crossbow",
+    "unnatural-evasion": "Unnatural Evasion",
+    "movement+1": "Movement +1",
+    "stealth+1": "Stealth +1",
+    "thievery+1": "Thievery +1",
+    "flip-2": "Flip Stat Tokens (2 to 3)",
+    "flip-3": "Flip Stat Tokens (3 to 4)",
+    "all-4": "Flip Stat Tokens (all 4)",
+}
+"""The Thief's Upgrade spaces by name (004 §Migliorie; ``dicelog.domain.vast.state.UPGRADES``)."""
+THIEF_HITS = {"claw": "Claw", "scratch": "Scratch", "flame-wall": "Flame Wall"}
+"""The Dragon's ways of striking the Thief (``ThiefAttacked.why``)."""
+WOUNDS = {1: "Light", 2: "Moderate", 3: "Heavy"}
+"""Backstab's wounds by cubes spent (004 §Pugnalare alle Spalle)."""
 
 
 def _name(card: str) -> str:
@@ -437,6 +571,8 @@ def describe(state: VastState, event: Event) -> str | None:
             who = "The setup" if by == "setup" else f"The {_role(by)}"
             what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
             return f"{who} places {what} ({symbol}) at {x},{y}"
+        case ev.TileRevealed(x=x, y=y, tile=tile, by="thief"):
+            return f"The Thief reveals {_tile(tile)} at {x},{y}"
         case ev.TileRevealed(x=x, y=y, tile=tile):
             return f"The {state.turn or 'Knight'} reveals {_tile(tile)} at {x},{y}".replace(
                 "The knight", "The Knight"
@@ -504,7 +640,7 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.RockslidePlaced(x=x, y=y, side=side):
             return f"A Rockslide falls on the {side} edge of {x},{y}"
         case ev.CarriedByBats(target=target, x=x, y=y):
-            what = "the Knight" if target == "knight" else "a Treasure token"
+            what = "a Treasure token" if target == "treasure" else _piece(target)
             return f"Giant Bats carry {what} to {x},{y}"
         case ev.TileRotated(x=x, y=y, rotation=r):
             return f"Crystal Curse: the tile at {x},{y} turns to {r * 90}°"
@@ -608,8 +744,7 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.FlameWallPlaced(x=x, y=y):
             return f"A Flame Wall rises at {x},{y}"
         case ev.FlameWallBurned(piece=piece):
-            who = "the Knight" if piece == "knight" else f"the {piece.capitalize()} Tribe"
-            return f"The Flame Wall burns {who}"
+            return f"The Flame Wall burns {_piece(piece)}"
         case ev.FlameWallReturned():
             return "The Flame Wall dies down"
         case ev.ShriekSpent():
@@ -630,14 +765,117 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"Poison: the Knight leaves {cubes} Hero cube(s) on the Entrance"
         case ev.OmenDiscarded(token=token):
             return f"Hex: the Cave discards the Omen {token}"
+        case ev.ThiefEntered():
+            return "The Thief enters the cave at the Entrance"
+        case ev.ThiefStatsAssigned(movement=m, stealth=st, thievery=t, cubes=cubes):
+            return (
+                f"The Thief assigns his Stat tokens: Movement {m}, Stealth {st}, Thievery {t} "
+                f"({_count(cubes, 'Action cube')})"
+            )
+        case ev.ThiefMoved(x=x, y=y, forced=True):
+            return f"Unnatural Evasion: the Thief slips to {x},{y}"
+        case ev.ThiefMoved(x=x, y=y, climbed=climbed):
+            how = f", climbing the wall ({_count(climbed, 'Action cube')})" if climbed else ""
+            return f"The Thief moves to {x},{y}{how}"
+        case ev.TilePeeked(x=x, y=y, tile=tile):
+            what = "" if tile == HIDDEN else f": {_tile(tile)}"
+            return f"The Thief looks at the Dark tile at {x},{y}{what}"
+        case ev.ThiefActed(action=action, cubes=cubes, target=target):
+            name = THIEF_ACTIONS.get(action, action)
+            if action == "loot" and target:
+                on = f" (the {target} Gem)"
+            elif target:
+                on = f" on {_piece(target)}"
+            else:
+                on = ""
+            return f"The Thief spends {_count(cubes, 'Action cube')} on {name}{on}"
+        case ev.ThiefLooted(source=source, gem=gem, x=x, y=y):
+            what = f"the {gem} Gem" if gem else "a Treasure token"
+            if source == "supply":
+                return f"The Thief takes {what} from {'the Cave' if state.cave else 'the'}'s supply"
+            if source == "map":
+                return f"The Thief takes {what} from {x},{y} (the supply is empty)"
+            return f"The Thief loots {what} at {x},{y}"
+        case ev.ThiefActionRolled(action=action, success=ok, face=face, target=target, rerolled=again):
+            name = THIEF_ACTIONS.get(action, action)
+            on = f" on {_piece(target)}" if target else ""
+            die = f"Action die {face}" if face else "3 cubes: no roll"
+            first = "Sticky Fingers re-roll: " if again else ""
+            return f"{first}{name}{on} {'succeeds' if ok else 'fails'} ({die})"
+        case ev.ThiefStole(target="dragon"):
+            return "The Thief picks the Dragon's pocket: a Wakefulness cube goes back to Greed"
+        case ev.ThiefStole(target=target, card=card, hidden=hidden):
+            if target == "knight":
+                kind, where = "Treasure card", "it goes to the bottom of the Treasure deck"
+            else:
+                kind, where = "Secrets card", "the Goblins discard it"
+            if hidden:
+                which = "" if card in (HIDDEN, "") else f" ({_name(card)})"
+                what = f"a face-down {kind}{which}"
+            else:
+                what = f"the {kind} {_name(card)}"
+            return f"The Thief steals {what} from the {_role(target)}: {where}"
+        case ev.VaultOpened(x=x, y=y):
+            return f"The Thief opens the Vault at {x},{y}"
+        case ev.LootHidden(count=count):
+            th = state.thief
+            now = f": Loot Drop level {th.loot_drop}" if th is not None else ""
+            return f"The Thief hides his loot (-{count}){now}"
+        case ev.TreasureStashed(tokens=tokens, gems=gems):
+            th = state.thief
+            back = f" ({_listed([f'the {g} Gem' for g in gems])} back to the Dragon)" if gems else ""
+            total = f": {th.stashed} of 6" if th is not None else ""
+            return f"The Thief stashes {_count(tokens, 'token')} at the Entrance{back}{total}"
+        case ev.UpgradeTaken(upgrade=upgrade):
+            return f"The Thief takes the Upgrade {UPGRADE_NAMES.get(upgrade, upgrade)}"
+        case ev.UpgradeLost(upgrade=upgrade):
+            name = UPGRADE_NAMES.get(upgrade, upgrade)
+            return f"Soporific Spores: the Thief loses the Upgrade {name} (its token still counts)"
+        case ev.ThiefAttacked(by="trap"):
+            return "The Gem was a trap: the Dragon die strikes the Thief"
+        case ev.ThiefAttacked(by="dragon", why=why) if why != "attack":
+            return f"The Dragon's {THIEF_HITS.get(why, why)} strikes the Thief"
+        case ev.ThiefAttacked(by=by):
+            who = _piece(by)
+            return f"{who[0].upper()}{who[1:]} attacks the Thief"
+        case ev.ThiefShot():
+            return "The Knight shoots at the Thief with the Enchanted Bow"
+        case ev.ThiefHexed(count=count):
+            th = state.thief
+            now = f": Stealth {thief_stealth(th)}" if th is not None else ""
+            return f"Hex: the Thief loses {count} Stealth until the Goblins' next turn{now}"
+        case ev.ThiefEvaded(face=face):
+            return f"Unnatural Evasion (Action die {face}): the attack misses the Thief"
+        case ev.ThiefKilled(by=by, loot_drop=level):
+            cause = "a Gem's trap" if by == "trap" else _piece(by)
+            bonus = f"; {_piece(by)} gains the Loot Drop bonus ({level})" if level else ""
+            return f"The Thief is killed by {cause}: he drops his loot and leaves the map{bonus}"
+        case ev.ThiefWounded(target=target, wound=wound):
+            return f"The Thief backstabs {_piece(target)}: a {WOUNDS.get(wound, str(wound))} wound"
         case ev.GameWon(winner="everyone-lost", reason=reason):
             return f"Everyone loses: {reason}"
         case ev.GameWon(winner=winner, reason=reason):
             return f"The {winner.capitalize()} wins: {reason}"
         case CardsDrawn(deck="omens", cards=cards):
             return f"The Cave draws Omens: {', '.join(cards)}"
+        case DiceRolled(reason=reason, faces=faces) if faces and reason.startswith(
+            ("thief-action:", "evasion:")
+        ):
+            return f"Action die ({_action_roll(reason)}): {faces[0]}"
+        case DiceRolled(reason=reason, faces=faces) if (
+            faces and reason.startswith("thief-gem:") and faces[0] in DRAGON_DIE
+        ):
+            gem = reason.removeprefix("thief-gem:")
+            return f"Dragon die (the {gem} Gem the Thief took): {DRAGON_DIE[faces[0]][0]}"
+        case DiceRolled(reason=reason, faces=faces) if (
+            faces and reason.startswith("thief-flare:") and faces[0] in DRAGON_DIE
+        ):
+            at = reason.removeprefix("thief-flare:")
+            return f"Dragon die (the Thief's Flare at {at}): {DRAGON_DIE[faces[0]][0]}"
         case DiceRolled(reason=reason, faces=faces) if faces and 1 <= faces[0] <= 6:
             return f"Dragon die ({reason}): {DRAGON_DIE[faces[0]][0]}"
+        case DecisionMade(decision=decision, option="keep") if decision.startswith("peek:"):
+            return f"The Thief keeps the tile at {decision.removeprefix('peek:')} Dark"
         case DecisionRequested(decision=decision, piece=piece) if decision.startswith("fill:"):
             return f"The {str(piece).capitalize()} fills the open edge at {decision.removeprefix('fill:')}"
     return None
@@ -645,6 +883,32 @@ def describe(state: VastState, event: Event) -> str | None:
 
 def _role(role: str) -> str:
     return "Goblins" if role == "goblins" else role.capitalize()
+
+
+def _action_roll(reason: str) -> str:
+    """What an Action die roll is for: ``thief-action:<action>:<target>:<cubes>[:reroll]`` or
+    ``evasion:<by>:<why>``."""
+    if reason.startswith("evasion:"):
+        return "Unnatural Evasion"
+    _, action, target, cubes, again = (*reason.split(":"), "", "", "", "")[:5]
+    on = f" on {_piece(target)}" if target not in ("", "-") else ""
+    cost = f", {_count(int(cubes), 'cube')}" if cubes.isdigit() else ""
+    return f"{'Sticky Fingers re-roll of ' if again else ''}{THIEF_ACTIONS.get(action, action)}{on}{cost}"
+
+
+def _piece(piece: str) -> str:
+    """``the Knight``, ``the Dragon``, ``the Thief``, ``the Goblins``, ``the Fangs Tribe``..."""
+    if piece in TRIBES:
+        return f"the {piece.capitalize()} Tribe"
+    return f"the {_role(piece)}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 __all__ = ["Geometry", "board_view", "describe", "initiative_view"]

@@ -156,3 +156,83 @@ def test_without_a_cave_player_the_knight_places_her_end_of_turn_dark_tile_from_
         assert not [t for t in dark if f'"{t}"' in html or f">{t}<" in html], seat
         assert other.locator(".vast-cell.dark").count() == len(dark)
     screenshot(page, "vast-no-cave-after-the-tile")
+
+
+ROLES5 = ("knight", "goblins", "dragon", "cave", "thief")
+SEATS5 = [{"name": r, "controls": [r]} for r in ROLES5]
+
+
+def test_the_thief_his_piece_and_his_track_at_the_five_player_table(live: str, context: Any) -> None:
+    """Knight, Goblins, Dragon, Cave and Thief (VF §7): once the Thief has entered the cave and looked at a
+    Dark tile, every seat's page draws his piece on the map and his public board (Movement, Stealth with
+    what he carries, Thievery, Action cubes, Loot Drop, stash) under the cave; his page names the tile he
+    looked at, the Knight's never does (004 §Il Ladro, 2. Muovi e Agisci)."""
+    body = {"ruleset": "vast", "setup": {"roles": list(ROLES5)}, "seats": SEATS5, "visibility": "public"}
+    game = ApiGame(live, body)
+    rng = random.Random(5)
+    for _ in range(600):
+        thief = game.get("/state", "auditor")["state"]["thief"]
+        turn = game.get("/legal-commands", "cave")["turn"]
+        if thief["peeked"] and turn == "thief":
+            break
+        commands = game.get("/legal-commands", turn)["commands"]
+        if turn == "thief":  # he heads for a Dark tile and looks at it
+            peek = [c for c in commands if c["type"] == "vast.PeekTile"]
+            moves = [c for c in commands if c["type"] == "vast.MoveThief" and not c.get("climb")]
+            legal = peek or moves
+        else:
+            legal = [c for c in commands if c["type"] != "vast.EndTurn"]
+        game.send(turn, rng.choice(legal or commands))
+    full = game.get("/state", "auditor")["state"]
+    peeked = set(full["thief"]["peeked"])
+    assert peeked and full["thief"]["x"] is not None, full["thief"]
+    dark = {c["tile"] for c in full["cells"] if not c["lit"]}
+    version = game.get("")["version"]
+    track = game.get("/initiative", "knight")["initiative"]["thief"]
+
+    knight = context.new_page()
+    knight.goto(game.url(live, "knight"))
+    ready(knight)
+    wait_version(knight, version)
+    piece = knight.locator(".vast-cell .piece.thief")
+    assert piece.count() == 1
+    cell = knight.locator(f'.vast-cell[data-x="{full["thief"]["x"]}"][data-y="{full["thief"]["y"]}"]')
+    assert cell.locator(".piece.thief").count() == 1
+    assert f"Stealth {track['stealth']}" in (piece.get_attribute("title") or "")
+    board = knight.get_by_role("figure", name="The Thief's board")
+    assert board.is_visible()
+    assert board.locator('dd[data-key="stealth"]').inner_text().split(" ")[0] == str(track["stealth"])
+    assert board.locator('dd[data-key="action-cubes"]').inner_text() == str(track["cubes"])
+    assert board.locator('dd[data-key="loot-drop"]').inner_text() == str(track["loot_drop"])
+    assert board.locator('dd[data-key="stashed"]').inner_text() == f"{track['stashed']} of 6"
+    log = knight.locator("#log").inner_text()
+    assert "The Thief looks at the Dark tile at" in log
+    html = knight.content()
+    assert not [t for t in dark if f'"{t}"' in html or f">{t}<" in html or f" {t}" in html], (
+        "Dark tiles are secret"
+    )
+    screenshot(knight, "vast-table-five-players-knight")
+
+    thief_page = context.new_page()
+    thief_page.goto(game.url(live, "thief"))
+    ready(thief_page)
+    wait_version(thief_page, version)
+    titles = " ".join(thief_page.locator(".vast-cell.dark").evaluate_all("els => els.map(e => e.title)"))
+    assert all(t in titles for t in peeked & dark), "he reads the Dark tiles he looked at"
+    assert not [t for t in dark - peeked if t in titles], "and no other"
+    assert thief_page.locator(".vast-cell .piece.thief").count() == 1
+    assert thief_page.get_by_role("figure", name="The Thief's board").is_visible()
+    shot = screenshot(thief_page, "vast-table-five-players-thief")
+    cave, tracks = (
+        thief_page.locator(".vast-cave").bounding_box(),
+        thief_page.locator("#tracks").bounding_box(),
+    )
+    assert cave and tracks
+    bottom = tracks["y"] + tracks["height"]
+    clip = {
+        "x": 0,
+        "y": 0,
+        "width": max(cave["x"] + cave["width"], tracks["x"] + tracks["width"]) + 8,
+        "height": bottom + 8,
+    }
+    thief_page.screenshot(path=str(shot.with_name("vast-thief-close-up.png")), clip=clip)

@@ -90,6 +90,18 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
     case "vast.Hatred": return `Cave: Hatred at ${command.x},${command.y}`;
     case "vast.PastPlunder": return `Cave: Past Plunder at ${command.x},${command.y}`;
     case "vast.Rockslide": return `Cave: Rockslide on the ${command.side} edge of ${command.x},${command.y}`;
+    case "vast.AttackThief": return "Knight: attack the Thief";
+    case "vast.ShootThief": return "Knight: shoot the Thief with the Enchanted Bow";
+    case "vast.MoveThief": return `Thief: move to ${command.x},${command.y}${command.climb ? " (Climb the wall)" : ""}`;
+    case "vast.PeekTile": return "Thief: look at the Dark tile here (ends his movement)";
+    case "vast.Loot": return command.gem
+      ? `Thief: Loot the ${command.gem} Gem (${cubes(command.cubes || 1)}${(command.cubes || 1) === 1 ? ", the Dragon die for its trap" : ", safely"})`
+      : "Thief: Loot the Treasure token (1 cube)";
+    case "vast.Pickpocket": return `Thief: Pickpocket ${thiefTarget(command.target)} (${cubes(command.cubes)}, ${NEEDS[command.cubes]})`;
+    case "vast.PickLock": return `Thief: Pick Lock (${cubes(command.cubes)}, ${NEEDS[command.cubes]})`;
+    case "vast.Backstab": return `Thief: Backstab ${thiefTarget(command.target)} (${cubes(command.cubes)}, a ${WOUND[command.cubes]} wound)`;
+    case "vast.HideLoot": return `Thief: Hide Loot (${cubes(command.cubes)}, Loot Drop -${command.cubes})`;
+    case "vast.ThiefFlare": return "Thief: Flare on his tile (1 cube)";
     default: {
       const rest = Object.entries(command).filter(([k]) => k !== "type" && k !== "mouse" && k !== "player");
       const tail = rest.map(([k, v]) => `${k} ${pretty(v)}`).join(", ");
@@ -97,6 +109,39 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
       return `${who ? `${who}: ` : ""}${type}${tail ? ` (${tail})` : ""}`;
     }
   }
+}
+
+// The Thief's actions (004 §Il Ladro): what 1, 2 or 3 Action cubes need on the Action die, Backstab's wounds.
+const NEEDS = { 1: "4+ on the Action die", 2: "2+ on the Action die", 3: "sure" };
+const WOUND = { 1: "Light", 2: "Moderate", 3: "Heavy" };
+const cubes = (n) => `${n} cube${n === 1 ? "" : "s"}`;
+const TRIBE = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
+
+function thiefTarget(target) {
+  return TRIBE[target] ? `the ${TRIBE[target]} Tribe` : `the ${target.charAt(0).toUpperCase()}${target.slice(1)}`;
+}
+
+// The Thief's Upgrade spaces (004 §Migliorie).
+export const UPGRADE = {
+  "sticky-fingers": "Sticky Fingers", "lock-picking-kit": "Lock Picking Kit", "climbing-gear": "Climbing Gear",
+  "hand-crossbow": "Hand Crossbow", "unnatural-evasion": "Unnatural Evasion", "movement+1": "Movement +1",
+  "stealth+1": "Stealth +1", "thievery+1": "Thievery +1", "flip-2": "Flip Stat Tokens (2 to 3)",
+  "flip-3": "Flip Stat Tokens (3 to 4)", "all-4": "Flip Stat Tokens (all 4)",
+};
+
+// A decision's option in words, when its decision gives it a meaning ("" otherwise).
+export function optionText(decision, option) {
+  const kind = String(decision || "").split(":")[0];
+  if (kind === "thief-stats") {
+    const [m, s, t] = String(option).split("-");
+    return `Movement ${m} · Stealth ${s} · Thievery ${t}`;
+  }
+  if (kind === "upgrade" || kind === "spores-upgrade") return UPGRADE[option] || "";
+  if (kind === "peek") return { reveal: "Reveal it", keep: "Keep it Dark" }[option] || "";
+  if (kind === "evade-step") return option === "stay" ? "Stay" : `Step to ${option}`;
+  if (kind === "pickpocket") return option === "hidden" ? "A face-down card, at random" : "";
+  if (kind === "loot-drop") return { secrets: "Draw Secrets cards", rage: "Raise Rage" }[option] || "";
+  return "";
 }
 
 function powerTarget(c) {
@@ -123,16 +168,49 @@ const DECISION_WORDS = {
   "collapse-remove": "choose a tile the Collapse removes (no Cave player)",
   plunder: "choose the Dark tile for Past Plunder's Treasure token",
   "plunder-tile": "choose where a new Dark tile goes for Past Plunder",
+  // the Thief (004 §Il Ladro)
+  "thief-stats": "put the Stat tokens on Movement, Stealth and Thievery",
+  peek: (at) => `reveal the Dark tile at ${at} you looked at, or keep it Dark`,
+  upgrade: "choose the Upgrade space for a stashed token",
+  pickpocket: (owner) => `choose what the Pickpocket takes from the ${owner === "knight" ? "Knight" : "Goblins"}`,
+  "loot-from": "choose the tile to take the Treasure token from (the supply is empty)",
+  "evade-step": "Unnatural Evasion: step to a tile next to his, or stay",
+  "spores-upgrade": "choose the Upgrade Soporific Spores takes",
+  "loot-drop": (level) => `choose the Loot Drop bonus (${level}): Secrets cards or Rage`,
 };
+
+function decisionWords(decision) {
+  const words = DECISION_WORDS[decision];
+  if (typeof words === "string") return words;
+  const [kind, ...rest] = String(decision).split(":");
+  const found = DECISION_WORDS[kind];
+  if (typeof found === "function") return found(rest.join(":"));
+  return typeof found === "string" ? found : `choose ${decision}`;
+}
+
+// What the Thief's rolls are for, in words (by RollRequested.reason): the Action die and the Dragon die.
+function rollWords(reason) {
+  const [kind, ...rest] = String(reason).split(":");
+  if (kind === "thief-action") {
+    const [action, target, n, again] = rest;
+    const name = { pickpocket: "Pickpocket", "pick-lock": "Pick Lock" }[action] || action;
+    const on = target && target !== "-" ? ` on ${thiefTarget(target)}` : "";
+    return `${again ? "Sticky Fingers' re-roll of " : ""}${name}${on} (${NEEDS[n] || n})`;
+  }
+  if (kind === "evasion") return "Unnatural Evasion (4+ on the Action die and the attack misses)";
+  if (kind === "thief-gem") return `the ${rest[0]} Gem's trap (the Dragon die: a center hit kills the Thief)`;
+  if (kind === "thief-flare") return `the Thief's Flare at ${rest[0]} (the Dragon die)`;
+  return reason;
+}
 
 export function pendingText(pending, names = (x) => x) {
   if (!pending) return "";
   const who = pending.piece ? `${names(pending.piece)}: ` : "";
   switch (pending.type) {
-    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${pending.reason}`;
+    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${rollWords(pending.reason)}`;
     case "ShuffleRequested": return `shuffle ${pending.cards.length} cards for ${pending.reason}`;
     case "DrawRequested": return `${who}draw ${pending.count || 1} card${(pending.count || 1) > 1 ? "s" : ""} from the ${pending.deck} deck (${pending.reason})`;
-    case "DecisionRequested": return `${who}${DECISION_WORDS[pending.decision] || `choose ${pending.decision}`}`;
+    case "DecisionRequested": return `${who}${decisionWords(pending.decision)}`;
     default: return pending.type;
   }
 }

@@ -5,10 +5,10 @@
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
 import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
-import { commandLabel, faceIcon, faceLabel, pendingText } from "./labels.js";
+import { commandLabel, faceIcon, faceLabel, optionText, pendingText } from "./labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
-import { renderCave } from "./vast.js";
+import { renderCave, renderThief } from "./vast.js";
 
 const MICE = "mice-and-mystics";
 // Figure -> space, from a state's board (space -> figures).
@@ -288,14 +288,15 @@ function renderPending(pending) {
     part.append(el("div", { class: "row wrap options" }, pending.options.map((option) => el("button", {
       type: "button", class: `option${option === pending.default ? " default" : ""}`, "data-option": option,
       onclick: () => send({ type: "Choose", option }),
-    }, optionLabel(option), option === pending.default ? el("span", { class: "badge", text: "default" }) : null))));
+    }, optionLabel(option, pending.decision), option === pending.default ? el("span", { class: "badge", text: "default" }) : null))));
   }
   return part;
 }
 
-function optionLabel(option) {
+function optionLabel(option, decision = "") {
   const known = page.items.get(option) || page.abilities.get(option);
-  return known ? `${known.name} (${option})` : names(option);
+  if (known) return `${known.name} (${option})`;
+  return optionText(decision, option) || names(option);
 }
 
 function itemName(card) {
@@ -442,7 +443,8 @@ function renderGeneric() {
   const box = clear($("board"));
   box.append(el("h3", { text: "Table" }));
   if (page.board && page.game.ruleset === "vast") {
-    box.append(renderCave(page.board));
+    box.append(renderCave(page.board, page.initiative));
+    if (page.initiative && page.initiative.thief) $("tracks").append(renderThief(page.initiative.thief, page.game.turn));
     box.append(el("details", { class: "state" }, el("summary", { text: "The board, tile by tile" }), renderValue(page.board, "board")));
   } else if (page.board) box.append(renderValue(page.board, "board"));
   const details = el("details", { class: "state" }, el("summary", { text: "The whole state (as this page's reader sees it)" }),

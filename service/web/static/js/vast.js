@@ -1,14 +1,45 @@
 // Vast: The Crystal Caverns: the cave as a grid of tiles, from GET /games/{id}/board (a VastBoard, as
-// this page's reader may see it: a Dark tile shows its Tribe symbol, and its room only to the Cave).
-// North is up; walls are thick edges; tokens, Gems, the Flame Wall, the Knight, the Dragon and the
-// revealed Tribes are marked in each tile.
+// this page's reader may see it: a Dark tile shows its Tribe symbol, and its room only to the Cave, and to
+// the Thief for the tiles he looked at). North is up; walls are thick edges; tokens, Gems, Vaults, the
+// Flame Wall, the Knight, the Dragon, the Thief and the revealed Tribes are marked in each tile. The
+// Thief's public track comes from GET /games/{id}/initiative (``initiative.thief``), when given.
 
 import { el } from "./api.js";
+import { UPGRADE } from "./labels.js";
 
-const ROOM = { ambush: "Ambush", event: "Event", "treasure-room": "Treasure Room", crystal: "Crystal", entrance: "Entrance" };
+const ROOM = { ambush: "Ambush", event: "Event", "treasure-room": "Treasure Room", crystal: "Crystal", vault: "Vault", entrance: "Entrance" };
 const SYMBOL = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
 
-export function renderCave(board) {
+// The Thief's piece's tooltip: his public track in one line.
+function thiefTitle(track) {
+  if (!track) return "The Thief";
+  const carried = [track.carried ? `${track.carried} Treasure token${track.carried > 1 ? "s" : ""}` : "", ...(track.gems || []).map((g) => `the ${g} Gem`)].filter(Boolean);
+  return `The Thief: Movement ${track.movement}, Stealth ${track.stealth}, Thievery ${track.thievery}; `
+    + `carrying ${carried.length ? carried.join(", ") : "nothing"}; Loot Drop ${track.loot_drop}; stashed ${track.stashed} of ${track.stash_goal || 6}`;
+}
+
+// The Thief's public board, as a small track under the cave (GET /initiative's ``thief``).
+export function renderThief(track, turn) {
+  const where = track.x === null || track.x === undefined ? "off the map" : `${track.x},${track.y}`;
+  const carried = [track.carried ? `${track.carried} Treasure` : "", ...(track.gems || []).map((g) => `${g} Gem`)].filter(Boolean);
+  const facts = [
+    ["Where", where],
+    ["Movement", `${track.movement}${track.moves ? ` (${track.moves} moved)` : ""}`],
+    ["Stealth", `${track.stealth}${track.hexed ? ` (Hex -${track.hexed})` : ""}`],
+    ["Thievery", String(track.thievery)],
+    ["Action cubes", String(track.cubes)],
+    ["Loot Drop", String(track.loot_drop)],
+    ["Carrying", carried.length ? carried.join(", ") : "nothing"],
+    ["Stashed", `${track.stashed} of ${track.stash_goal || 6}`],
+    ["Stat tokens", (track.stat_tokens || []).join(" · ")],
+    ["Upgrades", (track.upgrades || []).map((u) => UPGRADE[u] || u).join(", ") || "none"],
+  ];
+  return el("figure", { class: `track vast-thief${turn === "thief" ? " turn" : ""}`, "aria-label": "The Thief's board" },
+    el("figcaption", { text: `The Thief${turn === "thief" ? " · his turn" : ""}${track.assigned ? "" : " (Stat tokens not assigned this turn)"}` }),
+    el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { "data-key": k.toLowerCase().replace(/ /g, "-"), text: v })])));
+}
+
+export function renderCave(board, initiative = null) {
   const cells = board.cells || [];
   const figure = el("figure", { class: "vast-cave", "aria-label": "The cave" });
   if (!cells.length) return figure;
@@ -37,6 +68,8 @@ export function renderCave(board) {
         marks.push(el("span", { class: `piece dragon${surfaced ? " surfaced" : ""}`, title: `The Dragon (${board.dragon})`, text: "D" }));
       }
       for (const gem of c.gems || []) marks.push(el("span", { class: `token gem ${gem}`, title: `The ${gem} Dragon Gem`, text: "✦" }));
+      if (c.vault) marks.push(el("span", { class: "token vault", title: "Vault token (the Thief's Pick Lock opens it)", text: "V" }));
+      if ((c.pieces || []).includes("thief")) marks.push(el("span", { class: "piece thief", title: thiefTitle(initiative && initiative.thief), text: "T" }));
       if (c.event_token) marks.push(el("span", { class: "token event", title: "Event token", text: "!" }));
       if (c.flame_wall) marks.push(el("span", { class: "token flame-wall", title: "The Flame Wall", text: "🔥" }));
       for (const tribe of (board.tribes || []).filter((t) => t.where === "map" && t.x === x && t.y === y)) {
@@ -44,7 +77,7 @@ export function renderCave(board) {
       }
       grid.append(el("div", { class: classes.join(" "), role: "gridcell", title, "data-x": x, "data-y": y },
         el("span", { class: "room", text: c.side === "dark" ? (SYMBOL[c.symbol] || "?") : room }),
-        c.side === "dark" && c.kind ? el("span", { class: "hidden-room", title: "What only the Cave knows", text: room }) : null,
+        c.side === "dark" && c.kind ? el("span", { class: "hidden-room", title: "Hidden from the other players", text: room }) : null,
         el("span", { class: "marks" }, marks)));
     }
   }
@@ -57,6 +90,7 @@ export function renderCave(board) {
     `stack ${board.stack}`, ...(board.cave_in_play ? [`Cave's hand ${(board.cave_hand || []).length}`] : ["no Cave player"]),
     `Treasure supply ${board.treasure_supply}`,
     board.collapse ? `Collapse: ${board.crystal_tiles_collapsed} of 5 Crystal tiles` : "before the Collapse",
+    ...(board.thief === "off" ? ["the Thief is off the map"] : []),
   ];
   figure.append(el("figcaption", { text: facts.join(" · ") }));
   return figure;
