@@ -53,7 +53,7 @@ from dicelog.service.faults import (
     probe_store,
     reason_of,
 )
-from dicelog.service.http_guards import BodyLimits, DefaultRuleset, JsonOnly, cors_config
+from dicelog.service.http_guards import BodyLimits, DefaultRuleset, JsonOnly, StrictSeatFlags, cors_config
 from dicelog.service.metrics import CONSUMER_LAG, count_refusal
 from dicelog.service.migrations import ensure_schema
 from dicelog.service.openapi import openapi_config
@@ -348,6 +348,7 @@ def create_app(
             JsonOnly(),
             BodyLimits(settings.max_body_bytes),
             DefaultRuleset(types.names),
+            StrictSeatFlags(),
         ],
         request_max_body_size=settings.max_body_bytes,
         exception_handlers=exception_handlers(settings.store, bug),

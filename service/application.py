@@ -77,6 +77,7 @@ from dicelog.service.records import (
     secret_id,
     token_id,
 )
+from dicelog.service.seat_bots import MAX_BOT_COMMANDS, check_seats, has_bots, next_bot_command
 from dicelog.service.store_reads import creation_notification_id, read_range, topic_class
 from dicelog.service.topics import topics_of
 
@@ -231,9 +232,12 @@ class Games(Application[UUID]):
         """Store a new game: its events, its secret record and the index of its tokens.
 
         ``tokens`` maps audiences to bearer tokens: ``seat:<name>`` for each seat, ``spectator``
-        and ``auditor``. Raises ``RuleBroken`` on a bad setup.
+        and ``auditor``. Raises ``RuleBroken`` on a bad setup or bad bot seats
+        (``seat_bots.check_seats``), storing nothing. Then the bot seats play until a person's move
+        (``play_bots``): the game returned is the one after their commands.
         """
         at = at or datetime.now(UTC)
+        check_seats(created.ruleset, created.seats)
         game_id = uuid4()
         nonce_key = secrets.token_bytes(32) if has_secrets(registry.get(created.ruleset)) else None
         records = create(
@@ -242,7 +246,8 @@ class Games(Application[UUID]):
         secret = _secret(game_id, at, seed.hex() if seed else None, tokens, nonce_key)
         self.save(*records, secret, *_token_index(game_id, tokens, at))
         self._secrets[game_id] = secret
-        return self._saved(None, fold(None, records))
+        game = self._saved(None, fold(None, records))
+        return self.play_bots(game)
 
     def execute(
         self,
@@ -294,18 +299,7 @@ class Games(Application[UUID]):
         game = self.game(game_id)
         if expected_version is not None and expected_version != game.version:
             raise VersionConflict(expected_version, game.version)
-        self.authorize(game, seat, command)
-        secret = self.secret(game_id)
-        records, after = play_game(
-            game,
-            command,
-            seat=seat,
-            command_id=str(uuid4()),
-            at=datetime.now(UTC),
-            seed=_bytes(secret.seed),
-            history=StoreHistory(self, game_id),
-            nonce_key=_bytes(secret.nonce_key),
-        )
+        records, after = self._play(game, seat, command)
         body = _encode(render(game, records, after))
         extra: list[Any] = []
         if key_id is not None:
@@ -327,7 +321,64 @@ class Games(Application[UUID]):
         self._saved(game, after)
         if self.repository.cache is not None:
             self.repository.cache.put(game_id, after)
+        self.play_bots(after)
         return 201, body
+
+    def _play(self, game: Game, seat: str, command: Command) -> tuple[list[Recorded], Game]:
+        """``command`` by ``seat`` authorized and played on ``game`` with its secret seed and nonce key: the
+        records to store and the game after them (nothing stored yet)."""
+        self.authorize(game, seat, command)
+        secret = self.secret(game.id)
+        return play_game(
+            game,
+            command,
+            seat=seat,
+            command_id=str(uuid4()),
+            at=datetime.now(UTC),
+            seed=_bytes(secret.seed),
+            history=StoreHistory(self, game.id),
+            nonce_key=_bytes(secret.nonce_key),
+        )
+
+    def play_bots(self, game: Game) -> Game:
+        """Play the bot seats' commands (``Seat.bot``) while one of them has the move: each is chosen
+        from the bot seat's own view (``dicelog.service.seat_bots``), played like a person's command
+        (signed by the bot's seat; server dice and default decisions answered after it, as for any
+        command) and saved on its own; returns the game after the last one saved.
+
+        Stops at a person's move, at the end of the game, after ``MAX_BOT_COMMANDS`` and at the first
+        bot command that fails (a refusal, a store conflict with another writer, a bug): that is
+        logged, never raised, since the command (or creation) that set the bots going is stored and
+        its answer stands. The bots' moves are read like any others: ``/events``, ``/state``, the
+        stream."""
+        if not has_bots(game):
+            return game
+        log = logging.getLogger("dicelog.bots")
+        for _ in range(MAX_BOT_COMMANDS):
+            seat = None
+            try:
+                move = next_bot_command(game, self.lens)
+                if move is None:
+                    return game
+                seat, command = move
+                records, after = self._play(game, seat, command)
+                self.save(*records)
+            except IntegrityError:
+                log.info("bot stopped: another command was stored first", extra={"game_id": str(game.id)})
+                return game
+            except DomainError as e:
+                extra = {"game_id": str(game.id), "version": game.version, "seat": seat, "rule": e.rule}
+                log.warning("bot command refused: %s", e, extra=extra)
+                return game
+            except Exception:
+                log.exception("bot failed", extra={"game_id": str(game.id), "version": game.version})
+                return game
+            game = self._saved(game, after)
+            if self.repository.cache is not None:
+                self.repository.cache.put(game.id, game)
+        extra = {"game_id": str(game.id), "version": game.version}
+        log.warning("bots stopped after %d commands in a row", MAX_BOT_COMMANDS, extra=extra)
+        return game
 
     def _idempotent_answer(
         self, key_id: UUID, key: str | None, request_hash: str
@@ -453,7 +504,8 @@ class Games(Application[UUID]):
         ]
         self.save(*copied, secret, *_token_index(new_id, tokens, at), *claims)
         self._secrets[new_id] = secret
-        return self._saved(None, fold(None, copied)), tokens
+        # a fork of a game with bot seats goes on at once when the version it starts from is a bot's move
+        return self.play_bots(self._saved(None, fold(None, copied))), tokens
 
     def claim(self, fork_id: UUID, original_token: str | None) -> tuple[str, str]:
         """Take, in fork ``fork_id``, the place the token holds in the fork's original game;

@@ -34,6 +34,7 @@ from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Game, create
 from dicelog.service.application import GameNotFound, Games, VersionConflict, hash_token
 from dicelog.service.records import GameSecret, TokenIndex, secret_id, token_id
+from dicelog.service.seat_bots import check_seats
 
 _encode = msgspec.json.Encoder().encode
 
@@ -59,6 +60,7 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
         raise RuleBroken(
             "campaign.unsupported", section=SECTION, detail=f"{started.ruleset} has no campaign mode"
         )
+    check_seats(started.ruleset, started.seats)
     campaign_id = uuid4()
     at = datetime.now(UTC)
     tokens = {s.name: secrets.token_urlsafe(32) for s in started.seats}
@@ -154,7 +156,9 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         games.save(*records, *game_records, secret)
     except IntegrityError:
         raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
-    return project_campaign(campaign, records), games.game(new_game_id)  # type: ignore[return-value]
+    # the bot seats (``Seat.bot``) play until a person's move, as in a game created with ``POST /games``
+    game = games.play_bots(games.game(new_game_id))
+    return project_campaign(campaign, records), game  # type: ignore[return-value]
 
 
 def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:

@@ -39,6 +39,9 @@ Releases that served Mice and Mystics alone published that field as optional, de
 ``mice-and-mystics``, so clients written for them may leave it out: a JSON object body without
 ``ruleset`` is read as ``mice-and-mystics`` (``LEGACY_DEFAULT_RULESET``). Any other body is passed on
 untouched, and the handler's validation answers it as usual.
+
+``StrictSeatFlags``: a seat's ``bot`` flag (``POST /games``, ``POST /campaigns``) is a JSON boolean or a
+400, although Litestar's lenient conversion would take ``0``/``1``/``"true"`` for one.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import msgspec
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import Headers
 from litestar.enums import RequestEncodingType, ScopeType
+from litestar.exceptions import ValidationException
 from litestar.middleware.base import ASGIMiddleware
 from litestar.plugins.problem_details import ProblemDetailsException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -244,6 +248,18 @@ LEGACY_DEFAULT_RULESET = "mice-and-mystics"
 """The ruleset of a ``POST /games`` body without ``ruleset`` (module docstring, ``DefaultRuleset``)."""
 
 
+async def whole_body(receive: Receive) -> bytes | None:
+    """The request body read to its end; ``None`` when the client went away first."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
 class DefaultRuleset(ASGIMiddleware):
     """Reads a ``POST /games`` body without ``ruleset`` as ``mice-and-mystics`` (module docstring)."""
 
@@ -256,19 +272,43 @@ class DefaultRuleset(ASGIMiddleware):
         if not self.active or scope.get("method") != "POST" or scope.get("path", "").rstrip("/") != "/games":
             await next_app(scope, receive, send)
             return
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        body = await whole_body(receive)
+        if body is None:
+            return
         try:
             document = msgspec.json.decode(body)
         except msgspec.DecodeError:
             document = None
         if isinstance(document, dict) and "ruleset" not in document:
             body = msgspec.json.encode({"ruleset": LEGACY_DEFAULT_RULESET, **document})
+        await next_app(scope, replaying(body, receive), send)
+
+
+class StrictSeatFlags(ASGIMiddleware):
+    """400 for a ``POST /games`` or ``POST /campaigns`` body whose ``seats[].bot`` is not a JSON boolean.
+
+    Litestar converts request bodies leniently (msgspec's ``strict=False``): ``0``, ``1``, ``"true"`` or
+    ``"false"`` would pass as a boolean, although the OpenAPI document (and so every generated client) says
+    ``boolean``. A seat's ``bot`` flag decides whether the server plays the seat: it is taken only as
+    ``true`` or ``false``. Any other body is passed on untouched."""
+
+    scopes = (ScopeType.HTTP,)
+    paths = ("/games", "/campaigns")
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        if scope.get("method") != "POST" or scope.get("path", "").rstrip("/") not in self.paths:
+            await next_app(scope, receive, send)
+            return
+        body = await whole_body(receive)
+        if body is None:
+            return
+        if b'"bot"' in body:
+            try:
+                document = msgspec.json.decode(body)
+            except msgspec.DecodeError:
+                document = None
+            seats = document.get("seats") if isinstance(document, dict) else None
+            for i, seat in enumerate(seats if isinstance(seats, list) else ()):
+                if isinstance(seat, dict) and "bot" in seat and not isinstance(seat["bot"], bool):
+                    raise ValidationException(f"seats[{i}].bot must be true or false, not {seat['bot']!r}")
         await next_app(scope, replaying(body, receive), send)

@@ -504,7 +504,10 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             ``visibility``: ``public`` (listed, readable by anyone), ``unlisted`` (the default:
             readable by whoever has its id, not listed) or ``private`` (a token is needed). In
             ``server`` dice mode the game commits to ``sha256(seed)`` now and reveals the seed in the
-            event that ends it. 422 when the ruleset rejects the setup or the seats; 413 when the
+            event that ends it. A seat with ``bot: true`` is played by the server with the ruleset's
+            bot: the answer shows the game after the bots' first moves, up to a person's move (or the
+            end). 422 when the ruleset rejects the setup or the seats (a bot seat controlling no piece:
+            ``seat.bot-controls-nothing``; a ruleset without a bot: ``seat.no-bot-policy``); 413 when the
             content pack is over its cap.
             """
             body = create_game(types, data, games)
@@ -545,6 +548,10 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             refuses it, or when it is not a command of the game's ruleset (``command.wrong-ruleset``).
             A retry with the same ``Idempotency-Key`` by the same seat returns the first answer and
             writes nothing, even while the first is still in flight.
+
+            The answer holds this command's events only. When bot seats (``seats[].bot``) have the
+            move after it, their commands are stored right after, before this answer is sent: read
+            them with ``/events``, ``/state`` or the stream.
             """
             return send_command(types, game_id, data, request, games, idempotency_key)
 

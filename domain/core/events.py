@@ -31,7 +31,8 @@ class Event(Struct, frozen=True, kw_only=True, tag=True, omit_defaults=True):
 
 
 class Seat(Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """A player's place at the table: its name and the pieces (e.g. mice) it controls."""
+    """A player's place at the table: its name, the pieces (e.g. mice) it controls, and whether the server
+    plays it (``bot``)."""
 
     name: SeatName
     """The seat's name, unique in its game: 1 to 32 lowercase letters, digits, ``_`` or ``-``, starting with a
@@ -41,6 +42,13 @@ class Seat(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Ids of the pieces this seat plays, whose commands (and, in a game with secrets, whose hidden
     information) are its own; in Mice and Mystics, mouse ids such as ``filch``, each party mouse controlled by
     exactly one seat. Empty: the seat controls no piece."""
+    bot: bool = False
+    """The server plays this seat with the ruleset's bot: at creation and after every command, while the
+    game goes on and the seat's piece has the turn or must answer a pending decision, the service sends the
+    seat's command, chosen from the seat's own view (never another seat's secret), signed by the seat. A
+    bot seat must control a piece, in a ruleset with a bot (422 otherwise); it never answers a manual roll,
+    shuffle or draw, and approves an undo request. False (the default, omitted when stored): a person plays
+    it."""
 
 
 class ForkOrigin(Struct, frozen=True, kw_only=True, omit_defaults=True):

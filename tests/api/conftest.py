@@ -56,6 +56,18 @@ def client(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
             drop_postgres_schema(schema)
 
 
+@pytest.fixture
+def race(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
+    """The app serving the core's small ``race`` ruleset too (it ends in a few rolls)."""
+    settings, schema = settings_for(backend, tmp_path)
+    try:
+        with TestClient(create_app(settings, rulesets=("mice-and-mystics", "race"))) as c:
+            yield c
+    finally:
+        if schema:
+            drop_postgres_schema(schema)
+
+
 class Table:
     """A game created through the API, with its seats' tokens."""
 

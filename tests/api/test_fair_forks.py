@@ -3,29 +3,12 @@ with the core's small ``race`` ruleset (it ends in a few rolls, so forks of ende
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from tests.api.conftest import settings_for
-from tests.services import drop_postgres_schema
-
 SEATS = [{"name": "one", "controls": ["a"]}, {"name": "two", "controls": ["b"]}]
-
-
-@pytest.fixture
-def race(backend: str, tmp_path: Path) -> Any:
-    settings, schema = settings_for(backend, tmp_path)
-    try:
-        with TestClient(create_app(settings, rulesets=("mice-and-mystics", "race"))) as c:
-            yield c
-    finally:
-        if schema:
-            drop_postgres_schema(schema)
 
 
 def _new(client: TestClient[Any]) -> dict[str, Any]:

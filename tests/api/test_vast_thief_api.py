@@ -53,15 +53,7 @@ class ThiefTable(VastTable):
         return (hidden - set(thief["peeked"])) | set(self.full_state()["vaults"])
 
     def scan_thief(self) -> None:
-        hidden = self.thief_secrets()
-        for tail in ("", "/state", "/legal-commands", "/events?limit=1000", "/board", "/log"):
-            r = self.get(tail, PERSON)
-            assert r.status_code == 200, (tail, r.text)
-            self.scanned += 1
-            self.checked += len(hidden)
-            shown = sorted(i for i in hidden if f'"{i}"' in r.text)
-            if shown:
-                self.leaks.append(f"{tail} as the Thief: {shown}")
+        self.scan_seat(PERSON, self.thief_secrets(), "the Thief")
 
 
 def _manhattan(a: tuple[int, int], b: tuple[int, int]) -> int:
