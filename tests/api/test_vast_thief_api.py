@@ -5,8 +5,8 @@ Goblins, Dragon and Cave, each reading only its own seat's view, and answer thei
 (``decision_policy: ask``). Every read of the Thief's seat is scanned for the others' secrets, computed from
 the auditor's view (the Dark tiles he looked at are his to read).
 
-There is no per-seat ``bot`` switch at game creation (``Seat`` holds a name and the pieces it controls): the
-bot seats are driven by this test through the same HTTP API a person's client uses."""
+Here the bots are driven from outside, through the same HTTP API a person's client uses (as a table companion
+app would); ``tests/api/test_seat_bots.py`` has the server play them (``seats[].bot``)."""
 
 from __future__ import annotations
 
