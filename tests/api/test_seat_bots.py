@@ -56,7 +56,10 @@ class BotTable(VastTable):
         return out
 
     def scan_person(self) -> None:
-        """Every read of the person's seat, scanned for the other roles' secrets (from the auditor's view)."""
+        """Every read of the person's seat, scanned for the other roles' secrets (from the auditor's view),
+        while the game goes on (after its end everything is public: test_who_sees_what)."""
+        if self.get("", None).json()["result"] is not None:
+            return
         hidden = self.secrets(PERSON) | set(self.full_state()["vaults"])  # the Vaults left are the Cave's
         self.scan_seat(PERSON, hidden, "the Thief")
 
