@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 
 from dicelog.domain.vast import commands as cmd
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, parse_pos, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, parse_pos, step
 from dicelog.domain.vast.content import tiles
 from dicelog.domain.vast.rules.common import (
     GRIT_CUBES,
@@ -71,9 +71,13 @@ def decode_state(raw: dict[str, Any]) -> VastState:
 
 def knight_distances(state: VastState, start: Pos) -> dict[Pos, int]:
     """Tiles from ``start`` to every tile the Knight can walk to (walls block; Dark tiles may be entered)."""
-    g = geometry(state)
-    seen = {start: 0}
-    queue = deque([start])
+    return _walk(geometry(state), {start: 0})
+
+
+def _walk(g: Geometry, seen: dict[Pos, int]) -> dict[Pos, int]:
+    """``seen`` (tiles and their distance, the starts at 0) grown by a breadth-first walk: every tile reached
+    through open sides, walls blocking, Dark tiles entered."""
+    queue = deque(seen)
     while queue:
         here = queue.popleft()
         for side in SIDES:
@@ -411,16 +415,7 @@ def thief_goals(state: VastState, cubes: int | None = None) -> set[Pos]:
 def goal_distances(state: VastState, goals: set[Pos]) -> dict[Pos, int]:
     """Steps from every tile to the nearest goal without climbing (walls block; Dark tiles may be entered)."""
     g = geometry(state)
-    seen = {p: 0 for p in goals if p in g.cells}
-    queue = deque(seen)
-    while queue:
-        here = queue.popleft()
-        for side in SIDES:
-            there = step(here, side)
-            if there in g.cells and there not in seen and not g.wall_between(here, side):
-                seen[there] = seen[here] + 1
-                queue.append(there)
-    return seen
+    return _walk(g, {p: 0 for p in goals if p in g.cells})
 
 
 def steps_to(state: VastState, goals: set[Pos], pos: Pos) -> int:

@@ -9,6 +9,7 @@ from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import edge, parse_pos
 from dicelog.domain.vast.rules.common import cells_by_pos, is_crystal
 from dicelog.domain.vast.state import (
+    TRIBES,
     CaveCell,
     CaveRole,
     DragonRole,
@@ -16,6 +17,7 @@ from dicelog.domain.vast.state import (
     KnightRole,
     ThiefRole,
     VastState,
+    player_of,
 )
 
 
@@ -915,13 +917,13 @@ def evolve(state: VastState, event: Event) -> VastState:
             if th is None:
                 return state
             changes: dict[str, object] = {"cubes": max(0, th.cubes - cubes)}
-            player = "goblins" if target in ("fangs", "bones", "eye") else target  # a Tribe is the Goblins'
+            player = player_of(target)
             if action in ("pickpocket", "backstab") and player not in th.targeted:
                 changes["targeted"] = (*th.targeted, player)
             if action == "pick-lock" and th.x is not None and th.y is not None:
                 changes["vaults_tried"] = _add_unique(th.vaults_tried, (th.x, th.y))
             gob = state.goblins
-            tribe_hit = action in ("pickpocket", "backstab") and target in ("fangs", "bones", "eye")
+            tribe_hit = action in ("pickpocket", "backstab") and target in TRIBES
             if tribe_hit and gob is not None and "trap" in gob.face_up:  # VF §3 Trap: spent on that attack
                 state = _gob(state, face_up=_without(gob.face_up, ["trap"]))
                 state = replace(state, secrets_discard=(*state.secrets_discard, "trap"))

@@ -319,6 +319,12 @@ TRIBES: tuple[str, ...] = ("fangs", "bones", "eye")
 """The three Goblin Tribes, in the order the Goblins' board lists them (004 §I Goblin, Tribù)."""
 
 
+def player_of(target: str) -> str:
+    """The player a target of the Thief belongs to: a Tribe is the Goblins' (004 §Consigli Rapidi, Il Ladro:
+    "contro ogni altro giocatore una volta per turno")."""
+    return "goblins" if target in TRIBES else target
+
+
 class Tribe(Struct, frozen=True, kw_only=True):
     """A Goblin Tribe (004 §Statistiche della Tribù, §Rivelare, §Nascondere)."""
 

@@ -32,6 +32,7 @@ from dicelog.domain.vast.state import (
     UPGRADES,
     ThiefRole,
     VastState,
+    player_of,
     stat_tokens,
     thief_stat,
     thief_stealth,
@@ -231,12 +232,6 @@ def loot(state: VastState, command: cmd.Loot) -> list[Event]:
         events.append(RollRequested(reason=f"thief-gem:{command.gem}", dice=1, sides=6, piece="thief"))
         return events
     return then_advance(state, events)
-
-
-def player_of(target: str) -> str:
-    """The player a target belongs to: a Tribe is the Goblins' (004 §Consigli Rapidi, Il Ladro: "contro ogni
-    altro giocatore una volta per turno")."""
-    return "goblins" if target in goblins.TRIBES else target
 
 
 def target_perception(state: VastState, target: str) -> int:
