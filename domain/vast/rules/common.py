@@ -100,6 +100,14 @@ def knight_pos(state: VastState) -> Pos | None:
     return None if k is None else (k.x, k.y)
 
 
+def thief_pos(state: VastState) -> Pos | None:
+    """Where the Thief's piece is; ``None`` off the map (or not in play)."""
+    th = state.thief
+    if th is None or th.x is None or th.y is None:
+        return None
+    return (th.x, th.y)
+
+
 def dragon_at(state: VastState, pos: Pos) -> bool:
     d = state.dragon
     return d is not None and d.x is not None and (d.x, d.y) == pos
@@ -141,8 +149,7 @@ def removable(state: VastState) -> list[Pos]:
 def treasure_spots(state: VastState) -> list[Pos]:
     """Dark tiles with no player's piece (the Thief's included) and no Treasure token (004 §3. Piazza un
     Tesoro)."""
-    th = state.thief
-    thief = (th.x, th.y) if th is not None else None
+    thief = thief_pos(state)
     return sorted(
         (c.x, c.y)
         for c in state.cells

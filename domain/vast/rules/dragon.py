@@ -29,6 +29,7 @@ from dicelog.domain.vast.rules.common import (
     refuse,
     strength,
     the_knight,
+    thief_pos,
 )
 from dicelog.domain.vast.state import (
     POWER_CARDS,
@@ -85,8 +86,7 @@ def gems_on_map(state: VastState) -> tuple[str, ...]:
 
 def _thief_hit(state: VastState, tiles: tuple[Pos, ...] | list[Pos], why: str) -> list[Event]:
     """Claw, Scratch and the Flame Wall kill the Thief on a tile they hit (004 §Poteri)."""
-    th = state.thief
-    if th is None or th.x is None or (th.x, th.y) not in tiles:
+    if thief_pos(state) not in tiles:
         return []
     return [ev.ThiefAttacked(by="dragon", why=why)]
 
@@ -427,9 +427,7 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
             k = state.knight
             on_knight = k is not None and (k.x, k.y) == here
             found = goblins.tribes_at(state, here)
-            th = state.thief
-            on_thief = th is not None and th.x is not None and (th.x, th.y) == here
-            if not on_knight and not found and not on_thief:
+            if not on_knight and not found and thief_pos(state) != here:
                 raise refuse(
                     "dragon.target", "Poteri", "Scratch: no Knight, Tribe or Thief on the Dragon's tile"
                 )

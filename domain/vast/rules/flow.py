@@ -47,6 +47,7 @@ from dicelog.domain.vast.rules.common import (
     stack_size,
     strength,
     the_knight,
+    thief_pos,
     tile_draw,
     treasure_spots,
     treasure_supply,
@@ -236,8 +237,8 @@ def _nearest(state: VastState, spots: list[tuple[int, int]], role: str) -> tuple
         mine = [(state.knight.x, state.knight.y)]
     elif role == "goblins" and state.goblins is not None:
         mine = [(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None]
-    elif role == "thief" and state.thief is not None and state.thief.x is not None:
-        mine = [(state.thief.x, state.thief.y or 0)]
+    elif role == "thief" and (thief := thief_pos(state)) is not None:
+        mine = [thief]
     if not mine:
         return spots[0]
     return min(spots, key=lambda p: min(abs(p[0] - q[0]) + abs(p[1] - q[1]) for q in mine))

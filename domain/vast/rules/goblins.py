@@ -36,6 +36,7 @@ from dicelog.domain.vast.rules.common import (
     refuse,
     returned_cubes,
     strength,
+    thief_pos,
     tile_draw,
 )
 from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
@@ -562,7 +563,7 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                     "goblins.too-weak", "Attaccare", "attacking the Dragon takes more Strength than Armor"
                 )
             return attack_dragon(state, t)
-        case "attack" if _thief_here(state, here) and _tribe_sees_thief(state, t):
+        case "attack" if thief_pos(state) == here and _tribe_sees_thief(state, t):
             return [ev.ThiefAttacked(by=t.name, why="attack")]  # 004 §Attaccare il Ladro: no scatter
         case "attack" if cell is not None and cell.crystal:
             if tribe_strength(state, t) < 3:
@@ -620,11 +621,6 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                 raise refuse("goblins.empty-deck", "Azioni Speciali", "no card is left to draw")
             return [draw]
     raise refuse("goblins.action", "5. Attiva le Tribù", f"the {t.name} Tribe cannot {command.action} here")
-
-
-def _thief_here(state: VastState, here: Pos) -> bool:
-    th = state.thief
-    return th is not None and th.x is not None and (th.x, th.y) == here
 
 
 def _tribe_sees_thief(state: VastState, t: Tribe) -> bool:

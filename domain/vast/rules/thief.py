@@ -23,6 +23,7 @@ from dicelog.domain.vast.rules.common import (
     grit_change,
     perception,
     refuse,
+    thief_pos,
     treasure_supply,
 )
 from dicelog.domain.vast.state import (
@@ -54,14 +55,6 @@ def the_thief(state: VastState) -> ThiefRole:
     if state.thief is None:
         raise refuse("no-thief", "Il Ladro", "the Thief is not in play")
     return state.thief
-
-
-def thief_pos(state: VastState) -> Pos | None:
-    """Where the Thief's piece is; ``None`` off the map."""
-    th = state.thief
-    if th is None or th.x is None or th.y is None:
-        return None
-    return (th.x, th.y)
 
 
 def _ready(state: VastState) -> tuple[ThiefRole, Pos]:
