@@ -41,6 +41,7 @@ from dicelog.domain.core.events import (
     UndoApplied,
 )
 from dicelog.domain.core.game import (
+    CHAIN_FORMAT,
     GENESIS_HASH,
     Game,
     GameSnapshot,
@@ -239,7 +240,13 @@ class Games(Application[UUID]):
         at = at or datetime.now(UTC)
         check_seats(created.ruleset, created.seats)
         game_id = uuid4()
-        nonce_key = secrets.token_bytes(32) if has_secrets(registry.get(created.ruleset)) else None
+        nonce_key = None
+        if has_secrets(registry.get(created.ruleset)):
+            # the view key: it salts every payload's digest (chain format 2), revealed by GameEnded
+            nonce_key = secrets.token_bytes(32)
+            created = msgspec.structs.replace(
+                created, chain_format=CHAIN_FORMAT, view_key_commitment=commitment(nonce_key)
+            )
         records = create(
             game_id, created, at=at, seed=seed, command_id=f"create-{game_id}", nonce_key=nonce_key
         )
@@ -478,10 +485,14 @@ class Games(Application[UUID]):
             head_hash=record_hash(records[version - 1]),
             reseeded=reseed,
         )
+        nonce_key = secrets.token_bytes(32) if original.nonce_key else None
         created = msgspec.structs.replace(
             created_before,
             forked_from=origin,
             dice_commitment=commitment(seed) if reseed and seed else created_before.dice_commitment,
+            view_key_commitment=commitment(nonce_key)
+            if created_before.chain_format >= 2 and nonce_key
+            else None,
         )
         copied: list[Recorded] = []
         prev = GENESIS_HASH
@@ -496,7 +507,6 @@ class Games(Application[UUID]):
             prev = record_hash(new)
         at = datetime.now(UTC)
         tokens = {audience: new_token(), "spectator": new_token()}
-        nonce_key = secrets.token_bytes(32) if original.nonce_key else None
         secret = _secret(new_id, at, seed.hex() if seed else None, tokens, nonce_key)
         claims = [
             SeatClaim(originator_id=claim_id(new_id, a), timestamp=at, game_id=new_id, audience=a)

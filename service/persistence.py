@@ -65,6 +65,7 @@ class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     prev_hash: str
     payload: msgspec.Raw
     nonce: str | None = None
+    salt: str | None = None
 
 
 _envelope_decoder = msgspec.json.Decoder(StoredEnvelope)
@@ -92,6 +93,7 @@ def decode_recorded(originator_id: UUID, version: int, topic: str, state: bytes)
         prev_hash=envelope.prev_hash,
         payload=payload,
         nonce=envelope.nonce,
+        salt=envelope.salt,
     )
 
 

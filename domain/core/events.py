@@ -113,6 +113,16 @@ class GameCreated(Event, kw_only=True):
     ``rules_revision`` then; 1 for games stored before revisions existed). A rules fix that changes play
     comes with a new revision, and the rules keep the old behaviour for games of older revisions, so a
     stored game re-derives (verify, replay) exactly as it was played."""
+    chain_format: int = 1
+    """How each event's chain hash is computed (DESIGN.md, Tamper evidence), fixed at creation. ``1``: over
+    the event's whole stored envelope (every Mice and Mystics game; the games with secrets stored before
+    format 2). ``2`` (new games of a ruleset with secrets, such as Vast): over the event's public metadata
+    and the salted digest of its payload, ``sha256(salt + payload)`` with ``salt = HMAC-SHA256(view key,
+    "<game id>:<version>")``, so a reader who may not see a payload still checks the chain across it, and
+    checks the payload against the digest once ``GameEnded`` reveals the view key."""
+    view_key_commitment: str | None = None
+    """``sha256(view key)`` as 64 lowercase hex characters in a game of chain format 2: the key salting every
+    event's payload digest, kept secret until ``GameEnded.view_key`` reveals it; ``None`` in format 1."""
 
 
 class CommandAccepted(Event, kw_only=True):
@@ -259,7 +269,8 @@ class DecisionMade(Event, kw_only=True):
 
 
 class GameEnded(Event, kw_only=True):
-    """The game is over. In ``server`` dice mode ``seed`` reveals the dice seed (hex)."""
+    """The game is over. In ``server`` dice mode ``seed`` reveals the dice seed (hex); in a game of chain
+    format 2 ``view_key`` reveals the key salting its payload digests."""
 
     result: str
     """The outcome the ruleset gives (Mice and Mystics: ``victory`` or ``defeat`` of the chapter)."""
@@ -270,6 +281,10 @@ class GameEnded(Event, kw_only=True):
     """The dice seed, as hex, revealed in ``server`` dice mode: its sha256 must equal
     ``GameCreated.dice_commitment``, and every server roll, shuffle and draw re-derives from it. ``None`` in
     ``manual`` mode."""
+    view_key: str | None = None
+    """The view key, as hex, revealed in a game of chain format 2: its sha256 must equal
+    ``GameCreated.view_key_commitment``, every event's salt derives from it, and every payload hidden during
+    play can then be checked against the digest each reader already held. ``None`` in format 1."""
 
 
 class UndoRequested(Event, kw_only=True):

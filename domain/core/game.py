@@ -58,6 +58,9 @@ from dicelog.domain.core.events import (
 from dicelog.domain.core.ruleset import Answer, Begin
 
 GENESIS_HASH = "0" * 64
+CHAIN_FORMAT = 2
+"""The chain format of new games of a ruleset with secrets (``GameCreated.chain_format``); every other game
+keeps format 1."""
 SERVER_SEAT = "server"
 POLICY_SEAT = "policy"
 MAX_AUTO_STEPS = 10_000
@@ -81,6 +84,7 @@ class Recorded(Struct, frozen=True, kw_only=True):
     prev_hash: str
     payload: Event
     nonce: str | None = None
+    salt: str | None = None
 
 
 class Envelope(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -90,6 +94,10 @@ class Envelope(Struct, frozen=True, kw_only=True, omit_defaults=True):
     chain hash, so the hash of a hidden event, shown to everyone as its digest, cannot be
     brute-forced from the few values its secret could take (DESIGN.md, Hidden information).
     Omitted when ``None``, so the bytes (and hashes) of every other event are unchanged.
+
+    ``salt`` (64 hex chars) replaces ``nonce`` in games of chain format 2
+    (``GameCreated.chain_format``): the key of the payload's digest (``payload_digest``), derived from
+    the game's view key (``event_salt``). Shown only to a reader who sees the payload whole.
     """
 
     timestamp: datetime
@@ -98,6 +106,29 @@ class Envelope(Struct, frozen=True, kw_only=True, omit_defaults=True):
     prev_hash: str
     payload: Any
     nonce: str | None = None
+    salt: str | None = None
+
+
+class Link(Struct, frozen=True, kw_only=True):
+    """What the chain hash of an event of chain format 2 covers: the event's public metadata and its
+    payload's salted digest, never the payload itself (DESIGN.md, Tamper evidence).
+
+    Every reader is shown these fields for every event, hidden or not, so every reader can recompute
+    each link of the chain; the digest binds the payload, which a reader checks when it may see it
+    (its ``salt`` is then shown too) or once ``GameEnded`` reveals the view key."""
+
+    timestamp: datetime
+    """When the event was recorded (UTC)."""
+    seat: str
+    """The seat whose command caused the event."""
+    command_id: str
+    """The id of that command."""
+    prev_hash: str
+    """The chain hash of the previous event (``GENESIS_HASH`` for version 1)."""
+    type: str
+    """The event type (the payload's tag)."""
+    digest: str
+    """``payload_digest(salt, payload)``: 64 hex chars."""
 
 
 _encode = msgspec.json.Encoder().encode
@@ -113,6 +144,7 @@ def envelope_bytes(record: Recorded) -> bytes:
             prev_hash=record.prev_hash,
             payload=record.payload,
             nonce=record.nonce,
+            salt=record.salt,
         )
     )
 
@@ -122,8 +154,36 @@ def chain_hash(originator_id: UUID, version: int, stored: bytes) -> str:
     return hashlib.sha256(b"%s:%d:" % (str(originator_id).encode(), version) + stored).hexdigest()
 
 
+def payload_digest(salt: str, payload: bytes) -> str:
+    """The salted digest of an event's canonical payload bytes (chain format 2): ``sha256(salt bytes +
+    payload)``, 64 hex chars. ``salt`` is 64 hex chars (``event_salt``); raises ``ValueError`` for
+    anything else."""
+    return hashlib.sha256(bytes.fromhex(salt) + payload).hexdigest()
+
+
+def link_hash(originator_id: UUID, version: int, link: Link) -> str:
+    """The chain hash of an event of chain format 2: sha256 over ``"<id>:<version>:"`` + the canonical
+    JSON of its ``Link``."""
+    return chain_hash(originator_id, version, _encode(link))
+
+
+def record_link(record: Recorded) -> Link:
+    """The ``Link`` of a ``record`` of chain format 2 (one that carries a ``salt``)."""
+    return Link(
+        timestamp=record.timestamp,
+        seat=record.seat,
+        command_id=record.command_id,
+        prev_hash=record.prev_hash,
+        type=type(record.payload).__struct_config__.tag,  # type: ignore[attr-defined]
+        digest=payload_digest(record.salt or "", _encode(record.payload)),
+    )
+
+
 def record_hash(record: Recorded) -> str:
-    """The chain hash of ``record`` (what the next event's ``prev_hash`` must be)."""
+    """The chain hash of ``record`` (what the next event's ``prev_hash`` must be): over its stored envelope
+    (chain format 1), or over its ``Link`` when it carries a ``salt`` (chain format 2)."""
+    if record.salt is not None:
+        return link_hash(record.originator_id, record.originator_version, record_link(record))
     return chain_hash(record.originator_id, record.originator_version, envelope_bytes(record))
 
 
@@ -437,10 +497,26 @@ class _Log:
             command_id=self.command_id,
             prev_hash=self.game.head_hash,
             payload=payload,
-            nonce=event_nonce(self.nonce_key, self.game.id, version),
+            **chain_salt(self.game.created, self.nonce_key, self.game.id, version),
         )
         self.game = apply(self.game, record)
         self.records.append(record)
+
+
+def chain_salt(created: GameCreated, key: bytes | None, game_id: UUID, version: int) -> dict[str, str | None]:
+    """The ``nonce`` (chain format 1) or ``salt`` (format 2) of event ``version`` of a game, as keyword
+    arguments of ``Recorded``; both ``None`` without a key (a game without secrets)."""
+    if created.chain_format >= 2:
+        return {"salt": event_salt(key, game_id, version)}
+    return {"nonce": event_nonce(key, game_id, version)}
+
+
+def event_salt(key: bytes | None, game_id: UUID, version: int) -> str | None:
+    """The salt of event ``version`` of a game of chain format 2: ``HMAC-SHA256(view key, "<id>:<version>")``
+    (64 hex chars); ``None`` without a key."""
+    if key is None:
+        return None
+    return hmac.new(key, f"{game_id}:{version}".encode(), hashlib.sha256).hexdigest()
 
 
 def event_nonce(key: bytes | None, game_id: UUID, version: int) -> str | None:
@@ -494,7 +570,8 @@ def step_game(
     """Run one command through the rules; return its new events (``CommandAccepted`` first) and
     the game after them (each event folded once, as it is made).
 
-    ``nonce_key`` (games with secrets) salts each new event's chain hash (``event_nonce``).
+    ``nonce_key`` (games with secrets) salts each new event's chain hash (``event_nonce``; in chain format 2
+    it is the view key: ``event_salt``, revealed in ``GameEnded.view_key``).
 
     ``seed`` is the secret dice seed in ``server`` mode (``None`` otherwise); it is used only to
     reveal the seed in ``GameEnded`` when the rules end the game. Raises ``GameOver`` after the
@@ -545,7 +622,8 @@ def step_game(
         revealed = seed.hex() if seed is not None and game.created.dice_mode == "server" else None
         explain = getattr(ruleset, "outcome_reason", None)
         reason = explain(log.game.state) if explain is not None else ""
-        log.emit(GameEnded(result=outcome, reason=reason, seed=revealed))
+        view_key = nonce_key.hex() if nonce_key is not None and game.created.chain_format >= 2 else None
+        log.emit(GameEnded(result=outcome, reason=reason, seed=revealed, view_key=view_key))
     return log.records, log.game
 
 
@@ -673,7 +751,7 @@ def create(
         command_id=command_id,
         prev_hash=GENESIS_HASH,
         payload=created,
-        nonce=event_nonce(nonce_key, game_id, 1),
+        **chain_salt(created, nonce_key, game_id, 1),
     )
     game = apply(None, first)
     begin = play(

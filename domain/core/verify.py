@@ -6,8 +6,14 @@
 2. re-derivation: every ``CommandAccepted`` is run again through the rules (``step``) from the
    state before it, with its stored seat and command id, and must reproduce the stored events
    that follow it, bit for bit (payload encoding, seat, command id, version);
-3. dice: when the game ended in ``server`` dice mode, the revealed seed must match the
+3. secrets (chain format 2): when the game ended, the revealed view key must match its commitment,
+   and every event's salt must derive from it;
+4. dice: when the game ended in ``server`` dice mode, the revealed seed must match the
    commitment, and every server roll and shuffle must re-derive from it.
+
+``verify_view`` checks what one reader holds of a game of chain format 2 while it is running (its own
+view: the chain across every event, the payloads it sees against their digests), and ``verify_against``
+checks such a view against the game's full log once the game has ended (DESIGN.md, Hidden information).
 
 The answer names the first divergence (version, what was expected, what was found) or says how
 many events were verified. Pure: the caller reads the events (from the store or an export).
@@ -16,8 +22,10 @@ many events were verified. Pure: the caller reads the events (from the store or 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from hashlib import sha256
-from typing import Literal
+from typing import Any, Literal
+from uuid import UUID
 
 import msgspec
 from msgspec import Struct
@@ -45,12 +53,18 @@ from dicelog.domain.core.game import (
     GENESIS_HASH,
     Envelope,
     Game,
+    Link,
     Recorded,
     apply,
     chain_hash,
     envelope_bytes,
+    event_salt,
+    link_hash,
+    payload_digest,
+    record_link,
     step,
 )
+from dicelog.domain.core.visibility import Lens
 
 _encode = msgspec.json.Encoder().encode
 
@@ -60,12 +74,14 @@ class Divergence(Struct, frozen=True, kw_only=True):
 
     version: int
     """Version (1-based position in the game's log) of the first event found wrong."""
-    check: Literal["chain", "derivation", "dice", "structure"]
+    check: Literal["chain", "derivation", "dice", "structure", "digest"]
     """Which check failed: ``chain`` (the hash chain or the stored bytes: an event was edited, removed or
     reordered), ``derivation`` (re-running a command did not reproduce the stored events, or the rules refused
     it), ``dice`` (the revealed seed does not match the commitment, or a server roll, shuffle or draw does not
-    re-derive from it) or ``structure`` (the log is not shaped like a game: no ``GameCreated`` first, a gap in
-    the versions, another event where a command was expected)."""
+    re-derive from it), ``structure`` (the log is not shaped like a game: no ``GameCreated`` first, a gap in
+    the versions, another event where a command was expected) or ``digest`` (chain format 2: a payload does
+    not match the salted digest its reader holds, or the revealed view key does not match its commitment or
+    the salts)."""
     expected: str
     """What the check expected at that version, as readable text (a hash, an event, a seed commitment,
     faces...)."""
@@ -88,6 +104,16 @@ class Verification(Struct, frozen=True, kw_only=True):
     dice mode."""
     seed_revealed: bool = False
     """True when the game ended and ``GameEnded`` revealed the dice seed, so the dice could be checked."""
+    chain_format: int = 1
+    """The game's chain format (``GameCreated.chain_format``): 1, each event's hash covers its whole stored
+    bytes; 2, its public metadata and its payload's salted digest."""
+    view_key_revealed: bool = False
+    """Chain format 2: true when ``GameEnded`` revealed the view key, so every salt (and every payload hidden
+    during play) could be checked."""
+    digest_only: tuple[int, ...] = ()
+    """The versions whose payload the reader could check only by its digest (hidden from it, or shown
+    masked): the chain runs across them, and their payloads are proven once the game ends and the view key
+    is revealed. Empty when every payload was checked (a full log)."""
 
 
 def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -> Verification:
@@ -113,6 +139,8 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     raws: list[bytes] = []  # the canonical envelope of each event (= its stored bytes when given)
     game_id = records[0].originator_id
     id_text = str(game_id).encode()
+    created = records[0].payload
+    salted = created.chain_format >= 2
     for i, record in enumerate(records):
         raw = envelope_bytes(record)
         if stored is not None and stored[i] != raw:
@@ -122,7 +150,15 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 record.originator_version, "structure", f"version {i + 1}", str(record.originator_version)
             )
         raws.append(raw)
-        if record.originator_id == game_id:  # chain_hash, without formatting the same id again
+        if salted or record.salt is not None:
+            if not salted or record.salt is None or record.nonce is not None or len(record.salt) != 64:
+                want = "a salt of 64 hex characters" if salted else "no salt (chain format 1)"
+                return fail(record.originator_version, "chain", want, f"salt {record.salt}")
+            try:
+                hashes.append(link_hash(record.originator_id, record.originator_version, record_link(record)))
+            except ValueError:
+                return fail(record.originator_version, "chain", "a salt of 64 hex characters", record.salt)
+        elif record.originator_id == game_id:  # chain_hash, without formatting the same id again
             hashes.append(sha256(b"%s:%d:" % (id_text, i + 1) + raw).hexdigest())
         else:
             hashes.append(chain_hash(record.originator_id, record.originator_version, raw))
@@ -142,9 +178,13 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
             culprit = records[i - 1] if edited_before else record
             return fail(culprit.originator_version, "chain", prev, record.prev_hash)
 
-    created = records[0].payload
     ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
-    seed = bytes.fromhex(ended.seed) if ended is not None and ended.seed else None
+    try:
+        seed = bytes.fromhex(ended.seed) if ended is not None and ended.seed else None
+        view_key = bytes.fromhex(ended.view_key) if salted and ended is not None and ended.view_key else None
+    except ValueError as e:
+        v = next(r.originator_version for r in records if r.payload is ended)
+        return fail(v, "structure", "a seed and a view key in hex", str(e))
     ruleset = registry.get(created.ruleset)
     decode_command = msgspec.json.Decoder(ruleset.command_type | UndoCommand).decode
     history = _Replayed(records)
@@ -169,6 +209,7 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 at=record.timestamp,
                 seed=seed,
                 history=history,
+                nonce_key=view_key,
             )
         except (DomainError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:  # bad UTF-8 too
             return fail(
@@ -188,6 +229,11 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     if newest_link is not None:
         return newest_link
 
+    if salted and ended is not None:
+        wrong = _wrong_salt(records, created, view_key)
+        if wrong is not None:
+            return wrong
+
     dice = 0
     if created.dice_mode == "server" and ended is not None:
         if seed is None or commitment(seed) != created.dice_commitment:
@@ -201,7 +247,42 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 if want != got:
                     return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
                 dice += 1
-    return Verification(ok=True, events=len(records), dice_checked=dice, seed_revealed=seed is not None)
+    return Verification(
+        ok=True,
+        events=len(records),
+        dice_checked=dice,
+        seed_revealed=seed is not None,
+        chain_format=created.chain_format,
+        view_key_revealed=view_key is not None,
+    )
+
+
+def _wrong_salt(
+    records: Sequence[Recorded], created: GameCreated, view_key: bytes | None
+) -> Verification | None:
+    """The first failure of the view key check of an ended game of chain format 2 (``None``: it holds): the
+    key ``GameEnded`` revealed must hash to ``GameCreated.view_key_commitment``, and the salt of every event
+    after a fork's copied prefix (whose salts come from the original's key) must derive from it."""
+    fail = lambda v, exp, found: Verification(  # noqa: E731
+        ok=False,
+        events=len(records),
+        divergence=Divergence(version=v, check="digest", expected=exp, found=found),
+        chain_format=created.chain_format,
+    )
+    if view_key is None or commitment(view_key) != created.view_key_commitment:
+        v = next(r.originator_version for r in records if isinstance(r.payload, GameEnded))
+        return fail(
+            v,
+            f"a view key with sha256 {created.view_key_commitment}",
+            view_key.hex() if view_key else "no view key",
+        )
+    inherited = created.forked_from.version if created.forked_from is not None else 0
+    game_id = records[0].originator_id
+    for record in records[inherited:]:
+        want = event_salt(view_key, game_id, record.originator_version)
+        if record.salt != want:
+            return fail(record.originator_version, f"salt {want}", f"salt {record.salt}")
+    return None
 
 
 CHECKPOINT = 256
@@ -298,6 +379,7 @@ def _same(expected: Recorded, found: Recorded, found_bytes: bytes) -> bool:
         prev_hash=found.prev_hash,
         payload=expected.payload,
         nonce=found.nonce,
+        salt=found.salt,
     )
     return _encode(envelope) == found_bytes
 
@@ -321,3 +403,177 @@ def rederive(
     cards = pending.cards if isinstance(pending, DrawRequested) else ()
     weights = pending.weights if isinstance(pending, DrawRequested) else ()
     return draw_cards(seed, k, cards, len(answer.cards), weights), tuple(answer.cards)
+
+
+class Viewed(Struct, frozen=True, kw_only=True):
+    """One event of a game of chain format 2 as one reader holds it: a line of a ``dicelog-view/2`` export
+    (DESIGN.md, Hidden information). The ``Link`` fields are given for every event; the payload as the
+    reader may see it, with its ``salt`` only when it is shown whole."""
+
+    version: int
+    """The event's version (1-based position in the game's log)."""
+    timestamp: datetime
+    """When the event was recorded (UTC)."""
+    seat: str
+    """The seat whose command caused the event (``server``, ``policy`` for the service's own steps)."""
+    command_id: str
+    """The id of the command that caused the event."""
+    prev_hash: str
+    """The chain hash of the previous event (64 hex chars; 64 zeros for version 1)."""
+    type: str
+    """The event type (the payload's ``type``), given even when the payload is hidden."""
+    digest: str
+    """The payload's salted digest, ``sha256(salt + payload)`` (64 hex chars), given for every event."""
+    hash: str
+    """The event's chain hash as the server computed it: the next event's ``prev_hash``."""
+    shown: Literal["full", "masked", "hidden"]
+    """How the reader sees the payload: ``full`` (the stored payload, checked against ``digest`` with
+    ``salt``), ``masked`` (a copy with the reader's unknowns masked) or ``hidden`` (no payload)."""
+    salt: str | None = None
+    """The payload's salt (64 hex chars), given only when ``shown`` is ``full``."""
+    payload: msgspec.Raw = msgspec.Raw(b"null")
+    """The payload as the reader sees it, as canonical JSON (``null`` when hidden)."""
+
+    def link(self) -> Link:
+        """The ``Link`` the chain hash of this event covers."""
+        return Link(
+            timestamp=self.timestamp,
+            seat=self.seat,
+            command_id=self.command_id,
+            prev_hash=self.prev_hash,
+            type=self.type,
+            digest=self.digest,
+        )
+
+
+def viewed(record: Recorded, lens: Lens, shown: Any = ...) -> Viewed:
+    """``record`` (of a game of chain format 2: it carries a ``salt``) as ``lens``'s reader holds it: its
+    link (metadata and payload digest), and its payload whole (with its salt), masked or hidden, as the one
+    who-sees-what function (``Lens.event``) shows it (``shown``: its answer, when already asked)."""
+    if shown is ...:
+        shown = lens.event(record.payload, seat=record.seat)
+    link = record_link(record)
+    whole = shown is not None and (shown is record.payload or shown == record.payload)
+    return Viewed(
+        version=record.originator_version,
+        timestamp=link.timestamp,
+        seat=link.seat,
+        command_id=link.command_id,
+        prev_hash=link.prev_hash,
+        type=link.type,
+        digest=link.digest,
+        hash=link_hash(record.originator_id, record.originator_version, link),
+        shown="full" if whole else "hidden" if shown is None else "masked",
+        salt=record.salt if whole else None,
+        payload=msgspec.Raw(_encode(shown)) if shown is not None else None,
+    )
+
+
+class _Tag(Struct):
+    type: str
+
+
+def verify_view(game_id: UUID, viewed: Sequence[Viewed]) -> Verification:
+    """Check what one reader holds of a running game of chain format 2: every link of the hash chain,
+    hidden events included (each is recomputed from its public metadata and digest), and every payload it
+    sees whole against its digest. ``digest_only`` lists the versions whose payload it could not check
+    (hidden or masked from it): ``verify_against`` checks them once the game has ended.
+
+    The rules are not re-run here: what follows a hidden card depends on it, so only the server (``verify``
+    of the full log, ``POST /games/{id}/verify``) re-derives a running game with secrets; every reader can
+    re-derive all of it after the end (``verify_against``, or ``verify`` of the public full log)."""
+    fail = lambda v, check, exp, found: Verification(  # noqa: E731
+        ok=False,
+        events=len(viewed),
+        divergence=Divergence(version=v, check=check, expected=exp, found=found),
+        chain_format=2,
+    )
+    if not viewed or viewed[0].type != "GameCreated" or viewed[0].shown != "full":
+        return fail(
+            1, "structure", "GameCreated at version 1, shown whole", viewed[0].type if viewed else "no events"
+        )
+    try:
+        created = msgspec.json.decode(viewed[0].payload, type=GameCreated)
+    except msgspec.MsgspecError as e:
+        return fail(1, "structure", "a GameCreated payload", str(e))
+    if created.chain_format < 2:
+        return fail(1, "structure", "a game of chain format 2", f"chain format {created.chain_format}")
+    prev = GENESIS_HASH
+    digest_only: list[int] = []
+    for i, event in enumerate(viewed):
+        v = event.version
+        if v != i + 1:
+            return fail(v, "structure", f"version {i + 1}", str(v))
+        if event.prev_hash != prev:
+            return fail(v, "chain", prev, event.prev_hash)
+        try:
+            prev = link_hash(game_id, v, event.link())
+        except msgspec.MsgspecError as e:
+            return fail(v, "structure", "a well-formed link", str(e))
+        if event.hash != prev:
+            return fail(v, "chain", prev, event.hash)
+        if event.shown != "hidden":
+            try:
+                tag = msgspec.json.decode(event.payload, type=_Tag).type
+            except msgspec.MsgspecError as e:
+                return fail(v, "structure", f"a {event.type} payload", str(e))
+            if tag != event.type:
+                return fail(v, "digest", f"a {event.type} payload", f"a {tag} payload")
+        if event.shown != "full":
+            digest_only.append(v)
+            continue
+        if event.salt is None:
+            return fail(v, "structure", "a payload shown whole with its salt", "no salt")
+        try:
+            digest = payload_digest(event.salt, bytes(event.payload))
+        except ValueError:
+            return fail(v, "structure", "a salt of 64 hex characters", event.salt)
+        if digest != event.digest:
+            return fail(v, "digest", event.digest, digest)
+    return Verification(ok=True, events=len(viewed), chain_format=2, digest_only=tuple(digest_only))
+
+
+def verify_against(
+    game_id: UUID,
+    viewed: Sequence[Viewed],
+    records: Sequence[Recorded],
+    stored: Sequence[bytes] | None = None,
+) -> Verification:
+    """Check a reader's view taken while the game ran (``verify_view``'s input) against the game's full log
+    after the end: every event the reader held must be the final log's event at that version, link for
+    link and digest for digest (a hidden payload changed afterwards is named at its version: ``digest``),
+    and the full log must then verify (``verify``), its view key revealed and matching its commitment,
+    so every salt, and with it every payload the reader saw only as a digest, is proven."""
+    fail = lambda v, check, exp, found: Verification(  # noqa: E731
+        ok=False,
+        events=len(records),
+        divergence=Divergence(version=v, check=check, expected=exp, found=found),
+        chain_format=2,
+    )
+    own = verify_view(game_id, viewed)
+    if not own.ok:
+        return own
+    if not records or records[0].originator_id != game_id:
+        return fail(
+            0, "structure", f"the full log of game {game_id}", "another game" if records else "no events"
+        )
+    if len(viewed) > len(records):
+        return fail(len(records) + 1, "structure", f"at least {len(viewed)} events", f"{len(records)} events")
+    for event in viewed:
+        record = records[event.version - 1]
+        if record.salt is None:
+            return fail(event.version, "chain", "a salted event (chain format 2)", "no salt")
+        try:
+            link = record_link(record)
+        except ValueError:
+            return fail(event.version, "chain", "a salt of 64 hex characters", record.salt)
+        if link.digest != event.digest:
+            return fail(event.version, "digest", event.digest, link.digest)
+        if link != event.link():
+            return fail(event.version, "chain", _encode(event.link()).decode(), _encode(link).decode())
+    full = verify(records, stored)
+    if full.ok and not full.view_key_revealed:
+        return fail(
+            len(records), "structure", "the log of an ended game, its view key revealed", "no view key"
+        )
+    return full
