@@ -13,7 +13,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -379,7 +379,8 @@ def _export(args: argparse.Namespace) -> int:
     game_id = _game_id(args.game)
     _check_store(settings, create=False)
     from dicelog.service.application import GameNotFound, Games, Unauthorized
-    from dicelog.service.export import export_lines, export_view_lines
+    from dicelog.service.export import export_lines, reader_export_lines
+    from dicelog.service.persistence import decode_recorded
 
     with _store_errors(settings):
         games = Games(settings.library_env("games"), snapshot_interval=0)
@@ -393,9 +394,11 @@ def _export(args: argparse.Namespace) -> int:
                     lens = games.lens(game, games.viewer(game, args.token))
                 except (GameNotFound, Unauthorized) as e:
                     _fail(EXIT_GAME, f"cannot export game {game_id} with this token: {e}")
-                lines = export_view_lines(game, games.records(game_id), lens)
+                lines = reader_export_lines(game, games.records(game_id), lens)
             else:
-                lines = export_lines(game_id, stored)
+                first = stored[0]
+                created = decode_recorded(game_id, 1, first.topic, first.state).payload
+                lines = export_lines(game_id, stored, chain_format=getattr(created, "chain_format", 1))
             try:
                 out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
                 with out:
@@ -409,21 +412,35 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    """Verify an exported log offline; exit 0 when every event re-derives."""
+    """Verify an exported log offline; exit 0 when every event re-derives (a full export), when the chain
+    and every payload shown whole check (a reader's view), or when a reader's view matches the full export
+    of the ended game (``--against``)."""
     from dicelog.service.export import verify_file
 
     with _open_input(args.file) as handle:
         try:
-            report = verify_file(handle)
+            if args.against is None:
+                report = verify_file(handle)
+            else:
+                with open(args.against, "rb") as against:
+                    report = verify_file(handle, against)
         except OSError as e:
-            _fail(EXIT_FILE, f"cannot read {args.file}: {e.strerror or e}")
+            _fail(EXIT_FILE, f"cannot read {e.filename or args.file}: {e.strerror or e}")
     if report.ok:
         seed = (
             f"; dice re-derived from the revealed seed: {report.dice_checked:d}"
             if report.seed_revealed
             else ""
         )
-        print(f"verified: all {report.events} events{seed}")
+        key = "; every salt derived from the revealed view key" if report.view_key_revealed else ""
+        if report.digest_only:
+            print(
+                f"verified: the chain across all {report.events} events and every payload shown whole; "
+                f"{len(report.digest_only)} payloads checked by digest only (versions "
+                f"{_ranges(report.digest_only)}): verify with --against the full export after the end"
+            )
+        else:
+            print(f"verified: all {report.events} events{seed}{key}")
         return EXIT_OK
     d = report.divergence
     if d is None:
@@ -432,6 +449,17 @@ def _verify(args: argparse.Namespace) -> int:
         _fail(EXIT_FILE, f"{args.file} is not a dicelog export: expected {d.expected}, found {d.found}")
     print(f"DIVERGENCE at version {d.version} ({d.check}):\n  expected: {d.expected}\n  found:    {d.found}")
     return EXIT_FAILED
+
+
+def _ranges(versions: Sequence[int]) -> str:
+    """``1-3, 7`` for ``[1, 2, 3, 7]``."""
+    spans: list[list[int]] = []
+    for v in versions:
+        if spans and spans[-1][1] == v - 1:
+            spans[-1][1] = v
+        else:
+            spans.append([v, v])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -535,6 +563,12 @@ def parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="verify an exported log offline")
     verify.add_argument("file", help="a file written by `dicelog export` (- for standard input)")
+    verify.add_argument(
+        "--against",
+        default=None,
+        metavar="FULL",
+        help="with a reader's view taken during play: the full export of the ended game to check it against",
+    )
     verify.set_defaults(func=_verify)
 
     demo = sub.add_parser(

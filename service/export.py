@@ -1,11 +1,21 @@
 """Export a game's log as JSON Lines, and verify such a file offline (no server, no database).
 
-Format ``dicelog-export/1``: the first line is a header (format, game id, number of events);
-every other line is one stored event exactly as stored: ``originator_id``, ``originator_version``,
-``topic`` and ``state`` (the canonical envelope JSON, embedded verbatim, so the hash chain can
-be recomputed from the file alone). ``verify_file`` runs the same checks as
-``POST /games/{id}/verify``: hash chain, re-derivation of every event from its command, and the
-dice from the revealed seed.
+Full export, format ``dicelog-export/1`` (a game of chain format 1: every Mice and Mystics game, the games
+with secrets stored before format 2) or ``dicelog-export/2`` (chain format 2, same lines): the first line
+is a header (format, game id, number of events); every other line is one stored event exactly as stored:
+``originator_id``, ``originator_version``, ``topic`` and ``state`` (the canonical envelope JSON, embedded
+verbatim, so the hash chain can be recomputed from the file alone). ``verify_file`` runs the same checks as
+``POST /games/{id}/verify``: hash chain, re-derivation of every event from its command, the view key and
+the dice from what ``GameEnded`` revealed.
+
+A reader's own view of a running game with secrets, format ``dicelog-view/2`` (chain format 2): a header
+(format, game id, number of events, audience), then one ``Viewed`` per event: its public metadata, its
+payload's salted digest and chain hash, and the payload as the reader sees it (with its salt when shown
+whole). ``verify_file`` checks the chain across every event and each payload shown whole against its
+digest, and names the versions checked by digest only; with ``against`` (the full export taken after the
+end) it checks every digest the reader held against the final payloads (``verify_against``). The view of
+a game of chain format 1 with secrets (``dicelog-view/1``: stubs with the chain hash) cannot be checked
+offline.
 """
 
 from __future__ import annotations
@@ -16,17 +26,34 @@ from uuid import UUID
 
 import msgspec
 
-from dicelog.domain.core.verify import Divergence, Verification, verify
+from dicelog.domain.core.game import Recorded, envelope_bytes
+from dicelog.domain.core.verify import Divergence, Verification, Viewed, verify, verify_against, verify_view
+from dicelog.domain.core.visibility import Lens
 from dicelog.service.persistence import decode_recorded
+from dicelog.service.topics import topic_of
+from dicelog.service.views import viewed
 
 FORMAT = "dicelog-export/1"
+FORMAT_2 = "dicelog-export/2"
 VIEW_FORMAT = "dicelog-view/1"
+VIEW_FORMAT_2 = "dicelog-view/2"
+FULL_FORMATS = (FORMAT, FORMAT_2)
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):
     format: str
     game_id: UUID
     events: int
+
+
+class ViewHeader(msgspec.Struct, frozen=True, kw_only=True):
+    """First line of a ``dicelog-view/2`` export."""
+
+    format: str
+    game_id: UUID
+    events: int
+    audience: str
+    """Whose view it is: ``seat:<name>`` or ``spectator``."""
 
 
 class Line(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,10 +66,12 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
 _encode = msgspec.json.Encoder().encode
 
 
-def export_lines(game_id: UUID, stored: Iterable[object]) -> Iterator[bytes]:
-    """The JSONL lines (without newlines) of a game's stored events (``StoredEvent`` objects)."""
+def export_lines(game_id: UUID, stored: Iterable[object], *, chain_format: int = 1) -> Iterator[bytes]:
+    """The JSONL lines (without newlines) of a game's stored events (``StoredEvent`` objects), as a full
+    export of a game of ``chain_format``."""
     events = list(stored)
-    yield _encode(Header(format=FORMAT, game_id=game_id, events=len(events)))
+    fmt = FORMAT_2 if chain_format >= 2 else FORMAT
+    yield _encode(Header(format=fmt, game_id=game_id, events=len(events)))
     for s in events:
         yield _encode(
             Line(
@@ -52,6 +81,35 @@ def export_lines(game_id: UUID, stored: Iterable[object]) -> Iterator[bytes]:
                 state=msgspec.Raw(bytes(s.state)),
             )
         )  # type: ignore[attr-defined]
+
+
+def reader_export_lines(game: Any, records: Sequence[Recorded], lens: Lens) -> Iterator[bytes]:
+    """A reader's export of a game (``GET /games/{id}/export``, ``dicelog export --token``): the full
+    export when the reader sees everything (the auditor, a game without secrets, any reader once the game
+    has ended); a ``dicelog-view/2`` view (chain format 2) otherwise, or, for a game of chain format 1
+    with secrets, a ``dicelog-view/1`` view."""
+    chain_format = game.created.chain_format
+    if lens.full:
+        fmt = FORMAT_2 if chain_format >= 2 else FORMAT
+        yield _encode(Header(format=fmt, game_id=game.id, events=len(records)))
+        for r in records:
+            yield _encode(
+                Line(
+                    originator_id=game.id,
+                    originator_version=r.originator_version,
+                    topic=topic_of(type(r.payload)),
+                    state=msgspec.Raw(envelope_bytes(r)),
+                )
+            )
+    elif chain_format >= 2:
+        audience = lens.viewer.audience
+        yield _encode(
+            ViewHeader(format=VIEW_FORMAT_2, game_id=game.id, events=len(records), audience=audience)
+        )
+        for r in records:
+            yield _encode(viewed(r, lens))
+    else:
+        yield from export_view_lines(game, records, lens)
 
 
 def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[bytes]:
@@ -65,8 +123,11 @@ def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[
         yield _encode(event)
 
 
-def verify_file(handle: IO[bytes]) -> Verification:
-    """Verify an exported log. A malformed or edited line is reported as the first divergence."""
+def verify_file(handle: IO[bytes], against: IO[bytes] | None = None) -> Verification:
+    """Verify an exported log: a full export (``dicelog-export/1`` or ``/2``) in full, or a reader's
+    ``dicelog-view/2`` view (``verify_view``: the chain, the payloads it shows whole; the others by digest
+    only); with ``against``, the full export of the ended game, such a view is checked against it
+    (``verify_against``). A malformed or edited line is reported as the first divergence."""
     lines = [line for line in handle.read().splitlines() if line.strip()]
     if not lines:
         return _broken(0, "an export header", "empty file")
@@ -74,8 +135,53 @@ def verify_file(handle: IO[bytes]) -> Verification:
         header = msgspec.json.decode(lines[0], type=Header)
     except msgspec.MsgspecError as e:
         return _broken(0, "an export header", str(e))
-    if header.format != FORMAT:
-        return _broken(0, FORMAT, header.format)
+    if header.format == VIEW_FORMAT_2:
+        view = _view_lines(header, lines[1:])
+        if isinstance(view, Verification):
+            return view
+        if against is None:
+            return verify_view(header.game_id, view)
+        full = _full_lines(against.read().splitlines())
+        if isinstance(full, Verification):
+            return full
+        return verify_against(header.game_id, view, *full)
+    if against is not None:
+        return _broken(0, f"a {VIEW_FORMAT_2} export to check against a full one", header.format)
+    if header.format == VIEW_FORMAT:
+        return _broken(
+            0,
+            f"{FORMAT}, {FORMAT_2} or {VIEW_FORMAT_2} ({VIEW_FORMAT} cannot be checked offline)",
+            header.format,
+        )
+    if header.format not in FULL_FORMATS:
+        return _broken(0, " or ".join((*FULL_FORMATS, VIEW_FORMAT_2)), header.format)
+    full = _full_lines(lines)
+    return full if isinstance(full, Verification) else verify(*full)
+
+
+def _view_lines(header: Header, lines: Sequence[bytes]) -> list[Viewed] | Verification:
+    view: list[Viewed] = []
+    for n, raw in enumerate(lines, start=1):
+        try:
+            view.append(msgspec.json.decode(raw, type=Viewed))
+        except msgspec.MsgspecError as e:
+            return _broken(n, "a well-formed view line", f"line {n + 1}: {e}")
+    if len(view) != header.events:
+        return _broken(len(view), f"{header.events} events", f"{len(view)} events")
+    return view
+
+
+def _full_lines(lines: Sequence[bytes]) -> tuple[list[Recorded], list[bytes]] | Verification:
+    """The records and stored bytes of a full export's lines (header first), or what is wrong with them."""
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        return _broken(0, "an export header", "empty file")
+    try:
+        header = msgspec.json.decode(lines[0], type=Header)
+    except msgspec.MsgspecError as e:
+        return _broken(0, "an export header", str(e))
+    if header.format not in FULL_FORMATS:
+        return _broken(0, " or ".join(FULL_FORMATS), header.format)
     records, stored = [], []
     for n, raw in enumerate(lines[1:], start=1):
         try:
@@ -90,7 +196,7 @@ def verify_file(handle: IO[bytes]) -> Verification:
             return _broken(n, "a well-formed event line", f"line {n + 1}: {e}")
     if len(records) != header.events:
         return _broken(len(records), f"{header.events} events", f"{len(records)} events")
-    return verify(records, stored)
+    return records, stored
 
 
 def _broken(version: int, expected: str, found: str) -> Verification:

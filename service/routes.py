@@ -29,10 +29,12 @@ from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested
 from dicelog.domain.core.game import Game
+from dicelog.domain.core.verify import verify_view
 from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
 from dicelog.service.api_types import ApiTypes, ruleset_of
 from dicelog.service.application import GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
+from dicelog.service.export import reader_export_lines
 from dicelog.service.metrics import command_tag, counting_command
 from dicelog.service.projection_store import ReadModels
 from dicelog.service.schemas import (
@@ -51,7 +53,7 @@ from dicelog.service.schemas import (
     StateAt,
     VerifyResult,
 )
-from dicelog.service.views import builtins, command_result, summary, turn_of
+from dicelog.service.views import builtins, command_result, summary, turn_of, viewed
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
 BEARER = [{"bearer": []}]
@@ -395,15 +397,54 @@ class GameReads:
     def verify(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> VerifyResult:
-        """Check the hash chain, re-run every stored command, and (after the end) every roll. A
-        divergence names what was expected and found only where the reader may see that event."""
-        _game, lens = _reader(games, game_id, request)
+        """Check the hash chain, re-run every stored command, and (after the end) every roll and, in a game of
+        chain format 2, every salt against the revealed view key. A divergence names what was expected and
+        found only where the reader may see that event. A reader who does not see everything of a running
+        game of chain format 2 also gets ``digest_only``: the versions it cannot check itself (hidden or
+        masked from it), which its own export checks by digest only (``GET /games/{id}/export``)."""
+        game, lens = _reader(games, game_id, request)
         verification = games.verify(game_id)
+        if verification.ok and not lens.full and game.created.chain_format >= 2:
+            own = verify_view(game_id, [viewed(r, lens) for r in games.records(game_id, upto=game.version)])
+            verification = (
+                msgspec.structs.replace(verification, digest_only=own.digest_only) if own.ok else own
+            )
         divergence = verification.divergence
         if divergence is not None and not lens.full:
             divergence = msgspec.structs.replace(divergence, expected="(hidden)", found="(hidden)")
             verification = msgspec.structs.replace(verification, divergence=divergence)
         return VerifyResult(game_id=game_id, verification=verification)
+
+    @get(
+        "/{game_id:uuid}/export",
+        sync_to_thread=True,
+        summary="Export the log as the reader holds it (JSON Lines)",
+        security=READ_SECURITY,
+        media_type="application/jsonl",
+        response_description=(
+            "JSON Lines: a header line, then one line per event. The full log as stored (format "
+            "`dicelog-export/1`, or `dicelog-export/2` for a game of chain format 2) when the reader sees "
+            "everything; in a running game of chain format 2, the reader's own view (`dicelog-view/2`: each "
+            "event's link and payload digest, its payload whole with its salt, masked, or hidden); in a "
+            "running game of chain format 1 with secrets, `dicelog-view/1` (stubs; not checkable offline). "
+            "`dicelog verify FILE` checks it offline; `dicelog verify FILE --against FULL` checks a view "
+            "taken during play against the full export taken after the end."
+        ),
+        responses=_problems(400, 401, 404, 503),
+    )
+    def export(
+        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> Response[bytes]:
+        """The game's log as the reader may hold it, to keep and check offline (DESIGN.md, Hidden
+        information): the chain across every event, hidden or not, and each payload the reader sees against
+        its digest. Kept by a seat during play, it proves after the end that no hidden card was changed."""
+        game, lens = _reader(games, game_id, request)
+        lines = reader_export_lines(game, games.records(game_id, upto=game.version), lens)
+        return Response(
+            b"".join(line + b"\n" for line in lines),
+            media_type="application/jsonl",
+            headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'},
+        )
 
     @get(
         "/{game_id:uuid}/initiative",

@@ -144,8 +144,9 @@ class EventOut(Struct, frozen=True, kw_only=True):
     """The previous event's ``hash`` (64 lowercase hex characters); 64 zeros for version 1."""
     hash: str
     """This event's chain hash: the hex SHA-256 of ``<game id>:<version>:`` followed by the event's stored
-    bytes, which include ``prev_hash``; the next event's ``prev_hash`` is this value. ``POST
-    /games/{id}/verify`` checks the chain."""
+    bytes (chain format 1), or by the JSON of its link (chain format 2: ``timestamp``, ``seat``,
+    ``command_id``, ``prev_hash``, ``type`` and ``digest``), which include ``prev_hash``; the next event's
+    ``prev_hash`` is this value. ``POST /games/{id}/verify`` checks the chain."""
     payload: slot("event") | None
     """The event itself (its ``type`` names the event type), as the reader may see it; ``null``
     when ``hidden``."""
@@ -158,6 +159,15 @@ class EventOut(Struct, frozen=True, kw_only=True):
     hidden: bool = False
     """True when the reader may not see this event yet (a secret of another seat): ``payload`` is ``null``,
     while ``version``, ``type``, ``seat`` and the hashes are still given."""
+    digest: str | None = None
+    """Games of chain format 2 (``GameCreated.chain_format``; new Vast games): the payload's salted digest,
+    ``sha256(salt + canonical payload JSON)``, 64 hex characters, given for every event, hidden or not. The
+    chain hash covers it instead of the payload, so every reader checks the whole chain (``GET
+    /games/{id}/export``, ``dicelog verify``); ``null`` in chain format 1."""
+    salt: str | None = None
+    """Chain format 2: the payload's salt (64 hex characters, derived from the game's view key), given only
+    when the payload is shown whole, so the reader checks it against ``digest``; ``null`` otherwise (hidden
+    or masked payloads are proven once ``GameEnded`` reveals the view key)."""
 
 
 class EventPage(Struct, frozen=True, kw_only=True):

@@ -11,15 +11,23 @@ from typing import Any
 import msgspec
 
 from dicelog.domain.core.game import Game, Recorded, record_hash
+from dicelog.domain.core.verify import viewed
 from dicelog.domain.core.visibility import Lens
 from dicelog.service.schemas import CommandResult, EventOut, GameSummary
 
 
 def event_out(record: Recorded, lens: Lens, *, undone: bool = False, round_: int | None = None) -> EventOut:
     """The audit view of one stored event, as ``lens`` shows it: a hidden event keeps its
-    version, type, seat and chain hash (its digest) and shows no payload (``hidden``)."""
+    version, type, seat and chain hash (and, in chain format 2, its payload's digest) and shows no payload
+    (``hidden``)."""
     shown = lens.event(record.payload, seat=record.seat)
     name = type(record.payload).__name__
+    digest = salt = None
+    if record.salt is not None:
+        view = viewed(record, lens, shown)
+        digest, salt, chained = view.digest, view.salt, view.hash
+    else:
+        chained = record_hash(record)
     return EventOut(
         version=record.originator_version,
         type=name,
@@ -27,11 +35,13 @@ def event_out(record: Recorded, lens: Lens, *, undone: bool = False, round_: int
         command_id=record.command_id,
         timestamp=record.timestamp,
         prev_hash=record.prev_hash,
-        hash=record_hash(record),
+        hash=chained,
         payload=builtins(shown) if shown is not None else None,
         undone=undone,
         round=round_,
         hidden=shown is None,
+        digest=digest,
+        salt=salt,
     )
 
 
