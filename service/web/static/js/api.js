@@ -57,6 +57,18 @@ export class Api {
   }
 
   get(path, params) { return this.request("GET", path, { params }); }
+
+  // A text body (e.g. the JSON Lines of GET /games/{id}/export), sent with this page's token.
+  async text(path, accept = "application/jsonl") {
+    const response = await fetch(path, { headers: this.headers({ Accept: accept }), cache: "no-store" });
+    const body = await response.text();
+    if (!response.ok) {
+      let data = null;
+      try { data = JSON.parse(body); } catch { data = { detail: body }; }
+      throw new ApiError(response.status, data);
+    }
+    return body;
+  }
   post(path, body, headers) { return this.request("POST", path, { body, headers }); }
 
   // Every event of a game (pages of /events), oldest first.

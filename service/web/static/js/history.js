@@ -202,8 +202,11 @@ async function verify() {
     const { verification: v } = await api.post(`/games/${gameId}/verify`);
     badge.className = `verify ${v.ok ? "ok" : "bad"}`;
     badge.textContent = v.ok ? `verified: ${v.events} events` : `divergence at version ${v.divergence.version}`;
+    const secrets = v.digest_only && v.digest_only.length
+      ? ` ${v.digest_only.length} events hidden from you are checked by their digest only until the game ends; download your log now and check it later with dicelog verify --against the final log.`
+      : v.view_key_revealed ? " Every hidden card checked against the revealed view key." : "";
     $("verify-detail").textContent = v.ok
-      ? `Hash chain intact; every event re-derived from its command${v.seed_revealed ? `; ${v.dice_checked} server results re-derived from the revealed seed` : "; the dice seed is not revealed yet"}.`
+      ? `Hash chain intact; every event re-derived from its command${v.seed_revealed ? `; ${v.dice_checked} server results re-derived from the revealed seed` : "; the dice seed is not revealed yet"}.${secrets}`
       : `${v.divergence.check} check failed: expected ${v.divergence.expected}, found ${v.divergence.found}`;
   } catch (error) {
     badge.className = "verify bad";
@@ -212,16 +215,19 @@ async function verify() {
   }
 }
 
+// The log as this reader may hold it (GET /export: JSON Lines), checkable offline with `dicelog verify`.
 async function exportLog() {
   try {
-    const events = await api.allEvents(gameId);
-    const blob = new Blob([JSON.stringify({ game_id: gameId, events, next_after: null }, null, 1)], { type: "application/json" });
+    const text = await api.text(`/games/${gameId}/export`);
+    const lines = text.split("\n").filter((line) => line.trim());
+    const header = JSON.parse(lines[0]);
+    const blob = new Blob([text], { type: "application/jsonl" });
     const a = $("export-link");
     if (a.href) URL.revokeObjectURL(a.href);
     a.href = URL.createObjectURL(blob);
-    a.download = `dicelog-${gameId}-events.json`;
+    a.download = `dicelog-${gameId}.jsonl`;
     a.hidden = false;
-    a.textContent = `${a.download} (${events.length} events)`;
+    a.textContent = `${a.download} (${header.format}, ${lines.length - 1} events)`;
     a.click();
   } catch (error) { showProblem(error); }
 }
