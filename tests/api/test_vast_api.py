@@ -162,6 +162,7 @@ class VastTable:
                 "/log",
                 "/dice",
                 "/turns/1",
+                "/export",
             ):
                 r = self.get(tail, reader)
                 if tail == "/legal-commands" and reader is None:

@@ -247,6 +247,7 @@ def _read_paths(game_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("GET", f"{base}/board", None),
         ("GET", f"{base}/initiative", None),
         ("GET", f"{base}/log", None),
+        ("GET", f"{base}/export", None),
         ("GET", f"{base}/stream", None),
         ("POST", f"{base}/verify", None),
         ("POST", f"{base}/forks", {"version": 1}),
@@ -508,6 +509,7 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
             ("GET /dice", "/dice", {}),
             ("GET /turns/1", "/turns/1", {}),
             ("GET /rounds/1", "/rounds/1", {}),
+            ("GET /export", "/export", {}),
             ("GET /state?version", "/state", {"version": at}),
         ]:
             r = fork.get(tail, "red", **params)

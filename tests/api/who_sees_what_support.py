@@ -455,6 +455,7 @@ class HandTable:
                 ("GET /state?version", "/state", {"version": rng.randint(1, self.version)}),
                 ("GET /dice", "/dice", {}),
                 ("GET /log", "/log", {"limit": 1000}),
+                ("GET /export", "/export", {}),
                 ("GET /events?after", "/events", {"after": rng.randint(0, self.version - 1)}),
                 ("GET /events?type", "/events", {"type": rng.choice(self.events)["type"], "limit": 1000}),
                 ("GET /events?seat", "/events", {"seat": rng.choice(self.seats), "limit": 1000}),
