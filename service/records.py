@@ -68,8 +68,9 @@ class GameSecret(Struct, frozen=True, kw_only=True):
     """SHA-256 (hex) of the ``spectator`` and ``auditor`` tokens, by audience; empty for a record without
     them (a campaign or a chapter game, whose seats use the campaign's tokens)."""
     nonce_key: str | None = None
-    """The key (hex) salting the chain hash of each event of a game whose ruleset has secrets; ``null``
-    otherwise."""
+    """The key (hex) salting the chain hash of each event of a game whose ruleset has secrets: in chain
+    format 2 the view key (committed in ``GameCreated.view_key_commitment``, revealed by
+    ``GameEnded.view_key``), in format 1 the key of each event's ``nonce``; ``null`` otherwise."""
 
 
 class TokenIndex(Struct, frozen=True, kw_only=True):
