@@ -24,6 +24,7 @@ from dicelog.domain.core.campaign import (
     campaign_records,
     decide_approve_revert,
     decide_begin,
+    decide_choose_carry_over,
     decide_record,
     decide_revert,
     project_campaign,
@@ -111,7 +112,14 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
                 detail=f"game {game.id} of chapter {campaign.playing.chapter} has not ended",
             )  # type: ignore[union-attr]
         previous = msgspec.Raw(_encode(campaign.carry_over)) if campaign.carry_over is not None else None
-        carry = ruleset.campaign_carry_over(game.state, previous) if game.result == "victory" else None
+        choices = tuple(msgspec.Raw(_encode(c)) for c in campaign.carry_choices.values())
+        carry = None
+        if game.result == "victory":
+            carry = (
+                ruleset.campaign_carry_over(game.state, previous, choices)
+                if choices
+                else ruleset.campaign_carry_over(game.state, previous)
+            )
         recorded = decide_record(campaign, str(game.id), game.result, carry)
         events += recorded
         current = project_campaign(
@@ -161,6 +169,43 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     return project_campaign(campaign, records), game  # type: ignore[return-value]
 
 
+def choose_carry_over(games: Games, campaign_id: UUID, seat: str, choice: Any) -> Campaign:
+    """Record ``seat``'s choice (the ruleset's choice document, JSON data) of what its pieces carry over
+    from the chapter whose game just ended in a victory (``CarryOverChosen``); the next
+    ``begin_next_chapter`` applies it. Raises ``CampaignNotFound``, ``msgspec.ValidationError`` (not the
+    ruleset's choice document), ``RuleBroken`` (``campaign.no-choice``: the ruleset has nothing to choose;
+    ``campaign.*`` of ``decide_choose_carry_over``; the ruleset's checks against the final state) and
+    ``VersionConflict``."""
+    campaign = load(games, campaign_id)
+    ruleset = registry.get(campaign.started.ruleset)
+    choose = getattr(ruleset, "campaign_choice", None)
+    if choose is None:
+        raise RuleBroken(
+            "campaign.no-choice", section=SECTION, detail=f"{campaign.started.ruleset} carries over no choice"
+        )
+    game = chapter_game(games, campaign)
+    decide_choose_carry_over(
+        campaign, seat, str(game.id) if game else "", game.result if game else None, None
+    )  # the campaign's own checks first: no final state to check a choice against before a victory
+    pieces = frozenset(next(s.controls for s in campaign.started.seats if s.name == seat))
+    checked = choose(game.state, pieces, choice)  # type: ignore[union-attr]
+    events = decide_choose_carry_over(
+        campaign,
+        seat,
+        str(game.id),
+        game.result,
+        msgspec.json.decode(checked),  # type: ignore[union-attr]
+    )
+    records = campaign_records(
+        campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC)
+    )
+    try:
+        games.save(*records)
+    except IntegrityError:
+        raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
+    return project_campaign(campaign, records)  # type: ignore[return-value]
+
+
 def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:
     """Request (``to_index`` given) or approve (``None``) a revert of the campaign's history."""
     campaign = load(games, campaign_id)
@@ -179,4 +224,12 @@ def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> 
     return project_campaign(campaign, records)  # type: ignore[return-value]
 
 
-__all__ = ["CampaignNotFound", "GameNotFound", "begin_next_chapter", "create_campaign", "load", "revert"]
+__all__ = [
+    "CampaignNotFound",
+    "GameNotFound",
+    "begin_next_chapter",
+    "choose_carry_over",
+    "create_campaign",
+    "load",
+    "revert",
+]

@@ -13,6 +13,7 @@ from litestar.params import JSONBody, Parameter
 
 from dicelog.domain.core.campaign import Campaign, CampaignStarted
 from dicelog.domain.core.visibility import seat_viewer
+from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.service import campaigns
 from dicelog.service.application import Games, Unauthorized
 from dicelog.service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
@@ -57,6 +58,7 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
         ],
         revert_pending=campaign.revert_request,
         undo_policy=started.undo_policy,
+        carry_over_choices={seat: _raw(choice) for seat, choice in campaign.carry_choices.items()},
     )
 
 
@@ -143,6 +145,32 @@ class CampaignController(Controller):
         return created(
             ChapterStartedBody(campaign=campaign_out(campaign), game=summary(game, lens)), f"/games/{game.id}"
         )
+
+    @post(
+        "/{campaign_id:uuid}/carry-over",
+        sync_to_thread=True,
+        summary="Choose what your mice keep for the next chapter",
+        security=BEARER,
+        responses=_problems(400, 401, 404, 409, 413, 415, 422, 503),
+    )
+    def choose_carry_over(
+        self,
+        campaign_id: CampaignId,
+        data: JSONBody[CarryOverChoice],
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+    ) -> Response[CampaignOut]:
+        """After the chapter's game ended in a victory and before ``POST /campaigns/{id}/chapters`` starts
+        the next one, the seat chooses the search card each of its mice keeps (001 §Giocare Mice and Mystics
+        come una Campagna: «I Topi possono conservare solo 1 delle carte Ricerca»); a mouse no seat chose
+        for keeps the default (its card with the highest battle + defense bonus). A later choice of the
+        same seat replaces its earlier one; ``carry_over_choices`` shows them. 422 ``campaign.no-victory``
+        before a victory, ``campaign.not-your-mouse`` for another seat's mouse, ``campaign.card-not-kept``
+        for a card the mouse may not keep."""
+        seat = _seat(games, campaign_id, request, "campaign")
+        _load(games, campaign_id)
+        out = campaign_out(campaigns.choose_carry_over(games, campaign_id, seat, msgspec.to_builtins(data)))
+        return created(out, f"/campaigns/{campaign_id}")
 
     @post(
         "/{campaign_id:uuid}/reverts",

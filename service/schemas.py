@@ -582,6 +582,11 @@ class CampaignOut(Struct, frozen=True, kw_only=True):
     """The campaign's undo policy (that of every chapter's game): who may revert it, nobody under ``none`` or
     ``own-turn``, the host alone under ``host``, any seat with every other seat's approval under
     ``all-seats``."""
+    carry_over_choices: dict[str, Any] = {}
+    """The choices of what carries over made since the chapter being played ended in a victory, by seat
+    (``POST /campaigns/{id}/carry-over``; for Mice and Mystics ``{"keep": {"filch": "<card>"}}``): ``POST
+    /campaigns/{id}/chapters`` applies them, and the default to every piece no seat chose for. Empty
+    otherwise."""
 
 
 class CampaignCreatedBody(Struct, frozen=True, kw_only=True):

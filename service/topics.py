@@ -40,6 +40,7 @@ from dicelog.domain.core.campaign import (
     CampaignReverted,
     CampaignRevertRequested,
     CampaignStarted,
+    CarryOverChosen,
     ChapterBegun,
     ChapterRecorded,
 )
@@ -95,6 +96,7 @@ CORE_TYPES: Mapping[str, type] = MappingProxyType(
         "core/CampaignRevertRequested": CampaignRevertRequested,
         "core/CampaignRevertApproved": CampaignRevertApproved,
         "core/CampaignReverted": CampaignReverted,
+        "core/CarryOverChosen": CarryOverChosen,
         "core/GameSnapshot": GameSnapshot,
     }
 )

@@ -7,6 +7,9 @@ can be audited and reverted without rewriting the past (DESIGN.md, Undo never de
 
 - ``CampaignStarted``: ruleset, chapters in order, the party's setup, seats, policies;
 - ``ChapterBegun``: chapter *i* starts as game *g* with the carry-over it received;
+- ``CarryOverChosen``: after a chapter's victory, before the next chapter begins, a seat chooses what
+  its pieces keep (the ruleset's choice document: in Mice and Mystics the one search card each mouse
+  keeps); what no seat chose, the ruleset's default decides;
 - ``ChapterRecorded``: game *g* ended with a result; on a victory the campaign moves on and the
   carry-over becomes what the ruleset computed; on a defeat the same chapter is played again;
 - ``CampaignRevertRequested`` / ``CampaignRevertApproved`` / ``CampaignReverted``: back to
@@ -75,6 +78,23 @@ class ChapterBegun(CampaignEvent, kw_only=True):
     carry_over: Any = None
     """The ruleset's carry-over document (JSON) this chapter's setup receives from the chapters won before it
     (for Mice and Mystics a ``CarryOver``); ``None`` while no chapter has been won."""
+
+
+class CarryOverChosen(CampaignEvent, kw_only=True):
+    """A seat's choice of what its pieces carry over, made after the chapter's game ended in a victory and
+    before the next chapter begins (001 §Giocare Mice and Mystics come una Campagna: «I Topi possono
+    conservare solo 1 delle carte Ricerca»: the players choose). A later choice of the same seat replaces
+    its earlier one; the next ``ChapterRecorded`` applies them all."""
+
+    index: int
+    """0-based position of the chapter won in ``CampaignStarted.chapters``."""
+    game_id: str
+    """Id (UUID) of that chapter's game."""
+    by: str
+    """The seat choosing (for the pieces it controls)."""
+    choice: Any
+    """The ruleset's choice document (JSON; for Mice and Mystics a ``CarryOverChoice``: ``keep``, the search
+    card each of the seat's mice keeps)."""
 
 
 class ChapterRecorded(CampaignEvent, kw_only=True):
@@ -170,6 +190,9 @@ class Campaign(Struct, frozen=True, kw_only=True):
     """The seats whose approval the open revert request still needs."""
     revert_approved: tuple[str, ...] = ()
     """The seats that agreed to the open revert request so far, the requesting seat first."""
+    carry_choices: dict[str, Any] = {}
+    """The carry-over choices made since the chapter being played ended in a victory, by seat (each seat's
+    latest ``CarryOverChosen.choice``); empty once the next chapter begins."""
     created_on: datetime
     """When the campaign started (UTC)."""
     modified_on: datetime
@@ -202,9 +225,11 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
             last=record,
         )
     c = replace(campaign, version=record.originator_version, modified_on=record.timestamp, last=record)
+    if isinstance(p, CarryOverChosen):
+        return replace(c, carry_choices={**c.carry_choices, p.by: p.choice})
     if isinstance(p, ChapterBegun):
         entry = ChapterEntry(index=p.index, chapter=p.chapter, game_id=p.game_id, carry_in=p.carry_over)
-        return replace(c, entries=(*c.entries, entry))
+        return replace(c, entries=(*c.entries, entry), carry_choices={})
     if isinstance(p, ChapterRecorded):
         entries = tuple(
             replace(e, result=p.result, carry_out=p.carry_over)
@@ -213,8 +238,10 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
             for e in c.entries
         )
         if p.result == "victory":
-            return replace(c, entries=entries, next_index=p.index + 1, carry_over=p.carry_over)
-        return replace(c, entries=entries)
+            return replace(
+                c, entries=entries, next_index=p.index + 1, carry_over=p.carry_over, carry_choices={}
+            )
+        return replace(c, entries=entries, carry_choices={})
     if isinstance(p, CampaignRevertRequested):
         return replace(c, revert_request=p, revert_needs=p.needs, revert_approved=(p.by,))
     if isinstance(p, CampaignRevertApproved):
@@ -235,6 +262,7 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
             revert_request=None,
             revert_needs=(),
             revert_approved=(),
+            carry_choices={},
         )
     return c
 
@@ -260,6 +288,36 @@ def decide_begin(campaign: Campaign, game_id: str) -> list[Event]:
             carry_over=campaign.carry_over,
         )
     ]
+
+
+def decide_choose_carry_over(
+    campaign: Campaign, seat: str, game_id: str, result: str | None, choice: Any
+) -> list[Event]:
+    """``seat`` chooses what its pieces carry over from the chapter being played, whose game ``game_id``
+    ended with ``result`` (``None``: still running); ``choice`` is the ruleset's choice document, already
+    checked by the ruleset against the game's final state (JSON data). Raises ``RuleBroken``:
+    ``campaign.not-a-seat``, ``campaign.revert-pending``, ``campaign.not-playing`` (no chapter begun, or
+    ``game_id`` is not its game) and ``campaign.no-victory`` (its game has not ended in a victory: nothing
+    carries over)."""
+    if seat not in {s.name for s in campaign.started.seats}:
+        raise RuleBroken(
+            "campaign.not-a-seat", section=SECTION, detail=f"{seat!r} is not a seat of this campaign"
+        )
+    if campaign.revert_request is not None:
+        raise RuleBroken("campaign.revert-pending", section=SECTION, detail="a revert request is open")
+    playing = campaign.playing
+    if playing is None or playing.game_id != game_id:
+        raise RuleBroken(
+            "campaign.not-playing", section=SECTION, detail="no chapter's game awaits its result"
+        )
+    if result != "victory":
+        ended = "not ended" if result is None else f"ended in {result}"
+        raise RuleBroken(
+            "campaign.no-victory",
+            section=SECTION,
+            detail=f"chapter {playing.chapter}'s game has {ended}: only a victory carries anything over",
+        )
+    return [CarryOverChosen(index=playing.index, game_id=game_id, by=seat, choice=choice)]
 
 
 def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: Any) -> list[Event]:

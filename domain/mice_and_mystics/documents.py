@@ -112,3 +112,15 @@ class CarryOver(Doc, kw_only=True):
     """The one search card id each mouse keeps, by mouse id (the field's name is stored and stays); at
     setup it is taken out of the search deck and put in that mouse's pack, not equipped. A mouse not
     listed keeps none."""
+
+
+class CarryOverChoice(Doc, kw_only=True):
+    """A seat's choice of the search card each of its mice keeps after a won chapter (001 §Giocare Mice and
+    Mystics come una Campagna: «I Topi possono conservare solo 1 delle carte Ricerca»; ``POST
+    /campaigns/{id}/carry-over``). A mouse of the party not named keeps the default: its card with the
+    highest battle + defense bonus, ties to the one found first."""
+
+    keep: Annotated[dict[Annotated[str, Meta(min_length=1, max_length=32)], Card | None], Meta(max_length=8)]
+    """The card each named mouse keeps, by mouse id: a search card it holds at the chapter's end (in its pack
+    or equipped; not one of its starting equipment, never a party item); ``null``: it keeps none. Only the
+    mice the choosing seat controls."""

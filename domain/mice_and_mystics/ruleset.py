@@ -310,6 +310,7 @@ class MiceAndMysticsRuleset:
     board_view = staticmethod(board_view)
     describe = staticmethod(describe)
     campaign_carry_over = staticmethod(campaign.campaign_carry_over)
+    campaign_choice = staticmethod(campaign.campaign_choice)
     outcome_reason = staticmethod(outcome_reason)
     card_id = staticmethod(card_id)
 

@@ -152,3 +152,53 @@ def test_a_chapter_created_with_a_carry_over_setup_starts_with_it__001_campagna(
     state = client.get(f"/games/{r.json()['game']['id']}/state").json()["state"]
     assert state["story_achievements"] == ["miz-maggie-ally"] and state["pack"] == {"filch": ["toothpick"]}
     assert "toothpick" not in state["search_deck"]
+
+
+def test_the_players_choose_the_search_card_each_mouse_keeps__001_campagna(client):
+    """001 «I Topi possono conservare solo 1 delle carte Ricerca»: between the victory and the next chapter
+    the seat names each of its mice's kept card (``POST /campaigns/{id}/carry-over``); a mouse it did not
+    name keeps the default (the best battle + defense bonus)."""
+    r = client.post(
+        "/campaigns",
+        json={"chapters": ["chapter-1"] * 2, "party": {"mice": MICE}, "seats": SEATS, "dice_mode": "manual"},
+    )
+    assert r.status_code == 201, r.text
+    campaign, token = r.json()["campaign"]["id"], r.json()["tokens"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    choose = lambda body: client.post(f"/campaigns/{campaign}/carry-over", json=body, headers=auth)  # noqa: E731
+
+    first = next_chapter(client, campaign, auth)["game"]["id"]
+    early = choose({"keep": {"filch": None}})
+    assert early.status_code == 422 and early.json()["rule"] == "campaign.no-victory", early.text
+    assert Driver(client, first, token, kitchen_encounter="standard-1", maggie_face=3).play() == "victory"
+    end = client.get(f"/games/{first}/state").json()["state"]
+    party_items = ("fishhook-and-thread", "disguises", "dinner-fork", "grapes")
+    holding = {m: [c for c in end["pack"].get(m, []) if c not in party_items] for m in MICE}
+    chooser = next(m for m in MICE if holding[m])  # a mouse holding a card it may keep
+    assert any(holding[m] for m in MICE if m != chooser), holding  # a second one, which will keep none
+    empty = next(m for m in MICE if m != chooser and holding[m])
+    others = [m for m in MICE if m not in (chooser, empty)]
+
+    refused = choose({"keep": {chooser: "no-such-card"}})
+    assert refused.status_code == 422 and refused.json()["rule"] == "campaign.card-not-kept", refused.text
+    bad = choose({"keep": {chooser: 7}})
+    assert bad.status_code == 400, bad.text
+    before = client.get(f"/campaigns/{campaign}").json()
+    assert before["carry_over_choices"] == {}
+    picked = holding[chooser][-1]  # the last card found (the default prefers the best bonus, then the first)
+    assert choose({"keep": {chooser: holding[chooser][0], empty: holding[empty][0]}}).status_code == 201
+    r = choose({"keep": {chooser: picked, empty: None}})  # the seat changed its mind: this one counts
+    assert r.status_code == 201, r.text
+    assert r.json()["carry_over_choices"] == {"red": {"keep": {chooser: picked, empty: None}}}
+    assert r.json()["version"] == before["version"] + 2
+
+    started = next_chapter(client, campaign, auth)
+    kept = started["campaign"]["carry_over"].get("equipment", {})
+    assert kept[chooser] == picked and empty not in kept  # null: it keeps none
+    for mouse in others:  # no choice: the default, as before this rule
+        assert (kept.get(mouse) in holding[mouse]) if holding[mouse] else mouse not in kept, (mouse, kept)
+    assert started["campaign"]["carry_over_choices"] == {}
+    state_2 = client.get(f"/games/{started['game']['id']}/state").json()["state"]
+    assert picked in state_2["pack"][chooser]
+    running = choose({"keep": {chooser: None}})
+    assert running.status_code == 422 and running.json()["rule"] == "campaign.no-victory", running.text

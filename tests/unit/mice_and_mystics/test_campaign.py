@@ -4,10 +4,12 @@ domain/mice_and_mystics/campaign.py): what the next chapter receives, and how it
 import json
 
 import msgspec
+import pytest
 
+from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import GameCreated, Seat
 from dicelog.domain.core.ruleset import Begin
-from dicelog.domain.mice_and_mystics.campaign import campaign_carry_over, kept_card
+from dicelog.domain.mice_and_mystics.campaign import campaign_carry_over, campaign_choice, kept_card
 from dicelog.domain.mice_and_mystics.chapter_events import (
     CarryOverApplied,
     SearchDeckCardTaken,
@@ -31,8 +33,8 @@ def finished_chapter():
     )
 
 
-def carry(state, previous=None):
-    return msgspec.json.decode(campaign_carry_over(state, previous))
+def carry(state, previous=None, choices=()):
+    return msgspec.json.decode(campaign_carry_over(state, previous, choices))
 
 
 def test_carry_over_keeps_story_achievements_and_one_search_card_per_mouse__001_campagna():
@@ -88,3 +90,38 @@ def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
     assert state.pack == {"filch": ("search-card-07",)} and "search-card-07" not in state.search_deck
     assert state.story_achievements == ("miz-maggie-ally",)
     assert state.cheese.get("collin", 0) <= 1 and state.wounds == {} and state.effects == {}
+
+
+def test_the_players_choose_the_search_card_a_mouse_keeps__001_campagna():
+    """001 «I Topi possono conservare solo 1 delle carte Ricerca»: the seat controlling a mouse chooses;
+    ``null`` keeps none; a mouse no seat chose for keeps the default."""
+    state = finished_chapter()
+    mine = frozenset(PARTY)
+    toothpick = campaign_choice(state, mine, {"keep": {"filch": "toothpick"}})
+    assert carry(state, None, (toothpick,))["equipment"] == {"filch": "toothpick"}  # the default was card 07
+    nothing = campaign_choice(state, mine, {"keep": {"filch": None}})
+    assert carry(state, None, (nothing,))["equipment"] == {}
+    # the latest choice for a mouse counts
+    assert carry(state, None, (nothing, toothpick))["equipment"] == {"filch": "toothpick"}
+
+
+@pytest.mark.parametrize(
+    "keep,pieces,rule",
+    [
+        ({"filch": "leather-breastplate"}, PARTY, "campaign.card-not-kept"),  # not a card filch holds
+        ({"tilda": "fishhook-and-thread"}, PARTY, "campaign.card-not-kept"),  # a party item
+        ({"filch": "toothpick"}, ("collin",), "campaign.not-your-mouse"),  # another seat's mouse
+        ({"nobody": None}, PARTY, "campaign.not-your-mouse"),  # not a mouse of the party
+    ],
+)
+def test_a_carry_over_choice_the_rules_refuse_names_its_rule__001_campagna(keep, pieces, rule):
+    with pytest.raises(RuleBroken) as refused:
+        campaign_choice(finished_chapter(), frozenset(pieces), {"keep": keep})
+    assert refused.value.rule == rule
+
+
+def test_a_carry_over_choice_that_is_not_one_is_a_validation_error():
+    with pytest.raises(msgspec.ValidationError):
+        campaign_choice(finished_chapter(), frozenset(PARTY), {"keep": {"filch": 7}})
+    with pytest.raises(msgspec.ValidationError):
+        campaign_choice(finished_chapter(), frozenset(PARTY), {"keep": {}, "cheese": 3})
