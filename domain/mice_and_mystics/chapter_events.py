@@ -52,8 +52,9 @@ class SearchDeckCardTaken(Event, kw_only=True):
     card: str
     """The search card id taken out of the search deck (see ``/content/mice-and-mystics/search-cards``)."""
     reason: str
-    """Why: ``special-search`` (the room's special item) or ``tinkerers-treasure`` (the weapon or armour
-    picked with Tinkerer's Treasure)."""
+    """Why: ``special-search`` (the room's special item), ``tinkerers-treasure`` (the weapon or armour
+    picked with Tinkerer's Treasure) or ``sandbox`` (a card a sandbox table puts in the mouse's pack or
+    equipment)."""
 
 
 class SearchDeckShuffled(Event, kw_only=True):
@@ -133,6 +134,16 @@ class RoomsMarkedExplored(Event, kw_only=True):
     """The room tile face ids counted as explored, sorted."""
 
 
+class RoomsMarkedSearched(Event, kw_only=True):
+    """Room faces in which a mouse has already searched with success (a sandbox table): it may not search
+    them again (001 §Ricerca)."""
+
+    mouse: str
+    """The mouse (a mouse id such as ``filch``)."""
+    tiles: tuple[str, ...]
+    """The room tile face ids it has searched, in the order given."""
+
+
 class CarryOverApplied(Event, kw_only=True):
     """The previous chapter's carry-over, applied at setup (001 §Campagna): story achievements and
     abilities kept; each mouse's kept search card taken out of the search deck into its pack."""
@@ -177,6 +188,7 @@ CHAPTER_EVENTS = (
     MizMaggieSwatted,
     StoryAchievementGained,
     RoomsMarkedExplored,
+    RoomsMarkedSearched,
     CarryOverApplied,
     StartingAbilityTaken,
     ChapterStoryRead,
@@ -193,6 +205,7 @@ ChapterEvent = (
     | MizMaggieSwatted
     | StoryAchievementGained
     | RoomsMarkedExplored
+    | RoomsMarkedSearched
     | CarryOverApplied
     | StartingAbilityTaken
     | ChapterStoryRead

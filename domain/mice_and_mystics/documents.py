@@ -51,6 +51,22 @@ class SandboxFigure(Doc, kw_only=True):
     effects: tuple[Literal["stunned", "webbed", "knocked-down", "charmed"], ...] = ()
     """Negative effects the figure already has (000 §Effetti Negativi): a mouse any of ``stunned``,
     ``webbed``, ``knocked-down``, ``charmed``; a small minion only ``knocked-down``; each at most once."""
+    poison: Annotated[int, Meta(ge=0, le=20)] = 0
+    """How many of a mouse's ``wounds`` are poison wounds (000 §Avvelenato: ordinary healing never removes
+    them); at most ``wounds``; a mouse only. Omitted: none."""
+
+
+class SandboxEquipped(Doc, kw_only=True):
+    """A search card a mouse has equipped, and where (001 §Equipaggiare)."""
+
+    card: Card
+    """The search card id (a weapon, armour or accessory the mouse may use)."""
+    slot: Literal["paw", "both-paws", "body", "accessory", "tail"]
+    """Where it is equipped: the card's own place (``tail`` only for Filch's dagger, facts.md §2); a card
+    equipped there displaces what the mouse holds there, its starting equipment included, to its pack."""
+
+
+MouseId = Annotated[str, Meta(min_length=1, max_length=32)]
 
 
 class Sandbox(Doc, kw_only=True):
@@ -93,6 +109,18 @@ class Sandbox(Doc, kw_only=True):
     encounter_face_up: Card | None = None
     """The encounter card lying face up (``standard-3``): it sets the next summon (001 §Evocazioni); not
     also in ``encounter_deck``. Revealed at the hourglass's page; omitted (``null``): none."""
+    searched: Annotated[dict[MouseId, tuple[Card, ...]], Meta(max_length=8)] = field(default_factory=dict)
+    """The room tile faces each mouse has already searched with success, by mouse id: it may not search them
+    again (001 §Ricerca). Omitted: none."""
+    packs: Annotated[dict[MouseId, tuple[Card, ...]], Meta(max_length=8)] = field(default_factory=dict)
+    """The search cards in each mouse's pack, by mouse id, taken out of the search deck (each card once on
+    the table; at most 3 that take room, 001 §Equipaggiare). Omitted: none."""
+    equipped: Annotated[dict[MouseId, tuple[SandboxEquipped, ...]], Meta(max_length=8)] = field(
+        default_factory=dict
+    )
+    """The search cards each mouse has equipped, by mouse id, in the order equipped, taken out of the search
+    deck; what they displace (its starting equipment in that place) goes to its pack. Omitted: each mouse
+    holds its starting equipment only."""
 
 
 class CarryOver(Doc, kw_only=True):

@@ -40,6 +40,9 @@ def evolve_chapter(state: State, event: Event) -> State:
             return replace(state, story_achievements=gained, kitchen_roach=None)
         case ce.RoomsMarkedExplored(tiles=tiles):
             return replace(state, explored=tuple(dict.fromkeys((*state.explored, *tiles))))
+        case ce.RoomsMarkedSearched(mouse=mouse, tiles=tiles):
+            searched = tuple(dict.fromkeys((*state.searched.get(mouse, ()), *tiles)))
+            return replace(state, searched={**state.searched, mouse: searched})
         case ce.CarryOverApplied(story_achievements=kept, abilities=abilities, equipment=equipment):
             pack = dict(state.pack)
             for mouse, card in equipment.items():

@@ -79,3 +79,44 @@ def test_a_sandbox_with_mousetraps_and_effects_is_set_and_a_bad_one_refused__001
     r = client.post("/games", json={"setup": {"mice": ["collin", "filch"], "sandbox": bad}, "seats": SEATS})
     assert r.status_code == 422 and "setup.mousetrap" in r.text
     assert client.get("/games").json() == listed
+
+
+def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothing_stored__001_equipaggiare(
+    client,
+):
+    """Packs, equipment, rooms searched and poison are set at creation (issue 10's sandbox), shown in the
+    state, and the game verifies; a card the mouse may not equip there is a 422 that stores nothing."""
+    sandbox = {
+        **SANDBOX,
+        "figures": [
+            {"mouse": "collin", "space": "GR-8", "wounds": 3, "poison": 2},
+            {"mouse": "filch", "space": "GR-8"},
+            {"card": "rat-warriors", "space": "GR-4"},
+        ],
+        "packs": {"collin": ["bow-of-precision"]},
+        "equipped": {"filch": [{"card": "toothpick", "slot": "both-paws"}]},
+        "searched": {"collin": ["guard-room"]},
+    }
+    body = {"setup": {"mice": ["collin", "filch"], "sandbox": sandbox}, "seats": SEATS, "dice_mode": "manual"}
+    r = client.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]["id"]
+    state = client.get(f"/games/{game}/state").json()["state"]
+    assert state["pack"] == {"collin": ["bow-of-precision"], "filch": ["dagger"]}
+    assert state["equipped"]["filch"] == [["toothpick", "both-paws"]]
+    assert state["searched"] == {"collin": ["guard-room"]}
+    assert state["wounds"]["collin"] == 3 and state["poison_wounds"] == {"collin": 2}
+    assert client.post(f"/games/{game}/verify").json()["verification"]["ok"]
+
+    public = client.post("/games", json={**body, "visibility": "public"})  # a public game is listed
+    assert public.status_code == 201, public.text
+    listed = client.get("/games", params={"limit": 200}).json()["games"]
+    assert len(listed) == 1
+    bad = {**sandbox, "equipped": {"filch": [{"card": "toothpick", "slot": "body"}]}}
+    r = client.post(
+        "/games",
+        json={**body, "setup": {"mice": ["collin", "filch"], "sandbox": bad}, "visibility": "public"},
+    )
+    assert r.status_code == 422 and r.json()["rule"] == "setup.equipped", r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert client.get("/games", params={"limit": 200}).json()["games"] == listed

@@ -73,7 +73,7 @@ def requirement_met(lib: Library, mouse: str, card: str) -> bool:
     return bool(set(found.requires) & {mouse, *lib.mice[mouse].classes})
 
 
-def _equip_one(
+def equip_one(
     lib: Library,
     mouse: str,
     pack: tuple[str, ...],
@@ -81,6 +81,9 @@ def _equip_one(
     card: str,
     slot: str | None,
 ) -> SearchCardEquipped:
+    """``card`` moved from ``mouse``'s ``pack`` to ``slot``, given what it has equipped (``current``): what
+    it displaces goes back to the pack (``unequipped``). Raises ``equip.not-in-pack``,
+    ``equip.not-equipment``, ``equip.requirement`` (001 §Carte Ricerca) and ``equip.wrong-slot``."""
     if card not in pack:
         raise RuleBroken(
             "equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack"
@@ -146,7 +149,7 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
         pack, current = (*pack, card), event.loadout
         events.append(event)
     for move in moves:
-        event = _equip_one(lib, cmd.mouse, pack, current, move.card, move.slot)
+        event = equip_one(lib, cmd.mouse, pack, current, move.card, move.slot)
         left = list(pack)
         left.remove(move.card)
         pack, current = (*left, *event.unequipped), event.loadout

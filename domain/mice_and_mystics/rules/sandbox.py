@@ -6,7 +6,9 @@ unknown tile, tile number, space, mouse or minion card; two faces of one board, 
 cell; a space not on a placed tile; a party mouse placed twice or not at all; a full space (001
 §Condividere le Caselle); a minion on the tree entrance (001 §Capitolo 1); wounds that would
 capture or defeat; a track that is not exactly the mice and minion cards on the table; an
-hourglass at or past the end marker; unknown deck cards. ``sandbox_begin`` then emits the same
+hourglass at or past the end marker; unknown deck cards; poison wounds beyond a mouse's wounds; a
+search card on the table twice, in a pack over its limit or equipped where it cannot be (001
+§Equipaggiare). ``sandbox_begin`` then emits the same
 kinds of setup events as a chapter (``RoomTilePlaced``, ``FigurePlaced``, ``StoryBoardPrepared``,
 ``DecksPrepared``, the initiative shuffle or the given track), so the game goes on as any other.
 """
@@ -15,7 +17,11 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsShuffled, Event, ShuffleRequested
-from dicelog.domain.mice_and_mystics.chapter_events import RoomsMarkedExplored
+from dicelog.domain.mice_and_mystics.chapter_events import (
+    RoomsMarkedExplored,
+    RoomsMarkedSearched,
+    SearchDeckCardTaken,
+)
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
 from dicelog.domain.mice_and_mystics.events import (
@@ -33,6 +39,8 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.cards import loadout, over_limit
+from dicelog.domain.mice_and_mystics.rules.equip import EQUIP_SECTION, equip_one
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter
 from dicelog.domain.mice_and_mystics.rules.placement import next_figure_id
 from dicelog.domain.mice_and_mystics.state import State
@@ -138,9 +146,13 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         if name in state.figures:
             raise _refuse("mouse-placed-twice", f"{card} is placed twice")
         placed_events: list[Event] = [FigurePlaced(figure=name, card=card, space=figure.space)]
+        if figure.poison and (card not in party or figure.poison > figure.wounds):
+            raise _refuse(
+                "poison", f"{name}: poison wounds are a mouse's, at most its wounds", "000 §Avvelenato"
+            )
         if figure.wounds:
             wounded = (
-                MouseWounded(mouse=name, wounds=figure.wounds)
+                MouseWounded(mouse=name, wounds=figure.wounds, poison=figure.poison)
                 if card in party
                 else MinionWounded(figure=name, wounds=figure.wounds)
             )
@@ -150,6 +162,7 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         events += placed_events
     if sandbox.mousetraps:
         events.append(_mousetraps(lib, sandbox.mousetraps, on_table))
+    placed = len(events)
     missing = [m for m in party if m not in state.figures]
     if missing:
         raise _refuse("mouse-not-placed", f"every party mouse needs a space: {missing}")
@@ -177,6 +190,53 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
     if unknown:
         raise _refuse("unknown-tile", f"explored: no room tile {unknown}")
     events.append(RoomsMarkedExplored(tiles=tuple(sorted(explored))))
+    return events + _belongings(lib, sandbox, evolve_all(state, events[placed:]))
+
+
+def _belongings(lib: Library, sandbox: Sandbox, state: State) -> list[Event]:
+    """The rooms each mouse has searched, the cards in its pack and what it has equipped, on ``state`` (the
+    sandbox table with its decks): ``RoomsMarkedSearched``, then per mouse ``SearchDeckCardTaken`` for each
+    card and ``SearchCardEquipped`` for each equipped one. Errors: ``setup.mouse-not-in-party``,
+    ``setup.unknown-tile``, ``setup.unknown-card``, ``setup.card-twice``, ``setup.equipped`` (a card the
+    mouse may not equip there, 001 §Equipaggiare) and ``setup.pack-limit`` (more than 3 cards that take room
+    in a pack once the equipped cards displaced what they replace)."""
+    party = state.party
+    strangers = sorted({*sandbox.searched, *sandbox.packs, *sandbox.equipped} - set(party))
+    if strangers:
+        raise _refuse("mouse-not-in-party", f"searched, packs or equipped of {strangers}, not in the party")
+    events: list[Event] = []
+    for mouse in party:
+        tiles = tuple(dict.fromkeys(sandbox.searched.get(mouse, ())))
+        unknown = sorted(set(tiles) - set(lib.tiles))
+        if unknown:
+            raise _refuse("unknown-tile", f"searched by {mouse}: no room tile {unknown}", sections.SEARCH)
+        if tiles:
+            events.append(RoomsMarkedSearched(mouse=mouse, tiles=tiles))
+    given = [*(c for cards in sandbox.packs.values() for c in cards)]
+    given += [e.card for cards in sandbox.equipped.values() for e in cards]
+    twice = sorted({c for c in given if given.count(c) > 1})
+    if twice:
+        raise _refuse("card-twice", f"search cards on the table twice: {twice}")
+    strangers = sorted(set(given) - {*lib.items, *getattr(lib, "search_cards", {}), "tinkerers-treasure"})
+    if strangers:
+        raise _refuse("unknown-card", f"not search cards: {strangers}")
+    for mouse in party:
+        events += [
+            SearchDeckCardTaken(mouse=mouse, card=c, reason="sandbox") for c in sandbox.packs.get(mouse, ())
+        ]
+        for equipped in sandbox.equipped.get(mouse, ()):
+            events.append(SearchDeckCardTaken(mouse=mouse, card=equipped.card, reason="sandbox"))
+            now = evolve_all(state, events)
+            try:
+                event = equip_one(
+                    lib, mouse, now.pack.get(mouse, ()), loadout(now, mouse), equipped.card, equipped.slot
+                )
+            except RuleBroken as refused:
+                raise _refuse("equipped", f"{mouse}: {refused.detail}", EQUIP_SECTION) from None
+            events.append(event)
+    over = over_limit(evolve_all(state, events))
+    if over is not None:
+        raise _refuse("pack-limit", f"{over}'s pack holds more than 3 cards that take room", EQUIP_SECTION)
     return events
 
 

@@ -256,3 +256,77 @@ def test_sandbox_sets_the_face_up_encounter_card__001_evocazioni():
         with pytest.raises(RuleBroken, match=r"setup\.encounter-face-up"):
             bad = RULESET.initial_state(created(courtyard(encounter_face_up=face_up, encounter_deck=deck)))
             RULESET.decide(bad, Begin())
+
+
+def _state_after(sandbox):
+    from tests.unit.mice_and_mystics.scenario import fold_events
+
+    state = RULESET.initial_state(created(sandbox))
+    return fold_events(state, RULESET.decide(state, Begin()))
+
+
+def test_sandbox_sets_poison_wounds_rooms_searched_packs_and_equipment__001_ricerca_001_equipaggiare():
+    """A reconstructed table holds what the mice carry: cards in packs and equipped (the card displaced,
+    Filch's starting dagger here, goes to the pack: 001 §Equipaggiare), the rooms each mouse has searched
+    (001 §Ricerca: not again) and poison among a mouse's wounds (000 §Avvelenato)."""
+    sandbox = courtyard(
+        searched={"filch": ["courtyard", "guard-room"]},
+        packs={"collin": ["search-card-07"]},
+        equipped={"filch": [{"card": "toothpick", "slot": "both-paws"}]},
+    )
+    sandbox["figures"][0] = {"mouse": "filch", "space": "CY-13", "wounds": 2, "poison": 1}
+    state = _state_after(sandbox)
+    assert state.searched == {"filch": ("courtyard", "guard-room")}
+    assert state.pack == {"collin": ("search-card-07",), "filch": ("dagger",)}
+    assert state.equipped["filch"] == (("toothpick", "both-paws"),)
+    assert "toothpick" not in state.search_deck and "search-card-07" not in state.search_deck
+    assert state.wounds["filch"] == 2 and state.poison_wounds == {"filch": 1}
+
+
+def test_a_mouse_may_not_search_a_room_the_sandbox_says_it_searched__001_ricerca():
+    from dicelog.domain.mice_and_mystics.commands import Search
+
+    state = _state_after(
+        courtyard(searched={"filch": ["courtyard"]}, track=["filch", "collin", "rat-warriors"])
+    )
+    with pytest.raises(RuleBroken, match=r"search\.same-room"):
+        RULESET.decide(state, Search(mouse="filch"))
+    # Collin, whose room it is not on record, may search there
+    other = _state_after(
+        courtyard(searched={"filch": ["courtyard"]}, track=["collin", "filch", "rat-warriors"])
+    )
+    assert RULESET.decide(other, Search(mouse="collin"))
+
+
+@pytest.mark.parametrize(
+    "change,rule",
+    [
+        ({"packs": {"nez": ["toothpick"]}}, "setup.mouse-not-in-party"),
+        ({"searched": {"filch": ["no-such-room"]}}, "setup.unknown-tile"),
+        ({"packs": {"filch": ["no-such-card"]}}, "setup.unknown-card"),
+        ({"packs": {"filch": ["toothpick"], "collin": ["toothpick"]}}, "setup.card-twice"),
+        ({"equipped": {"filch": [{"card": "toothpick", "slot": "body"}]}}, "setup.equipped"),
+        ({"equipped": {"filch": [{"card": "leather-breastplate", "slot": "body"}]}}, "setup.equipped"),
+        (
+            {"packs": {"filch": ["toothpick", "bow-of-precision", "cloak-of-displacement", "tildas-mace"]}},
+            "setup.pack-limit",
+        ),
+    ],
+)
+def test_sandbox_refuses_belongings_a_table_cannot_hold__001_equipaggiare(change, rule):
+    with pytest.raises(RuleBroken, match=rule.replace(".", r"\.")):
+        _state_after(courtyard(**change))
+
+
+@pytest.mark.parametrize(
+    "figure",
+    [
+        {"mouse": "filch", "space": "CY-13", "wounds": 1, "poison": 2},
+        {"card": "rat-warriors", "space": "CY-20", "poison": 1},
+    ],
+)
+def test_sandbox_refuses_poison_beyond_a_mouses_wounds_or_on_a_minion__000_avvelenato(figure):
+    sandbox = courtyard()
+    sandbox["figures"] = [f for f in sandbox["figures"] if ("mouse" in f) != ("mouse" in figure)] + [figure]
+    with pytest.raises(RuleBroken, match=r"setup\.poison"):
+        _state_after(sandbox)
