@@ -33,8 +33,8 @@ class SandboxTile(Doc, kw_only=True):
 
 
 class SandboxFigure(Doc, kw_only=True):
-    """A figure on a space: a party mouse (``mouse``) or a minion by its initiative card (``card``),
-    with the wounds it already has."""
+    """A figure on a space: a party mouse (``mouse``), a minion by its initiative card (``card``) or a boss
+    (``boss``), with the wounds it already has."""
 
     space: Annotated[str, Meta(min_length=1, max_length=16)]
     """Id of the space the figure stands on (``GR-6``); it must be on a tile of this table and have room
@@ -44,7 +44,15 @@ class SandboxFigure(Doc, kw_only=True):
     ``card``."""
     card: str | None = None
     """The minion or boss initiative card id (``rat-warriors``) of a minion figure to place here; the
-    figure gets the id ``<card>-<n>``. Give either ``mouse`` or ``card``."""
+    figure gets the id ``<card>-<n>``. Give exactly one of ``mouse``, ``card`` and ``boss``."""
+    boss: str | None = None
+    """A boss to place here by its id (``brodie``, ``vanestra``, ``captain-vurst``, ``skitter-clak``): one
+    figure acting on its initiative cards (001 §Carte Iniziativa dei Boss), with the figure id the boss's
+    id. Its cards in play are ``boss_cards``; it starts with no wounds."""
+    boss_cards: tuple[Card, ...] = ()
+    """The boss's initiative cards in play, each on the ``track``: every one of a boss with one or two
+    (Brodie's ``brodie-chases`` and ``brodie-pounces``), the 2 drawn for a boss with more (Vanestra).
+    Omitted: all of them, for a boss with at most two."""
     wounds: Annotated[int, Meta(ge=0, le=20)] = 0
     """Wounds the figure already has (0-20); fewer than its lives, so that it is not already captured or
     defeated."""
@@ -109,6 +117,9 @@ class Sandbox(Doc, kw_only=True):
     encounter_face_up: Card | None = None
     """The encounter card lying face up (``standard-3``): it sets the next summon (001 §Evocazioni); not
     also in ``encounter_deck``. Revealed at the hourglass's page; omitted (``null``): none."""
+    turn: Card | None = None
+    """The card on ``track`` whose turn it is: round 1 goes on from it, the cards above it having played
+    this round (001 §Round di Gioco); it needs ``track``. Omitted (``null``): the first card plays."""
     searched: Annotated[dict[MouseId, tuple[Card, ...]], Meta(max_length=8)] = field(default_factory=dict)
     """The room tile faces each mouse has already searched with success, by mouse id: it may not search them
     again (001 §Ricerca). Omitted: none."""

@@ -84,8 +84,9 @@ def test_a_sandbox_with_mousetraps_and_effects_is_set_and_a_bad_one_refused__001
 def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothing_stored__001_equipaggiare(
     client,
 ):
-    """Packs, equipment, rooms searched and poison are set at creation (issue 10's sandbox), shown in the
-    state, and the game verifies; a card the mouse may not equip there is a 422 that stores nothing."""
+    """Packs, equipment, rooms searched, poison and whose turn it is are set at creation (issue 10's
+    sandbox), shown in the state, and the game verifies; a card the mouse may not equip there is a 422
+    that stores nothing."""
     sandbox = {
         **SANDBOX,
         "figures": [
@@ -96,6 +97,7 @@ def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothin
         "packs": {"collin": ["bow-of-precision"]},
         "equipped": {"filch": [{"card": "toothpick", "slot": "both-paws"}]},
         "searched": {"collin": ["guard-room"]},
+        "turn": "collin",  # filch and the rat warriors have played this round
     }
     body = {"setup": {"mice": ["collin", "filch"], "sandbox": sandbox}, "seats": SEATS, "dice_mode": "manual"}
     r = client.post("/games", json=body)
@@ -106,6 +108,7 @@ def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothin
     assert state["equipped"]["filch"] == [["toothpick", "both-paws"]]
     assert state["searched"] == {"collin": ["guard-room"]}
     assert state["wounds"]["collin"] == 3 and state["poison_wounds"] == {"collin": 2}
+    assert client.get(f"/games/{game}").json()["turn"] == "collin" and state["slot"] == 2
     assert client.post(f"/games/{game}/verify").json()["verification"]["ok"]
 
     public = client.post("/games", json={**body, "visibility": "public"})  # a public game is listed

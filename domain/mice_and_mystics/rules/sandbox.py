@@ -5,7 +5,8 @@ setup (DESIGN.md, Content is data: "a sandbox to teach, test, or reconstruct a d
 unknown tile, tile number, space, mouse or minion card; two faces of one board, or two tiles on one
 cell; a space not on a placed tile; a party mouse placed twice or not at all; a full space (001
 §Condividere le Caselle); a minion on the tree entrance (001 §Capitolo 1); wounds that would
-capture or defeat; a track that is not exactly the mice and minion cards on the table; an
+capture or defeat; a track that is not exactly the mice and minion cards on the table, or a turn
+given to a card not on it; an
 hourglass at or past the end marker; unknown deck cards; poison wounds beyond a mouse's wounds; a
 search card on the table twice, in a pack over its limit or equipped where it cannot be (001
 §Equipaggiare). ``sandbox_begin`` then emits the same
@@ -25,6 +26,7 @@ from dicelog.domain.mice_and_mystics.chapter_events import (
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
 from dicelog.domain.mice_and_mystics.events import (
+    BossCardsAssigned,
     CheeseAddedToWheel,
     CheeseGained,
     DecksPrepared,
@@ -36,6 +38,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MouseWounded,
     RoomTilePlaced,
     StoryBoardPrepared,
+    TurnStarted,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.rules import sections
@@ -61,9 +64,30 @@ def tile_id(lib: Library, tile: SandboxTile) -> str:
     return tile.tile
 
 
+def _boss_cards(figure: SandboxFigure) -> tuple[str, ...]:
+    """A sandbox boss's cards in play. Errors: ``setup.boss`` (no such boss, or cards that are not 2 of
+    its own, or all of them for a boss with at most 2; 001 §Carte Iniziativa dei Boss)."""
+    from dicelog.domain.mice_and_mystics.rules.bosses import BOSSES
+
+    own = BOSSES.get(figure.boss or "")
+    if own is None:
+        raise _refuse("boss", f"no boss {figure.boss!r}: one of {sorted(BOSSES)}", sections.BOSS_CARDS)
+    cards = figure.boss_cards or (own if len(own) <= 2 else ())
+    if len(cards) != min(2, len(own)) or len(set(cards)) != len(cards) or not set(cards) <= set(own):
+        want = "2 of" if len(own) > 2 else "all of"
+        raise _refuse(
+            "boss", f"{figure.boss} plays {want} {list(own)}, not {list(cards)}", sections.BOSS_CARDS
+        )
+    if figure.wounds or figure.poison or figure.effects:
+        raise _refuse("boss", f"{figure.boss} starts with no wounds or effects on a sandbox table")
+    return tuple(cards)
+
+
 def _figure_card(lib: Library, figure: SandboxFigure, party: tuple[str, ...]) -> str:
-    if (figure.mouse is None) == (figure.card is None):
-        raise _refuse("figure", f"a figure on {figure.space} needs exactly one of mouse or card")
+    if sum(x is not None for x in (figure.mouse, figure.card, figure.boss)) != 1:
+        raise _refuse("figure", f"a figure on {figure.space} needs exactly one of mouse, card or boss")
+    if figure.boss is not None:
+        return _boss_cards(figure)[0]
     if figure.mouse is not None:
         if figure.mouse not in lib.mice:
             raise _refuse("unknown-mouse", f"no mouse {figure.mouse!r}")
@@ -142,10 +166,12 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
             raise _refuse(
                 "minion-on-tree-entrance", "minions may not enter the tree entrance", sections.CHAPTER_1
             )
-        name = card if card in party else next_figure_id(state, card)
+        name = card if card in party else figure.boss or next_figure_id(state, card)
         if name in state.figures:
-            raise _refuse("mouse-placed-twice", f"{card} is placed twice")
+            raise _refuse("mouse-placed-twice", f"{name} is placed twice")
         placed_events: list[Event] = [FigurePlaced(figure=name, card=card, space=figure.space)]
+        if figure.boss is not None:
+            placed_events.append(BossCardsAssigned(figure=figure.boss, cards=_boss_cards(figure)))
         if figure.poison and (card not in party or figure.poison > figure.wounds):
             raise _refuse(
                 "poison", f"{name}: poison wounds are a mouse's, at most its wounds", "000 §Avvelenato"
@@ -264,11 +290,17 @@ def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
 
     events = sandbox_events(state, sandbox)
     after = evolve_all(state, events)
-    cards = tuple(dict.fromkeys([*state.party, *(c for c in after.figures.values() if c not in state.party)]))
+    bosses = [c for cards in after.boss_cards.values() for c in cards]
+    minions = (c for f, c in after.figures.items() if c not in state.party and f not in after.boss_cards)
+    cards = tuple(dict.fromkeys([*state.party, *minions, *bosses]))
+    if sandbox.turn is not None and (sandbox.track is None or sandbox.turn not in sandbox.track):
+        raise _refuse("turn", f"{sandbox.turn} is not a card of the given track", sections.ROUNDS)
     if sandbox.track is None:
         return [*events, ShuffleRequested(reason="initiative", cards=cards)]
     if sorted(sandbox.track) != sorted(cards):
         raise _refuse("track", f"the initiative track must hold exactly {sorted(cards)}", sections.INITIATIVE)
-    return events + resolve_initiative(
-        after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual")
-    )
+    laid = resolve_initiative(after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual"))
+    slot = sandbox.track.index(sandbox.turn) if sandbox.turn is not None else 0
+    if slot:  # the cards above have played this round: the turn goes to this one (001 §Round di Gioco)
+        laid.append(TurnStarted(card=sandbox.turn, slot=slot))  # type: ignore[arg-type]
+    return events + laid

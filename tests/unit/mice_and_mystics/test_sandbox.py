@@ -330,3 +330,74 @@ def test_sandbox_refuses_poison_beyond_a_mouses_wounds_or_on_a_minion__000_avvel
     sandbox["figures"] = [f for f in sandbox["figures"] if ("mouse" in f) != ("mouse" in figure)] + [figure]
     with pytest.raises(RuleBroken, match=r"setup\.poison"):
         _state_after(sandbox)
+
+
+def test_a_sandbox_round_goes_on_from_the_card_whose_turn_it_is__001_round_di_gioco():
+    """``turn``: the cards above it on the track have played this round; the round goes on from it, and
+    the next round starts from the top as any other."""
+    from dicelog.domain.mice_and_mystics.commands import EndTurn
+    from tests.unit.mice_and_mystics.scenario import fold_events
+
+    state = RULESET.initial_state(created(courtyard(turn="filch")))
+    events = RULESET.decide(state, Begin())
+    started = [e for e in events if isinstance(e, TurnStarted)]
+    assert started == [TurnStarted(card="filch", slot=1)]  # the rat warriors above have played
+    state = fold_events(state, events)
+    assert state.mouse_turn is not None and state.mouse_turn.mouse == "filch" and state.round == 1
+    state = fold_events(state, RULESET.decide(state, EndTurn(mouse="filch")))
+    assert state.mouse_turn is not None and state.mouse_turn.mouse == "collin" and state.slot == 2
+    after = RULESET.decide(state, EndTurn(mouse="collin"))
+    assert RoundStarted(round=2) in after
+    assert next(e for e in after if isinstance(e, TurnStarted)) == TurnStarted(card="rat-warriors", slot=0)
+
+
+@pytest.mark.parametrize("change", [{"turn": "nez"}, {"turn": "filch", "track": None}])
+def test_a_sandbox_turn_off_the_given_track_is_refused__001_round_di_gioco(change):
+    with pytest.raises(RuleBroken, match=r"setup\.turn"):
+        _state_after(courtyard(**change))
+
+
+def _with_boss(boss: dict, track: list[str]) -> dict:
+    sandbox = courtyard(track=track)
+    sandbox["figures"][2] = {"space": "CY-20", **boss}
+    return sandbox
+
+
+def test_a_sandbox_boss_acts_on_its_two_initiative_cards__001_carte_iniziativa_dei_boss():
+    """One boss figure, two cards on the track: Brodie (both of his), Vanestra (the 2 drawn of her 4)."""
+    from dicelog.domain.mice_and_mystics.events import BossCardsAssigned
+
+    track = ["brodie-chases", "filch", "collin", "brodie-pounces"]
+    state = RULESET.initial_state(created(_with_boss({"boss": "brodie"}, track)))
+    events = RULESET.decide(state, Begin())
+    assert BossCardsAssigned(figure="brodie", cards=("brodie-chases", "brodie-pounces")) in events
+    after = _state_after(_with_boss({"boss": "brodie"}, track))
+    assert after.boss_cards == {"brodie": ("brodie-chases", "brodie-pounces")}
+    assert after.figures["brodie"] == "brodie-chases" and after.track == tuple(track)
+    vanestra = {"boss": "vanestra", "boss_cards": ["vanestras-web", "vanestras-call"]}
+    after = _state_after(_with_boss(vanestra, ["filch", "vanestras-call", "collin", "vanestras-web"]))
+    assert after.boss_cards == {"vanestra": ("vanestras-web", "vanestras-call")}
+
+
+@pytest.mark.parametrize(
+    "boss,track,rule",
+    [
+        ({"boss": "nobody"}, ["filch", "collin"], "setup.boss"),
+        (
+            {"boss": "brodie", "boss_cards": ["brodie-chases"]},
+            ["filch", "collin", "brodie-chases"],
+            "setup.boss",
+        ),
+        ({"boss": "vanestra"}, ["filch", "collin"], "setup.boss"),  # which 2 of her 4 must be said
+        (
+            {"boss": "brodie", "wounds": 1},
+            ["filch", "collin", "brodie-chases", "brodie-pounces"],
+            "setup.boss",
+        ),
+        ({"boss": "brodie", "card": "rat-warriors"}, ["filch", "collin"], "setup.figure"),
+        ({"boss": "brodie"}, ["filch", "collin", "brodie-chases"], "setup.track"),  # a card off the track
+    ],
+)
+def test_a_sandbox_boss_the_rules_refuse_names_its_rule__001_carte_iniziativa_dei_boss(boss, track, rule):
+    with pytest.raises(RuleBroken, match=rule.replace(".", r"\.")):
+        _state_after(_with_boss(boss, track))
