@@ -51,6 +51,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/games/{game_id}/log"): "getLog",
     ("get", "/games/{game_id}/stream"): "streamEvents",
     ("post", "/games/{game_id}/verify"): "verifyGame",
+    ("get", "/games/{game_id}/export"): "exportGame",
     ("post", "/games/{game_id}/forks"): "forkGame",
     ("post", "/games/{game_id}/claims"): "claimPlace",
     ("get", "/games/{game_id}/turns/{number}"): "getTurn",
@@ -59,6 +60,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/campaigns"): "createCampaign",
     ("get", "/campaigns/{campaign_id}"): "getCampaign",
     ("post", "/campaigns/{campaign_id}/chapters"): "startNextChapter",
+    ("post", "/campaigns/{campaign_id}/carry-over"): "chooseCarryOver",
     ("post", "/campaigns/{campaign_id}/reverts"): "requestCampaignRevert",
     ("post", "/campaigns/{campaign_id}/reverts/approval"): "approveCampaignRevert",
     ("get", "/rulesets"): "listRulesets",
@@ -117,6 +119,7 @@ EXAMPLES: dict[str, Any] = {
         "seats": [{"name": "ana", "controls": ["collin", "nez", "filch", "maginos"]}],
     },
     "requestCampaignRevert": {"to_chapter": 1},
+    "chooseCarryOver": {"keep": {"filch": "bow-of-precision", "nez": None}},
 }
 """One request-body example per operation that takes a body (a test sends each to the app)."""
 

@@ -58,7 +58,10 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
         ],
         revert_pending=campaign.revert_request,
         undo_policy=started.undo_policy,
-        carry_over_choices={seat: _raw(choice) for seat, choice in campaign.carry_choices.items()},
+        carry_over_choices={
+            seat: msgspec.convert(_raw(choice), CarryOverChoice)
+            for seat, choice in campaign.carry_choices.items()
+        },
     )
 
 

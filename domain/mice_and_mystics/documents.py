@@ -64,7 +64,7 @@ class SandboxFigure(Doc, kw_only=True):
     them); at most ``wounds``; a mouse only. Omitted: none."""
 
 
-class SandboxEquipped(Doc, kw_only=True):
+class EquippedCard(Doc, kw_only=True):
     """A search card a mouse has equipped, and where (001 §Equipaggiare)."""
 
     card: Card
@@ -126,7 +126,7 @@ class Sandbox(Doc, kw_only=True):
     packs: Annotated[dict[MouseId, tuple[Card, ...]], Meta(max_length=8)] = field(default_factory=dict)
     """The search cards in each mouse's pack, by mouse id, taken out of the search deck (each card once on
     the table; at most 3 that take room, 001 §Equipaggiare). Omitted: none."""
-    equipped: Annotated[dict[MouseId, tuple[SandboxEquipped, ...]], Meta(max_length=8)] = field(
+    equipped: Annotated[dict[MouseId, tuple[EquippedCard, ...]], Meta(max_length=8)] = field(
         default_factory=dict
     )
     """The search cards each mouse has equipped, by mouse id, in the order equipped, taken out of the search
