@@ -11,6 +11,7 @@ from msgspec import Meta, Struct
 from dicelog.domain.core.campaign import CampaignRevertRequested
 from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, UndoRequested, Visibility
 from dicelog.domain.core.verify import Verification
+from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.service.openapi_slots import slot
 
 
@@ -65,8 +66,10 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     see it; the seat concerned answers with ``Roll``, ``Shuffle``, ``Draw`` or ``Choose``. ``null`` when
     nothing is pending (or the reader may not see it)."""
     turn: str | None
-    """The piece whose turn it is (a mouse id such as ``filch`` in Mice and Mystics); ``null`` when no
-    player's piece has the turn (e.g. the minions' turn) or the game has ended."""
+    """Whose turn it is: in Mice and Mystics the mouse id (``filch``) during a mouse's turn and the minion or
+    boss initiative card (``rat-warriors``) during the minions' turn, so it is ``null`` only before the first
+    turn, between two turns and after the end; in Vast the role (``knight``). A seat plays when ``turn`` is a
+    piece it controls."""
 
 
 class GameCreatedBody(Struct, frozen=True, kw_only=True):
@@ -200,8 +203,10 @@ class CommandResult(Struct, frozen=True, kw_only=True):
     ``server`` dice mode the service answers rolls, shuffles and draws itself. ``null``: nothing is
     pending."""
     turn: str | None
-    """The piece whose turn it is now (a mouse id in Mice and Mystics); ``null`` when no player's piece has
-    the turn or the game has ended."""
+    """Whose turn it is: in Mice and Mystics the mouse id (``filch``) during a mouse's turn and the minion or
+    boss initiative card (``rat-warriors``) during the minions' turn, so it is ``null`` only before the first
+    turn, between two turns and after the end; in Vast the role (``knight``). A seat plays when ``turn`` is a
+    piece it controls."""
     result: str | None
     """The game's outcome if the command ended it (Mice and Mystics: ``victory`` or ``defeat``); ``null``
     while the game goes on."""
@@ -248,8 +253,10 @@ class LegalCommands(Struct, frozen=True, kw_only=True):
     """The seat that must answer ``pending``: the one controlling the piece it names. ``null`` when nothing is
     pending or it names no piece (then any seat may answer)."""
     turn: str | None
-    """The piece whose turn it is (a mouse id in Mice and Mystics); ``null`` when no player's piece has the
-    turn or the game has ended."""
+    """Whose turn it is: in Mice and Mystics the mouse id (``filch``) during a mouse's turn and the minion or
+    boss initiative card (``rat-warriors``) during the minions' turn, so it is ``null`` only before the first
+    turn, between two turns and after the end; in Vast the role (``knight``). A seat plays when ``turn`` is a
+    piece it controls."""
     undo_request: UndoRequested | None = None
     """The open undo request (to which version, asked by which seat, whether it crosses rolls), if any:
     while it is open no other command is accepted. ``null``: none."""
@@ -582,7 +589,7 @@ class CampaignOut(Struct, frozen=True, kw_only=True):
     """The campaign's undo policy (that of every chapter's game): who may revert it, nobody under ``none`` or
     ``own-turn``, the host alone under ``host``, any seat with every other seat's approval under
     ``all-seats``."""
-    carry_over_choices: dict[str, Any] = {}
+    carry_over_choices: dict[str, CarryOverChoice] = {}
     """The choices of what carries over made since the chapter being played ended in a victory, by seat
     (``POST /campaigns/{id}/carry-over``; for Mice and Mystics ``{"keep": {"filch": "<card>"}}``): ``POST
     /campaigns/{id}/chapters`` applies them, and the default to every piece no seat chose for. Empty

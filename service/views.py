@@ -66,8 +66,13 @@ def summary(game: Game, lens: Lens) -> GameSummary:
 
 
 def turn_of(game: Game, lens: Lens) -> str | None:
-    """The piece whose turn it is (read from the state the lens shows), ``None`` after the end."""
-    return game.ruleset.turn_piece(lens.state(game.state)) if game.result is None else None
+    """Whose turn it is (read from the state the lens shows): the ruleset's ``turn_card`` (Mice and Mystics:
+    the mouse, or the minion card during the minions' turn) or else its ``turn_piece``; ``None`` after the
+    end."""
+    if game.result is not None:
+        return None
+    whose = getattr(game.ruleset, "turn_card", None) or game.ruleset.turn_piece
+    return whose(lens.state(game.state))
 
 
 def command_result(lens: Lens) -> Any:

@@ -37,6 +37,8 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   ``view_event`` is all public.
 - ``starts_turn(event)`` / ``starts_round(event)``: turn and round boundaries for replay
   (default: events named ``TurnStarted`` / ``RoundStarted``).
+- ``turn_card(state) -> str | None``: whose turn it is when it is no player's piece too (Mice and
+  Mystics: the minion card during the minions' turn); the API's ``turn`` (default: ``turn_piece``).
 - ``bot``: a module-like object with ``choose(view, commands, rng) -> command`` for demos.
 - ``content``: the content catalogue served under ``/content/<ruleset>/``.
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in

@@ -259,6 +259,17 @@ def turn_piece(state: State) -> str | None:
     return state.mouse_turn.mouse if state.mouse_turn is not None and state.phase == "playing" else None
 
 
+def turn_card(state: State) -> str | None:
+    """The initiative card whose turn it is (001 §Round di Gioco): the mouse's id during a mouse's turn, the
+    minion or boss card during the minions' turn (``rat-warriors``); ``None`` before the first turn, between
+    turns and after the end. What the API calls ``turn``; ``turn_piece`` is the mouse a seat plays."""
+    if state.phase != "playing":
+        return None
+    if state.mouse_turn is not None:
+        return state.mouse_turn.mouse
+    return state.minion_turn.card if state.minion_turn is not None else None
+
+
 def legal_commands(state: State) -> list[Command]:
     """Exactly the commands ``decide`` accepts now; empty while a roll/shuffle/draw/decision is pending."""
     if state.awaiting is not None or state.phase == "ended":
@@ -305,6 +316,7 @@ class MiceAndMysticsRuleset:
     outcome = staticmethod(outcome)
     piece_of = staticmethod(piece_of)
     turn_piece = staticmethod(turn_piece)
+    turn_card = staticmethod(turn_card)
     legal_commands = staticmethod(legal_commands)
     initiative_view = staticmethod(initiative_view)
     board_view = staticmethod(board_view)

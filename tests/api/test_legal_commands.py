@@ -67,3 +67,44 @@ def test_an_open_undo_request_lists_approve_and_reject_for_the_seat_it_waits_for
     after = _legal(client, game, tokens["blue"])
     assert after["undo_request"] is None and after["undo_waiting_for"] == []
     assert client.get(f"/games/{game}").json()["turn"] == mouse  # back before the move
+
+
+def test_turn_names_the_minion_card_during_the_minions_turn__001_round_di_gioco(client):
+    """``turn`` is never ``null`` during the minions' turn: it names the minion card on the track whose turn
+    it is (here the rat warriors, waiting for their movement roll at a manual-dice table), then the
+    mouse's id when a mouse's turn comes."""
+    sandbox = {
+        "tiles": [{"tile": 1, "column": 0, "row": 0}],
+        "figures": [
+            {"mouse": "filch", "space": "CY-13"},
+            {"mouse": "collin", "space": "CY-6"},
+            {"card": "rat-warriors", "space": "CY-20"},
+        ],
+        "track": ["rat-warriors", "filch", "collin"],
+    }
+    r = client.post(
+        "/games",
+        json={
+            "setup": {"mice": ["filch", "collin"], "sandbox": sandbox},
+            "seats": [{"name": "red", "controls": ["filch", "collin"]}],
+            "dice_mode": "manual",
+        },
+    )
+    assert r.status_code == 201, r.text
+    game, token = r.json()["game"]["id"], r.json()["tokens"][0]["token"]
+    summary = client.get(f"/games/{game}").json()
+    assert summary["turn"] == "rat-warriors" and summary["pending"] is not None, summary
+    legal = _legal(client, game, token)
+    assert legal["turn"] == "rat-warriors" and legal["commands"] == []  # the pending roll is described
+    for _ in range(20):  # the table rolls for the minions until Filch's turn
+        pending = client.get(f"/games/{game}").json()["pending"]
+        if pending is None:
+            break
+        faces = {"type": "Roll", "faces": [2] * pending.get("dice", 1)}
+        answer = pending if pending["type"] == "RollRequested" else None
+        command = (
+            faces if answer else {"type": "Choose", "option": pending.get("default") or pending["options"][0]}
+        )
+        assert _send(client, game, token, command).status_code == 201
+    summary = client.get(f"/games/{game}").json()
+    assert summary["turn"] == "filch" and _legal(client, game, token)["turn"] == "filch", summary

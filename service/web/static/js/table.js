@@ -224,7 +224,9 @@ function renderControls() {
       box.append(renderPending(pending));
     }
   } else if (!legal.commands.length) {
-    box.append(el("p", { class: "waiting", text: game.turn ? `Waiting for ${names(game.turn)}'s seat.` : "Nothing to do now." }));
+    const minions = game.turn && isMice() && page.minions.has(game.turn);
+    const waiting = minions ? `The minions play: ${names(game.turn)}.` : game.turn ? `Waiting for ${names(game.turn)}'s seat.` : "Nothing to do now.";
+    box.append(el("p", { class: "waiting", text: waiting }));
   } else {
     box.append(renderCommands(legal.commands));
   }
