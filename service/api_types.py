@@ -49,6 +49,11 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     visibility: Visibility = "unlisted"
     """Who may read the game: ``public`` (listed by ``GET /games``, readable by anyone), ``unlisted`` (the
     default: readable by anyone with its id, not listed) or ``private`` (a token is needed)."""
+    table_device: bool = False
+    """``true``: the answer also holds a ``table_token``, for one device shared at a table that acts for
+    every seat (each command as the seat it is for, or the seat the ``Dicelog-Seat`` header names) and
+    reads what a spectator reads. Refused (422 ``table-device.secrets``) in a ruleset with secrets, whose
+    seats must not share a screen. ``false`` (the default): one token per seat only."""
     content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = (
         None
     )

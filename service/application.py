@@ -23,7 +23,16 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
 from dicelog.domain.core import registry
-from dicelog.domain.core.commands import Choose, Command, Draw, Roll, Shuffle
+from dicelog.domain.core.commands import (
+    ApproveUndo,
+    Choose,
+    Command,
+    Draw,
+    RejectUndo,
+    RequestUndo,
+    Roll,
+    Shuffle,
+)
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import DomainError, RuleBroken
 from dicelog.domain.core.events import (
@@ -121,11 +130,44 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+TABLE = "table"
+"""The audience of a game's table token (``table_device``): one shared device acting for every seat."""
+
+
 def viewer_of(seats: Any, audience: str) -> Viewer:
-    """The ``Viewer`` of an audience key (``seat:<name>``, ``spectator``, ``auditor``)."""
+    """The ``Viewer`` of an audience key (``seat:<name>``, ``spectator``, ``auditor``, ``table``: the shared
+    table device reads what a spectator reads)."""
     if audience.startswith("seat:"):
         return seat_viewer(seats, audience.removeprefix("seat:"))
+    if audience == TABLE:
+        return SPECTATOR_VIEWER
     return Viewer(kind=audience)  # type: ignore[arg-type]
+
+
+def table_seat(game: Game, command: Any = None) -> str:
+    """The seat the shared table device acts as for ``command`` (``None``: the seat that must act now), in
+    this order: an undo answer, the first seat the open undo request waits for; a command about a piece, the
+    seat controlling it; then the seat that must answer the pending roll, draw or decision; the seat whose
+    piece has the turn; the host (the first seat unless ``host`` names another)."""
+    seats = game.created.seats
+    ruleset = game.ruleset
+
+    def owner(piece: str | None) -> str | None:
+        return next((s.name for s in seats if piece is not None and piece in s.controls), None)
+
+    waiting = [s for s in game.undo_needs if s not in game.undo_approved]
+    if game.undo_request is not None and waiting and not isinstance(command, RequestUndo):
+        return waiting[0]
+    answers = (Roll, Shuffle, Draw, Choose, RequestUndo, ApproveUndo, RejectUndo)
+    if command is not None and not isinstance(command, answers):
+        found = owner(ruleset.piece_of(command))
+        if found is not None:
+            return found
+    pending = game.pending
+    found = owner(getattr(pending, "piece", None)) if pending is not None else None
+    if found is None and game.result is None:
+        found = owner(ruleset.turn_piece(game.state))
+    return found or game.created.host or seats[0].name
 
 
 def hash_token(token: str) -> str:
@@ -574,6 +616,27 @@ class Games(Application[UUID]):
             if isinstance(index, TokenIndex) and index.owner_id == game_id:
                 return index.audience
         raise Unauthorized("a valid bearer token of this game is required")
+
+    def acting_seat(
+        self, game: Game, token: str | None, command: Any = None, named: str | None = None
+    ) -> str:
+        """The seat a request acts as: a seat token's own seat (``named``, when given, must be it); the table
+        token's (``table_device``) seat named by ``named`` (the ``Dicelog-Seat`` header) or else
+        ``table_seat(game, command)``. Raises ``Unauthorized`` and ``Forbidden`` (a spectator's or auditor's
+        token, a seat token naming another seat, a seat name the game does not have)."""
+        audience = self.audience(game.id, token)
+        if audience.startswith("seat:"):
+            seat = audience.removeprefix("seat:")
+            if named is not None and named != seat:
+                raise Forbidden(f"the token of seat {seat!r} acts as {seat!r} only, not {named!r}")
+            return seat
+        if audience != TABLE:
+            raise Forbidden(f"a {audience} token reads the game; only a seat's token sends commands")
+        if named is None:
+            return table_seat(game, command)
+        if named not in {s.name for s in game.created.seats}:
+            raise Forbidden(f"the game has no seat {named!r}")
+        return named
 
     def authenticate(self, game_id: UUID, token: str | None) -> str:
         """The seat a bearer token belongs to (only seats act). Raises ``GameNotFound``,

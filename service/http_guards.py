@@ -285,12 +285,14 @@ class DefaultRuleset(ASGIMiddleware):
 
 
 class StrictSeatFlags(ASGIMiddleware):
-    """400 for a ``POST /games`` or ``POST /campaigns`` body whose ``seats[].bot`` is not a JSON boolean.
+    """400 for a ``POST /games`` or ``POST /campaigns`` body whose ``seats[].bot`` or ``table_device`` is not
+    a JSON boolean.
 
     Litestar converts request bodies leniently (msgspec's ``strict=False``): ``0``, ``1``, ``"true"`` or
     ``"false"`` would pass as a boolean, although the OpenAPI document (and so every generated client) says
-    ``boolean``. A seat's ``bot`` flag decides whether the server plays the seat: it is taken only as
-    ``true`` or ``false``. Any other body is passed on untouched."""
+    ``boolean``. A seat's ``bot`` flag decides whether the server plays the seat, ``table_device`` whether
+    a token acts for every seat: each is taken only as ``true`` or ``false``. Any other body is passed on
+    untouched."""
 
     scopes = (ScopeType.HTTP,)
     paths = ("/games", "/campaigns")
@@ -302,7 +304,7 @@ class StrictSeatFlags(ASGIMiddleware):
         body = await whole_body(receive)
         if body is None:
             return
-        if b'"bot"' in body:
+        if b'"bot"' in body or b'"table_device"' in body:
             try:
                 document = msgspec.json.decode(body)
             except msgspec.DecodeError:
@@ -311,4 +313,7 @@ class StrictSeatFlags(ASGIMiddleware):
             for i, seat in enumerate(seats if isinstance(seats, list) else ()):
                 if isinstance(seat, dict) and "bot" in seat and not isinstance(seat["bot"], bool):
                     raise ValidationException(f"seats[{i}].bot must be true or false, not {seat['bot']!r}")
+            flag = document.get("table_device", False) if isinstance(document, dict) else False
+            if not isinstance(flag, bool):
+                raise ValidationException(f"table_device must be true or false, not {flag!r}")
         await next_app(scope, replaying(body, receive), send)

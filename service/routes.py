@@ -32,7 +32,7 @@ from dicelog.domain.core.game import Game
 from dicelog.domain.core.verify import verify_view
 from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
 from dicelog.service.api_types import ApiTypes, ruleset_of
-from dicelog.service.application import GameNotFound, Games, new_token
+from dicelog.service.application import TABLE, GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
 from dicelog.service.export import reader_export_lines
 from dicelog.service.metrics import command_tag, counting_command
@@ -56,6 +56,18 @@ from dicelog.service.schemas import (
 from dicelog.service.views import builtins, command_result, summary, turn_of, viewed
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
+ActingSeat = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Dicelog-Seat",
+        min_length=1,
+        max_length=32,
+        required=False,
+        description="with the table token of a game created with ``table_device``: the seat to act as "
+        "(default: the seat the command is for, or the seat that must act now); with a seat's token, its own "
+        "seat only (403 otherwise)",
+    ),
+]
 BEARER = [{"bearer": []}]
 READ_SECURITY = [{}, {"bearer": []}]
 """Reads take an optional bearer token: without one, a spectator of a public or unlisted game."""
@@ -148,6 +160,14 @@ def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
         "spectator": new_token(),
         "auditor": new_token(),
     }
+    if data.table_device:
+        if has_secrets(registry.get(created.ruleset)):
+            raise RuleBroken(
+                "table-device.secrets",
+                section="DESIGN.md, Hidden information",
+                detail=f"{created.ruleset} has secrets: its seats must not share one device",
+            )
+        tokens[TABLE] = new_token()
     game = games.create_game(created, seed=seed, tokens=tokens)
     return created_body(games, game, tokens)
 
@@ -166,6 +186,7 @@ def created_body(games: Games, game: Game, tokens: dict[str, str]) -> GameCreate
         ],
         spectator_token=tokens.get("spectator"),
         auditor_token=tokens.get("auditor"),
+        table_token=tokens.get(TABLE),
     )
 
 
@@ -182,10 +203,11 @@ def send_command(
     request: Request[Any, Any, Any],
     games: Games,
     idempotency_key: str | None,
+    acting: str | None = None,
 ) -> Response[CommandResult]:
     """``POST /games/{id}/commands`` (see ``GameController.send_command``)."""
     with counting_command(data.command):
-        return _send_command(types, game_id, data, request, games, idempotency_key)
+        return _send_command(types, game_id, data, request, games, idempotency_key, acting)
 
 
 def _send_command(
@@ -195,10 +217,11 @@ def _send_command(
     request: Request[Any, Any, Any],
     games: Games,
     idempotency_key: str | None,
+    acting: str | None = None,
 ) -> Response[CommandResult]:
-    seat = _seat(games, game_id, request)
-    bind_contextvars(seat=seat, command=command_tag(data.command))
     game = _game(games, game_id)
+    seat = games.acting_seat(game, bearer(request), data.command, acting)
+    bind_contextvars(seat=seat, command=command_tag(data.command))
     ruleset = game.created.ruleset
     if not types.belongs(ruleset, data.command):
         raise RuleBroken(
@@ -348,16 +371,21 @@ class GameReads:
         responses=_problems(400, 401, 403, 404, 503),
     )
     def legal_commands(
-        self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+        self,
+        game_id: GameId,
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+        acting: ActingSeat = None,
     ) -> LegalCommands:
         """Commands the calling seat may send now, ready to send, and the pending roll/decision
-        with its seat. While an undo request is open: ``ApproveUndo`` / ``RejectUndo`` for the seats
-        that may answer it (nothing else is accepted). While a decision is pending: one ``Choose``
-        per option for the seat that must answer it. A pending roll, shuffle or draw (manual dice)
-        is answered with what the table rolled, shuffled or drew, so it is described by ``pending``,
-        not listed."""
-        seat = _seat(games, game_id, request)
+        with its seat. With a table token (``table_device``): those of the seat that must act now (or
+        the one ``Dicelog-Seat`` names). While an undo request is open: ``ApproveUndo`` /
+        ``RejectUndo`` for the seats that may answer it (nothing else is accepted). While a decision
+        is pending: one ``Choose`` per option for the seat that must answer it. A pending roll, shuffle
+        or draw (manual dice) is answered with what the table rolled, shuffled or drew, so it is
+        described by ``pending``, not listed."""
         game, lens = _reader(games, game_id, request)
+        seat = games.acting_seat(game, bearer(request), None, acting)
         ruleset = game.ruleset
         controls = next((s.controls for s in game.created.seats if s.name == seat), ())
         pending = lens.event(game.pending)
@@ -579,6 +607,7 @@ def game_controller(types: ApiTypes) -> type[Controller]:
                     "returns the first answer and writes nothing",
                 ),
             ] = None,
+            acting: ActingSeat = None,
         ) -> Response[CommandResult]:
             """Run one command as the bearer token's seat.
 
@@ -594,7 +623,7 @@ def game_controller(types: ApiTypes) -> type[Controller]:
             move after it, their commands are stored right after, before this answer is sent: read
             them with ``/events``, ``/state`` or the stream.
             """
-            return send_command(types, game_id, data, request, games, idempotency_key)
+            return send_command(types, game_id, data, request, games, idempotency_key, acting)
 
     return GameController
 

@@ -91,6 +91,11 @@ class GameCreatedBody(Struct, frozen=True, kw_only=True):
     """A bearer token that reads everything, every seat's secrets included; it cannot send commands. ``null``
     in a fork's answer unless the auditor forked (the auditor of the original claims its place in the fork
     with ``POST /games/{id}/claims``)."""
+    table_token: str | None = None
+    """Given when the game was created with ``table_device: true``: the bearer token of one device shared at
+    the table, which sends every seat's commands (each as the seat controlling the piece it is about, the
+    seat that must answer the pending roll, draw or decision, or the seat named by the ``Dicelog-Seat``
+    header) and reads as a spectator. ``null`` otherwise."""
 
 
 class ClaimedToken(Struct, frozen=True, kw_only=True):
