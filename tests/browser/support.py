@@ -23,6 +23,7 @@ class ApiGame:
         self.tokens = {t["seat"]: t["token"] for t in created["tokens"]}
         self.spectator_token = created["spectator_token"]
         self.auditor_token = created["auditor_token"]
+        self.table_token = created.get("table_token")
 
     def auth(self, seat: str | None) -> dict[str, str]:
         token = self.auditor_token if seat == "auditor" else self.tokens.get(seat or "")
