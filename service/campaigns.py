@@ -196,14 +196,7 @@ def choose_carry_over(games: Games, campaign_id: UUID, seat: str, choice: Any) -
         game.result,
         msgspec.json.decode(checked),  # type: ignore[union-attr]
     )
-    records = campaign_records(
-        campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC)
-    )
-    try:
-        games.save(*records)
-    except IntegrityError:
-        raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
-    return project_campaign(campaign, records)  # type: ignore[return-value]
+    return _append(games, campaign, campaign_id, seat, events)
 
 
 def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:
@@ -214,6 +207,12 @@ def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> 
         if to_index is not None
         else decide_approve_revert(campaign, seat)
     )
+    return _append(games, campaign, campaign_id, seat, events)
+
+
+def _append(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:
+    """Store ``events`` of one command of ``seat`` after ``campaign``; the campaign after them. Raises
+    ``VersionConflict`` when another change was stored first."""
     records = campaign_records(
         campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC)
     )

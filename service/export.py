@@ -128,23 +128,24 @@ def verify_file(handle: IO[bytes], against: IO[bytes] | None = None) -> Verifica
     ``dicelog-view/2`` view (``verify_view``: the chain, the payloads it shows whole; the others by digest
     only); with ``against``, the full export of the ended game, such a view is checked against it
     (``verify_against``). A malformed or edited line is reported as the first divergence."""
-    lines = [line for line in handle.read().splitlines() if line.strip()]
-    if not lines:
-        return _broken(0, "an export header", "empty file")
-    try:
-        header = msgspec.json.decode(lines[0], type=Header)
-    except msgspec.MsgspecError as e:
-        return _broken(0, "an export header", str(e))
+    lines = _nonblank(handle.read())
+    header = _header(lines)
+    if isinstance(header, Verification):
+        return header
     if header.format == VIEW_FORMAT_2:
         view = _view_lines(header, lines[1:])
         if isinstance(view, Verification):
             return view
         if against is None:
             return verify_view(header.game_id, view)
-        full = _full_lines(against.read().splitlines())
-        if isinstance(full, Verification):
-            return full
-        return verify_against(header.game_id, view, *full)
+        final = _nonblank(against.read())
+        final_header = _header(final)
+        if isinstance(final_header, Verification):
+            return final_header
+        if final_header.format not in FULL_FORMATS:
+            return _broken(0, " or ".join(FULL_FORMATS), final_header.format)
+        full = _full_lines(final_header, final[1:])
+        return full if isinstance(full, Verification) else verify_against(header.game_id, view, *full)
     if against is not None:
         return _broken(0, f"a {VIEW_FORMAT_2} export to check against a full one", header.format)
     if header.format == VIEW_FORMAT:
@@ -155,8 +156,22 @@ def verify_file(handle: IO[bytes], against: IO[bytes] | None = None) -> Verifica
         )
     if header.format not in FULL_FORMATS:
         return _broken(0, " or ".join((*FULL_FORMATS, VIEW_FORMAT_2)), header.format)
-    full = _full_lines(lines)
+    full = _full_lines(header, lines[1:])
     return full if isinstance(full, Verification) else verify(*full)
+
+
+def _nonblank(data: bytes) -> list[bytes]:
+    return [line for line in data.splitlines() if line.strip()]
+
+
+def _header(lines: Sequence[bytes]) -> Header | Verification:
+    """The header (first line) of an export's non-blank lines, or what is wrong with it."""
+    if not lines:
+        return _broken(0, "an export header", "empty file")
+    try:
+        return msgspec.json.decode(lines[0], type=Header)
+    except msgspec.MsgspecError as e:
+        return _broken(0, "an export header", str(e))
 
 
 def _view_lines(header: Header, lines: Sequence[bytes]) -> list[Viewed] | Verification:
@@ -171,19 +186,11 @@ def _view_lines(header: Header, lines: Sequence[bytes]) -> list[Viewed] | Verifi
     return view
 
 
-def _full_lines(lines: Sequence[bytes]) -> tuple[list[Recorded], list[bytes]] | Verification:
-    """The records and stored bytes of a full export's lines (header first), or what is wrong with them."""
-    lines = [line for line in lines if line.strip()]
-    if not lines:
-        return _broken(0, "an export header", "empty file")
-    try:
-        header = msgspec.json.decode(lines[0], type=Header)
-    except msgspec.MsgspecError as e:
-        return _broken(0, "an export header", str(e))
-    if header.format not in FULL_FORMATS:
-        return _broken(0, " or ".join(FULL_FORMATS), header.format)
+def _full_lines(header: Header, lines: Sequence[bytes]) -> tuple[list[Recorded], list[bytes]] | Verification:
+    """The records and stored bytes of a full export's event lines (after ``header``), or what is wrong with
+    them."""
     records, stored = [], []
-    for n, raw in enumerate(lines[1:], start=1):
+    for n, raw in enumerate(lines, start=1):
         try:
             line = msgspec.json.decode(raw, type=Line)
             if line.originator_id != header.game_id:

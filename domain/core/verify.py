@@ -465,7 +465,7 @@ def viewed(record: Recorded, lens: Lens, shown: Any = ...) -> Viewed:
         hash=link_hash(record.originator_id, record.originator_version, link),
         shown="full" if whole else "hidden" if shown is None else "masked",
         salt=record.salt if whole else None,
-        payload=msgspec.Raw(_encode(shown)) if shown is not None else None,
+        payload=msgspec.Raw(_encode(shown)),  # a hidden payload: ``null``
     )
 
 
