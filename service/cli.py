@@ -469,7 +469,11 @@ def _demo(args: argparse.Namespace) -> int:
     demo = DEMOS.get(args.game)
     if demo is None:
         _fail(EXIT_USAGE, f"no demo for ruleset {args.game!r} yet (demos: {', '.join(sorted(DEMOS))})")
-    extra = {"roles": args.roles.split(",")} if args.game == "vast" and args.roles else {}
+    extra: dict[str, object] = {}
+    if args.game == "vast":
+        extra = {"roles": args.roles.split(",") if args.roles else None, "setup": args.setup}
+    elif args.setup is not None:
+        _fail(EXIT_USAGE, "--setup names a Vast setup (GET /content/vast/setups); use it with --game vast")
     return demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet, **extra)
 
 
@@ -591,6 +595,13 @@ def parser() -> argparse.ArgumentParser:
         help="vast: the roles seated, comma-separated, any VF §7 setup (GET /content/vast/setups): "
         "knight,goblins,dragon,cave (the default), all five with thief, knight,goblins,dragon,thief, "
         "cave,thief, knight,cave...",
+    )
+    demo.add_argument(
+        "--setup",
+        default=None,
+        metavar="ROW",
+        help="vast: a VF §7 row by id (GET /content/vast/setups), e.g. knight-solo-hard or knight-vs-thief; "
+        "the rows sharing their roles (the solo levels) need it",
     )
     demo.set_defaults(func=_demo)
 

@@ -86,18 +86,28 @@ def _cave_table(board: dict[str, Any]) -> Table:
 
 
 def run_vast_demo(
-    *, seed: int, mice: list[str], max_turns: int, quiet: bool = False, roles: list[str] | None = None
+    *,
+    seed: int,
+    mice: list[str],
+    max_turns: int,
+    quiet: bool = False,
+    roles: list[str] | None = None,
+    setup: str | None = None,
 ) -> int:
-    """Play one game (Knight, Goblins, Dragon and Cave unless ``roles`` says otherwise); return the process
-    exit code (``mice`` is not used)."""
-    roles = roles or ROLES
+    """Play one game (Knight, Goblins, Dragon and Cave unless ``roles`` or the VF §7 row ``setup`` says
+    otherwise, e.g. ``knight-solo-hard``); return the process exit code (``mice`` is not used)."""
+    from dicelog.domain.vast.rules.setup import SETUPS
+
+    row = SETUPS.get(setup) if setup is not None else None
+    roles = roles or (list(row.roles) if row is not None else ROLES)
     seats = [{"name": role, "controls": [role]} for role in roles]
+    document: dict[str, Any] = {"roles": roles} | ({"setup": setup} if setup is not None else {})
     console, settings, rng = demo_setup(seed, quiet)
     started = time.monotonic()
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
         r = http.post(
             "/games",
-            json={"ruleset": "vast", "setup": {"roles": roles}, "seats": seats, "decision_policy": "ask"},
+            json={"ruleset": "vast", "setup": document, "seats": seats, "decision_policy": "ask"},
         )
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")

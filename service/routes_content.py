@@ -29,6 +29,7 @@ from dicelog.domain.mice_and_mystics.rules.combat import action_die
 from dicelog.domain.vast import content as vast_content
 from dicelog.domain.vast.cave import DRAGON_DIE, center_hit
 from dicelog.domain.vast.content import Card as VastCard
+from dicelog.domain.vast.content import MonsterCard as VastMonster
 from dicelog.domain.vast.content import Tile as VastTile
 from dicelog.domain.vast.rules.dragon import COSTS, ROLLED
 from dicelog.domain.vast.rules.setup import SETUPS
@@ -206,12 +207,20 @@ class VastContent(Controller):
         The 18 Power cards are ``claw-1``...``claw-6``, ``flame-1``...``flame-6``, ``wing-1``...``wing-6``."""
         return [DragonPower(power=p, cost=cost, rolls=p in ROLLED) for p, cost in COSTS.items()]
 
+    @get("/monsters", sync_to_thread=False, summary="Vast's Monster cards")
+    def monsters(self) -> list[VastMonster]:
+        """The 10 Monster cards (VF §3): the effect on the Goblin Tribe holding one, and, for Goblin
+        Infestation line C (Knight vs Thief, the Knight's solo Hard level), the Ambush STR and text; a card's
+        ``ambush_provisional`` says what of its Ambush no source gives."""
+        return list(vast_content.goblin_file().monsters)
+
     @get("/setups", sync_to_thread=False, summary="Vast setups this server plays")
     def setups(self) -> list[VastSetupInfo]:
         """The setups of VF §7 this release plays, with their variant cards (``hunger-locked:2``: 2 Hunger
         cubes start on Wakefulness, locked; ``flare:thief``: the Thief holds Flare;
-        ``place-treasure-optional``: the Cave may skip Place Treasure), and the rows VF §7 leaves open flagged
-        ``provisional``."""
+        ``place-treasure-optional``: the Cave may skip Place Treasure; ``infestation:A``/``B``/``C``: Goblin
+        Infestation's line; ``crystals:5``: Knight vs Thief's number to win, 6 if agreed at creation), and the
+        rows VF §7 leaves open flagged ``provisional``."""
         return [
             VastSetupInfo(
                 id=name,

@@ -52,6 +52,7 @@ from dicelog.domain.vast.rules.common import (
     strength,
     the_knight,
 )
+from dicelog.domain.vast.rules.flow import agreed_crystals
 from dicelog.domain.vast.rules.thief import (
     climb_cost,
     pick_lock_cost,
@@ -93,7 +94,7 @@ def _target(state: VastState) -> set[Pos]:
     d = state.dragon
     if d is not None and d.x is not None and d.y is not None:
         return {(d.x, d.y)}  # with the Dragon in play, killing it wins (004 §Il Cavaliere, Come Vincere)
-    if k.smashed >= 5:
+    if k.smashed >= (agreed_crystals(state) or 5):
         return {ENTRANCE}
     crystals = {(c.x, c.y) for c in state.cells if c.crystal}
     if crystals:
@@ -397,7 +398,7 @@ def thief_goals(state: VastState, cubes: int | None = None) -> set[Pos]:
         return {ENTRANCE}
     cubes = th.cubes if cubes is None else cubes
     held = carrying(state)
-    if held and (cubes == 0 or held >= 2 or th.stashed + held >= 6):
+    if held and (cubes == 0 or held >= 2 or th.stashed + held >= (agreed_crystals(state) or 6)):
         return {ENTRANCE}
     loot = {(c.x, c.y) for c in state.cells if c.treasure or c.gems or c.vault} | robbable(state)
     home = {ENTRANCE} if held else set()

@@ -101,6 +101,13 @@ class MonsterCard(Data, kw_only=True):
     """Whether this release plays its effect; the others are left out of the deck (README)."""
     text: str
     """Its effect, paraphrased."""
+    ambush_strength: int = 0
+    """Its Strength as a Goblin Infestation line C ambusher (VF §3 Monster cards, Ambush STR; VF §7 Variant
+    cards)."""
+    ambush_text: str = ""
+    """What its Ambush does to a Knight it hurts (VF §3 Monster cards, Ambush text; paraphrased)."""
+    ambush_provisional: str = ""
+    """Why part of its Ambush is provisional (a rule no source gives); empty: as the sources say."""
 
 
 class SecretCard(Data, kw_only=True):

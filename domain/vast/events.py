@@ -188,6 +188,9 @@ class KnightMoved(VastEvent, kw_only=True):
     """Through a wall, with an Ancient Map cube."""
     forced: bool = False
     """Moved by a rule (stepping off a collapsing tile) rather than by her movement."""
+    why: str = ""
+    """What moved her when ``forced``: ``underworm`` (its Ambush text, VF §3 Monster cards); empty: she
+    stepped off a collapsing tile."""
 
 
 class HeroCubePlaced(VastEvent, kw_only=True):
@@ -312,17 +315,44 @@ class HeroCubeRecovered(VastEvent, kw_only=True):
 
 
 class VastAmbushResolved(VastEvent, kw_only=True, tag="vast.AmbushResolved"):
-    """An Ambush by Goblin Infestation (VF §7 Variant cards, line B "Tough", Strength 3): the Knight's
-    Strength against 3, ``hurt`` when she lost 1 Health."""
+    """An Ambush (004 §Imboscata; without a Goblins player VF §7 Variant cards, Goblin Infestation: line A
+    "Normal" Strength 2, line B "Tough" 3, line C a drawn Monster's Ambush STR): the Knight's Strength
+    against the ambusher's, ``hurt`` when she lost 1 Health."""
 
     strength: int
     """Her Strength."""
     ambusher: int
-    """The ambusher's Strength (3)."""
+    """The ambusher's Strength."""
     hurt: bool
     """Whether she lost 1 Health."""
     step: str = ""
     """The chain step this completes."""
+    monster: str = ""
+    """Goblin Infestation line C: the Monster card that ambushed her (its Ambush text applies when she is
+    hurt); empty otherwise."""
+
+
+class InfestationMonsterPlaced(VastEvent, kw_only=True):
+    """Where a Goblin Infestation line C Monster card goes once its Ambush is resolved (VF §3 Monster cards,
+    Ambush text; public): ``discard`` (most cards), ``knight-board`` (the Golem, for the rest of the game),
+    ``beside-deck`` (the Bright Beetles, until the next Monster drawn has had its +1 Strength)."""
+
+    card: str
+    """The Monster card (``golem``)."""
+    to: str
+    """``discard``, ``knight-board`` or ``beside-deck``."""
+
+
+class TreasureCardDiscarded(VastEvent, kw_only=True):
+    """The Knight discards a Treasure card to the bottom of the Treasure deck (the Gnome's Ambush text, VF §3
+    Monster cards: a random one)."""
+
+    card: str
+    """The Treasure card: masked but for the Knight and the Cave when it was face down."""
+    why: str
+    """What made her discard it (``gnome``)."""
+    hidden: bool = False
+    """The card was face down, drawn at random: only she and the Cave learn which."""
 
 
 class SidequestCompleted(VastEvent, kw_only=True):
@@ -1280,6 +1310,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     HeroCubeDiscarded,
     HeroCubeRecovered,
     VastAmbushResolved,
+    InfestationMonsterPlaced,
+    TreasureCardDiscarded,
     SidequestCompleted,
     BombPlaced,
     FlareUsed,

@@ -260,6 +260,13 @@ def evolve(state: VastState, event: Event) -> VastState:
                 )
             state = replace(state, monster_deck=tuple(sorted(_without(state.monster_deck, cards))))
             return state if state.goblins is None else _gob(state, drawn=(*state.goblins.drawn, *cards))
+        case CardsDrawn(deck="infestation", cards=cards, reason=reason):  # VF §7 Goblin Infestation, line C
+            if reason.endswith("-reshuffled"):
+                state = replace(
+                    state, monster_deck=(*state.monster_deck, *state.monster_discard), monster_discard=()
+                )
+            state = replace(state, monster_deck=tuple(sorted(_without(state.monster_deck, cards))))
+            return replace(state, ambusher=cards[0]) if cards else state
         case CardsDrawn(deck="secrets", cards=cards, reason=reason):
             if reason.endswith("-reshuffled"):
                 state = replace(
@@ -491,6 +498,23 @@ def evolve(state: VastState, event: Event) -> VastState:
             return _knight(
                 state, ambushes=k.ambushes + 1, unhurt_ambushes=k.unhurt_ambushes + (0 if hurt else 1)
             )
+        case ev.InfestationMonsterPlaced(card=card, to=to):
+            aside = _without(state.infestation_aside, [card])
+            if to != "discard":
+                aside = (*aside, card)
+            return replace(
+                state,
+                ambusher="" if card == state.ambusher else state.ambusher,
+                infestation_aside=aside,
+                monster_discard=(*state.monster_discard, card) if to == "discard" else state.monster_discard,
+            )
+        case ev.TreasureCardDiscarded(card=card):
+            if k is None:
+                return state
+            state = _knight(
+                state, treasures=_without(k.treasures, [card]), face_up=_without(k.face_up, [card])
+            )
+            return replace(state, treasure_bottom=(*state.treasure_bottom, card))
         case ev.SidequestCompleted(card=card):
             if k is None:
                 return state

@@ -29,12 +29,14 @@ from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
-RULES_REVISION = 4
+RULES_REVISION = 5
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
 release; 2 adds the Event tokens (004 §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie, Evento); 3
 lets Wrath split the map before the Collapse and has the Dragon slide the groups together (004 §Il Collasso,
 §Esempio #2); 4 gives the Knight Flare only in the setups whose variant cards hand it to her (VF §7: Knight,
-Goblins and Cave; Knight vs Cave; earlier revisions let her light it in every setup)."""
+Goblins and Cave; Knight vs Cave; earlier revisions let her light it in every setup); 5 adds Goblin
+Infestation line C, the Monsters' Ambushes (VF §3 Monster cards; VF §7: the Knight vs Thief setup and the
+Knight's solo Hard level, played from this revision)."""
 
 _KNIGHT = {
     cmd.PlaceHeroCube: knight.place_cube,

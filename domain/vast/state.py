@@ -469,6 +469,13 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Whether ``Begin`` has set the game up."""
     variants: tuple[str, ...] = ()
     """The setup's variant cards (``RolesSeated.variants``: ``infestation:A``, ``ash-dragon``...)."""
+    ambusher: str = ""
+    """The Monster card ambushing the Knight (Goblin Infestation line C, VF §7 Variant cards): drawn when the
+    Ambush is sprung, set aside when it is resolved; empty between Ambushes."""
+    infestation_aside: tuple[str, ...] = ()
+    """Line C Monster cards out of the deck and the discard pile: ``bright-beetles`` waiting beside the deck
+    (the next Monster drawn gets +1 Strength), ``golem`` on the Knight's board (an Ancient Map use costs 2
+    cubes) (VF §3 Monster cards, Ambush text)."""
     difficulty: dict[str, int] = field(default_factory=dict)
     """The difficulty card of each role that took one (VF §7 Difficulty cards: level 1-5, 3 standard)."""
     setup_row: str = ""

@@ -10,7 +10,7 @@ from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequest
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
 from dicelog.domain.vast.content import cards as card_data
-from dicelog.domain.vast.content import tiles
+from dicelog.domain.vast.content import goblin_file, tiles
 from dicelog.domain.vast.rules.common import (
     dragon_armor,
     free_cubes,
@@ -22,6 +22,7 @@ from dicelog.domain.vast.rules.common import (
     strength,
     treasure_supply,
 )
+from dicelog.domain.vast.rules.flow import agreed_crystals
 from dicelog.domain.vast.state import (
     HIDDEN,
     TRIBES,
@@ -549,6 +550,11 @@ WOUNDS = {1: "Light", 2: "Moderate", 3: "Heavy"}
 """Backstab's wounds by cubes spent (004 §Pugnalare alle Spalle)."""
 
 
+def _monster(card: str) -> str:
+    """A Monster card's name (VF §3 Monster cards)."""
+    return next((m.name for m in goblin_file().monsters if m.id == card), card)
+
+
 def _name(card: str) -> str:
     return "a card" if card == HIDDEN else card_data()[card].name if card in card_data() else card
 
@@ -599,8 +605,10 @@ def describe(state: VastState, event: Event) -> str | None:
             k = state.knight
             verb = "gains" if delta >= 0 else "loses"
             return f"The Knight {verb} {abs(delta)} Grit ({why}): {k.grit if k else '?'}"
-        case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced):
+        case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced, why=why):
             how = " through a wall (Ancient Map)" if through else (" off a collapsing tile" if forced else "")
+            if forced and why:
+                how = f" ({_monster(why)})"
             return f"The Knight moves to {x},{y}{how}"
         case ev.HeroCubePlaced(target=target):
             return f"The Knight places a Hero cube on {_name(target) if target in card_data() else target}"
@@ -622,10 +630,29 @@ def describe(state: VastState, event: Event) -> str | None:
             k = state.knight
             verb = "heals" if delta > 0 else "loses"
             return f"The Knight {verb} {abs(delta)} Health ({why}): {k.health if k else '?'}"
-        case ev.VastAmbushResolved(strength=s, ambusher=a, hurt=hurt):
-            return f"Ambush! Strength {s} against {a}: " + (
+        case ev.VastAmbushResolved(strength=s, ambusher=a, hurt=hurt, monster=monster):
+            by = f" by the {_monster(monster)}" if monster else ""
+            return f"Ambush{by}! Strength {s} against {a}: " + (
                 "the Knight is hurt" if hurt else "the Knight holds"
             )
+        case ev.InfestationMonsterPlaced(card=card, to=to):
+            where = {
+                "discard": "is discarded",
+                "knight-board": "goes on the Knight's board: each Ancient Map use costs 2 cubes",
+                "beside-deck": "waits beside the deck: the next Monster drawn gets +1 Strength",
+            }.get(to, to)
+            return f"The {_monster(card)} {where}"
+        case ev.TreasureCardDiscarded(card=card, why=why, hidden=hidden):
+            which = (
+                ("a face-down Treasure card" + ("" if card in (HIDDEN, "") else f" ({_name(card)})"))
+                if (hidden)
+                else _name(card)
+            )
+            return (
+                f"The Knight discards {which} ({_monster(why)}): it goes to the bottom of the Treasure deck"
+            )
+        case CardsDrawn(deck="infestation", cards=cards) if cards:
+            return f"Goblin Infestation: the {_monster(cards[0])} springs the Ambush"
         case ev.SidequestCompleted(card=card):
             return f"The Knight completes the Sidequest {_name(card)}"
         case ev.BombPlaced(x=x, y=y, side=side):
@@ -824,7 +851,7 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.TreasureStashed(tokens=tokens, gems=gems):
             th = state.thief
             back = f" ({_listed([f'the {g} Gem' for g in gems])} back to the Dragon)" if gems else ""
-            total = f": {th.stashed} of 6" if th is not None else ""
+            total = f": {th.stashed} of {agreed_crystals(state) or 6}" if th is not None else ""
             return f"The Thief stashes {_count(tokens, 'token')} at the Entrance{back}{total}"
         case ev.UpgradeTaken(upgrade=upgrade):
             return f"The Thief takes the Upgrade {UPGRADE_NAMES.get(upgrade, upgrade)}"

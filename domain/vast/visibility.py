@@ -113,6 +113,8 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
             return event if _sees(viewer, "cave") else replace(event, bottom=_masked(bottom))
         case ev.TilePeeked():
             return event if _sees(viewer, "thief", "cave") else replace(event, tile=HIDDEN)
+        case ev.TreasureCardDiscarded(hidden=True):
+            return event if _sees(viewer, "knight", "cave") else replace(event, card=HIDDEN)
         case ev.ThiefStole(hidden=True, target=target):
             owners = ("knight", "cave") if target == "knight" else (target,)
             return event if _sees(viewer, *owners) else replace(event, card=HIDDEN)

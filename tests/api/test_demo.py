@@ -35,3 +35,17 @@ def test_the_vast_demo_plays_its_bots_to_a_win_and_verifies(tmp_path, monkeypatc
     assert DEMOS["vast"](seed=2, mice=[], max_turns=400, quiet=True, roles=roles) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "won:" in out and "verify ok" in out and ", 0 with another seat's secret" in out
+
+
+def test_the_vast_demo_plays_a_row_by_id_and_the_flag_is_vast_only(tmp_path, monkeypatch, capsys):
+    """``dicelog demo --game vast --setup knight-vs-thief`` (VF §7: the rows sharing their roles, the solo
+    levels, are chosen by id); ``--setup`` with another game is a usage error."""
+    from dicelog.service.cli import main
+
+    monkeypatch.setenv("DICELOG_DATA_DIR", str(tmp_path))
+    argv = ["demo", "--game", "vast", "--setup", "knight-vs-thief", "--seed", "3", "--quiet"]
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "verify ok" in out and ", 0 with another seat's secret" in out
+    assert main(["demo", "--setup", "knight-vs-thief"]) == 2
+    assert "use it with --game vast" in capsys.readouterr().err

@@ -286,13 +286,13 @@ def test_a_vast_setup_this_release_does_not_play_is_a_422(client):
         "/games",
         json={
             "ruleset": "vast",
-            "setup": {"roles": ["knight", "thief"]},
-            "seats": [{"name": "sir", "controls": ["knight"]}, {"name": "rogue", "controls": ["thief"]}],
+            "setup": {"roles": ["cave"]},
+            "seats": [{"name": "deep", "controls": ["cave"]}],
         },
     )
     assert r.status_code == 422, r.text
     detail = r.json()["detail"]
-    assert "Knight vs Thief is not built" in detail and "/content/vast/setups" in detail
+    assert "the Cave cannot be played solo" in detail and "/content/vast/setups" in detail
     assert client.get("/games").json()["games"] == []  # nothing stored
 
 
@@ -305,6 +305,12 @@ def test_vast_content_is_served_under_content_vast(client):
     setups = client.get("/content/vast/setups").json()
     assert setups[0]["id"] == "knight-vs-cave" and setups[0]["roles"] == ["knight", "cave"]
     assert {s["id"] for s in setups} >= {"knight-goblins-dragon-cave", "dragon-vs-cave"}
+    monsters = {m["id"]: m for m in client.get("/content/vast/monsters").json()}
+    assert len(monsters) == 10 and monsters["flame-giant"]["ambush_strength"] == 4
+    assert monsters["troll"]["ambush_provisional"] and not monsters["blob"].get("ambush_provisional")
+    rows = {s["id"]: s for s in setups}
+    assert rows["knight-vs-thief"]["variants"] == ["infestation:C", "flare:thief", "crystals:5"]
+    assert "Ogre" in rows["knight-solo-hard"]["provisional"]
     powers = {p["power"]: p for p in client.get("/content/vast/powers").json()}
     assert len(powers) == 14 and powers["burn"]["cost"] == ["flame", "wing"] and powers["wrath"]["rolls"]
     served = {r["name"]: r["content"] for r in client.get("/rulesets").json()}

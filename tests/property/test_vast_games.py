@@ -201,8 +201,10 @@ def test_vast_games_end_replay_verify_and_leak_nothing(setup, seed_n, randomness
                 cave_seen |= {record.payload.tile}
             else:
                 seen |= {record.payload.tile}
-        if type(record.payload).__name__ == "ThiefStole" and record.payload.target == "knight":
-            # the Treasure card he took to the deck's bottom: she knew it; a face-up one, everybody
+        kind = type(record.payload).__name__
+        if (kind == "ThiefStole" and record.payload.target == "knight") or kind == "TreasureCardDiscarded":
+            # the Treasure card he took (or the Gnome's Ambush discarded) to the deck's bottom: she knew it;
+            # a face-up one, everybody
             stolen["knight" if record.payload.hidden else "all"] |= {record.payload.card}
         # A command is judged against the state its events lead to: completing a Sidequest names it.
         after = record.originator_version + (1 if type(record.payload).__name__ == "CommandAccepted" else 0)

@@ -35,7 +35,14 @@ INFESTATION = {"infestation:A": 2, "infestation:B": 3}
 
 
 def infestation(state: VastState) -> int:
-    """The Strength of Goblin Infestation's ambushers in this setup (line B unless the setup says A)."""
+    """The Strength of Goblin Infestation's ambusher in this setup (line B unless the setup says A; line C:
+    the drawn Monster's Ambush STR, +1 while the Bright Beetles wait beside the deck: VF §3 Monster cards)."""
+    if "infestation:C" in state.variants:
+        from dicelog.domain.vast.content import goblin_file
+
+        card = state.ambusher
+        beetles = "bright-beetles" in state.infestation_aside and card != "bright-beetles"
+        return next((m.ambush_strength for m in goblin_file().monsters if m.id == card), 0) + int(beetles)
     return next((INFESTATION[v] for v in state.variants if v in INFESTATION), AMBUSHER_STRENGTH)
 
 

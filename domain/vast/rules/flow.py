@@ -31,6 +31,7 @@ from dicelog.domain.vast.content import event_kind, goblin_file
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.evolve import evolve, parse_step
 from dicelog.domain.vast.rules import goblins
+from dicelog.domain.vast.rules import infestation as line_c
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cubes_on,
@@ -124,7 +125,8 @@ def check_win(state: VastState) -> list[Event]:
     killing the Dragon, without it with 5 Crystals smashed back on the Entrance; the Goblins by killing the
     Knight, without her the Dragon, without both with 5 Crystals smashed; the Dragon by its escape; the
     Thief by stashing 6 tokens; an Ambush killing the Knight wins for the Cave (Knight vs Cave) or the Dragon
-    (Knight vs Dragon), with or without a Thief (VF §7 Any 2 roles + Thief)."""
+    (Knight vs Dragon), with or without a Thief (VF §7 Any 2 roles + Thief); in Knight vs Thief she smashes
+    and he stashes the number agreed (5 or 6), and an Ambush killing her wins for him."""
     k = state.knight
     d = state.dragon
     if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
@@ -151,17 +153,31 @@ def check_win(state: VastState) -> list[Event]:
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
     if k is not None and k.died_of == "ambush" and pair == ("knight", "dragon"):
         return [ev.GameWon(winner="dragon", reason="the Knight died in an Ambush")]  # VF §7 Knight vs Dragon
+    if k is not None and k.died_of == "ambush" and state.roles == ("knight", "thief"):
+        return [ev.GameWon(winner="thief", reason="the Knight died in an Ambush")]  # VF §7 Knight vs Thief
     th = state.thief
-    if th is not None and th.stashed >= 6:  # 004 §Il Ladro, Come Vincere
-        return [ev.GameWon(winner="thief", reason="the Thief stashed 6 Treasures and broke the curse")]
+    needed = agreed_crystals(state) or 6
+    if th is not None and th.stashed >= needed:  # 004 §Il Ladro, Come Vincere; VF §7 Knight vs Thief
+        return [
+            ev.GameWon(winner="thief", reason=f"the Thief stashed {needed} Treasures and broke the curse")
+        ]
     g = state.goblins
     if g is not None and k is None and d is None and g.smashed >= 5:
         return [ev.GameWon(winner="goblins", reason="the Goblins smashed 5 Crystals")]  # 004 §I Goblin
-    if k is not None and k.smashed >= 5 and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
+    needed = agreed_crystals(state) or 5
+    if k is not None and k.smashed >= needed and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
         return [
-            ev.GameWon(winner="knight", reason="5 Crystals smashed and the Knight escaped by the Entrance")
+            ev.GameWon(
+                winner="knight", reason=f"{needed} Crystals smashed and the Knight escaped by the Entrance"
+            )
         ]
     return []
+
+
+def agreed_crystals(state: VastState) -> int | None:
+    """Knight vs Thief: the Crystals she smashes and the Treasures he stashes to win, agreed at the table (VF
+    §7: 5 or 6; ``crystals:N`` among the variant cards); ``None`` in the other setups."""
+    return next((int(v.partition(":")[2]) for v in state.variants if v.startswith("crystals:")), None)
 
 
 # --- turns ------------------------------------------------------------------------------------
@@ -629,6 +645,8 @@ def ambush(state: VastState) -> list[Event]:
     k = state.knight
     if k is None:
         return []
+    if line_c.active(state) and not state.ambusher:
+        return line_c.spring(state)  # VF §7 Goblin Infestation line C: the Monster is drawn first
     own = state.turn == "knight"
     room = min(free_cubes(k), 3 - min(3, cubes_on(k, "strength")))
     s = strength(k, own)
@@ -650,20 +668,33 @@ def ambush_strike(state: VastState) -> list[Event]:
     s = strength(k, state.turn == "knight")
     threat = infestation(state)
     if s > threat:
-        return [ev.VastAmbushResolved(strength=s, ambusher=threat, hurt=False)]
+        return unhurt(state, s)
     if s == threat:
         return [RollRequested(reason="ambush", dice=1, sides=6)]
     return hurt(state, s)
 
 
+def unhurt(state: VastState, s: int) -> list[Event]:
+    """An Ambush that does not hurt her; line C's Monster is then discarded."""
+    events: list[Event] = [
+        ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=False, monster=state.ambusher)
+    ]
+    if state.ambusher:
+        events += line_c.settle(state, text_applied=False)
+    return events
+
+
 def hurt(state: VastState, s: int) -> list[Event]:
+    """An Ambush that costs her 1 Health; line C's Monster's Ambush text then applies (``line_c.texts``)."""
     k = the_knight(state)
     events: list[Event] = [
-        ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=True),
+        ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=True, monster=state.ambusher),
         ev.HealthChanged(delta=-1, why="ambush"),
     ]
     if k.health - 1 <= 0:
         events.append(ev.KnightDied(why="ambush"))
+    if state.ambusher:
+        events += line_c.texts(fold(state, events), fold)
     return events
 
 
@@ -675,6 +706,15 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
     from dicelog.domain.vast.rules import setup
 
     match answered:
+        case CardsDrawn(deck="infestation"):
+            return then_advance(state, ambush(state))
+        case CardsDrawn(reason="gnome", cards=cards) if cards:
+            return then_advance(state, line_c.gnome_drawn(state, cards[0]))
+        case CardsDrawn(deck="tiles", reason=reason, cards=cards) if (
+            reason.startswith("underworm:") and cards
+        ):
+            placed = drawn_tile_placed(state, reason, cards[0])
+            return then_advance(state, placed + underworm_move(fold(state, placed), reason.partition(":")[2]))
         case CardsDrawn(reason="setup-entrance") | CardsDrawn(reason="setup-sidequests"):
             return setup.after_draw(state, answered)
         case CardsDrawn(reason="cave-hand") if state.phase == "setup":
@@ -716,9 +756,7 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             s = strength(k, state.turn == "knight")
             if center_hit(faces[0]):
                 return then_advance(state, hurt(state, s))
-            return then_advance(
-                state, [ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=False)]
-            )
+            return then_advance(state, unhurt(state, s))
         case DiceRolled(reason=reason, faces=faces) if reason.startswith(
             ("power:", "dragon-attack:", "gem:")
         ):
@@ -746,6 +784,14 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             by = {"goblin-flare": "goblins", "thief-flare": "thief"}.get(kind, "knight")
             return then_advance(state, [ev.FlareHit(face=faces[0], reveals=hit, by=by)])
     return advance(state)
+
+
+def underworm_move(state: VastState, where: str) -> list[Event]:
+    """The Underworm's Ambush text (VF §3 Monster cards; ``infestation.underworm``): she moves diagonally to
+    the Dark tile at ``where`` (``x,y``), spending no Movement, and reveals it in the same Encounter."""
+    x, y = parse_pos(where)
+    moved: list[Event] = [ev.KnightMoved(x=x, y=y, through_wall=False, forced=True, why="underworm")]
+    return moved + reveal(fold(state, moved), (x, y), None, "knight", "full")
 
 
 def drawn_tile_placed(state: VastState, reason: str, tile: str) -> list[Event]:
@@ -785,6 +831,11 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
     if kind == "event-choice":
         others = tuple(c for c in state.offer if c != option)
         return play_event(state, option, others)
+    if kind == "underworm":
+        return underworm_move(state, option)
+    if kind == "underworm-place":
+        draw = tile_draw(state, f"underworm:{option}", piece="knight")
+        return [] if draw is None else [draw]
     if kind == "ambush-cubes":
         placed: list[Event] = [ev.HeroCubePlaced(target="strength") for _ in range(int(option))]
         return placed + ambush_strike(fold(state, placed))

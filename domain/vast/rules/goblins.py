@@ -188,12 +188,15 @@ def _draw_phase(state: VastState, deck: str, count: int, then: str) -> list[Even
     return [ev.GoblinsPhaseBegun(phase=f"{deck}-drawn"), draw]
 
 
-def deck_draw(state: VastState, deck: str, count: int, reason: str) -> DrawRequested | None:
+def deck_draw(
+    state: VastState, deck: str, count: int, reason: str, piece: str = "goblins"
+) -> DrawRequested | None:
     """A draw from the Monster or Secrets deck; its discards are shuffled back when it cannot give ``count``
-    cards (004 §3, §4: "mischia le carte scartate per creare un nuovo mazzo")."""
+    cards (004 §3, §4: "mischia le carte scartate per creare un nuovo mazzo"). ``infestation``: the Monster
+    deck drawn by Goblin Infestation line C, in public."""
     cards, discard = (
         (state.monster_deck, state.monster_discard)
-        if deck == "monsters"
+        if deck in ("monsters", "infestation")
         else (state.secrets_deck, state.secrets_discard)
     )
     if count < 1:
@@ -203,7 +206,7 @@ def deck_draw(state: VastState, deck: str, count: int, reason: str) -> DrawReque
         reason = f"{reason}-reshuffled"
     if not cards:
         return None
-    return DrawRequested(reason=reason, deck=deck, cards=cards, count=min(count, len(cards)), piece="goblins")
+    return DrawRequested(reason=reason, deck=deck, cards=cards, count=min(count, len(cards)), piece=piece)
 
 
 def war_drawn(state: VastState, cards: tuple[str, ...]) -> list[Event]:

@@ -101,7 +101,8 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
 
 def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
     """004 §2. Muovi e Agisci: one orthogonal tile, with an Encounter and Movement left; through a wall with
-    an unused Ancient Map cube (§Equipaggiamento). A Dark tile forces an Encounter and is revealed (§Rivelare
+    an unused Ancient Map cube (§Equipaggiamento; 2 cubes a wall with the Golem on her board, VF §3 Monster
+    cards). A Dark tile forces an Encounter and is revealed (§Rivelare
     e risolvere le tessere Buie); from an open side, an open side of it must face where she came from."""
     k = _knight(state)
     here, there = (k.x, k.y), (command.x, command.y)
@@ -118,8 +119,14 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
     if k.moves >= movement(k):
         raise refuse("move.no-movement-left", "2. Muovi e Agisci", "her Movement is spent")
     through = geometry(state).wall_between(here, side)
-    if through and cubes_on(k, "map") <= k.walls_crossed:
-        raise refuse("move.wall", "Equipaggiamento", "a wall: crossing it takes an unused Ancient Map cube")
+    cost = 2 if "golem" in state.infestation_aside else 1  # VF §3 Monster cards, the Golem's Ambush text
+    if through and cubes_on(k, "map") < (k.walls_crossed + 1) * cost:
+        raise refuse(
+            "move.wall",
+            "Equipaggiamento",
+            "a wall: crossing it takes an unused Ancient Map cube"
+            + (" (2 with the Golem on her board: VF §3 Monster cards)" if cost == 2 else ""),
+        )
     tribes = goblins.tribes_at(state, there)
     if tribes and not goblins.can_enter(state, there):
         raise refuse(

@@ -1,21 +1,22 @@
 """Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
 count).
 
-This release plays every VF §7 setup (``SETUPS``) but Knight vs Thief (its Goblin Infestation line C is not
-built), each with its variant cards: 5 players, standard rules; 4 players, the Knight, Goblins, Dragon and
-Cave (standard rules) or any 3 of them with the Thief, the 3 by their 3-player row; 3 players, any 2 roles
-with the Thief (their 2-player rules without Past Plunder, the Cave's Place Treasure optional, Flare for the
-Thief); 2 players Goblins vs Thief (Flare for both), Dragon vs Thief (the Ash Dragon; Flare for the Thief) and
-Cave vs Thief (Flare for the Thief, Place Treasure optional). Without the Thief: 3 players Knight, Goblins and
-Dragon (no Cave: the Dragon takes Past Plunder), Knight, Goblins and Cave (the Knight takes Flare and, with
-no Dragon, wins with 5 Crystals and the Entrance), Knight, Dragon and Cave (Goblin Infestation line A, 2
-Hunger cubes locked), Goblins, Dragon and Cave (the Ash Dragon card); 2 players Knight vs Goblins (no Cave:
-the Goblins take Past Plunder), Knight vs Dragon (no Cave: Infestation line A, 2 Hunger cubes locked, the
-Dragon takes Past Plunder and also wins by an Ambush killing the Knight), Knight vs Cave (Daring and
-Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Infestation line B), Goblins vs Dragon (no
-Cave: the Ash Dragon, the Goblins take Past Plunder), Goblins vs Cave (the Goblins take Flare and win with
-5 Crystals), Dragon vs Cave (2 Hunger cubes locked). Without a Cave player every turn ends with the Cave's
-work (``flow.end_of_turn``) and a Collapse of 5 Crystal tiles loses for everyone.
+This release plays every VF §7 setup (``SETUPS``), each with its variant cards: 5 players, standard rules;
+4 players, the Knight, Goblins, Dragon and Cave (standard rules) or any 3 of them with the Thief, the 3 by
+their 3-player row; 3 players, any 2 roles with the Thief (their 2-player rules without Past Plunder, the
+Cave's Place Treasure optional, Flare for the Thief); 2 players Knight vs Thief (Goblin Infestation line C,
+Flare for the Thief, 5 or 6 Crystals agreed), Goblins vs Thief (Flare for both), Dragon vs Thief (the Ash
+Dragon; Flare for the Thief) and Cave vs Thief (Flare for the Thief, Place Treasure optional). Without the
+Thief: 3 players Knight, Goblins and Dragon (no Cave: the Dragon takes Past Plunder), Knight, Goblins and Cave
+(the Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance), Knight, Dragon and Cave
+(Goblin Infestation line A, 2 Hunger cubes locked), Goblins, Dragon and Cave (the Ash Dragon card); 2 players
+Knight vs Goblins (no Cave: the Goblins take Past Plunder), Knight vs Dragon (no Cave: Infestation line A, 2
+Hunger cubes locked, the Dragon takes Past Plunder and also wins by an Ambush killing the Knight), Knight vs
+Cave (Daring and Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Infestation line B),
+Goblins vs Dragon (no Cave: the Ash Dragon, the Goblins take Past Plunder), Goblins vs Cave (the Goblins take
+Flare and win with 5 Crystals), Dragon vs Cave (2 Hunger cubes locked); the solo rows (Alone in the Dark).
+Without a Cave player every turn ends with the Cave's work (``flow.end_of_turn``) and a Collapse of 5
+Crystal tiles loses for everyone.
 
 ``Begin`` seats the roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is
 built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3
@@ -70,6 +71,15 @@ ANY_TWO_AND_THIEF = (
     "Treasure is optional and the Thief takes Flare; which of the pair's other 2-player changes carry over "
     "is read from its 2-player row (RULINGS.md)"
 )
+
+
+LINE_C_PROVISIONAL = (
+    "Goblin Infestation line C (VF §3 Monster cards, Ambush STR and text): the Ogre's and the Troll's Ambush "
+    "texts are not applied (how the Ogre token is defeated and the Canyon terrain's rules are in no source) "
+    "and the Wisp's Ambush Strength, uncertain in VF, is read as none (RULINGS.md)"
+)
+LINE_C_ROWS = ("knight-vs-thief", "knight-solo-hard")
+"""The rows that draw Goblin Infestation line C's Monsters, played from rules revision 5."""
 
 
 SETUPS: dict[str, SetupRow] = {
@@ -196,6 +206,12 @@ SETUPS: dict[str, SetupRow] = {
         provisional="VF §7 says 'Flare shared by the map': read as the Goblins' Tribes and the Thief each "
         "using Flare as their variant card says (RULINGS.md)",
     ),
+    "knight-vs-thief": SetupRow(
+        roles=("knight", "thief"),
+        variants=("infestation:C", "flare:thief", "crystals:5"),
+        removed_sidequests=(),
+        provisional=LINE_C_PROVISIONAL,
+    ),
     "dragon-vs-thief": SetupRow(
         roles=("dragon", "thief"),
         variants=("ash-dragon", "flare:thief"),
@@ -215,6 +231,12 @@ SETUPS: dict[str, SetupRow] = {
         roles=("knight",),
         variants=("alone-in-the-dark", "infestation:B"),
         removed_sidequests=("daring", "eagle-eyed"),
+    ),
+    "knight-solo-hard": SetupRow(
+        roles=("knight",),
+        variants=("alone-in-the-dark", "infestation:C"),
+        removed_sidequests=("daring", "eagle-eyed"),
+        provisional=LINE_C_PROVISIONAL,
     ),
     "goblins-solo": SetupRow(
         roles=("goblins",),
@@ -251,9 +273,9 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     roles: tuple[str, ...] | None = None
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
-    several of them (``Seat.controls``). Any VF §7 setup this release plays (``GET /content/vast/setups``:
-    all but Knight vs Thief), in any order; with several rows of the same roles (the solo levels), the first
-    listed. ``null``: the roles of ``setup``, else Knight vs Cave."""
+    several of them (``Seat.controls``). Any VF §7 setup (``GET /content/vast/setups``), in any order;
+    with several rows of the same roles (the solo levels), the first listed. ``null``: the roles of
+    ``setup``, else Knight vs Cave."""
     setup: str | None = None
     """A row's id of ``GET /content/vast/setups`` (``knight-goblins-dragon-cave-thief``,
     ``dragon-solo-hard``); with ``roles`` too, they must be the row's. ``null``: the row of ``roles``."""
@@ -262,6 +284,9 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's (5-9), ``dragon``
     the Wakefulness that awakens it (7, 9, 11, 13; its level 5 is not built); the Cave's cards are not built
     (level 3 only). A role left out plays standard."""
+    crystals: Annotated[int, Meta(ge=5, le=6)] | None = None
+    """Knight vs Thief only: the Crystals the Knight smashes before escaping, and the Treasures the Thief
+    stashes, to win, agreed at the table (VF §7: 5 or 6). ``null``: 5."""
     sandbox: VastSandbox | None = None
     """An explicit table instead of 004's setup (``dicelog.domain.vast.rules.sandbox``); ``null``: set up as
     004 and VF §1 say."""
@@ -269,7 +294,8 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 def initial_state(created: GameCreated) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
-    play (VF §7 lists the setups; Knight vs Thief is not built)."""
+    play (VF §7 lists the setups; the Cave alone is none), a line C row before rules revision 5, or
+    ``crystals`` outside Knight vs Thief."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -306,7 +332,7 @@ def initial_state(created: GameCreated) -> VastState:
             "setup.invalid",
             section="VF §7 Setup by player count",
             detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
-            "order; GET /content/vast/setups); Knight vs Thief is not built (Goblin Infestation line C)",
+            "order; GET /content/vast/setups); the Cave cannot be played solo (VF §7 Solo)",
         )
     if SETUPS[row_id].roles != roles:
         raise RuleBroken(
@@ -318,6 +344,19 @@ def initial_state(created: GameCreated) -> VastState:
         raise RuleBroken(
             "setup.invalid", section="VF §7 Solo", detail="the solo setups are played from rules revision 4"
         )
+    if row_id in LINE_C_ROWS and created.rules_revision < 5:
+        raise RuleBroken(
+            "setup.invalid",
+            section="VF §7 Variant cards",
+            detail=f"{row_id!r} (Goblin Infestation line C) is played from rules revision 5",
+        )
+    if setup.crystals is not None and row_id != "knight-vs-thief":
+        raise RuleBroken(
+            "setup.invalid",
+            section="VF §7 Setup by player count",
+            detail="crystals is agreed only in Knight vs Thief (5 or 6)",
+        )
+    variants = _agreed(setup.crystals)  # empty: the row's, seated by Begin
     difficulty = _difficulty(setup, roles)
     if setup.sandbox is not None:
         row = SETUPS[row_id]
@@ -326,10 +365,13 @@ def initial_state(created: GameCreated) -> VastState:
             laid,
             setup_row=row_id,
             laid_turn=setup.sandbox.turn,
+            variants=variants,
             round=setup.sandbox.round,
             rules_revision=created.rules_revision,
             difficulty=difficulty,
         )
+        if "infestation:C" in row.variants:
+            laid = replace(laid, monster_deck=built_monsters(created.rules_revision))
         if laid.knight is not None:
             laid = replace(laid, knight=replace(laid.knight, max_health=knight_health(difficulty)))
         if laid.dragon is not None:
@@ -342,6 +384,7 @@ def initial_state(created: GameCreated) -> VastState:
     tokens = 12 if thief else 10  # VF §1: 10 Treasure tokens, 12 with the Thief
     return VastState(
         setup_row=row_id,
+        variants=variants,
         treasure_tokens=tokens,
         thief=ThiefRole() if thief else None,
         vaults=tuple(sorted(t.id for t in all_tiles if t.kind == "vault")) if thief else (),
@@ -354,7 +397,9 @@ def initial_state(created: GameCreated) -> VastState:
         goblins=GoblinsRole() if "goblins" in roles else None,
         dragon=starting_dragon(SETUPS[row_id], difficulty) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
-        monster_deck=built_monsters(created.rules_revision) if "goblins" in roles else (),
+        monster_deck=built_monsters(created.rules_revision)
+        if "goblins" in roles or row_id in LINE_C_ROWS
+        else (),
         secrets_deck=built_secrets(created.rules_revision) if "goblins" in roles else (),
         stack=tuple(sorted(t.id for t in all_tiles if t.kind in ("ambush", "event", "treasure-room"))),
         crystals=tuple(sorted(t.id for t in all_tiles if t.kind == "crystal")),
@@ -420,6 +465,16 @@ def starting_dragon(row: SetupRow, difficulty: dict[str, int] | None = None) -> 
     )
 
 
+def _agreed(crystals: int | None) -> tuple[str, ...]:
+    """Knight vs Thief's variant cards with the Crystals agreed (``crystals:N``); empty when nothing was
+    agreed (``begin`` seats the row's variant cards)."""
+    if crystals is None:
+        return ()
+    return tuple(
+        f"crystals:{crystals}" if v.startswith("crystals:") else v for v in SETUPS["knight-vs-thief"].variants
+    )
+
+
 def setup_id(roles: tuple[str, ...]) -> str | None:
     return next((name for name, row in SETUPS.items() if row.roles == roles), None)
 
@@ -433,7 +488,10 @@ def begin(state: VastState) -> list[Event]:
             state,
             [
                 ev.RolesSeated(
-                    roles=state.roles, setup="sandbox", variants=row.variants, sidequests=state.sidequest_deck
+                    roles=state.roles,
+                    setup="sandbox",
+                    variants=state.variants or row.variants,
+                    sidequests=state.sidequest_deck,
                 ),
                 ev.VastRoundStarted(round=state.round),
                 ev.VastTurnStarted(role=state.laid_turn, round=state.round),
@@ -444,7 +502,9 @@ def begin(state: VastState) -> list[Event]:
     sidequests = tuple(c.id for c in card_file().sidequests if c.id not in row.removed_sidequests)
     drawer = "cave" if "cave" in state.roles else state.roles[0]  # without a Cave, the first player draws
     return [
-        ev.RolesSeated(roles=state.roles, setup=name, variants=row.variants, sidequests=sidequests),
+        ev.RolesSeated(
+            roles=state.roles, setup=name, variants=state.variants or row.variants, sidequests=sidequests
+        ),
         DrawRequested(reason="setup-entrance", deck="tiles", cards=state.stack, count=4, piece=drawer),
     ]
 

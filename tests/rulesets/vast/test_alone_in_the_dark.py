@@ -79,7 +79,7 @@ def test_roles_alone_pick_the_first_row_of_those_roles__vf_7_setup_by_player_cou
 @pytest.mark.parametrize(
     "document,revision,detail",
     [
-        ({"setup": "knight-vs-thief"}, 4, "unknown setup"),
+        ({"setup": "knight-vs-thieves"}, 4, "unknown setup"),
         ({"setup": "dragon-solo-easy", "roles": ["knight"]}, 4, "seats"),
         ({"setup": "thief-solo"}, 3, "revision 4"),
     ],

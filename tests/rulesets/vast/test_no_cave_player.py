@@ -66,7 +66,7 @@ def created(roles: tuple[str, ...], setup: str | None = None, revision: int = 2)
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_every_setup_of_the_four_roles_begins_with_its_variant_cards__vf_7_setup_by_player_count(name):
     row = SETUPS[name]
-    p = Play(RULESET.initial_state(created(row.roles, name, revision=4)))
+    p = Play(RULESET.initial_state(created(row.roles, name, revision=5)))
     p.do(Begin())
     seated = p.of(ev.RolesSeated)[0]
     assert seated.setup == name and seated.variants == row.variants
