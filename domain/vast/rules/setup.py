@@ -282,8 +282,9 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     difficulty: dict[str, Annotated[int, Meta(ge=1, le=5)]] = field(default_factory=dict)
     """A difficulty card per role (VF §7 Difficulty cards; level 1 easiest, 3 standard, 5 hardest), by role
     in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's (5-9), ``dragon``
-    the Wakefulness that awakens it (7, 9, 11, 13; its level 5 is not built); the Cave's cards are not built
-    (level 3 only). A role left out plays standard."""
+    the Wakefulness that awakens it (7, 9, 11, 13; its level 5 is not built), ``thief`` 4 or 5 his first 1
+    or 2 stashed tokens without an Upgrade (Prowler, Invader; his levels 1-2 are not built); the Cave's cards
+    are not built (level 3 only). A role left out plays standard."""
     crystals: Annotated[int, Meta(ge=5, le=6)] | None = None
     """Knight vs Thief only: the Crystals the Knight smashes before escaping, and the Treasures the Thief
     stashes, to win, agreed at the table (VF §7: 5 or 6). ``null``: 5."""
@@ -416,10 +417,11 @@ BUILT_LEVELS = {
     "goblins": (1, 2, 3, 4, 5),
     "dragon": (1, 2, 3, 4),
     "cave": (3,),
-    "thief": (3,),
+    "thief": (3, 4, 5),
 }
 """The difficulty levels this release plays by role (VF §7): the Dragon's hardest adds Shriek turns and the
-Cave's other cards remove tiles or add Hatred tokens, which VF does not pin down (RULINGS.md)."""
+Cave's other cards remove tiles or add Hatred tokens, which VF does not pin down; the Thief's two easiest
+are not given (RULINGS.md)."""
 
 
 def knight_health(levels: dict[str, int]) -> int:

@@ -160,9 +160,21 @@ def free_upgrades(th: ThiefRole) -> tuple[str, ...]:
     return tuple(u for u in UPGRADES if u not in th.upgrades and (u not in FLIP_ORDER or u in flips))
 
 
+NO_UPGRADE = {4: 1, 5: 2}
+"""The Thief's difficulty cards (VF §7): the first stashed tokens that get no Upgrade, at Prowler (read as
+level 4: provisional, RULINGS.md) and Invader (level 5, the hardest)."""
+
+
 def upgrade_step(state: VastState) -> list[Event]:
-    """A stashed token goes on an Upgrade space of his choice (decision ``upgrade``; default the first)."""
-    options = free_upgrades(the_thief(state))
+    """A stashed token goes on an Upgrade space of his choice (decision ``upgrade``; default the first);
+    at the Thief's difficulty level 4 his first stashed token, at level 5 his first 2, get none (VF §7
+    Difficulty cards)."""
+    th = the_thief(state)
+    waiting = next((i for i, s in enumerate(state.todo) if s != "upgrade"), len(state.todo))
+    bare = NO_UPGRADE.get(state.difficulty.get("thief", 3), 0)
+    if th.stashed - waiting < bare:  # this token's place among all he stashed, counted from 0
+        return [ev.StepPassed(step="upgrade", why=f"difficulty: his first {bare} stashed get no Upgrade")]
+    options = free_upgrades(th)
     if not options:
         return [ev.StepPassed(step="upgrade", why="every Upgrade space is taken")]
     return [DecisionRequested(decision="upgrade", options=options, piece="thief", default=options[0])]

@@ -188,3 +188,38 @@ def test_evading_the_entrances_flame_wall_he_stashes_there__004_trasportare_migl
     assert p.of(ev.ThiefEvaded) and p.pending.decision == "evade-step"
     p.choose("stay")
     assert p.state.thief.stashed == 1 and p.pending.decision == "upgrade"
+
+
+def test_his_harder_difficulty_cards_leave_his_first_stashed_tokens_bare__vf_7_difficulty_cards():
+    """VF §7 Difficulty cards: at Prowler (read as level 4) the first stashed token gets no Upgrade, at
+    Invader (level 5) the first 2; standard play upgrades every token."""
+    for level, bare in ((3, 0), (4, 1), (5, 2)):
+        p = Play(replace(home(thief(1, 0, carried=3)), difficulty={"thief": level}))
+        p.do(cmd.MoveThief(x=0, y=0))
+        while isinstance(p.pending, DecisionRequested):
+            p.default()
+        assert len(p.of(ev.UpgradeTaken)) == 3 - bare, level
+        assert [e.step for e in p.of(ev.StepPassed)] == ["upgrade"] * bare
+        assert p.state.thief.stashed == 3 and "upgrade" not in p.state.todo
+    # a second trip: the bare ones are behind him
+    p = Play(replace(home(thief(1, 0, carried=2, stashed=1)), difficulty={"thief": 5}))
+    p.do(cmd.MoveThief(x=0, y=0))
+    while isinstance(p.pending, DecisionRequested):
+        p.default()
+    assert len(p.of(ev.UpgradeTaken)) == 1 and len(p.of(ev.StepPassed)) == 1
+
+
+def test_the_thiefs_levels_4_and_5_are_played_and_1_2_refused__vf_7_difficulty_cards():
+    from dicelog.domain.core.errors import RuleBroken
+    from tests.rulesets.vast.test_alone_in_the_dark import created
+
+    for level in (4, 5):
+        state = RULESET.initial_state(created({"setup": "cave-vs-thief", "difficulty": {"thief": level}}))
+        assert state.difficulty == {"thief": level}
+    for level in (1, 2):
+        try:
+            RULESET.initial_state(created({"setup": "cave-vs-thief", "difficulty": {"thief": level}}))
+        except RuleBroken as refused_:
+            assert refused_.rule == "setup.invalid" and "[3, 4, 5]" in str(refused_.detail)
+        else:
+            raise AssertionError(f"level {level} was accepted")
