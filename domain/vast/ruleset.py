@@ -36,7 +36,8 @@ lets Wrath split the map before the Collapse and has the Dragon slide the groups
 §Esempio #2); 4 gives the Knight Flare only in the setups whose variant cards hand it to her (VF §7: Knight,
 Goblins and Cave; Knight vs Cave; earlier revisions let her light it in every setup); 5 adds Goblin
 Infestation line C, the Monsters' Ambushes (VF §3 Monster cards; VF §7: the Knight vs Thief setup and the
-Knight's solo Hard level, played from this revision)."""
+Knight's solo Hard level, played from this revision) and, without a Cave player, places the end of turn's
+Dark tile by default next to the player's piece (before: the first free space, west to east)."""
 
 _KNIGHT = {
     cmd.PlaceHeroCube: knight.place_cube,

@@ -281,13 +281,14 @@ def plunder_step(state: VastState) -> list[Event]:
 
 def shape_step(state: VastState) -> list[Event]:
     """The Dark tile placed at the end of a turn without a Cave player (004 §Varianti): where, the player's
-    decision ``shape`` (an empty space next to a tile; default the first, west to east, south to north);
-    which, the stack's top tile."""
+    decision ``shape`` (an empty space next to a tile; default, from rules revision 5, the one nearest the
+    player's piece, before it the first, west to east, south to north); which, the stack's top tile."""
     free = placeable(state)
     if not stack_size(state) or not free:
         return [ev.StepPassed(step="shape", why="no tile is left in the stack")]
     options = tuple(pos_key(p) for p in free)
-    return [DecisionRequested(decision="shape", options=options, piece=state.turn or "", default=options[0])]
+    default = pos_key(_nearest(state, free, state.turn or "")) if state.rules_revision >= 5 else options[0]
+    return [DecisionRequested(decision="shape", options=options, piece=state.turn or "", default=default)]
 
 
 def remove_step(state: VastState) -> list[Event]:

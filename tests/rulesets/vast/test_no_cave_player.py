@@ -116,6 +116,27 @@ def test_each_player_places_a_dark_tile_from_the_stack_at_the_end_of_the_turn__0
     assert "ambush-02" not in p.state.stack and p.state.piles == (2,)
 
 
+def test_the_dark_tiles_default_space_is_the_one_nearest_her_from_revision_5__004_varianti():
+    """Rules revision 5: the default of ``shape`` is the free space nearest the player's piece (the Knight on
+    (2, 1) here); earlier revisions keep the first free space, west to east, south to north."""
+    cells = (lit(1, 0, "treasure-room-01"), lit(2, 0, "treasure-room-02"), lit(2, 1, "treasure-room-03"))
+    knight = KnightRole(x=2, y=1)
+    for revision, expected in ((5, None), (4, "first")):
+        p = Play(no_cave(*cells, variants=(), knight=knight, rules_revision=revision))
+        p.do(cmd.VastEndTurn(role="knight"))
+        asked = p.pending
+        assert isinstance(asked, DecisionRequested) and asked.decision == "shape"
+        if expected == "first":
+            assert asked.default == asked.options[0]
+        else:
+
+            def far(key: str) -> int:
+                x, y = (int(v) for v in key.split(","))
+                return abs(x - 2) + abs(y - 1)
+
+            assert far(asked.default) == min(far(o) for o in asked.options) < far(asked.options[0])
+
+
 def test_the_dark_tile_placed_is_nobodys_secret_but_the_stacks__004_varianti():
     p = Play(no_cave(variants=()))
     p.do(cmd.VastEndTurn(role="knight"))
