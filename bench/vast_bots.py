@@ -1,11 +1,13 @@
 """Vast bot games: win rates by role, commands and time per game, for every VF §7 setup this release plays.
 
-    /work/venv/bin/python bench/vast_bots.py [--quick] [--games N] [--setups a,b] [--workers W]
+    python bench/vast_bots.py [--quick] [--games N] [--setups a,b] [--workers W]
 
 Each game is played in the domain (``dicelog.domain.core.game.play``, server dice, no store, no HTTP), one
-seat a role, every seat's command chosen by ``dicelog.service.vast_bot.choose`` reading only that seat's
-view (``Lens``) and the legal commands, seeded by the game's number: game ``n`` of a setup is the same game
-on every run. A game that reaches ``--max-commands`` is counted as ``unfinished``.
+bot seat a role (``Seat.bot``, ``decision_policy: ask``), each move chosen as the server chooses a bot
+seat's (``dicelog.service.seat_bots.next_bot_command``): the seat's command by ``vast_bot.choose`` and its
+decisions, out of turn too, by ``vast_bot.decide``, reading only that seat's view (``Lens``) and the legal
+commands, seeded by the game's id and version: game ``n`` of a setup is the same game on every run. A game
+that reaches ``--max-commands`` (commands and decisions) is counted as ``unfinished``.
 
 Baseline (same run, same setups): games of random legal commands (the same harness, the choice drawn
 uniformly from the legal commands), to put the bots' time per command in proportion: the bots read their
@@ -44,19 +46,19 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
     from dicelog.domain.core.game import create, fold
     from dicelog.domain.core.game import play as play_command
     from dicelog.domain.core.registry import rules_revision
-    from dicelog.domain.core.visibility import Lens, seat_viewer
+    from dicelog.domain.core.visibility import Lens
     from dicelog.domain.vast.rules.setup import SETUPS
-    from dicelog.service.vast_bot import choose
+    from dicelog.service.seat_bots import next_bot_command
 
     at = datetime(2026, 11, 26, tzinfo=UTC)
     seed = n.to_bytes(32, "big")
-    seats = tuple(Seat(name=role, controls=(role,)) for role in SETUPS[setup].roles)
+    seats = tuple(Seat(name=role, controls=(role,), bot=bots) for role in SETUPS[setup].roles)
     created = GameCreated(
         ruleset="vast",
         setup=msgspec.Raw(msgspec.json.encode({"setup": setup})),
         seats=seats,
         dice_mode="server",
-        decision_policy="default",
+        decision_policy="ask" if bots else "default",
         dice_commitment=commitment(seed),
         rules_revision=rules_revision("vast"),
     )
@@ -65,13 +67,13 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
     rng = random.Random(n)
     commands = 0
     while game.result is None and commands < max_commands:
-        legal = game.ruleset.legal_commands(game.state)
-        seat = game.state.turn
-        if bots:
-            view = Lens(game.ruleset, seat_viewer(seats, seat)).state(game.state)
-            command = choose(view, legal, rng)
+        if bots:  # as the server plays bot seats: each reads its own view, answers its decisions too
+            move = next_bot_command(game, lambda g, viewer: Lens(g.ruleset, viewer))
+            if move is None:
+                break
+            seat, command = move
         else:
-            command = rng.choice(legal)
+            seat, command = game.state.turn, rng.choice(game.ruleset.legal_commands(game.state))
         game = fold(game, play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed))
         commands += 1
     return {
