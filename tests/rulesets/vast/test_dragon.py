@@ -657,42 +657,6 @@ def test_knight_dragon_cave_ambushes_at_strength_2_and_a_dead_knight_skips_her_t
     assert p.state.turn == "dragon" and p.state.winner is None  # she skipped her turn; nobody won by it
 
 
-def test_the_ash_dragon_has_1_more_armor_and_tribes_attack_it__vf7_ash_dragon():
-    gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 2, "x": 1, "y": 0}))
-    d = DragonRole(x=1, y=0, hand=HAND, health=2)
-    state = replace(
-        dragon_table(lit(1, 0, OPEN), gob=gob, dragon=d, turn="goblins"),
-        roles=("goblins", "dragon", "cave"),
-        knight=None,
-        variants=("ash-dragon",),
-    )
-    from dicelog.domain.vast.rules.common import dragon_armor
-
-    assert dragon_armor(state) == 2  # Armor 1 at Wakefulness 0, +1
-    p = Play(state)
-    p.do(cmd.ActivateTribe(tribe="fangs", action="attack"))  # Strength 3 > Armor 2
-    assert p.of(ev.TribeAttackedDragon) and p.state.dragon.health == 1
-    assert p.state.goblins.rage == 0 and p.state.goblins.tribes[0].x is None  # Rage -1, the Tribe scatters
-    last = replace(state, dragon=replace(d, health=1))
-    q = Play(last)
-    q.do(cmd.ActivateTribe(tribe="fangs", action="attack"))
-    assert q.state.winner == "goblins"  # VF §7: the Goblins must kill the Dragon
-
-
-def test_a_surfaced_ash_dragon_entering_a_stronger_tribe_is_attacked__004_limitazioni_di_movimento():
-    gob = GoblinsRole(phase="", tribes=tribes(bones={"population": 3, "x": 2, "y": 0}))
-    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
-    state = replace(
-        dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), gob=gob, dragon=d),
-        roles=("goblins", "dragon", "cave"),
-        knight=None,
-        variants=("ash-dragon",),
-    )
-    p = Play(state)
-    p.do(cmd.MoveDragon(x=2, y=0))  # Bones Strength 3 > Armor 2
-    assert p.of(ev.TribeAttackedDragon)[0].tribe == "bones" and p.state.dragon.health == 4
-
-
 # --- Event tokens (rules revision 2) ------------------------------------------------------------------------
 
 

@@ -17,7 +17,6 @@ from dicelog.domain.core.events import (
     DecisionRequested,
     DrawRequested,
     GameCreated,
-    RollRequested,
     Seat,
 )
 from dicelog.domain.core.ruleset import Begin
@@ -27,7 +26,7 @@ from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules.setup import SETUPS
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import HIDDEN, DragonRole, GoblinsRole, KnightRole
-from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
+from tests.rulesets.vast.support import Play, dark, goblin_table, lit, tribes
 
 OPEN = "treasure-room-01"  # no walls
 
@@ -260,71 +259,12 @@ def test_an_exploring_tribe_draws_its_tile_from_the_stack__004_esplorare():
 # --- Past Plunder (VF §7 Variant cards) -------------------------------------------------------------------
 
 
-def test_past_plunder_places_a_treasure_token_at_the_end_of_its_holders_turn__vf_7_past_plunder():
-    gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 1, "x": 2, "y": 0}))
-    state = no_cave(dark(1, 0, OPEN, "fangs"), dark(2, 0, OPEN, "eye"), gob=gob, turn="goblins")
-    p = Play(state)
-    p.do(cmd.VastEndTurn(role="goblins"))
-    assert p.of(ev.TurnEnding)[0].steps == ("plunder", "shape")
-    assert p.pending.decision == "plunder" and p.pending.piece == "goblins"
-    assert p.pending.default == "2,0"  # the Dark tile nearest its Tribes
-    p.choose("1,0")
-    assert next(c for c in p.state.cells if (c.x, c.y) == (1, 0)).treasure == 1
-    assert p.pending.decision == "shape"  # then its Dark tile
-
-
-def test_past_plunder_with_no_free_dark_tile_draws_and_places_one_first__vf_7_past_plunder():
-    state = no_cave(lit(1, 0, OPEN), turn="goblins", gob=GoblinsRole(phase="activate"))
-    full = tuple(c if c.lit else replace(c, treasure=1) for c in state.cells)  # every Dark tile has a token
-    p = Play(replace(state, cells=full))
-    p.do(cmd.VastEndTurn(role="goblins"))
-    assert p.pending.decision == "plunder-tile"
-    spot = p.pending.options[0]
-    p.choose(spot)
-    p.draw("ambush-02")
-    assert p.pending.decision == "plunder" and p.pending.options == (spot,)
-    p.choose(spot)
-    assert next(c for c in p.state.cells if f"{c.x},{c.y}" == spot).treasure == 1
-
-
-def test_only_the_holder_of_past_plunder_places_treasure__vf_7_past_plunder():
-    p = Play(no_cave())  # the Goblins hold it; the Knight's turn ends
-    p.do(cmd.VastEndTurn(role="knight"))
-    assert p.of(ev.TurnEnding)[0].steps == ("shape",)
-
-
 # --- Flare for the Goblins, Goblins vs Cave (VF §7) --------------------------------------------------------
 
 
 def goblins_vs_cave(*cells, gob):
     state = goblin_table(*cells, gob=gob)
     return replace(state, roles=("goblins", "cave"), knight=None, variants=("flare:goblins",))
-
-
-def test_each_tribe_lights_flare_once_a_turn_on_its_own_space__vf_7_flare():
-    gob = GoblinsRole(phase="activate", tribes=tribes(eye={"population": 2, "x": 1, "y": 0}))
-    p = Play(goblins_vs_cave(lit(1, 0, OPEN), dark(2, 0, "crystal-02", "eye"), gob=gob))
-    p.do(cmd.TribeFlare(tribe="eye"))
-    used = p.of(ev.FlareUsed)[0]
-    assert (used.x, used.y, used.tribe) == (1, 0, "eye")
-    assert isinstance(p.pending, RollRequested) and p.pending.piece == "goblins"
-    p.roll(3)  # the cross: the 4 tiles round the centre
-    assert p.of(ev.FlareHit)[0].by == "goblins" and (2, 0) in p.of(ev.FlareHit)[0].reveals
-    p.settle()
-    revealed = next(e for e in p.of(ev.TileRevealed) if (e.x, e.y) == (2, 0))
-    assert revealed.by == "goblins" and revealed.mode == "goblin-flare"
-    assert next(c for c in p.state.cells if (c.x, c.y) == (2, 0)).crystal  # its token, nothing else
-    assert refused(p.state, cmd.TribeFlare(tribe="eye")) == "vast.goblins.flare"  # once a turn
-
-
-def test_flare_needs_the_card_and_a_tribe_on_the_map__vf_7_flare():
-    gob = GoblinsRole(phase="activate", tribes=tribes(eye={"population": 2, "x": 1, "y": 0}))
-    state = goblins_vs_cave(lit(1, 0, OPEN), gob=gob)
-    assert refused(replace(state, variants=()), cmd.TribeFlare(tribe="eye")) == "vast.goblins.flare"
-    assert refused(state, cmd.TribeFlare(tribe="fangs")) == "vast.goblins.flare"  # on its board
-    assert refused(replace(state, goblins=replace(gob, phase="war")), cmd.TribeFlare(tribe="eye")) == (
-        "vast.goblins.flare"
-    )
 
 
 def test_with_neither_knight_nor_dragon_the_goblins_win_by_smashing_5_crystals__004_i_goblin_come_vincere():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from dicelog.domain.core.events import DecisionRequested, GameCreated, RollRequested, Seat
+from dicelog.domain.core.events import DecisionRequested, GameCreated, Seat
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.core.visibility import seat_viewer
 from dicelog.domain.vast import commands as cmd
@@ -222,23 +222,6 @@ def test_his_turn_ends_when_he_says_so_and_the_next_turn_resets_his_cubes__004_r
 
 
 # --- VF §7 Variant cards: Flare -----------------------------------------------------------------------------
-
-
-def test_the_thiefs_flare_costs_a_cube_and_reveals_round_his_tile__vf_7_variant_cards_flare():
-    cells = (dark(1, 0, "treasure-room-02"), lit(-1, 0, OPEN))
-    assert refused(thief_table(*cells), cmd.ThiefFlare()) == "vast.flare.not-in-play"
-    p = Play(
-        thief_table(*cells, roles=("cave", "thief"), variants=("flare:thief", "place-treasure-optional"))
-    )
-    p.do(cmd.ThiefFlare())
-    assert p.state.thief.cubes == 3
-    assert isinstance(p.pending, RollRequested) and p.pending.reason == "thief-flare:0,0"
-    p.roll(2)  # diamond: the 4 tiles round him
-    p.settle()
-    hit = p.of(ev.FlareHit)[0]
-    assert hit.by == "thief" and (1, 0) in hit.reveals
-    assert all(e.by == "thief" for e in p.of(ev.TileRevealed))
-    assert next(c for c in p.state.cells if (c.x, c.y) == (1, 0)).lit
 
 
 def test_cave_vs_thief_seats_flare_for_him_and_makes_place_treasure_optional__vf_7_setup_by_player_count():

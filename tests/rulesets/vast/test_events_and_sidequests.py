@@ -1,5 +1,4 @@
-"""004 §Eventi and VF §2 Event cards; 004 §Missioni Secondarie and VF §2 Sidequests; VF §7 Variant cards
-(Flare)."""
+"""004 §Eventi and VF §2 Event cards; 004 §Missioni Secondarie and VF §2 Sidequests (Flare: test_flare.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules.flow import play_event
 from dicelog.domain.vast.state import KnightRole
-from tests.rulesets.vast.support import Play, dark, lit, table
+from tests.rulesets.vast.support import Play, dark, table
 
 
 def played(card: str, knight: KnightRole, *cells) -> Play:
@@ -65,24 +64,6 @@ def test_vantage_point_reveals_the_dark_tiles_around_her_for_grit__vf_2_event_ca
     assert next(c for c in p.state.cells if (c.x, c.y) == (1, 1)).crystal
 
 
-def test_flare_reveals_the_dark_tiles_the_dragon_die_hits_once_a_turn__vf_7_flare():
-    p = Play(table(dark(2, 0, "crystal-01"), lit(1, 0, "event-01"), dark(2, 1, "crystal-02")))
-    p.do(cmd.UseFlare(x=2, y=0))
-    assert p.pending.reason == "flare:2,0" and p.pending.piece == "knight"
-    p.roll(1)  # center only
-    assert p.of(ev.FlareHit)[0].reveals == ((2, 0),)
-    while p.pending is not None:
-        if isinstance(p.pending, DecisionRequested):
-            p.default()
-        else:
-            p.draw(p.pending.cards[0])
-    assert next(c for c in p.state.cells if (c.x, c.y) == (2, 0)).crystal
-    assert p.state.knight.grit == 0 and p.state.knight.encounters == 0  # no Grit, no Encounter (RULINGS.md)
-    with pytest.raises(RuleBroken) as info:
-        p.do(cmd.UseFlare(x=2, y=1))
-    assert info.value.rule == "vast.flare.used"
-
-
 @pytest.mark.parametrize(
     "card,knight,state_kw,done",
     [
@@ -114,18 +95,3 @@ def test_a_fulfilled_sidequest_gives_its_grit_and_a_new_card__004_missioni_secon
 
     assert p.state.knight.grit == cards()[card].grit and p.state.knight.completed == (card,)
     assert p.pending.deck == "sidequests" and p.pending.piece == "knight"
-
-
-def test_the_knight_lights_flare_only_with_its_variant_card__vf_7_variant_cards():
-    """From rules revision 4 Flare is the Knight's only in the setups that hand her the card (VF §7: Knight,
-    Goblins and Cave; Knight vs Cave); earlier games keep their rules."""
-    base = table(dark(2, 0, "ambush-01"), rules_revision=4)
-    with pytest.raises(RuleBroken) as refused:
-        Play(base).do(cmd.UseFlare(x=2, y=0))
-    assert refused.value.rule == "vast.flare.not-in-play"
-    p = Play(replace(base, variants=("flare:knight", "infestation:B")))
-    p.do(cmd.UseFlare(x=2, y=0))
-    assert p.state.knight.flare_used
-    old = Play(replace(base, rules_revision=3))
-    old.do(cmd.UseFlare(x=2, y=0))
-    assert old.state.knight.flare_used
