@@ -177,6 +177,10 @@ const DECISION_WORDS = {
   "evade-step": "Unnatural Evasion: step to a tile next to his, or stay",
   "spores-upgrade": "choose the Upgrade Soporific Spores takes",
   "loot-drop": (level) => `choose the Loot Drop bonus (${level}): Secrets cards or Rage`,
+  // the Knight's Ambushes (004 §Imboscata; Goblin Infestation line C, VF §3 Monster cards)
+  "ambush-cubes": "put Hero cubes on Strength before the Ambush strikes",
+  underworm: "the Underworm: choose the diagonal Dark tile she moves onto and reveals",
+  "underworm-place": "the Underworm: choose the diagonal space for the Dark tile she moves onto",
 };
 
 function decisionWords(decision) {
