@@ -77,7 +77,8 @@ from dicelog.domain.mice_and_mystics.rules import (
 )
 from dicelog.domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
 from dicelog.domain.mice_and_mystics.rules.combat import DIE_FACES
-from dicelog.domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed, resolve_initiative
+from dicelog.domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed
+from dicelog.domain.mice_and_mystics.rules.initiative import resolve_initiative
 from dicelog.domain.mice_and_mystics.rules.movement import (
     decide_move,
     decide_move_to,

@@ -31,6 +31,7 @@ from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
 from dicelog.domain.mice_and_mystics.rules import keywords, party_items, sections
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.initiative import born_to_lead
 from dicelog.domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
 from dicelog.domain.mice_and_mystics.rules.ties import ENCOUNTER, Choices, settle
 from dicelog.domain.mice_and_mystics.state import State, space_of
@@ -177,9 +178,7 @@ def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event
 def resolve_encounter_initiative(state: State, answer: CardsShuffled) -> list[Event]:
     """The whole track laid again in the shuffled order (001 §Determinare l'Ordine di Iniziativa,
     no minion card on the track): ``InitiativeTrackReshuffled``, then Collin's Born to Lead
-    (``flow.born_to_lead``: 1 cheese if his card is laid below the first slot)."""
-    from dicelog.domain.mice_and_mystics.rules.flow import born_to_lead  # flow runs the turns explore serves
-
+    (``initiative.born_to_lead``: 1 cheese if his card is laid below the first slot)."""
     return [InitiativeTrackReshuffled(cards=answer.order), *born_to_lead(answer.order)]
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import (
-    CardsShuffled,
     DecisionRequested,
     DrawRequested,
     Event,
@@ -24,39 +23,23 @@ from dicelog.domain.core.events import (
     ShuffleRequested,
 )
 from dicelog.domain.mice_and_mystics.commands import EndTurn
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
-    CheeseGained,
-    InitiativeCardsSwapped,
-    InitiativeTrackLaid,
     RoundStarted,
-    TurnEnded,
     TurnStarted,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
-from dicelog.domain.mice_and_mystics.rules import knife_strike, preemptive_shot, water
+from dicelog.domain.mice_and_mystics.rules import knife_strike, preemptive_shot
 from dicelog.domain.mice_and_mystics.rules.bosses import ambush_step
 from dicelog.domain.mice_and_mystics.rules.captured import captured_turn, outcome
 from dicelog.domain.mice_and_mystics.rules.charmed import charm_ends, charmed_step, is_charmed_turn
 from dicelog.domain.mice_and_mystics.rules.minion_turn import minion_step
-from dicelog.domain.mice_and_mystics.rules.summoning import WHEEL_FULL, summon, time_passes
+from dicelog.domain.mice_and_mystics.rules.summoning import WHEEL_FULL, summon
+from dicelog.domain.mice_and_mystics.rules.turn_end import end_turn
 from dicelog.domain.mice_and_mystics.rules.turns import check_turn
 from dicelog.domain.mice_and_mystics.state import State
 
-BORN_TO_LEAD = "collin"
 PENDING = (RollRequested, ShuffleRequested, DrawRequested, DecisionRequested)
 MAX_STEPS = 1_000
-
-
-def end_turn(state: State, card: str) -> list[Event]:
-    """``TurnEnded``, then Aggressive (minion card) or time passing (last mouse card)."""
-    swept = water.current(state, card) if card in state.party else []
-    events: list[Event] = [*swept, TurnEnded(card=card)]
-    minion = library_of(state).minions.get(card)
-    slot = state.slot if state.slot is not None else 0
-    if minion is not None and "aggressive" in minion.abilities and 0 < slot < len(state.track):
-        events.append(InitiativeCardsSwapped(card=card, other=state.track[slot - 1], reason="aggressive"))
-    return events + time_passes(evolve_all(state, events), card)
 
 
 def _next_turn(state: State) -> list[Event]:
@@ -117,23 +100,6 @@ def proceed(state: State) -> list[Event]:
         if isinstance(more[-1], PENDING):
             break
     return events
-
-
-def born_to_lead(order: tuple[str, ...]) -> list[Event]:
-    """Collin's Born to Lead when the initiative cards are laid on the track in ``order`` (the whole
-    track: chapter start, or an encounter with no minion card on it): ``[CheeseGained]`` (1, reason
-    ``born-to-lead``) if Collin's card is laid but not in the first slot, else ``[]`` (001 Collin's
-    hero card, "quando collocate le carte sulla Colonna dell'Iniziativa"; facts.md §2; RULINGS.md,
-    Born to Lead)."""
-    if BORN_TO_LEAD in order and order[0] != BORN_TO_LEAD:
-        return [CheeseGained(mouse=BORN_TO_LEAD, count=1, reason="born-to-lead")]
-    return []
-
-
-def resolve_initiative(state: State, answer: CardsShuffled) -> list[Event]:
-    """Lay the shuffled cards down the track, top first (001 §Determinare l'Ordine di Iniziativa),
-    apply Collin's Born to Lead (``born_to_lead``), start round 1."""
-    return [InitiativeTrackLaid(cards=answer.order), *born_to_lead(answer.order), RoundStarted(round=1)]
 
 
 def decide_end_turn(state: State, cmd: EndTurn) -> list[Event]:

@@ -19,10 +19,22 @@ from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceRolled, Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import Move, MoveTo, Scurry
 from dicelog.domain.mice_and_mystics.content import Library, library_of
-from dicelog.domain.mice_and_mystics.events import ActionStarted, FigureStoodUp, MovementPointsGained
+from dicelog.domain.mice_and_mystics.events import (
+    ActionStarted,
+    FigureStoodUp,
+    MouseMoved,
+    MouseStoppedAtMousetrap,
+    MovementPointsGained,
+)
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
-from dicelog.domain.mice_and_mystics.rules.graph import can_enter, mice_on, minions_on, mouse_neighbours
+from dicelog.domain.mice_and_mystics.rules.graph import (
+    can_enter,
+    mice_on,
+    minions_on,
+    mouse_neighbours,
+    mouse_step_cost,
+)
 from dicelog.domain.mice_and_mystics.rules.links import linked
 from dicelog.domain.mice_and_mystics.rules.turns import check_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
@@ -137,7 +149,6 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
                 detail=f"the path costs more than {turn.movement_points} movement",
             )
         here = step
-    from dicelog.domain.mice_and_mystics.rules.mousetraps import walk  # mousetraps builds on combat
 
     return walk(state, cmd.mouse, origin, cmd.path)
 
@@ -213,3 +224,36 @@ def space_order(space: str) -> tuple[str, int]:
     """Sort key: tile code, then space number (GR-2 before GR-10)."""
     code, _, number = space.rpartition("-")
     return (code, int(number) if number.isdigit() else 0)
+
+
+# --- walking onto a mousetrap (001 §Attraversare le Trappole per Topi; the roll: mousetraps.py) --------
+
+MOUSETRAP = "mousetrap"
+"""The roll a mouse stopped on a mousetrap makes (``RollRequested.reason``)."""
+IMMUNE = "lesson-learned"
+"""Lily's ability: mousetraps do not stop her (facts.md §2)."""
+
+
+def trap_dice(lib: Library, mouse: str) -> int:
+    hero = lib.mice[mouse]
+    return max(hero.move, hero.lore) if "tinkerer" in hero.classes else hero.move
+
+
+def walk(state: State, mouse: str, origin: str, path: tuple[str, ...]) -> list[Event]:
+    """``MouseMoved`` along ``path``, stopping on the first mousetrap to roll for it."""
+    lib = library_of(state)
+    immune = lib.mice[mouse].ability == IMMUNE
+    stop = next((i for i, s in enumerate(path) if s in state.traps), None) if not immune else None
+    upto = path if stop is None else path[: stop + 1]
+    cost, here = 0, origin
+    for step in upto:
+        cost += mouse_step_cost(lib, here, step) or 1
+        here = step
+    events: list[Event] = [MouseMoved(mouse=mouse, origin=origin, path=upto, cost=cost)] if upto else []
+    if stop is None:
+        return events
+    return [
+        *events,
+        MouseStoppedAtMousetrap(mouse=mouse, space=path[stop], rest=path[stop + 1 :]),
+        RollRequested(reason=MOUSETRAP, dice=trap_dice(lib, mouse), piece=mouse),
+    ]

@@ -286,7 +286,7 @@ def _decks(lib: Library, sandbox: Sandbox, chapter_id: str) -> list[Event]:
 
 def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
     """The sandbox's setup events, then the given initiative track (or the initiative shuffle)."""
-    from dicelog.domain.mice_and_mystics.rules.flow import resolve_initiative
+    from dicelog.domain.mice_and_mystics.rules.initiative import resolve_initiative
 
     events = sandbox_events(state, sandbox)
     after = evolve_all(state, events)

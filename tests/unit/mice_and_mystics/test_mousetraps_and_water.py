@@ -33,7 +33,7 @@ from dicelog.domain.mice_and_mystics.events import (
     TurnStarted,
 )
 from dicelog.domain.mice_and_mystics.rules.keywords import on_encounter
-from dicelog.domain.mice_and_mystics.rules.mousetraps import trap_dice
+from dicelog.domain.mice_and_mystics.rules.movement import trap_dice
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
