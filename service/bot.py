@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from dicelog.domain.mice_and_mystics.content import library
-from dicelog.domain.mice_and_mystics.rules.combat import weapon
+from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.sight import sees

@@ -25,7 +25,7 @@ from dicelog.domain.mice_and_mystics.content import (
     SearchCard,
     library,
 )
-from dicelog.domain.mice_and_mystics.rules.combat import action_die
+from dicelog.domain.mice_and_mystics.rules.dice import action_die
 from dicelog.domain.vast import content as vast_content
 from dicelog.domain.vast.cave import DRAGON_DIE, center_hit
 from dicelog.domain.vast.content import Card as VastCard

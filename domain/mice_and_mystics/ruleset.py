@@ -76,7 +76,7 @@ from dicelog.domain.mice_and_mystics.rules import (
     water,
 )
 from dicelog.domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
-from dicelog.domain.mice_and_mystics.rules.combat import DIE_FACES
+from dicelog.domain.mice_and_mystics.rules.dice import DIE_FACES
 from dicelog.domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed
 from dicelog.domain.mice_and_mystics.rules.initiative import resolve_initiative
 from dicelog.domain.mice_and_mystics.rules.movement import (
@@ -145,7 +145,7 @@ DECISIONS = {
     bosses.BOSS_WOUND: bosses.resolve_boss_wound,
     special_search.SPECIAL_SEARCH: special_search.resolve_special_search,
     special_search.TREASURE_PICK: special_search.resolve_treasure_pick,
-    item_cards.CLOAK: item_cards.resolve_cloak,
+    item_cards.CLOAK: combat.resolve_cloak,
     starting_abilities.STARTING_ABILITY: starting_abilities.resolve_starting_ability,
     knife_strike.KNIFE_STRIKE: knife_strike.resolve_knife_strike,
     preemptive_shot.PREEMPTIVE_SHOT: preemptive_shot.resolve_preemptive_shot,

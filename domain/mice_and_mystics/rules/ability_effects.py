@@ -20,7 +20,7 @@ from dicelog.domain.mice_and_mystics.commands import UseAbility
 from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MouseHealed
 from dicelog.domain.mice_and_mystics.rules.actions import check_action
-from dicelog.domain.mice_and_mystics.rules.combat import weapon
+from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_free_action
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion
 from dicelog.domain.mice_and_mystics.rules.inspire import INSPIRE, decide_inspire

@@ -18,7 +18,7 @@ from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared
 from dicelog.domain.mice_and_mystics.rules import sections, shots
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
-from dicelog.domain.mice_and_mystics.rules.combat import equipment, weapon
+from dicelog.domain.mice_and_mystics.rules.cards import equipment, weapon
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion
 from dicelog.domain.mice_and_mystics.rules.sight import reach, same_room, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of

@@ -41,7 +41,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionDefeated,
 )
 from dicelog.domain.mice_and_mystics.rules import achievements
-from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER
+from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 BOSSES = {  # facts.md §0 (the 19 initiative cards) and §3

@@ -119,3 +119,26 @@ def resolve_pack_limit(state: State, answer: DecisionMade) -> list[Event]:
         None,
     )
     return [] if mouse is None else pack_limit(state, [PackCardDiscarded(mouse=mouse, card=answer.option)])
+
+
+# --- what a mouse fights with (001 §Equipaggiare; facts.md §5) ---------------------------------------
+
+
+def equipment(mouse: str, state: State) -> tuple:
+    """The mouse's equipped cards (001 §Equipaggiare): its starting equipment until it equips or
+    unequips (``equip.loadout``); search cards' stats from the catalogue (provisional where unknown)."""
+    lib = library_of(state)
+    return tuple(item for item in (item_of(lib, c) for c, _ in loadout(state, mouse)) if item is not None)
+
+
+def weapon(mouse: str, state: State):
+    """The weapon the mouse attacks with: the first equipped (a mouse attacks with one weapon at a
+    time, facts.md §5 FAQ2; RULINGS.md, Equip)."""
+    return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
+
+
+def attack_weapon(state: State, mouse: str):
+    """The weapon of the mouse's attack in flight: the card it names (Knife Strike's daggers), else the
+    mouse's weapon (``weapon``)."""
+    named = state.attack.weapon if state.attack is not None and state.attack.attacker == mouse else None
+    return item_of(library_of(state), named) if named is not None else weapon(mouse, state)

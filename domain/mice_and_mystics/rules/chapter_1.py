@@ -43,9 +43,9 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.rules import party_items
-from dicelog.domain.mice_and_mystics.rules.combat import CHEESE, STARS, count, wound_minion, wound_mouse
+from dicelog.domain.mice_and_mystics.rules.combat import wound_minion, wound_mouse
+from dicelog.domain.mice_and_mystics.rules.dice import CHEESE, MOVE_NUMBER, STARS, count
 from dicelog.domain.mice_and_mystics.rules.flow import PENDING
-from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.turn_end import end_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
 

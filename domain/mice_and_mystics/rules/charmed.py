@@ -21,6 +21,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionAttackSkipped,
     MouseMoved,
 )
+from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.effects import (
     CHARMED,
     KNOCKED_DOWN,
@@ -31,7 +32,6 @@ from dicelog.domain.mice_and_mystics.rules.effects import (
 )
 from dicelog.domain.mice_and_mystics.rules.graph import minion_distances
 from dicelog.domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board, path_toward
-from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.sight import reach
 from dicelog.domain.mice_and_mystics.state import State, space_of
 

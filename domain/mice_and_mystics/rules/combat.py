@@ -10,8 +10,8 @@ each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion
 from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
-from dicelog.domain.core.events import DecisionRequested, DiceRolled, Event, RollRequested
-from dicelog.domain.mice_and_mystics.content import DieFace, library_of
+from dicelog.domain.core.events import DecisionMade, DecisionRequested, DiceRolled, Event, RollRequested
+from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     AttackResolved,
     AttackRolled,
@@ -26,81 +26,21 @@ from dicelog.domain.mice_and_mystics.events import (
     MouseWounded,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
-from dicelog.domain.mice_and_mystics.rules import abilities, achievements, bosses, pilfer, shots
+from dicelog.domain.mice_and_mystics.item_events import MouseDisplaced
+from dicelog.domain.mice_and_mystics.rules import abilities, achievements, bosses, item_cards, pilfer, shots
+from dicelog.domain.mice_and_mystics.rules.cards import attack_weapon, equipment
+from dicelog.domain.mice_and_mystics.rules.dice import (
+    BLOCKS,
+    CHEESE,
+    MELEE_HITS,
+    RANGED_HITS,
+    count,
+)
+from dicelog.domain.mice_and_mystics.rules.equip import discard_on_capture
+from dicelog.domain.mice_and_mystics.rules.graph import is_mouse
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
-DIE_FACES: dict[str, int] = {
-    "cheese": CHEESE,
-    "sword-star": SWORD_STAR,
-    "sword-shield": SWORD_SHIELD,
-    "bow": BOW,
-    "bow-star": BOW_STAR,
-    "sword-shield-star": SWORD_SHIELD_STAR,
-}
-"""The action die's faces by their printed symbols (facts.md §1: one fan source, GH-DIE, whose
-symbol counts per face agree with two others; the rulebooks name the symbols, not the faces). A
-``Roll`` may name them instead of the numbers (``dicelog.domain.core.game.face_numbers``)."""
-
-
-def action_die() -> list[DieFace]:
-    """The action die as served under ``/content/mice-and-mystics/dice`` (facts.md §1)."""
-    from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER  # movement builds on combat
-
-    return [
-        DieFace(
-            face=number,
-            name=name,
-            symbol=name.removesuffix("-star").replace("sword-shield", "sword-and-shield"),
-            move=MOVE_NUMBER[number],
-            melee_hit=number in MELEE_HITS,
-            ranged_hit=number in RANGED_HITS,
-            block=number in BLOCKS,
-            star=number in STARS,
-            cheese=number == CHEESE,
-        )
-        for name, number in DIE_FACES.items()
-    ]
-
-
-MELEE_HITS = frozenset({SWORD_STAR, SWORD_SHIELD, SWORD_SHIELD_STAR})
-RANGED_HITS = frozenset({BOW, BOW_STAR})
-BLOCKS = frozenset({SWORD_SHIELD, SWORD_SHIELD_STAR})
-STARS = frozenset({SWORD_STAR, BOW_STAR, SWORD_SHIELD_STAR})
 DRAW_POWER = "draw-power"
-
-
-def count(faces: tuple[int, ...], symbols: frozenset[int] | int) -> int:
-    wanted = symbols if isinstance(symbols, frozenset) else frozenset({symbols})
-    return sum(1 for face in faces if face in wanted)
-
-
-def is_mouse(state: State, figure: str) -> bool:
-    return figure in state.party
-
-
-def equipment(mouse: str, state: State) -> tuple:
-    """The mouse's equipped cards (001 §Equipaggiare): its starting equipment until it equips or
-    unequips (``equip.loadout``); search cards' stats from the catalogue (provisional where unknown)."""
-    from dicelog.domain.mice_and_mystics.rules.cards import item_of, loadout
-
-    lib = library_of(state)
-    return tuple(item for item in (item_of(lib, c) for c, _ in loadout(state, mouse)) if item is not None)
-
-
-def weapon(mouse: str, state: State):
-    """The weapon the mouse attacks with: the first equipped (a mouse attacks with one weapon at a
-    time, facts.md §5 FAQ2; RULINGS.md, Equip)."""
-    return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
-
-
-def attack_weapon(state: State, mouse: str):
-    """The weapon of the mouse's attack in flight: the card it names (Knife Strike's daggers), else the
-    mouse's weapon (``weapon``)."""
-    from dicelog.domain.mice_and_mystics.rules.cards import item_of
-
-    named = state.attack.weapon if state.attack is not None and state.attack.attacker == mouse else None
-    return item_of(library_of(state), named) if named is not None else weapon(mouse, state)
 
 
 def mouse_defense_dice(mouse: str, state: State) -> int:
@@ -130,9 +70,8 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
     if attack is None:
         raise InvariantViolated("attack-in-flight", "an attack roll with no attack declared")
     hits = count(answer.faces, RANGED_HITS if attack.ranged else MELEE_HITS)
-    from dicelog.domain.mice_and_mystics.rules.item_cards import precision_hits  # item_cards builds on combat
 
-    hits += precision_hits(state, answer.faces)  # Bow of Precision (item_cards.py)
+    hits += item_cards.precision_hits(state, answer.faces)  # Bow of Precision (item_cards.py)
     cheese = count(answer.faces, CHEESE)
     events: list[Event] = [
         AttackRolled(attacker=attack.attacker, target=attack.target, hits=hits, cheese=cheese)
@@ -204,9 +143,7 @@ def resolve_defense(state: State, target: str, hits: int, faces: tuple[int, ...]
         else:
             events += wound_minion(after, target, wounds, attack.attacker)
     else:  # every hit blocked: Cloak of Displacement (item_cards.py)
-        from dicelog.domain.mice_and_mystics.rules.item_cards import cloak_offer
-
-        events += cloak_offer(evolve_all(state, events), attack.attacker, target, hits, blocks)
+        events += item_cards.cloak_offer(evolve_all(state, events), attack.attacker, target, hits, blocks)
     if attack.others and not (events and isinstance(events[-1], DecisionRequested)):
         events += defense_request(evolve_all(state, events), hits)
     return events
@@ -259,10 +196,22 @@ def capture_mouse(state: State, mouse: str) -> list[Event]:
     ``MouseCaptured`` (its cheese discarded), ``HourglassAdvanced`` (reason ``capture``), then
     Escape Artist on a second capture or its instant ``MouseReleased`` on a third. ``state`` is
     before the capture (wounds already dealt)."""
-    from dicelog.domain.mice_and_mystics.rules.equip import discard_on_capture
-
     events: list[Event] = achievements.before_capture(state, mouse)
     events += discard_on_capture(state, mouse)
     events.append(MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)))
     events.append(HourglassAdvanced(page=state.hourglass_page + 1, reason="capture"))
     return events + achievements.after_capture(evolve_all(state, events), mouse)
+
+
+def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:
+    """The Cloak of Displacement's decision (``item_cards.cloak_offer``; 001 §Carte Ricerca): ``stay`` ->
+    nothing; a space -> ``MouseDisplaced``. If the attack goes on against further
+    figures (an attack on several figures), the next defense roll follows."""
+    mouse = item_cards.wearer(state)
+    here = space_of(state, mouse) if mouse is not None else None
+    events: list[Event] = []
+    if mouse is not None and here is not None and answer.option in item_cards.normal_spaces(state, mouse):
+        events.append(MouseDisplaced(mouse=mouse, origin=here, space=answer.option))
+    if state.attack is not None:
+        events += defense_request(evolve_all(state, events), state.attack.hits)
+    return events

@@ -10,7 +10,7 @@ may not share a place, except paws (2): a one-paw weapon takes one, a two-pawed 
 body area, an accessory its own place. Filch's Prehensile Tail: a dagger in his tail, a third paw.
 Starting equipment is equipped until first moved. An equipped card displaced by a new one goes back
 to the pack (RULINGS.md, Equip).
-Equipped weapons and armour feed the battle/defense dice (``combat.equipment``).
+Equipped weapons and armour feed the battle/defense dice (``cards.equipment``).
 """
 
 from __future__ import annotations

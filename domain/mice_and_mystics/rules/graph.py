@@ -68,6 +68,11 @@ def size_of(state: State, figure: str) -> str:
     return minion.size if minion is not None else "small"
 
 
+def is_mouse(state: State, figure: str) -> bool:
+    """Whether ``figure`` is a mouse of the party (not a minion)."""
+    return figure in state.party
+
+
 def is_minion(state: State, figure: str) -> bool:
     return state.figures.get(figure) in library_of(state).minions
 

@@ -15,11 +15,12 @@ Precisione" and "Mantello del Mutamento"; 003 §Cartas de Busca; facts.md §5).
 
 from __future__ import annotations
 
-from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
+from dicelog.domain.core.events import DecisionRequested, Event
 from dicelog.domain.mice_and_mystics.content import library_of
-from dicelog.domain.mice_and_mystics.evolve import evolve_all
-from dicelog.domain.mice_and_mystics.item_events import MouseDisplaced
-from dicelog.domain.mice_and_mystics.rules.graph import can_enter
+from dicelog.domain.mice_and_mystics.rules.cards import attack_weapon, equipment
+from dicelog.domain.mice_and_mystics.rules.dice import BOW_STAR, count
+from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_mouse
+from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 SECTION = "001 §Carte Ricerca"
@@ -29,16 +30,12 @@ NORMAL_KINDS = ("normal", "start")
 
 
 def _specials(state: State, mouse: str) -> tuple[str | None, ...]:
-    from dicelog.domain.mice_and_mystics.rules.combat import equipment
-
     return tuple(item.special for item in equipment(mouse, state))
 
 
 def precision_hits(state: State, faces: tuple[int, ...]) -> int:
     """Extra hits of the attack in flight: one per bow-star face when a mouse shoots (ranged) with the
     Bow of Precision as its weapon; else 0."""
-    from dicelog.domain.mice_and_mystics.rules.combat import BOW_STAR, attack_weapon, count, is_mouse
-
     attack = state.attack
     if attack is None or not attack.ranged or not is_mouse(state, attack.attacker):
         return 0
@@ -48,8 +45,6 @@ def precision_hits(state: State, faces: tuple[int, ...]) -> int:
 
 def normal_spaces(state: State, mouse: str) -> tuple[str, ...]:
     """The other normal spaces of the mouse's room it fits on, in space order."""
-    from dicelog.domain.mice_and_mystics.rules.movement import space_order
-
     here = space_of(state, mouse)
     if here is None:
         return ()
@@ -72,8 +67,6 @@ def cloak_offer(state: State, attacker: str, target: str, hits: int, blocks: int
     """``[DecisionRequested(cloak-of-displacement, options=(spaces..., "stay"), piece=target,
     default="stay")]`` when the target mouse wears the cloak and blocked all ``hits`` (≥ 1) of a
     minion's attack; else ``[]``. ``state`` is the state after the defense was resolved."""
-    from dicelog.domain.mice_and_mystics.rules.combat import is_mouse
-
     if hits < 1 or blocks < hits or not is_mouse(state, target) or is_mouse(state, attacker):
         return []
     if DISPLACEMENT not in _specials(state, target):
@@ -90,18 +83,3 @@ def wearer(state: State) -> str | None:
         (m for m in state.party if space_of(state, m) is not None and DISPLACEMENT in _specials(state, m)),
         None,
     )
-
-
-def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:
-    """``stay`` -> nothing; a space -> ``MouseDisplaced``. If the attack goes on against further
-    figures (an attack on several figures), the next defense roll follows."""
-    from dicelog.domain.mice_and_mystics.rules.combat import defense_request
-
-    mouse = wearer(state)
-    here = space_of(state, mouse) if mouse is not None else None
-    events: list[Event] = []
-    if mouse is not None and here is not None and answer.option in normal_spaces(state, mouse):
-        events.append(MouseDisplaced(mouse=mouse, origin=here, space=answer.option))
-    if state.attack is not None:
-        events += defense_request(evolve_all(state, events), state.attack.hits)
-    return events

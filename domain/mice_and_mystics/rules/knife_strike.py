@@ -9,7 +9,7 @@ facts.md §2) gives one more attack once the previous one is resolved: a ``Decis
 (decision ``knife-strike``, the minions then in reach and ``pass``; default: the first of them) picks
 its target, so a second attack may go to another minion if the first target fell. Each attack rolls
 battle + the dagger's bonus (+ equipped accessories' melee bonus) and carries the dagger's own rule:
-a defender lower on the initiative track rolls 1 fewer defense die (``combat.attack_weapon``). No
+a defender lower on the initiative track rolls 1 fewer defense die (``cards.attack_weapon``). No
 "knife" card is known (facts.md §5): every equipped card whose special is ``dagger`` counts
 (RULINGS.md, Knife Strike).
 """

@@ -29,13 +29,14 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve
 from dicelog.domain.mice_and_mystics.rules import bait
+from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.graph import (
     can_enter,
     minion_distances,
     minion_neighbours,
     size_of,
 )
-from dicelog.domain.mice_and_mystics.rules.movement import MOVE_NUMBER, space_order
+from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.rules.sight import reach, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of
 

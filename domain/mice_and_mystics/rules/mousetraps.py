@@ -18,7 +18,8 @@ from dicelog.domain.mice_and_mystics.events import (
     MousetrapSprung,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
-from dicelog.domain.mice_and_mystics.rules.combat import STARS, count, wound_mouse
+from dicelog.domain.mice_and_mystics.rules.combat import wound_mouse
+from dicelog.domain.mice_and_mystics.rules.dice import STARS, count
 from dicelog.domain.mice_and_mystics.rules.effects import knock_down
 from dicelog.domain.mice_and_mystics.rules.movement import MOUSETRAP, walk
 from dicelog.domain.mice_and_mystics.rules.turn_end import end_turn

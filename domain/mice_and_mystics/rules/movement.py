@@ -28,6 +28,7 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.graph import (
     can_enter,
     mice_on,
@@ -40,7 +41,6 @@ from dicelog.domain.mice_and_mystics.rules.turns import check_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 KNOCKED_DOWN = "knocked-down"
-MOVE_NUMBER = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1, 6: 3}  # action-die face -> move number (facts.md §1)
 
 
 def _stops(state: State, space: str) -> bool:

@@ -28,7 +28,7 @@ from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.events import AttackDeclared
 from dicelog.domain.mice_and_mystics.item_events import AbilityUsed, PreemptiveShotWindowClosed
 from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, battle_dice
-from dicelog.domain.mice_and_mystics.rules.combat import weapon
+from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion
 from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of

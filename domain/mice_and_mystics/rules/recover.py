@@ -13,7 +13,7 @@ from dicelog.domain.mice_and_mystics.commands import Recover
 from dicelog.domain.mice_and_mystics.events import ActionStarted, EffectRemoved
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import STUNNED, WEBBED, can_act, check_action
-from dicelog.domain.mice_and_mystics.rules.combat import STARS, count
+from dicelog.domain.mice_and_mystics.rules.dice import STARS, count
 from dicelog.domain.mice_and_mystics.state import State
 
 

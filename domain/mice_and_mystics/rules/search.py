@@ -37,7 +37,7 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
-from dicelog.domain.mice_and_mystics.rules.combat import STARS, count
+from dicelog.domain.mice_and_mystics.rules.dice import STARS, count
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 KEEP = "search-keep"

@@ -27,7 +27,8 @@ from dicelog.domain.mice_and_mystics.events import (
     MouseSweptByCurrent,
 )
 from dicelog.domain.mice_and_mystics.rules import sections
-from dicelog.domain.mice_and_mystics.rules.combat import STARS, capture_mouse, count
+from dicelog.domain.mice_and_mystics.rules.combat import capture_mouse
+from dicelog.domain.mice_and_mystics.rules.dice import STARS, count
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, mice_on, mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.links import linked
 from dicelog.domain.mice_and_mystics.rules.movement import KNOCKED_DOWN, check_not_held
