@@ -14,6 +14,7 @@ from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from dicelog.domain.core.ruleset import Answer, Begin
 from dicelog.domain.mice_and_mystics import campaign
+from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
 from dicelog.domain.mice_and_mystics.commands import (
     AnyCommand,
     Battle,
@@ -76,6 +77,7 @@ from dicelog.domain.mice_and_mystics.rules import (
     water,
 )
 from dicelog.domain.mice_and_mystics.rules.battle import decide_battle, legal_battles
+from dicelog.domain.mice_and_mystics.rules.captured import outcome as chapter_outcome
 from dicelog.domain.mice_and_mystics.rules.dice import DIE_FACES
 from dicelog.domain.mice_and_mystics.rules.flow import PENDING, decide_end_turn, proceed
 from dicelog.domain.mice_and_mystics.rules.initiative import resolve_initiative
@@ -199,9 +201,6 @@ def _then_proceed(state: State, events: list[Event]) -> list[Event]:
 def story_continues(state: State) -> list[Event]:
     """``[ChapterStoryRead(story-continues)]`` once the chapter is won, if the chapter has that text
     (001 «Il Racconto Continua…»: read at the end of certain chapters; rules revision 2); else ``[]``."""
-    from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
-    from dicelog.domain.mice_and_mystics.rules.captured import outcome as chapter_outcome
-
     if state.rules_revision < 2 or chapter_outcome(state) != "victory":
         return []
     text = library_of(state).chapters[state.chapter].story_continues
@@ -292,6 +291,7 @@ def legal_commands(state: State) -> list[Command]:
         *free_actions.legal_level_ups(state, mouse),
         *ability_cards.legal_abilities(state, mouse),
         *party_items.legal_party_items(state, mouse),
+        *fork.legal_fork(state, mouse),
         *grapes.legal_throws(state, mouse),
         *bait.legal_baits(state, mouse),
         *scrolls.legal_scrolls(state, mouse),

@@ -23,6 +23,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MouseReleased,
     RoachDefeatedCounted,
 )
+from dicelog.domain.mice_and_mystics.rules.captured import release_spaces
 from dicelog.domain.mice_and_mystics.rules.graph import size_of
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
@@ -72,8 +73,6 @@ def before_capture(state: State, mouse: str) -> list[Event]:
 
 def after_capture(state: State, mouse: str) -> list[Event]:
     """``state`` is after ``MouseCaptured`` (its capture count already raised)."""
-    from dicelog.domain.mice_and_mystics.rules.captured import release_spaces  # captured.py needs no combat
-
     captures = state.captures.get(mouse, 0)
     if captures == 2:
         return _earn(state, mouse, ESCAPE_ARTIST, end_marker=True)

@@ -42,6 +42,7 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.rules import achievements
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
+from dicelog.domain.mice_and_mystics.rules.explore import ENCOUNTER_INITIATIVE
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 BOSSES = {  # facts.md §0 (the 19 initiative cards) and §3
@@ -85,10 +86,6 @@ def _assign(state: State, boss: str, cards: tuple[str, ...], space: str) -> list
     its first card ambushes; a single card is added like any new minion card. No minion card on the
     track: every card of the table (the mice's and the boss's) is shuffled into a new track
     (``encounter-initiative`` shuffle, resolved by ``explore.resolve_encounter_initiative``)."""
-    from dicelog.domain.mice_and_mystics.rules.explore import (
-        ENCOUNTER_INITIATIVE,  # explore builds on keywords
-    )
-
     events: list[Event] = [BossCardsAssigned(figure=boss, cards=cards)]
     if any(c not in state.party for c in state.track):
         ambush: list[Event] = [AmbushDeclared(cards=cards[:1])] if len(cards) > 1 else []

@@ -24,8 +24,12 @@ from dicelog.domain.core.events import DiceRolled, Event, RollRequested
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.events import AttackDeclared, MinionAttackSkipped, MinionMoved
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
-from dicelog.domain.mice_and_mystics.rules.graph import minion_distances, minion_neighbours
-from dicelog.domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board
+from dicelog.domain.mice_and_mystics.rules.graph import (
+    FAR,
+    mice_on_board,
+    minion_distances,
+    minion_neighbours,
+)
 from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.rules.ties import BRODIE_CHASE, BRODIE_PATH, Choices, settle
 from dicelog.domain.mice_and_mystics.state import State, space_of

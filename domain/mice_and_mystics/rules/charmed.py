@@ -30,8 +30,8 @@ from dicelog.domain.mice_and_mystics.rules.effects import (
     has,
     stand_up,
 )
-from dicelog.domain.mice_and_mystics.rules.graph import minion_distances
-from dicelog.domain.mice_and_mystics.rules.minion_turn import FAR, mice_on_board, path_toward
+from dicelog.domain.mice_and_mystics.rules.graph import FAR, mice_on_board, minion_distances
+from dicelog.domain.mice_and_mystics.rules.minion_turn import path_toward
 from dicelog.domain.mice_and_mystics.rules.sight import reach
 from dicelog.domain.mice_and_mystics.state import State, space_of
 

@@ -18,7 +18,13 @@ from dicelog.domain.mice_and_mystics.item_events import MouseCatapulted, PartyIt
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter
-from dicelog.domain.mice_and_mystics.rules.party_items import FORK, SECTION, in_stash, water_space
+from dicelog.domain.mice_and_mystics.rules.party_items import (
+    FORK,
+    SECTION,
+    free_to_use,
+    in_stash,
+    water_space,
+)
 from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
@@ -77,7 +83,12 @@ def decide_pick_up_fork(state: State, cmd: PickUpFork) -> list[Event]:
     return [ActionStarted(mouse=cmd.mouse, action="fork"), PartyItemPickedUp(mouse=cmd.mouse, item=FORK)]
 
 
-def legal_fork(state: State, mouse: str, here: str) -> list[Command]:
+def legal_fork(state: State, mouse: str) -> list[Command]:
+    """The Fork's commands for ``mouse``: placing it from the stash, a Catapult from its space, picking it
+    up."""
+    here = free_to_use(state, mouse)
+    if here is None:
+        return []
     out: list[Command] = []
     lib = library_of(state)
     if in_stash(state, FORK) and not water_space(lib, here):

@@ -14,7 +14,7 @@ edges are derived once per library (``content.derived``).
 from __future__ import annotations
 
 from dicelog.domain.mice_and_mystics.content import Edge, Library, derived, library_of, shipped_library
-from dicelog.domain.mice_and_mystics.state import State
+from dicelog.domain.mice_and_mystics.state import State, space_of
 
 YELLOW_AGAINST_ARROW = 3
 SMALL_PER_SPACE = 4
@@ -71,6 +71,17 @@ def size_of(state: State, figure: str) -> str:
 def is_mouse(state: State, figure: str) -> bool:
     """Whether ``figure`` is a mouse of the party (not a minion)."""
     return figure in state.party
+
+
+FAR = 10_000
+"""A distance or track slot larger than any on the board (sorts last)."""
+
+
+def mice_on_board(state: State) -> dict[str, str]:
+    """Mouse -> space, for the party mice on the board, in track order."""
+    spaces = {m: space_of(state, m) for m in state.party}
+    order = sorted(state.party, key=lambda m: state.track.index(m) if m in state.track else FAR)
+    return {m: spaces[m] for m in order if spaces[m] is not None}
 
 
 def is_minion(state: State, figure: str) -> bool:

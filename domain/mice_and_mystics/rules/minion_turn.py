@@ -28,10 +28,12 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionMoved,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve
-from dicelog.domain.mice_and_mystics.rules import bait
+from dicelog.domain.mice_and_mystics.rules import bait, brodie, grapes
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.graph import (
+    FAR,
     can_enter,
+    mice_on_board,
     minion_distances,
     minion_neighbours,
     size_of,
@@ -40,15 +42,7 @@ from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.rules.sight import reach, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-FAR = 10_000
 KNOCKED_DOWN = "knocked-down"
-
-
-def mice_on_board(state: State) -> dict[str, str]:
-    """Mouse -> space, for the party mice on the board, in track order."""
-    spaces = {m: space_of(state, m) for m in state.party}
-    order = sorted(state.party, key=lambda m: state.track.index(m) if m in state.track else FAR)
-    return {m: spaces[m] for m in order if spaces[m] is not None}
 
 
 def _has_mouse(state: State, space: str) -> bool:
@@ -126,11 +120,9 @@ def minion_step(state: State) -> list[Event]:
     here = space_of(state, figure)
     if here is None:
         raise InvariantViolated("figure-on-board", f"the acting minion {figure} is off the board")
-    from dicelog.domain.mice_and_mystics.rules import brodie  # brodie.py builds on this module
 
     if brodie.is_brodie_turn(state):
         return brodie.brodie_step(state, figure, here)
-    from dicelog.domain.mice_and_mystics.rules import grapes  # grapes.py builds on combat
 
     if turn.stage == "move":
         stays = grapes.rat_on_grapes(state, figure)  # 001 §Uva come Arma: a rat on the grapes does not move

@@ -37,6 +37,7 @@ from dicelog.domain.mice_and_mystics.rules.graph import (
     mouse_step_cost,
 )
 from dicelog.domain.mice_and_mystics.rules.links import linked
+from dicelog.domain.mice_and_mystics.rules.scrolls import LEVITATION, in_force
 from dicelog.domain.mice_and_mystics.rules.turns import check_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
@@ -160,7 +161,6 @@ def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ..
     Rosse, come Amo e Lenza o la Pergamena di Levitazione"; RULINGS.md, Scroll of Levitation)."""
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
-    from dicelog.domain.mice_and_mystics.rules.scrolls import LEVITATION, in_force
 
     if in_force(state, mouse, LEVITATION):
         steps = (*steps, *((other, 1) for other, _ in _red(lib, here)))

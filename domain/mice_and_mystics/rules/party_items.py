@@ -100,12 +100,20 @@ def disguise(state: State, minions: Minions) -> tuple[Minions, list[Event]]:
     return tuple(m for m in minions if m[0] not in RATS), lost(DISGUISES, DISGUISES)
 
 
-def legal_party_items(state: State, mouse: str) -> list[Command]:
-    here = space_of(state, mouse)
+def free_to_use(state: State, mouse: str) -> str | None:
+    """The mouse's space when it may use a party item now (on the board, not inside an action), else
+    ``None``."""
     try:
         check_not_inside_action(state, mouse)
     except RuleBroken:
-        return []
+        return None
+    return space_of(state, mouse)
+
+
+def legal_party_items(state: State, mouse: str) -> list[Command]:
+    """Fishhook & Thread's commands for ``mouse`` (placing it from the stash, taking it back); the Fork's
+    are ``fork.legal_fork``'s."""
+    here = free_to_use(state, mouse)
     if here is None:
         return []
     out: list[Command] = []
@@ -120,6 +128,4 @@ def legal_party_items(state: State, mouse: str) -> list[Command]:
         out += [PlaceFishhook(mouse=mouse, space=s) for s in ends]
     if here in state.tokens.get(FISHHOOK, ()) and can_act(state, mouse, "fishhook"):
         out.append(RemoveFishhook(mouse=mouse))
-    from dicelog.domain.mice_and_mystics.rules.fork import legal_fork  # fork.py builds on this module
-
-    return out + legal_fork(state, mouse, here)
+    return out

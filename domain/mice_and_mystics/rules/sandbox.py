@@ -42,9 +42,11 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.rules import sections
+from dicelog.domain.mice_and_mystics.rules.bosses import BOSSES
 from dicelog.domain.mice_and_mystics.rules.cards import loadout, over_limit
 from dicelog.domain.mice_and_mystics.rules.equip import EQUIP_SECTION, equip_one
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter
+from dicelog.domain.mice_and_mystics.rules.initiative import resolve_initiative
 from dicelog.domain.mice_and_mystics.rules.placement import next_figure_id
 from dicelog.domain.mice_and_mystics.state import State
 
@@ -67,8 +69,6 @@ def tile_id(lib: Library, tile: SandboxTile) -> str:
 def _boss_cards(figure: SandboxFigure) -> tuple[str, ...]:
     """A sandbox boss's cards in play. Errors: ``setup.boss`` (no such boss, or cards that are not 2 of
     its own, or all of them for a boss with at most 2; 001 §Carte Iniziativa dei Boss)."""
-    from dicelog.domain.mice_and_mystics.rules.bosses import BOSSES
-
     own = BOSSES.get(figure.boss or "")
     if own is None:
         raise _refuse("boss", f"no boss {figure.boss!r}: one of {sorted(BOSSES)}", sections.BOSS_CARDS)
@@ -286,8 +286,6 @@ def _decks(lib: Library, sandbox: Sandbox, chapter_id: str) -> list[Event]:
 
 def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
     """The sandbox's setup events, then the given initiative track (or the initiative shuffle)."""
-    from dicelog.domain.mice_and_mystics.rules.initiative import resolve_initiative
-
     events = sandbox_events(state, sandbox)
     after = evolve_all(state, events)
     bosses = [c for cards in after.boss_cards.values() for c in cards]

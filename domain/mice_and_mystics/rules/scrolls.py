@@ -22,6 +22,7 @@ from dicelog.domain.mice_and_mystics.commands import UseScroll
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.item_events import EventCardResolved, ScrollUsed
 from dicelog.domain.mice_and_mystics.rules.cards import card_type
+from dicelog.domain.mice_and_mystics.rules.equip import requirement_met
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_free_action, may_take
 from dicelog.domain.mice_and_mystics.state import State
 
@@ -55,7 +56,6 @@ def decide_use_scroll(state: State, cmd: UseScroll) -> list[Event]:
     lib = library_of(state)
     if card_type(lib, cmd.card) != SCROLL:
         raise RuleBroken("scroll.not-a-scroll", section=SECTION, detail=f"{cmd.card} is not a scroll")
-    from dicelog.domain.mice_and_mystics.rules.equip import requirement_met
 
     if not requirement_met(lib, cmd.mouse, cmd.card):
         raise RuleBroken("scroll.requirement", section=SECTION, detail=f"{cmd.mouse} may not use {cmd.card}")

@@ -35,9 +35,12 @@ from dicelog.domain.mice_and_mystics.events import (
     SearchFailed,
     SearchSucceeded,
 )
+from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
+from dicelog.domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_limit, pack_load
 from dicelog.domain.mice_and_mystics.rules.dice import STARS, count
+from dicelog.domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 KEEP = "search-keep"
@@ -90,16 +93,12 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a search draw outside a mouse's turn")
     mouse = state.mouse_turn.mouse
-    from dicelog.domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_load
-    from dicelog.domain.mice_and_mystics.rules.scrolls import is_event, resolve_event
 
     lib = library_of(state)
     # 001 §Ricerca: an event is resolved, never kept or traded for cheese
     if is_event(lib, state.last_drawn[0]):
         return resolve_event(mouse, state.last_drawn[0])
     if state.rules_revision >= 2 and card_type(lib, state.last_drawn[0]) == "party-item":
-        from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
-
         return [PartyItemGained(mouse=mouse, card=state.last_drawn[0])]
     full = (
         pack_load(lib, state.pack.get(mouse, ())) >= PACK_LIMIT
@@ -120,9 +119,6 @@ def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
         raise InvariantViolated("mouse-turn", "a keep decision outside a mouse's turn")
     mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
     if answer.option == "keep":
-        from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
-        from dicelog.domain.mice_and_mystics.rules.cards import card_type, pack_limit
-
         # 001 §Oggetti del Gruppo: the token goes to the party stash
         if card_type(library_of(state), card) == "party-item":
             return [PartyItemGained(mouse=mouse, card=card)]

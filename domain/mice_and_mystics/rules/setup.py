@@ -17,7 +17,7 @@ from msgspec.structs import replace
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event, GameCreated, ShuffleRequested
 from dicelog.domain.mice_and_mystics.campaign import check_carry_over
-from dicelog.domain.mice_and_mystics.chapter_events import StartingAbilityTaken
+from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead, StartingAbilityTaken
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
 from dicelog.domain.mice_and_mystics.events import (
@@ -161,8 +161,6 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
     chapter = library_of(state).chapters[state.chapter]
     events: list[Event] = []
     if state.rules_revision >= 2 and chapter.opening:  # the chapter's opening read-aloud (003)
-        from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
-
         events.append(ChapterStoryRead(part="opening", text=chapter.opening))
     events += [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]

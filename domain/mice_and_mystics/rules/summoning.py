@@ -26,7 +26,8 @@ from dicelog.domain.mice_and_mystics.events import (
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.rules import placement
 from dicelog.domain.mice_and_mystics.rules.captured import minions_on_board
-from dicelog.domain.mice_and_mystics.rules.minion_turn import mice_on_board
+from dicelog.domain.mice_and_mystics.rules.graph import mice_on_board
+from dicelog.domain.mice_and_mystics.rules.keywords import on_summon
 from dicelog.domain.mice_and_mystics.rules.ties import SUMMON, Choices, settle
 from dicelog.domain.mice_and_mystics.state import State
 
@@ -103,8 +104,6 @@ def _summon(state: State, choices: Choices) -> list[Event]:
         after = evolve_all(after, placed)
         events += placed
         if rule is None and state.encounter_face_up is not None:
-            from dicelog.domain.mice_and_mystics.rules.keywords import on_summon
-
             greedy = on_summon(after, state.encounter_face_up, page)
             after = evolve_all(after, greedy)
             events += greedy
