@@ -10,7 +10,7 @@ check`` prints them and exits 1 on any. Rules, by ``rule`` id prefix:
   Speciali), and its walls (inside the tile, outlines closed, no space centre inside a black area);
   the boards' pairing (odd orange face, even blue face, each the other's reverse; a flip space on one
   face needs one on the other, 001 §Esplorare).
-- ``chapter.*``: every tile, mouse, minion, encounter and search card a chapter names exists; the
+- ``chapter.*``: every tile, mouse, minion, encounter, search card and room rule a chapter names exists; the
   start space is a start space on a placed tile; the goal's tile is on the table and has the feature.
 - ``encounter.*``, ``mouse.*``, ``ability.*``, ``search-card.*``: minions, equipment, classes and
   requirements named exist (an ability may be for ``any`` class); search cards agree with
@@ -24,6 +24,7 @@ from collections import Counter
 from msgspec import Struct
 
 from dicelog.domain.mice_and_mystics.content import Library, RoomTile
+from dicelog.domain.mice_and_mystics.rules.room_rules import REGISTRY as ROOM_RULES
 
 # facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans, uncertain).
 EXIT_SIDES = {
@@ -315,6 +316,13 @@ def _chapters(lib: Library) -> list[Finding]:
                     "chapter.summon-off-table",
                     where,
                     f"the summon for {summon.tile} is for a tile not on the table",
+                )
+        for r in ch.room_rules:
+            if r.rule not in ROOM_RULES:
+                out.add(
+                    "chapter.unknown-room-rule",
+                    where,
+                    f"room rule {r.rule} is not one this release plays ({', '.join(sorted(ROOM_RULES))})",
                 )
         for e in ch.encounter_deck:
             if e not in lib.encounters:

@@ -50,7 +50,6 @@ from dicelog.domain.mice_and_mystics.rules import (
     brodie,
     captured,
     cards,
-    chapter_1,
     charmed,
     combat,
     deferred,
@@ -67,6 +66,7 @@ from dicelog.domain.mice_and_mystics.rules import (
     party_items,
     preemptive_shot,
     recover,
+    room_rules,
     scrolls,
     search,
     sections,
@@ -127,7 +127,7 @@ ROLLS = {
     bosses.AMBUSH: bosses.resolve_ambush,
     mousetraps.MOUSETRAP: mousetraps.resolve_mousetrap,
     water.LEAVE_WATER: water.resolve_leave_water,
-    chapter_1.MIZ_MAGGIE: chapter_1.resolve_miz_maggie,
+    **room_rules.ROLLS,
     grapes.THROW: grapes.resolve_grapes,
 }
 SHUFFLES = {
@@ -178,9 +178,9 @@ def _decide(state: State, command: Command) -> list[Event]:
         case LeaveWater():
             return water.decide_leave_water(state, command)
         case Explore():
-            chapter_1.check_explore(state, command.mouse)
+            room_rules.check_explore(state, command.mouse)
             return party_items.after_explore(
-                state, chapter_1.after_explore(state, explore.decide_explore(state, command))
+                state, room_rules.after_explore(state, explore.decide_explore(state, command))
             )
         case _:
             raise RuleBroken(
@@ -216,7 +216,7 @@ def decide(state: State, command: Command) -> list[Event]:
 def resolve(state: State, answer: Answer) -> list[Event]:
     match answer:
         case DiceRolled(reason=reason) if reason in ROLLS:
-            events = chapter_1.after_roll(state, answer, ROLLS[reason](state, answer))
+            events = room_rules.after_roll(state, answer, ROLLS[reason](state, answer))
             if reason == "search":
                 events = special_search.after_search_roll(state, events)
         case CardsShuffled(reason=reason) if reason in SHUFFLES:
@@ -285,7 +285,7 @@ def legal_commands(state: State) -> list[Command]:
         *legal_battles(state, mouse),
         *search.legal_searches(state, mouse),
         *recover.legal_recovers(state, mouse),
-        *(c for c in explore.legal_explores(state, mouse) if chapter_1.may_explore(state, mouse)),
+        *(c for c in explore.legal_explores(state, mouse) if room_rules.may_explore(state, mouse)),
         *free_actions.legal_shares(state, mouse),
         *equip.legal_equips(state, mouse),
         *free_actions.legal_level_ups(state, mouse),

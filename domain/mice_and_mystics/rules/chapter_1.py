@@ -1,6 +1,7 @@
 """Chapter 1 room rules (001 §Capitolo 1, Regole Speciali del Capitolo; 003 §Regras especiais do
-Capítulo; facts.md §7). Which rule applies where is data (``Chapter.room_rules``, ``read_aloud``);
-the hooks below are called by ``ruleset.py`` after the core rules produced their events.
+Capítulo; facts.md §7). Which rule applies where is data (``Chapter.room_rules``, ``read_aloud``); this
+module registers each rule's hooks under the id the chapter data names (``ROOM_RULES``), and
+``room_rules.py`` calls them, for the tile the data gives, after the core rules produced their events.
 
 - Read-aloud (Frammenti di Leggenda): first entry of a room with a text -> ``StoryRead``.
 - Courtyard, the nasty old crow (Il Vile Vecchio Corvo): a movement die showing move number 1 for a
@@ -26,7 +27,6 @@ from dicelog.domain.mice_and_mystics.chapter_events import (
     MizMaggieSwatted,
     RoachDefeatedInKitchen,
     StoryAchievementGained,
-    StoryRead,
 )
 from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
@@ -38,7 +38,6 @@ from dicelog.domain.mice_and_mystics.events import (
     InitiativeCardsAdded,
     MinionAttackSkipped,
     MinionDefeated,
-    RoomEntered,
     TurnEnded,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
@@ -46,6 +45,7 @@ from dicelog.domain.mice_and_mystics.rules import party_items
 from dicelog.domain.mice_and_mystics.rules.combat import wound_minion, wound_mouse
 from dicelog.domain.mice_and_mystics.rules.dice import CHEESE, MOVE_NUMBER, STARS, count
 from dicelog.domain.mice_and_mystics.rules.flow import PENDING
+from dicelog.domain.mice_and_mystics.rules.room_rule_hooks import RoomRuleHooks
 from dicelog.domain.mice_and_mystics.rules.turn_end import end_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
@@ -75,24 +75,9 @@ def before_pending(events: list[Event], extra: list[Event]) -> list[Event]:
     return [*events, *extra]
 
 
-def after_explore(state: State, events: list[Event]) -> list[Event]:
-    """First entry of a room: its read-aloud text and the Kitchen's counter cheese."""
-    entered = next((e for e in events if isinstance(e, RoomEntered) and e.first), None)
-    chapter = library_of(state).chapters.get(state.chapter)
-    if entered is None or chapter is None:
-        return events
-    extra: list[Event] = [
-        StoryRead(room=r.tile, text=r.text) for r in chapter.read_aloud if r.tile == entered.tile
-    ]
-    if rule_tile(state, "counter-cheese") == entered.tile:
-        extra.append(CounterCheesePlaced(count=COUNTER_CHEESE_AT_START))
-    return before_pending(events, extra)
-
-
-def check_explore(state: State, mouse: str) -> None:
+def _check_sewer(state: State, mouse: str, sewer: str) -> None:
     """Leaving the Sewer (RULINGS.md): no Explore from the Sewer without the Fishhook & Thread."""
-    tile = rule_tile(state, "leaving-the-sewer")
-    if tile is not None and tile_of(state, mouse) == tile and not party_items.holds(state, FISHHOOK):
+    if tile_of(state, mouse) == sewer and not party_items.holds(state, FISHHOOK):
         raise RuleBroken(
             "explore.sewer-needs-fishhook",
             section=SECTION,
@@ -100,28 +85,13 @@ def check_explore(state: State, mouse: str) -> None:
         )
 
 
-def may_explore(state: State, mouse: str) -> bool:
-    try:
-        check_explore(state, mouse)
-    except RuleBroken:
-        return False
-    return True
+def _counter_cheese_placed(state: State) -> list[Event]:
+    """The Kitchen's counter cheese at its first entry (RULINGS.md, Kitchen counter cheese)."""
+    return [CounterCheesePlaced(count=COUNTER_CHEESE_AT_START)]
 
 
-def after_roll(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
-    """The roll hooks: the crow, the counter cheese, Miz Maggie."""
-    events = _crow(state, answer, events)
-    events = _counter_cheese(state, answer, events)
-    return _miz_maggie(state, answer, events)
-
-
-def _crow(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
-    courtyard = rule_tile(state, "crow")
-    if (
-        courtyard is None
-        or answer.reason not in ("move", "scurry", "minion-move")
-        or MOVE_NUMBER[answer.faces[0]] != 1
-    ):
+def _crow(state: State, answer: DiceRolled, events: list[Event], courtyard: str) -> list[Event]:
+    if answer.reason not in ("move", "scurry", "minion-move") or MOVE_NUMBER[answer.faces[0]] != 1:
         return events
     if answer.reason == "minion-move":
         figure = state.minion_turn.figure if state.minion_turn is not None else None
@@ -165,8 +135,7 @@ def _roller(state: State, reason: str) -> str | None:
     )
 
 
-def _counter_cheese(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
-    kitchen = rule_tile(state, "counter-cheese")
+def _counter_cheese(state: State, answer: DiceRolled, events: list[Event], kitchen: str) -> list[Event]:
     roach = _roller(state, answer.reason)
     if (
         not state.counter_cheese
@@ -182,15 +151,9 @@ def _counter_cheese(state: State, answer: DiceRolled, events: list[Event]) -> li
     return before_pending(events, moved)
 
 
-def _miz_maggie(state: State, answer: DiceRolled, events: list[Event]) -> list[Event]:
-    kitchen = rule_tile(state, MIZ_MAGGIE)
+def _miz_maggie(state: State, answer: DiceRolled, events: list[Event], kitchen: str) -> list[Event]:
     attack = state.attack
-    if (
-        kitchen is None
-        or MIZ_MAGGIE_ALLY in state.story_achievements
-        or attack is None
-        or attack.attacker not in state.party
-    ):
+    if MIZ_MAGGIE_ALLY in state.story_achievements or attack is None or attack.attacker not in state.party:
         return events
     if events and isinstance(events[-1], PENDING):
         return events
@@ -230,3 +193,13 @@ def resolve_miz_maggie(state: State, answer: DiceRolled) -> list[Event]:
         if ROACHES not in state.track:
             events.append(InitiativeCardsAdded(cards=(ROACHES,)))
     return events
+
+
+ROOM_RULES: dict[str, RoomRuleHooks] = {
+    "crow": RoomRuleHooks(after_roll=_crow),
+    "tree-entrance": RoomRuleHooks(),  # the content graph, minion_turn._off_limits and sight.sees play it
+    "counter-cheese": RoomRuleHooks(first_entry=_counter_cheese_placed, after_roll=_counter_cheese),
+    "miz-maggie": RoomRuleHooks(after_roll=_miz_maggie, rolls=((MIZ_MAGGIE, resolve_miz_maggie),)),
+    "leaving-the-sewer": RoomRuleHooks(check_explore=_check_sewer),
+}
+"""Chapter 1's room rules by the ids ``Chapter.room_rules`` names (001 §Capitolo 1, Regole Speciali)."""

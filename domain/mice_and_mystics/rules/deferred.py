@@ -5,7 +5,7 @@ Each context names one computation and how the ruleset first ran it, so that the
 very events the first run would have made with the same answers: ``begin`` is the ``Begin``
 command (chapter setup with the campaign carry-over), ``summon`` a full wheel's summon (run by
 ``flow.proceed``), ``encounter`` the encounter card draw, ``brodie-chase`` Brodie's move roll (with
-the roll hooks every roll passes through, ``chapter_1.after_roll``).
+the roll hooks every roll passes through, ``room_rules.after_roll``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, DecisionMade, DiceRolled, Event
 from dicelog.domain.mice_and_mystics import campaign
-from dicelog.domain.mice_and_mystics.rules import brodie, chapter_1, explore, sections, summoning
+from dicelog.domain.mice_and_mystics.rules import brodie, explore, room_rules, sections, summoning
 from dicelog.domain.mice_and_mystics.rules.setup import decide_begin
 from dicelog.domain.mice_and_mystics.rules.ties import BEGIN, BRODIE_CHASE, ENCOUNTER, SUMMON, settle
 from dicelog.domain.mice_and_mystics.state import State
@@ -46,7 +46,7 @@ def resume(state: State, answer: DecisionMade) -> list[Event]:
     if context == ENCOUNTER and isinstance(earlier, CardsDrawn):
         return explore.resolve_encounter_draw(state, earlier)
     if context == BRODIE_CHASE and isinstance(earlier, DiceRolled):
-        return chapter_1.after_roll(state, earlier, brodie.resolve_chase(state, earlier))
+        return room_rules.after_roll(state, earlier, brodie.resolve_chase(state, earlier))
     raise RuleBroken(
         "choice.nothing-deferred",
         section=sections.PLACEMENT,

@@ -305,3 +305,19 @@ def test_a_provisional_record_must_say_why():
             detail="a reason but not provisional",
         ),
     ]
+
+
+def test_a_room_rule_this_release_does_not_play_is_named__001_capitolo_1_regole_speciali():
+    """Room rules run by the ids the chapter data names (``room_rules.REGISTRY``): a pack naming another
+    is reported, and the shipped chapter's five are all registered."""
+    from dicelog.domain.mice_and_mystics.content import RoomRule
+    from dicelog.domain.mice_and_mystics.rules.room_rules import REGISTRY
+
+    chapter = library().chapters["chapter-1"]
+    assert {r.rule for r in chapter.room_rules} <= set(REGISTRY)
+    rules = (*chapter.room_rules, RoomRule(tile="kitchen", rule="flood"))
+    lib = broken(chapters={"chapter-1": replace(chapter, room_rules=rules)})
+    found = findings(lib, "chapter.unknown-room")
+    assert [(f.where, f.detail.split(" (")[0]) for f in found] == [
+        ("chapter chapter-1", "room rule flood is not one this release plays")
+    ]
