@@ -494,7 +494,7 @@ class Games(Application[UUID]):
         records = self.records(game_id)
         if not records:
             raise GameNotFound(str(game_id))
-        section = "DESIGN.md, Undo never deletes (forks)"
+        section = "README, The API at a glance (undo, forks)"
         if version > len(records):
             raise RuleBroken(
                 "fork.bad-version", section=section, detail=f"the game has {len(records)} events"
@@ -570,7 +570,7 @@ class Games(Application[UUID]):
         if origin is None:
             raise RuleBroken(
                 "fork.not-a-fork",
-                section="DESIGN.md, Undo never deletes (forks)",
+                section="README, The API at a glance (undo, forks)",
                 detail=f"game {fork_id} is not a fork",
             )
         audience = self.audience(UUID(origin.game_id), original_token)
@@ -685,7 +685,7 @@ class Games(Application[UUID]):
         piece may answer (anyone when it names no piece). Any other command about a piece is
         accepted only from the seat that controls that piece.
         """
-        section = "DESIGN.md, The core idea: decide / evolve"
+        section = "README, Rules as pure functions"
         if isinstance(command, Begin):
             raise RuleBroken(
                 "game.begin-is-internal", section=section, detail="Begin is issued by the server"
@@ -693,7 +693,7 @@ class Games(Application[UUID]):
         if isinstance(command, (Roll, Shuffle, Draw)) and game.created.dice_mode == "server":
             raise RuleBroken(
                 "roll.server-dice",
-                section="DESIGN.md, Provably fair dice",
+                section="README, Provably fair dice",
                 detail="the server rolls in this game",
             )
         if isinstance(command, (Roll, Shuffle, Draw, Choose)):

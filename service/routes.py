@@ -98,7 +98,7 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
 
 
 _encode = msgspec.json.Encoder().encode
-SECTION = "DESIGN.md, API shape"
+SECTION = "README, The API at a glance"
 
 
 class _Versions(msgspec.Struct):
@@ -164,7 +164,7 @@ def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
         if has_secrets(registry.get(created.ruleset)):
             raise RuleBroken(
                 "table-device.secrets",
-                section="DESIGN.md, Hidden information",
+                section="README, Who may read a game",
                 detail=f"{created.ruleset} has secrets: its seats must not share one device",
             )
         tokens[TABLE] = new_token()

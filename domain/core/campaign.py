@@ -30,7 +30,7 @@ from msgspec.structs import replace
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 
-SECTION = "001 §Campagna (campaign mode); DESIGN.md, Undo never deletes"
+SECTION = "001 §Campagna (campaign mode); README, The API at a glance (undo, forks)"
 
 
 class CampaignEvent(Event, kw_only=True):

@@ -64,7 +64,7 @@ keeps format 1."""
 SERVER_SEAT = "server"
 POLICY_SEAT = "policy"
 MAX_AUTO_STEPS = 10_000
-_SECTION = "DESIGN.md, The core idea: decide / evolve"
+_SECTION = "README, Rules as pure functions"
 
 
 class Recorded(Struct, frozen=True, kw_only=True):

@@ -34,7 +34,7 @@ def get(name: str) -> Ruleset:
         return _RULESETS[name]
     except KeyError:
         raise RuleBroken(
-            "game.unknown-ruleset", section="DESIGN.md, API shape", detail=f"no ruleset {name!r}"
+            "game.unknown-ruleset", section="README, The API at a glance", detail=f"no ruleset {name!r}"
         ) from None
 
 

@@ -36,7 +36,7 @@ from dicelog.domain.core.events import (
     UndoRequested,
 )
 
-SECTION = "DESIGN.md, Undo never deletes"
+SECTION = "README, The API at a glance (undo, forks)"
 AUTOMATIC_SEATS = ("server", "policy")
 
 

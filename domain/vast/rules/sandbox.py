@@ -29,7 +29,7 @@ from dicelog.domain.vast.state import (
 
 Coord = Annotated[int, Meta(ge=-60, le=60)]
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
-_SECTION = "VAST-DESIGN.md §3.4 (sandbox)"
+_SECTION = "README, Sandbox tables"
 
 
 class SandboxCell(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
