@@ -65,7 +65,8 @@ def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
         )
     if cmd.ability not in IMPLEMENTED:
         raise broken(
-            "ability.effect-unknown", f"{cmd.ability}: no source gives its cost and effect (facts.md §4)"
+            "ability.effect-unknown",
+            f"{cmd.ability}: neither the rulebook nor the card texts we hold give its cost and effect",
         )
     turn = state.mouse_turn
     if turn is None:
