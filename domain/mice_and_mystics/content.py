@@ -151,15 +151,18 @@ class Space(Data, kw_only=True):
 
 class Edge(Data, kw_only=True):
     """A border between two spaces. ``plain``: adjacent, cost 1. ``yellow``: adjacent; crossing toward
-    ``arrow_to`` costs 1, against it 3 (001 §Linee Gialle). ``red``: not adjacent (001 §Linee Rosse)."""
+    ``arrow_to`` costs 1, against it 3 (001 §Linee Gialle). ``red``: not adjacent (001 §Linee Rosse).
+    ``gap``: a black gap between two sections of pipe (001 §Aree Nere e Muri, the Pipes)."""
 
     a: str
     """Id of one of the two spaces (on the same tile face)."""
     b: str
     """Id of the other space."""
-    line: Literal["plain", "yellow", "red"] = "plain"
+    line: Literal["plain", "yellow", "red", "gap"] = "plain"
     """``plain`` (adjacent, a step costs 1 movement), ``yellow`` (adjacent; 1 toward ``arrow_to``, 3
-    against it) or ``red`` (not adjacent: mice cannot cross; minions ignore yellow and red lines)."""
+    against it), ``red`` (not adjacent: mice cannot cross; minions ignore yellow and red lines) or ``gap``
+    (a black gap: not adjacent for mice or minions; a mouse crosses it, as a red line, only with an item
+    that crosses red lines: the Scroll of Levitation, Fishhook & Thread)."""
     arrow_to: str | None = None
     """On a yellow line, the id of the space (``a`` or ``b``) its arrow points to; ``null`` on other lines."""
 

@@ -59,7 +59,7 @@ def test_one_tile_by_number_with_its_space_graph(client):
     )
     flips = [s for s in pipes["spaces"] if s["kind"] == "flip"]
     assert [s["flip_classes"] for s in flips] == [["tinkerer", "scamp"]]
-    assert {e["line"] for e in pipes["edges"]} == {"plain", "yellow"}
+    assert {e["line"] for e in pipes["edges"]} == {"plain", "yellow", "gap"}  # 001 §Aree Nere e Muri
 
 
 def test_one_chapter_by_id(client):

@@ -5,7 +5,8 @@ yellow line against its arrow costs 3, with it 1; the spaces stay adjacent. 001 
 spaces across a red line are not adjacent, mice cannot cross. 001 §Condividere le Caselle: a space
 holds 4 small figures or 1 large one; a full space cannot be entered or crossed. 001 §Aree
 Speciali: special areas hold any number. 001 §Il Turno di un Servitore: minions ignore red and
-yellow lines (and water and mousetraps).
+yellow lines (and water and mousetraps). 001 §Aree Nere e Muri: the black gaps between the Pipes'
+sections (``gap`` edges) are crossed by nobody but a mouse with an item that crosses red lines.
 
 The helpers without a state take the game's content library (``content.library_of(state)``); the
 edges are derived once per library (``content.derived``).
@@ -44,7 +45,7 @@ def mouse_neighbours(lib: Library | str, space: str | None = None) -> tuple[tupl
         raise TypeError(f"mouse_neighbours(lib, space): lib must be a Library, not {type(lib).__name__}")
     steps = []
     for other, edge in _edges(lib).get(space, ()):
-        if edge.line == "red":
+        if edge.line in ("red", "gap"):
             continue
         cost = YELLOW_AGAINST_ARROW if edge.line == "yellow" and edge.arrow_to != other else 1
         steps.append((other, cost))
@@ -57,8 +58,9 @@ def mouse_step_cost(lib: Library, origin: str, target: str) -> int | None:
 
 
 def minion_neighbours(lib: Library, space: str) -> tuple[str, ...]:
-    """Spaces a minion may step to: every border, red and yellow lines ignored (cost 1)."""
-    return tuple(other for other, _ in _edges(lib).get(space, ()))
+    """Spaces a minion may step to: every border, red and yellow lines ignored (cost 1), but no black gap
+    (001 §Aree Nere e Muri: black areas cannot be crossed)."""
+    return tuple(other for other, edge in _edges(lib).get(space, ()) if edge.line != "gap")
 
 
 def size_of(state: State, figure: str) -> str:

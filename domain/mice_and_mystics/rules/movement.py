@@ -7,7 +7,7 @@ lines cost 3 against the arrow; red lines and walls are not crossed; full spaces
 entered nor crossed; entering a space with a minion or a water space ends the move. A mouse that
 starts on a space with minions may leave only if the mice there are at least as many as the
 minions. The move happens once per turn; a path may stop early. A mouse under a Scroll of
-Levitation crosses red lines this turn (``steps_from``).
+Levitation crosses red lines and the Pipes' black gaps this turn (``steps_from``).
 """
 
 from __future__ import annotations
@@ -138,7 +138,10 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
             raise RuleBroken("move.must-stop", section=section, detail=f"the move ends on {here}")
         step_cost = min((c for o, c in steps_from(state, cmd.mouse, here) if o == step), default=None)
         if step_cost is None:
-            section = sections.RED_LINES if step in dict(_red(lib, here)) else sections.ADJACENT
+            across = dict(_across(lib, here)).get(step)
+            section = {"red": sections.RED_LINES, "gap": sections.BLACK_AREAS}.get(
+                across or "", sections.ADJACENT
+            )
             raise RuleBroken("move.not-adjacent", section=section, detail=f"{step} is not adjacent to {here}")
         if not can_enter(state, step, "small", ignoring=cmd.mouse):
             raise RuleBroken("move.full-space", section=sections.SHARING, detail=f"{step} is full")
@@ -156,21 +159,26 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
 
 def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ...]:
     """(space, cost) of every step ``mouse`` may take from ``here``: adjacent spaces, Fishhook &
-    Thread links, and, under a Scroll of Levitation this turn, spaces across a red line at cost 1
-    (001 §Linee Rosse; 001 §Aree Nere e Muri: items "che permettono ai Topi di attraversare le Linee
-    Rosse, come Amo e Lenza o la Pergamena di Levitazione"; RULINGS.md, Scroll of Levitation)."""
+    Thread links, and, under a Scroll of Levitation this turn, spaces across a red line or a black gap of
+    the Pipes at cost 1 (001 §Linee Rosse; 001 §Aree Nere e Muri: items "che permettono ai Topi di
+    attraversare le Linee Rosse, come Amo e Lenza o la Pergamena di Levitazione", and the Pipes' black
+    zones "possono essere attraversate solamente usando quegli Oggetti"; RULINGS.md, Scroll of
+    Levitation)."""
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
 
     if in_force(state, mouse, LEVITATION):
-        steps = (*steps, *((other, 1) for other, _ in _red(lib, here)))
+        steps = (*steps, *((other, 1) for other, _ in _across(lib, here)))
     return steps
 
 
-def _red(lib: Library, space: str) -> list[tuple[str, str]]:
+def _across(lib: Library, space: str) -> list[tuple[str, str]]:
+    """(space, line) of the spaces across a red line or a black gap from ``space``."""
     tile = lib.tiles[lib.space_tile[space]]
     return [
-        (e.b if e.a == space else e.a, e.line) for e in tile.edges if e.line == "red" and space in (e.a, e.b)
+        (e.b if e.a == space else e.a, e.line)
+        for e in tile.edges
+        if e.line in ("red", "gap") and space in (e.a, e.b)
     ]
 
 

@@ -21,6 +21,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionAttackSkipped,
     MinionDefeated,
     MinionMoved,
+    RoomTilePlaced,
     SearchCardKept,
 )
 from dicelog.domain.mice_and_mystics.item_events import (
@@ -409,3 +410,29 @@ def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_def
             chapter_1_table(SearchCardKept(mouse="filch", card="toothpick")),
             Equip(mouse="filch", card="toothpick", slot="paw"),
         )
+
+
+def test_001_aree_nere_e_muri_levitation_crosses_the_black_gaps_of_the_pipes():
+    """001 §Aree Nere e Muri: "Nella Stanza delle Tubature, le zone nere rappresentano gli interstizi tra le
+    varie sezioni di tubo: possono essere attraversate solamente usando quegli Oggetti che permettono ai
+    Topi di attraversare le Linee Rosse". PI-2 | PI-3 is such a gap (the Pipes' provisional layout);
+    minions never cross it."""
+    from dicelog.domain.mice_and_mystics.content import shipped_library
+    from dicelog.domain.mice_and_mystics.rules.graph import minion_neighbours, mouse_neighbours
+
+    lib = shipped_library()
+    assert "PI-3" not in dict(mouse_neighbours(lib, "PI-2")) and "PI-3" not in minion_neighbours(lib, "PI-2")
+    on_pipes = chapter_1_table(
+        RoomTilePlaced(tile="pipes", column=4, row=4),
+        FigurePlaced(figure="filch", card="filch", space="PI-2"),
+        SearchCardKept(mouse="filch", card=LEVITATION),
+    )
+    _, state = act(on_pipes, Move(mouse="filch"))
+    _, state = roll(state, 1)
+    with pytest.raises(RuleBroken, match="move.not-adjacent") as refused:
+        RULESET.decide(state, MoveTo(mouse="filch", path=("PI-3",)))
+    assert refused.value.section == "001 §Aree Nere e Muri"
+    _, state = act(state, UseScroll(mouse="filch", card=LEVITATION))
+    assert MoveTo(mouse="filch", path=("PI-3",)) in RULESET.legal_commands(state)
+    _, state = act(state, MoveTo(mouse="filch", path=("PI-3",)))
+    assert "filch" in state.board["PI-3"]

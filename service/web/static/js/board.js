@@ -130,11 +130,11 @@ export function renderBoard(board, opts) {
     for (const edge of (content && content.edges) || []) {
       const a = centres.get(edge.a);
       const b = centres.get(edge.b);
-      if (!a || !b) continue;
+      if (!a || !b || edge.line === "gap") continue; // a black gap of the Pipes: its walls are drawn
       g.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "adjacent" }));
     }
     for (const edge of (content && content.edges) || []) {
-      if (edge.line === "plain") continue;
+      if (edge.line === "plain" || edge.line === "gap") continue;
       const a = centres.get(edge.a);
       const b = centres.get(edge.b);
       if (!a || !b) continue;
