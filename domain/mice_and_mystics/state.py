@@ -14,7 +14,7 @@ from dicelog.domain.mice_and_mystics.documents import CarryOver, Sandbox
 
 Phase = Literal["setup", "initiative", "playing", "ended"]
 
-RULES_REVISION = 2
+RULES_REVISION = 3
 """The revision of these rules new games are created with (``GameCreated.rules_revision``). A fix
 that changes play raises it, and the rules keep the older behaviour for games of older revisions, so
 every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
@@ -33,7 +33,10 @@ every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
    minion that sees no mouse walks the shortest path until it sees one, with no move roll (000
    §Muovere i Servitori con Armi a Distanza); small melee minions left over an even spread go to
    the entrances nearest the mice (003 «mais próximos aos ratos»); the chapter's opening and «Il
-   Racconto Continua…» are given as ``ChapterStoryRead`` events; ``GameEnded.reason`` is set.
+   Racconto Continua…» are given as ``ChapterStoryRead`` events; ``GameEnded.reason`` is set;
+3. an Explore that must turn over the board of the room entered while figures stand on it is refused
+   (``explore.board-occupied``; provisional: 001 §Esplorare does not say where they would go), where
+   revision 2 turned the board over and left them on spaces of the face no longer on the table.
 """
 
 

@@ -72,7 +72,9 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
         other = lib.tiles[tile.reverse]
         return tile.id, other.id, tuple(s.id for s in other.spaces if s.kind == "flip")
     exit_ = next((e for e in tile.exits if e.side == via and here in e.spaces), None)
-    placed = next(p for p in state.tiles if p.tile == tile.id)
+    placed = next((p for p in state.tiles if p.tile == tile.id), None)
+    if placed is None:  # a figure left on a board that was turned over (rules revision 1): no way out
+        return None
     dx, dy = OFFSET[via]
     beside = next(
         (p for p in state.tiles if (p.column, p.row) == (placed.column + dx, placed.row + dy)), None
@@ -97,6 +99,16 @@ def _land(state: State, mice: list[str], spaces: tuple[str, ...]) -> list[Event]
     return events
 
 
+def blocked_by(state: State, via: str, board: str, face: str) -> list[str]:
+    """The figures standing on the board an Explore by an exit must turn over (``board`` shows another
+    face than ``face``), which from rules revision 3 refuse it (``explore.board-occupied``); ``[]`` when the
+    board is not turned, by a flip space (the mice's own room: they land on its other face), or before
+    revision 3."""
+    if via == "flip" or board == face or state.rules_revision < 3:
+        return []
+    return sorted(f for sp in library_of(state).tiles[board].spaces for f in state.board.get(sp.id, ()))
+
+
 def decide_explore(state: State, cmd: Explore) -> list[Event]:
     """``ActionStarted``, ``TileFlipped`` if the board turns, the room's mice placed
     (``FigurePlaced``), ``RoomEntered``, and for a room never explored the encounter draw
@@ -104,7 +116,10 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
 
     Errors: the action rules (``check_action``); ``explore.minions-in-room``; ``explore.flip-class``
     (a flip space only some classes may explore by); ``explore.no-way`` (no aligned exit, not on a
-    flip space, or the flip space's party item not held)."""
+    flip space, or the flip space's party item not held); from rules revision 3
+    ``explore.board-occupied``: the board of the room entered must be turned over (001 §Esplorare,
+    "ruotate il tabellone della Stanza di arrivo") while figures stand on it, which no source settles
+    (provisional; RULINGS.md)."""
     check_action(state, cmd.mouse, "explore")
     lib = library_of(state)
     room = _room_of(state, cmd.mouse)
@@ -125,6 +140,14 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
             detail=f"no aligned exit or usable flip space via {cmd.via}",
         )
     board, face, spaces = found
+    standing = blocked_by(state, cmd.via, board, face)
+    if standing:
+        raise RuleBroken(
+            "explore.board-occupied",
+            section=sections.EXPLORE,
+            detail=f"the board to turn over ({lib.tiles[board].name}) has figures on it: "
+            + ", ".join(standing),
+        )
     events: list[Event] = [ActionStarted(mouse=cmd.mouse, action="explore")]
     if board != face:
         events.append(TileFlipped(tile=board, to=face))
@@ -192,5 +215,5 @@ def legal_explores(state: State, mouse: str) -> list[Command]:
     return [
         Explore(mouse=mouse, via=v)
         for v in ("N", "E", "S", "W", "flip")
-        if destination(state, mouse, v) is not None
+        if (found := destination(state, mouse, v)) is not None and not blocked_by(state, v, *found[:2])
     ]

@@ -13,7 +13,7 @@ from tests.unit.mice_and_mystics.scenario import chapter_1_table
 
 
 def test_new_games_are_created_with_the_rulesets_current_revision():
-    assert registry.rules_revision("mice-and-mystics") == RULES_REVISION == 2
+    assert registry.rules_revision("mice-and-mystics") == RULES_REVISION == 3
 
 
 def test_a_revision_1_state_encodes_without_the_late_fields_and_decodes_back_the_same():

@@ -212,3 +212,21 @@ def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions_
         options=("KI-1+KI-13", "KI-1+KI-14", "KI-13+KI-14"),
         default="KI-1+KI-13",
     )
+
+
+def test_001_esplorare_a_board_with_figures_on_it_is_not_turned_over_from_revision_3():
+    """001 §Esplorare: entering a room of the other colour turns its board over ("ruotate il tabellone
+    della Stanza di arrivo"); no source says where figures standing on it would go, so from rules
+    revision 3 that Explore is refused (provisional; RULINGS.md). Revision 2 turned it over anyway."""
+    minion_beyond = FigurePlaced(figure="rat-warriors-9", card=RAT, space="KT-1")
+    state = chapter_1_table(*NO_RATS, minion_beyond, at("GR-8"), track=MICE)
+    with pytest.raises(RuleBroken, match="explore.board-occupied") as refused:
+        RULESET.decide(state, Explore(mouse="filch", via="E"))
+    assert "rat-warriors-9" in refused.value.detail and refused.value.section == "001 §Esplorare"
+    assert Explore(mouse="filch", via="E") not in RULESET.legal_commands(state)
+    older = chapter_1_table(*NO_RATS, minion_beyond, at("GR-8"), track=MICE, rules_revision=2)
+    events, older = act(older, Explore(mouse="filch", via="E"))
+    assert TileFlipped(tile="kitchen-tunnels", to="kitchen") in events
+    # the figure left on the face no longer on the table: its own exits lead nowhere, and listing
+    # the legal commands no longer fails on it
+    assert RULESET.legal_commands(older) is not None
