@@ -86,3 +86,23 @@ def test_a_content_pack_over_1_mib_is_refused_with_a_413_problem(client):
     assert r.json()["rule"] == "setup.content-pack-too-large"
     filch["provisional_reason"] = "x" * (packs.MAX_PACK_BYTES - 20_000)
     assert client.post("/games", json=body).status_code == 201
+
+
+def test_the_example_pack_passes_the_content_check_and_a_game_plays_with_it(client):
+    """README, Content packs: ``examples/content-pack`` is checked by ``dicelog content check --pack`` and
+    a game created with it holds its records (the re-typed Collin's Sword, the house card)."""
+    from pathlib import Path
+
+    from dicelog.service.cli import main
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "content-pack"
+    assert main(["content", "check", "--pack", str(example)]) == 0
+    pack = {p.name: json.loads(p.read_text()) for p in sorted(example.glob("*.json"))}
+    body = {"setup": {"chapter": "chapter-1", "mice": MICE}, "seats": SEATS, "content_pack": pack}
+    r = client.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    _, library = packs.pack_library(pack)
+    sword = library.search_cards["collins-sword"]
+    assert (sword.slot, sword.provisional) == ("paw", False)
+    assert library.search_cards["lucky-acorn"].defense == 1
+    assert content.library().search_cards["collins-sword"].slot is None  # the shipped content is unchanged
