@@ -19,7 +19,15 @@ from __future__ import annotations
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import Pos
-from dicelog.domain.vast.rules.common import Fold, cell_at, grit_change, strength, the_knight, tile_draw
+from dicelog.domain.vast.rules.common import (
+    Fold,
+    cell_at,
+    grit_change,
+    stack_size,
+    strength,
+    the_knight,
+    tile_draw,
+)
 from dicelog.domain.vast.state import VastState
 
 LINE_C = "infestation:C"
@@ -122,12 +130,12 @@ def underworm(state: VastState) -> list[Event]:
         return [DecisionRequested(decision="underworm", options=options, piece="knight", default=options[0])]
     k = the_knight(state)
     empty = [(k.x + dx, k.y + dy) for dx, dy in DIAGONALS if cell_at(state, (k.x + dx, k.y + dy)) is None]
-    draw = tile_draw(state, "underworm")
-    if not empty or draw is None:
-        return []
-    if len(empty) == 1:
-        return [tile_draw(state, f"underworm:{empty[0][0]},{empty[0][1]}", piece="knight")]
     options = tuple(f"{x},{y}" for x, y in empty)
+    if len(options) == 1:
+        draw = tile_draw(state, f"underworm:{options[0]}", piece="knight")
+        return [] if draw is None else [draw]
+    if not options or not stack_size(state):
+        return []
     return [
         DecisionRequested(decision="underworm-place", options=options, piece="knight", default=options[0])
     ]

@@ -186,6 +186,13 @@ def test_underworm_places_a_dark_tile_when_none_is_diagonal__vf_3_monster_cards(
     assert any(e.x == -1 and e.y == -1 for e in p.of(ev.TileRevealed))
 
 
+def test_underworm_with_no_tile_left_to_place_does_nothing_more__vf_3_monster_cards():
+    p = line_c(stack=(), crystals=(), piles=(0,), pile_crystals=(0,))
+    sprung(p, "underworm")
+    assert p.pending is None and not p.of(ev.KnightMoved)
+    assert p.state.knight.health == 6 and p.state.monster_discard == ("underworm",)
+
+
 def test_the_discards_are_shuffled_back_when_the_deck_is_empty__004_3_vf_7_line_c():
     p = line_c(KnightRole(placed={"strength": 3}), monster_deck=(), monster_discard=("blob", "wisp"))
     p._take(ambush(p.state))
