@@ -112,11 +112,13 @@ class VastTable:
             seen |= self.shown_cards(("vast.TileCollapsed",), "tile")
         if reader == "rogue" and s.get("thief"):  # the Dark tiles he looked at (004 §2. Muovi e Agisci)
             seen |= set(s["thief"]["peeked"])
-        # A Treasure card the Thief took from the Knight lies at the deck's bottom: she (and the Cave) knew
-        # it, and a face-up one everybody saw (004 §Borseggiare).
-        seen |= self.shown_cards(("vast.ThiefStole",), "card", unless="hidden")
+        # A Treasure card the Thief took from the Knight, or the Gnome's Ambush made her discard, lies at the
+        # deck's bottom: she (and the Cave) knew it, and a face-up one everybody saw (004 §Borseggiare;
+        # VF §3).
+        lost = ("vast.ThiefStole", "vast.TreasureCardDiscarded")
+        seen |= self.shown_cards(lost, "card", unless="hidden")
         if reader in ("sir", "deep"):
-            seen |= self.shown_cards(("vast.ThiefStole",), "card")
+            seen |= self.shown_cards(lost, "card")
         return out - {HIDDEN} - seen
 
     def scan_seat(self, seat: str, hidden: set[str], name: str) -> None:
