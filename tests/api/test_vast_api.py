@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import msgspec
@@ -38,6 +39,16 @@ THIEF_SETUPS = [row.roles for row in SETUP_ROWS.values() if "thief" in row.roles
 """Every VF §7 setup with the Thief this release plays."""
 RESULTS = ("won:knight", "won:goblins", "won:dragon", "won:cave", "won:thief", "lost:everyone")
 TILE_IDS = set(tiles())
+
+
+CAUSE_NAMED_LIKE_A_CARD = re.compile(r'"by"\s*:\s*"trap"')
+"""``ThiefAttacked``/``ThiefKilled`` ``by: "trap"``: a Gem's trap struck the Thief, a cause that shares its
+name with the Goblins' Secrets card ``trap`` and tells nothing of their hand."""
+
+
+def _cards_only(text: str) -> str:
+    """A response's text without the event causes that are named like a card (``CAUSE_NAMED_LIKE_A_CARD``)."""
+    return CAUSE_NAMED_LIKE_A_CARD.sub('"by":"gem-trap"', text)
 
 
 class VastTable:
@@ -129,7 +140,7 @@ class VastTable:
             assert r.status_code == 200, (tail, r.text)
             self.scanned += 1
             self.checked += len(hidden)
-            shown = sorted(i for i in hidden if f'"{i}"' in r.text)
+            shown = sorted(i for i in hidden if f'"{i}"' in _cards_only(r.text))
             if shown:
                 self.leaks.append(f"{tail} as {name}: {shown}")
 
@@ -172,7 +183,7 @@ class VastTable:
                 assert r.status_code == 200, (tail, r.status_code, r.text)
                 self.scanned += 1
                 self.checked += len(hidden)
-                shown = {i for i in hidden if f'"{i}"' in r.text}
+                shown = {i for i in hidden if f'"{i}"' in _cards_only(r.text)}
                 if shown:
                     where = ""
                     if tail.startswith("/events"):  # name the events that show it
@@ -187,7 +198,7 @@ class VastTable:
             if reader is not None:
                 r = self.get("/legal-commands", reader)
                 self.scanned += 1
-                if {i for i in hidden if f'"{i}"' in r.text}:
+                if {i for i in hidden if f'"{i}"' in _cards_only(r.text)}:
                     self.leaks.append(f"/legal-commands as {reader}")
 
 

@@ -7,6 +7,7 @@ it was written."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime
 from uuid import uuid4
 
@@ -129,6 +130,9 @@ def secrets(state, reader: str, seen: frozenset[str] = frozenset()) -> set[str]:
 
 
 def shows(document: bytes, hidden: set[str]) -> set[str]:
+    """The ``hidden`` ids ``document`` names; ``by: "trap"`` (a Gem's trap struck the Thief) is a cause named
+    like the Goblins' Secrets card ``trap``, not the card, so it is left out."""
+    document = re.sub(rb'"by"\s*:\s*"trap"', b'"by":"gem-trap"', document)
     return {s for s in hidden if b'"' + s.encode() + b'"' in document}
 
 
