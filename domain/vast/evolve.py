@@ -253,20 +253,15 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, treasure_deck=_without(state.treasure_deck, cards))
         case CardsDrawn(deck="events", cards=cards):
             return replace(state, event_deck=_without(state.event_deck, cards))
-        case CardsDrawn(deck="monsters", cards=cards, reason=reason):
+        case CardsDrawn(deck="monsters" | "infestation" as deck, cards=cards, reason=reason):
             if reason.endswith("-reshuffled"):
                 state = replace(
                     state, monster_deck=(*state.monster_deck, *state.monster_discard), monster_discard=()
                 )
             state = replace(state, monster_deck=tuple(sorted(_without(state.monster_deck, cards))))
+            if deck == "infestation":  # VF §7 Goblin Infestation, line C: the Monster ambushing the Knight
+                return replace(state, ambusher=cards[0]) if cards else state
             return state if state.goblins is None else _gob(state, drawn=(*state.goblins.drawn, *cards))
-        case CardsDrawn(deck="infestation", cards=cards, reason=reason):  # VF §7 Goblin Infestation, line C
-            if reason.endswith("-reshuffled"):
-                state = replace(
-                    state, monster_deck=(*state.monster_deck, *state.monster_discard), monster_discard=()
-                )
-            state = replace(state, monster_deck=tuple(sorted(_without(state.monster_deck, cards))))
-            return replace(state, ambusher=cards[0]) if cards else state
         case CardsDrawn(deck="secrets", cards=cards, reason=reason):
             if reason.endswith("-reshuffled"):
                 state = replace(

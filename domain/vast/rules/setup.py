@@ -78,8 +78,6 @@ LINE_C_PROVISIONAL = (
     "texts are not applied (how the Ogre token is defeated and the Canyon terrain's rules are in no source) "
     "and the Wisp's Ambush Strength, uncertain in VF, is read as none (RULINGS.md)"
 )
-LINE_C_ROWS = ("knight-vs-thief", "knight-solo-hard")
-"""The rows that draw Goblin Infestation line C's Monsters, played from rules revision 5."""
 
 
 SETUPS: dict[str, SetupRow] = {
@@ -345,7 +343,8 @@ def initial_state(created: GameCreated) -> VastState:
         raise RuleBroken(
             "setup.invalid", section="VF §7 Solo", detail="the solo setups are played from rules revision 4"
         )
-    if row_id in LINE_C_ROWS and created.rules_revision < 5:
+    line_c = "infestation:C" in SETUPS[row_id].variants  # its Monsters are drawn from rules revision 5
+    if line_c and created.rules_revision < 5:
         raise RuleBroken(
             "setup.invalid",
             section="VF §7 Variant cards",
@@ -371,7 +370,7 @@ def initial_state(created: GameCreated) -> VastState:
             rules_revision=created.rules_revision,
             difficulty=difficulty,
         )
-        if "infestation:C" in row.variants:
+        if line_c:
             laid = replace(laid, monster_deck=built_monsters(created.rules_revision))
         if laid.knight is not None:
             laid = replace(laid, knight=replace(laid.knight, max_health=knight_health(difficulty)))
@@ -398,9 +397,7 @@ def initial_state(created: GameCreated) -> VastState:
         goblins=GoblinsRole() if "goblins" in roles else None,
         dragon=starting_dragon(SETUPS[row_id], difficulty) if "dragon" in roles else None,
         war_deck=war_deck() if "goblins" in roles else (),
-        monster_deck=built_monsters(created.rules_revision)
-        if "goblins" in roles or row_id in LINE_C_ROWS
-        else (),
+        monster_deck=built_monsters(created.rules_revision) if "goblins" in roles or line_c else (),
         secrets_deck=built_secrets(created.rules_revision) if "goblins" in roles else (),
         stack=tuple(sorted(t.id for t in all_tiles if t.kind in ("ambush", "event", "treasure-room"))),
         crystals=tuple(sorted(t.id for t in all_tiles if t.kind == "crystal")),
