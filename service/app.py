@@ -45,6 +45,7 @@ from dicelog.service.application import (
     VersionConflict,
 )
 from dicelog.service.campaigns import CampaignNotFound
+from dicelog.service.embedded_worker import WorkerProcess
 from dicelog.service.fanout import ChangeFeed, FanOut
 from dicelog.service.faults import (
     RETRY_AFTER,
@@ -68,6 +69,7 @@ from dicelog.service.schemas import Health, RulesetInfo
 from dicelog.service.settings import Settings
 from dicelog.service.web import WEB
 from dicelog.service.worker import Follower
+from dicelog.service.write_lane import WriteLane
 
 log = logging.getLogger("dicelog")
 # Request metrics at /metrics; paths are grouped by route so game ids do not explode the labels.
@@ -159,23 +161,39 @@ class Runtime:
         self.games = Games(
             settings.library_env("games"), snapshot_interval=settings.snapshot_interval, fanout=self.fanout
         )
+        self.games.write_lane = WriteLane(settings.write_concurrency(), max_wait=settings.write_wait())
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
         self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
         CONSUMER_LAG.follow(self.follower)
+        self.worker_process: WorkerProcess | None = None
         self.feed = ChangeFeed(
             self.fanout, poll_interval=settings.sse_poll_interval, heartbeat=settings.sse_heartbeat
         )
         if self.wake is not None:
             self.wake.start()
 
+    def start_worker(self, mode: str) -> None:
+        """Start the projections and the publisher as ``mode`` says (``Settings.embedded_worker``):
+        ``process``, a child process (``dicelog.service.embedded_worker``); ``thread``, this
+        process's follower threads; ``off``, nothing."""
+        if mode == "thread":
+            self.follower.start()
+        elif mode == "process":
+            self.worker_process = WorkerProcess(self.settings, self.fanout)
+            self.worker_process.start()
+
     def close(self) -> None:
+        if self.worker_process is not None:
+            self.worker_process.stop()
         if self.wake is not None:
             self.wake.close()
         CONSUMER_LAG.forget(self.follower)
         self.follower.stop()
         for consumer in self.follower.consumers:
             consumer.view.datastore.close()
+        if self.games.write_lane is not None:
+            self.games.write_lane.close()
         self.games.close()
 
 
@@ -270,6 +288,8 @@ def readiness(runtime: Runtime) -> Health:
             checks[consumer.name] = f"unavailable: {e}"
     for name, error in runtime.follower.errors.items():
         checks[name] = f"error: {error}"
+    if runtime.worker_process is not None:
+        checks["embedded-worker"] = "running" if runtime.worker_process.running() else "restarting"
     return Health(status="ok", checks=checks)
 
 
@@ -308,13 +328,21 @@ def create_app(
     rulesets: tuple[str, ...] | None = None,
 ) -> Litestar:
     """Build the app. ``settings`` default to the environment; the embedded worker (projections
-    and publisher) runs in-process unless ``DICELOG_EMBEDDED_WORKER=false``. ``rulesets`` are the
-    names of the rulesets served (default: every ruleset this build ships; tests add their own)."""
+    and publisher) runs as ``Settings.embedded_worker`` says (a child process by default; threads when
+    the app serves a ruleset this build does not ship, which a child could not load), or not at all
+    with ``start_worker=False``. ``rulesets`` are the names of the rulesets served (default: every
+    ruleset this build ships; tests add their own)."""
     settings = settings or Settings.from_env()
     logs.configure(settings.log_level, settings.log_format)
     types = api_types(tuple(rulesets) if rulesets is not None else registry.builtin_names())
     holder: dict[str, Runtime] = {}
-    run_worker = settings.embedded_worker if start_worker is None else start_worker
+    worker_mode = "off" if start_worker is False else settings.embedded_worker
+    foreign = sorted(set(types.names) - set(registry.builtin_names()))
+    if worker_mode == "process" and foreign:
+        # a child process knows only the rulesets this build ships, not those registered by this
+        # process's own code (tests, embedding programs): it could not decode their events
+        log.info("embedded worker as threads: the child process would not know the rulesets %s", foreign)
+        worker_mode = "thread"
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -326,8 +354,7 @@ def create_app(
         runtime = await sync_to_thread(Runtime, settings)
         holder["runtime"] = runtime
         app.state.runtime = runtime
-        if run_worker:
-            runtime.follower.start()
+        runtime.start_worker(worker_mode)
         try:
             yield
         finally:

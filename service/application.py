@@ -90,6 +90,7 @@ from dicelog.service.records import (
 from dicelog.service.seat_bots import MAX_BOT_COMMANDS, check_seats, has_bots, next_bot_command
 from dicelog.service.store_reads import creation_notification_id, read_range, topic_class
 from dicelog.service.topics import topics_of
+from dicelog.service.write_lane import WriteLane
 
 _encode = msgspec.json.Encoder().encode
 GAME_CREATED_TOPICS = list(topics_of(GameCreated))  # the canonical topic and release 0.1's
@@ -245,6 +246,8 @@ class Games(Application[UUID]):
             env.setdefault("IS_SNAPSHOTTING_ENABLED", "y")
         self.snapshot_interval = snapshot_interval
         self._secrets: dict[UUID, GameSecret] = {}
+        self.write_lane: WriteLane | None = None
+        """The threads of the API's handlers that write (``dicelog.service.write_lane``; set by the app)."""
         self._indexes = IndexCache()
         self._listing = GameListing()
         super().__init__(env)

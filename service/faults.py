@@ -14,11 +14,13 @@ code failed to handle, bad SQL, bad data: bugs, logged with their traceback by t
 
 The answer: ``503`` ``application/problem+json``, ``type`` ``urn:dicelog:problem:store-unavailable``,
 ``Retry-After: 2`` (seconds; ``RETRY_AFTER``), ``reason`` (``locked``, ``read-only``, ``disk-full``,
-``io-error``, ``connection-lost``, ``pool-timeout``, ``redis``, ``unavailable``). The driver's message
+``io-error``, ``connection-lost``, ``pool-timeout``, ``redis``, ``busy`` (a write that waited too long
+for the write lane and was not run, ``dicelog.service.write_lane``), ``unavailable``). The driver's message
 is logged (one warning line, no traceback), never sent: it may name hosts. For a request that
 writes (every ``POST`` but ``/verify``), ``outcome`` says what happened to it:
 
-- ``not-stored`` (SQLite): a SQLite transaction that failed was rolled back; nothing changed.
+- ``not-stored`` (SQLite, and ``busy`` on any store): a SQLite transaction that failed was rolled
+  back, or the write never ran; nothing changed.
 - ``unknown`` (PostgreSQL): the connection may have died while the server committed. Retrying
   with the same ``Idempotency-Key`` is safe: a stored command is answered with its first answer
   (the answer is stored in the same transaction as the events), an unstored one runs once.
@@ -153,6 +155,8 @@ def reason_of(exc: BaseException) -> str:
             return "pool-timeout"
         if type(node).__name__ == "DiskFull":
             return "disk-full"
+        if type(node).__name__ == "WriteLaneBusy":
+            return "busy"
     text = " ".join(str(node) for node in chain).lower()
     for needle, reason in _REASONS:
         if needle in text:
@@ -188,7 +192,7 @@ def store_unavailable(request: Request[Any, Any, Any], exc: Exception, *, store:
     what = "the Redis server" if reason == "redis" else "the event store"
     detail = f"{what} is unavailable ({reason})"
     if _writes(request):
-        if store == "sqlite" and reason != "redis":
+        if (store == "sqlite" and reason != "redis") or reason == "busy":
             extra["outcome"] = "not-stored"
             detail += "; nothing was stored"
         else:

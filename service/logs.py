@@ -77,7 +77,13 @@ def configure(level: str = "info", fmt: str = "json", stream: TextIO | None = No
         raise ValueError(f"log format {fmt!r}: one of {', '.join(LOG_FORMATS)}")
     shared = _shared_processors()
     structlog.configure(
-        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        # filter_by_level first: a line below the level (``command accepted`` at debug, once per
+        # command) is dropped before the other processors run
+        processors=[
+            structlog.stdlib.filter_by_level,
+            *shared,
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+        ],
         logger_factory=structlog.stdlib.LoggerFactory(),
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,

@@ -24,6 +24,7 @@ id, a seat or a token, so the number of series does not grow with the games play
 from __future__ import annotations
 
 import weakref
+from collections import Counter as Tally
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -97,9 +98,10 @@ def count_refusal(exc: DomainError) -> None:
 
 
 def count_events(payloads: Iterator[Any]) -> None:
-    """Count stored events by type (called after each save)."""
-    for payload in payloads:
-        EVENTS_WRITTEN.labels(type(payload).__name__).inc()
+    """Count stored events by type (called after each save): one ``labels(...).inc(n)`` per type,
+    not per event (a command stores 13 events on average; ``labels`` takes a lock each time)."""
+    for name, n in Tally(type(payload).__name__ for payload in payloads).items():
+        EVENTS_WRITTEN.labels(name).inc(n)
 
 
 class ConsumerLag(Collector):

@@ -1,7 +1,8 @@
 """The ``/games`` resource (DESIGN.md, API shape). Handlers are thin: parse, call ``Games``, render.
 
-Handlers that touch the store are synchronous and run in Litestar's thread pool
-(``sync_to_thread=True``): the eventsourcing library is synchronous and must stay off the loop.
+Handlers that touch the store are synchronous: the eventsourcing library is synchronous and must
+stay off the loop. Reads run in Litestar's thread pool (``sync_to_thread=True``); the handlers that
+write run on the write lane (``@on_write_lane``, ``dicelog.service.write_lane``), sized by the store.
 
 Every read goes through ``_reader``: the bearer token (if any) says who reads (a seat, the
 spectator, the auditor; no token: a spectator of a public or unlisted game), and the reader's
@@ -54,6 +55,7 @@ from dicelog.service.schemas import (
     VerifyResult,
 )
 from dicelog.service.views import builtins, command_result, summary, turn_of, viewed
+from dicelog.service.write_lane import on_write_lane
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
 ActingSeat = Annotated[
@@ -560,10 +562,10 @@ def game_controller(types: ApiTypes) -> type[Controller]:
 
         @post(
             "/",
-            sync_to_thread=True,
             summary="Create a game",
             responses=_problems(400, 413, 415, 422, 429, 503),
         )
+        @on_write_lane
         def create_game(
             self, data: JSONBody[types.NewGame], games: NamedDependency[Games]
         ) -> Response[GameCreatedBody]:
@@ -584,12 +586,12 @@ def game_controller(types: ApiTypes) -> type[Controller]:
 
         @post(
             "/{game_id:uuid}/commands",
-            sync_to_thread=True,
             summary="Send a command",
             security=BEARER,
             status_code=201,
             responses=_problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
         )
+        @on_write_lane
         def send_command(
             self,
             game_id: GameId,

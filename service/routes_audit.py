@@ -27,6 +27,7 @@ from dicelog.service.routes import (
 )
 from dicelog.service.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
 from dicelog.service.views import builtins
+from dicelog.service.write_lane import on_write_lane
 
 
 class AuditController(Controller):
@@ -89,11 +90,11 @@ class AuditController(Controller):
 
     @post(
         "/{game_id:uuid}/forks",
-        sync_to_thread=True,
         summary="Fork a game at a version",
         security=BEARER,
         responses=_problems(400, 401, 404, 413, 415, 422, 429, 503),
     )
+    @on_write_lane
     def fork(
         self,
         game_id: GameId,
@@ -113,12 +114,12 @@ class AuditController(Controller):
 
     @post(
         "/{game_id:uuid}/claims",
-        sync_to_thread=True,
         summary="Take your place in a fork",
         security=BEARER,
         status_code=201,
         responses=_problems(400, 401, 404, 409, 422, 503),
     )
+    @on_write_lane
     def claim(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ClaimedToken]:

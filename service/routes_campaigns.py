@@ -27,6 +27,7 @@ from dicelog.service.schemas import (
     SeatToken,
 )
 from dicelog.service.views import summary
+from dicelog.service.write_lane import on_write_lane
 
 _encode = msgspec.json.Encoder().encode
 
@@ -83,10 +84,10 @@ class CampaignController(Controller):
 
     @post(
         "/",
-        sync_to_thread=True,
         summary="Create a campaign",
         responses=_problems(400, 413, 415, 422, 429, 503),
     )
+    @on_write_lane
     def create(
         self, data: JSONBody[NewCampaign], games: NamedDependency[Games]
     ) -> Response[CampaignCreatedBody]:
@@ -131,11 +132,11 @@ class CampaignController(Controller):
 
     @post(
         "/{campaign_id:uuid}/chapters",
-        sync_to_thread=True,
         summary="Start the next chapter",
         security=BEARER,
         responses=_problems(400, 401, 404, 409, 422, 503),
     )
+    @on_write_lane
     def next_chapter(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ChapterStartedBody]:
@@ -151,11 +152,11 @@ class CampaignController(Controller):
 
     @post(
         "/{campaign_id:uuid}/carry-over",
-        sync_to_thread=True,
         summary="Choose what your mice keep for the next chapter",
         security=BEARER,
         responses=_problems(400, 401, 404, 409, 413, 415, 422, 503),
     )
+    @on_write_lane
     def choose_carry_over(
         self,
         campaign_id: CampaignId,
@@ -177,11 +178,11 @@ class CampaignController(Controller):
 
     @post(
         "/{campaign_id:uuid}/reverts",
-        sync_to_thread=True,
         summary="Revert the campaign's history",
         security=BEARER,
         responses=_problems(400, 401, 404, 409, 413, 415, 422, 503),
     )
+    @on_write_lane
     def request_revert(
         self,
         campaign_id: CampaignId,
@@ -199,11 +200,11 @@ class CampaignController(Controller):
 
     @post(
         "/{campaign_id:uuid}/reverts/approval",
-        sync_to_thread=True,
         summary="Approve the open revert",
         security=BEARER,
         responses=_problems(400, 401, 404, 409, 422, 503),
     )
+    @on_write_lane
     def approve_revert(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[CampaignOut]:

@@ -20,7 +20,8 @@
 | ``DICELOG_GLOBAL_STREAM_MAXLEN`` | ``1000000`` | ``dicelog:games``: length cap, as above (0: no cap) |
 | ``DICELOG_GLOBAL_STREAM_RETENTION`` | ``24h`` | ``dicelog:games``: entries younger than this are kept (``off``: no age limit) |
 | ``DICELOG_SNAPSHOT_INTERVAL`` | ``100`` | a snapshot every N events of a game (0: none) |
-| ``DICELOG_EMBEDDED_WORKER`` | ``true`` | run projections and the publisher inside the API process |
+| ``DICELOG_WRITE_THREADS`` | ``auto`` | threads that run the requests that write (``service/write_lane.py``); ``auto``: 1 for SQLite (one writer at a time), ``POOL_SIZE + MAX_OVERFLOW`` for PostgreSQL |
+| ``DICELOG_EMBEDDED_WORKER`` | ``process`` | where the API runs the projections and the Redis publisher: ``process`` (a child process it starts and stops, ``service/embedded_worker.py``), ``thread`` (in the API process), ``off`` (not at all: a ``dicelog worker`` does); ``true``/``false`` mean ``process``/``off`` |
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
 | ``DICELOG_RATE_LIMIT_CREATE`` | ``30/minute`` | creations (games, campaigns, forks) per client address |
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
@@ -83,6 +84,27 @@ def _count(value: str, variable: str, *, least: int = 0, most: int | None = None
         bounds = f"from {least} to {most}" if most is not None else f"{least} or more"
         raise ValueError(f"{variable} must be a whole number, {bounds}; not {value!r}")
     return number
+
+
+def _threads(value: str, variable: str) -> int:
+    """``auto`` (0) or a whole number from 1 to 64. Raises ``ValueError`` naming ``variable``."""
+    if value.strip().lower() == "auto":
+        return 0
+    try:
+        return _count(value, variable, least=1, most=64)
+    except ValueError:
+        raise ValueError(f"{variable} must be auto or a whole number from 1 to 64; not {value!r}") from None
+
+
+def _worker_mode(value: str, variable: str) -> str:
+    """``process``, ``thread`` or ``off``; ``true`` is read as ``process`` and ``false`` as ``off`` (the
+    values of releases where the embedded worker was a thread). Raises ``ValueError`` naming ``variable``."""
+    text = value.strip().lower()
+    if text in ("process", "thread", "off"):
+        return text
+    if text in TRUE + FALSE:
+        return "process" if text in TRUE else "off"
+    raise ValueError(f"{variable} must be process, thread or off (or true/false); not {value!r}")
 
 
 def _choice(value: str, variable: str, *, choices: tuple[str, ...]) -> Any:
@@ -225,7 +247,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     global_stream_retention: int = 86_400
     """Seconds; 0: no age limit."""
     snapshot_interval: int = 100
-    embedded_worker: bool = True
+    write_threads: int = 0
+    """Threads of the write lane (``dicelog.service.write_lane``); 0 (``auto``): ``write_concurrency()``."""
+    embedded_worker: Literal["process", "thread", "off"] = "process"
+    """Where the API runs the projections and the publisher (``dicelog.service.embedded_worker``)."""
     log_level: str = "info"
     log_format: str = "json"
     """``json``: one JSON object per log line (``dicelog.service.logs``); ``console``: aligned text."""
@@ -284,7 +309,8 @@ class Settings(Struct, frozen=True, kw_only=True):
                 global_stream_maxlen=read("GLOBAL_STREAM_MAXLEN", "1000000", _count),
                 global_stream_retention=read("GLOBAL_STREAM_RETENTION", "24h", parse_retention),
                 snapshot_interval=read("SNAPSHOT_INTERVAL", "100", _count),
-                embedded_worker=read("EMBEDDED_WORKER", "true", _bool),
+                write_threads=read("WRITE_THREADS", "auto", _threads),
+                embedded_worker=read("EMBEDDED_WORKER", "process", _worker_mode),
                 log_level=read("LOG_LEVEL", "info", _choice, choices=LOG_LEVELS),
                 log_format=read("LOG_FORMAT", "json", _choice, choices=LOG_FORMATS),
                 worker_port=read("WORKER_PORT", "8001", _count, least=1, most=65535),
@@ -307,6 +333,19 @@ class Settings(Struct, frozen=True, kw_only=True):
             f"PostgreSQL at {self.postgres_host}:{self.postgres_port}, database {self.postgres_dbname}, "
             f"schema {self.postgres_schema}"
         )
+
+    def write_concurrency(self) -> int:
+        """Threads of the write lane: ``write_threads``, or by store when it is 0 (``auto``): 1 for
+        SQLite (it lets one connection write at a time: more threads would only wait for its lock),
+        the most connections the pool opens for PostgreSQL (``pool_size + max_overflow``)."""
+        if self.write_threads:
+            return self.write_threads
+        return 1 if self.store == "sqlite" else self.postgres_pool_size + self.postgres_max_overflow
+
+    def write_wait(self) -> float:
+        """Seconds a write may wait for the write lane before it is refused with 503 ``busy``: what it
+        would wait for the store anyway (the SQLite lock timeout, the PostgreSQL connect timeout)."""
+        return float(self.sqlite_lock_timeout if self.store == "sqlite" else self.postgres_connect_timeout)
 
     def library_env(self, name: str) -> dict[str, str]:
         """Environment for the eventsourcing library's infrastructure factory, for the

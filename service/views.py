@@ -16,10 +16,18 @@ from dicelog.domain.core.visibility import Lens
 from dicelog.service.schemas import CommandResult, EventOut, GameSummary
 
 
-def event_out(record: Recorded, lens: Lens, *, undone: bool = False, round_: int | None = None) -> EventOut:
+def event_out(
+    record: Recorded,
+    lens: Lens,
+    *,
+    undone: bool = False,
+    round_: int | None = None,
+    known_hash: str | None = None,
+) -> EventOut:
     """The audit view of one stored event, as ``lens`` shows it: a hidden event keeps its
     version, type, seat and chain hash (and, in chain format 2, its payload's digest) and shows no payload
-    (``hidden``)."""
+    (``hidden``). ``known_hash``: the record's chain hash when the caller has it already (the next
+    record's ``prev_hash``), so that it is not computed again (chain format 1 only)."""
     shown = lens.event(record.payload, seat=record.seat)
     name = type(record.payload).__name__
     digest = salt = None
@@ -27,7 +35,7 @@ def event_out(record: Recorded, lens: Lens, *, undone: bool = False, round_: int
         view = viewed(record, lens, shown)
         digest, salt, chained = view.digest, view.salt, view.hash
     else:
-        chained = record_hash(record)
+        chained = known_hash or record_hash(record)
     return EventOut(
         version=record.originator_version,
         type=name,
@@ -75,6 +83,19 @@ def turn_of(game: Game, lens: Lens) -> str | None:
     return whose(lens.state(game.state))
 
 
+def _pairs(records: list[Recorded]) -> Any:
+    """Each record with the one after it (``None`` for the last)."""
+    return zip(records, [*records[1:], None], strict=True)
+
+
+def _next_link(record: Recorded, following: Recorded | None) -> str | None:
+    """``record``'s chain hash as the next event of the same game states it (its ``prev_hash``), or
+    ``None`` when there is no such event here."""
+    if following is None or following.originator_version != record.originator_version + 1:
+        return None
+    return following.prev_hash
+
+
 def command_result(lens: Lens) -> Any:
     """The renderer of an accepted command's answer, as the sending seat's ``lens`` shows it."""
 
@@ -82,7 +103,9 @@ def command_result(lens: Lens) -> Any:
         return CommandResult(
             game_id=after.id,
             version=after.version,
-            events=[event_out(r, lens) for r in records],
+            events=[
+                event_out(r, lens, known_hash=_next_link(r, following)) for r, following in _pairs(records)
+            ],
             pending=lens.event(after.pending),  # type: ignore[arg-type]
             turn=turn_of(after, lens),
             result=after.result,

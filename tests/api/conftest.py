@@ -19,11 +19,14 @@ SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "con
 
 NO_QUOTAS = {"rate_limit_create": "off", "rate_limit_commands": "off"}
 """Tests play whole games quickly; the quotas have their own tests (test_quotas.py)."""
+IN_PROCESS = {"embedded_worker": "thread"}
+"""The projections as threads of the app under test (a ``TestClient`` app); the child process of the
+default has its own tests (``tests/integration/test_embedded_worker.py``)."""
 
 
 def settings_for(backend: str, tmp_path: Path) -> tuple[Settings, str | None]:
     if backend == "sqlite":
-        return Settings(data_dir=tmp_path, snapshot_interval=10, **NO_QUOTAS), None
+        return Settings(data_dir=tmp_path, snapshot_interval=10, **NO_QUOTAS, **IN_PROCESS), None
     schema = postgres_schema()
     return (
         Settings(
@@ -35,6 +38,7 @@ def settings_for(backend: str, tmp_path: Path) -> tuple[Settings, str | None]:
             postgres_schema=schema,
             snapshot_interval=10,
             **NO_QUOTAS,
+            **IN_PROCESS,
         ),
         schema,
     )

@@ -133,6 +133,7 @@ BAD_VALUES = [
     ("DICELOG_GLOBAL_STREAM_RETENTION", "1y"),
     ("DICELOG_SNAPSHOT_INTERVAL", "ten"),
     ("DICELOG_EMBEDDED_WORKER", "sometimes"),
+    ("DICELOG_WRITE_THREADS", "0"),
     ("DICELOG_LOG_LEVEL", "loud"),
     ("DICELOG_LOG_FORMAT", "xml"),
     ("DICELOG_WORKER_PORT", "eighty"),

@@ -39,6 +39,7 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., Client]]:
 
         def make(**settings: Any) -> Client:
             settings.setdefault("data_dir", tmp_path / "data")
+            settings.setdefault("embedded_worker", "thread")
             return stack.enter_context(TestClient(create_app(Settings(**settings))))
 
         yield make
@@ -319,7 +320,7 @@ def test_replicas_share_their_counters_in_redis_under_hashed_keys(make_client, r
     redis_url = redis_server.url
     settings = {
         "redis_url": redis_url,
-        "embedded_worker": False,
+        "embedded_worker": "off",
         "rate_limit_create": "3/minute",
         "rate_limit_commands": "2/minute",
     }
@@ -350,7 +351,7 @@ def test_quotas_fail_open_while_redis_is_down_and_apply_again_when_it_is_back(
     handler = logging.Handler(logging.WARNING)
     handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
     monkeypatch.setattr(quotas.log, "handlers", [handler])  # Litestar's logging config replaces the root's
-    client = make_client(redis_url=redis_server.url, embedded_worker=False, rate_limit_create="1/minute")
+    client = make_client(redis_url=redis_server.url, embedded_worker="off", rate_limit_create="1/minute")
     assert client.post("/games", json=GAME).status_code == 201
     _assert_rate_limited(client.post("/games", json=GAME), "create", 1, 60)
 

@@ -22,7 +22,7 @@ import uvicorn
 
 from dicelog.service.app import create_app
 from dicelog.service.settings import Settings
-from tests.api.conftest import NO_QUOTAS, Table
+from tests.api.conftest import IN_PROCESS, NO_QUOTAS, Table
 
 RULESETS = ("mice-and-mystics", "race")
 RACE_SEATS = [{"name": "one", "controls": ["a"]}, {"name": "two", "controls": ["b"]}]
@@ -111,7 +111,7 @@ def advance(http: httpx.Client, made: dict[str, Any]) -> dict[str, Any]:
 
 
 def settings(tmp_path: Path, **extra: Any) -> Settings:
-    return Settings(data_dir=tmp_path, **NO_QUOTAS, **extra)
+    return Settings(data_dir=tmp_path, **{**NO_QUOTAS, **IN_PROCESS, **extra})
 
 
 @pytest.fixture

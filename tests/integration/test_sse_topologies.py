@@ -58,7 +58,7 @@ def pg_settings(tmp_path: Path) -> Iterator[Settings]:
     """Replica settings on a fresh PostgreSQL schema: no embedded worker, SSE poll every 30 s."""
     settings, schema = settings_for("postgres", tmp_path)
     try:
-        yield msgspec.structs.replace(settings, embedded_worker=False, sse_poll_interval=POLL)
+        yield msgspec.structs.replace(settings, embedded_worker="off", sse_poll_interval=POLL)
     finally:
         if schema:
             drop_postgres_schema(schema)
