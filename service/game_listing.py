@@ -5,12 +5,14 @@ walks every event stored since the cursor to find the ``GameCreated`` among them
 index on topics), so a page cost grew with the length of the games created meanwhile, and each
 creation was decoded whole (its setup, up to a 1 MiB content pack) to read its visibility.
 
-``GameListing`` keeps, per process, the (notification id, game id) of the public games in
-creation order, from the start of the log as far as pages have needed, and decodes just the
-``visibility`` of each creation. A page is a slice of that list merged with the token's own
-games (``Games.games``), whose creation positions are read one by one
-(``dicelog.service.store_reads.creation_notification_id``); the list is extended (``extend``) only when
-it cannot fill the page, so each creation is looked at once per process.
+Now the creations are read from a partial index of the events at version 1 (schema migration 2,
+``dicelog.service.store_reads.creations``): a cold process's first page reads about a page of
+creations, however long the games stored between them. ``GameListing`` keeps, per process, the
+(notification id, game id) of the public games in creation order, from the start of the log as far
+as pages have needed, and decodes just the ``visibility`` of each creation. A page is a slice of that
+list merged with the token's own games (``Games.games``), whose creation positions are read one by
+one (``dicelog.service.store_reads.creation_notification_id``); the list is extended (``extend``) only
+when it cannot fill the page, so each creation is looked at once per process.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+
+from dicelog.service.store_reads import creations
 
 CATCH_UP_CHUNK = 1000
 """Creations read per query while catching up."""
@@ -67,15 +71,14 @@ class GameListing:
     ) -> None:
         """Look at the next ``count`` creations (notifications of ``topics``; at most
         ``CATCH_UP_CHUNK``) up to notification ``newest`` (nothing when ``seen`` is there
-        already); ``is_public(notification)`` says whether to list one. The store walks the log
-        up to the last creation read (there is no index on topics): a page asks for what it lacks."""
+        already); ``is_public(notification)`` says whether to list one. The store reads the creations
+        from its index of first events (``dicelog.service.store_reads.creations``), so a page costs the
+        creations it reads, not the events stored between them; it asks for what it lacks."""
         count = max(1, min(count, CATCH_UP_CHUNK))
         with self._lock:
             if self.seen >= newest:
                 return
-            notes = recorder.select_notifications(
-                start=self.seen + 1, stop=newest, limit=count, topics=topics
-            )
+            notes = creations(recorder, after=self.seen, upto=newest, limit=count, topics=topics)
             for note in notes:
                 if is_public(note):
                     self._positions.append(note.id)

@@ -24,6 +24,11 @@ Migrations (``MIGRATIONS``):
    ``<name>_documents``/``log_lines`` and ``<name>_tracking``; SQLite ``projection_<name>.sqlite``)
    and the Redis publisher's checkpoint (``publisher_tracking``; SQLite ``projection_publisher.sqlite``).
 
+2. ``dicelog_first_events``: a partial index of the games' events at version 1 in notification order
+   (creations of games and campaigns, the service's one-event records), from which ``GET /games``
+   reads the creations (``dicelog.service.store_reads.creations``): a page's cost no longer grows
+   with the events stored between the creations it lists.
+
 A new migration appends ``Migration(version, description, apply)`` (``SCHEMA_VERSION`` follows). It
 must be idempotent and only add (tables, indexes, columns with defaults), so that processes of the
 previous release still running during a rollout keep working.
@@ -94,11 +99,42 @@ def _create_release_0_1_tables(settings: Settings) -> None:
     open_tracking(settings, "publisher", create=True).datastore.close()
 
 
+def _index_first_events(settings: Settings) -> None:
+    """A partial index of the games' events at version 1 in notification order (``GET /games`` reads the
+    creations from it: ``dicelog.service.store_reads.creations``). Building it reads the events table
+    once; on PostgreSQL writes to it wait meanwhile (not ``CONCURRENTLY``, which waits for every open
+    transaction of the database, however unrelated, and leaves an invalid index when interrupted)."""
+    from dicelog.service.store_reads import FIRST_EVENTS_INDEX
+
+    if settings.store == "sqlite":
+        conn = sqlite3.connect(_sqlite_path(settings), timeout=settings.sqlite_lock_timeout)
+        try:
+            conn.execute(
+                f"CREATE INDEX IF NOT EXISTS {FIRST_EVENTS_INDEX} ON stored_events (originator_version) "
+                "WHERE originator_version = 1"
+            )
+            conn.commit()
+        finally:
+            conn.close()
+        return
+    from psycopg.sql import SQL, Identifier
+
+    with _pg(settings) as conn:
+        conn.execute(
+            SQL(
+                "CREATE INDEX IF NOT EXISTS {0} ON {1} (notification_id) WHERE originator_version = 1"
+            ).format(Identifier(FIRST_EVENTS_INDEX), Identifier(settings.postgres_schema, "games_events"))
+        )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
         "games event store and snapshots, projection views and checkpoints, publisher checkpoint",
         _create_release_0_1_tables,
+    ),
+    Migration(
+        2, "index of the games' first events (GET /games reads creations from it)", _index_first_events
     ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import Notification, StoredEvent
 
 from dicelog.service.topics import resolve
 
@@ -151,3 +151,60 @@ def creation_notification_id(recorder: Any, game_id: UUID, topics: Sequence[str]
                 return int(note.id)
         start = notes[-1].id + 1
     return None
+
+
+FIRST_EVENTS_INDEX = "dicelog_first_events"
+"""A partial index (schema migration 2, ``dicelog.service.migrations``) of the events at version 1 in
+notification order: the creations of games, campaigns and the service's one-event records. Events at
+later versions (nearly all of them) are not in it, so it costs a command nothing to keep."""
+
+
+def creations(
+    recorder: Any, *, after: int, upto: int, limit: int, topics: Sequence[str]
+) -> list[Notification]:
+    """The notifications of the first events (version 1) stored under one
+    of ``topics`` with a notification id in ``(after, upto]``, oldest first, at most ``limit``.
+
+    SQLite and PostgreSQL read the ``FIRST_EVENTS_INDEX`` in order (``originator_version = 1`` is written
+    out so that the planner may use the partial index): the cost follows the creations read, not the
+    events stored between them. Another recorder's notification log is read with the library's topic
+    filter."""
+    from eventsourcing.postgres import PostgresApplicationRecorder
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(
+                sqlite_creations(recorder.events_table_name, len(topics)), [after, upto, *topics, limit]
+            )
+            return [_note(int(row[0]), UUID(row[1]), row[2], bytes(row[3])) for row in c.fetchall()]
+    if isinstance(recorder, PostgresApplicationRecorder):
+        from psycopg.sql import SQL, Identifier
+
+        pg = SQL(
+            "SELECT notification_id, originator_id, topic, state FROM {0}.{1} WHERE originator_version = 1 "
+            "AND notification_id > %s AND notification_id <= %s AND topic = ANY(%s) "
+            "ORDER BY notification_id LIMIT %s"
+        ).format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(pg, [after, upto, list(topics), limit], prepare=True)
+            return [
+                _note(int(row["notification_id"]), row["originator_id"], row["topic"], bytes(row["state"]))
+                for row in curs.fetchall()
+            ]
+    return list(recorder.select_notifications(start=after + 1, stop=upto, limit=limit, topics=topics))
+
+
+def sqlite_creations(table: str, topics: int) -> str:
+    """The SQLite statement of ``creations`` for ``topics`` topics (parameters: after, upto, the topics,
+    limit)."""
+    return (
+        f"SELECT rowid, originator_id, topic, state FROM {table} WHERE originator_version = 1 "
+        f"AND rowid > ? AND rowid <= ? AND topic IN ({','.join('?' * topics)}) ORDER BY rowid LIMIT ?"
+    )
+
+
+def _note(position: int, originator_id: UUID, topic: str, state: bytes) -> Notification:
+    return Notification(
+        id=position, originator_id=originator_id, originator_version=1, topic=topic, state=state
+    )

@@ -99,7 +99,7 @@ def _set_version(settings: Settings, version: int) -> None:
 def test_migrate_creates_every_table_once_and_a_second_run_changes_nothing(store: Settings) -> None:
     assert schema_version(store) == 0
     first = migrate(store)
-    assert (first.before, first.after, [m.version for m in first.applied]) == (0, SCHEMA_VERSION, [1])
+    assert (first.before, first.after, [m.version for m in first.applied]) == (0, SCHEMA_VERSION, [1, 2])
     tables = _tables(store)
     names = {name.rsplit(":", 1)[-1] for name in tables}
     if store.store == "postgres":
@@ -226,3 +226,42 @@ def _point_cli_at(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
     monkeypatch.setenv("DICELOG_POSTGRES_DBNAME", settings.postgres_dbname)
     monkeypatch.setenv("DICELOG_POSTGRES_USER", settings.postgres_user)
     monkeypatch.setenv("DICELOG_POSTGRES_SCHEMA", settings.postgres_schema)
+
+
+def test_migration_2_indexes_the_first_events_and_the_game_listing_reads_them_from_it(
+    store: Settings,
+) -> None:
+    """Migration 2 (issue 12, reads in O(page)): ``GET /games`` reads the creations from a partial index
+    of the events at version 1, so a cold first page does not walk the events stored between them."""
+    from dicelog.service.application import GAME_CREATED_TOPICS, Games
+    from dicelog.service.store_reads import FIRST_EVENTS_INDEX, creations, sqlite_creations
+
+    migrate(store)
+    if store.store == "sqlite":
+        with sqlite3.connect(store.data_dir / "games.sqlite") as conn:
+            (sql,) = conn.execute(
+                "SELECT sql FROM sqlite_master WHERE name = ?", (FIRST_EVENTS_INDEX,)
+            ).fetchone()
+            assert "WHERE originator_version = 1" in sql
+            statement = sqlite_creations("stored_events", len(GAME_CREATED_TOPICS))
+            plan = conn.execute(
+                f"EXPLAIN QUERY PLAN {statement}", (0, 10, *GAME_CREATED_TOPICS, 5)
+            ).fetchall()
+            assert any(FIRST_EVENTS_INDEX in row[-1] for row in plan), plan
+            assert not any("TEMP B-TREE" in row[-1] for row in plan), plan
+    else:
+        import psycopg
+
+        with psycopg.connect(**PG) as conn:
+            row = conn.execute(
+                "SELECT i.indisvalid, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+                "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = %s AND c.relname = %s",
+                (store.postgres_schema, FIRST_EVENTS_INDEX),
+            ).fetchone()
+        assert row is not None and row[0] and "WHERE (originator_version = 1)" in row[1], row
+    games = Games(store.library_env("games"))
+    try:
+        assert creations(games.recorder, after=0, upto=10**9, limit=10, topics=GAME_CREATED_TOPICS) == []
+    finally:
+        games.close()

@@ -25,6 +25,7 @@ from dicelog.service.app import create_app
 from dicelog.service.application import Games
 from dicelog.service.backup import FORMAT, GAME_TOPICS
 from dicelog.service.cli import EXIT_FILE, EXIT_NOT_EMPTY, EXIT_OK, main
+from dicelog.service.migrations import SCHEMA_VERSION
 from dicelog.service.settings import Settings
 from tests.api.conftest import NO_QUOTAS, settings_for
 from tests.rulesets.secret_hand import register
@@ -176,7 +177,7 @@ def test_a_sqlite_backup_restored_into_postgresql_keeps_every_row_and_every_game
     header, trailer = json.loads(lines[0]), json.loads(lines[-1])
     assert (
         header["format"] == FORMAT
-        and header["schema_version"] == 1
+        and header["schema_version"] == SCHEMA_VERSION
         and header["source"].startswith("SQLite in")
     )
     assert trailer["end"] == FORMAT and trailer["events"] == len(lines) - 2
