@@ -14,6 +14,9 @@ edges are derived once per library (``content.derived``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from dicelog.domain.mice_and_mystics.content import Edge, Library, derived, library_of, shipped_library
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
@@ -121,16 +124,38 @@ def is_full(state: State, space: str) -> bool:
     return not can_enter(state, space, "small")
 
 
-def minion_distances(lib: Library, origins: tuple[str, ...]) -> dict[str, int]:
-    """Steps from the nearest of ``origins`` to every space, along minion borders (BFS)."""
-    dist = dict.fromkeys(origins, 0)
-    frontier = list(origins)
-    while frontier:
-        nxt = []
-        for space in frontier:
-            for other in minion_neighbours(lib, space):
-                if other not in dist:
-                    dist[other] = dist[space] + 1
-                    nxt.append(other)
-        frontier = nxt
-    return dist
+def minion_distances(lib: Library, origins: tuple[str, ...]) -> Mapping[str, int]:
+    """Steps from the nearest of ``origins`` to every space, along minion borders (read-only).
+
+    The board's borders do not change during a game, so the distances from each space are found once
+    per content library (a breadth-first search, kept with the library: ``content.derived``) and the
+    nearest of several origins is the least of their distances."""
+    tables = [_distances_from(lib, origin) for origin in dict.fromkeys(origins)]
+    if len(tables) == 1:
+        return tables[0]
+    nearest: dict[str, int] = {}
+    for table in tables:
+        for space, steps in table.items():
+            if steps < nearest.get(space, FAR):
+                nearest[space] = steps
+    return nearest
+
+
+def _distances_from(lib: Library, origin: str) -> Mapping[str, int]:
+    """Steps from ``origin`` to every space it reaches along minion borders (BFS), computed once per
+    library and origin."""
+    known: dict[str, Mapping[str, int]] = derived(lib, "graph.minion_distances", lambda _: {})
+    found = known.get(origin)
+    if found is None:
+        dist = {origin: 0}
+        frontier = [origin]
+        while frontier:
+            nxt = []
+            for space in frontier:
+                for other in minion_neighbours(lib, space):
+                    if other not in dist:
+                        dist[other] = dist[space] + 1
+                        nxt.append(other)
+            frontier = nxt
+        found = known.setdefault(origin, MappingProxyType(dist))
+    return found

@@ -74,7 +74,7 @@ def _room(state: State, space: str, cap: int) -> int:
     return cap if room is None else room
 
 
-def _distances(state: State) -> dict[str, int]:
+def _distances(state: State) -> Mapping[str, int]:
     mice = tuple(sp for sp, figs in state.board.items() if any(not is_minion(state, f) for f in figs))
     return minion_distances(library_of(state), mice)
 
