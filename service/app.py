@@ -30,6 +30,7 @@ from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from dicelog.domain.core import registry
 from dicelog.domain.core.errors import DomainError
+from dicelog.projections.audit_index import AuditIndexProjection
 from dicelog.projections.board import BoardProjection
 from dicelog.projections.initiative import InitiativeProjection
 from dicelog.projections.log import LogProjection
@@ -164,6 +165,7 @@ class Runtime:
         self.games.write_lane = WriteLane(settings.write_concurrency(), max_wait=settings.write_wait())
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
+        self.games.stored_index = self.read_models.stored_index
         self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
         CONSUMER_LAG.follow(self.follower)
         self.worker_process: WorkerProcess | None = None
@@ -207,6 +209,9 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
         InitiativeProjection(views["initiative"], load),
         BoardProjection(views["board"], load),
         LogProjection(views["log"], load),
+        AuditIndexProjection(
+            views["audit_index"], games.build_index, lambda game_id: games.game(game_id, 1).ruleset
+        ),
     ]
     if settings.redis_url:
         from dicelog.service.projection_store import open_tracking

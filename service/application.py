@@ -13,7 +13,7 @@ import heapq
 import hmac
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from uuid import UUID, uuid4
@@ -246,6 +246,8 @@ class Games(Application[UUID]):
             env.setdefault("IS_SNAPSHOTTING_ENABLED", "y")
         self.snapshot_interval = snapshot_interval
         self._secrets: dict[UUID, GameSecret] = {}
+        self.stored_index: Callable[[UUID, Any], GameIndex | None] | None = None
+        """Reads a game's stored audit index (set by the app: ``dicelog.service.projection_store``)."""
         self.write_lane: WriteLane | None = None
         """The threads of the API's handlers that write (``dicelog.service.write_lane``; set by the app)."""
         self._indexes = IndexCache()
@@ -744,15 +746,30 @@ class Games(Application[UUID]):
     def index(self, game_id: UUID, ruleset: Any) -> tuple[GameIndex, int]:
         """The game's audit index (``dicelog.service.game_index``: turn and round starts, undo ranges)
         brought up to its newest stored event, and that version: the head the reader's view
-        stops at. Reads only the events stored since the index was last brought up (the whole
-        log the first time this process reads the game)."""
+        stops at. Reads only the events stored since the index was last brought up; the first time
+        this process reads the game, it starts from the index the audit index projection stored
+        (``stored_index``; ``dicelog.projections.audit_index``), else from the game's first event."""
         index = self._indexes.get(game_id, ruleset)
         with index.lock:
-            while True:
-                stored = read_range(self.recorder, game_id, gt=index.version or None, limit=INDEX_CHUNK)
-                index.extend(stored, self.mapper.to_domain_event)
-                if len(stored) < INDEX_CHUNK:
-                    return index, index.version
+            if index.version == 0 and self.stored_index is not None:
+                stored = self.stored_index(game_id, ruleset)
+                if stored is not None:
+                    index.adopt(stored)
+            self._extend_index(index, game_id, None)
+            return index, index.version
+
+    def build_index(self, game_id: UUID, ruleset: Any, upto: int) -> GameIndex:
+        """A new audit index of the game from its stored events up to version ``upto``."""
+        index = GameIndex(ruleset)
+        self._extend_index(index, game_id, upto)
+        return index
+
+    def _extend_index(self, index: GameIndex, game_id: UUID, upto: int | None) -> None:
+        while upto is None or index.version < upto:
+            stored = read_range(self.recorder, game_id, gt=index.version or None, lte=upto, limit=INDEX_CHUNK)
+            index.extend(stored, self.mapper.to_domain_event)
+            if len(stored) < INDEX_CHUNK:
+                return
 
     def marked(self, index: GameIndex, head: int, records: Sequence[Recorded]) -> list[Marked]:
         """``records`` (consecutive or not, version order) with their ``undone`` mark and round."""

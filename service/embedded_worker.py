@@ -1,6 +1,6 @@
 """The embedded worker in a child process: ``DICELOG_EMBEDDED_WORKER=process`` (the default).
 
-``dicelog serve`` runs the projections (board, initiative track, log) and the Redis publisher
+``dicelog serve`` runs the projections (board, initiative track, log, audit index) and the Redis publisher
 itself unless told not to (``off``: a ``dicelog worker`` runs them). Run as threads of the API
 process (``thread``), they share its one interpreter lock with the requests: with 32 clients on two
 cores they took a third of the API's CPU and the commands/s fell by a quarter

@@ -29,7 +29,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from uuid import UUID
 
+import msgspec
 from eventsourcing.persistence import StoredEvent
+from msgspec import Struct
 
 from dicelog.domain.core.events import CommandAccepted, UndoApplied, UndoApproved, UndoRejected, UndoRequested
 from dicelog.domain.core.game import Recorded
@@ -73,30 +75,45 @@ class GameIndex:
         ``decode`` and ``dicelog.service.topics.resolve`` raise.
         """
         for event in stored:
-            version = event.originator_version
-            if version != self.version + 1:
-                raise ValueError(f"index of version {self.version} cannot take version {version}")
             cls = topic_class(event.topic)
-            payload: Any = None
-            if cls is UndoApplied or (self._own_turns or self._own_rounds):
-                payload = decode(event).payload
-            elif cls is CommandAccepted and any(tag in event.state for tag in _UNDO_COMMANDS):
-                payload = decode(event).payload  # the exact test looks at the command's own bytes
-            if self._starts(payload, cls, starts_turn, self._own_turns, "TurnStarted"):
-                self.turn_starts.append(version)
-            if self._starts(payload, cls, starts_round, self._own_rounds, "RoundStarted"):
-                self.round_starts.append(version)
-            if cls in _BOOKKEEPING or (cls is CommandAccepted and _undo_command(payload)):
-                self.bookkeeping.append(version)
-            if cls is UndoApplied:
-                self.undos.append((payload.to_version, version))
-            self.version = version
+            undo_bytes = cls is CommandAccepted and any(tag in event.state for tag in _UNDO_COMMANDS)
+            needed = cls is UndoApplied or self._own_turns or self._own_rounds or undo_bytes
+            self._add(event.originator_version, cls, decode(event).payload if needed else None)
+
+    def extend_records(self, records: Iterable[Recorded]) -> None:
+        """``extend`` with events already decoded (the audit index projection's). Raises ``ValueError``
+        on a gap in the versions."""
+        for record in records:
+            payload = record.payload
+            self._add(record.originator_version, type(payload), payload)
+
+    def _add(self, version: int, cls: type, payload: Any) -> None:
+        """Fold event ``version`` of type ``cls``; ``payload`` is ``None`` when the type says enough."""
+        if version != self.version + 1:
+            raise ValueError(f"index of version {self.version} cannot take version {version}")
+        if self._starts(payload, cls, starts_turn, self._own_turns, "TurnStarted"):
+            self.turn_starts.append(version)
+        if self._starts(payload, cls, starts_round, self._own_rounds, "RoundStarted"):
+            self.round_starts.append(version)
+        if cls in _BOOKKEEPING or (cls is CommandAccepted and _undo_command(payload)):
+            self.bookkeeping.append(version)
+        if cls is UndoApplied:
+            self.undos.append((payload.to_version, version))
+        self.version = version
 
     def _starts(self, payload: Any, cls: type, test: Any, own: bool, name: str) -> bool:
         if own:
             return bool(test(self.ruleset, payload))
         # what dicelog.domain.core.undo.starts_turn / starts_round say without a hook
         return cls.__name__ == name
+
+    def adopt(self, other: GameIndex) -> None:
+        """Take ``other``'s facts (an index of the same game read from the store), when this one holds
+        fewer versions."""
+        if other.version > self.version:
+            self.turn_starts, self.round_starts = list(other.turn_starts), list(other.round_starts)
+            self.undos, self.bookkeeping = list(other.undos), list(other.bookkeeping)
+            self.version = other.version
 
     # --- answers --------------------------------------------------------------------------
 
@@ -146,6 +163,42 @@ def _undo_command(payload: Any) -> bool:
         return False
     command = bytes(payload.command)
     return any(tag in command for tag in _UNDO_COMMANDS)
+
+
+class IndexDocument(Struct, frozen=True, kw_only=True):
+    """A ``GameIndex`` as stored by the audit index projection (``dicelog.projections.audit_index``)."""
+
+    version: int
+    turn_starts: list[int]
+    round_starts: list[int]
+    undos: list[tuple[int, int]]
+    bookkeeping: list[int]
+
+
+def encode_index(index: GameIndex) -> bytes:
+    """``index`` as JSON (``IndexDocument``)."""
+    return msgspec.json.encode(
+        IndexDocument(
+            version=index.version,
+            turn_starts=index.turn_starts,
+            round_starts=index.round_starts,
+            undos=index.undos,
+            bookkeeping=index.bookkeeping,
+        )
+    )
+
+
+def decode_index(ruleset: Any, body: bytes) -> GameIndex:
+    """The ``GameIndex`` of ``encode_index``'s bytes, for a game of ``ruleset``. Raises
+    ``msgspec.DecodeError``/``msgspec.ValidationError`` on anything else."""
+    document = msgspec.json.decode(body, type=IndexDocument)
+    index = GameIndex(ruleset)
+    index.version = document.version
+    index.turn_starts = list(document.turn_starts)
+    index.round_starts = list(document.round_starts)
+    index.undos = [tuple(pair) for pair in document.undos]  # type: ignore[misc]
+    index.bookkeeping = list(document.bookkeeping)
+    return index
 
 
 class IndexCache:

@@ -29,6 +29,11 @@ Migrations (``MIGRATIONS``):
    reads the creations (``dicelog.service.store_reads.creations``): a page's cost no longer grows
    with the events stored between the creations it lists.
 
+3. ``audit_index``: the audit index projection's documents and checkpoint (PostgreSQL
+   ``audit_index_documents``, ``audit_index_tracking``; SQLite ``projection_audit_index.sqlite``): each
+   game's turn and round starts and undo ranges, so that a process reading a long game for the first
+   time does not fold its whole log (``dicelog.projections.audit_index``).
+
 A new migration appends ``Migration(version, description, apply)`` (``SCHEMA_VERSION`` follows). It
 must be idempotent and only add (tables, indexes, columns with defaults), so that processes of the
 previous release still running during a rollout keep working.
@@ -99,6 +104,14 @@ def _create_release_0_1_tables(settings: Settings) -> None:
     open_tracking(settings, "publisher", create=True).datastore.close()
 
 
+def _create_views(settings: Settings) -> None:
+    """The projections' views that do not exist yet (``dicelog.service.projection_store.open_views``)."""
+    from dicelog.service.projection_store import open_views
+
+    for view in open_views(msgspec.structs.replace(settings, auto_migrate=True), create=True).values():
+        view.datastore.close()
+
+
 def _index_first_events(settings: Settings) -> None:
     """A partial index of the games' events at version 1 in notification order (``GET /games`` reads the
     creations from it: ``dicelog.service.store_reads.creations``). Building it reads the events table
@@ -135,6 +148,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         2, "index of the games' first events (GET /games reads creations from it)", _index_first_events
+    ),
+    Migration(
+        3, "the audit index read model (each game's turn and round starts and undo ranges)", _create_views
     ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from uuid import UUID
 
@@ -12,14 +13,17 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
+from dicelog.service.game_index import GameIndex, decode_index
 from dicelog.service.settings import Settings
 
-DOCUMENT_KINDS = ("initiative", "board")
+log = logging.getLogger("dicelog")
+
+DOCUMENT_KINDS = ("initiative", "board", "audit_index")
 
 
 def open_views(settings: Settings, *, create: bool | None = None) -> dict[str, Any]:
-    """The views by projection name (``initiative``, ``board``, ``log``); their tables are created
-    (if missing) when ``create``, by default when ``settings.auto_migrate`` (else ``dicelog
+    """The views by projection name (``initiative``, ``board``, ``audit_index``, ``log``); their tables
+    are created (if missing) when ``create``, by default when ``settings.auto_migrate`` (else ``dicelog
     migrate`` created them: ``dicelog.service.migrations``).
 
     SQLite: one database file per projection in the data directory (each holds its own
@@ -59,6 +63,18 @@ class ReadModels:
     def document(self, kind: str, game_id: UUID) -> dict[str, Any] | None:
         found = self.views[kind].document(game_id)
         return None if found is None else msgspec.json.decode(found[1])
+
+    def stored_index(self, game_id: UUID, ruleset: Any) -> GameIndex | None:
+        """The game's audit index as the audit index projection stored it (``None`` when it has none,
+        or one this code cannot read: then the index is built from the events)."""
+        found = self.views["audit_index"].document(game_id)
+        if found is None:
+            return None
+        try:
+            return decode_index(ruleset, found[1])
+        except msgspec.MsgspecError as e:
+            log.warning("stored audit index of game %s not read (%s): built from its events", game_id, e)
+            return None
 
     def log_lines(self, game_id: UUID, *, after: int, limit: int) -> list[dict[str, Any]] | None:
         rows = self.views["log"].lines(game_id, after, limit)

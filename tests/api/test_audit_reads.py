@@ -29,7 +29,7 @@ from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from dicelog.service import application, game_listing
 from dicelog.service.application import Games
 from dicelog.service.audit import audit_events, dice_proof, span, turn_parts
-from dicelog.service.game_index import GameIndex
+from dicelog.service.game_index import GameIndex, IndexCache, decode_index, encode_index
 from dicelog.service.schemas import TurnView
 from dicelog.service.views import builtins
 from tests.api.conftest import MICE, SEATS
@@ -361,3 +361,63 @@ def test_games_pages_list_public_and_own_games_in_creation_order(client):
                 assert pages == max(1, -(-len(expected) // limit))
                 if fresh:
                     reader.close()
+
+
+def _index_facts(index: GameIndex) -> tuple[Any, ...]:
+    return index.version, index.turn_starts, index.round_starts, index.undos, index.bookkeeping
+
+
+@pytest.mark.parametrize("ruleset", [RULESET, _OwnStarts()], ids=["by-type", "ruleset-hooks"])
+def test_an_index_of_decoded_events_and_its_stored_document_equal_the_index_of_the_stored_events(
+    client, ruleset
+):
+    games: Games = client.app.state.runtime.games
+    records = random_game(7, 600)
+    game_id = store(games, records)
+    from_store = GameIndex(ruleset)
+    from_store.extend(games.recorder.select_events(game_id), games.mapper.to_domain_event)
+    from_records = GameIndex(ruleset)
+    from_records.extend_records(records[:250])
+    from_records.extend_records(records[250:])
+    assert from_store.undos, "the game has undos"
+    assert _index_facts(from_records) == _index_facts(from_store)
+    assert _index_facts(decode_index(ruleset, encode_index(from_store))) == _index_facts(from_store)
+    with pytest.raises(ValueError, match="cannot take version"):
+        from_records.extend_records(records[3:4])
+
+
+def test_the_audit_index_projection_keeps_each_games_index_and_a_cold_read_starts_from_it(
+    client, monkeypatch
+):
+    """Issue 12, reads in O(page): a process reading a long game for the first time starts from the
+    index the projection stored and reads only the events stored after it."""
+    runtime = client.app.state.runtime
+    games: Games = runtime.games
+    records = random_game(9, 1500)
+    n = len(records) - 100
+    game_id = store(games, records[:n])
+    runtime.follower.run_once()
+    found = runtime.read_models.views["audit_index"].document(game_id)
+    assert found is not None and found[0] == n
+    built = games.build_index(game_id, RULESET, n)
+    assert _index_facts(decode_index(RULESET, found[1])) == _index_facts(built)
+    store(games, records[n:])  # stored, not projected yet: a cold read takes in these 100 only
+
+    def cold_read() -> None:
+        games._indexes = IndexCache()  # a process that never read this game
+        client.get(f"/games/{game_id}/events", params={"limit": 10}).raise_for_status()
+
+    spy = Spy(monkeypatch, games)
+    rows = spy.count(cold_read)
+    assert rows <= len(records) - n + 10 + games.snapshot_interval, rows
+    stored_index, games.stored_index = games.stored_index, None
+    assert spy.count(cold_read) >= len(records), "without the stored index the whole log is read"
+    games.stored_index = stored_index
+    index, head = games.index(game_id, RULESET)
+    assert head == len(records)
+    assert _index_facts(index) == _index_facts(games.build_index(game_id, RULESET, len(records)))
+
+    runtime.follower.run_once()  # the projection catches up from its own cache and the store
+    found = runtime.read_models.views["audit_index"].document(game_id)
+    assert found is not None and found[0] == len(records)
+    assert _index_facts(decode_index(RULESET, found[1])) == _index_facts(index)
