@@ -9,6 +9,8 @@ import asyncio
 import contextvars
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -85,18 +87,25 @@ def test_a_call_that_waited_longer_than_max_wait_is_not_run():
     assert isinstance(second, WriteLaneBusy) and ran == []
 
 
-def test_commands_run_on_the_write_lane_and_answer_with_the_stored_hashes(client):
+@contextmanager
+def threads_running(method: str) -> Iterator[list[str]]:
+    """The names of the threads that run ``Games.<method>`` while the block runs."""
     seen: list[str] = []
-    execute = Games.execute
+    real = getattr(Games, method)
 
     def spy(self: Games, *args: Any, **kwargs: Any) -> Any:
         seen.append(threading.current_thread().name)
-        return execute(self, *args, **kwargs)
+        return real(self, *args, **kwargs)
 
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Games, method, spy)
+        yield seen
+
+
+def test_commands_run_on_the_write_lane_and_answer_with_the_stored_hashes(client):
     table = Table(client)
     mouse = table.game["turn"]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Games, "execute", spy)
+    with threads_running("execute") as seen:
         r = table.send(table.seat_of(mouse), {"type": "EndTurn", "mouse": mouse})
     assert r.status_code == 201, r.text
     assert seen and all(name.startswith("dicelog-write") for name in seen)
@@ -142,15 +151,7 @@ def test_a_write_that_waits_too_long_for_the_lane_is_503_busy_and_stores_nothing
 
 
 def test_creating_a_game_runs_on_the_lane_too(client):
-    seen: list[str] = []
-    create = Games.create_game
-
-    def spy(self: Games, *args: Any, **kwargs: Any) -> Any:
-        seen.append(threading.current_thread().name)
-        return create(self, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Games, "create_game", spy)
+    with threads_running("create_game") as seen:
         r = client.post(
             "/games",
             json={
