@@ -17,11 +17,13 @@ document is behind. The documents hold versions only, no payload: nothing in the
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
+import msgspec
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
@@ -29,6 +31,8 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import CampaignEvent
 from dicelog.domain.core.game import GameCreated, Recorded
 from dicelog.service.game_index import GameIndex, decode_index, encode_index
+
+log = logging.getLogger("dicelog")
 
 BuildIndex = Callable[[UUID, Any, int], GameIndex]
 """``build(game_id, ruleset, upto)``: the game's index from the store, up to version ``upto``."""
@@ -79,7 +83,18 @@ class AuditIndexProjection(Projection[Any]):
         return index
 
     def _stored(self, game_id: UUID, before: int) -> GameIndex | None:
-        found = self.view.document(game_id)
-        if found is None or found[0] != before:
-            return None
-        return decode_index(self.ruleset_of(game_id), found[1])
+        index = stored_index(self.view, game_id, self.ruleset_of(game_id))
+        return index if index is not None and index.version == before else None
+
+
+def stored_index(view: Any, game_id: UUID, ruleset: Any) -> GameIndex | None:
+    """The game's index as this projection stored it in ``view`` (``None`` when it has none, or one this
+    code cannot read: the index is then built from the events)."""
+    found = view.document(game_id)
+    if found is None:
+        return None
+    try:
+        return decode_index(ruleset, found[1])
+    except msgspec.MsgspecError as e:
+        log.warning("stored audit index of game %s not read (%s): built from its events", game_id, e)
+        return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 from uuid import UUID
 
@@ -12,11 +11,10 @@ from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteFactory
 
 from dicelog.domain.core.errors import InvariantViolated
+from dicelog.projections.audit_index import stored_index
 from dicelog.projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
-from dicelog.service.game_index import GameIndex, decode_index
+from dicelog.service.game_index import GameIndex
 from dicelog.service.settings import Settings
-
-log = logging.getLogger("dicelog")
 
 DOCUMENT_KINDS = ("initiative", "board", "audit_index")
 
@@ -67,14 +65,7 @@ class ReadModels:
     def stored_index(self, game_id: UUID, ruleset: Any) -> GameIndex | None:
         """The game's audit index as the audit index projection stored it (``None`` when it has none,
         or one this code cannot read: then the index is built from the events)."""
-        found = self.views["audit_index"].document(game_id)
-        if found is None:
-            return None
-        try:
-            return decode_index(ruleset, found[1])
-        except msgspec.MsgspecError as e:
-            log.warning("stored audit index of game %s not read (%s): built from its events", game_id, e)
-            return None
+        return stored_index(self.views["audit_index"], game_id, ruleset)
 
     def log_lines(self, game_id: UUID, *, after: int, limit: int) -> list[dict[str, Any]] | None:
         rows = self.views["log"].lines(game_id, after, limit)
