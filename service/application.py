@@ -13,7 +13,9 @@ import heapq
 import hmac
 import logging
 import secrets
+import threading
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from uuid import UUID, uuid4
@@ -90,7 +92,7 @@ from dicelog.service.records import (
 from dicelog.service.seat_bots import MAX_BOT_COMMANDS, check_seats, has_bots, next_bot_command
 from dicelog.service.store_reads import creation_notification_id, read_range, topic_class
 from dicelog.service.topics import topics_of
-from dicelog.service.write_lane import WriteLane
+from dicelog.service.write_lane import GroupCommit, WriteLane
 
 _encode = msgspec.json.Encoder().encode
 GAME_CREATED_TOPICS = list(topics_of(GameCreated))  # the canonical topic and release 0.1's
@@ -228,6 +230,9 @@ class StoreHistory:
         return self.games.records(self.game_id, after=after, limit=upto - after)
 
 
+_LOCK_STRIPES = 256
+
+
 class Games(Application[UUID]):
     """Games of every ruleset: create, load at any version, run commands, list, verify."""
 
@@ -253,6 +258,10 @@ class Games(Application[UUID]):
         self._indexes = IndexCache()
         self._listing = GameListing()
         super().__init__(env)
+        self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
+        self._cache_lock = threading.Lock()
+        self.group_commit: GroupCommit | None = GroupCommit(self._save_now)
+        """Saves of several threads share a transaction (``dicelog.service.write_lane.GroupCommit``)."""
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """Save events (``Recorded`` and the service's records) atomically, in order.
@@ -260,14 +269,27 @@ class Games(Application[UUID]):
         The events are handed to the library as one batch: its per-object runtime protocol
         checks cost ~20 µs each on Python 3.11, per event that would dominate a command.
         """
-        recordings = super().save(_Batch([o for o in objs if o is not None]), **kwargs)
+        events = [o for o in objs if o is not None]
+        if kwargs or self.group_commit is None:
+            recordings = super().save(_Batch(events), **kwargs)
+        else:
+            recordings = self.group_commit.save(events)
         count_events(o.payload for o in objs if isinstance(o, Recorded))
         return recordings
+
+    def _save_now(self, events: list[Any]) -> Any:
+        return super().save(_Batch(events))
 
     def construct_mapper(self) -> MsgspecMapper:
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)
 
     # --- writing ---------------------------------------------------------------------------
+
+    def lock(self, aggregate_id: UUID) -> AbstractContextManager[bool]:
+        """The lock held while a game (or campaign) is read, decided on and saved by one of this
+        process's threads, so that its writes take turns instead of failing with a version conflict
+        (``IntegrityError``) against each other: one of 256 locks, chosen by the id (re-entrant)."""
+        return self._locks[aggregate_id.int % _LOCK_STRIPES]
 
     def create_game(
         self,
@@ -313,12 +335,14 @@ class Games(Application[UUID]):
         idempotency_key: str | None = None,
         request_hash: str = "",
         render: Any = None,
+        game: Game | None = None,
     ) -> tuple[int, bytes]:
         """Run one command for ``seat``; return (HTTP status, JSON body from ``render``).
 
         ``render(game_before, records, game_after) -> Struct`` builds the answer body. With an
         ``idempotency_key`` the first answer is stored with the events and returned again for a
-        retry. Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
+        retry. ``game``: the game as the caller read it while holding ``lock(game_id)`` (else it is
+        read here). Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
         ``IdempotencyMismatch`` and the domain's ``RuleBroken``.
         """
         key_id = idempotency_id(game_id, seat, idempotency_key) if idempotency_key is not None else None
@@ -327,9 +351,17 @@ class Games(Application[UUID]):
             if earlier is not None:
                 return earlier
         try:
-            return self._execute(
-                game_id, seat, command, expected_version, key_id, idempotency_key, request_hash, render
-            )
+            with self.lock(game_id):
+                return self._execute(
+                    game or self.game(game_id),
+                    seat,
+                    command,
+                    expected_version,
+                    key_id,
+                    idempotency_key,
+                    request_hash,
+                    render,
+                )
         except (DomainError, VersionConflict, IntegrityError):
             # A retry that raced the first attempt (in flight when it arrived) finds the first
             # answer stored by now: it gets that answer, never a conflict.
@@ -341,7 +373,7 @@ class Games(Application[UUID]):
 
     def _execute(
         self,
-        game_id: UUID,
+        game: Game,
         seat: str,
         command: Command,
         expected_version: int | None,
@@ -350,7 +382,7 @@ class Games(Application[UUID]):
         request_hash: str,
         render: Any,
     ) -> tuple[int, bytes]:
-        game = self.game(game_id)
+        game_id = game.id
         if expected_version is not None and expected_version != game.version:
             raise VersionConflict(expected_version, game.version)
         records, after = self._play(game, seat, command)
@@ -373,8 +405,7 @@ class Games(Application[UUID]):
         except IntegrityError:
             raise VersionConflict(expected_version, self.game(game_id).version) from None
         self._saved(game, after)
-        if self.repository.cache is not None:
-            self.repository.cache.put(game_id, after)
+        self._remember(after)
         self.play_bots(after)
         return 201, body
 
@@ -428,8 +459,7 @@ class Games(Application[UUID]):
                 log.exception("bot failed", extra={"game_id": str(game.id), "version": game.version})
                 return game
             game = self._saved(game, after)
-            if self.repository.cache is not None:
-                self.repository.cache.put(game.id, game)
+            self._remember(game)
         extra = {"game_id": str(game.id), "version": game.version}
         log.warning("bots stopped after %d commands in a row", MAX_BOT_COMMANDS, extra=extra)
         return game
@@ -726,13 +756,44 @@ class Games(Application[UUID]):
             raise GameNotFound(str(game_id)) from None
         if not isinstance(game, Game):
             raise GameNotFound(str(game_id))
-        cache = self.repository.cache
-        if version is None and cache is not None:
+        if version is None:
             # The library fast-forwards a cached aggregate by folding the new events, which for
             # an immutable aggregate returns a new object without putting it back: do so, or
             # every read would fast-forward from the first cached version again.
-            cache.put(game_id, game)
+            self._remember(game)
         return game
+
+    def _remember(self, game: Game) -> None:
+        """Put ``game`` in the aggregate cache unless it holds a later version of it already: a read
+        that loaded the game before a command stored its events must not set the cache back to before
+        them (the command path decides on the cached game, ``cached_game``)."""
+        cache = self.repository.cache
+        if cache is None:
+            return
+        with self._cache_lock:
+            try:
+                held = cache.get(game.id)
+            except KeyError:
+                held = None
+            if held is None or getattr(held, "version", -1) <= game.version:
+                cache.put(game.id, game)
+
+    def cached_game(self, game_id: UUID) -> Game:
+        """The game as this process last read or saved it, from the aggregate cache without asking the
+        store for newer events (another process may have stored some since); read from the store
+        when it is not cached. For the command path, under ``lock(game_id)``: a command decided on a
+        stale game fails to store (its first event's version is taken), which the caller checks
+        against the store (``game``) before it answers a refusal. Raises ``GameNotFound``."""
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                game = cache.get(game_id)
+            except KeyError:
+                pass
+            else:
+                if isinstance(game, Game):
+                    return game
+        return self.game(game_id)
 
     def records(
         self, game_id: UUID, *, after: int = 0, limit: int | None = None, upto: int | None = None

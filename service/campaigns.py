@@ -7,9 +7,11 @@ seats and tokens, in one atomic save together with the campaign's ``ChapterBegun
 
 from __future__ import annotations
 
+import functools
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 import msgspec
@@ -36,6 +38,8 @@ from dicelog.domain.core.game import Game, create
 from dicelog.service.application import GameNotFound, Games, VersionConflict, hash_token
 from dicelog.service.records import GameSecret, TokenIndex, secret_id, token_id
 from dicelog.service.seat_bots import check_seats
+
+R = TypeVar("R")
 
 _encode = msgspec.json.Encoder().encode
 
@@ -90,6 +94,19 @@ def chapter_game(games: Games, campaign: Campaign) -> Game | None:
     return games.game(UUID(playing.game_id)) if playing is not None else None
 
 
+def _one_at_a_time(change: Callable[..., R]) -> Callable[..., R]:
+    """Run a change of a campaign under ``games.lock(campaign_id)``, so that two changes of one
+    campaign by this process's threads take turns instead of failing with ``VersionConflict``."""
+
+    @functools.wraps(change)
+    def locked(games: Games, campaign_id: UUID, *args: Any, **kwargs: Any) -> R:
+        with games.lock(campaign_id):
+            return change(games, campaign_id, *args, **kwargs)
+
+    return locked
+
+
+@_one_at_a_time
 def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Campaign, Game]:
     """Record the finished chapter (if one is being played) and begin the next as a new game.
 
@@ -169,6 +186,7 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     return project_campaign(campaign, records), game  # type: ignore[return-value]
 
 
+@_one_at_a_time
 def choose_carry_over(games: Games, campaign_id: UUID, seat: str, choice: Any) -> Campaign:
     """Record ``seat``'s choice (the ruleset's choice document, JSON data) of what its pieces carry over
     from the chapter whose game just ended in a victory (``CarryOverChosen``); the next
@@ -199,6 +217,7 @@ def choose_carry_over(games: Games, campaign_id: UUID, seat: str, choice: Any) -
     return _append(games, campaign, campaign_id, seat, events)
 
 
+@_one_at_a_time
 def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:
     """Request (``to_index`` given) or approve (``None``) a revert of the campaign's history."""
     campaign = load(games, campaign_id)

@@ -18,6 +18,9 @@ id, a seat or a token, so the number of series does not grow with the games play
   projection or the Redis publisher has not processed yet (the store's newest notification id
   minus the consumer's checkpoint); ``dicelog_consumer_failing{consumer, lane}`` is 1 while its
   last pass failed (e.g. Redis down), else 0.
+- ``dicelog_commit_group_size`` (histogram): saves written in one store transaction by the group
+  commit of the write lane (``dicelog.service.write_lane.GroupCommit``); 1 when writes come one at a
+  time.
 - ``dicelog_sse_clients`` (gauge): server-sent event streams open in this process.
 """
 
@@ -29,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from prometheus_client import REGISTRY, Counter, Gauge
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -49,6 +52,11 @@ RULE_REFUSALS = Counter(
     "dicelog_rule_refusals", "Requests refused because they broke a rule, by rule id.", ["rule"]
 )
 EVENTS_WRITTEN = Counter("dicelog_events_written", "Events stored by this process, by event type.", ["event"])
+COMMIT_GROUP_SIZE = Histogram(
+    "dicelog_commit_group_size",
+    "Saves (a command's events, a creation...) written together in one store transaction: group commit.",
+    buckets=(1, 2, 4, 8, 16, 32),
+)
 SSE_CLIENTS = Gauge("dicelog_sse_clients", "Server-sent event streams open in this process.")
 
 

@@ -27,7 +27,7 @@ from structlog.contextvars import bind_contextvars
 
 from dicelog.domain.core import registry
 from dicelog.domain.core.dice import commitment
-from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.errors import DomainError, RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCreated, RollRequested
 from dicelog.domain.core.game import Game
 from dicelog.domain.core.verify import verify_view
@@ -35,6 +35,7 @@ from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Len
 from dicelog.service.api_types import ApiTypes, ruleset_of
 from dicelog.service.application import TABLE, GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
+from dicelog.service.errors import VersionConflict
 from dicelog.service.export import reader_export_lines
 from dicelog.service.metrics import command_tag, counting_command
 from dicelog.service.projection_store import ReadModels
@@ -207,21 +208,38 @@ def send_command(
     idempotency_key: str | None,
     acting: str | None = None,
 ) -> Response[CommandResult]:
-    """``POST /games/{id}/commands`` (see ``GameController.send_command``)."""
-    with counting_command(data.command):
-        return _send_command(types, game_id, data, request, games, idempotency_key, acting)
+    """``POST /games/{id}/commands`` (see ``GameController.send_command``).
+
+    The command is decided on the game as this process last saw it (``Games.cached_game``: no read of
+    the store on the way), under the game's lock. Stored, it proves that game current: the store
+    takes a game's events only at the next version. Refused (a rule, the seat, the expected version,
+    or the store because the version was taken), it is checked against the store, and decided once
+    more on the stored game if that is newer (another process wrote meanwhile): nothing was stored
+    by the first attempt, so the answer is the one a fresh read would have given."""
+    with counting_command(data.command), games.lock(game_id):
+        try:
+            game = games.cached_game(game_id)
+        except GameNotFound:
+            raise NotFoundException(f"no game {game_id}") from None
+        try:
+            return _send_command(types, game, data, request, games, idempotency_key, acting)
+        except (DomainError, VersionConflict, PermissionError):
+            stored = _game(games, game_id)
+            if stored.version == game.version:
+                raise
+        return _send_command(types, stored, data, request, games, idempotency_key, acting)
 
 
 def _send_command(
     types: ApiTypes,
-    game_id: UUID,
+    game: Game,
     data: Any,
     request: Request[Any, Any, Any],
     games: Games,
     idempotency_key: str | None,
     acting: str | None = None,
 ) -> Response[CommandResult]:
-    game = _game(games, game_id)
+    game_id = game.id
     seat = games.acting_seat(game, bearer(request), data.command, acting)
     bind_contextvars(seat=seat, command=command_tag(data.command))
     ruleset = game.created.ruleset
@@ -241,6 +259,7 @@ def _send_command(
         idempotency_key=idempotency_key,
         request_hash=request_hash,
         render=command_result(lens),
+        game=game,
     )
     answer = msgspec.json.decode(body, type=_Answer)
     after = answer.events[0].version - 1 if answer.events else 0

@@ -1,16 +1,20 @@
-"""The write lane: the threads that run the requests that write to the event store.
+"""The write lane: the threads that run the requests that write to the event store, and their
+group commit.
 
 Litestar runs a synchronous handler in the event loop's default thread pool (six threads on two
-cores). For the requests that write (commands, creations, forks, claims, campaign changes) that
-is the wrong size for SQLite: SQLite lets one connection write at a time, so the other threads
-only wait for its lock, and on one interpreter every thread also takes turns at the GIL. Measured
-with 32 clients on two cores (``bench/http_roundtrip.py``, ``bench/README.md`` §1), six threads
-spent about 0.4 ms more CPU per command than one.
+cores). The requests that write (commands, creations, forks, claims, campaign changes) run on a
+``WriteLane`` of their own instead (``@on_write_lane``), sized by the store
+(``Settings.write_concurrency``, ``DICELOG_WRITE_THREADS``): 4 threads for SQLite, the most
+connections the pool can open for PostgreSQL. Reads keep the default pool, so a long read never
+waits behind a command, nor a command behind it.
 
-So those handlers run on a ``WriteLane`` of their own (``@on_write_lane``), sized by the store
-(``Settings.write_concurrency``, ``DICELOG_WRITE_THREADS``): one thread for SQLite, the most
-connections the pool can open for PostgreSQL (whose writers do run at once). Reads keep the default
-pool, so a long read never waits behind a command, nor a command behind it.
+The lane's threads save through one ``GroupCommit`` (``Games.save``): while one of them commits, the
+others decide their commands and queue their events, which the next commit writes together. On
+SQLite, which writes one transaction at a time, that is what makes more than one thread pay:
+measured with 32 clients on two cores (``bench/http_roundtrip.py``, ``bench/README.md`` §1), one
+thread spent its time waiting for each command's ``fsync``, and several threads without a group
+commit only waited for SQLite's write lock and for the interpreter lock. Commands for one game take
+turns (``Games.lock``), so they never race each other into a version conflict.
 
 A request that waited in the lane's queue longer than ``max_wait`` seconds (the SQLite lock timeout,
 or the PostgreSQL pool's connect timeout: what a write would have waited for the store anyway) is
@@ -23,13 +27,17 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import functools
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError
+
+from dicelog.service.metrics import COMMIT_GROUP_SIZE
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -81,3 +89,108 @@ def on_write_lane(handler: Callable[..., R]) -> Callable[..., Coroutine[Any, Any
         return await lane.run(handler, *args, **kwargs)
 
     return on_lane
+
+
+class _Pending:
+    """One caller's events waiting for a group commit, and what became of them."""
+
+    __slots__ = ("done", "error", "events", "recordings")
+
+    def __init__(self, events: list[Any]) -> None:
+        self.events = events
+        self.done = False
+        self.recordings: list[Any] = []
+        self.error: BaseException | None = None
+
+    def outcome(self) -> list[Any]:
+        if self.error is not None:
+            raise self.error
+        return self.recordings
+
+
+class GroupCommit:
+    """Group commit: the events that several threads save at about the same time are written in one
+    transaction and share its commit (on SQLite its ``fsync``, about 0.35 ms on the machine of
+    ``bench/README.md`` §1: the longest single step of a command).
+
+    ``write(events) -> recordings`` writes events atomically, in one transaction. A thread that calls
+    ``save`` while no write is under way writes at once, together with what other threads queued
+    meanwhile (at most ``max_group`` saves); one that calls it during a write queues, and the first
+    of the queue to wake writes the queue. Nothing waits for a group to fill, so a lone writer's
+    latency is unchanged. Each save's events stay contiguous and in order, and each caller gets its
+    own recordings back.
+
+    Each caller gets the outcome it would have had alone: when a group meets an ``IntegrityError``
+    (some save's version or record id is taken, so the transaction stored nothing), each save of the
+    group is written again on its own, and only the clashing ones raise it. Any other store error (a
+    lock held too long, a lost connection, a full disk) is raised to every caller of the group, as it
+    would have been to each alone.
+    """
+
+    def __init__(self, write: Callable[[list[Any]], list[Any]], *, max_group: int = 32) -> None:
+        self._write = write
+        self.max_group = max_group
+        self._changed = threading.Condition(threading.Lock())
+        self._queue: list[_Pending] = []
+        self._leading = False
+        self.groups = 0
+        """Transactions of more than one saver so far (for tests and benchmarks)."""
+
+    def save(self, events: list[Any]) -> list[Any]:
+        """Write ``events`` in one transaction (perhaps shared); their recordings. Raises what the
+        store raises for these events written alone."""
+        pending = _Pending(events)
+        with self._changed:
+            self._queue.append(pending)
+            while self._leading and not pending.done:
+                self._changed.wait()
+            if pending.done:
+                return pending.outcome()
+            self._leading = True
+            self._queue.remove(pending)
+            group = [pending, *self._queue[: self.max_group - 1]]
+            del self._queue[: self.max_group - 1]
+        try:
+            self._commit(group)
+        finally:
+            with self._changed:
+                self._leading = False
+                self._changed.notify_all()
+        return pending.outcome()
+
+    def _commit(self, group: list[_Pending]) -> None:
+        COMMIT_GROUP_SIZE.observe(len(group))
+        if len(group) > 1:
+            try:
+                recordings = self._write([e for p in group for e in p.events])
+            except IntegrityError:
+                pass  # some saver's version is taken: nothing was stored, each is written alone below
+            except Exception as e:  # noqa: BLE001 - a store fault: each would have met it alone
+                for p in group:
+                    p.error, p.done = (e if p is group[0] else _copy(e)), True
+                return
+            else:
+                self.groups += 1
+                start = 0
+                every = len(recordings) == sum(len(p.events) for p in group)
+                for p in group:
+                    if every:  # else the recorder returned none (no notification ids): so does each
+                        p.recordings = recordings[start : start + len(p.events)]
+                    start += len(p.events)
+                    p.done = True
+                return
+        for p in group:
+            try:
+                p.recordings = self._write(p.events)
+            except Exception as e:  # noqa: BLE001 - raised again in the saver's own thread
+                p.error = e
+            p.done = True
+
+
+def _copy(error: Exception) -> Exception:
+    """A copy of ``error`` for another thread to raise (one exception object raised in two threads
+    would collect both their tracebacks)."""
+    try:
+        return copy.copy(error)
+    except Exception:  # noqa: BLE001 - an exception that cannot be copied is raised as it is
+        return error

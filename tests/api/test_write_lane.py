@@ -23,10 +23,10 @@ from dicelog.service.write_lane import WriteLane, WriteLaneBusy
 from tests.api.conftest import IN_PROCESS, MICE, NO_QUOTAS, Table
 
 
-def test_the_lane_is_one_thread_on_sqlite_and_the_pool_on_postgresql_unless_set():
-    assert Settings(store="sqlite").write_concurrency() == 1
+def test_the_lane_is_four_threads_on_sqlite_and_the_pool_on_postgresql_unless_set():
+    assert Settings(store="sqlite").write_concurrency() == 4
     assert Settings(store="postgres", postgres_pool_size=3, postgres_max_overflow=5).write_concurrency() == 8
-    assert Settings(store="sqlite", write_threads=4).write_concurrency() == 4
+    assert Settings(store="sqlite", write_threads=2).write_concurrency() == 2
     assert Settings.from_env({"DICELOG_WRITE_THREADS": "auto"}).write_threads == 0
     assert Settings.from_env({"DICELOG_WRITE_THREADS": "3"}).write_threads == 3
     with pytest.raises(ValueError, match="DICELOG_WRITE_THREADS"):
@@ -118,7 +118,7 @@ def test_commands_run_on_the_write_lane_and_answer_with_the_stored_hashes(client
 
 
 def test_a_write_that_waits_too_long_for_the_lane_is_503_busy_and_stores_nothing(tmp_path):
-    settings = Settings(data_dir=tmp_path, **NO_QUOTAS, **IN_PROCESS)
+    settings = Settings(data_dir=tmp_path, write_threads=1, **NO_QUOTAS, **IN_PROCESS)
     with TestClient(create_app(settings)) as client:
         table = Table(client)
         lane = client.app.state.runtime.games.write_lane
