@@ -191,6 +191,14 @@ def test_a_read_that_loaded_the_game_before_a_command_does_not_set_the_cache_bac
     assert games.cached_game(game_id).version == after.version
 
 
+def test_a_serving_process_collects_cyclic_garbage_less_often(client):
+    import gc
+
+    from dicelog.service.app import GC_YOUNG_THRESHOLD
+
+    assert gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD > 700
+
+
 # --- a second process writing the same store --------------------------------------------------
 
 
