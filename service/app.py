@@ -164,6 +164,8 @@ class Runtime:
             settings.library_env("games"), snapshot_interval=settings.snapshot_interval, fanout=self.fanout
         )
         self.games.write_lane = WriteLane(settings.write_concurrency(), max_wait=settings.write_wait())
+        # SQLite: one serving process writes the games (``Games.trust_cache``); PostgreSQL: N replicas
+        self.games.trust_cache = settings.store == "sqlite"
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
         self.games.stored_index = self.read_models.stored_index

@@ -254,6 +254,11 @@ class Games(Application[UUID]):
         self.stored_index: Callable[[UUID, Any], GameIndex | None] | None = None
         """Reads a game's stored audit index (set by the app: ``dicelog.service.projection_store``)."""
         self.write_lane: WriteLane | None = None
+        self.trust_cache = False
+        """``cached_game`` answers from the aggregate cache without asking the store for newer events:
+        set (by the app) where one process writes the games, SQLite's one ``serve``. With several
+        writers (PostgreSQL replicas) a command would often be decided on a stale game and then again,
+        so there the store is asked first, as every read does."""
         """The threads of the API's handlers that write (``dicelog.service.write_lane``; set by the app)."""
         self._indexes = IndexCache()
         self._listing = GameListing()
@@ -261,13 +266,17 @@ class Games(Application[UUID]):
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
         self._cache_lock = threading.Lock()
         self.group_commit: GroupCommit | None = GroupCommit(self._save_now)
-        """Saves of several threads share a transaction (``dicelog.service.write_lane.GroupCommit``)."""
+        """Saves of several threads share a transaction (``dicelog.service.write_lane.GroupCommit``);
+        ``None``: each save is a transaction of its own."""
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """Save events (``Recorded`` and the service's records) atomically, in order.
+        """Save events (``Recorded`` and the service's records) atomically, in order; their recordings.
 
         The events are handed to the library as one batch: its per-object runtime protocol
-        checks cost ~20 µs each on Python 3.11, per event that would dominate a command.
+        checks cost ~20 µs each on Python 3.11, per event that would dominate a command. Through
+        ``group_commit``, the saves of other threads made meanwhile may share the transaction; the
+        outcome is this save's own (``GroupCommit``). Raises the store's ``IntegrityError`` (a
+        version or record id taken: nothing stored) and its other ``PersistenceError``s.
         """
         events = [o for o in objs if o is not None]
         if kwargs or self.group_commit is None:
@@ -779,13 +788,14 @@ class Games(Application[UUID]):
                 cache.put(game.id, game)
 
     def cached_game(self, game_id: UUID) -> Game:
-        """The game as this process last read or saved it, from the aggregate cache without asking the
-        store for newer events (another process may have stored some since); read from the store
-        when it is not cached. For the command path, under ``lock(game_id)``: a command decided on a
-        stale game fails to store (its first event's version is taken), which the caller checks
-        against the store (``game``) before it answers a refusal. Raises ``GameNotFound``."""
+        """With ``trust_cache``, the game as this process last read or saved it, from the aggregate
+        cache without asking the store for newer events (another process may have stored some since);
+        otherwise, or when it is not cached, read from the store (``game``). For the command path,
+        under ``lock(game_id)``: a command decided on a stale game fails to store (its first event's
+        version is taken), which the caller checks against the store before it answers a refusal.
+        Raises ``GameNotFound``."""
         cache = self.repository.cache
-        if cache is not None:
+        if self.trust_cache and cache is not None:
             try:
                 game = cache.get(game_id)
             except KeyError:

@@ -210,8 +210,9 @@ def send_command(
 ) -> Response[CommandResult]:
     """``POST /games/{id}/commands`` (see ``GameController.send_command``).
 
-    The command is decided on the game as this process last saw it (``Games.cached_game``: no read of
-    the store on the way), under the game's lock. Stored, it proves that game current: the store
+    The command is decided, under the game's lock, on the game as this process last saw it
+    (``Games.cached_game``: where one process writes the games, as on SQLite, no read of the store on
+    the way). Stored, it proves that game current: the store
     takes a game's events only at the next version. Refused (a rule, the seat, the expected version,
     or the store because the version was taken), it is checked against the store, and decided once
     more on the stored game if that is newer (another process wrote meanwhile): nothing was stored
