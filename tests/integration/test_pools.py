@@ -102,7 +102,7 @@ def deployment(extra: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
                 )
             )
             urls.append(f"http://127.0.0.1:{port}")
-        worker_env = {**env, "PGAPPNAME": prefix + "worker"}
+        worker_env = {**env, "PGAPPNAME": prefix + "worker", "DICELOG_WORKER_PORT": str(_free_port())}
         processes.append(subprocess.Popen([*command, "worker"], cwd=ROOT, env=worker_env))
         for process in processes:
             stack.callback(process.wait, 10)
