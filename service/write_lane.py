@@ -120,11 +120,12 @@ class GroupCommit:
     latency is unchanged. Each save's events stay contiguous and in order, and each caller gets its
     own recordings back.
 
-    Each caller gets the outcome it would have had alone: when a group meets an ``IntegrityError``
-    (some save's version or record id is taken, so the transaction stored nothing), each save of the
-    group is written again on its own, and only the clashing ones raise it. Any other store error (a
-    lock held too long, a lost connection, a full disk) is raised to every caller of the group, as it
-    would have been to each alone.
+    When a group meets an ``IntegrityError`` (some save's version or record id is taken, so the
+    transaction stored nothing), each save of the group is written again on its own, and only the
+    clashing ones raise it: each caller gets the outcome it would have had alone. Any other error (a
+    store fault: a lock held too long, a lost connection, a full disk) is raised to every caller of
+    the group, each in its own thread, and nothing is written again: that transaction may or may not
+    have committed (a connection lost during ``COMMIT``), as a lone save's would.
     """
 
     def __init__(self, write: Callable[[list[Any]], list[Any]], *, max_group: int = 32) -> None:
@@ -147,7 +148,8 @@ class GroupCommit:
             if pending.done:
                 return pending.outcome()
             self._leading = True
-            self._queue.remove(pending)
+            if pending in self._queue:  # not when a leader that took it died of a BaseException
+                self._queue.remove(pending)
             group = [pending, *self._queue[: self.max_group - 1]]
             del self._queue[: self.max_group - 1]
         try:
@@ -165,7 +167,7 @@ class GroupCommit:
                 recordings = self._write([e for p in group for e in p.events])
             except IntegrityError:
                 pass  # some saver's version is taken: nothing was stored, each is written alone below
-            except Exception as e:  # noqa: BLE001 - a store fault: each would have met it alone
+            except Exception as e:  # noqa: BLE001 - a store fault (or a bug): stored or not, not known
                 for p in group:
                     p.error, p.done = (e if p is group[0] else _copy(e)), True
                 return
