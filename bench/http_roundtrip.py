@@ -7,8 +7,9 @@ auto-selected uvloop/httptools, ``--no-access-log --log-level warning``):
 
 - dicelog: ``uvicorn --factory dicelog.service.app:create_app`` with ``DICELOG_DATA_DIR`` a temp dir,
   i.e. SQLite, snapshots every 100 events, aggregate cache on, the write lane (4 threads on
-  SQLite, their saves group-committed), the embedded worker (projections) on, in its child process: the defaults. "Server CPU"
-  is the API process's; the child's is not in it (a third of the API's before it moved there).
+  SQLite, their saves group-committed), the embedded worker (projections) on, in its child
+  process: the defaults. "Server CPU" is the API process's; the child's is not in it (a third of
+  the API's before it moved there).
 - baseline: ``baseline_app`` below, a bare Litestar app whose one POST handler appends one
   event of a minimal ``eventsourcing.domain.Aggregate`` per request (``repository.get`` from the
   library's aggregate cache, the ``@event`` method, ``Application.save``; SQLite file in the
