@@ -254,20 +254,19 @@ class Games(Application[UUID]):
         self.stored_index: Callable[[UUID, Any], GameIndex | None] | None = None
         """Reads a game's stored audit index (set by the app: ``dicelog.service.projection_store``)."""
         self.write_lane: WriteLane | None = None
+        """The threads of the API's handlers that write (``dicelog.service.write_lane``; set by the app)."""
         self.trust_cache = False
         """``cached_game`` answers from the aggregate cache without asking the store for newer events:
         set (by the app) where one process writes the games, SQLite's one ``serve``. With several
         writers (PostgreSQL replicas) a command would often be decided on a stale game and then again,
         so there the store is asked first, as every read does."""
-        """The threads of the API's handlers that write (``dicelog.service.write_lane``; set by the app)."""
         self._indexes = IndexCache()
         self._listing = GameListing()
         super().__init__(env)
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
         self._cache_lock = threading.Lock()
-        self.group_commit: GroupCommit | None = GroupCommit(self._save_now)
-        """Saves of several threads share a transaction (``dicelog.service.write_lane.GroupCommit``);
-        ``None``: each save is a transaction of its own."""
+        self.group_commit = GroupCommit(self._save_now)
+        """Saves of several threads share a transaction (``dicelog.service.write_lane.GroupCommit``)."""
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """Save events (``Recorded`` and the service's records) atomically, in order; their recordings.
@@ -279,10 +278,8 @@ class Games(Application[UUID]):
         version or record id taken: nothing stored) and its other ``PersistenceError``s.
         """
         events = [o for o in objs if o is not None]
-        if kwargs or self.group_commit is None:
-            recordings = super().save(_Batch(events), **kwargs)
-        else:
-            recordings = self.group_commit.save(events)
+        # with the library's own arguments (tracking...) a save is not grouped
+        recordings = super().save(_Batch(events), **kwargs) if kwargs else self.group_commit.save(events)
         count_events(o.payload for o in objs if isinstance(o, Recorded))
         return recordings
 
