@@ -292,7 +292,7 @@ class LongGame:
             seat = SEAT_OF.get(mouse or "", SEATS[0]["name"])
         kwargs: dict[str, Any] = {}
         if type(command).__name__ in ("RequestUndo", "ApproveUndo", "RejectUndo"):
-            from dicelog.domain.core.undo import ListHistory
+            from dicelog.domain.core.game import ListHistory
 
             kwargs["history"] = ListHistory(self.records)
         return play(

@@ -363,7 +363,7 @@ def create_app(
     types = api_types(tuple(rulesets) if rulesets is not None else registry.builtin_names())
     holder: dict[str, Runtime] = {}
     worker_mode = "off" if start_worker is False else settings.embedded_worker
-    foreign = sorted(set(types.names) - set(registry.builtin_names()))
+    foreign = sorted(set(types.names) - set(registry.installed_names()))
     if worker_mode == "process" and foreign:
         # a child process knows only the rulesets this build ships, not those registered by this
         # process's own code (tests, embedding programs): it could not decode their events

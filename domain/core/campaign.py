@@ -29,6 +29,7 @@ from msgspec.structs import replace
 
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
+from dicelog.domain.core.game import GENESIS_HASH, Recorded, record_hash
 
 SECTION = "001 §Campagna (campaign mode); README, The API at a glance (undo, forks)"
 
@@ -406,8 +407,6 @@ def campaign_records(
     at: datetime,
 ) -> list[Any]:
     """Envelopes (``Recorded``, hash-chained) for new campaign events after ``campaign``."""
-    from dicelog.domain.core.game import GENESIS_HASH, Recorded, record_hash
-
     version = campaign.version if campaign is not None else 0
     prev = record_hash(campaign.last) if campaign is not None and campaign.last is not None else GENESIS_HASH
     out = []

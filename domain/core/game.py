@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -56,6 +56,7 @@ from dicelog.domain.core.events import (
     UndoRequested,
 )
 from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.core.undo import decide_undo
 
 GENESIS_HASH = "0" * 64
 CHAIN_FORMAT = 2
@@ -584,9 +585,7 @@ def step_game(
     ruleset = game.ruleset
     log = _Log(game, seat, command_id, at, nonce_key)
     if isinstance(command, (RequestUndo, ApproveUndo, RejectUndo)):
-        from dicelog.domain.core.undo import decide_undo
-
-        events = decide_undo(game, command, seat, history)
+        events = decide_undo(game, command, seat, history, GameSnapshot.take)
         log.emit(CommandAccepted(command=encode_command(command)))
         for event in events:
             log.emit(event)
@@ -719,6 +718,20 @@ def play_game(
         )
         records.extend(more)
     raise InvariantViolated("auto-steps-settle", f"{MAX_AUTO_STEPS} automatic steps")  # pragma: no cover
+
+
+class ListHistory:
+    """``History`` (``dicelog.domain.core.undo``) over an in-memory list of a game's records
+    (version order, from 1)."""
+
+    def __init__(self, records: Sequence[Recorded]) -> None:
+        self._records = records
+
+    def game_at(self, version: int) -> Game:
+        return fold(None, self._records[:version])
+
+    def records(self, after: int, upto: int) -> Sequence[Recorded]:
+        return self._records[after:upto]
 
 
 def fold(game: Game | None, records: Iterable[Recorded]) -> Game:

@@ -1,23 +1,46 @@
-"""The rulesets this build knows, by name (``GameCreated.ruleset``)."""
+"""The rulesets this process knows, by name (``GameCreated.ruleset``).
+
+A ruleset is found as a Python entry point of the group ``dicelog.rulesets`` (``importlib.metadata``):
+an installed distribution declares ``[project.entry-points."dicelog.rulesets"]`` with
+``<name> = "<module>:<object>"``, the object being the ruleset (``dicelog.domain.core.ruleset``).
+The core imports no ruleset: the shipped ones are declared in dicelog's own ``pyproject.toml``, a
+published or test-only one in its own distribution. ``register`` adds one by hand (tests, programs
+that embed the service); reading the installed metadata is not I/O of the rules (it happens once, at
+first use, before any rule runs).
+"""
 
 from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.ruleset import Ruleset
 
+GROUP = "dicelog.rulesets"
+SHIPPING_DISTRIBUTION = "dicelog"
+
 _RULESETS: dict[str, Ruleset] = {}
-_BUILTINS: list[str] = []
-_loaded = False
 
 
-def _load_builtins() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        before = set(_RULESETS)
-        import dicelog.domain.rulesets  # noqa: F401  (registers the built-in rulesets)
+@cache  # the installed distributions do not change while a process runs
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
 
-        _BUILTINS.extend(sorted(set(_RULESETS) - before))
+
+def _load(name: str) -> Ruleset | None:
+    ep = _entry_points().get(name)
+    if ep is None:
+        return None
+    ruleset = ep.load()
+    if getattr(ruleset, "name", None) != name:
+        raise RuleBroken(
+            "game.unknown-ruleset",
+            section="docs/ARCHITECTURE.md, The ruleset boundary",
+            detail=f"entry point {ep.value!r} is named {name!r} but its ruleset calls itself "
+            f"{getattr(ruleset, 'name', None)!r}",
+        )
+    return register(ruleset)
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -27,15 +50,14 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get(name: str) -> Ruleset:
-    """The ruleset called ``name``. Raises ``RuleBroken("game.unknown-ruleset")``."""
-    if name not in _RULESETS:
-        _load_builtins()
-    try:
-        return _RULESETS[name]
-    except KeyError:
+    """The ruleset called ``name`` (registered, or loaded from its entry point on first use).
+    Raises ``RuleBroken("game.unknown-ruleset")``."""
+    found = _RULESETS.get(name) or _load(name)
+    if found is None:
         raise RuleBroken(
             "game.unknown-ruleset", section="README, The API at a glance", detail=f"no ruleset {name!r}"
-        ) from None
+        )
+    return found
 
 
 def rules_revision(name: str) -> int:
@@ -46,12 +68,23 @@ def rules_revision(name: str) -> int:
 
 
 def builtin_names() -> tuple[str, ...]:
-    """Names of the rulesets this build ships (``dicelog.domain.rulesets``), without test-only ones."""
-    _load_builtins()
-    return tuple(_BUILTINS)
+    """Names of the rulesets this build ships: the entry points of the ``dicelog`` distribution
+    itself (not those of other installed distributions, nor registered by hand), sorted."""
+    return tuple(
+        sorted(
+            name
+            for name, ep in _entry_points().items()
+            if ep.dist is not None and ep.dist.name == SHIPPING_DISTRIBUTION
+        )
+    )
+
+
+def installed_names() -> tuple[str, ...]:
+    """Names of every installed ruleset (every ``dicelog.rulesets`` entry point), sorted: those a
+    fresh process (the embedded worker's child, ``dicelog worker``) can load by name."""
+    return tuple(sorted(_entry_points()))
 
 
 def names() -> tuple[str, ...]:
-    """Names of every registered ruleset."""
-    _load_builtins()
-    return tuple(sorted(_RULESETS))
+    """Names of every ruleset known: installed or registered by hand, sorted."""
+    return tuple(sorted(set(_RULESETS) | set(_entry_points())))

@@ -22,7 +22,7 @@ An ended game takes no command, so an undo never crosses the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from dicelog.domain.core.commands import ApproveUndo, Command, RejectUndo, RequestUndo
@@ -48,19 +48,12 @@ class History(Protocol):
     def records(self, after: int, upto: int) -> Sequence[Any]: ...
 
 
-class ListHistory:
-    """``History`` over an in-memory list of a game's records (version order, from 1)."""
+class Snapshot(Protocol):
+    """What ``UndoApplied`` copies of the game at the undo's target version
+    (``dicelog.domain.core.game.GameSnapshot``): the game and its state, encoded."""
 
-    def __init__(self, records: Sequence[Any]) -> None:
-        self._records = records
-
-    def game_at(self, version: int) -> Any:
-        from dicelog.domain.core.game import fold
-
-        return fold(None, self._records[:version])
-
-    def records(self, after: int, upto: int) -> Sequence[Any]:
-        return self._records[after:upto]
+    game: Any
+    state: Any
 
 
 def starts_turn(ruleset: Any, event: Event) -> bool:
@@ -76,12 +69,17 @@ def starts_round(ruleset: Any, event: Event) -> bool:
     return bool(own(event)) if own is not None else type(event).__name__ == "RoundStarted"
 
 
-def decide_undo(game: Any, command: Command, seat: str, history: History | None) -> list[Event]:
-    """The events of an undo command, or ``RuleBroken`` (``undo.*``) naming why not."""
+def decide_undo(
+    game: Any, command: Command, seat: str, history: History | None, take: Callable[[Any], Snapshot]
+) -> list[Event]:
+    """The events of an undo command, or ``RuleBroken`` (``undo.*``) naming why not.
+
+    ``take(game) -> Snapshot`` encodes the game at the target version for ``UndoApplied``
+    (``GameSnapshot.take``: the core's game module calls this one, never the other way round)."""
     if history is None:
         raise RuleBroken("undo.unavailable", section=SECTION, detail="undo needs the game's history")
     if isinstance(command, RequestUndo):
-        return _request(game, command.to_version, seat, history)
+        return _request(game, command.to_version, seat, history, take)
     request = game.undo_request
     if request is None:
         raise RuleBroken("undo.nothing-pending", section=SECTION, detail="no undo request is open")
@@ -100,7 +98,7 @@ def decide_undo(game: Any, command: Command, seat: str, history: History | None)
     events: list[Event] = [UndoApproved(by=seat)]
     if set(game.undo_needs) == {seat}:
         approved = (*game.undo_approved, seat)
-        events.append(_applied(history, request.to_version, approved, request.crosses_rolls))
+        events.append(_applied(history, take, request.to_version, approved, request.crosses_rolls))
     return events
 
 
@@ -108,7 +106,9 @@ def _seat_names(game: Any) -> list[str]:
     return [s.name for s in game.created.seats]
 
 
-def _request(game: Any, to_version: int, seat: str, history: History) -> list[Event]:
+def _request(
+    game: Any, to_version: int, seat: str, history: History, take: Callable[[Any], Snapshot]
+) -> list[Event]:
     created = game.created
     policy = created.undo_policy
     if policy == "none":
@@ -155,14 +155,18 @@ def _request(game: Any, to_version: int, seat: str, history: History) -> list[Ev
         needs = tuple(name for name in _seat_names(game) if name != seat)
     events: list[Event] = [UndoRequested(to_version=to_version, by=seat, crosses_rolls=crosses, needs=needs)]
     if not needs:
-        events.append(_applied(history, to_version, (seat,), crosses))
+        events.append(_applied(history, take, to_version, (seat,), crosses))
     return events
 
 
-def _applied(history: History, to_version: int, approved: tuple[str, ...], crosses: bool) -> UndoApplied:
-    from dicelog.domain.core.game import GameSnapshot
-
-    snapshot = GameSnapshot.take(history.game_at(to_version))
+def _applied(
+    history: History,
+    take: Callable[[Any], Snapshot],
+    to_version: int,
+    approved: tuple[str, ...],
+    crosses: bool,
+) -> UndoApplied:
+    snapshot = take(history.game_at(to_version))
     return UndoApplied(
         to_version=to_version,
         approved_by=approved,

@@ -40,7 +40,7 @@ import msgspec
 from msgspec import Struct
 
 from dicelog.domain.core.commands import Choose, Draw, Roll, Shuffle, UndoCommand
-from dicelog.domain.core.events import CommandAccepted, Event, UndoApplied
+from dicelog.domain.core.events import CommandAccepted, Event, PendingEvent, UndoApplied
 
 AUDITOR = "auditor"
 SPECTATOR = "spectator"
@@ -150,8 +150,6 @@ class Lens:
         game = msgspec.json.decode(event.game)
         pending = game.get("pending") if isinstance(game, dict) else None
         if pending is not None:
-            from dicelog.domain.core.events import PendingEvent
-
             shown = self.event(msgspec.convert(pending, type=PendingEvent))
             game = {**game, "pending": msgspec.to_builtins(shown) if shown is not None else None}
         return msgspec.structs.replace(

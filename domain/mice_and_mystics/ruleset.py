@@ -300,7 +300,7 @@ def legal_commands(state: State) -> list[Command]:
 
 
 class MiceAndMysticsRuleset:
-    """The ruleset object registered in ``dicelog.domain.rulesets``."""
+    """The ruleset object, found by the registry as the entry point ``mice-and-mystics`` (pyproject.toml)."""
 
     name = NAME
     rules_revision = RULES_REVISION

@@ -22,8 +22,8 @@ from dicelog.domain.core.commands import ApproveUndo, Choose, RejectUndo, Reques
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import DomainError
 from dicelog.domain.core.events import DecisionRequested, GameCreated, Seat
-from dicelog.domain.core.game import GameSnapshot, Recorded, create, fold, play
-from dicelog.domain.core.undo import ListHistory, undone_versions
+from dicelog.domain.core.game import GameSnapshot, ListHistory, Recorded, create, fold, play
+from dicelog.domain.core.undo import undone_versions
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from dicelog.service import application, game_listing

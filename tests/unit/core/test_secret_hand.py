@@ -30,9 +30,8 @@ from dicelog.domain.core.events import (
     Seat,
     UndoApplied,
 )
-from dicelog.domain.core.game import create, fold, play, step
+from dicelog.domain.core.game import ListHistory, create, fold, play, step
 from dicelog.domain.core.ruleset import Begin
-from dicelog.domain.core.undo import ListHistory
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, seat_viewer
 from tests.rulesets import secret_hand_bot

@@ -11,8 +11,8 @@ from dicelog.domain.core.commands import ApproveUndo, RejectUndo, RequestUndo, R
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import PendingFirst, RuleBroken
 from dicelog.domain.core.events import DiceRolled, GameCreated, Seat, UndoApplied
-from dicelog.domain.core.game import create, fold, play
-from dicelog.domain.core.undo import ListHistory, undone_versions
+from dicelog.domain.core.game import ListHistory, create, fold, play
+from dicelog.domain.core.undo import undone_versions
 from dicelog.domain.core.verify import verify
 from tests.unit.core.race import Advance
 from tests.unit.core.test_game import AT, SEED
