@@ -54,8 +54,19 @@ def get(name: str) -> Ruleset:
     Raises ``RuleBroken("game.unknown-ruleset")``."""
     found = _RULESETS.get(name) or _load(name)
     if found is None:
+        known = names()
+        hint = (
+            f"known: {', '.join(known)}"
+            if known
+            else (
+                "no ruleset is installed: reinstall dicelog (pip install -e .) so its entry points "
+                f"({GROUP}) are written"
+            )
+        )
         raise RuleBroken(
-            "game.unknown-ruleset", section="README, The API at a glance", detail=f"no ruleset {name!r}"
+            "game.unknown-ruleset",
+            section="README, The API at a glance",
+            detail=f"no ruleset {name!r} ({hint})",
         )
     return found
 
