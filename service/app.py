@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import msgspec
 from litestar import Litestar, get
 from litestar.concurrency import sync_to_thread
 from litestar.datastructures import State
@@ -69,6 +68,7 @@ from dicelog.service.routes_campaigns import CampaignController
 from dicelog.service.routes_content import CONTENT_CONTROLLERS, ContentController
 from dicelog.service.schemas import Health, RulesetInfo
 from dicelog.service.settings import Settings
+from dicelog.service.warming import warm_up
 from dicelog.service.web import WEB
 from dicelog.service.worker import Follower
 from dicelog.service.write_lane import WriteLane
@@ -301,32 +301,12 @@ def readiness(runtime: Runtime) -> Health:
     return Health(status="ok", checks=checks)
 
 
-def warm_types(app: Litestar, names: tuple[str, ...]) -> None:
-    """Build msgspec's type information of every request signature and of each ruleset's commands, events,
-    state and setup, on one thread, before requests run on many. msgspec builds it on a type's first use,
-    evaluating the string annotations (``from __future__ import annotations``) with ``typing.ForwardRef``,
-    which compiles them; CPython 3.11's compiler is not safe on two threads at once: under load, first
-    requests racing there crashed ``dicelog serve`` with SIGSEGV (a ``typing.ForwardRef`` frame on top; once
-    also ``SystemError: AST constructor recursion depth mismatch``)."""
-    built: list[Any] = []
-    for route in app.routes:
-        for handler in getattr(route, "route_handlers", ()):
-            built.append(handler.signature_model)
-    for name in names:
-        ruleset = registry.get(name)
-        built += [ruleset.command_type, ruleset.state_type, *ruleset.event_types]
-        if getattr(ruleset, "setup_type", None) is not None:
-            built.append(ruleset.setup_type)
-    structs, todo = [], [msgspec.Struct]
-    while todo:  # every Struct class imported by now: stored records, content files, views
-        for sub in todo.pop().__subclasses__():
-            structs.append(sub)
-            todo.append(sub)
-    for kind in (*built, *structs):
-        try:
-            msgspec.json.Decoder(kind)  # builds (and caches on each class) its whole type tree
-        except TypeError:  # a generic base or a type msgspec cannot decode: never used as such
-            continue
+def request_types(app: Litestar) -> list[Any]:
+    """The signature model of every route handler of ``app`` (what msgspec decodes requests into), for
+    ``dicelog.service.warming.warm_up``."""
+    return [
+        handler.signature_model for route in app.routes for handler in getattr(route, "route_handlers", ())
+    ]
 
 
 GC_YOUNG_THRESHOLD = 10_000
@@ -372,11 +352,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        for name in types.names:  # load lazily read content before requests run on many threads
-            warm_up = getattr(registry.get(name), "warm_up", None)
-            if warm_up is not None:
-                await sync_to_thread(warm_up)
-        warm_types(app, types.names)
+        # lazily computed content and msgspec types, once, before requests run on many threads
+        warm_up(types.names, request_types(app))
         runtime = await sync_to_thread(Runtime, settings)
         holder["runtime"] = runtime
         app.state.runtime = runtime

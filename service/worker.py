@@ -22,7 +22,9 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
+from dicelog.domain.core import registry
 from dicelog.service.application import Games
+from dicelog.service.warming import warm_up
 
 log = logging.getLogger("dicelog.worker")
 
@@ -104,7 +106,11 @@ class Follower:
                 return total
 
     def start(self) -> None:
-        """Run passes in one daemon thread per lane until ``stop``."""
+        """Run passes in one daemon thread per lane until ``stop``, after warming (on this thread)
+        what the lanes would otherwise compute at once for the first time: every registered
+        ruleset's content and msgspec types (``dicelog.service.warming``; issue 34, the worker's
+        SIGSEGV at start-up under load)."""
+        warm_up(registry.names())
         for lane, consumers in self.lanes().items():
             wake = self.app.fanout.waker() if self.app.fanout is not None else threading.Event()
             self._lane_wakes.append(wake)
