@@ -525,9 +525,11 @@ class Games(Application[UUID]):
         returns it and the tokens of the forking ``audience`` (and a spectator token).
 
         The prefix is copied event for event (re-chained under the new id); the original is
-        untouched. A fork of a running ``server``-dice game draws a fresh seed and commits to it
-        (``ForkOrigin.reseeded``): with the original's seed, playing the fork to its end would
-        reveal every future roll of the original. A fork of an ended game keeps the revealed seed
+        untouched. A fork of a running game with secrets (or of a ``sealed`` fork) is the
+        auditor's alone, and ``sealed`` until the original ends. A fork of a running
+        ``server``-dice game draws a fresh seed and commits to it (``ForkOrigin.reseeded``): with
+        the original's seed, playing the fork to its end would reveal every future roll of the
+        original. A fork of an ended game keeps the revealed seed
         (an exact what-if). Only the forking audience gets a token of the fork; each other seat
         (and the auditor) of the original takes its own place with ``claim``. Raises
         ``GameNotFound`` and ``RuleBroken("fork.*")``.
@@ -549,7 +551,8 @@ class Games(Application[UUID]):
                     detail=f"version {version} is not right before a player's command",
                 )
         original_game = self.game(game_id)
-        if original_game.result is None and has_secrets(original_game.ruleset) and audience != "auditor":
+        running_secrets = original_game.result is None and has_secrets(original_game.ruleset)
+        if (running_secrets or self.sealed(original_game)) and audience != "auditor":
             # A fork copies the hidden deck and hands: drawing in a fork would sample the original's
             # secrets. Only the auditor, who sees them all, may fork a running game with secrets.
             raise RuleBroken(
@@ -603,7 +606,8 @@ class Games(Application[UUID]):
     def claim(self, fork_id: UUID, original_token: str | None) -> tuple[str, str]:
         """Take, in fork ``fork_id``, the place the token holds in the fork's original game;
         returns (audience, new token). Raises ``GameNotFound``, ``Unauthorized`` (not a token of
-        the original), ``RuleBroken("fork.not-a-fork")`` and ``AlreadyClaimed``."""
+        the original), ``RuleBroken("fork.not-a-fork")``, ``RuleBroken("fork.sealed")`` (a
+        non-auditor token while the fork is ``sealed``) and ``AlreadyClaimed``."""
         if not original_token:
             raise Unauthorized("a token of the fork's original game is needed to claim a place")
         fork = self.game(fork_id)
@@ -615,6 +619,13 @@ class Games(Application[UUID]):
                 detail=f"game {fork_id} is not a fork",
             )
         audience = self.audience(UUID(origin.game_id), original_token)
+        if audience != "auditor" and self.sealed(fork):
+            raise RuleBroken(
+                "fork.sealed",
+                section="docs/api-contract.md, Forks of a running game with secrets",
+                detail="the fork's original still runs with hidden information: until it ends the fork "
+                "is the auditor's alone, and its places cannot be claimed",
+            )
         token = new_token()
         at = datetime.now(UTC)
         claim = SeatClaim(
@@ -687,9 +698,34 @@ class Games(Application[UUID]):
             raise Forbidden(f"a {audience} token reads the game; only a seat's token sends commands")
         return audience.removeprefix("seat:")
 
+    def sealed(self, game: Game) -> bool:
+        """Whether ``game`` is a fork whose original (or an original of that, up the chain) still runs
+        with hidden information. Such a fork holds the original's unseen deck, bag and hands: playing
+        or reading it would show them. Until the original ends it is the auditor's alone: only the
+        fork's auditor token reads it and its places cannot be claimed (docs/api-contract.md, Forks
+        of a running game with secrets)."""
+        origin = game.created.forked_from
+        while origin is not None:
+            try:
+                original = self.game(UUID(origin.game_id))
+            except GameNotFound:
+                return False
+            if original.result is None and has_secrets(original.ruleset):
+                return True
+            origin = original.created.forked_from
+        return False
+
     def viewer(self, game: Game, token: str | None) -> Viewer:
         """Who reads ``game`` with this token (``None``: no token). Raises ``Unauthorized`` for a
-        bad token, or no token on a ``private`` game (DESIGN.md, Access)."""
+        bad token, or no token on a ``private`` game or a ``sealed`` fork, and
+        ``Forbidden`` for any token but the auditor's on a ``sealed`` fork."""
+        if self.sealed(game):
+            if token is None:
+                raise Unauthorized("this fork is sealed until its original ends: the auditor token is needed")
+            audience = self.audience(game.id, token)
+            if audience != "auditor":
+                raise Forbidden("this fork is sealed until its original ends: only the auditor reads it")
+            return viewer_of(game.created.seats, audience)
         if token is None:
             if game.created.visibility == "private":
                 raise Unauthorized("this game is private: a seat, spectator or auditor token is needed")

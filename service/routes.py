@@ -35,7 +35,7 @@ from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Len
 from dicelog.service.api_types import ApiTypes, ruleset_of
 from dicelog.service.application import TABLE, GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
-from dicelog.service.errors import VersionConflict
+from dicelog.service.errors import Forbidden, Unauthorized, VersionConflict
 from dicelog.service.export import reader_export_lines
 from dicelog.service.metrics import command_tag, counting_command
 from dicelog.service.projection_store import ReadModels
@@ -131,6 +131,15 @@ def _seat(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: st
         return games.authenticate(game_id, bearer(request))
     except GameNotFound:
         raise NotFoundException(f"no {kind} {game_id}") from None
+
+
+def _reads(games: Games, game: Game, token: str | None) -> bool:
+    """Whether ``token`` may read ``game`` at all."""
+    try:
+        games.viewer(game, token)
+    except (Unauthorized, Forbidden):
+        return False
+    return True
 
 
 def _reader(games: Games, game_id: UUID, request: Request[Any, Any, Any]) -> tuple[Game, Lens]:
@@ -296,13 +305,13 @@ class GameReads:
         token = bearer(request)
         mine = _token_games(games, token) if token else set()
         if token and not mine:
-            from dicelog.service.application import Unauthorized
-
             raise Unauthorized("unknown bearer token")
         page, next_cursor = games.games(after=cursor, limit=limit, include=mine)
         items = []
         for game_id in page:
             game = games.game(game_id)
+            if games.sealed(game) and (game_id not in mine or not _reads(games, game, token)):
+                continue  # a sealed fork is listed to its auditor only
             viewer = games.viewer(game, token) if game_id in mine else SPECTATOR_VIEWER
             items.append(summary(game, games.lens(game, viewer)))
         return GameList(games=items, next_cursor=next_cursor)

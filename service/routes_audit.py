@@ -107,7 +107,9 @@ class AuditController(Controller):
         commitment; a fork of an ended game keeps the revealed seed (an exact what-if). The
         answer holds a token for the forking place only, and a spectator token: every other
         place (seats, auditor) is taken by its holder in the original with ``POST
-        /games/{fork_id}/claims``."""
+        /games/{fork_id}/claims``. Only the auditor may fork a running game with hidden information
+        (422 ``fork.secrets-in-play``), and that fork is sealed until the original ends: only its
+        auditor token reads it, and its places cannot be claimed (docs/api-contract.md)."""
         audience = games.audience(game_id, bearer(request))
         game, tokens = games.fork(game_id, data.version, audience=audience)
         return created(created_body(games, game, tokens), f"/games/{game.id}")
@@ -124,7 +126,9 @@ class AuditController(Controller):
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ClaimedToken]:
         """With a token of the fork's original game, take the same place (seat, spectator or
-        auditor) in the fork ``game_id``; returns the new token. Each place is taken once (409)."""
+        auditor) in the fork ``game_id``; returns the new token. Each place is taken once (409).
+        While the fork is sealed (its original still runs with hidden information) only the
+        auditor's place can be taken: 422 ``fork.sealed`` for every other token."""
         audience, token = games.claim(game_id, bearer(request))
         return created(ClaimedToken(game_id=game_id, audience=audience, token=token), f"/games/{game_id}")
 

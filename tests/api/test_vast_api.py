@@ -397,7 +397,8 @@ def test_undo_with_every_seats_approval_returns_a_vast_game_to_before_a_command(
 
 def test_a_running_vast_game_is_forked_only_by_the_auditor_and_gives_no_seat_the_others_secrets(client):
     """A fork of a running game with secrets would hand its forker every seat's token: refused to a seat
-    (``fork.secrets-in-play``), allowed to the auditor, whose fork gets a fresh seed."""
+    (``fork.secrets-in-play``), allowed to the auditor, whose fork gets a fresh seed and is sealed (the
+    auditor's alone) until the original ends."""
     table = VastTable(client)
     version = table.get("", None).json()["version"]
     r = client.post(
@@ -415,6 +416,16 @@ def test_a_running_vast_game_is_forked_only_by_the_auditor_and_gives_no_seat_the
     fork = r.json()
     assert fork["tokens"] == []
     assert fork["game"]["dice_commitment"] != table.get("", None).json()["dice_commitment"]
+    # sealed while the original runs: no seat claims a place, nobody but the auditor reads it
+    fork_url = f"/games/{fork['game']['id']}"
+    r = client.post(f"{fork_url}/claims", headers={"Authorization": f"Bearer {table.tokens['sir']}"})
+    assert r.status_code == 422 and r.json()["rule"] == "fork.sealed", r.text
+    for tail in ("/board", "/events", "/state"):
+        assert client.get(fork_url + tail).status_code == 401
+        r = client.get(fork_url + tail, headers={"Authorization": f"Bearer {fork['spectator_token']}"})
+        assert r.status_code == 403, r.text
+        r = client.get(fork_url + tail, headers={"Authorization": f"Bearer {fork['auditor_token']}"})
+        assert r.status_code == 200, r.text
 
 
 def test_difficulty_cards_are_set_at_creation_and_a_level_not_built_is_a_422(client):

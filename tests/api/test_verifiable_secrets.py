@@ -246,6 +246,14 @@ def test_a_fork_of_a_running_game_keeps_its_copied_salts_and_proves_its_own_with
     fork = VastTable.__new__(VastTable)
     fork.client, fork.id, fork.first = client, r.json()["game"]["id"], table.first
     fork.tokens = {"auditor": r.json()["auditor_token"], "spectator": r.json()["spectator_token"]}
+    created = _lines(_export(fork, "auditor"))[1]["state"]["payload"]
+    original = _lines(_export(table, "auditor"))[1]["state"]["payload"]
+    assert created["chain_format"] == 2 and created["view_key_commitment"] != original["view_key_commitment"]
+    # the fork is sealed (the auditor's alone) until the original ends (docs/api-contract.md)
+    for _ in range(3_000):
+        if table.get("", None).json()["result"] is not None:
+            break
+        _bot_move(table, rng)
     for seat in (SEAT_OF["knight"], SEAT_OF["cave"]):
         claim = client.post(
             f"/games/{fork.id}/claims", headers={"Authorization": f"Bearer {table.tokens[seat]}"}
@@ -254,21 +262,14 @@ def test_a_fork_of_a_running_game_keeps_its_copied_salts_and_proves_its_own_with
         fork.tokens[seat] = claim.json()["token"]
     for _ in range(5):
         _bot_move(fork, rng)
-    created = _lines(_export(fork, "auditor"))[1]["state"]["payload"]
-    original = _lines(_export(table, "auditor"))[1]["state"]["payload"]
-    assert created["chain_format"] == 2 and created["view_key_commitment"] != original["view_key_commitment"]
     seen = _export(fork, SEAT_OF["knight"])
     assert _check(seen).ok
+    # the fork's own secrets stay hidden until the fork ends
+    assert _lines(_export(fork, None))[0]["format"] == VIEW_FORMAT_2
     for _ in range(3_000):
         if fork.get("", None).json()["result"] is not None:
             break
         _bot_move(fork, rng)
-    # the fork's secrets are the original's until the original ends too (test_fair_forks)
-    assert _lines(_export(fork, None))[0]["format"] == VIEW_FORMAT_2
-    for _ in range(3_000):
-        if table.get("", None).json()["result"] is not None:
-            break
-        _bot_move(table, rng)
     final = _export(fork, None)
     report = _check(final)
     assert report.ok and report.view_key_revealed, report

@@ -424,20 +424,62 @@ THREE = {
 }
 
 
-def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_secrets(
+def _sealed_fork_refuses_everyone_but_its_auditor(
+    original: HandTable, fork_id: str, fork_tokens: dict[str, str]
+) -> None:
+    """Every read path of a sealed fork, with every token of the original, none, and the fork's
+    own spectator token: refused (401/403), each answer scanned against the original's secrets;
+    every claim but the auditor's refused (422 ``fork.sealed``); the fork is not listed."""
+    client = original.client
+    readers: list[tuple[str, str, str | None]] = [
+        (a, a, original.tokens[a]) for a in [*original.seats, SPECTATOR, AUDITOR, ANONYMOUS]
+    ]
+    readers.append(("fork spectator", SPECTATOR, fork_tokens[SPECTATOR]))
+    for name, audience, token in readers:
+        for method, path, body in _read_paths(fork_id):
+            if method == "POST" and path.endswith("/commands"):
+                continue
+            r = client.request(method, path, json=body, headers=bearer(token))
+            expected = (401,) if name != "fork spectator" else (403, 422)
+            if path.endswith("/forks") and name == "fork spectator":
+                assert r.status_code == 422 and r.json()["rule"].startswith("fork."), r.text
+            else:
+                assert r.status_code in expected, (name, method, path, r.status_code, r.text)
+            assert r.headers["content-type"].startswith(PROBLEM_JSON), (name, path, r.headers)
+            original.scan(r.text, audience, f"{method} {path.rsplit('/', 1)[-1]} (sealed fork, {name})")
+        r = client.get("/games", params={"limit": 200}, headers=bearer(token))
+        if r.status_code == 200:
+            assert fork_id not in {g["id"] for g in r.json()["games"]}, (name, r.text)
+        original.scan(r.text, audience, f"GET /games (sealed fork, {name})")
+    for audience in [*original.seats, SPECTATOR]:
+        r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
+        assert r.status_code == 422 and r.json()["rule"] == "fork.sealed", (audience, r.text)
+        original.scan(r.text, audience, "POST /claims (sealed fork)")
+    r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[AUDITOR]))
+    assert r.status_code == 409, r.text  # the auditor's place is the forker's already
+    r = client.get(f"/games/{fork_id}/state", headers=bearer(fork_tokens[AUDITOR]))
+    assert r.status_code == 200, r.text
+    original.tally.oracle_checks += 1
+
+
+def test_a_fork_of_a_running_game_is_sealed_until_the_original_ends(
     backend: str, make_client: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    """A fork of a running game with secrets copies the hidden deck and hands: a seat playing or
+    reading it would learn the original's unseen cards. So only the auditor may fork such a game,
+    and the fork is the auditor's alone (no claim, no other reader, not listed) until the original
+    ends; then each place is claimed once and the fork is played, scanned at every step."""
     tally = Tally()
     rng = random.Random(5)
     with make_client() as client:
-        original = HandTable.create(client, tally, THREE, "server")
+        config = {**THREE, "visibility": "public"}  # a public game: its fork is public too, once unsealed
+        original = HandTable.create(client, tally, config, "server")
         while original.step_count < 4 or original.truth["pending"] is not None:
             assert original.play_step(rng)
         at = original.version
-        secret_at_fork = original.secret("red")
         hands_at_fork = {c for p in ("bob", "cat") for c in original.state["hands"][p]}
         hands_at_fork -= original.known["red"]
-        assert hands_at_fork and hands_at_fork <= secret_at_fork
+        assert hands_at_fork and hands_at_fork <= original.secret("red")
         # A seat may not fork a running game with secrets: drawing in the fork would sample the
         # original's hidden deck. Only the auditor, who sees everything, may.
         r = original.post("/forks", "red", {"version": at})
@@ -453,7 +495,18 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
         assert created["tokens"] == [] and created["spectator_token"] and created["auditor_token"]
         assert created["game"]["version"] == at
         fork_id = created["game"]["id"]
-        # The other places are taken with the original's tokens, once each.
+        fork_tokens = {SPECTATOR: created["spectator_token"], AUDITOR: created["auditor_token"]}
+        # Sealed while the original runs: checked now and after each further command of the original.
+        _sealed_fork_refuses_everyone_but_its_auditor(original, fork_id, fork_tokens)
+        for _ in range(400):
+            if original.ended or (original.step_count > 6 and _last_turn(original)):
+                break
+            assert original.play_step(rng)
+            if original.step_count % 3 == 0:
+                _sealed_fork_refuses_everyone_but_its_auditor(original, fork_id, fork_tokens)
+        _sealed_fork_refuses_everyone_but_its_auditor(original, fork_id, fork_tokens)
+        play_to_end(original, rng)
+        # The original ended: its whole log is public, so the fork is no longer sealed.
         claims: dict[str, str] = {}
         for audience in ("red", "blue"):
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
@@ -461,7 +514,6 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
             claim = r.json()
             assert claim["game_id"] == fork_id and claim["audience"] == f"seat:{audience}"
             claims[audience] = claim["token"]
-            original.scan(r.text, audience, "POST /claims")
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
             assert r.status_code == 409 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text
         for audience in (AUDITOR, SPECTATOR):
@@ -480,11 +532,11 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
                 "tokens": [{"seat": "red", "token": fork_red}, {"seat": "blue", "token": claims["blue"]}],
                 "auditor_token": created["auditor_token"],
             },
-            THREE,
+            config,
             origin=original,
         )
         fork.refresh()
-        assert fork.known["red"] == original.known["red"] and fork.secret("red") == secret_at_fork
+        assert fork.version == at
         # Play the fork to its end, scanning at every step; blue discards face down on its first turn.
         forced = {"done": False}
 
@@ -496,44 +548,10 @@ def test_a_fork_of_a_running_game_shows_the_forking_seat_none_of_the_original_se
 
         fork.rewrite = discard_first
         play_and_scan(fork, rng)
-        assert forced["done"] and original.truth["result"] is None
-        # The fork ended, the original runs: the fork keeps the prefix's secrets (and its own).
-        assert not fork.revealed()
-        secret_now = fork.secret("red")
-        seen: set[str] = set()
-        for where, tail, params in [
-            ("GET /events", "/events", {"limit": 1000}),
-            ("GET /state", "/state", {}),
-            ("GET /board", "/board", {}),
-            ("GET /log", "/log", {"limit": 1000}),
-            ("GET /dice", "/dice", {}),
-            ("GET /turns/1", "/turns/1", {}),
-            ("GET /rounds/1", "/rounds/1", {}),
-            ("GET /export", "/export", {}),
-            ("GET /state?version", "/state", {"version": at}),
-        ]:
-            r = fork.get(tail, "red", **params)
-            assert r.status_code == 200, r.text
-            fork.scan(r.text, "red", f"{where} (ended fork)")
-            seen |= set(CARD.findall(r.text))
-        status, text = read_ended_stream(client, fork.url("/stream"), fork_red)
-        assert status == 200
-        fork.scan(text, "red", "GET /stream (ended fork)")
-        seen |= set(CARD.findall(text))
-        r = fork.post("/verify", "red")
-        assert r.status_code == 200 and r.json()["verification"]["ok"], r.text
-        fork.scan(r.text, "red", "POST /verify (ended fork)")
-        leaked = seen & hands_at_fork - fork.known["red"] - fork.public
-        assert not leaked, f"other hands' cards at the fork point shown to red in the fork: {sorted(leaked)}"
-        assert seen & secret_now == set()
-        events = fork.get("/events", "red", limit=1000).json()["events"]
-        assert any(e["hidden"] for e in events), "blue's face-down discard is hidden from red"
+        assert forced["done"] and fork.revealed()
+        check_everything_public(fork)
         fork_seed = next(e for e in fork.events if e["type"] == "GameEnded")["payload"]["seed"]
         assert hashlib.sha256(bytes.fromhex(fork_seed)).hexdigest() == created["game"]["dice_commitment"]
-        # Once the original ends too, the fork is public as well.
-        play_to_end(original, rng)
-        assert fork.revealed()
-        check_everything_public(fork)
         original_seed = next(e for e in original.events if e["type"] == "GameEnded")["payload"]["seed"]
         assert original_seed != fork_seed
         assert hashlib.sha256(bytes.fromhex(original_seed)).hexdigest() == original.game["dice_commitment"]
