@@ -16,7 +16,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 import msgspec
@@ -42,6 +42,7 @@ from dicelog.domain.core.events import (
     CommandAccepted,
     DecisionMade,
     DecisionRequested,
+    DiceMode,
     DiceRolled,
     DrawRequested,
     Event,
@@ -175,7 +176,7 @@ def record_link(record: Recorded) -> Link:
         seat=record.seat,
         command_id=record.command_id,
         prev_hash=record.prev_hash,
-        type=type(record.payload).__struct_config__.tag,  # type: ignore[attr-defined]
+        type=str(type(record.payload).__struct_config__.tag),  # tag=True: the class name
         digest=payload_digest(record.salt or "", _encode(record.payload)),
     )
 
@@ -251,13 +252,13 @@ def apply(game: Game | None, record: Recorded) -> Game:
         )
     pending, chance, result = game.pending, game.chance_count, game.result
     if effect == "pending":
-        pending = payload
+        pending = cast(PendingEvent, payload)  # _BOOKKEEPING: only the pending node types
     elif effect == "chance":
         pending, chance = None, chance + 1
     elif effect == "decided":
         pending = None
     else:
-        result = payload.result
+        result = cast(GameEnded, payload).result  # _BOOKKEEPING: "ended" is GameEnded's
     return replace(
         game,
         version=record.originator_version,
@@ -318,6 +319,7 @@ def _apply_undo(game: Game, record: Recorded) -> Game:
             undo_needs=() if rejected else tuple(s for s in game.undo_needs if s != payload.by),
             undo_approved=() if rejected else (*game.undo_approved, payload.by),
         )
+    raise InvariantViolated("undo-event", f"{type(payload).__name__} is not an undo event")
 
 
 # What each core event does to the core's bookkeeping (by exact type: events are never subclassed).
@@ -425,7 +427,7 @@ def card_ids(ruleset: Any, state: Any, deck: str, cards: tuple[str, ...]) -> tup
 def _answer(game: Game, command: Command, seat: str) -> Answer:
     """Validate an answer to the pending node and return the event that records it."""
     pending = game.pending
-    source = "server" if seat == SERVER_SEAT else "manual"
+    source: DiceMode = "server" if seat == SERVER_SEAT else "manual"
     if isinstance(command, Roll):
         if not isinstance(pending, RollRequested):
             raise RuleBroken("roll.nothing-pending", section=_SECTION, detail="no roll is pending")

@@ -69,12 +69,16 @@ from dicelog.domain.core.visibility import Lens
 _encode = msgspec.json.Encoder().encode
 
 
+Check = Literal["chain", "derivation", "dice", "structure", "digest"]
+"""The check a ``Divergence`` names (``Divergence.check``)."""
+
+
 class Divergence(Struct, frozen=True, kw_only=True):
     """The first place where the log and its re-derivation disagree."""
 
     version: int
     """Version (1-based position in the game's log) of the first event found wrong."""
-    check: Literal["chain", "derivation", "dice", "structure", "digest"]
+    check: Check
     """Which check failed: ``chain`` (the hash chain or the stored bytes: an event was edited, removed or
     reordered), ``derivation`` (re-running a command did not reproduce the stored events, or the rules refused
     it), ``dice`` (the revealed seed does not match the commitment, or a server roll, shuffle or draw does not
@@ -123,11 +127,14 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     is checked over them (so an edit that decodes identically is still caught), and each must
     equal the canonical re-encoding of its record.
     """
-    fail = lambda v, check, exp, found: Verification(  # noqa: E731
-        ok=False,
-        events=len(records),
-        divergence=Divergence(version=v, check=check, expected=exp, found=found),
-    )
+
+    def fail(v: int, check: Check, exp: str, found: str) -> Verification:
+        return Verification(
+            ok=False,
+            events=len(records),
+            divergence=Divergence(version=v, check=check, expected=exp, found=found),
+        )
+
     if not records or not isinstance(records[0].payload, GameCreated):
         return fail(
             1,
@@ -242,10 +249,13 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         inherited = inherited_chances(created)
         for record, k, pending in chance_events(records):
             p = record.payload
-            if p.source == "server" and record.originator_version > inherited:
-                want, got = rederive(seed, k, pending, p)
-                if want != got:
-                    return fail(record.originator_version, "dice", str(list(want)), str(list(got)))
+            server = isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)) and p.source == "server"
+            if server and record.originator_version > inherited:
+                derived_result, logged = rederive(seed, k, pending, p)
+                if derived_result != logged:
+                    return fail(
+                        record.originator_version, "dice", str(list(derived_result)), str(list(logged))
+                    )
                 dice += 1
     return Verification(
         ok=True,
@@ -263,12 +273,15 @@ def _wrong_salt(
     """The first failure of the view key check of an ended game of chain format 2 (``None``: it holds): the
     key ``GameEnded`` revealed must hash to ``GameCreated.view_key_commitment``, and the salt of every event
     after a fork's copied prefix (whose salts come from the original's key) must derive from it."""
-    fail = lambda v, exp, found: Verification(  # noqa: E731
-        ok=False,
-        events=len(records),
-        divergence=Divergence(version=v, check="digest", expected=exp, found=found),
-        chain_format=created.chain_format,
-    )
+
+    def fail(v: int, exp: str, found: str) -> Verification:
+        return Verification(
+            ok=False,
+            events=len(records),
+            divergence=Divergence(version=v, check="digest", expected=exp, found=found),
+            chain_format=created.chain_format,
+        )
+
     if view_key is None or commitment(view_key) != created.view_key_commitment:
         v = next(r.originator_version for r in records if isinstance(r.payload, GameEnded))
         return fail(
@@ -352,7 +365,8 @@ def chance_events(records: Sequence[Recorded]) -> Iterator[tuple[Recorded, int, 
     """Every ``DiceRolled``/``CardsShuffled``/``CardsDrawn`` with its dice stream position ``k`` and
     the pending node it answered. An undo rewinds the position (seed locking), so ``k`` is the
     stream position of the game at that point, not a count of the chance events in the log."""
-    k, pending = 0, None
+    k = 0
+    pending: PendingEvent | None = None
     for record in records:
         p = record.payload
         if isinstance(p, (RollRequested, ShuffleRequested, DrawRequested)):
@@ -482,12 +496,15 @@ def verify_view(game_id: UUID, viewed: Sequence[Viewed]) -> Verification:
     The rules are not re-run here: what follows a hidden card depends on it, so only the server (``verify``
     of the full log, ``POST /games/{id}/verify``) re-derives a running game with secrets; every reader can
     re-derive all of it after the end (``verify_against``, or ``verify`` of the public full log)."""
-    fail = lambda v, check, exp, found: Verification(  # noqa: E731
-        ok=False,
-        events=len(viewed),
-        divergence=Divergence(version=v, check=check, expected=exp, found=found),
-        chain_format=2,
-    )
+
+    def fail(v: int, check: Check, exp: str, found: str) -> Verification:
+        return Verification(
+            ok=False,
+            events=len(viewed),
+            divergence=Divergence(version=v, check=check, expected=exp, found=found),
+            chain_format=2,
+        )
+
     if not viewed or viewed[0].type != "GameCreated" or viewed[0].shown != "full":
         return fail(
             1, "structure", "GameCreated at version 1, shown whole", viewed[0].type if viewed else "no events"
@@ -544,12 +561,15 @@ def verify_against(
     link and digest for digest (a hidden payload changed afterwards is named at its version: ``digest``),
     and the full log must then verify (``verify``), its view key revealed and matching its commitment,
     so every salt, and with it every payload the reader saw only as a digest, is proven."""
-    fail = lambda v, check, exp, found: Verification(  # noqa: E731
-        ok=False,
-        events=len(records),
-        divergence=Divergence(version=v, check=check, expected=exp, found=found),
-        chain_format=2,
-    )
+
+    def fail(v: int, check: Check, exp: str, found: str) -> Verification:
+        return Verification(
+            ok=False,
+            events=len(records),
+            divergence=Divergence(version=v, check=check, expected=exp, found=found),
+            chain_format=2,
+        )
+
     own = verify_view(game_id, viewed)
     if not own.ok:
         return own

@@ -113,7 +113,8 @@ class Lens:
             return self._command_accepted(event, seat)
         if isinstance(event, UndoApplied):
             return self._undo_applied(event)
-        return self.ruleset.view_event(event, self.viewer)
+        shown: Event | None = self.ruleset.view_event(event, self.viewer)
+        return shown
 
     def state(self, state: Any) -> Any:
         """The state as the viewer sees it (same type, secrets masked)."""
