@@ -50,10 +50,14 @@ class History(Protocol):
 
 class Snapshot(Protocol):
     """What ``UndoApplied`` copies of the game at the undo's target version
-    (``dicelog.domain.core.game.GameSnapshot``): the game and its state, encoded."""
+    (``dicelog.domain.core.game.GameSnapshot``): the game and its state, encoded (read-only: the
+    snapshot is a frozen Struct)."""
 
-    game: Any
-    state: Any
+    @property
+    def game(self) -> Any: ...
+
+    @property
+    def state(self) -> Any: ...
 
 
 def starts_turn(ruleset: Any, event: Event) -> bool:
