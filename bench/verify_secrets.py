@@ -45,7 +45,7 @@ def play_game(seed_n: int, key: bytes | None) -> list[Any]:
     from dicelog.domain.core.game import CHAIN_FORMAT, create, fold, play
     from dicelog.domain.core.registry import rules_revision
     from dicelog.domain.core.visibility import Lens, seat_viewer
-    from dicelog.service.vast_bot import choose
+    from dicelog.domain.vast.bot import choose
 
     seats = tuple(Seat(name=r, controls=(r,)) for r in ROLES)
     seed = seed_n.to_bytes(32, "big")

@@ -47,7 +47,7 @@ MICE = ["collin", "filch", "maginos", "nez"]
 
 def long_game(base: str, events: int) -> tuple[str, dict[str, str]]:
     """A running Chapter 1 game of at least ``events`` events (demo bots, server dice)."""
-    from dicelog.service.bot import decode_state
+    from dicelog.domain.mice_and_mystics.bot import decode_state
     from dicelog.service.demo import choose
 
     http = httpx.Client(base_url=base, timeout=30)

@@ -463,18 +463,25 @@ def _ranges(versions: Sequence[int]) -> str:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from dicelog.service.demo import DEMOS
+    from dicelog.service.demo import demos, run_demo
 
     _settings()  # a malformed DICELOG_* variable ends the demo before it starts
-    demo = DEMOS.get(args.game)
+    found = demos()
+    demo = found.get(args.game)
     if demo is None:
-        _fail(EXIT_USAGE, f"no demo for ruleset {args.game!r} yet (demos: {', '.join(sorted(DEMOS))})")
-    extra: dict[str, object] = {}
-    if args.game == "vast":
-        extra = {"roles": args.roles.split(",") if args.roles else None, "setup": args.setup}
-    elif args.setup is not None:
-        _fail(EXIT_USAGE, "--setup names a Vast setup (GET /content/vast/setups); use it with --game vast")
-    return demo(seed=args.seed, mice=args.mice, max_turns=args.max_turns, quiet=args.quiet, **extra)
+        _fail(EXIT_USAGE, f"no demo for ruleset {args.game!r} (demos: {', '.join(sorted(found))})")
+    own = {option.dest for option in demo.options}
+    for name, other in found.items():
+        for option in other.options:
+            if option.dest not in own and getattr(args, option.dest, None) is not None:
+                _fail(EXIT_USAGE, f"{option.flag} is an option of the {name} demo; use it with --game {name}")
+    options = {option.dest: getattr(args, option.dest, None) for option in demo.options}
+    try:
+        return run_demo(
+            args.game, seed=args.seed, max_turns=args.max_turns, quiet=args.quiet, options=options
+        )
+    except ValueError as e:
+        _fail(EXIT_USAGE, str(e))
 
 
 def _content_check(args: argparse.Namespace) -> int:
@@ -582,27 +589,25 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--game",
         default="mice-and-mystics",
-        choices=registry.builtin_names(),
+        choices=registry.names(),
         help="the ruleset to play (default: mice-and-mystics)",
     )
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")
-    demo.add_argument("--mice", nargs=4, default=["collin", "filch", "maginos", "nez"], metavar="MOUSE")
     demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many turns")
     demo.add_argument("--quiet", action="store_true", help="no board/log printing, only the summary")
-    demo.add_argument(
-        "--roles",
-        default=None,
-        help="vast: the roles seated, comma-separated, any VF §7 setup (GET /content/vast/setups): "
-        "knight,goblins,dragon,cave (the default), all five with thief, knight,goblins,dragon,thief, "
-        "cave,thief, knight,cave...",
-    )
-    demo.add_argument(
-        "--setup",
-        default=None,
-        metavar="ROW",
-        help="vast: a VF §7 row by id (GET /content/vast/setups), e.g. knight-solo-hard or knight-vs-thief; "
-        "the rows sharing their roles (the solo levels) need it",
-    )
+    added: set[str] = set()
+    for name in registry.names():  # each ruleset's demo options (dicelog.domain.core.ruleset.Demo)
+        for option in getattr(getattr(registry.get(name), "demo", None), "options", ()):
+            if option.dest not in added:
+                added.add(option.dest)
+                demo.add_argument(
+                    option.flag,
+                    dest=option.dest,
+                    default=None,
+                    help=option.help,
+                    metavar=option.metavar,
+                    nargs=option.nargs,
+                )
     demo.set_defaults(func=_demo)
 
     content = sub.add_parser("content", help="game content as data")

@@ -1,11 +1,15 @@
-"""``dicelog demo``: a Chapter 1 game played to its end by bot seats through the real HTTP API.
+"""``dicelog demo --game NAME``: a game played to its end by bot seats through the real HTTP API.
 
-The service runs with the embedded default (SQLite under ``DICELOG_DATA_DIR``, in-process
-fan-out) on a free local port; one bot per mouse asks ``/legal-commands`` and ``/state`` and picks
-with a simple, readable policy that tries to win (``service/bot.py``: fight minions in reach,
-explore toward the Courtyard, walk to the tree entrance, search when nothing else helps), rolling nothing
-itself: the dice are the server's, committed at creation. The board, the initiative track and the
-game log are printed as the game goes; at the end the log is verified by replay.
+The service runs with the embedded default (SQLite under ``DICELOG_DATA_DIR``, in-process fan-out) on a
+free local port. Everything game-specific is the ruleset's, found through the registry: its ``demo``
+(``dicelog.domain.core.ruleset.Demo``: the game created, its options, what ends a turn, the tables printed,
+the secrets each seat may not see) and its ``bot`` (``choose``, ``decide``). Each bot reads only its own
+seat's ``/state`` and ``/legal-commands``; a decision goes to the seat of the piece it names (out of turn
+when it must). The dice are the server's, committed at creation. The game log is printed as the game goes;
+at the end the log is verified by replay, and every response a seat read was scanned for what the demo
+says that seat may not see.
+
+Exit code 0 when the log verifies and no seat saw another's secret (1 also when the bots are stuck).
 """
 
 from __future__ import annotations
@@ -26,12 +30,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
+from dicelog.domain.core import registry
+from dicelog.domain.core.ruleset import DemoTable
 from dicelog.service.app import create_app
-from dicelog.service.bot import choose_for, decode_state
 from dicelog.service.settings import Settings
-
-# Order of preference among legal commands; unknown command types come before EndTurn.
-PREFERENCE = ("Battle", "Explore", "Search", "Recover", "Move", "MoveTo", "Scurry")
 
 
 @contextmanager
@@ -58,59 +60,6 @@ def running_service(settings: Settings, app: Any = None) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def choose(
-    commands: list[dict[str, Any]], rng: random.Random, state: Any = None, mouse: str | None = None
-) -> dict[str, Any]:
-    """The bot policy. Given the game state, ``dicelog.service.bot.choose_for`` (fight, explore toward the
-    goal room, walk to the goal space). Without it, the most preferred command type; among several
-    of that type, a random one (for ``MoveTo``, favouring longer paths)."""
-    if state is not None and mouse is not None and commands:
-        return choose_for(state, mouse, commands)
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for command in commands:
-        by_type.setdefault(command["type"], []).append(command)
-    unknown = [t for t in by_type if t not in PREFERENCE and t != "EndTurn"]
-    for kind in (*PREFERENCE[:4], *unknown, *PREFERENCE[4:], "EndTurn"):
-        options = by_type.get(kind)
-        if options:
-            if kind == "MoveTo":
-                longest = max(len(c["path"]) for c in options)
-                options = [c for c in options if len(c["path"]) == longest]
-            return rng.choice(options)
-    raise ValueError("no legal command")
-
-
-def _board_table(board: dict[str, Any]) -> Table:
-    """Occupied spaces per room tile, with the hourglass and the cheese wheel."""
-    view = board.get("board", {})
-    table = Table(
-        title=f"Board - hourglass page {view.get('hourglass_page')} "
-        f"(end marker {view.get('end_marker_page')}), minion cheese wheel {view.get('cheese_wheel')}"
-    )
-    table.add_column("room tile")
-    table.add_column("space")
-    table.add_column("figures")
-    for tile in view.get("tiles", []):
-        for space in tile.get("spaces", []):
-            if space.get("figures"):
-                table.add_row(tile.get("name", ""), space["id"], ", ".join(space["figures"]))
-    return table
-
-
-def _initiative_table(initiative: dict[str, Any]) -> Table:
-    view = initiative.get("initiative", {})
-    table = Table(title=f"Initiative track - round {view.get('round')}")
-    table.add_column("slot")
-    table.add_column("card")
-    table.add_column("figures")
-    for card in view.get("cards", []):
-        marker = " <" if card.get("current") else ""
-        table.add_row(
-            str(card.get("slot")), f"{card.get('name')}{marker}", ", ".join(card.get("figures", []))
-        )
-    return table
-
-
 def demo_setup(seed: int, quiet: bool) -> tuple[Console, Settings, random.Random]:
     """What every demo starts with: its console, the settings (from the environment, without request quotas:
     bots play as fast as the server answers, on this machine only) and the bots' seeded choices."""
@@ -121,28 +70,55 @@ def demo_setup(seed: int, quiet: bool) -> tuple[Console, Settings, random.Random
     return Console(quiet=quiet), settings, random.Random(seed)
 
 
-def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False) -> int:
-    """Play one game; return the process exit code (0 when the log verifies)."""
+def demos() -> dict[str, Any]:
+    """The ``demo`` of every known ruleset that has one, by ruleset name."""
+    found = {name: getattr(registry.get(name), "demo", None) for name in registry.names()}
+    return {name: demo for name, demo in found.items() if demo is not None}
+
+
+def _table(spec: DemoTable) -> Table:
+    table = Table(title=spec.title)
+    for column in spec.columns:
+        table.add_column(column)
+    for row in spec.rows:
+        table.add_row(*row)
+    return table
+
+
+def run_demo(
+    game: str = "mice-and-mystics",
+    *,
+    seed: int,
+    max_turns: int,
+    quiet: bool = False,
+    options: dict[str, Any] | None = None,
+) -> int:
+    """Play one game of ruleset ``game`` with its demo's ``options``; return the process exit code (0 when
+    the log verifies and no seat saw another's secret). Raises ``RuleBroken("game.unknown-ruleset")``, and
+    ``ValueError`` for a ruleset without a demo or a bad option."""
+    ruleset = registry.get(game)
+    demo = getattr(ruleset, "demo", None)
+    bot = getattr(ruleset, "bot", None)
+    if demo is None or bot is None:
+        raise ValueError(f"ruleset {game!r} has no demo")
+    body = demo.game(options or {})
     console, settings, rng = demo_setup(seed, quiet)
-    seats = [{"name": f"seat-{m}", "controls": [m]} for m in mice]
+    started = time.monotonic()
     with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
-        r = http.post(
-            "/games",
-            json={
-                "ruleset": "mice-and-mystics",
-                "setup": {"chapter": "chapter-1", "mice": mice},
-                "seats": seats,
-            },
-        )
+        r = http.post("/games", json=body)
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")
             return 1
-        body = r.json()
-        game_id = body["game"]["id"]
-        tokens = {t["seat"]: t["token"] for t in body["tokens"]}
-        console.print(f"[bold]dicelog demo[/bold] game [cyan]{game_id}[/cyan] {settings.describe_store()}")
-        console.print(f"dice commitment sha256(seed) = {body['game']['dice_commitment']}")
-        turns, log_after, result = 0, 0, None
+        created = r.json()
+        game_id = created["game"]["id"]
+        seats = body["seats"]
+        tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+        auditor = {"Authorization": f"Bearer {created['auditor_token']}"}
+        console.print(
+            f"[bold]dicelog demo --game {game}[/bold] game [cyan]{game_id}[/cyan] {settings.describe_store()}"
+        )
+        console.print(f"dice commitment sha256(seed) = {created['game']['dice_commitment']}")
+        commands = reads = leaks = turns = log_after = 0
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -150,40 +126,66 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
             console=console,
             transient=True,
         ) as progress:
-            task = progress.add_task("playing Chapter 1", total=max_turns)
+            task = progress.add_task(demo.title, total=max_turns)
             while turns < max_turns:
-                game = http.get(f"/games/{game_id}").json()
-                result = game["result"]
-                if result is not None or game["turn"] is None:
+                now = http.get(f"/games/{game_id}", headers=auditor).json()
+                if now["result"] is not None or now["turn"] is None:
                     break
-                seat = f"seat-{game['turn']}"
-                auth = {"Authorization": f"Bearer {tokens[seat]}"}
-                legal = http.get(f"/games/{game_id}/legal-commands", headers=auth).json()
-                if not legal["commands"]:
-                    console.print(
-                        f"[red]stuck: no legal command for {seat}[/red] (pending {legal['pending']})"
-                    )
+                pending = now["pending"]
+                deciding = pending is not None and pending.get("type") == "DecisionRequested"
+                if pending is not None and not deciding:
+                    console.print(f"[red]stuck: {pending.get('type')} pending with server dice[/red]")
                     return 1
-                state = decode_state(http.get(f"/games/{game_id}/state").json()["state"])
-                command = choose(legal["commands"], rng, state, game["turn"])
+                piece = pending["piece"] if deciding and pending.get("piece") else now["turn"]
+                seat = next((s["name"] for s in seats if piece in s["controls"]), None)
+                if seat is None:
+                    console.print(f"[red]stuck: no seat controls {piece!r}[/red]")
+                    return 1
+                auth = {"Authorization": f"Bearer {tokens[seat]}"}
+                legal = http.get(f"/games/{game_id}/legal-commands", headers=auth)
+                seen = http.get(f"/games/{game_id}/state", headers=auth)
+                full = http.get(f"/games/{game_id}/state", headers=auditor).json()["state"]
+                hidden = demo.secrets(full, seat)
+                for response in (legal, seen):
+                    reads += 1
+                    if any(f'"{h}"' in response.text for h in hidden):
+                        leaks += 1
+                view = msgspec.convert(seen.json()["state"], ruleset.state_type, strict=False)
+                listed = legal.json()["commands"]
+                if deciding:
+                    choices = [c["option"] for c in listed if c["type"] == "Choose"]
+                    if not choices:
+                        console.print(f"[red]stuck: no option of {pending.get('decision')} for {seat}[/red]")
+                        return 1
+                    option = bot.decide(view, legal.json()["pending"], choices, rng)
+                    sent: dict[str, Any] = {"type": "Choose", "option": option}
+                else:
+                    typed = [msgspec.convert(c, ruleset.command_type) for c in listed]
+                    if not typed:
+                        console.print(f"[red]stuck: no legal command for {seat}[/red]")
+                        return 1
+                    sent = msgspec.to_builtins(bot.choose(view, typed, rng))
                 r = http.post(
                     f"/games/{game_id}/commands",
                     headers=auth,
-                    json={"command": command, "expected_version": legal["version"]},
+                    json={"command": sent, "expected_version": legal.json()["version"]},
                 )
                 if r.status_code != 201:
-                    console.print(f"[red]refused:[/red] {command} -> {r.text}")
+                    console.print(f"[red]refused:[/red] {sent} -> {r.text}")
                     return 1
-                if command["type"] == "EndTurn":
+                commands += 1
+                if demo.ends_turn(sent):
                     turns += 1
                     progress.advance(task)
                     log_after = _print_log(http, console, game_id, log_after)
-                    if turns % len(mice) == 0:
-                        console.print(_board_table(http.get(f"/games/{game_id}/board").json()))
+                    if not quiet and turns % demo.table_every == 0:
+                        for spec in _tables(http, demo, game_id)[:1]:
+                            console.print(_table(spec))
         log_after = _print_log(http, console, game_id, log_after, wait=True)
-        console.print(_board_table(http.get(f"/games/{game_id}/board").json()))
-        console.print(_initiative_table(http.get(f"/games/{game_id}/initiative").json()))
-        final = http.get(f"/games/{game_id}").json()
+        if not quiet:
+            for spec in _tables(http, demo, game_id):
+                console.print(_table(spec))
+        final = http.get(f"/games/{game_id}", headers=auditor).json()
         result = final["result"]
         console.print(
             f"[bold]{'result: ' + result if result else f'stopped after {turns} turns (no result yet)'}"
@@ -197,9 +199,20 @@ def run_demo(*, seed: int, mice: list[str], max_turns: int, quiet: bool = False)
         else:
             console.print(f"[red]verification failed[/red]: {report['divergence']}")
         Console().print(
-            f"game {game_id}: {result or 'unfinished'}; verify {'ok' if report['ok'] else 'FAILED'}"
+            f"game {game_id}: {result or 'unfinished'} after {commands} commands "
+            f"({time.monotonic() - started:.1f} s); verify {'ok' if report['ok'] else 'FAILED'}; "
+            f"{reads} seat reads checked, {leaks} with another seat's secret"
         )
-        return 0 if report["ok"] else 1
+        return 0 if report["ok"] and not leaks else 1
+
+
+def _tables(http: httpx.Client, demo: Any, game_id: str) -> list[DemoTable]:
+    board = http.get(f"/games/{game_id}/board")
+    initiative = http.get(f"/games/{game_id}/initiative")
+    return demo.tables(
+        board.json() if board.status_code == 200 else {},
+        initiative.json() if initiative.status_code == 200 else {},
+    )
 
 
 def _print_log(http: httpx.Client, console: Console, game_id: str, after: int, wait: bool = False) -> int:
@@ -218,13 +231,3 @@ def _print_log(http: httpx.Client, console: Console, game_id: str, after: int, w
         if board.status_code == 200 and board.json().get("version") == target:
             return after
         time.sleep(0.1)
-
-
-def _run_vast(**kwargs: Any) -> int:
-    from dicelog.service.demo_vast import run_vast_demo
-
-    return run_vast_demo(**kwargs)
-
-
-DEMOS = {"mice-and-mystics": run_demo, "vast": _run_vast}
-"""``dicelog demo --game NAME``: the demo of each ruleset that has one."""

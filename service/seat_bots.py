@@ -15,19 +15,19 @@ A bot reads only its own seat's view: the state and the pending decision through
 Its random tie-breaks come from ``bot_rng(game)``, seeded by the game id and version: the same game at the
 same version always gets the same bot move.
 
-Policies, by ruleset (``POLICIES``): ``vast`` (``dicelog.service.vast_bot``) and ``mice-and-mystics``
-(``dicelog.service.bot``, the demo's, answering decisions with their documented default).
+Policies: each ruleset's ``bot`` (``dicelog.domain.core.ruleset``), found through the registry; a ruleset
+without one has no bot seats.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
+from dicelog.domain.core import registry
 from dicelog.domain.core.commands import ApproveUndo, Choose, Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, Seat
@@ -41,55 +41,26 @@ bot's move after that many is left as it stands until a seat's next command (a b
 commands for it)."""
 
 
-@dataclass(frozen=True)
-class BotPolicy:
-    """A ruleset's bot: ``choose(view, legal, rng)`` picks one of the seat's legal commands (ruleset
-    commands) given the seat's view of the state; ``decide(view, pending, options, rng)`` picks an option of
-    the pending decision (``pending``: the ``DecisionRequested`` as the seat sees it, as JSON builtins)."""
+class BotPolicy(Protocol):
+    """A ruleset's ``bot`` (``dicelog.domain.core.ruleset``): ``choose(view, legal, rng)`` picks one of the
+    seat's legal commands (ruleset commands) given the seat's view of the state; ``decide(view, pending,
+    options, rng)`` picks an option of the pending decision (``pending``: the ``DecisionRequested`` as the
+    seat sees it, as JSON builtins)."""
 
-    choose: Callable[[Any, Sequence[Any], random.Random], Any]
-    decide: Callable[[Any, dict[str, Any], Sequence[str], random.Random], str]
+    def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any: ...
 
-
-def _vast() -> BotPolicy:
-    from dicelog.service import vast_bot
-
-    return BotPolicy(choose=vast_bot.choose, decide=vast_bot.decide)
-
-
-def _mice_and_mystics() -> BotPolicy:
-    from dicelog.domain.core import registry
-    from dicelog.service.bot import choose_for
-
-    ruleset = registry.get("mice-and-mystics")
-
-    def choose(view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
-        shown = [msgspec.to_builtins(c) for c in legal]
-        picked = choose_for(view, ruleset.turn_piece(view) or "", shown)
-        return legal[next(i for i, c in enumerate(shown) if c is picked)]
-
-    return BotPolicy(choose=choose, decide=default_decision)
-
-
-def default_decision(view: Any, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
-    """The pending decision's documented default, else its first option."""
-    default = pending.get("default")
-    return default if default in options else options[0]
-
-
-POLICIES: dict[str, Callable[[], BotPolicy]] = {"vast": _vast, "mice-and-mystics": _mice_and_mystics}
-"""The bot policy of each ruleset that has one, by ruleset name (built on first use)."""
-_built: dict[str, BotPolicy] = {}
+    def decide(
+        self, view: Any, pending: dict[str, Any], options: Sequence[str], rng: random.Random
+    ) -> str: ...
 
 
 def policy(ruleset: str) -> BotPolicy | None:
-    """The bot policy of ``ruleset``, ``None`` when it has none."""
-    if ruleset not in _built:
-        make = POLICIES.get(ruleset)
-        if make is None:
-            return None
-        _built[ruleset] = make()
-    return _built[ruleset]
+    """The bot of ``ruleset`` (its ``bot`` attribute), ``None`` when it has none or is unknown."""
+    try:
+        found = registry.get(ruleset)
+    except RuleBroken:
+        return None
+    return getattr(found, "bot", None)
 
 
 def check_seats(ruleset: str, seats: Sequence[Seat]) -> None:
@@ -105,8 +76,8 @@ def check_seats(ruleset: str, seats: Sequence[Seat]) -> None:
             section=SECTION,
             detail=f"bot seat(s) {idle} control no piece: a bot seat must control at least one",
         )
-    if ruleset not in POLICIES:
-        known = ", ".join(sorted(POLICIES))
+    if policy(ruleset) is None:
+        known = ", ".join(name for name in registry.names() if policy(name) is not None)
         raise RuleBroken(
             "seat.no-bot-policy",
             section=SECTION,

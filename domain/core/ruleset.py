@@ -39,8 +39,14 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   (default: events named ``TurnStarted`` / ``RoundStarted``).
 - ``turn_card(state) -> str | None``: whose turn it is when it is no player's piece too (Mice and
   Mystics: the minion card during the minions' turn); the API's ``turn`` (default: ``turn_piece``).
-- ``bot``: a module-like object with ``choose(view, commands, rng) -> command`` for demos.
-- ``content``: the content catalogue served under ``/content/<ruleset>/``.
+- ``bot``: an object with ``choose(view, legal, rng) -> command`` (one of the seat's legal ruleset
+  commands, given the seat's view of the state) and ``decide(view, pending, options, rng) -> option``
+  (an option of the pending decision as the seat sees it, JSON builtins): bot seats
+  (``seats[].bot``) and the demo's players. Pure: ``rng`` is a ``random.Random`` the caller seeds.
+- ``content``: the content catalogue served under ``/content/<ruleset>/`` (``ContentRoute``s);
+  ``content_aliases``: other paths it is served under too (Mice and Mystics: ``/content``).
+- ``demo``: ``dicelog demo --game <name>`` (``Demo``).
+- ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``.
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in
   ``GameCreated.rules_revision``; the ruleset reads the game's revision from there and keeps the
   behaviour of older revisions for older games, so stored games re-derive as they were played.
@@ -62,7 +68,8 @@ are stored in its logs and never change (DESIGN.md, Stored names are forever).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
 
 from dicelog.domain.core.commands import Command
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event, GameCreated
@@ -103,3 +110,66 @@ class Ruleset(Protocol):
     def board_view(self, state: Any) -> Any: ...
 
     def describe(self, state: Any, event: Event) -> str | None: ...
+
+
+class ContentRoute(NamedTuple):
+    """One read-only endpoint of a ruleset's content catalogue, at ``/content/<ruleset><path>``.
+
+    ``read()`` returns a list of ``returns`` items; with ``key`` (``(name, type, description)``, a
+    path parameter named in ``path`` as ``{name:int}`` or ``{name:str}``) ``read(value)`` returns one
+    ``returns`` item, or ``None`` (404 ``no <not_found> <value>``)."""
+
+    path: str
+    summary: str
+    description: str
+    returns: Any
+    read: Callable[..., Any]
+    key: tuple[str, type, str] | None = None
+    not_found: str = ""
+
+
+class DemoOption(NamedTuple):
+    """A ``dicelog demo`` option of one ruleset's demo (``--roles``): passed to ``Demo.game`` by its
+    ``dest`` (``None`` when not given)."""
+
+    flag: str
+    dest: str
+    help: str
+    metavar: str | None = None
+    nargs: int | str | None = None
+
+
+class DemoTable(NamedTuple):
+    """A table the demo prints (plain strings; the service renders it)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class Demo(Protocol):
+    """``dicelog demo --game <name>``: bots play a game to its end through the HTTP API, each reading only its
+    own seat's ``/state`` and ``/legal-commands`` (the ruleset's ``bot``); the log is verified at the end.
+
+    - ``title``: what the progress line says (``"playing Chapter 1"``);
+    - ``options``: its own ``DemoOption``s;
+    - ``game(options) -> dict``: the ``POST /games`` body (``ruleset``, ``setup``, ``seats``...), or
+      raises ``ValueError`` naming a bad option;
+    - ``ends_turn(command) -> bool``: whether a sent command (JSON builtins) ends a turn (``max_turns``);
+    - ``tables(board, initiative) -> list[DemoTable]``: what to print of the ``/board`` and
+      ``/initiative`` answers, every ``table_every`` turns and at the end;
+    - ``secrets(state, seat) -> set[str]``: the strings ``seat`` may not see now, from the auditor's
+      state document; each of the seat's reads is scanned for them (empty: nothing is secret).
+    """
+
+    title: str
+    options: tuple[DemoOption, ...]
+    table_every: int
+
+    def game(self, options: dict[str, Any]) -> dict[str, Any]: ...
+
+    def ends_turn(self, command: dict[str, Any]) -> bool: ...
+
+    def tables(self, board: dict[str, Any], initiative: dict[str, Any]) -> list[DemoTable]: ...
+
+    def secrets(self, state: dict[str, Any], seat: str) -> set[str]: ...

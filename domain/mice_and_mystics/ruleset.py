@@ -13,6 +13,7 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.mice_and_mystics import bot as seat_bot
 from dicelog.domain.mice_and_mystics import campaign
 from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
 from dicelog.domain.mice_and_mystics.commands import (
@@ -41,6 +42,7 @@ from dicelog.domain.mice_and_mystics.commands import (
     UseScroll,
 )
 from dicelog.domain.mice_and_mystics.content import library_of, shipped_library
+from dicelog.domain.mice_and_mystics.demo import DEMO
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
 from dicelog.domain.mice_and_mystics.rules import (
@@ -326,6 +328,9 @@ class MiceAndMysticsRuleset:
     campaign_choice = staticmethod(campaign.campaign_choice)
     outcome_reason = staticmethod(outcome_reason)
     card_id = staticmethod(card_id)
+    bot = seat_bot
+    """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
+    demo = DEMO
 
     @staticmethod
     def warm_up() -> None:

@@ -19,9 +19,11 @@ from dicelog.domain.core import errors
 from dicelog.domain.core.commands import Command
 from dicelog.domain.core.events import Event, GameCreated
 from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.vast import bot as seat_bot
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import content, views, visibility
 from dicelog.domain.vast.cave import DRAGON_DIE
+from dicelog.domain.vast.demo import DEMO
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
 from dicelog.domain.vast.evolve import evolve as _evolve
 from dicelog.domain.vast.rules import cave_turn, dragon, flow, goblins, knight, setup, thief
@@ -100,6 +102,9 @@ class Vast:
     die_faces = {name: face for face, (name, _) in DRAGON_DIE.items()}
     """The Dragon die's faces by pattern name (VF §4): ``center`` 1, ``diamond`` 2, ``cross`` 3, ``corners``
     4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""
+    bot = seat_bot
+    """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
+    demo = DEMO
 
     def initial_state(self, created: GameCreated) -> VastState:
         return setup.initial_state(created)

@@ -1,6 +1,6 @@
 """A campaign over HTTP (001 §Giocare Mice and Mystics come una Campagna; domain/core/campaign.py):
 Chapter 1 played to victory with manual dice forced in the mice's favour (the bot of
-``service/bot.py`` picks the mice's commands), the next chapter receives the carry-over, and a
+``domain/mice_and_mystics/bot.py`` picks the mice's commands), the next chapter receives the carry-over, and a
 revert brings the carry-over back to Chapter 1's only (issue 5 acceptance).
 
 Only Chapter 1 exists as content, so the campaign plays ``chapter-1`` three times (no invented
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicelog.service.bot import choose_for, decode_state
+from dicelog.domain.mice_and_mystics.bot import choose_for, decode_state
 
 MICE = ["collin", "filch", "maginos", "nez"]
 SEATS = [{"name": "red", "controls": MICE}]

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import logging
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
 
+from dicelog.domain.core import registry
 from dicelog.domain.core.commands import Choose
-from dicelog.service import routes, seat_bots
+from dicelog.service import routes
 from dicelog.service.seat_bots import bot_rng
 from tests.api.conftest import MICE
 from tests.api.test_vast_api import RESULTS, SEAT_OF, VastTable
@@ -253,7 +255,7 @@ def test_a_failing_bot_stops_the_bots_and_what_set_them_going_stands(client, mon
             raise RuntimeError("a bot bug")
         return "not-an-option"  # choose.not-an-option
 
-    monkeypatch.setitem(seat_bots._built, "vast", seat_bots.BotPolicy(choose=choose, decide=decide))
+    monkeypatch.setattr(registry.get("vast"), "bot", SimpleNamespace(choose=choose, decide=decide))
     with caplog.at_level(logging.INFO, logger="dicelog.bots"):
         table = BotTable(client, ("knight", "cave"), {"sir"}, decision_policy="ask")
         # the person plays until it is the Cave bot's move: the command stands, the bot stops (logged)

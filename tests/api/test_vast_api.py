@@ -14,11 +14,11 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
+from dicelog.domain.vast.bot import choose, decode_state
 from dicelog.domain.vast.commands import VastCommandUnion
 from dicelog.domain.vast.content import tiles
 from dicelog.domain.vast.rules.setup import SETUPS as SETUP_ROWS
 from dicelog.domain.vast.state import HIDDEN
-from dicelog.service.vast_bot import choose, decode_state
 
 SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
 SEAT_OF = {"knight": "sir", "cave": "deep", "goblins": "horde", "dragon": "wyrm", "thief": "rogue"}

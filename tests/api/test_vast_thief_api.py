@@ -1,6 +1,6 @@
 """A person plays Vast's Thief through the real REST API against four bots (VF §7, 5 players): the test
 posts the Thief's commands and decisions over HTTP with a simple scripted policy (Stat tokens, walk toward
-Treasure, Loot, Pick Lock, carry it home to stash), the bots (``dicelog.service.vast_bot``) play the Knight,
+Treasure, Loot, Pick Lock, carry it home to stash), the bots (``dicelog.domain.vast.bot``) play the Knight,
 Goblins, Dragon and Cave, each reading only its own seat's view, and answer their decisions out of turn
 (``decision_policy: ask``). Every read of the Thief's seat is scanned for the others' secrets, computed from
 the auditor's view (the Dark tiles he looked at are his to read).
@@ -16,9 +16,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from dicelog.domain.vast.bot import choose, decide, decode_state
 from dicelog.domain.vast.commands import VastCommandUnion
 from dicelog.service import routes
-from dicelog.service.vast_bot import choose, decide, decode_state
 from tests.api.test_vast_api import VastTable
 
 ROLES = ("knight", "goblins", "dragon", "cave", "thief")

@@ -20,10 +20,10 @@ import pytest
 from litestar.testing import TestClient
 
 from dicelog.domain.core.dice import commitment
+from dicelog.domain.vast.bot import choose, decode_state
 from dicelog.domain.vast.commands import VastCommandUnion
 from dicelog.service.cli import EXIT_FILE, EXIT_OK, main
 from dicelog.service.export import FORMAT_2, VIEW_FORMAT_2, verify_file
-from dicelog.service.vast_bot import choose, decode_state
 from tests.api.conftest import Table
 from tests.api.test_vast_api import RESULTS, SEAT_OF, VastTable
 

@@ -83,9 +83,10 @@ def wait_version(page: Any, version: int, timeout: float = 10_000) -> None:
 
 
 def play_demo_game(base: str, seed: int = 7, max_commands: int = 5000) -> ApiGame:
-    """A Chapter 1 game played to its end by the demo's bots (``dicelog.service.demo.choose``) over HTTP."""
-    from dicelog.service.bot import decode_state
-    from dicelog.service.demo import choose
+    """A Chapter 1 game played to its end over HTTP by the demo's bots
+    (``dicelog.domain.mice_and_mystics.bot.choose_command``)."""
+    from dicelog.domain.mice_and_mystics.bot import choose_command as choose
+    from dicelog.domain.mice_and_mystics.bot import decode_state
 
     rng = random.Random(seed)
     seats = [{"name": f"seat-{m}", "controls": [m]} for m in MICE]

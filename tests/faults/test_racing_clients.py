@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from dicelog.service.demo import choose
+from dicelog.domain.mice_and_mystics.bot import choose_command as choose
 from tests.faults.support import Ledger, Server, bearer, check_game, create_game, record, sqlite_env
 
 pytestmark = pytest.mark.faults

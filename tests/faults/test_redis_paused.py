@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from dicelog.service.demo import choose
+from dicelog.domain.mice_and_mystics.bot import choose_command as choose
 from dicelog.service.publisher import GLOBAL_STREAM, game_stream
 from tests.faults.support import (
     Ledger,

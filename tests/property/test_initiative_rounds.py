@@ -15,9 +15,9 @@ import msgspec
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.events import GameCreated, Seat
 from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.mice_and_mystics.bot import choose_for
 from dicelog.domain.mice_and_mystics.events import InitiativeTrackReshuffled, RoundStarted, TurnStarted
 from dicelog.domain.mice_and_mystics.state import RULES_REVISION
-from dicelog.service.bot import choose_for
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 MICE = ("collin", "filch", "maginos", "nez")
@@ -27,7 +27,7 @@ MAX_COMMANDS = 800
 
 def bot_game(seed: int, rules_revision: int) -> list:
     """The events of one game: server dice from a seed derived from ``seed``, decisions by default,
-    each command chosen by the demo's bot (``dicelog.service.bot.choose_for``)."""
+    each command chosen by the demo's bot (``dicelog.domain.mice_and_mystics.bot.choose_for``)."""
     dice = seed.to_bytes(32, "big")
     created = GameCreated(
         ruleset="mice-and-mystics",

@@ -20,8 +20,8 @@ from dicelog.domain.core.game import create, fold, play
 from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
+from dicelog.domain.vast.bot import choose
 from dicelog.domain.vast.rules.setup import SETUPS as SETUP_ROWS
-from dicelog.service.vast_bot import choose
 
 AT = datetime(2026, 11, 24, tzinfo=UTC)
 SETUPS = {

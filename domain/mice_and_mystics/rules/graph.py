@@ -41,7 +41,7 @@ def mouse_neighbours(lib: Library | str, space: str | None = None) -> tuple[tupl
     """(neighbour, cost) of every space a mouse may step to from ``space``, in the content ``lib``.
 
     Deprecated call form ``mouse_neighbours(space)`` (earlier releases): the shipped content. Kept
-    only for ``service/bot.py`` until it passes ``content.library_of(state)``; the rules never use it."""
+    only for the bot (``bot.py``) until it passes ``content.library_of(state)``; the rules never use it."""
     if space is None:
         lib, space = shipped_library(), str(lib)
     if not isinstance(lib, Library):

@@ -53,7 +53,7 @@ def sees(lib: Library | str, a: str, b: str | None = None) -> bool:
     """Whether a figure on space ``a`` sees space ``b`` in the content ``lib``: same room, no wall crossed.
 
     Deprecated call form ``sees(a, b)`` (earlier releases): the shipped content. Kept only for
-    ``service/bot.py`` until it passes ``content.library_of(state)``; the rules never use it."""
+    the bot (``bot.py``) until it passes ``content.library_of(state)``; the rules never use it."""
     if b is None:
         lib, a, b = shipped_library(), str(lib), a
     if not isinstance(lib, Library):

@@ -32,7 +32,7 @@ from dicelog.domain.core.game import (
 from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.verify import verify, verify_against, verify_view, viewed
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
-from dicelog.service.vast_bot import choose
+from dicelog.domain.vast.bot import choose
 
 AT = datetime(2026, 11, 26, tzinfo=UTC)
 SEATS = (Seat(name="k", controls=("knight",)), Seat(name="c", controls=("cave",)))

@@ -1,4 +1,5 @@
-"""A simple, readable bot policy that tries to win Chapter 1 (used by ``dicelog demo`` and tests).
+"""A simple, readable bot policy that tries to win Chapter 1: the ruleset's ``bot``
+(``dicelog.domain.core.ruleset``), for bot seats, ``dicelog demo`` and tests.
 
 It reads the game state (``GET /games/{id}/state``, decoded into the ruleset's ``State``) and picks
 one of the legal commands, in this order of wishes:
@@ -9,13 +10,15 @@ one of the legal commands, in this order of wishes:
    explore the way out whose room is fewest explorations from the goal room, or walk toward it;
 4. search a room once when nothing else is useful, scurry when the goal is still far;
 5. end the turn.
-Water spaces are never chosen as destinations. Ties go to the first in the legal list.
+Water spaces are never chosen as destinations. Ties go to the first in the legal list. Decisions are
+answered with their documented default. Pure: it draws nothing from the ``rng`` it is given.
 """
 
 from __future__ import annotations
 
 import heapq
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -25,6 +28,9 @@ from dicelog.domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.sight import sees
 from dicelog.domain.mice_and_mystics.state import State, space_of
+
+if TYPE_CHECKING:
+    import random
 
 FAR = 10_000
 
@@ -147,3 +153,46 @@ def choose_for(state: State, mouse: str, commands: list[dict[str, Any]]) -> dict
     if "EndTurn" in by:
         return by["EndTurn"][0]
     return commands[0]
+
+
+def _mouse_on_turn(state: State) -> str:
+    return state.mouse_turn.mouse if state.mouse_turn is not None and state.phase == "playing" else ""
+
+
+def choose(view: State, legal: Sequence[Any], rng: random.Random) -> Any:
+    """One of ``legal`` (the seat's ruleset commands) for the mouse on turn in ``view``, by ``choose_for``."""
+    shown = [msgspec.to_builtins(c) for c in legal]
+    picked = choose_for(view, _mouse_on_turn(view), shown)
+    return legal[next(i for i, c in enumerate(shown) if c is picked)]
+
+
+def decide(view: State, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
+    """The pending decision's documented default, else its first option."""
+    default = pending.get("default")
+    return default if default in options else options[0]
+
+
+# Order of preference among legal commands; unknown command types come before EndTurn.
+PREFERENCE = ("Battle", "Explore", "Search", "Recover", "Move", "MoveTo", "Scurry")
+
+
+def choose_command(
+    commands: list[dict[str, Any]], rng: random.Random, state: Any = None, mouse: str | None = None
+) -> dict[str, Any]:
+    """The bot policy. Given the game state, ``dicelog.service.bot.choose_for`` (fight, explore toward the
+    goal room, walk to the goal space). Without it, the most preferred command type; among several
+    of that type, a random one (for ``MoveTo``, favouring longer paths)."""
+    if state is not None and mouse is not None and commands:
+        return choose_for(state, mouse, commands)
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for command in commands:
+        by_type.setdefault(command["type"], []).append(command)
+    unknown = [t for t in by_type if t not in PREFERENCE and t != "EndTurn"]
+    for kind in (*PREFERENCE[:4], *unknown, *PREFERENCE[4:], "EndTurn"):
+        options = by_type.get(kind)
+        if options:
+            if kind == "MoveTo":
+                longest = max(len(c["path"]) for c in options)
+                options = [c for c in options if len(c["path"]) == longest]
+            return rng.choice(options)
+    raise ValueError("no legal command")

@@ -3,8 +3,10 @@ legal command with a short list of rules, ties broken by a seeded jitter (haunt-
 reproducible).
 
 A bot reads only its own seat's view: the state as ``GET /games/{id}/state`` serves it to that seat (Dark
-tiles are ``"?"`` to the Knight), and its ``legal-commands``. Used by ``dicelog demo --game vast`` and the
-tests that play whole games.
+tiles are ``"?"`` to the Knight), and its ``legal-commands``. The ruleset's ``bot``
+(``dicelog.domain.core.ruleset``): bot seats, ``dicelog demo --game vast`` and the tests that play
+whole games.
+Pure: ties are broken by the ``rng`` passed in (seeded by the caller), never by a random source of its own.
 
 Knight: complete a Sidequest; attack the Dragon (a Bomb cube for it underground, Strength for it); smash a
 Crystal; collect Treasure; give Strength the cubes a Crystal needs;
@@ -33,16 +35,16 @@ other with its documented default, so the other roles play as under ``decision_p
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, parse_pos, step
 from dicelog.domain.vast.content import tiles
+from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.common import (
     GRIT_CUBES,
     cell_at,
@@ -61,6 +63,9 @@ from dicelog.domain.vast.rules.thief import (
     target_perception,
 )
 from dicelog.domain.vast.state import HIDDEN, TRIBES, VastState, thief_stat, thief_stealth
+
+if TYPE_CHECKING:
+    import random
 
 FAR = 1_000
 
@@ -199,8 +204,6 @@ def cave_score(state: VastState, command: Any) -> int:
 
 
 def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
-    from dicelog.domain.vast.rules import goblins as rules
-
     k = state.knight
     d = state.dragon
     at = (k.x, k.y) if k is not None else ENTRANCE
