@@ -10,6 +10,7 @@ traceback logged once.
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -34,7 +35,7 @@ from dicelog.projections.audit_index import AuditIndexProjection
 from dicelog.projections.board import BoardProjection
 from dicelog.projections.initiative import InitiativeProjection
 from dicelog.projections.log import LogProjection
-from dicelog.service import logs
+from dicelog.service import campaigns, logs
 from dicelog.service.api_types import api_types
 from dicelog.service.application import (
     AlreadyClaimed,
@@ -169,6 +170,8 @@ class Runtime:
         self.views = open_views(settings)
         self.read_models = ReadModels(self.views)
         self.games.stored_index = self.read_models.stored_index
+        # a chapter's result is recorded in its campaign when its game ends (docs/campaigns.md)
+        self.games.game_ended = functools.partial(campaigns.chapter_ended, self.games)
         self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
         CONSUMER_LAG.follow(self.follower)
         self.worker_process: WorkerProcess | None = None

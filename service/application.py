@@ -28,6 +28,7 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.commands import (
     ApproveUndo,
     Choose,
+    CloseGame,
     Command,
     Draw,
     RejectUndo,
@@ -36,7 +37,7 @@ from dicelog.domain.core.commands import (
     Shuffle,
 )
 from dicelog.domain.core.dice import commitment
-from dicelog.domain.core.errors import DomainError, RuleBroken
+from dicelog.domain.core.errors import DomainError, NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
@@ -267,6 +268,10 @@ class Games(Application[UUID]):
         self._cache_lock = threading.Lock()
         self.group_commit = GroupCommit(self._save_now)
         """Saves of several threads share a transaction (``dicelog.service.write_lane.GroupCommit``)."""
+        self.game_ended: Callable[[Game], None] | None = None
+        """Called with the game right after the save of a command that ended it (a player's or a bot's),
+        still under the game's lock; it must not raise (set by the app: a campaign records its chapter's
+        result, ``dicelog.service.campaigns.chapter_ended``)."""
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """Save events (``Recorded`` and the service's records) atomically, in order; their recordings.
@@ -431,6 +436,27 @@ class Games(Application[UUID]):
             nonce_key=_bytes(secret.nonce_key),
         )
 
+    def close_game(
+        self, game: Game, *, result: str, reason: str, command_id: str, at: datetime
+    ) -> tuple[list[Recorded], Game]:
+        """The events that close the running ``game`` (``CloseGame`` by seat ``server``: ``GameEnded`` with
+        ``result`` and ``reason``, revealing the seed and view key), and the game after them; nothing is
+        stored: the caller saves them (with its own events, in one save) and then calls ``game_closed``."""
+        secret = self.secret(game.id)
+        return play_game(
+            game,
+            CloseGame(result=result, reason=reason),
+            seat="server",
+            command_id=command_id,
+            at=at,
+            seed=_bytes(secret.seed),
+            nonce_key=_bytes(secret.nonce_key),
+        )
+
+    def game_closed(self, after: Game) -> None:
+        """The events of ``close_game`` were stored: the aggregate cache holds the closed game."""
+        self._remember(after)
+
     def play_bots(self, game: Game) -> Game:
         """Play the bot seats' commands (``Seat.bot``) while one of them has the move: each is chosen
         from the bot seat's own view (``dicelog.service.seat_bots``), played like a person's command
@@ -493,6 +519,8 @@ class Games(Application[UUID]):
 
         The events are stored by then: a snapshot the store refuses is logged and skipped (a
         later one replaces it), so that the request is not answered 503 although it was stored."""
+        if before is not None and before.result is None and after.result is not None and self.game_ended:
+            self.game_ended(after)
         n = self.snapshot_interval
         old = before.version if before is not None else 0
         if self.snapshots is not None and n > 0 and after.version // n > old // n:
@@ -575,6 +603,7 @@ class Games(Application[UUID]):
         created = msgspec.structs.replace(
             created_before,
             forked_from=origin,
+            campaign_id=None,  # a fork plays no campaign's chapter
             dice_commitment=commitment(seed) if reseed and seed else created_before.dice_commitment,
             view_key_commitment=commitment(nonce_key)
             if created_before.chain_format >= 2 and nonce_key
@@ -794,7 +823,7 @@ class Games(Application[UUID]):
         """The game at ``version`` (latest if ``None``). Raises ``GameNotFound``."""
         try:
             game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
+        except (AggregateNotFoundError, NotThisAggregate):  # no such id, or a campaign's
             raise GameNotFound(str(game_id)) from None
         if not isinstance(game, Game):
             raise GameNotFound(str(game_id))

@@ -1,13 +1,24 @@
-"""Campaign operations on the ``Games`` application: load, decide, save atomically.
+"""Campaign operations on the ``Games`` application: load, decide, save atomically (docs/campaigns.md).
 
-A campaign lives in the same event store as its games. Starting a chapter records the previous
-chapter's result (its game must have ended) and creates the chapter's game, with the campaign's
-seats and tokens, in one atomic save together with the campaign's ``ChapterBegun``.
+A campaign lives in the same event store as its games. Beginning a chapter creates the chapter's
+game, with the campaign's seats and tokens, in one atomic save together with the campaign's
+``ChapterBegun``; the game's ``GameCreated.campaign_id`` names the campaign.
+
+A chapter's result is recorded when its game ends: ``chapter_ended`` (``Games.game_ended``) stores
+the campaign's ``ChapterRecorded`` right after the save of the command that ended the game. These
+are two saves of two aggregates, so every read or change of the campaign first repairs what a
+process that died between them left undone (``current``: when the chapter being played has a game
+that has ended, its result is recorded then). Recording is idempotent (``decide_record`` refuses a
+game that is no longer the chapter being played), so the two paths never record a result twice.
+
+A revert closes the reverted chapter's running game (``Games.close_game``) in the same save as the
+campaign's ``CampaignReverted``.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -22,8 +33,10 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import (
     SECTION,
     Campaign,
+    CampaignReverted,
     CampaignStarted,
     campaign_records,
+    chosen_victory,
     decide_approve_revert,
     decide_begin,
     decide_choose_carry_over,
@@ -32,7 +45,7 @@ from dicelog.domain.core.campaign import (
     project_campaign,
 )
 from dicelog.domain.core.dice import commitment
-from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.errors import NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Game, create
 from dicelog.service.application import GameNotFound, Games, VersionConflict, hash_token
@@ -42,6 +55,10 @@ from dicelog.service.seat_bots import check_seats
 R = TypeVar("R")
 
 _encode = msgspec.json.Encoder().encode
+RETRIES = 5
+"""Times a change decided on a campaign is decided again when another change was stored first."""
+REVERTED = "reverted"
+"""``GameEnded.result`` of a chapter's game closed by a revert of its campaign."""
 
 
 class CampaignNotFound(LookupError):
@@ -49,13 +66,72 @@ class CampaignNotFound(LookupError):
 
 
 def load(games: Games, campaign_id: UUID) -> Campaign:
+    """The campaign as stored. Raises ``CampaignNotFound`` (no such id, or a game's id)."""
     try:
         found = games.repository.get(campaign_id, projector_func=project_campaign)
-    except AggregateNotFoundError:
+    except (AggregateNotFoundError, NotThisAggregate):
         raise CampaignNotFound(str(campaign_id)) from None
     if not isinstance(found, Campaign):
         raise CampaignNotFound(str(campaign_id))
     return found
+
+
+def current(games: Games, campaign_id: UUID) -> Campaign:
+    """The campaign with the result of its chapter being played recorded if that chapter's game has ended
+    (the repair of a ``chapter_ended`` lost between the game's save and the campaign's). Raises
+    ``CampaignNotFound``; a store fault as the store raises it."""
+    for _ in range(RETRIES):
+        campaign = load(games, campaign_id)
+        events = _result_of(games, campaign)
+        if not events:
+            return campaign
+        try:
+            return _save(games, campaign, campaign_id, "server", events)
+        except IntegrityError:
+            continue  # another process recorded it (or changed the campaign) first: look again
+    return load(games, campaign_id)
+
+
+def _result_of(games: Games, campaign: Campaign) -> list[Any]:
+    """The ``ChapterRecorded`` of the chapter being played when its game has ended (else nothing): on a
+    victory the carry-over the ruleset computes from the game's final state, the carry-over the chapter
+    received and the choices already made (in logs stored before results were recorded at the end)."""
+    playing = campaign.playing
+    if playing is None:
+        return []
+    try:
+        game = games.game(UUID(playing.game_id))
+    except GameNotFound:
+        return []
+    if game.result is None:
+        return []
+    carry = None
+    if game.result == "victory":
+        ruleset = registry.get(campaign.started.ruleset)
+        previous = msgspec.Raw(_encode(playing.carry_in)) if playing.carry_in is not None else None
+        choices = tuple(msgspec.Raw(_encode(c)) for c in campaign.carry_choices.values())
+        carry = (
+            ruleset.campaign_carry_over(game.state, previous, choices)
+            if choices
+            else ruleset.campaign_carry_over(game.state, previous)
+        )
+    return decide_record(campaign, str(game.id), game.result, carry)
+
+
+def chapter_ended(games: Games, game: Game) -> None:
+    """``Games.game_ended``: ``game`` has just ended; when it plays a campaign's chapter, record its result
+    in the campaign now. Never raises (the game's command is stored and answered): a failure is logged,
+    and the campaign's next read records the result (``current``)."""
+    campaign_id = game.created.campaign_id
+    if campaign_id is None:
+        return
+    try:
+        current(games, UUID(campaign_id))
+    except Exception:
+        logging.getLogger("dicelog.campaigns").exception(
+            "chapter result not recorded yet (the campaign's next read records it)",
+            extra={"game_id": str(game.id), "campaign_id": campaign_id},
+        )
 
 
 def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, dict[str, str]]:
@@ -89,11 +165,6 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
     return project_campaign(None, records), tokens  # type: ignore[return-value]
 
 
-def chapter_game(games: Games, campaign: Campaign) -> Game | None:
-    playing = campaign.playing
-    return games.game(UUID(playing.game_id)) if playing is not None else None
-
-
 def _one_at_a_time(change: Callable[..., R]) -> Callable[..., R]:
     """Run a change of a campaign under ``games.lock(campaign_id)``, so that two changes of one
     campaign by this process's threads take turns instead of failing with ``VersionConflict``."""
@@ -108,50 +179,27 @@ def _one_at_a_time(change: Callable[..., R]) -> Callable[..., R]:
 
 @_one_at_a_time
 def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Campaign, Game]:
-    """Record the finished chapter (if one is being played) and begin the next as a new game.
+    """Begin the next chapter as a new game (the same chapter again after a defeat).
 
     Raises ``CampaignNotFound``, ``RuleBroken("campaign.*")`` (chapter still in progress,
     campaign complete, revert pending) and ``VersionConflict`` on a concurrent change.
     """
-    campaign = load(games, campaign_id)
+    campaign = current(games, campaign_id)
     started = campaign.started
-    ruleset = registry.get(started.ruleset)
     at = datetime.now(UTC)
-    command_id = str(uuid4())
-    events: list[Any] = []
-    current = campaign
-    game = chapter_game(games, campaign)
-    if game is not None:
-        if game.result is None:
-            raise RuleBroken(
-                "campaign.chapter-in-progress",
-                section=SECTION,
-                detail=f"game {game.id} of chapter {campaign.playing.chapter} has not ended",
-            )  # type: ignore[union-attr]
-        previous = msgspec.Raw(_encode(campaign.carry_over)) if campaign.carry_over is not None else None
-        choices = tuple(msgspec.Raw(_encode(c)) for c in campaign.carry_choices.values())
-        carry = None
-        if game.result == "victory":
-            carry = (
-                ruleset.campaign_carry_over(game.state, previous, choices)
-                if choices
-                else ruleset.campaign_carry_over(game.state, previous)
-            )
-        recorded = decide_record(campaign, str(game.id), game.result, carry)
-        events += recorded
-        current = project_campaign(
-            campaign,
-            campaign_records(
-                campaign, recorded, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at
-            ),
-        )  # type: ignore[assignment]
+    playing = campaign.playing
+    if playing is not None:
+        raise RuleBroken(
+            "campaign.chapter-in-progress",
+            section=SECTION,
+            detail=f"game {playing.game_id} of chapter {playing.index + 1} ({playing.chapter}) has not ended",
+        )
     new_game_id = uuid4()
-    begun = decide_begin(current, str(new_game_id))
-    events += begun
+    begun = decide_begin(campaign, str(new_game_id))
     setup = msgspec.json.decode(started.setup)
     setup.update({"chapter": begun[0].chapter})
-    if current.carry_over is not None:
-        setup["carry_over"] = current.carry_over
+    if campaign.carry_over is not None:
+        setup["carry_over"] = campaign.carry_over
     seed = secrets.token_bytes(32) if started.dice_mode == "server" else None
     created = GameCreated(
         ruleset=started.ruleset,
@@ -164,6 +212,7 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         dice_commitment=commitment(seed) if seed else None,
         visibility=started.visibility,
         rules_revision=registry.rules_revision(started.ruleset),
+        campaign_id=str(campaign_id),
     )
     game_records = create(new_game_id, created, at=at, seed=seed, command_id=f"create-{new_game_id}")
     campaign_secret = games.secret(campaign_id)
@@ -173,9 +222,10 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         game_id=new_game_id,
         seed=seed.hex() if seed else None,
         token_hashes=dict(campaign_secret.token_hashes),
+        audience_hashes=dict(campaign_secret.audience_hashes),
     )
     records = campaign_records(
-        campaign, events, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at
+        campaign, begun, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=at
     )
     try:
         games.save(*records, *game_records, secret)
@@ -183,71 +233,106 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
         raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
     # the bot seats (``Seat.bot``) play until a person's move, as in a game created with ``POST /games``
     game = games.play_bots(games.game(new_game_id))
-    return project_campaign(campaign, records), game  # type: ignore[return-value]
+    return current(games, campaign_id), game
 
 
 @_one_at_a_time
 def choose_carry_over(games: Games, campaign_id: UUID, seat: str, choice: Any) -> Campaign:
     """Record ``seat``'s choice (the ruleset's choice document, JSON data) of what its pieces carry over
-    from the chapter whose game just ended in a victory (``CarryOverChosen``); the next
-    ``begin_next_chapter`` applies it. Raises ``CampaignNotFound``, ``msgspec.ValidationError`` (not the
-    ruleset's choice document), ``RuleBroken`` (``campaign.no-choice``: the ruleset has nothing to choose;
-    ``campaign.*`` of ``decide_choose_carry_over``; the ruleset's checks against the final state) and
-    ``VersionConflict``."""
-    campaign = load(games, campaign_id)
+    from the latest recorded victory (``CarryOverChosen``), with the victory's carry-over computed again
+    with every seat's latest choice (``CarryOverRecomputed``). Raises ``CampaignNotFound``,
+    ``msgspec.ValidationError`` (not the ruleset's choice document), ``RuleBroken`` (``campaign.no-choice``:
+    the ruleset has nothing to choose; ``campaign.*`` of ``chosen_victory``; the ruleset's checks against the
+    final state) and ``VersionConflict``."""
+    campaign = current(games, campaign_id)
     ruleset = registry.get(campaign.started.ruleset)
     choose = getattr(ruleset, "campaign_choice", None)
     if choose is None:
         raise RuleBroken(
             "campaign.no-choice", section=SECTION, detail=f"{campaign.started.ruleset} carries over no choice"
         )
-    game = chapter_game(games, campaign)
-    decide_choose_carry_over(
-        campaign, seat, str(game.id) if game else "", game.result if game else None, None
-    )  # the campaign's own checks first: no final state to check a choice against before a victory
+    won = chosen_victory(campaign, seat)  # the campaign's own checks first
+    game = games.game(UUID(won.game_id))
     pieces = frozenset(next(s.controls for s in campaign.started.seats if s.name == seat))
-    checked = choose(game.state, pieces, choice)  # type: ignore[union-attr]
-    events = decide_choose_carry_over(
-        campaign,
-        seat,
-        str(game.id),
-        game.result,
-        msgspec.json.decode(checked),  # type: ignore[union-attr]
-    )
+    checked = choose(game.state, pieces, choice)
+    choices = {**{s: msgspec.Raw(_encode(c)) for s, c in campaign.carry_choices.items()}, seat: checked}
+    previous = msgspec.Raw(_encode(won.carry_in)) if won.carry_in is not None else None
+    carry = ruleset.campaign_carry_over(game.state, previous, tuple(choices.values()))
+    events = decide_choose_carry_over(campaign, seat, msgspec.json.decode(checked), carry)
     return _append(games, campaign, campaign_id, seat, events)
 
 
 @_one_at_a_time
 def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> Campaign:
-    """Request (``to_index`` given) or approve (``None``) a revert of the campaign's history."""
-    campaign = load(games, campaign_id)
-    events = (
-        decide_revert(campaign, to_index, seat)
-        if to_index is not None
-        else decide_approve_revert(campaign, seat)
-    )
-    return _append(games, campaign, campaign_id, seat, events)
+    """Request (``to_index`` given, 0-based) or approve (``None``) a revert of the campaign's history. When
+    the revert applies, the game of a reverted chapter still being played is closed (``CloseGame``, result
+    ``reverted``) in the same save. Raises ``CampaignNotFound``, ``RuleBroken("campaign.*")`` and
+    ``VersionConflict``."""
+    for _ in range(RETRIES):
+        campaign = current(games, campaign_id)
+        events = (
+            decide_revert(campaign, to_index, seat)
+            if to_index is not None
+            else decide_approve_revert(campaign, seat)
+        )
+        at = datetime.now(UTC)
+        command_id = str(uuid4())
+        closing: list[Any] = []
+        closed: list[Game] = []
+        for event in events:
+            if isinstance(event, CampaignReverted):
+                for entry in campaign.entries:
+                    if entry.reverted or entry.result is not None or entry.index < event.to_index:
+                        continue
+                    game = games.game(UUID(entry.game_id))
+                    if game.result is None:
+                        reason = (
+                            f"campaign {campaign_id} reverted to before chapter {event.to_index + 1}'s result"
+                        )
+                        records, after = games.close_game(
+                            game, result=REVERTED, reason=reason, command_id=command_id, at=at
+                        )
+                        closing += records
+                        closed.append(after)
+        records = campaign_records(
+            campaign, events, campaign_id=campaign_id, seat=seat, command_id=command_id, at=at
+        )
+        try:
+            games.save(*records, *closing)
+        except IntegrityError:
+            continue  # the chapter's game moved (or ended) meanwhile: decide again
+        for after in closed:
+            games.game_closed(after)
+        return project_campaign(campaign, records)  # type: ignore[return-value]
+    raise VersionConflict(None, load(games, campaign_id).version)
 
 
-def _append(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:
-    """Store ``events`` of one command of ``seat`` after ``campaign``; the campaign after them. Raises
-    ``VersionConflict`` when another change was stored first."""
+def _save(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:
+    """Store ``events`` of one command of ``seat`` after ``campaign``; the campaign after them. Raises the
+    store's ``IntegrityError`` when another change was stored first."""
     records = campaign_records(
         campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC)
     )
+    games.save(*records)
+    return project_campaign(campaign, records)  # type: ignore[return-value]
+
+
+def _append(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:
+    """``_save``, raising ``VersionConflict`` when another change was stored first."""
     try:
-        games.save(*records)
+        return _save(games, campaign, campaign_id, seat, events)
     except IntegrityError:
         raise VersionConflict(campaign.version, load(games, campaign_id).version) from None
-    return project_campaign(campaign, records)  # type: ignore[return-value]
 
 
 __all__ = [
     "CampaignNotFound",
     "GameNotFound",
     "begin_next_chapter",
+    "chapter_ended",
     "choose_carry_over",
     "create_campaign",
+    "current",
     "load",
     "revert",
 ]

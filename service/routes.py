@@ -675,7 +675,7 @@ def _token_games(games: Games, token: str) -> set[UUID]:
         campaign = campaigns.load(games, owner.owner_id)
     except campaigns.CampaignNotFound:
         return set()
-    return {UUID(c.game_id) for c in campaign.history}
+    return {UUID(e.game_id) for e in campaign.entries}
 
 
 def _setup_document(data: Any) -> Any:

@@ -67,8 +67,10 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
 
 
 def _load(games: Games, campaign_id: UUID) -> Campaign:
+    """The campaign, with the result of a chapter whose game has ended recorded (``campaigns.current``);
+    404 when there is none."""
     try:
-        return campaigns.load(games, campaign_id)
+        return campaigns.current(games, campaign_id)
     except campaigns.CampaignNotFound:
         raise NotFoundException(f"no campaign {campaign_id}") from None
 
@@ -140,8 +142,10 @@ class CampaignController(Controller):
     def next_chapter(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ChapterStartedBody]:
-        """Record the ended chapter's result and carry-over, and start the next chapter's game
-        (the same chapter again after a defeat)."""
+        """Start the next chapter's game (the same chapter again after a defeat) with the campaign's
+        carry-over. The previous chapter's result was recorded when its game ended (docs/campaigns.md); 422
+        ``campaign.chapter-in-progress`` while that game runs, ``campaign.complete`` once every chapter is
+        won."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
@@ -165,11 +169,13 @@ class CampaignController(Controller):
         games: NamedDependency[Games],
     ) -> Response[CampaignOut]:
         """After the chapter's game ended in a victory and before ``POST /campaigns/{id}/chapters`` starts
-        the next one, the seat chooses the search card each of its mice keeps (001 §Giocare Mice and Mystics
-        come una Campagna: «I Topi possono conservare solo 1 delle carte Ricerca»); a mouse no seat chose
-        for keeps the default (its card with the highest battle + defense bonus). A later choice of the
-        same seat replaces its earlier one; ``carry_over_choices`` shows them. 422 ``campaign.no-victory``
-        before a victory, ``campaign.not-your-mouse`` for another seat's mouse, ``campaign.card-not-kept``
+        the next one (after the last chapter too: the campaign's final carry-over), the seat chooses the
+        search card each of its mice keeps (Mice and Mystics rulebook, Giocare Mice and Mystics come una
+        Campagna: «I Topi possono conservare solo 1 delle carte Ricerca»); a mouse no seat chose for keeps
+        the default (its card with the highest battle + defense bonus). A later choice of the same seat
+        replaces its earlier one; ``carry_over_choices`` shows them, and ``carry_over`` is computed again
+        at once with every seat's latest choice (docs/campaigns.md). 422 ``campaign.no-victory`` before a
+        victory, ``campaign.not-your-mouse`` for another seat's mouse, ``campaign.card-not-kept``
         for a card the mouse may not keep."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
@@ -192,7 +198,9 @@ class CampaignController(Controller):
     ) -> Response[CampaignOut]:
         """Back to before chapter ``to_chapter``'s result, with the consent the undo policy asks
         for (``host``: at once; ``all-seats``: when every other seat approved). Reverted chapters
-        stay in the history, marked; the carry-over is recomputed from the chapters left."""
+        stay in the history, marked; the carry-over is recomputed from the chapters left. When the revert
+        applies, the game of a reverted chapter still being played is closed to commands (its log ends with
+        the server's ``CloseGame`` and ``GameEnded`` with result ``reverted``); ended games are untouched."""
         seat = _seat(games, campaign_id, request, "campaign")
         _load(games, campaign_id)
         out = campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))

@@ -595,10 +595,10 @@ class CampaignOut(Struct, frozen=True, kw_only=True):
     ``own-turn``, the host alone under ``host``, any seat with every other seat's approval under
     ``all-seats``."""
     carry_over_choices: dict[str, CarryOverChoice] = {}
-    """The choices of what carries over made since the chapter being played ended in a victory, by seat
-    (``POST /campaigns/{id}/carry-over``; for Mice and Mystics ``{"keep": {"filch": "<card>"}}``): ``POST
-    /campaigns/{id}/chapters`` applies them, and the default to every piece no seat chose for. Empty
-    otherwise."""
+    """The choices of what carries over made since the latest chapter ended in a victory, by seat (``POST
+    /campaigns/{id}/carry-over``; for Mice and Mystics ``{"keep": {"filch": "<card>"}}``): ``carry_over``
+    applies them already, and the default to every piece no seat chose for. Empty once the next chapter
+    begins."""
 
 
 class CampaignCreatedBody(Struct, frozen=True, kw_only=True):
@@ -616,7 +616,8 @@ class ChapterStartedBody(Struct, frozen=True, kw_only=True):
     """Answer to ``POST /campaigns/{id}/chapters``: the campaign and the game of the chapter just begun."""
 
     campaign: CampaignOut
-    """The campaign after the ended chapter was recorded and the new one began."""
+    """The campaign after the new chapter began (the previous chapter's result was recorded when its game
+    ended)."""
     game: GameSummary
     """The new chapter's game at a glance, as the calling seat sees it; the campaign's seat tokens play it."""
 

@@ -41,6 +41,7 @@ from dicelog.domain.core.campaign import (
     CampaignRevertRequested,
     CampaignStarted,
     CarryOverChosen,
+    CarryOverRecomputed,
     ChapterBegun,
     ChapterRecorded,
 )
@@ -97,6 +98,7 @@ CORE_TYPES: Mapping[str, type] = MappingProxyType(
         "core/CampaignRevertApproved": CampaignRevertApproved,
         "core/CampaignReverted": CampaignReverted,
         "core/CarryOverChosen": CarryOverChosen,
+        "core/CarryOverRecomputed": CarryOverRecomputed,
         "core/GameSnapshot": GameSnapshot,
     }
 )

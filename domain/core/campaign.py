@@ -7,11 +7,17 @@ can be audited and reverted without rewriting the past (DESIGN.md, Undo never de
 
 - ``CampaignStarted``: ruleset, chapters in order, the party's setup, seats, policies;
 - ``ChapterBegun``: chapter *i* starts as game *g* with the carry-over it received;
-- ``CarryOverChosen``: after a chapter's victory, before the next chapter begins, a seat chooses what
-  its pieces keep (the ruleset's choice document: in Mice and Mystics the one search card each mouse
-  keeps); what no seat chose, the ruleset's default decides;
-- ``ChapterRecorded``: game *g* ended with a result; on a victory the campaign moves on and the
-  carry-over becomes what the ruleset computed; on a defeat the same chapter is played again;
+- ``ChapterRecorded``: game *g* ended with a result, recorded when it ends (the service records it
+  right after the game's last command is stored, and again on the campaign's next read if that was
+  lost: docs/campaigns.md); on a victory the campaign moves on and the carry-over becomes what the
+  ruleset computed (its defaults), on a defeat the same chapter is played again; once the last
+  chapter is won the campaign is complete;
+- ``CarryOverChosen`` + ``CarryOverRecomputed``: after a recorded victory, before the next chapter
+  begins (or after the last one), a seat chooses what its pieces keep (the ruleset's choice document:
+  in Mice and Mystics the one search card each mouse keeps) and the victory's carry-over is computed
+  again with every seat's latest choice; what no seat chose, the ruleset's default decides. (Logs
+  stored before results were recorded at the game's end hold ``CarryOverChosen`` before the
+  ``ChapterRecorded`` that applied it.)
 - ``CampaignRevertRequested`` / ``CampaignRevertApproved`` / ``CampaignReverted``: back to
   before chapter *i*'s result, with the consent the undo policy asks for; the reverted chapters'
   games stay in the history, marked, and the carry-over is recomputed from the chapters that
@@ -27,7 +33,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.errors import NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 from dicelog.domain.core.game import GENESIS_HASH, Recorded, record_hash
 
@@ -85,7 +91,8 @@ class CarryOverChosen(CampaignEvent, kw_only=True):
     """A seat's choice of what its pieces carry over, made after the chapter's game ended in a victory and
     before the next chapter begins (001 §Giocare Mice and Mystics come una Campagna: «I Topi possono
     conservare solo 1 delle carte Ricerca»: the players choose). A later choice of the same seat replaces
-    its earlier one; the next ``ChapterRecorded`` applies them all."""
+    its earlier one; the ``CarryOverRecomputed`` stored with it applies them all (in logs stored before
+    results were recorded at the game's end, the next ``ChapterRecorded`` applied them)."""
 
     index: int
     """0-based position of the chapter won in ``CampaignStarted.chapters``."""
@@ -112,6 +119,19 @@ class ChapterRecorded(CampaignEvent, kw_only=True):
     """The carry-over (JSON) the next chapter will receive: on a victory, what the ruleset computed from the
     game's final state; otherwise the carry-over the chapter itself received, unchanged. ``None``: nothing
     carries over."""
+
+
+class CarryOverRecomputed(CampaignEvent, kw_only=True):
+    """The carry-over of recorded victory ``index`` computed again after a seat's ``CarryOverChosen`` (stored
+    with it), from the game's final state, the carry-over the chapter received and every seat's latest
+    choice: what the next chapter receives (after the last chapter: the campaign's final carry-over)."""
+
+    index: int
+    """0-based position of the chapter won in ``CampaignStarted.chapters``."""
+    game_id: str
+    """Id (UUID) of that chapter's game."""
+    carry_over: Any = None
+    """The ruleset's carry-over document (JSON; for Mice and Mystics a ``CarryOver``)."""
 
 
 class CampaignRevertRequested(CampaignEvent, kw_only=True):
@@ -192,8 +212,8 @@ class Campaign(Struct, frozen=True, kw_only=True):
     revert_approved: tuple[str, ...] = ()
     """The seats that agreed to the open revert request so far, the requesting seat first."""
     carry_choices: dict[str, Any] = {}
-    """The carry-over choices made since the chapter being played ended in a victory, by seat (each seat's
-    latest ``CarryOverChosen.choice``); empty once the next chapter begins."""
+    """The carry-over choices made since the latest chapter ended in a victory, by seat (each seat's latest
+    ``CarryOverChosen.choice``); empty once the next chapter begins."""
     created_on: datetime
     """When the campaign started (UTC)."""
     modified_on: datetime
@@ -210,13 +230,20 @@ class Campaign(Struct, frozen=True, kw_only=True):
     def complete(self) -> bool:
         return self.next_index >= len(self.started.chapters)
 
+    @property
+    def won(self) -> ChapterEntry | None:
+        """The latest chapter played, when its recorded result is a victory and no chapter began after it:
+        the victory whose carry-over the seats may still choose (``CarryOverChosen``)."""
+        live = [e for e in self.entries if not e.reverted]
+        return live[-1] if live and live[-1].result == "victory" else None
+
 
 def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
     """Fold one stored campaign event (never fails for a stored event)."""
     p = record.payload
     if campaign is None:
         if not isinstance(p, CampaignStarted):
-            raise InvariantViolated("campaign-starts", f"first event {type(p).__name__}, not CampaignStarted")
+            raise NotThisAggregate(f"first event {type(p).__name__}, not CampaignStarted")
         return Campaign(
             id=record.originator_id,
             version=record.originator_version,
@@ -239,10 +266,16 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
             for e in c.entries
         )
         if p.result == "victory":
-            return replace(
-                c, entries=entries, next_index=p.index + 1, carry_over=p.carry_over, carry_choices={}
-            )
+            # choices already made (logs stored before results were recorded at the game's end) are applied
+            # by now; they stay listed, and a later choice recomputes the carry-over with them all
+            return replace(c, entries=entries, next_index=p.index + 1, carry_over=p.carry_over)
         return replace(c, entries=entries, carry_choices={})
+    if isinstance(p, CarryOverRecomputed):
+        entries = tuple(
+            replace(e, carry_out=p.carry_over) if e.game_id == p.game_id and not e.reverted else e
+            for e in c.entries
+        )
+        return replace(c, entries=entries, carry_over=p.carry_over)
     if isinstance(p, CampaignRevertRequested):
         return replace(c, revert_request=p, revert_needs=p.needs, revert_approved=(p.by,))
     if isinstance(p, CampaignRevertApproved):
@@ -291,40 +324,51 @@ def decide_begin(campaign: Campaign, game_id: str) -> list[Event]:
     ]
 
 
-def decide_choose_carry_over(
-    campaign: Campaign, seat: str, game_id: str, result: str | None, choice: Any
-) -> list[Event]:
-    """``seat`` chooses what its pieces carry over from the chapter being played, whose game ``game_id``
-    ended with ``result`` (``None``: still running); ``choice`` is the ruleset's choice document, already
-    checked by the ruleset against the game's final state (JSON data). Raises ``RuleBroken``:
-    ``campaign.not-a-seat``, ``campaign.revert-pending``, ``campaign.not-playing`` (no chapter begun, or
-    ``game_id`` is not its game) and ``campaign.no-victory`` (its game has not ended in a victory: nothing
-    carries over)."""
+def chosen_victory(campaign: Campaign, seat: str) -> ChapterEntry:
+    """The recorded victory whose carry-over ``seat`` may choose now (``Campaign.won``). Raises
+    ``RuleBroken``: ``campaign.not-a-seat``, ``campaign.revert-pending``, ``campaign.not-playing`` (no
+    chapter played yet) and ``campaign.no-victory`` (the latest chapter's game is still running, or ended
+    in a defeat: nothing carries over)."""
     if seat not in {s.name for s in campaign.started.seats}:
         raise RuleBroken(
             "campaign.not-a-seat", section=SECTION, detail=f"{seat!r} is not a seat of this campaign"
         )
     if campaign.revert_request is not None:
         raise RuleBroken("campaign.revert-pending", section=SECTION, detail="a revert request is open")
-    playing = campaign.playing
-    if playing is None or playing.game_id != game_id:
-        raise RuleBroken(
-            "campaign.not-playing", section=SECTION, detail="no chapter's game awaits its result"
-        )
-    if result != "victory":
-        ended = "not ended" if result is None else f"ended in {result}"
+    live = [e for e in campaign.entries if not e.reverted]
+    if not live:
+        raise RuleBroken("campaign.not-playing", section=SECTION, detail="no chapter has been played yet")
+    latest = live[-1]
+    if latest.result != "victory":
+        ended = "not ended" if latest.result is None else f"ended in {latest.result}"
         raise RuleBroken(
             "campaign.no-victory",
             section=SECTION,
-            detail=f"chapter {playing.chapter}'s game has {ended}: only a victory carries anything over",
+            detail=f"chapter {latest.index + 1}'s game has {ended}: only a victory carries anything over",
         )
-    return [CarryOverChosen(index=playing.index, game_id=game_id, by=seat, choice=choice)]
+    return latest
+
+
+def decide_choose_carry_over(campaign: Campaign, seat: str, choice: Any, carry_over: Any) -> list[Event]:
+    """``seat`` chooses what its pieces carry over from the latest recorded victory (``chosen_victory``);
+    ``choice`` is the ruleset's choice document, already checked by the ruleset against that game's final
+    state, and ``carry_over`` the victory's carry-over the ruleset computed again with every seat's latest
+    choice, this one included (JSON data, or ``msgspec.Raw``). Raises what ``chosen_victory`` raises."""
+    entry = chosen_victory(campaign, seat)
+    if isinstance(carry_over, msgspec.Raw):
+        carry_over = msgspec.json.decode(carry_over)
+    return [
+        CarryOverChosen(index=entry.index, game_id=entry.game_id, by=seat, choice=choice),
+        CarryOverRecomputed(index=entry.index, game_id=entry.game_id, carry_over=carry_over),
+    ]
 
 
 def decide_record(campaign: Campaign, game_id: str, result: str, carry_over: Any) -> list[Event]:
-    """Record the result of the chapter being played (its game has ended).
-
-    ``carry_over`` is the ruleset's carry-over document (JSON data, or ``msgspec.Raw``)."""
+    """Record the result of the chapter being played: its game ``game_id`` has ended with ``result``
+    (``GameEnded.result``). ``carry_over`` is the ruleset's carry-over document computed from that game's
+    final state (JSON data, or ``msgspec.Raw``; used on a victory only). Raises
+    ``RuleBroken("campaign.not-playing")`` when ``game_id`` is not the game of the chapter being played
+    (already recorded, reverted, or another game): recording is idempotent."""
     if isinstance(carry_over, msgspec.Raw):
         carry_over = msgspec.json.decode(carry_over)
     playing = campaign.playing
@@ -363,7 +407,9 @@ def decide_revert(campaign: Campaign, to_index: int, seat: str) -> list[Event]:
     played = {e.index for e in campaign.entries if not e.reverted and e.result is not None}
     if to_index not in played:
         raise RuleBroken(
-            "campaign.bad-chapter", section=SECTION, detail=f"no recorded chapter {to_index} to revert"
+            "campaign.bad-chapter",
+            section=SECTION,
+            detail=f"no recorded chapter {to_index + 1} to revert (chapters are numbered from 1)",
         )
     if started.undo_policy == "host":
         host = started.host or names[0]
@@ -427,7 +473,10 @@ def campaign_records(
 
 
 def project_campaign(campaign: Campaign | None, events: Any) -> Campaign | None:
-    """Projector function for ``Repository.get``."""
+    """Projector function for ``Repository.get``. Raises ``NotThisAggregate`` when the id is not a
+    campaign's (a game's: its first event is no ``CampaignStarted``)."""
+    if campaign is not None and not isinstance(campaign, Campaign):
+        raise NotThisAggregate(f"{type(campaign).__name__} is not a campaign")
     for record in events:
         campaign = apply_campaign(campaign, record)
     return campaign

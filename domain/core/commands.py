@@ -81,3 +81,19 @@ class RejectUndo(Command, kw_only=True):
 
 
 UndoCommand = RequestUndo | ApproveUndo | RejectUndo
+
+
+class CloseGame(Command, kw_only=True):
+    """The service ends a running game that is no longer played (issued by the service only, as seat
+    ``server``, never accepted from a client): a campaign's revert closes the reverted chapter's game
+    (docs/campaigns.md). Its ``GameEnded`` carries ``result`` and ``reason`` and reveals the dice seed and
+    view key like any end, so the game's log stays verifiable and no command changes it any more."""
+
+    result: Annotated[str, Meta(min_length=1, max_length=32)]
+    """The result recorded in ``GameEnded`` (``reverted``)."""
+    reason: Annotated[str, Meta(max_length=200)] = ""
+    """Why the game was closed, as readable text (``GameEnded.reason``)."""
+
+
+ServiceCommand = CloseGame
+"""Core commands only the service issues (never part of the API's command body)."""

@@ -42,6 +42,12 @@ class GameOver(RuleBroken):
     status = 409
 
 
+class NotThisAggregate(LookupError):
+    """The events stored under an id are not those of the aggregate asked for: a campaign's id read as a
+    game's, or a game's as a campaign's (ids are public, in ``Location`` headers). Bad input, never a bug:
+    the service answers it as the 404 of the aggregate asked for."""
+
+
 class InvariantViolated(RuntimeError):
     """A state that only a bug can produce: what an ``assert`` once checked, kept under ``python -O``.
 

@@ -123,6 +123,10 @@ class GameCreated(Event, kw_only=True):
     view_key_commitment: str | None = None
     """``sha256(view key)`` as 64 lowercase hex characters in a game of chain format 2: the key salting every
     event's payload digest, kept secret until ``GameEnded.view_key`` reveals it; ``None`` in format 1."""
+    campaign_id: str | None = None
+    """Id (UUID) of the campaign this game plays a chapter of (``POST /campaigns/{id}/chapters``): its end is
+    recorded in that campaign (docs/campaigns.md). ``None``: a game on its own, or a chapter's game stored
+    before the field existed (found from the campaign's ``ChapterBegun``)."""
 
 
 class CommandAccepted(Event, kw_only=True):

@@ -27,6 +27,7 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.commands import (
     ApproveUndo,
     Choose,
+    CloseGame,
     Command,
     Draw,
     RejectUndo,
@@ -35,7 +36,7 @@ from dicelog.domain.core.commands import (
     Shuffle,
 )
 from dicelog.domain.core.dice import draw_cards, roll_faces, shuffle_order
-from dicelog.domain.core.errors import GameOver, InvariantViolated, PendingFirst, RuleBroken
+from dicelog.domain.core.errors import GameOver, InvariantViolated, NotThisAggregate, PendingFirst, RuleBroken
 from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
@@ -337,9 +338,17 @@ _BOOKKEEPING: dict[type, str] = {
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
-    """Projector function for ``Repository.get``: fold a snapshot and/or events."""
+    """Projector function for ``Repository.get``: fold a snapshot and/or events. Raises
+    ``NotThisAggregate`` when the id is not a game's (a campaign's: its first event is no ``GameCreated``)."""
+    if game is not None and not isinstance(game, Game):
+        raise NotThisAggregate(f"{type(game).__name__} {getattr(game, 'id', '')} is not a game")
     for event in events:
-        game = event.restore() if isinstance(event, GameSnapshot) else apply(game, event)
+        if isinstance(event, GameSnapshot):
+            game = event.restore()
+            continue
+        if game is None and not isinstance(event.payload, GameCreated):
+            raise NotThisAggregate(f"first event {type(event.payload).__name__}, not GameCreated")
+        game = apply(game, event)
     return game
 
 
@@ -592,6 +601,11 @@ def step_game(
         for event in events:
             log.emit(event)
         return log.records, log.game
+    if isinstance(command, CloseGame):
+        # the service closes the game (a campaign's revert): no rule to ask, the end is recorded as any end
+        log.emit(CommandAccepted(command=encode_command(command)))
+        log.emit(_ended(game, command.result, command.reason, seed, nonce_key))
+        return log.records, log.game
     if game.undo_request is not None:
         raise PendingFirst(
             "undo.pending", section=_SECTION, detail="an undo request is open: approve or reject it"
@@ -620,12 +634,18 @@ def step_game(
         log.emit(event)
     outcome = ruleset.outcome(log.game.state)
     if outcome is not None and log.game.result is None:
-        revealed = seed.hex() if seed is not None and game.created.dice_mode == "server" else None
         explain = getattr(ruleset, "outcome_reason", None)
         reason = explain(log.game.state) if explain is not None else ""
-        view_key = nonce_key.hex() if nonce_key is not None and game.created.chain_format >= 2 else None
-        log.emit(GameEnded(result=outcome, reason=reason, seed=revealed, view_key=view_key))
+        log.emit(_ended(game, outcome, reason, seed, nonce_key))
     return log.records, log.game
+
+
+def _ended(game: Game, result: str, reason: str, seed: bytes | None, nonce_key: bytes | None) -> GameEnded:
+    """The ``GameEnded`` of ``game``: the result, why, and the revealed dice seed (``server`` dice) and view
+    key (chain format 2)."""
+    revealed = seed.hex() if seed is not None and game.created.dice_mode == "server" else None
+    view_key = nonce_key.hex() if nonce_key is not None and game.created.chain_format >= 2 else None
+    return GameEnded(result=result, reason=reason, seed=revealed, view_key=view_key)
 
 
 def _describe(pending: PendingEvent) -> str:

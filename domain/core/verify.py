@@ -32,7 +32,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from dicelog.domain.core import registry
-from dicelog.domain.core.commands import UndoCommand
+from dicelog.domain.core.commands import ServiceCommand, UndoCommand
 from dicelog.domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from dicelog.domain.core.errors import DomainError, InvariantViolated
 from dicelog.domain.core.events import (
@@ -193,7 +193,7 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         v = next(r.originator_version for r in records if r.payload is ended)
         return fail(v, "structure", "a seed and a view key in hex", str(e))
     ruleset = registry.get(created.ruleset)
-    decode_command = msgspec.json.Decoder(ruleset.command_type | UndoCommand).decode
+    decode_command = msgspec.json.Decoder(ruleset.command_type | UndoCommand | ServiceCommand).decode
     history = _Replayed(records)
 
     game: Game = apply(None, records[0])

@@ -32,6 +32,7 @@ reveals nothing of the original's secrets until the original ends: see ``service
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable
 from functools import cache
 from typing import Any, Literal
@@ -39,7 +40,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import Struct
 
-from dicelog.domain.core.commands import Choose, Draw, Roll, Shuffle, UndoCommand
+from dicelog.domain.core.commands import Choose, Draw, Roll, ServiceCommand, Shuffle, UndoCommand
 from dicelog.domain.core.events import CommandAccepted, Event, PendingEvent, UndoApplied
 
 AUDITOR = "auditor"
@@ -49,11 +50,13 @@ RESERVED_SEATS = (AUDITOR, SPECTATOR, "server", "policy")
 
 _encode = msgspec.json.Encoder().encode
 _ANSWERS = (Roll, Shuffle, Draw, Choose)
+_PUBLIC_COMMANDS = (*typing.get_args(UndoCommand), ServiceCommand)
+"""Commands everyone sees whole: undo requests and answers, and the service's own (``CloseGame``)."""
 
 
 @cache
 def _command_decoder(command_type: Any) -> Any:
-    return msgspec.json.Decoder(command_type | UndoCommand).decode
+    return msgspec.json.Decoder(command_type | UndoCommand | ServiceCommand).decode
 
 
 class Viewer(Struct, frozen=True, kw_only=True):
@@ -125,7 +128,9 @@ class Lens:
 
     def command(self, command: Any, *, seat: str | None = None) -> Any:
         """A command as the viewer sees it (``None``: its arguments are hidden)."""
-        if self.full or (seat is not None and seat == self.viewer.seat) or isinstance(command, UndoCommand):
+        if self.full or (seat is not None and seat == self.viewer.seat):
+            return command
+        if isinstance(command, _PUBLIC_COMMANDS):
             return command
         if isinstance(command, _ANSWERS):
             return None

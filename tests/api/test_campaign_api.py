@@ -4,7 +4,7 @@ Chapter 1 played to victory with manual dice forced in the mice's favour (the bo
 revert brings the carry-over back to Chapter 1's only (issue 5 acceptance).
 
 Only Chapter 1 exists as content, so the campaign plays ``chapter-1`` three times (no invented
-chapter-2 data); the third chapter is begun only to record the second one's result.
+chapter-2 data). Each chapter's result is recorded when its game ends (docs/campaigns.md).
 """
 
 from __future__ import annotations
@@ -128,7 +128,10 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
     assert state_2["abilities"] == carry_1["abilities"], "kept abilities; no new starting card (RULINGS.md)"
 
     assert Driver(client, second, token, kitchen_encounter="standard-2", maggie_face=6).play() == "victory"
+    recorded = client.get(f"/campaigns/{campaign}").json()  # recorded at the game's end, before chapter 3
+    assert [(c["number"], c["result"]) for c in recorded["history"]] == [(1, "victory"), (2, "victory")]
     carry_2 = next_chapter(client, campaign, auth)["campaign"]["carry_over"]
+    assert carry_2 == recorded["carry_over"]
     assert "miz-maggie-ally" in carry_2["story_achievements"]
 
     reverted = client.post(f"/campaigns/{campaign}/reverts", json={"to_chapter": 2}, headers=auth)
@@ -190,7 +193,8 @@ def test_the_players_choose_the_search_card_each_mouse_keeps__001_campagna(clien
     r = choose({"keep": {chooser: picked, empty: None}})  # the seat changed its mind: this one counts
     assert r.status_code == 201, r.text
     assert r.json()["carry_over_choices"] == {"red": {"keep": {chooser: picked, empty: None}}}
-    assert r.json()["version"] == before["version"] + 2
+    assert r.json()["version"] == before["version"] + 4  # each choice: CarryOverChosen + CarryOverRecomputed
+    assert r.json()["carry_over"]["equipment"][chooser] == picked, "the choice applies at once"
 
     started = next_chapter(client, campaign, auth)
     kept = started["campaign"]["carry_over"].get("equipment", {})

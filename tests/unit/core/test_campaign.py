@@ -10,9 +10,13 @@ import pytest
 
 from dicelog.domain.core.campaign import (
     CampaignStarted,
+    CarryOverChosen,
+    CarryOverRecomputed,
+    ChapterRecorded,
     campaign_records,
     decide_approve_revert,
     decide_begin,
+    decide_choose_carry_over,
     decide_record,
     decide_revert,
     project_campaign,
@@ -92,3 +96,79 @@ def test_no_revert_when_the_policy_forbids_it():
     log.play("victory")
     with pytest.raises(RuleBroken, match="campaign.revert-not-allowed"):
         decide_revert(log.campaign, 0, "a")
+
+
+def test_the_last_chapter_won_completes_the_campaign_and_can_be_reverted():
+    log = Log()
+    for n in range(3):
+        log.play("victory", {"after": n + 1})
+    c = log.campaign
+    assert c.complete and c.next_index == 3 and c.carry_over == {"after": 3}
+    assert [e.result for e in c.entries] == ["victory"] * 3 and c.won == c.entries[-1]
+    with pytest.raises(RuleBroken, match="campaign.complete"):
+        decide_begin(c, "g4")
+    log.add(decide_revert(c, 2, "a"))
+    assert not log.campaign.complete and log.campaign.next_index == 2
+    assert log.campaign.carry_over == {"after": 2} and log.campaign.entries[-1].reverted
+
+
+def test_recording_a_result_is_idempotent():
+    log = Log()
+    game = str(uuid4())
+    log.add(decide_begin(log.campaign, game))
+    log.add(decide_record(log.campaign, game, "defeat", None))
+    with pytest.raises(RuleBroken, match="campaign.not-playing"):
+        decide_record(log.campaign, game, "defeat", None)
+
+
+def test_a_choice_after_the_victory_recomputes_its_carry_over():
+    log = Log()
+    first = str(uuid4())
+    log.add(decide_begin(log.campaign, first))
+    with pytest.raises(RuleBroken, match="campaign.no-victory") as running:
+        decide_choose_carry_over(log.campaign, "a", {"keep": {}}, None)
+    assert "chapter 1's game has not ended" in running.value.detail
+    log.add(decide_record(log.campaign, first, "victory", raw({"kept": "default"})))
+    events = decide_choose_carry_over(log.campaign, "b", {"keep": {"x": "y"}}, {"kept": "y"})
+    assert [type(e) for e in events] == [CarryOverChosen, CarryOverRecomputed]
+    log.add(events)
+    c = log.campaign
+    assert c.carry_over == {"kept": "y"} and c.entries[0].carry_out == {"kept": "y"}
+    assert c.carry_choices == {"b": {"keep": {"x": "y"}}}
+    log.add(decide_begin(c, "g2"))
+    assert log.campaign.entries[-1].carry_in == {"kept": "y"} and log.campaign.carry_choices == {}
+    with pytest.raises(RuleBroken, match="campaign.no-victory"):
+        decide_choose_carry_over(log.campaign, "a", {"keep": {}}, None)
+    with pytest.raises(RuleBroken, match="campaign.not-a-seat"):
+        decide_choose_carry_over(log.campaign, "nobody", {"keep": {}}, None)
+
+
+def test_no_choice_after_a_defeat():
+    log = Log()
+    log.play("defeat")
+    with pytest.raises(RuleBroken, match="campaign.no-victory") as refused:
+        decide_choose_carry_over(log.campaign, "a", {"keep": {}}, None)
+    assert "ended in defeat" in refused.value.detail
+
+
+def test_a_log_stored_before_results_were_recorded_at_the_end_still_folds():
+    """Then a choice came before the ``ChapterRecorded`` that applied it (stored with the next
+    ``ChapterBegun``)."""
+    log = Log()
+    first = str(uuid4())
+    log.add(decide_begin(log.campaign, first))
+    log.add([CarryOverChosen(index=0, game_id=first, by="a", choice={"keep": {}})])
+    assert log.campaign.carry_choices == {"a": {"keep": {}}}
+    log.add([ChapterRecorded(index=0, game_id=first, result="victory", carry_over={"old": 1})])
+    log.add(decide_begin(log.campaign, "g2"))
+    c = log.campaign
+    assert c.next_index == 1 and c.carry_over == {"old": 1} and c.carry_choices == {}
+    assert c.entries[-1].carry_in == {"old": 1}
+
+
+def test_revert_refusals_number_chapters_from_1():
+    log = Log()
+    log.play("victory")
+    with pytest.raises(RuleBroken, match="campaign.bad-chapter") as refused:
+        decide_revert(log.campaign, 1, "a")
+    assert "no recorded chapter 2 to revert" in refused.value.detail
