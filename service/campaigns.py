@@ -135,13 +135,27 @@ def chapter_ended(games: Games, game: Game) -> None:
 
 
 def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, dict[str, str]]:
-    """Store a new campaign; returns it and one bearer token per seat (used for every chapter)."""
+    """Store a new campaign; returns it and one bearer token per seat (used for every chapter). Raises
+    ``RuleBroken``: ``campaign.unsupported`` (a ruleset without a campaign mode), the seats' refusals
+    (``seat_bots.check_seats``), ``campaign.unknown-chapter`` (a chapter id the content the party plays
+    does not have: the ruleset's ``campaign_chapters``) and that function's refusals of the party."""
     ruleset = registry.get(started.ruleset)
     if not hasattr(ruleset, "campaign_carry_over"):
         raise RuleBroken(
             "campaign.unsupported", section=SECTION, detail=f"{started.ruleset} has no campaign mode"
         )
     check_seats(started.ruleset, started.seats)
+    chapters_of = getattr(ruleset, "campaign_chapters", None)
+    if chapters_of is not None:
+        known = chapters_of(started.setup)
+        unknown = [c for c in dict.fromkeys(started.chapters) if c not in known]
+        if unknown:
+            raise RuleBroken(
+                "campaign.unknown-chapter",
+                section=SECTION,
+                detail=f"no chapter {', '.join(map(repr, unknown))} in the served content "
+                f"(its chapters: {', '.join(sorted(known))})",
+            )
     campaign_id = uuid4()
     at = datetime.now(UTC)
     tokens = {s.name: secrets.token_urlsafe(32) for s in started.seats}

@@ -114,7 +114,7 @@ EXAMPLES: dict[str, Any] = {
     "forkGame": {"version": 12},
     "createCampaign": {
         "ruleset": "mice-and-mystics",
-        "chapters": ["chapter-1", "chapter-2"],
+        "chapters": ["chapter-1"],  # the shipped content's chapters (GET /content/mice-and-mystics/chapters)
         "party": {"mice": ["collin", "nez", "filch", "maginos"]},
         "seats": [{"name": "ana", "controls": ["collin", "nez", "filch", "maginos"]}],
     },

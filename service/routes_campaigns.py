@@ -93,7 +93,9 @@ class CampaignController(Controller):
     def create(
         self, data: JSONBody[NewCampaign], games: NamedDependency[Games]
     ) -> Response[CampaignCreatedBody]:
-        """A campaign and one bearer token per seat (the same token plays every chapter)."""
+        """A campaign and one bearer token per seat (the same token plays every chapter). 422
+        ``campaign.unknown-chapter`` naming every chapter id the served content does not have (``GET
+        /content/mice-and-mystics/chapters`` lists those it has); nothing is stored."""
         names = [s.name for s in data.seats]
         if len(set(names)) != len(names) or (data.host is not None and data.host not in names):
             raise ValidationException("seat names must be unique and the host must be one of them")

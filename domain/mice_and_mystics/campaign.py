@@ -25,9 +25,10 @@ import msgspec
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.chapter_events import CarryOverApplied
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library, library_of, shipped_library
 from dicelog.domain.mice_and_mystics.documents import CarryOver, CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import DecksPrepared
+from dicelog.domain.mice_and_mystics.packs import setup_pack
 from dicelog.domain.mice_and_mystics.state import State
 
 SECTION = "001 §Giocare Mice and Mystics come una Campagna"
@@ -126,6 +127,26 @@ def campaign_choice(final_state: State, pieces: frozenset[str], choice: object) 
     parsed = msgspec.convert(choice, CarryOverChoice)
     check_choice(final_state, pieces, parsed)
     return msgspec.Raw(msgspec.json.encode(parsed))
+
+
+class _PartyContent(msgspec.Struct, frozen=True, kw_only=True):
+    """The one field of a party's setup that says which content it plays: its content pack, if any."""
+
+    content_pack: msgspec.Raw = msgspec.Raw(b"null")
+
+
+def campaign_chapters(party: msgspec.Raw) -> frozenset[str]:
+    """The chapter ids a campaign of ``party`` (``CampaignStarted.setup``: the setup document without its
+    chapter, JSON) can play: those of the shipped content, or of the content with the party's
+    ``content_pack`` laid over it. Raises ``RuleBroken``: ``setup.invalid`` (not a setup object) and
+    ``setup.content-pack`` (a pack that does not load)."""
+    try:
+        pack = msgspec.json.decode(party, type=_PartyContent).content_pack
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise RuleBroken("setup.invalid", section=SECTION, detail=str(e)) from None
+    found = setup_pack(pack)
+    lib = found[2] if found is not None else shipped_library()
+    return frozenset(lib.chapters)
 
 
 def check_carry_over(lib: Library, carry: CarryOver, party: tuple[str, ...]) -> None:

@@ -326,6 +326,7 @@ class MiceAndMysticsRuleset:
     describe = staticmethod(describe)
     campaign_carry_over = staticmethod(campaign.campaign_carry_over)
     campaign_choice = staticmethod(campaign.campaign_choice)
+    campaign_chapters = staticmethod(campaign.campaign_chapters)
     outcome_reason = staticmethod(outcome_reason)
     card_id = staticmethod(card_id)
     bot = seat_bot

@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from dicelog.service import campaigns
+from dicelog.service.openapi import EXAMPLES
 from tests.api.test_campaign_api import MICE, SEATS, Driver, next_chapter
 
 
@@ -115,3 +116,17 @@ def test_a_revert_refusal_numbers_chapters_as_the_api_does(client):
     refused = client.post(f"/campaigns/{campaign}/reverts", json={"to_chapter": 2}, headers=auth)
     assert refused.status_code == 422 and refused.json()["rule"] == "campaign.bad-chapter", refused.text
     assert "no recorded chapter 2" in refused.json()["detail"]
+
+
+def test_a_campaign_of_chapters_the_content_does_not_have_is_refused_naming_them(client):
+    chapters = ["chapter-1", "no-such-chapter", "chapter-9"]
+    body = {"chapters": chapters, "party": {"mice": MICE}, "seats": SEATS}
+    r = client.post("/campaigns", json=body)
+    assert r.status_code == 422 and r.json()["rule"] == "campaign.unknown-chapter", r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    detail = r.json()["detail"]
+    assert "'no-such-chapter'" in detail and "'chapter-9'" in detail and "'chapter-1'" not in detail
+    listed = client.get("/games", params={"limit": 200}).json()["games"]
+    assert listed == [], "nothing stored"
+    chapters = EXAMPLES["createCampaign"]["chapters"]  # the OpenAPI example's ids are real ones
+    assert client.post("/campaigns", json={**body, "chapters": chapters}).status_code == 201

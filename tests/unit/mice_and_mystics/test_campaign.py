@@ -9,7 +9,12 @@ import pytest
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import GameCreated, Seat
 from dicelog.domain.core.ruleset import Begin
-from dicelog.domain.mice_and_mystics.campaign import campaign_carry_over, campaign_choice, kept_card
+from dicelog.domain.mice_and_mystics.campaign import (
+    campaign_carry_over,
+    campaign_chapters,
+    campaign_choice,
+    kept_card,
+)
 from dicelog.domain.mice_and_mystics.chapter_events import (
     CarryOverApplied,
     SearchDeckCardTaken,
@@ -125,3 +130,12 @@ def test_a_carry_over_choice_that_is_not_one_is_a_validation_error():
         campaign_choice(finished_chapter(), frozenset(PARTY), {"keep": {"filch": 7}})
     with pytest.raises(msgspec.ValidationError):
         campaign_choice(finished_chapter(), frozenset(PARTY), {"keep": {}, "cheese": 3})
+
+
+def test_a_campaign_plays_the_chapters_of_its_partys_content():
+    party = msgspec.Raw(msgspec.json.encode({"mice": ["collin", "filch", "maginos", "nez"]}))
+    assert campaign_chapters(party) == frozenset(shipped_library().chapters)
+    assert "chapter-1" in campaign_chapters(party)
+    assert RULESET.campaign_chapters is campaign_chapters
+    with pytest.raises(RuleBroken, match="setup.invalid"):
+        campaign_chapters(msgspec.Raw(b"[1]"))
