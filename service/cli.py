@@ -204,9 +204,24 @@ def _serve(args: argparse.Namespace) -> int:
 
     # log_config=None: uvicorn's loggers keep the handler ``logs.configure`` installed (JSON lines)
     uvicorn.run(
-        create_app(settings), host=args.host, port=args.port, log_level=settings.log_level, log_config=None
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level=settings.log_level,
+        log_config=None,
+        **proxy_options(settings),
     )
     return EXIT_OK
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's ``proxy_headers``/``forwarded_allow_ips`` for ``dicelog serve``: the
+    ``X-Forwarded-For``/``-Proto`` headers are trusted only from ``DICELOG_FORWARDED_ALLOW_IPS``
+    (uvicorn's own default trusts 127.0.0.1, so a caller on the proxy's host could pick the address
+    its quota counts); with none configured they are not read at all."""
+    if not settings.forwarded_allow_ips:
+        return {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(settings.forwarded_allow_ips)}
 
 
 def _worker(args: argparse.Namespace) -> int:

@@ -1,14 +1,22 @@
 """Quotas: Litestar's rate-limit middleware on the writes that cost the most.
 
-Two quotas (``DICELOG_RATE_LIMIT_CREATE`` and ``DICELOG_RATE_LIMIT_COMMANDS``, see
-``service/settings.py``), each a fixed window of ``<count>/<unit>``, or ``off``:
+Three quotas (``DICELOG_RATE_LIMIT_CREATE``, ``DICELOG_RATE_LIMIT_COMMANDS`` and
+``DICELOG_RATE_LIMIT_EXPENSIVE``, see ``service/settings.py``), each a fixed window of
+``<count>/<unit>``, or ``off``:
 
-- **create**: ``POST /games``, ``POST /campaigns``, ``POST /games/{id}/forks``, per client address
-  (the ASGI ``client`` the server gives; no forwarding header is read here);
+- **create**: ``POST /games``, ``POST /campaigns``, ``POST /games/{id}/forks``, per client address;
 - **commands**: ``POST /games/{id}/commands`` and every ``POST /campaigns/{id}/...``, per bearer
-  token; the key holds ``sha256(token)``, never the token; without a token, per client address.
+  token; the key holds ``sha256(token)``, never the token; without a token, per client address;
+- **expensive**: the operations that read or re-check a whole game: ``POST /games/{id}/verify``,
+  ``GET /games/{id}/export``, ``POST /games/{id}/claims`` and ``GET /games/{id}/state?version=N``
+  (a replay), per bearer token as above, else per client address.
 
-Other requests (every ``GET`` among them) are never counted. Counters live in a Litestar store:
+The client address is the ASGI ``client`` the server gives. ``dicelog serve`` lets uvicorn take it
+from ``X-Forwarded-For`` / ``X-Forwarded-Proto`` only when the connection comes from an address in
+``DICELOG_FORWARDED_ALLOW_IPS`` (default: none, so the socket's peer address counts and a forged
+header changes nothing); no forwarding header is read here.
+
+Other requests (every other ``GET`` among them) are never counted. Counters live in a Litestar store:
 the app's in-memory store ``dicelog-rate-limit`` by default, Redis (namespace
 ``dicelog:rate-limit``) when ``DICELOG_REDIS_URL`` is set, so that N API replicas share them.
 
@@ -72,21 +80,38 @@ STORE_TIMEOUT = 0.5  # seconds, for connecting to and answering from Redis
 STORE_RETRY = 5.0  # seconds without counting after the store failed
 SWEEP_INTERVAL = 60.0  # seconds between two sweeps of the expired counters of a memory store
 
-Quota = Literal["create", "commands"]
+Quota = Literal["create", "commands", "expensive"]
+QUOTAS: tuple[Quota, ...] = ("create", "commands", "expensive")
 
-# Route path templates (parameters written ``{}``) of each quota; POST only.
+# Route path templates (parameters written ``{}``) of each quota; POST unless said otherwise.
 _CREATE = frozenset({"/games", "/campaigns", "/games/{}/forks"})
 _COMMANDS = frozenset({"/games/{}/commands"})
 _CAMPAIGN_COMMANDS = "/campaigns/{}/"
+_EXPENSIVE_POSTS = frozenset({"/games/{}/verify", "/games/{}/claims"})
+_EXPORT = "/games/{}/export"
+_STATE = "/games/{}/state"
 _PARAMETER = re.compile(r"\{[^}]*\}")
+EXPENSIVE_OPERATIONS = (
+    ("post", "/games/{game_id}/verify"),
+    ("post", "/games/{game_id}/claims"),
+    ("get", "/games/{game_id}/export"),
+    ("get", "/games/{game_id}/state"),
+)
+"""The operations of the ``expensive`` quota, as (method, OpenAPI path) (``state`` only with ``version``)."""
 
 
 def quota_of(request: Request[Any, Any, Any]) -> Quota | None:
     """The quota a request counts against, if any (from its method and route, not its raw path)."""
-    if request.method != "POST":
-        return None
     template = request.scope.get("path_template") or request.scope["path"]
     route = _PARAMETER.sub("{}", template).rstrip("/") or "/"
+    if request.method == "GET":
+        if route == _EXPORT or (route == _STATE and "version" in request.query_params):
+            return "expensive"
+        return None
+    if request.method != "POST":
+        return None
+    if route in _EXPENSIVE_POSTS:
+        return "expensive"
     if route in _CREATE:
         return "create"
     if route in _COMMANDS or route.startswith(_CAMPAIGN_COMMANDS):
@@ -183,7 +208,9 @@ class QuotaMiddleware(RateLimitMiddleware):
     def refusal(self, cache_object: CacheObject) -> ProblemDetailsException:
         retry_after = max(1, cache_object.reset - int(time()))
         who = "client" if self.config.quota == "create" else "token"
-        what = "creations" if self.config.quota == "create" else "commands"
+        what = {"create": "creations", "commands": "commands", "expensive": "expensive requests"}[
+            self.config.quota
+        ]
         window = DURATION_VALUES[self.unit]
         return ProblemDetailsException(
             status_code=429,
@@ -209,10 +236,11 @@ def _store(settings: Settings) -> Store | None:
 
 
 def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
-    """The middleware of the two quotas (none for a quota that is ``off``), for the app's list."""
+    """The middleware of the three quotas (none for a quota that is ``off``), for the app's list."""
     limits = {
         "create": parse_rate_limit(settings.rate_limit_create, "DICELOG_RATE_LIMIT_CREATE"),
         "commands": parse_rate_limit(settings.rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS"),
+        "expensive": parse_rate_limit(settings.rate_limit_expensive, "DICELOG_RATE_LIMIT_EXPENSIVE"),
     }
     if not any(limits.values()):
         return []

@@ -368,7 +368,7 @@ class GameReads:
         sync_to_thread=True,
         summary="The state at any version",
         security=READ_SECURITY,
-        responses=_problems(400, 401, 404, 503),
+        responses=_problems(400, 401, 404, 429, 503),
     )
     def state(
         self,
@@ -451,7 +451,7 @@ class GameReads:
         status_code=200,
         summary="Re-derive the whole log",
         security=READ_SECURITY,
-        responses=_problems(400, 401, 404, 503),
+        responses=_problems(400, 401, 404, 429, 503),
     )
     def verify(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
@@ -489,7 +489,7 @@ class GameReads:
             "`dicelog verify FILE` checks it offline; `dicelog verify FILE --against FULL` checks a view "
             "taken during play against the full export taken after the end."
         ),
-        responses=_problems(400, 401, 404, 503),
+        responses=_problems(400, 401, 404, 429, 503),
     )
     def export(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]

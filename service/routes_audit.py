@@ -119,7 +119,7 @@ class AuditController(Controller):
         summary="Take your place in a fork",
         security=BEARER,
         status_code=201,
-        responses=_problems(400, 401, 404, 409, 422, 503),
+        responses=_problems(400, 401, 404, 409, 422, 429, 503),
     )
     @on_write_lane
     def claim(

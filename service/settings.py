@@ -25,6 +25,8 @@
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
 | ``DICELOG_RATE_LIMIT_CREATE`` | ``30/minute`` | creations (games, campaigns, forks) per client address |
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
+| ``DICELOG_RATE_LIMIT_EXPENSIVE`` | ``60/minute`` | verifications, exports, claims and replays (``state?version=``) per bearer token (else per client address) |
+| ``DICELOG_FORWARDED_ALLOW_IPS`` | empty (none) | addresses or networks of the reverse proxies whose ``X-Forwarded-For``/``-Proto`` ``dicelog serve`` trusts, comma-separated (``10.0.0.0/8,127.0.0.1``), or ``*`` for any; empty: the socket's peer is the client address |
 | ``DICELOG_SSE_HEARTBEAT`` | ``15`` | seconds of silence after which an SSE stream sends a ``: keep-alive`` comment |
 | ``DICELOG_SSE_POLL_INTERVAL`` | ``2`` | seconds between store reads of an idle SSE stream when no wake-up came (the safety net) |
 | ``DICELOG_MAX_BODY_BYTES`` | ``2097152`` (2 MiB) | largest request body; a larger one is refused with 413 (``service/http_guards.py``) |
@@ -52,6 +54,7 @@ the trimming policy, ``service/http_guards.py`` for CORS).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -199,6 +202,22 @@ def parse_retention(value: str, variable: str) -> int:
     return int(match[1]) * DURATION_UNITS[match[2] or "s"]
 
 
+def parse_proxies(value: str, variable: str) -> tuple[str, ...]:
+    """Comma-separated IP addresses or networks (``10.0.0.0/8``) as a tuple; ``*`` alone trusts any
+    peer; empty: none. Raises ``ValueError`` naming ``variable`` when malformed."""
+    proxies = tuple(p.strip() for p in value.split(",") if p.strip())
+    if "*" in proxies and len(proxies) > 1:
+        raise ValueError(f"{variable}: * trusts every peer and must stand alone; not {value!r}")
+    for proxy in proxies:
+        if proxy == "*":
+            continue
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ValueError(f"{variable}: {proxy!r} is not an IP address or network") from None
+    return proxies
+
+
 def parse_origins(value: str, variable: str) -> tuple[str, ...]:
     """Comma-separated origins (``scheme://host[:port]``, no path) as a tuple; ``*`` alone allows
     any origin; empty: none (CORS off). Raises ``ValueError`` naming ``variable`` when malformed."""
@@ -260,6 +279,9 @@ class Settings(Struct, frozen=True, kw_only=True):
     """``dicelog worker``: the port of its probes and metrics (``/live``, ``/ready``, ``/metrics``)."""
     rate_limit_create: str = "30/minute"
     rate_limit_commands: str = "120/minute"
+    rate_limit_expensive: str = "60/minute"
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Reverse proxies trusted for ``X-Forwarded-*`` by ``dicelog serve``; empty: none."""
     sse_heartbeat: float = 15.0
     """Seconds of silence before an SSE stream sends a ``: keep-alive`` comment."""
     sse_poll_interval: float = 2.0
@@ -287,6 +309,8 @@ class Settings(Struct, frozen=True, kw_only=True):
             parse_rate_limit(rate_limit_create, "DICELOG_RATE_LIMIT_CREATE")
             rate_limit_commands = read("RATE_LIMIT_COMMANDS", "120/minute")
             parse_rate_limit(rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS")
+            rate_limit_expensive = read("RATE_LIMIT_EXPENSIVE", "60/minute")
+            parse_rate_limit(rate_limit_expensive, "DICELOG_RATE_LIMIT_EXPENSIVE")
             data_dir = read("DATA_DIR", "")
             return cls(
                 data_dir=read("DATA_DIR", "", _data_dir) if data_dir.strip() else default_data_dir(env),
@@ -318,6 +342,8 @@ class Settings(Struct, frozen=True, kw_only=True):
                 worker_port=read("WORKER_PORT", "8001", _count, least=1, most=65535),
                 rate_limit_create=rate_limit_create,
                 rate_limit_commands=rate_limit_commands,
+                rate_limit_expensive=rate_limit_expensive,
+                forwarded_allow_ips=read("FORWARDED_ALLOW_IPS", "", parse_proxies),
                 sse_heartbeat=read("SSE_HEARTBEAT", "15", _seconds),
                 sse_poll_interval=read("SSE_POLL_INTERVAL", "2", _seconds),
                 cors_origins=read("CORS_ORIGINS", "", parse_origins),

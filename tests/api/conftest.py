@@ -17,7 +17,7 @@ MICE = ["collin", "filch", "maginos", "nez"]
 SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
 
 
-NO_QUOTAS = {"rate_limit_create": "off", "rate_limit_commands": "off"}
+NO_QUOTAS = {"rate_limit_create": "off", "rate_limit_commands": "off", "rate_limit_expensive": "off"}
 """Tests play whole games quickly; the quotas have their own tests (test_quotas.py)."""
 IN_PROCESS = {"embedded_worker": "thread"}
 """The projections as threads of the app under test (a ``TestClient`` app); the child process of the

@@ -139,6 +139,8 @@ BAD_VALUES = [
     ("DICELOG_WORKER_PORT", "eighty"),
     ("DICELOG_RATE_LIMIT_CREATE", "30"),
     ("DICELOG_RATE_LIMIT_COMMANDS", "lots"),
+    ("DICELOG_RATE_LIMIT_EXPENSIVE", "often"),
+    ("DICELOG_FORWARDED_ALLOW_IPS", "proxy.example.org"),
     ("DICELOG_SSE_HEARTBEAT", "0"),
     ("DICELOG_SSE_POLL_INTERVAL", "-2"),
     ("DICELOG_CORS_ORIGINS", "example.org"),

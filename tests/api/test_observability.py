@@ -82,7 +82,11 @@ def test_consumer_lag_is_exported_for_every_projection(client):
 
 def test_the_consumer_lag_grows_while_the_projections_are_stopped(tmp_path):
     settings = Settings(
-        data_dir=tmp_path, embedded_worker="off", rate_limit_create="off", rate_limit_commands="off"
+        data_dir=tmp_path,
+        embedded_worker="off",
+        rate_limit_create="off",
+        rate_limit_commands="off",
+        rate_limit_expensive="off",
     )
     with TestClient(create_app(settings)) as client:
         Table(client)
@@ -108,7 +112,11 @@ def _parsed(stream: io.StringIO) -> list[dict[str, Any]]:
 
 def test_log_lines_are_json_with_request_game_and_seat_and_never_a_token(tmp_path, log_lines):
     settings = Settings(
-        data_dir=tmp_path, rate_limit_create="off", rate_limit_commands="off", embedded_worker="thread"
+        data_dir=tmp_path,
+        rate_limit_create="off",
+        rate_limit_commands="off",
+        rate_limit_expensive="off",
+        embedded_worker="thread",
     )
     app = create_app(settings)
     logs.configure("debug", "json", stream=log_lines)  # after create_app: into the test's stream

@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from litestar.testing import TestClient
 
 from dicelog.service import quotas
 from dicelog.service.app import create_app
+from dicelog.service.cli import proxy_options
 from dicelog.service.quotas import RATE_LIMITED, REDIS_NAMESPACE, STORE_NAME, rate_limit_middleware
 from dicelog.service.settings import Settings, parse_rate_limit
 from tests.api.conftest import MICE, SEATS, Table
@@ -170,9 +172,10 @@ def test_campaign_commands_count_against_the_commands_quota(make_client):
     assert _written(client) == written
 
 
-def test_off_disables_both_quotas(make_client):
-    assert rate_limit_middleware(Settings(rate_limit_create="off", rate_limit_commands="off")) == []
-    assert len(rate_limit_middleware(Settings(rate_limit_create="off"))) == 1
+def test_off_disables_each_quota(make_client):
+    every = {"rate_limit_create": "off", "rate_limit_commands": "off", "rate_limit_expensive": "off"}
+    assert rate_limit_middleware(Settings(**every)) == []
+    assert len(rate_limit_middleware(Settings(rate_limit_create="off"))) == 2
     client = make_client(rate_limit_create="off", rate_limit_commands="OFF")
     for _ in range(4):
         r = client.post("/games", json=GAME)
@@ -368,3 +371,121 @@ def test_quotas_fail_open_while_redis_is_down_and_apply_again_when_it_is_back(
     assert client.post("/games", json=GAME).status_code == 201
     _assert_rate_limited(client.post("/games", json=GAME), "create", 1, 60)
     assert "create quota enforced again" in warnings[-1]
+
+
+# --- expensive operations ------------------------------------------------------------------------
+
+
+def test_verify_export_claims_and_replays_share_the_expensive_quota_per_token(make_client):
+    client = make_client(rate_limit_expensive="4/minute", rate_limit_create="off")
+    table = Table(client, visibility="public")
+    version = table.summary()["version"]
+    fork = client.post(f"/games/{table.id}/forks", json={"version": version}, headers=table.auth("red"))
+    assert fork.status_code == 201, fork.text
+    fork_id = fork.json()["game"]["id"]
+    red = table.auth("red")
+    for method, path in [
+        ("POST", f"/games/{table.id}/verify"),
+        ("GET", f"/games/{table.id}/export"),
+        ("GET", f"/games/{table.id}/state?version=1"),
+        ("POST", f"/games/{fork_id}/claims"),
+    ]:
+        headers = {"Authorization": f"Bearer {table.tokens['blue']}"} if path.endswith("claims") else red
+        r = client.request(method, path, headers=headers)
+        assert r.status_code in (200, 201), (path, r.text)
+        assert r.headers["ratelimit-limit"] == "4", (path, r.headers)
+    # red spent 3, blue 1: red has one left, then every expensive operation is refused to red
+    assert client.post(f"/games/{table.id}/verify", headers=red).status_code == 200
+    written = _written(client)
+    for method, path in [
+        ("POST", f"/games/{table.id}/verify"),
+        ("GET", f"/games/{table.id}/export"),
+        ("GET", f"/games/{table.id}/state?version=1"),
+        ("POST", f"/games/{fork_id}/claims"),
+    ]:
+        _assert_rate_limited(client.request(method, path, headers=red), "expensive", 4, 60)
+    assert _written(client) == written  # the refused claim took no place
+    # the latest state, events and the game are not expensive; another token has its own count
+    for path in [f"/games/{table.id}/state", f"/games/{table.id}/events", f"/games/{table.id}"]:
+        r = client.get(path, headers=red)
+        assert r.status_code == 200 and "ratelimit-limit" not in r.headers, (path, r.headers)
+    assert client.post(f"/games/{table.id}/verify", headers=table.auth("blue")).status_code == 200
+    # without a token the quota is per client address
+    for _ in range(4):
+        assert client.post(f"/games/{table.id}/verify").status_code == 200
+    _assert_rate_limited(client.post(f"/games/{table.id}/verify"), "expensive", 4, 60)
+
+
+def test_the_expensive_quota_defaults_to_60_a_minute_and_names_its_variable():
+    assert parse_rate_limit(Settings.from_env({}).rate_limit_expensive, "x") == ("minute", 60)
+    assert Settings.from_env({"DICELOG_RATE_LIMIT_EXPENSIVE": "off"}).rate_limit_expensive == "off"
+    with pytest.raises(ValueError, match="DICELOG_RATE_LIMIT_EXPENSIVE"):
+        Settings.from_env({"DICELOG_RATE_LIMIT_EXPENSIVE": "often"})
+
+
+def test_the_openapi_declares_a_429_on_every_operation_a_quota_counts(make_client):
+    client = make_client()
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    counted = [
+        ("post", "/games"),
+        ("post", "/campaigns"),
+        ("post", "/games/{game_id}/forks"),
+        ("post", "/games/{game_id}/commands"),
+        *quotas.EXPENSIVE_OPERATIONS,
+    ]
+    for method, path in counted:
+        assert "429" in paths[path][method]["responses"], (method, path)
+
+
+# --- forwarded headers -----------------------------------------------------------------------------
+
+
+def _served(settings: Settings, peer: str) -> Any:
+    """The ASGI app ``dicelog serve`` runs for ``settings`` (uvicorn's own wrapping, from
+    ``proxy_options``), called as if the connection came from ``peer``."""
+    config = uvicorn.Config(create_app(settings), **proxy_options(settings))
+    config.load()
+    inner = config.loaded_app
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            scope = {**scope, "client": (peer, 40000)}
+        await inner(scope, receive, send)
+
+    return app
+
+
+def _create(client: Client, forwarded_for: str) -> int:
+    return client.post("/games", json=GAME, headers={"X-Forwarded-For": forwarded_for}).status_code
+
+
+def test_a_forged_forwarded_for_header_gets_no_fresh_quota_by_default(tmp_path):
+    settings = Settings(data_dir=tmp_path, embedded_worker="thread", rate_limit_create="2/minute")
+    assert settings.forwarded_allow_ips == ()
+    with TestClient(_served(settings, "127.0.0.1")) as client:
+        assert [_create(client, f"203.0.113.{n}") for n in range(4)] == [201, 201, 429, 429]
+
+
+def test_a_configured_proxy_names_the_client_and_anyone_else_is_counted_by_its_socket(tmp_path):
+    settings = Settings.from_env(
+        {
+            "DICELOG_DATA_DIR": str(tmp_path),
+            "DICELOG_EMBEDDED_WORKER": "thread",
+            "DICELOG_RATE_LIMIT_CREATE": "2/minute",
+            "DICELOG_FORWARDED_ALLOW_IPS": "10.0.0.0/8, 127.0.0.1",
+        }
+    )
+    assert settings.forwarded_allow_ips == ("10.0.0.0/8", "127.0.0.1")
+    with TestClient(_served(settings, "10.1.2.3")) as proxy:
+        # the proxy's clients are counted apart, each by the address the proxy names
+        assert [_create(proxy, "203.0.113.1") for _ in range(3)] == [201, 201, 429]
+        assert _create(proxy, "203.0.113.2") == 201
+    with TestClient(_served(settings, "198.51.100.7")) as direct:
+        # not a proxy: its header is ignored, its socket address is counted
+        assert [_create(direct, f"203.0.113.{n}") for n in range(10, 13)] == [201, 201, 429]
+
+
+@pytest.mark.parametrize("value", ["proxy.example.org", "10.0.0.0/33", "*,10.0.0.1", "1.2.3"])
+def test_a_bad_forwarded_allow_ips_is_a_clear_error(value):
+    with pytest.raises(ValueError, match="DICELOG_FORWARDED_ALLOW_IPS"):
+        Settings.from_env({"DICELOG_FORWARDED_ALLOW_IPS": value})

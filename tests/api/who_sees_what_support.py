@@ -39,7 +39,11 @@ SPECTATOR, AUDITOR, ANONYMOUS = "spectator", "auditor", "anonymous"
 
 def unlimited(settings: Settings) -> Settings:
     """``settings`` without the request quotas (the tests create many games and forks)."""
-    off = {k: "off" for k in ("rate_limit_create", "rate_limit_commands") if hasattr(settings, k)}
+    off = {
+        k: "off"
+        for k in ("rate_limit_create", "rate_limit_commands", "rate_limit_expensive")
+        if hasattr(settings, k)
+    }
     return msgspec.structs.replace(settings, **off)
 
 

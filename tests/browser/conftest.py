@@ -40,7 +40,9 @@ def _unavailable(why: str) -> None:
 
 def settings_in(directory: Path) -> Settings:
     """The embedded default (SQLite, in-process fan-out) in ``directory``, without quotas."""
-    return Settings(data_dir=directory, rate_limit_create="off", rate_limit_commands="off")
+    return Settings(
+        data_dir=directory, rate_limit_create="off", rate_limit_commands="off", rate_limit_expensive="off"
+    )
 
 
 @pytest.fixture(scope="session")
