@@ -36,16 +36,30 @@ optimisation whose failure is logged and does not fail the request (``Games._sav
   connection holds it), ``PRAGMA user_version`` set to its own value and ``COMMIT``: a real write
   of one page to the WAL that changes nothing, so a read-only file (at start or gone read-only
   since), a full disk or an I/O error fail it too;
-- PostgreSQL: a pool connection (waiting at most ``PROBE_TIMEOUT``), a transaction that takes a
-  transaction id (``pg_current_xact_id()``: refused by a read-only or recovering server), rolled
-  back; a connection found dead is replaced once (the pool reconnects), so only a lasting loss
-  fails the probe. A full disk on PostgreSQL shows at the first failed write (503), not here.
+- PostgreSQL: a pool connection (waiting at most ``PROBE_TIMEOUT``), then, in a transaction rolled
+  back, an insert of one row into the games' events table itself, as the service's role: a role
+  whose ``INSERT`` grant was revoked, a read-only or recovering server (or
+  ``default_transaction_read_only``), a lock held too long (``lock_timeout``) or a silent server
+  fail it (issue 34: ``SELECT pg_current_xact_id()`` needed no privilege, and ``/ready`` stayed 200
+  while every write failed). The row has a negative notification id of its own (never one of the
+  sequence's, so no id is used up and no gap is left in the notification log) and a random
+  originator id; nobody ever sees it. A connection found dead is replaced once (the pool
+  reconnects), so only a lasting loss fails the probe. A full disk on PostgreSQL shows at the first
+  failed write (503), not here.
+
+**Permission errors** (PostgreSQL ``insufficient_privilege``, SQLSTATE 42501: a grant revoked from
+the service's role) are faults of the deployment, not bugs of the code: 503 ``permission-denied``,
+although the library wraps them in its ``ProgrammingError``. **Timeouts** (``statement_timeout``,
+``lock_timeout``, the client's socket timeout: ``dicelog.service.persistence``) are 503
+``timeout``.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import sqlite3
+import uuid
 from typing import Any
 
 from eventsourcing.persistence import (
@@ -106,6 +120,10 @@ STORE_BUGS: tuple[type[BaseException], ...] = (
 """Store errors that are bugs of the code: answered 500 like any other bug."""
 
 _REASONS = (
+    ("permission denied", "permission-denied"),
+    ("statement timeout", "timeout"),
+    ("lock timeout", "timeout"),
+    ("no answer from the server", "timeout"),
     ("database is locked", "locked"),
     ("database table is locked", "locked"),
     ("readonly database", "read-only"),
@@ -136,11 +154,22 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return seen
 
 
+PERMISSION_DENIED = "42501"
+"""PostgreSQL's SQLSTATE ``insufficient_privilege`` (``psycopg.errors.InsufficientPrivilege``)."""
+
+
+def _permission_denied(node: BaseException) -> bool:
+    return getattr(node, "sqlstate", None) == PERMISSION_DENIED
+
+
 def is_store_fault(exc: BaseException) -> bool:
     """Whether ``exc`` is an infrastructure fault (503), not a bug: one of ``STORE_ERRORS`` that
     neither is nor wraps one of ``STORE_BUGS`` (the library wraps ``sqlite3.InterfaceError``, a bad
-    parameter, in its ``InterfaceError``, as it wraps a database it cannot open)."""
+    parameter, in its ``InterfaceError``, as it wraps a database it cannot open), or a permission
+    error of PostgreSQL however wrapped (a revoked grant: module docstring)."""
     chain = _chain(exc)
+    if isinstance(exc, STORE_ERRORS) and any(_permission_denied(node) for node in chain):
+        return True
     return isinstance(exc, STORE_ERRORS) and not any(isinstance(node, STORE_BUGS) for node in chain)
 
 
@@ -157,6 +186,8 @@ def reason_of(exc: BaseException) -> str:
             return "disk-full"
         if type(node).__name__ == "WriteLaneBusy":
             return "busy"
+        if _permission_denied(node):
+            return "permission-denied"
     text = " ".join(str(node) for node in chain).lower()
     for needle, reason in _REASONS:
         if needle in text:
@@ -247,7 +278,7 @@ def probe_store(recorder: Any) -> None:
         if isinstance(recorder, SQLiteRecorder):
             _probe_sqlite(recorder.datastore.pool.db_name)
         elif isinstance(recorder, PostgresRecorder):
-            _probe_postgres(recorder.datastore)
+            _probe_postgres(recorder)
         else:  # another recorder (in-memory): reading is all there is to check
             recorder.max_notification_id()
     except StoreNotWritable:
@@ -278,17 +309,25 @@ def _probe_sqlite(path: str) -> None:
         db.close()
 
 
-def _probe_postgres(datastore: Any) -> None:
+def _probe_postgres(recorder: Any) -> None:
     import psycopg
+    from psycopg.sql import SQL, Identifier
 
+    datastore = recorder.datastore
+    insert = SQL(
+        "INSERT INTO {}.{} (notification_id, originator_id, originator_version, topic, state) "
+        "VALUES (%s, %s, 0, 'dicelog/write-probe', ''::bytea)"
+    ).format(Identifier(datastore.schema), Identifier(recorder.events_table_name))
+    timeout_ms = int(PROBE_TIMEOUT * 1000)
     for attempt in (1, 2):
         try:
             with (
                 datastore.pool.connection(timeout=PROBE_TIMEOUT) as conn,
                 conn.transaction(force_rollback=True),
             ):
-                conn.execute(f"SET LOCAL statement_timeout = {int(PROBE_TIMEOUT * 1000)}")
-                conn.execute("SELECT pg_current_xact_id()")
+                conn.execute(f"SET LOCAL statement_timeout = {timeout_ms}")
+                conn.execute(f"SET LOCAL lock_timeout = {timeout_ms}")
+                conn.execute(insert, (-1 - secrets.randbelow(2**62), uuid.uuid4()))
             return
         except (psycopg.OperationalError, psycopg.InterfaceError) as e:
             if attempt == 2 or not _connection_lost(e):

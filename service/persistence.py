@@ -26,6 +26,26 @@ A pool that cannot give a connection within ``DICELOG_POSTGRES_CONNECT_TIMEOUT``
 or unreachable, the pool exhausted) raises ``PoolUnavailable`` at once: the library retries its
 ``OperationalError`` ten times in each read and write, which made a request wait ten pool timeouts
 (40 s) before its 503 (``dicelog.service.faults``) when the server was gone.
+
+Timeouts (issue 34: a silent network outage hung requests for its whole length), on every
+connection of the pool, from ``DICELOG_POSTGRES_*`` (``dicelog.service.settings``):
+
+- ``statement_timeout`` (``POSTGRES_STATEMENT_TIMEOUT``): the server cancels a statement running
+  longer (``QueryCanceled``, 503 ``timeout``);
+- ``lock_timeout`` (the library's ``POSTGRES_LOCK_TIMEOUT``, whole seconds): a statement waiting
+  longer for a lock fails, above all the library's ``LOCK TABLE ... IN EXCLUSIVE MODE`` of each
+  insert (it was 0: a replica cut off while holding it could block every replica's writes);
+- ``idle_in_transaction_session_timeout`` (the library's option): the server ends a session left
+  idle inside a transaction (a client that vanished mid-transaction), releasing its locks;
+- the socket timeout (``POSTGRES_SOCKET_TIMEOUT``): the longest wait for the server's answer on
+  the client side (``TimedConnection``): when a server or a proxy goes silent, the server's own
+  timeouts never reach the client; the connection is then closed (the pool replaces it) and the
+  statement fails (503 ``timeout``). New connections use libpq's ``connect_timeout``
+  (``POSTGRES_CONNECT_TIMEOUT``) and TCP keepalives, so a connection attempt to a silent server
+  gives up too.
+
+A statement that runs out of any of them raises ``StoreTimeout`` at once: the library would retry
+it ten times, each time perhaps on another of the pool's connections to the same silent server.
 """
 
 from __future__ import annotations
@@ -40,6 +60,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+import psycopg
 import psycopg_pool
 from eventsourcing.persistence import (
     Mapper,
@@ -142,11 +163,18 @@ class MsgspecMapper(Mapper[UUID]):
             raise MapperDeserialisationError(msg) from e
 
 
+POSTGRES_STATEMENT_TIMEOUT = "POSTGRES_STATEMENT_TIMEOUT"
+"""Library environment key (ours): seconds before the server cancels a statement (0 or empty: none)."""
+POSTGRES_SOCKET_TIMEOUT = "POSTGRES_SOCKET_TIMEOUT"
+"""Library environment key (ours): seconds the client waits for the server's answer (0 or empty: none)."""
 _POSTGRES_KEYS = tuple(
     sorted(
-        value
-        for name, value in vars(BasePostgresFactory).items()
-        if name.startswith("POSTGRES_") and isinstance(value, str)
+        {
+            value
+            for name, value in vars(BasePostgresFactory).items()
+            if name.startswith("POSTGRES_") and isinstance(value, str)
+        }
+        | {POSTGRES_STATEMENT_TIMEOUT, POSTGRES_SOCKET_TIMEOUT}
     )
 )
 _pools: dict[tuple[str | None, ...], tuple[PostgresDatastore, int]] = {}
@@ -156,6 +184,16 @@ _pools_lock = threading.Lock()
 class PoolUnavailable(PersistenceError):
     """No connection from the pool within its timeout: not one of the errors the library retries
     (``OperationalError``, ``InterfaceError``), so the request fails after one timeout (503)."""
+
+
+class StoreTimeout(PersistenceError):
+    """A statement that ran out of one of the timeouts of the module docstring: not one of the errors
+    the library retries, so the request fails after one timeout (503 ``timeout``), not ten (a silent
+    server would otherwise be waited for again on each of the pool's other dead connections)."""
+
+
+class NoAnswer(psycopg.OperationalError):
+    """The server did not answer within the socket timeout (``TimedConnection``)."""
 
 
 class SharedPostgresDatastore(PostgresDatastore):
@@ -201,7 +239,61 @@ class SharedPostgresDatastore(PostgresDatastore):
         except OperationalError as e:
             if isinstance(e.__cause__, psycopg_pool.PoolTimeout):
                 raise PoolUnavailable(str(e)) from e.__cause__
+            if isinstance(
+                e.__cause__, NoAnswer | psycopg.errors.QueryCanceled | psycopg.errors.LockNotAvailable
+            ):
+                raise StoreTimeout(str(e)) from e.__cause__
             raise
+
+
+class TimedConnection(psycopg.Connection[Any]):
+    """A psycopg connection that waits at most ``socket_timeout`` seconds (``None``: forever) for the
+    server in each step of a statement (sending, then each part of the answer); past it the
+    connection is closed (its state is unknown) and ``NoAnswer`` is raised (module docstring). The
+    pool discards a closed connection when it is given back."""
+
+    socket_timeout: float | None = None
+
+    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+        try:
+            return super().wait(gen, interval, self.socket_timeout if timeout is None else timeout)
+        except psycopg.errors._WaitTimeout:  # psycopg's own timeout: the server never answered
+            self.pgconn.finish()
+            raise NoAnswer(
+                f"no answer from the server within {self.socket_timeout} s: connection closed"
+            ) from None
+
+
+def _seconds(value: str | None) -> float:
+    return float(value) if value and value.strip() else 0.0
+
+
+def harden(datastore: PostgresDatastore, env: Environment) -> None:
+    """Set the timeouts of the module docstring on ``datastore``'s pool (not opened yet): libpq's
+    connect timeout and TCP keepalives for new connections, ``statement_timeout`` and a session
+    ``lock_timeout`` on each (after the library's own settings), and ``TimedConnection`` with the
+    socket timeout."""
+    pool = datastore.pool
+    connect = max(1, round(_seconds(env.get(BasePostgresFactory.POSTGRES_CONNECT_TIMEOUT)) or 5))
+    socket_timeout = _seconds(env.get(POSTGRES_SOCKET_TIMEOUT))
+    statement_ms = int(_seconds(env.get(POSTGRES_STATEMENT_TIMEOUT)) * 1000)
+    lock_ms = int(datastore.lock_timeout * 1000)
+    assert isinstance(pool.kwargs, dict)
+    pool.kwargs.update(
+        connect_timeout=connect, keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3
+    )
+    pool.connection_class = type(
+        "TimedConnection", (TimedConnection,), {"socket_timeout": socket_timeout or None}
+    )
+    configure = pool._configure
+
+    def after_connect(conn: Any) -> None:
+        if configure is not None:
+            configure(conn)  # the library's: autocommit, idle_in_transaction_session_timeout
+        conn.execute(f"SET statement_timeout = {statement_ms}")
+        conn.execute(f"SET lock_timeout = {lock_ms}")
+
+    pool._configure = after_connect
 
 
 class SharedPostgresFactory(PostgresFactory):
@@ -212,6 +304,7 @@ class SharedPostgresFactory(PostgresFactory):
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         own = self.datastore  # its pool was never opened: it holds no connection
+        harden(own, self.env)
         key = tuple(self.env.get(name) for name in _POSTGRES_KEYS)
         with _pools_lock:
             shared, users = _pools.get(key, (own, 0))

@@ -11,6 +11,10 @@
 | ``DICELOG_POSTGRES_POOL_SIZE`` | ``2`` | connections each process keeps open (one pool per process, shared by the games, projections and publisher) |
 | ``DICELOG_POSTGRES_MAX_OVERFLOW`` | ``4`` | connections a process may open beyond the pool size under load (closed after 10 idle minutes) |
 | ``DICELOG_POSTGRES_CONNECT_TIMEOUT`` | ``4`` | seconds to wait for a connection: at start-up for the server to answer (so an unreachable server is named within 5 s), later for a free one from the pool |
+| ``DICELOG_POSTGRES_STATEMENT_TIMEOUT`` | ``5`` | seconds the server lets one statement run before it cancels it (503 ``timeout``; 0: no limit) |
+| ``DICELOG_POSTGRES_LOCK_TIMEOUT`` | ``3`` | seconds a statement waits for a lock, above all each insert's lock of the events table (0: forever) |
+| ``DICELOG_POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT`` | ``5`` | seconds the server keeps a session idle inside a transaction before it ends it (its locks released; 0: forever) |
+| ``DICELOG_POSTGRES_SOCKET_TIMEOUT`` | ``7`` | seconds the client waits for the server's answer before it closes the connection (a silent server or network; 503 ``timeout``; 0: forever) |
 | ``DICELOG_POSTGRES_MAX_WAITING`` | ``0`` | requests that may queue for a connection before new ones fail at once (0: no limit) |
 | ``DICELOG_POSTGRES_CONN_MAX_AGE`` | ``3600`` | seconds after which a connection is replaced |
 | ``DICELOG_POSTGRES_PRE_PING`` | ``false`` | check each connection before use (survives a restarted server or proxy, one round trip more) |
@@ -254,6 +258,14 @@ class Settings(Struct, frozen=True, kw_only=True):
     """Connections opened beyond ``postgres_pool_size`` under load (closed again when idle)."""
     postgres_connect_timeout: int = 4
     """Seconds to wait for a connection: for the server at start-up, for a free one from the pool."""
+    postgres_statement_timeout: int = 5
+    """Seconds before the server cancels a statement (0: no limit; ``dicelog.service.persistence``)."""
+    postgres_lock_timeout: int = 3
+    """Seconds a statement waits for a lock (0: forever)."""
+    postgres_idle_in_transaction_timeout: int = 5
+    """Seconds a session may stay idle inside a transaction before the server ends it (0: forever)."""
+    postgres_socket_timeout: int = 7
+    """Seconds the client waits for the server's answer before it closes the connection (0: forever)."""
     postgres_max_waiting: int = 0
     """Requests that may wait for a connection at once (0: no limit)."""
     postgres_conn_max_age: float = 3600.0
@@ -326,6 +338,12 @@ class Settings(Struct, frozen=True, kw_only=True):
                 postgres_pool_size=read("POSTGRES_POOL_SIZE", "2", _count, least=1),
                 postgres_max_overflow=read("POSTGRES_MAX_OVERFLOW", "4", _count),
                 postgres_connect_timeout=read("POSTGRES_CONNECT_TIMEOUT", "4", _count, least=1),
+                postgres_statement_timeout=read("POSTGRES_STATEMENT_TIMEOUT", "5", _count),
+                postgres_lock_timeout=read("POSTGRES_LOCK_TIMEOUT", "3", _count),
+                postgres_idle_in_transaction_timeout=read(
+                    "POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT", "5", _count
+                ),
+                postgres_socket_timeout=read("POSTGRES_SOCKET_TIMEOUT", "7", _count),
                 postgres_max_waiting=read("POSTGRES_MAX_WAITING", "0", _count),
                 postgres_conn_max_age=read("POSTGRES_CONN_MAX_AGE", "3600", _seconds),
                 postgres_pre_ping=read("POSTGRES_PRE_PING", "false", _bool),
@@ -409,6 +427,10 @@ class Settings(Struct, frozen=True, kw_only=True):
             "POSTGRES_MAX_OVERFLOW": str(self.postgres_max_overflow),
             "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_connect_timeout),
             "POSTGRES_MAX_WAITING": str(self.postgres_max_waiting),
+            "POSTGRES_STATEMENT_TIMEOUT": str(self.postgres_statement_timeout),
+            "POSTGRES_LOCK_TIMEOUT": str(self.postgres_lock_timeout),
+            "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(self.postgres_idle_in_transaction_timeout),
+            "POSTGRES_SOCKET_TIMEOUT": str(self.postgres_socket_timeout),
             "POSTGRES_CONN_MAX_AGE": str(self.postgres_conn_max_age),
             "POSTGRES_PRE_PING": "yes" if self.postgres_pre_ping else "no",
             "CREATE_TABLE": create,

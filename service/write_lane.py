@@ -191,8 +191,12 @@ class GroupCommit:
 
 def _copy(error: Exception) -> Exception:
     """A copy of ``error`` for another thread to raise (one exception object raised in two threads
-    would collect both their tracebacks)."""
+    would collect both their tracebacks), with the error it wraps (``__cause__``: the driver's error,
+    which says whether it is a fault or a bug, ``dicelog.service.faults.is_store_fault``)."""
     try:
-        return copy.copy(error)
+        copied = copy.copy(error)
     except Exception:  # noqa: BLE001 - an exception that cannot be copied is raised as it is
         return error
+    copied.__cause__ = error.__cause__
+    copied.__suppress_context__ = error.__suppress_context__
+    return copied

@@ -31,6 +31,7 @@ from litestar.testing import TestClient
 from dicelog.service.app import create_app
 from dicelog.service.faults import RETRY_AFTER, STORE_UNAVAILABLE, is_store_fault, reason_of
 from dicelog.service.http_guards import BODY_TOO_DEEP, BODY_TOO_LARGE, MAX_DEPTH, json_depth
+from dicelog.service.persistence import NoAnswer, StoreTimeout
 from tests.api.conftest import MICE, Table, settings_for
 
 PROBLEM_JSON = "application/problem+json"
@@ -294,6 +295,35 @@ def _faults() -> list[tuple[str, BaseException, str]]:
                 psycopg.errors.ReadOnlySqlTransaction("cannot execute INSERT in a read-only transaction"),
             ),
             "read-only",
+        ),
+        (
+            "pg grant revoked",
+            _wrapped(
+                es.ProgrammingError,
+                psycopg.errors.InsufficientPrivilege("permission denied for table games_events"),
+            ),
+            "permission-denied",
+        ),
+        (
+            "pg statement timeout",
+            _wrapped(
+                StoreTimeout,
+                psycopg.errors.QueryCanceled("canceling statement due to statement timeout"),
+            ),
+            "timeout",
+        ),
+        (
+            "pg lock timeout",
+            _wrapped(
+                StoreTimeout,
+                psycopg.errors.LockNotAvailable("canceling statement due to lock timeout"),
+            ),
+            "timeout",
+        ),
+        (
+            "pg silent",
+            _wrapped(StoreTimeout, NoAnswer("no answer from the server within 7.0 s: connection closed")),
+            "timeout",
         ),
         ("library generic", es.PersistenceError("something of the store"), "unavailable"),
         ("redis down", redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379"), "redis"),

@@ -83,10 +83,12 @@ def _send(http: httpx.Client, game: str, token: str, body: dict[str, Any], ledge
         time.sleep(0.05)
 
 
-def _play(url: str, game: str, token: str, seed: int, ledger: Ledger, stop: threading.Event) -> None:
+def _play(
+    url: str, game: str, token: str, seed: int, ledger: Ledger, stop: threading.Event, timeout: float = 60
+) -> None:
     rng = random.Random(seed)
     try:
-        with httpx.Client(base_url=url, timeout=60) as http:
+        with httpx.Client(base_url=url, timeout=timeout) as http:
             while not stop.is_set():
                 for path in (f"/games/{game}/events?limit=5", f"/games/{game}/board", f"/games/{game}/state"):
                     _get(http, path, token, ledger)
@@ -173,13 +175,15 @@ def test_backends_killed_mid_run_give_503_or_success_never_500_and_lose_nothing(
 
 class Proxy:
     """A TCP proxy to PostgreSQL that can be cut (every connection closed, new ones closed at once)
-    and restored: the server lost, as the app sees it, without touching anyone else's connections."""
+    and restored: the server lost, as the app sees it, without touching anyone else's connections;
+    or frozen (nothing forwarded, nothing closed) and thawed: a silent network."""
 
     def __init__(self, upstream: tuple[str, int]) -> None:
         self.upstream = upstream
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.open = True
+        self.frozen = False
         self.lock = threading.Lock()
         self.sockets: set[socket.socket] = set()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -193,6 +197,8 @@ class Proxy:
             if not self.open:
                 client.close()
                 continue
+            while self.frozen:  # a new connection is accepted, and then nothing answers it
+                time.sleep(0.02)
             try:
                 server = socket.create_connection(self.upstream, timeout=5)
             except OSError:
@@ -207,6 +213,8 @@ class Proxy:
     def _pump(self, source: socket.socket, target: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                while self.frozen:  # held, neither forwarded nor refused: a silent network
+                    time.sleep(0.02)
                 target.sendall(data)
         except OSError:
             pass
@@ -228,7 +236,15 @@ class Proxy:
     def restore(self) -> None:
         self.open = True
 
+    def freeze(self) -> None:
+        """Forward nothing more, close nothing: every connection stays open and silent."""
+        self.frozen = True
+
+    def thaw(self) -> None:
+        self.frozen = False
+
     def close(self) -> None:
+        self.thaw()
         self.cut()
         self.listener.close()
 
@@ -276,3 +292,138 @@ def test_the_server_lost_fails_ready_and_commands_with_503_then_the_same_key_is_
     finally:
         server.stop()
         proxy.close()
+
+
+# --- issue 34: every store fault a 503, never a 500 or a hang -------------------------------------
+
+FAULT_CLIENTS = 3
+HANG = 20.0
+"""Seconds an answer may take during a fault: the socket timeout (7 s) and a pool timeout (4 s) at
+most, with room for a loaded machine; a request still unanswered then hung."""
+
+
+def _fault_under_load(server: Server, name: str, on: Any, off: Any, seconds: float) -> dict[str, Any]:
+    """Clients play (reads and commands, each command sent again with its key while it is 503) while
+    ``on()`` .. ``off()`` lasts ``seconds``; ``/ready`` is polled throughout. Returns the figures;
+    asserts: no answer but 2xx, a rule's 4xx or 503 problem+json with ``Retry-After``, none slower
+    than ``HANG``; ``/ready`` 503 during the fault and 200 after; nothing acknowledged lost."""
+    ledger, stop = Ledger(), threading.Event()
+    ready: dict[int, int] = {}
+    with httpx.Client(base_url=server.url, timeout=HANG) as http:
+        games = [create_game(http) for _ in range(FAULT_CLIENTS)]
+        clients = [
+            threading.Thread(target=_play, args=(server.url, game, token, n, ledger, stop, HANG), daemon=True)
+            for n, (game, token) in enumerate(games)
+        ]
+        for client in clients:
+            client.start()
+        assert wait_for(lambda: ledger.statuses.get(201, 0) >= 5, 30), ledger.statuses
+        on()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            r = http.get("/ready")
+            ready[r.status_code] = ready.get(r.status_code, 0) + 1
+            assert r.status_code == 200 or _is_503(r), r.text
+            time.sleep(0.25)
+        off()
+        assert wait_for(lambda: http.get("/ready").status_code == 200, 30), http.get("/ready").text
+        acked = ledger.statuses.get(201, 0)
+        assert wait_for(lambda: ledger.statuses.get(201, 0) > acked + 3, 60), "the clients did not recover"
+        stop.set()
+        for client in clients:
+            client.join(timeout=HANG * 3)
+        assert not any(c.is_alive() for c in clients), "a client hung"
+        assert not ledger.unexpected, ledger.unexpected[:10]
+        assert ready.get(503, 0) > 0, f"/ready never failed during {name}: {ready}"
+        assert ledger.statuses.get(503, 0) > 0, f"no request met {name}: {ledger.statuses}"
+        for game, token in games:
+            check_game(http, game, token, ledger.acked.get(game, []))
+    assert "unexpected error" not in server.tail(100_000), "a 500 was logged"
+    fives = sum(n for status, n in ledger.statuses.items() if status >= 500 and status != 503)
+    figures = {"fault": name, "5xx but 503": fives, "503": ledger.statuses.get(503, 0), "ready": ready}
+    print(f"\n{figures}; answers {dict(sorted(ledger.statuses.items()))}")
+    return figures
+
+
+def test_a_frozen_server_is_503_within_the_timeouts_never_a_hang(schema, tmp_path):
+    proxy = Proxy((PG["host"], PG["port"]))
+    server = Server(
+        {**postgres_env(schema), "DICELOG_POSTGRES_PORT": str(proxy.port)}, tmp_path / "serve.log"
+    )
+    try:
+        server.start()
+        _fault_under_load(server, "frozen proxy 15 s", proxy.freeze, proxy.thaw, 15.0)
+    finally:
+        server.stop()
+        proxy.close()
+
+
+def _admin(*statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(**PG, connect_timeout=3, autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)
+
+
+@pytest.fixture
+def runtime_role(schema) -> Iterator[tuple[str, str]]:
+    """A schema migrated by the owner and a role with only the runtime's grants on it (``SELECT``,
+    ``INSERT``, ``UPDATE``, ``DELETE`` on its tables, its sequences): (schema, role)."""
+    from dicelog.service.migrations import migrate
+    from dicelog.service.settings import Settings
+
+    migrate(Settings.from_env(postgres_env(schema)))
+    role = f"dicelog_rt_{schema}"
+    _admin(
+        f"CREATE ROLE {role} LOGIN",
+        f"GRANT USAGE ON SCHEMA {schema} TO {role}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}",
+        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {role}",
+    )
+    try:
+        yield schema, role
+    finally:
+        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '{role}'")
+        _admin(f"DROP OWNED BY {role}", f"DROP ROLE {role}")
+
+
+def _as_role(schema: str, role: str, log: Path) -> Server:
+    env = {**postgres_env(schema), "DICELOG_POSTGRES_USER": role, "DICELOG_AUTO_MIGRATE": "false"}
+    return Server(env, log)
+
+
+def test_revoked_write_grants_are_503_and_fail_ready_never_500(runtime_role, tmp_path):
+    schema, role = runtime_role
+    server = _as_role(schema, role, tmp_path / "serve.log")
+    tables = f"ALL TABLES IN SCHEMA {schema}"
+    try:
+        server.start()
+        _fault_under_load(
+            server,
+            "write grants revoked 5 s",
+            lambda: _admin(f"REVOKE INSERT, UPDATE, DELETE ON {tables} FROM {role}"),
+            lambda: _admin(f"GRANT INSERT, UPDATE, DELETE ON {tables} TO {role}"),
+            5.0,
+        )
+    finally:
+        server.stop()
+
+
+def test_a_read_only_server_is_503_and_fails_ready_never_500(runtime_role, tmp_path):
+    """``default_transaction_read_only`` for the service's role (what a server in recovery or set
+    read-only does to every write), its sessions ended so that new ones take it."""
+    schema, role = runtime_role
+    server = _as_role(schema, role, tmp_path / "serve.log")
+    ended = f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '{role}'"
+    try:
+        server.start()
+        _fault_under_load(
+            server,
+            "read-only 5 s",
+            lambda: _admin(f"ALTER ROLE {role} SET default_transaction_read_only = on", ended),
+            lambda: _admin(f"ALTER ROLE {role} RESET default_transaction_read_only", ended),
+            5.0,
+        )
+    finally:
+        server.stop()
