@@ -30,7 +30,7 @@ from typing import Any
 import httpx
 import pytest
 
-from dicelog.service.demo import choose
+from dicelog.domain.mice_and_mystics.bot import choose_command as choose
 from tests.faults.support import (
     PROBLEM,
     Ledger,

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from dicelog.service.demo import choose
+from dicelog.domain.mice_and_mystics.bot import choose_command as choose
 from tests.faults.support import (
     ROOT,
     Ledger,
