@@ -66,7 +66,7 @@ from dicelog.service.quotas import close_rate_limit_stores, rate_limit_middlewar
 from dicelog.service.routes import _problems, game_controller
 from dicelog.service.routes_audit import AuditController
 from dicelog.service.routes_campaigns import CampaignController
-from dicelog.service.routes_content import CONTENT_CONTROLLERS, ContentController
+from dicelog.service.routes_content import content_routers, has_content
 from dicelog.service.schemas import Health, RulesetInfo
 from dicelog.service.settings import Settings
 from dicelog.service.warming import warm_up
@@ -242,7 +242,7 @@ def rulesets_handler(names: tuple[str, ...]) -> Any:
         """Each ruleset served: its name (the ``ruleset`` of ``POST /games``) and where its
         content catalogue is (``null`` when it has none)."""
         return [
-            RulesetInfo(name=name, content=f"/content/{name}" if name in CONTENT_CONTROLLERS else None)
+            RulesetInfo(name=name, content=f"/content/{name}" if has_content(name) else None)
             for name in names
         ]
 
@@ -397,8 +397,7 @@ def create_app(
             game_controller(types),
             AuditController,
             CampaignController,
-            ContentController,
-            *(CONTENT_CONTROLLERS[name] for name in types.names if name in CONTENT_CONTROLLERS),
+            *content_routers(types.names),
             rulesets_handler(types.names),
             health,
             ready,

@@ -500,18 +500,17 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _content_check(args: argparse.Namespace) -> int:
-    """Check the shipped content (with --pack: laid over by a content pack); exit 1 on any finding."""
-    from dicelog.domain.mice_and_mystics.content import library, library_with_pack
-    from dicelog.domain.mice_and_mystics.content_check import check
-
+    """Check a ruleset's content (its ``check_content``; with --pack: laid over by a content pack); exit 1 on
+    any finding."""
+    check = getattr(registry.get(args.game), "check_content", None)
+    if check is None:
+        _fail(EXIT_USAGE, f"ruleset {args.game!r} has no content check")
     try:
-        lib = library_with_pack(args.pack) if args.pack else library()
+        findings, counts = check(args.pack)
     except (OSError, ValueError) as e:
         _fail(EXIT_FILE, f"content pack {args.pack}: {e}")
-    findings = check(lib)
     for finding in findings:
         print(finding)
-    counts = f"{len(lib.tiles)} tiles, {len(lib.chapters)} chapters, {len(lib.search_cards)} search cards"
     print(f"{len(findings)} finding(s) in {counts}" if findings else f"content ok: {counts}")
     return EXIT_FAILED if findings else EXIT_OK
 
@@ -632,6 +631,12 @@ def parser() -> argparse.ArgumentParser:
     )
     content_check.add_argument(
         "--pack", type=Path, default=None, help="a content pack directory laid over it"
+    )
+    content_check.add_argument(
+        "--game",
+        default="mice-and-mystics",
+        choices=[n for n in registry.names() if hasattr(registry.get(n), "check_content")],
+        help="the ruleset whose content is checked (default: mice-and-mystics)",
     )
     content_check.set_defaults(func=_content_check)
     return root

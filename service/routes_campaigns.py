@@ -13,13 +13,13 @@ from litestar.params import JSONBody, Parameter
 
 from dicelog.domain.core.campaign import Campaign, CampaignStarted
 from dicelog.domain.core.visibility import seat_viewer
-from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.service import campaigns
 from dicelog.service.application import Games, Unauthorized
 from dicelog.service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
 from dicelog.service.schemas import (
     CampaignCreatedBody,
     CampaignOut,
+    CarryOverChoice,
     ChapterOut,
     ChapterStartedBody,
     NewCampaign,

@@ -8,11 +8,17 @@ from uuid import UUID
 
 from msgspec import Meta, Struct
 
+from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import CampaignRevertRequested
 from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, UndoRequested, Visibility
 from dicelog.domain.core.verify import Verification
-from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.service.openapi_slots import slot
+
+CAMPAIGN_RULESET = "mice-and-mystics"
+"""The ruleset of every campaign's chapters (the only one with a campaign mode: ``campaign_carry_over``)."""
+CarryOverChoice: Any = registry.get(CAMPAIGN_RULESET).campaign_choice_type
+"""A seat's carry-over choice after a won chapter (``POST /campaigns/{id}/carry-over``): the campaign
+ruleset's ``campaign_choice_type``, found through the registry."""
 
 
 class SeatToken(Struct, frozen=True, kw_only=True):

@@ -47,6 +47,8 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   ``content_aliases``: other paths it is served under too (Mice and Mystics: ``/content``).
 - ``demo``: ``dicelog demo --game <name>`` (``Demo``).
 - ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``.
+- ``campaign_carry_over``, ``campaign_choice`` and ``campaign_choice_type`` (the body of
+  ``POST /campaigns/{id}/carry-over``): a campaign mode (``dicelog.domain.core.campaign``).
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in
   ``GameCreated.rules_revision``; the ruleset reads the game's revision from there and keeps the
   behaviour of older revisions for older games, so stored games re-derive as they were played.

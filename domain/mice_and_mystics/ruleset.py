@@ -14,7 +14,7 @@ from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
 from dicelog.domain.core.ruleset import Answer, Begin
 from dicelog.domain.mice_and_mystics import bot as seat_bot
-from dicelog.domain.mice_and_mystics import campaign
+from dicelog.domain.mice_and_mystics import campaign, catalogue
 from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
 from dicelog.domain.mice_and_mystics.commands import (
     AnyCommand,
@@ -43,6 +43,7 @@ from dicelog.domain.mice_and_mystics.commands import (
 )
 from dicelog.domain.mice_and_mystics.content import library_of, shipped_library
 from dicelog.domain.mice_and_mystics.demo import DEMO
+from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
 from dicelog.domain.mice_and_mystics.rules import (
@@ -327,11 +328,16 @@ class MiceAndMysticsRuleset:
     campaign_carry_over = staticmethod(campaign.campaign_carry_over)
     campaign_choice = staticmethod(campaign.campaign_choice)
     campaign_chapters = staticmethod(campaign.campaign_chapters)
+    campaign_choice_type = CarryOverChoice
     outcome_reason = staticmethod(outcome_reason)
     card_id = staticmethod(card_id)
     bot = seat_bot
     """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
     demo = DEMO
+    content = catalogue.CONTENT
+    """Its content catalogue (``/content/mice-and-mystics/...``)."""
+    content_aliases = catalogue.CONTENT_ALIASES
+    check_content = staticmethod(catalogue.check_content)
 
     @staticmethod
     def warm_up() -> None:

@@ -20,8 +20,8 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.events import Event, GameCreated
 from dicelog.domain.core.ruleset import Answer, Begin
 from dicelog.domain.vast import bot as seat_bot
+from dicelog.domain.vast import catalogue, content, views, visibility
 from dicelog.domain.vast import commands as cmd
-from dicelog.domain.vast import content, views, visibility
 from dicelog.domain.vast.cave import DRAGON_DIE
 from dicelog.domain.vast.demo import DEMO
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
@@ -105,6 +105,8 @@ class Vast:
     bot = seat_bot
     """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
     demo = DEMO
+    content = catalogue.CONTENT
+    """Its content catalogue (``/content/vast/...``)."""
 
     def initial_state(self, created: GameCreated) -> VastState:
         return setup.initial_state(created)
