@@ -229,6 +229,7 @@ def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> 
                 open_tracking(settings, "publisher"),
                 trimming=Trimming.from_settings(settings),
                 load_game=games.game,
+                marks=games.marks,
             )
         )
     return consumers

@@ -913,6 +913,12 @@ class Games(Application[UUID]):
             Marked(r, r.originator_version in undone, index.round_of(r.originator_version)) for r in records
         ]
 
+    def marks(self, game_id: UUID, ruleset: Any, records: Sequence[Recorded]) -> list[Marked]:
+        """``records`` of one game (version order) marked as ``GET /games/{id}/events`` shows them
+        now (``undone``, ``round``): the live channels (SSE, Redis) send exactly that."""
+        index, head = self.index(game_id, ruleset)
+        return self.marked(index, max(head, records[-1].originator_version if records else 0), records)
+
     def event_page(
         self,
         game_id: UUID,

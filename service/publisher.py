@@ -16,13 +16,14 @@ Entries (``StreamEntry``, format 1; JSON Schema in ``docs/redis-stream-entry.sch
 regenerated with ``python -m dicelog.service.publisher > docs/redis-stream-entry.schema.json``). A
 Redis stream entry is a flat map of field names to strings, so the layout is: one field per
 ``StreamEntry`` field; ``event`` holds the JSON text of an object (the audit view of the event,
-``EventOut``, as the stream's audience may see it); every other field holds a scalar written as
-text: integers in decimal, booleans ``true`` / ``false``, strings (ids, names) as they are. So a
-client decodes each value once (``JSON.parse(event)``, ``Number(version)``) and nothing is JSON
-inside a JSON string; the scalars stay readable with ``redis-cli`` and usable without parsing
-the event at all (``decode_entry`` is the reference decoder). New fields may be added without a
-new format (consumers ignore fields they do not know); ``format`` changes when an existing field
-changes meaning or shape.
+``EventOut``, as the stream's audience may see it: exactly as ``GET /games/{id}/events`` shows it to
+that audience when it is published, ``round`` and ``undone`` included); every other field holds a
+scalar written as text: integers in decimal, booleans ``true`` / ``false``, strings (ids, names) as
+they are. So a client decodes each value once (``JSON.parse(event)``, ``Number(version)``) and
+nothing is JSON inside a JSON string; the scalars stay readable with ``redis-cli`` and usable
+without parsing the event at all (``decode_entry`` is the reference decoder). New fields may be
+added without a new format (consumers ignore fields they do not know); ``format`` changes when an
+existing field changes meaning or shape.
 
 Delivery is at least once: a crash between ``XADD`` and the checkpoint publishes a batch again.
 ``notification_id`` (the event's position in the store's notification log: unique and
@@ -268,11 +269,15 @@ class RedisPublisher:
         *,
         trimming: Trimming | None = None,
         load_game: Callable[[UUID], Game] | None = None,
+        marks: Callable[[UUID, Any, Sequence[Recorded]], Sequence[Any]] | None = None,
     ) -> None:
         self.client = client
         self.view = view
         self.trimming = trimming or Trimming()
         self.load_game = load_game
+        self.marks = marks
+        """``Games.marks``: a game's records with their ``undone`` mark and ``round`` as ``GET
+        /games/{id}/events`` shows them now (``None``: neither is filled in)."""
         self._audiences: dict[UUID, tuple[Any, list[Viewer]]] = {}
 
     def _lenses(self, record: Recorded) -> list[tuple[str | None, Lens]]:
@@ -289,6 +294,21 @@ class RedisPublisher:
         ruleset, viewers = self._audiences[game_id]
         return [(None, Lens(ruleset, SPECTATOR_VIEWER)), *((v.audience, Lens(ruleset, v)) for v in viewers)]
 
+    def _marks(self, events: Sequence[Any]) -> dict[tuple[UUID, int], tuple[bool, int | None]]:
+        """(undone, round) of each game event of a batch, one index read per game."""
+        if self.marks is None or self.load_game is None:
+            return {}
+        by_game: dict[UUID, list[Recorded]] = {}
+        for event in events:
+            if isinstance(event, Recorded) and not isinstance(event.payload, CampaignEvent):
+                by_game.setdefault(event.originator_id, []).append(event)
+        found: dict[tuple[UUID, int], tuple[bool, int | None]] = {}
+        for game_id, records in by_game.items():
+            ruleset = self._lenses(records[0])[0][1].ruleset
+            for mark in self.marks(game_id, ruleset, records):
+                found[(game_id, mark.record.originator_version)] = (mark.undone, mark.round)
+        return found
+
     def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:
         """XADD every game event of ``items`` in one pipeline, store the last checkpoint, then trim
         the streams written to by age (``MINID ~``), when a retention is set.
@@ -300,11 +320,13 @@ class RedisPublisher:
             return
         pipe = self.client.pipeline(transaction=False)
         written: list[tuple[str, Trim]] = []
+        marks = self._marks([event for event, _ in items])
         for event, tracking in items:
             if not isinstance(event, Recorded):
                 continue
+            undone, round_ = marks.get((event.originator_id, event.originator_version), (False, None))
             for audience, lens in self._lenses(event):
-                shown = event_out(event, lens)
+                shown = event_out(event, lens, undone=undone, round_=round_)
                 entry = StreamEntry(
                     format=ENTRY_FORMAT,
                     notification_id=tracking.notification_id,

@@ -86,7 +86,8 @@ class GameStream:
         ] = None,
     ) -> ServerSentEvent:
         """The game's events as server-sent events (``event: event``, ``id`` = version, ``data``
-        = the audit view of the event as the reader may see it), from the first one or after
+        = the audit view of the event exactly as ``GET /games/{id}/events`` shows it to the reader
+        when it is sent, ``round`` and ``undone`` included), from the first one or after
         ``Last-Event-ID``, then live. The first message carries ``retry: 2000`` (milliseconds);
         ``: keep-alive`` comment lines come every 15 s of silence. The stream ends after the event
         that ends the game; a request with ``Last-Event-ID`` at or past that event gets ``204``."""
@@ -127,9 +128,11 @@ async def _messages(
             if any(isinstance(record.payload, GameEnded) for record in records):
                 latest = await sync_to_thread(games.game, game_id)
                 lens = await sync_to_thread(games.lens, latest, viewer)
-            for record in records:
+            marks = await sync_to_thread(games.marks, game_id, lens.ruleset, records) if records else []
+            for mark in marks:
+                record = mark.record
                 sent = record.originator_version
-                data = _encode(event_out(record, lens)).decode()
+                data = _encode(event_out(record, lens, undone=mark.undone, round_=mark.round)).decode()
                 yield ServerSentEventMessage(data=data, event="event", id=str(sent), retry=retry)
                 retry = None
                 if isinstance(record.payload, GameEnded):

@@ -470,10 +470,13 @@ class HandTable:
                 paths.append(("GET /turns/{n}", f"/turns/{n}", {}))
             for n in {rounds, rng.randint(1, max(rounds, 1))} if rounds else ():
                 paths.append(("GET /rounds/{n}", f"/rounds/{n}", {}))
+        log: list[dict[str, Any]] = []
         for where, tail, params in paths:
             r = self.client.get(self.url(tail), params=params or None, headers=bearer(token))
             assert r.status_code == 200, (where, audience, r.status_code, r.text)
             self.scan(r.text, audience, where)
+            if where == "GET /events":
+                log = r.json()["events"]
             if tail == "/events" or tail.startswith(("/turns/", "/rounds/")):
                 self.scan_events(r.json(), audience, where)
         if not full:
@@ -492,9 +495,10 @@ class HandTable:
         ids = [int(e["id"]) for e in sse_events(text) if "id" in e]
         assert ids == list(range((start or 0) + 1, self.version + 1)), ids
         self.scan(text, audience, "GET /stream (live)")
-        for e in sse_events(text):
-            if "data" in e:
-                self.scan_events({"events": [json.loads(e["data"])]}, audience, "GET /stream (live)")
+        streamed = [json.loads(e["data"]) for e in sse_events(text) if "data" in e]
+        self.scan_events({"events": streamed}, audience, "GET /stream (live)")
+        # the live channel carries each event exactly as GET /events shows it (round and undone too)
+        assert streamed == log[start or 0 :], (audience, streamed[:2], log[(start or 0) : (start or 0) + 2])
 
     def read_all(self, *, full: bool, rng: random.Random) -> None:
         for audience in [*self.seats, SPECTATOR]:
