@@ -637,9 +637,9 @@ class Games(Application[UUID]):
         returns (audience, new token). Raises ``GameNotFound``, ``Unauthorized`` (not a token of
         the original), ``RuleBroken("fork.not-a-fork")``, ``RuleBroken("fork.sealed")`` (a
         non-auditor token while the fork is ``sealed``) and ``AlreadyClaimed``."""
+        fork = self.game(fork_id)  # an id that is no game's (a campaign's) is a 404 first
         if not original_token:
             raise Unauthorized("a token of the fork's original game is needed to claim a place")
-        fork = self.game(fork_id)
         origin = fork.created.forked_from
         if origin is None:
             raise RuleBroken(
@@ -680,8 +680,9 @@ class Games(Application[UUID]):
         self._secrets[game_id] = secret
         return secret
 
-    def audience(self, game_id: UUID, token: str | None) -> str:
-        """Whom a bearer token speaks for in a game: ``seat:<name>``, ``spectator`` or ``auditor``.
+    def audience(self, game_id: UUID, token: str | None, kind: str = "game") -> str:
+        """Whom a bearer token speaks for in a game (or a campaign: ``kind``, which the 401 names):
+        ``seat:<name>``, ``spectator`` or ``auditor``.
 
         Tokens are compared by their SHA-256 only. Raises ``GameNotFound``, ``Unauthorized``."""
         secret = self.secret(game_id)
@@ -696,7 +697,7 @@ class Games(Application[UUID]):
             index = self._read_record(token_id(digest))
             if isinstance(index, TokenIndex) and index.owner_id == game_id:
                 return index.audience
-        raise Unauthorized("a valid bearer token of this game is required")
+        raise Unauthorized(f"a valid bearer token of this {kind} is required")
 
     def acting_seat(
         self, game: Game, token: str | None, command: Any = None, named: str | None = None
@@ -719,12 +720,12 @@ class Games(Application[UUID]):
             raise Forbidden(f"the game has no seat {named!r}")
         return named
 
-    def authenticate(self, game_id: UUID, token: str | None) -> str:
-        """The seat a bearer token belongs to (only seats act). Raises ``GameNotFound``,
-        ``Unauthorized``, ``Forbidden`` (a spectator or auditor token)."""
-        audience = self.audience(game_id, token)
+    def authenticate(self, game_id: UUID, token: str | None, kind: str = "game") -> str:
+        """The seat a bearer token of a game (or a campaign: ``kind``) belongs to (only seats act). Raises
+        ``GameNotFound``, ``Unauthorized``, ``Forbidden`` (a spectator or auditor token)."""
+        audience = self.audience(game_id, token, kind)
         if not audience.startswith("seat:"):
-            raise Forbidden(f"a {audience} token reads the game; only a seat's token sends commands")
+            raise Forbidden(f"a {audience} token reads the {kind}; only a seat's token acts on it")
         return audience.removeprefix("seat:")
 
     def sealed(self, game: Game) -> bool:
@@ -755,11 +756,19 @@ class Games(Application[UUID]):
             if audience != "auditor":
                 raise Forbidden("this fork is sealed until its original ends: only the auditor reads it")
             return viewer_of(game.created.seats, audience)
+        return self.reader(game.id, game.created.seats, game.created.visibility, token)
+
+    def reader(
+        self, owner_id: UUID, seats: Any, visibility: str, token: str | None, kind: str = "game"
+    ) -> Viewer:
+        """Who reads the game or campaign (``kind``) ``owner_id`` of these seats and visibility with this
+        token (``None``: no token): a seat, the spectator or the auditor; a spectator without a token,
+        unless it is ``private``. Raises ``Unauthorized`` (a bad token, or none on a private one)."""
         if token is None:
-            if game.created.visibility == "private":
-                raise Unauthorized("this game is private: a seat, spectator or auditor token is needed")
+            if visibility == "private":
+                raise Unauthorized(f"this {kind} is private: a seat, spectator or auditor token is needed")
             return SPECTATOR_VIEWER
-        return viewer_of(game.created.seats, self.audience(game.id, token))
+        return viewer_of(seats, self.audience(owner_id, token, kind))
 
     def revealed(self, game: Game) -> bool:
         """Whether everything of ``game`` is public: it ended, and, for a fork, so did its

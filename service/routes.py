@@ -128,7 +128,7 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
 def _seat(games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str = "game") -> str:
     """The seat of the bearer token of a game (or campaign: ``kind``); 404 when there is none."""
     try:
-        return games.authenticate(game_id, bearer(request))
+        return games.authenticate(game_id, bearer(request), kind)
     except GameNotFound:
         raise NotFoundException(f"no {kind} {game_id}") from None
 

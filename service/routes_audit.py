@@ -110,6 +110,7 @@ class AuditController(Controller):
         /games/{fork_id}/claims``. Only the auditor may fork a running game with hidden information
         (422 ``fork.secrets-in-play``), and that fork is sealed until the original ends: only its
         auditor token reads it, and its places cannot be claimed (docs/api-contract.md)."""
+        games.game(game_id)  # an id that is no game's (a campaign's) is a 404 before any token is looked at
         audience = games.audience(game_id, bearer(request))
         game, tokens = games.fork(game_id, data.version, audience=audience)
         return created(created_body(games, game, tokens), f"/games/{game.id}")

@@ -12,7 +12,7 @@ from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import JSONBody, Parameter
 
 from dicelog.domain.core.campaign import Campaign, CampaignStarted
-from dicelog.domain.core.visibility import seat_viewer
+from dicelog.domain.core.visibility import Viewer, seat_viewer
 from dicelog.service import campaigns
 from dicelog.service.application import Games, Unauthorized
 from dicelog.service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
@@ -75,6 +75,20 @@ def _load(games: Games, campaign_id: UUID) -> Campaign:
         raise NotFoundException(f"no campaign {campaign_id}") from None
 
 
+def _acting(games: Games, campaign_id: UUID, request: Request[Any, Any, Any]) -> str:
+    """The seat a request on the campaign acts as: 404 for an id that is no campaign's (before any token
+    is looked at), 401 for a missing or unknown token, 403 for a spectator's or auditor's."""
+    _load(games, campaign_id)
+    return _seat(games, campaign_id, request, "campaign")
+
+
+def _viewer(games: Games, campaign: Campaign, request: Request[Any, Any, Any]) -> Viewer:
+    """Who reads the campaign (``Games.reader``, as for a game): a seat, the spectator or the auditor with
+    their token; a spectator without one, unless the campaign is private (401)."""
+    started = campaign.started
+    return games.reader(campaign.id, started.seats, started.visibility, bearer(request), "campaign")
+
+
 CampaignId = Annotated[UUID, Parameter(description="Campaign id (UUID)")]
 
 
@@ -128,10 +142,9 @@ class CampaignController(Controller):
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> CampaignOut:
         """Every chapter played (game, result, carry-over in and out, reverted or not). A private
-        campaign is read with one of its seats' tokens."""
+        campaign is read with one of its tokens (401 otherwise, naming the campaign)."""
         campaign = _load(games, campaign_id)
-        if campaign.started.visibility == "private" or bearer(request) is not None:
-            _seat(games, campaign_id, request, "campaign")
+        _viewer(games, campaign, request)
         return campaign_out(campaign)
 
     @post(
@@ -148,8 +161,7 @@ class CampaignController(Controller):
         carry-over. The previous chapter's result was recorded when its game ended (docs/campaigns.md); 422
         ``campaign.chapter-in-progress`` while that game runs, ``campaign.complete`` once every chapter is
         won."""
-        seat = _seat(games, campaign_id, request, "campaign")
-        _load(games, campaign_id)
+        seat = _acting(games, campaign_id, request)
         campaign, game = campaigns.begin_next_chapter(games, campaign_id, seat)
         lens = games.lens(game, seat_viewer(game.created.seats, seat))
         return created(
@@ -179,8 +191,7 @@ class CampaignController(Controller):
         at once with every seat's latest choice (docs/campaigns.md). 422 ``campaign.no-victory`` before a
         victory, ``campaign.not-your-mouse`` for another seat's mouse, ``campaign.card-not-kept``
         for a card the mouse may not keep."""
-        seat = _seat(games, campaign_id, request, "campaign")
-        _load(games, campaign_id)
+        seat = _acting(games, campaign_id, request)
         out = campaign_out(campaigns.choose_carry_over(games, campaign_id, seat, msgspec.to_builtins(data)))
         return created(out, f"/campaigns/{campaign_id}")
 
@@ -203,8 +214,7 @@ class CampaignController(Controller):
         stay in the history, marked; the carry-over is recomputed from the chapters left. When the revert
         applies, the game of a reverted chapter still being played is closed to commands (its log ends with
         the server's ``CloseGame`` and ``GameEnded`` with result ``reverted``); ended games are untouched."""
-        seat = _seat(games, campaign_id, request, "campaign")
-        _load(games, campaign_id)
+        seat = _acting(games, campaign_id, request)
         out = campaign_out(campaigns.revert(games, campaign_id, seat, data.to_chapter - 1))
         return created(out, f"/campaigns/{campaign_id}")
 
@@ -219,8 +229,7 @@ class CampaignController(Controller):
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[CampaignOut]:
         """The calling seat approves the open revert request."""
-        seat = _seat(games, campaign_id, request, "campaign")
-        _load(games, campaign_id)
+        seat = _acting(games, campaign_id, request)
         return created(
             campaign_out(campaigns.revert(games, campaign_id, seat, None)), f"/campaigns/{campaign_id}"
         )

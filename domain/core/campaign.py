@@ -478,5 +478,7 @@ def project_campaign(campaign: Campaign | None, events: Any) -> Campaign | None:
     if campaign is not None and not isinstance(campaign, Campaign):
         raise NotThisAggregate(f"{type(campaign).__name__} is not a campaign")
     for record in events:
+        if not isinstance(record, Recorded):  # a game's snapshot
+            raise NotThisAggregate(f"{type(record).__name__} is no campaign event")
         campaign = apply_campaign(campaign, record)
     return campaign

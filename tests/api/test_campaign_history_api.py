@@ -130,3 +130,18 @@ def test_a_campaign_of_chapters_the_content_does_not_have_is_refused_naming_them
     assert listed == [], "nothing stored"
     chapters = EXAMPLES["createCampaign"]["chapters"]  # the OpenAPI example's ids are real ones
     assert client.post("/campaigns", json={**body, "chapters": chapters}).status_code == 201
+
+
+def test_401s_name_the_resource_a_token_is_missing_for(client):
+    campaign, _, auth = new_campaign(client, 1, visibility="private")
+    unauthorized = client.post(f"/campaigns/{campaign}/chapters")
+    assert unauthorized.status_code == 401 and "of this campaign" in unauthorized.json()["detail"]
+    wrong = client.post(f"/campaigns/{campaign}/chapters", headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401 and "of this campaign" in wrong.json()["detail"]
+    private = client.get(f"/campaigns/{campaign}")
+    assert private.status_code == 401 and "this campaign is private" in private.json()["detail"]
+    game = next_chapter(client, campaign, auth)["game"]["id"]
+    hidden = client.get(f"/games/{game}")
+    assert hidden.status_code == 401 and "this game is private" in hidden.json()["detail"]
+    command = client.post(f"/games/{game}/commands", json={"command": {"type": "Choose", "option": "x"}})
+    assert command.status_code == 401 and "of this game" in command.json()["detail"]
