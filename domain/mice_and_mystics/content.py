@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta, Struct
 
+from dicelog.domain.core.errors import InvariantViolated
+
 if TYPE_CHECKING:
     from dicelog.domain.mice_and_mystics.state import State
 
@@ -703,15 +705,17 @@ def library_of(state: State) -> Library:
     """The content of ``state``'s game: its content pack laid over the shipped content, or the
     shipped content (``State.content_pack_digest`` is ``None``). Every rule reads content here
     (or is handed the library by a caller that did): nothing process-global decides it."""
-    digest = state.content_pack_digest
+    digest, pack = state.content_pack_digest, state.content_pack
     if digest is None:
         return shipped_library()
+    if pack is None:
+        raise InvariantViolated("content-pack", f"a content pack digest {digest} without its pack")
     found = PACK_LIBRARIES.get(digest)
     if found is not None:
         return found
     from dicelog.domain.mice_and_mystics.packs import library_of_pack
 
-    return PACK_LIBRARIES.put(digest, library_of_pack(state.content_pack))
+    return PACK_LIBRARIES.put(digest, library_of_pack(pack))
 
 
 class BoundedLibraries:

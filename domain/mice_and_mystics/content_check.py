@@ -20,10 +20,12 @@ check`` prints them and exits 1 on any. Rules, by ``rule`` id prefix:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Protocol
 
 from msgspec import Struct
 
-from dicelog.domain.mice_and_mystics.content import Library, RoomTile
+from dicelog.domain.mice_and_mystics.content import Library, ReadAloud, RoomRule, RoomTile
 from dicelog.domain.mice_and_mystics.rules.room_rules import REGISTRY as ROOM_RULES
 
 # facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans, uncertain).
@@ -317,20 +319,23 @@ def _chapters(lib: Library) -> list[Finding]:
                     where,
                     f"the summon for {summon.tile} is for a tile not on the table",
                 )
-        for r in ch.room_rules:
-            if r.rule not in ROOM_RULES:
+        for room_rule in ch.room_rules:
+            if room_rule.rule not in ROOM_RULES:
                 out.add(
                     "chapter.unknown-room-rule",
                     where,
-                    f"room rule {r.rule} is not one this release plays ({', '.join(sorted(ROOM_RULES))})",
+                    f"room rule {room_rule.rule} is not one this release plays "
+                    f"({', '.join(sorted(ROOM_RULES))})",
                 )
         for e in ch.encounter_deck:
             if e not in lib.encounters:
                 out.add("chapter.unknown-encounter", where, f"encounter card {e} does not exist")
-        for c in ch.search_deck:
-            card = lib.search_cards.get(c)
+        for card_id in ch.search_deck:
+            card = lib.search_cards.get(card_id)
             if card is None or card.where != "search-deck":
-                out.add("chapter.unknown-search-card", where, f"search card {c} is not a search-deck card")
+                out.add(
+                    "chapter.unknown-search-card", where, f"search card {card_id} is not a search-deck card"
+                )
         goal = ch.goal
         if goal is not None and goal.tile not in faces:
             out.add("chapter.goal-tile", where, f"goal tile {goal.tile} is not on the table")
@@ -353,10 +358,15 @@ def _chapters(lib: Library) -> list[Finding]:
                     where,
                     f"special search item {found.item} is no search card",
                 )
-            for c in found.classes:
-                if c not in {k for m in lib.mice.values() for k in m.classes}:
-                    out.add("chapter.unknown-class", where, f"special search class {c} is no mouse's class")
-        for room in (*ch.read_aloud, *ch.room_rules):
+            for mouse_class in found.classes:
+                if mouse_class not in {k for m in lib.mice.values() for k in m.classes}:
+                    out.add(
+                        "chapter.unknown-class",
+                        where,
+                        f"special search class {mouse_class} is no mouse's class",
+                    )
+        rooms: tuple[ReadAloud | RoomRule, ...] = (*ch.read_aloud, *ch.room_rules)
+        for room in rooms:
             if room.tile not in faces:
                 out.add(
                     "chapter.room-off-table",
@@ -400,17 +410,23 @@ def _cards(lib: Library) -> list[Finding]:
         for m in ab.mice:
             if m not in lib.mice:
                 out.add("ability.unknown-mouse", where, f"mouse {m} does not exist")
-    for card in lib.search_cards.values():
-        where = f"search card {card.id}"
-        for r in card.requires:
+    for search_card in lib.search_cards.values():
+        where = f"search card {search_card.id}"
+        for r in search_card.requires:
             if r not in classes and r not in lib.mice:
                 out.add(
                     "search-card.unknown-requirement",
                     where,
                     f"requirement {r} is neither a class nor a mouse",
                 )
-        item = lib.items.get(card.id)
-        stats = (card.type, card.attack, card.battle, card.defense, card.special)
+        item = lib.items.get(search_card.id)
+        stats = (
+            search_card.type,
+            search_card.attack,
+            search_card.battle,
+            search_card.defense,
+            search_card.special,
+        )
         if item is not None and (item.kind, item.attack, item.battle, item.defense, item.special) != stats:
             out.add("search-card.equipment-mismatch", where, "its stats differ from the equipment item's")
     for tile in lib.tiles.values():
@@ -430,9 +446,22 @@ def _cards(lib: Library) -> list[Finding]:
     return out
 
 
+class _Provisional(Protocol):
+    """A content record that may be provisional (its values not verified in the rule sources)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def provisional(self) -> bool: ...
+
+    @property
+    def provisional_reason(self) -> str: ...
+
+
 def _provisional(lib: Library) -> list[Finding]:
     out = _Findings()
-    groups = {
+    groups: dict[str, Mapping[str, _Provisional]] = {
         "mouse": lib.mice,
         "minion": lib.minions,
         "tile": lib.tiles,

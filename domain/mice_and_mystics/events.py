@@ -730,7 +730,7 @@ NEW_EVENTS = (
 )
 
 
-MouseEvent = (
+_CoreMouseEvent = (
     RoomTilePlaced
     | FigurePlaced
     | StoryBoardPrepared
@@ -797,7 +797,7 @@ MouseEvent = (
     | RoachDefeatedCounted
     | EncounterStarted
 )
-EVENT_TYPES = (
+EVENT_TYPES: tuple[type[Event], ...] = (
     RoomTilePlaced,
     FigurePlaced,
     StoryBoardPrepared,
@@ -845,14 +845,12 @@ EVENT_TYPES = (
 CoreEvent = RollRequested | ShuffleRequested | DecisionRequested | DiceRolled | CardsShuffled | DecisionMade
 from dicelog.domain.mice_and_mystics.chapter_events import CHAPTER_EVENTS, ChapterEvent  # noqa: E402 (room rules, sandbox, campaign)
 
-MouseEvent = MouseEvent | ChapterEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *CHAPTER_EVENTS)
 from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS, ItemEvent  # noqa: E402 (free actions, abilities, party items)
 
-MouseEvent = MouseEvent | ItemEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *ITEM_EVENTS)
 from dicelog.domain.mice_and_mystics.choice_events import CHOICE_EVENTS, ChoiceEvent  # noqa: E402 (ties the players break)
 
-MouseEvent = MouseEvent | ChoiceEvent  # type: ignore[misc]
 EVENT_TYPES = (*EVENT_TYPES, *CHOICE_EVENTS)
+MouseEvent = _CoreMouseEvent | ChapterEvent | ItemEvent | ChoiceEvent
 decode_event = msgspec.json.Decoder(MouseEvent).decode

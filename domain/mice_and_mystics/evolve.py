@@ -279,7 +279,7 @@ def _attack_rolled(state: State, event: ev.AttackRolled) -> State:
 def _attack_resolved(state: State, event: ev.AttackResolved) -> State:
     turn = state.minion_turn
     done = turn is not None and turn.figure == event.attacker
-    if done and turn.extra_attacks:
+    if done and turn is not None and turn.extra_attacks:
         return replace(state, attack=None, minion_turn=replace(turn, extra_attacks=turn.extra_attacks - 1))
     return replace(state, attack=None, minion_turn=_minion_turn(state, stage="done") if done else turn)
 

@@ -86,15 +86,15 @@ def evolve_items(state: State, event: Event) -> State:
                 replace(state, abilities=abilities, cheese=_add(state.cheese, mouse, -n)), mouse, "level-up"
             )
         case ie.AbilityUsed(mouse=mouse, ability=ability, cost=n):
-            turn = state.mouse_turn
-            if turn is not None and turn.mouse == mouse:
-                turn = replace(
-                    turn,
+            mouse_turn = state.mouse_turn
+            if mouse_turn is not None and mouse_turn.mouse == mouse:
+                mouse_turn = replace(
+                    mouse_turn,
                     ability=ability,
-                    ability_uses=(*turn.ability_uses, ability),
-                    ability_after_action=turn.action is not None,
+                    ability_uses=(*mouse_turn.ability_uses, ability),
+                    ability_after_action=mouse_turn.action is not None,
                 )
-            return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
+            return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=mouse_turn)
         case ie.KnifeStrikesLeft(mouse=mouse, count=n) if (
             state.mouse_turn is not None and state.mouse_turn.mouse == mouse
         ):
@@ -104,10 +104,10 @@ def evolve_items(state: State, event: Event) -> State:
         case ie.MiceInspired(round=number):
             return replace(state, inspire_round=number)
         case ie.ExtraActionTaken(mouse=mouse, cheese=n):
-            turn = state.mouse_turn
-            if turn is not None and turn.mouse == mouse:
-                turn = replace(turn, extra_action=True)
-            return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=turn)
+            mouse_turn = state.mouse_turn
+            if mouse_turn is not None and mouse_turn.mouse == mouse:
+                mouse_turn = replace(mouse_turn, extra_action=True)
+            return replace(state, cheese=_add(state.cheese, mouse, -n), mouse_turn=mouse_turn)
         case ie.PartyItemGained(card=card):
             deck = tuple(c for c in state.search_deck if c != card)
             return replace(
@@ -129,10 +129,10 @@ def evolve_items(state: State, event: Event) -> State:
             return replace(state, board=_board_move(state.board, mouse, origin, space))
         case ie.ScrollUsed(mouse=mouse, card=card, effect=effect):
             state = replace(state, pack=_give(state.pack, mouse, card, None))
-            turn = state.mouse_turn
-            if turn is not None and turn.mouse == mouse:
+            mouse_turn = state.mouse_turn
+            if mouse_turn is not None and mouse_turn.mouse == mouse:
                 state = replace(
-                    state, mouse_turn=replace(turn, scroll_effects=(*turn.scroll_effects, effect))
+                    state, mouse_turn=replace(mouse_turn, scroll_effects=(*mouse_turn.scroll_effects, effect))
                 )
             return _free(state, mouse, "scroll")
         case _:

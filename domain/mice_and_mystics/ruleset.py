@@ -9,6 +9,9 @@ rules/001_4b5c89fefc63a991.txt and rules/000_06ec1d2269472d62.txt (see rules/sec
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
@@ -96,8 +99,19 @@ from dicelog.domain.mice_and_mystics.state import LATE_FIELDS, RULES_REVISION, S
 from dicelog.domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
-MOUSE_COMMANDS = (Move, MoveTo, EndTurn, Battle, Search, Recover, Scurry, Explore, LeaveWater)
-ITEM_COMMANDS = {
+MOUSE_COMMANDS: tuple[type[Command], ...] = (
+    Move,
+    MoveTo,
+    EndTurn,
+    Battle,
+    Search,
+    Recover,
+    Scurry,
+    Explore,
+    LeaveWater,
+)
+# Each decides one command type (its second parameter), found by the command's exact type.
+ITEM_COMMANDS: dict[type[Command], Callable[[State, Any], list[Event]]] = {
     Share: free_actions.decide_share,
     Equip: equip.decide_equip,
     Unequip: equip.decide_unequip,

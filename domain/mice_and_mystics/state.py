@@ -9,6 +9,7 @@ from typing import Literal
 
 from msgspec import Raw, Struct, field
 
+from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import CardsDrawn, DiceRolled
 from dicelog.domain.mice_and_mystics.documents import CarryOver, Sandbox
 
@@ -360,6 +361,15 @@ class State(Struct, frozen=True, kw_only=True):
 def space_of(state: State, figure: str) -> str | None:
     """The space a figure stands on, if it is on the board."""
     return next((space for space, figures in state.board.items() if figure in figures), None)
+
+
+def board_space(state: State, figure: str) -> str:
+    """The space of a figure the rules know is on the board (``space_of``); ``InvariantViolated``
+    (``figure-on-board``) when it is not."""
+    space = space_of(state, figure)
+    if space is None:
+        raise InvariantViolated("figure-on-board", f"{figure} is off the board")
+    return space
 
 
 LATE_FIELDS: dict[str, object] = {

@@ -338,8 +338,8 @@ def describe(state: State, event: Event) -> str | None:
         case ChoicesSettled(context=context, choices=choices):
             return f"Ties settled for the {context}: {', '.join(choices)}"
         case StartingAbilityTaken(mouse=mouse, ability=ability, chosen_in=chosen_in):
-            card = lib.abilities.get(ability)
-            return f"{name(mouse)} takes the ability card {card.name if card else ability} ({chosen_in})"
+            taken = lib.abilities.get(ability)
+            return f"{name(mouse)} takes the ability card {taken.name if taken else ability} ({chosen_in})"
         case GameEnded(result=result):
             return f"The chapter ends: {result}"
         case _ if isinstance(event, ITEM_EVENTS):

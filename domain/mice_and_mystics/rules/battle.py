@@ -69,9 +69,8 @@ def battle_dice(state: State, mouse: str) -> int:
     dice = library_of(state).mice[mouse].battle + (item.battle if item is not None else 0)
     if item is not None and item.special == "maces-wounded-friends":
         here = space_of(state, mouse)
-        dice += sum(
-            1 for m in state.board.get(here, ()) if m != mouse and m in state.party and state.wounds.get(m, 0)
-        )
+        friends = state.board.get(here, ()) if here is not None else ()
+        dice += sum(1 for m in friends if m != mouse and m in state.party and state.wounds.get(m, 0))
     return dice
 
 

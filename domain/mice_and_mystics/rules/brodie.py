@@ -32,7 +32,7 @@ from dicelog.domain.mice_and_mystics.rules.graph import (
 )
 from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.rules.ties import BRODIE_CHASE, BRODIE_PATH, Choices, settle
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space
 
 CHASE = "brodie-chase"
 PATH_JOIN = ">"
@@ -171,7 +171,7 @@ def resolve_chase(state: State, answer: DiceRolled) -> list[Event]:
     turn = state.minion_turn
     if turn is None or turn.figure is None:
         raise InvariantViolated("minion-turn", "a chase roll with no minion figure acting")
-    here = space_of(state, turn.figure)
+    here = board_space(state, turn.figure)
     steps = sum(MOVE_NUMBER[f] for f in answer.faces)
     figure = turn.figure
 

@@ -16,7 +16,10 @@ cards that take room, its player discards 1 of them of their choice, for no chee
 
 from __future__ import annotations
 
+from typing import Final
+
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
+from dicelog.domain.mice_and_mystics.commands import Slot
 from dicelog.domain.mice_and_mystics.content import Item, Library, library_of
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.item_events import PackCardDiscarded
@@ -25,8 +28,10 @@ from dicelog.domain.mice_and_mystics.state import State
 PACK_LIMIT = 3
 PACK_DISCARD = "pack-limit"
 NO_ROOM = ("trick", "party-item")
-EQUIPMENT = ("weapon", "armour", "accessory")
-PAW, BOTH_PAWS, TAIL = "paw", "both-paws", "tail"
+EQUIPMENT: Final = ("weapon", "armour", "accessory")
+PAW: Final = "paw"
+BOTH_PAWS: Final = "both-paws"
+TAIL: Final = "tail"
 
 
 def card_type(lib: Library, card: str) -> str | None:
@@ -58,7 +63,7 @@ def item_of(lib: Library, card: str) -> Item | None:
     )
 
 
-def card_slot(lib: Library, card: str) -> str:
+def card_slot(lib: Library, card: str) -> Slot:
     """Where the card goes: the catalogue's slot, else a paw (weapon), the body (armour) or the
     accessory place (provisional where the catalogue does not know: RULINGS.md)."""
     found = lib.search_cards.get(card)

@@ -99,17 +99,22 @@ def _crow(state: State, answer: DiceRolled, events: list[Event], courtyard: str)
         figure = state.mouse_turn.mouse if state.mouse_turn is not None else None
     space = space_of(state, figure) if figure is not None else None
     lib = library_of(state)
-    if space is None or lib.space_tile[space] != courtyard or lib.spaces[space].feature == TREE_ENTRANCE:
+    if (
+        figure is None
+        or space is None
+        or lib.space_tile[space] != courtyard
+        or lib.spaces[space].feature == TREE_ENTRANCE
+    ):
         return events
     dived: list[Event] = [CrowDived(figure=figure, space=space)]
     if figure in state.party:
         after = evolve_all(state, [*events, *dived])
         wounds = wound_mouse(after, figure, 1)
-        out = [*events, *dived, *wounds]
+        mouse_out = [*events, *dived, *wounds]
         return (
-            out + end_turn(evolve_all(state, out), figure)
+            mouse_out + end_turn(evolve_all(state, mouse_out), figure)
             if figure in evolve_all(after, wounds).captured
-            else out
+            else mouse_out
         )
     wounds = wound_minion(evolve_all(state, dived), figure, 1)
     if not any(isinstance(e, MinionDefeated) for e in wounds):

@@ -33,7 +33,7 @@ from dicelog.domain.mice_and_mystics.rules.effects import (
 from dicelog.domain.mice_and_mystics.rules.graph import FAR, mice_on_board, minion_distances
 from dicelog.domain.mice_and_mystics.rules.minion_turn import path_toward
 from dicelog.domain.mice_and_mystics.rules.sight import reach
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 
 CHARMED_MOVE, CHARMED_ATTACK = "charmed-move", "charmed-attack"
 
@@ -45,7 +45,7 @@ def is_charmed_turn(state: State) -> bool:
 
 def _others(state: State, mouse: str) -> list[tuple[int, int, str]]:
     """(distance, track rank, mouse) of every other mouse on the board."""
-    here = space_of(state, mouse)
+    here = board_space(state, mouse)
     dist = minion_distances(library_of(state), (here,))
     return [
         (dist.get(s, FAR), i, m)
@@ -59,7 +59,7 @@ def charmed_step(state: State) -> list[Event]:
     turn = state.mouse_turn
     if turn is None:
         raise InvariantViolated("mouse-turn", "a charmed step outside a mouse's turn")
-    mouse, here = turn.mouse, space_of(state, turn.mouse)
+    mouse, here = turn.mouse, board_space(state, turn.mouse)
     if not turn.moved:
         if has(state, mouse, KNOCKED_DOWN):
             return stand_up(mouse)
@@ -71,7 +71,7 @@ def charmed_step(state: State) -> list[Event]:
         return []
     lib = library_of(state)
     near = [
-        (d, i, m) for d, i, m in _others(state, mouse) if reach(lib, here, space_of(state, m)) is not None
+        (d, i, m) for d, i, m in _others(state, mouse) if reach(lib, here, board_space(state, m)) is not None
     ]
     started = ActionStarted(mouse=mouse, action=CHARMED_ATTACK)
     if not near or has(state, mouse, STUNNED):
@@ -89,7 +89,7 @@ def resolve_charmed_move(state: State, answer: DiceRolled) -> list[Event]:
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a charmed move roll outside a mouse's turn")
     mouse = state.mouse_turn.mouse
-    here = space_of(state, mouse)
+    here = board_space(state, mouse)
     target = min(_others(state, mouse))[2]
     path = path_toward(state, mouse, target, MOVE_NUMBER[answer.faces[0]])
     return [MouseMoved(mouse=mouse, origin=here, path=path, cost=len(path))]

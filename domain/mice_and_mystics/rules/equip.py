@@ -18,7 +18,7 @@ from __future__ import annotations
 from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
-from dicelog.domain.mice_and_mystics.commands import Equip, EquipCard, Unequip
+from dicelog.domain.mice_and_mystics.commands import Equip, EquipCard, Slot, Unequip
 from dicelog.domain.mice_and_mystics.content import Library, library_of
 from dicelog.domain.mice_and_mystics.item_events import (
     EquipmentDiscarded,
@@ -43,7 +43,7 @@ EQUIP_SECTION = "001 §Equipaggiare"
 PREHENSILE_TAIL = ("filch",)  # facts.md §2: Filch may equip a dagger in his tail as a third paw
 
 
-def slots_for(lib: Library, mouse: str, card: str) -> tuple[str, ...]:
+def slots_for(lib: Library, mouse: str, card: str) -> tuple[Slot, ...]:
     """The places ``mouse`` may equip ``card`` in: its slot, and Filch's tail for a dagger (facts.md §2)."""
     slot = card_slot(lib, card)
     item = item_of(lib, card)
@@ -130,7 +130,7 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
     """
     check_free_action(state, cmd.mouse, EQUIP)
     lib = library_of(state)
-    moves = (
+    moves: tuple[EquipCard, ...] = (
         (EquipCard(card=cmd.card, slot=cmd.slot),) if cmd.card is not None and cmd.slot is not None else ()
     )
     if cmd.card is not None and cmd.slot is None:
@@ -145,9 +145,9 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
     pack, current = state.pack.get(cmd.mouse, ()), loadout(state, cmd.mouse)
     events: list[Event] = []
     for card in cmd.unequip:
-        event = _unequip_one(cmd.mouse, current, card)
-        pack, current = (*pack, card), event.loadout
-        events.append(event)
+        unequipped = _unequip_one(cmd.mouse, current, card)
+        pack, current = (*pack, card), unequipped.loadout
+        events.append(unequipped)
     for move in moves:
         event = equip_one(lib, cmd.mouse, pack, current, move.card, move.slot)
         left = list(pack)
@@ -187,13 +187,16 @@ def legal_equips(state: State, mouse: str) -> list[Command]:
     out: list[Command] = []
     pack = dict.fromkeys(state.pack.get(mouse, ()))
     lib = library_of(state)
-    candidates: list[Command] = [
+    candidates: list[Equip | Unequip] = [
         Equip(mouse=mouse, card=c, slot=s) for c in pack for s in slots_for(lib, mouse, c)
     ]
     candidates += [Unequip(mouse=mouse, card=c) for c, _ in loadout(state, mouse)]
     for command in candidates:
         try:
-            (decide_equip if isinstance(command, Equip) else decide_unequip)(state, command)
+            if isinstance(command, Equip):
+                decide_equip(state, command)
+            else:
+                decide_unequip(state, command)
         except RuleBroken:
             continue
         out.append(command)

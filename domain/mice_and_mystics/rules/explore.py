@@ -34,7 +34,7 @@ from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, mo
 from dicelog.domain.mice_and_mystics.rules.initiative import born_to_lead
 from dicelog.domain.mice_and_mystics.rules.summoning import encounter_band, new_cards_step, place_groups
 from dicelog.domain.mice_and_mystics.rules.ties import ENCOUNTER, Choices, settle
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 
 ENCOUNTER_INITIATIVE = "encounter-initiative"
 OFFSET = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
@@ -42,7 +42,7 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def _room_of(state: State, mouse: str) -> str:
-    return library_of(state).space_tile[space_of(state, mouse)]
+    return library_of(state).space_tile[board_space(state, mouse)]
 
 
 def flip_class_allowed(lib: Library, mouse: str, space: str) -> bool:
@@ -59,7 +59,7 @@ def destination(state: State, mouse: str, via: str) -> tuple[str, str, tuple[str
 
     ``via`` is an exit side (``"N"``, ``"E"``, ``"S"``, ``"W"``) or ``"flip"``. A flip space needs
     its party item (``Space.flip_requires``) and a mouse of one of its classes (``flip_class_allowed``)."""
-    lib, here = library_of(state), space_of(state, mouse)
+    lib, here = library_of(state), board_space(state, mouse)
     tile = lib.tiles[lib.space_tile[here]]
     if via == "flip":
         space = lib.spaces[here]
@@ -129,7 +129,7 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
         )
     here = space_of(state, cmd.mouse)
     on_flip = cmd.via == "flip" and here is not None and lib.spaces[here].kind == "flip"
-    if on_flip and not flip_class_allowed(lib, cmd.mouse, here):
+    if on_flip and here is not None and not flip_class_allowed(lib, cmd.mouse, here):
         detail = f"only a {' or '.join(lib.spaces[here].flip_classes)} may explore by {here}"
         raise RuleBroken("explore.flip-class", section=sections.EXPLORE, detail=detail)
     found = destination(state, cmd.mouse, cmd.via)

@@ -14,6 +14,8 @@ last mouse card's end may let time pass (``summoning.time_passes``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import (
     DecisionRequested,
@@ -48,7 +50,7 @@ def _next_turn(state: State) -> list[Event]:
     top, and a card that already took its turn this round is passed over; 001 §Determinare l'Ordine
     di Iniziativa, RULINGS.md)."""
     slot = -1 if state.slot is None else state.slot
-    following = range(slot + 1, len(state.track))
+    following: Sequence[int] = range(slot + 1, len(state.track))
     if state.rules_revision >= 2:
         following = [s for s in following if state.track[s] not in state.acted_this_round]
     if state.round_ends_after_turn or not following:

@@ -40,7 +40,7 @@ from dicelog.domain.mice_and_mystics.rules.effects import knock_down
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mice_on, size_of
 from dicelog.domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_stash, lost
 from dicelog.domain.mice_and_mystics.rules.sight import same_room
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 
 SECTION = "001 §Oggetti del Gruppo"
 THROW = "grapes"
@@ -75,7 +75,7 @@ def decide_throw_grapes(state: State, cmd: ThrowGrapes) -> list[Event]:
         raise RuleBroken(
             "grapes.invalid-target", section=SECTION, detail=f"{cmd.target} is no small minion of this room"
         )
-    space = space_of(state, cmd.target)
+    space = board_space(state, cmd.target)
     others = tuple(f for f in state.board.get(space, ()) if f != cmd.target and size_of(state, f) == "small")
     return [
         ActionStarted(mouse=cmd.mouse, action="battle"),
@@ -154,7 +154,7 @@ def rat_throw(state: State, figure: str) -> list[Event]:
     target = rat_target(state, here)
     if target is None:
         return [MinionAttackSkipped(figure=figure, reason="no mouse in the room to throw the grapes at")]
-    space = space_of(state, target)
+    space = board_space(state, target)
     others = tuple(f for f in state.board.get(space, ()) if f != target and size_of(state, f) == "small")
     return [
         AttackDeclared(attacker=figure, target=target, ranged=True, dice=0, others=others),

@@ -84,9 +84,9 @@ FAR = 10_000
 
 def mice_on_board(state: State) -> dict[str, str]:
     """Mouse -> space, for the party mice on the board, in track order."""
-    spaces = {m: space_of(state, m) for m in state.party}
+    spaces = {m: space for m in state.party if (space := space_of(state, m)) is not None}
     order = sorted(state.party, key=lambda m: state.track.index(m) if m in state.track else FAR)
-    return {m: spaces[m] for m in order if spaces[m] is not None}
+    return {m: spaces[m] for m in order if m in spaces}
 
 
 def is_minion(state: State, figure: str) -> bool:

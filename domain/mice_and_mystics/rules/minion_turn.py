@@ -40,7 +40,7 @@ from dicelog.domain.mice_and_mystics.rules.graph import (
 )
 from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.rules.sight import reach, sees
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 
 KNOCKED_DOWN = "knocked-down"
 
@@ -59,7 +59,7 @@ def next_figure(state: State, card: str, acted: tuple[str, ...]) -> str | None:
         and f not in acted
         and space_of(state, f) is not None
     ]
-    return min(left, key=lambda f: (dist.get(space_of(state, f), FAR), f), default=None)
+    return min(left, key=lambda f: (dist.get(board_space(state, f), FAR), f), default=None)
 
 
 def target_mouse(state: State, here: str) -> str | None:
@@ -75,7 +75,8 @@ def path_toward(
     """Shortest path of at most ``steps`` toward ``mouse``'s space (or ``goal``: roach bait, where the
     move also stops), ending as close as the figure can get."""
     stop = goal
-    here, goal = space_of(state, figure), goal or space_of(state, mouse)
+    here = space_of(state, figure)
+    goal = goal or (space_of(state, mouse) if mouse is not None else None)
     if here is None or goal is None:
         raise InvariantViolated("figure-on-board", f"a path from {here} to {goal} for {figure}")
     lib = library_of(state)
@@ -138,13 +139,16 @@ def minion_step(state: State) -> list[Event]:
 
 
 def _move_step(state: State, figure: str, here: str) -> list[Event]:
+    turn = state.minion_turn
+    if turn is None:
+        raise InvariantViolated("minion-turn", "a minion move outside a minion turn")
     grapes = bait.bait_for(state, figure)
     if grapes == here:  # a roach ending (here: starting) its move on the grapes eats them
         stay: list[Event] = [MinionMoved(figure=figure, origin=here, path=(), reason="on the grapes")]
         return stay + bait.eaten(evolve(state, stay[0]), figure, here)
     if grapes is not None:
         return [RollRequested(reason="minion-move", dice=1)]  # roaches head for the grapes
-    ranged = library_of(state).minions[state.minion_turn.card].attack == "ranged"
+    ranged = library_of(state).minions[turn.card].attack == "ranged"
     if ranged and _sees_a_mouse(state, here):
         return [MinionMoved(figure=figure, origin=here, path=(), reason="sees a mouse")]
     if not ranged and _has_mouse(state, here):
@@ -179,7 +183,7 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
     if turn is None or turn.figure is None:
         raise InvariantViolated("minion-turn", "a minion move roll with no minion figure acting")
     figure = turn.figure
-    here = space_of(state, figure)
+    here = board_space(state, figure)
     grapes = bait.bait_for(state, figure)
     if grapes is not None:
         path = path_toward(state, figure, None, MOVE_NUMBER[answer.faces[0]], goal=grapes)
@@ -190,7 +194,7 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
         return moved + (bait.eaten(after, figure, path[-1]) if path else [])
     mouse = target_mouse(state, here)
     steps = MOVE_NUMBER[answer.faces[0]]
-    if mouse is not None and library_of(state).minions[state.minion_turn.card].attack == "ranged":
+    if mouse is not None and library_of(state).minions[turn.card].attack == "ranged":
         path = _until_it_sees(state, figure, mouse, steps)  # rules revision 1 rolled for a ranged minion
     else:
         path = path_toward(state, figure, mouse, steps) if mouse else ()
@@ -198,10 +202,13 @@ def resolve_minion_move(state: State, answer: DiceRolled) -> list[Event]:
 
 
 def _attack_step(state: State, figure: str, here: str) -> list[Event]:
+    turn = state.minion_turn
+    if turn is None:
+        raise InvariantViolated("minion-turn", "a minion attack outside a minion turn")
     lib = library_of(state)
-    card = lib.minions[state.minion_turn.card]
+    card = lib.minions[turn.card]
     ranged = card.attack == "ranged"
-    attacked = state.minion_turn.attacked if state.minion_turn else ()
+    attacked = turn.attacked
     dist = minion_distances(lib, (here,))
     options = []
     for i, (mouse, space) in enumerate(mice_on_board(state).items()):

@@ -51,8 +51,8 @@ def decide_place_fishhook(state: State, cmd: PlaceFishhook) -> list[Event]:
             "party-item.not-in-stash", section=SECTION, detail="Fishhook & Thread is not in the party stash"
         )
     lib = library_of(state)
-    elsewhere = here is not None and cmd.space in lib.spaces and cmd.space != here
-    if not elsewhere or not same_room(lib, here, cmd.space):
+    elsewhere = cmd.space in lib.spaces and cmd.space != here
+    if here is None or not elsewhere or not same_room(lib, here, cmd.space):
         raise RuleBroken(
             "fishhook.invalid-space", section=SECTION, detail=f"{cmd.space} is not another space of this room"
         )

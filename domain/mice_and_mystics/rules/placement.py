@@ -191,7 +191,7 @@ def place_minions(
     tile: str,
     choices: Choices | None = None,
     alongside: Mapping[str, int] | None = None,
-) -> list[Event]:
+) -> list[FigurePlaced]:
     """``count`` figures of ``card`` placed on ``tile``'s entrances (``FigurePlaced`` each, new
     figure ids ``<card>-<n>``); figures that fit nowhere, or that the box does not hold, are not
     placed (001 §Il Turno di un Servitore: "collocate le miniature disponibili").
@@ -211,7 +211,7 @@ def place_minions(
         spaces = _ranged(state, card, n, tile, choices)
     else:
         spaces = _melee(state, card, n, tile, choices, alongside or {})
-    events: list[Event] = []
+    events: list[FigurePlaced] = []
     for space in spaces:
         event = FigurePlaced(figure=next_figure_id(state, card), card=card, space=space)
         state = evolve(state, event)

@@ -100,7 +100,7 @@ def _figure_card(lib: Library, figure: SandboxFigure, party: tuple[str, ...]) ->
         raise _refuse("unknown-card", f"no minion card {figure.card!r}")
     if figure.wounds >= lib.minions[figure.card].lives:
         raise _refuse("wounds", f"a {figure.card} figure would be defeated")
-    return figure.card  # type: ignore[return-value]
+    return figure.card
 
 
 def _effects(figure: SandboxFigure, name: str, mouse: bool, size: str) -> list[Event]:
@@ -188,7 +188,7 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
         events += placed_events
     if sandbox.mousetraps:
         events.append(_mousetraps(lib, sandbox.mousetraps, on_table))
-    placed = len(events)
+    laid_out = len(events)
     missing = [m for m in party if m not in state.figures]
     if missing:
         raise _refuse("mouse-not-placed", f"every party mouse needs a space: {missing}")
@@ -216,7 +216,7 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
     if unknown:
         raise _refuse("unknown-tile", f"explored: no room tile {unknown}")
     events.append(RoomsMarkedExplored(tiles=tuple(sorted(explored))))
-    return events + _belongings(lib, sandbox, evolve_all(state, events[placed:]))
+    return events + _belongings(lib, sandbox, evolve_all(state, events[laid_out:]))
 
 
 def _belongings(lib: Library, sandbox: Sandbox, state: State) -> list[Event]:

@@ -150,6 +150,7 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
         raise RuleBroken(
             "setup.already-begun", section=sections.SETUP, detail="the chapter is already set up"
         )
+    events: list[Event]
     if state.sandbox is not None:
         events = sandbox_begin(state, state.sandbox)
         at = next(i for i, e in enumerate(events) if isinstance(e, (ShuffleRequested, InitiativeTrackLaid)))
@@ -159,7 +160,7 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
         ]
         return [*events[:at], *taken, *events[at:]]
     chapter = library_of(state).chapters[state.chapter]
-    events: list[Event] = []
+    events = []
     if state.rules_revision >= 2 and chapter.opening:  # the chapter's opening read-aloud (003)
         events.append(ChapterStoryRead(part="opening", text=chapter.opening))
     events += [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]

@@ -27,7 +27,7 @@ from dicelog.domain.mice_and_mystics.content import Library, SpecialSearch, libr
 from dicelog.domain.mice_and_mystics.events import SearchSucceeded
 from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
 from dicelog.domain.mice_and_mystics.rules.cards import pack_limit
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 
 SPECIAL_SEARCH, TREASURE_PICK = "special-search", "tinkerers-treasure"
 TINKERERS_TREASURE = "tinkerers-treasure"
@@ -76,7 +76,9 @@ def available(state: State, mouse: str) -> SpecialSearch | None:
 def after_search_roll(state: State, events: list[Event]) -> list[Event]:
     """Offer the special item instead of the draw after a successful search."""
     found = next((e for e in events if isinstance(e, SearchSucceeded)), None)
-    special = available(state, found.mouse) if found is not None else None
+    if found is None:
+        return events
+    special = available(state, found.mouse)
     if special is None:
         return events
     kept = [e for e in events if not isinstance(e, DrawRequested)]
@@ -100,7 +102,7 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
             DrawRequested(reason="search", deck="search", cards=tuple(sorted(state.search_deck)), piece=mouse)
         ]
     lib = library_of(state)
-    tile = lib.space_tile[space_of(state, mouse)]
+    tile = lib.space_tile[board_space(state, mouse)]
     events: list[Event] = [SpecialSearchFound(mouse=mouse, tile=tile, item=answer.option)]
     if answer.option == TINKERERS_TREASURE:
         eligible = weapons_and_armour(state)

@@ -143,10 +143,11 @@ def current(state: State, mouse: str) -> list[Event]:
     """End of the mouse's turn: the current carries it one space, or off the tile (captured)."""
     here = space_of(state, mouse)
     lib = library_of(state)
-    if here is None or lib.spaces[here].current is None:
+    flow = lib.spaces[here].current if here is not None else None
+    if here is None or flow is None:
         return []
     tile = lib.tiles[lib.space_tile[here]]
-    dx, dy = STEP[lib.spaces[here].current]
+    dx, dy = STEP[flow]
     x, y = lib.spaces[here].centre[0] + dx, lib.spaces[here].centre[1] + dy
     if not (0 <= x <= tile.width and 0 <= y <= tile.height):
         return capture_mouse(state, mouse)  # the capture hooks: Poison Master, Escape Artist
