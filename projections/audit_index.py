@@ -29,7 +29,8 @@ from eventsourcing.projection import Projection
 
 from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import CampaignEvent
-from dicelog.domain.core.game import GameCreated, Recorded
+from dicelog.domain.core.events import GameCreated
+from dicelog.domain.core.game import Recorded
 from dicelog.service.game_index import GameIndex, decode_index, encode_index
 
 log = logging.getLogger("dicelog")
@@ -50,7 +51,7 @@ class AuditIndexProjection(Projection[Any]):
         self.ruleset_of = ruleset_of
         self._indexes: OrderedDict[UUID, GameIndex] = OrderedDict()
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
     def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:

@@ -56,7 +56,7 @@ class GameProjection(Projection[Any], Generic[V]):
         self.load_game = load_game
         self._games: OrderedDict[UUID, Game] = OrderedDict()
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
     def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:

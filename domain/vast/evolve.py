@@ -16,6 +16,7 @@ from dicelog.domain.vast.state import (
     GoblinsRole,
     KnightRole,
     ThiefRole,
+    Tribe,
     VastState,
     player_of,
 )
@@ -193,7 +194,7 @@ def _tribe(state: VastState, name: str, **changes: object) -> VastState:
     return replace(state, goblins=replace(gob, tribes=tribes))
 
 
-def _tribe_of(state: VastState, name: str):
+def _tribe_of(state: VastState, name: str) -> Tribe | None:
     gob = state.goblins
     return None if gob is None else next((t for t in gob.tribes if t.name == name), None)
 
@@ -225,11 +226,11 @@ def evolve(state: VastState, event: Event) -> VastState:
             if reason == "setup-entrance":
                 return replace(state, stack=_without(state.stack, cards))
             pile = next((i for i, n in enumerate(state.piles) if n > 0), None)
-            piles, pile_crystals = list(state.piles), list(state.pile_crystals)
+            pile_tiles, pile_crystals = list(state.piles), list(state.pile_crystals)
             pile_vaults = list(state.pile_vaults)
             for card in cards:
                 if pile is not None:
-                    piles[pile] -= 1
+                    pile_tiles[pile] -= 1
                     if is_crystal(card):
                         pile_crystals[pile] -= 1
                     if card in state.vaults and pile < len(pile_vaults):
@@ -239,7 +240,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 stack=_without(state.stack, cards),
                 crystals=_without(state.crystals, cards),
                 vaults=_without(state.vaults, cards),
-                piles=tuple(piles),
+                piles=tuple(pile_tiles),
                 pile_crystals=tuple(pile_crystals),
                 pile_vaults=tuple(pile_vaults),
             )
@@ -340,12 +341,12 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.StepPassed(step=step):
             return _pop(state, step)
         case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=own_turn, step=step):
-            cell = CaveCell(x=x, y=y, tile=tile, symbol=symbol)
-            state = replace(_pop(state, step), cells=(*state.cells, cell))
+            new_cell = CaveCell(x=x, y=y, tile=tile, symbol=symbol)
+            state = replace(_pop(state, step), cells=(*state.cells, new_cell))
             if state.goblins is not None:  # 004 §Rivelare: a tile placed under a lurking Tribe reveals it
-                for t in state.goblins.tribes:
-                    if t.lurking and (t.x, t.y) == (x, y):
-                        state = _tribe(state, t.name, lurking=False)
+                for tribe in state.goblins.tribes:
+                    if tribe.lurking and (tribe.x, tribe.y) == (x, y):
+                        state = _tribe(state, tribe.name, lurking=False)
             if by == "cave" and state.cave is not None:
                 cave = state.cave
                 state = _cave(
@@ -548,19 +549,19 @@ def evolve(state: VastState, event: Event) -> VastState:
             return _knight(state, x=x, y=y, stage=3)
         case ev.CarriedByBats(from_x=fx, from_y=fy, x=x, y=y):
             cells = cells_by_pos(state)
-            source, target = cells.get((fx, fy)), cells.get((x, y))
-            if source is not None and target is not None:
-                state = _cell(state, fx, fy, treasure=max(0, source.treasure - 1))
-                state = _cell(state, x, y, treasure=target.treasure + 1)
+            from_cell, to_cell = cells.get((fx, fy)), cells.get((x, y))
+            if from_cell is not None and to_cell is not None:
+                state = _cell(state, fx, fy, treasure=max(0, from_cell.treasure - 1))
+                state = _cell(state, x, y, treasure=to_cell.treasure + 1)
             return state
         case ev.TileRotated(x=x, y=y, rotation=rotation):
             state = _cell(state, x, y, rotation=rotation)
-            gone = {edge((x, y), s) for s in "NESW"}
-            back = sum(1 for e in state.rockslides if e in gone)  # 004 §Presagi, Frana: back to the supply
+            turned = {edge((x, y), s) for s in "NESW"}
+            back = sum(1 for e in state.rockslides if e in turned)  # 004 §Presagi, Frana: back to the supply
             state = replace(
                 state,
-                rockslides=tuple(e for e in state.rockslides if e not in gone),
-                bombs=tuple(e for e in state.bombs if e not in gone),  # 004 §Bomba: out of the game
+                rockslides=tuple(e for e in state.rockslides if e not in turned),
+                bombs=tuple(e for e in state.bombs if e not in turned),  # 004 §Bomba: out of the game
             )
             return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides + back)
         case ev.EventsSentToBottom(cards=cards):
@@ -649,8 +650,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             gob = state.goblins
             if t is None or gob is None:
                 return state
-            kept = _without(t.monsters, [replaced]) if replaced else t.monsters
-            state = _tribe(state, name, monsters=(*kept, card))
+            monsters_kept = _without(t.monsters, [replaced]) if replaced else t.monsters
+            state = _tribe(state, name, monsters=(*monsters_kept, card))
             state = _gob(state, drawn=_without(gob.drawn, [card]))
             return replace(state, monster_discard=(*state.monster_discard, *([replaced] if replaced else [])))
         case ev.MonsterDiscarded(card=card):
@@ -756,8 +757,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             if t is not None:
                 state = _tribe(state, name, population=max(0, t.population - loss))
             if k is not None:
-                feats = tuple(sorted({*k.feats, "feat:eagle-eyed"})) if loss > 0 else k.feats
-                state = _knight(state, feats=feats, bow_used=True)
+                bow_feats = tuple(sorted({*k.feats, "feat:eagle-eyed"})) if loss > 0 else k.feats
+                state = _knight(state, feats=bow_feats, bow_used=True)
             return state
         # --- the Dragon ------------------------------------------------------------------------------
         case CardsDrawn(deck="power", cards=cards):
@@ -847,12 +848,12 @@ def evolve(state: VastState, event: Event) -> VastState:
             return state if d is None else _dragon(state, hand=_without(d.hand, cards))
         case ev.DragonAttacked(hit=hit, bomb=bomb):
             if k is not None and state.turn == "knight":
-                feats = (*k.feats, "feat:daring") if hit and "feat:daring" not in k.feats else k.feats
+                attack_feats = (*k.feats, "feat:daring") if hit and "feat:daring" not in k.feats else k.feats
                 state = _knight(
                     state,
                     dragon_attacks=k.dragon_attacks + 1,
                     bomb_used=k.bomb_used or bomb,
-                    feats=feats,
+                    feats=attack_feats,
                     stage=1,
                 )
             d = state.dragon
@@ -879,9 +880,9 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.DragonShot(discards=discards):
             if k is None:
                 return state
-            hurt = discards and "feat:eagle-eyed" not in k.feats
+            earned = discards and "feat:eagle-eyed" not in k.feats
             return _knight(
-                state, enchanted_bow_used=True, feats=(*k.feats, "feat:eagle-eyed") if hurt else k.feats
+                state, enchanted_bow_used=True, feats=(*k.feats, "feat:eagle-eyed") if earned else k.feats
             )
         case ev.TrapSprung():
             gob = state.goblins
@@ -905,12 +906,12 @@ def evolve(state: VastState, event: Event) -> VastState:
             if crystal_tile:
                 return replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
             if not state.collapse:  # 004 §La Caverna, Gli altri giocatori: to the bottom of the stack
-                piles = list(state.piles) or [0, 0, 0]
-                piles[-1] += 1
+                pile_tiles = list(state.piles) or [0, 0, 0]
+                pile_tiles[-1] += 1
                 state = replace(
                     state,
                     stack=tuple(sorted((*state.stack, tile))),
-                    piles=tuple(piles),
+                    piles=tuple(pile_tiles),
                     pile_crystals=state.pile_crystals or (0, 0, 0),
                 )
             return state
@@ -935,7 +936,7 @@ def evolve(state: VastState, event: Event) -> VastState:
             th = state.thief
             if th is None:
                 return state
-            changes: dict[str, object] = {"cubes": max(0, th.cubes - cubes)}
+            changes = {"cubes": max(0, th.cubes - cubes)}
             player = player_of(target)
             if action in ("pickpocket", "backstab") and player not in th.targeted:
                 changes["targeted"] = (*th.targeted, player)

@@ -13,6 +13,7 @@ pending chance node; who sees what is ``dicelog.domain.vast.visibility``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dicelog.domain.core import errors
@@ -41,7 +42,9 @@ Infestation line C, the Monsters' Ambushes (VF §3 Monster cards; VF §7: the Kn
 Knight's solo Hard level, played from this revision) and, without a Cave player, places the end of turn's
 Dark tile by default next to the player's piece (before: the first free space, west to east)."""
 
-_KNIGHT = {
+# Each handler decides one command type (its second parameter), found by the command's exact type.
+_Handlers = dict[type[Command], Callable[[VastState, Any], list[Event]]]
+_KNIGHT: _Handlers = {
     cmd.PlaceHeroCube: knight.place_cube,
     cmd.MoveKnight: knight.move,
     cmd.SmashCrystal: knight.smash,
@@ -55,7 +58,7 @@ _KNIGHT = {
     cmd.AttackThief: thief.knight_attack,
     cmd.ShootThief: thief.shoot,
 }
-_THIEF = {
+_THIEF: _Handlers = {
     cmd.MoveThief: thief.move,
     cmd.PeekTile: thief.peek,
     cmd.Loot: thief.loot,
@@ -65,19 +68,19 @@ _THIEF = {
     cmd.HideLoot: thief.hide_loot,
     cmd.ThiefFlare: thief.flare,
 }
-_DRAGON = {
+_DRAGON: _Handlers = {
     cmd.MoveDragon: dragon.move,
     cmd.UsePower: dragon.use_power,
     cmd.DragonCollect: dragon.collect,
     cmd.PlaceGem: dragon.place_gem,
 }
-_GOBLINS = {
+_GOBLINS: _Handlers = {
     cmd.ActivateTribe: goblins.activate,
     cmd.PlaySecret: goblins.play_secret,
     cmd.TribeFlare: goblins.flare,
     cmd.WispMove: goblins.wisp,
 }
-_CAVE = {
+_CAVE: _Handlers = {
     cmd.PlaceTile: cave_turn.place_tile,
     cmd.RemoveTile: cave_turn.remove,
     cmd.PlaceTreasure: cave_turn.place_treasure,

@@ -315,7 +315,9 @@ def stat_tokens(thief: ThiefRole) -> tuple[int, int, int]:
     return (low, mid, 4)
 
 
-TRIBES: tuple[str, ...] = ("fangs", "bones", "eye")
+TribeName = Literal["fangs", "bones", "eye"]
+"""A Goblin Tribe's name (its symbol), as the commands name it."""
+TRIBES: tuple[TribeName, ...] = ("fangs", "bones", "eye")
 """The three Goblin Tribes, in the order the Goblins' board lists them (004 §I Goblin, Tribù)."""
 
 
@@ -328,7 +330,7 @@ def player_of(target: str) -> str:
 class Tribe(Struct, frozen=True, kw_only=True):
     """A Goblin Tribe (004 §Statistiche della Tribù, §Rivelare, §Nascondere)."""
 
-    name: str
+    name: TribeName
     """``fangs``, ``bones`` or ``eye`` (its symbol)."""
     population: int = 0
     """Goblin discs (0-4)."""

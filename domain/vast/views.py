@@ -338,7 +338,7 @@ def board_view(state: VastState) -> VastBoard:
         known = c.tile != HIDDEN
         side = "entrance" if c.tile == "entrance" else ("lit" if c.lit else "dark")
         walls = tuple(s for s in SIDES if g.wall_between((c.x, c.y), s)) if c.lit else ()
-        pieces = ("knight",) if k is not None and (k.x, k.y) == (c.x, c.y) else ()
+        pieces: tuple[str, ...] = ("knight",) if k is not None and (k.x, k.y) == (c.x, c.y) else ()
         d = state.dragon
         if d is not None and (d.x, d.y) == (c.x, c.y):
             pieces += ("dragon",)
@@ -732,8 +732,8 @@ def describe(state: VastState, event: Event) -> str | None:
             verb = {"free": "moves", "wing": "flies (Wing)", "forced": "is moved"}.get(how, "moves")
             return f"The Dragon {verb} to {x},{y}"
         case ev.PowerUsed(power=power, cards=cards, gems=gems):
-            paid = [*cards, *(f"the {g} Gem" for g in gems)]
-            return f"The Dragon uses {power.replace('-', ' ').title()} ({', '.join(paid) or 'free'})"
+            costs = [*cards, *(f"the {g} Gem" for g in gems)]
+            return f"The Dragon uses {power.replace('-', ' ').title()} ({', '.join(costs) or 'free'})"
         case ev.PowerStruck(power=power, face=face, tiles=hit):
             pattern = f" ({DRAGON_DIE[face][0]})" if face else ""
             return f"{power.title()}{pattern} reaches {len(hit)} tile(s)"

@@ -379,8 +379,7 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
                 raise refuse("dragon.target", "Poteri", "Slither moves a cube to a track with a free space")
             return lambda s: [ev.SlothCubeMoved(source=src, target=dst, why="slither")]
         case "swat":
-            src = (command.from_x, command.from_y)
-            if None in src or target is None or command.token is None:
+            if command.from_x is None or command.from_y is None or target is None or command.token is None:
                 raise refuse("dragon.target", "Poteri", "Swat: name from_x, from_y, token and x, y")
             source = (int(command.from_x or 0), int(command.from_y or 0))
             if source not in [step(here, s) for s in SIDES] or source not in cells:
@@ -924,6 +923,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         for src in d.sloth:
             for dst in d.sloth:
                 if src != dst and d.sloth[src] and d.sloth[dst] < SLOTH_ROOM[dst]:
+                    # d.sloth's keys are the five SlothTrack names, kept as str in the state.
                     out.append(cmd.UsePower(power="slither", source=src, target=dst))  # type: ignore[arg-type]
         k = state.knight
         if k is not None:
@@ -936,7 +936,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out += _swats(state, here)
         out.append(cmd.DragonCollect())
     if d.stage <= 1:
-        out += [cmd.PlaceGem(gem=g) for g in d.gems]  # type: ignore[arg-type]
+        out += [cmd.PlaceGem(gem=g) for g in d.gems]  # type: ignore[arg-type]  # gem names kept as str
     out.append(cmd.VastEndTurn(role="dragon"))
     return out
 
@@ -961,9 +961,9 @@ def _swats(state: VastState, here: Pos) -> list[cmd.VastCommand]:
                                 power="swat",
                                 from_x=src[0],
                                 from_y=src[1],
-                                token=token,
+                                token=token,  # type: ignore[arg-type]  # treasure or a gem name (str)
                                 x=at[0],
-                                y=at[1],  # type: ignore[arg-type]
+                                y=at[1],
                             )
                         )
     return out

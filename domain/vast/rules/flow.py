@@ -891,7 +891,7 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
     if kind == "explore":
         spot, _, name = where.rpartition(":")
         x, y = parse_pos(spot)
-        placed: list[Event] = [
+        placed = [
             ev.DarkTilePlaced(x=x, y=y, tile=option, symbol=tile_data(option).symbol or "", by="cave"),
             ev.TribeMoved(tribe=name, x=x, y=y),
         ]

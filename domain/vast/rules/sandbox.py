@@ -416,7 +416,7 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
     empty = {step(p, s) for p in by_pos for s in SIDES} - set(by_pos)
     tribes = []
     for name in ("fangs", "bones", "eye"):
-        t = next((t for t in laid.tribes if t.name == name), None) or SandboxTribe(name=name)  # type: ignore[arg-type]
+        t = next((t for t in laid.tribes if t.name == name), None) or SandboxTribe(name=name)
         if len(t.monsters) > MONSTER_ROOM[name]:
             raise _refuse("goblins", f"the {name} Tribe holds {MONSTER_ROOM[name]} Monster(s) at most")
         where = (t.x, t.y) if t.x is not None and t.y is not None else None

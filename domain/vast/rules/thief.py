@@ -696,12 +696,13 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     out.append(cmd.Loot())
     cell = cell_at(state, here)
     for g in cell.gems if cell is not None else ():
+        # A cell's gems are Dragon Gem names (claw, flame, wing) the state keeps as str.
         out += [cmd.Loot(gem=g), cmd.Loot(gem=g, cubes=2)]  # type: ignore[arg-type]
-    targets = ["knight", "dragon", *goblins.TRIBES]
+    targets: list[cmd.ThiefTarget] = ["knight", "dragon", *goblins.TRIBES]
     for t in targets:
         for c in (1, 2, 3):
-            out.append(cmd.Pickpocket(target=t, cubes=c))  # type: ignore[arg-type]
-            out.append(cmd.Backstab(target=t, cubes=c))  # type: ignore[arg-type]
+            out.append(cmd.Pickpocket(target=t, cubes=c))
+            out.append(cmd.Backstab(target=t, cubes=c))
     out += [cmd.PickLock(cubes=c) for c in (1, 2, 3)]
     out += [cmd.HideLoot(cubes=c) for c in (1, 2, 3)]
     out.append(cmd.ThiefFlare())
