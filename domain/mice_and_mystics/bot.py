@@ -27,7 +27,7 @@ from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.sight import sees
-from dicelog.domain.mice_and_mystics.state import State, space_of
+from dicelog.domain.mice_and_mystics.state import State, board_space
 
 if TYPE_CHECKING:
     import random
@@ -114,7 +114,7 @@ def choose_for(state: State, mouse: str, commands: list[dict[str, Any]]) -> dict
         return by["Recover"][0]
     if "Battle" in by:
         return max(by["Battle"], key=lambda c: state.wounds.get(c["target"], 0))
-    here = space_of(state, mouse)
+    here = board_space(state, mouse)  # the mouse on turn stands on the board
     room = lib.space_tile[here]
     minions = {
         s
@@ -169,7 +169,7 @@ def choose(view: State, legal: Sequence[Any], rng: random.Random) -> Any:
 def decide(view: State, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
     """The pending decision's documented default, else its first option."""
     default = pending.get("default")
-    return default if default in options else options[0]
+    return default if isinstance(default, str) and default in options else options[0]
 
 
 # Order of preference among legal commands; unknown command types come before EndTurn.

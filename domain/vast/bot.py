@@ -211,7 +211,11 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
         at = (d.x, d.y)  # with no Knight, the Goblins hunt the Dragon (VF §7 Ash Dragon)
     crystals = [(c.x, c.y) for c in state.cells if c.crystal]
     if k is None and d is None and crystals:  # with neither, they smash Crystals (004 §I Goblin)
-        mine = [(t.x, t.y) for t in state.goblins.tribes if t.x is not None] if state.goblins else []
+        mine = (
+            [(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None]
+            if state.goblins
+            else []
+        )
         at = min(crystals, key=lambda p: min((_manhattan(p, q) for q in mine), default=0))
     match command:
         case cmd.TribeFlare():
@@ -222,7 +226,7 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
             return 1_500
         case cmd.ActivateTribe(action="plunder"):
             return 800
-        case cmd.ActivateTribe(tribe=name, action="reveal", x=x, y=y):
+        case cmd.ActivateTribe(tribe=name, action="reveal", x=int() as x, y=int() as y):
             return 600 - 10 * min(abs(x - at[0]) + abs(y - at[1]), 40)
         case cmd.ActivateTribe(tribe=name, action="special"):
             gob = state.goblins
@@ -274,8 +278,8 @@ def dragon_goal(state: VastState) -> set[Pos]:
         if found:
             return found
     if d.sloth["hunger"] and state.goblins is not None:
-        found = {(t.x, t.y) for t in state.goblins.tribes if not t.lurking}
-        return {(x, y) for x, y in found if x is not None and y is not None}
+        tribes_at = {(t.x, t.y) for t in state.goblins.tribes if not t.lurking}
+        return {(x, y) for x, y in tribes_at if x is not None and y is not None}
     return set()
 
 
@@ -537,7 +541,7 @@ def thief_decide(view: VastState, decision: str, options: Sequence[str], default
         steps = {o: steps_to(view, goals, parse_pos(o)) for o in options if o != "stay"}
         best = min(steps, key=lambda o: steps[o], default="stay")
         return best if best != "stay" and steps[best] < stay else "stay"
-    return default if default in options else options[0]
+    return default if default is not None and default in options else options[0]
 
 
 def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
@@ -549,7 +553,7 @@ def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng
     default = pending.get("default")
     if pending.get("piece") == "thief":
         return thief_decide(view, str(pending.get("decision", "")), options, default)
-    return default if default in options else options[0]
+    return default if isinstance(default, str) and default in options else options[0]
 
 
 def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
