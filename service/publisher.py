@@ -41,6 +41,13 @@ consumer hours behind loses nothing under ordinary load, and one that does fall 
 can tell (``XINFO STREAM``'s ``max-deleted-entry-id`` is past the last entry it read, or a
 game's version jumps).
 
+Ended games (``Trimming.ended``, from ``DICELOG_ENDED_STREAM_RETENTION``, default 24 h): when the
+publisher writes a game's ``GameEnded``, it sets every stream of that game (public and audiences) to
+expire that many seconds later (``EXPIRE``), so a finished game's streams, which no new entry would
+ever trim again, leave Redis (an ended game takes no command: nothing is added to them after it).
+``dicelog:games`` is bounded by its own cap and age.
+``bench/redis_memory.py`` measures the memory per 1,000 finished games.
+
 When Redis is down the commands still succeed (they never wait for Redis); the checkpoint stays
 where it was and the next pass catches up.
 """
@@ -63,6 +70,7 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from dicelog.domain.core.campaign import CampaignEvent
+from dicelog.domain.core.events import GameEnded
 from dicelog.domain.core.game import Game, Recorded
 from dicelog.domain.core.visibility import (
     AUDITOR_VIEWER,
@@ -246,13 +254,17 @@ class Trimming(Struct, frozen=True, kw_only=True):
 
     game: Trim = Trim(maxlen=10_000)
     all: Trim = Trim(maxlen=1_000_000, retention=86_400)
+    ended: int = 86_400
+    """Seconds an ended game's streams are kept after its ``GameEnded`` (0: forever)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Trimming:
-        """The policy of ``DICELOG_[GLOBAL_]STREAM_MAXLEN`` / ``_RETENTION``."""
+        """The policy of ``DICELOG_[GLOBAL_]STREAM_MAXLEN`` / ``_RETENTION`` and
+        ``DICELOG_ENDED_STREAM_RETENTION``."""
         return cls(
             game=Trim(maxlen=settings.stream_maxlen, retention=settings.stream_retention),
             all=Trim(maxlen=settings.global_stream_maxlen, retention=settings.global_stream_retention),
+            ended=settings.ended_stream_retention,
         )
 
 
@@ -310,8 +322,9 @@ class RedisPublisher:
         return found
 
     def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:
-        """XADD every game event of ``items`` in one pipeline, store the last checkpoint, then trim
-        the streams written to by age (``MINID ~``), when a retention is set.
+        """XADD every game event of ``items`` in one pipeline (with the ``EXPIRE`` of an ended game's
+        streams: module docstring), store the last checkpoint, then trim the streams written to by
+        age (``MINID ~``), when a retention is set.
 
         Raises ``redis.RedisError`` when Redis cannot be reached for the XADDs (nothing is
         checkpointed); a failed trim by age is only logged (the next batch trims again).
@@ -321,6 +334,7 @@ class RedisPublisher:
         pipe = self.client.pipeline(transaction=False)
         written: list[tuple[str, Trim]] = []
         marks = self._marks([event for event, _ in items])
+        ended: set[str] = set()  # the streams of the games that ended in this batch
         for event, tracking in items:
             if not isinstance(event, Recorded):
                 continue
@@ -344,7 +358,13 @@ class RedisPublisher:
                 for key, trim in targets:
                     pipe.xadd(key, fields, maxlen=trim.maxlen or None, approximate=True)  # type: ignore[arg-type]
                     written.append((key, trim))
-        ids = pipe.execute()
+            if self.trimming.ended and isinstance(event.payload, GameEnded):
+                ended.update(
+                    game_stream(event.originator_id, audience) for audience, _ in self._lenses(event)
+                )
+        for key in sorted(ended):  # after the XADDs: EXPIRE needs the key to exist
+            pipe.expire(key, self.trimming.ended)
+        ids = pipe.execute()[: len(written)]
         self.view.insert_tracking(items[-1][1])
         self._trim_by_age(written, ids)
 

@@ -23,6 +23,7 @@
 | ``DICELOG_STREAM_RETENTION`` | ``off`` | per-game Redis streams: entries younger than this are kept (``MINID ~``; ``off``: no age limit) |
 | ``DICELOG_GLOBAL_STREAM_MAXLEN`` | ``1000000`` | ``dicelog:games``: length cap, as above (0: no cap) |
 | ``DICELOG_GLOBAL_STREAM_RETENTION`` | ``24h`` | ``dicelog:games``: entries younger than this are kept (``off``: no age limit) |
+| ``DICELOG_ENDED_STREAM_RETENTION`` | ``24h`` | an ended game's Redis streams expire this long after its end (``EXPIRE``; ``off``: kept until trimmed) |
 | ``DICELOG_SNAPSHOT_INTERVAL`` | ``100`` | a snapshot every N events of a game (0: none) |
 | ``DICELOG_WRITE_THREADS`` | ``auto`` | threads that run the requests that write (``service/write_lane.py``); ``auto``: 4 for SQLite (their saves share commits), ``POOL_SIZE + MAX_OVERFLOW`` for PostgreSQL |
 | ``DICELOG_EMBEDDED_WORKER`` | ``process`` | where the API runs the projections and the Redis publisher: ``process`` (a child process it starts and stops, ``service/embedded_worker.py``), ``thread`` (in the API process), ``off`` (not at all: a ``dicelog worker`` does); ``true``/``false`` mean ``process``/``off`` |
@@ -279,6 +280,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     global_stream_maxlen: int = 1_000_000
     global_stream_retention: int = 86_400
     """Seconds; 0: no age limit."""
+    ended_stream_retention: int = 86_400
+    """Seconds an ended game's streams are kept in Redis (0: until trimmed, ``service/publisher.py``)."""
     snapshot_interval: int = 100
     write_threads: int = 0
     """Threads of the write lane (``dicelog.service.write_lane``); 0 (``auto``): ``write_concurrency()``."""
@@ -352,6 +355,7 @@ class Settings(Struct, frozen=True, kw_only=True):
                 stream_retention=read("STREAM_RETENTION", "off", parse_retention),
                 global_stream_maxlen=read("GLOBAL_STREAM_MAXLEN", "1000000", _count),
                 global_stream_retention=read("GLOBAL_STREAM_RETENTION", "24h", parse_retention),
+                ended_stream_retention=read("ENDED_STREAM_RETENTION", "24h", parse_retention),
                 snapshot_interval=read("SNAPSHOT_INTERVAL", "100", _count),
                 write_threads=read("WRITE_THREADS", "auto", _threads),
                 embedded_worker=read("EMBEDDED_WORKER", "process", _worker_mode),

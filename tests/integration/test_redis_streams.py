@@ -21,6 +21,8 @@ import re
 import socket
 import subprocess
 import time
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -327,6 +329,34 @@ def test_game_streams_are_capped_by_length_and_the_global_stream_by_age(redis_se
     assert len(old) < 300, "old entries trimmed (MINID ~ removes whole nodes only: a few may stay)"
     ours = sorted(int(f[b"version"]) for _, f in entries if b"old" not in f)
     assert ours == list(range(1, total + 1)), "nothing younger than the retention was trimmed"
+
+
+def test_an_ended_games_streams_expire_after_the_retention(redis_server, tmp_path):
+    """``GameEnded`` sets every stream of the game to expire ``ended_stream_retention`` seconds later;
+    the streams of a game still running and ``dicelog:games`` do not expire."""
+    client = redis.Redis(port=redis_server.port)
+    settings = Settings(
+        data_dir=tmp_path / "data", redis_url=redis_server.url, ended_stream_retention=3600, **NO_QUOTAS
+    )
+    with TestClient(create_app(settings)) as http:
+        ended, running = Table(http), Table(http)
+        _play(ended, 2)
+        _play(running, 2)
+        games = http.app.state.runtime.games
+        game = games.game(uuid.UUID(ended.id))
+        events, after = games.close_game(
+            game, result="defeat", reason="closed by the test", command_id="close-1", at=datetime.now(UTC)
+        )
+        games.save(*events)
+        games.game_closed(after)
+        key = game_stream(ended.id)
+        assert _wait_for(lambda: client.ttl(key) > 0), f"{key} has no expiry: ttl {client.ttl(key)}"
+        assert _wait_for(lambda: (_versions_in_stream(client, key) or [0])[-1] == after.version)
+    assert 3500 < client.ttl(key) <= 3600
+    assert client.ttl(game_stream(running.id)) == -1, "a running game's stream does not expire"
+    assert client.ttl(GLOBAL_STREAM) == -1, "dicelog:games is bounded by its own cap and age"
+    assert Settings.from_env({}).ended_stream_retention == 86_400
+    assert Settings.from_env({"DICELOG_ENDED_STREAM_RETENTION": "off"}).ended_stream_retention == 0
 
 
 # --- the README's consumer-group example, as it is written there ------------------------------------

@@ -554,6 +554,19 @@ def test_redis_requires_the_password_from_its_secret() -> None:
     assert "DICELOG_REDIS_URL" not in find(docs, "ConfigMap", "dicelog-config")["data"]
 
 
+def test_redis_memory_is_bounded_below_its_container_limit() -> None:
+    """``maxmemory`` set, below the container's memory limit (room for the append-only file's
+    rewrite), with an eviction policy: Redis never grows until the kernel kills it."""
+    c = redis_container(all_docs())
+    script = " ".join(c.get("command", []) + c.get("args", []))
+    found = re.search(r"--maxmemory (\d+)mb", script)
+    assert found, "redis-server must be given --maxmemory <n>mb"
+    limit = c["resources"]["limits"]["memory"]
+    assert limit.endswith("Mi"), limit
+    assert int(found.group(1)) * 10**6 <= 0.8 * int(limit[:-2]) * 2**20, (found.group(0), limit)
+    assert re.search(r"--maxmemory-policy (allkeys|volatile)-(lru|lfu|ttl|random)", script), script
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -601,6 +614,8 @@ def test_redis_start_command_and_probe_work(tmp_path: Path) -> None:
         )
         with pytest.raises(redis.exceptions.RedisError, match="(?i)auth"):
             redis.Redis(port=port, socket_timeout=2).ping()
+        memory = client.config_get("maxmemory*")
+        assert int(memory["maxmemory"]) > 0 and memory["maxmemory-policy"] == "allkeys-lru", memory
 
         for probe in ("readinessProbe", "livenessProbe"):
             probe_command = c[probe]["exec"]["command"]
