@@ -138,6 +138,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "DICELOG_DATA_DIR": d,
             "DICELOG_STORE": "sqlite",
             "DICELOG_LOG_LEVEL": "warning",
+            # it creates games far faster than a client may (the default quota: 429 after 30)
+            "DICELOG_RATE_LIMIT_CREATE": "off",
+            "DICELOG_RATE_LIMIT_COMMANDS": "off",
+            "DICELOG_RATE_LIMIT_EXPENSIVE": "off",
         }
         with open(Path(d) / "server.log", "wb") as log:
             proc = subprocess.Popen(

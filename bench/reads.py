@@ -88,6 +88,7 @@ def settings(data_dir: Path) -> Any:
         embedded_worker=False,
         rate_limit_create="off",
         rate_limit_commands="off",
+        rate_limit_expensive="off",  # verify runs many times per game
     )
 
 
