@@ -1,4 +1,5 @@
-"""Vast bot games: win rates by role, commands and time per game, for every VF §7 setup this release plays.
+"""Vast bot games: win rates by role, commands and time per game, for every docs/vast/facts.md §7 setup this
+release plays.
 
     python bench/vast_bots.py [--quick] [--games N] [--setups a,b] [--workers W]
 

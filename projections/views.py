@@ -2,7 +2,7 @@
 
 Each view is an eventsourcing ``TrackingRecorder`` (SQLite or PostgreSQL) extended with its own
 table, so a projection's rows and its tracking record (the notification id it has processed)
-commit together and a restart resumes exactly where it stopped (DESIGN.md, Runtime).
+commit together and a restart resumes exactly where it stopped (docs/architecture.md, Runtime).
 
 - ``DocumentView``: one JSON document per game (initiative track, board), replaced as the game
   changes, with the game version it shows.

@@ -1,7 +1,7 @@
 """The service's own stored records, kept beside the games in the same event store.
 
 Both are one-event "tiny aggregates" whose id is derived from the game id, so they are saved in
-the same atomic ``Application.save`` as the game events they belong to (DESIGN.md, A command's
+the same atomic ``Application.save`` as the game events they belong to (docs/architecture.md, A command's
 way through the system), and a second write of the same id collides (optimistic concurrency).
 
 - ``GameSecret``: the server-side secret of a game: its dice seed (until the game ends and

@@ -1,4 +1,4 @@
-"""The ``/games`` resource (DESIGN.md, API shape). Handlers are thin: parse, call ``Games``, render.
+"""The ``/games`` resource (docs/api.md, API shape). Handlers are thin: parse, call ``Games``, render.
 
 Handlers that touch the store are synchronous: the eventsourcing library is synchronous and must
 stay off the loop. Reads run in Litestar's thread pool (``sync_to_thread=True``); the handlers that
@@ -494,7 +494,7 @@ class GameReads:
     def export(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[bytes]:
-        """The game's log as the reader may hold it, to keep and check offline (DESIGN.md, Hidden
+        """The game's log as the reader may hold it, to keep and check offline (docs/who-sees-what.md, Hidden
         information): the chain across every event, hidden or not, and each payload the reader sees against
         its digest. Kept by a seat during play, it proves after the end that no hidden card was changed."""
         game, lens = _reader(games, game_id, request)

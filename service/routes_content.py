@@ -1,4 +1,4 @@
-"""The ``/content`` resource: each ruleset's content as data, read-only (docs/ARCHITECTURE.md, The ruleset
+"""The ``/content`` resource: each ruleset's content as data, read-only (docs/architecture.md, The ruleset
 boundary).
 
 A ruleset's catalogue is its ``content`` (``dicelog.domain.core.ruleset.ContentRoute``s), served at

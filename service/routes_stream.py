@@ -1,4 +1,4 @@
-"""``GET /games/{id}/stream``: a game's events as server-sent events (DESIGN.md, API shape).
+"""``GET /games/{id}/stream``: a game's events as server-sent events (docs/api.md, API shape).
 
 The stream reads events from the store (the truth) through the reader's ``Lens`` and uses the
 ``ChangeFeed`` only to know when to look again: a save in this process wakes it at once, a save in

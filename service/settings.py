@@ -1,4 +1,4 @@
-"""Configuration, from ``DICELOG_*`` environment variables only (DESIGN.md, Runtime).
+"""Configuration, from ``DICELOG_*`` environment variables only (docs/architecture.md, Runtime).
 
 | variable | default | meaning |
 |---|---|---|

@@ -1,4 +1,4 @@
-"""Stored names of the event store's records (DESIGN.md, Stored names are forever).
+"""Stored names of the event store's records (docs/event-model.md, Stored names are forever).
 
 Every stored event carries a *topic* that says which class decodes it. Topics are written as
 ``<namespace>/<Name>``, never as Python module paths, so classes may move between modules and

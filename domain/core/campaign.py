@@ -3,7 +3,7 @@
 Game-agnostic: the ruleset says what carries over (``campaign_carry_over(final_state, previous)``
 returns the JSON document the next chapter's setup receives as ``carry_over``). Every change to a
 campaign is an event in its own log (same envelope and hash chain as a game's), so its history
-can be audited and reverted without rewriting the past (DESIGN.md, Undo never deletes):
+can be audited and reverted without rewriting the past (docs/event-model.md, Undo never deletes):
 
 - ``CampaignStarted``: ruleset, chapters in order, the party's setup, seats, policies;
 - ``ChapterBegun``: chapter *i* starts as game *g* with the carry-over it received;
@@ -37,7 +37,7 @@ from dicelog.domain.core.errors import NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 from dicelog.domain.core.game import GENESIS_HASH, Recorded, record_hash
 
-SECTION = "001 §Campagna (campaign mode); README, The API at a glance (undo, forks)"
+SECTION = "MM rulebook (it) §Campagna (campaign mode); README, The API at a glance (undo, forks)"
 
 
 class CampaignEvent(Event, kw_only=True):
@@ -89,10 +89,10 @@ class ChapterBegun(CampaignEvent, kw_only=True):
 
 class CarryOverChosen(CampaignEvent, kw_only=True):
     """A seat's choice of what its pieces carry over, made after the chapter's game ended in a victory and
-    before the next chapter begins (001 §Giocare Mice and Mystics come una Campagna: «I Topi possono
-    conservare solo 1 delle carte Ricerca»: the players choose). A later choice of the same seat replaces
-    its earlier one; the ``CarryOverRecomputed`` stored with it applies them all (in logs stored before
-    results were recorded at the game's end, the next ``ChapterRecorded`` applied them)."""
+    before the next chapter begins (MM rulebook (it) §Giocare Mice and Mystics come una Campagna: «I Topi
+    possono conservare solo 1 delle carte Ricerca»: the players choose). A later choice of the same seat
+    replaces its earlier one; the ``CarryOverRecomputed`` stored with it applies them all (in logs stored
+    before results were recorded at the game's end, the next ``ChapterRecorded`` applied them)."""
 
     index: int
     """0-based position of the chapter won in ``CampaignStarted.chapters``."""
@@ -136,7 +136,7 @@ class CarryOverRecomputed(CampaignEvent, kw_only=True):
 
 class CampaignRevertRequested(CampaignEvent, kw_only=True):
     """A seat asks to return the campaign to before chapter ``to_index``'s result; it applies once ``needs``
-    have all approved (DESIGN.md, Undo never deletes)."""
+    have all approved (docs/event-model.md, Undo never deletes)."""
 
     to_index: int
     """0-based index of the recorded chapter to go back to: that chapter and every later one are undone and

@@ -1,4 +1,5 @@
-"""Provably fair dice: commitment, derivation and verification (DESIGN.md, Provably fair dice).
+"""Provably fair dice: commitment, derivation and verification (docs/verifiable-secrets.md, Provably fair
+dice).
 
 A ``server``-mode game commits to ``sha256(seed)`` when it is created. Chance event number ``k``
 (0-based: the k-th ``DiceRolled``, ``CardsShuffled`` or ``CardsDrawn`` of the game; an undo rewinds

@@ -6,7 +6,7 @@ gets a new event type (msgspec, "Schema evolution"). Fields equal to their defau
 from the encoding (``omit_defaults``), so adding a defaulted field never changes the canonical
 bytes, and so the chain hashes, of events stored before it existed.
 
-The core events here are the game-agnostic chance and decision nodes of DESIGN.md: a ruleset
+The core events here are the game-agnostic chance and decision nodes of docs/architecture.md: a ruleset
 emits ``RollRequested`` / ``ShuffleRequested`` / ``DecisionRequested`` and stops; a ``Roll`` /
 ``Shuffle`` / ``Choose`` command answers with ``DiceRolled`` / ``CardsShuffled`` /
 ``DecisionMade``.
@@ -73,7 +73,7 @@ class GameCreated(Event, kw_only=True):
 
     ``setup`` is the ruleset's own setup document (JSON), decoded by the ruleset.
     ``dice_commitment`` is ``sha256(seed)`` as hex in ``server`` dice mode, ``None`` in
-    ``manual`` mode (DESIGN.md, Provably fair dice). ``host`` is the seat that may undo alone
+    ``manual`` mode (docs/verifiable-secrets.md, Provably fair dice). ``host`` is the seat that may undo alone
     under the ``host`` undo policy; ``forked_from`` is set on a fork. ``visibility`` says who
     may read the game (``public``: listed and readable by anyone; ``unlisted``: readable with its
     id; ``private``: a token is needed); games stored before it existed were all public.
@@ -93,7 +93,7 @@ class GameCreated(Event, kw_only=True):
     undo_policy: UndoPolicy = "none"
     """Who may undo, fixed for the whole game: ``none``, ``own-turn`` (the seat whose piece has the turn, its
     own commands within that turn), ``all-seats`` (every other seat approves) or ``host`` (the host seat
-    alone) (DESIGN.md, Undo never deletes)."""
+    alone) (docs/event-model.md, Undo never deletes)."""
     decision_policy: DecisionPolicy = "ask"
     """``ask``: every pending decision waits for a seat's ``Choose``; ``default``: the service answers each
     decision that has a default with that default, recorded as chosen by ``policy``."""
@@ -114,12 +114,12 @@ class GameCreated(Event, kw_only=True):
     comes with a new revision, and the rules keep the old behaviour for games of older revisions, so a
     stored game re-derives (verify, replay) exactly as it was played."""
     chain_format: int = 1
-    """How each event's chain hash is computed (DESIGN.md, Tamper evidence), fixed at creation. ``1``: over
-    the event's whole stored envelope (every Mice and Mystics game; the games with secrets stored before
-    format 2). ``2`` (new games of a ruleset with secrets, such as Vast): over the event's public metadata
-    and the salted digest of its payload, ``sha256(salt + payload)`` with ``salt = HMAC-SHA256(view key,
-    "<game id>:<version>")``, so a reader who may not see a payload still checks the chain across it, and
-    checks the payload against the digest once ``GameEnded`` reveals the view key."""
+    """How each event's chain hash is computed (docs/verifiable-secrets.md, Tamper evidence), fixed at
+    creation. ``1``: over the event's whole stored envelope (every Mice and Mystics game; the games with
+    secrets stored before format 2). ``2`` (new games of a ruleset with secrets, such as Vast): over the
+    event's public metadata and the salted digest of its payload, ``sha256(salt + payload)`` with ``salt =
+    HMAC-SHA256(view key, "<game id>:<version>")``, so a reader who may not see a payload still checks the
+    chain across it, and checks the payload against the digest once ``GameEnded`` reveals the view key."""
     view_key_commitment: str | None = None
     """``sha256(view key)`` as 64 lowercase hex characters in a game of chain format 2: the key salting every
     event's payload digest, kept secret until ``GameEnded.view_key`` reveals it; ``None`` in format 1."""
@@ -199,7 +199,7 @@ class CardsShuffled(Event, kw_only=True):
 
 
 class DrawRequested(Event, kw_only=True):
-    """A pending draw of ``count`` cards from a face-down deck (DESIGN.md, Hidden information).
+    """A pending draw of ``count`` cards from a face-down deck (docs/who-sees-what.md, Hidden information).
 
     ``cards`` lists the cards still in the deck, sorted: what is left is public, its order is
     not, and no order is ever stored. Drawing uniformly among them is the same as drawing the
@@ -221,8 +221,8 @@ class DrawRequested(Event, kw_only=True):
     the cards. ``None``: any seat may."""
     weights: tuple[int, ...] = ()
     """Relative weights of ``cards``, one each, when they are not equally likely (Vast's tile stack: a pile
-    seeded with Crystal tiles; VF §1 Tile stack setup); empty (and omitted): uniform. Each card drawn is
-    drawn with probability proportional to its weight among the cards still undrawn."""
+    seeded with Crystal tiles; docs/vast/facts.md §1 Tile stack setup); empty (and omitted): uniform. Each
+    card drawn is drawn with probability proportional to its weight among the cards still undrawn."""
 
 
 class CardsDrawn(Event, kw_only=True):
@@ -292,7 +292,7 @@ class GameEnded(Event, kw_only=True):
 
 
 class UndoRequested(Event, kw_only=True):
-    """A seat asks to return the game to ``to_version`` (DESIGN.md, Undo never deletes).
+    """A seat asks to return the game to ``to_version`` (docs/event-model.md, Undo never deletes).
 
     ``crosses_rolls`` tells that random results already shown (server dice, shuffles, draws)
     lie in the undone range; ``needs`` are the seats whose approval is still required.

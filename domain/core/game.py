@@ -7,7 +7,8 @@ and ``project_game`` is the projector function given to ``Repository.get``.
 
 Each ``Recorded`` envelope carries one ruleset event (``payload``), the seat that caused it, the
 id of the command that caused it, and ``prev_hash``: the SHA-256 of the previous envelope's
-canonical encoding (DESIGN.md, Tamper evidence). The clock is not read here: callers pass ``at``.
+canonical encoding (docs/verifiable-secrets.md, Tamper evidence). The clock is not read here: callers pass
+``at``.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class Envelope(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     ``nonce`` (32 hex chars) is present only in games of a ruleset with secrets: it salts the
     chain hash, so the hash of a hidden event, shown to everyone as its digest, cannot be
-    brute-forced from the few values its secret could take (DESIGN.md, Hidden information).
+    brute-forced from the few values its secret could take (docs/who-sees-what.md, Hidden information).
     Omitted when ``None``, so the bytes (and hashes) of every other event are unchanged.
 
     ``salt`` (64 hex chars) replaces ``nonce`` in games of chain format 2
@@ -114,7 +115,7 @@ class Envelope(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 class Link(Struct, frozen=True, kw_only=True):
     """What the chain hash of an event of chain format 2 covers: the event's public metadata and its
-    payload's salted digest, never the payload itself (DESIGN.md, Tamper evidence).
+    payload's salted digest, never the payload itself (docs/verifiable-secrets.md, Tamper evidence).
 
     Every reader is shown these fields for every event, hidden or not, so every reader can recompute
     each link of the chain; the digest binds the payload, which a reader checks when it may see it

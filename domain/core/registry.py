@@ -36,7 +36,7 @@ def _load(name: str) -> Ruleset | None:
     if getattr(ruleset, "name", None) != name:
         raise RuleBroken(
             "game.unknown-ruleset",
-            section="docs/ARCHITECTURE.md, The ruleset boundary",
+            section="docs/architecture.md, The ruleset boundary",
             detail=f"entry point {ep.value!r} is named {name!r} but its ruleset calls itself "
             f"{getattr(ruleset, 'name', None)!r}",
         )

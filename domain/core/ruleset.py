@@ -1,4 +1,4 @@
-"""What a ruleset provides to the game-agnostic core (DESIGN.md, The core idea: decide / evolve).
+"""What a ruleset provides to the game-agnostic core (docs/architecture.md, The core idea: decide / evolve).
 
 A ruleset is pure functions and data. The core (``dicelog.domain.core.game``) owns everything that is
 the same for every game: the envelope of each event (seat, command id, hash chain), pending
@@ -65,7 +65,7 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 
 Command tags: a ruleset's commands are tagged ``<prefix>.<Name>`` (e.g. ``vast.Move``) so every
 ruleset's commands can share one union; Mice and Mystics keeps its bare tags (``Move``), which
-are stored in its logs and never change (DESIGN.md, Stored names are forever).
+are stored in its logs and never change (docs/event-model.md, Stored names are forever).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Undo that never deletes (DESIGN.md, Properties: Undo never deletes; issue "Replay, audit and undo").
+"""Undo that never deletes (docs/event-model.md, Undo never deletes; issue "Replay, audit and undo").
 
 An undo appends events; it never removes or edits one. ``UndoApplied`` carries the state of the
 game at the target version, so the fold stays a pure function of the log, and the events in

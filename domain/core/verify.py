@@ -1,4 +1,5 @@
-"""Exact re-derivation of a game's log (DESIGN.md, Exact replay; Tamper evidence; Provably fair dice).
+"""Exact re-derivation of a game's log (docs/event-model.md, Exact replay; Tamper evidence; Provably fair
+dice).
 
 ``verify`` checks, in one pass over the stored events of one game:
 
@@ -13,7 +14,8 @@
 
 ``verify_view`` checks what one reader holds of a game of chain format 2 while it is running (its own
 view: the chain across every event, the payloads it sees against their digests), and ``verify_against``
-checks such a view against the game's full log once the game has ended (DESIGN.md, Hidden information).
+checks such a view against the game's full log once the game has ended (docs/who-sees-what.md, Hidden
+information).
 
 The answer names the first divergence (version, what was expected, what was found) or says how
 many events were verified. Pure: the caller reads the events (from the store or an export).
@@ -345,7 +347,7 @@ class _Replayed:
 def inherited_chances(created: GameCreated) -> int:
     """The version up to which a fork's chance events came from its original's seed (0: none).
 
-    A fork of a running game rolls from a fresh seed (DESIGN.md, Undo never deletes: forks);
+    A fork of a running game rolls from a fresh seed (docs/event-model.md, Undo never deletes: forks);
     the results it copied are proven by the original game once that game reveals its seed."""
     origin = created.forked_from
     return origin.version if origin is not None and origin.reseeded else 0
@@ -421,8 +423,8 @@ def rederive(
 
 class Viewed(Struct, frozen=True, kw_only=True):
     """One event of a game of chain format 2 as one reader holds it: a line of a ``dicelog-view/2`` export
-    (DESIGN.md, Hidden information). The ``Link`` fields are given for every event; the payload as the
-    reader may see it, with its ``salt`` only when it is shown whole."""
+    (docs/who-sees-what.md, Hidden information). The ``Link`` fields are given for every event; the payload as
+    the reader may see it, with its ``salt`` only when it is shown whole."""
 
     version: int
     """The event's version (1-based position in the game's log)."""

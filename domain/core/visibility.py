@@ -1,4 +1,4 @@
-"""Who sees what (DESIGN.md, Hidden information): the one function every read path goes through.
+"""Who sees what (docs/who-sees-what.md, Hidden information): the one function every read path goes through.
 
 Everything is stored; what a reader sees is decided on read, here. A reader is a ``Viewer``:
 

@@ -1,10 +1,10 @@
-"""Campaign carry-over (001 §Giocare Mice and Mystics come una Campagna; 002 Mode Campagne;
-facts.md, Campaign carry-over). Rulings in RULINGS.md (Campaign carry-over).
+"""Campaign carry-over (MM rulebook (it) §Giocare Mice and Mystics come una Campagna; MM summary (fr) Mode
+Campagne; docs/mice-and-mystics/facts.md, Campaign carry-over). Rulings in RULINGS.md (Campaign carry-over).
 
 After a won chapter the next one receives a ``CarryOver`` document:
 
 1. story achievements (party) and abilities (per mouse) are all kept;
-2. each mouse keeps 1 search card (001 «I Topi possono conservare solo 1 delle carte Ricerca … va
+2. each mouse keeps 1 search card (MM rulebook (it) «I Topi possono conservare solo 1 delle carte Ricerca … va
    aggiunta all'equipaggiamento iniziale»), put in its pack at setup (``CarryOver.equipment`` names
    it; it is not equipped). The players choose it: between the chapter's victory and the next
    chapter, the seat controlling a mouse names its card (``CarryOverChoice``, a campaign's
@@ -31,8 +31,9 @@ from dicelog.domain.mice_and_mystics.events import DecksPrepared
 from dicelog.domain.mice_and_mystics.packs import setup_pack
 from dicelog.domain.mice_and_mystics.state import State
 
-SECTION = "001 §Giocare Mice and Mystics come una Campagna"
-PARTY_ITEMS = frozenset({"disguises", "fishhook-and-thread", "dinner-fork", "grapes"})  # facts.md §5
+SECTION = "MM rulebook (it) §Giocare Mice and Mystics come una Campagna"
+# docs/mice-and-mystics/facts.md §5
+PARTY_ITEMS = frozenset({"disguises", "fishhook-and-thread", "dinner-fork", "grapes"})
 
 
 def _card_stats(lib: Library, card: str) -> tuple[str | None, int]:

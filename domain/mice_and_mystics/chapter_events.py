@@ -1,7 +1,8 @@
 """Events of the chapter room rules, the sandbox setup and campaign carry-over (past tense, frozen,
-tagged; never changed once stored: STYLE.md, 8). Added to ``events.MouseEvent``/``EVENT_TYPES``.
+tagged; never changed once stored: docs/conventions.md, rule 8). Added to
+``events.MouseEvent``/``EVENT_TYPES``.
 
-Chapter 1 room rules: 001 §Capitolo 1, Regole Speciali del Capitolo (see ``rules/chapter_1.py``).
+Chapter 1 room rules: MM rulebook (it) §Capitolo 1, Regole Speciali del Capitolo (see ``rules/chapter_1.py``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ class StoryRead(Event, kw_only=True):
 
 class ChapterStoryRead(Event, kw_only=True):
     """A chapter's story text for the table to read: its opening when it is set up, «Il Racconto
-    Continua…» when it is won (001 §Il Libro delle Storie; 003 «A história continua»; rules revision 2).
-    A short paraphrase, not the storybook's words."""
+    Continua…» when it is won (MM rulebook (it) §Il Libro delle Storie; MM rulebook (pt) «A história
+    continua»; rules revision 2). A short paraphrase, not the storybook's words."""
 
     part: str
     """``opening`` (when the chapter is set up) or ``story-continues`` (when it is won)."""
@@ -31,8 +32,8 @@ class ChapterStoryRead(Event, kw_only=True):
 
 
 class SpecialSearchFound(Event, kw_only=True):
-    """A mouse took the room's special search item instead of a search-deck card (001 §Capitolo 1:
-    Guard Room, Tinkerer's Treasure; Sewer, Fishhook & Thread). Each is found once."""
+    """A mouse took the room's special search item instead of a search-deck card (MM rulebook (it) §Capitolo
+    1: Guard Room, Tinkerer's Treasure; Sewer, Fishhook & Thread). Each is found once."""
 
     mouse: str
     """The mouse that found it (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -70,7 +71,7 @@ class SearchDeckShuffled(Event, kw_only=True):
 
 class CrowDived(Event, kw_only=True):
     """The nasty old crow dives on a figure whose movement die showed 1 in the Courtyard: 1 wound
-    that cannot be defended (001 §Capitolo 1, Il Cortile, Il Vile Vecchio Corvo)."""
+    that cannot be defended (MM rulebook (it) §Capitolo 1, Il Cortile, Il Vile Vecchio Corvo)."""
 
     figure: str
     """The figure the crow dives on, whose movement die showed move number 1 in the Courtyard: a mouse id or a
@@ -80,7 +81,7 @@ class CrowDived(Event, kw_only=True):
 
 
 class CounterCheesePlaced(Event, kw_only=True):
-    """Cheese put on the Kitchen counter on the mice's first entry (001 §Capitolo 1, La Cucina;
+    """Cheese put on the Kitchen counter on the mice's first entry (MM rulebook (it) §Capitolo 1, La Cucina;
     RULINGS.md)."""
 
     count: int
@@ -98,7 +99,8 @@ class CounterCheeseTaken(Event, kw_only=True):
 
 
 class RoachDefeatedInKitchen(Event, kw_only=True):
-    """A mouse defeated a roach in the Kitchen: Miz Maggie's roll follows (001 §Capitolo 1, La Cucina)."""
+    """A mouse defeated a roach in the Kitchen: Miz Maggie's roll follows (MM rulebook (it) §Capitolo 1, La
+    Cucina)."""
 
     mouse: str
     """The mouse that defeated the roach and rolls for Miz Maggie (a mouse id such as ``filch``; see
@@ -136,7 +138,7 @@ class RoomsMarkedExplored(Event, kw_only=True):
 
 class RoomsMarkedSearched(Event, kw_only=True):
     """Room faces in which a mouse has already searched with success (a sandbox table): it may not search
-    them again (001 §Ricerca)."""
+    them again (MM rulebook (it) §Ricerca)."""
 
     mouse: str
     """The mouse (a mouse id such as ``filch``)."""
@@ -145,8 +147,8 @@ class RoomsMarkedSearched(Event, kw_only=True):
 
 
 class CarryOverApplied(Event, kw_only=True):
-    """The previous chapter's carry-over, applied at setup (001 §Campagna): story achievements and
-    abilities kept; each mouse's kept search card taken out of the search deck into its pack."""
+    """The previous chapter's carry-over, applied at setup (MM rulebook (it) §Campagna): story achievements
+    and abilities kept; each mouse's kept search card taken out of the search deck into its pack."""
 
     from_chapter: str | None = None
     """Id of the chapter the carry-over comes from (``chapter-1``); ``None``: not recorded."""
@@ -162,8 +164,8 @@ class CarryOverApplied(Event, kw_only=True):
 
 class StartingAbilityTaken(Event, kw_only=True):
     """At chapter setup a mouse takes the one ability card of its class the players chose for it
-    (001 §Preparazione del Gioco, "Scegliere una Abilità"). ``chosen_in`` says where the choice was
-    made: ``"setup"`` (the game's setup document) or ``"decision"`` (a pending decision at setup)."""
+    (MM rulebook (it) §Preparazione del Gioco, "Scegliere una Abilità"). ``chosen_in`` says where the choice
+    was made: ``"setup"`` (the game's setup document) or ``"decision"`` (a pending decision at setup)."""
 
     mouse: str
     """The mouse that takes the card (a mouse id such as ``filch``; see

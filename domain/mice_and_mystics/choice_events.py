@@ -1,14 +1,15 @@
 """Events of choices the rules leave to the players in the middle of a computation (past tense,
-frozen, tagged; never changed once stored: STYLE.md, 8). Added to ``events.MouseEvent``/``EVENT_TYPES``.
+frozen, tagged; never changed once stored: docs/conventions.md, rule 8). Added to
+``events.MouseEvent``/``EVENT_TYPES``.
 
-001 §Collocare i Servitori sul Tabellone ("Se ci sono più Entrate equidistanti, i giocatori
-scelgono quella che preferiscono"; "i giocatori scelgono quelle che preferiscono") and 000 §Brodie
-Insegue ("Se ci sono vari percorsi egualmente brevi, i giocatori possono decidere quale di questi
+MM rulebook (it) §Collocare i Servitori sul Tabellone ("Se ci sono più Entrate equidistanti, i giocatori
+scelgono quella che preferiscono"; "i giocatori scelgono quelle che preferiscono") and MM rulebook (it)
+§Brodie Insegue ("Se ci sono vari percorsi egualmente brevi, i giocatori possono decidere quale di questi
 utilizzare"): placing minions (chapter setup, a summon, an encounter) and Brodie's chase are each one
-computation that may meet several such ties. It is deferred at the first one (``ChoiceDeferred``),
-every tie is explained (``TieFound``) and asked (``DecisionRequested``), every answer
-(``DecisionMade``) is recorded, and the computation is re-run with the answers so far until it
-completes (``ChoicesSettled``, followed by its events). See ``rules/ties.py``.
+computation that may meet several such ties. It is deferred at the first one (``ChoiceDeferred``), every tie
+is explained (``TieFound``) and asked (``DecisionRequested``), every answer (``DecisionMade``) is recorded,
+and the computation is re-run with the answers so far until it completes (``ChoicesSettled``, followed by its
+events). See ``rules/ties.py``.
 """
 
 from __future__ import annotations

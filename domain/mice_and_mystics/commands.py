@@ -1,4 +1,4 @@
-"""Mice and Mystics commands: imperative, frozen, tagged (STYLE.md §4, "What dicelog takes" 2).
+"""Mice and Mystics commands: imperative, frozen, tagged (docs/conventions.md, rule 2).
 
 The acting seat is not part of a command; the service checks that the seat controls the mouse
 (``ruleset.piece_of``). Core answers (``Roll``, ``Shuffle``, ``Choose``) and ``Begin`` are part of
@@ -20,8 +20,9 @@ SpaceId = Annotated[str, Meta(min_length=1, max_length=16)]
 
 
 class Move(Command, kw_only=True):
-    """Roll the action die for the mouse's move (001 §Movimento dei Topi): in its turn, before it has moved
-    or rolled; a knocked-down mouse stands up instead, with no roll (000 §Atterrato)."""
+    """Roll the action die for the mouse's move (MM rulebook (it) §Movimento dei Topi): in its turn, before it
+    has moved or rolled; a knocked-down mouse stands up instead, with no roll (MM rulebook (it)
+    §Atterrato)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -30,7 +31,7 @@ class Move(Command, kw_only=True):
 
 class MoveTo(Command, kw_only=True):
     """Move the mouse along ``path`` (the spaces entered, in order) with the rolled movement points: after
-    ``Move`` (or a Scurry roll), before the move is over (001 §Movimento dei Topi)."""
+    ``Move`` (or a Scurry roll), before the move is over (MM rulebook (it) §Movimento dei Topi)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -43,7 +44,7 @@ class MoveTo(Command, kw_only=True):
 
 
 class EndTurn(Command, kw_only=True):
-    """End the mouse's turn, moved or not (001 §Il Turno di un Topo)."""
+    """End the mouse's turn, moved or not (MM rulebook (it) §Il Turno di un Topo)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -52,8 +53,8 @@ class EndTurn(Command, kw_only=True):
 
 class Battle(Command, kw_only=True):
     """The mouse's action: attack the minion figure ``target`` with its first equipped weapon
-    (001 §Attacco): melee, a minion on or next to its space; ranged, one of its room it can see (one
-    of the nearest while minions are on or next to its space)."""
+    (MM rulebook (it) §Attacco): melee, a minion on or next to its space; ranged, one of its room it can see
+    (one of the nearest while minions are on or next to its space)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -64,8 +65,8 @@ class Battle(Command, kw_only=True):
 
 
 class Search(Command, kw_only=True):
-    """The mouse's action: search the room, one die, a star draws a search card (001 §Ricerca); not in a
-    room where its search already succeeded."""
+    """The mouse's action: search the room, one die, a star draws a search card (MM rulebook (it) §Ricerca);
+    not in a room where its search already succeeded."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -73,8 +74,8 @@ class Search(Command, kw_only=True):
 
 
 class Recover(Command, kw_only=True):
-    """The mouse's action, when it is stunned or webbed: recover (001 §Recupero). Stunned goes at once;
-    webbed on a star of one die."""
+    """The mouse's action, when it is stunned or webbed: recover (MM rulebook (it) §Recupero). Stunned goes at
+    once; webbed on a star of one die."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -82,7 +83,7 @@ class Recover(Command, kw_only=True):
 
 
 class Scurry(Command, kw_only=True):
-    """The mouse's action, once it has moved: roll the die and move again (001 §Scatto)."""
+    """The mouse's action, once it has moved: roll the die and move again (MM rulebook (it) §Scatto)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -92,7 +93,7 @@ class Scurry(Command, kw_only=True):
 class Explore(Command, kw_only=True):
     """The mouse's action, when no minion is in its room: enter a new room through the exit on side
     ``via`` the mouse stands next to, or by its flip space (``via="flip"``); the room's mice all come
-    along (001 §Esplorare)."""
+    along (MM rulebook (it) §Esplorare)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -105,7 +106,7 @@ class Explore(Command, kw_only=True):
 
 class LeaveWater(Command, kw_only=True):
     """Spend the whole move leaving (or wading on in) water toward the adjacent ``space``; a dry space
-    needs a star (001 §Muoversi nell'Acqua)."""
+    needs a star (MM rulebook (it) §Muoversi nell'Acqua)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -122,7 +123,7 @@ CardId = Annotated[str, Meta(min_length=1, max_length=48)]
 
 class Share(Command, kw_only=True):
     """Free action: a free exchange of search cards and cheese with ``with_mouse`` on the same or an
-    adjacent space (001 §Condividere: "scambiare liberamente"). ``card`` and ``give``: pack cards
+    adjacent space (MM rulebook (it) §Condividere: "scambiare liberamente"). ``card`` and ``give``: pack cards
     ``mouse`` gives; ``take``: pack cards ``mouse`` takes from ``with_mouse``; ``cheese``: cheese
     given; ``take_cheese``: cheese taken."""
 
@@ -162,7 +163,7 @@ class EquipCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 class Equip(Command, kw_only=True):
-    """Free action: move cards between the pack and the equipment (001 §Equipaggiare). First the
+    """Free action: move cards between the pack and the equipment (MM rulebook (it) §Equipaggiare). First the
     ``unequip`` cards go back to the pack, then ``card`` (in ``slot``) and each of ``cards`` are
     equipped from the pack, in order; ``tail`` is Filch's Prehensile Tail (a dagger only)."""
 
@@ -183,7 +184,7 @@ class Equip(Command, kw_only=True):
 
 
 class Unequip(Command, kw_only=True):
-    """Free action: move an equipped card back to the pack (001 §Equipaggiare)."""
+    """Free action: move an equipped card back to the pack (MM rulebook (it) §Equipaggiare)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -194,8 +195,8 @@ class Unequip(Command, kw_only=True):
 
 
 class LevelUp(Command, kw_only=True):
-    """Free action: trade 6 cheese for the ability card ``ability`` of the mouse's class (001 §Salire
-    di Livello)."""
+    """Free action: trade 6 cheese for the ability card ``ability`` of the mouse's class (MM rulebook (it)
+    §Salire di Livello)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -207,8 +208,8 @@ class LevelUp(Command, kw_only=True):
 
 
 class UseAbility(Command, kw_only=True):
-    """Use one of the mouse's ability cards in its turn, paying its cheese (001 §Carte Abilità dei Topi):
-    ``target`` a mouse (First Aid, Cure) or the first minion attacked (Knife Strike), ``targets``
+    """Use one of the mouse's ability cards in its turn, paying its cheese (MM rulebook (it) §Carte Abilità
+    dei Topi): ``target`` a mouse (First Aid, Cure) or the first minion attacked (Knife Strike), ``targets``
     minion figures (Chain Lightning), ``remove`` what Cure takes off (``poison`` or an effect)."""
 
     mouse: MouseId
@@ -232,7 +233,7 @@ class UseAbility(Command, kw_only=True):
 
 class PlaceFishhook(Command, kw_only=True):
     """Put Fishhook & Thread from the party stash between the mouse's space and ``space`` of the same
-    room; placing is free (001 §Amo e Lenza)."""
+    room; placing is free (MM rulebook (it) §Amo e Lenza)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -243,7 +244,7 @@ class PlaceFishhook(Command, kw_only=True):
 
 
 class RemoveFishhook(Command, kw_only=True):
-    """Action: take Fishhook & Thread back into the stash from either end (001 §Amo e Lenza)."""
+    """Action: take Fishhook & Thread back into the stash from either end (MM rulebook (it) §Amo e Lenza)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -251,7 +252,8 @@ class RemoveFishhook(Command, kw_only=True):
 
 
 class PlaceFork(Command, kw_only=True):
-    """Put the Dinner Fork from the party stash on the mouse's space, not water; free (001 §Forchetta)."""
+    """Put the Dinner Fork from the party stash on the mouse's space, not water; free (MM rulebook (it)
+    §Forchetta)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -261,7 +263,7 @@ class PlaceFork(Command, kw_only=True):
 
 class Catapult(Command, kw_only=True):
     """Action: from the Dinner Fork's space, catapult ``other`` mouse there to ``space`` of the room,
-    which ``other`` can see (001 §Forchetta)."""
+    which ``other`` can see (MM rulebook (it) §Forchetta)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -274,7 +276,7 @@ class Catapult(Command, kw_only=True):
 
 
 class PickUpFork(Command, kw_only=True):
-    """Action: take the Dinner Fork on the mouse's space back into the stash (001 §Forchetta)."""
+    """Action: take the Dinner Fork on the mouse's space back into the stash (MM rulebook (it) §Forchetta)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -283,7 +285,7 @@ class PickUpFork(Command, kw_only=True):
 
 class ThrowGrapes(Command, kw_only=True):
     """Battle action from the Dinner Fork's space: throw the Grapes at the minion figure ``target``,
-    flipped like a coin (001 §Oggetti del Gruppo, Uva come Arma)."""
+    flipped like a coin (MM rulebook (it) §Oggetti del Gruppo, Uva come Arma)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -294,8 +296,8 @@ class ThrowGrapes(Command, kw_only=True):
 
 
 class PlaceGrapes(Command, kw_only=True):
-    """Put the Grapes from the party stash on an empty adjacent space as roach bait; free (001 §Oggetti
-    del Gruppo, Uva come Esca per Blatte)."""
+    """Put the Grapes from the party stash on an empty adjacent space as roach bait; free (MM rulebook (it)
+    §Oggetti del Gruppo, Uva come Esca per Blatte)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;
@@ -306,7 +308,7 @@ class PlaceGrapes(Command, kw_only=True):
 
 class UseScroll(Command, kw_only=True):
     """Free action: read the scroll ``card`` from the mouse's pack; it is discarded and its effect lasts
-    the rest of the turn (001 §Carte Ricerca: Pergamena; facts.md §5)."""
+    the rest of the turn (MM rulebook (it) §Carte Ricerca: Pergamena; docs/mice-and-mystics/facts.md §5)."""
 
     mouse: MouseId
     """The mouse whose turn it is, controlled by the seat sending the command (a mouse id such as ``filch``;

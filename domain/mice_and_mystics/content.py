@@ -1,9 +1,10 @@
-"""Game content as data: mice, minion initiative cards, room tiles and chapters (DESIGN.md, Content is data).
+"""Game content as data: mice, minion initiative cards, room tiles and chapters (docs/architecture.md, Content
+is data).
 
 Every file in ``content/`` decodes into frozen msgspec Structs with ``forbid_unknown_fields=True``; there
 is one ``decode_<kind>`` function per file type. Files are read once, from the package itself, with
 ``importlib.resources`` (the only I/O the domain does). Values no source confirms carry
-``provisional: true`` and a ``provisional_reason`` (rules/facts.md, header note).
+``provisional: true`` and a ``provisional_reason`` (docs/mice-and-mystics/facts.md, header note).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class Data(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 
 class Mouse(Data, kw_only=True):
-    """A mouse hero card (numbers from facts.md §2; lives are provisional everywhere)."""
+    """A mouse hero card (numbers from docs/mice-and-mystics/facts.md §2; lives are provisional
+    everywhere)."""
 
     id: str
     """The mouse id (``collin``), used for the party in a game's setup, in commands, as the mouse's figure
@@ -71,7 +73,7 @@ class Mouse(Data, kw_only=True):
 
 
 class MinionCard(Data, kw_only=True):
-    """A minion or boss initiative card (facts.md §3)."""
+    """A minion or boss initiative card (docs/mice-and-mystics/facts.md §3)."""
 
     id: str
     """The initiative card id (``rat-warriors``), used on the initiative track; the card's figures on the
@@ -115,7 +117,7 @@ class Space(Data, kw_only=True):
     """One space of a room tile: centre in tile units (x right, y down), kind and capacity.
 
     ``capacity`` is "standard" (4 small or 1 large figure) or "unlimited" for special areas
-    (001 §Aree Speciali). ``water``/``current`` mark water spaces and their current's direction.
+    (MM rulebook (it) §Aree Speciali). ``water``/``current`` mark water spaces and their current's direction.
     """
 
     id: str
@@ -147,14 +149,15 @@ class Space(Data, kw_only=True):
     """A printed feature the rules or a chapter goal refer to (``tree-entrance``, ``ladder``,
     ``magic-circle``); ``null``: none."""
     flip_classes: tuple[str, ...] = ()
-    """Only a mouse of one of these classes may explore by this flip space (001 §Esplorare: the
+    """Only a mouse of one of these classes may explore by this flip space (MM rulebook (it) §Esplorare: the
     Pipes' flip space, Tinkerer or Scamp only); empty: any mouse."""
 
 
 class Edge(Data, kw_only=True):
     """A border between two spaces. ``plain``: adjacent, cost 1. ``yellow``: adjacent; crossing toward
-    ``arrow_to`` costs 1, against it 3 (001 §Linee Gialle). ``red``: not adjacent (001 §Linee Rosse).
-    ``gap``: a black gap between two sections of pipe (001 §Aree Nere e Muri, the Pipes)."""
+    ``arrow_to`` costs 1, against it 3 (MM rulebook (it) §Linee Gialle). ``red``: not adjacent (MM rulebook
+    (it) §Linee Rosse). ``gap``: a black gap between two sections of pipe (MM rulebook (it) §Aree Nere e Muri,
+    the Pipes)."""
 
     a: str
     """Id of one of the two spaces (on the same tile face)."""
@@ -170,8 +173,8 @@ class Edge(Data, kw_only=True):
 
 
 class Wall(Data, kw_only=True):
-    """A wall or the outline of a black area, as a segment in tile units (001 §Vedere il Bersaglio:
-    a line of sight crossing a black area or a wall is blocked)."""
+    """A wall or the outline of a black area, as a segment in tile units (MM rulebook (it) §Vedere il
+    Bersaglio: a line of sight crossing a black area or a wall is blocked)."""
 
     a: tuple[float, float]
     """One end of the segment, ``[x, y]`` in tile units (the frame of ``Space.centre``)."""
@@ -180,7 +183,8 @@ class Wall(Data, kw_only=True):
 
 
 class Exit(Data, kw_only=True):
-    """An exit on one side of the tile, its colour, and the spaces next to it (001 §Esplorare)."""
+    """An exit on one side of the tile, its colour, and the spaces next to it (MM rulebook (it)
+    §Esplorare)."""
 
     side: Side
     """The side of the face the exit is on (``N`` up, ``E``, ``S``, ``W``, with the boards' arrows
@@ -194,10 +198,10 @@ class Exit(Data, kw_only=True):
 
 
 class RoomTile(Data, kw_only=True):
-    """One face of a room board: a graph of spaces (facts.md §7-§8).
+    """One face of a room board: a graph of spaces (docs/mice-and-mystics/facts.md §7-§8).
 
     ``orientation_arrow`` is the corner of the face its orientation arrow points to. Boards are
-    always laid with their arrows aligned (001 §Esplorare), so exit sides, space centres and wall
+    always laid with their arrows aligned (MM rulebook (it) §Esplorare), so exit sides, space centres and wall
     geometry are given in that common frame, and two exits align when they face each other.
     """
 
@@ -241,7 +245,8 @@ class RoomTile(Data, kw_only=True):
 
 
 class Item(Data, kw_only=True):
-    """An equipment card (facts.md §5): weapon (melee or ranged, battle bonus) or armour (defense bonus).
+    """An equipment card (docs/mice-and-mystics/facts.md §5): weapon (melee or ranged, battle bonus) or armour
+    (defense bonus).
 
     ``special`` names a card rule the combat rules know (``dagger``, ``maces-wounded-friends``,
     ``staff-melee-on-own-space``)."""
@@ -280,7 +285,8 @@ class EquipmentFile(Data, kw_only=True):
 
 
 class RoomSummon(Data, kw_only=True):
-    """A chapter's special summon for a room (001 §Evocazioni, step 2), e.g. Guard Room: 2 Rat Warriors."""
+    """A chapter's special summon for a room (MM rulebook (it) §Evocazioni, step 2), e.g. Guard Room: 2 Rat
+    Warriors."""
 
     tile: str
     """Id of the room tile face the summon is for."""
@@ -292,7 +298,7 @@ class RoomSummon(Data, kw_only=True):
 
 class Goal(Data, kw_only=True):
     """Victory: every mouse on the space of ``tile`` with ``feature``, the tile clear of minions and no
-    mouse captured (facts.md §7, Chapter 1)."""
+    mouse captured (docs/mice-and-mystics/facts.md §7, Chapter 1)."""
 
     tile: str
     """Id of the room tile face the mice must reach (``courtyard``)."""
@@ -319,7 +325,8 @@ class EncounterBand(Data, kw_only=True):
 
 
 class EncounterCard(Data, kw_only=True):
-    """An encounter card (facts.md §6): page bands of minions; the same band is its summon."""
+    """An encounter card (docs/mice-and-mystics/facts.md §6): page bands of minions; the same band is its
+    summon."""
 
     id: str
     """The encounter card id (``standard-1``), used in chapters' and sandboxes' encounter decks."""
@@ -367,7 +374,7 @@ class MinionGroup(Data, kw_only=True):
 
 class ReadAloud(Data, kw_only=True):
     """A room's read-aloud story on the mice's first entry: a short paraphrase written for dicelog,
-    never the book's text (001 §Capitolo 1, Frammenti di Leggenda)."""
+    never the book's text (MM rulebook (it) §Capitolo 1, Frammenti di Leggenda)."""
 
     tile: str
     """Id of the room tile face whose first entry by the mice shows the text."""
@@ -376,9 +383,9 @@ class ReadAloud(Data, kw_only=True):
 
 
 class SpecialSearch(Data, kw_only=True):
-    """A room's special search item (001 §Capitolo 1, Ricerca Speciale; 003 "buscas especiais"):
-    found once, by a successful search in ``tile`` (on a water space if ``water_only``), by a mouse
-    of one of ``classes`` (any mouse if empty)."""
+    """A room's special search item (MM rulebook (it) §Capitolo 1, Ricerca Speciale; MM rulebook (pt) "buscas
+    especiais"): found once, by a successful search in ``tile`` (on a water space if ``water_only``), by a
+    mouse of one of ``classes`` (any mouse if empty)."""
 
     tile: str
     """Id of the room tile face where the special search can be made."""
@@ -406,8 +413,8 @@ class RoomRule(Data, kw_only=True):
 
 
 class DieFace(Data, kw_only=True):
-    """One face of the action die (facts.md §1: the face-to-symbol table comes from one fan source,
-    GH-DIE, whose symbol counts per face agree with two others; the rulebooks name the symbols and
+    """One face of the action die (docs/mice-and-mystics/facts.md §1: the face-to-symbol table comes from one
+    fan source, GH-DIE, whose symbol counts per face agree with two others; the rulebooks name the symbols and
     what they do, not which face carries which). A ``Roll`` may give a face by its ``name``."""
 
     face: int
@@ -432,7 +439,8 @@ class DieFace(Data, kw_only=True):
 
 
 class Chapter(Data, kw_only=True):
-    """A chapter's setup (001, Capitolo 1: Preparazione del Capitolo / delle Stanze / del Gruppo)."""
+    """A chapter's setup (MM rulebook (it), Capitolo 1: Preparazione del Capitolo / delle Stanze / del
+    Gruppo)."""
 
     id: str
     """The chapter id (``chapter-1``), named in a game's setup."""
@@ -473,9 +481,9 @@ class Chapter(Data, kw_only=True):
     is set up: a short English paraphrase written for dicelog, never the storybook's words; ``null``:
     none."""
     story_continues: str | None = None
-    """The chapter's «Il Racconto Continua…» (003 «A história continua...»), given (``ChapterStoryRead``,
-    part ``story-continues``) when the chapter is won: a short English paraphrase written for dicelog,
-    never the storybook's words; ``null``: none."""
+    """The chapter's «Il Racconto Continua…» (MM rulebook (pt) «A história continua...»), given
+    (``ChapterStoryRead``, part ``story-continues``) when the chapter is won: a short English paraphrase
+    written for dicelog, never the storybook's words; ``null``: none."""
     special_searches: tuple[SpecialSearch, ...] = ()
     """Special search items of the chapter's rooms, each found once."""
     room_rules: tuple[RoomRule, ...] = ()
@@ -489,11 +497,12 @@ class Chapter(Data, kw_only=True):
 
 
 class Ability(Data, kw_only=True):
-    """A mouse ability card (001 §Carte Abilità; facts.md §4): class requirement, cheese cost, effect.
+    """A mouse ability card (MM rulebook (it) §Carte Abilità; docs/mice-and-mystics/facts.md §4): class
+    requirement, cheese cost, effect.
 
     ``classes`` holds class ids or ``"any"``; ``mice`` restricts a card to named mice (Meeps:
     Maginos). ``story_unlocked`` cards are given by the story book, never chosen at setup or by
-    levelling up (Meeps, facts.md §4). ``cost`` is ``None`` when unknown. ``effect`` is
+    levelling up (Meeps, docs/mice-and-mystics/facts.md §4). ``cost`` is ``None`` when unknown. ``effect`` is
     paraphrased, never quoted."""
 
     id: str
@@ -532,7 +541,8 @@ SearchCardType = Literal[
 
 
 class SearchCard(Data, kw_only=True):
-    """A search card (001 §Carte Ricerca; facts.md §5): the catalogue of the 71 cards and their stats.
+    """A search card (MM rulebook (it) §Carte Ricerca; docs/mice-and-mystics/facts.md §5): the catalogue of
+    the 71 cards and their stats.
 
     ``where``: ``search-deck`` (shuffled into the deck), ``starting-equipment`` (taken out of the deck
     at setup) or ``special-search`` (a room's special search reward, not one of the 71). ``requires``

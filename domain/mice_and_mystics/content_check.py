@@ -1,15 +1,15 @@
-"""Content check: is the content consistent? (DESIGN.md, Content is data.)
+"""Content check: is the content consistent? (docs/architecture.md, Content is data.)
 
 Pure: ``check(library)`` returns a list of ``Finding`` (empty when all is well); ``dicelog content
 check`` prints them and exits 1 on any. Rules, by ``rule`` id prefix:
 
 - ``tile.*``: each room tile's space graph (ids, centres inside the tile, edges between existing
   spaces of the tile, no pair twice, yellow arrows on an endpoint, every space reachable), its exits
-  (spaces on their side, the side's colour, the sides of facts.md §8), minion entrances, mousetraps,
-  water and special flip spaces as facts.md §8 counts them, special areas unlimited (001 §Aree
-  Speciali), and its walls (inside the tile, outlines closed, no space centre inside a black area);
-  the boards' pairing (odd orange face, even blue face, each the other's reverse; a flip space on one
-  face needs one on the other, 001 §Esplorare).
+  (spaces on their side, the side's colour, the sides of docs/mice-and-mystics/facts.md §8), minion entrances,
+  mousetraps, water and special flip spaces as docs/mice-and-mystics/facts.md §8 counts them, special areas
+  unlimited (MM rulebook (it) §Aree Speciali), and its walls (inside the tile, outlines closed, no space
+  centre inside a black area); the boards' pairing (odd orange face, even blue face, each the other's reverse;
+  a flip space on one face needs one on the other, MM rulebook (it) §Esplorare).
 - ``chapter.*``: every tile, mouse, minion, encounter, search card and room rule a chapter names exists; the
   start space is a start space on a placed tile; the goal's tile is on the table and has the feature.
 - ``encounter.*``, ``mouse.*``, ``ability.*``, ``search-card.*``: minions, equipment, classes and
@@ -28,7 +28,8 @@ from msgspec import Struct
 from dicelog.domain.mice_and_mystics.content import Library, ReadAloud, RoomRule, RoomTile
 from dicelog.domain.mice_and_mystics.rules.room_rules import REGISTRY as ROOM_RULES
 
-# facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans, uncertain).
+# docs/mice-and-mystics/facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans,
+# uncertain).
 EXIT_SIDES = {
     1: "",
     2: "NES",
@@ -67,7 +68,7 @@ MINION_ENTRANCES = {
 }
 MOUSETRAPS = {2: 2, 4: 1, 8: 2, 10: 1, 12: 1, 15: 2}
 WATER_CURRENT = {6: "W", 12: None, 16: "W"}  # tiles with water; the channel's current where one is read
-FLIP_ITEM = {6: "fishhook-and-thread"}  # facts.md §8: special flip spaces
+FLIP_ITEM = {6: "fishhook-and-thread"}  # docs/mice-and-mystics/facts.md §8: special flip spaces
 FLIP_CLASSES = {15: ("scamp", "tinkerer")}
 ANY_CLASS = "any"
 
@@ -179,30 +180,49 @@ def _exits(tile: RoomTile, spaces: dict, bad) -> None:
                 bad("exit-off-side", f"exit {x.side}: space {sid} is not on the {x.side} side")
     expected = EXIT_SIDES.get(tile.number)
     if len(set(sides)) != len(sides) or (expected is not None and sorted(sides) != sorted(expected)):
-        bad("exit-sides", f"exits on {''.join(sides) or 'no side'}; facts.md §8 has {expected or 'none'}")
+        bad(
+            "exit-sides",
+            f"exits on {''.join(sides) or 'no side'}; "
+            f"docs/mice-and-mystics/facts.md §8 has {expected or 'none'}",
+        )
 
 
 def _features(tile: RoomTile, bad) -> None:
     kinds = Counter(s.kind for s in tile.spaces)
     low, high = MINION_ENTRANCES.get(tile.number, (1, 99))
     if not low <= kinds["minion-entrance"] <= high:
-        bad("minion-entrances", f"{kinds['minion-entrance']} minion entrances; facts.md §8: {low}-{high}")
+        bad(
+            "minion-entrances",
+            f"{kinds['minion-entrance']} minion entrances; docs/mice-and-mystics/facts.md §8: {low}-{high}",
+        )
     if tile.number in MOUSETRAPS and kinds["mousetrap"] != MOUSETRAPS[tile.number]:
-        bad("mousetraps", f"{kinds['mousetrap']} mousetrap spaces; facts.md §8: {MOUSETRAPS[tile.number]}")
+        bad(
+            "mousetraps",
+            f"{kinds['mousetrap']} mousetrap spaces; "
+            f"docs/mice-and-mystics/facts.md §8: {MOUSETRAPS[tile.number]}",
+        )
     water = [s for s in tile.spaces if s.water]
     if tile.number in WATER_CURRENT:
         current = WATER_CURRENT[tile.number]
         if not water or (current and any(s.current != current for s in water)):
-            bad("water", f"facts.md §8 has a water channel{f' with a {current} current' if current else ''}")
+            bad(
+                "water",
+                "docs/mice-and-mystics/facts.md §8 has a water channel"
+                f"{f' with a {current} current' if current else ''}",
+            )
     flips = [s for s in tile.spaces if s.kind == "flip"]
     if tile.number in FLIP_ITEM and not any(s.flip_requires == FLIP_ITEM[tile.number] for s in flips):
-        bad("special-flip", f"no flip space needs {FLIP_ITEM[tile.number]} (facts.md §8)")
+        bad(
+            "special-flip",
+            f"no flip space needs {FLIP_ITEM[tile.number]} (docs/mice-and-mystics/facts.md §8)",
+        )
     if tile.number in FLIP_CLASSES and not any(
         tuple(sorted(s.flip_classes)) == FLIP_CLASSES[tile.number] for s in flips
     ):
         bad(
             "special-flip",
-            f"no flip space is only for {' or '.join(FLIP_CLASSES[tile.number])} (facts.md §8)",
+            f"no flip space is only for {' or '.join(FLIP_CLASSES[tile.number])} "
+            "(docs/mice-and-mystics/facts.md §8)",
         )
 
 

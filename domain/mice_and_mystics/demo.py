@@ -66,7 +66,7 @@ class MiceAndMysticsDemo:
         ]
 
     def secrets(self, state: dict[str, Any], seat: str) -> set[str]:
-        return set()  # all public (docs/ARCHITECTURE.md, Who sees what)
+        return set()  # all public (docs/architecture.md, Who sees what)
 
 
 DEMO = MiceAndMysticsDemo()

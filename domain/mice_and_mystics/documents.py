@@ -20,7 +20,8 @@ class Doc(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 class SandboxTile(Doc, kw_only=True):
     """A room tile face on the table: its id (``"courtyard"``) or printed number (``1``; odd numbers
-    are orange faces, even blue, facts.md §7) at a grid cell (column right, row down)."""
+    are orange faces, even blue, docs/mice-and-mystics/facts.md §7) at a grid cell (column right, row
+    down)."""
 
     tile: str | Annotated[int, Meta(ge=1, le=99)]
     """The room tile face to lay: its id (``guard-room``) or its printed number (``5``), as listed by
@@ -47,8 +48,8 @@ class SandboxFigure(Doc, kw_only=True):
     figure gets the id ``<card>-<n>``. Give exactly one of ``mouse``, ``card`` and ``boss``."""
     boss: str | None = None
     """A boss to place here by its id (``brodie``, ``vanestra``, ``captain-vurst``, ``skitter-clak``): one
-    figure acting on its initiative cards (001 §Carte Iniziativa dei Boss), with the figure id the boss's
-    id. Its cards in play are ``boss_cards``; it starts with no wounds."""
+    figure acting on its initiative cards (MM rulebook (it) §Carte Iniziativa dei Boss), with the figure id
+    the boss's id. Its cards in play are ``boss_cards``; it starts with no wounds."""
     boss_cards: tuple[Card, ...] = ()
     """The boss's initiative cards in play, each on the ``track``: every one of a boss with one or two
     (Brodie's ``brodie-chases`` and ``brodie-pounces``), the 2 drawn for a boss with more (Vanestra).
@@ -57,28 +58,30 @@ class SandboxFigure(Doc, kw_only=True):
     """Wounds the figure already has (0-20); fewer than its lives, so that it is not already captured or
     defeated."""
     effects: tuple[Literal["stunned", "webbed", "knocked-down", "charmed"], ...] = ()
-    """Negative effects the figure already has (000 §Effetti Negativi): a mouse any of ``stunned``,
-    ``webbed``, ``knocked-down``, ``charmed``; a small minion only ``knocked-down``; each at most once."""
+    """Negative effects the figure already has (MM rulebook (it) §Effetti Negativi): a mouse any of
+    ``stunned``, ``webbed``, ``knocked-down``, ``charmed``; a small minion only ``knocked-down``; each at most
+    once."""
     poison: Annotated[int, Meta(ge=0, le=20)] = 0
-    """How many of a mouse's ``wounds`` are poison wounds (000 §Avvelenato: ordinary healing never removes
-    them); at most ``wounds``; a mouse only. Omitted: none."""
+    """How many of a mouse's ``wounds`` are poison wounds (MM rulebook (it) §Avvelenato: ordinary healing
+    never removes them); at most ``wounds``; a mouse only. Omitted: none."""
 
 
 class EquippedCard(Doc, kw_only=True):
-    """A search card a mouse has equipped, and where (001 §Equipaggiare)."""
+    """A search card a mouse has equipped, and where (MM rulebook (it) §Equipaggiare)."""
 
     card: Card
     """The search card id (a weapon, armour or accessory the mouse may use)."""
     slot: Literal["paw", "both-paws", "body", "accessory", "tail"]
-    """Where it is equipped: the card's own place (``tail`` only for Filch's dagger, facts.md §2); a card
-    equipped there displaces what the mouse holds there, its starting equipment included, to its pack."""
+    """Where it is equipped: the card's own place (``tail`` only for Filch's dagger,
+    docs/mice-and-mystics/facts.md §2); a card equipped there displaces what the mouse holds there, its
+    starting equipment included, to its pack."""
 
 
 MouseId = Annotated[str, Meta(min_length=1, max_length=32)]
 
 
 class Sandbox(Doc, kw_only=True):
-    """An explicit table instead of the chapter's setup (DESIGN.md, Content is data: "a sandbox to
+    """An explicit table instead of the chapter's setup (docs/architecture.md, Content is data: "a sandbox to
     teach, test, or reconstruct a disputed table"). The chapter's rules (goal, summons, room rules)
     still apply. ``track`` is the initiative track top first (omitted: shuffled as usual);
     ``search_deck`` / ``encounter_deck`` the cards that remain (omitted: the chapter's);
@@ -112,20 +115,22 @@ class Sandbox(Doc, kw_only=True):
     mousetraps: Annotated[
         tuple[Annotated[str, Meta(min_length=1, max_length=16)], ...], Meta(max_length=32)
     ] = ()
-    """Ids of the mousetrap (red-X) spaces that hold an armed mousetrap token (001 §Trappole per Topi),
-    each on a tile of this table, each once; omitted: none."""
+    """Ids of the mousetrap (red-X) spaces that hold an armed mousetrap token (MM rulebook (it) §Trappole per
+    Topi), each on a tile of this table, each once; omitted: none."""
     encounter_face_up: Card | None = None
-    """The encounter card lying face up (``standard-3``): it sets the next summon (001 §Evocazioni); not
-    also in ``encounter_deck``. Revealed at the hourglass's page; omitted (``null``): none."""
+    """The encounter card lying face up (``standard-3``): it sets the next summon (MM rulebook (it)
+    §Evocazioni); not also in ``encounter_deck``. Revealed at the hourglass's page; omitted (``null``):
+    none."""
     turn: Card | None = None
     """The card on ``track`` whose turn it is: round 1 goes on from it, the cards above it having played
-    this round (001 §Round di Gioco); it needs ``track``. Omitted (``null``): the first card plays."""
+    this round (MM rulebook (it) §Round di Gioco); it needs ``track``. Omitted (``null``): the first card
+    plays."""
     searched: Annotated[dict[MouseId, tuple[Card, ...]], Meta(max_length=8)] = field(default_factory=dict)
     """The room tile faces each mouse has already searched with success, by mouse id: it may not search them
-    again (001 §Ricerca). Omitted: none."""
+    again (MM rulebook (it) §Ricerca). Omitted: none."""
     packs: Annotated[dict[MouseId, tuple[Card, ...]], Meta(max_length=8)] = field(default_factory=dict)
     """The search cards in each mouse's pack, by mouse id, taken out of the search deck (each card once on
-    the table; at most 3 that take room, 001 §Equipaggiare). Omitted: none."""
+    the table; at most 3 that take room, MM rulebook (it) §Equipaggiare). Omitted: none."""
     equipped: Annotated[dict[MouseId, tuple[EquippedCard, ...]], Meta(max_length=8)] = field(
         default_factory=dict
     )
@@ -135,10 +140,10 @@ class Sandbox(Doc, kw_only=True):
 
 
 class CarryOver(Doc, kw_only=True):
-    """What the next chapter of a campaign receives (001 §Giocare Mice and Mystics come una
-    Campagna; 002 Mode Campagne): story achievements, abilities gained per mouse, and the one
-    search card each mouse keeps (001: «va aggiunta all'equipaggiamento iniziale»; played as: put in the
-    mouse's pack at setup, from where it is equipped as any carried card)."""
+    """What the next chapter of a campaign receives (MM rulebook (it) §Giocare Mice and Mystics come una
+    Campagna; MM summary (fr) Mode Campagne): story achievements, abilities gained per mouse, and the one
+    search card each mouse keeps (MM rulebook (it): «va aggiunta all'equipaggiamento iniziale»; played as: put
+    in the mouse's pack at setup, from where it is equipped as any carried card)."""
 
     from_chapter: str | None = None
     """Id of the chapter this carry-over comes from (``chapter-1``), as recorded; ``null``: not given."""
@@ -154,9 +159,9 @@ class CarryOver(Doc, kw_only=True):
 
 
 class CarryOverChoice(Doc, kw_only=True):
-    """A seat's choice of the search card each of its mice keeps after a won chapter (001 §Giocare Mice and
-    Mystics come una Campagna: «I Topi possono conservare solo 1 delle carte Ricerca»; ``POST
-    /campaigns/{id}/carry-over``). A mouse of the party not named keeps the default: its card with the
+    """A seat's choice of the search card each of its mice keeps after a won chapter (MM rulebook (it)
+    §Giocare Mice and Mystics come una Campagna: «I Topi possono conservare solo 1 delle carte Ricerca»;
+    ``POST /campaigns/{id}/carry-over``). A mouse of the party not named keeps the default: its card with the
     highest battle + defense bonus, ties to the one found first."""
 
     keep: Annotated[dict[Annotated[str, Meta(min_length=1, max_length=32)], Card | None], Meta(max_length=8)]

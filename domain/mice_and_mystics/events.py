@@ -1,4 +1,5 @@
-"""Mice and Mystics events: past tense, frozen, tagged; never changed once stored (STYLE.md, 8).
+"""Mice and Mystics events: past tense, frozen, tagged; never changed once stored (docs/conventions.md, rule
+8).
 
 Figure ids: a mouse's figure id is its mouse id (``filch``); a minion figure is
 ``<card>-<n>`` (``rat-warriors-1``). Initiative card ids: mouse id or minion card id.
@@ -20,7 +21,7 @@ from dicelog.domain.core.events import (
 
 
 class RoomTilePlaced(Event, kw_only=True):
-    """A room tile put on the table at a grid position (001 §Preparazione del Gioco, 5)."""
+    """A room tile put on the table at a grid position (MM rulebook (it) §Preparazione del Gioco, 5)."""
 
     tile: str
     """The room tile face laid on the table (a tile id such as ``guard-room``; see
@@ -48,13 +49,13 @@ class FigurePlaced(Event, kw_only=True):
 
 
 class StoryBoardPrepared(Event, kw_only=True):
-    """Hourglass and chapter end marker set on the bookmark (001 §Preparazione del Gioco, 8)."""
+    """Hourglass and chapter end marker set on the bookmark (MM rulebook (it) §Preparazione del Gioco, 8)."""
 
     hourglass_page: int
     """The story-board page the hourglass starts on (chapter 1: page 1)."""
     end_marker_page: int
     """The story-board page of the chapter end marker (chapter 1: page 6); the chapter is lost when the
-    hourglass reaches it (001 §Plancia del Racconto)."""
+    hourglass reaches it (MM rulebook (it) §Plancia del Racconto)."""
 
 
 class DecksPrepared(Event, kw_only=True):
@@ -72,7 +73,8 @@ class DecksPrepared(Event, kw_only=True):
 
 
 class InitiativeTrackLaid(Event, kw_only=True):
-    """Initiative cards laid down the track in shuffled order (001 §Determinare l'Ordine di Iniziativa)."""
+    """Initiative cards laid down the track in shuffled order (MM rulebook (it) §Determinare l'Ordine di
+    Iniziativa)."""
 
     cards: tuple[str, ...]
     """The whole initiative track, top first (slot 0 first): mouse ids and minion card ids, in the shuffled
@@ -94,7 +96,7 @@ class CheeseGained(Event, kw_only=True):
 
 
 class RoundStarted(Event, kw_only=True):
-    """A new round begins at the top of the initiative track (001 §Round di Gioco)."""
+    """A new round begins at the top of the initiative track (MM rulebook (it) §Round di Gioco)."""
 
     round: int
     """The round's number, from 1 (the first round after the initiative track is laid)."""
@@ -111,7 +113,8 @@ class TurnStarted(Event, kw_only=True):
 
 
 class MovementPointsGained(Event, kw_only=True):
-    """A mouse's movement points: action-die move number plus its move value (001 §Movimento dei Topi)."""
+    """A mouse's movement points: action-die move number plus its move value (MM rulebook (it) §Movimento dei
+    Topi)."""
 
     mouse: str
     """The mouse that rolled to move, with ``Move`` or ``Scurry`` (a mouse id such as ``filch``; see
@@ -122,7 +125,7 @@ class MovementPointsGained(Event, kw_only=True):
     """The mouse's move value, from its mouse card."""
     points: int
     """Movement points for this move: ``die_number`` + ``move_value``. One space costs 1, a yellow line
-    crossed against its arrow 3 (001 §Linee Gialle)."""
+    crossed against its arrow 3 (MM rulebook (it) §Linee Gialle)."""
 
 
 class MouseMoved(Event, kw_only=True):
@@ -161,8 +164,8 @@ class InitiativeCardsSwapped(Event, kw_only=True):
 
 
 class TurnEnded(Event, kw_only=True):
-    """The turn of the initiative card ``card`` is over (001 §Round di Gioco); the next card down the track
-    plays next."""
+    """The turn of the initiative card ``card`` is over (MM rulebook (it) §Round di Gioco); the next card down
+    the track plays next."""
 
     card: str
     """The initiative card whose turn ended (an initiative card id: a mouse id, or a minion card id such as
@@ -170,7 +173,7 @@ class TurnEnded(Event, kw_only=True):
 
 
 class ActionStarted(Event, kw_only=True):
-    """A mouse takes its one action of the turn (001 §Il Turno di un Topo). A rolled move not yet
+    """A mouse takes its one action of the turn (MM rulebook (it) §Il Turno di un Topo). A rolled move not yet
     walked is given up (RULINGS.md, Mouse turn)."""
 
     mouse: str
@@ -183,7 +186,7 @@ class ActionStarted(Event, kw_only=True):
 
 class AttackDeclared(Event, kw_only=True):
     """``attacker`` attacks ``target`` with ``dice`` dice, hitting on bows if ``ranged`` else on
-    swords and swords/shields (001 §Attacco in Mischia; §Attacco a Distanza)."""
+    swords and swords/shields (MM rulebook (it) §Attacco in Mischia; §Attacco a Distanza)."""
 
     attacker: str
     """The attacking figure: a mouse id, or a minion figure id ``<card>-<n>`` such as ``rat-warriors-1``, or a
@@ -205,7 +208,7 @@ class AttackDeclared(Event, kw_only=True):
 
 
 class AttackRolled(Event, kw_only=True):
-    """The attack roll's hits and cheese (facts.md §1 faces)."""
+    """The attack roll's hits and cheese (docs/mice-and-mystics/facts.md §1 faces)."""
 
     attacker: str
     """The attacking figure, as in ``AttackDeclared``."""
@@ -220,8 +223,8 @@ class AttackRolled(Event, kw_only=True):
 
 
 class AttackResolved(Event, kw_only=True):
-    """The defense roll blocked ``blocks`` of ``hits``; ``wounds`` are unblocked hits (001 §Ferire un
-    Servitore)."""
+    """The defense roll blocked ``blocks`` of ``hits``; ``wounds`` are unblocked hits (MM rulebook (it)
+    §Ferire un Servitore)."""
 
     attacker: str
     """The attacking figure, as in ``AttackDeclared``."""
@@ -236,7 +239,7 @@ class AttackResolved(Event, kw_only=True):
 
 
 class CheeseAddedToWheel(Event, kw_only=True):
-    """Cheese put on the minion cheese wheel (001 §Evocazioni; §Il Tempo Scorre)."""
+    """Cheese put on the minion cheese wheel (MM rulebook (it) §Evocazioni; §Il Tempo Scorre)."""
 
     count: int
     """Cheese put on the minion cheese wheel (at least 1); at 6 or more the minions summon."""
@@ -246,14 +249,14 @@ class CheeseAddedToWheel(Event, kw_only=True):
 
 
 class CheeseWheelEmptied(Event, kw_only=True):
-    """The wheel emptied after a summon (001 §Evocazioni, 5)."""
+    """The wheel emptied after a summon (MM rulebook (it) §Evocazioni, 5)."""
 
     count: int
     """Cheese taken off the wheel: all it held when the summon began (6 or more)."""
 
 
 class MinionWounded(Event, kw_only=True):
-    """Wounds put on a minion figure (001 §Ferire un Servitore); they are kept per figure, and
+    """Wounds put on a minion figure (MM rulebook (it) §Ferire un Servitore); they are kept per figure, and
     ``MinionDefeated`` follows when they reach its card's lives."""
 
     figure: str
@@ -264,7 +267,8 @@ class MinionWounded(Event, kw_only=True):
 
 
 class MinionDefeated(Event, kw_only=True):
-    """A minion figure with wounds >= lives is removed from the room (001 §Ferire un Servitore)."""
+    """A minion figure with wounds >= lives is removed from the room (MM rulebook (it) §Ferire un
+    Servitore)."""
 
     figure: str
     """The defeated figure, removed from the board: a minion figure id ``<card>-<n>`` such as
@@ -275,21 +279,23 @@ class MinionDefeated(Event, kw_only=True):
 
 
 class InitiativeCardRemoved(Event, kw_only=True):
-    """A card with no figures left leaves the track; the cards below move up (001 §Round di Gioco)."""
+    """A card with no figures left leaves the track; the cards below move up (MM rulebook (it) §Round di
+    Gioco)."""
 
     card: str
     """The minion or boss card that leaves the initiative track (a card id such as ``rat-warriors``)."""
 
 
 class InitiativeCardsAdded(Event, kw_only=True):
-    """New minion cards laid on the first free slots (001 §Determinare l'Ordine di Iniziativa)."""
+    """New minion cards laid on the first free slots (MM rulebook (it) §Determinare l'Ordine di
+    Iniziativa)."""
 
     cards: tuple[str, ...]
     """The minion card ids added at the bottom of the track, in this order."""
 
 
 class MouseWounded(Event, kw_only=True):
-    """``poison`` of the ``wounds`` are poison wounds (000 §Avvelenato)."""
+    """``poison`` of the ``wounds`` are poison wounds (MM rulebook (it) §Avvelenato)."""
 
     mouse: str
     """The mouse that is wounded (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -302,7 +308,7 @@ class MouseWounded(Event, kw_only=True):
 
 class MouseCaptured(Event, kw_only=True):
     """Wounds >= lives: figure removed, cheese and equipped search cards discarded, wounds and effects
-    removed (000 §Topi Catturati)."""
+    removed (MM rulebook (it) §Topi Catturati)."""
 
     mouse: str
     """The mouse captured (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -321,7 +327,7 @@ class HourglassAdvanced(Event, kw_only=True):
 
 
 class MouseTurnSkipped(Event, kw_only=True):
-    """A captured mouse skips its turn while minions are on the board (000 §Liberare un Topo)."""
+    """A captured mouse skips its turn while minions are on the board (MM rulebook (it) §Liberare un Topo)."""
 
     mouse: str
     """The mouse whose turn is skipped (a mouse id such as ``filch``; see
@@ -331,7 +337,7 @@ class MouseTurnSkipped(Event, kw_only=True):
 
 
 class MouseReleased(Event, kw_only=True):
-    """A captured mouse is released on ``space`` (000 §Liberare un Topo)."""
+    """A captured mouse is released on ``space`` (MM rulebook (it) §Liberare un Topo)."""
 
     mouse: str
     """The mouse released (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -341,7 +347,8 @@ class MouseReleased(Event, kw_only=True):
 
 
 class MinionActivated(Event, kw_only=True):
-    """The next figure of the minion card acts: the nearest to the mice first (000 §Muovere un Servitore)."""
+    """The next figure of the minion card acts: the nearest to the mice first (MM rulebook (it) §Muovere un
+    Servitore)."""
 
     figure: str
     """The figure acting now: a minion figure id ``<card>-<n>`` such as ``rat-warriors-1``, or a boss's id
@@ -375,7 +382,7 @@ class MinionAttackSkipped(Event, kw_only=True):
 
 
 class SearchSucceeded(Event, kw_only=True):
-    """A star on the search die: the mouse draws a search card (001 §Ricerca)."""
+    """A star on the search die: the mouse draws a search card (MM rulebook (it) §Ricerca)."""
 
     mouse: str
     """The mouse that searched (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -384,15 +391,15 @@ class SearchSucceeded(Event, kw_only=True):
 
 
 class SearchFailed(Event, kw_only=True):
-    """No star on the search die: the mouse finds nothing (001 §Ricerca)."""
+    """No star on the search die: the mouse finds nothing (MM rulebook (it) §Ricerca)."""
 
     mouse: str
     """The mouse that searched (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
 
 
 class SearchCardKept(Event, kw_only=True):
-    """The mouse keeps the search card it drew, in its pack (001 §Ricerca); a pack-limit discard may
-    follow."""
+    """The mouse keeps the search card it drew, in its pack (MM rulebook (it) §Ricerca); a pack-limit discard
+    may follow."""
 
     mouse: str
     """The mouse keeping the card (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -401,7 +408,7 @@ class SearchCardKept(Event, kw_only=True):
 
 
 class SearchCardDiscarded(Event, kw_only=True):
-    """The mouse discards the search card it drew and gains 1 cheese instead (001 §Ricerca)."""
+    """The mouse discards the search card it drew and gains 1 cheese instead (MM rulebook (it) §Ricerca)."""
 
     mouse: str
     """The mouse discarding the card (a mouse id such as ``filch``; see
@@ -411,7 +418,7 @@ class SearchCardDiscarded(Event, kw_only=True):
 
 
 class EffectRemoved(Event, kw_only=True):
-    """A negative effect removed, e.g. by Recover (001 §Recupero)."""
+    """A negative effect removed, e.g. by Recover (MM rulebook (it) §Recupero)."""
 
     mouse: str
     """The mouse that loses the effect (a mouse id such as ``filch``; see
@@ -421,7 +428,7 @@ class EffectRemoved(Event, kw_only=True):
 
 
 class EffectAdded(Event, kw_only=True):
-    """A negative effect put on a figure (000 §Effetti Negativi)."""
+    """A negative effect put on a figure (MM rulebook (it) §Effetti Negativi)."""
 
     mouse: str
     """The figure that gets it: a mouse id, or a minion figure id (a minion knocked down); the field's name is
@@ -431,7 +438,7 @@ class EffectAdded(Event, kw_only=True):
 
 
 class TileFlipped(Event, kw_only=True):
-    """A room tile turned over to its other side (001 §Esplorare)."""
+    """A room tile turned over to its other side (MM rulebook (it) §Esplorare)."""
 
     tile: str
     """The room tile face that was on the table."""
@@ -440,7 +447,8 @@ class TileFlipped(Event, kw_only=True):
 
 
 class RoomEntered(Event, kw_only=True):
-    """The party entered ``tile`` through an exploration; ``first`` if it was unexplored (001 §Incontri)."""
+    """The party entered ``tile`` through an exploration; ``first`` if it was unexplored (MM rulebook (it)
+    §Incontri)."""
 
     tile: str
     """The room tile face entered (see ``/content/mice-and-mystics/tiles``)."""
@@ -450,7 +458,8 @@ class RoomEntered(Event, kw_only=True):
 
 
 class EncounterRevealed(Event, kw_only=True):
-    """The encounter card drawn for a room; it stays face up and sets the next summon (001 §Incontri)."""
+    """The encounter card drawn for a room; it stays face up and sets the next summon (MM rulebook (it)
+    §Incontri)."""
 
     card: str
     """The encounter card id drawn (``standard-1``; see ``/content/mice-and-mystics/encounters``)."""
@@ -460,14 +469,14 @@ class EncounterRevealed(Event, kw_only=True):
 
 
 class EncounterDiscarded(Event, kw_only=True):
-    """The face-up encounter card is discarded after its summon (001 §Evocazioni, 3)."""
+    """The face-up encounter card is discarded after its summon (MM rulebook (it) §Evocazioni, 3)."""
 
     card: str
     """The encounter card id discarded."""
 
 
 class InitiativeTrackReshuffled(Event, kw_only=True):
-    """The whole track laid again after an encounter found no minion card on it (001 §Determinare
+    """The whole track laid again after an encounter found no minion card on it (MM rulebook (it) §Determinare
     l'Ordine di Iniziativa); the turn in progress goes on from its card's new slot (RULINGS.md)."""
 
     cards: tuple[str, ...]
@@ -475,7 +484,7 @@ class InitiativeTrackReshuffled(Event, kw_only=True):
 
 
 class FigureStoodUp(Event, kw_only=True):
-    """A knocked-down figure spent its whole move standing up (000 §Atterrato)."""
+    """A knocked-down figure spent its whole move standing up (MM rulebook (it) §Atterrato)."""
 
     figure: str
     """The figure that stood up and is no longer knocked down: a mouse id, or a minion figure id
@@ -484,7 +493,7 @@ class FigureStoodUp(Event, kw_only=True):
 
 class CheeseStolen(Event, kw_only=True):
     """Roaches' Steal: a wound taken as 1 cheese from the mouse's stash; a greedy roach's cheese goes
-    to the wheel (facts.md §3; 001 §Blatte Avide)."""
+    to the wheel (docs/mice-and-mystics/facts.md §3; MM rulebook (it) §Blatte Avide)."""
 
     mouse: str
     """The mouse robbed (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -498,7 +507,8 @@ class CheeseStolen(Event, kw_only=True):
 
 class CheeseTakenFromWheel(Event, kw_only=True):
     """A mouse takes ``count`` cheese off the minion cheese wheel into its stash (Filch's Pilfer on a
-    defeated Rat: 001 §Schede dei Topi, Filch, "Ladruncolo"; facts.md §2)."""
+    defeated Rat: MM rulebook (it) §Schede dei Topi, Filch, "Ladruncolo"; docs/mice-and-mystics/facts.md
+    §2)."""
 
     mouse: str
     """The mouse that takes the cheese (a mouse id such as ``filch``; see
@@ -510,14 +520,14 @@ class CheeseTakenFromWheel(Event, kw_only=True):
 
 
 class RoachesTurnedGreedy(Event, kw_only=True):
-    """Greedy roaches entered: every roach in play is greedy (001 §Blatte Avide)."""
+    """Greedy roaches entered: every roach in play is greedy (MM rulebook (it) §Blatte Avide)."""
 
     figures: tuple[str, ...]
     """The roach figure ids that became greedy (those already greedy are not listed)."""
 
 
 class MouseHealed(Event, kw_only=True):
-    """Wounds removed: ``poison`` poison wounds only by antidotes or Cure (000 §Avvelenato)."""
+    """Wounds removed: ``poison`` poison wounds only by antidotes or Cure (MM rulebook (it) §Avvelenato)."""
 
     mouse: str
     """The mouse healed (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -530,7 +540,8 @@ class MouseHealed(Event, kw_only=True):
 
 
 class BossCardsAssigned(Event, kw_only=True):
-    """The boss figure ``figure`` acts on these initiative cards (001 §Carte Iniziativa dei Boss)."""
+    """The boss figure ``figure`` acts on these initiative cards (MM rulebook (it) §Carte Iniziativa dei
+    Boss)."""
 
     figure: str
     """The boss figure (a boss id such as ``brodie``)."""
@@ -540,7 +551,8 @@ class BossCardsAssigned(Event, kw_only=True):
 
 
 class BossWounded(Event, kw_only=True):
-    """Wounds put on one of a boss's initiative cards, the one the players chose (001 §Ferire un Boss)."""
+    """Wounds put on one of a boss's initiative cards, the one the players chose (MM rulebook (it) §Ferire un
+    Boss)."""
 
     figure: str
     """The boss figure (a boss id such as ``vanestra``)."""
@@ -552,14 +564,14 @@ class BossWounded(Event, kw_only=True):
 
 class AmbushDeclared(Event, kw_only=True):
     """An ambush is due once the minion cards are on the track: ``cards`` (empty: every minion card)
-    (001 §Imboscate; §Carte Iniziativa dei Boss)."""
+    (MM rulebook (it) §Imboscate; §Carte Iniziativa dei Boss)."""
 
     cards: tuple[str, ...] = ()
     """The minion card ids that ambush; empty: every minion card on the track when the ambush is rolled."""
 
 
 class InitiativeCardMovedUp(Event, kw_only=True):
-    """``card`` moved ``by`` slots up the track, the others down (001 §Imboscate)."""
+    """``card`` moved ``by`` slots up the track, the others down (MM rulebook (it) §Imboscate)."""
 
     card: str
     """The ambushing minion or boss card that moves up the track (a card id such as ``rat-warriors``)."""
@@ -570,11 +582,12 @@ class InitiativeCardMovedUp(Event, kw_only=True):
 
 
 class AmbushResolved(Event, kw_only=True):
-    """The ambush is over: every ambushing card has moved (001 §Imboscate)."""
+    """The ambush is over: every ambushing card has moved (MM rulebook (it) §Imboscate)."""
 
 
 class ExtraAttackGained(Event, kw_only=True):
-    """Captain Vurst's Pistoleer: a cheese on his attack roll is one more attack (facts.md §3)."""
+    """Captain Vurst's Pistoleer: a cheese on his attack roll is one more attack
+    (docs/mice-and-mystics/facts.md §3)."""
 
     figure: str
     """The attacking figure with Pistoleer (Captain Vurst) that gains the attacks."""
@@ -585,7 +598,8 @@ class ExtraAttackGained(Event, kw_only=True):
 
 
 class DefenseResolved(Event, kw_only=True):
-    """One of several defenders of a single attack roll defended (000 §Brodie); the next one defends."""
+    """One of several defenders of a single attack roll defended (MM rulebook (it) §Brodie); the next one
+    defends."""
 
     attacker: str
     """The attacking figure, as in ``AttackDeclared``."""
@@ -600,7 +614,7 @@ class DefenseResolved(Event, kw_only=True):
 
 
 class MousetrapsSet(Event, kw_only=True):
-    """Mousetrap tokens on the room's red-X spaces (001 §Trappole per Topi)."""
+    """Mousetrap tokens on the room's red-X spaces (MM rulebook (it) §Trappole per Topi)."""
 
     spaces: tuple[str, ...]
     """Ids of the room's mousetrap (red-X) spaces that now hold a mousetrap token."""
@@ -618,8 +632,8 @@ class MouseStoppedAtMousetrap(Event, kw_only=True):
 
 
 class MousetrapPassed(Event, kw_only=True):
-    """A star on the mousetrap roll: the mouse passes safely and walks on along the rest of its path (001
-    §Attraversare le Trappole per Topi)."""
+    """A star on the mousetrap roll: the mouse passes safely and walks on along the rest of its path (MM
+    rulebook (it) §Attraversare le Trappole per Topi)."""
 
     mouse: str
     """The mouse that passed (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -628,7 +642,7 @@ class MousetrapPassed(Event, kw_only=True):
 
 
 class MousetrapSprung(Event, kw_only=True):
-    """No star: the trap token is removed; 1 wound, 1 cheese, knocked down, turn over (001
+    """No star: the trap token is removed; 1 wound, 1 cheese, knocked down, turn over (MM rulebook (it)
     §Attraversare le Trappole per Topi)."""
 
     mouse: str
@@ -638,7 +652,8 @@ class MousetrapSprung(Event, kw_only=True):
 
 
 class LeavingWaterStarted(Event, kw_only=True):
-    """A mouse in water spends its whole move trying to reach ``space`` (001 §Muoversi nell'Acqua)."""
+    """A mouse in water spends its whole move trying to reach ``space`` (MM rulebook (it) §Muoversi
+    nell'Acqua)."""
 
     mouse: str
     """The mouse in the water (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -647,7 +662,8 @@ class LeavingWaterStarted(Event, kw_only=True):
 
 
 class LeavingWaterFailed(Event, kw_only=True):
-    """No star on the leave-water roll: the mouse stays on its water space (001 §Muoversi nell'Acqua)."""
+    """No star on the leave-water roll: the mouse stays on its water space (MM rulebook (it) §Muoversi
+    nell'Acqua)."""
 
     mouse: str
     """The mouse still in the water (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -656,7 +672,8 @@ class LeavingWaterFailed(Event, kw_only=True):
 
 
 class MouseSweptByCurrent(Event, kw_only=True):
-    """End of turn on a water space with a current: moved one space its way (001 §Muoversi nell'Acqua)."""
+    """End of turn on a water space with a current: moved one space its way (MM rulebook (it) §Muoversi
+    nell'Acqua)."""
 
     mouse: str
     """The mouse carried by the current (a mouse id such as ``filch``; see
@@ -668,7 +685,7 @@ class MouseSweptByCurrent(Event, kw_only=True):
 
 
 class AchievementEarned(Event, kw_only=True):
-    """A personal achievement (001, Conquiste Personali)."""
+    """A personal achievement (MM rulebook (it), Conquiste Personali)."""
 
     mouse: str
     """The mouse that earned it (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -678,8 +695,8 @@ class AchievementEarned(Event, kw_only=True):
 
 
 class EndMarkerMoved(Event, kw_only=True):
-    """The chapter end marker moves one page on, giving the mice more time (personal achievements, 001
-    Conquiste Personali; Miz Maggie Ally, 001 §Capitolo 1)."""
+    """The chapter end marker moves one page on, giving the mice more time (personal achievements, MM rulebook
+    (it) Conquiste Personali; Miz Maggie Ally, MM rulebook (it) §Capitolo 1)."""
 
     page: int
     """The story-board page the end marker moves to."""
@@ -689,7 +706,8 @@ class EndMarkerMoved(Event, kw_only=True):
 
 
 class RoachDefeatedCounted(Event, kw_only=True):
-    """A mouse defeated a roach in the current encounter (Roach Master, 001 Conquiste Personali)."""
+    """A mouse defeated a roach in the current encounter (Roach Master, MM rulebook (it) Conquiste
+    Personali)."""
 
     mouse: str
     """The mouse that defeated the roach (a mouse id such as ``filch``; see

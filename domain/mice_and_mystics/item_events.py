@@ -1,8 +1,9 @@
 """Events of free actions, ability cards and party items (past tense, frozen, tagged; never changed
-once stored: STYLE.md, 8). Added to ``events.MouseEvent``/``EVENT_TYPES``; folded by ``evolve_items``.
+once stored: docs/conventions.md, rule 8). Added to ``events.MouseEvent``/``EVENT_TYPES``; folded by
+``evolve_items``.
 
-Free actions: 001 §Azioni Gratuite (Condividere, Equipaggiare, Salire di Livello). Ability cards:
-001 §Carte Abilità dei Topi. Party items: 001 §Oggetti del Gruppo (pp. 18-19).
+Free actions: MM rulebook (it) §Azioni Gratuite (Condividere, Equipaggiare, Salire di Livello). Ability cards:
+MM rulebook (it) §Carte Abilità dei Topi. Party items: MM rulebook (it) §Oggetti del Gruppo (pp. 18-19).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from dicelog.domain.core.events import Event
 
 
 class SearchCardShared(Event, kw_only=True):
-    """Share: ``mouse`` gave a search card from its pack to ``with_mouse`` (001 §Condividere); ``by``
-    is the mouse taking the Share free action (None: ``mouse``; a Share may also take cards)."""
+    """Share: ``mouse`` gave a search card from its pack to ``with_mouse`` (MM rulebook (it) §Condividere);
+    ``by`` is the mouse taking the Share free action (None: ``mouse``; a Share may also take cards)."""
 
     mouse: str
     """The mouse that gave the card (a mouse id such as ``filch``)."""
@@ -26,7 +27,7 @@ class SearchCardShared(Event, kw_only=True):
 
 
 class CheeseShared(Event, kw_only=True):
-    """Share: ``mouse`` gave ``count`` cheese to ``with_mouse`` (001 §Condividere); ``by`` as for
+    """Share: ``mouse`` gave ``count`` cheese to ``with_mouse`` (MM rulebook (it) §Condividere); ``by`` as for
     ``SearchCardShared``."""
 
     mouse: str
@@ -41,7 +42,7 @@ class CheeseShared(Event, kw_only=True):
 
 class PackCardDiscarded(Event, kw_only=True):
     """A pack over its limit of 3 non-trick cards: the player discarded ``card`` of their choice from
-    ``mouse``'s pack, for no cheese (001 §Equipaggiare: "dovrete scartare 1 carta a scelta")."""
+    ``mouse``'s pack, for no cheese (MM rulebook (it) §Equipaggiare: "dovrete scartare 1 carta a scelta")."""
 
     mouse: str
     """The mouse whose pack was over its limit (a mouse id such as ``filch``)."""
@@ -53,7 +54,7 @@ class PackCardDiscarded(Event, kw_only=True):
 
 class SearchCardEquipped(Event, kw_only=True):
     """Equip: a card moved from the pack to ``slot``; ``unequipped`` cards it displaced went back to
-    the pack (001 §Equipaggiare). Starting equipment counts as equipped until first moved."""
+    the pack (MM rulebook (it) §Equipaggiare). Starting equipment counts as equipped until first moved."""
 
     mouse: str
     """The mouse that equipped the card (a mouse id such as ``filch``)."""
@@ -68,7 +69,7 @@ class SearchCardEquipped(Event, kw_only=True):
 
 
 class SearchCardUnequipped(Event, kw_only=True):
-    """Equip: an equipped card moved back to the pack (001 §Equipaggiare)."""
+    """Equip: an equipped card moved back to the pack (MM rulebook (it) §Equipaggiare)."""
 
     mouse: str
     """The mouse that unequipped the card (a mouse id such as ``filch``)."""
@@ -79,7 +80,7 @@ class SearchCardUnequipped(Event, kw_only=True):
 
 
 class MouseLeveledUp(Event, kw_only=True):
-    """Level up: ``cheese`` spent for the ability card ``ability`` (001 §Salire di Livello)."""
+    """Level up: ``cheese`` spent for the ability card ``ability`` (MM rulebook (it) §Salire di Livello)."""
 
     mouse: str
     """The mouse that levelled up (a mouse id such as ``filch``)."""
@@ -90,7 +91,8 @@ class MouseLeveledUp(Event, kw_only=True):
 
 
 class AbilityUsed(Event, kw_only=True):
-    """An ability card used, ``cost`` cheese paid (001 §Carte Abilità dei Topi: one card a turn)."""
+    """An ability card used, ``cost`` cheese paid (MM rulebook (it) §Carte Abilità dei Topi: one card a
+    turn)."""
 
     mouse: str
     """The mouse that used the card (a mouse id such as ``filch``)."""
@@ -103,7 +105,8 @@ class AbilityUsed(Event, kw_only=True):
 
 class KnifeStrikesLeft(Event, kw_only=True):
     """Knife Strike: ``count`` more attacks, one per equipped dagger not yet used, are still to make
-    this Battle action; 0 ends the Knife Strike (facts.md §4; ``rules/knife_strike.py``)."""
+    this Battle action; 0 ends the Knife Strike (docs/mice-and-mystics/facts.md §4;
+    ``rules/knife_strike.py``)."""
 
     mouse: str
     """The mouse making the Knife Strike (a mouse id such as ``filch``)."""
@@ -114,7 +117,8 @@ class KnifeStrikesLeft(Event, kw_only=True):
 
 class PreemptiveShotWindowClosed(Event, kw_only=True):
     """The moment right after the placement of ``figures`` is over: Preemptive Shot was used
-    (``mouse``), passed, or nobody could use it (facts.md §4; ``rules/preemptive_shot.py``)."""
+    (``mouse``), passed, or nobody could use it (docs/mice-and-mystics/facts.md §4;
+    ``rules/preemptive_shot.py``)."""
 
     figures: tuple[str, ...] = ()
     """The minion figures whose placement opened the window (figure ids such as ``rat-warriors-3``)."""
@@ -124,7 +128,7 @@ class PreemptiveShotWindowClosed(Event, kw_only=True):
 
 class MiceInspired(Event, kw_only=True):
     """Inspire, played by ``mouse`` before its turn: until round ``round`` ends each mouse may pay 1
-    cheese for one extra action (facts.md §4; ``rules/inspire.py``)."""
+    cheese for one extra action (docs/mice-and-mystics/facts.md §4; ``rules/inspire.py``)."""
 
     mouse: str
     """The mouse that played Inspire (a mouse id such as ``collin``)."""
@@ -133,7 +137,8 @@ class MiceInspired(Event, kw_only=True):
 
 
 class ExtraActionTaken(Event, kw_only=True):
-    """``mouse`` paid ``cheese`` for its one extra action of the round under Inspire (facts.md §4)."""
+    """``mouse`` paid ``cheese`` for its one extra action of the round under Inspire
+    (docs/mice-and-mystics/facts.md §4)."""
 
     mouse: str
     """The mouse taking the extra action (a mouse id such as ``filch``)."""
@@ -145,7 +150,7 @@ class ExtraActionTaken(Event, kw_only=True):
 
 class PartyItemGained(Event, kw_only=True):
     """A party item card found: the card goes by the story board, its token into the party stash
-    (001 §Oggetti del Gruppo)."""
+    (MM rulebook (it) §Oggetti del Gruppo)."""
 
     mouse: str
     """The mouse that found it (a mouse id such as ``filch``)."""
@@ -156,8 +161,8 @@ class PartyItemGained(Event, kw_only=True):
 
 class PartyItemPlaced(Event, kw_only=True):
     """A party item token put on the board from the stash (free), or the Grapes left whole where they were
-    thrown (001 §Oggetti del Gruppo): ``spaces`` its ends (Fishhook & Thread: two; Dinner Fork, Grapes:
-    one)."""
+    thrown (MM rulebook (it) §Oggetti del Gruppo): ``spaces`` its ends (Fishhook & Thread: two; Dinner Fork,
+    Grapes: one)."""
 
     mouse: str
     """The figure that put it there: the mouse that placed it or threw the Grapes (a mouse id such as
@@ -190,7 +195,8 @@ class PartyItemLost(Event, kw_only=True):
 
 
 class MouseCatapulted(Event, kw_only=True):
-    """Dinner Fork: ``by`` catapulted ``mouse`` from the fork's space to ``space`` (001 §Forchetta)."""
+    """Dinner Fork: ``by`` catapulted ``mouse`` from the fork's space to ``space`` (MM rulebook (it)
+    §Forchetta)."""
 
     mouse: str
     """The mouse catapulted (a mouse id such as ``filch``)."""
@@ -204,7 +210,7 @@ class MouseCatapulted(Event, kw_only=True):
 
 class EquipmentDiscarded(Event, kw_only=True):
     """A captured mouse discards its equipped search cards; starting equipment stays equipped
-    (000 §Topi Catturati, 001 §Topi Catturati)."""
+    (MM rulebook (it) §Topi Catturati, MM rulebook (it) §Topi Catturati)."""
 
     mouse: str
     """The captured mouse (a mouse id such as ``filch``)."""
@@ -216,7 +222,7 @@ class EquipmentDiscarded(Event, kw_only=True):
 
 class RoachesAteGrapes(Event, kw_only=True):
     """Roaches ended their move on the grapes: they and the grapes leave the board, no attack
-    (001 §Oggetti del Gruppo, Uva come Esca per Blatte)."""
+    (MM rulebook (it) §Oggetti del Gruppo, Uva come Esca per Blatte)."""
 
     figures: tuple[str, ...]
     """The roach figures that left the board (figure ids such as ``roaches-2``)."""
@@ -226,7 +232,8 @@ class RoachesAteGrapes(Event, kw_only=True):
 
 class MouseDisplaced(Event, kw_only=True):
     """Cloak of Displacement: after blocking every hit of a minion's attack, the wearer moved from
-    ``origin`` to ``space``, a normal space of the same room (001 §Carte Ricerca, Mantello del Mutamento)."""
+    ``origin`` to ``space``, a normal space of the same room (MM rulebook (it) §Carte Ricerca, Mantello del
+    Mutamento)."""
 
     mouse: str
     """The mouse wearing the cloak (a mouse id such as ``filch``)."""
@@ -239,8 +246,9 @@ class MouseDisplaced(Event, kw_only=True):
 
 
 class ScrollUsed(Event, kw_only=True):
-    """A scroll used from the pack as a free action, then discarded (001 §Carte Ricerca: Pergamena);
-    ``effect`` is in force for the rest of the mouse's turn (``levitation``: red lines are crossed)."""
+    """A scroll used from the pack as a free action, then discarded (MM rulebook (it) §Carte Ricerca:
+    Pergamena); ``effect`` is in force for the rest of the mouse's turn (``levitation``: red lines are
+    crossed)."""
 
     mouse: str
     """The mouse that read the scroll (a mouse id such as ``filch``)."""
@@ -251,8 +259,8 @@ class ScrollUsed(Event, kw_only=True):
 
 
 class EventCardResolved(Event, kw_only=True):
-    """An event card drawn by search resolves at once and is discarded, never kept (001 §Ricerca: "Se
-    invece pescate un Evento, seguite le istruzioni sulla carta"); its effects, if the catalogue knows
+    """An event card drawn by search resolves at once and is discarded, never kept (MM rulebook (it) §Ricerca:
+    "Se invece pescate un Evento, seguite le istruzioni sulla carta"); its effects, if the catalogue knows
     them, follow as their own events."""
 
     mouse: str

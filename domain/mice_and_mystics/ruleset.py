@@ -4,7 +4,7 @@
 section; ``resolve`` continues after a roll, shuffle, draw or decision by its reason. Both then let
 the server run the game forward (``flow.proceed``: minion turns, summons, the next turns) unless
 they stopped at a pending node. ``evolve`` is in ``evolve.py``. Sections cited are those of
-rules/001_4b5c89fefc63a991.txt and rules/000_06ec1d2269472d62.txt (see rules/sections.py).
+rules/MM rulebook (it) and rules/MM rulebook (it) (see rules/sections.py).
 """
 
 from __future__ import annotations
@@ -217,7 +217,8 @@ def _then_proceed(state: State, events: list[Event]) -> list[Event]:
 
 def story_continues(state: State) -> list[Event]:
     """``[ChapterStoryRead(story-continues)]`` once the chapter is won, if the chapter has that text
-    (001 «Il Racconto Continua…»: read at the end of certain chapters; rules revision 2); else ``[]``."""
+    (MM rulebook (it) «Il Racconto Continua…»: read at the end of certain chapters; rules revision 2); else
+    ``[]``."""
     if state.rules_revision < 2 or chapter_outcome(state) != "victory":
         return []
     text = library_of(state).chapters[state.chapter].story_continues
@@ -248,14 +249,15 @@ def resolve(state: State, answer: Answer) -> list[Event]:
 
 
 def outcome(state: State) -> str | None:
-    """001 §Plancia del Racconto; 001 §Capitolo 1: Obiettivi del Capitolo (see ``captured.outcome``)."""
+    """MM rulebook (it) §Plancia del Racconto; MM rulebook (it) §Capitolo 1: Obiettivi del Capitolo (see
+    ``captured.outcome``)."""
     return captured.outcome(state)
 
 
 def card_id(state: State, deck: str, text: str) -> str | None:
     """The id of the search card printed with the name ``text`` (any case, spaces around ignored)
     when ``deck`` is the search deck, so a table enters a drawn card as it reads it; ``None``
-    otherwise (encounter cards have no known printed names: facts.md §6)."""
+    otherwise (encounter cards have no known printed names: docs/mice-and-mystics/facts.md §6)."""
     if deck != "search":
         return None
     wanted = text.strip().casefold()
@@ -277,9 +279,10 @@ def turn_piece(state: State) -> str | None:
 
 
 def turn_card(state: State) -> str | None:
-    """The initiative card whose turn it is (001 §Round di Gioco): the mouse's id during a mouse's turn, the
-    minion or boss card during the minions' turn (``rat-warriors``); ``None`` before the first turn, between
-    turns and after the end. What the API calls ``turn``; ``turn_piece`` is the mouse a seat plays."""
+    """The initiative card whose turn it is (MM rulebook (it) §Round di Gioco): the mouse's id during a
+    mouse's turn, the minion or boss card during the minions' turn (``rat-warriors``); ``None`` before the
+    first turn, between turns and after the end. What the API calls ``turn``; ``turn_piece`` is the mouse a
+    seat plays."""
     if state.phase != "playing":
         return None
     if state.mouse_turn is not None:

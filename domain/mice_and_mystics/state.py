@@ -1,6 +1,6 @@
 """The Mice and Mystics game state: a frozen msgspec Struct, plain enough for JSON snapshots.
 
-It is only ever built by ``evolve`` from events (DESIGN.md, The core idea: decide / evolve).
+It is only ever built by ``evolve`` from events (docs/architecture.md, The core idea: decide / evolve).
 """
 
 from __future__ import annotations
@@ -18,26 +18,26 @@ Phase = Literal["setup", "initiative", "playing", "ended"]
 RULES_REVISION = 3
 """The revision of these rules new games are created with (``GameCreated.rules_revision``). A fix
 that changes play raises it, and the rules keep the older behaviour for games of older revisions, so
-every stored game re-derives exactly as it was played (DESIGN.md, Exact replay):
+every stored game re-derives exactly as it was played (docs/event-model.md, Exact replay):
 
 1. as played up to and including the release of 2026-11-23;
 2. an initiative track laid again during a turn (an encounter revealed with no minion card on the
    track) starts a new round from the top once that turn ends, and no card starts two turns in a
-   round (a minion card removed and laid again waits for the next round) (001 §Determinare l'Ordine
-   di Iniziativa; RULINGS.md, Encounter with no minion card on the track); revision 1 went on from
-   the exploring mouse's new slot, which gave cards two turns in a round or none; Chapter 1 is won
-   with every mouse that is not captured on the tree entrance (001 Capitolo 1, Obiettivi del
-   Capitolo), where revision 1 needed no mouse captured; the Roach Master calms greedy roaches on
-   its tile (003 «no mesmo bloco»), where revision 1 read its space; a party item drawn in a search
-   goes to the party stash at once (001 §Oggetti del Gruppo), where revision 1 offered keep or
-   discard; a mouse in water cannot step against the current (003 §Movendo-se na água); a ranged
-   minion that sees no mouse walks the shortest path until it sees one, with no move roll (000
-   §Muovere i Servitori con Armi a Distanza); small melee minions left over an even spread go to
-   the entrances nearest the mice (003 «mais próximos aos ratos»); the chapter's opening and «Il
-   Racconto Continua…» are given as ``ChapterStoryRead`` events; ``GameEnded.reason`` is set;
+   round (a minion card removed and laid again waits for the next round) (MM rulebook (it) §Determinare
+   l'Ordine di Iniziativa; RULINGS.md, Encounter with no minion card on the track); revision 1 went on from
+   the exploring mouse's new slot, which gave cards two turns in a round or none; Chapter 1 is won with every
+   mouse that is not captured on the tree entrance (MM rulebook (it) Capitolo 1, Obiettivi del Capitolo),
+   where revision 1 needed no mouse captured; the Roach Master calms greedy roaches on its tile (MM rulebook
+   (pt) «no mesmo bloco»), where revision 1 read its space; a party item drawn in a search goes to the party
+   stash at once (MM rulebook (it) §Oggetti del Gruppo), where revision 1 offered keep or discard; a mouse in
+   water cannot step against the current (MM rulebook (pt) §Movendo-se na água); a ranged minion that sees no
+   mouse walks the shortest path until it sees one, with no move roll (MM rulebook (it) §Muovere i Servitori
+   con Armi a Distanza); small melee minions left over an even spread go to the entrances nearest the mice (MM
+   rulebook (pt) «mais próximos aos ratos»); the chapter's opening and «Il Racconto Continua…» are given as
+   ``ChapterStoryRead`` events; ``GameEnded.reason`` is set;
 3. an Explore that must turn over the board of the room entered while figures stand on it is refused
-   (``explore.board-occupied``; provisional: 001 §Esplorare does not say where they would go), where
-   revision 2 turned the board over and left them on spaces of the face no longer on the table.
+   (``explore.board-occupied``; provisional: MM rulebook (it) §Esplorare does not say where they would go),
+   where revision 2 turned the board over and left them on spaces of the face no longer on the table.
 """
 
 
@@ -55,7 +55,7 @@ class PlacedTile(Struct, frozen=True, kw_only=True):
 
 
 class MouseTurn(Struct, frozen=True, kw_only=True):
-    """Progress of the current mouse's turn (001 §Il Turno di un Topo).
+    """Progress of the current mouse's turn (MM rulebook (it) §Il Turno di un Topo).
 
     ``movement_points`` is ``None`` until the move roll is resolved; ``moved`` once the mouse moved
     (or spent its roll).
@@ -104,7 +104,8 @@ class MouseTurn(Struct, frozen=True, kw_only=True):
 
 
 class Attack(Struct, frozen=True, kw_only=True):
-    """An attack in flight (001 §Attacco): ``attacker`` figure on ``target`` figure, ``hits`` once rolled."""
+    """An attack in flight (MM rulebook (it) §Attacco): ``attacker`` figure on ``target`` figure, ``hits``
+    once rolled."""
 
     attacker: str
     """The attacking figure: a mouse id, or a minion figure id such as ``rat-warriors-1`` (a boss figure is
@@ -127,7 +128,8 @@ class Attack(Struct, frozen=True, kw_only=True):
 
 
 class MinionTurn(Struct, frozen=True, kw_only=True):
-    """Progress of a minion card's turn (000 §Muovere un Servitore; 000 §Attaccare con un Servitore).
+    """Progress of a minion card's turn (MM rulebook (it) §Muovere un Servitore; MM rulebook (it) §Attaccare
+    con un Servitore).
 
     ``figure`` is the figure acting now, ``stage`` what it does next; ``acted`` the figures that
     have acted; ``attacked`` the mice attacked this turn.
@@ -154,9 +156,9 @@ class MinionTurn(Struct, frozen=True, kw_only=True):
 
 
 class Deferred(Struct, frozen=True, kw_only=True):
-    """A computation waiting for the players to break its ties (``rules/ties.py``; 001 §Collocare i
-    Servitori sul Tabellone; 000 §Brodie Insegue): ``context`` names it, ``answer`` is the roll or
-    draw it resolves, ``choices`` the options chosen so far, in the order asked."""
+    """A computation waiting for the players to break its ties (``rules/ties.py``; MM rulebook (it) §Collocare
+    i Servitori sul Tabellone; MM rulebook (it) §Brodie Insegue): ``context`` names it, ``answer`` is the roll
+    or draw it resolves, ``choices`` the options chosen so far, in the order asked."""
 
     context: str
     """The computation waiting: ``begin`` (chapter setup), ``summon``, ``encounter`` (the encounter card

@@ -240,7 +240,7 @@ def describe(state: State, event: Event) -> str | None:
         case MovementPointsGained(mouse=mouse, die_number=n, move_value=v, points=p):
             return f"{name(mouse)} may move {p} ({n} rolled + move {v})"
         case MouseMoved(mouse=mouse, path=path, cost=cost):
-            if not path:  # a charmed mouse that cannot or need not move (000 §Stregato)
+            if not path:  # a charmed mouse that cannot or need not move (MM rulebook (it) §Stregato)
                 return f"{name(mouse)} stays where it is"
             spaces = "space" if len(path) == 1 else "spaces"
             return f"{name(mouse)} moves {len(path)} {spaces} to {path[-1]} (cost {cost})"

@@ -1,6 +1,6 @@
-"""Readable bots for Vast's Knight, Goblins, Dragon, Cave and Thief (VAST-DESIGN.md §3.12): each scores every
-legal command with a short list of rules, ties broken by a seeded jitter (haunt-roll-fail's EvalBot idea, made
-reproducible).
+"""Readable bots for Vast's Knight, Goblins, Dragon, Cave and Thief (docs/vast/architecture.md, Bots): each
+scores every legal command with a short list of rules, ties broken by a seeded jitter (haunt-roll-fail's
+EvalBot idea, made reproducible).
 
 A bot reads only its own seat's view: the state as ``GET /games/{id}/state`` serves it to that seat (Dark
 tiles are ``"?"`` to the Knight), and its ``legal-commands``. The ruleset's ``bot``
@@ -98,7 +98,8 @@ def _target(state: VastState) -> set[Pos]:
     k = the_knight(state)
     d = state.dragon
     if d is not None and d.x is not None and d.y is not None:
-        return {(d.x, d.y)}  # with the Dragon in play, killing it wins (004 §Il Cavaliere, Come Vincere)
+        # with the Dragon in play, killing it wins (Vast rulebook §Il Cavaliere, Come Vincere)
+        return {(d.x, d.y)}
     if k.smashed >= (agreed_crystals(state) or 5):
         return {ENTRANCE}
     crystals = {(c.x, c.y) for c in state.cells if c.crystal}
@@ -208,9 +209,9 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
     d = state.dragon
     at = (k.x, k.y) if k is not None else ENTRANCE
     if k is None and d is not None and d.x is not None and d.y is not None:
-        at = (d.x, d.y)  # with no Knight, the Goblins hunt the Dragon (VF §7 Ash Dragon)
+        at = (d.x, d.y)  # with no Knight, the Goblins hunt the Dragon (docs/vast/facts.md §7 Ash Dragon)
     crystals = [(c.x, c.y) for c in state.cells if c.crystal]
-    if k is None and d is None and crystals:  # with neither, they smash Crystals (004 §I Goblin)
+    if k is None and d is None and crystals:  # with neither, they smash Crystals (Vast rulebook §I Goblin)
         mine = (
             [(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None]
             if state.goblins
@@ -347,7 +348,7 @@ def dragon_score(state: VastState, command: Any) -> int:  # one rule per line
 # --- the Thief ----------------------------------------------------------------------------------------
 
 CHANCE = {1: 0.5, 2: 5 / 6, 3: 1.0}
-"""A Pickpocket's or Pick Lock's chance by cubes (004: 4+, 2+, always on the Action die, a d6)."""
+"""A Pickpocket's or Pick Lock's chance by cubes (Vast rulebook: 4+, 2+, always on the Action die, a d6)."""
 UPGRADE_WISHES = (
     "flip-2",
     "movement+1",
@@ -369,7 +370,7 @@ REVEALED = ("treasure-room", "vault")
 def thief_here(state: VastState) -> Pos:
     th = state.thief
     if th is None or th.x is None or th.y is None:
-        return ENTRANCE  # off the map: he comes back on the Entrance (004 §Morire)
+        return ENTRANCE  # off the map: he comes back on the Entrance (Vast rulebook §Morire)
     return (th.x, th.y)
 
 
@@ -379,7 +380,7 @@ def carrying(state: VastState) -> int:
 
 
 def robbable(state: VastState) -> set[Pos]:
-    """Where a target his Stealth beats stands, with something he can take (004 §Borseggiare)."""
+    """Where a target his Stealth beats stands, with something he can take (Vast rulebook §Borseggiare)."""
     th = state.thief
     if th is None:
         return set()
@@ -436,7 +437,7 @@ def steps_to(state: VastState, goals: set[Pos], pos: Pos) -> int:
 
 def seen_at(state: VastState, pos: Pos) -> bool:
     """Whether the Knight or a Tribe on ``pos`` sees him there (Perception above his Stealth: they may attack
-    him, 004 §Interagire con il Ladro)."""
+    him, Vast rulebook §Interagire con il Ladro)."""
     th = state.thief
     if th is None:
         return False

@@ -1,13 +1,13 @@
-"""The cave's geometry (004 §Rivelare e risolvere le tessere Buie, §Consigli Rapidi - Generali,
-§Equipaggiamento, §Il Collasso; VF §1 Cave tiles, §4 Dragon die): pure functions on the map.
+"""The cave's geometry (Vast rulebook §Rivelare e risolvere le tessere Buie, §Consigli Rapidi - Generali,
+§Equipaggiamento, §Il Collasso; docs/vast/facts.md §1 Cave tiles, §4 Dragon die): pure functions on the map.
 
 The map is a set of cells on a square grid addressed by ``(x, y)`` from the Entrance at ``(0, 0)``;
 ``y`` grows to the north. Sides are ``N``, ``E``, ``S``, ``W``. A Lit tile's walls are its shape's
-walls (VF §1: ``side`` N; ``corner`` N+E; ``tunnel`` N+S; ``deadend`` N+E+W) turned by its rotation,
-in quarter turns clockwise (a ``side`` tile at rotation 1 has its wall on E). A Dark tile shows no
-walls. Between two cells there is a wall when either tile has one on the touching edge (004
-§Equipaggiamento, Mappa Antica: "they are a single wall"), or a Rockslide lies on the edge (004
-§Presagi, Frana), unless a Bomb token lies on it (004 §Equipaggiamento, Bomba: the wall is removed
+walls (docs/vast/facts.md §1: ``side`` N; ``corner`` N+E; ``tunnel`` N+S; ``deadend`` N+E+W) turned by its
+rotation, in quarter turns clockwise (a ``side`` tile at rotation 1 has its wall on E). A Dark tile shows no
+walls. Between two cells there is a wall when either tile has one on the touching edge (Vast rulebook
+§Equipaggiamento, Mappa Antica: "they are a single wall"), or a Rockslide lies on the edge (Vast rulebook
+§Presagi, Frana), unless a Bomb token lies on it (Vast rulebook §Equipaggiamento, Bomba: the wall is removed
 for good).
 """
 
@@ -41,17 +41,19 @@ DRAGON_DIE: dict[int, tuple[str, tuple[Pos, ...]]] = {
     5: ("saltire", ((0, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))),
     6: ("around", ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))),
 }
-"""The Dragon die's six faces (VF §4, HRF's pattern names): face -> (name, offsets from the roller's tile).
-A "center hit" is a face whose pattern holds ``(0, 0)`` (center, cross, saltire: 3 in 6)."""
+"""The Dragon die's six faces (docs/vast/facts.md §4, HRF's pattern names): face -> (name, offsets from the
+roller's tile). A "center hit" is a face whose pattern holds ``(0, 0)`` (center, cross, saltire: 3 in 6)."""
 
 
 def center_hit(face: int) -> bool:
-    """Whether Dragon die ``face`` (1-6) hits the center tile (VF §4: center, cross, saltire)."""
+    """Whether Dragon die ``face`` (1-6) hits the center tile (docs/vast/facts.md §4: center, cross,
+    saltire)."""
     return (0, 0) in DRAGON_DIE[face][1]
 
 
 def die_tiles(center: Pos, face: int) -> tuple[Pos, ...]:
-    """The positions Dragon die ``face`` hits around ``center`` (VF §4), center first when hit."""
+    """The positions Dragon die ``face`` hits around ``center`` (docs/vast/facts.md §4), center first when
+    hit."""
     x, y = center
     return tuple((x + dx, y + dy) for dx, dy in DRAGON_DIE[face][1])
 
@@ -142,8 +144,8 @@ class Geometry:
         return [p for p in (step(pos, s) for s in SIDES) if p in self.cells]
 
     def open_edges(self, pos: Pos) -> list[Side]:
-        """The sides of Lit tile ``pos`` with no wall and no tile beyond (004 §Tessere Caverna: each is
-        filled with a Dark tile before the Collapse)."""
+        """The sides of Lit tile ``pos`` with no wall and no tile beyond (Vast rulebook §Tessere Caverna: each
+        is filled with a Dark tile before the Collapse)."""
         if pos not in self.lit:
             return []
         return [s for s in SIDES if not self.wall_between(pos, s) and step(pos, s) not in self.cells]
@@ -167,8 +169,8 @@ class Geometry:
         return False
 
     def reveal_rotations(self, pos: Pos, tile_id: str, came_from: Pos | None) -> list[int]:
-        """The rotations (0-3) a revealed tile may take at ``pos`` (004 §Rivelare e risolvere le tessere
-        Buie; §Consigli Rapidi - Generali), one per distinct set of walls.
+        """The rotations (0-3) a revealed tile may take at ``pos`` (Vast rulebook §Rivelare e risolvere le
+        tessere Buie; §Consigli Rapidi - Generali), one per distinct set of walls.
 
         Entered from ``came_from`` through an open side: an open side must face it. Among those, the
         rotations that connect the tile to the Entrance through Lit tiles; when none does, every one of
@@ -196,5 +198,5 @@ class Geometry:
         return connecting or candidates
 
     def touching(self, pos: Pos) -> int:
-        """How many tiles touch ``pos`` orthogonally (004 §Il Collasso: removal order)."""
+        """How many tiles touch ``pos`` orthogonally (Vast rulebook §Il Collasso: removal order)."""
         return len(self.neighbours(pos))

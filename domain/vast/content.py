@@ -2,7 +2,7 @@
 
 Every file in ``content/`` decodes into frozen msgspec Structs with ``forbid_unknown_fields=True``;
 files are read once, from the package itself, with ``importlib.resources`` (the only I/O the domain
-does). The numbers come from ``rules/vast-facts.md`` (VF), which tags each fact with its sources;
+does). The numbers come from ``docs/vast/facts.md``, which tags each fact with its sources;
 card texts are paraphrased there and here.
 """
 
@@ -25,7 +25,8 @@ class Data(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 
 class Tile(Data, kw_only=True):
-    """A Cave tile (VF §1 Cave tiles): its Lit side's room and wall shape, its Dark side's Tribe symbol."""
+    """A Cave tile (docs/vast/facts.md §1 Cave tiles): its Lit side's room and wall shape, its Dark side's
+    Tribe symbol."""
 
     id: str
     """The tile id (``ambush-03``, ``crystal-07``, ``entrance``), used in commands, events and the board."""
@@ -33,23 +34,24 @@ class Tile(Data, kw_only=True):
     """The room on the Lit side: ``ambush``, ``event``, ``treasure-room``, ``crystal``, ``vault`` (Thief games
     only) or the ``entrance``."""
     shape: Shape
-    """The wall shape in base orientation (VF §1, HRF's names): ``open`` (no wall), ``side`` (a wall on the
-    north edge), ``corner`` (north and east), ``tunnel`` (north and south), ``deadend``
-    (north, east, west)."""
+    """The wall shape in base orientation (docs/vast/facts.md §1, HRF's names): ``open`` (no wall), ``side``
+    (a wall on the north edge), ``corner`` (north and east), ``tunnel`` (north and south), ``deadend`` (north,
+    east, west)."""
     symbol: Symbol | None
     """The Tribe symbol printed on the Dark side (``fangs``, ``bones``, ``eye``); ``None`` for the
     Entrance."""
 
 
 class Card(Data, kw_only=True):
-    """A card of a Vast deck (Treasure, Event, Sidequest; VF §2), its text paraphrased."""
+    """A card of a Vast deck (Treasure, Event, Sidequest; docs/vast/facts.md §2), its text paraphrased."""
 
     id: str
     """The card id (``elven-sword``, ``rats-2``, ``swift``): one id per physical card."""
     name: str
     """The card's English name as printed (``Elven Sword``)."""
     text: str
-    """What the card does, paraphrased from VF (the rulebook section implementing it cites 004)."""
+    """What the card does, paraphrased from docs/vast/facts.md (the rulebook section implementing it cites
+    Vast rulebook)."""
     grit: int = 0
     """Sidequests: the Grit a completed Sidequest gives (3-6); 0 for other cards."""
 
@@ -68,7 +70,8 @@ class CardFile(Data, kw_only=True):
 
 
 class WarCard(Data, kw_only=True):
-    """A Goblins War card (VF §3 War cards): discs per Tribe, Monsters and Secrets to draw, extra Rage."""
+    """A Goblins War card (docs/vast/facts.md §3 War cards): discs per Tribe, Monsters and Secrets to draw,
+    extra Rage."""
 
     id: str
     """The card id (``thirst``)."""
@@ -89,7 +92,7 @@ class WarCard(Data, kw_only=True):
 
 
 class MonsterCard(Data, kw_only=True):
-    """A Monster card (VF §3 Monster cards), its effect on the Tribe it is assigned to."""
+    """A Monster card (docs/vast/facts.md §3 Monster cards), its effect on the Tribe it is assigned to."""
 
     id: str
     """The card id (``ogre``)."""
@@ -102,16 +105,17 @@ class MonsterCard(Data, kw_only=True):
     text: str
     """Its effect, paraphrased."""
     ambush_strength: int = 0
-    """Its Strength as a Goblin Infestation line C ambusher (VF §3 Monster cards, Ambush STR; VF §7 Variant
-    cards)."""
+    """Its Strength as a Goblin Infestation line C ambusher (docs/vast/facts.md §3 Monster cards, Ambush STR;
+    docs/vast/facts.md §7 Variant cards)."""
     ambush_text: str = ""
-    """What its Ambush does to a Knight it hurts (VF §3 Monster cards, Ambush text; paraphrased)."""
+    """What its Ambush does to a Knight it hurts (docs/vast/facts.md §3 Monster cards, Ambush text;
+    paraphrased)."""
     ambush_provisional: str = ""
     """Why part of its Ambush is provisional (a rule no source gives); empty: as the sources say."""
 
 
 class SecretCard(Data, kw_only=True):
-    """A Secrets card (VF §3 Secrets cards)."""
+    """A Secrets card (docs/vast/facts.md §3 Secrets cards)."""
 
     id: str
     """The card id (``hex``)."""

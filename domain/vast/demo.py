@@ -20,7 +20,7 @@ ALL_ROLES = ["knight", "goblins", "dragon", "cave", "thief"]
 
 
 def secrets(state: dict[str, Any], seat: str) -> set[str]:
-    """What ``seat`` may not know now (docs/ARCHITECTURE.md, Who sees what), from the auditor's view of the
+    """What ``seat`` may not know now (docs/architecture.md, Who sees what), from the auditor's view of the
     state."""
     hidden = set(state["stack"]) | set(state["crystals"]) | set(state.get("vaults", ()))
     if seat != "goblins" and state.get("goblins"):

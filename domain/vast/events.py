@@ -1,8 +1,8 @@
-"""Vast's domain events (004; VF = rules/vast-facts.md). Stored names are forever: the topic of each
-is ``vast/<ClassName>`` and its tag ``vast.<ClassName>`` (DESIGN.md, Stored names are forever).
+"""Vast's domain events (Vast rulebook; docs/vast/facts.md). Stored names are forever: the topic of each
+is ``vast/<ClassName>`` and its tag ``vast.<ClassName>`` (docs/event-model.md, Stored names are forever).
 
-Facts that are half public are split (VAST-DESIGN.md §3.1): a Dark tile placed is one event whose
-``tile`` only the Cave may read (``dicelog.domain.vast.visibility``); everything else in it is public.
+Facts that are half public are split (docs/vast/architecture.md, Principles): a Dark tile placed is one event
+whose ``tile`` only the Cave may read (``dicelog.domain.vast.visibility``); everything else in it is public.
 Positions are ``x``/``y`` from the Entrance (north and east positive).
 """
 
@@ -16,21 +16,22 @@ class VastEvent(Event, kw_only=True, tag=lambda name: f"vast.{name}"):
 
 
 class RolesSeated(VastEvent, kw_only=True):
-    """The roles in play and the setup used (VF §7 Setup by player count)."""
+    """The roles in play and the setup used (docs/vast/facts.md §7 Setup by player count)."""
 
     roles: tuple[str, ...]
     """Roles in turn order."""
     setup: str
-    """The VF §7 row (``knight-vs-cave``)."""
+    """The docs/vast/facts.md §7 row (``knight-vs-cave``)."""
     variants: tuple[str, ...] = ()
     """Variant cards in play (``flare:knight``, ``infestation:B``)."""
     sidequests: tuple[str, ...] = ()
-    """The Sidequest deck after the setup's removals (004 §Preparazione; VF §2 Sidequests)."""
+    """The Sidequest deck after the setup's removals (Vast rulebook §Preparazione; docs/vast/facts.md §2
+    Sidequests)."""
 
 
 class StackBuilt(VastEvent, kw_only=True):
-    """The tile stack is built (VF §1 Tile stack setup): three piles, each with 3 Crystal tiles (and 2 Vault
-    tiles with the Thief)."""
+    """The tile stack is built (docs/vast/facts.md §1 Tile stack setup): three piles, each with 3 Crystal
+    tiles (and 2 Vault tiles with the Thief)."""
 
     piles: tuple[int, ...]
     """Tiles in each pile, top pile first."""
@@ -41,7 +42,7 @@ class StackBuilt(VastEvent, kw_only=True):
 
 
 class VastRoundStarted(VastEvent, kw_only=True, tag="vast.RoundStarted"):
-    """A new round: every role in play has a turn, in turn order (VF §7)."""
+    """A new round: every role in play has a turn, in turn order (docs/vast/facts.md §7)."""
 
     round: int
     """The round that begins."""
@@ -64,9 +65,10 @@ class VastTurnEnded(VastEvent, kw_only=True, tag="vast.TurnEnded"):
 
 
 class TurnEnding(VastEvent, kw_only=True):
-    """Without a Cave player, the end of a turn owes the Cave's work (004 §Varianti, VF §7 No Cave player):
-    the Past Plunder card's Treasure token (``plunder``), then a Dark tile placed (``shape``) or, once the
-    Collapse has begun, 3 tiles removed (``remove`` x3). The steps run in order before ``TurnEnded``."""
+    """Without a Cave player, the end of a turn owes the Cave's work (Vast rulebook §Varianti,
+    docs/vast/facts.md §7 No Cave player): the Past Plunder card's Treasure token (``plunder``), then a Dark
+    tile placed (``shape``) or, once the Collapse has begun, 3 tiles removed (``remove`` x3). The steps run in
+    order before ``TurnEnded``."""
 
     role: str
     """The role whose turn is ending."""
@@ -85,8 +87,8 @@ class StepPassed(VastEvent, kw_only=True):
 
 
 class DarkTilePlaced(VastEvent, kw_only=True):
-    """A tile is placed Dark side up (004 §Tessere Caverna; §2. Modella la Caverna). ``tile`` is the Cave's
-    secret; ``symbol`` is public."""
+    """A tile is placed Dark side up (Vast rulebook §Tessere Caverna; §2. Modella la Caverna). ``tile`` is the
+    Cave's secret; ``symbol`` is public."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -106,7 +108,7 @@ class DarkTilePlaced(VastEvent, kw_only=True):
 
 
 class TileRevealed(VastEvent, kw_only=True):
-    """A Dark tile is turned Lit side up (004 §Rivelare e risolvere le tessere Buie)."""
+    """A Dark tile is turned Lit side up (Vast rulebook §Rivelare e risolvere le tessere Buie)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -126,7 +128,7 @@ class TileRevealed(VastEvent, kw_only=True):
 
 
 class TileOriented(VastEvent, kw_only=True):
-    """The revealed tile's rotation, chosen by the revealer (004 §Consigli Rapidi - Generali)."""
+    """The revealed tile's rotation, chosen by the revealer (Vast rulebook §Consigli Rapidi - Generali)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -137,8 +139,8 @@ class TileOriented(VastEvent, kw_only=True):
 
 
 class TileResolved(VastEvent, kw_only=True):
-    """A revealed tile's room takes effect (004 §Rivelare e risolvere: Evento, Imboscata, Sala del Tesoro,
-    Cristallo, Cripta)."""
+    """A revealed tile's room takes effect (Vast rulebook §Rivelare e risolvere: Evento, Imboscata, Sala del
+    Tesoro, Cristallo, Cripta)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -155,11 +157,11 @@ class TileResolved(VastEvent, kw_only=True):
     mode: str = "full"
     """As ``TileRevealed.mode``: only ``full`` (the Knight entered it) triggers an Event or an Ambush."""
     vault: bool = False
-    """A Vault token placed (a Vault tile, with the Thief in play: 004 §Cripta)."""
+    """A Vault token placed (a Vault tile, with the Thief in play: Vast rulebook §Cripta)."""
 
 
 class GritChanged(VastEvent, kw_only=True):
-    """The Knight's Grit changes (004 §Coraggio), clamped to 0-45; the Shield makes a loss 1."""
+    """The Knight's Grit changes (Vast rulebook §Coraggio), clamped to 0-45; the Shield makes a loss 1."""
 
     delta: int
     """The change applied (after the Shield and the clamp)."""
@@ -170,15 +172,16 @@ class GritChanged(VastEvent, kw_only=True):
 
 
 class HeroCubeReturned(VastEvent, kw_only=True):
-    """Grit fell below a cube's space and no unused cube was left: a placed cube goes back (004 §Coraggio);
-    the Knight's turn ends at once."""
+    """Grit fell below a cube's space and no unused cube was left: a placed cube goes back (Vast rulebook
+    §Coraggio); the Knight's turn ends at once."""
 
     target: str
     """Where the returned cube was placed."""
 
 
 class KnightMoved(VastEvent, kw_only=True):
-    """The Knight moves one tile (004 §2. Muovi e Agisci), maybe through a wall with the Ancient Map."""
+    """The Knight moves one tile (Vast rulebook §2. Muovi e Agisci), maybe through a wall with the Ancient
+    Map."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -189,19 +192,19 @@ class KnightMoved(VastEvent, kw_only=True):
     forced: bool = False
     """Moved by a rule (stepping off a collapsing tile) rather than by her movement."""
     why: str = ""
-    """What moved her when ``forced``: ``underworm`` (its Ambush text, VF §3 Monster cards); empty: she
-    stepped off a collapsing tile."""
+    """What moved her when ``forced``: ``underworm`` (its Ambush text, docs/vast/facts.md §3 Monster cards);
+    empty: she stepped off a collapsing tile."""
 
 
 class HeroCubePlaced(VastEvent, kw_only=True):
-    """A Hero cube on a stat, an equipment or a Treasure card (004 §Cubetti Eroe)."""
+    """A Hero cube on a stat, an equipment or a Treasure card (Vast rulebook §Cubetti Eroe)."""
 
     target: str
     """``movement``, ``perception``, ``strength``, ``map``, ``bomb``, ``shield`` or a Treasure card id."""
 
 
 class EncounterBegun(VastEvent, kw_only=True):
-    """The Knight spends an Encounter on her tile (004 §2. Muovi e Agisci)."""
+    """The Knight spends an Encounter on her tile (Vast rulebook §2. Muovi e Agisci)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -209,12 +212,12 @@ class EncounterBegun(VastEvent, kw_only=True):
     """Row of the tile, counted from the Entrance (north positive)."""
 
     attack: bool = False
-    """She entered a tile with revealed Tribes: she attacks them in this Encounter, after the reveal (004
-    §Interagire con i Goblin)."""
+    """She entered a tile with revealed Tribes: she attacks them in this Encounter, after the reveal (Vast
+    rulebook §Interagire con i Goblin)."""
 
 
 class CrystalSmashed(VastEvent, kw_only=True):
-    """The Knight smashes the Crystal on her tile (004 §Cristalli: Strength 3+, +2 Grit)."""
+    """The Knight smashes the Crystal on her tile (Vast rulebook §Cristalli: Strength 3+, +2 Grit)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -223,8 +226,8 @@ class CrystalSmashed(VastEvent, kw_only=True):
 
 
 class TreasureTokenTaken(VastEvent, kw_only=True):
-    """The Knight collects the Treasure tokens of her tile (004 §Tesori e Gemme), each resolved in turn; they
-    return to the Cave (§Tesori)."""
+    """The Knight collects the Treasure tokens of her tile (Vast rulebook §Tesori e Gemme), each resolved in
+    turn; they return to the Cave (§Tesori)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -233,12 +236,13 @@ class TreasureTokenTaken(VastEvent, kw_only=True):
     count: int = 1
     """Tokens collected."""
     gems: tuple[str, ...] = ()
-    """Dragon Gems picked up with them, each then rolled for (004 §Tesori e Gemme, Gemme di Drago)."""
+    """Dragon Gems picked up with them, each then rolled for (Vast rulebook §Tesori e Gemme, Gemme di
+    Drago)."""
 
 
 class TreasureOffered(VastEvent, kw_only=True):
-    """The Cave gives the Knight a Treasure card (004 §Tesori: 1 of 2, the other to the bottom). ``card`` is
-    seen by the Knight and the Cave; ``bottom`` by the Cave only."""
+    """The Cave gives the Knight a Treasure card (Vast rulebook §Tesori: 1 of 2, the other to the bottom).
+    ``card`` is seen by the Knight and the Cave; ``bottom`` by the Cave only."""
 
     card: str
     """The card given (seen by the Knight and the Cave)."""
@@ -247,7 +251,7 @@ class TreasureOffered(VastEvent, kw_only=True):
 
 
 class TreasureKept(VastEvent, kw_only=True):
-    """The Knight plays the offered Treasure face down (004 §Tesori e Gemme)."""
+    """The Knight plays the offered Treasure face down (Vast rulebook §Tesori e Gemme)."""
 
     card: str
     """The Treasure card (seen by the Knight and the Cave)."""
@@ -256,7 +260,7 @@ class TreasureKept(VastEvent, kw_only=True):
 
 
 class TreasureDeclined(VastEvent, kw_only=True):
-    """The Knight declines the Treasure: out of the game, +5 Grit follows (004 §Tesori e Gemme)."""
+    """The Knight declines the Treasure: out of the game, +5 Grit follows (Vast rulebook §Tesori e Gemme)."""
 
     card: str
     """The Treasure card (seen by the Knight and the Cave)."""
@@ -265,8 +269,8 @@ class TreasureDeclined(VastEvent, kw_only=True):
 
 
 class TreasureUsed(VastEvent, kw_only=True):
-    """A Treasure card's effect is used (004 §Tesori): turned face up; the Potion Kit leaves the game and
-    heals 2."""
+    """A Treasure card's effect is used (Vast rulebook §Tesori): turned face up; the Potion Kit leaves the
+    game and heals 2."""
 
     card: str
     """The Treasure card used."""
@@ -275,8 +279,8 @@ class TreasureUsed(VastEvent, kw_only=True):
 
 
 class EventPlayed(VastEvent, kw_only=True):
-    """The Cave plays an Event card on the Knight (004 §Eventi): ``card`` public, ``bottom`` (the two not
-    chosen, to the bottom of the deck) seen by the Cave only."""
+    """The Cave plays an Event card on the Knight (Vast rulebook §Eventi): ``card`` public, ``bottom`` (the
+    two not chosen, to the bottom of the deck) seen by the Cave only."""
 
     card: str
     """The Event card played (``rats-2``)."""
@@ -315,9 +319,9 @@ class HeroCubeRecovered(VastEvent, kw_only=True):
 
 
 class VastAmbushResolved(VastEvent, kw_only=True, tag="vast.AmbushResolved"):
-    """An Ambush (004 §Imboscata; without a Goblins player VF §7 Variant cards, Goblin Infestation: line A
-    "Normal" Strength 2, line B "Tough" 3, line C a drawn Monster's Ambush STR): the Knight's Strength
-    against the ambusher's, ``hurt`` when she lost 1 Health."""
+    """An Ambush (Vast rulebook §Imboscata; without a Goblins player docs/vast/facts.md §7 Variant cards,
+    Goblin Infestation: line A "Normal" Strength 2, line B "Tough" 3, line C a drawn Monster's Ambush STR):
+    the Knight's Strength against the ambusher's, ``hurt`` when she lost 1 Health."""
 
     strength: int
     """Her Strength."""
@@ -333,9 +337,10 @@ class VastAmbushResolved(VastEvent, kw_only=True, tag="vast.AmbushResolved"):
 
 
 class InfestationMonsterPlaced(VastEvent, kw_only=True):
-    """Where a Goblin Infestation line C Monster card goes once its Ambush is resolved (VF §3 Monster cards,
-    Ambush text; public): ``discard`` (most cards), ``knight-board`` (the Golem, for the rest of the game),
-    ``beside-deck`` (the Bright Beetles, until the next Monster drawn has had its +1 Strength)."""
+    """Where a Goblin Infestation line C Monster card goes once its Ambush is resolved (docs/vast/facts.md §3
+    Monster cards, Ambush text; public): ``discard`` (most cards), ``knight-board`` (the Golem, for the rest
+    of the game), ``beside-deck`` (the Bright Beetles, until the next Monster drawn has had its +1
+    Strength)."""
 
     card: str
     """The Monster card (``golem``)."""
@@ -344,8 +349,8 @@ class InfestationMonsterPlaced(VastEvent, kw_only=True):
 
 
 class TreasureCardDiscarded(VastEvent, kw_only=True):
-    """The Knight discards a Treasure card to the bottom of the Treasure deck (the Gnome's Ambush text, VF §3
-    Monster cards: a random one)."""
+    """The Knight discards a Treasure card to the bottom of the Treasure deck (the Gnome's Ambush text,
+    docs/vast/facts.md §3 Monster cards: a random one)."""
 
     card: str
     """The Treasure card: masked but for the Knight and the Cave when it was face down."""
@@ -356,14 +361,15 @@ class TreasureCardDiscarded(VastEvent, kw_only=True):
 
 
 class SidequestCompleted(VastEvent, kw_only=True):
-    """The Knight reveals a fulfilled Sidequest (004 §Missioni Secondarie): out of the game, + its Grit."""
+    """The Knight reveals a fulfilled Sidequest (Vast rulebook §Missioni Secondarie): out of the game, + its
+    Grit."""
 
     card: str
     """The Sidequest completed (``swift``)."""
 
 
 class BombPlaced(VastEvent, kw_only=True):
-    """A Bomb token removes a wall for good (004 §Equipaggiamento, Bomba)."""
+    """A Bomb token removes a wall for good (Vast rulebook §Equipaggiamento, Bomba)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -374,8 +380,8 @@ class BombPlaced(VastEvent, kw_only=True):
 
 
 class FlareUsed(VastEvent, kw_only=True):
-    """The Knight (or a Goblin Tribe, on its own space) uses Flare on a space (VF §7 Variant cards): the
-    Dragon die is rolled round it."""
+    """The Knight (or a Goblin Tribe, on its own space) uses Flare on a space (docs/vast/facts.md §7 Variant
+    cards): the Dragon die is rolled round it."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -397,7 +403,7 @@ class FlareHit(VastEvent, kw_only=True):
 
 
 class OmensCollected(VastEvent, kw_only=True):
-    """How many Omen tokens the Cave draws this turn (004 §1. Raccogli i Segnalini Presagio)."""
+    """How many Omen tokens the Cave draws this turn (Vast rulebook §1. Raccogli i Segnalini Presagio)."""
 
     count: int
     """Omen tokens drawn."""
@@ -406,7 +412,7 @@ class OmensCollected(VastEvent, kw_only=True):
 
 
 class OmenUsed(VastEvent, kw_only=True):
-    """The Cave pays for an Omen, returning tokens to the bag (004 §Usare i Presagi)."""
+    """The Cave pays for an Omen, returning tokens to the bag (Vast rulebook §Usare i Presagi)."""
 
     omen: str
     """``hatred``, ``past-plunder``, ``soporific-spores``, ``rockslide``."""
@@ -415,7 +421,7 @@ class OmenUsed(VastEvent, kw_only=True):
 
 
 class RockslidePlaced(VastEvent, kw_only=True):
-    """A Rockslide token on an edge, a wall (004 §Presagi, Frana)."""
+    """A Rockslide token on an edge, a wall (Vast rulebook §Presagi, Frana)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -426,7 +432,8 @@ class RockslidePlaced(VastEvent, kw_only=True):
 
 
 class RockslideMoved(VastEvent, kw_only=True):
-    """With all 3 Rockslides on the map, the Cave moves one to another edge (004 §Presagi, Frana)."""
+    """With all 3 Rockslides on the map, the Cave moves one to another edge (Vast rulebook §Presagi,
+    Frana)."""
 
     from_edge: tuple[int, int, str]
     """The edge it leaves, ``[x, y, "N"|"E"]`` (``dicelog.domain.vast.cave.edge``)."""
@@ -439,7 +446,7 @@ class RockslideMoved(VastEvent, kw_only=True):
 
 
 class CarriedByBats(VastEvent, kw_only=True):
-    """Giant Bats carry the Knight or a Treasure token (004 §Presagi, Pipistrelli Giganti)."""
+    """Giant Bats carry the Knight or a Treasure token (Vast rulebook §Presagi, Pipistrelli Giganti)."""
 
     target: str
     """``knight`` or ``treasure``."""
@@ -454,8 +461,8 @@ class CarriedByBats(VastEvent, kw_only=True):
 
 
 class TileRotated(VastEvent, kw_only=True):
-    """Crystal Curse turns a Lit tile a quarter turn (004 §Presagi, Maledizione del Cristallo); Bombs on its
-    edges leave the game and Rockslides go back to the Cave (§Bomba, §Frana)."""
+    """Crystal Curse turns a Lit tile a quarter turn (Vast rulebook §Presagi, Maledizione del Cristallo);
+    Bombs on its edges leave the game and Rockslides go back to the Cave (§Bomba, §Frana)."""
 
     x: int
     """The tile's column."""
@@ -473,8 +480,9 @@ class EventsSentToBottom(VastEvent, kw_only=True):
 
 
 class TreasureTokenPlaced(VastEvent, kw_only=True):
-    """The Cave puts a Treasure token on a Dark tile (004 §3. Piazza un Tesoro; Past Plunder); without a Cave
-    player, the holder of the Past Plunder variant card at the end of its turn (VF §7 Variant cards)."""
+    """The Cave puts a Treasure token on a Dark tile (Vast rulebook §3. Piazza un Tesoro; Past Plunder);
+    without a Cave player, the holder of the Past Plunder variant card at the end of its turn
+    (docs/vast/facts.md §7 Variant cards)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -485,10 +493,10 @@ class TreasureTokenPlaced(VastEvent, kw_only=True):
 
 
 class MapGroupSlid(VastEvent, kw_only=True):
-    """A group of tiles cut off from the Entrance's by Wrath slides to touch the map again (004 §Il Collasso,
-    Prima del Collasso; §Esempio #2; rules revision 3): each tile moves by ``dx``, ``dy`` with everything on
-    it (tokens, Gems, the Knight, the Dragon, Tribes); walls' tokens between its tiles move with them, those
-    on its border leave the game."""
+    """A group of tiles cut off from the Entrance's by Wrath slides to touch the map again (Vast rulebook §Il
+    Collasso, Prima del Collasso; §Esempio #2; rules revision 3): each tile moves by ``dx``, ``dy`` with
+    everything on it (tokens, Gems, the Knight, the Dragon, Tribes); walls' tokens between its tiles move with
+    them, those on its border leave the game."""
 
     tiles: tuple[tuple[int, int], ...]
     """The group's tiles before the slide, ``[x, y]`` each."""
@@ -501,12 +509,12 @@ class MapGroupSlid(VastEvent, kw_only=True):
 
 
 class CollapseBegun(VastEvent, kw_only=True):
-    """The Collapse begins (004 §2. Modella la Caverna: the turn after the last tile was placed)."""
+    """The Collapse begins (Vast rulebook §2. Modella la Caverna: the turn after the last tile was placed)."""
 
 
 class TileRemoved(VastEvent, kw_only=True):
-    """A tile collapses (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal tile; tokens
-    on it go back to their supplies."""
+    """A tile collapses (Vast rulebook §Il Collasso): a Dark tile is turned to show whether it is a Crystal
+    tile; tokens on it go back to their supplies."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -517,7 +525,7 @@ class TileRemoved(VastEvent, kw_only=True):
     crystal_tile: bool
     """Whether it was a Crystal tile (5 of them: the Cave wins)."""
     extra: bool = False
-    """Removed by Hatred, on top of the turn's 3 (004 §Presagi, Disprezzo)."""
+    """Removed by Hatred, on top of the turn's 3 (Vast rulebook §Presagi, Disprezzo)."""
     step: str = ""
     """The end-of-turn step it completes (``remove``: no Cave player), else empty."""
 
@@ -538,19 +546,19 @@ class GameWon(VastEvent, kw_only=True):
     """Why, in words."""
 
 
-# --- the Goblins (004 §I Goblin) ------------------------------------------------------------------
+# --- the Goblins (Vast rulebook §I Goblin) ------------------------------------------------------------------
 
 
 class GoblinsPhaseBegun(VastEvent, kw_only=True):
-    """A phase of the Goblins' turn begins (004 §I Goblin, Riepilogo del Turno)."""
+    """A phase of the Goblins' turn begins (Vast rulebook §I Goblin, Riepilogo del Turno)."""
 
     phase: str
     """``war``, ``populate``, ``monsters``, ``secrets`` or ``activate``."""
 
 
 class WarCardChosen(VastEvent, kw_only=True):
-    """The War card the Goblins keep (004 §1. Scegli una Carta Guerra): public; the others are discarded (seen
-    by the Goblins only)."""
+    """The War card the Goblins keep (Vast rulebook §1. Scegli una Carta Guerra): public; the others are
+    discarded (seen by the Goblins only)."""
 
     card: str
     """The War card kept."""
@@ -559,7 +567,7 @@ class WarCardChosen(VastEvent, kw_only=True):
 
 
 class RageChanged(VastEvent, kw_only=True):
-    """The Goblins' Rage changes, within 0-3 (004 §Furia e Malessere)."""
+    """The Goblins' Rage changes, within 0-3 (Vast rulebook §Furia e Malessere)."""
 
     delta: int
     """The change applied (after the bounds)."""
@@ -569,7 +577,7 @@ class RageChanged(VastEvent, kw_only=True):
 
 
 class TribesPopulated(VastEvent, kw_only=True):
-    """Goblin discs added by the War card (004 §2. Popola le Tribù); a Tribe holds 4 at most."""
+    """Goblin discs added by the War card (Vast rulebook §2. Popola le Tribù); a Tribe holds 4 at most."""
 
     added: tuple[int, int, int]
     """Discs added to Fangs, Bones, Eye."""
@@ -580,8 +588,8 @@ class TribesPopulated(VastEvent, kw_only=True):
 
 
 class TribeScattered(VastEvent, kw_only=True):
-    """A Tribe scatters (004 §Disperdere la Tribù): back to the board, 2 Population less, its Monster
-    discarded."""
+    """A Tribe scatters (Vast rulebook §Disperdere la Tribù): back to the board, 2 Population less, its
+    Monster discarded."""
 
     tribe: str
     """The Tribe."""
@@ -603,7 +611,7 @@ class PopulationLost(VastEvent, kw_only=True):
 
 
 class MonsterAssigned(VastEvent, kw_only=True):
-    """A Monster card assigned to a Tribe (004 §3. Assegna i Mostri): public."""
+    """A Monster card assigned to a Tribe (Vast rulebook §3. Assegna i Mostri): public."""
 
     card: str
     """The Monster card."""
@@ -621,15 +629,15 @@ class MonsterDiscarded(VastEvent, kw_only=True):
 
 
 class SecretDiscarded(VastEvent, kw_only=True):
-    """A Secrets card discarded to the hand limit of 5 (004 §4. Pesca le Carte Segreti): the Goblins'
-    secret."""
+    """A Secrets card discarded to the hand limit of 5 (Vast rulebook §4. Pesca le Carte Segreti): the
+    Goblins' secret."""
 
     card: str
     """The card (``"?"`` but for the Goblins)."""
 
 
 class SecretPlayed(VastEvent, kw_only=True):
-    """A Secrets card played (VF §3 Secrets cards): public from now on."""
+    """A Secrets card played (docs/vast/facts.md §3 Secrets cards): public from now on."""
 
     card: str
     """The card."""
@@ -638,15 +646,16 @@ class SecretPlayed(VastEvent, kw_only=True):
 
 
 class CaveInStruck(VastEvent, kw_only=True):
-    """Cave-In (VF §3 Secrets cards; 004 §La Caverna, Gli altri giocatori; rules revision 3): the tiles the
-    Goblins chose collapse, one after the other, as Wrath's do."""
+    """Cave-In (docs/vast/facts.md §3 Secrets cards; Vast rulebook §La Caverna, Gli altri giocatori; rules
+    revision 3): the tiles the Goblins chose collapse, one after the other, as Wrath's do."""
 
     tiles: tuple[tuple[int, int], ...] = ()
     """The tiles, ``[x, y]`` each, in the order chosen."""
 
 
 class OmenDiscarded(VastEvent, kw_only=True):
-    """An Omen token the Cave discards back into the bag (Hex, VF §3 Secrets cards; rules revision 3)."""
+    """An Omen token the Cave discards back into the bag (Hex, docs/vast/facts.md §3 Secrets cards; rules
+    revision 3)."""
 
     token: str
     """The Omen token (``bat-3``)."""
@@ -655,23 +664,23 @@ class OmenDiscarded(VastEvent, kw_only=True):
 
 
 class KnightPoisoned(VastEvent, kw_only=True):
-    """Poison (VF §3 Secrets cards; rules revision 3): the Knight leaves Hero cubes on the Entrance until she
-    enters it again."""
+    """Poison (docs/vast/facts.md §3 Secrets cards; rules revision 3): the Knight leaves Hero cubes on the
+    Entrance until she enters it again."""
 
     cubes: int
     """Hero cubes left there (1, or 2 when the Tribe's Strength beat hers by 2 or more)."""
 
 
 class WispUsed(VastEvent, kw_only=True):
-    """The Wisp moved the Knight this turn (VF §3 Monster cards; rules revision 3)."""
+    """The Wisp moved the Knight this turn (docs/vast/facts.md §3 Monster cards; rules revision 3)."""
 
     tribe: str
     """The Tribe holding it."""
 
 
 class RubyRedrawn(VastEvent, kw_only=True):
-    """The face-up Goblin Ruby discards a card just drawn so another is drawn instead (VF §3 Secrets cards;
-    rules revision 3): once a turn."""
+    """The face-up Goblin Ruby discards a card just drawn so another is drawn instead (docs/vast/facts.md §3
+    Secrets cards; rules revision 3): once a turn."""
 
     deck: str
     """``war``, ``monsters`` or ``secrets``."""
@@ -680,7 +689,8 @@ class RubyRedrawn(VastEvent, kw_only=True):
 
 
 class TribeRevealed(VastEvent, kw_only=True):
-    """A hidden Tribe comes onto a Dark tile of its symbol, or lurks on an empty space (004 §Rivelare)."""
+    """A hidden Tribe comes onto a Dark tile of its symbol, or lurks on an empty space (Vast rulebook
+    §Rivelare)."""
 
     tribe: str
     """The Tribe."""
@@ -693,7 +703,7 @@ class TribeRevealed(VastEvent, kw_only=True):
 
 
 class TribeMoved(VastEvent, kw_only=True):
-    """An activated Tribe moves (004 §5. Attiva le Tribù), not through walls."""
+    """An activated Tribe moves (Vast rulebook §5. Attiva le Tribù), not through walls."""
 
     tribe: str
     """The Tribe."""
@@ -708,7 +718,7 @@ class TribeMoved(VastEvent, kw_only=True):
 
 
 class TribeActivated(VastEvent, kw_only=True):
-    """A Tribe's activation (004 §5. Attiva le Tribù) and its action."""
+    """A Tribe's activation (Vast rulebook §5. Attiva le Tribù) and its action."""
 
     tribe: str
     """The Tribe."""
@@ -717,14 +727,14 @@ class TribeActivated(VastEvent, kw_only=True):
 
 
 class TribeHidden(VastEvent, kw_only=True):
-    """A Tribe goes back to the Goblins' board (004 §Nascondere)."""
+    """A Tribe goes back to the Goblins' board (Vast rulebook §Nascondere)."""
 
     tribe: str
     """The Tribe."""
 
 
 class TribeAttackedKnight(VastEvent, kw_only=True):
-    """A Tribe attacks the Knight (004 §Attaccare; an Ambush, §Rivelare e risolvere, Imboscata)."""
+    """A Tribe attacks the Knight (Vast rulebook §Attaccare; an Ambush, §Rivelare e risolvere, Imboscata)."""
 
     tribe: str
     """The Tribe."""
@@ -737,7 +747,8 @@ class TribeAttackedKnight(VastEvent, kw_only=True):
 
 
 class TribeAttackedCrystal(VastEvent, kw_only=True):
-    """A Tribe of Strength 3+ attacks the Crystal on its tile; a second one smashes it (004 §Attaccare)."""
+    """A Tribe of Strength 3+ attacks the Crystal on its tile; a second one smashes it (Vast rulebook
+    §Attaccare)."""
 
     tribe: str
     """The Tribe."""
@@ -750,7 +761,7 @@ class TribeAttackedCrystal(VastEvent, kw_only=True):
 
 
 class TribePlundered(VastEvent, kw_only=True):
-    """A Tribe takes a Treasure token: +1 Rage, the token back to the Cave (004 §Razziare)."""
+    """A Tribe takes a Treasure token: +1 Rage, the token back to the Cave (Vast rulebook §Razziare)."""
 
     tribe: str
     """The Tribe."""
@@ -761,7 +772,8 @@ class TribePlundered(VastEvent, kw_only=True):
 
 
 class KnightAttackedTribes(VastEvent, kw_only=True):
-    """The Knight enters a tile with revealed Tribes and attacks them all (004 §Interagire con i Goblin)."""
+    """The Knight enters a tile with revealed Tribes and attacks them all (Vast rulebook §Interagire con i
+    Goblin)."""
 
     tribes: tuple[str, ...]
     """The Tribes attacked (each scatters, +1 Rage each)."""
@@ -770,7 +782,7 @@ class KnightAttackedTribes(VastEvent, kw_only=True):
 
 
 class BowShot(VastEvent, kw_only=True):
-    """The Knight's Bow hits a visible Tribe at any range: Strength - 1 discs, no scattering (004
+    """The Knight's Bow hits a visible Tribe at any range: Strength - 1 discs, no scattering (Vast rulebook
     §Equipaggiamento, Arco)."""
 
     tribe: str
@@ -779,12 +791,12 @@ class BowShot(VastEvent, kw_only=True):
     """Discs it loses."""
 
 
-# --- the Dragon (004 §Il Drago) -------------------------------------------------------------------
+# --- the Dragon (Vast rulebook §Il Drago) -------------------------------------------------------------------
 
 
 class DragonPlaced(VastEvent, kw_only=True):
     """The Sleeping Dragon is placed at the start of its first turn, on the Knight's tile (on the Entrance
-    without a Knight): 004 §Il Drago, Preparazione."""
+    without a Knight): Vast rulebook §Il Drago, Preparazione."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -793,7 +805,7 @@ class DragonPlaced(VastEvent, kw_only=True):
 
 
 class DragonMoved(VastEvent, kw_only=True):
-    """The Dragon moves (004 §1. Muovi e Usa i Poteri): its free move, Wing, or pushed by a rule."""
+    """The Dragon moves (Vast rulebook §1. Muovi e Usa i Poteri): its free move, Wing, or pushed by a rule."""
 
     x: int
     """Column of the tile reached."""
@@ -804,8 +816,8 @@ class DragonMoved(VastEvent, kw_only=True):
 
 
 class PowerUsed(VastEvent, kw_only=True):
-    """A Power is used and paid (004 §Poteri): the Power cards paid are public; a Gem on the map lends its
-    symbol once a turn."""
+    """A Power is used and paid (Vast rulebook §Poteri): the Power cards paid are public; a Gem on the map
+    lends its symbol once a turn."""
 
     power: str
     """The Power (``claw``, ``flame``, ``wing``, ``hiss``, ``slither``, ``swat``, ``scorch``, ``burn``,
@@ -817,8 +829,9 @@ class PowerUsed(VastEvent, kw_only=True):
 
 
 class SlothCubeMoved(VastEvent, kw_only=True):
-    """A Sloth cube moves (004 §Risveglio e Risalita in Superficie): from a Sloth track to Wakefulness when
-    its condition is met, between Sloth tracks (Slither), or back from Wakefulness (Soporific Spores)."""
+    """A Sloth cube moves (Vast rulebook §Risveglio e Risalita in Superficie): from a Sloth track to
+    Wakefulness when its condition is met, between Sloth tracks (Slither), or back from Wakefulness (Soporific
+    Spores)."""
 
     source: str
     """The track it leaves (``greed``, ``hunger``, ``pride-events``, ``pride-still``, ``pride-gem``,
@@ -830,12 +843,13 @@ class SlothCubeMoved(VastEvent, kw_only=True):
 
 
 class DragonAwoke(VastEvent, kw_only=True):
-    """11 cubes on Wakefulness: the Dragon is awake for good (004 §Risveglio e Risalita in Superficie)."""
+    """11 cubes on Wakefulness: the Dragon is awake for good (Vast rulebook §Risveglio e Risalita in
+    Superficie)."""
 
 
 class DragonSurfaced(VastEvent, kw_only=True):
     """The awake Dragon ends its turn on a Crystal tile and rises to the surface; a Crystal token there is
-    smashed (004 §Risalire in Superficie)."""
+    smashed (Vast rulebook §Risalire in Superficie)."""
 
     x: int
     """Column of the Crystal tile."""
@@ -846,16 +860,16 @@ class DragonSurfaced(VastEvent, kw_only=True):
 
 
 class GoblinsEaten(VastEvent, kw_only=True):
-    """The Eaten Goblins marker advances by the Population the Tribes lost to Claw, Scratch or Hiss (004
-    §Uccidere i Goblin)."""
+    """The Eaten Goblins marker advances by the Population the Tribes lost to Claw, Scratch or Hiss (Vast
+    rulebook §Uccidere i Goblin)."""
 
     count: int
     """Goblins eaten."""
 
 
 class DragonTreasureTaken(VastEvent, kw_only=True):
-    """After its movement the Dragon collects the Treasure tokens on its tile (004 §2. Raccogli un Tesoro);
-    they go back to the Cave at once (§La Caverna, Tesori) and count for its Greed, one a turn."""
+    """After its movement the Dragon collects the Treasure tokens on its tile (Vast rulebook §2. Raccogli un
+    Tesoro); they go back to the Cave at once (§La Caverna, Tesori) and count for its Greed, one a turn."""
 
     x: int
     """Column of the tile."""
@@ -866,7 +880,7 @@ class DragonTreasureTaken(VastEvent, kw_only=True):
 
 
 class GemPlaced(VastEvent, kw_only=True):
-    """A Dragon Gem from its reserve is placed on its tile (004 §3. Posa una Gemma di Drago)."""
+    """A Dragon Gem from its reserve is placed on its tile (Vast rulebook §3. Posa una Gemma di Drago)."""
 
     gem: str
     """``claw``, ``flame`` or ``wing``."""
@@ -877,8 +891,8 @@ class GemPlaced(VastEvent, kw_only=True):
 
 
 class GemTaken(VastEvent, kw_only=True):
-    """A Dragon Gem is picked up from the map (004 §Gemme e altri giocatori): the Dragon die was rolled;
-    it goes back to the Dragon's reserve."""
+    """A Dragon Gem is picked up from the map (Vast rulebook §Gemme e altri giocatori): the Dragon die was
+    rolled; it goes back to the Dragon's reserve."""
 
     gem: str
     """``claw``, ``flame`` or ``wing``."""
@@ -893,11 +907,12 @@ class GemTaken(VastEvent, kw_only=True):
     step: str = ""
     """The chain step it completes (the Knight's Gems, one at a time)."""
     from_dragon: bool = False
-    """Plundered from the Dragon itself (004 §Razziare): no Gem leaves the map; it stays in its reserve."""
+    """Plundered from the Dragon itself (Vast rulebook §Razziare): no Gem leaves the map; it stays in its
+    reserve."""
 
 
 class GemMoved(VastEvent, kw_only=True):
-    """Swat moves a Gem or a Treasure token (004 §Poteri, Colpo)."""
+    """Swat moves a Gem or a Treasure token (Vast rulebook §Poteri, Colpo)."""
 
     token: str
     """``treasure`` or a Gem's symbol."""
@@ -913,8 +928,8 @@ class GemMoved(VastEvent, kw_only=True):
 
 class PowerCardsDiscarded(VastEvent, kw_only=True):
     """Power cards leave the Dragon's hand without paying a Power: the rest of the hand when it is replaced
-    (004 §4. Rimpiazza la Mano di Carte), or cards it must discard (the Bow). Which cards is the Dragon's
-    secret."""
+    (Vast rulebook §4. Rimpiazza la Mano di Carte), or cards it must discard (the Bow). Which cards is the
+    Dragon's secret."""
 
     cards: tuple[str, ...]
     """The cards (``"?"`` to others than the Dragon)."""
@@ -923,8 +938,8 @@ class PowerCardsDiscarded(VastEvent, kw_only=True):
 
 
 class DragonAttacked(VastEvent, kw_only=True):
-    """The Knight attacks the Dragon (004 §Attaccare il Drago): Strength above Armor hits; equal, the Dragon
-    die must hit the center."""
+    """The Knight attacks the Dragon (Vast rulebook §Attaccare il Drago): Strength above Armor hits; equal,
+    the Dragon die must hit the center."""
 
     strength: int
     """The Knight's Strength."""
@@ -937,7 +952,7 @@ class DragonAttacked(VastEvent, kw_only=True):
 
 
 class FlameWallPlaced(VastEvent, kw_only=True):
-    """The Flame Wall token on a Lit tile next to the Dragon (004 §Poteri, Muro di Fiamme)."""
+    """The Flame Wall token on a Lit tile next to the Dragon (Vast rulebook §Poteri, Muro di Fiamme)."""
 
     x: int
     """Column of the tile."""
@@ -946,8 +961,8 @@ class FlameWallPlaced(VastEvent, kw_only=True):
 
 
 class FlameWallBurned(VastEvent, kw_only=True):
-    """A piece entered the Flame Wall's tile for the first time on its turn (004 §Poteri, Muro di Fiamme):
-    the Knight loses 5 Grit, a Tribe 1 Population."""
+    """A piece entered the Flame Wall's tile for the first time on its turn (Vast rulebook §Poteri, Muro di
+    Fiamme): the Knight loses 5 Grit, a Tribe 1 Population."""
 
     piece: str
     """``knight`` or a Tribe's name."""
@@ -958,11 +973,12 @@ class FlameWallReturned(VastEvent, kw_only=True):
 
 
 class ShriekSpent(VastEvent, kw_only=True):
-    """The Shriek token is spent to re-roll the Dragon die (004 §Poteri, Strillo)."""
+    """The Shriek token is spent to re-roll the Dragon die (Vast rulebook §Poteri, Strillo)."""
 
 
 class CrystalDestroyed(VastEvent, kw_only=True):
-    """Smash destroys the Crystal token on the Dragon's tile, out of the game (004 §Poteri, Distruzione)."""
+    """Smash destroys the Crystal token on the Dragon's tile, out of the game (Vast rulebook §Poteri,
+    Distruzione)."""
 
     x: int
     """Column of the tile."""
@@ -971,9 +987,9 @@ class CrystalDestroyed(VastEvent, kw_only=True):
 
 
 class TileCollapsed(VastEvent, kw_only=True):
-    """Wrath or Cave-In collapses a tile (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): a Crystal
-    tile leaves the game and counts for the Cave; before the Collapse another tile goes to the bottom of the
-    stack."""
+    """Wrath or Cave-In collapses a tile (Vast rulebook §Poteri, Collera; §La Caverna, Gli altri giocatori): a
+    Crystal tile leaves the game and counts for the Cave; before the Collapse another tile goes to the bottom
+    of the stack."""
 
     x: int
     """Column of the tile."""
@@ -993,8 +1009,8 @@ class TileCollapsed(VastEvent, kw_only=True):
 
 
 class PowerStruck(VastEvent, kw_only=True):
-    """The tiles a Power reaches (004 §Il Dado del Drago; §Poteri): Dark tiles Flame, Scorch or Burn reveal
-    (in this order, the Dragon orienting them: §Rivelare le Tessere), tiles Claw hits, tiles Wrath
+    """The tiles a Power reaches (Vast rulebook §Il Dado del Drago; §Poteri): Dark tiles Flame, Scorch or Burn
+    reveal (in this order, the Dragon orienting them: §Rivelare le Tessere), tiles Claw hits, tiles Wrath
     collapses."""
 
     power: str
@@ -1007,36 +1023,36 @@ class PowerStruck(VastEvent, kw_only=True):
 
 class AxeStruck(VastEvent, kw_only=True):
     """After a successful attack on the Dragon the Knight discards the Mighty Axe's cube: the Dragon loses 1
-    more Health (004 §Tesori, Ascia Possente)."""
+    more Health (Vast rulebook §Tesori, Ascia Possente)."""
 
 
 class DragonShot(VastEvent, kw_only=True):
-    """The Enchanted Bow hits the Dragon (004 §Tesori, Arco Incantato): it must discard Power cards equal to
-    the Knight's Strength less 1 (as many as it holds)."""
+    """The Enchanted Bow hits the Dragon (Vast rulebook §Tesori, Arco Incantato): it must discard Power cards
+    equal to the Knight's Strength less 1 (as many as it holds)."""
 
     discards: int
     """Power cards it must discard (it chooses which: ``power-discard`` decisions)."""
 
 
 class TrapSprung(VastEvent, kw_only=True):
-    """The Goblins discard their face-up Trap to cancel a Dragon Power aimed at a Tribe (VF §3 Secrets
-    cards, Trap)."""
+    """The Goblins discard their face-up Trap to cancel a Dragon Power aimed at a Tribe (docs/vast/facts.md §3
+    Secrets cards, Trap)."""
 
     power: str
     """The Power cancelled."""
 
 
 class TribeAttackedDragon(VastEvent, kw_only=True):
-    """With the Ash Dragon card a Tribe stronger than the Dragon's Armor attacks it (VF §7 Variant cards): the
-    Dragon loses 1 Health, Rage falls by 1 and the Tribe scatters."""
+    """With the Ash Dragon card a Tribe stronger than the Dragon's Armor attacks it (docs/vast/facts.md §7
+    Variant cards): the Dragon loses 1 Health, Rage falls by 1 and the Tribe scatters."""
 
     tribe: str
     """The Tribe attacking."""
 
 
 class EventTokenPlaced(VastEvent, kw_only=True):
-    """The Cave places an Event token on an Event tile revealed by another than the Knight entering it (004
-    §Rivelare le Tessere), or restores one with Crystal Curse (§Presagi)."""
+    """The Cave places an Event token on an Event tile revealed by another than the Knight entering it (Vast
+    rulebook §Rivelare le Tessere), or restores one with Crystal Curse (§Presagi)."""
 
     x: int
     """Column of the tile."""
@@ -1046,7 +1062,7 @@ class EventTokenPlaced(VastEvent, kw_only=True):
 
 class EventTokenTaken(VastEvent, kw_only=True):
     """The Knight enters (or starts her turn on) a tile with an Event token: she resolves it as an Event tile,
-    spending an Encounter, and the token leaves the map (004 §Rivelare e risolvere le tessere Buie,
+    spending an Encounter, and the token leaves the map (Vast rulebook §Rivelare e risolvere le tessere Buie,
     Evento)."""
 
     x: int
@@ -1056,20 +1072,21 @@ class EventTokenTaken(VastEvent, kw_only=True):
 
 
 class DragonDied(VastEvent, kw_only=True):
-    """The Dragon's Health reached 0 (004 §Attaccare il Drago)."""
+    """The Dragon's Health reached 0 (Vast rulebook §Attaccare il Drago)."""
 
 
-# --- the Thief (004 §Il Ladro; VF §6) -------------------------------------------------------------------
+# --- the Thief (Vast rulebook §Il Ladro; docs/vast/facts.md §6)
+# -------------------------------------------------------------------
 
 
 class ThiefEntered(VastEvent, kw_only=True):
     """The Thief's piece is put on the Entrance: before his first turn, or at the start of his first turn
-    after he was killed (004 §Preparazione, §Morire)."""
+    after he was killed (Vast rulebook §Preparazione, §Morire)."""
 
 
 class ThiefStatsAssigned(VastEvent, kw_only=True):
     """The Thief puts his three Stat tokens on Movement, Stealth and Thievery and takes Action cubes equal
-    to Thievery (004 §1. Assegna i Segnalini Statistica)."""
+    to Thievery (Vast rulebook §1. Assegna i Segnalini Statistica)."""
 
     movement: int
     """The token on Movement (2-4)."""
@@ -1082,21 +1099,21 @@ class ThiefStatsAssigned(VastEvent, kw_only=True):
 
 
 class ThiefMoved(VastEvent, kw_only=True):
-    """The Thief moves one tile (004 §2. Muovi e Agisci), through a wall with Climb."""
+    """The Thief moves one tile (Vast rulebook §2. Muovi e Agisci), through a wall with Climb."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
     y: int
     """Row of the tile, counted from the Entrance (north positive)."""
     climbed: int = 0
-    """Action cubes spent on Climb to cross a wall (004 §Arrampicare: 2, 1 with Climbing Gear)."""
+    """Action cubes spent on Climb to cross a wall (Vast rulebook §Arrampicare: 2, 1 with Climbing Gear)."""
     forced: bool = False
-    """A step granted by Unnatural Evasion (004 §Migliorie): no Movement spent."""
+    """A step granted by Unnatural Evasion (Vast rulebook §Migliorie): no Movement spent."""
 
 
 class TilePeeked(VastEvent, kw_only=True):
-    """The Thief ends his movement on a Dark tile and looks at it (004 §2. Muovi e Agisci): the tile is his
-    secret (and the Cave's); he then may reveal it."""
+    """The Thief ends his movement on a Dark tile and looks at it (Vast rulebook §2. Muovi e Agisci): the tile
+    is his secret (and the Cave's); he then may reveal it."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -1107,8 +1124,8 @@ class TilePeeked(VastEvent, kw_only=True):
 
 
 class ThiefActed(VastEvent, kw_only=True):
-    """The Thief spends Action cubes on an action (004 §Saccheggiare, §Borseggiare, §Scassinare, §Pugnalare
-    alle Spalle, §Celare il Bottino; VF §7 Flare)."""
+    """The Thief spends Action cubes on an action (Vast rulebook §Saccheggiare, §Borseggiare, §Scassinare,
+    §Pugnalare alle Spalle, §Celare il Bottino; docs/vast/facts.md §7 Flare)."""
 
     action: str
     """``loot``, ``pickpocket``, ``pick-lock``, ``backstab``, ``hide-loot``, ``flare``."""
@@ -1119,8 +1136,8 @@ class ThiefActed(VastEvent, kw_only=True):
 
 
 class ThiefLooted(VastEvent, kw_only=True):
-    """The Thief takes a Treasure token or a Dragon Gem (004 §Saccheggiare; §Borseggiare and §Scassinare take
-    one from the Cave's supply, or from the map when it is empty)."""
+    """The Thief takes a Treasure token or a Dragon Gem (Vast rulebook §Saccheggiare; §Borseggiare and
+    §Scassinare take one from the Cave's supply, or from the map when it is empty)."""
 
     source: str
     """``tile`` (from his tile), ``supply`` (the Cave's supply) or ``map`` (a tile of the map)."""
@@ -1135,8 +1152,8 @@ class ThiefLooted(VastEvent, kw_only=True):
 
 
 class ThiefActionRolled(VastEvent, kw_only=True):
-    """An action's result after the Action die (004 §Borseggiare, §Scassinare: 4+ with 1 cube, 2+ with 2,
-    always with 3)."""
+    """An action's result after the Action die (Vast rulebook §Borseggiare, §Scassinare: 4+ with 1 cube, 2+
+    with 2, always with 3)."""
 
     action: str
     """``pickpocket`` or ``pick-lock``."""
@@ -1147,13 +1164,13 @@ class ThiefActionRolled(VastEvent, kw_only=True):
     target: str = ""
     """The player targeted (Pickpocket)."""
     rerolled: bool = False
-    """This is Sticky Fingers' re-roll of a failed Pickpocket (once a turn: 004 §Borseggiare)."""
+    """This is Sticky Fingers' re-roll of a failed Pickpocket (once a turn: Vast rulebook §Borseggiare)."""
 
 
 class ThiefStole(VastEvent, kw_only=True):
-    """The harm of a successful Pickpocket (004 §Borseggiare): the Knight's Treasure card goes to the bottom
-    of the deck, the Goblins discard a Secrets card, or a Wakefulness cube of the Dragon goes back to
-    Greed."""
+    """The harm of a successful Pickpocket (Vast rulebook §Borseggiare): the Knight's Treasure card goes to
+    the bottom of the deck, the Goblins discard a Secrets card, or a Wakefulness cube of the Dragon goes back
+    to Greed."""
 
     target: str
     """``knight``, ``goblins`` or ``dragon``."""
@@ -1165,7 +1182,7 @@ class ThiefStole(VastEvent, kw_only=True):
 
 
 class VaultOpened(VastEvent, kw_only=True):
-    """The Thief opens the Vault on his tile: its token leaves the map (004 §Scassinare)."""
+    """The Thief opens the Vault on his tile: its token leaves the map (Vast rulebook §Scassinare)."""
 
     x: int
     """Column of the tile, counted from the Entrance (east positive)."""
@@ -1174,16 +1191,16 @@ class VaultOpened(VastEvent, kw_only=True):
 
 
 class LootHidden(VastEvent, kw_only=True):
-    """The Thief lowers his Loot Drop level (004 §Celare il Bottino)."""
+    """The Thief lowers his Loot Drop level (Vast rulebook §Celare il Bottino)."""
 
     count: int
     """Levels lowered (at most to 0)."""
 
 
 class TreasureStashed(VastEvent, kw_only=True):
-    """On entering the Entrance, the Thief stashes what he carries (004 §Trasportare e Mettere al Sicuro): a
-    Gem goes back to the Dragon and is swapped for a Treasure token from the Cave's supply; each token goes
-    on an Upgrade space and the Loot Drop level goes back to 3."""
+    """On entering the Entrance, the Thief stashes what he carries (Vast rulebook §Trasportare e Mettere al
+    Sicuro): a Gem goes back to the Dragon and is swapped for a Treasure token from the Cave's supply; each
+    token goes on an Upgrade space and the Loot Drop level goes back to 3."""
 
     tokens: int
     """Tokens stashed (Treasure tokens, and Gems swapped)."""
@@ -1192,7 +1209,7 @@ class TreasureStashed(VastEvent, kw_only=True):
 
 
 class UpgradeTaken(VastEvent, kw_only=True):
-    """A stashed token goes on an Upgrade space for good (004 §Migliorie)."""
+    """A stashed token goes on an Upgrade space for good (Vast rulebook §Migliorie)."""
 
     upgrade: str
     """The space (``dicelog.domain.vast.state.UPGRADES``)."""
@@ -1202,15 +1219,15 @@ class UpgradeTaken(VastEvent, kw_only=True):
 
 class UpgradeLost(VastEvent, kw_only=True):
     """Soporific Spores takes an Upgrade of the Thief's choice; the token stays on his board and counts to
-    win (004 §Migliorie; §Presagi, Spore Soporifere)."""
+    win (Vast rulebook §Migliorie; §Presagi, Spore Soporifere)."""
 
     upgrade: str
     """The space emptied."""
 
 
 class ThiefAttacked(VastEvent, kw_only=True):
-    """A player attacks the Thief (004 §Interagire con gli Altri: any attack kills him); Unnatural Evasion
-    may still turn it (§Migliorie)."""
+    """A player attacks the Thief (Vast rulebook §Interagire con gli Altri: any attack kills him); Unnatural
+    Evasion may still turn it (§Migliorie)."""
 
     by: str
     """``knight``, ``dragon``, a Tribe's name, or ``trap`` (a Dragon Gem's trap)."""
@@ -1219,25 +1236,27 @@ class ThiefAttacked(VastEvent, kw_only=True):
 
 
 class ThiefEvaded(VastEvent, kw_only=True):
-    """Unnatural Evasion rolled 4+: the attack fails (004 §Migliorie)."""
+    """Unnatural Evasion rolled 4+: the attack fails (Vast rulebook §Migliorie)."""
 
     face: int
     """The Action die."""
 
 
 class ThiefShot(VastEvent, kw_only=True):
-    """The Knight shoots the Thief with the Enchanted Bow (004 §Tesori, Arco Incantato): its use this turn."""
+    """The Knight shoots the Thief with the Enchanted Bow (Vast rulebook §Tesori, Arco Incantato): its use
+    this turn."""
 
 
 class ThiefHexed(VastEvent, kw_only=True):
-    """Hex on the Thief (VF §3 Secrets cards): -X Stealth until the Goblins' next turn."""
+    """Hex on the Thief (docs/vast/facts.md §3 Secrets cards): -X Stealth until the Goblins' next turn."""
 
     count: int
     """X, the Eye Tribe's Population."""
 
 
 class ThiefKilled(VastEvent, kw_only=True):
-    """The Thief is killed (004 §Morire): he drops what he carries on his tile and leaves the map."""
+    """The Thief is killed (Vast rulebook §Morire): he drops what he carries on his tile and leaves the
+    map."""
 
     by: str
     """Who killed him (``ThiefAttacked.by``)."""
@@ -1248,7 +1267,7 @@ class ThiefKilled(VastEvent, kw_only=True):
 
 
 class ThiefWounded(VastEvent, kw_only=True):
-    """Backstab (004 §Pugnalare alle Spalle): a Light, Moderate or Heavy wound."""
+    """Backstab (Vast rulebook §Pugnalare alle Spalle): a Light, Moderate or Heavy wound."""
 
     target: str
     """``knight``, ``dragon`` or a Tribe's name."""

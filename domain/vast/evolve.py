@@ -78,8 +78,8 @@ def _gems_back(state: VastState, gems: tuple[str, ...]) -> VastState:
 
 def _tile_gone(state: VastState, x: int, y: int) -> VastState:
     """The tile at ``x``, ``y`` leaves the map (the Collapse, Wrath): Rockslides on its edges go back to the
-    Cave (004 §Presagi, Frana), Bombs leave the game, its Treasure tokens go back to the Cave, its Gems to the
-    Dragon, a Tribe on it to the Goblins' board (RULINGS.md)."""
+    Cave (Vast rulebook §Presagi, Frana), Bombs leave the game, its Treasure tokens go back to the Cave, its
+    Gems to the Dragon, a Tribe on it to the Goblins' board (RULINGS.md)."""
     cell = cells_by_pos(state).get((x, y))
     state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
     gone = {edge((x, y), s) for s in "NESW"}
@@ -147,7 +147,7 @@ def _slid(state: VastState, moved: set[tuple[int, int]], dx: int, dy: int) -> Va
         rockslides=tuple(edge_shift(e) for e in state.rockslides if edge_kept(e)),
         bombs=tuple(edge_shift(e) for e in state.bombs if edge_kept(e)),
     )
-    if lost and state.cave is not None:  # 004 §Presagi, Frana: back to the Cave's supply
+    if lost and state.cave is not None:  # Vast rulebook §Presagi, Frana: back to the Cave's supply
         state = _cave(state, rockslides=state.cave.rockslides + lost)
     k = state.knight
     if k is not None and (k.x, k.y) in moved:
@@ -169,7 +169,7 @@ def _slid(state: VastState, moved: set[tuple[int, int]], dx: int, dy: int) -> Va
 
 def _collapse_steps(state: VastState, tiles: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
     """The steps of tiles Wrath or Cave-In collapse, one each, then ``reunite`` when their fall splits the
-    map before the Collapse (rules revision 3: 004 §Il Collasso, §Esempio #1 and #2)."""
+    map before the Collapse (rules revision 3: Vast rulebook §Il Collasso, §Esempio #1 and #2)."""
     steps = tuple(f"collapse:{x},{y}" for x, y in tiles)
     left = {(c.x, c.y) for c in state.cells} - set(tiles)
     if state.rules_revision >= 3 and not state.collapse and len(groups(left)) > 1:
@@ -178,7 +178,8 @@ def _collapse_steps(state: VastState, tiles: tuple[tuple[int, int], ...]) -> tup
 
 
 def _ruby_lost(state: VastState) -> VastState:
-    """A Tribe reached Population 0: a face-up Goblin Ruby is discarded (VF §3 Secrets cards)."""
+    """A Tribe reached Population 0: a face-up Goblin Ruby is discarded (docs/vast/facts.md §3 Secrets
+    cards)."""
     gob = state.goblins
     if gob is None or "goblin-ruby" not in gob.face_up:
         return state
@@ -260,7 +261,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                     state, monster_deck=(*state.monster_deck, *state.monster_discard), monster_discard=()
                 )
             state = replace(state, monster_deck=tuple(sorted(_without(state.monster_deck, cards))))
-            if deck == "infestation":  # VF §7 Goblin Infestation, line C: the Monster ambushing the Knight
+            # docs/vast/facts.md §7 Goblin Infestation, line C: the Monster ambushing the Knight
+            if deck == "infestation":
                 return replace(state, ambusher=cards[0]) if cards else state
             return state if state.goblins is None else _gob(state, drawn=(*state.goblins.drawn, *cards))
         case CardsDrawn(deck="secrets", cards=cards, reason=reason):
@@ -328,7 +330,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                     vaults_tried=(),
                     sticky_used=False,
                 )
-            if state.thief is not None:  # Unnatural Evasion: the first attack of each turn (004 §Migliorie)
+            # Unnatural Evasion: the first attack of each turn (Vast rulebook §Migliorie)
+            if state.thief is not None:
                 state = _thief(state, evaded=False)
             if state.thief is not None and role == "goblins":  # Hex lasts until the Goblins' next turn
                 state = _thief(state, hexed=0)
@@ -343,7 +346,8 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by, own_turn=own_turn, step=step):
             new_cell = CaveCell(x=x, y=y, tile=tile, symbol=symbol)
             state = replace(_pop(state, step), cells=(*state.cells, new_cell))
-            if state.goblins is not None:  # 004 §Rivelare: a tile placed under a lurking Tribe reveals it
+            # Vast rulebook §Rivelare: a tile placed under a lurking Tribe reveals it
+            if state.goblins is not None:
                 for tribe in state.goblins.tribes:
                     if tribe.lurking and (tribe.x, tribe.y) == (x, y):
                         state = _tribe(state, tribe.name, lurking=False)
@@ -390,7 +394,8 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced):
             if k is None:
                 return state
-            if (x, y) == (0, 0) and k.poisoned:  # VF §3 Poison: her cubes back on entering the Entrance
+            # docs/vast/facts.md §3 Poison: her cubes back on entering the Entrance
+            if (x, y) == (0, 0) and k.poisoned:
                 state = _knight(state, poisoned=0)
                 k = state.knight or k
             if forced:
@@ -447,7 +452,7 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.TreasureUsed(card=card, heal=heal):
             if k is None:
                 return state
-            if card == "javelin":  # 004 §Tesori, Giavellotto: used once, then out of the game
+            if card == "javelin":  # Vast rulebook §Tesori, Giavellotto: used once, then out of the game
                 return _knight(
                     state, treasures=_without(k.treasures, [card]), face_up=_without(k.face_up, [card])
                 )
@@ -537,7 +542,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             return replace(state, cave=cave, omen_bag=tuple(sorted((*state.omen_bag, *paid))))
         case ev.RockslidePlaced(x=x, y=y, side=side):
             state = replace(state, rockslides=(*state.rockslides, edge((x, y), side)))
-            if state.rules_revision >= 3:  # 004 §Equipaggiamento, Bomba: a Rockslide there removes the Bomb
+            # Vast rulebook §Equipaggiamento, Bomba: a Rockslide there removes the Bomb
+            if state.rules_revision >= 3:
                 state = replace(state, bombs=tuple(b for b in state.bombs if b != edge((x, y), side)))
             return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides - 1)
         case ev.RockslideMoved(from_edge=gone, x=x, y=y, side=side):
@@ -545,7 +551,7 @@ def evolve(state: VastState, event: Event) -> VastState:
             bombs = tuple(b for b in state.bombs if b != edge((x, y), side))
             return replace(state, rockslides=(*kept, edge((x, y), side)), bombs=bombs)
         case ev.CarriedByBats(target="knight", x=x, y=y):
-            state = _knight(state, poisoned=0) if (x, y) == (0, 0) else state  # VF §3 Poison
+            state = _knight(state, poisoned=0) if (x, y) == (0, 0) else state  # docs/vast/facts.md §3 Poison
             return _knight(state, x=x, y=y, stage=3)
         case ev.CarriedByBats(from_x=fx, from_y=fy, x=x, y=y):
             cells = cells_by_pos(state)
@@ -557,11 +563,13 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.TileRotated(x=x, y=y, rotation=rotation):
             state = _cell(state, x, y, rotation=rotation)
             turned = {edge((x, y), s) for s in "NESW"}
-            back = sum(1 for e in state.rockslides if e in turned)  # 004 §Presagi, Frana: back to the supply
+            # Vast rulebook §Presagi, Frana: back to the supply
+            back = sum(1 for e in state.rockslides if e in turned)
             state = replace(
                 state,
                 rockslides=tuple(e for e in state.rockslides if e not in turned),
-                bombs=tuple(e for e in state.bombs if e not in turned),  # 004 §Bomba: out of the game
+                # Vast rulebook §Bomba: out of the game
+                bombs=tuple(e for e in state.bombs if e not in turned),
             )
             return state if state.cave is None else _cave(state, rockslides=state.cave.rockslides + back)
         case ev.EventsSentToBottom(cards=cards):
@@ -722,9 +730,9 @@ def evolve(state: VastState, event: Event) -> VastState:
                 return _gob(state, crystal_attack=(name, x, y))
             state = _cell(_gob(state, crystal_attack=None), x, y, crystal=False)
             state = replace(state, smashed_total=state.smashed_total + 1)
-            if k is None:  # 004 §Attaccare: with no Knight, they keep it on their board
+            if k is None:  # Vast rulebook §Attaccare: with no Knight, they keep it on their board
                 return _gob(state, smashed=state.goblins.smashed + 1) if state.goblins is not None else state
-            return _knight(state, smashed=k.smashed + 1)  # 004: the token goes to her
+            return _knight(state, smashed=k.smashed + 1)  # Vast rulebook: the token goes to her
         case ev.TribePlundered(x=x, y=y):
             cell = cells_by_pos(state).get((x, y))
             if cell is not None:
@@ -733,7 +741,8 @@ def evolve(state: VastState, event: Event) -> VastState:
         case ev.KnightAttackedTribes(tribes=names, step=step):
             state = _pop(state, step)
             gob = state.goblins
-            if gob is not None and "trap" in gob.face_up:  # VF §3 Trap: spent on the first attack
+            # docs/vast/facts.md §3 Trap: spent on the first attack
+            if gob is not None and "trap" in gob.face_up:
                 state = replace(
                     _gob(state, face_up=_without(gob.face_up, ["trap"])),
                     secrets_discard=(
@@ -905,7 +914,8 @@ def evolve(state: VastState, event: Event) -> VastState:
             state = _tile_gone(_pop(state, step), x, y)
             if crystal_tile:
                 return replace(state, crystal_tiles_collapsed=state.crystal_tiles_collapsed + 1)
-            if not state.collapse:  # 004 §La Caverna, Gli altri giocatori: to the bottom of the stack
+            # Vast rulebook §La Caverna, Gli altri giocatori: to the bottom of the stack
+            if not state.collapse:
                 pile_tiles = list(state.piles) or [0, 0, 0]
                 pile_tiles[-1] += 1
                 state = replace(
@@ -944,7 +954,8 @@ def evolve(state: VastState, event: Event) -> VastState:
                 changes["vaults_tried"] = _add_unique(th.vaults_tried, (th.x, th.y))
             gob = state.goblins
             tribe_hit = action in ("pickpocket", "backstab") and target in TRIBES
-            if tribe_hit and gob is not None and "trap" in gob.face_up:  # VF §3 Trap: spent on that attack
+            # docs/vast/facts.md §3 Trap: spent on that attack
+            if tribe_hit and gob is not None and "trap" in gob.face_up:
                 state = _gob(state, face_up=_without(gob.face_up, ["trap"]))
                 state = replace(state, secrets_discard=(*state.secrets_discard, "trap"))
             return _thief(state, **changes)
@@ -964,7 +975,7 @@ def evolve(state: VastState, event: Event) -> VastState:
                 return _thief(state, gems=(*th.gems, gem))
             return _thief(state, carried=th.carried + 1)
         case ev.ThiefActionRolled(rerolled=rerolled, success=success):
-            if success:  # the Treasure token it takes comes next (004 §Borseggiare, §Scassinare)
+            if success:  # the Treasure token it takes comes next (Vast rulebook §Borseggiare, §Scassinare)
                 state = replace(state, todo=("thief-supply", *state.todo))
             return _thief(state, sticky_used=True) if rerolled else state
         case ev.ThiefStole(target="knight", card=card) if k is not None:

@@ -1,11 +1,11 @@
-"""Vast: The Crystal Caverns as a dicelog ruleset (seed ``004_26ec0d003901986d.txt``, cited as 004 §Heading;
-numbers from ``rules/vast-facts.md``, VF §n).
+"""Vast: The Crystal Caverns as a dicelog ruleset (rules from the Vast rulebook, cited as
+"Vast rulebook §Heading"; numbers from docs/vast/facts.md, cited by section).
 
-This release plays the five roles (004 §Il Cavaliere, §I Goblin, §Il Drago, §La Caverna, §Il Ladro) in every
-VF §7 setup but Knight vs Thief (``dicelog.domain.vast.rules.setup``): the cave (tiles, walls, rotation toward
-the Entrance, the tile stack's three piles seeded with Crystal and Vault tiles, open edges filled, reveals,
-tokens, Rockslides and Bombs, the Collapse), each role's turn, the variant cards and the play without a Cave
-player.
+This release plays the five roles (Vast rulebook §Il Cavaliere, §I Goblin, §Il Drago, §La Caverna, §Il Ladro)
+in every docs/vast/facts.md §7 setup but Knight vs Thief (``dicelog.domain.vast.rules.setup``): the cave
+(tiles, walls, rotation toward the Entrance, the tile stack's three piles seeded with Crystal and Vault tiles,
+open edges filled, reveals, tokens, Rockslides and Bombs, the Collapse), each role's turn, the variant cards
+and the play without a Cave player.
 
 Every choice is a pending decision addressed to the role's seat (``piece``), every draw and die roll a
 pending chance node; who sees what is ``dicelog.domain.vast.visibility``.
@@ -34,13 +34,14 @@ from dicelog.domain.vast.state import VastState
 NAME = "vast"
 RULES_REVISION = 5
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
-release; 2 adds the Event tokens (004 §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie, Evento); 3
-lets Wrath split the map before the Collapse and has the Dragon slide the groups together (004 §Il Collasso,
-§Esempio #2); 4 gives the Knight Flare only in the setups whose variant cards hand it to her (VF §7: Knight,
-Goblins and Cave; Knight vs Cave; earlier revisions let her light it in every setup); 5 adds Goblin
-Infestation line C, the Monsters' Ambushes (VF §3 Monster cards; VF §7: the Knight vs Thief setup and the
-Knight's solo Hard level, played from this revision) and, without a Cave player, places the end of turn's
-Dark tile by default next to the player's piece (before: the first free space, west to east)."""
+release; 2 adds the Event tokens (Vast rulebook §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie,
+Evento); 3 lets Wrath split the map before the Collapse and has the Dragon slide the groups together (Vast
+rulebook §Il Collasso, §Esempio #2); 4 gives the Knight Flare only in the setups whose variant cards hand it
+to her (docs/vast/facts.md §7: Knight, Goblins and Cave; Knight vs Cave; earlier revisions let her light it in
+every setup); 5 adds Goblin Infestation line C, the Monsters' Ambushes (docs/vast/facts.md §3 Monster cards;
+docs/vast/facts.md §7: the Knight vs Thief setup and the Knight's solo Hard level, played from this revision)
+and, without a Cave player, places the end of turn's Dark tile by default next to the player's piece (before:
+the first free space, west to east)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type.
 _Handlers = dict[type[Command], Callable[[VastState, Any], list[Event]]]
@@ -103,8 +104,8 @@ class Vast:
     setup_type = setup.VastSetup
     rules_revision = RULES_REVISION
     die_faces = {name: face for face, (name, _) in DRAGON_DIE.items()}
-    """The Dragon die's faces by pattern name (VF §4): ``center`` 1, ``diamond`` 2, ``cross`` 3, ``corners``
-    4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""
+    """The Dragon die's faces by pattern name (docs/vast/facts.md §4): ``center`` 1, ``diamond`` 2, ``cross``
+    3, ``corners`` 4, ``saltire`` 5, ``around`` 6; a ``Roll`` may name them."""
     bot = seat_bot
     """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
     demo = DEMO
@@ -115,7 +116,7 @@ class Vast:
         return setup.initial_state(created)
 
     def decide(self, state: VastState, command: Command) -> list[Event]:
-        """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing 004)."""
+        """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing Vast rulebook)."""
         if isinstance(command, Begin):
             if state.begun:
                 raise refuse("already-begun", "Preparazione", "the game is set up already")
@@ -126,7 +127,7 @@ class Vast:
             raise refuse("not-begun", "Preparazione", "the game is being set up")
         role = cmd.role_of(command)
         if role is None:
-            raise errors.RuleBroken("command.unknown", section="004", detail=type(command).__name__)
+            raise errors.RuleBroken("command.unknown", section="Vast rulebook", detail=type(command).__name__)
         if role not in state.roles:
             raise refuse("role-not-in-play", "Preparazione", f"the {role} is not in play")
         if role != state.turn:
@@ -157,7 +158,7 @@ class Vast:
 
     def outcome(self, state: VastState) -> str | None:
         """``won:<role>`` once a role won (each role's §Come Vincere); ``lost:everyone`` when the Cave
-        collapsed with no Cave player (004 §Il Collasso)."""
+        collapsed with no Cave player (Vast rulebook §Il Collasso)."""
         if state.winner == "everyone-lost":
             return "lost:everyone"
         return None if state.winner is None else f"won:{state.winner}"
@@ -225,8 +226,8 @@ class Vast:
 
 
 def goblins_end(state: VastState) -> list[Event]:
-    """004 §I Goblin, Riepilogo del Turno: the turn ends after the activation phase (the War deck is shuffled
-    whole again: it is always drawn from in full)."""
+    """Vast rulebook §I Goblin, Riepilogo del Turno: the turn ends after the activation phase (the War deck is
+    shuffled whole again: it is always drawn from in full)."""
     gob = state.goblins
     if gob is None or gob.phase != "activate":
         raise refuse(

@@ -1,4 +1,4 @@
-"""The state of a game of Vast: The Crystal Caverns (004; VF = rules/vast-facts.md).
+"""The state of a game of Vast: The Crystal Caverns (Vast rulebook; docs/vast/facts.md).
 
 One frozen msgspec Struct per part of the table. Secrets live in named fields so that one
 function (``dicelog.domain.vast.visibility.view_state``) masks each for the audiences that may not
@@ -7,7 +7,7 @@ see it: a Dark tile's ``Cell.tile``, the Cave's ``CaveRole.hand``, the Knight's 
 (``State.offer``). Masked values read ``"?"``.
 
 Decks hold no order: the cards left in a face-down pile are a sorted set, and drawing is uniform
-among them (DESIGN.md, Hidden information). Cards put on the bottom of a deck are kept in order
+among them (docs/who-sees-what.md, Hidden information). Cards put on the bottom of a deck are kept in order
 (``*_bottom``): they are drawn only when the face-down part is empty.
 """
 
@@ -22,13 +22,13 @@ HIDDEN = "?"
 
 Role = Literal["knight", "goblins", "dragon", "cave", "thief"]
 TURN_ORDER: tuple[str, ...] = ("knight", "goblins", "dragon", "cave", "thief")
-"""VF §7 Turn order (REF citing FAQ p.2): the number printed on each player board."""
+"""docs/vast/facts.md §7 Turn order (REF citing FAQ p.2): the number printed on each player board."""
 
 Phase = Literal["setup", "play", "ended"]
 
 
 class CaveCell(Struct, frozen=True, kw_only=True):
-    """A tile on the map (004 §Tessere Caverna; the Entrance is the cell at ``(0, 0)``)."""
+    """A tile on the map (Vast rulebook §Tessere Caverna; the Entrance is the cell at ``(0, 0)``)."""
 
     x: int
     """Columns from the Entrance, east positive."""
@@ -36,7 +36,7 @@ class CaveCell(Struct, frozen=True, kw_only=True):
     """Rows from the Entrance, north positive."""
     tile: str
     """The tile id (``content/tiles.json``). Of a Dark tile, only the Cave (and the auditor) sees it;
-    others read ``"?"`` (004 §Tessere Caverna: "do not tell anyone what its Lit side holds")."""
+    others read ``"?"`` (Vast rulebook §Tessere Caverna: "do not tell anyone what its Lit side holds")."""
     symbol: str | None = None
     """The Tribe symbol on the Dark side (public), ``None`` for the Entrance."""
     lit: bool = False
@@ -44,34 +44,35 @@ class CaveCell(Struct, frozen=True, kw_only=True):
     rotation: int = 0
     """Quarter turns clockwise of a Lit tile (0-3): its walls are its shape's walls turned by this."""
     treasure: int = 0
-    """Treasure tokens on the tile (004 §3. Piazza un Tesoro, §Sala del Tesoro)."""
+    """Treasure tokens on the tile (Vast rulebook §3. Piazza un Tesoro, §Sala del Tesoro)."""
     crystal: bool = False
-    """A Crystal token lies on the tile (004 §Cristallo: placed when a Crystal tile is revealed)."""
+    """A Crystal token lies on the tile (Vast rulebook §Cristallo: placed when a Crystal tile is revealed)."""
     gems: tuple[str, ...] = ()
-    """Dragon Gems on the tile (``claw``, ``flame``, ``wing``: 004 §3. Posa una Gemma di Drago)."""
+    """Dragon Gems on the tile (``claw``, ``flame``, ``wing``: Vast rulebook §3. Posa una Gemma di Drago)."""
     event_token: bool = False
-    """An Event token lies on the tile (004 §Rivelare le Tessere: an Event tile revealed by another than the
-    Knight entering it; rules revision 2)."""
+    """An Event token lies on the tile (Vast rulebook §Rivelare le Tessere: an Event tile revealed by another
+    than the Knight entering it; rules revision 2)."""
     vault: bool = False
-    """A Vault token lies on the tile (004 §Cripta: placed when a Vault tile is revealed, Thief games only);
-    the Thief's Pick Lock opens it."""
+    """A Vault token lies on the tile (Vast rulebook §Cripta: placed when a Vault tile is revealed, Thief
+    games only); the Thief's Pick Lock opens it."""
 
 
 class KnightRole(Struct, frozen=True, kw_only=True):
-    """The Knight's board (004 §Il Cavaliere; VF §2)."""
+    """The Knight's board (Vast rulebook §Il Cavaliere; docs/vast/facts.md §2)."""
 
     x: int = 0
     """The Knight's column (from the Entrance, east positive)."""
     y: int = 0
     """The Knight's row (from the Entrance, north positive)."""
     health: int = 7
-    """Health (004 §Preparazione: 7). At 0 the Knight dies."""
+    """Health (Vast rulebook §Preparazione: 7). At 0 the Knight dies."""
     max_health: int = 7
-    """Her Health at the start, the most she heals to (7; the Goblins' difficulty card: 5-9, VF §7)."""
+    """Her Health at the start, the most she heals to (7; the Goblins' difficulty card: 5-9,
+    docs/vast/facts.md §7)."""
     grit: int = 0
-    """Grit, 0-45 (004 §Coraggio); cubes sit at 5, 11, 18, 26, 35."""
+    """Grit, 0-45 (Vast rulebook §Coraggio); cubes sit at 5, 11, 18, 26, 35."""
     discarded: int = 0
-    """Hero cubes on the Discarded Hero Cubes space (004 §Cubetti Eroe)."""
+    """Hero cubes on the Discarded Hero Cubes space (Vast rulebook §Cubetti Eroe)."""
     placed: dict[str, int] = field(default_factory=dict)
     """Hero cubes placed this turn, by target: ``movement``, ``perception``, ``strength``, ``map``, ``bomb``,
     ``shield``, a Treasure card id, or ``spent`` (Fresh Air/Water)."""
@@ -80,7 +81,7 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     encounters: int = 0
     """Encounters had this turn."""
     stage: int = 3
-    """Where the current Encounter is (004 §2. Muovi e Agisci, its order): 0 revealed, 1 attacked,
+    """Where the current Encounter is (Vast rulebook §2. Muovi e Agisci, its order): 0 revealed, 1 attacked,
     2 collected; 3 no Encounter open on this tile."""
     walls_crossed: int = 0
     """Walls crossed with the Ancient Map this turn."""
@@ -89,28 +90,29 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     bow_used: bool = False
     """Whether the Bow's cube was used this turn."""
     dragon_attacks: int = 0
-    """Attacks on the Dragon this turn (underground: once a turn, 004 §Attaccare il Drago)."""
+    """Attacks on the Dragon this turn (underground: once a turn, Vast rulebook §Attaccare il Drago)."""
     enchanted_bow_used: bool = False
     """Whether the Enchanted Bow shot this turn (its cube: once a turn)."""
     bombs: int = 3
-    """Bomb tokens left (004 §Preparazione)."""
+    """Bomb tokens left (Vast rulebook §Preparazione)."""
     smashed: int = 0
     """Crystal tokens on her Smashed Crystals space."""
     treasures: tuple[str, ...] = ()
-    """Her face-down Treasure cards (004 §Tesori e Gemme): seen by the Knight and the Cave, which chose
-    them; others read ``"?"``."""
+    """Her face-down Treasure cards (Vast rulebook §Tesori e Gemme): seen by the Knight and the Cave, which
+    chose them; others read ``"?"``."""
     face_up: tuple[str, ...] = ()
     """Her Treasure cards face up (public): a card is turned face up when she first uses it (RULINGS.md)."""
     sidequests: tuple[str, ...] = ()
-    """Her hand of Sidequest cards (004 §Missioni Secondarie): the Knight's secret."""
+    """Her hand of Sidequest cards (Vast rulebook §Missioni Secondarie): the Knight's secret."""
     completed: tuple[str, ...] = ()
     """Sidequests completed, out of the game (public)."""
     flare_used: bool = False
-    """Whether she used Flare this turn (VF §7 Variant cards: once per turn)."""
+    """Whether she used Flare this turn (docs/vast/facts.md §7 Variant cards: once per turn)."""
     died_of: str = ""
     """What killed her (``KnightDied.why``: ``ambush``...); empty while she lives."""
     poisoned: int = 0
-    """Hero cubes Poison left on the Entrance (VF §3 Secrets cards): hers again when she enters it."""
+    """Hero cubes Poison left on the Entrance (docs/vast/facts.md §3 Secrets cards): hers again when she
+    enters it."""
     spaces: tuple[tuple[int, int], ...] = ()
     """Spaces moved through this turn, without repeats (Swift)."""
     encounter_spaces: tuple[tuple[int, int], ...] = ()
@@ -129,14 +131,14 @@ class KnightRole(Struct, frozen=True, kw_only=True):
 
 
 class CaveRole(Struct, frozen=True, kw_only=True):
-    """The Cave's board (004 §La Caverna; VF §5)."""
+    """The Cave's board (Vast rulebook §La Caverna; docs/vast/facts.md §5)."""
 
     hand: tuple[str, ...] = ()
     """Tiles in hand, sorted (3 at most): the Cave's secret."""
     omens: tuple[str, ...] = ()
     """Omen tokens held (``bat-3``...), sorted; public (RULINGS.md)."""
     supply: int = 10
-    """Treasure tokens on the Cave's board (004 §Segnalini: 10)."""
+    """Treasure tokens on the Cave's board (Vast rulebook §Segnalini: 10)."""
     placed: int = 0
     """Tiles placed (before the Collapse) or removed (during it) this turn by Shape the Cave."""
     treasure_placed: bool = False
@@ -150,42 +152,47 @@ class CaveRole(Struct, frozen=True, kw_only=True):
 
 
 SLOTH_ROOM: dict[str, int] = {"greed": 4, "hunger": 4, "pride-events": 4, "pride-still": 1, "pride-gem": 1}
-"""The Dragon's Sloth tracks and their spaces (004 §Risveglio e Risalita in Superficie; VF §4): 14 cubes."""
+"""The Dragon's Sloth tracks and their spaces (Vast rulebook §Risveglio e Risalita in Superficie;
+docs/vast/facts.md §4): 14 cubes."""
 SLOTH_CUBES = 14
 AWAKE_AT = 11
-"""Wakefulness that awakens the Dragon (004 §Risveglio e Risalita in Superficie)."""
+"""Wakefulness that awakens the Dragon (Vast rulebook §Risveglio e Risalita in Superficie)."""
 POWER_CARDS: tuple[str, ...] = tuple(f"{s}-{n}" for s in ("claw", "flame", "wing") for n in range(1, 7))
-"""The 18 Power cards (VF §1: Claw x6, Flame x6, Wing x6), by id ``<symbol>-<n>``."""
+"""The 18 Power cards (docs/vast/facts.md §1: Claw x6, Flame x6, Wing x6), by id ``<symbol>-<n>``."""
 
 
 class DragonRole(Struct, frozen=True, kw_only=True):
-    """The Dragon's board (004 §Il Drago; VF §4)."""
+    """The Dragon's board (Vast rulebook §Il Drago; docs/vast/facts.md §4)."""
 
     x: int | None = None
-    """The Dragon's column; ``null`` before its first turn places it (004 §Preparazione)."""
+    """The Dragon's column; ``null`` before its first turn places it (Vast rulebook §Preparazione)."""
     y: int | None = None
     """The Dragon's row, as ``x``."""
     health: int = 5
-    """Health (004 §Preparazione: 5; the Knight's difficulty card: 3-7, VF §7). At 0 the Dragon dies."""
+    """Health (Vast rulebook §Preparazione: 5; the Knight's difficulty card: 3-7, docs/vast/facts.md §7). At 0
+    the Dragon dies."""
     awake_at: int = 11
-    """Wakefulness that awakens it (11; the Dragon's difficulty card: 7, 9, 11 or 13, VF §7)."""
+    """Wakefulness that awakens it (11; the Dragon's difficulty card: 7, 9, 11 or 13, docs/vast/facts.md
+    §7)."""
     sloth: dict[str, int] = field(default_factory=lambda: dict(SLOTH_ROOM))
     """Sloth cubes left on each Sloth track (``greed``, ``hunger``, ``pride-events``, ``pride-still``,
     ``pride-gem``); the others are on the Wakefulness track."""
     locked: int = 0
-    """Hunger cubes placed on Wakefulness at setup that the Cave cannot move back (VF §7 Dragon vs Cave)."""
+    """Hunger cubes placed on Wakefulness at setup that the Cave cannot move back (docs/vast/facts.md §7
+    Dragon vs Cave)."""
     awake: bool = False
     """Awakened (11 Wakefulness reached once: permanent)."""
     surfaced: bool = False
     """On the surface (after ending a turn awake on a Crystal tile); else underground."""
     eaten: int = 0
-    """The Eaten Goblins track (004 §Uccidere i Goblin)."""
+    """The Eaten Goblins track (Vast rulebook §Uccidere i Goblin)."""
     hand: tuple[str, ...] = ()
     """Power cards in hand, sorted: the Dragon's secret."""
     gems: tuple[str, ...] = ("claw", "flame", "wing")
-    """Dragon Gems in its reserve (VF §1: one each Claw, Flame, Wing)."""
+    """Dragon Gems in its reserve (docs/vast/facts.md §1: one each Claw, Flame, Wing)."""
     held: int = 0
-    """Treasure tokens taken and not yet handed over for a Greed cube (004 §2. Raccogli un Tesoro)."""
+    """Treasure tokens taken and not yet handed over for a Greed cube (Vast rulebook §2. Raccogli un
+    Tesoro)."""
     moved: bool = False
     """The free move of this turn was made."""
     still: bool = True
@@ -210,13 +217,14 @@ def wakefulness(dragon: DragonRole) -> int:
 
 
 def armor(dragon: DragonRole, ash: bool = False) -> int:
-    """Armor from Wakefulness (VF §4 table: 1,1,2,2,3,3,4,4 by pairs; HRF ``(w+4) div 4``); Ash Dragon +1,
-    at most 4 (VF §7 Variant cards)."""
+    """Armor from Wakefulness (docs/vast/facts.md §4 table: 1,1,2,2,3,3,4,4 by pairs; HRF ``(w+4) div 4``);
+    Ash Dragon +1, at most 4 (docs/vast/facts.md §7 Variant cards)."""
     return min(4, (wakefulness(dragon) + 4) // 4 + (1 if ash else 0))
 
 
 def spirit(dragon: DragonRole) -> int:
-    """Spirit, the Power cards drawn at the end of each turn (VF §4 table; HRF ``(w+14) div 4``)."""
+    """Spirit, the Power cards drawn at the end of each turn (docs/vast/facts.md §4 table; HRF ``(w+14) div
+    4``)."""
     return (wakefulness(dragon) + 14) // 4
 
 
@@ -233,22 +241,22 @@ UPGRADES: tuple[str, ...] = (
     "flip-3",
     "all-4",
 )
-"""The Thief's 11 Upgrade spaces (004 §Migliorie; VF §6): the action upgrades, the Stat Boosts, and the Flip
-Stat Tokens spaces, filled left to right (``flip-2``, ``flip-3``, ``all-4``)."""
+"""The Thief's 11 Upgrade spaces (Vast rulebook §Migliorie; docs/vast/facts.md §6): the action upgrades, the
+Stat Boosts, and the Flip Stat Tokens spaces, filled left to right (``flip-2``, ``flip-3``, ``all-4``)."""
 FLIP_ORDER: tuple[str, ...] = ("flip-2", "flip-3", "all-4")
 
 
 class ThiefRole(Struct, frozen=True, kw_only=True):
-    """The Thief's board (004 §Il Ladro; VF §6)."""
+    """The Thief's board (Vast rulebook §Il Ladro; docs/vast/facts.md §6)."""
 
     x: int | None = None
     """The Thief's column; ``null`` off the map (before his first turn, or killed: he comes back on the
-    Entrance at the start of his next turn, 004 §Morire)."""
+    Entrance at the start of his next turn, Vast rulebook §Morire)."""
     y: int | None = None
     """The Thief's row, as ``x``."""
     movement: int = 0
-    """The Stat token on Movement this turn (2, 3 or 4: 004 §1. Assegna i Segnalini Statistica); 0 before his
-    first assignment."""
+    """The Stat token on Movement this turn (2, 3 or 4: Vast rulebook §1. Assegna i Segnalini Statistica); 0
+    before his first assignment."""
     stealth: int = 0
     """The Stat token on Stealth (tokens carried and Stat Boosts are added by ``thief_stealth``)."""
     thievery: int = 0
@@ -256,58 +264,59 @@ class ThiefRole(Struct, frozen=True, kw_only=True):
     assigned: bool = False
     """Whether he assigned his Stat tokens this turn."""
     cubes: int = 0
-    """Action cubes left on his board this turn (004 §2. Muovi e Agisci)."""
+    """Action cubes left on his board this turn (Vast rulebook §2. Muovi e Agisci)."""
     moves: int = 0
     """Tiles moved this turn."""
     moving_done: bool = False
-    """He ended his movement this turn (looking at the Dark tile he stands on ends it: 004 §2. Muovi e
-    Agisci)."""
+    """He ended his movement this turn (looking at the Dark tile he stands on ends it: Vast rulebook §2. Muovi
+    e Agisci)."""
     loot_drop: int = 3
-    """The Loot Drop level, 0-3 (004 §Preparazione: 3): the bonus of whoever kills him."""
+    """The Loot Drop level, 0-3 (Vast rulebook §Preparazione: 3): the bonus of whoever kills him."""
     carried: int = 0
     """Treasure tokens carried, not yet stashed (Unstashed Tokens): each -1 Stealth."""
     gems: tuple[str, ...] = ()
     """Dragon Gems carried, not yet stashed: each -1 Stealth."""
     stashed: int = 0
-    """Tokens stashed at the Entrance (004 §Come Vincere: 6 wins); a token Spores removes from its Upgrade
-    space still counts."""
+    """Tokens stashed at the Entrance (Vast rulebook §Come Vincere: 6 wins); a token Spores removes from its
+    Upgrade space still counts."""
     upgrades: tuple[str, ...] = ()
     """Upgrade spaces holding a stashed token (``UPGRADES``), in the order filled."""
     targeted: tuple[str, ...] = ()
     """Players targeted this turn (``knight``, ``dragon``, ``goblins`` for any of their Tribes): each once a
-    turn (004 §Consigli Rapidi, Il Ladro)."""
+    turn (Vast rulebook §Consigli Rapidi, Il Ladro)."""
     vaults_tried: tuple[tuple[int, int], ...] = ()
-    """Vaults he tried to open this turn (each once a turn: 004 §Scassinare)."""
+    """Vaults he tried to open this turn (each once a turn: Vast rulebook §Scassinare)."""
     sticky_used: bool = False
     """Sticky Fingers re-rolled a Pickpocket this turn."""
     evaded: bool = False
     """Unnatural Evasion was rolled this turn (the first attack each turn)."""
     hexed: int = 0
-    """Stealth Hex takes until the Goblins' next turn (VF §3 Secrets cards)."""
+    """Stealth Hex takes until the Goblins' next turn (docs/vast/facts.md §3 Secrets cards)."""
     peeked: tuple[str, ...] = ()
-    """The Dark tiles he looked at (004 §2. Muovi e Agisci), by id, sorted: his secret (and the Cave's); he
-    reads their identity on the map while they stay Dark."""
+    """The Dark tiles he looked at (Vast rulebook §2. Muovi e Agisci), by id, sorted: his secret (and the
+    Cave's); he reads their identity on the map while they stay Dark."""
 
 
 def thief_boost(thief: ThiefRole, stat: str) -> int:
-    """+1 from the Stat Boost upgrade of ``stat`` (004 §Migliorie, Incremento delle Statistiche)."""
+    """+1 from the Stat Boost upgrade of ``stat`` (Vast rulebook §Migliorie, Incremento delle Statistiche)."""
     return 1 if f"{stat}+1" in thief.upgrades else 0
 
 
 def thief_stat(thief: ThiefRole, stat: str) -> int:
     """``movement``, ``stealth`` (before tokens carried) or ``thievery``: the token's value and the boost,
-    at most 5 (004 §Migliorie)."""
+    at most 5 (Vast rulebook §Migliorie)."""
     return min(5, getattr(thief, stat) + thief_boost(thief, stat))
 
 
 def thief_stealth(thief: ThiefRole) -> int:
-    """Stealth: the token, its boost, -1 per token carried (004 §Trasportare e Mettere al Sicuro), -X while
-    Hexed (VF §3), at least 0."""
+    """Stealth: the token, its boost, -1 per token carried (Vast rulebook §Trasportare e Mettere al Sicuro),
+    -X while Hexed (docs/vast/facts.md §3), at least 0."""
     return max(0, thief_stat(thief, "stealth") - thief.carried - len(thief.gems) - thief.hexed)
 
 
 def stat_tokens(thief: ThiefRole) -> tuple[int, int, int]:
-    """The values of his three Stat tokens (VF §6: 2, 3, 4; flipped by the Flip Stat Tokens upgrades)."""
+    """The values of his three Stat tokens (docs/vast/facts.md §6: 2, 3, 4; flipped by the Flip Stat Tokens
+    upgrades)."""
     if "all-4" in thief.upgrades:
         return (4, 4, 4)
     low = 3 if "flip-2" in thief.upgrades else 2
@@ -318,17 +327,17 @@ def stat_tokens(thief: ThiefRole) -> tuple[int, int, int]:
 TribeName = Literal["fangs", "bones", "eye"]
 """A Goblin Tribe's name (its symbol), as the commands name it."""
 TRIBES: tuple[TribeName, ...] = ("fangs", "bones", "eye")
-"""The three Goblin Tribes, in the order the Goblins' board lists them (004 §I Goblin, Tribù)."""
+"""The three Goblin Tribes, in the order the Goblins' board lists them (Vast rulebook §I Goblin, Tribù)."""
 
 
 def player_of(target: str) -> str:
-    """The player a target of the Thief belongs to: a Tribe is the Goblins' (004 §Consigli Rapidi, Il Ladro:
-    "contro ogni altro giocatore una volta per turno")."""
+    """The player a target of the Thief belongs to: a Tribe is the Goblins' (Vast rulebook §Consigli Rapidi,
+    Il Ladro: "contro ogni altro giocatore una volta per turno")."""
     return "goblins" if target in TRIBES else target
 
 
 class Tribe(Struct, frozen=True, kw_only=True):
-    """A Goblin Tribe (004 §Statistiche della Tribù, §Rivelare, §Nascondere)."""
+    """A Goblin Tribe (Vast rulebook §Statistiche della Tribù, §Rivelare, §Nascondere)."""
 
     name: TribeName
     """``fangs``, ``bones`` or ``eye`` (its symbol)."""
@@ -339,22 +348,22 @@ class Tribe(Struct, frozen=True, kw_only=True):
     y: int | None = None
     """Its row, as ``x``."""
     lurking: bool = False
-    """Waiting on an empty space next to the map: still hidden (004 §Rivelare)."""
+    """Waiting on an empty space next to the map: still hidden (Vast rulebook §Rivelare)."""
     monsters: tuple[str, ...] = ()
     """Monster cards assigned, oldest first (public)."""
     activated: bool = False
-    """Activated this turn (004 §5. Attiva le Tribù: once each)."""
+    """Activated this turn (Vast rulebook §5. Attiva le Tribù: once each)."""
     lit_left: int = 0
     """Lit tiles it left this turn (a disc is lost for every 2)."""
 
 
 class GoblinsRole(Struct, frozen=True, kw_only=True):
-    """The Goblins' board (004 §I Goblin; VF §3)."""
+    """The Goblins' board (Vast rulebook §I Goblin; docs/vast/facts.md §3)."""
 
     tribes: tuple[Tribe, ...] = (Tribe(name="fangs"), Tribe(name="bones"), Tribe(name="eye"))
     """The three Tribes: Fangs, Bones, Eye."""
     rage: int = 1
-    """Rage, 0-3 (004 §Furia e Malessere); at 0 every Tribe has -1 Strength (Malaise)."""
+    """Rage, 0-3 (Vast rulebook §Furia e Malessere); at 0 every Tribe has -1 Strength (Malaise)."""
     phase: str = ""
     """Where the Goblins' turn is: ``war``, ``populate``, ``monsters``, ``secrets``, ``activate``."""
     war: str | None = None
@@ -372,15 +381,18 @@ class GoblinsRole(Struct, frozen=True, kw_only=True):
     tunnels: bool = False
     """Secret Tunnels this turn."""
     crystal_attack: tuple[str, int, int] | None = None
-    """A Tribe that attacked a Crystal this turn, and where (two Tribes smash it: 004 §Attaccare)."""
+    """A Tribe that attacked a Crystal this turn, and where (two Tribes smash it: Vast rulebook
+    §Attaccare)."""
     flared: tuple[str, ...] = ()
-    """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave: each once a turn)."""
+    """Tribes that used Flare this turn (docs/vast/facts.md §7 Variant cards, Goblins vs Cave: each once a
+    turn)."""
     smashed: int = 0
-    """Crystal tokens kept on their board: smashed with no Knight in play to hand them to (004 §Attaccare)."""
+    """Crystal tokens kept on their board: smashed with no Knight in play to hand them to (Vast rulebook
+    §Attaccare)."""
     ruby_used: bool = False
-    """The Goblin Ruby redrew a card this turn (VF §3 Secrets cards: once a turn)."""
+    """The Goblin Ruby redrew a card this turn (docs/vast/facts.md §3 Secrets cards: once a turn)."""
     wisp_used: bool = False
-    """The Wisp moved the Knight this turn (VF §3 Monster cards: once a turn)."""
+    """The Wisp moved the Knight this turn (docs/vast/facts.md §3 Monster cards: once a turn)."""
     poison_played: bool = False
     """Poison was played this turn: the next Tribe attacking the Knight leaves her cubes on the Entrance."""
 
@@ -389,7 +401,7 @@ class VastState(Struct, frozen=True, kw_only=True):
     """The whole table."""
 
     roles: tuple[str, ...]
-    """Roles in play, in turn order (VF §7)."""
+    """Roles in play, in turn order (docs/vast/facts.md §7)."""
     rules_revision: int = 1
     """The revision of Vast's rules this game is played by (``GameCreated.rules_revision``): 2 adds the
     Event tokens; games of revision 1 keep playing without them, so they re-derive as they were played."""
@@ -430,11 +442,12 @@ class VastState(Struct, frozen=True, kw_only=True):
     crystals: tuple[str, ...] = ()
     """Crystal tiles left in the stack (sorted; secret)."""
     piles: tuple[int, ...] = ()
-    """Tiles left in each of the three piles, top pile first (VF §1 Tile stack setup)."""
+    """Tiles left in each of the three piles, top pile first (docs/vast/facts.md §1 Tile stack setup)."""
     pile_crystals: tuple[int, ...] = ()
     """Crystal tiles left in each pile (3 each at setup; secret)."""
     vaults: tuple[str, ...] = ()
-    """Vault tiles left in the stack (sorted; secret; Thief games only: VF §1 Tile stack setup)."""
+    """Vault tiles left in the stack (sorted; secret; Thief games only: docs/vast/facts.md §1 Tile stack
+    setup)."""
     pile_vaults: tuple[int, ...] = ()
     """Vault tiles left in each pile (2 each at setup with the Thief; secret)."""
     treasure_deck: tuple[str, ...] = ()
@@ -450,7 +463,7 @@ class VastState(Struct, frozen=True, kw_only=True):
     omen_bag: tuple[str, ...] = ()
     """Omen tokens in the bag."""
     treasure_tokens: int = 10
-    """Treasure tokens in play (VF §1: 10, 12 with the Thief)."""
+    """Treasure tokens in play (docs/vast/facts.md §1: 10, 12 with the Thief)."""
     offer_to: str = "cave"
     """The role that sees ``offer`` (the Cave's Treasure and Event choices, the Goblins' War cards;
     ``knight``: the Treasure card given to her, which the Cave sees too)."""
@@ -458,11 +471,12 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Cards drawn and not yet given (the Treasure or Event cards the Cave chooses among; secret)."""
     todo: tuple[str, ...] = ()
     """Steps still to resolve, first first (``reveal:x,y:mode``, ``resolve:x,y:mode``, ``grit:n:why``,
-    ``treasure``): the order 004 sets for a chain (reveal, fill the open edges, resolve, gain Grit)."""
+    ``treasure``): the order Vast rulebook sets for a chain (reveal, fill the open edges, resolve, gain
+    Grit)."""
     collapse: bool = False
-    """Whether the Collapse has begun (004 §Il Collasso)."""
+    """Whether the Collapse has begun (Vast rulebook §Il Collasso)."""
     crystal_tiles_collapsed: int = 0
-    """Crystal tiles removed (004 §Il Collasso: 5 and the Cave wins)."""
+    """Crystal tiles removed (Vast rulebook §Il Collasso: 5 and the Cave wins)."""
     revealed: int = 0
     """Cave tiles revealed in the game (Intrepid)."""
     smashed_total: int = 0
@@ -472,23 +486,24 @@ class VastState(Struct, frozen=True, kw_only=True):
     variants: tuple[str, ...] = ()
     """The setup's variant cards (``RolesSeated.variants``: ``infestation:A``, ``ash-dragon``...)."""
     ambusher: str = ""
-    """The Monster card ambushing the Knight (Goblin Infestation line C, VF §7 Variant cards): drawn when the
-    Ambush is sprung, set aside when it is resolved; empty between Ambushes."""
+    """The Monster card ambushing the Knight (Goblin Infestation line C, docs/vast/facts.md §7 Variant cards):
+    drawn when the Ambush is sprung, set aside when it is resolved; empty between Ambushes."""
     infestation_aside: tuple[str, ...] = ()
     """Line C Monster cards out of the deck and the discard pile: ``bright-beetles`` waiting beside the deck
     (the next Monster drawn gets +1 Strength), ``golem`` on the Knight's board (an Ancient Map use costs 2
-    cubes) (VF §3 Monster cards, Ambush text)."""
+    cubes) (docs/vast/facts.md §3 Monster cards, Ambush text)."""
     difficulty: dict[str, int] = field(default_factory=dict)
-    """The difficulty card of each role that took one (VF §7 Difficulty cards: level 1-5, 3 standard)."""
+    """The difficulty card of each role that took one (docs/vast/facts.md §7 Difficulty cards: level 1-5, 3
+    standard)."""
     setup_row: str = ""
-    """The VF §7 row being played (``dicelog.domain.vast.rules.setup.SETUPS``); empty in games created before
-    rows were chosen by id (their roles name it)."""
+    """The docs/vast/facts.md §7 row being played (``dicelog.domain.vast.rules.setup.SETUPS``); empty in games
+    created before rows were chosen by id (their roles name it)."""
     laid_turn: str | None = None
     """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
     ending: bool = False
     """Without a Cave player, the turn's end is under way (``TurnEnding``: its steps are in ``todo``)."""
     turn_over: bool = False
-    """The Knight lost a placed Hero cube to a Grit loss on her own turn: her turn ends at once (004
+    """The Knight lost a placed Hero cube to a Grit loss on her own turn: her turn ends at once (Vast rulebook
     §Coraggio)."""
     winner: str | None = None
     """The role that won, once the game ended; ``everyone-lost`` when nobody did."""

@@ -1,6 +1,6 @@
-"""Read models of a Vast game (VAST-DESIGN.md §3.4): the board as a grid of cells, the turn order with each
-role's public tracks, and the game-log line of each event. Built from a state already masked for its reader
-(``dicelog.domain.vast.visibility.view_state``), so they show only what the reader may see."""
+"""Read models of a Vast game (docs/vast/architecture.md, Projections): the board as a grid of cells, the turn
+order with each role's public tracks, and the game-log line of each event. Built from a state already masked
+for its reader (``dicelog.domain.vast.visibility.view_state``), so they show only what the reader may see."""
 
 from __future__ import annotations
 
@@ -67,11 +67,12 @@ class BoardCell(Struct, frozen=True, kw_only=True):
     event_token: bool = False
     """An Event token lies on it (the Knight entering resolves an Event)."""
     vault: bool = False
-    """A Vault token lies on it (a revealed Vault tile, Thief games: his Pick Lock opens it, 004 §Cripta)."""
+    """A Vault token lies on it (a revealed Vault tile, Thief games: his Pick Lock opens it, Vast rulebook
+    §Cripta)."""
 
 
 class TribeView(Struct, frozen=True, kw_only=True):
-    """A Goblin Tribe as everyone sees it (004 §Statistiche della Tribù)."""
+    """A Goblin Tribe as everyone sees it (Vast rulebook §Statistiche della Tribù)."""
 
     name: str
     """``fangs``, ``bones`` or ``eye``."""
@@ -106,9 +107,9 @@ class VastBoard(Struct, frozen=True, kw_only=True):
     cave_hand: tuple[str, ...]
     """The Cave's tiles in hand: ids for the Cave, ``"?"`` for others."""
     cave_in_play: bool = True
-    """Whether a Cave player is in play; without one, the players do its work (004 §Varianti)."""
+    """Whether a Cave player is in play; without one, the players do its work (Vast rulebook §Varianti)."""
     collapse: bool
-    """Whether the Collapse has begun (004 §Il Collasso)."""
+    """Whether the Collapse has begun (Vast rulebook §Il Collasso)."""
     crystal_tiles_collapsed: int
     """Crystal tiles removed (5: the Cave wins; with no Cave player, everyone loses)."""
     treasure_supply: int
@@ -129,7 +130,7 @@ class VastBoard(Struct, frozen=True, kw_only=True):
 
 
 class KnightTrack(Struct, frozen=True, kw_only=True):
-    """The Knight's public board (004 §Il Cavaliere)."""
+    """The Knight's public board (Vast rulebook §Il Cavaliere)."""
 
     x: int
     """Her column (from the Entrance, east positive)."""
@@ -168,13 +169,15 @@ class KnightTrack(Struct, frozen=True, kw_only=True):
     completed: tuple[str, ...]
     """Sidequests completed."""
     poisoned: int = 0
-    """Hero cubes Poison left on the Entrance, hers again when she enters it (VF §3 Secrets cards)."""
+    """Hero cubes Poison left on the Entrance, hers again when she enters it (docs/vast/facts.md §3 Secrets
+    cards)."""
     max_health: int = 7
-    """Her Health at the start, the most she heals to (5-9 by the Goblins' difficulty card, VF §7)."""
+    """Her Health at the start, the most she heals to (5-9 by the Goblins' difficulty card, docs/vast/facts.md
+    §7)."""
 
 
 class CaveTrack(Struct, frozen=True, kw_only=True):
-    """The Cave's public board (004 §La Caverna)."""
+    """The Cave's public board (Vast rulebook §La Caverna)."""
 
     hand: int
     """Tiles in hand."""
@@ -187,7 +190,7 @@ class CaveTrack(Struct, frozen=True, kw_only=True):
 
 
 class GoblinsTrack(Struct, frozen=True, kw_only=True):
-    """The Goblins' public board (004 §I Goblin)."""
+    """The Goblins' public board (Vast rulebook §I Goblin)."""
 
     rage: int
     """Rage, 0-3 (0: Malaise)."""
@@ -201,15 +204,15 @@ class GoblinsTrack(Struct, frozen=True, kw_only=True):
     """Secrets cards face up (Trap)."""
     crystals_smashed: int = 0
     """Crystal tokens kept on their board, smashed with no Knight in play (5 win with neither Knight nor
-    Dragon: 004 §I Goblin, Come Vincere)."""
+    Dragon: Vast rulebook §I Goblin, Come Vincere)."""
     flared: tuple[str, ...] = ()
-    """Tribes that used Flare this turn (VF §7 Variant cards, Goblins vs Cave)."""
+    """Tribes that used Flare this turn (docs/vast/facts.md §7 Variant cards, Goblins vs Cave)."""
     poison_played: bool = False
     """Poison is played this turn: the next Tribe attacking the Knight leaves her cubes on the Entrance."""
 
 
 class DragonTrack(Struct, frozen=True, kw_only=True):
-    """The Dragon's public board (004 §Il Drago)."""
+    """The Dragon's public board (Vast rulebook §Il Drago)."""
 
     x: int | None
     """Its column; ``null`` before its first turn."""
@@ -245,15 +248,15 @@ class DragonTrack(Struct, frozen=True, kw_only=True):
     stage: int
     """Its turn's phase: 0 moving and Powers, 1 Treasure collected, 2 Gem placed."""
     awake_at: int = 11
-    """The Wakefulness that awakens it (11; 7-13 by the Dragon's difficulty card, VF §7)."""
+    """The Wakefulness that awakens it (11; 7-13 by the Dragon's difficulty card, docs/vast/facts.md §7)."""
 
 
 class ThiefTrack(Struct, frozen=True, kw_only=True):
-    """The Thief's public board (004 §Il Ladro; VF §6)."""
+    """The Thief's public board (Vast rulebook §Il Ladro; docs/vast/facts.md §6)."""
 
     x: int | None
     """His column; ``null`` off the map (before his first turn, or killed: the start of his next turn puts
-    him on the Entrance, 004 §Morire)."""
+    him on the Entrance, Vast rulebook §Morire)."""
     y: int | None
     """His row, as ``x``."""
     movement: int
@@ -261,14 +264,14 @@ class ThiefTrack(Struct, frozen=True, kw_only=True):
     stealth: int
     """Stealth now: the Stat token on it and its Stat Boost (at most 5), -1 for each Treasure token and Gem
     he carries, at least 0. Targeting a player takes Stealth above its Perception (the Dragon: Armor); a
-    player whose Perception is above it may attack him (004 §Interagire con gli Altri)."""
+    player whose Perception is above it may attack him (Vast rulebook §Interagire con gli Altri)."""
     thievery: int
     """Thievery: the Action cubes he takes at the start of his turn (token and Stat Boost, at most 5)."""
     stat_tokens: tuple[int, int, int]
     """The values of his three Stat tokens (2, 3, 4 at the start; the Flip Stat Tokens upgrades raise them,
-    VF §6)."""
+    docs/vast/facts.md §6)."""
     assigned: bool
-    """He assigned his Stat tokens this turn (004 §1. Assegna i Segnalini Statistica)."""
+    """He assigned his Stat tokens this turn (Vast rulebook §1. Assegna i Segnalini Statistica)."""
     cubes: int
     """Action cubes left this turn."""
     moves: int
@@ -283,13 +286,13 @@ class ThiefTrack(Struct, frozen=True, kw_only=True):
     gems: tuple[str, ...]
     """Dragon Gems carried, not yet stashed (each -1 Stealth)."""
     stashed: int
-    """Tokens stashed at the Entrance: 6 win (004 §Come Vincere)."""
+    """Tokens stashed at the Entrance: 6 win (Vast rulebook §Come Vincere)."""
     stash_goal: int = 6
-    """Tokens stashed to win (004 §Come Vincere: 6)."""
+    """Tokens stashed to win (Vast rulebook §Come Vincere: 6)."""
     upgrades: tuple[str, ...]
     """Upgrade spaces holding a stashed token, in the order filled (``sticky-fingers``, ``lock-picking-kit``,
     ``climbing-gear``, ``hand-crossbow``, ``unnatural-evasion``, ``movement+1``, ``stealth+1``,
-    ``thievery+1``, ``flip-2``, ``flip-3``, ``all-4``: 004 §Migliorie)."""
+    ``thievery+1``, ``flip-2``, ``flip-3``, ``all-4``: Vast rulebook §Migliorie)."""
     targeted: tuple[str, ...]
     """Players he targeted this turn (``knight``, ``dragon``, ``goblins`` for any Tribe): each once a turn."""
     peeked: tuple[str, ...] = ()
@@ -299,13 +302,13 @@ class ThiefTrack(Struct, frozen=True, kw_only=True):
     sticky_used: bool = False
     """Sticky Fingers re-rolled a Pickpocket this turn (once a turn)."""
     hexed: int = 0
-    """Stealth Hex takes from him until the Goblins' next turn (VF §3 Secrets cards; already counted in
-    ``stealth``)."""
+    """Stealth Hex takes from him until the Goblins' next turn (docs/vast/facts.md §3 Secrets cards; already
+    counted in ``stealth``)."""
 
 
 class VastInitiative(Struct, frozen=True, kw_only=True):
-    """``GET /games/{id}/initiative`` for a Vast game: the turn order (VF §7) and each role's public
-    tracks."""
+    """``GET /games/{id}/initiative`` for a Vast game: the turn order (docs/vast/facts.md §7) and each role's
+    public tracks."""
 
     order: tuple[str, ...]
     """Roles in play, in turn order."""
@@ -327,7 +330,7 @@ class VastInitiative(Struct, frozen=True, kw_only=True):
     """The Thief's public board; ``null`` when not in play."""
     winner: str | None
     """The winning role once the game ended; ``everyone-lost`` when the Cave collapsed with no Cave player
-    (004 §Il Collasso)."""
+    (Vast rulebook §Il Collasso)."""
 
 
 def board_view(state: VastState) -> VastBoard:
@@ -529,7 +532,7 @@ THIEF_ACTIONS = {
     "hide-loot": "Hide Loot",
     "flare": "Flare",
 }
-"""The Thief's actions by name (004 §Il Ladro, 2. Muovi e Agisci)."""
+"""The Thief's actions by name (Vast rulebook §Il Ladro, 2. Muovi e Agisci)."""
 UPGRADE_NAMES = {
     "sticky-fingers": "Sticky Fingers",
     "lock-picking-kit": "Lock Picking Kit",
@@ -543,15 +546,15 @@ UPGRADE_NAMES = {
     "flip-3": "Flip Stat Tokens (3 to 4)",
     "all-4": "Flip Stat Tokens (all 4)",
 }
-"""The Thief's Upgrade spaces by name (004 §Migliorie; ``dicelog.domain.vast.state.UPGRADES``)."""
+"""The Thief's Upgrade spaces by name (Vast rulebook §Migliorie; ``dicelog.domain.vast.state.UPGRADES``)."""
 THIEF_HITS = {"claw": "Claw", "scratch": "Scratch", "flame-wall": "Flame Wall"}
 """The Dragon's ways of striking the Thief (``ThiefAttacked.why``)."""
 WOUNDS = {1: "Light", 2: "Moderate", 3: "Heavy"}
-"""Backstab's wounds by cubes spent (004 §Pugnalare alle Spalle)."""
+"""Backstab's wounds by cubes spent (Vast rulebook §Pugnalare alle Spalle)."""
 
 
 def _monster(card: str) -> str:
-    """A Monster card's name (VF §3 Monster cards)."""
+    """A Monster card's name (docs/vast/facts.md §3 Monster cards)."""
     return next((m.name for m in goblin_file().monsters if m.id == card), card)
 
 

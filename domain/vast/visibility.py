@@ -1,5 +1,5 @@
-"""Who sees what in Vast (VAST-DESIGN.md §3.10; DESIGN.md, Hidden information): the ruleset's
-``view_event``, ``view_state`` and ``view_command``, through which every read path goes
+"""Who sees what in Vast (docs/who-sees-what.md, Vast; docs/who-sees-what.md, Hidden information): the
+ruleset's ``view_event``, ``view_state`` and ``view_command``, through which every read path goes
 (``dicelog.domain.core.visibility.Lens``). A masked id reads ``"?"``.
 
 | secret | seen by |

@@ -1,5 +1,5 @@
-"""A campaign over HTTP (001 §Giocare Mice and Mystics come una Campagna; domain/core/campaign.py):
-Chapter 1 played to victory with manual dice forced in the mice's favour (the bot of
+"""A campaign over HTTP (MM rulebook (it) §Giocare Mice and Mystics come una Campagna;
+domain/core/campaign.py): Chapter 1 played to victory with manual dice forced in the mice's favour (the bot of
 ``domain/mice_and_mystics/bot.py`` picks the mice's commands), the next chapter receives the carry-over, and a
 revert brings the carry-over back to Chapter 1's only (issue 5 acceptance).
 
@@ -158,9 +158,9 @@ def test_a_chapter_created_with_a_carry_over_setup_starts_with_it__001_campagna(
 
 
 def test_the_players_choose_the_search_card_each_mouse_keeps__001_campagna(client):
-    """001 «I Topi possono conservare solo 1 delle carte Ricerca»: between the victory and the next chapter
-    the seat names each of its mice's kept card (``POST /campaigns/{id}/carry-over``); a mouse it did not
-    name keeps the default (the best battle + defense bonus)."""
+    """MM rulebook (it) «I Topi possono conservare solo 1 delle carte Ricerca»: between the victory and the
+    next chapter the seat names each of its mice's kept card (``POST /campaigns/{id}/carry-over``); a mouse it
+    did not name keeps the default (the best battle + defense bonus)."""
     r = client.post(
         "/campaigns",
         json={"chapters": ["chapter-1"] * 2, "party": {"mice": MICE}, "seats": SEATS, "dice_mode": "manual"},

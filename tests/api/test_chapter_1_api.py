@@ -1,5 +1,5 @@
 """Chapter 1 room rules through the REST API in manual dice mode, tables set up as sandboxes
-(001 §Capitolo 1, Regole Speciali del Capitolo)."""
+(MM rulebook (it) §Capitolo 1, Regole Speciali del Capitolo)."""
 
 from __future__ import annotations
 

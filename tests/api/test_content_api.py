@@ -59,7 +59,8 @@ def test_one_tile_by_number_with_its_space_graph(client):
     )
     flips = [s for s in pipes["spaces"] if s["kind"] == "flip"]
     assert [s["flip_classes"] for s in flips] == [["tinkerer", "scamp"]]
-    assert {e["line"] for e in pipes["edges"]} == {"plain", "yellow", "gap"}  # 001 §Aree Nere e Muri
+    # MM rulebook (it) §Aree Nere e Muri
+    assert {e["line"] for e in pipes["edges"]} == {"plain", "yellow", "gap"}
 
 
 def test_one_chapter_by_id(client):
@@ -70,8 +71,8 @@ def test_one_chapter_by_id(client):
 
 def test_chapter_1_room_rules_the_sources_leave_incomplete_are_marked_provisional(client):
     """Issue 10, item 10: the Kitchen counter (start count, roaches while cheese is on it) and Leaving
-    the Sewer are garbled or cut in 001 and 003: served as provisional, with the reason; the rules the
-    sources state in full are not."""
+    the Sewer are garbled or cut in the Italian and Portuguese MM rulebooks: served as provisional, with the
+    reason; the rules the sources state in full are not."""
     rules = {r["rule"]: r for r in client.get("/content/chapters/chapter-1").json()["room_rules"]}
     assert {name for name, rule in rules.items() if rule.get("provisional")} == {
         "counter-cheese",

@@ -1,6 +1,6 @@
 """Dice by their symbols (issue 10, the table companion): a table enters a manual roll by what the
 die shows (``bow-star``, ``cheese``...), as ``/content/mice-and-mystics/dice`` lists the faces
-(facts.md §1). Driven through the real app on SQLite and PostgreSQL."""
+(docs/mice-and-mystics/facts.md §1). Driven through the real app on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fair dice under forks (DESIGN.md, Undo never deletes: forks; Provably fair dice), through the API
+"""Fair dice under forks (docs/event-model.md, Undo never deletes: forks; Provably fair dice), through the API
 with the core's small ``race`` ruleset (it ends in a few rolls, so forks of ended games are cheap)."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def test_forks_of_an_ended_game_keep_the_revealed_seed_so_the_same_commands_meet
 
 
 def test_a_command_of_another_ruleset_is_a_clear_422_and_changes_nothing(race):
-    """DESIGN.md, API shape (the ruleset boundary): one command union serves every ruleset, and a
+    """docs/api.md, API shape (the ruleset boundary): one command union serves every ruleset, and a
     game refuses another ruleset's command by name."""
     made = _new(race)
     game_id, tokens = made["game"]["id"], {t["seat"]: t["token"] for t in made["tokens"]}

@@ -197,7 +197,7 @@ def test_unknown_game_is_404_problem(client):
 
 
 def test_public_games_are_listed_with_a_cursor_and_others_only_with_their_token(client):
-    """DESIGN.md, Access: public games are listed; unlisted and private ones only for their tokens."""
+    """docs/api.md, Access: public games are listed; unlisted and private ones only for their tokens."""
     ids = [Table(client, visibility="public").id for _ in range(3)]
     unlisted, private = Table(client), Table(client, visibility="private")
     page = client.get("/games", params={"limit": 2}).json()

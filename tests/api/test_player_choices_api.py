@@ -1,7 +1,7 @@
 """The choices the rules leave to players, and the newer commands, through the REST API: starting
-ability cards (001 §Preparazione del Gioco), the pack limit and Share as an exchange (001 §Azioni
-Gratuite), scrolls (001 §Carte Ricerca); each refusal is a problem+json naming its rule and changes
-nothing."""
+ability cards (MM rulebook (it) §Preparazione del Gioco), the pack limit and Share as an exchange (MM rulebook
+(it) §Azioni Gratuite), scrolls (MM rulebook (it) §Carte Ricerca); each refusal is a problem+json naming its
+rule and changes nothing."""
 
 from __future__ import annotations
 

@@ -125,7 +125,7 @@ def test_undo_refused_by_policy_is_a_rule_problem(client):
 
 
 def test_a_fork_of_a_running_game_rolls_from_a_fresh_seed_and_hands_out_only_the_forkers_place(client):
-    """DESIGN.md, Undo never deletes (forks): the fork commits to a new seed (else playing it to the
+    """docs/event-model.md, Undo never deletes (forks): the fork commits to a new seed (else playing it to the
     end would reveal the original's future rolls); only the forking seat gets a seat token, the
     others claim theirs once with their token of the original."""
     table = Table(client)

@@ -1,4 +1,4 @@
-"""``POST /games`` with a sandbox setup (DESIGN.md, Content is data): the table as given, refused
+"""``POST /games`` with a sandbox setup (docs/architecture.md, Content is data): the table as given, refused
 with problem+json (422, a ``setup.*`` rule) when it cannot be."""
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ SETUPS = [
     ("goblins", "dragon"),
 ]
 THIEF_SETUPS = [row.roles for row in SETUP_ROWS.values() if "thief" in row.roles]
-"""Every VF §7 setup with the Thief this release plays."""
+"""Every docs/vast/facts.md §7 setup with the Thief this release plays."""
 RESULTS = ("won:knight", "won:goblins", "won:dragon", "won:cave", "won:thief", "lost:everyone")
 TILE_IDS = set(tiles())
 
@@ -90,7 +90,8 @@ class VastTable:
         return self.get("/state", "auditor").json()["state"]
 
     def secrets(self, reader: str | None) -> set[str]:
-        """Tile and card ids ``reader`` may not know now, from the auditor's state (VAST-DESIGN.md §3.10)."""
+        """Tile and card ids ``reader`` may not know now, from the auditor's state (docs/who-sees-what.md,
+        Vast)."""
         s = self.full_state()
         out = set(s["stack"]) | set(s["crystals"])
         if s.get("goblins") and reader != "horde":
@@ -121,11 +122,12 @@ class VastTable:
         seen = self.shown_cards(("vast.TileCollapsed",), "tile", unless="dark")
         if reader == "deep":
             seen |= self.shown_cards(("vast.TileCollapsed",), "tile")
-        if reader == "rogue" and s.get("thief"):  # the Dark tiles he looked at (004 §2. Muovi e Agisci)
+        # the Dark tiles he looked at (Vast rulebook §2. Muovi e Agisci)
+        if reader == "rogue" and s.get("thief"):
             seen |= set(s["thief"]["peeked"])
         # A Treasure card the Thief took from the Knight, or the Gnome's Ambush made her discard, lies at the
-        # deck's bottom: she (and the Cave) knew it, and a face-up one everybody saw (004 §Borseggiare;
-        # VF §3).
+        # deck's bottom: she (and the Cave) knew it, and a face-up one everybody saw (Vast rulebook
+        # §Borseggiare; docs/vast/facts.md §3).
         lost = ("vast.ThiefStole", "vast.TreasureCardDiscarded")
         seen |= self.shown_cards(lost, "card", unless="hidden")
         if reader in ("sir", "deep"):
@@ -212,8 +214,8 @@ SOLO_ROWS = [name for name, row in SETUP_ROWS.items() if len(row.roles) == 1 and
     ids=lambda v: "-".join(v) if isinstance(v, tuple) else (v or "by-roles"),
 )
 def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client, roles, row):
-    """Every VF §7 setup this release plays, on SQLite and PostgreSQL: the game ends, verifies, and no seat
-    ever reads another role's secret."""
+    """Every docs/vast/facts.md §7 setup this release plays, on SQLite and PostgreSQL: the game ends,
+    verifies, and no seat ever reads another role's secret."""
     table = VastTable(client, roles, row)
     rng = random.Random(14)
     for step in range(1_500):
@@ -281,7 +283,7 @@ def test_a_whole_game_at_a_real_table_with_manual_dice_and_every_decision_asked(
     assert table.get("", None).json()["result"] in RESULTS
     if "cave" in roles:
         assert {"orient", "fill", *(["event-choice"] if "knight" in roles else [])} <= seen_decisions
-    else:  # 004 §Varianti: each turn ends with the player's Dark tile
+    else:  # Vast rulebook §Varianti: each turn ends with the player's Dark tile
         assert "shape" in seen_decisions
     assert table.client.post(f"/games/{table.id}/verify").json()["verification"]["ok"] is True
 
@@ -367,7 +369,8 @@ def test_a_sandbox_table_is_laid_through_the_api_and_a_bad_one_is_a_422(client):
     board = client.get(f"/games/{game_id}/board").json()["board"]
     cells = [(c["x"], c["y"], c["side"]) for c in board["cells"]]
     assert (0, 0, "entrance") in cells and (1, 0, "lit") in cells
-    # the laid table's open edges were filled by the Cave at once (004 §Tessere Caverna): Dark tiles round
+    # the laid table's open edges were filled by the Cave at once (Vast rulebook §Tessere Caverna): Dark tiles
+    # round
     assert all(side == "dark" for x, y, side in cells if (x, y) not in ((0, 0), (1, 0)))
     assert board["cave_hand"] == ["?", "?"]  # the Cave's hand is its own, even on a laid table
     initiative = client.get(f"/games/{game_id}/initiative").json()["initiative"]
@@ -381,7 +384,7 @@ def test_a_sandbox_table_is_laid_through_the_api_and_a_bad_one_is_a_422(client):
 
 
 def test_undo_with_every_seats_approval_returns_a_vast_game_to_before_a_command(client):
-    """DESIGN.md, Undo never deletes: the undo is an event; the state comes back as it was."""
+    """docs/event-model.md, Undo never deletes: the undo is an event; the state comes back as it was."""
     table = VastTable(client, undo_policy="all-seats")
     before = table.get("", None).json()["version"]
     state_before = table.get("/state", "auditor").json()["state"]

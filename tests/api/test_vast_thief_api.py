@@ -1,9 +1,9 @@
-"""A person plays Vast's Thief through the real REST API against four bots (VF §7, 5 players): the test
-posts the Thief's commands and decisions over HTTP with a simple scripted policy (Stat tokens, walk toward
-Treasure, Loot, Pick Lock, carry it home to stash), the bots (``dicelog.domain.vast.bot``) play the Knight,
-Goblins, Dragon and Cave, each reading only its own seat's view, and answer their decisions out of turn
-(``decision_policy: ask``). Every read of the Thief's seat is scanned for the others' secrets, computed from
-the auditor's view (the Dark tiles he looked at are his to read).
+"""A person plays Vast's Thief through the real REST API against four bots (docs/vast/facts.md §7, 5 players):
+the test posts the Thief's commands and decisions over HTTP with a simple scripted policy (Stat tokens, walk
+toward Treasure, Loot, Pick Lock, carry it home to stash), the bots (``dicelog.domain.vast.bot``) play the
+Knight, Goblins, Dragon and Cave, each reading only its own seat's view, and answer their decisions out of
+turn (``decision_policy: ask``). Every read of the Thief's seat is scanned for the others' secrets, computed
+from the auditor's view (the Dark tiles he looked at are his to read).
 
 Here the bots are driven from outside, through the same HTTP API a person's client uses (as a table companion
 app would); ``tests/api/test_seat_bots.py`` has the server play them (``seats[].bot``)."""

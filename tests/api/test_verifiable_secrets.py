@@ -1,5 +1,5 @@
-"""Verifiable secrets (issue 16; DESIGN.md, Hidden information): every seat checks the log during play, and
-every hidden card after the end, through the real REST API on SQLite and PostgreSQL.
+"""Verifiable secrets (issue 16; docs/who-sees-what.md, Hidden information): every seat checks the log during
+play, and every hidden card after the end, through the real REST API on SQLite and PostgreSQL.
 
 A five-role Vast game is played by the bots from outside (each reading only its own seat's view); midway,
 each seat and the spectator take their own export (``GET /games/{id}/export``): each verifies offline (the

@@ -1,4 +1,4 @@
-"""Who sees what is one function; a leak test proves it (DESIGN.md, Hidden information).
+"""Who sees what is one function; a leak test proves it (docs/who-sees-what.md, Hidden information).
 
 Random games of ``secret-hand`` (tests/rulesets/secret_hand.py) are played through the real API by
 bots choosing among the legal commands ``/legal-commands`` lists for their seat. After every

@@ -57,7 +57,9 @@ def test_the_cave_is_drawn_as_a_grid_and_the_knight_never_sees_a_dark_tile(live:
     ready(cave_page)
     wait_version(cave_page, version)
     titles = " ".join(cave_page.locator(".vast-cell.dark").evaluate_all("els => els.map(e => e.title)"))
-    assert all(t in titles for t in dark), "the Cave examines every Dark tile (004 §Tessere Caverna)"
+    assert all(t in titles for t in dark), (
+        "the Cave examines every Dark tile (Vast rulebook §Tessere Caverna)"
+    )
     screenshot(cave_page, "vast-table-cave")
     grid = screenshot(cave_page, "vast-table-cave").with_name("vast-cave-grid.png")
     cave_page.locator(".vast-cave").screenshot(path=str(grid))
@@ -80,7 +82,8 @@ SEATS4 = [{"name": r, "controls": [r]} for r in ("knight", "goblins", "dragon", 
 
 def test_the_dragon_its_gems_and_its_hand_at_the_four_player_table(live: str, context: Any) -> None:
     """Knight, Goblins, Dragon and Cave: after its first turn the Dragon is drawn on the map, on every seat's
-    page; the Knight's page never shows the Dragon's Power cards (004 §Il Drago; VAST-DESIGN.md §3.10)."""
+    page; the Knight's page never shows the Dragon's Power cards (Vast rulebook §Il Drago;
+    docs/who-sees-what.md, Vast)."""
     body = {"ruleset": "vast", "setup": {"roles": ["knight", "goblins", "dragon", "cave"]}, "seats": SEATS4}
     game = ApiGame(live, {**body, "visibility": "public"})
     rng = random.Random(3)
@@ -118,9 +121,9 @@ SEATS_KG = [{"name": "sir", "controls": ["knight"]}, {"name": "horde", "controls
 def test_without_a_cave_player_the_knight_places_her_end_of_turn_dark_tile_from_her_page(
     live: str, context: Any
 ) -> None:
-    """Knight vs Goblins (VF §7, no Cave player; 004 §Varianti): ending her turn, the Knight's page asks where
-    the Dark tile drawn from the stack goes; she chooses from her page, the tile is placed, the Goblins'
-    turn begins, and no seat's page names a Dark tile (nobody looked at it)."""
+    """Knight vs Goblins (docs/vast/facts.md §7, no Cave player; Vast rulebook §Varianti): ending her turn,
+    the Knight's page asks where the Dark tile drawn from the stack goes; she chooses from her page, the tile
+    is placed, the Goblins' turn begins, and no seat's page names a Dark tile (nobody looked at it)."""
     body = {
         "ruleset": "vast",
         "setup": {"roles": ["knight", "goblins"]},
@@ -163,10 +166,10 @@ SEATS5 = [{"name": r, "controls": [r]} for r in ROLES5]
 
 
 def test_the_thief_his_piece_and_his_track_at_the_five_player_table(live: str, context: Any) -> None:
-    """Knight, Goblins, Dragon, Cave and Thief (VF §7): once the Thief has entered the cave and looked at a
-    Dark tile, every seat's page draws his piece on the map and his public board (Movement, Stealth with
-    what he carries, Thievery, Action cubes, Loot Drop, stash) under the cave; his page names the tile he
-    looked at, the Knight's never does (004 §Il Ladro, 2. Muovi e Agisci)."""
+    """Knight, Goblins, Dragon, Cave and Thief (docs/vast/facts.md §7): once the Thief has entered the cave
+    and looked at a Dark tile, every seat's page draws his piece on the map and his public board (Movement,
+    Stealth with what he carries, Thievery, Action cubes, Loot Drop, stash) under the cave; his page names the
+    tile he looked at, the Knight's never does (Vast rulebook §Il Ladro, 2. Muovi e Agisci)."""
     body = {"ruleset": "vast", "setup": {"roles": list(ROLES5)}, "seats": SEATS5, "visibility": "public"}
     game = ApiGame(live, body)
     rng = random.Random(5)

@@ -1,6 +1,7 @@
 """Redis streams, a public interface (README, "Redis streams"; service/publisher.py).
 
-- Notifications lose nothing (DESIGN.md): Redis stopped during commands, then caught up.
+- Notifications lose nothing (docs/architecture.md, Properties): Redis stopped during commands, then caught
+  up.
 - Every entry read back from Redis (public, per-seat, auditor and global streams; a game with
   secrets and one without) validates against the committed JSON Schema.
 - Trimming: by length on the per-game streams, by age (``MINID ~``) on ``dicelog:games``.

@@ -1,4 +1,4 @@
-"""Properties of replay and verification over random legal games (DESIGN.md, Exact replay).
+"""Properties of replay and verification over random legal games (docs/event-model.md, Exact replay).
 
 For random games of the test ruleset and of Mice and Mystics, driven by random legal commands
 with server dice: the state rebuilt from the first N events equals the live state after N

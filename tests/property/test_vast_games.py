@@ -1,8 +1,8 @@
-"""Whole games of Vast (every VF §7 setup this release plays, chosen by row id) played by its bots and by
-random legal commands, with server dice: every game ends, the state rebuilt from the first N events is the
-live state after N events, ``verify`` passes, the bots read only their seat's view, and no view of one seat
-(events and state, as every read path serves them through ``Lens``) shows a secret of the other at the time
-it was written."""
+"""Whole games of Vast (every docs/vast/facts.md §7 setup this release plays, chosen by row id) played by its
+bots and by random legal commands, with server dice: every game ends, the state rebuilt from the first N
+events is the live state after N events, ``verify`` passes, the bots read only their seat's view, and no view
+of one seat (events and state, as every read path serves them through ``Lens``) shows a secret of the other at
+the time it was written."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ SETUPS = {
 }
 SEAT_OF = {"knight": "k", "goblins": "g", "dragon": "d", "cave": "c", "thief": "t"}
 LATER_SETUPS = [name for name in SETUP_ROWS if name not in SETUPS]
-"""The VF §7 setups with the Thief and the solo ones (Alone in the Dark): one seat a role."""
+"""The docs/vast/facts.md §7 setups with the Thief and the solo ones (Alone in the Dark): one seat a role."""
 SETUPS.update(
     {
         name: tuple(Seat(name=SEAT_OF[r], controls=(r,)) for r in SETUP_ROWS[name].roles)
@@ -104,8 +104,8 @@ def play_game(seed_n: int, randomness: float, setup: str = "knight-vs-cave", max
 
 def secrets(state, reader: str, seen: frozenset[str] = frozenset()) -> set[str]:
     """What ``reader`` (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief`` or ``spectator``) may not
-    know in ``state`` (VAST-DESIGN.md §3.10). ``seen``: Lit tiles everyone saw Wrath send back under the
-    stack. The Thief knows the Dark tiles he looked at (004 §2. Muovi e Agisci)."""
+    know in ``state`` (docs/who-sees-what.md, Vast). ``seen``: Lit tiles everyone saw Wrath send back under
+    the stack. The Thief knows the Dark tiles he looked at (Vast rulebook §2. Muovi e Agisci)."""
     out: set[str] = (set(state.stack) - seen) | set(state.crystals)
     if state.goblins is not None and reader != "goblins":
         out |= set(state.goblins.hand) | set(state.goblins.drawn)

@@ -1,4 +1,5 @@
-"""``secret-hand``: a tiny card game with hidden hands, to test who sees what (DESIGN.md, Hidden information).
+"""``secret-hand``: a tiny card game with hidden hands, to test who sees what (docs/who-sees-what.md, Hidden
+information).
 
 Rules
 -----

@@ -358,7 +358,7 @@ def test_dockerignore_matcher_follows_docker_rules() -> None:
     assert excluded("service/__pycache__/cli.cpython-311.pyc", patterns)
     assert excluded("__pycache__/x.pyc", patterns)
     assert excluded("RULINGS.md", patterns) and not excluded("README.md", patterns)
-    assert not excluded("docs/ARCHITECTURE.md", patterns), "* does not cross /"
+    assert not excluded("docs/architecture.md", patterns), "* does not cross /"
     assert not excluded("service/k8s.py", patterns)
 
 

@@ -41,7 +41,7 @@ DICELOG_UID = 10001  # the Dockerfile's USER (tests/unit/test_dockerfile.py chec
 
 MANIFEST_FILES = sorted(p for p in K8S_DIR.glob("*.yaml") if p.name != "kustomization.yaml")
 
-# What the API and the worker must both receive (DESIGN.md, Runtime: configuration by env only).
+# What the API and the worker must both receive (docs/architecture.md, Runtime: configuration by env only).
 REQUIRED_ENV = {
     "DICELOG_STORE",
     "DICELOG_POSTGRES_HOST",

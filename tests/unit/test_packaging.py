@@ -1,7 +1,7 @@
 """The installed package: one import namespace, ``dicelog.*`` (issue 12, Deployment).
 
 The repository keeps the top-level folders it is organised by (``domain/``, ``service/``,
-``projections/``; DESIGN.md, Layout) and pyproject.toml maps them to ``dicelog.domain``,
+``projections/``; docs/architecture.md, Layout) and pyproject.toml maps them to ``dicelog.domain``,
 ``dicelog.service`` and ``dicelog.projections``. A wheel must put nothing else in site-packages,
 and every sub-package must be listed, or an installed copy misses it.
 """

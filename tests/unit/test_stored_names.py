@@ -1,4 +1,4 @@
-"""Stored names are forever (DESIGN.md): topics never change, and release 0.1's store still reads.
+"""Stored names are forever (docs/event-model.md): topics never change, and release 0.1's store still reads.
 
 - the canonical topic of every stored type is frozen in ``tests/fixtures/stored-topics.json``
   (a new type is added there on purpose; a renamed or moved one fails), and so is the table of

@@ -2,9 +2,9 @@
 ``tests/fixtures/vast-0.3``: the release with the Dragon; ``tests/fixtures/vast-0.4``: the setups without a
 Cave and rules revision 3; ``tests/fixtures/vast-0.5``: the Thief, rules revision 4, the last games of chain
 format 1; ``tests/fixtures/vast-0.6``: chain format 2, with each seat's view taken during play; written by
-``tests/fixtures/make_vast_exports.py``) read and verify with today's code (DESIGN.md, Stored names are
-forever): every topic decodes, the hash chain and every re-derived event match, the finished games replay to
-the results they had, and each seat's view kept during play still verifies, alone and against the final
+``tests/fixtures/make_vast_exports.py``) read and verify with today's code (docs/event-model.md, Stored names
+are forever): every topic decodes, the hash chain and every re-derived event match, the finished games replay
+to the results they had, and each seat's view kept during play still verifies, alone and against the final
 log."""
 
 from __future__ import annotations

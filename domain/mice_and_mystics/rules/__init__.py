@@ -1,1 +1,1 @@
-"""One module per rulebook section (STYLE.md, "What dicelog takes" 1)."""
+"""One module per rulebook section (docs/conventions.md, rule 1)."""

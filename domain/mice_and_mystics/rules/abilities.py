@@ -1,4 +1,5 @@
-"""Minion abilities (facts.md §3; 001 §Blatte Avide; 000 §Boss dei Servitori; 000 §Brodie).
+"""Minion abilities (docs/mice-and-mystics/facts.md §3; MM rulebook (it) §Blatte Avide; MM rulebook (it) §Boss
+dei Servitori; MM rulebook (it) §Brodie).
 
 - Roaches, Steal: each wound a roach deals to a mouse with cheese removes 1 cheese instead; once the
   stash is empty, wounds are taken normally. A greedy roach's stolen cheese goes to the wheel
@@ -6,13 +7,13 @@
 - Spider and Vanestra's Sting, Poison: every wound is a poison wound (the Poison Master takes
   normal wounds instead). Cave Centipede, Stun; Vanestra's Web / Charm: a wounded mouse is stunned,
   webbed or charmed. Tilda's Empathetic Power: 1 cheese when another mouse of her room gets one of
-  these (facts.md §2).
+  these (docs/mice-and-mystics/facts.md §2).
 - Captain Vurst, Pistoleer: cheese on his attack roll go on no wheel; each is one more attack.
 - Skitter-Clak, Constrict: mice roll no defense against him; Carapace: each sword/shield+star he
   rolls in defense blocks 2.
 - Brodie: his attack and defense cheese never go on the wheel.
 Abilities belong to initiative cards, so a boss is never touched by what affects its base type
-(000 §Boss dei Servitori): Captain Vurst is no Rat Warrior, Skitter-Clak no Cave Centipede.
+(MM rulebook (it) §Boss dei Servitori): Captain Vurst is no Rat Warrior, Skitter-Clak no Cave Centipede.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ def _has(state: State, figure: str, ability: str) -> bool:
 
 
 def is_greedy(state: State, figure: str) -> bool:
-    """A greedy roach, unless the Roach Master stands on its tile (001 Conquiste Personali; 003 «no
-    mesmo bloco», 002 «sur la même tuile»; facts.md). Rules revision 1 read "on its space"."""
+    """A greedy roach, unless the Roach Master stands on its tile (MM rulebook (it) Conquiste Personali; MM
+    rulebook (pt) «no mesmo bloco», MM summary (fr) «sur la même tuile»; docs/mice-and-mystics/facts.md).
+    Rules revision 1 read "on its space"."""
     master = state.achievements.get(ROACH_MASTER)
     if figure not in state.greedy or master is None:
         return figure in state.greedy
@@ -63,7 +65,7 @@ def is_greedy(state: State, figure: str) -> bool:
 
 
 def ignores_cheese(state: State, figure: str) -> bool:
-    """000 §Brodie: when Brodie attacks or defends, no cheese goes on the wheel."""
+    """MM rulebook (it) §Brodie: when Brodie attacks or defends, no cheese goes on the wheel."""
     return _has(state, figure, "chase") or _has(state, figure, "pounce")
 
 
@@ -80,7 +82,7 @@ def constricts(state: State, attacker: str) -> bool:
 
 
 def extra_blocks(state: State, defender: str, faces: tuple[int, ...]) -> int:
-    """Carapace: a sword/shield+star counts as 2 blocks (facts.md §1, §3)."""
+    """Carapace: a sword/shield+star counts as 2 blocks (docs/mice-and-mystics/facts.md §1, §3)."""
     return sum(1 for f in faces if f == SWORD_SHIELD_STAR) if _has(state, defender, "carapace") else 0
 
 
@@ -111,7 +113,8 @@ def on_mouse_hit(
 
 
 def _empathy(state: State, mouse: str) -> list[Event]:
-    """Tilda's Empathetic Power (facts.md §2; 001 "nella sua stessa Stanza")."""
+    """Tilda's Empathetic Power (docs/mice-and-mystics/facts.md §2; MM rulebook (it) "nella sua stessa
+    Stanza")."""
     lib = library_of(state)
     here, hers = space_of(state, mouse), space_of(state, TILDA)
     if mouse == TILDA or TILDA not in state.party or hers is None or here is None:

@@ -1,5 +1,5 @@
-"""Mouse ability cards: the one-card-a-turn bookkeeping (001 §Carte Abilità dei Topi; 001 §Salire di
-Livello; facts.md §4).
+"""Mouse ability cards: the one-card-a-turn bookkeeping (MM rulebook (it) §Carte Abilità dei Topi; MM rulebook
+(it) §Salire di Livello; docs/mice-and-mystics/facts.md §4).
 
 A mouse uses only one ability card a turn, though it may use that card at several moments of the
 turn; each use pays the card's cheese (First Aid: a Healer pays 1 less; Cure: 1 per item taken off).
@@ -52,7 +52,7 @@ def cost_of(lib: Library, mouse: str, ability: str, cmd: UseAbility) -> int:
 def decide_use_ability(state: State, cmd: UseAbility) -> list[Event]:
     """Use an ability card in the mouse's turn: ``[ActionStarted?, AbilityUsed, *effect]``.
 
-    Errors (001 §Carte Abilità dei Topi): ``free-action.inside-action`` / ``turn.*`` outside the
+    Errors (MM rulebook (it) §Carte Abilità dei Topi): ``free-action.inside-action`` / ``turn.*`` outside the
     mouse's turn or inside another action; ``ability.not-owned``; ``ability.not-implemented``;
     ``ability.effect-unknown``; ``ability.one-per-turn``; the effect's own (``ability_effects.py``);
     ``ability.not-enough-cheese`` (the card's cost, +1 when it is Inspire's extra action)."""

@@ -1,5 +1,5 @@
-"""The effects of the ability cards dicelog plays (facts.md §4; 001 §Carte Abilità dei Topi). The
-one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
+"""The effects of the ability cards dicelog plays (docs/mice-and-mystics/facts.md §4; MM rulebook (it) §Carte
+Abilità dei Topi). The one-card-a-turn bookkeeping, costs and refusals are in ``ability_cards.py``.
 
 - First Aid: free, once a turn, not in water: 1 wound (not a poison wound) off a mouse on the space.
 - Aimed / Power / Accurate Shot: before a Battle action of a mouse with a ranged weapon, once per
@@ -30,7 +30,7 @@ from dicelog.domain.mice_and_mystics.rules.shots import SHOTS
 from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-SECTION = "001 §Carte Abilità dei Topi"
+SECTION = "MM rulebook (it) §Carte Abilità dei Topi"
 FIRST_AID, CURE, CHAIN_LIGHTNING = "first-aid", "cure", "chain-lightning"
 CURE_MAX, CHAIN_LIGHTNING_DICE, POISON = 3, 3, "poison"
 
@@ -109,7 +109,9 @@ def _chain_lightning(state: State, cmd: UseAbility) -> list[Event]:
         raise broken("ability.invalid-targets", f"Chain Lightning picks 1 to {lore} minions")
     if not set(cmd.targets) <= set(lightning_targets(state, cmd.mouse)):
         raise RuleBroken(
-            "ability.invalid-targets", section="001 §Vedere il Bersaglio", detail="a target is not in sight"
+            "ability.invalid-targets",
+            section="MM rulebook (it) §Vedere il Bersaglio",
+            detail="a target is not in sight",
         )
     first, *rest = cmd.targets
     return [

@@ -1,4 +1,5 @@
-"""Personal achievements, the optional rule (001, Conquiste Personali, back page; facts.md appendix).
+"""Personal achievements, the optional rule (MM rulebook (it), Conquiste Personali, back page;
+docs/mice-and-mystics/facts.md appendix).
 
 - Cheese Master: first mouse to roll 3+ cheese in one attack or defense roll. End marker +1 page;
   from its next roll on, each of its defense rolls showing cheese gives every active mouse 1 cheese.

@@ -1,10 +1,10 @@
-"""A mouse's action (001 §Il Turno di un Topo; 000 §Effetti Negativi).
+"""A mouse's action (MM rulebook (it) §Il Turno di un Topo; MM rulebook (it) §Effetti Negativi).
 
 A mouse may move then act, or act then move; it takes one action a turn among scurry, battle,
 search, recover and explore. Acting after rolling for movement but before walking gives the
 rolled move up (RULINGS.md). A stunned mouse may only Recover; a webbed one may not move or
-scurry (000 §Stordito e Intrappolato). While Inspire is in force (``inspire.py``, facts.md §4) a mouse
-may take one extra action in its turn for 1 cheese.
+scurry (MM rulebook (it) §Stordito e Intrappolato). While Inspire is in force (``inspire.py``,
+docs/mice-and-mystics/facts.md §4) a mouse may take one extra action in its turn for 1 cheese.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ def check_action(state: State, mouse: str, action: str) -> None:
     extra one: ``inspire.check_extra_action``), and no effect forbids it.
 
     Errors: ``turn.*`` (``check_turn``); ``action.already-taken``, ``action.extra-needs-cheese``;
-    ``action.stunned`` (only Recover); ``action.webbed`` (no Scurry) (001 §Il Turno di un Topo;
-    000 §Effetti Negativi)."""
+    ``action.stunned`` (only Recover); ``action.webbed`` (no Scurry) (MM rulebook (it) §Il Turno di un Topo;
+    MM rulebook (it) §Effetti Negativi)."""
     check_turn(state, mouse)
     turn = state.mouse_turn
     if turn is None:

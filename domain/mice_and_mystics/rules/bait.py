@@ -1,12 +1,12 @@
-"""Grapes as roach bait (001 §Oggetti del Gruppo, Uva come Esca per Blatte; facts.md §5).
+"""Grapes as roach bait (MM rulebook (it) §Oggetti del Gruppo, Uva come Esca per Blatte;
+docs/mice-and-mystics/facts.md §5).
 
 At any moment of a mouse's turn (not inside an action) the Grapes go from the party stash onto an
-empty space next to the mouse (003: "vazio"), free. While they are on the board, each Roaches figure
-moves toward them instead of toward a mouse (from a mouse's space too), stopping on entering them as
-on a mouse's space; a roach ending its move there does not attack: it and every roach on that space
-leave the board with the grapes, whose card is shuffled back into the search deck. Grapes thrown
-whole (``grapes.py``) stay on the board as bait. Only the Roaches card is baited, not a boss
-(RULINGS.md, Party items).
+empty space next to the mouse (MM rulebook (pt): "vazio"), free. While they are on the board, each Roaches
+figure moves toward them instead of toward a mouse (from a mouse's space too), stopping on entering them as on
+a mouse's space; a roach ending its move there does not attack: it and every roach on that space leave the
+board with the grapes, whose card is shuffled back into the search deck. Grapes thrown whole (``grapes.py``)
+stay on the board as bait. Only the Roaches card is baited, not a boss (RULINGS.md, Party items).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A mouse's Battle action (001 §Attacco; §Attacco in Mischia; §Attacco a Distanza; §Vedere il
+"""A mouse's Battle action (MM rulebook (it) §Attacco; §Attacco in Mischia; §Attacco a Distanza; §Vedere il
 Bersaglio).
 
 Melee weapon: a minion on the same or an adjacent space. Ranged weapon (or spell): any minion of
@@ -36,7 +36,7 @@ def _room_minions(state: State, here: str) -> dict[str, str]:
 
 
 def melee_targets(state: State, mouse: str) -> list[str]:
-    """The minion figures on the mouse's space or an adjacent one of its room (melee reach, 001
+    """The minion figures on the mouse's space or an adjacent one of its room (melee reach, MM rulebook (it)
     §Attacco in Mischia), sorted; also Knife Strike's targets (``knife_strike.py``)."""
     here = space_of(state, mouse)
     if here is None:
@@ -76,19 +76,19 @@ def battle_dice(state: State, mouse: str) -> int:
 
 def accessory_battle(state: State, mouse: str, ranged: bool) -> int:
     """Battle bonuses of equipped non-weapons (Ring of Feline Strength: not with a ranged weapon,
-    facts.md §5); no known armour gives battle."""
+    docs/mice-and-mystics/facts.md §5); no known armour gives battle."""
     return 0 if ranged else sum(i.battle for i in equipment(mouse, state) if i.kind != "weapon")
 
 
 def refused_target(state: State, mouse: str, target: str) -> RuleBroken:
     """Why ``mouse`` may not attack ``target``, one rule id per reason:
 
-    - ``battle.invalid-target``: not a minion in the mouse's room (001 §Attacco);
+    - ``battle.invalid-target``: not a minion in the mouse's room (MM rulebook (it) §Attacco);
     - ``battle.out-of-reach``: a melee weapon and the minion neither on the mouse's space nor on an
-      adjacent one (001 §Attacco in Mischia);
+      adjacent one (MM rulebook (it) §Attacco in Mischia);
     - ``battle.nearer-minion-first``: a ranged weapon while minions stand on the mouse's space or an
-      adjacent one, and this is not one of the nearest (001 §Attacco a Distanza);
-    - ``battle.no-line-of-sight``: a ranged weapon and the mouse does not see the minion (001
+      adjacent one, and this is not one of the nearest (MM rulebook (it) §Attacco a Distanza);
+    - ``battle.no-line-of-sight``: a ranged weapon and the mouse does not see the minion (MM rulebook (it)
       §Vedere il Bersaglio)."""
     here = space_of(state, mouse)
     item = weapon(mouse, state)

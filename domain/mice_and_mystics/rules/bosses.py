@@ -1,5 +1,5 @@
-"""Bosses and ambushes (001 §Carte Iniziativa dei Boss; 001 §Ferire un Boss; 000 §Boss dei Servitori;
-001 §Imboscate).
+"""Bosses and ambushes (MM rulebook (it) §Carte Iniziativa dei Boss; MM rulebook (it) §Ferire un Boss; MM
+rulebook (it) §Boss dei Servitori; MM rulebook (it) §Imboscate).
 
 A boss is one figure acting on one or more initiative cards (``State.boss_cards``). Entering play, a
 boss with more than 2 cards draws 2 of them at random (a ``DrawRequested``); if minion cards are
@@ -45,7 +45,7 @@ from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.explore import ENCOUNTER_INITIATIVE
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-BOSSES = {  # facts.md §0 (the 19 initiative cards) and §3
+BOSSES = {  # docs/mice-and-mystics/facts.md §0 (the 19 initiative cards) and §3
     "captain-vurst": ("captain-vurst",),
     "skitter-clak": ("skitter-clak",),
     "brodie": ("brodie-chases", "brodie-pounces"),
@@ -80,8 +80,8 @@ def resolve_boss_cards(state: State, answer: CardsDrawn) -> list[Event]:
 
 
 def _assign(state: State, boss: str, cards: tuple[str, ...], space: str) -> list[Event]:
-    """``BossCardsAssigned`` then the boss's cards on the track (001 §Carte Iniziativa dei Boss:
-    "disponetele normalmente sulla Colonna dell'Iniziativa", i.e. 001 §Determinare l'Ordine di
+    """``BossCardsAssigned`` then the boss's cards on the track (MM rulebook (it) §Carte Iniziativa dei Boss:
+    "disponetele normalmente sulla Colonna dell'Iniziativa", i.e. MM rulebook (it) §Determinare l'Ordine di
     Iniziativa). Minion cards on the track: a boss with several cards puts them at the bottom and
     its first card ambushes; a single card is added like any new minion card. No minion card on the
     track: every card of the table (the mice's and the boss's) is shuffled into a new track
@@ -101,7 +101,7 @@ def ambush_cards(state: State) -> tuple[str, ...]:
 
 
 def ambush_step(state: State) -> list[Event]:
-    """001 §Imboscate: one die for each ambushing card on the track."""
+    """MM rulebook (it) §Imboscate: one die for each ambushing card on the track."""
     cards = tuple(c for c in ambush_cards(state) if c in state.track)
     return [RollRequested(reason=AMBUSH, dice=len(cards))] if cards else [AmbushResolved()]
 
@@ -123,8 +123,8 @@ def splits(cards: tuple[str, ...], wounds: int) -> tuple[str, ...]:
 
 
 def wound_boss(state: State, figure: str, wounds: int, attacker: str | None = None) -> list[Event]:
-    """001 §Ferire un Boss: the players choose the card when a mouse wounds it (one card, or wounds
-    dealt by a minion such as Brodie: no choice, the default split)."""
+    """MM rulebook (it) §Ferire un Boss: the players choose the card when a mouse wounds it (one card, or
+    wounds dealt by a minion such as Brodie: no choice, the default split)."""
     cards = tuple(c for c in state.track if c in state.boss_cards.get(figure, ()))
     if not cards:
         return []

@@ -1,4 +1,5 @@
-"""Brodie the cat (000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3).
+"""Brodie the cat (MM rulebook (it) §Brodie; §Brodie Graffia; §Brodie Insegue; docs/mice-and-mystics/facts.md
+§3).
 
 Brodie is the boss figure ``brodie`` (a paw token taking no room) acting on two cards.
 - Pounces: he jumps to the space of his room holding the most figures (minions included, his own
@@ -101,7 +102,7 @@ def shortest_paths(lib: Library, origin: str, goal: str, steps: int) -> tuple[tu
 
 
 def chase_path(state: State, origin: str, steps: int, choices: Choices | None = None) -> tuple[str, ...]:
-    """The spaces Brodie steps on chasing with ``steps`` movement from ``origin`` (000 §Brodie
+    """The spaces Brodie steps on chasing with ``steps`` movement from ``origin`` (MM rulebook (it) §Brodie
     Insegue). Equally short paths that differ are broken by ``choices`` (``rules/ties.py``:
     ``Undecided`` at an unanswered tie; ``None`` takes the default, the first shortest path of a
     breadth-first search in tile order)."""
@@ -165,7 +166,7 @@ def brodie_step(state: State, figure: str, here: str) -> list[Event]:
 
 
 def resolve_chase(state: State, answer: DiceRolled) -> list[Event]:
-    """Brodie's chase after his move roll (000 §Brodie Insegue: the sum of the two dice's move
+    """Brodie's chase after his move roll (MM rulebook (it) §Brodie Insegue: the sum of the two dice's move
     numbers): ``MinionMoved`` along ``chase_path``; or, at equally short paths not yet chosen
     between, only the deferral and the decision (``ties.settle``, context ``brodie-chase``)."""
     turn = state.minion_turn

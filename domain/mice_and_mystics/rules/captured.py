@@ -1,5 +1,6 @@
-"""Captured mice and their release; the chapter's end (000 §Topi Catturati; 000 §Liberare un Topo;
-001 §Plancia del Racconto; 001 §Capitolo 1: Obiettivi del Capitolo).
+"""Captured mice and their release; the chapter's end (MM rulebook (it) §Topi Catturati; MM rulebook (it)
+§Liberare un Topo; MM rulebook (it) §Plancia del Racconto; MM rulebook (it) §Capitolo 1: Obiettivi del
+Capitolo).
 
 A captured mouse skips its turns while minions are on the board. Its first turn with no minion on
 the board releases it: the players place it on the space of another mouse or a space adjacent to
@@ -59,10 +60,10 @@ def resolve_release(state: State, answer: DecisionMade) -> list[Event]:
 
 def chapter_won(state: State) -> bool:
     """The chapter's goal is met: its goal room clear of minions and every mouse that is not captured
-    on its goal spaces (001 Capitolo 1, Obiettivi del Capitolo: «Liberate il cortile dai Servitori e
-    portate tutti i Topi non Catturati sulla casella di entrata dell'albero»; 003 «levem todos os
-    ratos ... sem ser capturados»). Rules revision 1 read it as "no mouse captured" (RULINGS.md,
-    Chapter 1 victory with a captured mouse)."""
+    on its goal spaces (MM rulebook (it) Capitolo 1, Obiettivi del Capitolo: «Liberate il cortile dai
+    Servitori e portate tutti i Topi non Catturati sulla casella di entrata dell'albero»; MM rulebook (pt)
+    «levem todos os ratos ... sem ser capturados»). Rules revision 1 read it as "no mouse captured"
+    (RULINGS.md, Chapter 1 victory with a captured mouse)."""
     lib = library_of(state)
     goal = lib.chapters[state.chapter].goal
     if goal is None or goal.tile not in {t.tile for t in state.tiles}:
@@ -85,7 +86,7 @@ def outcome_reason(state: State) -> str:
     if state.rules_revision < 2 or outcome(state) is None:
         return ""
     if state.end_marker_page and state.hourglass_page >= state.end_marker_page:
-        return "the hourglass reached the end marker (001 §Plancia del Racconto)"
+        return "the hourglass reached the end marker (MM rulebook (it) §Plancia del Racconto)"
     if state.party and all(m in state.captured for m in state.party):
         return "every mouse was captured at once"
     return "the chapter's goal was reached"

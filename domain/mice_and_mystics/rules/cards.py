@@ -1,17 +1,18 @@
-"""Search cards as the rules read them (001 §Carte Ricerca; 001 §Equipaggiare; facts.md §5): a card's
-type, combat record and place; what a pack holds; what a mouse has equipped.
+"""Search cards as the rules read them (MM rulebook (it) §Carte Ricerca; MM rulebook (it) §Equipaggiare;
+docs/mice-and-mystics/facts.md §5): a card's type, combat record and place; what a pack holds; what a mouse
+has equipped.
 
 The catalogue (``search-cards.json``) gives types and stats where known; a weapon of unknown attack
 is melee, a card of unknown place goes to a paw (weapon), the body (armour) or the accessory place
 (provisional: RULINGS.md, Equip). Tricks and party items take no pack room.
 
-The pack limit (001 §Equipaggiare: "un Topo può portare al massimo 3 carte nella sua sacca, esclusi
-gli Stratagemmi: se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca del Topo";
-003 §Equipar: "Se, em algum momento, o rato superar esse limite"): a card may always enter a pack
-(a kept search card, a share, an unequip, a special search); when a pack then holds more than 3
-cards that take room, its player discards 1 of them of their choice, for no cheese (the cheese of
-001 §Ricerca is only for a freshly drawn card not kept): a ``DecisionRequested`` ``pack-limit``
-(``pack_limit``), answered by ``resolve_pack_limit``, repeated while the pack is still over.
+The pack limit (MM rulebook (it) §Equipaggiare: "un Topo può portare al massimo 3 carte nella sua sacca,
+esclusi gli Stratagemmi: se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca del Topo";
+MM rulebook (pt) §Equipar: "Se, em algum momento, o rato superar esse limite"): a card may always enter a pack
+(a kept search card, a share, an unequip, a special search); when a pack then holds more than 3 cards that
+take room, its player discards 1 of them of their choice, for no cheese (the cheese of MM rulebook (it)
+§Ricerca is only for a freshly drawn card not kept): a ``DecisionRequested`` ``pack-limit`` (``pack_limit``),
+answered by ``resolve_pack_limit``, repeated while the pack is still over.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ def pack_limit(state: State, events: list[Event]) -> list[Event]:
 
     ``state`` is the state before ``events``; the answer is ``[DecisionRequested(decision="pack-limit",
     options=<the pack's cards that take room, in pack order, the newest last>, piece=<its mouse>,
-    default=<the newest>)]`` appended (001 §Equipaggiare; 003 §Equipar). Never raises."""
+    default=<the newest>)]`` appended (MM rulebook (it) §Equipaggiare; MM rulebook (pt) §Equipar). Never
+    raises."""
     after = evolve_all(state, events)
     mouse = over_limit(after)
     return events if mouse is None else [*events, _discard_request(after, mouse)]
@@ -112,8 +114,8 @@ def _discard_request(state: State, mouse: str) -> DecisionRequested:
 
 def resolve_pack_limit(state: State, answer: DecisionMade) -> list[Event]:
     """The chosen card leaves the over-full pack: ``[PackCardDiscarded(mouse, card)]``, then another
-    ``pack-limit`` decision while that pack is still over the limit (001 §Equipaggiare). The mouse is
-    the one whose over-full pack holds the card (a card is in one pack only)."""
+    ``pack-limit`` decision while that pack is still over the limit (MM rulebook (it) §Equipaggiare). The
+    mouse is the one whose over-full pack holds the card (a card is in one pack only)."""
     lib = library_of(state)
     mouse = next(
         (
@@ -126,11 +128,12 @@ def resolve_pack_limit(state: State, answer: DecisionMade) -> list[Event]:
     return [] if mouse is None else pack_limit(state, [PackCardDiscarded(mouse=mouse, card=answer.option)])
 
 
-# --- what a mouse fights with (001 §Equipaggiare; facts.md §5) ---------------------------------------
+# --- what a mouse fights with (MM rulebook (it) §Equipaggiare; docs/mice-and-mystics/facts.md §5)
+# ---------------------------------------
 
 
 def equipment(mouse: str, state: State) -> tuple:
-    """The mouse's equipped cards (001 §Equipaggiare): its starting equipment until it equips or
+    """The mouse's equipped cards (MM rulebook (it) §Equipaggiare): its starting equipment until it equips or
     unequips (``equip.loadout``); search cards' stats from the catalogue (provisional where unknown)."""
     lib = library_of(state)
     return tuple(item for item in (item_of(lib, c) for c, _ in loadout(state, mouse)) if item is not None)
@@ -138,7 +141,7 @@ def equipment(mouse: str, state: State) -> tuple:
 
 def weapon(mouse: str, state: State):
     """The weapon the mouse attacks with: the first equipped (a mouse attacks with one weapon at a
-    time, facts.md §5 FAQ2; RULINGS.md, Equip)."""
+    time, docs/mice-and-mystics/facts.md §5 FAQ2; RULINGS.md, Equip)."""
     return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
 
 

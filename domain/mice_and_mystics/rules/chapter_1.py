@@ -1,7 +1,8 @@
-"""Chapter 1 room rules (001 §Capitolo 1, Regole Speciali del Capitolo; 003 §Regras especiais do
-Capítulo; facts.md §7). Which rule applies where is data (``Chapter.room_rules``, ``read_aloud``); this
-module registers each rule's hooks under the id the chapter data names (``ROOM_RULES``), and
-``room_rules.py`` calls them, for the tile the data gives, after the core rules produced their events.
+"""Chapter 1 room rules (MM rulebook (it) §Capitolo 1, Regole Speciali del Capitolo; MM rulebook (pt) §Regras
+especiais do Capítulo; docs/mice-and-mystics/facts.md §7). Which rule applies where is data
+(``Chapter.room_rules``, ``read_aloud``); this module registers each rule's hooks under the id the chapter
+data names (``ROOM_RULES``), and ``room_rules.py`` calls them, for the tile the data gives, after the core
+rules produced their events.
 
 - Read-aloud (Frammenti di Leggenda): first entry of a room with a text -> ``StoryRead``.
 - Courtyard, the nasty old crow (Il Vile Vecchio Corvo): a movement die showing move number 1 for a
@@ -49,11 +50,12 @@ from dicelog.domain.mice_and_mystics.rules.room_rule_hooks import RoomRuleHooks
 from dicelog.domain.mice_and_mystics.rules.turn_end import end_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-SECTION = "001 §Capitolo 1 (Fuga per Borgoquercia): Regole Speciali del Capitolo"
+SECTION = "MM rulebook (it) §Capitolo 1 (Fuga per Borgoquercia): Regole Speciali del Capitolo"
 TREE_ENTRANCE, COUNTER = "tree-entrance", "kitchen-counter"
 ROACHES, KNOCKED_DOWN = "roaches", "knocked-down"
 MIZ_MAGGIE, MIZ_MAGGIE_ALLY = "miz-maggie", "miz-maggie-ally"
-COUNTER_CHEESE_AT_START = 3  # the number is lost in 001 and 003 (RULINGS.md, Kitchen counter cheese)
+# the number is lost in the Italian and Portuguese MM rulebooks (RULINGS.md, Kitchen counter cheese)
+COUNTER_CHEESE_AT_START = 3
 FISHHOOK = "fishhook-and-thread"
 
 
@@ -207,4 +209,5 @@ ROOM_RULES: dict[str, RoomRuleHooks] = {
     "miz-maggie": RoomRuleHooks(after_roll=_miz_maggie, rolls=((MIZ_MAGGIE, resolve_miz_maggie),)),
     "leaving-the-sewer": RoomRuleHooks(check_explore=_check_sewer),
 }
-"""Chapter 1's room rules by the ids ``Chapter.room_rules`` names (001 §Capitolo 1, Regole Speciali)."""
+"""Chapter 1's room rules by the ids ``Chapter.room_rules`` names (MM rulebook (it) §Capitolo 1, Regole
+Speciali)."""

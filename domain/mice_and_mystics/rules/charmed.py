@@ -1,12 +1,12 @@
-"""A charmed mouse's turn (000 §Stregato): it moves and attacks as a melee minion would, using only
-its initiative card's values (battle value, no ability or search card bonuses); the charmed marker
-is removed as soon as the turn ends.
+"""A charmed mouse's turn (MM rulebook (it) §Stregato): it moves and attacks as a melee minion would, using
+only its initiative card's values (battle value, no ability or search card bonuses); the charmed marker is
+removed as soon as the turn ends.
 
-Played by the server like a minion turn (000 §Muovere i Servitori con Armi da Mischia; 000
-§Attaccare con un Servitore): one die of movement along the shortest path toward the nearest other
-mouse (ties: higher on the track), no move if it starts on another mouse's space; then it attacks
-the nearest mouse on its space or an adjacent one. A knocked-down charmed mouse stands up instead
-of moving, a webbed one does not move, a stunned one does not attack (RULINGS.md, Charmed).
+Played by the server like a minion turn (MM rulebook (it) §Muovere i Servitori con Armi da Mischia; MM
+rulebook (it) §Attaccare con un Servitore): one die of movement along the shortest path toward the nearest
+other mouse (ties: higher on the track), no move if it starts on another mouse's space; then it attacks the
+nearest mouse on its space or an adjacent one. A knocked-down charmed mouse stands up instead of moving, a
+webbed one does not move, a stunned one does not attack (RULINGS.md, Charmed).
 """
 
 from __future__ import annotations

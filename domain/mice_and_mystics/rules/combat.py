@@ -1,10 +1,11 @@
-"""Attack and defense rolls, wounds (001 §Attacco; §Attacco in Mischia; §Attacco a Distanza; §Ferire
-un Servitore; 000 §Attaccare con un Servitore; 000 §Topi Catturati).
+"""Attack and defense rolls, wounds (MM rulebook (it) §Attacco; §Attacco in Mischia; §Attacco a Distanza;
+§Ferire un Servitore; MM rulebook (it) §Attaccare con un Servitore; MM rulebook (it) §Topi Catturati).
 
 One roll per ``RollRequested``: the attack roll (``battle`` by a mouse, ``minion-attack`` by a
 minion), then, if it hit, the defense roll (``minion-defense`` / ``mouse-defense``). Faces are those
-of facts.md §1: melee hits on swords and swords/shields, ranged on bows; only swords/shields block;
-each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion cheese wheel.
+of docs/mice-and-mystics/facts.md §1: melee hits on swords and swords/shields, ranged on bows; only
+swords/shields block; each cheese goes to a mouse's stash (Maginos: 2 when attacking) or to the minion cheese
+wheel.
 """
 
 from __future__ import annotations
@@ -44,13 +45,14 @@ DRAW_POWER = "draw-power"
 
 
 def mouse_defense_dice(mouse: str, state: State) -> int:
-    """Defense value plus armour and accessory bonuses (001 §Attacco; facts.md §5)."""
+    """Defense value plus armour and accessory bonuses (MM rulebook (it) §Attacco;
+    docs/mice-and-mystics/facts.md §5)."""
     return library_of(state).mice[mouse].defense + sum(item.defense for item in equipment(mouse, state))
 
 
 def minion_defense_dice(state: State, attacker: str, figure: str) -> int:
     """The minion card's defense value; a Dagger makes a defender lower on the track roll 1 fewer
-    (facts.md §5, Dagger)."""
+    (docs/mice-and-mystics/facts.md §5, Dagger)."""
     card = state.figures[figure]
     dice = library_of(state).minions[card].defense
     item = attack_weapon(state, attacker) if is_mouse(state, attacker) else None
@@ -91,7 +93,8 @@ def resolve_attack_roll(state: State, answer: DiceRolled) -> list[Event]:
 
 
 def defense_request(state: State, hits: int) -> list[Event]:
-    """The defense roll of the attack's current target (none against Constrict: facts.md §3)."""
+    """The defense roll of the attack's current target (none against Constrict: docs/mice-and-mystics/facts.md
+    §3)."""
     attack = state.attack
     if attack is None:
         raise InvariantViolated("attack-in-flight", "a defense request with no attack declared")
@@ -159,7 +162,7 @@ def hit_mouse(state: State, attacker: str, mouse: str, wounds: int) -> list[Even
 
 
 def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = None) -> list[Event]:
-    """001 §Ferire un Servitore: wounds >= lives defeats the figure; a card with no figures left
+    """MM rulebook (it) §Ferire un Servitore: wounds >= lives defeats the figure; a card with no figures left
     leaves the track (wounds are kept per figure: RULINGS.md). ``attacker`` is the figure that
     dealt the wounds (``None``: no figure, e.g. a room rule): a mouse defeating a minion may earn
     an achievement (Roach Master) or cheese (Filch's Pilfer). The attack in flight is already
@@ -181,8 +184,8 @@ def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = 
 
 
 def wound_mouse(state: State, mouse: str, wounds: int, poison: int = 0) -> list[Event]:
-    """000 §Topi Catturati: wounds >= lives captures the mouse; the hourglass moves one page on.
-    ``poison`` of the wounds are poison wounds (000 §Avvelenato); they count like any wound."""
+    """MM rulebook (it) §Topi Catturati: wounds >= lives captures the mouse; the hourglass moves one page on.
+    ``poison`` of the wounds are poison wounds (MM rulebook (it) §Avvelenato); they count like any wound."""
     events: list[Event] = [MouseWounded(mouse=mouse, wounds=wounds, poison=poison)]
     if state.wounds.get(mouse, 0) + wounds >= library_of(state).mice[mouse].lives:
         events += capture_mouse(evolve_all(state, events), mouse)
@@ -190,12 +193,11 @@ def wound_mouse(state: State, mouse: str, wounds: int, poison: int = 0) -> list[
 
 
 def capture_mouse(state: State, mouse: str) -> list[Event]:
-    """The one way a mouse is captured, by wounds or otherwise (a current, ``water.current``) (000
-    §Topi Catturati; 001 Conquiste Personali): Poison Master (``AchievementEarned``) if it holds a
-    poison wound, ``EquipmentDiscarded`` (not on the Escape Artist's third capture),
-    ``MouseCaptured`` (its cheese discarded), ``HourglassAdvanced`` (reason ``capture``), then
-    Escape Artist on a second capture or its instant ``MouseReleased`` on a third. ``state`` is
-    before the capture (wounds already dealt)."""
+    """The one way a mouse is captured, by wounds or otherwise (a current, ``water.current``) (MM rulebook
+    (it) §Topi Catturati; MM rulebook (it) Conquiste Personali): Poison Master (``AchievementEarned``) if it
+    holds a poison wound, ``EquipmentDiscarded`` (not on the Escape Artist's third capture), ``MouseCaptured``
+    (its cheese discarded), ``HourglassAdvanced`` (reason ``capture``), then Escape Artist on a second capture
+    or its instant ``MouseReleased`` on a third. ``state`` is before the capture (wounds already dealt)."""
     events: list[Event] = achievements.before_capture(state, mouse)
     events += discard_on_capture(state, mouse)
     events.append(MouseCaptured(mouse=mouse, cheese_discarded=state.cheese.get(mouse, 0)))
@@ -204,9 +206,9 @@ def capture_mouse(state: State, mouse: str) -> list[Event]:
 
 
 def resolve_cloak(state: State, answer: DecisionMade) -> list[Event]:
-    """The Cloak of Displacement's decision (``item_cards.cloak_offer``; 001 §Carte Ricerca): ``stay`` ->
-    nothing; a space -> ``MouseDisplaced``. If the attack goes on against further
-    figures (an attack on several figures), the next defense roll follows."""
+    """The Cloak of Displacement's decision (``item_cards.cloak_offer``; MM rulebook (it) §Carte Ricerca):
+    ``stay`` -> nothing; a space -> ``MouseDisplaced``. If the attack goes on against further figures (an
+    attack on several figures), the next defense roll follows."""
     mouse = item_cards.wearer(state)
     here = space_of(state, mouse) if mouse is not None else None
     events: list[Event] = []

@@ -1,5 +1,5 @@
-"""Re-running a computation deferred at a tie the players break (001 §Collocare i Servitori sul
-Tabellone; 000 §Brodie Insegue; the mechanism is in ``rules/ties.py``).
+"""Re-running a computation deferred at a tie the players break (MM rulebook (it) §Collocare i Servitori sul
+Tabellone; MM rulebook (it) §Brodie Insegue; the mechanism is in ``rules/ties.py``).
 
 Each context names one computation and how the ruleset first ran it, so that the re-run makes the
 very events the first run would have made with the same answers: ``begin`` is the ``Begin``

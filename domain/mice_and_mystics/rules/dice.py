@@ -1,13 +1,13 @@
-"""The action die (facts.md §1): its six faces by number and by printed symbol, what each face counts as
-(melee and ranged hits, blocks, stars, cheese) and its move number. A leaf module: combat, movement, search,
-recovery, mousetraps and water all read the die through it."""
+"""The action die (docs/mice-and-mystics/facts.md §1): its six faces by number and by printed symbol, what
+each face counts as (melee and ranged hits, blocks, stars, cheese) and its move number. A leaf module: combat,
+movement, search, recovery, mousetraps and water all read the die through it."""
 
 from __future__ import annotations
 
 from dicelog.domain.mice_and_mystics.content import DieFace
 
 MOVE_NUMBER = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1, 6: 3}
-"""The move number of each action-die face (facts.md §1)."""
+"""The move number of each action-die face (docs/mice-and-mystics/facts.md §1)."""
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR, SWORD_SHIELD_STAR = 1, 2, 3, 4, 5, 6
 DIE_FACES: dict[str, int] = {
     "cheese": CHEESE,
@@ -17,9 +17,9 @@ DIE_FACES: dict[str, int] = {
     "bow-star": BOW_STAR,
     "sword-shield-star": SWORD_SHIELD_STAR,
 }
-"""The action die's faces by their printed symbols (facts.md §1: one fan source, GH-DIE, whose
-symbol counts per face agree with two others; the rulebooks name the symbols, not the faces). A
-``Roll`` may name them instead of the numbers (``dicelog.domain.core.game.face_numbers``)."""
+"""The action die's faces by their printed symbols (docs/mice-and-mystics/facts.md §1: one fan source, GH-DIE,
+whose symbol counts per face agree with two others; the rulebooks name the symbols, not the faces). A ``Roll``
+may name them instead of the numbers (``dicelog.domain.core.game.face_numbers``)."""
 MELEE_HITS = frozenset({SWORD_STAR, SWORD_SHIELD, SWORD_SHIELD_STAR})
 RANGED_HITS = frozenset({BOW, BOW_STAR})
 BLOCKS = frozenset({SWORD_SHIELD, SWORD_SHIELD_STAR})
@@ -27,7 +27,8 @@ STARS = frozenset({SWORD_STAR, BOW_STAR, SWORD_SHIELD_STAR})
 
 
 def action_die() -> list[DieFace]:
-    """The action die as served under ``/content/mice-and-mystics/dice`` (facts.md §1)."""
+    """The action die as served under ``/content/mice-and-mystics/dice`` (docs/mice-and-mystics/facts.md
+    §1)."""
     return [
         DieFace(
             face=number,

@@ -1,4 +1,5 @@
-"""Negative effects (000 §Effetti Negativi: Stordito e Intrappolato, Atterrato, Stregato, Avvelenato).
+"""Negative effects (MM rulebook (it) §Effetti Negativi: Stordito e Intrappolato, Atterrato, Stregato,
+Avvelenato).
 
 - Stunned: the mouse moves normally but its only action is Recover (``actions.check_action``).
 - Webbed: no move and no Scurry until a Recover rolls a star (``movement``, ``recover``).
@@ -33,12 +34,12 @@ def add_effect(state: State, figure: str, effect: str) -> list[Event]:
 
 
 def knock_down(state: State, figure: str) -> list[Event]:
-    """000 §Atterrato: lay the figure down; large figures cannot be knocked down."""
+    """MM rulebook (it) §Atterrato: lay the figure down; large figures cannot be knocked down."""
     return add_effect(state, figure, KNOCKED_DOWN)
 
 
 def stand_up(figure: str) -> list[Event]:
-    """000 §Atterrato: the whole move goes into standing up."""
+    """MM rulebook (it) §Atterrato: the whole move goes into standing up."""
     return [FigureStoodUp(figure=figure)]
 
 
@@ -48,12 +49,12 @@ def normal_wounds(state: State, mouse: str) -> int:
 
 def heal(state: State, mouse: str, wounds: int, reason: str) -> list[Event]:
     """Ordinary healing (spells, scrolls, First Aid) removes up to ``wounds`` normal wounds, never a
-    poison wound (000 §Avvelenato)."""
+    poison wound (MM rulebook (it) §Avvelenato)."""
     n = min(wounds, normal_wounds(state, mouse))
     return [MouseHealed(mouse=mouse, wounds=n, reason=reason)] if n > 0 else []
 
 
 def cure(state: State, mouse: str, poison: int, reason: str) -> list[Event]:
-    """Antidotes and Cure remove up to ``poison`` poison wounds (000 §Avvelenato)."""
+    """Antidotes and Cure remove up to ``poison`` poison wounds (MM rulebook (it) §Avvelenato)."""
     n = min(poison, state.poison_wounds.get(mouse, 0))
     return [MouseHealed(mouse=mouse, wounds=0, poison=n, reason=reason)] if n > 0 else []

@@ -1,16 +1,16 @@
-"""Equip, a free action (001 §Equipaggiare; 001 §Carte Ricerca; facts.md §2, §5).
+"""Equip, a free action (MM rulebook (it) §Equipaggiare; MM rulebook (it) §Carte Ricerca;
+docs/mice-and-mystics/facts.md §2, §5).
 
-One Equip moves any cards between the mouse's pack and its equipment (001 §Equipaggiare: "può
+One Equip moves any cards between the mouse's pack and its equipment (MM rulebook (it) §Equipaggiare: "può
 Equipaggiare carte che sono nella sua sacca, o spostare nella sacca carte precedentemente
-Equipaggiate"; 003 §Equipar): first the cards it unequips go to the pack, then the cards it equips
-leave the pack, in order. The pack holds at most 3 cards (tricks and party items take no room); a
-pack left over the limit is followed by its player's discard of 1 card of their choice
-(``cards.pack_limit``; 003: "Se, em algum momento, o rato superar esse limite"). Equipped cards
-may not share a place, except paws (2): a one-paw weapon takes one, a two-pawed one both; armour one
-body area, an accessory its own place. Filch's Prehensile Tail: a dagger in his tail, a third paw.
-Starting equipment is equipped until first moved. An equipped card displaced by a new one goes back
-to the pack (RULINGS.md, Equip).
-Equipped weapons and armour feed the battle/defense dice (``cards.equipment``).
+Equipaggiate"; MM rulebook (pt) §Equipar): first the cards it unequips go to the pack, then the cards it
+equips leave the pack, in order. The pack holds at most 3 cards (tricks and party items take no room); a pack
+left over the limit is followed by its player's discard of 1 card of their choice (``cards.pack_limit``; MM
+rulebook (pt): "Se, em algum momento, o rato superar esse limite"). Equipped cards may not share a place,
+except paws (2): a one-paw weapon takes one, a two-pawed one both; armour one body area, an accessory its own
+place. Filch's Prehensile Tail: a dagger in his tail, a third paw. Starting equipment is equipped until first
+moved. An equipped card displaced by a new one goes back to the pack (RULINGS.md, Equip). Equipped weapons and
+armour feed the battle/defense dice (``cards.equipment``).
 """
 
 from __future__ import annotations
@@ -39,12 +39,14 @@ from dicelog.domain.mice_and_mystics.rules.cards import (
 from dicelog.domain.mice_and_mystics.rules.free_actions import EQUIP, check_free_action, may_take
 from dicelog.domain.mice_and_mystics.state import State
 
-EQUIP_SECTION = "001 §Equipaggiare"
-PREHENSILE_TAIL = ("filch",)  # facts.md §2: Filch may equip a dagger in his tail as a third paw
+EQUIP_SECTION = "MM rulebook (it) §Equipaggiare"
+# docs/mice-and-mystics/facts.md §2: Filch may equip a dagger in his tail as a third paw
+PREHENSILE_TAIL = ("filch",)
 
 
 def slots_for(lib: Library, mouse: str, card: str) -> tuple[Slot, ...]:
-    """The places ``mouse`` may equip ``card`` in: its slot, and Filch's tail for a dagger (facts.md §2)."""
+    """The places ``mouse`` may equip ``card`` in: its slot, and Filch's tail for a dagger
+    (docs/mice-and-mystics/facts.md §2)."""
     slot = card_slot(lib, card)
     item = item_of(lib, card)
     if slot == PAW and mouse in PREHENSILE_TAIL and item is not None and item.special == "dagger":
@@ -66,7 +68,8 @@ def _displaced(current: tuple[tuple[str, str], ...], slot: str) -> tuple[str, ..
 
 def requirement_met(lib: Library, mouse: str, card: str) -> bool:
     """Whether ``mouse`` meets the card's requirement (a class or a mouse it names; none: anyone).
-    001 §Carte Ricerca ("un Topo deve soddisfare queste condizioni per poter usare l'Oggetto")."""
+    MM rulebook (it) §Carte Ricerca ("un Topo deve soddisfare queste condizioni per poter usare
+    l'Oggetto")."""
     found = lib.search_cards.get(card)
     if found is None or not found.requires:
         return True
@@ -83,7 +86,8 @@ def equip_one(
 ) -> SearchCardEquipped:
     """``card`` moved from ``mouse``'s ``pack`` to ``slot``, given what it has equipped (``current``): what
     it displaces goes back to the pack (``unequipped``). Raises ``equip.not-in-pack``,
-    ``equip.not-equipment``, ``equip.requirement`` (001 §Carte Ricerca) and ``equip.wrong-slot``."""
+    ``equip.not-equipment``, ``equip.requirement`` (MM rulebook (it) §Carte Ricerca) and
+    ``equip.wrong-slot``."""
     if card not in pack:
         raise RuleBroken(
             "equip.not-in-pack", section=EQUIP_SECTION, detail=f"{card} is not in {mouse}'s pack"
@@ -94,7 +98,9 @@ def equip_one(
         )
     if not requirement_met(lib, mouse, card):
         raise RuleBroken(
-            "equip.requirement", section="001 §Carte Ricerca", detail=f"{mouse} may not use {card}"
+            "equip.requirement",
+            section="MM rulebook (it) §Carte Ricerca",
+            detail=f"{mouse} may not use {card}",
         )
     if slot not in slots_for(lib, mouse, card):
         raise RuleBroken(
@@ -116,7 +122,7 @@ def _unequip_one(mouse: str, current: tuple[tuple[str, str], ...], card: str) ->
 
 
 def decide_equip(state: State, cmd: Equip) -> list[Event]:
-    """One Equip free action moving any cards (001 §Equipaggiare).
+    """One Equip free action moving any cards (MM rulebook (it) §Equipaggiare).
 
     ``Equip(mouse, card, slot, cards=(EquipCard(card, slot), ...), unequip=(card, ...))`` ->
     ``[SearchCardUnequipped...]`` for ``unequip`` (in order), then ``[SearchCardEquipped...]`` for
@@ -126,7 +132,7 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
 
     Raises the free-action rules (``check_free_action``), ``equip.nothing`` (no card named),
     ``equip.not-equipped``, ``equip.not-in-pack``, ``equip.not-equipment``, ``equip.requirement``
-    (001 §Carte Ricerca), ``equip.wrong-slot`` (no slot, or not the card's place).
+    (MM rulebook (it) §Carte Ricerca), ``equip.wrong-slot`` (no slot, or not the card's place).
     """
     check_free_action(state, cmd.mouse, EQUIP)
     lib = library_of(state)
@@ -159,15 +165,16 @@ def decide_equip(state: State, cmd: Equip) -> list[Event]:
 
 def decide_unequip(state: State, cmd: Unequip) -> list[Event]:
     """``Unequip(mouse, card)`` -> ``[SearchCardUnequipped]`` (the card goes back to the pack), then the
-    pack-limit discard decision if the pack is now over 3 (001 §Equipaggiare; ``cards.pack_limit``).
-    Raises the free-action rules and ``equip.not-equipped``."""
+    pack-limit discard decision if the pack is now over 3 (MM rulebook (it) §Equipaggiare;
+    ``cards.pack_limit``). Raises the free-action rules and ``equip.not-equipped``."""
     check_free_action(state, cmd.mouse, EQUIP)
     return pack_limit(state, [_unequip_one(cmd.mouse, loadout(state, cmd.mouse), cmd.card)])
 
 
 def discard_on_capture(state: State, mouse: str) -> list[Event]:
-    """001 §Topi Catturati: a captured mouse discards its equipped search cards (starting equipment and
-    the pack are safe); the Escape Artist's third capture keeps them (facts.md, appendix)."""
+    """MM rulebook (it) §Topi Catturati: a captured mouse discards its equipped search cards (starting
+    equipment and the pack are safe); the Escape Artist's third capture keeps them
+    (docs/mice-and-mystics/facts.md, appendix)."""
     if state.achievements.get("escape-artist") == mouse and state.captures.get(mouse, 0) + 1 >= 3:
         return []
     start = set(library_of(state).mice[mouse].starting_equipment)

@@ -1,4 +1,5 @@
-"""Explore and encounters (001 §Esplorare; 001 §Incontri; 001 §Determinare l'Ordine di Iniziativa).
+"""Explore and encounters (MM rulebook (it) §Esplorare; MM rulebook (it) §Incontri; MM rulebook (it)
+§Determinare l'Ordine di Iniziativa).
 
 Not while minions are in the mouse's room. Through an exit: the mouse stands on a space next to
 it, and the tile beside that side of the room has an aligned exit (opposite side) of the same
@@ -8,7 +9,7 @@ the new room's exit (or its flip space), overflowing to adjacent spaces. A room 
 first time draws an encounter card (a hidden draw): its band for the hourglass page places minions
 in the room, then initiative (no minion card on the track: the whole track is shuffled again; else
 only new cards are added). The card stays face up and sets the next summon. A placement tie the
-players break (001 §Collocare i Servitori sul Tabellone) defers the encounter until answered
+players break (MM rulebook (it) §Collocare i Servitori sul Tabellone) defers the encounter until answered
 (``rules/ties.py``, context ``encounter``, the drawn card recorded): it is then re-run.
 """
 
@@ -47,9 +48,9 @@ def _room_of(state: State, mouse: str) -> str:
 
 def flip_class_allowed(lib: Library, mouse: str, space: str) -> bool:
     """Whether ``mouse`` is of a class that may explore by the flip space ``space``: any mouse when
-    the space names no class (``Space.flip_classes``), else a mouse of one of them (001 §Esplorare:
-    "Una casella di Rotazione con questo simbolo può essere Esplorata solamente da un Fabbro o da un
-    Furfante" — the Pipes' flip space, Tinkerer or Scamp)."""
+    the space names no class (``Space.flip_classes``), else a mouse of one of them (MM rulebook (it)
+    §Esplorare: "Una casella di Rotazione con questo simbolo può essere Esplorata solamente da un Fabbro o da
+    un Furfante" — the Pipes' flip space, Tinkerer or Scamp)."""
     classes = lib.spaces[space].flip_classes
     return not classes or bool(set(classes) & set(lib.mice[mouse].classes))
 
@@ -112,14 +113,14 @@ def blocked_by(state: State, via: str, board: str, face: str) -> list[str]:
 def decide_explore(state: State, cmd: Explore) -> list[Event]:
     """``ActionStarted``, ``TileFlipped`` if the board turns, the room's mice placed
     (``FigurePlaced``), ``RoomEntered``, and for a room never explored the encounter draw
-    (``DrawRequested`` reason ``encounter``) (001 §Esplorare).
+    (``DrawRequested`` reason ``encounter``) (MM rulebook (it) §Esplorare).
 
     Errors: the action rules (``check_action``); ``explore.minions-in-room``; ``explore.flip-class``
     (a flip space only some classes may explore by); ``explore.no-way`` (no aligned exit, not on a
     flip space, or the flip space's party item not held); from rules revision 3
-    ``explore.board-occupied``: the board of the room entered must be turned over (001 §Esplorare,
-    "ruotate il tabellone della Stanza di arrivo") while figures stand on it, which no source settles
-    (provisional; RULINGS.md)."""
+    ``explore.board-occupied``: the board of the room entered must be turned over (MM rulebook (it)
+    §Esplorare, "ruotate il tabellone della Stanza di arrivo") while figures stand on it, which no source
+    settles (provisional; RULINGS.md)."""
     check_action(state, cmd.mouse, "explore")
     lib = library_of(state)
     room = _room_of(state, cmd.mouse)
@@ -165,7 +166,7 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
 
 
 def resolve_encounter_draw(state: State, answer: CardsDrawn) -> list[Event]:
-    """The drawn encounter card (001 §Incontri): ``EncounterRevealed``, its minions placed in the
+    """The drawn encounter card (MM rulebook (it) §Incontri): ``EncounterRevealed``, its minions placed in the
     mouse's room, keywords, initiative; or, at a placement tie not yet answered, only the deferral
     and the decision (``ties.settle``, context ``encounter``)."""
     return settle(state, ENCOUNTER, lambda choices: _encounter(state, answer, choices), answer)
@@ -199,7 +200,7 @@ def _encounter(state: State, answer: CardsDrawn, choices: Choices) -> list[Event
 
 
 def resolve_encounter_initiative(state: State, answer: CardsShuffled) -> list[Event]:
-    """The whole track laid again in the shuffled order (001 §Determinare l'Ordine di Iniziativa,
+    """The whole track laid again in the shuffled order (MM rulebook (it) §Determinare l'Ordine di Iniziativa,
     no minion card on the track): ``InitiativeTrackReshuffled``, then Collin's Born to Lead
     (``initiative.born_to_lead``: 1 cheese if his card is laid below the first slot)."""
     return [InitiativeTrackReshuffled(cards=answer.order), *born_to_lead(answer.order)]

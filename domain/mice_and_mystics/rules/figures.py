@@ -1,6 +1,7 @@
-"""How many minion figures and tokens the box holds (facts.md §0 components; 001 §Collocare i
-Servitori sul Tabellone: "collocate le miniature disponibili ignorando le rimanenti"; 001 Ratti
-Guerrieri e Capitano Vurst: Elite Rat Warriors and Captain Vurst are rat figures with a token under).
+"""How many minion figures and tokens the box holds (docs/mice-and-mystics/facts.md §0 components; MM rulebook
+(it) §Collocare i Servitori sul Tabellone: "collocate le miniature disponibili ignorando le rimanenti"; MM
+rulebook (it) Ratti Guerrieri e Capitano Vurst: Elite Rat Warriors and Captain Vurst are rat figures with a
+token under).
 
 6 rats, 8 roaches, 1 centipede, 1 spider; 4 Elite Rat tokens, 1 Captain Vurst token; Brodie's paw
 token and Vanestra are single pieces. A card's figures can enter only while both its figure and its

@@ -1,5 +1,6 @@
-"""Rounds and turns in initiative order, run forward by the server (001 §Round di Gioco; 001
-§Determinare l'Ordine di Iniziativa; 001 §Il Turno di un Topo; 001 §Il Turno di un Servitore).
+"""Rounds and turns in initiative order, run forward by the server (MM rulebook (it) §Round di Gioco; MM
+rulebook (it) §Determinare l'Ordine di Iniziativa; MM rulebook (it) §Il Turno di un Topo; MM rulebook (it) §Il
+Turno di un Servitore).
 
 ``proceed(state)`` advances the game by itself until a player must act (a mouse's turn), a roll,
 shuffle, draw or decision is pending, or the chapter ends. In order, each step: a completed placement
@@ -8,8 +9,8 @@ summons (``summoning.py``); an open minion turn takes its next step (``minion_tu
 turn in the middle of a Knife Strike asks for its next attack (``knife_strike.py``); with no turn
 open the next card on the track takes its turn (past the last card a new round starts at the top).
 A captured mouse's turn is skipped or releases it (``captured.py``). A card's turn ends with
-``TurnEnded``; Rat Warriors' Aggressive then swaps the card with the one above (facts.md §3); the
-last mouse card's end may let time pass (``summoning.time_passes``).
+``TurnEnded``; Rat Warriors' Aggressive then swaps the card with the one above (docs/mice-and-mystics/facts.md
+§3); the last mouse card's end may let time pass (``summoning.time_passes``).
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ MAX_STEPS = 1_000
 def _next_turn(state: State) -> list[Event]:
     """The next card's ``TurnStarted``, or ``RoundStarted`` after the last card, or after a turn
     during which the track was laid again (rules revision 2: the new order is a new round, from the
-    top, and a card that already took its turn this round is passed over; 001 §Determinare l'Ordine
-    di Iniziativa, RULINGS.md)."""
+    top, and a card that already took its turn this round is passed over; MM rulebook (it) §Determinare
+    l'Ordine di Iniziativa, RULINGS.md)."""
     slot = -1 if state.slot is None else state.slot
     following: Sequence[int] = range(slot + 1, len(state.track))
     if state.rules_revision >= 2:
@@ -105,6 +106,6 @@ def proceed(state: State) -> list[Event]:
 
 
 def decide_end_turn(state: State, cmd: EndTurn) -> list[Event]:
-    """End the mouse's turn, moved and acted or not (001 §Il Turno di un Topo)."""
+    """End the mouse's turn, moved and acted or not (MM rulebook (it) §Il Turno di un Topo)."""
     check_turn(state, cmd.mouse)
     return end_turn(state, cmd.mouse)

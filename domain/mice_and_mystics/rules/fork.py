@@ -1,4 +1,4 @@
-"""The Dinner Fork (001 §Oggetti del Gruppo, Forchetta; facts.md §5).
+"""The Dinner Fork (MM rulebook (it) §Oggetti del Gruppo, Forchetta; docs/mice-and-mystics/facts.md §5).
 
 Put free from the party stash on the mouse's space, never on water. A mouse on its space may use its
 action to catapult another mouse there to any space of the room that mouse can see (no move: no
@@ -64,12 +64,14 @@ def decide_catapult(state: State, cmd: Catapult) -> list[Event]:
     if not known or not same_room(lib, here, cmd.space) or not sees(lib, here, cmd.space):
         raise RuleBroken(
             "fork.not-in-sight",
-            section="001 §Vedere il Bersaglio",
+            section="MM rulebook (it) §Vedere il Bersaglio",
             detail=f"{cmd.other} cannot see {cmd.space}",
         )
     if not can_enter(state, cmd.space, "small", ignoring=cmd.other):
         raise RuleBroken(
-            "fork.full-space", section="001 §Condividere le Caselle", detail=f"{cmd.space} is full"
+            "fork.full-space",
+            section="MM rulebook (it) §Condividere le Caselle",
+            detail=f"{cmd.space} is full",
         )
     return [
         ActionStarted(mouse=cmd.mouse, action="catapult"),

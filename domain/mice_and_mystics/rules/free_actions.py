@@ -1,14 +1,14 @@
-"""Free actions: Share and Level Up, and the checks every free action makes (001 §Azioni Gratuite;
-001 §Condividere; 001 §Salire di Livello; 001 §Muoversi nell'Acqua; facts.md §0). Equip is in
-``equip.py``.
+"""Free actions: Share and Level Up, and the checks every free action makes (MM rulebook (it) §Azioni
+Gratuite; MM rulebook (it) §Condividere; MM rulebook (it) §Salire di Livello; MM rulebook (it) §Muoversi
+nell'Acqua; docs/mice-and-mystics/facts.md §0). Equip is in ``equip.py``.
 
 Besides its action, a mouse may take each free action once in its turn, at any moment but never in
 the middle of another action (between an action's roll, draw or decision and its resolution), and
 never while it stands in water. Share: exchange search cards from the packs and/or cheese with a mouse on
-the same or an adjacent space, a free exchange (001 "scambiare liberamente"; 003 "livremente
-trocar"): one Share may give and take cards and cheese; a pack left over 3 cards is followed by its
-player's discard (``cards.pack_limit``). Level Up: 6 cheese for a new ability card of the mouse's class,
-chosen by the player (001 "a scelta"; RULINGS.md, Level up).
+the same or an adjacent space, a free exchange (MM rulebook (it) "scambiare liberamente"; MM rulebook (pt)
+"livremente trocar"): one Share may give and take cards and cheese; a pack left over 3 cards is followed by
+its player's discard (``cards.pack_limit``). Level Up: 6 cheese for a new ability card of the mouse's class,
+chosen by the player (MM rulebook (it) "a scelta"; RULINGS.md, Level up).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dicelog.domain.mice_and_mystics.rules.links import linked
 from dicelog.domain.mice_and_mystics.rules.turns import check_turn
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-FREE_ACTIONS = "001 §Azioni Gratuite"
+FREE_ACTIONS = "MM rulebook (it) §Azioni Gratuite"
 SHARE, EQUIP, LEVEL_UP = "share", "equip", "level-up"
 LEVEL_UP_CHEESE = 6
 ANY = "any"
@@ -79,11 +79,11 @@ def _share_cards(cmd: Share) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def decide_share(state: State, cmd: Share) -> list[Event]:
     """A Share, a free exchange between the acting mouse and ``with_mouse`` on the same or an adjacent
-    space (001 §Condividere; 003 §Compartilhar: "livremente trocar").
+    space (MM rulebook (it) §Condividere; MM rulebook (pt) §Compartilhar: "livremente trocar").
 
     Returns ``[SearchCardShared(mouse→with_mouse, by=mouse)...]`` for cards given,
     ``[SearchCardShared(with_mouse→mouse, by=mouse)...]`` for cards taken, then ``CheeseShared``
-    each way, then the pack-limit discard decision if a pack is now over 3 (001 §Equipaggiare:
+    each way, then the pack-limit discard decision if a pack is now over 3 (MM rulebook (it) §Equipaggiare:
     ``cards.pack_limit``). Pack cards only (equipped cards are unequipped first).
 
     Raises the free-action rules (``check_free_action``), ``share.unknown-mouse``,
@@ -92,7 +92,7 @@ def decide_share(state: State, cmd: Share) -> list[Event]:
     ``share.not-enough-cheese``.
     """
     check_free_action(state, cmd.mouse, SHARE)
-    section = "001 §Condividere"
+    section = "MM rulebook (it) §Condividere"
     if cmd.with_mouse == cmd.mouse or cmd.with_mouse not in state.party or cmd.with_mouse in state.captured:
         raise RuleBroken(
             "share.unknown-mouse",
@@ -140,8 +140,8 @@ def owned(state: State) -> set[str]:
 
 def eligible_abilities(state: State, mouse: str) -> list[str]:
     """Ability cards the mouse may take: its class (or any), its name if the card names mice, and
-    not held by any mouse (each card exists once: facts.md §4); never a card only the story gives
-    (Meeps: "story-unlocked", facts.md §4)."""
+    not held by any mouse (each card exists once: docs/mice-and-mystics/facts.md §4); never a card only the
+    story gives (Meeps: "story-unlocked", docs/mice-and-mystics/facts.md §4)."""
     lib = library_of(state)
     classes = set(lib.mice[mouse].classes) | {ANY}
     taken = owned(state)
@@ -157,7 +157,7 @@ def eligible_abilities(state: State, mouse: str) -> list[str]:
 
 def decide_level_up(state: State, cmd: LevelUp) -> list[Event]:
     check_free_action(state, cmd.mouse, LEVEL_UP)
-    section = "001 §Salire di Livello"
+    section = "MM rulebook (it) §Salire di Livello"
     if state.cheese.get(cmd.mouse, 0) < LEVEL_UP_CHEESE:
         raise RuleBroken(
             "level-up.not-enough-cheese",

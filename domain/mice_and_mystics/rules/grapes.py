@@ -1,4 +1,5 @@
-"""Grapes as a weapon (001 §Oggetti del Gruppo, Uva come Arma; facts.md §5).
+"""Grapes as a weapon (MM rulebook (it) §Oggetti del Gruppo, Uva come Arma; docs/mice-and-mystics/facts.md
+§5).
 
 From the Dinner Fork's space a mouse uses its Battle action to throw the Grapes token from the stash
 at a minion of the room (no sight needed); large figures cannot be hit. The token is flipped like a
@@ -11,11 +12,10 @@ or for a rat to throw.
 A Rat (a figure of the Rat Warriors or Elite Rat Warriors card, not a boss) that starts its
 activation on the grapes' space with no mouse there does not move and, instead of its attack,
 throws the grapes at the space of its room holding the most mice; ties: the space holding the mouse
-highest on the initiative track (001 §Uva come Arma, last paragraph; 003 the same). Same coin flip:
-squashed hits every small figure there (the mice defend), whole knocks them down and leaves the
-grapes there. No sight is needed. With no mouse in its room the rat neither moves nor attacks
-(RULINGS.md, Party items: a rat throwing the grapes). ``minion_turn.py`` calls ``rat_on_grapes`` and
-``rat_throw``.
+highest on the initiative track (MM rulebook (it) §Uva come Arma, last paragraph; MM rulebook (pt) the same).
+Same coin flip: squashed hits every small figure there (the mice defend), whole knocks them down and leaves
+the grapes there. No sight is needed. With no mouse in its room the rat neither moves nor attacks (RULINGS.md,
+Party items: a rat throwing the grapes). ``minion_turn.py`` calls ``rat_on_grapes`` and ``rat_throw``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from dicelog.domain.mice_and_mystics.rules.party_items import FORK, GRAPES, in_s
 from dicelog.domain.mice_and_mystics.rules.sight import same_room
 from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 
-SECTION = "001 §Oggetti del Gruppo"
+SECTION = "MM rulebook (it) §Oggetti del Gruppo"
 THROW = "grapes"
 SQUASHED, WHOLE = 1, 2
 
@@ -108,7 +108,8 @@ def legal_throws(state: State, mouse: str) -> list[Command]:
 
 def rat_on_grapes(state: State, figure: str) -> bool:
     """Whether ``figure`` is a Rat (a non-boss minion card of rat figures) on the grapes' space with no
-    mouse on it: it will not move and throws the grapes instead of attacking (001 §Uva come Arma)."""
+    mouse on it: it will not move and throws the grapes instead of attacking (MM rulebook (it) §Uva come
+    Arma)."""
     spaces = state.tokens.get(GRAPES, ())
     card = library_of(state).minions.get(state.figures.get(figure, ""))
     if (

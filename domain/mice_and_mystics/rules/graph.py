@@ -1,12 +1,12 @@
 """Spaces as a graph: adjacency, line costs and capacity.
 
-001 §Caselle Adiacenti: moving between adjacent spaces costs 1. 001 §Linee Gialle: crossing a
-yellow line against its arrow costs 3, with it 1; the spaces stay adjacent. 001 §Linee Rosse:
-spaces across a red line are not adjacent, mice cannot cross. 001 §Condividere le Caselle: a space
-holds 4 small figures or 1 large one; a full space cannot be entered or crossed. 001 §Aree
-Speciali: special areas hold any number. 001 §Il Turno di un Servitore: minions ignore red and
-yellow lines (and water and mousetraps). 001 §Aree Nere e Muri: the black gaps between the Pipes'
-sections (``gap`` edges) are crossed by nobody but a mouse with an item that crosses red lines.
+MM rulebook (it) §Caselle Adiacenti: moving between adjacent spaces costs 1. MM rulebook (it) §Linee Gialle:
+crossing a yellow line against its arrow costs 3, with it 1; the spaces stay adjacent. MM rulebook (it) §Linee
+Rosse: spaces across a red line are not adjacent, mice cannot cross. MM rulebook (it) §Condividere le Caselle:
+a space holds 4 small figures or 1 large one; a full space cannot be entered or crossed. MM rulebook (it)
+§Aree Speciali: special areas hold any number. MM rulebook (it) §Il Turno di un Servitore: minions ignore red
+and yellow lines (and water and mousetraps). MM rulebook (it) §Aree Nere e Muri: the black gaps between the
+Pipes' sections (``gap`` edges) are crossed by nobody but a mouse with an item that crosses red lines.
 
 The helpers without a state take the game's content library (``content.library_of(state)``); the
 edges are derived once per library (``content.derived``).
@@ -62,7 +62,7 @@ def mouse_step_cost(lib: Library, origin: str, target: str) -> int | None:
 
 def minion_neighbours(lib: Library, space: str) -> tuple[str, ...]:
     """Spaces a minion may step to: every border, red and yellow lines ignored (cost 1), but no black gap
-    (001 §Aree Nere e Muri: black areas cannot be crossed)."""
+    (MM rulebook (it) §Aree Nere e Muri: black areas cannot be crossed)."""
     return tuple(other for other, edge in _edges(lib).get(space, ()) if edge.line != "gap")
 
 
@@ -102,7 +102,7 @@ def mice_on(state: State, space: str) -> tuple[str, ...]:
 
 
 def small_room(state: State, space: str, ignoring: str | None = None) -> int | None:
-    """How many more small figures fit on ``space`` (001 §Condividere le Caselle: 4 small or 1
+    """How many more small figures fit on ``space`` (MM rulebook (it) §Condividere le Caselle: 4 small or 1
     large; ``ignoring`` the moving figure itself); ``None`` for a special area of any number."""
     if library_of(state).spaces[space].capacity == "unlimited":
         return None

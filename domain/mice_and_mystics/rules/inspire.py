@@ -1,4 +1,5 @@
-"""Inspire, the Leader's ability card (2 cheese; facts.md §4 row 14; 001 §Carte Abilità dei Topi).
+"""Inspire, the Leader's ability card (2 cheese; docs/mice-and-mystics/facts.md §4 row 14; MM rulebook (it)
+§Carte Abilità dei Topi).
 
 "Use before this mouse's turn: until the end of the round, any mouse that has just taken an action
 may pay 1 cheese for one extra action (max 1 extra each)." dicelog plays it at the very start of the
@@ -21,7 +22,7 @@ from dicelog.domain.mice_and_mystics.item_events import ExtraActionTaken, MiceIn
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.state import State
 
-SECTION = "001 §Carte Abilità dei Topi"
+SECTION = "MM rulebook (it) §Carte Abilità dei Topi"
 INSPIRE = "inspire"
 EXTRA_ACTION_CHEESE = 1
 
@@ -35,9 +36,9 @@ def check_extra_action(state: State, mouse: str) -> None:
     """Refuse a second action of the mouse's turn unless Inspire lets it take one now: Inspire in force
     this round, no extra action taken yet this turn, the first action over, 1 cheese to pay.
 
-    Errors: ``action.already-taken`` (001 §Il Turno di un Topo) when Inspire is not in force, the extra
-    action was taken, or the first action is still being resolved; ``action.extra-needs-cheese``
-    (001 §Carte Abilità dei Topi) when the mouse has no cheese."""
+    Errors: ``action.already-taken`` (MM rulebook (it) §Il Turno di un Topo) when Inspire is not in force, the
+    extra action was taken, or the first action is still being resolved; ``action.extra-needs-cheese`` (MM
+    rulebook (it) §Carte Abilità dei Topi) when the mouse has no cheese."""
     turn = state.mouse_turn
     if turn is None:
         raise InvariantViolated("mouse-turn", "check_turn passed but no mouse turn is open")

@@ -1,5 +1,6 @@
-"""Rules printed on weapon and armour search cards (001 §Carte Ricerca, the example cards "Arco di
-Precisione" and "Mantello del Mutamento"; 003 §Cartas de Busca; facts.md §5).
+"""Rules printed on weapon and armour search cards (MM rulebook (it) §Carte Ricerca, the example cards "Arco
+di Precisione" and "Mantello del Mutamento"; MM rulebook (pt) §Cartas de Busca; docs/mice-and-mystics/facts.md
+§5).
 
 - Bow of Precision (``special: precision``): "Quando Attacchi con questo Arco, tutti i risultati [·]
   contano come 2 successi invece di 1" — the die symbol is lost in every transcription. Read here as
@@ -23,7 +24,7 @@ from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_mouse
 from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-SECTION = "001 §Carte Ricerca"
+SECTION = "MM rulebook (it) §Carte Ricerca"
 PRECISION, DISPLACEMENT = "precision", "displacement"
 CLOAK, STAY = "cloak-of-displacement", "stay"
 NORMAL_KINDS = ("normal", "start")
@@ -78,7 +79,8 @@ def cloak_offer(state: State, attacker: str, target: str, hits: int, blocks: int
 
 
 def wearer(state: State) -> str | None:
-    """The mouse on the board wearing the Cloak of Displacement (a single card: facts.md §5)."""
+    """The mouse on the board wearing the Cloak of Displacement (a single card: docs/mice-and-mystics/facts.md
+    §5)."""
     return next(
         (m for m in state.party if space_of(state, m) is not None and DISPLACEMENT in _specials(state, m)),
         None,

@@ -1,11 +1,12 @@
-"""Encounter keywords (001 §Trappole per Topi; 001 §Imboscate; 001 §Blatte Avide; facts.md §6).
+"""Encounter keywords (MM rulebook (it) §Trappole per Topi; MM rulebook (it) §Imboscate; MM rulebook (it)
+§Blatte Avide; docs/mice-and-mystics/facts.md §6).
 
 When an encounter's minions have been placed in the room:
 - Mousetrap: a mousetrap token on every red-X space of the room.
 - Ambush: once every minion card is on the track, each is ambushed (``bosses.ambush_step``).
 - Greedy Roaches: every roach in play becomes greedy.
-A summon uses the same band but "ambushes do not affect summons" (001 §Imboscate); of the keywords
-only Greedy Roaches applies to roaches a summon brings (RULINGS.md, Encounter keywords).
+A summon uses the same band but "ambushes do not affect summons" (MM rulebook (it) §Imboscate); of the
+keywords only Greedy Roaches applies to roaches a summon brings (RULINGS.md, Encounter keywords).
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
-"""Knife Strike, the Scamp's ability card (2 cheese; facts.md §4 row 9; 001 §Carte Abilità dei Topi;
-001 §Attacco in Mischia).
+"""Knife Strike, the Scamp's ability card (2 cheese; docs/mice-and-mystics/facts.md §4 row 9; MM rulebook (it)
+§Carte Abilità dei Topi; MM rulebook (it) §Attacco in Mischia).
 
 "Replaces the normal battle action: attack once with each knife/dagger equipped." The card is the
 mouse's Battle action: ``UseAbility(mouse, ability="knife-strike", target=figure)`` makes the first
 attack, with the first equipped dagger, on a minion of its room on its space or an adjacent one (a
 dagger is a melee weapon). Each further equipped dagger (two paws; Filch's tail holds a third,
-facts.md §2) gives one more attack once the previous one is resolved: a ``DecisionRequested``
-(decision ``knife-strike``, the minions then in reach and ``pass``; default: the first of them) picks
-its target, so a second attack may go to another minion if the first target fell. Each attack rolls
-battle + the dagger's bonus (+ equipped accessories' melee bonus) and carries the dagger's own rule:
-a defender lower on the initiative track rolls 1 fewer defense die (``cards.attack_weapon``). No
-"knife" card is known (facts.md §5): every equipped card whose special is ``dagger`` counts
-(RULINGS.md, Knife Strike).
+docs/mice-and-mystics/facts.md §2) gives one more attack once the previous one is resolved: a
+``DecisionRequested`` (decision ``knife-strike``, the minions then in reach and ``pass``; default: the first
+of them) picks its target, so a second attack may go to another minion if the first target fell. Each attack
+rolls battle + the dagger's bonus (+ equipped accessories' melee bonus) and carries the dagger's own rule: a
+defender lower on the initiative track rolls 1 fewer defense die (``cards.attack_weapon``). No "knife" card is
+known (docs/mice-and-mystics/facts.md §5): every equipped card whose special is ``dagger`` counts (RULINGS.md,
+Knife Strike).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, melee
 from dicelog.domain.mice_and_mystics.rules.cards import item_of, loadout
 from dicelog.domain.mice_and_mystics.state import State
 
-SECTION = "001 §Carte Abilità dei Topi"
+SECTION = "MM rulebook (it) §Carte Abilità dei Topi"
 KNIFE_STRIKE = "knife-strike"
 PASS = "pass"
 
@@ -61,7 +61,7 @@ def decide_knife_strike(state: State, cmd: UseAbility) -> list[Event]:
     (battle), ``KnifeStrikesLeft`` (with 2+ daggers), the first attack's ``AttackDeclared`` and roll.
 
     Errors: those of ``actions.check_action`` (the Battle action); ``ability.needs-dagger`` without an
-    equipped dagger; ``battle.out-of-reach`` (001 §Attacco in Mischia) for a minion out of reach,
+    equipped dagger; ``battle.out-of-reach`` (MM rulebook (it) §Attacco in Mischia) for a minion out of reach,
     ``battle.invalid-target`` for no target or one that is not a minion in the room."""
     check_action(state, cmd.mouse, "battle")
     held = daggers(state, cmd.mouse)

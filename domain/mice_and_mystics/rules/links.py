@@ -1,4 +1,4 @@
-"""Fishhook & Thread's link between two spaces (001 §Amo e Lenza).
+"""Fishhook & Thread's link between two spaces (MM rulebook (it) §Amo e Lenza).
 
 While the token is on the board, mice move between its two ends as if they were adjacent (cost 1);
 the spaces also count as adjacent for everything a mouse does (sharing, melee). Minions ignore it

@@ -1,5 +1,5 @@
-"""A minion card's turn, run by the server step by step (000 §Muovere un Servitore; 000 §Attaccare
-con un Servitore; 001 §Il Turno di un Servitore).
+"""A minion card's turn, run by the server step by step (MM rulebook (it) §Muovere un Servitore; MM rulebook
+(it) §Attaccare con un Servitore; MM rulebook (it) §Il Turno di un Servitore).
 
 Every figure of the card acts in turn, the nearest to the mice first. Melee: a figure starting on a
 mouse's space does not move; otherwise one die is rolled and it moves the die's move number along
@@ -9,10 +9,11 @@ Ranged: it moves only when it sees no mouse, with no roll: as far along the shor
 the nearest mouse as it needs, stopping as soon as it sees one (rules revision 2; revision 1 rolled
 the die for it too); it attacks a mouse it sees. Target: the nearest mouse not yet attacked this
 turn; ties (or, when every mouse it can attack was already attacked, regardless of distance) the
-mouse higher on the track (000 l.21-22; 003 "ou se todos foram neste turno"). Minions ignore water,
-yellow and red lines and traps when moving. Where several spaces are equally close, the first in
-space order is taken (RULINGS.md). A Rat starting on the grapes' space with no mouse there does not
-move and throws them instead of attacking (``grapes.rat_throw``; 001 §Uva come Arma).
+mouse higher on the track (MM rulebook (it) §Attaccare con un Servitore, rules 1-2; MM rulebook (pt) "ou se
+todos foram neste turno"). Minions ignore water, yellow and red lines and traps when moving. Where several
+spaces are equally close, the first in space order is taken (RULINGS.md). A Rat starting on the grapes' space
+with no mouse there does not move and throws them instead of attacking (``grapes.rat_throw``; MM rulebook (it)
+§Uva come Arma).
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def path_toward(
 
 
 def _off_limits(lib: Library, space: str) -> bool:
-    """Minions may not enter the Courtyard's tree entrance (facts.md §7, Chapter 1 room rules)."""
+    """Minions may not enter the Courtyard's tree entrance (docs/mice-and-mystics/facts.md §7, Chapter 1 room
+    rules)."""
     return lib.spaces[space].feature == "tree-entrance"
 
 
@@ -126,12 +128,13 @@ def minion_step(state: State) -> list[Event]:
         return brodie.brodie_step(state, figure, here)
 
     if turn.stage == "move":
-        stays = grapes.rat_on_grapes(state, figure)  # 001 §Uva come Arma: a rat on the grapes does not move
+        # MM rulebook (it) §Uva come Arma: a rat on the grapes does not move
+        stays = grapes.rat_on_grapes(state, figure)
         on_grapes: list[Event] = (
             [MinionMoved(figure=figure, origin=here, path=(), reason="on the grapes")] if stays else []
         )
         if KNOCKED_DOWN in state.effects.get(figure, ()):
-            return [FigureStoodUp(figure=figure), *on_grapes]  # 000 §Atterrato
+            return [FigureStoodUp(figure=figure), *on_grapes]  # MM rulebook (it) §Atterrato
         return on_grapes or _move_step(state, figure, here)
     if grapes.rat_on_grapes(state, figure) and turn.crossed == (here,):  # it started its activation there
         return grapes.rat_throw(state, figure)
@@ -157,7 +160,7 @@ def _move_step(state: State, figure: str, here: str) -> list[Event]:
     if mouse is None:
         return [MinionMoved(figure=figure, origin=here, path=(), reason="no mouse to move toward")]
     if ranged and state.rules_revision >= 2:
-        # 000/001 §Muovere i Servitori con Armi a Distanza: «dovrà usare tutto il movimento
+        # MM rulebook (it) §Muovere i Servitori con Armi a Distanza: «dovrà usare tutto il movimento
         # necessario per seguire il percorso più breve verso il Topo più vicino»: no movement roll
         return [
             MinionMoved(figure=figure, origin=here, path=_until_it_sees(state, figure, mouse, ALL_THE_WAY))
@@ -171,7 +174,7 @@ ALL_THE_WAY = 1_000
 
 def _until_it_sees(state: State, figure: str, mouse: str, steps: int) -> tuple[str, ...]:
     """The shortest path toward ``mouse`` (at most ``steps``), cut at the first space from which the
-    ranged ``figure`` sees a mouse (000 «Non appena sarà in grado di vedere un Topo, smetterà di
+    ranged ``figure`` sees a mouse (MM rulebook (it) «Non appena sarà in grado di vedere un Topo, smetterà di
     muoversi»)."""
     path = path_toward(state, figure, mouse, steps)
     seen = next((i for i, s in enumerate(path) if _sees_a_mouse(state, s)), None)

@@ -1,10 +1,10 @@
-"""Mousetraps (001 §Attraversare le Trappole per Topi; 001 §Trappole per Topi).
+"""Mousetraps (MM rulebook (it) §Attraversare le Trappole per Topi; MM rulebook (it) §Trappole per Topi).
 
 A mouse moving onto a space with a mousetrap token stops there and rolls dice equal to its move
 value (a Tinkerer may roll its lore value instead: it rolls the larger, more dice never hurting).
 A star: it passes safely and may walk on along its path (``movement.walk``). No star: the token is
 removed, the mouse takes 1 wound and 1 cheese, is knocked down, and its turn ends at once. Minions ignore
-mousetraps; Lily's Lesson Learned makes her immune (facts.md §2, single source).
+mousetraps; Lily's Lesson Learned makes her immune (docs/mice-and-mystics/facts.md §2, single source).
 """
 
 from __future__ import annotations

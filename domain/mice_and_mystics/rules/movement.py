@@ -1,13 +1,14 @@
-"""Mouse movement (001 §Movimento dei Topi; 001 §Caselle Adiacenti; 001 §Linee Gialle; 001 §Linee
-Rosse; 001 §Condividere le Caselle; 001 §Muoversi nell'Acqua).
+"""Mouse movement (MM rulebook (it) §Movimento dei Topi; MM rulebook (it) §Caselle Adiacenti; MM rulebook (it)
+§Linee Gialle; MM rulebook (it) §Linee Rosse; MM rulebook (it) §Condividere le Caselle; MM rulebook (it)
+§Muoversi nell'Acqua).
 
-``Move`` asks for one action die; its move number (facts.md §1) plus the mouse's move value gives
-the movement points. ``MoveTo`` then walks a path of adjacent spaces costing at most that: yellow
-lines cost 3 against the arrow; red lines and walls are not crossed; full spaces are neither
-entered nor crossed; entering a space with a minion or a water space ends the move. A mouse that
-starts on a space with minions may leave only if the mice there are at least as many as the
-minions. The move happens once per turn; a path may stop early. A mouse under a Scroll of
-Levitation crosses red lines and the Pipes' black gaps this turn (``steps_from``).
+``Move`` asks for one action die; its move number (docs/mice-and-mystics/facts.md §1) plus the mouse's move
+value gives the movement points. ``MoveTo`` then walks a path of adjacent spaces costing at most that: yellow
+lines cost 3 against the arrow; red lines and walls are not crossed; full spaces are neither entered nor
+crossed; entering a space with a minion or a water space ends the move. A mouse that starts on a space with
+minions may leave only if the mice there are at least as many as the minions. The move happens once per turn;
+a path may stop early. A mouse under a Scroll of Levitation crosses red lines and the Pipes' black gaps this
+turn (``steps_from``).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def check_can_leave(state: State, mouse: str, origin: str) -> None:
 
 def check_not_held(state: State, mouse: str, origin: str) -> None:
     """Refuse to let ``mouse`` leave ``origin`` (a move, or leaving water): ``move.held-by-minions``
-    (001 §Condividere le Caselle: more minions than mice there), ``move.webbed`` (000 §Intrappolato)."""
+    (MM rulebook (it) §Condividere le Caselle: more minions than mice there), ``move.webbed`` (MM rulebook
+    (it) §Intrappolato)."""
     if len(minions_on(state, origin)) > len(mice_on(state, origin)):
         raise RuleBroken(
             "move.held-by-minions", section=sections.SHARING, detail=f"{mouse} is held by minions"
@@ -81,13 +83,13 @@ def decide_move(state: State, cmd: Move) -> list[Event]:
     if origin is None:
         raise InvariantViolated("mouse-on-board", f"{cmd.mouse} moves in its turn off the board")
     if KNOCKED_DOWN in state.effects.get(cmd.mouse, ()):
-        return [FigureStoodUp(figure=cmd.mouse)]  # 000 §Atterrato: the whole move to stand up
+        return [FigureStoodUp(figure=cmd.mouse)]  # MM rulebook (it) §Atterrato: the whole move to stand up
     check_can_leave(state, cmd.mouse, origin)
     return [RollRequested(reason="move", dice=1, piece=cmd.mouse)]
 
 
 def decide_scurry(state: State, cmd: Scurry) -> list[Event]:
-    """001 §Scatto: a mouse that has already moved may use its action to roll and move again."""
+    """MM rulebook (it) §Scatto: a mouse that has already moved may use its action to roll and move again."""
     check_action(state, cmd.mouse, "scurry")
     turn = state.mouse_turn
     if turn is None:
@@ -160,10 +162,10 @@ def decide_move_to(state: State, cmd: MoveTo) -> list[Event]:
 def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ...]:
     """(space, cost) of every step ``mouse`` may take from ``here``: adjacent spaces, Fishhook &
     Thread links, and, under a Scroll of Levitation this turn, spaces across a red line or a black gap of
-    the Pipes at cost 1 (001 §Linee Rosse; 001 §Aree Nere e Muri: items "che permettono ai Topi di
-    attraversare le Linee Rosse, come Amo e Lenza o la Pergamena di Levitazione", and the Pipes' black
-    zones "possono essere attraversate solamente usando quegli Oggetti"; RULINGS.md, Scroll of
-    Levitation)."""
+    the Pipes at cost 1 (MM rulebook (it) §Linee Rosse; MM rulebook (it) §Aree Nere e Muri: items "che
+    permettono ai Topi di attraversare le Linee Rosse, come Amo e Lenza o la Pergamena di Levitazione", and
+    the Pipes' black zones "possono essere attraversate solamente usando quegli Oggetti"; RULINGS.md, Scroll
+    of Levitation)."""
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
 
@@ -234,12 +236,13 @@ def space_order(space: str) -> tuple[str, int]:
     return (code, int(number) if number.isdigit() else 0)
 
 
-# --- walking onto a mousetrap (001 §Attraversare le Trappole per Topi; the roll: mousetraps.py) --------
+# --- walking onto a mousetrap (MM rulebook (it) §Attraversare le Trappole per Topi; the roll: mousetraps.py)
+# --------
 
 MOUSETRAP = "mousetrap"
 """The roll a mouse stopped on a mousetrap makes (``RollRequested.reason``)."""
 IMMUNE = "lesson-learned"
-"""Lily's ability: mousetraps do not stop her (facts.md §2)."""
+"""Lily's ability: mousetraps do not stop her (docs/mice-and-mystics/facts.md §2)."""
 
 
 def trap_dice(lib: Library, mouse: str) -> int:

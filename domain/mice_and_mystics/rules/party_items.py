@@ -1,4 +1,5 @@
-"""Party items (001 §Oggetti del Gruppo, pp. 18-19: Travestimento, Amo e Lenza, Forchetta; facts.md §5).
+"""Party items (MM rulebook (it) §Oggetti del Gruppo, pp. 18-19: Travestimento, Amo e Lenza, Forchetta;
+docs/mice-and-mystics/facts.md §5).
 
 A party item card found by search goes by the story board, its token into the party stash; any mouse
 may use it, and it takes no pack room. Fishhook & Thread: put free from the stash between the
@@ -25,7 +26,7 @@ from dicelog.domain.mice_and_mystics.rules.links import FISHHOOK
 from dicelog.domain.mice_and_mystics.rules.sight import same_room
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-SECTION = "001 §Oggetti del Gruppo"
+SECTION = "MM rulebook (it) §Oggetti del Gruppo"
 FORK, DISGUISES, GRAPES = "dinner-fork", "disguises", "grapes"
 RATS = ("rat-warriors", "elite-rat-warriors")
 

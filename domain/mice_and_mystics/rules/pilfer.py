@@ -1,7 +1,7 @@
-"""Filch's Pilfer (001 §Schede dei Topi, Filch: "Ladruncolo: quando Filch sconfigge un Servitore,
+"""Filch's Pilfer (MM rulebook (it) §Schede dei Topi, Filch: "Ladruncolo: quando Filch sconfigge un Servitore,
 aggiungete 1 segnalino Formaggio alla sua sacca. Se il Servitore sconfitto è un Ratto, Filch può
-prendere il segnalino Formaggio dalla Ruota del Formaggio, se disponibile"; facts.md §2, FAQ1: Rat
-Warriors and Elite Rat Warriors are Rats, Captain Vurst is not).
+prendere il segnalino Formaggio dalla Ruota del Formaggio, se disponibile"; docs/mice-and-mystics/facts.md §2,
+FAQ1: Rat Warriors and Elite Rat Warriors are Rats, Captain Vurst is not).
 
 Each minion figure the mouse with Pilfer defeats gives it 1 cheese. For a Rat, with cheese on the
 wheel, the cheese comes off the wheel (``CheeseTakenFromWheel``) instead of the supply

@@ -1,4 +1,5 @@
-"""Placing minions on minion entrances (001 §Collocare i Servitori sul Tabellone; 002 summary).
+"""Placing minions on minion entrances (MM rulebook (it) §Collocare i Servitori sul Tabellone; MM summary (fr)
+summary).
 
 1. Small ranged minions: all on the entrance farthest from the mice (an entrance inside a special
    area outlined in red first); if it fills up, the next one by the same rule. "Se ci sono più
@@ -10,20 +11,21 @@
    which of the k tied entrances take the r < k figures left (options: the r-entrance sets).
 3. Small melee minions: the remaining free entrances, spread as evenly as possible ("i giocatori
    scelgono quelle che preferiscono. Cercate di suddividere ... il più equamente possibile"), the
-   entrances nearest the mice first (003 «coloque todos os lacaios pequenos nos espaços de entrada
-   ... (não cheios) mais próximos aos ratos ... Tente espalhar os lacaios o máximo possível»; 002
-   «sur les cases non remplies les plus proches des souris»). The spread counts every small melee
-   figure of one placement (``place_groups``: all cards of an encounter, a summon or a room's
-   setup), each entrance up to its room; the figures left over an even spread go to the entrances
-   nearest the mice; card by card, the decision ``melee-minion-entrances`` is which of the entrances
-   tied at the deciding distance take one figure more (options: the sets).
+   entrances nearest the mice first (MM rulebook (pt) «coloque todos os lacaios pequenos nos espaços de
+   entrada ... (não cheios) mais próximos aos ratos ... Tente espalhar os lacaios o máximo possível»; MM
+   summary (fr) «sur les cases non remplies les plus proches des souris»). The spread counts every small melee
+   figure of one placement (``place_groups``: all cards of an encounter, a summon or a room's setup), each
+   entrance up to its room; the figures left over an even spread go to the entrances nearest the mice; card by
+   card, the decision ``melee-minion-entrances`` is which of the entrances tied at the deciding distance take
+   one figure more (options: the sets).
 
 An option naming several entrances joins their space ids with ``+`` in tile order (``GR-2+GR-13``).
 Every decision's default is the first option in tile order (what this module did before the ties
 were asked). Distances are counted along minion borders (minions ignore red and yellow lines); an
 entrance "inside a special area outlined in red" is one of unlimited capacity (the Kitchen counter,
-the Dining Hall table...); room on a space follows 001 §Condividere le Caselle (``graph.can_enter``).
-Ties are asked through ``rules/ties.py`` (the caller's computation is deferred and re-run).
+the Dining Hall table...); room on a space follows MM rulebook (it) §Condividere le Caselle
+(``graph.can_enter``). Ties are asked through ``rules/ties.py`` (the caller's computation is deferred and
+re-run).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ JOIN = "+"
 
 
 def placement_rank(lib: Library, card: str) -> int:
-    """001 §Collocare i Servitori sul Tabellone, steps 1-3: small ranged minions are placed first,
-    then large ones, then small melee ones (0, 1, 2)."""
+    """MM rulebook (it) §Collocare i Servitori sul Tabellone, steps 1-3: small ranged minions are placed
+    first, then large ones, then small melee ones (0, 1, 2)."""
     minion = lib.minions[card]
     return 1 if minion.size == "large" else 0 if minion.attack == "ranged" else 2
 
@@ -167,8 +169,9 @@ def _melee(
     more.sort(key=lambda e: dist.get(e, FAR))
     extra = more[:left]
     if 0 < left < len(more):
-        # the nearest to the mice take the figures left (003 «mais próximos aos ratos», 002 «les
-        # plus proches des souris»); the players choose only among entrances at the same distance
+        # the nearest to the mice take the figures left (MM rulebook (pt) «mais próximos aos ratos», MM
+        # summary (fr) «les plus proches des souris»); the players choose only among entrances at the same
+        # distance
         cut = dist.get(more[left - 1], FAR)
         sure = [e for e in more if dist.get(e, FAR) < cut]
         tied = [e for e in free if e in more and dist.get(e, FAR) == cut]
@@ -194,7 +197,7 @@ def place_minions(
 ) -> list[FigurePlaced]:
     """``count`` figures of ``card`` placed on ``tile``'s entrances (``FigurePlaced`` each, new
     figure ids ``<card>-<n>``); figures that fit nowhere, or that the box does not hold, are not
-    placed (001 §Il Turno di un Servitore: "collocate le miniature disponibili").
+    placed (MM rulebook (it) §Il Turno di un Servitore: "collocate le miniature disponibili").
 
     ``alongside`` (small melee cards only): entrance -> small melee figures the same placement put
     there before this card; the even spread counts them (``place_groups``).
@@ -226,7 +229,7 @@ def place_groups(
     group on ``tile``'s entrances, small ranged first, then large, then small melee (stable within a
     kind), as ``FigurePlaced`` events.
 
-    001 §Collocare i Servitori sul Tabellone, 3: "Collocate tutti i Servitori piccoli con Armi da
+    MM rulebook (it) §Collocare i Servitori sul Tabellone, 3: "Collocate tutti i Servitori piccoli con Armi da
     Mischia sulle rimanenti caselle ... Cercate di suddividere questi Servitori ... il più equamente
     possibile": the even spread counts every small melee figure of the placement, whatever its card
     (2 Roaches and 2 Rats on the Guard Room's three entrances: 2, 1 and 1). Each card in turn is

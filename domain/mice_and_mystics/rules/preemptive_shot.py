@@ -1,5 +1,5 @@
-"""Preemptive Shot, the Archer's ability card (1 cheese; facts.md §4 row 5; 001 §Carte Abilità dei
-Topi; 001 §Attacco a Distanza; 001 §Vedere il Bersaglio).
+"""Preemptive Shot, the Archer's ability card (1 cheese; docs/mice-and-mystics/facts.md §4 row 5; MM rulebook
+(it) §Carte Abilità dei Topi; MM rulebook (it) §Attacco a Distanza; MM rulebook (it) §Vedere il Bersaglio).
 
 "Right after new minions are placed: one free ranged attack on one of them; once per placement."
 New minions come in another mouse's explore, a summon or an ambush, outside the archer's turn, so the
@@ -33,7 +33,7 @@ from dicelog.domain.mice_and_mystics.rules.graph import is_minion
 from dicelog.domain.mice_and_mystics.rules.sight import same_room, sees
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
-SECTION = "001 §Carte Abilità dei Topi"
+SECTION = "MM rulebook (it) §Carte Abilità dei Topi"
 PREEMPTIVE_SHOT = "preemptive-shot"
 PASS = "pass"
 STAFF_MELEE = "staff-melee-on-own-space"

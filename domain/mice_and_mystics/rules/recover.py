@@ -1,4 +1,4 @@
-"""Recover (001 §Recupero; 000 §Stordito e Intrappolato).
+"""Recover (MM rulebook (it) §Recupero; MM rulebook (it) §Stordito e Intrappolato).
 
 A stunned or webbed mouse may use its action to recover: stunned is removed at once; webbed is
 removed on a star of one die. Recovering from both removes stunned and rolls for the web.

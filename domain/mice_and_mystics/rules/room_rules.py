@@ -1,8 +1,8 @@
 """Chapter room rules run by the ids the chapter data names (``Chapter.room_rules``: a tile and a rule id;
-001 §Capitolo 1, Regole Speciali del Capitolo). ``REGISTRY`` holds every rule this release plays, each
-chapter's module registering its own (``chapter_1.ROOM_RULES``); the ruleset calls the hooks below, which
-run the chapter's rules for their tiles in the order the chapter lists them. A rule id the registry does
-not know is reported by ``dicelog content check`` (``chapter.unknown-room-rule``) and plays nothing."""
+MM rulebook (it) §Capitolo 1, Regole Speciali del Capitolo). ``REGISTRY`` holds every rule this release plays,
+each chapter's module registering its own (``chapter_1.ROOM_RULES``); the ruleset calls the hooks below, which
+run the chapter's rules for their tiles in the order the chapter lists them. A rule id the registry does not
+know is reported by ``dicelog content check`` (``chapter.unknown-room-rule``) and plays nothing."""
 
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
 """A sandbox table: a game set up from an explicit ``Sandbox`` document instead of the chapter's
-setup (DESIGN.md, Content is data: "a sandbox to teach, test, or reconstruct a disputed table").
+setup (docs/architecture.md, Content is data: "a sandbox to teach, test, or reconstruct a disputed table").
 
 ``check_sandbox`` refuses anything the table could not hold, with ``RuleBroken("setup.*")``:
 unknown tile, tile number, space, mouse or minion card; two faces of one board, or two tiles on one
-cell; a space not on a placed tile; a party mouse placed twice or not at all; a full space (001
-§Condividere le Caselle); a minion on the tree entrance (001 §Capitolo 1); wounds that would
+cell; a space not on a placed tile; a party mouse placed twice or not at all; a full space (MM rulebook (it)
+§Condividere le Caselle); a minion on the tree entrance (MM rulebook (it) §Capitolo 1); wounds that would
 capture or defeat; a track that is not exactly the mice and minion cards on the table, or a turn
 given to a card not on it; an
 hourglass at or past the end marker; unknown deck cards; poison wounds beyond a mouse's wounds; a
-search card on the table twice, in a pack over its limit or equipped where it cannot be (001
+search card on the table twice, in a pack over its limit or equipped where it cannot be (MM rulebook (it)
 §Equipaggiare). ``sandbox_begin`` then emits the same
 kinds of setup events as a chapter (``RoomTilePlaced``, ``FigurePlaced``, ``StoryBoardPrepared``,
 ``DecksPrepared``, the initiative shuffle or the given track), so the game goes on as any other.
@@ -68,7 +68,7 @@ def tile_id(lib: Library, tile: SandboxTile) -> str:
 
 def _boss_cards(figure: SandboxFigure) -> tuple[str, ...]:
     """A sandbox boss's cards in play. Errors: ``setup.boss`` (no such boss, or cards that are not 2 of
-    its own, or all of them for a boss with at most 2; 001 §Carte Iniziativa dei Boss)."""
+    its own, or all of them for a boss with at most 2; MM rulebook (it) §Carte Iniziativa dei Boss)."""
     own = BOSSES.get(figure.boss or "")
     if own is None:
         raise _refuse("boss", f"no boss {figure.boss!r}: one of {sorted(BOSSES)}", sections.BOSS_CARDS)
@@ -105,7 +105,8 @@ def _figure_card(lib: Library, figure: SandboxFigure, party: tuple[str, ...]) ->
 
 def _effects(figure: SandboxFigure, name: str, mouse: bool, size: str) -> list[Event]:
     """``EffectAdded`` for each of the figure's ``effects``. Errors: ``setup.effect`` (an effect
-    twice; on a minion anything but knocked-down, or knocked-down on a large one, 000 §Atterrato)."""
+    twice; on a minion anything but knocked-down, or knocked-down on a large one, MM rulebook (it)
+    §Atterrato)."""
     if len(set(figure.effects)) != len(figure.effects):
         raise _refuse("effect", f"{name}: an effect is given twice", sections.NEGATIVE_EFFECTS)
     for effect in figure.effects:
@@ -116,14 +117,16 @@ def _effects(figure: SandboxFigure, name: str, mouse: bool, size: str) -> list[E
 
 def _mousetraps(lib: Library, spaces: tuple[str, ...], on_table: set[str]) -> MousetrapsSet:
     """``MousetrapsSet`` for armed tokens on ``spaces``. Errors: ``setup.mousetrap`` (not a red-X
-    space, not on the table, or given twice; 001 §Trappole per Topi)."""
+    space, not on the table, or given twice; MM rulebook (it) §Trappole per Topi)."""
     if len(set(spaces)) != len(spaces):
-        raise _refuse("mousetrap", "a mousetrap space is given twice", "001 §Trappole per Topi")
+        raise _refuse("mousetrap", "a mousetrap space is given twice", "MM rulebook (it) §Trappole per Topi")
     for space in spaces:
         known = lib.spaces.get(space)
         if known is None or known.kind != "mousetrap" or lib.space_tile[space] not in on_table:
             raise _refuse(
-                "mousetrap", f"{space} is not a mousetrap space on the table", "001 §Trappole per Topi"
+                "mousetrap",
+                f"{space} is not a mousetrap space on the table",
+                "MM rulebook (it) §Trappole per Topi",
             )
     return MousetrapsSet(spaces=tuple(spaces))
 
@@ -174,7 +177,9 @@ def sandbox_events(game: State, sandbox: Sandbox) -> list[Event]:
             placed_events.append(BossCardsAssigned(figure=figure.boss, cards=_boss_cards(figure)))
         if figure.poison and (card not in party or figure.poison > figure.wounds):
             raise _refuse(
-                "poison", f"{name}: poison wounds are a mouse's, at most its wounds", "000 §Avvelenato"
+                "poison",
+                f"{name}: poison wounds are a mouse's, at most its wounds",
+                "MM rulebook (it) §Avvelenato",
             )
         if figure.wounds:
             wounded = (
@@ -224,8 +229,8 @@ def _belongings(lib: Library, sandbox: Sandbox, state: State) -> list[Event]:
     sandbox table with its decks): ``RoomsMarkedSearched``, then per mouse ``SearchDeckCardTaken`` for each
     card and ``SearchCardEquipped`` for each equipped one. Errors: ``setup.mouse-not-in-party``,
     ``setup.unknown-tile``, ``setup.unknown-card``, ``setup.card-twice``, ``setup.equipped`` (a card the
-    mouse may not equip there, 001 §Equipaggiare) and ``setup.pack-limit`` (more than 3 cards that take room
-    in a pack once the equipped cards displaced what they replace)."""
+    mouse may not equip there, MM rulebook (it) §Equipaggiare) and ``setup.pack-limit`` (more than 3 cards
+    that take room in a pack once the equipped cards displaced what they replace)."""
     party = state.party
     strangers = sorted({*sandbox.searched, *sandbox.packs, *sandbox.equipped} - set(party))
     if strangers:
@@ -299,6 +304,7 @@ def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
         raise _refuse("track", f"the initiative track must hold exactly {sorted(cards)}", sections.INITIATIVE)
     laid = resolve_initiative(after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual"))
     slot = sandbox.track.index(sandbox.turn) if sandbox.turn is not None else 0
-    if slot:  # the cards above have played this round: the turn goes to this one (001 §Round di Gioco)
+    # the cards above have played this round: the turn goes to this one (MM rulebook (it) §Round di Gioco)
+    if slot:
         laid.append(TurnStarted(card=sandbox.turn, slot=slot))  # type: ignore[arg-type]
     return events + laid

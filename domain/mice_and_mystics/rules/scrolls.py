@@ -1,14 +1,15 @@
-"""Scrolls and event cards, by search-card kind (001 §Carte Ricerca; 001 §Ricerca; 001 §Azioni Gratuite;
-facts.md §5).
+"""Scrolls and event cards, by search-card kind (MM rulebook (it) §Carte Ricerca; MM rulebook (it) §Ricerca;
+MM rulebook (it) §Azioni Gratuite; docs/mice-and-mystics/facts.md §5).
 
 - Scroll: an item carried in the pack (it takes room); used as a free action unless the card says
-  otherwise, then discarded (003: "O pergaminho deve ser descartado pelo rato depois do uso"). Like
-  every free action: once a turn, never inside another action, never in water. Its effect lasts the
-  rest of the mouse's turn (``MouseTurn.scroll_effects``). Only scrolls whose effect the rules know
+  otherwise, then discarded (MM rulebook (pt): "O pergaminho deve ser descartado pelo rato depois do uso").
+  Like every free action: once a turn, never inside another action, never in water. Its effect lasts the rest
+  of the mouse's turn (``MouseTurn.scroll_effects``). Only scrolls whose effect the rules know
   (``SearchCard.special``) can be used; the core catalogue knows one: the Scroll of Levitation
   (``levitation``: the mouse crosses red lines, ``movement.py``; provisional, RULINGS.md).
 - Event: resolves at once when drawn and is discarded; it is never kept (no keep/discard decision).
-  No core event card's text is known (facts.md §5), so no effect follows the ``EventCardResolved``.
+  No core event card's text is known (docs/mice-and-mystics/facts.md §5), so no effect follows the
+  ``EventCardResolved``.
 - Trick: kept in the pack without taking room (``cards.NO_ROOM``); no trick's text is known, so
   there is no command to play one.
 """
@@ -26,7 +27,7 @@ from dicelog.domain.mice_and_mystics.rules.equip import requirement_met
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_free_action, may_take
 from dicelog.domain.mice_and_mystics.state import State
 
-SECTION = "001 §Carte Ricerca"
+SECTION = "MM rulebook (it) §Carte Ricerca"
 SCROLL, EVENT, TRICK = "scroll", "event", "trick"
 LEVITATION = "levitation"
 KNOWN_EFFECTS = (LEVITATION,)
@@ -46,7 +47,7 @@ def decide_use_scroll(state: State, cmd: UseScroll) -> list[Event]:
     Raises ``RuleBroken``: the free-action checks (``free-action.*``: not its turn, inside an action,
     in water, a scroll already used this turn), ``scroll.not-in-pack``, ``scroll.not-a-scroll``,
     ``scroll.requirement`` (the card's class/mouse requirement), ``scroll.effect-unknown`` (a scroll
-    whose text the rules do not know). 001 §Carte Ricerca; facts.md §5.
+    whose text the rules do not know). MM rulebook (it) §Carte Ricerca; docs/mice-and-mystics/facts.md §5.
     """
     check_free_action(state, cmd.mouse, SCROLL)
     if cmd.card not in state.pack.get(cmd.mouse, ()):
@@ -80,8 +81,8 @@ def is_event(lib: Library, card: str) -> bool:
 
 
 def resolve_event(mouse: str, card: str) -> list[Event]:
-    """A drawn event card: resolved at once and discarded (001 §Ricerca). No core event text is known
-    (facts.md §5), so nothing else follows."""
+    """A drawn event card: resolved at once and discarded (MM rulebook (it) §Ricerca). No core event text is
+    known (docs/mice-and-mystics/facts.md §5), so nothing else follows."""
     return [EventCardResolved(mouse=mouse, card=card)]
 
 

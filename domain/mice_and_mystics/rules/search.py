@@ -1,15 +1,15 @@
-"""Search (001 §Ricerca).
+"""Search (MM rulebook (it) §Ricerca).
 
 One die; a star draws the top search card (a ``DrawRequested`` on the search deck: the cards left,
 sorted, never their order). The player keeps it in the pack or discards it for 1 cheese (a
 ``DecisionRequested``, always both options; default: keep, or discard when the pack already holds
 3 cards that take room). A card may be kept even into a full pack: the player then discards 1 pack
-card of their choice, for no cheese (001 §Equipaggiare; 003 §Equipar; ``cards.pack_limit``); tricks
-and party items take no room. An event card is not kept:
-it resolves at once and is discarded (001 §Ricerca: "Se invece pescate un Evento, seguite le
-istruzioni sulla carta"; ``scrolls.resolve_event``). After a successful search the mouse cannot
-search that room again. Most card texts are unknown (facts.md §5): a card of unknown type is treated
-as an item. The rooms' special searches are in ``special_search.py``.
+card of their choice, for no cheese (MM rulebook (it) §Equipaggiare; MM rulebook (pt) §Equipar;
+``cards.pack_limit``); tricks and party items take no room. An event card is not kept: it resolves at once and
+is discarded (MM rulebook (it) §Ricerca: "Se invece pescate un Evento, seguite le istruzioni sulla carta";
+``scrolls.resolve_event``). After a successful search the mouse cannot search that room again. Most card texts
+are unknown (docs/mice-and-mystics/facts.md §5): a card of unknown type is treated as an item. The rooms'
+special searches are in ``special_search.py``.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def _room(state: State, mouse: str) -> str:
 
 def decide_search(state: State, cmd: Search) -> list[Event]:
     """``Search(mouse)`` -> ``[ActionStarted, RollRequested(search, 1 die)]``. Raises the action
-    checks' rules (``actions.check_action``) and ``search.same-room`` (001 §Ricerca)."""
+    checks' rules (``actions.check_action``) and ``search.same-room`` (MM rulebook (it) §Ricerca)."""
     check_action(state, cmd.mouse, "search")
     if _room(state, cmd.mouse) in state.searched.get(cmd.mouse, ()):
         raise RuleBroken(
@@ -70,7 +70,7 @@ def decide_search(state: State, cmd: Search) -> list[Event]:
 
 def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
     """No star: ``[SearchFailed]``; a star: ``[SearchSucceeded, DrawRequested(search deck)]`` (no draw
-    when the deck is empty) (001 §Ricerca)."""
+    when the deck is empty) (MM rulebook (it) §Ricerca)."""
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a search roll outside a mouse's turn")
     mouse = state.mouse_turn.mouse
@@ -86,16 +86,16 @@ def resolve_search_roll(state: State, answer: DiceRolled) -> list[Event]:
 
 def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
     """An event card resolves at once (``scrolls.resolve_event``); a party item goes to the party
-    stash (``[PartyItemGained]``: 001 §Oggetti del Gruppo, «Quando peschi questa carta, aggiungi il
-    segnalino ... al Forziere del Gruppo»; rules revision 1 asked keep or discard for it too); any
-    other card asks keep or discard: ``[DecisionRequested(search-keep, ("keep", "discard"))]``
-    (001 §Ricerca)."""
+    stash (``[PartyItemGained]``: MM rulebook (it) §Oggetti del Gruppo, «Quando peschi questa carta, aggiungi
+    il segnalino ... al Forziere del Gruppo»; rules revision 1 asked keep or discard for it too); any other
+    card asks keep or discard: ``[DecisionRequested(search-keep, ("keep", "discard"))]`` (MM rulebook (it)
+    §Ricerca)."""
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a search draw outside a mouse's turn")
     mouse = state.mouse_turn.mouse
 
     lib = library_of(state)
-    # 001 §Ricerca: an event is resolved, never kept or traded for cheese
+    # MM rulebook (it) §Ricerca: an event is resolved, never kept or traded for cheese
     if is_event(lib, state.last_drawn[0]):
         return resolve_event(mouse, state.last_drawn[0])
     if state.rules_revision >= 2 and card_type(lib, state.last_drawn[0]) == "party-item":
@@ -114,12 +114,12 @@ def resolve_search_draw(state: State, answer: CardsDrawn) -> list[Event]:
 def resolve_keep(state: State, answer: DecisionMade) -> list[Event]:
     """``keep``: ``[SearchCardKept]`` (a party item: ``[PartyItemGained]``), then the pack-limit
     discard decision if the pack is now over 3 (``cards.pack_limit``); ``discard``:
-    ``[SearchCardDiscarded, CheeseGained(1)]`` (001 §Ricerca)."""
+    ``[SearchCardDiscarded, CheeseGained(1)]`` (MM rulebook (it) §Ricerca)."""
     if state.mouse_turn is None:
         raise InvariantViolated("mouse-turn", "a keep decision outside a mouse's turn")
     mouse, card = state.mouse_turn.mouse, state.last_drawn[0]
     if answer.option == "keep":
-        # 001 §Oggetti del Gruppo: the token goes to the party stash
+        # MM rulebook (it) §Oggetti del Gruppo: the token goes to the party stash
         if card_type(library_of(state), card) == "party-item":
             return [PartyItemGained(mouse=mouse, card=card)]
         return pack_limit(state, [SearchCardKept(mouse=mouse, card=card)])

@@ -1,11 +1,12 @@
-"""Game and chapter setup (001 §Preparazione del Gioco; 001 §Capitolo 1, Preparazione).
+"""Game and chapter setup (MM rulebook (it) §Preparazione del Gioco; MM rulebook (it) §Capitolo 1,
+Preparazione).
 
 ``GameCreated.setup`` is the JSON of ``Setup``. ``initial_state`` checks it; ``decide_begin`` puts
 the chapter on the table: room tiles, mice on the start space, the chapter's minions on minion
-entrances (001 §Collocare i Servitori sul Tabellone), hourglass and end marker (001 §Plancia del
-Racconto), decks; each mouse's starting ability card (``starting_abilities.py``); then asks for
-the initiative shuffle (001 §Determinare l'Ordine di Iniziativa:
-"mescolate le carte Iniziativa dei Topi e dei Servitori presenti nella Stanza").
+entrances (MM rulebook (it) §Collocare i Servitori sul Tabellone), hourglass and end marker (MM rulebook (it)
+§Plancia del Racconto), decks; each mouse's starting ability card (``starting_abilities.py``); then asks for
+the initiative shuffle (MM rulebook (it) §Determinare l'Ordine di Iniziativa: "mescolate le carte Iniziativa
+dei Topi e dei Servitori presenti nella Stanza").
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from dicelog.domain.mice_and_mystics.state import RULES_REVISION, State
 DECKS_PROVISIONAL = (
     "encounter card contents unknown (facts.md §6); search deck of 71 cards not listed (facts.md §5)"
 )
+"""``DecksPrepared.provisional_reason``, stored in every game since release 0.1: its bytes never change
+(docs/event-model.md, Stored names are forever), or stored games would no longer re-derive. The facts
+file it names is today's docs/mice-and-mystics/facts.md (§6 encounter cards, §5 search cards)."""
 
 
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -51,7 +55,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     chapter: str = "chapter-1"
     """The chapter played (a chapter id from ``/content/mice-and-mystics/chapters``)."""
     mice: tuple[str, ...]
-    """The party: mouse ids from ``/content/mice-and-mystics/mice`` (001 §Preparazione del Gioco)."""
+    """The party: mouse ids from ``/content/mice-and-mystics/mice`` (MM rulebook (it) §Preparazione del
+    Gioco)."""
     sandbox: Sandbox | None = None
     """An explicit table to start from instead of the chapter's own setup (``null``: the chapter's)."""
     carry_over: CarryOver | None = None
@@ -142,8 +147,8 @@ def initial_state(created: GameCreated) -> State:
 def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
     """Put chapter ``state.chapter`` on the table and ask for the initiative shuffle.
 
-    Ties in placing the chapter's minions (001 §Collocare i Servitori sul Tabellone) are broken by
-    ``choices`` (``rules/ties.py``: ``Undecided`` propagates at an unanswered tie; ``None`` takes the
+    Ties in placing the chapter's minions (MM rulebook (it) §Collocare i Servitori sul Tabellone) are broken
+    by ``choices`` (``rules/ties.py``: ``Undecided`` propagates at an unanswered tie; ``None`` takes the
     defaults); ``deferred.begin`` wraps this for the ``Begin`` command. Raises
     ``RuleBroken("setup.already-begun")``."""
     if state.phase != "setup" or state.tiles:
@@ -161,7 +166,7 @@ def decide_begin(state: State, choices: Choices | None = None) -> list[Event]:
         return [*events[:at], *taken, *events[at:]]
     chapter = library_of(state).chapters[state.chapter]
     events = []
-    if state.rules_revision >= 2 and chapter.opening:  # the chapter's opening read-aloud (003)
+    if state.rules_revision >= 2 and chapter.opening:  # the chapter's opening read-aloud (MM rulebook (pt))
         events.append(ChapterStoryRead(part="opening", text=chapter.opening))
     events += [RoomTilePlaced(tile=t.tile, column=t.column, row=t.row) for t in chapter.tiles]
     events += [FigurePlaced(figure=m, card=m, space=chapter.start_space) for m in state.party]

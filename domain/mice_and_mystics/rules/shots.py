@@ -1,5 +1,5 @@
-"""Archer ability cards that change the next ranged attack of the turn (facts.md §4: Aimed Shot,
-Power Shot, Accurate Shot; 001 §Carte Abilità dei Topi).
+"""Archer ability cards that change the next ranged attack of the turn (docs/mice-and-mystics/facts.md §4:
+Aimed Shot, Power Shot, Accurate Shot; MM rulebook (it) §Carte Abilità dei Topi).
 
 Played before the mouse's Battle action (``ability_cards.py``), they apply to that action's attack if
 it is ranged: Aimed Shot +1 battle die; Power Shot doubles the attack's battle dice (RULINGS.md,

@@ -1,10 +1,11 @@
-"""Line of sight and reach (001 §Vedere il Bersaglio; 001 §Caselle Adiacenti; 001 §Linee Rosse).
+"""Line of sight and reach (MM rulebook (it) §Vedere il Bersaglio; MM rulebook (it) §Caselle Adiacenti; MM
+rulebook (it) §Linee Rosse).
 
 A figure sees a space of its own room when the segment from the centre of its space to the centre
 of the other does not cross a wall or the outline of a black area (``RoomTile.walls``; provisional
-geometry, facts.md §8). Touching a wall counts as crossing it. Spaces across a red line are not
-adjacent for anyone (002 "considérée non adjacente (pour tout le monde)"), so melee reaches the
-same space and the spaces adjacent across plain and yellow lines.
+geometry, docs/mice-and-mystics/facts.md §8). Touching a wall counts as crossing it. Spaces across a red line
+are not adjacent for anyone (MM summary (fr) "considérée non adjacente (pour tout le monde)"), so melee
+reaches the same space and the spaces adjacent across plain and yellow lines.
 
 Every function takes the game's content library (``content.library_of(state)``); what a space
 sees is remembered per library (``content.derived``), so games of different content never share it.
@@ -75,7 +76,7 @@ def _sees(lib: Library, a: str, b: str) -> bool:
     if not same_room(lib, a, b):
         return False
     if "tree-entrance" in (lib.spaces[a].feature, lib.spaces[b].feature):
-        # 001 §Capitolo 1, Il Cortile: only the space next to the trunk hole
+        # MM rulebook (it) §Capitolo 1, Il Cortile: only the space next to the trunk hole
         return reach(lib, a, b) is not None
     start, end = lib.spaces[a].centre, lib.spaces[b].centre
     walls = lib.tiles[lib.space_tile[a]].walls

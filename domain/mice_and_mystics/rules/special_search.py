@@ -1,14 +1,14 @@
-"""Special searches of a chapter's rooms (001 §Capitolo 1: La Stanza delle Guardie, Ricerca
+"""Special searches of a chapter's rooms (MM rulebook (it) §Capitolo 1: La Stanza delle Guardie, Ricerca
 Speciale: Il Bottino del Fabbro; Le Fognature, Ricerca Speciale (caselle d'acqua): Amo e Lenza;
-003 §Regras especiais do Capítulo). Rulings in RULINGS.md (Special searches).
+MM rulebook (pt) §Regras especiais do Capítulo). Rulings in RULINGS.md (Special searches).
 
 A successful search (a star) in a room with a special search not yet found, by a mouse that may
 take it (``SpecialSearch.classes``; on a water space if ``water_only``): the player chooses the
 special item or the normal draw (a ``DecisionRequested``; default: the item). Each special item is
 found once per chapter. A full pack does not stop it: a card that puts the pack over 3 is followed
-by the player's discard of 1 pack card (001 §Equipaggiare; ``cards.pack_limit``).
+by the player's discard of 1 pack card (MM rulebook (it) §Equipaggiare; ``cards.pack_limit``).
 
-Tinkerer's Treasure (card text, 001/003): look through the search deck, take any 1 weapon or
+Tinkerer's Treasure (card text, MM rulebooks (it, pt)): look through the search deck, take any 1 weapon or
 armour (a ``DecisionRequested`` among the eligible cards, sorted), then put the Treasure into the
 search deck and shuffle it. Its note says it lets a Tinkerer search, so only a Tinkerer may take it.
 Fishhook & Thread: the card goes to the mouse's pack (taken out of the deck if it is still there).
@@ -32,12 +32,13 @@ from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 SPECIAL_SEARCH, TREASURE_PICK = "special-search", "tinkerers-treasure"
 TINKERERS_TREASURE = "tinkerers-treasure"
 DRAW = "search-deck"
-# Card kinds facts.md §5 gives for search cards not yet in the content catalogue.
+# Card kinds docs/mice-and-mystics/facts.md §5 gives for search cards not yet in the content catalogue.
 KNOWN_KINDS = {"bow-of-precision": "weapon", "toothpick": "weapon", "cloak-of-displacement": "armour"}
 
 
 def card_kind(lib: Library, card: str) -> str | None:
-    """The card's type: the catalogue, equipment.json, else facts.md §5 (``KNOWN_KINDS``); None if unknown."""
+    """The card's type: the catalogue, equipment.json, else docs/mice-and-mystics/facts.md §5
+    (``KNOWN_KINDS``); None if unknown."""
     found = getattr(lib, "search_cards", {}).get(card)
     if found is not None:
         return found.type
@@ -110,7 +111,8 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
             *events,
             DecisionRequested(decision=TREASURE_PICK, options=eligible, piece=mouse, default=eligible[0]),
         ]
-    if card_kind(lib, answer.option) == "party-item":  # 001 §Oggetti del Gruppo: held by the party
+    # MM rulebook (it) §Oggetti del Gruppo: held by the party
+    if card_kind(lib, answer.option) == "party-item":
         return [*events, PartyItemGained(mouse=mouse, card=answer.option)]
     return pack_limit(
         state, [*events, SearchDeckCardTaken(mouse=mouse, card=answer.option, reason="special-search")]
@@ -119,7 +121,7 @@ def resolve_special_search(state: State, answer: DecisionMade) -> list[Event]:
 
 def resolve_treasure_pick(state: State, answer: DecisionMade) -> list[Event]:
     """``[SearchDeckCardTaken(card), SearchDeckShuffled(added=(tinkerers-treasure,))]``, then the
-    pack-limit discard if the pack is over 3 (card text; 001 §Equipaggiare)."""
+    pack-limit discard if the pack is over 3 (card text; MM rulebook (it) §Equipaggiare)."""
     mouse = state.mouse_turn.mouse if state.mouse_turn is not None else None
     if mouse is None:
         raise InvariantViolated("mouse-turn", "a treasure pick outside a mouse's turn")

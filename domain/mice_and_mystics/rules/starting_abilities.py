@@ -1,7 +1,7 @@
-"""Choosing an ability card for each mouse at chapter setup (001 §Preparazione del Gioco, "Scegliere
-una Abilità: i giocatori scelgono 1 carta Abilità per ogni Topo, controllando che questa soddisfi le
-condizioni di Classe"; 001 §Carte Abilità: "All'inizio della partita i giocatori sceglieranno una
-carta Abilità per ogni Topo in gioco"; facts.md §4).
+"""Choosing an ability card for each mouse at chapter setup (MM rulebook (it) §Preparazione del Gioco,
+"Scegliere una Abilità: i giocatori scelgono 1 carta Abilità per ogni Topo, controllando che questa soddisfi
+le condizioni di Classe"; MM rulebook (it) §Carte Abilità: "All'inizio della partita i giocatori sceglieranno
+una carta Abilità per ogni Topo in gioco"; docs/mice-and-mystics/facts.md §4).
 
 The choice is the players': either in the setup document (``Setup.abilities``: mouse → card,
 checked when the game is created) or, for every mouse the document leaves out, as a pending
@@ -11,10 +11,10 @@ plays)``). The initiative
 shuffle is asked once every mouse has its card. The eligible cards are those of the mouse's class
 (or any class) that no other mouse holds (each card exists once: ``free_actions.eligible_abilities``).
 
-A mouse that enters a campaign chapter with abilities kept from the previous chapter (001 §Giocare
-Mice and Mystics come una Campagna, 1) takes no new card: the setup choice is made once, at the
-start of the mouse's first chapter (RULINGS.md, Starting ability cards). A sandbox table takes the
-cards its setup document names and asks nothing (it reconstructs a table, it does not prepare one).
+A mouse that enters a campaign chapter with abilities kept from the previous chapter (MM rulebook (it)
+§Giocare Mice and Mystics come una Campagna, 1) takes no new card: the setup choice is made once, at the start
+of the mouse's first chapter (RULINGS.md, Starting ability cards). A sandbox table takes the cards its setup
+document names and asks nothing (it reconstructs a table, it does not prepare one).
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ def default_card(options: tuple[str, ...]) -> str:
 
 
 def initiative_request(state: State) -> ShuffleRequested:
-    """001 §Determinare l'Ordine di Iniziativa: the mice's and the chapter's minion cards shuffled."""
+    """MM rulebook (it) §Determinare l'Ordine di Iniziativa: the mice's and the chapter's minion cards
+    shuffled."""
     minion_cards = tuple(dict.fromkeys(g.card for g in library_of(state).chapters[state.chapter].minions))
     return ShuffleRequested(reason="initiative", cards=(*state.party, *minion_cards))
 

@@ -1,5 +1,6 @@
-"""The minion cheese wheel, time passing and summons (001 §Evocazioni; 001 §Il Tempo Scorre!;
-001 §Collocare i Servitori sul Tabellone, 4; 001 §Determinare l'Ordine di Iniziativa).
+"""The minion cheese wheel, time passing and summons (MM rulebook (it) §Evocazioni; MM rulebook (it) §Il Tempo
+Scorre!; MM rulebook (it) §Collocare i Servitori sul Tabellone, 4; MM rulebook (it) §Determinare l'Ordine di
+Iniziativa).
 
 Time passes: when the last mouse card on the track ends its turn and no minion is on the board,
 1 cheese goes on the wheel. A wheel of 6 or more summons, once no attack is being resolved:
@@ -8,7 +9,7 @@ room of the mouse highest on the track) applies if there is one, else the face-u
 band for the hourglass page (then that card is discarded), else nobody comes; the wheel is
 emptied. New minions are placed by the placement rules; cards already on the track are reused,
 a single new card is laid on the first free slot, several are shuffled first. A placement tie the
-players break (001 §Collocare i Servitori sul Tabellone) defers the whole summon until answered
+players break (MM rulebook (it) §Collocare i Servitori sul Tabellone) defers the whole summon until answered
 (``rules/ties.py``, context ``summon``): it is then re-run from the same state.
 """
 
@@ -76,10 +77,10 @@ def resolve_new_minions(state: State, answer: CardsShuffled) -> list[Event]:
 
 
 def summon(state: State) -> list[Event]:
-    """A full wheel summons (001 §Evocazioni): ``HourglassAdvanced``, the minions placed, Greedy
+    """A full wheel summons (MM rulebook (it) §Evocazioni): ``HourglassAdvanced``, the minions placed, Greedy
     roaches, ``CheeseWheelEmptied``, then the new initiative cards; or, at a placement tie not yet
     answered, only the deferral and the decision (``ties.settle``, context ``summon``). A summon
-    whose hourglass step reaches the chapter end marker loses the chapter (001 §Plancia del
+    whose hourglass step reaches the chapter end marker loses the chapter (MM rulebook (it) §Plancia del
     Racconto), so where its minions stand changes nothing: it takes the defaults without asking."""
     if state.end_marker_page and state.hourglass_page + 1 >= state.end_marker_page:
         return _summon(state, Choices.defaults())

@@ -1,7 +1,7 @@
-"""Ties the players break in the middle of a computation (001 §Collocare i Servitori sul Tabellone:
-"Se ci sono più Entrate equidistanti, i giocatori scelgono quella che preferiscono", "Se ci sono più
-Entrate disponibili, i giocatori scelgono quelle che preferiscono"; 000 §Brodie Insegue: "Se ci sono
-vari percorsi egualmente brevi, i giocatori possono decidere quale di questi utilizzare").
+"""Ties the players break in the middle of a computation (MM rulebook (it) §Collocare i Servitori sul
+Tabellone: "Se ci sono più Entrate equidistanti, i giocatori scelgono quella che preferiscono", "Se ci sono
+più Entrate disponibili, i giocatori scelgono quelle che preferiscono"; MM rulebook (it) §Brodie Insegue: "Se
+ci sono vari percorsi egualmente brevi, i giocatori possono decidere quale di questi utilizzare").
 
 Placing minions (chapter setup, a summon, an encounter) and Brodie's chase are computations whose
 callers go on after them (story board and decks; keywords and initiative). Rather than cut each

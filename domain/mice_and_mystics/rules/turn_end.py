@@ -1,7 +1,7 @@
-"""The end of a card's turn (001 §Il Turno di un Topo, §Il Turno di un Servitore): a leaf of the turn cycle,
-so the rules that end a turn early (a mousetrap sprung, chapter 1's rooms) import it downward while
-``flow`` runs the rounds. Rat Warriors' Aggressive and the passing of time are settled here (facts.md §3;
-``summoning.time_passes``)."""
+"""The end of a card's turn (MM rulebook (it) §Il Turno di un Topo, §Il Turno di un Servitore): a leaf of the
+turn cycle, so the rules that end a turn early (a mousetrap sprung, chapter 1's rooms) import it downward
+while ``flow`` runs the rounds. Rat Warriors' Aggressive and the passing of time are settled here
+(docs/mice-and-mystics/facts.md §3; ``summoning.time_passes``)."""
 
 from __future__ import annotations
 

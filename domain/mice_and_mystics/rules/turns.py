@@ -1,4 +1,4 @@
-"""Whose turn it is (001 §Round di Gioco; 001 §Il Turno di un Topo).
+"""Whose turn it is (MM rulebook (it) §Round di Gioco; MM rulebook (it) §Il Turno di un Topo).
 
 The round and turn engine itself is ``flow.py``; this module only holds the check every mouse
 command makes first.

@@ -1,4 +1,5 @@
-"""Water (001 §Muoversi nell'Acqua; 001 §Condividere le Caselle, note on free actions).
+"""Water (MM rulebook (it) §Muoversi nell'Acqua; MM rulebook (it) §Condividere le Caselle, note on free
+actions).
 
 Entering a water space ends a mouse's move, even from another water space. Leaving water takes the
 mouse's whole move (``LeaveWater``, no move roll): stepping to an adjacent water space just moves it;
@@ -6,11 +7,11 @@ to a dry space it rolls one die for itself plus one per mouse on that space, and
 there, else it stays. At the end of its turn a mouse on a water space with a current is carried one
 space the current's way; carried off the room tile it is captured; a wall or a full space there
 stops it (RULINGS.md, Mousetraps and water). Leaving water is the mouse's move, so it may come
-before or after its action (001 §Il Turno di un Topo) and obeys the other move rules: a webbed mouse
-cannot, a knocked-down one stands up instead (000 §Atterrato), and more minions than mice on its
-space hold it (001 §Condividere le Caselle). A capture by a current is made like any other
-(``combat.capture_mouse``: Poison Master, Escape Artist). Minions ignore water. Mice in water take
-no free actions.
+before or after its action (MM rulebook (it) §Il Turno di un Topo) and obeys the other move rules: a webbed
+mouse cannot, a knocked-down one stands up instead (MM rulebook (it) §Atterrato), and more minions than mice
+on its space hold it (MM rulebook (it) §Condividere le Caselle). A capture by a current is made like any other
+(``combat.capture_mouse``: Poison Master, Escape Artist). Minions ignore water. Mice in water take no free
+actions.
 """
 
 from __future__ import annotations
@@ -46,10 +47,10 @@ def in_water(state: State, mouse: str) -> bool:
 
 def check_can_leave_water(state: State, mouse: str) -> None:
     """Refuse ``LeaveWater`` unless ``mouse`` (whose turn it is) stands in water and may still make its
-    move: before or after its action (001 §Il Turno di un Topo: "1 Azione e poi muovere, oppure prima
-    muovere"), not once it moved or rolled to move. Errors: ``water.not-in-water``;
-    ``water.whole-move`` (already moved); ``water.knocked-down`` (000 §Atterrato: its whole move
-    stands it up, with ``Move``); then, as for any move, ``move.held-by-minions`` and ``move.webbed``
+    move: before or after its action (MM rulebook (it) §Il Turno di un Topo: "1 Azione e poi muovere, oppure
+    prima muovere"), not once it moved or rolled to move. Errors: ``water.not-in-water``; ``water.whole-move``
+    (already moved); ``water.knocked-down`` (MM rulebook (it) §Atterrato: its whole move stands it up, with
+    ``Move``); then, as for any move, ``move.held-by-minions`` and ``move.webbed``
     (``movement.check_not_held``)."""
     check_turn(state, mouse)
     turn, here = state.mouse_turn, space_of(state, mouse)
@@ -69,9 +70,9 @@ def check_can_leave_water(state: State, mouse: str) -> None:
 
 def against_current(state: State, here: str, there: str) -> bool:
     """Whether stepping from water space ``here`` to water space ``there`` goes against ``here``'s
-    current (003 §Movendo-se na água: «O rato que se mover na água não pode ir contra a direção da
-    correnteza»; rules revision 2). A step across the current, or out of the water, is not against
-    it (RULINGS.md, Mousetraps and water)."""
+    current (MM rulebook (pt) §Movendo-se na água: «O rato que se mover na água não pode ir contra a direção
+    da correnteza»; rules revision 2). A step across the current, or out of the water, is not against it
+    (RULINGS.md, Mousetraps and water)."""
     lib = library_of(state)
     flow = lib.spaces[here].current
     if state.rules_revision < 2 or flow is None or not lib.spaces[there].water:
@@ -84,7 +85,7 @@ def against_current(state: State, here: str, there: str) -> bool:
 def decide_leave_water(state: State, cmd: LeaveWater) -> list[Event]:
     """Leave water to ``cmd.space``, adjacent (or linked by the Fishhook & Thread): to water,
     ``MouseMoved`` (cost 1); to a dry space, ``LeavingWaterStarted`` and a ``leave-water`` roll of one
-    die plus one per mouse there (001 §Muoversi nell'Acqua). Errors: ``check_can_leave_water``;
+    die plus one per mouse there (MM rulebook (it) §Muoversi nell'Acqua). Errors: ``check_can_leave_water``;
     ``water.not-adjacent``; ``water.against-current`` (``against_current``)."""
     check_can_leave_water(state, cmd.mouse)
     here = space_of(state, cmd.mouse)

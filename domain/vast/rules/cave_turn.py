@@ -1,5 +1,5 @@
-"""The Cave's turn (004 §La Caverna): Shape the Cave, the Collapse, Place Treasure, Omens, the end of its
-turn."""
+"""The Cave's turn (Vast rulebook §La Caverna): Shape the Cave, the Collapse, Place Treasure, Omens, the end
+of its turn."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ OMENS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "hatred": ((1, 2, 3), ("mushroom", "trail", "chasm")),
     "crystal-curse": ((1,), ("trail", "chasm", "bat")),
 }
-"""004 §Presagi, §Usare i Presagi; VF §5 Omens: cost by use of the turn, and the accepted symbols."""
+"""Vast rulebook §Presagi, §Usare i Presagi; docs/vast/facts.md §5 Omens: cost by use of the turn, and the
+accepted symbols."""
 
 
 def _cave(state: VastState) -> CaveRole:
@@ -44,8 +45,9 @@ def _cave(state: VastState) -> CaveRole:
 
 
 def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False) -> list[Event]:
-    """004 §2. Modella la Caverna: once a turn before the Collapse (Hatred: once more), a tile of the hand
-    Dark side up next to a tile; a Crystal tile of the hand first (§Tessere Caverna, on its own turn)."""
+    """Vast rulebook §2. Modella la Caverna: once a turn before the Collapse (Hatred: once more), a tile of
+    the hand Dark side up next to a tile; a Crystal tile of the hand first (§Tessere Caverna, on its own
+    turn)."""
     cave = _cave(state)
     if state.collapse:
         raise refuse("shape.collapsing", "Il Collasso", "during the Collapse tiles are removed, not placed")
@@ -70,10 +72,10 @@ def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False)
 
 
 def remove_tile(state: VastState, pos: Pos, extra: bool, step: str = "") -> list[Event]:
-    """Remove the tile at ``pos`` (004 §Il Collasso): a Dark tile is turned to show whether it is a Crystal
-    tile; tokens on it go back. The Knight on it first steps to a tile next to it (decision ``step-off``,
-    default the first, N->E->S->W). ``step``: the end-of-turn step it completes (``remove``, no Cave
-    player), carried through that decision."""
+    """Remove the tile at ``pos`` (Vast rulebook §Il Collasso): a Dark tile is turned to show whether it is a
+    Crystal tile; tokens on it go back. The Knight on it first steps to a tile next to it (decision
+    ``step-off``, default the first, N->E->S->W). ``step``: the end-of-turn step it completes (``remove``, no
+    Cave player), carried through that decision."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-remove", f"no tile at {pos_key(pos)}")
@@ -105,7 +107,7 @@ def remove_stepped_off(state: VastState, where: str) -> list[Event]:
 
 
 def remove(state: VastState, command: cmd.RemoveTile) -> list[Event]:
-    """004 §Il Collasso: 3 tiles a turn, in the order ``removable`` gives."""
+    """Vast rulebook §Il Collasso: 3 tiles a turn, in the order ``removable`` gives."""
     cave = _cave(state)
     if not state.collapse:
         raise refuse(
@@ -127,7 +129,7 @@ def _remove(state: VastState, pos: Pos, extra: bool) -> list[Event]:
 
 
 def place_treasure(state: VastState, command: cmd.PlaceTreasure, *, extra: bool = False) -> list[Event]:
-    """004 §3. Piazza un Tesoro (Past Plunder: once more)."""
+    """Vast rulebook §3. Piazza un Tesoro (Past Plunder: once more)."""
     cave = _cave(state)
     if not extra and cave.treasure_placed:
         raise refuse(
@@ -145,7 +147,7 @@ def place_treasure(state: VastState, command: cmd.PlaceTreasure, *, extra: bool 
 
 
 def _pay(state: VastState, omen: str, pay: tuple[str, ...]) -> list[Event]:
-    """004 §Usare i Presagi: the Omen's cost in accepted symbols, from the tokens held."""
+    """Vast rulebook §Usare i Presagi: the Omen's cost in accepted symbols, from the tokens held."""
     cave = _cave(state)
     costs, symbols = OMENS[omen]
     used = {"hatred": cave.hatred, "past-plunder": cave.past_plunder}.get(omen, 0)
@@ -163,7 +165,7 @@ def _pay(state: VastState, omen: str, pay: tuple[str, ...]) -> list[Event]:
 
 
 def hatred(state: VastState, command: cmd.Hatred) -> list[Event]:
-    """004 §Presagi, Disprezzo: another tile placed, or during the Collapse removed."""
+    """Vast rulebook §Presagi, Disprezzo: another tile placed, or during the Collapse removed."""
     paid = _pay(state, "hatred", command.pay)
     after = fold(state, paid)
     if state.collapse:
@@ -174,14 +176,14 @@ def hatred(state: VastState, command: cmd.Hatred) -> list[Event]:
 
 
 def past_plunder(state: VastState, command: cmd.PastPlunder) -> list[Event]:
-    """004 §Presagi, Antichi Bottini: another Treasure token, as in Place Treasure."""
+    """Vast rulebook §Presagi, Antichi Bottini: another Treasure token, as in Place Treasure."""
     paid = _pay(state, "past-plunder", command.pay)
     return paid + place_treasure(fold(state, paid), cmd.PlaceTreasure(x=command.x, y=command.y), extra=True)
 
 
 def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
-    """004 §Presagi, Spore Soporifere: the Knight loses 5 Grit; the Goblins choose a Tribe that goes down to
-    Population 1 (decision ``spores-tribe``, default the one losing fewest discs; Rage +1, §Furia e
+    """Vast rulebook §Presagi, Spore Soporifere: the Knight loses 5 Grit; the Goblins choose a Tribe that goes
+    down to Population 1 (decision ``spores-tribe``, default the one losing fewest discs; Rage +1, §Furia e
     Malessere)."""
     if command.target == "goblins":
         gob = state.goblins
@@ -224,9 +226,9 @@ def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
 
 
 def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
-    """004 §Presagi, Frana: a Rockslide on the edge between two tiles, at least one Lit; with all 3 on the
-    map, one of them moves there (decision ``rockslide-from:x,y:side``, the Cave's: which one; default the
-    first)."""
+    """Vast rulebook §Presagi, Frana: a Rockslide on the edge between two tiles, at least one Lit; with all 3
+    on the map, one of them moves there (decision ``rockslide-from:x,y:side``, the Cave's: which one; default
+    the first)."""
     cave = _cave(state)
     here = (command.x, command.y)
     there = step(here, command.side)
@@ -247,8 +249,8 @@ def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
 
 def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
     """Tiles Giant Bats can carry a piece to from ``start``: up to 3 tiles, never through a wall; the Knight
-    only through and onto Lit tiles (004 §Esempio #3 Movimento forzato); a Treasure token through any tile
-    (RULINGS.md)."""
+    only through and onto Lit tiles (Vast rulebook §Esempio #3 Movimento forzato); a Treasure token through
+    any tile (RULINGS.md)."""
     g = geometry(state)
     cells = cells_by_pos(state)
     seen = {start: 0}
@@ -264,15 +266,15 @@ def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
                 if knight and not cell.lit:
                     continue
                 seen[there] = depth
-                if not cell.event_token:  # 004 §Esempio #3: an Event token stops the flight there
+                if not cell.event_token:  # Vast rulebook §Esempio #3: an Event token stops the flight there
                     nxt.append(there)
         frontier = nxt
     return sorted(p for p in seen if p != start)
 
 
 def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
-    """004 §Presagi, Pipistrelli Giganti: the Knight (unless her Shield has its cube, §Scudo) or a Treasure
-    token, up to 3 tiles."""
+    """Vast rulebook §Presagi, Pipistrelli Giganti: the Knight (unless her Shield has its cube, §Scudo) or a
+    Treasure token, up to 3 tiles."""
     knight = state.knight
     if command.target in ("fangs", "bones", "eye"):
         return _bats_carry_tribe(state, command)
@@ -316,9 +318,9 @@ def _bats_carry_tribe(state: VastState, command: cmd.GiantBats) -> list[Event]:
 
 
 def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
-    """004 §Presagi, Maledizione del Cristallo: a quarter turn of a Lit tile (not the Entrance), an Event
-    token restored on a revealed Event tile (rules revision 2), or the top 3 Event cards to the bottom of the
-    deck."""
+    """Vast rulebook §Presagi, Maledizione del Cristallo: a quarter turn of a Lit tile (not the Entrance), an
+    Event token restored on a revealed Event tile (rules revision 2), or the top 3 Event cards to the bottom
+    of the deck."""
     if command.effect == "event-token":
         from dicelog.domain.vast.rules.flow import event_tokens
 
@@ -358,15 +360,16 @@ def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
 
 
 def end(state: VastState) -> list[Event]:
-    """004 §Riepilogo del Turno: the turn ends after its three phases; Shape the Cave and Place Treasure are
-    owed when possible."""
+    """Vast rulebook §Riepilogo del Turno: the turn ends after its three phases; Shape the Cave and Place
+    Treasure are owed when possible."""
     cave = _cave(state)
     if state.collapse:
         if cave.placed < 3 and removable(state):
             raise refuse("collapse.owed", "Il Collasso", "remove 3 tiles this turn while any can be removed")
     elif cave.placed < 1 and cave.hand:
         raise refuse("shape.owed", "2. Modella la Caverna", "place a tile first")
-    optional = "place-treasure-optional" in state.variants  # VF §7: any 2 roles + Thief, Cave vs Thief
+    # docs/vast/facts.md §7: any 2 roles + Thief, Cave vs Thief
+    optional = "place-treasure-optional" in state.variants
     if not optional and not cave.treasure_placed and cave.supply > 0 and treasure_spots(state):
         raise refuse("treasure.owed", "3. Piazza un Tesoro", "place a Treasure token first")
     return then_advance(state, end_turn(state, "cave"))

@@ -1,5 +1,5 @@
 """Helpers every Vast rule module shares: refusals, the map's geometry, the Knight's stats and cubes,
-Grit and Health changes, and the tile stack's draws (004; VF = rules/vast-facts.md)."""
+Grit and Health changes, and the tile stack's draws (Vast rulebook; docs/vast/facts.md)."""
 
 from __future__ import annotations
 
@@ -14,29 +14,32 @@ from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.events import GritChanged, HeroCubeReturned
 from dicelog.domain.vast.state import CaveCell, KnightRole, VastState
 
-SOURCE = "004_26ec0d003901986d.txt"
+SOURCE = "Vast rulebook"
 GRIT_CUBES = (5, 11, 18, 26, 35)
-"""Grit spaces holding a Hero cube (004 §Preparazione)."""
+"""Grit spaces holding a Hero cube (Vast rulebook §Preparazione)."""
 MAX_GRIT = 45
 BASE_CUBES = 2
 MAX_CUBES = 7
-"""The Knight has 7 Hero cubes (004 §Preparazione: 2 beside the board, 5 on the Grit track)."""
+"""The Knight has 7 Hero cubes (Vast rulebook §Preparazione: 2 beside the board, 5 on the Grit track)."""
 MOVEMENT = (1, 3, 5, 7)
 PERCEPTION = (1, 2, 3, 4)
 STRENGTH = (1, 2, 3, 4)
-"""A stat's value by the cubes on its track (VF §2 Stat tracks)."""
+"""A stat's value by the cubes on its track (docs/vast/facts.md §2 Stat tracks)."""
 STAT_SLOTS = {"movement": 3, "perception": 3, "strength": 3, "map": 3, "bomb": 1, "shield": 1}
 CUBE_TREASURES = ("elven-sword", "heroic-boots", "mighty-axe", "pixie-lantern", "potion-kit", "enchanted-bow")
 """Treasure cards a cube activates (the Enchanted Bow only with the Dragon in play)."""
 AMBUSHER_STRENGTH = 3
-"""Goblin Infestation, line B "Tough" (VF §7 Variant cards), the Knight vs Cave setup's ambusher."""
+"""Goblin Infestation, line B "Tough" (docs/vast/facts.md §7 Variant cards), the Knight vs Cave setup's
+ambusher."""
 INFESTATION = {"infestation:A": 2, "infestation:B": 3}
-"""Goblin Infestation's ambusher Strength by line (VF §7 Variant cards: A "Normal" 2, B "Tough" 3)."""
+"""Goblin Infestation's ambusher Strength by line (docs/vast/facts.md §7 Variant cards: A "Normal" 2, B
+"Tough" 3)."""
 
 
 def infestation(state: VastState) -> int:
     """The Strength of Goblin Infestation's ambusher in this setup (line B unless the setup says A; line C:
-    the drawn Monster's Ambush STR, +1 while the Bright Beetles wait beside the deck: VF §3 Monster cards)."""
+    the drawn Monster's Ambush STR, +1 while the Bright Beetles wait beside the deck: docs/vast/facts.md §3
+    Monster cards)."""
     if "infestation:C" in state.variants:
         from dicelog.domain.vast.content import goblin_file
 
@@ -47,7 +50,8 @@ def infestation(state: VastState) -> int:
 
 
 def dragon_armor(state: VastState) -> int:
-    """The Dragon's Armor (VF §4), +1 with the Ash Dragon card (at most 4: VF §7 Variant cards)."""
+    """The Dragon's Armor (docs/vast/facts.md §4), +1 with the Ash Dragon card (at most 4: docs/vast/facts.md
+    §7 Variant cards)."""
     from dicelog.domain.vast.state import armor
 
     d = state.dragon
@@ -58,12 +62,12 @@ Fold = Callable[[VastState, Iterable[Event]], VastState]
 
 
 def section(name: str) -> str:
-    """The citation of a 004 section (``004 §Cristalli``)."""
-    return f"004 §{name}"
+    """The citation of a Vast rulebook section (``Vast rulebook §Cristalli``)."""
+    return f"Vast rulebook §{name}"
 
 
 def refuse(rule: str, where: str, detail: str, error: type[RuleBroken] = RuleBroken) -> RuleBroken:
-    """A refusal ``vast.<rule>`` citing 004 section ``where``."""
+    """A refusal ``vast.<rule>`` citing Vast rulebook section ``where``."""
     return error(f"vast.{rule}", section=section(where), detail=detail)
 
 
@@ -126,16 +130,17 @@ def pieces_at(state: VastState, pos: Pos) -> bool:
 
 
 def placeable(state: VastState) -> list[Pos]:
-    """Empty spaces next to a tile (004 §2. Modella la Caverna: "adjacent to any tile already present")."""
+    """Empty spaces next to a tile (Vast rulebook §2. Modella la Caverna: "adjacent to any tile already
+    present")."""
     cells = cells_by_pos(state)
     spots = {step(p, s) for p in cells for s in SIDES}
     return sorted(p for p in spots if p not in cells)
 
 
 def removable(state: VastState) -> list[Pos]:
-    """Tiles the Collapse may remove now (004 §Il Collasso): never the Entrance; tiles touching the fewest
-    other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight only
-    if she has a tile next to it to step onto (RULINGS.md)."""
+    """Tiles the Collapse may remove now (Vast rulebook §Il Collasso): never the Entrance; tiles touching the
+    fewest other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight
+    only if she has a tile next to it to step onto (RULINGS.md)."""
     g = geometry(state)
     cells = cells_by_pos(state)
     candidates = [p for p in cells if p != ENTRANCE]
@@ -154,8 +159,8 @@ def removable(state: VastState) -> list[Pos]:
 
 
 def treasure_spots(state: VastState) -> list[Pos]:
-    """Dark tiles with no player's piece (the Thief's included) and no Treasure token (004 §3. Piazza un
-    Tesoro)."""
+    """Dark tiles with no player's piece (the Thief's included) and no Treasure token (Vast rulebook §3.
+    Piazza un Tesoro)."""
     thief = thief_pos(state)
     return sorted(
         (c.x, c.y)
@@ -165,8 +170,8 @@ def treasure_spots(state: VastState) -> list[Pos]:
 
 
 def treasure_supply(state: VastState) -> int:
-    """Treasure tokens not on the map nor held by the Dragon (VF §1: 10 in play); the Cave's supply when
-    it is in play."""
+    """Treasure tokens not on the map nor held by the Dragon (docs/vast/facts.md §1: 10 in play); the Cave's
+    supply when it is in play."""
     if state.cave is not None:
         return state.cave.supply
     held = state.dragon.held if state.dragon is not None else 0
@@ -183,10 +188,10 @@ def cubes_on(knight: KnightRole, target: str) -> int:
 
 
 def owned_cubes(knight: KnightRole) -> int:
-    """Hero cubes the Knight has (004 §Coraggio, §Cubetti Eroe): the 2 she starts with, one per Grit space
-    reached, less the discarded ones (Cave Bread gives one back: ``discarded`` may go below 0); never fewer
-    than 2 (§Consigli Rapidi, Il Cavaliere) nor more than 7; those Poison left on the Entrance are not hers
-    until she enters it."""
+    """Hero cubes the Knight has (Vast rulebook §Coraggio, §Cubetti Eroe): the 2 she starts with, one per Grit
+    space reached, less the discarded ones (Cave Bread gives one back: ``discarded`` may go below 0); never
+    fewer than 2 (§Consigli Rapidi, Il Cavaliere) nor more than 7; those Poison left on the Entrance are not
+    hers until she enters it."""
     reached = sum(1 for g in GRIT_CUBES if knight.grit >= g)
     owned = min(MAX_CUBES, max(BASE_CUBES, BASE_CUBES + reached - knight.discarded))
     return max(0, owned - knight.poisoned)
@@ -207,19 +212,21 @@ def active(knight: KnightRole, card: str) -> bool:
 
 
 def movement(knight: KnightRole) -> int:
-    """Movement (VF §2): track value, +4 Heroic Boots, +1 Pixie Lantern (with their cubes)."""
+    """Movement (docs/vast/facts.md §2): track value, +4 Heroic Boots, +1 Pixie Lantern (with their cubes)."""
     value = MOVEMENT[min(3, cubes_on(knight, "movement"))]
     return value + 4 * active(knight, "heroic-boots") + active(knight, "pixie-lantern")
 
 
 def perception(knight: KnightRole) -> int:
-    """Perception, the Encounters of a turn (VF §2): track value, +1 Elven Sword, +1 Pixie Lantern."""
+    """Perception, the Encounters of a turn (docs/vast/facts.md §2): track value, +1 Elven Sword, +1 Pixie
+    Lantern."""
     value = PERCEPTION[min(3, cubes_on(knight, "perception"))]
     return value + active(knight, "elven-sword") + active(knight, "pixie-lantern")
 
 
 def strength(knight: KnightRole, own_turn: bool) -> int:
-    """Strength (VF §2): track value; on her own turn +1 Elven Sword, +1 Mighty Axe (with their cubes)."""
+    """Strength (docs/vast/facts.md §2): track value; on her own turn +1 Elven Sword, +1 Mighty Axe (with
+    their cubes)."""
     value = STRENGTH[min(3, cubes_on(knight, "strength"))]
     if own_turn:
         value += active(knight, "elven-sword") + active(knight, "mighty-axe")
@@ -227,8 +234,8 @@ def strength(knight: KnightRole, own_turn: bool) -> int:
 
 
 def grit_change(state: VastState, delta: int, why: str, step: str = "") -> list[Event]:
-    """The events of a Grit change (004 §Coraggio): clamped to 0-45; a loss is 1 with the Shield's cube
-    (§Equipaggiamento, Scudo); falling below a cube's space takes an unused cube back, else a placed one,
+    """The events of a Grit change (Vast rulebook §Coraggio): clamped to 0-45; a loss is 1 with the Shield's
+    cube (§Equipaggiamento, Scudo); falling below a cube's space takes an unused cube back, else a placed one,
     which ends her turn at once (``HeroCubeReturned``; the caller ends the turn)."""
     knight = state.knight
     if knight is None:
@@ -264,7 +271,8 @@ def stack_size(state: VastState) -> int:
 
 
 def tile_draw(state: VastState, reason: str, piece: str = "cave") -> DrawRequested | None:
-    """The draw of the stack's next tile (VF §1 Tile stack setup), ``None`` when the stack is empty.
+    """The draw of the stack's next tile (docs/vast/facts.md §1 Tile stack setup), ``None`` when the stack is
+    empty.
 
     The stack is three piles, each shuffled with 3 Crystal tiles (and 2 Vault tiles with the Thief). Its
     order is never stored: the next tile comes from the top pile holding ``n`` tiles of which ``c`` are
@@ -308,7 +316,7 @@ def tile_draw(state: VastState, reason: str, piece: str = "cave") -> DrawRequest
 
 
 def refill_hand(state: VastState) -> list[Event]:
-    """Draw the Cave's hand back toward 3 (004 §Tessere Caverna: after every tile placed)."""
+    """Draw the Cave's hand back toward 3 (Vast rulebook §Tessere Caverna: after every tile placed)."""
     if state.cave is None or len(state.cave.hand) >= 3:
         return []
     draw = tile_draw(state, "cave-hand")

@@ -1,7 +1,7 @@
-"""The Dragon's turn (004 §Il Drago; VF §4): its placing, movement underground and on the surface, the
-Powers paid with Power cards and Gems, the Sloth tracks and Wakefulness, Treasure, Gems, surfacing and the
-end of its turn; and how the others meet it (§Incontrare il Drago, §Attaccare il Drago, §Gemme e altri
-giocatori).
+"""The Dragon's turn (Vast rulebook §Il Drago; docs/vast/facts.md §4): its placing, movement underground and
+on the surface, the Powers paid with Power cards and Gems, the Sloth tracks and Wakefulness, Treasure, Gems,
+surfacing and the end of its turn; and how the others meet it (§Incontrare il Drago, §Attaccare il Drago,
+§Gemme e altri giocatori).
 
 Wakefulness gains that only help the Dragon are made by the rules as soon as they are allowed (RULINGS.md,
 "Vast: the Dragon"): a Hunger cube whenever 2 Goblins eaten can pay it, a Greed cube for a Treasure token
@@ -56,9 +56,9 @@ COSTS: dict[str, tuple[str, ...]] = {
     "smash": ("?", "?", "?"),
     "wrath": ("?", "?", "?", "?"),
 }
-"""004 §Poteri; VF §4 Powers: the symbols each Power costs (``?``: any symbol)."""
+"""Vast rulebook §Poteri; docs/vast/facts.md §4 Powers: the symbols each Power costs (``?``: any symbol)."""
 ROLLED = ("claw", "flame", "wrath")
-"""Powers that roll the Dragon die (004 §Il Dado del Drago)."""
+"""Powers that roll the Dragon die (Vast rulebook §Il Dado del Drago)."""
 SWAT_RANGE = 5
 
 
@@ -79,13 +79,14 @@ def symbol(card: str) -> str:
 
 
 def gems_on_map(state: VastState) -> tuple[str, ...]:
-    """Gems on the map, with those the Thief carries (004 §Il Drago: their symbols serve until stashed)."""
+    """Gems on the map, with those the Thief carries (Vast rulebook §Il Drago: their symbols serve until
+    stashed)."""
     carried = state.thief.gems if state.thief is not None else ()
     return tuple(sorted((*(g for c in state.cells for g in c.gems), *carried)))
 
 
 def _thief_hit(state: VastState, tiles: tuple[Pos, ...] | list[Pos], why: str) -> list[Event]:
-    """Claw, Scratch and the Flame Wall kill the Thief on a tile they hit (004 §Poteri)."""
+    """Claw, Scratch and the Flame Wall kill the Thief on a tile they hit (Vast rulebook §Poteri)."""
     if thief_pos(state) not in tiles:
         return []
     return [ev.ThiefAttacked(by="dragon", why=why)]
@@ -95,9 +96,9 @@ def _thief_hit(state: VastState, tiles: tuple[Pos, ...] | list[Pos], why: str) -
 
 
 def start(state: VastState) -> list[Event]:
-    """The start of the Dragon's turn: the Flame Wall comes back (004 §Poteri, Muro di Fiamme); on its first
-    turn the Sleeping Dragon is placed on the Knight's tile, or on the Entrance (004 §Il Drago,
-    Preparazione)."""
+    """The start of the Dragon's turn: the Flame Wall comes back (Vast rulebook §Poteri, Muro di Fiamme); on
+    its first turn the Sleeping Dragon is placed on the Knight's tile, or on the Entrance (Vast rulebook §Il
+    Drago, Preparazione)."""
     d = the_dragon(state)
     events: list[Event] = []
     if d.flame_wall is not None:
@@ -111,7 +112,7 @@ def start(state: VastState) -> list[Event]:
 
 def next_step(state: VastState) -> list[Event]:
     """What the rules do by themselves in the Dragon's turn: a Hunger cube when 2 Goblins eaten pay it, and
-    awakening at 11 Wakefulness (004 §Risveglio e Risalita in Superficie)."""
+    awakening at 11 Wakefulness (Vast rulebook §Risveglio e Risalita in Superficie)."""
     d = state.dragon
     if d is None:
         return []
@@ -125,8 +126,8 @@ def next_step(state: VastState) -> list[Event]:
 
 
 def pride(state: VastState, track: str, why: str) -> list[Event]:
-    """A Pride cube from ``track`` to Wakefulness, when it has one and no Pride cube moved this turn (004:
-    the three Pride tracks are one track for the 1-a-turn limit)."""
+    """A Pride cube from ``track`` to Wakefulness, when it has one and no Pride cube moved this turn (Vast
+    rulebook: the three Pride tracks are one track for the 1-a-turn limit)."""
     d = state.dragon
     if d is None or state.turn != "dragon" or d.sloth[track] < 1 or "pride" in d.advanced:
         return []
@@ -143,9 +144,9 @@ def _stage(d: DragonRole, most: int, what: str) -> None:
 
 
 def path(state: VastState, d: DragonRole, target: Pos, *, through_wall: bool = False) -> list[Pos]:
-    """The tiles entered moving to ``target`` in a straight line, 1 or 2 tiles (004 §1. Muovi e Usa i Poteri;
-    §Limitazioni di Movimento: underground through walls and onto Dark tiles; surfaced neither). With
-    ``through_wall`` (Wing) a surfaced Dragon may instead go 1 tile through a wall. Raises
+    """The tiles entered moving to ``target`` in a straight line, 1 or 2 tiles (Vast rulebook §1. Muovi e Usa
+    i Poteri; §Limitazioni di Movimento: underground through walls and onto Dark tiles; surfaced neither).
+    With ``through_wall`` (Wing) a surfaced Dragon may instead go 1 tile through a wall. Raises
     ``vast.dragon.move``."""
     here = (d.x or 0, d.y or 0)
     dx, dy = target[0] - here[0], target[1] - here[1]
@@ -172,13 +173,14 @@ def path(state: VastState, d: DragonRole, target: Pos, *, through_wall: bool = F
 
 
 def _entered(state: VastState, tiles: list[Pos]) -> list[Event]:
-    """Surfaced, entering the Knight's tile is an attack by her when her Strength reaches its Armor (004
-    §Limitazioni di Movimento; §Risalire in Superficie)."""
+    """Surfaced, entering the Knight's tile is an attack by her when her Strength reaches its Armor (Vast
+    rulebook §Limitazioni di Movimento; §Risalire in Superficie)."""
     d = the_dragon(state)
     k = state.knight
     if not d.surfaced:
         return []
-    if "ash-dragon" in state.variants:  # VF §7 Ash Dragon: a Tribe stronger than its Armor attacks it
+    # docs/vast/facts.md §7 Ash Dragon: a Tribe stronger than its Armor attacks it
+    if "ash-dragon" in state.variants:
         for p in tiles:
             for t in goblins.tribes_at(state, p):
                 if goblins.tribe_strength(state, t) > dragon_armor(state):
@@ -192,7 +194,7 @@ def _entered(state: VastState, tiles: list[Pos]) -> list[Event]:
 
 
 def move(state: VastState, command: cmd.MoveDragon) -> list[Event]:
-    """The free move: once a turn, 1-2 tiles in a straight line (004 §1. Muovi e Usa i Poteri)."""
+    """The free move: once a turn, 1-2 tiles in a straight line (Vast rulebook §1. Muovi e Usa i Poteri)."""
     from dicelog.domain.vast.rules.flow import fold, then_advance
 
     d = the_dragon(state)
@@ -209,8 +211,8 @@ def move(state: VastState, command: cmd.MoveDragon) -> list[Event]:
 
 
 def payment(state: VastState, power: str, pay: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The cards and Gems paying ``power`` (004 §1. Muovi e Usa i Poteri): ``pay`` as named, or, empty, the
-    Gems first then the lowest cards that fit. Raises ``vast.dragon.cannot-pay``."""
+    """The cards and Gems paying ``power`` (Vast rulebook §1. Muovi e Usa i Poteri): ``pay`` as named, or,
+    empty, the Gems first then the lowest cards that fit. Raises ``vast.dragon.cannot-pay``."""
     d = the_dragon(state)
     cost = COSTS[power]
     gems_free = [g for g in gems_on_map(state) if g not in d.gems_used]
@@ -267,7 +269,8 @@ def _cheapest(
 
 
 def use_power(state: VastState, command: cmd.UsePower) -> list[Event]:
-    """Use a Power (004 §Poteri). Raises ``vast.dragon.*`` when unpaid or its target is not allowed."""
+    """Use a Power (Vast rulebook §Poteri). Raises ``vast.dragon.*`` when unpaid or its target is not
+    allowed."""
     from dicelog.domain.vast.rules.flow import fold, then_advance
 
     d = the_dragon(state)
@@ -291,8 +294,9 @@ def trap_ready(state: VastState) -> bool:
 
 
 def trap_decision(power: str, rest: str) -> DecisionRequested:
-    """The Goblins may discard their face-up Trap to cancel a Dragon Power aimed at a Tribe (VF §3 Secrets,
-    Trap; decision ``trap:<power>:...``, default ``cancel``): the whole Power is cancelled (RULINGS.md)."""
+    """The Goblins may discard their face-up Trap to cancel a Dragon Power aimed at a Tribe
+    (docs/vast/facts.md §3 Secrets, Trap; decision ``trap:<power>:...``, default ``cancel``): the whole Power
+    is cancelled (RULINGS.md)."""
     return DecisionRequested(
         decision=f"trap:{power}:{rest}", options=("cancel", "let"), piece="goblins", default="cancel"
     )
@@ -313,7 +317,7 @@ def untrapped(state: VastState, power: str, rest: str) -> list[Event]:
 
 
 def hiss(tribe: str) -> list[Event]:
-    """Hiss (004 §Poteri, Sibilo): the Tribe hides and loses 1 Population; the Dragon eats 1."""
+    """Hiss (Vast rulebook §Poteri, Sibilo): the Tribe hides and loses 1 Population; the Dragon eats 1."""
     return [
         ev.PopulationLost(tribe=tribe, count=1, why="hiss"),
         ev.TribeHidden(tribe=tribe),
@@ -323,8 +327,8 @@ def hiss(tribe: str) -> list[Event]:
 
 
 def scratch(state: VastState, here: Pos) -> list[Event]:
-    """Scratch (004 §Poteri, Graffio): on the Dragon's tile the Knight loses 5 Grit, every Tribe drops to
-    Population 0 (scattered) and the Dragon eats what they lose."""
+    """Scratch (Vast rulebook §Poteri, Graffio): on the Dragon's tile the Knight loses 5 Grit, every Tribe
+    drops to Population 0 (scattered) and the Dragon eats what they lose."""
     from dicelog.domain.vast.rules.flow import fold
 
     out: list[Event] = []
@@ -448,7 +452,7 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
 
 
 def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:
-    """The effect of a rolled Power (004 §Il Dado del Drago), after any Shriek re-roll."""
+    """The effect of a rolled Power (Vast rulebook §Il Dado del Drago), after any Shriek re-roll."""
     cells = cells_by_pos(state)
     hit = tuple(p for p in die_tiles(here, face) if p in cells)
     if power == "flame":
@@ -462,8 +466,8 @@ def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:
 
 
 def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
-    """Claw (004 §Poteri, Artiglio): on the tiles hit every Tribe scatters and the Dragon eats what they lose;
-    the Knight may be pushed 1 space (decision ``claw-push``, the Dragon's; default: she stays)."""
+    """Claw (Vast rulebook §Poteri, Artiglio): on the tiles hit every Tribe scatters and the Dragon eats what
+    they lose; the Knight may be pushed 1 space (decision ``claw-push``, the Dragon's; default: she stays)."""
     events: list[Event] = [ev.PowerStruck(power="claw", face=face, tiles=hit)]
     eaten = 0
     for p in hit:
@@ -493,11 +497,12 @@ def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
 
 
 def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[Event]:
-    """Wrath (004 §Poteri, Collera; §La Caverna, Gli altri giocatori): the tiles hit collapse, one after the
-    other. Never the Entrance nor the Dragon's own tile; a tile under the Knight falls only if she has a tile
-    next to it to be pushed onto (as in the Collapse). From rules revision 3, a map split before the Collapse
-    is made whole by the Dragon sliding the groups (``reunite``, 004 §Esempio #2); during the Collapse, and
-    in games of revisions 1 and 2, a tile whose fall would split the map stays (RULINGS.md)."""
+    """Wrath (Vast rulebook §Poteri, Collera; §La Caverna, Gli altri giocatori): the tiles hit collapse, one
+    after the other. Never the Entrance nor the Dragon's own tile; a tile under the Knight falls only if she
+    has a tile next to it to be pushed onto (as in the Collapse). From rules revision 3, a map split before
+    the Collapse is made whole by the Dragon sliding the groups (``reunite``, Vast rulebook §Esempio #2);
+    during the Collapse, and in games of revisions 1 and 2, a tile whose fall would split the map stays
+    (RULINGS.md)."""
     cells = set(cells_by_pos(state))
     falling: list[Pos] = []
     for p in hit:
@@ -516,9 +521,9 @@ def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[
 
 
 def slide_options(state: VastState) -> tuple[str, ...]:
-    """The slides that bring a group cut off from the Entrance's back against the map (004 §Il Collasso,
-    Prima del Collasso; §Esempio #2): ``x,y:side:n`` moves the group whose first tile is ``x,y`` ``n``
-    spaces toward ``side``, the fewest that make it touch another tile without overlapping any."""
+    """The slides that bring a group cut off from the Entrance's back against the map (Vast rulebook §Il
+    Collasso, Prima del Collasso; §Esempio #2): ``x,y:side:n`` moves the group whose first tile is ``x,y``
+    ``n`` spaces toward ``side``, the fewest that make it touch another tile without overlapping any."""
     cells = set(cells_by_pos(state))
     split = groups(cells)
     out: list[tuple[int, str]] = []
@@ -585,8 +590,8 @@ def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
 
 
 def flame_wall(state: VastState, piece: str, pos: Pos) -> list[Event]:
-    """The Flame Wall hurts a piece entering its tile the first time on its turn (004 §Poteri, Muro di
-    Fiamme): the Knight loses 5 Grit; a Tribe 1 Population (at 0 it scatters)."""
+    """The Flame Wall hurts a piece entering its tile the first time on its turn (Vast rulebook §Poteri, Muro
+    di Fiamme): the Knight loses 5 Grit; a Tribe 1 Population (at 0 it scatters)."""
     from dicelog.domain.vast.rules.flow import fold
 
     d = state.dragon
@@ -627,7 +632,7 @@ def _collapse(state: VastState, pos: Pos, step_name: str) -> list[Event]:
 
 
 def collect(state: VastState, command: cmd.DragonCollect) -> list[Event]:
-    """004 §2. Raccogli un Tesoro: after its movement, the Treasure tokens on its tile."""
+    """Vast rulebook §2. Raccogli un Tesoro: after its movement, the Treasure tokens on its tile."""
     from dicelog.domain.vast.rules.flow import then_advance
 
     d = the_dragon(state)
@@ -640,8 +645,8 @@ def collect(state: VastState, command: cmd.DragonCollect) -> list[Event]:
 
 
 def place_gem(state: VastState, command: cmd.PlaceGem) -> list[Event]:
-    """004 §3. Posa una Gemma di Drago: a Gem of its reserve on its tile; with another Gem on the map already,
-    a Pride cube (§Risveglio e Risalita in Superficie)."""
+    """Vast rulebook §3. Posa una Gemma di Drago: a Gem of its reserve on its tile; with another Gem on the
+    map already, a Pride cube (§Risveglio e Risalita in Superficie)."""
     from dicelog.domain.vast.rules.flow import fold, then_advance
 
     d = the_dragon(state)
@@ -661,9 +666,9 @@ def place_gem(state: VastState, command: cmd.PlaceGem) -> list[Event]:
 
 
 def end(state: VastState) -> list[Event]:
-    """The end of its turn (004 §Riepilogo del Turno): a Pride cube for not moving; surfacing on a Crystal
-    tile once awake (a Crystal token there is smashed); then the hand is replaced: the rest discarded, all
-    18 Power cards shuffled, Spirit cards drawn (§4. Rimpiazza la Mano di Carte)."""
+    """The end of its turn (Vast rulebook §Riepilogo del Turno): a Pride cube for not moving; surfacing on a
+    Crystal tile once awake (a Crystal token there is smashed); then the hand is replaced: the rest discarded,
+    all 18 Power cards shuffled, Spirit cards drawn (§4. Rimpiazza la Mano di Carte)."""
     from dicelog.domain.vast.rules.flow import fold
 
     d = the_dragon(state)
@@ -701,8 +706,8 @@ def end(state: VastState) -> list[Event]:
 
 
 def strike(state: VastState, s: int, *, bomb: bool, piece: str) -> list[Event]:
-    """The Knight's attack at Strength ``s`` (004 §Attaccare il Drago): above Armor it hits; equal, the
-    Dragon die must hit the center (rolled by ``piece``)."""
+    """The Knight's attack at Strength ``s`` (Vast rulebook §Attaccare il Drago): above Armor it hits; equal,
+    the Dragon die must hit the center (rolled by ``piece``)."""
     a = dragon_armor(state)
     if s > a:
         return hit_dragon(state, s, a, bomb)
@@ -711,7 +716,8 @@ def strike(state: VastState, s: int, *, bomb: bool, piece: str) -> list[Event]:
 
 def hit_dragon(state: VastState, s: int, a: int, bomb: bool) -> list[Event]:
     """A successful attack: 1 Health; with the Mighty Axe's cube (not with the Bomb), on her turn, the Knight
-    may discard it for 1 more (decision ``axe``, default ``strike``: 004 §Tesori, Ascia Possente)."""
+    may discard it for 1 more (decision ``axe``, default ``strike``: Vast rulebook §Tesori, Ascia
+    Possente)."""
     d = the_dragon(state)
     events: list[Event] = [ev.DragonAttacked(strength=s, armor=a, hit=True, bomb=bomb)]
     if d.health - 1 <= 0:
@@ -734,7 +740,8 @@ def attack_rolled(state: VastState, reason: str, face: int) -> list[Event]:
 
 
 def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
-    """``AttackDragon`` (004 §Attaccare il Drago; §Equipaggiamento, Bomba). Raises ``vast.dragon.*``."""
+    """``AttackDragon`` (Vast rulebook §Attaccare il Drago; §Equipaggiamento, Bomba). Raises
+    ``vast.dragon.*``."""
     from dicelog.domain.vast.rules.flow import fold, then_advance
     from dicelog.domain.vast.rules.knight import encounter
 
@@ -757,7 +764,8 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
         raise refuse("bomb.no-cube", "Equipaggiamento", "the Bomb needs its Hero cube this turn")
     if command.with_javelin and "javelin" not in (*k.treasures, *k.face_up):
         raise refuse("dragon.javelin", "Tesori", "she has no Javelin")
-    # 004 §Tesori: the Mighty Axe is not used with the Bomb; the Javelin adds 1 Strength to this attack
+    # Vast rulebook §Tesori: the Mighty Axe is not used with the Bomb; the Javelin adds 1 Strength to this
+    # attack
     axe = 1 if command.bomb and k.placed.get("mighty-axe") else 0
     s = strength(k, True) - axe + int(command.with_javelin)
     if s < dragon_armor(state):
@@ -772,7 +780,8 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
 
 
 def shoot(state: VastState, command: cmd.ShootDragon) -> list[Event]:
-    """``ShootDragon``: the Enchanted Bow (004 §Tesori, Arco Incantato). Raises ``vast.dragon.*``."""
+    """``ShootDragon``: the Enchanted Bow (Vast rulebook §Tesori, Arco Incantato). Raises
+    ``vast.dragon.*``."""
     from dicelog.domain.vast.rules.flow import fold, then_advance
 
     k = the_knight(state)
@@ -811,7 +820,7 @@ def forced_discards(state: VastState, n: int, why: str) -> list[Event]:
 def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
     """After a Dragon die rolled for a Power (``power:<name>:x,y``; the Shriek token may re-roll it: decision
     ``shriek``, default keep), for an attack on the Dragon at equal Strength (``dragon-attack:...``), or for a
-    Gem taken (``gem:<by>:<gem>:x,y``: 004 §Gemme e altri giocatori)."""
+    Gem taken (``gem:<by>:<gem>:x,y``: Vast rulebook §Gemme e altri giocatori)."""
     from dicelog.domain.vast.cave import parse_pos
     from dicelog.domain.vast.rules.flow import fold
 

@@ -1,7 +1,7 @@
 """The chain of a Vast turn: turns, reveals, filling open edges, resolving tiles, Treasure and Event cards,
-Ambushes, wins, and every answer to a pending roll, draw or decision (004; VF = rules/vast-facts.md).
+Ambushes, wins, and every answer to a pending roll, draw or decision (Vast rulebook; docs/vast/facts.md).
 
-004 orders a reveal as: turn the tile, place it oriented, the Cave fills each open edge, resolve the
+Vast rulebook orders a reveal as: turn the tile, place it oriented, the Cave fills each open edge, resolve the
 tile, gain 1 Grit (§Rivelare e risolvere le tessere Buie). The steps still to do are kept in
 ``VastState.todo``; ``advance`` runs them in order, filling open edges first whenever there are any
 (§Tessere Caverna: "every time a tile has open sides ... you must place"), and stops at the first
@@ -57,7 +57,7 @@ from dicelog.domain.vast.state import VastState
 
 PENDING = (RollRequested, DrawRequested, DecisionRequested)
 OMEN_TABLE = ((0, 1), (1, 2), (3, 3), (6, 4), (10, 5))
-"""004 §1. Raccogli i Segnalini Presagio: Treasure + Crystal tokens on the map -> Omens drawn (0: 1,
+"""Vast rulebook §1. Raccogli i Segnalini Presagio: Treasure + Crystal tokens on the map -> Omens drawn (0: 1,
 1: 2, 2-3: 3, 4-6: 4, 7-10: 5, 11+: 6)."""
 
 
@@ -109,7 +109,8 @@ def _next(state: VastState) -> list[Event]:
     if state.turn == "knight" and state.turn_over:
         return end_turn(state, "knight")
     if state.turn == "knight" and state.knight is not None and state.knight.health <= 0:
-        return end_turn(state, "knight")  # VF §7 Knight, Dragon and Cave: a dead Knight skips her turns
+        # docs/vast/facts.md §7 Knight, Dragon and Cave: a dead Knight skips her turns
+        return end_turn(state, "knight")
     if state.turn == "goblins":
         return goblins.next_step(state)
     if state.turn == "dragon":
@@ -120,18 +121,19 @@ def _next(state: VastState) -> list[Event]:
 
 
 def check_win(state: VastState) -> list[Event]:
-    """Each role's §Come Vincere, with VF §7's changes by setup: the Cave when 5 Crystal tiles have
-    collapsed (004 §Il Collasso), everyone losing then without a Cave player (004 §Varianti); the Knight by
-    killing the Dragon, without it with 5 Crystals smashed back on the Entrance; the Goblins by killing the
-    Knight, without her the Dragon, without both with 5 Crystals smashed; the Dragon by its escape; the
-    Thief by stashing 6 tokens; an Ambush killing the Knight wins for the Cave (Knight vs Cave) or the Dragon
-    (Knight vs Dragon), with or without a Thief (VF §7 Any 2 roles + Thief); in Knight vs Thief she smashes
-    and he stashes the number agreed (5 or 6), and an Ambush killing her wins for him."""
+    """Each role's §Come Vincere, with docs/vast/facts.md §7's changes by setup: the Cave when 5 Crystal tiles
+    have collapsed (Vast rulebook §Il Collasso), everyone losing then without a Cave player (Vast rulebook
+    §Varianti); the Knight by killing the Dragon, without it with 5 Crystals smashed back on the Entrance; the
+    Goblins by killing the Knight, without her the Dragon, without both with 5 Crystals smashed; the Dragon by
+    its escape; the Thief by stashing 6 tokens; an Ambush killing the Knight wins for the Cave (Knight vs
+    Cave) or the Dragon (Knight vs Dragon), with or without a Thief (docs/vast/facts.md §7 Any 2 roles +
+    Thief); in Knight vs Thief she smashes and he stashes the number agreed (5 or 6), and an Ambush killing
+    her wins for him."""
     k = state.knight
     d = state.dragon
     if state.crystal_tiles_collapsed >= 5 and "cave" in state.roles:
         return [ev.GameWon(winner="cave", reason="5 Crystal tiles collapsed: the Cave collapses")]
-    if state.crystal_tiles_collapsed >= 5:  # 004 §Varianti; VF §7 No Cave player
+    if state.crystal_tiles_collapsed >= 5:  # Vast rulebook §Varianti; docs/vast/facts.md §7 No Cave player
         return [
             ev.GameWon(
                 winner="everyone-lost",
@@ -146,24 +148,30 @@ def check_win(state: VastState) -> list[Event]:
         return [ev.GameWon(winner="dragon", reason="the Dragon awoke, surfaced and escaped by the Entrance")]
     if k is not None and k.health <= 0 and "goblins" in state.roles:
         return [ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")]
-    if k is not None and k.health <= 0 and state.roles == ("knight",):  # VF §7 Solo: she plays alone
+    # docs/vast/facts.md §7 Solo: she plays alone
+    if k is not None and k.health <= 0 and state.roles == ("knight",):
         return [ev.GameWon(winner="everyone-lost", reason="the Knight died alone in the dark")]
-    pair = tuple(r for r in state.roles if r != "thief")  # VF §7 Any 2 roles + Thief: their 2-player rules
+    # docs/vast/facts.md §7 Any 2 roles + Thief: their 2-player rules
+    pair = tuple(r for r in state.roles if r != "thief")
     if k is not None and k.health <= 0 and pair == ("knight", "cave"):
         return [ev.GameWon(winner="cave", reason="the Knight died in an Ambush")]
     if k is not None and k.died_of == "ambush" and pair == ("knight", "dragon"):
-        return [ev.GameWon(winner="dragon", reason="the Knight died in an Ambush")]  # VF §7 Knight vs Dragon
+        # docs/vast/facts.md §7 Knight vs Dragon
+        return [ev.GameWon(winner="dragon", reason="the Knight died in an Ambush")]
     if k is not None and k.died_of == "ambush" and state.roles == ("knight", "thief"):
-        return [ev.GameWon(winner="thief", reason="the Knight died in an Ambush")]  # VF §7 Knight vs Thief
+        # docs/vast/facts.md §7 Knight vs Thief
+        return [ev.GameWon(winner="thief", reason="the Knight died in an Ambush")]
     th = state.thief
     needed = agreed_crystals(state) or 6
-    if th is not None and th.stashed >= needed:  # 004 §Il Ladro, Come Vincere; VF §7 Knight vs Thief
+    # Vast rulebook §Il Ladro, Come Vincere; docs/vast/facts.md §7 Knight vs Thief
+    if th is not None and th.stashed >= needed:
         return [
             ev.GameWon(winner="thief", reason=f"the Thief stashed {needed} Treasures and broke the curse")
         ]
     g = state.goblins
     if g is not None and k is None and d is None and g.smashed >= 5:
-        return [ev.GameWon(winner="goblins", reason="the Goblins smashed 5 Crystals")]  # 004 §I Goblin
+        # Vast rulebook §I Goblin
+        return [ev.GameWon(winner="goblins", reason="the Goblins smashed 5 Crystals")]
     needed = agreed_crystals(state) or 5
     if k is not None and k.smashed >= needed and (k.x, k.y) == ENTRANCE and "dragon" not in state.roles:
         return [
@@ -175,8 +183,8 @@ def check_win(state: VastState) -> list[Event]:
 
 
 def agreed_crystals(state: VastState) -> int | None:
-    """Knight vs Thief: the Crystals she smashes and the Treasures he stashes to win, agreed at the table (VF
-    §7: 5 or 6; ``crystals:N`` among the variant cards); ``None`` in the other setups."""
+    """Knight vs Thief: the Crystals she smashes and the Treasures he stashes to win, agreed at the table
+    (docs/vast/facts.md §7: 5 or 6; ``crystals:N`` among the variant cards); ``None`` in the other setups."""
     return next((int(v.partition(":")[2]) for v in state.variants if v.startswith("crystals:")), None)
 
 
@@ -184,8 +192,8 @@ def agreed_crystals(state: VastState) -> int | None:
 
 
 def end_turn(state: VastState, role: str) -> list[Event]:
-    """``TurnEnded`` and the next role's turn (VF §7 Turn order), a new round when the order wraps. Without
-    a Cave player, the end of the turn first owes the Cave's work (``end_of_turn``)."""
+    """``TurnEnded`` and the next role's turn (docs/vast/facts.md §7 Turn order), a new round when the order
+    wraps. Without a Cave player, the end of the turn first owes the Cave's work (``end_of_turn``)."""
     if "cave" not in state.roles and not state.ending:
         owed = end_of_turn(state, role)
         if owed:
@@ -202,11 +210,11 @@ def end_turn(state: VastState, role: str) -> list[Event]:
 
 
 def end_of_turn(state: VastState, role: str) -> list[Event]:
-    """The end of a turn without a Cave player (004 §Varianti; VF §7 No Cave player; RULINGS.md): the holder
-    of the Past Plunder card places a Treasure token (``plunder``); then a Dark tile is drawn from the stack
-    and placed (``shape``) or, once the Collapse has begun, 3 tiles are removed (``remove``). The Collapse
-    begins at the end of the first turn that finds the stack empty. A dead Knight skipping her turn owes
-    nothing."""
+    """The end of a turn without a Cave player (Vast rulebook §Varianti; docs/vast/facts.md §7 No Cave player;
+    RULINGS.md): the holder of the Past Plunder card places a Treasure token (``plunder``); then a Dark tile
+    is drawn from the stack and placed (``shape``) or, once the Collapse has begun, 3 tiles are removed
+    (``remove``). The Collapse begins at the end of the first turn that finds the stack empty. A dead Knight
+    skipping her turn owes nothing."""
     k = state.knight
     if role == "knight" and k is not None and k.health <= 0:
         return []
@@ -215,7 +223,7 @@ def end_of_turn(state: VastState, role: str) -> list[Event]:
     if not state.collapse and not stack_size(state):
         events.append(ev.CollapseBegun())
     collapsing = state.collapse or bool(events)
-    if "alone-in-the-dark" in state.variants:  # VF §7 Solo: this many instead of 1 (or 3)
+    if "alone-in-the-dark" in state.variants:  # docs/vast/facts.md §7 Solo: this many instead of 1 (or 3)
         steps += ["remove" if collapsing else "shape"] * alone_count(state, role)
     else:
         steps += ["remove"] * 3 if collapsing else ["shape"]
@@ -223,10 +231,10 @@ def end_of_turn(state: VastState, role: str) -> list[Event]:
 
 
 def alone_count(state: VastState, role: str) -> int:
-    """Alone in the Dark (VF §7 Variant cards; 004 §Consigli Rapidi, Varianti): the tiles placed (or removed
-    in the Collapse) at the end of a solo turn, the largest of the Crystal tiles revealed (collapsed ones
-    included) and the role's own number: the Knight's Hero cubes, the Goblins' largest Population, the
-    Dragon's Spirit, the Thief's Movement."""
+    """Alone in the Dark (docs/vast/facts.md §7 Variant cards; Vast rulebook §Consigli Rapidi, Varianti): the
+    tiles placed (or removed in the Collapse) at the end of a solo turn, the largest of the Crystal tiles
+    revealed (collapsed ones included) and the role's own number: the Knight's Hero cubes, the Goblins'
+    largest Population, the Dragon's Spirit, the Thief's Movement."""
     crystals = state.crystal_tiles_collapsed + sum(1 for c in state.cells if c.lit and is_crystal(c.tile))
     own = 0
     if role == "knight" and state.knight is not None:
@@ -261,9 +269,9 @@ def _nearest(state: VastState, spots: list[tuple[int, int]], role: str) -> tuple
 
 
 def plunder_step(state: VastState) -> list[Event]:
-    """Past Plunder (VF §7 Variant cards): a Treasure token on a Dark tile with no piece and no token
-    (decision ``plunder``, default the one nearest the holder's piece); with none, a new tile is drawn and
-    placed first (decision ``plunder-tile``)."""
+    """Past Plunder (docs/vast/facts.md §7 Variant cards): a Treasure token on a Dark tile with no piece and
+    no token (decision ``plunder``, default the one nearest the holder's piece); with none, a new tile is
+    drawn and placed first (decision ``plunder-tile``)."""
     role = state.turn or ""
     if treasure_supply(state) < 1:
         return [ev.StepPassed(step="plunder", why="no Treasure token is left")]
@@ -280,9 +288,10 @@ def plunder_step(state: VastState) -> list[Event]:
 
 
 def shape_step(state: VastState) -> list[Event]:
-    """The Dark tile placed at the end of a turn without a Cave player (004 §Varianti): where, the player's
-    decision ``shape`` (an empty space next to a tile; default, from rules revision 5, the one nearest the
-    player's piece, before it the first, west to east, south to north); which, the stack's top tile."""
+    """The Dark tile placed at the end of a turn without a Cave player (Vast rulebook §Varianti): where, the
+    player's decision ``shape`` (an empty space next to a tile; default, from rules revision 5, the one
+    nearest the player's piece, before it the first, west to east, south to north); which, the stack's top
+    tile."""
     free = placeable(state)
     if not stack_size(state) or not free:
         return [ev.StepPassed(step="shape", why="no tile is left in the stack")]
@@ -293,8 +302,8 @@ def shape_step(state: VastState) -> list[Event]:
 
 def remove_step(state: VastState) -> list[Event]:
     """One of the 3 tiles removed at the end of a turn once the Collapse has begun without a Cave player
-    (004 §Il Collasso, §Varianti): the player's decision ``collapse-remove`` among the tiles the Collapse
-    may remove (default the first)."""
+    (Vast rulebook §Il Collasso, §Varianti): the player's decision ``collapse-remove`` among the tiles the
+    Collapse may remove (default the first)."""
     spots = alone_removable(state) if "alone-in-the-dark" in state.variants else removable(state)
     options = tuple(pos_key(p) for p in spots)
     if not options:
@@ -304,8 +313,9 @@ def remove_step(state: VastState) -> list[Event]:
 
 
 def alone_removable(state: VastState) -> list[tuple[int, int]]:
-    """Alone in the Dark's Collapse (VF §7 Variant cards): revealed Crystal tiles first, then Dark tiles, then
-    Lit ones; never the Entrance, nor a tile under a piece with no tile next to it to step onto."""
+    """Alone in the Dark's Collapse (docs/vast/facts.md §7 Variant cards): revealed Crystal tiles first, then
+    Dark tiles, then Lit ones; never the Entrance, nor a tile under a piece with no tile next to it to step
+    onto."""
     g = geometry(state)
     kept = [
         c
@@ -321,8 +331,8 @@ def alone_removable(state: VastState) -> list[tuple[int, int]]:
 
 def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
     """``TurnStarted`` and what a turn starts with: the Knight picks up her cubes (evolve); the Cave's
-    Collapse begins the turn after its last tile was placed (004 §2. Modella la Caverna), then it
-    collects Omens (004 §1. Raccogli i Segnalini Presagio)."""
+    Collapse begins the turn after its last tile was placed (Vast rulebook §2. Modella la Caverna), then it
+    collects Omens (Vast rulebook §1. Raccogli i Segnalini Presagio)."""
     events: list[Event] = [ev.VastTurnStarted(role=role, round=rnd)]
     k = state.knight
     if role == "knight" and k is not None and k.health > 0:
@@ -355,8 +365,8 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
 
 
 def tokens_on_map(state: VastState) -> int:
-    """Treasure and Crystal tokens on the map (004 §1. Raccogli i Segnalini Presagio), with the Treasure
-    tokens the Thief carries (004 §Trasportare: they count until stashed)."""
+    """Treasure and Crystal tokens on the map (Vast rulebook §1. Raccogli i Segnalini Presagio), with the
+    Treasure tokens the Thief carries (Vast rulebook §Trasportare: they count until stashed)."""
     carried = state.thief.carried if state.thief is not None else 0
     return sum(c.treasure + (1 if c.crystal else 0) for c in state.cells) + carried
 
@@ -372,8 +382,8 @@ def reveal(
     mode: str,
     step_name: str = "",
 ) -> list[Event]:
-    """Turn the Dark tile at ``pos`` (004 §Rivelare e risolvere le tessere Buie): its rotation is the only
-    one possible, or the revealer's ``orient:x,y`` decision (default: the first, N->E->S->W)."""
+    """Turn the Dark tile at ``pos`` (Vast rulebook §Rivelare e risolvere le tessere Buie): its rotation is
+    the only one possible, or the revealer's ``orient:x,y`` decision (default: the first, N->E->S->W)."""
     cell = cell_at(state, pos)
     if cell is None or cell.lit:
         raise InvariantViolated("vast-reveal", f"no Dark tile at {pos_key(pos)}")
@@ -392,14 +402,15 @@ def reveal(
 
 def fill_open_edge(state: VastState) -> list[Event]:
     """The Cave's ``fill:x,y`` decision for the first open edge, before the Collapse and while it has tiles
-    (004 §Tessere Caverna). On the Cave's own turn a Crystal tile of the hand goes first. Default: the
-    first Crystal tile, else the first tile of the hand. Without a Cave player, the stack's top tile is
+    (Vast rulebook §Tessere Caverna). On the Cave's own turn a Crystal tile of the hand goes first. Default:
+    the first Crystal tile, else the first tile of the hand. Without a Cave player, the stack's top tile is
     drawn and placed there (a draw ``fill:x,y``)."""
     cave = state.cave
     if state.collapse or (cave is not None and not cave.hand):
         return []
     if state.rules_revision >= 3 and any(s == "reunite" or s.startswith("collapse:") for s in state.todo):
-        return []  # 004 §Il Collasso: the open edges are filled after the fall, once the groups slid
+        # Vast rulebook §Il Collasso: the open edges are filled after the fall, once the groups slid
+        return []
     if cave is None and not stack_size(state):
         return []
     edges = geometry(state).all_open_edges()
@@ -407,7 +418,8 @@ def fill_open_edge(state: VastState) -> list[Event]:
         return []
     pos, side = edges[0]
     x, y = step(pos, side)
-    if cave is None:  # 004 §Rivelare e risolvere: without a Cave player, the revealer draws and places
+    # Vast rulebook §Rivelare e risolvere: without a Cave player, the revealer draws and places
+    if cave is None:
         draw = tile_draw(state, f"fill:{x},{y}", piece=state.turn or "cave")
         return [] if draw is None else [draw]
     hand = cave.hand
@@ -418,7 +430,8 @@ def fill_open_edge(state: VastState) -> list[Event]:
 
 
 def place_dark(state: VastState, pos: tuple[int, int], tile: str, own_turn: bool) -> list[Event]:
-    """A tile of the Cave's hand placed Dark side up, then the hand refilled (004 §Tessere Caverna)."""
+    """A tile of the Cave's hand placed Dark side up, then the hand refilled (Vast rulebook §Tessere
+    Caverna)."""
     x, y = pos
     symbol = tile_data(tile).symbol or ""
     events: list[Event] = [
@@ -481,10 +494,10 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
 
 
 def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: str) -> list[Event]:
-    """Resolve a revealed tile (004 §Rivelare e risolvere le tessere Buie): a Treasure Room gets a Treasure
-    token, a Crystal tile a Crystal token, a Vault tile a Vault token (with the Thief); entered by the
-    Knight (``full``), an Event tile has the Cave play an Event card on her and an Ambush tile ambushes her.
-    Revealed from afar (Vantage Point, Flare, the Thief), only the tokens are placed (RULINGS.md)."""
+    """Resolve a revealed tile (Vast rulebook §Rivelare e risolvere le tessere Buie): a Treasure Room gets a
+    Treasure token, a Crystal tile a Crystal token, a Vault tile a Vault token (with the Thief); entered by
+    the Knight (``full``), an Event tile has the Cave play an Event card on her and an Ambush tile ambushes
+    her. Revealed from afar (Vantage Point, Flare, the Thief), only the tokens are placed (RULINGS.md)."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-resolve", f"no tile at {pos_key(pos)}")
@@ -499,7 +512,7 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
             treasure=1 if kind == "treasure-room" else 0,
             crystal=kind == "crystal",
             mode=mode,
-            vault=kind == "vault" and state.thief is not None,  # 004 §Cripta: Thief games only
+            vault=kind == "vault" and state.thief is not None,  # Vast rulebook §Cripta: Thief games only
         )
     ]
     if mode == "dragon" and kind == "event":
@@ -517,7 +530,7 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
 
 def event_tokens(state: VastState) -> bool:
     """Whether Event tokens are in play: rules revision 2 on, with the Knight, while Event cards are left
-    (004 §Eventi: once every card is played, Event tiles and tokens are ignored)."""
+    (Vast rulebook §Eventi: once every card is played, Event tiles and tokens are ignored)."""
     return (
         state.rules_revision >= 2
         and state.knight is not None
@@ -526,8 +539,8 @@ def event_tokens(state: VastState) -> bool:
 
 
 def event_token_met(state: VastState, pos: tuple[int, int]) -> list[Event]:
-    """The Knight on a tile with an Event token resolves it as an Event tile, then it leaves the map (004
-    §Rivelare e risolvere le tessere Buie, Evento)."""
+    """The Knight on a tile with an Event token resolves it as an Event tile, then it leaves the map (Vast
+    rulebook §Rivelare e risolvere le tessere Buie, Evento)."""
     cell = cell_at(state, pos)
     if cell is None or not cell.event_token or not event_tokens(state):
         return []
@@ -535,7 +548,7 @@ def event_token_met(state: VastState, pos: tuple[int, int]) -> list[Event]:
     return taken + event_offer(fold(state, taken))
 
 
-# --- Treasure (004 §Tesori e Gemme; §Tesori) -----------------------------------------------------
+# --- Treasure (Vast rulebook §Tesori e Gemme; §Tesori) -----------------------------------------------------
 
 
 def treasure_offer(state: VastState) -> list[Event]:
@@ -569,7 +582,8 @@ def keep_decision() -> DecisionRequested:
     )
 
 
-# --- Events (004 §Eventi) ---------------------------------------------------------------------------
+# --- Events (Vast rulebook §Eventi)
+# ---------------------------------------------------------------------------
 
 
 def event_offer(state: VastState) -> list[Event]:
@@ -595,7 +609,7 @@ def event_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
 
 
 def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Event]:
-    """Play Event ``card`` (VF §2 Event cards); ``others`` go to the bottom of the deck."""
+    """Play Event ``card`` (docs/vast/facts.md §2 Event cards); ``others`` go to the bottom of the deck."""
     kind = event_kind(card)
     k = state.knight
     reveals: tuple[tuple[int, int], ...] = ()
@@ -635,19 +649,21 @@ def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Eve
     return events
 
 
-# --- Ambush (004 §Imboscata; VF §7 Goblin Infestation) --------------------------------------------
+# --- Ambush (Vast rulebook §Imboscata; docs/vast/facts.md §7 Goblin Infestation)
+# --------------------------------------------
 
 
 def ambush(state: VastState) -> list[Event]:
-    """An Ambush without a Goblins player (VF §7 Goblin Infestation, line B "Tough", Strength 3): first the
-    Knight may put Hero cubes on Strength (004 §Imboscata; decision ``ambush-cubes``, default the fewest
-    cubes that make her stronger, else none); then stronger: nothing; equal: the Dragon die, a center hit
-    costs 1 Health; weaker: 1 Health."""
+    """An Ambush without a Goblins player (docs/vast/facts.md §7 Goblin Infestation, line B "Tough", Strength
+    3): first the Knight may put Hero cubes on Strength (Vast rulebook §Imboscata; decision ``ambush-cubes``,
+    default the fewest cubes that make her stronger, else none); then stronger: nothing; equal: the Dragon
+    die, a center hit costs 1 Health; weaker: 1 Health."""
     k = state.knight
     if k is None:
         return []
     if line_c.active(state) and not state.ambusher:
-        return line_c.spring(state)  # VF §7 Goblin Infestation line C: the Monster is drawn first
+        # docs/vast/facts.md §7 Goblin Infestation line C: the Monster is drawn first
+        return line_c.spring(state)
     own = state.turn == "knight"
     room = min(free_cubes(k), 3 - min(3, cubes_on(k, "strength")))
     s = strength(k, own)
@@ -727,7 +743,7 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
         case CardsDrawn(deck="war" | "monsters" | "secrets", cards=cards) if (
             goblins.ruby_open(state) and cards
         ):
-            return [goblins.ruby_offer(answered.deck, tuple(cards))]  # VF §3 Goblin Ruby
+            return [goblins.ruby_offer(answered.deck, tuple(cards))]  # docs/vast/facts.md §3 Goblin Ruby
         case CardsDrawn(reason="war", cards=cards):
             return then_advance(state, goblins.war_drawn(state, tuple(cards)))
         case CardsDrawn(reason="war-ruby", cards=cards):
@@ -788,8 +804,9 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
 
 
 def underworm_move(state: VastState, where: str) -> list[Event]:
-    """The Underworm's Ambush text (VF §3 Monster cards; ``infestation.underworm``): she moves diagonally to
-    the Dark tile at ``where`` (``x,y``), spending no Movement, and reveals it in the same Encounter."""
+    """The Underworm's Ambush text (docs/vast/facts.md §3 Monster cards; ``infestation.underworm``): she moves
+    diagonally to the Dark tile at ``where`` (``x,y``), spending no Movement, and reveals it in the same
+    Encounter."""
     x, y = parse_pos(where)
     moved: list[Event] = [ev.KnightMoved(x=x, y=y, through_wall=False, forced=True, why="underworm")]
     return moved + reveal(fold(state, moved), (x, y), None, "knight", "full")
@@ -926,7 +943,7 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
 
 
 def flare_roll(pos: tuple[int, int]) -> RollRequested:
-    """The Dragon die rolled round ``pos`` for Flare (VF §7 Variant cards)."""
+    """The Dragon die rolled round ``pos`` for Flare (docs/vast/facts.md §7 Variant cards)."""
     return RollRequested(reason=f"flare:{pos_key(pos)}", dice=1, sides=6, piece="knight")
 
 

@@ -1,6 +1,7 @@
-"""The Goblins (004 §I Goblin; VF §3): the three Tribes, Rage and Malaise, the five phases of their turn (War
-card, populating, Monsters, Secrets, activation), their actions (Attack, Plunder, Explore, Reveal, Hide and
-each Tribe's special action), scattering, and the Ambushes they spring on the Knight.
+"""The Goblins (Vast rulebook §I Goblin; docs/vast/facts.md §3): the three Tribes, Rage and Malaise, the five
+phases of their turn (War card, populating, Monsters, Secrets, activation), their actions (Attack, Plunder,
+Explore, Reveal, Hide and each Tribe's special action), scattering, and the Ambushes they spring on the
+Knight.
 
 Built Monsters: Flame Giant, Ogre, Troll (+1 Strength), Blob, Bright Beetles (scattering), Golem (walls),
 Pet Frog. Built Secrets: Hex, Fire Bomber, Blind Fury, Secret Tunnels, Leader, Trap. The cards not built
@@ -42,9 +43,9 @@ from dicelog.domain.vast.rules.common import (
 from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
 
 HAND_LIMIT = 5
-"""004 §4. Pesca le Carte Segreti: 5 cards, face-up ones included."""
+"""Vast rulebook §4. Pesca le Carte Segreti: 5 cards, face-up ones included."""
 MONSTER_ROOM = {"fangs": 1, "bones": 2, "eye": 1}
-"""004 §3. Assegna i Mostri: Monsters each Tribe can hold."""
+"""Vast rulebook §3. Assegna i Mostri: Monsters each Tribe can hold."""
 SECRET_DECISIONS = ("war-choice", "secrets-limit", "overpopulation")
 """Decisions whose options only the Goblins may see."""
 
@@ -88,7 +89,7 @@ def tribe(state: VastState, name: str) -> Tribe:
 
 
 def on_map(t: Tribe) -> bool:
-    """A revealed Tribe: on a tile of the map (004 §Rivelare)."""
+    """A revealed Tribe: on a tile of the map (Vast rulebook §Rivelare)."""
     return t.x is not None and t.y is not None and not t.lurking
 
 
@@ -103,8 +104,8 @@ def monster_strength(card: str) -> int:
 
 
 def tribe_strength(state: VastState, t: Tribe) -> int:
-    """004 §Statistiche della Tribù, §Dischi Forza, §Furia e Malessere: Population, +1 for the Fangs' disc, +1
-    a Monster's Strength disc, +2 Fire Bomber, -1 in Malaise (not with the Pet Frog)."""
+    """Vast rulebook §Statistiche della Tribù, §Dischi Forza, §Furia e Malessere: Population, +1 for the
+    Fangs' disc, +1 a Monster's Strength disc, +2 Fire Bomber, -1 in Malaise (not with the Pet Frog)."""
     gob = _goblins(state)
     value = t.population + (1 if t.name == "fangs" else 0) + sum(monster_strength(m) for m in t.monsters)
     if gob.fire_bomber == t.name:
@@ -133,8 +134,8 @@ def rage(delta: int, why: str) -> ev.RageChanged:
 
 
 def scatter(state: VastState, t: Tribe, *, to_zero: bool = False) -> ev.TribeScattered:
-    """004 §Disperdere la Tribù: back to the board, 2 Population less (1 with the Bright Beetles; all of it
-    after Fire Bomber's attack), its Monster discarded (Bones with 2: the older; RULINGS.md)."""
+    """Vast rulebook §Disperdere la Tribù: back to the board, 2 Population less (1 with the Bright Beetles;
+    all of it after Fire Bomber's attack), its Monster discarded (Bones with 2: the older; RULINGS.md)."""
     loss = t.population if to_zero else (1 if "bright-beetles" in t.monsters else 2)
     discarded = t.monsters[:1] if (t.name == "bones" and len(t.monsters) == 2) else t.monsters
     return ev.TribeScattered(tribe=t.name, loss=loss, discarded=discarded)
@@ -148,7 +149,7 @@ def start(state: VastState) -> list[Event]:
 
 
 def next_step(state: VastState) -> list[Event]:
-    """The Goblins' turn from ``state`` up to the next decision, draw or command (004 §Riepilogo del
+    """The Goblins' turn from ``state`` up to the next decision, draw or command (Vast rulebook §Riepilogo del
     Turno)."""
     gob = state.goblins
     if gob is None or state.turn != "goblins":
@@ -192,8 +193,8 @@ def deck_draw(
     state: VastState, deck: str, count: int, reason: str, piece: str = "goblins"
 ) -> DrawRequested | None:
     """A draw from the Monster or Secrets deck; its discards are shuffled back when it cannot give ``count``
-    cards (004 §3, §4: "mischia le carte scartate per creare un nuovo mazzo"). ``infestation``: the Monster
-    deck drawn by Goblin Infestation line C, in public."""
+    cards (Vast rulebook §3, §4: "mischia le carte scartate per creare un nuovo mazzo"). ``infestation``: the
+    Monster deck drawn by Goblin Infestation line C, in public."""
     cards, discard = (
         (state.monster_deck, state.monster_discard)
         if deck in ("monsters", "infestation")
@@ -210,13 +211,14 @@ def deck_draw(
 
 
 def war_drawn(state: VastState, cards: tuple[str, ...]) -> list[Event]:
-    """The War cards drawn: the one kept at once, else the decision ``war-choice`` (004 §1)."""
+    """The War cards drawn: the one kept at once, else the decision ``war-choice`` (Vast rulebook §1)."""
     if len(cards) == 1:
         return war_chosen(state, cards[0], ())
     return [DecisionRequested(decision="war-choice", options=cards, piece="goblins", default=cards[0])]
 
 
-# --- Goblin Ruby (VF §3 Secrets cards; rules revision 3) ---------------------------------------------------
+# --- Goblin Ruby (docs/vast/facts.md §3 Secrets cards; rules revision 3)
+# ---------------------------------------------------
 
 
 def ruby_open(state: VastState) -> bool:
@@ -267,8 +269,8 @@ def war_chosen(state: VastState, card: str, others: tuple[str, ...]) -> list[Eve
 
 
 def populate(state: VastState, adds: tuple[int, int, int]) -> list[Event]:
-    """004 §2. Popola le Tribù: the Goblins may block a Tribe's discs for 1 Rage each (decision ``block``,
-    default none)."""
+    """Vast rulebook §2. Popola le Tribù: the Goblins may block a Tribe's discs for 1 Rage each (decision
+    ``block``, default none)."""
     gob = _goblins(state)
     candidates = [name for name, n in zip(TRIBES, adds, strict=True) if n > 0]
     if gob.rage > 0 and candidates:
@@ -310,9 +312,9 @@ def overpopulated(state: VastState, option: str) -> list[Event]:
 
 
 def monster_decision(state: VastState, card: str) -> DecisionRequested:
-    """004 §3. Assegna i Mostri: a Tribe with room (Fangs 1, Eye 1, Bones 2), while the Monsters assigned are
-    fewer than the Bones' Population; or in place of a Tribe's Monster; or discarded. Default: the first Tribe
-    with room, else discard."""
+    """Vast rulebook §3. Assegna i Mostri: a Tribe with room (Fangs 1, Eye 1, Bones 2), while the Monsters
+    assigned are fewer than the Bones' Population; or in place of a Tribe's Monster; or discarded. Default:
+    the first Tribe with room, else discard."""
     gob = _goblins(state)
     total = sum(len(t.monsters) for t in gob.tribes)
     cap = tribe(state, "bones").population
@@ -336,7 +338,8 @@ def monster_decided(state: VastState, option: str) -> list[Event]:
     return [ev.MonsterAssigned(card=card, tribe=name, replaced=replaced)]
 
 
-# --- Ambush (004 §Rivelare e risolvere le tessere Buie, Imboscata; §Nascondere) --------------------
+# --- Ambush (Vast rulebook §Rivelare e risolvere le tessere Buie, Imboscata; §Nascondere)
+# --------------------
 
 
 def hidden_tribes(state: VastState) -> list[Tribe]:
@@ -374,9 +377,9 @@ def ambushed_by(state: VastState, option: str) -> list[Event]:
 
 
 def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bool = False) -> list[Event]:
-    """004 §Attaccare: the Knight loses 1 Health, the Tribe scatters, Rage -1 (Blob: she also loses 5 Grit;
-    Fire Bomber: the Tribe's Population drops to 0; Poison: her cubes on the Entrance). ``plain``: no Monster
-    nor Secret counts (Hiding Spots)."""
+    """Vast rulebook §Attaccare: the Knight loses 1 Health, the Tribe scatters, Rage -1 (Blob: she also loses
+    5 Grit; Fire Bomber: the Tribe's Population drops to 0; Poison: her cubes on the Entrance). ``plain``: no
+    Monster nor Secret counts (Hiding Spots)."""
     k = state.knight
     if k is None:
         return []
@@ -402,13 +405,14 @@ def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bo
     return events
 
 
-# --- activation (004 §5. Attiva le Tribù) -----------------------------------------------------------
+# --- activation (Vast rulebook §5. Attiva le Tribù)
+# -----------------------------------------------------------
 
 
 def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
-    """The tiles a revealed Tribe can reach and the fewest Lit tiles it leaves on the way (004 §5: any
-    distance, never through walls, the Golem through them, the Underworm once up to 2 tiles diagonally; the
-    Knight's tile only as the end, RULINGS.md)."""
+    """The tiles a revealed Tribe can reach and the fewest Lit tiles it leaves on the way (Vast rulebook §5:
+    any distance, never through walls, the Golem through them, the Underworm once up to 2 tiles diagonally;
+    the Knight's tile only as the end, RULINGS.md)."""
     g = geometry(state)
     start = where(t)
     golem = "golem" in t.monsters
@@ -430,7 +434,8 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
             there = step(here, side)
             if there in g.cells and (golem or not g.wall_between(here, side)):
                 heapq.heappush(heap, (cost + leaving, there, jumped))
-        if worm and not jumped:  # VF §3 Underworm: once, up to 2 tiles diagonally, over walls and tiles
+        # docs/vast/facts.md §3 Underworm: once, up to 2 tiles diagonally, over walls and tiles
+        if worm and not jumped:
             for n in (1, 2):
                 for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
                     there = (here[0] + n * dx, here[1] + n * dy)
@@ -440,7 +445,7 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
 
 
 def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
-    """Discs lost: 1 for every 2 Lit tiles left this turn, counted across the turn (004 §5)."""
+    """Discs lost: 1 for every 2 Lit tiles left this turn, counted across the turn (Vast rulebook §5)."""
     gob = _goblins(state)
     if gob.blind_fury == t.name:
         return 0
@@ -448,10 +453,10 @@ def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
 
 
 def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
-    """004 §Rivelare: Dark tiles of the Tribe's symbol (any, with the Gnome) with no other player's piece;
-    when there is none, the empty spaces next to the map (it lurks there)."""
+    """Vast rulebook §Rivelare: Dark tiles of the Tribe's symbol (any, with the Gnome) with no other player's
+    piece; when there is none, the empty spaces next to the map (it lurks there)."""
     k = knight_pos(state)
-    gnome = "gnome" in t.monsters  # VF §3 Gnome: onto a Dark tile of any symbol
+    gnome = "gnome" in t.monsters  # docs/vast/facts.md §3 Gnome: onto a Dark tile of any symbol
     spots = sorted(
         (c.x, c.y) for c in state.cells if not c.lit and (gnome or c.symbol == t.name) and (c.x, c.y) != k
     )
@@ -462,7 +467,7 @@ def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
 
 
 def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
-    """Activate a Tribe once this turn: move, then one action (004 §5. Attiva le Tribù). Raises
+    """Activate a Tribe once this turn: move, then one action (Vast rulebook §5. Attiva le Tribù). Raises
     ``vast.goblins.*``."""
     gob = _goblins(state)
     if gob.phase != "activate":
@@ -550,7 +555,8 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
 
 
 def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
-    """The activated Tribe's action (004 §Attaccare, §Razziare, §Esplorare, §Nascondere, §Azioni Speciali)."""
+    """The activated Tribe's action (Vast rulebook §Attaccare, §Razziare, §Esplorare, §Nascondere, §Azioni
+    Speciali)."""
     gob = _goblins(state)
     cell = cell_at(state, here)
     match command.action:
@@ -567,7 +573,8 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
                 )
             return attack_dragon(state, t)
         case "attack" if thief_pos(state) == here and _tribe_sees_thief(state, t):
-            return [ev.ThiefAttacked(by=t.name, why="attack")]  # 004 §Attaccare il Ladro: no scatter
+            # Vast rulebook §Attaccare il Ladro: no scatter
+            return [ev.ThiefAttacked(by=t.name, why="attack")]
         case "attack" if cell is not None and cell.crystal:
             if tribe_strength(state, t) < 3:
                 raise refuse(
@@ -586,7 +593,7 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
         case "attack":
             raise refuse("goblins.no-target", "Attaccare", "nothing to attack on this tile")
         case "plunder" if cell is not None and cell.treasure < 1 and cell.gems:
-            gem = cell.gems[0]  # 004 §Razziare: a Dragon Gem, the Dragon die for its trap
+            gem = cell.gems[0]  # Vast rulebook §Razziare: a Dragon Gem, the Dragon die for its trap
             return [
                 RollRequested(reason=f"gem:{t.name}:{gem}:{pos_key(here)}", dice=1, sides=6, piece="goblins")
             ]
@@ -627,15 +634,16 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
 
 
 def _tribe_sees_thief(state: VastState, t: Tribe) -> bool:
-    """004 §Attaccare il Ladro: the Tribe's Perception (Population + 1, -1 with the Goblin Ruby) must be
-    greater than his Stealth."""
+    """Vast rulebook §Attaccare il Ladro: the Tribe's Perception (Population + 1, -1 with the Goblin Ruby)
+    must be greater than his Stealth."""
     from dicelog.domain.vast.rules.thief import tribe_sees
 
     return tribe_sees(state, t)
 
 
 def attack_dragon(state: VastState, t: Tribe) -> list[Event]:
-    """Ash Dragon (VF §7 Variant cards): the Dragon loses 1 Health, Rage -1, the Tribe scatters."""
+    """Ash Dragon (docs/vast/facts.md §7 Variant cards): the Dragon loses 1 Health, Rage -1, the Tribe
+    scatters."""
     d = state.dragon
     events: list[Event] = [ev.TribeAttackedDragon(tribe=t.name), rage(-1, "attack"), scatter(state, t)]
     if d is not None and d.health - 1 <= 0:
@@ -644,9 +652,9 @@ def attack_dragon(state: VastState, t: Tribe) -> list[Event]:
 
 
 def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
-    """004 §Esplorare: from a Dark tile, the Cave places a tile Dark side up on an empty space next to it
-    (decision ``explore:x,y``, from its hand), then the Tribe moves onto it. Without a Cave player the top
-    tile of the stack is drawn and placed there (a draw ``explore:x,y:tribe``)."""
+    """Vast rulebook §Esplorare: from a Dark tile, the Cave places a tile Dark side up on an empty space next
+    to it (decision ``explore:x,y``, from its hand), then the Tribe moves onto it. Without a Cave player the
+    top tile of the stack is drawn and placed there (a draw ``explore:x,y:tribe``)."""
     cell = cell_at(state, here)
     if cell is None or cell.lit:
         raise refuse("goblins.explore", "Esplorare", "a Tribe explores from a Dark tile")
@@ -668,10 +676,10 @@ def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -
 
 
 def flare(state: VastState, command: cmd.TribeFlare) -> list[Event]:
-    """Flare (VF §7 Variant cards; Goblins vs Cave): in the activation phase, each revealed Tribe on the map
-    once a turn, on its own space: the Dragon die is rolled round it (``goblin-flare:x,y``) and every Dark
-    tile hit is revealed. Raises ``vast.goblins.flare`` without the card, before the activation phase, for
-    a Tribe not on the map or one that used it this turn."""
+    """Flare (docs/vast/facts.md §7 Variant cards; Goblins vs Cave): in the activation phase, each revealed
+    Tribe on the map once a turn, on its own space: the Dragon die is rolled round it (``goblin-flare:x,y``)
+    and every Dark tile hit is revealed. Raises ``vast.goblins.flare`` without the card, before the activation
+    phase, for a Tribe not on the map or one that used it this turn."""
     gob = _goblins(state)
     if "flare:goblins" not in state.variants:
         raise refuse("goblins.flare", "Consigli Rapidi - Varianti", "the Goblins have no Flare in this setup")
@@ -688,7 +696,7 @@ def flare(state: VastState, command: cmd.TribeFlare) -> list[Event]:
 
 
 def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
-    """Play a Secrets card in the Goblins' turn (004 §4; VF §3 Secrets cards)."""
+    """Play a Secrets card in the Goblins' turn (Vast rulebook §4; docs/vast/facts.md §3 Secrets cards)."""
     gob = _goblins(state)
     if gob.phase != "activate":
         raise refuse("secret.when", "4. Pesca le Carte Segreti", "Secrets are played in the activation phase")
@@ -705,7 +713,7 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
         hit = ("knight", "dragon", "cave") if state.rules_revision >= 3 else ("knight", "dragon")
         hit = (*hit, "thief") if state.rules_revision >= 4 else hit
         targets = tuple(r for r in hit if r in state.roles)
-        if len(targets) > 1:  # VF §3 Hex: the Goblins choose the player it hits
+        if len(targets) > 1:  # docs/vast/facts.md §3 Hex: the Goblins choose the player it hits
             return [
                 *played,
                 DecisionRequested(
@@ -723,9 +731,9 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
 
 
 def hex_hits(state: VastState, target: str) -> list[Event]:
-    """Hex (VF §3 Secrets cards), X the Eye's Population: the Knight loses X Grit; the Dragon discards X Power
-    cards of its choice; from rules revision 3, the Cave X Omen tokens of its choice (``omen-discard``); from
-    revision 4, the Thief -X Stealth until the Goblins' next turn."""
+    """Hex (docs/vast/facts.md §3 Secrets cards), X the Eye's Population: the Knight loses X Grit; the Dragon
+    discards X Power cards of its choice; from rules revision 3, the Cave X Omen tokens of its choice
+    (``omen-discard``); from revision 4, the Thief -X Stealth until the Goblins' next turn."""
     x = tribe(state, "eye").population
     if target == "cave":
         return omen_discards(state, x)
@@ -752,7 +760,8 @@ def omen_discards(state: VastState, n: int) -> list[Event]:
     ]
 
 
-# --- Secrets of rules revision 3: Cave-In, Hiding Spots, Poison (VF §3 Secrets cards) -----------------------
+# --- Secrets of rules revision 3: Cave-In, Hiding Spots, Poison (docs/vast/facts.md §3 Secrets cards)
+# -----------------------
 
 
 def cave_in_spots(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Pos]:
@@ -774,11 +783,12 @@ def cave_in_spots(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Pos]:
 
 
 def cave_in(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Event]:
-    """Cave-In (VF §3; 004 §La Caverna, Gli altri giocatori, §Esempio #1): up to X tiles (X the Eye's
-    Population), chosen one at a time (decision ``cave-in:left:x,y;...``, or ``done``; default the first tile
-    that is not a revealed Crystal tile, else ``done``), then they collapse as Wrath's: a Crystal tile counts
-    for the Cave, before the Collapse the others go back under the stack, and a map split is made whole by the
-    Goblins sliding the groups (``slide``). Raises ``vast.secret.not-now`` with no Eye Goblin or no tile."""
+    """Cave-In (docs/vast/facts.md §3; Vast rulebook §La Caverna, Gli altri giocatori, §Esempio #1): up to X
+    tiles (X the Eye's Population), chosen one at a time (decision ``cave-in:left:x,y;...``, or ``done``;
+    default the first tile that is not a revealed Crystal tile, else ``done``), then they collapse as Wrath's:
+    a Crystal tile counts for the Cave, before the Collapse the others go back under the stack, and a map
+    split is made whole by the Goblins sliding the groups (``slide``). Raises ``vast.secret.not-now`` with no
+    Eye Goblin or no tile."""
     x = tribe(state, "eye").population
     played: list[Event] = [] if chosen else [ev.SecretPlayed(card="cave-in")]
     spots = cave_in_spots(state, chosen)
@@ -816,9 +826,10 @@ def plain_strength(state: VastState, t: Tribe) -> int:
 
 
 def hiding_spots(state: VastState, command: cmd.PlaySecret) -> list[Event]:
-    """Hiding Spots (VF §3 Secrets cards): a hidden Tribe (``tribe``) stronger than the Knight, Monsters and
-    other Secrets not counted, attacks her when she is on or next to a revealed Ambush tile. Raises
-    ``vast.secret.tribe`` without a hidden Tribe with Goblins, ``vast.secret.not-now`` otherwise."""
+    """Hiding Spots (docs/vast/facts.md §3 Secrets cards): a hidden Tribe (``tribe``) stronger than the
+    Knight, Monsters and other Secrets not counted, attacks her when she is on or next to a revealed Ambush
+    tile. Raises ``vast.secret.tribe`` without a hidden Tribe with Goblins, ``vast.secret.not-now``
+    otherwise."""
     if command.tribe is None:
         raise refuse("secret.tribe", "4. Pesca le Carte Segreti", "name the hidden Tribe that attacks")
     t = tribe(state, command.tribe)
@@ -837,9 +848,9 @@ def hiding_spots(state: VastState, command: cmd.PlaySecret) -> list[Event]:
 
 
 def poisoned(state: VastState, t: Tribe) -> list[Event]:
-    """Poison (VF §3 Secrets cards): played this turn, the Tribe attacking the Knight leaves 1 of her Hero
-    cubes on the Entrance, 2 when its Strength beat hers by 2 or more; a placed cube she no longer has comes
-    back off its track."""
+    """Poison (docs/vast/facts.md §3 Secrets cards): played this turn, the Tribe attacking the Knight leaves 1
+    of her Hero cubes on the Entrance, 2 when its Strength beat hers by 2 or more; a placed cube she no longer
+    has comes back off its track."""
     k = state.knight
     if k is None or not _goblins(state).poison_played:
         return []
@@ -847,7 +858,8 @@ def poisoned(state: VastState, t: Tribe) -> list[Event]:
     return [ev.KnightPoisoned(cubes=n), *returned_cubes(replace(k, poisoned=k.poisoned + n))]
 
 
-# --- Monsters of rules revision 3: Gnome, Underworm (in ``paths``), Wisp (VF §3 Monster cards) -------
+# --- Monsters of rules revision 3: Gnome, Underworm (in ``paths``), Wisp (docs/vast/facts.md §3 Monster
+# cards) -------
 
 
 def gnome_spots(state: VastState, t: Tribe) -> list[Pos]:
@@ -862,8 +874,8 @@ def gnome_spots(state: VastState, t: Tribe) -> list[Pos]:
 
 
 def gnome_jump(state: VastState, t: Tribe) -> list[Event]:
-    """VF §3 Gnome: after plundering a Treasure token or a Gem, its Tribe may jump to an unoccupied Dark tile
-    (decision ``gnome-jump:tribe``, default ``stay``)."""
+    """docs/vast/facts.md §3 Gnome: after plundering a Treasure token or a Gem, its Tribe may jump to an
+    unoccupied Dark tile (decision ``gnome-jump:tribe``, default ``stay``)."""
     if "gnome" not in t.monsters:
         return []
     spots = [p for p in sorted(gnome_spots(state, t)) if p != (t.x, t.y)]
@@ -877,7 +889,7 @@ def gnome_jump(state: VastState, t: Tribe) -> list[Event]:
 
 def wisp_reach(state: VastState) -> list[Pos]:
     """Where the Wisp may move the Knight: up to 3 spaces, never through a wall, over Lit tiles (as the Giant
-    Bats carry her, 004 §Esempio #3; RULINGS.md)."""
+    Bats carry her, Vast rulebook §Esempio #3; RULINGS.md)."""
     from dicelog.domain.vast.rules.cave_turn import bats_reach
 
     k = knight_pos(state)
@@ -885,8 +897,9 @@ def wisp_reach(state: VastState) -> list[Pos]:
 
 
 def wisp(state: VastState, command: cmd.WispMove) -> list[Event]:
-    """VF §3 Wisp: in the activation phase, before its Tribe's action (so before it activates), once a turn,
-    the Wisp moves the Knight up to 3 spaces; her Shield's cube stops it. Raises ``vast.goblins.wisp``."""
+    """docs/vast/facts.md §3 Wisp: in the activation phase, before its Tribe's action (so before it
+    activates), once a turn, the Wisp moves the Knight up to 3 spaces; her Shield's cube stops it. Raises
+    ``vast.goblins.wisp``."""
     gob = _goblins(state)
     if gob.phase != "activate":
         raise refuse("goblins.wisp", "5. Attiva le Tribù", "the Wisp acts in the activation phase")
@@ -904,8 +917,8 @@ def wisp(state: VastState, command: cmd.WispMove) -> list[Event]:
 
 
 def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
-    """004 §Interagire con i Goblin: the Knight attacks every revealed Tribe on the tile she entered; each
-    scatters and Rage rises by 1 each."""
+    """Vast rulebook §Interagire con i Goblin: the Knight attacks every revealed Tribe on the tile she
+    entered; each scatters and Rage rises by 1 each."""
     found = tribes_at(state, pos)
     if not found:
         return []

@@ -1,13 +1,13 @@
-"""Goblin Infestation, line C: a drawn Monster ambushes the Knight (VF §7 Variant cards; VF §3 Monster cards,
-Ambush STR and Ambush text; RULINGS.md "Goblin Infestation line C").
+"""Goblin Infestation, line C: a drawn Monster ambushes the Knight (docs/vast/facts.md §7 Variant cards;
+docs/vast/facts.md §3 Monster cards, Ambush STR and Ambush text; RULINGS.md "Goblin Infestation line C").
 
-Without a Goblins player, an Ambush tile's ambusher is Goblin Infestation's (004 §Imboscata; VF §7). Line C
-(the Knight vs Thief setup, the Knight's solo Hard level) draws a Monster card when the Ambush is sprung
-(``DrawRequested`` from the ``infestation`` deck: the Monster deck, its discards shuffled back when it is
-empty); the Knight then may put Hero cubes on Strength knowing its Strength, and the Ambush is resolved as
-lines A and B resolve it: stronger, nothing; equal, the Dragon die's center hit hurts her; weaker, she loses
-1 Health. When she is hurt, the card's Ambush text applies (``texts``); then the card is set aside
-(``InfestationMonsterPlaced``).
+Without a Goblins player, an Ambush tile's ambusher is Goblin Infestation's (Vast rulebook §Imboscata;
+docs/vast/facts.md §7). Line C (the Knight vs Thief setup, the Knight's solo Hard level) draws a Monster card
+when the Ambush is sprung (``DrawRequested`` from the ``infestation`` deck: the Monster deck, its discards
+shuffled back when it is empty); the Knight then may put Hero cubes on Strength knowing its Strength, and the
+Ambush is resolved as lines A and B resolve it: stronger, nothing; equal, the Dragon die's center hit hurts
+her; weaker, she loses 1 Health. When she is hurt, the card's Ambush text applies (``texts``); then the card
+is set aside (``InfestationMonsterPlaced``).
 
 Provisional (no source gives the rule; the card's ``ambush_provisional`` says why): the Ogre's and the
 Troll's texts (how the Ogre token is defeated; the Canyon terrain) are not applied, their Strength is; the
@@ -65,7 +65,7 @@ def settle(state: VastState, *, text_applied: bool) -> list[Event]:
 
 def texts(state: VastState, fold: Fold) -> list[Event]:
     """The drawn Monster's Ambush text, applied to a Knight it hurt (``state``: after her Health loss), then
-    the card set aside (VF §3 Monster cards, Ambush text):
+    the card set aside (docs/vast/facts.md §3 Monster cards, Ambush text):
 
     - Blob: she loses 5 Grit.
     - Flame Giant: with Strength 3 or less she loses 1 more Health.
@@ -119,11 +119,11 @@ def diagonal_darks(state: VastState) -> list[Pos]:
 
 
 def underworm(state: VastState) -> list[Event]:
-    """The Underworm's Ambush text (VF §3 Monster cards): she moves diagonally to the nearest Dark tile,
-    chosen by her among the diagonal Dark tiles (decision ``underworm``); with none, a tile is drawn from the
-    stack and placed Dark side up on an empty diagonal space (decision ``underworm-place`` when several are
-    empty; RULINGS.md); with no tile left in the stack or no empty diagonal, nothing happens. She then moves
-    there without a Movement and reveals it (``flow.underworm_move``)."""
+    """The Underworm's Ambush text (docs/vast/facts.md §3 Monster cards): she moves diagonally to the nearest
+    Dark tile, chosen by her among the diagonal Dark tiles (decision ``underworm``); with none, a tile is
+    drawn from the stack and placed Dark side up on an empty diagonal space (decision ``underworm-place`` when
+    several are empty; RULINGS.md); with no tile left in the stack or no empty diagonal, nothing happens. She
+    then moves there without a Movement and reveals it (``flow.underworm_move``)."""
     darks = diagonal_darks(state)
     if darks:
         options = tuple(f"{x},{y}" for x, y in darks)

@@ -1,5 +1,5 @@
-"""The Knight's turn (004 §Il Cavaliere): Hero cubes, movement and Encounters, Crystals, Treasure, Sidequests,
-the Bomb, Flare (VF §7 Variant cards) and the end of her turn."""
+"""The Knight's turn (Vast rulebook §Il Cavaliere): Hero cubes, movement and Encounters, Crystals, Treasure,
+Sidequests, the Bomb, Flare (docs/vast/facts.md §7 Variant cards) and the end of her turn."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def _knight(state: VastState) -> KnightRole:
 
 
 def encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> list[Event]:
-    """The open Encounter, when it has not gone past ``stage`` (004 §2. Muovi e Agisci: reveal, then attacks,
-    then collect, in that order), or a new one. Raises ``vast.no-encounter-left``."""
+    """The open Encounter, when it has not gone past ``stage`` (Vast rulebook §2. Muovi e Agisci: reveal, then
+    attacks, then collect, in that order), or a new one. Raises ``vast.no-encounter-left``."""
     if knight.stage <= stage:
         return []
     if knight.encounters >= perception(knight):
@@ -58,8 +58,8 @@ def encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> li
 
 
 def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
-    """004 §Cubetti Eroe; §Equipaggiamento; §Tesori. A cube on a Treasure card uses it: the card turns face up
-    (RULINGS.md); the Potion Kit leaves the game with its cube and heals 2."""
+    """Vast rulebook §Cubetti Eroe; §Equipaggiamento; §Tesori. A cube on a Treasure card uses it: the card
+    turns face up (RULINGS.md); the Potion Kit leaves the game with its cube and heals 2."""
     k = _knight(state)
     target = command.target
     if free_cubes(k) < 1:
@@ -92,7 +92,8 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
             raise refuse(
                 "cube.last-two", "Consigli Rapidi", "the Knight never discards her last 2 Hero cubes"
             )
-        # The cube that activates it is discarded with the card (004 §Tesori): it never stays placed.
+        # The cube that activates it is discarded with the card (Vast rulebook §Tesori): it never stays
+        # placed.
         return [ev.TreasureUsed(card=target, heal=2), ev.HeroCubeDiscarded()]
     # Turned face up first: the cube then sits on a public card.
     used: list[Event] = [ev.TreasureUsed(card=target)] if target in k.treasures else []
@@ -100,10 +101,10 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
 
 
 def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
-    """004 §2. Muovi e Agisci: one orthogonal tile, with an Encounter and Movement left; through a wall with
-    an unused Ancient Map cube (§Equipaggiamento; 2 cubes a wall with the Golem on her board, VF §3 Monster
-    cards). A Dark tile forces an Encounter and is revealed (§Rivelare
-    e risolvere le tessere Buie); from an open side, an open side of it must face where she came from."""
+    """Vast rulebook §2. Muovi e Agisci: one orthogonal tile, with an Encounter and Movement left; through a
+    wall with an unused Ancient Map cube (§Equipaggiamento; 2 cubes a wall with the Golem on her board,
+    docs/vast/facts.md §3 Monster cards). A Dark tile forces an Encounter and is revealed (§Rivelare e
+    risolvere le tessere Buie); from an open side, an open side of it must face where she came from."""
     k = _knight(state)
     here, there = (k.x, k.y), (command.x, command.y)
     side = side_towards(here, there)
@@ -119,13 +120,14 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
     if k.moves >= movement(k):
         raise refuse("move.no-movement-left", "2. Muovi e Agisci", "her Movement is spent")
     through = geometry(state).wall_between(here, side)
-    cost = 2 if "golem" in state.infestation_aside else 1  # VF §3 Monster cards, the Golem's Ambush text
+    # docs/vast/facts.md §3 Monster cards, the Golem's Ambush text
+    cost = 2 if "golem" in state.infestation_aside else 1
     if through and cubes_on(k, "map") < (k.walls_crossed + 1) * cost:
         raise refuse(
             "move.wall",
             "Equipaggiamento",
             "a wall: crossing it takes an unused Ancient Map cube"
-            + (" (2 with the Golem on her board: VF §3 Monster cards)" if cost == 2 else ""),
+            + (" (2 with the Golem on her board: docs/vast/facts.md §3 Monster cards)" if cost == 2 else ""),
         )
     tribes = goblins.tribes_at(state, there)
     if tribes and not goblins.can_enter(state, there):
@@ -153,7 +155,7 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
         return then_advance(state, events)
     events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=bool(tribes)))
     if target.lit:
-        if token:  # 004 §Rivelare e risolvere le tessere Buie, Evento: resolved as an Event tile
+        if token:  # Vast rulebook §Rivelare e risolvere le tessere Buie, Evento: resolved as an Event tile
             events += event_token_met(fold(state, events), there)
         return then_advance(state, events)
     came_from = None if through else here
@@ -162,7 +164,7 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
 
 
 def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
-    """004 §Cristalli: Strength 3 or more smashes the Crystal on her tile, +2 Grit."""
+    """Vast rulebook §Cristalli: Strength 3 or more smashes the Crystal on her tile, +2 Grit."""
     k = _knight(state)
     cell = cell_at(state, (k.x, k.y))
     if cell is None or not cell.crystal:
@@ -176,8 +178,8 @@ def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
 
 
 def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
-    """004 §Tesori e Gemme: every Treasure token and Dragon Gem of her tile, each resolved in turn (a Gem: the
-    Dragon die, a center hit -2 Grit, else +5; §Gemme e altri giocatori)."""
+    """Vast rulebook §Tesori e Gemme: every Treasure token and Dragon Gem of her tile, each resolved in turn
+    (a Gem: the Dragon die, a center hit -2 Grit, else +5; §Gemme e altri giocatori)."""
     k = _knight(state)
     cell = cell_at(state, (k.x, k.y))
     if cell is None or (cell.treasure < 1 and not cell.gems):
@@ -188,14 +190,14 @@ def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
 
 
 def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
-    """Whether Sidequest ``card`` is fulfilled (VF §2 Sidequests, their versions without Goblins and Dragon in
-    the Knight vs Cave setup; RULINGS.md)."""
+    """Whether Sidequest ``card`` is fulfilled (docs/vast/facts.md §2 Sidequests, their versions without
+    Goblins and Dragon in the Knight vs Cave setup; RULINGS.md)."""
     if "goblins" in state.roles and card in ("daring", "stalwart", "fearless", "eagle-eyed"):
-        return f"feat:{card}" in knight.feats  # VF §2: their versions against the Goblins
+        return f"feat:{card}" in knight.feats  # docs/vast/facts.md §2: their versions against the Goblins
     if "dragon" in state.roles and card in ("daring", "cunning", "eagle-eyed"):
         return (
             f"feat:{card}" in knight.feats
-        )  # VF §2: hit the Dragon; try to pick up a Dragon Gem; a Bow shot that hurts
+        )  # docs/vast/facts.md §2: hit the Dragon; try to pick up a Dragon Gem; a Bow shot that hurts
     match card:
         case "adventurous":
             return len(knight.encounter_spaces) >= 3
@@ -217,8 +219,8 @@ def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
 
 
 def complete_sidequest(state: VastState, command: cmd.CompleteSidequest) -> list[Event]:
-    """004 §Missioni Secondarie: reveal a fulfilled Sidequest, gain its Grit, draw a new one if any are
-    left."""
+    """Vast rulebook §Missioni Secondarie: reveal a fulfilled Sidequest, gain its Grit, draw a new one if any
+    are left."""
     k = _knight(state)
     if command.card not in k.sidequests:
         raise refuse("sidequest.not-in-hand", "Missioni Secondarie", "that Sidequest is not in her hand")
@@ -240,7 +242,8 @@ def complete_sidequest(state: VastState, command: cmd.CompleteSidequest) -> list
 
 
 def use_bomb(state: VastState, command: cmd.UseBomb) -> list[Event]:
-    """004 §Equipaggiamento, Bomba: with the Bomb's cube, a Bomb token on a wall of her tile removes it."""
+    """Vast rulebook §Equipaggiamento, Bomba: with the Bomb's cube, a Bomb token on a wall of her tile removes
+    it."""
     k = _knight(state)
     if not cubes_on(k, "bomb") or k.bomb_used:
         raise refuse("bomb.no-cube", "Equipaggiamento", "the Bomb needs its Hero cube this turn")
@@ -254,8 +257,8 @@ def use_bomb(state: VastState, command: cmd.UseBomb) -> list[Event]:
 
 
 def use_bow(state: VastState, command: cmd.UseBow) -> list[Event]:
-    """004 §Equipaggiamento, Arco: with its cube, a revealed Tribe at any range loses Strength - 1 discs and
-    does not scatter (at 0 it does: §Disperdere la Tribù); Rage +1 (§Furia e Malessere)."""
+    """Vast rulebook §Equipaggiamento, Arco: with its cube, a revealed Tribe at any range loses Strength - 1
+    discs and does not scatter (at 0 it does: §Disperdere la Tribù); Rage +1 (§Furia e Malessere)."""
     k = _knight(state)
     if not cubes_on(k, "bow") or k.bow_used:
         raise refuse("bow.no-cube", "Equipaggiamento", "the Bow needs its Hero cube this turn")
@@ -270,8 +273,9 @@ def use_bow(state: VastState, command: cmd.UseBow) -> list[Event]:
 
 
 def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
-    """Flare (VF §7 Variant cards): once per turn, on any tile of the map, no Encounter; only in a setup that
-    gives her the card (``flare:knight``: from rules revision 4, earlier games keep playing as they were)."""
+    """Flare (docs/vast/facts.md §7 Variant cards): once per turn, on any tile of the map, no Encounter; only
+    in a setup that gives her the card (``flare:knight``: from rules revision 4, earlier games keep playing as
+    they were)."""
     k = _knight(state)
     if state.rules_revision >= 4 and "flare:knight" not in state.variants:
         raise refuse(
@@ -285,7 +289,7 @@ def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
 
 
 def end(state: VastState) -> list[Event]:
-    """004 §Riepilogo del Turno: she may end her turn at any time."""
+    """Vast rulebook §Riepilogo del Turno: she may end her turn at any time."""
     return then_advance(state, end_turn(state, "knight"))
 
 

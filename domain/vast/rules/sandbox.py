@@ -1,5 +1,5 @@
 """Sandbox tables for Vast: a setup that lays an explicit table (the cave, the Knight's and the Cave's boards,
-the decks) instead of 004's setup, to teach, to test, or to carry on a game begun at a real table.
+the decks) instead of Vast rulebook's setup, to teach, to test, or to carry on a game begun at a real table.
 
 What is not laid is derived: the tile stack holds every Cave tile neither on the map nor in the Cave's hand
 (one pile, its Crystal tiles shuffled in), the Treasure, Event and Sidequest decks every card of theirs
@@ -79,8 +79,8 @@ class SandboxKnight(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     completed: tuple[str, ...] = ()
     """Sidequests completed (out of the game)."""
     poisoned: Annotated[int, Meta(ge=0, le=5)] = 0
-    """Hero cubes Poison left on the Entrance (VF §3 Secrets cards; rules revision 3): hers again when she
-    enters it."""
+    """Hero cubes Poison left on the Entrance (docs/vast/facts.md §3 Secrets cards; rules revision 3): hers
+    again when she enters it."""
 
 
 class SandboxCave(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

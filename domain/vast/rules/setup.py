@@ -1,22 +1,22 @@
-"""Setting up a game of Vast (each role's §Preparazione in 004; VF §1 Tile stack setup, §7 Setup by player
-count).
+"""Setting up a game of Vast (each role's §Preparazione in Vast rulebook; docs/vast/facts.md §1 Tile stack
+setup, §7 Setup by player count).
 
-This release plays every VF §7 setup (``SETUPS``), each with its variant cards: 5 players, standard rules;
-4 players, the Knight, Goblins, Dragon and Cave (standard rules) or any 3 of them with the Thief, the 3 by
-their 3-player row; 3 players, any 2 roles with the Thief (their 2-player rules without Past Plunder, the
-Cave's Place Treasure optional, Flare for the Thief); 2 players Knight vs Thief (Goblin Infestation line C,
-Flare for the Thief, 5 or 6 Crystals agreed), Goblins vs Thief (Flare for both), Dragon vs Thief (the Ash
-Dragon; Flare for the Thief) and Cave vs Thief (Flare for the Thief, Place Treasure optional). Without the
-Thief: 3 players Knight, Goblins and Dragon (no Cave: the Dragon takes Past Plunder), Knight, Goblins and Cave
-(the Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance), Knight, Dragon and Cave
-(Goblin Infestation line A, 2 Hunger cubes locked), Goblins, Dragon and Cave (the Ash Dragon card); 2 players
-Knight vs Goblins (no Cave: the Goblins take Past Plunder), Knight vs Dragon (no Cave: Infestation line A, 2
-Hunger cubes locked, the Dragon takes Past Plunder and also wins by an Ambush killing the Knight), Knight vs
-Cave (Daring and Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and Infestation line B),
-Goblins vs Dragon (no Cave: the Ash Dragon, the Goblins take Past Plunder), Goblins vs Cave (the Goblins take
-Flare and win with 5 Crystals), Dragon vs Cave (2 Hunger cubes locked); the solo rows (Alone in the Dark).
-Without a Cave player every turn ends with the Cave's work (``flow.end_of_turn``) and a Collapse of 5
-Crystal tiles loses for everyone.
+This release plays every docs/vast/facts.md §7 setup (``SETUPS``), each with its variant cards: 5 players,
+standard rules; 4 players, the Knight, Goblins, Dragon and Cave (standard rules) or any 3 of them with the
+Thief, the 3 by their 3-player row; 3 players, any 2 roles with the Thief (their 2-player rules without Past
+Plunder, the Cave's Place Treasure optional, Flare for the Thief); 2 players Knight vs Thief (Goblin
+Infestation line C, Flare for the Thief, 5 or 6 Crystals agreed), Goblins vs Thief (Flare for both), Dragon vs
+Thief (the Ash Dragon; Flare for the Thief) and Cave vs Thief (Flare for the Thief, Place Treasure optional).
+Without the Thief: 3 players Knight, Goblins and Dragon (no Cave: the Dragon takes Past Plunder), Knight,
+Goblins and Cave (the Knight takes Flare and, with no Dragon, wins with 5 Crystals and the Entrance), Knight,
+Dragon and Cave (Goblin Infestation line A, 2 Hunger cubes locked), Goblins, Dragon and Cave (the Ash Dragon
+card); 2 players Knight vs Goblins (no Cave: the Goblins take Past Plunder), Knight vs Dragon (no Cave:
+Infestation line A, 2 Hunger cubes locked, the Dragon takes Past Plunder and also wins by an Ambush killing
+the Knight), Knight vs Cave (Daring and Eagle-Eyed leave the Sidequest deck, the Knight takes Flare and
+Infestation line B), Goblins vs Dragon (no Cave: the Ash Dragon, the Goblins take Past Plunder), Goblins vs
+Cave (the Goblins take Flare and win with 5 Crystals), Dragon vs Cave (2 Hunger cubes locked); the solo rows
+(Alone in the Dark). Without a Cave player every turn ends with the Cave's work (``flow.end_of_turn``) and a
+Collapse of 5 Crystal tiles loses for everyone.
 
 ``Begin`` seats the roles and draws the 4 tiles placed Dark side up round the Entrance; then the stack is
 built (three piles, each with 3 Crystal tiles), the Knight draws 3 Sidequests and the Cave a hand of 3
@@ -53,12 +53,14 @@ from dicelog.domain.vast.state import (
 )
 
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
-"""VF §5 Omens: 6 symbols x 6 tokens, in their cycle (HRF's names, uncertain as official names)."""
+"""docs/vast/facts.md §5 Omens: 6 symbols x 6 tokens, in their cycle (HRF's names, uncertain as official
+names)."""
 
 
 class SetupRow(Struct, frozen=True, kw_only=True):
-    """A VF §7 setup: its roles in turn order, the variant cards in play, the Sidequests removed, and why the
-    row is provisional when VF §7 leaves part of it open (empty: as the sources say)."""
+    """A docs/vast/facts.md §7 setup: its roles in turn order, the variant cards in play, the Sidequests
+    removed, and why the row is provisional when docs/vast/facts.md §7 leaves part of it open (empty: as the
+    sources say)."""
 
     roles: tuple[str, ...]
     variants: tuple[str, ...]
@@ -67,16 +69,18 @@ class SetupRow(Struct, frozen=True, kw_only=True):
 
 
 ANY_TWO_AND_THIEF = (
-    "VF §7 'Any 2 roles + Thief': the two play their 2-player rules without Past Plunder, the Cave's Place "
+    "docs/vast/facts.md §7 'Any 2 roles + Thief': the two play their 2-player rules without "
+    "Past Plunder, the Cave's Place "
     "Treasure is optional and the Thief takes Flare; which of the pair's other 2-player changes carry over "
     "is read from its 2-player row (RULINGS.md)"
 )
 
 
 LINE_C_PROVISIONAL = (
-    "Goblin Infestation line C (VF §3 Monster cards, Ambush STR and text): the Ogre's and the Troll's Ambush "
+    "Goblin Infestation line C (docs/vast/facts.md §3 Monster cards, Ambush STR and text): "
+    "the Ogre's and the Troll's Ambush "
     "texts are not applied (how the Ogre token is defeated and the Canyon terrain's rules are in no source) "
-    "and the Wisp's Ambush Strength, uncertain in VF, is read as none (RULINGS.md)"
+    "and the Wisp's Ambush Strength, uncertain in docs/vast/facts.md, is read as none (RULINGS.md)"
 )
 
 
@@ -201,7 +205,8 @@ SETUPS: dict[str, SetupRow] = {
         roles=("goblins", "thief"),
         variants=("flare:goblins", "flare:thief"),
         removed_sidequests=(),
-        provisional="VF §7 says 'Flare shared by the map': read as the Goblins' Tribes and the Thief each "
+        provisional="docs/vast/facts.md §7 says 'Flare shared by the map': "
+        "read as the Goblins' Tribes and the Thief each "
         "using Flare as their variant card says (RULINGS.md)",
     ),
     "knight-vs-thief": SetupRow(
@@ -262,47 +267,47 @@ SETUPS: dict[str, SetupRow] = {
         removed_sidequests=(),
     ),
 }
-"""The VF §7 setups this release plays, by id."""
+"""The docs/vast/facts.md §7 setups this release plays, by id."""
 
 
 class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The setup document of a Vast game (``POST /games`` ``setup``): a VF §7 row by ``setup`` id, or by its
-    ``roles``."""
+    """The setup document of a Vast game (``POST /games`` ``setup``): a docs/vast/facts.md §7 row by ``setup``
+    id, or by its ``roles``."""
 
     roles: tuple[str, ...] | None = None
     """The roles in play (``knight``, ``goblins``, ``dragon``, ``cave``, ``thief``); a seat controls one or
-    several of them (``Seat.controls``). Any VF §7 setup (``GET /content/vast/setups``), in any order;
-    with several rows of the same roles (the solo levels), the first listed. ``null``: the roles of
+    several of them (``Seat.controls``). Any docs/vast/facts.md §7 setup (``GET /content/vast/setups``), in
+    any order; with several rows of the same roles (the solo levels), the first listed. ``null``: the roles of
     ``setup``, else Knight vs Cave."""
     setup: str | None = None
     """A row's id of ``GET /content/vast/setups`` (``knight-goblins-dragon-cave-thief``,
     ``dragon-solo-hard``); with ``roles`` too, they must be the row's. ``null``: the row of ``roles``."""
     difficulty: dict[str, Annotated[int, Meta(ge=1, le=5)]] = field(default_factory=dict)
-    """A difficulty card per role (VF §7 Difficulty cards; level 1 easiest, 3 standard, 5 hardest), by role
-    in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's (5-9), ``dragon``
-    the Wakefulness that awakens it (7, 9, 11, 13; its level 5 is not built), ``thief`` 4 or 5 his first 1
-    or 2 stashed tokens without an Upgrade (Prowler, Invader; his levels 1-2 are not built); the Cave's cards
-    are not built (level 3 only). A role left out plays standard."""
+    """A difficulty card per role (docs/vast/facts.md §7 Difficulty cards; level 1 easiest, 3 standard, 5
+    hardest), by role in play: ``knight`` sets the Dragon's starting Health (3-7), ``goblins`` the Knight's
+    (5-9), ``dragon`` the Wakefulness that awakens it (7, 9, 11, 13; its level 5 is not built), ``thief`` 4 or
+    5 his first 1 or 2 stashed tokens without an Upgrade (Prowler, Invader; his levels 1-2 are not built); the
+    Cave's cards are not built (level 3 only). A role left out plays standard."""
     crystals: Annotated[int, Meta(ge=5, le=6)] | None = None
     """Knight vs Thief only: the Crystals the Knight smashes before escaping, and the Treasures the Thief
-    stashes, to win, agreed at the table (VF §7: 5 or 6). ``null``: 5."""
+    stashes, to win, agreed at the table (docs/vast/facts.md §7: 5 or 6). ``null``: 5."""
     sandbox: VastSandbox | None = None
-    """An explicit table instead of 004's setup (``dicelog.domain.vast.rules.sandbox``); ``null``: set up as
-    004 and VF §1 say."""
+    """An explicit table instead of Vast rulebook's setup (``dicelog.domain.vast.rules.sandbox``); ``null``:
+    set up as Vast rulebook and docs/vast/facts.md §1 say."""
 
 
 def initial_state(created: GameCreated) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
-    play (VF §7 lists the setups; the Cave alone is none), a line C row before rules revision 5, or
-    ``crystals`` outside Knight vs Thief."""
+    play (docs/vast/facts.md §7 lists the setups; the Cave alone is none), a line C row before rules revision
+    5, or ``crystals`` outside Knight vs Thief."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise RuleBroken("setup.invalid", section="004 §Preparazione", detail=str(e)) from None
+        raise RuleBroken("setup.invalid", section="Vast rulebook §Preparazione", detail=str(e)) from None
     if setup.setup is not None and setup.setup not in SETUPS:
         raise RuleBroken(
             "setup.invalid",
-            section="VF §7 Setup by player count",
+            section="docs/vast/facts.md §7 Setup by player count",
             detail=f"unknown setup {setup.setup!r}: this release plays {sorted(SETUPS)} "
             "(GET /content/vast/setups)",
         )
@@ -313,7 +318,7 @@ def initial_state(created: GameCreated) -> VastState:
     if unknown or len(set(asked)) != len(asked):
         raise RuleBroken(
             "setup.invalid",
-            section="VF §7 Setup by player count",
+            section="docs/vast/facts.md §7 Setup by player count",
             detail=f"roles must be distinct of {list(TURN_ORDER)}",
         )
     roles = tuple(r for r in TURN_ORDER if r in asked)
@@ -322,38 +327,40 @@ def initial_state(created: GameCreated) -> VastState:
     if not 1 <= created.rules_revision <= RULES_REVISION:
         raise RuleBroken(
             "setup.invalid",
-            section="004 §Preparazione",
+            section="Vast rulebook §Preparazione",
             detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
         )
     row_id = setup.setup or setup_id(roles)
     if row_id is None:
         raise RuleBroken(
             "setup.invalid",
-            section="VF §7 Setup by player count",
+            section="docs/vast/facts.md §7 Setup by player count",
             detail=f"this release plays the setups {[list(r.roles) for r in SETUPS.values()]} (roles in turn "
-            "order; GET /content/vast/setups); the Cave cannot be played solo (VF §7 Solo)",
+            "order; GET /content/vast/setups); the Cave cannot be played solo (docs/vast/facts.md §7 Solo)",
         )
     if SETUPS[row_id].roles != roles:
         raise RuleBroken(
             "setup.invalid",
-            section="VF §7 Setup by player count",
+            section="docs/vast/facts.md §7 Setup by player count",
             detail=f"setup {row_id!r} seats {list(SETUPS[row_id].roles)}, not {list(roles)}",
         )
     if row_id.endswith(("-solo", "-solo-easy", "-solo-medium", "-solo-hard")) and created.rules_revision < 4:
         raise RuleBroken(
-            "setup.invalid", section="VF §7 Solo", detail="the solo setups are played from rules revision 4"
+            "setup.invalid",
+            section="docs/vast/facts.md §7 Solo",
+            detail="the solo setups are played from rules revision 4",
         )
     line_c = "infestation:C" in SETUPS[row_id].variants  # its Monsters are drawn from rules revision 5
     if line_c and created.rules_revision < 5:
         raise RuleBroken(
             "setup.invalid",
-            section="VF §7 Variant cards",
+            section="docs/vast/facts.md §7 Variant cards",
             detail=f"{row_id!r} (Goblin Infestation line C) is played from rules revision 5",
         )
     if setup.crystals is not None and row_id != "knight-vs-thief":
         raise RuleBroken(
             "setup.invalid",
-            section="VF §7 Setup by player count",
+            section="docs/vast/facts.md §7 Setup by player count",
             detail="crystals is agreed only in Knight vs Thief (5 or 6)",
         )
     variants = _agreed(setup.crystals)  # empty: the row's, seated by Begin
@@ -381,7 +388,7 @@ def initial_state(created: GameCreated) -> VastState:
     cards = card_file()
     health = knight_health(difficulty)
     thief = "thief" in roles
-    tokens = 12 if thief else 10  # VF §1: 10 Treasure tokens, 12 with the Thief
+    tokens = 12 if thief else 10  # docs/vast/facts.md §1: 10 Treasure tokens, 12 with the Thief
     return VastState(
         setup_row=row_id,
         variants=variants,
@@ -408,7 +415,7 @@ def initial_state(created: GameCreated) -> VastState:
 
 
 AWAKE_BY_LEVEL = {1: 7, 2: 9, 3: 11, 4: 13}
-"""The Wakefulness that awakens the Dragon by its difficulty card (VF §7 Difficulty cards)."""
+"""The Wakefulness that awakens the Dragon by its difficulty card (docs/vast/facts.md §7 Difficulty cards)."""
 BUILT_LEVELS = {
     "knight": (1, 2, 3, 4, 5),
     "goblins": (1, 2, 3, 4, 5),
@@ -416,18 +423,18 @@ BUILT_LEVELS = {
     "cave": (3,),
     "thief": (3, 4, 5),
 }
-"""The difficulty levels this release plays by role (VF §7): the Dragon's hardest adds Shriek turns and the
-Cave's other cards remove tiles or add Hatred tokens, which VF does not pin down; the Thief's two easiest
-are not given (RULINGS.md)."""
+"""The difficulty levels this release plays by role (docs/vast/facts.md §7): the Dragon's hardest adds Shriek
+turns and the Cave's other cards remove tiles or add Hatred tokens, which docs/vast/facts.md does not pin
+down; the Thief's two easiest are not given (RULINGS.md)."""
 
 
 def knight_health(levels: dict[str, int]) -> int:
-    """The Knight's starting Health by the Goblins' difficulty card: 4 + level (VF §7)."""
+    """The Knight's starting Health by the Goblins' difficulty card: 4 + level (docs/vast/facts.md §7)."""
     return 4 + levels.get("goblins", 3)
 
 
 def awake_at(levels: dict[str, int]) -> int:
-    """The Wakefulness that awakens the Dragon by its difficulty card (VF §7)."""
+    """The Wakefulness that awakens the Dragon by its difficulty card (docs/vast/facts.md §7)."""
     return AWAKE_BY_LEVEL[levels.get("dragon", 3)]
 
 
@@ -437,21 +444,24 @@ def _difficulty(setup: VastSetup, roles: tuple[str, ...]) -> dict[str, int]:
     for role, level in setup.difficulty.items():
         if role not in roles:
             raise RuleBroken(
-                "setup.invalid", section="VF §7 Difficulty cards", detail=f"{role!r} is not in play"
+                "setup.invalid",
+                section="docs/vast/facts.md §7 Difficulty cards",
+                detail=f"{role!r} is not in play",
             )
         if level not in BUILT_LEVELS.get(role, ()):
             raise RuleBroken(
                 "setup.invalid",
-                section="VF §7 Difficulty cards",
+                section="docs/vast/facts.md §7 Difficulty cards",
                 detail=f"the {role}'s levels this release plays: {list(BUILT_LEVELS.get(role, ()))}",
             )
     return {r: setup.difficulty[r] for r in sorted(setup.difficulty)}
 
 
 def starting_dragon(row: SetupRow, difficulty: dict[str, int] | None = None) -> DragonRole:
-    """004 §Il Drago, Preparazione: Health 5, the 14 Sloth cubes on their tracks, Eaten Goblins 0; VF §7
-    Dragon vs Cave: 2 Hunger cubes start on Wakefulness, locked there; VF §7 Difficulty cards: the Knight's
-    sets its Health (2 + level), its own the Wakefulness that awakens it."""
+    """Vast rulebook §Il Drago, Preparazione: Health 5, the 14 Sloth cubes on their tracks, Eaten Goblins 0;
+    docs/vast/facts.md §7 Dragon vs Cave: 2 Hunger cubes start on Wakefulness, locked there;
+    docs/vast/facts.md §7 Difficulty cards: the Knight's sets its Health (2 + level), its own the Wakefulness
+    that awakens it."""
     levels = difficulty or {}
     locked = next((int(v.partition(":")[2]) for v in row.variants if v.startswith("hunger-locked:")), 0)
     sloth = dict(SLOTH_ROOM)
@@ -479,7 +489,8 @@ def setup_id(roles: tuple[str, ...]) -> str | None:
 
 
 def begin(state: VastState) -> list[Event]:
-    """``Begin``: the roles are seated and the 4 tiles round the Entrance drawn (VF §1 Tile stack setup 3)."""
+    """``Begin``: the roles are seated and the 4 tiles round the Entrance drawn (docs/vast/facts.md §1 Tile
+    stack setup 3)."""
     name = state.setup_row or setup_id(state.roles) or ""
     row = SETUPS[name]
     if state.laid_turn is not None:  # a sandbox table: its turn begins as laid
@@ -518,7 +529,8 @@ def after_draw(state: VastState, drawn: CardsDrawn) -> list[Event]:
             placed.append(ev.DarkTilePlaced(x=x, y=y, tile=tile_id, symbol=symbol, by="setup"))
         left = len(state.stack)
         base, extra = divmod(left, 3)
-        vaults = (2, 2, 2) if state.vaults else ()  # VF §1 Tile stack setup 4: 2 Vault tiles a pile
+        # docs/vast/facts.md §1 Tile stack setup 4: 2 Vault tiles a pile
+        vaults = (2, 2, 2) if state.vaults else ()
         piles = tuple(base + (1 if i < extra else 0) + 3 + (vaults[i] if vaults else 0) for i in range(3))
         placed.append(ev.StackBuilt(piles=piles, pile_crystals=(3, 3, 3), pile_vaults=vaults))
         after = fold(state, placed)
@@ -541,7 +553,7 @@ def _hand_or_start(state: VastState) -> list[Event]:
     draw = refill_hand(state)
     if draw:
         return draw
-    if state.dragon is not None and not state.dragon.hand:  # 004 §Il Drago, Preparazione: draw 3
+    if state.dragon is not None and not state.dragon.hand:  # Vast rulebook §Il Drago, Preparazione: draw 3
         return [DrawRequested(reason="setup-power", deck="power", cards=POWER_CARDS, count=3, piece="dragon")]
     events: list[Event] = [ev.VastRoundStarted(round=1)]
     events += start_turn(fold(state, events), state.roles[0], 1)

@@ -1,10 +1,10 @@
-"""The Thief (004 §Il Ladro; VF §6): Stat tokens and Action cubes, movement and peeking at Dark tiles, the
-actions (Loot, Climb, Pickpocket, Pick Lock, Backstab, Hide Loot; Flare in the setups that give it him),
-targeting by Stealth against Perception, carrying and stashing at the Entrance, Upgrades, the attacks of
-the others on him, death and his Loot Drop, and his victory.
+"""The Thief (Vast rulebook §Il Ladro; docs/vast/facts.md §6): Stat tokens and Action cubes, movement and
+peeking at Dark tiles, the actions (Loot, Climb, Pickpocket, Pick Lock, Backstab, Hide Loot; Flare in the
+setups that give it him), targeting by Stealth against Perception, carrying and stashing at the Entrance,
+Upgrades, the attacks of the others on him, death and his Loot Drop, and his victory.
 
-The Action die is a plain d6 (VF §6 Action die, ``uncertain``: only "4 or more" and "2 or more" are used).
-Every roll is a pending chance node; every choice of his a decision addressed to ``thief``.
+The Action die is a plain d6 (docs/vast/facts.md §6 Action die, ``uncertain``: only "4 or more" and "2 or
+more" are used). Every roll is a pending chance node; every choice of his a decision addressed to ``thief``.
 """
 
 from __future__ import annotations
@@ -42,12 +42,12 @@ from dicelog.domain.vast.state import (
 
 Pos = tuple[int, int]
 ACTION_DIE = 6
-"""The Action die's faces (VF §6: a d6, uncertain)."""
+"""The Action die's faces (docs/vast/facts.md §6: a d6, uncertain)."""
 NEEDS = {1: 4, 2: 2}
-"""The Action die result a Pickpocket or Pick Lock needs by cubes spent (004: 1 cube 4+, 2 cubes 2+; 3
-cubes always succeed)."""
+"""The Action die result a Pickpocket or Pick Lock needs by cubes spent (Vast rulebook: 1 cube 4+, 2 cubes 2+;
+3 cubes always succeed)."""
 BACKSTAB_GRIT = {1: 1, 2: 3, 3: 5}
-"""Grit the Knight loses to a Light, Moderate, Heavy wound (004 §Pugnalare alle Spalle)."""
+"""Grit the Knight loses to a Light, Moderate, Heavy wound (Vast rulebook §Pugnalare alle Spalle)."""
 CROSSBOW_RANGE = 3
 
 
@@ -78,9 +78,9 @@ def _pay(th: ThiefRole, cost: int, what: str) -> None:
 
 
 def start(state: VastState) -> list[Event]:
-    """The start of his turn: back on the Entrance when off the map (004 §Preparazione, §Morire), then his
-    Stat tokens (decision ``thief-stats``, ``<movement>-<stealth>-<thievery>``; with ALL 4 there is nothing
-    to choose: 004 §Migliorie)."""
+    """The start of his turn: back on the Entrance when off the map (Vast rulebook §Preparazione, §Morire),
+    then his Stat tokens (decision ``thief-stats``, ``<movement>-<stealth>-<thievery>``; with ALL 4 there is
+    nothing to choose: Vast rulebook §Migliorie)."""
     th = the_thief(state)
     events: list[Event] = [ev.ThiefEntered()] if thief_pos(state) is None else []
     options = stat_options(th)
@@ -93,7 +93,7 @@ def start(state: VastState) -> list[Event]:
 
 
 def stat_options(th: ThiefRole) -> tuple[str, ...]:
-    """Every way to put his three Stat tokens on Movement, Stealth, Thievery (004 §1. Assegna)."""
+    """Every way to put his three Stat tokens on Movement, Stealth, Thievery (Vast rulebook §1. Assegna)."""
     return tuple(sorted({"-".join(str(v) for v in p) for p in permutations(stat_tokens(th))}, reverse=True))
 
 
@@ -106,16 +106,16 @@ def stats_assigned(state: VastState, option: str) -> list[Event]:
 
 
 def climb_cost(th: ThiefRole) -> int:
-    """Cubes to cross a wall (004 §Arrampicare: 2, 1 with Climbing Gear)."""
+    """Cubes to cross a wall (Vast rulebook §Arrampicare: 2, 1 with Climbing Gear)."""
     return 2 - (1 if "climbing-gear" in th.upgrades else 0)
 
 
 def move(state: VastState, command: cmd.MoveThief) -> list[Event]:
-    """004 §2. Muovi e Agisci: one orthogonal tile onto any tile of the map, occupied or not, with Movement
-    left and his movement not ended; across a wall with ``climb`` (§Arrampicare). The Flame Wall kills him
-    (004 §Poteri, Muro di Fiamme); entering the Entrance stashes what he carries, once its effects are
-    resolved (§Trasportare: under the Flame Wall he dies first, or stashes there after evading it). Raises
-    ``vast.thief.*``, ``vast.move.*``."""
+    """Vast rulebook §2. Muovi e Agisci: one orthogonal tile onto any tile of the map, occupied or not, with
+    Movement left and his movement not ended; across a wall with ``climb`` (§Arrampicare). The Flame Wall
+    kills him (Vast rulebook §Poteri, Muro di Fiamme); entering the Entrance stashes what he carries, once its
+    effects are resolved (§Trasportare: under the Flame Wall he dies first, or stashes there after evading
+    it). Raises ``vast.thief.*``, ``vast.move.*``."""
     from dicelog.domain.vast.rules.dragon import flame_wall
     from dicelog.domain.vast.rules.flow import fold, then_advance
 
@@ -146,8 +146,8 @@ def move(state: VastState, command: cmd.MoveThief) -> list[Event]:
 
 
 def stash(state: VastState) -> list[Event]:
-    """On the Entrance, what he carries is stashed (004 §Trasportare e Mettere al Sicuro): each token then
-    goes on an Upgrade space (decision ``upgrade``)."""
+    """On the Entrance, what he carries is stashed (Vast rulebook §Trasportare e Mettere al Sicuro): each
+    token then goes on an Upgrade space (decision ``upgrade``)."""
     th = state.thief
     if th is None or thief_pos(state) != ENTRANCE or not (th.carried or th.gems):
         return []
@@ -155,20 +155,21 @@ def stash(state: VastState) -> list[Event]:
 
 
 def free_upgrades(th: ThiefRole) -> tuple[str, ...]:
-    """The Upgrade spaces he may fill now: each once; Flip Stat Tokens left to right (004 §Migliorie)."""
+    """The Upgrade spaces he may fill now: each once; Flip Stat Tokens left to right (Vast rulebook
+    §Migliorie)."""
     flips = [u for u in FLIP_ORDER if u not in th.upgrades][:1]
     return tuple(u for u in UPGRADES if u not in th.upgrades and (u not in FLIP_ORDER or u in flips))
 
 
 NO_UPGRADE = {4: 1, 5: 2}
-"""The Thief's difficulty cards (VF §7): the first stashed tokens that get no Upgrade, at Prowler (read as
-level 4: provisional, RULINGS.md) and Invader (level 5, the hardest)."""
+"""The Thief's difficulty cards (docs/vast/facts.md §7): the first stashed tokens that get no Upgrade, at
+Prowler (read as level 4: provisional, RULINGS.md) and Invader (level 5, the hardest)."""
 
 
 def upgrade_step(state: VastState) -> list[Event]:
     """A stashed token goes on an Upgrade space of his choice (decision ``upgrade``; default the first);
-    at the Thief's difficulty level 4 his first stashed token, at level 5 his first 2, get none (VF §7
-    Difficulty cards)."""
+    at the Thief's difficulty level 4 his first stashed token, at level 5 his first 2, get none
+    (docs/vast/facts.md §7 Difficulty cards)."""
     th = the_thief(state)
     waiting = next((i for i, s in enumerate(state.todo) if s != "upgrade"), len(state.todo))
     bare = NO_UPGRADE.get(state.difficulty.get("thief", 3), 0)
@@ -181,8 +182,8 @@ def upgrade_step(state: VastState) -> list[Event]:
 
 
 def peek(state: VastState, command: cmd.PeekTile) -> list[Event]:
-    """004 §2. Muovi e Agisci: ending his movement on a Dark tile, he looks at it (``TilePeeked``: his secret)
-    and may reveal it (decision ``peek:x,y``, ``reveal`` or ``keep``; default ``keep``)."""
+    """Vast rulebook §2. Muovi e Agisci: ending his movement on a Dark tile, he looks at it (``TilePeeked``:
+    his secret) and may reveal it (decision ``peek:x,y``, ``reveal`` or ``keep``; default ``keep``)."""
     th, here = _ready(state)
     cell = cell_at(state, here)
     if cell is None or cell.lit:
@@ -212,8 +213,8 @@ def peek_decided(state: VastState, where: Pos, option: str) -> list[Event]:
 
 
 def loot(state: VastState, command: cmd.Loot) -> list[Event]:
-    """004 §Saccheggiare: a Treasure token on his tile (1 cube), or a Dragon Gem: 1 cube and the Dragon die
-    (a center hit kills him: a trap, no Loot Drop), 2 cubes safely."""
+    """Vast rulebook §Saccheggiare: a Treasure token on his tile (1 cube), or a Dragon Gem: 1 cube and the
+    Dragon die (a center hit kills him: a trap, no Loot Drop), 2 cubes safely."""
     from dicelog.domain.vast.rules.flow import then_advance
 
     th, here = _ready(state)
@@ -240,8 +241,9 @@ def loot(state: VastState, command: cmd.Loot) -> list[Event]:
 
 
 def target_perception(state: VastState, target: str) -> int:
-    """What his Stealth must beat (004 §Determinare la Percezione): the Knight's Perception, a Tribe's
-    Population + 1 (-1 with the Goblin Ruby face up, +1 with the Trap face up: VF §3), the Dragon's Armor."""
+    """What his Stealth must beat (Vast rulebook §Determinare la Percezione): the Knight's Perception, a
+    Tribe's Population + 1 (-1 with the Goblin Ruby face up, +1 with the Trap face up: docs/vast/facts.md §3),
+    the Dragon's Armor."""
     if target == "knight":
         k = state.knight
         return 0 if k is None else perception(k)
@@ -249,7 +251,7 @@ def target_perception(state: VastState, target: str) -> int:
         return dragon_armor(state)
     t = goblins.tribe(state, target)
     face_up = state.goblins.face_up if state.goblins is not None else ()
-    # VF §3: the Goblin Ruby -1; a face-up Trap +1 to the next Tribe attacked
+    # docs/vast/facts.md §3: the Goblin Ruby -1; a face-up Trap +1 to the next Tribe attacked
     return t.population + 1 - ("goblin-ruby" in face_up) + ("trap" in face_up)
 
 
@@ -268,8 +270,8 @@ def target_at(state: VastState, target: str) -> Pos | None:
 
 
 def in_sight(state: VastState, here: Pos, there: Pos) -> bool:
-    """Hand Crossbow range (004 §Pugnalare alle Spalle; RULINGS.md): a Lit tile in a straight line up to 3
-    tiles away, every tile between Lit and no wall on the way."""
+    """Hand Crossbow range (Vast rulebook §Pugnalare alle Spalle; RULINGS.md): a Lit tile in a straight line
+    up to 3 tiles away, every tile between Lit and no wall on the way."""
     if here == there:
         return True
     dx, dy = there[0] - here[0], there[1] - here[1]
@@ -291,8 +293,8 @@ def in_sight(state: VastState, here: Pos, there: Pos) -> bool:
 
 
 def _target(state: VastState, target: str, action: str, *, ranged: bool = False) -> tuple[ThiefRole, Pos]:
-    """Checks common to Pickpocket and Backstab (004 §Interagire con gli Altri): the target in play, on his
-    tile (in sight with the Hand Crossbow), once a turn, his Stealth above its Perception (Armor)."""
+    """Checks common to Pickpocket and Backstab (Vast rulebook §Interagire con gli Altri): the target in play,
+    on his tile (in sight with the Hand Crossbow), once a turn, his Stealth above its Perception (Armor)."""
     th, here = _ready(state)
     if target not in state.roles and not (target in goblins.TRIBES and "goblins" in state.roles):
         raise refuse("thief.no-target", "Interagire con gli Altri", f"the {target} is not in play")
@@ -316,9 +318,10 @@ def _target(state: VastState, target: str, action: str, *, ranged: bool = False)
 
 
 def pickpocket_options(state: VastState, target: str) -> tuple[str, ...]:
-    """What a Pickpocket may take (004 §Borseggiare): of the Knight a face-up Treasure card or ``hidden`` (a
-    face-down one at random); of the Goblins ``hidden`` (a Secrets card of the hand, unseen) or the face-up
-    ``goblin-ruby``; of the Dragon ``greed`` (a Wakefulness cube back to Greed, with room there)."""
+    """What a Pickpocket may take (Vast rulebook §Borseggiare): of the Knight a face-up Treasure card or
+    ``hidden`` (a face-down one at random); of the Goblins ``hidden`` (a Secrets card of the hand, unseen) or
+    the face-up ``goblin-ruby``; of the Dragon ``greed`` (a Wakefulness cube back to Greed, with room
+    there)."""
     if target == "knight":
         k = state.knight
         return () if k is None else (*k.face_up, *(("hidden",) if k.treasures else ()))
@@ -334,8 +337,8 @@ def pickpocket_options(state: VastState, target: str) -> tuple[str, ...]:
 
 
 def pickpocket(state: VastState, command: cmd.Pickpocket) -> list[Event]:
-    """004 §Borseggiare. Raises ``vast.thief.*`` (``thief.nothing-to-take`` for a target with nothing to
-    take)."""
+    """Vast rulebook §Borseggiare. Raises ``vast.thief.*`` (``thief.nothing-to-take`` for a target with
+    nothing to take)."""
     th, _ = _target(state, command.target, "Pickpocket")
     if not pickpocket_options(state, command.target):
         raise refuse("thief.nothing-to-take", "Borseggiare", f"the {command.target} has nothing he can take")
@@ -356,7 +359,7 @@ def _attempt(state: VastState, action: str, target: str, cubes: int) -> list[Eve
 
 def action_rolled(state: VastState, reason: str, face: int) -> list[Event]:
     """The Action die of a Pickpocket or Pick Lock (``thief-action:<action>:<target>:<cubes>[:reroll]``):
-    Sticky Fingers re-rolls a failed Pickpocket once a turn (004 §Borseggiare)."""
+    Sticky Fingers re-rolls a failed Pickpocket once a turn (Vast rulebook §Borseggiare)."""
     from dicelog.domain.vast.rules.flow import fold
 
     _, action, target, cubes, *again = reason.split(":")
@@ -419,7 +422,8 @@ def pickpocket_take(state: VastState, owner: str, option: str) -> list[Event]:
 
 def supply_step(state: VastState) -> list[Event]:
     """The Treasure token a Pickpocket or Pick Lock takes: from the Cave's supply, or, with it empty, from a
-    tile of the map of his choice (004 §Celare il Bottino, last paragraph; decision ``loot-from``)."""
+    tile of the map of his choice (Vast rulebook §Celare il Bottino, last paragraph; decision
+    ``loot-from``)."""
     if treasure_supply(state) > 0:
         return [ev.ThiefLooted(source="supply", step="thief-supply")]
     spots = tuple(pos_key((c.x, c.y)) for c in state.cells if c.treasure > 0)
@@ -429,12 +433,13 @@ def supply_step(state: VastState) -> list[Event]:
 
 
 def pick_lock_cost(th: ThiefRole, cubes: int) -> int:
-    """Cubes Pick Lock costs at a level (004 §Scassinare: 1, 2, 3; one fewer with the Lock Picking Kit)."""
+    """Cubes Pick Lock costs at a level (Vast rulebook §Scassinare: 1, 2, 3; one fewer with the Lock Picking
+    Kit)."""
     return max(0, cubes - (1 if "lock-picking-kit" in th.upgrades else 0))
 
 
 def pick_lock(state: VastState, command: cmd.PickLock) -> list[Event]:
-    """004 §Scassinare: open the Vault on his tile, each once a turn. Raises ``vast.vault.*``."""
+    """Vast rulebook §Scassinare: open the Vault on his tile, each once a turn. Raises ``vast.vault.*``."""
     th, here = _ready(state)
     cell = cell_at(state, here)
     if cell is None or not cell.vault:
@@ -448,7 +453,7 @@ def pick_lock(state: VastState, command: cmd.PickLock) -> list[Event]:
 
 
 def backstab(state: VastState, command: cmd.Backstab) -> list[Event]:
-    """004 §Pugnalare alle Spalle: a Light, Moderate or Heavy wound (1, 2, 3 cubes). Raises
+    """Vast rulebook §Pugnalare alle Spalle: a Light, Moderate or Heavy wound (1, 2, 3 cubes). Raises
     ``vast.thief.*``."""
     from dicelog.domain.vast.rules.dragon import forced_discards
     from dicelog.domain.vast.rules.flow import fold, then_advance
@@ -474,7 +479,7 @@ def backstab(state: VastState, command: cmd.Backstab) -> list[Event]:
 
 
 def hide_loot(state: VastState, command: cmd.HideLoot) -> list[Event]:
-    """004 §Celare il Bottino: the Loot Drop level goes down by the cubes spent (not below 0)."""
+    """Vast rulebook §Celare il Bottino: the Loot Drop level goes down by the cubes spent (not below 0)."""
     from dicelog.domain.vast.rules.flow import then_advance
 
     th, _ = _ready(state)
@@ -491,8 +496,8 @@ def hide_loot(state: VastState, command: cmd.HideLoot) -> list[Event]:
 
 
 def flare(state: VastState, command: cmd.ThiefFlare) -> list[Event]:
-    """Flare (VF §7 Variant cards): on his own space, 1 Action cube a use; the Dragon die is rolled round
-    it."""
+    """Flare (docs/vast/facts.md §7 Variant cards): on his own space, 1 Action cube a use; the Dragon die is
+    rolled round it."""
     th, here = _ready(state)
     if "flare:thief" not in state.variants:
         raise refuse(
@@ -506,7 +511,7 @@ def flare(state: VastState, command: cmd.ThiefFlare) -> list[Event]:
 
 
 def end(state: VastState) -> list[Event]:
-    """004 §Riepilogo del Turno: the turn ends when he chooses (his unused cubes are removed)."""
+    """Vast rulebook §Riepilogo del Turno: the turn ends when he chooses (his unused cubes are removed)."""
     from dicelog.domain.vast.rules.flow import end_turn, then_advance
 
     the_thief(state)
@@ -517,14 +522,14 @@ def end(state: VastState) -> list[Event]:
 
 
 def seen_by(state: VastState, perception_value: int) -> bool:
-    """Whether a Perception beats his Stealth (004 §Interagire con il Ladro: it must be greater)."""
+    """Whether a Perception beats his Stealth (Vast rulebook §Interagire con il Ladro: it must be greater)."""
     th = state.thief
     return th is not None and perception_value > thief_stealth(th)
 
 
 def knight_attack(state: VastState, command: cmd.AttackThief) -> list[Event]:
-    """004 §Interagire con il Ladro: the Knight on his tile, her Perception above his Stealth, spends an
-    Encounter; he dies and she gains Grit equal to his Loot Drop level. Raises ``vast.thief.*``."""
+    """Vast rulebook §Interagire con il Ladro: the Knight on his tile, her Perception above his Stealth,
+    spends an Encounter; he dies and she gains Grit equal to his Loot Drop level. Raises ``vast.thief.*``."""
     from dicelog.domain.vast.rules.flow import then_advance
     from dicelog.domain.vast.rules.knight import encounter
 
@@ -543,13 +548,14 @@ def knight_attack(state: VastState, command: cmd.AttackThief) -> list[Event]:
 
 
 def tribe_sees(state: VastState, t: goblins.Tribe) -> bool:
-    """A Tribe's Perception (Population + 1, -1 with the Goblin Ruby) beats his Stealth (004 §Attaccare)."""
+    """A Tribe's Perception (Population + 1, -1 with the Goblin Ruby) beats his Stealth (Vast rulebook
+    §Attaccare)."""
     return seen_by(state, target_perception(state, t.name))
 
 
 def hit_step(state: VastState, by: str, why: str) -> list[Event]:
-    """An attack on him (``thief-hit:<by>:<why>``): Unnatural Evasion rolls the first of each turn (004
-    §Migliorie), else he dies. A Gem's trap is no player's attack."""
+    """An attack on him (``thief-hit:<by>:<why>``): Unnatural Evasion rolls the first of each turn (Vast
+    rulebook §Migliorie), else he dies. A Gem's trap is no player's attack."""
     th = the_thief(state)
     if thief_pos(state) is None:
         return _gone(state)
@@ -564,8 +570,8 @@ def _gone(state: VastState) -> list[Event]:
 
 
 def evasion_rolled(state: VastState, reason: str, face: int) -> list[Event]:
-    """Unnatural Evasion (004 §Migliorie): 4+ and the attack fails, and he may step to a tile next to his
-    (decision ``evade-step``, default ``stay``); else he dies."""
+    """Unnatural Evasion (Vast rulebook §Migliorie): 4+ and the attack fails, and he may step to a tile next
+    to his (decision ``evade-step``, default ``stay``); else he dies."""
     _, by, why = reason.split(":")
     if face < 4:
         return killed(state, by, why)
@@ -580,9 +586,9 @@ def evasion_rolled(state: VastState, reason: str, face: int) -> list[Event]:
 
 
 def killed(state: VastState, by: str, why: str) -> list[Event]:
-    """004 §Morire: he drops what he carries and leaves the map; his killer gains the Loot Drop bonus: the
-    Knight Grit, the Goblins Secrets cards or Rage (decision ``loot-drop:n``; a Tribe's attack also costs
-    them 1 Rage, §Attaccare il Ladro), the Dragon Power cards (a Gem's trap or a Dragon die center hit
+    """Vast rulebook §Morire: he drops what he carries and leaves the map; his killer gains the Loot Drop
+    bonus: the Knight Grit, the Goblins Secrets cards or Rage (decision ``loot-drop:n``; a Tribe's attack also
+    costs them 1 Rage, §Attaccare il Ladro), the Dragon Power cards (a Gem's trap or a Dragon die center hit
     gives none)."""
     from dicelog.domain.vast.rules.flow import fold
 
@@ -624,14 +630,15 @@ def loot_drop_decided(state: VastState, level: int, option: str) -> list[Event]:
 
 
 def gem_rolled(state: VastState, reason: str, face: int) -> list[Event]:
-    """A Gem looted with 1 cube (004 §Saccheggiare): a center hit of the Dragon die and it was a trap."""
+    """A Gem looted with 1 cube (Vast rulebook §Saccheggiare): a center hit of the Dragon die and it was a
+    trap."""
     if center_hit(face):
         return [ev.ThiefAttacked(by="trap", why="gem")]
     return []
 
 
 def spores(state: VastState) -> list[Event]:
-    """Soporific Spores on him (004 §Presagi): he loses an Upgrade of his choice (decision
+    """Soporific Spores on him (Vast rulebook §Presagi): he loses an Upgrade of his choice (decision
     ``spores-upgrade``), keeping its token."""
     th = the_thief(state)
     if not th.upgrades:
@@ -711,10 +718,10 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
 
 
 def shoot(state: VastState, command: cmd.ShootThief) -> list[Event]:
-    """``ShootThief``: the Enchanted Bow (004 §Tesori, Arco Incantato: "colpire il Drago o il Ladro fino a 5
-    tessere di distanza in linea retta ... il Ladro viene ucciso"): its cube placed this turn, once a turn, no
-    Encounter; up to 5 tiles in a straight line over any tiles; her Perception must be greater than his
-    Stealth (004 §Interagire con gli Altri). Raises ``vast.thief.*``."""
+    """``ShootThief``: the Enchanted Bow (Vast rulebook §Tesori, Arco Incantato: "colpire il Drago o il Ladro
+    fino a 5 tessere di distanza in linea retta ... il Ladro viene ucciso"): its cube placed this turn, once a
+    turn, no Encounter; up to 5 tiles in a straight line over any tiles; her Perception must be greater than
+    his Stealth (Vast rulebook §Interagire con gli Altri). Raises ``vast.thief.*``."""
     from dicelog.domain.vast.rules.flow import then_advance
 
     k = state.knight

@@ -72,8 +72,8 @@ FILLER = "ambush-13"
 
 
 def seal(state: VastState) -> VastState:
-    """``state`` with a Dark tile on every open edge, as the Cave keeps it before the Collapse (004 §Tessere
-    Caverna), so a test's first command does not start with the Cave's fills."""
+    """``state`` with a Dark tile on every open edge, as the Cave keeps it before the Collapse (Vast rulebook
+    §Tessere Caverna), so a test's first command does not start with the Cave's fills."""
     from dicelog.domain.vast.cave import step
     from dicelog.domain.vast.rules.common import geometry
 

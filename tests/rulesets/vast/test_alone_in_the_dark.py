@@ -1,7 +1,7 @@
-"""VF §7 Solo and the variant card Alone in the Dark (004 §Consigli Rapidi, Varianti: "piazza o rimuovi le
-tessere alla fine del tuo turno secondo la carta variante Solo nell'Oscurità al posto del normale
-piazzamento o rimozione"), and choosing a VF §7 row by its id (``VastSetup.setup``). Dice and cards are
-explicit."""
+"""docs/vast/facts.md §7 Solo and the variant card Alone in the Dark (Vast rulebook §Consigli Rapidi,
+Varianti: "piazza o rimuovi le tessere alla fine del tuo turno secondo la carta variante Solo nell'Oscurità al
+posto del normale piazzamento o rimozione"), and choosing a docs/vast/facts.md §7 row by its id
+(``VastSetup.setup``). Dice and cards are explicit."""
 
 from __future__ import annotations
 
@@ -60,7 +60,8 @@ def test_a_row_is_chosen_by_its_id_and_its_variant_cards_come_with_it__vf_7_solo
     hard = RULESET.initial_state(created({"setup": "dragon-solo-hard"}))
     assert easy.roles == hard.roles == ("dragon",)
     assert easy.dragon is not None and hard.dragon is not None
-    assert wakefulness(easy.dragon) == 4 and wakefulness(hard.dragon) == 0  # VF §7: 4 / 2 / 0 Hunger cubes
+    # docs/vast/facts.md §7: 4 / 2 / 0 Hunger cubes
+    assert wakefulness(easy.dragon) == 4 and wakefulness(hard.dragon) == 0
     p = Play(RULESET.initial_state(created({"setup": "knight-solo-medium"})))
     p.do(Begin())
     seated = p.of(ev.RolesSeated)[0]
@@ -95,7 +96,8 @@ def test_a_row_that_is_not_played_or_does_not_match_its_roles_is_refused__vf_7(d
 
 def test_the_count_is_the_largest_of_crystal_tiles_revealed_and_the_roles_number__vf_7_variant_cards():
     knight = solo(knight=KnightRole(x=0, y=0))
-    assert alone_count(knight, "knight") == 2  # the 2 Hero cubes she starts with (004 §Cubetti Eroe)
+    # the 2 Hero cubes she starts with (Vast rulebook §Cubetti Eroe)
+    assert alone_count(knight, "knight") == 2
     grit = replace(knight, knight=replace(knight.knight, grit=11))
     assert alone_count(grit, "knight") == 4  # one more at Grit 5 and at 11
     crystals = replace(

@@ -1,5 +1,6 @@
-"""004 §Rivelare e risolvere le tessere Buie (Imboscata) with VF §7 Goblin Infestation line B (the Knight vs
-Cave setup): Strength against 3, the Dragon die at equal Strength, the Cave's win on an Ambush kill."""
+"""Vast rulebook §Rivelare e risolvere le tessere Buie (Imboscata) with docs/vast/facts.md §7 Goblin
+Infestation line B (the Knight vs Cave setup): Strength against 3, the Dragon die at equal Strength, the
+Cave's win on an Ambush kill."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""VF §7 Variant cards, Ash Dragon: the Dragon has 1 more Armor (at most 4); a Tribe stronger than its Armor
-may attack it (1 Health, Rage -1, the Tribe scatters), and a surfaced Dragon entering such a Tribe's tile is
-attacked (004 §Limitazioni di Movimento)."""
+"""docs/vast/facts.md §7 Variant cards, Ash Dragon: the Dragon has 1 more Armor (at most 4); a Tribe stronger
+than its Armor may attack it (1 Health, Rage -1, the Tribe scatters), and a surfaced Dragon entering such a
+Tribe's tile is attacked (Vast rulebook §Limitazioni di Movimento)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_the_ash_dragon_has_1_more_armor_and_tribes_attack_it__vf7_ash_dragon():
     last = replace(state, dragon=replace(d, health=1))
     q = Play(last)
     q.do(cmd.ActivateTribe(tribe="fangs", action="attack"))
-    assert q.state.winner == "goblins"  # VF §7: the Goblins must kill the Dragon
+    assert q.state.winner == "goblins"  # docs/vast/facts.md §7: the Goblins must kill the Dragon
 
 
 def test_a_surfaced_ash_dragon_entering_a_stronger_tribe_is_attacked__004_limitazioni_di_movimento():

@@ -1,5 +1,6 @@
-"""VF §1 (Cave tiles, Tile stack setup), VF §4 (Dragon die), 004 §Equipaggiamento (a single wall), 004
-§Consigli Rapidi - Generali (orientation toward the Entrance): the cave's geometry, the stack and the die."""
+"""docs/vast/facts.md §1 (Cave tiles, Tile stack setup), docs/vast/facts.md §4 (Dragon die), Vast rulebook
+§Equipaggiamento (a single wall), Vast rulebook §Consigli Rapidi - Generali (orientation toward the Entrance):
+the cave's geometry, the stack and the die."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def test_setup_places_4_dark_tiles_round_the_entrance_and_builds_3_piles_of_crys
     p.draw("ambush-01", "event-01", "event-02", "treasure-room-01")
     assert {(c.x, c.y) for c in p.state.cells} == {(0, 0), (0, 1), (1, 0), (0, -1), (-1, 0)}
     assert p.of(ev.StackBuilt)[0] == ev.StackBuilt(piles=(14, 14, 13), pile_crystals=(3, 3, 3))
-    removed = {"daring", "eagle-eyed"}  # VF §7 Knight vs Cave
+    removed = {"daring", "eagle-eyed"}  # docs/vast/facts.md §7 Knight vs Cave
     assert not removed & set(p.state.sidequest_deck) and len(p.state.sidequest_deck) == 8
 
 

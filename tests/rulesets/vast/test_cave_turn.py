@@ -1,5 +1,5 @@
-"""004 §La Caverna: §Riepilogo del Turno, §Tessere Caverna, §2. Modella la Caverna, §3. Piazza un Tesoro,
-§1. Raccogli i Segnalini Presagio, §Usare i Presagi, §Presagi."""
+"""Vast rulebook §La Caverna: §Riepilogo del Turno, §Tessere Caverna, §2. Modella la Caverna, §3. Piazza un
+Tesoro, §1. Raccogli i Segnalini Presagio, §Usare i Presagi, §Presagi."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""004 §2. Modella la Caverna (when the Collapse begins) and §Il Collasso: removal order, the Entrance, the
-Knight on a collapsing tile, Crystal tiles counted, the Cave's win."""
+"""Vast rulebook §2. Modella la Caverna (when the Collapse begins) and §Il Collasso: removal order, the
+Entrance, the Knight on a collapsing tile, Crystal tiles counted, the Cave's win."""
 
 from __future__ import annotations
 

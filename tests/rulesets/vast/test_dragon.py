@@ -1,7 +1,7 @@
-"""004 §Il Drago: the Dragon's setup, statistics, movement underground and surfaced, every Power and its
-payment, the Sloth tracks and Wakefulness (one cube a track a turn), Treasure, Gems, surfacing, the end of
-its turn; and the others against it (§Incontrare il Drago, §Attaccare il Drago, §Gemme e altri giocatori),
-in the Knight, Goblins, Dragon and Cave setup (VF §7). Dice and cards are explicit."""
+"""Vast rulebook §Il Drago: the Dragon's setup, statistics, movement underground and surfaced, every Power and
+its payment, the Sloth tracks and Wakefulness (one cube a track a turn), Treasure, Gems, surfacing, the end of
+its turn; and the others against it (§Incontrare il Drago, §Attaccare il Drago, §Gemme e altri giocatori), in
+the Knight, Goblins, Dragon and Cave setup (docs/vast/facts.md §7). Dice and cards are explicit."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def sloth(**left: int) -> dict[str, int]:
 
 
 def dragon_table(*cells, dragon: DragonRole | None = None, turn: str = "dragon", knight=None, gob=None, **kw):
-    """A Knight, Goblins, Dragon and Cave table in play (VF §7, 4 players)."""
+    """A Knight, Goblins, Dragon and Cave table in play (docs/vast/facts.md §7, 4 players)."""
     state = goblin_table(*cells, gob=gob, knight=knight or KnightRole(x=0, y=0), turn=turn, **kw)
     return replace(
         state, roles=("knight", "goblins", "dragon", "cave"), dragon=dragon or DragonRole(x=1, y=0, hand=HAND)
@@ -72,7 +72,7 @@ def test_setup_health_5_fourteen_sloth_cubes_three_cards_and_placed_on_the_knigh
         p.settle() if not isinstance(pending, DrawRequested) else p.draw(*pending.cards[: pending.count])
     assert draws == [3]
     assert len(p.state.dragon.hand) == 3
-    # its first turn places it on the Knight's tile (004 §Il Drago, Preparazione)
+    # its first turn places it on the Knight's tile (Vast rulebook §Il Drago, Preparazione)
     k = p.state.knight
     events = start_turn(replace(p.state, turn="goblins"), "dragon", 1)
     assert ev.DragonPlaced(x=k.x, y=k.y) in events
@@ -123,7 +123,7 @@ def test_surfaced_it_obeys_walls_and_stays_off_dark_tiles__004_limitazioni_di_mo
     state = dragon_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), dark(2, 0, "ambush-01"), dragon=d)
     assert refused(state, cmd.MoveDragon(x=1, y=1)) == "vast.dragon.move"  # the wall
     assert refused(state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.move"  # a Dark tile
-    # Wing: 1 tile through a wall (004 §Poteri, Ala)
+    # Wing: 1 tile through a wall (Vast rulebook §Poteri, Ala)
     p = Play(state)
     p.do(cmd.UsePower(power="wing", x=1, y=1, pay=("wing-1",)))
     assert (p.state.dragon.x, p.state.dragon.y) == (1, 1)
@@ -452,7 +452,8 @@ def test_spores_move_a_wakefulness_cube_back_where_the_dragon_chooses__004_presa
     assert p.state.dragon.sloth["greed"] == 3
 
 
-# --- the Knight against the Dragon (004 §Incontrare il Drago, §Attaccare il Drago) ----------------------
+# --- the Knight against the Dragon (Vast rulebook §Incontrare il Drago, §Attaccare il Drago)
+# ----------------------
 
 
 def knight_turn(*cells, dragon: DragonRole, **k):
@@ -544,7 +545,8 @@ def test_a_collapsing_tile_under_the_dragon_has_it_step_off__004_il_collasso():
     assert (p.state.dragon.x, p.state.dragon.y) == (1, 0) and p.of(ev.TileRemoved)
 
 
-# --- Treasures and Secrets against the Dragon (004 §Tesori; VF §3 Secrets) ---------------------------------
+# --- Treasures and Secrets against the Dragon (Vast rulebook §Tesori; docs/vast/facts.md §3 Secrets)
+# ---------------------------------
 
 
 def test_the_javelin_attacks_it_underground_at_plus_1_and_leaves_the_game__004_tesori_giavellotto():
@@ -625,7 +627,8 @@ def test_a_tribe_plunders_the_dragon_itself_only_with_no_gem_on_the_map__004_raz
     assert refused(with_gem, cmd.ActivateTribe(tribe="fangs", action="plunder")) == "vast.goblins.no-treasure"
 
 
-# --- the setups with the Dragon and without the Knight or the Goblins (VF §7) -------------------------------
+# --- the setups with the Dragon and without the Knight or the Goblins (docs/vast/facts.md §7)
+# -------------------------------
 
 
 def test_knight_dragon_cave_ambushes_at_strength_2_and_a_dead_knight_skips_her_turns__vf7_setups():

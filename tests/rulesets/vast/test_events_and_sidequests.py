@@ -1,4 +1,5 @@
-"""004 §Eventi and VF §2 Event cards; 004 §Missioni Secondarie and VF §2 Sidequests (Flare: test_flare.py)."""
+"""Vast rulebook §Eventi and docs/vast/facts.md §2 Event cards; Vast rulebook §Missioni Secondarie and
+docs/vast/facts.md §2 Sidequests (Flare: test_flare.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""VF §7 Variant cards, Flare: the Dragon die rolled round a space reveals every Dark tile it hits; the Knight
-once a turn anywhere with no Encounter, each Goblin Tribe once a turn on its own space, the Thief on his
-own space for 1 Action cube; only the setups whose variant cards hand it out."""
+"""docs/vast/facts.md §7 Variant cards, Flare: the Dragon die rolled round a space reveals every Dark tile it
+hits; the Knight once a turn anywhere with no Encounter, each Goblin Tribe once a turn on its own space, the
+Thief on his own space for 1 Action cube; only the setups whose variant cards hand it out."""
 
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ def test_flare_reveals_the_dark_tiles_the_dragon_die_hits_once_a_turn__vf_7_flar
 
 
 def test_the_knight_lights_flare_only_with_its_variant_card__vf_7_variant_cards():
-    """From rules revision 4 Flare is the Knight's only in the setups that hand her the card (VF §7: Knight,
-    Goblins and Cave; Knight vs Cave); earlier games keep their rules."""
+    """From rules revision 4 Flare is the Knight's only in the setups that hand her the card
+    (docs/vast/facts.md §7: Knight, Goblins and Cave; Knight vs Cave); earlier games keep their rules."""
     base = table(dark(2, 0, "ambush-01"), rules_revision=4)
     with pytest.raises(RuleBroken) as refused:
         Play(base).do(cmd.UseFlare(x=2, y=0))

@@ -1,6 +1,7 @@
-"""VF §7 Variant cards, Goblin Infestation line C: a drawn Monster ambushes the Knight with its Ambush STR
-and, when it hurts her, its Ambush text (VF §3 Monster cards); the Knight vs Thief setup and the Knight's
-solo Hard level that play it (VF §7 Setup by player count, Solo)."""
+"""docs/vast/facts.md §7 Variant cards, Goblin Infestation line C: a drawn Monster ambushes the Knight with
+its Ambush STR and, when it hurts her, its Ambush text (docs/vast/facts.md §3 Monster cards); the Knight vs
+Thief setup and the Knight's solo Hard level that play it (docs/vast/facts.md §7 Setup by player count,
+Solo)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""004 §I Goblin: the Tribes' statistics, Rage and Malaise, the five phases of the Goblins' turn, their
-actions, scattering, Ambushes, and the Knight against the Tribes (§Interagire con i Goblin, §Equipaggiamento
-Arco), in the Knight, Goblins and Cave setup (VF §7)."""
+"""Vast rulebook §I Goblin: the Tribes' statistics, Rage and Malaise, the five phases of the Goblins' turn,
+their actions, scattering, Ambushes, and the Knight against the Tribes (§Interagire con i Goblin,
+§Equipaggiamento Arco), in the Knight, Goblins and Cave setup (docs/vast/facts.md §7)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_strength_is_population_plus_discs_and_malaise_takes_1__004_statistiche_
     assert rules.tribe_strength(state, gob.tribes[0]) == 3  # the Fangs' permanent Strength disc
     assert rules.tribe_strength(state, gob.tribes[1]) == 3  # the Ogre's
     malaise = replace(state, goblins=replace(gob, rage=0))
-    assert rules.tribe_strength(malaise, malaise.goblins.tribes[0]) == 2  # 004 §Furia e Malessere
+    assert rules.tribe_strength(malaise, malaise.goblins.tribes[0]) == 2  # Vast rulebook §Furia e Malessere
 
 
 def test_the_turn_draws_war_cards_by_rage_keeps_one_and_populates__004_scegli_una_carta_guerra():
@@ -204,7 +204,7 @@ def test_scattering_loses_2_and_the_monster__004_disperdere_la_tribu():
     state = goblin_table(gob=GoblinsRole(tribes=(t, Tribe(name="bones"), Tribe(name="eye"))))
     assert rules.scatter(state, t) == ev.TribeScattered(tribe="fangs", loss=2, discarded=("ogre",))
     beetles = replace(t, monsters=("bright-beetles",))
-    assert rules.scatter(state, beetles).loss == 1  # VF §3 Bright Beetles
+    assert rules.scatter(state, beetles).loss == 1  # docs/vast/facts.md §3 Bright Beetles
 
 
 def test_soporific_spores_bring_a_tribe_of_the_goblins_choice_to_1__004_presagi():

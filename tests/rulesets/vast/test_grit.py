@@ -1,4 +1,5 @@
-"""004 §Coraggio, §Cubetti Eroe, §Equipaggiamento (Scudo): Grit, its cube thresholds and the Shield."""
+"""Vast rulebook §Coraggio, §Cubetti Eroe, §Equipaggiamento (Scudo): Grit, its cube thresholds and the
+Shield."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""004 §Il Cavaliere, §2. Muovi e Agisci, §Statistiche, §Cubetti Eroe, §Equipaggiamento (Mappa Antica, Bomba):
-the Knight's movement and Encounters, driven through decide/evolve with explicit cards and dice."""
+"""Vast rulebook §Il Cavaliere, §2. Muovi e Agisci, §Statistiche, §Cubetti Eroe, §Equipaggiamento (Mappa
+Antica, Bomba): the Knight's movement and Encounters, driven through decide/evolve with explicit cards and
+dice."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def test_stats_start_at_1_and_cubes_raise_them_left_to_right__004_statistiche_cu
     p.do(cmd.PlaceHeroCube(target="movement"))
     from dicelog.domain.vast.rules.common import movement, perception
 
-    assert movement(p.state.knight) == 5  # VF §2 Stat tracks: 1 / 3 / 5 / 7
+    assert movement(p.state.knight) == 5  # docs/vast/facts.md §2 Stat tracks: 1 / 3 / 5 / 7
     assert perception(p.state.knight) == 1
     assert (
         refused(p.state, cmd.PlaceHeroCube(target="strength")) == "vast.cube.none-left"

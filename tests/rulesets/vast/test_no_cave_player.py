@@ -1,10 +1,10 @@
-"""004 §Varianti ("Nelle partite senza il giocatore Caverna ...") and VF §7 Setup by player count: the setups
-without a Cave player (Knight vs Goblins, Knight vs Dragon, Goblins vs Dragon; Knight, Goblins and Dragon),
-the Past Plunder and Flare variant cards (VF §7 Variant cards), Goblins vs Cave, and each setup's win
-conditions. The Cave's work falls to the players: the revealer draws and places the tiles on open edges
-(004 §Rivelare e risolvere le tessere Buie), the Knight draws her own Treasure and Event cards (§Tesori,
-Evento), an exploring Tribe draws its tile (§Esplorare), and every turn ends with a Dark tile placed or, in
-the Collapse, 3 tiles removed. Dice and cards are explicit."""
+"""Vast rulebook §Varianti ("Nelle partite senza il giocatore Caverna ...") and docs/vast/facts.md §7 Setup by
+player count: the setups without a Cave player (Knight vs Goblins, Knight vs Dragon, Goblins vs Dragon;
+Knight, Goblins and Dragon), the Past Plunder and Flare variant cards (docs/vast/facts.md §7 Variant cards),
+Goblins vs Cave, and each setup's win conditions. The Cave's work falls to the players: the revealer draws and
+places the tiles on open edges (Vast rulebook §Rivelare e risolvere le tessere Buie), the Knight draws her own
+Treasure and Event cards (§Tesori, Evento), an exploring Tribe draws its tile (§Esplorare), and every turn
+ends with a Dark tile placed or, in the Collapse, 3 tiles removed. Dice and cards are explicit."""
 
 from __future__ import annotations
 
@@ -59,7 +59,8 @@ def created(roles: tuple[str, ...], setup: str | None = None, revision: int = 2)
     )
 
 
-# --- VF §7 Setup by player count --------------------------------------------------------------------
+# --- docs/vast/facts.md §7 Setup by player count
+# --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", sorted(SETUPS))
@@ -87,7 +88,8 @@ def test_the_setups_without_a_cave_and_their_cards__vf_7_setup_by_player_count()
     assert SETUPS["knight-goblins-dragon"].variants == ("past-plunder:dragon",)
     assert SETUPS["goblins-vs-cave"].variants == ("flare:goblins",)
     without_thief = [name for name, row in SETUPS.items() if "thief" not in row.roles and len(row.roles) > 1]
-    assert len(without_thief) == 11  # every VF §7 row without the Thief: 1 of 4 players, 4 of 3, 6 of 2
+    # every docs/vast/facts.md §7 row without the Thief: 1 of 4 players, 4 of 3, 6 of 2
+    assert len(without_thief) == 11
 
 
 # --- the end of each turn: a Dark tile, or 3 removed in the Collapse -----------------------------------
@@ -256,10 +258,12 @@ def test_an_exploring_tribe_draws_its_tile_from_the_stack__004_esplorare():
     assert p.of(ev.DarkTilePlaced)[-1].tile == "ambush-03"
 
 
-# --- Past Plunder (VF §7 Variant cards) -------------------------------------------------------------------
+# --- Past Plunder (docs/vast/facts.md §7 Variant cards)
+# -------------------------------------------------------------------
 
 
-# --- Flare for the Goblins, Goblins vs Cave (VF §7) --------------------------------------------------------
+# --- Flare for the Goblins, Goblins vs Cave (docs/vast/facts.md §7)
+# --------------------------------------------------------
 
 
 def goblins_vs_cave(*cells, gob):
@@ -280,7 +284,8 @@ def test_with_neither_knight_nor_dragon_the_goblins_win_by_smashing_5_crystals__
     assert p.state.winner == "goblins" and p.state.goblins.smashed == 5
 
 
-# --- Knight vs Dragon (VF §7) -----------------------------------------------------------------------------
+# --- Knight vs Dragon (docs/vast/facts.md §7)
+# -----------------------------------------------------------------------------
 
 
 def knight_vs_dragon(**kw):
@@ -307,7 +312,8 @@ def test_a_knight_killed_otherwise_only_skips_her_turns__vf_7_knight_vs_dragon()
     assert check_win(p.state) == []
 
 
-# --- VF §7 Difficulty cards ------------------------------------------------------------------------------
+# --- docs/vast/facts.md §7 Difficulty cards
+# ------------------------------------------------------------------------------
 
 
 def created_with(roles: tuple[str, ...], difficulty: dict[str, int]) -> GameCreated:

@@ -1,5 +1,5 @@
-"""VF §7 Variant cards, Past Plunder: at the end of its holder's turn a Treasure token goes on an empty Dark
-tile; with none, a new tile is drawn and placed first."""
+"""docs/vast/facts.md §7 Variant cards, Past Plunder: at the end of its holder's turn a Treasure token goes on
+an empty Dark tile; with none, a new tile is drawn and placed first."""
 
 from __future__ import annotations
 

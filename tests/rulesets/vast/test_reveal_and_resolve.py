@@ -1,5 +1,5 @@
-"""004 §Rivelare e risolvere le tessere Buie, §Tessere Caverna, §Cristalli, §Tesori e Gemme, §Tesori (the
-Cave), §Eventi: what a reveal sets off, in 004's order."""
+"""Vast rulebook §Rivelare e risolvere le tessere Buie, §Tessere Caverna, §Cristalli, §Tesori e Gemme, §Tesori
+(the Cave), §Eventi: what a reveal sets off, in Vast rulebook's order."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.rulesets.vast.support import Play, dark, lit, table
 def test_a_treasure_room_gets_a_treasure_token_then_she_gains_1_grit__004_rivelare_e_risolvere():
     p = Play(table(dark(1, 0, "treasure-room-01")))
     p.do(cmd.MoveKnight(x=1, y=0))
-    # treasure-room-01 is open: 3 open edges, filled by the Cave first (004 §Tessere Caverna)
+    # treasure-room-01 is open: 3 open edges, filled by the Cave first (Vast rulebook §Tessere Caverna)
     for _ in range(3):
         assert isinstance(p.pending, DecisionRequested) and p.pending.decision.startswith("fill:")
         p.default()
@@ -79,7 +79,7 @@ def test_the_cave_draws_2_treasures_gives_1_and_sends_the_other_to_the_bottom__0
     assert p.pending.decision == "keep-treasure" and p.pending.piece == "knight"
     p.choose("keep")
     assert p.state.knight.treasures == ("javelin",)
-    assert p.state.cave.supply == 11  # the token went back to the Cave (004 §Tesori)
+    assert p.state.cave.supply == 11  # the token went back to the Cave (Vast rulebook §Tesori)
 
 
 def test_declining_a_treasure_gives_5_grit__004_tesori_e_gemme():

@@ -1,5 +1,5 @@
-"""Sandbox tables for Vast (VAST-DESIGN.md §3.4; ``dicelog.domain.vast.rules.sandbox``): an explicit table is
-laid and played on; a table that cannot be is refused naming what is wrong."""
+"""Sandbox tables for Vast (docs/vast/architecture.md, Projections; ``dicelog.domain.vast.rules.sandbox``): an
+explicit table is laid and played on; a table that cannot be is refused naming what is wrong."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_a_sandbox_table_is_laid_as_given_and_its_turn_begins():
     p = Play(state)
     p.do(Begin())
     assert ev.VastTurnStarted(role="knight", round=7) in p.events
-    p.settle()  # the laid table's open edges are filled by the Cave at once (004 §Tessere Caverna)
+    p.settle()  # the laid table's open edges are filled by the Cave at once (Vast rulebook §Tessere Caverna)
     s = p.state
     assert (s.knight.x, s.knight.y, s.knight.grit, s.knight.smashed) == (1, 0, 11, 4)
     assert "event-01" not in s.stack and s.cave.supply == 9
@@ -52,7 +52,7 @@ def test_a_sandbox_table_is_laid_as_given_and_its_turn_begins():
     assert len(state.stack) + len(state.crystals) == 45 - 3 and state.piles == (42,)  # no Vault tiles
     assert "elven-sword" not in s.treasure_deck and "swift" not in s.sidequest_deck
     assert "daring" not in s.sidequest_deck  # the setup's removals hold
-    # play on: the 5th Crystal, then home to win (004 §Il Cavaliere, Come Vincere; §Cristalli)
+    # play on: the 5th Crystal, then home to win (Vast rulebook §Il Cavaliere, Come Vincere; §Cristalli)
     p.do(cmd.PlaceHeroCube(target="strength"))
     p.do(cmd.PlaceHeroCube(target="strength"))
     p.do(cmd.PlaceHeroCube(target="perception"))  # a 2nd Encounter: she moves only with one left

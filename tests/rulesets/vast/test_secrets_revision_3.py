@@ -1,6 +1,6 @@
-"""VF §3 Secrets cards built in Vast rules revision 3: Cave-In (004 §La Caverna, Gli altri giocatori;
-§Esempio #1), Hiding Spots, Poison, and Hex hitting the Cave; the decks of earlier revisions stay as they were
-played. Dice, cards and decisions are explicit."""
+"""docs/vast/facts.md §3 Secrets cards built in Vast rules revision 3: Cave-In (Vast rulebook §La Caverna, Gli
+altri giocatori; §Esempio #1), Hiding Spots, Poison, and Hex hitting the Cave; the decks of earlier revisions
+stay as they were played. Dice, cards and decisions are explicit."""
 
 from __future__ import annotations
 
@@ -143,7 +143,8 @@ def test_hex_in_a_revision_2_game_hits_the_knight_only__vf_3_hex():
     assert p.pending is None and p.state.knight.grit == 3
 
 
-# --- Monsters of revision 3: Gnome, Underworm, Wisp (VF §3 Monster cards) -----------------------------
+# --- Monsters of revision 3: Gnome, Underworm, Wisp (docs/vast/facts.md §3 Monster cards)
+# -----------------------------
 
 
 def test_the_monster_deck_of_revision_3_holds_gnome_underworm_and_wisp__vf_3_monster_cards():

@@ -1,7 +1,7 @@
-"""004 §Il Ladro, Morire (the Loot Drop table) and Migliorie (Unnatural Evasion), and the others against him:
-§Il Cavaliere, Interagire con il Ladro; §I Goblin, Attaccare il Ladro; §Il Drago, Uccidere il Ladro and
-§Poteri (Claw, Scratch, Flame Wall); §La Caverna, Presagi (Soporific Spores). VF §6. Dice, cards and decisions
-are explicit."""
+"""Vast rulebook §Il Ladro, Morire (the Loot Drop table) and Migliorie (Unnatural Evasion), and the others
+against him: §Il Cavaliere, Interagire con il Ladro; §I Goblin, Attaccare il Ladro; §Il Drago, Uccidere il
+Ladro and §Poteri (Claw, Scratch, Flame Wall); §La Caverna, Presagi (Soporific Spores). docs/vast/facts.md §6.
+Dice, cards and decisions are explicit."""
 
 from __future__ import annotations
 

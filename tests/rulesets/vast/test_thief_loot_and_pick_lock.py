@@ -1,7 +1,7 @@
-"""004 §Il Ladro, Saccheggiare (Loot) and Scassinare (Pick Lock), with §Gemme e altri giocatori (the Thief and
-a Dragon Gem's trap), §Rivelare e risolvere le tessere Buie (Cripta: the Vault token) and §Celare il Bottino's
-last paragraph (a token from the map when the Cave's supply is empty). VF §6. Dice and decisions are
-explicit."""
+"""Vast rulebook §Il Ladro, Saccheggiare (Loot) and Scassinare (Pick Lock), with §Gemme e altri giocatori (the
+Thief and a Dragon Gem's trap), §Rivelare e risolvere le tessere Buie (Cripta: the Vault token) and §Celare il
+Bottino's last paragraph (a token from the map when the Cave's supply is empty). docs/vast/facts.md §6. Dice
+and decisions are explicit."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_loot_takes_the_treasure_token_on_his_tile_for_1_cube__004_saccheggiare(
     th = p.state.thief
     assert (th.carried, th.cubes, cell(p.state, 1, 0).treasure) == (1, 3, 0)
     assert p.of(ev.ThiefLooted)[0].source == "tile"
-    assert thief_stealth(th) == 2  # 004 §Trasportare: each token carried, -1 Stealth
+    assert thief_stealth(th) == 2  # Vast rulebook §Trasportare: each token carried, -1 Stealth
 
 
 def test_loot_needs_a_token_on_his_tile_and_1_cube_for_a_treasure__004_saccheggiare():
@@ -65,7 +65,7 @@ def test_a_gem_for_1_cube_rolls_the_dragon_die_and_off_center_he_takes_it__004_s
 
 
 def test_a_gem_for_1_cube_on_a_center_hit_is_a_trap_with_no_loot_drop__004_gemme_e_altri_giocatori():
-    # Unnatural Evasion does not turn a trap: it is no player's attack (004 §Migliorie)
+    # Unnatural Evasion does not turn a trap: it is no player's attack (Vast rulebook §Migliorie)
     p = Play(gem_table(upgrades=("unnatural-evasion",)))
     p.do(cmd.Loot(gem="claw"))
     p.roll(3)  # cross: the center
@@ -74,7 +74,7 @@ def test_a_gem_for_1_cube_on_a_center_hit_is_a_trap_with_no_loot_drop__004_gemme
     assert not p.of(ev.ThiefEvaded) and not p.of(ev.GritChanged)
     assert not isinstance(p.pending, (DrawRequested, RollRequested))  # no Power cards, no Evasion die
     assert p.state.thief.x is None and p.state.dragon.hand == HAND
-    assert cell(p.state, 1, 0).gems == ("claw",)  # 004 §Gemme: the Gem stays where he died
+    assert cell(p.state, 1, 0).gems == ("claw",)  # Vast rulebook §Gemme: the Gem stays where he died
 
 
 def test_a_gem_for_2_cubes_is_taken_safely__004_saccheggiare():

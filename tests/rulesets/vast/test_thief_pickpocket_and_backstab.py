@@ -1,8 +1,8 @@
-"""004 §Il Ladro, Borseggiare (Pickpocket), Pugnalare alle Spalle (Backstab) and Interagire con gli Altri
-(with §Determinare la Percezione and §Consigli Rapidi, Il Ladro): his Stealth against the target's
+"""Vast rulebook §Il Ladro, Borseggiare (Pickpocket), Pugnalare alle Spalle (Backstab) and Interagire con gli
+Altri (with §Determinare la Percezione and §Consigli Rapidi, Il Ladro): his Stealth against the target's
 Perception or the Dragon's Armor, each player once a turn, a target with nothing to take, the harm of a
-Pickpocket and its Treasure token, Sticky Fingers, the wounds table and the Hand Crossbow. VF §3 Goblin Ruby
-and Trap, §6. Dice, cards and decisions are explicit."""
+Pickpocket and its Treasure token, Sticky Fingers, the wounds table and the Hand Crossbow. docs/vast/facts.md
+§3 Goblin Ruby and Trap, §6. Dice, cards and decisions are explicit."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_each_token_carried_lowers_the_stealth_he_targets_with__004_trasportare_
 def test_a_tribes_perception_is_population_plus_1_less_1_with_the_ruby__004_determinare_la_percezione():
     state = goblins_table(fangs_at_1_0(2, hand=("hex",)), th=thief(1, 0, stealth=3))  # Perception 3
     assert refused(state, cmd.Pickpocket(target="fangs", cubes=3)) == "vast.thief.seen"
-    ruby = fangs_at_1_0(2, face_up=("goblin-ruby",))  # VF §3 Goblin Ruby: -1 Perception
+    ruby = fangs_at_1_0(2, face_up=("goblin-ruby",))  # docs/vast/facts.md §3 Goblin Ruby: -1 Perception
     Play(goblins_table(ruby, th=thief(1, 0, stealth=3))).do(cmd.Pickpocket(target="fangs", cubes=3))
 
 
@@ -184,7 +184,7 @@ def test_a_tribe_pickpocketed_discards_a_hidden_secrets_card_and_gains_rage__004
     assert isinstance(draw, DrawRequested) and draw.deck == "goblin-secrets" and draw.cards == ("hex", "trap")
     p.draw("trap")
     assert p.state.goblins.hand == ("hex",) and "trap" in p.state.secrets_discard
-    assert p.state.goblins.rage == 2  # 004 §Furia e Malessere: attacked by the Thief's Pickpocket
+    assert p.state.goblins.rage == 2  # Vast rulebook §Furia e Malessere: attacked by the Thief's Pickpocket
     assert p.state.thief.carried == 1
 
 
@@ -194,7 +194,7 @@ def test_the_face_up_goblin_ruby_is_the_only_revealed_card_he_may_take__004_bors
     p.do(cmd.Pickpocket(target="fangs", cubes=3))
     assert p.pending is None and p.of(ev.ThiefStole)[0].card == "goblin-ruby"
     assert p.state.goblins.face_up == () and "goblin-ruby" in p.state.secrets_discard
-    assert "trap" in p.state.secrets_discard  # VF §3 Trap: spent by his attack on a Tribe
+    assert "trap" in p.state.secrets_discard  # docs/vast/facts.md §3 Trap: spent by his attack on a Tribe
 
 
 def test_the_dragon_pickpocketed_moves_a_wakefulness_cube_back_to_greed__004_borseggiare():

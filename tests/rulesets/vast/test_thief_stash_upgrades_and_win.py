@@ -1,7 +1,7 @@
-"""004 §Il Ladro, Trasportare e Mettere al Sicuro il Bottino, Migliorie (Stat Boosts, Flip Stat Tokens),
-Celare il Bottino and Come Vincere, with §La Caverna (tokens he carries count for the Omens, stashed ones
-leave the game) and §Il Drago (a carried Gem lends its symbol; the Flame Wall on the Entrance). VF §6. Dice,
-cards and decisions are explicit."""
+"""Vast rulebook §Il Ladro, Trasportare e Mettere al Sicuro il Bottino, Migliorie (Stat Boosts, Flip Stat
+Tokens), Celare il Bottino and Come Vincere, with §La Caverna (tokens he carries count for the Omens, stashed
+ones leave the game) and §Il Drago (a carried Gem lends its symbol; the Flame Wall on the Entrance).
+docs/vast/facts.md §6. Dice, cards and decisions are explicit."""
 
 from __future__ import annotations
 
@@ -168,7 +168,8 @@ def test_five_stashed_do_not_win__004_il_ladro_come_vincere():
 
 
 def test_the_entrances_flame_wall_kills_him_before_he_stashes__004_trasportare_muro_di_fiamme():
-    # 004 §Trasportare: he stashes "after resolving the tile's effects"; the Flame Wall kills him first
+    # Vast rulebook §Trasportare: he stashes "after resolving the tile's effects"; the Flame Wall kills him
+    # first
     d = DragonRole(x=1, y=1, hand=HAND, flame_wall=(0, 0))
     state = home(thief(1, 0, carried=1), lit(1, 1, OPEN), roles=("dragon", "cave", "thief"), dragon=d)
     p = Play(state)
@@ -191,8 +192,8 @@ def test_evading_the_entrances_flame_wall_he_stashes_there__004_trasportare_migl
 
 
 def test_his_harder_difficulty_cards_leave_his_first_stashed_tokens_bare__vf_7_difficulty_cards():
-    """VF §7 Difficulty cards: at Prowler (read as level 4) the first stashed token gets no Upgrade, at
-    Invader (level 5) the first 2; standard play upgrades every token."""
+    """docs/vast/facts.md §7 Difficulty cards: at Prowler (read as level 4) the first stashed token gets no
+    Upgrade, at Invader (level 5) the first 2; standard play upgrades every token."""
     for level, bare in ((3, 0), (4, 1), (5, 2)):
         p = Play(replace(home(thief(1, 0, carried=3)), difficulty={"thief": level}))
         p.do(cmd.MoveThief(x=0, y=0))

@@ -1,7 +1,8 @@
-"""004 §Il Ladro, Preparazione, §1. Assegna i Segnalini Statistica and §2. Muovi e Agisci (with §Arrampicare):
-the Thief's setup, his Stat decision and Action cubes, his Movement, walls and Climb, looking at the Dark tile
-he ends his movement on (his secret) and revealing it without an Ambush, his coming back on the Entrance
-after a death, and the Thief's Flare (VF §6, §7). Dice, cards and decisions are explicit."""
+"""Vast rulebook §Il Ladro, Preparazione, §1. Assegna i Segnalini Statistica and §2. Muovi e Agisci (with
+§Arrampicare): the Thief's setup, his Stat decision and Action cubes, his Movement, walls and Climb, looking
+at the Dark tile he ends his movement on (his secret) and revealing it without an Ambush, his coming back on
+the Entrance after a death, and the Thief's Flare (docs/vast/facts.md §6, §7). Dice, cards and decisions are
+explicit."""
 
 from __future__ import annotations
 
@@ -34,13 +35,14 @@ def test_setup_twelve_treasure_tokens_six_vaults_loot_drop_3_and_off_the_map__00
     state = RULESET.initial_state(created)
     th = state.thief
     assert (th.x, th.y, th.loot_drop, th.stashed, th.upgrades) == (None, None, 3, 0, ())
-    assert state.treasure_tokens == 12 and state.cave.supply == 12  # 004 §La Caverna: 12 with the Thief
+    # Vast rulebook §La Caverna: 12 with the Thief
+    assert state.treasure_tokens == 12 and state.cave.supply == 12
     assert len(state.vaults) == 6
     p = Play(state)
     p.do(Begin())
     p.draw(*p.pending.cards[:4])
     built = p.of(ev.StackBuilt)[0]
-    assert built.pile_vaults == (2, 2, 2)  # VF §1 Tile stack setup: 2 Vault tiles a pile
+    assert built.pile_vaults == (2, 2, 2)  # docs/vast/facts.md §1 Tile stack setup: 2 Vault tiles a pile
 
 
 # --- 1. Assegna i Segnalini Statistica --------------------------------------------------------------------
@@ -187,7 +189,7 @@ def test_an_ambush_he_reveals_never_triggers_and_a_treasure_room_gets_its_token_
     assert not p.of(ev.VastAmbushResolved) and not p.of(ev.HealthChanged) and not p.of(ev.GritChanged)
     # the Knight entering it later is not ambushed either
     p = Play(replace(p.state, turn="knight"))
-    p.do(cmd.MoveKnight(x=1, y=0))  # onto the Thief's tile too (004 §Interagire con il Ladro)
+    p.do(cmd.MoveKnight(x=1, y=0))  # onto the Thief's tile too (Vast rulebook §Interagire con il Ladro)
     assert not p.of(ev.VastAmbushResolved) and p.state.knight.health == 7
 
     room = Play(thief_table(dark(1, 0, "treasure-room-02"), th=thief(1, 0)))
@@ -208,7 +210,7 @@ def test_killed_he_comes_back_on_the_entrance_at_the_start_of_his_next_turn__004
     )
     p = thief_turn(state)
     assert p.of(ev.ThiefEntered) and (p.state.thief.x, p.state.thief.y) == (0, 0)
-    assert p.state.thief.loot_drop == 1  # 004 §Consigli Rapidi: back to 3 only when he stashes
+    assert p.state.thief.loot_drop == 1  # Vast rulebook §Consigli Rapidi: back to 3 only when he stashes
 
 
 def test_his_turn_ends_when_he_says_so_and_the_next_turn_resets_his_cubes__004_riepilogo_del_turno():
@@ -221,7 +223,8 @@ def test_his_turn_ends_when_he_says_so_and_the_next_turn_resets_his_cubes__004_r
     assert (th.cubes, th.moves, th.targeted, th.assigned) == (0, 0, (), False)
 
 
-# --- VF §7 Variant cards: Flare -----------------------------------------------------------------------------
+# --- docs/vast/facts.md §7 Variant cards: Flare
+# -----------------------------------------------------------------------------
 
 
 def test_cave_vs_thief_seats_flare_for_him_and_makes_place_treasure_optional__vf_7_setup_by_player_count():

@@ -1,7 +1,7 @@
-"""The Thief in Vast's read models (004 §Il Ladro; VF §6): his public track on ``/initiative``, his piece and
-the Vault tokens on ``/board``, and the game-log line of each of his events, as each reader may see it
-(a Dark tile he looked at, a face-down card he stole at random, are never named to those who may not see
-them)."""
+"""The Thief in Vast's read models (Vast rulebook §Il Ladro; docs/vast/facts.md §6): his public track on
+``/initiative``, his piece and the Vault tokens on ``/board``, and the game-log line of each of his events, as
+each reader may see it (a Dark tile he looked at, a face-down card he stole at random, are never named to
+those who may not see them)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ SPECTATOR = Viewer(kind="spectator")
 
 
 def thief_table(*cells: Any, thief: ThiefRole, turn: str = "thief", **kw: Any) -> VastState:
-    """Knight, Cave and Thief in play (12 Treasure tokens: VF §1)."""
+    """Knight, Cave and Thief in play (12 Treasure tokens: docs/vast/facts.md §1)."""
     state = table(*cells, turn=turn, **kw)
     return replace(state, roles=("knight", "cave", "thief"), thief=thief, treasure_tokens=12)
 

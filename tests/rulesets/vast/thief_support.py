@@ -1,6 +1,7 @@
-"""Tables for the Thief's rule tests (004 §Il Ladro; VF §6): a table built by hand with the Thief in play,
-his board as a turn already under way (Stat tokens assigned, Action cubes taken), and the start of his turn
-driven through the ruleset's own ``start_turn``. Dice, cards and decisions are explicit (``support.Play``)."""
+"""Tables for the Thief's rule tests (Vast rulebook §Il Ladro; docs/vast/facts.md §6): a table built by hand
+with the Thief in play, his board as a turn already under way (Stat tokens assigned, Action cubes taken), and
+the start of his turn driven through the ruleset's own ``start_turn``. Dice, cards and decisions are explicit
+(``support.Play``)."""
 
 from __future__ import annotations
 
@@ -56,9 +57,10 @@ def thief_table(
     dragon: DragonRole | None = None,
     **kw: Any,
 ) -> VastState:
-    """A table in play with the Thief and ``roles`` (in turn order: VF §7); the Entrance plus ``cells``, open
-    edges sealed with Dark tiles; 12 Treasure tokens (004 §La Caverna, Preparazione). The Knight on the
-    Entrance and the Thief on the Entrance unless given; the Dragon at (1, 0) with ``HAND``."""
+    """A table in play with the Thief and ``roles`` (in turn order: docs/vast/facts.md §7); the Entrance plus
+    ``cells``, open edges sealed with Dark tiles; 12 Treasure tokens (Vast rulebook §La Caverna,
+    Preparazione). The Knight on the Entrance and the Thief on the Entrance unless given; the Dragon at (1, 0)
+    with ``HAND``."""
     roles = tuple(r for r in TURN_ORDER if r in roles)
     if "goblins" in roles:
         state = goblin_table(*cells, gob=gob, knight=knight, turn=turn, **kw)
@@ -80,13 +82,13 @@ def thief_table(
 
 
 def all_roles(*cells: Any, **kw: Any) -> VastState:
-    """The 5-player table (VF §7): every role in play."""
+    """The 5-player table (docs/vast/facts.md §7): every role in play."""
     return thief_table(*cells, roles=TURN_ORDER, **kw)
 
 
 def thief_turn(state: VastState) -> Play:
-    """A ``Play`` of ``state`` once the Thief's turn has started (004 §Riepilogo del Turno: back on the
-    Entrance when off the map, then his Stat tokens)."""
+    """A ``Play`` of ``state`` once the Thief's turn has started (Vast rulebook §Riepilogo del Turno: back on
+    the Entrance when off the map, then his Stat tokens)."""
     p = Play(replace(state, turn=None))
     p._take(then_advance(p.state, start_turn(p.state, "thief", p.state.round or 1)))
     return p

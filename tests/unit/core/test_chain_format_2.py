@@ -1,8 +1,8 @@
-"""Chain format 2 (issue 16; DESIGN.md, Tamper evidence and Hidden information), driven through the domain:
-each event's chain hash covers its public metadata and its payload's salted digest, the salts derive from
-a view key committed in ``GameCreated`` and revealed in ``GameEnded``; every reader checks the chain across
-what it may not see (``verify_view``) and, after the end, every payload it held by digest only
-(``verify_against``). Games of chain format 1 hash and verify exactly as before."""
+"""Chain format 2 (issue 16; docs/verifiable-secrets.md, Tamper evidence and Hidden information), driven
+through the domain: each event's chain hash covers its public metadata and its payload's salted digest, the
+salts derive from a view key committed in ``GameCreated`` and revealed in ``GameEnded``; every reader checks
+the chain across what it may not see (``verify_view``) and, after the end, every payload it held by digest
+only (``verify_against``). Games of chain format 1 hash and verify exactly as before."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Undo never deletes (DESIGN.md, Properties): policies, seed locking, marking, verify."""
+"""Undo never deletes (docs/event-model.md): policies, seed locking, marking, verify."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_after_an_undo_the_same_action_meets_the_same_dice_in_server_mode():
 
 @pytest.mark.parametrize("policy", ["host"])  # race's turn ends with its roll: own-turn never crosses one
 def test_undo_across_a_shown_server_roll_needs_every_seats_consent_under_every_policy(policy):
-    """DESIGN.md, Undo never deletes: a host (or the seat on turn) alone may not take back a roll
+    """docs/event-model.md, Undo never deletes: a host (or the seat on turn) alone may not take back a roll
     everyone has seen; the other seats must approve, and one rejection drops the request."""
     t = Table(policy, dice_mode="server")
     before = t.game

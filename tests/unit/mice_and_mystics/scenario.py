@@ -45,7 +45,7 @@ class Table:
     """A game played through the core (``create``/``play``/``fold``), recording every event.
 
     With ``choose_abilities`` the seats answer the starting-ability decisions of the setup with
-    each decision's default (001 §Preparazione del Gioco, "Scegliere una Abilità"), so the table
+    each decision's default (MM rulebook (it) §Preparazione del Gioco, "Scegliere una Abilità"), so the table
     stands at the initiative shuffle. ``content_pack``: a game created with that content pack."""
 
     def __init__(self, mice=PARTY, choose_abilities: bool = True, content_pack: dict | None = None) -> None:

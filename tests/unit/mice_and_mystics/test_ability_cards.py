@@ -1,5 +1,5 @@
-"""Ability cards: one card a turn, used at several moments; known effects only (001 §Carte Abilità dei
-Topi; 001 §Salire di Livello; facts.md §4)."""
+"""Ability cards: one card a turn, used at several moments; known effects only (MM rulebook (it) §Carte
+Abilità dei Topi; MM rulebook (it) §Salire di Livello; docs/mice-and-mystics/facts.md §4)."""
 
 import pytest
 
@@ -213,7 +213,8 @@ def test_legal_commands_list_ability_uses_concretely__001_carte_abilita_dei_topi
     ]
 
 
-# Knife Strike, Inspire and Preemptive Shot (001 §Carte Abilità dei Topi; facts.md §4 rows 5, 9, 14)
+# Knife Strike, Inspire and Preemptive Shot (MM rulebook (it) §Carte Abilità dei Topi;
+# docs/mice-and-mystics/facts.md §4 rows 5, 9, 14)
 
 COLLIN_FIRST = ("collin", "filch", "tilda", "maginos", "rat-warriors")
 SECOND_DAGGER = SearchCardEquipped(
@@ -232,8 +233,8 @@ def uses(state, mouse):
 
 
 def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger_rule():
-    """facts.md §4 row 9, §5 Dagger: the Battle action, one attack for Filch's one dagger; the Rat
-    Warriors, lower on the track, roll 1 defense die instead of 2."""
+    """docs/mice-and-mystics/facts.md §4 row 9, §5 Dagger: the Battle action, one attack for Filch's one
+    dagger; the Rat Warriors, lower on the track, roll 1 defense die instead of 2."""
     state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2))
     assert uses(state, "filch") == [
         UseAbility(mouse="filch", ability="knife-strike", target="rat-warriors-1")
@@ -255,8 +256,9 @@ def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger
 
 
 def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_target_chosen_after_the_first():
-    """facts.md §4 row 9; facts.md §5 (two 1-paw weapons): each equipped dagger attacks once; the
-    second target is asked once the first attack is resolved (the first target fell)."""
+    """docs/mice-and-mystics/facts.md §4 row 9; docs/mice-and-mystics/facts.md §5 (two 1-paw weapons): each
+    equipped dagger attacks once; the second target is asked once the first attack is resolved (the first
+    target fell)."""
     state = chapter_1_table(
         *knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE
     )
@@ -278,13 +280,14 @@ def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_targ
     assert events[-1] == RollRequested(reason="minion-defense", dice=1)  # the dagger rule again
     events, state = roll(state, 4)
     assert of_type(events, MinionDefeated)[0].figure == "rat-warriors-4"
-    # the card paid once (2 cheese); Pilfer gave 1 back per rat defeated (001 "Ladruncolo", empty wheel)
+    # the card paid once (2 cheese); Pilfer gave 1 back per rat defeated (MM rulebook (it) "Ladruncolo", empty
+    # wheel)
     assert state.awaiting is None and state.attack is None and state.cheese["filch"] == 2
 
 
 def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_without_targets():
-    """facts.md §4 row 9: ``pass`` gives the second attack up; with no minion left in reach the Knife
-    Strike ends without asking."""
+    """docs/mice-and-mystics/facts.md §4 row 9: ``pass`` gives the second attack up; with no minion left in
+    reach the Knife Strike ends without asking."""
     state = chapter_1_table(
         *knows("filch", "knife-strike"), cheese("filch", 2), SECOND_DAGGER, RAT_NEXT_TO_MICE
     )
@@ -302,8 +305,8 @@ def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_wit
 
 
 def test_001_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
-    """001 §Carte Abilità dei Topi (cost, the one action); 001 §Attacco in Mischia (reach);
-    001 §Salire di Livello (class)."""
+    """MM rulebook (it) §Carte Abilità dei Topi (cost, the one action); MM rulebook (it) §Attacco in Mischia
+    (reach); MM rulebook (it) §Salire di Livello (class)."""
     state = chapter_1_table(*knows("collin", "knife-strike"), cheese("collin", 2), track=COLLIN_FIRST)
     with pytest.raises(RuleBroken, match="ability.needs-dagger"):  # Collin's sword is no dagger
         RULESET.decide(state, UseAbility(mouse="collin", ability="knife-strike", target="rat-warriors-1"))
@@ -325,8 +328,8 @@ def test_001_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
 
 
 def test_001_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_action_for_one_cheese():
-    """facts.md §4 row 14: played before the leader's turn; a mouse that has taken its action pays
-    1 cheese for one more (once), the leader included."""
+    """docs/mice-and-mystics/facts.md §4 row 14: played before the leader's turn; a mouse that has taken its
+    action pays 1 cheese for one more (once), the leader included."""
     state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
     assert uses(state, "collin") == [UseAbility(mouse="collin", ability="inspire")]
     events, state = act(state, UseAbility(mouse="collin", ability="inspire"))
@@ -347,8 +350,8 @@ def test_001_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_ac
 
 
 def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese():
-    """facts.md §4 row 14: "max 1 extra each"; the extra action costs 1 cheese; a card that is an
-    action costs its cheese plus that 1."""
+    """docs/mice-and-mystics/facts.md §4 row 14: "max 1 extra each"; the extra action costs 1 cheese; a card
+    that is an action costs its cheese plus that 1."""
     inspired = (*knows("collin", "inspire"), MiceInspired(mouse="collin", round=1))
     state = chapter_1_table(*inspired, cheese("filch", 2), ActionStarted(mouse="filch", action="search"))
     events, state = act(state, Battle(mouse="filch", target="rat-warriors-1"))
@@ -385,7 +388,7 @@ def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese
 
 
 def test_001_carte_abilita_inspire_lasts_until_the_round_ends():
-    """facts.md §4 row 14: "until the end of the round"."""
+    """docs/mice-and-mystics/facts.md §4 row 14: "until the end of the round"."""
     state = chapter_1_table(
         *knows("collin", "inspire"),
         MiceInspired(mouse="collin", round=1),
@@ -399,7 +402,8 @@ def test_001_carte_abilita_inspire_lasts_until_the_round_ends():
 
 
 def test_001_carte_abilita_inspire_only_before_the_turn_and_with_its_cheese():
-    """facts.md §4 row 14: "use before this mouse's turn"; 001 §Carte Abilità dei Topi (cost)."""
+    """docs/mice-and-mystics/facts.md §4 row 14: "use before this mouse's turn"; MM rulebook (it) §Carte
+    Abilità dei Topi (cost)."""
     state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
     rolled = MovementPointsGained(mouse="collin", die_number=1, move_value=2, points=3)
     for started in (ActionStarted(mouse="collin", action="search"), rolled):
@@ -435,8 +439,8 @@ def summoned_with_archer(*events, track=("filch", "collin", "tilda", "maginos", 
 
 
 def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged_attack():
-    """facts.md §4 row 5: after the summon is placed, the archer (not in its turn) may shoot one of the
-    new minions; it pays 1 cheese and the game goes back to Filch's turn."""
+    """docs/mice-and-mystics/facts.md §4 row 5: after the summon is placed, the archer (not in its turn) may
+    shoot one of the new minions; it pays 1 cheese and the game goes back to Filch's turn."""
     caused, state = summoned_with_archer(cheese("maginos", 1))
     new = tuple(e.figure for e in of_type(caused, FigurePlaced))
     assert len(new) == 2 and state.new_minions == new
@@ -461,7 +465,7 @@ def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged
 
 
 def test_001_carte_abilita_preemptive_shot_pass_closes_the_window_without_paying():
-    """facts.md §4 row 5: the card is optional; ``pass`` is the default."""
+    """docs/mice-and-mystics/facts.md §4 row 5: the card is optional; ``pass`` is the default."""
     caused, state = summoned_with_archer(cheese("maginos", 1))
     events, state = decided(state, "pass", by="south")
     new = tuple(e.figure for e in of_type(caused, FigurePlaced))
@@ -470,8 +474,8 @@ def test_001_carte_abilita_preemptive_shot_pass_closes_the_window_without_paying
 
 
 def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_nothing():
-    """facts.md §4 row 5: no cheese, no sight of the new figures, captured, or nobody holding the card:
-    no decision; the window closes (or is never opened)."""
+    """docs/mice-and-mystics/facts.md §4 row 5: no cheese, no sight of the new figures, captured, or nobody
+    holding the card: no decision; the window closes (or is never opened)."""
     caused, state = summoned_with_archer()  # Maginos has no cheese
     assert caused[-1] == PreemptiveShotWindowClosed(
         figures=tuple(e.figure for e in of_type(caused, FigurePlaced))

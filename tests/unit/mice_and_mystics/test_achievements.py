@@ -1,4 +1,5 @@
-"""Personal achievements (001, Conquiste Personali, back page; facts.md appendix)."""
+"""Personal achievements (MM rulebook (it), Conquiste Personali, back page; docs/mice-and-mystics/facts.md
+appendix)."""
 
 from dicelog.domain.mice_and_mystics.commands import Battle
 from dicelog.domain.mice_and_mystics.events import (
@@ -88,9 +89,9 @@ def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__001_conq
 
 
 def test_roach_master_keeps_greedy_roaches_on_the_same_tile_calm__001_conquiste_personali():
-    """003 «no mesmo bloco», 002 «sur la même tuile» (facts.md: "roaches on the achiever's tile"):
-    a greedy roach anywhere on the Roach Master's tile is not greedy; elsewhere it is. Rules
-    revision 1 games keep the earlier reading, the same space."""
+    """MM rulebook (pt) «no mesmo bloco», MM summary (fr) «sur la même tuile» (docs/mice-and-mystics/facts.md:
+    "roaches on the achiever's tile"): a greedy roach anywhere on the Roach Master's tile is not greedy;
+    elsewhere it is. Rules revision 1 games keep the earlier reading, the same space."""
     greedy_roach = (
         AchievementEarned(mouse="filch", achievement="roach-master"),
         FigurePlaced(figure="roaches-1", card="roaches", space="GR-2"),  # Filch is on GR-6, same tile

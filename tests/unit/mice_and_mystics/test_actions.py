@@ -1,5 +1,5 @@
-"""A mouse's turn: move and one action in either order (001 §Il Turno di un Topo; 001 §Scatto;
-000 §Effetti Negativi)."""
+"""A mouse's turn: move and one action in either order (MM rulebook (it) §Il Turno di un Topo; MM rulebook
+(it) §Scatto; MM rulebook (it) §Effetti Negativi)."""
 
 import pytest
 
@@ -22,8 +22,8 @@ def at(space: str, figure: str = "filch") -> FigurePlaced:
 
 
 def test_one_action_per_turn_a_second_is_refused__001_il_turno_di_un_topo():
-    """001 §Il Turno di un Topo: "un Topo può eseguire 1 Azione" (Scatto, Attacco, Ricerca, Recupero,
-    Esplorare)."""
+    """MM rulebook (it) §Il Turno di un Topo: "un Topo può eseguire 1 Azione" (Scatto, Attacco, Ricerca,
+    Recupero, Esplorare)."""
     state = chapter_1_table(ActionStarted(mouse="filch", action="search"))
     with pytest.raises(RuleBroken, match="action.already-taken"):
         RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
@@ -33,13 +33,14 @@ def test_one_action_per_turn_a_second_is_refused__001_il_turno_di_un_topo():
 
 
 def test_act_then_move__001_il_turno_di_un_topo():
-    """001 §Il Turno di un Topo: "eseguire 1 Azione e poi muovere"."""
+    """MM rulebook (it) §Il Turno di un Topo: "eseguire 1 Azione e poi muovere"."""
     state = chapter_1_table(ActionStarted(mouse="filch", action="search"))
     assert RULESET.decide(state, Move(mouse="filch")) == [RollRequested(reason="move", dice=1, piece="filch")]
 
 
 def test_move_then_act__001_il_turno_di_un_topo():
-    """001 §Il Turno di un Topo: "oppure prima muovere e poi eseguire una delle seguenti Azioni"."""
+    """MM rulebook (it) §Il Turno di un Topo: "oppure prima muovere e poi eseguire una delle seguenti
+    Azioni"."""
     state = chapter_1_table(
         MovementPointsGained(mouse="filch", die_number=1, move_value=3, points=4),
         MouseMoved(mouse="filch", origin="GR-6", path=("GR-2",), cost=1),
@@ -49,8 +50,8 @@ def test_move_then_act__001_il_turno_di_un_topo():
 
 
 def test_acting_after_rolling_gives_the_unwalked_move_up__001_il_turno_di_un_topo():
-    """001 §Il Turno di un Topo ("1 Azione e poi muovere, oppure prima muovere e poi" act): a mouse that
-    rolled to move and then acts has had its move (RULINGS.md, mouse turn)."""
+    """MM rulebook (it) §Il Turno di un Topo ("1 Azione e poi muovere, oppure prima muovere e poi" act): a
+    mouse that rolled to move and then acts has had its move (RULINGS.md, mouse turn)."""
     state = chapter_1_table(MovementPointsGained(mouse="filch", die_number=1, move_value=3, points=4))
     _, state = act(state, Search(mouse="filch"))
     _, state = roll(state, 1)
@@ -60,8 +61,8 @@ def test_acting_after_rolling_gives_the_unwalked_move_up__001_il_turno_di_un_top
 
 
 def test_legal_commands_list_one_battle_per_valid_target__001_il_turno_di_un_topo():
-    """001 §Il Turno di un Topo (the actions on offer); 001 §Attacco in Mischia (only the rat next to
-    Filch on GR-2 is in reach)."""
+    """MM rulebook (it) §Il Turno di un Topo (the actions on offer); MM rulebook (it) §Attacco in Mischia
+    (only the rat next to Filch on GR-2 is in reach)."""
     legal = RULESET.legal_commands(chapter_1_table())
     assert [c for c in legal if isinstance(c, Battle)] == [Battle(mouse="filch", target="rat-warriors-1")]
     assert (
@@ -72,8 +73,8 @@ def test_legal_commands_list_one_battle_per_valid_target__001_il_turno_di_un_top
 
 
 def test_scurry_needs_a_move_first_then_rolls_again__001_scatto():
-    """001 §Scatto: "Se un Topo ha già mosso, può utilizzare l'Azione Scatto per muovere di nuovo. Per
-    Scattare lanciate un Dado Azione e muovete ancora, utilizzando il nuovo risultato"."""
+    """MM rulebook (it) §Scatto: "Se un Topo ha già mosso, può utilizzare l'Azione Scatto per muovere di
+    nuovo. Per Scattare lanciate un Dado Azione e muovete ancora, utilizzando il nuovo risultato"."""
     state = chapter_1_table()
     with pytest.raises(RuleBroken, match="scurry.not-moved"):
         RULESET.decide(state, Scurry(mouse="filch"))
@@ -95,8 +96,8 @@ def test_scurry_needs_a_move_first_then_rolls_again__001_scatto():
 
 
 def test_a_stunned_mouse_may_only_recover__000_stordito_e_intrappolato():
-    """000 §Stordito e Intrappolato: "Un Topo Stordito può muovere normalmente ma l'unica Azione che può
-    effettuare è quella di Recupero"."""
+    """MM rulebook (it) §Stordito e Intrappolato: "Un Topo Stordito può muovere normalmente ma l'unica Azione
+    che può effettuare è quella di Recupero"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="stunned"))
     with pytest.raises(RuleBroken, match="action.stunned"):
         RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
@@ -105,18 +106,19 @@ def test_a_stunned_mouse_may_only_recover__000_stordito_e_intrappolato():
 
 
 def test_a_webbed_mouse_may_not_move__000_stordito_e_intrappolato():
-    """000 §Stordito e Intrappolato: "Un Topo Intrappolato non può muovere o fare uno Scatto finché non
-    avrà effettuato un'Azione di Recupero"."""
+    """MM rulebook (it) §Stordito e Intrappolato: "Un Topo Intrappolato non può muovere o fare uno Scatto
+    finché non avrà effettuato un'Azione di Recupero"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="webbed"))
     with pytest.raises(RuleBroken, match="move.webbed"):
         RULESET.decide(state, Move(mouse="filch"))
 
 
 def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no_second_card():
-    """001 §Carte Abilità dei Topi: "Un Topo può usare una sola carta Abilità per Turno"; 001 §Salire di
-    Livello: "una stessa Abilità può essere utilizzata in momenti diversi" (RULINGS.md, Ability cards).
-    Tilda, inspired this round (facts.md §4 row 14), Cures Filch as her action, then Cures him again as
-    Inspire's extra action (its cheese + 1), paying each time; First Aid, a second card, is refused."""
+    """MM rulebook (it) §Carte Abilità dei Topi: "Un Topo può usare una sola carta Abilità per Turno"; MM
+    rulebook (it) §Salire di Livello: "una stessa Abilità può essere utilizzata in momenti diversi"
+    (RULINGS.md, Ability cards). Tilda, inspired this round (docs/mice-and-mystics/facts.md §4 row 14), Cures
+    Filch as her action, then Cures him again as Inspire's extra action (its cheese + 1), paying each time;
+    First Aid, a second card, is refused."""
     from dicelog.domain.mice_and_mystics.commands import UseAbility
     from dicelog.domain.mice_and_mystics.events import CheeseGained, EffectRemoved, MouseHealed, MouseWounded
     from dicelog.domain.mice_and_mystics.item_events import (
@@ -165,11 +167,12 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
 
 
 def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action_it_was_played_before():
-    """001 §Carte Abilità dei Topi; facts.md §4 row 3 (Aimed Shot: "Before a ranged attack: +1 battle for
-    that attack"); row 14 (Inspire's extra action). Maginos (Staff: battle 1 + 1, ranged at GR-2) plays
-    Aimed Shot before his Battle: 3 dice; Inspire's extra Battle that follows rolls 2 unless the card
-    is played (and paid) again before it, as the same card may be used at several moments of a turn
-    (001 §Salire di Livello). Played once the first action is over, the shot is for the extra Battle."""
+    """MM rulebook (it) §Carte Abilità dei Topi; docs/mice-and-mystics/facts.md §4 row 3 (Aimed Shot: "Before
+    a ranged attack: +1 battle for that attack"); row 14 (Inspire's extra action). Maginos (Staff: battle 1 +
+    1, ranged at GR-2) plays Aimed Shot before his Battle: 3 dice; Inspire's extra Battle that follows rolls 2
+    unless the card is played (and paid) again before it, as the same card may be used at several moments of a
+    turn (MM rulebook (it) §Salire di Livello). Played once the first action is over, the shot is for the
+    extra Battle."""
     from dicelog.domain.mice_and_mystics.commands import UseAbility
     from dicelog.domain.mice_and_mystics.events import AttackDeclared, CheeseGained
     from dicelog.domain.mice_and_mystics.item_events import (

@@ -1,5 +1,6 @@
-"""Bosses, ambushes and Brodie (001 §Carte Iniziativa dei Boss; 001 §Ferire un Boss; 001 §Imboscate;
-000 §Boss dei Servitori; 000 §Brodie; §Brodie Graffia; §Brodie Insegue; facts.md §3)."""
+"""Bosses, ambushes and Brodie (MM rulebook (it) §Carte Iniziativa dei Boss; MM rulebook (it) §Ferire un Boss;
+MM rulebook (it) §Imboscate; MM rulebook (it) §Boss dei Servitori; MM rulebook (it) §Brodie; §Brodie Graffia;
+§Brodie Insegue; docs/mice-and-mystics/facts.md §3)."""
 
 from dicelog.domain.core.events import (
     CardsDrawn,
@@ -205,7 +206,7 @@ def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_
     assert events == [MinionActivated(figure="brodie"), RollRequested(reason="brodie-chase", dice=2)]
     events, state = roll(state, 3, 6)  # 3 + 3 movement
     # GR-6 (the mice) is 2 steps away by one path only; from there filch on GR-1 is 2 steps away by
-    # GR-2 or by GR-5: the players choose (000 §Brodie Insegue)
+    # GR-2 or by GR-5: the players choose (MM rulebook (it) §Brodie Insegue)
     assert events[-2:] == [
         TieFound(decision="brodie-path", subject="brodie", count=4, toward="filch"),
         DecisionRequested(decision="brodie-path", options=("GR-2>GR-1", "GR-5>GR-1"), default="GR-2>GR-1"),
@@ -312,9 +313,9 @@ NO_MINION_CARDS = (
 
 
 def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mice_cards__001_carte_iniziativa_dei_boss():  # noqa: E501
-    """001 §Carte Iniziativa dei Boss: the cards are laid "normalmente"; with no minion card on the
-    track that is 001 §Determinare l'Ordine di Iniziativa: every card of the table is shuffled into
-    a new track (not the boss's cards among themselves at the bottom)."""
+    """MM rulebook (it) §Carte Iniziativa dei Boss: the cards are laid "normalmente"; with no minion card on
+    the track that is MM rulebook (it) §Determinare l'Ordine di Iniziativa: every card of the table is
+    shuffled into a new track (not the boss's cards among themselves at the bottom)."""
     state = chapter_1_table(*NO_MINION_CARDS, track=MICE)
     events = enter_boss(state, "brodie", "GR-16")
     assert events == [
@@ -336,8 +337,9 @@ def test_single_card_boss_with_no_minion_cards_on_the_track_is_shuffled_too__001
 
 
 def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_ambush__001_carte_iniziativa_dei_boss():  # noqa: E501
-    """The bottom-and-ambush rule is for "un Boss con Iniziativa multipla" (003: "um lacaio-chefão
-    com múltiplas cartas de iniciativa"); Captain Vurst's one card is added like a new minion card."""
+    """The bottom-and-ambush rule is for "un Boss con Iniziativa multipla" (MM rulebook (pt): "um
+    lacaio-chefão com múltiplas cartas de iniciativa"); Captain Vurst's one card is added like a new minion
+    card."""
     state = chapter_1_table()
     events = enter_boss(state, "captain-vurst", "GR-16")
     assert events == [
@@ -348,10 +350,10 @@ def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_a
 
 
 def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_for_it__001_imboscate():
-    """001 §Imboscate: an encounter band marked Ambush (rules/keywords.py) declares ``AmbushDeclared``
-    once its minions are placed; when the initiative is laid the ambush roll follows
-    (``bosses.ambush_step``). Encounter contents are provisional (facts.md §6): the keyword is put on
-    standard-1's first band, in a content pack of the game, for the test."""
+    """MM rulebook (it) §Imboscate: an encounter band marked Ambush (rules/keywords.py) declares
+    ``AmbushDeclared`` once its minions are placed; when the initiative is laid the ambush roll follows
+    (``bosses.ambush_step``). Encounter contents are provisional (docs/mice-and-mystics/facts.md §6): the
+    keyword is put on standard-1's first band, in a content pack of the game, for the test."""
     import msgspec
 
     from dicelog.domain.mice_and_mystics.commands import Explore
@@ -379,8 +381,8 @@ def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_f
 
 
 def test_brodie_pounces_tie_goes_to_the_space_holding_the_figure_highest_on_the_track__000_brodie_graffia():
-    """000 §Brodie Graffia: the space with most figures; two spaces with as many go to the one holding
-    the figure highest on the initiative track (here GR-16, later in tile order than GR-10)."""
+    """MM rulebook (it) §Brodie Graffia: the space with most figures; two spaces with as many go to the one
+    holding the figure highest on the initiative track (here GR-16, later in tile order than GR-10)."""
     mice = (
         FigurePlaced(figure="filch", card="filch", space="GR-10"),
         FigurePlaced(figure="collin", card="collin", space="GR-10"),

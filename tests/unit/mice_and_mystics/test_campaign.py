@@ -1,5 +1,6 @@
-"""Campaign carry-over (001 §Giocare Mice and Mystics come una Campagna; 002 Mode Campagne;
-domain/mice_and_mystics/campaign.py): what the next chapter receives, and how its setup applies it."""
+"""Campaign carry-over (MM rulebook (it) §Giocare Mice and Mystics come una Campagna; MM summary (fr) Mode
+Campagne; domain/mice_and_mystics/campaign.py): what the next chapter receives, and how its setup applies
+it."""
 
 import json
 
@@ -98,8 +99,8 @@ def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
 
 
 def test_the_players_choose_the_search_card_a_mouse_keeps__001_campagna():
-    """001 «I Topi possono conservare solo 1 delle carte Ricerca»: the seat controlling a mouse chooses;
-    ``null`` keeps none; a mouse no seat chose for keeps the default."""
+    """MM rulebook (it) «I Topi possono conservare solo 1 delle carte Ricerca»: the seat controlling a mouse
+    chooses; ``null`` keeps none; a mouse no seat chose for keeps the default."""
     state = finished_chapter()
     mine = frozenset(PARTY)
     toothpick = campaign_choice(state, mine, {"keep": {"filch": "toothpick"}})

@@ -1,5 +1,6 @@
-"""Captured and released mice; the chapter's end (000 §Topi Catturati; 000 §Liberare un Topo; 001
-§Plancia del Racconto; 001 §Capitolo 1: Obiettivi del Capitolo; facts.md §7)."""
+"""Captured and released mice; the chapter's end (MM rulebook (it) §Topi Catturati; MM rulebook (it) §Liberare
+un Topo; MM rulebook (it) §Plancia del Racconto; MM rulebook (it) §Capitolo 1: Obiettivi del Capitolo;
+docs/mice-and-mystics/facts.md §7)."""
 
 from dicelog.domain.core.events import DecisionMade, DecisionRequested
 from dicelog.domain.mice_and_mystics.commands import EndTurn
@@ -100,8 +101,8 @@ def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_c
 
 
 def test_chapter_1_won_with_every_mouse_not_captured_on_the_tree_entrance__001_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
-    """001 «portate tutti i Topi non Catturati sulla casella di entrata dell'albero»: a captured mouse
-    does not stop the others' victory (rules revision 2); revision 1 games keep "no mouse captured"."""
+    """MM rulebook (it) «portate tutti i Topi non Catturati sulla casella di entrata dell'albero»: a captured
+    mouse does not stop the others' victory (rules revision 2); revision 1 games keep "no mouse captured"."""
     courtyard = RoomTilePlaced(tile="courtyard", column=2, row=1)
     on_tree = [FigurePlaced(figure=m, card=m, space="CY-1") for m in MICE[1:]]
     captured = MouseCaptured(mouse=MICE[0])
@@ -119,7 +120,10 @@ def test_001_plancia_del_racconto_game_ended_says_why_the_chapter_ended():
 
     lost = chapter_1_table(HourglassAdvanced(page=6, reason="test"))
     assert RULESET.outcome(lost) == "defeat"
-    assert RULESET.outcome_reason(lost) == "the hourglass reached the end marker (001 §Plancia del Racconto)"
+    assert (
+        RULESET.outcome_reason(lost)
+        == "the hourglass reached the end marker (MM rulebook (it) §Plancia del Racconto)"
+    )
     assert RULESET.outcome_reason(replace(lost, rules_revision=1)) == ""
     captured = chapter_1_table(*(MouseCaptured(mouse=m) for m in MICE))
     assert RULESET.outcome_reason(captured) == "every mouse was captured at once"

@@ -20,7 +20,7 @@ def _at_a_search_draw() -> tuple[Table, str]:
     mouse = table.game.state.turn_card
     seat = next(s.name for s in table.game.created.seats if mouse in s.controls)
     table.play(Search(mouse=mouse), seat=seat)
-    events = table.play(Roll(faces=("bow-star",)), seat=seat)  # a star: draw (001 §Ricerca)
+    events = table.play(Roll(faces=("bow-star",)), seat=seat)  # a star: draw (MM rulebook (it) §Ricerca)
     assert DiceRolled(reason="search", faces=(5,), source="manual") in events
     return table, seat
 

@@ -1,6 +1,6 @@
-"""Chapter 1 room rules (001 §Capitolo 1, Regole Speciali del Capitolo; facts.md §7), driven through
-decide/resolve with explicit dice. Faces: 1 cheese, 2 sword+star, 3 sword/shield, 4 bow, 5 bow+star,
-6 sword/shield+star; move numbers 1,2,3,2,1,3."""
+"""Chapter 1 room rules (MM rulebook (it) §Capitolo 1, Regole Speciali del Capitolo;
+docs/mice-and-mystics/facts.md §7), driven through decide/resolve with explicit dice. Faces: 1 cheese, 2
+sword+star, 3 sword/shield, 4 bow, 5 bow+star, 6 sword/shield+star; move numbers 1,2,3,2,1,3."""
 
 import pytest
 
@@ -150,7 +150,8 @@ def test_guard_room_special_summon_is_two_rat_warriors__001_capitolo_1_evocazion
         CheeseAddedToWheel(count=6, reason="test"), track=("filch", "collin", "tilda", "maginos")
     )
     # 2 rat warriors for 3 entrances holding one each: GR-2 is nearest the mice (1 space from GR-6),
-    # GR-4 and GR-13 tie at 3: the players choose which takes the second (003 «mais próximos aos ratos»)
+    # GR-4 and GR-13 tie at 3: the players choose which takes the second (MM rulebook (pt) «mais próximos aos
+    # ratos»)
     asked = summon(state)
     assert asked[-1] == DecisionRequested(
         decision="melee-minion-entrances", options=("GR-4", "GR-13"), default="GR-4"
@@ -178,7 +179,7 @@ def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fogn
     events, state = answer(
         state, DecisionMade(decision="special-search", option="fishhook-and-thread", by="south")
     )
-    # a party item goes to the party stash, not the pack (001 §Oggetti del Gruppo)
+    # a party item goes to the party stash, not the pack (MM rulebook (it) §Oggetti del Gruppo)
     assert events == [
         SpecialSearchFound(mouse="filch", tile="sewer", item="fishhook-and-thread"),
         PartyItemGained(mouse="filch", card="fishhook-and-thread"),
@@ -382,10 +383,10 @@ def test_first_entry_of_the_courtyard_reads_its_story__001_capitolo_1_frammenti_
 
 
 def test_001_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_continues_on_victory():
-    """001 «Il Racconto Continua… : alla fine di certi Capitoli è presente la sezione Il Racconto
-    Continua… . Leggere ad alta voce questa parte»; 003 Capítulo um, «Escolha um(a) jogador(a) para
-    ler em voz alta»: the chapter's opening is given when it is set up, its «Il Racconto Continua…»
-    when it is won (short paraphrases, never the storybook's words)."""
+    """MM rulebook (it) «Il Racconto Continua… : alla fine di certi Capitoli è presente la sezione Il Racconto
+    Continua… . Leggere ad alta voce questa parte»; MM rulebook (pt) Capítulo um, «Escolha um(a) jogador(a)
+    para ler em voz alta»: the chapter's opening is given when it is set up, its «Il Racconto Continua…» when
+    it is won (short paraphrases, never the storybook's words)."""
     from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
     from dicelog.domain.mice_and_mystics.events import RoomTilePlaced
     from dicelog.domain.mice_and_mystics.ruleset import story_continues
@@ -396,7 +397,7 @@ def test_001_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_co
         r.payload for r in Table(choose_abilities=False).records if isinstance(r.payload, ChapterStoryRead)
     ]
     assert opening == [ChapterStoryRead(part="opening", text=chapter.opening)]
-    assert "003" in chapter.opening and "Vanestra" in chapter.opening
+    assert "MM rulebook (pt)" in chapter.opening and "Vanestra" in chapter.opening
     from dicelog.domain.mice_and_mystics.views import describe
 
     assert describe(chapter_1_table(), opening[0]) == f"Read aloud: {chapter.opening}"

@@ -1,4 +1,5 @@
-"""Content is data (DESIGN.md, Content is data; STYLE.md 7): every file decodes, strictly."""
+"""Content is data (docs/architecture.md, Content is data; docs/conventions.md, rule 7): every file decodes,
+strictly."""
 
 import msgspec
 import pytest

@@ -1,5 +1,6 @@
-"""The content catalogue (facts.md §4-§8): tiles 1-16, the 28 ability cards, the 71 search cards, the
-9 + 9 encounter cards; content packs laid over the shipped content; ``dicelog content check``."""
+"""The content catalogue (docs/mice-and-mystics/facts.md §4-§8): tiles 1-16, the 28 ability cards, the 71
+search cards, the 9 + 9 encounter cards; content packs laid over the shipped content; ``dicelog content
+check``."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def test_sixteen_tile_faces_paired_odd_orange_even_blue():
 @pytest.mark.parametrize("number", range(7, 17))
 def test_tiles_7_to_16_are_provisional_and_say_their_layout_is_drawn_from_section_8(number):
     tile = next(t for t in library().tiles.values() if t.number == number)
-    assert tile.provisional and "facts.md §8" in tile.provisional_reason
+    assert tile.provisional and "docs/mice-and-mystics/facts.md §8" in tile.provisional_reason
     assert 12 <= len(tile.spaces) <= 20
     assert all(x.colour == tile.side for x in tile.exits)
 

@@ -79,7 +79,11 @@ def test_a_space_no_edge_reaches_is_disconnected():
 def test_exits_must_be_on_the_sides_facts_md_names():
     exits = tuple(x for x in library().tiles["guard-room"].exits if x.side != "E")
     assert check(broken(tiles=tile("guard-room", exits=exits))) == [
-        Finding(rule="tile.exit-sides", where="tile guard-room", detail="exits on W; facts.md §8 has EW")
+        Finding(
+            rule="tile.exit-sides",
+            where="tile guard-room",
+            detail="exits on W; docs/mice-and-mystics/facts.md §8 has EW",
+        )
     ]
 
 
@@ -99,7 +103,7 @@ def test_minion_entrances_must_be_as_many_as_facts_md_counts():
         Finding(
             rule="tile.minion-entrances",
             where="tile guard-room",
-            detail="2 minion entrances; facts.md §8: 3-3",
+            detail="2 minion entrances; docs/mice-and-mystics/facts.md §8: 3-3",
         )
     ]
 
@@ -109,7 +113,7 @@ def test_the_pipes_flip_space_must_be_for_a_tinkerer_or_a_scamp_only():
         Finding(
             rule="tile.special-flip",
             where="tile pipes",
-            detail="no flip space is only for scamp or tinkerer (facts.md §8)",
+            detail="no flip space is only for scamp or tinkerer (docs/mice-and-mystics/facts.md §8)",
         )
     ]
 

@@ -1,5 +1,5 @@
-"""The content a game plays with travels with the game (DESIGN.md, Stored names are forever: "content
-a game was created with travels with the game (never through process-global state)").
+"""The content a game plays with travels with the game (docs/event-model.md, Stored names are forever:
+"content a game was created with travels with the game (never through process-global state)").
 
 Rules read the library of the game's own state (``content.library_of``); pack libraries are kept
 in a bounded cache keyed by the pack's digest, and derived values (graph edges, line of sight)

@@ -1,7 +1,7 @@
-"""Explore and encounters (001 §Esplorare; 001 §Incontri; 001 §Determinare l'Ordine di Iniziativa).
-Chapter 1 table: Guard Room (0,0), Kitchen Tunnels (1,0), Tunnel Entrance (1,1); the Guard Room's
-east exit (orange, GR-8/GR-12) aligns with the Kitchen's west exit (orange, KI-8) on the other face
-of the Kitchen Tunnels board."""
+"""Explore and encounters (MM rulebook (it) §Esplorare; MM rulebook (it) §Incontri; MM rulebook (it)
+§Determinare l'Ordine di Iniziativa). Chapter 1 table: Guard Room (0,0), Kitchen Tunnels (1,0), Tunnel
+Entrance (1,1); the Guard Room's east exit (orange, GR-8/GR-12) aligns with the Kitchen's west exit (orange,
+KI-8) on the other face of the Kitchen Tunnels board."""
 
 import pytest
 
@@ -83,8 +83,8 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
     # 2 rat warriors on 3 free entrances: the two nearest the mice on KI-8, KI-14 (1 space) and KI-1
-    # (2), not KI-13 (5): nothing to ask (001 §Collocare i Servitori, 3; 003 «mais próximos aos ratos»;
-    # rules revision 2)
+    # (2), not KI-13 (5): nothing to ask (MM rulebook (it) §Collocare i Servitori, 3; MM rulebook (pt) «mais
+    # próximos aos ratos»; rules revision 2)
     assert not of_type(events, DecisionRequested)
     assert EncounterRevealed(card="standard-1", page=1) in events
     placed = of_type(events, FigurePlaced)
@@ -94,8 +94,8 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
         state,
         CardsShuffled(reason="encounter-initiative", order=(RAT, "collin", "filch", "tilda", "maginos")),
     )
-    # Collin laid in slot 2: Born to Lead (001 Collin's hero card, "quando collocate le carte sulla
-    # Colonna dell'Iniziativa, se il Principe Collin non si trova sul primo spazio, aggiungete
+    # Collin laid in slot 2: Born to Lead (MM rulebook (it) Collin's hero card, "quando collocate le carte
+    # sulla Colonna dell'Iniziativa, se il Principe Collin non si trova sul primo spazio, aggiungete
     # immediatamente 1 segnalino Formaggio"; RULINGS.md, Born to Lead)
     assert events == [
         InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos")),
@@ -115,8 +115,8 @@ def test_explore_a_flip_space_turns_the_room_over__001_esplorare_una_casella_di_
 
 
 def test_001_determinare_l_ordine_di_iniziativa_born_to_lead_not_when_collin_is_laid_first():
-    """001 Collin's hero card (Born to Lead): no cheese when the reshuffled track puts Collin on the
-    first space."""
+    """MM rulebook (it) Collin's hero card (Born to Lead): no cheese when the reshuffled track puts Collin on
+    the first space."""
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     _, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
     order = ("collin", RAT, "filch", "tilda", "maginos")
@@ -129,8 +129,9 @@ PIPES = RoomTilePlaced(tile="pipes", column=0, row=1)
 
 
 def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
-    """001 §Esplorare: "Una casella di Rotazione con questo simbolo può essere Esplorata solamente da un
-    Fabbro o da un Furfante" (the Pipes' PI-10). Collin (Leader, Warrior) may not; Filch (Scamp) may."""
+    """MM rulebook (it) §Esplorare: "Una casella di Rotazione con questo simbolo può essere Esplorata
+    solamente da un Fabbro o da un Furfante" (the Pipes' PI-10). Collin (Leader, Warrior) may not; Filch
+    (Scamp) may."""
     collin_first = ("collin", "filch", "tilda", "maginos")
     state = chapter_1_table(*NO_RATS, PIPES, at("PI-10", "collin"), track=collin_first)
     with pytest.raises(RuleBroken, match="explore.flip-class"):
@@ -147,7 +148,7 @@ def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
 
 
 def test_001_esplorare_the_pipes_flip_space_for_a_tinkerer():
-    """001 §Esplorare: a Tinkerer ("Fabbro", Nez) may explore by the Pipes' flip space too."""
+    """MM rulebook (it) §Esplorare: a Tinkerer ("Fabbro", Nez) may explore by the Pipes' flip space too."""
     state = chapter_1_table(
         *NO_RATS,
         PIPES,
@@ -173,11 +174,11 @@ def _explored_and_reshuffled(rules_revision: int):
 
 
 def test_001_determinare_l_ordine_di_iniziativa_a_track_laid_again_starts_a_new_round_from_the_top():
-    """001 §Determinare l'Ordine di Iniziativa (003 «cada vez que uma nova carta de confronto for
-    revelada, a ordem de iniziativa deve ser novamente determinada»): the track laid again mid-turn
-    is a new order; once the exploring mouse's turn ends, a new round starts from slot 1, so no card
-    acts twice in a round (Collin and Filch would have, from Filch's new slot) and none is skipped
-    in it (RULINGS.md, Encounter with no minion card on the track; rules revision 2)."""
+    """MM rulebook (it) §Determinare l'Ordine di Iniziativa (MM rulebook (pt) «cada vez que uma nova carta de
+    confronto for revelada, a ordem de iniziativa deve ser novamente determinada»): the track laid again
+    mid-turn is a new order; once the exploring mouse's turn ends, a new round starts from slot 1, so no card
+    acts twice in a round (Collin and Filch would have, from Filch's new slot) and none is skipped in it
+    (RULINGS.md, Encounter with no minion card on the track; rules revision 2)."""
     state = _explored_and_reshuffled(rules_revision=2)
     assert state.round_ends_after_turn
     events, state = act(state, EndTurn(mouse="filch"))
@@ -215,14 +216,14 @@ def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions_
 
 
 def test_001_esplorare_a_board_with_figures_on_it_is_not_turned_over_from_revision_3():
-    """001 §Esplorare: entering a room of the other colour turns its board over ("ruotate il tabellone
-    della Stanza di arrivo"); no source says where figures standing on it would go, so from rules
+    """MM rulebook (it) §Esplorare: entering a room of the other colour turns its board over ("ruotate il
+    tabellone della Stanza di arrivo"); no source says where figures standing on it would go, so from rules
     revision 3 that Explore is refused (provisional; RULINGS.md). Revision 2 turned it over anyway."""
     minion_beyond = FigurePlaced(figure="rat-warriors-9", card=RAT, space="KT-1")
     state = chapter_1_table(*NO_RATS, minion_beyond, at("GR-8"), track=MICE)
     with pytest.raises(RuleBroken, match="explore.board-occupied") as refused:
         RULESET.decide(state, Explore(mouse="filch", via="E"))
-    assert "rat-warriors-9" in refused.value.detail and refused.value.section == "001 §Esplorare"
+    assert "rat-warriors-9" in refused.value.detail and refused.value.section == "MM rulebook (it) §Esplorare"
     assert Explore(mouse="filch", via="E") not in RULESET.legal_commands(state)
     older = chapter_1_table(*NO_RATS, minion_beyond, at("GR-8"), track=MICE, rules_revision=2)
     events, older = act(older, Explore(mouse="filch", via="E"))

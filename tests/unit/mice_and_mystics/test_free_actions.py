@@ -1,5 +1,6 @@
-"""Free actions: Share, Equip, Level Up (001 §Azioni Gratuite; §Condividere; §Equipaggiare; §Salire di
-Livello; §Muoversi nell'Acqua; 001 §Topi Catturati; facts.md §0, §2, §5)."""
+"""Free actions: Share, Equip, Level Up (MM rulebook (it) §Azioni Gratuite; §Condividere; §Equipaggiare;
+§Salire di Livello; §Muoversi nell'Acqua; MM rulebook (it) §Topi Catturati; docs/mice-and-mystics/facts.md §0,
+§2, §5)."""
 
 import pytest
 
@@ -82,8 +83,9 @@ def test_share_refused_with_a_mouse_neither_on_the_same_nor_an_adjacent_space__0
 
 
 def test_share_is_a_free_exchange_giving_and_taking_cards_and_cheese__001_condividere():
-    """001 §Condividere: "scambiare liberamente carte Ricerca e/o segnalini Formaggio"; 003 "livremente
-    trocar": one Share both gives and takes; it is the acting mouse's free action only."""
+    """MM rulebook (it) §Condividere: "scambiare liberamente carte Ricerca e/o segnalini Formaggio"; MM
+    rulebook (pt) "livremente trocar": one Share both gives and takes; it is the acting mouse's free action
+    only."""
     state = chapter_1_table(
         at("GR-7", "collin"),
         *kept("filch", "toothpick"),
@@ -140,10 +142,10 @@ def test_share_refuses_cards_not_in_the_giver_s_pack_named_twice_and_missing_che
 
 
 def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__001_equipaggiare():
-    """001 §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca"
-    (003: "Se, em algum momento, o rato superar esse limite"): the gift is allowed; Collin's player
-    picks the card to discard among his pack's cards (tricks and party items are not counted), for
-    no cheese."""
+    """MM rulebook (it) §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla
+    sacca" (MM rulebook (pt): "Se, em algum momento, o rato superar esse limite"): the gift is allowed;
+    Collin's player picks the card to discard among his pack's cards (tricks and party items are not counted),
+    for no cheese."""
     state = chapter_1_table(
         *kept("collin", "search-card-01", "search-card-02", "search-card-03"),
         *kept("filch", "toothpick"),
@@ -286,8 +288,8 @@ def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__001_filch_coda_pre
 
 
 def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggiare():
-    """001 §Equipaggiare: at most 3 cards in the pack, tricks (and party items) excluded; over the
-    limit the player discards 1 card of their choice — here the Dagger just put back is kept."""
+    """MM rulebook (it) §Equipaggiare: at most 3 cards in the pack, tricks (and party items) excluded; over
+    the limit the player discards 1 card of their choice — here the Dagger just put back is kept."""
     state = chapter_1_table(
         *kept("filch", "search-card-01", "search-card-02", "search-card-03"),
         PartyItemGained(mouse="filch", card="grapes"),
@@ -309,8 +311,8 @@ def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggi
 
 
 def test_one_equip_moves_several_cards_between_pack_and_equipment__001_equipaggiare():
-    """001 §Equipaggiare: "può Equipaggiare carte che sono nella sua sacca, o spostare nella sacca
-    carte precedentemente Equipaggiate" (plural): Filch moves his Dagger to his tail, takes the
+    """MM rulebook (it) §Equipaggiare: "può Equipaggiare carte che sono nella sua sacca, o spostare nella
+    sacca carte precedentemente Equipaggiate" (plural): Filch moves his Dagger to his tail, takes the
     Toothpick in both paws and puts on the Cloak in one free action."""
     state = chapter_1_table(*kept("filch", "toothpick", "cloak-of-displacement"))
     command = Equip(
@@ -366,7 +368,7 @@ def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__001_equipa
 
 def test_an_equip_leaving_the_pack_over_the_limit_asks_a_discard_until_it_fits__001_equipaggiare():
     """Two cards back into a full pack make 5: one discard of the player's choice at a time until the
-    pack holds 3 (001 §Equipaggiare; 003 §Equipar)."""
+    pack holds 3 (MM rulebook (it) §Equipaggiare; MM rulebook (pt) §Equipar)."""
     state = chapter_1_table(
         *kept("collin", "search-card-01", "search-card-02", "search-card-03"), track=COLLIN_FIRST
     )

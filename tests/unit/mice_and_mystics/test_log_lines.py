@@ -1,6 +1,6 @@
 """The game log says what happened (issue 10, messages for players): an attack's line no longer
 claims wounds a roach turned into stolen cheese, and the Chapter 1 happenings have their lines
-(001 §Capitolo 1: the crow, the Kitchen counter, Miz Maggie; the end marker)."""
+(MM rulebook (it) §Capitolo 1: the crow, the Kitchen counter, Miz Maggie; the end marker)."""
 
 from dicelog.domain.mice_and_mystics.chapter_events import (
     CounterCheesePlaced,

@@ -1,5 +1,5 @@
-"""Minion abilities (facts.md §3; 001 §Blatte Avide; 000 §Boss dei Servitori; 001 §Ratti Guerrieri e
-Capitano Vurst: tokens under rat figures)."""
+"""Minion abilities (docs/mice-and-mystics/facts.md §3; MM rulebook (it) §Blatte Avide; MM rulebook (it) §Boss
+dei Servitori; MM rulebook (it) §Ratti Guerrieri e Capitano Vurst: tokens under rat figures)."""
 
 from dicelog.domain.core.events import RollRequested
 from dicelog.domain.mice_and_mystics.events import (

@@ -1,6 +1,6 @@
-"""Minion turns (000 §Muovere un Servitore; 000 §Attaccare con un Servitore; 001 §Il Turno di un
-Servitore). Guard Room layout in tile-05-guard-room.json (provisional); Kitchen Tunnels' black corners
-block sight (tile-04 walls)."""
+"""Minion turns (MM rulebook (it) §Muovere un Servitore; MM rulebook (it) §Attaccare con un Servitore; MM
+rulebook (it) §Il Turno di un Servitore). Guard Room layout in tile-05-guard-room.json (provisional); Kitchen
+Tunnels' black corners block sight (tile-04 walls)."""
 
 from dicelog.domain.core.events import RollRequested
 from dicelog.domain.mice_and_mystics.content import library
@@ -149,7 +149,7 @@ def test_minion_ranged_that_sees_a_mouse_does_not_move_and_shoots_with_bows__000
 
 
 def test_minion_ranged_that_sees_no_mouse_walks_the_shortest_path_until_it_sees_one_without_a_roll__000_muovere_i_servitori_con_armi_a_distanza():  # noqa: E501
-    """000/001 «dovrà usare tutto il movimento necessario per seguire il percorso più breve verso il
+    """MM rulebook (it) «dovrà usare tutto il movimento necessario per seguire il percorso più breve verso il
     Topo più vicino. Non appena sarà in grado di vedere un Topo, smetterà di muoversi»: no movement
     roll (rules revision 2)."""
     setup = (minion(ELITE, 1, "KT-1"), at("KT-11", "filch"))
@@ -181,10 +181,10 @@ def test_minion_with_no_mouse_in_its_room_neither_moves_nor_attacks__000_muovere
 
 
 def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_was_already_attacked__000_attaccare_con_un_servitore():  # noqa: E501
-    """000 §Attaccare con un Servitore, rule 2: "(o se sono stati già tutti Attaccati), il Servitore
-    Attaccherà il Topo più in alto sulla Colonna dell'Iniziativa" (003: "ou se todos foram neste
-    turno"): among mice already attacked distance no longer counts. Rat 3 shares Collin's space but
-    attacks Filch, adjacent and higher on the track."""
+    """MM rulebook (it) §Attaccare con un Servitore, rule 2: "(o se sono stati già tutti Attaccati), il
+    Servitore Attaccherà il Topo più in alto sulla Colonna dell'Iniziativa" (MM rulebook (pt): "ou se todos
+    foram neste turno"): among mice already attacked distance no longer counts. Rat 3 shares Collin's space
+    but attacks Filch, adjacent and higher on the track."""
     setup = (
         minion(RAT, 2, "GR-1"),
         minion(RAT, 3, "GR-2"),
@@ -207,7 +207,7 @@ def test_minion_attacks_the_mouse_higher_on_the_track_when_every_mouse_in_reach_
 
 
 def test_minion_still_prefers_a_mouse_not_yet_attacked_over_a_nearer_attacked_one__000_attaccare_con_un_servitore():  # noqa: E501
-    """000 §Attaccare con un Servitore, rule 1: the nearest mouse *not yet attacked*: Rat 3 on
+    """MM rulebook (it) §Attaccare con un Servitore, rule 1: the nearest mouse *not yet attacked*: Rat 3 on
     Collin's space (attacked) attacks Filch next to it (not attacked), lower on the track."""
     setup = (
         minion(RAT, 3, "GR-2"),
@@ -224,8 +224,8 @@ def test_minion_still_prefers_a_mouse_not_yet_attacked_over_a_nearer_attacked_on
 
 
 def test_minion_moves_through_water_without_stopping__000_muovere_un_servitore():
-    """000 §Muovere un Servitore: minions "ignorano gli effetti di acqua": a mouse entering water ends
-    its move (001 §Muoversi nell'Acqua); a rat crosses the Sewer's channel in one move."""
+    """MM rulebook (it) §Muovere un Servitore: minions "ignorano gli effetti di acqua": a mouse entering water
+    ends its move (MM rulebook (it) §Muoversi nell'Acqua); a rat crosses the Sewer's channel in one move."""
     setup = (
         RoomTilePlaced(tile="sewer", column=0, row=1),
         *ONLY_RAT_1,
@@ -243,8 +243,8 @@ def test_minion_moves_through_water_without_stopping__000_muovere_un_servitore()
 
 
 def test_minion_crosses_a_yellow_line_against_its_arrow_for_one_step__000_muovere_un_servitore():
-    """000 §Muovere un Servitore: minions ignore yellow lines. GR-8 to GR-7 is against the arrow
-    (3 movement for a mouse, 001 §Linee Gialle); a rat rolling move number 1 makes it."""
+    """MM rulebook (it) §Muovere un Servitore: minions ignore yellow lines. GR-8 to GR-7 is against the arrow
+    (3 movement for a mouse, MM rulebook (it) §Linee Gialle); a rat rolling move number 1 makes it."""
     setup = (*ONLY_RAT_1, minion(RAT, 1, "GR-8"), at("GR-7", "filch"), at("GR-16", "collin"))
     _, state = start(*setup)
     events, _ = roll(state, 1)
@@ -255,8 +255,8 @@ def test_minion_crosses_a_yellow_line_against_its_arrow_for_one_step__000_muover
 
 
 def test_minion_moves_across_a_red_line__000_muovere_un_servitore():
-    """000 §Muovere un Servitore: minions ignore red lines (001 §Linee Rosse stops only mice):
-    GR-14 to GR-15 is one step for a rat."""
+    """MM rulebook (it) §Muovere un Servitore: minions ignore red lines (MM rulebook (it) §Linee Rosse stops
+    only mice): GR-14 to GR-15 is one step for a rat."""
     setup = (*ONLY_RAT_1, minion(RAT, 1, "GR-14"), at("GR-15", "filch"))
     _, state = start(*setup)
     events, _ = roll(state, 1)
@@ -267,8 +267,9 @@ def test_minion_moves_across_a_red_line__000_muovere_un_servitore():
 
 
 def test_minion_cannot_attack_across_a_red_line__001_linee_rosse():
-    """001 §Linee Rosse: "Le caselle separate da una Linea Rossa non sono adiacenti" (for everyone,
-    RULINGS.md): a rat on GR-14 next to the full GR-15 across the red line stays and cannot attack."""
+    """MM rulebook (it) §Linee Rosse: "Le caselle separate da una Linea Rossa non sono adiacenti" (for
+    everyone, RULINGS.md): a rat on GR-14 next to the full GR-15 across the red line stays and cannot
+    attack."""
     mice = tuple(at("GR-15", m) for m in ("filch", "collin", "tilda", "maginos"))
     _, state = start(*ONLY_RAT_1, minion(RAT, 1, "GR-14"), *mice)
     events, _ = roll(state, 3)
@@ -279,8 +280,9 @@ def test_minion_cannot_attack_across_a_red_line__001_linee_rosse():
 
 
 def test_minion_walks_over_a_set_mousetrap_without_stopping__000_muovere_un_servitore():
-    """000 §Muovere un Servitore: minions ignore mousetraps. A mouse stops on a set trap and rolls
-    (001 §Attraversare le Trappole per Topi); a rat walks KT-2, KT-4 (trap), KT-8 with no roll."""
+    """MM rulebook (it) §Muovere un Servitore: minions ignore mousetraps. A mouse stops on a set trap and
+    rolls (MM rulebook (it) §Attraversare le Trappole per Topi); a rat walks KT-2, KT-4 (trap), KT-8 with no
+    roll."""
     setup = (*ONLY_RAT_1, MousetrapsSet(spaces=("KT-4",)), minion(RAT, 1, "KT-2"), at("KT-8", "filch"))
     _, state = start(*setup)
     events, state = roll(state, 2)  # move number 2

@@ -1,5 +1,6 @@
-"""Mousetraps and water (001 §Attraversare le Trappole per Topi; 001 §Trappole per Topi; 001 §Muoversi
-nell'Acqua). Sewer layout in tile-06-sewer.json (provisional): water SW-6..SW-10, current west."""
+"""Mousetraps and water (MM rulebook (it) §Attraversare le Trappole per Topi; MM rulebook (it) §Trappole per
+Topi; MM rulebook (it) §Muoversi nell'Acqua). Sewer layout in tile-06-sewer.json (provisional): water
+SW-6..SW-10, current west."""
 
 import pytest
 
@@ -166,9 +167,9 @@ def leave_water_commands(state):
 
 
 def test_001_il_turno_di_un_topo_a_mouse_may_act_then_leave_water():
-    """001 §Il Turno di un Topo: "può eseguire 1 Azione e poi muovere"; leaving water is the mouse's
-    move (001 §Muoversi nell'Acqua), so a mouse that searched from a water space (the Sewer's special
-    search needs one) may still leave the water that turn."""
+    """MM rulebook (it) §Il Turno di un Topo: "può eseguire 1 Azione e poi muovere"; leaving water is the
+    mouse's move (MM rulebook (it) §Muoversi nell'Acqua), so a mouse that searched from a water space (the
+    Sewer's special search needs one) may still leave the water that turn."""
     _, state = act(sewer_table("SW-7"), Search(mouse="filch"))
     _, state = roll(state, 3)  # no star: nothing found, the action is spent
     assert state.mouse_turn.action == "search" and not state.mouse_turn.moved
@@ -183,8 +184,8 @@ def test_001_il_turno_di_un_topo_a_mouse_may_act_then_leave_water():
 
 
 def test_001_muoversi_nell_acqua_leaving_water_is_the_move_so_only_once():
-    """001 §Muoversi nell'Acqua: leaving water "deve usare il suo intero Valore di Movimento": once it
-    tried, whether it got out or not, the mouse has no move left."""
+    """MM rulebook (it) §Muoversi nell'Acqua: leaving water "deve usare il suo intero Valore di Movimento":
+    once it tried, whether it got out or not, the mouse has no move left."""
     _, state = act(sewer_table("SW-7"), LeaveWater(mouse="filch", space="SW-2"))
     _, state = roll(state, 3)
     assert leave_water_commands(state) == []
@@ -193,7 +194,7 @@ def test_001_muoversi_nell_acqua_leaving_water_is_the_move_so_only_once():
 
 
 def test_000_intrappolato_a_webbed_mouse_cannot_leave_water():
-    """000 §Intrappolato: "Un Topo Intrappolato non può muovere"; leaving water is a move."""
+    """MM rulebook (it) §Intrappolato: "Un Topo Intrappolato non può muovere"; leaving water is a move."""
     state = sewer_table("SW-7", EffectAdded(mouse="filch", effect="webbed"))
     with pytest.raises(RuleBroken, match="move.webbed"):
         act(state, LeaveWater(mouse="filch", space="SW-2"))
@@ -201,8 +202,8 @@ def test_000_intrappolato_a_webbed_mouse_cannot_leave_water():
 
 
 def test_000_atterrato_a_knocked_down_mouse_in_water_stands_up_instead_of_leaving():
-    """000 §Atterrato: "deve impiegare il suo intero movimento per potersi rialzare": in water too the
-    move stands it up (``Move``), so it cannot leave the water that turn."""
+    """MM rulebook (it) §Atterrato: "deve impiegare il suo intero movimento per potersi rialzare": in water
+    too the move stands it up (``Move``), so it cannot leave the water that turn."""
     state = sewer_table("SW-7", EffectAdded(mouse="filch", effect="knocked-down"))
     with pytest.raises(RuleBroken, match="water.knocked-down"):
         act(state, LeaveWater(mouse="filch", space="SW-2"))
@@ -214,8 +215,8 @@ def test_000_atterrato_a_knocked_down_mouse_in_water_stands_up_instead_of_leavin
 
 
 def test_001_condividere_le_caselle_minions_hold_a_mouse_in_water_unless_mice_match_them():
-    """001 §Condividere le Caselle: a mouse starting its move on a space with minions "potrà uscire
-    dalla casella solo se il numero di Topi … è uguale o maggiore a quello dei Servitori"."""
+    """MM rulebook (it) §Condividere le Caselle: a mouse starting its move on a space with minions "potrà
+    uscire dalla casella solo se il numero di Topi … è uguale o maggiore a quello dei Servitori"."""
     rats = [FigurePlaced(figure=f"rat-warriors-{n}", card="rat-warriors", space="SW-7") for n in (1, 2)]
     state = sewer_table("SW-7", *rats, rats_defeated=False)
     with pytest.raises(RuleBroken, match="move.held-by-minions"):
@@ -228,8 +229,8 @@ def test_001_condividere_le_caselle_minions_hold_a_mouse_in_water_unless_mice_ma
 
 
 def test_001_muoversi_nell_acqua_entering_water_ends_the_move():
-    """001 §Muoversi nell'Acqua: "Quando un Topo muove in una casella d'acqua … deve interrompere il
-    suo Movimento": a path may not go on through the water space, and no destination lies beyond it."""
+    """MM rulebook (it) §Muoversi nell'Acqua: "Quando un Topo muove in una casella d'acqua … deve interrompere
+    il suo Movimento": a path may not go on through the water space, and no destination lies beyond it."""
     state = sewer_table("SW-2")
     _, state = act(state, Move(mouse="filch"))
     _, state = roll(state, 4)  # 3 + 4 movement: enough to cross the river
@@ -244,7 +245,7 @@ def test_001_muoversi_nell_acqua_entering_water_ends_the_move():
 
 
 def test_000_topi_catturati_a_current_capture_earns_poison_master():
-    """001 Conquiste Personali, Maestro dei Veleni: "Il primo Topo ad essere Catturato con ancora
+    """MM rulebook (it) Conquiste Personali, Maestro dei Veleni: "Il primo Topo ad essere Catturato con ancora
     almeno 1 Ferita Avvelenata" — whatever captures it, a current too."""
     state = sewer_table("SW-6", MouseWounded(mouse="filch", wounds=1, poison=1))
     events, state = act(state, EndTurn(mouse="filch"))
@@ -258,8 +259,8 @@ def test_000_topi_catturati_a_current_capture_earns_poison_master():
 
 
 def test_000_topi_catturati_a_current_capture_counts_for_escape_artist():
-    """001 Conquiste Personali, Artista della Fuga: the second capture earns it (End marker one page
-    on); a third, by a current as well, frees it at once on the default release space."""
+    """MM rulebook (it) Conquiste Personali, Artista della Fuga: the second capture earns it (End marker one
+    page on); a third, by a current as well, frees it at once on the default release space."""
     first = (MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6"))
     state = sewer_table("SW-6", *first)
     events, state = act(state, EndTurn(mouse="filch"))
@@ -282,8 +283,8 @@ def test_000_topi_catturati_a_current_capture_counts_for_escape_artist():
 
 
 def test_003_movendo_se_na_agua_a_mouse_in_water_cannot_move_against_the_current():
-    """003 «O rato que se mover na água não pode ir contra a direção da correnteza» (rules revision
-    2): from SW-7 (current west) Filch may step to SW-6, not to SW-8 upstream; the banks stay open.
+    """MM rulebook (pt) «O rato que se mover na água não pode ir contra a direção da correnteza» (rules
+    revision 2): from SW-7 (current west) Filch may step to SW-6, not to SW-8 upstream; the banks stay open.
     Revision 1 games allowed it, as they were played."""
     state = sewer_table("SW-7")
     with pytest.raises(RuleBroken, match="water.against-current"):

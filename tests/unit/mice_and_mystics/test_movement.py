@@ -1,7 +1,7 @@
-"""Mouse movement: 001 §Movimento dei Topi, §Caselle Adiacenti, §Linee Gialle, §Linee Rosse,
-§Condividere le Caselle. Space layouts are provisional (facts.md §8); see tile-05-guard-room.json:
-GR-6 start; GR-7 -> GR-8 yellow line with the arrow pointing at GR-8; GR-14 | GR-15 red line;
-rats on GR-2, GR-4, GR-13."""
+"""Mouse movement: MM rulebook (it) §Movimento dei Topi, §Caselle Adiacenti, §Linee Gialle, §Linee Rosse,
+§Condividere le Caselle. Space layouts are provisional (docs/mice-and-mystics/facts.md §8); see
+tile-05-guard-room.json: GR-6 start; GR-7 -> GR-8 yellow line with the arrow pointing at GR-8; GR-14 | GR-15
+red line; rats on GR-2, GR-4, GR-13."""
 
 import pytest
 
@@ -23,7 +23,7 @@ def at(space: str, figure: str = "filch") -> FigurePlaced:
 
 
 def test_001_movimento_dei_topi_move_rolls_one_action_die_for_the_mouse():
-    """001 §Movimento dei Topi: "il giocatore che controlla il Topo tira un Dado Azione"."""
+    """MM rulebook (it) §Movimento dei Topi: "il giocatore che controlla il Topo tira un Dado Azione"."""
     assert RULESET.decide(chapter_1_table(), Move(mouse="filch")) == [
         RollRequested(reason="move", dice=1, piece="filch")
     ]
@@ -31,7 +31,8 @@ def test_001_movimento_dei_topi_move_rolls_one_action_die_for_the_mouse():
 
 @pytest.mark.parametrize(("face", "expected"), [(1, 1), (2, 2), (3, 3), (4, 2), (5, 1), (6, 3)])
 def test_001_movimento_dei_topi_points_are_the_die_move_number_plus_the_move_value(face, expected):
-    """001 §Movimento dei Topi (Collin: move 2, rolls 1 -> 3); face numbers from facts.md §1."""
+    """MM rulebook (it) §Movimento dei Topi (Collin: move 2, rolls 1 -> 3); face numbers from
+    docs/mice-and-mystics/facts.md §1."""
     table = Table()
     table.play(Shuffle(order=("collin", "tilda", "filch", "maginos", "rat-warriors")))
     table.play(Move(mouse="collin"))
@@ -42,8 +43,8 @@ def test_001_movimento_dei_topi_points_are_the_die_move_number_plus_the_move_val
 
 
 def test_001_movimento_dei_topi_a_mouse_moves_along_adjacent_spaces_and_may_stop_early():
-    """001 §Movimento dei Topi ("può muovere fino a" its points); 001 §Caselle Adiacenti: "Muovere una
-    miniatura tra due caselle adiacenti conta come 1 Movimento"."""
+    """MM rulebook (it) §Movimento dei Topi ("può muovere fino a" its points); MM rulebook (it) §Caselle
+    Adiacenti: "Muovere una miniatura tra due caselle adiacenti conta come 1 Movimento"."""
     state = chapter_1_table(points(6))
     assert RULESET.decide(state, MoveTo(mouse="filch", path=("GR-10", "GR-9"))) == [
         MouseMoved(mouse="filch", origin="GR-6", path=("GR-10", "GR-9"), cost=2)
@@ -51,20 +52,21 @@ def test_001_movimento_dei_topi_a_mouse_moves_along_adjacent_spaces_and_may_stop
 
 
 def test_001_caselle_adiacenti_a_path_must_follow_adjacent_spaces():
-    """001 §Caselle Adiacenti: a mouse moves only between adjacent spaces (GR-6 and GR-8 are not)."""
+    """MM rulebook (it) §Caselle Adiacenti: a mouse moves only between adjacent spaces (GR-6 and GR-8 are
+    not)."""
     with pytest.raises(RuleBroken, match="move.not-adjacent"):
         RULESET.decide(chapter_1_table(points(6)), MoveTo(mouse="filch", path=("GR-8",)))
 
 
 def test_001_movimento_dei_topi_unknown_spaces_are_refused():
-    """001 §Movimento dei Topi: a move goes through spaces of the room tiles on the table."""
+    """MM rulebook (it) §Movimento dei Topi: a move goes through spaces of the room tiles on the table."""
     with pytest.raises(RuleBroken, match="move.unknown-space"):
         RULESET.decide(chapter_1_table(points(6)), MoveTo(mouse="filch", path=("GR-99",)))
 
 
 def test_001_linee_gialle_crossing_costs_1_with_the_arrow_and_3_against_it():
-    """001 §Linee Gialle: "Attraversare la Linea Gialla in direzione contraria alla freccia conta come 3
-    caselle di Movimento ... nella direzione segnata dalla freccia conta come 1 normale Movimento"."""
+    """MM rulebook (it) §Linee Gialle: "Attraversare la Linea Gialla in direzione contraria alla freccia conta
+    come 3 caselle di Movimento ... nella direzione segnata dalla freccia conta come 1 normale Movimento"."""
     state = chapter_1_table(points(4))
     with_arrow = RULESET.decide(state, MoveTo(mouse="filch", path=("GR-7", "GR-8")))
     assert with_arrow[0].cost == 2
@@ -75,15 +77,16 @@ def test_001_linee_gialle_crossing_costs_1_with_the_arrow_and_3_against_it():
 
 
 def test_001_linee_rosse_a_red_line_cannot_be_crossed():
-    """001 §Linee Rosse: spaces across a red line are not adjacent."""
+    """MM rulebook (it) §Linee Rosse: spaces across a red line are not adjacent."""
     state = chapter_1_table(at("GR-14"), points(6))
     with pytest.raises(RuleBroken, match="move.not-adjacent") as refused:
         RULESET.decide(state, MoveTo(mouse="filch", path=("GR-15",)))
-    assert refused.value.section == "001 §Linee Rosse"
+    assert refused.value.section == "MM rulebook (it) §Linee Rosse"
 
 
 def test_001_movimento_dei_topi_a_path_longer_than_the_movement_points_is_refused():
-    """001 §Movimento dei Topi: the die result plus the move value is how many spaces it "può muovere"."""
+    """MM rulebook (it) §Movimento dei Topi: the die result plus the move value is how many spaces it "può
+    muovere"."""
     with pytest.raises(RuleBroken, match="move.too-far"):
         RULESET.decide(
             chapter_1_table(points(4)),
@@ -92,7 +95,7 @@ def test_001_movimento_dei_topi_a_path_longer_than_the_movement_points_is_refuse
 
 
 def test_001_condividere_le_caselle_a_full_space_can_be_neither_entered_nor_crossed():
-    """001 §Condividere le Caselle: 4 small figures fill a space."""
+    """MM rulebook (it) §Condividere le Caselle: 4 small figures fill a space."""
     full = [at("GR-7", m) for m in ("collin", "tilda", "maginos", "nez")]
     state = chapter_1_table(*full, points(6))
     for path in (("GR-7",), ("GR-7", "GR-11")):
@@ -102,8 +105,8 @@ def test_001_condividere_le_caselle_a_full_space_can_be_neither_entered_nor_cros
 
 
 def test_001_condividere_le_caselle_entering_a_space_with_a_minion_ends_the_move():
-    """001 §Condividere le Caselle: "Quando un Topo entra in una casella occupata da un Servitore deve
-    interrompere il suo Movimento"."""
+    """MM rulebook (it) §Condividere le Caselle: "Quando un Topo entra in una casella occupata da un Servitore
+    deve interrompere il suo Movimento"."""
     state = chapter_1_table(points(6))
     assert RULESET.decide(state, MoveTo(mouse="filch", path=("GR-2",)))[0].path == ("GR-2",)
     with pytest.raises(RuleBroken, match="move.must-stop"):
@@ -111,7 +114,7 @@ def test_001_condividere_le_caselle_entering_a_space_with_a_minion_ends_the_move
 
 
 def test_001_condividere_le_caselle_a_mouse_outnumbered_by_minions_on_its_space_cannot_leave():
-    """001 §Condividere le Caselle: leave only if mice >= minions on the space."""
+    """MM rulebook (it) §Condividere le Caselle: leave only if mice >= minions on the space."""
     rats = FigurePlaced(figure="rat-warriors-4", card="rat-warriors", space="GR-2")
     state = chapter_1_table(at("GR-2"), rats)
     with pytest.raises(RuleBroken, match="move.held-by-minions"):
@@ -121,7 +124,7 @@ def test_001_condividere_le_caselle_a_mouse_outnumbered_by_minions_on_its_space_
 
 
 def test_001_il_turno_di_un_topo_a_mouse_moves_only_once_per_turn():
-    """001 §Il Turno di un Topo: one move (and one action) per turn."""
+    """MM rulebook (it) §Il Turno di un Topo: one move (and one action) per turn."""
     moved = chapter_1_table(points(6), MouseMoved(mouse="filch", origin="GR-6", path=("GR-7",), cost=1))
     for command in (Move(mouse="filch"), MoveTo(mouse="filch", path=("GR-11",))):
         with pytest.raises(RuleBroken, match="move.already-moved"):
@@ -132,14 +135,15 @@ def test_001_il_turno_di_un_topo_a_mouse_moves_only_once_per_turn():
 
 
 def test_001_movimento_dei_topi_moving_needs_a_roll_first():
-    """001 §Movimento dei Topi: the mouse rolls an action die, then moves up to the points it gives."""
+    """MM rulebook (it) §Movimento dei Topi: the mouse rolls an action die, then moves up to the points it
+    gives."""
     with pytest.raises(RuleBroken, match="move.no-roll"):
         RULESET.decide(chapter_1_table(), MoveTo(mouse="filch", path=("GR-7",)))
 
 
 def test_001_movimento_dei_topi_legal_commands_list_one_cheapest_path_per_reachable_space():
-    """001 §Movimento dei Topi; §Linee Gialle (GR-7 -> GR-8 costs 1 with the arrow); §Condividere le
-    Caselle (a rat space ends the move, so GR-3 behind the rats is out of reach)."""
+    """MM rulebook (it) §Movimento dei Topi; §Linee Gialle (GR-7 -> GR-8 costs 1 with the arrow); §Condividere
+    le Caselle (a rat space ends the move, so GR-3 behind the rats is out of reach)."""
     state = chapter_1_table(points(4))
     legal = RULESET.legal_commands(state)
     moves = [c for c in legal if isinstance(c, MoveTo)]
@@ -152,16 +156,17 @@ def test_001_movimento_dei_topi_legal_commands_list_one_cheapest_path_per_reacha
 
 
 def test_001_movimento_dei_topi_the_log_says_where_the_mouse_went():
-    """001 §Movimento dei Topi: the log line for ``MouseMoved`` (DESIGN.md, describe)."""
+    """MM rulebook (it) §Movimento dei Topi: the log line for ``MouseMoved`` (docs/architecture.md,
+    describe)."""
     state = chapter_1_table(points(6))
     event = MouseMoved(mouse="filch", origin="GR-6", path=("GR-7", "GR-8", "GR-12"), cost=3)
     assert RULESET.describe(RULESET.evolve(state, event), event) == "Filch moves 3 spaces to GR-12 (cost 3)"
 
 
 def test_001_muoversi_nellacqua_entering_a_water_space_ends_the_move():
-    """001 §Muoversi nell'Acqua: "Quando un Topo muove in una casella d'acqua, anche se proviene da un'altra
-    casella acqua, deve interrompere il suo Movimento." Sewer layout (tile-06-sewer.json, provisional):
-    SW-2 dry, SW-6..SW-10 water; SW-7 is next to SW-2, SW-6 and SW-12."""
+    """MM rulebook (it) §Muoversi nell'Acqua: "Quando un Topo muove in una casella d'acqua, anche se proviene
+    da un'altra casella acqua, deve interrompere il suo Movimento." Sewer layout (tile-06-sewer.json,
+    provisional): SW-2 dry, SW-6..SW-10 water; SW-7 is next to SW-2, SW-6 and SW-12."""
     state = chapter_1_table(at("SW-2"), points(6))
     events, after = act(state, MoveTo(mouse="filch", path=("SW-7",)))
     assert events[0] == MouseMoved(mouse="filch", origin="SW-2", path=("SW-7",), cost=1)
@@ -169,4 +174,4 @@ def test_001_muoversi_nellacqua_entering_a_water_space_ends_the_move():
     for path in (("SW-7", "SW-12"), ("SW-7", "SW-6")):  # on to dry land or to another water space
         with pytest.raises(RuleBroken, match="move.must-stop") as refused:
             RULESET.decide(state, MoveTo(mouse="filch", path=path))
-        assert refused.value.section == "001 §Muoversi nell'Acqua"
+        assert refused.value.section == "MM rulebook (it) §Muoversi nell'Acqua"

@@ -1,4 +1,5 @@
-"""Negative effects (000 §Effetti Negativi: Stordito e Intrappolato, Atterrato, Stregato, Avvelenato)."""
+"""Negative effects (MM rulebook (it) §Effetti Negativi: Stordito e Intrappolato, Atterrato, Stregato,
+Avvelenato)."""
 
 import pytest
 
@@ -30,8 +31,8 @@ TRACK = ("filch", "collin", "tilda", "maginos", RAT)
 
 
 def test_knocked_down_mouse_spends_its_whole_move_standing_up__000_atterrato():
-    """000 §Atterrato: "Una miniatura Atterrata deve impiegare il suo intero movimento per potersi
-    rialzare"."""
+    """MM rulebook (it) §Atterrato: "Una miniatura Atterrata deve impiegare il suo intero movimento per
+    potersi rialzare"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="knocked-down"))
     events, state = act(state, Move(mouse="filch"))
     assert events == [FigureStoodUp(figure="filch")]
@@ -41,8 +42,8 @@ def test_knocked_down_mouse_spends_its_whole_move_standing_up__000_atterrato():
 
 
 def test_knocked_down_mouse_may_still_scurry_after_standing_up__000_atterrato():
-    """000 §Atterrato (standing up is the move); 001 §Scatto: "Se un Topo ha già mosso, può utilizzare
-    l'Azione Scatto per muovere di nuovo"."""
+    """MM rulebook (it) §Atterrato (standing up is the move); MM rulebook (it) §Scatto: "Se un Topo ha già
+    mosso, può utilizzare l'Azione Scatto per muovere di nuovo"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="knocked-down"))
     _, state = act(state, Move(mouse="filch"))
     events, _ = act(state, Scurry(mouse="filch"))
@@ -50,14 +51,15 @@ def test_knocked_down_mouse_may_still_scurry_after_standing_up__000_atterrato():
 
 
 def test_large_figures_are_never_knocked_down__000_atterrato():
-    """000 §Atterrato: "Le miniature grandi non possono essere Atterrate"."""
+    """MM rulebook (it) §Atterrato: "Le miniature grandi non possono essere Atterrate"."""
     state = chapter_1_table(FigurePlaced(figure="spider-1", card="spider", space="GR-16"))
     assert knock_down(state, "spider-1") == []
     assert knock_down(state, "rat-warriors-1") == [EffectAdded(mouse="rat-warriors-1", effect="knocked-down")]
 
 
 def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__000_atterrato():
-    """000 §Atterrato: the whole move goes to standing up, "mentre può Attaccare e Difendersi normalmente"."""
+    """MM rulebook (it) §Atterrato: the whole move goes to standing up, "mentre può Attaccare e Difendersi
+    normalmente"."""
     state = chapter_1_table(
         MinionDefeated(figure="rat-warriors-2", card=RAT),
         MinionDefeated(figure="rat-warriors-3", card=RAT),
@@ -74,9 +76,9 @@ def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__000_atter
 
 
 def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_then_the_marker_goes__000_stregato():  # noqa: E501
-    """000 §Stregato: "fatelo Attaccare e muovere come se si trattasse di un Servitore con Arma da Mischia
-    ... utilizza solo le informazioni elencate sulla propria carta Iniziativa ... Non appena termina il
-    Turno, rimuovete il segnalino Stregato"."""
+    """MM rulebook (it) §Stregato: "fatelo Attaccare e muovere come se si trattasse di un Servitore con Arma
+    da Mischia ... utilizza solo le informazioni elencate sulla propria carta Iniziativa ... Non appena
+    termina il Turno, rimuovete il segnalino Stregato"."""
     state = chapter_1_table(
         FigurePlaced(figure="filch", card="filch", space="GR-1"), EffectAdded(mouse="filch", effect="charmed")
     )
@@ -106,7 +108,8 @@ def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_the
 
 
 def test_charmed_mouse_takes_no_command__000_stregato():
-    """000 §Stregato: the charmed mouse's turn is played as a minion's, so its players have no command."""
+    """MM rulebook (it) §Stregato: the charmed mouse's turn is played as a minion's, so its players have no
+    command."""
     from dicelog.domain.mice_and_mystics.ruleset import legal_commands
 
     state = chapter_1_table(EffectAdded(mouse="filch", effect="charmed"))
@@ -114,8 +117,8 @@ def test_charmed_mouse_takes_no_command__000_stregato():
 
 
 def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__000_avvelenato():
-    """000 §Avvelenato: "Le Ferite Avvelenate non possono essere guarite da normali Incantesimi di Guarigione
-    e Pergamene. Richiedono invece speciali antidoti o Incantesimi di Cura"."""
+    """MM rulebook (it) §Avvelenato: "Le Ferite Avvelenate non possono essere guarite da normali Incantesimi
+    di Guarigione e Pergamene. Richiedono invece speciali antidoti o Incantesimi di Cura"."""
     state = chapter_1_table(MouseWounded(mouse="filch", wounds=3, poison=2))
     assert state.wounds["filch"] == 3 and state.poison_wounds["filch"] == 2
     assert heal(state, "filch", 3, reason="first-aid") == [
@@ -129,7 +132,8 @@ def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__
 
 
 def test_capture_removes_poison_wounds_with_every_other_wound__000_topi_catturati():
-    """000 §Topi Catturati: "rimuovete tutte le Ferite, le Ferite Avvelenate e tutti i segnalini negativi"."""
+    """MM rulebook (it) §Topi Catturati: "rimuovete tutte le Ferite, le Ferite Avvelenate e tutti i segnalini
+    negativi"."""
     from dicelog.domain.mice_and_mystics.events import MouseCaptured
 
     state = chapter_1_table(MouseWounded(mouse="filch", wounds=2, poison=2), MouseCaptured(mouse="filch"))

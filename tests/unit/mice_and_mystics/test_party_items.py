@@ -1,6 +1,6 @@
-"""Party items: held by the party, no pack room; Fishhook & Thread, Dinner Fork, Disguises (001 §Oggetti
-del Gruppo, pp. 18-19: Amo e Lenza, Forchetta, Travestimento, Uva come Arma, Uva come Esca per Blatte;
-facts.md §5)."""
+"""Party items: held by the party, no pack room; Fishhook & Thread, Dinner Fork, Disguises (MM rulebook (it)
+§Oggetti del Gruppo, pp. 18-19: Amo e Lenza, Forchetta, Travestimento, Uva come Arma, Uva come Esca per
+Blatte; docs/mice-and-mystics/facts.md §5)."""
 
 import pytest
 
@@ -310,9 +310,9 @@ def test_a_roach_standing_on_the_grapes_eats_them_without_moving__001_uva_come_e
 
 
 def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__000_boss_dei_servitori():
-    """000 §Boss dei Servitori: "il Capitano Vurst non sarà influenzato da nessuna regola o potere che
-    abbia effetto sui Ratti" (003: "os chefões não são afetados pelos poderes que afetam os comuns"):
-    Disguises ignore the encounter's Rats, not Vurst."""
+    """MM rulebook (it) §Boss dei Servitori: "il Capitano Vurst non sarà influenzato da nessuna regola o
+    potere che abbia effetto sui Ratti" (MM rulebook (pt): "os chefões não são afetados pelos poderes que
+    afetam os comuns"): Disguises ignore the encounter's Rats, not Vurst."""
     state = chapter_1_table(found("disguises"))
     minions, events = party_items.disguise(state, (("captain-vurst", 1), ("rat-warriors", 2)))
     assert minions == (("captain-vurst", 1),) and of_kind(events, PartyItemLost)
@@ -320,8 +320,8 @@ def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__000_boss_dei
 
 
 def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_servitori():
-    """001 §Uva come Arma makes a Rat on the grapes throw them; 000 §Boss dei Servitori: not Captain
-    Vurst (``grapes.rat_on_grapes``), while a Rat Warrior there does."""
+    """MM rulebook (it) §Uva come Arma makes a Rat on the grapes throw them; MM rulebook (it) §Boss dei
+    Servitori: not Captain Vurst (``grapes.rat_on_grapes``), while a Rat Warrior there does."""
     from dicelog.domain.mice_and_mystics.events import BossCardsAssigned
     from dicelog.domain.mice_and_mystics.rules import grapes
 
@@ -339,8 +339,8 @@ def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_s
 
 
 def test_disguises_do_not_stop_a_summon__001_travestimento():
-    """001 §Travestimento: "Il Travestimento non permette di ignorare un'Evocazione": a summon from
-    the face-up encounter card places its Rats and the party keeps the Disguises."""
+    """MM rulebook (it) §Travestimento: "Il Travestimento non permette di ignorare un'Evocazione": a summon
+    from the face-up encounter card places its Rats and the party keeps the Disguises."""
     from dicelog.domain.core.events import DecisionRequested as Asked
     from dicelog.domain.mice_and_mystics.events import CheeseAddedToWheel, EncounterRevealed, MinionDefeated
     from dicelog.domain.mice_and_mystics.rules.summoning import summon

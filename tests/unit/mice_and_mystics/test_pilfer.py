@@ -1,5 +1,6 @@
-"""Filch's Pilfer (001 §Schede dei Topi, Filch, "Ladruncolo"; facts.md §2, FAQ1) and the mouse
-credited with a defeat (001 §Conquiste Personali, Roach Master), through real battles."""
+"""Filch's Pilfer (MM rulebook (it) §Schede dei Topi, Filch, "Ladruncolo"; docs/mice-and-mystics/facts.md §2,
+FAQ1) and the mouse credited with a defeat (MM rulebook (it) §Conquiste Personali, Roach Master), through real
+battles."""
 
 from dicelog.domain.mice_and_mystics.commands import Battle
 from dicelog.domain.mice_and_mystics.events import (

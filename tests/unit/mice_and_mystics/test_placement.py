@@ -1,13 +1,13 @@
-"""Placing minions on minion entrances and the ties the players break (001 §Collocare i Servitori sul
-Tabellone: "Se ci sono più Entrate equidistanti, i giocatori scelgono quella che preferiscono"; "Se
-ci sono più Entrate disponibili, i giocatori scelgono quelle che preferiscono. Cercate di suddividere
-questi Servitori con Arma da Mischia il più equamente possibile").
+"""Placing minions on minion entrances and the ties the players break (MM rulebook (it) §Collocare i Servitori
+sul Tabellone: "Se ci sono più Entrate equidistanti, i giocatori scelgono quella che preferiscono"; "Se ci
+sono più Entrate disponibili, i giocatori scelgono quelle che preferiscono. Cercate di suddividere questi
+Servitori con Arma da Mischia il più equamente possibile").
 
 Guard Room entrances: GR-2 (1 step from the start space GR-6), GR-4 and GR-13 (3 steps each).
-Small melee minions go on the entrances nearest the mice (003 «coloque todos os lacaios pequenos nos
-espaços de entrada ... (não cheios) mais próximos aos ratos ... Tente espalhar»; 002 «les plus
-proches des souris»): the players choose only among entrances at the same distance. ``EVEN``: a
-mouse on each entrance, so all three are at distance 0.
+Small melee minions go on the entrances nearest the mice (MM rulebook (pt) «coloque todos os lacaios pequenos
+nos espaços de entrada ... (não cheios) mais próximos aos ratos ... Tente espalhar»; MM summary (fr) «les plus
+proches des souris»): the players choose only among entrances at the same distance. ``EVEN``: a mouse on each
+entrance, so all three are at distance 0.
 """
 
 import json
@@ -286,8 +286,8 @@ def test_001_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_emp
 
 
 def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_room_together():
-    """The chapter's setup is one placement per room (001 §Collocare i Servitori, 3): 2 roaches and
-    2 rat warriors in the Guard Room leave no entrance empty."""
+    """The chapter's setup is one placement per room (MM rulebook (it) §Collocare i Servitori, 3): 2 roaches
+    and 2 rat warriors in the Guard Room leave no entrance empty."""
     records, game = pack_game([(ROACH, 2, "guard-room"), (RAT, 2, "guard-room")])
     asked = [
         r.payload

@@ -1,4 +1,4 @@
-"""Random play (STYLE.md 12; open_spiel random_sim_test): random legal commands from
+"""Random play (docs/conventions.md, rule 12; open_spiel random_sim_test): random legal commands from
 ``legal_commands``, rolls, shuffles, draws and decisions answered at random, through the core's
 ``play``; and whole chapters played with server dice until they end."""
 
@@ -30,7 +30,7 @@ ALLOWED = ("collin", "tilda", "filch", "maginos", "nez")
 
 
 def assert_capacity(state: State) -> None:
-    """001 §Condividere le Caselle: no space ever holds more than 4 small or 1 large figure."""
+    """MM rulebook (it) §Condividere le Caselle: no space ever holds more than 4 small or 1 large figure."""
     for space, figures in state.board.items():
         if library().spaces[space].capacity == "unlimited":
             continue
@@ -108,8 +108,8 @@ def play_chapter(seed: int, limit: int):
 
 
 def test_random_chapters_with_server_dice_end_in_victory_or_defeat_and_verify():
-    """Random legal play with server dice reaches the chapter's end (001 §Capitolo 1: Obiettivi del
-    Capitolo; §Evocazioni moves the hourglass on) within a bounded number of commands."""
+    """Random legal play with server dice reaches the chapter's end (MM rulebook (it) §Capitolo 1: Obiettivi
+    del Capitolo; §Evocazioni moves the hourglass on) within a bounded number of commands."""
     for seed in (1, 2, 3):
         game, records, commands = play_chapter(seed, limit=3_000)
         assert game.result in ("victory", "defeat"), (seed, commands, game.state.hourglass_page)

@@ -1,4 +1,4 @@
-"""Recover (001 §Recupero; 000 §Stordito e Intrappolato)."""
+"""Recover (MM rulebook (it) §Recupero; MM rulebook (it) §Stordito e Intrappolato)."""
 
 import pytest
 
@@ -11,7 +11,7 @@ from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 
 def test_recover_removes_stunned_without_a_roll__001_recupero():
-    """001 §Recupero, Recupero dallo Stordimento: "rimuovete il segnalino Stordito" (no roll)."""
+    """MM rulebook (it) §Recupero, Recupero dallo Stordimento: "rimuovete il segnalino Stordito" (no roll)."""
     events, state = act(chapter_1_table(EffectAdded(mouse="filch", effect="stunned")), Recover(mouse="filch"))
     assert events == [
         ActionStarted(mouse="filch", action="recover"),
@@ -24,8 +24,9 @@ def test_recover_removes_stunned_without_a_roll__001_recupero():
     ("face", "freed"), [(2, True), (5, True), (6, True), (1, False), (3, False), (4, False)]
 )
 def test_recover_from_webbed_needs_a_star__001_recupero(face, freed):
-    """001 §Recupero, Recupero dall'Intrappolamento: "lanciate un Dado Azione. Se ottenete un simbolo"
-    (a star: faces 2, 5, 6, facts.md §1) "rimuovete il segnalino Intrappolato"."""
+    """MM rulebook (it) §Recupero, Recupero dall'Intrappolamento: "lanciate un Dado Azione. Se ottenete un
+    simbolo" (a star: faces 2, 5, 6, docs/mice-and-mystics/facts.md §1) "rimuovete il segnalino
+    Intrappolato"."""
     events, state = act(chapter_1_table(EffectAdded(mouse="filch", effect="webbed")), Recover(mouse="filch"))
     assert events[-1] == RollRequested(reason="recover", dice=1, piece="filch")
     events, state = roll(state, face)
@@ -34,6 +35,7 @@ def test_recover_from_webbed_needs_a_star__001_recupero(face, freed):
 
 
 def test_recover_is_refused_without_an_effect__001_recupero():
-    """001 §Recupero: "Quando un Topo è Stordito o Intrappolato può usare un'Azione di Recupero"."""
+    """MM rulebook (it) §Recupero: "Quando un Topo è Stordito o Intrappolato può usare un'Azione di
+    Recupero"."""
     with pytest.raises(RuleBroken, match="recover.nothing-to-recover"):
         RULESET.decide(chapter_1_table(), Recover(mouse="filch"))

@@ -1,4 +1,4 @@
-"""Sandbox setup (DESIGN.md, Content is data; rules/sandbox.py): an explicit table instead of the
+"""Sandbox setup (docs/architecture.md, Content is data; rules/sandbox.py): an explicit table instead of the
 chapter's setup, validated with ``setup.*`` rules, then a normal event-sourced game."""
 
 import json
@@ -185,8 +185,8 @@ def tunnel_entrance(**more):
 
 
 def test_sandbox_sets_armed_mousetraps_and_negative_effects__000_effetti_negativi_001_trappole_per_topi():
-    """A referee's table may hold armed mousetrap tokens (001 §Trappole per Topi) and figures already
-    webbed, stunned, knocked down or charmed (000 §Effetti Negativi)."""
+    """A referee's table may hold armed mousetrap tokens (MM rulebook (it) §Trappole per Topi) and figures
+    already webbed, stunned, knocked down or charmed (MM rulebook (it) §Effetti Negativi)."""
     from dicelog.domain.mice_and_mystics.events import EffectAdded, MousetrapsSet
 
     state = RULESET.initial_state(created(tunnel_entrance(mousetraps=["TE-7", "TE-12"])))
@@ -242,7 +242,8 @@ def test_sandbox_refuses_effects_and_mousetraps_a_table_cannot_hold__design_cont
 
 
 def test_sandbox_sets_the_face_up_encounter_card__001_evocazioni():
-    """The face-up encounter card sets the next summon (001 §Evocazioni); it is out of the deck."""
+    """The face-up encounter card sets the next summon (MM rulebook (it) §Evocazioni); it is out of the
+    deck."""
     from dicelog.domain.mice_and_mystics.events import EncounterRevealed
 
     deck = [f"standard-{n}" for n in range(1, 9)]
@@ -267,8 +268,9 @@ def _state_after(sandbox):
 
 def test_sandbox_sets_poison_wounds_rooms_searched_packs_and_equipment__001_ricerca_001_equipaggiare():
     """A reconstructed table holds what the mice carry: cards in packs and equipped (the card displaced,
-    Filch's starting dagger here, goes to the pack: 001 §Equipaggiare), the rooms each mouse has searched
-    (001 §Ricerca: not again) and poison among a mouse's wounds (000 §Avvelenato)."""
+    Filch's starting dagger here, goes to the pack: MM rulebook (it) §Equipaggiare), the rooms each mouse has
+    searched (MM rulebook (it) §Ricerca: not again) and poison among a mouse's wounds (MM rulebook (it)
+    §Avvelenato)."""
     sandbox = courtyard(
         searched={"filch": ["courtyard", "guard-room"]},
         packs={"collin": ["search-card-07"]},

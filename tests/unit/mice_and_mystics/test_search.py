@@ -1,6 +1,7 @@
-"""Search (001 §Ricerca): one die, a star draws a search card (hidden draw); keep it or discard it
-for 1 cheese; one successful search per mouse per room. A card kept into a full pack makes the
-player discard 1 pack card of their choice, for no cheese (001 §Equipaggiare; 003 §Equipar)."""
+"""Search (MM rulebook (it) §Ricerca): one die, a star draws a search card (hidden draw); keep it or discard
+it for 1 cheese; one successful search per mouse per room. A card kept into a full pack makes the player
+discard 1 pack card of their choice, for no cheese (MM rulebook (it) §Equipaggiare; MM rulebook (pt)
+§Equipar)."""
 
 import pytest
 
@@ -94,7 +95,7 @@ FULL = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 
 
 
 def test_001_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarded_for_cheese():
-    """001 §Ricerca offers both choices whatever the pack holds; with 3 cards the default policy
+    """MM rulebook (it) §Ricerca offers both choices whatever the pack holds; with 3 cards the default policy
     discards for 1 cheese (keeping would cost a discard for nothing)."""
     _, state = act(chapter_1_table(DECK, *FULL), Search(mouse="filch"))
     _, state = roll(state, 2)
@@ -112,9 +113,9 @@ def test_001_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarde
 
 
 def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_choice_for_no_cheese():
-    """001 §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca del
-    Topo (esclusi gli Stratagemmi)" — the new card or an older one; no cheese (that is only for the
-    freshly drawn card of 001 §Ricerca)."""
+    """MM rulebook (it) §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla
+    sacca del Topo (esclusi gli Stratagemmi)" — the new card or an older one; no cheese (that is only for the
+    freshly drawn card of MM rulebook (it) §Ricerca)."""
     _, state = act(chapter_1_table(DECK, *FULL), Search(mouse="filch"))
     _, state = roll(state, 2)
     _, state = drawn(state, "toothpick")
@@ -137,7 +138,7 @@ def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_c
 
 def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_discards_one():
     """Tinkerer's Treasure is no longer refused to a full pack: the weapon or armour taken puts the pack
-    over 3 and the player discards 1 card of their choice (001 §Equipaggiare; RULINGS.md, Special
+    over 3 and the player discards 1 card of their choice (MM rulebook (it) §Equipaggiare; RULINGS.md, Special
     searches)."""
     mice = ("nez", "tilda", "filch", "maginos")
     deck = DecksPrepared(encounter_deck=(), search_deck=("cloak-of-displacement", "toothpick"))
@@ -168,8 +169,8 @@ def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_d
 
 
 def test_a_drawn_party_item_goes_to_the_party_stash__001_oggetti_del_gruppo():
-    """001 §Oggetti del Gruppo: «Quando peschi questa carta, aggiungi il segnalino ... al Forziere del
-    Gruppo»: no keep-or-discard choice, so no cheese for it (rules revision 2). Revision 1 games
+    """MM rulebook (it) §Oggetti del Gruppo: «Quando peschi questa carta, aggiungi il segnalino ... al
+    Forziere del Gruppo»: no keep-or-discard choice, so no cheese for it (rules revision 2). Revision 1 games
     asked keep or discard, as they were played."""
     _, state = act(chapter_1_table(DECK), Search(mouse="filch"))
     _, state = roll(state, 5)

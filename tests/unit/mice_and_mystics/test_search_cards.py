@@ -1,6 +1,6 @@
 """Search-card rules: a rat throwing the grapes, Bow of Precision, Cloak of Displacement, scrolls,
-events and tricks (001 §Carte Ricerca; 001 §Ricerca; 001 §Oggetti del Gruppo, Uva come Arma;
-001 §Linee Rosse; facts.md §5)."""
+events and tricks (MM rulebook (it) §Carte Ricerca; MM rulebook (it) §Ricerca; MM rulebook (it) §Oggetti del
+Gruppo, Uva come Arma; MM rulebook (it) §Linee Rosse; docs/mice-and-mystics/facts.md §5)."""
 
 import pytest
 
@@ -45,7 +45,8 @@ SQUASHED, WHOLE = 1, 2
 CHEESE, SWORD_STAR, SWORD_SHIELD, BOW, BOW_STAR = 1, 2, 3, 4, 5
 
 
-# --- A rat throwing the grapes (001 §Oggetti del Gruppo, Uva come Arma) ----------------------------
+# --- A rat throwing the grapes (MM rulebook (it) §Oggetti del Gruppo, Uva come Arma)
+# ----------------------------
 
 
 def rat_on_grapes(*events, grapes_on="GR-13"):
@@ -63,11 +64,11 @@ def rat_on_grapes(*events, grapes_on="GR-13"):
 
 
 def test_001_uva_come_arma_a_rat_starting_on_the_grapes_throws_them_instead_of_moving_and_attacking():
-    """001 §Uva come Arma: "Se un Ratto inizia il suo Turno sulla stessa casella dell'Uva, non muoverà.
-    Al posto di eseguire il suo normale Attacco farà invece un Attacco a Distanza verso la casella
-    contenente il maggior numero di Topi. Se c'è più di 1 casella con lo stesso numero di Topi,
-    scegliete quella contenente il Topo più in alto sulla Colonna dell'Iniziativa." Two mice on GR-6
-    and two on GR-7: Filch, highest on the track, is on GR-6."""
+    """MM rulebook (it) §Uva come Arma: "Se un Ratto inizia il suo Turno sulla stessa casella dell'Uva, non
+    muoverà. Al posto di eseguire il suo normale Attacco farà invece un Attacco a Distanza verso la casella
+    contenente il maggior numero di Topi. Se c'è più di 1 casella con lo stesso numero di Topi, scegliete
+    quella contenente il Topo più in alto sulla Colonna dell'Iniziativa." Two mice on GR-6 and two on GR-7:
+    Filch, highest on the track, is on GR-6."""
     events = proceed(rat_on_grapes())
     assert events[-4:] == [
         MinionActivated(figure="rat-warriors-3"),
@@ -78,7 +79,8 @@ def test_001_uva_come_arma_a_rat_starting_on_the_grapes_throws_them_instead_of_m
 
 
 def test_001_uva_come_arma_the_rat_throws_at_the_space_with_the_most_mice():
-    """001 §Uva come Arma: the space holding the most mice wins over the mouse highest on the track."""
+    """MM rulebook (it) §Uva come Arma: the space holding the most mice wins over the mouse highest on the
+    track."""
     state = rat_on_grapes(FigurePlaced(figure="maginos", card="maginos", space="GR-7"))
     declared = [e for e in proceed(state) if isinstance(e, AttackDeclared)]
     assert declared == [
@@ -89,8 +91,8 @@ def test_001_uva_come_arma_the_rat_throws_at_the_space_with_the_most_mice():
 
 
 def test_001_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there_then_go_back_in_the_deck():
-    """001 §Uva come Arma: squashed, every figure on the space takes an automatic hit and defends; the
-    grapes are discarded and their card shuffled back into the search deck."""
+    """MM rulebook (it) §Uva come Arma: squashed, every figure on the space takes an automatic hit and
+    defends; the grapes are discarded and their card shuffled back into the search deck."""
     state = rat_on_grapes()
     state = fold_events(state, proceed(state))
     events, state = roll(state, SQUASHED)
@@ -108,7 +110,8 @@ def test_001_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there
 
 
 def test_001_uva_come_arma_whole_grapes_thrown_by_a_rat_knock_the_mice_down_and_stay_there():
-    """001 §Uva come Arma: whole, the figures there are knocked down and the grapes lie on their space."""
+    """MM rulebook (it) §Uva come Arma: whole, the figures there are knocked down and the grapes lie on their
+    space."""
     state = rat_on_grapes()
     state = fold_events(state, proceed(state))
     events, state = roll(state, WHOLE)
@@ -122,7 +125,8 @@ def test_001_uva_come_arma_whole_grapes_thrown_by_a_rat_knock_the_mice_down_and_
 
 
 def test_001_uva_come_arma_a_knocked_down_rat_on_the_grapes_stands_up_then_throws():
-    """000 §Atterrato: standing up takes the move; the rat still started on the grapes and throws."""
+    """MM rulebook (it) §Atterrato: standing up takes the move; the rat still started on the grapes and
+    throws."""
     events = proceed(rat_on_grapes(EffectAdded(mouse="rat-warriors-3", effect="knocked-down")))
     assert events[-5:-1] == [
         MinionActivated(figure="rat-warriors-3"),
@@ -133,8 +137,8 @@ def test_001_uva_come_arma_a_knocked_down_rat_on_the_grapes_stands_up_then_throw
 
 
 def test_001_uva_come_arma_a_rat_sharing_the_grapes_with_a_mouse_attacks_normally():
-    """001 §Uva come Arma: "Un Ratto non può usare l'Uva come Arma se sulla casella sono presenti anche
-    uno o più Topi"."""
+    """MM rulebook (it) §Uva come Arma: "Un Ratto non può usare l'Uva come Arma se sulla casella sono presenti
+    anche uno o più Topi"."""
     state = rat_on_grapes(
         FigurePlaced(figure="rat-warriors-3", card="rat-warriors", space="GR-6"), grapes_on="GR-6"
     )
@@ -157,12 +161,13 @@ def test_001_uva_come_arma_a_rat_on_the_grapes_with_no_mouse_in_its_room_neither
 
 
 def test_001_uva_come_arma_roaches_on_the_grapes_do_not_throw_them():
-    """Only rats throw the grapes: a roach on them eats them (001 §Uva come Esca per Blatte)."""
+    """Only rats throw the grapes: a roach on them eats them (MM rulebook (it) §Uva come Esca per Blatte)."""
     state = rat_on_grapes(FigurePlaced(figure="roaches-1", card="roaches", space="GR-13"))
     assert grapes.rat_on_grapes(state, "rat-warriors-3") and not grapes.rat_on_grapes(state, "roaches-1")
 
 
-# --- Bow of Precision (001 §Carte Ricerca, Arco di Precisione) ----------------------------------
+# --- Bow of Precision (MM rulebook (it) §Carte Ricerca, Arco di Precisione)
+# ----------------------------------
 
 
 def with_bow(*events):
@@ -177,8 +182,8 @@ def with_bow(*events):
 
 
 def test_001_carte_ricerca_bow_of_precision_counts_each_bow_star_as_two_hits():
-    """001 §Carte Ricerca, Arco di Precisione: "tutti i risultati [·] contano come 2 successi invece di
-    1" — the bow-star face (provisional, RULINGS.md). Bow 1 hit, bow-star 2, a plain sword none."""
+    """MM rulebook (it) §Carte Ricerca, Arco di Precisione: "tutti i risultati [·] contano come 2 successi
+    invece di 1" — the bow-star face (provisional, RULINGS.md). Bow 1 hit, bow-star 2, a plain sword none."""
     _, state = act(with_bow(), Battle(mouse="filch", target="rat-warriors-1"))
     assert state.attack.ranged and state.attack.dice == 3  # Filch's battle 2, the bow +1
     events, _ = roll(state, BOW_STAR, BOW, SWORD_STAR)
@@ -193,7 +198,8 @@ def test_001_carte_ricerca_without_the_bow_a_bow_star_is_one_hit():
     assert events[0] == AttackRolled(attacker="maginos", target="rat-warriors-1", hits=2)
 
 
-# --- Cloak of Displacement (001 §Carte Ricerca, Mantello del Mutamento) --------------------------
+# --- Cloak of Displacement (MM rulebook (it) §Carte Ricerca, Mantello del Mutamento)
+# --------------------------
 
 CLOAK = "cloak-of-displacement"
 GR_NORMAL = ("GR-1", "GR-3", "GR-5", "GR-7", "GR-8", "GR-9", "GR-10", "GR-12", "GR-14", "GR-15", "GR-16")
@@ -218,8 +224,8 @@ def cloaked_maginos_attacked():
 
 
 def test_001_carte_ricerca_cloak_of_displacement_offers_a_normal_space_after_blocking_every_hit():
-    """001 §Carte Ricerca, Mantello del Mutamento: "Dopo aver bloccato tutti i colpi dell'Attacco di un
-    Servitore, il Topo che indossa questo Mantello può muoversi immediatamente in una qualsiasi altra
+    """MM rulebook (it) §Carte Ricerca, Mantello del Mutamento: "Dopo aver bloccato tutti i colpi dell'Attacco
+    di un Servitore, il Topo che indossa questo Mantello può muoversi immediatamente in una qualsiasi altra
     casella normale, nella stessa Stanza." Entrances, the flip space, his own space are not normal."""
     events, state = roll(cloaked_maginos_attacked(), SWORD_SHIELD, SWORD_SHIELD)
     assert events[-2:] == [
@@ -244,7 +250,8 @@ def test_001_carte_ricerca_cloak_of_displacement_not_after_a_wound():
     assert state.wounds["maginos"] == 1
 
 
-# --- Scrolls (001 §Carte Ricerca: Pergamena; 001 §Linee Rosse) -------------------------------------
+# --- Scrolls (MM rulebook (it) §Carte Ricerca: Pergamena; MM rulebook (it) §Linee Rosse)
+# -------------------------------------
 
 LEVITATION = "scroll-of-levitation"
 
@@ -258,8 +265,9 @@ def filch_with_scroll_on_gr14(*events):
 
 
 def test_001_carte_ricerca_a_scroll_is_used_as_a_free_action_then_discarded():
-    """facts.md §5: scrolls are one-use items used as a free action, then discarded (003: "O pergaminho
-    deve ser descartado pelo rato depois do uso"); the free action is once a turn."""
+    """docs/mice-and-mystics/facts.md §5: scrolls are one-use items used as a free action, then discarded (MM
+    rulebook (pt): "O pergaminho deve ser descartado pelo rato depois do uso"); the free action is once a
+    turn."""
     state = filch_with_scroll_on_gr14(SearchCardKept(mouse="filch", card=LEVITATION))
     assert UseScroll(mouse="filch", card=LEVITATION) in RULESET.legal_commands(state)
     events, state = act(state, UseScroll(mouse="filch", card=LEVITATION))
@@ -281,7 +289,7 @@ def test_001_carte_ricerca_only_scrolls_in_the_pack_can_be_used():
 
 
 def test_001_linee_rosse_a_scroll_of_levitation_lets_the_mouse_cross_red_lines_this_turn():
-    """001 §Aree Nere e Muri: red lines are crossed only with items "che permettono ai Topi di
+    """MM rulebook (it) §Aree Nere e Muri: red lines are crossed only with items "che permettono ai Topi di
     attraversare le Linee Rosse, come Amo e Lenza o la Pergamena di Levitazione". GR-14 | GR-15 is red."""
     _, state = act(filch_with_scroll_on_gr14(), Move(mouse="filch"))
     _, state = roll(state, 1)
@@ -301,7 +309,8 @@ def test_001_linee_rosse_levitation_ends_with_the_turn():
 
 
 def test_001_azioni_gratuite_no_scroll_in_water():
-    """001 §Muoversi nell'Acqua: "i Topi su caselle d'acqua non possono usare Azioni Gratuite"."""
+    """MM rulebook (it) §Muoversi nell'Acqua: "i Topi su caselle d'acqua non possono usare Azioni
+    Gratuite"."""
     from dicelog.domain.mice_and_mystics.events import RoomTilePlaced
 
     state = chapter_1_table(
@@ -313,11 +322,13 @@ def test_001_azioni_gratuite_no_scroll_in_water():
         RULESET.decide(state, UseScroll(mouse="filch", card=LEVITATION))
 
 
-# --- Events and tricks (001 §Carte Ricerca; 001 §Ricerca) ------------------------------------------
+# --- Events and tricks (MM rulebook (it) §Carte Ricerca; MM rulebook (it) §Ricerca)
+# ------------------------------------------
 
 PROVISIONAL = {
     "provisional": True,
-    "provisional_reason": "test fixture only: no event, trick or unknown scroll text is known (facts.md §5)",
+    "provisional_reason": "test fixture only: no event, trick or unknown scroll text is known "
+    "(docs/mice-and-mystics/facts.md §5)",
 }
 FIXTURE = {
     "search-cards.json": {
@@ -343,8 +354,8 @@ def searched(state, card):
 
 
 def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept():
-    """001 §Ricerca: "Se invece pescate un Evento, seguite le istruzioni sulla carta" — no keep or
-    discard-for-cheese choice; the card leaves the deck and never enters the pack."""
+    """MM rulebook (it) §Ricerca: "Se invece pescate un Evento, seguite le istruzioni sulla carta" — no keep
+    or discard-for-cheese choice; the card leaves the deck and never enters the pack."""
     state = fixture_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-55", "search-card-01")))
     events, state = searched(state, "search-card-55")
     assert events[0] == EventCardResolved(mouse="filch", card="search-card-55")
@@ -354,8 +365,8 @@ def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept():
 
 
 def test_001_carte_ricerca_a_trick_takes_no_pack_room():
-    """001 §Carte Ricerca: "Gli Stratagemmi non occupano nessuno spazio, nemmeno nella sacca del Topo"
-    — with 3 items in the pack a trick may still be kept, and the pack still counts 3."""
+    """MM rulebook (it) §Carte Ricerca: "Gli Stratagemmi non occupano nessuno spazio, nemmeno nella sacca del
+    Topo" — with 3 items in the pack a trick may still be kept, and the pack still counts 3."""
     full = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)]
     state = fixture_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-54",)), *full)
     events, state = searched(state, "search-card-54")
@@ -376,12 +387,13 @@ def test_001_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used():
     assert UseScroll(mouse="filch", card="search-card-56") not in RULESET.legal_commands(state)
 
 
-# --- Toothpick (facts.md §5: "takes both paws, good for defense" [uncertain]) ------------------------
+# --- Toothpick (docs/mice-and-mystics/facts.md §5: "takes both paws, good for defense" [uncertain])
+# ------------------------
 
 
 def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_defense():
-    """facts.md §5 (FAQ1): the Toothpick takes both paws; "good for defense" gives no number, so the
-    catalogue records none (provisional). Equipping it puts Filch's Dagger back in his pack."""
+    """docs/mice-and-mystics/facts.md §5 (FAQ1): the Toothpick takes both paws; "good for defense" gives no
+    number, so the catalogue records none (provisional). Equipping it puts Filch's Dagger back in his pack."""
     from dicelog.domain.mice_and_mystics.commands import Equip
     from dicelog.domain.mice_and_mystics.content import library
 
@@ -413,10 +425,10 @@ def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_def
 
 
 def test_001_aree_nere_e_muri_levitation_crosses_the_black_gaps_of_the_pipes():
-    """001 §Aree Nere e Muri: "Nella Stanza delle Tubature, le zone nere rappresentano gli interstizi tra le
-    varie sezioni di tubo: possono essere attraversate solamente usando quegli Oggetti che permettono ai
-    Topi di attraversare le Linee Rosse". PI-2 | PI-3 is such a gap (the Pipes' provisional layout);
-    minions never cross it."""
+    """MM rulebook (it) §Aree Nere e Muri: "Nella Stanza delle Tubature, le zone nere rappresentano gli
+    interstizi tra le varie sezioni di tubo: possono essere attraversate solamente usando quegli Oggetti che
+    permettono ai Topi di attraversare le Linee Rosse". PI-2 | PI-3 is such a gap (the Pipes' provisional
+    layout); minions never cross it."""
     from dicelog.domain.mice_and_mystics.content import shipped_library
     from dicelog.domain.mice_and_mystics.rules.graph import minion_neighbours, mouse_neighbours
 
@@ -431,7 +443,7 @@ def test_001_aree_nere_e_muri_levitation_crosses_the_black_gaps_of_the_pipes():
     _, state = roll(state, 1)
     with pytest.raises(RuleBroken, match="move.not-adjacent") as refused:
         RULESET.decide(state, MoveTo(mouse="filch", path=("PI-3",)))
-    assert refused.value.section == "001 §Aree Nere e Muri"
+    assert refused.value.section == "MM rulebook (it) §Aree Nere e Muri"
     _, state = act(state, UseScroll(mouse="filch", card=LEVITATION))
     assert MoveTo(mouse="filch", path=("PI-3",)) in RULESET.legal_commands(state)
     _, state = act(state, MoveTo(mouse="filch", path=("PI-3",)))

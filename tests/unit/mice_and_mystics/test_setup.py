@@ -1,4 +1,5 @@
-"""Setup: 001 §Preparazione del Gioco and 001 §Capitolo 1 (Preparazione del Gruppo / delle Stanze)."""
+"""Setup: MM rulebook (it) §Preparazione del Gioco and MM rulebook (it) §Capitolo 1 (Preparazione del Gruppo /
+delle Stanze)."""
 
 import pytest
 
@@ -11,7 +12,8 @@ from tests.unit.mice_and_mystics.scenario import PARTY, Table, created, of_type
 
 
 def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_rats_on_guard_room_entrances():  # noqa: E501
-    """001 §Capitolo 1, Preparazione delle Stanze; 001 §Collocare i Servitori sul Tabellone (3)."""
+    """MM rulebook (it) §Capitolo 1, Preparazione delle Stanze; MM rulebook (it) §Collocare i Servitori sul
+    Tabellone (3)."""
     table = Table()
     events = table.events
     assert [e.tile for e in of_type(events, RoomTilePlaced)] == [
@@ -30,7 +32,7 @@ def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_
 
 
 def test_001_preparazione_del_gioco_setup_ends_with_the_initiative_shuffle_of_the_figures_on_the_board():
-    """001 §Preparazione del Gioco 7 / §Determinare l'Ordine di Iniziativa."""
+    """MM rulebook (it) §Preparazione del Gioco 7 / §Determinare l'Ordine di Iniziativa."""
     table = Table()
     assert table.events[-1] == ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors"))
     assert table.game.pending == table.events[-1]
@@ -38,7 +40,7 @@ def test_001_preparazione_del_gioco_setup_ends_with_the_initiative_shuffle_of_th
 
 
 def test_001_capitolo_1_preparazione_del_gruppo_lily_is_not_allowed():
-    """001 §Capitolo 1, Preparazione del Gruppo: Lily has not joined the party yet."""
+    """MM rulebook (it) §Capitolo 1, Preparazione del Gruppo: Lily has not joined the party yet."""
     with pytest.raises(RuleBroken, match="setup.mouse-not-allowed"):
         RULESET.initial_state(created(("lily", "tilda", "filch", "maginos")))
 
@@ -53,15 +55,15 @@ def test_001_capitolo_1_preparazione_del_gruppo_lily_is_not_allowed():
     ],
 )
 def test_001_capitolo_1_preparazione_del_gruppo_party_is_four_distinct_known_mice(mice, rule):
-    """001 §Preparazione del Gioco, Scegliere un Eroe: "Il testo del Capitolo dirà ai giocatori quanti Topi
-    formeranno il gruppo (solitamente quattro)"; 001 §Capitolo 1, Preparazione del Gruppo: "Scegliete i 4
-    Topi che prenderanno parte al Capitolo"."""
+    """MM rulebook (it) §Preparazione del Gioco, Scegliere un Eroe: "Il testo del Capitolo dirà ai giocatori
+    quanti Topi formeranno il gruppo (solitamente quattro)"; MM rulebook (it) §Capitolo 1, Preparazione del
+    Gruppo: "Scegliete i 4 Topi che prenderanno parte al Capitolo"."""
     with pytest.raises(RuleBroken, match=rule):
         RULESET.initial_state(created(mice, seats=(Seat(name="all", controls=tuple(mice)),)))
 
 
 def test_001_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_one_seat():
-    """001 §Preparazione del Gioco, Scegliere un Eroe: each player takes one or more mice."""
+    """MM rulebook (it) §Preparazione del Gioco, Scegliere un Eroe: each player takes one or more mice."""
     twice = (
         Seat(name="a", controls=("collin", "tilda", "filch", "maginos")),
         Seat(name="b", controls=("filch",)),
@@ -74,8 +76,8 @@ def test_001_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_on
 
 
 def test_001_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refused():
-    """001 §Preparazione del Gioco, Scegliere un Capitolo: the chapter must be one dicelog knows; the
-    setup document must be well formed."""
+    """MM rulebook (it) §Preparazione del Gioco, Scegliere un Capitolo: the chapter must be one dicelog knows;
+    the setup document must be well formed."""
     with pytest.raises(RuleBroken, match="setup.unknown-chapter"):
         RULESET.initial_state(created(PARTY, chapter="chapter-99"))
     bad = created(PARTY)
@@ -87,7 +89,7 @@ def test_001_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refu
 
 
 def test_001_preparazione_del_gioco_begin_twice_is_refused():
-    """001 §Preparazione del Gioco: the game is set up once, before the first round."""
+    """MM rulebook (it) §Preparazione del Gioco: the game is set up once, before the first round."""
     from dicelog.domain.core.ruleset import Begin
 
     with pytest.raises(RuleBroken, match="setup.already-begun"):

@@ -1,5 +1,5 @@
-"""Starting ability cards (001 §Preparazione del Gioco, "Scegliere una Abilità"; 001 §Carte Abilità;
-001 §Giocare Mice and Mystics come una Campagna; rules/starting_abilities.py)."""
+"""Starting ability cards (MM rulebook (it) §Preparazione del Gioco, "Scegliere una Abilità"; MM rulebook (it)
+§Carte Abilità; MM rulebook (it) §Giocare Mice and Mystics come una Campagna; rules/starting_abilities.py)."""
 
 import json
 
@@ -57,13 +57,17 @@ def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_p
     events, state = answer(state, DecisionMade(decision="starting-ability", option="first-aid", by="north"))
     assert events[0] == StartingAbilityTaken(mouse="collin", ability="first-aid")
     assert events[1].piece == "tilda"
-    assert "first-aid" not in events[1].options, "each ability card exists once (facts.md §4)"
+    assert "first-aid" not in events[1].options, (
+        "each ability card exists once (docs/mice-and-mystics/facts.md §4)"
+    )
     assert events[1].options == ("cure", "fortify", "major-heal", "thundersqueak")
     assert events[1].default == "cure"
     for option in ("cure", "knife-strike"):
         events, state = answer(state, DecisionMade(decision="starting-ability", option=option, by="x"))
     assert events[-1].piece == "maginos"
-    assert "meeps" not in events[-1].options, "Meeps is given by the story, not chosen (facts.md §4)"
+    assert "meeps" not in events[-1].options, (
+        "Meeps is given by the story, not chosen (docs/mice-and-mystics/facts.md §4)"
+    )
     events, state = answer(
         state, DecisionMade(decision="starting-ability", option="chain-lightning", by="south")
     )

@@ -1,5 +1,6 @@
-"""The minion cheese wheel, time passing and summons (001 §Evocazioni; 001 §Il Tempo Scorre!;
-001 §Determinare l'Ordine di Iniziativa; chapter-1.json: Guard Room special summon, 2 Rat Warriors)."""
+"""The minion cheese wheel, time passing and summons (MM rulebook (it) §Evocazioni; MM rulebook (it) §Il Tempo
+Scorre!; MM rulebook (it) §Determinare l'Ordine di Iniziativa; chapter-1.json: Guard Room special summon, 2
+Rat Warriors)."""
 
 from dicelog.domain.core.events import CardsShuffled, DecisionRequested, ShuffleRequested
 from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
@@ -56,8 +57,8 @@ def test_time_does_not_pass_while_minions_are_on_the_board_or_for_other_mice__00
 def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazioni():
     events, state = last_turn(CheeseAddedToWheel(count=5, reason="test"))
     # 2 rat warriors for the Guard Room's 3 free entrances: GR-2 nearest the mice, then GR-4 or GR-13
-    # (tied): the players choose (001 §Collocare i Servitori sul Tabellone, 3; 003 «mais próximos aos
-    # ratos»); the summon waits for the answer
+    # (tied): the players choose (MM rulebook (it) §Collocare i Servitori sul Tabellone, 3; MM rulebook (pt)
+    # «mais próximos aos ratos»); the summon waits for the answer
     assert events == [
         TurnEnded(card="maginos"),
         CheeseAddedToWheel(count=1, reason="time-passes"),
@@ -95,8 +96,8 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
         track=MICE,
     )
     # the rat on the entrance nearest the mice (KT-1, 2 spaces from KT-7); then the 2 roaches spread
-    # with it over the 3 entrances (001 §Collocare i Servitori, 3: all small melee minions of the
-    # placement), so they take the two left empty: nothing to ask (003 «mais próximos aos ratos»)
+    # with it over the 3 entrances (MM rulebook (it) §Collocare i Servitori, 3: all small melee minions of the
+    # placement), so they take the two left empty: nothing to ask (MM rulebook (pt) «mais próximos aos ratos»)
     events = proceed(state)
     state = fold_events(state, events)
     assert not of_type(events, DecisionRequested)

@@ -1,5 +1,6 @@
-"""Rounds and turns: 001 §Round di Gioco, 001 §Determinare l'Ordine di Iniziativa, 001 §Il Turno di
-un Topo, 001 §Il Turno di un Servitore (Rat Warriors: Aggressive, facts.md §3)."""
+"""Rounds and turns: MM rulebook (it) §Round di Gioco, MM rulebook (it) §Determinare l'Ordine di Iniziativa,
+MM rulebook (it) §Il Turno di un Topo, MM rulebook (it) §Il Turno di un Servitore (Rat Warriors: Aggressive,
+docs/mice-and-mystics/facts.md §3)."""
 
 import pytest
 
@@ -22,7 +23,8 @@ from tests.unit.mice_and_mystics.scenario import Table, act, chapter_1_table, of
 
 
 def test_001_determinare_lordine_di_iniziativa_the_shuffle_lays_the_track_in_order_and_starts_round_1():
-    """001 §Determinare l'Ordine di Iniziativa: the first card goes on slot 1, the second on 2..."""
+    """MM rulebook (it) §Determinare l'Ordine di Iniziativa: the first card goes on slot 1, the second on
+    2..."""
     table = Table()
     order = ("tilda", "collin", "filch", "maginos", "rat-warriors")
     events = table.play(Shuffle(order=order))
@@ -33,9 +35,10 @@ def test_001_determinare_lordine_di_iniziativa_the_shuffle_lays_the_track_in_ord
 
 
 def test_001_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
-    """001 §Determinare l'Ordine di Iniziativa with Collin's card (001, Movimento dei Topi example):
-    "Comandante Nato: quando collocate le carte sulla Colonna dell'Iniziativa, se il Principe Collin non si
-    trova sul primo spazio, aggiungete immediatamente 1 segnalino Formaggio"; facts.md §2 (Born to Lead)."""
+    """MM rulebook (it) §Determinare l'Ordine di Iniziativa with Collin's card (MM rulebook (it), Movimento
+    dei Topi example): "Comandante Nato: quando collocate le carte sulla Colonna dell'Iniziativa, se il
+    Principe Collin non si trova sul primo spazio, aggiungete immediatamente 1 segnalino Formaggio";
+    docs/mice-and-mystics/facts.md §2 (Born to Lead)."""
     table = Table()
     events = table.play(Shuffle(order=("tilda", "collin", "filch", "maginos", "rat-warriors")))
     assert of_type(events, CheeseGained) == [CheeseGained(mouse="collin", count=1, reason="born-to-lead")]
@@ -49,8 +52,8 @@ def test_001_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_
 
 
 def test_a_minion_card_on_top_takes_its_turn_first__001_round_di_gioco():
-    """001 §Round di Gioco: the top card acts first; its nearest figure rolls to move (000 §Muovere un
-    Servitore)."""
+    """MM rulebook (it) §Round di Gioco: the top card acts first; its nearest figure rolls to move (MM
+    rulebook (it) §Muovere un Servitore)."""
     table = Table()
     events = table.play(Shuffle(order=("rat-warriors", "filch", "collin", "tilda", "maginos")))
     turns = events[events.index(RoundStarted(round=1)) :]
@@ -60,7 +63,7 @@ def test_a_minion_card_on_top_takes_its_turn_first__001_round_di_gioco():
 
 
 def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di_gioco():
-    """001 §Round di Gioco; Rat Warriors Aggressive swaps with the card above after its turn."""
+    """MM rulebook (it) §Round di Gioco; Rat Warriors Aggressive swaps with the card above after its turn."""
     state = chapter_1_table(track=("filch", "rat-warriors", "collin", "tilda", "maginos"))
     events, state = act(state, EndTurn(mouse="filch"))
     assert events == [
@@ -90,8 +93,8 @@ def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di
 
 
 def test_001_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
-    """001 §Il Turno di un Topo: the move is optional, and so is the action ("o alla decisione di non
-    effettuarla")."""
+    """MM rulebook (it) §Il Turno di un Topo: the move is optional, and so is the action ("o alla decisione di
+    non effettuarla")."""
     state = chapter_1_table()
     assert RULESET.decide(state, EndTurn(mouse="filch"))[:2] == [
         TurnEnded(card="filch"),
@@ -101,14 +104,14 @@ def test_001_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
 
 @pytest.mark.parametrize("command", [Move(mouse="collin"), EndTurn(mouse="collin")])
 def test_001_round_di_gioco_only_the_mouse_whose_turn_it_is_may_act(command):
-    """001 §Round di Gioco: cards act in initiative order."""
+    """MM rulebook (it) §Round di Gioco: cards act in initiative order."""
     with pytest.raises(NotYourTurn, match="turn.not-your-turn") as refused:
         RULESET.decide(chapter_1_table(), command)
     assert refused.value.status == 409
 
 
 def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_marker():
-    """001 §Plancia del Racconto: the players lose when the hourglass reaches the end marker."""
+    """MM rulebook (it) §Plancia del Racconto: the players lose when the hourglass reaches the end marker."""
     assert RULESET.outcome(chapter_1_table()) is None
     assert (
         RULESET.outcome(chapter_1_table(StoryBoardPrepared(hourglass_page=6, end_marker_page=6))) == "defeat"
@@ -116,7 +119,8 @@ def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_mark
 
 
 def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffle_is_pending():
-    """001 §Determinare l'Ordine di Iniziativa: no turn is taken before the cards are laid on the track."""
+    """MM rulebook (it) §Determinare l'Ordine di Iniziativa: no turn is taken before the cards are laid on the
+    track."""
     state = Table().state
     assert state.awaiting == "initiative"
     assert RULESET.legal_commands(state) == []
@@ -124,12 +128,12 @@ def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffl
 
 
 def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_keep_their_order_and_take_turns():  # noqa: E501
-    """001 §Azioni Gratuite, note to §Determinare l'Ordine di Iniziativa: "se dovesse essere necessario
-    sistemare sulla Colonna dell'Iniziativa più carte rispetto agli spazi numerati disponibili, seguite
-    le normali regole di collocamento delle carte Iniziativa, collocando le carte in più oltre l'ultimo
-    spazio della Colonna." The track has no length limit (the number of numbered spaces is not known:
-    provisional), so cards laid or added past any numbered space stay in order and take their turns
-    before the round starts again at the top."""
+    """MM rulebook (it) §Azioni Gratuite, note to §Determinare l'Ordine di Iniziativa: "se dovesse essere
+    necessario sistemare sulla Colonna dell'Iniziativa più carte rispetto agli spazi numerati disponibili,
+    seguite le normali regole di collocamento delle carte Iniziativa, collocando le carte in più oltre
+    l'ultimo spazio della Colonna." The track has no length limit (the number of numbered spaces is not known:
+    provisional), so cards laid or added past any numbered space stay in order and take their turns before the
+    round starts again at the top."""
     from dicelog.domain.mice_and_mystics.events import InitiativeCardsAdded, MinionDefeated
 
     minions = (
@@ -144,7 +148,7 @@ def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_ke
     gone = [
         MinionDefeated(figure=f"rat-warriors-{n}", card="rat-warriors") for n in (1, 2, 3)
     ]  # no figures: cards pass
-    # (no Rat Warriors card on this track: its Aggressive would swap it up, facts.md §3)
+    # (no Rat Warriors card on this track: its Aggressive would swap it up, docs/mice-and-mystics/facts.md §3)
     state = chapter_1_table(*gone, InitiativeCardsAdded(cards=("roaches",)), track=track)
     assert state.track == (*track, "roaches")
     started = []

@@ -1,4 +1,4 @@
-"""Read-model views: initiative track and board (DESIGN.md, projections)."""
+"""Read-model views: initiative track and board (docs/architecture.md, projections)."""
 
 from dicelog.domain.core.commands import Shuffle
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
@@ -6,8 +6,8 @@ from tests.unit.mice_and_mystics.scenario import Table
 
 
 def test_001_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_names_whose_turn_and_round():
-    """001 §Determinare l'Ordine di Iniziativa and §Round di Gioco: the track in order, whose turn, the
-    round."""
+    """MM rulebook (it) §Determinare l'Ordine di Iniziativa and §Round di Gioco: the track in order, whose
+    turn, the round."""
     table = Table()
     table.play(Shuffle(order=("filch", "collin", "tilda", "maginos", "rat-warriors")))
     view = RULESET.initiative_view(table.state)
@@ -18,8 +18,8 @@ def test_001_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_
 
 
 def test_001_preparazione_del_gioco_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
-    """001 §Preparazione del Gioco (tiles and figures as set up); 001 §Plancia del Racconto (hourglass, end
-    marker, Cheese Wheel)."""
+    """MM rulebook (it) §Preparazione del Gioco (tiles and figures as set up); MM rulebook (it) §Plancia del
+    Racconto (hourglass, end marker, Cheese Wheel)."""
     view = RULESET.board_view(Table().state)
     assert [t.tile for t in view.tiles] == ["guard-room", "kitchen-tunnels", "tunnel-entrance"]
     spaces = {s.id: s.figures for t in view.tiles for s in t.spaces}
@@ -29,7 +29,8 @@ def test_001_preparazione_del_gioco_board_view_shows_tiles_figures_hourglass_end
 
 
 def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silent():
-    """001 §Preparazione del Gioco: the log tells where each mouse starts and where the story markers go."""
+    """MM rulebook (it) §Preparazione del Gioco: the log tells where each mouse starts and where the story
+    markers go."""
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert "Prince Collin starts on GR-6" in lines
@@ -37,8 +38,8 @@ def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silen
 
 
 def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
-    """001 §Preparazione del Gioco, Scegliere una Abilità: "i giocatori scelgono 1 carta Abilità per
-    ogni Topo"."""
+    """MM rulebook (it) §Preparazione del Gioco, Scegliere una Abilità: "i giocatori scelgono 1 carta Abilità
+    per ogni Topo"."""
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert (

@@ -111,7 +111,7 @@ export function commandLabel(command, names = (x) => x, serverDice = false) {
   }
 }
 
-// The Thief's actions (004 §Il Ladro): what 1, 2 or 3 Action cubes need on the Action die, Backstab's wounds.
+// The Thief's actions (Vast rulebook §Il Ladro): what 1, 2 or 3 Action cubes need on the Action die, Backstab's wounds.
 const NEEDS = { 1: "4+ on the Action die", 2: "2+ on the Action die", 3: "sure" };
 const WOUND = { 1: "Light", 2: "Moderate", 3: "Heavy" };
 const cubes = (n) => `${n} cube${n === 1 ? "" : "s"}`;
@@ -121,7 +121,7 @@ function thiefTarget(target) {
   return TRIBE[target] ? `the ${TRIBE[target]} Tribe` : `the ${target.charAt(0).toUpperCase()}${target.slice(1)}`;
 }
 
-// The Thief's Upgrade spaces (004 §Migliorie).
+// The Thief's Upgrade spaces (Vast rulebook §Migliorie).
 export const UPGRADE = {
   "sticky-fingers": "Sticky Fingers", "lock-picking-kit": "Lock Picking Kit", "climbing-gear": "Climbing Gear",
   "hand-crossbow": "Hand Crossbow", "unnatural-evasion": "Unnatural Evasion", "movement+1": "Movement +1",
@@ -162,13 +162,13 @@ function shareText(c) {
   return parts.length ? `: ${parts.join(", ")}` : "";
 }
 
-// Vast without a Cave player: the end of each turn does the Cave's work (004 §Varianti).
+// Vast without a Cave player: the end of each turn does the Cave's work (Vast rulebook §Varianti).
 const DECISION_WORDS = {
   shape: "choose where the end-of-turn Dark tile goes (no Cave player)",
   "collapse-remove": "choose a tile the Collapse removes (no Cave player)",
   plunder: "choose the Dark tile for Past Plunder's Treasure token",
   "plunder-tile": "choose where a new Dark tile goes for Past Plunder",
-  // the Thief (004 §Il Ladro)
+  // the Thief (Vast rulebook §Il Ladro)
   "thief-stats": "put the Stat tokens on Movement, Stealth and Thievery",
   peek: (at) => `reveal the Dark tile at ${at} you looked at, or keep it Dark`,
   upgrade: "choose the Upgrade space for a stashed token",
@@ -177,7 +177,7 @@ const DECISION_WORDS = {
   "evade-step": "Unnatural Evasion: step to a tile next to his, or stay",
   "spores-upgrade": "choose the Upgrade Soporific Spores takes",
   "loot-drop": (level) => `choose the Loot Drop bonus (${level}): Secrets cards or Rage`,
-  // the Knight's Ambushes (004 §Imboscata; Goblin Infestation line C, VF §3 Monster cards)
+  // the Knight's Ambushes (Vast rulebook §Imboscata; Goblin Infestation line C, docs/vast/facts.md §3 Monster cards)
   "ambush-cubes": "put Hero cubes on Strength before the Ambush strikes",
   underworm: "the Underworm: choose the diagonal Dark tile she moves onto and reveals",
   "underworm-place": "the Underworm: choose the diagonal space for the Dark tile she moves onto",
