@@ -65,11 +65,12 @@ MIGRATE_ENV = {
     "DICELOG_POSTGRES_USER",
     "DICELOG_POSTGRES_PASSWORD",
 }
-WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "Job"}
+WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"}
 DICELOG_WORKLOADS = [
     ("Deployment", "dicelog-api"),
     ("Deployment", "dicelog-worker"),
     ("Job", "dicelog-migrate"),
+    ("CronJob", "dicelog-backup"),
 ]
 
 
@@ -99,8 +100,14 @@ def find(docs: list[Doc], kind: str, name: str) -> dict[str, Any]:
     return hits[0]
 
 
+def template(workload: dict[str, Any]) -> dict[str, Any]:
+    """The pod template of a workload (a CronJob's is in its job template)."""
+    spec = workload["spec"]
+    return spec["jobTemplate"]["spec"]["template"] if workload["kind"] == "CronJob" else spec["template"]
+
+
 def containers(workload: dict[str, Any]) -> list[dict[str, Any]]:
-    pod = workload["spec"]["template"]["spec"]
+    pod = template(workload)["spec"]
     return list(pod.get("initContainers", [])) + list(pod["containers"])
 
 
@@ -111,7 +118,7 @@ def workloads(docs: list[Doc]) -> Iterator[tuple[Doc, dict[str, Any]]]:
 
 
 def only_container(workload: dict[str, Any]) -> dict[str, Any]:
-    cs = workload["spec"]["template"]["spec"]["containers"]
+    cs = template(workload)["spec"]["containers"]
     assert len(cs) == 1, f"{workload['metadata']['name']}: expected one container, found {len(cs)}"
     return cs[0]
 
@@ -227,7 +234,7 @@ def test_kustomization_lists_every_manifest() -> None:
 def test_api_deployment_probes_and_command() -> None:
     docs = all_docs()
     api = find(docs, "Deployment", "dicelog-api")
-    assert api["spec"]["replicas"] == 2
+    assert "replicas" not in api["spec"], "autoscaling.yaml's HorizontalPodAutoscaler sets them"
     c = only_container(api)
     assert c["image"] == IMAGE
     assert c.get("command", []) + c.get("args", []) == [
@@ -338,7 +345,7 @@ def test_every_container_runs_as_non_root_and_restricted() -> None:
     dropped, the RuntimeDefault seccomp profile."""
     problems = []
     for doc, workload in workloads(all_docs()):
-        pod = workload["spec"]["template"]["spec"]
+        pod = template(workload)["spec"]
         assert pod.get("automountServiceAccountToken") is False, f"{label(doc)}: no API token needed"
         assert not pod.get("hostNetwork") and not pod.get("hostPID"), label(doc)
         for c in containers(workload):
@@ -369,7 +376,7 @@ def test_every_container_runs_as_non_root_and_restricted() -> None:
 def test_dicelog_containers_are_locked_down(kind: str, name: str) -> None:
     """dicelog's containers: the image's uid, a read-only root filesystem, /tmp an emptyDir."""
     workload = find(all_docs(), kind, name)
-    pod = workload["spec"]["template"]["spec"]
+    pod = template(workload)["spec"]
     volumes = {v["name"]: v for v in pod.get("volumes", [])}
     for c in containers(workload):
         where = f"{name} container {c['name']}"
@@ -399,9 +406,9 @@ def test_services_and_workload_selectors_match_pods() -> None:
     docs = all_docs()
     pod_labels = []
     for doc, workload in workloads(docs):
-        labels = workload["spec"]["template"]["metadata"]["labels"]
+        labels = template(workload)["metadata"]["labels"]
         pod_labels.append(labels)
-        if workload["kind"] == "Job":
+        if workload["kind"] in ("Job", "CronJob"):
             continue  # a Job's selector is generated
         selector = workload["spec"]["selector"]["matchLabels"]
         assert selector.items() <= labels.items(), f"{label(doc)}: selector does not match its pods"
@@ -552,6 +559,47 @@ def test_redis_requires_the_password_from_its_secret() -> None:
         app_env = effective_env(docs, app)
         assert app_env["DICELOG_REDIS_URL"] == "composed:Secret/dicelog-redis", name
     assert "DICELOG_REDIS_URL" not in find(docs, "ConfigMap", "dicelog-config")["data"]
+
+
+def test_the_api_scales_within_the_postgresql_connection_budget() -> None:
+    """A HorizontalPodAutoscaler on the API's CPU (the pods request CPU, or utilization means
+    nothing), from at least 2 replicas, whose most replicas, with the worker and a few one-off
+    connections, stay under PostgreSQL's max_connections (100); the Deployment leaves its replica
+    count to it; replicas are spread over nodes and zones."""
+    docs = all_docs()
+    hpa = find(docs, "HorizontalPodAutoscaler", "dicelog-api")["spec"]
+    assert hpa["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "dicelog-api"}
+    api = find(docs, "Deployment", "dicelog-api")
+    assert "replicas" not in api["spec"], "the HorizontalPodAutoscaler sets the API's replicas"
+    assert only_container(api)["resources"]["requests"]["cpu"]
+    assert 2 <= hpa["minReplicas"] < hpa["maxReplicas"]
+    metrics = [m["resource"]["name"] for m in hpa["metrics"] if m["type"] == "Resource"]
+    assert metrics == ["cpu"]
+    config = find(docs, "ConfigMap", "dicelog-config")["data"]
+    per_process = int(config["DICELOG_POSTGRES_POOL_SIZE"]) + int(
+        config.get("DICELOG_POSTGRES_MAX_OVERFLOW", "4")
+    )
+    assert (hpa["maxReplicas"] + 1) * per_process + 10 <= 100 - 3, "over PostgreSQL's max_connections"
+    spread = template(api)["spec"]["topologySpreadConstraints"]
+    assert {c["topologyKey"] for c in spread} == {"kubernetes.io/hostname", "topology.kubernetes.io/zone"}
+    for c in spread:
+        assert selects(c["labelSelector"], template(api)["metadata"]["labels"]), c
+
+
+def test_the_backup_cronjob_writes_dicelog_backup_files_to_its_volume() -> None:
+    docs = all_docs()
+    cron = find(docs, "CronJob", "dicelog-backup")
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid", "two backups never run at once"
+    c = only_container(cron)
+    script = " ".join(c.get("command", []) + c.get("args", []))
+    assert re.search(r"dicelog backup \S*/backups/", script), script
+    mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+    volumes = {v["name"]: v for v in template(cron)["spec"]["volumes"]}
+    claim = volumes[mounts["/backups"]]["persistentVolumeClaim"]["claimName"]
+    find(docs, "PersistentVolumeClaim", claim)
+    env = effective_env(docs, c)
+    assert env.keys() >= MIGRATE_ENV and env["DICELOG_POSTGRES_PASSWORD"].startswith("Secret/")
+    assert "DICELOG_REDIS_URL" not in env, "a backup reads PostgreSQL only"
 
 
 def test_redis_memory_is_bounded_below_its_container_limit() -> None:
@@ -757,11 +805,11 @@ def pods(docs: list[Doc]) -> dict[str, Endpoint]:
     ns_labels = namespace_labels(docs)
     out = {}
     for _, workload in workloads(docs):
-        template = workload["spec"]["template"]
-        labels = template["metadata"]["labels"]
+        pod = template(workload)
+        labels = pod["metadata"]["labels"]
         ports = {
             p["name"]: p["containerPort"]
-            for c in template["spec"]["containers"]
+            for c in pod["spec"]["containers"]
             for p in c.get("ports", [])
             if "name" in p
         }
@@ -786,13 +834,21 @@ INGRESS_CONTROLLER = Endpoint(
     {},
 )
 INTERNET = Endpoint("internet", "", {}, {}, {}, ip="203.0.113.7")
-PORTS = (8000, 5432, 6379, 53, 80, 443, 9999)
+PROMETHEUS = Endpoint(
+    "prometheus",
+    "monitoring",
+    {"app.kubernetes.io/name": "prometheus"},
+    {"kubernetes.io/metadata.name": "monitoring"},
+    {},
+)
+PORTS = (8000, 8001, 5432, 6379, 53, 80, 443, 9999)
 
 # The only connections between the namespace's pods (source, destination, port).
 EXPECTED_INSIDE = {
     ("dicelog-api", "postgres", 5432),
     ("dicelog-worker", "postgres", 5432),
     ("dicelog-migrate", "postgres", 5432),
+    ("dicelog-backup", "postgres", 5432),
     ("dicelog-api", "redis", 6379),
     ("dicelog-worker", "redis", 6379),
 }
@@ -811,7 +867,14 @@ def test_network_policies_deny_by_default_and_select_real_pods() -> None:
     ]
     assert default, "a default-deny NetworkPolicy (podSelector {}, Ingress and Egress, no rules) is required"
     by_name = pods(docs)
-    assert set(by_name) == {"dicelog-api", "dicelog-worker", "dicelog-migrate", "postgres", "redis"}
+    assert set(by_name) == {
+        "dicelog-api",
+        "dicelog-worker",
+        "dicelog-migrate",
+        "dicelog-backup",
+        "postgres",
+        "redis",
+    }
     for policy in policies:
         selector = policy["spec"]["podSelector"]
         if selector == {}:
@@ -849,6 +912,11 @@ def test_network_policies_allow_exactly_the_intended_connections() -> None:
             (d, port) for d in by_name for port in PORTS if allowed(policies, outside, by_name[d], port)
         }
         assert reachable == {("dicelog-api", 8000)}, f"from {outside.name}: {sorted(reachable)}"
+    # Prometheus (namespace monitoring) scrapes the API's and the worker's /metrics, nothing else
+    scraped = {
+        (d, port) for d in by_name for port in PORTS if allowed(policies, PROMETHEUS, by_name[d], port)
+    }
+    assert scraped == {("dicelog-api", 8000), ("dicelog-worker", 8001)}, sorted(scraped)
     # every pod resolves names; none reaches out of the cluster
     for pod in by_name.values():
         for protocol in ("UDP", "TCP"):
