@@ -57,7 +57,7 @@ from litestar.enums import RequestEncodingType, ScopeType
 from litestar.exceptions import ValidationException
 from litestar.middleware.base import ASGIMiddleware
 from litestar.plugins.problem_details import ProblemDetailsException
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, HTTPRequestEvent, Receive, ReceiveMessage, Scope, Send
 
 from dicelog.service.settings import Settings
 
@@ -133,7 +133,9 @@ class JsonOnly(ASGIMiddleware):
                     detail="the body must be JSON with Content-Type: application/json, "
                     f"not {media_type or '(empty)'}",
                     extra={"content_type": stated, "accepted": ["application/json", "application/*+json"]},
-                    headers={"Accept-Post": "application/json"} if scope["method"] == "POST" else None,
+                    headers={"Accept-Post": "application/json"}
+                    if scope["type"] == ScopeType.HTTP and scope["method"] == "POST"
+                    else None,
                 )
         await next_app(scope, receive, send)
 
@@ -195,8 +197,8 @@ class BodyLimits(ASGIMiddleware):
         size = 0
         while True:
             message = await receive()
-            if message["type"] == "http.disconnect":
-                return  # the client left: nobody to answer
+            if message["type"] != "http.request":
+                return  # http.disconnect: the client left, nobody to answer
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
@@ -220,11 +222,12 @@ def replaying(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that gives ``body`` (already read whole) as one message, then defers to ``receive``."""
     replayed = False
 
-    async def replay() -> Message:
+    async def replay() -> ReceiveMessage:
         nonlocal replayed
         if not replayed:
             replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            whole: HTTPRequestEvent = {"type": "http.request", "body": body, "more_body": False}
+            return whole
         return await receive()
 
     return replay
@@ -236,8 +239,8 @@ async def _drain(receive: Receive, size: int, declared: int | None = None) -> bo
         return False
     while size <= DRAIN_BYTES:
         message = await receive()
-        if message["type"] == "http.disconnect":
-            return False
+        if message["type"] != "http.request":
+            return False  # http.disconnect
         size += len(message.get("body", b""))
         if not message.get("more_body", False):
             return True
@@ -253,8 +256,8 @@ async def whole_body(receive: Receive) -> bytes | None:
     chunks: list[bytes] = []
     while True:
         message = await receive()
-        if message["type"] == "http.disconnect":
-            return None
+        if message["type"] != "http.request":
+            return None  # http.disconnect
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)

@@ -6,8 +6,8 @@ optionals, tagged-union discriminators, ``additionalProperties: false``, item ty
 variable-length tuples), so ``refine`` replaces every request and response schema with the one
 msgspec itself generates (``msgspec.json.schema_components``) for the handler's declared type,
 adds each Struct field's attribute docstring as the property's description (``dicelog.service.docs``),
-and fills the per-app *slots* (``slot(...)``): a field typed by the served rulesets, e.g. a
-game's state, whose schema is the union of the rulesets' own types.
+and fills the per-app *slots* (``openapi_slots``: ``StateSlot``, ...): a field typed by the served
+rulesets, e.g. a game's state, whose schema is the union of the rulesets' own types.
 
 It also gives every operation a short stable ``operationId``, request-body examples, and the
 ``links`` from a created game to its operations. The served ``/schema/openapi.json`` and the
@@ -365,9 +365,10 @@ def _describe_components(components: dict[str, Any], classes: dict[str, type]) -
             }
         import msgspec.inspect as mi
 
-        for field in mi.type_info(cls).fields:
-            kinds = field.type.types if isinstance(field.type, mi.UnionType) else (field.type,)
-            prop = schema.get("properties", {}).get(field.encode_name)
+        info = mi.type_info(cls)  # a Struct class's: a StructType
+        for member in info.fields if isinstance(info, mi.StructType) else ():
+            kinds = member.type.types if isinstance(member.type, mi.UnionType) else (member.type,)
+            prop = schema.get("properties", {}).get(member.encode_name)
             if prop is not None and any(isinstance(k, mi.DateTimeType) for k in kinds):
                 target = next((v for v in prop.get("anyOf", ()) if v.get("type") == "string"), prop)
                 target["format"] = "date-time"
@@ -385,7 +386,10 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
         for v in vars(core_events).values()
         if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
     ]
-    states, events, boards, initiatives = [], list(core), [], []
+    states: list[Any] = []
+    events: list[Any] = list(core)
+    boards: list[Any] = []
+    initiatives: list[Any] = []
     for name in rulesets:
         ruleset = registry.get(name)
         states.append(ruleset.state_type)

@@ -9,8 +9,12 @@ from msgspec import Meta
 SLOT_KEY = "x-dicelog-slot"
 
 
-def slot(name: str) -> Any:
-    """A field type whose schema the served rulesets decide: ``state``, ``event``, ``command``,
-    ``board`` or ``initiative``. At run time it is a JSON object (``dict[str, Any]``); in the
-    OpenAPI document, the union of the served rulesets' own types (``dicelog.service.openapi.refine``)."""
-    return Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: name})]
+# A field type whose schema the served rulesets decide: ``state``, ``event``, ``command``, ``board`` or
+# ``initiative``. At run time it is a JSON object (``dict[str, Any]``); in the OpenAPI document, the union
+# of the served rulesets' own types (``dicelog.service.openapi.refine``). One alias per slot, so that a
+# type checker reads each as ``dict[str, Any]``.
+StateSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "state"})]
+EventSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "event"})]
+CommandSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "command"})]
+BoardSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "board"})]
+InitiativeSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "initiative"})]

@@ -12,11 +12,12 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import CampaignRevertRequested
 from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, UndoRequested, Visibility
 from dicelog.domain.core.verify import Verification
-from dicelog.service.openapi_slots import slot
+from dicelog.service.openapi_slots import BoardSlot, CommandSlot, EventSlot, InitiativeSlot, StateSlot
 
 CAMPAIGN_RULESET = "mice-and-mystics"
 """The ruleset of every campaign's chapters (the only one with a campaign mode: ``campaign_carry_over``)."""
-CarryOverChoice: Any = registry.get(CAMPAIGN_RULESET).campaign_choice_type
+_CAMPAIGN_RULES: Any = registry.get(CAMPAIGN_RULESET)  # campaign_choice_type: an optional member
+CarryOverChoice: Any = _CAMPAIGN_RULES.campaign_choice_type
 """A seat's carry-over choice after a won chapter (``POST /campaigns/{id}/carry-over``): the campaign
 ruleset's ``campaign_choice_type``, found through the registry."""
 
@@ -161,7 +162,7 @@ class EventOut(Struct, frozen=True, kw_only=True):
     bytes (chain format 1), or by the JSON of its link (chain format 2: ``timestamp``, ``seat``,
     ``command_id``, ``prev_hash``, ``type`` and ``digest``), which include ``prev_hash``; the next event's
     ``prev_hash`` is this value. ``POST /games/{id}/verify`` checks the chain."""
-    payload: slot("event") | None
+    payload: EventSlot | None
     """The event itself (its ``type`` names the event type), as the reader may see it; ``null``
     when ``hidden``."""
     undone: bool = False
@@ -231,7 +232,7 @@ class StateAt(Struct, frozen=True, kw_only=True):
     version: int
     """The version shown: the state after the game's first ``version`` events (the latest version when the
     ``version`` query parameter is omitted)."""
-    state: slot("state")
+    state: StateSlot
     """The game's state as the reader may see it (the ruleset's state document)."""
     pending: PendingEvent | None
     """The roll, shuffle, draw or decision that was waiting for an answer at that version, as the reader may
@@ -250,7 +251,7 @@ class LegalCommands(Struct, frozen=True, kw_only=True):
     """The game's current version; send it as ``expected_version`` with the command."""
     seat: str
     """The calling seat: the one the bearer token belongs to."""
-    commands: list[slot("command")]
+    commands: list[CommandSlot]
     """Ready-to-send commands (the ``command`` of ``POST /games/{id}/commands``): the ruleset's commands for
     this seat's pieces when nothing is pending; one ``Choose`` per option when a decision this seat must
     answer is pending; ``ApproveUndo`` / ``RejectUndo`` while an undo request this seat may answer is open.
@@ -372,9 +373,9 @@ class TurnView(Struct, frozen=True, kw_only=True):
     """Version of the span's first event: the one that started the turn or round."""
     to_version: int
     """Version of the span's last event: the one before the next turn (or round) starts, or the latest."""
-    state_before: slot("state")
+    state_before: StateSlot
     """The state before the first event of the span, as the reader may see it."""
-    state_after: slot("state")
+    state_after: StateSlot
     """The state after the last event of the span, as the reader may see it."""
     events: list[EventOut]
     """Every event of the span, oldest first, as the audit log shows them (``undone``, ``round`` and
@@ -400,7 +401,7 @@ class TurnCommand(Struct, frozen=True, kw_only=True):
     """Version of its ``CommandAccepted`` event."""
     seat: str
     """The seat that sent it."""
-    command: slot("command")
+    command: CommandSlot
     """The command as sent."""
 
 
@@ -410,7 +411,7 @@ class TurnEvent(Struct, frozen=True, kw_only=True):
 
     version: int
     """The event's version."""
-    event: slot("event")
+    event: EventSlot
     """The event as the reader may see it."""
 
 
@@ -421,7 +422,7 @@ class BoardOut(Struct, frozen=True, kw_only=True):
     """The game."""
     version: int
     """The game version this board shows (the projection may trail the latest by a moment)."""
-    board: slot("board")
+    board: BoardSlot
     """The ruleset's board view, as the reader may see it."""
 
 
@@ -432,7 +433,7 @@ class InitiativeOut(Struct, frozen=True, kw_only=True):
     """The game."""
     version: int
     """The game version this track shows (the projection may trail the latest by a moment)."""
-    initiative: slot("initiative")
+    initiative: InitiativeSlot
     """The ruleset's initiative view (turn order and public tracks), as the reader may see it."""
 
 

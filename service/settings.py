@@ -314,7 +314,7 @@ class Settings(Struct, frozen=True, kw_only=True):
         """
         env = os.environ if environ is None else environ
 
-        def read(name: str, default: str, parse: Callable[..., Any] = lambda v, _: v, **bounds: int) -> Any:
+        def read(name: str, default: str, parse: Callable[..., Any] = lambda v, _: v, **bounds: Any) -> Any:
             """``DICELOG_<name>`` (``default`` when unset) through ``parse(value, variable, **bounds)``."""
             return parse(env.get(f"DICELOG_{name}", default), f"DICELOG_{name}", **bounds)
 

@@ -50,9 +50,11 @@ def warm_up(names: Iterable[str], types: Iterable[Any] = ()) -> None:
                     hook()
                 _warmed_rulesets.add(name)
             kinds += [ruleset.command_type, ruleset.state_type, *ruleset.event_types]
-            if getattr(ruleset, "setup_type", None) is not None:
-                kinds.append(ruleset.setup_type)
+            setup_type = getattr(ruleset, "setup_type", None)
+            if setup_type is not None:
+                kinds.append(setup_type)
         todo: list[type] = [msgspec.Struct]
+        sub: type
         while todo:  # every Struct class imported by now
             for sub in todo.pop().__subclasses__():
                 kinds.append(sub)
