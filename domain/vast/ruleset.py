@@ -32,7 +32,7 @@ from dicelog.domain.vast.rules.common import not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
-RULES_REVISION = 5
+RULES_REVISION = 6
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
 release; 2 adds the Event tokens (Vast rulebook §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie,
 Evento); 3 lets Wrath split the map before the Collapse and has the Dragon slide the groups together (Vast
@@ -41,7 +41,9 @@ to her (docs/vast/facts.md §7: Knight, Goblins and Cave; Knight vs Cave; earlie
 every setup); 5 adds Goblin Infestation line C, the Monsters' Ambushes (docs/vast/facts.md §3 Monster cards;
 docs/vast/facts.md §7: the Knight vs Thief setup and the Knight's solo Hard level, played from this revision)
 and, without a Cave player, places the end of turn's Dark tile by default next to the player's piece (before:
-the first free space, west to east)."""
+the first free space, west to east); 6 plays the rules a referee's reading corrected (README, Vast rules
+revisions: each attack on the surfaced Dragon costs its own Encounter, the Shield stops every forced move,
+and the others listed there)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type.
 _Handlers = dict[type[Command], Callable[[VastState, Any], list[Event]]]

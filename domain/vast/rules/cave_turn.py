@@ -250,9 +250,15 @@ def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
 def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
     """Tiles Giant Bats can carry a piece to from ``start``: up to 3 tiles, never through a wall; the Knight
     only through and onto Lit tiles (Vast rulebook §Esempio #3 Movimento forzato); a Treasure token through
-    any tile (RULINGS.md)."""
+    any tile (RULINGS.md). From rules revision 6 never onto the Dragon's space (Vast rulebook §Esempio #3,
+    Movimento forzato: «non può essere spinta sullo spazio del Drago o attraverso i muri»). Giant Bats, Slap
+    and the Wisp all take their reach from here."""
     g = geometry(state)
     cells = cells_by_pos(state)
+    d = state.dragon
+    barred = (
+        (d.x, d.y) if knight and d is not None and d.x is not None and state.rules_revision >= 6 else None
+    )
     seen = {start: 0}
     frontier = [start]
     for depth in range(1, 4):
@@ -269,7 +275,7 @@ def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
                 if not cell.event_token:  # Vast rulebook §Esempio #3: an Event token stops the flight there
                     nxt.append(there)
         frontier = nxt
-    return sorted(p for p in seen if p != start)
+    return sorted(p for p in seen if p not in (start, barred))
 
 
 def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:

@@ -158,14 +158,28 @@ def removable(state: VastState) -> list[Pos]:
     return out
 
 
+def tribe_spaces(state: VastState) -> set[Pos]:
+    """The tiles a revealed Tribe stands on (a Tribe is a player's piece: Vast rulebook, I Goblin)."""
+    if state.goblins is None:
+        return set()
+    return {(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None and not t.lurking}
+
+
 def treasure_spots(state: VastState) -> list[Pos]:
     """Dark tiles with no player's piece (the Thief's included) and no Treasure token (Vast rulebook §3.
-    Piazza un Tesoro)."""
+    Piazza un Tesoro), for Place Treasure and Past Plunder. From rules revision 6 a revealed Tribe's tile is
+    excluded too (Vast rulebook §La Caverna, 3. Piazza un Tesoro: «una tessera Buia che non contenga la pedina
+    di un giocatore»: a Tribe is a Goblin player's piece)."""
     thief = thief_pos(state)
+    tribes = tribe_spaces(state) if state.rules_revision >= 6 else set()
     return sorted(
         (c.x, c.y)
         for c in state.cells
-        if not c.lit and not c.treasure and not pieces_at(state, (c.x, c.y)) and (c.x, c.y) != thief
+        if not c.lit
+        and not c.treasure
+        and not pieces_at(state, (c.x, c.y))
+        and (c.x, c.y) != thief
+        and (c.x, c.y) not in tribes
     )
 
 
@@ -231,6 +245,14 @@ def strength(knight: KnightRole, own_turn: bool) -> int:
     if own_turn:
         value += active(knight, "elven-sword") + active(knight, "mighty-axe")
     return value
+
+
+def shielded(state: VastState) -> bool:
+    """Whether the Knight's Shield has its cube, so that no other player can force her to move (rules
+    revision 6: Vast rulebook, Equipaggiamento, Scudo: «Ti consente di ignorare gli effetti causati dagli
+    altri giocatori che ti obbligherebbero a spostarti»; before, only Giant Bats and the Wisp checked it)."""
+    k = state.knight
+    return state.rules_revision >= 6 and k is not None and cubes_on(k, "shield") > 0
 
 
 def grit_change(state: VastState, delta: int, why: str, step: str = "") -> list[Event]:

@@ -18,7 +18,7 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, STEP, Pos, center_hit, die_tiles, pos_key, step
 from dicelog.domain.vast.content import tile as tile_data
-from dicelog.domain.vast.evolve import groups, parse_step
+from dicelog.domain.vast.evolve import evolve, groups, parse_step
 from dicelog.domain.vast.rules import goblins
 from dicelog.domain.vast.rules.common import (
     cell_at,
@@ -27,6 +27,7 @@ from dicelog.domain.vast.rules.common import (
     geometry,
     grit_change,
     refuse,
+    shielded,
     strength,
     the_knight,
     thief_pos,
@@ -413,6 +414,10 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
             k = state.knight
             if k is None or (k.x, k.y) not in [step(here, s) for s in SIDES]:
                 raise refuse("dragon.target", "Poteri", "Slap pushes the Knight from a space next to it")
+            if shielded(state):
+                raise refuse(
+                    "dragon.shield", "Equipaggiamento", "the Knight's Shield keeps her from being moved"
+                )
             from dicelog.domain.vast.rules.cave_turn import bats_reach
 
             if target is None or target not in bats_reach(state, (k.x, k.y), knight=True):
@@ -467,7 +472,9 @@ def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:
 
 def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
     """Claw (Vast rulebook §Poteri, Artiglio): on the tiles hit every Tribe scatters and the Dragon eats what
-    they lose; the Knight may be pushed 1 space (decision ``claw-push``, the Dragon's; default: she stays)."""
+    they lose; the Knight may be pushed 1 space (decision ``claw-push``, the Dragon's; default: she stays).
+    From rules revision 6 never onto the Dragon's space, and not at all when her Shield has its cube
+    (``shielded``)."""
     events: list[Event] = [ev.PowerStruck(power="claw", face=face, tiles=hit)]
     eaten = 0
     for p in hit:
@@ -479,14 +486,16 @@ def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
         events.append(ev.GoblinsEaten(count=eaten))
     events += _thief_hit(state, hit, "claw")
     k = state.knight
-    if k is not None and (k.x, k.y) in hit and k.health > 0:
+    if k is not None and (k.x, k.y) in hit and k.health > 0 and not shielded(state):
         g = geometry(state)
+        barred = dragon_pos(state) if state.rules_revision >= 6 else None  # Esempio #3, Movimento forzato
         spots = [
             p
             for s in SIDES
             if (p := step((k.x, k.y), s)) in cells_by_pos(state)
             and cells_by_pos(state)[p].lit
             and not g.wall_between((k.x, k.y), s)
+            and p != barred
         ]
         if spots:
             options = ("stay", *(pos_key(p) for p in spots))
@@ -667,8 +676,10 @@ def place_gem(state: VastState, command: cmd.PlaceGem) -> list[Event]:
 
 def end(state: VastState) -> list[Event]:
     """The end of its turn (Vast rulebook §Riepilogo del Turno): a Pride cube for not moving; surfacing on a
-    Crystal tile once awake (a Crystal token there is smashed); then the hand is replaced: the rest discarded,
-    all 18 Power cards shuffled, Spirit cards drawn (§4. Rimpiazza la Mano di Carte)."""
+    Crystal tile once awake (a Crystal token there is smashed; from rules revision 6 its choice, decision
+    ``surface``, default ``surface``: Vast rulebook §Risalire in Superficie: «puoi risalire in superficie dal
+    sottosuolo terminando il tuo turno su una tessera Cristallo»); then the hand is replaced
+    (``new_hand``)."""
     from dicelog.domain.vast.rules.flow import fold
 
     d = the_dragon(state)
@@ -691,14 +702,36 @@ def end(state: VastState) -> list[Event]:
         and cell.lit
         and tile_data(cell.tile).kind == "crystal"
     ):
+        if state.rules_revision >= 6:  # Vast rulebook, Il Drago, Risalire in Superficie: «puoi risalire»
+            options = ("surface", "stay")
+            return [
+                *events,
+                DecisionRequested(decision="surface", options=options, piece="dragon", default="surface"),
+            ]
         events.append(ev.DragonSurfaced(x=here[0], y=here[1], crystal=cell.crystal))
-    after = fold(state, events)
-    dd = the_dragon(after)
-    if dd.hand:
-        events.append(ev.PowerCardsDiscarded(cards=dd.hand))
+    return events + new_hand(fold(state, events))
+
+
+def surface_decided(state: VastState, option: str) -> list[Event]:
+    """The answer to ``surface`` (rules revision 6): ``surface`` rises on its Crystal tile (a Crystal token
+    there is smashed), ``stay`` keeps it underground; then the hand is replaced."""
+    d = the_dragon(state)
+    here = (d.x or 0, d.y or 0)
+    cell = cell_at(state, here)
+    if option != "surface" or cell is None:
+        return new_hand(state)
+    surfaced = ev.DragonSurfaced(x=here[0], y=here[1], crystal=cell.crystal)
+    return [surfaced, *new_hand(evolve(state, surfaced))]
+
+
+def new_hand(state: VastState) -> list[Event]:
+    """The hand replaced at the end of its turn (004 §4. Rimpiazza la Mano di Carte): the rest discarded, all
+    18 Power cards shuffled, Spirit cards drawn."""
+    d = the_dragon(state)
+    events: list[Event] = [ev.PowerCardsDiscarded(cards=d.hand)] if d.hand else []
     return [
         *events,
-        DrawRequested(reason="power-hand", deck="power", cards=POWER_CARDS, count=spirit(dd), piece="dragon"),
+        DrawRequested(reason="power-hand", deck="power", cards=POWER_CARDS, count=spirit(d), piece="dragon"),
     ]
 
 
@@ -740,8 +773,9 @@ def attack_rolled(state: VastState, reason: str, face: int) -> list[Event]:
 
 
 def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
-    """``AttackDragon`` (Vast rulebook §Attaccare il Drago; §Equipaggiamento, Bomba). Raises
-    ``vast.dragon.*``."""
+    """``AttackDragon`` (Vast rulebook §Attaccare il Drago; §Equipaggiamento, Bomba): each attack on the
+    surfaced Dragon opens its own Encounter from rules revision 6. Raises ``vast.dragon.*``,
+    ``vast.no-encounter-left``."""
     from dicelog.domain.vast.rules.flow import fold, then_advance
     from dicelog.domain.vast.rules.knight import encounter
 
@@ -772,7 +806,10 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
         raise refuse(
             "dragon.too-strong", "Attaccare il Drago", f"Strength {s} below its Armor {dragon_armor(state)}"
         )
-    events = encounter(state, k, 1, "attacking the Dragon")
+    # Vast rulebook, Il Drago, Attaccare il Drago: surfaced, «spendendo 1 Incontro per ogni attacco» (rules
+    # revision 6; before, the attacks after the first shared the open Encounter)
+    each = d.surfaced and state.rules_revision >= 6
+    events = encounter(state, k, -1 if each else 1, "attacking the Dragon")
     if command.with_javelin:
         events.append(ev.TreasureUsed(card="javelin"))
     events += strike(fold(state, events), s, bomb=command.bomb, piece="knight")
@@ -896,6 +933,8 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
         return untrapped(state, power, rest)
     if kind == "slide":
         return slid(state, option)
+    if kind == "surface":
+        return surface_decided(state, option)
     if kind == "dragon-off":
         from dicelog.domain.vast.rules.cave_turn import remove_stepped_off
 

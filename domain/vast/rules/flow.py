@@ -913,7 +913,17 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
             ev.TribeMoved(tribe=name, x=x, y=y),
         ]
         return placed + refill_hand(fold(state, placed))
-    if kind in ("claw-push", "wrath-push", "shriek", "dragon-off", "axe", "power-discard", "trap", "slide"):
+    if kind in (
+        "claw-push",
+        "wrath-push",
+        "shriek",
+        "dragon-off",
+        "axe",
+        "power-discard",
+        "trap",
+        "slide",
+        "surface",
+    ):
         from dicelog.domain.vast.rules import dragon
 
         return dragon.decided(state, kind, where, option)

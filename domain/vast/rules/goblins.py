@@ -412,12 +412,25 @@ def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bo
 def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
     """The tiles a revealed Tribe can reach and the fewest Lit tiles it leaves on the way (Vast rulebook §5:
     any distance, never through walls, the Golem through them, the Underworm once up to 2 tiles diagonally;
-    the Knight's tile only as the end, RULINGS.md)."""
+    the Knight's tile only as the end, RULINGS.md). From rules revision 6 the surfaced Dragon's tile, when the
+    Tribe could not enter it (Strength not above its Armor), is only an end too, refused there as
+    ``goblins.too-weak`` (Vast rulebook §I Goblin, Attaccare: «Per entrare in una tessera occupata dal
+    Cavaliere o dal Drago, la Tribù deve avere Forza maggiore»: every tile passed through is entered)."""
     g = geometry(state)
     start = where(t)
     golem = "golem" in t.monsters
     worm = "underworm" in t.monsters
     knight = knight_pos(state)
+    d = state.dragon
+    barred = (
+        (d.x, d.y)
+        if state.rules_revision >= 6
+        and d is not None
+        and d.surfaced
+        and d.x is not None
+        and tribe_strength(state, t) <= dragon_armor(state)
+        else None
+    )
     seen: set[tuple[Pos, bool]] = set()
     best: dict[Pos, int] = {}
     heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
@@ -427,8 +440,8 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
             continue
         seen.add((here, jumped))
         best.setdefault(here, cost)
-        if here == knight and here != start:
-            continue  # she is fought there: the Tribe does not go on
+        if here in (knight, barred) and here != start:
+            continue  # she is fought there, or the Dragon bars the way: the Tribe does not go on
         leaving = 1 if here in g.lit else 0
         for side in SIDES:
             there = step(here, side)
@@ -454,11 +467,19 @@ def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
 
 def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
     """Vast rulebook §Rivelare: Dark tiles of the Tribe's symbol (any, with the Gnome) with no other player's
-    piece; when there is none, the empty spaces next to the map (it lurks there)."""
-    k = knight_pos(state)
+    piece; when there is none, the empty spaces next to the map (it lurks there). Before rules revision 6
+    only the Knight's tile was excluded; from 6 the Dragon's and the Thief's too (Vast rulebook §I Goblin,
+    Rivelare: «ad una tessera Buia che … non contenga pedine di altri giocatori»)."""
     gnome = "gnome" in t.monsters  # docs/vast/facts.md §3 Gnome: onto a Dark tile of any symbol
+    if state.rules_revision >= 6:
+        thief = thief_pos(state)
+        taken = {p for p in cells_by_pos(state) if pieces_at(state, p) or p == thief}
+    else:
+        taken = {knight_pos(state)}
     spots = sorted(
-        (c.x, c.y) for c in state.cells if not c.lit and (gnome or c.symbol == t.name) and (c.x, c.y) != k
+        (c.x, c.y)
+        for c in state.cells
+        if not c.lit and (gnome or c.symbol == t.name) and (c.x, c.y) not in taken
     )
     if spots:
         return spots

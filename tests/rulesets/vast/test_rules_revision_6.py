@@ -1,0 +1,177 @@
+"""Vast rules revision 6: the rules a referee's reading of the Vast rulebook found played wrong, each test
+quoting its line. Games created before revision 6 keep the older behaviour (README, Vast rules revisions), so
+each test also plays the same table at revision 5. Dice and cards are explicit."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from dicelog.domain.core.events import DecisionRequested
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.rules import goblins as rules
+from dicelog.domain.vast.rules.cave_turn import bats_reach
+from dicelog.domain.vast.rules.common import cell_at, dragon_armor
+from dicelog.domain.vast.state import DragonRole, GoblinsRole, KnightRole, ThiefRole
+from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
+from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
+
+
+def rev(state, revision: int = 6):
+    return replace(state, rules_revision=revision)
+
+
+# --- Il Drago -----------------------------------------------------------------------------------
+
+
+def test_each_attack_on_the_surfaced_dragon_costs_its_own_encounter__rulebook_attaccare_il_drago():
+    """Vast rulebook, Il Drago, Attaccare il Drago: «puoi attaccarlo più volte nel turno, senza muoverti e
+    spendendo 1 Incontro per ogni attacco»."""
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, health=5)  # Armor 1
+    knight = KnightRole(
+        x=1, y=0, placed={"strength": 1}, encounters=0
+    )  # Strength 2, Perception 1: 1 Encounter
+    state = dragon_table(lit(1, 0, OPEN), turn="knight", knight=knight, dragon=d)
+    p = Play(rev(state))
+    p.do(cmd.AttackDragon())
+    assert len(p.of(ev.EncounterBegun)) == 1 and p.state.dragon.health == 4
+    assert refused(p.state, cmd.AttackDragon()) == "vast.no-encounter-left"
+    two = Play(rev(replace(state, knight=replace(knight, placed={"strength": 1, "perception": 1}))))
+    two.do(cmd.AttackDragon())
+    two.do(cmd.AttackDragon())
+    assert len(two.of(ev.EncounterBegun)) == 2 and two.state.dragon.health == 3
+    old = Play(rev(state, 5))  # revision 5: the second attack shared the first one's Encounter
+    old.do(cmd.AttackDragon())
+    old.do(cmd.AttackDragon())
+    assert len(old.of(ev.EncounterBegun)) == 1 and old.state.dragon.health == 3
+
+
+def test_entering_the_surfaced_dragon_spends_the_encounter_of_that_attack__rulebook_incontrare_il_drago():
+    """Vast rulebook, Il Drago, Incontrare il Drago: «sei obbligato ad attaccarlo spendendo un Incontro»; the
+    next attack spends another."""
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, health=5)
+    knight = KnightRole(x=0, y=0, placed={"strength": 1})  # Perception 1
+    p = Play(rev(dragon_table(lit(1, 0, OPEN), turn="knight", knight=knight, dragon=d)))
+    p.do(cmd.MoveKnight(x=1, y=0))
+    assert p.of(ev.EncounterBegun)[0].attack and p.state.dragon.health == 4
+    assert refused(p.state, cmd.AttackDragon()) == "vast.no-encounter-left"
+
+
+# --- Forced moves: the Shield, the Dragon's space ---------------------------------------------------
+
+
+def test_the_shield_stops_claws_push_and_slap__rulebook_equipaggiamento_scudo():
+    """Vast rulebook, Equipaggiamento, Scudo: «Ti consente di ignorare gli effetti causati dagli altri
+    giocatori che ti obbligherebbero a spostarti»."""
+    cells = [lit(x, 0, OPEN) for x in range(1, 5)]
+    shield = KnightRole(x=2, y=0, placed={"shield": 1})
+    state = dragon_table(*cells, knight=shield)  # the Dragon on (1, 0), its turn
+    assert (
+        refused(rev(state), cmd.UsePower(power="slap", x=4, y=0, pay=("wing-1", "wing-2")))
+        == "vast.dragon.shield"
+    )
+    old = Play(rev(state, 5))
+    old.do(cmd.UsePower(power="slap", x=4, y=0, pay=("wing-1", "wing-2")))
+    assert (old.state.knight.x, old.state.knight.y) == (4, 0)
+    p = Play(rev(state))
+    p.do(cmd.UsePower(power="claw", pay=("claw-1",)))
+    p.roll(2)  # diamond: (2, 0) is hit
+    assert not p.of(DecisionRequested) and (p.state.knight.x, p.state.knight.y) == (2, 0)
+    old = Play(rev(state, 5))
+    old.do(cmd.UsePower(power="claw", pay=("claw-1",)))
+    old.roll(2)
+    assert old.pending.decision == "claw-push"
+
+
+def test_forced_moves_never_put_the_knight_on_the_dragons_space__rulebook_esempio_3_movimento_forzato():
+    """Vast rulebook, Esempio #3, Movimento forzato: «Bordo rosso: non può essere spinta sullo spazio del
+    Drago o attraverso i muri.» Giant Bats, Slap and the Wisp share one reach; Claw's push too."""
+    cells = [lit(x, 0, OPEN) for x in range(1, 5)]
+    state = dragon_table(*cells, knight=KnightRole(x=2, y=0), dragon=DragonRole(x=3, y=0, hand=HAND))
+    assert (
+        refused(rev(state), cmd.UsePower(power="slap", x=3, y=0, pay=("wing-1", "wing-2")))
+        == "vast.dragon.target"
+    )
+    assert (3, 0) not in bats_reach(rev(state), (2, 0), knight=True)
+    assert (3, 0) in bats_reach(rev(state, 5), (2, 0), knight=True)
+    assert (3, 0) in bats_reach(rev(state), (2, 0), knight=False)  # a Treasure token may land there
+    bats = replace(rev(state), turn="cave", cave=replace(state.cave, omens=("bat-1",)))
+    assert refused(bats, cmd.GiantBats(pay=("bat-1",), target="knight", x=3, y=0)) == "vast.omen.bats-reach"
+    claw = Play(rev(dragon_table(*cells, knight=KnightRole(x=2, y=0))))  # the Dragon on (1, 0)
+    claw.do(cmd.UsePower(power="claw", pay=("claw-1",)))
+    claw.roll(2)
+    assert claw.pending.decision == "claw-push" and "1,0" not in claw.pending.options
+
+
+# --- Pieces on tiles: Reveal, Place Treasure, Past Plunder -------------------------------------------
+
+
+def test_a_tribe_reveals_only_onto_a_dark_tile_with_no_other_players_piece__rulebook_i_goblin_rivelare():
+    """Vast rulebook, I Goblin, Rivelare: «sposta la sua pedina dalla tua plancia giocatore ad una tessera
+    Buia che mostri il simbolo di quella Tribù e non contenga pedine di altri giocatori»."""
+    gob = GoblinsRole(phase="activate", tribes=tribes(eye={"population": 2}))
+    cells = (dark(1, 0, "event-10", symbol="eye"), dark(2, 0, "event-11", symbol="eye"))
+    state = dragon_table(*cells, turn="goblins", gob=gob, dragon=DragonRole(x=1, y=0, hand=HAND))
+    reveal = cmd.ActivateTribe(tribe="eye", action="reveal", x=1, y=0)
+    assert refused(rev(state), reveal) == "vast.goblins.reveal"
+    Play(rev(state, 5)).do(reveal)  # revision 5 let it come out on the Dragon's tile
+    p = Play(rev(state))
+    p.do(cmd.ActivateTribe(tribe="eye", action="reveal", x=2, y=0))
+    assert rules.on_map(p.state.goblins.tribes[2])
+    thief = rev(replace(state, dragon=DragonRole(x=5, y=5, hand=HAND), thief=ThiefRole(x=1, y=0)))
+    assert (1, 0) not in rules.reveal_spots(thief, thief.goblins.tribes[2])
+
+
+def test_place_treasure_and_past_plunder_skip_a_tribes_tile__rulebook_la_caverna_piazza_un_tesoro():
+    """Vast rulebook, La Caverna, 3. Piazza un Tesoro: «Colloca un segnalino Tesoro su una tessera Buia che
+    non contenga la pedina di un giocatore o un altro segnalino Tesoro» (a Tribe is the Goblins' piece)."""
+    gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 2, "x": 1, "y": 0}))
+    state = goblin_table(dark(1, 0, "event-10"), dark(2, 0, "event-11"), gob=gob, turn="cave")
+    state = replace(state, cave=replace(state.cave, omens=("boulder-1",)))
+    assert refused(rev(state), cmd.PlaceTreasure(x=1, y=0)) == "vast.treasure.bad-tile"
+    assert refused(rev(state), cmd.PastPlunder(pay=("boulder-1",), x=1, y=0)) == "vast.treasure.bad-tile"
+    Play(rev(state, 5)).do(cmd.PlaceTreasure(x=1, y=0))
+    p = Play(rev(state))
+    p.do(cmd.PlaceTreasure(x=2, y=0))
+    assert cell_at(p.state, (2, 0)).treasure == 1
+
+
+def test_a_tribe_passes_the_surfaced_dragons_tile_only_if_it_could_enter_it__rulebook_i_goblin_attaccare():
+    """Vast rulebook, I Goblin, Attaccare: «Per entrare in una tessera occupata dal Cavaliere o dal Drago, la
+    Tribù deve avere Forza maggiore della Forza del Cavaliere o della Corazza del Drago»: passing through the
+    Dragon's tile enters it."""
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, sloth=sloth(greed=0, hunger=0))  # Armor 3
+    weak = GoblinsRole(phase="activate", rage=2, tribes=tribes(bones={"population": 3, "x": 0, "y": 0}))
+    cells = (lit(1, 0, OPEN), lit(2, 0, OPEN))  # one way east: through the Dragon's tile
+    state = dragon_table(
+        *cells, sealed=False, turn="goblins", gob=weak, dragon=d, knight=KnightRole(x=0, y=1)
+    )
+    state = replace(state, cells=(*state.cells, lit(0, 1, OPEN)))
+    bones = state.goblins.tribes[1]
+    assert rules.tribe_strength(state, bones) == 3 == dragon_armor(state)
+    assert (2, 0) not in rules.paths(rev(state), bones)
+    on = cmd.ActivateTribe(tribe="bones", action="none", x=2, y=0)
+    assert refused(rev(state), on) == "vast.goblins.unreachable"
+    Play(rev(state, 5)).do(on)  # revision 5 let it walk through
+    strong = replace(state, goblins=replace(weak, tribes=tribes(bones={"population": 4, "x": 0, "y": 0})))
+    Play(rev(strong)).do(on)
+
+
+def test_surfacing_is_the_dragons_choice__rulebook_risalire_in_superficie():
+    """Vast rulebook, Il Drago, Risalire in Superficie: «Una volta risvegliato, puoi risalire in superficie
+    dal sottosuolo terminando il tuo turno su una tessera Cristallo»."""
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, moved=True)
+    state = dragon_table(lit(1, 0, "crystal-01", crystal=True), dragon=d)
+    stay = Play(rev(state))
+    stay.do(cmd.VastEndTurn(role="dragon"))
+    assert stay.pending.decision == "surface" and stay.pending.piece == "dragon"
+    stay.choose("stay")
+    assert not stay.of(ev.DragonSurfaced) and not stay.state.dragon.surfaced
+    assert stay.pending.reason == "power-hand" and stay.state.cells[1].crystal
+    rise = Play(rev(state))
+    rise.do(cmd.VastEndTurn(role="dragon"))
+    rise.choose("surface")
+    assert rise.state.dragon.surfaced and not rise.state.cells[1].crystal
+    old = Play(rev(state, 5))  # revision 5: it surfaced at once
+    old.do(cmd.VastEndTurn(role="dragon"))
+    assert old.state.dragon.surfaced and old.pending.reason == "power-hand"
