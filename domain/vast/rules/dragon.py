@@ -725,8 +725,8 @@ def surface_decided(state: VastState, option: str) -> list[Event]:
 
 
 def new_hand(state: VastState) -> list[Event]:
-    """The hand replaced at the end of its turn (004 §4. Rimpiazza la Mano di Carte): the rest discarded, all
-    18 Power cards shuffled, Spirit cards drawn."""
+    """The hand replaced at the end of its turn (Vast rulebook §4. Rimpiazza la Mano di Carte): the rest
+    discarded, all 18 Power cards shuffled, Spirit cards drawn."""
     d = the_dragon(state)
     events: list[Event] = [ev.PowerCardsDiscarded(cards=d.hand)] if d.hand else []
     return [
