@@ -1017,8 +1017,13 @@ def evolve(state: VastState, event: Event) -> VastState:
             return state if th is None else _thief(state, hexed=th.hexed + count)
         case ev.ThiefEvaded():
             return _thief(_hit_resolved(state), evaded=True)
-        case ev.ThiefKilled():
+        case ev.ThiefKilled(by=by, why=why):
             state = _hit_resolved(state)
+            if by == "knight" and k is not None and state.rules_revision >= 6:
+                # docs/vast/facts.md §2 Sidequests: killing the Thief is Daring, the Enchanted Bow
+                # that kills him Eagle-Eyed (rules revision 6; before, neither counted)
+                feat = "feat:eagle-eyed" if why == "bow" else "feat:daring"
+                state = _knight(state, feats=tuple(sorted({*k.feats, feat})))
             th = state.thief
             if th is None or th.x is None or th.y is None:
                 return state

@@ -125,9 +125,10 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Ambushes resolved this turn without losing Health (Fearless without Goblins)."""
     feats: tuple[str, ...] = ()
     """Sidequest feats of this turn (public: what she did, not which Sidequests she holds):
-    ``feat:daring`` (a Tribe with a Monster attacked, or the Dragon hit), ``feat:stalwart`` (a Tribe of
-    Population 3+ attacked), ``feat:fearless`` (a Tribe on the Dark tile she revealed attacked in that
-    Encounter), ``feat:eagle-eyed`` (a Bow shot that did damage), ``feat:cunning`` (a Dragon Gem tried)."""
+    ``feat:daring`` (a Tribe with a Monster attacked, or the Dragon hit; from rules revision 6 the Thief
+    killed), ``feat:stalwart`` (a Tribe of Population 3+ attacked), ``feat:fearless`` (a Tribe on the Dark
+    tile she revealed attacked in that Encounter), ``feat:eagle-eyed`` (a Bow shot that did damage; from rules
+    revision 6 the Thief killed by the Enchanted Bow), ``feat:cunning`` (a Dragon Gem tried)."""
 
 
 class CaveRole(Struct, frozen=True, kw_only=True):

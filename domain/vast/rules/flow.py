@@ -629,6 +629,10 @@ def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Eve
             *events,
             DrawRequested(reason="deep-and-dark", deck="omens", cards=after.omen_bag, count=2, piece="cave"),
         ]
+    if kind == "deep-and-dark" and after.cave is None and state.rules_revision >= 6:
+        # docs/vast/facts.md §2 Event cards, Deep and Dark: «with no Cave player she gains a Treasure card»
+        # (rules revision 6; before, nothing happened)
+        return events + treasure_offer(after)
     knight = the_knight(after)
     if kind == "light" and free_cubes(knight) and owned_cubes(knight) > 2:
         default = "discard-cube" if knight.health < knight.max_health else "no"

@@ -12,9 +12,12 @@ from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.cave_turn import bats_reach
 from dicelog.domain.vast.rules.common import cell_at, dragon_armor
+from dicelog.domain.vast.rules.flow import event_offer
 from dicelog.domain.vast.state import DragonRole, GoblinsRole, KnightRole, ThiefRole
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
+from tests.rulesets.vast.test_no_cave_player import no_cave
+from tests.rulesets.vast.thief_support import thief, thief_table
 
 
 def rev(state, revision: int = 6):
@@ -175,3 +178,44 @@ def test_surfacing_is_the_dragons_choice__rulebook_risalire_in_superficie():
     old = Play(rev(state, 5))  # revision 5: it surfaced at once
     old.do(cmd.VastEndTurn(role="dragon"))
     assert old.state.dragon.surfaced and old.pending.reason == "power-hand"
+
+
+# --- Missing rules ----------------------------------------------------------------------------------------
+
+
+def test_killing_the_thief_is_daring_and_the_enchanted_bow_that_kills_him_eagle_eyed__sidequest_cards():
+    """The Sidequest cards (docs/vast/facts.md §2 Sidequests): Daring, «attack and kill the Thief»;
+    Eagle-Eyed, «her Bow or Enchanted Bow hits another player and does damage»."""
+    seeing = KnightRole(x=1, y=0, placed={"perception": 2}, grit=4)
+    state = thief_table(
+        lit(1, 0, OPEN), lit(2, 0, OPEN), knight=seeing, th=thief(1, 0, stealth=2), turn="knight"
+    )
+    p = Play(rev(state))
+    p.do(cmd.AttackThief())
+    assert p.of(ev.ThiefKilled) and "feat:daring" in p.state.knight.feats
+    old = Play(rev(state, 5))
+    old.do(cmd.AttackThief())
+    assert old.of(ev.ThiefKilled) and "feat:daring" not in old.state.knight.feats
+    bow = KnightRole(x=-1, y=0, treasures=("enchanted-bow",), placed={"enchanted-bow": 1})
+    far = thief_table(lit(1, 0, OPEN), lit(-1, 0, OPEN), knight=bow, th=thief(1, 0, stealth=0), turn="knight")
+    shot = Play(rev(far))
+    shot.do(cmd.ShootThief())
+    assert shot.of(ev.ThiefKilled) and shot.state.knight.feats == ("feat:eagle-eyed",)
+
+
+def test_deep_and_dark_without_a_cave_player_gives_the_knight_a_treasure_card__event_card_deep_and_dark():
+    """The Event card Deep and Dark (docs/vast/facts.md §2 Event cards): «the Cave draws 2 Omens; with no Cave
+    player she gains a Treasure card»."""
+    base = no_cave(variants=(), knight=KnightRole(grit=5))
+    base = replace(base, event_deck=("deep-and-dark-1", "rats-1"), treasure_deck=("javelin", "elven-sword"))
+    p = Play(rev(base))
+    p._take(event_offer(p.state))
+    p.draw("deep-and-dark-1")
+    assert p.pending.reason == "treasure-top" and p.pending.piece == "knight"
+    p.draw("javelin")
+    p.choose("keep")
+    assert p.state.knight.treasures == ("javelin",)
+    old = Play(rev(base, 5))
+    old._take(event_offer(old.state))
+    old.draw("deep-and-dark-1")
+    assert old.pending is None and old.state.knight.treasures == ()
