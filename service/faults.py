@@ -321,13 +321,21 @@ def _probe_postgres(recorder: Any) -> None:
     timeout_ms = int(PROBE_TIMEOUT * 1000)
     for attempt in (1, 2):
         try:
-            with (
-                datastore.pool.connection(timeout=PROBE_TIMEOUT) as conn,
-                conn.transaction(force_rollback=True),
-            ):
-                conn.execute(f"SET LOCAL statement_timeout = {timeout_ms}")
-                conn.execute(f"SET LOCAL lock_timeout = {timeout_ms}")
-                conn.execute(insert, (-1 - secrets.randbelow(2**62), uuid.uuid4()))
+            with datastore.pool.connection(timeout=PROBE_TIMEOUT) as conn:
+                # a silent server: wait PROBE_TIMEOUT for its answer, not the requests' socket
+                # timeout (``dicelog.service.persistence.TimedConnection``)
+                timed = hasattr(conn, "socket_timeout")
+                usual = conn.socket_timeout if timed else None
+                if timed:
+                    conn.socket_timeout = PROBE_TIMEOUT
+                try:
+                    with conn.transaction(force_rollback=True):
+                        conn.execute(f"SET LOCAL statement_timeout = {timeout_ms}")
+                        conn.execute(f"SET LOCAL lock_timeout = {timeout_ms}")
+                        conn.execute(insert, (-1 - secrets.randbelow(2**62), uuid.uuid4()))
+                finally:
+                    if timed:
+                        conn.socket_timeout = usual
             return
         except (psycopg.OperationalError, psycopg.InterfaceError) as e:
             if attempt == 2 or not _connection_lost(e):

@@ -18,6 +18,10 @@ id, a seat or a token, so the number of series does not grow with the games play
   projection or the Redis publisher has not processed yet (the store's newest notification id
   minus the consumer's checkpoint); ``dicelog_consumer_failing{consumer, lane}`` is 1 while its
   last pass failed (e.g. Redis down), else 0.
+- ``dicelog_events_processed_total{consumer}`` (counter): notifications of the store's log (game
+  events and the service's records) that this process's projections and Redis publisher processed,
+  by consumer (``board``, ``initiative``, ``log``, ``audit_index``, ``publisher``): with several
+  processes following the log, how the work is shared.
 - ``dicelog_commit_group_size`` (histogram): saves written in one store transaction by the group
   commit of the write lane (``dicelog.service.write_lane.GroupCommit``); 1 when writes come one at a
   time.
@@ -52,6 +56,11 @@ RULE_REFUSALS = Counter(
     "dicelog_rule_refusals", "Requests refused because they broke a rule, by rule id.", ["rule"]
 )
 EVENTS_WRITTEN = Counter("dicelog_events_written", "Events stored by this process, by event type.", ["event"])
+EVENTS_PROCESSED = Counter(
+    "dicelog_events_processed",
+    "Notifications of the store's log processed by this process's projections and publisher, by consumer.",
+    ["consumer"],
+)
 COMMIT_GROUP_SIZE = Histogram(
     "dicelog_commit_group_size",
     "Saves (a command's events, a creation...) written together in one store transaction: group commit.",

@@ -24,6 +24,7 @@ from eventsourcing.persistence import Tracking
 
 from dicelog.domain.core import registry
 from dicelog.service.application import Games
+from dicelog.service.metrics import EVENTS_PROCESSED
 from dicelog.service.warming import warm_up
 
 log = logging.getLogger("dicelog.worker")
@@ -55,6 +56,8 @@ class Follower:
         self._lane_wakes: list[threading.Event] = []
         self.wake = app.fanout.changed if app.fanout is not None else threading.Event()
         self.errors: dict[str, str] = {}
+        for consumer in consumers:  # every consumer's series from the start, at 0
+            EVENTS_PROCESSED.labels(consumer.name)
 
     def lanes(self) -> dict[str, list[Any]]:
         """The consumers by lane (a consumer's ``lane`` attribute, default ``projections``): each
@@ -101,6 +104,7 @@ class Follower:
             else:
                 for event, tracking in items:
                     consumer.process_event(event, tracking)
+            EVENTS_PROCESSED.labels(consumer.name).inc(len(items))
             total += len(items)
             if len(items) < self.batch:
                 return total

@@ -320,8 +320,11 @@ def _fault_under_load(server: Server, name: str, on: Any, off: Any, seconds: flo
         assert wait_for(lambda: ledger.statuses.get(201, 0) >= 5, 30), ledger.statuses
         on()
         deadline = time.monotonic() + seconds
+        slowest = 0.0
         while time.monotonic() < deadline:
+            asked = time.monotonic()
             r = http.get("/ready")
+            slowest = max(slowest, time.monotonic() - asked)
             ready[r.status_code] = ready.get(r.status_code, 0) + 1
             assert r.status_code == 200 or _is_503(r), r.text
             time.sleep(0.25)
@@ -335,12 +338,20 @@ def _fault_under_load(server: Server, name: str, on: Any, off: Any, seconds: flo
         assert not any(c.is_alive() for c in clients), "a client hung"
         assert not ledger.unexpected, ledger.unexpected[:10]
         assert ready.get(503, 0) > 0, f"/ready never failed during {name}: {ready}"
+        # the probe waits 1 s for a connection and 1 s for each answer (Kubernetes waits 2 s)
+        assert slowest < 5.0, f"/ready took {slowest:.1f} s during {name}"
         assert ledger.statuses.get(503, 0) > 0, f"no request met {name}: {ledger.statuses}"
         for game, token in games:
             check_game(http, game, token, ledger.acked.get(game, []))
     assert "unexpected error" not in server.tail(100_000), "a 500 was logged"
     fives = sum(n for status, n in ledger.statuses.items() if status >= 500 and status != 503)
-    figures = {"fault": name, "5xx but 503": fives, "503": ledger.statuses.get(503, 0), "ready": ready}
+    figures = {
+        "fault": name,
+        "5xx but 503": fives,
+        "503": ledger.statuses.get(503, 0),
+        "ready": ready,
+        "slowest ready s": round(slowest, 1),
+    }
     print(f"\n{figures}; answers {dict(sorted(ledger.statuses.items()))}")
     return figures
 

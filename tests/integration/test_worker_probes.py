@@ -58,6 +58,14 @@ def test_a_worker_serves_live_ready_and_metrics_then_stops_on_sigterm(tmp_path):
             for sample in family.samples
         }
         assert {"board", "initiative", "log"} <= lanes
+        processed = {
+            sample.labels["consumer"]: sample.value
+            for family in text_string_to_metric_families(metrics.text)
+            if family.name == "dicelog_events_processed"
+            for sample in family.samples
+            if sample.name == "dicelog_events_processed_total"
+        }
+        assert processed.keys() >= {"board", "initiative", "log"}, processed  # at 0 before any event
     finally:
         worker.send_signal(signal.SIGTERM)
         code = worker.wait(timeout=30)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from dicelog.domain.mice_and_mystics.bot import choose_command as choose
 from tests.faults.support import (
@@ -108,6 +109,16 @@ def _start_and_stop(
         if until_caught_up is not None:
             until_caught_up.set()
             assert wait_for(caught_up, 60), httpx.get(f"{base}/ready").text
+            # what this worker processed, by consumer: each consumer took the events since the last start
+            processed = {
+                sample.labels["consumer"]: sample.value
+                for family in text_string_to_metric_families(httpx.get(f"{base}/metrics").text)
+                if family.name == "dicelog_events_processed"
+                for sample in family.samples
+                if sample.name == "dicelog_events_processed_total"
+            }
+            assert processed.keys() == {"board", "initiative", "log", "audit_index", "publisher"}, processed
+            assert all(n > 0 for n in processed.values()), processed
     finally:
         worker.send_signal(signal.SIGTERM)
         code = worker.wait(timeout=30)
