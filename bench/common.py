@@ -143,8 +143,10 @@ def clean_environ() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("DICELOG_")}
 
 
-def wait_http(url: str, *, timeout: float = 30.0, proc: subprocess.Popen[bytes] | None = None) -> None:
-    """Poll ``url`` until it answers 200 (raise if the process dies or time runs out)."""
+def wait_http(url: str, *, timeout: float = 120.0, proc: subprocess.Popen[bytes] | None = None) -> None:
+    """Poll ``url`` until it answers 200 (raise if the process dies or time runs out). A server
+    starts in about 1 s on an idle machine; 120 s leaves room for a busy one (a start took over 30 s
+    at a load average of 19 on 2 cores)."""
     import httpx
 
     deadline = time.monotonic() + timeout
