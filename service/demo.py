@@ -104,7 +104,9 @@ def run_demo(
     body = demo.game(options or {})
     console, settings, rng = demo_setup(seed, quiet)
     started = time.monotonic()
-    with running_service(settings) as base, httpx.Client(base_url=base, timeout=30) as http:
+    served = tuple(dict.fromkeys((*registry.builtin_names(), game)))  # an installed plug-in's too
+    app = create_app(settings, rulesets=served)
+    with running_service(settings, app) as base, httpx.Client(base_url=base, timeout=30) as http:
         r = http.post("/games", json=body)
         if r.status_code != 201:
             Console().print(f"[red]could not create the game:[/red] {r.text}")

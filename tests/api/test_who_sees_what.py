@@ -1,6 +1,6 @@
 """Who sees what is one function; a leak test proves it (docs/who-sees-what.md, Hidden information).
 
-Random games of ``secret-hand`` (tests/rulesets/secret_hand.py) are played through the real API by
+Random games of ``secret-hand`` (tests/rulesets/secret_hand_dist) are played through the real API by
 bots choosing among the legal commands ``/legal-commands`` lists for their seat. After every
 command, the card ids secret from each seat and from the spectator are computed from the
 auditor's view (``who_sees_what_support``: never from the service's own masking), and the read
@@ -29,6 +29,7 @@ import pytest
 from litestar.testing import TestClient
 
 from dicelog.service.app import create_app
+from dicelog_secret_hand.ruleset import register
 from tests.api.conftest import settings_for
 from tests.api.who_sees_what_support import (
     ANONYMOUS,
@@ -44,7 +45,6 @@ from tests.api.who_sees_what_support import (
     sse_events,
     unlimited,
 )
-from tests.rulesets.secret_hand import register
 from tests.services import drop_postgres_schema
 
 register()
@@ -659,7 +659,7 @@ def test_the_scanner_finds_a_planted_leak(backend: str, make_client: Any) -> Non
 
 
 def _bob_hand_as_red_infers_it(red_hand: list[str], in_deck: set[str], played: list[str]) -> list[str]:
-    from tests.rulesets.secret_hand import CARDS
+    from dicelog_secret_hand.ruleset import CARDS
 
     return sorted(set(CARDS) - set(red_hand) - in_deck - set(played))
 
@@ -690,7 +690,7 @@ def test_forks_of_a_running_game_do_not_let_a_seat_rebuild_another_hand(
 def test_manual_draw_refusals_do_not_tell_a_seat_what_the_deck_holds(backend: str, make_client: Any) -> None:
     """A refused manual draw names no card: a probe of a wrong size (a card and a dummy) is refused on
     its count, and a refusal for a card not in the deck does not say which card."""
-    from tests.rulesets.secret_hand import CARDS
+    from dicelog_secret_hand.ruleset import CARDS
 
     tally = Tally()
     with make_client() as client:

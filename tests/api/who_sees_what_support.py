@@ -25,7 +25,7 @@ import msgspec
 from litestar.testing import TestClient
 
 from dicelog.service.settings import Settings
-from tests.rulesets import secret_hand_bot
+from dicelog_secret_hand import bot as secret_hand_bot
 
 CARD = re.compile(r"card-\d\d")
 HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")

@@ -76,7 +76,7 @@ def live_secret_hand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     serves it: ``create_app(rulesets=...)``); its base URL."""
     from dicelog.service import demo
     from dicelog.service.app import create_app
-    from tests.rulesets.secret_hand import register
+    from dicelog_secret_hand.ruleset import register
 
     register()
     settings = settings_in(tmp_path_factory.mktemp("live-secret-hand"))

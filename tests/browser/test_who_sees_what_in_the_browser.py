@@ -1,5 +1,5 @@
 """A seat's page shows only what its token may see: with the test ruleset with secret hands
-(tests/rulesets/secret_hand.py), the red seat's table never shows a card of the blue seat's
+(tests/rulesets/secret_hand_dist), the red seat's table never shows a card of the blue seat's
 hand or discards, nor the deck, while the game runs (everything is public after the end)."""
 
 from __future__ import annotations

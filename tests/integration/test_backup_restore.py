@@ -27,8 +27,8 @@ from dicelog.service.backup import FORMAT, GAME_TOPICS
 from dicelog.service.cli import EXIT_FILE, EXIT_NOT_EMPTY, EXIT_OK, main
 from dicelog.service.migrations import SCHEMA_VERSION
 from dicelog.service.settings import Settings
+from dicelog_secret_hand.ruleset import register
 from tests.api.conftest import NO_QUOTAS, settings_for
-from tests.rulesets.secret_hand import register
 from tests.services import drop_postgres_schema
 
 register()

@@ -36,8 +36,8 @@ from litestar.testing import TestClient
 from dicelog.service.app import create_app
 from dicelog.service.publisher import GLOBAL_STREAM, decode_entry, game_stream
 from dicelog.service.settings import Settings, parse_retention
+from dicelog_secret_hand.ruleset import register
 from tests.api.conftest import NO_QUOTAS, Table
-from tests.rulesets.secret_hand import register
 from tests.services import redis_server_binary
 
 ROOT = Path(__file__).resolve().parents[2]

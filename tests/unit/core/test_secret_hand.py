@@ -34,8 +34,8 @@ from dicelog.domain.core.game import ListHistory, create, fold, play, step
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, seat_viewer
-from tests.rulesets import secret_hand_bot
-from tests.rulesets.secret_hand import (
+from dicelog_secret_hand import bot as secret_hand_bot
+from dicelog_secret_hand.ruleset import (
     CARDS,
     SECRET_HAND,
     CardDiscarded,

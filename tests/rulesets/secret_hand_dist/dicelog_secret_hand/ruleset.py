@@ -54,6 +54,9 @@ from dicelog.domain.core.events import (
 )
 from dicelog.domain.core.ruleset import Answer, Begin
 from dicelog.domain.core.visibility import Viewer
+from dicelog_secret_hand.bot import BOT
+from dicelog_secret_hand.catalogue import CONTENT
+from dicelog_secret_hand.demo import DEMO
 
 NAME = "secret-hand"
 DECK = "deck"
@@ -234,6 +237,9 @@ class SecretHand:
     state_type = State
     command_type = AnyCommand
     event_types = EVENT_TYPES
+    bot = BOT
+    demo = DEMO
+    content = CONTENT
 
     def initial_state(self, created: GameCreated) -> State:
         try:
@@ -521,6 +527,7 @@ SECRET_HAND = SecretHand()
 
 
 def register() -> SecretHand:
-    """Make ``secret-hand`` known to ``dicelog.domain.core.registry`` (idempotent)."""
+    """Make ``secret-hand`` known to ``dicelog.domain.core.registry`` (idempotent; the registry finds it
+    by its entry point anyway, once this distribution is installed)."""
     registry.register(SECRET_HAND)
     return SECRET_HAND
