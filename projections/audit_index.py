@@ -1,7 +1,7 @@
 """The audit index read model: each game's ``GameIndex`` kept in the store (issue 12, reads in O(page)).
 
 ``/events``, ``/turns/{n}``, ``/rounds/{n}`` and ``/log`` mark each event ``undone`` and with its
-round, and find a turn's or a round's span, from a ``dicelog.service.game_index.GameIndex``: turn
+round, and find a turn's or a round's span, from a ``dicelog.projections.game_index.GameIndex``: turn
 and round starts and undo ranges, facts about the whole log. A process that reads a game for the
 first time used to build that index from the game's whole log (about 45 ms for 10,000 events). This
 projection keeps every game's index as a document (the index up to a version), so that a process
@@ -31,7 +31,7 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import CampaignEvent
 from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Recorded
-from dicelog.service.game_index import GameIndex, decode_index, encode_index
+from dicelog.projections.game_index import GameIndex, decode_index, encode_index
 
 log = logging.getLogger("dicelog")
 

@@ -67,6 +67,7 @@ from dicelog.service.routes import _problems, game_controller
 from dicelog.service.routes_audit import AuditController
 from dicelog.service.routes_campaigns import CampaignController
 from dicelog.service.routes_content import content_routers, has_content
+from dicelog.service.routes_stream import GameStream
 from dicelog.service.schemas import Health, RulesetInfo
 from dicelog.service.settings import Settings
 from dicelog.service.warming import warm_up
@@ -396,6 +397,7 @@ def create_app(
     return Litestar(
         route_handlers=[
             game_controller(types),
+            GameStream,
             AuditController,
             CampaignController,
             *content_routers(types.names),

@@ -67,6 +67,7 @@ from dicelog.domain.core.game import (
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.core.verify import Verification, verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
+from dicelog.projections.game_index import GameIndex, IndexCache
 from dicelog.service.errors import (
     AlreadyClaimed,
     Forbidden,
@@ -76,7 +77,6 @@ from dicelog.service.errors import (
     VersionConflict,
 )
 from dicelog.service.fanout import FanOut
-from dicelog.service.game_index import GameIndex, IndexCache
 from dicelog.service.game_listing import GameListing, public_from_state
 from dicelog.service.metrics import count_events
 from dicelog.service.persistence import MsgspecMapper, decode_recorded
@@ -886,7 +886,7 @@ class Games(Application[UUID]):
     # --- audit reads: only the events a read returns (plus an index kept up to date) -------
 
     def index(self, game_id: UUID, ruleset: Any) -> tuple[GameIndex, int]:
-        """The game's audit index (``dicelog.service.game_index``: turn and round starts, undo ranges)
+        """The game's audit index (``dicelog.projections.game_index``: turn and round starts, undo ranges)
         brought up to its newest stored event, and that version: the head the reader's view
         stops at. Reads only the events stored since the index was last brought up; the first time
         this process reads the game, it starts from the index the audit index projection stored
@@ -909,7 +909,7 @@ class Games(Application[UUID]):
     def _extend_index(self, index: GameIndex, game_id: UUID, upto: int | None) -> None:
         while upto is None or index.version < upto:
             stored = read_range(self.recorder, game_id, gt=index.version or None, lte=upto, limit=INDEX_CHUNK)
-            index.extend(stored, self.mapper.to_domain_event)
+            index.extend(stored, self.mapper.to_domain_event, topic_class)
             if len(stored) < INDEX_CHUNK:
                 return
 

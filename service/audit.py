@@ -4,7 +4,7 @@ Pure functions of the records (and of states the caller loads): which events wer
 round of each event, the events of one turn or round, and the dice proof.
 
 The API reads only what it returns: ``Games.event_page`` / ``Games.span`` read a page or a turn
-and mark it from the game's index (``dicelog.service.game_index``), ``Games.chance_records`` decodes only
+and mark it from the game's index (``dicelog.projections.game_index``), ``Games.chance_records`` decodes only
 what the dice proof looks at, and ``marked_out`` renders the marked events. ``audit_events`` and
 ``span`` over a whole log give the same answers (``dicelog export`` uses them; the tests compare).
 """

@@ -5,7 +5,7 @@ itself unless told not to (``off``: a ``dicelog worker`` runs them). Run as thre
 process (``thread``), they share its one interpreter lock with the requests: with 32 clients on two
 cores they took a third of the API's CPU and the commands/s fell by a quarter
 (``bench/README.md`` §1). So by default the API process starts them in a child process of its own,
-``python -m dicelog.service.embedded_worker``: the same ``Follower`` as ``dicelog worker``, without
+``python -m dicelog.service.embedded_worker_child``: the same ``Follower`` as ``dicelog worker``, without
 its probe port, started and stopped with the API. Nothing else changes for a client: the read
 models were already read from the store, and lag is reported the same way (``/ready``, metrics).
 
@@ -30,13 +30,12 @@ the store, so the new child resumes where the last one stopped.
 from __future__ import annotations
 
 import logging
-import signal
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import msgspec
 
@@ -45,7 +44,7 @@ from dicelog.service.settings import Settings
 
 log = logging.getLogger("dicelog.worker")
 
-MODULE = "dicelog.service.embedded_worker"
+MODULE = "dicelog.service.embedded_worker_child"
 RESTART_FIRST = 1.0
 """Seconds before the first restart of a child that exited on its own."""
 RESTART_MOST = 30.0
@@ -70,7 +69,7 @@ class WorkerProcess:
     """The API's child worker process (module docstring): ``start``, ``running``, ``stop``.
 
     ``fanout``: the API's wake-ups, forwarded to the child; ``command``: what to run (default
-    ``python -m dicelog.service.embedded_worker`` with this interpreter).
+    ``python -m dicelog.service.embedded_worker_child`` with this interpreter).
     """
 
     def __init__(self, settings: Settings, fanout: FanOut, *, command: list[str] | None = None) -> None:
@@ -159,30 +158,3 @@ class WorkerProcess:
             log.warning("embedded worker (process %d) did not stop in %.0f s: killed", proc.pid, STOP_TIMEOUT)
             proc.kill()
             proc.wait()
-
-
-def main(stdin: IO[bytes] | None = None) -> int:
-    """The child: read the settings line, follow the store until end of input (module docstring)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    source = stdin or sys.stdin.buffer
-    first = source.readline()
-    if not first.strip():
-        return 0  # the parent went away before it said anything
-    settings = decode_settings(first)
-
-    from dicelog.service import logs
-    from dicelog.service.app import Runtime
-
-    logs.configure(settings.log_level, settings.log_format)
-    runtime: Any = Runtime(settings)
-    runtime.follower.start()
-    try:
-        for _ in iter(source.readline, b""):
-            runtime.fanout.deliver_all()
-    finally:
-        runtime.close()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

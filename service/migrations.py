@@ -50,8 +50,15 @@ from importlib import metadata
 from typing import Any, NamedTuple
 
 import msgspec
+from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.utils import Environment
 
+from dicelog.service.projection_store import open_tracking, open_views
 from dicelog.service.settings import Settings
+from dicelog.service.store_reads import FIRST_EVENTS_INDEX
+
+GAMES_APPLICATION = "Games"
+"""The name of the games' eventsourcing application (``Games.name``), which names its tables."""
 
 VERSION_TABLE = "dicelog_schema_version"
 
@@ -93,12 +100,14 @@ def dicelog_version() -> str:
 
 
 def _create_release_0_1_tables(settings: Settings) -> None:
-    from dicelog.service.application import Games
-    from dicelog.service.projection_store import open_tracking, open_views
-
+    """The tables of the games' application (``dicelog.service.application.Games``, named ``Games``: its
+    events and snapshots, made by the eventsourcing library's factory as the application makes them),
+    the projections' views and checkpoints and the publisher's checkpoint."""
     settings = msgspec.structs.replace(settings, auto_migrate=True)
-    games = Games(settings.library_env("games"), snapshot_interval=1)  # 1: the snapshots table too
-    games.close()
+    factory = InfrastructureFactory.construct(Environment(GAMES_APPLICATION, settings.library_env("games")))
+    factory.application_recorder()
+    factory.aggregate_recorder("snapshots")
+    factory.close()
     for view in open_views(settings, create=True).values():
         view.datastore.close()
     open_tracking(settings, "publisher", create=True).datastore.close()
@@ -106,8 +115,6 @@ def _create_release_0_1_tables(settings: Settings) -> None:
 
 def _create_views(settings: Settings) -> None:
     """The projections' views that do not exist yet (``dicelog.service.projection_store.open_views``)."""
-    from dicelog.service.projection_store import open_views
-
     for view in open_views(msgspec.structs.replace(settings, auto_migrate=True), create=True).values():
         view.datastore.close()
 
@@ -117,8 +124,6 @@ def _index_first_events(settings: Settings) -> None:
     creations from it: ``dicelog.service.store_reads.creations``). Building it reads the events table
     once; on PostgreSQL writes to it wait meanwhile (not ``CONCURRENTLY``, which waits for every open
     transaction of the database, however unrelated, and leaves an invalid index when interrupted)."""
-    from dicelog.service.store_reads import FIRST_EVENTS_INDEX
-
     if settings.store == "sqlite":
         conn = sqlite3.connect(_sqlite_path(settings), timeout=settings.sqlite_lock_timeout)
         try:

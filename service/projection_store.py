@@ -12,8 +12,8 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.projections.audit_index import stored_index
+from dicelog.projections.game_index import GameIndex
 from dicelog.projections.views import PostgresDocumentView, PostgresLogView, SQLiteDocumentView, SQLiteLogView
-from dicelog.service.game_index import GameIndex
 from dicelog.service.settings import Settings
 
 DOCUMENT_KINDS = ("initiative", "board", "audit_index")

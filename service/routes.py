@@ -579,12 +579,11 @@ class GameReads:
 
 
 def game_controller(types: ApiTypes) -> type[Controller]:
-    from dicelog.service.routes_stream import GameStream
+    """The ``/games`` controller for an app serving ``types.names`` (the stream is its own controller on
+    the same path: ``dicelog.service.routes_stream.GameStream``)."""
 
-    """The ``/games`` controller for an app serving ``types.names``."""
-
-    class GameController(GameReads, GameStream, Controller):
-        """Games: create, list, read, command, audit, replay, verify, stream."""
+    class GameController(GameReads, Controller):
+        """Games: create, list, read, command, audit, replay, verify."""
 
         path = "/games"
         tags = ["games"]

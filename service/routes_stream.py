@@ -3,7 +3,8 @@
 The stream reads events from the store (the truth) through the reader's ``Lens`` and uses the
 ``ChangeFeed`` only to know when to look again: a save in this process wakes it at once, a save in
 another process through Redis (``dicelog.service.fanout.RedisWake``), and without either it polls.
-``GameStream`` is a mixin of the ``/games`` controller (``dicelog.service.routes.game_controller``).
+``GameStream`` is a controller of its own on the ``/games`` path, beside
+``dicelog.service.routes.game_controller``.
 
 The wire format, for a client author:
 
@@ -23,7 +24,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, Response, get
+from litestar import Controller, Request, Response, get
 from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
@@ -56,8 +57,12 @@ _ENDED = ResponseSpec(
 )
 
 
-class GameStream:
-    """The ``/games/{id}/stream`` handler (a mixin of the controller)."""
+class GameStream(Controller):
+    """The ``/games/{id}/stream`` handler: a controller of its own on the ``/games`` path, beside
+    ``dicelog.service.routes.game_controller``'s."""
+
+    path = "/games"
+    tags = ["games"]
 
     @get(
         "/{game_id:uuid}/stream",

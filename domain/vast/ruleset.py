@@ -115,6 +115,14 @@ class Vast:
     """Its content catalogue (``/content/vast/...``)."""
 
     def initial_state(self, created: GameCreated) -> VastState:
+        """The state after ``created`` (``setup.initial_state``), for a revision of the rules this build
+        plays (1 to ``RULES_REVISION``; else ``RuleBroken("setup.invalid")``)."""
+        if not 1 <= created.rules_revision <= RULES_REVISION:
+            raise errors.RuleBroken(
+                "setup.invalid",
+                section="Vast rulebook §Preparazione",
+                detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
+            )
         return setup.initial_state(created)
 
     def decide(self, state: VastState, command: Command) -> list[Event]:

@@ -26,11 +26,12 @@ from dicelog.domain.core.game import GameSnapshot, ListHistory, Recorded, create
 from dicelog.domain.core.undo import undone_versions
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
+from dicelog.projections.game_index import GameIndex, IndexCache, decode_index, encode_index
 from dicelog.service import application, game_listing
 from dicelog.service.application import Games
 from dicelog.service.audit import audit_events, dice_proof, span, turn_parts
-from dicelog.service.game_index import GameIndex, IndexCache, decode_index, encode_index
 from dicelog.service.schemas import TurnView
+from dicelog.service.store_reads import topic_class
 from dicelog.service.views import builtins
 from tests.api.conftest import MICE, SEATS
 
@@ -316,8 +317,8 @@ def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
     index = GameIndex(ruleset)
     stored = games.recorder.select_events(game_id)
     head = len(stored) * 2 // 3
-    index.extend(stored[:head], games.mapper.to_domain_event)  # a part, then the rest
-    index.extend(stored[head:], games.mapper.to_domain_event)
+    index.extend(stored[:head], games.mapper.to_domain_event, topic_class)  # a part, then the rest
+    index.extend(stored[head:], games.mapper.to_domain_event, topic_class)
     assert index.version == len(records)
     for cut in (head, len(records)):
         log = records[:cut]
@@ -332,7 +333,7 @@ def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
             for number in range(200):
                 assert index.span(kind, number, cut) == span(ruleset, log, kind, number), (kind, number, cut)
     with pytest.raises(ValueError, match="cannot take version"):
-        index.extend(stored[5:6], games.mapper.to_domain_event)
+        index.extend(stored[5:6], games.mapper.to_domain_event, topic_class)
 
 
 def test_games_pages_list_public_and_own_games_in_creation_order(client):
@@ -375,7 +376,7 @@ def test_an_index_of_decoded_events_and_its_stored_document_equal_the_index_of_t
     records = random_game(7, 600)
     game_id = store(games, records)
     from_store = GameIndex(ruleset)
-    from_store.extend(games.recorder.select_events(game_id), games.mapper.to_domain_event)
+    from_store.extend(games.recorder.select_events(game_id), games.mapper.to_domain_event, topic_class)
     from_records = GameIndex(ruleset)
     from_records.extend_records(records[:250])
     from_records.extend_records(records[250:])

@@ -16,7 +16,8 @@ import httpx
 from litestar.testing import TestClient
 
 from dicelog.service.app import create_app
-from dicelog.service.embedded_worker import decode_settings, encode_settings, main
+from dicelog.service.embedded_worker import decode_settings, encode_settings
+from dicelog.service.embedded_worker_child import main
 from dicelog.service.settings import Settings
 from tests.api.conftest import NO_QUOTAS, Table
 from tests.faults.support import free_port, wait_for

@@ -322,14 +322,6 @@ def initial_state(created: GameCreated) -> VastState:
             detail=f"roles must be distinct of {list(TURN_ORDER)}",
         )
     roles = tuple(r for r in TURN_ORDER if r in asked)
-    from dicelog.domain.vast.ruleset import RULES_REVISION
-
-    if not 1 <= created.rules_revision <= RULES_REVISION:
-        raise RuleBroken(
-            "setup.invalid",
-            section="Vast rulebook §Preparazione",
-            detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
-        )
     row_id = setup.setup or setup_id(roles)
     if row_id is None:
         raise RuleBroken(

@@ -36,7 +36,6 @@ from msgspec import Struct
 from dicelog.domain.core.events import CommandAccepted, UndoApplied, UndoApproved, UndoRejected, UndoRequested
 from dicelog.domain.core.game import Recorded
 from dicelog.domain.core.undo import starts_round, starts_turn
-from dicelog.service.store_reads import topic_class
 
 _BOOKKEEPING = (UndoRequested, UndoApproved, UndoRejected, UndoApplied)
 _UNDO_COMMANDS = (b'"type":"RequestUndo"', b'"type":"ApproveUndo"')  # as dicelog.domain.core.undo._is
@@ -67,15 +66,16 @@ class GameIndex:
 
     # --- building -------------------------------------------------------------------------
 
-    def extend(self, stored: Iterable[StoredEvent], decode: Decode) -> None:
+    def extend(self, stored: Iterable[StoredEvent], decode: Decode, classify: Callable[[str], type]) -> None:
         """Fold the stored events that follow ``version`` (consecutive versions, oldest first).
 
         ``decode`` turns a stored event into its ``Recorded`` (called only for the few events
-        whose topic is not enough). Raises ``ValueError`` on a gap in the versions and what
-        ``decode`` and ``dicelog.service.topics.resolve`` raise.
+        whose topic is not enough); ``classify`` names the class a stored topic stands for (the store's
+        ``dicelog.service.store_reads.topic_class``). Raises ``ValueError`` on a gap in the versions and
+        what ``decode`` and ``classify`` raise.
         """
         for event in stored:
-            cls = topic_class(event.topic)
+            cls = classify(event.topic)
             undo_bytes = cls is CommandAccepted and any(tag in event.state for tag in _UNDO_COMMANDS)
             needed = cls is UndoApplied or self._own_turns or self._own_rounds or undo_bytes
             self._add(event.originator_version, cls, decode(event).payload if needed else None)
