@@ -1,4 +1,4 @@
-"""A ruleset published on its own plugs in with no change to the service (docs/ARCHITECTURE.md, The ruleset
+"""A ruleset published on its own plugs in with no change to the service (docs/architecture.md, The ruleset
 boundary): ``secret-hand`` is its own distribution (``tests/rulesets/secret_hand_dist``), found by its entry
 point (``dicelog.rulesets``), and gets creation, commands, legal commands, bot seats, a demo and content
 routes from its ruleset object alone. (Its who-sees-what leak test is ``test_who_sees_what.py``; its web

@@ -1,4 +1,4 @@
-"""The import contract (docs/ARCHITECTURE.md, Layout): every import of every module, function-level imports
+"""The import contract (docs/architecture.md, Layout): every import of every module, function-level imports
 included (``ast``: import-linter reads only module-level imports), read downward:
 
     service > projections > rulesets (domain/<ruleset>/) > core (domain/core/)
