@@ -35,6 +35,8 @@ from dicelog.domain.core.campaign import (
     Campaign,
     CampaignReverted,
     CampaignStarted,
+    ChapterBegun,
+    ChapterRecorded,
     campaign_records,
     chosen_victory,
     decide_approve_revert,
@@ -44,13 +46,17 @@ from dicelog.domain.core.campaign import (
     decide_revert,
     project_campaign,
 )
+from dicelog.domain.core.campaign_verify import verify_campaign
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import GameCreated
-from dicelog.domain.core.game import Game, create
+from dicelog.domain.core.game import Game, Recorded, create
+from dicelog.domain.core.verify import Check, Divergence, Verification
 from dicelog.service.application import GameNotFound, Games, VersionConflict, hash_token
+from dicelog.service.persistence import decode_recorded
 from dicelog.service.records import GameSecret, TokenIndex, secret_id, token_id
 from dicelog.service.seat_bots import check_seats
+from dicelog.service.store_reads import read_range
 
 R = TypeVar("R")
 
@@ -135,7 +141,9 @@ def chapter_ended(games: Games, game: Game) -> None:
 
 
 def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, dict[str, str]]:
-    """Store a new campaign; returns it and one bearer token per seat (used for every chapter). Raises
+    """Store a new campaign; returns it and its bearer tokens by audience: ``seat:<name>`` for each seat
+    (used for every chapter), ``spectator`` and ``auditor`` (they read the campaign and every chapter's
+    game; a chapter's game takes the campaign's tokens). Raises
     ``RuleBroken``: ``campaign.unsupported`` (a ruleset without a campaign mode), the seats' refusals
     (``seat_bots.check_seats``), ``campaign.unknown-chapter`` (a chapter id the content the party plays
     does not have: the ruleset's ``campaign_chapters``) and that function's refusals of the party."""
@@ -158,7 +166,8 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
             )
     campaign_id = uuid4()
     at = datetime.now(UTC)
-    tokens = {s.name: secrets.token_urlsafe(32) for s in started.seats}
+    tokens = {f"seat:{s.name}": secrets.token_urlsafe(32) for s in started.seats}
+    tokens |= {"spectator": secrets.token_urlsafe(32), "auditor": secrets.token_urlsafe(32)}
     records = campaign_records(
         None, [started], campaign_id=campaign_id, seat="server", command_id=f"campaign-{campaign_id}", at=at
     )
@@ -167,13 +176,14 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
         timestamp=at,
         game_id=campaign_id,
         seed=None,
-        token_hashes={seat: hash_token(t) for seat, t in tokens.items()},
+        token_hashes={
+            a.removeprefix("seat:"): hash_token(t) for a, t in tokens.items() if a.startswith("seat:")
+        },
+        audience_hashes={a: hash_token(t) for a, t in tokens.items() if not a.startswith("seat:")},
     )
     index = [
-        TokenIndex(
-            originator_id=token_id(hash_token(t)), timestamp=at, owner_id=campaign_id, audience=f"seat:{s}"
-        )
-        for s, t in tokens.items()
+        TokenIndex(originator_id=token_id(hash_token(t)), timestamp=at, owner_id=campaign_id, audience=a)
+        for a, t in tokens.items()
     ]
     games.save(*records, secret, *index)
     return project_campaign(None, records), tokens  # type: ignore[return-value]
@@ -321,6 +331,46 @@ def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> 
     raise VersionConflict(None, load(games, campaign_id).version)
 
 
+def campaign_log(games: Games, campaign_id: UUID) -> list[Recorded]:
+    """The campaign's own events, oldest first (campaign logs are short: a few events per chapter)."""
+    return games.records(campaign_id)
+
+
+def verify(games: Games, campaign_id: UUID) -> Verification:
+    """Verify the campaign's log as stored (``verify_campaign``: structure, chain, each event re-derived
+    from the campaign's rules), then what only the store holds: each recorded result is the result its
+    game's ``GameEnded`` records, and each chapter begun has its game. Raises ``CampaignNotFound``."""
+    stored = read_range(games.recorder, campaign_id)
+    if not stored:
+        raise CampaignNotFound(str(campaign_id))
+    found: list[Recorded] = []
+    for s in stored:
+        try:
+            found.append(decode_recorded(s.originator_id, s.originator_version, s.topic, s.state))
+        except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
+            return _diverged(len(stored), s.originator_version, "chain", "a decodable event", str(e))
+    verification = verify_campaign(found, [s.state for s in stored])
+    if not verification.ok:
+        return verification
+    for record in found:
+        p = record.payload
+        if not isinstance(p, (ChapterBegun, ChapterRecorded)):
+            continue
+        try:
+            game = games.game(UUID(p.game_id))
+        except GameNotFound:
+            return _diverged(len(found), record.originator_version, "derivation", f"game {p.game_id}", "none")
+        if isinstance(p, ChapterRecorded) and game.result != p.result:
+            expected = f"the result of game {p.game_id}: {game.result}"
+            return _diverged(len(found), record.originator_version, "derivation", expected, p.result)
+    return verification
+
+
+def _diverged(events: int, version: int, check: Check, expected: str, found: str) -> Verification:
+    divergence = Divergence(version=version, check=check, expected=expected, found=found)
+    return Verification(ok=False, events=events, divergence=divergence)
+
+
 def _save(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:
     """Store ``events`` of one command of ``seat`` after ``campaign``; the campaign after them. Raises the
     store's ``IntegrityError`` when another change was stored first."""
@@ -343,10 +393,12 @@ __all__ = [
     "CampaignNotFound",
     "GameNotFound",
     "begin_next_chapter",
+    "campaign_log",
     "chapter_ended",
     "choose_carry_over",
     "create_campaign",
     "current",
     "load",
     "revert",
+    "verify",
 ]

@@ -16,6 +16,11 @@ digest, and names the versions checked by digest only; with ``against`` (the ful
 end) it checks every digest the reader held against the final payloads (``verify_against``). The view of
 a game of chain format 1 with secrets (``dicelog-view/1``: stubs with the chain hash) cannot be checked
 offline.
+
+A campaign's own log, format ``dicelog-campaign-export/1`` (``GET /campaigns/{id}/export``): a header
+(format, campaign id, number of events), then one stored event per line as in a full export.
+``verify_file`` checks it as ``POST /campaigns/{id}/verify`` does, but for the chapter games' results
+(docs/campaigns.md).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from uuid import UUID
 
 import msgspec
 
+from dicelog.domain.core.campaign_verify import verify_campaign
 from dicelog.domain.core.game import Recorded, envelope_bytes
 from dicelog.domain.core.verify import Divergence, Verification, Viewed, verify, verify_against, verify_view
 from dicelog.domain.core.visibility import Lens
@@ -38,6 +44,7 @@ FORMAT_2 = "dicelog-export/2"
 VIEW_FORMAT = "dicelog-view/1"
 VIEW_FORMAT_2 = "dicelog-view/2"
 FULL_FORMATS = (FORMAT, FORMAT_2)
+CAMPAIGN_FORMAT = "dicelog-campaign-export/1"
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,6 +61,14 @@ class ViewHeader(msgspec.Struct, frozen=True, kw_only=True):
     events: int
     audience: str
     """Whose view it is: ``seat:<name>`` or ``spectator``."""
+
+
+class CampaignHeader(msgspec.Struct, frozen=True, kw_only=True):
+    """First line of a ``dicelog-campaign-export/1`` export."""
+
+    format: str
+    campaign_id: UUID
+    events: int
 
 
 class Line(msgspec.Struct, frozen=True, kw_only=True):
@@ -112,6 +127,21 @@ def reader_export_lines(game: Any, records: Sequence[Recorded], lens: Lens) -> I
         yield from export_view_lines(game, records, lens)
 
 
+def campaign_export_lines(campaign_id: UUID, records: Sequence[Recorded]) -> Iterator[bytes]:
+    """The JSONL lines (without newlines) of a campaign's own log (``GET /campaigns/{id}/export``): the
+    header, then each event as stored (its canonical envelope)."""
+    yield _encode(CampaignHeader(format=CAMPAIGN_FORMAT, campaign_id=campaign_id, events=len(records)))
+    for r in records:
+        yield _encode(
+            Line(
+                originator_id=campaign_id,
+                originator_version=r.originator_version,
+                topic=topic_of(type(r.payload)),
+                state=msgspec.Raw(envelope_bytes(r)),
+            )
+        )
+
+
 def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[bytes]:
     """A reader's view of a game as JSON Lines (format ``dicelog-view/1``): a header, then each
     event as ``GET /games/{id}/events`` shows it through ``lens`` (stubs for hidden events). Not
@@ -129,6 +159,10 @@ def verify_file(handle: IO[bytes], against: IO[bytes] | None = None) -> Verifica
     only); with ``against``, the full export of the ended game, such a view is checked against it
     (``verify_against``). A malformed or edited line is reported as the first divergence."""
     lines = _nonblank(handle.read())
+    if lines and _format_of(lines[0]) == CAMPAIGN_FORMAT:
+        if against is not None:
+            return _broken(0, f"a {VIEW_FORMAT_2} export to check against a full one", CAMPAIGN_FORMAT)
+        return _verify_campaign_lines(lines)
     header = _header(lines)
     if isinstance(header, Verification):
         return header
@@ -158,6 +192,25 @@ def verify_file(handle: IO[bytes], against: IO[bytes] | None = None) -> Verifica
         return _broken(0, " or ".join((*FULL_FORMATS, VIEW_FORMAT_2)), header.format)
     full = _full_lines(header, lines[1:])
     return full if isinstance(full, Verification) else verify(*full)
+
+
+def _format_of(line: bytes) -> object:
+    """The ``format`` a header line names (``None`` when it names none)."""
+    try:
+        return msgspec.json.decode(line, type=dict[str, Any]).get("format")
+    except msgspec.MsgspecError:
+        return None
+
+
+def _verify_campaign_lines(lines: Sequence[bytes]) -> Verification:
+    """Verify a campaign export's non-blank lines (``verify_campaign``)."""
+    try:
+        header = msgspec.json.decode(lines[0], type=CampaignHeader)
+    except msgspec.MsgspecError as e:
+        return _broken(0, "a campaign export header", str(e))
+    as_game = Header(format=header.format, game_id=header.campaign_id, events=header.events)
+    full = _full_lines(as_game, lines[1:])
+    return full if isinstance(full, Verification) else verify_campaign(*full)
 
 
 def _nonblank(data: bytes) -> list[bytes]:

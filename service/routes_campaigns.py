@@ -9,16 +9,22 @@ import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import JSONBody, Parameter
+from litestar.params import JSONBody, Parameter, QueryParameter
 
+from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import Campaign, CampaignStarted
-from dicelog.domain.core.visibility import Viewer, seat_viewer
+from dicelog.domain.core.game import Recorded, record_hash
+from dicelog.domain.core.visibility import Lens, Viewer, seat_viewer
 from dicelog.service import campaigns
-from dicelog.service.application import Games, Unauthorized
+from dicelog.service.application import Forbidden, Games, Unauthorized
+from dicelog.service.export import campaign_export_lines
 from dicelog.service.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
 from dicelog.service.schemas import (
     CampaignCreatedBody,
+    CampaignEventOut,
+    CampaignEventPage,
     CampaignOut,
+    CampaignVerifyResult,
     CarryOverChoice,
     ChapterOut,
     ChapterStartedBody,
@@ -89,6 +95,29 @@ def _viewer(games: Games, campaign: Campaign, request: Request[Any, Any, Any]) -
     return games.reader(campaign.id, started.seats, started.visibility, bearer(request), "campaign")
 
 
+def _lens(games: Games, campaign: Campaign, request: Request[Any, Any, Any]) -> Lens:
+    """What the request's reader sees of the campaign's events: the one who-sees-what function
+    (``dicelog.domain.core.visibility.Lens``) of the campaign's ruleset for the reader ``_viewer`` finds;
+    everything is revealed once the campaign is complete, as a game's once it ended."""
+    viewer = _viewer(games, campaign, request)
+    return Lens(registry.get(campaign.started.ruleset), viewer, reveal=campaign.complete)
+
+
+def _event_out(record: Recorded, lens: Lens) -> CampaignEventOut:
+    shown = lens.event(record.payload, seat=record.seat)
+    return CampaignEventOut(
+        version=record.originator_version,
+        type=type(record.payload).__name__,
+        seat=record.seat,
+        command_id=record.command_id,
+        timestamp=record.timestamp,
+        prev_hash=record.prev_hash,
+        hash=record_hash(record),
+        payload=shown,  # type: ignore[arg-type]
+        hidden=shown is None,
+    )
+
+
 CampaignId = Annotated[UUID, Parameter(description="Campaign id (UUID)")]
 
 
@@ -127,7 +156,10 @@ class CampaignController(Controller):
         )
         campaign, tokens = campaigns.create_campaign(games, started)
         body = CampaignCreatedBody(
-            campaign=campaign_out(campaign), tokens=[SeatToken(seat=s, token=t) for s, t in tokens.items()]
+            campaign=campaign_out(campaign),
+            tokens=[SeatToken(seat=s.name, token=tokens[f"seat:{s.name}"]) for s in started.seats],
+            spectator_token=tokens.get("spectator"),
+            auditor_token=tokens.get("auditor"),
         )
         return created(body, f"/campaigns/{campaign.id}")
 
@@ -146,6 +178,101 @@ class CampaignController(Controller):
         campaign = _load(games, campaign_id)
         _viewer(games, campaign, request)
         return campaign_out(campaign)
+
+    @get(
+        "/{campaign_id:uuid}/events",
+        sync_to_thread=True,
+        summary="The campaign's own log",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
+    def list_events(
+        self,
+        campaign_id: CampaignId,
+        request: Request[Any, Any, Any],
+        games: NamedDependency[Games],
+        after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many events")] = 100,
+        seat: Annotated[
+            str | None, Parameter(max_length=64, description="only events caused by this seat")
+        ] = None,
+        event_type: Annotated[
+            str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
+        ] = None,
+    ) -> CampaignEventPage:
+        """The campaign's own events, paged like a game's (``GET /games/{id}/events``): who began each
+        chapter, each result recorded at its game's end, who chose what carry-over, who asked for and
+        approved a revert, and when, each with its seat, command id, time and chain hash
+        (docs/campaigns.md). Read with the same tokens as the campaign (a private one needs one)."""
+        campaign = _load(games, campaign_id)
+        lens = _lens(games, campaign, request)
+        matching = [
+            r
+            for r in campaigns.campaign_log(games, campaign_id)
+            if r.originator_version > after
+            and (seat is None or r.seat == seat)
+            and (event_type is None or type(r.payload).__name__ == event_type)
+        ]
+        page = matching[:limit]
+        return CampaignEventPage(
+            campaign_id=campaign_id,
+            events=[_event_out(r, lens) for r in page],
+            next_after=page[-1].originator_version if len(matching) > limit else None,
+        )
+
+    @post(
+        "/{campaign_id:uuid}/verify",
+        sync_to_thread=True,
+        status_code=200,
+        summary="Verify the campaign's own log",
+        security=READ_SECURITY,
+        responses=_problems(400, 401, 404, 503),
+    )
+    def verify(
+        self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> CampaignVerifyResult:
+        """Check the campaign's log as a game's is checked: the hash chain and the stored bytes, its
+        structure, every event re-derived from the campaign's rules at that point (a chapter begun only
+        when none is played, a result only for the chapter being played, a choice only after a victory, a
+        revert only with the consent the undo policy asks for), and each recorded result against its
+        chapter game's ``GameEnded`` (docs/campaigns.md). A divergence's ``expected`` and ``found`` read
+        ``(hidden)`` unless the reader sees everything."""
+        campaign = _load(games, campaign_id)
+        lens = _lens(games, campaign, request)
+        verification = campaigns.verify(games, campaign_id)
+        divergence = verification.divergence
+        if divergence is not None and not lens.full:
+            divergence = msgspec.structs.replace(divergence, expected="(hidden)", found="(hidden)")
+            verification = msgspec.structs.replace(verification, divergence=divergence)
+        return CampaignVerifyResult(campaign_id=campaign_id, verification=verification)
+
+    @get(
+        "/{campaign_id:uuid}/export",
+        sync_to_thread=True,
+        summary="Export the campaign's own log (JSON Lines)",
+        security=READ_SECURITY,
+        media_type="application/jsonl",
+        response_description=(
+            "JSON Lines (format `dicelog-campaign-export/1`): a header line (format, campaign id, number of "
+            "events), then each stored event exactly as stored. `dicelog verify FILE` checks it offline, as "
+            "`POST /campaigns/{id}/verify` does (without the chapter games' results, which are in their "
+            "own exports)."
+        ),
+        responses=_problems(400, 401, 403, 404, 503),
+    )
+    def export(
+        self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
+    ) -> Response[bytes]:
+        """The campaign's own log, to keep and check offline (``dicelog verify FILE``)."""
+        campaign = _load(games, campaign_id)
+        if not _lens(games, campaign, request).full:
+            raise Forbidden("this campaign's log holds secrets of its ruleset: only the auditor exports it")
+        lines = campaign_export_lines(campaign_id, campaigns.campaign_log(games, campaign_id))
+        return Response(
+            b"".join(line + b"\n" for line in lines),
+            media_type="application/jsonl",
+            headers={"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.jsonl"'},
+        )
 
     @post(
         "/{campaign_id:uuid}/chapters",

@@ -9,7 +9,16 @@ from uuid import UUID
 from msgspec import Meta, Struct
 
 from dicelog.domain.core import registry
-from dicelog.domain.core.campaign import CampaignRevertRequested
+from dicelog.domain.core.campaign import (
+    CampaignRevertApproved,
+    CampaignReverted,
+    CampaignRevertRequested,
+    CampaignStarted,
+    CarryOverChosen,
+    CarryOverRecomputed,
+    ChapterBegun,
+    ChapterRecorded,
+)
 from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, UndoRequested, Visibility
 from dicelog.domain.core.verify import Verification
 from dicelog.service.openapi_slots import BoardSlot, CommandSlot, EventSlot, InitiativeSlot, StateSlot
@@ -617,6 +626,12 @@ class CampaignCreatedBody(Struct, frozen=True, kw_only=True):
     tokens: list[SeatToken]
     """One bearer token per seat, in seat order: it acts on the campaign and plays every chapter's game. Shown
     once; only its hash is kept."""
+    spectator_token: str | None = None
+    """A read-only token for spectators: it reads the campaign, its log and every chapter's game (even a
+    private one) as a spectator does, and acts on nothing (403). Shown once."""
+    auditor_token: str | None = None
+    """A read-only token that reads the campaign, its log and every chapter's game in full, as a game's
+    auditor token does. Shown once."""
 
 
 class ChapterStartedBody(Struct, frozen=True, kw_only=True):
@@ -635,3 +650,70 @@ class RevertRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     to_chapter: Annotated[int, Meta(ge=1, le=64)]
     """``number`` (counted from 1, as in ``history``) of a recorded chapter not reverted: it and every later
     chapter are undone, and it is played again (422 when there is none)."""
+
+
+CampaignEvent = (
+    CampaignStarted
+    | ChapterBegun
+    | ChapterRecorded
+    | CarryOverChosen
+    | CarryOverRecomputed
+    | CampaignRevertRequested
+    | CampaignRevertApproved
+    | CampaignReverted
+)
+"""A campaign's own events (docs/campaigns.md), tagged by ``type``."""
+
+
+class CampaignEventOut(Struct, frozen=True, kw_only=True):
+    """One stored event of a campaign's own log, as ``GET /campaigns/{id}/events`` shows it: the same
+    envelope and hash chain as a game's events (``EventOut``)."""
+
+    version: int
+    """The event's version: its position in the campaign's log, counted from 1 (``CampaignStarted`` is 1)."""
+    type: str
+    """The event type (``ChapterBegun``, ``ChapterRecorded``, ``CarryOverChosen``...), as the ``type`` of
+    ``payload``."""
+    seat: str
+    """The seat whose request caused the event (who began a chapter, chose, asked for or approved a revert),
+    or ``server`` for the service's own (the campaign's start, a chapter's result recorded at its game's
+    end)."""
+    command_id: str
+    """Id of the request that caused the event, shared by every event it caused (a revert request and the
+    revert it applied at once; a choice and the carry-over recomputed with it)."""
+    timestamp: datetime
+    """When the event was recorded, ISO 8601 in UTC."""
+    prev_hash: str
+    """The previous event's ``hash`` (64 lowercase hex characters); 64 zeros for version 1."""
+    hash: str
+    """This event's chain hash: the hex SHA-256 of ``<campaign id>:<version>:`` followed by the event's stored
+    bytes; the next event's ``prev_hash`` is this value. ``POST /campaigns/{id}/verify`` checks the chain."""
+    payload: CampaignEvent | None
+    """The event itself (its ``type`` names it), as the reader may see it; ``null`` when ``hidden``."""
+    hidden: bool = False
+    """True when the reader may not see this event's payload (never for the rulesets served today: a
+    campaign's events are public to its readers)."""
+
+
+class CampaignEventPage(Struct, frozen=True, kw_only=True):
+    """A page of a campaign's own events, oldest first; ``next_after`` continues it (``None``: end)."""
+
+    campaign_id: UUID
+    """The campaign (UUID)."""
+    events: list[CampaignEventOut]
+    """The events with a version greater than ``after`` that match the filters, oldest first, at most
+    ``limit`` of them."""
+    next_after: int | None
+    """Version of this page's last event when more events match: pass it as ``after`` (with the same filters)
+    for the next page; ``null`` on the last page."""
+
+
+class CampaignVerifyResult(Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /campaigns/{id}/verify``."""
+
+    campaign_id: UUID
+    """The campaign (UUID)."""
+    verification: Verification
+    """The outcome: ``ok`` with the number of events verified, or the first divergence (``chain``,
+    ``structure`` or ``derivation``: an event the campaign's rules would not decide there, or a recorded
+    result that is not its game's)."""
