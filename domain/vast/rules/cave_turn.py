@@ -18,9 +18,11 @@ from dicelog.domain.vast.rules.common import (
     is_crystal,
     knight_pos,
     pieces_at,
+    pieces_on,
     placeable,
     refuse,
     removable,
+    safe_steps,
     treasure_spots,
 )
 from dicelog.domain.vast.rules.flow import end_turn, fold, place_dark, then_advance
@@ -74,12 +76,28 @@ def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False)
 def remove_tile(state: VastState, pos: Pos, extra: bool, step: str = "") -> list[Event]:
     """Remove the tile at ``pos`` (Vast rulebook §Il Collasso): a Dark tile is turned to show whether it is a
     Crystal tile; tokens on it go back. The Knight on it first steps to a tile next to it (decision
-    ``step-off``, default the first, N->E->S->W). ``step``: the end-of-turn step it completes (``remove``, no
-    Cave player), carried through that decision."""
+    ``step-off``, default the first, N->E->S->W). From rules revision 6 every player's piece on it steps off
+    first, one at a time, onto a tile whose entering causes no attack (``safe_steps``; Vast rulebook §Il
+    Collasso: «Se una tessera contenente la pedina di un giocatore deve essere rimossa, quel giocatore può
+    prima muoversi su una tessera adiacente»): decisions ``step-off`` (the Knight), ``dragon-off``,
+    ``thief-off`` (the Thief), ``tribe-off`` (the Goblins, for the first Tribe on it). ``step``: the
+    end-of-turn step it completes (``remove``, no Cave player), carried through that decision."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-remove", f"no tile at {pos_key(pos)}")
-    if pieces_at(state, pos):
+    tail = ":extra" if extra else f":{step}" if step else ""
+    pieces = pieces_on(state, pos) if state.rules_revision >= 6 else []
+    if pieces:
+        piece = pieces[0]
+        g = geometry(state)
+        # a second piece may find its safe tiles taken by the first: then any tile next to it
+        spots = safe_steps(state, pos, piece) or g.neighbours(pos)
+        options = tuple(pos_key(p) for p in spots)
+        kind = {"knight": "step-off", "dragon": "dragon-off", "thief": "thief-off"}.get(piece, "tribe-off")
+        who = piece if piece in ("knight", "dragon", "thief") else "goblins"
+        name = f"{kind}:{pos_key(pos)}{tail}"
+        return [DecisionRequested(decision=name, options=options, piece=who, default=options[0])]
+    if state.rules_revision < 6 and pieces_at(state, pos):
         g = geometry(state)
         options = tuple(pos_key(p) for p in g.neighbours(pos))
         who = "knight" if knight_pos(state) == pos else "dragon"

@@ -140,7 +140,9 @@ def placeable(state: VastState) -> list[Pos]:
 def removable(state: VastState) -> list[Pos]:
     """Tiles the Collapse may remove now (Vast rulebook §Il Collasso): never the Entrance; tiles touching the
     fewest other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight
-    only if she has a tile next to it to step onto (RULINGS.md)."""
+    only if she has a tile next to it to step onto (RULINGS.md). From rules revision 6 a tile under any
+    player's piece (the Knight, the Dragon, the Thief, a Tribe) only if each has a tile next to it whose
+    entering causes no attack (``safe_steps``)."""
     g = geometry(state)
     cells = cells_by_pos(state)
     candidates = [p for p in cells if p != ENTRANCE]
@@ -152,10 +154,47 @@ def removable(state: VastState) -> list[Pos]:
     chosen = crystals or first
     out = []
     for p in sorted(chosen):
-        if pieces_at(state, p) and not g.neighbours(p):
+        if state.rules_revision >= 6:
+            if any(not safe_steps(state, p, piece) for piece in pieces_on(state, p)):
+                continue
+        elif pieces_at(state, p) and not g.neighbours(p):
             continue
         out.append(p)
     return out
+
+
+def pieces_on(state: VastState, pos: Pos) -> list[str]:
+    """The players' pieces on ``pos``, in the order a collapsing tile moves them off (rules revision 6):
+    ``knight``, ``dragon``, ``thief``, then each revealed Tribe by name."""
+    out = [name for name, at in (("knight", knight_pos(state)), ("thief", thief_pos(state))) if at == pos]
+    if dragon_at(state, pos):
+        out.insert(1 if out[:1] == ["knight"] else 0, "dragon")
+    if state.goblins is not None:
+        out += [
+            t.name for t in state.goblins.tribes if not t.lurking and t.x is not None and (t.x, t.y) == pos
+        ]
+    return out
+
+
+def safe_steps(state: VastState, pos: Pos, piece: str) -> list[Pos]:
+    """The tiles next to ``pos`` that ``piece`` (``knight``, ``dragon``, ``thief`` or a Tribe's name) may step
+    onto when its tile collapses: those whose entering causes no attack (Vast rulebook §Il Collasso: «Se non
+    ci sono tessere adiacenti che non causino un attacco, quella tessera viene ignorata»): the Knight not onto
+    a revealed Tribe nor the surfaced Dragon; the surfaced Dragon not onto the Knight nor a Tribe; a Tribe not
+    onto the Knight nor the surfaced Dragon; the Thief anywhere (rules revision 6)."""
+    d = state.dragon
+    surfaced = (d.x, d.y) if d is not None and d.surfaced and d.x is not None else None
+    knight = knight_pos(state)
+    tribes = tribe_spaces(state)
+    if piece == "knight":
+        barred = {*tribes, surfaced}
+    elif piece == "dragon":
+        barred = {knight, *tribes} if surfaced is not None else set()
+    elif piece == "thief":
+        barred = set()
+    else:
+        barred = {knight, surfaced}
+    return [q for q in geometry(state).neighbours(pos) if q not in barred]
 
 
 def tribe_spaces(state: VastState) -> set[Pos]:

@@ -42,6 +42,7 @@ from dicelog.domain.vast.rules.common import (
     is_crystal,
     owned_cubes,
     pieces_at,
+    pieces_on,
     placeable,
     refill_hand,
     removable,
@@ -931,11 +932,16 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         from dicelog.domain.vast.rules import dragon
 
         return dragon.decided(state, kind, where, option)
-    if kind == "step-off":
+    if kind in ("step-off", "thief-off", "tribe-off"):
         from dicelog.domain.vast.rules.cave_turn import remove_stepped_off
 
         x, y = parse_pos(option)
         moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
+        if kind == "thief-off":
+            moved = [ev.ThiefMoved(x=x, y=y, forced=True)]
+        elif kind == "tribe-off":
+            tribe = pieces_on(state, parse_pos(where.partition(":")[0]))[0]
+            moved = [ev.TribeMoved(tribe=tribe, x=x, y=y)]
         return moved + remove_stepped_off(fold(state, moved), where)
     if kind in ("shape", "plunder-tile"):
         draw = tile_draw(state, f"{kind}:{option}", piece=state.turn or "cave")

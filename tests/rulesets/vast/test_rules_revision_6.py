@@ -11,9 +11,9 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.cave_turn import bats_reach
-from dicelog.domain.vast.rules.common import cell_at, dragon_armor
+from dicelog.domain.vast.rules.common import cell_at, dragon_armor, removable, safe_steps
 from dicelog.domain.vast.rules.flow import event_offer
-from dicelog.domain.vast.state import DragonRole, GoblinsRole, KnightRole, ThiefRole
+from dicelog.domain.vast.state import CaveRole, DragonRole, GoblinsRole, KnightRole, ThiefRole
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
 from tests.rulesets.vast.test_no_cave_player import no_cave
@@ -219,3 +219,45 @@ def test_deep_and_dark_without_a_cave_player_gives_the_knight_a_treasure_card__e
     old._take(event_offer(old.state))
     old.draw("deep-and-dark-1")
     assert old.pending is None and old.state.knight.treasures == ()
+
+
+# --- Il Collasso: every player's piece steps off first ------------------------------------------------
+
+
+def collapsing(*cells, th=None, gob=None, knight=None):
+    roles = ("knight", "goblins", "cave", "thief")
+    state = thief_table(*cells, roles=roles, th=th, gob=gob, knight=knight, turn="cave", sealed=False)
+    state = replace(state, cave=CaveRole(hand=(), supply=12))
+    return replace(state, collapse=True, piles=(0, 0, 0), stack=(), crystals=())
+
+
+def test_the_thief_and_a_tribe_step_off_a_collapsing_tile_first__rulebook_il_collasso():
+    """Vast rulebook, Il Collasso: «Se una tessera contenente la pedina di un giocatore deve essere rimossa,
+    quel giocatore può prima muoversi su una tessera adiacente per restare sulla mappa»."""
+    gob = GoblinsRole(phase="", tribes=tribes(bones={"population": 2, "x": 2, "y": 0}))
+    state = collapsing(lit(1, 0, OPEN), lit(2, 0, OPEN), th=thief(2, 0), gob=gob)
+    p = Play(rev(state))
+    p.do(cmd.RemoveTile(x=2, y=0))
+    assert p.pending.decision == "thief-off:2,0" and p.pending.piece == "thief"
+    p.choose("1,0")
+    assert p.pending.decision == "tribe-off:2,0" and p.pending.piece == "goblins"
+    p.choose("1,0")
+    assert p.of(ev.TileRemoved) and cell_at(p.state, (2, 0)) is None
+    assert (p.state.thief.x, p.state.thief.y) == (1, 0)
+    bones = p.state.goblins.tribes[1]
+    assert (bones.x, bones.y, bones.population) == (1, 0, 2)
+    old = Play(rev(state, 5))  # revision 5: both fell with the tile
+    old.do(cmd.RemoveTile(x=2, y=0))
+    assert old.of(ev.TileRemoved) and old.state.thief.x is None and old.state.goblins.tribes[1].x is None
+
+
+def test_a_tile_whose_piece_can_only_step_into_an_attack_is_skipped__rulebook_il_collasso():
+    """Vast rulebook, Il Collasso: «Se non ci sono tessere adiacenti che non causino un attacco, quella
+    tessera viene ignorata e devi sceglierne una differente»."""
+    gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 2, "x": 1, "y": 0}))
+    cells = (lit(1, 0, OPEN), lit(2, 0, OPEN), lit(0, 1, OPEN))
+    state = collapsing(*cells, th=thief(0, 0), gob=gob, knight=KnightRole(x=2, y=0))
+    assert (2, 0) not in removable(rev(state))  # her only way off is onto the Fangs: an attack
+    assert refused(rev(state), cmd.RemoveTile(x=2, y=0)) == "vast.collapse.not-removable"
+    assert (2, 0) in removable(rev(state, 5))
+    assert safe_steps(rev(state), (1, 0), "fangs") == [(0, 0)]  # not onto the Knight
