@@ -2,7 +2,8 @@
 
 Errors are RFC 9457 ``application/problem+json`` (Litestar's ``ProblemDetailsPlugin``): every
 domain refusal has a stable ``type`` (``urn:dicelog:rule:<rule id>``) and names the rule and its
-rulebook section; validation errors are 400, unknown games 404, stale versions 409. Faults of the
+rulebook section (422); validation errors are 400, unknown games 404, stale versions 409 (the only
+409: ``dicelog.service.problem_types``). Faults of the
 store and other infrastructure are 503 with ``Retry-After`` (``dicelog.service.faults``); a body too large is
 413, nested too deep 400 (``dicelog.service.http_guards.BodyLimits``); any other error is a bug: 500, its
 traceback logged once.
@@ -61,6 +62,7 @@ from dicelog.service.http_guards import BodyLimits, DefaultRuleset, JsonOnly, St
 from dicelog.service.metrics import CONSUMER_LAG, count_refusal
 from dicelog.service.migrations import ensure_schema
 from dicelog.service.openapi import openapi_config
+from dicelog.service.problem_types import PROBLEM, http_kind
 from dicelog.service.projection_store import ReadModels, open_views
 from dicelog.service.quotas import close_rate_limit_stores, rate_limit_middleware
 from dicelog.service.routes import _problems, game_controller
@@ -85,9 +87,6 @@ class Metrics(PrometheusController):
 
     path = "/metrics"
     include_in_schema = False
-
-
-PROBLEM = "urn:dicelog:problem:"
 
 
 def _rule(exc: DomainError) -> ProblemDetailsException:
@@ -129,16 +128,9 @@ def _version_conflict(exc: VersionConflict) -> ProblemDetailsException:
 
 
 def _http(exc: HTTPException) -> ProblemDetailsException:
-    kind = {
-        400: "bad-request",
-        401: "unauthorized",
-        403: "forbidden",
-        404: "not-found",
-        405: "method-not-allowed",
-    }
     return ProblemDetailsException(
         status_code=exc.status_code,
-        type_=PROBLEM + kind.get(exc.status_code, f"http-{exc.status_code}"),
+        type_=PROBLEM + http_kind(exc.status_code),
         title=exc.detail,
         detail=exc.detail,
         extra=exc.extra if isinstance(exc.extra, dict) else ({"errors": exc.extra} if exc.extra else None),
@@ -382,7 +374,7 @@ def create_app(
                 CampaignNotFound: _problem(404, "campaign-not-found", "No such campaign"),
                 Unauthorized: _problem(401, "unauthorized", "Bearer token required"),
                 Forbidden: _problem(403, "forbidden", "Not allowed for this token"),
-                AlreadyClaimed: _problem(409, "already-claimed", "Place already taken"),
+                AlreadyClaimed: _problem(422, "already-claimed", "Place already taken"),
                 VersionConflict: _version_conflict,
                 IdempotencyMismatch: _problem(422, "idempotency-key-reused", "Idempotency-Key reused"),
                 HTTPException: _http,

@@ -32,4 +32,4 @@ class IdempotencyMismatch(Exception):
 
 
 class AlreadyClaimed(Exception):
-    """This place of the fork was already taken (HTTP 409)."""
+    """This place of the fork was already taken (HTTP 422; 409 is only a version conflict)."""

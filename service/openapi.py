@@ -32,6 +32,8 @@ from msgspec import Meta
 
 from dicelog.service.docs import class_doc, field_docs
 from dicelog.service.openapi_slots import SLOT_KEY
+from dicelog.service.problem_types import PROBLEM, PROBLEM_TYPES
+from dicelog.service.quotas import quota_of_operation
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 REF = "#/components/schemas/{name}"
@@ -451,6 +453,55 @@ def _plain_parameter(parameter: dict[str, Any]) -> None:
             schema[bound] = int(schema[bound])
 
 
+def _problem_types(components: dict[str, Any]) -> None:
+    """The ``ProblemType`` enum (every ``urn:dicelog:problem:<kind>``, ``PROBLEM_TYPES``) and
+    ``Problem.type`` as that enum or a rule's ``urn:dicelog:rule:<rule id>``."""
+    lines = [f"- `{PROBLEM}{kind}` ({status}): {text}" for kind, (status, text) in PROBLEM_TYPES.items()]
+    components["ProblemType"] = {
+        "title": "ProblemType",
+        "type": "string",
+        "enum": [PROBLEM + kind for kind in PROBLEM_TYPES],
+        "description": "Every problem type the API sends besides a rule's `urn:dicelog:rule:<rule id>` "
+        "(docs/api-contract.md, Problem types):\n\n" + "\n".join(lines),
+    }
+    properties = components["Problem"]["properties"]
+    properties["type"] = {
+        "description": properties["type"].get("description", ""),
+        "anyOf": [
+            {"$ref": REF.format(name="ProblemType")},
+            {"type": "string", "pattern": "^urn:dicelog:rule:[A-Za-z0-9._:-]+$"},
+        ],
+    }
+
+
+_INTEGER = {"type": "integer"}
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": ("The quota: `<limit>; w=<window seconds>`", {"type": "string"}),
+    "RateLimit-Limit": ("Requests the quota allows per window", _INTEGER),
+    "RateLimit-Remaining": ("Requests left in the current window", _INTEGER),
+    "RateLimit-Reset": ("Seconds until the current window ends", _INTEGER),
+}
+RETRY_AFTER = ("Seconds to wait before retrying.", _INTEGER)
+
+
+def _declare_headers(response: dict[str, Any], status: str, quota: str | None) -> None:
+    """The headers a response may carry: ``RateLimit-*`` on every answer of an operation a quota
+    counts (``dicelog.service.quotas``: any answer to a counted request, a refusal by the handler
+    included), ``Retry-After`` on its 429 and on every 503."""
+    headers: dict[str, tuple[str, dict[str, Any]]] = {}
+    if quota is not None:
+        headers.update(
+            {
+                name: (f"{text} (quota `{quota}`)", schema)
+                for name, (text, schema) in RATE_LIMIT_HEADERS.items()
+            }
+        )
+    if status in ("429", "503"):
+        headers["Retry-After"] = RETRY_AFTER
+    for name, (text, schema) in headers.items():
+        response.setdefault("headers", {})[name] = {"description": text, "schema": schema}
+
+
 def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -> dict[str, Any]:
     """The app's OpenAPI document with msgspec's schemas, descriptions, slots, operation ids,
     examples and links (see the module docstring). ``document`` is Litestar's, not modified."""
@@ -488,6 +539,7 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
             slot_roots[name] = {"$ref": REF.format(name=component)}
     by_key = dict(zip(bodies, schemas[1 + len(members) :], strict=True))
     problem = schemas[0]
+    _problem_types(components)
 
     for path, item in doc.get("paths", {}).items():
         for method, op in item.items():
@@ -518,6 +570,7 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                         "description": LOCATION_DOCS.get(op_id, "Where the created resource is."),
                         "schema": {"type": "string", "format": "uri-reference"},
                     }
+                _declare_headers(response, status, quota_of_operation(method, path))
                 for media_type, media in response.get("content", {}).items():
                     if media_type == "application/problem+json":
                         media["schema"] = problem

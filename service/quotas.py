@@ -103,12 +103,20 @@ EXPENSIVE_OPERATIONS = (
 def quota_of(request: Request[Any, Any, Any]) -> Quota | None:
     """The quota a request counts against, if any (from its method and route, not its raw path)."""
     template = request.scope.get("path_template") or request.scope["path"]
-    route = _PARAMETER.sub("{}", template).rstrip("/") or "/"
-    if request.method == "GET":
-        if route == _EXPORT or (route == _STATE and "version" in request.query_params):
+    return quota_of_operation(request.method, template, replay="version" in request.query_params)
+
+
+def quota_of_operation(method: str, path: str, *, replay: bool = True) -> Quota | None:
+    """The quota an operation (``method``, route template such as ``/games/{game_id}/state``)
+    counts against, if any; ``replay``: a ``GET .../state`` has a ``version`` (the OpenAPI
+    document declares the quota on the operations it may count)."""
+    route = _PARAMETER.sub("{}", path).rstrip("/") or "/"
+    method = method.upper()
+    if method == "GET":
+        if route == _EXPORT or (route == _STATE and replay):
             return "expensive"
         return None
-    if request.method != "POST":
+    if method != "POST":
         return None
     if route in _EXPENSIVE_POSTS:
         return "expensive"

@@ -82,11 +82,11 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
         401: "Missing or unknown bearer token (or a private game read without one)",
         403: "The command is about another seat's piece, or the token may only read",
         404: "No such game",
-        409: "Stale expected_version, or something else must happen first",
+        409: "Stale expected_version (version-conflict): read again, then decide again; the only 409",
         413: "The request (or its content pack) is too large",
         415: "The body is not JSON (send Content-Type: application/json)",
-        422: "A rule refuses the command (type urn:dicelog:rule:<rule>)",
-        429: "Too many requests: retry after the Retry-After header's seconds",
+        422: "A rule refuses it (type urn:dicelog:rule:<rule>), or already-claimed, idempotency-key-reused",
+        429: "A quota is spent (rate-limited, `quota` names it): retry after Retry-After seconds",
         503: "The store is unavailable: retry after the Retry-After header's seconds",
     }
     return {
@@ -643,9 +643,10 @@ def game_controller(types: ApiTypes) -> type[Controller]:
 
             201 with the events it caused (as the seat may see them); 401 without a valid token;
             403 when the command is about a piece another seat controls, or the token is a
-            spectator's or auditor's; 409 when ``expected_version`` is stale or a pending roll or
-            decision must be answered first; 422 (problem+json, ``type`` naming the rule) when a rule
-            refuses it, or when it is not a command of the game's ruleset (``command.wrong-ruleset``).
+            spectator's or auditor's; 409 only when ``expected_version`` is stale; 422 (problem+json,
+            ``type`` naming the rule) when a rule refuses it (not this seat's turn, a pending roll or
+            decision to answer first, the game over: each was a 409 before) or when it is not a
+            command of the game's ruleset (``command.wrong-ruleset``).
             A retry with the same ``Idempotency-Key`` by the same seat returns the first answer and
             writes nothing, even while the first is still in flight.
 

@@ -120,14 +120,15 @@ class AuditController(Controller):
         summary="Take your place in a fork",
         security=BEARER,
         status_code=201,
-        responses=_problems(400, 401, 404, 409, 422, 429, 503),
+        responses=_problems(400, 401, 404, 422, 429, 503),
     )
     @on_write_lane
     def claim(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[ClaimedToken]:
         """With a token of the fork's original game, take the same place (seat, spectator or
-        auditor) in the fork ``game_id``; returns the new token. Each place is taken once (409).
+        auditor) in the fork ``game_id``; returns the new token. Each place is taken once (422
+        ``already-claimed``).
         While the fork is sealed (its original still runs with hidden information) only the
         auditor's place can be taken: 422 ``fork.sealed`` for every other token."""
         audience, token = games.claim(game_id, bearer(request))

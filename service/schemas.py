@@ -337,8 +337,9 @@ class Problem(Struct, frozen=True, kw_only=True):
     status: int
     """The HTTP status code."""
     type: str | None = None
-    """A stable URI of the problem kind: ``urn:dicelog:rule:<rule id>`` for a broken game rule,
-    ``urn:dicelog:problem:<kind>`` otherwise (``version-conflict``, ``game-not-found``, ...)."""
+    """A stable URI of the problem kind: ``urn:dicelog:rule:<rule id>`` for a broken game rule (422),
+    else one of the ``ProblemType`` values ``urn:dicelog:problem:<kind>`` (docs/api-contract.md,
+    Problem types)."""
     title: str | None = None
     """A short summary of the problem kind."""
     detail: str | None = None
@@ -366,6 +367,16 @@ class Problem(Struct, frozen=True, kw_only=True):
     """The largest body accepted (413 ``body-too-large``)."""
     max_depth: int | None = None
     """The deepest nesting of arrays and objects accepted in a body (400 ``body-too-deep``)."""
+    quota: Literal["create", "commands", "expensive"] | None = None
+    """The quota that is spent (429 ``rate-limited``; docs/api-contract.md, Quotas)."""
+    limit: int | None = None
+    """How many requests the quota allows per window (429 ``rate-limited``)."""
+    window_seconds: int | None = None
+    """The quota's window, in seconds (429 ``rate-limited``)."""
+    content_type: str | None = None
+    """The ``Content-Type`` the request stated (415 ``unsupported-media-type``)."""
+    accepted: list[str] | None = None
+    """The media types the body may have (415 ``unsupported-media-type``)."""
 
 
 class TurnView(Struct, frozen=True, kw_only=True):

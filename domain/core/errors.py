@@ -25,21 +25,16 @@ class RuleBroken(DomainError):
 
 
 class NotYourTurn(RuleBroken):
-    """The command was issued by a seat that may not act now (HTTP 409: the game moved on)."""
-
-    status = 409
+    """The command was issued by a seat that may not act now (HTTP 422, as every rule refusal: 409 is
+    only a stale ``expected_version``; it was 409 before, docs/api-contract.md)."""
 
 
 class PendingFirst(RuleBroken):
-    """A roll, shuffle or decision is pending and must be answered before anything else."""
-
-    status = 409
+    """A roll, shuffle or decision is pending and must be answered before anything else (HTTP 422)."""
 
 
 class GameOver(RuleBroken):
-    """The game has ended; no command changes it any more."""
-
-    status = 409
+    """The game has ended; no command changes it any more (HTTP 422)."""
 
 
 class NotThisAggregate(LookupError):

@@ -100,7 +100,7 @@ def test_a_revert_closes_the_reverted_chapters_running_game(client):
     refused = client.post(
         f"/games/{second}/commands", json={"command": {"type": "Choose", "option": "x"}}, headers=auth
     )
-    assert refused.status_code == 409 and refused.json()["rule"] == "game.over", refused.text
+    assert refused.status_code == 422 and refused.json()["rule"] == "game.over", refused.text
     events = client.get(f"/games/{second}/events", params={"after": before["version"]}).json()["events"]
     assert [e["type"] for e in events] == ["CommandAccepted", "GameEnded"]
     assert events[0]["seat"] == "server" and events[0]["payload"]["command"]["type"] == "CloseGame"

@@ -144,7 +144,11 @@ def test_a_fork_of_a_running_game_rolls_from_a_fresh_seed_and_hands_out_only_the
     assert claim.status_code == 201 and claim.json()["audience"] == "seat:blue"
     fork.tokens["blue"] = claim.json()["token"]
     again = client.post(f"/games/{fork.id}/claims", headers=table.auth("blue"))
-    assert again.status_code == 409 and again.headers["content-type"].startswith("application/problem+json")
+    assert (
+        again.status_code == 422
+        and again.json()["type"].endswith("already-claimed")
+        and again.headers["content-type"].startswith("application/problem+json")
+    )
     assert client.post(f"/games/{fork.id}/claims", headers=fork.auth("blue")).status_code == 401
     for t in (table, fork):
         mouse = t.summary()["turn"]

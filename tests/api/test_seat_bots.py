@@ -166,7 +166,7 @@ def test_an_all_bot_game_plays_to_its_end_on_creation_and_verifies(client):
     assert verification["ok"] is True and verification["seed_revealed"] is True
     # the game is over: a bot seat's token sends nothing more
     r = table.send("deep", {"type": "Choose", "option": "keep"})
-    assert r.status_code == 409 and r.json()["rule"] == "game.over", r.text
+    assert r.status_code == 422 and r.json()["rule"] == "game.over", r.text
 
 
 def test_a_mice_and_mystics_bot_seat_plays_its_mice_and_leaves_the_persons_to_the_person(client):

@@ -456,7 +456,7 @@ def _sealed_fork_refuses_everyone_but_its_auditor(
         assert r.status_code == 422 and r.json()["rule"] == "fork.sealed", (audience, r.text)
         original.scan(r.text, audience, "POST /claims (sealed fork)")
     r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[AUDITOR]))
-    assert r.status_code == 409, r.text  # the auditor's place is the forker's already
+    assert r.status_code == 422, r.text  # the auditor's place is the forker's already
     r = client.get(f"/games/{fork_id}/state", headers=bearer(fork_tokens[AUDITOR]))
     assert r.status_code == 200, r.text
     original.tally.oracle_checks += 1
@@ -515,10 +515,10 @@ def test_a_fork_of_a_running_game_is_sealed_until_the_original_ends(
             assert claim["game_id"] == fork_id and claim["audience"] == f"seat:{audience}"
             claims[audience] = claim["token"]
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
-            assert r.status_code == 409 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text
+            assert r.status_code == 422 and r.headers["content-type"].startswith(PROBLEM_JSON), r.text
         for audience in (AUDITOR, SPECTATOR):
             r = client.post(f"/games/{fork_id}/claims", headers=bearer(original.tokens[audience]))
-            assert r.status_code == 409, r.text
+            assert r.status_code == 422, r.text
         # Tokens do not cross between the original and the fork.
         fork_red = claims["red"]
         assert client.get(f"/games/{original.id}/state", headers=bearer(fork_red)).status_code == 401

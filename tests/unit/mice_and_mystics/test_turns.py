@@ -107,7 +107,7 @@ def test_001_round_di_gioco_only_the_mouse_whose_turn_it_is_may_act(command):
     """MM rulebook (it) §Round di Gioco: cards act in initiative order."""
     with pytest.raises(NotYourTurn, match="turn.not-your-turn") as refused:
         RULESET.decide(chapter_1_table(), command)
-    assert refused.value.status == 409
+    assert refused.value.status == 422  # a rule refusal; 409 is only a version conflict
 
 
 def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_marker():
