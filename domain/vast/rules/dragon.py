@@ -507,25 +507,35 @@ def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
 
 def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[Event]:
     """Wrath (Vast rulebook §Poteri, Collera; §La Caverna, Gli altri giocatori): the tiles hit collapse, one
-    after the other. Never the Entrance nor the Dragon's own tile; a tile under the Knight falls only if she
-    has a tile next to it to be pushed onto (as in the Collapse). From rules revision 3, a map split before
-    the Collapse is made whole by the Dragon sliding the groups (``reunite``, Vast rulebook §Esempio #2);
-    during the Collapse, and in games of revisions 1 and 2, a tile whose fall would split the map stays
-    (RULINGS.md)."""
+    after the other. Never the Entrance nor (before rules revision 6) the Dragon's own tile; a tile under the
+    Knight falls only if she has a tile next to it to be pushed onto (as in the Collapse). From rules revision
+    3, a map split before the Collapse is made whole by the Dragon sliding the groups (``reunite``, Vast
+    rulebook §Esempio #2); during the Collapse, and in games of revisions 1 and 2, a tile whose fall would
+    split the map stays (RULINGS.md). From rules revision 6 (§Poteri, Collera: «Fai crollare le tessere
+    colpite … sposta le pedine degli altri giocatori su uno spazio adiacente»; the die's centre is the
+    roller's own tile, §Il Dado del Drago) the Dragon's own tile falls too, the Thief and the Dragon stepping
+    off as the Knight does (``collapse_step``); a tile whose piece has nowhere to go stays, and so does the
+    Knight's under her Shield (``shielded``)."""
     cells = set(cells_by_pos(state))
     falling: list[Pos] = []
+    spared = (ENTRANCE,) if state.rules_revision >= 6 else (ENTRANCE, here)
     for p in hit:
-        if p in (ENTRANCE, here):
+        if p in spared:
             continue
         left = cells - {*falling, p}
         if (state.rules_revision < 3 or state.collapse) and len(groups(left)) > 1:
             continue
         falling.append(p)
     k = state.knight
-    if k is not None and (k.x, k.y) in falling:
-        kp = (k.x, k.y)
-        if not [q for q in (step(kp, s) for s in SIDES) if q in cells and q not in falling]:
-            falling.remove(kp)
+    movers = [(k.x, k.y)] if k is not None else []
+    if state.rules_revision >= 6:
+        thief = thief_pos(state)
+        movers += [here] + ([thief] if thief is not None else [])
+        if shielded(state) and k is not None and (k.x, k.y) in falling:
+            falling.remove((k.x, k.y))  # her Shield: she ignores being moved, so her tile stays
+    for mp in movers:
+        if mp in falling and not [q for q in (step(mp, s) for s in SIDES) if q in cells and q not in falling]:
+            falling.remove(mp)
     return [ev.PowerStruck(power="wrath", face=face, tiles=tuple(falling))]
 
 
@@ -578,21 +588,23 @@ def slid(state: VastState, option: str) -> list[Event]:
 
 def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
     """One tile Wrath collapses: Tribes on it scatter; the Knight on it is pushed first (decision
-    ``wrath-push:x,y``, the Dragon's; default the first tile N->E->S->W)."""
+    ``wrath-push:x,y``, the Dragon's; default the first tile N->E->S->W); from rules revision 6 then the
+    Thief (``wrath-thief:x,y``) and the Dragon off its own tile (``wrath-off:x,y``), each the Dragon's."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-wrath", f"no tile at {pos_key(pos)}")
     k = state.knight
-    if k is not None and (k.x, k.y) == pos:
-        falling = {parse_step(s)[1] for s in state.todo if s.startswith("collapse:")}
-        spots = [
-            q for q in (step(pos, s) for s in SIDES) if cell_at(state, q) is not None and q not in falling
-        ]
-        options = tuple(pos_key(q) for q in spots)
-        if options:
+    falling = {parse_step(s)[1] for s in state.todo if s.startswith("collapse:")}
+    spots = [q for q in (step(pos, s) for s in SIDES) if cell_at(state, q) is not None and q not in falling]
+    options = tuple(pos_key(q) for q in spots)
+    movers = [("wrath-push", k is not None and (k.x, k.y) == pos)]
+    if state.rules_revision >= 6:  # the Thief pushed, the Dragon stepping off its own tile (``wrath``)
+        movers += [("wrath-thief", thief_pos(state) == pos), ("wrath-off", dragon_pos(state) == pos)]
+    for kind, on in movers:
+        if on and options:
             return [
                 DecisionRequested(
-                    decision=f"wrath-push:{pos_key(pos)}", options=options, piece="dragon", default=options[0]
+                    decision=f"{kind}:{pos_key(pos)}", options=options, piece="dragon", default=options[0]
                 )
             ]
     return _collapse(state, pos, step_name)
@@ -905,11 +917,15 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
             return []
         x, y = parse_pos(option)
         return [ev.KnightMoved(x=x, y=y, forced=True)]
-    if kind == "wrath-push":
+    if kind in ("wrath-push", "wrath-thief", "wrath-off"):
         pos = parse_pos(where)
         x, y = parse_pos(option)
         moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
-        return moved + _collapse(fold(state, moved), pos, f"collapse:{pos_key(pos)}")
+        if kind == "wrath-thief":
+            moved = [ev.ThiefMoved(x=x, y=y, forced=True)]
+        elif kind == "wrath-off":
+            moved = [ev.DragonMoved(x=x, y=y, how="forced")]
+        return moved + collapse_step(fold(state, moved), pos, f"collapse:{pos_key(pos)}")
     if kind == "shriek":
         power, spot, face = where.split(":")
         pos = parse_pos(spot)

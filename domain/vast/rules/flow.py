@@ -921,6 +921,8 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
     if kind in (
         "claw-push",
         "wrath-push",
+        "wrath-thief",
+        "wrath-off",
         "shriek",
         "dragon-off",
         "axe",

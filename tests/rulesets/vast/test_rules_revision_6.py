@@ -261,3 +261,52 @@ def test_a_tile_whose_piece_can_only_step_into_an_attack_is_skipped__rulebook_il
     assert refused(rev(state), cmd.RemoveTile(x=2, y=0)) == "vast.collapse.not-removable"
     assert (2, 0) in removable(rev(state, 5))
     assert safe_steps(rev(state), (1, 0), "fangs") == [(0, 0)]  # not onto the Knight
+
+
+# --- Wrath -----------------------------------------------------------------------------------------------
+
+
+def wrath_table(knight: KnightRole, revision: int = 6):
+    """The Dragon underground on (1, 0) in a 5 x 5 block of Lit tiles; the Thief on (2, 0), carrying a
+    token."""
+    cells = [lit(x, y, OPEN) for x in range(-1, 4) for y in range(-2, 3) if (x, y) != (0, 0)]
+    roles = ("knight", "dragon", "cave", "thief")
+    state = thief_table(
+        *cells, roles=roles, th=thief(2, 0, carried=1), knight=knight, turn="dragon", sealed=False
+    )
+    p = Play(rev(state, revision))
+    p.do(cmd.UsePower(power="wrath", pay=("claw-1", "claw-2", "flame-1", "wing-1")))
+    p.roll(3)  # the cross: (1, 0) its own tile, (1, 1), (2, 0), (1, -1); (0, 0) the Entrance never falls
+    return p
+
+
+def test_wrath_collapses_the_dragons_own_tile_and_moves_the_thief__rulebook_poteri_collera():
+    """Vast rulebook, Il Drago, Poteri, Collera: «Fai crollare le tessere colpite: tutte le Tribù Goblin si
+    disperdono; sposta le pedine degli altri giocatori su uno spazio adiacente»; Il Dado del Drago: «Lo spazio
+    centrale sul dado rappresenta la tessera su cui si trova il giocatore che ha lanciato il dado»."""
+    p = wrath_table(KnightRole(x=-1, y=-2))
+    assert set(p.of(ev.PowerStruck)[0].tiles) == {(1, 0), (1, 1), (2, 0), (1, -1)}
+    assert p.pending.decision == "wrath-off:1,0" and p.pending.options == ("0,0",)
+    p.choose("0,0")
+    assert p.pending.decision == "wrath-thief:2,0" and p.pending.piece == "dragon"
+    assert set(p.pending.options) == {"2,1", "3,0", "2,-1"}
+    p.choose("3,0")
+    p.settle()
+    collapsed = {(e.x, e.y) for e in p.of(ev.TileCollapsed)}
+    assert collapsed == {(1, 0), (1, 1), (2, 0), (1, -1)}
+    assert (p.state.dragon.x, p.state.dragon.y) == (0, 0)
+    th = p.state.thief
+    assert (th.x, th.y, th.carried) == (3, 0, 1)  # still on the map, with his token
+    old = wrath_table(KnightRole(x=-1, y=-2), revision=5)
+    old.settle()
+    assert (1, 0) not in {(e.x, e.y) for e in old.of(ev.TileCollapsed)}
+    assert old.state.thief.x is None and old.state.thief.carried == 0  # he fell with his tile
+
+
+def test_wrath_leaves_the_shielded_knights_tile__rulebook_equipaggiamento_scudo():
+    """Vast rulebook, Equipaggiamento, Scudo: «ignorare gli effetti causati dagli altri giocatori che ti
+    obbligherebbero a spostarti»: Wrath cannot move her, so her tile stays."""
+    p = wrath_table(KnightRole(x=1, y=1, placed={"shield": 1}))
+    assert (1, 1) not in p.of(ev.PowerStruck)[0].tiles
+    q = wrath_table(KnightRole(x=1, y=1))
+    assert (1, 1) in q.of(ev.PowerStruck)[0].tiles
