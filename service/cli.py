@@ -385,16 +385,19 @@ def _openapi(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    """Write a game's log as JSON Lines (reads the configured store directly).
+    """Write a game's (or a campaign's) log as JSON Lines (reads the configured store directly).
 
     Without ``--token``: the full log exactly as stored (the operator is the auditor), which
     ``dicelog verify`` checks offline. With a game token: that reader's own view (events it may
-    not see are stubs), the same as ``GET /games/{id}/events`` shows it."""
+    not see are stubs), the same as ``GET /games/{id}/events`` shows it. A campaign's id: its own
+    log (``dicelog-campaign-export/1``, as ``GET /campaigns/{id}/export``; a token given must be one
+    of the campaign's)."""
     settings = _read_only(_settings())
     game_id = _game_id(args.game)
     _check_store(settings, create=False)
+    from dicelog.domain.core.campaign import CampaignStarted
     from dicelog.service.application import GameNotFound, Games, Unauthorized
-    from dicelog.service.export import export_lines, reader_export_lines
+    from dicelog.service.export import campaign_export_lines, export_lines, reader_export_lines
     from dicelog.service.persistence import decode_recorded
 
     with _store_errors(settings):
@@ -403,7 +406,16 @@ def _export(args: argparse.Namespace) -> int:
             stored = games.recorder.select_events(game_id)
             if not stored:
                 _fail(EXIT_GAME, f"no game {game_id} in {settings.describe_store()}")
-            if args.token is not None:
+            first = decode_recorded(game_id, 1, stored[0].topic, stored[0].state).payload
+            if isinstance(first, CampaignStarted):  # a campaign's own log: every reader of it sees it whole
+                if args.token is not None:  # without one, the operator reads it all
+                    try:
+                        games.reader(game_id, first.seats, first.visibility, args.token, "campaign")
+                    except Unauthorized as e:
+                        _fail(EXIT_GAME, f"cannot export campaign {game_id} with this token: {e}")
+                records = [decode_recorded(game_id, s.originator_version, s.topic, s.state) for s in stored]
+                lines = campaign_export_lines(game_id, records)
+            elif args.token is not None:
                 try:
                     game = games.game(game_id)
                     lens = games.lens(game, games.viewer(game, args.token))
@@ -411,9 +423,7 @@ def _export(args: argparse.Namespace) -> int:
                     _fail(EXIT_GAME, f"cannot export game {game_id} with this token: {e}")
                 lines = reader_export_lines(game, games.records(game_id), lens)
             else:
-                first = stored[0]
-                created = decode_recorded(game_id, 1, first.topic, first.state).payload
-                lines = export_lines(game_id, stored, chain_format=getattr(created, "chain_format", 1))
+                lines = export_lines(game_id, stored, chain_format=getattr(first, "chain_format", 1))
             try:
                 out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
                 with out:

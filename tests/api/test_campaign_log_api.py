@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import pytest
+
 from dicelog.domain.core.campaign import ChapterRecorded
 from dicelog.service import campaigns
-from dicelog.service.cli import main
+from dicelog.service.cli import EXIT_GAME, main
 from dicelog.service.export import verify_file
 from tests.api.test_campaign_api import MICE, next_chapter
 from tests.api.test_campaign_history_api import new_campaign, win
@@ -141,3 +143,21 @@ def test_spectator_and_auditor_tokens_read_a_private_campaign_and_its_games_and_
         assert command.status_code == 403, (name, command.text)
     listed = client.get("/games", headers=readers["spectator"]).json()["games"]
     assert [g["id"] for g in listed] == [game]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # the CLI reads the store named by DICELOG_* settings
+def test_dicelog_export_writes_a_campaigns_log_that_dicelog_verify_checks(
+    client, tmp_path, monkeypatch, capsys
+):
+    campaign, token, auth = new_campaign(client, 1, visibility="private")
+    next_chapter(client, campaign, auth)
+    monkeypatch.setenv("DICELOG_DATA_DIR", str(client.app.state.runtime.settings.data_dir))
+    out = tmp_path / "campaign.jsonl"
+    assert main(["export", campaign, "--output", str(out)]) == 0
+    assert json.loads(out.read_bytes().splitlines()[0])["format"] == "dicelog-campaign-export/1"
+    assert out.read_bytes() == client.get(f"/campaigns/{campaign}/export", headers=auth).content
+    assert main(["verify", str(out)]) == 0
+    assert "verified: all 2 events" in capsys.readouterr().out
+    assert main(["export", campaign, "--token", token, "--output", str(out)]) == 0
+    assert main(["export", campaign, "--token", "not-a-token", "--output", str(out)]) == EXIT_GAME
+    assert "cannot export campaign" in capsys.readouterr().err
