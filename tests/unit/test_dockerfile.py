@@ -407,6 +407,7 @@ def _wheel_entries(build: subprocess.Popen[str], out: Path) -> set[str]:
         return {n for n in z.namelist() if not n.endswith("/RECORD")}
 
 
+@pytest.mark.slow  # two wheel builds (docs/testing.md)
 def test_wheel_from_the_build_context_is_complete(tmp_path: Path) -> None:
     """The builder stage's `pip wheel .` sees only the context: nothing the package needs may be
     left out. Reference: a wheel from the files git tracks (a clean clone). Both built at once."""
@@ -566,6 +567,7 @@ def _wait_http(url: str, timeout: float = 90, status: int = 200) -> httpx.Respon
     pytest.fail(f"{url} did not answer {status} within {timeout}s: {last}")
 
 
+@pytest.mark.slow  # builds and runs the image (docs/testing.md)
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_image_builds_and_runs(tmp_path: Path) -> None:

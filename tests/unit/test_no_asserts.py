@@ -100,6 +100,7 @@ def test_a_wrong_call_is_a_type_error():
         mouse_neighbours("not-a-library", "a")
 
 
+@pytest.mark.slow  # a second pytest over a sample of the suite (docs/testing.md)
 def test_a_sample_of_the_suite_passes_under_python_O():
     probe = subprocess.run([sys.executable, "-O", "-c", "assert False"], capture_output=True, check=False)
     assert probe.returncode == 0, "python -O did not strip asserts"
@@ -116,6 +117,8 @@ def test_a_sample_of_the_suite_passes_under_python_O():
             "no:xdist",
             "-W",
             "ignore::pytest.PytestConfigWarning",
+            "-m",
+            "",  # the whole sample, its slow tests too (pyproject.toml's addopts leaves them out)
             *UNDER_O,
         ],
         cwd=ROOT,

@@ -15,6 +15,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"domain": "dicelog.domain", "service": "dicelog.service", "projections": "dicelog.projections"}
 
@@ -43,6 +45,7 @@ def test_the_console_script_and_the_code_import_dicelog_names_only() -> None:
     assert stray == [], f"modules imported under a bare top-level name: {stray}"
 
 
+@pytest.mark.slow  # builds the wheel (docs/testing.md)
 def test_the_wheel_installs_only_the_dicelog_package(tmp_path: Path) -> None:
     source = tmp_path / "source"  # a copy: building in place would leave build/ in the repository
     source.mkdir()

@@ -6,6 +6,7 @@ import random
 import uuid
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def answer(pending, draw):
     return Choose(option=draw(st.sampled_from(pending.options)))
 
 
+@pytest.mark.slow  # 40 random games of up to 150 commands (docs/testing.md)
 @settings(max_examples=40, deadline=None)
 @given(
     party=st.permutations(ALLOWED).map(lambda p: tuple(p[:4])),
@@ -107,6 +109,7 @@ def play_chapter(seed: int, limit: int):
     return game, records, limit
 
 
+@pytest.mark.slow  # three whole chapters (docs/testing.md)
 def test_random_chapters_with_server_dice_end_in_victory_or_defeat_and_verify():
     """Random legal play with server dice reaches the chapter's end (MM rulebook (it) §Capitolo 1: Obiettivi
     del Capitolo; §Evocazioni moves the hourglass on) within a bounded number of commands."""
