@@ -44,7 +44,35 @@ def settings_for(backend: str, tmp_path: Path) -> tuple[Settings, str | None]:
     )
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+STORE_INDEPENDENT = {
+    "test_chapter_1_api",
+    "test_dice_by_symbols",
+    "test_legal_commands",
+    "test_sandbox_api",
+    "test_table_defaults",
+    "test_table_device",
+    "test_vast_api",
+    "test_vast_thief_api",
+}
+"""Modules whose tests play rules through the API and read back what a request answered: nothing in
+them differs between the stores (no projection, stream, migration, transaction or store limit), so
+they run on SQLite only (docs/testing.md). Every other module's ``client`` and ``race`` tests run on
+both stores; a test may still name its store with ``@pytest.mark.parametrize("backend", [...])``."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" not in metafunc.fixturenames:
+        return
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0]
+        if "backend" in ([n.strip() for n in names.split(",")] if isinstance(names, str) else names):
+            return  # the test names its store
+    independent = metafunc.module.__name__.rsplit(".", 1)[-1] in STORE_INDEPENDENT
+    metafunc.parametrize("backend", STORES[:1] if independent else STORES, indirect=True)
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
