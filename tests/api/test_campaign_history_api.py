@@ -145,3 +145,45 @@ def test_401s_name_the_resource_a_token_is_missing_for(client):
     assert hidden.status_code == 401 and "this game is private" in hidden.json()["detail"]
     command = client.post(f"/games/{game}/commands", json={"command": {"type": "Choose", "option": "x"}})
     assert command.status_code == 401 and "of this game" in command.json()["detail"]
+
+
+def test_the_last_chapter_is_reverted_with_every_other_seats_consent(client):
+    seats = [{"name": "red", "controls": MICE}, {"name": "blue"}]  # blue plays no mouse, but must agree
+    r = client.post(
+        "/campaigns",
+        json={
+            "chapters": ["chapter-1"],
+            "party": {"mice": MICE},
+            "seats": seats,
+            "dice_mode": "manual",
+            "undo_policy": "all-seats",
+        },
+    )
+    assert r.status_code == 201, r.text
+    campaign = r.json()["campaign"]["id"]
+    red, blue = (t["token"] for t in r.json()["tokens"])
+    auth = {"Authorization": f"Bearer {red}"}
+    game = next_chapter(client, campaign, auth)["game"]["id"]
+    win(client, game, red)
+    asked = client.post(f"/campaigns/{campaign}/reverts", json={"to_chapter": 1}, headers=auth)
+    assert asked.status_code == 201, asked.text
+    waiting = asked.json()
+    assert waiting["revert_pending"]["needs"] == ["blue"] and waiting["next_chapter"] is None
+    refused = client.post(f"/campaigns/{campaign}/reverts/approval", headers=auth)
+    assert refused.status_code == 422 and refused.json()["rule"] == "campaign.not-asked", refused.text
+    approved = client.post(
+        f"/campaigns/{campaign}/reverts/approval", headers={"Authorization": f"Bearer {blue}"}
+    )
+    assert approved.status_code == 201, approved.text
+    body = approved.json()
+    assert (
+        body["revert_pending"] is None and body["next_chapter"] == "chapter-1" and body["carry_over"] is None
+    )
+    assert [c["reverted"] for c in body["history"]] == [True]
+    events = client.get(f"/campaigns/{campaign}/events", params={"after": 3}).json()["events"]
+    assert [(e["type"], e["seat"]) for e in events] == [
+        ("CampaignRevertRequested", "red"),
+        ("CampaignRevertApproved", "blue"),
+        ("CampaignReverted", "blue"),
+    ]
+    assert client.post(f"/campaigns/{campaign}/verify").json()["verification"]["ok"]
