@@ -84,18 +84,46 @@ def load(games: Games, campaign_id: UUID) -> Campaign:
 
 def current(games: Games, campaign_id: UUID) -> Campaign:
     """The campaign with the result of its chapter being played recorded if that chapter's game has ended
-    (the repair of a ``chapter_ended`` lost between the game's save and the campaign's). Raises
-    ``CampaignNotFound``; a store fault as the store raises it."""
+    (the repair of a ``chapter_ended`` lost between the game's save and the campaign's), and the games of
+    reverted chapters closed if a revert stored before reverts closed them left one running
+    (``_close_reverted``). Raises ``CampaignNotFound``; a store fault as the store raises it."""
     for _ in range(RETRIES):
         campaign = load(games, campaign_id)
         events = _result_of(games, campaign)
         if not events:
+            _close_reverted(games, campaign)
             return campaign
         try:
             return _save(games, campaign, campaign_id, "server", events)
         except IntegrityError:
             continue  # another process recorded it (or changed the campaign) first: look again
     return load(games, campaign_id)
+
+
+def _close_reverted(games: Games, campaign: Campaign) -> None:
+    """Close the game of every reverted chapter that has no result and still runs: a revert stored before
+    reverts closed the reverted chapter's game (in the same save, ``revert``) left it open to commands. A
+    game another command changed meanwhile is read again."""
+    for entry in campaign.entries:
+        if not entry.reverted or entry.result is not None:
+            continue
+        for _ in range(RETRIES):
+            try:
+                game = games.game(UUID(entry.game_id))
+            except GameNotFound:
+                break
+            if game.result is not None:
+                break
+            reason = f"campaign {campaign.id} reverted chapter {entry.index + 1} (closed on its next read)"
+            records, after = games.close_game(
+                game, result=REVERTED, reason=reason, command_id=str(uuid4()), at=datetime.now(UTC)
+            )
+            try:
+                games.save(*records)
+            except IntegrityError:
+                continue
+            games.game_closed(after)
+            break
 
 
 def _result_of(games: Games, campaign: Campaign) -> list[Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from dicelog.domain.core.campaign import decide_revert
 from dicelog.service import campaigns
 from dicelog.service.openapi import EXAMPLES
 from tests.api.test_campaign_api import MICE, SEATS, Driver, next_chapter
@@ -187,3 +188,25 @@ def test_the_last_chapter_is_reverted_with_every_other_seats_consent(client):
         ("CampaignReverted", "blue"),
     ]
     assert client.post(f"/campaigns/{campaign}/verify").json()["verification"]["ok"]
+
+
+def test_a_chapter_game_left_running_by_an_earlier_revert_is_closed_on_the_campaigns_next_read(client):
+    """Before reverts closed the reverted chapter's game, a revert left it open to commands."""
+    campaign, token, auth = new_campaign(client, 2)
+    first = next_chapter(client, campaign, auth)["game"]["id"]
+    win(client, first, token)
+    second = next_chapter(client, campaign, auth)["game"]["id"]
+    games = client.app.state.runtime.games
+    stored = campaigns.load(games, UUID(campaign))
+    campaigns._save(
+        games, stored, UUID(campaign), "red", decide_revert(stored, 0, "red")
+    )  # as then: no close
+    assert games.game(UUID(second)).result is None
+
+    assert client.get(f"/campaigns/{campaign}").status_code == 200
+    closed = client.get(f"/games/{second}").json()
+    assert closed["result"] == "reverted"
+    assert client.post(f"/games/{second}/verify").json()["verification"]["ok"]
+    version = closed["version"]
+    client.get(f"/campaigns/{campaign}")
+    assert client.get(f"/games/{second}").json()["version"] == version, "closed once"
