@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 from uuid import UUID, uuid4
 
 import msgspec
@@ -37,7 +37,7 @@ from dicelog.domain.core.commands import (
     Shuffle,
 )
 from dicelog.domain.core.dice import commitment
-from dicelog.domain.core.errors import DomainError, NotThisAggregate, RuleBroken
+from dicelog.domain.core.errors import DomainError, InvariantViolated, NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
@@ -238,6 +238,7 @@ class Games(Application[UUID]):
     """Games of every ruleset: create, load at any version, run commands, list, verify."""
 
     name = "Games"
+    mapper: MsgspecMapper  # construct_mapper's: decodes every stored event into a Recorded
     env = {  # the library reads this class attribute
         "AGGREGATE_CACHE_MAXSIZE": "1000",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
@@ -284,15 +285,23 @@ class Games(Application[UUID]):
         """
         events = [o for o in objs if o is not None]
         # with the library's own arguments (tracking...) a save is not grouped
-        recordings = super().save(_Batch(events), **kwargs) if kwargs else self.group_commit.save(events)
+        # _Batch is not one of the library's aggregate types, but has what its save reads (module docstring).
+        recordings = (
+            super().save(_Batch(events), **kwargs)  # type: ignore[arg-type]
+            if kwargs
+            else self.group_commit.save(events)
+        )
         count_events(o.payload for o in objs if isinstance(o, Recorded))
         return recordings
 
     def _save_now(self, events: list[Any]) -> Any:
-        return super().save(_Batch(events))
+        return super().save(_Batch(events))  # type: ignore[arg-type]  # _Batch: see save
 
     def construct_mapper(self) -> MsgspecMapper:
-        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)
+        mapper = self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)
+        if not isinstance(mapper, MsgspecMapper):
+            raise InvariantViolated("mapper", f"the store made a {type(mapper).__name__}")
+        return mapper
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -881,7 +890,8 @@ class Games(Application[UUID]):
     ) -> list[Recorded]:
         """The game's events with ``after`` < version <= ``upto`` (no bound when ``None``), at most
         ``limit``, oldest first: one range read of the store."""
-        return list(self.events.get(game_id, gt=after or None, lte=upto, limit=limit))
+        found = self.events.get(game_id, gt=after or None, lte=upto, limit=limit)
+        return cast("list[Recorded]", list(found))  # decoded by the MsgspecMapper: Recorded
 
     # --- audit reads: only the events a read returns (plus an index kept up to date) -------
 
@@ -1050,7 +1060,8 @@ class Games(Application[UUID]):
         records: list[Recorded] = []
         for s in stored:
             try:
-                records.append(decode_recorded(s.originator_id, s.originator_version, s.topic, s.state))
+                originator = s.originator_id if isinstance(s.originator_id, UUID) else UUID(s.originator_id)
+                records.append(decode_recorded(originator, s.originator_version, s.topic, s.state))
             except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
                 from dicelog.domain.core.verify import Divergence
 

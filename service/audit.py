@@ -130,6 +130,8 @@ def dice_proof(records: Sequence[Recorded], lens: Lens) -> DiceProof:
     inherited = inherited_chances(created)
     for record, k, pending in chance_events(records):
         p = record.payload
+        if not isinstance(p, (DiceRolled, CardsShuffled, CardsDrawn)):
+            raise InvariantViolated("chance-event", f"chance_events gave {type(p).__name__}")
         shown = lens.event(p)
         if shown is None:
             chances.append(
@@ -144,17 +146,19 @@ def dice_proof(records: Sequence[Recorded], lens: Lens) -> DiceProof:
                 )
             )
             continue
-        result = list(
+        if not isinstance(shown, (DiceRolled, CardsShuffled, CardsDrawn)):  # the lens keeps the type
+            raise InvariantViolated("chance-event", f"the lens showed {type(shown).__name__}")
+        result: list[int | str] = list(
             shown.faces
             if isinstance(shown, DiceRolled)
-            else shown.order  # type: ignore[union-attr]
+            else shown.order
             if isinstance(shown, CardsShuffled)
             else shown.cards
-        )  # type: ignore[union-attr]
+        )
         ok = None
         if seed is not None and lens.full and p.source == "server" and record.originator_version > inherited:
-            want, got = rederive(seed, k, pending, p)
-            ok = want == got
+            derived, logged = rederive(seed, k, pending, p)
+            ok = derived == logged
         chances.append(
             ChanceOut(
                 version=record.originator_version,

@@ -141,7 +141,7 @@ def _result_of(games: Games, campaign: Campaign) -> list[Any]:
         return []
     carry = None
     if game.result == "victory":
-        ruleset = registry.get(campaign.started.ruleset)
+        ruleset: Any = registry.get(campaign.started.ruleset)  # campaign_carry_over: optional member
         previous = msgspec.Raw(_encode(playing.carry_in)) if playing.carry_in is not None else None
         choices = tuple(msgspec.Raw(_encode(c)) for c in campaign.carry_choices.values())
         carry = (
@@ -297,7 +297,7 @@ def choose_carry_over(games: Games, campaign_id: UUID, seat: str, choice: Any) -
     the ruleset has nothing to choose; ``campaign.*`` of ``chosen_victory``; the ruleset's checks against the
     final state) and ``VersionConflict``."""
     campaign = current(games, campaign_id)
-    ruleset = registry.get(campaign.started.ruleset)
+    ruleset: Any = registry.get(campaign.started.ruleset)  # campaign_carry_over: optional member
     choose = getattr(ruleset, "campaign_choice", None)
     if choose is None:
         raise RuleBroken(

@@ -152,7 +152,7 @@ def run_demo(
                     reads += 1
                     if any(f'"{h}"' in response.text for h in hidden):
                         leaks += 1
-                view = msgspec.convert(seen.json()["state"], ruleset.state_type, strict=False)
+                view: Any = msgspec.convert(seen.json()["state"], ruleset.state_type, strict=False)
                 listed = legal.json()["commands"]
                 if deciding:
                     choices = [c["option"] for c in listed if c["type"] == "Choose"]

@@ -30,6 +30,7 @@ from typing import IO, Any
 from uuid import UUID
 
 import msgspec
+from eventsourcing.persistence import StoredEvent
 
 from dicelog.domain.core.campaign_verify import verify_campaign
 from dicelog.domain.core.game import Recorded, envelope_bytes
@@ -81,7 +82,7 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
 _encode = msgspec.json.Encoder().encode
 
 
-def export_lines(game_id: UUID, stored: Iterable[object], *, chain_format: int = 1) -> Iterator[bytes]:
+def export_lines(game_id: UUID, stored: Iterable[StoredEvent], *, chain_format: int = 1) -> Iterator[bytes]:
     """The JSONL lines (without newlines) of a game's stored events (``StoredEvent`` objects), as a full
     export of a game of ``chain_format``."""
     events = list(stored)
@@ -91,11 +92,11 @@ def export_lines(game_id: UUID, stored: Iterable[object], *, chain_format: int =
         yield _encode(
             Line(
                 originator_id=game_id,
-                originator_version=s.originator_version,  # type: ignore[attr-defined]
+                originator_version=s.originator_version,
                 topic=s.topic,
                 state=msgspec.Raw(bytes(s.state)),
             )
-        )  # type: ignore[attr-defined]
+        )
 
 
 def reader_export_lines(game: Any, records: Sequence[Recorded], lens: Lens) -> Iterator[bytes]:

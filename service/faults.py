@@ -71,6 +71,7 @@ from eventsourcing.persistence import (
 )
 from litestar import Request, Response
 from litestar.plugins.problem_details import ProblemDetailsException
+from litestar.types import ExceptionHandlersMap
 
 log = logging.getLogger("dicelog")
 
@@ -81,10 +82,10 @@ PROBE_TIMEOUT = 1.0
 """Seconds the write probe waits for the store (a lock, a pool connection, a statement)."""
 
 
-def _driver_errors() -> tuple[list[type[BaseException]], list[type[BaseException]]]:
+def _driver_errors() -> tuple[list[type[Exception]], list[type[Exception]]]:
     """(infrastructure errors, bugs) of the drivers: sqlite3 always, psycopg and redis if installed."""
-    faults: list[type[BaseException]] = [sqlite3.Error]
-    bugs: list[type[BaseException]] = [
+    faults: list[type[Exception]] = [sqlite3.Error]
+    bugs: list[type[Exception]] = [
         sqlite3.IntegrityError,
         sqlite3.ProgrammingError,
         sqlite3.DataError,
@@ -108,9 +109,9 @@ def _driver_errors() -> tuple[list[type[BaseException]], list[type[BaseException
 
 
 _faults, _bugs = _driver_errors()
-STORE_ERRORS: tuple[type[BaseException], ...] = (PersistenceError, *_faults)
+STORE_ERRORS: tuple[type[Exception], ...] = (PersistenceError, *_faults)
 """Answered 503 (with their subclasses, except ``STORE_BUGS``)."""
-STORE_BUGS: tuple[type[BaseException], ...] = (
+STORE_BUGS: tuple[type[Exception], ...] = (
     IntegrityError,
     ProgrammingError,
     DataError,
@@ -243,7 +244,7 @@ def store_unavailable(request: Request[Any, Any, Any], exc: Exception, *, store:
     ).to_response(request)
 
 
-def exception_handlers(store: str, bug: Any) -> dict[type[BaseException], Any]:
+def exception_handlers(store: str, bug: Any) -> ExceptionHandlersMap:
     """Litestar exception handlers for ``STORE_ERRORS`` and ``STORE_BUGS``: a fault
     (``is_store_fault``) is answered 503 (``store_unavailable``), a bug by ``bug(request, exc)`` (the
     app's 500). Litestar finds a handler along the exception's MRO, so subclasses are covered."""

@@ -82,7 +82,8 @@ class GameListing:
             for note in notes:
                 if is_public(note):
                     self._positions.append(note.id)
-                    self._ids.append(note.originator_id)
+                    found = note.originator_id  # a UUID, or its text from a recorder that keeps text
+                    self._ids.append(found if isinstance(found, UUID) else UUID(found))
             self.seen = notes[-1].id if len(notes) == count else newest
 
     def after(self, position: int) -> Iterator[tuple[int, UUID]]:

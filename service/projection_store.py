@@ -31,6 +31,7 @@ def open_views(settings: Settings, *, create: bool | None = None) -> dict[str, A
     views: dict[str, Any] = {}
     for name in (*DOCUMENT_KINDS, "log"):
         factory = InfrastructureFactory.construct(_env(settings, name))
+        view: SQLiteLogView | SQLiteDocumentView | PostgresLogView | PostgresDocumentView
         if isinstance(factory, SQLiteFactory):
             view = (SQLiteLogView if name == "log" else SQLiteDocumentView)(datastore=factory.datastore)
         else:
@@ -83,12 +84,15 @@ def open_tracking(settings: Settings, name: str, *, create: bool | None = None) 
         from eventsourcing.sqlite import SQLiteTrackingRecorder
 
         recorder: Any = SQLiteTrackingRecorder(datastore=factory.datastore)
-    else:
+    elif isinstance(factory, PostgresFactory):
         from eventsourcing.postgres import PostgresTrackingRecorder
 
         recorder = PostgresTrackingRecorder(
             datastore=factory.datastore, tracking_table_name=f"{name}_tracking"
         )
+    else:
+        kind = type(factory).__name__
+        raise InvariantViolated("store-factory", f"{kind}: neither SQLite nor PostgreSQL")
     if create:
         recorder.create_table()
     return recorder

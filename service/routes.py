@@ -71,8 +71,8 @@ ActingSeat = Annotated[
         "seat only (403 otherwise)",
     ),
 ]
-BEARER = [{"bearer": []}]
-READ_SECURITY = [{}, {"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+READ_SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 """Reads take an optional bearer token: without one, a spectator of a public or unlisted game."""
 
 
@@ -274,7 +274,7 @@ def _send_command(
     answer = msgspec.json.decode(body, type=_Answer)
     after = answer.events[0].version - 1 if answer.events else 0
     return Response(
-        body,
+        body,  # type: ignore[arg-type]  # the CommandResult already encoded: Response[CommandResult] documents it
         status_code=status,
         media_type="application/json",
         headers={"Location": f"/games/{answer.game_id}/events?after={after}"},
@@ -390,8 +390,8 @@ class GameReads:
             game_id=game_id,
             version=game.version,
             state=builtins(lens.state(game.state)),
-            pending=lens.event(game.pending),
-            result=game.result,  # type: ignore[arg-type]
+            pending=lens.event(game.pending),  # type: ignore[arg-type]  # the lens keeps a pending node's type
+            result=game.result,
         )
 
     @get(
@@ -562,6 +562,7 @@ class GameReads:
         """Readable log lines, one per meaningful event, oldest first (as the reader may see them);
         a line whose event a later undo undid is marked ``undone``."""
         game, lens = _reader(games, game_id, request)
+        lines: list[dict[str, Any]] | None
         if has_secrets(game.ruleset):
             lines = _log_lines(games, game, lens, after, limit)
         else:
@@ -595,7 +596,9 @@ def game_controller(types: ApiTypes) -> type[Controller]:
         )
         @on_write_lane
         def create_game(
-            self, data: JSONBody[types.NewGame], games: NamedDependency[Games]
+            self,
+            data: JSONBody[types.NewGame],  # type: ignore[name-defined]  # the app's body type (ApiTypes)
+            games: NamedDependency[Games],
         ) -> Response[GameCreatedBody]:
             """Create a game of any served ruleset (``ruleset`` tags the body); returns it, one bearer
             token per seat, a spectator token and an auditor token (only their hashes are kept).
@@ -623,7 +626,7 @@ def game_controller(types: ApiTypes) -> type[Controller]:
         def send_command(
             self,
             game_id: GameId,
-            data: JSONBody[types.CommandRequest],
+            data: JSONBody[types.CommandRequest],  # type: ignore[name-defined]  # the app's (ApiTypes)
             request: Request[Any, Any, Any],
             games: NamedDependency[Games],
             idempotency_key: Annotated[

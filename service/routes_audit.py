@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from litestar import Controller, Request, Response, get, post
@@ -136,7 +136,7 @@ class AuditController(Controller):
 
 
 def _span_view(
-    games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: str, number: int
+    games: Games, game_id: UUID, request: Request[Any, Any, Any], kind: Literal["turn", "round"], number: int
 ) -> TurnView:
     game, lens = _reader(games, game_id, request)
     found = games.span(game_id, game.ruleset, kind, number)
@@ -150,7 +150,7 @@ def _span_view(
         kind=kind,
         number=number,
         from_version=first,
-        to_version=last,  # type: ignore[arg-type]
+        to_version=last,
         state_before=builtins(lens.state(before.state)),
         state_after=builtins(lens.state(parts["after"].state)),
         events=marked_out(marked, lens),

@@ -137,11 +137,11 @@ def creation_notification_id(recorder: Any, game_id: UUID, topics: Sequence[str]
     if isinstance(recorder, PostgresApplicationRecorder):
         from psycopg.sql import SQL, Identifier
 
-        statement = SQL(
+        query = SQL(
             "SELECT notification_id FROM {0}.{1} WHERE originator_id = %s AND originator_version = 1"
         ).format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
         with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(statement, [game_id])
+            curs.execute(query, [game_id])
             found = curs.fetchone()
         return None if found is None else int(found["notification_id"])
     start = 1

@@ -26,6 +26,7 @@ can be audited and reverted without rewriting the past (docs/event-model.md, Und
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -301,7 +302,7 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
     return c
 
 
-def decide_begin(campaign: Campaign, game_id: str) -> list[Event]:
+def decide_begin(campaign: Campaign, game_id: str) -> list[ChapterBegun]:
     """Begin the next chapter as game ``game_id``. Raises ``RuleBroken(campaign.*)``."""
     if campaign.revert_request is not None:
         raise RuleBroken("campaign.revert-pending", section=SECTION, detail="a revert request is open")
@@ -445,7 +446,7 @@ def decide_approve_revert(campaign: Campaign, seat: str) -> list[Event]:
 
 def campaign_records(
     campaign: Campaign | None,
-    events: list[Event],
+    events: Sequence[Event],
     *,
     campaign_id: Any,
     seat: str,
