@@ -196,7 +196,7 @@ def decode_index(ruleset: Any, body: bytes) -> GameIndex:
     index.version = document.version
     index.turn_starts = list(document.turn_starts)
     index.round_starts = list(document.round_starts)
-    index.undos = [tuple(pair) for pair in document.undos]  # type: ignore[misc]
+    index.undos = [(to_version, applied) for to_version, applied in document.undos]
     index.bookkeeping = list(document.bookkeeping)
     return index
 

@@ -145,7 +145,7 @@ def viewer_of(seats: Any, audience: str) -> Viewer:
         return seat_viewer(seats, audience.removeprefix("seat:"))
     if audience == TABLE:
         return SPECTATOR_VIEWER
-    return Viewer(kind=audience)  # type: ignore[arg-type]
+    return Viewer(kind=audience)  # type: ignore[arg-type]  # spectator or auditor: seats and table are above
 
 
 def table_seat(game: Game, command: Any = None) -> str:
@@ -285,9 +285,8 @@ class Games(Application[UUID]):
         """
         events = [o for o in objs if o is not None]
         # with the library's own arguments (tracking...) a save is not grouped
-        # _Batch is not one of the library's aggregate types, but has what its save reads (module docstring).
         recordings = (
-            super().save(_Batch(events), **kwargs)  # type: ignore[arg-type]
+            super().save(_Batch(events), **kwargs)  # type: ignore[arg-type]  # _Batch: collects like an aggregate
             if kwargs
             else self.group_commit.save(events)
         )
@@ -295,7 +294,7 @@ class Games(Application[UUID]):
         return recordings
 
     def _save_now(self, events: list[Any]) -> Any:
-        return super().save(_Batch(events))  # type: ignore[arg-type]  # _Batch: see save
+        return super().save(_Batch(events))  # type: ignore[arg-type]  # _Batch: collects like an aggregate
 
     def construct_mapper(self) -> MsgspecMapper:
         mapper = self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=MsgspecMapper)
@@ -598,7 +597,9 @@ class Games(Application[UUID]):
                 detail="a running game with hidden information can be forked only with the auditor token",
             )
         original = self.secret(game_id)
-        created_before: GameCreated = records[0].payload  # type: ignore[assignment]
+        created_before = records[0].payload
+        if not isinstance(created_before, GameCreated):
+            raise InvariantViolated("game-starts", f"{game_id} starts with {type(created_before).__name__}")
         reseed = original_game.result is None and created_before.dice_mode == "server"
         seed = secrets.token_bytes(32) if reseed else _bytes(original.seed)
         new_id = uuid4()

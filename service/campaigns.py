@@ -48,7 +48,7 @@ from dicelog.domain.core.campaign import (
 )
 from dicelog.domain.core.campaign_verify import verify_campaign
 from dicelog.domain.core.dice import commitment
-from dicelog.domain.core.errors import NotThisAggregate, RuleBroken
+from dicelog.domain.core.errors import InvariantViolated, NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Game, Recorded, create
 from dicelog.domain.core.verify import Check, Divergence, Verification
@@ -214,7 +214,7 @@ def create_campaign(games: Games, started: CampaignStarted) -> tuple[Campaign, d
         for a, t in tokens.items()
     ]
     games.save(*records, secret, *index)
-    return project_campaign(None, records), tokens  # type: ignore[return-value]
+    return _projected(None, records), tokens
 
 
 def _one_at_a_time(change: Callable[..., R]) -> Callable[..., R]:
@@ -355,7 +355,7 @@ def revert(games: Games, campaign_id: UUID, seat: str, to_index: int | None) -> 
             continue  # the chapter's game moved (or ended) meanwhile: decide again
         for after in closed:
             games.game_closed(after)
-        return project_campaign(campaign, records)  # type: ignore[return-value]
+        return _projected(campaign, records)
     raise VersionConflict(None, load(games, campaign_id).version)
 
 
@@ -399,6 +399,14 @@ def _diverged(events: int, version: int, check: Check, expected: str, found: str
     return Verification(ok=False, events=events, divergence=divergence)
 
 
+def _projected(campaign: Campaign | None, records: list[Any]) -> Campaign:
+    """``project_campaign`` of records just stored: a campaign (``InvariantViolated`` if none)."""
+    projected = project_campaign(campaign, records)
+    if projected is None:
+        raise InvariantViolated("campaign-projection", "no campaign after its own events")
+    return projected
+
+
 def _save(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:
     """Store ``events`` of one command of ``seat`` after ``campaign``; the campaign after them. Raises the
     store's ``IntegrityError`` when another change was stored first."""
@@ -406,7 +414,7 @@ def _save(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events
         campaign, events, campaign_id=campaign_id, seat=seat, command_id=str(uuid4()), at=datetime.now(UTC)
     )
     games.save(*records)
-    return project_campaign(campaign, records)  # type: ignore[return-value]
+    return _projected(campaign, records)
 
 
 def _append(games: Games, campaign: Campaign, campaign_id: UUID, seat: str, events: list[Any]) -> Campaign:

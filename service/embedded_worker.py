@@ -97,7 +97,7 @@ class WorkerProcess:
 
     def _spawn(self) -> None:
         proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, start_new_session=False)
-        stdin: IO[bytes] = proc.stdin  # type: ignore[assignment]
+        stdin: IO[bytes] = proc.stdin  # type: ignore[assignment]  # stdin=PIPE: never None
         try:
             stdin.write(encode_settings(self.settings))
             stdin.flush()
@@ -134,8 +134,8 @@ class WorkerProcess:
             if woken:
                 self._wake.clear()
                 try:
-                    proc.stdin.write(b"\n")  # type: ignore[union-attr]
-                    proc.stdin.flush()  # type: ignore[union-attr]
+                    proc.stdin.write(b"\n")  # type: ignore[union-attr]  # stdin=PIPE: never None
+                    proc.stdin.flush()  # type: ignore[union-attr]  # stdin=PIPE: never None
                 except OSError:
                     pass  # the child is gone: seen at the next turn
 
@@ -149,7 +149,7 @@ class WorkerProcess:
         if proc is None:
             return
         try:
-            proc.stdin.close()  # type: ignore[union-attr]
+            proc.stdin.close()  # type: ignore[union-attr]  # stdin=PIPE: never None
         except OSError:
             pass
         try:

@@ -153,8 +153,7 @@ class MsgspecMapper(Mapper[UUID]):
                     originator_id = UUID(str(originator_id))
                 version = stored_event.originator_version
                 return decode_recorded(originator_id, version, stored_event.topic, state)
-            # mypy takes the narrowed type[object] for unhashable; a class is hashable.
-            return _decoder(cls).decode(state)  # type: ignore[arg-type]
+            return _decoder(cls).decode(state)  # type: ignore[arg-type]  # mypy: type[object] unhashable; a class is
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as e:
             msg = (
                 f"Failed to deserialise stored event with topic {stored_event.topic!r}, "

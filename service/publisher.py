@@ -356,7 +356,7 @@ class RedisPublisher:
                 if audience is None:
                     targets.append((GLOBAL_STREAM, self.trimming.all))
                 for key, trim in targets:
-                    pipe.xadd(key, fields, maxlen=trim.maxlen or None, approximate=True)  # type: ignore[arg-type]
+                    pipe.xadd(key, fields, maxlen=trim.maxlen or None, approximate=True)  # type: ignore[arg-type]  # redis-py: dict[FieldT, EncodableT]
                     written.append((key, trim))
             if self.trimming.ended and isinstance(event.payload, GameEnded):
                 ended.update(

@@ -54,7 +54,7 @@ from litestar.middleware.rate_limit import (
 from litestar.plugins.problem_details import ProblemDetailsException
 from litestar.stores.memory import MemoryStore
 
-from dicelog.service.settings import Settings, parse_rate_limit
+from dicelog.service.settings import RateUnit, Settings, parse_rate_limit
 
 if TYPE_CHECKING:
     from litestar import Litestar
@@ -245,7 +245,7 @@ def _store(settings: Settings) -> Store | None:
 
 def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
     """The middleware of the three quotas (none for a quota that is ``off``), for the app's list."""
-    limits = {
+    limits: dict[Quota, tuple[RateUnit, int] | None] = {
         "create": parse_rate_limit(settings.rate_limit_create, "DICELOG_RATE_LIMIT_CREATE"),
         "commands": parse_rate_limit(settings.rate_limit_commands, "DICELOG_RATE_LIMIT_COMMANDS"),
         "expensive": parse_rate_limit(settings.rate_limit_expensive, "DICELOG_RATE_LIMIT_EXPENSIVE"),
@@ -271,7 +271,7 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
             check_throttle_handler=applies,
             middleware_class=QuotaMiddleware,
             store=STORE_NAME,
-            quota=quota,  # type: ignore[arg-type]
+            quota=quota,
             shared_store=store,
         )
         middleware.append(config.middleware)

@@ -390,7 +390,7 @@ class GameReads:
             game_id=game_id,
             version=game.version,
             state=builtins(lens.state(game.state)),
-            pending=lens.event(game.pending),  # type: ignore[arg-type]  # the lens keeps a pending node's type
+            pending=lens.pending(game.pending),
             result=game.result,
         )
 
@@ -419,7 +419,7 @@ class GameReads:
         seat = games.acting_seat(game, bearer(request), None, acting)
         ruleset = game.ruleset
         controls = next((s.controls for s in game.created.seats if s.name == seat), ())
-        pending = lens.event(game.pending)
+        pending = lens.pending(game.pending)
         pending_seat = _pending_seat(game, pending)
         commands: list[Any] = []
         if game.result is not None:
@@ -438,7 +438,7 @@ class GameReads:
             version=game.version,
             seat=seat,
             commands=commands,
-            pending=pending,  # type: ignore[arg-type]
+            pending=pending,
             pending_seat=pending_seat,
             turn=turn_of(game, lens),
             undo_request=game.undo_request,

@@ -46,7 +46,7 @@ def _handler(route: ContentRoute) -> HTTPRouteHandler:
         def read_all() -> Any:
             return list(route.read())
 
-        read_all.__annotations__ = {"return": list[route.returns]}  # type: ignore[name-defined]
+        read_all.__annotations__ = {"return": list[route.returns]}  # type: ignore[name-defined]  # known at run time
         fn: Any = read_all
     else:
         name, kind, description = route.key
@@ -57,9 +57,9 @@ def _handler(route: ContentRoute) -> HTTPRouteHandler:
                 raise NotFoundException(f"no {route.not_found} {params[name]}")
             return found
 
-        annotation = Annotated[kind, Parameter(description=description)]  # type: ignore[valid-type]
+        annotation = Annotated[kind, Parameter(description=description)]  # type: ignore[valid-type]  # a run-time type
         read_one.__annotations__ = {name: annotation, "return": route.returns}
-        read_one.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        read_one.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # inspect reads it; Litestar too
             [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation)],
             return_annotation=route.returns,
         )

@@ -98,7 +98,7 @@ class GameStream(Controller):
         that ends the game; a request with ``Last-Event-ID`` at or past that event gets ``204``."""
         game, lens = await sync_to_thread(_reader, games, game_id, request)
         if game.result is not None and last_event_id is not None and last_event_id >= game.version:
-            return Response(content=b"", status_code=204)  # type: ignore[return-value]
+            return Response(content=b"", status_code=204)  # type: ignore[return-value]  # 204: no stream to send
         viewer = games.viewer(game, bearer(request))
         return ServerSentEvent(_events(games, feed, game_id, viewer, lens, last_event_id or 0))
 

@@ -68,7 +68,7 @@ def summary(game: Game, lens: Lens) -> GameSummary:
         dice_commitment=created.dice_commitment,
         seats=list(created.seats),
         result=game.result,
-        pending=lens.event(game.pending),  # type: ignore[arg-type]
+        pending=lens.pending(game.pending),
         turn=turn_of(game, lens),
     )
 
@@ -106,7 +106,7 @@ def command_result(lens: Lens) -> Any:
             events=[
                 event_out(r, lens, known_hash=_next_link(r, following)) for r, following in _pairs(records)
             ],
-            pending=lens.event(after.pending),  # type: ignore[arg-type]
+            pending=lens.pending(after.pending),
             turn=turn_of(after, lens),
             result=after.result,
         )

@@ -41,6 +41,7 @@ import msgspec
 from msgspec import Struct
 
 from dicelog.domain.core.commands import Choose, Draw, Roll, ServiceCommand, Shuffle, UndoCommand
+from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import CommandAccepted, Event, PendingEvent, UndoApplied
 
 AUDITOR = "auditor"
@@ -49,6 +50,7 @@ RESERVED_SEATS = (AUDITOR, SPECTATOR, "server", "policy")
 """Names no seat may take: the audiences and the core's own automatic seats."""
 
 _encode = msgspec.json.Encoder().encode
+_PENDING_TYPES = typing.get_args(PendingEvent)
 _ANSWERS = (Roll, Shuffle, Draw, Choose)
 _PUBLIC_COMMANDS = (*typing.get_args(UndoCommand), ServiceCommand)
 """Commands everyone sees whole: undo requests and answers, and the service's own (``CloseGame``)."""
@@ -118,6 +120,15 @@ class Lens:
             return self._undo_applied(event)
         shown: Event | None = self.ruleset.view_event(event, self.viewer)
         return shown
+
+    def pending(self, node: PendingEvent | None) -> PendingEvent | None:
+        """A game's pending roll, shuffle, draw or decision as the viewer sees it (``event``, which keeps
+        its type; ``None`` when none is pending or it is hidden). ``InvariantViolated`` (``lens-pending``)
+        if the ruleset's ``view_event`` showed it as another type."""
+        shown = self.event(node)
+        if shown is None or isinstance(shown, _PENDING_TYPES):
+            return shown
+        raise InvariantViolated("lens-pending", f"a pending node shown as {type(shown).__name__}")
 
     def state(self, state: Any) -> Any:
         """The state as the viewer sees it (same type, secrets masked)."""

@@ -305,6 +305,6 @@ def sandbox_begin(state: State, sandbox: Sandbox) -> list[Event]:
     laid = resolve_initiative(after, CardsShuffled(reason="initiative", order=sandbox.track, source="manual"))
     slot = sandbox.track.index(sandbox.turn) if sandbox.turn is not None else 0
     # the cards above have played this round: the turn goes to this one (MM rulebook (it) §Round di Gioco)
-    if slot:
-        laid.append(TurnStarted(card=sandbox.turn, slot=slot))  # type: ignore[arg-type]
+    if slot and sandbox.turn is not None:  # slot 0 unless the turn is given
+        laid.append(TurnStarted(card=sandbox.turn, slot=slot))
     return events + laid

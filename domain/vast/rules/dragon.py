@@ -987,8 +987,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         for src in d.sloth:
             for dst in d.sloth:
                 if src != dst and d.sloth[src] and d.sloth[dst] < SLOTH_ROOM[dst]:
-                    # d.sloth's keys are the five SlothTrack names, kept as str in the state.
-                    out.append(cmd.UsePower(power="slither", source=src, target=dst))  # type: ignore[arg-type]
+                    out.append(cmd.UsePower(power="slither", source=src, target=dst))  # type: ignore[arg-type]  # sloth keys: SlothTrack names kept as str
         k = state.knight
         if k is not None:
             from dicelog.domain.vast.rules.cave_turn import bats_reach

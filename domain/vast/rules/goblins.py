@@ -290,7 +290,7 @@ def populate_with(state: VastState, adds: tuple[int, int, int], blocked: tuple[s
         t.population + n > 4 and "pet-frog" not in t.monsters for t, n in zip(gob.tribes, added, strict=True)
     )
     events: list[Event] = [rage(-len(blocked), "block")] if blocked else []
-    events.append(ev.TribesPopulated(added=added, blocked=blocked, overpopulated=over))  # type: ignore[arg-type]
+    events.append(ev.TribesPopulated(added=added, blocked=blocked, overpopulated=over))  # type: ignore[arg-type]  # one count per Tribe: 3
     if not over:
         return [*events, ev.GoblinsPhaseBegun(phase="monsters")]
     revealed = [t.name for t in gob.tribes if on_map(t)]

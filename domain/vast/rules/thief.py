@@ -703,8 +703,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     out.append(cmd.Loot())
     cell = cell_at(state, here)
     for g in cell.gems if cell is not None else ():
-        # A cell's gems are Dragon Gem names (claw, flame, wing) the state keeps as str.
-        out += [cmd.Loot(gem=g), cmd.Loot(gem=g, cubes=2)]  # type: ignore[arg-type]
+        out += [cmd.Loot(gem=g), cmd.Loot(gem=g, cubes=2)]  # type: ignore[arg-type]  # gem names kept as str
     targets: list[cmd.ThiefTarget] = ["knight", "dragon", *goblins.TRIBES]
     for t in targets:
         for c in (1, 2, 3):
