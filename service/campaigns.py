@@ -249,7 +249,10 @@ def begin_next_chapter(games: Games, campaign_id: UUID, seat: str) -> tuple[Camp
     new_game_id = uuid4()
     begun = decide_begin(campaign, str(new_game_id))
     setup = msgspec.json.decode(started.setup)
-    setup.update({"chapter": begun[0].chapter})
+    chapter_begun = begun[0]
+    if not isinstance(chapter_begun, ChapterBegun):
+        raise InvariantViolated("campaign-begin", f"decide_begin gave {type(chapter_begun).__name__}")
+    setup.update({"chapter": chapter_begun.chapter})
     if campaign.carry_over is not None:
         setup["carry_over"] = campaign.carry_over
     seed = secrets.token_bytes(32) if started.dice_mode == "server" else None
@@ -374,7 +377,8 @@ def verify(games: Games, campaign_id: UUID) -> Verification:
     found: list[Recorded] = []
     for s in stored:
         try:
-            found.append(decode_recorded(s.originator_id, s.originator_version, s.topic, s.state))
+            originator = s.originator_id if isinstance(s.originator_id, UUID) else UUID(s.originator_id)
+            found.append(decode_recorded(originator, s.originator_version, s.topic, s.state))
         except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
             return _diverged(len(stored), s.originator_version, "chain", "a decodable event", str(e))
     verification = verify_campaign(found, [s.state for s in stored])

@@ -302,7 +302,7 @@ def apply_campaign(campaign: Campaign | None, record: Any) -> Campaign:
     return c
 
 
-def decide_begin(campaign: Campaign, game_id: str) -> list[ChapterBegun]:
+def decide_begin(campaign: Campaign, game_id: str) -> list[Event]:
     """Begin the next chapter as game ``game_id``. Raises ``RuleBroken(campaign.*)``."""
     if campaign.revert_request is not None:
         raise RuleBroken("campaign.revert-pending", section=SECTION, detail="a revert request is open")

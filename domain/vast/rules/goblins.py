@@ -471,6 +471,7 @@ def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
     only the Knight's tile was excluded; from 6 the Dragon's and the Thief's too (Vast rulebook §I Goblin,
     Rivelare: «ad una tessera Buia che … non contenga pedine di altri giocatori»)."""
     gnome = "gnome" in t.monsters  # docs/vast/facts.md §3 Gnome: onto a Dark tile of any symbol
+    taken: set[Pos | None]  # before revision 6, the Knight's tile (None: no Knight)
     if state.rules_revision >= 6:
         thief = thief_pos(state)
         taken = {p for p in cells_by_pos(state) if pieces_at(state, p) or p == thief}

@@ -9,7 +9,7 @@ import pytest
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DiceRolled, DrawRequested, RollRequested
 from dicelog.domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, Viewer
-from tests.rulesets.secret_hand import SECRET_HAND
+from dicelog_secret_hand.ruleset import SECRET_HAND
 
 DRAW = DrawRequested(reason="deal", deck="deck", cards=("card-01", "card-02"), count=1)
 
