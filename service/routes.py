@@ -32,6 +32,7 @@ from dicelog.domain.core.events import DecisionRequested, DrawRequested, GameCre
 from dicelog.domain.core.game import Game
 from dicelog.domain.core.verify import verify_view
 from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Lens, has_secrets
+from dicelog.service import campaigns
 from dicelog.service.api_types import ApiTypes, ruleset_of
 from dicelog.service.application import TABLE, GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
@@ -672,8 +673,6 @@ def _token_games(games: Games, token: str) -> set[UUID]:
         return {owner.owner_id}
     except GameNotFound:
         pass
-    from dicelog.service import campaigns
-
     try:
         campaign = campaigns.load(games, owner.owner_id)
     except campaigns.CampaignNotFound:
