@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -127,13 +128,28 @@ def _version_conflict(exc: VersionConflict) -> ProblemDetailsException:
     )
 
 
+_UNKNOWN_FIELD = re.compile(r"unknown field `([^`]+)`")
+
+
+def _named(error: Any) -> Any:
+    """A validation error whose ``key`` names the offending field: msgspec reports an unknown field
+    at the object holding it (``data`` for the body itself), so the field's name is added."""
+    if not isinstance(error, dict) or not (found := _UNKNOWN_FIELD.search(str(error.get("message", "")))):
+        return error
+    key = error.get("key")
+    return {**error, "key": found.group(1) if key in (None, "", "data") else f"{key}.{found.group(1)}"}
+
+
 def _http(exc: HTTPException) -> ProblemDetailsException:
+    extra = exc.extra
+    if isinstance(extra, list):
+        extra = [_named(e) for e in extra]
     return ProblemDetailsException(
         status_code=exc.status_code,
         type_=PROBLEM + http_kind(exc.status_code),
         title=exc.detail,
         detail=exc.detail,
-        extra=exc.extra if isinstance(exc.extra, dict) else ({"errors": exc.extra} if exc.extra else None),
+        extra=extra if isinstance(extra, dict) else ({"errors": extra} if extra else None),
         headers=exc.headers,
     )
 
@@ -409,6 +425,7 @@ def create_app(
             StrictSeatFlags(),
         ],
         request_max_body_size=settings.max_body_bytes,
+        before_send=[logs.ensure_request_id],
         exception_handlers=exception_handlers(settings.store, bug),
         cors_config=cors_config(settings),
         dependencies={

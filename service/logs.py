@@ -116,6 +116,19 @@ def get_logger(name: str) -> Any:
     return structlog.stdlib.get_logger(name)
 
 
+async def ensure_request_id(message: Any, scope: Any) -> None:
+    """The app's ``before_send`` hook: an answer that did not pass ``RequestContext`` (Litestar
+    answers an unknown path or method before any middleware runs) still carries ``X-Request-ID``:
+    the client's when it is sane, else a new one."""
+    if message["type"] != "http.response.start":
+        return
+    headers = MutableScopeHeaders.from_message(message)
+    if "x-request-id" not in headers:
+        incoming = next((v for k, v in scope.get("headers", ()) if k == b"x-request-id"), b"")
+        text = incoming.decode("latin-1")
+        headers["x-request-id"] = text if _REQUEST_ID.match(text) else uuid.uuid4().hex
+
+
 class RequestContext:
     """ASGI middleware: binds ``request_id`` and ``game_id`` to the logs of one HTTP request, and
     answers ``X-Request-ID``. An incoming ``X-Request-ID`` of 1 to 128 characters among letters,

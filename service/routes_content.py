@@ -12,6 +12,7 @@ import inspect
 from typing import Annotated, Any
 
 from litestar import Router, get
+from litestar.datastructures import ResponseHeader
 from litestar.exceptions import NotFoundException
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
@@ -39,8 +40,30 @@ def _not_found(what: str) -> dict[int, ResponseSpec]:
     }
 
 
-def _handler(route: ContentRoute) -> HTTPRouteHandler:
-    """A ``GET`` handler serving ``route`` (a list, or one item by its key)."""
+DEPRECATED_SINCE = "@1795392000"
+"""``Deprecation`` (RFC 9745) of the alias paths: deprecated since 2026-11-23 (the ``/content/<ruleset>``
+paths replaced them)."""
+SUNSET = "Mon, 31 May 2027 00:00:00 GMT"
+"""``Sunset`` (RFC 8594) of the alias paths: they may be removed after this date."""
+
+
+def _deprecation(successor: str) -> list[ResponseHeader]:
+    """The headers of an answer on an alias path: ``Deprecation``, ``Sunset`` and a ``Link`` to the
+    path that replaces it (``rel="successor-version"``)."""
+    return [
+        ResponseHeader(name="Deprecation", value=DEPRECATED_SINCE, description="Deprecated since (RFC 9745)"),
+        ResponseHeader(name="Sunset", value=SUNSET, description="May be removed after (RFC 8594)"),
+        ResponseHeader(
+            name="Link",
+            value=f'<{successor}>; rel="successor-version"',
+            description="The path that replaces this one",
+        ),
+    ]
+
+
+def _handler(route: ContentRoute, successor: str | None = None) -> HTTPRouteHandler:
+    """A ``GET`` handler serving ``route`` (a list, or one item by its key); ``successor``: the
+    route is an alias (deprecated) of the catalogue at that path."""
     if route.key is None:
 
         def read_all() -> Any:
@@ -71,6 +94,7 @@ def _handler(route: ContentRoute) -> HTTPRouteHandler:
         summary=route.summary,
         description=route.description,
         responses=_not_found(route.not_found) if route.key is not None else None,
+        response_headers=_deprecation(successor) if successor else None,
     )(fn)
 
 
@@ -88,6 +112,10 @@ def content_routers(rulesets: tuple[str, ...]) -> list[Router]:
         routes = getattr(ruleset, "content", ())
         if not routes:
             continue
-        for path in (f"/content/{name}", *getattr(ruleset, "content_aliases", ())):
-            routers.append(Router(path=path, tags=["content"], route_handlers=[_handler(r) for r in routes]))
+        canonical = f"/content/{name}"
+        routers.append(Router(path=canonical, tags=["content"], route_handlers=[_handler(r) for r in routes]))
+        for path in getattr(ruleset, "content_aliases", ()):
+            # an item's successor is its catalogue's list: the Link names no path parameter
+            handlers = [_handler(r, canonical + "/" + r.path.strip("/").split("/")[0]) for r in routes]
+            routers.append(Router(path=path, tags=["content"], route_handlers=handlers))
     return routers

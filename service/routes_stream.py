@@ -27,6 +27,7 @@ import msgspec
 from litestar import Controller, Request, Response, get
 from litestar.concurrency import sync_to_thread
 from litestar.di import NamedDependency
+from litestar.exceptions import ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
@@ -95,10 +96,24 @@ class GameStream(Controller):
         when it is sent, ``round`` and ``undone`` included), from the first one or after
         ``Last-Event-ID``, then live. The first message carries ``retry: 2000`` (milliseconds);
         ``: keep-alive`` comment lines come every 15 s of silence. The stream ends after the event
-        that ends the game; a request with ``Last-Event-ID`` at or past that event gets ``204``."""
+        that ends the game; a request with ``Last-Event-ID`` at or past that event gets ``204``. A
+        ``Last-Event-ID`` past the latest event of a running game is refused (400 ``bad-request``,
+        ``key`` ``Last-Event-ID``): no event has that id yet."""
         game, lens = await sync_to_thread(_reader, games, game_id, request)
         if game.result is not None and last_event_id is not None and last_event_id >= game.version:
             return Response(content=b"", status_code=204)  # type: ignore[return-value]  # 204: no stream to send
+        if last_event_id is not None and last_event_id > game.version:
+            # no event of this game ever had that id: waiting for it would wait silently
+            raise ValidationException(
+                f"Last-Event-ID {last_event_id} is past the game's latest event ({game.version})",
+                extra=[
+                    {
+                        "message": f"no event {last_event_id} yet: the game is at version {game.version}",
+                        "key": "Last-Event-ID",
+                        "source": "header",
+                    }
+                ],
+            )
         viewer = games.viewer(game, bearer(request))
         return ServerSentEvent(_events(games, feed, game_id, viewer, lens, last_event_id or 0))
 
