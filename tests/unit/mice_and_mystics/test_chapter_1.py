@@ -397,7 +397,7 @@ def test_001_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_co
         r.payload for r in Table(choose_abilities=False).records if isinstance(r.payload, ChapterStoryRead)
     ]
     assert opening == [ChapterStoryRead(part="opening", text=chapter.opening)]
-    assert "MM rulebook (pt)" in chapter.opening and "Vanestra" in chapter.opening
+    assert "Paraphrase of 003" in chapter.opening and "Vanestra" in chapter.opening
     from dicelog.domain.mice_and_mystics.views import describe
 
     assert describe(chapter_1_table(), opening[0]) == f"Read aloud: {chapter.opening}"
