@@ -8,7 +8,7 @@ Three topologies, each with real processes (``python -m dicelog.service.cli serv
 
 - ``embedded``: one ``dicelog serve``, the defaults (SQLite in a temp dir, no Redis, embedded
   worker on): the command and the stream go to the same process (in-process fan-out).
-- ``redis-worker``: the README's production setup: PostgreSQL (a fresh schema, dropped at the
+- ``redis-worker``: the production setup of docs/running.md: PostgreSQL (a fresh schema, dropped at the
   end), Redis, two API replicas with ``DICELOG_EMBEDDED_WORKER=false`` and one ``dicelog worker``.
   Commands go to replica A, the stream is read from replica B.
 - ``redis-no-worker``: the same without the worker (A -> B again).

@@ -573,7 +573,7 @@ class Games(Application[UUID]):
         records = self.records(game_id)
         if not records:
             raise GameNotFound(str(game_id))
-        section = "README, The API at a glance (undo, forks)"
+        section = "docs/event-model.md, Undo never deletes"
         if version > len(records):
             raise RuleBroken(
                 "fork.bad-version", section=section, detail=f"the game has {len(records)} events"
@@ -654,7 +654,7 @@ class Games(Application[UUID]):
         if origin is None:
             raise RuleBroken(
                 "fork.not-a-fork",
-                section="README, The API at a glance (undo, forks)",
+                section="docs/event-model.md, Undo never deletes",
                 detail=f"game {fork_id} is not a fork",
             )
         audience = self.audience(UUID(origin.game_id), original_token)
@@ -810,7 +810,7 @@ class Games(Application[UUID]):
         piece may answer (anyone when it names no piece). Any other command about a piece is
         accepted only from the seat that controls that piece.
         """
-        section = "README, Rules as pure functions"
+        section = "docs/architecture.md, The core idea: decide / evolve"
         if isinstance(command, Begin):
             raise RuleBroken(
                 "game.begin-is-internal", section=section, detail="Begin is issued by the server"
@@ -818,7 +818,7 @@ class Games(Application[UUID]):
         if isinstance(command, (Roll, Shuffle, Draw)) and game.created.dice_mode == "server":
             raise RuleBroken(
                 "roll.server-dice",
-                section="README, Provably fair dice",
+                section="docs/verifiable-secrets.md, Provably fair dice",
                 detail="the server rolls in this game",
             )
         if isinstance(command, (Roll, Shuffle, Draw, Choose)):

@@ -4,7 +4,7 @@
 Configuration other than host and port comes from ``DICELOG_*`` environment variables
 (``dicelog.service.settings``). Every bad input ends the command with one line on standard error,
 ``dicelog <command>: <what is wrong>``, and the exit code of its kind (``EXIT_CODES``, also in
-``dicelog --help`` and the README): no traceback.
+``dicelog --help`` and docs/running.md): no traceback.
 """
 
 from __future__ import annotations
@@ -531,7 +531,7 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="dicelog",
         description="Event-sourced rules service for tabletop games.",
-        epilog=f"configuration: DICELOG_* environment variables (see the README)\n\nexit codes:\n{codes}",
+        epilog=f"configuration: DICELOG_* environment variables (docs/running.md)\n\nexit codes:\n{codes}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = root.add_subparsers(dest="command", required=True)

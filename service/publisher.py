@@ -1,4 +1,4 @@
-"""Publishes game events to Redis streams: a public, versioned interface (README, "Redis streams").
+"""Publishes game events to Redis streams: a public, versioned interface (docs/streams.md, "Redis streams").
 
 The publisher follows the ``Games`` notification log from its stored checkpoint (an
 eventsourcing ``TrackingRecorder``: its own SQLite file, or the ``publisher_tracking`` table in

@@ -102,7 +102,7 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
 
 
 _encode = msgspec.json.Encoder().encode
-SECTION = "README, The API at a glance"
+SECTION = "docs/clients.md, The API at a glance"
 
 
 class _Versions(msgspec.Struct):
@@ -177,7 +177,7 @@ def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
         if has_secrets(registry.get(created.ruleset)):
             raise RuleBroken(
                 "table-device.secrets",
-                section="README, Who may read a game",
+                section="docs/api.md, Access",
                 detail=f"{created.ruleset} has secrets: its seats must not share one device",
             )
         tokens[TABLE] = new_token()

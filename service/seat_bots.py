@@ -34,7 +34,7 @@ from dicelog.domain.core.events import DecisionRequested, Seat
 from dicelog.domain.core.game import Game
 from dicelog.domain.core.visibility import Lens, Viewer, seat_viewer
 
-SECTION = "README.md, Bot seats"
+SECTION = "docs/clients.md, Bot seats"
 MAX_BOT_COMMANDS = 5_000
 """The most bot commands played in a row (after one person's command, or at creation): a game still on a
 bot's move after that many is left as it stands until a seat's next command (a bot seat's token still sends

@@ -38,7 +38,7 @@ from dicelog.domain.core.errors import NotThisAggregate, RuleBroken
 from dicelog.domain.core.events import DiceMode, Event, Seat, UndoPolicy, Visibility
 from dicelog.domain.core.game import GENESIS_HASH, Recorded, record_hash
 
-SECTION = "MM rulebook (it) §Campagna (campaign mode); README, The API at a glance (undo, forks)"
+SECTION = "MM rulebook (it) §Campagna (campaign mode); docs/event-model.md, Undo never deletes"
 
 
 class CampaignEvent(Event, kw_only=True):

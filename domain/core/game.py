@@ -68,7 +68,7 @@ keeps format 1."""
 SERVER_SEAT = "server"
 POLICY_SEAT = "policy"
 MAX_AUTO_STEPS = 10_000
-_SECTION = "README, Rules as pure functions"
+_SECTION = "docs/architecture.md, The core idea: decide / evolve"
 
 
 class Recorded(Struct, frozen=True, kw_only=True):

@@ -65,7 +65,7 @@ def get(name: str) -> Ruleset:
         )
         raise RuleBroken(
             "game.unknown-ruleset",
-            section="README, The API at a glance",
+            section="docs/clients.md, The API at a glance",
             detail=f"no ruleset {name!r} ({hint})",
         )
     return found

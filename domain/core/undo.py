@@ -36,7 +36,7 @@ from dicelog.domain.core.events import (
     UndoRequested,
 )
 
-SECTION = "README, The API at a glance (undo, forks)"
+SECTION = "docs/event-model.md, Undo never deletes"
 AUTOMATIC_SEATS = ("server", "policy")
 
 

@@ -1,5 +1,6 @@
 """Campaign carry-over (MM rulebook (it) §Giocare Mice and Mystics come una Campagna; MM summary (fr) Mode
-Campagne; docs/mice-and-mystics/facts.md, Campaign carry-over). Rulings in RULINGS.md (Campaign carry-over).
+Campagne; docs/mice-and-mystics/facts.md, Campaign carry-over). Rulings in docs/mice-and-mystics/rulings.md
+(Campaign carry-over).
 
 After a won chapter the next one receives a ``CarryOver`` document:
 

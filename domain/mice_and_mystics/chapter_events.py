@@ -82,10 +82,11 @@ class CrowDived(Event, kw_only=True):
 
 class CounterCheesePlaced(Event, kw_only=True):
     """Cheese put on the Kitchen counter on the mice's first entry (MM rulebook (it) §Capitolo 1, La Cucina;
-    RULINGS.md)."""
+    docs/mice-and-mystics/rulings.md)."""
 
     count: int
-    """Cheese put on the Kitchen counter (3, provisional: RULINGS.md, Kitchen counter cheese)."""
+    """Cheese put on the Kitchen counter (3, provisional: docs/mice-and-mystics/rulings.md, Kitchen counter
+    cheese)."""
 
 
 class CounterCheeseTaken(Event, kw_only=True):

@@ -407,7 +407,8 @@ class RoomRule(Data, kw_only=True):
     ``miz-maggie``, ``leaving-the-sewer``)."""
     provisional: bool = False
     """Whether what dicelog plays for this rule is not fully in the rule sources (a garbled or cut
-    transcript completed by a ruling); ``provisional_reason`` says what, and RULINGS.md has the ruling."""
+    transcript completed by a ruling); ``provisional_reason`` says what, and docs/mice-and-mystics/rulings.md
+    has the ruling."""
     provisional_reason: str = ""
     """Why the rule is provisional: which part the sources lack; empty when it is not provisional."""
 
@@ -483,7 +484,9 @@ class Chapter(Data, kw_only=True):
     story_continues: str | None = None
     """The chapter's «Il Racconto Continua…» (MM rulebook (pt) «A história continua...»), given
     (``ChapterStoryRead``, part ``story-continues``) when the chapter is won: a short English paraphrase
-    written for dicelog, never the storybook's words; ``null``: none."""
+    written for dicelog, never the storybook's words; ``null``: none. Both texts are stored in the events of
+    every game that read them, so the shipped chapters' texts never change (docs/event-model.md, Stored
+    names are forever): their "003" and "001" name the Portuguese and Italian rulebooks."""
     special_searches: tuple[SpecialSearch, ...] = ()
     """Special search items of the chapter's rooms, each found once."""
     room_rules: tuple[RoomRule, ...] = ()

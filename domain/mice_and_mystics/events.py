@@ -174,7 +174,7 @@ class TurnEnded(Event, kw_only=True):
 
 class ActionStarted(Event, kw_only=True):
     """A mouse takes its one action of the turn (MM rulebook (it) §Il Turno di un Topo). A rolled move not yet
-    walked is given up (RULINGS.md, Mouse turn)."""
+    walked is given up (docs/mice-and-mystics/rulings.md, Mouse turn)."""
 
     mouse: str
     """The mouse taking the action (a mouse id such as ``filch``; see ``/content/mice-and-mystics/mice``)."""
@@ -477,7 +477,8 @@ class EncounterDiscarded(Event, kw_only=True):
 
 class InitiativeTrackReshuffled(Event, kw_only=True):
     """The whole track laid again after an encounter found no minion card on it (MM rulebook (it) §Determinare
-    l'Ordine di Iniziativa); the turn in progress goes on from its card's new slot (RULINGS.md)."""
+    l'Ordine di Iniziativa); the turn in progress goes on from its card's new slot
+    (docs/mice-and-mystics/rulings.md)."""
 
     cards: tuple[str, ...]
     """The whole initiative track laid again, top first: mouse ids and minion card ids."""

@@ -22,7 +22,7 @@ import msgspec
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.mice_and_mystics import content
 
-SECTION = "README, Content packs: your own box's cards"
+SECTION = "docs/mice-and-mystics/index.md, Content packs: your own box's cards"
 
 MAX_PACK_BYTES = 1_048_576
 """The largest content pack a game may be created with: 1 MiB of its canonical JSON (the pack's

@@ -24,17 +24,17 @@ every stored game re-derives exactly as it was played (docs/event-model.md, Exac
 2. an initiative track laid again during a turn (an encounter revealed with no minion card on the
    track) starts a new round from the top once that turn ends, and no card starts two turns in a
    round (a minion card removed and laid again waits for the next round) (MM rulebook (it) §Determinare
-   l'Ordine di Iniziativa; RULINGS.md, Encounter with no minion card on the track); revision 1 went on from
-   the exploring mouse's new slot, which gave cards two turns in a round or none; Chapter 1 is won with every
-   mouse that is not captured on the tree entrance (MM rulebook (it) Capitolo 1, Obiettivi del Capitolo),
-   where revision 1 needed no mouse captured; the Roach Master calms greedy roaches on its tile (MM rulebook
-   (pt) «no mesmo bloco»), where revision 1 read its space; a party item drawn in a search goes to the party
-   stash at once (MM rulebook (it) §Oggetti del Gruppo), where revision 1 offered keep or discard; a mouse in
-   water cannot step against the current (MM rulebook (pt) §Movendo-se na água); a ranged minion that sees no
-   mouse walks the shortest path until it sees one, with no move roll (MM rulebook (it) §Muovere i Servitori
-   con Armi a Distanza); small melee minions left over an even spread go to the entrances nearest the mice (MM
-   rulebook (pt) «mais próximos aos ratos»); the chapter's opening and «Il Racconto Continua…» are given as
-   ``ChapterStoryRead`` events; ``GameEnded.reason`` is set;
+   l'Ordine di Iniziativa; docs/mice-and-mystics/rulings.md, Encounter with no minion card on the track);
+   revision 1 went on from the exploring mouse's new slot, which gave cards two turns in a round or none;
+   Chapter 1 is won with every mouse that is not captured on the tree entrance (MM rulebook (it) Capitolo 1,
+   Obiettivi del Capitolo), where revision 1 needed no mouse captured; the Roach Master calms greedy roaches
+   on its tile (MM rulebook (pt) «no mesmo bloco»), where revision 1 read its space; a party item drawn in a
+   search goes to the party stash at once (MM rulebook (it) §Oggetti del Gruppo), where revision 1 offered
+   keep or discard; a mouse in water cannot step against the current (MM rulebook (pt) §Movendo-se na água); a
+   ranged minion that sees no mouse walks the shortest path until it sees one, with no move roll (MM rulebook
+   (it) §Muovere i Servitori con Armi a Distanza); small melee minions left over an even spread go to the
+   entrances nearest the mice (MM rulebook (pt) «mais próximos aos ratos»); the chapter's opening and «Il
+   Racconto Continua…» are given as ``ChapterStoryRead`` events; ``GameEnded.reason`` is set;
 3. an Explore that must turn over the board of the room entered while figures stand on it is refused
    (``explore.board-occupied``; provisional: MM rulebook (it) §Esplorare does not say where they would go),
    where revision 2 turned the board over and left them on spaces of the face no longer on the table.

@@ -51,7 +51,7 @@ class VastSetupInfo(Struct, frozen=True, kw_only=True):
     """Sidequest cards taken out of the deck for this setup."""
     provisional: str = ""
     """Why the row is provisional, when the rulebook leaves part of it open (the reading chosen is in
-    RULINGS.md); empty: the row is as the sources give it."""
+    docs/vast/rulings.md); empty: the row is as the sources give it."""
 
 
 def dragon_die() -> list[DragonDieFace]:

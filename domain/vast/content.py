@@ -101,7 +101,7 @@ class MonsterCard(Data, kw_only=True):
     strength: int
     """Strength it adds to its Tribe (a red Strength disc: Flame Giant, Ogre, Troll)."""
     built: bool
-    """Whether this release plays its effect; the others are left out of the deck (README)."""
+    """Whether this release plays its effect; the others are left out of the deck (docs/vast/index.md)."""
     text: str
     """Its effect, paraphrased."""
     ambush_strength: int = 0
@@ -124,7 +124,7 @@ class SecretCard(Data, kw_only=True):
     face_up: bool
     """Whether it stays face up once played (Goblin Ruby, Trap)."""
     built: bool
-    """Whether this release plays it; the others are left out of the deck (README)."""
+    """Whether this release plays it; the others are left out of the deck (docs/vast/index.md)."""
     text: str
     """Its effect, paraphrased."""
 

@@ -122,7 +122,7 @@ class TileRevealed(VastEvent, kw_only=True):
     """The chain step this completes (``reveal:x,y:mode``), if any."""
     mode: str = "full"
     """``full``: the Knight entered it (resolve it, then +1 Grit); ``vantage``: Vantage Point (its tokens,
-    then +1 Grit); ``flare``: Flare (its tokens only). See RULINGS.md."""
+    then +1 Grit); ``flare``: Flare (its tokens only). See docs/vast/rulings.md."""
     rotation: int | None = None
     """The rotation when only one is possible; ``None`` when the revealer chooses (``orient`` decision)."""
 

@@ -79,7 +79,7 @@ def _gems_back(state: VastState, gems: tuple[str, ...]) -> VastState:
 def _tile_gone(state: VastState, x: int, y: int) -> VastState:
     """The tile at ``x``, ``y`` leaves the map (the Collapse, Wrath): Rockslides on its edges go back to the
     Cave (Vast rulebook §Presagi, Frana), Bombs leave the game, its Treasure tokens go back to the Cave, its
-    Gems to the Dragon, a Tribe on it to the Goblins' board (RULINGS.md)."""
+    Gems to the Dragon, a Tribe on it to the Goblins' board (docs/vast/rulings.md)."""
     cell = cells_by_pos(state).get((x, y))
     state = replace(state, cells=tuple(c for c in state.cells if (c.x, c.y) != (x, y)))
     gone = {edge((x, y), s) for s in "NESW"}
@@ -99,7 +99,10 @@ def _tile_gone(state: VastState, x: int, y: int) -> VastState:
             if (t.x, t.y) == (x, y) and not t.lurking:
                 state = _tribe(state, t.name, x=None, y=None)
     th = state.thief
-    if th is not None and (th.x, th.y) == (x, y):  # RULINGS.md: he falls with it and comes back as killed
+    if th is not None and (th.x, th.y) == (
+        x,
+        y,
+    ):  # docs/vast/rulings.md: he falls with it and comes back as killed
         state = _gems_back(state, th.gems)
         if state.cave is not None:
             state = _cave(state, supply=state.cave.supply + th.carried)

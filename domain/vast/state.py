@@ -101,7 +101,8 @@ class KnightRole(Struct, frozen=True, kw_only=True):
     """Her face-down Treasure cards (Vast rulebook §Tesori e Gemme): seen by the Knight and the Cave, which
     chose them; others read ``"?"``."""
     face_up: tuple[str, ...] = ()
-    """Her Treasure cards face up (public): a card is turned face up when she first uses it (RULINGS.md)."""
+    """Her Treasure cards face up (public): a card is turned face up when she first uses it
+    (docs/vast/rulings.md)."""
     sidequests: tuple[str, ...] = ()
     """Her hand of Sidequest cards (Vast rulebook §Missioni Secondarie): the Knight's secret."""
     completed: tuple[str, ...] = ()
@@ -137,7 +138,7 @@ class CaveRole(Struct, frozen=True, kw_only=True):
     hand: tuple[str, ...] = ()
     """Tiles in hand, sorted (3 at most): the Cave's secret."""
     omens: tuple[str, ...] = ()
-    """Omen tokens held (``bat-3``...), sorted; public (RULINGS.md)."""
+    """Omen tokens held (``bat-3``...), sorted; public (docs/vast/rulings.md)."""
     supply: int = 10
     """Treasure tokens on the Cave's board (Vast rulebook §Segnalini: 10)."""
     placed: int = 0

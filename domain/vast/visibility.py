@@ -18,7 +18,7 @@ ruleset's ``view_event``, ``view_state`` and ``view_command``, through which eve
 | a Dark tile the Thief looked at (``TilePeeked``; ``ThiefRole.peeked``) | the Thief and the Cave |
 | a face-down card a Pickpocket takes at random (``ThiefStole``) | its owner (the Knight's: and the Cave) |
 
-Everything else is public: revealed and collapsed tiles, Event cards played, Omens (RULINGS.md),
+Everything else is public: revealed and collapsed tiles, Event cards played, Omens (docs/vast/rulings.md),
 the Power cards paying a Power, the Dragon's tracks and Gems, the dice. After the game ends, everything
 is public (the core's ``Lens(reveal=True)``).
 """

@@ -125,7 +125,9 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
     )  # cheese is lost; only Collin's Born to Lead may give him 1 at the start
     assert all(cheese_2.get(m, 0) == 0 for m in MICE if m != "collin") and cheese_2.get("collin", 0) <= 1
     assert state_2.get("wounds", {}) == {} and state_2.get("effects", {}) == {}
-    assert state_2["abilities"] == carry_1["abilities"], "kept abilities; no new starting card (RULINGS.md)"
+    assert state_2["abilities"] == carry_1["abilities"], (
+        "kept abilities; no new starting card (docs/mice-and-mystics/rulings.md)"
+    )
 
     assert Driver(client, second, token, kitchen_encounter="standard-2", maggie_face=6).play() == "victory"
     recorded = client.get(f"/campaigns/{campaign}").json()  # recorded at the game's end, before chapter 3

@@ -78,8 +78,14 @@ def test_chapter_1_room_rules_the_sources_leave_incomplete_are_marked_provisiona
         "counter-cheese",
         "leaving-the-sewer",
     }
-    assert "RULINGS.md, Kitchen counter cheese" in rules["counter-cheese"]["provisional_reason"]
-    assert "RULINGS.md, Leaving the Sewer" in rules["leaving-the-sewer"]["provisional_reason"]
+    assert (
+        "docs/mice-and-mystics/rulings.md, Kitchen counter cheese"
+        in rules["counter-cheese"]["provisional_reason"]
+    )
+    assert (
+        "docs/mice-and-mystics/rulings.md, Leaving the Sewer"
+        in rules["leaving-the-sewer"]["provisional_reason"]
+    )
     cards = client.get("/content/search-cards").json()
     treasure = next(c for c in cards if c["id"] == "tinkerers-treasure")
     assert "inferred" not in treasure["provisional_reason"] and "Fabbro" in treasure["provisional_reason"]

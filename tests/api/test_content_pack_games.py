@@ -89,8 +89,9 @@ def test_a_content_pack_over_1_mib_is_refused_with_a_413_problem(client):
 
 
 def test_the_example_pack_passes_the_content_check_and_a_game_plays_with_it(client):
-    """README, Content packs: ``examples/content-pack`` is checked by ``dicelog content check --pack`` and
-    a game created with it holds its records (the re-typed Collin's Sword, the house card)."""
+    """docs/mice-and-mystics/index.md, Content packs: ``examples/content-pack`` is checked by ``dicelog
+    content check --pack`` and a game created with it holds its records (the re-typed Collin's Sword, the
+    house card)."""
     from pathlib import Path
 
     from dicelog.service.cli import main

@@ -1,11 +1,11 @@
-"""Redis streams, a public interface (README, "Redis streams"; service/publisher.py).
+"""Redis streams, a public interface (docs/streams.md, "Redis streams"; service/publisher.py).
 
 - Notifications lose nothing (docs/architecture.md, Properties): Redis stopped during commands, then caught
   up.
 - Every entry read back from Redis (public, per-seat, auditor and global streams; a game with
   secrets and one without) validates against the committed JSON Schema.
 - Trimming: by length on the per-game streams, by age (``MINID ~``) on ``dicelog:games``.
-- The README's consumer-group example, extracted from README.md and run as it is: a consumer
+- The consumer-group example of docs/streams.md, extracted from the page and run as it is: a consumer
   crashes with entries pending, another takes them over (XAUTOCLAIM), a duplicate entry is
   dropped, a missing one is fetched from the REST API, and entries trimmed before the group read
   them are detected.
@@ -360,20 +360,20 @@ def test_an_ended_games_streams_expire_after_the_retention(redis_server, tmp_pat
     assert Settings.from_env({"DICELOG_ENDED_STREAM_RETENTION": "off"}).ended_stream_retention == 0
 
 
-# --- the README's consumer-group example, as it is written there ------------------------------------
+# --- the consumer-group example of docs/streams.md, as it is written there ----------------------------
 
 
 def _readme_example() -> dict[str, Any]:
-    """The consumer-group example's code block of README.md, executed as a module (not as main)."""
-    readme = (ROOT / "README.md").read_text()
+    """The consumer-group example's code block of docs/streams.md, executed as a module (not as main)."""
+    readme = (ROOT / "docs/streams.md").read_text()
     blocks = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "xautoclaim" in b]
-    assert len(blocks) == 1, "README.md has one consumer-group example"
+    assert len(blocks) == 1, "docs/streams.md has one consumer-group example"
     namespace: dict[str, Any] = {"__name__": "readme_consumer_group_example"}
-    exec(compile(blocks[0], "README.md (consumer-group example)", "exec"), namespace)
+    exec(compile(blocks[0], "docs/streams.md (consumer-group example)", "exec"), namespace)
     return namespace
 
 
-def test_the_readme_consumer_group_example_against_a_real_game(redis_server, tmp_path):
+def test_the_documented_consumer_group_example_against_a_real_game(redis_server, tmp_path):
     settings = Settings(data_dir=tmp_path / "data", redis_url=redis_server.url, **NO_QUOTAS)
     r = redis.Redis(port=redis_server.port, decode_responses=True)
     example = _readme_example()

@@ -1,7 +1,7 @@
 """Whole chapter-1 games played by the demo's bot, 20 seeds: no initiative card takes two turns in
-one round (MM rulebook (it) §Determinare l'Ordine di Iniziativa; issue 10, item 1; RULINGS.md, Encounter with
-no minion card on the track). Games of rules revision 1 showed the bug on the same seeds; this test plays them
-too, so it shows the check finds it."""
+one round (MM rulebook (it) §Determinare l'Ordine di Iniziativa; issue 10, item 1;
+docs/mice-and-mystics/rulings.md, Encounter with no minion card on the track). Games of rules revision 1
+showed the bug on the same seeds; this test plays them too, so it shows the check finds it."""
 
 from __future__ import annotations
 

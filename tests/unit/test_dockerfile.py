@@ -357,7 +357,7 @@ def test_dockerignore_matcher_follows_docker_rules() -> None:
     assert excluded("k8s/secret.yaml", patterns)
     assert excluded("service/__pycache__/cli.cpython-311.pyc", patterns)
     assert excluded("__pycache__/x.pyc", patterns)
-    assert excluded("RULINGS.md", patterns) and not excluded("README.md", patterns)
+    assert excluded("NOTES.md", patterns) and not excluded("README.md", patterns)
     assert not excluded("docs/architecture.md", patterns), "* does not cross /"
     assert not excluded("service/k8s.py", patterns)
 

@@ -6,7 +6,7 @@ turn; each use pays the card's cheese (First Aid: a Healer pays 1 less; Cure: 1 
 The effects dicelog plays are in ``ability_effects.py`` (Knife Strike, Inspire and Preemptive Shot in
 their own modules). A card whose effect is an action taken as Inspire's extra action costs its cheese
 plus 1 (``inspire.py``). Cards whose cost or effect no source gives are refused with
-``ability.effect-unknown`` (RULINGS.md, Ability cards).
+``ability.effect-unknown`` (docs/mice-and-mystics/rulings.md, Ability cards).
 """
 
 from __future__ import annotations

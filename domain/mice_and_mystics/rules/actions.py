@@ -2,8 +2,8 @@
 
 A mouse may move then act, or act then move; it takes one action a turn among scurry, battle,
 search, recover and explore. Acting after rolling for movement but before walking gives the
-rolled move up (RULINGS.md). A stunned mouse may only Recover; a webbed one may not move or
-scurry (MM rulebook (it) §Stordito e Intrappolato). While Inspire is in force (``inspire.py``,
+rolled move up (docs/mice-and-mystics/rulings.md). A stunned mouse may only Recover; a webbed one may not move
+or scurry (MM rulebook (it) §Stordito e Intrappolato). While Inspire is in force (``inspire.py``,
 docs/mice-and-mystics/facts.md §4) a mouse may take one extra action in its turn for 1 cheese.
 """
 

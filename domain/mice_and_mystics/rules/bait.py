@@ -6,7 +6,8 @@ empty space next to the mouse (MM rulebook (pt): "vazio"), free. While they are 
 figure moves toward them instead of toward a mouse (from a mouse's space too), stopping on entering them as on
 a mouse's space; a roach ending its move there does not attack: it and every roach on that space leave the
 board with the grapes, whose card is shuffled back into the search deck. Grapes thrown whole (``grapes.py``)
-stay on the board as bait. Only the Roaches card is baited, not a boss (RULINGS.md, Party items).
+stay on the board as bait. Only the Roaches card is baited, not a boss (docs/mice-and-mystics/rulings.md,
+Party items).
 """
 
 from __future__ import annotations

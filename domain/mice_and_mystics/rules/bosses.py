@@ -6,13 +6,12 @@ boss with more than 2 cards draws 2 of them at random (a ``DrawRequested``); if 
 already on the track, both its cards go to the bottom and the first is ambushed (a boss with one card:
 added like a new minion card, no ambush); with no minion card on the track they are laid
 "normalmente": shuffled with the mice's cards into a new track, as when an encounter is revealed
-(RULINGS.md, Bosses). Only tests reach ``enter_boss`` so far: no chapter brings a boss in; a sandbox
-table places one already in play (``SandboxFigure.boss``, its cards on the given track). Each wound a
-mouse deals to a boss goes on the card the players choose (a ``DecisionRequested`` listing every
-split of the wounds, default: all on the card higher on the track); a card whose wounds reach its
-lives leaves the track, and the boss is defeated with its last card. Ambush: one die per ambushing
-card, from the top of the track down; each card moves up the die's move number of slots (the others
-move down).
+(docs/mice-and-mystics/rulings.md, Bosses). Only tests reach ``enter_boss`` so far: no chapter brings a boss
+in; a sandbox table places one already in play (``SandboxFigure.boss``, its cards on the given track). Each
+wound a mouse deals to a boss goes on the card the players choose (a ``DecisionRequested`` listing every split
+of the wounds, default: all on the card higher on the track); a card whose wounds reach its lives leaves the
+track, and the boss is defeated with its last card. Ambush: one die per ambushing card, from the top of the
+track down; each card moves up the die's move number of slots (the others move down).
 """
 
 from __future__ import annotations

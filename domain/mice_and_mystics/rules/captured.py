@@ -5,7 +5,8 @@ Capitolo).
 A captured mouse skips its turns while minions are on the board. Its first turn with no minion on
 the board releases it: the players place it on the space of another mouse or a space adjacent to
 it (a ``DecisionRequested``, default: the space of the mouse highest on the track, else the first
-free adjacent space), and it does nothing else that turn (RULINGS.md, Releasing a captured mouse).
+free adjacent space), and it does nothing else that turn (docs/mice-and-mystics/rulings.md, Releasing a
+captured mouse).
 
 The chapter is lost when the hourglass reaches the end marker, or when every mouse is captured at
 once; won when the chapter's goal holds (Chapter 1: every mouse on the Courtyard's tree-entrance
@@ -63,7 +64,7 @@ def chapter_won(state: State) -> bool:
     on its goal spaces (MM rulebook (it) Capitolo 1, Obiettivi del Capitolo: «Liberate il cortile dai
     Servitori e portate tutti i Topi non Catturati sulla casella di entrata dell'albero»; MM rulebook (pt)
     «levem todos os ratos ... sem ser capturados»). Rules revision 1 read it as "no mouse captured"
-    (RULINGS.md, Chapter 1 victory with a captured mouse)."""
+    (docs/mice-and-mystics/rulings.md, Chapter 1 victory with a captured mouse)."""
     lib = library_of(state)
     goal = lib.chapters[state.chapter].goal
     if goal is None or goal.tile not in {t.tile for t in state.tiles}:

@@ -4,7 +4,7 @@ has equipped.
 
 The catalogue (``search-cards.json``) gives types and stats where known; a weapon of unknown attack
 is melee, a card of unknown place goes to a paw (weapon), the body (armour) or the accessory place
-(provisional: RULINGS.md, Equip). Tricks and party items take no pack room.
+(provisional: docs/mice-and-mystics/rulings.md, Equip). Tricks and party items take no pack room.
 
 The pack limit (MM rulebook (it) §Equipaggiare: "un Topo può portare al massimo 3 carte nella sua sacca,
 esclusi gli Stratagemmi: se superate questo limite, dovrete scartare 1 carta a scelta dalla sacca del Topo";
@@ -66,7 +66,7 @@ def item_of(lib: Library, card: str) -> Item | None:
 
 def card_slot(lib: Library, card: str) -> Slot:
     """Where the card goes: the catalogue's slot, else a paw (weapon), the body (armour) or the
-    accessory place (provisional where the catalogue does not know: RULINGS.md)."""
+    accessory place (provisional where the catalogue does not know: docs/mice-and-mystics/rulings.md)."""
     found = lib.search_cards.get(card)
     if found is not None and found.slot is not None:
         return found.slot
@@ -141,7 +141,7 @@ def equipment(mouse: str, state: State) -> tuple:
 
 def weapon(mouse: str, state: State):
     """The weapon the mouse attacks with: the first equipped (a mouse attacks with one weapon at a
-    time, docs/mice-and-mystics/facts.md §5 FAQ2; RULINGS.md, Equip)."""
+    time, docs/mice-and-mystics/facts.md §5 FAQ2; docs/mice-and-mystics/rulings.md, Equip)."""
     return next((item for item in equipment(mouse, state) if item.kind == "weapon"), None)
 
 

@@ -10,7 +10,7 @@ rules produced their events.
   entrance is safe. Tree entrance: only one adjacent space (content graph), minions may not enter
   (``minion_turn._off_limits``), sight from/to it only to that space (``sight.sees``).
 - Kitchen, counter cheese (Tutto il Tabellone): cheese on the counter at the first entry; each
-  cheese a roach rolls moves 1 from the counter to the minion cheese wheel (RULINGS.md).
+  cheese a roach rolls moves 1 from the counter to the minion cheese wheel (docs/mice-and-mystics/rulings.md).
 - Kitchen, Miz Maggie (Farsi Vedere da Miz Maggie): a mouse defeats a roach in the Kitchen -> roll
   1 die: a star wins the story achievement "Miz Maggie Ally" and moves the end marker 1 page on;
   else the mouse is knocked down and the roach goes back on the counter. No roll once allied.
@@ -54,7 +54,8 @@ SECTION = "MM rulebook (it) §Capitolo 1 (Fuga per Borgoquercia): Regole Special
 TREE_ENTRANCE, COUNTER = "tree-entrance", "kitchen-counter"
 ROACHES, KNOCKED_DOWN = "roaches", "knocked-down"
 MIZ_MAGGIE, MIZ_MAGGIE_ALLY = "miz-maggie", "miz-maggie-ally"
-# the number is lost in the Italian and Portuguese MM rulebooks (RULINGS.md, Kitchen counter cheese)
+# the number is lost in the Italian and Portuguese MM rulebooks (docs/mice-and-mystics/rulings.md, Kitchen
+# counter cheese)
 COUNTER_CHEESE_AT_START = 3
 FISHHOOK = "fishhook-and-thread"
 
@@ -78,7 +79,8 @@ def before_pending(events: list[Event], extra: list[Event]) -> list[Event]:
 
 
 def _check_sewer(state: State, mouse: str, sewer: str) -> None:
-    """Leaving the Sewer (RULINGS.md): no Explore from the Sewer without the Fishhook & Thread."""
+    """Leaving the Sewer (docs/mice-and-mystics/rulings.md): no Explore from the Sewer without the Fishhook &
+    Thread."""
     if tile_of(state, mouse) == sewer and not party_items.holds(state, FISHHOOK):
         raise RuleBroken(
             "explore.sewer-needs-fishhook",
@@ -88,7 +90,8 @@ def _check_sewer(state: State, mouse: str, sewer: str) -> None:
 
 
 def _counter_cheese_placed(state: State) -> list[Event]:
-    """The Kitchen's counter cheese at its first entry (RULINGS.md, Kitchen counter cheese)."""
+    """The Kitchen's counter cheese at its first entry (docs/mice-and-mystics/rulings.md, Kitchen counter
+    cheese)."""
     return [CounterCheesePlaced(count=COUNTER_CHEESE_AT_START)]
 
 

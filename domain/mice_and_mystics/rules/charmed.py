@@ -6,7 +6,7 @@ Played by the server like a minion turn (MM rulebook (it) §Muovere i Servitori 
 rulebook (it) §Attaccare con un Servitore): one die of movement along the shortest path toward the nearest
 other mouse (ties: higher on the track), no move if it starts on another mouse's space; then it attacks the
 nearest mouse on its space or an adjacent one. A knocked-down charmed mouse stands up instead of moving, a
-webbed one does not move, a stunned one does not attack (RULINGS.md, Charmed).
+webbed one does not move, a stunned one does not attack (docs/mice-and-mystics/rulings.md, Charmed).
 """
 
 from __future__ import annotations

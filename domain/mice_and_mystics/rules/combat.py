@@ -163,10 +163,10 @@ def hit_mouse(state: State, attacker: str, mouse: str, wounds: int) -> list[Even
 
 def wound_minion(state: State, figure: str, wounds: int, attacker: str | None = None) -> list[Event]:
     """MM rulebook (it) §Ferire un Servitore: wounds >= lives defeats the figure; a card with no figures left
-    leaves the track (wounds are kept per figure: RULINGS.md). ``attacker`` is the figure that
-    dealt the wounds (``None``: no figure, e.g. a room rule): a mouse defeating a minion may earn
-    an achievement (Roach Master) or cheese (Filch's Pilfer). The attack in flight is already
-    resolved in ``state``, so the attacker is passed, not read from ``state.attack``."""
+    leaves the track (wounds are kept per figure: docs/mice-and-mystics/rulings.md). ``attacker`` is the
+    figure that dealt the wounds (``None``: no figure, e.g. a room rule): a mouse defeating a minion may earn
+    an achievement (Roach Master) or cheese (Filch's Pilfer). The attack in flight is already resolved in
+    ``state``, so the attacker is passed, not read from ``state.attack``."""
     card = state.figures[figure]
     events: list[Event] = [MinionWounded(figure=figure, wounds=wounds)]
     if state.wounds.get(figure, 0) + wounds >= library_of(state).minions[card].lives:

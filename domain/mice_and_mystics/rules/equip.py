@@ -9,8 +9,8 @@ left over the limit is followed by its player's discard of 1 card of their choic
 rulebook (pt): "Se, em algum momento, o rato superar esse limite"). Equipped cards may not share a place,
 except paws (2): a one-paw weapon takes one, a two-pawed one both; armour one body area, an accessory its own
 place. Filch's Prehensile Tail: a dagger in his tail, a third paw. Starting equipment is equipped until first
-moved. An equipped card displaced by a new one goes back to the pack (RULINGS.md, Equip). Equipped weapons and
-armour feed the battle/defense dice (``cards.equipment``).
+moved. An equipped card displaced by a new one goes back to the pack (docs/mice-and-mystics/rulings.md,
+Equip). Equipped weapons and armour feed the battle/defense dice (``cards.equipment``).
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def decide_explore(state: State, cmd: Explore) -> list[Event]:
     flip space, or the flip space's party item not held); from rules revision 3
     ``explore.board-occupied``: the board of the room entered must be turned over (MM rulebook (it)
     §Esplorare, "ruotate il tabellone della Stanza di arrivo") while figures stand on it, which no source
-    settles (provisional; RULINGS.md)."""
+    settles (provisional; docs/mice-and-mystics/rulings.md)."""
     check_action(state, cmd.mouse, "explore")
     lib = library_of(state)
     room = _room_of(state, cmd.mouse)

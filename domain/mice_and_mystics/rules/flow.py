@@ -49,7 +49,7 @@ def _next_turn(state: State) -> list[Event]:
     """The next card's ``TurnStarted``, or ``RoundStarted`` after the last card, or after a turn
     during which the track was laid again (rules revision 2: the new order is a new round, from the
     top, and a card that already took its turn this round is passed over; MM rulebook (it) §Determinare
-    l'Ordine di Iniziativa, RULINGS.md)."""
+    l'Ordine di Iniziativa, docs/mice-and-mystics/rulings.md)."""
     slot = -1 if state.slot is None else state.slot
     following: Sequence[int] = range(slot + 1, len(state.track))
     if state.rules_revision >= 2:

@@ -8,7 +8,7 @@ never while it stands in water. Share: exchange search cards from the packs and/
 the same or an adjacent space, a free exchange (MM rulebook (it) "scambiare liberamente"; MM rulebook (pt)
 "livremente trocar"): one Share may give and take cards and cheese; a pack left over 3 cards is followed by
 its player's discard (``cards.pack_limit``). Level Up: 6 cheese for a new ability card of the mouse's class,
-chosen by the player (MM rulebook (it) "a scelta"; RULINGS.md, Level up).
+chosen by the player (MM rulebook (it) "a scelta"; docs/mice-and-mystics/rulings.md, Level up).
 """
 
 from __future__ import annotations

@@ -3,19 +3,19 @@
 
 From the Dinner Fork's space a mouse uses its Battle action to throw the Grapes token from the stash
 at a minion of the room (no sight needed); large figures cannot be hit. The token is flipped like a
-coin (a 2-sided ``RollRequested``; face 1 = squashed, 2 = whole: RULINGS.md, Party items).
-Squashed: the target and every small figure on its space take an automatic hit, each defends
-normally; then the token is discarded and its card shuffled back into the search deck. Whole: the
-small figures there are knocked down and the token stays on that space, as roach bait (``bait.py``)
-or for a rat to throw.
+coin (a 2-sided ``RollRequested``; face 1 = squashed, 2 = whole: docs/mice-and-mystics/rulings.md, Party
+items). Squashed: the target and every small figure on its space take an automatic hit, each defends normally;
+then the token is discarded and its card shuffled back into the search deck. Whole: the small figures there
+are knocked down and the token stays on that space, as roach bait (``bait.py``) or for a rat to throw.
 
 A Rat (a figure of the Rat Warriors or Elite Rat Warriors card, not a boss) that starts its
 activation on the grapes' space with no mouse there does not move and, instead of its attack,
 throws the grapes at the space of its room holding the most mice; ties: the space holding the mouse
 highest on the initiative track (MM rulebook (it) §Uva come Arma, last paragraph; MM rulebook (pt) the same).
 Same coin flip: squashed hits every small figure there (the mice defend), whole knocks them down and leaves
-the grapes there. No sight is needed. With no mouse in its room the rat neither moves nor attacks (RULINGS.md,
-Party items: a rat throwing the grapes). ``minion_turn.py`` calls ``rat_on_grapes`` and ``rat_throw``.
+the grapes there. No sight is needed. With no mouse in its room the rat neither moves nor attacks
+(docs/mice-and-mystics/rulings.md,Party items: a rat throwing the grapes). ``minion_turn.py`` calls
+``rat_on_grapes`` and ``rat_throw``.
 """
 
 from __future__ import annotations

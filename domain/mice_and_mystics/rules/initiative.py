@@ -18,7 +18,7 @@ def born_to_lead(order: tuple[str, ...]) -> list[Event]:
     track: chapter start, or an encounter with no minion card on it): ``[CheeseGained]`` (1, reason
     ``born-to-lead``) if Collin's card is laid but not in the first slot, else ``[]`` (MM rulebook (it)
     Collin's hero card, "quando collocate le carte sulla Colonna dell'Iniziativa";
-    docs/mice-and-mystics/facts.md §2; RULINGS.md, Born to Lead)."""
+    docs/mice-and-mystics/facts.md §2; docs/mice-and-mystics/rulings.md, Born to Lead)."""
     if BORN_TO_LEAD in order and order[0] != BORN_TO_LEAD:
         return [CheeseGained(mouse=BORN_TO_LEAD, count=1, reason="born-to-lead")]
     return []

@@ -9,7 +9,7 @@ as the Level Up that bought the card do not count): ``UseAbility(mouse, ability=
 round ends, a mouse whose action is over may take one more action in its own
 turn, by the usual command (Battle, Search, …): ``actions.check_action`` lets it through once, and
 ``charge_extra_action`` (called by ``ruleset.decide``) puts ``ExtraActionTaken`` (1 cheese) before the
-action's ``ActionStarted`` (RULINGS.md, Inspire).
+action's ``ActionStarted`` (docs/mice-and-mystics/rulings.md, Inspire).
 """
 
 from __future__ import annotations

@@ -5,13 +5,14 @@ di Precisione" and "Mantello del Mutamento"; MM rulebook (pt) §Cartas de Busca;
 - Bow of Precision (``special: precision``): "Quando Attacchi con questo Arco, tutti i risultati [·]
   contano come 2 successi invece di 1" — the die symbol is lost in every transcription. Read here as
   the bow-with-star face: on a ranged attack with the bow each bow-star counts 2 hits (provisional:
-  RULINGS.md, Bow of Precision).
+  docs/mice-and-mystics/rulings.md, Bow of Precision).
 - Cloak of Displacement (``special: displacement``): "Dopo aver bloccato tutti i colpi dell'Attacco
   di un Servitore, il Topo che indossa questo Mantello può muoversi immediatamente in una qualsiasi
   altra casella normale, nella stessa Stanza." After the wearer's defense roll blocks every hit of a
   minion's attack, a ``DecisionRequested("cloak-of-displacement")`` offers every other normal space
   of its room with room for it, or ``stay`` (the default). A normal space: kind ``normal`` or
-  ``start``, not water, not a special area, no feature (RULINGS.md, Cloak of Displacement).
+  ``start``, not water, not a special area, no feature (docs/mice-and-mystics/rulings.md, Cloak of
+  Displacement).
 """
 
 from __future__ import annotations

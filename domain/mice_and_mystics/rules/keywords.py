@@ -6,7 +6,8 @@ When an encounter's minions have been placed in the room:
 - Ambush: once every minion card is on the track, each is ambushed (``bosses.ambush_step``).
 - Greedy Roaches: every roach in play becomes greedy.
 A summon uses the same band but "ambushes do not affect summons" (MM rulebook (it) §Imboscate); of the
-keywords only Greedy Roaches applies to roaches a summon brings (RULINGS.md, Encounter keywords).
+keywords only Greedy Roaches applies to roaches a summon brings (docs/mice-and-mystics/rulings.md, Encounter
+keywords).
 """
 
 from __future__ import annotations

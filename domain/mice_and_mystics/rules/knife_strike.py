@@ -10,8 +10,8 @@ docs/mice-and-mystics/facts.md §2) gives one more attack once the previous one 
 of them) picks its target, so a second attack may go to another minion if the first target fell. Each attack
 rolls battle + the dagger's bonus (+ equipped accessories' melee bonus) and carries the dagger's own rule: a
 defender lower on the initiative track rolls 1 fewer defense die (``cards.attack_weapon``). No "knife" card is
-known (docs/mice-and-mystics/facts.md §5): every equipped card whose special is ``dagger`` counts (RULINGS.md,
-Knife Strike).
+known (docs/mice-and-mystics/facts.md §5): every equipped card whose special is ``dagger`` counts
+(docs/mice-and-mystics/rulings.md,Knife Strike).
 """
 
 from __future__ import annotations

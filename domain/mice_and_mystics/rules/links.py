@@ -2,7 +2,7 @@
 
 While the token is on the board, mice move between its two ends as if they were adjacent (cost 1);
 the spaces also count as adjacent for everything a mouse does (sharing, melee). Minions ignore it
-(RULINGS.md, Party items).
+(docs/mice-and-mystics/rulings.md, Party items).
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ the die for it too); it attacks a mouse it sees. Target: the nearest mouse not y
 turn; ties (or, when every mouse it can attack was already attacked, regardless of distance) the
 mouse higher on the track (MM rulebook (it) §Attaccare con un Servitore, rules 1-2; MM rulebook (pt) "ou se
 todos foram neste turno"). Minions ignore water, yellow and red lines and traps when moving. Where several
-spaces are equally close, the first in space order is taken (RULINGS.md). A Rat starting on the grapes' space
-with no mouse there does not move and throws them instead of attacking (``grapes.rat_throw``; MM rulebook (it)
-§Uva come Arma).
+spaces are equally close, the first in space order is taken (docs/mice-and-mystics/rulings.md). A Rat starting
+on the grapes' space with no mouse there does not move and throws them instead of attacking
+(``grapes.rat_throw``; MM rulebook (it) §Uva come Arma).
 """
 
 from __future__ import annotations

@@ -164,8 +164,8 @@ def steps_from(state: State, mouse: str, here: str) -> tuple[tuple[str, int], ..
     Thread links, and, under a Scroll of Levitation this turn, spaces across a red line or a black gap of
     the Pipes at cost 1 (MM rulebook (it) §Linee Rosse; MM rulebook (it) §Aree Nere e Muri: items "che
     permettono ai Topi di attraversare le Linee Rosse, come Amo e Lenza o la Pergamena di Levitazione", and
-    the Pipes' black zones "possono essere attraversate solamente usando quegli Oggetti"; RULINGS.md, Scroll
-    of Levitation)."""
+    the Pipes' black zones "possono essere attraversate solamente usando quegli Oggetti";
+    docs/mice-and-mystics/rulings.md, Scroll of Levitation)."""
     lib = library_of(state)
     steps = (*mouse_neighbours(lib, here), *linked(state, here))
 

@@ -7,7 +7,8 @@ mouse's space and another space of the room (not both water); mice move between 
 adjacent (``links.py``); an action at either end takes it back. The Dinner Fork is in ``fork.py``,
 the Grapes as a weapon in ``grapes.py``. A token left in a room the mice leave is lost and its card
 shuffled back into the search deck. Disguises: the next encounter that would place Rats places none
-of them (not a summon); the token is discarded and the card shuffled back (RULINGS.md, Party items).
+of them (not a summon); the token is discarded and the card shuffled back (docs/mice-and-mystics/rulings.md,
+Party items).
 """
 
 from __future__ import annotations

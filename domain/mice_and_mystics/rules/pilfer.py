@@ -7,7 +7,7 @@ Each minion figure the mouse with Pilfer defeats gives it 1 cheese. For a Rat, w
 wheel, the cheese comes off the wheel (``CheeseTakenFromWheel``) instead of the supply
 (``CheeseGained``). The rulebook says "may"; the other answer (the supply) gives Filch the same
 cheese and leaves the minions' wheel fuller, so it is never better for the party and dicelog does
-not ask (RULINGS.md, Filch's Pilfer).
+not ask (docs/mice-and-mystics/rulings.md, Filch's Pilfer).
 """
 
 from __future__ import annotations

@@ -155,7 +155,9 @@ def _melee(
     quota = adds(level)
     left = n - sum(quota.values())
     more = [e for e in free if have[e] <= level < have[e] + room[e]]
-    if state.rules_revision < 2:  # rules revision 1: any spread of the figures left (RULINGS.md)
+    if (
+        state.rules_revision < 2
+    ):  # rules revision 1: any spread of the figures left (docs/mice-and-mystics/rulings.md)
         extra = more[:left]
         if 0 < left < len(more):
             extra = choices.pick(
@@ -234,8 +236,8 @@ def place_groups(
     possibile": the even spread counts every small melee figure of the placement, whatever its card
     (2 Roaches and 2 Rats on the Guard Room's three entrances: 2, 1 and 1). Each card in turn is
     spread over the entrances holding the fewest; the players' ties are ``melee-minion-entrances``
-    decisions as for a single card (RULINGS.md, Placing minions). Ties are broken by ``choices``
-    (``Undecided`` propagates; ``None``: the defaults)."""
+    decisions as for a single card (docs/mice-and-mystics/rulings.md, Placing minions). Ties are broken by
+    ``choices`` (``Undecided`` propagates; ``None``: the defaults)."""
     choices = choices if choices is not None else Choices.defaults()
     events: list[Event] = []
     alongside: dict[str, int] = {}

@@ -14,8 +14,8 @@ bonus, the usual rolls of ``combat.py``); then the game goes on. ``PreemptiveSho
 ends the window in every case, a shot, a pass or nobody eligible (then no decision is asked).
 
 Outside its own turn the shot is not the archer's "one ability card a turn" (it has no turn then);
-in its own turn it is, like any card (RULINGS.md, Preemptive Shot). The nearest-target rule of
-ranged attacks does not apply: the card names its targets, the new figures (Maginos' Staff still
+in its own turn it is, like any card (docs/mice-and-mystics/rulings.md, Preemptive Shot). The nearest-target
+rule of ranged attacks does not apply: the card names its targets, the new figures (Maginos' Staff still
 counts as melee against a figure on its own space, as in ``battle.py``).
 """
 
@@ -40,7 +40,8 @@ STAFF_MELEE = "staff-melee-on-own-space"
 
 
 def holder(state: State) -> str | None:
-    """The mouse holding Preemptive Shot (each ability card exists once: RULINGS.md, Level up)."""
+    """The mouse holding Preemptive Shot (each ability card exists once: docs/mice-and-mystics/rulings.md,
+    Level up)."""
     return next((m for m in state.party if PREEMPTIVE_SHOT in state.abilities.get(m, ())), None)
 
 

@@ -6,7 +6,8 @@ MM rulebook (it) §Azioni Gratuite; docs/mice-and-mystics/facts.md §5).
   Like every free action: once a turn, never inside another action, never in water. Its effect lasts the rest
   of the mouse's turn (``MouseTurn.scroll_effects``). Only scrolls whose effect the rules know
   (``SearchCard.special``) can be used; the core catalogue knows one: the Scroll of Levitation
-  (``levitation``: the mouse crosses red lines, ``movement.py``; provisional, RULINGS.md).
+  (``levitation``: the mouse crosses red lines, ``movement.py``; provisional,
+  docs/mice-and-mystics/rulings.md).
 - Event: resolves at once when drawn and is discarded; it is never kept (no keep/discard decision).
   No core event card's text is known (docs/mice-and-mystics/facts.md §5), so no effect follows the
   ``EventCardResolved``.

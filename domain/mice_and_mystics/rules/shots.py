@@ -2,10 +2,10 @@
 Aimed Shot, Power Shot, Accurate Shot; MM rulebook (it) §Carte Abilità dei Topi).
 
 Played before the mouse's Battle action (``ability_cards.py``), they apply to that action's attack if
-it is ranged: Aimed Shot +1 battle die; Power Shot doubles the attack's battle dice (RULINGS.md,
-Ability cards); Accurate Shot makes the target roll 2 fewer defense dice. A shot changes only the
-attack of the action it was played before: played before the turn's first action, not the attack of
-Inspire's extra action; played once the first action is over, only the extra action's attack.
+it is ranged: Aimed Shot +1 battle die; Power Shot doubles the attack's battle dice
+(docs/mice-and-mystics/rulings.md,Ability cards); Accurate Shot makes the target roll 2 fewer defense dice. A
+shot changes only the attack of the action it was played before: played before the turn's first action, not
+the attack of Inspire's extra action; played once the first action is over, only the extra action's attack.
 """
 
 from __future__ import annotations

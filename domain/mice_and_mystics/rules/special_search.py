@@ -1,6 +1,7 @@
 """Special searches of a chapter's rooms (MM rulebook (it) §Capitolo 1: La Stanza delle Guardie, Ricerca
 Speciale: Il Bottino del Fabbro; Le Fognature, Ricerca Speciale (caselle d'acqua): Amo e Lenza;
-MM rulebook (pt) §Regras especiais do Capítulo). Rulings in RULINGS.md (Special searches).
+MM rulebook (pt) §Regras especiais do Capítulo). Rulings in docs/mice-and-mystics/rulings.md (Special
+searches).
 
 A successful search (a star) in a room with a special search not yet found, by a mouse that may
 take it (``SpecialSearch.classes``; on a water space if ``water_only``): the player chooses the

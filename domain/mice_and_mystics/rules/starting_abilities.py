@@ -13,8 +13,8 @@ shuffle is asked once every mouse has its card. The eligible cards are those of 
 
 A mouse that enters a campaign chapter with abilities kept from the previous chapter (MM rulebook (it)
 §Giocare Mice and Mystics come una Campagna, 1) takes no new card: the setup choice is made once, at the start
-of the mouse's first chapter (RULINGS.md, Starting ability cards). A sandbox table takes the cards its setup
-document names and asks nothing (it reconstructs a table, it does not prepare one).
+of the mouse's first chapter (docs/mice-and-mystics/rulings.md, Starting ability cards). A sandbox table takes
+the cards its setup document names and asks nothing (it reconstructs a table, it does not prepare one).
 """
 
 from __future__ import annotations

@@ -6,12 +6,12 @@ mouse's whole move (``LeaveWater``, no move roll): stepping to an adjacent water
 to a dry space it rolls one die for itself plus one per mouse on that space, and a star gets it
 there, else it stays. At the end of its turn a mouse on a water space with a current is carried one
 space the current's way; carried off the room tile it is captured; a wall or a full space there
-stops it (RULINGS.md, Mousetraps and water). Leaving water is the mouse's move, so it may come
-before or after its action (MM rulebook (it) §Il Turno di un Topo) and obeys the other move rules: a webbed
-mouse cannot, a knocked-down one stands up instead (MM rulebook (it) §Atterrato), and more minions than mice
-on its space hold it (MM rulebook (it) §Condividere le Caselle). A capture by a current is made like any other
-(``combat.capture_mouse``: Poison Master, Escape Artist). Minions ignore water. Mice in water take no free
-actions.
+stops it (docs/mice-and-mystics/rulings.md, Mousetraps and water). Leaving water is the mouse's move, so it
+may come before or after its action (MM rulebook (it) §Il Turno di un Topo) and obeys the other move rules: a
+webbed mouse cannot, a knocked-down one stands up instead (MM rulebook (it) §Atterrato), and more minions than
+mice on its space hold it (MM rulebook (it) §Condividere le Caselle). A capture by a current is made like any
+other (``combat.capture_mouse``: Poison Master, Escape Artist). Minions ignore water. Mice in water take no
+free actions.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def against_current(state: State, here: str, there: str) -> bool:
     """Whether stepping from water space ``here`` to water space ``there`` goes against ``here``'s
     current (MM rulebook (pt) §Movendo-se na água: «O rato que se mover na água não pode ir contra a direção
     da correnteza»; rules revision 2). A step across the current, or out of the water, is not against it
-    (RULINGS.md, Mousetraps and water)."""
+    (docs/mice-and-mystics/rulings.md, Mousetraps and water)."""
     lib = library_of(state)
     flow = lib.spaces[here].current
     if state.rules_revision < 2 or flow is None or not lib.spaces[there].water:

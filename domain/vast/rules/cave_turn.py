@@ -268,9 +268,9 @@ def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
 def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
     """Tiles Giant Bats can carry a piece to from ``start``: up to 3 tiles, never through a wall; the Knight
     only through and onto Lit tiles (Vast rulebook §Esempio #3 Movimento forzato); a Treasure token through
-    any tile (RULINGS.md). From rules revision 6 never onto the Dragon's space (Vast rulebook §Esempio #3,
-    Movimento forzato: «non può essere spinta sullo spazio del Drago o attraverso i muri»). Giant Bats, Slap
-    and the Wisp all take their reach from here."""
+    any tile (docs/vast/rulings.md). From rules revision 6 never onto the Dragon's space (Vast rulebook
+    §Esempio #3, Movimento forzato: «non può essere spinta sullo spazio del Drago o attraverso i muri»). Giant
+    Bats, Slap and the Wisp all take their reach from here."""
     g = geometry(state)
     cells = cells_by_pos(state)
     d = state.dragon
@@ -327,7 +327,7 @@ def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
 
 def _bats_carry_tribe(state: VastState, command: cmd.GiantBats) -> list[Event]:
     """Giant Bats carry a revealed Tribe up to 3 tiles, never through a wall, not onto the Knight
-    (RULINGS.md)."""
+    (docs/vast/rulings.md)."""
     from dicelog.domain.vast.rules import goblins
 
     t = goblins.tribe(state, command.target)

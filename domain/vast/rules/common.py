@@ -140,8 +140,8 @@ def placeable(state: VastState) -> list[Pos]:
 def removable(state: VastState) -> list[Pos]:
     """Tiles the Collapse may remove now (Vast rulebook §Il Collasso): never the Entrance; tiles touching the
     fewest other tiles (1, then 2...) first; among them a revealed Crystal tile first; a tile under the Knight
-    only if she has a tile next to it to step onto (RULINGS.md). From rules revision 6 a tile under any
-    player's piece (the Knight, the Dragon, the Thief, a Tribe) only if each has a tile next to it whose
+    only if she has a tile next to it to step onto (docs/vast/rulings.md). From rules revision 6 a tile under
+    any player's piece (the Knight, the Dragon, the Thief, a Tribe) only if each has a tile next to it whose
     entering causes no attack (``safe_steps``)."""
     g = geometry(state)
     cells = cells_by_pos(state)

@@ -3,9 +3,9 @@ on the surface, the Powers paid with Power cards and Gems, the Sloth tracks and 
 surfacing and the end of its turn; and how the others meet it (§Incontrare il Drago, §Attaccare il Drago,
 §Gemme e altri giocatori).
 
-Wakefulness gains that only help the Dragon are made by the rules as soon as they are allowed (RULINGS.md,
-"Vast: the Dragon"): a Hunger cube whenever 2 Goblins eaten can pay it, a Greed cube for a Treasure token
-held, a Pride cube for a turn without moving, awakening at 11.
+Wakefulness gains that only help the Dragon are made by the rules as soon as they are allowed
+(docs/vast/rulings.md,the Dragon"): a Hunger cube whenever 2 Goblins eaten can pay it, a Greed cube for a
+Treasure token held, a Pride cube for a turn without moving, awakening at 11.
 """
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ def trap_ready(state: VastState) -> bool:
 def trap_decision(power: str, rest: str) -> DecisionRequested:
     """The Goblins may discard their face-up Trap to cancel a Dragon Power aimed at a Tribe
     (docs/vast/facts.md §3 Secrets, Trap; decision ``trap:<power>:...``, default ``cancel``): the whole Power
-    is cancelled (RULINGS.md)."""
+    is cancelled (docs/vast/rulings.md)."""
     return DecisionRequested(
         decision=f"trap:{power}:{rest}", options=("cancel", "let"), piece="goblins", default="cancel"
     )
@@ -511,8 +511,8 @@ def wrath(state: VastState, face: int, hit: tuple[Pos, ...], here: Pos) -> list[
     Knight falls only if she has a tile next to it to be pushed onto (as in the Collapse). From rules revision
     3, a map split before the Collapse is made whole by the Dragon sliding the groups (``reunite``, Vast
     rulebook §Esempio #2); during the Collapse, and in games of revisions 1 and 2, a tile whose fall would
-    split the map stays (RULINGS.md). From rules revision 6 (§Poteri, Collera: «Fai crollare le tessere
-    colpite … sposta le pedine degli altri giocatori su uno spazio adiacente»; the die's centre is the
+    split the map stays (docs/vast/rulings.md). From rules revision 6 (§Poteri, Collera: «Fai crollare le
+    tessere colpite … sposta le pedine degli altri giocatori su uno spazio adiacente»; the die's centre is the
     roller's own tile, §Il Dado del Drago) the Dragon's own tile falls too, the Thief and the Dragon stepping
     off as the Knight does (``collapse_step``); a tile whose piece has nowhere to go stays, and so does the
     Knight's under her Shield (``shielded``)."""

@@ -212,10 +212,10 @@ def end_turn(state: VastState, role: str) -> list[Event]:
 
 def end_of_turn(state: VastState, role: str) -> list[Event]:
     """The end of a turn without a Cave player (Vast rulebook §Varianti; docs/vast/facts.md §7 No Cave player;
-    RULINGS.md): the holder of the Past Plunder card places a Treasure token (``plunder``); then a Dark tile
-    is drawn from the stack and placed (``shape``) or, once the Collapse has begun, 3 tiles are removed
-    (``remove``). The Collapse begins at the end of the first turn that finds the stack empty. A dead Knight
-    skipping her turn owes nothing."""
+    docs/vast/rulings.md): the holder of the Past Plunder card places a Treasure token (``plunder``); then a
+    Dark tile is drawn from the stack and placed (``shape``) or, once the Collapse has begun, 3 tiles are
+    removed (``remove``). The Collapse begins at the end of the first turn that finds the stack empty. A dead
+    Knight skipping her turn owes nothing."""
     k = state.knight
     if role == "knight" and k is not None and k.health <= 0:
         return []
@@ -498,7 +498,8 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
     """Resolve a revealed tile (Vast rulebook §Rivelare e risolvere le tessere Buie): a Treasure Room gets a
     Treasure token, a Crystal tile a Crystal token, a Vault tile a Vault token (with the Thief); entered by
     the Knight (``full``), an Event tile has the Cave play an Event card on her and an Ambush tile ambushes
-    her. Revealed from afar (Vantage Point, Flare, the Thief), only the tokens are placed (RULINGS.md)."""
+    her. Revealed from afar (Vantage Point, Flare, the Thief), only the tokens are placed
+    (docs/vast/rulings.md)."""
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-resolve", f"no tile at {pos_key(pos)}")

@@ -135,7 +135,8 @@ def rage(delta: int, why: str) -> ev.RageChanged:
 
 def scatter(state: VastState, t: Tribe, *, to_zero: bool = False) -> ev.TribeScattered:
     """Vast rulebook §Disperdere la Tribù: back to the board, 2 Population less (1 with the Bright Beetles;
-    all of it after Fire Bomber's attack), its Monster discarded (Bones with 2: the older; RULINGS.md)."""
+    all of it after Fire Bomber's attack), its Monster discarded (Bones with 2: the older;
+    docs/vast/rulings.md)."""
     loss = t.population if to_zero else (1 if "bright-beetles" in t.monsters else 2)
     discarded = t.monsters[:1] if (t.name == "bones" and len(t.monsters) == 2) else t.monsters
     return ev.TribeScattered(tribe=t.name, loss=loss, discarded=discarded)
@@ -412,9 +413,9 @@ def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bo
 def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
     """The tiles a revealed Tribe can reach and the fewest Lit tiles it leaves on the way (Vast rulebook §5:
     any distance, never through walls, the Golem through them, the Underworm once up to 2 tiles diagonally;
-    the Knight's tile only as the end, RULINGS.md). From rules revision 6 the surfaced Dragon's tile, when the
-    Tribe could not enter it (Strength not above its Armor), is only an end too, refused there as
-    ``goblins.too-weak`` (Vast rulebook §I Goblin, Attaccare: «Per entrare in una tessera occupata dal
+    the Knight's tile only as the end, docs/vast/rulings.md). From rules revision 6 the surfaced Dragon's
+    tile, when the Tribe could not enter it (Strength not above its Armor), is only an end too, refused there
+    as ``goblins.too-weak`` (Vast rulebook §I Goblin, Attaccare: «Per entrare in una tessera occupata dal
     Cavaliere o dal Drago, la Tribù deve avere Forza maggiore»: every tile passed through is entered)."""
     g = geometry(state)
     start = where(t)
@@ -911,7 +912,7 @@ def gnome_jump(state: VastState, t: Tribe) -> list[Event]:
 
 def wisp_reach(state: VastState) -> list[Pos]:
     """Where the Wisp may move the Knight: up to 3 spaces, never through a wall, over Lit tiles (as the Giant
-    Bats carry her, Vast rulebook §Esempio #3; RULINGS.md)."""
+    Bats carry her, Vast rulebook §Esempio #3; docs/vast/rulings.md)."""
     from dicelog.domain.vast.rules.cave_turn import bats_reach
 
     k = knight_pos(state)

@@ -1,5 +1,6 @@
 """Goblin Infestation, line C: a drawn Monster ambushes the Knight (docs/vast/facts.md §7 Variant cards;
-docs/vast/facts.md §3 Monster cards, Ambush STR and Ambush text; RULINGS.md "Goblin Infestation line C").
+docs/vast/facts.md §3 Monster cards, Ambush STR and Ambush text; docs/vast/rulings.md "Goblin Infestation line
+C").
 
 Without a Goblins player, an Ambush tile's ambusher is Goblin Infestation's (Vast rulebook §Imboscata;
 docs/vast/facts.md §7). Line C (the Knight vs Thief setup, the Knight's solo Hard level) draws a Monster card
@@ -122,8 +123,8 @@ def underworm(state: VastState) -> list[Event]:
     """The Underworm's Ambush text (docs/vast/facts.md §3 Monster cards): she moves diagonally to the nearest
     Dark tile, chosen by her among the diagonal Dark tiles (decision ``underworm``); with none, a tile is
     drawn from the stack and placed Dark side up on an empty diagonal space (decision ``underworm-place`` when
-    several are empty; RULINGS.md); with no tile left in the stack or no empty diagonal, nothing happens. She
-    then moves there without a Movement and reveals it (``flow.underworm_move``)."""
+    several are empty; docs/vast/rulings.md); with no tile left in the stack or no empty diagonal, nothing
+    happens. She then moves there without a Movement and reveals it (``flow.underworm_move``)."""
     darks = diagonal_darks(state)
     if darks:
         options = tuple(f"{x},{y}" for x, y in darks)

@@ -59,7 +59,7 @@ def encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> li
 
 def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
     """Vast rulebook §Cubetti Eroe; §Equipaggiamento; §Tesori. A cube on a Treasure card uses it: the card
-    turns face up (RULINGS.md); the Potion Kit leaves the game with its cube and heals 2."""
+    turns face up (docs/vast/rulings.md); the Potion Kit leaves the game with its cube and heals 2."""
     k = _knight(state)
     target = command.target
     if free_cubes(k) < 1:
@@ -191,7 +191,7 @@ def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
 
 def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
     """Whether Sidequest ``card`` is fulfilled (docs/vast/facts.md §2 Sidequests, their versions without
-    Goblins and Dragon in the Knight vs Cave setup; RULINGS.md)."""
+    Goblins and Dragon in the Knight vs Cave setup; docs/vast/rulings.md)."""
     if "goblins" in state.roles and card in ("daring", "stalwart", "fearless", "eagle-eyed"):
         return f"feat:{card}" in knight.feats  # docs/vast/facts.md §2: their versions against the Goblins
     if "dragon" in state.roles and card in ("daring", "cunning", "eagle-eyed"):

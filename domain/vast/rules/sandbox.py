@@ -29,7 +29,7 @@ from dicelog.domain.vast.state import (
 
 Coord = Annotated[int, Meta(ge=-60, le=60)]
 OMEN_SYMBOLS = ("bat", "boulder", "quartz", "mushroom", "trail", "chasm")
-_SECTION = "README, Sandbox tables"
+_SECTION = "docs/architecture.md, Content is data"
 
 
 class SandboxCell(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -72,7 +72,7 @@ ANY_TWO_AND_THIEF = (
     "docs/vast/facts.md §7 'Any 2 roles + Thief': the two play their 2-player rules without "
     "Past Plunder, the Cave's Place "
     "Treasure is optional and the Thief takes Flare; which of the pair's other 2-player changes carry over "
-    "is read from its 2-player row (RULINGS.md)"
+    "is read from its 2-player row (docs/vast/rulings.md)"
 )
 
 
@@ -80,7 +80,7 @@ LINE_C_PROVISIONAL = (
     "Goblin Infestation line C (docs/vast/facts.md §3 Monster cards, Ambush STR and text): "
     "the Ogre's and the Troll's Ambush "
     "texts are not applied (how the Ogre token is defeated and the Canyon terrain's rules are in no source) "
-    "and the Wisp's Ambush Strength, uncertain in docs/vast/facts.md, is read as none (RULINGS.md)"
+    "and the Wisp's Ambush Strength, uncertain in docs/vast/facts.md, is read as none (docs/vast/rulings.md)"
 )
 
 
@@ -207,7 +207,7 @@ SETUPS: dict[str, SetupRow] = {
         removed_sidequests=(),
         provisional="docs/vast/facts.md §7 says 'Flare shared by the map': "
         "read as the Goblins' Tribes and the Thief each "
-        "using Flare as their variant card says (RULINGS.md)",
+        "using Flare as their variant card says (docs/vast/rulings.md)",
     ),
     "knight-vs-thief": SetupRow(
         roles=("knight", "thief"),
@@ -417,7 +417,7 @@ BUILT_LEVELS = {
 }
 """The difficulty levels this release plays by role (docs/vast/facts.md §7): the Dragon's hardest adds Shriek
 turns and the Cave's other cards remove tiles or add Hatred tokens, which docs/vast/facts.md does not pin
-down; the Thief's two easiest are not given (RULINGS.md)."""
+down; the Thief's two easiest are not given (docs/vast/rulings.md)."""
 
 
 def knight_health(levels: dict[str, int]) -> int:

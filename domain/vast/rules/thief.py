@@ -163,7 +163,7 @@ def free_upgrades(th: ThiefRole) -> tuple[str, ...]:
 
 NO_UPGRADE = {4: 1, 5: 2}
 """The Thief's difficulty cards (docs/vast/facts.md §7): the first stashed tokens that get no Upgrade, at
-Prowler (read as level 4: provisional, RULINGS.md) and Invader (level 5, the hardest)."""
+Prowler (read as level 4: provisional, docs/vast/rulings.md) and Invader (level 5, the hardest)."""
 
 
 def upgrade_step(state: VastState) -> list[Event]:
@@ -270,8 +270,8 @@ def target_at(state: VastState, target: str) -> Pos | None:
 
 
 def in_sight(state: VastState, here: Pos, there: Pos) -> bool:
-    """Hand Crossbow range (Vast rulebook §Pugnalare alle Spalle; RULINGS.md): a Lit tile in a straight line
-    up to 3 tiles away, every tile between Lit and no wall on the way."""
+    """Hand Crossbow range (Vast rulebook §Pugnalare alle Spalle; docs/vast/rulings.md): a Lit tile in a
+    straight line up to 3 tiles away, every tile between Lit and no wall on the way."""
     if here == there:
         return True
     dx, dy = there[0] - here[0], there[1] - here[1]

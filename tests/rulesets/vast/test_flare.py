@@ -32,7 +32,9 @@ def test_flare_reveals_the_dark_tiles_the_dragon_die_hits_once_a_turn__vf_7_flar
         else:
             p.draw(p.pending.cards[0])
     assert next(c for c in p.state.cells if (c.x, c.y) == (2, 0)).crystal
-    assert p.state.knight.grit == 0 and p.state.knight.encounters == 0  # no Grit, no Encounter (RULINGS.md)
+    assert (
+        p.state.knight.grit == 0 and p.state.knight.encounters == 0
+    )  # no Grit, no Encounter (docs/vast/rulings.md)
     with pytest.raises(RuleBroken) as info:
         p.do(cmd.UseFlare(x=2, y=1))
     assert info.value.rule == "vast.flare.used"

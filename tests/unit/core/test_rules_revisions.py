@@ -1,5 +1,6 @@
-"""Rules revisions (README, Rules revisions): a game keeps the rules it was created with, and the
-state fields added for later revisions leave the stored encoding of older games' states unchanged."""
+"""Rules revisions (docs/mice-and-mystics/index.md, Rules revisions): a game keeps the rules it was created
+with, and the state fields added for later revisions leave the stored encoding of older games' states
+unchanged."""
 
 from __future__ import annotations
 

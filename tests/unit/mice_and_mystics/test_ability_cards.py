@@ -497,8 +497,8 @@ def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_noth
 
 
 def test_001_carte_abilita_preemptive_shot_is_not_a_command_and_counts_in_the_archers_own_turn():
-    """RULINGS.md, Ability cards: in its own turn the shot is the archer's one card of the turn; the card
-    is never played by command."""
+    """docs/mice-and-mystics/rulings.md, Ability cards: in its own turn the shot is the archer's one card of
+    the turn; the card is never played by command."""
     state = chapter_1_table(
         *knows("maginos", "preemptive-shot", "aimed-shot"), cheese("maginos", 3), track=MAGINOS_FIRST
     )

@@ -51,7 +51,8 @@ def test_move_then_act__001_il_turno_di_un_topo():
 
 def test_acting_after_rolling_gives_the_unwalked_move_up__001_il_turno_di_un_topo():
     """MM rulebook (it) §Il Turno di un Topo ("1 Azione e poi muovere, oppure prima muovere e poi" act): a
-    mouse that rolled to move and then acts has had its move (RULINGS.md, mouse turn)."""
+    mouse that rolled to move and then acts has had its move (docs/mice-and-mystics/rulings.md, mouse
+    turn)."""
     state = chapter_1_table(MovementPointsGained(mouse="filch", die_number=1, move_value=3, points=4))
     _, state = act(state, Search(mouse="filch"))
     _, state = roll(state, 1)
@@ -116,9 +117,9 @@ def test_a_webbed_mouse_may_not_move__000_stordito_e_intrappolato():
 def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no_second_card():
     """MM rulebook (it) §Carte Abilità dei Topi: "Un Topo può usare una sola carta Abilità per Turno"; MM
     rulebook (it) §Salire di Livello: "una stessa Abilità può essere utilizzata in momenti diversi"
-    (RULINGS.md, Ability cards). Tilda, inspired this round (docs/mice-and-mystics/facts.md §4 row 14), Cures
-    Filch as her action, then Cures him again as Inspire's extra action (its cheese + 1), paying each time;
-    First Aid, a second card, is refused."""
+    (docs/mice-and-mystics/rulings.md, Ability cards). Tilda, inspired this round
+    (docs/mice-and-mystics/facts.md §4 row 14), Cures Filch as her action, then Cures him again as Inspire's
+    extra action (its cheese + 1), paying each time; First Aid, a second card, is refused."""
     from dicelog.domain.mice_and_mystics.commands import UseAbility
     from dicelog.domain.mice_and_mystics.events import CheeseGained, EffectRemoved, MouseHealed, MouseWounded
     from dicelog.domain.mice_and_mystics.item_events import (

@@ -96,7 +96,7 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
     )
     # Collin laid in slot 2: Born to Lead (MM rulebook (it) Collin's hero card, "quando collocate le carte
     # sulla Colonna dell'Iniziativa, se il Principe Collin non si trova sul primo spazio, aggiungete
-    # immediatamente 1 segnalino Formaggio"; RULINGS.md, Born to Lead)
+    # immediatamente 1 segnalino Formaggio"; docs/mice-and-mystics/rulings.md, Born to Lead)
     assert events == [
         InitiativeTrackReshuffled(cards=(RAT, "collin", "filch", "tilda", "maginos")),
         CheeseGained(mouse="collin", count=1, reason="born-to-lead"),
@@ -178,7 +178,7 @@ def test_001_determinare_l_ordine_di_iniziativa_a_track_laid_again_starts_a_new_
     confronto for revelada, a ordem de iniziativa deve ser novamente determinada»): the track laid again
     mid-turn is a new order; once the exploring mouse's turn ends, a new round starts from slot 1, so no card
     acts twice in a round (Collin and Filch would have, from Filch's new slot) and none is skipped in it
-    (RULINGS.md, Encounter with no minion card on the track; rules revision 2)."""
+    (docs/mice-and-mystics/rulings.md, Encounter with no minion card on the track; rules revision 2)."""
     state = _explored_and_reshuffled(rules_revision=2)
     assert state.round_ends_after_turn
     events, state = act(state, EndTurn(mouse="filch"))
@@ -218,7 +218,8 @@ def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions_
 def test_001_esplorare_a_board_with_figures_on_it_is_not_turned_over_from_revision_3():
     """MM rulebook (it) §Esplorare: entering a room of the other colour turns its board over ("ruotate il
     tabellone della Stanza di arrivo"); no source says where figures standing on it would go, so from rules
-    revision 3 that Explore is refused (provisional; RULINGS.md). Revision 2 turned it over anyway."""
+    revision 3 that Explore is refused (provisional; docs/mice-and-mystics/rulings.md). Revision 2 turned it
+    over anyway."""
     minion_beyond = FigurePlaced(figure="rat-warriors-9", card=RAT, space="KT-1")
     state = chapter_1_table(*NO_RATS, minion_beyond, at("GR-8"), track=MICE)
     with pytest.raises(RuleBroken, match="explore.board-occupied") as refused:

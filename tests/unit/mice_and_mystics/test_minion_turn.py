@@ -268,8 +268,8 @@ def test_minion_moves_across_a_red_line__000_muovere_un_servitore():
 
 def test_minion_cannot_attack_across_a_red_line__001_linee_rosse():
     """MM rulebook (it) §Linee Rosse: "Le caselle separate da una Linea Rossa non sono adiacenti" (for
-    everyone, RULINGS.md): a rat on GR-14 next to the full GR-15 across the red line stays and cannot
-    attack."""
+    everyone, docs/mice-and-mystics/rulings.md): a rat on GR-14 next to the full GR-15 across the red line
+    stays and cannot attack."""
     mice = tuple(at("GR-15", m) for m in ("filch", "collin", "tilda", "maginos"))
     _, state = start(*ONLY_RAT_1, minion(RAT, 1, "GR-14"), *mice)
     events, _ = roll(state, 3)

@@ -138,8 +138,8 @@ def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_c
 
 def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_discards_one():
     """Tinkerer's Treasure is no longer refused to a full pack: the weapon or armour taken puts the pack
-    over 3 and the player discards 1 card of their choice (MM rulebook (it) §Equipaggiare; RULINGS.md, Special
-    searches)."""
+    over 3 and the player discards 1 card of their choice (MM rulebook (it) §Equipaggiare;
+    docs/mice-and-mystics/rulings.md, Special searches)."""
     mice = ("nez", "tilda", "filch", "maginos")
     deck = DecksPrepared(encounter_deck=(), search_deck=("cloak-of-displacement", "toothpick"))
     full = [SearchCardKept(mouse="nez", card=f"search-card-0{n}") for n in (1, 2, 3)]

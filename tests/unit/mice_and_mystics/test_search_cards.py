@@ -151,7 +151,8 @@ def test_001_uva_come_arma_a_rat_sharing_the_grapes_with_a_mouse_attacks_normall
 
 
 def test_001_uva_come_arma_a_rat_on_the_grapes_with_no_mouse_in_its_room_neither_moves_nor_attacks():
-    """The throw reaches the rat's room only (as a mouse's throw: RULINGS.md); it still does not move."""
+    """The throw reaches the rat's room only (as a mouse's throw: docs/mice-and-mystics/rulings.md); it still
+    does not move."""
     away = [FigurePlaced(figure=m, card=m, space="KT-2") for m in ("collin", "tilda", "filch", "maginos")]
     events = proceed(rat_on_grapes(*away))
     assert events[1:3] == [
@@ -183,7 +184,8 @@ def with_bow(*events):
 
 def test_001_carte_ricerca_bow_of_precision_counts_each_bow_star_as_two_hits():
     """MM rulebook (it) §Carte Ricerca, Arco di Precisione: "tutti i risultati [·] contano come 2 successi
-    invece di 1" — the bow-star face (provisional, RULINGS.md). Bow 1 hit, bow-star 2, a plain sword none."""
+    invece di 1" — the bow-star face (provisional, docs/mice-and-mystics/rulings.md). Bow 1 hit, bow-star 2, a
+    plain sword none."""
     _, state = act(with_bow(), Battle(mouse="filch", target="rat-warriors-1"))
     assert state.attack.ranged and state.attack.dice == 3  # Filch's battle 2, the bow +1
     events, _ = roll(state, BOW_STAR, BOW, SWORD_STAR)
