@@ -77,12 +77,15 @@ READ_SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 """Reads take an optional bearer token: without one, a spectator of a public or unlisted game."""
 
 
-def _problems(*codes: int) -> dict[int, ResponseSpec]:
+def _problems(*codes: int, resource: str = "game") -> dict[int, ResponseSpec]:
+    """The problem+json answers of an operation on a ``resource`` (``game`` or ``campaign``), by status."""
     text = {
         400: "Malformed request (or a JSON body nested deeper than 64 levels)",
-        401: "Missing or unknown bearer token (or a private game read without one)",
-        403: "The command is about another seat's piece, or the token may only read",
-        404: "No such game",
+        401: f"Missing or unknown bearer token (or a private {resource} read without one)",
+        403: "The command is about another seat's piece, or the token may only read"
+        if resource == "game"
+        else "The token may only read (a spectator's or an auditor's)",
+        404: f"No such {resource}",
         409: "Stale expected_version (version-conflict): read again, then decide again; the only 409",
         413: "The request (or its content pack) is too large",
         415: "The body is not JSON (send Content-Type: application/json)",
