@@ -15,7 +15,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 from uuid import UUID, uuid4
@@ -117,6 +117,16 @@ CHANCE_PROOF_EVENTS = (
 )
 """The events ``dicelog.service.audit.dice_proof`` looks at (with the game's first event)."""
 CHANCE_PROOF_TOPICS = frozenset(t for cls in (GameCreated, *CHANCE_PROOF_EVENTS) for t in topics_of(cls))
+
+
+class Executed(NamedTuple):
+    """What ``Games.execute`` answers: the HTTP status, the JSON body, and the version right before the
+    command's first event (the ``Location``'s ``after``; ``None`` for an answer stored by a first attempt,
+    which only its body tells)."""
+
+    status: int
+    body: bytes
+    after: int | None
 
 
 class Marked(NamedTuple):
@@ -355,13 +365,15 @@ class Games(Application[UUID]):
         request_hash: str = "",
         render: Any = None,
         game: Game | None = None,
-    ) -> tuple[int, bytes]:
-        """Run one command for ``seat``; return (HTTP status, JSON body from ``render``).
+    ) -> Executed:
+        """Run one command for ``seat``; return its ``Executed`` (status, JSON body from ``render``, encoded
+        once, and the ``after`` of its ``Location``).
 
         ``render(game_before, records, game_after) -> Struct`` builds the answer body. With an
         ``idempotency_key`` the first answer is stored with the events and returned again for a
-        retry. ``game``: the game as the caller read it while holding ``lock(game_id)`` (else it is
-        read here). Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
+        retry. ``game``: the game as the caller read it while holding ``lock(game_id)``, which it
+        still holds (the lock is then not taken again); without it the game is read here, under
+        the lock. Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
         ``IdempotencyMismatch`` and the domain's ``RuleBroken``.
         """
         key_id = idempotency_id(game_id, seat, idempotency_key) if idempotency_key is not None else None
@@ -370,7 +382,7 @@ class Games(Application[UUID]):
             if earlier is not None:
                 return earlier
         try:
-            with self.lock(game_id):
+            with nullcontext() if game is not None else self.lock(game_id):
                 return self._execute(
                     game or self.game(game_id),
                     seat,
@@ -400,7 +412,7 @@ class Games(Application[UUID]):
         key: str | None,
         request_hash: str,
         render: Any,
-    ) -> tuple[int, bytes]:
+    ) -> Executed:
         game_id = game.id
         if expected_version is not None and expected_version != game.version:
             raise VersionConflict(expected_version, game.version)
@@ -426,7 +438,7 @@ class Games(Application[UUID]):
         self._saved(game, after)
         self._remember(after)
         self.play_bots(after)
-        return 201, body
+        return Executed(201, body, records[0].originator_version - 1)
 
     def _play(self, game: Game, seat: str, command: Command) -> tuple[list[Recorded], Game]:
         """``command`` by ``seat`` authorized and played on ``game`` with its secret seed and nonce key: the
@@ -504,9 +516,7 @@ class Games(Application[UUID]):
         log.warning("bots stopped after %d commands in a row", MAX_BOT_COMMANDS, extra=extra)
         return game
 
-    def _idempotent_answer(
-        self, key_id: UUID, key: str | None, request_hash: str
-    ) -> tuple[int, bytes] | None:
+    def _idempotent_answer(self, key_id: UUID, key: str | None, request_hash: str) -> Executed | None:
         """The stored answer of a keyed command, or ``None``. Raises ``IdempotencyMismatch`` when
         the key was used (by the same seat) for a different request."""
         record = self._read_record(key_id)
@@ -514,7 +524,7 @@ class Games(Application[UUID]):
             return None
         if not hmac.compare_digest(record.request_hash, request_hash):
             raise IdempotencyMismatch(f"Idempotency-Key {key!r} was used for a different request")
-        return record.status, bytes(record.body)
+        return Executed(record.status, bytes(record.body), None)
 
     def _read_record(self, record_id: UUID) -> Any:
         """A one-event record (secret, idempotency) by id, or ``None``. Read from the store,
@@ -710,13 +720,19 @@ class Games(Application[UUID]):
         raise Unauthorized(f"a valid bearer token of this {kind} is required")
 
     def acting_seat(
-        self, game: Game, token: str | None, command: Any = None, named: str | None = None
+        self,
+        game: Game,
+        token: str | None,
+        command: Any = None,
+        named: str | None = None,
+        audience: str | None = None,
     ) -> str:
         """The seat a request acts as: a seat token's own seat (``named``, when given, must be it); the table
         token's (``table_device``) seat named by ``named`` (the ``Dicelog-Seat`` header) or else
         ``table_seat(game, command)``. Raises ``Unauthorized`` and ``Forbidden`` (a spectator's or auditor's
-        token, a seat token naming another seat, a seat name the game does not have)."""
-        audience = self.audience(game.id, token)
+        token, a seat token naming another seat, a seat name the game does not have). ``audience``: the
+        token's, when the caller has it already (``audience(game.id, token)``)."""
+        audience = audience or self.audience(game.id, token)
         if audience.startswith("seat:"):
             seat = audience.removeprefix("seat:")
             if named is not None and named != seat:
@@ -755,16 +771,19 @@ class Games(Application[UUID]):
             origin = original.created.forked_from
         return False
 
-    def viewer(self, game: Game, token: str | None) -> Viewer:
+    def viewer(self, game: Game, token: str | None, audience: str | None = None) -> Viewer:
         """Who reads ``game`` with this token (``None``: no token). Raises ``Unauthorized`` for a
         bad token, or no token on a ``private`` game or a ``sealed`` fork, and
-        ``Forbidden`` for any token but the auditor's on a ``sealed`` fork."""
+        ``Forbidden`` for any token but the auditor's on a ``sealed`` fork. ``audience``: the token's,
+        when the caller has it already (``audience(game.id, token)``)."""
         if self.sealed(game):
             if token is None:
                 raise Unauthorized("this fork is sealed until its original ends: the auditor token is needed")
-            audience = self.audience(game.id, token)
+            audience = audience or self.audience(game.id, token)
             if audience != "auditor":
                 raise Forbidden("this fork is sealed until its original ends: only the auditor reads it")
+            return viewer_of(game.created.seats, audience)
+        if audience is not None and token is not None:
             return viewer_of(game.created.seats, audience)
         return self.reader(game.id, game.created.seats, game.created.visibility, token)
 

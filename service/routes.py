@@ -254,7 +254,9 @@ def _send_command(
     acting: str | None = None,
 ) -> Response[CommandResult]:
     game_id = game.id
-    seat = games.acting_seat(game, bearer(request), data.command, acting)
+    token = bearer(request)
+    audience = games.audience(game_id, token)  # once: the seat acting and what it reads
+    seat = games.acting_seat(game, token, data.command, acting, audience)
     bind_contextvars(seat=seat, command=command_tag(data.command))
     ruleset = game.created.ruleset
     if not types.belongs(ruleset, data.command):
@@ -264,8 +266,8 @@ def _send_command(
             detail=f"{type(data.command).__name__} is not a command of {ruleset} (this game's ruleset)",
         )
     request_hash = hashlib.sha256(_encode(data)).hexdigest()
-    lens = games.lens(game, games.viewer(game, bearer(request)))
-    status, body = games.execute(
+    lens = games.lens(game, games.viewer(game, token, audience))
+    status, body, after = games.execute(
         game_id,
         seat=seat,
         command=data.command,
@@ -275,13 +277,14 @@ def _send_command(
         render=command_result(lens),
         game=game,
     )
-    answer = msgspec.json.decode(body, type=_Answer)
-    after = answer.events[0].version - 1 if answer.events else 0
+    if after is None:  # an answer stored by a first attempt: its body tells where its events are
+        answer = msgspec.json.decode(body, type=_Answer)
+        after = answer.events[0].version - 1 if answer.events else 0
     return Response(
         body,  # type: ignore[arg-type]  # the CommandResult already encoded: Response[CommandResult] documents it
         status_code=status,
         media_type="application/json",
-        headers={"Location": f"/games/{answer.game_id}/events?after={after}"},
+        headers={"Location": f"/games/{game_id}/events?after={after}"},
     )
 
 
@@ -386,8 +389,8 @@ class GameReads:
     ) -> StateAt:
         """The full state after ``version`` events (latest when omitted), rebuilt by replay, as the
         reader may see it."""
-        _, lens = _reader(games, game_id, request)
-        game = _game(games, game_id, version)
+        latest, lens = _reader(games, game_id, request)
+        game = latest if version is None else _game(games, game_id, version)  # one load for the latest
         if version is not None and game.version != version:
             raise NotFoundException(f"game {game_id} has no version {version} (latest is {game.version})")
         return StateAt(
@@ -419,8 +422,11 @@ class GameReads:
         is pending: one ``Choose`` per option for the seat that must answer it. A pending roll, shuffle
         or draw (manual dice) is answered with what the table rolled, shuffled or drew, so it is
         described by ``pending``, not listed."""
-        game, lens = _reader(games, game_id, request)
-        seat = games.acting_seat(game, bearer(request), None, acting)
+        game = _game(games, game_id)
+        token = bearer(request)
+        audience = games.audience(game_id, token) if token else None  # once: what it reads, who acts
+        lens = games.lens(game, games.viewer(game, token, audience))
+        seat = games.acting_seat(game, token, None, acting, audience)
         ruleset = game.ruleset
         controls = next((s.controls for s in game.created.seats if s.name == seat), ())
         pending = lens.pending(game.pending)
