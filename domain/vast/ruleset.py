@@ -41,9 +41,9 @@ to her (docs/vast/facts.md §7: Knight, Goblins and Cave; Knight vs Cave; earlie
 every setup); 5 adds Goblin Infestation line C, the Monsters' Ambushes (docs/vast/facts.md §3 Monster cards;
 docs/vast/facts.md §7: the Knight vs Thief setup and the Knight's solo Hard level, played from this revision)
 and, without a Cave player, places the end of turn's Dark tile by default next to the player's piece (before:
-the first free space, west to east); 6 plays the rules a referee's reading corrected (README, Vast rules
-revisions: each attack on the surfaced Dragon costs its own Encounter, the Shield stops every forced move,
-and the others listed there)."""
+the first free space, west to east); 6 plays the rules a referee's reading corrected (docs/vast/index.md,
+Rules revisions: each attack on the surfaced Dragon costs its own Encounter, the Shield stops every forced
+move, and the others listed there)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type.
 _Handlers = dict[type[Command], Callable[[VastState, Any], list[Event]]]

@@ -338,6 +338,16 @@ def player_of(target: str) -> str:
     return "goblins" if target in TRIBES else target
 
 
+GoblinsPhase = Literal[
+    "", "war", "war-draw", "populate", "monsters", "monsters-drawn", "secrets", "secrets-drawn", "activate"
+]
+"""Where the Goblins' turn is (Vast rulebook §I Goblin, Riepilogo del Turno): ``""`` not their turn (or a
+table laid in the middle of it); ``war`` and ``war-draw`` (1. Scegli una Carta Guerra, the War cards being
+drawn), ``populate`` (2. Popola le Tribù), ``monsters`` and ``monsters-drawn`` (3. Assegna i Mostri, before
+and after the draw), ``secrets`` and ``secrets-drawn`` (4. Pesca le Carte Segreti), ``activate`` (5. Attiva le
+Tribù)."""
+
+
 class Tribe(Struct, frozen=True, kw_only=True):
     """A Goblin Tribe (Vast rulebook §Statistiche della Tribù, §Rivelare, §Nascondere)."""
 
@@ -366,8 +376,8 @@ class GoblinsRole(Struct, frozen=True, kw_only=True):
     """The three Tribes: Fangs, Bones, Eye."""
     rage: int = 1
     """Rage, 0-3 (Vast rulebook §Furia e Malessere); at 0 every Tribe has -1 Strength (Malaise)."""
-    phase: str = ""
-    """Where the Goblins' turn is: ``war``, ``populate``, ``monsters``, ``secrets``, ``activate``."""
+    phase: GoblinsPhase = ""
+    """Where the Goblins' turn is (``GoblinsPhase``)."""
     war: str | None = None
     """The War card chosen this turn (public)."""
     hand: tuple[str, ...] = ()

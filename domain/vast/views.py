@@ -26,6 +26,7 @@ from dicelog.domain.vast.rules.flow import agreed_crystals
 from dicelog.domain.vast.state import (
     HIDDEN,
     TRIBES,
+    GoblinsPhase,
     VastState,
     spirit,
     stat_tokens,
@@ -194,8 +195,8 @@ class GoblinsTrack(Struct, frozen=True, kw_only=True):
 
     rage: int
     """Rage, 0-3 (0: Malaise)."""
-    phase: str
-    """The phase of their turn."""
+    phase: GoblinsPhase
+    """The phase of their turn (``GoblinsPhase``)."""
     war: str | None
     """The War card of this turn."""
     hand: int

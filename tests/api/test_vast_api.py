@@ -442,3 +442,20 @@ def test_difficulty_cards_are_set_at_creation_and_a_level_not_built_is_a_422(cli
     r = client.post("/games", json={"ruleset": "vast", "setup": bad, "seats": seats})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     assert "cave" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        [{"name": "sir", "controls": ["knight"]}],  # nobody plays the Cave
+        [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave", "thief"]}],
+        [{"name": "sir", "controls": ["knight", "cave"]}, {"name": "deep", "controls": ["cave"]}],
+    ],
+)
+def test_a_vast_table_with_a_role_nobody_or_two_seats_play_is_a_422_and_nothing_is_stored(client, seats):
+    r = client.post(
+        "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": seats}
+    )
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json"), r.text
+    assert r.json()["rule"] == "setup.seat-controls"
+    assert client.get("/games").json()["games"] == []

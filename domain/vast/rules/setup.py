@@ -296,10 +296,32 @@ class VastSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     set up as Vast rulebook and docs/vast/facts.md §1 say."""
 
 
+def _check_seats(created: GameCreated, roles: tuple[str, ...]) -> None:
+    """From rules revision 6 every role in play is controlled by exactly one seat and no seat controls a role
+    that is not in play, so that every game created can be played (docs/vast/index.md). Raises
+    ``RuleBroken("setup.seat-controls")``."""
+    controlled = [piece for seat in created.seats for piece in seat.controls]
+    for role in roles:
+        if controlled.count(role) != 1:
+            raise RuleBroken(
+                "setup.seat-controls",
+                section="Vast rulebook §Preparazione",
+                detail=f"the {role} must be controlled by exactly one seat, not {controlled.count(role)}",
+            )
+    strangers = sorted(set(controlled) - set(roles))
+    if strangers:
+        raise RuleBroken(
+            "setup.seat-controls",
+            section="Vast rulebook §Preparazione",
+            detail=f"not a role of this game: {strangers} (its roles: {list(roles)})",
+        )
+
+
 def initial_state(created: GameCreated) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
     play (docs/vast/facts.md §7 lists the setups; the Cave alone is none), a line C row before rules revision
-    5, or ``crystals`` outside Knight vs Thief."""
+    5, or ``crystals`` outside Knight vs Thief; ``RuleBroken("setup.seat-controls")`` from rules revision 6
+    when a role in play is controlled by no seat or by two, or a seat controls a role not in play."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -349,6 +371,8 @@ def initial_state(created: GameCreated) -> VastState:
             section="docs/vast/facts.md §7 Variant cards",
             detail=f"{row_id!r} (Goblin Infestation line C) is played from rules revision 5",
         )
+    if created.rules_revision >= 6:
+        _check_seats(created, roles)
     if setup.crystals is not None and row_id != "knight-vs-thief":
         raise RuleBroken(
             "setup.invalid",

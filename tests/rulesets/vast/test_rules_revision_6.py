@@ -4,15 +4,19 @@ each test also plays the same table at revision 5. Dice and cards are explicit."
 
 from __future__ import annotations
 
+import msgspec
+import pytest
 from msgspec.structs import replace
 
-from dicelog.domain.core.events import DecisionRequested
+from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.events import DecisionRequested, GameCreated, Seat
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.cave_turn import bats_reach
 from dicelog.domain.vast.rules.common import cell_at, dragon_armor, removable, safe_steps
 from dicelog.domain.vast.rules.flow import event_offer
+from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import CaveRole, DragonRole, GoblinsRole, KnightRole, ThiefRole
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
@@ -310,3 +314,24 @@ def test_wrath_leaves_the_shielded_knights_tile__rulebook_equipaggiamento_scudo(
     assert (1, 1) not in p.of(ev.PowerStruck)[0].tiles
     q = wrath_table(KnightRole(x=1, y=1))
     assert (1, 1) in q.of(ev.PowerStruck)[0].tiles
+
+
+# --- Setup -------------------------------------------------------------------------------------------------
+
+
+def test_a_game_whose_role_no_seat_controls_is_refused__setup_seat_controls():
+    """A Vast game is created only when every role in play has exactly one seat and no seat controls a role
+    not in play (docs/vast/index.md): otherwise nobody could ever play it."""
+    raw = msgspec.Raw(msgspec.json.encode({"roles": ["knight", "cave"]}))
+
+    def created(*controls: tuple[str, ...], revision: int = 6) -> GameCreated:
+        seats = tuple(Seat(name=f"s{i}", controls=c) for i, c in enumerate(controls))
+        return GameCreated(ruleset="vast", setup=raw, seats=seats, rules_revision=revision)
+
+    RULESET.initial_state(created(("knight",), ("cave",)))
+    RULESET.initial_state(created(("knight", "cave")))  # one seat may hold both
+    for bad in [(("knight",),), (("knight",), ("cave",), ("cave",)), (("knight",), ("cave", "thief"))]:
+        with pytest.raises(RuleBroken) as info:
+            RULESET.initial_state(created(*bad))
+        assert info.value.rule == "setup.seat-controls"
+    RULESET.initial_state(created(("knight",), revision=5))  # games created before keep their seats
