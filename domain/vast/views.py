@@ -722,6 +722,12 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"{'Ambush! ' if ambush else ''}The {name.capitalize()} Tribe attacks the Knight"
         case ev.TribeAttackedCrystal(tribe=name, smashed=smashed):
             return f"The {name.capitalize()} Tribe {'smashes' if smashed else 'attacks'} the Crystal"
+        case ev.TribeAttackedDragon(tribe=name):
+            return f"The {name.capitalize()} Tribe attacks the Dragon: it loses 1 Health"
+        case ev.TrapSprung(power=power):
+            return (
+                f"The Goblins spring their Trap: the Dragon's {power.replace('-', ' ').title()} does nothing"
+            )
         case ev.TribePlundered(tribe=name):
             return f"The {name.capitalize()} Tribe plunders a Treasure token"
         case ev.KnightAttackedTribes(tribes=names) if names:

@@ -18,6 +18,7 @@ from dicelog.domain.vast.rules.common import cell_at, dragon_armor, removable, s
 from dicelog.domain.vast.rules.flow import event_offer
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import CaveRole, DragonRole, GoblinsRole, KnightRole, ThiefRole
+from dicelog.domain.vast.views import describe
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
 from tests.rulesets.vast.test_no_cave_player import no_cave
@@ -335,3 +336,16 @@ def test_a_game_whose_role_no_seat_controls_is_refused__setup_seat_controls():
             RULESET.initial_state(created(*bad))
         assert info.value.rule == "setup.seat-controls"
     RULESET.initial_state(created(("knight",), revision=5))  # games created before keep their seats
+
+
+def test_every_goblin_event_against_the_dragon_has_a_log_line__log():
+    """Log lines for the Ash Dragon's Tribe attack and the Trap cancelling a Power (they had none)."""
+    state = dragon_table(lit(1, 0, OPEN))
+    assert (
+        describe(state, ev.TribeAttackedDragon(tribe="fangs"))
+        == "The Fangs Tribe attacks the Dragon: it loses 1 Health"
+    )
+    assert (
+        describe(state, ev.TrapSprung(power="claw"))
+        == "The Goblins spring their Trap: the Dragon's Claw does nothing"
+    )
