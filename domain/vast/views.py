@@ -607,7 +607,9 @@ def describe(state: VastState, event: Event) -> str | None:
             return f"The Cave collects {count} Omen(s) ({tokens} Treasure and Crystal tokens on the map)"
         case ev.GritChanged(delta=delta, why=why):
             k = state.knight
-            verb = "gains" if delta >= 0 else "loses"
+            if delta == 0:  # a loss at 0 Grit, or a gain at 45
+                return f"The Knight's Grit stays at {k.grit if k else '?'} ({why})"
+            verb = "gains" if delta > 0 else "loses"
             return f"The Knight {verb} {abs(delta)} Grit ({why}): {k.grit if k else '?'}"
         case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced, why=why):
             how = " through a wall (Ancient Map)" if through else (" off a collapsing tile" if forced else "")
@@ -629,6 +631,8 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.TreasureUsed(card=card, heal=heal):
             return f"The Knight uses {_name(card)}" + (f" and heals {heal}" if heal else "")
         case ev.EventPlayed(card=card):
+            if state.cave is None:  # without a Cave player she draws and resolves the top card
+                return f"The Event {_name(card)} is played on the Knight"
             return f"The Cave plays the Event {_name(card)} on the Knight"
         case ev.HealthChanged(delta=delta, why=why):
             k = state.knight
@@ -682,7 +686,8 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.TreasureTokenPlaced(x=x, y=y):
             return f"The Cave places a Treasure token at {x},{y}"
         case ev.TurnEnding(role=role, steps=steps):
-            work = "removes 3 tiles" if "remove" in steps else "places a Dark tile"
+            removed = steps.count("remove")
+            work = f"removes {_count(removed, 'tile')}" if removed else "places a Dark tile"
             plunder = " after Past Plunder" if "plunder" in steps else ""
             return f"No Cave player: the {_role(role)} {work}{plunder}"
         case ev.StepPassed(step=step, why=why):
@@ -829,7 +834,8 @@ def describe(state: VastState, event: Event) -> str | None:
         case ev.ThiefLooted(source=source, gem=gem, x=x, y=y):
             what = f"the {gem} Gem" if gem else "a Treasure token"
             if source == "supply":
-                return f"The Thief takes {what} from {'the Cave' if state.cave else 'the'}'s supply"
+                supply = "the Cave's supply" if state.cave else "the supply"
+                return f"The Thief takes {what} from {supply}"
             if source == "map":
                 return f"The Thief takes {what} from {x},{y} (the supply is empty)"
             return f"The Thief loots {what} at {x},{y}"

@@ -349,3 +349,17 @@ def test_every_goblin_event_against_the_dragon_has_a_log_line__log():
         describe(state, ev.TrapSprung(power="claw"))
         == "The Goblins spring their Trap: the Dragon's Claw does nothing"
     )
+
+
+def test_log_lines_read_right_without_a_cave_and_for_a_grit_loss_at_zero__log():
+    """Without a Cave player nobody «plays» the Event nor owns the supply; the end of turn names the tiles it
+    really removes; a Grit loss at 0 is no gain of 0."""
+    state = no_cave(variants=(), knight=KnightRole(grit=0))
+    assert describe(state, ev.EventPlayed(card="rats-1")) == "The Event Rats is played on the Knight"
+    looted = describe(state, ev.ThiefLooted(source="supply", gem=None, x=0, y=0))
+    assert looted == "The Thief takes a Treasure token from the supply"
+    ending = describe(state, ev.TurnEnding(role="knight", steps=("remove",) * 4))
+    assert ending == "No Cave player: the Knight removes 4 tiles"
+    assert describe(state, ev.GritChanged(delta=0, why="rats")) == "The Knight's Grit stays at 0 (rats)"
+    with_cave = dragon_table(lit(1, 0, OPEN))
+    assert describe(with_cave, ev.EventPlayed(card="rats-1")).startswith("The Cave plays the Event")
