@@ -137,6 +137,10 @@ def remove(state: VastState, command: cmd.RemoveTile) -> list[Event]:
 
 
 def _remove(state: VastState, pos: Pos, extra: bool) -> list[Event]:
+    """Raises ``vast.collapse.entrance`` (the Entrance is never removed), ``vast.collapse.not-removable``
+    (not a tile the removal order allows now)."""
+    if pos == ENTRANCE:
+        raise refuse("collapse.entrance", "Il Collasso", "the Entrance is never removed")
     if pos not in removable(state):
         raise refuse(
             "collapse.not-removable",

@@ -148,7 +148,8 @@ def path(state: VastState, d: DragonRole, target: Pos, *, through_wall: bool = F
     """The tiles entered moving to ``target`` in a straight line, 1 or 2 tiles (Vast rulebook §1. Muovi e Usa
     i Poteri; §Limitazioni di Movimento: underground through walls and onto Dark tiles; surfaced neither).
     With ``through_wall`` (Wing) a surfaced Dragon may instead go 1 tile through a wall. Raises
-    ``vast.dragon.move``."""
+    ``vast.dragon.move`` (not 1 or 2 tiles in a straight line, or off the map), ``vast.dragon.dark-tile`` and
+    ``vast.dragon.wall`` (surfaced)."""
     here = (d.x or 0, d.y or 0)
     dx, dy = target[0] - here[0], target[1] - here[1]
     n = abs(dx) + abs(dy)
@@ -165,9 +166,11 @@ def path(state: VastState, d: DragonRole, target: Pos, *, through_wall: bool = F
             raise refuse("dragon.move", "1. Muovi e Usa i Poteri", f"no tile at {pos_key(nxt)}")
         if d.surfaced:
             if not cell.lit:
-                raise refuse("dragon.move", "Limitazioni di Movimento", "surfaced, it stays off Dark tiles")
+                raise refuse(
+                    "dragon.dark-tile", "Limitazioni di Movimento", "surfaced, it stays off Dark tiles"
+                )
             if g.wall_between(at, side) and not (through_wall and n == 1):
-                raise refuse("dragon.move", "Limitazioni di Movimento", "surfaced, it cannot cross walls")
+                raise refuse("dragon.wall", "Limitazioni di Movimento", "surfaced, it cannot cross walls")
         tiles.append(nxt)
         at = nxt
     return tiles
@@ -213,17 +216,19 @@ def move(state: VastState, command: cmd.MoveDragon) -> list[Event]:
 
 def payment(state: VastState, power: str, pay: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The cards and Gems paying ``power`` (Vast rulebook §1. Muovi e Usa i Poteri): ``pay`` as named, or,
-    empty, the Gems first then the lowest cards that fit. Raises ``vast.dragon.cannot-pay``."""
+    empty, the Gems first then the lowest cards that fit. Raises ``vast.dragon.not-in-hand`` (a card it does
+    not hold), ``vast.dragon.gem-used`` (a Gem not on the map or used this turn), ``vast.dragon.cannot-pay``
+    (the symbols do not pay the cost)."""
     d = the_dragon(state)
     cost = COSTS[power]
     gems_free = [g for g in gems_on_map(state) if g not in d.gems_used]
     if pay:
         cards = tuple(p for p in pay if not p.startswith("gem:"))
         gems = tuple(symbol(p) for p in pay if p.startswith("gem:"))
-        if Counter(cards) - Counter(d.hand) or Counter(gems) - Counter(gems_free):
-            raise refuse(
-                "dragon.cannot-pay", "Poteri", "pay with cards of the hand and Gems unused this turn"
-            )
+        if Counter(cards) - Counter(d.hand):
+            raise refuse("dragon.not-in-hand", "Poteri", "pay with Power cards of the hand")
+        if Counter(gems) - Counter(gems_free):
+            raise refuse("dragon.gem-used", "Poteri", "each Gem on the map lends its symbol once a turn")
         if not _fits(cost, [symbol(c) for c in cards] + list(gems)):
             raise refuse("dragon.cannot-pay", "Poteri", f"{power} costs {' + '.join(cost)}")
         return cards, gems

@@ -51,6 +51,9 @@ def test_the_entrance_is_never_removed__004_il_collasso():
     p = Play(state)
     p.do(cmd.RemoveTile(x=1, y=0))
     assert removable(p.state) == []
+    with pytest.raises(RuleBroken) as info:
+        Play(p.state).do(cmd.RemoveTile(x=0, y=0))
+    assert info.value.rule == "vast.collapse.entrance"
 
 
 def test_a_removed_dark_tile_is_turned_and_a_crystal_tile_counts__004_il_collasso():

@@ -121,8 +121,8 @@ def test_underground_it_crosses_walls_and_enters_dark_tiles__004_limitazioni_di_
 def test_surfaced_it_obeys_walls_and_stays_off_dark_tiles__004_limitazioni_di_movimento():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
     state = dragon_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), dark(2, 0, "ambush-01"), dragon=d)
-    assert refused(state, cmd.MoveDragon(x=1, y=1)) == "vast.dragon.move"  # the wall
-    assert refused(state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.move"  # a Dark tile
+    assert refused(state, cmd.MoveDragon(x=1, y=1)) == "vast.dragon.wall"  # the wall
+    assert refused(state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.dark-tile"  # a Dark tile
     # Wing: 1 tile through a wall (Vast rulebook §Poteri, Ala)
     p = Play(state)
     p.do(cmd.UsePower(power="wing", x=1, y=1, pay=("wing-1",)))
@@ -155,8 +155,8 @@ def test_a_power_is_paid_with_its_symbols_and_a_question_mark_takes_any__004_pot
         "vast.dragon.cannot-pay"
     )  # Burn is Flame + Wing
     assert refused(state, cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "wing-9"))) == (
-        "vast.dragon.cannot-pay"
-    )  # not in hand
+        "vast.dragon.not-in-hand"
+    )
     p = Play(state)
     p.do(cmd.UsePower(power="shriek", pay=("claw-1", "wing-2")))  # ? + ?
     used = p.of(ev.PowerUsed)[0]
@@ -178,6 +178,7 @@ def test_each_gem_on_the_map_lends_its_symbol_once_a_turn__004_muovi_e_usa_i_pot
     assert p.of(ev.PowerUsed)[1].cards == ("claw-1",)
     p.roll(1)
     assert refused(p.state, cmd.UsePower(power="claw")) == "vast.dragon.cannot-pay"
+    assert refused(p.state, cmd.UsePower(power="claw", pay=("gem:claw",))) == "vast.dragon.gem-used"
 
 
 def test_claw_scatters_tribes_hit_the_dragon_eats_and_may_push_the_knight__004_poteri_artiglio():
