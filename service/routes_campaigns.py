@@ -113,7 +113,7 @@ def _event_out(record: Recorded, lens: Lens) -> CampaignEventOut:
         timestamp=record.timestamp,
         prev_hash=record.prev_hash,
         hash=record_hash(record),
-        payload=shown,  # type: ignore[arg-type]
+        payload=shown,  # type: ignore[arg-type]  # the lens keeps a campaign event's type
         hidden=shown is None,
     )
 
