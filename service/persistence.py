@@ -72,6 +72,7 @@ from eventsourcing.persistence import (
 from eventsourcing.postgres import BasePostgresFactory, PostgresDatastore, PostgresFactory
 from eventsourcing.utils import Environment, EnvType
 
+from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import Event
 from dicelog.domain.core.game import Recorded, envelope_bytes
 from dicelog.service.topics import resolve, topic_of
@@ -278,7 +279,8 @@ def harden(datastore: PostgresDatastore, env: Environment) -> None:
     socket_timeout = _seconds(env.get(POSTGRES_SOCKET_TIMEOUT))
     statement_ms = int(_seconds(env.get(POSTGRES_STATEMENT_TIMEOUT)) * 1000)
     lock_ms = int(datastore.lock_timeout * 1000)
-    assert isinstance(pool.kwargs, dict)
+    if not isinstance(pool.kwargs, dict):
+        raise InvariantViolated("postgres-pool", f"the pool's kwargs are a {type(pool.kwargs).__name__}")
     pool.kwargs.update(
         connect_timeout=connect, keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3
     )

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours
@@ -56,7 +56,7 @@ def distances(targets: set[str]) -> dict[str, int]:
 
 def _face_neighbours(state: State, face: str) -> list[tuple[str, str]]:
     """(via, face entered) for every way out of ``face`` where its board lies on the table."""
-    lib = library()
+    lib = library_of(state)
     tile = lib.tiles[face]
     placed = next((p for p in state.tiles if p.tile in (face, tile.reverse)), None)
     if placed is None:
@@ -80,7 +80,8 @@ def _face_neighbours(state: State, face: str) -> list[tuple[str, str]]:
 
 def rooms_to(state: State, goal: str) -> dict[str, int]:
     """Explorations needed from each face to the goal face (BFS backwards over the ways out)."""
-    faces = {f for p in state.tiles for f in (p.tile, library().tiles[p.tile].reverse)}
+    lib = library_of(state)
+    faces = {f for p in state.tiles for f in (p.tile, lib.tiles[p.tile].reverse)}
     dist, frontier = {goal: 0}, [goal]
     while frontier:
         nxt = []
@@ -99,14 +100,14 @@ def _way_out(state: State, room: str, goal: str) -> tuple[str | None, set[str]]:
     if not options or dist.get(options[0][1], FAR) >= dist.get(room, FAR):
         return None, set()
     via = options[0][0]
-    tile = library().tiles[room]
+    tile = library_of(state).tiles[room]
     if via == "flip":
         return via, {s.id for s in tile.spaces if s.kind == "flip"}
     return via, set(next(e.spaces for e in tile.exits if e.side == via))
 
 
 def choose_for(state: State, mouse: str, commands: list[dict[str, Any]]) -> dict[str, Any]:
-    lib = library()
+    lib = library_of(state)
     by: dict[str, list[dict[str, Any]]] = {}
     for c in commands:
         by.setdefault(c["type"], []).append(c)

@@ -230,13 +230,15 @@ def test_eight_games_with_packs_just_under_the_cap_cost_less_than_64_mb_and_a_4_
 
 
 def test_the_rules_read_content_only_through_the_game():
-    """No rule module reads the shipped content behind the game's back (``content.library()``), holds
-    a ``ContextVar`` or caches for the whole process (``functools.cache``)."""
+    """No rule module (nor the bot, which plays a game of any content pack) reads the shipped content
+    behind the game's back (``content.library()``), holds a ``ContextVar`` or caches for the whole
+    process (``functools.cache``). The catalogue is the one reader of the shipped content by
+    definition: it serves ``/content/mice-and-mystics/...``, which describes the shipped box."""
     root = Path(str(files("dicelog.domain.mice_and_mystics")))
     offenders = [
         f"{path.relative_to(root)}:{line} {name}"
         for path in sorted(root.rglob("*.py"))
-        if path.name != "content.py"
+        if path.name not in ("content.py", "catalogue.py")
         for line, name in _names_used(ast.parse(path.read_text()))
         if name in ("library", "ContextVar", "ACTIVE_LIBRARY", "cache", "lru_cache")
     ]
