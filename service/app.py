@@ -59,6 +59,7 @@ from dicelog.service.faults import (
     probe_store,
     reason_of,
 )
+from dicelog.service.http_cache import HttpCache
 from dicelog.service.http_guards import BodyLimits, DefaultRuleset, JsonOnly, StrictSeatFlags, cors_config
 from dicelog.service.metrics import CONSUMER_LAG, count_refusal
 from dicelog.service.migrations import ensure_schema
@@ -418,6 +419,7 @@ def create_app(
         middleware=[
             logs.RequestContext,
             METRICS.middleware,
+            HttpCache(),
             *rate_limit_middleware(settings),
             JsonOnly(),
             BodyLimits(settings.max_body_bytes),

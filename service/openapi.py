@@ -502,6 +502,40 @@ def _declare_headers(response: dict[str, Any], status: str, quota: str | None) -
         response.setdefault("headers", {})[name] = {"description": text, "schema": schema}
 
 
+def _cached(method: str, path: str) -> bool:
+    """Whether ``dicelog.service.http_cache`` tags the operation's answers (a game's reads but its
+    stream, and content)."""
+    game_read = path.startswith("/games/{game_id}") and not path.endswith("/stream")
+    return method == "get" and (game_read or path.startswith("/content/"))
+
+
+def _declare_caching(responses: dict[str, Any], op_id: str) -> None:
+    """``ETag`` and ``Cache-Control`` on the 200, a ``304`` for a conditional ``GET``, and ``Link``
+    (``rel="next"``) on the pages of ``listEvents`` (docs/api-contract.md, HTTP caching)."""
+    ok = responses.get("200")
+    if ok is None:
+        return
+    headers = ok.setdefault("headers", {})
+    headers["ETag"] = {
+        "description": "Strong tag of this answer's bytes: send it back in `If-None-Match` to get a 304.",
+        "schema": {"type": "string"},
+    }
+    headers["Cache-Control"] = {
+        "description": "`max-age=31536000, immutable` once the game (and a fork's original) ended, else "
+        "`no-cache`; `private` for a token's (or a private game's) view; content: `public, max-age=86400`.",
+        "schema": {"type": "string"},
+    }
+    if op_id == "listEvents":
+        headers["Link"] = {
+            "description": 'The next page, when there is one: `</games/{id}/events?after=N>; rel="next"`.',
+            "schema": {"type": "string"},
+        }
+    responses["304"] = {
+        "description": "Not Modified: the `If-None-Match` names the current `ETag` (no body).",
+        "headers": {"ETag": headers["ETag"], "Cache-Control": headers["Cache-Control"]},
+    }
+
+
 def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -> dict[str, Any]:
     """The app's OpenAPI document with msgspec's schemas, descriptions, slots, operation ids,
     examples and links (see the module docstring). ``document`` is Litestar's, not modified."""
@@ -576,6 +610,8 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                         media["schema"] = problem
                     elif (method, path, status) in by_key and media_type.endswith("json"):
                         media["schema"] = by_key[(method, path, status)]
+            if _cached(method, path):
+                _declare_caching(op["responses"], op_id)
             if op_id in ("createGame", "forkGame") and "201" in op["responses"]:
                 op["responses"]["201"]["links"] = _links("game/id")
     if len(rulesets) == 1:  # msgspec decodes a lone tagged Struct without its tag: say so

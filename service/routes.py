@@ -15,6 +15,7 @@ controller in ``game_controller(types)`` (annotations are evaluated: no postpone
 
 import hashlib
 from typing import Annotated, Any
+from urllib.parse import urlencode
 from uuid import UUID
 
 import msgspec
@@ -38,6 +39,7 @@ from dicelog.service.application import TABLE, GameNotFound, Games, new_token
 from dicelog.service.audit import describe, marked_out
 from dicelog.service.errors import Forbidden, Unauthorized, VersionConflict
 from dicelog.service.export import reader_export_lines
+from dicelog.service.http_cache import mark
 from dicelog.service.metrics import command_tag, counting_command
 from dicelog.service.projection_store import ReadModels
 from dicelog.service.schemas import (
@@ -147,9 +149,12 @@ def _reads(games: Games, game: Game, token: str | None) -> bool:
 
 
 def _reader(games: Games, game_id: UUID, request: Request[Any, Any, Any]) -> tuple[Game, Lens]:
-    """The game and what the request's reader sees of it (401 for a bad token or a private game)."""
+    """The game and what the request's reader sees of it (401 for a bad token or a private game);
+    marks the answer's caching (``dicelog.service.http_cache``: immutable once the game is revealed)."""
     game = _game(games, game_id)
-    return game, games.lens(game, games.viewer(game, bearer(request)))
+    lens = games.lens(game, games.viewer(game, bearer(request)))
+    mark(request.scope, final=games.revealed(game), private=game.created.visibility == "private")
+    return game, lens
 
 
 def create_game(types: ApiTypes, data: Any, games: Games) -> GameCreatedBody:
@@ -360,15 +365,23 @@ class GameReads:
         round_: Annotated[
             int | None, QueryParameter(name="round", ge=1, le=10**9, description="only this round")
         ] = None,
-    ) -> EventPage:
+    ) -> Response[EventPage]:
         """Every stored event with version, type, payload, seat, command id, time, chain hash,
         its round and whether a later undo undid it (undone events stay in the log). Events the
-        reader may not see yet are stubs (``hidden``): versions never have gaps."""
+        reader may not see yet are stubs (``hidden``): versions never have gaps. When more events
+        match, ``next_after`` is set and ``Link: <...?after=next_after>; rel="next"`` names the next
+        page (the same filters)."""
         game, lens = _reader(games, game_id, request)
         page, next_after = games.event_page(
             game_id, game.ruleset, after=after, limit=limit, seat=seat, type_=event_type, round_=round_
         )
-        return EventPage(game_id=game_id, events=marked_out(page, lens), next_after=next_after)
+        body = EventPage(game_id=game_id, events=marked_out(page, lens), next_after=next_after)
+        if next_after is None:
+            return Response(body)
+        query = {k: v for k, v in request.query_params.items() if k != "after"}
+        query["after"] = str(next_after)
+        link = f'<{request.url.path}?{urlencode(query)}>; rel="next"'
+        return Response(body, headers={"Link": link})
 
     @get(
         "/{game_id:uuid}/state",
