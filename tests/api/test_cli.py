@@ -172,6 +172,20 @@ def test_every_variable_of_the_settings_is_checked_above():
     }
 
 
+def test_every_variable_of_the_settings_is_in_the_operators_table():
+    """docs/running.md's configuration table names every variable ``Settings.from_env`` reads (the
+    PostgreSQL connection's share one row: ``DICELOG_POSTGRES_HOST`` / ``_PORT`` / ...)."""
+    read = set(re.findall(r'read\("([A-Z_]+)"', inspect.getsource(Settings.from_env)))
+    table = (Path(__file__).resolve().parents[2] / "docs" / "running.md").read_text(encoding="utf-8")
+    missing = sorted(
+        f"DICELOG_{name}"
+        for name in read
+        if f"`DICELOG_{name}`" not in table
+        and not (name.startswith("POSTGRES_") and f"`_{name.removeprefix('POSTGRES_')}`" in table)
+    )
+    assert missing == []
+
+
 def test_help_lists_the_exit_codes(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
