@@ -65,7 +65,7 @@ from dicelog.domain.core.game import (
     record_hash,
 )
 from dicelog.domain.core.ruleset import Begin
-from dicelog.domain.core.verify import Verification, verify
+from dicelog.domain.core.verify import Divergence, Verification, verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, Viewer, has_secrets, seat_viewer
 from dicelog.projections.game_index import GameIndex, IndexCache
 from dicelog.service.errors import (
@@ -79,7 +79,7 @@ from dicelog.service.errors import (
 from dicelog.service.fanout import FanOut
 from dicelog.service.game_listing import GameListing, public_from_state
 from dicelog.service.metrics import count_events
-from dicelog.service.persistence import MsgspecMapper, decode_recorded
+from dicelog.service.persistence import MsgspecMapper, decode_log
 from dicelog.service.records import (
     GameSecret,
     IdempotencyRecord,
@@ -1077,22 +1077,7 @@ class Games(Application[UUID]):
         stored = read_range(self.recorder, game_id)
         if not stored:
             raise GameNotFound(str(game_id))
-        records: list[Recorded] = []
-        for s in stored:
-            try:
-                originator = s.originator_id if isinstance(s.originator_id, UUID) else UUID(s.originator_id)
-                records.append(decode_recorded(originator, s.originator_version, s.topic, s.state))
-            except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
-                from dicelog.domain.core.verify import Divergence
-
-                return Verification(
-                    ok=False,
-                    events=len(stored),
-                    divergence=Divergence(
-                        version=s.originator_version,
-                        check="chain",
-                        expected="a decodable event",
-                        found=str(e),
-                    ),
-                )
+        records = decode_log(stored)
+        if isinstance(records, Divergence):
+            return Verification(ok=False, events=len(stored), divergence=records)
         return verify(records, [s.state for s in stored])

@@ -53,7 +53,7 @@ from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Game, Recorded, create
 from dicelog.domain.core.verify import Check, Divergence, Verification
 from dicelog.service.application import GameNotFound, Games, VersionConflict, hash_token
-from dicelog.service.persistence import decode_recorded
+from dicelog.service.persistence import decode_log
 from dicelog.service.records import GameSecret, TokenIndex, secret_id, token_id
 from dicelog.service.seat_bots import check_seats
 from dicelog.service.store_reads import read_range
@@ -374,13 +374,9 @@ def verify(games: Games, campaign_id: UUID) -> Verification:
     stored = read_range(games.recorder, campaign_id)
     if not stored:
         raise CampaignNotFound(str(campaign_id))
-    found: list[Recorded] = []
-    for s in stored:
-        try:
-            originator = s.originator_id if isinstance(s.originator_id, UUID) else UUID(s.originator_id)
-            found.append(decode_recorded(originator, s.originator_version, s.topic, s.state))
-        except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
-            return _diverged(len(stored), s.originator_version, "chain", "a decodable event", str(e))
+    found = decode_log(stored)
+    if isinstance(found, Divergence):
+        return Verification(ok=False, events=len(stored), divergence=found)
     verification = verify_campaign(found, [s.state for s in stored])
     if not verification.ok:
         return verification

@@ -67,7 +67,7 @@ class HttpCache(ASGIMiddleware):
     scopes = (ScopeType.HTTP,)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        if scope["method"] not in ("GET", "HEAD"):
+        if scope["type"] != ScopeType.HTTP or scope["method"] not in ("GET", "HEAD"):
             await next_app(scope, receive, send)
             return
         start: dict[str, Any] | None = None

@@ -51,7 +51,7 @@ it ten times, each time perhaps on another of the pool's connections to the same
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import cache
@@ -75,6 +75,7 @@ from eventsourcing.utils import Environment, EnvType
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import Event
 from dicelog.domain.core.game import Recorded, envelope_bytes
+from dicelog.domain.core.verify import Divergence
 from dicelog.service.topics import resolve, topic_of
 
 
@@ -117,6 +118,22 @@ def decode_recorded(originator_id: UUID, version: int, topic: str, state: bytes)
         nonce=envelope.nonce,
         salt=envelope.salt,
     )
+
+
+def decode_log(stored: Sequence[StoredEvent]) -> list[Recorded] | Divergence:
+    """Every stored event of one aggregate's log decoded (``decode_recorded``), in order; or, at the
+    first one that does not decode, the ``Divergence`` a verification reports for it (check ``chain``,
+    expected "a decodable event", found the decoder's message)."""
+    records: list[Recorded] = []
+    for s in stored:
+        try:
+            originator = s.originator_id if isinstance(s.originator_id, UUID) else UUID(s.originator_id)
+            records.append(decode_recorded(originator, s.originator_version, s.topic, s.state))
+        except (msgspec.DecodeError, msgspec.ValidationError, ImportError, ValueError) as e:
+            return Divergence(
+                version=s.originator_version, check="chain", expected="a decodable event", found=str(e)
+            )
+    return records
 
 
 class MsgspecMapper(Mapper[UUID]):

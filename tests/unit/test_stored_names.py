@@ -35,10 +35,11 @@ from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import Campaign
 from dicelog.domain.core.events import Event
 from dicelog.domain.core.game import GENESIS_HASH, GameSnapshot, Recorded, fold
+from dicelog.domain.core.verify import Divergence
 from dicelog.service import campaigns, topics
 from dicelog.service.application import Games
 from dicelog.service.export import export_lines, verify_file
-from dicelog.service.persistence import MsgspecMapper, decode_recorded
+from dicelog.service.persistence import MsgspecMapper, decode_log, decode_recorded
 from dicelog.service.settings import Settings
 from tests.api.conftest import settings_for
 
@@ -370,3 +371,25 @@ def test_a_ruleset_registered_at_run_time_has_topics_too():
     for cls in race.event_types:
         assert topics.topic_of(cls) == f"race/{cls.__name__}"
         assert topics.resolve(f"race/{cls.__name__}") is cls
+
+
+def test_a_log_with_an_undecodable_event_is_named_at_that_version(old_store: Path):
+    """``decode_log`` (what a game's and a campaign's verify read the store with) decodes every event of a
+    stored log, and names the first one that does not decode instead of raising."""
+    old = next(iter(MANIFEST["games"].values()))
+    games = _games(old_store)
+    stored = games.recorder.select_events(UUID(old["id"]))
+    records = decode_log(stored)
+    assert isinstance(records, list) and [r.originator_version for r in records] == list(
+        range(1, old["version"] + 1)
+    )
+    broken = stored[2]
+    garbled = StoredEvent(
+        originator_id=broken.originator_id,
+        originator_version=broken.originator_version,
+        topic=broken.topic,
+        state=b"{not json",
+    )
+    divergence = decode_log([*stored[:2], garbled, *stored[3:]])
+    assert isinstance(divergence, Divergence)
+    assert (divergence.version, divergence.check, divergence.expected) == (3, "chain", "a decodable event")
