@@ -21,7 +21,7 @@ from uuid import UUID
 import msgspec
 import pytest
 
-from dicelog.domain.core.dice import commitment
+from dicelog.domain.core.dice import commitment, draw_cards, roll_faces, shuffle_order
 from dicelog.domain.core.events import GameCreated, Seat
 from dicelog.domain.core.game import (
     CHAIN_FORMAT,
@@ -110,6 +110,36 @@ def spec_draw(seed: bytes, k: int, cards: list[str], count: int, weights: list[i
         drawn.append(left.pop(i))
         left_weights.pop(i)
     return drawn
+
+
+def spec_roll(seed: bytes, k: int, dice: int, sides: int) -> list[int]:
+    words = spec_words(seed, k)
+    return [spec_uniform(words, sides) + 1 for _ in range(dice)]
+
+
+def spec_shuffle(seed: bytes, k: int, cards: list[str]) -> list[str]:
+    words, order = spec_words(seed, k), list(cards)
+    for i in range(len(order) - 1, 0, -1):
+        j = spec_uniform(words, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+DERIVATIONS: list[dict[str, Any]] = [
+    {"kind": "roll", "k": 0, "dice": 5, "sides": 6},
+    {"kind": "roll", "k": 7, "dice": 3, "sides": 20},
+    {"kind": "shuffle", "k": 1, "cards": [f"card-{n:02}" for n in range(1, 11)]},
+    {"kind": "draw", "k": 2, "cards": ["a", "b", "c", "d", "e"], "count": 3, "weights": [5, 1, 1, 2, 8]},
+]
+"""Rolls, a shuffle and a weighted draw under the vectors' seed, beyond what the game itself draws."""
+
+
+def spec_derive(seed: bytes, case: dict[str, Any]) -> list[Any]:
+    if case["kind"] == "roll":
+        return spec_roll(seed, case["k"], case["dice"], case["sides"])
+    if case["kind"] == "shuffle":
+        return spec_shuffle(seed, case["k"], case["cards"])
+    return spec_draw(seed, case["k"], case["cards"], case["count"], case["weights"])
 
 
 def spec_lines(path: Path) -> list[tuple[bytes, dict[str, Any]]]:
@@ -227,7 +257,9 @@ def summary() -> dict[str, Any]:
 
 def test_an_independent_verifier_recomputes_every_salt_digest_link_and_hash_of_the_full_export(summary):
     recomputed = spec_check_full(FULL)
-    assert recomputed == {k: v for k, v in summary.items() if k != "view_one_digest_only"}
+    assert recomputed == {
+        k: v for k, v in summary.items() if k not in ("view_one_digest_only", "derivations")
+    }
 
 
 def test_an_independent_verifier_checks_a_seats_view_and_then_every_digest_it_held_against_the_final_log(
@@ -235,6 +267,11 @@ def test_an_independent_verifier_checks_a_seats_view_and_then_every_digest_it_he
 ):
     digest_only = spec_check_view(VIEW, summary)
     assert digest_only and digest_only == summary["view_one_digest_only"]
+
+
+def test_an_independent_verifier_derives_the_rolls_shuffle_and_weighted_draw_of_the_vectors(summary):
+    seed = bytes.fromhex(summary["seed"])
+    assert [{**case, "values": spec_derive(seed, case)} for case in DERIVATIONS] == summary["derivations"]
 
 
 # --- (b) the project's code produces the same vectors for the same game -----------------------------------
@@ -301,6 +338,18 @@ def test_the_projects_salts_digests_links_and_hashes_are_the_vectors(records, su
         assert link_hash(GAME_ID, record.originator_version, link) == want["hash"]
 
 
+def test_the_projects_dice_derive_the_same_values(summary):
+    for want in summary["derivations"]:
+        k = want["k"]
+        if want["kind"] == "roll":
+            got = roll_faces(SEED, k, want["dice"], want["sides"])
+        elif want["kind"] == "shuffle":
+            got = shuffle_order(SEED, k, want["cards"])
+        else:
+            got = draw_cards(SEED, k, want["cards"], want["count"], want["weights"])
+        assert list(got) == want["values"], want
+
+
 def test_the_projects_verifier_accepts_the_vectors_files():
     with FULL.open("rb") as full:
         assert verify_file(full).ok
@@ -317,6 +366,7 @@ def _write() -> None:  # pragma: no cover - run by hand to regenerate the vector
     VIEW.write_bytes(view)
     vectors = spec_check_full(FULL)
     vectors["view_one_digest_only"] = spec_check_view(VIEW, vectors)
+    vectors["derivations"] = [{**case, "values": spec_derive(SEED, case)} for case in DERIVATIONS]
     SUMMARY.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
