@@ -7,9 +7,10 @@ Three quotas (``DICELOG_RATE_LIMIT_CREATE``, ``DICELOG_RATE_LIMIT_COMMANDS`` and
 - **create**: ``POST /games``, ``POST /campaigns``, ``POST /games/{id}/forks``, per client address;
 - **commands**: ``POST /games/{id}/commands`` and every ``POST /campaigns/{id}/...``, per bearer
   token; the key holds ``sha256(token)``, never the token; without a token, per client address;
-- **expensive**: the operations that read or re-check a whole game: ``POST /games/{id}/verify``,
-  ``GET /games/{id}/export``, ``POST /games/{id}/claims`` and ``GET /games/{id}/state?version=N``
-  (a replay), per bearer token as above, else per client address.
+- **expensive**: the operations that read or re-check a whole log: ``POST /games/{id}/verify``,
+  ``GET /games/{id}/export``, ``POST /games/{id}/claims``, ``GET /games/{id}/state?version=N``
+  (a replay), ``POST /campaigns/{id}/verify`` and ``GET /campaigns/{id}/export``, per bearer token
+  as above, else per client address.
 
 The client address is the ASGI ``client`` the server gives. ``dicelog serve`` lets uvicorn take it
 from ``X-Forwarded-For`` / ``X-Forwarded-Proto`` only when the connection comes from an address in
@@ -87,8 +88,8 @@ QUOTAS: tuple[Quota, ...] = ("create", "commands", "expensive")
 _CREATE = frozenset({"/games", "/campaigns", "/games/{}/forks"})
 _COMMANDS = frozenset({"/games/{}/commands"})
 _CAMPAIGN_COMMANDS = "/campaigns/{}/"
-_EXPENSIVE_POSTS = frozenset({"/games/{}/verify", "/games/{}/claims"})
-_EXPORT = "/games/{}/export"
+_EXPENSIVE_POSTS = frozenset({"/games/{}/verify", "/games/{}/claims", "/campaigns/{}/verify"})
+_EXPORTS = frozenset({"/games/{}/export", "/campaigns/{}/export"})
 _STATE = "/games/{}/state"
 _PARAMETER = re.compile(r"\{[^}]*\}")
 EXPENSIVE_OPERATIONS = (
@@ -96,6 +97,8 @@ EXPENSIVE_OPERATIONS = (
     ("post", "/games/{game_id}/claims"),
     ("get", "/games/{game_id}/export"),
     ("get", "/games/{game_id}/state"),
+    ("post", "/campaigns/{campaign_id}/verify"),
+    ("get", "/campaigns/{campaign_id}/export"),
 )
 """The operations of the ``expensive`` quota, as (method, OpenAPI path) (``state`` only with ``version``)."""
 
@@ -113,7 +116,7 @@ def quota_of_operation(method: str, path: str, *, replay: bool = True) -> Quota 
     route = _PARAMETER.sub("{}", path).rstrip("/") or "/"
     method = method.upper()
     if method == "GET":
-        if route == _EXPORT or (route == _STATE and replay):
+        if route in _EXPORTS or (route == _STATE and replay):
             return "expensive"
         return None
     if method != "POST":

@@ -226,7 +226,7 @@ class CampaignController(Controller):
         status_code=200,
         summary="Verify the campaign's own log",
         security=READ_SECURITY,
-        responses=_problems(400, 401, 404, 503, resource="campaign"),
+        responses=_problems(400, 401, 404, 429, 503, resource="campaign"),
     )
     def verify(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
@@ -258,7 +258,7 @@ class CampaignController(Controller):
             "`POST /campaigns/{id}/verify` does (without the chapter games' results, which are in their "
             "own exports)."
         ),
-        responses=_problems(400, 401, 403, 404, 503, resource="campaign"),
+        responses=_problems(400, 401, 403, 404, 429, 503, resource="campaign"),
     )
     def export(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
@@ -278,7 +278,7 @@ class CampaignController(Controller):
         "/{campaign_id:uuid}/chapters",
         summary="Start the next chapter",
         security=BEARER,
-        responses=_problems(400, 401, 404, 409, 422, 503, resource="campaign"),
+        responses=_problems(400, 401, 404, 409, 422, 429, 503, resource="campaign"),
     )
     @on_write_lane
     def next_chapter(
@@ -299,7 +299,7 @@ class CampaignController(Controller):
         "/{campaign_id:uuid}/carry-over",
         summary="Choose what your mice keep for the next chapter",
         security=BEARER,
-        responses=_problems(400, 401, 404, 409, 413, 415, 422, 503, resource="campaign"),
+        responses=_problems(400, 401, 404, 409, 413, 415, 422, 429, 503, resource="campaign"),
     )
     @on_write_lane
     def choose_carry_over(
@@ -326,7 +326,7 @@ class CampaignController(Controller):
         "/{campaign_id:uuid}/reverts",
         summary="Revert the campaign's history",
         security=BEARER,
-        responses=_problems(400, 401, 404, 409, 413, 415, 422, 503, resource="campaign"),
+        responses=_problems(400, 401, 404, 409, 413, 415, 422, 429, 503, resource="campaign"),
     )
     @on_write_lane
     def request_revert(
@@ -349,7 +349,7 @@ class CampaignController(Controller):
         "/{campaign_id:uuid}/reverts/approval",
         summary="Approve the open revert",
         security=BEARER,
-        responses=_problems(400, 401, 404, 409, 422, 503, resource="campaign"),
+        responses=_problems(400, 401, 404, 409, 422, 429, 503, resource="campaign"),
     )
     @on_write_lane
     def approve_revert(

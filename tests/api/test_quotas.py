@@ -423,6 +423,14 @@ def test_the_expensive_quota_defaults_to_60_a_minute_and_names_its_variable():
         Settings.from_env({"DICELOG_RATE_LIMIT_EXPENSIVE": "often"})
 
 
+def test_a_campaigns_verify_and_export_count_against_the_expensive_quota():
+    """They re-read a whole log as a game's do; the campaign's other POSTs are commands."""
+    assert quotas.quota_of_operation("POST", "/campaigns/{campaign_id}/verify") == "expensive"
+    assert quotas.quota_of_operation("GET", "/campaigns/{campaign_id}/export") == "expensive"
+    assert quotas.quota_of_operation("POST", "/campaigns/{campaign_id}/chapters") == "commands"
+    assert quotas.quota_of_operation("GET", "/campaigns/{campaign_id}/events") is None
+
+
 def test_the_openapi_declares_a_429_on_every_operation_a_quota_counts(make_client):
     client = make_client()
     paths = client.get("/schema/openapi.json").json()["paths"]
@@ -432,6 +440,11 @@ def test_the_openapi_declares_a_429_on_every_operation_a_quota_counts(make_clien
         ("post", "/games/{game_id}/forks"),
         ("post", "/games/{game_id}/commands"),
         *quotas.EXPENSIVE_OPERATIONS,
+        *[
+            ("post", path)
+            for path in paths
+            if path.startswith("/campaigns/{campaign_id}/") and "post" in paths[path]
+        ],
     ]
     for method, path in counted:
         assert "429" in paths[path][method]["responses"], (method, path)
