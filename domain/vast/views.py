@@ -4,6 +4,9 @@ for its reader (``dicelog.domain.vast.visibility.view_state``), so they show onl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec import Struct
 
 from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, Event
@@ -567,360 +570,836 @@ def _tile(tile: str) -> str:
     return "a tile" if tile == HIDDEN else f"{tiles()[tile].kind} tile {tile}"
 
 
+Describer = Callable[[VastState, Any], str | None]
+DESCRIBERS: dict[type[Event], Describer] = {}
+
+
 def describe(state: VastState, event: Event) -> str | None:
-    """The game-log line of ``event`` (already masked for the reader), ``state`` being the state after it."""
-    match event:
-        case ev.RolesSeated(roles=roles, setup=setup):
-            return f"Setup {setup}: {', '.join(roles)}"
-        case ev.VastRoundStarted(round=n):
-            return f"Round {n}"
-        case ev.VastTurnStarted(role=role):
-            owner = f"{role.capitalize()}'" if role == "goblins" else f"{role.capitalize()}'s"
-            return f"The {owner} turn"
-        case ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by=by):
-            who = "The setup" if by == "setup" else f"The {_role(by)}"
-            what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
-            return f"{who} places {what} ({symbol}) at {x},{y}"
-        case ev.TileRevealed(x=x, y=y, tile=tile, by="thief"):
-            return f"The Thief reveals {_tile(tile)} at {x},{y}"
-        case ev.TileRevealed(x=x, y=y, tile=tile):
-            return f"The {state.turn or 'Knight'} reveals {_tile(tile)} at {x},{y}".replace(
-                "The knight", "The Knight"
-            )
-        case ev.TileOriented(x=x, y=y, rotation=r):
-            return f"The tile at {x},{y} is turned {r * 90}°"
-        case ev.TileResolved(kind=kind, treasure=treasure, crystal=crystal, x=x, y=y, mode=mode):
-            if treasure:
-                return f"A Treasure token appears at {x},{y}"
-            if crystal:
-                return f"A Crystal token appears at {x},{y}"
-            if mode == "full" and kind in ("event", "ambush"):
-                return f"The {kind} tile at {x},{y} takes effect"
-            return None
-        case ev.HeroCubeRecovered():
-            return "The Knight gets a Hero cube back (Cave Bread)"
-        case ev.HeroCubeDiscarded(spent=spent):
-            return "The Knight spends a Hero cube" if spent else "The Knight discards a Hero cube"
-        case ev.HeroCubeReturned(target=target):
-            return f"Grit falls below a cube's space: the cube on {target} goes back and her turn ends"
-        case ev.OmensCollected(count=count, tokens_on_map=tokens):
-            return f"The Cave collects {count} Omen(s) ({tokens} Treasure and Crystal tokens on the map)"
-        case ev.GritChanged(delta=delta, why=why):
-            k = state.knight
-            if delta == 0:  # a loss at 0 Grit, or a gain at 45
-                return f"The Knight's Grit stays at {k.grit if k else '?'} ({why})"
-            verb = "gains" if delta > 0 else "loses"
-            return f"The Knight {verb} {abs(delta)} Grit ({why}): {k.grit if k else '?'}"
-        case ev.KnightMoved(x=x, y=y, through_wall=through, forced=forced, why=why):
-            how = " through a wall (Ancient Map)" if through else (" off a collapsing tile" if forced else "")
-            if forced and why:
-                how = f" ({_monster(why)})"
-            return f"The Knight moves to {x},{y}{how}"
-        case ev.HeroCubePlaced(target=target):
-            return f"The Knight places a Hero cube on {_name(target) if target in card_data() else target}"
-        case ev.CrystalSmashed(x=x, y=y):
-            return f"The Knight smashes the Crystal at {x},{y}"
-        case ev.TreasureTokenTaken(count=count):
-            return f"The Knight collects {count} Treasure token{'s' if count != 1 else ''}"
-        case ev.TreasureOffered(card=card):
-            return f"The Cave gives the Knight {_name(card)}"
-        case ev.TreasureKept(card=card):
-            return f"The Knight keeps {_name(card)} face down"
-        case ev.TreasureDeclined(card=card):
-            return f"The Knight declines {_name(card)}"
-        case ev.TreasureUsed(card=card, heal=heal):
-            return f"The Knight uses {_name(card)}" + (f" and heals {heal}" if heal else "")
-        case ev.EventPlayed(card=card):
-            if state.cave is None:  # without a Cave player she draws and resolves the top card
-                return f"The Event {_name(card)} is played on the Knight"
-            return f"The Cave plays the Event {_name(card)} on the Knight"
-        case ev.HealthChanged(delta=delta, why=why):
-            k = state.knight
-            verb = "heals" if delta > 0 else "loses"
-            return f"The Knight {verb} {abs(delta)} Health ({why}): {k.health if k else '?'}"
-        case ev.VastAmbushResolved(strength=s, ambusher=a, hurt=hurt, monster=monster):
-            by = f" by the {_monster(monster)}" if monster else ""
-            return f"Ambush{by}! Strength {s} against {a}: " + (
-                "the Knight is hurt" if hurt else "the Knight holds"
-            )
-        case ev.InfestationMonsterPlaced(card=card, to=to):
-            where = {
-                "discard": "is discarded",
-                "knight-board": "goes on the Knight's board: each Ancient Map use costs 2 cubes",
-                "beside-deck": "waits beside the deck: the next Monster drawn gets +1 Strength",
-            }.get(to, to)
-            return f"The {_monster(card)} {where}"
-        case ev.TreasureCardDiscarded(card=card, why=why, hidden=hidden):
-            which = (
-                ("a face-down Treasure card" + ("" if card in (HIDDEN, "") else f" ({_name(card)})"))
-                if (hidden)
-                else _name(card)
-            )
-            return (
-                f"The Knight discards {which} ({_monster(why)}): it goes to the bottom of the Treasure deck"
-            )
-        case CardsDrawn(deck="infestation", cards=cards) if cards:
+    """The game-log line of ``event`` (already masked for the reader), ``state`` being the state after it;
+    ``None`` for an event with no line. One describer per event type, looked up by ``type(event)`` in
+    ``DESCRIBERS``, built once at import by ``@_describes(...)`` (as ``evolve``'s ``HANDLERS``)."""
+    return DESCRIBERS.get(type(event), _described_as_base)(state, event)
+
+
+def _described_as_base(state: VastState, event: Event) -> str | None:
+    """An event type with no describer of its own: its nearest registered base's, else ``None``."""
+    for cls in type(event).__mro__[1:]:
+        describer = DESCRIBERS.get(cls)
+        if describer is not None:
+            return describer(state, event)
+    return None
+
+
+def _describes(*types: type[Event]) -> Callable[[Describer], Describer]:
+    """Register the decorated function as the describer of ``types`` (each at most once)."""
+
+    def register(describer: Describer) -> Describer:
+        for cls in types:
+            if cls in DESCRIBERS:
+                raise TypeError(f"{cls.__name__} has two describers")
+            DESCRIBERS[cls] = describer
+        return describer
+
+    return register
+
+
+@_describes(ev.RolesSeated)
+def _roles_seated(state: VastState, event: ev.RolesSeated) -> str | None:
+    roles, setup = event.roles, event.setup
+    return f"Setup {setup}: {', '.join(roles)}"
+
+
+@_describes(ev.VastRoundStarted)
+def _vast_round_started(state: VastState, event: ev.VastRoundStarted) -> str | None:
+    n = event.round
+    return f"Round {n}"
+
+
+@_describes(ev.VastTurnStarted)
+def _vast_turn_started(state: VastState, event: ev.VastTurnStarted) -> str | None:
+    role = event.role
+    owner = f"{role.capitalize()}'" if role == "goblins" else f"{role.capitalize()}'s"
+    return f"The {owner} turn"
+
+
+@_describes(ev.DarkTilePlaced)
+def _dark_tile_placed(state: VastState, event: ev.DarkTilePlaced) -> str | None:
+    x, y, tile, symbol, by = event.x, event.y, event.tile, event.symbol, event.by
+    who = "The setup" if by == "setup" else f"The {_role(by)}"
+    what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
+    return f"{who} places {what} ({symbol}) at {x},{y}"
+
+
+@_describes(ev.TileRevealed)
+def _tile_revealed(state: VastState, event: ev.TileRevealed) -> str | None:
+    if event.by == "thief":
+        x, y, tile = event.x, event.y, event.tile
+        return f"The Thief reveals {_tile(tile)} at {x},{y}"
+    x, y, tile = event.x, event.y, event.tile
+    return f"The {state.turn or 'Knight'} reveals {_tile(tile)} at {x},{y}".replace(
+        "The knight", "The Knight"
+    )
+
+
+@_describes(ev.TileOriented)
+def _tile_oriented(state: VastState, event: ev.TileOriented) -> str | None:
+    x, y, r = event.x, event.y, event.rotation
+    return f"The tile at {x},{y} is turned {r * 90}°"
+
+
+@_describes(ev.TileResolved)
+def _tile_resolved(state: VastState, event: ev.TileResolved) -> str | None:
+    kind, treasure, crystal, x, y, mode = (
+        event.kind,
+        event.treasure,
+        event.crystal,
+        event.x,
+        event.y,
+        event.mode,
+    )
+    if treasure:
+        return f"A Treasure token appears at {x},{y}"
+    if crystal:
+        return f"A Crystal token appears at {x},{y}"
+    if mode == "full" and kind in ("event", "ambush"):
+        return f"The {kind} tile at {x},{y} takes effect"
+    return None
+
+
+@_describes(ev.HeroCubeRecovered)
+def _hero_cube_recovered(state: VastState, event: ev.HeroCubeRecovered) -> str | None:
+    return "The Knight gets a Hero cube back (Cave Bread)"
+
+
+@_describes(ev.HeroCubeDiscarded)
+def _hero_cube_discarded(state: VastState, event: ev.HeroCubeDiscarded) -> str | None:
+    spent = event.spent
+    return "The Knight spends a Hero cube" if spent else "The Knight discards a Hero cube"
+
+
+@_describes(ev.HeroCubeReturned)
+def _hero_cube_returned(state: VastState, event: ev.HeroCubeReturned) -> str | None:
+    target = event.target
+    return f"Grit falls below a cube's space: the cube on {target} goes back and her turn ends"
+
+
+@_describes(ev.OmensCollected)
+def _omens_collected(state: VastState, event: ev.OmensCollected) -> str | None:
+    count, tokens = event.count, event.tokens_on_map
+    return f"The Cave collects {count} Omen(s) ({tokens} Treasure and Crystal tokens on the map)"
+
+
+@_describes(ev.GritChanged)
+def _grit_changed(state: VastState, event: ev.GritChanged) -> str | None:
+    delta, why = event.delta, event.why
+    k = state.knight
+    if delta == 0:  # a loss at 0 Grit, or a gain at 45
+        return f"The Knight's Grit stays at {k.grit if k else '?'} ({why})"
+    verb = "gains" if delta > 0 else "loses"
+    return f"The Knight {verb} {abs(delta)} Grit ({why}): {k.grit if k else '?'}"
+
+
+@_describes(ev.KnightMoved)
+def _knight_moved(state: VastState, event: ev.KnightMoved) -> str | None:
+    x, y, through, forced, why = event.x, event.y, event.through_wall, event.forced, event.why
+    how = " through a wall (Ancient Map)" if through else (" off a collapsing tile" if forced else "")
+    if forced and why:
+        how = f" ({_monster(why)})"
+    return f"The Knight moves to {x},{y}{how}"
+
+
+@_describes(ev.HeroCubePlaced)
+def _hero_cube_placed(state: VastState, event: ev.HeroCubePlaced) -> str | None:
+    target = event.target
+    return f"The Knight places a Hero cube on {_name(target) if target in card_data() else target}"
+
+
+@_describes(ev.CrystalSmashed)
+def _crystal_smashed(state: VastState, event: ev.CrystalSmashed) -> str | None:
+    x, y = event.x, event.y
+    return f"The Knight smashes the Crystal at {x},{y}"
+
+
+@_describes(ev.TreasureTokenTaken)
+def _treasure_token_taken(state: VastState, event: ev.TreasureTokenTaken) -> str | None:
+    count = event.count
+    return f"The Knight collects {count} Treasure token{'s' if count != 1 else ''}"
+
+
+@_describes(ev.TreasureOffered)
+def _treasure_offered(state: VastState, event: ev.TreasureOffered) -> str | None:
+    card = event.card
+    return f"The Cave gives the Knight {_name(card)}"
+
+
+@_describes(ev.TreasureKept)
+def _treasure_kept(state: VastState, event: ev.TreasureKept) -> str | None:
+    card = event.card
+    return f"The Knight keeps {_name(card)} face down"
+
+
+@_describes(ev.TreasureDeclined)
+def _treasure_declined(state: VastState, event: ev.TreasureDeclined) -> str | None:
+    card = event.card
+    return f"The Knight declines {_name(card)}"
+
+
+@_describes(ev.TreasureUsed)
+def _treasure_used(state: VastState, event: ev.TreasureUsed) -> str | None:
+    card, heal = event.card, event.heal
+    return f"The Knight uses {_name(card)}" + (f" and heals {heal}" if heal else "")
+
+
+@_describes(ev.EventPlayed)
+def _event_played(state: VastState, event: ev.EventPlayed) -> str | None:
+    card = event.card
+    if state.cave is None:  # without a Cave player she draws and resolves the top card
+        return f"The Event {_name(card)} is played on the Knight"
+    return f"The Cave plays the Event {_name(card)} on the Knight"
+
+
+@_describes(ev.HealthChanged)
+def _health_changed(state: VastState, event: ev.HealthChanged) -> str | None:
+    delta, why = event.delta, event.why
+    k = state.knight
+    verb = "heals" if delta > 0 else "loses"
+    return f"The Knight {verb} {abs(delta)} Health ({why}): {k.health if k else '?'}"
+
+
+@_describes(ev.VastAmbushResolved)
+def _vast_ambush_resolved(state: VastState, event: ev.VastAmbushResolved) -> str | None:
+    s, a, hurt, monster = event.strength, event.ambusher, event.hurt, event.monster
+    by = f" by the {_monster(monster)}" if monster else ""
+    return f"Ambush{by}! Strength {s} against {a}: " + ("the Knight is hurt" if hurt else "the Knight holds")
+
+
+@_describes(ev.InfestationMonsterPlaced)
+def _infestation_monster_placed(state: VastState, event: ev.InfestationMonsterPlaced) -> str | None:
+    card, to = event.card, event.to
+    where = {
+        "discard": "is discarded",
+        "knight-board": "goes on the Knight's board: each Ancient Map use costs 2 cubes",
+        "beside-deck": "waits beside the deck: the next Monster drawn gets +1 Strength",
+    }.get(to, to)
+    return f"The {_monster(card)} {where}"
+
+
+@_describes(ev.TreasureCardDiscarded)
+def _treasure_card_discarded(state: VastState, event: ev.TreasureCardDiscarded) -> str | None:
+    card, why, hidden = event.card, event.why, event.hidden
+    which = (
+        ("a face-down Treasure card" + ("" if card in (HIDDEN, "") else f" ({_name(card)})"))
+        if (hidden)
+        else _name(card)
+    )
+    return f"The Knight discards {which} ({_monster(why)}): it goes to the bottom of the Treasure deck"
+
+
+@_describes(CardsDrawn)
+def _cards_drawn(state: VastState, event: CardsDrawn) -> str | None:
+    if event.deck == "infestation":
+        cards = event.cards
+        if cards:
             return f"Goblin Infestation: the {_monster(cards[0])} springs the Ambush"
-        case ev.SidequestCompleted(card=card):
-            return f"The Knight completes the Sidequest {_name(card)}"
-        case ev.BombPlaced(x=x, y=y, side=side):
-            return f"The Knight bombs the {side} wall of {x},{y}"
-        case ev.FlareUsed(x=x, y=y, tribe=tribe):
-            who = f"The {tribe.capitalize()} Tribe" if tribe else "The Knight"
-            return f"{who} lights a Flare at {x},{y}"
-        case ev.FlareHit(face=face, reveals=reveals):
-            return f"The Flare ({DRAGON_DIE[face][0]}) lights {len(reveals)} Dark tile(s)"
-        case ev.OmenUsed(omen=omen, paid=paid):
-            return f"The Cave uses the Omen {omen} ({len(paid)} token{'s' if len(paid) != 1 else ''})"
-        case ev.RockslidePlaced(x=x, y=y, side=side):
-            return f"A Rockslide falls on the {side} edge of {x},{y}"
-        case ev.CarriedByBats(target=target, x=x, y=y):
-            what = "a Treasure token" if target == "treasure" else _piece(target)
-            return f"Giant Bats carry {what} to {x},{y}"
-        case ev.TileRotated(x=x, y=y, rotation=r):
-            return f"Crystal Curse: the tile at {x},{y} turns to {r * 90}°"
-        case ev.EventsSentToBottom(cards=cards):
-            return f"Crystal Curse: the top {len(cards)} Event cards go to the bottom of the deck"
-        case ev.TreasureTokenPlaced(x=x, y=y, step="plunder"):
-            return f"Past Plunder: a Treasure token at {x},{y}"
-        case ev.TreasureTokenPlaced(x=x, y=y):
-            return f"The Cave places a Treasure token at {x},{y}"
-        case ev.TurnEnding(role=role, steps=steps):
-            removed = steps.count("remove")
-            work = f"removes {_count(removed, 'tile')}" if removed else "places a Dark tile"
-            plunder = " after Past Plunder" if "plunder" in steps else ""
-            return f"No Cave player: the {_role(role)} {work}{plunder}"
-        case ev.StepPassed(step=step, why=why):
-            return f"No {step}: {why}"
-        case ev.CollapseBegun():
-            return "The Collapse begins"
-        case ev.TileRemoved(x=x, y=y, tile=tile, crystal_tile=crystal):
-            extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
-            return f"The tile at {x},{y} collapses ({_tile(tile)}){extra}"
-        case ev.GoblinsPhaseBegun(phase=phase) if phase in GOBLIN_PHASES:
-            return f"The Goblins: {phase}"
-        case ev.WarCardChosen(card=card):
-            return f"The Goblins take the War card {card}"
-        case ev.RageChanged(delta=delta, why=why) if delta:
-            g = state.goblins
-            return f"Rage {'+' if delta > 0 else ''}{delta} ({why}): {g.rage if g else '?'}"
-        case ev.TribesPopulated(added=added, blocked=blocked):
-            text = ", ".join(f"{n} +{a}" for n, a in zip(("Fangs", "Bones", "Eye"), added, strict=True) if a)
-            held = f" (blocked: {', '.join(blocked)})" if blocked else ""
-            return f"The Tribes grow: {text or 'none'}{held}"
-        case ev.TribeScattered(tribe=name, loss=loss):
-            return f"The {name.capitalize()} Tribe scatters and loses {loss}"
-        case ev.PopulationLost(tribe=name, count=count, why=why):
-            return f"The {name.capitalize()} Tribe loses {count} ({why})"
-        case ev.MonsterAssigned(card=card, tribe=name):
-            return f"The {name.capitalize()} Tribe gets the Monster {card}"
-        case ev.SecretPlayed(card=card, tribe=name):
-            on = f" on the {name.capitalize()} Tribe" if name else ""
-            return f"The Goblins play the Secret {card}{on}"
-        case ev.TribeRevealed(tribe=name, x=x, y=y, lurking=lurking):
-            return f"The {name.capitalize()} Tribe {'lurks next to' if lurking else 'comes out at'} {x},{y}"
-        case ev.TribeMoved(tribe=name, x=x, y=y):
-            return f"The {name.capitalize()} Tribe moves to {x},{y}"
-        case ev.TribeHidden(tribe=name):
-            return f"The {name.capitalize()} Tribe hides"
-        case ev.TribeAttackedKnight(tribe=name, ambush=ambush):
-            return f"{'Ambush! ' if ambush else ''}The {name.capitalize()} Tribe attacks the Knight"
-        case ev.TribeAttackedCrystal(tribe=name, smashed=smashed):
-            return f"The {name.capitalize()} Tribe {'smashes' if smashed else 'attacks'} the Crystal"
-        case ev.TribeAttackedDragon(tribe=name):
-            return f"The {name.capitalize()} Tribe attacks the Dragon: it loses 1 Health"
-        case ev.TrapSprung(power=power):
-            return (
-                f"The Goblins spring their Trap: the Dragon's {power.replace('-', ' ').title()} does nothing"
-            )
-        case ev.TribePlundered(tribe=name):
-            return f"The {name.capitalize()} Tribe plunders a Treasure token"
-        case ev.KnightAttackedTribes(tribes=names) if names:
-            return f"The Knight attacks the {', '.join(n.capitalize() for n in names)} Tribe(s)"
-        case ev.BowShot(tribe=name, loss=loss):
-            return f"The Knight's Bow hits the {name.capitalize()} Tribe: -{loss}"
-        case ev.KnightDied():
-            return "The Knight dies"
-        case ev.DragonPlaced(x=x, y=y):
-            return f"The Sleeping Dragon is placed at {x},{y}"
-        case ev.DragonMoved(x=x, y=y, how=how):
-            verb = {"free": "moves", "wing": "flies (Wing)", "forced": "is moved"}.get(how, "moves")
-            return f"The Dragon {verb} to {x},{y}"
-        case ev.PowerUsed(power=power, cards=cards, gems=gems):
-            costs = [*cards, *(f"the {g} Gem" for g in gems)]
-            return f"The Dragon uses {power.replace('-', ' ').title()} ({', '.join(costs) or 'free'})"
-        case ev.PowerStruck(power=power, face=face, tiles=hit):
-            pattern = f" ({DRAGON_DIE[face][0]})" if face else ""
-            return f"{power.title()}{pattern} reaches {len(hit)} tile(s)"
-        case ev.SlothCubeMoved(source=source, target=target, why=why):
-            d = state.dragon
-            w = f": Wakefulness {wakefulness(d)}" if d is not None else ""
-            return f"A Sloth cube moves from {source} to {target} ({why}){w}"
-        case ev.DragonAwoke():
-            return "The Dragon awakens"
-        case ev.DragonSurfaced(x=x, y=y, crystal=crystal):
-            return f"The Dragon surfaces at {x},{y}" + (" and smashes the Crystal" if crystal else "")
-        case ev.GoblinsEaten(count=count):
-            return f"The Dragon eats {count} Goblin{'s' if count != 1 else ''}"
-        case ev.DragonTreasureTaken(count=count):
-            return f"The Dragon collects {count} Treasure token{'s' if count != 1 else ''}"
-        case ev.GemPlaced(gem=gem, x=x, y=y):
-            return f"The Dragon places its {gem} Gem at {x},{y}"
-        case ev.GemTaken(gem=gem, by=by, trapped=trapped):
-            who = "The Knight" if by == "knight" else f"The {by.capitalize()} Tribe"
-            return f"{who} takes the {gem} Gem" + (": a trap!" if trapped else "")
-        case ev.GemMoved(token=token, x=x, y=y):
-            return f"Swat sends a {token if token == 'treasure' else token + ' Gem'} token to {x},{y}"
-        case ev.PowerCardsDiscarded(cards=cards, why=why):
-            return f"The Dragon discards {len(cards)} Power card(s) ({why})"
-        case ev.DragonAttacked(strength=s, armor=a, hit=hit):
-            return f"The Knight attacks the Dragon, Strength {s} against Armor {a}: " + (
-                "a hit" if hit else "it holds"
-            )
-        case ev.DragonDied():
-            return "The Dragon dies"
-        case ev.EventTokenPlaced(x=x, y=y):
-            return f"The Cave places an Event token at {x},{y}"
-        case ev.EventTokenTaken(x=x, y=y):
-            return f"The Knight meets the Event token at {x},{y}"
-        case ev.FlameWallPlaced(x=x, y=y):
-            return f"A Flame Wall rises at {x},{y}"
-        case ev.FlameWallBurned(piece=piece):
-            return f"The Flame Wall burns {_piece(piece)}"
-        case ev.FlameWallReturned():
-            return "The Flame Wall dies down"
-        case ev.ShriekSpent():
-            return "The Dragon shrieks: the die is rolled again"
-        case ev.CrystalDestroyed(x=x, y=y):
-            return f"The Dragon destroys the Crystal at {x},{y}"
-        case ev.TileCollapsed(x=x, y=y, tile=tile, crystal_tile=crystal, by=by):
-            extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
-            cause = "Cave-In" if by == "goblins" else "Wrath"
-            return f"{cause}: the tile at {x},{y} collapses ({_tile(tile)}){extra}"
-        case ev.MapGroupSlid(tiles=tiles, dx=dx, dy=dy):
-            return f"{len(tiles)} tile(s) cut off slide by {dx},{dy} to join the map again"
-        case ev.CaveInStruck(tiles=tiles):
-            return f"Cave-In: {len(tiles)} tile(s) collapse"
-        case ev.WispUsed(tribe=tribe):
-            return f"The {tribe.capitalize()} Tribe's Wisp moves the Knight"
-        case ev.KnightPoisoned(cubes=cubes):
-            return f"Poison: the Knight leaves {cubes} Hero cube(s) on the Entrance"
-        case ev.OmenDiscarded(token=token):
-            return f"Hex: the Cave discards the Omen {token}"
-        case ev.ThiefEntered():
-            return "The Thief enters the cave at the Entrance"
-        case ev.ThiefStatsAssigned(movement=m, stealth=st, thievery=t, cubes=cubes):
-            return (
-                f"The Thief assigns his Stat tokens: Movement {m}, Stealth {st}, Thievery {t} "
-                f"({_count(cubes, 'Action cube')})"
-            )
-        case ev.ThiefMoved(x=x, y=y, forced=True):
-            return f"Unnatural Evasion: the Thief slips to {x},{y}"
-        case ev.ThiefMoved(x=x, y=y, climbed=climbed):
-            how = f", climbing the wall ({_count(climbed, 'Action cube')})" if climbed else ""
-            return f"The Thief moves to {x},{y}{how}"
-        case ev.TilePeeked(x=x, y=y, tile=tile):
-            what = "" if tile == HIDDEN else f": {_tile(tile)}"
-            return f"The Thief looks at the Dark tile at {x},{y}{what}"
-        case ev.ThiefActed(action=action, cubes=cubes, target=target):
-            name = THIEF_ACTIONS.get(action, action)
-            if action == "loot" and target:
-                on = f" (the {target} Gem)"
-            elif target:
-                on = f" on {_piece(target)}"
-            else:
-                on = ""
-            return f"The Thief spends {_count(cubes, 'Action cube')} on {name}{on}"
-        case ev.ThiefLooted(source=source, gem=gem, x=x, y=y):
-            what = f"the {gem} Gem" if gem else "a Treasure token"
-            if source == "supply":
-                supply = "the Cave's supply" if state.cave else "the supply"
-                return f"The Thief takes {what} from {supply}"
-            if source == "map":
-                return f"The Thief takes {what} from {x},{y} (the supply is empty)"
-            return f"The Thief loots {what} at {x},{y}"
-        case ev.ThiefActionRolled(action=action, success=ok, face=face, target=target, rerolled=again):
-            name = THIEF_ACTIONS.get(action, action)
-            on = f" on {_piece(target)}" if target else ""
-            die = f"Action die {face}" if face else "3 cubes: no roll"
-            first = "Sticky Fingers re-roll: " if again else ""
-            return f"{first}{name}{on} {'succeeds' if ok else 'fails'} ({die})"
-        case ev.ThiefStole(target="dragon"):
-            return "The Thief picks the Dragon's pocket: a Wakefulness cube goes back to Greed"
-        case ev.ThiefStole(target=target, card=card, hidden=hidden):
-            if target == "knight":
-                kind, where = "Treasure card", "it goes to the bottom of the Treasure deck"
-            else:
-                kind, where = "Secrets card", "the Goblins discard it"
-            if hidden:
-                which = "" if card in (HIDDEN, "") else f" ({_name(card)})"
-                what = f"a face-down {kind}{which}"
-            else:
-                what = f"the {kind} {_name(card)}"
-            return f"The Thief steals {what} from the {_role(target)}: {where}"
-        case ev.VaultOpened(x=x, y=y):
-            return f"The Thief opens the Vault at {x},{y}"
-        case ev.LootHidden(count=count):
-            th = state.thief
-            now = f": Loot Drop level {th.loot_drop}" if th is not None else ""
-            return f"The Thief hides his loot (-{count}){now}"
-        case ev.TreasureStashed(tokens=tokens, gems=gems):
-            th = state.thief
-            back = f" ({_listed([f'the {g} Gem' for g in gems])} back to the Dragon)" if gems else ""
-            total = f": {th.stashed} of {agreed_crystals(state) or 6}" if th is not None else ""
-            return f"The Thief stashes {_count(tokens, 'token')} at the Entrance{back}{total}"
-        case ev.UpgradeTaken(upgrade=upgrade):
-            return f"The Thief takes the Upgrade {UPGRADE_NAMES.get(upgrade, upgrade)}"
-        case ev.UpgradeLost(upgrade=upgrade):
-            name = UPGRADE_NAMES.get(upgrade, upgrade)
-            return f"Soporific Spores: the Thief loses the Upgrade {name} (its token still counts)"
-        case ev.ThiefAttacked(by="trap"):
-            return "The Gem was a trap: the Dragon die strikes the Thief"
-        case ev.ThiefAttacked(by="dragon", why=why) if why != "attack":
+    if event.deck == "omens":
+        cards = event.cards
+        return f"The Cave draws Omens: {', '.join(cards)}"
+    return None
+
+
+@_describes(ev.SidequestCompleted)
+def _sidequest_completed(state: VastState, event: ev.SidequestCompleted) -> str | None:
+    card = event.card
+    return f"The Knight completes the Sidequest {_name(card)}"
+
+
+@_describes(ev.BombPlaced)
+def _bomb_placed(state: VastState, event: ev.BombPlaced) -> str | None:
+    x, y, side = event.x, event.y, event.side
+    return f"The Knight bombs the {side} wall of {x},{y}"
+
+
+@_describes(ev.FlareUsed)
+def _flare_used(state: VastState, event: ev.FlareUsed) -> str | None:
+    x, y, tribe = event.x, event.y, event.tribe
+    who = f"The {tribe.capitalize()} Tribe" if tribe else "The Knight"
+    return f"{who} lights a Flare at {x},{y}"
+
+
+@_describes(ev.FlareHit)
+def _flare_hit(state: VastState, event: ev.FlareHit) -> str | None:
+    face, reveals = event.face, event.reveals
+    return f"The Flare ({DRAGON_DIE[face][0]}) lights {len(reveals)} Dark tile(s)"
+
+
+@_describes(ev.OmenUsed)
+def _omen_used(state: VastState, event: ev.OmenUsed) -> str | None:
+    omen, paid = event.omen, event.paid
+    return f"The Cave uses the Omen {omen} ({len(paid)} token{'s' if len(paid) != 1 else ''})"
+
+
+@_describes(ev.RockslidePlaced)
+def _rockslide_placed(state: VastState, event: ev.RockslidePlaced) -> str | None:
+    x, y, side = event.x, event.y, event.side
+    return f"A Rockslide falls on the {side} edge of {x},{y}"
+
+
+@_describes(ev.CarriedByBats)
+def _carried_by_bats(state: VastState, event: ev.CarriedByBats) -> str | None:
+    target, x, y = event.target, event.x, event.y
+    what = "a Treasure token" if target == "treasure" else _piece(target)
+    return f"Giant Bats carry {what} to {x},{y}"
+
+
+@_describes(ev.TileRotated)
+def _tile_rotated(state: VastState, event: ev.TileRotated) -> str | None:
+    x, y, r = event.x, event.y, event.rotation
+    return f"Crystal Curse: the tile at {x},{y} turns to {r * 90}°"
+
+
+@_describes(ev.EventsSentToBottom)
+def _events_sent_to_bottom(state: VastState, event: ev.EventsSentToBottom) -> str | None:
+    cards = event.cards
+    return f"Crystal Curse: the top {len(cards)} Event cards go to the bottom of the deck"
+
+
+@_describes(ev.TreasureTokenPlaced)
+def _treasure_token_placed(state: VastState, event: ev.TreasureTokenPlaced) -> str | None:
+    if event.step == "plunder":
+        x, y = event.x, event.y
+        return f"Past Plunder: a Treasure token at {x},{y}"
+    x, y = event.x, event.y
+    return f"The Cave places a Treasure token at {x},{y}"
+
+
+@_describes(ev.TurnEnding)
+def _turn_ending(state: VastState, event: ev.TurnEnding) -> str | None:
+    role, steps = event.role, event.steps
+    removed = steps.count("remove")
+    work = f"removes {_count(removed, 'tile')}" if removed else "places a Dark tile"
+    plunder = " after Past Plunder" if "plunder" in steps else ""
+    return f"No Cave player: the {_role(role)} {work}{plunder}"
+
+
+@_describes(ev.StepPassed)
+def _step_passed(state: VastState, event: ev.StepPassed) -> str | None:
+    step, why = event.step, event.why
+    return f"No {step}: {why}"
+
+
+@_describes(ev.CollapseBegun)
+def _collapse_begun(state: VastState, event: ev.CollapseBegun) -> str | None:
+    return "The Collapse begins"
+
+
+@_describes(ev.TileRemoved)
+def _tile_removed(state: VastState, event: ev.TileRemoved) -> str | None:
+    x, y, tile, crystal = event.x, event.y, event.tile, event.crystal_tile
+    extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
+    return f"The tile at {x},{y} collapses ({_tile(tile)}){extra}"
+
+
+@_describes(ev.GoblinsPhaseBegun)
+def _goblins_phase_begun(state: VastState, event: ev.GoblinsPhaseBegun) -> str | None:
+    phase = event.phase
+    if phase in GOBLIN_PHASES:
+        return f"The Goblins: {phase}"
+    return None
+
+
+@_describes(ev.WarCardChosen)
+def _war_card_chosen(state: VastState, event: ev.WarCardChosen) -> str | None:
+    card = event.card
+    return f"The Goblins take the War card {card}"
+
+
+@_describes(ev.RageChanged)
+def _rage_changed(state: VastState, event: ev.RageChanged) -> str | None:
+    delta, why = event.delta, event.why
+    if delta:
+        g = state.goblins
+        return f"Rage {'+' if delta > 0 else ''}{delta} ({why}): {g.rage if g else '?'}"
+    return None
+
+
+@_describes(ev.TribesPopulated)
+def _tribes_populated(state: VastState, event: ev.TribesPopulated) -> str | None:
+    added, blocked = event.added, event.blocked
+    text = ", ".join(f"{n} +{a}" for n, a in zip(("Fangs", "Bones", "Eye"), added, strict=True) if a)
+    held = f" (blocked: {', '.join(blocked)})" if blocked else ""
+    return f"The Tribes grow: {text or 'none'}{held}"
+
+
+@_describes(ev.TribeScattered)
+def _tribe_scattered(state: VastState, event: ev.TribeScattered) -> str | None:
+    name, loss = event.tribe, event.loss
+    return f"The {name.capitalize()} Tribe scatters and loses {loss}"
+
+
+@_describes(ev.PopulationLost)
+def _population_lost(state: VastState, event: ev.PopulationLost) -> str | None:
+    name, count, why = event.tribe, event.count, event.why
+    return f"The {name.capitalize()} Tribe loses {count} ({why})"
+
+
+@_describes(ev.MonsterAssigned)
+def _monster_assigned(state: VastState, event: ev.MonsterAssigned) -> str | None:
+    card, name = event.card, event.tribe
+    return f"The {name.capitalize()} Tribe gets the Monster {card}"
+
+
+@_describes(ev.SecretPlayed)
+def _secret_played(state: VastState, event: ev.SecretPlayed) -> str | None:
+    card, name = event.card, event.tribe
+    on = f" on the {name.capitalize()} Tribe" if name else ""
+    return f"The Goblins play the Secret {card}{on}"
+
+
+@_describes(ev.TribeRevealed)
+def _tribe_revealed(state: VastState, event: ev.TribeRevealed) -> str | None:
+    name, x, y, lurking = event.tribe, event.x, event.y, event.lurking
+    return f"The {name.capitalize()} Tribe {'lurks next to' if lurking else 'comes out at'} {x},{y}"
+
+
+@_describes(ev.TribeMoved)
+def _tribe_moved(state: VastState, event: ev.TribeMoved) -> str | None:
+    name, x, y = event.tribe, event.x, event.y
+    return f"The {name.capitalize()} Tribe moves to {x},{y}"
+
+
+@_describes(ev.TribeHidden)
+def _tribe_hidden(state: VastState, event: ev.TribeHidden) -> str | None:
+    name = event.tribe
+    return f"The {name.capitalize()} Tribe hides"
+
+
+@_describes(ev.TribeAttackedKnight)
+def _tribe_attacked_knight(state: VastState, event: ev.TribeAttackedKnight) -> str | None:
+    name, ambush = event.tribe, event.ambush
+    return f"{'Ambush! ' if ambush else ''}The {name.capitalize()} Tribe attacks the Knight"
+
+
+@_describes(ev.TribeAttackedCrystal)
+def _tribe_attacked_crystal(state: VastState, event: ev.TribeAttackedCrystal) -> str | None:
+    name, smashed = event.tribe, event.smashed
+    return f"The {name.capitalize()} Tribe {'smashes' if smashed else 'attacks'} the Crystal"
+
+
+@_describes(ev.TribeAttackedDragon)
+def _tribe_attacked_dragon(state: VastState, event: ev.TribeAttackedDragon) -> str | None:
+    name = event.tribe
+    return f"The {name.capitalize()} Tribe attacks the Dragon: it loses 1 Health"
+
+
+@_describes(ev.TrapSprung)
+def _trap_sprung(state: VastState, event: ev.TrapSprung) -> str | None:
+    power = event.power
+    return f"The Goblins spring their Trap: the Dragon's {power.replace('-', ' ').title()} does nothing"
+
+
+@_describes(ev.TribePlundered)
+def _tribe_plundered(state: VastState, event: ev.TribePlundered) -> str | None:
+    name = event.tribe
+    return f"The {name.capitalize()} Tribe plunders a Treasure token"
+
+
+@_describes(ev.KnightAttackedTribes)
+def _knight_attacked_tribes(state: VastState, event: ev.KnightAttackedTribes) -> str | None:
+    names = event.tribes
+    if names:
+        return f"The Knight attacks the {', '.join(n.capitalize() for n in names)} Tribe(s)"
+    return None
+
+
+@_describes(ev.BowShot)
+def _bow_shot(state: VastState, event: ev.BowShot) -> str | None:
+    name, loss = event.tribe, event.loss
+    return f"The Knight's Bow hits the {name.capitalize()} Tribe: -{loss}"
+
+
+@_describes(ev.KnightDied)
+def _knight_died(state: VastState, event: ev.KnightDied) -> str | None:
+    return "The Knight dies"
+
+
+@_describes(ev.DragonPlaced)
+def _dragon_placed(state: VastState, event: ev.DragonPlaced) -> str | None:
+    x, y = event.x, event.y
+    return f"The Sleeping Dragon is placed at {x},{y}"
+
+
+@_describes(ev.DragonMoved)
+def _dragon_moved(state: VastState, event: ev.DragonMoved) -> str | None:
+    x, y, how = event.x, event.y, event.how
+    verb = {"free": "moves", "wing": "flies (Wing)", "forced": "is moved"}.get(how, "moves")
+    return f"The Dragon {verb} to {x},{y}"
+
+
+@_describes(ev.PowerUsed)
+def _power_used(state: VastState, event: ev.PowerUsed) -> str | None:
+    power, cards, gems = event.power, event.cards, event.gems
+    costs = [*cards, *(f"the {g} Gem" for g in gems)]
+    return f"The Dragon uses {power.replace('-', ' ').title()} ({', '.join(costs) or 'free'})"
+
+
+@_describes(ev.PowerStruck)
+def _power_struck(state: VastState, event: ev.PowerStruck) -> str | None:
+    power, face, hit = event.power, event.face, event.tiles
+    pattern = f" ({DRAGON_DIE[face][0]})" if face else ""
+    return f"{power.title()}{pattern} reaches {len(hit)} tile(s)"
+
+
+@_describes(ev.SlothCubeMoved)
+def _sloth_cube_moved(state: VastState, event: ev.SlothCubeMoved) -> str | None:
+    source, target, why = event.source, event.target, event.why
+    d = state.dragon
+    w = f": Wakefulness {wakefulness(d)}" if d is not None else ""
+    return f"A Sloth cube moves from {source} to {target} ({why}){w}"
+
+
+@_describes(ev.DragonAwoke)
+def _dragon_awoke(state: VastState, event: ev.DragonAwoke) -> str | None:
+    return "The Dragon awakens"
+
+
+@_describes(ev.DragonSurfaced)
+def _dragon_surfaced(state: VastState, event: ev.DragonSurfaced) -> str | None:
+    x, y, crystal = event.x, event.y, event.crystal
+    return f"The Dragon surfaces at {x},{y}" + (" and smashes the Crystal" if crystal else "")
+
+
+@_describes(ev.GoblinsEaten)
+def _goblins_eaten(state: VastState, event: ev.GoblinsEaten) -> str | None:
+    count = event.count
+    return f"The Dragon eats {count} Goblin{'s' if count != 1 else ''}"
+
+
+@_describes(ev.DragonTreasureTaken)
+def _dragon_treasure_taken(state: VastState, event: ev.DragonTreasureTaken) -> str | None:
+    count = event.count
+    return f"The Dragon collects {count} Treasure token{'s' if count != 1 else ''}"
+
+
+@_describes(ev.GemPlaced)
+def _gem_placed(state: VastState, event: ev.GemPlaced) -> str | None:
+    gem, x, y = event.gem, event.x, event.y
+    return f"The Dragon places its {gem} Gem at {x},{y}"
+
+
+@_describes(ev.GemTaken)
+def _gem_taken(state: VastState, event: ev.GemTaken) -> str | None:
+    gem, by, trapped = event.gem, event.by, event.trapped
+    who = "The Knight" if by == "knight" else f"The {by.capitalize()} Tribe"
+    return f"{who} takes the {gem} Gem" + (": a trap!" if trapped else "")
+
+
+@_describes(ev.GemMoved)
+def _gem_moved(state: VastState, event: ev.GemMoved) -> str | None:
+    token, x, y = event.token, event.x, event.y
+    return f"Swat sends a {token if token == 'treasure' else token + ' Gem'} token to {x},{y}"
+
+
+@_describes(ev.PowerCardsDiscarded)
+def _power_cards_discarded(state: VastState, event: ev.PowerCardsDiscarded) -> str | None:
+    cards, why = event.cards, event.why
+    return f"The Dragon discards {len(cards)} Power card(s) ({why})"
+
+
+@_describes(ev.DragonAttacked)
+def _dragon_attacked(state: VastState, event: ev.DragonAttacked) -> str | None:
+    s, a, hit = event.strength, event.armor, event.hit
+    return f"The Knight attacks the Dragon, Strength {s} against Armor {a}: " + (
+        "a hit" if hit else "it holds"
+    )
+
+
+@_describes(ev.DragonDied)
+def _dragon_died(state: VastState, event: ev.DragonDied) -> str | None:
+    return "The Dragon dies"
+
+
+@_describes(ev.EventTokenPlaced)
+def _event_token_placed(state: VastState, event: ev.EventTokenPlaced) -> str | None:
+    x, y = event.x, event.y
+    return f"The Cave places an Event token at {x},{y}"
+
+
+@_describes(ev.EventTokenTaken)
+def _event_token_taken(state: VastState, event: ev.EventTokenTaken) -> str | None:
+    x, y = event.x, event.y
+    return f"The Knight meets the Event token at {x},{y}"
+
+
+@_describes(ev.FlameWallPlaced)
+def _flame_wall_placed(state: VastState, event: ev.FlameWallPlaced) -> str | None:
+    x, y = event.x, event.y
+    return f"A Flame Wall rises at {x},{y}"
+
+
+@_describes(ev.FlameWallBurned)
+def _flame_wall_burned(state: VastState, event: ev.FlameWallBurned) -> str | None:
+    piece = event.piece
+    return f"The Flame Wall burns {_piece(piece)}"
+
+
+@_describes(ev.FlameWallReturned)
+def _flame_wall_returned(state: VastState, event: ev.FlameWallReturned) -> str | None:
+    return "The Flame Wall dies down"
+
+
+@_describes(ev.ShriekSpent)
+def _shriek_spent(state: VastState, event: ev.ShriekSpent) -> str | None:
+    return "The Dragon shrieks: the die is rolled again"
+
+
+@_describes(ev.CrystalDestroyed)
+def _crystal_destroyed(state: VastState, event: ev.CrystalDestroyed) -> str | None:
+    x, y = event.x, event.y
+    return f"The Dragon destroys the Crystal at {x},{y}"
+
+
+@_describes(ev.TileCollapsed)
+def _tile_collapsed(state: VastState, event: ev.TileCollapsed) -> str | None:
+    x, y, tile, crystal, by = event.x, event.y, event.tile, event.crystal_tile, event.by
+    extra = f": a Crystal tile ({state.crystal_tiles_collapsed} of 5)" if crystal else ""
+    cause = "Cave-In" if by == "goblins" else "Wrath"
+    return f"{cause}: the tile at {x},{y} collapses ({_tile(tile)}){extra}"
+
+
+@_describes(ev.MapGroupSlid)
+def _map_group_slid(state: VastState, event: ev.MapGroupSlid) -> str | None:
+    tiles, dx, dy = event.tiles, event.dx, event.dy
+    return f"{len(tiles)} tile(s) cut off slide by {dx},{dy} to join the map again"
+
+
+@_describes(ev.CaveInStruck)
+def _cave_in_struck(state: VastState, event: ev.CaveInStruck) -> str | None:
+    tiles = event.tiles
+    return f"Cave-In: {len(tiles)} tile(s) collapse"
+
+
+@_describes(ev.WispUsed)
+def _wisp_used(state: VastState, event: ev.WispUsed) -> str | None:
+    tribe = event.tribe
+    return f"The {tribe.capitalize()} Tribe's Wisp moves the Knight"
+
+
+@_describes(ev.KnightPoisoned)
+def _knight_poisoned(state: VastState, event: ev.KnightPoisoned) -> str | None:
+    cubes = event.cubes
+    return f"Poison: the Knight leaves {cubes} Hero cube(s) on the Entrance"
+
+
+@_describes(ev.OmenDiscarded)
+def _omen_discarded(state: VastState, event: ev.OmenDiscarded) -> str | None:
+    token = event.token
+    return f"Hex: the Cave discards the Omen {token}"
+
+
+@_describes(ev.ThiefEntered)
+def _thief_entered(state: VastState, event: ev.ThiefEntered) -> str | None:
+    return "The Thief enters the cave at the Entrance"
+
+
+@_describes(ev.ThiefStatsAssigned)
+def _thief_stats_assigned(state: VastState, event: ev.ThiefStatsAssigned) -> str | None:
+    m, st, t, cubes = event.movement, event.stealth, event.thievery, event.cubes
+    return (
+        f"The Thief assigns his Stat tokens: Movement {m}, Stealth {st}, Thievery {t} "
+        f"({_count(cubes, 'Action cube')})"
+    )
+
+
+@_describes(ev.ThiefMoved)
+def _thief_moved(state: VastState, event: ev.ThiefMoved) -> str | None:
+    if event.forced is True:
+        x, y = event.x, event.y
+        return f"Unnatural Evasion: the Thief slips to {x},{y}"
+    x, y, climbed = event.x, event.y, event.climbed
+    how = f", climbing the wall ({_count(climbed, 'Action cube')})" if climbed else ""
+    return f"The Thief moves to {x},{y}{how}"
+
+
+@_describes(ev.TilePeeked)
+def _tile_peeked(state: VastState, event: ev.TilePeeked) -> str | None:
+    x, y, tile = event.x, event.y, event.tile
+    what = "" if tile == HIDDEN else f": {_tile(tile)}"
+    return f"The Thief looks at the Dark tile at {x},{y}{what}"
+
+
+@_describes(ev.ThiefActed)
+def _thief_acted(state: VastState, event: ev.ThiefActed) -> str | None:
+    action, cubes, target = event.action, event.cubes, event.target
+    name = THIEF_ACTIONS.get(action, action)
+    if action == "loot" and target:
+        on = f" (the {target} Gem)"
+    elif target:
+        on = f" on {_piece(target)}"
+    else:
+        on = ""
+    return f"The Thief spends {_count(cubes, 'Action cube')} on {name}{on}"
+
+
+@_describes(ev.ThiefLooted)
+def _thief_looted(state: VastState, event: ev.ThiefLooted) -> str | None:
+    source, gem, x, y = event.source, event.gem, event.x, event.y
+    what = f"the {gem} Gem" if gem else "a Treasure token"
+    if source == "supply":
+        supply = "the Cave's supply" if state.cave else "the supply"
+        return f"The Thief takes {what} from {supply}"
+    if source == "map":
+        return f"The Thief takes {what} from {x},{y} (the supply is empty)"
+    return f"The Thief loots {what} at {x},{y}"
+
+
+@_describes(ev.ThiefActionRolled)
+def _thief_action_rolled(state: VastState, event: ev.ThiefActionRolled) -> str | None:
+    action, ok, face, target, again = event.action, event.success, event.face, event.target, event.rerolled
+    name = THIEF_ACTIONS.get(action, action)
+    on = f" on {_piece(target)}" if target else ""
+    die = f"Action die {face}" if face else "3 cubes: no roll"
+    first = "Sticky Fingers re-roll: " if again else ""
+    return f"{first}{name}{on} {'succeeds' if ok else 'fails'} ({die})"
+
+
+@_describes(ev.ThiefStole)
+def _thief_stole(state: VastState, event: ev.ThiefStole) -> str | None:
+    if event.target == "dragon":
+        return "The Thief picks the Dragon's pocket: a Wakefulness cube goes back to Greed"
+    target, card, hidden = event.target, event.card, event.hidden
+    if target == "knight":
+        kind, where = "Treasure card", "it goes to the bottom of the Treasure deck"
+    else:
+        kind, where = "Secrets card", "the Goblins discard it"
+    if hidden:
+        which = "" if card in (HIDDEN, "") else f" ({_name(card)})"
+        what = f"a face-down {kind}{which}"
+    else:
+        what = f"the {kind} {_name(card)}"
+    return f"The Thief steals {what} from the {_role(target)}: {where}"
+
+
+@_describes(ev.VaultOpened)
+def _vault_opened(state: VastState, event: ev.VaultOpened) -> str | None:
+    x, y = event.x, event.y
+    return f"The Thief opens the Vault at {x},{y}"
+
+
+@_describes(ev.LootHidden)
+def _loot_hidden(state: VastState, event: ev.LootHidden) -> str | None:
+    count = event.count
+    th = state.thief
+    now = f": Loot Drop level {th.loot_drop}" if th is not None else ""
+    return f"The Thief hides his loot (-{count}){now}"
+
+
+@_describes(ev.TreasureStashed)
+def _treasure_stashed(state: VastState, event: ev.TreasureStashed) -> str | None:
+    tokens, gems = event.tokens, event.gems
+    th = state.thief
+    back = f" ({_listed([f'the {g} Gem' for g in gems])} back to the Dragon)" if gems else ""
+    total = f": {th.stashed} of {agreed_crystals(state) or 6}" if th is not None else ""
+    return f"The Thief stashes {_count(tokens, 'token')} at the Entrance{back}{total}"
+
+
+@_describes(ev.UpgradeTaken)
+def _upgrade_taken(state: VastState, event: ev.UpgradeTaken) -> str | None:
+    upgrade = event.upgrade
+    return f"The Thief takes the Upgrade {UPGRADE_NAMES.get(upgrade, upgrade)}"
+
+
+@_describes(ev.UpgradeLost)
+def _upgrade_lost(state: VastState, event: ev.UpgradeLost) -> str | None:
+    upgrade = event.upgrade
+    name = UPGRADE_NAMES.get(upgrade, upgrade)
+    return f"Soporific Spores: the Thief loses the Upgrade {name} (its token still counts)"
+
+
+@_describes(ev.ThiefAttacked)
+def _thief_attacked(state: VastState, event: ev.ThiefAttacked) -> str | None:
+    if event.by == "trap":
+        return "The Gem was a trap: the Dragon die strikes the Thief"
+    if event.by == "dragon":
+        why = event.why
+        if why != "attack":
             return f"The Dragon's {THIEF_HITS.get(why, why)} strikes the Thief"
-        case ev.ThiefAttacked(by=by):
-            who = _piece(by)
-            return f"{who[0].upper()}{who[1:]} attacks the Thief"
-        case ev.ThiefShot():
-            return "The Knight shoots at the Thief with the Enchanted Bow"
-        case ev.ThiefHexed(count=count):
-            th = state.thief
-            now = f": Stealth {thief_stealth(th)}" if th is not None else ""
-            return f"Hex: the Thief loses {count} Stealth until the Goblins' next turn{now}"
-        case ev.ThiefEvaded(face=face):
-            return f"Unnatural Evasion (Action die {face}): the attack misses the Thief"
-        case ev.ThiefKilled(by=by, loot_drop=level):
-            cause = "a Gem's trap" if by == "trap" else _piece(by)
-            bonus = f"; {_piece(by)} gains the Loot Drop bonus ({level})" if level else ""
-            return f"The Thief is killed by {cause}: he drops his loot and leaves the map{bonus}"
-        case ev.ThiefWounded(target=target, wound=wound):
-            return f"The Thief backstabs {_piece(target)}: a {WOUNDS.get(wound, str(wound))} wound"
-        case ev.GameWon(winner="everyone-lost", reason=reason):
-            return f"Everyone loses: {reason}"
-        case ev.GameWon(winner=winner, reason=reason):
-            return f"The {winner.capitalize()} wins: {reason}"
-        case CardsDrawn(deck="omens", cards=cards):
-            return f"The Cave draws Omens: {', '.join(cards)}"
-        case DiceRolled(reason=reason, faces=faces) if faces and reason.startswith(
-            ("thief-action:", "evasion:")
-        ):
-            return f"Action die ({_action_roll(reason)}): {faces[0]}"
-        case DiceRolled(reason=reason, faces=faces) if (
-            faces and reason.startswith("thief-gem:") and faces[0] in DRAGON_DIE
-        ):
-            gem = reason.removeprefix("thief-gem:")
-            return f"Dragon die (the {gem} Gem the Thief took): {DRAGON_DIE[faces[0]][0]}"
-        case DiceRolled(reason=reason, faces=faces) if (
-            faces and reason.startswith("thief-flare:") and faces[0] in DRAGON_DIE
-        ):
-            at = reason.removeprefix("thief-flare:")
-            return f"Dragon die (the Thief's Flare at {at}): {DRAGON_DIE[faces[0]][0]}"
-        case DiceRolled(reason=reason, faces=faces) if faces and 1 <= faces[0] <= 6:
-            return f"Dragon die ({reason}): {DRAGON_DIE[faces[0]][0]}"
-        case DecisionMade(decision=decision, option="keep") if decision.startswith("peek:"):
+    by = event.by
+    who = _piece(by)
+    return f"{who[0].upper()}{who[1:]} attacks the Thief"
+
+
+@_describes(ev.ThiefShot)
+def _thief_shot(state: VastState, event: ev.ThiefShot) -> str | None:
+    return "The Knight shoots at the Thief with the Enchanted Bow"
+
+
+@_describes(ev.ThiefHexed)
+def _thief_hexed(state: VastState, event: ev.ThiefHexed) -> str | None:
+    count = event.count
+    th = state.thief
+    now = f": Stealth {thief_stealth(th)}" if th is not None else ""
+    return f"Hex: the Thief loses {count} Stealth until the Goblins' next turn{now}"
+
+
+@_describes(ev.ThiefEvaded)
+def _thief_evaded(state: VastState, event: ev.ThiefEvaded) -> str | None:
+    face = event.face
+    return f"Unnatural Evasion (Action die {face}): the attack misses the Thief"
+
+
+@_describes(ev.ThiefKilled)
+def _thief_killed(state: VastState, event: ev.ThiefKilled) -> str | None:
+    by, level = event.by, event.loot_drop
+    cause = "a Gem's trap" if by == "trap" else _piece(by)
+    bonus = f"; {_piece(by)} gains the Loot Drop bonus ({level})" if level else ""
+    return f"The Thief is killed by {cause}: he drops his loot and leaves the map{bonus}"
+
+
+@_describes(ev.ThiefWounded)
+def _thief_wounded(state: VastState, event: ev.ThiefWounded) -> str | None:
+    target, wound = event.target, event.wound
+    return f"The Thief backstabs {_piece(target)}: a {WOUNDS.get(wound, str(wound))} wound"
+
+
+@_describes(ev.GameWon)
+def _game_won(state: VastState, event: ev.GameWon) -> str | None:
+    if event.winner == "everyone-lost":
+        reason = event.reason
+        return f"Everyone loses: {reason}"
+    winner, reason = event.winner, event.reason
+    return f"The {winner.capitalize()} wins: {reason}"
+
+
+@_describes(DiceRolled)
+def _dice_rolled(state: VastState, event: DiceRolled) -> str | None:
+    reason, faces = event.reason, event.faces
+    if faces and reason.startswith(("thief-action:", "evasion:")):
+        return f"Action die ({_action_roll(reason)}): {faces[0]}"
+    if faces and reason.startswith("thief-gem:") and faces[0] in DRAGON_DIE:
+        gem = reason.removeprefix("thief-gem:")
+        return f"Dragon die (the {gem} Gem the Thief took): {DRAGON_DIE[faces[0]][0]}"
+    if faces and reason.startswith("thief-flare:") and faces[0] in DRAGON_DIE:
+        at = reason.removeprefix("thief-flare:")
+        return f"Dragon die (the Thief's Flare at {at}): {DRAGON_DIE[faces[0]][0]}"
+    if faces and 1 <= faces[0] <= 6:
+        return f"Dragon die ({reason}): {DRAGON_DIE[faces[0]][0]}"
+    return None
+
+
+@_describes(DecisionMade)
+def _decision_made(state: VastState, event: DecisionMade) -> str | None:
+    if event.option == "keep":
+        decision = event.decision
+        if decision.startswith("peek:"):
             return f"The Thief keeps the tile at {decision.removeprefix('peek:')} Dark"
-        case DecisionRequested(decision=decision, piece=piece) if decision.startswith("fill:"):
-            return f"The {str(piece).capitalize()} fills the open edge at {decision.removeprefix('fill:')}"
+    return None
+
+
+@_describes(DecisionRequested)
+def _decision_requested(state: VastState, event: DecisionRequested) -> str | None:
+    decision, piece = event.decision, event.piece
+    if decision.startswith("fill:"):
+        return f"The {str(piece).capitalize()} fills the open edge at {decision.removeprefix('fill:')}"
     return None
 
 
