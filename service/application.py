@@ -487,8 +487,13 @@ class Games(Application[UUID]):
         bot command that fails (a refusal, a store conflict with another writer, a bug): that is
         logged, never raised, since the command (or creation) that set the bots going is stored and
         its answer stands. The bots' moves are read like any others: ``/events``, ``/state``, the
-        stream."""
-        if not has_bots(game):
+        stream.
+
+        Bots do not move in a ``sealed`` fork: their moves would draw from the original's unseen deck, bag
+        and hands, and every event of the fork reaches its Redis streams (``dicelog.service.publisher``),
+        which anyone with access to Redis reads, sealed or not. They take their moves once the seal lifts,
+        at the first claim after the original ended (``claim``)."""
+        if not has_bots(game) or self.sealed(game):
             return game
         log = logging.getLogger("dicelog.bots")
         for _ in range(MAX_BOT_COMMANDS):
@@ -684,6 +689,11 @@ class Games(Application[UUID]):
             self.save(claim, *_token_index(fork_id, {audience: token}, at))
         except IntegrityError:
             raise AlreadyClaimed(f"{audience} of game {fork_id} was already taken") from None
+        if has_bots(fork) and not self.sealed(fork):
+            with self.lock(
+                fork_id
+            ):  # a fork's bots wait while it is sealed: the first claim after sets them going
+                self.play_bots(self.game(fork_id))
         return audience, token
 
     # --- authorization ---------------------------------------------------------------------
