@@ -67,9 +67,12 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
     game = fold(None, create(UUID(int=n), created, at=at, seed=seed, command_id="c0"))
     rng = random.Random(n)
     commands = 0
+    choosing: list[float] = []
     while game.result is None and commands < max_commands:
         if bots:  # as the server plays bot seats: each reads its own view, answers its decisions too
+            before = time.perf_counter()
             move = next_bot_command(game, lambda g, viewer: Lens(g.ruleset, viewer))
+            choosing.append(time.perf_counter() - before)
             if move is None:
                 break
             seat, command = move
@@ -81,6 +84,7 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
         "result": game.result or "unfinished",
         "commands": commands,
         "seconds": time.perf_counter() - started,
+        "choose_ms": [round(t * 1000, 3) for t in choosing],
     }
 
 
@@ -89,13 +93,25 @@ def _play(args: tuple[str, int, bool, int]) -> tuple[str, bool, dict[str, Any]]:
     return setup, bots, play(setup, n, bots, max_commands)
 
 
-def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
+TARGET = 0.10
+"""The share of a row's games each of its roles should win (issue 31)."""
+
+
+def summarize(games: list[dict[str, Any]], roles: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Figures of ``games``; with the row's ``roles``, each role's wins and whether every role won at least
+    ``TARGET`` of the games (issue 31: every role whose victory the row allows)."""
     commands = [g["commands"] for g in games]
     seconds = [g["seconds"] for g in games]
     per_command = [g["seconds"] / max(1, g["commands"]) * 1000 for g in games]
+    results = collections.Counter(g["result"] for g in games)
+    choose = [t for g in games for t in g.get("choose_ms", ())]
+    wins = {role: results.get(f"won:{role}", 0) for role in roles}
     return {
         "games": len(games),
-        "results": dict(collections.Counter(g["result"] for g in games).most_common()),
+        "results": dict(results.most_common()),
+        "wins_by_role": wins,
+        "target_met": bool(games) and all(w >= TARGET * len(games) for w in wins.values()),
+        "median_ms_per_bot_move": round(statistics.median(choose), 3) if choose else None,
         "median_commands": statistics.median(commands),
         "mean_commands": round(statistics.fmean(commands), 1),
         "median_seconds": round(statistics.median(seconds), 3),
@@ -124,17 +140,21 @@ def main() -> None:
             played[(setup, bots)].append(result)
     out: dict[str, Any] = {}
     for setup in setups:
-        bot = summarize(played[(setup, True)])
-        base = summarize(played[(setup, False)])
-        bot["ratio_ms_per_command_to_random"] = common.ratio(
-            bot["median_ms_per_command"], base["median_ms_per_command"]
-        )
+        bot = summarize(played[(setup, True)], SETUPS[setup].roles)
+        base = summarize(played[(setup, False)]) if baseline_games else None
+        ratio = ""
+        if base is not None:  # --baseline-games 0: no random games, no ratio
+            bot["ratio_ms_per_command_to_random"] = common.ratio(
+                bot["median_ms_per_command"], base["median_ms_per_command"]
+            )
+            ratio = f" = x{bot['ratio_ms_per_command_to_random']} random"
         out[setup] = {"bots": bot, "random_legal": base}
         wins = ", ".join(f"{k} {v}" for k, v in bot["results"].items())
         print(
             f"{setup:34} {bot['games']:3} games: {wins}; commands median {bot['median_commands']} "
             f"(mean {bot['mean_commands']}); {bot['median_seconds']} s/game; "
-            f"{bot['median_ms_per_command']} ms/command = x{bot['ratio_ms_per_command_to_random']} random",
+            f"{bot['median_ms_per_command']} ms/command{ratio}; bot move {bot['median_ms_per_bot_move']} ms; "
+            f"every role >= {TARGET:.0%}: {'yes' if bot['target_met'] else 'no'}",
             flush=True,
         )
     path = common.write_result("vast_bots", {"games_per_setup": games, "setups": out})

@@ -36,8 +36,8 @@ other with its documented default, so the other roles play as under ``decision_p
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
@@ -62,7 +62,7 @@ from dicelog.domain.vast.rules.thief import (
     target_at,
     target_perception,
 )
-from dicelog.domain.vast.state import HIDDEN, TRIBES, VastState, thief_stat, thief_stealth
+from dicelog.domain.vast.state import HIDDEN, TRIBES, DragonRole, VastState, thief_stat, thief_stealth
 
 if TYPE_CHECKING:
     import random
@@ -204,7 +204,37 @@ def cave_score(state: VastState, command: Any) -> int:
     return 0
 
 
-def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
+Rule = int | Callable[[Any, Any], int]
+"""A bot's score for one kind of command: a constant, or a function of the role's context and the command."""
+
+
+def command_key(command: Any) -> str:
+    """The kind of ``command`` a scoring table is keyed by: its class name, with its Power, Tribe action or
+    Secrets card when it has one (``UsePower:hiss``, ``ActivateTribe:attack``, ``PlaySecret:trap``)."""
+    name = type(command).__name__
+    for attribute in ("power", "action", "card"):
+        value = getattr(command, attribute, None)
+        if isinstance(value, str):
+            return f"{name}:{value}"
+    return name
+
+
+def scored(table: Mapping[str, Rule], context: Any, command: Any) -> int:
+    """``command``'s score by ``table`` (``command_key`` to a ``Rule``; 0 for a kind it does not list)."""
+    rule = table.get(command_key(command), 0)
+    return rule if isinstance(rule, int) else rule(context, command)
+
+
+class GoblinsContext(NamedTuple):
+    """What the Goblins' bot reads once per command: the tile it hunts (``at``: the Knight, without her the
+    Dragon, without both the Crystal nearest a Tribe) and whether Crystal tokens lie on the map."""
+
+    state: VastState
+    at: Pos
+    crystals: bool
+
+
+def goblins_context(state: VastState) -> GoblinsContext:
     k = state.knight
     d = state.dragon
     at = (k.x, k.y) if k is not None else ENTRANCE
@@ -212,52 +242,67 @@ def goblins_score(state: VastState, command: Any) -> int:  # one rule per line
         at = (d.x, d.y)  # with no Knight, the Goblins hunt the Dragon (docs/vast/facts.md §7 Ash Dragon)
     crystals = [(c.x, c.y) for c in state.cells if c.crystal]
     if k is None and d is None and crystals:  # with neither, they smash Crystals (Vast rulebook §I Goblin)
-        mine = (
-            [(t.x, t.y) for t in state.goblins.tribes if t.x is not None and t.y is not None]
-            if state.goblins
-            else []
-        )
+        tribes = state.goblins.tribes if state.goblins else ()
+        mine = [(t.x, t.y) for t in tribes if t.x is not None and t.y is not None]
         at = min(crystals, key=lambda p: min((_manhattan(p, q) for q in mine), default=0))
-    match command:
-        case cmd.TribeFlare():
-            return 700 if not crystals else 100
-        case cmd.ActivateTribe(action="attack", x=x, y=y) if (x, y) == at:
-            return 5_000
-        case cmd.ActivateTribe(action="attack"):
-            return 1_500
-        case cmd.ActivateTribe(action="plunder"):
-            return 800
-        case cmd.ActivateTribe(tribe=name, action="reveal", x=int() as x, y=int() as y):
-            return 600 - 10 * min(abs(x - at[0]) + abs(y - at[1]), 40)
-        case cmd.ActivateTribe(tribe=name, action="special"):
-            gob = state.goblins
-            if name == "fangs":
-                return 400 if gob is not None and gob.rage < 3 else 0
-            return 300
-        case cmd.ActivateTribe(tribe=name, action="none", x=x, y=y) if x is not None and y is not None:
-            t = rules.tribe(state, name)
-            if t.x is None or t.y is None:
-                return 5
-            before = abs(t.x - at[0]) + abs(t.y - at[1])
-            after = abs(x - at[0]) + abs(y - at[1])
-            return 200 + 10 * (before - after) if after < before else 0
-        case cmd.PlaySecret(card="hex"):
-            return 450 if rules.tribe(state, "eye").population >= 2 else 0
-        case cmd.PlaySecret(card="trap"):
-            return 350
-        case cmd.PlaySecret(card="hiding-spots"):
-            return 4_000  # an attack on the Knight from hiding
-        case cmd.PlaySecret(card="poison"):
-            return 250
-        case cmd.PlaySecret(card="goblin-ruby"):
-            return 300
-        case cmd.PlaySecret(card="cave-in"):
-            return 150
-        case cmd.WispMove(x=x, y=y):  # the Knight carried away from the Entrance
-            return 650 + 10 * min(abs(x) + abs(y), 10)
-        case cmd.VastEndTurn():
-            return 1
-    return 0
+    return GoblinsContext(state, at, bool(crystals))
+
+
+def on_map(t: Any) -> bool:
+    return t.x is not None and t.y is not None
+
+
+def _tribe_attack(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
+    return 5_000 if (command.x, command.y) == c.at else 1_500
+
+
+def _tribe_reveal(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
+    if command.x is None or command.y is None:
+        return 0
+    return 600 - 10 * min(_manhattan((command.x, command.y), c.at), 40)
+
+
+def _tribe_special(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
+    gob = c.state.goblins
+    if command.tribe == "fangs":
+        return 400 if gob is not None and gob.rage < 3 else 0
+    return 300
+
+
+def _tribe_step(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
+    if command.x is None or command.y is None:
+        return 0
+    t = rules.tribe(c.state, command.tribe)
+    if t.x is None or t.y is None:
+        return 5
+    before = _manhattan((t.x, t.y), c.at)
+    after = _manhattan((command.x, command.y), c.at)
+    return 200 + 10 * (before - after) if after < before else 0
+
+
+GOBLINS_RULES: dict[str, Rule] = {
+    "TribeFlare": lambda c, _: 100 if c.crystals else 700,
+    "ActivateTribe:attack": _tribe_attack,
+    "ActivateTribe:plunder": 800,
+    "ActivateTribe:reveal": _tribe_reveal,
+    "ActivateTribe:special": _tribe_special,
+    "ActivateTribe:none": _tribe_step,
+    "PlaySecret:hex": lambda c, _: 450 if rules.tribe(c.state, "eye").population >= 2 else 0,
+    "PlaySecret:trap": 350,
+    "PlaySecret:hiding-spots": 4_000,  # an attack on the Knight from hiding
+    "PlaySecret:poison": 250,
+    "PlaySecret:goblin-ruby": 300,
+    "PlaySecret:cave-in": 150,
+    # the Knight carried away from the Entrance
+    "WispMove": lambda _, command: 650 + 10 * min(abs(command.x) + abs(command.y), 10),
+    "VastEndTurn": 1,
+}
+"""The Goblins' bot, one rule per kind of command: attack what they hunt, plunder, reveal near it, the
+Tribes' specials, step toward it, play Secrets, carry the Knight away with the Wisp."""
+
+
+def goblins_score(state: VastState, command: Any) -> int:
+    return scored(GOBLINS_RULES, goblins_context(state), command)
 
 
 def _manhattan(a: Pos, b: Pos) -> int:
@@ -284,65 +329,85 @@ def dragon_goal(state: VastState) -> set[Pos]:
     return set()
 
 
-def dragon_score(state: VastState, command: Any) -> int:  # one rule per line
+class DragonContext(NamedTuple):
+    """What the Dragon's bot reads once per command: its board and tile, where it heads (``dragon_goal``),
+    the revealed Tribes around it and the Dark tiles around it."""
+
+    state: VastState
+    dragon: DragonRole
+    here: Pos
+    goal: set[Pos]
+    tribes_near: int
+    dark_around: int
+
+    def closer(self, to: Pos) -> int:
+        """Tiles ``to`` gains toward the goal (as the crow flies); -1 with no goal."""
+        if not self.goal:
+            return -1
+        return min(_manhattan(self.here, g) for g in self.goal) - min(_manhattan(to, g) for g in self.goal)
+
+
+def dragon_context(state: VastState, d: DragonRole, here: Pos) -> DragonContext:
+    gob = state.goblins
+    near = sum(
+        1
+        for t in (gob.tribes if gob else ())
+        if on_map(t) and not t.lurking and _chebyshev((t.x, t.y), here) <= 1
+    )
+    dark = sum(1 for c in state.cells if not c.lit and _chebyshev((c.x, c.y), here) == 1)
+    return DragonContext(state, d, here, dragon_goal(state), near, dark)
+
+
+def _chebyshev(a: tuple[int | None, int | None], b: Pos) -> int:
+    return max(abs((a[0] or 0) - b[0]), abs((a[1] or 0) - b[1]))
+
+
+def _dragon_move(c: DragonContext, command: cmd.MoveDragon) -> int:
+    gain = c.closer((command.x, command.y))
+    return 700 + 50 * gain if gain > 0 else 0
+
+
+def _dragon_wing(c: DragonContext, command: cmd.UsePower) -> int:
+    if command.x is None or command.y is None:
+        return 0
+    gain = c.closer((command.x, command.y))
+    return 500 + 50 * gain if gain > 0 and c.dragon.moved else 0
+
+
+def _dragon_scorch(c: DragonContext, _: Any) -> int:
+    return 300 + 60 * c.dark_around if c.dragon.sloth["pride-events"] else 40 * c.dark_around
+
+
+def _dragon_burn(c: DragonContext, _: Any) -> int:
+    return 250 if c.dragon.sloth["pride-events"] and "pride" not in c.dragon.advanced else 10
+
+
+DRAGON_RULES: dict[str, Rule] = {
+    "DragonCollect": 2_000,
+    "MoveDragon": _dragon_move,
+    "UsePower:wing": _dragon_wing,
+    "UsePower:hiss": lambda c, _: 650 if c.dragon.sloth["hunger"] else 50,
+    "UsePower:scratch": 900,
+    "UsePower:claw": lambda c, _: 600 if c.tribes_near else 0,
+    "UsePower:scorch": _dragon_scorch,
+    "UsePower:burn": _dragon_burn,
+    "UsePower:flame": lambda c, _: 200 if c.dark_around else 0,
+    "UsePower:smash": 350,
+    "UsePower:shriek": 30,
+    "UsePower:slap": 80,
+    "UsePower:flame-wall": 60,
+    "PlaceGem": lambda c, _: 500 if any(cell.gems for cell in c.state.cells) else 300,
+    "VastEndTurn": 1,
+}
+"""The Dragon's bot, one rule per kind of command: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes
+(Hunger); reveal with Scorch, Burn and Flame (Pride); place a Gem; move toward its goal."""
+
+
+def dragon_score(state: VastState, command: Any) -> int:
     d = state.dragon
     if d is None or d.x is None or d.y is None:
         return 1
-    here = (d.x, d.y)
-    goal = dragon_goal(state)
-
-    def closer(to: Pos) -> int:
-        if not goal:
-            return -1
-        before = min(_manhattan(here, g) for g in goal)
-        after = min(_manhattan(to, g) for g in goal)
-        return before - after
-
-    tribes_near = 0
-    if state.goblins is not None:
-        tribes_near = sum(
-            1
-            for t in state.goblins.tribes
-            if t.x is not None
-            and t.y is not None
-            and not t.lurking
-            and max(abs(t.x - d.x), abs(t.y - d.y)) <= 1
-        )
-    dark_around = sum(1 for c in state.cells if not c.lit and max(abs(c.x - d.x), abs(c.y - d.y)) == 1)
-    match command:
-        case cmd.DragonCollect():
-            return 2_000
-        case cmd.MoveDragon(x=x, y=y):
-            gain = closer((x, y))
-            return 700 + 50 * gain if gain > 0 else 0
-        case cmd.UsePower(power="wing", x=x, y=y) if x is not None and y is not None:
-            gain = closer((x, y))
-            return 500 + 50 * gain if gain > 0 and d.moved else 0
-        case cmd.UsePower(power="hiss"):
-            return 650 if d.sloth["hunger"] else 50
-        case cmd.UsePower(power="scratch"):
-            return 900
-        case cmd.UsePower(power="claw"):
-            return 600 if tribes_near else 0
-        case cmd.UsePower(power="scorch"):
-            return 300 + 60 * dark_around if d.sloth["pride-events"] else 40 * dark_around
-        case cmd.UsePower(power="burn"):
-            return 250 if d.sloth["pride-events"] and "pride" not in d.advanced else 10
-        case cmd.UsePower(power="flame"):
-            return 200 if dark_around else 0
-        case cmd.UsePower(power="smash"):
-            return 350
-        case cmd.UsePower(power="shriek"):
-            return 30
-        case cmd.UsePower(power="slap"):
-            return 80
-        case cmd.UsePower(power="flame-wall"):
-            return 60
-        case cmd.PlaceGem():
-            return 500 if any(c.gems for c in state.cells) else 300
-        case cmd.VastEndTurn():
-            return 1
-    return 0
+    return scored(DRAGON_RULES, dragon_context(state, d, (d.x, d.y)), command)
 
 
 # --- the Thief ----------------------------------------------------------------------------------------
