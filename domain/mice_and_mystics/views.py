@@ -43,6 +43,14 @@ from dicelog.domain.mice_and_mystics.events import (
 from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS
 from dicelog.domain.mice_and_mystics.state import State
 from dicelog.domain.mice_and_mystics.views_items import describe_item
+from dicelog.domain.mice_and_mystics.words import (
+    TWO_SIDED,
+    Words,
+    face_text,
+    reason_text,
+    singular,
+    story_text,
+)
 
 
 class InitiativeCard(Struct, frozen=True, kw_only=True):
@@ -196,32 +204,33 @@ def board_view(state: State) -> BoardView:
 
 
 def describe(state: State, event: Event) -> str | None:
-    """One English log line for ``event`` (``state`` is the state after it), or ``None``."""
+    """One English log line for ``event`` (``state`` is the state after it), or ``None``: in players' words
+    (``words.Words``): figures, spaces, cards and dice faces by their printed names, never content ids."""
     lib = library_of(state)
-
-    def name(card: str) -> str:
-        return name_of(lib, card)
+    words = Words(lib, state.figures)
+    name, fig, at, card = words.card, words.figure, words.space, words.card
 
     match event:
         case CrowDived(figure=figure, space=space):
-            return f"The nasty old crow dives on {name(figure)} on {space}: 1 wound, no defence"
+            return f"The nasty old crow dives on {fig(figure)} on {at(space)}: 1 wound, no defence"
         case CounterCheesePlaced(count=count):
             return f"{count} cheese on the Kitchen counter"
         case CounterCheeseTaken(count=count, figure=figure):
-            return f"{figure} takes {count} cheese from the Kitchen counter to the minion cheese wheel"
+            return f"{fig(figure)} takes {count} cheese from the Kitchen counter to the minion cheese wheel"
         case MizMaggieSwatted(mouse=mouse):
             return f"Miz Maggie's broom knocks {name(mouse)} down; the roach is back on the counter"
         case StoryAchievementGained(achievement=achievement):
-            return f"Story achievement: {achievement}"
+            return f"Story achievement: {words.thing(achievement)}"
         case ChapterStoryRead(part=part, text=text):
-            return f"{'The story continues' if part == 'story-continues' else 'Read aloud'}: {text}"
+            heading = "The story continues" if part == "story-continues" else "Read aloud"
+            return f"{heading}: {story_text(text)}"
         case RoomTilePlaced(tile=tile):
             return f"{lib.tiles[tile].name} is placed"
-        case FigurePlaced(figure=figure, card=card, space=space):
+        case FigurePlaced(figure=figure, card=card_id, space=space):
             return (
-                f"{name(card)} ({figure}) is placed on {space}"
-                if figure != card
-                else f"{name(card)} starts on {space}"
+                f"{fig(figure)} is placed on {at(space)}"
+                if figure != card_id
+                else f"{name(card_id)} starts on {at(space)}"
             )
         case StoryBoardPrepared(hourglass_page=h, end_marker_page=e):
             return f"Hourglass on page {h}, chapter end marker on page {e}"
@@ -230,11 +239,11 @@ def describe(state: State, event: Event) -> str | None:
         case InitiativeTrackLaid(cards=cards):
             return "Initiative track: " + ", ".join(name(c) for c in cards)
         case CheeseGained(mouse=mouse, count=count, reason=reason):
-            return f"{name(mouse)} gains {count} cheese ({reason})"
+            return f"{name(mouse)} gains {count} cheese ({reason_text(reason)})"
         case RoundStarted(round=number):
             return f"Round {number} begins"
-        case TurnStarted(card=card):
-            return f"{possessive(lib, card)} turn"
+        case TurnStarted(card=card_id):
+            return f"{possessive(lib, card_id)} turn"
         case RollRequested(reason="move", piece=piece) if piece:
             return f"{name(piece)} rolls for movement"
         case MovementPointsGained(mouse=mouse, die_number=n, move_value=v, points=p):
@@ -243,106 +252,121 @@ def describe(state: State, event: Event) -> str | None:
             if not path:  # a charmed mouse that cannot or need not move (MM rulebook (it) §Stregato)
                 return f"{name(mouse)} stays where it is"
             spaces = "space" if len(path) == 1 else "spaces"
-            return f"{name(mouse)} moves {len(path)} {spaces} to {path[-1]} (cost {cost})"
-        case MinionTurnPassed(card=card, reason=reason):
-            return f"{name(card)} do nothing: {reason}"
-        case InitiativeCardsSwapped(card=card, other=other, reason=reason):
-            return f"{name(card)} move above {name(other)} ({reason})"
-        case TurnEnded(card=card):
-            return f"{possessive(lib, card)} turn ends"
+            return f"{name(mouse)} moves {len(path)} {spaces} to {at(path[-1])} (cost {cost})"
+        case MinionTurnPassed(card=card_id, reason=reason):
+            return f"{name(card_id)} do nothing: {reason}"
+        case InitiativeCardsSwapped(card=card_id, other=other, reason=reason):
+            return f"{name(card_id)} move above {name(other)} ({reason_text(reason)})"
+        case TurnEnded(card=card_id):
+            return f"{possessive(lib, card_id)} turn ends"
         case ev.ActionStarted(mouse=mouse, action=action):
             return f"{name(mouse)} takes the {action} action"
         case ev.AttackDeclared(attacker=a, target=t, ranged=ranged, dice=dice):
             kind = "ranged" if ranged else "melee"
-            return f"{name(state.figures.get(a, a))} ({a}) attacks {t} ({kind}, {dice} dice)"
+            return f"{fig(a)} attacks {fig(t)} ({kind}, {dice} {'die' if dice == 1 else 'dice'})"
         case ev.AttackRolled(attacker=a, hits=hits):
-            return f"{a} scores {hits} hit(s)"
+            return f"{fig(a)} scores {hits_text(hits)}"
         case ev.AttackResolved(target=t, hits=0):
-            return f"The attack on {t} scores no hit"
-        case ev.AttackResolved(target=t, hits=hits, blocks=blocks):
+            return f"The attack on {fig(t)} scores no hit"
+        case (
+            ev.AttackResolved(target=t, hits=hits, blocks=blocks)
+            | ev.DefenseResolved(target=t, hits=hits, blocks=blocks)
+        ):
             # the wounds (or the cheese a roach steals instead) have their own lines
-            return f"{t} blocks {blocks} of {hits} hit(s)"
-        case ev.DefenseResolved(target=t, hits=hits, blocks=blocks):
-            return f"{t} blocks {blocks} of {hits} hit(s)"
+            return f"{fig(t)} blocks {blocks} of {hits_text(hits)}"
         case ev.MinionWounded(figure=figure, wounds=wounds):
-            return f"{figure} takes {wounds} wound(s)"
+            return f"{fig(figure)} takes {wounds_text(wounds)}"
         case ev.CheeseStolen(mouse=mouse, figure=figure, count=count, to_wheel=to_wheel):
             where = "onto the minion cheese wheel" if to_wheel else "and discards it"
-            return f"{figure} steals {count} cheese from {name(mouse)} {where}"
+            return f"{fig(figure)} steals {count} cheese from {name(mouse)} {where}"
         case ev.EndMarkerMoved(page=page, reason=reason):
-            return f"The chapter end marker moves on to page {page} ({reason}): more time"
+            return f"The chapter end marker moves on to page {page} ({words.thing(reason)}): more time"
         case ev.CheeseAddedToWheel(count=count, reason=reason):
-            return f"{count} cheese on the minion cheese wheel ({reason}): {state.cheese_wheel}"
+            return f"{count} cheese on the minion cheese wheel ({reason_text(reason)}): {state.cheese_wheel}"
         case ev.CheeseTakenFromWheel(mouse=mouse, count=count, reason=reason):
             return (
-                f"{name(mouse)} takes {count} cheese off the minion cheese wheel ({reason}): "
+                f"{name(mouse)} takes {count} cheese off the minion cheese wheel ({reason_text(reason)}): "
                 f"{state.cheese_wheel}"
             )
         case ev.CheeseWheelEmptied():
             return "The minion cheese wheel is emptied"
         case ev.MinionDefeated(figure=figure):
-            return f"{figure} is defeated"
-        case ev.InitiativeCardRemoved(card=card):
-            return f"{name(card)} leave the initiative track"
+            return f"{fig(figure)} is defeated"
+        case ev.InitiativeCardRemoved(card=card_id):
+            return f"{name(card_id)} leave the initiative track"
         case ev.InitiativeCardsAdded(cards=cards) | ev.InitiativeTrackReshuffled(cards=cards):
             return "Initiative track: " + ", ".join(name(c) for c in state.track)
         case ev.MouseWounded(mouse=mouse, wounds=wounds):
-            return f"{name(mouse)} takes {wounds} wound(s)"
+            return f"{name(mouse)} takes {wounds_text(wounds)}"
         case ev.MouseCaptured(mouse=mouse):
             return f"{name(mouse)} is captured"
         case ev.MouseReleased(mouse=mouse, space=space):
-            return f"{name(mouse)} is released on {space}"
+            return f"{name(mouse)} is released on {at(space)}"
         case ev.MouseTurnSkipped(mouse=mouse, reason=reason):
             return f"{name(mouse)} does nothing: {reason}"
         case ev.HourglassAdvanced(page=page, reason=reason):
-            return f"The hourglass moves to page {page} ({reason})"
+            return f"The hourglass moves to page {page} ({reason_text(reason)})"
         case ev.MinionMoved(figure=figure, path=path, reason=reason):
             return (
-                f"{figure} moves to {path[-1]}"
+                f"{fig(figure)} moves to {at(path[-1])}"
                 if path
-                else f"{figure} stays ({reason or 'cannot get closer'})"
+                else f"{fig(figure)} stays ({reason or 'cannot get closer'})"
             )
         case ev.MinionAttackSkipped(figure=figure, reason=reason):
-            return f"{figure} does not attack: {reason}"
+            return f"{fig(figure)} does not attack: {reason}"
         case ev.SearchSucceeded(mouse=mouse) | ev.SearchFailed(mouse=mouse):
             found = "finds something" if isinstance(event, ev.SearchSucceeded) else "finds nothing"
             return f"{name(mouse)} {found}"
-        case ev.SearchCardKept(mouse=mouse, card=card):
-            return f"{name(mouse)} keeps {card}"
-        case ev.SearchCardDiscarded(mouse=mouse, card=card):
-            return f"{name(mouse)} discards {card} for 1 cheese"
+        case ev.SearchCardKept(mouse=mouse, card=card_id):
+            return f"{name(mouse)} keeps {card(card_id)}"
+        case ev.SearchCardDiscarded(mouse=mouse, card=card_id):
+            return f"{name(mouse)} discards {card(card_id)} for 1 cheese"
         case ev.EffectRemoved(mouse=mouse, effect=effect):
             return f"{name(mouse)} is no longer {effect}"
         case ev.TileFlipped(to=to):
             return f"The board is turned over: {lib.tiles[to].name}"
         case ev.RoomEntered(tile=tile):
             return f"The mice enter {lib.tiles[tile].name}"
-        case ev.EncounterRevealed(card=card, page=page):
-            return f"Encounter {card} (page {page})"
+        case ev.EncounterRevealed(card=card_id, page=page):
+            return f"Encounter {card_id.replace('-', ' ')} (page {page})"
         case DiceRolled(reason=reason, faces=faces):
-            return f"Rolled {list(faces)} for {reason}"
+            sides = 2 if reason in TWO_SIDED else 6
+            rolled = ", ".join(face_text(f, sides=sides) for f in faces)
+            return f"Rolled {rolled} for {reason_text(reason)}"
         case CardsShuffled(reason=reason):
-            return f"Cards shuffled for {reason}"
+            return f"Cards shuffled for {reason_text(reason)}"
         case DecisionRequested(decision=decision, options=options, piece=piece):
             who = f"{name(piece)}: " if piece else ""
             more = " ..." if len(options) > 12 else ""
-            return f"{who}players choose {decision} among {', '.join(options[:12])}{more}"
+            among = ", ".join(words.thing(o) for o in options[:12])
+            return f"{who}the players choose the {decision.replace('-', ' ')}: {among}{more}"
         case DecisionMade(decision=decision, option=option, by=by):
-            return f"Chosen for {decision}: {option} (by {by})"
+            return f"Seat {by} chooses {words.thing(option)} ({decision.replace('-', ' ')})"
         case ChoiceDeferred(context=context):
-            return f"The players must break a tie before the {context} can go on"
+            return f"The players must break a tie before the {reason_text(context)} can go on"
         case TieFound(subject="brodie", count=count, toward=toward):
-            return f"Brodie has equally short paths toward {name(toward or '')} ({count} movement left)"
+            return f"Brodie has equally short paths toward {fig(toward or '')} ({count} movement left)"
         case TieFound(subject=subject, count=count):
-            return f"{count} {name(subject)} figure(s) to place on equally good minion entrances"
+            figures = f"{singular(name(subject))} figure" if count == 1 else f"{name(subject)} figures"
+            return f"{count} {figures} to place on equally good minion entrances"
         case ChoicesSettled(context=context, choices=choices):
-            return f"Ties settled for the {context}: {', '.join(choices)}"
+            settled = ", ".join(words.thing(c) for c in choices)
+            return f"Ties settled for the {reason_text(context)}: {settled}"
         case StartingAbilityTaken(mouse=mouse, ability=ability, chosen_in=chosen_in):
-            taken = lib.abilities.get(ability)
-            return f"{name(mouse)} takes the ability card {taken.name if taken else ability} ({chosen_in})"
+            return f"{name(mouse)} takes the ability card {card(ability)} ({reason_text(chosen_in)})"
         case GameEnded(result=result):
             return f"The chapter ends: {result}"
         case _ if isinstance(event, ITEM_EVENTS):
-            return describe_item(name, event)
+            return describe_item(words, event)
         case _:
             return None
+
+
+def hits_text(hits: int) -> str:
+    """``1 hit``, ``3 hits``."""
+    return f"{hits} hit" if hits == 1 else f"{hits} hits"
+
+
+def wounds_text(wounds: int) -> str:
+    """``1 wound``, ``2 wounds``."""
+    return f"{wounds} wound" if wounds == 1 else f"{wounds} wounds"

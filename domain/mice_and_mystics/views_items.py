@@ -2,33 +2,41 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics import item_events as ie
 
+if TYPE_CHECKING:
+    from dicelog.domain.mice_and_mystics.words import Words
 
-def describe_item(name_of, event: Event) -> str | None:
+
+def describe_item(words: Words, event: Event) -> str | None:
+    """The log line of a free-action, ability-card or party-item event, in players' words; ``None`` for
+    another event."""
+    name_of, card, at, fig = words.card, words.card, words.space, words.figure
     match event:
         case ie.SearchCardShared(mouse=m, with_mouse=w, card=c):
-            return f"{name_of(m)} gives {c} to {name_of(w)}"
+            return f"{name_of(m)} gives {card(c)} to {name_of(w)}"
         case ie.CheeseShared(mouse=m, with_mouse=w, count=n):
             return f"{name_of(m)} gives {n} cheese to {name_of(w)}"
         case ie.PackCardDiscarded(mouse=m, card=c):
-            return f"{name_of(m)}'s pack is over the limit: {c} is discarded"
+            return f"{name_of(m)}'s pack is over the limit: {card(c)} is discarded"
         case ie.SearchCardEquipped(mouse=m, card=c, slot=s, unequipped=back):
-            return f"{name_of(m)} equips {c} ({s})" + (
-                f", {', '.join(back)} back in the pack" if back else ""
+            return f"{name_of(m)} equips {card(c)} ({s.replace('-', ' ')})" + (
+                f", {words.cards(back)} back in the pack" if back else ""
             )
         case ie.SearchCardUnequipped(mouse=m, card=c):
-            return f"{name_of(m)} puts {c} in the pack"
+            return f"{name_of(m)} puts {card(c)} in the pack"
         case ie.EquipmentDiscarded(mouse=m, cards=cards):
-            return f"{name_of(m)} discards {', '.join(cards)}"
+            return f"{name_of(m)} discards {words.cards(cards)}"
         case ie.MouseLeveledUp(mouse=m, ability=a, cheese=n):
-            return f"{name_of(m)} levels up: {a} for {n} cheese"
+            return f"{name_of(m)} levels up: {card(a)} for {n} cheese"
         case ie.AbilityUsed(mouse=m, ability=a, cost=n):
-            return f"{name_of(m)} uses {a} ({n} cheese)"
+            return f"{name_of(m)} uses {card(a)} ({n} cheese)"
         case ie.KnifeStrikesLeft(mouse=m, count=n):
             return (
-                f"{name_of(m)}'s Knife Strike: {n} more attack(s)"
+                f"{name_of(m)}'s Knife Strike: {n} more attack{'' if n == 1 else 's'}"
                 if n
                 else f"{name_of(m)}'s Knife Strike is over"
             )
@@ -39,22 +47,22 @@ def describe_item(name_of, event: Event) -> str | None:
         case ie.ExtraActionTaken(mouse=m, cheese=n):
             return f"{name_of(m)} pays {n} cheese for an extra action (Inspire)"
         case ie.PartyItemGained(card=c):
-            return f"The party gains {c}"
+            return f"The party gains {card(c)}"
         case ie.PartyItemPlaced(item=i, spaces=spaces):
-            return f"{i} is placed on {' and '.join(spaces)}"
+            return f"{words.thing(i)} is placed on {' and '.join(at(s) for s in spaces)}"
         case ie.PartyItemPickedUp(item=i):
-            return f"{i} goes back into the party stash"
+            return f"{words.thing(i)} goes back into the party stash"
         case ie.PartyItemLost(item=i, reason=r):
-            return f"{i} is lost ({r})"
+            return f"{words.thing(i)} is lost ({r.replace('-', ' ')})"
         case ie.RoachesAteGrapes(figures=figures, space=s):
-            return f"{', '.join(figures)} eat the grapes on {s} and leave the board"
+            return f"{', '.join(fig(f) for f in figures)} eat the grapes on {at(s)} and leave the board"
         case ie.MouseCatapulted(mouse=m, by=b, space=s):
-            return f"{name_of(b)} catapults {name_of(m)} to {s}"
+            return f"{name_of(b)} catapults {name_of(m)} to {at(s)}"
         case ie.MouseDisplaced(mouse=m, space=s):
-            return f"{name_of(m)}'s Cloak of Displacement takes it to {s}"
+            return f"{name_of(m)}'s Cloak of Displacement takes it to {at(s)}"
         case ie.ScrollUsed(mouse=m, card=c, effect=e):
-            return f"{name_of(m)} reads {c} ({e} for the rest of the turn); the scroll is discarded"
+            return f"{name_of(m)} reads {card(c)} ({e} for the rest of the turn); the scroll is discarded"
         case ie.EventCardResolved(mouse=m, card=c):
-            return f"{name_of(m)} draws the event {c}: it is resolved and discarded"
+            return f"{name_of(m)} draws the event {card(c)}: it is resolved and discarded"
         case _:
             return None

@@ -23,15 +23,13 @@ from tests.unit.mice_and_mystics.scenario import chapter_1_table
 def test_a_roach_that_steals_cheese_is_logged_as_a_theft_not_as_wounds__001_blatte():
     state = chapter_1_table()
     hit = AttackResolved(attacker="roaches-1", target="filch", hits=2, blocks=0, wounds=2)
-    assert describe(state, hit) == "filch blocks 0 of 2 hit(s)"  # no wound claimed here
+    assert describe(state, hit) == "Filch blocks 0 of 2 hits"  # no wound claimed here
     stolen = CheeseStolen(mouse="filch", figure="roaches-1", count=2, to_wheel=True)
-    assert describe(state, stolen) == "roaches-1 steals 2 cheese from Filch onto the minion cheese wheel"
+    assert describe(state, stolen) == "Roach 1 steals 2 cheese from Filch onto the minion cheese wheel"
     miss = AttackResolved(attacker="rat-warriors-1", target="filch", hits=0, blocks=0, wounds=0)
-    assert describe(state, miss) == "The attack on filch scores no hit"
-    assert describe(state, MouseWounded(mouse="filch", wounds=1)) == "Filch takes 1 wound(s)"
-    assert (
-        describe(state, MinionWounded(figure="rat-warriors-1", wounds=2)) == "rat-warriors-1 takes 2 wound(s)"
-    )
+    assert describe(state, miss) == "The attack on Filch scores no hit"
+    assert describe(state, MouseWounded(mouse="filch", wounds=1)) == "Filch takes 1 wound"
+    assert describe(state, MinionWounded(figure="rat-warriors-1", wounds=2)) == "Rat Warrior 1 takes 2 wounds"
 
 
 def test_chapter_1_happenings_have_log_lines__001_capitolo_1():
@@ -48,10 +46,10 @@ def test_chapter_1_happenings_have_log_lines__001_capitolo_1():
         )
     ]
     assert lines == [
-        "The nasty old crow dives on Filch on CY-3: 1 wound, no defence",
+        "The nasty old crow dives on Filch on The Courtyard · space 3: 1 wound, no defence",
         "3 cheese on the Kitchen counter",
-        "roaches-2 takes 1 cheese from the Kitchen counter to the minion cheese wheel",
+        "Roach 2 takes 1 cheese from the Kitchen counter to the minion cheese wheel",
         "Miz Maggie's broom knocks Tilda down; the roach is back on the counter",
-        "Story achievement: miz-maggie-ally",
-        "The chapter end marker moves on to page 7 (miz-maggie-ally): more time",
+        "Story achievement: miz maggie ally",
+        "The chapter end marker moves on to page 7 (miz maggie ally): more time",
     ]

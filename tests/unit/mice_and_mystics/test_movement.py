@@ -160,7 +160,8 @@ def test_001_movimento_dei_topi_the_log_says_where_the_mouse_went():
     describe)."""
     state = chapter_1_table(points(6))
     event = MouseMoved(mouse="filch", origin="GR-6", path=("GR-7", "GR-8", "GR-12"), cost=3)
-    assert RULESET.describe(RULESET.evolve(state, event), event) == "Filch moves 3 spaces to GR-12 (cost 3)"
+    line = RULESET.describe(RULESET.evolve(state, event), event)
+    assert line == "Filch moves 3 spaces to Guard Room · space 12 (cost 3)"
 
 
 def test_001_muoversi_nellacqua_entering_a_water_space_ends_the_move():

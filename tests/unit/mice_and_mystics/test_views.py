@@ -33,7 +33,7 @@ def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silen
     markers go."""
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
-    assert "Prince Collin starts on GR-6" in lines
+    assert "Prince Collin starts on Guard Room · space 6" in lines
     assert "Hourglass on page 1, chapter end marker on page 6" in lines
 
 
@@ -43,11 +43,10 @@ def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
     table = Table()
     lines = [RULESET.describe(table.state, e) for e in table.events]
     assert (
-        "Prince Collin: players choose starting-ability among backslash, battle-leader, battle-squeak, "
-        "feint, "
-        "first-aid, give-order, inspire, protect, resolve, thundersqueak" in lines
+        "Prince Collin: the players choose the starting ability: Backslash, Battle Leader, Battle Squeak, "
+        "Feint, First Aid, Give Order, Inspire, Protect, Resolve, Thundersqueak" in lines
     )
-    assert "Chosen for starting-ability: first-aid (by north)" in lines
+    assert "Seat north chooses First Aid (starting ability)" in lines
     assert "Prince Collin takes the ability card First Aid (decision)" in lines
 
 
