@@ -86,6 +86,12 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     boss initiative card (``rat-warriors``) during the minions' turn, so it is ``null`` only before the first
     turn, between two turns and after the end; in Vast the role (``knight``). A seat plays when ``turn`` is a
     piece it controls."""
+    undo_request: UndoRequested | None = None
+    """The open undo request (to which version, asked by which seat, whether it crosses rolls), if any: while
+    it is open no other command is accepted. ``null``: none. The same as ``legal-commands``' field, here for
+    every reader (a spectator's table shows it too) in the one read of the game."""
+    undo_waiting_for: tuple[str, ...] = ()
+    """The seats whose ``ApproveUndo`` the open undo request still waits for; empty when none is open."""
 
 
 class GameCreatedBody(Struct, frozen=True, kw_only=True):

@@ -70,6 +70,8 @@ def summary(game: Game, lens: Lens) -> GameSummary:
         result=game.result,
         pending=lens.pending(game.pending),
         turn=turn_of(game, lens),
+        undo_request=game.undo_request,
+        undo_waiting_for=tuple(s for s in game.undo_needs if s not in game.undo_approved),
     )
 
 

@@ -63,9 +63,15 @@ def test_an_open_undo_request_lists_approve_and_reject_for_the_seat_it_waits_for
     assert red["undo_waiting_for"] == blue["undo_waiting_for"] == ["blue"]
     assert red["commands"] == []  # the asking seat waits; no other command is accepted meanwhile
     assert blue["commands"] == [{"type": "ApproveUndo"}, {"type": "RejectUndo"}]
+    # the game's own read says the same to every reader, a spectator too (issue 32: the table reads the
+    # undo status in the one request of the game, not in four event queries)
+    watched = client.get(f"/games/{game}").json()
+    assert watched["undo_request"] == red["undo_request"] and watched["undo_waiting_for"] == ["blue"]
     assert _send(client, game, tokens["blue"], blue["commands"][0]).status_code == 201
     after = _legal(client, game, tokens["blue"])
     assert after["undo_request"] is None and after["undo_waiting_for"] == []
+    watched = client.get(f"/games/{game}").json()
+    assert watched["undo_request"] is None and watched["undo_waiting_for"] == []
     assert client.get(f"/games/{game}").json()["turn"] == mouse  # back before the move
 
 
