@@ -75,7 +75,7 @@ from dicelog.service.routes_stream import GameStream
 from dicelog.service.schemas import Health, RulesetInfo
 from dicelog.service.settings import Settings
 from dicelog.service.warming import warm_up
-from dicelog.service.web import WEB
+from dicelog.service.web import WEB, table_module
 from dicelog.service.worker import Follower
 from dicelog.service.write_lane import WriteLane
 
@@ -251,9 +251,11 @@ def rulesets_handler(names: tuple[str, ...]) -> Any:
     @get("/rulesets", tags=["rulesets"], summary="The rulesets this server plays", sync_to_thread=False)
     def rulesets() -> list[RulesetInfo]:
         """Each ruleset served: its name (the ``ruleset`` of ``POST /games``) and where its
-        content catalogue is (``null`` when it has none)."""
+        content catalogue is (``null`` when it has none), and the module its games' web table loads."""
         return [
-            RulesetInfo(name=name, content=f"/content/{name}" if has_content(name) else None)
+            RulesetInfo(
+                name=name, content=f"/content/{name}" if has_content(name) else None, table=table_module(name)
+            )
             for name in names
         ]
 

@@ -303,12 +303,17 @@ class VerifyResult(Struct, frozen=True, kw_only=True):
 
 
 class RulesetInfo(Struct, frozen=True, kw_only=True):
-    """A ruleset this server plays: its name and the path of its content catalogue, if any."""
+    """A ruleset this server plays: its name, the path of its content catalogue, if any, and the module of its
+    web table."""
 
     name: str
     """The ruleset's name (``mice-and-mystics``): the ``ruleset`` of a ``POST /games`` body."""
     content: str | None
     """Path of the ruleset's content catalogue (``/content/mice-and-mystics``); ``null`` when it has none."""
+    table: str
+    """Path of the JavaScript module the web table (``/play/{id}``) imports for this ruleset's games
+    (``/web/rulesets/vast/vast.js``); the generic table's (``/static/js/generic.js``) for a ruleset with
+    no web files of its own."""
 
 
 class Health(Struct, frozen=True, kw_only=True):

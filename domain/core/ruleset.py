@@ -46,6 +46,9 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``content``: the content catalogue served under ``/content/<ruleset>/`` (``ContentRoute``s);
   ``content_aliases``: other paths it is served under too (Mice and Mystics: ``/content``).
 - ``demo``: ``dicelog demo --game <name>`` (``Demo``).
+- ``web``: its pages' assets for the web table (``WebAssets``): a folder of package data served at
+  ``/web/rulesets/<ruleset>/<file>`` and the JavaScript module the table page loads for its games. A
+  ruleset without it gets the generic table (its views as nested lists).
 - ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``.
 - ``campaign_carry_over``, ``campaign_choice`` and ``campaign_choice_type`` (the body of
   ``POST /campaigns/{id}/carry-over``): a campaign mode (``dicelog.domain.core.campaign``).
@@ -128,6 +131,17 @@ class ContentRoute(NamedTuple):
     read: Callable[..., Any]
     key: tuple[str, type, str] | None = None
     not_found: str = ""
+
+
+class WebAssets(NamedTuple):
+    """A ruleset's files for the web table: the files of ``folder`` inside package ``package``
+    (package data, e.g. ``dicelog.domain.vast`` and ``web``), served by the service at
+    ``/web/rulesets/<ruleset>/<file>``; ``table`` is the file name of the ES module the table page
+    imports for this ruleset's games (``vast.js``). Its interface is described in docs/web-table.md."""
+
+    package: str
+    folder: str
+    table: str
 
 
 class DemoOption(NamedTuple):

@@ -15,7 +15,7 @@ from typing import Any
 from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DecisionMade, DiceRolled, Event
-from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.core.ruleset import Answer, Begin, WebAssets
 from dicelog.domain.mice_and_mystics import bot as seat_bot
 from dicelog.domain.mice_and_mystics import campaign, catalogue
 from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead
@@ -351,6 +351,9 @@ class MiceAndMysticsRuleset:
     bot = seat_bot
     """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
     demo = DEMO
+    web = WebAssets(package="dicelog.domain.mice_and_mystics", folder="web", table="board.js")
+    """Its web table's files (``domain/mice_and_mystics/web``, served at
+    ``/web/rulesets/mice-and-mystics/``): the board picture and the words of its commands and dice."""
     content = catalogue.CONTENT
     """Its content catalogue (``/content/mice-and-mystics/...``)."""
     content_aliases = catalogue.CONTENT_ALIASES

@@ -19,7 +19,7 @@ from typing import Any
 from dicelog.domain.core import errors
 from dicelog.domain.core.commands import Command
 from dicelog.domain.core.events import Event, GameCreated
-from dicelog.domain.core.ruleset import Answer, Begin
+from dicelog.domain.core.ruleset import Answer, Begin, WebAssets
 from dicelog.domain.vast import bot as seat_bot
 from dicelog.domain.vast import catalogue, content, views, visibility
 from dicelog.domain.vast import commands as cmd
@@ -113,6 +113,9 @@ class Vast:
     demo = DEMO
     content = catalogue.CONTENT
     """Its content catalogue (``/content/vast/...``)."""
+    web = WebAssets(package="dicelog.domain.vast", folder="web", table="vast.js")
+    """Its web table's files (``domain/vast/web``, served at ``/web/rulesets/vast/``): the cave drawn as
+    tiles, the player boards and the controls played by clicking."""
 
     def initial_state(self, created: GameCreated) -> VastState:
         """The state after ``created`` (``setup.initial_state``), for a revision of the rules this build

@@ -9,24 +9,36 @@ pages' Content-Security-Policy allows this origin only.
 - ``/``: the lobby (public games, create a game, join links);
 - ``/play/{game_id}``: a game's table (a seat's view with a token, else the spectator's);
 - ``/play/{game_id}/history``: the history and dispute view (versions, turns, dice proof, verify);
-- ``/static/...``: the pages' scripts, styles and the vendored API docs UI.
+- ``/static/...``: the pages' scripts, styles and the vendored API docs UI (nothing game-specific);
+- ``/web/rulesets/<ruleset>/<file>``: a ruleset's own files for the table (its ``web`` hook, a
+  ``WebAssets``: package data of the ruleset), among them the module the table page imports for the
+  ruleset's games (``table_module``); a ruleset without them gets the generic table
+  (``/static/js/generic.js``). The service names no ruleset: it finds them through the registry.
 
 None of them is part of the API: they are left out of the OpenAPI document.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Controller, Response, get
 from litestar.datastructures import CacheControlHeader
+from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
+from dicelog.domain.core import registry
+from dicelog.domain.core.errors import RuleBroken
+
 GameId = Annotated[UUID, PathParameter(description="Game id (UUID)")]
+RulesetName = Annotated[str, PathParameter(description="A ruleset's name (``vast``)")]
+AssetPath = Annotated[str, PathParameter(description="A file of the ruleset's web folder (``/vast.js``)")]
 STATIC = Path(__file__).parent / "static"
 """The pages, scripts and styles (package data of ``dicelog.service.web``)."""
 
@@ -52,6 +64,50 @@ def page(name: str) -> Response[bytes]:
     return Response(_page(name), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
 
 
+GENERIC_TABLE = "/static/js/generic.js"
+"""The table module of a ruleset that brings none: its views drawn as nested lists."""
+
+MEDIA_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".png": "image/png",
+    ".txt": "text/plain; charset=utf-8",
+}
+"""The kinds of file a ruleset's web folder may serve, by suffix; any other name is not found."""
+
+_ASSET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _web_assets(ruleset: str) -> Any:
+    try:
+        return getattr(registry.get(ruleset), "web", None)
+    except RuleBroken:
+        return None
+
+
+def table_module(ruleset: str) -> str:
+    """The path of the ES module the table page imports for a game of ``ruleset``: its ``web``
+    hook's ``table`` under ``/web/rulesets/<ruleset>/``, else the generic table's
+    (``GENERIC_TABLE``)."""
+    web = _web_assets(ruleset)
+    return f"/web/rulesets/{ruleset}/{web.table}" if web is not None else GENERIC_TABLE
+
+
+@cache
+def _asset(ruleset: str, path: str) -> tuple[bytes, str] | None:
+    web = _web_assets(ruleset)
+    parts = path.strip("/").split("/")
+    suffix = Path(parts[-1]).suffix
+    if web is None or suffix not in MEDIA_TYPES or not all(_ASSET_NAME.fullmatch(p) for p in parts):
+        return None
+    node = files(web.package).joinpath(web.folder, *parts)
+    if not node.is_file():
+        return None
+    return node.read_bytes(), MEDIA_TYPES[suffix]
+
+
 class WebPages(Controller):
     """The lobby, the table and the history view (HTML pages; not in the OpenAPI document)."""
 
@@ -69,6 +125,16 @@ class WebPages(Controller):
     @get("/play/{game_id:uuid}/history", sync_to_thread=False, name="web-history")
     def history(self, game_id: GameId) -> Response[bytes]:
         return page("history.html")
+
+    @get("/web/rulesets/{ruleset:str}/{path:path}", sync_to_thread=False, name="web-ruleset-asset")
+    def ruleset_asset(self, ruleset: RulesetName, path: AssetPath) -> Response[bytes]:
+        """One file of ruleset ``ruleset``'s web folder (``WebAssets``); 404 for anything else
+        (no such ruleset, no web folder, a name with ``..`` or an unknown suffix)."""
+        found = _asset(ruleset, path)
+        if found is None:
+            raise NotFoundException(detail=f"no web file {path.strip('/')!r} for ruleset {ruleset!r}")
+        body, media_type = found
+        return Response(body, media_type=media_type, headers=SECURITY_HEADERS)
 
 
 STATIC_FILES = create_static_files_router(

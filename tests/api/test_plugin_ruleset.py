@@ -45,7 +45,9 @@ def test_the_registry_finds_it_by_its_entry_point_and_the_service_never_names_it
 
 
 def test_its_content_routes_are_served_from_its_catalogue(client):
-    assert client.get("/rulesets").json() == [{"name": "secret-hand", "content": "/content/secret-hand"}]
+    assert client.get("/rulesets").json() == [
+        {"name": "secret-hand", "content": "/content/secret-hand", "table": "/static/js/generic.js"}
+    ]
     cards = client.get("/content/secret-hand/cards")
     assert cards.status_code == 200
     assert [c["value"] for c in cards.json()] == list(range(1, 25))
@@ -54,6 +56,14 @@ def test_its_content_routes_are_served_from_its_catalogue(client):
     assert missing.status_code == 404
     assert missing.headers["content-type"].startswith("application/problem+json")
     assert client.get("/content/vast/tiles").status_code == 404  # only the rulesets served
+
+
+def test_with_no_web_files_of_its_own_it_gets_the_generic_table(client):
+    generic = client.get("/static/js/generic.js")
+    assert generic.status_code == 200 and "export function renderTable" in generic.text
+    missing = client.get("/web/rulesets/secret-hand/table.js")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"].startswith("application/problem+json")
 
 
 def test_a_game_is_created_played_with_legal_commands_and_its_bots_seats_play_the_rest(client):

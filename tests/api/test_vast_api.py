@@ -332,6 +332,24 @@ def test_vast_content_is_served_under_content_vast(client):
     assert served["vast"] == "/content/vast"
 
 
+def test_its_web_table_module_is_served_from_the_ruleset_package(client):
+    tables = {r["name"]: r["table"] for r in client.get("/rulesets").json()}
+    assert tables["vast"] == "/web/rulesets/vast/vast.js"
+    module = client.get(tables["vast"])
+    assert module.status_code == 200 and module.headers["content-type"].startswith("text/javascript")
+    assert "export function renderTable" in module.text
+    assert module.headers["content-security-policy"].startswith("default-src 'self'")
+    for missing in (
+        "/web/rulesets/vast/nothing.js",
+        "/web/rulesets/vast/../ruleset.py",
+        "/web/rulesets/vast/x.py",
+        "/web/rulesets/no-such-game/vast.js",
+    ):
+        answer = client.get(missing)
+        assert answer.status_code == 404, missing
+        assert answer.headers["content-type"].startswith("application/problem+json"), missing
+
+
 def test_the_dragon_die_faces_may_be_named_in_a_roll(client):
     table = VastTable(client, dice_mode="manual", decision_policy="default")
     # Set up by hand: the Cave names the 4 tiles round the Entrance, the Knight her Sidequests, the Cave

@@ -18,3 +18,8 @@ export function renderValue(value, name = "value", depth = 0) {
   }
   return el("span", { class: "scalar", text: String(value) });
 }
+
+// The table module's hook (docs/web-table.md): the board view as nested lists.
+export function renderTable(page, { board }) {
+  if (page.board) board.append(renderValue(page.board, "board"));
+}

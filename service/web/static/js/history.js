@@ -3,8 +3,8 @@
 // the dice proof, a verify badge and the export of the log. All through the reader's token.
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
-import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
-import { commandLabel, eventText, faceLabel, pendingText } from "./labels.js";
+import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "/web/rulesets/mice-and-mystics/board.js";
+import { commandLabel, eventText, faceLabel, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 

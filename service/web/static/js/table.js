@@ -4,11 +4,10 @@
 // a spectator), so the page shows exactly what that reader may see. Live over SSE.
 
 import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
-import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "./board.js";
-import { commandLabel, faceIcon, faceLabel, optionText, pendingText } from "./labels.js";
+import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "/web/rulesets/mice-and-mystics/board.js";
+import { commandLabel, faceIcon, faceLabel, optionText, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
-import { renderCave, renderThief } from "./vast.js";
 
 const MICE = "mice-and-mystics";
 // Figure -> space, from a state's board (space -> figures).
@@ -18,7 +17,7 @@ const token = tokenFromFragment();
 const api = new Api(token);
 
 const page = {
-  game: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
+  game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
   seat: null, role: token ? "seat" : "spectator", library: new Map(), mice: new Map(), minions: new Map(),
   items: new Map(), abilities: new Map(), seen: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
 };
@@ -58,6 +57,13 @@ async function loadContent() {
   page.minions = new Map(minions.map((m) => [m.id, m]));
   page.items = new Map(items.map((c) => [c.id, c]));
   page.abilities = new Map(abilities.map((a) => [a.id, a]));
+}
+
+// The ruleset's table module (docs/web-table.md), named by GET /rulesets.
+async function loadView() {
+  const rulesets = await api.get("/rulesets");
+  const info = rulesets.find((r) => r.name === page.game.ruleset);
+  page.view = await import(info ? info.table : "/static/js/generic.js");
 }
 
 let refreshing = null;
@@ -444,11 +450,8 @@ function renderGeneric() {
   clear($("cards"));
   const box = clear($("board"));
   box.append(el("h3", { text: "Table" }));
-  if (page.board && page.game.ruleset === "vast") {
-    box.append(renderCave(page.board, page.initiative));
-    if (page.initiative && page.initiative.thief) $("tracks").append(renderThief(page.initiative.thief, page.game.turn));
-    box.append(el("details", { class: "state" }, el("summary", { text: "The board, tile by tile" }), renderValue(page.board, "board")));
-  } else if (page.board) box.append(renderValue(page.board, "board"));
+  // The ruleset's own table module (GET /rulesets' ``table``; the generic one when it has none).
+  if (page.view && page.view.renderTable) page.view.renderTable(page, { board: box, tracks: $("tracks"), cards: $("cards"), send, renderValue });
   const details = el("details", { class: "state" }, el("summary", { text: "The whole state (as this page's reader sees it)" }),
     renderValue(page.state.state, "state"));
   box.append(details);
@@ -465,7 +468,7 @@ function renderLog() {
 async function main() {
   try {
     page.game = await api.get(`/games/${gameId}`);
-    await loadContent();
+    await Promise.all([loadContent(), loadView()]);
     await scheduleRefresh();
   } catch (error) {
     showProblem(error);

@@ -4,8 +4,15 @@
 // Flame Wall, the Knight, the Dragon, the Thief and the revealed Tribes are marked in each tile. The
 // Thief's public track comes from GET /games/{id}/initiative (``initiative.thief``), when given.
 
-import { el } from "./api.js";
-import { UPGRADE } from "./labels.js";
+import { el } from "/static/js/api.js";
+
+// The Thief's Upgrade spaces (Vast rulebook §Migliorie).
+const UPGRADE = {
+  "sticky-fingers": "Sticky Fingers", "lock-picking-kit": "Lock Picking Kit", "climbing-gear": "Climbing Gear",
+  "hand-crossbow": "Hand Crossbow", "unnatural-evasion": "Unnatural Evasion", "movement+1": "Movement +1",
+  "stealth+1": "Stealth +1", "thievery+1": "Thievery +1", "flip-2": "Flip Stat Tokens (2 to 3)",
+  "flip-3": "Flip Stat Tokens (3 to 4)", "all-4": "Flip Stat Tokens (all 4)",
+};
 
 const ROOM = { ambush: "Ambush", event: "Event", "treasure-room": "Treasure Room", crystal: "Crystal", vault: "Vault", entrance: "Entrance" };
 const SYMBOL = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
@@ -37,6 +44,13 @@ export function renderThief(track, turn) {
   return el("figure", { class: `track vast-thief${turn === "thief" ? " turn" : ""}`, "aria-label": "The Thief's board" },
     el("figcaption", { text: `The Thief${turn === "thief" ? " · his turn" : ""}${track.assigned ? "" : " (Stat tokens not assigned this turn)"}` }),
     el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { "data-key": k.toLowerCase().replace(/ /g, "-"), text: v })])));
+}
+
+// The table module's hook (docs/web-table.md): the cave, the Thief's track and the board tile by tile.
+export function renderTable(page, { board, tracks, renderValue }) {
+  board.append(renderCave(page.board || { cells: [] }, page.initiative));
+  if (page.initiative && page.initiative.thief) tracks.append(renderThief(page.initiative.thief, page.game.turn));
+  if (page.board) board.append(el("details", { class: "state" }, el("summary", { text: "The board, tile by tile" }), renderValue(page.board, "board")));
 }
 
 export function renderCave(board, initiative = null) {
