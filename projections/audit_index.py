@@ -32,6 +32,7 @@ from dicelog.domain.core.campaign import CampaignEvent
 from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Recorded
 from dicelog.projections.game_index import GameIndex, decode_index, encode_index
+from dicelog.projections.views import Checkpoint
 
 log = logging.getLogger("dicelog")
 
@@ -54,9 +55,11 @@ class AuditIndexProjection(Projection[Any]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
-    def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:
-        """Extend the indexes of the games in ``items``; their documents and the last checkpoint commit
-        together."""
+    def process_batch(
+        self, items: Sequence[tuple[Any, Tracking]], checkpoint: Checkpoint | None = None
+    ) -> None:
+        """Extend the indexes of the games in ``items``; their documents and the checkpoint (default:
+        the last item's tracking record) commit together."""
         if not items:
             return
         changed: dict[UUID, GameIndex] = {}
@@ -67,7 +70,7 @@ class AuditIndexProjection(Projection[Any]):
             index.extend_records([event])
             changed[event.originator_id] = index
         documents = [(game_id, index.version, encode_index(index)) for game_id, index in changed.items()]
-        self.view.save_documents(documents, items[-1][1])
+        self.view.save_documents(documents, items[-1][1] if checkpoint is None else checkpoint)
 
     def _index_before(self, record: Recorded) -> GameIndex:
         """The game's index up to the version before ``record``'s."""

@@ -27,6 +27,7 @@ from eventsourcing.projection import Projection
 from dicelog.domain.core.campaign import CampaignEvent
 from dicelog.domain.core.game import Game, Recorded, apply
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens
+from dicelog.projections.views import Checkpoint
 
 V = TypeVar("V")
 
@@ -59,15 +60,18 @@ class GameProjection(Projection[Any], Generic[V]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
-    def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:
-        """Project notifications in order; rows and the last checkpoint commit together."""
+    def process_batch(
+        self, items: Sequence[tuple[Any, Tracking]], checkpoint: Checkpoint | None = None
+    ) -> None:
+        """Project notifications in order; rows and the checkpoint (default: the last item's tracking
+        record; one per partition when the log is followed by partitions) commit together."""
         if not items:
             return
         rows: list[Any] = []
         for event, _ in items:
             if isinstance(event, Recorded) and not isinstance(event.payload, CampaignEvent):
                 rows.extend(self.rows(self._state_after(event), event))
-        self.write(rows, items[-1][1])
+        self.write(rows, items[-1][1] if checkpoint is None else checkpoint)
 
     def _state_after(self, record: Recorded) -> Game:
         game_id = record.originator_id
@@ -84,7 +88,7 @@ class GameProjection(Projection[Any], Generic[V]):
     def rows(self, game: Game, record: Recorded) -> list[Any]:
         raise NotImplementedError
 
-    def write(self, rows: list[Any], tracking: Tracking) -> None:
+    def write(self, rows: list[Any], checkpoint: Checkpoint) -> None:
         raise NotImplementedError
 
 
@@ -97,7 +101,7 @@ class DocumentProjection(GameProjection[Any]):
     def rows(self, game: Game, record: Recorded) -> list[Any]:
         return [(game.id, game.version, game)]
 
-    def write(self, rows: list[Any], tracking: Tracking) -> None:
+    def write(self, rows: list[Any], checkpoint: Checkpoint) -> None:
         newest: dict[UUID, tuple[int, Game]] = {}
         for game_id, version, game in rows:
             newest[game_id] = (version, game)
@@ -109,4 +113,4 @@ class DocumentProjection(GameProjection[Any]):
             )
             for game_id, (version, game) in newest.items()
         ]
-        self.view.save_documents(documents, tracking)
+        self.view.save_documents(documents, checkpoint)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from eventsourcing.persistence import Tracking
-
 from dicelog.domain.core.describe import describe_core
 from dicelog.domain.core.game import Game, Recorded
 from dicelog.projections.base import GameProjection, public_lens
+from dicelog.projections.views import Checkpoint
 
 
 class LogProjection(GameProjection):
@@ -32,5 +31,5 @@ class LogProjection(GameProjection):
             return []
         return [(game.id, record.originator_version, record.seat, type(record.payload).__name__, line)]
 
-    def write(self, rows: list[Any], tracking: Tracking) -> None:
-        self.view.append_lines(rows, tracking)
+    def write(self, rows: list[Any], checkpoint: Checkpoint) -> None:
+        self.view.append_lines(rows, checkpoint)

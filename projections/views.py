@@ -8,11 +8,14 @@ commit together and a restart resumes exactly where it stopped (docs/architectur
   changes, with the game version it shows.
 - ``LogView``: the game log, one row per line, appended.
 
-Each write takes a batch of rows and the tracking record of the last notification in it.
+Each write takes a batch of rows and the tracking record of the last notification in it, or, when
+the log is followed by partitions (``dicelog.service.partitions``), one tracking record per partition
+the batch covers: all commit with the rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -21,16 +24,33 @@ from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
+Checkpoint = Tracking | Sequence[Tracking]
+"""What a write records with its rows: one tracking record, or one per partition."""
+
+
+def trackings(checkpoint: Checkpoint) -> Sequence[Tracking]:
+    """``checkpoint`` as a sequence of tracking records."""
+    return (checkpoint,) if isinstance(checkpoint, Tracking) else checkpoint
+
+
+def record_tracking(view: Any, checkpoint: Checkpoint) -> None:
+    """Record ``checkpoint`` alone, in one transaction, in ``view`` (any eventsourcing SQLite or
+    PostgreSQL tracking recorder). Raises the library's ``IntegrityError`` when a record is not newer
+    than the one stored (nothing is then recorded)."""
+    with view.datastore.transaction(commit=True) as c:
+        for tracking in trackings(checkpoint):
+            view._insert_tracking(c, tracking)
+
 
 class DocumentView(Protocol):
-    def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None: ...
+    def save_documents(self, documents: list[tuple[UUID, int, bytes]], checkpoint: Checkpoint) -> None: ...
     def document(self, game_id: UUID) -> tuple[int, bytes] | None: ...
     def insert_tracking(self, tracking: Tracking) -> None: ...
     def max_tracking_id(self, application_name: str) -> int | None: ...
 
 
 class LogView(Protocol):
-    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], tracking: Tracking) -> None: ...
+    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], checkpoint: Checkpoint) -> None: ...
     def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None: ...
     def insert_tracking(self, tracking: Tracking) -> None: ...
     def max_tracking_id(self, application_name: str) -> int | None: ...
@@ -45,7 +65,7 @@ class SQLiteDocumentView(SQLiteTrackingRecorder):
             "CREATE TABLE IF NOT EXISTS documents (game_id TEXT PRIMARY KEY, version INTEGER, body BLOB)"
         )
 
-    def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None:
+    def save_documents(self, documents: list[tuple[UUID, int, bytes]], checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, body in documents:
                 c.execute(
@@ -53,7 +73,8 @@ class SQLiteDocumentView(SQLiteTrackingRecorder):
                     "SET version = excluded.version, body = excluded.body",
                     (str(game_id), version, body),
                 )
-            self._insert_tracking(c, tracking)
+            for tracking in trackings(checkpoint):
+                self._insert_tracking(c, tracking)
 
     def document(self, game_id: UUID) -> tuple[int, bytes] | None:
         with self.datastore.transaction(commit=False) as c:
@@ -72,14 +93,15 @@ class SQLiteLogView(SQLiteTrackingRecorder):
             "type TEXT, line TEXT, PRIMARY KEY (game_id, version))"
         )
 
-    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], tracking: Tracking) -> None:
+    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, seat, type_, line in rows:
                 c.execute(
                     "INSERT OR REPLACE INTO log_lines VALUES (?, ?, ?, ?, ?)",
                     (str(game_id), version, seat, type_, line),
                 )
-            self._insert_tracking(c, tracking)
+            for tracking in trackings(checkpoint):
+                self._insert_tracking(c, tracking)
 
     def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None:
         with self.datastore.transaction(commit=False) as c:
@@ -106,7 +128,7 @@ class PostgresDocumentView(PostgresTrackingRecorder):
             ).format(self.table)
         )
 
-    def save_documents(self, documents: list[tuple[UUID, int, bytes]], tracking: Tracking) -> None:
+    def save_documents(self, documents: list[tuple[UUID, int, bytes]], checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, body in documents:
                 c.execute(
@@ -116,7 +138,8 @@ class PostgresDocumentView(PostgresTrackingRecorder):
                     ).format(self.table),
                     (game_id, version, body),
                 )
-            self._insert_tracking(c, tracking)
+            for tracking in trackings(checkpoint):
+                self._insert_tracking(c, tracking)
 
     def document(self, game_id: UUID) -> tuple[int, bytes] | None:
         with self.datastore.transaction(commit=False) as c:
@@ -138,7 +161,7 @@ class PostgresLogView(PostgresTrackingRecorder):
             ).format(self.table)
         )
 
-    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], tracking: Tracking) -> None:
+    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, seat, type_, line in rows:
                 c.execute(
@@ -148,7 +171,8 @@ class PostgresLogView(PostgresTrackingRecorder):
                     ).format(self.table),
                     (game_id, version, seat, type_, line),
                 )
-            self._insert_tracking(c, tracking)
+            for tracking in trackings(checkpoint):
+                self._insert_tracking(c, tracking)
 
     def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None:
         with self.datastore.transaction(commit=False) as c:

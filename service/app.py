@@ -64,6 +64,7 @@ from dicelog.service.http_guards import BodyLimits, DefaultRuleset, JsonOnly, St
 from dicelog.service.metrics import CONSUMER_LAG, count_refusal
 from dicelog.service.migrations import ensure_schema
 from dicelog.service.openapi import openapi_config
+from dicelog.service.partitions import Leases
 from dicelog.service.problem_types import PROBLEM, http_kind
 from dicelog.service.projection_store import ReadModels, open_views
 from dicelog.service.quotas import close_rate_limit_stores, rate_limit_middleware
@@ -182,7 +183,11 @@ class Runtime:
         self.games.stored_index = self.read_models.stored_index
         # a chapter's result is recorded in its campaign when its game ends (docs/campaigns.md)
         self.games.game_ended = functools.partial(campaigns.chapter_ended, self.games)
-        self.follower = Follower(self.games, build_consumers(self.games, self.views, settings))
+        self.follower = Follower(
+            self.games,
+            build_consumers(self.games, self.views, settings),
+            leases=open_leases(self.games, settings),
+        )
         CONSUMER_LAG.follow(self.follower)
         self.worker_process: WorkerProcess | None = None
         self.feed = ChangeFeed(
@@ -213,6 +218,13 @@ class Runtime:
         if self.games.write_lane is not None:
             self.games.write_lane.close()
         self.games.close()
+
+
+def open_leases(games: Games, settings: Settings) -> Leases | None:
+    """The process's partition leases when ``DICELOG_PARTITIONS`` > 1 (``dicelog.service.partitions``)."""
+    if settings.partitions <= 1:
+        return None
+    return Leases(games.recorder.datastore, settings.partitions, ttl=settings.lease_ttl)  # type: ignore[attr-defined]  # PostgreSQL: its recorder has one
 
 
 def build_consumers(games: Games, views: dict[str, Any], settings: Settings) -> list[Any]:
@@ -306,7 +318,7 @@ def readiness(runtime: Runtime) -> Health:
         ) from None
     for consumer in runtime.follower.consumers:
         try:
-            at = consumer.view.max_tracking_id(runtime.games.name) or 0
+            at = runtime.follower.checkpoint(consumer)
             checks[consumer.name] = "ok" if at >= newest else f"behind by {newest - at}"
         except Exception as e:  # noqa: BLE001
             checks[consumer.name] = f"unavailable: {e}"

@@ -22,6 +22,11 @@ id, a seat or a token, so the number of series does not grow with the games play
   events and the service's records) that this process's projections and Redis publisher processed,
   by consumer (``board``, ``initiative``, ``log``, ``audit_index``, ``publisher``): with several
   processes following the log, how the work is shared.
+  With ``DICELOG_PARTITIONS`` > 1 only the notifications of the partitions this process holds count
+  (the sum over the workers is the log's length).
+- ``dicelog_partitions_held`` (gauge): partitions of games this process holds a lease on
+  (``dicelog.service.partitions``); ``dicelog_partition_leases_total{change}`` (counter): leases
+  ``acquired``, ``released`` and ``lost`` (expired before renewal: the process stalled or lost the store).
 - ``dicelog_commit_group_size`` (histogram): saves written in one store transaction by the group
   commit of the write lane (``dicelog.service.write_lane.GroupCommit``); 1 when writes come one at a
   time.
@@ -60,6 +65,17 @@ EVENTS_PROCESSED = Counter(
     "dicelog_events_processed",
     "Notifications of the store's log processed by this process's projections and publisher, by consumer.",
     ["consumer"],
+)
+PARTITIONS_HELD = Gauge(
+    "dicelog_partitions_held",
+    "Partitions of games whose projections and publishing this process holds a lease on "
+    "(DICELOG_PARTITIONS > 1).",
+)
+PARTITION_LEASES = Counter(
+    "dicelog_partition_leases",
+    "Partition leases this process acquired, released (its share shrank, or it stopped) or lost "
+    "(expired before renewal).",
+    ["change"],
 )
 COMMIT_GROUP_SIZE = Histogram(
     "dicelog_commit_group_size",

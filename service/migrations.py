@@ -34,6 +34,10 @@ Migrations (``MIGRATIONS``):
    game's turn and round starts and undo ranges, so that a process reading a long game for the first
    time does not fold its whole log (``dicelog.projections.audit_index``).
 
+4. ``dicelog_workers`` and ``dicelog_partition_leases`` (PostgreSQL only; SQLite has one process that
+   follows the log): the workers' heartbeats and who holds which partition of games
+   (``dicelog.service.partitions``, ``DICELOG_PARTITIONS``).
+
 A new migration appends ``Migration(version, description, apply)`` (``SCHEMA_VERSION`` follows). It
 must be idempotent and only add (tables, indexes, columns with defaults), so that processes of the
 previous release still running during a rollout keep working.
@@ -145,6 +149,17 @@ def _index_first_events(settings: Settings) -> None:
         )
 
 
+def _create_lease_tables(settings: Settings) -> None:
+    """The workers' heartbeats and partition leases (``dicelog.service.partitions``); PostgreSQL only."""
+    if settings.store == "sqlite":
+        return
+    from dicelog.service.partitions import create_statements
+
+    with _pg(settings) as conn:
+        for statement in create_statements(settings.postgres_schema):
+            conn.execute(statement)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -157,6 +172,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         3, "the audit index read model (each game's turn and round starts and undo ranges)", _create_views
     ),
+    Migration(4, "the workers' heartbeats and partition leases (DICELOG_PARTITIONS)", _create_lease_tables),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The schema version this code reads and writes."""

@@ -80,6 +80,7 @@ from dicelog.domain.core.visibility import (
     has_secrets,
     seat_viewer,
 )
+from dicelog.projections.views import Checkpoint, record_tracking
 from dicelog.service.schemas import EventOut
 from dicelog.service.settings import Settings
 from dicelog.service.views import event_out
@@ -321,10 +322,13 @@ class RedisPublisher:
                 found[(game_id, mark.record.originator_version)] = (mark.undone, mark.round)
         return found
 
-    def process_batch(self, items: Sequence[tuple[Any, Tracking]]) -> None:
+    def process_batch(
+        self, items: Sequence[tuple[Any, Tracking]], checkpoint: Checkpoint | None = None
+    ) -> None:
         """XADD every game event of ``items`` in one pipeline (with the ``EXPIRE`` of an ended game's
-        streams: module docstring), store the last checkpoint, then trim the streams written to by
-        age (``MINID ~``), when a retention is set.
+        streams: module docstring), store the checkpoint (default: the last item's tracking record;
+        one per partition when the log is followed by partitions), then trim the streams written to
+        by age (``MINID ~``), when a retention is set.
 
         Raises ``redis.RedisError`` when Redis cannot be reached for the XADDs (nothing is
         checkpointed); a failed trim by age is only logged (the next batch trims again).
@@ -365,7 +369,7 @@ class RedisPublisher:
         for key in sorted(ended):  # after the XADDs: EXPIRE needs the key to exist
             pipe.expire(key, self.trimming.ended)
         ids = pipe.execute()[: len(written)]
-        self.view.insert_tracking(items[-1][1])
+        record_tracking(self.view, items[-1][1] if checkpoint is None else checkpoint)
         self._trim_by_age(written, ids)
 
     def _trim_by_age(self, written: list[tuple[str, Trim]], ids: list[Any]) -> None:

@@ -27,6 +27,8 @@
 | ``DICELOG_SNAPSHOT_INTERVAL`` | ``100`` | a snapshot every N events of a game (0: none) |
 | ``DICELOG_WRITE_THREADS`` | ``auto`` | threads that run the requests that write (``service/write_lane.py``); ``auto``: 4 for SQLite (their saves share commits), ``POOL_SIZE + MAX_OVERFLOW`` for PostgreSQL |
 | ``DICELOG_EMBEDDED_WORKER`` | ``process`` | where the API runs the projections and the Redis publisher: ``process`` (a child process it starts and stops, ``service/embedded_worker.py``), ``thread`` (in the API process), ``off`` (not at all: a ``dicelog worker`` does); ``true``/``false`` mean ``process``/``off`` |
+| ``DICELOG_PARTITIONS`` | ``1`` | partitions of games the projections and the Redis publisher are split into, shared by every ``dicelog worker`` (and embedded worker) of the store through leases (``service/partitions.py``); more than 1 needs PostgreSQL; a stored setting: change it only with every worker stopped |
+| ``DICELOG_LEASE_TTL`` | ``10`` | seconds a worker's partition lease lasts unless renewed (every third of it): how long a dead worker's partitions wait before another worker takes them |
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
 | ``DICELOG_RATE_LIMIT_CREATE`` | ``30/minute`` | creations (games, campaigns, forks) per client address |
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
@@ -292,6 +294,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     """``json``: one JSON object per log line (``dicelog.service.logs``); ``console``: aligned text."""
     worker_port: int = 8001
     """``dicelog worker``: the port of its probes and metrics (``/live``, ``/ready``, ``/metrics``)."""
+    partitions: int = 1
+    """Partitions of games shared by the workers through leases (``dicelog.service.partitions``)."""
+    lease_ttl: float = 10.0
+    """Seconds a partition lease lasts unless renewed."""
     rate_limit_create: str = "30/minute"
     rate_limit_commands: str = "120/minute"
     rate_limit_expensive: str = "60/minute"
@@ -327,6 +333,9 @@ class Settings(Struct, frozen=True, kw_only=True):
             rate_limit_expensive = read("RATE_LIMIT_EXPENSIVE", "60/minute")
             parse_rate_limit(rate_limit_expensive, "DICELOG_RATE_LIMIT_EXPENSIVE")
             data_dir = read("DATA_DIR", "")
+            partitions = read("PARTITIONS", "1", _count, least=1, most=1024)
+            if partitions > 1 and store != "postgres":
+                raise ValueError("DICELOG_PARTITIONS: more than 1 partition needs DICELOG_STORE=postgres")
             return cls(
                 data_dir=read("DATA_DIR", "", _data_dir) if data_dir.strip() else default_data_dir(env),
                 store=store,
@@ -362,6 +371,8 @@ class Settings(Struct, frozen=True, kw_only=True):
                 log_level=read("LOG_LEVEL", "info", _choice, choices=LOG_LEVELS),
                 log_format=read("LOG_FORMAT", "json", _choice, choices=LOG_FORMATS),
                 worker_port=read("WORKER_PORT", "8001", _count, least=1, most=65535),
+                partitions=partitions,
+                lease_ttl=read("LEASE_TTL", "10", _seconds),
                 rate_limit_create=rate_limit_create,
                 rate_limit_commands=rate_limit_commands,
                 rate_limit_expensive=rate_limit_expensive,

@@ -99,7 +99,11 @@ def _set_version(settings: Settings, version: int) -> None:
 def test_migrate_creates_every_table_once_and_a_second_run_changes_nothing(store: Settings) -> None:
     assert schema_version(store) == 0
     first = migrate(store)
-    assert (first.before, first.after, [m.version for m in first.applied]) == (0, SCHEMA_VERSION, [1, 2, 3])
+    assert (first.before, first.after, [m.version for m in first.applied]) == (
+        0,
+        SCHEMA_VERSION,
+        [1, 2, 3, 4],
+    )
     tables = _tables(store)
     names = {name.rsplit(":", 1)[-1] for name in tables}
     if store.store == "postgres":
@@ -115,6 +119,8 @@ def test_migrate_creates_every_table_once_and_a_second_run_changes_nothing(store
             "audit_index_documents",
             "audit_index_tracking",
             "publisher_tracking",
+            "dicelog_workers",
+            "dicelog_partition_leases",
         }
     else:
         expected = {"stored_events", "stored_snapshots", "documents", "log_lines", "tracking"}

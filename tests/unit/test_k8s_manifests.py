@@ -311,8 +311,14 @@ def test_api_and_worker_wait_for_the_migration(name: str) -> None:
 
 def test_worker_runs_dicelog_worker() -> None:
     worker = find(all_docs(), "Deployment", "dicelog-worker")
-    assert worker["spec"]["replicas"] == 1
-    assert worker["spec"].get("strategy", {}).get("type") == "Recreate", "two workers must never overlap"
+    config = find(all_docs(), "ConfigMap", "dicelog-config")["data"]
+    partitions = int(config.get("DICELOG_PARTITIONS", "1"))
+    if partitions == 1:  # one worker runs every projection: two would collide
+        assert worker["spec"]["replicas"] == 1
+        assert worker["spec"].get("strategy", {}).get("type") == "Recreate", "two workers must never overlap"
+    else:  # the replicas share the partitions through leases: each has work, and they may overlap
+        assert 1 <= worker["spec"]["replicas"] <= partitions
+        assert config.get("DICELOG_STORE") == "postgres", "partitions need PostgreSQL"
     c = only_container(worker)
     assert c["image"] == IMAGE
     assert " ".join(c.get("command", []) + c.get("args", [])) == "dicelog worker --host 0.0.0.0"
@@ -579,7 +585,8 @@ def test_the_api_scales_within_the_postgresql_connection_budget() -> None:
     per_process = int(config["DICELOG_POSTGRES_POOL_SIZE"]) + int(
         config.get("DICELOG_POSTGRES_MAX_OVERFLOW", "4")
     )
-    assert (hpa["maxReplicas"] + 1) * per_process + 10 <= 100 - 3, "over PostgreSQL's max_connections"
+    workers = find(docs, "Deployment", "dicelog-worker")["spec"]["replicas"]
+    assert (hpa["maxReplicas"] + workers) * per_process + 10 <= 100 - 3, "over PostgreSQL's max_connections"
     spread = template(api)["spec"]["topologySpreadConstraints"]
     assert {c["topologyKey"] for c in spread} == {"kubernetes.io/hostname", "topology.kubernetes.io/zone"}
     for c in spread:
