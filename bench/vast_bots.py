@@ -81,6 +81,7 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
         game = fold(game, play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed))
         commands += 1
     return {
+        "n": n,
         "result": game.result or "unfinished",
         "commands": commands,
         "seconds": time.perf_counter() - started,
@@ -110,6 +111,7 @@ def summarize(games: list[dict[str, Any]], roles: tuple[str, ...] = ()) -> dict[
         "games": len(games),
         "results": dict(results.most_common()),
         "wins_by_role": wins,
+        "result_by_game": {g["n"]: g["result"] for g in games if "n" in g},
         "target_met": bool(games) and all(w >= TARGET * len(games) for w in wins.values()),
         "median_ms_per_bot_move": round(statistics.median(choose), 3) if choose else None,
         "median_commands": statistics.median(commands),
@@ -117,6 +119,31 @@ def summarize(games: list[dict[str, Any]], roles: tuple[str, ...] = ()) -> dict[
         "median_seconds": round(statistics.median(seconds), 3),
         "median_ms_per_command": round(statistics.median(per_command), 3),
     }
+
+
+def report(
+    setup: str, played: dict[tuple[str, bool], list[dict[str, Any]]], baseline_games: int
+) -> dict[str, Any]:
+    """Row ``setup``'s figures, printed as one line."""
+    from dicelog.domain.vast.rules.setup import SETUPS
+
+    bot = summarize(played[(setup, True)], SETUPS[setup].roles)
+    base = summarize(played[(setup, False)]) if baseline_games else None
+    ratio = ""
+    if base is not None:  # --baseline-games 0: no random games, no ratio
+        bot["ratio_ms_per_command_to_random"] = common.ratio(
+            bot["median_ms_per_command"], base["median_ms_per_command"]
+        )
+        ratio = f" = x{bot['ratio_ms_per_command_to_random']} random"
+    wins = ", ".join(f"{k} {v}" for k, v in bot["results"].items())
+    print(
+        f"{setup:34} {bot['games']:3} games: {wins}; commands median {bot['median_commands']} "
+        f"(mean {bot['mean_commands']}); {bot['median_seconds']} s/game; "
+        f"{bot['median_ms_per_command']} ms/command{ratio}; bot move {bot['median_ms_per_bot_move']} ms; "
+        f"every role >= {TARGET:.0%}: {'yes' if bot['target_met'] else 'no'}",
+        flush=True,
+    )
+    return {"bots": bot, "random_legal": base}
 
 
 def main() -> None:
@@ -135,28 +162,16 @@ def main() -> None:
     jobs = [(s, n, True, args.max_commands) for s in setups for n in range(1, games + 1)]
     jobs += [(s, n, False, args.max_commands) for s in setups for n in range(1, baseline_games + 1)]
     played: dict[tuple[str, bool], list[dict[str, Any]]] = collections.defaultdict(list)
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for setup, bots, result in pool.map(_play, jobs, chunksize=4):
-            played[(setup, bots)].append(result)
     out: dict[str, Any] = {}
-    for setup in setups:
-        bot = summarize(played[(setup, True)], SETUPS[setup].roles)
-        base = summarize(played[(setup, False)]) if baseline_games else None
-        ratio = ""
-        if base is not None:  # --baseline-games 0: no random games, no ratio
-            bot["ratio_ms_per_command_to_random"] = common.ratio(
-                bot["median_ms_per_command"], base["median_ms_per_command"]
-            )
-            ratio = f" = x{bot['ratio_ms_per_command_to_random']} random"
-        out[setup] = {"bots": bot, "random_legal": base}
-        wins = ", ".join(f"{k} {v}" for k, v in bot["results"].items())
-        print(
-            f"{setup:34} {bot['games']:3} games: {wins}; commands median {bot['median_commands']} "
-            f"(mean {bot['mean_commands']}); {bot['median_seconds']} s/game; "
-            f"{bot['median_ms_per_command']} ms/command{ratio}; bot move {bot['median_ms_per_bot_move']} ms; "
-            f"every role >= {TARGET:.0%}: {'yes' if bot['target_met'] else 'no'}",
-            flush=True,
-        )
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        # in the jobs' order: each row's line is printed once its games are in (a long run shows its rows
+        # as it goes); the rows' random legal games come after every row's bot games
+        for setup, bots, result in pool.map(_play, jobs, chunksize=2):
+            played[(setup, bots)].append(result)
+            if bots and len(played[(setup, True)]) == games and not baseline_games:
+                out[setup] = report(setup, played, baseline_games)
+            if not bots and len(played[(setup, False)]) == baseline_games:
+                out[setup] = report(setup, played, baseline_games)
     path = common.write_result("vast_bots", {"games_per_setup": games, "setups": out})
     print(f"written {path}")
 

@@ -47,9 +47,13 @@ from dicelog.domain.vast.content import tiles
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.common import (
     GRIT_CUBES,
+    STAT_SLOTS,
     cell_at,
     cubes_on,
+    dragon_armor,
+    free_cubes,
     geometry,
+    movement,
     perception,
     strength,
     the_knight,
@@ -62,7 +66,15 @@ from dicelog.domain.vast.rules.thief import (
     target_at,
     target_perception,
 )
-from dicelog.domain.vast.state import HIDDEN, TRIBES, DragonRole, VastState, thief_stat, thief_stealth
+from dicelog.domain.vast.state import (
+    HIDDEN,
+    TRIBES,
+    DragonRole,
+    KnightRole,
+    VastState,
+    thief_stat,
+    thief_stealth,
+)
 
 if TYPE_CHECKING:
     import random
@@ -94,20 +106,175 @@ def _walk(g: Geometry, seen: dict[Pos, int]) -> dict[Pos, int]:
     return seen
 
 
-def _target(state: VastState) -> set[Pos]:
+PLAN_TARGETS = (
+    "heroic-boots",
+    "pixie-lantern",
+    "elven-sword",
+    "mighty-axe",
+    "movement",
+    "perception",
+    "strength",
+    "bomb",
+    "shield",
+)
+"""Where the Knight's planner may put this turn's free Hero cubes (Vast rulebook §Cubetti Eroe; §Tesori)."""
+
+
+class Goal(NamedTuple):
+    """A tile the Knight may head for this turn: its moves and Dark tiles entered on the way (``ways``), the
+    Encounter and Strength acting there takes, and what doing it is worth."""
+
+    pos: Pos
+    moves: int
+    dark: int
+    strength: int
+    bomb: bool
+    worth: int
+
+
+def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
+    """From ``start``, every tile the Knight can walk to by open sides: (moves, Dark tiles entered), fewest
+    moves first, then fewest Dark tiles (each Dark tile she enters is an Encounter, Vast rulebook §2. Muovi e
+    Agisci). Tiles of Tribes she is not stronger than, and the surfaced Dragon's, end a way."""
+    g = geometry(state)
+    dark = {(c.x, c.y) for c in state.cells if not c.lit}
+    blocked = {
+        (t.x, t.y)
+        for t in (state.goblins.tribes if state.goblins else ())
+        if t.x is not None and t.y is not None
+    }
+    best: dict[Pos, tuple[int, int]] = {start: (0, 0)}
+    frontier = [start]
+    while frontier:
+        nxt: list[Pos] = []
+        for here in frontier:
+            m, dk = best[here]
+            if here != start and here in blocked:
+                continue
+            for side in SIDES:
+                there = step(here, side)
+                if there not in g.cells or g.wall_between(here, side):
+                    continue
+                cost = (m + 1, dk + (1 if there in dark else 0))
+                if there not in best or cost < best[there]:
+                    if there not in best:
+                        nxt.append(there)
+                    best[there] = cost
+        frontier = nxt
+    return best
+
+
+def knight_goals(state: VastState) -> list[Goal]:
+    """What the Knight may do this turn, by the Vast rulebook §Il Cavaliere, Come Vincere: hit the Dragon
+    (with the Bomb underground before the Collapse), smash a Crystal (Strength 3; +2 Grit, her next Hero
+    cubes), collect a Treasure token, and, her Crystals smashed without a Dragon in play, walk to the
+    Entrance."""
     k = the_knight(state)
+    reach = ways(state, (k.x, k.y))
+    out: list[Goal] = []
     d = state.dragon
-    if d is not None and d.x is not None and d.y is not None:
-        # with the Dragon in play, killing it wins (Vast rulebook §Il Cavaliere, Come Vincere)
-        return {(d.x, d.y)}
+    needed = agreed_crystals(state) or 5
+    if d is not None and d.x is not None and d.y is not None and d.health > 0 and (d.x, d.y) in reach:
+        armor = dragon_armor(state)
+        bomb = not d.surfaced and not state.collapse
+        if not (bomb and (k.bombs <= 0 or k.bomb_used)) and not k.dragon_attacks:
+            m, dk = reach[(d.x, d.y)]
+            out.append(Goal((d.x, d.y), m, dk, armor + 1, bomb, 20_000 + 1_000 * (5 - d.health)))
+    if d is None and k.smashed >= needed:
+        m, dk = reach.get(ENTRANCE, (FAR, FAR))
+        out.append(Goal(ENTRANCE, m, dk - 1, 0, False, 50_000))
+    for c in state.cells:
+        pos = (c.x, c.y)
+        if pos not in reach:
+            continue
+        m, dk = reach[pos]
+        if c.crystal and (d is not None or k.smashed < needed):
+            out.append(Goal(pos, m, dk, 3, False, 10_000))
+        if c.treasure:
+            out.append(Goal(pos, m, dk, 0, False, 4_000))
+        if not c.lit:  # revealing it may bring a Crystal, a Treasure; and Grit
+            out.append(Goal(pos, m, dk, 0, False, 1_000))
+    return out
+
+
+def _allocations(k: KnightRole, free: int) -> list[dict[str, int]]:
+    room = {
+        t: STAT_SLOTS[t] - cubes_on(k, t) for t in ("movement", "perception", "strength", "bomb", "shield")
+    }
+    room["bomb"] = min(room["bomb"], 1 if k.bombs > 0 and not k.bomb_used else 0)
+    for card in PLAN_TARGETS[:4]:
+        room[card] = 1 if card in (*k.treasures, *k.face_up) and not cubes_on(k, card) else 0
+    out: list[dict[str, int]] = []
+
+    def grow(i: int, left: int, chosen: dict[str, int]) -> None:
+        if i == len(PLAN_TARGETS):
+            out.append(dict(chosen))
+            return
+        t = PLAN_TARGETS[i]
+        for n in range(min(left, room.get(t, 0)) + 1):
+            chosen[t] = n
+            grow(i + 1, left - n, chosen)
+        chosen.pop(t, None)
+
+    grow(0, free, {})
+    return out
+
+
+def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
+    """The Knight's turn, planned from her view: the free Hero cubes to place (by target) and the goal they
+    serve. The best goal she can reach and act on this turn (Movement for its moves, Perception for its Dark
+    tiles and one more Encounter, Strength for the act); with none, the cubes that bring her nearest the best
+    goal, her Strength left for her next turn."""
+    k = the_knight(state)
+    free = free_cubes(k)
+    goals = knight_goals(state)
+    # the Shield stops the moves other players force on her: Giant Bats, Claw, Slap, the Wisp (Vast rulebook
+    # §Equipaggiamento, Scudo), worth about two tiles of her way
+    shield = 120 if {"cave", "dragon", "goblins"} & set(state.roles) else 0
+    # a Tribe attacks her only stronger than her Strength off her turn (Vast rulebook §I Goblin, Attaccare):
+    # the Strength cubes she ends her turn with keep the Tribes it matches off her, each worth a few tiles
+    gob = state.goblins
+    threats = (
+        [rules.tribe_strength(state, t) for t in gob.tribes if t.population > 0] if gob is not None else []
+    )
+    best: tuple[int, dict[str, int], Goal | None] = (-FAR, {}, None)
+    for extra in _allocations(k, free):
+        placed = dict(k.placed)
+        for t, n in extra.items():
+            if n:
+                placed[t] = placed.get(t, 0) + n
+        trial = msgspec.structs.replace(k, placed=placed)
+        moves = movement(trial) - k.moves
+        encounters = perception(trial) - k.encounters
+        power = strength(trial, True)
+        used = sum(extra.values()) - (shield if extra.get("shield") else 0)
+        guard = strength(trial, False)
+        used -= (60 + 30 * max(0, 4 - k.health)) * sum(1 for t in threats if t <= guard)
+        for goal in goals:
+            bomb_ok = not goal.bomb or placed.get("bomb", 0) > 0
+            act = 1 if goal.strength else 0
+            if moves >= goal.moves and encounters >= goal.dark + act and power >= goal.strength and bomb_ok:
+                value = goal.worth - 10 * goal.moves - used
+            else:
+                walked = min(moves, goal.moves) if encounters > 0 or goal.dark == 0 else 0
+                value = (
+                    goal.worth // 10
+                    - 50 * (goal.moves - walked)
+                    - used
+                    + (5 if power >= goal.strength else 0)
+                )
+            if value > best[0]:
+                best = (value, extra, goal)
+    return {t: n for t, n in best[1].items() if n}, best[2]
+
+
+def _target(state: VastState, plan: tuple[dict[str, int], Goal | None] | None = None) -> set[Pos]:
+    k = the_knight(state)
+    _, goal = knight_plan(state) if plan is None else plan
+    if goal is not None:
+        return {goal.pos}
     if k.smashed >= (agreed_crystals(state) or 5):
         return {ENTRANCE}
-    crystals = {(c.x, c.y) for c in state.cells if c.crystal}
-    if crystals:
-        return crystals
-    treasure = {(c.x, c.y) for c in state.cells if c.treasure}
-    if treasure:
-        return treasure
     return {(c.x, c.y) for c in state.cells if not c.lit}
 
 
@@ -116,9 +283,26 @@ def _distance_to(state: VastState, pos: Pos, targets: set[Pos]) -> int:
     return min((dist[t] for t in targets if t in dist), default=FAR)
 
 
-def knight_score(state: VastState, command: Any) -> int:
+def knight_score(
+    state: VastState, command: Any, plan: tuple[dict[str, int], Goal | None] | None = None
+) -> int:
+    """``command``'s score for the Knight; ``plan``: ``knight_plan(state)`` when already made (``choose``
+    makes it once for every command)."""
     k = the_knight(state)
     here = (k.x, k.y)
+    plan = (
+        knight_plan(state)
+        if plan is None and isinstance(command, (cmd.PlaceHeroCube, cmd.MoveKnight))
+        else plan
+    )
+    if isinstance(command, cmd.PlaceHeroCube) and plan is not None:
+        wish, _ = plan
+        if wish:
+            return (
+                1_200 + 10 * (len(PLAN_TARGETS) - PLAN_TARGETS.index(command.target))
+                if command.target in wish
+                else 0
+            )
     cell = cell_at(state, here)
     crystal_here = cell is not None and cell.crystal
     d = state.dragon
@@ -157,7 +341,7 @@ def knight_score(state: VastState, command: Any) -> int:
         case cmd.PlaceHeroCube():
             return 0
         case cmd.MoveKnight(x=x, y=y):
-            targets = _target(state)
+            targets = _target(state, plan)
             before = _distance_to(state, here, targets)
             after = _distance_to(state, (x, y), targets)
             if after >= before:
@@ -244,7 +428,13 @@ def goblins_context(state: VastState) -> GoblinsContext:
     if k is None and d is None and crystals:  # with neither, they smash Crystals (Vast rulebook §I Goblin)
         tribes = state.goblins.tribes if state.goblins else ()
         mine = [(t.x, t.y) for t in tribes if t.x is not None and t.y is not None]
-        at = min(crystals, key=lambda p: min((_manhattan(p, q) for q in mine), default=0))
+        at = min(crystals, key=lambda p: sum(sorted(_manhattan(p, q) for q in mine)[:2]))
+        first = state.goblins.crystal_attack if state.goblins else None
+        if first is not None and (first[1], first[2]) in crystals:
+            at = (
+                first[1],
+                first[2],
+            )  # a second Tribe's attack smashes it (Vast rulebook §I Goblin, Attaccare)
     return GoblinsContext(state, at, bool(crystals))
 
 
@@ -253,7 +443,30 @@ def on_map(t: Any) -> bool:
 
 
 def _tribe_attack(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
-    return 5_000 if (command.x, command.y) == c.at else 1_500
+    """Attack what they hunt; with neither Knight nor Dragon in play, a Crystal: the second Tribe's attack on
+    it smashes it, a first one only when an unactivated Tribe of Strength 3 may follow (Vast rulebook §I
+    Goblin, Attaccare)."""
+    gob = c.state.goblins
+    here = (command.x, command.y)
+    cell = cell_at(c.state, (command.x or 0, command.y or 0))
+    crystals_only = gob is not None and c.state.knight is None and c.state.dragon is None
+    if gob is not None and crystals_only and cell is not None and cell.crystal:
+        first = gob.crystal_attack
+        if first is not None and (first[1], first[2]) == here and first[0] != command.tribe:
+            return 6_000
+        partners = [
+            t
+            for t in gob.tribes
+            if t.name != command.tribe
+            and not t.activated
+            and on_map(t)
+            and not t.lurking
+            and rules.tribe_strength(c.state, t) >= 3
+        ]
+        return 3_000 if partners and first is None else 100
+    if crystals_only:
+        return 200
+    return 5_000 if here == c.at else 1_500
 
 
 def _tribe_reveal(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
@@ -382,6 +595,14 @@ def _dragon_burn(c: DragonContext, _: Any) -> int:
     return 250 if c.dragon.sloth["pride-events"] and "pride" not in c.dragon.advanced else 10
 
 
+def _dragon_slither(c: DragonContext, command: cmd.UsePower) -> int:
+    """Slither a Sloth cube off a track it cannot empty (Hunger without Tribes to eat) onto an empty Pride
+    track, which its Gems and its keeping still empty (Vast rulebook §Poteri, Strisciare; §Risveglio e
+    Risalita in Superficie)."""
+    stuck = command.source == "hunger" and c.state.goblins is None
+    return 450 if stuck and command.target in ("pride-gem", "pride-still") else 0
+
+
 DRAGON_RULES: dict[str, Rule] = {
     "DragonCollect": 2_000,
     "MoveDragon": _dragon_move,
@@ -392,6 +613,7 @@ DRAGON_RULES: dict[str, Rule] = {
     "UsePower:scorch": _dragon_scorch,
     "UsePower:burn": _dragon_burn,
     "UsePower:flame": lambda c, _: 200 if c.dark_around else 0,
+    "UsePower:slither": _dragon_slither,
     "UsePower:smash": 350,
     "UsePower:shriek": 30,
     "UsePower:slap": 80,
@@ -626,8 +848,10 @@ def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     """The bot's command among ``commands`` (the seat's legal commands), reading only ``view``."""
     if not commands:
         raise ValueError("no legal command to choose from")
+    if view.turn == "knight" and view.knight is not None:
+        plan = knight_plan(view)  # once for every command
+        return max(commands, key=lambda c: (knight_score(view, c, plan), rng.random()))
     score = {
-        "knight": knight_score,
         "goblins": goblins_score,
         "dragon": dragon_score,
         "thief": thief_score,
