@@ -76,7 +76,7 @@ from dicelog.service.routes_stream import GameStream
 from dicelog.service.schemas import Health, RulesetInfo
 from dicelog.service.settings import Settings
 from dicelog.service.warming import warm_up
-from dicelog.service.web import WEB, table_module
+from dicelog.service.web import WEB, lobby_module, table_module
 from dicelog.service.worker import Follower
 from dicelog.service.write_lane import WriteLane
 
@@ -266,7 +266,10 @@ def rulesets_handler(names: tuple[str, ...]) -> Any:
         content catalogue is (``null`` when it has none), and the module its games' web table loads."""
         return [
             RulesetInfo(
-                name=name, content=f"/content/{name}" if has_content(name) else None, table=table_module(name)
+                name=name,
+                content=f"/content/{name}" if has_content(name) else None,
+                table=table_module(name),
+                lobby=lobby_module(name),
             )
             for name in names
         ]

@@ -314,6 +314,9 @@ class RulesetInfo(Struct, frozen=True, kw_only=True):
     """Path of the JavaScript module the web table (``/play/{id}``) imports for this ruleset's games
     (``/web/rulesets/vast/vast.js``); the generic table's (``/static/js/generic.js``) for a ruleset with
     no web files of its own."""
+    lobby: str | None = None
+    """Path of the JavaScript module that draws the lobby's setup form for a new game of this ruleset
+    (``/web/rulesets/vast/lobby.js``); ``null``: the lobby asks for the setup document as JSON."""
 
 
 class Health(Struct, frozen=True, kw_only=True):

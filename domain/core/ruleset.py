@@ -137,11 +137,14 @@ class WebAssets(NamedTuple):
     """A ruleset's files for the web table: the files of ``folder`` inside package ``package``
     (package data, e.g. ``dicelog.domain.vast`` and ``web``), served by the service at
     ``/web/rulesets/<ruleset>/<file>``; ``table`` is the file name of the ES module the table page
-    imports for this ruleset's games (``vast.js``). Its interface is described in docs/web-table.md."""
+    imports for this ruleset's games (``vast.js``); ``lobby`` the file name of the module that draws the
+    lobby's setup form for a new game of it (``None``: the setup typed as JSON). Their interfaces are
+    described in docs/web-table.md."""
 
     package: str
     folder: str
     table: str
+    lobby: str | None = None
 
 
 class DemoOption(NamedTuple):

@@ -113,9 +113,10 @@ class Vast:
     demo = DEMO
     content = catalogue.CONTENT
     """Its content catalogue (``/content/vast/...``)."""
-    web = WebAssets(package="dicelog.domain.vast", folder="web", table="vast.js")
+    web = WebAssets(package="dicelog.domain.vast", folder="web", table="vast.js", lobby="lobby.js")
     """Its web table's files (``domain/vast/web``, served at ``/web/rulesets/vast/``): the cave drawn as
-    tiles, the player boards and the controls played by clicking."""
+    tiles, the player boards and the controls played by clicking; the lobby's setup form (a setup row,
+    difficulty cards, who plays each role)."""
 
     def initial_state(self, created: GameCreated) -> VastState:
         """The state after ``created`` (``setup.initial_state``), for a revision of the rules this build

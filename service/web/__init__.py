@@ -95,6 +95,13 @@ def table_module(ruleset: str) -> str:
     return f"/web/rulesets/{ruleset}/{web.table}" if web is not None else GENERIC_TABLE
 
 
+def lobby_module(ruleset: str) -> str | None:
+    """The path of the ES module that draws the lobby's setup form for a new game of ``ruleset`` (its
+    ``web`` hook's ``lobby``), ``None`` when it has none (the setup is typed as JSON)."""
+    web = _web_assets(ruleset)
+    return f"/web/rulesets/{ruleset}/{web.lobby}" if web is not None and web.lobby else None
+
+
 @cache
 def _asset(ruleset: str, path: str) -> tuple[bytes, str] | None:
     web = _web_assets(ruleset)

@@ -46,7 +46,12 @@ def test_the_registry_finds_it_by_its_entry_point_and_the_service_never_names_it
 
 def test_its_content_routes_are_served_from_its_catalogue(client):
     assert client.get("/rulesets").json() == [
-        {"name": "secret-hand", "content": "/content/secret-hand", "table": "/static/js/generic.js"}
+        {
+            "name": "secret-hand",
+            "content": "/content/secret-hand",
+            "table": "/static/js/generic.js",
+            "lobby": None,
+        }
     ]
     cards = client.get("/content/secret-hand/cards")
     assert cards.status_code == 200

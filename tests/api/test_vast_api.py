@@ -335,6 +335,9 @@ def test_vast_content_is_served_under_content_vast(client):
 def test_its_web_table_module_is_served_from_the_ruleset_package(client):
     tables = {r["name"]: r["table"] for r in client.get("/rulesets").json()}
     assert tables["vast"] == "/web/rulesets/vast/vast.js"
+    lobbies = {r["name"]: r["lobby"] for r in client.get("/rulesets").json()}
+    assert lobbies["vast"] == "/web/rulesets/vast/lobby.js"
+    assert "export async function setupForm" in client.get(lobbies["vast"]).text
     module = client.get(tables["vast"])
     assert module.status_code == 200 and module.headers["content-type"].startswith("text/javascript")
     assert "export function renderTable" in module.text

@@ -1,11 +1,21 @@
-// Vast: The Crystal Caverns: the cave as a grid of tiles, from GET /games/{id}/board (a VastBoard, as
-// this page's reader may see it: a Dark tile shows its Tribe symbol, and its room only to the Cave, and to
-// the Thief for the tiles he looked at). North is up; walls are thick edges; tokens, Gems, Vaults, the
-// Flame Wall, the Knight, the Dragon, the Thief and the revealed Tribes are marked in each tile. The
-// Thief's public track comes from GET /games/{id}/initiative (``initiative.thief``), when given.
+// Vast: The Crystal Caverns at the web table (docs/web-table.md, a table module): the cave drawn as
+// tiles on a scalable SVG from GET /games/{id}/board (a VastBoard, as this page's reader may see it: a
+// Dark tile shows its Tribe symbol, and what it hides only to the Cave, and to the Thief for the tiles
+// he looked at), with coordinates; the legal commands of GET /legal-commands that name a tile are
+// drawn on it and played by clicking it (or Tab and Enter); each role's player board from
+// GET /initiative, what the reader may not see drawn face down ("?" in the views). North is up.
 
 import { el } from "/static/js/api.js";
 
+const NS = "http://www.w3.org/2000/svg";
+const S = 100; // one tile, in SVG units
+export const ROLE = { knight: "Knight", goblins: "Goblins", dragon: "Dragon", cave: "Cave", thief: "Thief" };
+const ROOM = { ambush: "Ambush", event: "Event", "treasure-room": "Treasure Room", crystal: "Crystal", vault: "Vault", entrance: "Entrance" };
+const TRIBE = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
+const TRIBE_MARK = { fangs: "▼▼", bones: "✕", eye: "◉" };
+const SIDE = { N: "north", E: "east", S: "south", W: "west" };
+const CUBE = { movement: "Movement", perception: "Perception", strength: "Strength", map: "the Map", bomb: "a Bomb", shield: "the Shield", bow: "the Enchanted Bow", sword: "the Sword" };
+const SLOTH = { greed: "Greed", hunger: "Hunger", "pride-events": "Pride (Events)", "pride-still": "Pride (still)", "pride-gem": "Pride (Gem)" };
 // The Thief's Upgrade spaces (Vast rulebook §Migliorie).
 const UPGRADE = {
   "sticky-fingers": "Sticky Fingers", "lock-picking-kit": "Lock Picking Kit", "climbing-gear": "Climbing Gear",
@@ -13,99 +23,453 @@ const UPGRADE = {
   "stealth+1": "Stealth +1", "thievery+1": "Thievery +1", "flip-2": "Flip Stat Tokens (2 to 3)",
   "flip-3": "Flip Stat Tokens (3 to 4)", "all-4": "Flip Stat Tokens (all 4)",
 };
+// The Dragon die's faces by their printed pattern (docs/vast/facts.md §4; GET /content/vast/dragon-die).
+const DRAGON_DIE = { 1: "centre", 2: "diamond", 3: "cross", 4: "corners", 5: "saltire", 6: "all around" };
 
-const ROOM = { ambush: "Ambush", event: "Event", "treasure-room": "Treasure Room", crystal: "Crystal", vault: "Vault", entrance: "Entrance" };
-const SYMBOL = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
+const content = { cards: new Map(), tiles: new Map(), monsters: new Map(), loaded: null };
+const ui = { tile: null, focus: null };
 
-// The Thief's piece's tooltip: his public track in one line.
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+const cap = (s) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+const at = (x, y) => `tile ${x},${y}`;
+export function cardName(id) {
+  if (id === "?") return "a face-down card";
+  const known = content.cards.get(id) || content.monsters.get(id);
+  return known ? known.name : String(id).replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+}
+function tileName(id) {
+  if (!id || id === "?") return "a face-down tile";
+  const tile = content.tiles.get(id);
+  const kind = tile ? ROOM[tile.kind] || tile.kind : null;
+  const number = String(id).match(/-(\d+)$/);
+  return kind ? `${kind}${number ? ` ${Number(number[1])}` : ""}${tile.symbol ? ` (${TRIBE[tile.symbol]})` : ""}` : id;
+}
+
+// The content this page names cards, tiles and Monsters with (public, fetched once).
+export function load(api) {
+  if (!document.querySelector("link[data-vast]")) {
+    document.head.append(el("link", { rel: "stylesheet", href: "/web/rulesets/vast/vast.css", "data-vast": "true" }));
+  }
+  if (!content.loaded) {
+    content.loaded = Promise.all(["cards", "tiles", "monsters"].map((k) => api.get(`/content/vast/${k}`).catch(() => [])))
+      .then(([cards, tiles, monsters]) => {
+        content.cards = new Map(cards.map((c) => [c.id, c]));
+        content.tiles = new Map(tiles.map((t) => [t.id, t]));
+        content.monsters = new Map(monsters.map((m) => [m.id, m]));
+      });
+  }
+  return content.loaded;
+}
+
+export function title() { return "Vast: The Crystal Caverns"; }
+
+// A legal command in players' words (card and tile names from the content, places as coordinates).
+export function commandLabel(c) {
+  const who = ROLE[String(c.type).startsWith("vast.") ? roleOf(c) : ""] || "";
+  const where = c.x !== undefined && c.x !== null ? ` at ${c.x},${c.y}` : "";
+  switch (c.type) {
+    case "vast.PlaceHeroCube": return `Hero cube on ${CUBE[c.target] || c.target}`;
+    case "vast.MoveKnight": return `Move to ${c.x},${c.y}`;
+    case "vast.SmashCrystal": return "Smash the Crystal";
+    case "vast.CollectTreasure": return "Collect the Treasure";
+    case "vast.CompleteSidequest": return `Complete the Sidequest ${cardName(c.card)}`;
+    case "vast.UseBomb": return `Bomb the ${SIDE[c.side] || c.side} wall`;
+    case "vast.UseFlare": return `Flare${where}`;
+    case "vast.UseBow": return `Shoot the ${TRIBE[c.tribe]} Tribe with the Enchanted Bow`;
+    case "vast.AttackDragon": return `Attack the Dragon${c.bomb ? " with a Bomb" : ""}${c.with_javelin ? " with the Javelin" : ""}`;
+    case "vast.ShootDragon": return "Shoot the Dragon";
+    case "vast.EndTurn": return `End the ${ROLE[c.role] || c.role}'s turn`;
+    case "vast.MoveDragon": return `Move the Dragon to ${c.x},${c.y}`;
+    case "vast.UsePower": return `Power: ${cardName(c.power)}${where}${c.tribe ? ` on the ${TRIBE[c.tribe]} Tribe` : ""}${c.token ? ` (${c.token})` : ""}${c.source ? ` from ${SLOTH[c.source] || c.source}` : ""}${c.target ? ` to ${SLOTH[c.target] || c.target}` : ""}`;
+    case "vast.DragonCollect": return "Collect the Treasure";
+    case "vast.PlaceGem": return `Place the ${cap(c.gem)} Gem`;
+    case "vast.PlaceTile": return `Place ${tileName(c.tile)}${where}`;
+    case "vast.RemoveTile": return `Remove the tile${where}`;
+    case "vast.PlaceTreasure": return `Treasure token${where}`;
+    case "vast.SoporificSpores": return `Omen: Soporific Spores on the ${ROLE[c.target || "knight"]}`;
+    case "vast.GiantBats": return `Omen: Giant Bats carry ${c.target in TRIBE ? `the ${TRIBE[c.target]} Tribe` : `the ${c.target}`}${c.from_x !== null && c.from_x !== undefined ? ` from ${c.from_x},${c.from_y}` : ""} to ${c.x},${c.y}`;
+    case "vast.CrystalCurse": return c.effect === "rotate" ? `Omen: Crystal Curse turns the tile at ${c.x},${c.y} ${c.clockwise ? "clockwise" : "anticlockwise"}` : c.effect === "event-token" ? `Omen: Crystal Curse, Event token${where}` : "Omen: Crystal Curse, the top 3 Events to the bottom";
+    case "vast.Hatred": return `Omen: Hatred${where}${c.tile ? ` (${tileName(c.tile)})` : ""}`;
+    case "vast.PastPlunder": return `Omen: Past Plunder${where}`;
+    case "vast.Rockslide": return `Omen: Rockslide on the ${SIDE[c.side]} edge of ${c.x},${c.y}`;
+    case "vast.ActivateTribe": return `Activate the ${TRIBE[c.tribe]} Tribe: ${c.action === "none" ? "no action" : c.action}${where}${c.ex !== null && c.ex !== undefined ? ` to ${c.ex},${c.ey}` : ""}`;
+    case "vast.PlaySecret": return `Play the Secret ${cardName(c.card)}${c.tribe ? ` on the ${TRIBE[c.tribe]} Tribe` : ""}`;
+    case "vast.TribeFlare": return `Flare of the ${TRIBE[c.tribe]} Tribe`;
+    case "vast.WispMove": return `The ${TRIBE[c.tribe]} Tribe's Wisp moves the Knight to ${c.x},${c.y}`;
+    case "vast.AttackThief": return "Attack the Thief";
+    case "vast.ShootThief": return "Shoot the Thief with the Enchanted Bow";
+    case "vast.MoveThief": return `Move to ${c.x},${c.y}${c.climb ? " (climb the wall)" : ""}`;
+    case "vast.PeekTile": return "Look at the Dark tile here";
+    case "vast.Loot": return c.gem ? `Loot the ${cap(c.gem)} Gem (${c.cubes || 1} cube${(c.cubes || 1) > 1 ? "s" : ""})` : "Loot the Treasure token";
+    case "vast.Pickpocket": return `Pickpocket the ${cap(c.target)} (${c.cubes} cube${c.cubes > 1 ? "s" : ""})`;
+    case "vast.PickLock": return `Pick the Lock (${c.cubes} cube${c.cubes > 1 ? "s" : ""})`;
+    case "vast.Backstab": return `Backstab the ${cap(c.target)} (${c.cubes} cube${c.cubes > 1 ? "s" : ""})`;
+    case "vast.HideLoot": return `Hide Loot (${c.cubes} cube${c.cubes > 1 ? "s" : ""})`;
+    case "vast.ThiefFlare": return "Flare on his tile";
+    default: return `${who ? `${who}: ` : ""}${String(c.type).replace(/^vast\./, "").replace(/([a-z])([A-Z])/g, "$1 $2")}`;
+  }
+}
+
+function roleOf(c) {
+  const t = c.type;
+  if (c.role) return c.role;
+  if (/Dragon|Power|Gem/.test(t) && !/Attack|Shoot/.test(t)) return "dragon";
+  if (/Thief|Loot|Pick|Backstab|Peek/.test(t) && !/Attack|Shoot/.test(t)) return "thief";
+  if (/Tribe|Secret|Wisp/.test(t)) return "goblins";
+  if (/Tile|Treasure$|Spores|Bats|Curse|Hatred|Plunder|Rockslide/.test(t) && t !== "vast.CollectTreasure") return "cave";
+  return "knight";
+}
+
+// A decision's option in words ("" when the decision gives it no meaning of its own).
+export function optionText(decision, option) {
+  const kind = String(decision || "").split(":")[0];
+  if (kind === "orient") return `Turn it ${option} quarter${Number(option) === 1 ? "" : "s"} clockwise`;
+  if (kind === "thief-stats") { const [m, s, t] = String(option).split("-"); return `Movement ${m} · Stealth ${s} · Thievery ${t}`; }
+  if (kind === "upgrade" || kind === "spores-upgrade") return UPGRADE[option] || "";
+  if (content.cards.has(option) || content.monsters.has(option)) return cardName(option);
+  if (TRIBE[option]) return `the ${TRIBE[option]} Tribe`;
+  return "";
+}
+
+// A die face as printed: the Dragon die by its pattern (docs/vast/facts.md §4), other dice by number.
+export function faceLabel(face, sides, pending) {
+  const dragon = pending && /dragon|gem|flare|power|wrath|attack/i.test(String(pending.reason || ""));
+  return dragon && DRAGON_DIE[face] ? `${face} · ${DRAGON_DIE[face]}` : String(face);
+}
+
+// Commands that name a tile (or an open place next to the cave), by "x,y".
+function targets(page) {
+  const out = new Map();
+  const legal = page.legal;
+  if (!legal || legal.pending || page.busy || page.game.result) return out;
+  for (const c of legal.commands) {
+    if (c.x === undefined || c.x === null || c.type === "vast.CrystalCurse" && c.effect !== "rotate" && c.effect !== "event-token") continue;
+    if (c.type === "vast.PlaceTile" && ui.tile && c.tile !== ui.tile) continue;
+    const key = `${c.x},${c.y}`;
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(c);
+  }
+  return out;
+}
+
+function tileShape(c, x0, y0) {
+  const side = c.side || "dark";
+  const parts = [svg("rect", { x: x0 + 2, y: y0 + 2, width: S - 4, height: S - 4, rx: 6, class: `tile ${side}${c.kind ? ` ${c.kind}` : ""}` })];
+  const walls = new Set(c.walls || []);
+  const edge = { N: [x0, y0, x0 + S, y0], S: [x0, y0 + S, x0 + S, y0 + S], W: [x0, y0, x0, y0 + S], E: [x0 + S, y0, x0 + S, y0 + S] };
+  for (const [s, [a, b, cc, d]] of Object.entries(edge)) if (walls.has(s)) parts.push(svg("line", { x1: a, y1: b, x2: cc, y2: d, class: "wall" }));
+  return parts;
+}
+
+function marks(c, board, initiative) {
+  const out = [];
+  const add = (cls, text, label) => out.push({ cls, text, label });
+  if ((c.pieces || []).includes("knight")) add("piece knight", "K", "the Knight");
+  if ((c.pieces || []).includes("dragon")) add(`piece dragon${board.dragon === "surfaced" ? " surfaced" : ""}`, "D", `the Dragon${board.dragon ? ` (${board.dragon})` : ""}`);
+  if ((c.pieces || []).includes("thief")) add("piece thief", "T", thiefTitle(initiative && initiative.thief));
+  for (const tribe of (board.tribes || []).filter((t) => t.where === "map" && t.x === c.x && t.y === c.y)) {
+    add(`piece tribe ${tribe.name}`, `${TRIBE[tribe.name][0]}${tribe.population}`, `the ${TRIBE[tribe.name]} Tribe, Population ${tribe.population}`);
+  }
+  if (c.crystal) add("token crystal", "◆", "a Crystal");
+  if (c.treasure) add("token treasure", `$${c.treasure > 1 ? c.treasure : ""}`, `${c.treasure} Treasure token${c.treasure > 1 ? "s" : ""}`);
+  for (const gem of c.gems || []) add(`token gem ${gem}`, "✦", `the ${cap(gem)} Gem`);
+  if (c.vault) add("token vault", "V", "a Vault token");
+  if (c.event_token) add("token event", "!", "an Event token");
+  if (c.flame_wall) add("token flame-wall", "🔥", "the Flame Wall");
+  return out;
+}
+
+// The Thief's piece: his public track in one line.
 function thiefTitle(track) {
-  if (!track) return "The Thief";
-  const carried = [track.carried ? `${track.carried} Treasure token${track.carried > 1 ? "s" : ""}` : "", ...(track.gems || []).map((g) => `the ${g} Gem`)].filter(Boolean);
-  return `The Thief: Movement ${track.movement}, Stealth ${track.stealth}, Thievery ${track.thievery}; `
-    + `carrying ${carried.length ? carried.join(", ") : "nothing"}; Loot Drop ${track.loot_drop}; stashed ${track.stashed} of ${track.stash_goal || 6}`;
+  if (!track) return "the Thief";
+  const carried = [track.carried ? `${track.carried} Treasure token${track.carried > 1 ? "s" : ""}` : "", ...(track.gems || []).map((g) => `the ${cap(g)} Gem`)].filter(Boolean);
+  return `the Thief: Movement ${track.movement}, Stealth ${track.stealth}, Thievery ${track.thievery}; carrying ${carried.length ? carried.join(", ") : "nothing"}; Loot Drop ${track.loot_drop}; stashed ${track.stashed} of ${track.stash_goal || 6}`;
 }
 
-// The Thief's public board, as a small track under the cave (GET /initiative's ``thief``).
-export function renderThief(track, turn) {
-  const where = track.x === null || track.x === undefined ? "off the map" : `${track.x},${track.y}`;
-  const carried = [track.carried ? `${track.carried} Treasure` : "", ...(track.gems || []).map((g) => `${g} Gem`)].filter(Boolean);
-  const facts = [
-    ["Where", where],
-    ["Movement", `${track.movement}${track.moves ? ` (${track.moves} moved)` : ""}`],
-    ["Stealth", `${track.stealth}${track.hexed ? ` (Hex -${track.hexed})` : ""}`],
-    ["Thievery", String(track.thievery)],
-    ["Action cubes", String(track.cubes)],
-    ["Loot Drop", String(track.loot_drop)],
-    ["Carrying", carried.length ? carried.join(", ") : "nothing"],
-    ["Stashed", `${track.stashed} of ${track.stash_goal || 6}`],
-    ["Stat tokens", (track.stat_tokens || []).join(" · ")],
-    ["Upgrades", (track.upgrades || []).map((u) => UPGRADE[u] || u).join(", ") || "none"],
-  ];
-  return el("figure", { class: `track vast-thief${turn === "thief" ? " turn" : ""}`, "aria-label": "The Thief's board" },
-    el("figcaption", { text: `The Thief${turn === "thief" ? " · his turn" : ""}${track.assigned ? "" : " (Stat tokens not assigned this turn)"}` }),
-    el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { "data-key": k.toLowerCase().replace(/ /g, "-"), text: v })])));
+function cellLabel(c, list) {
+  const what = c.side === "dark"
+    ? `Dark tile (${TRIBE[c.symbol] || "?"})${c.kind ? `, hiding ${ROOM[c.kind] || c.kind}` : ""}`
+    : c.side === "entrance" ? "the Entrance" : `${ROOM[c.kind] || c.kind || "Lit"} room`;
+  const walls = (c.walls || []).length ? `; walls ${(c.walls || []).map((w) => SIDE[w]).join(", ")}` : "";
+  return `${c.x},${c.y}: ${what}${walls}${list.length ? `; ${list.map((m) => m.label).join(", ")}` : ""}`;
 }
 
-// The table module's hook (docs/web-table.md): the cave, the Thief's track and the board tile by tile.
-export function renderTable(page, { board, tracks, renderValue }) {
-  board.append(renderCave(page.board || { cells: [] }, page.initiative));
-  if (page.initiative && page.initiative.thief) tracks.append(renderThief(page.initiative.thief, page.game.turn));
-  if (page.board) board.append(el("details", { class: "state" }, el("summary", { text: "The board, tile by tile" }), renderValue(page.board, "board")));
+function activate(node, key, label, run) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.dataset.key = key;
+  node.addEventListener("click", run);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); run(); } });
 }
 
-export function renderCave(board, initiative = null) {
+// The cave: a scalable SVG of its tiles, with coordinates, and the legal targets to click.
+export function renderCave(page, { send, choose }) {
+  const board = page.board || { cells: [] };
   const cells = board.cells || [];
   const figure = el("figure", { class: "vast-cave", "aria-label": "The cave" });
-  if (!cells.length) return figure;
-  const xs = cells.map((c) => c.x);
-  const ys = cells.map((c) => c.y);
+  const open = targets(page);
+  const xs = [...cells.map((c) => c.x), ...[...open.keys()].map((k) => Number(k.split(",")[0]))];
+  const ys = [...cells.map((c) => c.y), ...[...open.keys()].map((k) => Number(k.split(",")[1]))];
+  if (!xs.length) { figure.append(el("p", { class: "hint", text: "The cave is not laid yet." })); return figure; }
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const grid = el("div", { class: "vast-grid", role: "grid" });
-  grid.style.gridTemplateColumns = `repeat(${maxX - minX + 1}, var(--vast-cell))`;
-  const byPos = new Map(cells.map((c) => [`${c.x},${c.y}`, c]));
-  for (let y = maxY; y >= minY; y -= 1) {
-    for (let x = minX; x <= maxX; x += 1) {
-      const c = byPos.get(`${x},${y}`);
-      if (!c) { grid.append(el("div", { class: "vast-cell empty", role: "gridcell" })); continue; }
-      const walls = new Set(c.walls || []);
-      const classes = ["vast-cell", c.side, ...["N", "E", "S", "W"].filter((s) => walls.has(s)).map((s) => `wall-${s}`)];
-      const room = c.kind ? ROOM[c.kind] || c.kind : "Dark";
-      const title = c.side === "dark"
-        ? `${x},${y}: Dark tile (${SYMBOL[c.symbol] || c.symbol})${c.kind ? `: ${room} ${c.tile}` : ""}`
-        : `${x},${y}: ${room}`;
-      const marks = [];
-      if (c.crystal) marks.push(el("span", { class: "token crystal", title: "Crystal token", text: "◆" }));
-      if (c.treasure) marks.push(el("span", { class: "token treasure", title: `${c.treasure} Treasure token(s)`, text: `$${c.treasure > 1 ? c.treasure : ""}` }));
-      if ((c.pieces || []).includes("knight")) marks.push(el("span", { class: "piece knight", title: "The Knight", text: "K" }));
-      if ((c.pieces || []).includes("dragon")) {
-        const surfaced = board.dragon === "surfaced";
-        marks.push(el("span", { class: `piece dragon${surfaced ? " surfaced" : ""}`, title: `The Dragon (${board.dragon})`, text: "D" }));
-      }
-      for (const gem of c.gems || []) marks.push(el("span", { class: `token gem ${gem}`, title: `The ${gem} Dragon Gem`, text: "✦" }));
-      if (c.vault) marks.push(el("span", { class: "token vault", title: "Vault token (the Thief's Pick Lock opens it)", text: "V" }));
-      if ((c.pieces || []).includes("thief")) marks.push(el("span", { class: "piece thief", title: thiefTitle(initiative && initiative.thief), text: "T" }));
-      if (c.event_token) marks.push(el("span", { class: "token event", title: "Event token", text: "!" }));
-      if (c.flame_wall) marks.push(el("span", { class: "token flame-wall", title: "The Flame Wall", text: "🔥" }));
-      for (const tribe of (board.tribes || []).filter((t) => t.where === "map" && t.x === x && t.y === y)) {
-        marks.push(el("span", { class: `piece tribe ${tribe.name}`, title: `The ${SYMBOL[tribe.name]} Tribe: Population ${tribe.population}, Strength ${tribe.strength}`, text: `${SYMBOL[tribe.name][0]}${tribe.population}` }));
-      }
-      grid.append(el("div", { class: classes.join(" "), role: "gridcell", title, "data-x": x, "data-y": y },
-        el("span", { class: "room", text: c.side === "dark" ? (SYMBOL[c.symbol] || "?") : room }),
-        c.side === "dark" && c.kind ? el("span", { class: "hidden-room", title: "Hidden from the other players", text: room }) : null,
-        el("span", { class: "marks" }, marks)));
+  const pad = 24;
+  const root = svg("svg", {
+    class: "vast-map", viewBox: `${minX * S - pad} ${-maxY * S - pad} ${(maxX - minX + 1) * S + 2 * pad} ${(maxY - minY + 1) * S + 2 * pad}`,
+    role: "group", "aria-label": `The cave: ${cells.length} tiles${open.size ? `, ${open.size} places you may click` : ""}`,
+  });
+  root.style.setProperty("--cols", String(maxX - minX + 1));
+  for (const c of cells) {
+    const x0 = c.x * S;
+    const y0 = -c.y * S;
+    const list = marks(c, board, page.initiative);
+    const key = `${c.x},${c.y}`;
+    const g = svg("g", { class: `vast-cell ${c.side}${c.kind ? ` ${c.kind}` : ""}`, "data-x": c.x, "data-y": c.y, "data-tile": c.tile !== "?" ? c.tile : null }, tileShape(c, x0, y0));
+    const room = c.side === "dark" ? `${TRIBE_MARK[c.symbol] || "?"}` : (ROOM[c.kind] || "");
+    g.append(svg("text", { x: x0 + S / 2, y: y0 + 26, class: "room", "text-anchor": "middle", text: room }));
+    if (c.side === "dark" && c.kind) g.append(svg("text", { x: x0 + S / 2, y: y0 + 42, class: "hidden-room", "text-anchor": "middle", text: `(${ROOM[c.kind] || c.kind})` }));
+    g.append(svg("text", { x: x0 + 6, y: y0 + S - 6, class: "coord", text: key }));
+    list.forEach((m, i) => {
+      const cx = x0 + 22 + (i % 4) * 19;
+      const cy = y0 + 60 + Math.floor(i / 4) * 20;
+      g.append(svg("g", { class: m.cls }, svg("title", { text: m.label }), svg("circle", { cx, cy, r: 9 }), svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", text: m.text })));
+    });
+    const label = cellLabel(c, list);
+    g.append(svg("title", { text: label }));
+    const here = open.get(key);
+    if (here) {
+      g.classList.add("target");
+      g.append(svg("rect", { x: x0 + 5, y: y0 + 5, width: S - 10, height: S - 10, rx: 8, class: "target-ring" }));
+      activate(g, `cell:${key}`, `${here.length === 1 ? commandLabel(here[0]) : `${here.length} choices`} (${label})`, () => (here.length === 1 ? send(here[0]) : choose(here, key)));
+    } else {
+      g.setAttribute("aria-label", label);
+      g.setAttribute("role", "img");
+    }
+    root.append(g);
+  }
+  // Open places the cave may grow to (a tile placed, a Wisp's move...).
+  const known = new Set(cells.map((c) => `${c.x},${c.y}`));
+  for (const [key, list] of open) {
+    if (known.has(key)) continue;
+    const [x, y] = key.split(",").map(Number);
+    const g = svg("g", { class: "vast-open target", "data-x": x, "data-y": y },
+      svg("rect", { x: x * S + 6, y: -y * S + 6, width: S - 12, height: S - 12, rx: 8, class: "open-place" }),
+      svg("text", { x: x * S + S / 2, y: -y * S + S / 2 + 5, "text-anchor": "middle", class: "coord", text: key }));
+    activate(g, `cell:${key}`, `${list.length === 1 ? commandLabel(list[0]) : `${list.length} choices at ${key}`}`, () => (list.length === 1 ? send(list[0]) : choose(list, key)));
+    root.append(g);
+  }
+  for (const [kind, edges] of [["rockslide", board.rockslides || []], ["bomb", board.bombs || []]]) {
+    for (const [x, y, side] of edges) {
+      const cx = x * S + S / 2 + ({ E: S / 2, W: -S / 2 }[side] || 0);
+      const cy = -y * S + S / 2 + ({ N: -S / 2, S: S / 2 }[side] || 0);
+      root.append(svg("g", { class: `edge ${kind}`, role: "img", "aria-label": `${kind === "bomb" ? "A Bomb" : "A Rockslide"} on the ${SIDE[side]} edge of ${x},${y}` },
+        svg("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 4 }), svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", text: kind === "bomb" ? "B" : "R" })));
     }
   }
-  figure.append(grid);
-  const tribes = (board.tribes || []).filter((t) => t.where !== "map");
-  if (tribes.length) {
-    figure.append(el("p", { class: "vast-hidden-tribes", text: `Hidden Tribes: ${tribes.map((t) => `${SYMBOL[t.name]} ${t.population}${t.where === "lurking" ? ` (lurking at ${t.x},${t.y})` : ""}`).join(", ")}` }));
-  }
+  figure.append(root);
   const facts = [
-    `stack ${board.stack}`, ...(board.cave_in_play ? [`Cave's hand ${(board.cave_hand || []).length}`] : ["no Cave player"]),
-    `Treasure supply ${board.treasure_supply}`,
-    board.collapse ? `Collapse: ${board.crystal_tiles_collapsed} of 5 Crystal tiles` : "before the Collapse",
-    ...(board.thief === "off" ? ["the Thief is off the map"] : []),
+    `Cave stack ${board.stack}`, board.cave_in_play ? `the Cave's hand ${(board.cave_hand || []).length}` : "no Cave player",
+    `Treasure supply ${board.treasure_supply}`, board.collapse ? `Collapse: ${board.crystal_tiles_collapsed} of 5 Crystal tiles` : "before the Collapse",
   ];
   figure.append(el("figcaption", { text: facts.join(" · ") }));
   return figure;
 }
+
+const fact = (k, v) => [el("dt", { text: k }), el("dd", { "data-key": k.toLowerCase().replace(/[^a-z]+/g, "-"), text: String(v) })];
+function pips(value, max, label) {
+  const row = el("span", { class: "pips", role: "img", "aria-label": `${label} ${value} of ${max}` });
+  for (let i = 1; i <= max; i += 1) row.append(el("span", { class: `pip${i <= value ? " on" : ""}` }));
+  return row;
+}
+function cards(list, label) {
+  if (!list || !list.length) return el("span", { class: "nil", text: "none" });
+  return el("span", { class: "vast-cards", "aria-label": label }, list.map((c) => el("span", { class: `vast-card${c === "?" ? " face-down" : ""}`, text: c === "?" ? "face down" : cardName(c) })));
+}
+
+// Each role's player board, as the reader may see it.
+export function renderBoards(page) {
+  const view = page.initiative || {};
+  const board = page.board || {};
+  const turn = page.game.turn;
+  const out = [];
+  const figure = (role, ...rows) => el("figure", { class: `track vast-board vast-${role}${turn === role ? " turn" : ""}`, "aria-label": `The ${ROLE[role]}'s board`, "data-role": role },
+    el("figcaption", { text: `${ROLE[role]}${turn === role ? " · playing now" : ""}` }), ...rows);
+  const k = view.knight;
+  if (k) {
+    out.push(figure("knight",
+      el("p", {}, "Health ", pips(k.health, k.max_health || 7, "Health"), ` ${k.health}/${k.max_health || 7}`),
+      el("p", {}, "Grit ", pips(Math.min(k.grit, 20), 20, "Grit"), ` ${k.grit}`),
+      el("dl", { class: "facts" }, fact("Hero cubes", `${k.free_cubes} free of ${k.hero_cubes}${Object.keys(k.placed || {}).length ? `; on ${Object.entries(k.placed).map(([t, n]) => `${CUBE[t] || t}${n > 1 ? ` ×${n}` : ""}`).join(", ")}` : ""}`),
+        fact("Movement", k.movement), fact("Perception", k.perception), fact("Strength", k.strength), fact("Bombs", k.bombs),
+        fact("Crystals smashed", k.smashed), ...(k.poisoned ? fact("Poisoned", k.poisoned) : [])),
+      el("p", {}, el("strong", { text: "Treasures: " }), cards(k.treasures, "Treasures")),
+      el("p", {}, el("strong", { text: "Sidequests: " }), cards(k.sidequests, "Sidequests"), k.completed && k.completed.length ? ` (completed: ${k.completed.map(cardName).join(", ")})` : "")));
+  }
+  const d = view.dragon;
+  if (d) {
+    out.push(figure("dragon",
+      el("dl", { class: "facts" }, ...Object.entries(d.sloth || {}).flatMap(([t, n]) => fact(SLOTH[t] || t, n)),
+        fact("Wakefulness", `${d.wakefulness}${d.awake_at ? ` of ${d.awake_at}` : ""}${d.awake ? " (awake)" : ""}`), fact("Health", d.health), fact("Armor", d.armor), fact("Spirit", d.spirit),
+        fact("Where", d.x === null || d.x === undefined ? (d.surfaced ? "surfaced" : "underground") : `${d.x},${d.y}`)),
+      el("p", {}, el("strong", { text: "Power hand: " }), cards(d.hand, "Power cards")),
+      el("p", {}, el("strong", { text: "Gems: " }), (d.gems || []).map(cap).join(", ") || "none placed yet")));
+  }
+  const g = view.goblins;
+  if (g) {
+    const tribes = (board.tribes || []).map((t) => `${TRIBE[t.name]}: Population ${t.population}, Strength ${t.strength}${t.where === "map" ? ` at ${t.x},${t.y}` : t.where === "lurking" ? " (lurking)" : ` (${t.where})`}${t.monsters && t.monsters.length ? `, ${t.monsters.map(cardName).join(", ")}` : ""}`);
+    const hand = typeof g.hand === "number" ? Array(g.hand).fill("?") : g.hand;
+    out.push(figure("goblins",
+      el("ul", { class: "tribes" }, tribes.map((t) => el("li", { text: t }))),
+      el("dl", { class: "facts" }, fact("Rage", g.rage), fact("War card", g.war ? cardName(g.war) : "none"), fact("Crystals smashed", g.crystals_smashed)),
+      el("p", {}, el("strong", { text: "Secrets hand: " }), cards(hand, "Secret cards"))));
+  }
+  const t = view.thief;
+  if (t) {
+    const carried = [t.carried ? `${t.carried} Treasure` : "", ...(t.gems || []).map((x) => `the ${cap(x)} Gem`)].filter(Boolean);
+    out.push(figure("thief",
+      el("dl", { class: "facts" }, fact("Where", t.x === null || t.x === undefined ? "off the map" : `${t.x},${t.y}`),
+        fact("Movement", t.movement), fact("Stealth", `${t.stealth}${t.hexed ? ` (Hex -${t.hexed})` : ""}`), fact("Thievery", t.thievery),
+        fact("Stat tokens", (t.stat_tokens || []).join(" · ") + (t.assigned ? "" : " (not assigned)")), fact("Action cubes", t.cubes),
+        fact("Loot Drop", t.loot_drop), fact("Carrying", carried.join(", ") || "nothing"), fact("Stashed", `${t.stashed} of ${t.stash_goal || 6}`)),
+      el("p", {}, el("strong", { text: "Upgrades: " }), (t.upgrades || []).map((u) => UPGRADE[u] || u).join(", ") || "none")));
+  }
+  const c = view.cave;
+  if (c && board.cave_in_play !== false) {
+    out.push(figure("cave",
+      el("p", {}, el("strong", { text: "Hand: " }), handTiles(board.cave_hand || [])),
+      el("dl", { class: "facts" }, fact("Omens", (c.omens || []).length ? c.omens.map(cap).join(", ") : "none"), fact("Treasure supply", c.treasure_supply), fact("Tiles placed this turn", c.placed_this_turn))));
+  }
+  return out;
+}
+
+function handTiles(hand, pick = null) {
+  const row = el("span", { class: "vast-hand", role: pick ? "group" : undefined, "aria-label": "The Cave's hand" });
+  for (const id of hand) {
+    const tile = content.tiles.get(id);
+    const pic = svg("svg", { viewBox: "0 0 40 40", class: "hand-tile", "aria-hidden": "true" },
+      svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 4, class: `tile ${id === "?" ? "back" : "dark"}` }),
+      svg("text", { x: 20, y: 26, "text-anchor": "middle", text: id === "?" ? "?" : TRIBE_MARK[tile && tile.symbol] || "" }));
+    if (pick) {
+      row.append(el("button", { type: "button", class: `hand-pick${ui.tile === id ? " chosen" : ""}`, "aria-pressed": ui.tile === id ? "true" : "false", "data-key": `hand:${id}`, "data-tile": id, onclick: () => pick(id) }, pic, tileName(id)));
+    } else row.append(el("span", { class: "hand-tile-box", title: tileName(id) }, pic, el("span", { class: "face-text", text: id === "?" ? "face down" : tileName(id) })));
+  }
+  return row;
+}
+
+// The commands that name no tile, as buttons; those that do are played on the cave.
+export function renderCommands(page, { send, rerender }) {
+  const part = el("div", { class: "commands vast-commands" });
+  const commands = page.legal.commands;
+  const placed = commands.filter((c) => c.type === "vast.PlaceTile");
+  if (placed.length) {
+    const tiles = [...new Set(placed.map((c) => c.tile))];
+    if (ui.tile && !tiles.includes(ui.tile)) ui.tile = null;
+    part.append(el("p", { class: "hint", text: ui.tile ? `Now click a highlighted open place for ${tileName(ui.tile)}.` : "Pick a tile of your hand, then an open place on the cave." }),
+      handTiles(tiles, (id) => { ui.tile = ui.tile === id ? null : id; ui.focus = `hand:${id}`; rerender(); }));
+  }
+  const onMap = commands.filter((c) => c.x !== undefined && c.x !== null && c.type !== "vast.PlaceTile");
+  if (onMap.length) part.append(el("p", { class: "hint", text: "Click a highlighted tile of the cave (or Tab to it and press Enter)." }));
+  const others = commands.filter((c) => (c.x === undefined || c.x === null) && c.type !== "vast.EndTurn");
+  if (others.length) part.append(el("div", { class: "row wrap" }, others.map((c) => button(c, send))));
+  const end = commands.filter((c) => c.type === "vast.EndTurn");
+  if (end.length) part.append(el("div", { class: "row" }, end.map((c) => button(c, send, "end-turn"))));
+  return part;
+}
+
+function button(c, send, cls = "") {
+  return el("button", { type: "button", class: `command ${cls}`, "data-command-type": c.type, "data-command": JSON.stringify(c), "data-key": `cmd:${JSON.stringify(c)}`, onclick: () => send(c) }, commandLabel(c));
+}
+
+// The table module's hook (docs/web-table.md).
+export function renderTable(page, { board, tracks, send, rerender }) {
+  const choose = (list, key) => {
+    const box = el("div", { class: "vast-choice", role: "group", "aria-label": `Choices at ${key}` },
+      el("p", { class: "hint", text: `What to do at ${key}?` }), list.map((c) => button(c, send)),
+      el("button", { type: "button", class: "secondary", onclick: () => { box.remove(); } }, "Cancel"));
+    const old = document.querySelector(".vast-choice");
+    if (old) old.remove();
+    board.prepend(box);
+    box.querySelector("button").focus();
+  };
+  board.append(renderCave(page, { send, choose }));
+  tracks.append(...renderBoards(page));
+  void rerender;
+}
+
+// The initiative panel: the order of play and whose turn it is.
+export function renderInitiative(page, box) {
+  const view = page.initiative;
+  if (!view || !view.order) return;
+  box.append(el("ol", { class: "initiative" }, view.order.map((r) => el("li", { class: view.turn === r ? "current" : "", "aria-current": view.turn === r ? "step" : undefined },
+    el("span", { class: "marker", text: view.turn === r ? "▶ now" : "" }), el("span", { class: "name", text: ROLE[r] || r })))),
+  el("p", { class: "hint", text: `Round ${view.round}${view.phase && view.phase !== "play" ? ` · ${view.phase}` : ""}` }));
+}
+
+// A pending step in words (the Vast rulebook's names for what is asked).
+const DECISION_WORDS = {
+  shape: "choose where the end-of-turn Dark tile goes (no Cave player)",
+  "collapse-remove": "choose a tile the Collapse removes (no Cave player)",
+  plunder: "choose the Dark tile for Past Plunder's Treasure token",
+  "plunder-tile": "choose where a new Dark tile goes for Past Plunder",
+  "thief-stats": "put the Stat tokens on Movement, Stealth and Thievery",
+  peek: (where) => `reveal the Dark tile at ${where} you looked at, or keep it Dark`,
+  orient: (where) => `choose how the tile revealed at ${where} is turned`,
+  upgrade: "choose the Upgrade space for a stashed token",
+  pickpocket: (owner) => `choose what the Pickpocket takes from the ${ROLE[owner] || owner}`,
+  "loot-from": "choose the tile to take the Treasure token from (the supply is empty)",
+  "evade-step": "Unnatural Evasion: step to a tile next to his, or stay",
+  "spores-upgrade": "choose the Upgrade Soporific Spores takes",
+  "spores-track": "choose the Sloth track Soporific Spores lowers",
+  "spores-tribe": "choose the Tribe Soporific Spores brings down to Population 1",
+  "loot-drop": (level) => `choose the Loot Drop bonus (${level}): Secrets cards or Rage`,
+  "ambush-cubes": "put Hero cubes on Strength before the Ambush strikes",
+  "ambush-tribe": "choose the Tribe the Ambush brings",
+  underworm: "the Underworm: choose the diagonal Dark tile she moves onto and reveals",
+  "underworm-place": "the Underworm: choose the diagonal space for the Dark tile she moves onto",
+  "treasure-choice": "choose a Treasure card", "event-choice": "choose how the Event resolves", "war-choice": "choose the War card",
+  monster: "choose a Monster card", overpopulation: "choose the Tribe that loses Population (Overpopulation)",
+  surface: "choose where the Dragon surfaces", "claw-push": "choose where Claw pushes the Knight", slide: "choose where the slide ends",
+  block: "choose whether to block", axe: "choose the Axe's target", fill: (where) => `choose the tile that fills ${where}`,
+  "gnome-jump": (where) => `choose where the Gnome jumps from ${where}`, "omen-discard": () => "choose the Omen tokens to discard",
+};
+
+function decisionWords(decision) {
+  const [kind, ...rest] = String(decision).split(":");
+  const found = DECISION_WORDS[kind];
+  if (typeof found === "function") return found(rest.join(":"));
+  return found || `choose (${String(decision).replace(/[-:]/g, " ")})`;
+}
+
+function rollWords(reason) {
+  const [kind, ...rest] = String(reason || "").split(":");
+  if (kind === "thief-action") return `the Thief's ${rest[0] === "pick-lock" ? "Pick Lock" : cap(rest[0] || "action")} (the Action die)`;
+  if (kind === "evasion") return "Unnatural Evasion (the Action die: 4+ and the attack misses)";
+  if (kind === "thief-gem") return `the ${cap(rest[0] || "")} Gem's trap (the Dragon die: a centre hit kills the Thief)`;
+  if (kind === "thief-flare") return `the Thief's Flare at ${rest[0]} (the Dragon die)`;
+  return String(reason || "the roll").replace(/[-:]/g, " ");
+}
+
+export function pendingText(pending) {
+  if (!pending) return "";
+  const who = pending.piece ? `${ROLE[pending.piece] || pending.piece}: ` : "";
+  switch (pending.type) {
+    case "RollRequested": return `${who}roll ${pending.dice} ${pending.dice > 1 ? "dice" : "die"} for ${rollWords(pending.reason)}`;
+    case "ShuffleRequested": return `${who}shuffle ${pending.cards.length} cards`;
+    case "DrawRequested": return `${who}draw ${pending.count || 1} of ${pending.cards.length} (${String(pending.deck || pending.reason || "").replace(/[-:]/g, " ")})`;
+    case "DecisionRequested": return `${who}${decisionWords(pending.decision)}`;
+    default: return `${who}${pending.type}`;
+  }
+}
+
+export function pieceName(id) { return ROLE[id] || TRIBE[id] || id; }

@@ -4,10 +4,11 @@
 import { Api, ApiError, clear, el } from "./api.js";
 
 const MICE = "mice-and-mystics";
+const GAME_NAMES = { [MICE]: "Mice and Mystics", vast: "Vast: The Crystal Caverns" };
 const SEAT_NAMES = ["red", "blue", "green", "yellow", "purple", "orange", "white", "black"];
 const api = new Api(null);
 const $ = (id) => document.getElementById(id);
-const form = { chapters: [], mice: [], seats: [] };
+const form = { chapters: [], mice: [], seats: [], rulesets: [], module: null };
 let cursor = 0;
 
 function showProblem(error) {
@@ -99,10 +100,23 @@ function addSeat() {
   renderSeats();
 }
 
-function onRuleset() {
+// A ruleset's own setup form (GET /rulesets' ``lobby``, docs/web-table.md): it draws the setup and the
+// seats, gives the body's ``setup`` and ``seats``, and shows a refusal next to the field it concerns.
+async function onRuleset() {
   const mice = isMice();
+  const info = form.rulesets.find((r) => r.name === $("ruleset").value);
+  const box = clear($("ruleset-setup"));
+  form.module = null;
+  if (!mice && info && info.lobby) {
+    const module = await import(info.lobby);
+    if ($("ruleset").value !== info.name) return;  // changed again meanwhile
+    form.module = await module.setupForm(box, { api, el, clear });
+  }
+  document.body.dataset.ruleset = $("ruleset").value;
   $("mice-setup").hidden = !mice;
-  $("generic-setup").hidden = mice;
+  $("ruleset-setup").hidden = !form.module;
+  $("generic-setup").hidden = mice || Boolean(form.module);
+  $("seats-fieldset").hidden = Boolean(form.module);
   renderSeats();
 }
 
@@ -112,12 +126,15 @@ async function create(event) {
   const data = new FormData($("create"));
   const ruleset = data.get("ruleset");
   let setup;
+  let seats = form.seats.map((s) => ({ name: s.name, controls: s.controls }));
+  if (form.module) form.module.clearProblems();
   if (ruleset === MICE) setup = { chapter: data.get("chapter"), mice: chosenMice() };
+  else if (form.module) ({ setup, seats } = form.module.body());
   else {
     try { setup = JSON.parse($("setup-json").value || "{}"); } catch (e) { showProblem(new Error(`The setup is not JSON: ${e.message}`)); return; }
   }
   const body = {
-    ruleset, setup, seats: form.seats.map((s) => ({ name: s.name, controls: s.controls })),
+    ruleset, setup, seats,
     dice_mode: data.get("dice_mode"), undo_policy: data.get("undo_policy") || null,
     decision_policy: data.get("decision_policy"), visibility: data.get("visibility"),
   };
@@ -130,7 +147,8 @@ async function create(event) {
     clear($("games").querySelector("tbody"));
     await loadGames();
   } catch (error) {
-    showProblem(error);
+    if (form.module && form.module.problem(error)) showProblem(new Error("The game was not created: see the field marked below."));
+    else showProblem(error);
   } finally {
     button.disabled = false;
   }
@@ -193,7 +211,8 @@ async function main() {
   $("more-games").addEventListener("click", loadGames);
   try {
     const rulesets = await api.get("/rulesets");
-    for (const r of rulesets) $("ruleset").append(el("option", { value: r.name, text: r.name }));
+    form.rulesets = rulesets;
+    for (const r of rulesets) $("ruleset").append(el("option", { value: r.name, text: GAME_NAMES[r.name] || r.name }));
     if (rulesets.some((r) => r.name === MICE)) {
       $("ruleset").value = MICE;
       const [chapters, mice] = await Promise.all([api.get(`/content/${MICE}/chapters`), api.get(`/content/${MICE}/mice`)]);
@@ -202,7 +221,7 @@ async function main() {
       for (const c of chapters) $("chapter").append(el("option", { value: c.id, text: `${c.id}: ${c.title}` }));
       renderMice();
     }
-    onRuleset();
+    await onRuleset();
   } catch (error) {
     showProblem(error);
   }

@@ -31,7 +31,13 @@ function names(id) {
   if (minion) return minion.name;
   const match = String(id).match(/^(.*)-(\d+)$/);
   if (match && page.minions.get(match[1])) return `${page.minions.get(match[1]).name} ${match[2]}`;
+  if (page.view && page.view.pieceName) return page.view.pieceName(id);
   return id;
+}
+
+// A pending step in words: the ruleset's table module's, else the shell's.
+function pendingWords(pending) {
+  return !isMice() && page.view && page.view.pendingText ? page.view.pendingText(pending) : pendingText(pending, names);
 }
 
 function isMice() { return page.game && page.game.ruleset === MICE; }
@@ -131,8 +137,12 @@ function render() {
   const { game, state } = page;
   document.body.dataset.version = String(state.version);
   document.body.dataset.ruleset = game.ruleset;
-  $("title").textContent = `${isMice() ? chapterTitle() : game.ruleset} · table`;
-  document.title = `dicelog · ${game.ruleset} · ${gameId.slice(0, 8)}`;
+  const name = isMice() ? chapterTitle() : page.view && page.view.title ? page.view.title(page) : game.ruleset;
+  $("title").textContent = `${name} · table`;
+  document.title = `${name} · table ${gameId.slice(0, 8)} · dicelog`;
+  // Focus stays where it was across a re-render (the element with the same data-key).
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-key]");
+  const focusKey = focused ? focused.dataset.key : null;
   $("who").textContent = page.role === "seat" && page.seat ? `Seat ${page.seat}` : page.role === "reader" ? "Reading with a token (no seat)" : "Spectator";
   $("history-link").setAttribute("href", `/play/${gameId}/history${token ? `#token=${encodeURIComponent(token)}` : ""}`);
   renderStatus();
@@ -146,6 +156,10 @@ function render() {
   }
   renderInitiative();
   renderLog();
+  if (focusKey && !document.activeElement.closest("[data-key]")) {
+    const again = [...document.querySelectorAll("[data-key]")].find((n) => n.dataset.key === focusKey);
+    if (again) again.focus();
+  }
   if (!document.body.dataset.ready) {
     // When the first full table was painted (milliseconds since navigation: bench/web_table.py).
     requestAnimationFrame(() => setTimeout(() => { document.body.dataset.firstPaintMs = String(Math.round(performance.now())); }, 0));
@@ -171,7 +185,7 @@ function renderStatus() {
   if (game.turn) facts.unshift(["Turn", names(game.turn)]);
   if (game.result) facts.unshift(["Result", game.result]);
   box.append(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])));
-  if (game.pending) box.append(el("p", { class: "pending-line", text: `Waiting: ${pendingText(game.pending, names)}` }));
+  if (game.pending) box.append(el("p", { class: "pending-line", text: `Waiting: ${pendingWords(game.pending)}` }));
 }
 
 function answerKey() {
@@ -225,7 +239,7 @@ function renderControls() {
   if (pending) {
     const mine = !legal.pending_seat || legal.pending_seat === legal.seat;
     if (!mine) {
-      box.append(el("p", { class: "waiting", text: `Waiting for seat ${legal.pending_seat}: ${pendingText(pending, names)}` }));
+      box.append(el("p", { class: "waiting", text: `Waiting for seat ${legal.pending_seat}: ${pendingWords(pending)}` }));
     } else {
       box.append(renderPending(pending));
     }
@@ -233,6 +247,8 @@ function renderControls() {
     const minions = game.turn && isMice() && page.minions.has(game.turn);
     const waiting = minions ? `The minions play: ${names(game.turn)}.` : game.turn ? `Waiting for ${names(game.turn)}'s seat.` : "Nothing to do now.";
     box.append(el("p", { class: "waiting", text: waiting }));
+  } else if (!isMice() && page.view && page.view.renderCommands) {
+    box.append(page.view.renderCommands(page, { send, rerender: render }));
   } else {
     box.append(renderCommands(legal.commands));
   }
@@ -241,7 +257,7 @@ function renderControls() {
 
 function renderPending(pending) {
   const part = el("div", { class: "pending", role: "group", "aria-label": "Answer the pending step" });
-  part.append(el("p", { class: "pending-line", text: pendingText(pending, names) }));
+  part.append(el("p", { class: "pending-line", text: pendingWords(pending) }));
   const manual = page.game.dice_mode === "manual";
   const state = page.answer;
   if (pending.type === "RollRequested") {
@@ -249,7 +265,7 @@ function renderPending(pending) {
     const sides = pending.sides || 6;
     const faces = el("div", { class: "die-faces", role: "group", "aria-label": `Die faces (${state.faces.length} of ${pending.dice} chosen)` });
     for (let face = 1; face <= sides; face++) {
-      const label = faceLabel(face, sides, isMice());
+      const label = !isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(face, sides, pending) : faceLabel(face, sides, isMice());
       faces.append(el("button", {
         type: "button", class: "die-face", "data-face": face, "aria-label": `Face ${label}`, title: label,
         disabled: state.faces.length >= pending.dice,
@@ -302,6 +318,7 @@ function renderPending(pending) {
 }
 
 function optionLabel(option, decision = "") {
+  if (!isMice() && page.view && page.view.optionText) return page.view.optionText(decision, option) || names(option);
   const known = page.items.get(option) || page.abilities.get(option);
   if (known) return `${known.name} (${option})`;
   return optionText(decision, option) || names(option);
@@ -406,6 +423,7 @@ function renderInitiative() {
   box.append(el("h2", { text: "Initiative" }));
   const view = page.initiative;
   if (!view) return;
+  if (!isMice() && page.view && page.view.renderInitiative) { page.view.renderInitiative(page, box); return; }
   if (!isMice()) { box.append(renderValue(view)); return; }
   if (!view.cards.length) { box.append(el("p", { class: "hint", text: "The track is not laid yet." })); return; }
   box.append(el("ol", { class: "initiative" }, view.cards.map((card) => el("li", {
@@ -451,8 +469,8 @@ function renderGeneric() {
   const box = clear($("board"));
   box.append(el("h3", { text: "Table" }));
   // The ruleset's own table module (GET /rulesets' ``table``; the generic one when it has none).
-  if (page.view && page.view.renderTable) page.view.renderTable(page, { board: box, tracks: $("tracks"), cards: $("cards"), send, renderValue });
-  const details = el("details", { class: "state" }, el("summary", { text: "The whole state (as this page's reader sees it)" }),
+  if (page.view && page.view.renderTable) page.view.renderTable(page, { board: box, tracks: $("tracks"), cards: $("cards"), send, renderValue, rerender: render });
+  const details = el("details", { class: "state dev" }, el("summary", { text: "Developer view: the whole state, as this page's reader sees it" }),
     renderValue(page.state.state, "state"));
   box.append(details);
 }
@@ -469,6 +487,7 @@ async function main() {
   try {
     page.game = await api.get(`/games/${gameId}`);
     await Promise.all([loadContent(), loadView()]);
+    if (page.view.load) await page.view.load(api);
     await scheduleRefresh();
   } catch (error) {
     showProblem(error);
