@@ -26,7 +26,7 @@ const UPGRADE = {
 // The Dragon die's faces by their printed pattern (docs/vast/facts.md §4; GET /content/vast/dragon-die).
 const DRAGON_DIE = { 1: "centre", 2: "diamond", 3: "cross", 4: "corners", 5: "saltire", 6: "all around" };
 
-const content = { cards: new Map(), tiles: new Map(), monsters: new Map(), loaded: null };
+const content = { cards: new Map(), tiles: new Map(), monsters: new Map(), dragonDie: new Map(), loaded: null };
 const ui = { tile: null, focus: null };
 
 function svg(tag, attrs = {}, ...children) {
@@ -62,8 +62,9 @@ export function load(api) {
     document.head.append(el("link", { rel: "stylesheet", href: "/web/rulesets/vast/vast.css", "data-vast": "true" }));
   }
   if (!content.loaded) {
-    content.loaded = Promise.all(["cards", "tiles", "monsters"].map((k) => api.get(`/content/vast/${k}`).catch(() => [])))
-      .then(([cards, tiles, monsters]) => {
+    content.loaded = Promise.all(["cards", "tiles", "monsters", "dragon-die"].map((k) => api.get(`/content/vast/${k}`).catch(() => [])))
+      .then(([cards, tiles, monsters, die]) => {
+        content.dragonDie = new Map(die.map((f) => [f.face, f.tiles]));
         content.cards = new Map(cards.map((c) => [c.id, c]));
         content.tiles = new Map(tiles.map((t) => [t.id, t]));
         content.monsters = new Map(monsters.map((m) => [m.id, m]));
@@ -73,6 +74,36 @@ export function load(api) {
 }
 
 export function title() { return "Vast: The Crystal Caverns"; }
+
+// The end of the game in words ("won:thief" -> "The Thief wins").
+export function resultText(result) {
+  const [kind, who] = String(result || "").split(":");
+  if (kind === "won" && ROLE[who]) return `The ${ROLE[who]} wins`;
+  if (kind === "won" && who) return `${cap(who)} wins`;
+  return cap(String(result || "").replace(/[-:]/g, " "));
+}
+
+// A die face as the die shows it: the Dragon die's pattern of tiles round the one it is rolled for (a 3x3
+// grid; docs/vast/facts.md §4), other dice by their number.
+export function faceIcon(face, sides, pending) {
+  const root = svg("svg", { viewBox: "0 0 24 24", class: "die-icon", "aria-hidden": "true" });
+  const pattern = isDragonRoll(pending) ? content.dragonDie.get(face) : null;
+  if (!pattern) {
+    root.append(svg("text", { x: 12, y: 17, "text-anchor": "middle", class: "die-number", text: String(face) }));
+    return root;
+  }
+  const on = new Set(pattern.map(([dx, dy]) => `${dx},${dy}`));
+  for (let dy = 1; dy >= -1; dy -= 1) {
+    for (let dx = -1; dx <= 1; dx += 1) {
+      root.append(svg("rect", { x: 1 + (dx + 1) * 7.5, y: 1 + (1 - dy) * 7.5, width: 6.5, height: 6.5, rx: 1, class: on.has(`${dx},${dy}`) ? "die-on" : "die-off" }));
+    }
+  }
+  return root;
+}
+
+function isDragonRoll(pending) {
+  return Boolean(pending) && /^(flare|goblin-flare|thief-flare|gem|thief-gem|power|dragon)/.test(String(pending.reason || ""));
+}
 
 // A legal command in players' words (card and tile names from the content, places as coordinates).
 export function commandLabel(c) {
@@ -144,7 +175,7 @@ export function optionText(decision, option) {
 
 // A die face as printed: the Dragon die by its pattern (docs/vast/facts.md §4), other dice by number.
 export function faceLabel(face, sides, pending) {
-  const dragon = pending && /dragon|gem|flare|power|wrath|attack/i.test(String(pending.reason || ""));
+  const dragon = isDragonRoll(pending);
   return dragon && DRAGON_DIE[face] ? `${face} · ${DRAGON_DIE[face]}` : String(face);
 }
 
@@ -237,8 +268,11 @@ export function renderCave(page, { send, choose }) {
     const key = `${c.x},${c.y}`;
     const g = svg("g", { class: `vast-cell ${c.side}${c.kind ? ` ${c.kind}` : ""}`, "data-x": c.x, "data-y": c.y, "data-tile": c.tile !== "?" ? c.tile : null }, tileShape(c, x0, y0));
     const room = c.side === "dark" ? `${TRIBE_MARK[c.symbol] || "?"}` : (ROOM[c.kind] || "");
-    g.append(svg("text", { x: x0 + S / 2, y: y0 + 26, class: "room", "text-anchor": "middle", text: room }));
-    if (c.side === "dark" && c.kind) g.append(svg("text", { x: x0 + S / 2, y: y0 + 42, class: "hidden-room", "text-anchor": "middle", text: `(${ROOM[c.kind] || c.kind})` }));
+    const words = room.split(" ");
+    const label2 = words.length > 1 ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [room];
+    g.append(svg("text", { x: x0 + S / 2, y: y0 + (label2.length > 1 ? 20 : 26), class: "room", "text-anchor": "middle" },
+      label2.map((w, i) => svg("tspan", { x: x0 + S / 2, dy: i ? 14 : 0, text: w }))));
+    if (c.side === "dark" && c.kind) g.append(svg("text", { x: x0 + S / 2, y: y0 + 44, class: "hidden-room", "text-anchor": "middle", text: `(${ROOM[c.kind] || c.kind})` }));
     g.append(svg("text", { x: x0 + 6, y: y0 + S - 6, class: "coord", text: key }));
     list.forEach((m, i) => {
       const cx = x0 + 22 + (i % 4) * 19;
@@ -303,7 +337,7 @@ export function renderBoards(page) {
   const board = page.board || {};
   const turn = page.game.turn;
   const out = [];
-  const figure = (role, ...rows) => el("figure", { class: `track vast-board vast-${role}${turn === role ? " turn" : ""}`, "aria-label": `The ${ROLE[role]}'s board`, "data-role": role },
+  const figure = (role, ...rows) => el("figure", { class: `track vast-board board-${role}${turn === role ? " turn" : ""}`, "aria-label": `The ${ROLE[role]}'s board`, "data-role": role },
     el("figcaption", { text: `${ROLE[role]}${turn === role ? " · playing now" : ""}` }), ...rows);
   const k = view.knight;
   if (k) {
@@ -323,7 +357,7 @@ export function renderBoards(page) {
         fact("Wakefulness", `${d.wakefulness}${d.awake_at ? ` of ${d.awake_at}` : ""}${d.awake ? " (awake)" : ""}`), fact("Health", d.health), fact("Armor", d.armor), fact("Spirit", d.spirit),
         fact("Where", d.x === null || d.x === undefined ? (d.surfaced ? "surfaced" : "underground") : `${d.x},${d.y}`)),
       el("p", {}, el("strong", { text: "Power hand: " }), cards(d.hand, "Power cards")),
-      el("p", {}, el("strong", { text: "Gems: " }), (d.gems || []).map(cap).join(", ") || "none placed yet")));
+      el("p", {}, el("strong", { text: "Gems to place: " }), (d.gems || []).map(cap).join(", ") || "none left")));
   }
   const g = view.goblins;
   if (g) {

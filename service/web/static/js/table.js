@@ -40,6 +40,11 @@ function pendingWords(pending) {
   return !isMice() && page.view && page.view.pendingText ? page.view.pendingText(pending) : pendingText(pending, names);
 }
 
+// The result in words: the ruleset's table module's, else as the API names it.
+function resultWords(result) {
+  return !isMice() && page.view && page.view.resultText ? page.view.resultText(result) : result;
+}
+
 function isMice() { return page.game && page.game.ruleset === MICE; }
 
 function showProblem(error) {
@@ -183,7 +188,7 @@ function renderStatus() {
   ];
   if (page.initiative && page.initiative.round !== undefined) facts.unshift(["Round", page.initiative.round]);
   if (game.turn) facts.unshift(["Turn", names(game.turn)]);
-  if (game.result) facts.unshift(["Result", game.result]);
+  if (game.result) facts.unshift(["Result", resultWords(game.result)]);
   box.append(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])));
   if (game.pending) box.append(el("p", { class: "pending-line", text: `Waiting: ${pendingWords(game.pending)}` }));
 }
@@ -231,7 +236,7 @@ function renderControls() {
     return;
   }
   if (game.result) {
-    box.append(el("p", { class: "result", text: `The game has ended: ${game.result}.` }));
+    box.append(el("p", { class: "result", text: `The game has ended: ${resultWords(game.result)}.` }));
     return;
   }
   if (page.answer.key !== answerKey()) page.answer = { key: answerKey(), faces: [], order: [], picked: [] };
@@ -270,11 +275,11 @@ function renderPending(pending) {
         type: "button", class: "die-face", "data-face": face, "aria-label": `Face ${label}`, title: label,
         disabled: state.faces.length >= pending.dice,
         onclick: () => { if (state.faces.length < pending.dice) { state.faces.push(face); renderControls(); focusFirst(".die-face:not([disabled]), #submit-roll"); } },
-      }, faceIcon(face, sides, isMice()), el("span", { class: "face-text", text: label })));
+      }, !isMice() && page.view && page.view.faceIcon ? page.view.faceIcon(face, sides, pending) : faceIcon(face, sides, isMice()), el("span", { class: "face-text", text: label })));
     }
     part.append(el("p", { class: "hint", text: `Tap the face of each die rolled at the table, die by die (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).` }), faces);
     part.append(el("p", { class: "chosen", "aria-live": "polite" },
-      `Chosen: ${state.faces.length ? state.faces.map((f) => faceLabel(f, sides, isMice())).join(", ") : "none yet"}`));
+      `Chosen: ${state.faces.length ? state.faces.map((f) => (!isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(f, sides, pending) : faceLabel(f, sides, isMice()))).join(", ") : "none yet"}`));
     part.append(el("div", { class: "row" },
       el("button", { type: "button", id: "submit-roll", class: "primary", disabled: state.faces.length !== pending.dice,
         onclick: () => send({ type: "Roll", faces: [...state.faces] }) }, `Submit roll (${state.faces.length}/${pending.dice})`),

@@ -1,0 +1,140 @@
+"""The Vast web table in a real browser: first paint of the table of a 1,000-event five-role game.
+
+    python bench/web_table_vast.py [--quick] [--loads N] [--events N]
+
+A live dicelog (``dicelog.service.demo.running_service``: embedded default, SQLite in a temp dir, quotas
+off) and Debian's Chromium driven by Playwright (``/usr/bin/chromium``, headless). The game has the five
+roles (docs/vast/facts.md §7); the Goblins, the Dragon, the Cave and the Thief are server bot seats and
+the Knight is played over HTTP by the ruleset's bot (``Vast.bot.choose`` on her own view), server dice,
+until the game holds at least ``--events`` events (another seed if one ends first); it is still running.
+
+- **table first paint**: a fresh browser context (cold cache) opens ``/play/{id}#token=<knight>``; the
+  page records ``performance.now()`` (milliseconds since the navigation started) in the first animation
+  frame after the whole table (the cave's SVG, the five player boards, controls, initiative, log) was
+  rendered. Target: median < 1,000 ms. Not a timed test: the machine is shared, report its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import httpx
+from common import header, summarize_ms, verdict, write_result
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROLES = ("knight", "goblins", "dragon", "cave", "thief")
+
+
+def long_game(base: str, events: int) -> tuple[str, str]:
+    """A running five-role game of at least ``events`` events; its id and the Knight's token."""
+    http = httpx.Client(base_url=base, timeout=60)
+    for seed in range(1, 30):
+        rng = random.Random(seed)
+        seats = [{"name": r, "controls": [r], "bot": r != "knight"} for r in ROLES]
+        body = {"ruleset": "vast", "setup": {"roles": list(ROLES)}, "seats": seats, "visibility": "public"}
+        created = http.post("/games", json=body).json()
+        game = created["game"]["id"]
+        token = next(t["token"] for t in created["tokens"] if t["seat"] == "knight")
+        auth = {"Authorization": f"Bearer {token}"}
+        for _ in range(20_000):
+            summary = http.get(f"/games/{game}", headers=auth).json()
+            if summary["result"] is not None:
+                break
+            if summary["version"] >= events:
+                return game, token
+            legal = http.get(f"/games/{game}/legal-commands", headers=auth).json()
+            if legal["pending"] is not None and legal["pending_seat"] == "knight":
+                command = {"type": "Choose", "option": legal["pending"]["options"][0]}
+            elif legal["commands"]:  # the Knight plays at random, ending her turn one time in four
+                acts = [c for c in legal["commands"] if c["type"] != "vast.EndTurn"]
+                command = rng.choice(acts) if acts and rng.random() < 0.75 else legal["commands"][-1]
+            else:
+                time.sleep(0.02)  # a bot seat is playing
+                continue
+            http.post(f"/games/{game}/commands", headers=auth, json={"command": command})
+    raise RuntimeError(f"no game reached {events} events")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: fewer loads")
+    parser.add_argument("--loads", type=int, default=10, help="table loads (fresh contexts)")
+    parser.add_argument("--events", type=int, default=1000, help="events of the game")
+    args = parser.parse_args()
+    if args.quick:
+        args.loads = 3
+    from playwright.sync_api import sync_playwright
+
+    from dicelog.service.demo import running_service
+    from dicelog.service.settings import Settings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(data_dir=Path(tmp), rate_limit_create="off", rate_limit_commands="off")
+        with running_service(settings) as base, sync_playwright() as playwright:
+            header(f"a running five-role Vast game of at least {args.events} events")
+            started = time.monotonic()
+            game, token = long_game(base, args.events)
+            summary = httpx.get(f"{base}/games/{game}").json()
+            print(f"game {game}: {summary['version']} events ({time.monotonic() - started:.1f} s)")
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                header("Vast table first paint (fresh context each time)")
+                paints, readies, cells = [], [], 0
+                for _ in range(args.loads):
+                    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                    page = context.new_page()
+                    start = time.perf_counter_ns()
+                    page.goto(f"{base}/play/{game}#token={token}")
+                    page.wait_for_selector("body[data-first-paint-ms]", timeout=30_000)
+                    readies.append(time.perf_counter_ns() - start)
+                    paints.append(int(float(page.get_attribute("body", "data-first-paint-ms")) * 1e6))
+                    cells = page.locator(".vast-map .vast-cell").count()
+                    assert cells > 0 and page.locator(".vast-board").count() == len(ROLES), (
+                        "the table is drawn"
+                    )
+                    context.close()
+            finally:
+                browser.close()
+    paint = summarize_ms(paints)
+    ready = summarize_ms(readies)
+    load = os.getloadavg()[0]
+    print(
+        f"first paint: median {paint['median_ms']:.0f} ms, max {paint['max_ms']:.0f} ms "
+        f"(driver's view, goto -> painted: median {ready['median_ms']:.0f} ms; {cells} tiles; load average "
+        f"{load:.1f}) target < 1000 ms: {verdict(paint['median_ms'] < 1000)}"
+    )
+    path = write_result(
+        "web_table_vast",
+        {
+            "events": summary["version"],
+            "loads": args.loads,
+            "tiles": cells,
+            "load_average_1m": round(load, 2),
+            "table_first_paint": paint,
+            "table_goto_to_painted": ready,
+            "targets": {"table_first_paint_median_ms": 1000},
+            "met": {"table_first_paint": paint["median_ms"] < 1000},
+        },
+    )
+    print(f"written {path}")
+
+
+if __name__ == "__main__":
+    main()
