@@ -35,6 +35,7 @@ other with its documented default, so the other roles play as under ``decision_p
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -355,18 +356,40 @@ def knight_score(
     return 0
 
 
-def cave_score(state: VastState, command: Any) -> int:
+class CaveContext:
+    """What the Cave's bot reads once per choice: the Knight's tile and the tiles' distances from it; the
+    Knight's goal (``_target``) and the distances to it, only when a Giant Bats command asks for them."""
+
+    def __init__(self, state: VastState) -> None:
+        k = state.knight
+        self.state = state
+        self.at = (k.x, k.y) if k is not None else ENTRANCE
+        self.dist = knight_distances(state, self.at)
+
+    @functools.cached_property
+    def to_target(self) -> dict[Pos, int]:
+        """Steps from every tile to the Knight's nearest goal (walls block, as ``_distance_to``)."""
+        return goal_distances(self.state, _target(self.state))
+
+    def gain(self, to: Pos) -> int:
+        """How much farther from her goal the Knight is on ``to`` than where she stands."""
+        return self.to_target.get(to, FAR) - self.to_target.get(self.at, FAR)
+
+
+def cave_score(state: VastState, command: Any, context: CaveContext | None = None) -> int:
+    """``command``'s score for the Cave; ``context``: ``CaveContext(state)`` when already made (``choose``
+    makes it once for every command)."""
+    c = CaveContext(state) if context is None else context
     k = state.knight
-    at = (k.x, k.y) if k is not None else ENTRANCE
-    dist = knight_distances(state, at)
+    at, dist = c.at, c.dist
 
     def far(pos: Pos) -> int:
         return min(dist.get(pos, abs(pos[0] - at[0]) + abs(pos[1] - at[1])), 30)
 
     match command:
         case cmd.RemoveTile(x=x, y=y):
-            c = cell_at(state, (x, y))
-            crystal = c is not None and c.tile != HIDDEN and tiles()[c.tile].kind == "crystal"
+            cell = cell_at(state, (x, y))
+            crystal = cell is not None and cell.tile != HIDDEN and tiles()[cell.tile].kind == "crystal"
             return 2_000 + (1_000 if crystal else 0) + far((x, y))
         case cmd.PlaceTile(tile=tile, x=x, y=y):
             if tile != HIDDEN and tiles()[tile].kind == "crystal":
@@ -375,8 +398,7 @@ def cave_score(state: VastState, command: Any) -> int:
         case cmd.PlaceTreasure(x=x, y=y):
             return 400 + 5 * far((x, y))
         case cmd.GiantBats(target="knight", x=x, y=y) if k is not None:
-            targets = _target(state)
-            gain = _distance_to(state, (x, y), targets) - _distance_to(state, at, targets)
+            gain = c.gain((x, y))
             return 150 + 10 * min(gain, 10) if gain > 0 else 0
         case cmd.SoporificSpores(target="thief") if state.thief is not None:
             return 200 + 40 * len(state.thief.upgrades) if state.thief.stashed >= 2 else 0
@@ -851,9 +873,12 @@ def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     if view.turn == "knight" and view.knight is not None:
         plan = knight_plan(view)  # once for every command
         return max(commands, key=lambda c: (knight_score(view, c, plan), rng.random()))
+    if view.turn not in ("goblins", "dragon", "thief"):
+        cave = CaveContext(view)  # once for every command
+        return max(commands, key=lambda c: (cave_score(view, c, cave), rng.random()))
     score = {
         "goblins": goblins_score,
         "dragon": dragon_score,
         "thief": thief_score,
-    }.get(view.turn or "", cave_score)
+    }[view.turn or ""]
     return max(commands, key=lambda c: (score(view, c), rng.random()))
