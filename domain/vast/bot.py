@@ -8,13 +8,23 @@ tiles are ``"?"`` to the Knight), and its ``legal-commands``. The ruleset's ``bo
 whole games.
 Pure: ties are broken by the ``rng`` passed in (seeded by the caller), never by a random source of its own.
 
-Knight: complete a Sidequest; attack the Dragon (a Bomb cube for it underground, Strength for it); smash a
-Crystal; collect Treasure; give Strength the cubes a Crystal needs;
-place cubes on Movement, then Perception; walk toward the nearest Crystal token, else Treasure token, else
-Dark tile (once 5 Crystals are smashed, toward the Entrance); light a Flare over Dark tiles; end the turn.
+Knight: she plans her turn (``knight_plan``): of every way to place her free Hero cubes, the one that lets
+her reach and act on the best goal this turn (hit the Dragon, with the Bomb underground before the Collapse;
+smash a Crystal; collect a Treasure token; reveal a Dark tile; her Crystals smashed without a Dragon, walk to
+the Entrance), else the one that brings her nearest it; the Strength she ends her turn with counts against
+the Tribes (they attack only stronger than her), the Shield against forced moves. Then: complete a Sidequest;
+attack the Dragon; smash a Crystal; collect Treasure; walk toward the plan's goal; light a Flare over Dark
+tiles; end the turn.
+
+The Goblins' and the Dragon's rules are tables from a command's kind to a score (``scored``).
+
+Goblins: attack what they hunt (the Knight; without her the Dragon; without both a Crystal, two Tribes of
+Strength 3 on one Crystal in one turn, Vast rulebook §I Goblin); plunder; reveal near it; the Tribes'
+specials; step toward it; play Secrets; carry the Knight away with the Wisp.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
-Flame (Pride); place a Gem; move toward Treasure, Tribes, then, awake, a Lit Crystal tile to surface on, then
+Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride
+track; move toward Treasure, Tribes, then, awake, a Lit Crystal tile to surface on, then
 the Entrance; keep still when nothing calls it (Pride); end the turn.
 
 Cave: remove Crystal tiles first in the Collapse; place Crystal tiles far from the Knight and other tiles
@@ -537,6 +547,7 @@ Tribes' specials, step toward it, play Secrets, carry the Knight away with the W
 
 
 def goblins_score(state: VastState, command: Any) -> int:
+    """``command``'s score for the Goblins (``GOBLINS_RULES``)."""
     return scored(GOBLINS_RULES, goblins_context(state), command)
 
 
@@ -644,10 +655,12 @@ DRAGON_RULES: dict[str, Rule] = {
     "VastEndTurn": 1,
 }
 """The Dragon's bot, one rule per kind of command: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes
-(Hunger); reveal with Scorch, Burn and Flame (Pride); place a Gem; move toward its goal."""
+(Hunger); reveal with Scorch, Burn and Flame (Pride); place a Gem; slither a Hunger cube it cannot spend
+(no Tribes) onto an empty Pride track; move toward its goal."""
 
 
 def dragon_score(state: VastState, command: Any) -> int:
+    """``command``'s score for the Dragon (``DRAGON_RULES``); 1 for any command while it is off the map."""
     d = state.dragon
     if d is None or d.x is None or d.y is None:
         return 1
