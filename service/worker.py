@@ -99,12 +99,15 @@ class Follower:
         read: dict[int, list[tuple[Any, Tracking]]] = {}  # start -> the items read from there
         notes: dict[int, Sequence[Notification]] = {}  # the same, undecoded (partitions)
         decoded: dict[int, Any] = {}  # notification id -> domain event (partitions)
+        held = self.leases.held() if self.leases is not None else frozenset()
         for consumer in self.consumers if consumers is None else consumers:
+            if self.leases is not None and self.leases.held() != held:
+                break  # the partitions changed: end the pass (a partition let go waits for it)
             try:
                 if self.leases is None:
                     handled += self._feed(consumer, read)
                 else:
-                    handled += self._feed_partitions(consumer, notes, decoded)
+                    handled += self._feed_partitions(consumer, held, notes, decoded)
                 self.errors.pop(consumer.name, None)
             except Exception as e:  # noqa: BLE001 - a failing consumer must not stop the others
                 self._positions.pop(consumer.name, None)  # read the checkpoints again
@@ -151,12 +154,16 @@ class Follower:
         return positions
 
     def _feed_partitions(
-        self, consumer: Any, read: dict[int, Sequence[Notification]], decoded: dict[int, Any]
+        self,
+        consumer: Any,
+        held: frozenset[int],
+        read: dict[int, Sequence[Notification]],
+        decoded: dict[int, Any],
     ) -> int:
-        """One consumer's pass over the partitions held (module docstring); returns the notifications
-        of those partitions handed over."""
+        """One consumer's pass over the partitions ``held`` (module docstring); returns the
+        notifications of those partitions handed over. Stops after a batch when the partitions held
+        have changed since."""
         assert self.leases is not None
-        held = self.leases.held()
         if not held:
             return 0
         app, count = self.app.name, self.leases.partitions
@@ -189,8 +196,8 @@ class Follower:
                 positions[k] = max(positions[k], last)
             EVENTS_PROCESSED.labels(consumer.name).inc(len(items))
             total += len(items)
-            if len(notes) < self.batch:
-                return total
+            if len(notes) < self.batch or self.leases.held() != held:
+                return total  # caught up, or the partitions changed: the pass ends (a release waits for it)
 
     def _drained(self, partition: int) -> Any:
         """A check that is true once every lane's passes started until now have ended."""

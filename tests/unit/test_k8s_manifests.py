@@ -852,8 +852,9 @@ PORTS = (8000, 8001, 5432, 6379, 53, 80, 443, 9999)
 
 # The only connections between the namespace's pods (source, destination, port).
 EXPECTED_INSIDE = {
-    ("dicelog-api", "postgres", 5432),
-    ("dicelog-worker", "postgres", 5432),
+    ("dicelog-api", "pgbouncer", 5432),
+    ("dicelog-worker", "pgbouncer", 5432),
+    ("pgbouncer", "postgres", 5432),
     ("dicelog-migrate", "postgres", 5432),
     ("dicelog-backup", "postgres", 5432),
     ("dicelog-api", "redis", 6379),
@@ -880,6 +881,7 @@ def test_network_policies_deny_by_default_and_select_real_pods() -> None:
         "dicelog-migrate",
         "dicelog-backup",
         "postgres",
+        "pgbouncer",
         "redis",
     }
     for policy in policies:
@@ -942,3 +944,61 @@ def test_network_policy_evaluator_sees_an_open_namespace_as_open() -> None:
     assert not allowed([deny], api, postgres, 5432)
     assert not allowed([deny], INTERNET, api, 8000)
     assert not allowed([deny], api, KUBE_DNS, 53, "UDP")
+
+
+# --------------------------------------------------------------------------- PgBouncer
+
+
+def env_value(docs: list[Doc], container: dict[str, Any], name: str) -> str | None:
+    """The value a container's variable ``name`` gets from its envFrom ConfigMaps (the last one
+    holding it wins, as in Kubernetes) or its literal env."""
+    value = None
+    for source in container.get("envFrom", []):
+        if "configMapRef" in source:
+            data = find(docs, "ConfigMap", source["configMapRef"]["name"]).get("data") or {}
+            value = data.get(name, value)
+    for var in container.get("env", []):
+        if var["name"] == name and "value" in var:
+            value = var["value"]
+    return value
+
+
+def pgbouncer_ini(docs: list[Doc]) -> dict[str, str]:
+    text = find(docs, "ConfigMap", "pgbouncer-config")["data"]["pgbouncer.ini"]
+    settings = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith((";", "[")) and "=" in line:
+            key, _, value = line.partition("=")
+            settings[key.strip()] = value.strip()
+    return settings
+
+
+def test_the_api_and_workers_go_through_pgbouncer_in_transaction_pooling() -> None:
+    """The API and the workers connect to PgBouncer (transaction pooling, prepared statements kept:
+    the eventsourcing library prepares its statements); the migrate Job and the backup CronJob to
+    PostgreSQL itself (migrate holds a session-level advisory lock); PgBouncer's server connections
+    stay within PostgreSQL's max_connections; its password comes from the Secret dicelog-db."""
+    docs = all_docs()
+    ini = pgbouncer_ini(docs)
+    assert ini["pool_mode"] == "transaction"
+    assert int(ini["max_prepared_statements"]) > 0, "the library's prepared statements need it (1.21+)"
+    assert re.fullmatch(
+        r"edoburu/pgbouncer:v1\.(2[1-9]|[3-9]\d)\.\d+-p\d+",
+        only_container(find(docs, "Deployment", "pgbouncer"))["image"],
+    )
+    databases = find(docs, "ConfigMap", "pgbouncer-config")["data"]["pgbouncer.ini"]
+    config = find(docs, "ConfigMap", "dicelog-config")["data"]
+    assert f"{config['DICELOG_POSTGRES_DBNAME']} = host=postgres port=5432" in databases
+    for kind, name, host in (
+        ("Deployment", "dicelog-api", "pgbouncer"),
+        ("Deployment", "dicelog-worker", "pgbouncer"),
+        ("Job", "dicelog-migrate", "postgres"),
+        ("CronJob", "dicelog-backup", "postgres"),
+    ):
+        for c in containers(find(docs, kind, name)):
+            assert env_value(docs, c, "DICELOG_POSTGRES_HOST") == host, (name, c["name"])
+    bouncer = find(docs, "Deployment", "pgbouncer")
+    assert bouncer["spec"]["replicas"] * int(ini["max_db_connections"]) + 10 <= 100 - 3
+    env = effective_env(docs, only_container(bouncer))
+    assert env["DB_PASSWORD"] == "Secret/dicelog-db"
