@@ -3,7 +3,8 @@
 The worker has no API; this small Litestar app serves what an orchestrator and a Prometheus
 server need from it, on ``DICELOG_WORKER_PORT`` (default 8001):
 
-- ``GET /live``: 200 while every lane's follower thread runs (projections, publisher); 503
+- ``GET /live``: 200 while every lane's follower thread runs (projections, publisher, and with
+  ``DICELOG_PARTITIONS`` > 1 the lease heartbeat ``leases``); 503
   problem+json ``urn:dicelog:problem:worker-stopped`` naming the lanes that stopped (restart me).
 - ``GET /ready``: as the API's ``/ready`` (``dicelog.service.app.readiness``): the store probed
   for writing (503 ``store-unavailable`` with ``Retry-After`` when it cannot write), then each
