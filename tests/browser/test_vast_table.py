@@ -241,3 +241,41 @@ def test_the_thief_his_piece_and_his_track_at_the_five_player_table(live: str, c
         "height": bottom + 8,
     }
     thief_page.screenshot(path=str(shot.with_name("vast-thief-close-up.png")), clip=clip)
+
+
+def test_a_flare_s_dragon_die_is_entered_by_its_printed_pattern(live: str, context: Any) -> None:
+    """Physical dice: the Knight's Flare rolls the Dragon die (Vast rulebook §Razzo; docs/vast/facts.md §4),
+    and her page offers its faces as printed (a pattern of tiles: centre, diamond, cross, corners, saltire,
+    all around), not as an index; tapping the cross records face 3."""
+    body = {"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": SEATS, "dice_mode": "manual"}
+    game = ApiGame(live, {**body, "visibility": "public"})
+    for _ in range(10):  # the setup's draws, as the table drew them
+        pending = game.get("", "auditor")["pending"]
+        if pending is None:
+            break
+        seat = "sir" if pending["piece"] == "knight" else "deep"
+        game.send(seat, {"type": "Draw", "cards": pending["cards"][: pending.get("count", 1)]})
+    game.send("sir", {"type": "vast.UseFlare", "x": 1, "y": 0})
+    version = game.get("")["version"]
+    page = context.new_page()
+    page.goto(game.url(live, "sir"))
+    ready(page)
+    wait_version(page, version)
+    faces = page.locator("#controls .die-face")
+    assert faces.count() == 6
+    labels = [faces.nth(i).get_attribute("aria-label") for i in range(6)]
+    assert labels == [
+        "Face 1 · centre",
+        "Face 2 · diamond",
+        "Face 3 · cross",
+        "Face 4 · corners",
+        "Face 5 · saltire",
+        "Face 6 · all around",
+    ]
+    assert faces.nth(2).locator("rect.die-on").count() == 5, "the cross: the tile and its four neighbours"
+    screenshot(page, "vast-dragon-die-manual")
+    page.get_by_role("button", name="Face 3 · cross").click()
+    page.locator("#submit-roll").click()
+    wait_version(page, version + 2)
+    rolled = [e for e in game.events("sir") if e["type"] == "DiceRolled"]
+    assert rolled[-1]["payload"]["faces"] == [3]

@@ -491,6 +491,12 @@ function rollWords(reason) {
   if (kind === "evasion") return "Unnatural Evasion (the Action die: 4+ and the attack misses)";
   if (kind === "thief-gem") return `the ${cap(rest[0] || "")} Gem's trap (the Dragon die: a centre hit kills the Thief)`;
   if (kind === "thief-flare") return `the Thief's Flare at ${rest[0]} (the Dragon die)`;
+  if (kind === "flare") return `the Flare at ${rest[0]} (the Dragon die)`;
+  if (kind === "goblin-flare") return `the Goblins' Flare at ${rest[0]} (the Dragon die)`;
+  if (kind === "gem") return `the ${cap(rest[1] || "")} Gem's trap (the Dragon die)`;
+  if (kind === "power") return `the Power ${cap(rest[0] || "")} (the Dragon die)`;
+  if (kind === "dragon-attack") return "the attack on the Dragon";
+  if (kind === "ambush") return "the Ambush";
   return String(reason || "the roll").replace(/[-:]/g, " ");
 }
 
@@ -507,3 +513,6 @@ export function pendingText(pending) {
 }
 
 export function pieceName(id) { return ROLE[id] || TRIBE[id] || id; }
+
+// A card or tile of a manual draw by its printed name.
+export function drawName(id) { return content.tiles.has(id) ? tileName(id) : cardName(id); }

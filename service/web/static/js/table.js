@@ -330,6 +330,7 @@ function optionLabel(option, decision = "") {
 }
 
 function itemName(card) {
+  if (!isMice() && page.view && page.view.drawName) return page.view.drawName(card);
   const known = page.items.get(card);
   return known ? known.name : card;
 }
