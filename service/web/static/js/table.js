@@ -71,8 +71,8 @@ async function loadContent() {
 }
 
 // The ruleset's table module (docs/web-table.md), named by GET /rulesets.
-async function loadView() {
-  const rulesets = await api.get("/rulesets");
+async function loadView(asked) {
+  const rulesets = await asked;
   const info = rulesets.find((r) => r.name === page.game.ruleset);
   page.view = await import(info ? info.table : "/static/js/generic.js");
 }
@@ -122,6 +122,7 @@ async function refresh() {
   page.log = log.lines;
   page.undo = undo;
   if (page.legal && page.legal.version !== version) stale = true;  // moved on between the reads
+  if (page.viewReady) await page.viewReady;
   render();
 }
 
@@ -491,9 +492,11 @@ function renderLog() {
 
 async function main() {
   try {
+    const rulesets = api.get("/rulesets");  // asked with the game, not after it
     page.game = await api.get(`/games/${gameId}`);
-    await Promise.all([loadContent(), loadView()]);
-    if (page.view.load) await page.view.load(api);
+    await Promise.all([loadContent(), loadView(rulesets)]);
+    // The module's content is fetched while the table is read; the first paint waits for both.
+    page.viewReady = page.view.load ? page.view.load(api) : null;
     await scheduleRefresh();
   } catch (error) {
     showProblem(error);
