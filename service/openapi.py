@@ -26,7 +26,7 @@ import msgspec
 from litestar import Litestar, Request
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import Components, License, SecurityScheme
 from litestar.response import Response, ServerSentEvent
 from msgspec import Meta
 
@@ -581,6 +581,7 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                 continue
             op_id, deprecated = operation_id(method, path, rulesets)
             op["operationId"] = op_id
+            op.setdefault("security", [])  # public: no token (generators then send none)
             if deprecated:
                 op["deprecated"] = True
             for parameter in op.get("parameters", ()):
@@ -640,7 +641,90 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
     doc["paths"] = _tidy(_share_enums(doc["paths"], shared))
     filled.update(shared)
     doc.setdefault("components", {})["schemas"] = dict(sorted(filled.items()))
-    return msgspec.json.decode(msgspec.json.encode(doc))  # plain JSON data (tuples as lists)
+    plain: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(doc))  # plain JSON data (tuples as lists)
+    _request_schemas(plain)
+    return plain
+
+
+def _operations(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        op
+        for item in doc.get("paths", {}).values()
+        for method, op in item.items()
+        if isinstance(op, dict) and "responses" in op
+    ]
+
+
+def _defaults_described(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a request component) with each property's ``default`` moved into its description
+    (``Default: `false`.``): generators such as openapi-typescript (default options) read a ``default``
+    in a shared component as "always present", which is true of an answer, not of a request."""
+    out = copy.deepcopy(schema)
+    for prop in out.get("properties", {}).values():
+        if isinstance(prop, dict) and "default" in prop:
+            value = msgspec.json.encode(prop.pop("default")).decode()
+            prop["description"] = f"{prop.get('description', '').rstrip()} Default: `{value}`.".lstrip()
+    return out
+
+
+def _request_schemas(doc: dict[str, Any]) -> None:
+    """Separate request schemas: the components a request body reaches, with their properties'
+    defaults described rather than declared (``_defaults_described``: the server fills those fields,
+    so a client leaves them out). A component answers reach too keeps its name there (its
+    defaulted fields are always sent, so required) and gets a request copy named ``<name>Input``."""
+    components: dict[str, Any] = doc.get("components", {}).get("schemas", {})
+    ops = _operations(doc)
+    bodies = [
+        media["schema"]
+        for op in ops
+        for media in op.get("requestBody", {}).get("content", {}).values()
+        if "schema" in media
+    ]
+    answers = [op["responses"] for op in ops] + [op.get("parameters", []) for op in ops]
+    requested, answered = _reachable(bodies, components), _reachable(answers, components)
+
+    def refs(node: Any) -> set[str]:
+        return _reachable([node], components)
+
+    def defaulted(name: str) -> bool:
+        return any(
+            isinstance(p, dict) and "default" in p for p in components[name].get("properties", {}).values()
+        )
+
+    changed = {n for n in requested if defaulted(n) or any(defaulted(r) for r in refs(components[n]))}
+    renamed = {n: f"{n}Input" if n in answered else n for n in changed}
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.rsplit("/", 1)[1] in renamed:
+                return {**node, "$ref": REF.format(name=renamed[ref.rsplit("/", 1)[1]])}
+            out = {k: rewrite(v) for k, v in node.items()}
+            mapping = out.get("discriminator", {}).get("mapping")
+            if isinstance(mapping, dict):  # a tagged union's mapping names its members' refs too
+                out["discriminator"] = {
+                    **out["discriminator"],
+                    "mapping": {k: rewrite({"$ref": v})["$ref"] for k, v in mapping.items()},
+                }
+            return out
+        if isinstance(node, list):
+            return [rewrite(v) for v in node]
+        return node
+
+    for name in sorted(changed):
+        schema = rewrite(_defaults_described(components[name]))
+        if renamed[name] != name:
+            schema["title"] = renamed[name]
+            schema["description"] = (
+                f"{schema.get('description', '').rstrip()}\n\nAs sent in a request: the server fills a field "
+                f"left out (its default is in its description); answers carry `{name}`, every field set."
+            ).lstrip()
+        components[renamed[name]] = schema
+    for op in ops:
+        for media in op.get("requestBody", {}).get("content", {}).values():
+            if "schema" in media:
+                media["schema"] = rewrite(media["schema"])
+    doc["components"]["schemas"] = dict(sorted(components.items()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -694,6 +778,7 @@ def openapi_config(rulesets: tuple[str, ...]) -> OpenAPIConfig:
     return OpenAPIConfig(
         title="dicelog",
         version="0.1.0",
+        license=License(name="MIT", identifier="MIT"),
         description=(
             "Event-sourced rules service for tabletop games. Every die roll and decision is an immutable "
             "event; clients create games, send commands as seats holding bearer tokens, answer pending "
