@@ -144,9 +144,11 @@ def test_without_a_cave_player_the_knight_places_her_end_of_turn_dark_tile_from_
     wait_version(page, summary["version"])
     assert "choose where the end-of-turn Dark tile goes" in page.content()
     screenshot(page, "vast-no-cave-knight-asked")
-    choices = page.get_by_role("button", name=re.compile(r"^-?\d+,-?\d+"))
+    choices = page.locator("#controls").get_by_role("button", name=re.compile(r"^-?\d+,-?\d+"))
     assert choices.count() == len(summary["pending"]["options"])
-    choices.first.click()
+    places = page.locator(".vast-map .target")  # the same places, ringed on the cave: she clicks one
+    assert places.count() == len(summary["pending"]["options"])
+    places.first.click()
     wait_version(page, summary["version"] + 4)  # the choice, the draw, the tile, the end of turn...
     full = game.get("/state", "auditor")["state"]
     assert len(full["cells"]) == cells_before + 1 and full["turn"] == "goblins"

@@ -110,6 +110,7 @@ export function commandLabel(c) {
   const who = ROLE[String(c.type).startsWith("vast.") ? roleOf(c) : ""] || "";
   const where = c.x !== undefined && c.x !== null ? ` at ${c.x},${c.y}` : "";
   switch (c.type) {
+    case "Choose": return `${c.x},${c.y}: ${c.why}`;
     case "vast.PlaceHeroCube": return `Hero cube on ${CUBE[c.target] || c.target}`;
     case "vast.MoveKnight": return `Move to ${c.x},${c.y}`;
     case "vast.SmashCrystal": return "Smash the Crystal";
@@ -183,7 +184,21 @@ export function faceLabel(face, sides, pending) {
 function targets(page) {
   const out = new Map();
   const legal = page.legal;
-  if (!legal || legal.pending || page.busy || page.game.result) return out;
+  if (!legal || page.busy || page.game.result) return out;
+  if (legal.pending) {
+    // A decision whose options are places ("x,y") is answered by clicking the place.
+    const pending = legal.pending;
+    const mine = !legal.pending_seat || legal.pending_seat === legal.seat;
+    if (pending.type !== "DecisionRequested" || !mine) return out;
+    for (const option of pending.options) {
+      const m = String(option).match(/^(-?\d+),(-?\d+)$/);
+      if (!m) continue;
+      const key = `${Number(m[1])},${Number(m[2])}`;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key).push({ type: "Choose", option, x: Number(m[1]), y: Number(m[2]), why: pendingText(pending) });
+    }
+    return out;
+  }
   for (const c of legal.commands) {
     if (c.x === undefined || c.x === null || c.type === "vast.CrystalCurse" && c.effect !== "rotate" && c.effect !== "event-token") continue;
     if (c.type === "vast.PlaceTile" && ui.tile && c.tile !== ui.tile) continue;
@@ -236,6 +251,9 @@ function cellLabel(c, list) {
   return `${c.x},${c.y}: ${what}${walls}${list.length ? `; ${list.map((m) => m.label).join(", ")}` : ""}`;
 }
 
+// A click's command as the API takes it (a place answering a decision is a bare Choose).
+const bare = (c) => (c.type === "Choose" ? { type: "Choose", option: c.option } : c);
+
 function activate(node, key, label, run) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
@@ -281,11 +299,13 @@ export function renderCave(page, { send, choose }) {
     });
     const label = cellLabel(c, list);
     g.append(svg("title", { text: label }));
+    const deciding = page.game.pending && page.game.pending.type === "DecisionRequested" && String(page.game.pending.decision || "").endsWith(`:${key}`);
+    if (deciding) g.append(svg("rect", { x: x0 + 3, y: y0 + 3, width: S - 6, height: S - 6, rx: 7, class: "deciding-ring" }));
     const here = open.get(key);
     if (here) {
       g.classList.add("target");
       g.append(svg("rect", { x: x0 + 5, y: y0 + 5, width: S - 10, height: S - 10, rx: 8, class: "target-ring" }));
-      activate(g, `cell:${key}`, `${here.length === 1 ? commandLabel(here[0]) : `${here.length} choices`} (${label})`, () => (here.length === 1 ? send(here[0]) : choose(here, key)));
+      activate(g, `cell:${key}`, `${here.length === 1 ? commandLabel(here[0]) : `${here.length} choices`} (${label})`, () => (here.length === 1 ? send(bare(here[0])) : choose(here, key)));
     } else {
       g.setAttribute("aria-label", label);
       g.setAttribute("role", "img");
@@ -300,7 +320,7 @@ export function renderCave(page, { send, choose }) {
     const g = svg("g", { class: "vast-open target", "data-x": x, "data-y": y },
       svg("rect", { x: x * S + 6, y: -y * S + 6, width: S - 12, height: S - 12, rx: 8, class: "open-place" }),
       svg("text", { x: x * S + S / 2, y: -y * S + S / 2 + 5, "text-anchor": "middle", class: "coord", text: key }));
-    activate(g, `cell:${key}`, `${list.length === 1 ? commandLabel(list[0]) : `${list.length} choices at ${key}`}`, () => (list.length === 1 ? send(list[0]) : choose(list, key)));
+    activate(g, `cell:${key}`, `${list.length === 1 ? commandLabel(list[0]) : `${list.length} choices at ${key}`}`, () => (list.length === 1 ? send(bare(list[0])) : choose(list, key)));
     root.append(g);
   }
   for (const [kind, edges] of [["rockslide", board.rockslides || []], ["bomb", board.bombs || []]]) {
@@ -422,7 +442,8 @@ export function renderCommands(page, { send, rerender }) {
 }
 
 function button(c, send, cls = "") {
-  return el("button", { type: "button", class: `command ${cls}`, "data-command-type": c.type, "data-command": JSON.stringify(c), "data-key": `cmd:${JSON.stringify(c)}`, onclick: () => send(c) }, commandLabel(c));
+  const command = bare(c);
+  return el("button", { type: "button", class: `command ${cls}`, "data-command-type": command.type, "data-command": JSON.stringify(command), "data-key": `cmd:${JSON.stringify(command)}`, onclick: () => send(command) }, commandLabel(c));
 }
 
 // The table module's hook (docs/web-table.md).
