@@ -14,7 +14,8 @@ per client at a time.
      ``dicelog worker`` processes are started, and the time from the last one answering ``/live`` to
      every consumer's checkpoint (board, initiative, log, audit index, publisher; every partition)
      reaching the newest notification gives the events/s (the events still to do at that moment over
-     the time);
+     the time), and over the CPU seconds the workers used meanwhile (events per worker CPU second:
+     what a worker does with a core of its own, less sensitive to a loaded machine);
    - *steady lag*: ``--clients`` clients play for ``--seconds`` seconds; every 0.2 s the script reads
      the newest notification id and the lowest checkpoint; a sample's lag is the time until the
      lowest checkpoint reached that sample's newest id (median, p90, max), and the events behind.
@@ -47,6 +48,7 @@ from common import (
     PYTHON,
     ROOT,
     clean_environ,
+    cpu_seconds,
     free_port,
     header,
     loadavg,
@@ -256,9 +258,11 @@ def workers_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
                 wait_http(w.probe, proc=w)  # type: ignore[attr-defined]
             t0, todo = time.monotonic(), newest(stack.schema) - lowest_checkpoint(stack.schema, partitions)
             target = newest(stack.schema)
+            cpu0 = sum(cpu_seconds(w.pid) for w in workers)
             while lowest_checkpoint(stack.schema, partitions) < target:
                 time.sleep(0.1)
             catch_up = todo / (time.monotonic() - t0)
+            cpu = sum(cpu_seconds(w.pid) for w in workers) - cpu0
             samples: list[tuple[float, int, int]] = []
 
             def sample(samples: list[tuple[float, int, int]] = samples, partitions: int = partitions) -> None:
@@ -283,6 +287,7 @@ def workers_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
                 "partitions": partitions,
                 "catch_up_events": todo,
                 "catch_up_events_per_s": round(catch_up),
+                "catch_up_events_per_worker_cpu_s": round(todo / cpu) if cpu else None,
                 "steady_lag_s_median": round(statistics.median(lags_s), 3) if lags_s else None,
                 "steady_lag_s_p90": round(percentile(lags_s, 90), 3) if lags_s else None,
                 "steady_lag_s_max": round(max(lags_s), 3) if lags_s else None,
@@ -375,6 +380,7 @@ def main() -> None:
         for row in workers:
             print(
                 f"{row['workers']:>7} ({row['partitions']}) | {row['catch_up_events_per_s']:>8} "
+                f"[{row['catch_up_events_per_worker_cpu_s']}/CPU s] "
                 f"({ratio(row['catch_up_events_per_s'], base['catch_up_events_per_s'])}) "
                 f"| {row['steady_lag_s_median']} / {row['steady_lag_s_p90']} / {row['steady_lag_s_max']} "
                 f"| {row['steady_lag_events_median']} | {row['commands_per_s']}"
