@@ -281,3 +281,36 @@ def test_a_flare_s_dragon_die_is_entered_by_its_printed_pattern(live: str, conte
     wait_version(page, version + 2)
     rolled = [e for e in game.events("sir") if e["type"] == "DiceRolled"]
     assert rolled[-1]["payload"]["faces"] == [3]
+
+
+def test_the_cave_places_a_tile_by_keyboard_and_keeps_its_focus(live: str, context: Any) -> None:
+    """The Cave picks a tile of its hand (drawn as tiles), then an open place ringed on the cave, with Tab and
+    Enter alone; the focus stays on the picked tile when the table is drawn again."""
+    game = vast_game(live)
+    game.send("sir", {"type": "vast.EndTurn", "role": "knight"})
+    legal = game.get("/legal-commands", "deep")
+    tiles = sorted({c["tile"] for c in legal["commands"] if c["type"] == "vast.PlaceTile"})
+    assert legal["turn"] == "cave" and tiles
+    version = game.get("")["version"]
+    page = context.new_page()
+    page.goto(game.url(live, "deep"))
+    ready(page)
+    wait_version(page, version)
+    assert page.locator("#controls .hand-pick").count() == len(tiles)
+    first = page.locator("#controls .hand-pick").first
+    tile = first.get_attribute("data-tile")
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#controls .hand-pick.chosen")
+    assert page.evaluate("document.activeElement.dataset.key") == f"hand:{tile}", "the focus stayed"
+    places = {
+        (c["x"], c["y"]) for c in legal["commands"] if c["type"] == "vast.PlaceTile" and c["tile"] == tile
+    }
+    assert page.locator(".vast-map .target").count() == len(places)
+    page.locator(".vast-map .target").first.focus()
+    page.keyboard.press("Enter")
+    wait_version(page, version + 1)
+    sent = [e["payload"]["command"] for e in game.events("deep") if e["type"] == "CommandAccepted"]
+    placed = [c for c in sent if c["type"] == "vast.PlaceTile"]
+    assert len(placed) == 1 and placed[0]["tile"] == tile
+    screenshot(page, "vast-cave-placed-by-keyboard")

@@ -201,7 +201,8 @@ function targets(page) {
   }
   for (const c of legal.commands) {
     if (c.x === undefined || c.x === null || c.type === "vast.CrystalCurse" && c.effect !== "rotate" && c.effect !== "event-token") continue;
-    if (c.type === "vast.PlaceTile" && ui.tile && c.tile !== ui.tile) continue;
+    // A tile picked from the hand: only its open places are offered, until it is placed or put back.
+    if (ui.tile && (c.type !== "vast.PlaceTile" || c.tile !== ui.tile)) continue;
     const key = `${c.x},${c.y}`;
     if (!out.has(key)) out.set(key, []);
     out.get(key).push(c);
