@@ -13,6 +13,7 @@ from dicelog.domain.mice_and_mystics.content import (
     Chapter,
     DieFace,
     EncounterCard,
+    Item,
     MinionCard,
     Mouse,
     RoomTile,
@@ -65,6 +66,14 @@ CONTENT = (
         "The search card catalogue (71 cards counting copies, most still placeholders).",
         SearchCard,
         lambda: list(library().search_cards.values()),
+    ),
+    ContentRoute(
+        "/equipment",
+        "Equipment cards",
+        "The equipment cards' combat records (the mice's starting weapons and armour among them):\n"
+        "name, kind, attack, battle and defense dice; a page names a card a mouse holds by its ``name``.",
+        Item,
+        lambda: list(library().items.values()),
     ),
     ContentRoute(
         "/encounters",

@@ -341,7 +341,8 @@ def describe(state: State, event: Event) -> str | None:
             among = ", ".join(words.thing(o) for o in options[:12])
             return f"{who}the players choose the {decision.replace('-', ' ')}: {among}{more}"
         case DecisionMade(decision=decision, option=option, by=by):
-            return f"Seat {by} chooses {words.thing(option)} ({decision.replace('-', ' ')})"
+            who = "The default choice" if by == "policy" else f"Seat {by} chooses"
+            return f"{who}: {words.thing(option)} ({decision.replace('-', ' ')})"
         case ChoiceDeferred(context=context):
             return f"The players must break a tie before the {reason_text(context)} can go on"
         case TieFound(subject="brodie", count=count, toward=toward):
@@ -353,7 +354,8 @@ def describe(state: State, event: Event) -> str | None:
             settled = ", ".join(words.thing(c) for c in choices)
             return f"Ties settled for the {reason_text(context)}: {settled}"
         case StartingAbilityTaken(mouse=mouse, ability=ability, chosen_in=chosen_in):
-            return f"{name(mouse)} takes the ability card {card(ability)} ({reason_text(chosen_in)})"
+            where = " (chosen in the game's setup)" if chosen_in == "setup" else ""
+            return f"{name(mouse)} takes the ability card {card(ability)}{where}"
         case GameEnded(result=result):
             return f"The chapter ends: {result}"
         case _ if isinstance(event, ITEM_EVENTS):

@@ -21,6 +21,7 @@ LISTS = {
     "minions": 13,
     "abilities": 28,
     "search-cards": 71,
+    "equipment": 7,
     "encounters": 18,
     "tiles": 16,
     "chapters": 1,

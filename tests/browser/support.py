@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -105,3 +106,42 @@ def play_demo_game(base: str, seed: int = 7, max_commands: int = 5000) -> ApiGam
 def positions(state: dict[str, Any]) -> dict[str, str]:
     """Figure -> space of a Mice and Mystics state document."""
     return {figure: space for space, figures in state["board"].items() for figure in figures}
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
+    """The axe-core violations of ``impacts`` on the page as it is now (axe-core 4.14.1, vendored with its
+    licence in ``tests/browser/vendor/axe-core``), each as ``{id, impact, help, nodes: [target, ...]}``."""
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(AXE.read_text())
+    found = page.evaluate(
+        """async () => {
+            const r = await window.axe.run(document, { resultTypes: ["violations"] });
+            return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+              nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + " :: " + (n.failureSummary || "")) }));
+        }"""
+    )
+    return [v for v in found if v["impact"] in impacts]
+
+
+# Tap targets under 24 px (WCAG 2.2 2.5.8): every shown button, link, field, summary and focusable element,
+# except the board's SVG targets, whose every action is also a button among the controls (the equivalent
+# exception), and what lies outside the page (the skip link until focused).
+SMALL_TARGETS = """() => {
+  const small = [];
+  const targets = 'button, a[href], input, select, textarea, summary, [role=button], [tabindex="0"]';
+  for (const n of document.querySelectorAll(targets)) {
+    if (n.closest('svg')) continue;
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height || r.right <= 0 || r.bottom <= 0) continue;
+    if (getComputedStyle(n).visibility === 'hidden') continue;
+    const name = (n.textContent || n.getAttribute('aria-label') || '').trim().slice(0, 30);
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.width < 24 || r.height < 24) small.push(`${n.tagName.toLowerCase()}#${n.id} "${name}" ${size}`);
+  }
+  return small;
+}"""
+
+SIDEWAYS = "() => document.scrollingElement.scrollWidth - window.innerWidth"

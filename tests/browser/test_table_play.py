@@ -1,14 +1,23 @@
-"""Playing at the web table: clicks and die-face taps send exactly the commands a client of the
-API would send, and a move at one seat's table reaches the other seat's table within a second."""
+"""Playing at the web table: clicks on names and die-face taps send exactly the commands a client of the
+API would send, and a move at one seat's table reaches the other seat's table within a second.
+
+The round is played as a person plays it (issue 32): a die is tapped by the symbols and the number printed
+on it ("bow · 2"), a minion to battle and a space to move to by their names ("Rat Warrior 1",
+"Guard Room · space 5"), a card by its printed name; the words are the server's own
+(``dicelog.domain.mice_and_mystics.words``), so the page and the log agree."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import statistics
 import time
 from typing import Any
 
+from dicelog.domain.mice_and_mystics.content import library
+from dicelog.domain.mice_and_mystics.rules.dice import DIE_FACES
+from dicelog.domain.mice_and_mystics.words import Words, face_text
 from tests.browser.conftest import screenshot
 from tests.browser.support import ApiGame, mice_game, ready, wait_version
 
@@ -25,15 +34,30 @@ def shortest(commands: list[dict[str, Any]], space: str) -> dict[str, Any]:
     return min(paths, key=lambda c: len(c["path"]))
 
 
+WORDS = Words(library())
+FACE_NAME = {number: name for name, number in DIE_FACES.items()}
+
+
+def button(page: Any, name: str) -> Any:
+    """The control of ``#controls`` whose accessible name is exactly ``name`` (what a person reads)."""
+    return page.locator("#controls").get_by_role("button", name=name, exact=True)
+
+
 def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any, ...]]) -> dict[str, Any]:
-    """Choose the next step, do it in the page by clicking or tapping, and return the command it
-    must have sent."""
+    """Choose the next step, do it in the page by clicking or tapping names and die faces, and return the
+    command it must have sent."""
     legal = game.get("/legal-commands", "table")
     pending = legal["pending"]
     if pending is not None:
         kind = pending["type"]
+        if kind == "RollRequested" and pending.get("sides", 6) == 6:
+            faces = [rng.randint(1, 6) for _ in range(pending["dice"])]
+            for face in faces:  # "bow · 2" is announced "bow, printed 2"
+                button(page, face_text(face).replace(" · ", ", printed ")).click()
+            page.click("#submit-roll")
+            return {"type": "Roll", "faces": [FACE_NAME[f] for f in faces]}
         if kind == "RollRequested":
-            faces = [rng.randint(1, pending.get("sides", 6)) for _ in range(pending["dice"])]
+            faces = [rng.randint(1, pending["sides"]) for _ in range(pending["dice"])]
             for face in faces:
                 page.click(f"#controls .die-face[data-face='{face}']")
             page.click("#submit-roll")
@@ -48,7 +72,7 @@ def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any,
         if kind == "DrawRequested":
             cards = rng.sample(sorted(pending["cards"]), min(pending.get("count", 1), len(pending["cards"])))
             for card in cards:
-                page.click(f"#controls .draw-card[data-card='{card}']")
+                button(page, WORDS.card(card)).click()
             page.click("#submit-draw")
             return {"type": "Draw", "cards": cards}
         option = rng.choice(pending["options"])
@@ -61,7 +85,10 @@ def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any,
     if "Battle" in by_type and (turn, "Battle") not in done:
         done.add((turn, "Battle"))
         command = by_type["Battle"]
-        page.click(f"#board .figure.target[data-figure='{command['target']}']")
+        if len(done) % 2:  # by the minion's name in the controls, or on the board
+            button(page, f"{WORDS.card(command['mouse'])}: battle {WORDS.figure(command['target'])}").click()
+        else:
+            page.click(f"#board .figure.target[data-figure='{command['target']}']")
         return command
     if "Move" in by_type and (turn, "Move") not in done:
         done.add((turn, "Move"))
@@ -70,7 +97,10 @@ def next_step(game: ApiGame, page: Any, rng: random.Random, done: set[tuple[Any,
     if "MoveTo" in by_type and (turn, "MoveTo") not in done:
         done.add((turn, "MoveTo"))
         space = rng.choice(sorted({c["path"][-1] for c in commands if c["type"] == "MoveTo"}))
-        page.click(f"#board .space.reachable[data-space='{space}']")
+        if len(done) % 2:  # by the space's name in the controls, or on the board
+            button(page, f"→ {WORDS.space(space)}").click()
+        else:
+            page.click(f"#board .space.reachable[data-space='{space}']")
         return shortest(commands, space)
     page.click("#controls button[data-command-type='EndTurn']")
     return by_type["EndTurn"]
@@ -118,6 +148,15 @@ def test_the_first_round_of_chapter_1_played_by_clicks_and_die_taps_equals_the_s
     else:
         raise AssertionError("the first round did not end")
     assert game.get("/state")["state"]["round"] == 2, "played through round 1"
+    # the players' words everywhere on the page: no space id (GR-5), figure id (rat-warriors-1), source
+    # citation or "provisional" marker in what a person reads
+    shown = page.locator("main").inner_text() + page.locator("#board").evaluate(
+        "b => [...b.querySelectorAll('text, title')].map(t => t.textContent).join('\\n')"
+    )
+    assert not re.search(r"\b[A-Z]{2,3}-\d+\b", shown), re.search(r".{30}\b[A-Z]{2,3}-\d+\b.{30}", shown)
+    figure_id = re.search(r".{0,30}\b[a-z]+(?:-[a-z]+)+-\d+", shown)
+    assert not figure_id, figure_id
+    assert "provisional" not in shown.lower() and "Paraphrase" not in shown
     assert any(c["type"] == "Roll" for c in sent) and any(c["type"] == "MoveTo" for c in sent)
     assert not errors, errors
 
@@ -183,7 +222,7 @@ def test_a_move_at_one_seats_table_appears_at_the_other_seats_table_within_a_sec
             ctx.close()
 
 
-def test_a_refusal_shows_the_problems_detail_and_the_table_catches_up(live: str, context: Any) -> None:
+def test_a_refusal_is_said_in_a_plain_sentence_and_the_table_catches_up(live: str, context: Any) -> None:
     game = mice_game(live, dice_mode="manual", seats=ONE_SEAT)
     page = context.new_page()
     page.route("**/stream", lambda route: route.abort())  # no live updates: the page stays behind
@@ -198,7 +237,9 @@ def test_a_refusal_shows_the_problems_detail_and_the_table_catches_up(live: str,
     page.click("#submit-shuffle")
     problem = page.locator("#problem")
     problem.wait_for(state="visible")
-    assert "expected" in problem.locator(".detail").inner_text().lower(), problem.inner_text()
+    # a conflict in a plain sentence; the problem's own words stay behind a toggle
+    assert problem.locator(".detail").inner_text().startswith("Someone played first"), problem.inner_text()
+    assert "expected_version" not in problem.inner_text() and "Stale" not in problem.inner_text()
     wait_version(page, version + 1)  # after a refusal the page reads the game again
     assert game.get("")["version"] > version
     screenshot(page, "table-refusal")
@@ -224,7 +265,7 @@ def test_undo_of_the_last_command_from_the_table(live: str, context: Any) -> Non
     page.goto(game.url(live, "table"))
     ready(page)
     before = game.get("")["version"]
-    page.click("#controls .die-face[data-face='4']")
+    button(page, "bow, printed 2").click()  # face 4: a bow, the number 2 printed beside it
     page.click("#submit-roll")
     wait_version(page, before + 1)
     assert game.get("/legal-commands", "table")["commands"], "the mouse may move now"

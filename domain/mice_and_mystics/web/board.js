@@ -123,7 +123,7 @@ export function renderBoard(board, opts) {
     const r = 0.4 * Math.min(sx, sy);
     const g = svg("g", { class: "tile", "data-tile": tile.tile, "aria-label": `${tile.name} (tile ${tile.number})` });
     g.append(svg("rect", { x: ox, y: oy, width: CELL, height: CELL, rx: 10, class: `tile-bg ${SIDE_FILL[content && content.side] || ""}` }));
-    g.append(svg("text", { x: ox + 4, y: oy - 8, class: "tile-name", text: `${tile.name} · tile ${tile.number}${tile.provisional ? " · provisional layout" : ""}` }));
+    g.append(svg("text", { x: ox + 4, y: oy - 8, class: "tile-name", text: `${tile.name} · tile ${tile.number}` }));
     const centres = new Map(tile.spaces.map((s) => [s.id, px(s.centre)]));
     const contentSpaces = new Map(((content && content.spaces) || []).map((s) => [s.id, s]));
     // Adjacency (faint), then the yellow and red lines across the edges they mark.
@@ -144,8 +144,8 @@ export function renderBoard(board, opts) {
       const dx = (b[0] - a[0]) / len;
       const dy = (b[1] - a[1]) / len;
       const half = r * 0.9;
-      const line = svg("g", { class: `edge-line ${edge.line}`, "aria-label": `${edge.line} line between ${edge.a} and ${edge.b}` },
-        svg("title", { text: `${edge.line === "yellow" ? "Yellow line (3 movement against the arrow)" : "Red line (impassable)"}: ${edge.a}–${edge.b}` }),
+      const line = svg("g", { class: `edge-line ${edge.line}` },
+        svg("title", { text: `${edge.line === "yellow" ? "Yellow line (3 movement against the arrow)" : "Red line (impassable)"}: ${names(edge.a)} – ${names(edge.b)}` }),
         svg("line", { x1: mx - dy * half, y1: my + dx * half, x2: mx + dy * half, y2: my - dx * half }));
       if (edge.arrow_to) {
         const toward = edge.arrow_to === edge.b ? 1 : -1;
@@ -170,7 +170,7 @@ export function renderBoard(board, opts) {
         const ex = along ? x : exit.side === "W" ? ox : ox + CELL;
         const ey = along ? (exit.side === "N" ? oy : oy + CELL) : y;
         g.append(svg("g", { class: `exit exit-${exit.colour}` },
-          svg("title", { text: `Exit (${exit.side}, ${exit.colour}) at ${id}` }),
+          svg("title", { text: `Exit (${{ N: "north", E: "east", S: "south", W: "west" }[exit.side] || exit.side}, ${exit.colour}) at ${names(id)}` }),
           svg("rect", { x: ex - (along ? 14 : 5), y: ey - (along ? 5 : 14), width: along ? 28 : 10, height: along ? 10 : 28, rx: 3 }),
           svg("text", { x: ex, y: ey + (exit.side === "N" ? 16 : exit.side === "S" ? -8 : 4) + 0,
             dx: exit.side === "W" ? 12 : exit.side === "E" ? -12 : 0, class: "exit-label", "text-anchor": exit.side === "W" ? "start" : exit.side === "E" ? "end" : "middle", text: exit.side })));
@@ -181,7 +181,7 @@ export function renderBoard(board, opts) {
       const info = contentSpaces.get(space.id) || {};
       const move = reachable.get(space.id);
       const kindText = { start: "start", "minion-entrance": "minion entrance", flip: "flip space", mousetrap: "mousetrap", normal: "" }[space.kind] ?? space.kind;
-      const described = [space.id, kindText, space.water ? "water" : "", info.current ? `current ${info.current}` : "",
+      const described = [names(space.id), kindText, space.water ? "water" : "", info.current ? `current ${info.current}` : "",
         info.feature ? info.feature.replace(/-/g, " ") : "", info.area ? info.area.replace(/-/g, " ") : "",
         space.figures.length ? `figures: ${space.figures.map((f) => names(f)).join(", ")}` : ""].filter(Boolean).join(", ");
       const group = svg("g", {
@@ -223,46 +223,63 @@ export function renderBoard(board, opts) {
       const x = GAP + 40 + i * 150;
       const y = tilesHeight + 50;
       drawFigures(band, [figure], x, y, 30, { party, names, wounds, effects, targets: new Map(), activate, space });
-      band.append(svg("text", { x: x + 26, y: y + 5, class: "stray-label", text: `${names(figure)} (${space})` }));
+      band.append(svg("text", { x: x + 26, y: y + 5, class: "stray-label", text: `${names(figure)} (${names(space)})` }));
     });
     root.append(band);
   }
   return root;
 }
 
+// The figures of one space on a grid of equal cells (1, 2x2, 3x3, …: as many as the space holds), each
+// token inside its own cell, so tokens that share a space never overlap.
+export function figureLayout(n, cx, cy, radius) {
+  if (n <= 1) return { size: radius * 0.55, at: [[cx, cy + 2]] };
+  const grid = Math.ceil(Math.sqrt(n));
+  const rows = Math.ceil(n / grid);
+  const pitch = (2 * radius * 0.95) / grid;
+  const size = pitch / 2.4;  // a token (a disc, or a diamond of half-diagonal 1.06 size) fits in 2.12 size < pitch
+  const at = [];
+  for (let i = 0; i < n; i++) {
+    const row = Math.floor(i / grid);
+    const inRow = row === rows - 1 ? n - row * grid : grid;  // the last row, centred
+    const col = i % grid;
+    at.push([cx + (col - (inRow - 1) / 2) * pitch, cy + (row - (rows - 1) / 2) * pitch]);
+  }
+  return { size, at };
+}
+
 function drawFigures(g, figures, cx, cy, radius, ctx) {
   const n = figures.length;
   if (!n) return;
-  const grid = n === 1 ? 1 : n <= 4 ? 2 : 3;
-  const step = grid === 1 ? 0 : radius * (grid === 2 ? 0.48 : 0.6);
-  const size = grid === 1 ? radius * 0.55 : grid === 2 ? radius * 0.42 : radius * 0.3;
+  const { size, at } = figureLayout(n, cx, cy, radius);
   figures.forEach((figure, i) => {
-    const col = i % grid;
-    const row = Math.floor(i / grid);
-    const x = cx + (col - (grid - 1) / 2) * step * (grid === 2 ? 2 : 1);
-    const y = cy + (row - (grid - 1) / 2) * step * (grid === 2 ? 2 : 1) + (grid === 1 ? 2 : 0);
+    const [x, y] = at[i];
     const mouse = ctx.party.has(figure);
     const wound = ctx.wounds[figure] || 0;
     const effect = ctx.effects[figure] || [];
     const target = ctx.targets.get(figure);
-    const title = [ctx.names(figure) + (mouse ? "" : ` (${figure})`), `on ${ctx.space}`,
+    const title = [ctx.names(figure), `on ${ctx.names(ctx.space)}`,
       wound ? `${wound} wound${wound > 1 ? "s" : ""}` : "", effect.length ? effect.join(", ") : "",
       target ? target.label : ""].filter(Boolean).join(" · ");
     const fg = svg("g", {
       class: `figure ${mouse ? "mouse" : "minion"} fig-${mouse ? figure : "minion"}${target ? " target" : ""}`,
       "data-figure": figure, "data-space": ctx.space,
-      ...(target ? { role: "button", tabindex: 0, "aria-label": target.label } : {}),
-    }, svg("title", { text: title }));
+      // a target's name: its label, then the letters drawn on it (the title and the letters read as one)
+      ...(target ? { role: "button", tabindex: 0, "aria-label": `${target.label} — ${shortLabel(figure, ctx.party)}` } : {}),
+    }, svg("title", { text: target ? `${target.label} — ` : title }));
     if (mouse) fg.append(svg("circle", { cx: x, cy: y, r: size, class: "token" }));
-    else fg.append(svg("rect", { x: x - size, y: y - size, width: size * 2, height: size * 2, rx: 3, transform: `rotate(45 ${x} ${y})`, class: "token" }));
-    if (effect.length) fg.append(svg("circle", { cx: x, cy: y, r: size + 3, class: "effect-ring" }));
+    else {
+      const half = n === 1 ? size : size * 0.75;  // alone, the diamond may fill its space
+      fg.append(svg("rect", { x: x - half, y: y - half, width: half * 2, height: half * 2, rx: 2, transform: `rotate(45 ${x} ${y})`, class: "token" }));
+    }
+    if (effect.length) fg.append(svg("circle", { cx: x, cy: y, r: size * 1.12, class: "effect-ring" }));
     fg.append(svg("text", { x, y: y + size * 0.38, class: "figure-label", "text-anchor": "middle", "font-size": Math.max(8, size * 0.95), text: shortLabel(figure, ctx.party) }));
     if (wound) {
       fg.append(svg("circle", { cx: x + size * 0.85, cy: y - size * 0.85, r: Math.max(6, size * 0.45), class: "wound-badge" }));
       fg.append(svg("text", { x: x + size * 0.85, y: y - size * 0.85 + 3.5, class: "wound-text", "text-anchor": "middle", text: String(wound) }));
     }
     if (target) {
-      fg.append(svg("circle", { cx: x, cy: y, r: size + 6, class: "target-ring" }));
+      fg.append(svg("circle", { cx: x, cy: y, r: size * 1.2, class: "target-ring" }));
       fg.addEventListener("click", ctx.activate(target.command));
       fg.addEventListener("keydown", ctx.activate(target.command));
     }
@@ -310,4 +327,89 @@ export function trackFigures(board, el, names = (x) => x) {
     el("figure", { class: "track", "data-track": "mouse-cheese" }, el("figcaption", { text: "Mice's cheese" }),
       el("p", { class: "cheese-list", text: cheese.length ? cheese.map(([m, n]) => `${names(m)}: ${n}`).join(" · ") : "none" })),
   ];
+}
+
+// The board in a box of its own that scrolls when zoomed (the page itself never scrolls sideways),
+// with zoom buttons: fit the width, or 1.5x, 2x, 3x it. holder.zoom keeps the zoom across re-renders;
+// redraw() draws the board again after a change.
+export function zoomable(picture, holder, redraw) {
+  const zoom = holder.zoom || 1;
+  picture.style.width = `${zoom * 100}%`;
+  picture.style.maxHeight = zoom > 1 ? "none" : "";
+  const set = (z) => () => {
+    holder.zoom = Math.max(1, Math.min(3, z));
+    redraw();
+  };
+  const bar = document.createElement("div");
+  bar.className = "zoom";
+  bar.setAttribute("role", "group");
+  bar.setAttribute("aria-label", "Zoom the board");
+  const button = (text, label, z, key) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "secondary";
+    b.textContent = text;
+    b.dataset.zoom = key;
+    b.setAttribute("aria-label", label);
+    b.disabled = z === zoom || z < 1 || z > 3;
+    b.addEventListener("click", set(z));
+    return b;
+  };
+  const steps = [1, 1.5, 2, 3];
+  const at = steps.indexOf(zoom);
+  bar.append(
+    button("−", "Zoom out", steps[Math.max(0, at - 1)], "out"),
+    button("Fit", "Fit the board to the width", 1, "fit"),
+    button("+", "Zoom in", steps[Math.min(steps.length - 1, at + 1)], "in"),
+  );
+  const label = document.createElement("span");
+  label.className = "zoom-level";
+  label.textContent = `${Math.round(zoom * 100)}%`;
+  bar.append(label);
+  const box = document.createElement("div");
+  box.className = "board-scroll";
+  box.append(picture);
+  return [bar, box];
+}
+
+// A collapsible legend of the board's marks, each drawn as on the board.
+export function boardLegend() {
+  const sample = (...marks) => svg("svg", { viewBox: "0 0 40 40", class: "legend-mark", "aria-hidden": "true" }, ...marks);
+  const disc = (cls = "space-disc") => svg("circle", { cx: 20, cy: 20, r: 15, class: cls });
+  const rows = [
+    ["A space (its number on the tile at the top)", sample(disc(), svg("text", { x: 20, y: 15, class: "space-id", "text-anchor": "middle", text: "5" }))],
+    ["Where the mice start", sample(disc(), svg("circle", { cx: 20, cy: 20, r: 10, class: "start-ring" }))],
+    ["Minion entrance", sample(disc(), svg("circle", { cx: 20, cy: 20, r: 18, class: "entrance-ring" }))],
+    ["Mousetrap", sample(disc(), svg("path", { d: "M13,13L27,27M27,13L13,27", class: "trap-x" }))],
+    ["Flip space: explore by turning the board over", sample(disc(), svg("text", { x: 20, y: 27, class: "flip-mark", "text-anchor": "middle", text: "↻" }))],
+    ["Water (the arrow: the current)", sample(svg("defs", {}, svg("pattern", { id: "legend-waves", width: 12, height: 8, patternUnits: "userSpaceOnUse" },
+      svg("rect", { width: 12, height: 8, class: "water-fill" }), svg("path", { d: "M0,4 Q3,1 6,4 T12,4", class: "water-wave" }))),
+      svg("circle", { cx: 20, cy: 20, r: 15, fill: "url(#legend-waves)", stroke: "#6f6450" }), svg("polygon", { class: "current", points: "32,20 24,15 24,25" }))],
+    ["Yellow line: 3 movement to cross against its arrow", sample(svg("g", { class: "edge-line yellow" }, svg("line", { x1: 20, y1: 6, x2: 20, y2: 34 })))],
+    ["Red line: impassable", sample(svg("g", { class: "edge-line red" }, svg("line", { x1: 20, y1: 6, x2: 20, y2: 34 })))],
+    ["Wall", sample(svg("line", { x1: 4, y1: 20, x2: 36, y2: 20, class: "wall" }))],
+    ["Exit to the next room (its side's letter)", sample(svg("g", { class: "exit exit-orange" }, svg("rect", { x: 6, y: 15, width: 28, height: 10, rx: 3 })))],
+    ["A mouse (her initials)", sample(svg("g", { class: "figure mouse fig-collin" }, svg("circle", { cx: 20, cy: 20, r: 12, class: "token" }),
+      svg("text", { x: 20, y: 25, class: "figure-label", "text-anchor": "middle", "font-size": 12, text: "Co" })))],
+    ["A minion (its initials and number)", sample(svg("g", { class: "figure minion" }, svg("rect", { x: 12, y: 12, width: 16, height: 16, rx: 2, transform: "rotate(45 20 20)", class: "token" }),
+      svg("text", { x: 20, y: 24, class: "figure-label", "text-anchor": "middle", "font-size": 10, text: "RW1" })))],
+    ["Wounds on a figure", sample(svg("circle", { cx: 20, cy: 20, r: 10, class: "wound-badge" }), svg("text", { x: 20, y: 24, class: "wound-text", "text-anchor": "middle", text: "2" }))],
+    ["An effect on a mouse (webbed, stunned, charmed…)", sample(svg("circle", { cx: 20, cy: 20, r: 14, class: "effect-ring" }))],
+    ["A space you can move to (click or press Enter)", sample(svg("circle", { cx: 20, cy: 20, r: 13, class: "space-disc reach-sample" }), svg("circle", { cx: 20, cy: 20, r: 17, class: "reach-ring" }))],
+    ["A figure you can battle (click or press Enter)", sample(svg("circle", { cx: 20, cy: 20, r: 15, class: "target-ring" }))],
+  ];
+  const details = document.createElement("details");
+  details.id = "legend";
+  details.className = "legend panel";
+  const summary = document.createElement("summary");
+  summary.textContent = "Legend: the board's marks";
+  details.append(summary);
+  const list = document.createElement("ul");
+  for (const [text, mark] of rows) {
+    const li = document.createElement("li");
+    li.append(mark, document.createTextNode(text));
+    list.append(li);
+  }
+  details.append(list);
+  return details;
 }

@@ -64,7 +64,9 @@ def test_dice_read_by_their_symbols_and_the_move_number_printed_on_the_die():
 def test_a_decision_names_what_was_chosen():
     state = chapter_1_table()
     made = DecisionMade(decision="starting-ability", option="first-aid", by="north")
-    assert describe(state, made) == "Seat north chooses First Aid (starting ability)"
+    assert describe(state, made) == "Seat north chooses: First Aid (starting ability)"
+    by_policy = DecisionMade(decision="starting-ability", option="backslash", by="policy")
+    assert describe(state, by_policy) == "The default choice: Backslash (starting ability)"
     words = Words(library(), state.figures)
     assert words.thing("KT-5") == "Kitchen Tunnels · space 5"
 

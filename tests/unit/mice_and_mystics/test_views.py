@@ -46,8 +46,8 @@ def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
         "Prince Collin: the players choose the starting ability: Backslash, Battle Leader, Battle Squeak, "
         "Feint, First Aid, Give Order, Inspire, Protect, Resolve, Thundersqueak" in lines
     )
-    assert "Seat north chooses First Aid (starting ability)" in lines
-    assert "Prince Collin takes the ability card First Aid (decision)" in lines
+    assert "Seat north chooses: First Aid (starting ability)" in lines
+    assert "Prince Collin takes the ability card First Aid" in lines
 
 
 def test_000_stregato_a_charmed_mouse_that_stays_put_has_a_log_line():

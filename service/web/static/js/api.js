@@ -122,3 +122,20 @@ export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
 }
+
+// A refusal or a failure in a plain sentence; the problem's own words (its rule and section) stay
+// behind a toggle for a dispute.
+export function problemSentence(error) {
+  if (!(error instanceof ApiError)) return error && error.message ? error.message : "Something went wrong.";
+  const problem = error.problem || {};
+  const type = String(problem.type || "");
+  if (error.status === 409) return "Someone played first — the table has been refreshed. Look at the board and play again.";
+  if (error.status === 401) return "This link's token is not valid for this game. Ask for your seat's link again.";
+  if (error.status === 403) return "This seat may not do that now.";
+  if (error.status === 404) return "This game does not exist (or no longer exists).";
+  if (error.status === 429) return "Too many requests at once — wait a moment and try again.";
+  if (error.status >= 500 || error.status === 0) return "The server could not answer. Try again in a moment.";
+  if (type.endsWith("game.over") || problem.code === "game.over") return "The game has ended: nothing more can be played.";
+  const detail = problem.detail || problem.title || "";
+  return detail ? `Not allowed: ${detail.charAt(0).toLowerCase()}${detail.slice(1)}` : "That is not allowed now.";
+}

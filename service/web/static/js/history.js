@@ -2,9 +2,9 @@
 // version, turn or round, the turn's commands, dice, decisions and events (undone ones marked),
 // the dice proof, a verify badge and the export of the log. All through the reader's token.
 
-import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
+import { Api, ApiError, clear, content, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
 import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "/web/rulesets/mice-and-mystics/board.js";
-import { commandLabel, eventText, faceLabel, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
+import { commandLabel, eventText, faceIcon, faceLabel, miceNames, payloadText, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 
@@ -19,12 +19,11 @@ const $ = (id) => document.getElementById(id);
 const page = {
   game: null, events: [], turns: [], rounds: [], shown: 0, wanted: 0, loading: false,
   states: new Map(), library: new Map(), mice: new Map(), minions: new Map(), turnCache: new Map(),
+  words: (x) => x,
 };
 
-function names(id) {
-  const known = page.mice.get(id) || page.minions.get(id);
-  return known ? known.name : id;
-}
+// Players' words for an id (labels.js miceNames): Rat Warrior 1, Collin's Sword, Kitchen Tunnels · space 5.
+function names(id) { return page.words(id); }
 
 function isMice() { return page.game && page.game.ruleset === MICE; }
 
@@ -32,7 +31,11 @@ function showProblem(error) {
   const box = clear($("problem"));
   if (!error) { box.hidden = true; return; }
   box.hidden = false;
-  box.append(el("strong", { text: (error instanceof ApiError && error.problem.title) || "Error" }), " ", error.message);
+  box.append(el("span", { class: "detail", text: problemSentence(error) }));
+  if (error instanceof ApiError && (error.problem.title || error.problem.detail)) {
+    box.append(el("details", {}, el("summary", { text: "The server's words" }),
+      el("p", { text: [error.problem.title, error.problem.detail].filter(Boolean).join(" · ") })));
+  }
 }
 
 // Turn and round spans, as GET /turns/{n} and /rounds/{n} count them: a turn runs from its
@@ -102,7 +105,7 @@ function showVersion(version, at) {
   }
   const event = page.events[version - 1];
   const lines = [`Version ${version} of ${latest()}`];
-  if (event) lines.push(`${event.type}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""} · by ${event.seat}`);
+  if (event) lines.push(`${eventText(event, names, isMice())}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""} · by ${event.seat}`);
   if (at.pending) lines.push(`pending: ${pendingText(at.pending, names)}`);
   if (at.result) lines.push(`result: ${at.result}`);
   $("at-version").textContent = lines.join(" — ");
@@ -143,27 +146,46 @@ async function showTurn(version) {
   }
   if (box.dataset.turn !== String(turn.number)) return;
   const mice = isMice();
+  const at = (version) => el("a", { href: "#", class: "v", onclick: (e) => { e.preventDefault(); go(version); } }, `v${version}`);
+  const byVersion = new Map(view.events.map((e) => [e.version, e]));
+  // one compact line per command, roll, draw or decision; the payload behind its own toggle
+  const line = (version, words, event, icons = []) => el("li", { "data-version": version },
+    at(version), " ", icons, " ", words, event ? payloadToggle(event) : null);
+  const asEvent = (d) => byVersion.get(d.version) || { type: d.event ? d.event.type : "hidden", payload: d.event, hidden: !d.event, version: d.version };
+  const rolls = view.dice.map((d) => {
+    const e = d.event;
+    const icons = e && e.type === "DiceRolled" && mice ? e.faces.map((f) => faceIcon(f, e.reason === "grapes" ? 2 : 6, true)) : [];
+    return line(d.version, eventText(asEvent(d), names, mice), asEvent(d), icons);
+  });
   clear(box).append(
     el("h2", { text: `Turn ${view.number} · versions ${view.from_version}–${view.to_version}` }),
     el("h3", { text: "Commands" }),
-    el("ol", { class: "events" }, view.commands.map((c) => el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(c.version); } }, `v${c.version}`),
-      ` ${c.seat}: ${c.command ? commandLabel(c.command, names) : "(hidden)"}`))),
-    el("h3", { text: "Dice and draws" }),
-    view.dice.length ? el("ol", { class: "events" }, view.dice.map((d) => el("li", {}, `v${d.version} `,
-      d.event && d.event.type === "DiceRolled" ? `${d.event.reason}: ${d.event.faces.map((f) => faceLabel(f, 6, mice)).join(", ")}` : eventText({ type: d.event ? d.event.type : "hidden", payload: d.event, hidden: !d.event }))))
+    view.commands.length ? el("ol", { class: "turn-list" }, view.commands.map((c) => line(c.version,
+      `${c.seat}: ${c.command ? commandLabel(c.command, names, false, mice) : "(hidden from you)"}`, byVersion.get(c.version))))
       : el("p", { class: "hint", text: "none" }),
+    el("h3", { text: "Dice and draws" }),
+    rolls.length ? el("ol", { class: "turn-list" }, rolls) : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "Decisions" }),
-    view.decisions.length ? el("ol", { class: "events" }, view.decisions.map((d) => el("li", { text: `v${d.version} ${eventText({ type: d.event ? d.event.type : "hidden", payload: d.event, hidden: !d.event })}` })))
+    view.decisions.length ? el("ol", { class: "turn-list" }, view.decisions.map((d) => line(d.version, eventText(asEvent(d), names, mice), asEvent(d))))
       : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "What happened" }),
-    el("ol", { class: "events" }, view.log.map((l) => el("li", { text: l }))),
+    el("ol", { class: "turn-list" }, view.log.map((l) => el("li", { text: l }))),
     el("details", {}, el("summary", { text: `Its ${view.events.length} events` }),
       el("ol", { class: "events" }, view.events.map((e) => eventItem(e)))));
 }
 
+// The whole payload of an event behind a toggle, drawn only when opened (a DrawRequested lists up to 64 cards).
+function payloadToggle(event) {
+  const details = el("details", { class: "payload-toggle" }, el("summary", { text: "payload", "aria-label": `The payload of version ${event.version}` }));
+  details.addEventListener("toggle", () => {
+    if (details.open && !details.querySelector("pre")) details.append(el("pre", { class: "payload", text: payloadText(event) }));
+  });
+  return details;
+}
+
 function eventItem(e) {
   return el("li", { class: `${e.undone ? "undone" : ""}${e.hidden ? " hidden" : ""}`, "data-version": e.version, "data-undone": e.undone ? "true" : undefined },
-    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${e.seat}: ${eventText(e)}`);
+    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${e.seat}: ${eventText(e, names, isMice())}`, payloadToggle(e));
 }
 
 function renderEvents() {
@@ -185,8 +207,8 @@ async function renderDice() {
     el("dt", { text: "Seed matches" }), el("dd", { class: proof.seed_matches_commitment === false ? "bad" : "", text: proof.seed_matches_commitment === null ? "not revealed yet" : proof.seed_matches_commitment ? "yes: sha256(seed) = commitment" : "NO" })));
   const rows = proof.chances.map((c) => el("tr", { "data-version": c.version },
     el("td", {}, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(c.version); } }, `v${c.version}`)),
-    el("td", { text: String(c.k) }), el("td", { text: c.hidden ? "(hidden)" : c.reason }),
-    el("td", { text: c.hidden ? "" : c.type === "DiceRolled" ? c.result.map((f) => faceLabel(f, 6, mice)).join(", ") : c.result.join(", ") }),
+    el("td", { text: String(c.k) }), el("td", { text: c.hidden ? "(hidden from you)" : c.reason.replace(/-/g, " ") }),
+    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, mice ? c.result.map((f) => faceIcon(f, 6, true)) : [], " ", c.result.map((f) => faceLabel(f, 6, mice)).join(", ")) : c.result.map(names).join(", ")),
     el("td", { text: c.source }),
     el("td", { text: c.rederived === null ? "—" : c.rederived ? "✔ re-derived" : "✘ differs" })));
   box.append(el("div", { class: "scroll" }, el("table", { class: "dice-table" },
@@ -261,11 +283,15 @@ async function main() {
     page.game = await api.get(`/games/${gameId}`);
     document.body.dataset.ruleset = page.game.ruleset;
     if (isMice()) {
-      const [tiles, mice, minions] = await Promise.all([
-        content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`)]);
+      const [tiles, mice, minions, items, abilities, equipment] = await Promise.all([
+        content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`),
+        content(api, `/content/${MICE}/search-cards`), content(api, `/content/${MICE}/abilities`),
+        content(api, `/content/${MICE}/equipment`).catch(() => [])]);
       page.library = new Map(tiles.map((t) => [t.id, t]));
       page.mice = new Map(mice.map((m) => [m.id, m]));
       page.minions = new Map(minions.map((m) => [m.id, m]));
+      page.words = miceNames({ mice: page.mice, minions: page.minions, tiles: page.library,
+        items: new Map([...equipment, ...items].map((c) => [c.id, c])), abilities: new Map(abilities.map((a) => [a.id, a])) });
     }
     page.events = await api.allEvents(gameId);
   } catch (error) {

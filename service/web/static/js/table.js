@@ -3,9 +3,9 @@
 // GET /games/{id}/legal-commands. Every read goes through the API with the seat's token (or none:
 // a spectator), so the page shows exactly what that reader may see. Live over SSE.
 
-import { Api, ApiError, clear, content, el, gameIdFromPath, tokenFromFragment } from "./api.js";
-import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "/web/rulesets/mice-and-mystics/board.js";
-import { commandLabel, faceIcon, faceLabel, optionText, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
+import { Api, ApiError, clear, content, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
+import { boardFromState, boardLegend, initiativeFromState, renderBoard, trackFigures, zoomable } from "/web/rulesets/mice-and-mystics/board.js";
+import { ACTION_DIE, commandLabel, faceIcon, faceLabel, facesInLine, miceNames, optionText, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 
@@ -20,17 +20,16 @@ const page = {
   game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
   seat: null, role: token ? "seat" : "spectator", library: new Map(), mice: new Map(), minions: new Map(),
   items: new Map(), abilities: new Map(), seen: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
+  words: (x) => x, zoom: 1,
 };
 
 const $ = (id) => document.getElementById(id);
 
+// Players' words for an id: Mice and Mystics' from its content (labels.js miceNames: Rat Warrior 1,
+// Collin's Sword, Kitchen Tunnels · space 5), else the ruleset's table module's.
 function names(id) {
-  const mouse = page.mice.get(id);
-  if (mouse) return mouse.name;
-  const minion = page.minions.get(id);
-  if (minion) return minion.name;
-  const match = String(id).match(/^(.*)-(\d+)$/);
-  if (match && page.minions.get(match[1])) return `${page.minions.get(match[1]).name} ${match[2]}`;
+  const word = page.words(id);
+  if (word !== id && word !== String(id)) return word;
   if (page.view && page.view.pieceName) return page.view.pieceName(id);
   return id;
 }
@@ -53,21 +52,26 @@ function showProblem(error) {
   if (!error) { box.hidden = true; return; }
   box.hidden = false;
   const problem = error instanceof ApiError ? error.problem : {};
-  box.append(el("strong", { text: problem.title || "Refused" }), " ", el("span", { class: "detail", text: error.message }));
-  if (problem.rule) box.append(el("div", { class: "rule", text: `rule ${problem.rule}${problem.section ? ` · ${problem.section}` : ""}` }));
+  box.append(el("span", { class: "detail", text: problemSentence(error) }));
+  if (problem.rule || problem.title) {
+    box.append(el("details", { class: "rule" }, el("summary", { text: "Why, in the rulebook's terms" }),
+      el("p", { text: [problem.title, problem.detail, problem.rule ? `rule ${problem.rule}` : "", problem.section || ""].filter(Boolean).join(" · ") })));
+  }
 }
 
 async function loadContent() {
   if (!isMice()) return;
-  const [tiles, mice, minions, items, abilities] = await Promise.all([
+  const [tiles, mice, minions, items, abilities, equipment] = await Promise.all([
     content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`),
     content(api, `/content/${MICE}/search-cards`), content(api, `/content/${MICE}/abilities`),
+    content(api, `/content/${MICE}/equipment`).catch(() => []),
   ]);
   page.library = new Map(tiles.map((t) => [t.id, t]));
   page.mice = new Map(mice.map((m) => [m.id, m]));
   page.minions = new Map(minions.map((m) => [m.id, m]));
-  page.items = new Map(items.map((c) => [c.id, c]));
+  page.items = new Map([...equipment, ...items].map((c) => [c.id, c]));
   page.abilities = new Map(abilities.map((a) => [a.id, a]));
+  page.words = miceNames({ mice: page.mice, minions: page.minions, items: page.items, abilities: page.abilities, tiles: page.library });
 }
 
 // The ruleset's table module (docs/web-table.md), named by GET /rulesets.
@@ -115,31 +119,47 @@ async function refresh() {
   else page.board = isMice() ? boardFromState(state.state, page.library) : board ? board.board : null;
   if (initiative && initiative.version === version) page.initiative = initiative.initiative;
   else page.initiative = isMice() ? initiativeFromState(state.state, names) : initiative ? initiative.initiative : null;
-  const [log, undo] = await Promise.all([
-    api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => ({ lines: [] })),
-    game.undo_policy !== "none" ? undoStatus() : Promise.resolve(null),
-  ]);
+  const log = await api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => ({ lines: [] }));
   page.log = log.lines;
-  page.undo = undo;
+  // the open undo request comes with the game's own read (GET /games/{id}: undo_request, undo_waiting_for)
+  page.undo = game.undo_request ? { ...game.undo_request, needs: game.undo_waiting_for || [], version } : null;
   if (page.legal && page.legal.version !== version) stale = true;  // moved on between the reads
   if (page.viewReady) await page.viewReady;
   render();
 }
 
-async function undoStatus() {
-  const of = (type) => api.get(`/games/${gameId}/events`, { type, limit: 1000 }).then((p) => p.events).catch(() => []);
-  const [asked, approved, rejected, applied] = await Promise.all(
-    ["UndoRequested", "UndoApproved", "UndoRejected", "UndoApplied"].map(of));
-  const last = asked[asked.length - 1];
-  if (!last) return null;
-  const closed = [...rejected, ...applied].some((e) => e.version > last.version);
-  if (closed) return null;
-  const approvals = approved.filter((e) => e.version > last.version).map((e) => e.payload && e.payload.by);
-  const payload = last.payload || {};
-  return { ...payload, needs: (payload.needs || []).filter((s) => !approvals.includes(s)), version: last.version };
+// What has the focus, as something the next render draws again (a button's command, a space, a die
+// face, an option, a card), so that the focus stays where it was after a re-render.
+function focusKey(node) {
+  if (!node || node === document.body || !node.closest) return null;
+  if (!node.closest("#controls, #board, #log, #legend, .zoom")) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  for (const attr of ["data-command", "data-space", "data-figure", "data-face", "data-option", "data-card", "data-zoom"]) {
+    const value = node.getAttribute(attr);
+    if (value !== null) return `[${attr}="${CSS.escape(value)}"]`;
+  }
+  return null;
+}
+
+function restoreFocus(key, region) {
+  if (!key || document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected) return;
+  const again = document.querySelector(key);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  else if (region && region.isConnected) {  // the control is gone: stay in its region
+    const near = region.querySelector("button:not([disabled]), [tabindex='0']") || region;
+    near.focus({ preventScroll: true });
+  }
 }
 
 function render() {
+  const focused = document.activeElement;
+  const key = focusKey(focused);
+  const region = focused && focused.closest ? focused.closest("#controls, #board, #log") : null;
+  draw();
+  restoreFocus(key, region && region.id === "board" ? $("board") : region ? $(region.id) : null);
+}
+
+function draw() {
   const { game, state } = page;
   document.body.dataset.version = String(state.version);
   document.body.dataset.ruleset = game.ruleset;
@@ -182,16 +202,24 @@ function renderStatus() {
   const { game, state } = page;
   const box = clear($("status"));
   const facts = [
+    ["Dice", game.dice_mode === "server" ? "rolled by the server" : "rolled at the table"],
+    ["Undo", { none: "not allowed", "own-turn": "in your own turn", "all-seats": "if every seat agrees", host: "by the host" }[game.undo_policy] || game.undo_policy],
     ["Version", state.version],
-    ["Dice", game.dice_mode],
-    ["Undo", game.undo_policy],
-    ["Visibility", game.visibility],
   ];
   if (page.initiative && page.initiative.round !== undefined) facts.unshift(["Round", page.initiative.round]);
   if (game.turn) facts.unshift(["Turn", names(game.turn)]);
   if (game.result) facts.unshift(["Result", resultWords(game.result)]);
   box.append(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])));
   if (game.pending) box.append(el("p", { class: "pending-line", text: `Waiting: ${pendingWords(game.pending)}` }));
+  // the dice rolled last, drawn as the die shows them (from the log's line of that roll)
+  const rolled = isMice() ? [...page.log].reverse().find((l) => l.type === "DiceRolled") : null;
+  if (rolled) box.append(el("div", { class: "last-roll" }, el("span", { class: "label", text: `Last roll (v${rolled.version}): ` }), diceLine(rolled.line)));
+}
+
+// A log line with the dice it names drawn beside their words.
+function diceLine(line) {
+  const faces = isMice() ? facesInLine(line) : [];
+  return el("span", { class: "dice-line" }, faces.map((f) => faceIcon(f, 6, true)), " ", line);
 }
 
 function answerKey() {
@@ -270,17 +298,24 @@ function renderPending(pending) {
     if (!manual) { part.append(el("p", { text: "The server rolls." })); return part; }
     const sides = pending.sides || 6;
     const faces = el("div", { class: "die-faces", role: "group", "aria-label": `Die faces (${state.faces.length} of ${pending.dice} chosen)` });
+    // The action die's faces by their symbols and the number printed beside them; a face is sent by
+    // its name (Roll accepts "bow-star" as face 5), so the command says what the player saw.
+    const actionDie = isMice() && sides === 6;
     for (let face = 1; face <= sides; face++) {
       const label = !isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(face, sides, pending) : faceLabel(face, sides, isMice());
+      const sent = actionDie ? ACTION_DIE[face].name : face;
       faces.append(el("button", {
-        type: "button", class: "die-face", "data-face": face, "aria-label": `Face ${label}`, title: label,
+        type: "button", class: "die-face", "data-face": face, "data-face-name": actionDie ? sent : undefined,
+        "aria-label": actionDie ? `${label.replace(" · ", ", printed ")}` : `Face ${label}`,
         disabled: state.faces.length >= pending.dice,
-        onclick: () => { if (state.faces.length < pending.dice) { state.faces.push(face); renderControls(); focusFirst(".die-face:not([disabled]), #submit-roll"); } },
+        onclick: () => { if (state.faces.length < pending.dice) { state.faces.push(sent); renderControls(); focusFirst(`.die-face[data-face='${face}']:not([disabled]), #submit-roll`); } },
       }, !isMice() && page.view && page.view.faceIcon ? page.view.faceIcon(face, sides, pending) : faceIcon(face, sides, isMice()), el("span", { class: "face-text", text: label })));
     }
-    part.append(el("p", { class: "hint", text: `Tap the face of each die rolled at the table, die by die (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).` }), faces);
+    part.append(el("p", { class: "hint", text: actionDie
+      ? `Tap each die as it lies at the table — its symbols and the number printed on it (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).`
+      : `Tap the face of each die rolled at the table, die by die (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).` }), faces);
     part.append(el("p", { class: "chosen", "aria-live": "polite" },
-      `Chosen: ${state.faces.length ? state.faces.map((f) => (!isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(f, sides, pending) : faceLabel(f, sides, isMice()))).join(", ") : "none yet"}`));
+      `Chosen: ${state.faces.length ? state.faces.map((f) => (!isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(f, sides, pending) : faceLabel(typeof f === "number" ? f : faceNumber(f), sides, isMice()))).join(", ") : "none yet"}`));
     part.append(el("div", { class: "row" },
       el("button", { type: "button", id: "submit-roll", class: "primary", disabled: state.faces.length !== pending.dice,
         onclick: () => send({ type: "Roll", faces: [...state.faces] }) }, `Submit roll (${state.faces.length}/${pending.dice})`),
@@ -325,15 +360,17 @@ function renderPending(pending) {
 
 function optionLabel(option, decision = "") {
   if (!isMice() && page.view && page.view.optionText) return page.view.optionText(decision, option) || names(option);
-  const known = page.items.get(option) || page.abilities.get(option);
-  if (known) return `${known.name} (${option})`;
   return optionText(decision, option) || names(option);
 }
 
 function itemName(card) {
   if (!isMice() && page.view && page.view.drawName) return page.view.drawName(card);
-  const known = page.items.get(card);
-  return known ? known.name : card;
+  return names(card);
+}
+
+function faceNumber(name) {
+  const found = Object.entries(ACTION_DIE).find(([, f]) => f.name === name);
+  return found ? Number(found[0]) : name;
 }
 
 function focusFirst(selector) {
@@ -362,7 +399,7 @@ function renderCommands(commands) {
   if (moves.size) {
     part.append(el("p", { class: "hint", text: "Move: click a highlighted space on the board, or a destination here." }));
     part.append(el("div", { class: "row wrap moves", role: "group", "aria-label": "Reachable spaces" },
-      [...moves.values()].map((c) => commandButton(c, `→ ${c.path[c.path.length - 1]}`, { class: "move", title: commandLabel(c, names) }))));
+      [...moves.values()].map((c) => commandButton(c, `→ ${names(c.path[c.path.length - 1])}`, { class: "move", title: commandLabel(c, names) }))));
   }
   if (end.length) part.append(el("div", { class: "row" }, end.map((c) => commandButton(c, commandLabel(c, names), { class: "end-turn" }))));
   return part;
@@ -374,7 +411,7 @@ function renderUndo() {
   const undo = page.undo;
   const seat = page.legal.seat;
   if (undo) {
-    part.append(el("p", { text: `Seat ${undo.by} asks to return to version ${undo.to_version}${undo.crosses_rolls ? " (past rolls already shown)" : ""}. Still needed: ${undo.needs.length ? undo.needs.join(", ") : "nobody"}.` }));
+    part.append(el("p", { text: `Seat ${undo.by} asks to take back the moves after version ${undo.to_version}${undo.crosses_rolls ? " (dice already rolled would be taken back too)" : ""}. Still waiting for: ${undo.needs.length ? undo.needs.map((s) => `seat ${s}`).join(", ") : "nobody"}.` }));
     const row = el("div", { class: "row" });
     if (undo.needs.includes(seat)) row.append(commandButton({ type: "ApproveUndo" }, "Approve the undo"));
     if (undo.by !== seat) row.append(commandButton({ type: "RejectUndo" }, "Reject the undo", { class: "secondary" }));
@@ -403,7 +440,7 @@ function moveTargets() {
   const legal = page.legal;
   if (!legal || legal.pending || page.busy) return { reachable, targets };
   for (const [space, command] of shortestPaths(legal.commands)) {
-    reachable.set(space, { command, label: `${commandLabel(command, names)}: ${command.path.join(" → ")}` });
+    reachable.set(space, { command, label: `${commandLabel(command, names)}: ${command.path.map(names).join(" → ")}` });
   }
   for (const command of legal.commands) {
     if (command.type === "Battle" && !targets.has(command.target)) targets.set(command.target, { command, label: commandLabel(command, names) });
@@ -418,7 +455,19 @@ function renderMiceBoard() {
     library: page.library, party: new Set(s.party || []), names, placements: placements(s), wounds: s.wounds || {}, effects: s.effects || {},
     reachable, targets, onCommand: send, version: page.state.version,
   });
-  clear($("board")).append(picture);
+  const box = $("board");
+  const old = box.querySelector(".board-scroll");
+  const scroll = old ? [old.scrollLeft, old.scrollTop] : [0, 0];
+  clear(box).append(...zoomable(picture, page, () => {
+    const zoomKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.zoom : null;
+    renderMiceBoard();
+    // the zoom button just pressed keeps the focus (the other way when it cannot go further)
+    const again = box.querySelector(`[data-zoom="${zoomKey}"]:not([disabled])`) || box.querySelector("[data-zoom]:not([disabled])");
+    if (zoomKey && again) again.focus({ preventScroll: true });
+  }));
+  const fresh = box.querySelector(".board-scroll");
+  [fresh.scrollLeft, fresh.scrollTop] = scroll;
+  if (!$("legend")) $("tracks").after(boardLegend());
 }
 
 function renderTracks() {
@@ -437,7 +486,7 @@ function renderInitiative() {
     class: `${card.kind}${card.current ? " current" : ""}`, "data-card": card.card, "aria-current": card.current ? "step" : undefined,
   }, el("span", { class: "marker", text: card.current ? "▶ now" : "" }), el("span", { class: "name", text: card.name }),
   el("span", { class: "kind", text: card.kind }),
-  card.kind === "minion" ? el("span", { class: "figs", text: card.figures.length ? card.figures.join(", ") : "none left" }) : null))));
+  card.kind === "minion" ? el("span", { class: "figs", text: card.figures.length ? card.figures.map(names).join(", ") : "none left" }) : null))));
 }
 
 function renderCards() {
@@ -484,13 +533,27 @@ function renderGeneric() {
 
 function renderLog() {
   const box = clear($("log"));
-  box.append(el("h2", { text: "Log" }));
+  box.append(el("h2", { id: "log-h", text: "Log" }));
   const lines = page.log.slice(-40).reverse();
-  box.append(el("ol", { class: "log", reversed: true }, lines.map((l) => el("li", { "data-version": l.version },
-    el("span", { class: "v", text: `v${l.version}` }), " ", l.line))));
+  // a scrollable list a keyboard can reach and scroll (tabindex 0), newest first
+  box.append(el("ol", { id: "log-list", class: "log", reversed: true, tabindex: 0, "aria-labelledby": "log-h" }, lines.map((l) => el("li", { "data-version": l.version },
+    el("span", { class: "v", text: `v${l.version}` }), " ", l.type === "DiceRolled" ? diceLine(l.line) : l.line))));
+}
+
+// On a phone the controls are an action bar fixed at the bottom of the screen (css: max-width 760px):
+// the page gets room below its content, so the bar never hides the end of the page.
+function keepRoomForTheActionBar() {
+  const bar = $("controls");
+  const fit = () => {
+    const fixed = getComputedStyle(bar).position === "fixed";
+    document.body.style.paddingBottom = fixed ? `${bar.offsetHeight + 8}px` : "";
+  };
+  new ResizeObserver(fit).observe(bar);
+  window.addEventListener("resize", fit);
 }
 
 async function main() {
+  keepRoomForTheActionBar();
   try {
     const rulesets = api.get("/rulesets");  // asked with the game, not after it
     page.game = await api.get(`/games/${gameId}`);
