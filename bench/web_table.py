@@ -47,8 +47,8 @@ MICE = ["collin", "filch", "maginos", "nez"]
 
 def long_game(base: str, events: int) -> tuple[str, dict[str, str]]:
     """A running Chapter 1 game of at least ``events`` events (demo bots, server dice)."""
+    from dicelog.domain.mice_and_mystics.bot import choose_command as choose
     from dicelog.domain.mice_and_mystics.bot import decode_state
-    from dicelog.service.demo import choose
 
     http = httpx.Client(base_url=base, timeout=30)
     for seed in range(1, 20):
@@ -92,7 +92,9 @@ def main() -> None:
     from dicelog.service.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(data_dir=Path(tmp), rate_limit_create="off", rate_limit_commands="off")
+        settings = Settings(
+            data_dir=Path(tmp), rate_limit_create="off", rate_limit_commands="off", rate_limit_expensive="off"
+        )
         with running_service(settings) as base, sync_playwright() as playwright:
             header(f"a running game of at least {args.events} events")
             started = time.monotonic()
