@@ -223,7 +223,8 @@ UNDO_NOTE = (
 
 
 class LongGame:
-    """A game of at least ``events`` events, played with ``dicelog.domain.core.game.play``: Chapter 1,
+    """A game of at least ``events`` events, played with
+    ``dicelog.domain.core.game.run_command_and_auto_answers_records``: Chapter 1,
     server dice, default decisions, a random legal command from ``RULESET.legal_commands`` each
     time (seeded), issued by the seat controlling the mouse; a command that would end the game
     is skipped for another legal one while there is one. When none is left: without ``undo``
@@ -287,7 +288,7 @@ class LongGame:
         return RULESET
 
     def _play(self, command: Any, seat: str | None = None) -> list[Any]:
-        from dicelog.domain.core.game import play
+        from dicelog.domain.core.game import run_command_and_auto_answers_records
 
         if seat is None:
             mouse = self.ruleset.piece_of(command)
@@ -297,7 +298,7 @@ class LongGame:
             from dicelog.domain.core.game import ListHistory
 
             kwargs["history"] = ListHistory(self.records)
-        return play(
+        return run_command_and_auto_answers_records(
             self.game,
             command,
             seat=seat,
@@ -355,7 +356,7 @@ class LongGame:
         """Save every record with ``Games.save`` in chunks of about ``chunk`` events (whole
         commands per chunk); with ``snapshots``, store the snapshots the app would have taken,
         through the app's own rule (``_snapshots``)."""
-        from dicelog.service.records import GameSecret, secret_id
+        from dicelog.service.store.records import GameSecret, secret_id
 
         secret = GameSecret(
             originator_id=secret_id(self.id),

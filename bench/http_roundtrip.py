@@ -5,7 +5,7 @@
 Servers (each its own process, same uvicorn options: 127.0.0.1, a free port, one worker, the
 auto-selected uvloop/httptools, ``--no-access-log --log-level warning``):
 
-- dicelog: ``uvicorn --factory dicelog.service.app:create_app`` with ``DICELOG_DATA_DIR`` a temp dir,
+- dicelog: ``uvicorn --factory dicelog.service.http.app:create_app`` with ``DICELOG_DATA_DIR`` a temp dir,
   i.e. SQLite, snapshots every 100 events, aggregate cache on, the write lane (4 threads on
   SQLite, their saves group-committed), the embedded worker (projections) on, in its child
   process: the defaults. "Server CPU" is the API process's; the child's is not in it (a third of
@@ -212,7 +212,7 @@ def server(
         if store == "postgres":
             assert pg is not None
             env.update({f"DICELOG_POSTGRES_{k.upper()}": v for k, v in pg.items()})
-        cmd = [*uvicorn, "dicelog.service.app:create_app"]
+        cmd = [*uvicorn, "dicelog.service.http.app:create_app"]
     else:
         if store == "postgres":
             assert pg is not None
@@ -234,7 +234,7 @@ def server(
         common.wait_http(url + "/health", proc=proc)
         if kind == "dicelog" and worker_process:
             side = subprocess.Popen(
-                [common.PYTHON, "-m", "dicelog.service.cli", "worker"],
+                [common.PYTHON, "-m", "dicelog.service.cli.main", "worker"],
                 cwd=common.ROOT,
                 env=env,
                 stdout=log,

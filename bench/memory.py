@@ -2,7 +2,8 @@
 
     /work/venv/bin/python bench/memory.py [--quick] [--games N]
 
-The API runs as the real entry point, ``dicelog serve`` (``python -m dicelog.service.cli serve``; uvicorn,
+The API runs as the real entry point, ``dicelog serve`` (``python -m dicelog.service.cli.main serve``;
+uvicorn,
 SQLite in a temp ``DICELOG_DATA_DIR``, embedded worker on, ``DICELOG_LOG_LEVEL=warning``), in its own process.
 RSS is ``VmRSS`` from ``/proc/<pid>/status`` (``VmHWM``, the peak, is reported too):
 
@@ -35,9 +36,18 @@ CONCURRENCY = 8
 
 
 def _serve_command(port: int) -> list[str]:
-    """``dicelog serve`` (the console script's ``dicelog.service.cli:main``), run as ``python -m
-    service.cli`` so that it imports the code of the tree this benchmark lives in."""
-    return [common.PYTHON, "-m", "dicelog.service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    """``dicelog serve`` (the console script's ``dicelog.service.cli.main:main``), run as ``python -m
+    dicelog.service.cli.main`` so that it imports the code of the tree this benchmark lives in."""
+    return [
+        common.PYTHON,
+        "-m",
+        "dicelog.service.cli.main",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
 
 
 def rss_mb(pid: int) -> dict[str, float]:

@@ -6,7 +6,7 @@ For each length L, a game of >= L events (``common.LongGame``: Chapter 1, server
 decisions, random legal commands; with undo when Chapter 1 ends sooner) is stored in a fresh
 SQLite data directory exactly as the API would have stored it (``Games.save`` in chunks, and the
 snapshots of ``Games._saved``, every 100 events), and read through the real app
-(``dicelog.service.app.create_app`` with the embedded worker off, Litestar's ``TestClient``: the HTTP
+(``dicelog.service.http.app.create_app`` with the embedded worker off, Litestar's ``TestClient``: the HTTP
 stack in process, no network):
 
 - first page: ``GET /games/{id}/events?limit=10``;
@@ -80,7 +80,7 @@ def build(length: int) -> tuple[common.LongGame, dict[str, Any]]:
 
 
 def settings(data_dir: Path) -> Any:
-    from dicelog.service.settings import Settings
+    from dicelog.service.ops.settings import Settings
 
     return Settings(
         data_dir=data_dir,
@@ -93,7 +93,7 @@ def settings(data_dir: Path) -> Any:
 
 
 def store(data_dir: Path, games_: list[common.LongGame]) -> None:
-    from dicelog.service.application import Games
+    from dicelog.service.app.games import Games
 
     s = settings(data_dir)
     app = Games(s.library_env("games"), snapshot_interval=s.snapshot_interval)
@@ -107,7 +107,7 @@ def project(data_dir: Path) -> None:
     (the audit index projection among them: a cold read starts from its stored index)."""
     from litestar.testing import TestClient
 
-    from dicelog.service.app import create_app
+    from dicelog.service.http.app import create_app
 
     with TestClient(create_app(settings(data_dir))) as client:
         client.app.state.runtime.follower.run_once()
@@ -131,7 +131,7 @@ def cold(data_dir: Path, method: str, url: str) -> dict[str, Any]:
     """The request as the first one of a freshly started app, ``COLD_STARTS`` times."""
     from litestar.testing import TestClient
 
-    from dicelog.service.app import create_app
+    from dicelog.service.http.app import create_app
 
     samples = []
     for _ in range(COLD_STARTS):
@@ -145,7 +145,7 @@ def cold(data_dir: Path, method: str, url: str) -> dict[str, Any]:
 
 def replay_speed(data_dir: Path, game: common.LongGame, runs: int) -> dict[str, Any]:
     """Full replay of the game from the store (no snapshots, no cache): the verify baseline."""
-    from dicelog.service.application import Games
+    from dicelog.service.app.games import Games
 
     s = settings(data_dir)
     env = {**s.library_env("games"), "AGGREGATE_CACHE_MAXSIZE": ""}
@@ -166,7 +166,7 @@ def replay_speed(data_dir: Path, game: common.LongGame, runs: int) -> dict[str, 
 def measure_length(length: int, runs: int, verify_runs: int) -> dict[str, Any]:
     from litestar.testing import TestClient
 
-    from dicelog.service.app import create_app
+    from dicelog.service.http.app import create_app
 
     game, info = build(length)
     n, turns, rounds = info["events"], info["turns"], info["rounds"]
@@ -211,7 +211,7 @@ def measure_list(lengths: list[int], listed: int, runs: int) -> dict[str, Any]:
     unlisted game of the same length (stored in creation order, as the API would have)."""
     from litestar.testing import TestClient
 
-    from dicelog.service.app import create_app
+    from dicelog.service.http.app import create_app
 
     out: dict[str, Any] = {"listed": listed, "lengths": {}}
     for length in lengths:

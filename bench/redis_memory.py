@@ -1,5 +1,5 @@
 """Redis memory per 1,000 finished games: the streams kept forever (before) and after the ended games'
-retention (``DICELOG_ENDED_STREAM_RETENTION``, ``service/publisher.py``).
+retention (``DICELOG_ENDED_STREAM_RETENTION``, ``service/worker/publisher.py``).
 
     python bench/redis_memory.py [--quick] [--games N] [--distinct K]
 
@@ -76,7 +76,7 @@ def _publish(client: Any, games: list[common.LongGame], n: int, ended: int) -> i
     import msgspec
     from eventsourcing.persistence import Tracking
 
-    from dicelog.service.publisher import RedisPublisher, Trimming
+    from dicelog.service.worker.publisher import RedisPublisher, Trimming
 
     finals = {}
     publisher = RedisPublisher(

@@ -2,7 +2,8 @@
 
     /work/venv/bin/python bench/replay.py [--quick] [--events N] [--runs R]
 
-dicelog: a game of >= N events played with ``dicelog.domain.core.game.play`` (server dice, default
+dicelog: a game of >= N events played with
+``dicelog.domain.core.game.run_command_and_auto_answers_records`` (server dice, default
 decisions, random legal commands; see ``common.LongGame``: a Chapter 1 game if it lasts that
 long, else Chapter 1 with undo whenever every legal command would end it; a whole plain Chapter 1
 game is then replayed too, for comparison), saved with
@@ -95,7 +96,7 @@ def replay_game(game: common.LongGame, runs: int, path: Path, *, breakdown: bool
     """Store ``game`` in a fresh SQLite file and time full replays (and, with ``breakdown``,
     their parts)."""
     from dicelog.domain.core.game import fold
-    from dicelog.service.application import Games
+    from dicelog.service.app.games import Games
 
     n = len(game.records)
     games = Games(common.sqlite_env(path, AGGREGATE_CACHE_MAXSIZE=""), snapshot_interval=0)

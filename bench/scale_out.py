@@ -125,7 +125,7 @@ class Stack:
         port = free_port()
         log = (self.tmp / f"{args[0]}-{port}.log").open("wb")
         proc = subprocess.Popen(
-            [PYTHON, "-m", "dicelog.service.cli", *args, "--port", str(port)],
+            [PYTHON, "-m", "dicelog.service.cli.main", *args, "--port", str(port)],
             cwd=ROOT,
             env={**self.env, **env},
             stdout=log,

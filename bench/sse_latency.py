@@ -2,9 +2,9 @@
 
     python bench/sse_latency.py [--quick] [--commands N] [--runs R] [--only TOPOLOGY ...]
 
-Three topologies, each with real processes (``python -m dicelog.service.cli serve --port P``, i.e.
-``dicelog serve``, and ``python -m dicelog.service.cli worker``, i.e. ``dicelog worker``), rate limits off,
-``DICELOG_LOG_LEVEL=warning``:
+Three topologies, each with real processes (``python -m dicelog.service.cli.main serve --port P``, i.e.
+``dicelog serve``, and ``python -m dicelog.service.cli.main worker``, i.e. ``dicelog worker``), rate limits
+off, ``DICELOG_LOG_LEVEL=warning``:
 
 - ``embedded``: one ``dicelog serve``, the defaults (SQLite in a temp dir, no Redis, embedded
   worker on): the command and the stream go to the same process (in-process fan-out).
@@ -82,8 +82,8 @@ _encode = msgspec.json.encode
 
 
 def _cli(*args: str) -> list[str]:
-    """``dicelog ...`` as ``python -m dicelog.service.cli ...`` (the code of this tree)."""
-    return [common.PYTHON, "-m", "dicelog.service.cli", *args]
+    """``dicelog ...`` as ``python -m dicelog.service.cli.main ...`` (the code of this tree)."""
+    return [common.PYTHON, "-m", "dicelog.service.cli.main", *args]
 
 
 class Processes:
@@ -315,7 +315,7 @@ class WakeWatcher:
     def __init__(self, redis_url: str) -> None:
         import redis
 
-        from dicelog.service.fanout import WAKE_CHANNEL
+        from dicelog.service.store.fanout import WAKE_CHANNEL
 
         self.client = redis.Redis.from_url(redis_url)
         self.game_id = ""

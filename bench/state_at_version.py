@@ -2,7 +2,8 @@
 
     /work/venv/bin/python bench/state_at_version.py [--quick] [--events N] [--samples S]
 
-A game of >= 10,000 events (``dicelog.domain.core.game.play``, server dice, default decisions, random
+A game of >= 10,000 events (``dicelog.domain.core.game.run_command_and_auto_answers_records``, server dice,
+default decisions, random
 legal commands; ``common.LongGame``: Chapter 1 if it lasts that long, else Chapter 1 with undo
 whenever every legal command would end it) is stored twice in SQLite, in two files:
 
@@ -51,7 +52,7 @@ def measure(games: Any, game_id: Any, versions: list[int]) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    from dicelog.service.application import Games
+    from dicelog.service.app.games import Games
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

@@ -3,9 +3,10 @@ release plays.
 
     python bench/vast_bots.py [--quick] [--games N] [--setups a,b] [--workers W]
 
-Each game is played in the domain (``dicelog.domain.core.game.play``, server dice, no store, no HTTP), one
+Each game is played in the domain (``dicelog.domain.core.game.run_command_and_auto_answers_records``, server
+dice, no store, no HTTP), one
 bot seat a role (``Seat.bot``, ``decision_policy: ask``), each move chosen as the server chooses a bot
-seat's (``dicelog.service.seat_bots.next_bot_command``): the seat's command by ``vast_bot.choose`` and its
+seat's (``dicelog.service.app.seat_bots.next_bot_command``): the seat's command by ``vast_bot.choose`` and its
 decisions, out of turn too, by ``vast_bot.decide``, reading only that seat's view (``Lens``) and the legal
 commands, seeded by the game's id and version: game ``n`` of a setup is the same game on every run. A game
 that reaches ``--max-commands`` (commands and decisions) is counted as ``unfinished``.
@@ -49,7 +50,7 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
     from dicelog.domain.core.registry import rules_revision
     from dicelog.domain.core.visibility import Lens
     from dicelog.domain.vast.rules.setup import SETUPS
-    from dicelog.service.seat_bots import next_bot_command
+    from dicelog.service.app.seat_bots import next_bot_command
 
     at = datetime(2026, 11, 26, tzinfo=UTC)
     seed = n.to_bytes(32, "big")

@@ -3,7 +3,8 @@
     .venv/bin/python bench/verify_secrets.py [--quick] [--runs R] [--games G]
 
 G five-role Vast games (Knight, Goblins, Dragon, Cave, Thief) are played by the bots to their end through
-``dicelog.domain.core.game.play`` (server dice, default decisions), each twice from the same seed and the
+``dicelog.domain.core.game.run_command_and_auto_answers_records`` (server dice, default decisions), each
+twice from the same seed and the
 same bot choices: once of chain format 2 (a view key: every event salted, its chain hash over its link and
 payload digest) and once of chain format 1 (no key: the chain hash over the whole stored envelope), so both
 logs hold the same events. Timed in memory (no store), each run separately, medians reported:
@@ -42,7 +43,7 @@ def play_game(seed_n: int, key: bytes | None) -> list[Any]:
 
     from dicelog.domain.core.dice import commitment
     from dicelog.domain.core.events import GameCreated, Seat
-    from dicelog.domain.core.game import CHAIN_FORMAT, create, fold, play
+    from dicelog.domain.core.game import CHAIN_FORMAT, create, fold, run_command_and_auto_answers_records
     from dicelog.domain.core.registry import rules_revision
     from dicelog.domain.core.visibility import Lens, seat_viewer
     from dicelog.domain.vast.bot import choose
@@ -68,7 +69,9 @@ def play_game(seed_n: int, key: bytes | None) -> list[Any]:
         seat = game.state.turn
         view = Lens(game.ruleset, seat_viewer(seats, seat)).state(game.state)
         command = choose(view, game.ruleset.legal_commands(game.state), rng)
-        new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=seed, nonce_key=key)
+        new = run_command_and_auto_answers_records(
+            game, command, seat=seat, command_id=f"c{n}", at=AT, seed=seed, nonce_key=key
+        )
         game = fold(game, new)
         records += new
     return records

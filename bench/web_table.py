@@ -3,7 +3,7 @@ history slider.
 
     python bench/web_table.py [--quick] [--loads N] [--steps N]
 
-A live dicelog (``dicelog.service.demo.running_service``: embedded default, SQLite in a temp dir, quotas
+A live dicelog (``dicelog.service.cli.demo.running_service``: embedded default, SQLite in a temp dir, quotas
 off) and Debian's Chromium driven by Playwright (``/usr/bin/chromium``, headless). The game is a
 Chapter 1 game played by the demo's bots (server dice) until it holds at least 1,000 events
 (another seed if one ends first); it is still running, so the seat whose turn it is has controls.
@@ -88,8 +88,8 @@ def main() -> None:
         args.loads, args.steps = 3, 10
     from playwright.sync_api import sync_playwright
 
-    from dicelog.service.demo import running_service
-    from dicelog.service.settings import Settings
+    from dicelog.service.cli.demo import running_service
+    from dicelog.service.ops.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(

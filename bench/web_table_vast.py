@@ -2,7 +2,7 @@
 
     python bench/web_table_vast.py [--quick] [--loads N] [--events N]
 
-A live dicelog (``dicelog.service.demo.running_service``: embedded default, SQLite in a temp dir, quotas
+A live dicelog (``dicelog.service.cli.demo.running_service``: embedded default, SQLite in a temp dir, quotas
 off) and Debian's Chromium driven by Playwright (``/usr/bin/chromium``, headless). The game has the five
 roles (docs/vast/facts.md §7); the Goblins, the Dragon, the Cave and the Thief are server bot seats and
 the Knight is played over HTTP by the ruleset's bot (``Vast.bot.choose`` on her own view), server dice,
@@ -87,8 +87,8 @@ def main() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from playwright.sync_api import sync_playwright
 
-    from dicelog.service.demo import running_service
-    from dicelog.service.settings import Settings
+    from dicelog.service.cli.demo import running_service
+    from dicelog.service.ops.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), rate_limit_create="off", rate_limit_commands="off")

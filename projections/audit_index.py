@@ -32,7 +32,7 @@ from dicelog.domain.core.campaign import CampaignEvent
 from dicelog.domain.core.events import GameCreated
 from dicelog.domain.core.game import Recorded
 from dicelog.projections.game_index import GameIndex, decode_index, encode_index
-from dicelog.projections.views import Checkpoint
+from dicelog.projections.recorders import Checkpoint
 
 log = logging.getLogger("dicelog")
 

@@ -10,7 +10,7 @@ records) only advance the checkpoint.
 
 Read models hold what anyone may see (``public_lens``): the spectator's view while a game runs,
 everything once it ended. A reader who may see more (a seat's secrets, the auditor) is served
-from the game itself, through its own lens (``dicelog.service.routes``).
+from the game itself, through its own lens (``dicelog.service.http.routes``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from eventsourcing.projection import Projection
 from dicelog.domain.core.campaign import CampaignEvent
 from dicelog.domain.core.game import Game, Recorded, apply
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens
-from dicelog.projections.views import Checkpoint
+from dicelog.projections.recorders import Checkpoint
 
 V = TypeVar("V")
 

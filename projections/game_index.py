@@ -71,7 +71,7 @@ class GameIndex:
 
         ``decode`` turns a stored event into its ``Recorded`` (called only for the few events
         whose topic is not enough); ``classify`` names the class a stored topic stands for (the store's
-        ``dicelog.service.store_reads.topic_class``). Raises ``ValueError`` on a gap in the versions and
+        ``dicelog.service.store.reads.topic_class``). Raises ``ValueError`` on a gap in the versions and
         what ``decode`` and ``classify`` raise.
         """
         for event in stored:
@@ -119,7 +119,7 @@ class GameIndex:
 
     def round_of(self, version: int) -> int | None:
         """The round ``version`` belongs to (1-based), ``None`` before the first round starts
-        (``dicelog.service.audit.rounds_by_version``; later round starts do not count)."""
+        (``dicelog.service.app.audit.rounds_by_version``; later round starts do not count)."""
         return bisect_right(self.round_starts, version) or None
 
     def undone(self, first: int, last: int, head: int) -> set[int]:
@@ -138,7 +138,7 @@ class GameIndex:
 
     def span(self, kind: str, number: int, head: int) -> tuple[int, int] | None:
         """(first, last) version of turn or round ``number`` (1-based) in the log up to ``head``,
-        or ``None`` (``dicelog.service.audit.span``): a turn runs to the event before the next turn or
+        or ``None`` (``dicelog.service.app.audit.span``): a turn runs to the event before the next turn or
         round starts, a round to the event before the next round starts, the last one to ``head``."""
         starts = self.turn_starts if kind == "turn" else self.round_starts
         if not 1 <= number <= bisect_right(starts, head):

@@ -12,7 +12,7 @@ from typing import Any
 from dicelog.domain.core.describe import describe_core
 from dicelog.domain.core.game import Game, Recorded
 from dicelog.projections.base import GameProjection, public_lens
-from dicelog.projections.views import Checkpoint
+from dicelog.projections.recorders import Checkpoint
 
 
 class LogProjection(GameProjection):

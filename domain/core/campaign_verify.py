@@ -14,7 +14,7 @@
 
 What carries over after a victory is the ruleset's, computed from the chapter game's final state: a
 campaign's log alone cannot re-derive it, nor the result of each chapter's game. ``POST
-/campaigns/{id}/verify`` checks those against the stored games too (``dicelog.service.campaigns``).
+/campaigns/{id}/verify`` checks those against the stored games too (``dicelog.service.app.campaigns``).
 Pure: the caller reads the events (from the store or an export).
 """
 

@@ -545,7 +545,7 @@ def encode_command(command: Command) -> msgspec.Raw:
     return msgspec.Raw(_encode(command))
 
 
-def step(
+def run_command_records(
     game: Game,
     command: Command,
     *,
@@ -556,8 +556,8 @@ def step(
     history: Any = None,
     nonce_key: bytes | None = None,
 ) -> list[Recorded]:
-    """Run one command through the rules; return its new events (see ``step_game``)."""
-    return step_game(
+    """Run one command through the rules; return its new events (see ``run_command``)."""
+    return run_command(
         game,
         command,
         seat=seat,
@@ -569,7 +569,7 @@ def step(
     )[0]
 
 
-def step_game(
+def run_command(
     game: Game,
     command: Command,
     *,
@@ -681,7 +681,7 @@ def auto_answer(game: Game, seed: bytes | None) -> Command | None:
     return None
 
 
-def play(
+def run_command_and_auto_answers_records(
     game: Game,
     command: Command,
     *,
@@ -692,12 +692,13 @@ def play(
     history: Any = None,
     nonce_key: bytes | None = None,
 ) -> list[Recorded]:
-    """``step`` the command, then answer by itself every pending node it can (``auto_answer``).
+    """Run the command (``run_command``), then answer by itself every pending node it can (``auto_answer``);
+    return all the new events.
 
     Automatic steps are stored as commands of their own, by seat ``server`` (dice) or ``policy``
-    (default decisions), with command ids ``<command_id>/<n>``. Raises what ``step`` raises.
+    (default decisions), with command ids ``<command_id>/<n>``. Raises what ``run_command_records`` raises.
     """
-    return play_game(
+    return run_command_and_auto_answers(
         game,
         command,
         seat=seat,
@@ -709,7 +710,7 @@ def play(
     )[0]
 
 
-def play_game(
+def run_command_and_auto_answers(
     game: Game,
     command: Command,
     *,
@@ -720,8 +721,9 @@ def play_game(
     history: Any = None,
     nonce_key: bytes | None = None,
 ) -> tuple[list[Recorded], Game]:
-    """``play``, also returning the game after the new events (folded once, as they are made)."""
-    records, game = step_game(
+    """``run_command_and_auto_answers_records``, also returning the game after the new events (folded once,
+    as they are made)."""
+    records, game = run_command(
         game,
         command,
         seat=seat,
@@ -736,7 +738,7 @@ def play_game(
         if auto is None:
             return records, game
         by = POLICY_SEAT if isinstance(auto, Choose) else SERVER_SEAT
-        more, game = step_game(
+        more, game = run_command(
             game, auto, seat=by, command_id=f"{command_id}/{n}", at=at, seed=seed, nonce_key=nonce_key
         )
         records.extend(more)
@@ -790,7 +792,7 @@ def create(
         **chain_salt(created, nonce_key, game_id, 1),
     )
     game = apply(None, first)
-    begin = play(
+    begin = run_command_and_auto_answers_records(
         game,
         Begin(),
         seat=SERVER_SEAT,

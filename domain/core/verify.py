@@ -4,7 +4,7 @@ dice).
 ``verify`` checks, in one pass over the stored events of one game:
 
 1. the hash chain: each event's ``prev_hash`` is the chain hash of its predecessor as stored;
-2. re-derivation: every ``CommandAccepted`` is run again through the rules (``step``) from the
+2. re-derivation: every ``CommandAccepted`` is run again through the rules (``run_command_records``) from the
    state before it, with its stored seat and command id, and must reproduce the stored events
    that follow it, bit for bit (payload encoding, seat, command id, version);
 3. secrets (chain format 2): when the game ended, the revealed view key must match its commitment,
@@ -64,7 +64,7 @@ from dicelog.domain.core.game import (
     link_hash,
     payload_digest,
     record_link,
-    step,
+    run_command_records,
 )
 from dicelog.domain.core.visibility import Lens
 
@@ -210,7 +210,7 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
         try:
             command = decode_command(record.payload.command)
             # The head hash is known (``hashes``): the first new event need not hash its predecessor again.
-            derived = step(
+            derived = run_command_records(
                 replace(game, last=None, chain_head=hashes[i - 1]),
                 command,
                 seat=record.seat,

@@ -49,6 +49,7 @@ from dicelog.domain.mice_and_mystics.demo import DEMO
 from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.read_models import board_view, describe, initiative_view
 from dicelog.domain.mice_and_mystics.rules import (
     ability_cards,
     bait,
@@ -96,7 +97,6 @@ from dicelog.domain.mice_and_mystics.rules.movement import (
 )
 from dicelog.domain.mice_and_mystics.rules.setup import Setup, initial_state
 from dicelog.domain.mice_and_mystics.state import LATE_FIELDS, RULES_REVISION, State
-from dicelog.domain.mice_and_mystics.views import board_view, describe, initiative_view
 
 NAME = "mice-and-mystics"
 MOUSE_COMMANDS: tuple[type[Command], ...] = (

@@ -21,7 +21,7 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.events import Event, GameCreated
 from dicelog.domain.core.ruleset import Answer, Begin, WebAssets
 from dicelog.domain.vast import bot as seat_bot
-from dicelog.domain.vast import catalogue, content, views, visibility
+from dicelog.domain.vast import catalogue, content, read_models, visibility
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast.cave import DRAGON_DIE
 from dicelog.domain.vast.demo import DEMO
@@ -216,14 +216,14 @@ class Vast:
             legal.append(candidate)
         return legal
 
-    def initiative_view(self, state: VastState) -> views.VastInitiative:
-        return views.initiative_view(state)
+    def initiative_view(self, state: VastState) -> read_models.VastInitiative:
+        return read_models.initiative_view(state)
 
-    def board_view(self, state: VastState) -> views.VastBoard:
-        return views.board_view(state)
+    def board_view(self, state: VastState) -> read_models.VastBoard:
+        return read_models.board_view(state)
 
     def describe(self, state: VastState, event: Event) -> str | None:
-        return views.describe(state, event)
+        return read_models.describe(state, event)
 
     def view_event(self, event: Event, viewer: Any) -> Event | None:
         return visibility.view_event(event, viewer)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
 from tests.services import PG, drop_postgres_schema, postgres_schema
 
 MICE = ["collin", "filch", "maginos", "nez"]

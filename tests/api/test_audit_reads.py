@@ -22,17 +22,25 @@ from dicelog.domain.core.commands import ApproveUndo, Choose, RejectUndo, Reques
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import DomainError
 from dicelog.domain.core.events import DecisionRequested, GameCreated, Seat
-from dicelog.domain.core.game import GameSnapshot, ListHistory, Recorded, create, fold, play
+from dicelog.domain.core.game import (
+    GameSnapshot,
+    ListHistory,
+    Recorded,
+    create,
+    fold,
+    run_command_and_auto_answers_records,
+)
 from dicelog.domain.core.undo import undone_versions
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from dicelog.projections.game_index import GameIndex, IndexCache, decode_index, encode_index
-from dicelog.service import application, game_listing
-from dicelog.service.application import Games
-from dicelog.service.audit import audit_events, dice_proof, span, turn_parts
-from dicelog.service.schemas import TurnView
-from dicelog.service.store_reads import topic_class
-from dicelog.service.views import builtins
+from dicelog.service.app import game_listing
+from dicelog.service.app import games as application
+from dicelog.service.app.audit import audit_events, dice_proof, span, turn_parts
+from dicelog.service.app.games import Games
+from dicelog.service.bodies.render import builtins
+from dicelog.service.bodies.schemas import TurnView
+from dicelog.service.store.reads import topic_class
 from tests.api.conftest import MICE, SEATS
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -62,7 +70,7 @@ def random_game(seed: int, events: int, *, visibility: str = "unlisted") -> list
         nonlocal records, game, n
         n += 1
         try:
-            new = play(
+            new = run_command_and_auto_answers_records(
                 game, command, seat=seat, command_id=f"c{n}", at=AT, seed=dice, history=ListHistory(records)
             )
         except DomainError:

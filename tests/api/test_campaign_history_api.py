@@ -9,8 +9,8 @@ from typing import Any
 from uuid import UUID
 
 from dicelog.domain.core.campaign import decide_revert
-from dicelog.service import campaigns
-from dicelog.service.openapi import EXAMPLES
+from dicelog.service.app import campaigns
+from dicelog.service.http.openapi import EXAMPLES
 from tests.api.test_campaign_api import MICE, SEATS, Driver, next_chapter
 
 

@@ -14,9 +14,9 @@ from uuid import UUID
 import pytest
 
 from dicelog.domain.core.campaign import ChapterRecorded
-from dicelog.service import campaigns
-from dicelog.service.cli import EXIT_GAME, main
-from dicelog.service.export import verify_file
+from dicelog.service.app import campaigns
+from dicelog.service.app.export import verify_file
+from dicelog.service.cli.main import EXIT_GAME, main
 from tests.api.test_campaign_api import MICE, next_chapter
 from tests.api.test_campaign_history_api import new_campaign, win
 

@@ -17,8 +17,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.cli import (
+from dicelog.service.cli.main import (
     EXIT_CONFIG,
     EXIT_FAILED,
     EXIT_FILE,
@@ -29,7 +28,8 @@ from dicelog.service.cli import (
     EXIT_STORE,
     main,
 )
-from dicelog.service.settings import Settings, default_data_dir
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings, default_data_dir
 from tests.api.conftest import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -280,7 +280,7 @@ def test_the_console_script_names_an_unreachable_postgresql_in_one_line(tmp_path
     port = _closed_port()
     env = _postgres_at(port, dict(os.environ))
     done = subprocess.run(
-        [sys.executable, "-m", "dicelog.service.cli", *command],
+        [sys.executable, "-m", "dicelog.service.cli.main", *command],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -313,7 +313,7 @@ def test_a_postgresql_that_never_answers_is_named_within_5_seconds(
 
 def _backup_file(path: Path) -> None:
     """An empty, valid backup (restore checks its file before it connects)."""
-    from dicelog.service.backup import FORMAT
+    from dicelog.service.store.backup import FORMAT
 
     path.write_text(
         f'{{"format":"{FORMAT}","dicelog_version":"0","schema_version":1,"created_at":"2026-01-01T00:00:00Z",'

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
 
 # search-cards: 71 records (the Leather Breastplate is one record of 2 copies; Tinkerer's Treasure is extra)
 LISTS = {

@@ -94,7 +94,7 @@ def test_the_example_pack_passes_the_content_check_and_a_game_plays_with_it(clie
     house card)."""
     from pathlib import Path
 
-    from dicelog.service.cli import main
+    from dicelog.service.cli.main import main
 
     example = Path(__file__).resolve().parents[2] / "examples" / "content-pack"
     assert main(["content", "check", "--pack", str(example)]) == 0

@@ -1,5 +1,5 @@
 """CORS (off by default, an allow-list by setting) and 415 for bodies that are not JSON
-(service/http_guards.py), through the real app."""
+(service/http/guards.py), through the real app."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import MICE, SEATS, Table, settings_for
 
 APP_ORIGIN = "https://app.example.org"

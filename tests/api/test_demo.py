@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dicelog.domain.mice_and_mystics.bot import choose_command
-from dicelog.service.demo import demos, run_demo
+from dicelog.service.cli.demo import demos, run_demo
 
 
 def test_the_demo_plays_turns_over_http_and_verifies_the_log(tmp_path, monkeypatch, capsys):
@@ -42,7 +42,7 @@ def test_the_vast_demo_plays_its_bots_to_a_win_and_verifies(tmp_path, monkeypatc
 def test_the_vast_demo_plays_a_row_by_id_and_the_flag_is_vast_only(tmp_path, monkeypatch, capsys):
     """``dicelog demo --game vast --setup knight-vs-thief`` (Vast rulebook, Setup: the rows sharing their
     roles, the solo levels, are chosen by id); ``--setup`` with another game is a usage error."""
-    from dicelog.service.cli import main
+    from dicelog.service.cli.main import main
 
     monkeypatch.setenv("DICELOG_DATA_DIR", str(tmp_path))
     argv = ["demo", "--game", "vast", "--setup", "knight-vs-thief", "--seed", "3", "--quiet"]

@@ -1,14 +1,14 @@
 """Faults answered clearly (issue 12), through the real app on SQLite.
 
 - a store fault is 503 ``application/problem+json`` ``urn:dicelog:problem:store-unavailable`` with
-  ``Retry-After`` (``service/faults.py``): SQLite locked by another writer (within the lock timeout),
+  ``Retry-After`` (``service/ops/faults.py``): SQLite locked by another writer (within the lock timeout),
   a full database, a read-only file; nothing is stored, and the same command sent again with the
   same ``Idempotency-Key`` once the fault is gone is stored once;
 - ``/ready`` is 503 while the store cannot write (locked, read-only), 200 again after;
 - every infrastructure error class the store's drivers and the library raise maps to 503, and the
   store errors that are bugs (and any other bug) stay 500 with one traceback logged;
 - bodies nested deeper than 64 levels are 400 ``body-too-deep`` (no traceback), bodies over
-  ``DICELOG_MAX_BODY_BYTES`` 413 ``body-too-large`` (``service/http_guards.py``), nothing stored.
+  ``DICELOG_MAX_BODY_BYTES`` 413 ``body-too-large`` (``service/http/guards.py``), nothing stored.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ import pytest
 from eventsourcing import persistence as es
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.faults import RETRY_AFTER, STORE_UNAVAILABLE, is_store_fault, reason_of
-from dicelog.service.http_guards import BODY_TOO_DEEP, BODY_TOO_LARGE, MAX_DEPTH, json_depth
-from dicelog.service.persistence import NoAnswer, StoreTimeout
+from dicelog.service.http.app import create_app
+from dicelog.service.http.guards import BODY_TOO_DEEP, BODY_TOO_LARGE, MAX_DEPTH, json_depth
+from dicelog.service.ops.faults import RETRY_AFTER, STORE_UNAVAILABLE, is_store_fault, reason_of
+from dicelog.service.store.persistence import NoAnswer, StoreTimeout
 from tests.api.conftest import MICE, Table, settings_for
 
 PROBLEM_JSON = "application/problem+json"
@@ -383,7 +383,7 @@ def test_a_bug_stays_500_with_its_traceback_logged_once(app, monkeypatch, caplog
 def test_an_outcome_unknown_on_postgresql_says_so_and_how_to_retry(tmp_path, monkeypatch):
     import psycopg
 
-    from dicelog.service.faults import store_unavailable
+    from dicelog.service.ops.faults import store_unavailable
 
     class Request:
         method = "POST"

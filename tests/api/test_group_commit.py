@@ -1,4 +1,4 @@
-"""Group commit on the write lane and the command path's cached read (``service/write_lane.py``,
+"""Group commit on the write lane and the command path's cached read (``service/store/write_lane.py``,
 ``Games.cached_game``; issue 12, throughput): saves of several threads share a transaction, each
 caller still gets its own recordings, conflict or fault; the commands of one game take turns; a
 command decided on a game another process has written since is decided again on the stored game."""
@@ -16,9 +16,9 @@ import pytest
 from eventsourcing.persistence import IntegrityError, OperationalError
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.settings import Settings
-from dicelog.service.write_lane import GroupCommit
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store.write_lane import GroupCommit
 from tests.api.conftest import IN_PROCESS, NO_QUOTAS, Table
 from tests.api.test_observability import _metrics, _value
 
@@ -199,7 +199,7 @@ def test_a_read_that_loaded_the_game_before_a_command_does_not_set_the_cache_bac
 def test_a_serving_process_collects_cyclic_garbage_less_often(client):
     import gc
 
-    from dicelog.service.app import GC_YOUNG_THRESHOLD
+    from dicelog.service.http.app import GC_YOUNG_THRESHOLD
 
     assert gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD > 700
 

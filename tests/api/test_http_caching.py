@@ -1,4 +1,4 @@
-"""HTTP caching (docs/api-contract.md, HTTP caching; service/http_cache.py): a strong ETag on the
+"""HTTP caching (docs/api-contract.md, HTTP caching; service/http/cache.py): a strong ETag on the
 reads of a game and of content, 304 for a conditional GET, Cache-Control no-cache while the game
 runs and immutable once it ended, private for a token's view, Link rel="next" on event pages."""
 

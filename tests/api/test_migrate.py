@@ -1,4 +1,4 @@
-"""Schema versioning (``service/migrations.py``, ``dicelog migrate``): idempotent migrations, a recorded
+"""Schema versioning (``service/store/migrations.py``, ``dicelog migrate``): idempotent migrations, a recorded
 version, and processes that refuse a schema they do not know."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.cli import EXIT_OK, EXIT_SCHEMA, main
-from dicelog.service.migrations import (
+from dicelog.service.cli.main import EXIT_OK, EXIT_SCHEMA, main
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store.migrations import (
     SCHEMA_VERSION,
     VERSION_TABLE,
     SchemaNotMigrated,
@@ -26,7 +27,6 @@ from dicelog.service.migrations import (
     migrate,
     schema_version,
 )
-from dicelog.service.settings import Settings
 from tests.api.conftest import Table, settings_for
 from tests.services import PG, drop_postgres_schema
 
@@ -215,7 +215,7 @@ def test_a_release_0_1_store_is_adopted_at_version_1_and_its_games_still_verify(
     assert schema_version(settings) == 0
     assert migrate(settings).applied
     assert schema_version(settings) == SCHEMA_VERSION
-    from dicelog.service.application import Games
+    from dicelog.service.app.games import Games
 
     manifest = json.loads((FIXTURES / "release-0.1-store" / "manifest.json").read_text())
     games = Games(settings.library_env("games"), snapshot_interval=0)
@@ -241,8 +241,8 @@ def test_migration_2_indexes_the_first_events_and_the_game_listing_reads_them_fr
 ) -> None:
     """Migration 2 (issue 12, reads in O(page)): ``GET /games`` reads the creations from a partial index
     of the events at version 1, so a cold first page does not walk the events stored between them."""
-    from dicelog.service.application import GAME_CREATED_TOPICS, Games
-    from dicelog.service.store_reads import FIRST_EVENTS_INDEX, creations, sqlite_creations
+    from dicelog.service.app.games import GAME_CREATED_TOPICS, Games
+    from dicelog.service.store.reads import FIRST_EVENTS_INDEX, creations, sqlite_creations
 
     migrate(store)
     if store.store == "sqlite":

@@ -15,10 +15,11 @@ import pytest
 from litestar.testing import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from dicelog.service import logs, routes_stream
-from dicelog.service.app import create_app
-from dicelog.service.metrics import SSE_CLIENTS
-from dicelog.service.settings import Settings
+from dicelog.service.http import routes_stream
+from dicelog.service.http.app import create_app
+from dicelog.service.ops import logs
+from dicelog.service.ops.metrics import SSE_CLIENTS
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import Table
 
 

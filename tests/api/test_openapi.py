@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import allow_header_conformance, positive_data_acceptance
 
-from dicelog.service.app import create_app
-from dicelog.service.demo import running_service
-from dicelog.service.openapi import OPENAPI_PATH, schema_text
-from dicelog.service.settings import Settings
+from dicelog.service.cli.demo import running_service
+from dicelog.service.http.app import create_app
+from dicelog.service.http.openapi import OPENAPI_PATH, schema_text
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import MICE, NO_QUOTAS, SEATS
 
 

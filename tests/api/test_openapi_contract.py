@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, settings
 from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import allow_header_conformance, positive_data_acceptance
 
-from dicelog.service.demo import running_service
-from dicelog.service.openapi import EXAMPLES, OPENAPI_PATH, OPERATION_IDS
-from dicelog.service.settings import Settings
+from dicelog.service.cli.demo import running_service
+from dicelog.service.http.openapi import EXAMPLES, OPENAPI_PATH, OPERATION_IDS
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import NO_QUOTAS
 
 DOC: dict[str, Any] = json.loads(OPENAPI_PATH.read_text())

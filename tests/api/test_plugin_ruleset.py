@@ -15,8 +15,8 @@ import pytest
 from litestar.testing import TestClient
 
 from dicelog.domain.core import registry
-from dicelog.service.app import create_app
-from dicelog.service.demo import run_demo
+from dicelog.service.cli.demo import run_demo
+from dicelog.service.http.app import create_app
 from tests.api.conftest import settings_for
 
 ROOT = Path(__file__).resolve().parents[2]

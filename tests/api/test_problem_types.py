@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.problem_types import PROBLEM, PROBLEM_TYPES
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.http.problem_types import PROBLEM, PROBLEM_TYPES
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import MICE, SEATS, Table
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
@@ -25,7 +25,7 @@ RULE = re.compile(r"^urn:dicelog:rule:[A-Za-z0-9._:-]+$")
 
 def test_every_problem_type_the_code_names_is_listed_once_with_its_status():
     sent: dict[str, set[int | None]] = {}
-    for path in SERVICE.glob("*.py"):
+    for path in SERVICE.rglob("*.py"):
         text = path.read_text()
         for kind in re.findall(r"urn:dicelog:problem:([a-z][a-z-]*[a-z])", text):
             sent.setdefault(kind, set()).add(None)
@@ -33,7 +33,7 @@ def test_every_problem_type_the_code_names_is_listed_once_with_its_status():
             sent.setdefault(kind, set()).add(int(status))
         for kind in re.findall(r'PROBLEM \+ "([a-z-]+)"', text):
             sent.setdefault(kind, set()).add(None)
-    sent.pop("worker-stopped", None)  # the worker's own probe app (service/worker_http.py), not the API
+    sent.pop("worker-stopped", None)  # the worker's own probe app (service/worker/http_port.py), not the API
     assert sent, "the scan found the problem types"
     assert set(sent) <= set(PROBLEM_TYPES), sorted(set(sent) - set(PROBLEM_TYPES))
     for kind, statuses in sent.items():

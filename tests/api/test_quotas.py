@@ -1,4 +1,4 @@
-"""Quotas (service/quotas.py): creations per client address, commands per bearer token.
+"""Quotas (service/http/quotas.py): creations per client address, commands per bearer token.
 
 The app is built by ``create_app``, which puts ``rate_limit_middleware(settings)`` in its
 middleware; a refused request is a 429 problem+json with ``Retry-After`` and writes nothing.
@@ -20,11 +20,11 @@ import pytest
 import uvicorn
 from litestar.testing import TestClient
 
-from dicelog.service import quotas
-from dicelog.service.app import create_app
-from dicelog.service.cli import proxy_options
-from dicelog.service.quotas import RATE_LIMITED, REDIS_NAMESPACE, STORE_NAME, rate_limit_middleware
-from dicelog.service.settings import Settings, parse_rate_limit
+from dicelog.service.cli.main import proxy_options
+from dicelog.service.http import quotas
+from dicelog.service.http.app import create_app
+from dicelog.service.http.quotas import RATE_LIMITED, REDIS_NAMESPACE, STORE_NAME, rate_limit_middleware
+from dicelog.service.ops.settings import Settings, parse_rate_limit
 from tests.api.conftest import MICE, SEATS, Table
 from tests.services import redis_server_binary
 

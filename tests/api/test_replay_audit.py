@@ -9,7 +9,7 @@ from uuid import UUID
 import msgspec
 import pytest
 
-from dicelog.service.export import export_lines, verify_file
+from dicelog.service.app.export import export_lines, verify_file
 from tests.api.conftest import MICE, SEATS, Table
 
 

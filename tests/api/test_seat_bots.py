@@ -1,4 +1,5 @@
-"""Bot seats (``seats[].bot``, ``dicelog.service.seat_bots``) through the real REST API: a person plays Vast's
+"""Bot seats (``seats[].bot``, ``dicelog.service.app.seat_bots``) through the real REST API: a person plays
+Vast's
 Thief against four bot seats the server plays (their decisions answered out of turn, each bot reading only
 its own seat's view), a bot seat that controls nothing or whose ruleset has no bot is refused with nothing
 stored, and an all-bot game plays to its end on creation and verifies."""
@@ -15,8 +16,8 @@ from litestar.testing import TestClient
 
 from dicelog.domain.core import registry
 from dicelog.domain.core.commands import Choose
-from dicelog.service import routes
-from dicelog.service.seat_bots import bot_rng
+from dicelog.service.app.seat_bots import bot_rng
+from dicelog.service.http import routes
 from tests.api.conftest import MICE
 from tests.api.test_vast_api import RESULTS, SEAT_OF, VastTable
 

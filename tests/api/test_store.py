@@ -9,7 +9,7 @@ from uuid import UUID
 import pytest
 
 from dicelog.domain.core.game import fold
-from dicelog.service.application import Games
+from dicelog.service.app.games import Games
 from tests.api.conftest import Table
 
 
@@ -96,7 +96,7 @@ def test_reading_a_game_folds_only_the_events_since_the_last_read(client, monkey
 
 @pytest.mark.parametrize("backend", [pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_on_postgresql_the_games_and_every_projection_share_one_pool_closed_with_its_last_user(client):
-    from dicelog.service.persistence import SharedPostgresDatastore, shared_pools
+    from dicelog.service.store.persistence import SharedPostgresDatastore, shared_pools
 
     runtime = client.app.state.runtime
     datastores = [runtime.games.factory.datastore, *(view.datastore for view in runtime.views.values())]

@@ -20,8 +20,8 @@ import httpx
 import pytest
 import uvicorn
 
-from dicelog.service.app import create_app
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import IN_PROCESS, NO_QUOTAS, Table
 
 RULESETS = ("mice-and-mystics", "race")

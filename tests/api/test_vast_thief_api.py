@@ -18,7 +18,7 @@ import pytest
 
 from dicelog.domain.vast.bot import choose, decide, decode_state
 from dicelog.domain.vast.commands import VastCommandUnion
-from dicelog.service import routes
+from dicelog.service.http import routes
 from tests.api.test_vast_api import VastTable
 
 ROLES = ("knight", "goblins", "dragon", "cave", "thief")

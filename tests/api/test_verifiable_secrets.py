@@ -22,8 +22,8 @@ from litestar.testing import TestClient
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.vast.bot import choose, decode_state
 from dicelog.domain.vast.commands import VastCommandUnion
-from dicelog.service.cli import EXIT_FILE, EXIT_OK, main
-from dicelog.service.export import FORMAT_2, VIEW_FORMAT_2, verify_file
+from dicelog.service.app.export import FORMAT_2, VIEW_FORMAT_2, verify_file
+from dicelog.service.cli.main import EXIT_FILE, EXIT_OK, main
 from tests.api.conftest import Table
 from tests.api.test_vast_api import RESULTS, SEAT_OF, VastTable
 

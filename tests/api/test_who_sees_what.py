@@ -28,7 +28,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
+from dicelog.service.http.app import create_app
 from dicelog_secret_hand.ruleset import register
 from tests.api.conftest import settings_for
 from tests.api.who_sees_what_support import (
@@ -588,7 +588,7 @@ def test_redis_audience_streams_carry_no_secret_of_another_audience(
 ) -> None:
     import time
 
-    from dicelog.service.publisher import GLOBAL_STREAM, game_stream
+    from dicelog.service.worker.publisher import GLOBAL_STREAM, game_stream
 
     tally = Tally()
     rng = random.Random(9)

@@ -1,4 +1,4 @@
-"""The write lane (``service/write_lane.py``, issue 12, throughput): the handlers that write run on the
+"""The write lane (``service/store/write_lane.py``, issue 12, throughput): the handlers that write run on the
 lane's threads, sized by the store, with the request's log context; a write that waited too long for
 its turn is answered 503 ``busy`` and stores nothing; a command's answer states the same chain hashes
 as the stored events."""
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.application import Games
-from dicelog.service.settings import Settings
-from dicelog.service.write_lane import WriteLane, WriteLaneBusy
+from dicelog.service.app.games import Games
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store.write_lane import WriteLane, WriteLaneBusy
 from tests.api.conftest import IN_PROCESS, MICE, NO_QUOTAS, Table
 
 

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from dicelog.service.openapi import EXAMPLES, OPENAPI_PATH
+from dicelog.service.http.openapi import EXAMPLES, OPENAPI_PATH
 from tests.api.test_campaign_api import MICE, SEATS
 
 

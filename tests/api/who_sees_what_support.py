@@ -24,7 +24,7 @@ import anyio
 import msgspec
 from litestar.testing import TestClient
 
-from dicelog.service.settings import Settings
+from dicelog.service.ops.settings import Settings
 from dicelog_secret_hand import bot as secret_hand_bot
 
 CARD = re.compile(r"card-\d\d")

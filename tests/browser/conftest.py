@@ -1,4 +1,4 @@
-"""Browser tests of the web table: a live dicelog (``dicelog.service.demo.running_service``) driven by
+"""Browser tests of the web table: a live dicelog (``dicelog.service.cli.demo.running_service``) driven by
 Debian's Chromium through Playwright for Python.
 
 Playwright's own browser download is not available here: the browser is ``/usr/bin/chromium``
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from dicelog.service.settings import Settings
+from dicelog.service.ops.settings import Settings
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -64,7 +64,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live dicelog serving the shipped rulesets; its base URL."""
-    from dicelog.service.demo import running_service
+    from dicelog.service.cli.demo import running_service
 
     with running_service(settings_in(tmp_path_factory.mktemp("live"))) as base:
         yield base
@@ -74,8 +74,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def live_secret_hand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live dicelog serving the test ruleset with secret hands (as tests/api/test_who_sees_what.py
     serves it: ``create_app(rulesets=...)``); its base URL."""
-    from dicelog.service import demo
-    from dicelog.service.app import create_app
+    from dicelog.service.cli import demo
+    from dicelog.service.http.app import create_app
     from dicelog_secret_hand.ruleset import register
 
     register()

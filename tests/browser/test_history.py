@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dicelog.service.export import FORMAT, verify_file
+from dicelog.service.app.export import FORMAT, verify_file
 from tests.browser.conftest import screenshot
 from tests.browser.support import play_demo_game, positions, ready
 

@@ -12,7 +12,7 @@ from tests.browser.support import mice_game, ready
 
 
 def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(tmp_path: Path, context: Any) -> None:
-    from dicelog.service.demo import running_service
+    from dicelog.service.cli.demo import running_service
 
     with running_service(settings_in(tmp_path)) as base:
         listed = mice_game(

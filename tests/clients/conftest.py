@@ -1,7 +1,7 @@
 """Clients generated from the committed OpenAPI document play against a live service.
 
-The service runs with uvicorn on a free local port (``dicelog.service.demo.running_service``), on SQLite in
-the test's temporary directory, without quotas (games are played as fast as the server answers).
+The service runs with uvicorn on a free local port (``dicelog.service.cli.demo.running_service``), on SQLite
+in the test's temporary directory, without quotas (games are played as fast as the server answers).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dicelog.service.demo import running_service
-from dicelog.service.settings import Settings
+from dicelog.service.cli.demo import running_service
+from dicelog.service.ops.settings import Settings
 from tests.api.conftest import NO_QUOTAS
 
 ROOT = Path(__file__).resolve().parents[2]

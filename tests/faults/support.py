@@ -87,7 +87,7 @@ class Server:
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts + 1}\n".encode())
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "dicelog.service.cli", "serve", "--port", str(self.port)],
+                [sys.executable, "-m", "dicelog.service.cli.main", "serve", "--port", str(self.port)],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from dicelog.domain.mice_and_mystics.bot import choose_command as choose
-from dicelog.service.publisher import GLOBAL_STREAM, game_stream
+from dicelog.service.worker.publisher import GLOBAL_STREAM, game_stream
 from tests.faults.support import (
     Ledger,
     RedisServer,

@@ -21,12 +21,12 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.application import Games
-from dicelog.service.backup import FORMAT, GAME_TOPICS
-from dicelog.service.cli import EXIT_FILE, EXIT_NOT_EMPTY, EXIT_OK, main
-from dicelog.service.migrations import SCHEMA_VERSION
-from dicelog.service.settings import Settings
+from dicelog.service.app.games import Games
+from dicelog.service.cli.main import EXIT_FILE, EXIT_NOT_EMPTY, EXIT_OK, main
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store.backup import FORMAT, GAME_TOPICS
+from dicelog.service.store.migrations import SCHEMA_VERSION
 from dicelog_secret_hand.ruleset import register
 from tests.api.conftest import NO_QUOTAS, settings_for
 from tests.services import drop_postgres_schema

@@ -1,5 +1,5 @@
 """The embedded worker in a child process (``DICELOG_EMBEDDED_WORKER=process``, the default;
-``service/embedded_worker.py``): it projects what the API stores, is restarted when it dies, stops with
+``service/worker/embedded.py``): it projects what the API stores, is restarted when it dies, stops with
 the API, and never outlives it, even when the API is killed."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.embedded_worker import decode_settings, encode_settings
-from dicelog.service.embedded_worker_child import main
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.worker.embedded import decode_settings, encode_settings
+from dicelog.service.worker.embedded_child import main
 from tests.api.conftest import NO_QUOTAS, Table
 from tests.faults.support import free_port, wait_for
 
@@ -99,7 +99,7 @@ def test_a_serve_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
     log = tmp_path / "serve.log"
     with open(log, "w") as err:
         serve = subprocess.Popen(
-            [sys.executable, "-m", "dicelog.service.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "dicelog.service.cli.main", "serve", "--port", str(port)],
             env=env,
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
@@ -116,7 +116,7 @@ def test_a_serve_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
         assert wait_for(up, 60), log.read_text()[-2000:]
         assert wait_for(lambda: len(_children(serve.pid)) == 1, 30), _children(serve.pid)
         (child,) = _children(serve.pid)
-        assert "dicelog.service.embedded_worker" in Path(f"/proc/{child}/cmdline").read_text()
+        assert "dicelog.service.worker.embedded" in Path(f"/proc/{child}/cmdline").read_text()
         serve.kill()
         serve.wait(10)
         assert wait_for(lambda: not _alive(child), 15), "the worker outlived its API process"

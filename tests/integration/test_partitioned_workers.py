@@ -1,5 +1,5 @@
 """Two ``dicelog worker`` processes share the projections and the publishing by partitions of games
-(issue 34, item 3; ``dicelog.service.partitions``), and one takes over when the other is killed.
+(issue 34, item 3; ``dicelog.service.store.partitions``), and one takes over when the other is killed.
 
 A real ``dicelog serve`` (no embedded worker) on a fresh PostgreSQL schema with a private Redis takes
 commands from 3 clients; two workers with ``DICELOG_PARTITIONS=8`` follow the store. They must split
@@ -77,7 +77,7 @@ class Worker:
         self.log = log
         with log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "dicelog.service.cli", "worker", "--port", str(self.port)],
+                [sys.executable, "-m", "dicelog.service.cli.main", "worker", "--port", str(self.port)],
                 cwd=ROOT,
                 env=env,
                 stdout=out,

@@ -79,7 +79,7 @@ def deployment(extra: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
         DICELOG_RATE_LIMIT_COMMANDS="off",
         **extra,
     )
-    command = [sys.executable, "-m", "dicelog.service.cli"]
+    command = [sys.executable, "-m", "dicelog.service.cli.main"]
     with ExitStack() as stack:
         stack.callback(drop_postgres_schema, schema)
         subprocess.run(

@@ -1,4 +1,4 @@
-"""Redis streams, a public interface (docs/streams.md, "Redis streams"; service/publisher.py).
+"""Redis streams, a public interface (docs/streams.md, "Redis streams"; service/worker/publisher.py).
 
 - Notifications lose nothing (docs/architecture.md, Properties): Redis stopped during commands, then caught
   up.
@@ -33,9 +33,9 @@ import pytest
 import redis
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.publisher import GLOBAL_STREAM, decode_entry, game_stream
-from dicelog.service.settings import Settings, parse_retention
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings, parse_retention
+from dicelog.service.worker.publisher import GLOBAL_STREAM, decode_entry, game_stream
 from dicelog_secret_hand.ruleset import register
 from tests.api.conftest import NO_QUOTAS, Table
 from tests.services import redis_server_binary

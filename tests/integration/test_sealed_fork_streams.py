@@ -21,9 +21,9 @@ import pytest
 import redis
 from litestar.testing import TestClient
 
-from dicelog.service.app import create_app
-from dicelog.service.publisher import GLOBAL_STREAM, game_stream
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.worker.publisher import GLOBAL_STREAM, game_stream
 from tests.api.conftest import NO_QUOTAS
 from tests.api.test_seat_bots import BOTS, PERSON, ROLES, BotTable, _person_command
 from tests.api.test_vast_api import RESULTS, SEAT_OF

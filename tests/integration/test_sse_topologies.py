@@ -2,8 +2,8 @@
 
 Two apps (each its own ``Runtime``: its own in-process fan-out, its own Redis subscription) serve
 the same store; a command sent to one must reach a stream read from the other through the Redis
-wake-up (``dicelog.service.fanout.RedisWake``), with no worker running. The SSE poll interval is 30 s and
-every delivery must come within 5 s: only the wake-up explains it. Also: ``Last-Event-ID`` resume
+wake-up (``dicelog.service.store.fanout.RedisWake``), with no worker running. The SSE poll interval is 30 s
+and every delivery must come within 5 s: only the wake-up explains it. Also: ``Last-Event-ID`` resume
 and the end of the game across replicas, the worker writing the Redis streams on a wake-up (its
 own poll at 30 s), and Redis unreachable at start-up (commands do not wait; wake-ups come back
 with Redis).
@@ -27,10 +27,10 @@ import msgspec
 import pytest
 import redis
 
-from dicelog.service.app import Runtime, create_app
-from dicelog.service.fanout import RedisWake
-from dicelog.service.publisher import game_stream
-from dicelog.service.settings import Settings
+from dicelog.service.http.app import Runtime, create_app
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store.fanout import RedisWake
+from dicelog.service.worker.publisher import game_stream
 from tests.api.conftest import settings_for
 from tests.api.test_stream import RULESETS, advance, next_event, race_game, serve_app, sse_blocks
 from tests.services import _unavailable, drop_postgres_schema, redis_server_binary
@@ -245,7 +245,7 @@ def test_with_redis_unreachable_commands_do_not_wait_and_wake_ups_resume_when_it
 def test_a_wake_up_sender_never_blocks_and_closes_promptly_when_redis_is_unreachable(tmp_path: Path) -> None:
     from uuid import uuid4
 
-    from dicelog.service.fanout import FanOut
+    from dicelog.service.store.fanout import FanOut
 
     wake = RedisWake(f"redis://127.0.0.1:{_free_port()}/0", FanOut(), outbox=10)  # nobody listens there
     wake.start()

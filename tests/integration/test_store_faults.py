@@ -10,8 +10,8 @@ A real ``dicelog serve`` (embedded worker) on a fresh schema, its connections na
   acknowledged command is in the log once and every game verifies; ``/ready`` is 200 after.
 - **the server lost**: the app reaches PostgreSQL through a TCP proxy of the test, which is cut
   (open connections closed, new ones refused). ``/ready`` is 503 within 3 s; a command is 503 with
-  ``outcome: unknown`` within one pool timeout (4 s; ``dicelog.service.persistence.PoolUnavailable``), never
-  a 500; after the proxy is restored ``/ready`` is 200 again, the same
+  ``outcome: unknown`` within one pool timeout (4 s; ``dicelog.service.store.persistence.PoolUnavailable``),
+  never a 500; after the proxy is restored ``/ready`` is 200 again, the same
   command with the same key is stored once, and the game verifies.
 """
 
@@ -381,8 +381,8 @@ def _admin(*statements: str) -> None:
 def runtime_role(schema) -> Iterator[tuple[str, str]]:
     """A schema migrated by the owner and a role with only the runtime's grants on it (``SELECT``,
     ``INSERT``, ``UPDATE``, ``DELETE`` on its tables, its sequences): (schema, role)."""
-    from dicelog.service.migrations import migrate
-    from dicelog.service.settings import Settings
+    from dicelog.service.ops.settings import Settings
+    from dicelog.service.store.migrations import migrate
 
     migrate(Settings.from_env(postgres_env(schema)))
     role = f"dicelog_rt_{schema}"

@@ -25,7 +25,7 @@ def test_a_worker_serves_live_ready_and_metrics_then_stops_on_sigterm(tmp_path):
     log = tmp_path / "worker.log"
     with open(log, "w") as err:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "dicelog.service.cli", "worker", "--poll-interval", "0.2"],
+            [sys.executable, "-m", "dicelog.service.cli.main", "worker", "--poll-interval", "0.2"],
             env=env,
             cwd=ROOT,
             stdout=subprocess.DEVNULL,

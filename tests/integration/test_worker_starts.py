@@ -2,7 +2,7 @@
 
 Its two lanes (projections, Redis publisher) start on threads of their own; when both met the
 lazily computed content and msgspec types for the first time at once, the worker died with SIGSEGV
-at 5 of 7 starts. ``dicelog.service.warming`` now computes them before any lane starts. Here a real
+at 5 of 7 starts. ``dicelog.service.ops.warming`` now computes them before any lane starts. Here a real
 ``dicelog serve`` (no embedded worker) takes commands from 4 clients on a SQLite store with a
 private Redis, and a ``dicelog worker`` is started 20 times into that load: each time both lanes
 must run, the worker must serve its probes and stop cleanly on SIGTERM, and the load must have moved
@@ -78,7 +78,7 @@ def _start_and_stop(
             [
                 sys.executable,
                 "-m",
-                "dicelog.service.cli",
+                "dicelog.service.cli.main",
                 "worker",
                 "--port",
                 str(port),

@@ -14,7 +14,7 @@ import msgspec
 
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.events import GameCreated, Seat
-from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.game import create, fold, run_command_and_auto_answers_records
 from dicelog.domain.mice_and_mystics.bot import choose_for
 from dicelog.domain.mice_and_mystics.events import InitiativeTrackReshuffled, RoundStarted, TurnStarted
 from dicelog.domain.mice_and_mystics.state import RULES_REVISION
@@ -48,7 +48,9 @@ def bot_game(seed: int, rules_revision: int) -> list:
         as_dicts = [msgspec.to_builtins(c) for c in legal]
         chosen = choose_for(game.state, mouse, as_dicts) if mouse else rng.choice(as_dicts)
         command = legal[as_dicts.index(chosen)]
-        new = play(game, command, seat="table", command_id=f"c{n + 1}", at=AT, seed=dice)
+        new = run_command_and_auto_answers_records(
+            game, command, seat="table", command_id=f"c{n + 1}", at=AT, seed=dice
+        )
         game = fold(game, new)
         records += new
     return [r.payload for r in records]

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.events import GameCreated, Seat
-from dicelog.domain.core.game import create, envelope_bytes, fold, play
+from dicelog.domain.core.game import create, envelope_bytes, fold, run_command_and_auto_answers_records
 from dicelog.domain.core.verify import verify
-from dicelog.service.persistence import decode_recorded
+from dicelog.service.store.persistence import decode_recorded
 
 AT = datetime(2026, 11, 22, tzinfo=UTC)
 MICE = ("collin", "filch", "maginos", "nez")
@@ -52,7 +52,9 @@ def random_game(ruleset: str, seed: bytes, choices: random.Random, commands: int
         legal = game.ruleset.legal_commands(game.state)
         if not legal:
             break
-        new = play(game, choices.choice(legal), seat="x", command_id=f"c{n}", at=AT, seed=seed)
+        new = run_command_and_auto_answers_records(
+            game, choices.choice(legal), seat="x", command_id=f"c{n}", at=AT, seed=seed
+        )
         for r in new:
             game = fold(game, [r])
             live[r.originator_version] = game
@@ -96,6 +98,6 @@ def test_flipping_any_byte_of_any_stored_event_makes_verify_name_that_event(data
 
 
 def _topic(record) -> str:
-    from dicelog.service.topics import topic_of
+    from dicelog.service.store.topics import topic_of
 
     return topic_of(type(record.payload))

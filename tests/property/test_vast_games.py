@@ -16,7 +16,7 @@ import pytest
 
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.events import GameCreated, Seat
-from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.game import create, fold, run_command_and_auto_answers_records
 from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import SPECTATOR_VIEWER, Lens, seat_viewer
@@ -94,7 +94,9 @@ def play_game(seed_n: int, randomness: float, setup: str = "knight-vs-cave", max
         seat = SEAT_OF[game.state.turn]
         view = Lens(game.ruleset, seat_viewer(seats, seat)).state(game.state)
         command = rng.choice(legal) if rng.random() < randomness else choose(view, legal, rng)
-        new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=seed)
+        new = run_command_and_auto_answers_records(
+            game, command, seat=seat, command_id=f"c{n}", at=AT, seed=seed
+        )
         for r in new:
             game = fold(game, [r])
             live.append(game)

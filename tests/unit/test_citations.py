@@ -32,7 +32,7 @@ ABSENT = {
 }
 RELATIVE_LINKS_ALLOWED = {"a facts file by its bare name"}  # docs/ pages link their neighbours by name
 MD_PATH = re.compile(r"(?<![\w/.-])((?:\.\./|\./)?[A-Za-z0-9_][\w./-]*" + _MD + r")(?![\w/])")
-SKIP_PREFIXES = ("tests/fixtures/", "service/web/static/vendor/")
+SKIP_PREFIXES = ("tests/fixtures/", "service/http/web/static/vendor/")
 CHAPTER_1 = ROOT / "domain" / "mice_and_mystics" / "content" / "chapter-1.json"
 STORED = (
     # Text stored inside events, which re-derivation must reproduce byte for byte (docs/event-model.md,

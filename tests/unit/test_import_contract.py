@@ -1,13 +1,17 @@
 """The import contract (docs/architecture.md, Layout): every import of every module, function-level imports
 included (``ast``: import-linter reads only module-level imports), read downward:
 
-    service > projections > rulesets (domain/<ruleset>/) > core (domain/core/)
+    http | cli | worker  >  app  >  store | bodies  >  ops      (the service's sub-packages)
+    service  >  read models (projections/)  >  rulesets (domain/<ruleset>/)  >  core (domain/core/)
 
 - the core imports no ruleset, no read model and no service module (it finds rulesets by entry point);
 - a ruleset imports the core only, never another ruleset, a read model or the service;
 - the read models (``projections/``) import the core only: no ruleset, no service module;
-- the service imports no module of any ruleset (it reaches a game through the registry only), and its
-  storage side never imports its use cases (``migrations`` does not import ``application``);
+- the service imports no module of any ruleset (it reaches a game through the registry only);
+- within the service, a sub-package imports its own modules and those of the levels below it in
+  ``SERVICE_LEVELS``, and of its own level only the sub-packages ``SIBLINGS`` allows: the entry points
+  (``http``, ``cli``, ``worker``) use the use cases (``app``), which use the storage (``store``), the API's
+  bodies (``bodies``) and the operations support (``ops``); nothing below an entry point imports one;
 - no import cycle between modules, but the two named in ``REMAINING_CYCLES`` (the rules packages of Mice
   and Mystics and of Vast, whose modules call each other inside functions), which this test also checks
   have not grown, so that fixing one means deleting it here.
@@ -23,6 +27,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"domain": "dicelog.domain", "projections": "dicelog.projections", "service": "dicelog.service"}
 CORE = "dicelog.domain.core"
 RULESETS = ("dicelog.domain.mice_and_mystics", "dicelog.domain.vast")
+SERVICE = "dicelog.service"
+SERVICE_LEVELS = (("http", "cli", "worker"), ("app",), ("store", "bodies"), ("ops",))
+"""The service's sub-packages by level, highest first: a level imports the levels below it."""
+SIBLINGS = {"cli": {"http", "worker"}, "http": {"worker"}, "worker": {"http"}}
+"""Which sub-packages of its own level a sub-package may import (the command starts the server and the
+worker; the server runs the embedded worker, which runs the server's ``Runtime``)."""
 
 REMAINING_CYCLES = {
     "Mice and Mystics: content -> packs -> content_check -> rules.room_rules -> content, and the rules "
@@ -87,6 +97,21 @@ def _ruleset_of(name: str) -> str | None:
     return next((r for r in RULESETS if _within(name, r)), None)
 
 
+def _service_level(name: str) -> tuple[str, int]:
+    """(sub-package, level) of a module of the service; a module directly under ``service/`` has none."""
+    sub = name.removeprefix(SERVICE + ".").split(".")[0]
+    level = next((n for n, subs in enumerate(SERVICE_LEVELS) if sub in subs), None)
+    assert level is not None, f"{name}: a module of service/ outside the sub-packages of SERVICE_LEVELS"
+    return sub, level
+
+
+def _service_may(name: str, target: str) -> bool:
+    if SERVICE in (name, target):
+        return True
+    (sub, level), (their, theirs) = _service_level(name), _service_level(target)
+    return sub == their or theirs > level or (theirs == level and their in SIBLINGS.get(sub, set()))
+
+
 def _layer_breaks() -> list[str]:
     broken = []
     for name, path in sorted(MODULES.items()):
@@ -108,8 +133,8 @@ def _layer_breaks() -> list[str]:
                 broken.append(f"{where} (read models import the core only)")
             elif _within(name, "dicelog.service") and theirs is not None:
                 broken.append(f"{where} (the service reaches a game through the registry only)")
-            elif name == "dicelog.service.migrations" and target == "dicelog.service.application":
-                broken.append(f"{where} (storage never imports the use cases)")
+            elif _within(name, SERVICE) and _within(target, SERVICE) and not _service_may(name, target):
+                broken.append(f"{where} (the service's levels: {' > '.join(map('|'.join, SERVICE_LEVELS))})")
     return sorted(set(broken))
 
 

@@ -38,8 +38,8 @@ def test_every_package_folder_is_listed_under_the_dicelog_namespace() -> None:
 
 
 def test_the_console_script_and_the_code_import_dicelog_names_only() -> None:
-    assert _pyproject()["project"]["scripts"]["dicelog"] == "dicelog.service.cli:main"
-    import dicelog.service.app  # noqa: F401  (imports every module the service uses)
+    assert _pyproject()["project"]["scripts"]["dicelog"] == "dicelog.service.cli.main:main"
+    import dicelog.service.http.app  # noqa: F401  (imports every module the service uses)
 
     stray = sorted(name for name in sys.modules if name.split(".")[0] in FOLDERS)
     assert stray == [], f"modules imported under a bare top-level name: {stray}"
@@ -74,11 +74,11 @@ def test_the_wheel_installs_only_the_dicelog_package(tmp_path: Path) -> None:
     top = {name.split("/")[0] for name in names}
     assert top == {"dicelog", next(n for n in top if n.endswith(".dist-info"))}
     for needed in (
-        "dicelog/service/cli.py",
+        "dicelog/service/cli/main.py",
         "dicelog/domain/core/game.py",
         "dicelog/projections/__init__.py",
         "dicelog/domain/mice_and_mystics/content/mice.json",
-        "dicelog/service/web/static/table.html",
+        "dicelog/service/http/web/static/table.html",
         "dicelog/domain/vast/web/vast.js",
         "dicelog/domain/mice_and_mystics/web/board.js",
         "dicelog/domain/mice_and_mystics/web/labels.js",

@@ -1,4 +1,4 @@
-"""Partitions of games (``dicelog.service.partitions``): the stored names and the setting.
+"""Partitions of games (``dicelog.service.store.partitions``): the stored names and the setting.
 
 The partition of a notification and the tracking records' application name are stored names (the
 checkpoints of every projection are kept under them): they must never change.
@@ -10,8 +10,8 @@ from uuid import UUID
 
 import pytest
 
-from dicelog.service.partitions import partition_of, tracking_name
-from dicelog.service.settings import Settings
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store.partitions import partition_of, tracking_name
 
 GAME = UUID("7f3c1e2a-9b4d-4c8e-a1f0-5d6b7c8e9f01")
 

@@ -1,5 +1,5 @@
 """The Redis stream entry is a public interface: its committed JSON Schema matches the code, and
-the wire layout (``event`` JSON, the other fields plain text) round-trips (service/publisher.py).
+the wire layout (``event`` JSON, the other fields plain text) round-trips (service/worker/publisher.py).
 
 Real entries read from Redis are validated against the committed schema in
 tests/integration/test_redis_streams.py.
@@ -16,7 +16,8 @@ import jsonschema
 import msgspec
 import pytest
 
-from dicelog.service.publisher import (
+from dicelog.service.bodies.schemas import EventOut
+from dicelog.service.worker.publisher import (
     ENTRY_FORMAT,
     StreamEntry,
     decode_entry,
@@ -24,10 +25,9 @@ from dicelog.service.publisher import (
     entry_schema,
     entry_schema_text,
 )
-from dicelog.service.schemas import EventOut
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "redis-stream-entry.schema.json"
-REGENERATE = "python -m dicelog.service.publisher > docs/redis-stream-entry.schema.json"
+REGENERATE = "python -m dicelog.service.worker.publisher > docs/redis-stream-entry.schema.json"
 
 
 def _entry(hidden: bool = False) -> StreamEntry:

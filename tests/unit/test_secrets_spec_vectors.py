@@ -30,11 +30,11 @@ from dicelog.domain.core.game import (
     event_salt,
     fold,
     link_hash,
-    play,
     record_link,
+    run_command_and_auto_answers_records,
 )
 from dicelog.domain.core.visibility import AUDITOR_VIEWER, Lens, seat_viewer
-from dicelog.service.export import reader_export_lines, verify_file
+from dicelog.service.app.export import reader_export_lines, verify_file
 from dicelog_secret_hand.ruleset import register
 
 register()
@@ -295,7 +295,9 @@ def project_game() -> list[Recorded]:
     while game.result is None:
         seat = "one" if game.ruleset.turn_piece(game.state) == "ann" else "two"
         command = game.ruleset.legal_commands(game.state)[0]
-        new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=SEED, nonce_key=VIEW_KEY)
+        new = run_command_and_auto_answers_records(
+            game, command, seat=seat, command_id=f"c{n}", at=AT, seed=SEED, nonce_key=VIEW_KEY
+        )
         game, records, n = fold(game, new), records + new, n + 1
     return records
 

@@ -30,17 +30,18 @@ import pytest
 from eventsourcing.persistence import JSONTranscoder, MapperDeserialisationError, StoredEvent
 from litestar.testing import TestClient
 
-import dicelog.service.app  # every module that registers stored types is imported
+import dicelog.service.http.app  # every module that registers stored types is imported
 from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import Campaign
 from dicelog.domain.core.events import Event
 from dicelog.domain.core.game import GENESIS_HASH, GameSnapshot, Recorded, fold
 from dicelog.domain.core.verify import Divergence
-from dicelog.service import campaigns, topics
-from dicelog.service.application import Games
-from dicelog.service.export import export_lines, verify_file
-from dicelog.service.persistence import MsgspecMapper, decode_log, decode_recorded
-from dicelog.service.settings import Settings
+from dicelog.service.app import campaigns
+from dicelog.service.app.export import export_lines, verify_file
+from dicelog.service.app.games import Games
+from dicelog.service.ops.settings import Settings
+from dicelog.service.store import topics
+from dicelog.service.store.persistence import MsgspecMapper, decode_log, decode_recorded
 from tests.api.conftest import settings_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -167,7 +168,7 @@ def test_the_export_of_an_old_game_verifies_offline(old_store: Path):
 @pytest.fixture
 def old_client(old_store: Path) -> Iterator[TestClient[Any]]:
     settings, _ = settings_for("sqlite", old_store)
-    with TestClient(dicelog.service.app.create_app(settings)) as client:
+    with TestClient(dicelog.service.http.app.create_app(settings)) as client:
         yield client
 
 

@@ -17,8 +17,8 @@ import msgspec
 import pytest
 
 from dicelog.domain.core.game import fold
-from dicelog.service.export import FORMAT, FORMAT_2, VIEW_FORMAT_2, Line, verify_file
-from dicelog.service.persistence import decode_recorded
+from dicelog.service.app.export import FORMAT, FORMAT_2, VIEW_FORMAT_2, Line, verify_file
+from dicelog.service.store.persistence import decode_recorded
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 RELEASES = ("vast-0.2", "vast-0.3", "vast-0.4", "vast-0.5", "vast-0.6")

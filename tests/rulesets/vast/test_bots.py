@@ -1,6 +1,6 @@
 """Vast's bots (``dicelog.domain.vast.bot``) played as the server plays bot seats
-(``dicelog.service.seat_bots.next_bot_command``), in the domain with server dice: each reads only its seat's
-view (the ruleset's Lens) and sends legal commands; each role's bot wins a game on a fixed seed."""
+(``dicelog.service.app.seat_bots.next_bot_command``), in the domain with server dice: each reads only its
+seat's view (the ruleset's Lens) and sends legal commands; each role's bot wins a game on a fixed seed."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from dicelog.domain.core.visibility import Lens, seat_viewer
 from dicelog.domain.vast import bot
 from dicelog.domain.vast.rules.setup import SETUPS
 from dicelog.domain.vast.state import HIDDEN
-from dicelog.service.seat_bots import legal_for, next_bot_command
+from dicelog.service.app.seat_bots import legal_for, next_bot_command
 
 AT = datetime(2026, 11, 26, tzinfo=UTC)
 

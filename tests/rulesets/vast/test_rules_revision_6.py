@@ -12,13 +12,13 @@ from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, GameCreated, Seat
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.read_models import describe
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.cave_turn import bats_reach
 from dicelog.domain.vast.rules.common import cell_at, dragon_armor, removable, safe_steps
 from dicelog.domain.vast.rules.flow import event_offer
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import CaveRole, DragonRole, GoblinsRole, KnightRole, ThiefRole
-from dicelog.domain.vast.views import describe
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
 from tests.rulesets.vast.test_no_cave_player import no_cave

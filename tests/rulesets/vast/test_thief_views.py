@@ -14,8 +14,8 @@ from dicelog.domain.core.events import DecisionMade, DiceRolled, Event
 from dicelog.domain.core.visibility import Viewer
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
+from dicelog.domain.vast.read_models import board_view, describe, initiative_view
 from dicelog.domain.vast.state import KnightRole, ThiefRole, VastState
-from dicelog.domain.vast.views import board_view, describe, initiative_view
 from dicelog.domain.vast.visibility import view_event, view_state
 from tests.rulesets.vast.support import Play, dark, lit, table
 
@@ -40,7 +40,7 @@ def ready(**kw: Any) -> ThiefRole:
 
 def log_of(start: VastState, events: list[Event], viewer: Viewer | None = None) -> list[str]:
     """The log lines of ``events`` played from ``start``, each described from the state after it, through
-    ``viewer``'s eyes (as ``dicelog.service.audit.describe`` and the log projection do)."""
+    ``viewer``'s eyes (as ``dicelog.service.app.audit.describe`` and the log projection do)."""
     from dicelog.domain.vast.ruleset import RULESET
 
     state = start

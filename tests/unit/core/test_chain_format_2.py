@@ -26,8 +26,8 @@ from dicelog.domain.core.game import (
     envelope_bytes,
     event_salt,
     fold,
-    play,
     record_hash,
+    run_command_and_auto_answers_records,
 )
 from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.verify import verify, verify_against, verify_view, viewed
@@ -63,7 +63,9 @@ def _game(key: bytes | None = KEY, max_commands: int = 2_000) -> list[Recorded]:
         seat = SEAT_OF[game.state.turn]
         view = Lens(game.ruleset, seat_viewer(SEATS, seat)).state(game.state)
         command = choose(view, game.ruleset.legal_commands(game.state), rng)
-        new = play(game, command, seat=seat, command_id=f"c{n}", at=AT, seed=SEED, nonce_key=key)
+        new = run_command_and_auto_answers_records(
+            game, command, seat=seat, command_id=f"c{n}", at=AT, seed=SEED, nonce_key=key
+        )
         game = fold(game, new)
         records += new
     assert game.result is not None

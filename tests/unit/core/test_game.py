@@ -13,7 +13,14 @@ from dicelog.domain.core.commands import Choose, Roll, Shuffle
 from dicelog.domain.core.dice import commitment, roll_faces, shuffle_order
 from dicelog.domain.core.errors import GameOver, NotYourTurn, PendingFirst, RuleBroken
 from dicelog.domain.core.events import CommandAccepted, DiceRolled, GameCreated, GameEnded, Seat
-from dicelog.domain.core.game import GENESIS_HASH, create, fold, play, record_hash, step
+from dicelog.domain.core.game import (
+    GENESIS_HASH,
+    create,
+    fold,
+    record_hash,
+    run_command_and_auto_answers_records,
+    run_command_records,
+)
 from dicelog.domain.core.verify import verify
 from tests.unit.core.race import Advance, Advanced, Pick
 
@@ -35,7 +42,7 @@ def new_game(dice_mode: str = "manual", seed: bytes | None = None, goal: int = 1
 
 
 def run(records, game, command, seat="one", seed=None, auto=True):
-    fn = play if auto else step
+    fn = run_command_and_auto_answers_records if auto else run_command_records
     new = fn(game, command, seat=seat, command_id=f"c{game.version}", at=AT, seed=seed)
     return records + new, fold(game, new)
 
@@ -63,7 +70,7 @@ def test_every_event_records_seat_command_id_and_chains_the_previous_hash():
 def test_another_command_while_a_roll_is_pending_is_refused():
     _, game = new_game()
     with pytest.raises(PendingFirst, match="game.pending-first"):
-        step(game, Advance(piece="a"), seat="one", command_id="x", at=AT, seed=None)
+        run_command_records(game, Advance(piece="a"), seat="one", command_id="x", at=AT, seed=None)
 
 
 def test_a_roll_must_have_the_pending_number_of_dice_and_faces():
@@ -71,9 +78,9 @@ def test_a_roll_must_have_the_pending_number_of_dice_and_faces():
     records, game = run(records, game, Shuffle(order=("a", "b")))
     records, game = run(records, game, Advance(piece="a"))
     with pytest.raises(RuleBroken, match="roll.wrong-dice"):
-        step(game, Roll(faces=(3, 4)), seat="one", command_id="x", at=AT, seed=None)
+        run_command_records(game, Roll(faces=(3, 4)), seat="one", command_id="x", at=AT, seed=None)
     with pytest.raises(RuleBroken, match="roll.wrong-dice"):
-        step(game, Roll(faces=(7,)), seat="one", command_id="x", at=AT, seed=None)
+        run_command_records(game, Roll(faces=(7,)), seat="one", command_id="x", at=AT, seed=None)
     records, game = run(records, game, Roll(faces=(4,)))
     assert game.state.squares["a"] == 4
     assert isinstance(records[-1].payload, Advanced)
@@ -82,14 +89,14 @@ def test_a_roll_must_have_the_pending_number_of_dice_and_faces():
 def test_a_shuffle_answer_must_be_a_permutation_of_the_cards():
     _, game = new_game()
     with pytest.raises(RuleBroken, match="shuffle.wrong-cards"):
-        step(game, Shuffle(order=("a", "a")), seat="one", command_id="x", at=AT, seed=None)
+        run_command_records(game, Shuffle(order=("a", "a")), seat="one", command_id="x", at=AT, seed=None)
 
 
 def test_ruleset_refusals_propagate_with_their_rule_id():
     records, game = new_game()
     records, game = run(records, game, Shuffle(order=("a", "b")))
     with pytest.raises(NotYourTurn, match="turn.not-your-turn"):
-        step(game, Advance(piece="b"), seat="two", command_id="x", at=AT, seed=None)
+        run_command_records(game, Advance(piece="b"), seat="two", command_id="x", at=AT, seed=None)
 
 
 def test_a_pending_decision_is_answered_by_choose_or_by_the_default_policy():
@@ -97,7 +104,7 @@ def test_a_pending_decision_is_answered_by_choose_or_by_the_default_policy():
     records, game = run(records, game, Shuffle(order=("a", "b")))
     records, game = run(records, game, Pick(piece="a"))
     with pytest.raises(RuleBroken, match="choose.not-an-option"):
-        step(game, Choose(option="green"), seat="one", command_id="x", at=AT, seed=None)
+        run_command_records(game, Choose(option="green"), seat="one", command_id="x", at=AT, seed=None)
     records, game = run(records, game, Choose(option="blue"))
     assert game.state.colour == "blue" and game.pending is None
     records, game = new_game(policy="default")
@@ -124,7 +131,7 @@ def test_no_command_is_accepted_after_the_end():
     records, game = run(records, game, Advance(piece=game.ruleset.turn_piece(game.state)), seed=SEED)
     assert game.result is not None
     with pytest.raises(GameOver):
-        step(game, Advance(piece="a"), seat="one", command_id="x", at=AT, seed=SEED)
+        run_command_records(game, Advance(piece="a"), seat="one", command_id="x", at=AT, seed=SEED)
 
 
 def test_dice_derivation_is_uniform_enough_and_has_no_modulo_bias():
@@ -159,7 +166,7 @@ def test_rebuilt_game_equals_the_live_one_at_every_version():
     records, game = new_game("server", SEED, goal=8)
     live = [fold(None, records[:n]) for n in range(1, len(records))] + [game]
     while game.result is None:
-        new = play(
+        new = run_command_and_auto_answers_records(
             game,
             msgspec.convert({"type": "Advance", "piece": game.ruleset.turn_piece(game.state)}, Advance),
             seat="x",

@@ -30,7 +30,13 @@ from dicelog.domain.core.events import (
     Seat,
     UndoApplied,
 )
-from dicelog.domain.core.game import ListHistory, create, fold, play, step
+from dicelog.domain.core.game import (
+    ListHistory,
+    create,
+    fold,
+    run_command_and_auto_answers_records,
+    run_command_records,
+)
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.core.verify import verify
 from dicelog.domain.core.visibility import AUDITOR_VIEWER, SPECTATOR_VIEWER, Lens, seat_viewer
@@ -76,7 +82,7 @@ def new_game(
 
 
 def run(records, game, command, seat="one", seed=None, history=False):
-    new = play(
+    new = run_command_and_auto_answers_records(
         game,
         command,
         seat=seat,
@@ -89,7 +95,7 @@ def run(records, game, command, seat="one", seed=None, history=False):
 
 
 def refused(game, command, seat="one"):
-    return step(game, command, seat=seat, command_id="x", at=AT, seed=None)
+    return run_command_records(game, command, seat=seat, command_id="x", at=AT, seed=None)
 
 
 def payloads(records):

@@ -11,7 +11,7 @@ from dicelog.domain.core.commands import ApproveUndo, RejectUndo, RequestUndo, R
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.errors import PendingFirst, RuleBroken
 from dicelog.domain.core.events import DiceRolled, GameCreated, Seat, UndoApplied
-from dicelog.domain.core.game import ListHistory, create, fold, play
+from dicelog.domain.core.game import ListHistory, create, fold, run_command_and_auto_answers_records
 from dicelog.domain.core.undo import undone_versions
 from dicelog.domain.core.verify import verify
 from tests.unit.core.race import Advance
@@ -37,7 +37,7 @@ class Table:
             self.send("one", Shuffle(order=("a", "b")))
 
     def send(self, seat, command):
-        new = play(
+        new = run_command_and_auto_answers_records(
             self.game,
             command,
             seat=seat,

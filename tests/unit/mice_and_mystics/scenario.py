@@ -10,7 +10,7 @@ import msgspec
 
 from dicelog.domain.core.commands import Choose, Command
 from dicelog.domain.core.events import DecisionRequested, Event, GameCreated, Seat
-from dicelog.domain.core.game import Game, create, fold, play
+from dicelog.domain.core.game import Game, create, fold, run_command_and_auto_answers_records
 from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from dicelog.domain.mice_and_mystics.state import RULES_REVISION, State
 
@@ -42,7 +42,8 @@ def created(
 
 
 class Table:
-    """A game played through the core (``create``/``play``/``fold``), recording every event.
+    """A game played through the core (``create``/``run_command_and_auto_answers_records``/``fold``),
+    recording every event.
 
     With ``choose_abilities`` the seats answer the starting-ability decisions of the setup with
     each decision's default (MM rulebook (it) §Preparazione del Gioco, "Scegliere una Abilità"), so the table
@@ -68,7 +69,9 @@ class Table:
 
     def play(self, command: Command, seat: str = "north") -> list[Event]:
         self.n += 1
-        new = play(self.game, command, seat=seat, command_id=f"c{self.n}", at=AT, seed=None)
+        new = run_command_and_auto_answers_records(
+            self.game, command, seat=seat, command_id=f"c{self.n}", at=AT, seed=None
+        )
         self.records += new
         self.game = fold(self.game, new)
         return [r.payload for r in new]

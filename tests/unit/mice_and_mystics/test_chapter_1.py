@@ -398,7 +398,7 @@ def test_001_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_co
     ]
     assert opening == [ChapterStoryRead(part="opening", text=chapter.opening)]
     assert "Paraphrase of 003" in chapter.opening and "Vanestra" in chapter.opening
-    from dicelog.domain.mice_and_mystics.views import describe
+    from dicelog.domain.mice_and_mystics.read_models import describe
 
     # the players read the story, not its source line (the content keeps it for reference)
     spoken = chapter.opening.split("». ", 1)[1]

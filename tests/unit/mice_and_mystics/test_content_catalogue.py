@@ -11,7 +11,7 @@ import pytest
 
 from dicelog.domain.mice_and_mystics.content import library, library_with_pack
 from dicelog.domain.mice_and_mystics.content_check import check
-from dicelog.service.cli import main
+from dicelog.service.cli.main import main
 
 PAIRS = {1: 2, 3: 4, 5: 6, 7: 8, 9: 10, 11: 12, 13: 14, 15: 16}
 

@@ -16,7 +16,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionWounded,
     MouseWounded,
 )
-from dicelog.domain.mice_and_mystics.views import describe
+from dicelog.domain.mice_and_mystics.read_models import describe
 from tests.unit.mice_and_mystics.scenario import chapter_1_table
 
 

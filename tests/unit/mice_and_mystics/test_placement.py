@@ -19,7 +19,7 @@ import pytest
 
 from dicelog.domain.core.commands import Choose
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, GameCreated, Seat, ShuffleRequested
-from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.game import create, fold, run_command_and_auto_answers_records
 from dicelog.domain.core.verify import verify
 from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
 from dicelog.domain.mice_and_mystics.content import library
@@ -295,7 +295,7 @@ def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_ro
         if isinstance(r.payload, DecisionRequested) and r.payload.decision in TIE_DECISIONS
     ]
     while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
-        more = play(
+        more = run_command_and_auto_answers_records(
             game,
             Choose(option=game.pending.default),
             seat="north",
@@ -377,7 +377,9 @@ def test_001_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_tabl
         DecisionRequested(decision="melee-minion-entrances", options=("GR-4", "GR-13"), default="GR-4"),
     ]
     assert game.state.tiles == () and game.state.deferred.context == "begin"
-    more = play(game, Choose(option="GR-13"), seat="south", command_id="c1", at=AT, seed=None)
+    more = run_command_and_auto_answers_records(
+        game, Choose(option="GR-13"), seat="south", command_id="c1", at=AT, seed=None
+    )
     records += more
     game = fold(game, more)
     events = [r.payload for r in more]
@@ -439,7 +441,7 @@ def test_001_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_m
         [("roaches", 2, "guard-room"), ("spider", 1, "guard-room"), ("elite-rat-warriors", 2, "guard-room")]
     )
     while isinstance(game.pending, DecisionRequested) and game.pending.decision in TIE_DECISIONS:
-        more = play(
+        more = run_command_and_auto_answers_records(
             game,
             Choose(option=game.pending.default),
             seat="north",

@@ -15,7 +15,7 @@ from dicelog.domain.mice_and_mystics.events import (
     SearchCardKept,
 )
 from dicelog.domain.mice_and_mystics.item_events import SearchCardUnequipped
-from dicelog.domain.mice_and_mystics.views import describe
+from dicelog.domain.mice_and_mystics.read_models import describe
 from dicelog.domain.mice_and_mystics.words import Words, face_text
 from tests.unit.mice_and_mystics.scenario import chapter_1_table
 from tests.unit.mice_and_mystics.test_random_play import play_chapter

@@ -1,6 +1,6 @@
 """Random play (docs/conventions.md, rule 12; open_spiel random_sim_test): random legal commands from
 ``legal_commands``, rolls, shuffles, draws and decisions answered at random, through the core's
-``play``; and whole chapters played with server dice until they end."""
+``run_command_and_auto_answers_records``; and whole chapters played with server dice until they end."""
 
 import random
 import uuid
@@ -19,7 +19,7 @@ from dicelog.domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from dicelog.domain.core.game import create, fold, play
+from dicelog.domain.core.game import create, fold, run_command_and_auto_answers_records
 from dicelog.domain.core.verify import verify
 from dicelog.domain.mice_and_mystics.content import library
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, size_of
@@ -103,7 +103,9 @@ def play_chapter(seed: int, limit: int):
             return game, records, n
         assert game.pending is None, game.pending
         command = rng.choice(RULESET.legal_commands(game.state))
-        new = play(game, command, seat="north", command_id=f"c{n}", at=AT, seed=secret)
+        new = run_command_and_auto_answers_records(
+            game, command, seat="north", command_id=f"c{n}", at=AT, seed=secret
+        )
         records += new
         game = fold(game, new)
     return game, records, limit

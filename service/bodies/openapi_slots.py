@@ -1,0 +1,21 @@
+"""Slots: response fields whose schema depends on the rulesets an app serves
+(``dicelog.service.http.openapi``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from msgspec import Meta
+
+SLOT_KEY = "x-dicelog-slot"
+
+
+# A field type whose schema the served rulesets decide: ``state``, ``event``, ``command``, ``board`` or
+# ``initiative``. At run time it is a JSON object (``dict[str, Any]``); in the OpenAPI document, the union
+# of the served rulesets' own types (``dicelog.service.http.openapi.refine``). One alias per slot, so that a
+# type checker reads each as ``dict[str, Any]``.
+StateSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "state"})]
+EventSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "event"})]
+CommandSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "command"})]
+BoardSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "board"})]
+InitiativeSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "initiative"})]
