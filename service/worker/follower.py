@@ -34,6 +34,7 @@ from typing import Any
 from eventsourcing.persistence import Notification, Tracking
 
 from dicelog.domain.core import registry
+from dicelog.domain.core.errors import InvariantViolated
 from dicelog.projections.recorders import record_tracking
 from dicelog.service.app.games import Games
 from dicelog.service.ops.metrics import EVENTS_PROCESSED
@@ -142,7 +143,8 @@ class Follower:
         """The checkpoint of each partition in ``held`` for ``consumer``: kept in memory, read from its
         view when the partitions held changed (a partition with no tracking record of its own starts
         at the unpartitioned checkpoint)."""
-        assert self.leases is not None
+        if self.leases is None:
+            raise InvariantViolated("partition-leases", "a partitioned pass without leases")
         generation = self.leases.generation
         known = self._positions.get(consumer.name)
         if known is not None and known[0] == generation and held <= known[1].keys():
@@ -163,7 +165,8 @@ class Follower:
         """One consumer's pass over the partitions ``held`` (module docstring); returns the
         notifications of those partitions handed over. Stops after a batch when the partitions held
         have changed since."""
-        assert self.leases is not None
+        if self.leases is None:
+            raise InvariantViolated("partition-leases", "a partitioned pass without leases")
         if not held:
             return 0
         app, count = self.app.name, self.leases.partitions
@@ -205,7 +208,8 @@ class Follower:
         return lambda: all(self._passes[lane][1] >= n for lane, n in started.items())
 
     def _heartbeat(self) -> None:
-        assert self.leases is not None
+        if self.leases is None:
+            raise InvariantViolated("partition-leases", "a partitioned pass without leases")
         try:
             self.leases.heartbeat(self._drained)
             self.errors.pop("leases", None)
@@ -216,7 +220,8 @@ class Follower:
             self.errors["leases"] = str(e)
 
     def _lease_loop(self) -> None:
-        assert self.leases is not None
+        if self.leases is None:
+            raise InvariantViolated("partition-leases", "a partitioned pass without leases")
         while not self._stop.wait(self.leases.ttl / 3):
             self._heartbeat()
 
