@@ -46,7 +46,7 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
     from dicelog.domain.core.dice import commitment
     from dicelog.domain.core.events import GameCreated, Seat
     from dicelog.domain.core.game import create, fold
-    from dicelog.domain.core.game import play as play_command
+    from dicelog.domain.core.game import run_command_and_auto_answers_records as play_command
     from dicelog.domain.core.registry import rules_revision
     from dicelog.domain.core.visibility import Lens
     from dicelog.domain.vast.rules.setup import SETUPS

@@ -15,7 +15,7 @@ import pytest
 from dicelog.domain.core.commands import Choose
 from dicelog.domain.core.dice import commitment
 from dicelog.domain.core.events import GameCreated, Seat
-from dicelog.domain.core.game import Game, create, fold, play
+from dicelog.domain.core.game import Game, create, fold, run_command_and_auto_answers_records
 from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.visibility import Lens, seat_viewer
 from dicelog.domain.vast import bot
@@ -52,7 +52,12 @@ def step(game: Game, n: int, i: int) -> Game | None:
     if move is None:
         return None
     seat, command = move
-    return fold(game, play(game, command, seat=seat, command_id=f"c{i}", at=AT, seed=n.to_bytes(32, "big")))
+    return fold(
+        game,
+        run_command_and_auto_answers_records(
+            game, command, seat=seat, command_id=f"c{i}", at=AT, seed=n.to_bytes(32, "big")
+        ),
+    )
 
 
 @pytest.mark.parametrize("row", ["knight-goblins-dragon-cave-thief", "knight-vs-cave", "goblins-solo"])
@@ -93,7 +98,10 @@ def test_each_bot_reads_only_its_seats_view_and_sends_a_legal_command(row, monke
             checked += 1
         # play raises RuleBroken on an illegal command
         game = fold(
-            game, play(game, command, seat=seat_name, command_id=f"c{i}", at=AT, seed=(3).to_bytes(32, "big"))
+            game,
+            run_command_and_auto_answers_records(
+                game, command, seat=seat_name, command_id=f"c{i}", at=AT, seed=(3).to_bytes(32, "big")
+            ),
         )
     assert checked > 50
     if "knight" in SETUPS[row].roles:
