@@ -5,7 +5,7 @@ every other field has a server default) and reads its state. Its types come from
 on ``openapi/openapi.json`` with no option (the ``generate-defaults`` script of
 ``clients/typescript/package.json``), which reads a ``default`` in a component as "always present": so
 request bodies use request schemas whose defaults are described, not declared (``SeatInput`` beside the
-answers' ``Seat``; ``dicelog.service.openapi._request_schemas``). Without node or npm the test skips, or
+answers' ``Seat``; ``dicelog.service.http.openapi._request_schemas``). Without node or npm the test skips, or
 fails under ``REQUIRE_SERVICES=1``.
 """
 
