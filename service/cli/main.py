@@ -364,23 +364,28 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _openapi(args: argparse.Namespace) -> int:
-    """Write (or with --check, compare) openapi/openapi.json from the app."""
+    """Write (or with --check, compare) openapi/openapi.json from the app, and beside it (unless
+    ``--output`` names another file) the AsyncAPI document of the live channels, openapi/asyncapi.json."""
     from dicelog.service.http.app import create_app
+    from dicelog.service.http.asyncapi import ASYNCAPI_PATH, asyncapi_text
     from dicelog.service.http.openapi import OPENAPI_PATH, schema_text
 
     text = schema_text(create_app(Settings(), start_worker=False))
-    path = args.output or OPENAPI_PATH
-    if args.check:
-        if not path.exists() or path.read_text() != text:
-            print(f"{path} is out of date: run `dicelog openapi`", file=sys.stderr)
-            return EXIT_FAILED
-        print(f"{path} is up to date")
-        return EXIT_OK
-    try:
-        path.write_text(text)
-    except OSError as e:
-        _fail(EXIT_FILE, f"cannot write {path}: {e.strerror}")
-    print(f"wrote {path}")
+    files = {args.output or OPENAPI_PATH: text}
+    if args.output is None:
+        files[ASYNCAPI_PATH] = asyncapi_text(msgspec.json.decode(text))
+    for path, content in files.items():
+        if args.check:
+            if not path.exists() or path.read_text() != content:
+                print(f"{path} is out of date: run `dicelog openapi`", file=sys.stderr)
+                return EXIT_FAILED
+            print(f"{path} is up to date")
+            continue
+        try:
+            path.write_text(content)
+        except OSError as e:
+            _fail(EXIT_FILE, f"cannot write {path}: {e.strerror}")
+        print(f"wrote {path}")
     return EXIT_OK
 
 

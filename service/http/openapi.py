@@ -644,7 +644,53 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
     doc.setdefault("components", {})["schemas"] = dict(sorted(filled.items()))
     plain: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(doc))  # plain JSON data (tuples as lists)
     _request_schemas(plain)
+    _stream_messages(plain)
     return plain
+
+
+SSE_MESSAGE = "ServerSentEventMessage"
+
+
+def _stream_messages(doc: dict[str, Any]) -> None:
+    """The ``text/event-stream`` answers point at the event schema: the body is text (a sequence of
+    messages), each message as ``ServerSentEventMessage`` (``x-itemSchema``, as OpenAPI 3.2's
+    ``itemSchema``), whose ``data`` is the JSON text of an ``EventOut`` (``contentSchema``). The AsyncAPI
+    document (``dicelog.service.asyncapi``) describes the same channel."""
+    components = doc.get("components", {}).get("schemas", {})
+    if "EventOut" not in components:
+        return
+    message = REF.format(name=SSE_MESSAGE)
+    components[SSE_MESSAGE] = {
+        "title": SSE_MESSAGE,
+        "type": "object",
+        "description": "One message of a game's server-sent events, as an EventSource delivers it. "
+        "Between messages the stream sends `: keep-alive` comment lines; the first message carries "
+        "`retry` (milliseconds) and may be a comment alone.",
+        "properties": {
+            "event": {"const": "event", "description": "The message type: always `event`."},
+            "id": {"type": "string", "pattern": "^[1-9][0-9]*$", "description": "The event's version."},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": REF.format(name="EventOut")},
+                "description": "The event as `GET /games/{game_id}/events` shows it to the reader (JSON).",
+            },
+            "retry": {"type": "integer", "minimum": 0, "description": "On the first message only."},
+        },
+        "required": ["event", "id", "data"],
+    }
+    for op in _operations(doc):
+        for status, response in op["responses"].items():
+            media = response.get("content", {}).get("text/event-stream")
+            if media is not None and status == "200":
+                media["schema"] = {
+                    "type": "string",
+                    "description": f"A `text/event-stream` body: a sequence of `{SSE_MESSAGE}` messages.",
+                    "contentMediaType": "text/event-stream",
+                    "contentSchema": {"type": "array", "items": {"$ref": message}},
+                }
+                media["x-itemSchema"] = {"$ref": message}
+    doc["components"]["schemas"] = dict(sorted(components.items()))
 
 
 def _operations(doc: dict[str, Any]) -> list[dict[str, Any]]:
