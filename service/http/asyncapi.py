@@ -1,10 +1,11 @@
 """The AsyncAPI 3 document of the live channels (``openapi/asyncapi.json``): the server-sent events of
-``GET /games/{game_id}/stream`` and the Redis streams the publisher writes (``dicelog.service.worker.publisher``).
+``GET /games/{game_id}/stream`` and the Redis streams the publisher writes
+(``dicelog.service.worker.publisher``).
 
-It is built from the refined OpenAPI document (``dicelog.service.http.openapi``), so the event a channel carries
-is the very schema ``GET /games/{game_id}/events`` answers with (``EventOut``, and every component it
-refers to), and from ``publisher.StreamEntry`` for a Redis entry, whose ``event`` is that same
-``EventOut``. ``dicelog openapi`` writes it beside ``openapi.json`` (``--check`` compares both);
+It is built from the refined OpenAPI document (``dicelog.service.http.openapi``), so the event a channel
+carries is the very schema ``GET /games/{game_id}/events`` answers with (``EventOut``, and every
+component it refers to), and from ``publisher.StreamEntry`` for a Redis entry, whose ``event`` is that
+same ``EventOut``. ``dicelog openapi`` writes it beside ``openapi.json`` (``--check`` compares both);
 ``tests/clients/test_asyncapi.py`` validates it with the AsyncAPI parser (``@asyncapi/parser``, pinned in
 ``clients/typescript/package.json``).
 """

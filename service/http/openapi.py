@@ -655,7 +655,7 @@ def _stream_messages(doc: dict[str, Any]) -> None:
     """The ``text/event-stream`` answers point at the event schema: the body is text (a sequence of
     messages), each message as ``ServerSentEventMessage`` (``x-itemSchema``, as OpenAPI 3.2's
     ``itemSchema``), whose ``data`` is the JSON text of an ``EventOut`` (``contentSchema``). The AsyncAPI
-    document (``dicelog.service.asyncapi``) describes the same channel."""
+    document (``dicelog.service.http.asyncapi``) describes the same channel."""
     components = doc.get("components", {}).get("schemas", {})
     if "EventOut" not in components:
         return
