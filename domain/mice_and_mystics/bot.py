@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.explore import OFFSET, OPPOSITE
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion, mouse_neighbours

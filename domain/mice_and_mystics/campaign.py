@@ -26,10 +26,10 @@ import msgspec
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.chapter_events import CarryOverApplied
-from dicelog.domain.mice_and_mystics.content import Library, library_of, shipped_library
+from dicelog.domain.mice_and_mystics.content import Library, shipped_library
 from dicelog.domain.mice_and_mystics.documents import CarryOver, CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import DecksPrepared
-from dicelog.domain.mice_and_mystics.packs import setup_pack
+from dicelog.domain.mice_and_mystics.packs import library_of, setup_pack
 from dicelog.domain.mice_and_mystics.state import State
 
 SECTION = "MM rulebook (it) §Giocare Mice and Mystics come una Campagna"

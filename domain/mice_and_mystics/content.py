@@ -20,10 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta, Struct
 
-from dicelog.domain.core.errors import InvariantViolated
-
 if TYPE_CHECKING:
-    from dicelog.domain.mice_and_mystics.state import State
+    pass
 
 Side = Literal["N", "E", "S", "W"]
 Stat = Annotated[int, Meta(ge=0, le=9)]
@@ -706,7 +704,7 @@ T = TypeVar("T")
 def derived(lib: Library, name: str, build: Callable[[Library], T]) -> T:
     """The value ``build(lib)``, computed once per library and kept with it (in its ``__dict__``,
     outside its fields: never encoded, never compared). Bounded because libraries are: the
-    shipped one, and the few pack libraries ``library_of`` keeps."""
+    shipped one, and the few pack libraries ``packs.library_of`` keeps."""
     memo = lib.__dict__
     try:
         return memo[name]
@@ -714,27 +712,10 @@ def derived(lib: Library, name: str, build: Callable[[Library], T]) -> T:
         return memo.setdefault(name, build(lib))
 
 
-def library_of(state: State) -> Library:
-    """The content of ``state``'s game: its content pack laid over the shipped content, or the
-    shipped content (``State.content_pack_digest`` is ``None``). Every rule reads content here
-    (or is handed the library by a caller that did): nothing process-global decides it."""
-    digest, pack = state.content_pack_digest, state.content_pack
-    if digest is None:
-        return shipped_library()
-    if pack is None:
-        raise InvariantViolated("content-pack", f"a content pack digest {digest} without its pack")
-    found = PACK_LIBRARIES.get(digest)
-    if found is not None:
-        return found
-    from dicelog.domain.mice_and_mystics.packs import library_of_pack
-
-    return PACK_LIBRARIES.put(digest, library_of_pack(pack))
-
-
 class BoundedLibraries:
     """Pack libraries by pack digest, the ``maxsize`` most recently used (an LRU; thread-safe).
 
-    A miss is never an error: ``library_of`` rebuilds the library from the pack the state carries.
+    A miss is never an error: ``packs.library_of`` rebuilds the library from the pack the state carries.
     """
 
     def __init__(self, maxsize: int) -> None:
@@ -778,7 +759,7 @@ PACK_LIBRARIES = BoundedLibraries(PACK_LIBRARIES_KEPT)
 
 def library() -> Library:
     """The shipped content, for readers outside a game (the ``/content`` endpoints, ``dicelog
-    content check``, the demo bot). The rules never call it: a game's content is ``library_of``."""
+    content check``, the demo bot). The rules never call it: a game's content is ``packs.library_of``."""
     return shipped_library()
 
 

@@ -26,7 +26,7 @@ from typing import Protocol
 from msgspec import Struct
 
 from dicelog.domain.mice_and_mystics.content import Library, ReadAloud, RoomRule, RoomTile
-from dicelog.domain.mice_and_mystics.rules.room_rules import REGISTRY as ROOM_RULES
+from dicelog.domain.mice_and_mystics.rules.room_rule_hooks import PLAYED_ROOM_RULES as ROOM_RULES
 
 # docs/mice-and-mystics/facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans,
 # uncertain).

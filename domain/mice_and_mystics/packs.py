@@ -6,7 +6,7 @@ the shipped record with the same id; a new id extends the content (``content.rec
 pack is part of the game's first event, and the state keeps it (each document as compact JSON,
 ``msgspec.Raw``) with its digest, so replay, snapshots, verify and exports need nothing else.
 
-The rules read content with ``content.library_of(state)``: the pack library is found by the
+The rules read content with ``packs.library_of(state)``: the pack library is found by the
 state's digest in a small bounded cache (``content.PACK_LIBRARIES``) or rebuilt from the state's
 pack (``library_of_pack``). Nothing process-global decides which content a game sees.
 """
@@ -19,8 +19,10 @@ from typing import Any
 
 import msgspec
 
-from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.mice_and_mystics import content
+from dicelog.domain.mice_and_mystics.content_check import check
+from dicelog.domain.mice_and_mystics.state import State
 
 SECTION = "docs/mice-and-mystics/index.md, Content packs: your own box's cards"
 
@@ -81,7 +83,7 @@ def pack_library(documents: Mapping[str, Any]) -> tuple[str, content.Library]:
 
 def library_of_pack(pack: Mapping[str, Any]) -> content.Library:
     """The library of a pack a state carries (``PackDocuments``), checked as at creation. Used by
-    ``content.library_of`` when the pack's library is not (or no longer) in the bounded cache."""
+    ``packs.library_of`` when the pack's library is not (or no longer) in the bounded cache."""
     return _build({name: doc for name, doc in pack.items() if _known(name)})
 
 
@@ -96,8 +98,6 @@ def _build(encoded: Mapping[str, Any]) -> content.Library:
     for kind, by_id in content.records_of(read).items():
         records[kind].update(by_id)
     library = content.index_library(records)
-    from dicelog.domain.mice_and_mystics.content_check import check
-
     findings = check(library)
     if findings:
         shown = "; ".join(f"{f.rule} at {f.where}: {f.detail}" for f in findings[:5])
@@ -128,3 +128,18 @@ def setup_pack(pack_json: msgspec.Raw) -> tuple[PackDocuments, str, content.Libr
     compact = msgspec.json.encode(documents)
     source: Any = pack_json if bytes(pack_json) == compact else compact
     return msgspec.json.decode(source, type=PackDocuments), digest, library
+
+
+def library_of(state: State) -> content.Library:
+    """The content of ``state``'s game: its content pack laid over the shipped content, or the
+    shipped content (``State.content_pack_digest`` is ``None``). Every rule reads content here
+    (or is handed the library by a caller that did): nothing process-global decides it."""
+    digest, pack = state.content_pack_digest, state.content_pack
+    if digest is None:
+        return content.shipped_library()
+    if pack is None:
+        raise InvariantViolated("content-pack", f"a content pack digest {digest} without its pack")
+    found = content.PACK_LIBRARIES.get(digest)
+    if found is not None:
+        return found
+    return content.PACK_LIBRARIES.put(digest, library_of_pack(pack))

@@ -25,7 +25,7 @@ from dicelog.domain.mice_and_mystics.chapter_events import (
     StoryAchievementGained,
 )
 from dicelog.domain.mice_and_mystics.choice_events import ChoiceDeferred, ChoicesSettled, TieFound
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import (
     CheeseGained,
     FigurePlaced,
@@ -41,6 +41,7 @@ from dicelog.domain.mice_and_mystics.events import (
     TurnStarted,
 )
 from dicelog.domain.mice_and_mystics.item_events import ITEM_EVENTS
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.read_models_items import describe_item
 from dicelog.domain.mice_and_mystics.state import State
 from dicelog.domain.mice_and_mystics.words import (

@@ -44,11 +44,12 @@ from dicelog.domain.mice_and_mystics.commands import (
     UseAbility,
     UseScroll,
 )
-from dicelog.domain.mice_and_mystics.content import library_of, shipped_library
+from dicelog.domain.mice_and_mystics.content import shipped_library
 from dicelog.domain.mice_and_mystics.demo import DEMO
 from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.read_models import board_view, describe, initiative_view
 from dicelog.domain.mice_and_mystics.rules import (
     ability_cards,

@@ -336,7 +336,7 @@ class State(Struct, frozen=True, kw_only=True):
     """A minion placement or Brodie chase waiting for the players to break ties; ``None`` otherwise."""
     # The game's content pack (domain.mice_and_mystics.packs): file name -> the document's compact
     # JSON, kept as raw bytes (encoded exactly as the decoded documents of earlier releases were);
-    # the digest identifies the pack's library (content.library_of). Both None: the shipped content.
+    # the digest identifies the pack's library (packs.library_of). Both None: the shipped content.
     content_pack: dict[str, Raw] | None = None
     """The game's content pack, if it was created with one: file name (as in the shipped content, e.g.
     ``mice.json``) -> that document's compact JSON. ``None``: the shipped content."""

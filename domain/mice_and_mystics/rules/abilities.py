@@ -19,13 +19,14 @@ Abilities belong to initiative cards, so a boss is never touched by what affects
 from __future__ import annotations
 
 from dicelog.domain.core.events import Event
-from dicelog.domain.mice_and_mystics.content import MinionCard, library_of
+from dicelog.domain.mice_and_mystics.content import MinionCard
 from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseGained,
     CheeseStolen,
     ExtraAttackGained,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.effects import CHARMED, STUNNED, WEBBED, add_effect
 from dicelog.domain.mice_and_mystics.state import State, space_of
 

@@ -17,9 +17,10 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.commands import UseAbility
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import ActionStarted
 from dicelog.domain.mice_and_mystics.item_events import AbilityUsed
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import knife_strike
 from dicelog.domain.mice_and_mystics.rules.ability_effects import (
     CHAIN_LIGHTNING,

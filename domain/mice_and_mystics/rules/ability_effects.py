@@ -17,8 +17,8 @@ from __future__ import annotations
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import UseAbility
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared, EffectRemoved, MouseHealed
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.actions import check_action
 from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_free_action

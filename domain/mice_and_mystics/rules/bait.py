@@ -16,9 +16,9 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.commands import PlaceGrapes
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import InitiativeCardRemoved, TurnEnded
 from dicelog.domain.mice_and_mystics.item_events import PartyItemPlaced, RoachesAteGrapes
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
 from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.links import linked

@@ -14,8 +14,8 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import Battle
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections, shots
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.cards import equipment, weapon

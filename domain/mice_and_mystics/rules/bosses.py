@@ -27,7 +27,6 @@ from dicelog.domain.core.events import (
     RollRequested,
     ShuffleRequested,
 )
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     AmbushDeclared,
     AmbushResolved,
@@ -39,6 +38,7 @@ from dicelog.domain.mice_and_mystics.events import (
     InitiativeCardsAdded,
     MinionDefeated,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import achievements
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.explore import ENCOUNTER_INITIATIVE

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import MouseReleased, MouseTurnSkipped
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, mice_on_board, mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.movement import space_order
 from dicelog.domain.mice_and_mystics.state import State

@@ -21,9 +21,10 @@ from typing import Final
 
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event
 from dicelog.domain.mice_and_mystics.commands import Slot
-from dicelog.domain.mice_and_mystics.content import Item, Library, library_of
+from dicelog.domain.mice_and_mystics.content import Item, Library
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.item_events import PackCardDiscarded
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.state import State
 
 PACK_LIMIT = 3

@@ -29,7 +29,6 @@ from dicelog.domain.mice_and_mystics.chapter_events import (
     RoachDefeatedInKitchen,
     StoryAchievementGained,
 )
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     EffectAdded,
@@ -42,6 +41,7 @@ from dicelog.domain.mice_and_mystics.events import (
     TurnEnded,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import party_items
 from dicelog.domain.mice_and_mystics.rules.combat import wound_minion, wound_mouse
 from dicelog.domain.mice_and_mystics.rules.dice import CHEESE, MOVE_NUMBER, STARS, count

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DiceRolled, Event, RollRequested
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
@@ -21,6 +20,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionAttackSkipped,
     MouseMoved,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.effects import (
     CHARMED,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, DiceRolled, Event, RollRequested
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     AttackResolved,
     AttackRolled,
@@ -28,6 +27,7 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.item_events import MouseDisplaced
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import abilities, achievements, bosses, item_cards, pilfer, shots
 from dicelog.domain.mice_and_mystics.rules.cards import attack_weapon, equipment
 from dicelog.domain.mice_and_mystics.rules.dice import (

@@ -19,12 +19,13 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.commands import Equip, EquipCard, Slot, Unequip
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.item_events import (
     EquipmentDiscarded,
     SearchCardEquipped,
     SearchCardUnequipped,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.cards import (
     BOTH_PAWS,
     EQUIPMENT,

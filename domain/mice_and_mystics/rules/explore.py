@@ -19,7 +19,7 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, CardsShuffled, DrawRequested, Event, ShuffleRequested
 from dicelog.domain.mice_and_mystics.commands import Explore
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     EncounterRevealed,
@@ -29,6 +29,7 @@ from dicelog.domain.mice_and_mystics.events import (
     TileFlipped,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import keywords, party_items, sections
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, mouse_neighbours

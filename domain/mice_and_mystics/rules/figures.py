@@ -10,7 +10,7 @@ token are left.
 
 from __future__ import annotations
 
-from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.state import State
 
 FIGURES = {"rat": 6, "roach": 8, "centipede": 1, "spider": 1, "brodie-paw": 1, "vanestra": 1}

@@ -12,9 +12,9 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.commands import Catapult, PickUpFork, PlaceFork
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import ActionStarted
 from dicelog.domain.mice_and_mystics.item_events import MouseCatapulted, PartyItemPickedUp, PartyItemPlaced
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter

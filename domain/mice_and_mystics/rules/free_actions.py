@@ -17,8 +17,8 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.commands import LevelUp, Share
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.item_events import CheeseShared, MouseLeveledUp, SearchCardShared
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.cards import pack_limit
 from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours

@@ -24,7 +24,6 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceRolled, Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import ThrowGrapes
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
@@ -34,6 +33,7 @@ from dicelog.domain.mice_and_mystics.events import (
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
 from dicelog.domain.mice_and_mystics.item_events import PartyItemPlaced
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.combat import defense_request
 from dicelog.domain.mice_and_mystics.rules.effects import knock_down

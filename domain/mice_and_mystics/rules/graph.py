@@ -8,7 +8,7 @@ a space holds 4 small figures or 1 large one; a full space cannot be entered or 
 and yellow lines (and water and mousetraps). MM rulebook (it) §Aree Nere e Muri: the black gaps between the
 Pipes' sections (``gap`` edges) are crossed by nobody but a mouse with an item that crosses red lines.
 
-The helpers without a state take the game's content library (``content.library_of(state)``); the
+The helpers without a state take the game's content library (``packs.library_of(state)``); the
 edges are derived once per library (``content.derived``).
 """
 
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from dicelog.domain.mice_and_mystics.content import Edge, Library, derived, library_of, shipped_library
+from dicelog.domain.mice_and_mystics.content import Edge, Library, derived, shipped_library
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.state import State, space_of
 
 YELLOW_AGAINST_ARROW = 3
@@ -41,7 +42,7 @@ def mouse_neighbours(lib: Library | str, space: str | None = None) -> tuple[tupl
     """(neighbour, cost) of every space a mouse may step to from ``space``, in the content ``lib``.
 
     Deprecated call form ``mouse_neighbours(space)`` (earlier releases): the shipped content. Kept
-    only for the bot (``bot.py``) until it passes ``content.library_of(state)``; the rules never use it."""
+    only for the bot (``bot.py``) until it passes ``packs.library_of(state)``; the rules never use it."""
     if space is None:
         lib, space = shipped_library(), str(lib)
     if not isinstance(lib, Library):

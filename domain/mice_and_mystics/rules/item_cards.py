@@ -18,7 +18,7 @@ di Precisione" and "Mantello del Mutamento"; MM rulebook (pt) §Cartas de Busca;
 from __future__ import annotations
 
 from dicelog.domain.core.events import DecisionRequested, Event
-from dicelog.domain.mice_and_mystics.content import library_of
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.cards import attack_weapon, equipment
 from dicelog.domain.mice_and_mystics.rules.dice import BOW_STAR, count
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_mouse

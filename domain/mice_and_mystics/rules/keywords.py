@@ -13,13 +13,14 @@ keywords).
 from __future__ import annotations
 
 from dicelog.domain.core.events import Event
-from dicelog.domain.mice_and_mystics.content import EncounterBand, Library, library_of
+from dicelog.domain.mice_and_mystics.content import EncounterBand, Library
 from dicelog.domain.mice_and_mystics.events import (
     AmbushDeclared,
     EncounterStarted,
     MousetrapsSet,
     RoachesTurnedGreedy,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.state import State
 
 ROACHES = "roaches"

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import UseAbility
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import ActionStarted, AttackDeclared
 from dicelog.domain.mice_and_mystics.item_events import KnifeStrikesLeft
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import check_action
 from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, melee_targets, refused_target

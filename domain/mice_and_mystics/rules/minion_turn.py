@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DiceRolled, Event, RollRequested
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     FigureStoodUp,
@@ -29,6 +29,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionMoved,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import bait, brodie, grapes
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER
 from dicelog.domain.mice_and_mystics.rules.graph import (

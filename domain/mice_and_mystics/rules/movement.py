@@ -19,7 +19,7 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceRolled, Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import Move, MoveTo, Scurry
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     FigureStoodUp,
@@ -27,6 +27,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MouseStoppedAtMousetrap,
     MovementPointsGained,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import WEBBED, can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.dice import MOVE_NUMBER

@@ -18,9 +18,10 @@ from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.chapter_events import SearchDeckShuffled
 from dicelog.domain.mice_and_mystics.commands import PlaceFishhook, RemoveFishhook
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import ActionStarted, RoomEntered
 from dicelog.domain.mice_and_mystics.item_events import PartyItemLost, PartyItemPickedUp, PartyItemPlaced
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_not_inside_action
 from dicelog.domain.mice_and_mystics.rules.links import FISHHOOK

@@ -13,8 +13,8 @@ not ask (docs/mice-and-mystics/rulings.md, Filch's Pilfer).
 from __future__ import annotations
 
 from dicelog.domain.core.events import Event
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import CheeseGained, CheeseTakenFromWheel
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.party_items import RATS
 from dicelog.domain.mice_and_mystics.state import State
 

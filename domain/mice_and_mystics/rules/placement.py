@@ -34,9 +34,10 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 from dicelog.domain.core.events import Event
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import FigurePlaced
 from dicelog.domain.mice_and_mystics.evolve import evolve
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.figures import available
 from dicelog.domain.mice_and_mystics.rules.graph import can_enter, is_minion, minion_distances, small_room
 from dicelog.domain.mice_and_mystics.rules.ties import (

@@ -24,9 +24,10 @@ from __future__ import annotations
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import UseAbility
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import AttackDeclared
 from dicelog.domain.mice_and_mystics.item_events import AbilityUsed, PreemptiveShotWindowClosed
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.battle import accessory_battle, battle_dice
 from dicelog.domain.mice_and_mystics.rules.cards import weapon
 from dicelog.domain.mice_and_mystics.rules.graph import is_minion

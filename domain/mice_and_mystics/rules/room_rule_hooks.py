@@ -19,6 +19,14 @@ CheckExplore = Callable[[State, str, str], None]
 RollHandler = Callable[[State, DiceRolled], list[Event]]
 """``(state, roll) -> events``: the answer to a roll the rule asked for."""
 
+PLAYED_ROOM_RULES: frozenset[str] = frozenset(
+    {"crow", "tree-entrance", "counter-cheese", "miz-maggie", "leaving-the-sewer"}
+)
+"""The id of every room rule this release plays: what ``content_check`` accepts in ``Chapter.room_rules``
+(``chapter.unknown-room-rule``). ``room_rules.REGISTRY`` holds their hooks and raises ``InvariantViolated``
+at import when its ids differ from these; the ids live here, below the rules, so that the content check
+(run when a content pack is read) does not import the rules that read content."""
+
 
 class RoomRuleHooks(NamedTuple):
     """What a room rule does, by the moment it is called; ``None`` (or empty): nothing then."""

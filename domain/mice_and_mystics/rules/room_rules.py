@@ -8,17 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dicelog.domain.core.errors import RuleBroken
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceRolled, Event
 from dicelog.domain.mice_and_mystics.chapter_events import StoryRead
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import RoomEntered
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import chapter_1
-from dicelog.domain.mice_and_mystics.rules.room_rule_hooks import RollHandler, RoomRuleHooks
+from dicelog.domain.mice_and_mystics.rules.room_rule_hooks import (
+    PLAYED_ROOM_RULES,
+    RollHandler,
+    RoomRuleHooks,
+)
 from dicelog.domain.mice_and_mystics.state import State
 
 REGISTRY: Mapping[str, RoomRuleHooks] = {**chapter_1.ROOM_RULES}
-"""Every room rule this release plays, by id."""
+"""Every room rule this release plays, by id (``room_rule_hooks.PLAYED_ROOM_RULES``)."""
+if set(REGISTRY) != PLAYED_ROOM_RULES:
+    raise InvariantViolated("room-rules", f"{sorted(REGISTRY)} against {sorted(PLAYED_ROOM_RULES)}")
 ROLLS: Mapping[str, RollHandler] = {
     reason: handler for hooks in REGISTRY.values() for reason, handler in hooks.rolls
 }

@@ -23,7 +23,7 @@ from dicelog.domain.mice_and_mystics.chapter_events import (
     RoomsMarkedSearched,
     SearchDeckCardTaken,
 )
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.documents import Sandbox, SandboxFigure, SandboxTile
 from dicelog.domain.mice_and_mystics.events import (
     BossCardsAssigned,
@@ -41,6 +41,7 @@ from dicelog.domain.mice_and_mystics.events import (
     TurnStarted,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.bosses import BOSSES
 from dicelog.domain.mice_and_mystics.rules.cards import loadout, over_limit

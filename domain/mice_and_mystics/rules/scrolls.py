@@ -21,8 +21,9 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event
 from dicelog.domain.mice_and_mystics.commands import UseScroll
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.item_events import EventCardResolved, ScrollUsed
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.cards import card_type
 from dicelog.domain.mice_and_mystics.rules.equip import requirement_met
 from dicelog.domain.mice_and_mystics.rules.free_actions import check_free_action, may_take

@@ -26,7 +26,6 @@ from dicelog.domain.core.events import (
     RollRequested,
 )
 from dicelog.domain.mice_and_mystics.commands import Search
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     CheeseGained,
@@ -36,6 +35,7 @@ from dicelog.domain.mice_and_mystics.events import (
     SearchSucceeded,
 )
 from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.actions import can_act, check_action
 from dicelog.domain.mice_and_mystics.rules.cards import NO_ROOM, card_type, pack_limit, pack_load

@@ -19,7 +19,7 @@ from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import Event, GameCreated, ShuffleRequested
 from dicelog.domain.mice_and_mystics.campaign import check_carry_over
 from dicelog.domain.mice_and_mystics.chapter_events import ChapterStoryRead, StartingAbilityTaken
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.documents import Card, CarryOver, Sandbox
 from dicelog.domain.mice_and_mystics.events import (
     DecksPrepared,
@@ -29,7 +29,7 @@ from dicelog.domain.mice_and_mystics.events import (
     StoryBoardPrepared,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
-from dicelog.domain.mice_and_mystics.packs import setup_pack
+from dicelog.domain.mice_and_mystics.packs import library_of, setup_pack
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.placement import place_groups
 from dicelog.domain.mice_and_mystics.rules.sandbox import sandbox_begin, sandbox_events

@@ -7,7 +7,7 @@ geometry, docs/mice-and-mystics/facts.md §8). Touching a wall counts as crossin
 are not adjacent for anyone (MM summary (fr) "considérée non adjacente (pour tout le monde)"), so melee
 reaches the same space and the spaces adjacent across plain and yellow lines.
 
-Every function takes the game's content library (``content.library_of(state)``); what a space
+Every function takes the game's content library (``packs.library_of(state)``); what a space
 sees is remembered per library (``content.derived``), so games of different content never share it.
 """
 
@@ -54,7 +54,7 @@ def sees(lib: Library | str, a: str, b: str | None = None) -> bool:
     """Whether a figure on space ``a`` sees space ``b`` in the content ``lib``: same room, no wall crossed.
 
     Deprecated call form ``sees(a, b)`` (earlier releases): the shipped content. Kept only for
-    the bot (``bot.py``) until it passes ``content.library_of(state)``; the rules never use it."""
+    the bot (``bot.py``) until it passes ``packs.library_of(state)``; the rules never use it."""
     if b is None:
         lib, a, b = shipped_library(), str(lib), a
     if not isinstance(lib, Library):

@@ -24,9 +24,10 @@ from dicelog.domain.mice_and_mystics.chapter_events import (
     SearchDeckShuffled,
     SpecialSearchFound,
 )
-from dicelog.domain.mice_and_mystics.content import Library, SpecialSearch, library_of
+from dicelog.domain.mice_and_mystics.content import Library, SpecialSearch
 from dicelog.domain.mice_and_mystics.events import SearchSucceeded
 from dicelog.domain.mice_and_mystics.item_events import PartyItemGained
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.cards import pack_limit
 from dicelog.domain.mice_and_mystics.state import State, board_space, space_of
 

@@ -26,9 +26,10 @@ from msgspec.structs import replace
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DecisionMade, DecisionRequested, Event, ShuffleRequested
 from dicelog.domain.mice_and_mystics.chapter_events import StartingAbilityTaken
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.documents import CarryOver
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED
 from dicelog.domain.mice_and_mystics.rules.free_actions import eligible_abilities

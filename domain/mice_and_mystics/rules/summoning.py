@@ -16,7 +16,7 @@ players break (MM rulebook (it) §Collocare i Servitori sul Tabellone) defers th
 from __future__ import annotations
 
 from dicelog.domain.core.events import CardsShuffled, Event, ShuffleRequested
-from dicelog.domain.mice_and_mystics.content import Library, library_of
+from dicelog.domain.mice_and_mystics.content import Library
 from dicelog.domain.mice_and_mystics.events import (
     CheeseAddedToWheel,
     CheeseWheelEmptied,
@@ -25,6 +25,7 @@ from dicelog.domain.mice_and_mystics.events import (
     InitiativeCardsAdded,
 )
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import placement
 from dicelog.domain.mice_and_mystics.rules.captured import minions_on_board
 from dicelog.domain.mice_and_mystics.rules.graph import mice_on_board

@@ -6,9 +6,9 @@ while ``flow`` runs the rounds. Rat Warriors' Aggressive and the passing of time
 from __future__ import annotations
 
 from dicelog.domain.core.events import Event
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import InitiativeCardsSwapped, TurnEnded
 from dicelog.domain.mice_and_mystics.evolve import evolve_all
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import water
 from dicelog.domain.mice_and_mystics.rules.summoning import time_passes
 from dicelog.domain.mice_and_mystics.state import State

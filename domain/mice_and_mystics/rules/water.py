@@ -20,13 +20,13 @@ from dicelog.domain.core.commands import Command
 from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DiceRolled, Event, RollRequested
 from dicelog.domain.mice_and_mystics.commands import LeaveWater
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     LeavingWaterFailed,
     LeavingWaterStarted,
     MouseMoved,
     MouseSweptByCurrent,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import sections
 from dicelog.domain.mice_and_mystics.rules.combat import capture_mouse
 from dicelog.domain.mice_and_mystics.rules.dice import STARS, count

@@ -7,7 +7,6 @@ import pytest
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import RollRequested
 from dicelog.domain.mice_and_mystics.commands import Battle
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     ActionStarted,
     AttackDeclared,
@@ -21,6 +20,7 @@ from dicelog.domain.mice_and_mystics.events import (
     MinionWounded,
     TurnStarted,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules.battle import battle_targets
 from dicelog.domain.mice_and_mystics.rules.sight import sees, segments_intersect
 from dicelog.domain.mice_and_mystics.ruleset import RULESET

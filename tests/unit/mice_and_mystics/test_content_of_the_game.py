@@ -1,7 +1,7 @@
 """The content a game plays with travels with the game (docs/event-model.md, Stored names are forever:
 "content a game was created with travels with the game (never through process-global state)").
 
-Rules read the library of the game's own state (``content.library_of``); pack libraries are kept
+Rules read the library of the game's own state (``packs.library_of``); pack libraries are kept
 in a bounded cache keyed by the pack's digest, and derived values (graph edges, line of sight)
 live with their library. Here a content pack turns the Guard Room's GR-6 | GR-7 border red and
 puts a black area between GR-7 and GR-8, so a mouse on GR-6 can neither step to GR-7 nor see GR-8.
@@ -25,9 +25,9 @@ from dicelog.domain.core.events import GameCreated, Seat
 from dicelog.domain.core.game import GameSnapshot, create, fold
 from dicelog.domain.mice_and_mystics import content, packs
 from dicelog.domain.mice_and_mystics.commands import Move, MoveTo
-from dicelog.domain.mice_and_mystics.content import library_of, shipped_library
+from dicelog.domain.mice_and_mystics.content import shipped_library
 from dicelog.domain.mice_and_mystics.events import MouseMoved
-from dicelog.domain.mice_and_mystics.packs import MAX_PACK_BYTES, PackTooLarge
+from dicelog.domain.mice_and_mystics.packs import MAX_PACK_BYTES, PackTooLarge, library_of
 from dicelog.domain.mice_and_mystics.rules.graph import mouse_neighbours
 from dicelog.domain.mice_and_mystics.rules.sight import sees
 from dicelog.domain.mice_and_mystics.ruleset import RULESET

@@ -8,7 +8,6 @@ from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, RollRequested
 from dicelog.domain.mice_and_mystics.chapter_events import SearchDeckShuffled
 from dicelog.domain.mice_and_mystics.commands import Battle, EndTurn, Move, MoveTo, Search, Share, UseScroll
-from dicelog.domain.mice_and_mystics.content import library_of
 from dicelog.domain.mice_and_mystics.events import (
     AttackDeclared,
     AttackResolved,
@@ -33,6 +32,7 @@ from dicelog.domain.mice_and_mystics.item_events import (
     ScrollUsed,
     SearchCardEquipped,
 )
+from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.rules import grapes, scrolls
 from dicelog.domain.mice_and_mystics.rules.cards import pack_load
 from dicelog.domain.mice_and_mystics.rules.combat import mouse_defense_dice
