@@ -7,7 +7,8 @@ and choice events go whole to ``evolve_chapter`` / ``evolve_items`` / ``evolve_c
 ``DecisionMade`` answering a tie (``answers_tie``) goes to ``evolve_choices``. Events in ``IGNORED``
 leave the state unchanged, and so do core events other than the pending/answer nodes
 (``CardsDrawn`` also takes the drawn cards out of the named deck). No event class subclasses
-another; a subclass would still get the handler of its nearest registered base (``_inherited``).
+another; a subclass would still get the handler of its nearest registered base
+(``dicelog.domain.core.dispatch.ByEventType``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from dicelog.domain.core.dispatch import ByEventType
 from dicelog.domain.core.events import (
     CardsDrawn,
     CardsShuffled,
@@ -41,11 +43,15 @@ from dicelog.domain.mice_and_mystics.state import Attack, MinionTurn, MouseTurn,
 PREEMPTIVE_SHOT = "preemptive-shot"
 
 Handler = Callable[[State, Any], State]
-HANDLERS: dict[type[Event], Handler] = {}
+EVOLVE: ByEventType[State, State] = ByEventType("handler", lambda state, event: state)
+"""The handler of each event type (``dicelog.domain.core.dispatch``); an unknown type leaves the state
+unchanged."""
+HANDLERS = EVOLVE.handlers
+_on = EVOLVE.on
 
 
 def evolve(state: State, event: Event) -> State:
-    return HANDLERS.get(type(event), _inherited)(state, event)
+    return EVOLVE(state, event)
 
 
 def evolve_all(state: State, events: Iterable[Event]) -> State:
@@ -53,28 +59,6 @@ def evolve_all(state: State, events: Iterable[Event]) -> State:
     for event in events:
         state = evolve(state, event)
     return state
-
-
-def _inherited(state: State, event: Event) -> State:
-    """An event type with no handler of its own: its nearest registered base's, else unchanged."""
-    for cls in type(event).__mro__[1:]:
-        handler = HANDLERS.get(cls)
-        if handler is not None:
-            return handler(state, event)
-    return state
-
-
-def _on(*types: type[Event]) -> Callable[[Handler], Handler]:
-    """Register the decorated function as the handler of ``types`` (each at most once)."""
-
-    def register(handler: Handler) -> Handler:
-        for cls in types:
-            if cls in HANDLERS:
-                raise TypeError(f"{cls.__name__} has two handlers")
-            HANDLERS[cls] = handler
-        return handler
-
-    return register
 
 
 def _move(board: dict[str, tuple[str, ...]], figure: str, origin: str | None, target: str | None):

@@ -6,7 +6,7 @@ One handler per event type, looked up by ``type(event)`` in ``HANDLERS``, built 
 (``_DRAWN``). An event type with no handler (another ruleset's, a core event other than ``CardsDrawn`` and
 ``DecisionRequested``) leaves the state unchanged; a handler whose precondition does not hold (e.g. no
 Knight) returns the state unchanged. No event class subclasses another; a subclass would still get the
-handler of its nearest registered base (``_inherited``).
+handler of its nearest registered base (``dicelog.domain.core.dispatch.ByEventType``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from dicelog.domain.core.dispatch import ByEventType
 from dicelog.domain.core.events import CardsDrawn, DecisionRequested, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import edge, parse_pos
@@ -34,34 +35,16 @@ from dicelog.domain.vast.state import (
 )
 
 Handler = Callable[[VastState, Any], VastState]
-HANDLERS: dict[type[Event], Handler] = {}
+EVOLVE: ByEventType[VastState, VastState] = ByEventType("handler", lambda state, event: state)
+"""The handler of each event type (``dicelog.domain.core.dispatch``); an unknown type leaves the state
+unchanged."""
+HANDLERS = EVOLVE.handlers
+_on = EVOLVE.on
 
 
 def evolve(state: VastState, event: Event) -> VastState:
     """Apply ``event`` to ``state`` (see the module docstring)."""
-    return HANDLERS.get(type(event), _inherited)(state, event)
-
-
-def _inherited(state: VastState, event: Event) -> VastState:
-    """An event type with no handler of its own: its nearest registered base's, else unchanged."""
-    for cls in type(event).__mro__[1:]:
-        handler = HANDLERS.get(cls)
-        if handler is not None:
-            return handler(state, event)
-    return state
-
-
-def _on(*types: type[Event]) -> Callable[[Handler], Handler]:
-    """Register the decorated function as the handler of ``types`` (each at most once)."""
-
-    def register(handler: Handler) -> Handler:
-        for cls in types:
-            if cls in HANDLERS:
-                raise TypeError(f"{cls.__name__} has two handlers")
-            HANDLERS[cls] = handler
-        return handler
-
-    return register
+    return EVOLVE(state, event)
 
 
 def _without(items: tuple[str, ...], gone: tuple[str, ...] | list[str]) -> tuple[str, ...]:

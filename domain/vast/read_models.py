@@ -9,6 +9,7 @@ from typing import Any
 
 from msgspec import Struct
 
+from dicelog.domain.core.dispatch import ByEventType
 from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, Event
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
@@ -571,36 +572,18 @@ def _tile(tile: str) -> str:
 
 
 Describer = Callable[[VastState, Any], str | None]
-DESCRIBERS: dict[type[Event], Describer] = {}
+DESCRIBE: ByEventType[VastState, str | None] = ByEventType("describer", lambda state, event: None)
+"""The describer of each event type (``dicelog.domain.core.dispatch``); an unknown type has no line."""
+DESCRIBERS = DESCRIBE.handlers
+_describes = DESCRIBE.on
 
 
 def describe(state: VastState, event: Event) -> str | None:
     """The game-log line of ``event`` (already masked for the reader), ``state`` being the state after it;
     ``None`` for an event with no line. One describer per event type, looked up by ``type(event)`` in
-    ``DESCRIBERS``, built once at import by ``@_describes(...)`` (as ``evolve``'s ``HANDLERS``)."""
-    return DESCRIBERS.get(type(event), _described_as_base)(state, event)
-
-
-def _described_as_base(state: VastState, event: Event) -> str | None:
-    """An event type with no describer of its own: its nearest registered base's, else ``None``."""
-    for cls in type(event).__mro__[1:]:
-        describer = DESCRIBERS.get(cls)
-        if describer is not None:
-            return describer(state, event)
-    return None
-
-
-def _describes(*types: type[Event]) -> Callable[[Describer], Describer]:
-    """Register the decorated function as the describer of ``types`` (each at most once)."""
-
-    def register(describer: Describer) -> Describer:
-        for cls in types:
-            if cls in DESCRIBERS:
-                raise TypeError(f"{cls.__name__} has two describers")
-            DESCRIBERS[cls] = describer
-        return describer
-
-    return register
+    ``DESCRIBERS``, registered once at import by ``@_describes(...)`` (``dicelog.domain.core.dispatch``, as
+    ``evolve``)."""
+    return DESCRIBE(state, event)
 
 
 @_describes(ev.RolesSeated)

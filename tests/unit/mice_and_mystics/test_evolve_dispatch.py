@@ -46,6 +46,7 @@ def test_the_table_holds_only_known_event_types():
 
 
 def test_no_event_type_subclasses_another_so_dispatch_on_the_exact_type_is_complete():
-    """A subclass would still fold like its base (``evolve._inherited``), but none exists."""
+    """A subclass would still fold like its base (``dicelog.domain.core.dispatch.ByEventType``), but none
+    exists."""
     for cls in (*EVENT_TYPES, *HANDLERS):
         assert cls.__bases__ == (core.Event,), cls
