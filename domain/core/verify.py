@@ -128,72 +128,145 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     ``stored`` are the envelope bytes as read from the store (same order); when given, the chain
     is checked over them (so an edit that decodes identically is still caught), and each must
     equal the canonical re-encoding of its record.
+
+    The checks run in this order, the first divergence found being the answer: the structure and the
+    chain (``_hash_envelopes``, ``_broken_link``), the re-derivation of every command (``_rederive``),
+    a broken newest link, the view key of an ended game of chain format 2 (``_wrong_salt``), and the
+    server's dice against the revealed seed (``_check_dice``).
     """
-
-    def fail(v: int, check: Check, exp: str, found: str) -> Verification:
-        return Verification(
-            ok=False,
-            events=len(records),
-            divergence=Divergence(version=v, check=check, expected=exp, found=found),
-        )
-
     if not records or not isinstance(records[0].payload, GameCreated):
-        return fail(
-            1,
-            "structure",
-            "GameCreated at version 1",
-            type(records[0].payload).__name__ if records else "no events",
+        found = type(records[0].payload).__name__ if records else "no events"
+        return _failed(
+            records,
+            Divergence(version=1, check="structure", expected="GameCreated at version 1", found=found),
         )
-    hashes: list[str] = []
-    raws: list[bytes] = []  # the canonical envelope of each event (= its stored bytes when given)
-    game_id = records[0].originator_id
-    id_text = str(game_id).encode()
     created = records[0].payload
     salted = created.chain_format >= 2
+    hashed = _hash_envelopes(records, stored, salted)
+    if isinstance(hashed, Divergence):
+        return _failed(records, hashed)
+    hashes, raws = hashed
+    broken, deferred = _broken_link(records, hashes)
+    if broken is not None and not deferred:
+        return _failed(records, broken)
+
+    ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
+    revealed = _revealed(records, ended, salted)
+    if isinstance(revealed, Divergence):
+        return _failed(records, revealed)
+    seed, view_key = revealed
+    diverged = _rederive(records, created, hashes, raws, seed, view_key)
+    if diverged is not None:
+        return _failed(records, diverged)
+    if broken is not None:
+        return _failed(records, broken)
+
+    if salted and ended is not None:
+        wrong = _wrong_salt(records, created, view_key)
+        if wrong is not None:
+            return wrong
+
+    dice = _check_dice(records, created, ended, seed)
+    if isinstance(dice, Divergence):
+        return _failed(records, dice)
+    return Verification(
+        ok=True,
+        events=len(records),
+        dice_checked=dice,
+        seed_revealed=seed is not None,
+        chain_format=created.chain_format,
+        view_key_revealed=view_key is not None,
+    )
+
+
+def _failed(records: Sequence[Recorded], divergence: Divergence) -> Verification:
+    return Verification(ok=False, events=len(records), divergence=divergence)
+
+
+def _hash_envelopes(
+    records: Sequence[Recorded], stored: Sequence[bytes] | None, salted: bool
+) -> tuple[list[str], list[bytes]] | Divergence:
+    """(chain hash, canonical envelope) of each event, or the first event whose stored bytes, version or
+    salt is wrong. The canonical envelope equals the stored bytes when those are given."""
+    hashes: list[str] = []
+    raws: list[bytes] = []
+    game_id = records[0].originator_id
+    id_text = str(game_id).encode()
     for i, record in enumerate(records):
+        v = record.originator_version
         raw = envelope_bytes(record)
         if stored is not None and stored[i] != raw:
-            return fail(record.originator_version, "chain", "canonical encoding", "stored bytes differ")
-        if record.originator_version != i + 1:
-            return fail(
-                record.originator_version, "structure", f"version {i + 1}", str(record.originator_version)
+            return Divergence(
+                version=v, check="chain", expected="canonical encoding", found="stored bytes differ"
             )
+        if v != i + 1:
+            return Divergence(version=v, check="structure", expected=f"version {i + 1}", found=str(v))
         raws.append(raw)
         if salted or record.salt is not None:
             if not salted or record.salt is None or record.nonce is not None or len(record.salt) != 64:
                 want = "a salt of 64 hex characters" if salted else "no salt (chain format 1)"
-                return fail(record.originator_version, "chain", want, f"salt {record.salt}")
+                return Divergence(version=v, check="chain", expected=want, found=f"salt {record.salt}")
             try:
-                hashes.append(link_hash(record.originator_id, record.originator_version, record_link(record)))
+                hashes.append(link_hash(record.originator_id, v, record_link(record)))
             except ValueError:
-                return fail(record.originator_version, "chain", "a salt of 64 hex characters", record.salt)
+                return Divergence(
+                    version=v, check="chain", expected="a salt of 64 hex characters", found=record.salt
+                )
         elif record.originator_id == game_id:  # chain_hash, without formatting the same id again
             hashes.append(sha256(b"%s:%d:" % (id_text, i + 1) + raw).hexdigest())
         else:
-            hashes.append(chain_hash(record.originator_id, record.originator_version, raw))
-    newest_link: Verification | None = None
+            hashes.append(chain_hash(record.originator_id, v, raw))
+    return hashes, raws
+
+
+def _broken_link(records: Sequence[Recorded], hashes: list[str]) -> tuple[Divergence | None, bool]:
+    """The first broken link of the chain (``prev_hash``), and whether it is the newest event's: that one is
+    reported only after re-derivation, which names an edited predecessor first."""
     for i, record in enumerate(records):
         prev = hashes[i - 1] if i else GENESIS_HASH
         if record.prev_hash != prev:
             if i + 1 == len(records):
                 # Only the newest link is broken: either its predecessor or its own prev_hash was
-                # edited. Re-derivation (below) names an edited predecessor; if it finds nothing,
+                # edited. Re-derivation names an edited predecessor; if it finds nothing,
                 # the newest event's prev_hash is what changed.
-                newest_link = fail(record.originator_version, "chain", prev, record.prev_hash)
-                break
+                newest = Divergence(
+                    version=record.originator_version, check="chain", expected=prev, found=record.prev_hash
+                )
+                return newest, True
             # Event i's link is broken. If event i itself was edited (its prev_hash field), the
             # next link breaks too; if the link after it holds, the edit is in event i - 1.
             edited_before = i > 0 and records[i + 1].prev_hash == hashes[i]
             culprit = records[i - 1] if edited_before else record
-            return fail(culprit.originator_version, "chain", prev, record.prev_hash)
+            return Divergence(
+                version=culprit.originator_version, check="chain", expected=prev, found=record.prev_hash
+            ), False
+    return None, False
 
-    ended = next((r.payload for r in records if isinstance(r.payload, GameEnded)), None)
+
+def _revealed(
+    records: Sequence[Recorded], ended: GameEnded | None, salted: bool
+) -> tuple[bytes | None, bytes | None] | Divergence:
+    """(dice seed, view key) ``GameEnded`` revealed (``None`` each when it did not), or the divergence of a
+    value that is not hex."""
     try:
         seed = bytes.fromhex(ended.seed) if ended is not None and ended.seed else None
         view_key = bytes.fromhex(ended.view_key) if salted and ended is not None and ended.view_key else None
     except ValueError as e:
         v = next(r.originator_version for r in records if r.payload is ended)
-        return fail(v, "structure", "a seed and a view key in hex", str(e))
+        return Divergence(version=v, check="structure", expected="a seed and a view key in hex", found=str(e))
+    return seed, view_key
+
+
+def _rederive(
+    records: Sequence[Recorded],
+    created: GameCreated,
+    hashes: list[str],
+    raws: list[bytes],
+    seed: bytes | None,
+    view_key: bytes | None,
+) -> Divergence | None:
+    """Run every accepted command again through the rules, from the game created; the first event the
+    re-derivation does not produce alike (``_same``), else ``None``."""
     ruleset = registry.get(created.ruleset)
     decode_command = msgspec.json.Decoder(ruleset.command_type | UndoCommand | ServiceCommand).decode
     history = _Replayed(records)
@@ -203,9 +276,10 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
     i = 1
     while i < len(records):
         record = records[i]
+        v = record.originator_version
         if not isinstance(record.payload, CommandAccepted):
-            return fail(
-                record.originator_version, "structure", "CommandAccepted", type(record.payload).__name__
+            return Divergence(
+                version=v, check="structure", expected="CommandAccepted", found=type(record.payload).__name__
             )
         try:
             command = decode_command(record.payload.command)
@@ -221,33 +295,48 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
                 nonce_key=view_key,
             )
         except (DomainError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:  # bad UTF-8 too
-            return fail(
-                record.originator_version, "derivation", "the command to be accepted", f"refused: {e}"
+            return Divergence(
+                version=v, check="derivation", expected="the command to be accepted", found=f"refused: {e}"
             )
         for j, expected in enumerate(derived):
             if i + j >= len(records):
-                return fail(expected.originator_version, "derivation", _show(expected), "end of log")
+                return Divergence(
+                    version=expected.originator_version,
+                    check="derivation",
+                    expected=_show(expected),
+                    found="end of log",
+                )
             found = records[i + j]
             if not _same(expected, found, raws[i + j]):
-                return fail(found.originator_version, "derivation", _show(expected), _show(found))
+                return Divergence(
+                    version=found.originator_version,
+                    check="derivation",
+                    expected=_show(expected),
+                    found=_show(found),
+                )
         for found in records[i : i + len(derived)]:
             game = apply(game, found)
             history.saw(game)
         i += len(derived)
+    return None
 
-    if newest_link is not None:
-        return newest_link
 
-    if salted and ended is not None:
-        wrong = _wrong_salt(records, created, view_key)
-        if wrong is not None:
-            return wrong
-
+def _check_dice(
+    records: Sequence[Recorded], created: GameCreated, ended: GameEnded | None, seed: bytes | None
+) -> int | Divergence:
+    """The server's dice, shuffles and draws after a fork's copied prefix re-derived from the revealed seed
+    (``server`` dice of an ended game): how many were checked, or the first that differs (or a seed that
+    does not match ``GameCreated.dice_commitment``). 0 when there is nothing to check."""
     dice = 0
     if created.dice_mode == "server" and ended is not None:
         if seed is None or commitment(seed) != created.dice_commitment:
             v = next(r.originator_version for r in records if r.payload is ended)
-            return fail(v, "dice", f"a seed with sha256 {created.dice_commitment}", ended.seed or "no seed")
+            return Divergence(
+                version=v,
+                check="dice",
+                expected=f"a seed with sha256 {created.dice_commitment}",
+                found=ended.seed or "no seed",
+            )
         inherited = inherited_chances(created)
         for record, k, pending in chance_events(records):
             p = record.payload
@@ -255,18 +344,14 @@ def verify(records: Sequence[Recorded], stored: Sequence[bytes] | None = None) -
             if server and record.originator_version > inherited:
                 derived_result, logged = rederive(seed, k, pending, p)
                 if derived_result != logged:
-                    return fail(
-                        record.originator_version, "dice", str(list(derived_result)), str(list(logged))
+                    return Divergence(
+                        version=record.originator_version,
+                        check="dice",
+                        expected=str(list(derived_result)),
+                        found=str(list(logged)),
                     )
                 dice += 1
-    return Verification(
-        ok=True,
-        events=len(records),
-        dice_checked=dice,
-        seed_revealed=seed is not None,
-        chain_format=created.chain_format,
-        view_key_revealed=view_key is not None,
-    )
+    return dice
 
 
 def _wrong_salt(
