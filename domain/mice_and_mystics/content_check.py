@@ -25,7 +25,7 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from dicelog.domain.mice_and_mystics.content import Library, ReadAloud, RoomRule, RoomTile
+from dicelog.domain.mice_and_mystics.content import Chapter, Library, ReadAloud, RoomRule, RoomTile
 from dicelog.domain.mice_and_mystics.rules.room_rule_hooks import PLAYED_ROOM_RULES as ROOM_RULES
 
 # docs/mice-and-mystics/facts.md §8 (exits: GH-RM paths.js, verified; the counts read by eye from the scans,
@@ -295,109 +295,136 @@ def _chapters(lib: Library) -> list[Finding]:
     for ch in lib.chapters.values():
         where = f"chapter {ch.id}"
         placed = [t.tile for t in ch.tiles]
-        for t in placed:
-            if t not in lib.tiles:
-                out.add("chapter.unknown-tile", where, f"tile {t} does not exist")
         faces = set(placed) | {lib.tiles[t].reverse for t in placed if t in lib.tiles}
-        for board, n in Counter(
-            frozenset((t, lib.tiles[t].reverse)) for t in placed if t in lib.tiles
-        ).items():
-            if n > 1:
-                out.add("chapter.board-twice", where, f"board {'/'.join(sorted(board))} is placed {n} times")
-        for (c, r), n in Counter((t.column, t.row) for t in ch.tiles).items():
-            if n > 1:
-                out.add("chapter.tiles-overlap", where, f"{n} tiles at column {c}, row {r}")
-        start = lib.spaces.get(ch.start_space)
-        if start is None or lib.space_tile[ch.start_space] not in placed:
-            out.add(
-                "chapter.start-space", where, f"start space {ch.start_space} is not a space of a placed tile"
-            )
-        elif start.kind != "start":
-            out.add("chapter.start-space", where, f"start space {ch.start_space} is a {start.kind} space")
-        for m in ch.mice_not_allowed:
-            if m not in lib.mice:
-                out.add("chapter.unknown-mouse", where, f"mouse {m} does not exist")
-        if ch.party_size > len(set(lib.mice) - set(ch.mice_not_allowed)):
-            out.add(
-                "chapter.party-size", where, f"a party of {ch.party_size} needs more mice than are allowed"
-            )
-        for g in ch.minions:
-            if g.card not in lib.minions:
-                out.add("chapter.unknown-minion", where, f"minion card {g.card} does not exist")
-            if g.tile not in placed:
-                out.add(
-                    "chapter.minions-off-table",
-                    where,
-                    f"{g.card} are placed on {g.tile}, which is not placed",
-                )
-        for summon in ch.summons:
-            if summon.card not in lib.minions:
-                out.add("chapter.unknown-minion", where, f"summon card {summon.card} does not exist")
-            if summon.tile not in faces:
-                out.add(
-                    "chapter.summon-off-table",
-                    where,
-                    f"the summon for {summon.tile} is for a tile not on the table",
-                )
-        for room_rule in ch.room_rules:
-            if room_rule.rule not in ROOM_RULES:
-                out.add(
-                    "chapter.unknown-room-rule",
-                    where,
-                    f"room rule {room_rule.rule} is not one this release plays "
-                    f"({', '.join(sorted(ROOM_RULES))})",
-                )
-        for e in ch.encounter_deck:
-            if e not in lib.encounters:
-                out.add("chapter.unknown-encounter", where, f"encounter card {e} does not exist")
-        for card_id in ch.search_deck:
-            card = lib.search_cards.get(card_id)
-            if card is None or card.where != "search-deck":
-                out.add(
-                    "chapter.unknown-search-card", where, f"search card {card_id} is not a search-deck card"
-                )
-        goal = ch.goal
-        if goal is not None and goal.tile not in faces:
-            out.add("chapter.goal-tile", where, f"goal tile {goal.tile} is not on the table")
-        elif goal is not None and not any(s.feature == goal.feature for s in lib.tiles[goal.tile].spaces):
-            out.add(
-                "chapter.goal-feature",
-                where,
-                f"goal tile {goal.tile} has no space with feature {goal.feature}",
-            )
-        for found in ch.special_searches:
-            if found.tile not in faces:
-                out.add(
-                    "chapter.special-search-off-table",
-                    where,
-                    f"special search in {found.tile}, not on the table",
-                )
-            if found.item not in lib.search_cards:
-                out.add(
-                    "chapter.unknown-search-card",
-                    where,
-                    f"special search item {found.item} is no search card",
-                )
-            for mouse_class in found.classes:
-                if mouse_class not in {k for m in lib.mice.values() for k in m.classes}:
-                    out.add(
-                        "chapter.unknown-class",
-                        where,
-                        f"special search class {mouse_class} is no mouse's class",
-                    )
-        rooms: tuple[ReadAloud | RoomRule, ...] = (*ch.read_aloud, *ch.room_rules)
-        for room in rooms:
-            if room.tile not in faces:
-                out.add(
-                    "chapter.room-off-table",
-                    where,
-                    f"a room rule or story names {room.tile}, not on the table",
-                )
-        if not ch.hourglass_page < ch.end_marker_page:
-            out.add(
-                "chapter.pages", where, f"hourglass page {ch.hourglass_page} is not before the end marker"
-            )
+        _chapter_table(out, lib, ch, where, placed)
+        _chapter_party(out, lib, ch, where)
+        _chapter_figures(out, lib, ch, where, placed, faces)
+        _chapter_decks(out, lib, ch, where)
+        _chapter_goal(out, lib, ch, where, faces)
+        _chapter_special_searches(out, lib, ch, where, faces)
+        _chapter_rooms_and_pages(out, lib, ch, where, faces)
     return out
+
+
+def _chapter_table(out: _Findings, lib: Library, ch: Chapter, where: str, placed: list[str]) -> None:
+    """Its tiles: each exists, no board twice, no two at one place, the start space on a placed tile."""
+    for t in placed:
+        if t not in lib.tiles:
+            out.add("chapter.unknown-tile", where, f"tile {t} does not exist")
+    for board, n in Counter(frozenset((t, lib.tiles[t].reverse)) for t in placed if t in lib.tiles).items():
+        if n > 1:
+            out.add("chapter.board-twice", where, f"board {'/'.join(sorted(board))} is placed {n} times")
+    for (c, r), n in Counter((t.column, t.row) for t in ch.tiles).items():
+        if n > 1:
+            out.add("chapter.tiles-overlap", where, f"{n} tiles at column {c}, row {r}")
+    start = lib.spaces.get(ch.start_space)
+    if start is None or lib.space_tile[ch.start_space] not in placed:
+        out.add("chapter.start-space", where, f"start space {ch.start_space} is not a space of a placed tile")
+    elif start.kind != "start":
+        out.add("chapter.start-space", where, f"start space {ch.start_space} is a {start.kind} space")
+
+
+def _chapter_party(out: _Findings, lib: Library, ch: Chapter, where: str) -> None:
+    """Its mice: each not allowed exists, and enough are left for the party."""
+    for m in ch.mice_not_allowed:
+        if m not in lib.mice:
+            out.add("chapter.unknown-mouse", where, f"mouse {m} does not exist")
+    if ch.party_size > len(set(lib.mice) - set(ch.mice_not_allowed)):
+        out.add("chapter.party-size", where, f"a party of {ch.party_size} needs more mice than are allowed")
+
+
+def _chapter_figures(
+    out: _Findings, lib: Library, ch: Chapter, where: str, placed: list[str], faces: set[str]
+) -> None:
+    """Its minions, summons and room rules: each exists (a room rule: one this release plays), on the
+    table."""
+    for g in ch.minions:
+        if g.card not in lib.minions:
+            out.add("chapter.unknown-minion", where, f"minion card {g.card} does not exist")
+        if g.tile not in placed:
+            out.add(
+                "chapter.minions-off-table",
+                where,
+                f"{g.card} are placed on {g.tile}, which is not placed",
+            )
+    for summon in ch.summons:
+        if summon.card not in lib.minions:
+            out.add("chapter.unknown-minion", where, f"summon card {summon.card} does not exist")
+        if summon.tile not in faces:
+            out.add(
+                "chapter.summon-off-table",
+                where,
+                f"the summon for {summon.tile} is for a tile not on the table",
+            )
+    for room_rule in ch.room_rules:
+        if room_rule.rule not in ROOM_RULES:
+            out.add(
+                "chapter.unknown-room-rule",
+                where,
+                f"room rule {room_rule.rule} is not one this release plays ({', '.join(sorted(ROOM_RULES))})",
+            )
+
+
+def _chapter_decks(out: _Findings, lib: Library, ch: Chapter, where: str) -> None:
+    """Its encounter and search decks: each card exists (a search card: of the search deck)."""
+    for e in ch.encounter_deck:
+        if e not in lib.encounters:
+            out.add("chapter.unknown-encounter", where, f"encounter card {e} does not exist")
+    for card_id in ch.search_deck:
+        card = lib.search_cards.get(card_id)
+        if card is None or card.where != "search-deck":
+            out.add("chapter.unknown-search-card", where, f"search card {card_id} is not a search-deck card")
+
+
+def _chapter_goal(out: _Findings, lib: Library, ch: Chapter, where: str, faces: set[str]) -> None:
+    """Its goal: a tile on the table with a space of the feature."""
+    goal = ch.goal
+    if goal is not None and goal.tile not in faces:
+        out.add("chapter.goal-tile", where, f"goal tile {goal.tile} is not on the table")
+    elif goal is not None and not any(s.feature == goal.feature for s in lib.tiles[goal.tile].spaces):
+        out.add(
+            "chapter.goal-feature",
+            where,
+            f"goal tile {goal.tile} has no space with feature {goal.feature}",
+        )
+
+
+def _chapter_special_searches(out: _Findings, lib: Library, ch: Chapter, where: str, faces: set[str]) -> None:
+    """Its special searches: on the table, of a search card, for mouse classes that exist."""
+    for found in ch.special_searches:
+        if found.tile not in faces:
+            out.add(
+                "chapter.special-search-off-table",
+                where,
+                f"special search in {found.tile}, not on the table",
+            )
+        if found.item not in lib.search_cards:
+            out.add(
+                "chapter.unknown-search-card",
+                where,
+                f"special search item {found.item} is no search card",
+            )
+        for mouse_class in found.classes:
+            if mouse_class not in {k for m in lib.mice.values() for k in m.classes}:
+                out.add(
+                    "chapter.unknown-class",
+                    where,
+                    f"special search class {mouse_class} is no mouse's class",
+                )
+
+
+def _chapter_rooms_and_pages(out: _Findings, lib: Library, ch: Chapter, where: str, faces: set[str]) -> None:
+    """Its stories and room rules on the table, and the hourglass page before the end marker."""
+    rooms: tuple[ReadAloud | RoomRule, ...] = (*ch.read_aloud, *ch.room_rules)
+    for room in rooms:
+        if room.tile not in faces:
+            out.add(
+                "chapter.room-off-table",
+                where,
+                f"a room rule or story names {room.tile}, not on the table",
+            )
+    if not ch.hourglass_page < ch.end_marker_page:
+        out.add("chapter.pages", where, f"hourglass page {ch.hourglass_page} is not before the end marker")
 
 
 def _cards(lib: Library) -> list[Finding]:
