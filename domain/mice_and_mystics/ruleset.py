@@ -352,9 +352,10 @@ class MiceAndMysticsRuleset:
     bot = seat_bot
     """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
     demo = DEMO
-    web = WebAssets(package="dicelog.domain.mice_and_mystics", folder="web", table="board.js")
+    web = WebAssets(package="dicelog.domain.mice_and_mystics", folder="web", table="table.js")
     """Its web table's files (``domain/mice_and_mystics/web``, served at
-    ``/web/rulesets/mice-and-mystics/``): the board picture and the words of its commands and dice."""
+    ``/web/rulesets/mice-and-mystics/``): its table module (``table.js``: board, cards, initiative,
+    controls), the board picture and the words of its commands and dice."""
     content = catalogue.CONTENT
     """Its content catalogue (``/content/mice-and-mystics/...``)."""
     content_aliases = catalogue.CONTENT_ALIASES

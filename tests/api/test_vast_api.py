@@ -332,6 +332,15 @@ def test_vast_content_is_served_under_content_vast(client):
     assert served["vast"] == "/content/vast"
 
 
+def test_the_mice_and_mystics_table_is_its_rulesets_module_not_the_shells(client):
+    tables = {r["name"]: r["table"] for r in client.get("/rulesets").json()}
+    assert tables["mice-and-mystics"] == "/web/rulesets/mice-and-mystics/table.js"
+    module = client.get(tables["mice-and-mystics"])
+    assert module.status_code == 200 and module.headers["content-type"].startswith("text/javascript")
+    assert "export function renderTable" in module.text and 'from "./board.js"' in module.text
+    assert "/web/rulesets/" not in client.get("/static/js/table.js").text
+
+
 def test_its_web_table_module_is_served_from_the_ruleset_package(client):
     tables = {r["name"]: r["table"] for r in client.get("/rulesets").json()}
     assert tables["vast"] == "/web/rulesets/vast/vast.js"

@@ -81,6 +81,7 @@ def test_the_wheel_installs_only_the_dicelog_package(tmp_path: Path) -> None:
         "dicelog/service/http/web/static/table.html",
         "dicelog/domain/vast/web/vast.js",
         "dicelog/domain/mice_and_mystics/web/board.js",
+        "dicelog/domain/mice_and_mystics/web/table.js",
         "dicelog/domain/mice_and_mystics/web/labels.js",
     ):
         assert needed in names, needed

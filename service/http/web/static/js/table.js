@@ -1,50 +1,77 @@
-// The table of one game: the board, the initiative track, the cheese wheel, the hourglass, each
-// mouse's card, and what this page's seat may do now, as controls built from
-// GET /games/{id}/legal-commands. Every read goes through the API with the seat's token (or none:
-// a spectator), so the page shows exactly what that reader may see. Live over SSE.
+// The table of one game, for any ruleset: the status, the log, the pending step (dice, shuffle,
+// draw, decision), undo, and what this page's seat may do now, as controls built from
+// GET /games/{id}/legal-commands; the ruleset's table module (docs/web-table.md, named by
+// GET /rulesets) draws its board and names its things. Every read goes through the API with the
+// seat's token (or none: a spectator), so the page shows exactly what that reader may see. Live over SSE.
 
-import { Api, ApiError, clear, content, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
-import { boardFromState, boardLegend, initiativeFromState, renderBoard, trackFigures, zoomable } from "/web/rulesets/mice-and-mystics/board.js";
-import { ACTION_DIE, commandLabel, faceIcon, faceLabel, facesInLine, miceNames, optionText, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
+import { Api, ApiError, clear, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 
-const MICE = "mice-and-mystics";
-// Figure -> space, from a state's board (space -> figures).
-const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
+const SVG = "http://www.w3.org/2000/svg";
 const gameId = gameIdFromPath();
 const token = tokenFromFragment();
 const api = new Api(token);
 
 const page = {
   game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
-  seat: null, role: token ? "seat" : "spectator", library: new Map(), mice: new Map(), minions: new Map(),
-  items: new Map(), abilities: new Map(), seen: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
-  words: (x) => x, zoom: 1,
+  seat: null, role: token ? "seat" : "spectator", seen: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
+  zoom: 1,
 };
 
 const $ = (id) => document.getElementById(id);
 
-// Players' words for an id: Mice and Mystics' from its content (labels.js miceNames: Rat Warrior 1,
-// Collin's Sword, Kitchen Tunnels · space 5), else the ruleset's table module's.
+// The table module's hook when it has one (docs/web-table.md), else undefined.
+const hook = (name) => (page.view && page.view[name] ? page.view[name] : undefined);
+
+// Players' words for an id: the ruleset's table module's (its content's names), else the id.
 function names(id) {
-  const word = page.words(id);
-  if (word !== id && word !== String(id)) return word;
-  if (page.view && page.view.pieceName) return page.view.pieceName(id);
-  return id;
+  const name = hook("pieceName");
+  return name ? name(id) : id;
 }
 
 // A pending step in words: the ruleset's table module's, else the shell's.
 function pendingWords(pending) {
-  return !isMice() && page.view && page.view.pendingText ? page.view.pendingText(pending) : pendingText(pending, names);
+  const words = hook("pendingText");
+  return words ? words(pending) : genericPending(pending);
+}
+
+function genericPending(pending) {
+  if (!pending) return "";
+  const who = pending.piece ? `${names(pending.piece)}: ` : "";
+  const reason = (r) => String(r).replace(/-/g, " ");
+  switch (pending.type) {
+    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${reason(pending.reason)}`;
+    case "ShuffleRequested": return `shuffle ${pending.cards.length} cards for ${reason(pending.reason)}`;
+    case "DrawRequested": return `${who}draw ${pending.count || 1} card${(pending.count || 1) > 1 ? "s" : ""} from the ${String(pending.deck).replace(/-/g, " ")} deck (${reason(pending.reason)})`;
+    case "DecisionRequested": return `${who}choose the ${String(pending.decision).replace(/[-:]/g, " ")}`;
+    default: return pending.type;
+  }
 }
 
 // The result in words: the ruleset's table module's, else as the API names it.
 function resultWords(result) {
-  return !isMice() && page.view && page.view.resultText ? page.view.resultText(result) : result;
+  const words = hook("resultText");
+  return words ? words(result) : result;
 }
 
-function isMice() { return page.game && page.game.ruleset === MICE; }
+// A die face in words and as a small picture: the ruleset's table module's, else its number.
+function faceWords(face, sides, pending) {
+  const words = hook("faceLabel");
+  return words ? words(face, sides, pending) : String(face);
+}
+
+function faceImage(face, sides, pending) {
+  const image = hook("faceIcon");
+  if (image) return image(face, sides, pending);
+  const root = document.createElementNS(SVG, "svg");
+  for (const [k, v] of Object.entries({ viewBox: "0 0 24 24", class: "die-icon", "aria-hidden": "true" })) root.setAttribute(k, v);
+  const text = document.createElementNS(SVG, "text");
+  for (const [k, v] of Object.entries({ x: 12, y: 17, "text-anchor": "middle", class: "die-number" })) text.setAttribute(k, String(v));
+  text.textContent = String(face);
+  root.append(text);
+  return root;
+}
 
 function showProblem(error) {
   const box = $("problem");
@@ -57,21 +84,6 @@ function showProblem(error) {
     box.append(el("details", { class: "rule" }, el("summary", { text: "Why, in the rulebook's terms" }),
       el("p", { text: [problem.title, problem.detail, problem.rule ? `rule ${problem.rule}` : "", problem.section || ""].filter(Boolean).join(" · ") })));
   }
-}
-
-async function loadContent() {
-  if (!isMice()) return;
-  const [tiles, mice, minions, items, abilities, equipment] = await Promise.all([
-    content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`),
-    content(api, `/content/${MICE}/search-cards`), content(api, `/content/${MICE}/abilities`),
-    content(api, `/content/${MICE}/equipment`).catch(() => []),
-  ]);
-  page.library = new Map(tiles.map((t) => [t.id, t]));
-  page.mice = new Map(mice.map((m) => [m.id, m]));
-  page.minions = new Map(minions.map((m) => [m.id, m]));
-  page.items = new Map([...equipment, ...items].map((c) => [c.id, c]));
-  page.abilities = new Map(abilities.map((a) => [a.id, a]));
-  page.words = miceNames({ mice: page.mice, minions: page.minions, items: page.items, abilities: page.abilities, tiles: page.library });
 }
 
 // The ruleset's table module (docs/web-table.md), named by GET /rulesets.
@@ -114,17 +126,20 @@ async function refresh() {
   } else page.legal = legal;
   if (page.legal) page.seat = page.legal.seat;
   const version = state.version;
-  // The read models may trail the store by a moment: then the same views are built from the state.
+  if (page.viewReady) await page.viewReady;  // the module's content, which the views below may need
+  // The read models may trail the store by a moment: then the module builds the same views from the
+  // state, when it can.
+  const boardOf = hook("boardFromState");
+  const initiativeOf = hook("initiativeFromState");
   if (board && board.version === version) page.board = board.board;
-  else page.board = isMice() ? boardFromState(state.state, page.library) : board ? board.board : null;
+  else page.board = boardOf ? boardOf(state.state) : board ? board.board : null;
   if (initiative && initiative.version === version) page.initiative = initiative.initiative;
-  else page.initiative = isMice() ? initiativeFromState(state.state, names) : initiative ? initiative.initiative : null;
+  else page.initiative = initiativeOf ? initiativeOf(state.state) : initiative ? initiative.initiative : null;
   const log = await api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => ({ lines: [] }));
   page.log = log.lines;
   // the open undo request comes with the game's own read (GET /games/{id}: undo_request, undo_waiting_for)
   page.undo = game.undo_request ? { ...game.undo_request, needs: game.undo_waiting_for || [], version } : null;
   if (page.legal && page.legal.version !== version) stale = true;  // moved on between the reads
-  if (page.viewReady) await page.viewReady;
   render();
 }
 
@@ -163,7 +178,7 @@ function draw() {
   const { game, state } = page;
   document.body.dataset.version = String(state.version);
   document.body.dataset.ruleset = game.ruleset;
-  const name = isMice() ? chapterTitle() : page.view && page.view.title ? page.view.title(page) : game.ruleset;
+  const name = hook("title") ? page.view.title(page) : game.ruleset;
   $("title").textContent = `${name} · table`;
   document.title = `${name} · table ${gameId.slice(0, 8)} · dicelog`;
   // Focus stays where it was across a re-render (the element with the same data-key).
@@ -173,13 +188,7 @@ function draw() {
   $("history-link").setAttribute("href", `/play/${gameId}/history${token ? `#token=${encodeURIComponent(token)}` : ""}`);
   renderStatus();
   renderControls();
-  if (isMice()) {
-    renderMiceBoard();
-    renderTracks();
-    renderCards();
-  } else {
-    renderGeneric();
-  }
+  renderTable();
   renderInitiative();
   renderLog();
   if (focusKey && !document.activeElement.closest("[data-key]")) {
@@ -191,11 +200,6 @@ function draw() {
     requestAnimationFrame(() => setTimeout(() => { document.body.dataset.firstPaintMs = String(Math.round(performance.now())); }, 0));
   }
   document.body.dataset.ready = "true";
-}
-
-function chapterTitle() {
-  const created = page.state.state;
-  return created && created.chapter ? `Mice and Mystics · ${created.chapter}` : "Mice and Mystics";
 }
 
 function renderStatus() {
@@ -212,14 +216,14 @@ function renderStatus() {
   box.append(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])));
   if (game.pending) box.append(el("p", { class: "pending-line", text: `Waiting: ${pendingWords(game.pending)}` }));
   // the dice rolled last, drawn as the die shows them (from the log's line of that roll)
-  const rolled = isMice() ? [...page.log].reverse().find((l) => l.type === "DiceRolled") : null;
+  const rolled = hook("lineDice") ? [...page.log].reverse().find((l) => l.type === "DiceRolled") : null;
   if (rolled) box.append(el("div", { class: "last-roll" }, el("span", { class: "label", text: `Last roll (v${rolled.version}): ` }), diceLine(rolled.line)));
 }
 
 // A log line with the dice it names drawn beside their words.
 function diceLine(line) {
-  const faces = isMice() ? facesInLine(line) : [];
-  return el("span", { class: "dice-line" }, faces.map((f) => faceIcon(f, 6, true)), " ", line);
+  const icons = hook("lineDice") ? page.view.lineDice(line) : [];
+  return el("span", { class: "dice-line" }, icons, " ", line);
 }
 
 function answerKey() {
@@ -278,11 +282,11 @@ function renderControls() {
       box.append(renderPending(pending));
     }
   } else if (!legal.commands.length) {
-    const minions = game.turn && isMice() && page.minions.has(game.turn);
-    const waiting = minions ? `The minions play: ${names(game.turn)}.` : game.turn ? `Waiting for ${names(game.turn)}'s seat.` : "Nothing to do now.";
+    const theirs = hook("waitingText") ? page.view.waitingText(page, names) : null;
+    const waiting = theirs || (game.turn ? `Waiting for ${names(game.turn)}'s seat.` : "Nothing to do now.");
     box.append(el("p", { class: "waiting", text: waiting }));
-  } else if (!isMice() && page.view && page.view.renderCommands) {
-    box.append(page.view.renderCommands(page, { send, rerender: render }));
+  } else if (hook("renderCommands")) {
+    box.append(page.view.renderCommands(page, { send, rerender: render, button: commandButton }));
   } else {
     box.append(renderCommands(legal.commands));
   }
@@ -298,24 +302,25 @@ function renderPending(pending) {
     if (!manual) { part.append(el("p", { text: "The server rolls." })); return part; }
     const sides = pending.sides || 6;
     const faces = el("div", { class: "die-faces", role: "group", "aria-label": `Die faces (${state.faces.length} of ${pending.dice} chosen)` });
-    // The action die's faces by their symbols and the number printed beside them; a face is sent by
-    // its name (Roll accepts "bow-star" as face 5), so the command says what the player saw.
-    const actionDie = isMice() && sides === 6;
+    // A die whose faces the module names (faceName) shows them by their symbols and the number
+    // printed beside them, and a face is sent by its name, so the command says what the player saw.
+    const named = (face) => (hook("faceName") ? page.view.faceName(face, sides, pending) : null);
+    const byName = named(1) !== null && named(1) !== undefined;
     for (let face = 1; face <= sides; face++) {
-      const label = !isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(face, sides, pending) : faceLabel(face, sides, isMice());
-      const sent = actionDie ? ACTION_DIE[face].name : face;
+      const label = faceWords(face, sides, pending);
+      const sent = byName ? named(face) : face;
       faces.append(el("button", {
-        type: "button", class: "die-face", "data-face": face, "data-face-name": actionDie ? sent : undefined,
-        "aria-label": actionDie ? `${label.replace(" · ", ", printed ")}` : `Face ${label}`,
+        type: "button", class: "die-face", "data-face": face, "data-face-name": byName ? sent : undefined,
+        "aria-label": byName ? `${label.replace(" · ", ", printed ")}` : `Face ${label}`,
         disabled: state.faces.length >= pending.dice,
         onclick: () => { if (state.faces.length < pending.dice) { state.faces.push(sent); renderControls(); focusFirst(`.die-face[data-face='${face}']:not([disabled]), #submit-roll`); } },
-      }, !isMice() && page.view && page.view.faceIcon ? page.view.faceIcon(face, sides, pending) : faceIcon(face, sides, isMice()), el("span", { class: "face-text", text: label })));
+      }, faceImage(face, sides, pending), el("span", { class: "face-text", text: label })));
     }
-    part.append(el("p", { class: "hint", text: actionDie
+    part.append(el("p", { class: "hint", text: byName
       ? `Tap each die as it lies at the table — its symbols and the number printed on it (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).`
       : `Tap the face of each die rolled at the table, die by die (${pending.dice} ${pending.dice > 1 ? "dice" : "die"}).` }), faces);
     part.append(el("p", { class: "chosen", "aria-live": "polite" },
-      `Chosen: ${state.faces.length ? state.faces.map((f) => (!isMice() && page.view && page.view.faceLabel ? page.view.faceLabel(f, sides, pending) : faceLabel(typeof f === "number" ? f : faceNumber(f), sides, isMice()))).join(", ") : "none yet"}`));
+      `Chosen: ${state.faces.length ? state.faces.map((f) => faceWords(f, sides, pending)).join(", ") : "none yet"}`));
     part.append(el("div", { class: "row" },
       el("button", { type: "button", id: "submit-roll", class: "primary", disabled: state.faces.length !== pending.dice,
         onclick: () => send({ type: "Roll", faces: [...state.faces] }) }, `Submit roll (${state.faces.length}/${pending.dice})`),
@@ -359,18 +364,13 @@ function renderPending(pending) {
 }
 
 function optionLabel(option, decision = "") {
-  if (!isMice() && page.view && page.view.optionText) return page.view.optionText(decision, option) || names(option);
-  return optionText(decision, option) || names(option);
+  const words = hook("optionText");
+  return (words && words(decision, option)) || names(option);
 }
 
 function itemName(card) {
-  if (!isMice() && page.view && page.view.drawName) return page.view.drawName(card);
-  return names(card);
-}
-
-function faceNumber(name) {
-  const found = Object.entries(ACTION_DIE).find(([, f]) => f.name === name);
-  return found ? Number(found[0]) : name;
+  const name = hook("drawName");
+  return name ? name(card) : names(card);
 }
 
 function focusFirst(selector) {
@@ -378,31 +378,18 @@ function focusFirst(selector) {
   if (target) target.focus();
 }
 
-function shortestPaths(commands) {
-  const best = new Map();
-  for (const c of commands) {
-    if (c.type !== "MoveTo") continue;
-    const end = c.path[c.path.length - 1];
-    const known = best.get(end);
-    if (!known || c.path.length < known.path.length) best.set(end, c);
-  }
-  return best;
+// The seat's legal commands as buttons, when the table module draws none of its own.
+function renderCommands(commands) {
+  return el("div", { class: "commands" }, el("div", { class: "row wrap" }, commands.map((c) => commandButton(c, commandText(c)))));
 }
 
-function renderCommands(commands) {
-  const part = el("div", { class: "commands" });
-  const serverDice = page.game.dice_mode === "server";
-  const moves = shortestPaths(commands);
-  const others = commands.filter((c) => c.type !== "MoveTo" && c.type !== "EndTurn");
-  const end = commands.filter((c) => c.type === "EndTurn");
-  if (others.length) part.append(el("div", { class: "row wrap" }, others.map((c) => commandButton(c, commandLabel(c, names, serverDice)))));
-  if (moves.size) {
-    part.append(el("p", { class: "hint", text: "Move: click a highlighted space on the board, or a destination here." }));
-    part.append(el("div", { class: "row wrap moves", role: "group", "aria-label": "Reachable spaces" },
-      [...moves.values()].map((c) => commandButton(c, `→ ${names(c.path[c.path.length - 1])}`, { class: "move", title: commandLabel(c, names) }))));
-  }
-  if (end.length) part.append(el("div", { class: "row" }, end.map((c) => commandButton(c, commandLabel(c, names), { class: "end-turn" }))));
-  return part;
+// A command in words: who plays it, its type and its fields ("red: PlayCard (card c-3)").
+function commandText(command) {
+  const pretty = (v) => (Array.isArray(v) ? v.map((x) => (typeof x === "string" ? names(x) : pretty(x))).join(", ")
+    : typeof v === "string" ? names(v) : v && typeof v === "object" ? JSON.stringify(v) : String(v));
+  const who = command.player || "";
+  const tail = Object.entries(command).filter(([k]) => k !== "type" && k !== "player").map(([k, v]) => `${k.replace(/_/g, " ")} ${pretty(v)}`).join(", ");
+  return `${who ? `${who}: ` : ""}${command.type.replace(/^[a-z]+\./, "")}${tail ? ` (${tail})` : ""}`;
 }
 
 function renderUndo() {
@@ -434,97 +421,23 @@ async function requestUndo() {
   } catch (error) { showProblem(error); }
 }
 
-function moveTargets() {
-  const reachable = new Map();
-  const targets = new Map();
-  const legal = page.legal;
-  if (!legal || legal.pending || page.busy) return { reachable, targets };
-  for (const [space, command] of shortestPaths(legal.commands)) {
-    reachable.set(space, { command, label: `${commandLabel(command, names)}: ${command.path.map(names).join(" → ")}` });
-  }
-  for (const command of legal.commands) {
-    if (command.type === "Battle" && !targets.has(command.target)) targets.set(command.target, { command, label: commandLabel(command, names) });
-  }
-  return { reachable, targets };
-}
-
-function renderMiceBoard() {
-  const s = page.state.state;
-  const { reachable, targets } = moveTargets();
-  const picture = renderBoard(page.board, {
-    library: page.library, party: new Set(s.party || []), names, placements: placements(s), wounds: s.wounds || {}, effects: s.effects || {},
-    reachable, targets, onCommand: send, version: page.state.version,
-  });
-  const box = $("board");
-  const old = box.querySelector(".board-scroll");
-  const scroll = old ? [old.scrollLeft, old.scrollTop] : [0, 0];
-  clear(box).append(...zoomable(picture, page, () => {
-    const zoomKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.zoom : null;
-    renderMiceBoard();
-    // the zoom button just pressed keeps the focus (the other way when it cannot go further)
-    const again = box.querySelector(`[data-zoom="${zoomKey}"]:not([disabled])`) || box.querySelector("[data-zoom]:not([disabled])");
-    if (zoomKey && again) again.focus({ preventScroll: true });
-  }));
-  const fresh = box.querySelector(".board-scroll");
-  [fresh.scrollLeft, fresh.scrollTop] = scroll;
-  if (!$("legend")) $("tracks").after(boardLegend());
-}
-
-function renderTracks() {
-  clear($("tracks")).append(...trackFigures(page.board, el, names));
-}
-
 function renderInitiative() {
   const box = clear($("initiative"));
   box.append(el("h2", { text: "Initiative" }));
   const view = page.initiative;
   if (!view) return;
-  if (!isMice() && page.view && page.view.renderInitiative) { page.view.renderInitiative(page, box); return; }
-  if (!isMice()) { box.append(renderValue(view)); return; }
-  if (!view.cards.length) { box.append(el("p", { class: "hint", text: "The track is not laid yet." })); return; }
-  box.append(el("ol", { class: "initiative" }, view.cards.map((card) => el("li", {
-    class: `${card.kind}${card.current ? " current" : ""}`, "data-card": card.card, "aria-current": card.current ? "step" : undefined,
-  }, el("span", { class: "marker", text: card.current ? "▶ now" : "" }), el("span", { class: "name", text: card.name }),
-  el("span", { class: "kind", text: card.kind }),
-  card.kind === "minion" ? el("span", { class: "figs", text: card.figures.length ? card.figures.map(names).join(", ") : "none left" }) : null))));
+  if (hook("renderInitiative")) { page.view.renderInitiative(page, box); return; }
+  box.append(renderValue(view));
 }
 
-function renderCards() {
-  const s = page.state.state;
-  const box = clear($("cards"));
-  box.append(el("h2", { text: "Mice" }));
-  const seats = new Map();
-  for (const seat of page.game.seats) for (const piece of seat.controls) seats.set(piece, seat.name);
-  const row = el("div", { class: "cards" });
-  for (const mouse of s.party || []) {
-    const info = page.mice.get(mouse) || { name: mouse, classes: [] };
-    const wounds = (s.wounds || {})[mouse] || 0;
-    const equipped = (s.equipped || {})[mouse];
-    const gear = equipped ? equipped.map(([card, place]) => `${itemName(card)} (${place})`) : (info.starting_equipment || []).map(itemName);
-    const pack = ((s.pack || {})[mouse] || []).map(itemName);
-    const abilities = ((s.abilities || {})[mouse] || []).map((a) => (page.abilities.get(a) || { name: a }).name);
-    const effects = (s.effects || {})[mouse] || [];
-    const captured = (s.captured || []).includes(mouse);
-    const isTurn = page.game.turn === mouse;
-    row.append(el("article", { class: `card fig-${mouse}${isTurn ? " turn" : ""}`, "data-mouse": mouse, "aria-label": `${info.name}'s card` },
-      el("h3", {}, info.name, isTurn ? el("span", { class: "badge", text: "turn" }) : null, captured ? el("span", { class: "badge warn", text: "captured" }) : null),
-      el("p", { class: "meta", text: `${(info.classes || []).join(", ")} · seat ${seats.get(mouse) || "—"}` }),
-      el("dl", { class: "stats" }, [["Battle", info.battle], ["Defense", info.defense], ["Lore", info.lore], ["Move", info.move],
-        ["Wounds", `${wounds}/${info.lives ?? "?"}`], ["Cheese", (s.cheese || {})[mouse] || 0]].flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v ?? "?") })])),
-      el("p", {}, el("strong", { text: "Equipment: " }), gear.join(", ") || "none"),
-      el("p", {}, el("strong", { text: "Pack: " }), pack.join(", ") || "empty"),
-      el("p", {}, el("strong", { text: "Abilities: " }), abilities.join(", ") || "none"),
-      effects.length ? el("p", { class: "effects" }, el("strong", { text: "Effects: " }), effects.join(", ")) : null));
-  }
-  box.append(row);
-}
-
-function renderGeneric() {
+function renderTable() {
   clear($("tracks"));
   clear($("cards"));
-  const box = clear($("board"));
-  box.append(el("h3", { text: "Table" }));
+  const box = $("board");
   // The ruleset's own table module (GET /rulesets' ``table``; the generic one when it has none).
+  if (page.view.developerView === false) { page.view.renderTable(page, { board: box, tracks: $("tracks"), cards: $("cards"), send, renderValue, rerender: render }); return; }
+  clear(box);
+  box.append(el("h3", { text: "Table" }));
   if (page.view && page.view.renderTable) page.view.renderTable(page, { board: box, tracks: $("tracks"), cards: $("cards"), send, renderValue, rerender: render });
   const details = el("details", { class: "state dev" }, el("summary", { text: "Developer view: the whole state, as this page's reader sees it" }),
     renderValue(page.state.state, "state"));
@@ -557,7 +470,7 @@ async function main() {
   try {
     const rulesets = api.get("/rulesets");  // asked with the game, not after it
     page.game = await api.get(`/games/${gameId}`);
-    await Promise.all([loadContent(), loadView(rulesets)]);
+    await loadView(rulesets);
     // The module's content is fetched while the table is read; the first paint waits for both.
     page.viewReady = page.view.load ? page.view.load(api) : null;
     await scheduleRefresh();

@@ -1,0 +1,35 @@
+"""The web table's shell names no game (issue 29, docs/web-table.md): what is game-specific is the
+ruleset's table module, served from its package. The shell's modules carry no term of either game
+outside comments; the history page and the lobby still have Mice and Mystics code of their own."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "static" / "js"
+SHELL = ("table.js", "generic.js", "api.js", "live.js")
+GAME_TERMS = re.compile(
+    r"mice|mouse|minion|cheese|hourglass|initiative track|action.die|vast|knight|dragon|goblin|thief",
+    re.IGNORECASE,
+)
+
+
+def code_of(source: str) -> str:
+    """The source without its // line comments (a URL's // inside a string is kept)."""
+    lines = []
+    for line in source.splitlines():
+        stripped = line.lstrip()
+        lines.append("" if stripped.startswith("//") else re.sub(r"\s//\s.*$", "", line))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("module", SHELL)
+def test_the_shell_module_names_no_game(module: str) -> None:
+    found = sorted({m.group(0).lower() for m in GAME_TERMS.finditer(code_of((STATIC / module).read_text()))})
+    assert found == [], f"{module} names {found}"
+
+
+def test_the_guard_sees_a_game_term_in_code_not_in_a_comment() -> None:
+    assert GAME_TERMS.search(code_of('const x = "minion";'))
+    assert not GAME_TERMS.search(code_of("// the minions play\nconst y = 1;"))
