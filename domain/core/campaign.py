@@ -168,6 +168,20 @@ class CampaignReverted(CampaignEvent, kw_only=True):
     """The seats that agreed, the requesting seat first."""
 
 
+CAMPAIGN_EVENTS: tuple[type[CampaignEvent], ...] = (
+    CampaignStarted,
+    ChapterBegun,
+    ChapterRecorded,
+    CarryOverChosen,
+    CarryOverRecomputed,
+    CampaignRevertRequested,
+    CampaignRevertApproved,
+    CampaignReverted,
+)
+"""Every campaign event type, in the order the API's union lists them (``dicelog.service.schemas``) and
+the store's topics name them (``dicelog.service.topics``: ``core/<class name>``)."""
+
+
 class ChapterEntry(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One chapter played: its game, result and carry-over in and out; ``reverted`` once undone."""
 

@@ -63,6 +63,13 @@ from dicelog.service.store.projection_store import ReadModels
 from dicelog.service.store.write_lane import on_write_lane
 
 GameId = Annotated[UUID, Parameter(description="Game id (UUID)")]
+# The query parameters of an event page, shared by a game's and a campaign's (``GET .../events``).
+EventsAfter = Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")]
+EventsLimit = Annotated[int, Parameter(ge=1, le=1000, description="at most this many events")]
+EventsSeat = Annotated[str | None, Parameter(max_length=64, description="only events caused by this seat")]
+EventsType = Annotated[
+    str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
+]
 ActingSeat = Annotated[
     str | None,
     HeaderParameter(
@@ -355,14 +362,10 @@ class GameReads:
         game_id: GameId,
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
-        after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many events")] = 100,
-        seat: Annotated[
-            str | None, Parameter(max_length=64, description="only events caused by this seat")
-        ] = None,
-        event_type: Annotated[
-            str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
-        ] = None,
+        after: EventsAfter = 0,
+        limit: EventsLimit = 100,
+        seat: EventsSeat = None,
+        event_type: EventsType = None,
         round_: Annotated[
             int | None, QueryParameter(name="round", ge=1, le=10**9, description="only this round")
         ] = None,

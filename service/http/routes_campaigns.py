@@ -9,7 +9,7 @@ import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import JSONBody, Parameter, QueryParameter
+from litestar.params import JSONBody, Parameter
 
 from dicelog.domain.core import registry
 from dicelog.domain.core.campaign import Campaign, CampaignStarted
@@ -32,7 +32,18 @@ from dicelog.service.bodies.schemas import (
     RevertRequest,
     SeatToken,
 )
-from dicelog.service.http.routes import BEARER, READ_SECURITY, _problems, _seat, bearer, created
+from dicelog.service.http.routes import (
+    BEARER,
+    READ_SECURITY,
+    EventsAfter,
+    EventsLimit,
+    EventsSeat,
+    EventsType,
+    _problems,
+    _seat,
+    bearer,
+    created,
+)
 from dicelog.service.store.write_lane import on_write_lane
 
 _encode = msgspec.json.Encoder().encode
@@ -113,7 +124,7 @@ def _event_out(record: Recorded, lens: Lens) -> CampaignEventOut:
         timestamp=record.timestamp,
         prev_hash=record.prev_hash,
         hash=record_hash(record),
-        payload=shown,  # type: ignore[arg-type]  # the lens keeps a campaign event's type
+        payload=shown,  # the lens keeps a campaign event's type
         hidden=shown is None,
     )
 
@@ -191,14 +202,10 @@ class CampaignController(Controller):
         campaign_id: CampaignId,
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
-        after: Annotated[int, Parameter(ge=0, le=10**15, description="versions greater than this")] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=1000, description="at most this many events")] = 100,
-        seat: Annotated[
-            str | None, Parameter(max_length=64, description="only events caused by this seat")
-        ] = None,
-        event_type: Annotated[
-            str | None, QueryParameter(name="type", max_length=64, description="only events of this type")
-        ] = None,
+        after: EventsAfter = 0,
+        limit: EventsLimit = 100,
+        seat: EventsSeat = None,
+        event_type: EventsType = None,
     ) -> CampaignEventPage:
         """The campaign's own events, paged like a game's (``GET /games/{id}/events``): who began each
         chapter, each result recorded at its game's end, who chose what carry-over, who asked for and

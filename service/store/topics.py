@@ -35,16 +35,7 @@ from typing import Any
 from eventsourcing.utils import TopicError
 
 from dicelog.domain.core import registry
-from dicelog.domain.core.campaign import (
-    CampaignRevertApproved,
-    CampaignReverted,
-    CampaignRevertRequested,
-    CampaignStarted,
-    CarryOverChosen,
-    CarryOverRecomputed,
-    ChapterBegun,
-    ChapterRecorded,
-)
+from dicelog.domain.core.campaign import CAMPAIGN_EVENTS
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import (
     CardsDrawn,
@@ -91,15 +82,8 @@ CORE_TYPES: Mapping[str, type] = MappingProxyType(
         "core/UndoApproved": UndoApproved,
         "core/UndoRejected": UndoRejected,
         "core/UndoApplied": UndoApplied,
-        "core/CampaignStarted": CampaignStarted,
-        "core/ChapterBegun": ChapterBegun,
-        "core/ChapterRecorded": ChapterRecorded,
-        "core/CampaignRevertRequested": CampaignRevertRequested,
-        "core/CampaignRevertApproved": CampaignRevertApproved,
-        "core/CampaignReverted": CampaignReverted,
-        "core/CarryOverChosen": CarryOverChosen,
-        "core/CarryOverRecomputed": CarryOverRecomputed,
         "core/GameSnapshot": GameSnapshot,
+        **{f"{CORE}/{event.__name__}": event for event in CAMPAIGN_EVENTS},  # stored names: the class names
     }
 )
 """The game-agnostic stored types, by topic. A new core event must be added here."""
