@@ -11,6 +11,7 @@ first use, before any rule runs).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -99,3 +100,10 @@ def installed_names() -> tuple[str, ...]:
 def names() -> tuple[str, ...]:
     """Names of every ruleset known: installed or registered by hand, sorted."""
     return tuple(sorted(set(_RULESETS) | set(_entry_points())))
+
+
+def default_when_unnamed(served: Iterable[str]) -> str | None:
+    """The ruleset of ``served`` a ``POST /games`` body without ``ruleset`` means: the one whose
+    ``default_when_unnamed`` is true (``dicelog.domain.core.ruleset``), ``None`` when none of them is.
+    Raises ``RuleBroken("game.unknown-ruleset")`` for a name not known."""
+    return next((name for name in sorted(served) if getattr(get(name), "default_when_unnamed", False)), None)

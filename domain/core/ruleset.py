@@ -46,6 +46,9 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``content``: the content catalogue served under ``/content/<ruleset>/`` (``ContentRoute``s);
   ``content_aliases``: other paths it is served under too (Mice and Mystics: ``/content``).
 - ``demo``: ``dicelog demo --game <name>`` (``Demo``).
+- ``default_when_unnamed``: ``True`` for the ruleset a ``POST /games`` body without ``ruleset`` means
+  (Mice and Mystics: the releases that served it alone published the field as optional); at most one
+  ruleset says so (``dicelog.domain.core.registry.default_when_unnamed``).
 - ``web``: its pages' assets for the web table (``WebAssets``): a folder of package data served at
   ``/web/rulesets/<ruleset>/<file>`` and the JavaScript module the table page loads for its games. A
   ruleset without it gets the generic table (its views as nested lists).

@@ -359,6 +359,9 @@ class MiceAndMysticsRuleset:
     content = catalogue.CONTENT
     """Its content catalogue (``/content/mice-and-mystics/...``)."""
     content_aliases = catalogue.CONTENT_ALIASES
+    default_when_unnamed = True
+    """A ``POST /games`` body without ``ruleset`` is a Mice and Mystics game: the releases that served it
+    alone published the field as optional, and clients written for them may leave it out."""
     check_content = staticmethod(catalogue.check_content)
 
     @staticmethod

@@ -35,10 +35,10 @@ Neither reaches a handler, so nothing changes. An over-long body is drained (up 
 before the answer, so that the client, still sending, reads the 413 rather than a reset connection.
 
 ``DefaultRuleset``: ``POST /games`` names its ruleset in ``ruleset`` (the body is a union tagged by it).
-Releases that served Mice and Mystics alone published that field as optional, defaulting to
-``mice-and-mystics``, so clients written for them may leave it out: a JSON object body without
-``ruleset`` is read as ``mice-and-mystics`` (``LEGACY_DEFAULT_RULESET``). Any other body is passed on
-untouched, and the handler's validation answers it as usual.
+Releases that served one game alone (Mice and Mystics) published that field as optional, so clients
+written for them may leave it out: a JSON object body without ``ruleset`` is read as the served ruleset
+whose ``default_when_unnamed`` is true (``dicelog.domain.core.registry.default_when_unnamed``; the service
+names no game). Any other body is passed on untouched, and the handler's validation answers it as usual.
 
 ``StrictSeatFlags``: a seat's ``bot`` flag (``POST /games``, ``POST /campaigns``) is a JSON boolean or a
 400, although Litestar's lenient conversion would take ``0``/``1``/``"true"`` for one.
@@ -59,6 +59,7 @@ from litestar.middleware.base import ASGIMiddleware
 from litestar.plugins.problem_details import ProblemDetailsException
 from litestar.types import ASGIApp, HTTPRequestEvent, Receive, ReceiveMessage, Scope, Send
 
+from dicelog.domain.core import registry
 from dicelog.service.ops.settings import Settings
 
 UNSUPPORTED_MEDIA_TYPE = "urn:dicelog:problem:unsupported-media-type"
@@ -247,10 +248,6 @@ async def _drain(receive: Receive, size: int, declared: int | None = None) -> bo
     return False
 
 
-LEGACY_DEFAULT_RULESET = "mice-and-mystics"
-"""The ruleset of a ``POST /games`` body without ``ruleset`` (module docstring, ``DefaultRuleset``)."""
-
-
 async def whole_body(receive: Receive) -> bytes | None:
     """The request body read to its end; ``None`` when the client went away first."""
     chunks: list[bytes] = []
@@ -264,12 +261,14 @@ async def whole_body(receive: Receive) -> bytes | None:
 
 
 class DefaultRuleset(ASGIMiddleware):
-    """Reads a ``POST /games`` body without ``ruleset`` as ``mice-and-mystics`` (module docstring)."""
+    """Reads a ``POST /games`` body without ``ruleset`` as the served ruleset that says it is meant then
+    (``registry.default_when_unnamed``: Mice and Mystics; module docstring)."""
 
     scopes = (ScopeType.HTTP,)
 
     def __init__(self, served: tuple[str, ...]) -> None:
-        self.active = LEGACY_DEFAULT_RULESET in served
+        self.default = registry.default_when_unnamed(served)
+        self.active = self.default is not None
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         if not self.active or scope.get("method") != "POST" or scope.get("path", "").rstrip("/") != "/games":
@@ -283,7 +282,7 @@ class DefaultRuleset(ASGIMiddleware):
         except msgspec.DecodeError:
             document = None
         if isinstance(document, dict) and "ruleset" not in document:
-            body = msgspec.json.encode({"ruleset": LEGACY_DEFAULT_RULESET, **document})
+            body = msgspec.json.encode({"ruleset": self.default, **document})
         await next_app(scope, replaying(body, receive), send)
 
 
