@@ -10,8 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
+
 from dicelog.service.app.export import FORMAT, verify_file
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, settings_in
 from tests.browser.support import play_demo_game, positions, ready
 
 
@@ -73,3 +75,49 @@ def test_the_history_slider_shows_the_figures_of_the_state_at_any_version(live: 
         f"{statistics.median(steps) * 1000:.0f} ms, "
         f"max {max(steps) * 1000:.0f} ms"
     )
+
+
+def test_stepping_quickly_waits_for_the_replay_quota_instead_of_failing(
+    tmp_path_factory: Any, context: Any
+) -> None:
+    """Each step of the slider is ``GET /state?version=N``, which the ``expensive`` quota counts
+    (docs/api-contract.md, Quotas): stepping faster than it allows, the page paces its replays and
+    waits out a 429's Retry-After, shows no problem, and ends on the version last asked for."""
+    from dicelog.service.cli.demo import running_service
+
+    settings = replace(settings_in(tmp_path_factory.mktemp("quota")), rate_limit_expensive="6/second")
+    with running_service(settings) as base:
+        game = play_demo_game(base, max_commands=60)
+        last = game.get("")["version"]
+        assert last > 60
+        page = context.new_page()
+        replays: list[int] = []
+        page.on(
+            "response",
+            lambda r: replays.append(r.status) if "/state?" in r.url and "version=" in r.url else None,
+        )
+        page.goto(game.url(base, tail="/history"))
+        ready(page)
+        # 60 steps, one every 15 ms: ten times what the quota allows
+        page.evaluate(
+            """async (last) => {
+              const range = document.getElementById('version');
+              for (let i = 0; i < 60; i++) {
+                range.value = String(1 + ((i * 7) % last));
+                range.dispatchEvent(new Event('input'));
+                await new Promise((r) => setTimeout(r, 15));
+              }
+              range.value = String(last - 1);
+              range.dispatchEvent(new Event('input'));
+            }""",
+            last,
+        )
+        page.wait_for_selector(f"#board svg[data-version='{last - 1}']", timeout=15000)
+        assert page.locator("#problem").is_hidden(), page.locator("#problem").inner_text()
+        assert page.locator("#pace").is_hidden()
+        refused = replays.count(429)
+        # the page read far fewer states than it was asked for, and was refused at most a few times
+        assert len(replays) < 40 and refused <= 3, (len(replays), refused)
+        time.sleep(1.1)  # the test's own replay below counts against the same quota
+        assert shown_positions(page) == positions(game.get("/state", version=last - 1)["state"])
+        print(f"\nquick steps: 61 asked, {len(replays)} replays read, {refused} refused (429)")

@@ -3,12 +3,21 @@
 // send the fragment to any server, so the token never reaches a server log.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     const detail = (problem && (problem.detail || problem.title)) || `HTTP ${status}`;
     super(detail);
     this.status = status;
     this.problem = problem || {};
+    this.retryAfter = retryAfter;  // seconds (a 429's or 503's Retry-After), else null
   }
+}
+
+// What a quota's RateLimit-* headers say of an answer: the requests left in the window and the
+// seconds until it resets (null when the operation counts against no quota).
+function quotaOf(response) {
+  const remaining = response.headers.get("ratelimit-remaining");
+  const reset = response.headers.get("ratelimit-reset");
+  return remaining === null ? null : { remaining: Number(remaining), reset: Number(reset) || 0 };
 }
 
 export function tokenFromFragment(hash = window.location.hash) {
@@ -25,6 +34,7 @@ export function gameIdFromPath(path = window.location.pathname) {
 export class Api {
   constructor(token = null) {
     this.token = token;
+    this.quota = null;  // the last answer's quota headers (quotaOf)
   }
 
   headers(extra = {}) {
@@ -52,7 +62,11 @@ export class Api {
     if (text) {
       try { data = JSON.parse(text); } catch { data = { detail: text }; }
     }
-    if (!response.ok) throw new ApiError(response.status, data);
+    this.quota = quotaOf(response);
+    if (!response.ok) {
+      const retry = Number(response.headers.get("retry-after"));
+      throw new ApiError(response.status, data, Number.isFinite(retry) && retry > 0 ? retry : null);
+    }
     return data;
   }
 

@@ -70,13 +70,45 @@ function go(version) {
   pump();
 }
 
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// A state at a past version is a replay, which the `expensive` quota counts (docs/api-contract.md,
+// Quotas). One replay is in flight at a time and only the version wanted when it answers is read
+// next, so a quick drag of the slider skips the versions it passed. When the quota's window is
+// nearly spent (RateLimit-Remaining), the replays left are spread over the time until it resets; a
+// 429 is waited out (Retry-After) and the version wanted by then is read: the slider never shows an
+// error for stepping quickly, the board follows when the quota allows.
+const PACE_BELOW = 10;
+
+function pacing(seconds) {
+  const note = $("pace");
+  if (note) {
+    note.hidden = !seconds;
+    note.textContent = seconds ? `Stepping faster than the server's replay quota allows: the board follows in ${Math.ceil(seconds)} s.` : "";
+  }
+}
+
 async function pump() {
   if (page.loading) return;
   page.loading = true;
   try {
     while (page.shown !== page.wanted) {
       const version = page.wanted;
-      const state = await stateAt(version);
+      const quota = page.states.has(version) ? null : api.quota;
+      if (quota && quota.remaining < PACE_BELOW) {
+        await sleep((1000 * quota.reset) / (quota.remaining + 1));
+        if (page.wanted !== version) continue;
+      }
+      let state;
+      try {
+        state = await stateAt(version);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 429) throw error;
+        pacing(error.retryAfter || 1);
+        await sleep(1000 * (error.retryAfter || 1));
+        continue;
+      }
+      pacing(0);
       if (page.wanted !== version) continue;
       showVersion(version, state);
       page.shown = version;
