@@ -199,6 +199,8 @@ function targets(page) {
     }
     return out;
   }
+  // A tile picked from the hand that can no longer be placed (placed, or another turn) is put back.
+  if (ui.tile && !legal.commands.some((c) => c.type === "vast.PlaceTile" && c.tile === ui.tile)) ui.tile = null;
   for (const c of legal.commands) {
     if (c.x === undefined || c.x === null || c.type === "vast.CrystalCurse" && c.effect !== "rotate" && c.effect !== "event-token") continue;
     // A tile picked from the hand: only its open places are offered, until it is placed or put back.
@@ -285,42 +287,46 @@ export function renderCave(page, { send, choose }) {
     const y0 = -c.y * S;
     const list = marks(c, board, page.initiative);
     const key = `${c.x},${c.y}`;
-    const g = svg("g", { class: `vast-cell ${c.side}${c.kind ? ` ${c.kind}` : ""}`, "data-x": c.x, "data-y": c.y, "data-tile": c.tile !== "?" ? c.tile : null }, tileShape(c, x0, y0));
+    const g = svg("g", { class: `vast-cell ${c.side}${c.kind ? ` ${c.kind}` : ""}`, "data-x": c.x, "data-y": c.y, "data-tile": c.tile !== "?" ? c.tile : null });
+    // What is drawn is told by the tile's label: the picture itself is hidden from assistive technology.
+    const picture = svg("g", { "aria-hidden": "true" }, tileShape(c, x0, y0));
+    g.append(picture);
     const room = c.side === "dark" ? `${TRIBE_MARK[c.symbol] || "?"}` : (ROOM[c.kind] || "");
     const words = room.split(" ");
     const label2 = words.length > 1 ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [room];
-    g.append(svg("text", { x: x0 + S / 2, y: y0 + (label2.length > 1 ? 20 : 26), class: "room", "text-anchor": "middle" },
+    picture.append(svg("text", { x: x0 + S / 2, y: y0 + (label2.length > 1 ? 20 : 26), class: "room", "text-anchor": "middle" },
       label2.map((w, i) => svg("tspan", { x: x0 + S / 2, dy: i ? 14 : 0, text: w }))));
-    if (c.side === "dark" && c.kind) g.append(svg("text", { x: x0 + S / 2, y: y0 + 44, class: "hidden-room", "text-anchor": "middle", text: `(${ROOM[c.kind] || c.kind})` }));
-    g.append(svg("text", { x: x0 + 6, y: y0 + S - 6, class: "coord", text: key }));
+    if (c.side === "dark" && c.kind) picture.append(svg("text", { x: x0 + S / 2, y: y0 + 44, class: "hidden-room", "text-anchor": "middle", text: `(${ROOM[c.kind] || c.kind})` }));
+    picture.append(svg("text", { x: x0 + 6, y: y0 + S - 6, class: "coord", text: key }));
     list.forEach((m, i) => {
       const cx = x0 + 22 + (i % 4) * 19;
       const cy = y0 + 60 + Math.floor(i / 4) * 20;
-      g.append(svg("g", { class: m.cls }, svg("title", { text: m.label }), svg("circle", { cx, cy, r: 9 }), svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", text: m.text })));
+      picture.append(svg("g", { class: m.cls }, svg("title", { text: m.label }), svg("circle", { cx, cy, r: 9 }), svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", text: m.text })));
     });
     const label = cellLabel(c, list);
     g.append(svg("title", { text: label }));
     const deciding = page.game.pending && page.game.pending.type === "DecisionRequested" && String(page.game.pending.decision || "").endsWith(`:${key}`);
-    if (deciding) g.append(svg("rect", { x: x0 + 3, y: y0 + 3, width: S - 6, height: S - 6, rx: 7, class: "deciding-ring" }));
+    if (deciding) picture.append(svg("rect", { x: x0 + 3, y: y0 + 3, width: S - 6, height: S - 6, rx: 7, class: "deciding-ring" }));
+    g.setAttribute("aria-label", label);
+    g.setAttribute("role", "img");
+    root.append(g);
+    // A legal target: a ring over the tile, a button of its own (its name says the command and the tile).
     const here = open.get(key);
     if (here) {
-      g.classList.add("target");
-      g.append(svg("rect", { x: x0 + 5, y: y0 + 5, width: S - 10, height: S - 10, rx: 8, class: "target-ring" }));
-      activate(g, `cell:${key}`, `${here.length === 1 ? commandLabel(here[0]) : `${here.length} choices`} (${label})`, () => (here.length === 1 ? send(bare(here[0])) : choose(here, key)));
-    } else {
-      g.setAttribute("aria-label", label);
-      g.setAttribute("role", "img");
+      const hit = svg("g", { class: "target", "data-x": c.x, "data-y": c.y },
+        svg("rect", { x: x0 + 5, y: y0 + 5, width: S - 10, height: S - 10, rx: 8, class: "target-ring" }));
+      activate(hit, `cell:${key}`, `${here.length === 1 ? commandLabel(here[0]) : `${here.length} choices`} (${label})`, () => (here.length === 1 ? send(bare(here[0])) : choose(here, key)));
+      root.append(hit);
     }
-    root.append(g);
   }
   // Open places the cave may grow to (a tile placed, a Wisp's move...).
   const known = new Set(cells.map((c) => `${c.x},${c.y}`));
   for (const [key, list] of open) {
     if (known.has(key)) continue;
     const [x, y] = key.split(",").map(Number);
+    root.append(svg("text", { x: x * S + S / 2, y: -y * S + S / 2 + 5, "text-anchor": "middle", class: "coord", "aria-hidden": "true", text: key }));
     const g = svg("g", { class: "vast-open target", "data-x": x, "data-y": y },
-      svg("rect", { x: x * S + 6, y: -y * S + 6, width: S - 12, height: S - 12, rx: 8, class: "open-place" }),
-      svg("text", { x: x * S + S / 2, y: -y * S + S / 2 + 5, "text-anchor": "middle", class: "coord", text: key }));
+      svg("rect", { x: x * S + 6, y: -y * S + 6, width: S - 12, height: S - 12, rx: 8, class: "open-place" }));
     activate(g, `cell:${key}`, `${list.length === 1 ? commandLabel(list[0]) : `${list.length} choices at ${key}`}`, () => (list.length === 1 ? send(bare(list[0])) : choose(list, key)));
     root.append(g);
   }
