@@ -388,7 +388,7 @@ export function renderBoards(page) {
   }
   const g = view.goblins;
   if (g) {
-    const tribes = (board.tribes || []).map((t) => `${TRIBE[t.name]}: Population ${t.population}, Strength ${t.strength}${t.where === "map" ? ` at ${t.x},${t.y}` : t.where === "lurking" ? " (lurking)" : ` (${t.where})`}${t.monsters && t.monsters.length ? `, ${t.monsters.map(cardName).join(", ")}` : ""}`);
+    const tribes = (board.tribes || []).map((t) => `${TRIBE[t.name]}: Population ${t.population}, Strength ${t.strength}${t.where === "map" ? ` at ${t.x},${t.y}` : t.where === "lurking" ? " (lurking)" : t.where === "board" ? " (on the Goblins' board)" : ` (${t.where})`}${t.monsters && t.monsters.length ? `, ${t.monsters.map(cardName).join(", ")}` : ""}`);
     const hand = typeof g.hand === "number" ? Array(g.hand).fill("?") : g.hand;
     out.push(figure("goblins",
       el("ul", { class: "tribes" }, tribes.map((t) => el("li", { text: t }))),
