@@ -158,6 +158,10 @@ class RollRequested(Event, kw_only=True):
     piece: str | None = None
     """The piece the roll is for (a mouse id such as ``filch``): in ``manual`` dice mode only the seat
     controlling it may submit the faces. ``None``: any seat may (e.g. a minion's roll)."""
+    die: str | None = None
+    """Which of the game's dice to roll, when it has several, by the ruleset's name (Vast from rules
+    revision 6: ``dragon``, the Dragon die, or ``action``, the Thief's Action die). ``None``: the game's one
+    die."""
 
 
 class DiceRolled(Event, kw_only=True):
@@ -277,7 +281,9 @@ class GameEnded(Event, kw_only=True):
     format 2 ``view_key`` reveals the key salting its payload digests."""
 
     result: str
-    """The outcome the ruleset gives (Mice and Mystics: ``victory`` or ``defeat`` of the chapter)."""
+    """The outcome the ruleset gives (Mice and Mystics: ``victory`` or ``defeat`` of the chapter; Vast:
+    ``won:<role>``, the role that won, ``knight``, ``goblins``, ``dragon``, ``cave`` or ``thief``, or
+    ``lost:everyone`` when the Cave collapsed with no Cave player)."""
     reason: str = ""
     """Free-text explanation of the end, from the ruleset's ``outcome_reason(state)`` if it has one (Mice and
     Mystics, games of rules revision 2 on); empty (and omitted) when none is given."""

@@ -52,7 +52,8 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``web``: its pages' assets for the web table (``WebAssets``): a folder of package data served at
   ``/web/rulesets/<ruleset>/<file>`` and the JavaScript module the table page loads for its games. A
   ruleset without it gets the generic table (its views as nested lists).
-- ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``.
+- ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``; a ruleset with it
+  takes a ``content_pack`` in ``POST /games`` (the others' create schema has no such field).
 - ``campaign_carry_over``, ``campaign_choice`` and ``campaign_choice_type`` (the body of
   ``POST /campaigns/{id}/carry-over``): a campaign mode (``dicelog.domain.core.campaign``).
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in

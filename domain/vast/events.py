@@ -556,6 +556,14 @@ class GoblinsPhaseBegun(VastEvent, kw_only=True):
     """``war``, ``populate``, ``monsters``, ``secrets`` or ``activate``."""
 
 
+class SecretsWindowClosed(VastEvent, kw_only=True):
+    """The Goblins play no (more) Secrets cards before this phase's work (rules revision 6; Vast rulebook
+    §I Goblin: «Puoi giocare le carte Segreti in qualunque momento durante il tuo turno»)."""
+
+    phase: str
+    """``war``, ``populate``, ``monsters`` or ``secrets``: the phase whose work goes on."""
+
+
 class WarCardChosen(VastEvent, kw_only=True):
     """The War card the Goblins keep (Vast rulebook §1. Scegli una Carta Guerra): public; the others are
     discarded (seen by the Goblins only)."""
@@ -1347,6 +1355,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     KnightDied,
     GameWon,
     GoblinsPhaseBegun,
+    SecretsWindowClosed,
     WarCardChosen,
     RageChanged,
     TribesPopulated,

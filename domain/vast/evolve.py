@@ -295,6 +295,8 @@ def _treasure_drawn(state: VastState, event: CardsDrawn) -> VastState:
 
 
 def _events_drawn(state: VastState, event: CardsDrawn) -> VastState:
+    if event.reason == "event-top":  # the cards come up on top of the deck, for the Cave to read
+        return replace(state, event_top=(*state.event_top, *event.cards))
     return replace(state, event_deck=_without(state.event_deck, event.cards))
 
 
@@ -644,6 +646,7 @@ def _event_played(state: VastState, event: ev.EventPlayed) -> VastState:
     return replace(
         state,
         event_deck=_without(state.event_deck, gone),
+        event_top=_without(state.event_top, gone),
         event_bottom=(*_without(state.event_bottom, gone), *bottom),
         offer=(),
         todo=(*steps, *state.todo),
@@ -814,6 +817,7 @@ def _events_sent_to_bottom(state: VastState, event: ev.EventsSentToBottom) -> Va
     return replace(
         state,
         event_deck=_without(state.event_deck, cards),
+        event_top=_without(state.event_top, cards),
         event_bottom=(*_without(state.event_bottom, cards), *cards),
     )
 
@@ -875,9 +879,15 @@ def _goblins_phase_begun(state: VastState, event: ev.GoblinsPhaseBegun) -> VastS
                 poison_played=False,
                 wisp_used=False,
                 ruby_used=False,
+                window="",
             ),
         )
-    return _gob(state, phase=phase)
+    return _gob(state, phase=phase, window="")
+
+
+@_on(ev.SecretsWindowClosed)
+def _secrets_window_closed(state: VastState, event: ev.SecretsWindowClosed) -> VastState:
+    return _gob(state, window=event.phase)
 
 
 @_on(ev.WarCardChosen)

@@ -890,6 +890,11 @@ def _goblins_phase_begun(state: VastState, event: ev.GoblinsPhaseBegun) -> str |
     return None
 
 
+@_describes(ev.SecretsWindowClosed)
+def _secrets_window_closed(state: VastState, event: ev.SecretsWindowClosed) -> str | None:
+    return f"The Goblins play no Secrets card before {event.phase}"
+
+
 @_describes(ev.WarCardChosen)
 def _war_card_chosen(state: VastState, event: ev.WarCardChosen) -> str | None:
     card = event.card

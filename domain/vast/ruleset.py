@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from dicelog.domain.core import errors
 from dicelog.domain.core.commands import Command
-from dicelog.domain.core.events import Event, GameCreated
+from dicelog.domain.core.events import Event, GameCreated, RollRequested
 from dicelog.domain.core.ruleset import Answer, Begin, WebAssets
 from dicelog.domain.vast import bot as seat_bot
 from dicelog.domain.vast import catalogue, content, read_models, visibility
@@ -130,7 +132,11 @@ class Vast:
         return setup.initial_state(created)
 
     def decide(self, state: VastState, command: Command) -> list[Event]:
-        """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing Vast rulebook)."""
+        """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing Vast rulebook); from rules
+        revision 6 each roll names its die (``named_dice``)."""
+        return named_dice(state, self._decide(state, command))
+
+    def _decide(self, state: VastState, command: Command) -> list[Event]:
         if isinstance(command, Begin):
             if state.begun:
                 raise refuse("already-begun", "Preparazione", "the game is set up already")
@@ -165,7 +171,7 @@ class Vast:
         return handler(state, command)
 
     def resolve(self, state: VastState, answer: Answer) -> list[Event]:
-        return flow.answer(state, answer)
+        return named_dice(state, flow.answer(state, answer))
 
     def evolve(self, state: VastState, event: Event) -> VastState:
         return _evolve(state, event)
@@ -237,6 +243,29 @@ class Vast:
     def warm_up(self) -> None:
         content.tiles()
         content.cards()
+
+
+ACTION_DIE_ROLLS = ("thief-action:", "evasion:")
+"""The reasons of the rolls made with the Thief's Action die (Vast rulebook §Il Ladro); every other roll is
+the Dragon die's (Vast rulebook §Il Dado del Drago)."""
+
+
+def die_of(reason: str) -> str:
+    """The die a roll for ``reason`` is made with: ``action`` (``ACTION_DIE_ROLLS``) or ``dragon``."""
+    return "action" if reason.startswith(ACTION_DIE_ROLLS) else "dragon"
+
+
+def named_dice(state: VastState, events: list[Event]) -> list[Event]:
+    """``events`` with each ``RollRequested`` naming its die (``die_of``) in a game of rules revision 6 on, so
+    a client shows the right one; earlier games' rolls stay as they were stored (``die`` unset)."""
+    if state.rules_revision < 6:
+        return events
+    return [
+        msgspec.structs.replace(e, die=die_of(e.reason))
+        if isinstance(e, RollRequested) and e.die is None
+        else e
+        for e in events
+    ]
 
 
 def goblins_end(state: VastState) -> list[Event]:

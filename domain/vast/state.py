@@ -407,6 +407,9 @@ class GoblinsRole(Struct, frozen=True, kw_only=True):
     """The Wisp moved the Knight this turn (docs/vast/facts.md §3 Monster cards: once a turn)."""
     poison_played: bool = False
     """Poison was played this turn: the next Tribe attacking the Knight leaves her cubes on the Entrance."""
+    window: str = ""
+    """The phase whose Secrets window the Goblins closed (``SecretsWindowClosed``; rules revision 6): they
+    play Secrets cards at any time of their turn, so each phase before the activation first offers them."""
 
 
 class VastState(Struct, frozen=True, kw_only=True):
@@ -470,6 +473,11 @@ class VastState(Struct, frozen=True, kw_only=True):
     """Face-down Event cards (masked)."""
     event_bottom: tuple[str, ...] = ()
     """Event cards at the bottom of the deck, in order (the Cave's)."""
+    event_top: tuple[str, ...] = ()
+    """From rules revision 6 with a Cave player, the top cards of the Event deck in order, first on top (up to
+    3, drawn from ``event_deck`` as they come up, and still counted in it): the Cave reads them at any time
+    (Vast rulebook §La Caverna, Eventi), nobody else. The cards below them are in an order nobody has seen,
+    so drawing each when it comes up is the same as having shuffled the deck (``rules.flow.top_events``)."""
     sidequest_deck: tuple[str, ...] = ()
     """Face-down Sidequests (masked)."""
     omen_bag: tuple[str, ...] = ()

@@ -49,7 +49,7 @@ DECK_AUDIENCE = {
 """Who sees the cards drawn from each secret deck (the Omen bag is public)."""
 CAVE_DECISIONS = ("fill", "treasure-choice", "event-choice", "explore")
 """Decisions whose options are the Cave's cards."""
-GOBLIN_DECISIONS = ("war-choice", "secrets-limit", "overpopulation", "ruby")
+GOBLIN_DECISIONS = ("war-choice", "secrets-limit", "overpopulation", "ruby", "secrets-window")
 """Decisions whose options are the Goblins' cards (or would tell their hand)."""
 
 
@@ -169,6 +169,7 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
         sidequest_deck=_masked(state.sidequest_deck),
         treasure_bottom=state.treasure_bottom if cave_sees else _masked(state.treasure_bottom),
         event_bottom=state.event_bottom if cave_sees else _masked(state.event_bottom),
+        event_top=state.event_top if cave_sees else _masked(state.event_top),
         offer=state.offer if _sees(viewer, *_offer_audience(state)) else _masked(state.offer),
         goblins=gob,
         war_deck=_masked(state.war_deck),

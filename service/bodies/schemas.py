@@ -69,8 +69,9 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     seats: list[Seat]
     """The players' seats in order, each with the pieces it controls."""
     result: str | None
-    """The game's outcome once it has ended (Mice and Mystics: ``victory`` or ``defeat``); ``null`` while it
-    is running."""
+    """The game's outcome once it has ended (Mice and Mystics: ``victory`` or ``defeat``; Vast:
+    ``won:<role>``, the role that won, ``knight``, ``goblins``, ``dragon``, ``cave`` or ``thief``, or
+    ``lost:everyone``); ``null`` while it is running."""
     pending: PendingEvent | None
     """The roll, shuffle, draw or decision waiting for an answer (its ``type`` says which), as the reader may
     see it; the seat concerned answers with ``Roll``, ``Shuffle``, ``Draw`` or ``Choose``. ``null`` when
@@ -229,8 +230,9 @@ class CommandResult(Struct, frozen=True, kw_only=True):
     turn, between two turns and after the end; in Vast the role (``knight``). A seat plays when ``turn`` is a
     piece it controls."""
     result: str | None
-    """The game's outcome if the command ended it (Mice and Mystics: ``victory`` or ``defeat``); ``null``
-    while the game goes on."""
+    """The game's outcome if the command ended it (Mice and Mystics: ``victory`` or ``defeat``; Vast:
+    ``won:<role>``, the role that won, ``knight``, ``goblins``, ``dragon``, ``cave`` or ``thief``, or
+    ``lost:everyone``); ``null`` while the game goes on."""
 
 
 class StateAt(Struct, frozen=True, kw_only=True):
@@ -247,8 +249,9 @@ class StateAt(Struct, frozen=True, kw_only=True):
     """The roll, shuffle, draw or decision that was waiting for an answer at that version, as the reader may
     see it; ``null``: none."""
     result: str | None
-    """The game's outcome if it had ended by that version (``victory`` or ``defeat`` in Mice and Mystics);
-    ``null`` otherwise."""
+    """The game's outcome if it had ended by that version (Mice and Mystics: ``victory`` or ``defeat``; Vast:
+    ``won:<role>``, the role that won, ``knight``, ``goblins``, ``dragon``, ``cave`` or ``thief``, or
+    ``lost:everyone``); ``null`` otherwise."""
 
 
 class LegalCommands(Struct, frozen=True, kw_only=True):

@@ -54,12 +54,6 @@ class NewGameBase(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     every seat (each command as the seat it is for, or the seat the ``Dicelog-Seat`` header names) and
     reads what a spectator reads. Refused (422 ``table-device.secrets``) in a ruleset with secrets, whose
     seats must not share a screen. ``false`` (the default): one token per seat only."""
-    content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = (
-        None
-    )
-    """Content files that override or extend the ruleset's shipped content for this game only: file name to
-    document, same names and formats as the shipped content; it goes into the setup document as its
-    ``content_pack``. At most 1 MiB of canonical JSON (413 otherwise); ``null``: the shipped content."""
 
 
 def ruleset_of(new_game: NewGameBase) -> str:
@@ -119,11 +113,27 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", name) if part)
 
 
+CONTENT_PACK = Annotated[
+    dict[str, Any] | None,
+    Meta(
+        extra_json_schema={"additionalProperties": True},
+        description="Content files that override or extend the ruleset's shipped content for this game only: "
+        "file name to document, same names and formats as the shipped content; it goes into the setup "
+        "document as its ``content_pack``. At most 1 MiB of canonical JSON (413 otherwise); ``null``: the "
+        "shipped content. Only for a ruleset that checks content packs (``check_content``: Mice and "
+        "Mystics); the others have no such field.",
+    ),
+]
+
+
 def _new_game_type(ruleset: Any) -> type:
     setup = getattr(ruleset, "setup_type", None) or dict[str, Any]
+    fields: list[Any] = [("setup", Annotated[setup, Meta(description=f"The {ruleset.name} setup document.")])]
+    if getattr(ruleset, "check_content", None) is not None:
+        fields.append(("content_pack", CONTENT_PACK, None))
     return msgspec.defstruct(
         f"New{_camel(ruleset.name)}Game",
-        [("setup", Annotated[setup, Meta(description=f"The {ruleset.name} setup document.")])],
+        fields,
         bases=(NewGameBase,),
         tag_field="ruleset",
         tag=ruleset.name,

@@ -708,9 +708,10 @@ def _token_games(games: Games, token: str) -> set[UUID]:
 
 def _setup_document(data: Any) -> Any:
     """The ruleset's setup document, with the content pack (if any) inside it."""
-    if data.content_pack is None:
+    pack = getattr(data, "content_pack", None)  # only the rulesets that check content packs have it
+    if pack is None:
         return data.setup
-    return {**msgspec.to_builtins(data.setup), "content_pack": data.content_pack}
+    return {**msgspec.to_builtins(data.setup), "content_pack": pack}
 
 
 def _game(games: Games, game_id: UUID, version: int | None = None) -> Any:

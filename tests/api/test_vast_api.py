@@ -106,6 +106,7 @@ class VastTable:
                 s["cave"]["hand"] if s["cave"] else ()
             )
             out |= set(s["treasure_bottom"]) | set(s["event_bottom"])
+            out |= set(s.get("event_top", ()))  # the Event deck's top 3, the Cave's to read (revision 6)
             if s["offer_to"] == "cave" and (len(s["offer"]) > 1 or reader != "sir"):
                 out |= set(s["offer"])
         if s.get("knight") and reader not in ("sir", "deep"):
@@ -311,6 +312,25 @@ def test_a_vast_setup_this_release_does_not_play_is_a_422(client):
     assert client.get("/games").json()["games"] == []  # nothing stored
 
 
+def test_a_vast_game_takes_no_content_pack_and_its_results_are_in_the_schema(client):
+    """Vast ships no content packs: ``content_pack`` is no field of its create body (400, nothing stored),
+    as the OpenAPI document says; its results (``won:<role>``, ``lost:everyone``) are documented there."""
+    body = {
+        "ruleset": "vast",
+        "setup": {"roles": ["knight", "cave"]},
+        "seats": [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}],
+    }
+    r = client.post("/games", json={**body, "content_pack": {"tiles.json": []}})
+    assert r.status_code == 400 and "content_pack" in r.text, r.text
+    assert client.get("/games").json()["games"] == []
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    assert "content_pack" not in schemas["NewVastGame"]["properties"]
+    assert "content_pack" in schemas["NewMiceAndMysticsGame"]["properties"]
+    for name in ("GameSummary", "CommandResult", "StateAt"):
+        result = schemas[name]["properties"]["result"]["description"]
+        assert "won:<role>" in result and "lost:everyone" in result
+
+
 def test_vast_content_is_served_under_content_vast(client):
     tiles_served = client.get("/content/vast/tiles").json()
     assert len(tiles_served) == 52 and {"id", "kind", "shape", "symbol"} <= set(tiles_served[0])
@@ -375,6 +395,7 @@ def test_the_dragon_die_faces_may_be_named_in_a_roll(client):
         assert table.send(seat, {"type": "Draw", "cards": cards}).status_code == 201
     r = table.send("sir", {"type": "vast.UseFlare", "x": 1, "y": 0})
     assert r.status_code == 201, r.text
+    assert table.get("", "sir").json()["pending"]["die"] == "dragon"  # the pending roll names its die
     r = table.send("sir", {"type": "Roll", "faces": ["cross"]})
     assert r.status_code == 201, r.text
     rolled = [

@@ -25,7 +25,14 @@ from dicelog.domain.vast.rules.common import (
     safe_steps,
     treasure_spots,
 )
-from dicelog.domain.vast.rules.flow import end_turn, fold, place_dark, then_advance
+from dicelog.domain.vast.rules.flow import (
+    end_turn,
+    fold,
+    ordered_events,
+    place_dark,
+    then_advance,
+    top_events,
+)
 from dicelog.domain.vast.state import CaveRole, VastState
 
 OMENS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
@@ -378,6 +385,8 @@ def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
         raise refuse("omen.no-events", "Presagi", "no Event card is left")
     paid = _pay(state, "crystal-curse", command.pay)
     after = fold(state, paid)
+    if ordered_events(state):  # rules revision 6: the top 3, which the Cave has read
+        return then_advance(state, [*paid, ev.EventsSentToBottom(cards=top_events(state))])
     if state.event_deck:
         count = min(3, len(state.event_deck))
         draw = DrawRequested(

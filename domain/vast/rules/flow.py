@@ -102,6 +102,9 @@ def _next(state: VastState) -> list[Event]:
     won = check_win(state)
     if won:
         return won
+    top_up = event_top_up(state)
+    if top_up is not None:
+        return [top_up]
     fill = fill_open_edge(state)
     if fill:
         return fill
@@ -588,12 +591,49 @@ def keep_decision() -> DecisionRequested:
 # ---------------------------------------------------------------------------
 
 
+def ordered_events(state: VastState) -> bool:
+    """Whether the Event deck has an order the Cave reads (rules revision 6, with a Cave player; Vast rulebook
+    §La Caverna, Eventi: «Puoi esaminare le tre carte in cima al mazzo degli Eventi in qualunque momento»)."""
+    return state.rules_revision >= 6 and state.cave is not None
+
+
+def top_events(state: VastState) -> tuple[str, ...]:
+    """The top 3 cards of the Event deck, first on top, with ``ordered_events``: those come up
+    (``VastState.event_top``), then the bottom's first ones once no other card is left above them."""
+    middle = len(state.event_deck) - len(state.event_top)
+    if middle > 0:
+        return state.event_top[:3]
+    below = [c for c in state.event_bottom if c not in state.event_top]
+    return (*state.event_top, *below)[:3]
+
+
+def event_top_up(state: VastState) -> DrawRequested | None:
+    """With ``ordered_events``, the cards that come up on top of the Event deck while fewer than 3 are known:
+    a draw for the Cave (``event-top``) from the cards below them (their order unseen: drawn as they come
+    up). ``None`` when 3 are up or no unseen card is left."""
+    if not ordered_events(state) or len(state.event_top) >= 3:
+        return None
+    middle = list(state.event_deck)
+    for card in state.event_top:
+        middle.remove(card)
+    if not middle:
+        return None
+    count = min(3 - len(state.event_top), len(middle))
+    return DrawRequested(reason="event-top", deck="events", cards=tuple(middle), count=count, piece="cave")
+
+
 def event_offer(state: VastState) -> list[Event]:
     """The Cave draws 3 Event cards and plays 1 on the Knight (§Eventi; without a Cave player she draws and
-    resolves the top card); with none left, nothing."""
+    resolves the top card); with none left, nothing. From rules revision 6 the 3 are the deck's top ones,
+    which the Cave has read (``top_events``)."""
     deck, bottom = state.event_deck, state.event_bottom
     if not deck and not bottom:
         return []
+    if ordered_events(state):
+        top = top_events(state)
+        if len(top) == 1:
+            return play_event(state, top[0], ())
+        return [DecisionRequested(decision="event-choice", options=top, piece="cave", default=top[0])]
     if deck and state.cave is None:  # §Rivelare e risolvere, Evento: without a Cave player, the top card
         return [DrawRequested(reason="event-top", deck="events", cards=deck, count=1, piece="knight")]
     if deck:
@@ -883,6 +923,8 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         return goblins.monster_decided(state, option)
     if kind == "secrets-limit":
         return [ev.SecretDiscarded(card=option)]
+    if kind == "secrets-window":
+        return goblins.window_chosen(state, where, option)
     if kind == "spores-tribe":
         t = goblins.tribe(state, option)
         hit: list[Event] = [ev.PopulationLost(tribe=option, count=max(0, t.population - 1), why="spores")]

@@ -16,7 +16,7 @@ from itertools import combinations
 
 from msgspec.structs import replace
 
-from dicelog.domain.core.errors import InvariantViolated
+from dicelog.domain.core.errors import InvariantViolated, RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
@@ -163,6 +163,9 @@ def next_step(state: VastState) -> list[Event]:
                 decision="secrets-limit", options=gob.hand, piece="goblins", default=gob.hand[0]
             )
         ]
+    window = secrets_window(state)
+    if window is not None:
+        return [window]
     war = next((c for c in goblin_file().war if c.id == gob.war), None)
     match gob.phase:
         case "war":
@@ -718,11 +721,70 @@ def flare(state: VastState, command: cmd.TribeFlare) -> list[Event]:
     return [ev.FlareUsed(x=x, y=y, tribe=t.name), roll]
 
 
-def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
-    """Play a Secrets card in the Goblins' turn (Vast rulebook §4; docs/vast/facts.md §3 Secrets cards)."""
+WINDOW_PHASES = ("war", "populate", "monsters", "secrets")
+"""The phases whose work waits for the Goblins' Secrets window from rules revision 6 (the activation phase
+takes ``PlaySecret`` commands)."""
+TRIBE_SECRETS = ("fire-bomber", "blind-fury", "hiding-spots")
+"""Secrets cards played on a Tribe."""
+
+
+def playable_secrets(state: VastState) -> tuple[str, ...]:
+    """The Secrets cards the Goblins may play now, as a ``secrets-window`` decision's options: the card, or
+    ``card:tribe`` for a card played on a Tribe (``TRIBE_SECRETS``), each one ``play_secret`` accepts."""
     gob = _goblins(state)
-    if gob.phase != "activate":
+    out: list[str] = []
+    for card in gob.hand:
+        tried = [(f"{card}:{name}", name) for name in TRIBES] if card in TRIBE_SECRETS else [(card, None)]
+        for option, name in tried:
+            try:
+                secret_events(state, cmd.PlaySecret(card=card, tribe=name))
+            except RuleBroken:
+                continue
+            out.append(option)
+    return tuple(out)
+
+
+def secrets_window(state: VastState) -> DecisionRequested | None:
+    """From rules revision 6, the Goblins play Secrets cards at any time of their turn (Vast rulebook
+    §I Goblin: «Puoi giocare le carte Segreti in qualunque momento durante il tuo turno»): before the work of
+    each phase up to the Secrets draw (``WINDOW_PHASES``), while they hold a card playable now, the decision
+    ``secrets-window:phase``: ``go-on`` (the default) or a card to play (``playable_secrets``); after a card,
+    the window opens again. Before revision 6, or with nothing playable, ``None``."""
+    gob = state.goblins
+    if state.rules_revision < 6 or gob is None or gob.phase not in WINDOW_PHASES or gob.window == gob.phase:
+        return None
+    options = playable_secrets(state)
+    if not options:
+        return None
+    return DecisionRequested(
+        decision=f"secrets-window:{gob.phase}", options=("go-on", *options), piece="goblins", default="go-on"
+    )
+
+
+def window_chosen(state: VastState, phase: str, option: str) -> list[Event]:
+    """The answer to a ``secrets-window`` decision: ``go-on`` closes it (``SecretsWindowClosed``), a card is
+    played (``card`` or ``card:tribe``)."""
+    if option == "go-on":
+        return [ev.SecretsWindowClosed(phase=phase)]
+    card, _, name = option.partition(":")
+    on = next((t for t in TRIBES if t == name), None)
+    return secret_events(state, cmd.PlaySecret(card=card, tribe=on))
+
+
+def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
+    """Play a Secrets card in the Goblins' turn (Vast rulebook §4; docs/vast/facts.md §3 Secrets cards): in
+    the activation phase; from rules revision 6 in any phase of their turn (Vast rulebook §I Goblin: «Puoi
+    giocare le carte Segreti in qualunque momento durante il tuo turno»), the phases before the activation
+    offering them as the ``secrets-window`` decision. Raises ``vast.secret.when`` out of that time."""
+    gob = _goblins(state)
+    if gob.phase != "activate" and not (state.rules_revision >= 6 and gob.phase):
         raise refuse("secret.when", "4. Pesca le Carte Segreti", "Secrets are played in the activation phase")
+    return secret_events(state, command)
+
+
+def secret_events(state: VastState, command: cmd.PlaySecret) -> list[Event]:
+    """The events of playing ``command``'s Secrets card, whatever the phase. Raises ``vast.secret.*``."""
+    gob = _goblins(state)
     if command.card not in gob.hand:
         raise refuse("secret.not-in-hand", "4. Pesca le Carte Segreti", "that Secrets card is not in hand")
     card = command.card

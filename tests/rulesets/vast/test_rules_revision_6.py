@@ -19,14 +19,17 @@ from dicelog.domain.vast.rules.common import cell_at, dragon_armor, removable, s
 from dicelog.domain.vast.rules.flow import event_offer
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import CaveRole, DragonRole, GoblinsRole, KnightRole, ThiefRole
-from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
+from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, table, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table, sloth
 from tests.rulesets.vast.test_no_cave_player import no_cave
 from tests.rulesets.vast.thief_support import thief, thief_table
 
 
 def rev(state, revision: int = 6):
-    return replace(state, rules_revision=revision)
+    """``state`` played at rules ``revision``; from 6 with a Cave, its Event deck's top three up already (as a
+    game's start brings them up, Vast rulebook §La Caverna, Eventi)."""
+    top = state.event_deck[:3] if revision >= 6 and state.cave is not None and not state.event_top else ()
+    return replace(state, rules_revision=revision, event_top=top or state.event_top)
 
 
 # --- Il Drago -----------------------------------------------------------------------------------
@@ -48,7 +51,9 @@ def test_each_attack_on_the_surfaced_dragon_costs_its_own_encounter__rulebook_at
     two.do(cmd.AttackDragon())
     two.do(cmd.AttackDragon())
     assert len(two.of(ev.EncounterBegun)) == 2 and two.state.dragon.health == 3
-    old = Play(rev(state, 5))  # revision 5: the second attack shared the first one's Encounter
+    old = Play(
+        replace(state, rules_revision=5)
+    )  # revision 5: the second attack shared the first one's Encounter
     old.do(cmd.AttackDragon())
     old.do(cmd.AttackDragon())
     assert len(old.of(ev.EncounterBegun)) == 1 and old.state.dragon.health == 3
@@ -315,6 +320,133 @@ def test_wrath_leaves_the_shielded_knights_tile__rulebook_equipaggiamento_scudo(
     assert (1, 1) not in p.of(ev.PowerStruck)[0].tiles
     q = wrath_table(KnightRole(x=1, y=1))
     assert (1, 1) in q.of(ev.PowerStruck)[0].tiles
+
+
+# --- I Goblin: Secrets at any time of the turn -------------------------------------------------------------
+
+
+def goblins_turn(revision: int, **gob_fields):
+    """The Goblins' turn just started (Rage 2), the Secrets in ``gob_fields`` in hand."""
+    from dicelog.domain.vast.rules.flow import advance, start_turn
+
+    state = rev(goblin_table(lit(1, 0, OPEN), gob=GoblinsRole(rage=2, **gob_fields), turn="cave"), revision)
+    p = Play(state)
+    p._take(start_turn(state, "goblins", 2))
+    p._take(advance(p.state))
+    return p
+
+
+def test_secrets_are_played_at_any_time_of_the_goblins_turn__rulebook_i_goblin():
+    """Vast rulebook, I Goblin: «Puoi giocare le carte Segreti in qualunque momento durante il tuo turno»: the
+    Goblin Ruby played before the War draw already redraws a War card this turn."""
+    p = goblins_turn(6, hand=("goblin-ruby", "leader", "poison"))
+    assert p.pending.decision == "secrets-window:war" and p.pending.default == "go-on"
+    assert p.pending.options == ("go-on", "goblin-ruby", "poison")  # the Leader waits for an overpopulation
+    p.choose("goblin-ruby")
+    assert p.state.goblins.face_up == ("goblin-ruby",)
+    assert p.pending.decision == "secrets-window:war" and p.pending.options == ("go-on", "poison")
+    p.choose("go-on")
+    p.draw("thirst", "spite")
+    assert p.pending.decision == "ruby:war"  # the Ruby redraws this turn
+    old = goblins_turn(5, hand=("goblin-ruby", "leader", "poison"))
+    assert old.pending.reason == "war"  # revision 5: straight to the War draw, Secrets wait for activation
+    old.draw("thirst", "spite")
+    assert old.pending.decision == "war-choice"
+
+
+def test_each_phase_before_the_activation_offers_the_secrets_again__rulebook_i_goblin():
+    """Vast rulebook, I Goblin, Riepilogo del Turno: the window opens before each phase's work (War,
+    populate, Monsters, Secrets), a played card opens it again; a Secrets card is a command in any phase."""
+    p = goblins_turn(6, hand=("poison",))
+    phases = []
+    for _ in range(40):
+        pending = p.pending
+        if pending is None:
+            break
+        if isinstance(pending, DecisionRequested) and pending.decision.startswith("secrets-window:"):
+            phases.append(pending.decision.partition(":")[2])
+            p.choose("poison" if pending.decision.endswith("secrets") else "go-on")
+        elif isinstance(pending, DecisionRequested):
+            p.default()
+        else:
+            p.draw(*pending.cards[: pending.count])
+    assert phases[:4] == ["war", "populate", "monsters", "secrets"]
+    assert p.state.goblins.poison_played and p.state.goblins.phase == "activate"
+    laid = replace(p.state, goblins=replace(p.state.goblins, phase="populate", hand=("poison",)))
+    Play(rev(laid)).do(cmd.PlaySecret(card="poison"))
+    assert refused(rev(laid, 5), cmd.PlaySecret(card="poison")) == "vast.secret.when"
+
+
+def test_the_secrets_window_is_the_goblins_secret__rulebook_i_goblin():
+    """The window's options are cards of the Goblins' hand: the other seats see them masked."""
+    from dicelog.domain.core.visibility import seat_viewer
+
+    p = goblins_turn(6, hand=("poison",))
+    seats = tuple(Seat(name=r, controls=(r,)) for r in ("knight", "goblins", "cave"))
+    assert "poison" not in str(RULESET.view_event(p.pending, seat_viewer(seats, "knight")))
+    assert "poison" in str(RULESET.view_event(p.pending, seat_viewer(seats, "goblins")))
+    p.choose("go-on")
+    assert describe(p.state, p.of(ev.SecretsWindowClosed)[0]) == "The Goblins play no Secrets card before war"
+
+
+# --- La Caverna, Eventi: the Event deck's top three -------------------------------------------------------
+
+
+def test_the_cave_reads_the_top_three_event_cards_and_plays_one_of_them__rulebook_la_caverna_eventi():
+    """Vast rulebook, La Caverna, Eventi: «Puoi esaminare le tre carte in cima al mazzo degli Eventi in
+    qualunque momento»; «pesca 3 carte Evento, scegli quella da giocare e rimetti le altre al fondo del mazzo
+    degli Eventi»: the deck has an order, the 3 drawn for an Event tile are those the Cave read."""
+    from dicelog.domain.vast.rules.flow import advance
+
+    state = replace(table(lit(1, 0, OPEN)), rules_revision=6)  # 4 Event cards, none up yet
+    p = Play(state)
+    p._take(advance(p.state))
+    assert p.pending.reason == "event-top" and p.pending.count == 3 and p.pending.piece == "cave"
+    p.draw("light", "rats-1", "ambush-1")
+    assert p.state.event_top == ("light", "rats-1", "ambush-1") and len(p.state.event_deck) == 4
+    p._take(event_offer(p.state))  # an Event tile: no draw, the top three are offered in order
+    assert p.pending.decision == "event-choice" and p.pending.options == ("light", "rats-1", "ambush-1")
+    p.choose("rats-1")
+    assert p.state.event_bottom == ("light", "ambush-1")
+    assert p.pending.reason == "event-top" and p.pending.cards == ("vantage-point",)
+    p.draw("vantage-point")
+    assert p.state.event_top == ("vantage-point",)
+    from dicelog.domain.vast.rules.flow import top_events
+
+    assert top_events(p.state) == ("vantage-point", "light", "ambush-1")  # then the bottom's, in order
+    old = Play(replace(state, rules_revision=5))  # revision 5: no order, 3 drawn at random for an Event tile
+    assert not advance(old.state)
+    assert old._take(event_offer(old.state))[-1].reason == "events"
+
+
+def test_only_the_cave_sees_the_top_three_event_cards__rulebook_la_caverna_eventi():
+    """Vast rulebook, La Caverna, Eventi: the top three are the Cave's to read; the other seats see them
+    masked, in the state and in the draw that brings them up."""
+    from dicelog.domain.core.events import CardsDrawn
+    from dicelog.domain.core.visibility import seat_viewer
+
+    state = replace(rev(table(lit(1, 0, OPEN))), event_top=("light", "rats-1", "ambush-1"))
+    seats = (Seat(name="sir", controls=("knight",)), Seat(name="deep", controls=("cave",)))
+    knight, cave = seat_viewer(seats, "sir"), seat_viewer(seats, "deep")
+    assert RULESET.view_state(state, cave).event_top == ("light", "rats-1", "ambush-1")
+    assert set(RULESET.view_state(state, knight).event_top) == {"?"}
+    up = CardsDrawn(reason="event-top", deck="events", cards=("light",))
+    assert RULESET.view_event(up, knight).cards == ("?",) and RULESET.view_event(up, cave) == up
+
+
+def test_a_pending_roll_names_its_die__rulebook_il_dado_del_drago_and_il_ladro():
+    """Vast has two dice: the Dragon die (Vast rulebook §Il Dado del Drago) and the Thief's Action die (§Il
+    Ladro); from rules revision 6 each pending roll says which one to roll."""
+    from dicelog.domain.core.events import RollRequested
+    from dicelog.domain.vast.ruleset import die_of
+
+    state = table(dark(1, 0, "event-10"), variants=("flare:knight",))
+    flare = Play(rev(state)).do(cmd.UseFlare(x=1, y=0))
+    assert [e.die for e in flare if isinstance(e, RollRequested)] == ["dragon"]
+    old = Play(rev(state, 5)).do(cmd.UseFlare(x=1, y=0))
+    assert [e.die for e in old if isinstance(e, RollRequested)] == [None]  # stored games re-derive alike
+    assert die_of("thief-action:pickpocket:knight:1") == die_of("evasion:dragon:claw") == "action"
+    assert die_of("thief-gem:red") == die_of("ambush") == die_of("power:claw:1,0") == "dragon"
 
 
 # --- Setup -------------------------------------------------------------------------------------------------
