@@ -149,7 +149,9 @@ def path(state: VastState, d: DragonRole, target: Pos, *, through_wall: bool = F
     i Poteri; §Limitazioni di Movimento: underground through walls and onto Dark tiles; surfaced neither).
     With ``through_wall`` (Wing) a surfaced Dragon may instead go 1 tile through a wall. Raises
     ``vast.dragon.move`` (not 1 or 2 tiles in a straight line, or off the map), ``vast.dragon.dark-tile`` and
-    ``vast.dragon.wall`` (surfaced)."""
+    ``vast.dragon.wall`` (surfaced), ``vast.dragon.not-placed`` (not on the map yet, rules revision 6)."""
+    if (d.x is None or d.y is None) and state.rules_revision >= 6:  # before, it moved from the Entrance
+        raise refuse("dragon.not-placed", "Il Drago, Preparazione", "the Dragon is not on the map yet")
     here = (d.x or 0, d.y or 0)
     dx, dy = target[0] - here[0], target[1] - here[1]
     n = abs(dx) + abs(dy)

@@ -51,6 +51,10 @@ class SandboxCell(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """A Crystal token on it (a Lit Crystal tile only)."""
     gems: tuple[Literal["claw", "flame", "wing"], ...] = ()
     """Dragon Gems on it (with the Dragon in play)."""
+    event_token: bool = False
+    """An Event token on it (a Lit Event tile, with the Knight in play; rules revision 2 on)."""
+    vault: bool = False
+    """A Vault token on it (a Lit Vault tile, with the Thief in play)."""
 
 
 class SandboxKnight(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -165,6 +169,10 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """The Cave's board."""
     turn: str = "knight"
     """The role whose turn begins (as laid: the Cave's Omens are not collected again)."""
+    at_start: bool = False
+    """``true``: the turn is laid at its start, so its start steps run at ``Begin`` (the Cave collects its
+    Omens, the Dragon is placed and its Flame Wall returns, the Thief's start, an Event token under the
+    Knight); ``false``: it begins as laid (a Dragon not yet on the map is still placed)."""
     round: Annotated[int, Meta(ge=1)] = 1
     """The round."""
     rockslides: tuple[tuple[Coord, Coord, str], ...] = ()
@@ -202,9 +210,78 @@ def lay(
     sandbox: VastSandbox, roles: tuple[str, ...], removed_sidequests: tuple[str, ...], revision: int = 1
 ) -> VastState:
     """The state of the sandbox table at rules revision ``revision`` (its decks). Raises
-    ``RuleBroken("setup.sandbox-*")`` for a table that cannot be."""
+    ``RuleBroken("setup.sandbox-*")`` for a table that cannot be: the map (``_check_map``), the Cave's hand
+    (``_check_hand``), the cards (``_check_cards``), the edges (``_check_edges``), the turn, the Treasure
+    tokens, each role's board."""
     from dicelog.domain.vast.cave import edge
 
+    known = tiles()
+    by_pos = _check_map(sandbox, roles, revision)
+    hand = _check_hand(sandbox)
+    _unique([c.tile for c in sandbox.cells] + hand, "tile")
+    k = sandbox.knight
+    if (k.x, k.y) not in by_pos:
+        raise _refuse("knight", "the Knight stands on a tile of the map")
+    decks = _check_cards(sandbox, removed_sidequests)
+    _check_edges(sandbox, by_pos)
+    if sandbox.turn not in roles:
+        raise _refuse("turn", f"the turn is a role in play: {list(roles)}")
+    on_map = sum(c.treasure for c in sandbox.cells)
+    supply = sandbox.cave.supply if sandbox.cave.supply is not None else 10 - on_map
+    if supply < 0:
+        raise _refuse("treasure", "more than 10 Treasure tokens")
+    goblins = _goblins(sandbox, by_pos, (k.x, k.y), revision) if "goblins" in roles else None
+    used = {c.tile for c in sandbox.cells} | set(hand)
+    left = sorted(
+        t.id for t in known.values() if t.id not in used and t.kind in ("ambush", "event", "treasure-room")
+    )
+    crystals = sorted(t.id for t in known.values() if t.id not in used and t.kind == "crystal")
+    stack = len(left) + len(crystals)
+    return VastState(
+        roles=roles,
+        cells=_cells(sandbox, roles),
+        rockslides=tuple(edge((x, y), s) for x, y, s in sandbox.rockslides),
+        dragon=_dragon(sandbox, by_pos, roles) if "dragon" in roles else None,
+        bombs=tuple(edge((x, y), s) for x, y, s in sandbox.bombs),
+        knight=_knight(k) if "knight" in roles else None,
+        cave=CaveRole(
+            hand=tuple(sorted(hand)),
+            omens=tuple(sorted(sandbox.cave.omens)),
+            supply=supply,
+            rockslides=3 - len(sandbox.rockslides),
+        )
+        if "cave" in roles
+        else None,
+        stack=tuple(left),
+        crystals=tuple(crystals),
+        piles=(stack,) if stack else (),
+        pile_crystals=(len(crystals),) if stack else (),
+        treasure_deck=decks.treasure,
+        event_deck=decks.events,
+        sidequest_deck=decks.sidequests,
+        omen_bag=decks.omens,
+        collapse=sandbox.collapse,
+        crystal_tiles_collapsed=sandbox.crystal_tiles_collapsed,
+        smashed_total=k.smashed,
+        goblins=goblins,
+        war_deck=war_deck() if goblins else (),
+        monster_deck=tuple(
+            m for m in built_monsters(revision) if goblins and m not in _monsters_laid(sandbox)
+        ),
+        secrets_deck=tuple(
+            c
+            for c in built_secrets(revision)
+            if goblins and c not in (*sandbox.goblins.hand, *sandbox.goblins.face_up)
+        ),
+        revealed=sum(1 for c in sandbox.cells if c.lit and c.tile != "entrance"),
+    )
+
+
+def _check_map(sandbox: VastSandbox, roles: tuple[str, ...], revision: int) -> dict[Pos, SandboxCell]:
+    """The map's tiles by space: one tile a space, the Entrance at ``(0, 0)``, tiles of this game, a Crystal
+    token on a Lit Crystal tile, an Event token on a Lit Event tile with the Knight (rules revision 2 on), a
+    Vault token on a Lit Vault tile with the Thief. Raises ``setup.sandbox-space``, ``-entrance``, ``-tile``,
+    ``-crystal``, ``-token``."""
     known = tiles()
     positions = [(c.x, c.y) for c in sandbox.cells]
     if len(set(positions)) != len(positions):
@@ -218,18 +295,42 @@ def lay(
             raise _refuse("tile", f"no tile {cell.tile!r} in this game")
         if cell.tile == "entrance" and (cell.x, cell.y) != ENTRANCE:
             raise _refuse("entrance", "the Entrance is the tile at (0, 0)")
-        if cell.crystal and not (cell.lit and known[cell.tile].kind == "crystal"):
+        kind = known[cell.tile].kind
+        if cell.crystal and not (cell.lit and kind == "crystal"):
             raise _refuse("crystal", f"a Crystal token lies on a Lit Crystal tile, not at {cell.x},{cell.y}")
+        if cell.event_token and not (cell.lit and kind == "event" and "knight" in roles and revision >= 2):
+            raise _refuse(
+                "token", f"an Event token lies on a Lit Event tile with the Knight, not at {cell.x},{cell.y}"
+            )
+        if cell.vault and not (cell.lit and kind == "vault"):
+            raise _refuse("token", f"a Vault token lies on a Lit Vault tile, not at {cell.x},{cell.y}")
+    return by_pos
+
+
+def _check_hand(sandbox: VastSandbox) -> list[str]:
+    """The Cave's hand: 3 tiles at most (none in the Collapse), Cave tiles. Raises ``setup.sandbox-hand``,
+    ``-tile``."""
+    known = tiles()
     hand = list(sandbox.cave.hand)
     if len(hand) > 3 or (sandbox.collapse and hand):
         raise _refuse("hand", "the Cave holds at most 3 tiles, and none once the Collapse has begun")
     for tile_id in hand:
         if tile_id not in known or known[tile_id].kind in ("entrance", "vault"):
             raise _refuse("tile", f"no tile {tile_id!r} in the Cave's hand")
-    _unique([c.tile for c in sandbox.cells] + hand, "tile")
+    return hand
+
+
+class _Decks(Struct, frozen=True, kw_only=True):
+    treasure: tuple[str, ...]
+    events: tuple[str, ...]
+    sidequests: tuple[str, ...]
+    omens: tuple[str, ...]
+
+
+def _check_cards(sandbox: VastSandbox, removed_sidequests: tuple[str, ...]) -> _Decks:
+    """The cards and Omen tokens laid, each once and of its kind; the decks and the bag hold the rest.
+    Raises ``setup.sandbox-card``, ``-duplicate``, ``-omen``."""
     k = sandbox.knight
-    if (k.x, k.y) not in by_pos:
-        raise _refuse("knight", "the Knight stands on a tile of the map")
     cards = card_file()
     treasure_ids = {c.id for c in cards.treasures}
     event_ids = {c.id for c in cards.events}
@@ -248,91 +349,66 @@ def lay(
     if not set(sandbox.cave.omens) <= omens:
         raise _refuse("omen", "Omen tokens are bat-1 ... chasm-6")
     _unique(list(sandbox.cave.omens), "Omen token")
+    return _Decks(
+        treasure=tuple(sorted(treasure_ids - set(held))),
+        events=tuple(sorted(event_ids - set(sandbox.events_played))),
+        sidequests=tuple(sorted(sidequest_ids - set(k.sidequests) - set(k.completed))),
+        omens=tuple(sorted(omens - set(sandbox.cave.omens))),
+    )
+
+
+def _check_edges(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell]) -> None:
+    """Rockslides and Bombs on edges between two tiles, one per edge, 3 Rockslides and 3 Bombs at most (with
+    the Knight's). Raises ``setup.sandbox-edge``."""
+    from dicelog.domain.vast.cave import edge
+
     edges = []
     for x, y, side in (*sandbox.rockslides, *sandbox.bombs):
         if side not in SIDES or (x, y) not in by_pos or step((x, y), side) not in by_pos:
             raise _refuse("edge", f"{x},{y},{side} is not an edge between two tiles")
         edges.append(edge((x, y), side))
-    if len(sandbox.rockslides) > 3 or len(sandbox.bombs) + k.bombs > 3 or len(set(edges)) != len(edges):
+    if (
+        len(sandbox.rockslides) > 3
+        or len(sandbox.bombs) + sandbox.knight.bombs > 3
+        or len(set(edges)) != len(edges)
+    ):
         raise _refuse("edge", "3 Rockslides and 3 Bombs at most, one per edge")
-    if sandbox.turn not in roles:
-        raise _refuse("turn", f"the turn is a role in play: {list(roles)}")
-    on_map = sum(c.treasure for c in sandbox.cells)
-    supply = sandbox.cave.supply if sandbox.cave.supply is not None else 10 - on_map
-    if supply < 0:
-        raise _refuse("treasure", "more than 10 Treasure tokens")
-    goblins = _goblins(sandbox, by_pos, (k.x, k.y), revision) if "goblins" in roles else None
-    used = {c.tile for c in sandbox.cells} | set(hand)
-    left = sorted(
-        t.id for t in known.values() if t.id not in used and t.kind in ("ambush", "event", "treasure-room")
+
+
+def _cells(sandbox: VastSandbox, roles: tuple[str, ...]) -> tuple[CaveCell, ...]:
+    known = tiles()
+    return tuple(
+        CaveCell(
+            x=c.x,
+            y=c.y,
+            tile=c.tile,
+            symbol=known[c.tile].symbol,
+            lit=c.lit or c.tile == "entrance",
+            rotation=c.rotation,
+            treasure=c.treasure,
+            crystal=c.crystal,
+            gems=c.gems if "dragon" in roles else (),
+            event_token=c.event_token,
+            vault=c.vault,
+        )
+        for c in sandbox.cells
     )
-    crystals = sorted(t.id for t in known.values() if t.id not in used and t.kind == "crystal")
-    stack = len(left) + len(crystals)
-    return VastState(
-        roles=roles,
-        cells=tuple(
-            CaveCell(
-                x=c.x,
-                y=c.y,
-                tile=c.tile,
-                symbol=known[c.tile].symbol,
-                lit=c.lit or c.tile == "entrance",
-                rotation=c.rotation,
-                treasure=c.treasure,
-                crystal=c.crystal,
-                gems=c.gems if "dragon" in roles else (),
-            )
-            for c in sandbox.cells
-        ),
-        rockslides=tuple(edge((x, y), s) for x, y, s in sandbox.rockslides),
-        dragon=_dragon(sandbox, by_pos, roles) if "dragon" in roles else None,
-        bombs=tuple(edge((x, y), s) for x, y, s in sandbox.bombs),
-        knight=KnightRole(
-            x=k.x,
-            y=k.y,
-            health=k.health,
-            grit=k.grit,
-            discarded=k.discarded,
-            bombs=k.bombs,
-            smashed=k.smashed,
-            treasures=tuple(sorted(k.treasures)),
-            face_up=k.face_up,
-            sidequests=tuple(sorted(k.sidequests)),
-            completed=k.completed,
-            poisoned=k.poisoned,
-        )
-        if "knight" in roles
-        else None,
-        cave=CaveRole(
-            hand=tuple(sorted(hand)),
-            omens=tuple(sorted(sandbox.cave.omens)),
-            supply=supply,
-            rockslides=3 - len(sandbox.rockslides),
-        )
-        if "cave" in roles
-        else None,
-        stack=tuple(left),
-        crystals=tuple(crystals),
-        piles=(stack,) if stack else (),
-        pile_crystals=(len(crystals),) if stack else (),
-        treasure_deck=tuple(sorted(treasure_ids - set(held))),
-        event_deck=tuple(sorted(event_ids - set(sandbox.events_played))),
-        sidequest_deck=tuple(sorted(sidequest_ids - set(k.sidequests) - set(k.completed))),
-        omen_bag=tuple(sorted(omens - set(sandbox.cave.omens))),
-        collapse=sandbox.collapse,
-        crystal_tiles_collapsed=sandbox.crystal_tiles_collapsed,
-        smashed_total=k.smashed,
-        goblins=goblins,
-        war_deck=war_deck() if goblins else (),
-        monster_deck=tuple(
-            m for m in built_monsters(revision) if goblins and m not in _monsters_laid(sandbox)
-        ),
-        secrets_deck=tuple(
-            c
-            for c in built_secrets(revision)
-            if goblins and c not in (*sandbox.goblins.hand, *sandbox.goblins.face_up)
-        ),
-        revealed=sum(1 for c in sandbox.cells if c.lit and c.tile != "entrance"),
+
+
+def _knight(k: SandboxKnight) -> KnightRole:
+    return KnightRole(
+        x=k.x,
+        y=k.y,
+        health=k.health,
+        grit=k.grit,
+        discarded=k.discarded,
+        bombs=k.bombs,
+        smashed=k.smashed,
+        treasures=tuple(sorted(k.treasures)),
+        face_up=k.face_up,
+        sidequests=tuple(sorted(k.sidequests)),
+        completed=k.completed,
+        poisoned=k.poisoned,
     )
 
 

@@ -388,6 +388,7 @@ def initial_state(created: GameCreated) -> VastState:
             laid,
             setup_row=row_id,
             laid_turn=setup.sandbox.turn,
+            laid_at_start=setup.sandbox.at_start,
             variants=variants,
             round=setup.sandbox.round,
             rules_revision=created.rules_revision,
@@ -510,21 +511,16 @@ def begin(state: VastState) -> list[Event]:
     name = state.setup_row or setup_id(state.roles) or ""
     row = SETUPS[name]
     if state.laid_turn is not None:  # a sandbox table: its turn begins as laid
-        return then_advance(
-            state,
-            [
-                ev.RolesSeated(
-                    roles=state.roles,
-                    setup="sandbox",
-                    variants=state.variants or row.variants,
-                    sidequests=state.sidequest_deck,
-                ),
-                ev.VastRoundStarted(round=state.round),
-                ev.VastTurnStarted(role=state.laid_turn, round=state.round),
-                # a Goblins turn laid begins from its War card (the phases before activation are not laid)
-                *([ev.GoblinsPhaseBegun(phase="war")] if state.laid_turn == "goblins" else []),
-            ],
-        )
+        seated: list[Event] = [
+            ev.RolesSeated(
+                roles=state.roles,
+                setup="sandbox",
+                variants=state.variants or row.variants,
+                sidequests=state.sidequest_deck,
+            ),
+            ev.VastRoundStarted(round=state.round),
+        ]
+        return then_advance(state, seated + _laid_turn(fold(state, seated), state.laid_turn))
     sidequests = tuple(c.id for c in card_file().sidequests if c.id not in row.removed_sidequests)
     drawer = "cave" if "cave" in state.roles else state.roles[0]  # without a Cave, the first player draws
     return [
@@ -533,6 +529,24 @@ def begin(state: VastState) -> list[Event]:
         ),
         DrawRequested(reason="setup-entrance", deck="tiles", cards=state.stack, count=4, piece=drawer),
     ]
+
+
+def _laid_turn(state: VastState, role: str) -> list[Event]:
+    """The sandbox's turn begins: laid at its start (``laid_at_start``), with every start step
+    (``flow.start_turn``); else as laid, a Goblins turn from its War card (the phases before activation are
+    not laid) and, from rules revision 6, a Dragon not yet on the map placed (Vast rulebook §Il Drago,
+    Preparazione: its first turn places it; before, it was never placed)."""
+    if state.laid_at_start:
+        return start_turn(state, role, state.round)
+    events: list[Event] = [ev.VastTurnStarted(role=role, round=state.round)]
+    if role == "goblins":
+        events.append(ev.GoblinsPhaseBegun(phase="war"))
+    d = state.dragon
+    if role == "dragon" and d is not None and d.x is None and state.rules_revision >= 6:
+        k = state.knight
+        x, y = (k.x, k.y) if k is not None else ENTRANCE
+        events.append(ev.DragonPlaced(x=x, y=y))
+    return events
 
 
 def after_draw(state: VastState, drawn: CardsDrawn) -> list[Event]:

@@ -236,3 +236,63 @@ def test_a_revision_3_sandbox_lays_its_cards_poison_and_the_goblins_crystals():
     raw = msgspec.Raw(msgspec.json.encode(setup))
     state = RULESET.initial_state(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
     assert state.goblins.smashed == 4 and state.knight is None
+
+
+def created_at(sandbox: dict, roles: list[str], revision: int = 6) -> GameCreated:
+    from dicelog.domain.core.events import Seat
+
+    setup = {"roles": roles, "sandbox": sandbox}
+    raw = msgspec.Raw(msgspec.json.encode(setup))
+    seats = (Seat(name="table", controls=tuple(roles)),)
+    return GameCreated(ruleset="vast", setup=raw, seats=seats, rules_revision=revision)
+
+
+def test_a_dragon_turn_laid_with_no_dragon_on_the_map_places_it_first__rulebook_il_drago_preparazione():
+    """Vast rulebook, Il Drago, Preparazione: the Sleeping Dragon is placed at the start of its first turn (on
+    the Knight's tile). A sandbox laid on the Dragon's turn with no position placed it never, and a
+    ``MoveDragon`` was still accepted from nowhere; from rules revision 6 it is placed, and an unplaced
+    Dragon's move is refused."""
+    from msgspec.structs import replace
+
+    sandbox = {**DRAGON_TABLE, "dragon": {"hand": ["claw-2"]}, "knight": {"x": 1, "y": 0}}
+    p = Play(RULESET.initial_state(created_at(sandbox, ["knight", "goblins", "dragon", "cave"])))
+    p.do(Begin())
+    p.settle()
+    assert p.of(ev.DragonPlaced) == [ev.DragonPlaced(x=1, y=0)]
+    assert (p.state.dragon.x, p.state.dragon.y) == (1, 0)
+    unplaced = replace(p.state, dragon=replace(p.state.dragon, x=None, y=None))
+    with pytest.raises(RuleBroken) as info:
+        RULESET.decide(unplaced, cmd.MoveDragon(x=1, y=1))
+    assert info.value.rule == "vast.dragon.not-placed"
+    old = Play(RULESET.initial_state(created_at(sandbox, ["knight", "goblins", "dragon", "cave"], 5)))
+    old.do(Begin())
+    old.settle()
+    assert not old.of(ev.DragonPlaced)  # revision 5 games keep what they did
+
+
+def test_a_turn_laid_at_its_start_runs_its_start_steps__rulebook_la_caverna_raccogli_i_presagi():
+    """Vast rulebook, La Caverna, 1. Raccogli i Segnalini Presagio: the Cave's turn starts by collecting
+    Omens; a table laid at the start of that turn (``at_start``) collects them, one laid as it stands does
+    not."""
+    laid = {**TABLE, "turn": "cave"}
+    p = Play(RULESET.initial_state(created_at({**laid, "at_start": True}, ["knight", "cave"])))
+    p.do(Begin())
+    assert p.of(ev.OmensCollected)
+    q = Play(RULESET.initial_state(created_at(laid, ["knight", "cave"])))
+    q.do(Begin())
+    assert not q.of(ev.OmensCollected)
+
+
+def test_event_and_vault_tokens_are_laid_on_their_lit_tiles__rulebook_rivelare_le_tessere():
+    """Vast rulebook, Rivelare le Tessere, Evento: an Event tile revealed from afar gets an Event token;
+    Cripta: a revealed Vault tile a Vault token. The sandbox lays them, on their own Lit tiles only."""
+    cells = [*TABLE["cells"], {"x": 0, "y": 1, "tile": "event-02", "lit": True, "event_token": True}]
+    state = RULESET.initial_state(created_at({**TABLE, "cells": cells}, ["knight", "cave"]))
+    assert next(c for c in state.cells if (c.x, c.y) == (0, 1)).event_token
+    for bad in (
+        {"x": 0, "y": 1, "tile": "event-02", "event_token": True},  # Dark
+        {"x": 0, "y": 1, "tile": "ambush-02", "lit": True, "event_token": True},  # not an Event tile
+    ):
+        with pytest.raises(RuleBroken) as info:
+            RULESET.initial_state(created_at({**TABLE, "cells": [*TABLE["cells"], bad]}, ["knight", "cave"]))
+        assert info.value.rule == "setup.sandbox-token"
