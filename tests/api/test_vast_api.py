@@ -385,8 +385,8 @@ def test_its_web_table_module_is_served_from_the_ruleset_package(client):
 def test_the_dragon_die_faces_may_be_named_in_a_roll(client):
     table = VastTable(client, dice_mode="manual", decision_policy="default")
     # Set up by hand: the Cave names the 4 tiles round the Entrance, the Knight her Sidequests, the Cave
-    # its hand.
-    for _ in range(10):
+    # its hand, and the Event deck's top three come up (rules revision 6).
+    for _ in range(20):
         pending = table.get("", "auditor").json()["pending"]
         if pending is None:
             break
