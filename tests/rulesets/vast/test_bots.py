@@ -115,8 +115,8 @@ WINS = [
     ("knight-vs-goblins", "goblins", 1),
     ("cave-vs-thief", "thief", 1),
 ]
-"""A row and a game number on which each role's bot wins (found with ``bench/vast_bots.py``; rules revision 6's
-Event-deck draws changed the dice of some)."""
+"""A row and a game number on which each role's bot wins (found with ``bench/vast_bots.py``; rules
+revision 6's Event-deck draws changed the dice of some)."""
 
 
 @pytest.mark.parametrize("row,role,n", WINS, ids=[w[1] for w in WINS])
