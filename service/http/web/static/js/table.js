@@ -15,7 +15,7 @@ const api = new Api(token);
 
 const page = {
   game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
-  seat: null, role: token ? "seat" : "spectator", seen: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
+  seat: null, role: token ? "seat" : "spectator", seen: 0, catchUp: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
   zoom: 1,
 };
 
@@ -135,8 +135,17 @@ async function refresh() {
   else page.board = boardOf ? boardOf(state.state) : board ? board.board : null;
   if (initiative && initiative.version === version) page.initiative = initiative.initiative;
   else page.initiative = initiativeOf ? initiativeOf(state.state) : initiative ? initiative.initiative : null;
-  const log = await api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => ({ lines: [] }));
-  page.log = log.lines;
+  const log = await api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => null);
+  page.log = log ? log.lines : [];
+  // The log is a read model too, projected apart from the others, and its answer names no position:
+  // while it is missing ("no log yet") or the other read models trail the game's version, it may
+  // trail as well, so the table reads again shortly (at most 8 times in a row), not only at the next
+  // event (the empty log panel of a first paint).
+  const behind = !log || (board && board.version < version) || (initiative && initiative.version < version);
+  if (behind && version > 0 && page.catchUp < 8) {
+    page.catchUp += 1;
+    setTimeout(scheduleRefresh, 150 * page.catchUp);
+  } else if (!behind) page.catchUp = 0;
   // the open undo request comes with the game's own read (GET /games/{id}: undo_request, undo_waiting_for)
   page.undo = game.undo_request ? { ...game.undo_request, needs: game.undo_waiting_for || [], version } : null;
   if (page.legal && page.legal.version !== version) stale = true;  // moved on between the reads
