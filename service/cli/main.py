@@ -364,16 +364,19 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _openapi(args: argparse.Namespace) -> int:
-    """Write (or with --check, compare) openapi/openapi.json from the app, and beside it (unless
-    ``--output`` names another file) the AsyncAPI document of the live channels, openapi/asyncapi.json."""
+    """Write (or with --check, compare) openapi/openapi.json from the app, and with it (unless ``--output``
+    names another file) the AsyncAPI document of the live channels, openapi/asyncapi.json, and redocly
+    lint's ignore file (clients/typescript/lint/.redocly.lint-ignore.yaml)."""
     from dicelog.service.http.app import create_app
     from dicelog.service.http.asyncapi import ASYNCAPI_PATH, asyncapi_text
-    from dicelog.service.http.openapi import OPENAPI_PATH, schema_text
+    from dicelog.service.http.openapi import LINT_IGNORE_PATH, OPENAPI_PATH, lint_ignore_text, schema_text
 
     text = schema_text(create_app(Settings(), start_worker=False))
     files = {args.output or OPENAPI_PATH: text}
     if args.output is None:
-        files[ASYNCAPI_PATH] = asyncapi_text(msgspec.json.decode(text))
+        document = msgspec.json.decode(text)
+        files[ASYNCAPI_PATH] = asyncapi_text(document)
+        files[LINT_IGNORE_PATH] = lint_ignore_text(document)  # redocly lint's accepted problems
     for path, content in files.items():
         if args.check:
             if not path.exists() or path.read_text() != content:

@@ -649,6 +649,33 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
 
 
 SSE_MESSAGE = "ServerSentEventMessage"
+LINT_IGNORE_PATH = OPENAPI_PATH.parents[1] / "clients" / "typescript" / "lint" / ".redocly.lint-ignore.yaml"
+_LINT_IGNORE_HEADER = """\
+# Problems `redocly lint` (recommended rules, redocly.yaml) reports that are accepted, each with its reason.
+# Written by `dicelog openapi` with openapi/openapi.json (`--check` compares it): do not edit.
+# operation-4xx-response: these operations take no parameter, no body and no token, so no request to them
+# is a client's error and the service answers none of them with a 4xx (an unknown query parameter is
+# ignored, any Accept gets JSON). tests/clients/test_redocly_lint.py checks that the list is exactly
+# those operations.
+"""
+
+
+def lint_ignore_text(doc: dict[str, Any]) -> str:
+    """The ``redocly lint`` ignore file of ``doc`` (``LINT_IGNORE_PATH``): ``operation-4xx-response`` on
+    the operations without input (no parameter, no body, ``security: []``), which answer no 4xx."""
+    lines = [_LINT_IGNORE_HEADER.rstrip("\n"), "../../../openapi/openapi.json:", "  operation-4xx-response:"]
+    for path, item in doc.get("paths", {}).items():
+        for method, op in item.items():
+            if (
+                isinstance(op, dict)
+                and "responses" in op
+                and not op.get("parameters")
+                and "requestBody" not in op
+                and op.get("security") == []
+            ):
+                pointer = path.replace("~", "~0").replace("/", "~1")
+                lines.append(f"    - '#/paths/{pointer}/{method}/responses'")
+    return "\n".join(lines) + "\n"
 
 
 def _stream_messages(doc: dict[str, Any]) -> None:
