@@ -618,11 +618,15 @@ def parser() -> argparse.ArgumentParser:
         "demo",
         help="play a game with bot seats through the real HTTP API (Chapter 1, or a Vast setup of any roles)",
     )
+    # the ruleset a command names when it names none: the one that says so (as a POST /games body without
+    # ruleset; Mice and Mystics); with none, --game is required
+    default_game = registry.default_when_unnamed(registry.names())
     demo.add_argument(
         "--game",
-        default="mice-and-mystics",
+        default=default_game,
+        required=default_game is None,
         choices=registry.names(),
-        help="the ruleset to play (default: mice-and-mystics)",
+        help="the ruleset to play (default: %(default)s)",
     )
     demo.add_argument("--seed", type=int, default=1, help="the bots' choices (dice come from the server)")
     demo.add_argument("--max-turns", type=int, default=2000, help="a safety stop after this many turns")
@@ -650,11 +654,13 @@ def parser() -> argparse.ArgumentParser:
     content_check.add_argument(
         "--pack", type=Path, default=None, help="a content pack directory laid over it"
     )
+    checked = [n for n in registry.names() if hasattr(registry.get(n), "check_content")]
     content_check.add_argument(
         "--game",
-        default="mice-and-mystics",
-        choices=[n for n in registry.names() if hasattr(registry.get(n), "check_content")],
-        help="the ruleset whose content is checked (default: mice-and-mystics)",
+        default=default_game if default_game in checked else None,
+        required=default_game not in checked,
+        choices=checked,
+        help="the ruleset whose content is checked (default: %(default)s)",
     )
     content_check.set_defaults(func=_content_check)
     return root
