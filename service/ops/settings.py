@@ -337,7 +337,10 @@ class Settings(Struct, frozen=True, kw_only=True):
             data_dir = read("DATA_DIR", "")
             partitions = read("PARTITIONS", "1", _count, least=1, most=1024)
             if partitions > 1 and store != "postgres":
-                raise ValueError("DICELOG_PARTITIONS: more than 1 partition needs DICELOG_STORE=postgres")
+                raise ValueError(
+                    f"DICELOG_PARTITIONS={env.get('DICELOG_PARTITIONS')!r}: more than 1 partition needs "
+                    "DICELOG_STORE=postgres"
+                )
             return cls(
                 data_dir=read("DATA_DIR", "", _data_dir) if data_dir.strip() else default_data_dir(env),
                 store=store,

@@ -150,6 +150,9 @@ BAD_VALUES = [
     ("DICELOG_CORS_ORIGINS", "example.org"),
     ("DICELOG_SQLITE_LOCK_TIMEOUT", "0"),
     ("DICELOG_MAX_BODY_BYTES", "2MiB"),
+    ("DICELOG_PARTITIONS", "0"),
+    ("DICELOG_PARTITIONS", "4"),  # more than one needs PostgreSQL: the store is SQLite here
+    ("DICELOG_LEASE_TTL", "soon"),
 ]
 
 
