@@ -9,7 +9,8 @@ bot seat a role (``Seat.bot``, ``decision_policy: ask``), each move chosen as th
 seat's (``dicelog.service.app.seat_bots.next_bot_command``): the seat's command by ``vast_bot.choose`` and its
 decisions, out of turn too, by ``vast_bot.decide``, reading only that seat's view (``Lens``) and the legal
 commands, seeded by the game's id and version: game ``n`` of a setup is the same game on every run. A game
-that reaches ``--max-commands`` (commands and decisions) is counted as ``unfinished``.
+that reaches ``--max-commands`` (commands and decisions) is counted as ``unfinished``; one whose command
+raises (a rules bug) as ``error:<exception>``.
 
 Baseline (same run, same setups): games of random legal commands (the same harness, the choice drawn
 uniformly from the legal commands), to put the bots' time per command in proportion: the bots read their
@@ -79,7 +80,18 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
             seat, command = move
         else:
             seat, command = game.state.turn, rng.choice(game.ruleset.legal_commands(game.state))
-        game = fold(game, play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed))
+        try:
+            game = fold(
+                game, play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed)
+            )
+        except Exception as error:  # noqa: BLE001  # a rules bug: this game ends there, the run goes on
+            return {
+                "n": n,
+                "result": f"error:{type(error).__name__}",
+                "commands": commands,
+                "seconds": time.perf_counter() - started,
+                "choose_ms": [round(t * 1000, 3) for t in choosing],
+            }
         commands += 1
     return {
         "n": n,
