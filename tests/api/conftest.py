@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,43 +62,118 @@ they run on SQLite only (docs/testing.md). Every other module's ``client`` and `
 both stores; a test may still name its store with ``@pytest.mark.parametrize("backend", [...])``."""
 
 
+SHARED_APP = {
+    "test_campaign_api",
+    "test_campaign_history_api",
+    "test_chapter_1_api",
+    "test_contract_details",
+    "test_dice_by_symbols",
+    "test_fair_forks",
+    "test_games_api",
+    "test_http_caching",
+    "test_legal_commands",
+    "test_player_choices_api",
+    "test_replay_audit",
+    "test_sandbox_api",
+    "test_table_defaults",
+    "test_table_device",
+    "test_vast_api",
+    "test_wrong_kind_ids",
+}
+"""Modules whose tests each create their own games and read back only those: one app (and store) per
+module and store serves all their ``client`` and ``race`` tests, instead of one per test (building
+and starting an app costs more than most of these tests' requests; docs/testing.md). A test of
+such a module that needs an app of its own (an empty store, its data directory) is marked
+``fresh_app``."""
+
+
+def _module(node: Any) -> str:
+    return node.module.__name__.rsplit(".", 1)[-1]
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" not in metafunc.fixturenames:
         return
-    for mark in metafunc.definition.iter_markers("parametrize"):
-        names = mark.args[0]
-        if "backend" in ([n.strip() for n in names.split(",")] if isinstance(names, str) else names):
-            return  # the test names its store
-    independent = metafunc.module.__name__.rsplit(".", 1)[-1] in STORE_INDEPENDENT
-    metafunc.parametrize("backend", STORES[:1] if independent else STORES, indirect=True)
+    if _names_its_store(metafunc.definition):
+        return
+    module = _module(metafunc)
+    stores = STORES[:1] if module in STORE_INDEPENDENT else STORES
+    # A module-scoped store parameter groups a SHARED_APP module's tests by store, so each store's
+    # app is built once.
+    scope = "module" if module in SHARED_APP else "function"
+    metafunc.parametrize("backend", stores, indirect=True, scope=scope)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-@pytest.fixture
-def client(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
-    settings, schema = settings_for(backend, tmp_path)
+def _names_its_store(definition: Any) -> bool:
+    for mark in definition.iter_markers("parametrize"):
+        names = mark.args[0]
+        if "backend" in ([n.strip() for n in names.split(",")] if isinstance(names, str) else names):
+            return True
+    return False
+
+
+def _shared(request: pytest.FixtureRequest) -> bool:
+    """Whether this test runs on its module's app: a SHARED_APP module's test, unless it is marked
+    ``fresh_app`` or names its store (its own parameter, not the module's)."""
+    node = request.node
+    return (
+        _module(request) in SHARED_APP
+        and node.get_closest_marker("fresh_app") is None
+        and not _names_its_store(node)
+    )
+
+
+@contextmanager
+def _app_client(backend: str, data_dir: Path, rulesets: tuple[str, ...] | None) -> Iterator[TestClient[Any]]:
+    settings, schema = settings_for(backend, data_dir)
     try:
-        with TestClient(create_app(settings)) as c:
+        with TestClient(create_app(settings, rulesets=rulesets)) as c:
             yield c
     finally:
         if schema:
             drop_postgres_schema(schema)
 
 
+@pytest.fixture(scope="module")
+def module_client(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient[Any]]:
+    """The app a SHARED_APP module's ``client`` tests share, on ``backend``."""
+    with _app_client(backend, tmp_path_factory.mktemp("app"), None) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def module_race(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient[Any]]:
+    """The app a SHARED_APP module's ``race`` tests share, on ``backend``."""
+    with _app_client(backend, tmp_path_factory.mktemp("app"), RACE_RULESETS) as c:
+        yield c
+
+
 @pytest.fixture
-def race(backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
+def client(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
+    """The app on ``backend`` (its data directory ``tmp_path`` unless shared by its module)."""
+    if _shared(request):
+        yield request.getfixturevalue("module_client")
+        return
+    with _app_client(backend, tmp_path, None) as c:
+        yield c
+
+
+RACE_RULESETS = ("mice-and-mystics", "race")
+
+
+@pytest.fixture
+def race(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> Iterator[TestClient[Any]]:
     """The app serving the core's small ``race`` ruleset too (it ends in a few rolls)."""
-    settings, schema = settings_for(backend, tmp_path)
-    try:
-        with TestClient(create_app(settings, rulesets=("mice-and-mystics", "race"))) as c:
-            yield c
-    finally:
-        if schema:
-            drop_postgres_schema(schema)
+    if _shared(request):
+        yield request.getfixturevalue("module_race")
+        return
+    with _app_client(backend, tmp_path, RACE_RULESETS) as c:
+        yield c
 
 
 class Table:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+import pytest
+
 from dicelog.domain.core.campaign import decide_revert
 from dicelog.service.app import campaigns
 from dicelog.service.http.openapi import EXAMPLES
@@ -119,6 +121,7 @@ def test_a_revert_refusal_numbers_chapters_as_the_api_does(client):
     assert "no recorded chapter 2" in refused.json()["detail"]
 
 
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_a_campaign_of_chapters_the_content_does_not_have_is_refused_naming_them(client):
     chapters = ["chapter-1", "no-such-chapter", "chapter-9"]
     body = {"chapters": chapters, "party": {"mice": MICE}, "seats": SEATS}

@@ -171,6 +171,7 @@ def test_verify_passes_on_an_untouched_log(client):
     assert report["ok"] and report["events"] == len(table.events())
 
 
+@pytest.mark.fresh_app  # waits 10 s for the projections: only this game's events to catch up on
 def test_projections_serve_initiative_board_and_log(client):
     table = Table(client)
     deadline = time.monotonic() + 10
@@ -196,6 +197,7 @@ def test_unknown_game_is_404_problem(client):
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
 
 
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_public_games_are_listed_with_a_cursor_and_others_only_with_their_token(client):
     """docs/api.md, Access: public games are listed; unlisted and private ones only for their tokens."""
     ids = [Table(client, visibility="public").id for _ in range(3)]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from tests.api.test_chapter_1_api import create_party, refused, send
 
 MICE = ["collin", "filch", "maginos", "nez"]
@@ -58,6 +60,7 @@ def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_contro
     assert logged()
 
 
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_starting_abilities_in_the_setup_document_and_a_refused_one__001_scegliere_una_abilita(client):
     r = new_game(client, abilities={"collin": "cure"})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")

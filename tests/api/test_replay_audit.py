@@ -191,6 +191,7 @@ def test_an_exported_log_verifies_offline_and_an_edited_line_is_named(client):
     assert not report.ok and report.divergence.version == 7
 
 
+@pytest.mark.fresh_app  # waits 10 s for the projections: only this game's events to catch up on
 def test_projections_show_the_state_after_an_undo(client):
     import time
 

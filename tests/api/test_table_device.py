@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.api.conftest import MICE, SEATS
 
 
@@ -71,6 +73,7 @@ def test_the_dicelog_seat_header_names_the_seat_and_a_seat_token_cannot_act_for_
     assert summary.status_code == 200 and table not in summary.text
 
 
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_a_game_without_table_device_has_no_table_token_and_a_ruleset_with_secrets_refuses_one(client):
     r = _create(client)
     assert r.status_code == 201 and r.json()["table_token"] is None
@@ -88,6 +91,7 @@ def test_a_game_without_table_device_has_no_table_token_and_a_ruleset_with_secre
     assert client.get("/games").json()["games"] == []  # nothing stored
 
 
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_a_table_device_flag_that_is_not_a_json_boolean_is_a_400(client):
     for flag in (0, 1, "true", None):
         r = _create(client, table_device=flag, visibility="public")

@@ -297,6 +297,7 @@ def test_a_post_games_body_without_ruleset_is_a_mice_and_mystics_game(client):
     assert r.json()["game"]["ruleset"] == "mice-and-mystics"
 
 
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_a_vast_setup_this_release_does_not_play_is_a_422(client):
     r = client.post(
         "/games",
@@ -503,6 +504,7 @@ def test_difficulty_cards_are_set_at_creation_and_a_level_not_built_is_a_422(cli
         [{"name": "sir", "controls": ["knight", "cave"]}, {"name": "deep", "controls": ["cave"]}],
     ],
 )
+@pytest.mark.fresh_app  # lists the games: an empty store
 def test_a_vast_table_with_a_role_nobody_or_two_seats_play_is_a_422_and_nothing_is_stored(client, seats):
     r = client.post(
         "/games", json={"ruleset": "vast", "setup": {"roles": ["knight", "cave"]}, "seats": seats}
