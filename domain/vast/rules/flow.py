@@ -319,13 +319,16 @@ def remove_step(state: VastState) -> list[Event]:
 def alone_removable(state: VastState) -> list[tuple[int, int]]:
     """Alone in the Dark's Collapse (docs/vast/facts.md §7 Variant cards): revealed Crystal tiles first, then
     Dark tiles, then Lit ones; never the Entrance, nor a tile under a piece with no tile next to it to step
-    onto."""
+    onto: the Knight or the Dragon, and from rules revision 6 the Thief and the Tribes too (each piece
+    ``remove_tile`` asks to step off; before, a Thief alone on a tile with no neighbour left the decision
+    with no option)."""
     g = geometry(state)
-    kept = [
-        c
-        for c in state.cells
-        if (c.x, c.y) != ENTRANCE and not (pieces_at(state, (c.x, c.y)) and not g.neighbours((c.x, c.y)))
-    ]
+
+    def stranded(pos: tuple[int, int]) -> bool:
+        on = bool(pieces_on(state, pos)) if state.rules_revision >= 6 else pieces_at(state, pos)
+        return on and not g.neighbours(pos)
+
+    kept = [c for c in state.cells if (c.x, c.y) != ENTRANCE and not stranded((c.x, c.y))]
     for wanted in (lambda c: c.lit and is_crystal(c.tile), lambda c: not c.lit, lambda c: c.lit):
         first = sorted((c.x, c.y) for c in kept if wanted(c))
         if first:

@@ -149,3 +149,21 @@ def test_a_solo_knight_who_dies_loses__vf_7_solo():
     dead = replace(alive, knight=replace(alive.knight, health=0, died_of="ambush"))
     won = [e for e in advance(dead) if isinstance(e, ev.GameWon)]
     assert [w.winner for w in won] == ["everyone-lost"]
+
+
+def test_the_solo_collapse_skips_a_tile_whose_thief_has_no_tile_to_step_onto__il_collasso():
+    """Vast rulebook §Il Collasso: «Se una tessera contenente la pedina di un giocatore deve essere rimossa,
+    quel giocatore può prima muoversi su una tessera adiacente … Se non ci sono tessere adiacenti … quella
+    tessera viene ignorata». From rules revision 6 the Thief's piece counts: a tile of his with no tile next
+    to it is not removable (before, the removal asked him to step off with no option and the rules raised
+    IndexError, found by bench/vast_bots.py in thief-solo)."""
+    cells = (lit(1, 0, OPEN), lit(3, 0, OPEN))  # (3, 0) touches no tile
+    state = replace(
+        solo(*cells, role="thief", variants=("alone-in-the-dark", "flare:thief")), rules_revision=6
+    )
+    lit_only = tuple(c for c in state.cells if c.lit)  # the Entrance and the two Lit tiles
+    state = replace(state, cells=lit_only, thief=replace(state.thief, x=3, y=0))
+    assert alone_removable(state) == [(1, 0)]
+    # a Thief who has a tile to step onto leaves his tile removable: (0, 0) is next to (1, 0)
+    beside = replace(state, thief=replace(state.thief, x=1, y=0))
+    assert alone_removable(beside) == [(1, 0), (3, 0)]
