@@ -209,9 +209,28 @@ SOLO_ROWS = [name for name, row in SETUP_ROWS.items() if len(row.roles) == 1 and
 """The solo rows the roles alone do not choose (the levels of Alone in the Dark), chosen by id."""
 
 
+DEFAULT_PROFILE_GAMES = {
+    ("knight", "goblins", "dragon", "cave", "thief"),
+    ("knight", "goblins", "dragon", "cave"),
+    ("knight", "cave"),
+    ("goblins", "dragon"),
+    ("knight",),
+}
+"""The bot games the default profile plays (every role, with and without the Cave, the Thief and a solo
+row); the other rows are in the slow profile (docs/testing.md): each is a whole game of 5-15 s."""
+
+
+def _game(roles: tuple[str, ...], row: str | None) -> Any:
+    slow = () if roles in DEFAULT_PROFILE_GAMES and row in (None, "knight-solo-hard") else (pytest.mark.slow,)
+    return pytest.param(roles, row, marks=slow)
+
+
 @pytest.mark.parametrize(
     "roles,row",
-    [*((r, None) for r in (*SETUPS, *THIEF_SETUPS)), *((SETUP_ROWS[n].roles, n) for n in SOLO_ROWS)],
+    [
+        *(_game(r, None) for r in (*SETUPS, *THIEF_SETUPS)),
+        *(_game(SETUP_ROWS[n].roles, n) for n in SOLO_ROWS),
+    ],
     ids=lambda v: "-".join(v) if isinstance(v, tuple) else (v or "by-roles"),
 )
 def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_roles_secret(client, roles, row):
@@ -249,7 +268,12 @@ def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_role
 
 @pytest.mark.parametrize(
     "roles",
-    [("knight", "cave"), ("knight", "goblins", "dragon", "cave"), ("dragon", "cave"), ("knight", "goblins")],
+    [
+        ("knight", "cave"),
+        pytest.param(("knight", "goblins", "dragon", "cave"), marks=pytest.mark.slow),  # a whole 4-role game
+        pytest.param(("dragon", "cave"), marks=pytest.mark.slow),  # the Cave's decisions: as knight-cave's
+        ("knight", "goblins"),
+    ],
 )
 def test_a_whole_game_at_a_real_table_with_manual_dice_and_every_decision_asked(client, roles):
     """Manual dice and ``decision_policy: ask``: the Cave's seat names the tiles it draws, the Knight's the
