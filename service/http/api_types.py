@@ -114,9 +114,9 @@ def _camel(name: str) -> str:
 
 
 CONTENT_PACK = Annotated[
-    dict[str, Any] | None,
+    # the object's own schema says it takes any file name (an untyped object is refused by the contract)
+    Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None,
     Meta(
-        extra_json_schema={"additionalProperties": True},
         description="Content files that override or extend the ruleset's shipped content for this game only: "
         "file name to document, same names and formats as the shipped content; it goes into the setup "
         "document as its ``content_pack``. At most 1 MiB of canonical JSON (413 otherwise); ``null``: the "

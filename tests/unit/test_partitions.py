@@ -34,7 +34,7 @@ def test_partitions_default_to_one_and_more_need_postgresql() -> None:
     )
     assert (settings.partitions, settings.lease_ttl) == (8, 3.0)
     with pytest.raises(
-        ValueError, match="DICELOG_PARTITIONS: more than 1 partition needs DICELOG_STORE=postgres"
+        ValueError, match="DICELOG_PARTITIONS=.2.: more than 1 partition needs DICELOG_STORE=postgres"
     ):
         Settings.from_env({"DICELOG_PARTITIONS": "2"})
     for bad in ("0", "x", "1025"):
