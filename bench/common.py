@@ -410,3 +410,17 @@ def sqlite_env(path: Path, **extra: str) -> dict[str, str]:
 
 def header(title: str) -> None:
     print(f"\n== {title} " + "=" * max(0, 74 - len(title)), flush=True)
+
+
+# Debian's Chromium as the web-table benchmarks launch it (headless, no background traffic).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]

@@ -29,19 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
-from common import header, summarize_ms, verdict, write_result
+from common import CHROMIUM, CHROMIUM_ARGS, header, summarize_ms, verdict, write_result
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MICE = ["collin", "filch", "maginos", "nez"]
 
 
@@ -105,7 +94,7 @@ def main() -> None:
                 f"game {game}: {summary['version']} events, {seat} to play ({time.monotonic() - started:.1f} "
                 "s)"
             )
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 header("table first paint (fresh context each time)")
                 paints, readies = [], []

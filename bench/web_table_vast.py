@@ -30,19 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
-from common import header, summarize_ms, verdict, write_result
+from common import CHROMIUM, CHROMIUM_ARGS, header, summarize_ms, verdict, write_result
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROLES = ("knight", "goblins", "dragon", "cave", "thief")
 
 
@@ -99,7 +88,7 @@ def main() -> None:
             fresh, fresh_token = long_game(base, 1)  # a new game: its setup only
             summary = httpx.get(f"{base}/games/{game}").json()
             print(f"game {game}: {summary['version']} events ({time.monotonic() - started:.1f} s)")
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 header("Vast table first paint (fresh context each time)")
                 paints, readies, baseline, cells = [], [], [], 0
