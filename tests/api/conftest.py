@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
@@ -124,13 +125,18 @@ def _shared(request: pytest.FixtureRequest) -> bool:
     return (
         _module(request) in SHARED_APP
         and node.get_closest_marker("fresh_app") is None
+        and node.get_closest_marker("worker_off") is None
         and not _names_its_store(node)
     )
 
 
 @contextmanager
-def _app_client(backend: str, data_dir: Path, rulesets: tuple[str, ...] | None) -> Iterator[TestClient[Any]]:
+def _app_client(
+    backend: str, data_dir: Path, rulesets: tuple[str, ...] | None, worker: bool = True
+) -> Iterator[TestClient[Any]]:
     settings, schema = settings_for(backend, data_dir)
+    if not worker:
+        settings = msgspec.structs.replace(settings, embedded_worker="off")
     try:
         with TestClient(create_app(settings, rulesets=rulesets)) as c:
             yield c
@@ -159,7 +165,8 @@ def client(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> Iter
     if _shared(request):
         yield request.getfixturevalue("module_client")
         return
-    with _app_client(backend, tmp_path, None) as c:
+    worker = request.node.get_closest_marker("worker_off") is None
+    with _app_client(backend, tmp_path, None, worker) as c:
         yield c
 
 

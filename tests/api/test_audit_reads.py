@@ -395,6 +395,7 @@ def test_an_index_of_decoded_events_and_its_stored_document_equal_the_index_of_t
         from_records.extend_records(records[3:4])
 
 
+@pytest.mark.worker_off  # the test's own passes decide what is projected when
 def test_the_audit_index_projection_keeps_each_games_index_and_a_cold_read_starts_from_it(
     client, monkeypatch
 ):
