@@ -64,6 +64,9 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``card_id(state, deck, text) -> str | None``: the id of the card of ``deck`` printed with the name
   ``text``, so a ``Draw`` may name the cards the table drew (``dicelog.domain.core.game.card_ids``).
 - ``outcome_reason(state) -> str``: why the game ended, for ``GameEnded.reason`` (default: none).
+- ``legacy_topics``: topics its events were stored under before topics were ``<ruleset>/<Name>``, as
+  the strings stored (module paths ``<module>:<Name>``, written by release 0.1 for Mice and Mystics);
+  each resolves forever to ``<ruleset>/<Name>`` (``service/store/topics.py``; default: none).
 - ``late_fields``: state fields added after games were stored, with their JSON defaults, left out
   of a state's stored encoding while at those defaults (``dicelog.domain.core.game.encode_state``).
 - ``warm_up()``: load what the ruleset reads lazily (content, decoders) once, before the service

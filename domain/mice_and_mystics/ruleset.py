@@ -49,6 +49,7 @@ from dicelog.domain.mice_and_mystics.demo import DEMO
 from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
+from dicelog.domain.mice_and_mystics.legacy_topics import RELEASE_0_1_TOPICS
 from dicelog.domain.mice_and_mystics.packs import library_of
 from dicelog.domain.mice_and_mystics.read_models import board_view, describe, initiative_view
 from dicelog.domain.mice_and_mystics.rules import (
@@ -331,6 +332,8 @@ class MiceAndMysticsRuleset:
     state_type = State
     command_type = AnyCommand
     event_types = EVENT_TYPES
+    legacy_topics = RELEASE_0_1_TOPICS
+    """The module-path topics release 0.1 stored its events under (``legacy_topics.py``)."""
     initial_state = staticmethod(initial_state)
     decide = staticmethod(decide)
     resolve = staticmethod(resolve)

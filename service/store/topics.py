@@ -18,8 +18,9 @@ A ruleset event's ``<Name>`` is its msgspec tag (the ``type`` field of its store
 (Vast's ``vast.TileRevealed``) is stored after the dot: ``vast/TileRevealed``.
 
 Release 0.1 wrote module-path topics (``eventsourcing.utils.get_topic``, e.g.
-``domain.mice_and_mystics.events:MouseMoved``). They stay readable forever: ``LEGACY_TOPICS``
-maps each of them, as the literal string that was stored, to its canonical topic.
+``domain.core.events:GameCreated``). They stay readable forever: ``legacy_topics()`` maps each of
+them, as the literal string that was stored, to its canonical topic; the game-agnostic ones are
+listed here, a ruleset's own are its ``legacy_topics`` (``dicelog.domain.core.ruleset``).
 
 ``topic_of(cls)`` is the topic new writes use; ``resolve(topic)`` reads canonical and legacy
 topics; ``topics_of(cls)`` lists every topic a class may be stored under (notification
@@ -89,9 +90,10 @@ CORE_TYPES: Mapping[str, type] = MappingProxyType(
 """The game-agnostic stored types, by topic. A new core event must be added here."""
 
 
-# Every topic release 0.1 (commit 6bd448a) could write, listed from its code: the events of
-# domain/core (events.py, campaign.py), GameSnapshot, every event type of Mice and Mystics, and
-# the service's two records; grouped by the namespace of their canonical topic.
+# Every topic release 0.1 (commit 6bd448a) could write for a game-agnostic type, listed from its
+# code: the events of domain/core (events.py, campaign.py), GameSnapshot and the service's two
+# records; grouped by the namespace of their canonical topic. A ruleset's own are its
+# ``legacy_topics`` (dicelog.domain.core.ruleset).
 _RELEASE_0_1: Mapping[str, tuple[str, ...]] = {
     "core": (
         "domain.core.events:GameCreated",
@@ -117,130 +119,28 @@ _RELEASE_0_1: Mapping[str, tuple[str, ...]] = {
         "domain.core.campaign:CampaignReverted",
         "domain.core.game:GameSnapshot",
     ),
-    "mice-and-mystics": (
-        "domain.mice_and_mystics.events:RoomTilePlaced",
-        "domain.mice_and_mystics.events:FigurePlaced",
-        "domain.mice_and_mystics.events:StoryBoardPrepared",
-        "domain.mice_and_mystics.events:DecksPrepared",
-        "domain.mice_and_mystics.events:InitiativeTrackLaid",
-        "domain.mice_and_mystics.events:CheeseGained",
-        "domain.mice_and_mystics.events:RoundStarted",
-        "domain.mice_and_mystics.events:TurnStarted",
-        "domain.mice_and_mystics.events:MovementPointsGained",
-        "domain.mice_and_mystics.events:MouseMoved",
-        "domain.mice_and_mystics.events:MinionTurnPassed",
-        "domain.mice_and_mystics.events:InitiativeCardsSwapped",
-        "domain.mice_and_mystics.events:TurnEnded",
-        "domain.mice_and_mystics.events:ActionStarted",
-        "domain.mice_and_mystics.events:AttackDeclared",
-        "domain.mice_and_mystics.events:AttackRolled",
-        "domain.mice_and_mystics.events:AttackResolved",
-        "domain.mice_and_mystics.events:CheeseAddedToWheel",
-        "domain.mice_and_mystics.events:CheeseWheelEmptied",
-        "domain.mice_and_mystics.events:MinionWounded",
-        "domain.mice_and_mystics.events:MinionDefeated",
-        "domain.mice_and_mystics.events:InitiativeCardRemoved",
-        "domain.mice_and_mystics.events:InitiativeCardsAdded",
-        "domain.mice_and_mystics.events:MouseWounded",
-        "domain.mice_and_mystics.events:MouseCaptured",
-        "domain.mice_and_mystics.events:HourglassAdvanced",
-        "domain.mice_and_mystics.events:MouseTurnSkipped",
-        "domain.mice_and_mystics.events:MouseReleased",
-        "domain.mice_and_mystics.events:MinionActivated",
-        "domain.mice_and_mystics.events:MinionMoved",
-        "domain.mice_and_mystics.events:MinionAttackSkipped",
-        "domain.mice_and_mystics.events:SearchSucceeded",
-        "domain.mice_and_mystics.events:SearchFailed",
-        "domain.mice_and_mystics.events:SearchCardKept",
-        "domain.mice_and_mystics.events:SearchCardDiscarded",
-        "domain.mice_and_mystics.events:EffectRemoved",
-        "domain.mice_and_mystics.events:EffectAdded",
-        "domain.mice_and_mystics.events:TileFlipped",
-        "domain.mice_and_mystics.events:RoomEntered",
-        "domain.mice_and_mystics.events:EncounterRevealed",
-        "domain.mice_and_mystics.events:EncounterDiscarded",
-        "domain.mice_and_mystics.events:InitiativeTrackReshuffled",
-        "domain.mice_and_mystics.events:FigureStoodUp",
-        "domain.mice_and_mystics.events:CheeseStolen",
-        "domain.mice_and_mystics.events:RoachesTurnedGreedy",
-        "domain.mice_and_mystics.events:MouseHealed",
-        "domain.mice_and_mystics.events:BossCardsAssigned",
-        "domain.mice_and_mystics.events:BossWounded",
-        "domain.mice_and_mystics.events:AmbushDeclared",
-        "domain.mice_and_mystics.events:InitiativeCardMovedUp",
-        "domain.mice_and_mystics.events:AmbushResolved",
-        "domain.mice_and_mystics.events:ExtraAttackGained",
-        "domain.mice_and_mystics.events:DefenseResolved",
-        "domain.mice_and_mystics.events:MousetrapsSet",
-        "domain.mice_and_mystics.events:MouseStoppedAtMousetrap",
-        "domain.mice_and_mystics.events:MousetrapPassed",
-        "domain.mice_and_mystics.events:MousetrapSprung",
-        "domain.mice_and_mystics.events:LeavingWaterStarted",
-        "domain.mice_and_mystics.events:LeavingWaterFailed",
-        "domain.mice_and_mystics.events:MouseSweptByCurrent",
-        "domain.mice_and_mystics.events:AchievementEarned",
-        "domain.mice_and_mystics.events:EndMarkerMoved",
-        "domain.mice_and_mystics.events:RoachDefeatedCounted",
-        "domain.mice_and_mystics.events:EncounterStarted",
-        "domain.mice_and_mystics.events:CheeseTakenFromWheel",
-        "domain.mice_and_mystics.chapter_events:StoryRead",
-        "domain.mice_and_mystics.chapter_events:SpecialSearchFound",
-        "domain.mice_and_mystics.chapter_events:SearchDeckCardTaken",
-        "domain.mice_and_mystics.chapter_events:SearchDeckShuffled",
-        "domain.mice_and_mystics.chapter_events:CrowDived",
-        "domain.mice_and_mystics.chapter_events:CounterCheesePlaced",
-        "domain.mice_and_mystics.chapter_events:CounterCheeseTaken",
-        "domain.mice_and_mystics.chapter_events:RoachDefeatedInKitchen",
-        "domain.mice_and_mystics.chapter_events:MizMaggieSwatted",
-        "domain.mice_and_mystics.chapter_events:StoryAchievementGained",
-        "domain.mice_and_mystics.chapter_events:RoomsMarkedExplored",
-        "domain.mice_and_mystics.chapter_events:CarryOverApplied",
-        "domain.mice_and_mystics.chapter_events:StartingAbilityTaken",
-        "domain.mice_and_mystics.item_events:MouseDisplaced",
-        "domain.mice_and_mystics.item_events:ScrollUsed",
-        "domain.mice_and_mystics.item_events:EventCardResolved",
-        "domain.mice_and_mystics.item_events:RoachesAteGrapes",
-        "domain.mice_and_mystics.item_events:EquipmentDiscarded",
-        "domain.mice_and_mystics.item_events:SearchCardShared",
-        "domain.mice_and_mystics.item_events:CheeseShared",
-        "domain.mice_and_mystics.item_events:PackCardDiscarded",
-        "domain.mice_and_mystics.item_events:SearchCardEquipped",
-        "domain.mice_and_mystics.item_events:SearchCardUnequipped",
-        "domain.mice_and_mystics.item_events:MouseLeveledUp",
-        "domain.mice_and_mystics.item_events:AbilityUsed",
-        "domain.mice_and_mystics.item_events:KnifeStrikesLeft",
-        "domain.mice_and_mystics.item_events:PreemptiveShotWindowClosed",
-        "domain.mice_and_mystics.item_events:MiceInspired",
-        "domain.mice_and_mystics.item_events:ExtraActionTaken",
-        "domain.mice_and_mystics.item_events:PartyItemGained",
-        "domain.mice_and_mystics.item_events:PartyItemPlaced",
-        "domain.mice_and_mystics.item_events:PartyItemPickedUp",
-        "domain.mice_and_mystics.item_events:PartyItemLost",
-        "domain.mice_and_mystics.item_events:MouseCatapulted",
-        "domain.mice_and_mystics.choice_events:ChoiceDeferred",
-        "domain.mice_and_mystics.choice_events:TieFound",
-        "domain.mice_and_mystics.choice_events:ChoicesSettled",
-    ),
     "service": (
         "service.records:GameSecret",
         "service.records:IdempotencyRecord",
     ),
 }
 
-LEGACY_TOPICS: Mapping[str, str] = MappingProxyType(
+_AGNOSTIC_LEGACY_TOPICS: Mapping[str, str] = MappingProxyType(
     {
         legacy: f"{namespace}/{legacy.rpartition(':')[2]}"
         for namespace, legacies in _RELEASE_0_1.items()
         for legacy in legacies
     }
 )
-"""Every topic release 0.1 wrote (a module path, as stored) -> the canonical topic of its class.
-Frozen: these strings are in stored logs and must resolve forever, wherever the classes move."""
+"""The game-agnostic topics release 0.1 wrote (a module path, as stored) -> the canonical topic of
+their class. Frozen: these strings are in stored logs and must resolve forever, wherever the classes
+move."""
 
 
 _registered: dict[str, type] = dict(CORE_TYPES)  # canonical topic -> class (core, service, others)
 _topics: dict[type, str] = {cls: topic for topic, cls in CORE_TYPES.items()}  # class -> topic (cache)
 _rulesets: dict[str, tuple[Any, dict[str, type]]] = {}  # ruleset name -> (ruleset, stored name -> class)
+_legacy: dict[str, tuple[Any, dict[str, str]]] = {}  # ruleset name -> (ruleset, legacy topic -> canonical)
 _service_loaded = False
 
 
@@ -251,9 +151,8 @@ def register(topic: str, cls: type) -> type:
     same pair again is harmless; a topic or a class already taken otherwise raises."""
     namespace, slash, name = topic.partition("/")
     if not slash or not namespace or not name or "/" in name or ":" in topic:
+        # release 0.1's module-path topics (with a colon) are refused here too
         raise StoredNameError(f"a topic is <namespace>/<Name>, not {topic!r}")
-    if topic in LEGACY_TOPICS:
-        raise StoredNameError(f"{topic!r} is a release 0.1 topic")
     taken, known = _registered.get(topic), _topics.get(cls)
     if (taken is not None and taken is not cls) or (known is not None and known != topic):
         raise StoredNameError(f"{topic!r} -> {cls!r} conflicts with {taken!r} / {known!r}")
@@ -307,6 +206,50 @@ def _ruleset_types(name: str) -> dict[str, type]:
     return types
 
 
+def _ruleset_legacy_topics(name: str) -> dict[str, str]:
+    """Legacy topic -> canonical topic of the ruleset registered as ``name``: its ``legacy_topics``
+    (cached per ruleset object). A legacy topic is a module path (``<module>:<Name>``) and resolves
+    to ``<name>/<Name>``."""
+    try:
+        ruleset = registry.get(name)
+    except RuleBroken:
+        raise StoredNameError(f"no ruleset {name!r}") from None
+    cached = _legacy.get(name)
+    if cached is not None and cached[0] is ruleset:
+        return cached[1]
+    found: dict[str, str] = {}
+    for legacy in getattr(ruleset, "legacy_topics", ()):
+        module, colon, stored = legacy.rpartition(":")
+        if not colon or not module or not stored or "/" in legacy:
+            raise StoredNameError(f"a legacy topic of {name!r} is <module>:<Name>, not {legacy!r}")
+        found[legacy] = f"{name}/{stored}"
+    _legacy[name] = (ruleset, found)
+    return found
+
+
+def legacy_topics(rulesets: Iterable[str] | None = None) -> Mapping[str, str]:
+    """Every topic release 0.1 wrote (a module path, as stored) -> the canonical topic of its class:
+    the game-agnostic ones and the ``legacy_topics`` of ``rulesets`` (default: every registered
+    ruleset). Frozen: these strings are in stored logs and must resolve forever. Raises
+    ``StoredNameError`` when two of them claim the same string."""
+    found = dict(_AGNOSTIC_LEGACY_TOPICS)
+    for name in registry.names() if rulesets is None else rulesets:
+        for legacy, canonical in _ruleset_legacy_topics(name).items():
+            if found.setdefault(legacy, canonical) != canonical:
+                raise StoredNameError(f"the legacy topic {legacy!r} is claimed twice")
+    return MappingProxyType(found)
+
+
+def _canonical_of_legacy(topic: str) -> str:
+    """The canonical topic of release 0.1's ``topic``, or ``topic`` itself when it is none."""
+    canonical = _AGNOSTIC_LEGACY_TOPICS.get(topic)
+    for name in () if canonical is not None else registry.names():
+        canonical = _ruleset_legacy_topics(name).get(topic)
+        if canonical is not None:
+            break
+    return topic if canonical is None else canonical
+
+
 def topic_of(cls: type) -> str:
     """The canonical topic new writes of ``cls`` use. Raises ``StoredNameError``."""
     topic = _topics.get(cls)
@@ -334,7 +277,7 @@ def resolve(topic: str) -> type:
     cls = _registered.get(topic)
     if cls is not None:
         return cls
-    canonical = LEGACY_TOPICS.get(topic, topic)
+    canonical = _canonical_of_legacy(topic) if ":" in topic else topic
     namespace, slash, name = canonical.partition("/")
     if not slash:
         raise StoredNameError(f"unknown topic {topic!r}")
@@ -352,7 +295,7 @@ def topics_of(cls: type) -> tuple[str, ...]:
     """Every topic ``cls`` may be stored under: the canonical one first, then its release 0.1
     topics (for notification filters by topic)."""
     topic = topic_of(cls)
-    return (topic, *(legacy for legacy, canonical in LEGACY_TOPICS.items() if canonical == topic))
+    return (topic, *(legacy for legacy, canonical in legacy_topics().items() if canonical == topic))
 
 
 def stored_types(rulesets: Iterable[str] | None = None) -> dict[str, type]:

@@ -68,13 +68,14 @@ def test_every_canonical_topic_is_in_the_frozen_list():
 
 
 def test_every_release_0_1_topic_is_kept_and_resolves_to_the_class_of_its_canonical_topic():
-    assert dict(topics.LEGACY_TOPICS) == FROZEN["release-0.1"]
-    for legacy, canonical in topics.LEGACY_TOPICS.items():
+    legacy_topics = topics.legacy_topics(_builtin_rulesets())
+    assert dict(legacy_topics) == FROZEN["release-0.1"]
+    for legacy, canonical in legacy_topics.items():
         cls = topics.resolve(legacy)
         assert topics.resolve(canonical) is cls
         assert topics.topic_of(cls) == canonical
         assert legacy in topics.topics_of(cls)
-    assert set(MANIFEST["stored_topics"]) <= set(topics.LEGACY_TOPICS)
+    assert set(MANIFEST["stored_topics"]) <= set(legacy_topics)
 
 
 def test_every_concrete_event_class_of_the_domain_has_a_topic():
@@ -157,7 +158,7 @@ def test_the_export_of_an_old_game_verifies_offline(old_store: Path):
     games = _games(old_store)
     for label, old in MANIFEST["games"].items():
         stored = games.recorder.select_events(UUID(old["id"]))
-        assert {s.topic for s in stored} <= set(topics.LEGACY_TOPICS), label
+        assert {s.topic for s in stored} <= set(topics.legacy_topics()), label
         records = [decode_recorded(s.originator_id, s.originator_version, s.topic, s.state) for s in stored]
         assert [r.originator_version for r in records] == list(range(1, old["version"] + 1)), label
         exported = b"\n".join(export_lines(UUID(old["id"]), stored)) + b"\n"
