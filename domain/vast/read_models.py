@@ -14,7 +14,7 @@ from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequest
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
 from dicelog.domain.vast.content import cards as card_data
-from dicelog.domain.vast.content import goblin_file, tiles
+from dicelog.domain.vast.content import event_kind, goblin_file, tiles
 from dicelog.domain.vast.rules.common import (
     dragon_armor,
     free_cubes,
@@ -567,8 +567,47 @@ def _name(card: str) -> str:
     return "a card" if card == HIDDEN else card_data()[card].name if card in card_data() else card
 
 
+ROOMS = {
+    "ambush": "Ambush",
+    "event": "Event",
+    "treasure-room": "Treasure Room",
+    "crystal": "Crystal",
+    "vault": "Vault",
+    "entrance": "Entrance",
+}
+"""A tile's room as printed on its Lit side, by ``Tile.kind`` (docs/vast/facts.md §1 Cave tiles)."""
+SYMBOLS = {"fangs": "Fangs", "bones": "Bones", "eye": "Eye"}
+"""The Tribe symbols printed on the Dark side of a tile (docs/vast/facts.md §1 Cave tiles)."""
+
+
 def _tile(tile: str) -> str:
-    return "a tile" if tile == HIDDEN else f"{tiles()[tile].kind} tile {tile}"
+    """A tile as a player reads it: its room (``an Ambush tile``, ``the Entrance``); ``a tile`` when the
+    reader may not know it. The id (``ambush-13``) is printed nowhere on the tile, no line names it."""
+    if tile == HIDDEN:
+        return "a tile"
+    room = ROOMS.get(tiles()[tile].kind, tiles()[tile].kind)
+    if room == "Entrance":
+        return "the Entrance"
+    return f"{'an' if room[0] in 'AEIOU' else 'a'} {room} tile"
+
+
+def _symbol(symbol: str | None) -> str:
+    return SYMBOLS.get(symbol or "", symbol or "no symbol")
+
+
+def _omen_token(token: str) -> str:
+    """An Omen token by the symbol printed on it (``bat-3`` -> ``Bat``; docs/vast/facts.md §1 Tokens)."""
+    return "a face-down token" if token == HIDDEN else event_kind(token).replace("-", " ").title()
+
+
+def _secret(card: str) -> str:
+    """A Secrets card's printed name (docs/vast/facts.md §3 Secrets cards)."""
+    return next((c.name for c in goblin_file().secrets if c.id == card), card)
+
+
+def _power_card(card: str) -> str:
+    """A Power card by its suit and value (``flame-4`` -> ``Flame 4``; docs/vast/facts.md §4 Power cards)."""
+    return "a face-down card" if card == HIDDEN else card.replace("-", " ").capitalize()
 
 
 Describer = Callable[[VastState, Any], str | None]
@@ -610,7 +649,8 @@ def _dark_tile_placed(state: VastState, event: ev.DarkTilePlaced) -> str | None:
     x, y, tile, symbol, by = event.x, event.y, event.tile, event.symbol, event.by
     who = "The setup" if by == "setup" else f"The {_role(by)}"
     what = "a Dark tile" if tile == HIDDEN else f"{_tile(tile)} Dark side up"
-    return f"{who} places {what} ({symbol}) at {x},{y}"
+    verb = "place" if by == "goblins" else "places"
+    return f"{who} {verb} {what} ({_symbol(symbol)}) at {x},{y}"
 
 
 @_describes(ev.TileRevealed)
@@ -619,9 +659,9 @@ def _tile_revealed(state: VastState, event: ev.TileRevealed) -> str | None:
         x, y, tile = event.x, event.y, event.tile
         return f"The Thief reveals {_tile(tile)} at {x},{y}"
     x, y, tile = event.x, event.y, event.tile
-    return f"The {state.turn or 'Knight'} reveals {_tile(tile)} at {x},{y}".replace(
-        "The knight", "The Knight"
-    )
+    role = state.turn or "knight"
+    verb = "reveal" if role == "goblins" else "reveals"
+    return f"The {_role(role)} {verb} {_tile(tile)} at {x},{y}"
 
 
 @_describes(ev.TileOriented)
@@ -645,7 +685,7 @@ def _tile_resolved(state: VastState, event: ev.TileResolved) -> str | None:
     if crystal:
         return f"A Crystal token appears at {x},{y}"
     if mode == "full" and kind in ("event", "ambush"):
-        return f"The {kind} tile at {x},{y} takes effect"
+        return f"The {ROOMS[kind]} tile at {x},{y} takes effect"
     return None
 
 
@@ -786,7 +826,7 @@ def _cards_drawn(state: VastState, event: CardsDrawn) -> str | None:
             return f"Goblin Infestation: the {_monster(cards[0])} springs the Ambush"
     if event.deck == "omens":
         cards = event.cards
-        return f"The Cave draws Omens: {', '.join(cards)}"
+        return f"The Cave draws Omens: {', '.join(_omen_token(c) for c in cards)}"
     return None
 
 
@@ -818,7 +858,8 @@ def _flare_hit(state: VastState, event: ev.FlareHit) -> str | None:
 @_describes(ev.OmenUsed)
 def _omen_used(state: VastState, event: ev.OmenUsed) -> str | None:
     omen, paid = event.omen, event.paid
-    return f"The Cave uses the Omen {omen} ({len(paid)} token{'s' if len(paid) != 1 else ''})"
+    name = omen.replace("-", " ").title()
+    return f"The Cave uses the Omen {name} ({len(paid)} token{'s' if len(paid) != 1 else ''})"
 
 
 @_describes(ev.RockslidePlaced)
@@ -859,7 +900,8 @@ def _treasure_token_placed(state: VastState, event: ev.TreasureTokenPlaced) -> s
 def _turn_ending(state: VastState, event: ev.TurnEnding) -> str | None:
     role, steps = event.role, event.steps
     removed = steps.count("remove")
-    work = f"removes {_count(removed, 'tile')}" if removed else "places a Dark tile"
+    s = "" if role == "goblins" else "s"
+    work = f"remove{s} {_count(removed, 'tile')}" if removed else f"place{s} a Dark tile"
     plunder = " after Past Plunder" if "plunder" in steps else ""
     return f"No Cave player: the {_role(role)} {work}{plunder}"
 
@@ -933,14 +975,14 @@ def _population_lost(state: VastState, event: ev.PopulationLost) -> str | None:
 @_describes(ev.MonsterAssigned)
 def _monster_assigned(state: VastState, event: ev.MonsterAssigned) -> str | None:
     card, name = event.card, event.tribe
-    return f"The {name.capitalize()} Tribe gets the Monster {card}"
+    return f"The {name.capitalize()} Tribe gets the Monster {_monster(card)}"
 
 
 @_describes(ev.SecretPlayed)
 def _secret_played(state: VastState, event: ev.SecretPlayed) -> str | None:
     card, name = event.card, event.tribe
     on = f" on the {name.capitalize()} Tribe" if name else ""
-    return f"The Goblins play the Secret {card}{on}"
+    return f"The Goblins play the Secret {_secret(card)}{on}"
 
 
 @_describes(ev.TribeRevealed)
@@ -1026,7 +1068,7 @@ def _dragon_moved(state: VastState, event: ev.DragonMoved) -> str | None:
 @_describes(ev.PowerUsed)
 def _power_used(state: VastState, event: ev.PowerUsed) -> str | None:
     power, cards, gems = event.power, event.cards, event.gems
-    costs = [*cards, *(f"the {g} Gem" for g in gems)]
+    costs = [*map(_power_card, cards), *(f"the {g.capitalize()} Gem" for g in gems)]
     return f"The Dragon uses {power.replace('-', ' ').title()} ({', '.join(costs) or 'free'})"
 
 
@@ -1181,7 +1223,7 @@ def _knight_poisoned(state: VastState, event: ev.KnightPoisoned) -> str | None:
 @_describes(ev.OmenDiscarded)
 def _omen_discarded(state: VastState, event: ev.OmenDiscarded) -> str | None:
     token = event.token
-    return f"Hex: the Cave discards the Omen {token}"
+    return f"Hex: the Cave discards the Omen token {_omen_token(token)}"
 
 
 @_describes(ev.ThiefEntered)

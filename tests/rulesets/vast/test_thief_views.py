@@ -172,14 +172,14 @@ def test_a_turn_of_moving_looting_and_looking_reads_in_the_log() -> None:
         "The Thief spends 1 Action cube on Loot",
         "The Thief loots a Treasure token at 1,0",
         "The Thief moves to 2,0",
-        "The Thief looks at the Dark tile at 2,0: event tile event-02",
+        "The Thief looks at the Dark tile at 2,0: an Event tile",
         "The Thief keeps the tile at 2,0 Dark",
         "The Thief spends 1 Action cube on Hide Loot",
         "The Thief hides his loot (-1): Loot Drop level 2",
     ]
     knight = log_of(start, play.events, KNIGHT)
     assert "The Thief looks at the Dark tile at 2,0" in knight
-    assert not [line for line in knight if "event-02" in line or "event tile" in line]
+    assert not [line for line in knight if "event-02" in line or "Event tile" in line]
     assert log_of(start, play.events, SPECTATOR) == knight
     track = initiative_view(play.state).thief
     assert track is not None
@@ -196,7 +196,7 @@ def test_revealing_the_tile_he_looked_at_names_it_to_everyone() -> None:
     play.settle()
     knight = log_of(start, play.events, KNIGHT)
     assert "The Thief looks at the Dark tile at 1,0" in knight
-    assert "The Thief reveals treasure-room tile treasure-room-02 at 1,0" in knight
+    assert "The Thief reveals a Treasure Room tile at 1,0" in knight
 
 
 def test_stashing_at_the_entrance_and_the_upgrades() -> None:
@@ -306,7 +306,7 @@ EVENT_LINES: list[tuple[Event, str]] = [
     (ev.TilePeeked(x=1, y=2, tile="?"), "The Thief looks at the Dark tile at 1,2"),
     (
         ev.TilePeeked(x=1, y=2, tile="ambush-02"),
-        "The Thief looks at the Dark tile at 1,2: ambush tile ambush-02",
+        "The Thief looks at the Dark tile at 1,2: an Ambush tile",
     ),
     (
         ev.ThiefActed(action="pickpocket", cubes=2, target="fangs"),
@@ -369,7 +369,7 @@ EVENT_LINES: list[tuple[Event, str]] = [
     (ev.FlameWallBurned(piece="thief"), "The Flame Wall burns the Thief"),
     (
         ev.TileRevealed(x=1, y=2, tile="vault-03", by="thief", mode="thief"),
-        "The Thief reveals vault tile vault-03 at 1,2",
+        "The Thief reveals a Vault tile at 1,2",
     ),
     (
         DiceRolled(reason="thief-action:pickpocket:knight:2:reroll", faces=(3,), source="server"),
@@ -419,5 +419,5 @@ def test_a_peek_masked_for_the_reader_reads_as_a_plain_dark_tile() -> None:
         assert shown is not None
         assert (
             describe(view_state(state, viewer), shown)
-            == "The Thief looks at the Dark tile at 1,2: ambush tile ambush-02"
+            == "The Thief looks at the Dark tile at 1,2: an Ambush tile"
         )
