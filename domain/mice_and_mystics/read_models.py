@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from msgspec import Struct
 
+from dicelog.domain.core.dispatch import ByEventType
 from dicelog.domain.core.events import (
     CardsShuffled,
     DecisionMade,
@@ -204,165 +207,401 @@ def board_view(state: State) -> BoardView:
     )
 
 
+class _Line(NamedTuple):
+    """What a describer reads: the state after the event, its content library and its players' words."""
+
+    state: State
+    lib: Library
+    words: Words
+
+
+DESCRIBE: ByEventType[_Line, str | None] = ByEventType("describer", lambda line, event: None)
+"""The describers, one per event type (``dicelog.domain.core.dispatch``); an event type with none has no
+log line."""
+
+_describes = DESCRIBE.on
+
+
 def describe(state: State, event: Event) -> str | None:
     """One English log line for ``event`` (``state`` is the state after it), or ``None``: in players' words
-    (``words.Words``): figures, spaces, cards and dice faces by their printed names, never content ids."""
+    (``words.Words``): figures, spaces, cards and dice faces by their printed names, never content ids.
+    One describer per event type, looked up by ``type(event)`` in ``DESCRIBE`` (registered once at import
+    by ``@_describes(...)``, as ``evolve``)."""
     lib = library_of(state)
-    words = Words(lib, state.figures)
-    name, fig, at, card = words.card, words.figure, words.space, words.card
+    return DESCRIBE(_Line(state, lib, Words(lib, state.figures)), event)
 
-    match event:
-        case CrowDived(figure=figure, space=space):
-            return f"The nasty old crow dives on {fig(figure)} on {at(space)}: 1 wound, no defence"
-        case CounterCheesePlaced(count=count):
-            return f"{count} cheese on the Kitchen counter"
-        case CounterCheeseTaken(count=count, figure=figure):
-            return f"{fig(figure)} takes {count} cheese from the Kitchen counter to the minion cheese wheel"
-        case MizMaggieSwatted(mouse=mouse):
-            return f"Miz Maggie's broom knocks {name(mouse)} down; the roach is back on the counter"
-        case StoryAchievementGained(achievement=achievement):
-            return f"Story achievement: {words.thing(achievement)}"
-        case ChapterStoryRead(part=part, text=text):
-            heading = "The story continues" if part == "story-continues" else "Read aloud"
-            return f"{heading}: {story_text(text)}"
-        case RoomTilePlaced(tile=tile):
-            return f"{lib.tiles[tile].name} is placed"
-        case FigurePlaced(figure=figure, card=card_id, space=space):
-            return (
-                f"{fig(figure)} is placed on {at(space)}"
-                if figure != card_id
-                else f"{name(card_id)} starts on {at(space)}"
-            )
-        case StoryBoardPrepared(hourglass_page=h, end_marker_page=e):
-            return f"Hourglass on page {h}, chapter end marker on page {e}"
-        case ShuffleRequested(reason="initiative"):
-            return "Initiative cards are shuffled"
-        case InitiativeTrackLaid(cards=cards):
-            return "Initiative track: " + ", ".join(name(c) for c in cards)
-        case CheeseGained(mouse=mouse, count=count, reason=reason):
-            return f"{name(mouse)} gains {count} cheese ({reason_text(reason)})"
-        case RoundStarted(round=number):
-            return f"Round {number} begins"
-        case TurnStarted(card=card_id):
-            return f"{possessive(lib, card_id)} turn"
-        case RollRequested(reason="move", piece=piece) if piece:
-            return f"{name(piece)} rolls for movement"
-        case MovementPointsGained(mouse=mouse, die_number=n, move_value=v, points=p):
-            return f"{name(mouse)} may move {p} ({n} rolled + move {v})"
-        case MouseMoved(mouse=mouse, path=path, cost=cost):
-            if not path:  # a charmed mouse that cannot or need not move (MM rulebook (it) §Stregato)
-                return f"{name(mouse)} stays where it is"
-            spaces = "space" if len(path) == 1 else "spaces"
-            return f"{name(mouse)} moves {len(path)} {spaces} to {at(path[-1])} (cost {cost})"
-        case MinionTurnPassed(card=card_id, reason=reason):
-            return f"{name(card_id)} do nothing: {reason}"
-        case InitiativeCardsSwapped(card=card_id, other=other, reason=reason):
-            return f"{name(card_id)} move above {name(other)} ({reason_text(reason)})"
-        case TurnEnded(card=card_id):
-            return f"{possessive(lib, card_id)} turn ends"
-        case ev.ActionStarted(mouse=mouse, action=action):
-            return f"{name(mouse)} takes the {action} action"
-        case ev.AttackDeclared(attacker=a, target=t, ranged=ranged, dice=dice):
-            kind = "ranged" if ranged else "melee"
-            return f"{fig(a)} attacks {fig(t)} ({kind}, {dice} {'die' if dice == 1 else 'dice'})"
-        case ev.AttackRolled(attacker=a, hits=hits):
-            return f"{fig(a)} scores {hits_text(hits)}"
-        case ev.AttackResolved(target=t, hits=0):
-            return f"The attack on {fig(t)} scores no hit"
-        case (
-            ev.AttackResolved(target=t, hits=hits, blocks=blocks)
-            | ev.DefenseResolved(target=t, hits=hits, blocks=blocks)
-        ):
-            # the wounds (or the cheese a roach steals instead) have their own lines
-            return f"{fig(t)} blocks {blocks} of {hits_text(hits)}"
-        case ev.MinionWounded(figure=figure, wounds=wounds):
-            return f"{fig(figure)} takes {wounds_text(wounds)}"
-        case ev.CheeseStolen(mouse=mouse, figure=figure, count=count, to_wheel=to_wheel):
-            where = "onto the minion cheese wheel" if to_wheel else "and discards it"
-            return f"{fig(figure)} steals {count} cheese from {name(mouse)} {where}"
-        case ev.EndMarkerMoved(page=page, reason=reason):
-            return f"The chapter end marker moves on to page {page} ({words.thing(reason)}): more time"
-        case ev.CheeseAddedToWheel(count=count, reason=reason):
-            return f"{count} cheese on the minion cheese wheel ({reason_text(reason)}): {state.cheese_wheel}"
-        case ev.CheeseTakenFromWheel(mouse=mouse, count=count, reason=reason):
-            return (
-                f"{name(mouse)} takes {count} cheese off the minion cheese wheel ({reason_text(reason)}): "
-                f"{state.cheese_wheel}"
-            )
-        case ev.CheeseWheelEmptied():
-            return "The minion cheese wheel is emptied"
-        case ev.MinionDefeated(figure=figure):
-            return f"{fig(figure)} is defeated"
-        case ev.InitiativeCardRemoved(card=card_id):
-            return f"{name(card_id)} leave the initiative track"
-        case ev.InitiativeCardsAdded(cards=cards) | ev.InitiativeTrackReshuffled(cards=cards):
-            return "Initiative track: " + ", ".join(name(c) for c in state.track)
-        case ev.MouseWounded(mouse=mouse, wounds=wounds):
-            return f"{name(mouse)} takes {wounds_text(wounds)}"
-        case ev.MouseCaptured(mouse=mouse):
-            return f"{name(mouse)} is captured"
-        case ev.MouseReleased(mouse=mouse, space=space):
-            return f"{name(mouse)} is released on {at(space)}"
-        case ev.MouseTurnSkipped(mouse=mouse, reason=reason):
-            return f"{name(mouse)} does nothing: {reason}"
-        case ev.HourglassAdvanced(page=page, reason=reason):
-            return f"The hourglass moves to page {page} ({reason_text(reason)})"
-        case ev.MinionMoved(figure=figure, path=path, reason=reason):
-            return (
-                f"{fig(figure)} moves to {at(path[-1])}"
-                if path
-                else f"{fig(figure)} stays ({reason or 'cannot get closer'})"
-            )
-        case ev.MinionAttackSkipped(figure=figure, reason=reason):
-            return f"{fig(figure)} does not attack: {reason}"
-        case ev.SearchSucceeded(mouse=mouse) | ev.SearchFailed(mouse=mouse):
-            found = "finds something" if isinstance(event, ev.SearchSucceeded) else "finds nothing"
-            return f"{name(mouse)} {found}"
-        case ev.SearchCardKept(mouse=mouse, card=card_id):
-            return f"{name(mouse)} keeps {card(card_id)}"
-        case ev.SearchCardDiscarded(mouse=mouse, card=card_id):
-            return f"{name(mouse)} discards {card(card_id)} for 1 cheese"
-        case ev.EffectRemoved(mouse=mouse, effect=effect):
-            return f"{name(mouse)} is no longer {effect}"
-        case ev.TileFlipped(to=to):
-            return f"The board is turned over: {lib.tiles[to].name}"
-        case ev.RoomEntered(tile=tile):
-            return f"The mice enter {lib.tiles[tile].name}"
-        case ev.EncounterRevealed(card=card_id, page=page):
-            return f"Encounter {card_id.replace('-', ' ')} (page {page})"
-        case DiceRolled(reason=reason, faces=faces):
-            sides = 2 if reason in TWO_SIDED else 6
-            rolled = ", ".join(face_text(f, sides=sides) for f in faces)
-            return f"Rolled {rolled} for {reason_text(reason)}"
-        case CardsShuffled(reason=reason):
-            return f"Cards shuffled for {reason_text(reason)}"
-        case DecisionRequested(decision=decision, options=options, piece=piece):
-            who = f"{name(piece)}: " if piece else ""
-            more = " ..." if len(options) > 12 else ""
-            among = ", ".join(words.thing(o) for o in options[:12])
-            return f"{who}the players choose the {decision.replace('-', ' ')}: {among}{more}"
-        case DecisionMade(decision=decision, option=option, by=by):
-            who = "The default choice" if by == "policy" else f"Seat {by} chooses"
-            return f"{who}: {words.thing(option)} ({decision.replace('-', ' ')})"
-        case ChoiceDeferred(context=context):
-            return f"The players must break a tie before the {reason_text(context)} can go on"
-        case TieFound(subject="brodie", count=count, toward=toward):
-            return f"Brodie has equally short paths toward {fig(toward or '')} ({count} movement left)"
-        case TieFound(subject=subject, count=count):
-            figures = f"{singular(name(subject))} figure" if count == 1 else f"{name(subject)} figures"
-            return f"{count} {figures} to place on equally good minion entrances"
-        case ChoicesSettled(context=context, choices=choices):
-            settled = ", ".join(words.thing(c) for c in choices)
-            return f"Ties settled for the {reason_text(context)}: {settled}"
-        case StartingAbilityTaken(mouse=mouse, ability=ability, chosen_in=chosen_in):
-            where = " (chosen in the game's setup)" if chosen_in == "setup" else ""
-            return f"{name(mouse)} takes the ability card {card(ability)}{where}"
-        case GameEnded(result=result):
-            return f"The chapter ends: {result}"
-        case _ if isinstance(event, ITEM_EVENTS):
-            return describe_item(words, event)
-        case _:
-            return None
+
+# --- chapter events (chapter_events.py) ---------------------------------------------------------
+
+
+@_describes(CrowDived)
+def _crow_dived(line: _Line, event: CrowDived) -> str | None:
+    fig, at = line.words.figure, line.words.space
+    return f"The nasty old crow dives on {fig(event.figure)} on {at(event.space)}: 1 wound, no defence"
+
+
+@_describes(CounterCheesePlaced)
+def _counter_cheese_placed(line: _Line, event: CounterCheesePlaced) -> str | None:
+    return f"{event.count} cheese on the Kitchen counter"
+
+
+@_describes(CounterCheeseTaken)
+def _counter_cheese_taken(line: _Line, event: CounterCheeseTaken) -> str | None:
+    fig = line.words.figure
+    return (
+        f"{fig(event.figure)} takes {event.count} cheese from the Kitchen counter to the minion cheese wheel"
+    )
+
+
+@_describes(MizMaggieSwatted)
+def _miz_maggie_swatted(line: _Line, event: MizMaggieSwatted) -> str | None:
+    name = line.words.card
+    return f"Miz Maggie's broom knocks {name(event.mouse)} down; the roach is back on the counter"
+
+
+@_describes(StoryAchievementGained)
+def _story_achievement_gained(line: _Line, event: StoryAchievementGained) -> str | None:
+    return f"Story achievement: {line.words.thing(event.achievement)}"
+
+
+@_describes(ChapterStoryRead)
+def _chapter_story_read(line: _Line, event: ChapterStoryRead) -> str | None:
+    heading = "The story continues" if event.part == "story-continues" else "Read aloud"
+    return f"{heading}: {story_text(event.text)}"
+
+
+@_describes(StartingAbilityTaken)
+def _starting_ability_taken(line: _Line, event: StartingAbilityTaken) -> str | None:
+    name, card = line.words.card, line.words.card
+    where = " (chosen in the game's setup)" if event.chosen_in == "setup" else ""
+    return f"{name(event.mouse)} takes the ability card {card(event.ability)}{where}"
+
+
+# --- setup, rounds and turns --------------------------------------------------------------------
+
+
+@_describes(RoomTilePlaced)
+def _room_tile_placed(line: _Line, event: RoomTilePlaced) -> str | None:
+    return f"{line.lib.tiles[event.tile].name} is placed"
+
+
+@_describes(FigurePlaced)
+def _figure_placed(line: _Line, event: FigurePlaced) -> str | None:
+    name, fig, at = line.words.card, line.words.figure, line.words.space
+    if event.figure != event.card:
+        return f"{fig(event.figure)} is placed on {at(event.space)}"
+    return f"{name(event.card)} starts on {at(event.space)}"
+
+
+@_describes(StoryBoardPrepared)
+def _story_board_prepared(line: _Line, event: StoryBoardPrepared) -> str | None:
+    return f"Hourglass on page {event.hourglass_page}, chapter end marker on page {event.end_marker_page}"
+
+
+@_describes(ShuffleRequested)
+def _shuffle_requested(line: _Line, event: ShuffleRequested) -> str | None:
+    return "Initiative cards are shuffled" if event.reason == "initiative" else None
+
+
+@_describes(InitiativeTrackLaid)
+def _initiative_track_laid(line: _Line, event: InitiativeTrackLaid) -> str | None:
+    name = line.words.card
+    return "Initiative track: " + ", ".join(name(c) for c in event.cards)
+
+
+@_describes(CheeseGained)
+def _cheese_gained(line: _Line, event: CheeseGained) -> str | None:
+    name = line.words.card
+    return f"{name(event.mouse)} gains {event.count} cheese ({reason_text(event.reason)})"
+
+
+@_describes(RoundStarted)
+def _round_started(line: _Line, event: RoundStarted) -> str | None:
+    return f"Round {event.round} begins"
+
+
+@_describes(TurnStarted)
+def _turn_started(line: _Line, event: TurnStarted) -> str | None:
+    return f"{possessive(line.lib, event.card)} turn"
+
+
+@_describes(TurnEnded)
+def _turn_ended(line: _Line, event: TurnEnded) -> str | None:
+    return f"{possessive(line.lib, event.card)} turn ends"
+
+
+@_describes(RollRequested)
+def _roll_requested(line: _Line, event: RollRequested) -> str | None:
+    if event.reason != "move" or not event.piece:
+        return None
+    return f"{line.words.card(event.piece)} rolls for movement"
+
+
+@_describes(MovementPointsGained)
+def _movement_points_gained(line: _Line, event: MovementPointsGained) -> str | None:
+    name = line.words.card
+    return (
+        f"{name(event.mouse)} may move {event.points} ({event.die_number} rolled + move {event.move_value})"
+    )
+
+
+@_describes(MouseMoved)
+def _mouse_moved(line: _Line, event: MouseMoved) -> str | None:
+    name, at, path = line.words.card, line.words.space, event.path
+    if not path:  # a charmed mouse that cannot or need not move (MM rulebook (it) §Stregato)
+        return f"{name(event.mouse)} stays where it is"
+    spaces = "space" if len(path) == 1 else "spaces"
+    return f"{name(event.mouse)} moves {len(path)} {spaces} to {at(path[-1])} (cost {event.cost})"
+
+
+@_describes(MinionTurnPassed)
+def _minion_turn_passed(line: _Line, event: MinionTurnPassed) -> str | None:
+    return f"{line.words.card(event.card)} do nothing: {event.reason}"
+
+
+@_describes(InitiativeCardsSwapped)
+def _initiative_cards_swapped(line: _Line, event: InitiativeCardsSwapped) -> str | None:
+    name = line.words.card
+    return f"{name(event.card)} move above {name(event.other)} ({reason_text(event.reason)})"
+
+
+@_describes(ev.ActionStarted)
+def _action_started(line: _Line, event: ev.ActionStarted) -> str | None:
+    return f"{line.words.card(event.mouse)} takes the {event.action} action"
+
+
+# --- battles ------------------------------------------------------------------------------------
+
+
+@_describes(ev.AttackDeclared)
+def _attack_declared(line: _Line, event: ev.AttackDeclared) -> str | None:
+    fig, dice = line.words.figure, event.dice
+    kind = "ranged" if event.ranged else "melee"
+    return (
+        f"{fig(event.attacker)} attacks {fig(event.target)} ({kind}, {dice} {'die' if dice == 1 else 'dice'})"
+    )
+
+
+@_describes(ev.AttackRolled)
+def _attack_rolled(line: _Line, event: ev.AttackRolled) -> str | None:
+    return f"{line.words.figure(event.attacker)} scores {hits_text(event.hits)}"
+
+
+@_describes(ev.AttackResolved, ev.DefenseResolved)
+def _attack_resolved(line: _Line, event: ev.AttackResolved | ev.DefenseResolved) -> str | None:
+    fig = line.words.figure
+    if isinstance(event, ev.AttackResolved) and event.hits == 0:
+        return f"The attack on {fig(event.target)} scores no hit"
+    # the wounds (or the cheese a roach steals instead) have their own lines
+    return f"{fig(event.target)} blocks {event.blocks} of {hits_text(event.hits)}"
+
+
+@_describes(ev.MinionWounded)
+def _minion_wounded(line: _Line, event: ev.MinionWounded) -> str | None:
+    return f"{line.words.figure(event.figure)} takes {wounds_text(event.wounds)}"
+
+
+@_describes(ev.CheeseStolen)
+def _cheese_stolen(line: _Line, event: ev.CheeseStolen) -> str | None:
+    name, fig = line.words.card, line.words.figure
+    where = "onto the minion cheese wheel" if event.to_wheel else "and discards it"
+    return f"{fig(event.figure)} steals {event.count} cheese from {name(event.mouse)} {where}"
+
+
+@_describes(ev.MinionDefeated)
+def _minion_defeated(line: _Line, event: ev.MinionDefeated) -> str | None:
+    return f"{line.words.figure(event.figure)} is defeated"
+
+
+@_describes(ev.MouseWounded)
+def _mouse_wounded(line: _Line, event: ev.MouseWounded) -> str | None:
+    return f"{line.words.card(event.mouse)} takes {wounds_text(event.wounds)}"
+
+
+@_describes(ev.MouseCaptured)
+def _mouse_captured(line: _Line, event: ev.MouseCaptured) -> str | None:
+    return f"{line.words.card(event.mouse)} is captured"
+
+
+@_describes(ev.MouseReleased)
+def _mouse_released(line: _Line, event: ev.MouseReleased) -> str | None:
+    return f"{line.words.card(event.mouse)} is released on {line.words.space(event.space)}"
+
+
+@_describes(ev.MouseTurnSkipped)
+def _mouse_turn_skipped(line: _Line, event: ev.MouseTurnSkipped) -> str | None:
+    return f"{line.words.card(event.mouse)} does nothing: {event.reason}"
+
+
+# --- the story board, the cheese wheel and the initiative track ---------------------------------
+
+
+@_describes(ev.EndMarkerMoved)
+def _end_marker_moved(line: _Line, event: ev.EndMarkerMoved) -> str | None:
+    return (
+        f"The chapter end marker moves on to page {event.page} ({line.words.thing(event.reason)}): more time"
+    )
+
+
+@_describes(ev.CheeseAddedToWheel)
+def _cheese_added_to_wheel(line: _Line, event: ev.CheeseAddedToWheel) -> str | None:
+    return (
+        f"{event.count} cheese on the minion cheese wheel ({reason_text(event.reason)}): "
+        f"{line.state.cheese_wheel}"
+    )
+
+
+@_describes(ev.CheeseTakenFromWheel)
+def _cheese_taken_from_wheel(line: _Line, event: ev.CheeseTakenFromWheel) -> str | None:
+    return (
+        f"{line.words.card(event.mouse)} takes {event.count} cheese off the minion cheese wheel "
+        f"({reason_text(event.reason)}): {line.state.cheese_wheel}"
+    )
+
+
+@_describes(ev.CheeseWheelEmptied)
+def _cheese_wheel_emptied(line: _Line, event: ev.CheeseWheelEmptied) -> str | None:
+    return "The minion cheese wheel is emptied"
+
+
+@_describes(ev.InitiativeCardRemoved)
+def _initiative_card_removed(line: _Line, event: ev.InitiativeCardRemoved) -> str | None:
+    return f"{line.words.card(event.card)} leave the initiative track"
+
+
+@_describes(ev.InitiativeCardsAdded, ev.InitiativeTrackReshuffled)
+def _initiative_track_changed(
+    line: _Line, event: ev.InitiativeCardsAdded | ev.InitiativeTrackReshuffled
+) -> str | None:
+    name = line.words.card
+    return "Initiative track: " + ", ".join(name(c) for c in line.state.track)
+
+
+@_describes(ev.HourglassAdvanced)
+def _hourglass_advanced(line: _Line, event: ev.HourglassAdvanced) -> str | None:
+    return f"The hourglass moves to page {event.page} ({reason_text(event.reason)})"
+
+
+# --- minions ------------------------------------------------------------------------------------
+
+
+@_describes(ev.MinionMoved)
+def _minion_moved(line: _Line, event: ev.MinionMoved) -> str | None:
+    fig, at, path = line.words.figure, line.words.space, event.path
+    if path:
+        return f"{fig(event.figure)} moves to {at(path[-1])}"
+    return f"{fig(event.figure)} stays ({event.reason or 'cannot get closer'})"
+
+
+@_describes(ev.MinionAttackSkipped)
+def _minion_attack_skipped(line: _Line, event: ev.MinionAttackSkipped) -> str | None:
+    return f"{line.words.figure(event.figure)} does not attack: {event.reason}"
+
+
+# --- searches, effects and rooms ----------------------------------------------------------------
+
+
+@_describes(ev.SearchSucceeded)
+def _search_succeeded(line: _Line, event: ev.SearchSucceeded) -> str | None:
+    return f"{line.words.card(event.mouse)} finds something"
+
+
+@_describes(ev.SearchFailed)
+def _search_failed(line: _Line, event: ev.SearchFailed) -> str | None:
+    return f"{line.words.card(event.mouse)} finds nothing"
+
+
+@_describes(ev.SearchCardKept)
+def _search_card_kept(line: _Line, event: ev.SearchCardKept) -> str | None:
+    name, card = line.words.card, line.words.card
+    return f"{name(event.mouse)} keeps {card(event.card)}"
+
+
+@_describes(ev.SearchCardDiscarded)
+def _search_card_discarded(line: _Line, event: ev.SearchCardDiscarded) -> str | None:
+    name, card = line.words.card, line.words.card
+    return f"{name(event.mouse)} discards {card(event.card)} for 1 cheese"
+
+
+@_describes(ev.EffectRemoved)
+def _effect_removed(line: _Line, event: ev.EffectRemoved) -> str | None:
+    return f"{line.words.card(event.mouse)} is no longer {event.effect}"
+
+
+@_describes(ev.TileFlipped)
+def _tile_flipped(line: _Line, event: ev.TileFlipped) -> str | None:
+    return f"The board is turned over: {line.lib.tiles[event.to].name}"
+
+
+@_describes(ev.RoomEntered)
+def _room_entered(line: _Line, event: ev.RoomEntered) -> str | None:
+    return f"The mice enter {line.lib.tiles[event.tile].name}"
+
+
+@_describes(ev.EncounterRevealed)
+def _encounter_revealed(line: _Line, event: ev.EncounterRevealed) -> str | None:
+    return f"Encounter {event.card.replace('-', ' ')} (page {event.page})"
+
+
+# --- dice, shuffles, decisions and the end (core events) ----------------------------------------
+
+
+@_describes(DiceRolled)
+def _dice_rolled(line: _Line, event: DiceRolled) -> str | None:
+    sides = 2 if event.reason in TWO_SIDED else 6
+    rolled = ", ".join(face_text(f, sides=sides) for f in event.faces)
+    return f"Rolled {rolled} for {reason_text(event.reason)}"
+
+
+@_describes(CardsShuffled)
+def _cards_shuffled(line: _Line, event: CardsShuffled) -> str | None:
+    return f"Cards shuffled for {reason_text(event.reason)}"
+
+
+@_describes(DecisionRequested)
+def _decision_requested(line: _Line, event: DecisionRequested) -> str | None:
+    words, options = line.words, event.options
+    who = f"{words.card(event.piece)}: " if event.piece else ""
+    more = " ..." if len(options) > 12 else ""
+    among = ", ".join(words.thing(o) for o in options[:12])
+    return f"{who}the players choose the {event.decision.replace('-', ' ')}: {among}{more}"
+
+
+@_describes(DecisionMade)
+def _decision_made(line: _Line, event: DecisionMade) -> str | None:
+    who = "The default choice" if event.by == "policy" else f"Seat {event.by} chooses"
+    return f"{who}: {line.words.thing(event.option)} ({event.decision.replace('-', ' ')})"
+
+
+@_describes(ChoiceDeferred)
+def _choice_deferred(line: _Line, event: ChoiceDeferred) -> str | None:
+    return f"The players must break a tie before the {reason_text(event.context)} can go on"
+
+
+@_describes(TieFound)
+def _tie_found(line: _Line, event: TieFound) -> str | None:
+    name, fig, count = line.words.card, line.words.figure, event.count
+    if event.subject == "brodie":
+        return f"Brodie has equally short paths toward {fig(event.toward or '')} ({count} movement left)"
+    figures = f"{singular(name(event.subject))} figure" if count == 1 else f"{name(event.subject)} figures"
+    return f"{count} {figures} to place on equally good minion entrances"
+
+
+@_describes(ChoicesSettled)
+def _choices_settled(line: _Line, event: ChoicesSettled) -> str | None:
+    settled = ", ".join(line.words.thing(c) for c in event.choices)
+    return f"Ties settled for the {reason_text(event.context)}: {settled}"
+
+
+@_describes(GameEnded)
+def _game_ended(line: _Line, event: GameEnded) -> str | None:
+    return f"The chapter ends: {event.result}"
+
+
+@_describes(*ITEM_EVENTS)
+def _item(line: _Line, event: Event) -> str | None:
+    """Free actions, ability cards and party items (``read_models_items``)."""
+    return describe_item(line.words, event)
 
 
 def hits_text(hits: int) -> str:

@@ -1,4 +1,4 @@
-"""Log lines for free-action, ability-card and party-item events (``views.describe``)."""
+"""Log lines for free-action, ability-card and party-item events (``read_models.describe``)."""
 
 from __future__ import annotations
 
