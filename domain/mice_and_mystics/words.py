@@ -1,5 +1,6 @@
-"""Players' words for the game log (``read_models.describe``): figures, spaces, cards and dice faces by the names
-printed on the components, never by their content ids. Pure: a ``Words`` reads one content ``Library``.
+"""Players' words for the game log (``read_models.describe``): figures, spaces, cards and dice faces by
+the names printed on the components, never by their content ids. Pure: a ``Words`` reads one content
+``Library``.
 
 - A figure: a mouse's name (``Prince Collin``), a minion figure as its card's name in the singular and its
   number (``rat-warriors-1`` -> ``Rat Warrior 1``), a boss by its card's or figure's name (``Brodie``).
