@@ -11,10 +11,12 @@ Pure: ties are broken by the ``rng`` passed in (seeded by the caller), never by 
 Knight: she plans her turn (``knight_plan``): of every way to place her free Hero cubes, the one that lets
 her reach and act on the best goal this turn (hit the Dragon, with the Bomb underground before the Collapse;
 smash a Crystal; collect a Treasure token; reveal a Dark tile; her Crystals smashed without a Dragon, walk to
-the Entrance), else the one that brings her nearest it; the Strength she ends her turn with counts against
-the Tribes (they attack only stronger than her), the Shield against forced moves. Then: complete a Sidequest;
-attack the Dragon; smash a Crystal; collect Treasure; walk toward the plan's goal; light a Flare over Dark
-tiles; end the turn.
+the Entrance; scatter a revealed Tribe by entering its tile stronger), else the one that brings her nearest
+it; each attack the revealed Tribes may make on her in the Goblins' next turn costs the plan (they attack
+only stronger than her Strength, after their War card's discs, weakened by the Lit tiles they cross), so
+she keeps Strength, distance, or shoots the strongest with the Bow; the Shield counts against forced moves.
+Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect Treasure; walk
+toward the plan's goal; light a Flare over Dark tiles; end the turn.
 
 The Goblins' and the Dragon's rules are tables from a command's kind to a score (``scored``).
 
@@ -127,8 +129,10 @@ PLAN_TARGETS = (
     "strength",
     "bomb",
     "shield",
+    "bow",
 )
-"""Where the Knight's planner may put this turn's free Hero cubes (Vast rulebook §Cubetti Eroe; §Tesori)."""
+"""Where the Knight's planner may put this turn's free Hero cubes (Vast rulebook §Cubetti Eroe; §Tesori;
+§Equipaggiamento, Arco: the Bow last, so that the Strength it shoots with is placed first)."""
 
 
 class Goal(NamedTuple):
@@ -141,6 +145,8 @@ class Goal(NamedTuple):
     strength: int
     bomb: bool
     worth: int
+    scatters: str | None = None
+    """The Tribe she attacks there (it scatters: Vast rulebook §Interagire con i Goblin)."""
 
 
 def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
@@ -194,6 +200,7 @@ def knight_goals(state: VastState) -> list[Goal]:
     if d is None and k.smashed >= needed:
         m, dk = reach.get(ENTRANCE, (FAR, FAR))
         out.append(Goal(ENTRANCE, m, dk - 1, 0, False, 50_000))
+    out += tribe_goals(state, reach)
     for c in state.cells:
         pos = (c.x, c.y)
         if pos not in reach:
@@ -208,11 +215,69 @@ def knight_goals(state: VastState) -> list[Goal]:
     return out
 
 
-def _allocations(k: KnightRole, free: int) -> list[dict[str, int]]:
+def tribe_goals(state: VastState, reach: Mapping[Pos, tuple[int, int]]) -> list[Goal]:
+    """The revealed Tribes she may enter and scatter this turn (Vast rulebook §Interagire con i Goblin: she
+    enters a Tribe's tile only stronger, Trap +1 to it; it scatters). Worth nothing of its own: what it
+    is worth is the attack it spares her (``Threats``)."""
+    gob = state.goblins
+    trap = 1 if gob is not None and "trap" in gob.face_up else 0
+    out: list[Goal] = []
+    for t in gob.tribes if gob is not None else ():
+        if rules.on_map(t) and t.population > 0 and (t.x, t.y) in reach:
+            m, dk = reach[(t.x, t.y)]  # type: ignore[index]
+            need = rules.tribe_strength(state, t) + trap + 1
+            out.append(Goal((t.x, t.y), m, dk, need, False, 0, t.name))  # type: ignore[arg-type]
+    return out
+
+
+class Threats:
+    """The revealed Tribes that may attack the Knight in the Goblins' next turn (Vast rulebook §I Goblin,
+    Attaccare: a Tribe enters her tile only stronger than her; §5. Attiva le Tribù: it loses 1 disc for
+    every 2 Lit tiles it leaves on the way, so a far Tribe arrives weaker), read once per plan."""
+
+    def __init__(self, state: VastState) -> None:
+        k = the_knight(state)
+        gob = state.goblins
+        # their turn first turns Rage 0 to 1 (no Malaise then) and populates: up to 3 discs a Tribe, at most
+        # 4 (§1. Carta Guerra, §2. Popolare); about 2 are counted
+        malaise = 1 if gob is not None and gob.rage == 0 else 0
+        self.tribes = [
+            (
+                t,
+                rules.tribe_strength(state, t) + min(2, 4 - t.population) + malaise,
+                knight_distances(state, (t.x, t.y)),  # type: ignore[arg-type]
+            )
+            for t in (gob.tribes if gob is not None else ())
+            if rules.on_map(t) and t.population > 0
+        ]
+        strongest = max(self.tribes, key=lambda p: p[1], default=None)
+        self.bow_target = strongest[0].name if strongest is not None else None
+        """The Tribe the Bow shoots (``bow_score``: the strongest)."""
+        self.hit = 5_000 + 1_000 * max(0, 4 - k.health)
+        """What one attack on her costs the plan: a Health of her 7 (Goblins win at 0)."""
+
+    def cost(self, end: Pos, guard: int, shot: int, scattered: str | None) -> int:
+        """What the attacks she may suffer on ``end`` with Strength ``guard`` cost, after the Bow shot
+        ``shot`` discs off ``bow_target`` and she scattered ``scattered``."""
+        total = 0
+        for t, power, dist in self.tribes:
+            if t.name == scattered:
+                continue
+            if t.name == self.bow_target and shot:
+                if shot >= t.population:
+                    continue
+                power -= shot
+            if power - max(0, dist.get(end, FAR) - 1) // 2 > guard:
+                total += self.hit
+        return total
+
+
+def _allocations(k: KnightRole, free: int, bow: bool = False) -> list[dict[str, int]]:
     room = {
         t: STAT_SLOTS[t] - cubes_on(k, t) for t in ("movement", "perception", "strength", "bomb", "shield")
     }
     room["bomb"] = min(room["bomb"], 1 if k.bombs > 0 and not k.bomb_used else 0)
+    room["bow"] = 1 if bow and not cubes_on(k, "bow") and not k.bow_used else 0
     for card in PLAN_TARGETS[:4]:
         room[card] = 1 if card in (*k.treasures, *k.face_up) and not cubes_on(k, card) else 0
     out: list[dict[str, int]] = []
@@ -244,12 +309,10 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
     shield = 120 if {"cave", "dragon", "goblins"} & set(state.roles) else 0
     # a Tribe attacks her only stronger than her Strength off her turn (Vast rulebook §I Goblin, Attaccare):
     # the Strength cubes she ends her turn with keep the Tribes it matches off her, each worth a few tiles
-    gob = state.goblins
-    threats = (
-        [rules.tribe_strength(state, t) for t in gob.tribes if t.population > 0] if gob is not None else []
-    )
+    threats = Threats(state)
+    here = (k.x, k.y)
     best: tuple[int, dict[str, int], Goal | None] = (-FAR, {}, None)
-    for extra in _allocations(k, free):
+    for extra in _allocations(k, free, bool(threats.tribes)):
         placed = dict(k.placed)
         for t, n in extra.items():
             if n:
@@ -260,12 +323,13 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
         power = strength(trial, True)
         used = sum(extra.values()) - (shield if extra.get("shield") else 0)
         guard = strength(trial, False)
-        used -= (60 + 30 * max(0, 4 - k.health)) * sum(1 for t in threats if t <= guard)
+        shot = power - 1 if extra.get("bow") else 0
         for goal in goals:
             bomb_ok = not goal.bomb or placed.get("bomb", 0) > 0
             act = 1 if goal.strength else 0
             if moves >= goal.moves and encounters >= goal.dark + act and power >= goal.strength and bomb_ok:
                 value = goal.worth - 10 * goal.moves - used
+                value -= threats.cost(goal.pos, guard, shot, goal.scatters)
             else:
                 walked = min(moves, goal.moves) if encounters > 0 or goal.dark == 0 else 0
                 value = (
@@ -274,6 +338,7 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
                     - used
                     + (5 if power >= goal.strength else 0)
                 )
+                value -= threats.cost(here, guard, shot, None)
             if value > best[0]:
                 best = (value, extra, goal)
     return {t: n for t, n in best[1].items() if n}, best[2]
@@ -294,6 +359,50 @@ def _distance_to(state: VastState, pos: Pos, targets: set[Pos]) -> int:
     return min((dist[t] for t in targets if t in dist), default=FAR)
 
 
+def knight_cube_score(
+    state: VastState, target: str, wish: dict[str, int], crystal_here: bool, on_dragon: bool
+) -> int:
+    """A Hero cube on ``target``'s score for the Knight (Vast rulebook §Cubetti Eroe): the plan's cubes first
+    (``wish``, by ``PLAN_TARGETS``' order: the Bow's last, after the Strength it shoots with); without a
+    plan, Strength on the Dragon's tile or to smash a Crystal, the Potion Kit when hurt, the Treasure cards,
+    Movement, Perception, the Shield."""
+    k = the_knight(state)
+    if wish:
+        return 1_200 + 10 * (len(PLAN_TARGETS) - PLAN_TARGETS.index(target)) if target in wish else 0
+    d = state.dragon
+    if target == "bomb" and on_dragon and d is not None and not d.surfaced:
+        return 850
+    if target == "strength" and on_dragon:
+        return 880
+    if (
+        target == "strength"
+        and strength(k, True) < 3
+        and (crystal_here or any(c.crystal for c in state.cells))
+    ):
+        return 900 if crystal_here else 700
+    by_target = {
+        "potion-kit": 950 if k.health <= 4 else 0,
+        "elven-sword": 800,
+        "heroic-boots": 800,
+        "pixie-lantern": 800,
+        "movement": 600 - 100 * cubes_on(k, "movement"),
+        "perception": 550 - 100 * cubes_on(k, "perception"),
+        "shield": 150 if k.grit >= GRIT_CUBES[0] else 0,
+    }
+    return by_target.get(target, 0)
+
+
+def bow_score(state: VastState, tribe: str) -> int:
+    """Shooting ``tribe`` with the Bow (Vast rulebook §Equipaggiamento, Arco: it loses her Strength - 1
+    discs): the strongest Tribe first, one the shot scatters above all; 0 when the shot takes no disc."""
+    k = the_knight(state)
+    t = rules.tribe(state, tribe)
+    loss = min(t.population, strength(k, True) - 1)
+    if loss <= 0:
+        return 0
+    return 2_200 + 20 * rules.tribe_strength(state, t) + (10 if loss >= t.population else 0)
+
+
 def knight_score(
     state: VastState, command: Any, plan: tuple[dict[str, int], Goal | None] | None = None
 ) -> int:
@@ -301,56 +410,29 @@ def knight_score(
     makes it once for every command)."""
     k = the_knight(state)
     here = (k.x, k.y)
-    plan = (
-        knight_plan(state)
-        if plan is None and isinstance(command, (cmd.PlaceHeroCube, cmd.MoveKnight))
-        else plan
-    )
-    if isinstance(command, cmd.PlaceHeroCube) and plan is not None:
-        wish, _ = plan
-        if wish:
-            return (
-                1_200 + 10 * (len(PLAN_TARGETS) - PLAN_TARGETS.index(command.target))
-                if command.target in wish
-                else 0
-            )
-    cell = cell_at(state, here)
-    crystal_here = cell is not None and cell.crystal
+    if plan is None and isinstance(command, (cmd.PlaceHeroCube, cmd.MoveKnight)):
+        plan = knight_plan(state)
     d = state.dragon
-    on_dragon = d is not None and (d.x, d.y) == here
     match command:
+        case cmd.PlaceHeroCube(target=target):
+            cell = cell_at(state, here)
+            on_dragon = d is not None and (d.x, d.y) == here
+            wish = plan[0] if plan is not None else {}
+            return knight_cube_score(state, target, wish, cell is not None and cell.crystal, on_dragon)
         case cmd.CompleteSidequest():
             return 10_000
+        case cmd.SmashCrystal():
+            return 3_000
         case cmd.AttackThief():  # legal only on his tile with her Perception above his Stealth
             return 2_600
         case cmd.AttackDragon(bomb=False):
             return 2_500
         case cmd.AttackDragon(bomb=True):
             return 2_400
-        case cmd.PlaceHeroCube(target="bomb") if on_dragon and d is not None and not d.surfaced:
-            return 850
-        case cmd.PlaceHeroCube(target="strength") if on_dragon:
-            return 880
-        case cmd.SmashCrystal():
-            return 3_000
+        case cmd.UseBow(tribe=tribe):
+            return bow_score(state, tribe)
         case cmd.CollectTreasure():
             return 1_000
-        case cmd.PlaceHeroCube(target="strength") if strength(k, True) < 3 and (
-            crystal_here or any(c.crystal for c in state.cells)
-        ):
-            return 900 if crystal_here else 700
-        case cmd.PlaceHeroCube(target="potion-kit"):
-            return 950 if k.health <= 4 else 0
-        case cmd.PlaceHeroCube(target=target) if target in ("elven-sword", "heroic-boots", "pixie-lantern"):
-            return 800
-        case cmd.PlaceHeroCube(target="movement"):
-            return 600 - 100 * cubes_on(k, "movement")
-        case cmd.PlaceHeroCube(target="perception"):
-            return 550 - 100 * cubes_on(k, "perception")
-        case cmd.PlaceHeroCube(target="shield") if k.grit >= GRIT_CUBES[0]:
-            return 150
-        case cmd.PlaceHeroCube():
-            return 0
         case cmd.MoveKnight(x=x, y=y):
             targets = _target(state, plan)
             before = _distance_to(state, here, targets)
