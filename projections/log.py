@@ -1,8 +1,9 @@
 """The game log read model (``GET /games/{id}/log``).
 
 One readable line per meaningful event (the ruleset's ``describe``, or the core's for undo and
-the end of the game), with the version, the seat that caused it and the event type; events
-without a line (bookkeeping) only advance the checkpoint.
+the end of the game), with the version, the seat that caused it and the event type. An event
+without a line (bookkeeping) is stored as a row with no line, which the log never shows: it
+records how far the read model has got in each game (``GET /games/{id}/log``'s ``version``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ class LogProjection(GameProjection):
             line: str | None = f"({type(record.payload).__name__}, hidden)"
         else:
             line = game.ruleset.describe(lens.state(game.state), shown) or describe_core(shown)
-        if line is None:
-            return []
         return [(game.id, record.originator_version, record.seat, type(record.payload).__name__, line)]
 
     def write(self, rows: list[Any], checkpoint: Checkpoint) -> None:

@@ -6,7 +6,8 @@ commit together and a restart resumes exactly where it stopped (docs/architectur
 
 - ``DocumentView``: one JSON document per game (initiative track, board), replaced as the game
   changes, with the game version it shows.
-- ``LogView``: the game log, one row per line, appended.
+- ``LogView``: the game log, one row per event, appended: its line, or none for an event the log does
+  not tell (the newest row of a game is how far the log has got in it).
 
 Each write takes a batch of rows and the tracking record of the last notification in it, or, when
 the log is followed by partitions (``dicelog.service.store.partitions``), one tracking record per partition
@@ -26,6 +27,10 @@ from psycopg.sql import SQL, Identifier
 
 Checkpoint = Tracking | Sequence[Tracking]
 """What a write records with its rows: one tracking record, or one per partition."""
+LogRow = tuple[UUID, int, str, str, str | None]
+"""A row of the log: game, version, seat, event type, and the line (``None``: the event has no line)."""
+LogLineRow = tuple[int, str, str, str]
+"""A line of the log as read: version, seat, event type, line."""
 
 
 def trackings(checkpoint: Checkpoint) -> Sequence[Tracking]:
@@ -50,8 +55,8 @@ class DocumentView(Protocol):
 
 
 class LogView(Protocol):
-    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], checkpoint: Checkpoint) -> None: ...
-    def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None: ...
+    def append_lines(self, rows: list[LogRow], checkpoint: Checkpoint) -> None: ...
+    def lines(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[LogLineRow]] | None: ...
     def insert_tracking(self, tracking: Tracking) -> None: ...
     def max_tracking_id(self, application_name: str) -> int | None: ...
 
@@ -93,7 +98,7 @@ class SQLiteLogView(SQLiteTrackingRecorder):
             "type TEXT, line TEXT, PRIMARY KEY (game_id, version))"
         )
 
-    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], checkpoint: Checkpoint) -> None:
+    def append_lines(self, rows: list[LogRow], checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, seat, type_, line in rows:
                 c.execute(
@@ -103,17 +108,18 @@ class SQLiteLogView(SQLiteTrackingRecorder):
             for tracking in trackings(checkpoint):
                 self._insert_tracking(c, tracking)
 
-    def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None:
+    def lines(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[LogLineRow]] | None:
         with self.datastore.transaction(commit=False) as c:
-            c.execute("SELECT 1 FROM log_lines WHERE game_id = ? LIMIT 1", (str(game_id),))
-            if c.fetchone() is None:
+            c.execute("SELECT max(version) AS reached FROM log_lines WHERE game_id = ?", (str(game_id),))
+            reached = c.fetchone()["reached"]
+            if reached is None:
                 return None
             c.execute(
                 "SELECT version, seat, type, line FROM log_lines WHERE game_id = ? AND version > ? "
-                "ORDER BY version LIMIT ?",
+                "AND line IS NOT NULL ORDER BY version LIMIT ?",
                 (str(game_id), after, limit),
             )
-            return [(r["version"], r["seat"], r["type"], r["line"]) for r in c.fetchall()]
+            return reached, [(r["version"], r["seat"], r["type"], r["line"]) for r in c.fetchall()]
 
 
 class PostgresDocumentView(PostgresTrackingRecorder):
@@ -161,7 +167,7 @@ class PostgresLogView(PostgresTrackingRecorder):
             ).format(self.table)
         )
 
-    def append_lines(self, rows: list[tuple[UUID, int, str, str, str]], checkpoint: Checkpoint) -> None:
+    def append_lines(self, rows: list[LogRow], checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             for game_id, version, seat, type_, line in rows:
                 c.execute(
@@ -174,16 +180,22 @@ class PostgresLogView(PostgresTrackingRecorder):
             for tracking in trackings(checkpoint):
                 self._insert_tracking(c, tracking)
 
-    def lines(self, game_id: UUID, after: int, limit: int) -> list[tuple[int, str, str, str]] | None:
+    def lines(self, game_id: UUID, after: int, limit: int) -> tuple[int, list[LogLineRow]] | None:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(SQL("SELECT 1 FROM {0} WHERE game_id = %s LIMIT 1").format(self.table), (game_id,))
-            if c.fetchone() is None:
+            # the position first: lines read after it (READ COMMITTED) are at least those up to it
+            c.execute(
+                SQL("SELECT max(version) AS reached FROM {0} WHERE game_id = %s").format(self.table),
+                (game_id,),
+            )
+            row = c.fetchone()
+            reached = None if row is None else row["reached"]
+            if reached is None:
                 return None
             c.execute(
                 SQL(
                     "SELECT version, seat, type, line FROM {0} WHERE game_id = %s AND version > %s "
-                    "ORDER BY version LIMIT %s"
+                    "AND line IS NOT NULL ORDER BY version LIMIT %s"
                 ).format(self.table),
                 (game_id, after, limit),
             )
-            return [(r["version"], r["seat"], r["type"], r["line"]) for r in c.fetchall()]
+            return reached, [(r["version"], r["seat"], r["type"], r["line"]) for r in c.fetchall()]

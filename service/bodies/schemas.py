@@ -490,6 +490,10 @@ class LogOut(Struct, frozen=True, kw_only=True):
 
     game_id: UUID
     """The game."""
+    version: int
+    """The game version this log has reached: every line of an event up to it is in the log (this page
+    holds those after ``after``, at most ``limit``). The log is a read model and may trail the game by a
+    moment: a reader who knows a later version (a command's answer, the stream) reads again."""
     lines: list[LogLine]
     """The lines after ``after``, at most ``limit`` of them."""
 

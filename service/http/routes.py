@@ -589,19 +589,21 @@ class GameReads:
         """Readable log lines, one per meaningful event, oldest first (as the reader may see them);
         a line whose event a later undo undid is marked ``undone``."""
         game, lens = _reader(games, game_id, request)
-        lines: list[dict[str, Any]] | None
+        found: tuple[int, list[dict[str, Any]]] | None
         if has_secrets(game.ruleset):
-            lines = _log_lines(games, game, lens, after, limit)
+            found = game.version, _log_lines(games, game, lens, after, limit)
         else:
-            lines = read_models.log_lines(game_id, after=after, limit=limit)
-        if lines is None:
+            found = read_models.log_lines(game_id, after=after, limit=limit)
+        if found is None:
             raise NotFoundException(f"no log for game {game_id} (yet)")
+        version, lines = found
         undone: set[int] = set()
         if lines:
             index, head = games.index(game_id, game.ruleset)
             undone = index.undone(lines[0]["version"], lines[-1]["version"], head)
         return LogOut(
             game_id=game_id,
+            version=version,
             lines=[LogLine(**line, undone=line["version"] in undone) for line in lines],
         )
 
@@ -760,12 +762,13 @@ def _document(
 
 
 def _log_lines(games: Games, game: Game, lens: Lens, after: int, limit: int) -> list[dict[str, Any]]:
-    """The log of a game with secrets, described through the reader's lens (from the events)."""
+    """The log of a game with secrets up to ``game``'s version, described through the reader's lens (from
+    the events)."""
     from dicelog.domain.core.game import apply
 
     lines: list[dict[str, Any]] = []
     state: Any = None
-    for record in games.records(game.id):
+    for record in games.records(game.id, upto=game.version):
         state = apply(state, record)
         if record.originator_version <= after:
             continue

@@ -73,11 +73,14 @@ class ReadModels:
         or one this code cannot read: then the index is built from the events)."""
         return stored_index(self.views["audit_index"], game_id, ruleset)
 
-    def log_lines(self, game_id: UUID, *, after: int, limit: int) -> list[dict[str, Any]] | None:
-        rows = self.views["log"].lines(game_id, after, limit)
-        if rows is None:
+    def log_lines(self, game_id: UUID, *, after: int, limit: int) -> tuple[int, list[dict[str, Any]]] | None:
+        """The game version the log has reached (every line up to it is stored) and its lines after
+        ``after``, at most ``limit``; ``None`` when the log has nothing of the game yet."""
+        found = self.views["log"].lines(game_id, after, limit)
+        if found is None:
             return None
-        return [{"version": v, "seat": s, "type": t, "line": line} for v, s, t, line in rows]
+        reached, rows = found
+        return reached, [{"version": v, "seat": s, "type": t, "line": line} for v, s, t, line in rows]
 
 
 def open_tracking(settings: Settings, name: str, *, create: bool | None = None) -> Any:

@@ -192,6 +192,26 @@ def test_projections_serve_initiative_board_and_log(client):
     assert client.get(f"/games/{table.id}/log").json()["lines"]
 
 
+def test_the_log_says_which_game_version_it_has_reached(client):
+    """``GET /games/{id}/log``'s ``version``: every line up to it is in the log, events without a line
+    included (a Move's ``CommandAccepted`` and ``RollRequested`` tell nothing), so a table that knows a
+    later version can tell the log is behind."""
+    table = Table(client)
+    mouse = _turn_mouse(table)
+    assert table.send(table.seat_of(mouse), {"type": "Move", "mouse": mouse}).status_code == 201
+    version = table.summary()["version"]
+    deadline = time.monotonic() + 10
+    log = client.get(f"/games/{table.id}/log").json()
+    while time.monotonic() < deadline and log.get("version") != version:
+        time.sleep(0.05)
+        log = client.get(f"/games/{table.id}/log").json()
+    assert log["version"] == version
+    told = [line["version"] for line in log["lines"]]
+    assert told and max(told) <= version and len(told) < version  # some events have no line
+    page = client.get(f"/games/{table.id}/log", params={"after": 0, "limit": 1}).json()
+    assert page["version"] == version and len(page["lines"]) == 1  # a short page still names the position
+
+
 def test_unknown_game_is_404_problem(client):
     r = client.get("/games/00000000-0000-0000-0000-000000000000")
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")

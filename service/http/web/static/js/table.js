@@ -137,11 +137,10 @@ async function refresh() {
   else page.initiative = initiativeOf ? initiativeOf(state.state) : initiative ? initiative.initiative : null;
   const log = await api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => null);
   page.log = log ? log.lines : [];
-  // The log is a read model too, projected apart from the others, and its answer names no position:
-  // while it is missing ("no log yet") or the other read models trail the game's version, it may
-  // trail as well, so the table reads again shortly (at most 8 times in a row), not only at the next
-  // event (the empty log panel of a first paint).
-  const behind = !log || (board && board.version < version) || (initiative && initiative.version < version);
+  // The read models may trail the game: while the log is missing ("no log yet") or names an older
+  // version than the game's (its `version`), or the board or the turn order do, the table reads again
+  // shortly (at most 8 times in a row), not only at the next event (the empty log panel of a first paint).
+  const behind = !log || log.version < version || (board && board.version < version) || (initiative && initiative.version < version);
   if (behind && version > 0 && page.catchUp < 8) {
     page.catchUp += 1;
     setTimeout(scheduleRefresh, 150 * page.catchUp);
