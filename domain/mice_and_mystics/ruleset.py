@@ -355,10 +355,13 @@ class MiceAndMysticsRuleset:
     bot = seat_bot
     """Its bot (``choose``, ``decide``): bot seats and the demo's players."""
     demo = DEMO
-    web = WebAssets(package="dicelog.domain.mice_and_mystics", folder="web", table="table.js")
-    """Its web table's files (``domain/mice_and_mystics/web``, served at
+    web = WebAssets(
+        package="dicelog.domain.mice_and_mystics", folder="web", table="table.js", lobby="lobby.js"
+    )
+    """Its web pages' files (``domain/mice_and_mystics/web``, served at
     ``/web/rulesets/mice-and-mystics/``): its table module (``table.js``: board, cards, initiative,
-    controls), the board picture and the words of its commands and dice."""
+    controls, and the history page's board and event lines), the board picture, the words of its
+    commands and dice, and the lobby's setup form (``lobby.js``: chapter and mice)."""
     content = catalogue.CONTENT
     """Its content catalogue (``/content/mice-and-mystics/...``)."""
     content_aliases = catalogue.CONTENT_ALIASES

@@ -1,6 +1,6 @@
 """The web table's shell names no game (issue 29, docs/web-table.md): what is game-specific is the
-ruleset's table module, served from its package. The shell's modules carry no term of either game
-outside comments; the history page and the lobby still have Mice and Mystics code of their own."""
+ruleset's table and lobby modules, served from its package. The shell's modules (the table, the
+history page and the lobby) carry no term of either game outside comments."""
 
 import re
 from pathlib import Path
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "static" / "js"
-SHELL = ("table.js", "generic.js", "api.js", "live.js")
+SHELL = ("table.js", "generic.js", "api.js", "live.js", "history.js", "lobby.js")
+PAGES = ("table.html", "history.html", "lobby.html")
 GAME_TERMS = re.compile(
     r"mice|mouse|minion|cheese|hourglass|initiative track|action.die|vast|knight|dragon|goblin|thief",
     re.IGNORECASE,
@@ -28,6 +29,12 @@ def code_of(source: str) -> str:
 def test_the_shell_module_names_no_game(module: str) -> None:
     found = sorted({m.group(0).lower() for m in GAME_TERMS.finditer(code_of((STATIC / module).read_text()))})
     assert found == [], f"{module} names {found}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_shell_page_names_no_game(name: str) -> None:
+    found = sorted({m.group(0).lower() for m in GAME_TERMS.finditer((STATIC.parent / name).read_text())})
+    assert found == [], f"{name} names {found}"
 
 
 def test_the_guard_sees_a_game_term_in_code_not_in_a_comment() -> None:

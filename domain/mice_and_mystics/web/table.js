@@ -6,8 +6,8 @@
 import { clear, content, el } from "/static/js/api.js";
 import { boardFromState as boardOf, boardLegend, initiativeFromState as initiativeOf, renderBoard, trackFigures, zoomable } from "./board.js";
 import {
-  ACTION_DIE, commandLabel, faceIcon as faceIconOf, faceLabel as faceLabelOf, facesInLine, miceNames,
-  optionText as optionWords, pendingText as pendingWords,
+  ACTION_DIE, commandLabel as commandWords, eventText as eventWords, faceIcon as faceIconOf, faceLabel as faceLabelOf,
+  facesInLine, miceNames, optionText as optionWords, pendingText as pendingWords,
 } from "./labels.js";
 
 const MICE = "mice-and-mystics";
@@ -36,8 +36,9 @@ export async function load(api) {
 export function pieceName(id) { return words(id); }
 export function drawName(card) { return words(card); }
 
+// The game's name, with the chapter at the table (``page`` is null in the lobby).
 export function title(page) {
-  const created = page.state.state;
+  const created = page && page.state ? page.state.state : null;
   return created && created.chapter ? `Mice and Mystics · ${created.chapter}` : "Mice and Mystics";
 }
 
@@ -49,11 +50,36 @@ export function pendingText(pending) { return pendingWords(pending, words); }
 export function optionText(decision, option) { return optionWords(decision, option); }
 
 // A die face as the die shows it: the action die's symbols and printed number ("bow · 2"); a face
-// sent by its name ("bow-star") is read back as its number first.
-export function faceLabel(face, sides) {
-  return faceLabelOf(typeof face === "number" ? face : faceNumber(face), sides, true);
+// sent by its name ("bow-star") is read back as its number first. ``pending``: the roll or the
+// rolled dice, when known (the Grapes' throw is a coin flip: 2 sides).
+export function faceLabel(face, sides, pending) {
+  return faceLabelOf(typeof face === "number" ? face : faceNumber(face), sidesOf(sides, pending), true);
 }
-export function faceIcon(face, sides) { return faceIconOf(face, sides, true); }
+export function faceIcon(face, sides, pending) { return faceIconOf(face, sidesOf(sides, pending), true); }
+
+const sidesOf = (sides, pending) => (pending && pending.reason === "grapes" ? 2 : sides);
+
+// A command in words (the history page's turn: what each seat sent).
+export function commandLabel(command) { return commandWords(command, words, false, true); }
+
+// An event in one short line, in players' words (the history page); its payload is behind a toggle.
+export function eventText(event) { return eventWords(event, words, true); }
+
+// The game at a version on the history page: the board (its picture carries data-version), the
+// cheese wheel and the hourglass, and the initiative track.
+export function renderVersion(state, version, { board, tracks, initiative }) {
+  const view = boardOf(state, known.library);
+  clear(board).append(renderBoard(view, {
+    library: known.library, party: new Set(state.party || []), names: words, placements: placements(state), wounds: state.wounds || {}, effects: state.effects || {}, version,
+  }));
+  clear(tracks).append(...trackFigures(view, el, words));
+  const order = initiativeOf(state, words);
+  const box = clear(initiative);
+  box.append(el("h2", { text: `Initiative · round ${order.round}` }));
+  if (!order.cards.length) { box.append(el("p", { class: "hint", text: "The track is not laid yet." })); return; }
+  box.append(el("ol", { class: "initiative" }, order.cards.map((c) => el("li", { class: `${c.kind}${c.current ? " current" : ""}` },
+    el("span", { class: "marker", text: c.current ? "▶ now" : "" }), el("span", { class: "name", text: c.name }), el("span", { class: "kind", text: c.kind })))));
+}
 
 // The name a Roll sends for a tapped face (Roll accepts "bow-star" as face 5), so the command says
 // what the player saw; null for another die (a coin flip).
@@ -95,13 +121,13 @@ export function renderCommands(page, { button }) {
   const moves = shortestPaths(commands);
   const others = commands.filter((c) => c.type !== "MoveTo" && c.type !== "EndTurn");
   const end = commands.filter((c) => c.type === "EndTurn");
-  if (others.length) part.append(el("div", { class: "row wrap" }, others.map((c) => button(c, commandLabel(c, words, serverDice)))));
+  if (others.length) part.append(el("div", { class: "row wrap" }, others.map((c) => button(c, commandWords(c, words, serverDice)))));
   if (moves.size) {
     part.append(el("p", { class: "hint", text: "Move: click a highlighted space on the board, or a destination here." }));
     part.append(el("div", { class: "row wrap moves", role: "group", "aria-label": "Reachable spaces" },
-      [...moves.values()].map((c) => button(c, `→ ${words(c.path[c.path.length - 1])}`, { class: "move", title: commandLabel(c, words) }))));
+      [...moves.values()].map((c) => button(c, `→ ${words(c.path[c.path.length - 1])}`, { class: "move", title: commandWords(c, words) }))));
   }
-  if (end.length) part.append(el("div", { class: "row" }, end.map((c) => button(c, commandLabel(c, words), { class: "end-turn" }))));
+  if (end.length) part.append(el("div", { class: "row" }, end.map((c) => button(c, commandWords(c, words), { class: "end-turn" }))));
   return part;
 }
 
@@ -111,10 +137,10 @@ function moveTargets(page) {
   const legal = page.legal;
   if (!legal || legal.pending || page.busy) return { reachable, targets };
   for (const [space, command] of shortestPaths(legal.commands)) {
-    reachable.set(space, { command, label: `${commandLabel(command, words)}: ${command.path.map(words).join(" → ")}` });
+    reachable.set(space, { command, label: `${commandWords(command, words)}: ${command.path.map(words).join(" → ")}` });
   }
   for (const command of legal.commands) {
-    if (command.type === "Battle" && !targets.has(command.target)) targets.set(command.target, { command, label: commandLabel(command, words) });
+    if (command.type === "Battle" && !targets.has(command.target)) targets.set(command.target, { command, label: commandWords(command, words) });
   }
   return { reachable, targets };
 }

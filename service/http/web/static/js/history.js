@@ -1,31 +1,127 @@
 // The history and dispute view: the board at any version (GET /state?version=N), stepping by
 // version, turn or round, the turn's commands, dice, decisions and events (undone ones marked),
-// the dice proof, a verify badge and the export of the log. All through the reader's token.
+// the dice proof, a verify badge and the export of the log. All through the reader's token. The
+// ruleset's table module (docs/web-table.md, named by GET /rulesets) draws the game at a version and
+// words its events; without one, the state is drawn as nested lists and the events by their fields.
 
-import { Api, ApiError, clear, content, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
-import { boardFromState, initiativeFromState, renderBoard, trackFigures } from "/web/rulesets/mice-and-mystics/board.js";
-import { commandLabel, eventText, faceIcon, faceLabel, miceNames, payloadText, pendingText } from "/web/rulesets/mice-and-mystics/labels.js";
+import { Api, ApiError, clear, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
 import { follow } from "./live.js";
 import { renderValue } from "./generic.js";
 
-const MICE = "mice-and-mystics";
-// Figure -> space, from a state's board (space -> figures).
-const placements = (s) => Object.fromEntries(Object.entries(s.board || {}).flatMap(([space, figs]) => figs.map((f) => [f, space])));
 const gameId = gameIdFromPath();
 const token = tokenFromFragment();
 const api = new Api(token);
 const $ = (id) => document.getElementById(id);
 
 const page = {
-  game: null, events: [], turns: [], rounds: [], shown: 0, wanted: 0, loading: false,
-  states: new Map(), library: new Map(), mice: new Map(), minions: new Map(), turnCache: new Map(),
-  words: (x) => x,
+  game: null, view: null, events: [], turns: [], rounds: [], shown: 0, wanted: 0, loading: false,
+  states: new Map(), turnCache: new Map(),
 };
 
-// Players' words for an id (labels.js miceNames): Rat Warrior 1, Collin's Sword, Kitchen Tunnels · space 5.
-function names(id) { return page.words(id); }
+// The table module's hook when it has one (docs/web-table.md), else undefined.
+const hook = (name) => (page.view && page.view[name] ? page.view[name] : undefined);
 
-function isMice() { return page.game && page.game.ruleset === MICE; }
+// Players' words for an id: the table module's (its content's names), else the id.
+function names(id) {
+  const name = hook("pieceName");
+  return name ? name(id) : id;
+}
+
+// A die face in words and as a small picture (``pending``: the roll it answers, for its reason):
+// the table module's, else its number and no picture.
+function faceWords(face, sides, pending) {
+  const words = hook("faceLabel");
+  return words ? words(face, sides, pending) : String(face);
+}
+
+function faceImages(faces, sides, pending) {
+  const image = hook("faceIcon");
+  return image ? faces.map((f) => image(f, sides, pending)) : [];
+}
+
+const reasonWords = (reason) => String(reason).replace(/-/g, " ");
+
+// A pending roll, shuffle, draw or decision in words: the table module's, else the shell's.
+function pendingWords(pending) {
+  const words = hook("pendingText");
+  if (words) return words(pending);
+  if (!pending) return "";
+  const who = pending.piece ? `${names(pending.piece)}: ` : "";
+  switch (pending.type) {
+    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${reasonWords(pending.reason)}`;
+    case "ShuffleRequested": return `shuffle ${pending.cards.length} cards for ${reasonWords(pending.reason)}`;
+    case "DrawRequested": return `${who}draw ${pending.count || 1} card${(pending.count || 1) > 1 ? "s" : ""} from the ${String(pending.deck).replace(/-/g, " ")} deck (${reasonWords(pending.reason)})`;
+    case "DecisionRequested": return `${who}choose the ${String(pending.decision).replace(/[-:]/g, " ")}`;
+    default: return pending.type;
+  }
+}
+
+function pretty(value) {
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? names(v) : pretty(v))).join(", ");
+  if (typeof value === "string") return names(value);
+  if (value && typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+// A command in words: the core's answers and undo by the shell, the ruleset's own by the table
+// module (``commandLabel``), else its type and fields ("red: PlayCard (card c-3)").
+function commandWords(command) {
+  switch (command.type) {
+    case "Begin": return "Begin the game";
+    case "Roll": return `Roll ${command.faces.map((f) => faceWords(f, 6)).join(", ")}`;
+    case "Draw": return `Draw ${command.cards.map(names).join(", ")}`;
+    case "Shuffle": return `Shuffle (${command.order.length} cards)`;
+    case "Choose": return `Choose ${names(command.option)}`;
+    case "RequestUndo": return `Ask to take back the moves after version ${command.to_version}`;
+    case "ApproveUndo": return "Approve the undo";
+    case "RejectUndo": return "Reject the undo";
+    default: break;
+  }
+  const words = hook("commandLabel");
+  if (words) return words(command);
+  const who = command.player || "";
+  const tail = Object.entries(command).filter(([k]) => k !== "type" && k !== "player").map(([k, v]) => `${k.replace(/_/g, " ")} ${pretty(v)}`).join(", ");
+  return `${who ? `${who}: ` : ""}${command.type.replace(/^[a-z]+\./, "")}${tail ? ` (${tail})` : ""}`;
+}
+
+// An event in one short line: the table module's words (``eventText``), else its type and its fields
+// in words; a long list is counted, not listed (a DrawRequested names up to 64 cards); the whole
+// payload is for a toggle (payloadText).
+function eventWords(event) {
+  const words = hook("eventText");
+  if (words) return words(event);
+  if (event.hidden || !event.payload) return `${event.type} (hidden from you)`;
+  const p = event.payload;
+  if (event.type === "DiceRolled") return `Rolled ${p.faces.map((f) => faceWords(f, 6, p)).join(", ")} for ${reasonWords(p.reason)}`;
+  if (event.type === "CardsDrawn") return `Drew ${p.cards.map(names).join(", ")} from the ${String(p.deck).replace(/-/g, " ")} deck`;
+  if (event.type === "CardsShuffled") return `Shuffled ${p.order ? p.order.length : ""} cards for ${reasonWords(p.reason)}`;
+  if (event.type === "DecisionMade") return `Seat ${p.by} chose ${names(p.option)} (${String(p.decision).replace(/[-:]/g, " ")})`;
+  if (event.type === "CommandAccepted" && p.command) return `Command: ${commandWords(p.command)}`;
+  if (["RollRequested", "DrawRequested", "ShuffleRequested", "DecisionRequested"].includes(event.type)) {
+    return `Asked: ${pendingWords({ ...p, type: event.type })}`;
+  }
+  const rest = Object.entries(p).filter(([k]) => k !== "type" && k !== "game" && k !== "state" && k !== "setup");
+  // a reason's rulebook reference stays in the payload: "(… rulebook … §…)" is left out here
+  const text = (x) => {
+    const plain = x.replace(/\s*\((?:[^()]|\([^()]*\))*§(?:[^()]|\([^()]*\))*\)/g, "");
+    return plain.length > 60 ? `${plain.slice(0, 57)}…` : plain;
+  };
+  const short = (v) => {
+    if (Array.isArray(v)) {
+      if (v.length > 6 || v.some((x) => x && typeof x === "object")) return `${v.length} item${v.length === 1 ? "" : "s"}`;
+      return v.map((x) => (typeof x === "string" ? names(x) : String(x))).join(", ");
+    }
+    if (v && typeof v === "object") return `${Object.keys(v).length} fields`;
+    return typeof v === "string" ? text(names(v)) : String(v);
+  };
+  const body = rest.map(([k, v]) => `${k.replace(/_/g, " ")}: ${short(v)}`).join(", ");
+  return `${event.type}${body ? ` — ${body}` : ""}`;
+}
+
+// The whole payload of an event, pretty-printed (behind a toggle in the dispute view).
+function payloadText(event) {
+  return event.hidden || !event.payload ? "(hidden from you)" : JSON.stringify(event.payload, null, 1);
+}
 
 function showProblem(error) {
   const box = clear($("problem"));
@@ -122,14 +218,10 @@ async function pump() {
 
 function showVersion(version, at) {
   const s = at.state;
-  if (isMice()) {
-    const board = boardFromState(s, page.library);
-    const picture = renderBoard(board, {
-      library: page.library, party: new Set(s.party || []), names, placements: placements(s), wounds: s.wounds || {}, effects: s.effects || {}, version,
-    });
-    clear($("board")).append(picture);
-    renderTracks(board);
-    renderInitiative(initiativeFromState(s, names));
+  if (hook("renderVersion")) {
+    // the ruleset's picture of the game at this version: #board (its picture carries data-version),
+    // #tracks and #initiative
+    page.view.renderVersion(s, version, { board: $("board"), tracks: $("tracks"), initiative: $("initiative") });
   } else {
     const box = clear($("board"));
     box.dataset.version = String(version);
@@ -137,8 +229,8 @@ function showVersion(version, at) {
   }
   const event = page.events[version - 1];
   const lines = [`Version ${version} of ${latest()}`];
-  if (event) lines.push(`${eventText(event, names, isMice())}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""} · by ${event.seat}`);
-  if (at.pending) lines.push(`pending: ${pendingText(at.pending, names)}`);
+  if (event) lines.push(`${eventWords(event)}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""} · by ${event.seat}`);
+  if (at.pending) lines.push(`pending: ${pendingWords(at.pending)}`);
   if (at.result) lines.push(`result: ${at.result}`);
   $("at-version").textContent = lines.join(" — ");
   document.body.dataset.version = String(version);
@@ -148,18 +240,6 @@ function showVersion(version, at) {
   const li = document.querySelector(`#events li[data-version="${version}"]`);
   if (li) li.classList.add("here");
   showTurn(version);
-}
-
-function renderTracks(board) {
-  clear($("tracks")).append(...trackFigures(board, el, names));
-}
-
-function renderInitiative(view) {
-  const box = clear($("initiative"));
-  box.append(el("h2", { text: `Initiative · round ${view.round}` }));
-  if (!view.cards.length) { box.append(el("p", { class: "hint", text: "The track is not laid yet." })); return; }
-  box.append(el("ol", { class: "initiative" }, view.cards.map((c) => el("li", { class: `${c.kind}${c.current ? " current" : ""}` },
-    el("span", { class: "marker", text: c.current ? "▶ now" : "" }), el("span", { class: "name", text: c.name }), el("span", { class: "kind", text: c.kind })))));
 }
 
 async function showTurn(version) {
@@ -177,7 +257,6 @@ async function showTurn(version) {
     page.turnCache.set(turn.number, view);
   }
   if (box.dataset.turn !== String(turn.number)) return;
-  const mice = isMice();
   const at = (version) => el("a", { href: "#", class: "v", onclick: (e) => { e.preventDefault(); go(version); } }, `v${version}`);
   const byVersion = new Map(view.events.map((e) => [e.version, e]));
   // one compact line per command, roll, draw or decision; the payload behind its own toggle
@@ -186,19 +265,19 @@ async function showTurn(version) {
   const asEvent = (d) => byVersion.get(d.version) || { type: d.event ? d.event.type : "hidden", payload: d.event, hidden: !d.event, version: d.version };
   const rolls = view.dice.map((d) => {
     const e = d.event;
-    const icons = e && e.type === "DiceRolled" && mice ? e.faces.map((f) => faceIcon(f, e.reason === "grapes" ? 2 : 6, true)) : [];
-    return line(d.version, eventText(asEvent(d), names, mice), asEvent(d), icons);
+    const icons = e && e.type === "DiceRolled" ? faceImages(e.faces, 6, e) : [];
+    return line(d.version, eventWords(asEvent(d)), asEvent(d), icons);
   });
   clear(box).append(
     el("h2", { text: `Turn ${view.number} · versions ${view.from_version}–${view.to_version}` }),
     el("h3", { text: "Commands" }),
     view.commands.length ? el("ol", { class: "turn-list" }, view.commands.map((c) => line(c.version,
-      `${c.seat}: ${c.command ? commandLabel(c.command, names, false, mice) : "(hidden from you)"}`, byVersion.get(c.version))))
+      `${c.seat}: ${c.command ? commandWords(c.command) : "(hidden from you)"}`, byVersion.get(c.version))))
       : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "Dice and draws" }),
     rolls.length ? el("ol", { class: "turn-list" }, rolls) : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "Decisions" }),
-    view.decisions.length ? el("ol", { class: "turn-list" }, view.decisions.map((d) => line(d.version, eventText(asEvent(d), names, mice), asEvent(d))))
+    view.decisions.length ? el("ol", { class: "turn-list" }, view.decisions.map((d) => line(d.version, eventWords(asEvent(d)), asEvent(d))))
       : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "What happened" }),
     el("ol", { class: "turn-list" }, view.log.map((l) => el("li", { text: l }))),
@@ -217,7 +296,7 @@ function payloadToggle(event) {
 
 function eventItem(e) {
   return el("li", { class: `${e.undone ? "undone" : ""}${e.hidden ? " hidden" : ""}`, "data-version": e.version, "data-undone": e.undone ? "true" : undefined },
-    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${e.seat}: ${eventText(e, names, isMice())}`, payloadToggle(e));
+    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${e.seat}: ${eventWords(e)}`, payloadToggle(e));
 }
 
 function renderEvents() {
@@ -231,7 +310,6 @@ async function renderDice() {
   box.append(el("h2", { text: "Dice proof" }));
   let proof;
   try { proof = await api.get(`/games/${gameId}/dice`); } catch (error) { box.append(el("p", { text: error.message })); return; }
-  const mice = isMice();
   box.append(el("dl", { class: "facts" },
     el("dt", { text: "Dice" }), el("dd", { text: proof.dice_mode }),
     el("dt", { text: "Commitment" }), el("dd", { class: "hash", text: proof.commitment || "— (manual dice)" }),
@@ -240,7 +318,7 @@ async function renderDice() {
   const rows = proof.chances.map((c) => el("tr", { "data-version": c.version },
     el("td", {}, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(c.version); } }, `v${c.version}`)),
     el("td", { text: String(c.k) }), el("td", { text: c.hidden ? "(hidden from you)" : c.reason.replace(/-/g, " ") }),
-    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, mice ? c.result.map((f) => faceIcon(f, 6, true)) : [], " ", c.result.map((f) => faceLabel(f, 6, mice)).join(", ")) : c.result.map(names).join(", ")),
+    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, faceImages(c.result, 6, c), " ", c.result.map((f) => faceWords(f, 6, c)).join(", ")) : c.result.map(names).join(", ")),
     el("td", { text: c.source }),
     el("td", { text: c.rederived === null ? "—" : c.rederived ? "✔ re-derived" : "✘ differs" })));
   box.append(el("div", { class: "scroll" }, el("table", { class: "dice-table" },
@@ -312,20 +390,15 @@ async function main() {
   $("table-link").setAttribute("href", `/play/${gameId}${token ? `#token=${encodeURIComponent(token)}` : ""}`);
   $("who").textContent = token ? "Reading with a token" : "Spectator";
   try {
+    const rulesets = api.get("/rulesets");  // asked with the game, not after it
     page.game = await api.get(`/games/${gameId}`);
     document.body.dataset.ruleset = page.game.ruleset;
-    if (isMice()) {
-      const [tiles, mice, minions, items, abilities, equipment] = await Promise.all([
-        content(api, `/content/${MICE}/tiles`), content(api, `/content/${MICE}/mice`), content(api, `/content/${MICE}/minions`),
-        content(api, `/content/${MICE}/search-cards`), content(api, `/content/${MICE}/abilities`),
-        content(api, `/content/${MICE}/equipment`).catch(() => [])]);
-      page.library = new Map(tiles.map((t) => [t.id, t]));
-      page.mice = new Map(mice.map((m) => [m.id, m]));
-      page.minions = new Map(minions.map((m) => [m.id, m]));
-      page.words = miceNames({ mice: page.mice, minions: page.minions, tiles: page.library,
-        items: new Map([...equipment, ...items].map((c) => [c.id, c])), abilities: new Map(abilities.map((a) => [a.id, a])) });
-    }
-    page.events = await api.allEvents(gameId);
+    // The ruleset's table module (GET /rulesets' ``table``; the generic one when it has none) and
+    // the content it names things with, read with the events.
+    const info = (await rulesets).find((r) => r.name === page.game.ruleset);
+    page.view = await import(info ? info.table : "/static/js/generic.js");
+    const [events] = await Promise.all([api.allEvents(gameId), page.view.load ? page.view.load(api) : null]);
+    page.events = events;
   } catch (error) {
     showProblem(error);
     return;

@@ -3,12 +3,10 @@
 
 import { Api, ApiError, clear, el } from "./api.js";
 
-const MICE = "mice-and-mystics";
-const GAME_NAMES = { [MICE]: "Mice and Mystics", vast: "Vast: The Crystal Caverns" };
 const SEAT_NAMES = ["red", "blue", "green", "yellow", "purple", "orange", "white", "black"];
 const api = new Api(null);
 const $ = (id) => document.getElementById(id);
-const form = { chapters: [], mice: [], seats: [], rulesets: [], module: null };
+const form = { seats: [], rulesets: [], module: null };
 let cursor = 0;
 
 function showProblem(error) {
@@ -21,43 +19,25 @@ function showProblem(error) {
   if (Array.isArray(errors)) box.append(el("ul", {}, errors.map((e) => el("li", { text: `${e.key ? `${e.key}: ` : ""}${e.message}` }))));
 }
 
-function chosenMice() {
-  return [...document.querySelectorAll("#mice input[type=checkbox]:checked")].map((i) => i.value);
-}
-
-function isMice() { return $("ruleset").value === MICE; }
-
-function renderMice() {
-  const chapter = form.chapters.find((c) => c.id === $("chapter").value);
-  const banned = new Set((chapter && chapter.mice_not_allowed) || []);
-  const before = new Set(chosenMice());
-  const fresh = before.size === 0;
-  const box = clear($("mice"));
-  let picked = 0;
-  for (const mouse of form.mice) {
-    const allowed = !banned.has(mouse.id);
-    const checked = allowed && (fresh ? picked < ((chapter && chapter.party_size) || 4) : before.has(mouse.id));
-    if (checked) picked += 1;
-    box.append(el("label", { title: allowed ? mouse.classes.join(", ") : chapter.mice_not_allowed_reason },
-      el("input", { type: "checkbox", name: "mice", value: mouse.id, checked, disabled: !allowed, onchange: renderSeats }),
-      `${mouse.name}${allowed ? "" : " (not in this chapter)"}`));
-  }
-  $("chapter-note").textContent = chapter ? `${chapter.title}; party of ${chapter.party_size}` : "";
-  renderSeats();
+// The pieces the seats split between them, when the ruleset's setup form names them (``pieces()``:
+// ``{ id, name }`` each), else null: each seat's pieces are then typed.
+function formPieces() {
+  return form.module && form.module.pieces ? form.module.pieces() : null;
 }
 
 function renderSeats() {
   const box = clear($("seats"));
-  const pieces = isMice() ? chosenMice() : null;
+  const pieces = formPieces();
   if (!form.seats.length) form.seats = [{ name: "red", controls: [] }, { name: "blue", controls: [] }];
   if (pieces) {
-    // Every chosen mouse belongs to exactly one seat: keep what was set, give the rest out in turn.
-    for (const seat of form.seats) seat.controls = seat.controls.filter((m) => pieces.includes(m));
+    // Every piece belongs to exactly one seat: keep what was set, give the rest out in turn.
+    const ids = pieces.map((p) => p.id);
+    for (const seat of form.seats) seat.controls = seat.controls.filter((m) => ids.includes(m));
     const owned = new Set(form.seats.flatMap((s) => s.controls));
     let next = 0;
-    for (const mouse of pieces) {
-      if (owned.has(mouse)) continue;
-      form.seats[next % form.seats.length].controls.push(mouse);
+    for (const piece of ids) {
+      if (owned.has(piece)) continue;
+      form.seats[next % form.seats.length].controls.push(piece);
       next += 1;
     }
   }
@@ -68,14 +48,13 @@ function renderSeats() {
       oninput: (e) => { seat.name = e.target.value.trim(); },
     })));
     if (pieces) {
-      for (const mouse of pieces) {
-        const name = (form.mice.find((m) => m.id === mouse) || { name: mouse }).name;
+      for (const { id: piece, name } of pieces) {
         row.append(el("label", {}, el("input", {
-          type: "checkbox", checked: seat.controls.includes(mouse), value: mouse, "aria-label": `Seat ${seat.name} plays ${name}`,
+          type: "checkbox", checked: seat.controls.includes(piece), value: piece, "aria-label": `Seat ${seat.name} plays ${name}`,
           onchange: (e) => {
-            for (const other of form.seats) other.controls = other.controls.filter((m) => m !== mouse);
-            if (e.target.checked) seat.controls.push(mouse);
-            else form.seats[(index + 1) % form.seats.length].controls.push(mouse);
+            for (const other of form.seats) other.controls = other.controls.filter((m) => m !== piece);
+            if (e.target.checked) seat.controls.push(piece);
+            else form.seats[(index + 1) % form.seats.length].controls.push(piece);
             renderSeats();
           },
         }), name));
@@ -100,23 +79,24 @@ function addSeat() {
   renderSeats();
 }
 
-// A ruleset's own setup form (GET /rulesets' ``lobby``, docs/web-table.md): it draws the setup and the
-// seats, gives the body's ``setup`` and ``seats``, and shows a refusal next to the field it concerns.
+// A ruleset's own setup form (GET /rulesets' ``lobby``, docs/web-table.md): it draws the setup (and
+// the seats, unless it names the pieces the lobby's seats split: ``pieces()``), gives the body's
+// ``setup`` (and ``seats``), and shows a refusal next to the field it concerns.
 async function onRuleset() {
-  const mice = isMice();
   const info = form.rulesets.find((r) => r.name === $("ruleset").value);
   const box = clear($("ruleset-setup"));
   form.module = null;
-  if (!mice && info && info.lobby) {
+  if (info && info.lobby) {
     const module = await import(info.lobby);
     if ($("ruleset").value !== info.name) return;  // changed again meanwhile
-    form.module = await module.setupForm(box, { api, el, clear });
+    const drawn = await module.setupForm(box, { api, el, clear, changed: () => renderSeats() });
+    if ($("ruleset").value !== info.name) return;
+    form.module = drawn;
   }
   document.body.dataset.ruleset = $("ruleset").value;
-  $("mice-setup").hidden = !mice;
   $("ruleset-setup").hidden = !form.module;
-  $("generic-setup").hidden = mice || Boolean(form.module);
-  $("seats-fieldset").hidden = Boolean(form.module);
+  $("generic-setup").hidden = Boolean(form.module);
+  $("seats-fieldset").hidden = Boolean(form.module) && !form.module.pieces;
   renderSeats();
 }
 
@@ -128,9 +108,11 @@ async function create(event) {
   let setup;
   let seats = form.seats.map((s) => ({ name: s.name, controls: s.controls }));
   if (form.module) form.module.clearProblems();
-  if (ruleset === MICE) setup = { chapter: data.get("chapter"), mice: chosenMice() };
-  else if (form.module) ({ setup, seats } = form.module.body());
-  else {
+  if (form.module) {
+    const drawn = form.module.body();
+    setup = drawn.setup;
+    if (drawn.seats) seats = drawn.seats;  // a form that draws its own seats
+  } else {
     try { setup = JSON.parse($("setup-json").value || "{}"); } catch (e) { showProblem(new Error(`The setup is not JSON: ${e.message}`)); return; }
   }
   const body = {
@@ -207,20 +189,19 @@ async function main() {
   $("create").addEventListener("submit", create);
   $("add-seat").addEventListener("click", addSeat);
   $("ruleset").addEventListener("change", onRuleset);
-  $("chapter").addEventListener("change", renderMice);
   $("more-games").addEventListener("click", loadGames);
   try {
     const rulesets = await api.get("/rulesets");
     form.rulesets = rulesets;
-    for (const r of rulesets) $("ruleset").append(el("option", { value: r.name, text: GAME_NAMES[r.name] || r.name }));
-    if (rulesets.some((r) => r.name === MICE)) {
-      $("ruleset").value = MICE;
-      const [chapters, mice] = await Promise.all([api.get(`/content/${MICE}/chapters`), api.get(`/content/${MICE}/mice`)]);
-      form.chapters = chapters;
-      form.mice = mice;
-      for (const c of chapters) $("chapter").append(el("option", { value: c.id, text: `${c.id}: ${c.title}` }));
-      renderMice();
-    }
+    // each game by its name (its table module's ``title``), else by its ruleset's; the first is picked
+    await Promise.all(rulesets.map(async (r) => {
+      const option = el("option", { value: r.name, text: r.name });
+      $("ruleset").append(option);
+      try {
+        const module = await import(r.table);
+        if (module.title) option.textContent = module.title(null);
+      } catch { /* the name stays the ruleset's */ }
+    }));
     await onRuleset();
   } catch (error) {
     showProblem(error);
