@@ -21,8 +21,10 @@ toward the plan's goal; light a Flare over Dark tiles; end the turn.
 The Goblins' and the Dragon's rules are tables from a command's kind to a score (``scored``).
 
 Goblins: attack what they hunt (the Knight; without her the Dragon; without both a Crystal, two Tribes of
-Strength 3 on one Crystal in one turn, Vast rulebook §I Goblin); plunder; reveal near it; the Tribes'
-specials; step toward it; play Secrets; carry the Knight away with the Wisp.
+Strength 3 on one Crystal in one turn, the first only when a second one's attack there is legal, Vast rulebook
+§I Goblin); plunder; reveal near it; the Tribes' specials; step toward it; play Secrets; carry the Knight away
+with the Wisp. Hunting Crystals they flare only with no Crystal on the map, plunder last, and keep the War
+card that brings the most Tribes to Strength 3.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride
@@ -56,7 +58,7 @@ import msgspec
 
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, parse_pos, step
-from dicelog.domain.vast.content import tiles
+from dicelog.domain.vast.content import goblin_file, tiles
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.common import (
     GRIT_CUBES,
@@ -530,9 +532,11 @@ class GoblinsContext(NamedTuple):
     state: VastState
     at: Pos
     crystals: bool
+    attacks: frozenset[tuple[str, tuple[int | None, int | None]]] | None = None
+    """The Tribes' attacks among the legal commands (Tribe, tile): ``None`` when not read."""
 
 
-def goblins_context(state: VastState) -> GoblinsContext:
+def goblins_context(state: VastState, commands: Sequence[Any] | None = None) -> GoblinsContext:
     k = state.knight
     d = state.dragon
     at = (k.x, k.y) if k is not None else ENTRANCE
@@ -549,7 +553,19 @@ def goblins_context(state: VastState) -> GoblinsContext:
                 first[1],
                 first[2],
             )  # a second Tribe's attack smashes it (Vast rulebook §I Goblin, Attaccare)
-    return GoblinsContext(state, at, bool(crystals))
+    attacks = (
+        frozenset(
+            (c.tribe, (c.x, c.y))
+            for c in commands
+            if isinstance(c, cmd.ActivateTribe)
+            and c.action == "attack"
+            and c.x is not None
+            and c.y is not None
+        )
+        if commands is not None
+        else None
+    )
+    return GoblinsContext(state, at, bool(crystals), attacks)
 
 
 def on_map(t: Any) -> bool:
@@ -568,6 +584,7 @@ def _tribe_attack(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
         first = gob.crystal_attack
         if first is not None and (first[1], first[2]) == here and first[0] != command.tribe:
             return 6_000
+        # a partner that can reach it: its attack there is legal (the Lit tiles it leaves cost discs)
         partners = [
             t
             for t in gob.tribes
@@ -576,6 +593,7 @@ def _tribe_attack(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
             and on_map(t)
             and not t.lurking
             and rules.tribe_strength(c.state, t) >= 3
+            and (c.attacks is None or (t.name, here) in c.attacks)
         ]
         return 3_000 if partners and first is None else 100
     if crystals_only:
@@ -607,10 +625,20 @@ def _tribe_step(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     return 200 + 10 * (before - after) if after < before else 0
 
 
+def _tribe_flare(c: GoblinsContext, _: Any) -> int:
+    """Flare (docs/vast/facts.md §7 Variant cards) to find a Crystal when none lies on the map. Hunting
+    Crystals alone (no Knight, no Dragon) they flare no more once one does: every tile revealed fills its
+    open sides from the stack, and the Collapse (Crystal tiles first) begins once the stack is empty."""
+    if not c.crystals:
+        return 700
+    return 0 if c.state.knight is None and c.state.dragon is None else 100
+
+
 GOBLINS_RULES: dict[str, Rule] = {
-    "TribeFlare": lambda c, _: 100 if c.crystals else 700,
+    "TribeFlare": _tribe_flare,
     "ActivateTribe:attack": _tribe_attack,
-    "ActivateTribe:plunder": 800,
+    # Rage for a Treasure token: hunting Crystals alone, a step toward one is worth more
+    "ActivateTribe:plunder": lambda c, _: 150 if c.state.knight is None and c.state.dragon is None else 800,
     "ActivateTribe:reveal": _tribe_reveal,
     "ActivateTribe:special": _tribe_special,
     "ActivateTribe:none": _tribe_step,
@@ -628,9 +656,10 @@ GOBLINS_RULES: dict[str, Rule] = {
 Tribes' specials, step toward it, play Secrets, carry the Knight away with the Wisp."""
 
 
-def goblins_score(state: VastState, command: Any) -> int:
-    """``command``'s score for the Goblins (``GOBLINS_RULES``)."""
-    return scored(GOBLINS_RULES, goblins_context(state), command)
+def goblins_score(state: VastState, command: Any, context: GoblinsContext | None = None) -> int:
+    """``command``'s score for the Goblins (``GOBLINS_RULES``); ``context``: ``goblins_context(state,
+    commands)`` when already made (``choose`` makes it once, with the legal commands)."""
+    return scored(GOBLINS_RULES, goblins_context(state) if context is None else context, command)
 
 
 def _manhattan(a: Pos, b: Pos) -> int:
@@ -949,6 +978,30 @@ def thief_decide(view: VastState, decision: str, options: Sequence[str], default
     return default if default is not None and default in options else options[0]
 
 
+def war_value(state: VastState, card: str) -> int:
+    """What War card ``card`` is worth to Goblins hunting Crystals (Vast rulebook §1. Carta Guerra, §2.
+    Popolare): each Tribe that reaches Strength 3 (two of them smash a Crystal, §Attaccare) and its
+    Strength; a Tribe pushed over 4 makes one scatter (overpopulation)."""
+    war = next(w for w in goblin_file().war if w.id == card)
+    gob = state.goblins
+    value = war.monsters + war.secrets
+    for t in gob.tribes if gob is not None else ():
+        grown = t.population + getattr(war, t.name)
+        if grown > 4:
+            value -= 20
+        power = rules.tribe_strength(state, msgspec.structs.replace(t, population=min(4, grown)))
+        value += 3 * min(power, 4) + (10 if power >= 3 else 0)
+    return value
+
+
+def goblins_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
+    """The Goblins' answer to ``decision``: hunting Crystals (no Knight, no Dragon), the War card that brings
+    the most Tribes to Strength 3 (``war_value``); every other decision, its documented default."""
+    if decision == "war-choice" and view.knight is None and view.dragon is None:
+        return max(options, key=lambda o: war_value(view, o))
+    return default if default is not None and default in options else options[0]
+
+
 def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
     """The bot's option for the pending decision ``pending`` (as the seat's ``legal-commands`` serves it),
     reading only ``view``: the Thief's own rules for his decisions, the documented default for every other
@@ -958,6 +1011,8 @@ def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng
     default = pending.get("default")
     if pending.get("piece") == "thief":
         return thief_decide(view, str(pending.get("decision", "")), options, default)
+    if pending.get("piece") == "goblins":
+        return goblins_decide(view, str(pending.get("decision", "")), options, default)
     return default if isinstance(default, str) and default in options else options[0]
 
 
@@ -971,8 +1026,10 @@ def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     if view.turn not in ("goblins", "dragon", "thief"):
         cave = CaveContext(view)  # once for every command
         return max(commands, key=lambda c: (cave_score(view, c, cave), rng.random()))
+    if view.turn == "goblins":
+        gob = goblins_context(view, commands)  # once for every command, with the legal attacks
+        return max(commands, key=lambda c: (goblins_score(view, c, gob), rng.random()))
     score = {
-        "goblins": goblins_score,
         "dragon": dragon_score,
         "thief": thief_score,
     }[view.turn or ""]
