@@ -322,3 +322,75 @@ def test_the_cave_places_a_tile_by_keyboard_and_keeps_its_focus(live: str, conte
     placed = [c for c in sent if c["type"] == "vast.PlaceTile"]
     assert len(placed) == 1 and placed[0]["tile"] == tile
     screenshot(page, "vast-cave-placed-by-keyboard")
+
+
+def play_to_an_orient_decision(game: ApiGame, seed: int, limit: int = 300) -> dict[str, Any]:
+    """Commands over the API (the Knight onto Dark tiles first) until a seat is asked how a revealed tile is
+    turned; the game's summary then."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        summary = game.get("")
+        pending = summary["pending"]
+        if pending and str(pending.get("decision", "")).startswith("orient:"):
+            return summary
+        seats = [s for s in ("sir", "deep") if game.get("/legal-commands", s)["commands"]]
+        assert seats, summary
+        legal = game.get("/legal-commands", seats[0])["commands"]
+        chooses = [c for c in legal if c["type"] == "Choose"]  # a decision: its seat's options
+        if chooses:
+            game.send(seats[0], chooses[0])
+            continue
+        dark = {
+            (c["x"], c["y"]) for c in game.get("/board", seats[0])["board"]["cells"] if c["side"] == "dark"
+        }
+        onto = [c for c in legal if c["type"] == "vast.MoveKnight" and (c["x"], c["y"]) in dark]
+        moves = [c for c in legal if c["type"] not in ("vast.EndTurn", "vast.UseBomb")]
+        game.send(seats[0], onto[0] if onto else rng.choice(moves or legal))
+    raise AssertionError("no orient decision came")
+
+
+def test_the_orientation_decision_draws_each_option_s_walls_as_the_tile_would_lie(
+    live: str, context: Any
+) -> None:
+    """Vast rulebook §Rivelare e risolvere le tessere Buie: the revealer turns the revealed tile; each option
+    (quarter turns clockwise) is drawn as the tile would lie, its walls turned, with its neighbours' edges."""
+    from dicelog.domain.vast.cave import tile_walls
+
+    body = {
+        "ruleset": "vast",
+        "setup": {"roles": ["knight", "cave"]},
+        "seats": SEATS,
+        "decision_policy": "ask",
+    }
+    game = ApiGame(live, body)
+    summary = play_to_an_orient_decision(game, seed=5)
+    seat = "sir" if summary["pending"].get("piece", "knight") == "knight" else "deep"
+    pending = game.get("/legal-commands", seat)["pending"]  # the options as the asked seat reads them
+    x, y = (int(v) for v in pending["decision"].removeprefix("orient:").split(","))
+    tile = next(
+        c["tile"] for c in game.get("/state", "auditor")["state"]["cells"] if (c["x"], c["y"]) == (x, y)
+    )
+    page = context.new_page()
+    page.goto(game.url(live, seat))
+    ready(page)
+    wait_version(page, summary["version"])
+    shot = screenshot(page, "vast-orient-decision")
+    page.locator("#controls").screenshot(path=str(shot.with_name("vast-orient-options.png")))
+    options = page.locator("#controls button.option")
+    assert options.count() == len(pending["options"])
+    for i, option in enumerate(pending["options"]):
+        button = options.nth(i)
+        assert button.get_attribute("data-option") == option
+        icon = button.locator("svg.orient-icon")
+        assert icon.count() == 1
+        walls = sorted(tile_walls(tile, int(option)))
+        assert sorted(icon.get_attribute("data-walls") or "") == walls, (option, tile)
+        assert icon.locator("line.wall:not(.near)").count() == len(walls)
+        words = {"N": "north", "E": "east", "S": "south", "W": "west"}
+        text = button.inner_text()
+        assert all(words[w] in text for w in walls) if walls else "no walls" in text, text
+    before = summary["version"]
+    options.last.click()
+    wait_version(page, before + 1)
+    turned = next(c for c in game.get("/board", seat)["board"]["cells"] if (c["x"], c["y"]) == (x, y))
+    assert sorted(turned["walls"]) == sorted(tile_walls(tile, int(pending["options"][-1])))

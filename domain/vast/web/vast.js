@@ -27,7 +27,12 @@ const UPGRADE = {
 const DRAGON_DIE = { 1: "centre", 2: "diamond", 3: "cross", 4: "corners", 5: "saltire", 6: "all around" };
 
 const content = { cards: new Map(), tiles: new Map(), monsters: new Map(), dragonDie: new Map(), loaded: null };
-const ui = { tile: null, focus: null };
+const ui = { tile: null, focus: null, board: null };
+// A tile's walls in its base orientation, by wall shape (docs/vast/facts.md §1 Cave tiles; HRF's names), and
+// the sides in clockwise order: a tile turned r quarters clockwise has each wall r sides further on.
+const BASE_WALLS = { open: [], side: ["N"], corner: ["N", "E"], tunnel: ["N", "S"], deadend: ["N", "E", "W"] };
+const TURN = ["N", "E", "S", "W"];
+const turnedWalls = (shape, quarters) => (BASE_WALLS[shape] || []).map((s) => TURN[(TURN.indexOf(s) + quarters) % 4]);
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
@@ -166,12 +171,62 @@ function roleOf(c) {
 // A decision's option in words ("" when the decision gives it no meaning of its own).
 export function optionText(decision, option) {
   const kind = String(decision || "").split(":")[0];
-  if (kind === "orient") return `Turn it ${option} quarter${Number(option) === 1 ? "" : "s"} clockwise`;
+  if (kind === "orient") {
+    const walls = orientWalls(decision, option);
+    const turn = Number(option) ? `Turn it ${option} quarter${Number(option) === 1 ? "" : "s"} clockwise` : "As printed";
+    return walls ? `${turn}: ${walls.length ? `walls ${walls.map((w) => SIDE[w]).join(", ")}` : "no walls"}` : turn;
+  }
   if (kind === "thief-stats") { const [m, s, t] = String(option).split("-"); return `Movement ${m} · Stealth ${s} · Thievery ${t}`; }
   if (kind === "upgrade" || kind === "spores-upgrade") return UPGRADE[option] || "";
   if (content.cards.has(option) || content.monsters.has(option)) return cardName(option);
   if (TRIBE[option]) return `the ${TRIBE[option]} Tribe`;
   return "";
+}
+
+// The walls of the tile an orient decision is about ("orient:x,y"), turned by the option's quarter turns;
+// null when this page does not know the tile.
+function orientWalls(decision, option, board = ui.board) {
+  const cell = orientCell(decision, board);
+  const tile = cell && content.tiles.get(cell.tile);
+  return tile ? turnedWalls(tile.shape, Number(option)) : null;
+}
+function orientCell(decision, board) {
+  const m = String(decision || "").match(/^orient:(-?\d+),(-?\d+)$/);
+  return m && board ? (board.cells || []).find((c) => c.x === Number(m[1]) && c.y === Number(m[2])) : null;
+}
+
+// An orient decision's option as the tile would lie: the tile with its walls turned, and the edges of its
+// neighbours on the cave (their walls that face it), so the player sees which way it opens.
+export function optionIcon(pending, option, page) {
+  if (!pending || !String(pending.decision || "").startsWith("orient:")) return null;
+  const board = page.board || ui.board;
+  ui.board = board; // the option's words (optionText, drawn next) name the same walls
+  const cell = orientCell(pending.decision, board);
+  const walls = orientWalls(pending.decision, option, board);
+  if (!cell || !walls) return null;
+  const T = 32;
+  const root = svg("svg", { viewBox: `-12 -12 ${T + 24} ${T + 24}`, class: "orient-icon", "aria-hidden": "true", "data-walls": walls.join("") });
+  const edge = (x0, y0, side) => ({ N: [x0, y0, x0 + T, y0], S: [x0, y0 + T, x0 + T, y0 + T], W: [x0, y0, x0, y0 + T], E: [x0 + T, y0, x0 + T, y0 + T] })[side];
+  const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
+  const FACING = { N: "S", E: "W", S: "N", W: "E" };
+  for (const side of TURN) {
+    const [dx, dy] = STEP[side];
+    const near = (board.cells || []).find((c) => c.x === cell.x + dx && c.y === cell.y + dy);
+    if (!near) continue;
+    const x0 = dx * T;
+    const y0 = -dy * T;
+    root.append(svg("rect", { x: x0 + 1, y: y0 + 1, width: T - 2, height: T - 2, class: `tile ${near.side || "dark"}` }));
+    if ((near.walls || []).includes(FACING[side])) {
+      const [a, b, c, d] = edge(x0, y0, FACING[side]);
+      root.append(svg("line", { x1: a, y1: b, x2: c, y2: d, class: "wall near" }));
+    }
+  }
+  root.append(svg("rect", { x: 1, y: 1, width: T - 2, height: T - 2, rx: 2, class: `tile lit ${cell.kind || ""}` }));
+  for (const side of walls) {
+    const [a, b, c, d] = edge(0, 0, side);
+    root.append(svg("line", { x1: a, y1: b, x2: c, y2: d, class: "wall" }));
+  }
+  return root;
 }
 
 // A die face as printed: the Dragon die by its pattern (docs/vast/facts.md §4), other dice by number.
@@ -269,6 +324,7 @@ function activate(node, key, label, run) {
 // The cave: a scalable SVG of its tiles, with coordinates, and the legal targets to click.
 export function renderCave(page, { send, choose }) {
   const board = page.board || { cells: [] };
+  ui.board = page.board;
   const cells = board.cells || [];
   const figure = el("figure", { class: "vast-cave", "aria-label": "The cave" });
   const open = targets(page);

@@ -366,7 +366,7 @@ function renderPending(pending) {
     part.append(el("div", { class: "row wrap options" }, pending.options.map((option) => el("button", {
       type: "button", class: `option${option === pending.default ? " default" : ""}`, "data-option": option,
       onclick: () => send({ type: "Choose", option }),
-    }, optionLabel(option, pending.decision), option === pending.default ? el("span", { class: "badge", text: "default" }) : null))));
+    }, hook("optionIcon") ? page.view.optionIcon(pending, option, page) : null, optionLabel(option, pending.decision), option === pending.default ? el("span", { class: "badge", text: "default" }) : null))));
   }
   return part;
 }
