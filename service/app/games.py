@@ -86,9 +86,12 @@ from dicelog.service.store.records import (
     GameSecret,
     IdempotencyRecord,
     SeatClaim,
+    TokenHolder,
     TokenIndex,
     claim_id,
+    holder_id,
     idempotency_id,
+    revocation_id,
     secret_id,
     token_id,
 )
@@ -687,7 +690,16 @@ class Games(Application[UUID]):
             originator_id=claim_id(fork_id, audience), timestamp=at, game_id=fork_id, audience=audience
         )
         try:
-            self.save(claim, *_token_index(fork_id, {audience: token}, at))
+            holder = TokenHolder(
+                originator_id=holder_id(fork_id, audience),
+                originator_version=1,
+                timestamp=at,
+                owner_id=fork_id,
+                audience=audience,
+                token_hash=hash_token(token),
+                by=audience,
+            )
+            self.save(claim, holder, *_token_index(fork_id, {audience: token}, at))
         except IntegrityError:
             raise AlreadyClaimed(f"{audience} of game {fork_id} was already taken") from None
         if has_bots(fork) and not self.sealed(fork):
@@ -715,20 +727,39 @@ class Games(Application[UUID]):
         """Whom a bearer token speaks for in a game (or a campaign: ``kind``, which the 401 names):
         ``seat:<name>``, ``spectator`` or ``auditor``.
 
-        Tokens are compared by their SHA-256 only. Raises ``GameNotFound``, ``Unauthorized``."""
+        Tokens are compared by their SHA-256 only; a revoked (or rotated) token is refused. Raises
+        ``GameNotFound``, ``Unauthorized``."""
         secret = self.secret(game_id)
         if token:
             digest = hash_token(token)
-            for seat, stored in secret.token_hashes.items():
-                if hmac.compare_digest(stored, digest):
-                    return f"seat:{seat}"
-            for audience, stored in secret.audience_hashes.items():
-                if hmac.compare_digest(stored, digest):
-                    return audience
-            index = self._read_record(token_id(digest))
-            if isinstance(index, TokenIndex) and index.owner_id == game_id:
-                return index.audience
+            found = self._audience_of(secret, digest)
+            if found is None:
+                index = self._read_record(token_id(digest))
+                if isinstance(index, TokenIndex) and index.owner_id == game_id:
+                    found = index.audience
+            if found is not None:
+                if self.revoked(digest):
+                    raise Unauthorized(
+                        f"this token was revoked or replaced: a valid bearer token of this {kind} is required"
+                    )
+                return found
         raise Unauthorized(f"a valid bearer token of this {kind} is required")
+
+    @staticmethod
+    def _audience_of(secret: GameSecret, digest: str) -> str | None:
+        """The audience whose token handed out at creation has this hash, or ``None``."""
+        for seat, stored in secret.token_hashes.items():
+            if hmac.compare_digest(stored, digest):
+                return f"seat:{seat}"
+        for audience, stored in secret.audience_hashes.items():
+            if hmac.compare_digest(stored, digest):
+                return audience
+        return None
+
+    def revoked(self, digest: str) -> bool:
+        """Whether the token of this SHA-256 (hex) was revoked (or replaced by a rotation). Read from the
+        store at every call, never cached, so that a revocation holds at once on every replica."""
+        return self._read_record(revocation_id(digest)) is not None
 
     def acting_seat(
         self,
@@ -829,8 +860,9 @@ class Games(Application[UUID]):
 
     def token_owners(self, token: str) -> TokenIndex | None:
         """The game or campaign a token belongs to (``None``: unknown token)."""
-        index = self._read_record(token_id(hash_token(token)))
-        return index if isinstance(index, TokenIndex) else None
+        digest = hash_token(token)
+        index = self._read_record(token_id(digest))
+        return index if isinstance(index, TokenIndex) and not self.revoked(digest) else None
 
     def authorize(self, game: Game, seat: str, command: Command) -> None:
         """Check ``seat`` may issue ``command`` now. Raises ``Forbidden`` or ``RuleBroken``.

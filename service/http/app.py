@@ -49,6 +49,7 @@ from dicelog.service.app.games import (
     Unauthorized,
     VersionConflict,
 )
+from dicelog.service.app.tokens import TokenChanged
 from dicelog.service.bodies.schemas import Health, RulesetInfo
 from dicelog.service.http.api_types import api_types
 from dicelog.service.http.cache import HttpCache
@@ -61,6 +62,7 @@ from dicelog.service.http.routes_audit import AuditController
 from dicelog.service.http.routes_campaigns import CampaignController
 from dicelog.service.http.routes_content import content_routers, has_content
 from dicelog.service.http.routes_stream import GameStream
+from dicelog.service.http.routes_tokens import TokenController
 from dicelog.service.http.web import WEB, lobby_module, table_module
 from dicelog.service.ops import logs
 from dicelog.service.ops.faults import (
@@ -412,6 +414,7 @@ def create_app(
                 Unauthorized: _problem(401, "unauthorized", "Bearer token required"),
                 Forbidden: _problem(403, "forbidden", "Not allowed for this token"),
                 AlreadyClaimed: _problem(422, "already-claimed", "Place already taken"),
+                TokenChanged: _problem(422, "token-changed", "Token changed meanwhile"),
                 VersionConflict: _version_conflict,
                 IdempotencyMismatch: _problem(422, "idempotency-key-reused", "Idempotency-Key reused"),
                 HTTPException: _http,
@@ -427,6 +430,7 @@ def create_app(
         route_handlers=[
             game_controller(types),
             GameStream,
+            TokenController,
             AuditController,
             CampaignController,
             *content_routers(types.names),

@@ -57,6 +57,8 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/games/{game_id}/export"): "exportGame",
     ("post", "/games/{game_id}/forks"): "forkGame",
     ("post", "/games/{game_id}/claims"): "claimPlace",
+    ("post", "/games/{game_id}/tokens/rotate"): "rotateToken",
+    ("post", "/games/{game_id}/tokens/revoke"): "revokeToken",
     ("get", "/games/{game_id}/turns/{number}"): "getTurn",
     ("get", "/games/{game_id}/rounds/{number}"): "getRound",
     ("get", "/games/{game_id}/dice"): "getDiceProof",
@@ -115,6 +117,8 @@ EXAMPLES: dict[str, Any] = {
     },
     "sendCommand": {"command": {"type": "Move", "mouse": "collin"}, "expected_version": 12},
     "forkGame": {"version": 12},
+    "rotateToken": {"audience": "seat:ben"},
+    "revokeToken": {"audience": "seat:ben"},
     "createCampaign": {
         "ruleset": "mice-and-mystics",
         "chapters": ["chapter-1"],  # the shipped content's chapters (GET /content/mice-and-mystics/chapters)
@@ -155,6 +159,7 @@ LOCATION_DOCS = {
     "createGame": "The game created: ``/games/{id}``.",
     "forkGame": "The fork: ``/games/{id}``.",
     "claimPlace": "The fork whose place was taken: ``/games/{id}``.",
+    "rotateToken": "The game whose place got the new token: ``/games/{id}``.",
     "sendCommand": "The events this command caused: ``/games/{id}/events?after=<version before>``.",
     "createCampaign": "The campaign created: ``/campaigns/{id}``.",
     "startNextChapter": "The chapter's new game: ``/games/{id}``.",

@@ -49,6 +49,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
         "The body is not JSON: ``content_type`` is what was sent, ``accepted`` what would be.",
     ),
     "already-claimed": (422, "This place of the fork was already taken (each place is claimed once)."),
+    "token-changed": (
+        422,
+        "The place's token was rotated or revoked by another request at the same time: nothing was "
+        "stored; retry.",
+    ),
     "idempotency-key-reused": (
         422,
         "The ``Idempotency-Key`` was already used by this token for a different request.",

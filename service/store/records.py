@@ -11,6 +11,11 @@ way through the system), and a second write of the same id collides (optimistic 
   seat; a retry with the same key by the same seat returns it and writes nothing.
 - ``TokenIndex``: token hash -> the game or campaign it opens, and as whom.
 - ``SeatClaim``: a place of a fork taken by its holder in the original game.
+- ``TokenHolder``: who holds a place (audience) of a game now: the hash of its current token, after each
+  rotation or revocation (an aggregate of its own, one event per change, so that two changes of the same
+  place at once collide).
+- ``TokenRevoked``: a token (by its hash) that no longer opens anything. Every check of a token reads it
+  from the store, so a revocation holds at once on every replica.
 """
 
 from __future__ import annotations
@@ -38,6 +43,17 @@ def idempotency_id(game_id: UUID, seat: str, key: str) -> UUID:
 def token_id(token_hash: str) -> UUID:
     """The id of the ``TokenIndex`` of a token (by the token's SHA-256, never the token)."""
     return uuid5(_NAMESPACE, f"token:{token_hash}")
+
+
+def revocation_id(token_hash: str) -> UUID:
+    """The id of the ``TokenRevoked`` of a token (by the token's SHA-256, never the token)."""
+    return uuid5(_NAMESPACE, f"revoked:{token_hash}")
+
+
+def holder_id(owner_id: UUID, audience: str) -> UUID:
+    """The id of the ``TokenHolder`` aggregate of ``audience`` (``seat:<name>``, ``spectator``, ``auditor``,
+    ``table``) of a game."""
+    return uuid5(_NAMESPACE, f"holder:{owner_id}:{audience}")
 
 
 def claim_id(game_id: UUID, audience: str) -> UUID:
@@ -105,6 +121,47 @@ class SeatClaim(Struct, frozen=True, kw_only=True):
     """The id of the fork whose place is taken."""
     audience: str
     """The place taken: ``seat:<name>``, ``spectator`` or ``auditor``."""
+
+
+class TokenHolder(Struct, frozen=True, kw_only=True):
+    """The token a place of a game opens with now, written at each rotation or revocation (and when a fork's
+    place is claimed). Before the first one, the place opens with the token handed out at creation
+    (``GameSecret``)."""
+
+    originator_id: UUID
+    """The aggregate's id, derived from what it is about (``holder_id(owner_id, audience)``)."""
+    originator_version: int
+    """1 for the first change of the place's token, then one more per change: two changes at once collide."""
+    timestamp: datetime
+    """When the change was stored (UTC)."""
+    owner_id: UUID
+    """The id of the game whose place it is."""
+    audience: str
+    """The place: ``seat:<name>``, ``spectator``, ``auditor`` or ``table``."""
+    token_hash: str | None
+    """SHA-256 (hex) of the place's current token; ``null`` after a revocation (no token opens the place
+    until the host rotates it)."""
+    by: str
+    """The audience whose token made the change (the place itself, or the host's seat)."""
+
+
+class TokenRevoked(Struct, frozen=True, kw_only=True):
+    """A token that opens nothing any more (revoked, or replaced by a rotation). Keyed by the token's
+    SHA-256, never the token."""
+
+    originator_id: UUID
+    """The record's id, derived from what it is about (``revocation_id(sha256 of the token)``), so that a
+    second write of it collides."""
+    originator_version: int = 1
+    """Always 1: the record is a one-event aggregate, written once."""
+    timestamp: datetime
+    """When the token was revoked (UTC)."""
+    owner_id: UUID
+    """The id of the game the token opened."""
+    audience: str
+    """The place it opened: ``seat:<name>``, ``spectator``, ``auditor`` or ``table``."""
+    by: str
+    """The audience whose token revoked it."""
 
 
 class IdempotencyRecord(Struct, frozen=True, kw_only=True):

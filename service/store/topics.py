@@ -168,12 +168,21 @@ def _load_service_records() -> None:
     if _service_loaded:
         return
     _service_loaded = True
-    from dicelog.service.store.records import GameSecret, IdempotencyRecord, SeatClaim, TokenIndex
+    from dicelog.service.store.records import (
+        GameSecret,
+        IdempotencyRecord,
+        SeatClaim,
+        TokenHolder,
+        TokenIndex,
+        TokenRevoked,
+    )
 
     register("service/GameSecret", GameSecret)
     register("service/IdempotencyRecord", IdempotencyRecord)
     register("service/TokenIndex", TokenIndex)
     register("service/SeatClaim", SeatClaim)
+    register("service/TokenHolder", TokenHolder)
+    register("service/TokenRevoked", TokenRevoked)
 
 
 def stored_name(cls: type) -> str:

@@ -1,0 +1,147 @@
+"""Tokens: a place's token can be rotated (by itself or by the host) and revoked (by the host); a revoked
+token is refused at once, by every app on the same store; only tokens' hashes are stored."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from dicelog.service.http.app import create_app
+from tests.api.conftest import Table, settings_for
+from tests.services import drop_postgres_schema
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def rotate(client: TestClient[Any], game_id: str, token: str, audience: str | None = None) -> Any:
+    body = {} if audience is None else {"audience": audience}
+    return client.post(f"/games/{game_id}/tokens/rotate", json=body, headers=bearer(token))
+
+
+def revoke(client: TestClient[Any], game_id: str, token: str, audience: str | None = None) -> Any:
+    body = {} if audience is None else {"audience": audience}
+    return client.post(f"/games/{game_id}/tokens/revoke", json=body, headers=bearer(token))
+
+
+def test_a_seat_rotates_its_token_and_the_old_one_is_refused_at_once(client):
+    table = Table(client)
+    old = table.tokens["blue"]
+    assert client.get(f"/games/{table.id}/state", headers=bearer(old)).status_code == 200
+    r = rotate(client, table.id, old)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["audience"] == "seat:blue" and body["game_id"] == table.id
+    new = body["token"]
+    assert new != old
+    refused = client.get(f"/games/{table.id}/state", headers=bearer(old))
+    assert refused.status_code == 401
+    assert refused.json()["type"] == "urn:dicelog:problem:unauthorized"
+    assert client.get("/games", headers=bearer(old)).status_code == 401
+    assert rotate(client, table.id, old).status_code == 401  # the old token cannot rotate again
+    assert client.get(f"/games/{table.id}/state", headers=bearer(new)).status_code == 200
+    listed = client.get("/games", headers=bearer(new)).json()["games"]
+    assert table.id in [g["id"] for g in listed]
+    # the new token acts as the seat: a command about red's mouse is still red's, not blue's
+    table.tokens["blue"] = new
+    legal = client.get(f"/games/{table.id}/legal-commands", headers=bearer(new))
+    assert legal.status_code == 200
+
+
+def test_the_host_revokes_a_seat_token_then_hands_the_seat_a_new_one(client):
+    table = Table(client)
+    host, blue = table.tokens["red"], table.tokens["blue"]
+    # a seat that is not the host manages only its own token
+    assert revoke(client, table.id, blue, "seat:red").status_code == 403
+    assert rotate(client, table.id, blue, "seat:red").status_code == 403
+    r = revoke(client, table.id, host, "seat:blue")
+    assert r.status_code == 200, r.text
+    assert r.json() == {"game_id": table.id, "audience": "seat:blue"}
+    assert client.get(f"/games/{table.id}/state", headers=bearer(blue)).status_code == 401
+    command = {"type": "Choose", "option": "any"}  # well-formed: the token is checked before the rules
+    sent = client.post(f"/games/{table.id}/commands", json={"command": command}, headers=bearer(blue))
+    assert sent.status_code == 401, sent.text
+    r = rotate(client, table.id, host, "seat:blue")
+    assert r.status_code == 201 and r.json()["audience"] == "seat:blue"
+    handed = r.json()["token"]
+    assert client.get(f"/games/{table.id}/state", headers=bearer(handed)).status_code == 200
+    assert client.get(f"/games/{table.id}/state", headers=bearer(blue)).status_code == 401
+    # the host rotates a rotated token too (the place's current one is revoked)
+    again = rotate(client, table.id, table.auditor_token, "seat:blue")
+    assert again.status_code == 201
+    assert client.get(f"/games/{table.id}/state", headers=bearer(handed)).status_code == 401
+    assert client.get(f"/games/{table.id}/state", headers=bearer(again.json()["token"])).status_code == 200
+    # a revoked spectator token too
+    assert revoke(client, table.id, host, "spectator").status_code == 200
+    assert client.get(f"/games/{table.id}", headers=bearer(table.spectator_token)).status_code == 401
+
+
+def test_bad_token_requests_are_problems(client):
+    table = Table(client)
+    host = table.tokens["red"]
+    r = rotate(client, table.id, host, "seat:green")
+    assert r.status_code == 400
+    assert r.json()["errors"][0]["key"] == "audience"
+    assert client.post(f"/games/{table.id}/tokens/rotate", json={}).status_code == 401
+    assert rotate(client, table.id, "not-a-token").status_code == 401
+    other = Table(client)
+    assert rotate(client, other.id, host).status_code == 401  # a token of another game
+    unknown = client.post(f"/games/{table.id}/tokens/revoke", json={"place": "x"}, headers=bearer(host))
+    assert unknown.status_code == 400
+
+
+def test_a_claimed_fork_place_is_revoked_by_the_forks_host(client):
+    table = Table(client)
+    head = table.summary()["version"]
+    fork = client.post(f"/games/{table.id}/forks", json={"version": head}, headers=table.auth("red"))
+    assert fork.status_code == 201, fork.text
+    fork_id = fork.json()["game"]["id"]
+    fork_host = next(t["token"] for t in fork.json()["tokens"] if t["seat"] == "red")
+    claimed = client.post(f"/games/{fork_id}/claims", headers=table.auth("blue"))
+    assert claimed.status_code == 201, claimed.text
+    blue_fork = claimed.json()["token"]
+    assert client.get(f"/games/{fork_id}/state", headers=bearer(blue_fork)).status_code == 200
+    assert revoke(client, fork_id, fork_host, "seat:blue").status_code == 200
+    assert client.get(f"/games/{fork_id}/state", headers=bearer(blue_fork)).status_code == 401
+    # the original's token is untouched
+    assert client.get(f"/games/{table.id}/state", headers=table.auth("blue")).status_code == 200
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+def test_the_store_holds_hashes_of_tokens_never_the_tokens(client, tmp_path):
+    table = Table(client)
+    rotated = rotate(client, table.id, table.tokens["blue"]).json()["token"]
+    tokens = [*table.tokens.values(), table.spectator_token, table.auditor_token, rotated]
+    stored = b"".join(p.read_bytes() for p in Path(tmp_path).rglob("*.sqlite*"))
+    for token in tokens:
+        digest = hashlib.sha256(token.encode()).hexdigest().encode()
+        assert digest in stored or token == table.tokens["blue"]  # the store is readable: hashes are there
+        assert token.encode() not in stored
+
+
+@pytest.mark.postgres
+def test_a_revoked_token_is_refused_at_once_by_another_app_on_the_same_postgres_store(tmp_path):
+    settings, schema = settings_for("postgres", tmp_path)
+    quiet = msgspec.structs.replace(settings, embedded_worker="off")
+    try:
+        with TestClient(create_app(settings)) as one, TestClient(create_app(quiet)) as two:
+            table = Table(one)
+            blue = table.tokens["blue"]
+            # the second app has read the game with the token (whatever it caches, it has it now)
+            for _ in range(3):
+                assert two.get(f"/games/{table.id}/state", headers=bearer(blue)).status_code == 200
+            assert revoke(one, table.id, table.tokens["red"], "seat:blue").status_code == 200
+            assert two.get(f"/games/{table.id}/state", headers=bearer(blue)).status_code == 401
+            # a rotation made on the second app holds on the first at once
+            host = table.tokens["red"]
+            new_host = rotate(two, table.id, host).json()["token"]
+            assert one.get(f"/games/{table.id}/state", headers=bearer(host)).status_code == 401
+            assert one.get(f"/games/{table.id}/state", headers=bearer(new_host)).status_code == 200
+    finally:
+        drop_postgres_schema(schema)
