@@ -40,3 +40,15 @@ def test_the_shell_page_names_no_game(name: str) -> None:
 def test_the_guard_sees_a_game_term_in_code_not_in_a_comment() -> None:
     assert GAME_TERMS.search(code_of('const x = "minion";'))
     assert not GAME_TERMS.search(code_of("// the minions play\nconst y = 1;"))
+
+
+MICE_WEB = Path(__file__).resolve().parents[2] / "domain" / "mice_and_mystics" / "web"
+VAST_TERMS = re.compile(r"vast|knight|dragon|goblin|thief|crystal cavern", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in MICE_WEB.glob("*.js")))
+def test_the_mice_and_mystics_modules_name_no_other_game(module: str) -> None:
+    """The history page words a Vast game with Vast's own table module, not with Mice and Mystics' labels."""
+    code = code_of((MICE_WEB / module).read_text())
+    found = sorted({m.group(0).lower() for m in VAST_TERMS.finditer(code)})
+    assert found == [], f"{module} names {found}"

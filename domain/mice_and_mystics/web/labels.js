@@ -15,7 +15,7 @@ export const ACTION_DIE = {
 };
 
 // A face in words: the action die's symbols and its printed number ("bow · 2"), or the number of
-// another die (a coin flip, Vast's dice).
+// another die (a coin flip).
 export function faceLabel(face, sides, mice) {
   if (mice && sides === 6 && ACTION_DIE[face]) return `${ACTION_DIE[face].words} · ${ACTION_DIE[face].move}`;
   return String(face);
@@ -94,43 +94,6 @@ export function commandLabel(command, names = (x) => x, serverDice = false, mice
     case "RequestUndo": return `Ask to take back the moves after version ${command.to_version}`;
     case "ApproveUndo": return "Approve the undo";
     case "RejectUndo": return "Reject the undo";
-    // Vast: The Crystal Caverns
-    case "vast.PlaceHeroCube": return `Knight: Hero cube on ${command.target}`;
-    case "vast.MoveKnight": return `Knight: move to ${command.x},${command.y}`;
-    case "vast.SmashCrystal": return "Knight: smash the Crystal";
-    case "vast.CollectTreasure": return "Knight: collect the Treasure";
-    case "vast.CompleteSidequest": return `Knight: complete the Sidequest ${command.card}`;
-    case "vast.UseBomb": return `Knight: bomb the ${command.side} wall`;
-    case "vast.UseFlare": return `Knight: Flare at ${command.x},${command.y}`;
-    case "vast.TribeFlare": return `Goblins: Flare of the ${command.tribe} Tribe`;
-    case "vast.WispMove": return `Goblins: the ${command.tribe} Tribe's Wisp moves the Knight to ${command.x},${command.y}`;
-    case "vast.EndTurn": return `${command.role.charAt(0).toUpperCase()}${command.role.slice(1)}: end turn`;
-    case "vast.AttackDragon": return `Knight: attack the Dragon${command.bomb ? " with the Bomb" : ""}`;
-    case "vast.MoveDragon": return `Dragon: move to ${command.x},${command.y}`;
-    case "vast.UsePower": return `Dragon: ${command.power}${powerTarget(command)}`;
-    case "vast.DragonCollect": return "Dragon: collect the Treasure";
-    case "vast.PlaceGem": return `Dragon: place the ${command.gem} Gem`;
-    case "vast.PlaceTile": return `Cave: place ${command.tile} at ${command.x},${command.y}`;
-    case "vast.RemoveTile": return `Cave: remove the tile at ${command.x},${command.y}`;
-    case "vast.PlaceTreasure": return `Cave: Treasure token at ${command.x},${command.y}`;
-    case "vast.SoporificSpores": return `Cave: Soporific Spores on the ${command.target || "knight"}`;
-    case "vast.GiantBats": return `Cave: Giant Bats carry the ${command.target} to ${command.x},${command.y}`;
-    case "vast.CrystalCurse": return command.effect === "rotate" ? `Cave: Crystal Curse turns ${command.x},${command.y}` : "Cave: Crystal Curse, top 3 Events to the bottom";
-    case "vast.Hatred": return `Cave: Hatred at ${command.x},${command.y}`;
-    case "vast.PastPlunder": return `Cave: Past Plunder at ${command.x},${command.y}`;
-    case "vast.Rockslide": return `Cave: Rockslide on the ${command.side} edge of ${command.x},${command.y}`;
-    case "vast.AttackThief": return "Knight: attack the Thief";
-    case "vast.ShootThief": return "Knight: shoot the Thief with the Enchanted Bow";
-    case "vast.MoveThief": return `Thief: move to ${command.x},${command.y}${command.climb ? " (Climb the wall)" : ""}`;
-    case "vast.PeekTile": return "Thief: look at the Dark tile here (ends his movement)";
-    case "vast.Loot": return command.gem
-      ? `Thief: Loot the ${command.gem} Gem (${cubes(command.cubes || 1)}${(command.cubes || 1) === 1 ? ", the Dragon die for its trap" : ", safely"})`
-      : "Thief: Loot the Treasure token (1 cube)";
-    case "vast.Pickpocket": return `Thief: Pickpocket ${thiefTarget(command.target)} (${cubes(command.cubes)}, ${NEEDS[command.cubes]})`;
-    case "vast.PickLock": return `Thief: Pick Lock (${cubes(command.cubes)}, ${NEEDS[command.cubes]})`;
-    case "vast.Backstab": return `Thief: Backstab ${thiefTarget(command.target)} (${cubes(command.cubes)}, a ${WOUND[command.cubes]} wound)`;
-    case "vast.HideLoot": return `Thief: Hide Loot (${cubes(command.cubes)}, Loot Drop -${command.cubes})`;
-    case "vast.ThiefFlare": return "Thief: Flare on his tile (1 cube)";
     default: {
       const rest = Object.entries(command).filter(([k]) => k !== "type" && k !== "mouse" && k !== "player");
       const tail = rest.map(([k, v]) => `${k.replace(/_/g, " ")} ${pretty(v, names)}`).join(", ");
@@ -138,47 +101,6 @@ export function commandLabel(command, names = (x) => x, serverDice = false, mice
       return `${who ? `${who}: ` : ""}${type}${tail ? ` (${tail})` : ""}`;
     }
   }
-}
-
-// The Thief's actions (Vast rulebook §Il Ladro): what 1, 2 or 3 Action cubes need on the Action die, Backstab's wounds.
-const NEEDS = { 1: "4+ on the Action die", 2: "2+ on the Action die", 3: "sure" };
-const WOUND = { 1: "Light", 2: "Moderate", 3: "Heavy" };
-const cubes = (n) => `${n} cube${n === 1 ? "" : "s"}`;
-const TRIBE = { fangs: "Fangs", bones: "Bones", eye: "Eye" };
-
-function thiefTarget(target) {
-  return TRIBE[target] ? `the ${TRIBE[target]} Tribe` : `the ${target.charAt(0).toUpperCase()}${target.slice(1)}`;
-}
-
-// The Thief's Upgrade spaces (Vast rulebook §Migliorie).
-export const UPGRADE = {
-  "sticky-fingers": "Sticky Fingers", "lock-picking-kit": "Lock Picking Kit", "climbing-gear": "Climbing Gear",
-  "hand-crossbow": "Hand Crossbow", "unnatural-evasion": "Unnatural Evasion", "movement+1": "Movement +1",
-  "stealth+1": "Stealth +1", "thievery+1": "Thievery +1", "flip-2": "Flip Stat Tokens (2 to 3)",
-  "flip-3": "Flip Stat Tokens (3 to 4)", "all-4": "Flip Stat Tokens (all 4)",
-};
-
-// A decision's option in words, when its decision gives it a meaning ("" otherwise).
-export function optionText(decision, option) {
-  const kind = String(decision || "").split(":")[0];
-  if (kind === "thief-stats") {
-    const [m, s, t] = String(option).split("-");
-    return `Movement ${m} · Stealth ${s} · Thievery ${t}`;
-  }
-  if (kind === "upgrade" || kind === "spores-upgrade") return UPGRADE[option] || "";
-  if (kind === "peek") return { reveal: "Reveal it", keep: "Keep it Dark" }[option] || "";
-  if (kind === "evade-step") return option === "stay" ? "Stay" : `Step to ${option}`;
-  if (kind === "pickpocket") return option === "hidden" ? "A face-down card, at random" : "";
-  if (kind === "loot-drop") return { secrets: "Draw Secrets cards", rage: "Raise Rage" }[option] || "";
-  return "";
-}
-
-function powerTarget(c) {
-  if (c.power === "swat") return ` the ${c.token} at ${c.from_x},${c.from_y} to ${c.x},${c.y}`;
-  if (c.power === "slither") return ` a cube from ${c.source} to ${c.target}`;
-  if (c.tribe) return ` the ${c.tribe} Tribe`;
-  if (c.x !== undefined && c.x !== null) return ` at ${c.x},${c.y}`;
-  return "";
 }
 
 function shareText(c, names) {
@@ -191,56 +113,16 @@ function shareText(c, names) {
   return parts.length ? `: ${parts.join(", ")}` : "";
 }
 
-// Vast without a Cave player: the end of each turn does the Cave's work (Vast rulebook §Varianti).
-const DECISION_WORDS = {
-  shape: "choose where the end-of-turn Dark tile goes (no Cave player)",
-  "collapse-remove": "choose a tile the Collapse removes (no Cave player)",
-  plunder: "choose the Dark tile for Past Plunder's Treasure token",
-  "plunder-tile": "choose where a new Dark tile goes for Past Plunder",
-  // the Thief (Vast rulebook §Il Ladro)
-  "thief-stats": "put the Stat tokens on Movement, Stealth and Thievery",
-  peek: (at) => `reveal the Dark tile at ${at} you looked at, or keep it Dark`,
-  upgrade: "choose the Upgrade space for a stashed token",
-  pickpocket: (owner) => `choose what the Pickpocket takes from the ${owner === "knight" ? "Knight" : "Goblins"}`,
-  "loot-from": "choose the tile to take the Treasure token from (the supply is empty)",
-  "evade-step": "Unnatural Evasion: step to a tile next to his, or stay",
-  "spores-upgrade": "choose the Upgrade Soporific Spores takes",
-  "loot-drop": (level) => `choose the Loot Drop bonus (${level}): Secrets cards or Rage`,
-  // the Knight's Ambushes (Vast rulebook §Imboscata; Goblin Infestation line C, docs/vast/facts.md §3 Monster cards)
-  "ambush-cubes": "put Hero cubes on Strength before the Ambush strikes",
-  underworm: "the Underworm: choose the diagonal Dark tile she moves onto and reveals",
-  "underworm-place": "the Underworm: choose the diagonal space for the Dark tile she moves onto",
-};
-
+// A decision in words ("choose the boss wound").
 function decisionWords(decision) {
-  const words = DECISION_WORDS[decision];
-  if (typeof words === "string") return words;
-  const [kind, ...rest] = String(decision).split(":");
-  const found = DECISION_WORDS[kind];
-  if (typeof found === "function") return found(rest.join(":"));
-  return typeof found === "string" ? found : `choose the ${String(decision).replace(/[-:]/g, " ")}`;
-}
-
-// What the Thief's rolls are for, in words (by RollRequested.reason): the Action die and the Dragon die.
-function rollWords(reason) {
-  const [kind, ...rest] = String(reason).split(":");
-  if (kind === "thief-action") {
-    const [action, target, n, again] = rest;
-    const name = { pickpocket: "Pickpocket", "pick-lock": "Pick Lock" }[action] || action;
-    const on = target && target !== "-" ? ` on ${thiefTarget(target)}` : "";
-    return `${again ? "Sticky Fingers' re-roll of " : ""}${name}${on} (${NEEDS[n] || n})`;
-  }
-  if (kind === "evasion") return "Unnatural Evasion (4+ on the Action die and the attack misses)";
-  if (kind === "thief-gem") return `the ${rest[0]} Gem's trap (the Dragon die: a center hit kills the Thief)`;
-  if (kind === "thief-flare") return `the Thief's Flare at ${rest[0]} (the Dragon die)`;
-  return reasonWords(reason);
+  return `choose the ${String(decision).replace(/[-:]/g, " ")}`;
 }
 
 export function pendingText(pending, names = (x) => x) {
   if (!pending) return "";
   const who = pending.piece ? `${names(pending.piece)}: ` : "";
   switch (pending.type) {
-    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${rollWords(pending.reason)}`;
+    case "RollRequested": return `${who}roll ${pending.dice} ${pending.sides && pending.sides !== 6 ? `d${pending.sides}` : "di" + (pending.dice > 1 ? "ce" : "e")} for ${reasonWords(pending.reason)}`;
     case "ShuffleRequested": return `shuffle ${pending.cards.length} cards for ${reasonWords(pending.reason)}`;
     case "DrawRequested": return `${who}draw ${pending.count || 1} card${(pending.count || 1) > 1 ? "s" : ""} from the ${String(pending.deck).replace(/-/g, " ")} deck (${reasonWords(pending.reason)})`;
     case "DecisionRequested": return `${who}${decisionWords(pending.decision)}`;

@@ -7,7 +7,7 @@ import { clear, content, el } from "/static/js/api.js";
 import { boardFromState as boardOf, boardLegend, initiativeFromState as initiativeOf, renderBoard, trackFigures, zoomable } from "./board.js";
 import {
   ACTION_DIE, commandLabel as commandWords, eventText as eventWords, faceIcon as faceIconOf, faceLabel as faceLabelOf,
-  facesInLine, miceNames, optionText as optionWords, pendingText as pendingWords,
+  facesInLine, miceNames, pendingText as pendingWords,
 } from "./labels.js";
 
 const MICE = "mice-and-mystics";
@@ -47,7 +47,6 @@ export function boardFromState(state) { return boardOf(state, known.library); }
 export function initiativeFromState(state) { return initiativeOf(state, words); }
 
 export function pendingText(pending) { return pendingWords(pending, words); }
-export function optionText(decision, option) { return optionWords(decision, option); }
 
 // A die face as the die shows it: the action die's symbols and printed number ("bow · 2"); a face
 // sent by its name ("bow-star") is read back as its number first. ``pending``: the roll or the
