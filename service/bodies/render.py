@@ -116,6 +116,14 @@ def command_result(lens: Lens) -> Any:
     return render
 
 
+def tagged(ruleset: str, document: dict[str, Any]) -> dict[str, Any]:
+    """A ruleset's state, board or initiative document (JSON object) as the API shows it: with its
+    ``ruleset`` first, the tag that tells a client which ruleset's shape the rest has (the
+    ``GameState``, ``BoardDocument`` and ``InitiativeDocument`` unions of the OpenAPI document are
+    discriminated by it). The stored documents do not carry it."""
+    return {"ruleset": ruleset, **{k: v for k, v in document.items() if k != "ruleset"}}
+
+
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 

@@ -148,6 +148,41 @@ def _new_game_type(ruleset: Any) -> type:
     )
 
 
+DOCUMENT_KINDS = {"state": "GameState", "board": "BoardDocument", "initiative": "InitiativeDocument"}
+"""The ruleset documents the API shows tagged by ``ruleset`` (``dicelog.service.bodies.render.tagged``), with
+the suffix of each one's schema name."""
+
+
+@cache
+def tagged_document(ruleset_name: str, kind: str) -> Any:
+    """The schema type of ``ruleset_name``'s ``kind`` document (``state``, ``board`` or ``initiative``:
+    the ruleset's ``state_type`` or the return type of its ``board_view`` / ``initiative_view``) as the
+    API shows it: the same Struct tagged by ``ruleset`` (e.g. ``VastGameState``), so the union of the
+    served rulesets' documents is discriminated by it. ``dict[str, Any]`` for a ruleset whose view is
+    not typed (a JSON object, untagged in the schema)."""
+    ruleset = registry.get(ruleset_name)
+    if kind == "state":
+        base = ruleset.state_type
+    else:
+        view = ruleset.board_view if kind == "board" else ruleset.initiative_view
+        base = typing.get_type_hints(view).get("return", Any)
+    if not (isinstance(base, type) and issubclass(base, Struct)) or base.__struct_config__.tag_field:
+        return dict[str, Any]
+    doc = (base.__doc__ or "").strip()
+    return msgspec.defstruct(
+        f"{_camel(ruleset_name)}{DOCUMENT_KINDS[kind]}",
+        [],
+        bases=(base,),
+        tag_field="ruleset",
+        tag=ruleset_name,
+        module=__name__,
+        namespace={
+            "__doc__": f"{doc}\n\nAs the API shows it: ``ruleset`` (``{ruleset_name}``) first, which says "
+            f"the document is a {ruleset_name} game's (the stored document does not carry it)."
+        },
+    )
+
+
 @cache
 def api_types(names: tuple[str, ...]) -> ApiTypes:
     """The request types for an app serving ``names`` (cached: one set of types per ruleset set)."""

@@ -150,9 +150,9 @@ SLOT_COMPONENTS = {
 SLOT_DOCS = {
     "event": "Any event of the served rulesets or of the core (``type`` names it).",
     "command": "Any command of the served rulesets or of the core (``type`` names it).",
-    "state": "The state of a game of any served ruleset.",
-    "board": "The board view of a game of any served ruleset.",
-    "initiative": "The initiative view of a game of any served ruleset.",
+    "state": "The state of a game of any served ruleset; its ``ruleset`` says which.",
+    "board": "The board view of a game of any served ruleset; its ``ruleset`` says which.",
+    "initiative": "The initiative view of a game of any served ruleset; its ``ruleset`` says which.",
 }
 GENERIC_DESCRIPTIONS = {"200": "Request fulfilled, document follows", "201": "Document created, URL follows"}
 LOCATION_DOCS = {
@@ -386,40 +386,33 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
     """The types of each slot for an app serving ``rulesets``: one type, or the members of an ``anyOf``."""
     from dicelog.domain.core import events as core_events
     from dicelog.domain.core import registry
-    from dicelog.service.http.api_types import api_types
+    from dicelog.service.http.api_types import DOCUMENT_KINDS, api_types, tagged_document
 
     types = api_types(rulesets)
+    documents = {kind: [tagged_document(name, kind) for name in rulesets] for kind in DOCUMENT_KINDS}
     core = [
         v
         for v in vars(core_events).values()
         if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
     ]
-    states: list[Any] = []
     events: list[Any] = list(core)
-    boards: list[Any] = []
-    initiatives: list[Any] = []
     for name in rulesets:
-        ruleset = registry.get(name)
-        states.append(ruleset.state_type)
-        events.extend(e for e in ruleset.event_types if e not in events)
-        for view, bucket in ((ruleset.board_view, boards), (ruleset.initiative_view, initiatives)):
-            returned = typing.get_type_hints(view).get("return", Any)
-            bucket.append(returned)
+        events.extend(e for e in registry.get(name).event_types if e not in events)
 
     def union(items: list[Any]) -> tuple[Any, ...]:
-        # The members of a slot, each given its own schema: msgspec cannot put untagged Structs of
-        # several rulesets in one union, so a slot of several members becomes an ``anyOf`` below.
+        # The documents tagged by ``ruleset`` (``tagged_document``) make one discriminated union; an untyped
+        # view (a JSON object) cannot be in it, so then each member gets its own schema (an ``anyOf`` below).
         items = list(dict.fromkeys(items))
-        if any(i is Any for i in items):
-            return (dict[str, Any],)
-        return tuple(items)
+        if any(i == dict[str, Any] for i in items):
+            return tuple(dict.fromkeys([*(i for i in items if i != dict[str, Any]), dict[str, Any]]))
+        return (typing.Union[tuple(items)],)  # noqa: UP007 - tagged: one union
 
     return {
-        "state": union(states),
+        "state": union(documents["state"]),
         "event": (typing.Union[tuple(events)],),  # noqa: UP007 - tagged: one union
         "command": (types.Command,),
-        "board": union(boards),
-        "initiative": union(initiatives),
+        "board": union(documents["board"]),
+        "initiative": union(documents["initiative"]),
     }
 
 

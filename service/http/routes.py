@@ -38,7 +38,7 @@ from dicelog.service.app.audit import describe, marked_out
 from dicelog.service.app.errors import Forbidden, Unauthorized, VersionConflict
 from dicelog.service.app.export import reader_export_lines
 from dicelog.service.app.games import TABLE, GameNotFound, Games, new_token
-from dicelog.service.bodies.render import builtins, command_result, summary, turn_of, viewed
+from dicelog.service.bodies.render import builtins, command_result, summary, tagged, turn_of, viewed
 from dicelog.service.bodies.schemas import (
     BoardOut,
     CommandResult,
@@ -413,7 +413,7 @@ class GameReads:
         return StateAt(
             game_id=game_id,
             version=game.version,
-            state=builtins(lens.state(game.state)),
+            state=tagged(game.created.ruleset, builtins(lens.state(game.state))),
             pending=lens.pending(game.pending),
             result=game.result,
         )
@@ -753,12 +753,12 @@ def _document(
         return {
             "game_id": str(game_id),
             "version": game.version,
-            kind: builtins(view(lens.state(game.state))),
+            kind: tagged(game.created.ruleset, builtins(view(lens.state(game.state)))),
         }
     doc = read_models.document(kind, game_id)
     if doc is None:
         raise NotFoundException(f"no {kind} for game {game_id} (yet)")
-    return doc
+    return {**doc, kind: tagged(game.created.ruleset, doc[kind])}
 
 
 def _log_lines(games: Games, game: Game, lens: Lens, after: int, limit: int) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from litestar.params import JSONBody, Parameter
 
 from dicelog.service.app.audit import dice_proof, marked_out, turn_parts
 from dicelog.service.app.games import Games
-from dicelog.service.bodies.render import builtins
+from dicelog.service.bodies.render import builtins, tagged
 from dicelog.service.bodies.schemas import ClaimedToken, DiceProof, ForkRequest, GameCreatedBody, TurnView
 from dicelog.service.http.routes import (
     BEARER,
@@ -151,8 +151,8 @@ def _span_view(
         number=number,
         from_version=first,
         to_version=last,
-        state_before=builtins(lens.state(before.state)),
-        state_after=builtins(lens.state(parts["after"].state)),
+        state_before=tagged(game.created.ruleset, builtins(lens.state(before.state))),
+        state_after=tagged(game.created.ruleset, builtins(lens.state(parts["after"].state))),
         events=marked_out(marked, lens),
         commands=parts["commands"],
         dice=parts["dice"],

@@ -267,3 +267,19 @@ def test_stateful_scenarios_following_the_links_keep_the_contract(stateful_machi
         )
     )
     assert _Tokens.by_game, "no scenario created a game"
+
+
+def test_a_games_documents_are_unions_tagged_by_ruleset():
+    """``GameState``, ``BoardDocument`` and ``InitiativeDocument``: one member per served ruleset, each with
+    ``ruleset`` required and constant, and a discriminator naming it (the live answers carry it: the
+    response-validation test of tests/api/test_openapi.py checks ``/state``, ``/board``, ``/initiative``
+    and the turn views against these schemas)."""
+    for name in ("GameState", "BoardDocument", "InitiativeDocument"):
+        union = SCHEMAS[name]
+        assert union["discriminator"]["propertyName"] == "ruleset", name
+        mapping = union["discriminator"]["mapping"]
+        assert set(mapping) == {"mice-and-mystics", "vast"}, name
+        for ruleset, ref in mapping.items():
+            member = _resolve({"$ref": ref})
+            assert member["properties"]["ruleset"]["const"] == ruleset and "ruleset" in member["required"]
+        assert sorted(m["$ref"] for m in union["anyOf"]) == sorted(mapping.values())

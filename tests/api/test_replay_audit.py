@@ -213,7 +213,10 @@ def test_projections_show_the_state_after_an_undo(client):
         time.sleep(0.05)
     game = client.app.state.runtime.games.game(UUID(table.id))
     ruleset = registry.get("mice-and-mystics")
-    as_json = lambda value: msgspec.json.decode(msgspec.json.encode(value))  # noqa: E731
+
+    def as_json(value: object) -> object:  # as the API shows a ruleset's document: tagged by ``ruleset``
+        return {"ruleset": "mice-and-mystics", **msgspec.json.decode(msgspec.json.encode(value))}
+
     assert client.get(f"/games/{table.id}/board").json()["board"] == as_json(ruleset.board_view(game.state))
     while (
         time.monotonic() < deadline
