@@ -11,7 +11,7 @@ handler of its nearest registered base (``dicelog.domain.core.dispatch.ByEventTy
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
@@ -45,6 +45,13 @@ _on = EVOLVE.on
 def evolve(state: VastState, event: Event) -> VastState:
     """Apply ``event`` to ``state`` (see the module docstring)."""
     return EVOLVE(state, event)
+
+
+def fold(state: VastState, events: Iterable[Event]) -> VastState:
+    """``state`` after each of ``events`` in turn (``evolve``)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def _without(items: tuple[str, ...], gone: tuple[str, ...] | list[str]) -> tuple[str, ...]:

@@ -30,7 +30,7 @@ from dicelog.domain.vast.demo import DEMO
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
 from dicelog.domain.vast.evolve import evolve as _evolve
 from dicelog.domain.vast.rules import cave_turn, dragon, flow, goblins, knight, setup, thief
-from dicelog.domain.vast.rules.common import not_your_turn, refuse
+from dicelog.domain.vast.rules.common import Then, not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
@@ -47,8 +47,11 @@ the first free space, west to east); 6 plays the rules a referee's reading corre
 Rules revisions: each attack on the surfaced Dragon costs its own Encounter, the Shield stops every forced
 move, and the others listed there)."""
 
-# Each handler decides one command type (its second parameter), found by the command's exact type.
-_Handlers = dict[type[Command], Callable[[VastState, Any], list[Event]]]
+# Each handler decides one command type (its second parameter), found by the command's exact type. The
+# Goblins' handlers return their events, which the driver follows (``flow.then_advance``); the other roles'
+# are given the driver's ``then_advance`` (``common.Then``) to follow theirs where the command says so.
+_Handlers = dict[type[Command], Callable[[VastState, Any, Then], list[Event]]]
+_GoblinsHandlers = dict[type[Command], Callable[[VastState, Any], list[Event]]]
 _KNIGHT: _Handlers = {
     cmd.PlaceHeroCube: knight.place_cube,
     cmd.MoveKnight: knight.move,
@@ -79,7 +82,7 @@ _DRAGON: _Handlers = {
     cmd.DragonCollect: dragon.collect,
     cmd.PlaceGem: dragon.place_gem,
 }
-_GOBLINS: _Handlers = {
+_GOBLINS: _GoblinsHandlers = {
     cmd.ActivateTribe: goblins.activate,
     cmd.PlaySecret: goblins.play_secret,
     cmd.TribeFlare: goblins.flare,
@@ -153,13 +156,7 @@ class Vast:
         if role != state.turn:
             raise not_your_turn(role)
         if isinstance(command, cmd.VastEndTurn):
-            if role == "goblins":
-                return goblins_end(state)
-            if role == "dragon":
-                return dragon.end(state)
-            if role == "thief":
-                return thief.end(state)
-            return knight.end(state) if role == "knight" else cave_turn.end(state)
+            return end_turn(state, role)
         if type(command) in _GOBLINS:
             return flow.then_advance(state, _GOBLINS[type(command)](state, command))
         handler: Any = (
@@ -168,9 +165,13 @@ class Vast:
             or _DRAGON.get(type(command))
             or _THIEF.get(type(command))
         )
-        return handler(state, command)
+        return handler(state, command, flow.then_advance)
 
     def resolve(self, state: VastState, answer: Answer) -> list[Event]:
+        """The events after ``answer`` (already applied to ``state``): the setup's next step after its own
+        draws (``setup.after_draw``), else the chain of the game (``flow.answer``)."""
+        if setup.is_setup_draw(answer, state):
+            return named_dice(state, setup.after_draw(state, answer))
         return named_dice(state, flow.answer(state, answer))
 
     def evolve(self, state: VastState, event: Event) -> VastState:
@@ -268,15 +269,23 @@ def named_dice(state: VastState, events: list[Event]) -> list[Event]:
     ]
 
 
-def goblins_end(state: VastState) -> list[Event]:
-    """Vast rulebook §I Goblin, Riepilogo del Turno: the turn ends after the activation phase (the War deck is
-    shuffled whole again: it is always drawn from in full)."""
-    gob = state.goblins
-    if gob is None or gob.phase != "activate":
-        raise refuse(
-            "goblins.not-activating", "Riepilogo del Turno", "the turn ends after the activation phase"
-        )
-    return flow.then_advance(state, flow.end_turn(state, "goblins"))
+END_CHECKS: dict[str, Callable[[VastState], None]] = {
+    "knight": knight.check_end,
+    "goblins": goblins.check_end,
+    "thief": thief.check_end,
+    "cave": cave_turn.check_end,
+}
+"""Each role's check that its turn may end now (raising ``RuleBroken``); the Dragon ends by ``dragon.end``."""
+
+
+def end_turn(state: VastState, role: str) -> list[Event]:
+    """``VastEndTurn`` of ``role`` (Vast rulebook §Riepilogo del Turno): the Dragon's end owes a Pride cube,
+    its surfacing and a new hand first (``dragon.end``); another role's turn ends once its check passes
+    (``END_CHECKS``), and the next turn starts (``flow.end_turn``)."""
+    if role == "dragon":
+        return dragon.end(state)
+    END_CHECKS[role](state)
+    return flow.then_advance(state, flow.end_turn(state, role))
 
 
 RULESET = Vast()

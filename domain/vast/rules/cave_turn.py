@@ -3,37 +3,35 @@ of its turn."""
 
 from __future__ import annotations
 
-from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, parse_pos, pos_key, step
+from dicelog.domain.vast.cave import ENTRANCE, Pos, pos_key, step
 from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.evolve import fold
+from dicelog.domain.vast.rules import tribes
 from dicelog.domain.vast.rules.common import (
+    Then,
     cell_at,
-    cells_by_pos,
     cubes_on,
     geometry,
     grit_change,
     is_crystal,
-    knight_pos,
-    pieces_at,
-    pieces_on,
     placeable,
     refuse,
     removable,
-    safe_steps,
     treasure_spots,
 )
-from dicelog.domain.vast.rules.flow import (
-    end_turn,
-    fold,
+from dicelog.domain.vast.rules.pieces import spores_on_thief
+from dicelog.domain.vast.rules.tiles import (
+    bats_reach,
+    event_tokens,
     ordered_events,
     place_dark,
-    then_advance,
+    remove_tile,
     top_events,
 )
-from dicelog.domain.vast.state import CaveRole, VastState
+from dicelog.domain.vast.state import SLOTH_ROOM, CaveRole, VastState, wakefulness
 
 OMENS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "giant-bats": ((1,), ("chasm", "bat", "boulder")),
@@ -53,7 +51,7 @@ def _cave(state: VastState) -> CaveRole:
     return state.cave
 
 
-def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False) -> list[Event]:
+def place_tile(state: VastState, command: cmd.PlaceTile, then: Then, *, extra: bool = False) -> list[Event]:
     """Vast rulebook §2. Modella la Caverna: once a turn before the Collapse (Hatred: once more), a tile of
     the hand Dark side up next to a tile; a Crystal tile of the hand first (§Tessere Caverna, on its own
     turn)."""
@@ -77,61 +75,10 @@ def place_tile(state: VastState, command: cmd.PlaceTile, *, extra: bool = False)
             "2. Modella la Caverna",
             f"{pos_key(pos)} is not an empty space next to a tile",
         )
-    return then_advance(state, place_dark(state, pos, command.tile, own_turn=True))
+    return then(state, place_dark(state, pos, command.tile, own_turn=True))
 
 
-def remove_tile(state: VastState, pos: Pos, extra: bool, step: str = "") -> list[Event]:
-    """Remove the tile at ``pos`` (Vast rulebook §Il Collasso): a Dark tile is turned to show whether it is a
-    Crystal tile; tokens on it go back. The Knight on it first steps to a tile next to it (decision
-    ``step-off``, default the first, N->E->S->W). From rules revision 6 every player's piece on it steps off
-    first, one at a time, onto a tile whose entering causes no attack (``safe_steps``; Vast rulebook §Il
-    Collasso: «Se una tessera contenente la pedina di un giocatore deve essere rimossa, quel giocatore può
-    prima muoversi su una tessera adiacente»): decisions ``step-off`` (the Knight), ``dragon-off``,
-    ``thief-off`` (the Thief), ``tribe-off`` (the Goblins, for the first Tribe on it). ``step``: the
-    end-of-turn step it completes (``remove``, no Cave player), carried through that decision."""
-    cell = cell_at(state, pos)
-    if cell is None:
-        raise InvariantViolated("vast-remove", f"no tile at {pos_key(pos)}")
-    tail = ":extra" if extra else f":{step}" if step else ""
-    pieces = pieces_on(state, pos) if state.rules_revision >= 6 else []
-    if pieces:
-        piece = pieces[0]
-        g = geometry(state)
-        # a second piece may find its safe tiles taken by the first: then any tile next to it
-        spots = safe_steps(state, pos, piece) or g.neighbours(pos)
-        options = tuple(pos_key(p) for p in spots)
-        kind = {"knight": "step-off", "dragon": "dragon-off", "thief": "thief-off"}.get(piece, "tribe-off")
-        who = piece if piece in ("knight", "dragon", "thief") else "goblins"
-        name = f"{kind}:{pos_key(pos)}{tail}"
-        return [DecisionRequested(decision=name, options=options, piece=who, default=options[0])]
-    if state.rules_revision < 6 and pieces_at(state, pos):
-        g = geometry(state)
-        options = tuple(pos_key(p) for p in g.neighbours(pos))
-        who = "knight" if knight_pos(state) == pos else "dragon"
-        kind = "step-off" if who == "knight" else "dragon-off"
-        name = f"{kind}:{pos_key(pos)}" + (":extra" if extra else f":{step}" if step else "")
-        return [DecisionRequested(decision=name, options=options, piece=who, default=options[0])]
-    x, y = pos
-    return [
-        ev.TileRemoved(
-            x=x,
-            y=y,
-            tile=cell.tile,
-            crystal_tile=tile_data(cell.tile).kind == "crystal",
-            extra=extra,
-            step=step,
-        )
-    ]
-
-
-def remove_stepped_off(state: VastState, where: str) -> list[Event]:
-    """The removal a ``step-off`` or ``dragon-off`` decision waited for, once the piece stepped off:
-    ``where`` is ``x,y``, ``x,y:extra`` (Hatred) or ``x,y:<step>`` (the end-of-turn step it completes)."""
-    target, _, tail = where.partition(":")
-    return remove_tile(state, parse_pos(target), tail == "extra", "" if tail == "extra" else tail)
-
-
-def remove(state: VastState, command: cmd.RemoveTile) -> list[Event]:
+def remove(state: VastState, command: cmd.RemoveTile, then: Then) -> list[Event]:
     """Vast rulebook §Il Collasso: 3 tiles a turn, in the order ``removable`` gives."""
     cave = _cave(state)
     if not state.collapse:
@@ -140,10 +87,10 @@ def remove(state: VastState, command: cmd.RemoveTile) -> list[Event]:
         )
     if cave.placed >= 3:
         raise refuse("collapse.done", "Il Collasso", "3 tiles a turn are removed")
-    return _remove(state, (command.x, command.y), extra=False)
+    return _remove(state, (command.x, command.y), False, then)
 
 
-def _remove(state: VastState, pos: Pos, extra: bool) -> list[Event]:
+def _remove(state: VastState, pos: Pos, extra: bool, then: Then) -> list[Event]:
     """Raises ``vast.collapse.entrance`` (the Entrance is never removed), ``vast.collapse.not-removable``
     (not a tile the removal order allows now)."""
     if pos == ENTRANCE:
@@ -154,10 +101,12 @@ def _remove(state: VastState, pos: Pos, extra: bool) -> list[Event]:
             "Il Collasso",
             "remove a tile touching the fewest others, a revealed Crystal tile first, never the Entrance",
         )
-    return then_advance(state, remove_tile(state, pos, extra))
+    return then(state, remove_tile(state, pos, extra))
 
 
-def place_treasure(state: VastState, command: cmd.PlaceTreasure, *, extra: bool = False) -> list[Event]:
+def place_treasure(
+    state: VastState, command: cmd.PlaceTreasure, then: Then, *, extra: bool = False
+) -> list[Event]:
     """Vast rulebook §3. Piazza un Tesoro (Past Plunder: once more)."""
     cave = _cave(state)
     if not extra and cave.treasure_placed:
@@ -193,24 +142,28 @@ def _pay(state: VastState, omen: str, pay: tuple[str, ...]) -> list[Event]:
     return [ev.OmenUsed(omen=omen, paid=pay)]
 
 
-def hatred(state: VastState, command: cmd.Hatred) -> list[Event]:
+def hatred(state: VastState, command: cmd.Hatred, then: Then) -> list[Event]:
     """Vast rulebook §Presagi, Disprezzo: another tile placed, or during the Collapse removed."""
     paid = _pay(state, "hatred", command.pay)
     after = fold(state, paid)
     if state.collapse:
-        return paid + _remove(after, (command.x, command.y), extra=True)
+        return paid + _remove(after, (command.x, command.y), True, then)
     if command.tile is None:
         raise refuse("omen.no-tile", "Presagi", "Hatred before the Collapse places a tile: name it")
-    return paid + place_tile(after, cmd.PlaceTile(tile=command.tile, x=command.x, y=command.y), extra=True)
+    return paid + place_tile(
+        after, cmd.PlaceTile(tile=command.tile, x=command.x, y=command.y), then, extra=True
+    )
 
 
-def past_plunder(state: VastState, command: cmd.PastPlunder) -> list[Event]:
+def past_plunder(state: VastState, command: cmd.PastPlunder, then: Then) -> list[Event]:
     """Vast rulebook §Presagi, Antichi Bottini: another Treasure token, as in Place Treasure."""
     paid = _pay(state, "past-plunder", command.pay)
-    return paid + place_treasure(fold(state, paid), cmd.PlaceTreasure(x=command.x, y=command.y), extra=True)
+    return paid + place_treasure(
+        fold(state, paid), cmd.PlaceTreasure(x=command.x, y=command.y), then, extra=True
+    )
 
 
-def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
+def spores(state: VastState, command: cmd.SoporificSpores, then: Then) -> list[Event]:
     """Vast rulebook §Presagi, Spore Soporifere: the Knight loses 5 Grit; the Goblins choose a Tribe that goes
     down to Population 1 (decision ``spores-tribe``, default the one losing fewest discs; Rage +1, §Furia e
     Malessere)."""
@@ -231,7 +184,6 @@ def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
         d = state.dragon
         if d is None:
             raise refuse("omen.no-target", "Presagi", "the Dragon is not in play")
-        from dicelog.domain.vast.state import SLOTH_ROOM, wakefulness
 
         tracks = tuple(
             t for t, n in d.sloth.items() if n < SLOTH_ROOM[t] and not (t == "hunger" and d.locked)
@@ -244,17 +196,15 @@ def spores(state: VastState, command: cmd.SoporificSpores) -> list[Event]:
             DecisionRequested(decision="spores-track", options=tracks, piece="dragon", default=tracks[0]),
         ]
     if command.target == "thief":
-        from dicelog.domain.vast.rules import thief
-
-        decision = thief.spores(state)  # raises when he has no Upgrade
+        decision = spores_on_thief(state)  # raises when he has no Upgrade
         return [*_pay(state, "soporific-spores", command.pay), *decision]
     if state.knight is None:
         raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
     paid = _pay(state, "soporific-spores", command.pay)
-    return then_advance(state, paid + grit_change(fold(state, paid), -5, "spores"))
+    return then(state, paid + grit_change(fold(state, paid), -5, "spores"))
 
 
-def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
+def rockslide(state: VastState, command: cmd.Rockslide, then: Then) -> list[Event]:
     """Vast rulebook §Presagi, Frana: a Rockslide on the edge between two tiles, at least one Lit; with all 3
     on the map, one of them moves there (decision ``rockslide-from:x,y:side``, the Cave's: which one; default
     the first)."""
@@ -276,43 +226,12 @@ def rockslide(state: VastState, command: cmd.Rockslide) -> list[Event]:
     return [*paid, ev.RockslidePlaced(x=command.x, y=command.y, side=command.side)]
 
 
-def bats_reach(state: VastState, start: Pos, knight: bool) -> list[Pos]:
-    """Tiles Giant Bats can carry a piece to from ``start``: up to 3 tiles, never through a wall; the Knight
-    only through and onto Lit tiles (Vast rulebook §Esempio #3 Movimento forzato); a Treasure token through
-    any tile (docs/vast/rulings.md). From rules revision 6 never onto the Dragon's space (Vast rulebook
-    §Esempio #3, Movimento forzato: «non può essere spinta sullo spazio del Drago o attraverso i muri»). Giant
-    Bats, Slap and the Wisp all take their reach from here."""
-    g = geometry(state)
-    cells = cells_by_pos(state)
-    d = state.dragon
-    barred = (
-        (d.x, d.y) if knight and d is not None and d.x is not None and state.rules_revision >= 6 else None
-    )
-    seen = {start: 0}
-    frontier = [start]
-    for depth in range(1, 4):
-        nxt = []
-        for here in frontier:
-            for side in SIDES:
-                there = step(here, side)
-                cell = cells.get(there)
-                if cell is None or there in seen or g.wall_between(here, side):
-                    continue
-                if knight and not cell.lit:
-                    continue
-                seen[there] = depth
-                if not cell.event_token:  # Vast rulebook §Esempio #3: an Event token stops the flight there
-                    nxt.append(there)
-        frontier = nxt
-    return sorted(p for p in seen if p not in (start, barred))
-
-
-def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
+def giant_bats(state: VastState, command: cmd.GiantBats, then: Then) -> list[Event]:
     """Vast rulebook §Presagi, Pipistrelli Giganti: the Knight (unless her Shield has its cube, §Scudo) or a
     Treasure token, up to 3 tiles."""
     knight = state.knight
     if command.target in ("fangs", "bones", "eye"):
-        return _bats_carry_tribe(state, command)
+        return _bats_carry_tribe(state, command, then)
     if command.target == "knight":
         if knight is None:
             raise refuse("omen.no-target", "Presagi", "the Knight is not in play")
@@ -333,32 +252,28 @@ def giant_bats(state: VastState, command: cmd.GiantBats) -> list[Event]:
         )
     paid = _pay(state, "giant-bats", command.pay)
     moved = ev.CarriedByBats(target=command.target, from_x=start[0], from_y=start[1], x=to[0], y=to[1])
-    return then_advance(state, [*paid, moved])
+    return then(state, [*paid, moved])
 
 
-def _bats_carry_tribe(state: VastState, command: cmd.GiantBats) -> list[Event]:
+def _bats_carry_tribe(state: VastState, command: cmd.GiantBats, then: Then) -> list[Event]:
     """Giant Bats carry a revealed Tribe up to 3 tiles, never through a wall, not onto the Knight
     (docs/vast/rulings.md)."""
-    from dicelog.domain.vast.rules import goblins
-
-    t = goblins.tribe(state, command.target)
-    if not goblins.on_map(t):
+    t = tribes.tribe(state, command.target)
+    if not tribes.on_map(t):
         raise refuse("omen.no-target", "Presagi", "Giant Bats carry a Tribe on the map")
     to = (command.x, command.y)
-    reach = bats_reach(state, goblins.where(t), False)
+    reach = bats_reach(state, tribes.where(t), False)
     if to not in reach or (state.knight is not None and to == (state.knight.x, state.knight.y)):
         raise refuse("omen.bats-reach", "Esempio #3", "up to 3 tiles, not through walls, not onto the Knight")
     paid = _pay(state, "giant-bats", command.pay)
-    return then_advance(state, [*paid, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])])
+    return then(state, [*paid, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])])
 
 
-def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
+def crystal_curse(state: VastState, command: cmd.CrystalCurse, then: Then) -> list[Event]:
     """Vast rulebook §Presagi, Maledizione del Cristallo: a quarter turn of a Lit tile (not the Entrance), an
     Event token restored on a revealed Event tile (rules revision 2), or the top 3 Event cards to the bottom
     of the deck."""
     if command.effect == "event-token":
-        from dicelog.domain.vast.rules.flow import event_tokens
-
         cell = cell_at(state, (command.x, command.y))
         if (
             not event_tokens(state)
@@ -371,7 +286,7 @@ def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
                 "omen.event-token", "Presagi", "restore an Event token on a revealed Event tile without one"
             )
         paid = _pay(state, "crystal-curse", command.pay)
-        return then_advance(state, [*paid, ev.EventTokenPlaced(x=cell.x, y=cell.y)])
+        return then(state, [*paid, ev.EventTokenPlaced(x=cell.x, y=cell.y)])
     if command.effect == "rotate":
         cell = cell_at(state, (command.x, command.y))
         if cell is None or not cell.lit or (cell.x, cell.y) == ENTRANCE:
@@ -380,25 +295,26 @@ def crystal_curse(state: VastState, command: cmd.CrystalCurse) -> list[Event]:
         turned = ev.TileRotated(
             x=cell.x, y=cell.y, rotation=(cell.rotation + (1 if command.clockwise else 3)) % 4
         )
-        return then_advance(state, [*paid, turned])
+        return then(state, [*paid, turned])
     if not state.event_deck and not state.event_bottom:
         raise refuse("omen.no-events", "Presagi", "no Event card is left")
     paid = _pay(state, "crystal-curse", command.pay)
     after = fold(state, paid)
     if ordered_events(state):  # rules revision 6: the top 3, which the Cave has read
-        return then_advance(state, [*paid, ev.EventsSentToBottom(cards=top_events(state))])
+        return then(state, [*paid, ev.EventsSentToBottom(cards=top_events(state))])
     if state.event_deck:
         count = min(3, len(state.event_deck))
         draw = DrawRequested(
             reason="crystal-curse", deck="events", cards=after.event_deck, count=count, piece="cave"
         )
         return [*paid, draw]
-    return then_advance(state, [*paid, ev.EventsSentToBottom(cards=state.event_bottom[:3])])
+    return then(state, [*paid, ev.EventsSentToBottom(cards=state.event_bottom[:3])])
 
 
-def end(state: VastState) -> list[Event]:
-    """Vast rulebook §Riepilogo del Turno: the turn ends after its three phases; Shape the Cave and Place
-    Treasure are owed when possible."""
+def check_end(state: VastState) -> None:
+    """Whether its turn may end (Vast rulebook §Riepilogo del Turno): after its three phases; Shape the Cave
+    and Place Treasure are owed when possible. Raises ``vast.collapse.owed``, ``vast.shape.owed``,
+    ``vast.treasure.owed``."""
     cave = _cave(state)
     if state.collapse:
         if cave.placed < 3 and removable(state):
@@ -409,7 +325,6 @@ def end(state: VastState) -> list[Event]:
     optional = "place-treasure-optional" in state.variants
     if not optional and not cave.treasure_placed and cave.supply > 0 and treasure_spots(state):
         raise refuse("treasure.owed", "3. Piazza un Tesoro", "place a Treasure token first")
-    return then_advance(state, end_turn(state, "cave"))
 
 
 def candidates(state: VastState) -> list[cmd.VastCommand]:

@@ -59,6 +59,11 @@ def dragon_armor(state: VastState) -> int:
 
 
 Fold = Callable[[VastState, Iterable[Event]], VastState]
+Then = Callable[[VastState, list[Event]], list[Event]]
+"""What follows a command's events: the driver's ``flow.then_advance``, passed to each role's command handler
+(``then(state, events)``: ``events``, then every event the rules cause by themselves from the state they
+lead to, up to the first pending roll, draw or decision). The roles never import the driver, which imports
+them."""
 
 
 def section(name: str) -> str:

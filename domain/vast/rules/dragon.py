@@ -16,11 +16,22 @@ from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, STEP, Pos, center_hit, die_tiles, pos_key, step
+from dicelog.domain.vast.cave import (
+    ENTRANCE,
+    SIDES,
+    STEP,
+    Pos,
+    center_hit,
+    die_tiles,
+    parse_pos,
+    pos_key,
+    step,
+)
 from dicelog.domain.vast.content import tile as tile_data
-from dicelog.domain.vast.evolve import evolve, groups, parse_step
-from dicelog.domain.vast.rules import goblins
+from dicelog.domain.vast.evolve import evolve, fold, groups, parse_step
+from dicelog.domain.vast.rules import tribes
 from dicelog.domain.vast.rules.common import (
+    Then,
     cell_at,
     cells_by_pos,
     dragon_armor,
@@ -32,6 +43,8 @@ from dicelog.domain.vast.rules.common import (
     the_knight,
     thief_pos,
 )
+from dicelog.domain.vast.rules.pieces import encounter, forced_discards, hit_dragon, strike, the_dragon
+from dicelog.domain.vast.rules.tiles import bats_reach, remove_stepped_off
 from dicelog.domain.vast.state import (
     POWER_CARDS,
     SLOTH_ROOM,
@@ -61,12 +74,6 @@ COSTS: dict[str, tuple[str, ...]] = {
 ROLLED = ("claw", "flame", "wrath")
 """Powers that roll the Dragon die (Vast rulebook §Il Dado del Drago)."""
 SWAT_RANGE = 5
-
-
-def the_dragon(state: VastState) -> DragonRole:
-    if state.dragon is None:
-        raise refuse("no-dragon", "Il Drago", "the Dragon is not in play")
-    return state.dragon
 
 
 def dragon_pos(state: VastState) -> Pos | None:
@@ -188,9 +195,9 @@ def _entered(state: VastState, tiles: list[Pos]) -> list[Event]:
     # docs/vast/facts.md §7 Ash Dragon: a Tribe stronger than its Armor attacks it
     if "ash-dragon" in state.variants:
         for p in tiles:
-            for t in goblins.tribes_at(state, p):
-                if goblins.tribe_strength(state, t) > dragon_armor(state):
-                    return goblins.attack_dragon(state, t)
+            for t in tribes.tribes_at(state, p):
+                if tribes.tribe_strength(state, t) > dragon_armor(state):
+                    return tribes.attack_dragon(state, t)
     if k is None or k.health <= 0 or (k.x, k.y) not in tiles:
         return []
     s = strength(k, False)
@@ -199,10 +206,8 @@ def _entered(state: VastState, tiles: list[Pos]) -> list[Event]:
     return strike(state, s, bomb=False, piece="knight")
 
 
-def move(state: VastState, command: cmd.MoveDragon) -> list[Event]:
+def move(state: VastState, command: cmd.MoveDragon, then: Then) -> list[Event]:
     """The free move: once a turn, 1-2 tiles in a straight line (Vast rulebook §1. Muovi e Usa i Poteri)."""
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
     d = the_dragon(state)
     _stage(d, 0, "moving")
     if d.moved:
@@ -210,7 +215,7 @@ def move(state: VastState, command: cmd.MoveDragon) -> list[Event]:
     tiles = path(state, d, (command.x, command.y))
     events: list[Event] = [ev.DragonMoved(x=command.x, y=command.y, how="free")]
     events += _entered(fold(state, events), tiles)
-    return then_advance(state, events)
+    return then(state, events)
 
 
 # --- paying for Powers ---------------------------------------------------------------------------
@@ -276,11 +281,9 @@ def _cheapest(
 # --- the Powers ----------------------------------------------------------------------------------
 
 
-def use_power(state: VastState, command: cmd.UsePower) -> list[Event]:
+def use_power(state: VastState, command: cmd.UsePower, then: Then) -> list[Event]:
     """Use a Power (Vast rulebook §Poteri). Raises ``vast.dragon.*`` when unpaid or its target is not
     allowed."""
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
     d = the_dragon(state)
     _stage(d, 0, "using a Power")
     here = (d.x or 0, d.y or 0)
@@ -290,11 +293,11 @@ def use_power(state: VastState, command: cmd.UsePower) -> list[Event]:
     if command.power in ROLLED:
         return [*paid, roll(command.power, here)]
     after = fold(state, paid)
-    aimed = {"hiss": bool(command.tribe), "scratch": bool(goblins.tribes_at(state, here))}
+    aimed = {"hiss": bool(command.tribe), "scratch": bool(tribes.tribes_at(state, here))}
     if aimed.get(command.power) and trap_ready(state):
         rest = command.tribe if command.power == "hiss" else pos_key(here)
         return [*paid, trap_decision(command.power, str(rest))]
-    return then_advance(state, paid + effect(after))
+    return then(state, paid + effect(after))
 
 
 def trap_ready(state: VastState) -> bool:
@@ -312,8 +315,6 @@ def trap_decision(power: str, rest: str) -> DecisionRequested:
 
 def untrapped(state: VastState, power: str, rest: str) -> list[Event]:
     """The effect of ``power`` when the Goblins let it through their Trap."""
-    from dicelog.domain.vast.cave import parse_pos
-
     if power == "hiss":
         return hiss(rest)
     if power == "scratch":
@@ -329,7 +330,7 @@ def hiss(tribe: str) -> list[Event]:
     return [
         ev.PopulationLost(tribe=tribe, count=1, why="hiss"),
         ev.TribeHidden(tribe=tribe),
-        goblins.rage(1, "attacked"),
+        tribes.rage(1, "attacked"),
         ev.GoblinsEaten(count=1),
     ]
 
@@ -337,12 +338,10 @@ def hiss(tribe: str) -> list[Event]:
 def scratch(state: VastState, here: Pos) -> list[Event]:
     """Scratch (Vast rulebook §Poteri, Graffio): on the Dragon's tile the Knight loses 5 Grit, every Tribe
     drops to Population 0 (scattered) and the Dragon eats what they lose."""
-    from dicelog.domain.vast.rules.flow import fold
-
     out: list[Event] = []
     eaten = 0
-    for t in goblins.tribes_at(state, here):
-        out += [goblins.scatter(state, t, to_zero=True), goblins.rage(1, "attacked")]
+    for t in tribes.tribes_at(state, here):
+        out += [tribes.scatter(state, t, to_zero=True), tribes.rage(1, "attacked")]
         eaten += t.population
     if eaten:
         out.append(ev.GoblinsEaten(count=eaten))
@@ -370,8 +369,6 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
             tiles = path(state, d, target, through_wall=True)
 
             def wing(s: VastState) -> list[Event]:
-                from dicelog.domain.vast.rules.flow import fold
-
                 moved: list[Event] = [ev.DragonMoved(x=target[0], y=target[1], how="wing")]
                 return moved + _entered(fold(s, moved), tiles)
 
@@ -379,8 +376,8 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
         case "hiss":
             if command.tribe is None:
                 raise refuse("dragon.target", "Poteri", "Hiss: name a Tribe on the map")
-            t = goblins.tribe(state, command.tribe)
-            if not goblins.on_map(t):
+            t = tribes.tribe(state, command.tribe)
+            if not tribes.on_map(t):
                 raise refuse("dragon.target", "Poteri", "Hiss hits a Tribe on the map")
             return lambda s: hiss(t.name)
         case "slither":
@@ -425,7 +422,6 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
                 raise refuse(
                     "dragon.shield", "Equipaggiamento", "the Knight's Shield keeps her from being moved"
                 )
-            from dicelog.domain.vast.rules.cave_turn import bats_reach
 
             if target is None or target not in bats_reach(state, (k.x, k.y), knight=True):
                 raise refuse(
@@ -441,7 +437,7 @@ def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
         case "scratch":
             k = state.knight
             on_knight = k is not None and (k.x, k.y) == here
-            found = goblins.tribes_at(state, here)
+            found = tribes.tribes_at(state, here)
             if not on_knight and not found and thief_pos(state) != here:
                 raise refuse(
                     "dragon.target", "Poteri", "Scratch: no Knight, Tribe or Thief on the Dragon's tile"
@@ -471,7 +467,7 @@ def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:
         dark = tuple(p for p in hit if not cells[p].lit)
         return [ev.PowerStruck(power="flame", face=face, tiles=dark)]
     if power == "claw":
-        if trap_ready(state) and any(goblins.tribes_at(state, p) for p in hit):
+        if trap_ready(state) and any(tribes.tribes_at(state, p) for p in hit):
             return [trap_decision("claw", f"{pos_key(here)}:{face}")]
         return claw(state, face, hit)
     return wrath(state, face, hit, here)
@@ -485,9 +481,9 @@ def claw(state: VastState, face: int, hit: tuple[Pos, ...]) -> list[Event]:
     events: list[Event] = [ev.PowerStruck(power="claw", face=face, tiles=hit)]
     eaten = 0
     for p in hit:
-        for t in goblins.tribes_at(state, p):
-            scatter = goblins.scatter(state, t)
-            events += [scatter, goblins.rage(1, "attacked")]
+        for t in tribes.tribes_at(state, p):
+            scatter = tribes.scatter(state, t)
+            events += [scatter, tribes.rage(1, "attacked")]
             eaten += min(t.population, scatter.loss)
     if eaten:
         events.append(ev.GoblinsEaten(count=eaten))
@@ -581,8 +577,6 @@ def reunite_step(state: VastState) -> list[Event]:
 
 def slid(state: VastState, option: str) -> list[Event]:
     """``MapGroupSlid`` for the ``slide`` option chosen; its ``step`` is ``reunite`` when the map is whole."""
-    from dicelog.domain.vast.cave import parse_pos
-
     spot, side, n_text = option.split(":")
     first, n = parse_pos(spot), int(n_text)
     cells = set(cells_by_pos(state))
@@ -617,30 +611,12 @@ def collapse_step(state: VastState, pos: Pos, step_name: str) -> list[Event]:
     return _collapse(state, pos, step_name)
 
 
-def flame_wall(state: VastState, piece: str, pos: Pos) -> list[Event]:
-    """The Flame Wall hurts a piece entering its tile the first time on its turn (Vast rulebook §Poteri, Muro
-    di Fiamme): the Knight loses 5 Grit; a Tribe 1 Population (at 0 it scatters)."""
-    from dicelog.domain.vast.rules.flow import fold
-
-    d = state.dragon
-    if d is None or d.flame_wall != pos or piece in d.burned:
-        return []
-    burned: list[Event] = [ev.FlameWallBurned(piece=piece)]
-    if piece == "thief":
-        return [*burned, ev.ThiefAttacked(by="dragon", why="flame-wall")]
-    if piece == "knight":
-        return burned + grit_change(fold(state, burned), -5, "flame-wall")
-    t = goblins.tribe(state, piece)
-    burned.append(ev.PopulationLost(tribe=piece, count=min(1, t.population), why="flame-wall"))
-    return burned
-
-
 def _collapse(state: VastState, pos: Pos, step_name: str) -> list[Event]:
     cell = cell_at(state, pos)
     if cell is None:
         raise InvariantViolated("vast-wrath", f"no tile at {pos_key(pos)}")
-    events: list[Event] = [goblins.scatter(state, t) for t in goblins.tribes_at(state, pos)]
-    events += [goblins.rage(1, "attacked") for _ in goblins.tribes_at(state, pos)]
+    events: list[Event] = [tribes.scatter(state, t) for t in tribes.tribes_at(state, pos)]
+    events += [tribes.rage(1, "attacked") for _ in tribes.tribes_at(state, pos)]
     crystal_tile = tile_data(cell.tile).kind == "crystal"
     events.append(
         ev.TileCollapsed(
@@ -659,24 +635,20 @@ def _collapse(state: VastState, pos: Pos, step_name: str) -> list[Event]:
 # --- Treasure, Gems, the end of the turn -------------------------------------------------------------
 
 
-def collect(state: VastState, command: cmd.DragonCollect) -> list[Event]:
+def collect(state: VastState, command: cmd.DragonCollect, then: Then) -> list[Event]:
     """Vast rulebook §2. Raccogli un Tesoro: after its movement, the Treasure tokens on its tile."""
-    from dicelog.domain.vast.rules.flow import then_advance
-
     d = the_dragon(state)
     _stage(d, 0, "collecting Treasure")
     here = (d.x or 0, d.y or 0)
     cell = cell_at(state, here)
     if cell is None or cell.treasure < 1:
         raise refuse("dragon.no-treasure", "2. Raccogli un Tesoro", "no Treasure token on its tile")
-    return then_advance(state, [ev.DragonTreasureTaken(x=here[0], y=here[1], count=cell.treasure)])
+    return then(state, [ev.DragonTreasureTaken(x=here[0], y=here[1], count=cell.treasure)])
 
 
-def place_gem(state: VastState, command: cmd.PlaceGem) -> list[Event]:
+def place_gem(state: VastState, command: cmd.PlaceGem, then: Then) -> list[Event]:
     """Vast rulebook §3. Posa una Gemma di Drago: a Gem of its reserve on its tile; with another Gem on the
     map already, a Pride cube (§Risveglio e Risalita in Superficie)."""
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
     d = the_dragon(state)
     _stage(d, 1, "placing a Gem")
     if command.gem not in d.gems:
@@ -690,7 +662,7 @@ def place_gem(state: VastState, command: cmd.PlaceGem) -> list[Event]:
     events: list[Event] = [ev.GemPlaced(gem=command.gem, x=here[0], y=here[1])]
     if others:
         events += pride(fold(state, events), "pride-gem", "gem")
-    return then_advance(state, events)
+    return then(state, events)
 
 
 def end(state: VastState) -> list[Event]:
@@ -699,8 +671,6 @@ def end(state: VastState) -> list[Event]:
     ``surface``, default ``surface``: Vast rulebook §Risalire in Superficie: «puoi risalire in superficie dal
     sottosuolo terminando il tuo turno su una tessera Cristallo»); then the hand is replaced
     (``new_hand``)."""
-    from dicelog.domain.vast.rules.flow import fold
-
     d = the_dragon(state)
     events: list[Event] = []
     if d.still:
@@ -757,31 +727,6 @@ def new_hand(state: VastState) -> list[Event]:
 # --- the others against the Dragon ------------------------------------------------------------------
 
 
-def strike(state: VastState, s: int, *, bomb: bool, piece: str) -> list[Event]:
-    """The Knight's attack at Strength ``s`` (Vast rulebook §Attaccare il Drago): above Armor it hits; equal,
-    the Dragon die must hit the center (rolled by ``piece``)."""
-    a = dragon_armor(state)
-    if s > a:
-        return hit_dragon(state, s, a, bomb)
-    return [RollRequested(reason=f"dragon-attack:{s}:{int(bomb)}", dice=1, sides=6, piece=piece)]
-
-
-def hit_dragon(state: VastState, s: int, a: int, bomb: bool) -> list[Event]:
-    """A successful attack: 1 Health; with the Mighty Axe's cube (not with the Bomb), on her turn, the Knight
-    may discard it for 1 more (decision ``axe``, default ``strike``: Vast rulebook §Tesori, Ascia
-    Possente)."""
-    d = the_dragon(state)
-    events: list[Event] = [ev.DragonAttacked(strength=s, armor=a, hit=True, bomb=bomb)]
-    if d.health - 1 <= 0:
-        return [*events, ev.DragonDied()]
-    k = state.knight
-    if state.turn == "knight" and k is not None and k.placed.get("mighty-axe") and not bomb:
-        events.append(
-            DecisionRequested(decision="axe", options=("strike", "keep"), piece="knight", default="strike")
-        )
-    return events
-
-
 def attack_rolled(state: VastState, reason: str, face: int) -> list[Event]:
     _, s_text, bomb_text = reason.split(":")
     s, bomb = int(s_text), bomb_text == "1"
@@ -791,13 +736,10 @@ def attack_rolled(state: VastState, reason: str, face: int) -> list[Event]:
     return [ev.DragonAttacked(strength=s, armor=a, hit=False, bomb=bomb)]
 
 
-def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
+def knight_attack(state: VastState, command: cmd.AttackDragon, then: Then) -> list[Event]:
     """``AttackDragon`` (Vast rulebook §Attaccare il Drago; §Equipaggiamento, Bomba): each attack on the
     surfaced Dragon opens its own Encounter from rules revision 6. Raises ``vast.dragon.*``,
     ``vast.no-encounter-left``."""
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-    from dicelog.domain.vast.rules.knight import encounter
-
     k = the_knight(state)
     d = the_dragon(state)
     if dragon_pos(state) != (k.x, k.y):
@@ -832,14 +774,12 @@ def knight_attack(state: VastState, command: cmd.AttackDragon) -> list[Event]:
     if command.with_javelin:
         events.append(ev.TreasureUsed(card="javelin"))
     events += strike(fold(state, events), s, bomb=command.bomb, piece="knight")
-    return then_advance(state, events)
+    return then(state, events)
 
 
-def shoot(state: VastState, command: cmd.ShootDragon) -> list[Event]:
+def shoot(state: VastState, command: cmd.ShootDragon, then: Then) -> list[Event]:
     """``ShootDragon``: the Enchanted Bow (Vast rulebook §Tesori, Arco Incantato). Raises
     ``vast.dragon.*``."""
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
     k = the_knight(state)
     d = the_dragon(state)
     if not k.placed.get("enchanted-bow") or k.enchanted_bow_used:
@@ -853,21 +793,7 @@ def shoot(state: VastState, command: cmd.ShootDragon) -> list[Event]:
     n = min(len(d.hand), max(0, strength(k, True) - 1))
     events: list[Event] = [ev.DragonShot(discards=n)]
     events += forced_discards(fold(state, events), n, "bow")
-    return then_advance(state, events)
-
-
-def forced_discards(state: VastState, n: int, why: str) -> list[Event]:
-    """The Dragon discards ``n`` Power cards of its choice (decision ``power-discard:n:why``, one card at a
-    time; default its first card): the Enchanted Bow, Hex."""
-    d = the_dragon(state)
-    if n <= 0 or not d.hand:
-        return []
-    options = tuple(sorted(set(d.hand)))
-    return [
-        DecisionRequested(
-            decision=f"power-discard:{n}:{why}", options=options, piece="dragon", default=options[0]
-        )
-    ]
+    return then(state, events)
 
 
 # --- answers ---------------------------------------------------------------------------------------
@@ -877,9 +803,6 @@ def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
     """After a Dragon die rolled for a Power (``power:<name>:x,y``; the Shriek token may re-roll it: decision
     ``shriek``, default keep), for an attack on the Dragon at equal Strength (``dragon-attack:...``), or for a
     Gem taken (``gem:<by>:<gem>:x,y``: Vast rulebook §Gemme e altri giocatori)."""
-    from dicelog.domain.vast.cave import parse_pos
-    from dicelog.domain.vast.rules.flow import fold
-
     kind, _, rest = reason.partition(":")
     if kind == "power":
         power, _, where = rest.partition(":")
@@ -906,19 +829,16 @@ def rolled_answer(state: VastState, reason: str, face: int) -> list[Event]:
             ev.GemTaken(gem=gem, x=x, y=y, by="knight", trapped=trapped, step=f"gem:{gem}:{where}")
         ]
         return taken + grit_change(fold(state, taken), -2 if trapped else 5, "gem")
-    t = goblins.tribe(state, by)
+    t = tribes.tribe(state, by)
     taken = [ev.GemTaken(gem=gem, x=x, y=y, by=by, trapped=trapped, from_dragon=source == "dragon")]
     if trapped:
-        return [*taken, goblins.scatter(state, t)]
-    return [*taken, goblins.rage(1, "plunder"), *goblins.gnome_jump(fold(state, taken), t)]
+        return [*taken, tribes.scatter(state, t)]
+    return [*taken, tribes.rage(1, "plunder"), *tribes.gnome_jump(fold(state, taken), t)]
 
 
 def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]:
     """The Dragon's decisions: ``claw-push``, ``wrath-push:x,y``, ``shriek:<power>:x,y:<face>``, and
     ``dragon-off:x,y`` (its piece leaving a tile the Collapse removes)."""
-    from dicelog.domain.vast.cave import parse_pos
-    from dicelog.domain.vast.rules.flow import fold
-
     if kind == "claw-push":
         if option == "stay":
             return []
@@ -959,8 +879,6 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
     if kind == "surface":
         return surface_decided(state, option)
     if kind == "dragon-off":
-        from dicelog.domain.vast.rules.cave_turn import remove_stepped_off
-
         x, y = parse_pos(option)
         off: list[Event] = [ev.DragonMoved(x=x, y=y, how="forced")]
         return off + remove_stepped_off(fold(state, off), where)
@@ -988,7 +906,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
             out.append(cmd.UsePower(power=power))
         if state.goblins is not None:
             out += [
-                cmd.UsePower(power="hiss", tribe=t.name) for t in state.goblins.tribes if goblins.on_map(t)
+                cmd.UsePower(power="hiss", tribe=t.name) for t in state.goblins.tribes if tribes.on_map(t)
             ]
         out += [cmd.UsePower(power="burn", x=c.x, y=c.y) for c in state.cells if not c.lit]
         for src in d.sloth:
@@ -996,13 +914,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
                 if src != dst and d.sloth[src] and d.sloth[dst] < SLOTH_ROOM[dst]:
                     out.append(cmd.UsePower(power="slither", source=src, target=dst))  # type: ignore[arg-type]  # sloth keys: SlothTrack names kept as str
         k = state.knight
-        if k is not None:
-            from dicelog.domain.vast.rules.cave_turn import bats_reach
-
-            if (k.x, k.y) in [step(here, s) for s in SIDES]:
-                out += [
-                    cmd.UsePower(power="slap", x=p[0], y=p[1]) for p in bats_reach(state, (k.x, k.y), True)
-                ]
+        if k is not None and (k.x, k.y) in [step(here, s) for s in SIDES]:
+            out += [cmd.UsePower(power="slap", x=p[0], y=p[1]) for p in bats_reach(state, (k.x, k.y), True)]
         out += _swats(state, here)
         out.append(cmd.DragonCollect())
     if d.stage <= 1:

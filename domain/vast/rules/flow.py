@@ -1,5 +1,8 @@
-"""The chain of a Vast turn: turns, reveals, filling open edges, resolving tiles, Treasure and Event cards,
-Ambushes, wins, and every answer to a pending roll, draw or decision (Vast rulebook; docs/vast/facts.md).
+"""The driver of a Vast game: the chain of a turn, turns, filling open edges, the steps (resolving tiles,
+the end of a turn without a Cave player), wins, and every answer to a pending roll, draw or decision (Vast
+rulebook; docs/vast/facts.md). It imports the roles' modules and calls their phases; they never import it: a
+role's command handler is handed ``then_advance`` (``common.Then``). Reveals, Treasure and Event cards and
+Ambushes are in ``tiles`` and ``encounters``, below the roles.
 
 Vast rulebook orders a reveal as: turn the tile, place it oriented, the Cave fills each open edge, resolve the
 tile, gain 1 Grit (§Rivelare e risolvere le tessere Buie). The steps still to do are kept in
@@ -9,8 +12,6 @@ pending roll, draw or decision. Each step is completed by an event naming it (``
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 import msgspec
 
@@ -27,18 +28,15 @@ from dicelog.domain.core.events import (
 from dicelog.domain.core.ruleset import Answer
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, center_hit, die_tiles, parse_pos, pos_key, step
-from dicelog.domain.vast.content import event_kind, goblin_file
+from dicelog.domain.vast.content import goblin_file
 from dicelog.domain.vast.content import tile as tile_data
-from dicelog.domain.vast.evolve import evolve, parse_step
-from dicelog.domain.vast.rules import goblins
+from dicelog.domain.vast.evolve import fold, parse_step
+from dicelog.domain.vast.rules import dragon, goblins, thief
 from dicelog.domain.vast.rules import infestation as line_c
 from dicelog.domain.vast.rules.common import (
     cell_at,
-    cubes_on,
-    free_cubes,
     geometry,
     grit_change,
-    infestation,
     is_crystal,
     owned_cubes,
     pieces_at,
@@ -54,18 +52,33 @@ from dicelog.domain.vast.rules.common import (
     treasure_spots,
     treasure_supply,
 )
-from dicelog.domain.vast.state import VastState
+from dicelog.domain.vast.rules.encounters import (
+    ambush,
+    ambush_strike,
+    event_choice,
+    event_offer,
+    event_token_met,
+    hurt,
+    keep_decision,
+    play_event,
+    treasure_choice,
+    treasure_offer,
+    unhurt,
+)
+from dicelog.domain.vast.rules.tiles import (
+    event_tokens,
+    ordered_events,
+    place_dark,
+    remove_stepped_off,
+    remove_tile,
+    reveal,
+)
+from dicelog.domain.vast.state import VastState, spirit, thief_stat
 
 PENDING = (RollRequested, DrawRequested, DecisionRequested)
 OMEN_TABLE = ((0, 1), (1, 2), (3, 3), (6, 4), (10, 5))
 """Vast rulebook §1. Raccogli i Segnalini Presagio: Treasure + Crystal tokens on the map -> Omens drawn (0: 1,
 1: 2, 2-3: 3, 4-6: 4, 7-10: 5, 11+: 6)."""
-
-
-def fold(state: VastState, events: Iterable[Event]) -> VastState:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def ends_pending(events: list[Event]) -> bool:
@@ -118,8 +131,6 @@ def _next(state: VastState) -> list[Event]:
     if state.turn == "goblins":
         return goblins.next_step(state)
     if state.turn == "dragon":
-        from dicelog.domain.vast.rules import dragon
-
         return dragon.next_step(state)
     return []
 
@@ -246,12 +257,8 @@ def alone_count(state: VastState, role: str) -> int:
     elif role == "goblins" and state.goblins is not None:
         own = max(t.population for t in state.goblins.tribes)
     elif role == "dragon" and state.dragon is not None:
-        from dicelog.domain.vast.state import spirit
-
         own = spirit(state.dragon)
     elif role == "thief" and state.thief is not None:
-        from dicelog.domain.vast.state import thief_stat
-
         own = thief_stat(state.thief, "movement")
     return max(crystals, own)
 
@@ -350,12 +357,8 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
     if role == "goblins" and state.goblins is not None:
         events += goblins.start(state)
     if role == "dragon" and state.dragon is not None:
-        from dicelog.domain.vast.rules import dragon
-
         events += dragon.start(state)
     if role == "thief" and state.thief is not None:
-        from dicelog.domain.vast.rules import thief
-
         events += thief.start(fold(state, events))
     if role == "cave" and state.cave is not None:
         if not state.collapse and not state.cave.hand and not sum(state.piles):
@@ -379,32 +382,6 @@ def tokens_on_map(state: VastState) -> int:
 
 
 # --- reveals and open edges -------------------------------------------------------------------
-
-
-def reveal(
-    state: VastState,
-    pos: tuple[int, int],
-    came_from: tuple[int, int] | None,
-    by: str,
-    mode: str,
-    step_name: str = "",
-) -> list[Event]:
-    """Turn the Dark tile at ``pos`` (Vast rulebook §Rivelare e risolvere le tessere Buie): its rotation is
-    the only one possible, or the revealer's ``orient:x,y`` decision (default: the first, N->E->S->W)."""
-    cell = cell_at(state, pos)
-    if cell is None or cell.lit:
-        raise InvariantViolated("vast-reveal", f"no Dark tile at {pos_key(pos)}")
-    rotations = geometry(state).reveal_rotations(pos, cell.tile, came_from)
-    x, y = pos
-    if len(rotations) == 1:
-        return [
-            ev.TileRevealed(x=x, y=y, tile=cell.tile, by=by, step=step_name, mode=mode, rotation=rotations[0])
-        ]
-    options = tuple(str(r) for r in rotations)
-    return [
-        ev.TileRevealed(x=x, y=y, tile=cell.tile, by=by, step=step_name, mode=mode),
-        DecisionRequested(decision=f"orient:{x},{y}", options=options, piece=by, default=options[0]),
-    ]
 
 
 def fill_open_edge(state: VastState) -> list[Event]:
@@ -436,17 +413,6 @@ def fill_open_edge(state: VastState) -> list[Event]:
     return [DecisionRequested(decision=f"fill:{x},{y}", options=options, piece="cave", default=default)]
 
 
-def place_dark(state: VastState, pos: tuple[int, int], tile: str, own_turn: bool) -> list[Event]:
-    """A tile of the Cave's hand placed Dark side up, then the hand refilled (Vast rulebook §Tessere
-    Caverna)."""
-    x, y = pos
-    symbol = tile_data(tile).symbol or ""
-    events: list[Event] = [
-        ev.DarkTilePlaced(x=x, y=y, tile=tile, symbol=symbol, by="cave", own_turn=own_turn)
-    ]
-    return events + refill_hand(fold(state, events))
-
-
 # --- the steps ----------------------------------------------------------------------------------
 
 
@@ -458,14 +424,10 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
         )
         return reveal(state, pos, None, by, rest, step_name)
     if kind == "reunite":
-        from dicelog.domain.vast.rules import dragon
-
         return dragon.reunite_step(state)
     if kind == "plunder":
         return plunder_step(state)
     if kind in ("thief-hit", "thief-supply", "upgrade"):
-        from dicelog.domain.vast.rules import thief
-
         if kind == "thief-supply":
             return thief.supply_step(state)
         if kind == "upgrade":
@@ -479,8 +441,6 @@ def run_step(state: VastState, step_name: str) -> list[Event]:
     if kind == "end-turn":
         return end_turn(state, rest)
     if kind == "collapse" and pos is not None:
-        from dicelog.domain.vast.rules import dragon
-
         return dragon.collapse_step(state, pos, step_name)
     if kind == "gem":
         gem, _, where = rest.partition(":")
@@ -524,8 +484,6 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
         )
     ]
     if mode == "dragon" and kind == "event":
-        from dicelog.domain.vast.rules import dragon
-
         events += dragon.pride(fold(state, events), "pride-events", "event-tile")
     if mode != "full" and kind == "event" and event_tokens(state):
         events.append(ev.EventTokenPlaced(x=x, y=y))
@@ -536,78 +494,11 @@ def resolve_tile(state: VastState, pos: tuple[int, int], mode: str, step_name: s
     return events
 
 
-def event_tokens(state: VastState) -> bool:
-    """Whether Event tokens are in play: rules revision 2 on, with the Knight, while Event cards are left
-    (Vast rulebook §Eventi: once every card is played, Event tiles and tokens are ignored)."""
-    return (
-        state.rules_revision >= 2
-        and state.knight is not None
-        and bool(state.event_deck or state.event_bottom)
-    )
-
-
-def event_token_met(state: VastState, pos: tuple[int, int]) -> list[Event]:
-    """The Knight on a tile with an Event token resolves it as an Event tile, then it leaves the map (Vast
-    rulebook §Rivelare e risolvere le tessere Buie, Evento)."""
-    cell = cell_at(state, pos)
-    if cell is None or not cell.event_token or not event_tokens(state):
-        return []
-    taken: list[Event] = [ev.EventTokenTaken(x=pos[0], y=pos[1])]
-    return taken + event_offer(fold(state, taken))
-
-
 # --- Treasure (Vast rulebook §Tesori e Gemme; §Tesori) -----------------------------------------------------
-
-
-def treasure_offer(state: VastState) -> list[Event]:
-    """One Treasure token: the Cave draws 2 Treasure cards and gives 1 (§Tesori; without a Cave player she
-    draws the top card); with the deck empty the Knight gains 5 Grit instead (§Tesori e Gemme)."""
-    deck, bottom = state.treasure_deck, state.treasure_bottom
-    if not deck and not bottom:
-        return grit_change(state, 5, "no-treasure", step="treasure")
-    if deck and state.cave is None:  # §Tesori: without a Cave player, she draws the top card
-        return [DrawRequested(reason="treasure-top", deck="treasure", cards=deck, count=1, piece="knight")]
-    if deck:
-        return [
-            DrawRequested(
-                reason="treasure", deck="treasure", cards=deck, count=min(2, len(deck)), piece="cave"
-            )
-        ]
-    return treasure_choice(state, ())
-
-
-def treasure_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
-    offer = (*drawn, *[c for c in state.treasure_bottom if c not in drawn][: 2 - len(drawn)])
-    if len(offer) == 1 or state.cave is None:
-        return [ev.TreasureOffered(card=offer[0]), keep_decision()]
-    return [DecisionRequested(decision="treasure-choice", options=offer, piece="cave", default=offer[0])]
-
-
-def keep_decision() -> DecisionRequested:
-    """The Knight keeps the Treasure face down or declines it for 5 Grit (§Tesori e Gemme). Default: keep."""
-    return DecisionRequested(
-        decision="keep-treasure", options=("keep", "decline"), piece="knight", default="keep"
-    )
 
 
 # --- Events (Vast rulebook §Eventi)
 # ---------------------------------------------------------------------------
-
-
-def ordered_events(state: VastState) -> bool:
-    """Whether the Event deck has an order the Cave reads (rules revision 6, with a Cave player; Vast rulebook
-    §La Caverna, Eventi: «Puoi esaminare le tre carte in cima al mazzo degli Eventi in qualunque momento»)."""
-    return state.rules_revision >= 6 and state.cave is not None
-
-
-def top_events(state: VastState) -> tuple[str, ...]:
-    """The top 3 cards of the Event deck, first on top, with ``ordered_events``: those come up
-    (``VastState.event_top``), then the bottom's first ones once no other card is left above them."""
-    middle = len(state.event_deck) - len(state.event_top)
-    if middle > 0:
-        return state.event_top[:3]
-    below = [c for c in state.event_bottom if c not in state.event_top]
-    return (*state.event_top, *below)[:3]
 
 
 def event_top_up(state: VastState) -> DrawRequested | None:
@@ -625,143 +516,8 @@ def event_top_up(state: VastState) -> DrawRequested | None:
     return DrawRequested(reason="event-top", deck="events", cards=tuple(middle), count=count, piece="cave")
 
 
-def event_offer(state: VastState) -> list[Event]:
-    """The Cave draws 3 Event cards and plays 1 on the Knight (§Eventi; without a Cave player she draws and
-    resolves the top card); with none left, nothing. From rules revision 6 the 3 are the deck's top ones,
-    which the Cave has read (``top_events``)."""
-    deck, bottom = state.event_deck, state.event_bottom
-    if not deck and not bottom:
-        return []
-    if ordered_events(state):
-        top = top_events(state)
-        if len(top) == 1:
-            return play_event(state, top[0], ())
-        return [DecisionRequested(decision="event-choice", options=top, piece="cave", default=top[0])]
-    if deck and state.cave is None:  # §Rivelare e risolvere, Evento: without a Cave player, the top card
-        return [DrawRequested(reason="event-top", deck="events", cards=deck, count=1, piece="knight")]
-    if deck:
-        return [
-            DrawRequested(reason="events", deck="events", cards=deck, count=min(3, len(deck)), piece="cave")
-        ]
-    return event_choice(state, ())
-
-
-def event_choice(state: VastState, drawn: tuple[str, ...]) -> list[Event]:
-    offer = (*drawn, *[c for c in state.event_bottom if c not in drawn][: 3 - len(drawn)])
-    if len(offer) == 1 or state.cave is None:
-        return play_event(state, offer[0], ())
-    return [DecisionRequested(decision="event-choice", options=offer, piece="cave", default=offer[0])]
-
-
-def play_event(state: VastState, card: str, others: tuple[str, ...]) -> list[Event]:
-    """Play Event ``card`` (docs/vast/facts.md §2 Event cards); ``others`` go to the bottom of the deck."""
-    kind = event_kind(card)
-    k = state.knight
-    reveals: tuple[tuple[int, int], ...] = ()
-    if kind == "vantage-point" and k is not None:
-        around = [(k.x + dx, k.y + dy) for dy in (1, 0, -1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
-        reveals = tuple(p for p in around if (c := cell_at(state, p)) is not None and not c.lit)
-    events: list[Event] = [ev.EventPlayed(card=card, bottom=others, reveals=reveals)]
-    after = fold(state, events)
-    if k is None:
-        return events
-    if kind == "ambush":
-        return events + ambush(after)
-    if kind == "rats":
-        return events + grit_change(after, -2, "rats")
-    if kind == "deep-and-dark" and after.omen_bag and after.cave is not None:
-        return [
-            *events,
-            DrawRequested(reason="deep-and-dark", deck="omens", cards=after.omen_bag, count=2, piece="cave"),
-        ]
-    if kind == "deep-and-dark" and after.cave is None and state.rules_revision >= 6:
-        # docs/vast/facts.md §2 Event cards, Deep and Dark: «with no Cave player she gains a Treasure card»
-        # (rules revision 6; before, nothing happened)
-        return events + treasure_offer(after)
-    knight = the_knight(after)
-    if kind == "light" and free_cubes(knight) and owned_cubes(knight) > 2:
-        default = "discard-cube" if knight.health < knight.max_health else "no"
-        return [
-            *events,
-            DecisionRequested(
-                decision="light", options=("discard-cube", "no"), piece="knight", default=default
-            ),
-        ]
-    if kind in ("fresh-air", "fresh-water") and free_cubes(knight):
-        default = "spend-cube" if knight.health < knight.max_health else "no"
-        return [
-            *events,
-            DecisionRequested(decision=kind, options=("spend-cube", "no"), piece="knight", default=default),
-        ]
-    if kind == "cave-bread" and owned_cubes(knight) < 7:
-        return [*events, ev.HeroCubeRecovered()]
-    return events
-
-
 # --- Ambush (Vast rulebook §Imboscata; docs/vast/facts.md §7 Goblin Infestation)
 # --------------------------------------------
-
-
-def ambush(state: VastState) -> list[Event]:
-    """An Ambush without a Goblins player (docs/vast/facts.md §7 Goblin Infestation, line B "Tough", Strength
-    3): first the Knight may put Hero cubes on Strength (Vast rulebook §Imboscata; decision ``ambush-cubes``,
-    default the fewest cubes that make her stronger, else none); then stronger: nothing; equal: the Dragon
-    die, a center hit costs 1 Health; weaker: 1 Health."""
-    k = state.knight
-    if k is None:
-        return []
-    if line_c.active(state) and not state.ambusher:
-        # docs/vast/facts.md §7 Goblin Infestation line C: the Monster is drawn first
-        return line_c.spring(state)
-    own = state.turn == "knight"
-    room = min(free_cubes(k), 3 - min(3, cubes_on(k, "strength")))
-    s = strength(k, own)
-    threat = goblins.ambusher_strength(state) if "goblins" in state.roles else infestation(state)
-    if "goblins" in state.roles and not goblins.hidden_tribes(state):
-        return [ev.VastAmbushResolved(strength=s, ambusher=0, hurt=False)]
-    if room > 0 and s <= threat:
-        need = threat + 1 - s
-        default = str(need) if need <= room else "0"
-        options = tuple(str(n) for n in range(room + 1))
-        return [DecisionRequested(decision="ambush-cubes", options=options, piece="knight", default=default)]
-    return ambush_strike(state)
-
-
-def ambush_strike(state: VastState) -> list[Event]:
-    if "goblins" in state.roles:
-        return goblins.ambush_choice(state)
-    k = the_knight(state)
-    s = strength(k, state.turn == "knight")
-    threat = infestation(state)
-    if s > threat:
-        return unhurt(state, s)
-    if s == threat:
-        return [RollRequested(reason="ambush", dice=1, sides=6)]
-    return hurt(state, s)
-
-
-def unhurt(state: VastState, s: int) -> list[Event]:
-    """An Ambush that does not hurt her; line C's Monster is then discarded."""
-    events: list[Event] = [
-        ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=False, monster=state.ambusher)
-    ]
-    if state.ambusher:
-        events += line_c.settle(state, text_applied=False)
-    return events
-
-
-def hurt(state: VastState, s: int) -> list[Event]:
-    """An Ambush that costs her 1 Health; line C's Monster's Ambush text then applies (``line_c.texts``)."""
-    k = the_knight(state)
-    events: list[Event] = [
-        ev.VastAmbushResolved(strength=s, ambusher=infestation(state), hurt=True, monster=state.ambusher),
-        ev.HealthChanged(delta=-1, why="ambush"),
-    ]
-    if k.health - 1 <= 0:
-        events.append(ev.KnightDied(why="ambush"))
-    if state.ambusher:
-        events += line_c.texts(fold(state, events), fold)
-    return events
 
 
 # --- answers ---------------------------------------------------------------------------------------
@@ -769,8 +525,6 @@ def hurt(state: VastState, s: int) -> list[Event]:
 
 def answer(state: VastState, answered: Answer) -> list[Event]:
     """The events after a pending node was answered (``answered`` is already applied to ``state``)."""
-    from dicelog.domain.vast.rules import setup
-
     match answered:
         case CardsDrawn(deck="infestation"):
             return then_advance(state, ambush(state))
@@ -781,12 +535,6 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
         ):
             placed = drawn_tile_placed(state, reason, cards[0])
             return then_advance(state, placed + underworm_move(fold(state, placed), reason.partition(":")[2]))
-        case CardsDrawn(reason="setup-entrance") | CardsDrawn(reason="setup-sidequests"):
-            return setup.after_draw(state, answered)
-        case CardsDrawn(reason="cave-hand") if state.phase == "setup":
-            return setup.after_draw(state, answered)
-        case CardsDrawn(reason="setup-power"):
-            return setup.after_draw(state, answered)
         case CardsDrawn(reason="power-hand"):
             return then_advance(state, end_turn(state, "dragon"))
         case CardsDrawn(deck="war" | "monsters" | "secrets", cards=cards) if (
@@ -826,14 +574,10 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
         case DiceRolled(reason=reason, faces=faces) if reason.startswith(
             ("power:", "dragon-attack:", "gem:")
         ):
-            from dicelog.domain.vast.rules import dragon
-
             return then_advance(state, dragon.rolled_answer(state, reason, faces[0]))
         case DiceRolled(reason=reason, faces=faces) if reason.startswith(
             ("thief-action:", "evasion:", "thief-gem:")
         ):
-            from dicelog.domain.vast.rules import thief
-
             if reason.startswith("thief-action:"):
                 return then_advance(state, thief.action_rolled(state, reason, faces[0]))
             if reason.startswith("evasion:"):
@@ -977,12 +721,8 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
         "slide",
         "surface",
     ):
-        from dicelog.domain.vast.rules import dragon
-
         return dragon.decided(state, kind, where, option)
     if kind in ("step-off", "thief-off", "tribe-off"):
-        from dicelog.domain.vast.rules.cave_turn import remove_stepped_off
-
         x, y = parse_pos(option)
         moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
         if kind == "thief-off":
@@ -999,20 +739,11 @@ def _decided(state: VastState, decision: str, option: str) -> list[Event]:
     if kind == "plunder":
         x, y = parse_pos(option)
         return [ev.TreasureTokenPlaced(x=x, y=y, step="plunder")]
-    from dicelog.domain.vast.rules import thief
-
     if kind in thief.THIEF_DECISIONS:
         return thief.decided(state, kind, where, option)
     if kind == "collapse-remove":
-        from dicelog.domain.vast.rules.cave_turn import remove_tile
-
         return remove_tile(state, parse_pos(option), False, "remove")
     raise InvariantViolated("vast-decision", f"unknown decision {decision!r}")
-
-
-def flare_roll(pos: tuple[int, int]) -> RollRequested:
-    """The Dragon die rolled round ``pos`` for Flare (docs/vast/facts.md §7 Variant cards)."""
-    return RollRequested(reason=f"flare:{pos_key(pos)}", dice=1, sides=6, piece="knight")
 
 
 def adjacent_tiles(state: VastState, pos: tuple[int, int]) -> list[tuple[int, int]]:

@@ -16,13 +16,14 @@ from itertools import combinations
 
 from msgspec.structs import replace
 
-from dicelog.domain.core.errors import InvariantViolated, RuleBroken
+from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, pos_key, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, parse_pos, pos_key, step
 from dicelog.domain.vast.content import MonsterCard, SecretCard, goblin_file
 from dicelog.domain.vast.content import tile as tile_data
+from dicelog.domain.vast.evolve import fold, groups
 from dicelog.domain.vast.rules.common import (
     cell_at,
     cells_by_pos,
@@ -36,11 +37,27 @@ from dicelog.domain.vast.rules.common import (
     pieces_at,
     refuse,
     returned_cubes,
-    strength,
     thief_pos,
     tile_draw,
 )
-from dicelog.domain.vast.state import TRIBES, GoblinsRole, Tribe, VastState
+from dicelog.domain.vast.rules.pieces import flame_wall, forced_discards, tribe_sees
+from dicelog.domain.vast.rules.tiles import bats_reach
+from dicelog.domain.vast.rules.tribes import (
+    ambusher_strength,
+    attack_dragon,
+    deck_draw,
+    gnome_jump,
+    knight_strength_off_turn,
+    on_map,
+    rage,
+    scatter,
+    the_goblins,
+    tribe,
+    tribe_strength,
+    tribes_at,
+    where,
+)
+from dicelog.domain.vast.state import TRIBES, Tribe, VastState
 
 HAND_LIMIT = 5
 """Vast rulebook §4. Pesca le Carte Segreti: 5 cards, face-up ones included."""
@@ -75,71 +92,7 @@ def war_deck() -> tuple[str, ...]:
     return tuple(sorted(c.id for c in goblin_file().war))
 
 
-def _goblins(state: VastState) -> GoblinsRole:
-    if state.goblins is None:
-        raise refuse("no-goblins", "I Goblin", "the Goblins are not in play")
-    return state.goblins
-
-
-def tribe(state: VastState, name: str) -> Tribe:
-    found = next((t for t in _goblins(state).tribes if t.name == name), None)
-    if found is None:
-        raise refuse("goblins.unknown-tribe", "I Goblin", f"no Tribe {name!r} (fangs, bones, eye)")
-    return found
-
-
-def on_map(t: Tribe) -> bool:
-    """A revealed Tribe: on a tile of the map (Vast rulebook §Rivelare)."""
-    return t.x is not None and t.y is not None and not t.lurking
-
-
-def where(t: Tribe) -> Pos:
-    if t.x is None or t.y is None:
-        raise InvariantViolated("vast-tribe", f"the {t.name} Tribe is not on the map")
-    return t.x, t.y
-
-
-def monster_strength(card: str) -> int:
-    return next((m.strength for m in goblin_file().monsters if m.id == card), 0)
-
-
-def tribe_strength(state: VastState, t: Tribe) -> int:
-    """Vast rulebook §Statistiche della Tribù, §Dischi Forza, §Furia e Malessere: Population, +1 for the
-    Fangs' disc, +1 a Monster's Strength disc, +2 Fire Bomber, -1 in Malaise (not with the Pet Frog)."""
-    gob = _goblins(state)
-    value = t.population + (1 if t.name == "fangs" else 0) + sum(monster_strength(m) for m in t.monsters)
-    if gob.fire_bomber == t.name:
-        value += 2
-    if gob.rage == 0 and "pet-frog" not in t.monsters:
-        value -= 1
-    return max(0, value)
-
-
-def tribes_at(state: VastState, pos: Pos) -> list[Tribe]:
-    if state.goblins is None:
-        return []
-    return [t for t in state.goblins.tribes if on_map(t) and (t.x, t.y) == pos]
-
-
-def knight_strength_off_turn(state: VastState) -> int:
-    k = state.knight
-    return 0 if k is None else strength(k, state.turn == "knight")
-
-
 # --- scattering and Rage -----------------------------------------------------------------------
-
-
-def rage(delta: int, why: str) -> ev.RageChanged:
-    return ev.RageChanged(delta=delta, why=why)
-
-
-def scatter(state: VastState, t: Tribe, *, to_zero: bool = False) -> ev.TribeScattered:
-    """Vast rulebook §Disperdere la Tribù: back to the board, 2 Population less (1 with the Bright Beetles;
-    all of it after Fire Bomber's attack), its Monster discarded (Bones with 2: the older;
-    docs/vast/rulings.md)."""
-    loss = t.population if to_zero else (1 if "bright-beetles" in t.monsters else 2)
-    discarded = t.monsters[:1] if (t.name == "bones" and len(t.monsters) == 2) else t.monsters
-    return ev.TribeScattered(tribe=t.name, loss=loss, discarded=discarded)
 
 
 # --- the turn's phases ----------------------------------------------------------------------------
@@ -193,27 +146,6 @@ def _draw_phase(state: VastState, deck: str, count: int, then: str) -> list[Even
     return [ev.GoblinsPhaseBegun(phase=f"{deck}-drawn"), draw]
 
 
-def deck_draw(
-    state: VastState, deck: str, count: int, reason: str, piece: str = "goblins"
-) -> DrawRequested | None:
-    """A draw from the Monster or Secrets deck; its discards are shuffled back when it cannot give ``count``
-    cards (Vast rulebook §3, §4: "mischia le carte scartate per creare un nuovo mazzo"). ``infestation``: the
-    Monster deck drawn by Goblin Infestation line C, in public."""
-    cards, discard = (
-        (state.monster_deck, state.monster_discard)
-        if deck in ("monsters", "infestation")
-        else (state.secrets_deck, state.secrets_discard)
-    )
-    if count < 1:
-        return None
-    if len(cards) < count and discard:
-        cards = tuple(sorted((*cards, *discard)))
-        reason = f"{reason}-reshuffled"
-    if not cards:
-        return None
-    return DrawRequested(reason=reason, deck=deck, cards=cards, count=min(count, len(cards)), piece=piece)
-
-
 def war_drawn(state: VastState, cards: tuple[str, ...]) -> list[Event]:
     """The War cards drawn: the one kept at once, else the decision ``war-choice`` (Vast rulebook §1)."""
     if len(cards) == 1:
@@ -257,7 +189,6 @@ def ruby_redraw(state: VastState, deck: str, option: str) -> list[Event]:
         ]
     if option == "keep":
         return []
-    from dicelog.domain.vast.rules.flow import fold
 
     discarded = [ev.RubyRedrawn(deck=deck, card=option)]
     more = deck_draw(fold(state, discarded), deck, 1, f"{deck}-ruby")
@@ -275,7 +206,7 @@ def war_chosen(state: VastState, card: str, others: tuple[str, ...]) -> list[Eve
 def populate(state: VastState, adds: tuple[int, int, int]) -> list[Event]:
     """Vast rulebook §2. Popola le Tribù: the Goblins may block a Tribe's discs for 1 Rage each (decision
     ``block``, default none)."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     candidates = [name for name, n in zip(TRIBES, adds, strict=True) if n > 0]
     if gob.rage > 0 and candidates:
         options = ["none"]
@@ -288,7 +219,7 @@ def populate(state: VastState, adds: tuple[int, int, int]) -> list[Event]:
 def populate_with(state: VastState, adds: tuple[int, int, int], blocked: tuple[str, ...]) -> list[Event]:
     """Add the discs; a Tribe over 4 overpopulates: exactly one Tribe scatters, a revealed one when any is on
     the map, else a hidden one (decision ``overpopulation``; Leader, when held, stops it)."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     added = tuple(0 if name in blocked else n for name, n in zip(TRIBES, adds, strict=True))
     over = any(
         t.population + n > 4 and "pet-frog" not in t.monsters for t, n in zip(gob.tribes, added, strict=True)
@@ -319,7 +250,7 @@ def monster_decision(state: VastState, card: str) -> DecisionRequested:
     """Vast rulebook §3. Assegna i Mostri: a Tribe with room (Fangs 1, Eye 1, Bones 2), while the Monsters
     assigned are fewer than the Bones' Population; or in place of a Tribe's Monster; or discarded. Default:
     the first Tribe with room, else discard."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     total = sum(len(t.monsters) for t in gob.tribes)
     cap = tribe(state, "bones").population
     options: list[str] = []
@@ -333,7 +264,7 @@ def monster_decision(state: VastState, card: str) -> DecisionRequested:
 
 
 def monster_decided(state: VastState, option: str) -> list[Event]:
-    gob = _goblins(state)
+    gob = the_goblins(state)
     card = gob.drawn[0]
     if option == "discard":
         return [ev.MonsterDiscarded(card=card)]
@@ -344,28 +275,6 @@ def monster_decided(state: VastState, option: str) -> list[Event]:
 
 # --- Ambush (Vast rulebook §Rivelare e risolvere le tessere Buie, Imboscata; §Nascondere)
 # --------------------
-
-
-def hidden_tribes(state: VastState) -> list[Tribe]:
-    gob = state.goblins
-    return [] if gob is None else [t for t in gob.tribes if not on_map(t) and t.population > 0]
-
-
-def ambusher_strength(state: VastState) -> int:
-    """The Strength the Knight must beat to be safe: the strongest hidden Tribe's."""
-    return max((tribe_strength(state, t) for t in hidden_tribes(state)), default=0)
-
-
-def ambush_choice(state: VastState) -> list[Event]:
-    """A hidden Tribe stronger than the Knight may attack her (decision ``ambush-tribe``, default the
-    strongest); without one, the Ambush passes."""
-    ks = knight_strength_off_turn(state)
-    eligible = [t for t in hidden_tribes(state) if tribe_strength(state, t) > ks]
-    if not eligible:
-        return [ev.VastAmbushResolved(strength=ks, ambusher=ambusher_strength(state), hurt=False)]
-    best = max(eligible, key=lambda t: tribe_strength(state, t))
-    options = (*(t.name for t in eligible), "none")
-    return [DecisionRequested(decision="ambush-tribe", options=options, piece="goblins", default=best.name)]
 
 
 def ambushed_by(state: VastState, option: str) -> list[Event]:
@@ -398,13 +307,12 @@ def attack_knight(state: VastState, t: Tribe, *, ambush: bool = False, plain: bo
     ]
     if k.health - 1 <= 0:
         events.append(ev.KnightDied(why="goblins"))
-    from dicelog.domain.vast.rules.flow import fold
 
     if "blob" in t.monsters and not plain:
         events += grit_change(fold(state, events), -5, "blob")
     if not plain:
         events += poisoned(fold(state, events), t)
-    gob = _goblins(state)
+    gob = the_goblins(state)
     events += [scatter(state, t, to_zero=gob.fire_bomber == t.name and not plain), rage(-1, "attack")]
     return events
 
@@ -463,7 +371,7 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
 
 def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
     """Discs lost: 1 for every 2 Lit tiles left this turn, counted across the turn (Vast rulebook §5)."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     if gob.blind_fury == t.name:
         return 0
     return (t.lit_left + lit_left) // 2 - t.lit_left // 2
@@ -495,7 +403,7 @@ def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
 def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
     """Activate a Tribe once this turn: move, then one action (Vast rulebook §5. Attiva le Tribù). Raises
     ``vast.goblins.*``."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     if gob.phase != "activate":
         raise refuse("goblins.not-activating", "5. Attiva le Tribù", "Tribes act in the activation phase")
     t = tribe(state, command.tribe)
@@ -531,7 +439,6 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             raise refuse("goblins.knight-tile", "Attaccare", "a lurking Tribe stops without acting")
         return [*events, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])]
     # revealed: move, then act
-    from dicelog.domain.vast.rules.flow import fold
 
     here = where(t)
     after = state
@@ -568,7 +475,6 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             loss = min(t.population, movement_loss(state, t, reach[to]))
             if loss:
                 moved.append(ev.PopulationLost(tribe=t.name, count=loss, why="movement"))
-            from dicelog.domain.vast.rules.dragon import flame_wall
 
             moved += flame_wall(fold(state, [*events, *moved]), t.name, to)
         events += moved
@@ -583,7 +489,7 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
 def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
     """The activated Tribe's action (Vast rulebook §Attaccare, §Razziare, §Esplorare, §Nascondere, §Azioni
     Speciali)."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     cell = cell_at(state, here)
     match command.action:
         case "none":
@@ -662,19 +568,7 @@ def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> li
 def _tribe_sees_thief(state: VastState, t: Tribe) -> bool:
     """Vast rulebook §Attaccare il Ladro: the Tribe's Perception (Population + 1, -1 with the Goblin Ruby)
     must be greater than his Stealth."""
-    from dicelog.domain.vast.rules.thief import tribe_sees
-
     return tribe_sees(state, t)
-
-
-def attack_dragon(state: VastState, t: Tribe) -> list[Event]:
-    """Ash Dragon (docs/vast/facts.md §7 Variant cards): the Dragon loses 1 Health, Rage -1, the Tribe
-    scatters."""
-    d = state.dragon
-    events: list[Event] = [ev.TribeAttackedDragon(tribe=t.name), rage(-1, "attack"), scatter(state, t)]
-    if d is not None and d.health - 1 <= 0:
-        events.append(ev.DragonDied())
-    return events
 
 
 def explore(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
@@ -706,7 +600,7 @@ def flare(state: VastState, command: cmd.TribeFlare) -> list[Event]:
     Tribe on the map once a turn, on its own space: the Dragon die is rolled round it (``goblin-flare:x,y``)
     and every Dark tile hit is revealed. Raises ``vast.goblins.flare`` without the card, before the activation
     phase, for a Tribe not on the map or one that used it this turn."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     if "flare:goblins" not in state.variants:
         raise refuse("goblins.flare", "Consigli Rapidi - Varianti", "the Goblins have no Flare in this setup")
     if gob.phase != "activate":
@@ -731,7 +625,7 @@ TRIBE_SECRETS = ("fire-bomber", "blind-fury", "hiding-spots")
 def playable_secrets(state: VastState) -> tuple[str, ...]:
     """The Secrets cards the Goblins may play now, as a ``secrets-window`` decision's options: the card, or
     ``card:tribe`` for a card played on a Tribe (``TRIBE_SECRETS``), each one ``play_secret`` accepts."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     out: list[str] = []
     for card in gob.hand:
         tried = [(f"{card}:{name}", name) for name in TRIBES] if card in TRIBE_SECRETS else [(card, None)]
@@ -776,7 +670,7 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
     the activation phase; from rules revision 6 in any phase of their turn (Vast rulebook §I Goblin: «Puoi
     giocare le carte Segreti in qualunque momento durante il tuo turno»), the phases before the activation
     offering them as the ``secrets-window`` decision. Raises ``vast.secret.when`` out of that time."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     if gob.phase != "activate" and not (state.rules_revision >= 6 and gob.phase):
         raise refuse("secret.when", "4. Pesca le Carte Segreti", "Secrets are played in the activation phase")
     return secret_events(state, command)
@@ -784,7 +678,7 @@ def play_secret(state: VastState, command: cmd.PlaySecret) -> list[Event]:
 
 def secret_events(state: VastState, command: cmd.PlaySecret) -> list[Event]:
     """The events of playing ``command``'s Secrets card, whatever the phase. Raises ``vast.secret.*``."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     if command.card not in gob.hand:
         raise refuse("secret.not-in-hand", "4. Pesca le Carte Segreti", "that Secrets card is not in hand")
     card = command.card
@@ -823,8 +717,6 @@ def hex_hits(state: VastState, target: str) -> list[Event]:
     if target == "cave":
         return omen_discards(state, x)
     if target == "dragon":
-        from dicelog.domain.vast.rules.dragon import forced_discards
-
         return forced_discards(state, x, "hex")
     if target == "knight" and x:
         return grit_change(state, -x, "hex")
@@ -852,8 +744,6 @@ def omen_discards(state: VastState, n: int) -> list[Event]:
 def cave_in_spots(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Pos]:
     """Tiles Cave-In may collapse: never the Entrance, a tile with a piece (the Knight, the Dragon, a revealed
     Tribe) or a Crystal token; during the Collapse, not one whose fall would split the map (as Wrath)."""
-    from dicelog.domain.vast.evolve import groups
-
     cells = cells_by_pos(state)
     out = []
     for p, c in sorted(cells.items()):
@@ -893,8 +783,6 @@ def cave_in(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Event]:
 
 def cave_in_chosen(state: VastState, where: str, option: str) -> list[Event]:
     """The answer to a ``cave-in`` decision: another tile, or ``done``."""
-    from dicelog.domain.vast.cave import parse_pos
-
     _, _, listed = where.partition(":")
     chosen = tuple(parse_pos(p) for p in listed.split(";") if p)
     if option == "done":
@@ -905,7 +793,7 @@ def cave_in_chosen(state: VastState, where: str, option: str) -> list[Event]:
 def plain_strength(state: VastState, t: Tribe) -> int:
     """A Tribe's Strength with no Monster nor Secret counted (Hiding Spots): Population, the Fangs' disc,
     Malaise."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     value = t.population + (1 if t.name == "fangs" else 0)
     return max(0, value - (1 if gob.rage == 0 else 0))
 
@@ -937,7 +825,7 @@ def poisoned(state: VastState, t: Tribe) -> list[Event]:
     of her Hero cubes on the Entrance, 2 when its Strength beat hers by 2 or more; a placed cube she no longer
     has comes back off its track."""
     k = state.knight
-    if k is None or not _goblins(state).poison_played:
+    if k is None or not the_goblins(state).poison_played:
         return []
     n = 2 if tribe_strength(state, t) - knight_strength_off_turn(state) >= 2 else 1
     return [ev.KnightPoisoned(cubes=n), *returned_cubes(replace(k, poisoned=k.poisoned + n))]
@@ -947,36 +835,9 @@ def poisoned(state: VastState, t: Tribe) -> list[Event]:
 # cards) -------
 
 
-def gnome_spots(state: VastState, t: Tribe) -> list[Pos]:
-    """Unoccupied Dark tiles: no piece, no other revealed Tribe."""
-    return [
-        (c.x, c.y)
-        for c in state.cells
-        if not c.lit
-        and not pieces_at(state, (c.x, c.y))
-        and not [o for o in tribes_at(state, (c.x, c.y)) if o.name != t.name]
-    ]
-
-
-def gnome_jump(state: VastState, t: Tribe) -> list[Event]:
-    """docs/vast/facts.md §3 Gnome: after plundering a Treasure token or a Gem, its Tribe may jump to an
-    unoccupied Dark tile (decision ``gnome-jump:tribe``, default ``stay``)."""
-    if "gnome" not in t.monsters:
-        return []
-    spots = [p for p in sorted(gnome_spots(state, t)) if p != (t.x, t.y)]
-    if not spots:
-        return []
-    options = ("stay", *(pos_key(p) for p in spots))
-    return [
-        DecisionRequested(decision=f"gnome-jump:{t.name}", options=options, piece="goblins", default="stay")
-    ]
-
-
 def wisp_reach(state: VastState) -> list[Pos]:
     """Where the Wisp may move the Knight: up to 3 spaces, never through a wall, over Lit tiles (as the Giant
     Bats carry her, Vast rulebook §Esempio #3; docs/vast/rulings.md)."""
-    from dicelog.domain.vast.rules.cave_turn import bats_reach
-
     k = knight_pos(state)
     return [] if k is None else bats_reach(state, k, True)
 
@@ -985,7 +846,7 @@ def wisp(state: VastState, command: cmd.WispMove) -> list[Event]:
     """docs/vast/facts.md §3 Wisp: in the activation phase, before its Tribe's action (so before it
     activates), once a turn, the Wisp moves the Knight up to 3 spaces; her Shield's cube stops it. Raises
     ``vast.goblins.wisp``."""
-    gob = _goblins(state)
+    gob = the_goblins(state)
     if gob.phase != "activate":
         raise refuse("goblins.wisp", "5. Attiva le Tribù", "the Wisp acts in the activation phase")
     t = tribe(state, command.tribe)
@@ -1011,16 +872,6 @@ def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
     for t in found:
         events += [scatter(state, t), rage(1, "attacked")]
     return events
-
-
-def can_enter(state: VastState, pos: Pos) -> bool:
-    """Whether the Knight is stronger than every revealed Tribe on ``pos`` (Trap: +1 Strength to them)."""
-    found = tribes_at(state, pos)
-    k = state.knight
-    if not found or k is None:
-        return True
-    trap = 1 if state.goblins is not None and "trap" in state.goblins.face_up else 0
-    return all(strength(k, True) > tribe_strength(state, t) + trap for t in found)
 
 
 def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
@@ -1064,3 +915,13 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
             out.append(cmd.PlaySecret(card=card))
     out.append(cmd.VastEndTurn(role="goblins"))
     return out
+
+
+def check_end(state: VastState) -> None:
+    """Vast rulebook §I Goblin, Riepilogo del Turno: the turn ends after the activation phase (the War deck is
+    shuffled whole again: it is always drawn from in full). Raises ``vast.goblins.not-activating``."""
+    gob = state.goblins
+    if gob is None or gob.phase != "activate":
+        raise refuse(
+            "goblins.not-activating", "Riepilogo del Turno", "the turn ends after the activation phase"
+        )

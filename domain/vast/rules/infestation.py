@@ -29,6 +29,7 @@ from dicelog.domain.vast.rules.common import (
     the_knight,
     tile_draw,
 )
+from dicelog.domain.vast.rules.tribes import deck_draw
 from dicelog.domain.vast.state import VastState
 
 LINE_C = "infestation:C"
@@ -43,8 +44,6 @@ def active(state: VastState) -> bool:
 
 def spring(state: VastState) -> list[Event]:
     """The Ambush is sprung: draw its Monster (a chance node on the Knight's piece)."""
-    from dicelog.domain.vast.rules.goblins import deck_draw
-
     draw = deck_draw(state, "infestation", 1, "infestation", piece="knight")
     if draw is None:  # every Monster is aside: cannot happen with 10 cards and at most 2 aside
         return []

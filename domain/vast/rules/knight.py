@@ -3,37 +3,32 @@ Sidequests, the Bomb, Flare (docs/vast/facts.md §7 Variant cards) and the end o
 
 from __future__ import annotations
 
-from dicelog.domain.core.events import Event
+from dicelog.domain.core.events import DrawRequested, Event
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import side_towards, step
 from dicelog.domain.vast.content import cards as card_data
-from dicelog.domain.vast.rules import goblins
+from dicelog.domain.vast.evolve import fold
+from dicelog.domain.vast.rules import tribes
 from dicelog.domain.vast.rules.common import (
     CUBE_TREASURES,
     STAT_SLOTS,
+    Then,
     cell_at,
     cubes_on,
     dragon_armor,
     free_cubes,
     geometry,
+    grit_change,
     movement,
     owned_cubes,
     perception,
     refuse,
     strength,
 )
-from dicelog.domain.vast.rules.flow import (
-    advance,
-    end_turn,
-    event_token_met,
-    event_tokens,
-    flare_roll,
-    fold,
-    grit_change,
-    reveal,
-    then_advance,
-)
+from dicelog.domain.vast.rules.encounters import event_token_met
+from dicelog.domain.vast.rules.pieces import encounter, flame_wall, strike
+from dicelog.domain.vast.rules.tiles import event_tokens, flare_roll, reveal
 from dicelog.domain.vast.state import KnightRole, VastState
 
 
@@ -43,21 +38,7 @@ def _knight(state: VastState) -> KnightRole:
     return state.knight
 
 
-def encounter(state: VastState, knight: KnightRole, stage: int, what: str) -> list[Event]:
-    """The open Encounter, when it has not gone past ``stage`` (Vast rulebook §2. Muovi e Agisci: reveal, then
-    attacks, then collect, in that order), or a new one. Raises ``vast.no-encounter-left``."""
-    if knight.stage <= stage:
-        return []
-    if knight.encounters >= perception(knight):
-        raise refuse(
-            "no-encounter-left",
-            "2. Muovi e Agisci",
-            f"{what} needs an Encounter and Perception allows no more",
-        )
-    return [ev.EncounterBegun(x=knight.x, y=knight.y)]
-
-
-def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
+def place_cube(state: VastState, command: cmd.PlaceHeroCube, then: Then) -> list[Event]:
     """Vast rulebook §Cubetti Eroe; §Equipaggiamento; §Tesori. A cube on a Treasure card uses it: the card
     turns face up (docs/vast/rulings.md); the Potion Kit leaves the game with its cube and heals 2."""
     k = _knight(state)
@@ -100,7 +81,7 @@ def place_cube(state: VastState, command: cmd.PlaceHeroCube) -> list[Event]:
     return [*used, ev.HeroCubePlaced(target=target)]
 
 
-def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
+def move(state: VastState, command: cmd.MoveKnight, then: Then) -> list[Event]:
     """Vast rulebook §2. Muovi e Agisci: one orthogonal tile, with an Encounter and Movement left; through a
     wall with an unused Ancient Map cube (§Equipaggiamento; 2 cubes a wall with the Golem on her board,
     docs/vast/facts.md §3 Monster cards). A Dark tile forces an Encounter and is revealed (§Rivelare e
@@ -129,8 +110,8 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
             "a wall: crossing it takes an unused Ancient Map cube"
             + (" (2 with the Golem on her board: docs/vast/facts.md §3 Monster cards)" if cost == 2 else ""),
         )
-    tribes = goblins.tribes_at(state, there)
-    if tribes and not goblins.can_enter(state, there):
+    met = tribes.tribes_at(state, there)
+    if met and not tribes.can_enter(state, there):
         raise refuse(
             "move.tribe-too-strong", "Interagire con i Goblin", "she enters a Tribe's tile only stronger"
         )
@@ -142,28 +123,27 @@ def move(state: VastState, command: cmd.MoveKnight) -> list[Event]:
             "Incontrare il Drago",
             "she enters the surfaced Dragon's tile only with Strength equal to its Armor or more",
         )
-    from dicelog.domain.vast.rules import dragon
 
     events: list[Event] = [ev.KnightMoved(x=there[0], y=there[1], through_wall=through)]
-    events += dragon.flame_wall(fold(state, events), "knight", there)
+    events += flame_wall(fold(state, events), "knight", there)
     if surfaced_dragon:
         events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=True))
-        events += dragon.strike(fold(state, events), strength(k, True), bomb=False, piece="knight")
-        return then_advance(state, events)
+        events += strike(fold(state, events), strength(k, True), bomb=False, piece="knight")
+        return then(state, events)
     token = target.lit and target.event_token and event_tokens(state)
-    if target.lit and not tribes and not token:
-        return then_advance(state, events)
-    events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=bool(tribes)))
+    if target.lit and not met and not token:
+        return then(state, events)
+    events.append(ev.EncounterBegun(x=there[0], y=there[1], attack=bool(met)))
     if target.lit:
         if token:  # Vast rulebook §Rivelare e risolvere le tessere Buie, Evento: resolved as an Event tile
             events += event_token_met(fold(state, events), there)
-        return then_advance(state, events)
+        return then(state, events)
     came_from = None if through else here
     events += reveal(fold(state, events), there, came_from, "knight", "full")
-    return then_advance(state, events)
+    return then(state, events)
 
 
-def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
+def smash(state: VastState, command: cmd.SmashCrystal, then: Then) -> list[Event]:
     """Vast rulebook §Cristalli: Strength 3 or more smashes the Crystal on her tile, +2 Grit."""
     k = _knight(state)
     cell = cell_at(state, (k.x, k.y))
@@ -174,10 +154,10 @@ def smash(state: VastState, command: cmd.SmashCrystal) -> list[Event]:
     events = encounter(state, k, 1, "smashing a Crystal")
     events.append(ev.CrystalSmashed(x=k.x, y=k.y))
     events += grit_change(fold(state, events), 2, "crystal")
-    return then_advance(state, events)
+    return then(state, events)
 
 
-def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
+def collect(state: VastState, command: cmd.CollectTreasure, then: Then) -> list[Event]:
     """Vast rulebook §Tesori e Gemme: every Treasure token and Dragon Gem of her tile, each resolved in turn
     (a Gem: the Dragon die, a center hit -2 Grit, else +5; §Gemme e altri giocatori)."""
     k = _knight(state)
@@ -186,7 +166,7 @@ def collect(state: VastState, command: cmd.CollectTreasure) -> list[Event]:
         raise refuse("treasure.none-here", "Tesori e Gemme", "there is no Treasure token or Gem on her tile")
     events = encounter(state, k, 2, "collecting Treasure")
     events.append(ev.TreasureTokenTaken(x=k.x, y=k.y, count=cell.treasure, gems=cell.gems))
-    return then_advance(state, events)
+    return then(state, events)
 
 
 def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
@@ -218,7 +198,7 @@ def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
     return False
 
 
-def complete_sidequest(state: VastState, command: cmd.CompleteSidequest) -> list[Event]:
+def complete_sidequest(state: VastState, command: cmd.CompleteSidequest, then: Then) -> list[Event]:
     """Vast rulebook §Missioni Secondarie: reveal a fulfilled Sidequest, gain its Grit, draw a new one if any
     are left."""
     k = _knight(state)
@@ -230,18 +210,16 @@ def complete_sidequest(state: VastState, command: cmd.CompleteSidequest) -> list
     events += grit_change(fold(state, events), card_data()[command.card].grit, "sidequest")
     after = fold(state, events)
     if after.sidequest_deck:
-        from dicelog.domain.core.events import DrawRequested
-
         events.append(
             DrawRequested(
                 reason="sidequest", deck="sidequests", cards=after.sidequest_deck, count=1, piece="knight"
             )
         )
         return events
-    return then_advance(state, events)
+    return then(state, events)
 
 
-def use_bomb(state: VastState, command: cmd.UseBomb) -> list[Event]:
+def use_bomb(state: VastState, command: cmd.UseBomb, then: Then) -> list[Event]:
     """Vast rulebook §Equipaggiamento, Bomba: with the Bomb's cube, a Bomb token on a wall of her tile removes
     it."""
     k = _knight(state)
@@ -253,26 +231,26 @@ def use_bomb(state: VastState, command: cmd.UseBomb) -> list[Event]:
     g = geometry(state)
     if not g.wall_between(here, command.side) or step(here, command.side) not in g.cells:
         raise refuse("bomb.no-wall", "Equipaggiamento", "there is no wall between two tiles on that side")
-    return then_advance(state, [ev.BombPlaced(x=k.x, y=k.y, side=command.side)])
+    return then(state, [ev.BombPlaced(x=k.x, y=k.y, side=command.side)])
 
 
-def use_bow(state: VastState, command: cmd.UseBow) -> list[Event]:
+def use_bow(state: VastState, command: cmd.UseBow, then: Then) -> list[Event]:
     """Vast rulebook §Equipaggiamento, Arco: with its cube, a revealed Tribe at any range loses Strength - 1
     discs and does not scatter (at 0 it does: §Disperdere la Tribù); Rage +1 (§Furia e Malessere)."""
     k = _knight(state)
     if not cubes_on(k, "bow") or k.bow_used:
         raise refuse("bow.no-cube", "Equipaggiamento", "the Bow needs its Hero cube this turn")
-    t = goblins.tribe(state, command.tribe)
-    if not goblins.on_map(t):
+    t = tribes.tribe(state, command.tribe)
+    if not tribes.on_map(t):
         raise refuse("bow.not-visible", "Equipaggiamento", "the Bow hits a Tribe on the map")
     loss = min(t.population, max(0, strength(k, True) - 1))
-    events: list[Event] = [ev.BowShot(tribe=t.name, loss=loss), goblins.rage(1, "attacked")]
+    events: list[Event] = [ev.BowShot(tribe=t.name, loss=loss), tribes.rage(1, "attacked")]
     if t.population - loss <= 0:
-        events.append(goblins.scatter(fold(state, events), goblins.tribe(fold(state, events), t.name)))
-    return then_advance(state, events)
+        events.append(tribes.scatter(fold(state, events), tribes.tribe(fold(state, events), t.name)))
+    return then(state, events)
 
 
-def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
+def use_flare(state: VastState, command: cmd.UseFlare, then: Then) -> list[Event]:
     """Flare (docs/vast/facts.md §7 Variant cards): once per turn, on any tile of the map, no Encounter; only
     in a setup that gives her the card (``flare:knight``: from rules revision 4, earlier games keep playing as
     they were)."""
@@ -288,9 +266,8 @@ def use_flare(state: VastState, command: cmd.UseFlare) -> list[Event]:
     return [ev.FlareUsed(x=command.x, y=command.y), flare_roll((command.x, command.y))]
 
 
-def end(state: VastState) -> list[Event]:
+def check_end(state: VastState) -> None:
     """Vast rulebook §Riepilogo del Turno: she may end her turn at any time."""
-    return then_advance(state, end_turn(state, "knight"))
 
 
 def candidates(state: VastState) -> list[cmd.VastCommand]:
@@ -308,7 +285,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.append(cmd.UseBomb(side=s))
     if state.goblins is not None:
         out.append(cmd.PlaceHeroCube(target="bow"))
-        out.extend(cmd.UseBow(tribe=t.name) for t in state.goblins.tribes if goblins.on_map(t))
+        out.extend(cmd.UseBow(tribe=t.name) for t in state.goblins.tribes if tribes.on_map(t))
     out.append(cmd.SmashCrystal())
     out.append(cmd.CollectTreasure())
     if state.dragon is not None:
@@ -321,6 +298,3 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.extend(cmd.UseFlare(x=c.x, y=c.y) for c in state.cells if not c.lit)
     out.append(cmd.VastEndTurn(role="knight"))
     return out
-
-
-__all__ = ["advance"]

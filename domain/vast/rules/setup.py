@@ -24,7 +24,7 @@ tiles."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeGuard
 
 import msgspec
 from msgspec import Meta, Struct, field
@@ -32,11 +32,13 @@ from msgspec.structs import replace
 
 from dicelog.domain.core.errors import RuleBroken
 from dicelog.domain.core.events import CardsDrawn, DrawRequested, Event, GameCreated
+from dicelog.domain.core.ruleset import Answer
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, step
 from dicelog.domain.vast.content import card_file, tiles
+from dicelog.domain.vast.evolve import fold
 from dicelog.domain.vast.rules.common import refill_hand
-from dicelog.domain.vast.rules.flow import advance, fold, start_turn, then_advance
+from dicelog.domain.vast.rules.flow import advance, start_turn, then_advance
 from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.rules.sandbox import VastSandbox, lay
 from dicelog.domain.vast.state import (
@@ -547,6 +549,18 @@ def _laid_turn(state: VastState, role: str) -> list[Event]:
         x, y = (k.x, k.y) if k is not None else ENTRANCE
         events.append(ev.DragonPlaced(x=x, y=y))
     return events
+
+
+SETUP_DRAWS = ("setup-entrance", "setup-sidequests", "setup-power")
+"""The reasons of the setup's own draws (``after_draw``): the Entrance's tiles, the Knight's Sidequests, the
+Dragon's Power cards; the Cave's hand (``cave-hand``) too while the game is set up."""
+
+
+def is_setup_draw(answered: Answer, state: VastState) -> TypeGuard[CardsDrawn]:
+    """Whether ``answered`` is one of the setup's own draws (``SETUP_DRAWS``): ``after_draw`` follows it."""
+    return isinstance(answered, CardsDrawn) and (
+        answered.reason in SETUP_DRAWS or (answered.reason == "cave-hand" and state.phase == "setup")
+    )
 
 
 def after_draw(state: VastState, drawn: CardsDrawn) -> list[Event]:

@@ -14,11 +14,12 @@ from itertools import permutations
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, center_hit, pos_key, side_towards, step
-from dicelog.domain.vast.rules import goblins
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, center_hit, parse_pos, pos_key, side_towards, step
+from dicelog.domain.vast.evolve import fold
+from dicelog.domain.vast.rules import tribes
 from dicelog.domain.vast.rules.common import (
+    Then,
     cell_at,
-    dragon_armor,
     geometry,
     grit_change,
     perception,
@@ -26,10 +27,20 @@ from dicelog.domain.vast.rules.common import (
     thief_pos,
     treasure_supply,
 )
+from dicelog.domain.vast.rules.pieces import (
+    encounter,
+    flame_wall,
+    forced_discards,
+    seen_by,
+    target_perception,
+    the_thief,
+)
+from dicelog.domain.vast.rules.tiles import reveal
 from dicelog.domain.vast.state import (
     FLIP_ORDER,
     POWER_CARDS,
     SLOTH_ROOM,
+    TRIBES,
     UPGRADES,
     ThiefRole,
     VastState,
@@ -49,12 +60,6 @@ NEEDS = {1: 4, 2: 2}
 BACKSTAB_GRIT = {1: 1, 2: 3, 3: 5}
 """Grit the Knight loses to a Light, Moderate, Heavy wound (Vast rulebook §Pugnalare alle Spalle)."""
 CROSSBOW_RANGE = 3
-
-
-def the_thief(state: VastState) -> ThiefRole:
-    if state.thief is None:
-        raise refuse("no-thief", "Il Ladro", "the Thief is not in play")
-    return state.thief
 
 
 def _ready(state: VastState) -> tuple[ThiefRole, Pos]:
@@ -110,15 +115,12 @@ def climb_cost(th: ThiefRole) -> int:
     return 2 - (1 if "climbing-gear" in th.upgrades else 0)
 
 
-def move(state: VastState, command: cmd.MoveThief) -> list[Event]:
+def move(state: VastState, command: cmd.MoveThief, then: Then) -> list[Event]:
     """Vast rulebook §2. Muovi e Agisci: one orthogonal tile onto any tile of the map, occupied or not, with
     Movement left and his movement not ended; across a wall with ``climb`` (§Arrampicare). The Flame Wall
     kills him (Vast rulebook §Poteri, Muro di Fiamme); entering the Entrance stashes what he carries, once its
     effects are resolved (§Trasportare: under the Flame Wall he dies first, or stashes there after evading
     it). Raises ``vast.thief.*``, ``vast.move.*``."""
-    from dicelog.domain.vast.rules.dragon import flame_wall
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
     th, here = _ready(state)
     there = (command.x, command.y)
     side = side_towards(here, there)
@@ -142,7 +144,7 @@ def move(state: VastState, command: cmd.MoveThief) -> list[Event]:
     events += burned
     if not any(isinstance(e, ev.ThiefAttacked) for e in burned):  # the tile's effects first (§Trasportare)
         events += stash(fold(state, events))
-    return then_advance(state, events)
+    return then(state, events)
 
 
 def stash(state: VastState) -> list[Event]:
@@ -181,7 +183,7 @@ def upgrade_step(state: VastState) -> list[Event]:
     return [DecisionRequested(decision="upgrade", options=options, piece="thief", default=options[0])]
 
 
-def peek(state: VastState, command: cmd.PeekTile) -> list[Event]:
+def peek(state: VastState, command: cmd.PeekTile, then: Then) -> list[Event]:
     """Vast rulebook §2. Muovi e Agisci: ending his movement on a Dark tile, he looks at it (``TilePeeked``:
     his secret) and may reveal it (decision ``peek:x,y``, ``reveal`` or ``keep``; default ``keep``)."""
     th, here = _ready(state)
@@ -201,8 +203,6 @@ def peek(state: VastState, command: cmd.PeekTile) -> list[Event]:
 
 def peek_decided(state: VastState, where: Pos, option: str) -> list[Event]:
     """He reveals the tile he looked at (mode ``thief``: its tokens are placed, an Ambush never triggers)."""
-    from dicelog.domain.vast.rules.flow import reveal
-
     cell = cell_at(state, where)
     if option != "reveal" or cell is None or cell.lit:
         return []
@@ -212,11 +212,9 @@ def peek_decided(state: VastState, where: Pos, option: str) -> list[Event]:
 # --- his actions ----------------------------------------------------------------------------------
 
 
-def loot(state: VastState, command: cmd.Loot) -> list[Event]:
+def loot(state: VastState, command: cmd.Loot, then: Then) -> list[Event]:
     """Vast rulebook §Saccheggiare: a Treasure token on his tile (1 cube), or a Dragon Gem: 1 cube and the
     Dragon die (a center hit kills him: a trap, no Loot Drop), 2 cubes safely."""
-    from dicelog.domain.vast.rules.flow import then_advance
-
     th, here = _ready(state)
     cell = cell_at(state, here)
     if cell is None:
@@ -237,22 +235,7 @@ def loot(state: VastState, command: cmd.Loot) -> list[Event]:
     if command.gem is not None and command.cubes == 1:
         events.append(RollRequested(reason=f"thief-gem:{command.gem}", dice=1, sides=6, piece="thief"))
         return events
-    return then_advance(state, events)
-
-
-def target_perception(state: VastState, target: str) -> int:
-    """What his Stealth must beat (Vast rulebook §Determinare la Percezione): the Knight's Perception, a
-    Tribe's Population + 1 (-1 with the Goblin Ruby face up, +1 with the Trap face up: docs/vast/facts.md §3),
-    the Dragon's Armor."""
-    if target == "knight":
-        k = state.knight
-        return 0 if k is None else perception(k)
-    if target == "dragon":
-        return dragon_armor(state)
-    t = goblins.tribe(state, target)
-    face_up = state.goblins.face_up if state.goblins is not None else ()
-    # docs/vast/facts.md §3: the Goblin Ruby -1; a face-up Trap +1 to the next Tribe attacked
-    return t.population + 1 - ("goblin-ruby" in face_up) + ("trap" in face_up)
+    return then(state, events)
 
 
 def target_at(state: VastState, target: str) -> Pos | None:
@@ -265,8 +248,8 @@ def target_at(state: VastState, target: str) -> Pos | None:
         return None if d is None or d.x is None or d.y is None else (d.x, d.y)
     if state.goblins is None:
         return None
-    t = goblins.tribe(state, target)
-    return goblins.where(t) if goblins.on_map(t) and not t.lurking else None
+    t = tribes.tribe(state, target)
+    return tribes.where(t) if tribes.on_map(t) and not t.lurking else None
 
 
 def in_sight(state: VastState, here: Pos, there: Pos) -> bool:
@@ -296,7 +279,7 @@ def _target(state: VastState, target: str, action: str, *, ranged: bool = False)
     """Checks common to Pickpocket and Backstab (Vast rulebook §Interagire con gli Altri): the target in play,
     on his tile (in sight with the Hand Crossbow), once a turn, his Stealth above its Perception (Armor)."""
     th, here = _ready(state)
-    if target not in state.roles and not (target in goblins.TRIBES and "goblins" in state.roles):
+    if target not in state.roles and not (target in TRIBES and "goblins" in state.roles):
         raise refuse("thief.no-target", "Interagire con gli Altri", f"the {target} is not in play")
     there = target_at(state, target)
     if there is None:
@@ -336,7 +319,7 @@ def pickpocket_options(state: VastState, target: str) -> tuple[str, ...]:
     return (*(("goblin-ruby",) if "goblin-ruby" in gob.face_up else ()), *(("hidden",) if gob.hand else ()))
 
 
-def pickpocket(state: VastState, command: cmd.Pickpocket) -> list[Event]:
+def pickpocket(state: VastState, command: cmd.Pickpocket, then: Then) -> list[Event]:
     """Vast rulebook §Borseggiare. Raises ``vast.thief.*`` (``thief.nothing-to-take`` for a target with
     nothing to take)."""
     th, _ = _target(state, command.target, "Pickpocket")
@@ -344,15 +327,13 @@ def pickpocket(state: VastState, command: cmd.Pickpocket) -> list[Event]:
         raise refuse("thief.nothing-to-take", "Borseggiare", f"the {command.target} has nothing he can take")
     _pay(th, command.cubes, "Pickpocket")
     acted: list[Event] = [ev.ThiefActed(action="pickpocket", cubes=command.cubes, target=command.target)]
-    return acted + _attempt(state, "pickpocket", command.target, command.cubes)
+    return acted + _attempt(state, "pickpocket", command.target, command.cubes, then)
 
 
-def _attempt(state: VastState, action: str, target: str, cubes: int) -> list[Event]:
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
+def _attempt(state: VastState, action: str, target: str, cubes: int, then: Then) -> list[Event]:
     if cubes >= 3:
         done: list[Event] = [ev.ThiefActionRolled(action=action, success=True, target=target)]
-        return then_advance(state, done + _succeeded(fold(state, done), action, target))
+        return then(state, done + _succeeded(fold(state, done), action, target))
     reason = f"thief-action:{action}:{target or '-'}:{cubes}"
     return [RollRequested(reason=reason, dice=1, sides=ACTION_DIE, piece="thief")]
 
@@ -360,8 +341,6 @@ def _attempt(state: VastState, action: str, target: str, cubes: int) -> list[Eve
 def action_rolled(state: VastState, reason: str, face: int) -> list[Event]:
     """The Action die of a Pickpocket or Pick Lock (``thief-action:<action>:<target>:<cubes>[:reroll]``):
     Sticky Fingers re-rolls a failed Pickpocket once a turn (Vast rulebook §Borseggiare)."""
-    from dicelog.domain.vast.rules.flow import fold
-
     _, action, target, cubes, *again = reason.split(":")
     target = "" if target == "-" else target
     th = the_thief(state)
@@ -388,7 +367,7 @@ def _succeeded(state: VastState, action: str, target: str) -> list[Event]:
             ev.SlothCubeMoved(source="wakefulness", target="greed", why="pickpocket"),
         ]
     owner = "knight" if target == "knight" else "goblins"
-    harm: list[Event] = [] if owner == "knight" else [goblins.rage(1, "attacked")]
+    harm: list[Event] = [] if owner == "knight" else [tribes.rage(1, "attacked")]
     options = pickpocket_options(state, owner)
     if not options:
         return harm
@@ -438,7 +417,7 @@ def pick_lock_cost(th: ThiefRole, cubes: int) -> int:
     return max(0, cubes - (1 if "lock-picking-kit" in th.upgrades else 0))
 
 
-def pick_lock(state: VastState, command: cmd.PickLock) -> list[Event]:
+def pick_lock(state: VastState, command: cmd.PickLock, then: Then) -> list[Event]:
     """Vast rulebook §Scassinare: open the Vault on his tile, each once a turn. Raises ``vast.vault.*``."""
     th, here = _ready(state)
     cell = cell_at(state, here)
@@ -449,15 +428,12 @@ def pick_lock(state: VastState, command: cmd.PickLock) -> list[Event]:
     cost = pick_lock_cost(th, command.cubes)
     _pay(th, cost, "Pick Lock")
     acted: list[Event] = [ev.ThiefActed(action="pick-lock", cubes=cost)]
-    return acted + _attempt(state, "pick-lock", "", command.cubes)
+    return acted + _attempt(state, "pick-lock", "", command.cubes, then)
 
 
-def backstab(state: VastState, command: cmd.Backstab) -> list[Event]:
+def backstab(state: VastState, command: cmd.Backstab, then: Then) -> list[Event]:
     """Vast rulebook §Pugnalare alle Spalle: a Light, Moderate or Heavy wound (1, 2, 3 cubes). Raises
     ``vast.thief.*``."""
-    from dicelog.domain.vast.rules.dragon import forced_discards
-    from dicelog.domain.vast.rules.flow import fold, then_advance
-
     th, _ = _target(state, command.target, "Backstab", ranged="hand-crossbow" in the_thief(state).upgrades)
     _pay(th, command.cubes, "Backstab")
     events: list[Event] = [
@@ -469,24 +445,22 @@ def backstab(state: VastState, command: cmd.Backstab) -> list[Event]:
     elif command.target == "dragon":
         events += forced_discards(fold(state, events), command.cubes, "backstab")
     else:
-        t = goblins.tribe(state, command.target)
+        t = tribes.tribe(state, command.target)
         loss = min(t.population, command.cubes)
-        events += [ev.PopulationLost(tribe=t.name, count=loss, why="backstab"), goblins.rage(1, "attacked")]
+        events += [ev.PopulationLost(tribe=t.name, count=loss, why="backstab"), tribes.rage(1, "attacked")]
         after = fold(state, events)
-        if goblins.tribe(after, t.name).population <= 0:
-            events.append(goblins.scatter(after, goblins.tribe(after, t.name)))
-    return then_advance(state, events)
+        if tribes.tribe(after, t.name).population <= 0:
+            events.append(tribes.scatter(after, tribes.tribe(after, t.name)))
+    return then(state, events)
 
 
-def hide_loot(state: VastState, command: cmd.HideLoot) -> list[Event]:
+def hide_loot(state: VastState, command: cmd.HideLoot, then: Then) -> list[Event]:
     """Vast rulebook §Celare il Bottino: the Loot Drop level goes down by the cubes spent (not below 0)."""
-    from dicelog.domain.vast.rules.flow import then_advance
-
     th, _ = _ready(state)
     if th.loot_drop <= 0:
         raise refuse("loot-drop.zero", "Celare il Bottino", "his Loot Drop level is 0 already")
     _pay(th, command.cubes, "Hide Loot")
-    return then_advance(
+    return then(
         state,
         [
             ev.ThiefActed(action="hide-loot", cubes=command.cubes),
@@ -495,7 +469,7 @@ def hide_loot(state: VastState, command: cmd.HideLoot) -> list[Event]:
     )
 
 
-def flare(state: VastState, command: cmd.ThiefFlare) -> list[Event]:
+def flare(state: VastState, command: cmd.ThiefFlare, then: Then) -> list[Event]:
     """Flare (docs/vast/facts.md §7 Variant cards): on his own space, 1 Action cube a use; the Dragon die is
     rolled round it."""
     th, here = _ready(state)
@@ -510,29 +484,17 @@ def flare(state: VastState, command: cmd.ThiefFlare) -> list[Event]:
     ]
 
 
-def end(state: VastState) -> list[Event]:
+def check_end(state: VastState) -> None:
     """Vast rulebook §Riepilogo del Turno: the turn ends when he chooses (his unused cubes are removed)."""
-    from dicelog.domain.vast.rules.flow import end_turn, then_advance
-
     the_thief(state)
-    return then_advance(state, end_turn(state, "thief"))
 
 
 # --- the others against him -------------------------------------------------------------------------
 
 
-def seen_by(state: VastState, perception_value: int) -> bool:
-    """Whether a Perception beats his Stealth (Vast rulebook §Interagire con il Ladro: it must be greater)."""
-    th = state.thief
-    return th is not None and perception_value > thief_stealth(th)
-
-
-def knight_attack(state: VastState, command: cmd.AttackThief) -> list[Event]:
+def knight_attack(state: VastState, command: cmd.AttackThief, then: Then) -> list[Event]:
     """Vast rulebook §Interagire con il Ladro: the Knight on his tile, her Perception above his Stealth,
     spends an Encounter; he dies and she gains Grit equal to his Loot Drop level. Raises ``vast.thief.*``."""
-    from dicelog.domain.vast.rules.flow import then_advance
-    from dicelog.domain.vast.rules.knight import encounter
-
     k = state.knight
     if k is None:
         raise refuse("no-knight", "Il Cavaliere", "the Knight is not in play")
@@ -544,13 +506,7 @@ def knight_attack(state: VastState, command: cmd.AttackThief) -> list[Event]:
         )
     events = encounter(state, k, 1, "attacking the Thief")
     events.append(ev.ThiefAttacked(by="knight", why="attack"))
-    return then_advance(state, events)
-
-
-def tribe_sees(state: VastState, t: goblins.Tribe) -> bool:
-    """A Tribe's Perception (Population + 1, -1 with the Goblin Ruby) beats his Stealth (Vast rulebook
-    §Attaccare)."""
-    return seen_by(state, target_perception(state, t.name))
+    return then(state, events)
 
 
 def hit_step(state: VastState, by: str, why: str) -> list[Event]:
@@ -590,19 +546,17 @@ def killed(state: VastState, by: str, why: str) -> list[Event]:
     bonus: the Knight Grit, the Goblins Secrets cards or Rage (decision ``loot-drop:n``; a Tribe's attack also
     costs them 1 Rage, §Attaccare il Ladro), the Dragon Power cards (a Gem's trap or a Dragon die center hit
     gives none)."""
-    from dicelog.domain.vast.rules.flow import fold
-
     th = the_thief(state)
     level = 0 if by == "trap" else th.loot_drop
     events: list[Event] = [ev.ThiefKilled(by=by, why=why, loot_drop=level)]
     after = fold(state, events)
-    if by in goblins.TRIBES and why == "attack":
-        events.append(goblins.rage(-1, "thief"))
+    if by in TRIBES and why == "attack":
+        events.append(tribes.rage(-1, "thief"))
     if level <= 0:
         return events
     if by == "knight":
         return events + grit_change(after, level, "loot-drop")
-    if by in goblins.TRIBES:
+    if by in TRIBES:
         return [
             *events,
             DecisionRequested(
@@ -624,8 +578,8 @@ def killed(state: VastState, by: str, why: str) -> list[Event]:
 def loot_drop_decided(state: VastState, level: int, option: str) -> list[Event]:
     """The Goblins' Loot Drop bonus: ``secrets`` draws that many Secrets cards, ``rage`` raises Rage."""
     if option == "rage":
-        return [goblins.rage(level, "loot-drop")]
-    draw = goblins.deck_draw(state, "secrets", level, "loot-drop")
+        return [tribes.rage(level, "loot-drop")]
+    draw = tribes.deck_draw(state, "secrets", level, "loot-drop")
     return [] if draw is None else [draw]
 
 
@@ -637,20 +591,8 @@ def gem_rolled(state: VastState, reason: str, face: int) -> list[Event]:
     return []
 
 
-def spores(state: VastState) -> list[Event]:
-    """Soporific Spores on him (Vast rulebook §Presagi): he loses an Upgrade of his choice (decision
-    ``spores-upgrade``), keeping its token."""
-    th = the_thief(state)
-    if not th.upgrades:
-        raise refuse("omen.no-target", "Presagi", "the Thief has no Upgrade to lose")
-    options = tuple(sorted(th.upgrades))
-    return [DecisionRequested(decision="spores-upgrade", options=options, piece="thief", default=options[0])]
-
-
 def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]:
     """The Thief's decisions and the Goblins' Loot Drop choice."""
-    from dicelog.domain.vast.cave import parse_pos
-
     if kind == "thief-stats":
         return stats_assigned(state, option)
     if kind == "peek":
@@ -666,7 +608,6 @@ def decided(state: VastState, kind: str, where: str, option: str) -> list[Event]
         if option == "stay":  # he evaded on the Entrance (its Flame Wall): he stashes now (§Trasportare)
             return stash(state)
         x, y = parse_pos(option)
-        from dicelog.domain.vast.rules.flow import fold
 
         moved: list[Event] = [ev.ThiefMoved(x=x, y=y, forced=True)]
         return moved + stash(fold(state, moved))
@@ -704,7 +645,7 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     cell = cell_at(state, here)
     for g in cell.gems if cell is not None else ():
         out += [cmd.Loot(gem=g), cmd.Loot(gem=g, cubes=2)]  # type: ignore[arg-type]  # gem names kept as str
-    targets: list[cmd.ThiefTarget] = ["knight", "dragon", *goblins.TRIBES]
+    targets: list[cmd.ThiefTarget] = ["knight", "dragon", *TRIBES]
     for t in targets:
         for c in (1, 2, 3):
             out.append(cmd.Pickpocket(target=t, cubes=c))
@@ -716,13 +657,11 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     return out
 
 
-def shoot(state: VastState, command: cmd.ShootThief) -> list[Event]:
+def shoot(state: VastState, command: cmd.ShootThief, then: Then) -> list[Event]:
     """``ShootThief``: the Enchanted Bow (Vast rulebook §Tesori, Arco Incantato: "colpire il Drago o il Ladro
     fino a 5 tessere di distanza in linea retta ... il Ladro viene ucciso"): its cube placed this turn, once a
     turn, no Encounter; up to 5 tiles in a straight line over any tiles; her Perception must be greater than
     his Stealth (Vast rulebook §Interagire con gli Altri). Raises ``vast.thief.*``."""
-    from dicelog.domain.vast.rules.flow import then_advance
-
     k = state.knight
     if k is None:
         raise refuse("no-knight", "Il Cavaliere", "the Knight is not in play")
@@ -738,4 +677,4 @@ def shoot(state: VastState, command: cmd.ShootThief) -> list[Event]:
         raise refuse(
             "thief.unseen", "Interagire con il Ladro", "her Perception must be greater than his Stealth"
         )
-    return then_advance(state, [ev.ThiefShot(), ev.ThiefAttacked(by="knight", why="bow")])
+    return then(state, [ev.ThiefShot(), ev.ThiefAttacked(by="knight", why="bow")])

@@ -689,7 +689,7 @@ def test_a_revision_1_game_places_no_event_token__stored_games_replay_as_played(
 
 
 def test_giant_bats_stop_on_an_event_token_and_crystal_curse_restores_one__004_esempio_3_presagi():
-    from dicelog.domain.vast.rules.cave_turn import bats_reach
+    from dicelog.domain.vast.rules.tiles import bats_reach
 
     cells = [lit(1, 0, OPEN), lit(2, 0, "event-02", event_token=True), lit(3, 0, OPEN), lit(4, 0, OPEN)]
     state = replace(dragon_table(*cells, turn="cave"), rules_revision=2)

@@ -14,9 +14,9 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.read_models import describe
 from dicelog.domain.vast.rules import goblins as rules
-from dicelog.domain.vast.rules.cave_turn import bats_reach
 from dicelog.domain.vast.rules.common import cell_at, dragon_armor, removable, safe_steps
 from dicelog.domain.vast.rules.flow import event_offer
+from dicelog.domain.vast.rules.tiles import bats_reach
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import CaveRole, DragonRole, GoblinsRole, KnightRole, ThiefRole
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, table, tribes
@@ -411,7 +411,7 @@ def test_the_cave_reads_the_top_three_event_cards_and_plays_one_of_them__ruleboo
     assert p.pending.reason == "event-top" and p.pending.cards == ("vantage-point",)
     p.draw("vantage-point")
     assert p.state.event_top == ("vantage-point",)
-    from dicelog.domain.vast.rules.flow import top_events
+    from dicelog.domain.vast.rules.tiles import top_events
 
     assert top_events(p.state) == ("vantage-point", "light", "ambush-1")  # then the bottom's, in order
     old = Play(replace(state, rules_revision=5))  # revision 5: no order, 3 drawn at random for an Event tile
