@@ -595,6 +595,32 @@ def _symbol(symbol: str | None) -> str:
     return SYMBOLS.get(symbol or "", symbol or "no symbol")
 
 
+SLOTH_TRACKS = {
+    "greed": "Greed",
+    "hunger": "Hunger",
+    "pride-events": "Pride (Events)",
+    "pride-still": "Pride (still)",
+    "pride-gem": "Pride (Gem)",
+    "wakefulness": "Wakefulness",
+}
+"""The Dragon's Sloth tracks and Wakefulness by name (Vast rulebook §Il Drago, Accidia)."""
+
+
+def _why(why: str) -> str:
+    """What caused a change, in words: a card (``fresh-water`` -> ``Fresh Water``, an Event kind ``rats`` ->
+    ``Rats``) or a Monster by its printed name, else the cause's words (``event-tile`` -> ``event tile``)."""
+    known = card_data()
+    if why in known:
+        return known[why].name
+    kind = next(
+        (c.name for c in known.values() if c.id.startswith(f"{why}-") and event_kind(c.id) == why), None
+    )
+    if kind is not None:
+        return kind
+    monster = _monster(why)
+    return monster if monster != why else why.replace("-", " ")
+
+
 def _omen_token(token: str) -> str:
     """An Omen token by the symbol printed on it (``bat-3`` -> ``Bat``; docs/vast/facts.md §1 Tokens)."""
     return "a face-down token" if token == HIDDEN else event_kind(token).replace("-", " ").title()
@@ -717,9 +743,9 @@ def _grit_changed(state: VastState, event: ev.GritChanged) -> str | None:
     delta, why = event.delta, event.why
     k = state.knight
     if delta == 0:  # a loss at 0 Grit, or a gain at 45
-        return f"The Knight's Grit stays at {k.grit if k else '?'} ({why})"
+        return f"The Knight's Grit stays at {k.grit if k else '?'} ({_why(why)})"
     verb = "gains" if delta > 0 else "loses"
-    return f"The Knight {verb} {abs(delta)} Grit ({why}): {k.grit if k else '?'}"
+    return f"The Knight {verb} {abs(delta)} Grit ({_why(why)}): {k.grit if k else '?'}"
 
 
 @_describes(ev.KnightMoved)
@@ -786,7 +812,7 @@ def _health_changed(state: VastState, event: ev.HealthChanged) -> str | None:
     delta, why = event.delta, event.why
     k = state.knight
     verb = "heals" if delta > 0 else "loses"
-    return f"The Knight {verb} {abs(delta)} Health ({why}): {k.health if k else '?'}"
+    return f"The Knight {verb} {abs(delta)} Health ({_why(why)}): {k.health if k else '?'}"
 
 
 @_describes(ev.VastAmbushResolved)
@@ -948,7 +974,7 @@ def _rage_changed(state: VastState, event: ev.RageChanged) -> str | None:
     delta, why = event.delta, event.why
     if delta:
         g = state.goblins
-        return f"Rage {'+' if delta > 0 else ''}{delta} ({why}): {g.rage if g else '?'}"
+        return f"Rage {'+' if delta > 0 else ''}{delta} ({_why(why)}): {g.rage if g else '?'}"
     return None
 
 
@@ -1084,7 +1110,8 @@ def _sloth_cube_moved(state: VastState, event: ev.SlothCubeMoved) -> str | None:
     source, target, why = event.source, event.target, event.why
     d = state.dragon
     w = f": Wakefulness {wakefulness(d)}" if d is not None else ""
-    return f"A Sloth cube moves from {source} to {target} ({why}){w}"
+    tracks = SLOTH_TRACKS.get(source, source), SLOTH_TRACKS.get(target, target)
+    return f"A Sloth cube moves from {tracks[0]} to {tracks[1]} ({_why(why)}){w}"
 
 
 @_describes(ev.DragonAwoke)

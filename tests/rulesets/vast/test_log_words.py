@@ -99,3 +99,15 @@ def test_no_line_about_a_tile_token_or_card_shows_a_content_id() -> None:
     for line in lines:
         assert line is not None
         assert not set(ID.findall(line)) & ids, line
+
+
+def test_tracks_and_causes_are_named_in_words() -> None:
+    state = table()
+    sloth = describe(state, ev.SlothCubeMoved(source="pride-events", target="wakefulness", why="event-tile"))
+    assert sloth is not None and sloth.startswith(
+        "A Sloth cube moves from Pride (Events) to Wakefulness (event tile)"
+    )
+    healed = describe(state, ev.HealthChanged(delta=1, why="fresh-water"))
+    assert healed is not None and healed.startswith("The Knight heals 1 Health (Fresh Water)")
+    lost = describe(state, ev.GritChanged(delta=-1, why="rats"))
+    assert lost is not None and lost.startswith("The Knight loses 1 Grit (Rats)")

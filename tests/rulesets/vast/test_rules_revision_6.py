@@ -492,6 +492,6 @@ def test_log_lines_read_right_without_a_cave_and_for_a_grit_loss_at_zero__log():
     assert looted == "The Thief takes a Treasure token from the supply"
     ending = describe(state, ev.TurnEnding(role="knight", steps=("remove",) * 4))
     assert ending == "No Cave player: the Knight removes 4 tiles"
-    assert describe(state, ev.GritChanged(delta=0, why="rats")) == "The Knight's Grit stays at 0 (rats)"
+    assert describe(state, ev.GritChanged(delta=0, why="rats")) == "The Knight's Grit stays at 0 (Rats)"
     with_cave = dragon_table(lit(1, 0, OPEN))
     assert describe(with_cave, ev.EventPlayed(card="rats-1")).startswith("The Cave plays the Event")
