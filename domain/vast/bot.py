@@ -43,8 +43,8 @@ ends his movement on; Hide Loot with spare cubes; end the turn. His decisions (`
 Movement when far from his goal, on Thievery once it is in reach; reveal a Dark tile he looked at when it is a
 Treasure Room or a Vault; Upgrades in a fixed order.
 
-Decisions (a game with ``decision_policy: ask``): ``decide`` answers the Thief's with his rules and every
-other with its documented default, so the other roles play as under ``decision_policy: default``.
+Decisions (a game with ``decision_policy: ask``): ``decide`` answers the Thief's with his rules, the
+Goblins' War card with theirs when they hunt Crystals, and every other with its documented default.
 """
 
 from __future__ import annotations
@@ -1004,8 +1004,8 @@ def goblins_decide(view: VastState, decision: str, options: Sequence[str], defau
 
 def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
     """The bot's option for the pending decision ``pending`` (as the seat's ``legal-commands`` serves it),
-    reading only ``view``: the Thief's own rules for his decisions, the documented default for every other
-    (``rng`` is not drawn, so the other roles play as under ``decision_policy: default``)."""
+    reading only ``view``: the Thief's own rules for his decisions, the Goblins' for their War card when they
+    hunt Crystals (``goblins_decide``), the documented default for every other (``rng`` is not drawn)."""
     if not options:
         raise ValueError("no option to choose from")
     default = pending.get("default")
