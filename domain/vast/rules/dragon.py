@@ -11,6 +11,8 @@ Treasure token held, a Pride cube for a turn without moving, awakening at 11.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import NamedTuple
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event, RollRequested
@@ -48,6 +50,7 @@ from dicelog.domain.vast.rules.tiles import bats_reach, remove_stepped_off
 from dicelog.domain.vast.state import (
     POWER_CARDS,
     SLOTH_ROOM,
+    CaveCell,
     DragonRole,
     VastState,
     spirit,
@@ -355,108 +358,158 @@ def roll(power: str, here: Pos) -> RollRequested:
     return RollRequested(reason=f"power:{power}:{pos_key(here)}", dice=1, sides=6, piece="dragon")
 
 
-def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower):
-    """The checked effect of a Power that rolls no die, as a function of the state after payment."""
-    power = command.power
+Effect = Callable[[VastState], list[Event]]
+"""A Power's effect, as a function of the state after its payment."""
+
+
+class _Aim(NamedTuple):
+    """What a Power that rolls no die is aimed at: the state before payment, the Dragon, its tile, the
+    command, the tile named (``x``, ``y``) and the map's cells by position."""
+
+    state: VastState
+    dragon: DragonRole
+    here: Pos
+    command: cmd.UsePower
+    target: Pos | None
+    cells: dict[Pos, CaveCell]
+
+
+def _effect(state: VastState, d: DragonRole, here: Pos, command: cmd.UsePower) -> Effect:
+    """The checked effect of a Power that rolls no die (``POWER_EFFECTS``), as a function of the state after
+    payment. Raises ``vast.dragon.target`` (``vast.dragon.shield`` for Slap) for a target the Power cannot
+    take."""
     target = (command.x, command.y) if command.x is not None and command.y is not None else None
-    cells = cells_by_pos(state)
-    match power:
-        case "claw" | "flame" | "wrath":
-            return lambda s: []
-        case "wing":
-            if target is None:
-                raise refuse("dragon.target", "Poteri", "Wing: name the tile reached (x, y)")
-            tiles = path(state, d, target, through_wall=True)
+    checked = POWER_EFFECTS.get(command.power)
+    if checked is None:
+        raise InvariantViolated("vast-power", f"unknown Power {command.power!r}")
+    return checked(_Aim(state, d, here, command, target, cells_by_pos(state)))
 
-            def wing(s: VastState) -> list[Event]:
-                moved: list[Event] = [ev.DragonMoved(x=target[0], y=target[1], how="wing")]
-                return moved + _entered(fold(s, moved), tiles)
 
-            return wing
-        case "hiss":
-            if command.tribe is None:
-                raise refuse("dragon.target", "Poteri", "Hiss: name a Tribe on the map")
-            t = tribes.tribe(state, command.tribe)
-            if not tribes.on_map(t):
-                raise refuse("dragon.target", "Poteri", "Hiss hits a Tribe on the map")
-            return lambda s: hiss(t.name)
-        case "slither":
-            src, dst = command.source, command.target
-            if src is None or dst is None or src == dst:
-                raise refuse("dragon.target", "Poteri", "Slither: name two Sloth tracks (source, target)")
-            if d.sloth[src] < 1 or d.sloth[dst] >= SLOTH_ROOM[dst]:
-                raise refuse("dragon.target", "Poteri", "Slither moves a cube to a track with a free space")
-            return lambda s: [ev.SlothCubeMoved(source=src, target=dst, why="slither")]
-        case "swat":
-            if command.from_x is None or command.from_y is None or target is None or command.token is None:
-                raise refuse("dragon.target", "Poteri", "Swat: name from_x, from_y, token and x, y")
-            source = (int(command.from_x or 0), int(command.from_y or 0))
-            if source not in [step(here, s) for s in SIDES] or source not in cells:
-                raise refuse("dragon.target", "Poteri", "Swat pushes a token on a tile next to the Dragon")
-            cell = cells[source]
-            has = cell.treasure > 0 if command.token == "treasure" else command.token in cell.gems
-            if not has:
-                raise refuse("dragon.target", "Poteri", f"no {command.token} token on {pos_key(source)}")
-            dx, dy = target[0] - source[0], target[1] - source[1]
-            if (dx and dy) or not 1 <= abs(dx) + abs(dy) <= SWAT_RANGE or target not in cells:
-                raise refuse("dragon.target", "Poteri", "Swat sends it up to 5 spaces in a line, onto a tile")
-            token = command.token
-            return lambda s: [
-                ev.GemMoved(token=token, from_x=source[0], from_y=source[1], x=target[0], y=target[1])
-            ]
-        case "scorch":
-            around = die_tiles(here, 6)
-            dark = tuple(p for p in around if p in cells and not cells[p].lit)
-            if not dark:
-                raise refuse("dragon.target", "Poteri", "Scorch: no Dark tile is around the Dragon")
-            return lambda s: [ev.PowerStruck(power="scorch", tiles=dark)]
-        case "burn":
-            if target is None or target not in cells or cells[target].lit:
-                raise refuse("dragon.target", "Poteri", "Burn reveals a Dark tile of the map (x, y)")
-            return lambda s: [ev.PowerStruck(power="burn", tiles=(target,))]
-        case "slap":
-            k = state.knight
-            if k is None or (k.x, k.y) not in [step(here, s) for s in SIDES]:
-                raise refuse("dragon.target", "Poteri", "Slap pushes the Knight from a space next to it")
-            if shielded(state):
-                raise refuse(
-                    "dragon.shield", "Equipaggiamento", "the Knight's Shield keeps her from being moved"
-                )
+def _no_effect(aim: _Aim) -> Effect:
+    """Claw, Flame and Wrath act on their roll (``rolled``); the Shriek token is placed by ``PowerUsed``."""
+    if aim.command.power == "shriek" and aim.dragon.shriek:
+        raise refuse("dragon.target", "Poteri", "the Shriek token is placed already")
+    return lambda s: []
 
-            if target is None or target not in bats_reach(state, (k.x, k.y), knight=True):
-                raise refuse(
-                    "dragon.target",
-                    "Poteri",
-                    "Slap pushes her up to 3 spaces, over Lit tiles, never through a wall",
-                )
-            return lambda s: [ev.KnightMoved(x=target[0], y=target[1], forced=True)]
-        case "shriek":
-            if d.shriek:
-                raise refuse("dragon.target", "Poteri", "the Shriek token is placed already")
-            return lambda s: []
-        case "scratch":
-            k = state.knight
-            on_knight = k is not None and (k.x, k.y) == here
-            found = tribes.tribes_at(state, here)
-            if not on_knight and not found and thief_pos(state) != here:
-                raise refuse(
-                    "dragon.target", "Poteri", "Scratch: no Knight, Tribe or Thief on the Dragon's tile"
-                )
-            return lambda s: scratch(s, here)
-        case "flame-wall":
-            if d.flame_wall is not None:
-                raise refuse("dragon.target", "Poteri", "the Flame Wall token is on the map already")
-            near = [step(here, s) for s in SIDES]
-            if target is None or target not in near or target not in cells or not cells[target].lit:
-                raise refuse(
-                    "dragon.target", "Poteri", "the Flame Wall goes on a Lit tile next to the Dragon"
-                )
-            return lambda s: [ev.FlameWallPlaced(x=target[0], y=target[1])]
-        case "smash":
-            if here not in cells or not cells[here].crystal:
-                raise refuse("dragon.target", "Poteri", "Smash: no Crystal on the Dragon's tile")
-            return lambda s: [ev.CrystalDestroyed(x=here[0], y=here[1])]
-    raise InvariantViolated("vast-power", f"unknown Power {power!r}")
+
+def _wing(aim: _Aim) -> Effect:
+    target = aim.target
+    if target is None:
+        raise refuse("dragon.target", "Poteri", "Wing: name the tile reached (x, y)")
+    tiles = path(aim.state, aim.dragon, target, through_wall=True)
+
+    def wing(s: VastState) -> list[Event]:
+        moved: list[Event] = [ev.DragonMoved(x=target[0], y=target[1], how="wing")]
+        return moved + _entered(fold(s, moved), tiles)
+
+    return wing
+
+
+def _hiss(aim: _Aim) -> Effect:
+    if aim.command.tribe is None:
+        raise refuse("dragon.target", "Poteri", "Hiss: name a Tribe on the map")
+    t = tribes.tribe(aim.state, aim.command.tribe)
+    if not tribes.on_map(t):
+        raise refuse("dragon.target", "Poteri", "Hiss hits a Tribe on the map")
+    return lambda s: hiss(t.name)
+
+
+def _slither(aim: _Aim) -> Effect:
+    src, dst = aim.command.source, aim.command.target
+    if src is None or dst is None or src == dst:
+        raise refuse("dragon.target", "Poteri", "Slither: name two Sloth tracks (source, target)")
+    if aim.dragon.sloth[src] < 1 or aim.dragon.sloth[dst] >= SLOTH_ROOM[dst]:
+        raise refuse("dragon.target", "Poteri", "Slither moves a cube to a track with a free space")
+    return lambda s: [ev.SlothCubeMoved(source=src, target=dst, why="slither")]
+
+
+def _swat(aim: _Aim) -> Effect:
+    command, target, cells = aim.command, aim.target, aim.cells
+    if command.from_x is None or command.from_y is None or target is None or command.token is None:
+        raise refuse("dragon.target", "Poteri", "Swat: name from_x, from_y, token and x, y")
+    source = (int(command.from_x or 0), int(command.from_y or 0))
+    if source not in [step(aim.here, s) for s in SIDES] or source not in cells:
+        raise refuse("dragon.target", "Poteri", "Swat pushes a token on a tile next to the Dragon")
+    cell = cells[source]
+    has = cell.treasure > 0 if command.token == "treasure" else command.token in cell.gems
+    if not has:
+        raise refuse("dragon.target", "Poteri", f"no {command.token} token on {pos_key(source)}")
+    dx, dy = target[0] - source[0], target[1] - source[1]
+    if (dx and dy) or not 1 <= abs(dx) + abs(dy) <= SWAT_RANGE or target not in cells:
+        raise refuse("dragon.target", "Poteri", "Swat sends it up to 5 spaces in a line, onto a tile")
+    token = command.token
+    return lambda s: [ev.GemMoved(token=token, from_x=source[0], from_y=source[1], x=target[0], y=target[1])]
+
+
+def _scorch(aim: _Aim) -> Effect:
+    dark = tuple(p for p in die_tiles(aim.here, 6) if p in aim.cells and not aim.cells[p].lit)
+    if not dark:
+        raise refuse("dragon.target", "Poteri", "Scorch: no Dark tile is around the Dragon")
+    return lambda s: [ev.PowerStruck(power="scorch", tiles=dark)]
+
+
+def _burn(aim: _Aim) -> Effect:
+    target = aim.target
+    if target is None or target not in aim.cells or aim.cells[target].lit:
+        raise refuse("dragon.target", "Poteri", "Burn reveals a Dark tile of the map (x, y)")
+    return lambda s: [ev.PowerStruck(power="burn", tiles=(target,))]
+
+
+def _slap(aim: _Aim) -> Effect:
+    k, target = aim.state.knight, aim.target
+    if k is None or (k.x, k.y) not in [step(aim.here, s) for s in SIDES]:
+        raise refuse("dragon.target", "Poteri", "Slap pushes the Knight from a space next to it")
+    if shielded(aim.state):
+        raise refuse("dragon.shield", "Equipaggiamento", "the Knight's Shield keeps her from being moved")
+    if target is None or target not in bats_reach(aim.state, (k.x, k.y), knight=True):
+        raise refuse(
+            "dragon.target", "Poteri", "Slap pushes her up to 3 spaces, over Lit tiles, never through a wall"
+        )
+    return lambda s: [ev.KnightMoved(x=target[0], y=target[1], forced=True)]
+
+
+def _scratch(aim: _Aim) -> Effect:
+    k, here = aim.state.knight, aim.here
+    on_knight = k is not None and (k.x, k.y) == here
+    if not on_knight and not tribes.tribes_at(aim.state, here) and thief_pos(aim.state) != here:
+        raise refuse("dragon.target", "Poteri", "Scratch: no Knight, Tribe or Thief on the Dragon's tile")
+    return lambda s: scratch(s, here)
+
+
+def _flame_wall(aim: _Aim) -> Effect:
+    target, cells = aim.target, aim.cells
+    if aim.dragon.flame_wall is not None:
+        raise refuse("dragon.target", "Poteri", "the Flame Wall token is on the map already")
+    near = [step(aim.here, s) for s in SIDES]
+    if target is None or target not in near or target not in cells or not cells[target].lit:
+        raise refuse("dragon.target", "Poteri", "the Flame Wall goes on a Lit tile next to the Dragon")
+    return lambda s: [ev.FlameWallPlaced(x=target[0], y=target[1])]
+
+
+def _smash(aim: _Aim) -> Effect:
+    here = aim.here
+    if here not in aim.cells or not aim.cells[here].crystal:
+        raise refuse("dragon.target", "Poteri", "Smash: no Crystal on the Dragon's tile")
+    return lambda s: [ev.CrystalDestroyed(x=here[0], y=here[1])]
+
+
+POWER_EFFECTS: dict[str, Callable[[_Aim], Effect]] = {
+    "claw": _no_effect,
+    "flame": _no_effect,
+    "wrath": _no_effect,
+    "wing": _wing,
+    "hiss": _hiss,
+    "slither": _slither,
+    "swat": _swat,
+    "scorch": _scorch,
+    "burn": _burn,
+    "slap": _slap,
+    "shriek": _no_effect,
+    "scratch": _scratch,
+    "flame-wall": _flame_wall,
+    "smash": _smash,
+}
+"""Each Power's check of its target (Vast rulebook §Poteri), giving its effect (``_effect``)."""
 
 
 def rolled(state: VastState, power: str, face: int, here: Pos) -> list[Event]:

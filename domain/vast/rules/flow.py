@@ -13,6 +13,8 @@ pending roll, draw or decision. Each step is completed by an event naming it (``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from dicelog.domain.core.errors import InvariantViolated
@@ -624,126 +626,183 @@ def drawn_tile_placed(state: VastState, reason: str, tile: str) -> list[Event]:
 
 
 def _decided(state: VastState, decision: str, option: str) -> list[Event]:
+    """The events of ``option`` chosen for ``decision`` (``kind[:where]``), by the kind's handler
+    (``DECISIONS``)."""
     kind, _, where = decision.partition(":")
-    if kind == "orient":
-        x, y = parse_pos(where)
-        return [ev.TileOriented(x=x, y=y, rotation=int(option))]
-    if kind == "fill":
-        return place_dark(state, parse_pos(where), option, own_turn=False)
-    if kind == "treasure-choice":
-        others = tuple(c for c in state.offer if c != option)
-        return [ev.TreasureOffered(card=option, bottom=others), keep_decision()]
-    if kind == "keep-treasure":
-        card = state.offer[0] if state.offer else "?"
-        if option == "keep":
-            return [ev.TreasureKept(card=card, step="treasure")]
-        declined: list[Event] = [ev.TreasureDeclined(card=card)]
-        return declined + grit_change(fold(state, declined), 5, "decline-treasure", step="treasure")
-    if kind == "event-choice":
-        others = tuple(c for c in state.offer if c != option)
-        return play_event(state, option, others)
-    if kind == "underworm":
-        return underworm_move(state, option)
-    if kind == "underworm-place":
-        draw = tile_draw(state, f"underworm:{option}", piece="knight")
-        return [] if draw is None else [draw]
-    if kind == "ambush-cubes":
-        placed: list[Event] = [ev.HeroCubePlaced(target="strength") for _ in range(int(option))]
-        return placed + ambush_strike(fold(state, placed))
-    if kind == "light":
-        if option == "discard-cube":
-            return [ev.HeroCubeDiscarded(), ev.HealthChanged(delta=2, why="light")]
+    handler = DECISIONS.get(kind)
+    if handler is None:
+        raise InvariantViolated("vast-decision", f"unknown decision {decision!r}")
+    return handler(state, kind, where, option)
+
+
+Decided = Callable[[VastState, str, str, str], list[Event]]
+"""The events of a decision answered: ``(state, kind, where, option)`` for the decision ``kind[:where]``."""
+
+
+def _oriented(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    x, y = parse_pos(where)
+    return [ev.TileOriented(x=x, y=y, rotation=int(option))]
+
+
+def _treasure_chosen(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    others = tuple(c for c in state.offer if c != option)
+    return [ev.TreasureOffered(card=option, bottom=others), keep_decision()]
+
+
+def _treasure_kept(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    card = state.offer[0] if state.offer else "?"
+    if option == "keep":
+        return [ev.TreasureKept(card=card, step="treasure")]
+    declined: list[Event] = [ev.TreasureDeclined(card=card)]
+    return declined + grit_change(fold(state, declined), 5, "decline-treasure", step="treasure")
+
+
+def _underworm_placed(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    draw = tile_draw(state, f"underworm:{option}", piece="knight")
+    return [] if draw is None else [draw]
+
+
+def _ambush_cubes(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    placed: list[Event] = [ev.HeroCubePlaced(target="strength") for _ in range(int(option))]
+    return placed + ambush_strike(fold(state, placed))
+
+
+def _light(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    if option == "discard-cube":
+        return [ev.HeroCubeDiscarded(), ev.HealthChanged(delta=2, why="light")]
+    return []
+
+
+def _fresh(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    """Fresh Air and Fresh Water."""
+    if option == "spend-cube":
+        return [ev.HeroCubeDiscarded(spent=True), ev.HealthChanged(delta=1, why=kind)]
+    return []
+
+
+def _blocked(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    war = next(c for c in goblin_file().war if state.goblins is not None and c.id == state.goblins.war)
+    blocked = () if option == "none" else tuple(option.split("+"))
+    return goblins.populate_with(state, (war.fangs, war.bones, war.eye), blocked)
+
+
+def _spores_tribe(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    t = goblins.tribe(state, option)
+    hit: list[Event] = [ev.PopulationLost(tribe=option, count=max(0, t.population - 1), why="spores")]
+    return [*hit, goblins.rage(1, "attacked")]
+
+
+def _omen_discarded(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    dropped: list[Event] = [ev.OmenDiscarded(token=option, why="hex")]
+    return dropped + goblins.omen_discards(fold(state, dropped), int(where) - 1)
+
+
+def _rockslide_from(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    spot, _, side = where.partition(":")
+    fx, fy_side = option.split(",", 1)
+    fy, _, fside = fy_side.partition(":")
+    x, y = parse_pos(spot)
+    return [ev.RockslideMoved(from_edge=(int(fx), int(fy), fside), x=x, y=y, side=side)]
+
+
+def _gnome_jump(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    if option == "stay":
         return []
-    if kind in ("fresh-air", "fresh-water"):
-        if option == "spend-cube":
-            return [ev.HeroCubeDiscarded(spent=True), ev.HealthChanged(delta=1, why=kind)]
-        return []
-    if kind == "war-choice":
-        return goblins.war_chosen(state, option, tuple(c for c in state.offer if c != option))
-    if kind == "block":
-        war = next(c for c in goblin_file().war if state.goblins is not None and c.id == state.goblins.war)
-        blocked = () if option == "none" else tuple(option.split("+"))
-        return goblins.populate_with(state, (war.fangs, war.bones, war.eye), blocked)
-    if kind == "overpopulation":
-        return goblins.overpopulated(state, option)
-    if kind == "monster":
-        return goblins.monster_decided(state, option)
-    if kind == "secrets-limit":
-        return [ev.SecretDiscarded(card=option)]
-    if kind == "secrets-window":
-        return goblins.window_chosen(state, where, option)
-    if kind == "spores-tribe":
-        t = goblins.tribe(state, option)
-        hit: list[Event] = [ev.PopulationLost(tribe=option, count=max(0, t.population - 1), why="spores")]
-        return [*hit, goblins.rage(1, "attacked")]
-    if kind == "hex-target":
-        return goblins.hex_hits(state, option)
-    if kind == "omen-discard":
-        dropped: list[Event] = [ev.OmenDiscarded(token=option, why="hex")]
-        return dropped + goblins.omen_discards(fold(state, dropped), int(where) - 1)
-    if kind == "cave-in":
-        return goblins.cave_in_chosen(state, where, option)
-    if kind == "rockslide-from":
-        spot, _, side = where.partition(":")
-        fx, fy_side = option.split(",", 1)
-        fy, _, fside = fy_side.partition(":")
-        x, y = parse_pos(spot)
-        return [ev.RockslideMoved(from_edge=(int(fx), int(fy), fside), x=x, y=y, side=side)]
-    if kind == "ruby":
-        return goblins.ruby_redraw(state, where, option)
-    if kind == "gnome-jump":
-        if option == "stay":
-            return []
-        x, y = parse_pos(option)
-        return [ev.TribeMoved(tribe=where, x=x, y=y, teleported=True)]
-    if kind == "spores-track":
-        return [ev.SlothCubeMoved(source="wakefulness", target=option, why="spores")]
-    if kind == "ambush-tribe":
-        return goblins.ambushed_by(state, option)
-    if kind == "explore":
-        spot, _, name = where.rpartition(":")
-        x, y = parse_pos(spot)
-        placed = [
-            ev.DarkTilePlaced(x=x, y=y, tile=option, symbol=tile_data(option).symbol or "", by="cave"),
-            ev.TribeMoved(tribe=name, x=x, y=y),
-        ]
-        return placed + refill_hand(fold(state, placed))
-    if kind in (
-        "claw-push",
-        "wrath-push",
-        "wrath-thief",
-        "wrath-off",
-        "shriek",
-        "dragon-off",
-        "axe",
-        "power-discard",
-        "trap",
-        "slide",
-        "surface",
-    ):
-        return dragon.decided(state, kind, where, option)
-    if kind in ("step-off", "thief-off", "tribe-off"):
-        x, y = parse_pos(option)
-        moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
-        if kind == "thief-off":
-            moved = [ev.ThiefMoved(x=x, y=y, forced=True)]
-        elif kind == "tribe-off":
-            tribe = pieces_on(state, parse_pos(where.partition(":")[0]))[0]
-            moved = [ev.TribeMoved(tribe=tribe, x=x, y=y)]
-        return moved + remove_stepped_off(fold(state, moved), where)
-    if kind in ("shape", "plunder-tile"):
-        draw = tile_draw(state, f"{kind}:{option}", piece=state.turn or "cave")
-        if draw is None:  # the decision was asked with a tile left
-            raise InvariantViolated("vast-no-cave", "no tile left in the stack")
-        return [draw]
-    if kind == "plunder":
-        x, y = parse_pos(option)
-        return [ev.TreasureTokenPlaced(x=x, y=y, step="plunder")]
-    if kind in thief.THIEF_DECISIONS:
-        return thief.decided(state, kind, where, option)
-    if kind == "collapse-remove":
-        return remove_tile(state, parse_pos(option), False, "remove")
-    raise InvariantViolated("vast-decision", f"unknown decision {decision!r}")
+    x, y = parse_pos(option)
+    return [ev.TribeMoved(tribe=where, x=x, y=y, teleported=True)]
+
+
+def _explored(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    spot, _, name = where.rpartition(":")
+    x, y = parse_pos(spot)
+    placed = [
+        ev.DarkTilePlaced(x=x, y=y, tile=option, symbol=tile_data(option).symbol or "", by="cave"),
+        ev.TribeMoved(tribe=name, x=x, y=y),
+    ]
+    return placed + refill_hand(fold(state, placed))
+
+
+def _stepped_off(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    """A piece steps off a tile about to be removed: ``step-off`` (the Knight), ``thief-off``,
+    ``tribe-off``."""
+    x, y = parse_pos(option)
+    moved: list[Event] = [ev.KnightMoved(x=x, y=y, forced=True)]
+    if kind == "thief-off":
+        moved = [ev.ThiefMoved(x=x, y=y, forced=True)]
+    elif kind == "tribe-off":
+        tribe = pieces_on(state, parse_pos(where.partition(":")[0]))[0]
+        moved = [ev.TribeMoved(tribe=tribe, x=x, y=y)]
+    return moved + remove_stepped_off(fold(state, moved), where)
+
+
+def _tile_drawn_for(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    """``shape`` and ``plunder-tile``: the stack's top tile drawn for the space chosen."""
+    draw = tile_draw(state, f"{kind}:{option}", piece=state.turn or "cave")
+    if draw is None:  # the decision was asked with a tile left
+        raise InvariantViolated("vast-no-cave", "no tile left in the stack")
+    return [draw]
+
+
+def _plundered(state: VastState, kind: str, where: str, option: str) -> list[Event]:
+    x, y = parse_pos(option)
+    return [ev.TreasureTokenPlaced(x=x, y=y, step="plunder")]
+
+
+DRAGON_DECISIONS = (
+    "claw-push",
+    "wrath-push",
+    "wrath-thief",
+    "wrath-off",
+    "shriek",
+    "dragon-off",
+    "axe",
+    "power-discard",
+    "trap",
+    "slide",
+    "surface",
+)
+"""The decisions ``dragon.decided`` answers."""
+
+DECISIONS: dict[str, Decided] = {
+    "collapse-remove": lambda s, k, w, o: remove_tile(s, parse_pos(o), False, "remove"),
+    **dict.fromkeys(thief.THIEF_DECISIONS, thief.decided),
+    "orient": _oriented,
+    "fill": lambda s, k, w, o: place_dark(s, parse_pos(w), o, own_turn=False),
+    "treasure-choice": _treasure_chosen,
+    "keep-treasure": _treasure_kept,
+    "event-choice": lambda s, k, w, o: play_event(s, o, tuple(c for c in s.offer if c != o)),
+    "underworm": lambda s, k, w, o: underworm_move(s, o),
+    "underworm-place": _underworm_placed,
+    "ambush-cubes": _ambush_cubes,
+    "light": _light,
+    "fresh-air": _fresh,
+    "fresh-water": _fresh,
+    "war-choice": lambda s, k, w, o: goblins.war_chosen(s, o, tuple(c for c in s.offer if c != o)),
+    "block": _blocked,
+    "overpopulation": lambda s, k, w, o: goblins.overpopulated(s, o),
+    "monster": lambda s, k, w, o: goblins.monster_decided(s, o),
+    "secrets-limit": lambda s, k, w, o: [ev.SecretDiscarded(card=o)],
+    "secrets-window": lambda s, k, w, o: goblins.window_chosen(s, w, o),
+    "spores-tribe": _spores_tribe,
+    "hex-target": lambda s, k, w, o: goblins.hex_hits(s, o),
+    "omen-discard": _omen_discarded,
+    "cave-in": lambda s, k, w, o: goblins.cave_in_chosen(s, w, o),
+    "rockslide-from": _rockslide_from,
+    "ruby": lambda s, k, w, o: goblins.ruby_redraw(s, w, o),
+    "gnome-jump": _gnome_jump,
+    "spores-track": lambda s, k, w, o: [ev.SlothCubeMoved(source="wakefulness", target=o, why="spores")],
+    "ambush-tribe": lambda s, k, w, o: goblins.ambushed_by(s, o),
+    "explore": _explored,
+    **dict.fromkeys(DRAGON_DECISIONS, dragon.decided),
+    "step-off": _stepped_off,
+    "thief-off": _stepped_off,
+    "tribe-off": _stepped_off,
+    "shape": _tile_drawn_for,
+    "plunder-tile": _tile_drawn_for,
+    "plunder": _plundered,
+}
+"""Each decision's handler by its kind (the Thief's ``thief.THIEF_DECISIONS`` yield to the kinds named after
+them, as ``collapse-remove`` yields to theirs)."""
 
 
 def adjacent_tiles(state: VastState, pos: tuple[int, int]) -> list[tuple[int, int]]:

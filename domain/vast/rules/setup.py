@@ -328,6 +328,24 @@ def initial_state(created: GameCreated) -> VastState:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise RuleBroken("setup.invalid", section="Vast rulebook §Preparazione", detail=str(e)) from None
+    row_id, roles = _row(setup)
+    _check_revision(row_id, created.rules_revision)
+    if created.rules_revision >= 6:
+        _check_seats(created, roles)
+    if setup.crystals is not None and row_id != "knight-vs-thief":
+        raise RuleBroken(
+            "setup.invalid",
+            section="docs/vast/facts.md §7 Setup by player count",
+            detail="crystals is agreed only in Knight vs Thief (5 or 6)",
+        )
+    if setup.sandbox is not None:
+        return _sandbox_table(setup, setup.sandbox, row_id, roles, created.rules_revision)
+    return _new_table(setup, row_id, roles, created.rules_revision)
+
+
+def _row(setup: VastSetup) -> tuple[str, tuple[str, ...]]:
+    """The setup row asked (by id, else by its roles; default Knight vs Cave) and its roles in turn order.
+    Raises ``RuleBroken("setup.invalid")`` for an unknown row, roles not distinct or not played together."""
     if setup.setup is not None and setup.setup not in SETUPS:
         raise RuleBroken(
             "setup.invalid",
@@ -360,71 +378,84 @@ def initial_state(created: GameCreated) -> VastState:
             section="docs/vast/facts.md §7 Setup by player count",
             detail=f"setup {row_id!r} seats {list(SETUPS[row_id].roles)}, not {list(roles)}",
         )
-    if row_id.endswith(("-solo", "-solo-easy", "-solo-medium", "-solo-hard")) and created.rules_revision < 4:
+    return row_id, roles
+
+
+def _check_revision(row_id: str, revision: int) -> None:
+    """The solo rows are played from rules revision 4, the rows with Goblin Infestation line C from 5.
+    Raises ``RuleBroken("setup.invalid")``."""
+    if row_id.endswith(("-solo", "-solo-easy", "-solo-medium", "-solo-hard")) and revision < 4:
         raise RuleBroken(
             "setup.invalid",
             section="docs/vast/facts.md §7 Solo",
             detail="the solo setups are played from rules revision 4",
         )
-    line_c = "infestation:C" in SETUPS[row_id].variants  # its Monsters are drawn from rules revision 5
-    if line_c and created.rules_revision < 5:
+    if _line_c(row_id) and revision < 5:
         raise RuleBroken(
             "setup.invalid",
             section="docs/vast/facts.md §7 Variant cards",
             detail=f"{row_id!r} (Goblin Infestation line C) is played from rules revision 5",
         )
-    if created.rules_revision >= 6:
-        _check_seats(created, roles)
-    if setup.crystals is not None and row_id != "knight-vs-thief":
-        raise RuleBroken(
-            "setup.invalid",
-            section="docs/vast/facts.md §7 Setup by player count",
-            detail="crystals is agreed only in Knight vs Thief (5 or 6)",
-        )
-    variants = _agreed(setup.crystals)  # empty: the row's, seated by Begin
+
+
+def _line_c(row_id: str) -> bool:
+    """Whether the row plays Goblin Infestation line C (its Monsters are drawn from rules revision 5)."""
+    return "infestation:C" in SETUPS[row_id].variants
+
+
+def _sandbox_table(
+    setup: VastSetup, sandbox: VastSandbox, row_id: str, roles: tuple[str, ...], revision: int
+) -> VastState:
+    """The sandbox table laid (``sandbox.lay``), with the row's difficulty and the crystals agreed."""
+    row = SETUPS[row_id]
     difficulty = _difficulty(setup, roles)
-    if setup.sandbox is not None:
-        row = SETUPS[row_id]
-        laid = lay(setup.sandbox, roles, row.removed_sidequests, created.rules_revision)
-        laid = replace(
-            laid,
-            setup_row=row_id,
-            laid_turn=setup.sandbox.turn,
-            laid_at_start=setup.sandbox.at_start,
-            variants=variants,
-            round=setup.sandbox.round,
-            rules_revision=created.rules_revision,
-            difficulty=difficulty,
-        )
-        if line_c:
-            laid = replace(laid, monster_deck=built_monsters(created.rules_revision))
-        if laid.knight is not None:
-            laid = replace(laid, knight=replace(laid.knight, max_health=knight_health(difficulty)))
-        if laid.dragon is not None:
-            laid = replace(laid, dragon=replace(laid.dragon, awake_at=awake_at(difficulty)))
-        return laid
+    laid = lay(sandbox, roles, row.removed_sidequests, revision)
+    laid = replace(
+        laid,
+        setup_row=row_id,
+        laid_turn=sandbox.turn,
+        laid_at_start=sandbox.at_start,
+        variants=_agreed(setup.crystals),  # empty: the row's, seated by Begin
+        round=sandbox.round,
+        rules_revision=revision,
+        difficulty=difficulty,
+    )
+    if _line_c(row_id):
+        laid = replace(laid, monster_deck=built_monsters(revision))
+    if laid.knight is not None:
+        laid = replace(laid, knight=replace(laid.knight, max_health=knight_health(difficulty)))
+    if laid.dragon is not None:
+        laid = replace(laid, dragon=replace(laid.dragon, awake_at=awake_at(difficulty)))
+    return laid
+
+
+def _new_table(setup: VastSetup, row_id: str, roles: tuple[str, ...], revision: int) -> VastState:
+    """The table of a new game: the Entrance, each role's board, the decks, the tile stack and the Omen bag
+    (docs/vast/facts.md §1)."""
+    difficulty = _difficulty(setup, roles)
     all_tiles = tiles().values()
     cards = card_file()
     health = knight_health(difficulty)
     thief = "thief" in roles
+    with_goblins = "goblins" in roles
     tokens = 12 if thief else 10  # docs/vast/facts.md §1: 10 Treasure tokens, 12 with the Thief
     return VastState(
         setup_row=row_id,
-        variants=variants,
+        variants=_agreed(setup.crystals),  # empty: the row's, seated by Begin
         treasure_tokens=tokens,
         thief=ThiefRole() if thief else None,
         vaults=tuple(sorted(t.id for t in all_tiles if t.kind == "vault")) if thief else (),
         roles=roles,
-        rules_revision=created.rules_revision,
+        rules_revision=revision,
         difficulty=difficulty,
         cells=(CaveCell(x=0, y=0, tile="entrance", lit=True),),
         knight=KnightRole(health=health, max_health=health) if "knight" in roles else None,
         cave=CaveRole(supply=tokens) if "cave" in roles else None,
-        goblins=GoblinsRole() if "goblins" in roles else None,
+        goblins=GoblinsRole() if with_goblins else None,
         dragon=starting_dragon(SETUPS[row_id], difficulty) if "dragon" in roles else None,
-        war_deck=war_deck() if "goblins" in roles else (),
-        monster_deck=built_monsters(created.rules_revision) if "goblins" in roles or line_c else (),
-        secrets_deck=built_secrets(created.rules_revision) if "goblins" in roles else (),
+        war_deck=war_deck() if with_goblins else (),
+        monster_deck=built_monsters(revision) if with_goblins or _line_c(row_id) else (),
+        secrets_deck=built_secrets(revision) if with_goblins else (),
         stack=tuple(sorted(t.id for t in all_tiles if t.kind in ("ambush", "event", "treasure-room"))),
         crystals=tuple(sorted(t.id for t in all_tiles if t.kind == "crystal")),
         treasure_deck=tuple(sorted(c.id for c in cards.treasures)),
