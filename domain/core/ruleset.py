@@ -55,7 +55,9 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
 - ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``; a ruleset with it
   takes a ``content_pack`` in ``POST /games`` (the others' create schema has no such field).
 - ``campaign_carry_over``, ``campaign_choice`` and ``campaign_choice_type`` (the body of
-  ``POST /campaigns/{id}/carry-over``): a campaign mode (``dicelog.domain.core.campaign``).
+  ``POST /campaigns/{id}/carry-over``): a campaign mode (``dicelog.domain.core.campaign``);
+  ``campaign_carry_over_type``: the type of the carry-over document ``campaign_carry_over`` returns (as
+  JSON), the schema of a campaign's ``carry_over``, ``carry_in`` and ``carry_out`` in the API.
 - ``rules_revision``: the revision of its rules new games are created with (default 1), recorded in
   ``GameCreated.rules_revision``; the ruleset reads the game's revision from there and keeps the
   behaviour of older revisions for older games, so stored games re-derive as they were played.

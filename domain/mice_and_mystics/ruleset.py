@@ -46,7 +46,7 @@ from dicelog.domain.mice_and_mystics.commands import (
 )
 from dicelog.domain.mice_and_mystics.content import shipped_library
 from dicelog.domain.mice_and_mystics.demo import DEMO
-from dicelog.domain.mice_and_mystics.documents import CarryOverChoice
+from dicelog.domain.mice_and_mystics.documents import CarryOver, CarryOverChoice
 from dicelog.domain.mice_and_mystics.events import EVENT_TYPES
 from dicelog.domain.mice_and_mystics.evolve import evolve, evolve_all
 from dicelog.domain.mice_and_mystics.legacy_topics import RELEASE_0_1_TOPICS
@@ -350,6 +350,7 @@ class MiceAndMysticsRuleset:
     campaign_choice = staticmethod(campaign.campaign_choice)
     campaign_chapters = staticmethod(campaign.campaign_chapters)
     campaign_choice_type = CarryOverChoice
+    campaign_carry_over_type = CarryOver
     outcome_reason = staticmethod(outcome_reason)
     card_id = staticmethod(card_id)
     bot = seat_bot

@@ -23,6 +23,9 @@ _CAMPAIGN_RULES: Any = registry.get(CAMPAIGN_RULESET)  # campaign_choice_type: a
 CarryOverChoice: Any = _CAMPAIGN_RULES.campaign_choice_type
 """A seat's carry-over choice after a won chapter (``POST /campaigns/{id}/carry-over``): the campaign
 ruleset's ``campaign_choice_type``, found through the registry."""
+CarryOverDocument: Any = getattr(_CAMPAIGN_RULES, "campaign_carry_over_type", None) or dict[str, Any]
+"""What a won chapter carries over to the next (``CampaignOut.carry_over``, ``ChapterOut.carry_in`` and
+``carry_out``): the campaign ruleset's ``campaign_carry_over_type``, found through the registry."""
 
 
 class SeatToken(Struct, frozen=True, kw_only=True):
@@ -599,10 +602,10 @@ class ChapterOut(Struct, frozen=True, kw_only=True):
     """The game (UUID) that played the chapter (``GET /games/{id}``)."""
     result: str | None
     """The game's outcome (``victory`` or ``defeat``); ``null`` while the chapter is being played."""
-    carry_in: Any
+    carry_in: CarryOverDocument | None
     """The carry-over document (JSON, the ruleset's) the chapter's game received; ``null`` when no chapter had
     been won before it."""
-    carry_out: Any
+    carry_out: CarryOverDocument | None
     """The carry-over recorded with the result: after a victory, what the next chapter receives; after a
     defeat, the carry-over unchanged. ``null`` while the chapter is being played."""
     reverted: bool
@@ -623,7 +626,7 @@ class CampaignOut(Struct, frozen=True, kw_only=True):
     next_chapter: str | None
     """Id of the chapter to win next: the one being played while its game runs (the same one again after a
     defeat), else the one ``POST /campaigns/{id}/chapters`` starts; ``null`` once every chapter is won."""
-    carry_over: Any
+    carry_over: CarryOverDocument | None
     """The carry-over document (JSON, the ruleset's) the next chapter's game receives: that of the latest
     victory not reverted; ``null`` while there is none."""
     history: list[ChapterOut]
