@@ -62,6 +62,7 @@ from dicelog.service.http.routes_audit import AuditController
 from dicelog.service.http.routes_campaigns import CampaignController
 from dicelog.service.http.routes_content import content_routers, has_content
 from dicelog.service.http.routes_stream import GameStream
+from dicelog.service.http.routes_streams import CrossGameStream
 from dicelog.service.http.routes_tokens import TokenController
 from dicelog.service.http.web import WEB, lobby_module, table_module
 from dicelog.service.ops import logs
@@ -430,6 +431,7 @@ def create_app(
         route_handlers=[
             game_controller(types),
             GameStream,
+            CrossGameStream,
             TokenController,
             AuditController,
             CampaignController,

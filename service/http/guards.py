@@ -70,7 +70,14 @@ MAX_DEPTH = 64
 DRAIN_BYTES = 16 * 1024 * 1024
 """At most this much of a refused body is read (and dropped) before answering 413; the connection of
 a longer one is closed after the answer."""
-ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "X-Request-ID")
+ALLOWED_HEADERS = (
+    "Authorization",
+    "Content-Type",
+    "Dicelog-Tokens",
+    "Idempotency-Key",
+    "Last-Event-ID",
+    "X-Request-ID",
+)
 """Request headers a browser app may send (besides the CORS-safelisted ones)."""
 EXPOSED_HEADERS = (
     "Location",

@@ -53,6 +53,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/games/{game_id}/initiative"): "getInitiative",
     ("get", "/games/{game_id}/log"): "getLog",
     ("get", "/games/{game_id}/stream"): "streamEvents",
+    ("get", "/stream"): "streamGames",
     ("post", "/games/{game_id}/verify"): "verifyGame",
     ("get", "/games/{game_id}/export"): "exportGame",
     ("post", "/games/{game_id}/forks"): "forkGame",
@@ -647,6 +648,8 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
 
 
 SSE_MESSAGE = "ServerSentEventMessage"
+SSE_GAMES_MESSAGE = "ServerSentGameEventMessage"
+"""The component name of one message of ``GET /stream`` (the events of many games)."""
 LINT_IGNORE_PATH = OPENAPI_PATH.parents[1] / "clients" / "typescript" / "lint" / ".redocly.lint-ignore.yaml"
 _LINT_IGNORE_HEADER = """\
 # Problems `redocly lint` (recommended rules, redocly.yaml) reports that are accepted, each with its reason.
@@ -684,7 +687,6 @@ def _stream_messages(doc: dict[str, Any]) -> None:
     components = doc.get("components", {}).get("schemas", {})
     if "EventOut" not in components:
         return
-    message = REF.format(name=SSE_MESSAGE)
     components[SSE_MESSAGE] = {
         "title": SSE_MESSAGE,
         "type": "object",
@@ -704,17 +706,67 @@ def _stream_messages(doc: dict[str, Any]) -> None:
         },
         "required": ["event", "id", "data"],
     }
-    for op in _operations(doc):
-        for status, response in op["responses"].items():
-            media = response.get("content", {}).get("text/event-stream")
-            if media is not None and status == "200":
-                media["schema"] = {
-                    "type": "string",
-                    "description": f"A `text/event-stream` body: a sequence of `{SSE_MESSAGE}` messages.",
-                    "contentMediaType": "text/event-stream",
-                    "contentSchema": {"type": "array", "items": {"$ref": message}},
-                }
-                media["x-itemSchema"] = {"$ref": message}
+    components["StreamEvent"] = {
+        "title": "StreamEvent",
+        "type": "object",
+        "description": "One event of one of the reader's games on `GET /stream`, with the game it is of.",
+        "properties": {
+            "game_id": {
+                "type": "string",
+                "format": "uuid",
+                "description": "The game (UUID) the event belongs to.",
+            },
+            "ruleset": {
+                "type": "string",
+                "description": "The game's ruleset (`mice-and-mystics`, `vast`, ...).",
+            },
+            "event": {
+                "$ref": REF.format(name="EventOut"),
+                "description": "The event as `GET /games/{game_id}/events` shows it to the token's place "
+                "in that game (the same who-sees-what lens).",
+            },
+        },
+        "required": ["game_id", "ruleset", "event"],
+    }
+    components[SSE_GAMES_MESSAGE] = {
+        "title": SSE_GAMES_MESSAGE,
+        "type": "object",
+        "description": "One message of `GET /stream` (the events of every game the tokens read), as an "
+        "EventSource delivers it. Between messages the stream sends `: keep-alive` comment lines; the first "
+        "message carries `retry` (milliseconds) and may be a comment alone.",
+        "properties": {
+            "event": {"const": "event", "description": "The message type: always `event`."},
+            "id": {
+                "type": "string",
+                "pattern": "^[1-9][0-9]*$",
+                "description": "The event's position in the store's total order (resume with "
+                "`Last-Event-ID`).",
+            },
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": REF.format(name="StreamEvent")},
+                "description": "The game, its ruleset and the event as the token's place sees it (JSON).",
+            },
+            "retry": {"type": "integer", "minimum": 0, "description": "On the first message only."},
+        },
+        "required": ["event", "id", "data"],
+    }
+    for path, item in doc.get("paths", {}).items():
+        name = SSE_GAMES_MESSAGE if path == "/stream" else SSE_MESSAGE
+        for op in item.values():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            for status, response in op["responses"].items():
+                media = response.get("content", {}).get("text/event-stream")
+                if media is not None and status == "200":
+                    media["schema"] = {
+                        "type": "string",
+                        "description": f"A `text/event-stream` body: a sequence of `{name}` messages.",
+                        "contentMediaType": "text/event-stream",
+                        "contentSchema": {"type": "array", "items": {"$ref": REF.format(name=name)}},
+                    }
+                    media["x-itemSchema"] = {"$ref": REF.format(name=name)}
     doc["components"]["schemas"] = dict(sorted(components.items()))
 
 

@@ -42,17 +42,20 @@ class Listener:
     ``notify`` may be called from any thread; ``wait`` runs on the listener's event loop.
     """
 
-    __slots__ = ("_event", "_loop", "_newest", "_unknown")
+    __slots__ = ("_any", "_event", "_loop", "_newest", "_unknown")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, *, any_game: bool = False) -> None:
         self._loop = loop
         self._event = asyncio.Event()
         self._newest = 0
         self._unknown = False
+        self._any = any_game
+        """Listening to several games (``FanOut.listen_many``): their versions do not compare, so every
+        wake-up counts as a change."""
 
     def _set(self, version: int | None) -> None:
         """On the loop: remember the newest version told (``None``: unknown, may have changed)."""
-        if version is None:
+        if version is None or self._any:
             self._unknown = True
         elif version > self._newest:
             self._newest = version
@@ -162,10 +165,46 @@ class FanOut:
                     if not group:
                         del self._listeners[game_id]
 
+    @asynccontextmanager
+    async def listen_many(self, game_ids: Iterable[UUID]) -> AsyncIterator[MultiListener]:
+        """One ``Listener`` woken by a save of any of ``game_ids`` (``wait(0, timeout)``: any wake-up
+        counts) while the context is open; ``add`` listens to more games."""
+        listener = MultiListener(self, asyncio.get_running_loop())
+        listener.add(game_ids)
+        try:
+            yield listener
+        finally:
+            with self._lock:
+                for game_id in listener.games:
+                    group = self._listeners.get(game_id)
+                    if group is not None:
+                        group.discard(listener)
+                        if not group:
+                            del self._listeners[game_id]
+
     def listening(self) -> int:
         """How many listeners are open (all games)."""
         with self._lock:
             return sum(len(group) for group in self._listeners.values())
+
+
+class MultiListener(Listener):
+    """A ``Listener`` of several games (``FanOut.listen_many``): any wake-up of one of them counts."""
+
+    __slots__ = ("_fanout", "games")
+
+    def __init__(self, fanout: FanOut, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop, any_game=True)
+        self._fanout = fanout
+        self.games: set[UUID] = set()
+
+    def add(self, game_ids: Iterable[UUID]) -> None:
+        """Listen to these games too."""
+        with self._fanout._lock:
+            for game_id in game_ids:
+                if game_id not in self.games:
+                    self.games.add(game_id)
+                    self._fanout._listeners[game_id].add(self)
 
 
 _STOP = object()
@@ -342,6 +381,13 @@ class ChangeFeed:
         """A ``Listener`` of ``game_id`` while the context is open (``await listener.wait(after,
         timeout)``)."""
         async with self.fanout.listen(game_id) as listener:
+            yield listener
+
+    @asynccontextmanager
+    async def subscribe_many(self, game_ids: Iterable[UUID]) -> AsyncIterator[MultiListener]:
+        """A ``MultiListener`` of ``game_ids`` while the context is open (``await listener.wait(0,
+        timeout)``; ``listener.add`` for more games)."""
+        async with self.fanout.listen_many(game_ids) as listener:
             yield listener
 
     async def close(self) -> None:

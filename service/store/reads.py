@@ -208,3 +208,49 @@ def _note(position: int, originator_id: UUID, topic: str, state: bytes) -> Notif
     return Notification(
         id=position, originator_id=originator_id, originator_version=1, topic=topic, state=state
     )
+
+
+def positions(
+    recorder: Any, game_ids: Sequence[UUID], *, after: int, limit: int
+) -> list[tuple[int, UUID, int]]:
+    """Where the events of ``game_ids`` stand in the store's one total order: (notification id, game id,
+    version) of each event with a notification id > ``after``, oldest first, at most ``limit``. The
+    cross-game stream (``GET /stream``) resumes from a notification id. SQLite and PostgreSQL read the
+    events' primary key per game (``originator_id``); another recorder's notification log is scanned.
+
+    The notification ids are the store's commit order (PostgreSQL: eventsourcing serializes the inserting
+    transactions with a table lock), so no event gets an id below one already read."""
+    from eventsourcing.postgres import PostgresApplicationRecorder
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    if not game_ids:
+        return []
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        statement = (
+            f"SELECT rowid, originator_id, originator_version FROM {recorder.events_table_name} "
+            f"WHERE originator_id IN ({','.join('?' * len(game_ids))}) AND rowid > ? ORDER BY rowid LIMIT ?"
+        )
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(statement, [*(g.hex for g in game_ids), after, limit])
+            return [(int(row[0]), UUID(row[1]), int(row[2])) for row in c.fetchall()]
+    if isinstance(recorder, PostgresApplicationRecorder):
+        from psycopg.sql import SQL, Identifier
+
+        query = SQL(
+            "SELECT notification_id, originator_id, originator_version FROM {0}.{1} "
+            "WHERE originator_id = ANY(%s) AND notification_id > %s ORDER BY notification_id LIMIT %s"
+        ).format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(query, [list(game_ids), after, limit])
+            return [
+                (int(r["notification_id"]), r["originator_id"], int(r["originator_version"]))
+                for r in curs.fetchall()
+            ]
+    wanted, start = set(game_ids), after + 1
+    found: list[tuple[int, UUID, int]] = []
+    while len(found) < limit and (notes := recorder.select_notifications(start=start, limit=1000)):
+        found += [
+            (int(n.id), n.originator_id, n.originator_version) for n in notes if n.originator_id in wanted
+        ]
+        start = notes[-1].id + 1
+    return found[:limit]
