@@ -549,7 +549,7 @@ def answer(state: VastState, answered: Answer) -> list[Event]:
             return then_advance(state, goblins.war_drawn(state, (*state.offer, *cards)))
         case CardsDrawn(reason="treasure" | "treasure-top", cards=cards):
             return treasure_choice(state, tuple(cards))
-        case CardsDrawn(reason="event-top", cards=cards):
+        case CardsDrawn(reason="event-top", cards=cards) if state.cave is None:  # the card she resolves
             return then_advance(state, event_choice(state, tuple(cards)))
         case CardsDrawn(deck="tiles", reason=reason, cards=cards) if state.cave is None and cards:
             return then_advance(state, drawn_tile_placed(state, reason, cards[0]))

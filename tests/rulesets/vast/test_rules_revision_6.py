@@ -495,3 +495,21 @@ def test_log_lines_read_right_without_a_cave_and_for_a_grit_loss_at_zero__log():
     assert describe(state, ev.GritChanged(delta=0, why="rats")) == "The Knight's Grit stays at 0 (Rats)"
     with_cave = dragon_table(lit(1, 0, OPEN))
     assert describe(with_cave, ev.EventPlayed(card="rats-1")).startswith("The Cave plays the Event")
+
+
+def test_bringing_up_the_event_decks_top_three_plays_no_event__rulebook_la_caverna_eventi():
+    """Vast rulebook, La Caverna, Eventi: the Cave may look at the top three Event cards at any time; looking
+    plays nothing. The draw that brings them up at a game's start had the Cave play one on the Knight, then
+    the next three, until the deck ran out (5 Events before the Knight's first move)."""
+    from dicelog.domain.core.ruleset import Begin
+
+    roles = ("knight", "cave")
+    setup = msgspec.Raw(msgspec.json.encode({"roles": roles}))
+    created = GameCreated(
+        ruleset="vast", setup=setup, seats=(Seat(name="t", controls=roles),), rules_revision=6
+    )
+    p = Play(RULESET.initial_state(created))
+    p.do(Begin())
+    p.settle()
+    assert not p.of(ev.EventPlayed) and len(p.state.event_top) == 3
+    assert p.state.turn == "knight" and len(p.state.event_deck) == 15
