@@ -55,6 +55,10 @@ class VastTurnStarted(VastEvent, kw_only=True, tag="vast.TurnStarted"):
     """The role whose turn begins."""
     round: int
     """The round."""
+    as_laid: bool = False
+    """A sandbox table's turn begun as laid (``dicelog.domain.vast.rules.sandbox``): what its role did this
+    turn (the Knight's placed Hero cubes and Encounters, the Thief's Stat tokens and Action cubes) is kept,
+    not cleared as at a turn's start."""
 
 
 class VastTurnEnded(VastEvent, kw_only=True, tag="vast.TurnEnded"):

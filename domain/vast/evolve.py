@@ -381,6 +381,8 @@ def _vast_turn_started(state: VastState, event: ev.VastTurnStarted) -> VastState
     k = state.knight
     role = event.role
     state = replace(state, turn=role, phase="play", turn_over=False, ending=False)
+    if event.as_laid:  # a sandbox's turn as laid: its per-turn fields are the table's
+        return state
     if role == "knight" and k is not None:
         state = _knight(
             state,

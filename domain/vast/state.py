@@ -520,6 +520,9 @@ class VastState(Struct, frozen=True, kw_only=True):
     created before rows were chosen by id (their roles name it)."""
     laid_turn: str | None = None
     """A sandbox table: the role whose turn ``Begin`` starts (``dicelog.domain.vast.rules.sandbox``)."""
+    open_left: tuple[tuple[int, int, str], ...] = ()
+    """A sandbox table laid with its open edges left open (``VastSandbox.fill_open_edges`` false): the Lit
+    tiles' sides ``(x, y, side)`` the Cave does not fill while they stay open."""
     laid_at_start: bool = False
     """A sandbox table laid at the start of its turn: ``Begin`` runs the turn's start steps (the Cave's
     Omens, the Dragon's placement and Flame Wall, the Thief's start, an Event token under the Knight)."""

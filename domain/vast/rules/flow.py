@@ -399,7 +399,7 @@ def fill_open_edge(state: VastState) -> list[Event]:
         return []
     if cave is None and not stack_size(state):
         return []
-    edges = geometry(state).all_open_edges()
+    edges = [(p, s) for p, s in geometry(state).all_open_edges() if (*p, s) not in state.open_left]
     if not edges:
         return []
     pos, side = edges[0]

@@ -23,6 +23,7 @@ from dicelog.domain.vast.state import (
     DragonRole,
     GoblinsRole,
     KnightRole,
+    ThiefRole,
     Tribe,
     VastState,
 )
@@ -158,6 +159,40 @@ class SandboxDragon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Where its Flame Wall is (a Lit tile next to it); ``null`` in reserve."""
 
 
+class SandboxThief(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The Thief's board on the sandbox table (Vast rulebook §Il Ladro)."""
+
+    x: Coord | None = None
+    """His column; ``null``: off the map (before his first turn, or killed: his next turn starts him on the
+    Entrance, Vast rulebook §Morire)."""
+    y: Coord | None = None
+    """His row, as ``x``."""
+    movement: Annotated[int, Meta(ge=0, le=4)] = 0
+    """The Stat token on Movement (2, 3 or 4, as flipped by his Upgrades); 0 with ``stealth`` and
+    ``thievery``: not assigned this turn (Vast rulebook §1. Assegna i Segnalini Statistica)."""
+    stealth: Annotated[int, Meta(ge=0, le=4)] = 0
+    """The Stat token on Stealth, as ``movement``."""
+    thievery: Annotated[int, Meta(ge=0, le=4)] = 0
+    """The Stat token on Thievery, as ``movement``."""
+    cubes: Annotated[int, Meta(ge=0, le=5)] = 0
+    """Action cubes left on his board this turn (at most Thievery with its Stat Boost; 0 unassigned)."""
+    moves: Annotated[int, Meta(ge=0, le=5)] = 0
+    """Tiles moved this turn (at most his Movement)."""
+    loot_drop: Annotated[int, Meta(ge=0, le=3)] = 3
+    """The Loot Drop level (0-3)."""
+    carried: Annotated[int, Meta(ge=0, le=12)] = 0
+    """Treasure tokens carried, not yet stashed."""
+    gems: tuple[Literal["claw", "flame", "wing"], ...] = ()
+    """Dragon Gems carried (with the Dragon in play)."""
+    stashed: Annotated[int, Meta(ge=0, le=12)] = 0
+    """Tokens stashed at the Entrance (6 win)."""
+    upgrades: tuple[str, ...] = ()
+    """Upgrade spaces filled (``sticky-fingers`` ... ``all-4``), at most one per token stashed; the Flip Stat
+    Tokens spaces left to right (Vast rulebook §Migliorie)."""
+    peeked: tuple[str, ...] = ()
+    """Dark tiles of the map he has looked at, by tile id (his secret, and the Cave's)."""
+
+
 class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """An explicit Vast table for a setup this release plays: the ``sandbox`` of a ``POST /games`` setup."""
 
@@ -175,6 +210,10 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     Knight); ``false``: it begins as laid (a Dragon not yet on the map is still placed)."""
     round: Annotated[int, Meta(ge=1)] = 1
     """The round."""
+    fill_open_edges: bool = True
+    """``true``: the Cave fills the laid map's open edges at once, as Vast rulebook §Tessere Caverna asks of
+    every open edge; ``false``: they are left as laid, open for the rest of the game (a table where the Cave
+    could not fill them, its hand empty or the Collapse begun)."""
     rockslides: tuple[tuple[Coord, Coord, str], ...] = ()
     """Edges holding a Rockslide: ``[x, y, side]``, between two tiles of the map."""
     bombs: tuple[tuple[Coord, Coord, str], ...] = ()
@@ -192,6 +231,8 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     dragon: SandboxDragon | None = None
     """The Dragon's board (with the Dragon in play; ``null``: as at the start); Gems not on a tile are in its
     reserve."""
+    thief: SandboxThief | None = None
+    """The Thief's board (with the Thief in play; ``null``: as at the start, off the map)."""
 
 
 def _refuse(rule: str, detail: str) -> RuleBroken:
@@ -226,17 +267,21 @@ def lay(
     _check_edges(sandbox, by_pos)
     if sandbox.turn not in roles:
         raise _refuse("turn", f"the turn is a role in play: {list(roles)}")
+    thief = _thief(sandbox, by_pos, roles) if "thief" in roles else None
+    tokens = 12 if thief is not None else 10  # docs/vast/facts.md §1: 10 Treasure tokens, 12 with the Thief
     on_map = sum(c.treasure for c in sandbox.cells)
-    supply = sandbox.cave.supply if sandbox.cave.supply is not None else 10 - on_map
-    if supply < 0:
-        raise _refuse("treasure", "more than 10 Treasure tokens")
+    off_map = (thief.carried + thief.stashed) if thief is not None else 0
+    supply = sandbox.cave.supply if sandbox.cave.supply is not None else tokens - on_map - off_map
+    if supply < 0 or supply + on_map + off_map > tokens:
+        raise _refuse("treasure", f"more than {tokens} Treasure tokens (the map, the Cave's, the Thief's)")
     goblins = _goblins(sandbox, by_pos, (k.x, k.y), revision) if "goblins" in roles else None
     used = {c.tile for c in sandbox.cells} | set(hand)
     left = sorted(
         t.id for t in known.values() if t.id not in used and t.kind in ("ambush", "event", "treasure-room")
     )
     crystals = sorted(t.id for t in known.values() if t.id not in used and t.kind == "crystal")
-    stack = len(left) + len(crystals)
+    vaults = sorted(t.id for t in known.values() if t.id not in used and t.kind == "vault") if thief else []
+    stack = len(left) + len(crystals) + len(vaults)
     return VastState(
         roles=roles,
         cells=_cells(sandbox, roles),
@@ -256,11 +301,16 @@ def lay(
         crystals=tuple(crystals),
         piles=(stack,) if stack else (),
         pile_crystals=(len(crystals),) if stack else (),
+        vaults=tuple(vaults),
+        pile_vaults=(len(vaults),) if stack and thief else (),
+        thief=thief,
+        treasure_tokens=tokens,
         treasure_deck=decks.treasure,
         event_deck=decks.events,
         sidequest_deck=decks.sidequests,
         omen_bag=decks.omens,
         collapse=sandbox.collapse,
+        open_left=() if sandbox.fill_open_edges else _open_edges(sandbox),
         crystal_tiles_collapsed=sandbox.crystal_tiles_collapsed,
         smashed_total=k.smashed,
         goblins=goblins,
@@ -433,8 +483,9 @@ def _dragon(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], roles: tuple[s
     if not set(laid.hand) <= set(POWER_CARDS) or len(set(laid.hand)) != len(laid.hand) or len(laid.hand) > 7:
         raise _refuse("dragon", "Power cards are claw-1 ... wing-6, once each, 7 at most")
     on_map = [g for c in sandbox.cells for g in c.gems]
+    on_map += list(sandbox.thief.gems) if sandbox.thief is not None and "thief" in roles else []
     if len(set(on_map)) != len(on_map):
-        raise _refuse("dragon", "each Gem (claw, flame, wing) is laid once")
+        raise _refuse("dragon", "each Gem (claw, flame, wing) is laid once (on the map or the Thief's)")
     wall = laid.flame_wall
     if wall is not None and (
         where is None
@@ -512,3 +563,75 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
         face_up=laid.face_up,
         smashed=laid.smashed,
     )
+
+
+def _thief(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], roles: tuple[str, ...]) -> ThiefRole:
+    """The Thief's board laid (Vast rulebook §Il Ladro): on a tile of the map or off it; his three Stat
+    tokens all placed (the values his Flip Upgrades leave: 2, 3, 4 at the start) or none; Action cubes and
+    tiles moved within Thievery and Movement; Upgrade spaces each once, Flip Stat Tokens left to right, one
+    per token stashed at most; Gems with the Dragon in play; peeked tiles Dark tiles of the map; a Thief's
+    turn laid as it stands (not ``at_start``) has him on the map with his Stat tokens placed. Raises
+    ``setup.sandbox-thief``."""
+    from dicelog.domain.vast.state import FLIP_ORDER, UPGRADES, stat_tokens, thief_stat
+
+    laid = sandbox.thief or SandboxThief()
+    where = (laid.x, laid.y) if laid.x is not None and laid.y is not None else None
+    if (laid.x is None) != (laid.y is None) or (where is not None and where not in by_pos):
+        raise _refuse("thief", "the Thief stands on a tile of the map, or gives no x, y (off the map)")
+    ups = list(laid.upgrades)
+    if not set(ups) <= set(UPGRADES) or len(set(ups)) != len(ups):
+        raise _refuse("thief", f"Upgrade spaces are {list(UPGRADES)}, each once")
+    flips = [u for u in ups if u in FLIP_ORDER]
+    if tuple(sorted(flips, key=FLIP_ORDER.index)) != FLIP_ORDER[: len(flips)]:
+        raise _refuse("thief", "the Flip Stat Tokens spaces fill left to right: flip-2, flip-3, all-4")
+    if len(ups) > laid.stashed:
+        raise _refuse(
+            "thief", "each Upgrade space holds a stashed token: no more Upgrades than tokens stashed"
+        )
+    board = ThiefRole(upgrades=tuple(ups))
+    placed = (laid.movement, laid.stealth, laid.thievery)
+    assigned = placed != (0, 0, 0)
+    if assigned and sorted(placed) != sorted(stat_tokens(board)):
+        raise _refuse("thief", f"his Stat tokens are {list(stat_tokens(board))}, one on each Stat (or none)")
+    stats = ThiefRole(movement=laid.movement, thievery=laid.thievery, upgrades=tuple(ups))
+    if laid.cubes > (min(5, thief_stat(stats, "thievery")) if assigned else 0):
+        raise _refuse("thief", "Action cubes left are at most his Thievery (with its Stat Boost)")
+    if laid.moves > (thief_stat(stats, "movement") if assigned and where is not None else 0):
+        raise _refuse("thief", "tiles moved are at most his Movement, on the map")
+    if (laid.gems and "dragon" not in roles) or len(set(laid.gems)) != len(laid.gems):
+        raise _refuse("thief", "he carries Dragon Gems only with the Dragon in play, each once")
+    dark = {c.tile for c in by_pos.values() if not c.lit and c.tile != "entrance"}
+    if not set(laid.peeked) <= dark:
+        raise _refuse("thief", "the tiles he looked at are Dark tiles of the map")
+    if sandbox.turn == "thief" and not sandbox.at_start and (where is None or not assigned):
+        raise _refuse(
+            "thief",
+            "his turn laid as it stands has him on the map with his Stat tokens placed (else at_start)",
+        )
+    return ThiefRole(
+        x=laid.x,
+        y=laid.y,
+        movement=laid.movement,
+        stealth=laid.stealth,
+        thievery=laid.thievery,
+        assigned=assigned,
+        cubes=laid.cubes,
+        moves=laid.moves,
+        loot_drop=laid.loot_drop,
+        carried=laid.carried,
+        gems=laid.gems,
+        stashed=laid.stashed,
+        upgrades=tuple(ups),
+        peeked=tuple(sorted(laid.peeked)),
+    )
+
+
+def _open_edges(sandbox: VastSandbox) -> tuple[tuple[int, int, str], ...]:
+    """The open edges of the laid map: the sides of its Lit tiles with no wall and no tile beyond."""
+    from dicelog.domain.vast.cave import Geometry, edge
+
+    lit = {(c.x, c.y): (c.tile, c.rotation) for c in sandbox.cells if c.lit or c.tile == "entrance"}
+    rockslides = tuple(edge((x, y), s) for x, y, s in sandbox.rockslides)
+    bombs = tuple(edge((x, y), s) for x, y, s in sandbox.bombs)
+    shape = Geometry(((c.x, c.y) for c in sandbox.cells), lit, rockslides, bombs)
+    return tuple((x, y, side) for (x, y), side in shape.all_open_edges())

@@ -571,7 +571,9 @@ def _laid_turn(state: VastState, role: str) -> list[Event]:
     Preparazione: its first turn places it; before, it was never placed)."""
     if state.laid_at_start:
         return start_turn(state, role, state.round)
-    events: list[Event] = [ev.VastTurnStarted(role=role, round=state.round)]
+    events: list[Event] = [
+        ev.VastTurnStarted(role=role, round=state.round, as_laid=state.rules_revision >= 6)
+    ]
     if role == "goblins":
         events.append(ev.GoblinsPhaseBegun(phase="war"))
     d = state.dragon

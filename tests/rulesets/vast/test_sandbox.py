@@ -296,3 +296,134 @@ def test_event_and_vault_tokens_are_laid_on_their_lit_tiles__rulebook_rivelare_l
         with pytest.raises(RuleBroken) as info:
             RULESET.initial_state(created_at({**TABLE, "cells": [*TABLE["cells"], bad]}, ["knight", "cave"]))
         assert info.value.rule == "setup.sandbox-token"
+
+
+THIEF_TABLE = {
+    **TABLE,
+    "turn": "thief",
+    "thief": {
+        "x": 1,
+        "y": 0,
+        "movement": 4,
+        "stealth": 2,
+        "thievery": 3,
+        "cubes": 3,
+        "carried": 2,
+        "stashed": 1,
+        "upgrades": ["thievery+1"],
+        "loot_drop": 1,
+        "peeked": ["ambush-01"],
+    },
+}
+
+
+def test_a_sandbox_lays_the_thief_mid_turn_and_he_plays_on__rulebook_il_ladro():
+    """Vast rulebook, Il Ladro: his Stat tokens on his board (1. Assegna i Segnalini Statistica), his Action
+    cubes (2. Muovi e Agisci), the tokens he carries and those stashed on Upgrade spaces (Trasportare e
+    Mettere al Sicuro; Migliorie), the Loot Drop. Laid mid-turn, the Thief's board is as laid and he moves
+    on: entering the Entrance stashes what he carries, and each token takes an Upgrade space."""
+    p = Play(RULESET.initial_state(created_at(THIEF_TABLE, ["knight", "cave", "thief"])))
+    th = p.state.thief
+    assert (th.x, th.y, th.movement, th.stealth, th.thievery, th.assigned, th.cubes) == (
+        1,
+        0,
+        4,
+        2,
+        3,
+        True,
+        3,
+    )
+    assert (th.carried, th.stashed, th.upgrades, th.loot_drop, th.peeked) == (
+        2,
+        1,
+        ("thievery+1",),
+        1,
+        ("ambush-01",),
+    )
+    assert p.state.treasure_tokens == 12 and p.state.cave.supply == 12 - 1 - 2 - 1
+    assert len(p.state.vaults) == 6 and p.state.pile_vaults == (6,)  # Vault tiles in the stack
+    p.do(Begin())
+    p.settle()
+    assert p.state.turn == "thief" and p.state.thief.cubes == 3  # the laid turn is not cleared
+    p.do(cmd.MoveThief(x=0, y=0))
+    assert ev.TreasureStashed(tokens=2, gems=()) in p.events
+    assert p.pending.decision == "upgrade"
+
+
+def test_a_thief_off_the_map_enters_at_the_start_of_his_turn__rulebook_morire():
+    """Vast rulebook, Morire: a Thief off the map comes back on the Entrance at the start of his turn."""
+    table = {**TABLE, "turn": "thief", "at_start": True, "thief": {"stashed": 2, "upgrades": ["flip-2"]}}
+    p = Play(RULESET.initial_state(created_at(table, ["knight", "cave", "thief"])))
+    assert p.state.thief.x is None
+    p.do(Begin())
+    assert ev.ThiefEntered() in p.events
+    assert p.pending.decision == "thief-stats" and p.pending.options == (
+        "4-3-3",
+        "3-4-3",
+        "3-3-4",
+    )  # flip-2: 3, 3, 4
+
+
+@pytest.mark.parametrize(
+    "thief",
+    [
+        {"x": 9, "y": 9},  # off the map
+        {"x": 1},  # x without y
+        {"movement": 4, "stealth": 4, "thievery": 2},  # not his tokens
+        {"x": 1, "y": 0, "movement": 4, "stealth": 3, "thievery": 2, "cubes": 3},  # more cubes than Thievery
+        {"x": 1, "y": 0, "movement": 2, "stealth": 3, "thievery": 4, "moves": 3},  # more moves than Movement
+        {"upgrades": ["flip-3"], "stashed": 1},  # Flip Stat Tokens out of order
+        {"upgrades": ["climbing-gear", "climbing-gear"], "stashed": 2},
+        {"upgrades": ["climbing-gear"]},  # no token stashed to hold it
+        {"upgrades": ["wings"], "stashed": 1},
+        {"gems": ["claw"]},  # no Dragon in play
+        {"peeked": ["crystal-04"]},  # Lit
+        {"x": 1, "y": 0},  # his turn as it stands, Stat tokens not placed
+    ],
+)
+def test_a_thief_that_cannot_be_is_refused__rulebook_il_ladro(thief):
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(
+            created_at({**TABLE, "turn": "thief", "thief": thief}, ["knight", "cave", "thief"])
+        )
+    assert info.value.rule == "setup.sandbox-thief"
+
+
+def test_more_treasure_tokens_than_the_game_has_are_refused__rulebook_preparazione():
+    """docs/vast/facts.md §1: 12 Treasure tokens with the Thief; the map, the Cave's supply and the Thief's
+    tokens hold no more."""
+    table = {**TABLE, "thief": {"carried": 6, "stashed": 6}}
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(created_at(table, ["knight", "cave", "thief"]))
+    assert info.value.rule == "setup.sandbox-treasure"
+
+
+OPEN_LEFT = ((0, 0, "N"), (0, 0, "S"), (0, 0, "W"), (1, 0, "N"), (1, 0, "S"))  # crystal-04 turned: walls E, W
+
+
+def test_open_edges_are_left_as_laid_when_asked__rulebook_tessere_caverna():
+    """Vast rulebook, Tessere Caverna: «Ogni volta che una tessera ha uno o più lati aperti ... devi piazzare
+    a contatto di ogni lato aperto una nuova tessera». A laid table's open edges are filled at once by
+    default; with ``fill_open_edges`` false they stay open, while a
+    tile revealed later still has its own open edges filled."""
+    filled = Play(RULESET.initial_state(created_at(TABLE, ["knight", "cave"])))
+    filled.do(Begin())
+    filled.settle()
+    assert filled.of(ev.DarkTilePlaced)
+    table = {**TABLE, "fill_open_edges": False, "cave": {"hand": ["event-01", "event-02", "ambush-02"]}}
+    state = RULESET.initial_state(created_at(table, ["knight", "cave"]))
+    assert state.open_left == OPEN_LEFT
+    p = Play(state)
+    p.do(Begin())
+    p.settle()
+    assert p.state.turn == "knight" and not p.of(ev.DarkTilePlaced)
+    cells = [*TABLE["cells"], {"x": 0, "y": 1, "tile": "treasure-room-01"}]
+    laid = {**table, "cells": cells, "knight": {**TABLE["knight"], "x": 0, "y": 0}}
+    p = Play(RULESET.initial_state(created_at(laid, ["knight", "cave"])))
+    p.do(Begin())
+    p.settle()
+    p.do(cmd.PlaceHeroCube(target="movement"))
+    p.do(cmd.MoveKnight(x=0, y=1))  # onto the Dark tile: it is revealed, and its own open edges filled
+    p.settle()
+    placed = {(e.x, e.y) for e in p.of(ev.DarkTilePlaced)}
+    assert placed and not placed & {(0, -1), (-1, 0), (1, -1)}  # the laid open edges stay open
