@@ -123,3 +123,40 @@ def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothin
     assert r.status_code == 422 and r.json()["rule"] == "setup.equipped", r.text
     assert r.headers["content-type"].startswith("application/problem+json")
     assert client.get("/games", params={"limit": 200}).json()["games"] == listed
+
+
+def test_a_sprung_mousetrap_ends_the_mouses_turn_in_the_api__001_attraversare_le_trappole_per_topi(client):
+    """MM rulebook (it), Attraversare le Trappole per Topi: «Il Turno di un Topo termina immediatamente non
+    appena fa scattare una Trappola». Filch, whose turn it is, walks onto the armed trap on KT-4 and rolls no
+    star: 1 wound, 1 cheese, knocked down, and the turn is no longer his."""
+    figures = [
+        {"mouse": "filch", "space": "KT-8"},
+        {"mouse": "collin", "space": "GR-8"},
+        {"card": "rat-warriors", "space": "GR-4"},
+    ]
+    table = {**SANDBOX, "figures": figures, "mousetraps": ["KT-4"]}
+    setup = {"mice": ["collin", "filch"], "sandbox": table}
+    r = client.post("/games", json={"setup": setup, "seats": SEATS, "dice_mode": "manual"})
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]["id"]
+    auth = {"Authorization": f"Bearer {r.json()['tokens'][0]['token']}"}
+
+    def send(command: dict) -> list[dict]:
+        answer = client.post(f"/games/{game}/commands", json={"command": command}, headers=auth)
+        assert answer.status_code == 201, answer.text
+        return [e["payload"] for e in answer.json()["events"]]
+
+    assert client.get(f"/games/{game}").json()["turn"] == "filch"
+    send({"type": "Move", "mouse": "filch"})
+    send({"type": "Roll", "faces": [3]})
+    stopped = send({"type": "MoveTo", "mouse": "filch", "path": ["KT-4"]})
+    assert [e["type"] for e in stopped][-1] == "RollRequested"
+    sprung = send({"type": "Roll", "faces": [1, 3, 4]})  # no star
+    names = [e["type"] for e in sprung]
+    i = names.index("MousetrapSprung")
+    assert names[i : i + 5] == ["MousetrapSprung", "CheeseGained", "MouseWounded", "EffectAdded", "TurnEnded"]
+    assert sprung[i + 4]["card"] == "filch"
+    assert client.get(f"/games/{game}").json()["turn"] != "filch"
+    state = client.get(f"/games/{game}/state").json()["state"]
+    assert state["traps"] == [] and state["wounds"]["filch"] == 1
+    assert "knocked-down" in state["effects"]["filch"]
