@@ -160,3 +160,85 @@ def test_a_sprung_mousetrap_ends_the_mouses_turn_in_the_api__001_attraversare_le
     state = client.get(f"/games/{game}/state").json()["state"]
     assert state["traps"] == [] and state["wounds"]["filch"] == 1
     assert "knocked-down" in state["effects"]["filch"]
+
+
+def test_a_wheel_filled_by_a_minions_cheese_summons_from_the_face_up_encounter_card__001_evocazioni(client):
+    """MM rulebook (it), Evocazioni: «Ogni volta che ottenete 1 o più simboli Formaggio con i dadi Azione di
+    un Servitore quando Attacca ... aggiungete sulla Ruota del Formaggio 1 segnalino»; a full wheel moves the
+    hourglass one page, then (no special summon rule for the room) «applicate gli effetti della carta Incontro
+    scoperta ... infine scartatela». The Courtyard has no chapter 1 summon rule; the rat warriors' turn opens
+    the laid table with the wheel at 5 and a face-up encounter card; every die shows cheese."""
+    table = {
+        "tiles": [{"tile": 1, "column": 0, "row": 0}],
+        "figures": [
+            {"mouse": "filch", "space": "CY-13"},
+            {"mouse": "collin", "space": "CY-6"},
+            {"card": "rat-warriors", "space": "CY-20"},
+        ],
+        "track": ["rat-warriors", "filch", "collin"],
+        "cheese_wheel": 5,
+        "hourglass_page": 2,
+        "end_marker_page": 6,
+        "encounter_face_up": "standard-9",
+        "encounter_deck": [f"standard-{n}" for n in range(1, 9)],
+    }
+    setup = {"mice": ["collin", "filch"], "sandbox": table}
+    r = client.post("/games", json={"setup": setup, "seats": SEATS, "dice_mode": "manual"})
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]["id"]
+    auth = {"Authorization": f"Bearer {r.json()['tokens'][0]['token']}"}
+    before = client.get(f"/games/{game}/state").json()["state"]
+    assert before["encounter_face_up"] == "standard-9" and before["cheese_wheel"] == 5
+    log: list[dict] = []
+    for _ in range(12):  # the minions' turn: each roll answered with cheese on every die, other nodes default
+        pending = client.get(f"/games/{game}").json()["pending"]
+        if pending is None or any(e["type"] == "CheeseWheelEmptied" for e in log):
+            break
+        if pending["type"] == "RollRequested":  # cheese on the minion's dice; a 1 to move calls the crow
+            face = 3 if "move" in pending["reason"] else 1
+            command = {"type": "Roll", "faces": [face] * pending["dice"]}
+        else:
+            legal = client.get(f"/games/{game}/legal-commands", headers=auth).json()["commands"]
+            command = legal[0]
+        answer = client.post(f"/games/{game}/commands", json={"command": command}, headers=auth)
+        assert answer.status_code == 201, answer.text
+        log += [e["payload"] for e in answer.json()["events"]]
+    names = [e["type"] for e in log]
+    assert "CheeseAddedToWheel" in names and "CheeseWheelEmptied" in names, names
+    assert {"type": "HourglassAdvanced", "page": 3, "reason": "summon"}.items() <= next(
+        e for e in log if e["type"] == "HourglassAdvanced"
+    ).items()
+    assert {"type": "EncounterDiscarded", "card": "standard-9"}.items() <= next(
+        e for e in log if e["type"] == "EncounterDiscarded"
+    ).items()
+    summoned = [e for e in log if e["type"] == "FigurePlaced"]
+    assert summoned, names  # the face-up card's minions
+    after = client.get(f"/games/{game}/state").json()["state"]
+    assert after["encounter_face_up"] is None and after["hourglass_page"] == 3 and after["cheese_wheel"] == 0
+
+
+def test_a_boss_on_two_initiative_cards_with_one_figure_is_laid_in_the_api__001_carte_iniziativa_dei_boss(
+    client,
+):
+    """MM rulebook (it), Carte Iniziativa dei Boss: one boss figure acts on two initiative cards (Brodie: both
+    of his; Vanestra: the 2 of her 4 the table drew). Laid through the API, the track holds both and the
+    figure is one; two cards she does not own are a 422 that stores nothing."""
+    figures = [
+        {"mouse": "filch", "space": "CY-13"},
+        {"mouse": "collin", "space": "CY-6"},
+        {"boss": "vanestra", "boss_cards": ["vanestras-web", "vanestras-call"], "space": "CY-20"},
+    ]
+    track = ["filch", "vanestras-call", "collin", "vanestras-web"]
+    table = {"tiles": [{"tile": 1, "column": 0, "row": 0}], "figures": figures, "track": track}
+    setup = {"mice": ["collin", "filch"], "sandbox": table}
+    r = client.post("/games", json={"setup": setup, "seats": SEATS, "dice_mode": "manual"})
+    assert r.status_code == 201, r.text
+    state = client.get(f"/games/{r.json()['game']['id']}/state").json()["state"]
+    assert state["boss_cards"] == {"vanestra": ["vanestras-web", "vanestras-call"]}
+    assert state["track"] == track and state["board"]["CY-20"] == ["vanestra"]
+    listed = client.get("/games", params={"limit": 200}).json()
+    figures[2] = {"boss": "vanestra", "boss_cards": ["brodie-chases", "vanestras-call"], "space": "CY-20"}
+    bad = {**table, "figures": figures}
+    r = client.post("/games", json={"setup": {"mice": ["collin", "filch"], "sandbox": bad}, "seats": SEATS})
+    assert r.status_code == 422 and r.json()["rule"] == "setup.boss", r.text
+    assert client.get("/games", params={"limit": 200}).json() == listed
