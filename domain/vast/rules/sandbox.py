@@ -86,6 +86,14 @@ class SandboxKnight(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     poisoned: Annotated[int, Meta(ge=0, le=5)] = 0
     """Hero cubes Poison left on the Entrance (docs/vast/facts.md §3 Secrets cards; rules revision 3): hers
     again when she enters it."""
+    placed: dict[str, Annotated[int, Meta(ge=1, le=7)]] = field(default_factory=dict)
+    """Hero cubes placed this turn (or left placed since her last turn), by target: ``movement``,
+    ``perception``, ``strength``, ``map``, ``bomb``, ``shield``, ``spent``, or one of her Treasure cards;
+    at most the cubes she has (Vast rulebook §Cubetti Eroe)."""
+    moves: Annotated[int, Meta(ge=0, le=20)] = 0
+    """Tiles moved this turn (at most her Movement as placed)."""
+    encounters: Annotated[int, Meta(ge=0, le=10)] = 0
+    """Encounters had this turn (at most her Perception as placed)."""
 
 
 class SandboxCave(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -114,6 +122,8 @@ class SandboxTribe(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """Waiting on an empty space next to the map (still hidden)."""
     monsters: tuple[str, ...] = ()
     """Its Monster cards."""
+    activated: bool = False
+    """Activated this turn (a Goblins' turn laid in its activate phase)."""
 
 
 class SandboxGoblins(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -129,6 +139,12 @@ class SandboxGoblins(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Secrets cards face up (Trap, Goblin Ruby)."""
     smashed: Annotated[int, Meta(ge=0, le=4)] = 0
     """Crystal tokens kept on their board (smashed with no Knight in play; 5 win)."""
+    phase: Literal["war", "populate", "monsters", "secrets", "activate"] = "war"
+    """Where their turn laid as it stands begins (Vast rulebook §I Goblin, Riepilogo del Turno: 1. the War
+    card ... 5. activate the Tribes); a phase past ``war`` only on their turn, not ``at_start``, rules
+    revision 6 on."""
+    war: str | None = None
+    """The War card chosen this turn (``consumption`` ... ``waste``): given past the ``war`` phase only."""
 
 
 class SandboxDragon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -198,7 +214,7 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
 
     cells: tuple[SandboxCell, ...]
     """Every tile on the map, the Entrance at ``(0, 0)`` included."""
-    knight: SandboxKnight = SandboxKnight()
+    knight: SandboxKnight = field(default_factory=SandboxKnight)
     """The Knight's board."""
     cave: SandboxCave = SandboxCave()
     """The Cave's board."""
@@ -446,6 +462,33 @@ def _cells(sandbox: VastSandbox, roles: tuple[str, ...]) -> tuple[CaveCell, ...]
 
 
 def _knight(k: SandboxKnight) -> KnightRole:
+    """The Knight's board laid; what she placed this turn within her cubes, her moves and Encounters within
+    the Movement and Perception it gives (Vast rulebook §Cubetti Eroe, §2. Muovi e Agisci). Raises
+    ``setup.sandbox-knight``."""
+    from dicelog.domain.vast.rules.common import movement, owned_cubes, perception
+
+    targets = {
+        "movement",
+        "perception",
+        "strength",
+        "map",
+        "bomb",
+        "shield",
+        "spent",
+        *k.treasures,
+        *k.face_up,
+    }
+    board = _knight_board(k)
+    if not set(k.placed) <= targets or sum(k.placed.values()) > owned_cubes(board):
+        raise _refuse(
+            "knight", f"Hero cubes are placed on {sorted(targets)}, at most the {owned_cubes(board)} she has"
+        )
+    if k.moves > movement(board) or k.encounters > perception(board):
+        raise _refuse("knight", "her moves and Encounters this turn are at most her Movement and Perception")
+    return board
+
+
+def _knight_board(k: SandboxKnight) -> KnightRole:
     return KnightRole(
         x=k.x,
         y=k.y,
@@ -459,6 +502,9 @@ def _knight(k: SandboxKnight) -> KnightRole:
         sidequests=tuple(sorted(k.sidequests)),
         completed=k.completed,
         poisoned=k.poisoned,
+        placed=dict(k.placed),
+        moves=k.moves,
+        encounters=k.encounters,
     )
 
 
@@ -540,6 +586,16 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
         )
     if any(c not in ("trap", "goblin-ruby") for c in laid.face_up):
         raise _refuse("goblins", "only Trap and the Goblin Ruby stay face up")
+    if laid.phase != "war" and (sandbox.turn != "goblins" or sandbox.at_start or revision < 6):
+        raise _refuse(
+            "goblins", "a phase past the War card is laid on their turn as it stands (rules revision 6)"
+        )
+    if (laid.war is None) != (laid.phase == "war") or (laid.war is not None and laid.war not in war_deck()):
+        raise _refuse(
+            "goblins", f"past the war phase the War card chosen is one of {list(war_deck())}, else none"
+        )
+    if any(t.activated for t in laid.tribes) and laid.phase != "activate":
+        raise _refuse("goblins", "Tribes are activated in the activate phase")
     empty = {step(p, s) for p in by_pos for s in SIDES} - set(by_pos)
     tribes = []
     for name in ("fangs", "bones", "eye"):
@@ -554,7 +610,15 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
         if where is not None and not t.lurking and (where not in by_pos or where == knight):
             raise _refuse("goblins", f"the {name} Tribe stands on a tile of the map, not the Knight's")
         tribes.append(
-            Tribe(name=name, population=t.population, x=t.x, y=t.y, lurking=t.lurking, monsters=t.monsters)
+            Tribe(
+                name=name,
+                population=t.population,
+                x=t.x,
+                y=t.y,
+                lurking=t.lurking,
+                monsters=t.monsters,
+                activated=t.activated,
+            )
         )
     return GoblinsRole(
         tribes=tuple(tribes),
@@ -562,6 +626,8 @@ def _goblins(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], knight: Pos, 
         hand=tuple(sorted(laid.hand)),
         face_up=laid.face_up,
         smashed=laid.smashed,
+        phase="" if laid.phase == "war" else laid.phase,
+        war=laid.war,
     )
 
 

@@ -574,8 +574,8 @@ def _laid_turn(state: VastState, role: str) -> list[Event]:
     events: list[Event] = [
         ev.VastTurnStarted(role=role, round=state.round, as_laid=state.rules_revision >= 6)
     ]
-    if role == "goblins":
-        events.append(ev.GoblinsPhaseBegun(phase="war"))
+    if role == "goblins":  # the phase laid (rules revision 6), else from the War card
+        events.append(ev.GoblinsPhaseBegun(phase=(state.goblins.phase if state.goblins else "") or "war"))
     d = state.dragon
     if role == "dragon" and d is not None and d.x is None and state.rules_revision >= 6:
         k = state.knight

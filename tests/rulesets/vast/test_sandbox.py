@@ -427,3 +427,68 @@ def test_open_edges_are_left_as_laid_when_asked__rulebook_tessere_caverna():
     p.settle()
     placed = {(e.x, e.y) for e in p.of(ev.DarkTilePlaced)}
     assert placed and not placed & {(0, -1), (-1, 0), (1, -1)}  # the laid open edges stay open
+
+
+def test_the_knights_turn_is_laid_with_her_placed_cubes_moves_and_encounters__rulebook_cubetti_eroe():
+    """Vast rulebook, Il Cavaliere, 1. Posiziona i Cubetti Eroe and 2. Muovi e Agisci: the cubes she placed
+    this turn, the tiles she moved and the Encounters she had stay as laid when her turn is laid as it
+    stands; a cube more is hers to place while she has one."""
+    placed = {"strength": 2, "movement": 1, "perception": 1}
+    knight = {**TABLE["knight"], "placed": placed, "moves": 1, "encounters": 1}
+    p = Play(RULESET.initial_state(created_at({**TABLE, "knight": knight}, ["knight", "cave"])))
+    p.do(Begin())
+    p.settle()
+    k = p.state.knight
+    assert (k.placed, k.moves, k.encounters) == (placed, 1, 1)
+    with pytest.raises(RuleBroken) as info:
+        RULESET.decide(p.state, cmd.PlaceHeroCube(target="perception"))  # Grit 11: 4 cubes, all placed
+    assert info.value.rule == "vast.cube.none-left"
+
+
+@pytest.mark.parametrize(
+    "knight",
+    [
+        {"placed": {"strength": 3, "movement": 2}},  # Grit 11: 4 cubes
+        {"placed": {"mighty-axe": 1}},  # a Treasure card she does not hold
+        {"moves": 3},  # Movement 2 with no cube on it
+        {"encounters": 2},  # Perception 1
+    ],
+)
+def test_a_knights_turn_that_cannot_be_is_refused__rulebook_cubetti_eroe(knight):
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(
+            created_at({**TABLE, "knight": {**TABLE["knight"], **knight}}, ["knight", "cave"])
+        )
+    assert info.value.rule == "setup.sandbox-knight"
+
+
+def test_the_goblins_turn_is_laid_in_a_phase_past_the_war_card__rulebook_i_goblin_riepilogo_del_turno():
+    """Vast rulebook, I Goblin, Riepilogo del Turno: 1. a War card, 2. Popola le Tribù by it, 3. Monsters, 4.
+    Secrets, 5. activate. A Goblins' turn laid in its populate phase with the War card chosen goes on from
+    populating (no War card drawn), Secrets window first (rules revision 6)."""
+    goblins = {**GOBLIN_TABLE["goblins"], "phase": "populate", "war": "pain"}
+    table = {**GOBLIN_TABLE, "goblins": goblins, "fill_open_edges": False}
+    p = Play(RULESET.initial_state(created_at(table, ["knight", "goblins", "cave"])))
+    p.do(Begin())
+    assert ev.GoblinsPhaseBegun(phase="populate") in p.events and p.state.goblins.war == "pain"
+    p.settle()
+    assert not any(getattr(e, "deck", "") == "war" for e in p.events)  # no War card drawn
+    assert p.state.goblins.phase not in ("", "war", "war-draw", "populate")
+
+
+@pytest.mark.parametrize(
+    "goblins,turn",
+    [
+        ({"phase": "populate"}, "goblins"),  # no War card
+        ({"phase": "war", "war": "pain"}, "goblins"),  # a War card before it is chosen
+        ({"phase": "populate", "war": "pain"}, "knight"),  # not their turn
+        ({"phase": "populate", "war": "peace"}, "goblins"),
+        ({"tribes": [{"name": "eye", "activated": True}]}, "goblins"),  # activated in the war phase
+    ],
+)
+def test_a_goblins_phase_that_cannot_be_is_refused(goblins, turn):
+    with pytest.raises(RuleBroken) as info:
+        RULESET.initial_state(
+            created_at({**TABLE, "turn": turn, "goblins": goblins}, ["knight", "goblins", "cave"])
+        )
+    assert info.value.rule == "setup.sandbox-goblins"
