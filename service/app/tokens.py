@@ -85,8 +85,8 @@ def _check(games: Games, game_id: UUID, token: str | None, target: str | None) -
     """The caller's audience and the place it acts on. Raises ``Unauthorized``, ``Forbidden`` (another
     place, by a token not the host's; any place of a chapter game, whose seats hold the campaign's tokens)
     and ``NoSuchPlace``."""
+    game = games.game(game_id)  # an unknown id (or a campaign's) is 404 before any token check
     caller = games.audience(game_id, token)
-    game = games.game(game_id)
     if game.created.campaign_id is not None:
         raise Forbidden("a chapter game's places hold the campaign's tokens, which are not rotated per game")
     place = target or caller

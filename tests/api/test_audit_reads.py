@@ -38,7 +38,7 @@ from dicelog.service.app import game_listing
 from dicelog.service.app import games as application
 from dicelog.service.app.audit import audit_events, dice_proof, span, turn_parts
 from dicelog.service.app.games import Games
-from dicelog.service.bodies.render import builtins
+from dicelog.service.bodies.render import builtins, tagged
 from dicelog.service.bodies.schemas import TurnView
 from dicelog.service.store.reads import topic_class
 from tests.api.conftest import MICE, SEATS
@@ -139,8 +139,8 @@ def reference_span_view(games: Games, game_id: UUID, kind: str, number: int, len
             number=number,
             from_version=first,
             to_version=last,  # type: ignore[arg-type]
-            state_before=builtins(lens.state(before.state)),
-            state_after=builtins(lens.state(parts["after"].state)),
+            state_before=tagged(game.created.ruleset, builtins(lens.state(before.state))),
+            state_after=tagged(game.created.ruleset, builtins(lens.state(parts["after"].state))),
             events=events,
             commands=parts["commands"],
             dice=parts["dice"],
