@@ -1,5 +1,6 @@
 // Words for commands, dice and events, as a person at the table reads them.
 
+import { fieldsText } from "/static/js/generic.js";
 import { svg } from "./board.js";
 
 // The Mice and Mystics action die (DiceRolled.faces; docs/mice-and-mystics/facts.md §1), face by face
@@ -155,22 +156,7 @@ export function eventText(event, names = (x) => x, mice = true) {
     return `Asked: ${pendingText({ ...p, type: event.type }, names)}`;
   }
   if (event.type === "ChapterStoryRead") return p.part === "opening" ? "The chapter's opening is read aloud" : "The story continues (read aloud)";
-  const rest = Object.entries(p).filter(([k]) => k !== "type" && k !== "game" && k !== "state" && k !== "setup");
-  // a reason's rulebook reference stays in the payload: "(MM rulebook (it) §…)" is left out here
-  const text = (x) => {
-    const plain = x.replace(/\s*\((?:[^()]|\([^()]*\))*§(?:[^()]|\([^()]*\))*\)/g, "");
-    return plain.length > 60 ? `${plain.slice(0, 57)}…` : plain;
-  };
-  const short = (v) => {
-    if (Array.isArray(v)) {
-      if (v.length > 6 || v.some((x) => x && typeof x === "object")) return `${v.length} item${v.length === 1 ? "" : "s"}`;
-      return v.map((x) => (typeof x === "string" ? names(x) : String(x))).join(", ");
-    }
-    if (v && typeof v === "object") return `${Object.keys(v).length} fields`;
-    return typeof v === "string" ? text(names(v)) : String(v);
-  };
-  const body = rest.map(([k, v]) => `${k.replace(/_/g, " ")}: ${short(v)}`).join(", ");
-  return `${event.type}${body ? ` — ${body}` : ""}`;
+  return fieldsText(event, names);
 }
 
 // The whole payload of an event, pretty-printed (behind a toggle in the dispute view).

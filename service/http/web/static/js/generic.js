@@ -23,3 +23,27 @@ export function renderValue(value, name = "value", depth = 0) {
 export function renderTable(page, { board }) {
   if (page.board) board.append(renderValue(page.board, "board"));
 }
+
+// An event's type and its fields in words, for an event no table module words: a long list is
+// counted, not listed (a DrawRequested names up to 64 cards), a nested object by its size, a string
+// through ``names`` (content ids to printed names) and without the rulebook reference a reason
+// carries ("(… §…)", which stays in the payload behind the toggle); the shell's history page and
+// the rulesets' eventText fall back on it.
+export function fieldsText(event, names = (x) => x) {
+  const p = event.payload;
+  const rest = Object.entries(p).filter(([k]) => k !== "type" && k !== "game" && k !== "state" && k !== "setup");
+  const text = (x) => {
+    const plain = x.replace(/\s*\((?:[^()]|\([^()]*\))*§(?:[^()]|\([^()]*\))*\)/g, "");
+    return plain.length > 60 ? `${plain.slice(0, 57)}…` : plain;
+  };
+  const short = (v) => {
+    if (Array.isArray(v)) {
+      if (v.length > 6 || v.some((x) => x && typeof x === "object")) return `${v.length} item${v.length === 1 ? "" : "s"}`;
+      return v.map((x) => (typeof x === "string" ? names(x) : String(x))).join(", ");
+    }
+    if (v && typeof v === "object") return `${Object.keys(v).length} fields`;
+    return typeof v === "string" ? text(names(v)) : String(v);
+  };
+  const body = rest.map(([k, v]) => `${k.replace(/_/g, " ")}: ${short(v)}`).join(", ");
+  return `${event.type}${body ? ` — ${body}` : ""}`;
+}

@@ -6,7 +6,7 @@
 
 import { Api, ApiError, clear, el, gameIdFromPath, problemSentence, tokenFromFragment } from "./api.js";
 import { follow } from "./live.js";
-import { renderValue } from "./generic.js";
+import { fieldsText, renderValue } from "./generic.js";
 
 const gameId = gameIdFromPath();
 const token = tokenFromFragment();
@@ -100,22 +100,7 @@ function eventWords(event) {
   if (["RollRequested", "DrawRequested", "ShuffleRequested", "DecisionRequested"].includes(event.type)) {
     return `Asked: ${pendingWords({ ...p, type: event.type })}`;
   }
-  const rest = Object.entries(p).filter(([k]) => k !== "type" && k !== "game" && k !== "state" && k !== "setup");
-  // a reason's rulebook reference stays in the payload: "(… rulebook … §…)" is left out here
-  const text = (x) => {
-    const plain = x.replace(/\s*\((?:[^()]|\([^()]*\))*§(?:[^()]|\([^()]*\))*\)/g, "");
-    return plain.length > 60 ? `${plain.slice(0, 57)}…` : plain;
-  };
-  const short = (v) => {
-    if (Array.isArray(v)) {
-      if (v.length > 6 || v.some((x) => x && typeof x === "object")) return `${v.length} item${v.length === 1 ? "" : "s"}`;
-      return v.map((x) => (typeof x === "string" ? names(x) : String(x))).join(", ");
-    }
-    if (v && typeof v === "object") return `${Object.keys(v).length} fields`;
-    return typeof v === "string" ? text(names(v)) : String(v);
-  };
-  const body = rest.map(([k, v]) => `${k.replace(/_/g, " ")}: ${short(v)}`).join(", ");
-  return `${event.type}${body ? ` — ${body}` : ""}`;
+  return fieldsText(event, names);
 }
 
 // The whole payload of an event, pretty-printed (behind a toggle in the dispute view).
