@@ -118,7 +118,18 @@ class GameStream(Controller):
         return ServerSentEvent(_events(games, feed, game_id, viewer, lens, last_event_id or 0))
 
 
-async def _events(
+async def counted(messages: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    """``messages``, one open stream's, counted in ``dicelog_sse_clients`` while the stream is open
+    (this game's stream and ``GET /stream``)."""
+    SSE_CLIENTS.inc()
+    try:
+        async for message in messages:
+            yield message
+    finally:
+        SSE_CLIENTS.dec()
+
+
+def _events(
     games: Games, feed: ChangeFeed, game_id: Any, viewer: Viewer, lens: Lens, after: int
 ) -> AsyncIterator[Any]:
     """The messages of one stream: events with version > ``after`` through ``viewer``'s lens,
@@ -128,12 +139,7 @@ async def _events(
     the game ends (``reveal``), so it is taken again, from the latest game, only for the batch
     that holds ``GameEnded``: a wake-up costs one read of the store.
     """
-    SSE_CLIENTS.inc()
-    try:
-        async for message in _messages(games, feed, game_id, viewer, lens, after):
-            yield message
-    finally:
-        SSE_CLIENTS.dec()
+    return counted(_messages(games, feed, game_id, viewer, lens, after))
 
 
 async def _messages(

@@ -39,18 +39,12 @@ from dicelog.service.app.games import GameNotFound, Games
 from dicelog.service.bodies.render import event_out
 from dicelog.service.bodies.streams import StreamEvent
 from dicelog.service.http.routes import BEARER, _problems, _token_games, bearer
-from dicelog.service.ops.metrics import SSE_CLIENTS
+from dicelog.service.http.routes_stream import BATCH, KEEP_ALIVE, RETRY_MS, counted
 from dicelog.service.store.fanout import ChangeFeed
 from dicelog.service.store.reads import positions
 
 _encode = msgspec.json.Encoder().encode
 
-RETRY_MS = 2000
-"""The ``retry:`` field of the first message (milliseconds)."""
-KEEP_ALIVE = "keep-alive"
-"""The text of the heartbeat comment lines (``: keep-alive``)."""
-BATCH = 500
-"""Events read from the store at a time."""
 MAX_TOKENS = 50
 """At most this many tokens in ``Dicelog-Tokens`` (besides the ``Authorization`` one)."""
 TOKENS_HEADER = "Dicelog-Tokens"
@@ -202,16 +196,7 @@ class CrossGameStream(Controller):
         tokens = list(dict.fromkeys([first, *extra]))
         reader = Reader(games, tokens, set(game) if game else None, set(ruleset) if ruleset else None)
         await sync_to_thread(reader.refresh)
-        return ServerSentEvent(_events(reader, feed, last_event_id or 0))
-
-
-async def _events(reader: Reader, feed: ChangeFeed, after: int) -> AsyncIterator[Any]:
-    SSE_CLIENTS.inc()
-    try:
-        async for message in _messages(reader, feed, after):
-            yield message
-    finally:
-        SSE_CLIENTS.dec()
+        return ServerSentEvent(counted(_messages(reader, feed, last_event_id or 0)))
 
 
 async def _messages(reader: Reader, feed: ChangeFeed, after: int) -> AsyncIterator[Any]:
