@@ -172,3 +172,20 @@ def test_crystal_curse_moves_the_top_3_events_to_the_bottom__004_presagi():
     p.draw("rats-1", "light", "ambush-1")
     assert p.state.event_bottom == ("rats-1", "light", "ambush-1")
     assert p.of(ev.EventsSentToBottom)
+
+
+def test_the_cave_uses_crystal_curse_again_and_again_in_one_turn_paying_each_time__rulebook_usare_i_presagi():
+    """Vast rulebook §La Caverna, Usare i Presagi: «Puoi usare un presagio quante volte desideri, purché ne
+    paghi il costo ogni volta»; only Hatred and Past Plunder cost more on later uses. Crystal Curse (cost 1)
+    may turn the same tile five times in one turn, one Omen token each time, and no more once they are
+    spent."""
+    omens = ("bat-1", "chasm-2", "trail-3", "trail-4", "bat-5")
+    p = Play(cave_table(lit(1, 0, "crystal-04"), omens=omens))
+    for token in omens:
+        p.do(cmd.CrystalCurse(pay=(token,), effect="rotate", x=1, y=0))
+        p.settle()  # an edge the turn opens is filled at once
+    cell = next(c for c in p.state.cells if (c.x, c.y) == (1, 0))
+    assert cell.rotation == 5 % 4 and p.state.cave.omens == ()
+    assert [e.paid for e in p.of(ev.OmenUsed)] == [(t,) for t in omens]
+    curse = cmd.CrystalCurse(pay=("bat-1",), effect="rotate", x=1, y=0)
+    assert refused(p.state, curse) == "vast.omen.not-held"
