@@ -779,8 +779,13 @@ def create(
 ) -> list[Recorded]:
     """The events of a new game: ``GameCreated`` then the ruleset's ``Begin`` (auto-answered).
 
-    Raises ``RuleBroken`` if the ruleset rejects the setup.
+    Raises ``RuleBroken`` if the ruleset rejects the setup: its ``check_new_game(created)`` first (if it has
+    one: the checks of a new game's setup, never run when a stored game is folded or verified), then its
+    ``initial_state``.
     """
+    check_new_game = getattr(registry.get(created.ruleset), "check_new_game", None)
+    if check_new_game is not None:
+        check_new_game(created)
     first = Recorded(
         originator_id=game_id,
         originator_version=1,

@@ -65,6 +65,10 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   ``Roll`` may name them (``dicelog.domain.core.game.face_numbers``).
 - ``card_id(state, deck, text) -> str | None``: the id of the card of ``deck`` printed with the name
   ``text``, so a ``Draw`` may name the cards the table drew (``dicelog.domain.core.game.card_ids``).
+- ``check_new_game(created: GameCreated) -> None``: checks only a new game's setup must pass, raising
+  ``RuleBroken`` (``dicelog.domain.core.game.create`` calls it before ``initial_state``); folding,
+  verifying or forking a stored game never calls it, so a check added later never stops a stored game
+  from re-deriving (Vast: its sandbox tables, ``dicelog.domain.vast.rules.sandbox``).
 - ``outcome_reason(state) -> str``: why the game ended, for ``GameEnded.reason`` (default: none).
 - ``legacy_topics``: topics its events were stored under before topics were ``<ruleset>/<Name>``, as
   the strings stored (module paths ``<module>:<Name>``, written by release 0.1 for Mice and Mystics);

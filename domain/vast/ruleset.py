@@ -101,6 +101,17 @@ _CAVE: _Handlers = {
 }
 
 
+def _check_rules_revision(created: GameCreated) -> None:
+    """A revision of the rules this build plays (1 to ``RULES_REVISION``). Raises
+    ``RuleBroken("setup.invalid")``."""
+    if not 1 <= created.rules_revision <= RULES_REVISION:
+        raise errors.RuleBroken(
+            "setup.invalid",
+            section="Vast rulebook §Preparazione",
+            detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
+        )
+
+
 class Vast:
     """The ruleset object registered as ``vast`` (see ``dicelog.domain.core.ruleset``)."""
 
@@ -126,13 +137,15 @@ class Vast:
     def initial_state(self, created: GameCreated) -> VastState:
         """The state after ``created`` (``setup.initial_state``), for a revision of the rules this build
         plays (1 to ``RULES_REVISION``; else ``RuleBroken("setup.invalid")``)."""
-        if not 1 <= created.rules_revision <= RULES_REVISION:
-            raise errors.RuleBroken(
-                "setup.invalid",
-                section="Vast rulebook §Preparazione",
-                detail=f"rules revision {created.rules_revision}: this build plays 1 to {RULES_REVISION}",
-            )
+        _check_rules_revision(created)
         return setup.initial_state(created)
+
+    def check_new_game(self, created: GameCreated) -> None:
+        """The checks a new game's setup must pass (``setup.check_new_game``; a sandbox table's
+        ``setup.sandbox-*`` among them), run once when the game is created, never when it is folded again.
+        Raises ``RuleBroken``."""
+        _check_rules_revision(created)
+        setup.check_new_game(created)
 
     def decide(self, state: VastState, command: Command) -> list[Event]:
         """The events ``command`` causes, or ``RuleBroken`` (``vast.*``, citing Vast rulebook); from rules

@@ -75,3 +75,36 @@ def test_a_thief_that_cannot_be_is_a_422_and_nothing_is_stored(client):
     assert r.status_code == 422 and r.json()["rule"] == "setup.sandbox-thief", r.text
     assert r.headers["content-type"].startswith("application/problem+json")
     assert client.get("/games", params={"limit": 200}).json() == listed
+
+
+def test_the_event_decks_top_is_laid_for_the_cave_alone__rulebook_la_caverna_eventi(client):
+    """Vast rulebook, La Caverna, Eventi: the Cave reads the Event deck's top three at any time; laid, they
+    are the Cave's to read and nobody else's."""
+    top = ["light", "rats-1", "fresh-air"]
+    sandbox = {
+        "cells": CELLS,
+        "event_top": top,
+        "event_bottom": ["cave-bread"],
+        "treasure_bottom": ["javelin"],
+    }
+    r = _create(client, sandbox)
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]["id"]
+    cave = client.get(f"/games/{game}/state", headers=_token(r, "deep")).json()["state"]
+    sir = client.get(f"/games/{game}/state", headers=_token(r, "sir")).json()["state"]
+    assert cave["event_top"] == top and cave["event_bottom"] == ["cave-bread"]
+    assert "light" not in str(sir["event_top"]) and cave["treasure_bottom"] == ["javelin"]
+
+
+def test_a_card_laid_twice_or_too_many_crystal_tokens_is_a_422_and_nothing_is_stored(client):
+    listed = client.get("/games", params={"limit": 200}).json()
+    for sandbox, rule in (
+        ({"cells": CELLS, "event_top": ["light"], "event_bottom": ["light"]}, "setup.sandbox-duplicate"),
+        ({"cells": CELLS, "treasure_bottom": ["not-a-card"]}, "setup.sandbox-card"),
+        ({"cells": CELLS, "stack": ["crystal-04"]}, "setup.sandbox-duplicate"),
+        ({"cells": CELLS, "knight": {"x": 1, "y": 0, "smashed": 9}}, "setup.sandbox-crystal"),
+    ):
+        r = _create(client, sandbox)
+        assert r.status_code == 422 and r.json()["rule"] == rule, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")
+    assert client.get("/games", params={"limit": 200}).json() == listed

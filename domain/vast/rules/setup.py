@@ -40,7 +40,7 @@ from dicelog.domain.vast.evolve import fold
 from dicelog.domain.vast.rules.common import refill_hand
 from dicelog.domain.vast.rules.flow import advance, start_turn, then_advance
 from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
-from dicelog.domain.vast.rules.sandbox import VastSandbox, lay
+from dicelog.domain.vast.rules.sandbox import VastSandbox, as_stored, lay, strict
 from dicelog.domain.vast.state import (
     POWER_CARDS,
     SLOTH_ROOM,
@@ -319,11 +319,13 @@ def _check_seats(created: GameCreated, roles: tuple[str, ...]) -> None:
         )
 
 
-def initial_state(created: GameCreated) -> VastState:
+def initial_state(created: GameCreated, new: bool = False) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
     play (docs/vast/facts.md §7 lists the setups; the Cave alone is none), a line C row before rules revision
     5, or ``crystals`` outside Knight vs Thief; ``RuleBroken("setup.seat-controls")`` from rules revision 6
-    when a role in play is controlled by no seat or by two, or a seat controls a role not in play."""
+    when a role in play is controlled by no seat or by two, or a seat controls a role not in play. A sandbox
+    table is checked only when ``new`` (``check_new_game``: ``RuleBroken("setup.sandbox-*")``); folded again
+    it is laid as stored (``sandbox.as_stored``)."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -339,8 +341,16 @@ def initial_state(created: GameCreated) -> VastState:
             detail="crystals is agreed only in Knight vs Thief (5 or 6)",
         )
     if setup.sandbox is not None:
-        return _sandbox_table(setup, setup.sandbox, row_id, roles, created.rules_revision)
+        return _sandbox_table(setup, setup.sandbox, row_id, roles, created.rules_revision, new)
     return _new_table(setup, row_id, roles, created.rules_revision)
+
+
+def check_new_game(created: GameCreated) -> None:
+    """The checks of a new game's setup (``dicelog.domain.core.game.create`` runs them before the game is
+    stored): those of ``initial_state`` and the sandbox table's (``sandbox.strict``). Raises ``RuleBroken``
+    (``setup.invalid``, ``setup.seat-controls``, ``setup.sandbox-*``). A stored game is never checked again,
+    so a check added later never stops it from re-deriving."""
+    initial_state(created, new=True)
 
 
 def _row(setup: VastSetup) -> tuple[str, tuple[str, ...]]:
@@ -404,12 +414,13 @@ def _line_c(row_id: str) -> bool:
 
 
 def _sandbox_table(
-    setup: VastSetup, sandbox: VastSandbox, row_id: str, roles: tuple[str, ...], revision: int
+    setup: VastSetup, sandbox: VastSandbox, row_id: str, roles: tuple[str, ...], revision: int, new: bool
 ) -> VastState:
-    """The sandbox table laid (``sandbox.lay``), with the row's difficulty and the crystals agreed."""
+    """The sandbox table laid (``sandbox.lay``, checked when ``new``), with the row's difficulty and the
+    crystals agreed."""
     row = SETUPS[row_id]
     difficulty = _difficulty(setup, roles)
-    laid = lay(sandbox, roles, row.removed_sidequests, revision)
+    laid = lay(sandbox, roles, row.removed_sidequests, revision, strict if new else as_stored)
     laid = replace(
         laid,
         setup_row=row_id,

@@ -84,7 +84,7 @@ def test_a_sandbox_table_is_laid_as_given_and_its_turn_begins():
 )
 def test_a_table_that_cannot_be_is_refused_naming_why(change, rule):
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(created({**TABLE, **change}))
+        RULESET.check_new_game(created({**TABLE, **change}))
     assert info.value.rule == rule
 
 
@@ -141,7 +141,7 @@ def test_a_sandbox_lays_the_goblins_and_their_turn_begins_from_the_war_card():
 )
 def test_goblins_that_cannot_be_are_refused(goblins):
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(created3({**TABLE, "goblins": goblins}))
+        RULESET.check_new_game(created3({**TABLE, "goblins": goblins}))
     assert info.value.rule == "setup.sandbox-goblins"
 
 
@@ -204,7 +204,7 @@ def test_a_sandbox_lays_the_dragon_its_tracks_hand_and_gems_and_its_turn_begins(
 )
 def test_a_dragon_that_cannot_be_is_refused(dragon):
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(created4({**DRAGON_TABLE, "dragon": dragon}))
+        RULESET.check_new_game(created4({**DRAGON_TABLE, "dragon": dragon}))
     assert info.value.rule == "setup.sandbox-dragon"
 
 
@@ -294,7 +294,7 @@ def test_event_and_vault_tokens_are_laid_on_their_lit_tiles__rulebook_rivelare_l
         {"x": 0, "y": 1, "tile": "ambush-02", "lit": True, "event_token": True},  # not an Event tile
     ):
         with pytest.raises(RuleBroken) as info:
-            RULESET.initial_state(created_at({**TABLE, "cells": [*TABLE["cells"], bad]}, ["knight", "cave"]))
+            RULESET.check_new_game(created_at({**TABLE, "cells": [*TABLE["cells"], bad]}, ["knight", "cave"]))
         assert info.value.rule == "setup.sandbox-token"
 
 
@@ -383,7 +383,7 @@ def test_a_thief_off_the_map_enters_at_the_start_of_his_turn__rulebook_morire():
 )
 def test_a_thief_that_cannot_be_is_refused__rulebook_il_ladro(thief):
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(
+        RULESET.check_new_game(
             created_at({**TABLE, "turn": "thief", "thief": thief}, ["knight", "cave", "thief"])
         )
     assert info.value.rule == "setup.sandbox-thief"
@@ -394,7 +394,7 @@ def test_more_treasure_tokens_than_the_game_has_are_refused__rulebook_preparazio
     tokens hold no more."""
     table = {**TABLE, "thief": {"carried": 6, "stashed": 6}}
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(created_at(table, ["knight", "cave", "thief"]))
+        RULESET.check_new_game(created_at(table, ["knight", "cave", "thief"]))
     assert info.value.rule == "setup.sandbox-treasure"
 
 
@@ -456,7 +456,7 @@ def test_the_knights_turn_is_laid_with_her_placed_cubes_moves_and_encounters__ru
 )
 def test_a_knights_turn_that_cannot_be_is_refused__rulebook_cubetti_eroe(knight):
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(
+        RULESET.check_new_game(
             created_at({**TABLE, "knight": {**TABLE["knight"], **knight}}, ["knight", "cave"])
         )
     assert info.value.rule == "setup.sandbox-knight"
@@ -488,7 +488,233 @@ def test_the_goblins_turn_is_laid_in_a_phase_past_the_war_card__rulebook_i_gobli
 )
 def test_a_goblins_phase_that_cannot_be_is_refused(goblins, turn):
     with pytest.raises(RuleBroken) as info:
-        RULESET.initial_state(
+        RULESET.check_new_game(
             created_at({**TABLE, "turn": turn, "goblins": goblins}, ["knight", "goblins", "cave"])
         )
     assert info.value.rule == "setup.sandbox-goblins"
+
+
+def test_a_stored_table_a_later_check_refuses_still_folds_and_verifies():
+    """A sandbox table is checked when its game is created (``check_new_game``), never when a stored game is
+    folded again: a table stored before a check was added (here 10 Treasure tokens on the Cave's board and 1
+    on the map, 11 of the 10 a game without the Thief has, docs/vast/facts.md §1: refused since
+    ``setup.sandbox-treasure`` counts them all) still re-derives, and its log verifies."""
+    from datetime import UTC, datetime
+    from uuid import uuid4
+
+    from dicelog.domain.core.game import (
+        GENESIS_HASH,
+        SERVER_SEAT,
+        Recorded,
+        apply,
+        create,
+        fold,
+        run_command_and_auto_answers_records,
+    )
+    from dicelog.domain.core.verify import verify
+
+    stored = created_at({**TABLE, "cave": {**TABLE["cave"], "supply": 10}}, ["knight", "cave"])
+    at = datetime(2026, 11, 28, tzinfo=UTC)
+    game_id = uuid4()
+    with pytest.raises(RuleBroken) as info:  # a new game with this table: refused, nothing to store
+        create(game_id, stored, at=at, seed=b"s", command_id="new")
+    assert info.value.rule == "setup.sandbox-treasure"
+    first = Recorded(
+        originator_id=game_id,
+        originator_version=1,
+        timestamp=at,
+        seat=SERVER_SEAT,
+        command_id="create",
+        prev_hash=GENESIS_HASH,
+        payload=stored,
+    )
+    game = apply(None, first)  # the stored game folds again, its table as laid
+    assert game.state.cave.supply == 10 and game.state.cells[2].treasure == 1
+    begun = run_command_and_auto_answers_records(
+        game, Begin(), seat=SERVER_SEAT, command_id="create/begin", at=at, seed=b"s"
+    )
+    game = fold(game, begun)
+    assert game.state.phase == "play" and game.state.turn == "knight"
+    assert verify([first, *begun]).ok
+
+
+def new_game(sandbox: dict, roles: list[str], revision: int = 6):
+    """The table of a new game: checked as ``POST /games`` checks it, then laid."""
+    laid = created_at(sandbox, roles, revision)
+    RULESET.check_new_game(laid)
+    return RULESET.initial_state(laid)
+
+
+DECKS = {
+    "event_top": ["light", "rats-1", "fresh-air"],
+    "event_bottom": ["cave-bread"],
+    "treasure_bottom": ["javelin"],
+    "stack": ["ambush-05", "crystal-01", "event-07"],
+}
+
+
+def test_the_decks_and_the_stack_are_laid_in_order__rulebook_la_caverna_eventi():
+    """Vast rulebook, La Caverna, Eventi: «Puoi esaminare le tre carte in cima al mazzo degli Eventi in
+    qualunque momento»; Tesori: the second Treasure card goes to the bottom of the deck. The Event deck's top
+    three and its bottom, the Treasure deck's bottom and the tiles left in the stack are laid as given; the
+    Crystal Curse then sends exactly the laid top three to the bottom, below the laid one."""
+    table = {**TABLE, **DECKS, "turn": "cave", "cave": {**TABLE["cave"], "omens": ["bat-1"]}}
+    state = new_game(table, ["knight", "cave"])
+    assert state.event_top == ("light", "rats-1", "fresh-air") and state.event_bottom == ("cave-bread",)
+    assert "light" in state.event_deck and "cave-bread" not in state.event_deck
+    assert state.treasure_bottom == ("javelin",) and "javelin" not in state.treasure_deck
+    assert (state.stack, state.crystals, state.piles) == (("ambush-05", "event-07"), ("crystal-01",), (3,))
+    p = Play(state)
+    p.do(Begin())
+    p.settle()
+    p.do(cmd.CrystalCurse(pay=("bat-1",), effect="events-to-bottom"))
+    assert p.of(ev.EventsSentToBottom)[-1].cards == ("light", "rats-1", "fresh-air")
+    assert p.state.event_bottom == ("cave-bread", "light", "rats-1", "fresh-air")
+
+
+@pytest.mark.parametrize(
+    "change,rule",
+    [
+        ({"event_top": ["light"], "events_played": ["light"]}, "setup.sandbox-duplicate"),
+        ({"event_bottom": ["rats-1", "rats-1"]}, "setup.sandbox-duplicate"),
+        ({"event_bottom": ["dragon-fire"]}, "setup.sandbox-card"),
+        ({"treasure_bottom": ["elven-sword"]}, "setup.sandbox-duplicate"),  # in the Knight's hand
+        ({"treasure_bottom": ["claw-1"]}, "setup.sandbox-card"),
+        ({"event_top": ["light", "rats-1", "rats-2", "rats-3"]}, "setup.sandbox-deck"),
+        ({"stack": ["event-01"]}, "setup.sandbox-duplicate"),  # in the Cave's hand
+        ({"stack": ["crystal-04"]}, "setup.sandbox-duplicate"),  # on the map
+        ({"stack": ["ambush-05", "ambush-05"]}, "setup.sandbox-duplicate"),
+        ({"stack": ["vault-01"]}, "setup.sandbox-tile"),  # no Thief
+        ({"stack": ["entrance"]}, "setup.sandbox-tile"),
+        ({"knight": {**TABLE["knight"], "smashed": 9}}, "setup.sandbox-crystal"),  # 9 + 1 on the map
+    ],
+)
+def test_decks_a_stack_and_crystal_tokens_that_cannot_be_are_refused(change, rule):
+    with pytest.raises(RuleBroken) as info:
+        new_game({**TABLE, **change}, ["knight", "cave"])
+    assert info.value.rule == rule
+
+
+def test_the_event_decks_top_is_laid_only_where_the_cave_reads_it__rulebook_la_caverna_eventi():
+    """Before rules revision 6, or with no Cave player, the Event deck has no order anyone read."""
+    with pytest.raises(RuleBroken) as info:
+        new_game({**TABLE, "event_top": ["light"]}, ["knight", "cave"], revision=5)
+    assert info.value.rule == "setup.sandbox-deck"
+
+
+def test_the_crystal_tokens_are_the_games_nine__rulebook_il_drago_rivelare_le_tessere():
+    """Vast rulebook, Il Drago, Rivelare le Tessere: a revealed Crystal tile gets a Crystal token, one per
+    Crystal tile (docs/vast/facts.md §1: 9). 5 smashed by the Knight and 4 kept by the Goblins are all of
+    them: a Crystal token on the map as well is one too many."""
+    goblins = {"smashed": 4}
+    knight = {**TABLE["knight"], "smashed": 5}
+    cells = [TABLE["cells"][0], {**TABLE["cells"][1], "crystal": False}, TABLE["cells"][2]]
+    state = new_game(
+        {**TABLE, "cells": cells, "knight": knight, "goblins": goblins}, ["knight", "goblins", "cave"]
+    )
+    assert state.knight.smashed + state.goblins.smashed == 9
+    with pytest.raises(RuleBroken) as info:
+        new_game({**TABLE, "knight": knight, "goblins": goblins}, ["knight", "goblins", "cave"])
+    assert info.value.rule == "setup.sandbox-crystal"
+
+
+def test_the_goblins_discard_piles_are_laid__rulebook_i_goblin():
+    goblins = {
+        **GOBLIN_TABLE["goblins"],
+        "monster_discard": ["golem"],
+        "secrets_discard": ["poison", "leader"],
+    }
+    state = new_game({**GOBLIN_TABLE, "goblins": goblins}, ["knight", "goblins", "cave"])
+    assert state.monster_discard == ("golem",) and "golem" not in state.monster_deck
+    assert state.secrets_discard == ("poison", "leader") and not {"poison", "leader"} & set(
+        state.secrets_deck
+    )
+    laid = [m for t in GOBLIN_TABLE["goblins"]["tribes"] for m in t.get("monsters", ())]
+    for bad, rule in (
+        ({"monster_discard": [laid[0]]}, "setup.sandbox-duplicate"),  # a Tribe's Monster
+        ({"secrets_discard": ["dragon-fire"]}, "setup.sandbox-card"),
+        ({"secrets_discard": [GOBLIN_TABLE["goblins"]["hand"][0]]}, "setup.sandbox-duplicate"),
+    ):
+        with pytest.raises(RuleBroken) as info:
+            new_game(
+                {**GOBLIN_TABLE, "goblins": {**GOBLIN_TABLE["goblins"], **bad}}, ["knight", "goblins", "cave"]
+            )
+        assert info.value.rule == rule
+
+
+def test_the_knights_open_encounter_is_laid__rulebook_2_muovi_e_agisci():
+    """Vast rulebook, Il Cavaliere, 2. Muovi e Agisci: an Encounter reveals, then attacks, then collects. Laid
+    with the Encounter of her tile open and her one Encounter had, she smashes the Crystal in it (no new
+    Encounter); laid with none open, smashing needs an Encounter her Perception no longer allows."""
+    knight = {**TABLE["knight"], "placed": {"strength": 2}, "encounters": 1, "encounter": "revealed"}
+    p = Play(new_game({**TABLE, "knight": knight}, ["knight", "cave"]))
+    p.do(Begin())
+    p.settle()
+    assert p.state.knight.stage == 0
+    p.do(cmd.SmashCrystal())
+    assert not p.of(ev.EncounterBegun) and p.state.knight.smashed == 5
+    closed = Play(new_game({**TABLE, "knight": {**knight, "encounter": "none"}}, ["knight", "cave"]))
+    closed.do(Begin())
+    closed.settle()
+    with pytest.raises(RuleBroken) as info:
+        RULESET.decide(closed.state, cmd.SmashCrystal())
+    assert info.value.rule == "vast.no-encounter-left"
+
+
+@pytest.mark.parametrize(
+    "knight,turn",
+    [
+        ({"encounters": 1, "encounter": "attacked"}, "cave"),  # not her turn
+        ({"encounter": "attacked"}, "knight"),  # no Encounter had
+        ({"bow_used": True}, "knight"),  # no cube on the Bow
+        (
+            {"placed": {"strength": 1}, "encounters": 1, "dragon_attacks": 2},
+            "knight",
+        ),  # 2 attacks, 1 Encounter
+    ],
+)
+def test_a_knights_encounter_that_cannot_be_is_refused__rulebook_2_muovi_e_agisci(knight, turn):
+    with pytest.raises(RuleBroken) as info:
+        new_game({**TABLE, "turn": turn, "knight": {**TABLE["knight"], **knight}}, ["knight", "cave"])
+    assert info.value.rule == "setup.sandbox-knight"
+
+
+DRAGON_ROLES = ["knight", "goblins", "dragon", "cave"]
+
+
+def test_the_dragons_turn_is_laid_mid_way__rulebook_il_drago_riepilogo_del_turno():
+    """Vast rulebook, Il Drago, Riepilogo del Turno: 1. Muovi e Usa i Poteri (the free move once), 2.
+    Raccogli un Tesoro, 3. Posa una Gemma di Drago, in order. Laid with its free move made it moves no more
+    for free; laid past collecting a Treasure it uses no Power."""
+    moved = {**DRAGON_TABLE["dragon"], "moved": True, "still": False, "advanced": ["greed"]}
+    p = Play(new_game({**DRAGON_TABLE, "dragon": moved}, DRAGON_ROLES))
+    p.do(Begin())
+    p.settle()
+    d = p.state.dragon
+    assert (d.moved, d.still, d.advanced, d.stage) == (True, False, ("greed",), 0)
+    with pytest.raises(RuleBroken) as info:
+        RULESET.decide(p.state, cmd.MoveDragon(x=1, y=0))
+    assert info.value.rule == "vast.dragon.moved"
+    collected = Play(new_game({**DRAGON_TABLE, "dragon": {**moved, "stage": "collected"}}, DRAGON_ROLES))
+    collected.do(Begin())
+    collected.settle()
+    with pytest.raises(RuleBroken) as info:
+        RULESET.decide(collected.state, cmd.UsePower(power="claw"))
+    assert info.value.rule == "vast.dragon.phase-over"
+
+
+@pytest.mark.parametrize(
+    "dragon,turn",
+    [
+        ({"moved": True, "still": False}, "knight"),  # not its turn
+        ({"moved": True}, "dragon"),  # moved, yet still
+        ({"advanced": ["greed", "greed"]}, "dragon"),
+        ({"gems_used": ["wing"]}, "dragon"),  # the Wing Gem is in its reserve
+        ({"x": None, "y": None, "stage": "collected"}, "dragon"),  # not on the map
+    ],
+)
+def test_a_dragons_turn_that_cannot_be_is_refused__rulebook_il_drago_riepilogo_del_turno(dragon, turn):
+    table = {**DRAGON_TABLE, "turn": turn, "dragon": {**DRAGON_TABLE["dragon"], **dragon}}
+    with pytest.raises(RuleBroken) as info:
+        new_game(table, DRAGON_ROLES)
+    assert info.value.rule == "setup.sandbox-dragon"
