@@ -7,8 +7,8 @@ per client at a time.
 
 1. **Workers** (``DICELOG_PARTITIONS``, default 8; ``DICELOG_LEASE_TTL=3``). The store is first
    filled by ``--clients`` clients for ``--prefill`` seconds through one ``serve`` (no worker). Then,
-   for one worker with one partition (the baseline: the unpartitioned follower) and for each count
-   of ``--workers`` (1, 2, 4) with the partitions:
+   for one worker with one partition (the baseline: the unpartitioned follower; ``--no-baseline``
+   skips it) and for each count of ``--workers`` (1, 2, 4) with the partitions:
 
    - *catch-up*: the read models, their checkpoints, the leases and Redis are emptied, that many
      ``dicelog worker`` processes are started, and the time from the last one answering ``/live`` to
@@ -16,7 +16,10 @@ per client at a time.
      reaching the newest notification gives the events/s (the events still to do at that moment over
      the time), and over the CPU seconds the workers used meanwhile (events per worker CPU second:
      what a worker does with a core of its own, less sensitive to a loaded machine);
-   - *steady lag*: ``--clients`` clients play for ``--seconds`` seconds; every 0.2 s the script reads
+   - *steady lag*: ``--clients`` clients play for ``--seconds`` seconds (each at most
+     ``--client-rate`` commands/s if given: the same offered load for every worker count; without it
+     the clients go as fast as they are answered, and on a machine short of cores the workers take
+     CPU from the server, so each row gets a different load); every 0.2 s the script reads
      the newest notification id and the lowest checkpoint; a sample's lag is the time until the
      lowest checkpoint reached that sample's newest id (median, p90, max), and the events behind.
 
@@ -146,13 +149,16 @@ class Stack:
             conn.execute(f"DROP SCHEMA IF EXISTS {self.schema} CASCADE")
 
 
-def play(urls: list[str], n: int, stop_at: threading.Event, counts: list[int]) -> None:
-    """Client ``n``: legal commands on its own game, a new game every 20 commands, until ``stop_at``."""
+def play(urls: list[str], n: int, stop_at: threading.Event, counts: list[int], pace: float = 0.0) -> None:
+    """Client ``n``: legal commands on its own game, a new game every 20 commands, until ``stop_at``;
+    with ``pace`` > 0, at most that many commands a second (each sent no earlier than its turn in a
+    fixed schedule, so a slow answer is not made up by a burst)."""
     import httpx
 
     from dicelog.domain.mice_and_mystics.bot import choose_command
 
     rng = random.Random(n)
+    next_at = time.monotonic()
     with httpx.Client(base_url=urls[n % len(urls)], timeout=30) as http:
 
         def new() -> tuple[str, dict[str, str]]:
@@ -171,17 +177,29 @@ def play(urls: list[str], n: int, stop_at: threading.Event, counts: list[int]) -
                 game, auth, moves = (*new(), 0)
                 continue
             command = {"command": choose_command(body["commands"], rng), "expected_version": body["version"]}
+            if pace > 0:
+                next_at = max(next_at + 1 / pace, time.monotonic() - 1 / pace)
+                if stop_at.wait(max(0.0, next_at - time.monotonic())):
+                    break
             r = http.post(f"/games/{game}/commands", json=command, headers=auth)
             if r.status_code == 201:
                 counts[n] += 1
                 moves += 1
 
 
-def load(urls: list[str], clients: int, seconds: float, during: Callable[[], None] | None = None) -> float:
-    """Run ``clients`` clients for ``seconds``; call ``during`` repeatedly meanwhile; commands/s."""
+def load(
+    urls: list[str],
+    clients: int,
+    seconds: float,
+    during: Callable[[], None] | None = None,
+    pace: float = 0.0,
+) -> float:
+    """Run ``clients`` clients for ``seconds`` (each at most ``pace`` commands/s, 0: as fast as
+    answered); call ``during`` repeatedly meanwhile; commands/s."""
     stop_at, counts = threading.Event(), [0] * clients
     threads = [
-        threading.Thread(target=play, args=(urls, n, stop_at, counts), daemon=True) for n in range(clients)
+        threading.Thread(target=play, args=(urls, n, stop_at, counts, pace), daemon=True)
+        for n in range(clients)
     ]
     for t in threads:
         t.start()
@@ -245,7 +263,8 @@ def workers_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
         rate = load([serve.url], args.clients, args.prefill)  # type: ignore[attr-defined]
         filled = newest(stack.schema)
         print(f"prefill: {filled} notifications ({rate:.0f} commands/s, {args.clients} clients, no worker)")
-        runs = [(1, 1)] + [(count, args.partitions) for count in args.workers]  # (workers, partitions)
+        runs = [(1, 1)] if args.baseline else []  # (workers, partitions)
+        runs += [(count, args.partitions) for count in args.workers]
         for count, partitions in runs:
             for proc in [p for p in stack.procs if p is not serve]:
                 stop(proc)
@@ -271,7 +290,7 @@ def workers_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
                 )
                 time.sleep(0.2)
 
-            rate = load([serve.url], args.clients, args.seconds, sample)  # type: ignore[attr-defined]
+            rate = load([serve.url], args.clients, args.seconds, sample, args.client_rate)  # type: ignore[attr-defined]
             top = samples[-1][1] if samples else 0
             deadline = time.monotonic() + 120
             while samples and samples[-1][2] < top and time.monotonic() < deadline:  # the load stopped
@@ -295,6 +314,8 @@ def workers_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
                 "samples": len(samples),
                 "unresolved_samples": len(samples) - len(lags_s),
                 "commands_per_s": round(rate, 1),
+                "clients": args.clients,
+                "client_rate": args.client_rate,
                 "loadavg": loadavg(),
             }
             rows.append(row)
@@ -333,7 +354,9 @@ def replicas_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
                     waits.append(locked / active)
                 time.sleep(0.1)
 
-            rate = load([r.url for r in replicas], args.write_clients, args.seconds, sample)  # type: ignore[attr-defined]
+            rate = load(
+                [r.url for r in replicas], args.write_clients, args.seconds, sample, args.write_client_rate
+            )  # type: ignore[attr-defined]
             row = {
                 "replicas": count,
                 "clients": args.write_clients,
@@ -349,15 +372,57 @@ def replicas_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--clients", type=int, default=8, help="clients of the worker part")
-    parser.add_argument("--write-clients", type=int, default=16, help="clients of the replica part")
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--prefill", type=float, default=20.0)
-    parser.add_argument("--partitions", type=int, default=8)
-    parser.add_argument("--only", choices=["workers", "replicas"])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog="The lag at 8 clients with 1, 2 and 4 workers (issue 34): "
+        "python bench/scale_out.py --only workers --workers 1 2 4 --clients 8 "
+        "(add --client-rate R to offer every row the same load, --no-baseline to skip the "
+        "unpartitioned row). Commands/s with 1, 2 and 4 replicas: "
+        "python bench/scale_out.py --only replicas --replicas 1 2 4 --write-clients 16.",
+    )
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=[1, 2, 4], help="worker counts of the worker part (1 2 4)"
+    )
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        nargs="+",
+        default=[1, 2, 4],
+        help="serve replica counts of the replica part (1 2 4)",
+    )
+    parser.add_argument(
+        "--clients", type=int, default=8, help="clients of the worker part: prefill and steady lag (8)"
+    )
+    parser.add_argument(
+        "--client-rate",
+        type=float,
+        default=0.0,
+        help="commands/s each client of the worker part sends at most, so that every worker count gets the "
+        "same load (0: as fast as answered; then the load a row gets depends on the CPU its workers leave)",
+    )
+    parser.add_argument("--write-clients", type=int, default=16, help="clients of the replica part (16)")
+    parser.add_argument(
+        "--write-client-rate",
+        type=float,
+        default=0.0,
+        help="commands/s each client of the replica part sends at most (0: as fast as answered)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=15.0, help="length of each steady-lag run and each replica run (15)"
+    )
+    parser.add_argument(
+        "--prefill", type=float, default=20.0, help="seconds of load before the catch-up runs (20)"
+    )
+    parser.add_argument(
+        "--partitions", type=int, default=8, help="DICELOG_PARTITIONS of the partitioned worker runs (8)"
+    )
+    parser.add_argument(
+        "--baseline",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="first run one worker with one partition (the unpartitioned follower), the ratios' base",
+    )
+    parser.add_argument("--only", choices=["workers", "replicas"], help="run one part only")
     parser.add_argument("--quick", action="store_true", help="5 s runs, 5 s prefill")
     args = parser.parse_args()
     if args.quick:

@@ -47,3 +47,13 @@ def redis_server_binary() -> str:
     if path is None:
         _unavailable("redis-server binary", "not on PATH")
     return path  # type: ignore[return-value]
+
+
+def pgbouncer_binary() -> str:
+    """PgBouncer's executable (Debian installs it in /usr/sbin, often not on a user's PATH)."""
+    path = shutil.which("pgbouncer") or next(
+        (p for p in ("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer") if os.access(p, os.X_OK)), None
+    )
+    if path is None:
+        _unavailable("pgbouncer binary", "not on PATH nor in /usr/sbin")
+    return path  # type: ignore[return-value]

@@ -18,6 +18,7 @@
 | ``DICELOG_POSTGRES_MAX_WAITING`` | ``0`` | requests that may queue for a connection before new ones fail at once (0: no limit) |
 | ``DICELOG_POSTGRES_CONN_MAX_AGE`` | ``3600`` | seconds after which a connection is replaced |
 | ``DICELOG_POSTGRES_PRE_PING`` | ``false`` | check each connection before use (survives a restarted server or proxy, one round trip more) |
+| ``DICELOG_POSTGRES_PREPARED_STATEMENTS`` | ``true`` | let the driver prepare statements on the server; ``false`` behind a transaction-pooling PgBouncer older than 1.21, which keeps no prepared statements (docs/operations.md, "PgBouncer") |
 | ``DICELOG_REDIS_URL`` | unset | Redis for notification streams; unset: in-process fan-out |
 | ``DICELOG_STREAM_MAXLEN`` | ``10000`` | per-game Redis streams (public, per seat, auditor): length cap, at least this many entries kept (``MAXLEN ~``; 0: no cap) |
 | ``DICELOG_STREAM_RETENTION`` | ``off`` | per-game Redis streams: entries younger than this are kept (``MINID ~``; ``off``: no age limit) |
@@ -275,6 +276,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     """Seconds after which a connection is closed and replaced."""
     postgres_pre_ping: bool = False
     """Check a connection before each use."""
+    postgres_prepared_statements: bool = True
+    """Let the driver prepare statements on the server (``dicelog.service.store.persistence``)."""
     redis_url: str | None = None
     stream_maxlen: int = 10_000
     stream_retention: int = 0
@@ -364,6 +367,7 @@ class Settings(Struct, frozen=True, kw_only=True):
                 postgres_max_waiting=read("POSTGRES_MAX_WAITING", "0", _count),
                 postgres_conn_max_age=read("POSTGRES_CONN_MAX_AGE", "3600", _seconds),
                 postgres_pre_ping=read("POSTGRES_PRE_PING", "false", _bool),
+                postgres_prepared_statements=read("POSTGRES_PREPARED_STATEMENTS", "true", _bool),
                 redis_url=read("REDIS_URL", "", _redis_url),
                 stream_maxlen=read("STREAM_MAXLEN", "10000", _count),
                 stream_retention=read("STREAM_RETENTION", "off", parse_retention),
@@ -453,5 +457,6 @@ class Settings(Struct, frozen=True, kw_only=True):
             "POSTGRES_SOCKET_TIMEOUT": str(self.postgres_socket_timeout),
             "POSTGRES_CONN_MAX_AGE": str(self.postgres_conn_max_age),
             "POSTGRES_PRE_PING": "yes" if self.postgres_pre_ping else "no",
+            "POSTGRES_PREPARED_STATEMENTS": "yes" if self.postgres_prepared_statements else "no",
             "CREATE_TABLE": create,
         }

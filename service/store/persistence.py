@@ -46,6 +46,14 @@ connection of the pool, from ``DICELOG_POSTGRES_*`` (``dicelog.service.ops.setti
 
 A statement that runs out of any of them raises ``StoreTimeout`` at once: the library would retry
 it ten times, each time perhaps on another of the pool's connections to the same silent server.
+
+Prepared statements (``POSTGRES_PREPARED_STATEMENTS``, ``DICELOG_POSTGRES_PREPARED_STATEMENTS``): the
+library and ``dicelog.service.store.reads`` execute their statements with ``prepare=True`` (psycopg
+names them ``_pg3_<n>`` per connection). A transaction-pooling PgBouncer older than 1.21 runs each
+transaction on any server connection and keeps no prepared statement: a name prepared by one client
+is found by another ("prepared statement "_pg3_2" already exists") or missing. With the setting
+false, every connection of the pool has psycopg's ``prepare_threshold`` set to ``None``, which turns
+preparing off whatever a call asks (each statement is parsed by the server each time).
 """
 
 from __future__ import annotations
@@ -185,6 +193,8 @@ POSTGRES_STATEMENT_TIMEOUT = "POSTGRES_STATEMENT_TIMEOUT"
 """Library environment key (ours): seconds before the server cancels a statement (0 or empty: none)."""
 POSTGRES_SOCKET_TIMEOUT = "POSTGRES_SOCKET_TIMEOUT"
 """Library environment key (ours): seconds the client waits for the server's answer (0 or empty: none)."""
+POSTGRES_PREPARED_STATEMENTS = "POSTGRES_PREPARED_STATEMENTS"
+"""Library environment key (ours): ``no`` turns server-side prepared statements off (module docstring)."""
 _POSTGRES_KEYS = tuple(
     sorted(
         {
@@ -192,7 +202,7 @@ _POSTGRES_KEYS = tuple(
             for name, value in vars(BasePostgresFactory).items()
             if name.startswith("POSTGRES_") and isinstance(value, str)
         }
-        | {POSTGRES_STATEMENT_TIMEOUT, POSTGRES_SOCKET_TIMEOUT}
+        | {POSTGRES_STATEMENT_TIMEOUT, POSTGRES_SOCKET_TIMEOUT, POSTGRES_PREPARED_STATEMENTS}
     )
 )
 _pools: dict[tuple[str | None, ...], tuple[PostgresDatastore, int]] = {}
@@ -289,13 +299,14 @@ def _seconds(value: str | None) -> float:
 def harden(datastore: PostgresDatastore, env: Environment) -> None:
     """Set the timeouts of the module docstring on ``datastore``'s pool (not opened yet): libpq's
     connect timeout and TCP keepalives for new connections, ``statement_timeout`` and a session
-    ``lock_timeout`` on each (after the library's own settings), and ``TimedConnection`` with the
-    socket timeout."""
+    ``lock_timeout`` on each (after the library's own settings), prepared statements off when
+    ``POSTGRES_PREPARED_STATEMENTS`` is ``no``, and ``TimedConnection`` with the socket timeout."""
     pool = datastore.pool
     connect = max(1, round(_seconds(env.get(BasePostgresFactory.POSTGRES_CONNECT_TIMEOUT)) or 5))
     socket_timeout = _seconds(env.get(POSTGRES_SOCKET_TIMEOUT))
     statement_ms = int(_seconds(env.get(POSTGRES_STATEMENT_TIMEOUT)) * 1000)
     lock_ms = int(datastore.lock_timeout * 1000)
+    prepare = env.get(POSTGRES_PREPARED_STATEMENTS) != "no"  # Settings.library_env: yes or no
     if not isinstance(pool.kwargs, dict):
         raise InvariantViolated("postgres-pool", f"the pool's kwargs are a {type(pool.kwargs).__name__}")
     pool.kwargs.update(
@@ -311,6 +322,8 @@ def harden(datastore: PostgresDatastore, env: Environment) -> None:
             configure(conn)  # the library's: autocommit, idle_in_transaction_session_timeout
         conn.execute(f"SET statement_timeout = {statement_ms}")
         conn.execute(f"SET lock_timeout = {lock_ms}")
+        if not prepare:
+            conn.prepare_threshold = None  # psycopg: never prepare, even when a call asks for it
 
     pool._configure = after_connect
 
