@@ -322,17 +322,17 @@ def _check_seats(created: GameCreated, roles: tuple[str, ...]) -> None:
 def initial_state(created: GameCreated, new: bool = False) -> VastState:
     """The table before ``Begin``. Raises ``RuleBroken("setup.invalid")`` for a setup this release does not
     play (docs/vast/facts.md §7 lists the setups; the Cave alone is none), a line C row before rules revision
-    5, or ``crystals`` outside Knight vs Thief; ``RuleBroken("setup.seat-controls")`` from rules revision 6
-    when a role in play is controlled by no seat or by two, or a seat controls a role not in play. A sandbox
-    table is checked only when ``new`` (``check_new_game``: ``RuleBroken("setup.sandbox-*")``); folded again
-    it is laid as stored (``sandbox.as_stored``)."""
+    5, or ``crystals`` outside Knight vs Thief. Only when ``new`` (``check_new_game``): from rules revision 6
+    ``RuleBroken("setup.seat-controls")`` when a role in play is controlled by no seat or by two, or a seat
+    controls a role not in play, and a sandbox table's ``RuleBroken("setup.sandbox-*")``; folded again, a
+    stored game keeps its seats and its table is laid as stored (``sandbox.as_stored``)."""
     try:
         setup = msgspec.json.decode(created.setup, type=VastSetup)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise RuleBroken("setup.invalid", section="Vast rulebook §Preparazione", detail=str(e)) from None
     row_id, roles = _row(setup)
     _check_revision(row_id, created.rules_revision)
-    if created.rules_revision >= 6:
+    if created.rules_revision >= 6 and new:  # added after games of revision 6 were stored: new games only
         _check_seats(created, roles)
     if setup.crystals is not None and row_id != "knight-vs-thief":
         raise RuleBroken(
