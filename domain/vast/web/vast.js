@@ -235,6 +235,13 @@ export function faceLabel(face, sides, pending) {
   return dragon && DRAGON_DIE[face] ? `${face} · ${DRAGON_DIE[face]}` : String(face);
 }
 
+// A command played by clicking a place of the cave: one that names a tile or an open place. The Crystal
+// Curse that sends the top 3 Events to the bottom names none (its x, y are the command's defaults): a button.
+function onTheCave(c) {
+  if (c.x === undefined || c.x === null) return false;
+  return c.type !== "vast.CrystalCurse" || c.effect === "rotate" || c.effect === "event-token";
+}
+
 // Commands that name a tile (or an open place next to the cave), by "x,y".
 function targets(page) {
   const out = new Map();
@@ -257,7 +264,7 @@ function targets(page) {
   // A tile picked from the hand that can no longer be placed (placed, or another turn) is put back.
   if (ui.tile && !legal.commands.some((c) => c.type === "vast.PlaceTile" && c.tile === ui.tile)) ui.tile = null;
   for (const c of legal.commands) {
-    if (c.x === undefined || c.x === null || c.type === "vast.CrystalCurse" && c.effect !== "rotate" && c.effect !== "event-token") continue;
+    if (!onTheCave(c)) continue;
     // A tile picked from the hand: only its open places are offered, until it is placed or put back.
     if (ui.tile && (c.type !== "vast.PlaceTile" || c.tile !== ui.tile)) continue;
     const key = `${c.x},${c.y}`;
@@ -495,9 +502,9 @@ export function renderCommands(page, { send, rerender }) {
     part.append(el("p", { class: "hint", text: ui.tile ? `Now click a highlighted open place for ${tileName(ui.tile)}.` : "Pick a tile of your hand, then an open place on the cave." }),
       handTiles(tiles, (id) => { ui.tile = ui.tile === id ? null : id; ui.focus = `hand:${id}`; rerender(); }));
   }
-  const onMap = commands.filter((c) => c.x !== undefined && c.x !== null && c.type !== "vast.PlaceTile");
+  const onMap = commands.filter((c) => onTheCave(c) && c.type !== "vast.PlaceTile");
   if (onMap.length) part.append(el("p", { class: "hint", text: "Click a highlighted tile of the cave (or Tab to it and press Enter)." }));
-  const others = commands.filter((c) => (c.x === undefined || c.x === null) && c.type !== "vast.EndTurn");
+  const others = commands.filter((c) => !onTheCave(c) && c.type !== "vast.EndTurn");
   if (others.length) part.append(el("div", { class: "row wrap" }, others.map((c) => button(c, send))));
   const end = commands.filter((c) => c.type === "vast.EndTurn");
   if (end.length) part.append(el("div", { class: "row" }, end.map((c) => button(c, send, "end-turn"))));
