@@ -5,7 +5,8 @@ target on the cave, a tile of the Cave's hand then an open place, a button of th
 option. What the two people click is chosen as a person could choose it, from their own page's view: the
 rules of the seat bots (``dicelog.domain.vast.bot``: the Knight heads for the best goal in reach, Crystals,
 Treasure, the Dragon; the Cave lays Crystal tiles far from her), read from the seat's own state and legal
-commands; the test then finds that command on the page and clicks it, and never sends one for them. After
+commands; the test then finds that command on the page and clicks it, and never sends one for them. At each
+step every command and option the seat may play has its control on the page, not only the one played. After
 each step neither page shows what its seat may not know (the strings ``Demo.secrets`` names from the
 auditor's state, by id and by printed name). axe-core finds nothing serious or critical on the lobby and on
 both tables; at 390x844 nothing scrolls sideways, the action bar is on the screen and its tap targets are
@@ -38,6 +39,14 @@ commands plus one click per tile picked from the hand took 33 to 314 clicks (med
 them, the Goblins 4, the Dragon 3, the Knight 1 (``play_game``'s loop of tests/property/test_vast_games.py
 with ``decision_policy: ask``, each decision answered by the bots' ``decide``)."""
 PLACE = re.compile(r"^-?\d+,-?\d+$")
+CONTROLS = """() => ({
+  buttons: [...document.querySelectorAll('#controls button.command')].map((b) => b.dataset.command),
+  targets: [...document.querySelectorAll('.vast-map .target')].map((t) => `${t.dataset.x},${t.dataset.y}`),
+  tiles: [...document.querySelectorAll('#controls .hand-pick')].map((b) => b.dataset.tile),
+  options: [...document.querySelectorAll('#controls .option')].map((b) => b.dataset.option),
+})"""
+"""What a seat's page offers to click now: the action bar's commands, the places ringed on the cave, the
+tiles of the Cave's hand to place, a decision's options."""
 
 
 def create_from_the_lobby(page: Any, base: str) -> dict[str, str]:
@@ -90,12 +99,34 @@ class Person:
         self.rng = random.Random(seed)
         self.clicks = 0
         self.sent = 0
+        self.legal: dict[str, Any] = {}
+
+    def unreachable(self) -> list[Any]:
+        """What the seat may play now (``self.legal``, as ``choice`` read it) that its page offers no control
+        for: a decision's option without its button, a command neither ringed on the cave (or a tile of the
+        hand, for a tile to place) nor a button of the action bar."""
+        shown = self.page.evaluate(CONTROLS)
+        pending = self.legal["pending"]
+        if pending is not None:
+            return sorted(set(pending["options"]) - set(shown["options"]))
+        buttons = [json.loads(b) for b in shown["buttons"]]
+        missing = []
+        for c in self.legal["commands"]:
+            if c["type"] == "vast.PlaceTile":
+                reached = c["tile"] in shown["tiles"]
+            elif on_the_cave(c):
+                reached = f"{c['x']},{c['y']}" in shown["targets"]
+            else:
+                reached = c in buttons
+            if not reached:
+                missing.append(c)
+        return missing
 
     def choice(self) -> tuple[str, Any] | None:
         """What this person plays now: ``("choose", option)`` for a decision asked of their seat,
         ``("command", command)`` (as ``legal-commands`` lists it) on their move, ``None`` when it is not
         their move."""
-        legal = self.http.get("/legal-commands").raise_for_status().json()
+        legal = self.legal = self.http.get("/legal-commands").raise_for_status().json()
         pending = legal["pending"]
         if pending is not None:
             if pending["type"] != "DecisionRequested" or legal["pending_seat"] not in (None, legal["seat"]):
@@ -229,8 +260,9 @@ def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(live: str
             continue
         idle = 0
         person, what = mover
-        legal = person.http.get("/legal-commands").json()["commands"]
-        person.click(what, legal)
+        # not only what the person plays: everything the seat may play now has its control on the page
+        assert person.unreachable() == [], f"v{game['version']}: the {person.role}'s page lacks a control"
+        person.click(what, person.legal["commands"])
         settled(person.page, game["version"] + 1)
         assert person.page.locator("#problem").is_hidden(), person.page.locator("#problem").inner_text()
         person.sent += 1
