@@ -34,13 +34,19 @@ TABLE = {
 }
 
 
+def lay_new(created: GameCreated):
+    """The table of a new game: checked as ``POST /games`` checks it (``check_new_game``), then laid."""
+    RULESET.check_new_game(created)
+    return RULESET.initial_state(created)
+
+
 def created(sandbox: dict) -> GameCreated:
     setup = {"roles": ["knight", "cave"], "sandbox": sandbox}
     return GameCreated(ruleset="vast", setup=msgspec.Raw(msgspec.json.encode(setup)), seats=())
 
 
 def test_a_sandbox_table_is_laid_as_given_and_its_turn_begins():
-    state = RULESET.initial_state(created(TABLE))
+    state = lay_new(created(TABLE))
     p = Play(state)
     p.do(Begin())
     assert ev.VastTurnStarted(role="knight", round=7) in p.events
@@ -109,7 +115,7 @@ def created3(sandbox: dict) -> GameCreated:
 
 
 def test_a_sandbox_lays_the_goblins_and_their_turn_begins_from_the_war_card():
-    state = RULESET.initial_state(created3(GOBLIN_TABLE))
+    state = lay_new(created3(GOBLIN_TABLE))
     p = Play(state)
     p.do(Begin())
     while p.pending is not None and p.pending.__class__.__name__ == "DecisionRequested":
@@ -168,7 +174,7 @@ def created4(sandbox: dict) -> GameCreated:
 
 
 def test_a_sandbox_lays_the_dragon_its_tracks_hand_and_gems_and_its_turn_begins():
-    p = Play(RULESET.initial_state(created4(DRAGON_TABLE)))
+    p = Play(lay_new(created4(DRAGON_TABLE)))
     p.do(Begin())
     p.settle()
     d = p.state.dragon
@@ -223,7 +229,7 @@ def test_a_revision_3_sandbox_lays_its_cards_poison_and_the_goblins_crystals():
     }
     setup = {"roles": ["knight", "goblins", "cave"], "sandbox": table}
     raw = msgspec.Raw(msgspec.json.encode(setup))
-    state = RULESET.initial_state(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
+    state = lay_new(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
     assert state.knight.poisoned == 2 and owned_cubes(state.knight) == 2  # 4 from her Grit, 2 poisoned
     assert state.goblins.face_up == ("goblin-ruby",) and state.goblins.tribes[0].monsters == ("gnome",)
     assert "gnome" not in state.monster_deck and "goblin-ruby" not in state.secrets_deck
@@ -234,7 +240,7 @@ def test_a_revision_3_sandbox_lays_its_cards_poison_and_the_goblins_crystals():
     }
     setup = {"roles": ["goblins", "cave"], "sandbox": goblins_vs_cave}
     raw = msgspec.Raw(msgspec.json.encode(setup))
-    state = RULESET.initial_state(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
+    state = lay_new(GameCreated(ruleset="vast", setup=raw, seats=(), rules_revision=3))
     assert state.goblins.smashed == 4 and state.knight is None
 
 
@@ -255,7 +261,7 @@ def test_a_dragon_turn_laid_with_no_dragon_on_the_map_places_it_first__rulebook_
     from msgspec.structs import replace
 
     sandbox = {**DRAGON_TABLE, "dragon": {"hand": ["claw-2"]}, "knight": {"x": 1, "y": 0}}
-    p = Play(RULESET.initial_state(created_at(sandbox, ["knight", "goblins", "dragon", "cave"])))
+    p = Play(lay_new(created_at(sandbox, ["knight", "goblins", "dragon", "cave"])))
     p.do(Begin())
     p.settle()
     assert p.of(ev.DragonPlaced) == [ev.DragonPlaced(x=1, y=0)]
@@ -264,7 +270,7 @@ def test_a_dragon_turn_laid_with_no_dragon_on_the_map_places_it_first__rulebook_
     with pytest.raises(RuleBroken) as info:
         RULESET.decide(unplaced, cmd.MoveDragon(x=1, y=1))
     assert info.value.rule == "vast.dragon.not-placed"
-    old = Play(RULESET.initial_state(created_at(sandbox, ["knight", "goblins", "dragon", "cave"], 5)))
+    old = Play(lay_new(created_at(sandbox, ["knight", "goblins", "dragon", "cave"], 5)))
     old.do(Begin())
     old.settle()
     assert not old.of(ev.DragonPlaced)  # revision 5 games keep what they did
@@ -275,10 +281,10 @@ def test_a_turn_laid_at_its_start_runs_its_start_steps__rulebook_la_caverna_racc
     Omens; a table laid at the start of that turn (``at_start``) collects them, one laid as it stands does
     not."""
     laid = {**TABLE, "turn": "cave"}
-    p = Play(RULESET.initial_state(created_at({**laid, "at_start": True}, ["knight", "cave"])))
+    p = Play(lay_new(created_at({**laid, "at_start": True}, ["knight", "cave"])))
     p.do(Begin())
     assert p.of(ev.OmensCollected)
-    q = Play(RULESET.initial_state(created_at(laid, ["knight", "cave"])))
+    q = Play(lay_new(created_at(laid, ["knight", "cave"])))
     q.do(Begin())
     assert not q.of(ev.OmensCollected)
 
@@ -287,7 +293,7 @@ def test_event_and_vault_tokens_are_laid_on_their_lit_tiles__rulebook_rivelare_l
     """Vast rulebook, Rivelare le Tessere, Evento: an Event tile revealed from afar gets an Event token;
     Cripta: a revealed Vault tile a Vault token. The sandbox lays them, on their own Lit tiles only."""
     cells = [*TABLE["cells"], {"x": 0, "y": 1, "tile": "event-02", "lit": True, "event_token": True}]
-    state = RULESET.initial_state(created_at({**TABLE, "cells": cells}, ["knight", "cave"]))
+    state = lay_new(created_at({**TABLE, "cells": cells}, ["knight", "cave"]))
     assert next(c for c in state.cells if (c.x, c.y) == (0, 1)).event_token
     for bad in (
         {"x": 0, "y": 1, "tile": "event-02", "event_token": True},  # Dark
@@ -322,7 +328,7 @@ def test_a_sandbox_lays_the_thief_mid_turn_and_he_plays_on__rulebook_il_ladro():
     cubes (2. Muovi e Agisci), the tokens he carries and those stashed on Upgrade spaces (Trasportare e
     Mettere al Sicuro; Migliorie), the Loot Drop. Laid mid-turn, the Thief's board is as laid and he moves
     on: entering the Entrance stashes what he carries, and each token takes an Upgrade space."""
-    p = Play(RULESET.initial_state(created_at(THIEF_TABLE, ["knight", "cave", "thief"])))
+    p = Play(lay_new(created_at(THIEF_TABLE, ["knight", "cave", "thief"])))
     th = p.state.thief
     assert (th.x, th.y, th.movement, th.stealth, th.thievery, th.assigned, th.cubes) == (
         1,
@@ -353,7 +359,7 @@ def test_a_sandbox_lays_the_thief_mid_turn_and_he_plays_on__rulebook_il_ladro():
 def test_a_thief_off_the_map_enters_at_the_start_of_his_turn__rulebook_morire():
     """Vast rulebook, Morire: a Thief off the map comes back on the Entrance at the start of his turn."""
     table = {**TABLE, "turn": "thief", "at_start": True, "thief": {"stashed": 2, "upgrades": ["flip-2"]}}
-    p = Play(RULESET.initial_state(created_at(table, ["knight", "cave", "thief"])))
+    p = Play(lay_new(created_at(table, ["knight", "cave", "thief"])))
     assert p.state.thief.x is None
     p.do(Begin())
     assert ev.ThiefEntered() in p.events
@@ -406,12 +412,12 @@ def test_open_edges_are_left_as_laid_when_asked__rulebook_tessere_caverna():
     a contatto di ogni lato aperto una nuova tessera». A laid table's open edges are filled at once by
     default; with ``fill_open_edges`` false they stay open, while a
     tile revealed later still has its own open edges filled."""
-    filled = Play(RULESET.initial_state(created_at(TABLE, ["knight", "cave"])))
+    filled = Play(lay_new(created_at(TABLE, ["knight", "cave"])))
     filled.do(Begin())
     filled.settle()
     assert filled.of(ev.DarkTilePlaced)
     table = {**TABLE, "fill_open_edges": False, "cave": {"hand": ["event-01", "event-02", "ambush-02"]}}
-    state = RULESET.initial_state(created_at(table, ["knight", "cave"]))
+    state = lay_new(created_at(table, ["knight", "cave"]))
     assert state.open_left == OPEN_LEFT
     p = Play(state)
     p.do(Begin())
@@ -419,7 +425,7 @@ def test_open_edges_are_left_as_laid_when_asked__rulebook_tessere_caverna():
     assert p.state.turn == "knight" and not p.of(ev.DarkTilePlaced)
     cells = [*TABLE["cells"], {"x": 0, "y": 1, "tile": "treasure-room-01"}]
     laid = {**table, "cells": cells, "knight": {**TABLE["knight"], "x": 0, "y": 0}}
-    p = Play(RULESET.initial_state(created_at(laid, ["knight", "cave"])))
+    p = Play(lay_new(created_at(laid, ["knight", "cave"])))
     p.do(Begin())
     p.settle()
     p.do(cmd.PlaceHeroCube(target="movement"))
@@ -435,7 +441,7 @@ def test_the_knights_turn_is_laid_with_her_placed_cubes_moves_and_encounters__ru
     stands; a cube more is hers to place while she has one."""
     placed = {"strength": 2, "movement": 1, "perception": 1}
     knight = {**TABLE["knight"], "placed": placed, "moves": 1, "encounters": 1}
-    p = Play(RULESET.initial_state(created_at({**TABLE, "knight": knight}, ["knight", "cave"])))
+    p = Play(lay_new(created_at({**TABLE, "knight": knight}, ["knight", "cave"])))
     p.do(Begin())
     p.settle()
     k = p.state.knight
@@ -468,7 +474,7 @@ def test_the_goblins_turn_is_laid_in_a_phase_past_the_war_card__rulebook_i_gobli
     populating (no War card drawn), Secrets window first (rules revision 6)."""
     goblins = {**GOBLIN_TABLE["goblins"], "phase": "populate", "war": "pain"}
     table = {**GOBLIN_TABLE, "goblins": goblins, "fill_open_edges": False}
-    p = Play(RULESET.initial_state(created_at(table, ["knight", "goblins", "cave"])))
+    p = Play(lay_new(created_at(table, ["knight", "goblins", "cave"])))
     p.do(Begin())
     assert ev.GoblinsPhaseBegun(phase="populate") in p.events and p.state.goblins.war == "pain"
     p.settle()
@@ -539,10 +545,8 @@ def test_a_stored_table_a_later_check_refuses_still_folds_and_verifies():
 
 
 def new_game(sandbox: dict, roles: list[str], revision: int = 6):
-    """The table of a new game: checked as ``POST /games`` checks it, then laid."""
-    laid = created_at(sandbox, roles, revision)
-    RULESET.check_new_game(laid)
-    return RULESET.initial_state(laid)
+    """The table of a new game of ``roles`` at rules revision ``revision`` (``lay_new``)."""
+    return lay_new(created_at(sandbox, roles, revision))
 
 
 DECKS = {
