@@ -25,9 +25,13 @@ per client at a time.
 
 2. **Replicas**: 1, 2 and 4 ``serve`` replicas (``--replicas``; no worker) on one store take
    ``--write-clients`` clients (spread over the replicas) for ``--seconds`` seconds each: accepted
-   commands/s, and the share of PostgreSQL sessions seen waiting for a lock (``pg_stat_activity``,
-   sampled every 0.1 s, the sessions at work on this schema only), which shows whether the event
-   store's ``LOCK TABLE ... IN EXCLUSIVE MODE`` per insert is the limit.
+   commands/s, and the share of the replicas' busy PostgreSQL sessions seen waiting
+   (``pg_stat_activity`` every 0.1 s; each process's sessions are told apart by ``PGAPPNAME``, so a
+   ``COMMIT`` counts too): for any lock, for the event store's ``LOCK TABLE ... IN EXCLUSIVE MODE``
+   of each insert (``relation``), for the server-wide lock PostgreSQL takes at the commit of a
+   transaction that sent a ``NOTIFY`` (``object``: the library notifies on every insert, though
+   dicelog never listens), and for the write-ahead log. Whether the table lock is the limit reads
+   from these: a high table-lock share while the CPU is not saturated.
 
 The machine is shared (2 cores, other work running): every figure is a median of one short run,
 with the ratio to the 1-worker or 1-replica run of the same invocation and the load average.
@@ -130,7 +134,7 @@ class Stack:
         proc = subprocess.Popen(
             [PYTHON, "-m", "dicelog.service.cli.main", *args, "--port", str(port)],
             cwd=ROOT,
-            env={**self.env, **env},
+            env={**self.env, "PGAPPNAME": f"{self.schema}-{args[0]}-{port}", **env},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -325,6 +329,30 @@ def workers_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
     return rows
 
 
+WAIT_KINDS = ("lock_wait", "table_lock", "notify_lock", "wal")
+"""What the replicas' busy sessions wait for (``wait_shares``)."""
+
+
+def wait_shares(rows: list[tuple[Any, ...]]) -> dict[str, int]:
+    """From ``(wait_event_type, wait_event, sessions)`` rows of ``pg_stat_activity``: the sessions
+    waiting for any heavyweight lock (``lock_wait``); for a table lock (``table_lock``: ``relation``,
+    the events table's ``LOCK TABLE ... IN EXCLUSIVE MODE`` of each insert); for the lock PostgreSQL
+    takes at the commit of every transaction that sent a ``NOTIFY`` (``notify_lock``: ``object``, one
+    lock for the whole server, which the library's insert sends); for the write-ahead log at commit
+    (``wal``: ``WalSync``, ``WALWrite``, ``WalWrite``...)."""
+    out = dict.fromkeys(WAIT_KINDS, 0)
+    for kind, event, n in rows:
+        if kind == "Lock":
+            out["lock_wait"] += n
+            if event == "relation":
+                out["table_lock"] += n
+            elif event == "object":
+                out["notify_lock"] += n
+        elif event and event.lower().startswith("wal"):
+            out["wal"] += n
+    return out
+
+
 def replicas_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
     stack = Stack(tmp / "replicas", 1)
     rows: list[dict[str, Any]] = []
@@ -340,28 +368,34 @@ def replicas_part(args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
             replicas = [stack.start("serve", probe="/ready") for _ in range(count)]
             for r in replicas:
                 wait_http(r.probe, proc=r)  # type: ignore[attr-defined]
-            waits: list[float] = []
+            waits: dict[str, list[float]] = {kind: [] for kind in WAIT_KINDS}
 
-            def sample(waits: list[float] = waits) -> None:
+            def sample(waits: dict[str, list[float]] = waits) -> None:
                 rows_ = sql(
                     stack.schema,
-                    "SELECT count(*) FILTER (WHERE wait_event_type = 'Lock'), count(*) FROM pg_stat_activity "
-                    "WHERE datname = %s AND state <> 'idle' AND pid <> pg_backend_pid() AND query LIKE %s",
-                    (PG["dbname"], f"%{stack.schema}%"),
+                    "SELECT wait_event_type, wait_event, count(*) FROM pg_stat_activity "
+                    "WHERE state <> 'idle' AND pid <> pg_backend_pid() AND application_name LIKE %s "
+                    "GROUP BY 1, 2",
+                    (f"{stack.schema}-%",),
                 )
-                locked, active = rows_[0]
+                active = sum(n for _, _, n in rows_)
                 if active:
-                    waits.append(locked / active)
+                    for kind, share in wait_shares(rows_).items():
+                        waits[kind].append(share / active)
                 time.sleep(0.1)
 
-            rate = load(
-                [r.url for r in replicas], args.write_clients, args.seconds, sample, args.write_client_rate
-            )  # type: ignore[attr-defined]
+            urls = [r.url for r in replicas]  # type: ignore[attr-defined]
+            rate = load(urls, args.write_clients, args.seconds, sample, args.write_client_rate)
             row = {
                 "replicas": count,
                 "clients": args.write_clients,
+                "client_rate": args.write_client_rate,
                 "commands_per_s": round(rate, 1),
-                "lock_wait_share": round(statistics.fmean(waits), 3) if waits else None,
+                **{
+                    f"{kind}_share": round(statistics.fmean(shares), 3) if shares else None
+                    for kind, shares in waits.items()
+                },
+                "samples": len(waits["lock_wait"]),
                 "loadavg": loadavg(),
             }
             rows.append(row)
@@ -452,12 +486,16 @@ def main() -> None:
             )
     if replicas:
         base = replicas[0]
-        print("\nreplicas | commands/s (ratio) | sessions waiting for a lock")
+        print(
+            "\nreplicas | commands/s (ratio) | busy sessions waiting for: any lock | the table lock "
+            "| NOTIFY's commit lock | the WAL"
+        )
         for row in replicas:
             print(
                 f"{row['replicas']:>8} | {row['commands_per_s']:>7} "
                 f"({ratio(row['commands_per_s'], base['commands_per_s'])}) "
-                f"| {row['lock_wait_share']}"
+                f"| {row['lock_wait_share']} | {row['table_lock_share']} | {row['notify_lock_share']} "
+                f"| {row['wal_share']}"
             )
     path = write_result(
         "scale_out",
