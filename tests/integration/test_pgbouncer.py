@@ -114,7 +114,11 @@ class PgBouncer:
             self.proc = subprocess.Popen(
                 [self.binary, *user, str(ini)], stdout=out_log, stderr=subprocess.STDOUT
             )
-        assert wait_for(self._answers, 30), f"PgBouncer did not start:\n{self.text()}"
+        try:
+            assert wait_for(self._answers, 30), f"PgBouncer did not start:\n{self.text()}"
+        except BaseException:
+            self.stop()  # nothing left running nor on disk
+            raise
 
     def _answers(self) -> bool:
         assert self.proc.poll() is None, f"PgBouncer exited with {self.proc.returncode}:\n{self.text()}"
@@ -203,7 +207,11 @@ def test_serve_and_workers_through_a_transaction_pooling_pgbouncer(tmp_path: Pat
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
 
     bouncer = PgBouncer(tmp_path / "pgbouncer.log")
-    redis = RedisServer()
+    try:
+        redis = RedisServer()
+    except BaseException:
+        bouncer.stop()
+        raise
     env = {
         **postgres_env(schema),
         "DICELOG_POSTGRES_PORT": str(bouncer.port),
