@@ -27,6 +27,7 @@ from dicelog.domain.vast.rules.common import (
     treasure_supply,
 )
 from dicelog.domain.vast.rules.flow import agreed_crystals
+from dicelog.domain.vast.rules.goblins import tribe_strength
 from dicelog.domain.vast.state import (
     HIDDEN,
     TRIBES,
@@ -400,7 +401,6 @@ def _dragon_where(state: VastState) -> str | None:
 
 
 def _tribes(state: VastState) -> tuple[TribeView, ...]:
-    from dicelog.domain.vast.rules.goblins import tribe_strength
 
     gob = state.goblins
     if gob is None:

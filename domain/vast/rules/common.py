@@ -10,9 +10,10 @@ from msgspec.structs import replace
 from dicelog.domain.core.errors import InvariantViolated, NotYourTurn, RuleBroken
 from dicelog.domain.core.events import DrawRequested, Event
 from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, step
+from dicelog.domain.vast.content import goblin_file
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.events import GritChanged, HeroCubeReturned
-from dicelog.domain.vast.state import CaveCell, KnightRole, VastState
+from dicelog.domain.vast.state import CaveCell, KnightRole, VastState, armor
 
 SOURCE = "Vast rulebook"
 GRIT_CUBES = (5, 11, 18, 26, 35)
@@ -41,8 +42,6 @@ def infestation(state: VastState) -> int:
     the drawn Monster's Ambush STR, +1 while the Bright Beetles wait beside the deck: docs/vast/facts.md §3
     Monster cards)."""
     if "infestation:C" in state.variants:
-        from dicelog.domain.vast.content import goblin_file
-
         card = state.ambusher
         beetles = "bright-beetles" in state.infestation_aside and card != "bright-beetles"
         return next((m.ambush_strength for m in goblin_file().monsters if m.id == card), 0) + int(beetles)
@@ -52,7 +51,6 @@ def infestation(state: VastState) -> int:
 def dragon_armor(state: VastState) -> int:
     """The Dragon's Armor (docs/vast/facts.md §4), +1 with the Ash Dragon card (at most 4: docs/vast/facts.md
     §7 Variant cards)."""
-    from dicelog.domain.vast.state import armor
 
     d = state.dragon
     return 0 if d is None else armor(d, ash="ash-dragon" in state.variants)

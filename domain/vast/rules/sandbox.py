@@ -17,10 +17,16 @@ from typing import Annotated, Literal
 from msgspec import Meta, Struct, field
 
 from dicelog.domain.core.errors import RuleBroken
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, edge, step
 from dicelog.domain.vast.content import card_file, tiles
-from dicelog.domain.vast.rules.goblins import built_monsters, built_secrets, war_deck
+from dicelog.domain.vast.rules.common import movement, owned_cubes, perception
+from dicelog.domain.vast.rules.goblins import MONSTER_ROOM, built_monsters, built_secrets, war_deck
 from dicelog.domain.vast.state import (
+    AWAKE_AT,
+    FLIP_ORDER,
+    POWER_CARDS,
+    SLOTH_ROOM,
+    UPGRADES,
     CaveCell,
     CaveRole,
     DragonRole,
@@ -29,6 +35,9 @@ from dicelog.domain.vast.state import (
     ThiefRole,
     Tribe,
     VastState,
+    stat_tokens,
+    thief_stat,
+    wakefulness,
 )
 
 Coord = Annotated[int, Meta(ge=-60, le=60)]
@@ -344,7 +353,6 @@ def lay(
     the Cave's hand (``_check_hand``), the cards (``_check_cards``), the edges (``_check_edges``), the turn,
     the Treasure tokens, each role's board; with ``check=as_stored`` (a stored game folded again) it checks
     nothing."""
-    from dicelog.domain.vast.cave import edge
 
     known = tiles()
     by_pos = _check_map(sandbox, roles, revision, check)
@@ -579,7 +587,6 @@ def _check_cards(
 def _check_edges(sandbox: VastSandbox, by_pos: dict[Pos, SandboxCell], check: Check) -> None:
     """Rockslides and Bombs on edges between two tiles, one per edge, 3 Rockslides and 3 Bombs at most (with
     the Knight's). Raises ``setup.sandbox-edge``."""
-    from dicelog.domain.vast.cave import edge
 
     edges = []
     for x, y, side in (*sandbox.rockslides, *sandbox.bombs):
@@ -625,7 +632,6 @@ def _knight(sandbox: VastSandbox, revision: int, check: Check) -> KnightRole:
     laid as it stands (rules revision 6), an open Encounter one of those she had, each cube used placed.
     Raises ``setup.sandbox-knight``."""
     k = sandbox.knight
-    from dicelog.domain.vast.rules.common import movement, owned_cubes, perception
 
     targets = {
         "movement",
@@ -703,7 +709,6 @@ def _dragon(
     its reserve, the Flame Wall on a Lit tile next to it; its turn mid-way (Vast rulebook §Il Drago, Riepilogo
     del Turno: the stage reached, the free move made, the tracks advanced and the Gems used) only on its turn
     laid as it stands, on the map (rules revision 6). Raises ``setup.sandbox-dragon``."""
-    from dicelog.domain.vast.state import AWAKE_AT, POWER_CARDS, SLOTH_ROOM, wakefulness
 
     laid = sandbox.dragon or SandboxDragon()
     where = (laid.x, laid.y) if laid.x is not None and laid.y is not None else None
@@ -802,7 +807,6 @@ def _goblins(
     next to the map; Monsters within each Tribe's room; Secrets in hand and face up of the cards this release
     plays; the discard piles of those cards, each card once. Raises ``setup.sandbox-goblins``, ``-card``,
     ``-duplicate``."""
-    from dicelog.domain.vast.rules.goblins import MONSTER_ROOM
 
     laid = sandbox.goblins
     names = [t.name for t in laid.tribes]
@@ -899,7 +903,6 @@ def _thief(
     per token stashed at most; Gems with the Dragon in play; peeked tiles Dark tiles of the map; a Thief's
     turn laid as it stands (not ``at_start``) has him on the map with his Stat tokens placed. Raises
     ``setup.sandbox-thief``."""
-    from dicelog.domain.vast.state import FLIP_ORDER, UPGRADES, stat_tokens, thief_stat
 
     laid = sandbox.thief or SandboxThief()
     where = (laid.x, laid.y) if laid.x is not None and laid.y is not None else None
@@ -976,7 +979,6 @@ def _thief(
 
 def _open_edges(sandbox: VastSandbox) -> tuple[tuple[int, int, str], ...]:
     """The open edges of the laid map: the sides of its Lit tiles with no wall and no tile beyond."""
-    from dicelog.domain.vast.cave import Geometry, edge
 
     lit = {(c.x, c.y): (c.tile, c.rotation) for c in sandbox.cells if c.lit or c.tile == "entrance"}
     rockslides = tuple(edge((x, y), s) for x, y, s in sandbox.rockslides)
