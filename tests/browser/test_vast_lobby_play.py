@@ -98,6 +98,7 @@ class Person:
         self.http.headers["Authorization"] = f"Bearer {link.split('token=')[1]}"
         self.rng = random.Random(seed)
         self.clicks = 0
+        self.kinds: dict[str, int] = {}
         self.sent = 0
         self.legal: dict[str, Any] = {}
 
@@ -147,28 +148,30 @@ class Person:
         if kind == "choose":
             if PLACE.match(value):  # a place of the cave: its highlighted tile
                 x, y = value.split(",")
-                self.press(page.locator(f".vast-map .target[data-x='{x}'][data-y='{y}']"))
+                ringed = page.locator(f".vast-map .target[data-x='{x}'][data-y='{y}']")
+                self.press(ringed, "option on the cave")
             else:
-                self.press(page.locator(f"#controls .option[data-option='{value}']"))
+                self.press(page.locator(f"#controls .option[data-option='{value}']"), "option button")
             return
         if value["type"] == "vast.PlaceTile":  # a tile of the hand, then an open place
-            self.press(page.locator(f"#controls .hand-pick[data-tile='{value['tile']}']"))
+            self.press(page.locator(f"#controls .hand-pick[data-tile='{value['tile']}']"), "tile of the hand")
             page.locator("#controls .hand-pick.chosen").wait_for()
         if on_the_cave(value):
             x, y = value["x"], value["y"]
-            self.press(page.locator(f".vast-map .target[data-x='{x}'][data-y='{y}']"))
+            self.press(page.locator(f".vast-map .target[data-x='{x}'][data-y='{y}']"), "place on the cave")
             here = [c for c in legal if on_the_cave(c) and (c["x"], c["y"]) == (x, y)]
             if value["type"] == "vast.PlaceTile":
                 here = [c for c in here if c["type"] == "vast.PlaceTile" and c["tile"] == value["tile"]]
             if len(here) > 1:  # several things to do there: the choice box names them
-                self.press(button_of(page.locator(".vast-choice button.command"), value))
+                self.press(button_of(page.locator(".vast-choice button.command"), value), "choice at a place")
         else:
-            self.press(button_of(page.locator("#controls button.command"), value))
+            self.press(button_of(page.locator("#controls button.command"), value), "action-bar button")
 
-    def press(self, locator: Any) -> None:
+    def press(self, locator: Any, kind: str) -> None:
         assert locator.count() == 1, f"the {self.role}'s page offers {locator} {locator.count()} times"
         locator.click()
         self.clicks += 1
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
 
 
 def on_the_cave(command: dict[str, Any]) -> bool:
@@ -285,7 +288,8 @@ def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(live: str
     by_role = {role: p.clicks for role, p in persons.items()}
     print(
         f"\nvast by clicking: {game['result']} at v{game['version']} after {steps} commands "
-        f"({by_role} clicks), {scans} scans of both pages, {elapsed:.0f} s"
+        f"({by_role} clicks), {scans} scans of both pages, {elapsed:.0f} s; "
+        f"{ {role: p.kinds for role, p in persons.items()} }"
     )
     for context in people.values():
         context.close()
