@@ -14,10 +14,11 @@ code failed to handle, bad SQL, bad data: bugs, logged with their traceback by t
 
 The answer: ``503`` ``application/problem+json``, ``type`` ``urn:dicelog:problem:store-unavailable``,
 ``Retry-After: 2`` (seconds; ``RETRY_AFTER``), ``reason`` (``locked``, ``read-only``, ``disk-full``,
-``io-error``, ``connection-lost``, ``pool-timeout``, ``redis``, ``busy`` (a write that waited too long
-for the write lane and was not run, ``dicelog.service.store.write_lane``), ``unavailable``). The driver's
-message is logged (one warning line, no traceback), never sent: it may name hosts. For a request that
-writes (every ``POST`` but ``/verify``), ``outcome`` says what happened to it:
+``io-error``, ``connection-lost``, ``pool-timeout``, ``pooler``, ``redis``, ``busy`` (a write that
+waited too long for the write lane and was not run, ``dicelog.service.store.write_lane``),
+``unavailable``). The driver's message is logged (one warning line, no traceback), never sent: it
+may name hosts. For a request that writes (every ``POST`` but ``/verify``), ``outcome`` says what
+happened to it:
 
 - ``not-stored`` (SQLite, and ``busy`` on any store): a SQLite transaction that failed was rolled
   back, or the write never ran; nothing changed.
@@ -52,6 +53,12 @@ the service's role) are faults of the deployment, not bugs of the code: 503 ``pe
 although the library wraps them in its ``ProgrammingError``. **Timeouts** (``statement_timeout``,
 ``lock_timeout``, the client's socket timeout: ``dicelog.service.store.persistence``) are 503
 ``timeout``.
+
+**A pooler's prepared statements** (PostgreSQL ``duplicate_prepared_statement``, 42P05, and
+``invalid_sql_statement_name``, 26000: a transaction-pooling PgBouncer older than 1.21 hands one
+client's prepared statement names to another, docs/operations.md, "PgBouncer") are faults of the
+deployment too: 503 ``pooler`` (the library wraps them in its ``ProgrammingError``); the warning line
+names the setting that ends them (``DICELOG_POSTGRES_PREPARED_STATEMENTS=false``).
 """
 
 from __future__ import annotations
@@ -159,17 +166,32 @@ PERMISSION_DENIED = "42501"
 """PostgreSQL's SQLSTATE ``insufficient_privilege`` (``psycopg.errors.InsufficientPrivilege``)."""
 
 
+POOLER_PREPARED = ("42P05", "26000")
+"""PostgreSQL's SQLSTATEs ``duplicate_prepared_statement`` and ``invalid_sql_statement_name``: met
+only behind a pooler that keeps no prepared statements (module docstring)."""
+
+
 def _permission_denied(node: BaseException) -> bool:
     return getattr(node, "sqlstate", None) == PERMISSION_DENIED
+
+
+def _pooler(node: BaseException) -> bool:
+    return getattr(node, "sqlstate", None) in POOLER_PREPARED
+
+
+def _deployment_fault(node: BaseException) -> bool:
+    """A store error that is the deployment's, not the code's, though the library wraps it as a
+    programming error: a revoked grant, a pooler's prepared statements."""
+    return _permission_denied(node) or _pooler(node)
 
 
 def is_store_fault(exc: BaseException) -> bool:
     """Whether ``exc`` is an infrastructure fault (503), not a bug: one of ``STORE_ERRORS`` that
     neither is nor wraps one of ``STORE_BUGS`` (the library wraps ``sqlite3.InterfaceError``, a bad
     parameter, in its ``InterfaceError``, as it wraps a database it cannot open), or a permission
-    error of PostgreSQL however wrapped (a revoked grant: module docstring)."""
+    error of PostgreSQL or a pooler's prepared-statement error however wrapped (module docstring)."""
     chain = _chain(exc)
-    if isinstance(exc, STORE_ERRORS) and any(_permission_denied(node) for node in chain):
+    if isinstance(exc, STORE_ERRORS) and any(_deployment_fault(node) for node in chain):
         return True
     return isinstance(exc, STORE_ERRORS) and not any(isinstance(node, STORE_BUGS) for node in chain)
 
@@ -189,6 +211,8 @@ def reason_of(exc: BaseException) -> str:
             return "busy"
         if _permission_denied(node):
             return "permission-denied"
+        if _pooler(node):
+            return "pooler"
     text = " ".join(str(node) for node in chain).lower()
     for needle, reason in _REASONS:
         if needle in text:
@@ -212,6 +236,11 @@ def store_unavailable(request: Request[Any, Any, Any], exc: Exception, *, store:
     (``sqlite`` or ``postgres``): one warning line in the log, no traceback."""
     reason = reason_of(exc)
     first_line = str(exc).splitlines()[0] if str(exc) else ""
+    if reason == "pooler":
+        first_line += (
+            " (a transaction-pooling PgBouncer older than 1.21: "
+            "set DICELOG_POSTGRES_PREPARED_STATEMENTS=false)"
+        )
     log.warning(
         "store unavailable (503, %s) for %s %s: %s: %s",
         reason,

@@ -305,6 +305,22 @@ def _faults() -> list[tuple[str, BaseException, str]]:
             "permission-denied",
         ),
         (
+            "pg pooler duplicate prepared statement",
+            _wrapped(
+                es.ProgrammingError,
+                psycopg.errors.DuplicatePreparedStatement('prepared statement "_pg3_2" already exists'),
+            ),
+            "pooler",
+        ),
+        (
+            "pg pooler missing prepared statement",
+            _wrapped(
+                es.ProgrammingError,
+                psycopg.errors.InvalidSqlStatementName('prepared statement "_pg3_4" does not exist'),
+            ),
+            "pooler",
+        ),
+        (
             "pg statement timeout",
             _wrapped(
                 StoreTimeout,
