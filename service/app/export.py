@@ -36,16 +36,27 @@ from dicelog.domain.core.campaign_verify import verify_campaign
 from dicelog.domain.core.game import Recorded, envelope_bytes
 from dicelog.domain.core.verify import Divergence, Verification, Viewed, verify, verify_against, verify_view
 from dicelog.domain.core.visibility import Lens
+from dicelog.service.app.audit import audit_events
+from dicelog.service.bodies.exports import (
+    CAMPAIGN_FORMAT,
+    FORMAT,
+    FORMAT_2,
+    VIEW_FORMAT,
+    VIEW_FORMAT_2,
+    CampaignExport,
+    ExportedEvent,
+    FullExport,
+    FullExport2,
+    GameExport,
+    StubViewExport,
+    ViewedEvent,
+    ViewExport2,
+)
 from dicelog.service.bodies.render import viewed
 from dicelog.service.store.persistence import decode_recorded
 from dicelog.service.store.topics import topic_of
 
-FORMAT = "dicelog-export/1"
-FORMAT_2 = "dicelog-export/2"
-VIEW_FORMAT = "dicelog-view/1"
-VIEW_FORMAT_2 = "dicelog-view/2"
 FULL_FORMATS = (FORMAT, FORMAT_2)
-CAMPAIGN_FORMAT = "dicelog-campaign-export/1"
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,59 +110,74 @@ def export_lines(game_id: UUID, stored: Iterable[StoredEvent], *, chain_format: 
         )
 
 
-def reader_export_lines(game: Any, records: Sequence[Recorded], lens: Lens) -> Iterator[bytes]:
-    """A reader's export of a game (``GET /games/{id}/export``, ``dicelog export --token``): the full
-    export when the reader sees everything (the auditor, a game without secrets, any reader once the game
-    has ended); a ``dicelog-view/2`` view (chain format 2) otherwise, or, for a game of chain format 1
-    with secrets, a ``dicelog-view/1`` view."""
+def reader_export(game: Any, records: Sequence[Recorded], lens: Lens) -> GameExport:
+    """A reader's export of a game (``GET /games/{id}/export``, ``dicelog export --token``), as one
+    document (the typed JSON form; ``export_document_lines`` gives the file): the full export when the reader
+    sees everything (the auditor, a game without secrets, any reader once the game has ended); a
+    ``dicelog-view/2`` view (chain format 2) otherwise, or, for a game of chain format 1 with secrets, a
+    ``dicelog-view/1`` view. Every event goes through ``lens``."""
     chain_format = game.created.chain_format
     if lens.full:
-        fmt = FORMAT_2 if chain_format >= 2 else FORMAT
-        yield _encode(Header(format=fmt, game_id=game.id, events=len(records)))
-        for r in records:
-            yield _encode(
-                Line(
-                    originator_id=game.id,
-                    originator_version=r.originator_version,
-                    topic=topic_of(type(r.payload)),
-                    state=msgspec.Raw(envelope_bytes(r)),
-                )
-            )
-    elif chain_format >= 2:
-        audience = lens.viewer.audience
-        yield _encode(
-            ViewHeader(format=VIEW_FORMAT_2, game_id=game.id, events=len(records), audience=audience)
+        full = FullExport2 if chain_format >= 2 else FullExport
+        return full(game_id=game.id, events=[_stored(game.id, r) for r in records])
+    if chain_format >= 2:
+        return ViewExport2(
+            game_id=game.id,
+            audience=lens.viewer.audience,
+            events=[ViewedEvent(**msgspec.structs.asdict(viewed(r, lens))) for r in records],
         )
-        for r in records:
-            yield _encode(viewed(r, lens))
-    else:
-        yield from export_view_lines(game, records, lens)
+    return StubViewExport(game_id=game.id, full=lens.full, events=audit_events(game.ruleset, records, lens))
+
+
+def reader_export_lines(game: Any, records: Sequence[Recorded], lens: Lens) -> Iterator[bytes]:
+    """The JSONL lines (without newlines) of a reader's export of a game (``reader_export``)."""
+    return export_document_lines(reader_export(game, records, lens))
+
+
+def campaign_export(campaign_id: UUID, records: Sequence[Recorded]) -> CampaignExport:
+    """A campaign's own log (``GET /campaigns/{id}/export``) as one document: each event as stored."""
+    return CampaignExport(campaign_id=campaign_id, events=[_stored(campaign_id, r) for r in records])
 
 
 def campaign_export_lines(campaign_id: UUID, records: Sequence[Recorded]) -> Iterator[bytes]:
     """The JSONL lines (without newlines) of a campaign's own log (``GET /campaigns/{id}/export``): the
     header, then each event as stored (its canonical envelope)."""
-    yield _encode(CampaignHeader(format=CAMPAIGN_FORMAT, campaign_id=campaign_id, events=len(records)))
-    for r in records:
-        yield _encode(
-            Line(
-                originator_id=campaign_id,
-                originator_version=r.originator_version,
-                topic=topic_of(type(r.payload)),
-                state=msgspec.Raw(envelope_bytes(r)),
+    return export_document_lines(campaign_export(campaign_id, records))
+
+
+def export_document_lines(document: GameExport | CampaignExport) -> Iterator[bytes]:
+    """The file form of an export document: its header line (the document without ``events``, plus their
+    number), then one line per event, in the same order."""
+    count = len(document.events)
+    header: Any
+    match document:
+        case CampaignExport():
+            header = CampaignHeader(format=CAMPAIGN_FORMAT, campaign_id=document.campaign_id, events=count)
+        case ViewExport2():
+            header = ViewHeader(
+                format=VIEW_FORMAT_2, game_id=document.game_id, events=count, audience=document.audience
             )
-        )
-
-
-def export_view_lines(game: Any, records: Sequence[Any], lens: Any) -> Iterator[bytes]:
-    """A reader's view of a game as JSON Lines (format ``dicelog-view/1``): a header, then each
-    event as ``GET /games/{id}/events`` shows it through ``lens`` (stubs for hidden events). Not
-    verifiable offline unless the lens is full (use the full export for that)."""
-    from dicelog.service.app.audit import audit_events
-
-    yield _encode({"format": VIEW_FORMAT, "game_id": str(game.id), "events": len(records), "full": lens.full})
-    for event in audit_events(game.ruleset, records, lens):
+        case StubViewExport():
+            header = {"format": VIEW_FORMAT, "game_id": str(document.game_id), "events": count, "full": False}
+        case _:
+            header = Header(format=document_format(document), game_id=document.game_id, events=count)
+    yield _encode(header)
+    for event in document.events:
         yield _encode(event)
+
+
+def document_format(document: GameExport | CampaignExport) -> str:
+    """The ``format`` of an export document (its tag)."""
+    return str(type(document).__struct_config__.tag)
+
+
+def _stored(originator_id: UUID, record: Recorded) -> ExportedEvent:
+    return ExportedEvent(
+        originator_id=originator_id,
+        originator_version=record.originator_version,
+        topic=topic_of(type(record.payload)),
+        state=msgspec.Raw(envelope_bytes(record)),
+    )
 
 
 def verify_file(handle: IO[bytes], against: IO[bytes] | None = None) -> Verification:

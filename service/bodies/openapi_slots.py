@@ -19,3 +19,8 @@ EventSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "event"}
 CommandSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "command"})]
 BoardSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "board"})]
 InitiativeSlot = Annotated[dict[str, Any], Meta(extra_json_schema={SLOT_KEY: "initiative"})]
+
+JSON_FORM = "json_form"
+"""The key, in a route handler's ``opt``, of the type of a second media type (``application/json``) of
+its 200 answer, beside the file form it returns by default (an export's JSON Lines):
+``dicelog.service.http.openapi`` declares it with its schema."""

@@ -11,7 +11,8 @@ strong and needs no store. ``Cache-Control``:
   an undo marks events undone or the end reveals what was masked): ``no-cache`` (revalidate with the
   ``ETag`` each time);
 - each is ``private`` when the request carries a token or the game is ``private`` (the answer is that
-  reader's view), else ``public``; ``Vary: Authorization`` says the view depends on the token;
+  reader's view), else ``public``; ``Vary: Authorization`` says the view depends on the token (added to
+  the answer's own ``Vary``, e.g. an export's ``Accept``);
 - content (``/content/...``) is ``public, max-age=86400``: it changes only with a new release.
 
 The route handlers say which of the first two applies by calling ``mark`` (``dicelog.service.http.routes``'
@@ -96,8 +97,9 @@ class HttpCache(ASGIMiddleware):
         headers = MutableScopeHeaders.from_message(start)  # type: ignore[arg-type]
         headers["etag"] = etag
         headers["cache-control"] = cache_control(scope) or "no-cache"
-        if SCOPE_KEY in scope:
-            headers["vary"] = "Authorization"
+        if SCOPE_KEY in scope:  # besides what the handler's answer varies on (an export's ``Accept``)
+            vary = [v.strip() for v in headers.get("vary", "").split(",") if v.strip()]
+            headers["vary"] = ", ".join(dict.fromkeys([*vary, "Authorization"]))
         condition = Headers.from_scope(scope).get("if-none-match")
         if condition is not None and _matches(condition, etag):
             start["status"] = 304

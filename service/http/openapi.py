@@ -31,7 +31,8 @@ from litestar.openapi.spec import Components, License, SecurityScheme
 from litestar.response import Response, ServerSentEvent
 from msgspec import Meta
 
-from dicelog.service.bodies.openapi_slots import SLOT_KEY
+from dicelog.service.bodies.exports import StoredEnvelope
+from dicelog.service.bodies.openapi_slots import JSON_FORM, SLOT_KEY
 from dicelog.service.http.openapi_docs import class_doc, field_docs
 from dicelog.service.http.problem_types import PROBLEM, PROBLEM_TYPES
 from dicelog.service.http.quotas import quota_of_operation
@@ -409,6 +410,7 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
         return (typing.Union[tuple(items)],)  # noqa: UP007 - tagged: one union
 
     return {
+        "envelope": (StoredEnvelope,),
         "state": union(documents["state"]),
         "event": (typing.Union[tuple(events)],),  # noqa: UP007 - tagged: one union
         "command": (types.Command,),
@@ -543,6 +545,7 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
 
     doc = copy.deepcopy(document)
     bodies: dict[tuple[str, str, str], Any] = {}  # (method, path, "request" | status) -> type
+    json_forms: set[tuple[str, str, str]] = set()  # answers whose JSON body is a second media type
     for route in app.routes:
         for handler in getattr(route, "route_handlers", ()):
             if not handler.resolve_include_in_schema():
@@ -556,6 +559,9 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                     bodies[(*key, "request")] = _unwrap(data.annotation)
                 if returned is not None:
                     bodies[(*key, str(handler.status_code))] = returned
+                if JSON_FORM in handler.opt:  # a second media type of the answer: its typed JSON form
+                    bodies[(*key, str(handler.status_code))] = handler.opt[JSON_FORM]
+                    json_forms.add((*key, str(handler.status_code)))
     slot_types = _slot_types(rulesets)
     members = [t for types in slot_types.values() for t in types]
     roots = [Problem, *members, *bodies.values()]
@@ -606,6 +612,8 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
                         "schema": {"type": "string", "format": "uri-reference"},
                     }
                 _declare_headers(response, status, quota_of_operation(method, path))
+                if (method, path, status) in json_forms:
+                    response.setdefault("content", {})["application/json"] = {}
                 for media_type, media in response.get("content", {}).items():
                     if media_type == "application/problem+json":
                         media["schema"] = problem

@@ -21,9 +21,15 @@ from uuid import UUID
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.exceptions import NotFoundException, PermissionDeniedException, ValidationException
+from litestar.exceptions import (
+    ClientException,
+    NotFoundException,
+    PermissionDeniedException,
+    ValidationException,
+)
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, Parameter, QueryParameter
+from litestar.status_codes import HTTP_406_NOT_ACCEPTABLE
 from structlog.contextvars import bind_contextvars
 
 from dicelog.domain.core import registry
@@ -36,8 +42,10 @@ from dicelog.domain.core.visibility import RESERVED_SEATS, SPECTATOR_VIEWER, Len
 from dicelog.service.app import campaigns
 from dicelog.service.app.audit import describe, marked_out
 from dicelog.service.app.errors import Forbidden, Unauthorized, VersionConflict
-from dicelog.service.app.export import reader_export_lines
+from dicelog.service.app.export import export_document_lines, reader_export
 from dicelog.service.app.games import TABLE, GameNotFound, Games, new_token
+from dicelog.service.bodies.exports import CampaignExport, GameExport
+from dicelog.service.bodies.openapi_slots import JSON_FORM
 from dicelog.service.bodies.render import builtins, command_result, summary, tagged, turn_of, viewed
 from dicelog.service.bodies.schemas import (
     BoardOut,
@@ -96,6 +104,7 @@ def _problems(*codes: int, resource: str = "game") -> dict[int, ResponseSpec]:
         if resource == "game"
         else "The token may only read (a spectator's or an auditor's)",
         404: f"No such {resource}",
+        406: "The Accept header names no media type the operation answers with (not-acceptable)",
         409: "Stale expected_version (version-conflict): read again, then decide again; the only 409",
         413: "The request (or its content pack) is too large",
         415: "The body is not JSON (send Content-Type: application/json)",
@@ -116,6 +125,35 @@ def _problems(*codes: int, resource: str = "game") -> dict[int, ResponseSpec]:
 
 _encode = msgspec.json.Encoder().encode
 SECTION = "docs/clients.md, The API at a glance"
+
+JSONL = "application/jsonl"
+JSON = "application/json"
+
+
+def export_media(request: Request[Any, Any, Any]) -> str:
+    """The form of an export the request's ``Accept`` asks for (Litestar's ``Accept.best_match``): the
+    file (``application/jsonl``, also for no ``Accept`` or ``*/*``) or the typed JSON document
+    (``application/json``). Raises 406 (``not-acceptable``) when ``Accept`` matches neither."""
+    media = request.accept.best_match([JSONL, JSON])
+    if media is None:
+        raise ClientException(
+            f"an export is {JSONL} (the file) or {JSON} (one document), not {request.headers.get('Accept')}",
+            status_code=HTTP_406_NOT_ACCEPTABLE,
+        )
+    return media
+
+
+def export_response(document: GameExport | CampaignExport, media: str, name: str) -> Response[bytes]:
+    """An export ``document`` as ``media`` (``export_media``): the JSON Lines file (an attachment named
+    ``<name>.jsonl``) or the document itself. ``Vary: Accept``: the two forms share the URL."""
+    vary = {"Vary": "Accept"}
+    if media == JSON:
+        return Response(_encode(document), media_type=JSON, headers=vary)
+    return Response(
+        b"".join(line + b"\n" for line in export_document_lines(document)),
+        media_type=JSONL,
+        headers={"Content-Disposition": f'attachment; filename="{name}.jsonl"', **vary},
+    )
 
 
 class _Versions(msgspec.Struct):
@@ -504,33 +542,35 @@ class GameReads:
     @get(
         "/{game_id:uuid}/export",
         sync_to_thread=True,
-        summary="Export the log as the reader holds it (JSON Lines)",
+        summary="Export the log as the reader holds it (JSON Lines, or one JSON document)",
         security=READ_SECURITY,
-        media_type="application/jsonl",
+        media_type=JSONL,
         response_description=(
-            "JSON Lines: a header line, then one line per event. The full log as stored (format "
+            "By default JSON Lines: a header line, then one line per event. The full log as stored (format "
             "`dicelog-export/1`, or `dicelog-export/2` for a game of chain format 2) when the reader sees "
             "everything; in a running game of chain format 2, the reader's own view (`dicelog-view/2`: each "
             "event's link and payload digest, its payload whole with its salt, masked, or hidden); in a "
             "running game of chain format 1 with secrets, `dicelog-view/1` (stubs; not checkable offline). "
             "`dicelog verify FILE` checks it offline; `dicelog verify FILE --against FULL` checks a view "
-            "taken during play against the full export taken after the end."
+            "taken during play against the full export taken after the end. With `Accept: application/json`, "
+            "the same export as one JSON document (`GameExport`, tagged by `format`)."
         ),
-        responses=_problems(400, 401, 404, 429, 503),
+        responses=_problems(400, 401, 404, 406, 429, 503),
+        opt={JSON_FORM: GameExport},
     )
     def export(
         self, game_id: GameId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[bytes]:
         """The game's log as the reader may hold it, to keep and check offline (docs/who-sees-what.md, Hidden
         information): the chain across every event, hidden or not, and each payload the reader sees against
-        its digest. Kept by a seat during play, it proves after the end that no hidden card was changed."""
+        its digest. Kept by a seat during play, it proves after the end that no hidden card was changed.
+        The file form (``application/jsonl``) is the default; ``Accept: application/json`` gives the same
+        export as one typed document (``GameExport``): the header's fields and ``events``, each event as the
+        file's line. Any other ``Accept`` is 406 (``not-acceptable``)."""
+        media = export_media(request)
         game, lens = _reader(games, game_id, request)
-        lines = reader_export_lines(game, games.records(game_id, upto=game.version), lens)
-        return Response(
-            b"".join(line + b"\n" for line in lines),
-            media_type="application/jsonl",
-            headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'},
-        )
+        document = reader_export(game, games.records(game_id, upto=game.version), lens)
+        return export_response(document, media, f"{game_id}")
 
     @get(
         "/{game_id:uuid}/initiative",

@@ -16,8 +16,10 @@ from dicelog.domain.core.campaign import Campaign, CampaignStarted
 from dicelog.domain.core.game import Recorded, record_hash
 from dicelog.domain.core.visibility import Lens, Viewer, seat_viewer
 from dicelog.service.app import campaigns
-from dicelog.service.app.export import campaign_export_lines
+from dicelog.service.app.export import campaign_export
 from dicelog.service.app.games import Forbidden, Games, Unauthorized
+from dicelog.service.bodies.exports import CampaignExport
+from dicelog.service.bodies.openapi_slots import JSON_FORM
 from dicelog.service.bodies.render import summary
 from dicelog.service.bodies.schemas import (
     CampaignCreatedBody,
@@ -34,6 +36,7 @@ from dicelog.service.bodies.schemas import (
 )
 from dicelog.service.http.routes import (
     BEARER,
+    JSONL,
     READ_SECURITY,
     EventsAfter,
     EventsLimit,
@@ -43,6 +46,8 @@ from dicelog.service.http.routes import (
     _seat,
     bearer,
     created,
+    export_media,
+    export_response,
 )
 from dicelog.service.store.write_lane import on_write_lane
 
@@ -256,30 +261,32 @@ class CampaignController(Controller):
     @get(
         "/{campaign_id:uuid}/export",
         sync_to_thread=True,
-        summary="Export the campaign's own log (JSON Lines)",
+        summary="Export the campaign's own log (JSON Lines, or one JSON document)",
         security=READ_SECURITY,
-        media_type="application/jsonl",
+        media_type=JSONL,
         response_description=(
-            "JSON Lines (format `dicelog-campaign-export/1`): a header line (format, campaign id, number of "
-            "events), then each stored event exactly as stored. `dicelog verify FILE` checks it offline, as "
-            "`POST /campaigns/{id}/verify` does (without the chapter games' results, which are in their "
-            "own exports)."
+            "By default JSON Lines (format `dicelog-campaign-export/1`): a header line (format, campaign id, "
+            "number of events), then each stored event exactly as stored. `dicelog verify FILE` checks it "
+            "offline, as `POST /campaigns/{id}/verify` does (without the chapter games' results, which are "
+            "in their own exports). With `Accept: application/json`, the same export as one JSON document "
+            "(`CampaignExport`)."
         ),
-        responses=_problems(400, 401, 403, 404, 429, 503, resource="campaign"),
+        responses=_problems(400, 401, 403, 404, 406, 429, 503, resource="campaign"),
+        opt={JSON_FORM: CampaignExport},
     )
     def export(
         self, campaign_id: CampaignId, request: Request[Any, Any, Any], games: NamedDependency[Games]
     ) -> Response[bytes]:
-        """The campaign's own log, to keep and check offline (``dicelog verify FILE``)."""
+        """The campaign's own log, to keep and check offline (``dicelog verify FILE``): the file form
+        (``application/jsonl``) by default, one typed document (``CampaignExport``) with
+        ``Accept: application/json``, 406 (``not-acceptable``) for any other ``Accept``. Only a reader who
+        sees everything (the auditor) exports it (403 otherwise)."""
+        media = export_media(request)
         campaign = _load(games, campaign_id)
         if not _lens(games, campaign, request).full:
             raise Forbidden("this campaign's log holds secrets of its ruleset: only the auditor exports it")
-        lines = campaign_export_lines(campaign_id, campaigns.campaign_log(games, campaign_id))
-        return Response(
-            b"".join(line + b"\n" for line in lines),
-            media_type="application/jsonl",
-            headers={"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.jsonl"'},
-        )
+        document = campaign_export(campaign_id, campaigns.campaign_log(games, campaign_id))
+        return export_response(document, media, f"campaign-{campaign_id}")
 
     @post(
         "/{campaign_id:uuid}/chapters",

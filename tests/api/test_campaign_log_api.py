@@ -19,6 +19,7 @@ from dicelog.service.app.export import verify_file
 from dicelog.service.cli.main import EXIT_GAME, main
 from tests.api.test_campaign_api import MICE, next_chapter
 from tests.api.test_campaign_history_api import new_campaign, win
+from tests.api.who_sees_what_support import assert_same_export
 
 
 def every_event(client: Any, campaign: str, headers: dict[str, str], **query: Any) -> list[dict[str, Any]]:
@@ -93,6 +94,12 @@ def test_the_campaign_log_tells_who_did_what_and_verifies_online_and_offline(cli
     edited = tmp_path / "edited.jsonl"
     edited.write_bytes(b"\n".join([*lines[:3], lines[3].replace(b'"victory"', b'"defeat"'), *lines[4:]]))
     assert main(["verify", str(edited)]) == 1
+    # the typed JSON form: the same export as one document; an Accept matching neither form is 406
+    typed = client.get(f"/campaigns/{campaign}/export", headers={"Accept": "application/json"})
+    assert typed.status_code == 200 and typed.headers["content-type"].startswith("application/json")
+    assert assert_same_export(exported.content, typed.content)["format"] == "dicelog-campaign-export/1"
+    refused = client.get(f"/campaigns/{campaign}/export", headers={"Accept": "text/csv"})
+    assert refused.status_code == 406 and refused.json()["type"] == "urn:dicelog:problem:not-acceptable"
 
 
 def test_verify_finds_a_recorded_result_that_is_not_its_games(client):

@@ -26,6 +26,9 @@ from dicelog.service.app.export import FORMAT_2, VIEW_FORMAT_2, verify_file
 from dicelog.service.cli.main import EXIT_FILE, EXIT_OK, main
 from tests.api.conftest import Table
 from tests.api.test_vast_api import RESULTS, SEAT_OF, VastTable
+from tests.api.who_sees_what_support import assert_same_export
+
+PROBLEM = "application/problem+json"
 
 ROLES = ("knight", "goblins", "dragon", "cave", "thief")
 SEATS = tuple(SEAT_OF[r] for r in ROLES)
@@ -300,3 +303,36 @@ def test_a_mice_and_mystics_game_keeps_chain_format_1_and_every_reader_exports_t
         )
     verification = client.post(f"/games/{table.id}/verify", headers=table.auth("red")).json()["verification"]
     assert verification["ok"] and verification["chain_format"] == 1 and verification["digest_only"] == []
+
+
+def test_the_json_export_holds_the_same_events_as_the_file_for_every_token(client: TestClient[Any]):
+    """``Accept: application/json`` gives each token the same export as the file, one typed document (the
+    host seat's, another seat's and the spectator's views, the auditor's full log); the file stays the
+    default (no ``Accept``, ``*/*``), and still verifies; an ``Accept`` matching neither form is 406."""
+    table = VastTable(client, ROLES[:3])
+    rng = random.Random(33)
+    for _ in range(20):
+        _bot_move(table, rng)
+    assert table.get("", None).json()["result"] is None
+    url = f"/games/{table.id}/export"
+    formats = {}
+    for who in (table.first, SEAT_OF["dragon"], "spectator", "auditor"):
+        auth = {"Authorization": f"Bearer {table.tokens[who]}"}
+        file = _export(table, who)
+        assert client.get(url, headers={**auth, "Accept": "*/*"}).content == file
+        r = client.get(url, headers={**auth, "Accept": "application/json"})
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), r.text
+        assert "accept" in r.headers["vary"].lower()
+        formats[who] = assert_same_export(file, r.content)["format"]
+        preferred = client.get(url, headers={**auth, "Accept": "application/jsonl;q=0.5, application/json"})
+        assert preferred.json() == r.json()
+        assert _check(file).ok  # dicelog verify: the file form as before
+        refused = client.get(url, headers={**auth, "Accept": "text/html"})
+        assert refused.status_code == 406 and refused.headers["content-type"].startswith(PROBLEM), refused
+        assert refused.json()["type"] == "urn:dicelog:problem:not-acceptable"
+    assert formats == {
+        table.first: VIEW_FORMAT_2,
+        SEAT_OF["dragon"]: VIEW_FORMAT_2,
+        "spectator": VIEW_FORMAT_2,
+        "auditor": FORMAT_2,
+    }

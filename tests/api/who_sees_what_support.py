@@ -51,6 +51,19 @@ def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
+def assert_same_export(file: bytes, document: bytes) -> dict[str, Any]:
+    """An export's two forms hold the same export: the JSON document (``Accept: application/json``) is the
+    file's header line (without its event count) with the file's event lines, in order, as ``events``.
+    Returns the document."""
+    lines = [json.loads(line) for line in file.splitlines() if line.strip()]
+    header, events = lines[0], lines[1:]
+    doc = json.loads(document)
+    assert header.pop("events") == len(events) == len(doc["events"]), (header, len(events))
+    assert {k: v for k, v in doc.items() if k != "events"} == header, (doc.get("format"), header)
+    assert doc["events"] == events, "the JSON export's events differ from the file's lines"
+    return dict(doc)
+
+
 # --- counting ----------------------------------------------------------------------------------
 
 
@@ -477,6 +490,14 @@ class HandTable:
             self.scan(r.text, audience, where)
             if where == "GET /events":
                 log = r.json()["events"]
+            if where == "GET /export":  # its typed JSON form: the same export, scanned as well
+                typed = self.client.get(
+                    self.url(tail), headers={**bearer(token), "Accept": "application/json"}
+                )
+                assert typed.status_code == 200, (audience, typed.status_code, typed.text)
+                assert typed.headers["content-type"].startswith("application/json"), typed.headers
+                self.scan(typed.text, audience, "GET /export (JSON)")
+                assert_same_export(r.content, typed.content)
             if tail == "/events" or tail.startswith(("/turns/", "/rounds/")):
                 self.scan_events(r.json(), audience, where)
         if not full:
