@@ -31,10 +31,16 @@ Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) on
 track; move toward Treasure, Tribes, then, awake, a Lit Crystal tile to surface on, then
 the Entrance; keep still when nothing calls it (Pride); end the turn.
 
-Cave: remove Crystal tiles first in the Collapse; place Crystal tiles far from the Knight and other tiles
-near her path; put Treasure tokens far from her (more tokens on the map, more Omens); Soporific Spores
-when she can lose a cube, or on a Thief with Upgrades; Giant Bats to carry her away from what she walks to;
-end the turn.
+Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins
+or the Thief, who win sooner, it races for it: Hatred places another tile each turn while its Omens last,
+and in the Collapse removes more; it removes the tiles next to Crystal tiles (each leaves a Crystal tile
+touching fewer, nearer its turn) and places its Crystal tiles (its own turn, and the open edges it fills)
+touching few tiles. Always: it removes Crystal tiles first; it places Crystal tiles far from the Knight,
+other tiles near her path; Treasure tokens far from her (more tokens on the map, more Omens).
+With the Goblins in play (they win if the Knight dies before the Collapse) it shields her: Giant Bats carry
+the Tribes near her away, Soporific Spores on the Goblins when every Tribe has 3 discs or more, never on
+her; otherwise Soporific Spores when she can lose a cube, or on a Thief with Upgrades, and Giant Bats carry
+her away from what she walks to; end the turn.
 
 Thief: loot a Treasure token on his tile, a Gem with 2 cubes; Pick Lock with 2 cubes; Pickpocket when his
 Stealth allows; walk (Dark tiles too) toward the nearest Treasure token, Vault, Gem or target he can rob,
@@ -44,7 +50,8 @@ Movement when far from his goal, on Thievery once it is in reach; reveal a Dark 
 Treasure Room or a Vault; Upgrades in a fixed order.
 
 Decisions (a game with ``decision_policy: ask``): ``decide`` answers the Thief's with his rules, the
-Goblins' War card with theirs when they hunt Crystals, and every other with its documented default.
+Goblins' War card with theirs when they hunt Crystals, the Cave's open edges (``fill``) with its placing
+rule, and every other with its documented default.
 """
 
 from __future__ import annotations
@@ -452,6 +459,7 @@ def knight_score(
 
 class CaveContext:
     """What the Cave's bot reads once per choice: the Knight's tile and the tiles' distances from it; the
+    Crystal tiles (it sees the Dark ones); whether it shields the Knight from the Goblins (``protect``); the
     Knight's goal (``_target``) and the distances to it, only when a Giant Bats command asks for them."""
 
     def __init__(self, state: VastState) -> None:
@@ -459,6 +467,20 @@ class CaveContext:
         self.state = state
         self.at = (k.x, k.y) if k is not None else ENTRANCE
         self.dist = knight_distances(state, self.at)
+        self.crystal_tiles = {
+            (c.x, c.y) for c in state.cells if c.tile != HIDDEN and tiles()[c.tile].kind == "crystal"
+        }
+        # the Cave wins only once the Collapse has begun (Vast rulebook §Il Collasso): against the Goblins or
+        # the Thief, who win sooner, it races for it; against the Knight and the Dragon alone as before
+        self.race = state.goblins is not None or state.thief is not None
+        # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
+        # she is near her own win
+        self.protect = (
+            k is not None
+            and k.health > 0
+            and state.goblins is not None
+            and k.smashed < (agreed_crystals(state) or 5) - 1
+        )
 
     @functools.cached_property
     def to_target(self) -> dict[Pos, int]:
@@ -469,39 +491,95 @@ class CaveContext:
         """How much farther from her goal the Knight is on ``to`` than where she stands."""
         return self.to_target.get(to, FAR) - self.to_target.get(self.at, FAR)
 
+    def far(self, pos: Pos) -> int:
+        """Tiles from the Knight to ``pos`` (as the crow flies off the walkable map), at most 30."""
+        at = self.at
+        return min(self.dist.get(pos, abs(pos[0] - at[0]) + abs(pos[1] - at[1])), 30)
+
+    def crystal_around(self, pos: Pos) -> int:
+        """The Crystal tiles next to ``pos``: removing ``pos`` leaves each touching one tile fewer, nearer its
+        turn in the Collapse (tiles touching the fewest others go first)."""
+        return sum(1 for s in SIDES if step(pos, s) in self.crystal_tiles)
+
+    def touching(self, pos: Pos) -> int:
+        """Tiles next to ``pos``."""
+        return len(geometry(self.state).neighbours(pos))
+
+    def removal(self, pos: Pos) -> int:
+        """What removing ``pos`` in the Collapse is worth: a Crystal tile (5 and the Cave wins), else a tile
+        next to Crystal tiles, far from the Knight."""
+        around = 300 * self.crystal_around(pos) if self.race else 0
+        return (1_000 if pos in self.crystal_tiles else 0) + around + self.far(pos)
+
+    def placing(self, tile: str, pos: Pos) -> int:
+        """Where a tile of its hand goes: a Crystal tile far from the Knight and touching few tiles (first to
+        go in the Collapse); another near her."""
+        if tile != HIDDEN and tiles()[tile].kind == "crystal":
+            return 10 * self.far(pos) - (40 * self.touching(pos) if self.race else 0)
+        return 10 * (30 - self.far(pos))
+
+    def threat(self, name: str) -> int:
+        """How near Tribe ``name`` stands to the Knight (tiles), ``FAR`` when it cannot attack her."""
+        t = rules.tribe(self.state, name)
+        if not on_map(t) or t.lurking or t.population <= 0:
+            return FAR
+        return self.dist.get((t.x, t.y), FAR)  # type: ignore[arg-type]
+
+
+def _omens_left(state: VastState, paid: int) -> int:
+    cave = state.cave
+    return (len(cave.omens) if cave is not None else 0) - paid
+
 
 def cave_score(state: VastState, command: Any, context: CaveContext | None = None) -> int:
     """``command``'s score for the Cave; ``context``: ``CaveContext(state)`` when already made (``choose``
     makes it once for every command)."""
     c = CaveContext(state) if context is None else context
     k = state.knight
-    at, dist = c.at, c.dist
-
-    def far(pos: Pos) -> int:
-        return min(dist.get(pos, abs(pos[0] - at[0]) + abs(pos[1] - at[1])), 30)
-
     match command:
         case cmd.RemoveTile(x=x, y=y):
-            cell = cell_at(state, (x, y))
-            crystal = cell is not None and cell.tile != HIDDEN and tiles()[cell.tile].kind == "crystal"
-            return 2_000 + (1_000 if crystal else 0) + far((x, y))
+            return 2_000 + c.removal((x, y))
+        case cmd.Hatred(tile=None, x=x, y=y) if c.race:  # in the Collapse: one tile more (§Presagi)
+            return 1_000 + c.removal((x, y))
+        case cmd.Hatred(tile=tile, x=x, y=y, pay=pay) if tile is not None and c.race:
+            # another tile placed: the stack empties, the Collapse comes a turn nearer
+            keep = 1 if c.protect else 0
+            return 420 + c.placing(tile, (x, y)) // 10 if _omens_left(state, len(pay)) >= keep else 0
         case cmd.PlaceTile(tile=tile, x=x, y=y):
-            if tile != HIDDEN and tiles()[tile].kind == "crystal":
-                return 500 + 10 * far((x, y))
-            return 500 + 10 * (30 - far((x, y)))
+            return 500 + c.placing(tile, (x, y))
         case cmd.PlaceTreasure(x=x, y=y):
-            return 400 + 5 * far((x, y))
-        case cmd.GiantBats(target="knight", x=x, y=y) if k is not None:
+            return 400 + 5 * c.far((x, y))
+        case cmd.GiantBats(target="knight", x=x, y=y) if k is not None and not c.protect:
             gain = c.gain((x, y))
             return 150 + 10 * min(gain, 10) if gain > 0 else 0
+        case cmd.GiantBats(target=tribe, x=x, y=y) if c.protect and tribe in TRIBES:
+            near = c.threat(tribe)
+            away = c.dist.get((x, y), FAR)
+            return 600 + 20 * min(away - near, 10) if near <= 4 and away > near else 0
         case cmd.SoporificSpores(target="thief") if state.thief is not None:
             return 200 + 40 * len(state.thief.upgrades) if state.thief.stashed >= 2 else 0
-        case cmd.SoporificSpores():
+        case cmd.SoporificSpores(target="goblins") if c.protect and state.goblins is not None:
+            # the Goblins choose the Tribe (its fewest discs lost): worth it when each has 3 or more
+            sizes = [t.population for t in state.goblins.tribes if t.population > 1]
+            return 450 if sizes and min(sizes) >= 3 else 0
+        case cmd.SoporificSpores(target="knight") if not c.protect:
             grit = k.grit if k is not None else 0
             return 300 if any(grit >= g and grit - 5 < g for g in GRIT_CUBES) else 30
         case cmd.VastEndTurn():
             return 1
     return 0
+
+
+def cave_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
+    """The Cave's answer to ``decision``: the tile of its hand that fills an open edge (``fill:x,y``, Vast
+    rulebook §Rivelare e risolvere) by ``CaveContext.placing``; every other decision, its documented
+    default."""
+    kind, _, where = decision.partition(":")
+    c = CaveContext(view) if kind == "fill" and view.cave is not None and where else None
+    if c is not None and c.race:
+        pos = parse_pos(where)
+        return max(options, key=lambda tile: (c.placing(tile, pos), -options.index(tile)))
+    return default if default is not None and default in options else options[0]
 
 
 Rule = int | Callable[[Any, Any], int]
@@ -1013,6 +1091,8 @@ def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng
         return thief_decide(view, str(pending.get("decision", "")), options, default)
     if pending.get("piece") == "goblins":
         return goblins_decide(view, str(pending.get("decision", "")), options, default)
+    if pending.get("piece") == "cave":
+        return cave_decide(view, str(pending.get("decision", "")), options, default)
     return default if isinstance(default, str) and default in options else options[0]
 
 

@@ -329,7 +329,8 @@ def check_end(state: VastState) -> None:
 
 def candidates(state: VastState) -> list[cmd.VastCommand]:
     """Every Cave command worth trying now (``legal_commands`` keeps those ``decide`` accepts). Omens are
-    listed with the first tokens that pay them."""
+    listed with the first tokens that pay them; Hatred (Vast rulebook §Presagi, Disprezzo) as a removal in
+    the Collapse, before it as another tile once the turn's own is placed."""
     cave = state.cave
     if cave is None:
         return []
@@ -340,6 +341,12 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         spots = placeable(state)
         out.extend(cmd.PlaceTile(tile=t, x=x, y=y) for t in cave.hand for x, y in spots)
     out.extend(cmd.PlaceTreasure(x=x, y=y) for x, y in treasure_spots(state))
+    hatred_pay = _payment(cave, "hatred")
+    if hatred_pay is not None and state.collapse:
+        out.extend(cmd.Hatred(pay=hatred_pay, x=x, y=y) for x, y in removable(state))
+    elif hatred_pay is not None and cave.placed >= 1:  # after the turn's own tile (check_end: shape.owed)
+        spots = placeable(state)
+        out.extend(cmd.Hatred(pay=hatred_pay, tile=t, x=x, y=y) for t in cave.hand for x, y in spots)
     spores_pay = _payment(cave, "soporific-spores")
     if spores_pay is not None:
         out.append(cmd.SoporificSpores(pay=spores_pay))
