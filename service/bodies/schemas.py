@@ -370,7 +370,8 @@ class Problem(Struct, frozen=True, kw_only=True):
     """The reasons a request was malformed (400)."""
     reason: str | None = None
     """What failed (503 ``store-unavailable``): ``locked``, ``read-only``, ``disk-full``, ``io-error``,
-    ``connection-lost``, ``pool-timeout``, ``redis`` or ``unavailable``."""
+    ``connection-lost``, ``pool-timeout``, ``timeout``, ``permission-denied``, ``pooler`` (a
+    connection pooler's prepared statements), ``busy``, ``redis`` or ``unavailable``."""
     retry_after: int | None = None
     """Seconds to wait before retrying (503; also the ``Retry-After`` header)."""
     outcome: Literal["not-stored", "unknown"] | None = None
