@@ -1,5 +1,6 @@
 """The AsyncAPI 3 document of the live channels (``openapi/asyncapi.json``): the server-sent events of
-``GET /games/{game_id}/stream`` and the Redis streams the publisher writes
+``GET /games/{game_id}/stream`` and of ``GET /stream`` (every game the tokens read: ``StreamEvent``, whose
+``event`` is the same ``EventOut``) and the Redis streams the publisher writes
 (``dicelog.service.worker.publisher``).
 
 It is built from the refined OpenAPI document (``dicelog.service.http.openapi``), so the event a channel
@@ -23,7 +24,12 @@ from dicelog.service.worker.publisher import ENTRY_FORMAT, GLOBAL_STREAM, entry_
 ASYNCAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "asyncapi.json"
 REF = "#/components/schemas/{name}"
 SSE_MESSAGE = "ServerSentEventMessage"
-"""The OpenAPI component describing one message of ``/stream`` (its ``data``: an ``EventOut``'s JSON)."""
+"""The OpenAPI component describing one message of ``/games/{game_id}/stream`` (its ``data``: an
+``EventOut``'s JSON)."""
+SSE_GAMES_MESSAGE = "ServerSentGameEventMessage"
+"""The OpenAPI component describing one message of ``GET /stream`` (its ``data``: a ``StreamEvent``'s JSON:
+``game_id``, ``ruleset`` and the ``EventOut``)."""
+STREAM_EVENT = "StreamEvent"
 
 
 def _refs(node: Any, into: set[str], components: dict[str, Any]) -> None:
@@ -75,7 +81,9 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
     used: set[str] = set()
     _refs({"$ref": REF.format(name="EventOut")}, used, components)
     _refs(components[SSE_MESSAGE], used, components)
-    schemas = {name: _asyncapi_schema(components[name]) for name in sorted(used | {SSE_MESSAGE})}
+    _refs(components[SSE_GAMES_MESSAGE], used, components)
+    named = used | {SSE_MESSAGE, SSE_GAMES_MESSAGE}
+    schemas = {name: _asyncapi_schema(components[name]) for name in sorted(named)}
     schemas["StreamEntry"] = _stream_entry()
     game_id = {
         "description": "The game's id (a UUID; for a campaign event on dicelog:games, the campaign's)."
@@ -89,7 +97,8 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
             "license": {"name": openapi["info"].get("license", {}).get("name", "MIT")},
             "description": (
                 "The events of a game as they happen: the server-sent events of `GET "
-                "/games/{game_id}/stream` (HTTP) and the Redis streams the service publishes to. Each "
+                "/games/{game_id}/stream` and of `GET /stream` (every game the tokens read; HTTP) and the "
+                "Redis streams the service publishes to. Each "
                 "carries the event exactly as `GET /games/{game_id}/events` shows it to the same reader "
                 "(`EventOut`, the schema of openapi.json): see docs/api-contract.md, Live channels, and "
                 "docs/streams.md."
@@ -121,6 +130,21 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
                 "servers": [{"$ref": "#/servers/http"}],
                 "parameters": {"game_id": game_id},
                 "messages": {"event": {"$ref": "#/components/messages/serverSentEvent"}},
+            },
+            "allGameEvents": {
+                "address": "/stream",
+                "title": "Server-sent events of every game the tokens read",
+                "description": (
+                    "`GET /stream` with a bearer token and more in `Dicelog-Tokens` (at most 50), filtered"
+                    " by `?game=` and `?ruleset=`: one message per event of any of those games (`event: "
+                    "event`, `id:` the event's position in the store's total order, `data:` the game, its "
+                    "ruleset and the event as that token's place sees it), resumable with `Last-Event-ID` "
+                    "across the games (past the store's latest position: 400); `: keep-alive` comments "
+                    "every 15 s of silence; it does not end with a game, only when one of its tokens is "
+                    "revoked."
+                ),
+                "servers": [{"$ref": "#/servers/http"}],
+                "messages": {"event": {"$ref": "#/components/messages/serverSentGameEvent"}},
             },
             "gameStream": {
                 "address": "dicelog:game:{game_id}",
@@ -163,6 +187,7 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
             }
             for name, channel, message in (
                 ("receiveGameEvents", "gameEvents", "event"),
+                ("receiveAllGameEvents", "allGameEvents", "event"),
                 ("receiveGameStream", "gameStream", "entry"),
                 ("receiveSeatStream", "seatStream", "entry"),
                 ("receiveAuditorStream", "auditorStream", "entry"),
@@ -181,6 +206,19 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
                     ),
                     "contentType": "application/json",
                     "payload": {"$ref": REF.format(name="EventOut")},
+                },
+                "serverSentGameEvent": {
+                    "name": "event",
+                    "title": "One event of one of the games (server-sent event `event` of `GET /stream`)",
+                    "summary": "The SSE `data` of an `event` message: `game_id`, `ruleset` and the event "
+                    "(`StreamEvent`, whose `event` is an `EventOut`).",
+                    "description": (
+                        f"The whole message as an EventSource delivers it is `{SSE_GAMES_MESSAGE}`: `event` "
+                        "is `event`, `id` the event's position in the store's total order, `data` this "
+                        "payload's JSON text."
+                    ),
+                    "contentType": "application/json",
+                    "payload": {"$ref": REF.format(name=STREAM_EVENT)},
                 },
                 "streamEntry": {
                     "name": "entry",

@@ -102,20 +102,27 @@ class GameStream(Controller):
         game, lens = await sync_to_thread(_reader, games, game_id, request)
         if game.result is not None and last_event_id is not None and last_event_id >= game.version:
             return Response(content=b"", status_code=204)  # type: ignore[return-value]  # 204: no stream to send
-        if last_event_id is not None and last_event_id > game.version:
-            # no event of this game ever had that id: waiting for it would wait silently
-            raise ValidationException(
-                f"Last-Event-ID {last_event_id} is past the game's latest event ({game.version})",
-                extra=[
-                    {
-                        "message": f"no event {last_event_id} yet: the game is at version {game.version}",
-                        "key": "Last-Event-ID",
-                        "source": "header",
-                    }
-                ],
-            )
+        refuse_past_head(last_event_id, game.version, "the game", "version")
         viewer = games.viewer(game, bearer(request))
         return ServerSentEvent(_events(games, feed, game_id, viewer, lens, last_event_id or 0))
+
+
+def refuse_past_head(last_event_id: int | None, head: int, what: str, unit: str) -> None:
+    """Refuse a ``Last-Event-ID`` past ``head``, the latest id there is (``what`` is at ``unit`` ``head``:
+    a game's version, or the store's latest position for ``GET /stream``): 400 ``bad-request``, ``key``
+    ``Last-Event-ID``, ``source`` ``header``. No event has that id yet, so a stream resumed after it would
+    wait silently (or skip the events that take the ids up to it)."""
+    if last_event_id is not None and last_event_id > head:
+        raise ValidationException(
+            f"Last-Event-ID {last_event_id} is past {what}'s latest event ({head})",
+            extra=[
+                {
+                    "message": f"no event {last_event_id} yet: {what} is at {unit} {head}",
+                    "key": "Last-Event-ID",
+                    "source": "header",
+                }
+            ],
+        )
 
 
 async def counted(messages: AsyncIterator[Any]) -> AsyncIterator[Any]:

@@ -39,7 +39,7 @@ from dicelog.service.app.games import GameNotFound, Games
 from dicelog.service.bodies.render import event_out
 from dicelog.service.bodies.streams import StreamEvent
 from dicelog.service.http.routes import BEARER, _problems, _token_games, bearer
-from dicelog.service.http.routes_stream import BATCH, KEEP_ALIVE, RETRY_MS, counted
+from dicelog.service.http.routes_stream import BATCH, KEEP_ALIVE, RETRY_MS, counted, refuse_past_head
 from dicelog.service.store.fanout import ChangeFeed
 from dicelog.service.store.reads import positions
 
@@ -183,7 +183,8 @@ class CrossGameStream(Controller):
         ``GET /games/{game_id}/events`` shows it to that token). The first message carries ``retry: 2000``;
         ``: keep-alive`` comments come every 15 s of silence. The stream does not end with a game; it ends
         when one of its tokens is revoked. 401: a token unknown or revoked; 403: ``game`` names a game
-        the tokens do not read."""
+        the tokens do not read; 400 (``key`` ``Last-Event-ID``): ``Last-Event-ID`` past the store's latest
+        position (no event has that id yet), as ``GET /games/{id}/stream`` refuses one past its game's."""
         first = bearer(request)
         if first is None:
             raise Unauthorized("a bearer token is needed: the stream carries the games it reads")
@@ -196,6 +197,9 @@ class CrossGameStream(Controller):
         tokens = list(dict.fromkeys([first, *extra]))
         reader = Reader(games, tokens, set(game) if game else None, set(ruleset) if ruleset else None)
         await sync_to_thread(reader.refresh)
+        if last_event_id is not None:
+            head = await sync_to_thread(games.recorder.max_notification_id)
+            refuse_past_head(last_event_id, head or 0, "the store", "position")
         return ServerSentEvent(counted(_messages(reader, feed, last_event_id or 0)))
 
 

@@ -116,6 +116,16 @@ def test_last_event_id_resumes_across_games_and_the_filters_narrow_the_games(bas
         ) as response:
             rest = read(sse_blocks(response.iter_lines()), head - head // 2 - 1)
         assert [b["id"] for b in rest] == [b["id"] for b in everything[head // 2 + 1 :]]
+        # past the store's latest position no event has that id yet: refused, as a game's stream does
+        latest = int(everything[-1]["id"])
+        r = http.get("/stream", headers={**auth(*tokens), "Last-Event-ID": str(latest + 1)})
+        assert r.status_code == 400 and r.headers["content-type"].startswith("application/problem+json")
+        error = r.json()["errors"][0]
+        assert (error["key"], error["source"]) == ("Last-Event-ID", "header"), error
+        assert str(latest) in error["message"], error
+        at_head = {**auth(*tokens), "Last-Event-ID": str(latest)}
+        with http.stream("GET", "/stream", headers=at_head) as response:
+            assert response.status_code == 200  # at the head: nothing to send yet, a live stream
         only = one["game"]["id"]
         with http.stream("GET", "/stream", params={"game": only}, headers=auth(*tokens)) as response:
             blocks = sse_blocks(response.iter_lines())

@@ -40,6 +40,7 @@ def test_the_asyncapi_parser_finds_no_error_and_no_warning():
     assert validated.returncode == 0 and report["errors"] == [] and report["warnings"] == [], report
     assert set(report["channels"]) == {
         "/games/{game_id}/stream",
+        "/stream",
         "dicelog:game:{game_id}",
         "dicelog:game:{game_id}:seat:{seat}",
         "dicelog:game:{game_id}:auditor",
@@ -59,8 +60,20 @@ def test_every_channel_carries_the_event_schema_of_the_openapi_document():
         for message in channel["messages"].values():
             assert message["$ref"] in (
                 "#/components/messages/serverSentEvent",
+                "#/components/messages/serverSentGameEvent",
                 "#/components/messages/streamEntry",
             )
+    # GET /stream: {game_id, ruleset, event}, its event the same EventOut; OpenAPI's /stream points at it
+    assert messages["serverSentGameEvent"]["payload"] == {"$ref": "#/components/schemas/StreamEvent"}
+    assert DOCUMENT["channels"]["allGameEvents"]["address"] == "/stream"
+    every = schemas["StreamEvent"]
+    assert set(every["properties"]) == {"game_id", "ruleset", "event"} == set(every["required"])
+    assert every["properties"]["event"]["$ref"] == "#/components/schemas/EventOut"
+    assert every == OPENAPI_DOC["components"]["schemas"]["StreamEvent"]
+    games = OPENAPI_DOC["paths"]["/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+    item = games["x-itemSchema"]["$ref"].rsplit("/", 1)[1]
+    data = OPENAPI_DOC["components"]["schemas"][item]["properties"]["data"]
+    assert data["contentSchema"] == {"$ref": "#/components/schemas/StreamEvent"}
     stream = OPENAPI_DOC["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]["content"]
     item = stream["text/event-stream"]["x-itemSchema"]["$ref"].rsplit("/", 1)[1]
     data = OPENAPI_DOC["components"]["schemas"][item]["properties"]["data"]
