@@ -73,6 +73,7 @@ a longer one is closed after the answer."""
 ALLOWED_HEADERS = (
     "Authorization",
     "Content-Type",
+    "Dicelog-Seat",
     "Dicelog-Tokens",
     "Idempotency-Key",
     "Last-Event-ID",

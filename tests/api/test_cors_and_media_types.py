@@ -90,6 +90,24 @@ def test_a_preflight_from_an_allowed_origin_allows_what_clients_send(cors):
     assert int(r.headers["access-control-max-age"]) > 0
 
 
+def test_a_preflight_allows_a_table_devices_dicelog_seat(cors):
+    """A table device in a browser on another origin names the seat it acts as in ``Dicelog-Seat`` on
+    ``POST /games/{id}/commands``: the preflight allows that header (and ``Dicelog-Tokens``, which
+    ``GET /stream`` reads), beside ``Authorization``."""
+    table = Table(cors)
+    r = _preflight(
+        cors, f"/games/{table.id}/commands", APP_ORIGIN, "authorization, content-type, dicelog-seat"
+    )
+    assert r.status_code == 204, r.text
+    assert r.headers["access-control-allow-origin"] == APP_ORIGIN
+    assert {"authorization", "content-type", "dicelog-seat"} <= _names(
+        r.headers["access-control-allow-headers"]
+    )
+    r = _preflight(cors, "/stream", APP_ORIGIN, "authorization, dicelog-tokens, last-event-id")
+    assert r.status_code == 204, r.text
+    assert {"dicelog-tokens", "last-event-id"} <= _names(r.headers["access-control-allow-headers"])
+
+
 def test_responses_to_an_allowed_origin_expose_the_headers_clients_read(cors):
     r = cors.post("/games", json=GAME, headers={"Origin": "http://localhost:5173"})
     assert r.status_code == 201, r.text
