@@ -735,7 +735,9 @@ class Games(Application[UUID]):
             found = self._audience_of(secret, digest)
             if found is None:
                 index = self._read_record(token_id(digest))
-                if isinstance(index, TokenIndex) and index.owner_id == game_id:
+                if isinstance(index, TokenIndex) and (
+                    index.owner_id == game_id or index.owner_id == self._campaign_of(game_id)
+                ):  # a token the game (or, for a chapter game, its campaign) handed out by rotation
                     found = index.audience
             if found is not None:
                 if self.revoked(digest):
@@ -744,6 +746,15 @@ class Games(Application[UUID]):
                     )
                 return found
         raise Unauthorized(f"a valid bearer token of this {kind} is required")
+
+    def _campaign_of(self, owner_id: UUID) -> UUID | None:
+        """The campaign of a chapter game (``None``: not a chapter game, or a campaign's id): a campaign's
+        tokens open its chapter games, a rotated one too."""
+        try:
+            campaign_id = self.game(owner_id).created.campaign_id
+        except GameNotFound:
+            return None
+        return UUID(campaign_id) if campaign_id else None
 
     @staticmethod
     def _audience_of(secret: GameSecret, digest: str) -> str | None:

@@ -16,17 +16,23 @@ and, for a rotation, the new token's ``TokenIndex``. ``Games.audience`` reads th
 presented token from the store at every request (no cache), so a revoked token is refused at once by every
 replica on the same store.
 
-A chapter game's seats hold their campaign's tokens, which open every chapter: they are not managed here
-(``TokenRefused``).
+A campaign's places are managed the same way (``kind="campaign"``). A chapter game's seats hold their
+campaign's tokens, which open every chapter: they are rotated and revoked as the campaign's, never per
+chapter game (``Forbidden``); a campaign's rotated token opens its chapter games (``Games.audience``), and
+a revoked one none of them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Literal
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
+from dicelog.domain.core.events import Seat
+from dicelog.service.app import campaigns
 from dicelog.service.app.games import TABLE, Forbidden, Games, hash_token, new_token
 from dicelog.service.store.records import (
     TokenHolder,
@@ -47,21 +53,21 @@ class NoSuchPlace(LookupError):
     """The game has no such place (audience) to rotate or revoke (HTTP 400, ``key`` ``audience``)."""
 
 
-def places(games: Games, game_id: UUID) -> list[str]:
-    """The audiences of a game that hold a token: each seat, ``spectator``, ``auditor``, ``table`` (when the
-    game has a table device). Raises ``GameNotFound``."""
-    game = games.game(game_id)
-    secret = games.secret(game_id)
-    found = [f"seat:{s.name}" for s in game.created.seats] + ["spectator", "auditor"]
-    if TABLE in secret.audience_hashes:
+Kind = Literal["game", "campaign"]
+
+
+def places(games: Games, owner_id: UUID, seats: Sequence[Seat]) -> list[str]:
+    """The audiences of a game or campaign of ``seats`` that hold a token: each seat, ``spectator``,
+    ``auditor``, ``table`` (when it has a table device). Raises ``GameNotFound``."""
+    found = [f"seat:{s.name}" for s in seats] + ["spectator", "auditor"]
+    if TABLE in games.secret(owner_id).audience_hashes:
         found.append(TABLE)
     return found
 
 
-def host_audiences(games: Games, game_id: UUID) -> set[str]:
-    """The audiences that manage every place's token: the host seat and the auditor."""
-    created = games.game(game_id).created
-    return {f"seat:{created.host or created.seats[0].name}", "auditor"}
+def host_audiences(seats: Sequence[Seat], host: str | None) -> set[str]:
+    """The audiences that manage every place's token: the host seat (``None``: the first) and the auditor."""
+    return {f"seat:{host or seats[0].name}", "auditor"}
 
 
 def _latest(games: Games, game_id: UUID, audience: str) -> TokenHolder | None:
@@ -81,18 +87,30 @@ def _current_hash(games: Games, game_id: UUID, audience: str) -> tuple[int, str 
     return 0, secret.audience_hashes.get(audience)
 
 
-def _check(games: Games, game_id: UUID, token: str | None, target: str | None) -> tuple[str, str]:
-    """The caller's audience and the place it acts on. Raises ``Unauthorized``, ``Forbidden`` (another
-    place, by a token not the host's; any place of a chapter game, whose seats hold the campaign's tokens)
-    and ``NoSuchPlace``."""
-    game = games.game(game_id)  # an unknown id (or a campaign's) is 404 before any token check
-    caller = games.audience(game_id, token)
-    if game.created.campaign_id is not None:
-        raise Forbidden("a chapter game's places hold the campaign's tokens, which are not rotated per game")
+def _check(
+    games: Games, owner_id: UUID, token: str | None, target: str | None, kind: Kind
+) -> tuple[str, str]:
+    """The caller's audience and the place it acts on, in the game or campaign (``kind``) ``owner_id``.
+    Raises ``GameNotFound`` or ``CampaignNotFound`` (before any token check), ``Unauthorized``,
+    ``Forbidden`` (another place, by a token not the host's; any place of a chapter game, whose seats hold
+    the campaign's tokens) and ``NoSuchPlace``."""
+    if kind == "campaign":
+        started = campaigns.load(games, owner_id).started
+        seats, host = started.seats, started.host
+        caller = games.audience(owner_id, token, kind)
+    else:
+        created = games.game(owner_id).created  # an unknown id (a campaign's too): 404 before a token check
+        seats, host = created.seats, created.host
+        caller = games.audience(owner_id, token)
+        if created.campaign_id is not None:
+            raise Forbidden(
+                "a chapter game's places hold the campaign's tokens: rotate them with "
+                "POST /campaigns/{id}/tokens/rotate"
+            )
     place = target or caller
-    if place not in places(games, game_id):
-        raise NoSuchPlace(f"the game has no place {place!r}")
-    if place != caller and caller not in host_audiences(games, game_id):
+    if place not in places(games, owner_id, seats):
+        raise NoSuchPlace(f"the {kind} has no place {place!r}")
+    if place != caller and caller not in host_audiences(seats, host):
         raise Forbidden(f"only the host manages another place's token; this token is {caller!r}'s")
     return caller, place
 
@@ -138,20 +156,26 @@ def _change(
         raise TokenChanged(f"the token of {place} was changed meanwhile: retry") from None
 
 
-def rotate(games: Games, game_id: UUID, token: str | None, target: str | None = None) -> tuple[str, str]:
-    """Give a place (``target``; ``None``: the caller's own) a new token; returns (place, new token). The
-    place's previous token is revoked in the same save. Raises ``GameNotFound``, ``Unauthorized``,
-    ``Forbidden``, ``NoSuchPlace``, ``TokenChanged``."""
-    caller, place = _check(games, game_id, token, target)
+def rotate(
+    games: Games, owner_id: UUID, token: str | None, target: str | None = None, kind: Kind = "game"
+) -> tuple[str, str]:
+    """Give a place of a game or campaign (``kind``) (``target``; ``None``: the caller's own) a new token;
+    returns (place, new token). The place's previous token is revoked in the same save. A campaign's new
+    token opens its chapter games as the old one did (``Games.audience``). Raises ``GameNotFound``,
+    ``CampaignNotFound``, ``Unauthorized``, ``Forbidden``, ``NoSuchPlace``, ``TokenChanged``."""
+    caller, place = _check(games, owner_id, token, target, kind)
     fresh = new_token()
-    _change(games, game_id, caller, place, token, fresh)
+    _change(games, owner_id, caller, place, token, fresh)
     return place, fresh
 
 
-def revoke(games: Games, game_id: UUID, token: str | None, target: str | None = None) -> str:
-    """Revoke a place's token (``target``; ``None``: the caller's own); returns the place. The place then
-    opens with no token until the host rotates it. Raises ``GameNotFound``, ``Unauthorized``, ``Forbidden``,
-    ``ValidationException``, ``TokenChanged``."""
-    caller, place = _check(games, game_id, token, target)
-    _change(games, game_id, caller, place, token, None)
+def revoke(
+    games: Games, owner_id: UUID, token: str | None, target: str | None = None, kind: Kind = "game"
+) -> str:
+    """Revoke a place's token in a game or campaign (``kind``) (``target``; ``None``: the caller's own);
+    returns the place. The place then opens with no token (a campaign's: in none of its chapter games
+    either) until the host rotates it. Raises ``GameNotFound``, ``CampaignNotFound``, ``Unauthorized``,
+    ``Forbidden``, ``NoSuchPlace``, ``TokenChanged``."""
+    caller, place = _check(games, owner_id, token, target, kind)
+    _change(games, owner_id, caller, place, token, None)
     return place

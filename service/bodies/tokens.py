@@ -35,3 +35,26 @@ class RevokedToken(Struct, frozen=True, kw_only=True):
     audience: str
     """The place: ``seat:<name>``, ``spectator``, ``auditor`` or ``table``; it has no token until the host
     rotates it."""
+
+
+class CampaignIssuedToken(Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /campaigns/{id}/tokens/rotate``: the place's new token (its previous one is revoked,
+    in the campaign and in every chapter game)."""
+
+    campaign_id: UUID
+    """The campaign (UUID) whose place it is."""
+    audience: str
+    """The place: ``seat:<name>``, ``spectator`` or ``auditor``."""
+    token: str
+    """The place's new bearer token, for the campaign and its chapter games (shown once; only its SHA-256 is
+    stored)."""
+
+
+class CampaignRevokedToken(Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /campaigns/{id}/tokens/revoke``: the place whose token opens nothing any more (neither
+    the campaign nor any of its chapter games)."""
+
+    campaign_id: UUID
+    """The campaign (UUID) whose place it is."""
+    audience: str
+    """The place: ``seat:<name>``, ``spectator`` or ``auditor``; it has no token until the host rotates it."""

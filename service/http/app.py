@@ -63,7 +63,7 @@ from dicelog.service.http.routes_campaigns import CampaignController
 from dicelog.service.http.routes_content import content_routers, has_content
 from dicelog.service.http.routes_stream import GameStream
 from dicelog.service.http.routes_streams import CrossGameStream
-from dicelog.service.http.routes_tokens import TokenController
+from dicelog.service.http.routes_tokens import CampaignTokenController, TokenController
 from dicelog.service.http.web import WEB, lobby_module, table_module
 from dicelog.service.ops import logs
 from dicelog.service.ops.faults import (
@@ -433,6 +433,7 @@ def create_app(
             GameStream,
             CrossGameStream,
             TokenController,
+            CampaignTokenController,
             AuditController,
             CampaignController,
             *content_routers(types.names),

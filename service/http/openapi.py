@@ -61,6 +61,8 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/games/{game_id}/claims"): "claimPlace",
     ("post", "/games/{game_id}/tokens/rotate"): "rotateToken",
     ("post", "/games/{game_id}/tokens/revoke"): "revokeToken",
+    ("post", "/campaigns/{campaign_id}/tokens/rotate"): "rotateCampaignToken",
+    ("post", "/campaigns/{campaign_id}/tokens/revoke"): "revokeCampaignToken",
     ("get", "/games/{game_id}/turns/{number}"): "getTurn",
     ("get", "/games/{game_id}/rounds/{number}"): "getRound",
     ("get", "/games/{game_id}/dice"): "getDiceProof",

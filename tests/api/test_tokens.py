@@ -145,3 +145,61 @@ def test_a_revoked_token_is_refused_at_once_by_another_app_on_the_same_postgres_
             assert one.get(f"/games/{table.id}/state", headers=bearer(new_host)).status_code == 200
     finally:
         drop_postgres_schema(schema)
+
+
+def test_a_campaigns_tokens_rotate_and_revoke_for_the_campaign_and_its_chapter_games(client):
+    """``POST /campaigns/{id}/tokens/rotate|revoke`` with a game's rules: a seat manages its own token, the
+    host (or the auditor) any place's; a campaign's token opens its chapter games, so a rotation or a
+    revocation holds there too (a chapter game's own token operations stay 403)."""
+    seats = [
+        {"name": "red", "controls": ["collin", "filch"]},
+        {"name": "blue", "controls": ["maginos", "nez"]},
+    ]
+    body = {
+        "chapters": ["chapter-1"] * 2,
+        "party": {"mice": ["collin", "filch", "maginos", "nez"]},
+        "seats": seats,
+        "dice_mode": "manual",
+        "undo_policy": "host",
+    }
+    made = client.post("/campaigns", json=body)
+    assert made.status_code == 201, made.text
+    campaign = made.json()["campaign"]["id"]
+    tokens = {t["seat"]: t["token"] for t in made.json()["tokens"]}
+    host, blue = tokens["red"], tokens["blue"]
+    started = client.post(f"/campaigns/{campaign}/chapters", headers=bearer(host))
+    assert started.status_code == 201, started.text
+    chapter = started.json()["game"]["id"]
+
+    def reads(token: str) -> tuple[int, int]:
+        return (
+            client.get(f"/campaigns/{campaign}", headers=bearer(token)).status_code,
+            client.get(f"/games/{chapter}/state", headers=bearer(token)).status_code,
+        )
+
+    url = f"/campaigns/{campaign}/tokens"
+    assert rotate(client, chapter, blue).status_code == 403  # rotated as the campaign's, not per chapter
+    assert (
+        client.post(f"{url}/revoke", json={"audience": "seat:red"}, headers=bearer(blue)).status_code == 403
+    )
+    r = client.post(f"{url}/rotate", json={}, headers=bearer(blue))
+    assert r.status_code == 201, r.text
+    assert r.headers["location"].endswith(f"/campaigns/{campaign}")
+    assert {k: v for k, v in r.json().items() if k != "token"} == {
+        "campaign_id": campaign,
+        "audience": "seat:blue",
+    }
+    fresh = r.json()["token"]
+    assert reads(blue) == (401, 401) and reads(fresh) == (200, 200)
+    r = client.post(f"{url}/revoke", json={"audience": "seat:blue"}, headers=bearer(host))
+    assert r.status_code == 200 and r.json() == {"campaign_id": campaign, "audience": "seat:blue"}, r.text
+    assert reads(fresh) == (401, 401)
+    handed = client.post(f"{url}/rotate", json={"audience": "seat:blue"}, headers=bearer(host))
+    assert handed.status_code == 201 and reads(handed.json()["token"]) == (200, 200)
+    assert (
+        client.post(f"{url}/rotate", json={"audience": "seat:green"}, headers=bearer(host)).status_code == 400
+    )
+    assert (
+        client.post(f"/campaigns/{chapter}/tokens/rotate", json={}, headers=bearer(host)).status_code == 404
+    )
+    assert reads(host) == (200, 200)  # the host's own token was never touched
