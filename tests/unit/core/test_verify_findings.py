@@ -11,16 +11,17 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from dicelog.domain.core.commands import CloseGame
+from dicelog.domain.core.commands import CloseGame, RequestUndo
 from dicelog.domain.core.dice import commitment, shuffle_order
 from dicelog.domain.core.errors import InvariantViolated
-from dicelog.domain.core.events import CommandAccepted, GameCreated, GameEnded
+from dicelog.domain.core.events import CommandAccepted, GameCreated, GameEnded, UndoApplied, UndoRequested
 from dicelog.domain.core.game import GENESIS_HASH, create, envelope_bytes, fold, record_hash
 from dicelog.domain.core.verify import Divergence, rederive, verify, verify_against, verify_view, viewed
 from dicelog.domain.core.visibility import Lens, seat_viewer
 from tests.unit.core.race import Advance
 from tests.unit.core.test_chain_format_2 import SEATS, _game, _rechain, _view
 from tests.unit.core.test_game import AT, SEED, new_game, run
+from tests.unit.core.test_undo import Table
 
 
 def _race(goal: int = 6):
@@ -151,6 +152,30 @@ def test_a_log_cut_short_in_the_middle_of_a_command_ends_too_early(race):
     assert divergence.found == "end of log"
 
 
+def test_an_undo_whose_target_was_edited_is_re_derived_from_the_game_at_the_new_target():
+    t = Table("host")  # manual dice: the host undoes alone, so the undo is applied at once
+    t.advance("one", "a", 5)
+    t.advance("two", "b", 2)
+    t.advance("one", "a", 4)
+    boundaries = [
+        r.originator_version - 1
+        for r in t.records
+        if isinstance(r.payload, CommandAccepted) and r.seat in ("one", "two")
+    ]
+    target, earlier = boundaries[-1], boundaries[-2]
+    t.send("two", RequestUndo(to_version=target))
+    assert isinstance(t.records[-1].payload, UndoApplied) and verify(t.records).ok
+    i = _index(t.records, UndoRequested) - 1
+    # the stored undo asks for ``target``; re-derived, the edited command asks for ``earlier``, a version no
+    # stored undo names, so verify folds the game there from the nearest one it kept
+    edited = replace(
+        t.records[i].payload, command=msgspec.Raw(msgspec.json.encode(RequestUndo(to_version=earlier)))
+    )
+    divergence = _divergence(verify(_rechain(t.records, i + 1, edited)))
+    assert (divergence.version, divergence.check) == (i + 2, "derivation")
+    assert f'"to_version":{earlier}' in divergence.expected and f'"to_version":{target}' in divergence.found
+
+
 # --- verify: dice ----------------------------------------------------------------------------------------
 
 
@@ -248,6 +273,15 @@ def test_a_view_whose_server_hash_is_wrong_breaks_the_chain_there(vast, view):
 
 def _first(view, shown: str) -> int:
     return next(i for i, v in enumerate(view) if i and v.shown == shown)
+
+
+def test_a_reader_that_holds_an_event_hidden_checks_the_chain_across_it_and_names_it_digest_only(vast, view):
+    at = _first(view, "full")
+    held = list(view)
+    held[at] = replace(view[at], shown="hidden", salt=None, payload=msgspec.Raw(b"null"))
+    report = verify_view(vast[0].originator_id, held)
+    assert report.ok and at + 1 in report.digest_only
+    assert verify_against(vast[0].originator_id, held, vast).ok
 
 
 def test_a_shown_payload_that_is_no_event_is_refused(vast, view):
