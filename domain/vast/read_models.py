@@ -606,9 +606,56 @@ SLOTH_TRACKS = {
 """The Dragon's Sloth tracks and Wakefulness by name (Vast rulebook §Il Drago, Accidia)."""
 
 
+CAUSES = {
+    # the Knight's Grit (docs/vast/facts.md §2 Grit gains and losses)
+    "reveal": "a tile revealed",
+    "crystal": "a Crystal smashed",
+    "decline-treasure": "a Treasure refused",
+    "no-treasure": "no Treasure card left",
+    "sidequest": "a Sidequest completed",
+    "loot-drop": "the Thief's Loot Drop",
+    "spores": "Soporific Spores",
+    "gem": "a Dragon Gem",
+    # the Knight's Health: a Tribe's attack (Vast rulebook §I Goblin, Attaccare)
+    "goblins": "a Goblin attack",
+    # the Goblins' Rage and Population (docs/vast/facts.md §3 Scatter and Rage)
+    "war": "Malaise at the War phase",
+    "war-card": "the War card",
+    "block": "Tribes blocked from populating",
+    "attacked": "a Tribe attacked",
+    "attack": "a successful Goblin attack",
+    "thief": "the Thief killed",
+    "plunder": "Plunder",
+    "fangs": "the Fangs' special action",
+    "movement": "Lit tiles crossed",
+    "hiss": "Hiss",
+    "backstab": "the Thief's Backstab",
+    "pickpocket": "the Thief's Pickpocket",
+    "fire-bomber": "Fire Bomber",
+    # the Dragon's Sloth and Power cards (Vast rulebook §Il Drago, Accidia; docs/vast/facts.md §4)
+    "eaten": "two Goblins eaten",
+    "treasure": "a Treasure held",
+    "still": "it stayed still",
+    "event-tile": "an Event tile",
+    "slither": "Slither",
+    "claw": "Claw",
+    "scratch": "Scratch",
+    "flame-wall": "Flame Wall",
+    "replace": "a new hand",
+    "bow": "the Enchanted Bow",
+}
+"""Causes (``why`` of ``GritChanged``, ``HealthChanged``, ``RageChanged``, ``PopulationLost``,
+``SlothCubeMoved``, ``PowerCardsDiscarded``) that are no card of the content, in players' words: a Power,
+an Omen or an action by its printed name, else what happened."""
+
+
 def _why(why: str) -> str:
-    """What caused a change, in words: a card (``fresh-water`` -> ``Fresh Water``, an Event kind ``rats`` ->
-    ``Rats``) or a Monster by its printed name, else the cause's words (``event-tile`` -> ``event tile``)."""
+    """What caused a change, in words (``CAUSES``), else a card (``fresh-water`` -> ``Fresh Water``, an Event
+    kind ``rats`` -> ``Rats``), a Monster or a Secrets card (``hex`` -> ``Hex``) by its printed name, else the
+    cause's words (``event-tile`` -> ``event tile``; ``tests/rulesets/vast/test_log_words.py`` fails on
+    one)."""
+    if why in CAUSES:
+        return CAUSES[why]
     known = card_data()
     if why in known:
         return known[why].name
@@ -618,7 +665,10 @@ def _why(why: str) -> str:
     if kind is not None:
         return kind
     monster = _monster(why)
-    return monster if monster != why else why.replace("-", " ")
+    if monster != why:
+        return monster
+    secret = _secret(why)
+    return secret if secret != why else why.replace("-", " ")
 
 
 def _omen_token(token: str) -> str:
@@ -995,7 +1045,7 @@ def _tribe_scattered(state: VastState, event: ev.TribeScattered) -> str | None:
 @_describes(ev.PopulationLost)
 def _population_lost(state: VastState, event: ev.PopulationLost) -> str | None:
     name, count, why = event.tribe, event.count, event.why
-    return f"The {name.capitalize()} Tribe loses {count} ({why})"
+    return f"The {name.capitalize()} Tribe loses {count} ({_why(why)})"
 
 
 @_describes(ev.MonsterAssigned)
@@ -1159,7 +1209,7 @@ def _gem_moved(state: VastState, event: ev.GemMoved) -> str | None:
 @_describes(ev.PowerCardsDiscarded)
 def _power_cards_discarded(state: VastState, event: ev.PowerCardsDiscarded) -> str | None:
     cards, why = event.cards, event.why
-    return f"The Dragon discards {len(cards)} Power card(s) ({why})"
+    return f"The Dragon discards {len(cards)} Power card(s) ({_why(why)})"
 
 
 @_describes(ev.DragonAttacked)

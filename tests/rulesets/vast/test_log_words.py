@@ -6,6 +6,7 @@ Omen tokens by their symbol, Power cards by suit and value, Monsters and Secrets
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,26 @@ ROOM = {
 TILE_IDS = sorted(tiles())
 ID = re.compile(r"\b[a-z]+(?:-[a-z0-9]+)+\b")
 """A content id as the events carry it: lower case words joined by dashes (``ambush-13``, ``flame-4``)."""
+RULES = Path(__file__).resolve().parents[3] / "domain" / "vast"
+CAUSE = re.compile(
+    r'why="([a-z][a-z-]*)"'
+    r'|(?:rage|grit_change|pride|forced_discards)\([^()]*(?:\([^()]*\)[^()]*)*,\s*"([a-z][a-z-]*)"'
+    r'|"grit:\d+:([a-z-]+)"'
+)
+"""A cause word as the rules write it: ``why="spores"``, ``rage(1, "attacked")``,
+``grit_change(s, -5, "hex")``, ``pride(s, "pride-gem", "gem")``, ``forced_discards(s, n, "bow")``, the step
+``"grit:1:reveal"``."""
+
+
+def cause_words() -> set[str]:
+    """Every cause the rules give a ``GritChanged``, ``HealthChanged``, ``RageChanged``, ``PopulationLost``,
+    ``SlothCubeMoved`` or ``PowerCardsDiscarded``: the ones written in the rules' source, and those that come
+    from a name (Fresh Air and Fresh Water heal by their card's id), a default (``replace``) or a helper's
+    argument (the Dragon's ``claw``)."""
+    source = "\n".join(p.read_text() for p in sorted((RULES / "rules").glob("*.py")))
+    source += (RULES / "evolve.py").read_text()
+    found = {next(g for g in m.groups() if g) for m in CAUSE.finditer(source)}
+    return found | {"fresh-air", "fresh-water", "replace", "claw"}
 
 
 def tile_lines(tile: str, turn: str = "knight") -> list[str | None]:
@@ -101,13 +122,41 @@ def test_no_line_about_a_tile_token_or_card_shows_a_content_id() -> None:
         assert not set(ID.findall(line)) & ids, line
 
 
+def test_no_line_shows_a_cause_as_its_lowercase_word() -> None:
+    """Every cause the rules give, through every line that names one: by its printed name (Soporific
+    Spores, Hex, Blob, Flame Wall) or in words (a tile revealed), never ``(spores)``, ``(hex)``."""
+    state = table()
+    causes = cause_words()
+    assert len(causes) > 35 and {"spores", "hex", "movement", "replace"} <= causes
+    for why in sorted(causes):
+        lines = [
+            describe(state, ev.GritChanged(delta=-1, why=why)),
+            describe(state, ev.GritChanged(delta=0, why=why)),
+            describe(state, ev.HealthChanged(delta=-1, why=why)),
+            describe(state, ev.RageChanged(delta=1, why=why)),
+            describe(state, ev.PopulationLost(tribe="eye", count=1, why=why)),
+            describe(state, ev.SlothCubeMoved(source="greed", target="wakefulness", why=why)),
+            describe(state, ev.PowerCardsDiscarded(cards=("flame-2",), why=why)),
+        ]
+        for line in lines:
+            assert line is not None
+            raw = re.search(rf"\((?:{re.escape(why)}|{re.escape(why.replace('-', ' '))})\)", line)
+            assert raw is None and why not in ID.findall(line), line
+
+
 def test_tracks_and_causes_are_named_in_words() -> None:
     state = table()
     sloth = describe(state, ev.SlothCubeMoved(source="pride-events", target="wakefulness", why="event-tile"))
     assert sloth is not None and sloth.startswith(
-        "A Sloth cube moves from Pride (Events) to Wakefulness (event tile)"
+        "A Sloth cube moves from Pride (Events) to Wakefulness (an Event tile)"
     )
     healed = describe(state, ev.HealthChanged(delta=1, why="fresh-water"))
     assert healed is not None and healed.startswith("The Knight heals 1 Health (Fresh Water)")
     lost = describe(state, ev.GritChanged(delta=-1, why="rats"))
     assert lost is not None and lost.startswith("The Knight loses 1 Grit (Rats)")
+    spores = describe(state, ev.GritChanged(delta=-5, why="spores"))
+    assert spores is not None and spores.startswith("The Knight loses 5 Grit (Soporific Spores)")
+    hexed = describe(state, ev.PowerCardsDiscarded(cards=("flame-2",), why="hex"))
+    assert hexed == "The Dragon discards 1 Power card(s) (Hex)"
+    moved = describe(state, ev.PopulationLost(tribe="fangs", count=1, why="movement"))
+    assert moved == "The Fangs Tribe loses 1 (Lit tiles crossed)"

@@ -269,7 +269,7 @@ def test_the_knights_attack_kills_him_and_gives_her_the_loot_drop() -> None:
         "The Knight attacks the Thief",
         "The Thief is killed by the Knight: he drops his loot and leaves the map; the Knight gains the Loot "
         "Drop bonus (2)",
-        "The Knight gains 2 Grit (loot drop): 2",
+        "The Knight gains 2 Grit (the Thief's Loot Drop): 2",
     ]
     assert board_view(play.state).thief == "off"
     cell = next(c for c in board_view(play.state).cells if (c.x, c.y) == (1, 0))
