@@ -122,6 +122,18 @@ class GameIndex:
         (``dicelog.service.app.audit.rounds_by_version``; later round starts do not count)."""
         return bisect_right(self.round_starts, version) or None
 
+    def turn_of(self, version: int) -> int | None:
+        """The turn ``version`` belongs to (1-based), ``None`` before the first turn starts and between a
+        round's start and the next turn's (``dicelog.service.app.audit.turns_by_version``: the turn
+        ``span`` holds it; later starts do not count)."""
+        number = bisect_right(self.turn_starts, version)
+        if not number:
+            return None
+        first = self.turn_starts[number - 1]
+        # a round started after this turn did, at or before ``version``: it ended the turn
+        ended = bisect_right(self.round_starts, version) > bisect_right(self.round_starts, first)
+        return None if ended else number
+
     def undone(self, first: int, last: int, head: int) -> set[int]:
         """The versions in ``first..last`` that an ``UndoApplied`` at or before ``head`` undid,
         undo bookkeeping excepted (``dicelog.domain.core.undo.undone_versions`` of the log up to

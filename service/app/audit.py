@@ -49,19 +49,40 @@ def rounds_by_version(ruleset: Any, records: Sequence[Recorded]) -> dict[int, in
     return rounds
 
 
+def turns_by_version(ruleset: Any, records: Sequence[Recorded]) -> dict[int, int]:
+    """Turn number of every event inside a turn: from a turn's start (``starts_turn``) to the event before
+    the next turn or round starts (``span``); the events outside any turn are left out."""
+    current, inside, turns = 0, False, {}
+    for record in records:
+        if starts_turn(ruleset, record.payload):
+            current, inside = current + 1, True
+        elif starts_round(ruleset, record.payload):
+            inside = False
+        if inside:
+            turns[record.originator_version] = current
+    return turns
+
+
 def audit_events(ruleset: Any, records: Sequence[Recorded], lens: Lens) -> list[EventOut]:
-    """Every event with its ``undone`` mark and round, as ``lens`` shows it."""
+    """Every event with its ``undone`` mark, round and turn, as ``lens`` shows it."""
     undone = undone_versions(records)
     rounds = rounds_by_version(ruleset, records)
+    turns = turns_by_version(ruleset, records)
     return [
-        event_out(r, lens, undone=r.originator_version in undone, round_=rounds.get(r.originator_version))
+        event_out(
+            r,
+            lens,
+            undone=r.originator_version in undone,
+            round_=rounds.get(r.originator_version),
+            turn=turns.get(r.originator_version),
+        )
         for r in records
     ]
 
 
 def marked_out(marked: Sequence[Any], lens: Lens) -> list[EventOut]:
-    """Events marked by ``Games.marked`` (record, undone, round), as ``lens`` shows them."""
-    return [event_out(m.record, lens, undone=m.undone, round_=m.round) for m in marked]
+    """Events marked by ``Games.marked`` (record, undone, round, turn), as ``lens`` shows them."""
+    return [event_out(m.record, lens, undone=m.undone, round_=m.round, turn=m.turn) for m in marked]
 
 
 def span(ruleset: Any, records: Sequence[Recorded], kind: str, number: int) -> tuple[int, int] | None:

@@ -140,6 +140,9 @@ class Marked(NamedTuple):
     """Some later ``UndoApplied`` undid it."""
     round: int | None
     """The round it belongs to (1-based), ``None`` before the first round starts."""
+    turn: int | None = None
+    """The turn it belongs to (1-based, as ``GET /games/{id}/turns/{number}`` counts), ``None`` outside
+    any turn."""
 
 
 def new_token() -> str:
@@ -998,17 +1001,23 @@ class Games(Application[UUID]):
                 return
 
     def marked(self, index: GameIndex, head: int, records: Sequence[Recorded]) -> list[Marked]:
-        """``records`` (consecutive or not, version order) with their ``undone`` mark and round."""
+        """``records`` (consecutive or not, version order) with their ``undone`` mark, round and turn."""
         if not records:
             return []
         undone = index.undone(records[0].originator_version, records[-1].originator_version, head)
         return [
-            Marked(r, r.originator_version in undone, index.round_of(r.originator_version)) for r in records
+            Marked(
+                r,
+                r.originator_version in undone,
+                index.round_of(r.originator_version),
+                index.turn_of(r.originator_version),
+            )
+            for r in records
         ]
 
     def marks(self, game_id: UUID, ruleset: Any, records: Sequence[Recorded]) -> list[Marked]:
         """``records`` of one game (version order) marked as ``GET /games/{id}/events`` shows them
-        now (``undone``, ``round``): the live channels (SSE, Redis) send exactly that."""
+        now (``undone``, ``round``, ``turn``): the live channels (SSE, Redis) send exactly that."""
         index, head = self.index(game_id, ruleset)
         return self.marked(index, max(head, records[-1].originator_version if records else 0), records)
 

@@ -22,11 +22,13 @@ def event_out(
     *,
     undone: bool = False,
     round_: int | None = None,
+    turn: int | None = None,
     known_hash: str | None = None,
 ) -> EventOut:
     """The audit view of one stored event, as ``lens`` shows it: a hidden event keeps its
     version, type, seat and chain hash (and, in chain format 2, its payload's digest) and shows no payload
-    (``hidden``). ``known_hash``: the record's chain hash when the caller has it already (the next
+    (``hidden``). ``undone``, ``round_`` and ``turn``: the audit marks (``GET /games/{id}/events``).
+    ``known_hash``: the record's chain hash when the caller has it already (the next
     record's ``prev_hash``), so that it is not computed again (chain format 1 only)."""
     shown = lens.event(record.payload, seat=record.seat)
     name = type(record.payload).__name__
@@ -47,6 +49,7 @@ def event_out(
         payload=builtins(shown) if shown is not None else None,
         undone=undone,
         round=round_,
+        turn=turn,
         hidden=shown is None,
         digest=digest,
         salt=salt,

@@ -146,7 +146,8 @@ class EventOut(Struct, frozen=True, kw_only=True):
 
     ``hash`` is this event's chain hash, ``prev_hash`` its predecessor's; ``payload`` is the
     event itself (its ``type`` field names the event type). ``undone`` marks an event a later
-    ``UndoApplied`` undid (it stays in the log); ``round`` is the round it happened in, if any.
+    ``UndoApplied`` undid (it stays in the log); ``round`` and ``turn`` are the round and the turn it
+    happened in, if any.
     ``hidden`` marks an event the reader may not see yet (a secret of another seat): its
     ``payload`` is ``null`` (``type`` still names it) and ``hash`` is its digest, salted so it cannot be
     guessed; everything is shown once the game has ended.
@@ -184,6 +185,12 @@ class EventOut(Struct, frozen=True, kw_only=True):
     round: int | None = None
     """Number of the round the event happened in, counted from 1 (the ``round`` filter of ``GET
     /games/{id}/events``); ``null`` before the first round starts."""
+    turn: int | None = None
+    """Number of the turn the event happened in, counted from 1 in the order turns started (the ``number`` of
+    ``GET /games/{id}/turns/{number}``, whose span holds the event): from the event that starts a turn (the
+    ruleset's own turn start: ``TurnStarted`` in Mice and Mystics, ``VastTurnStarted`` in Vast) to the event
+    before the next turn or round starts. ``null`` outside any turn: during set-up, before the first turn,
+    and from a round's start to its first turn."""
     hidden: bool = False
     """True when the reader may not see this event yet (a secret of another seat): ``payload`` is ``null``,
     while ``version``, ``type``, ``seat`` and the hashes are still given."""

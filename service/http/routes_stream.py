@@ -165,7 +165,8 @@ async def _messages(
             for mark in marks:
                 record = mark.record
                 sent = record.originator_version
-                data = _encode(event_out(record, lens, undone=mark.undone, round_=mark.round)).decode()
+                shown = event_out(record, lens, undone=mark.undone, round_=mark.round, turn=mark.turn)
+                data = _encode(shown).decode()
                 yield ServerSentEventMessage(data=data, event="event", id=str(sent), retry=retry)
                 retry = None
                 if isinstance(record.payload, GameEnded):

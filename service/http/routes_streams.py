@@ -120,7 +120,7 @@ class Reader:
                 data = StreamEvent(
                     game_id=game_id,
                     ruleset=ruleset_name,
-                    event=event_out(mark.record, lens, undone=mark.undone, round_=mark.round),
+                    event=event_out(mark.record, lens, undone=mark.undone, round_=mark.round, turn=mark.turn),
                 )
                 out.append((position, data, isinstance(mark.record.payload, GameEnded)))
         out.sort(key=lambda item: item[0])

@@ -289,7 +289,7 @@ class RedisPublisher:
         self.trimming = trimming or Trimming()
         self.load_game = load_game
         self.marks = marks
-        """``Games.marks``: a game's records with their ``undone`` mark and ``round`` as ``GET
+        """``Games.marks``: a game's records with their ``undone`` mark, ``round`` and ``turn`` as ``GET
         /games/{id}/events`` shows them now (``None``: neither is filled in)."""
         self._audiences: dict[UUID, tuple[Any, list[Viewer]]] = {}
 
@@ -307,19 +307,19 @@ class RedisPublisher:
         ruleset, viewers = self._audiences[game_id]
         return [(None, Lens(ruleset, SPECTATOR_VIEWER)), *((v.audience, Lens(ruleset, v)) for v in viewers)]
 
-    def _marks(self, events: Sequence[Any]) -> dict[tuple[UUID, int], tuple[bool, int | None]]:
-        """(undone, round) of each game event of a batch, one index read per game."""
+    def _marks(self, events: Sequence[Any]) -> dict[tuple[UUID, int], tuple[bool, int | None, int | None]]:
+        """(undone, round, turn) of each game event of a batch, one index read per game."""
         if self.marks is None or self.load_game is None:
             return {}
         by_game: dict[UUID, list[Recorded]] = {}
         for event in events:
             if isinstance(event, Recorded) and not isinstance(event.payload, CampaignEvent):
                 by_game.setdefault(event.originator_id, []).append(event)
-        found: dict[tuple[UUID, int], tuple[bool, int | None]] = {}
+        found: dict[tuple[UUID, int], tuple[bool, int | None, int | None]] = {}
         for game_id, records in by_game.items():
             ruleset = self._lenses(records[0])[0][1].ruleset
             for mark in self.marks(game_id, ruleset, records):
-                found[(game_id, mark.record.originator_version)] = (mark.undone, mark.round)
+                found[(game_id, mark.record.originator_version)] = (mark.undone, mark.round, mark.turn)
         return found
 
     def process_batch(
@@ -342,9 +342,10 @@ class RedisPublisher:
         for event, tracking in items:
             if not isinstance(event, Recorded):
                 continue
-            undone, round_ = marks.get((event.originator_id, event.originator_version), (False, None))
+            at = (event.originator_id, event.originator_version)
+            undone, round_, turn = marks.get(at, (False, None, None))
             for audience, lens in self._lenses(event):
-                shown = event_out(event, lens, undone=undone, round_=round_)
+                shown = event_out(event, lens, undone=undone, round_=round_, turn=turn)
                 entry = StreamEntry(
                     format=ENTRY_FORMAT,
                     notification_id=tracking.notification_id,

@@ -332,14 +332,19 @@ def test_the_index_answers_what_the_full_scans_answer(client, ruleset):
         log = records[:cut]
         undone = undone_versions(log)
         assert index.undone(1, cut, cut) == undone
-        rounds = {
-            e.version: e.round
+        marks = {
+            e.version: (e.round, e.turn)
             for e in audit_events(ruleset, log, games.lens(games.game(game_id), SPECTATOR_VIEWER))
         }
-        assert {v: index.round_of(v) for v in range(1, cut + 1)} == rounds
+        assert {v: (index.round_of(v), index.turn_of(v)) for v in range(1, cut + 1)} == marks
         for kind in ("turn", "round"):
             for number in range(200):
                 assert index.span(kind, number, cut) == span(ruleset, log, kind, number), (kind, number, cut)
+        # an event's turn is the turn whose span holds it (GET /turns/{n}), and none outside every span
+        turns = [s for n in range(1, 200) if (s := span(ruleset, log, "turn", n)) is not None]
+        held = {v: n for n, (first, last) in enumerate(turns, start=1) for v in range(first, last + 1)}
+        assert len(turns) > 10 and {v: turn for v, (_, turn) in marks.items() if turn is not None} == held
+        assert any(turn is None for _, turn in marks.values()), "set-up is outside any turn"
     with pytest.raises(ValueError, match="cannot take version"):
         index.extend(stored[5:6], games.mapper.to_domain_event, topic_class)
 

@@ -264,6 +264,16 @@ def test_a_bot_game_with_server_dice_ends_verifies_and_shows_nobody_another_role
     assert any(
         e["payload"]["type"] == "vast.DarkTilePlaced" and e["payload"]["tile"] in TILE_IDS for e in log
     )
+    # each event's turn, from Vast's own turn start: the events GET /turns/{n} holds carry n, and only they
+    turns: dict[int, list[int]] = {}
+    for e in log:
+        if e["turn"] is not None:
+            turns.setdefault(e["turn"], []).append(e["version"])
+    assert len(turns) > 2, "a Vast game's events carry their turn"
+    for number in (1, 2, max(turns) - 1):  # the last turn of the page may run past it
+        held = table.get(f"/turns/{number}", None).json()
+        assert turns[number] == list(range(held["from_version"], held["to_version"] + 1))
+        assert log[held["from_version"] - 1]["payload"]["type"] == "vast.TurnStarted"
 
 
 @pytest.mark.parametrize(

@@ -255,16 +255,17 @@ def test_every_entry_of_every_stream_follows_the_schema(redis_server, tmp_path):
             and stub["type"] == stub["event"]["type"]
         )
     assert not any(e["hidden"] for e in auditor)
-    # Each entry carries the event exactly as GET /events shows it to the stream's audience (round and
+    # Each entry carries the event exactly as GET /events shows it to the stream's audience (round, turn and
     # undone too); the hand game may have ended since, revealing payloads to GET /events: the marks match.
     assert [e["event"] for e in seen[game_stream(table.id)]] == http_events[table.id]
 
     def marks(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        return [(e["version"], e["type"], e["round"], e["undone"]) for e in events]
+        return [(e["version"], e["type"], e["round"], e["turn"], e["undone"]) for e in events]
 
     for stream in (public, north, auditor):
         assert marks([e["event"] for e in stream]) == marks(http_events[hand["id"]])
     assert any(e["event"]["round"] is not None for e in public), "secret-hand plays in rounds"
+    assert any(e["event"]["turn"] is not None for e in public), "and in turns"
 
 
 # --- trimming ---------------------------------------------------------------------------------------

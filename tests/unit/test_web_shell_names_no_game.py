@@ -52,3 +52,10 @@ def test_the_mice_and_mystics_modules_name_no_other_game(module: str) -> None:
     code = code_of((MICE_WEB / module).read_text())
     found = sorted({m.group(0).lower() for m in VAST_TERMS.finditer(code)})
     assert found == [], f"{module} names {found}"
+
+
+def test_the_history_page_finds_turns_and_rounds_by_the_servers_marks_not_by_event_names() -> None:
+    """Turns and rounds are each event's ``turn`` and ``round`` (GET /events): a ruleset names its turn
+    and round events as it likes (Vast's are ``VastTurnStarted``, ``VastRoundStarted``)."""
+    code = code_of((STATIC / "history.js").read_text())
+    assert re.findall(r"TurnStarted|RoundStarted", code) == []

@@ -119,16 +119,20 @@ function showProblem(error) {
   }
 }
 
-// Turn and round spans, as GET /turns/{n} and /rounds/{n} count them: a turn runs from its
-// TurnStarted to the event before the next turn or round starts; a round, from its RoundStarted.
+// Turn and round spans, as GET /turns/{n} and /rounds/{n} count them: the server marks each event
+// with the turn and the round it belongs to (``turn``, ``round``: from the ruleset's own turn and
+// round starts), so a span is the events that share a number; the events of no turn (set-up, the
+// steps between a round's start and its first turn) are outside any.
 function spans(kind) {
-  const starts = kind === "turn" ? "TurnStarted" : "RoundStarted";
-  const events = page.events;
-  const begins = events.filter((e) => e.type === starts).map((e) => e.version);
-  return begins.map((first, i) => {
-    const end = events.find((e) => e.version > first && (e.type === starts || (kind === "turn" && e.type === "RoundStarted")));
-    return { number: i + 1, first, last: end ? end.version - 1 : events[events.length - 1].version };
-  });
+  const found = new Map();
+  for (const e of page.events) {
+    const number = e[kind];
+    if (number === null || number === undefined) continue;
+    const span = found.get(number);
+    if (span) span.last = e.version;
+    else found.set(number, { number, first: e.version, last: e.version });
+  }
+  return [...found.values()].sort((a, b) => a.number - b.number);
 }
 
 function latest() { return page.events.length ? page.events[page.events.length - 1].version : 1; }
@@ -214,7 +218,7 @@ function showVersion(version, at) {
   }
   const event = page.events[version - 1];
   const lines = [`Version ${version} of ${latest()}`];
-  if (event) lines.push(`${eventWords(event)}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""} · by ${event.seat}`);
+  if (event) lines.push(`${eventWords(event)}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""}${event.turn ? ` · turn ${event.turn}` : ""} · by ${event.seat}`);
   if (at.pending) lines.push(`pending: ${pendingWords(at.pending)}`);
   if (at.result) lines.push(`result: ${at.result}`);
   $("at-version").textContent = lines.join(" — ");
