@@ -54,6 +54,9 @@ Optional (``getattr`` with a default; see ``dicelog.domain.core.visibility``):
   ruleset without it gets the generic table (its views as nested lists).
 - ``check_content(pack) -> (findings, summary)``: ``dicelog content check [--pack DIR]``; a ruleset with it
   takes a ``content_pack`` in ``POST /games`` (the others' create schema has no such field).
+- ``setup_type``: the type of the setup document ``POST /games`` takes (default: any JSON object);
+  ``stored_setup_type``: the type of ``GameCreated.setup`` as stored and shown (default ``setup_type``), a
+  mirror of what ``initial_state`` decodes, for the API's schema of the stored setups.
 - ``campaign_carry_over``, ``campaign_choice`` and ``campaign_choice_type`` (the body of
   ``POST /campaigns/{id}/carry-over``): a campaign mode (``dicelog.domain.core.campaign``);
   ``campaign_carry_over_type``: the type of the carry-over document ``campaign_carry_over`` returns (as

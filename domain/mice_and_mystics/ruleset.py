@@ -97,7 +97,7 @@ from dicelog.domain.mice_and_mystics.rules.movement import (
     legal_moves,
     resolve_move_roll,
 )
-from dicelog.domain.mice_and_mystics.rules.setup import Setup, initial_state
+from dicelog.domain.mice_and_mystics.rules.setup import Setup, SetupDocument, initial_state
 from dicelog.domain.mice_and_mystics.state import LATE_FIELDS, RULES_REVISION, State
 
 NAME = "mice-and-mystics"
@@ -329,6 +329,7 @@ class MiceAndMysticsRuleset:
     die_faces = DIE_FACES
     late_fields = LATE_FIELDS
     setup_type = Setup
+    stored_setup_type = SetupDocument
     state_type = State
     command_type = AnyCommand
     event_types = EVENT_TYPES

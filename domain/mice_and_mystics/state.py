@@ -5,13 +5,17 @@ It is only ever built by ``evolve`` from events (docs/architecture.md, The core 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from msgspec import Raw, Struct, field
+from msgspec import Meta, Raw, Struct, field
 
 from dicelog.domain.core.errors import InvariantViolated
 from dicelog.domain.core.events import CardsDrawn, DiceRolled
 from dicelog.domain.mice_and_mystics.documents import CarryOver, Sandbox
+
+PackDocument = Annotated[Raw, Meta(extra_json_schema={"type": "object", "additionalProperties": True})]
+"""One document of a content pack, kept as its compact JSON (``packs.setup_pack``): a JSON object in the
+format of the shipped content file of the same name (the schema says so; the bytes are kept as they are)."""
 
 Phase = Literal["setup", "initiative", "playing", "ended"]
 
@@ -337,7 +341,7 @@ class State(Struct, frozen=True, kw_only=True):
     # The game's content pack (domain.mice_and_mystics.packs): file name -> the document's compact
     # JSON, kept as raw bytes (encoded exactly as the decoded documents of earlier releases were);
     # the digest identifies the pack's library (packs.library_of). Both None: the shipped content.
-    content_pack: dict[str, Raw] | None = None
+    content_pack: dict[str, PackDocument] | None = None
     """The game's content pack, if it was created with one: file name (as in the shipped content, e.g.
     ``mice.json``) -> that document's compact JSON. ``None``: the shipped content."""
     content_pack_digest: str | None = None

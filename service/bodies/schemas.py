@@ -8,24 +8,15 @@ from uuid import UUID
 
 from msgspec import Meta, Struct
 
-from dicelog.domain.core import registry
-from dicelog.domain.core.campaign import (
-    CAMPAIGN_EVENTS,
-    CampaignRevertRequested,
-)
+from dicelog.domain.core.campaign import CampaignRevertRequested
 from dicelog.domain.core.events import DiceMode, PendingEvent, Seat, UndoPolicy, UndoRequested, Visibility
 from dicelog.domain.core.verify import Verification
 from dicelog.service.bodies.openapi_slots import BoardSlot, CommandSlot, EventSlot, InitiativeSlot, StateSlot
-
-CAMPAIGN_RULESET = "mice-and-mystics"
-"""The ruleset of every campaign's chapters (the only one with a campaign mode: ``campaign_carry_over``)."""
-_CAMPAIGN_RULES: Any = registry.get(CAMPAIGN_RULESET)  # campaign_choice_type: an optional member
-CarryOverChoice: Any = _CAMPAIGN_RULES.campaign_choice_type
-"""A seat's carry-over choice after a won chapter (``POST /campaigns/{id}/carry-over``): the campaign
-ruleset's ``campaign_choice_type``, found through the registry."""
-CarryOverDocument: Any = getattr(_CAMPAIGN_RULES, "campaign_carry_over_type", None) or dict[str, Any]
-"""What a won chapter carries over to the next (``CampaignOut.carry_over``, ``ChapterOut.carry_in`` and
-``carry_out``): the campaign ruleset's ``campaign_carry_over_type``, found through the registry."""
+from dicelog.service.bodies.stored_events import (  # re-exported: the campaign ruleset's types
+    CAMPAIGN_EVENT_TYPES,
+    CarryOverChoice,
+    CarryOverDocument,
+)
 
 
 class SeatToken(Struct, frozen=True, kw_only=True):
@@ -689,8 +680,9 @@ class RevertRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     chapter are undone, and it is played again (422 when there is none)."""
 
 
-CampaignEvent = Union[CAMPAIGN_EVENTS]  # type: ignore[valid-type]  # noqa: UP007 - a union of the tuple's types
-"""A campaign's own events (docs/campaigns.md), tagged by ``type``."""
+CampaignEvent = Union[CAMPAIGN_EVENT_TYPES]  # type: ignore[valid-type]  # noqa: UP007 - a union of the tuple's types
+"""A campaign's own events (docs/campaigns.md), tagged by ``type``: the typed mirrors of the stored events
+(``dicelog.service.bodies.stored_events``)."""
 
 
 class CampaignEventOut(Struct, frozen=True, kw_only=True):

@@ -33,6 +33,7 @@ from msgspec import Meta
 
 from dicelog.service.bodies.exports import StoredEnvelope
 from dicelog.service.bodies.openapi_slots import JSON_FORM, SLOT_KEY
+from dicelog.service.bodies.stored_events import MIRRORS, STORED_DOCUMENTS, PartySetup, stored_setup_type
 from dicelog.service.http.openapi_docs import class_doc, field_docs
 from dicelog.service.http.problem_types import PROBLEM, PROBLEM_TYPES
 from dicelog.service.http.quotas import quota_of_operation
@@ -150,13 +151,23 @@ SLOT_COMPONENTS = {
     "state": "GameState",
     "board": "BoardDocument",
     "initiative": "InitiativeDocument",
+    "setup": "GameSetup",
+    "ruleset_state": "RulesetState",
 }
+ONE_OF_SLOTS = frozenset({"setup", "ruleset_state"})
+"""Slots of stored documents that do not name their ruleset: a ``oneOf`` of the served rulesets' types (each
+stored value matches exactly one)."""
 SLOT_DOCS = {
     "event": "Any event of the served rulesets or of the core (``type`` names it).",
     "command": "Any command of the served rulesets or of the core (``type`` names it).",
     "state": "The state of a game of any served ruleset; its ``ruleset`` says which.",
     "board": "The board view of a game of any served ruleset; its ``ruleset`` says which.",
     "initiative": "The initiative view of a game of any served ruleset; its ``ruleset`` says which.",
+    "setup": "A game's setup document as stored (``GameCreated.setup``): the setup of one of the served "
+    "rulesets, the one ``GameCreated.ruleset`` names (the document itself does not name it).",
+    "ruleset_state": "A game's ruleset state as stored (``UndoApplied.state``): the state of one of the "
+    "served rulesets, the one the game's ``GameCreated.ruleset`` names (the document itself does not name "
+    "it).",
 }
 GENERIC_DESCRIPTIONS = {"200": "Request fulfilled, document follows", "201": "Document created, URL follows"}
 LOCATION_DOCS = {
@@ -399,7 +410,7 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
         for v in vars(core_events).values()
         if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
     ]
-    events: list[Any] = list(core)
+    events: list[Any] = [MIRRORS.get(e, e) for e in core]  # typed mirrors of the free-form stored fields
     for name in rulesets:
         events.extend(e for e in registry.get(name).event_types if e not in events)
 
@@ -418,6 +429,8 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
         "command": (types.Command,),
         "board": union(documents["board"]),
         "initiative": union(documents["initiative"]),
+        "setup": tuple(dict.fromkeys(stored_setup_type(registry.get(name)) for name in rulesets)),
+        "ruleset_state": tuple(dict.fromkeys(registry.get(name).state_type for name in rulesets)),
     }
 
 
@@ -574,7 +587,8 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
     slot_roots = {}
     for name, types in slot_types.items():
         parts = [next(member_schemas) for _ in types]
-        slot_roots[name] = parts[0] if len(parts) == 1 else {"anyOf": parts}
+        union = "oneOf" if name in ONE_OF_SLOTS else "anyOf"
+        slot_roots[name] = parts[0] if len(parts) == 1 else {union: parts}
     for name, component in SLOT_COMPONENTS.items():  # unions get a name: clients get one type
         if "$ref" not in slot_roots[name]:
             components[component] = {"title": component, "description": SLOT_DOCS[name], **slot_roots[name]}
@@ -635,7 +649,8 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
             schema["required"] = [r for r in schema["required"] if r != tag]
             schema["properties"][tag]["default"] = lone.__struct_config__.tag
     requests = _reachable([by_key[k] for k in by_key if k[2] == "request"], components)
-    _always_sent(components, classes, requests)
+    stored = {*STORED_DOCUMENTS, *(t for name in ONE_OF_SLOTS for t in slot_types[name])}
+    _always_sent(components, classes, requests | {n for n, cls in classes.items() if cls in stored})
     accepted = components.get("CommandAccepted", {}).get("properties", {})
     if "command" in accepted:  # masked to ``{"type": ...}`` for a reader who may not see it
         accepted["command"] = {
@@ -652,7 +667,9 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
     filled.update(shared)
     doc.setdefault("components", {})["schemas"] = dict(sorted(filled.items()))
     plain: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(doc))  # plain JSON data (tuples as lists)
-    _request_schemas(plain)
+    setups = {*slot_types["setup"], PartySetup}  # as stored: a defaulted field may be absent, as in a request
+    stored_setups = frozenset({SLOT_COMPONENTS["setup"], *(n for n, c in classes.items() if c in setups)})
+    _request_schemas(plain, stored_setups)
     _stream_messages(plain)
     return plain
 
@@ -801,11 +818,13 @@ def _defaults_described(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _request_schemas(doc: dict[str, Any]) -> None:
+def _request_schemas(doc: dict[str, Any], stored: frozenset[str] = frozenset()) -> None:
     """Separate request schemas: the components a request body reaches, with their properties'
     defaults described rather than declared (``_defaults_described``: the server fills those fields,
     so a client leaves them out). A component answers reach too keeps its name there (its
-    defaulted fields are always sent, so required) and gets a request copy named ``<name>Input``."""
+    defaulted fields are always sent, so required) and gets a request copy named ``<name>Input``.
+    Answers reaching a component only through ``stored`` (the setup documents as stored, where a
+    defaulted field may be absent as in a request) do not count: it keeps one schema."""
     components: dict[str, Any] = doc.get("components", {}).get("schemas", {})
     ops = _operations(doc)
     bodies = [
@@ -815,7 +834,8 @@ def _request_schemas(doc: dict[str, Any]) -> None:
         if "schema" in media
     ]
     answers = [op["responses"] for op in ops] + [op.get("parameters", []) for op in ops]
-    requested, answered = _reachable(bodies, components), _reachable(answers, components)
+    requested = _reachable(bodies, components)
+    answered = _reachable(answers, {k: v for k, v in components.items() if k not in stored})
 
     def refs(node: Any) -> set[str]:
         return _reachable([node], components)

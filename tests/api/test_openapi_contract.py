@@ -90,13 +90,26 @@ def test_every_response_is_typed_and_every_error_is_a_problem():
                     assert schema not in ({}, {"type": "string"}, {"type": "object"}), (method, path, status)
 
 
+SCHEMA_KEYWORDS = ("type", "$ref", "oneOf", "anyOf", "allOf", "const", "enum")
+"""A schema that has none of these says nothing about its value: any JSON (``{}`` or a description alone)."""
+
+
 def test_no_schema_says_x_or_anything():
-    """Variable-length tuples were ``items: {oneOf: [X, {}]}`` and free maps were untyped."""
+    """Variable-length tuples were ``items: {oneOf: [X, {}]}`` and free maps were untyped; the stored
+    free-form event fields (``GameCreated.setup``, ``UndoApplied.state``...) were properties with a
+    description and no schema at all."""
+    schema_less = []
     for where, node in _walk(DOC):
         for key in ("oneOf", "anyOf"):
             assert {} not in node.get(key, []), where
         if node.get("type") == "object" and "properties" not in node and "$ref" not in node:
             assert "additionalProperties" in node, f"an untyped object at {where}"
+        subschemas = [(f"{where}/properties/{k}", v) for k, v in node.get("properties", {}).items()]
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                subschemas.append((f"{where}/{key}", node[key]))
+        schema_less += [at for at, sub in subschemas if not any(k in sub for k in SCHEMA_KEYWORDS)]
+    assert not schema_less, f"{len(schema_less)} schema-less spots: {schema_less}"
 
 
 def test_every_tagged_union_has_a_discriminator_naming_its_tag():

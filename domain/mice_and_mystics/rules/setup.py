@@ -11,8 +11,10 @@ dei Topi e dei Servitori presenti nella Stanza").
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 from msgspec.structs import replace
 
 from dicelog.domain.core.errors import RuleBroken
@@ -71,6 +73,19 @@ class StoredSetup(Setup, frozen=True, kw_only=True, forbid_unknown_fields=True):
     the pack's raw JSON (``packs.setup_pack``; ``null`` when there is none)."""
 
     content_pack: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class SetupDocument(Setup, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``GameCreated.setup`` (and a campaign's ``CampaignStarted.setup``, the party's) as stored and as the
+    API shows it: the ``Setup``, and for a game created with a content pack the pack itself. The typed
+    mirror of ``StoredSetup`` (which keeps the pack as raw bytes) for the OpenAPI document and the checks of
+    stored setups; the ruleset's ``stored_setup_type``."""
+
+    content_pack: Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})] | None = (
+        None
+    )
+    """The game's content pack (file name, as in the shipped content, e.g. ``mice.json`` -> that document:
+    a JSON object in the shipped file's format); absent or ``null``: the shipped content."""
 
 
 def decode_setup(raw: bytes) -> StoredSetup:
