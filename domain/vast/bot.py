@@ -35,8 +35,10 @@ Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il 
 or the Thief, who win sooner, it races for it: Hatred places another tile each turn while its Omens last,
 and in the Collapse removes more; it removes the tiles next to Crystal tiles (each leaves a Crystal tile
 touching fewer, nearer its turn) and places its Crystal tiles (its own turn, and the open edges it fills)
-touching few tiles. Always: it removes Crystal tiles first; it places Crystal tiles far from the Knight,
-other tiles near her path; Treasure tokens far from her (more tokens on the map, more Omens).
+touching few tiles; alone against the Thief, where Place Treasure is optional (docs/vast/facts.md §7), it
+places no Treasure token (each is one only he would take). Always: it removes Crystal tiles first; it
+places Crystal tiles far from the Knight, other tiles near her path; Treasure tokens far from her (more
+tokens on the map, more Omens).
 With the Goblins in play (they win if the Knight dies before the Collapse) it shields her: Giant Bats carry
 the Tribes near her away, Soporific Spores on the Goblins when every Tribe has 3 discs or more, never on
 her; otherwise Soporific Spores when she can lose a cube, or on a Thief with Upgrades, and Giant Bats carry
@@ -473,6 +475,8 @@ class CaveContext:
         # the Cave wins only once the Collapse has begun (Vast rulebook §Il Collasso): against the Goblins or
         # the Thief, who win sooner, it races for it; against the Knight and the Dragon alone as before
         self.race = state.goblins is not None or state.thief is not None
+        self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
+        """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
         # she is near her own win
         self.protect = (
@@ -547,6 +551,8 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             return 420 + c.placing(tile, (x, y)) // 10 if _omens_left(state, len(pay)) >= keep else 0
         case cmd.PlaceTile(tile=tile, x=x, y=y):
             return 500 + c.placing(tile, (x, y))
+        case cmd.PlaceTreasure() if c.thief_alone and "place-treasure-optional" in state.variants:
+            return 0  # optional (docs/vast/facts.md §7): each token is one only the Thief would take
         case cmd.PlaceTreasure(x=x, y=y):
             return 400 + 5 * c.far((x, y))
         case cmd.GiantBats(target="knight", x=x, y=y) if k is not None and not c.protect:
