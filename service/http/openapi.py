@@ -124,6 +124,8 @@ EXAMPLES: dict[str, Any] = {
     "forkGame": {"version": 12},
     "rotateToken": {"audience": "seat:ben"},
     "revokeToken": {"audience": "seat:ben"},
+    "rotateCampaignToken": {"audience": "seat:ana"},
+    "revokeCampaignToken": {"audience": "seat:ana"},
     "createCampaign": {
         "ruleset": "mice-and-mystics",
         "chapters": ["chapter-1"],  # the shipped content's chapters (GET /content/mice-and-mystics/chapters)
@@ -175,6 +177,7 @@ LOCATION_DOCS = {
     "forkGame": "The fork: ``/games/{id}``.",
     "claimPlace": "The fork whose place was taken: ``/games/{id}``.",
     "rotateToken": "The game whose place got the new token: ``/games/{id}``.",
+    "rotateCampaignToken": "The campaign whose place got the new token: ``/campaigns/{id}``.",
     "sendCommand": "The events this command caused: ``/games/{id}/events?after=<version before>``.",
     "createCampaign": "The campaign created: ``/campaigns/{id}``.",
     "startNextChapter": "The chapter's new game: ``/games/{id}``.",
