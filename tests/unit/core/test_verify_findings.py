@@ -14,7 +14,15 @@ from msgspec.structs import replace
 from dicelog.domain.core.commands import CloseGame, RequestUndo
 from dicelog.domain.core.dice import commitment, shuffle_order
 from dicelog.domain.core.errors import InvariantViolated
-from dicelog.domain.core.events import CommandAccepted, GameCreated, GameEnded, UndoApplied, UndoRequested
+from dicelog.domain.core.events import (
+    CommandAccepted,
+    DiceRolled,
+    ForkOrigin,
+    GameCreated,
+    GameEnded,
+    UndoApplied,
+    UndoRequested,
+)
 from dicelog.domain.core.game import GENESIS_HASH, create, envelope_bytes, fold, record_hash
 from dicelog.domain.core.verify import Divergence, rederive, verify, verify_against, verify_view, viewed
 from dicelog.domain.core.visibility import Lens, seat_viewer
@@ -208,6 +216,35 @@ def test_a_game_played_with_another_seed_than_the_one_committed_is_named_at_its_
         expected=f"a seed with sha256 {commitment(SEED)}",
         found=other.hex(),
     )
+
+
+def test_a_fork_of_a_running_game_proves_only_the_rolls_of_its_own_seed():
+    """A fork of a running game copies the original's events up to its version and rolls from a seed of its
+    own (docs/event-model.md, Undo never deletes: forks): the copied rolls are the original's to prove."""
+    records, game = new_game("server", SEED, goal=12)
+    for _ in range(4):
+        records, game = run(records, game, Advance(piece=game.ruleset.turn_piece(game.state)), seed=SEED)
+    version, own = len(records), bytes(range(1, 33))
+    origin = ForkOrigin(
+        game_id=str(records[0].originator_id),
+        version=version,
+        head_hash=record_hash(records[-1]),
+        reseeded=True,
+    )
+    created = replace(records[0].payload, forked_from=origin, dice_commitment=commitment(own))
+    fork: list = []
+    fork_id = uuid4()
+    for r in records:
+        prev = record_hash(fork[-1]) if fork else GENESIS_HASH
+        fork.append(replace(r, originator_id=fork_id, prev_hash=prev, payload=r.payload if fork else created))
+    game = fold(None, fork)
+    while game.result is None:
+        fork, game = run(fork, game, Advance(piece=game.ruleset.turn_piece(game.state)), seed=own)
+    copied = [r for r in fork[:version] if isinstance(r.payload, DiceRolled)]
+    rolled = [r for r in fork[version:] if isinstance(r.payload, DiceRolled)]
+    assert copied and rolled
+    report = verify(fork)
+    assert report.ok and report.seed_revealed and report.dice_checked == len(rolled), report
 
 
 def test_rederive_refuses_an_event_that_answers_no_chance(race):
