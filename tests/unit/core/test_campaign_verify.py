@@ -8,6 +8,7 @@ from uuid import uuid4
 from msgspec.structs import replace
 
 from dicelog.domain.core.campaign import (
+    CampaignReverted,
     CampaignStarted,
     CarryOverChosen,
     ChapterBegun,
@@ -20,6 +21,7 @@ from dicelog.domain.core.campaign import (
 )
 from dicelog.domain.core.campaign_verify import verify_campaign
 from dicelog.domain.core.game import envelope_bytes
+from dicelog.domain.core.verify import Divergence
 from tests.unit.core.test_campaign import AT, Log, raw
 
 
@@ -97,3 +99,43 @@ def test_a_log_that_does_not_start_with_a_campaign_is_no_campaign():
     started = CampaignStarted(ruleset="race", chapters=("one",), setup=raw({}), seats=())
     records = campaign_records(None, [started], campaign_id=uuid4(), seat="a", command_id="c", at=AT)
     assert verify_campaign(records).ok
+
+
+def test_a_missing_event_is_a_gap_in_the_versions():
+    log = played()
+    result = verify_campaign([*log.records[:2], *log.records[3:]])
+    assert result.divergence == Divergence(version=4, check="structure", expected="version 3", found="4")
+
+
+def test_a_log_cut_inside_a_decision_ends_too_early():
+    """The approval of a revert is stored with the revert it makes; a log without the latter ends early."""
+    log = played()
+    assert isinstance(log.records[-1].payload, CampaignReverted)
+    result = verify_campaign(log.records[:-1])
+    assert result.divergence == Divergence(
+        version=12, check="derivation", expected="CampaignReverted", found="end of log"
+    )
+
+
+def test_a_carry_over_chosen_before_any_chapter_is_refused_by_the_rules():
+    log = Log()
+    log.add([CarryOverChosen(index=0, game_id=str(uuid4()), by="a", choice={"keep": {}})])
+    result = verify_campaign(log.records)
+    assert result.divergence is not None
+    assert (result.divergence.version, result.divergence.check) == (2, "derivation")
+    assert result.divergence.expected == "an event the campaign's rules allow"
+    assert result.divergence.found.startswith("campaign.not-playing: no chapter has been played yet")
+
+
+def test_an_event_that_only_follows_its_decision_standing_alone_is_misplaced():
+    reverted = played().records[-1].payload
+    log = Log()
+    log.add([reverted])
+    result = verify_campaign(log.records)
+    assert result.divergence == Divergence(
+        version=2,
+        check="derivation",
+        expected="an event the campaign's rules allow",
+        found="campaign.misplaced-event: CampaignReverted only follows the event of the decision that "
+        "makes it (docs/campaigns.md)",
+    )
