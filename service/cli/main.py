@@ -181,10 +181,20 @@ def _game_id(text: str) -> UUID:
         _fail(EXIT_GAME, f"not a game id: {text!r} (a UUID, e.g. 3f2b8c1e-5d4a-4e6f-9a7b-0c1d2e3f4a5b)")
 
 
+@contextmanager
+def _unclosed(stream: Any) -> Iterator[Any]:
+    """Standard output as a file a command writes then leaves: flushed, not closed (``main`` may run
+    in-process, in a test or a caller that prints after it)."""
+    try:
+        yield stream
+    finally:
+        stream.flush()
+
+
 def _open_input(name: str) -> Any:
     """A file to read (``-``: standard input); ends the command with ``EXIT_FILE`` when it cannot be read."""
     if name == "-":
-        return sys.stdin.buffer
+        return _unclosed(sys.stdin.buffer)
     try:
         return open(name, "rb")  # closed by the caller's with
     except OSError as e:
@@ -290,9 +300,9 @@ def _backup(args: argparse.Namespace) -> int:
         games = Games(settings.library_env("games"), snapshot_interval=0)
         try:
             try:
-                out = partial.open("wb") if partial is not None else sys.stdout.buffer
-                with out:
-                    counts = write_backup(games, out, source=settings.describe_store())
+                out = partial.open("wb") if partial is not None else _unclosed(sys.stdout.buffer)
+                with out as stream:
+                    counts = write_backup(games, stream, source=settings.describe_store())
                 if partial is not None and target is not None:
                     partial.replace(target)
             except OSError as e:
@@ -433,10 +443,12 @@ def _export(args: argparse.Namespace) -> int:
             else:
                 lines = export_lines(game_id, stored, chain_format=getattr(first, "chain_format", 1))
             try:
-                out = sys.stdout.buffer if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
-                with out:
+                out = (
+                    _unclosed(sys.stdout.buffer) if args.output in (None, "-") else open(args.output, "wb")  # noqa: SIM115
+                )
+                with out as stream:
                     for line in lines:
-                        out.write(line + b"\n")
+                        stream.write(line + b"\n")
             except OSError as e:
                 _fail(EXIT_FILE, f"cannot write {args.output}: {e.strerror or e}")
         finally:
