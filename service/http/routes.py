@@ -553,7 +553,8 @@ class GameReads:
             "running game of chain format 1 with secrets, `dicelog-view/1` (stubs; not checkable offline). "
             "`dicelog verify FILE` checks it offline; `dicelog verify FILE --against FULL` checks a view "
             "taken during play against the full export taken after the end. With `Accept: application/json`, "
-            "the same export as one JSON document (`GameExport`, tagged by `format`)."
+            "the same export as one JSON document, tagged by `format` (`FullExport`, `FullExport2`, "
+            "`ViewExport2` or `StubViewExport`)."
         ),
         responses=_problems(400, 401, 404, 406, 429, 503),
         opt={JSON_FORM: GameExport},
@@ -565,8 +566,8 @@ class GameReads:
         information): the chain across every event, hidden or not, and each payload the reader sees against
         its digest. Kept by a seat during play, it proves after the end that no hidden card was changed.
         The file form (``application/jsonl``) is the default; ``Accept: application/json`` gives the same
-        export as one typed document (``GameExport``): the header's fields and ``events``, each event as the
-        file's line. Any other ``Accept`` is 406 (``not-acceptable``)."""
+        export as one typed document, tagged by ``format``: the header's fields and ``events``, each event as
+        the file's line. Any other ``Accept`` is 406 (``not-acceptable``)."""
         media = export_media(request)
         game, lens = _reader(games, game_id, request)
         document = reader_export(game, games.records(game_id, upto=game.version), lens)
