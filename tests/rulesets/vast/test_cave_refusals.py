@@ -8,6 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.state import CaveRole
 from tests.rulesets.vast.support import Play, dark, lit, refused, table
 
@@ -15,6 +16,7 @@ OPEN = "treasure-room-01"  # no walls
 TUNNEL = "ambush-05"  # walls N and S at rotation 0
 HAND = ("ambush-01", "event-01", "treasure-room-01")
 OMENS = ("mushroom-1", "trail-1", "chasm-1", "bat-1", "boulder-1", "quartz-1")
+SPORES = ("quartz-1", "mushroom-1", "trail-1")  # Soporific Spores: 3 tokens (docs/vast/facts.md §5 Omens)
 
 
 def cave_table(**kw):
@@ -62,9 +64,7 @@ def test_hatred_before_the_collapse_names_the_tile_it_places__rulebook_la_cavern
 def test_soporific_spores_on_a_player_not_in_play_are_refused__rulebook_la_caverna_presagi(target):
     """Vast rulebook, La Caverna, Presagi, Spore Soporifere: they act on a player at the table; in Knight vs
     Cave the Goblins and the Dragon are not (``vast.omen.no-target``)."""
-    assert refused(cave_table(), cmd.SoporificSpores(pay=("mushroom-1",), target=target)) == (
-        "vast.omen.no-target"
-    )
+    assert refused(cave_table(), cmd.SoporificSpores(pay=SPORES, target=target)) == ("vast.omen.no-target")
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,7 @@ def test_soporific_spores_on_a_player_not_in_play_are_refused__rulebook_la_caver
 def test_a_rockslide_goes_on_an_open_edge_by_a_lit_tile__rulebook_la_caverna_presagi_frana(x, y, side, rule):
     """Vast rulebook, La Caverna, Presagi, Frana: between two tiles, at least one of them Lit, where there is
     no wall already."""
-    assert refused(cave_table(), cmd.Rockslide(pay=("boulder-1",), x=x, y=y, side=side)) == rule
+    assert refused(cave_table(), cmd.Rockslide(pay=("bat-1", "boulder-1"), x=x, y=y, side=side)) == rule
 
 
 def test_giant_bats_carry_a_treasure_token_from_a_tile_that_has_one__rulebook_la_caverna_presagi():
@@ -92,6 +92,25 @@ def test_crystal_curse_sends_no_event_card_down_when_none_is_left__rulebook_la_c
     of the deck; with no Event card left it is refused (``vast.omen.no-events``)."""
     state = cave_table(event_deck=(), event_bottom=())
     assert (
-        refused(state, cmd.CrystalCurse(pay=("quartz-1",), effect="events-to-bottom"))
-        == "vast.omen.no-events"
+        refused(state, cmd.CrystalCurse(pay=("trail-1",), effect="events-to-bottom")) == "vast.omen.no-events"
     )
+
+
+def test_no_rockslide_is_placed_with_none_in_supply_or_on_the_map__rulebook_la_caverna_presagi_frana():
+    """Vast rulebook, La Caverna, Presagi, Frana: 3 Rockslide tokens; with all on the map one moves, and with
+    none in the supply nor on the map there is none to place (``vast.omen.no-rockslide``)."""
+    state = cave_table()
+    none_left = replace(state, cave=replace(state.cave, rockslides=0), rockslides=())
+    assert refused(none_left, cmd.Rockslide(pay=("bat-1", "boulder-1"), x=0, y=0, side="E")) == (
+        "vast.omen.no-rockslide"
+    )
+
+
+def test_crystal_curse_sends_the_bottom_cards_down_again_when_the_deck_is_drawn_out__rulebook_presagi():
+    """Vast rulebook, La Caverna, Presagi, Maledizione del Cristallo: the top 3 Event cards go to the bottom;
+    with the deck drawn out the top cards are the bottom's first ones, which go under the others."""
+    state = cave_table(event_deck=(), event_bottom=("light", "rats-1", "vantage-point", "ambush-1"))
+    p = Play(state)
+    p.do(cmd.CrystalCurse(pay=("trail-1",), effect="events-to-bottom"))
+    assert p.of(ev.EventsSentToBottom) == [ev.EventsSentToBottom(cards=("light", "rats-1", "vantage-point"))]
+    assert "trail-1" not in p.state.cave.omens

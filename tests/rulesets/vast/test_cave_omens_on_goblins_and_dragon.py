@@ -1,0 +1,43 @@
+"""The Cave's Omens against the Goblins and the Dragon refuse a target the rulebook does not allow (Vast
+rulebook, La Caverna, Presagi: Spore Soporifere, Pipistrelli Giganti), naming the rule, nothing stored.
+Knight, Goblins, Dragon and Cave tables on the Cave's turn."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast.state import SLOTH_ROOM, CaveRole, DragonRole, GoblinsRole
+from tests.rulesets.vast.support import lit, refused, tribes
+from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table
+
+SPORES = ("quartz-1", "mushroom-1", "trail-1")  # Soporific Spores: 3 tokens (docs/vast/facts.md §5 Omens)
+
+
+def omen_table(gob: GoblinsRole, dragon: DragonRole):
+    state = dragon_table(lit(1, 0, OPEN), gob=gob, dragon=dragon, turn="cave")
+    return replace(state, cave=CaveRole(hand=("ambush-01",), omens=(*SPORES, "bat-1")))
+
+
+def test_spores_on_the_goblins_need_a_tribe_of_more_than_one__rulebook_la_caverna_presagi_spore():
+    """Vast rulebook, La Caverna, Presagi, Spore Soporifere: the Goblins bring a Tribe down to Population 1;
+    with none above 1 there is no target (``vast.omen.no-target``)."""
+    gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 1}, bones={"population": 1}))
+    state = omen_table(gob, DragonRole(x=1, y=0, hand=HAND))
+    assert refused(state, cmd.SoporificSpores(pay=SPORES, target="goblins")) == "vast.omen.no-target"
+
+
+def test_spores_on_the_dragon_need_a_cube_on_wakefulness__rulebook_la_caverna_presagi_spore():
+    """Vast rulebook, La Caverna, Presagi, Spore Soporifere: a cube of the Dragon's Wakefulness goes back to a
+    Sloth track; with every cube on its tracks there is none (``vast.omen.no-target``)."""
+    asleep = DragonRole(x=1, y=0, hand=HAND, sloth=dict(SLOTH_ROOM))
+    state = omen_table(GoblinsRole(phase=""), asleep)
+    assert refused(state, cmd.SoporificSpores(pay=SPORES, target="dragon")) == "vast.omen.no-target"
+
+
+def test_giant_bats_carry_only_a_tribe_on_the_map__rulebook_la_caverna_presagi_pipistrelli_giganti():
+    """Vast rulebook, La Caverna, Presagi, Pipistrelli Giganti (docs/vast/rulings.md: a revealed Tribe); a
+    hidden Tribe is refused (``vast.omen.no-target``)."""
+    gob = GoblinsRole(phase="", tribes=tribes(eye={"population": 3}))
+    state = omen_table(gob, DragonRole(x=1, y=0, hand=HAND))
+    assert refused(state, cmd.GiantBats(pay=("bat-1",), target="eye", x=1, y=0)) == "vast.omen.no-target"
