@@ -76,11 +76,15 @@ ALLOWED_HEADERS = (
     "Dicelog-Seat",
     "Dicelog-Tokens",
     "Idempotency-Key",
+    "If-None-Match",
     "Last-Event-ID",
     "X-Request-ID",
 )
-"""Request headers a browser app may send (besides the CORS-safelisted ones)."""
+"""Request headers a browser app may send (besides the CORS-safelisted ones); ``If-None-Match`` for the
+conditional reads of the HTTP cache (docs/api-contract.md)."""
 EXPOSED_HEADERS = (
+    "ETag",
+    "Link",
     "Location",
     "Retry-After",
     "RateLimit-Limit",

@@ -108,6 +108,20 @@ def test_a_preflight_allows_a_table_devices_dicelog_seat(cors):
     assert {"dicelog-tokens", "last-event-id"} <= _names(r.headers["access-control-allow-headers"])
 
 
+def test_a_browser_app_can_make_conditional_reads(cors):
+    """The HTTP cache (``ETag``, ``If-None-Match``, ``Link: rel=next``) works across origins: the
+    preflight allows ``If-None-Match`` and the answer exposes ``ETag`` and ``Link``."""
+    table = Table(cors)
+    path = f"/games/{table.id}/events"
+    r = _preflight(cors, path, APP_ORIGIN, "authorization, if-none-match")
+    assert r.status_code == 204, r.text
+    assert "if-none-match" in _names(r.headers["access-control-allow-headers"])
+    r = cors.get(path + "?limit=1", headers={**table.auth("red"), "Origin": APP_ORIGIN})
+    assert r.status_code == 200, r.text
+    assert r.headers["etag"] and 'rel="next"' in r.headers["link"]
+    assert {"etag", "link"} <= _names(r.headers["access-control-expose-headers"])
+
+
 def test_responses_to_an_allowed_origin_expose_the_headers_clients_read(cors):
     r = cors.post("/games", json=GAME, headers={"Origin": "http://localhost:5173"})
     assert r.status_code == 201, r.text
