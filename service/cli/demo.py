@@ -9,7 +9,8 @@ when it must). The dice are the server's, committed at creation. The game log is
 at the end the log is verified by replay, and every response a seat read was scanned for what the demo
 says that seat may not see.
 
-Exit code 0 when the log verifies and no seat saw another's secret (1 also when the bots are stuck).
+Exit code 0 when the log verifies and no seat saw another's secret (1 also when the bots are stuck, or a
+command is refused: said even with ``--quiet``).
 """
 
 from __future__ import annotations
@@ -136,12 +137,12 @@ def run_demo(
                 pending = now["pending"]
                 deciding = pending is not None and pending.get("type") == "DecisionRequested"
                 if pending is not None and not deciding:
-                    console.print(f"[red]stuck: {pending.get('type')} pending with server dice[/red]")
+                    Console().print(f"[red]stuck: {pending.get('type')} pending with server dice[/red]")
                     return 1
                 piece = pending["piece"] if deciding and pending.get("piece") else now["turn"]
                 seat = next((s["name"] for s in seats if piece in s["controls"]), None)
                 if seat is None:
-                    console.print(f"[red]stuck: no seat controls {piece!r}[/red]")
+                    Console().print(f"[red]stuck: no seat controls {piece!r}[/red]")
                     return 1
                 auth = {"Authorization": f"Bearer {tokens[seat]}"}
                 legal = http.get(f"/games/{game_id}/legal-commands", headers=auth)
@@ -157,14 +158,16 @@ def run_demo(
                 if deciding:
                     choices = [c["option"] for c in listed if c["type"] == "Choose"]
                     if not choices:
-                        console.print(f"[red]stuck: no option of {pending.get('decision')} for {seat}[/red]")
+                        Console().print(
+                            f"[red]stuck: no option of {pending.get('decision')} for {seat}[/red]"
+                        )
                         return 1
                     option = bot.decide(view, legal.json()["pending"], choices, rng)
                     sent: dict[str, Any] = {"type": "Choose", "option": option}
                 else:
                     typed = [msgspec.convert(c, ruleset.command_type) for c in listed]
                     if not typed:
-                        console.print(f"[red]stuck: no legal command for {seat}[/red]")
+                        Console().print(f"[red]stuck: no legal command for {seat}[/red]")
                         return 1
                     sent = msgspec.to_builtins(bot.choose(view, typed, rng))
                 r = http.post(
@@ -173,7 +176,7 @@ def run_demo(
                     json={"command": sent, "expected_version": legal.json()["version"]},
                 )
                 if r.status_code != 201:
-                    console.print(f"[red]refused:[/red] {sent} -> {r.text}")
+                    Console().print(f"[red]refused:[/red] {sent} -> {r.text}")
                     return 1
                 commands += 1
                 if demo.ends_turn(sent):
