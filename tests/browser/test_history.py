@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from dicelog.service.app.export import FORMAT, verify_file
 from tests.browser.conftest import screenshot, settings_in
 from tests.browser.support import play_demo_game, positions, ready
+from tests.browser.test_vast_table import play_some, vast_game
 
 
 def shown_positions(page: Any) -> dict[str, str]:
@@ -121,3 +122,35 @@ def test_stepping_quickly_waits_for_the_replay_quota_instead_of_failing(
         time.sleep(1.1)  # the test's own replay below counts against the same quota
         assert shown_positions(page) == positions(game.get("/state", version=last - 1)["state"])
         print(f"\nquick steps: 61 asked, {len(replays)} replays read, {refused} refused (429)")
+
+
+def test_a_vast_games_turns_are_found_by_the_events_turn_marks(live: str, context: Any) -> None:
+    """Vast's turn events are ``VastTurnStarted``: the page steps by turn and shows a turn's dispute view
+    by each event's ``turn`` (GET /events), as GET /turns/{n} counts them, never "Outside any turn" inside
+    one."""
+    game = vast_game(live)
+    play_some(game, 30, seed=3)
+    second = game.get("/turns/2")
+    assert second["events"][0]["type"] == "VastTurnStarted" and second["events"][0]["turn"] == 2
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(game.url(live, tail="/history"))
+    ready(page)
+    inside = (second["from_version"] + second["to_version"]) // 2
+    page.locator("#version").fill(str(inside))
+    page.wait_for_selector(f"body[data-version='{inside}']")
+    heading = f"Turn 2 · versions {second['from_version']}\N{EN DASH}{second['to_version']}"
+    page.wait_for_selector(f"#turn h2:has-text('{heading}')")
+    assert "turn 2 · by" in page.locator("#at-version").inner_text()
+    screenshot(page, "vast-history")
+    third = game.get("/turns/3")
+    page.click("#next-turn")  # to the end of the turn shown, then of the next one
+    page.wait_for_selector(f"body[data-version='{second['to_version']}']")
+    page.click("#next-turn")
+    page.wait_for_selector(f"body[data-version='{third['to_version']}']")
+    page.wait_for_selector(f"#turn h2:has-text('Turn 3 · versions {third['from_version']}')")
+    page.click("#prev-turn")
+    page.wait_for_selector(f"body[data-version='{second['to_version']}']")
+    page.wait_for_selector(f"#turn h2:has-text('{heading}')")
+    assert errors == []

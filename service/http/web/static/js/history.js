@@ -68,9 +68,11 @@ function pretty(value) {
 function commandWords(command) {
   switch (command.type) {
     case "Begin": return "Begin the game";
-    case "Roll": return `Roll ${command.faces.map((f) => faceWords(f, 6)).join(", ")}`;
-    case "Draw": return `Draw ${command.cards.map(names).join(", ")}`;
-    case "Shuffle": return `Shuffle (${command.order.length} cards)`;
+    // a Roll, Draw or Shuffle without its result asks the server for it (server dice): the event
+    // that answers it (DiceRolled, CardsDrawn, CardsShuffled) says what came up
+    case "Roll": return command.faces ? `Roll ${command.faces.map((f) => faceWords(f, 6)).join(", ")}` : "Roll (the server rolls)";
+    case "Draw": return command.cards ? `Draw ${command.cards.map(names).join(", ")}` : "Draw (the server draws)";
+    case "Shuffle": return command.order ? `Shuffle (${command.order.length} cards)` : "Shuffle (the server shuffles)";
     case "Choose": return `Choose ${names(command.option)}`;
     case "RequestUndo": return `Ask to take back the moves after version ${command.to_version}`;
     case "ApproveUndo": return "Approve the undo";
