@@ -178,6 +178,10 @@ def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
         return (
             f"feat:{card}" in knight.feats
         )  # docs/vast/facts.md §2: hit the Dragon; try to pick up a Dragon Gem; a Bow shot that hurts
+    if "thief" in state.roles and card in ("daring", "eagle-eyed"):
+        # docs/vast/facts.md §2: attack and kill the Thief; an Enchanted Bow shot that kills him (Knight vs
+        # Thief keeps both cards, §7)
+        return f"feat:{card}" in knight.feats
     match card:
         case "adventurous":
             return len(knight.encounter_spaces) >= 3
