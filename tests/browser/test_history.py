@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from dicelog.service.app.export import FORMAT, verify_file
 from tests.browser.conftest import screenshot, settings_in
-from tests.browser.support import play_demo_game, positions, ready
+from tests.browser.support import play_demo_game, positions, ready, wait_version
 from tests.browser.test_vast_table import play_some, vast_game
 
 
@@ -143,6 +143,16 @@ def test_a_vast_games_turns_are_found_by_the_events_turn_marks(live: str, contex
     heading = f"Turn 2 · versions {second['from_version']}\N{EN DASH}{second['to_version']}"
     page.wait_for_selector(f"#turn h2:has-text('{heading}')")
     assert "turn 2 · by" in page.locator("#at-version").inner_text()
+    # the cave at that version, drawn as the table draws it (an SVG of its tiles), read-only, and no raw dump
+    cells = game.get("/state", version=inside)["state"]["cells"]
+    page.wait_for_selector(f"#board svg.vast-map[data-version='{inside}']")
+    assert page.locator("#board .vast-cell").count() == len(cells)
+    assert page.locator("#board .vast-cell.entrance").count() == 1
+    assert page.locator("#board .vast-cell .piece.knight").count() == 1
+    assert page.locator("#board .target, #board [role=button]").count() == 0
+    assert page.locator("#board .values, #board [data-name='state'], #board pre").count() == 0
+    assert page.locator("#tracks .vast-board.board-knight").count() == 1
+    assert page.locator("#initiative ol.initiative li").count() == 2
     screenshot(page, "vast-history")
     third = game.get("/turns/3")
     page.click("#next-turn")  # to the end of the turn shown, then of the next one
@@ -154,3 +164,28 @@ def test_a_vast_games_turns_are_found_by_the_events_turn_marks(live: str, contex
     page.wait_for_selector(f"body[data-version='{second['to_version']}']")
     page.wait_for_selector(f"#turn h2:has-text('{heading}')")
     assert errors == []
+    # the Knight's history page names no Dark tile she may not examine (the Cave's page names them all)
+    dark = {c["tile"] for c in game.get("/state", "auditor")["state"]["cells"] if not c["lit"]}
+    assert dark
+    knight = context.new_page()
+    knight.goto(game.url(live, "sir", tail="/history"))
+    ready(knight)
+    last = game.get("")["version"]
+    knight.wait_for_selector(f"#board svg.vast-map[data-version='{last}']")
+    assert knight.locator("#board .vast-cell.dark").count() == len(dark)
+    html = knight.content()
+    assert not sorted(t for t in dark if f'"{t}"' in html or f">{t}<" in html or f" {t}" in html)
+    screenshot(knight, "vast-history-knight")
+    # at the latest version the history board says what the table says (built from the state, the table's
+    # from the read models): each tile's words (walls, pieces, tokens) and the Knight's and the Cave's boards
+    table = context.new_page()
+    table.goto(game.url(live, "sir"))
+    ready(table)
+    wait_version(table, last)
+    words = "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    assert knight.eval_on_selector_all("#board .vast-cell", words) == table.eval_on_selector_all(
+        "#board .vast-cell", words
+    )
+    for role in ("knight", "cave"):
+        shown = knight.locator(f"#tracks .board-{role}").inner_text()
+        assert shown == table.locator(f"#tracks .board-{role}").inner_text(), role

@@ -607,3 +607,101 @@ export function pieceName(id) { return ROLE[id] || TRIBE[id] || id; }
 
 // A card or tile of a manual draw by its printed name.
 export function drawName(id) { return content.tiles.has(id) ? tileName(id) : cardName(id); }
+
+// The history page (docs/web-table.md, renderVersion): the game at a version, read-only. GET /state?version=N
+// gives the state as the reader may see it (masked by the lens), not the read models, so the cave and the
+// Knight's and the Cave's boards are built here from it as dicelog.domain.vast.read_models builds them
+// (board_view, initiative_view); no legal command, no target to click, nothing sent.
+const GRIT_CUBES = [5, 11, 18, 26, 35];
+const KNIGHT_TRACK = { movement: [1, 3, 5, 7], perception: [1, 2, 3, 4], strength: [1, 2, 3, 4] };
+const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
+const OPPOSITE = { N: "S", E: "W", S: "N", W: "E" };
+
+// The canonical name of an edge, as dicelog.domain.vast.cave.edge: "x,y,N" or "x,y,E" of the cell south or west of it.
+function edgeKey(x, y, side) {
+  if (side === "N" || side === "E") return `${x},${y},${side}`;
+  const [dx, dy] = STEP[side];
+  return `${x + dx},${y + dy},${OPPOSITE[side]}`;
+}
+
+function boardAt(s) {
+  const lit = new Map((s.cells || []).filter((c) => c.lit).map((c) => [`${c.x},${c.y}`, c]));
+  const wallsOf = (x, y) => {
+    const c = lit.get(`${x},${y}`);
+    const tile = c && content.tiles.get(c.tile);
+    return tile ? turnedWalls(tile.shape, c.rotation || 0) : [];
+  };
+  const rockslides = new Set((s.rockslides || []).map((e) => e.join(",")));
+  const bombs = new Set((s.bombs || []).map((e) => e.join(",")));
+  const wall = (x, y, side) => {
+    const e = edgeKey(x, y, side);
+    if (bombs.has(e)) return false;
+    if (rockslides.has(e)) return true;
+    const [dx, dy] = STEP[side];
+    return wallsOf(x, y).includes(side) || wallsOf(x + dx, y + dy).includes(OPPOSITE[side]);
+  };
+  const k = s.knight;
+  const d = s.dragon;
+  const th = s.thief;
+  const tribes = s.goblins ? s.goblins.tribes : [];
+  const cells = [...(s.cells || [])].sort((a, b) => a.x - b.x || a.y - b.y).map((c) => {
+    const here = (x, y) => x === c.x && y === c.y;
+    const pieces = [
+      ...(k && here(k.x, k.y) ? ["knight"] : []), ...(d && here(d.x, d.y) ? ["dragon"] : []),
+      ...tribes.filter((t) => !t.lurking && here(t.x, t.y)).map((t) => t.name), ...(th && th.x !== null && th.x !== undefined && here(th.x, th.y) ? ["thief"] : []),
+    ];
+    const known = c.tile !== "?" && content.tiles.get(c.tile);
+    return {
+      x: c.x, y: c.y, side: c.tile === "entrance" ? "entrance" : c.lit ? "lit" : "dark", symbol: c.symbol, tile: c.tile,
+      kind: known ? known.kind : null, walls: c.lit ? TURN.filter((side) => wall(c.x, c.y, side)) : [], treasure: c.treasure || 0,
+      crystal: Boolean(c.crystal), pieces, gems: c.gems || [], flame_wall: Boolean(d && d.flame_wall && here(...d.flame_wall)),
+      event_token: Boolean(c.event_token), vault: Boolean(c.vault),
+    };
+  });
+  const held = d ? d.held || 0 : 0;
+  const thiefTokens = th ? (th.carried || 0) + (th.stashed || 0) : 0;
+  return {
+    cells, rockslides: s.rockslides || [], bombs: s.bombs || [], stack: (s.piles || []).reduce((a, b) => a + b, 0),
+    cave_hand: s.cave ? s.cave.hand : [], cave_in_play: Boolean(s.cave), collapse: Boolean(s.collapse), crystal_tiles_collapsed: s.crystal_tiles_collapsed || 0,
+    treasure_supply: s.cave ? s.cave.supply : Math.max(0, (s.treasure_tokens || 0) - (s.cells || []).reduce((a, c) => a + (c.treasure || 0), 0) - held - thiefTokens),
+    tribes: tribes.map((t) => ({ name: t.name, population: t.population, where: t.lurking ? "lurking" : t.x === null || t.x === undefined ? "board" : "map", x: t.x, y: t.y, monsters: t.monsters || [] })),
+    dragon: !d || d.x === null || d.x === undefined ? null : d.surfaced ? "surfaced" : d.awake ? "awake" : "asleep",
+  };
+}
+
+// The Knight's and the Cave's boards at a version (read_models.initiative_view); the Goblins', the Dragon's and
+// the Thief's need more of the rules (Tribe Strength, Armor, Stat Boosts) and are left to the table.
+function initiativeAt(s) {
+  const k = s.knight;
+  let knight = null;
+  if (k) {
+    const placed = k.placed || {};
+    const on = (target) => placed[target] || 0;
+    const active = (card) => (on(card) > 0 ? 1 : 0);
+    const reached = GRIT_CUBES.filter((g) => k.grit >= g).length;
+    const owned = Math.max(0, Math.min(7, Math.max(2, 2 + reached - (k.discarded || 0))) - (k.poisoned || 0));
+    const track = (name) => KNIGHT_TRACK[name][Math.min(3, on(name))];
+    knight = {
+      ...k, hero_cubes: owned, free_cubes: Math.max(0, owned - Object.values(placed).reduce((a, b) => a + b, 0)),
+      movement: track("movement") + 4 * active("heroic-boots") + active("pixie-lantern"),
+      perception: track("perception") + active("elven-sword") + active("pixie-lantern"),
+      strength: track("strength") + (s.turn === "knight" ? active("elven-sword") + active("mighty-axe") : 0),
+    };
+  }
+  const c = s.cave;
+  const cave = c ? { hand: (c.hand || []).length, omens: c.omens || [], treasure_supply: c.supply, placed_this_turn: c.placed || 0 } : null;
+  return { order: s.roles || [], turn: s.turn, round: s.round, phase: s.phase, knight, cave };
+}
+
+export function renderVersion(state, version, { board, tracks, initiative }) {
+  const page = { board: boardAt(state), initiative: initiativeAt(state), game: { turn: state.turn, pending: null, result: null }, legal: null };
+  board.replaceChildren(renderCave(page, { send: () => {}, choose: () => {} }));
+  const map = board.querySelector("svg.vast-map");
+  if (map) map.dataset.version = String(version);
+  board.dataset.version = String(version);
+  const left = ["goblins", "dragon", "thief"].filter((r) => state[r]).map((r) => ROLE[r]);
+  tracks.replaceChildren(...renderBoards(page),
+    ...(left.length ? [el("p", { class: "hint", text: `The ${left.join(", ")} board${left.length > 1 ? "s are" : " is"} shown at the table, not here.` })] : []));
+  initiative.replaceChildren(el("h2", { text: "Turn order" }));
+  renderInitiative(page, initiative);
+}
