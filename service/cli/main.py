@@ -612,7 +612,8 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--token",
         default=None,
-        help="export this token's view of the game (default: the full log, as stored)",
+        help="export this token's view of the game (default: the full log, as stored); "
+        "write it as --token=T: a token may begin with '-'",
     )
     export.set_defaults(func=_export)
 

@@ -165,6 +165,6 @@ def test_dicelog_export_writes_a_campaigns_log_that_dicelog_verify_checks(
     assert out.read_bytes() == client.get(f"/campaigns/{campaign}/export", headers=auth).content
     assert main(["verify", str(out)]) == 0
     assert "verified: all 2 events" in capsys.readouterr().out
-    assert main(["export", campaign, "--token", token, "--output", str(out)]) == 0
+    assert main(["export", campaign, f"--token={token}", "--output", str(out)]) == 0
     assert main(["export", campaign, "--token", "not-a-token", "--output", str(out)]) == EXIT_GAME
     assert "cannot export campaign" in capsys.readouterr().err

@@ -213,7 +213,9 @@ def test_dicelog_export_with_a_seats_token_and_verify_against_the_final_export(
         _bot_move(table, rng)
     monkeypatch.setenv("DICELOG_DATA_DIR", str(client.app.state.runtime.settings.data_dir))
     mine, final = tmp_path / "knight.jsonl", tmp_path / "final.jsonl"
-    assert main(["export", table.id, "--token", table.tokens[SEAT_OF["knight"]], "-o", str(mine)]) == EXIT_OK
+    assert (
+        main(["export", table.id, f"--token={table.tokens[SEAT_OF['knight']]}", "-o", str(mine)]) == EXIT_OK
+    )
     assert mine.read_bytes() == _export(table, SEAT_OF["knight"])  # the CLI and the API give the same view
     assert main(["verify", str(mine)]) == EXIT_OK
     out = capsys.readouterr().out
