@@ -34,22 +34,13 @@ from dicelog.service.store.partitions import (
     partition_of,
 )
 from dicelog.service.worker.follower import Follower
-from tests.services import PG, drop_postgres_schema, postgres_schema
+from tests.services import PG
 
 pytestmark = pytest.mark.postgres
 
 MICE = ["collin", "filch", "maginos", "nez"]
 SEATS = [{"name": "red", "controls": ["collin", "filch"]}, {"name": "blue", "controls": ["maginos", "nez"]}]
 QUOTAS_OFF = {"rate_limit_create": "off", "rate_limit_commands": "off", "rate_limit_expensive": "off"}
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    name = postgres_schema()
-    try:
-        yield name
-    finally:
-        drop_postgres_schema(name)
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -23,20 +22,10 @@ import pytest
 
 from tests.faults.support import Ledger, RedisServer, Server, postgres_env, wait_for
 from tests.integration.support import CONSUMERS, Worker, check_read_models, play
-from tests.services import drop_postgres_schema, postgres_schema
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 PARTITIONS, CLIENTS = 8, 3
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    name = postgres_schema()
-    try:
-        yield name
-    finally:
-        drop_postgres_schema(name)
 
 
 def test_two_workers_share_the_partitions_and_one_takes_over_when_the_other_dies(

@@ -34,7 +34,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -53,7 +52,7 @@ from tests.faults.support import (
     wait_for,
 )
 from tests.integration.support import CONSUMERS, Worker, check_read_models, play
-from tests.services import PG, drop_postgres_schema, pgbouncer_binary, postgres_schema
+from tests.services import PG, pgbouncer_binary
 
 # slow: it starts PgBouncer, a server and two workers, and waits for a dead worker's leases to expire
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -155,15 +154,6 @@ class PgBouncer:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    name = postgres_schema()
-    try:
-        yield name
-    finally:
-        drop_postgres_schema(name)
 
 
 def _play_until(server: Server, ledger: Ledger, tokens: dict[str, str], commands: int, games: int) -> None:

@@ -6,26 +6,14 @@ default, statements are prepared as before."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from eventsourcing.utils import Environment
 
 from dicelog.service.ops.settings import Settings
 from dicelog.service.store.persistence import SharedPostgresFactory
 from tests.faults.support import postgres_env
-from tests.services import drop_postgres_schema, postgres_schema
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    name = postgres_schema()
-    try:
-        yield name
-    finally:
-        drop_postgres_schema(name)
 
 
 def _prepared_on_the_server(schema: str, setting: str | None) -> int:

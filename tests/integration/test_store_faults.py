@@ -42,7 +42,7 @@ from tests.faults.support import (
     record,
     wait_for,
 )
-from tests.services import PG, drop_postgres_schema, postgres_schema
+from tests.services import PG
 
 pytestmark = [pytest.mark.postgres, pytest.mark.faults]
 
@@ -122,15 +122,6 @@ def _terminate(app_name: str) -> int:
             (app_name,),
         ).fetchone()
     return int(row[0]) if row else 0
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    name = postgres_schema()
-    try:
-        yield name
-    finally:
-        drop_postgres_schema(name)
 
 
 def test_backends_killed_mid_run_give_503_or_success_never_500_and_lose_nothing(schema, tmp_path: Path):
