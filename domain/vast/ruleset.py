@@ -34,7 +34,7 @@ from dicelog.domain.vast.rules.common import Then, not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
-RULES_REVISION = 6
+RULES_REVISION = 7
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
 release; 2 adds the Event tokens (Vast rulebook §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie,
 Evento); 3 lets Wrath split the map before the Collapse and has the Dragon slide the groups together (Vast
@@ -45,7 +45,10 @@ docs/vast/facts.md §7: the Knight vs Thief setup and the Knight's solo Hard lev
 and, without a Cave player, places the end of turn's Dark tile by default next to the player's piece (before:
 the first free space, west to east); 6 plays the rules a referee's reading corrected (docs/vast/index.md,
 Rules revisions: each attack on the surfaced Dragon costs its own Encounter, the Shield stops every forced
-move, and the others listed there)."""
+move, and the others listed there); 7 checks a Tribe's right to enter the Knight's or the surfaced Dragon's
+tile, and to pass through the Dragon's, with the Strength it has as it enters that tile, the discs lost on
+the way gone (Vast rulebook §I Goblin, 5. Attiva le Tribù: «rimuovi il disco quando la Tribù lascia la
+seconda tessera»; §Attaccare)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type. The
 # Goblins' handlers return their events, which the driver follows (``flow.then_advance``); the other roles'

@@ -327,22 +327,18 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
     the Knight's tile only as the end, docs/vast/rulings.md). From rules revision 6 the surfaced Dragon's
     tile, when the Tribe could not enter it (Strength not above its Armor), is only an end too, refused there
     as ``goblins.too-weak`` (Vast rulebook §I Goblin, Attaccare: «Per entrare in una tessera occupata dal
-    Cavaliere o dal Drago, la Tribù deve avere Forza maggiore»: every tile passed through is entered)."""
+    Cavaliere o dal Drago, la Tribù deve avere Forza maggiore»: every tile passed through is entered); from
+    rules revision 7 with the Strength it has as it enters that tile (``entry_strength``)."""
     g = geometry(state)
     start = where(t)
     golem = "golem" in t.monsters
     worm = "underworm" in t.monsters
     knight = knight_pos(state)
     d = state.dragon
-    barred = (
-        (d.x, d.y)
-        if state.rules_revision >= 6
-        and d is not None
-        and d.surfaced
-        and d.x is not None
-        and tribe_strength(state, t) <= dragon_armor(state)
-        else None
+    dragon = (
+        (d.x, d.y) if state.rules_revision >= 6 and d is not None and d.surfaced and d.x is not None else None
     )
+    armor = dragon_armor(state) if dragon is not None else 0
     seen: set[tuple[Pos, bool]] = set()
     best: dict[Pos, int] = {}
     heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
@@ -352,7 +348,8 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
             continue
         seen.add((here, jumped))
         best.setdefault(here, cost)
-        if here in (knight, barred) and here != start:
+        barred = here == dragon and entry_strength(state, t, cost) <= armor
+        if here != start and (here == knight or barred):
             continue  # she is fought there, or the Dragon bars the way: the Tribe does not go on
         leaving = 1 if here in g.lit else 0
         for side in SIDES:
@@ -375,6 +372,18 @@ def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
     if gob.blind_fury == t.name:
         return 0
     return (t.lit_left + lit_left) // 2 - t.lit_left // 2
+
+
+def entry_strength(state: VastState, t: Tribe, lit_left: int) -> int:
+    """The Strength the moving Tribe ``t`` has as it enters a tile after leaving ``lit_left`` Lit tiles on
+    this move, the one it enters that tile from included: what must be above the Knight's Strength or the
+    Dragon's Armor for it to enter their tile (Vast rulebook §I Goblin, Attaccare). From rules revision 7
+    the discs it has lost on the way are gone (§5. Attiva le Tribù: «rimuovi il disco quando la Tribù lascia
+    la seconda tessera», so before it enters the next); before, its Strength as the move began."""
+    if state.rules_revision < 7:
+        return tribe_strength(state, t)
+    lost = min(t.population, movement_loss(state, t, lit_left))
+    return tribe_strength(state, replace(t, population=t.population - lost))
 
 
 def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
@@ -455,8 +464,9 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             reach = paths(state, t)
             if to not in reach:
                 raise refuse("goblins.unreachable", "5. Attiva le Tribù", f"{pos_key(to)} cannot be reached")
+            entering = entry_strength(state, t, reach[to])
             if to == knight_pos(state):
-                if tribe_strength(state, t) <= knight_strength_off_turn(state):
+                if entering <= knight_strength_off_turn(state):
                     raise refuse(
                         "goblins.too-weak", "Attaccare", "entering the Knight's tile takes more Strength"
                     )
@@ -465,7 +475,7 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
                         "goblins.must-attack", "Attaccare", "a Tribe entering the Knight's tile attacks"
                     )
             surfaced = state.dragon is not None and state.dragon.surfaced
-            if surfaced and dragon_at(state, to) and tribe_strength(state, t) <= dragon_armor(state):
+            if surfaced and dragon_at(state, to) and entering <= dragon_armor(state):
                 raise refuse(
                     "goblins.too-weak",
                     "Attaccare",
