@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from dicelog.domain.core.errors import RuleBroken
-from dicelog.domain.core.events import GameCreated
+from dicelog.domain.core.events import DrawRequested, GameCreated
 from dicelog.domain.core.ruleset import Begin
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
@@ -574,6 +574,34 @@ def test_the_decks_and_the_stack_are_laid_in_order__rulebook_la_caverna_eventi()
     p.do(cmd.CrystalCurse(pay=("bat-1",), effect="events-to-bottom"))
     assert p.of(ev.EventsSentToBottom)[-1].cards == ("light", "rats-1", "fresh-air")
     assert p.state.event_bottom == ("cave-bread", "light", "rats-1", "fresh-air")
+
+
+@pytest.mark.parametrize("top", [[], ["light"], ["light", "rats-1"]])
+def test_an_event_decks_top_laid_short_of_three_is_topped_up_when_the_game_begins__la_caverna_eventi(top):
+    """Vast rulebook, La Caverna, Eventi: «Puoi esaminare le tre carte in cima al mazzo degli Eventi in
+    qualunque momento». A top laid with fewer than 3 cards (none too) keeps them first, in order; at
+    ``Begin`` the Cave draws the others up from the cards below them (an ``event-top`` draw: never a card
+    played, at the bottom or already up), whatever the turn and however it is laid."""
+    for extra in ({}, {"turn": "cave", "at_start": True}, {"fill_open_edges": False}):
+        table = {
+            **TABLE,
+            **extra,
+            "event_top": top,
+            "event_bottom": ["cave-bread"],
+            "events_played": ["fresh-water"],
+        }
+        state = new_game(table, ["knight", "cave"], revision=7)
+        assert state.event_top == tuple(top)
+        p = Play(state)
+        p.do(Begin())
+        p.settle()  # the Cave's Omens first when its turn is laid at its start
+        (draw,) = [e for e in p.events if isinstance(e, DrawRequested) and e.reason == "event-top"]
+        assert draw.piece == "cave" and draw.count == 3 - len(top)
+        assert not {*top, "cave-bread", "fresh-water"} & set(draw.cards) and len(draw.cards) == 15 - 2 - len(
+            top
+        )
+        assert p.state.event_top[: len(top)] == tuple(top) and len(p.state.event_top) == 3
+        assert p.state.turn == table["turn"]
 
 
 @pytest.mark.parametrize(
