@@ -206,6 +206,9 @@ class GoblinsTrack(Struct, frozen=True, kw_only=True):
     """The War card of this turn."""
     hand: int
     """Secrets cards in hand."""
+    secrets: tuple[str, ...] = ()
+    """The Secrets cards in hand, one entry a card: ids for the Goblins (and for everyone once the game has
+    ended: then everything is public), ``"?"`` for others (Vast rulebook §I Goblin)."""
     face_up: tuple[str, ...]
     """Secrets cards face up (Trap)."""
     crystals_smashed: int = 0
@@ -464,6 +467,7 @@ def initiative_view(state: VastState) -> VastInitiative:
             phase=state.goblins.phase,
             war=state.goblins.war,
             hand=len(state.goblins.hand),
+            secrets=state.goblins.hand,
             face_up=state.goblins.face_up,
             crystals_smashed=state.goblins.smashed,
             flared=state.goblins.flared,

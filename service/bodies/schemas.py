@@ -454,7 +454,8 @@ class BoardOut(Struct, frozen=True, kw_only=True):
     game_id: UUID
     """The game."""
     version: int
-    """The game version this board shows (the projection may trail the latest by a moment)."""
+    """The game version this board shows: the ``version`` asked for; without one, the latest as last
+    projected (the projection may trail the latest by a moment)."""
     board: BoardSlot
     """The ruleset's board view, as the reader may see it."""
 
@@ -465,7 +466,8 @@ class InitiativeOut(Struct, frozen=True, kw_only=True):
     game_id: UUID
     """The game."""
     version: int
-    """The game version this track shows (the projection may trail the latest by a moment)."""
+    """The game version this track shows: the ``version`` asked for; without one, the latest as last
+    projected (the projection may trail the latest by a moment)."""
     initiative: InitiativeSlot
     """The ruleset's initiative view (turn order and public tracks), as the reader may see it."""
 

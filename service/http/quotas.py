@@ -8,9 +8,10 @@ Three quotas (``DICELOG_RATE_LIMIT_CREATE``, ``DICELOG_RATE_LIMIT_COMMANDS`` and
 - **commands**: ``POST /games/{id}/commands`` and every ``POST /campaigns/{id}/...``, per bearer
   token; the key holds ``sha256(token)``, never the token; without a token, per client address;
 - **expensive**: the operations that read or re-check a whole log: ``POST /games/{id}/verify``,
-  ``GET /games/{id}/export``, ``POST /games/{id}/claims``, ``GET /games/{id}/state?version=N``
-  (a replay), ``POST /campaigns/{id}/verify`` and ``GET /campaigns/{id}/export``, per bearer token
-  as above, else per client address.
+  ``GET /games/{id}/export``, ``POST /games/{id}/claims``, ``GET /games/{id}/state?version=N``,
+  ``GET /games/{id}/board?version=N`` and ``GET /games/{id}/initiative?version=N`` (replays),
+  ``POST /campaigns/{id}/verify`` and ``GET /campaigns/{id}/export``, per bearer token as above,
+  else per client address.
 
 The client address is the ASGI ``client`` the server gives. ``dicelog serve`` lets uvicorn take it
 from ``X-Forwarded-For`` / ``X-Forwarded-Proto`` only when the connection comes from an address in
@@ -90,17 +91,20 @@ _COMMANDS = frozenset({"/games/{}/commands"})
 _CAMPAIGN_COMMANDS = "/campaigns/{}/"
 _EXPENSIVE_POSTS = frozenset({"/games/{}/verify", "/games/{}/claims", "/campaigns/{}/verify"})
 _EXPORTS = frozenset({"/games/{}/export", "/campaigns/{}/export"})
-_STATE = "/games/{}/state"
+_REPLAYS = frozenset({"/games/{}/state", "/games/{}/board", "/games/{}/initiative"})
 _PARAMETER = re.compile(r"\{[^}]*\}")
 EXPENSIVE_OPERATIONS = (
     ("post", "/games/{game_id}/verify"),
     ("post", "/games/{game_id}/claims"),
     ("get", "/games/{game_id}/export"),
     ("get", "/games/{game_id}/state"),
+    ("get", "/games/{game_id}/board"),
+    ("get", "/games/{game_id}/initiative"),
     ("post", "/campaigns/{campaign_id}/verify"),
     ("get", "/campaigns/{campaign_id}/export"),
 )
-"""The operations of the ``expensive`` quota, as (method, OpenAPI path) (``state`` only with ``version``)."""
+"""The operations of the ``expensive`` quota, as (method, OpenAPI path) (``state``, ``board`` and
+``initiative`` only with ``version``)."""
 
 
 def quota_of(request: Request[Any, Any, Any]) -> Quota | None:
@@ -111,12 +115,12 @@ def quota_of(request: Request[Any, Any, Any]) -> Quota | None:
 
 def quota_of_operation(method: str, path: str, *, replay: bool = True) -> Quota | None:
     """The quota an operation (``method``, route template such as ``/games/{game_id}/state``)
-    counts against, if any; ``replay``: a ``GET .../state`` has a ``version`` (the OpenAPI
-    document declares the quota on the operations it may count)."""
+    counts against, if any; ``replay``: a ``GET .../state`` (``.../board``, ``.../initiative``) has a
+    ``version`` (the OpenAPI document declares the quota on the operations it may count)."""
     route = _PARAMETER.sub("{}", path).rstrip("/") or "/"
     method = method.upper()
     if method == "GET":
-        if route in _EXPORTS or (route == _STATE and replay):
+        if route in _EXPORTS or (route in _REPLAYS and replay):
             return "expensive"
         return None
     if method != "POST":

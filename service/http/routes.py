@@ -90,6 +90,16 @@ ActingSeat = Annotated[
         "seat only (403 otherwise)",
     ),
 ]
+ReadModelVersion = Annotated[
+    int | None,
+    Parameter(
+        ge=1,
+        le=10**15,
+        required=False,
+        description="the version: the view after the game's first ``version`` events, rebuilt by replay "
+        "(latest when omitted; 404 beyond the latest)",
+    ),
+]
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 READ_SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 """Reads take an optional bearer token: without one, a spectator of a public or unlisted game."""
@@ -576,9 +586,9 @@ class GameReads:
     @get(
         "/{game_id:uuid}/initiative",
         sync_to_thread=True,
-        summary="Initiative track read model",
+        summary="Initiative track read model, at any version",
         security=READ_SECURITY,
-        responses=_problems(400, 401, 404, 503),
+        responses=_problems(400, 401, 404, 429, 503),
     )
     def initiative(
         self,
@@ -586,17 +596,21 @@ class GameReads:
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
+        version: ReadModelVersion = None,
     ) -> InitiativeOut:
-        """The initiative track as the projection last saw it (``version`` says when)."""
-        doc = _document(games, read_models, request, "initiative", game_id)
+        """The initiative track (turn order and each role's public tracks) as the reader may see it: as
+        the projection last saw it (``version`` says when), or, with the ``version`` query parameter, after
+        the game's first ``version`` events, rebuilt by replay (a replay: the ``expensive`` quota counts
+        it, as ``GET /state?version=N``). 404 for a version the game has not reached."""
+        doc = _document(games, read_models, request, "initiative", game_id, version)
         return InitiativeOut(game_id=game_id, version=doc["version"], initiative=doc["initiative"])
 
     @get(
         "/{game_id:uuid}/board",
         sync_to_thread=True,
-        summary="Board read model",
+        summary="Board read model, at any version",
         security=READ_SECURITY,
-        responses=_problems(400, 401, 404, 503),
+        responses=_problems(400, 401, 404, 429, 503),
     )
     def board(
         self,
@@ -604,9 +618,14 @@ class GameReads:
         request: Request[Any, Any, Any],
         games: NamedDependency[Games],
         read_models: NamedDependency[ReadModels],
+        version: ReadModelVersion = None,
     ) -> BoardOut:
-        """The board (rooms, spaces, figures, hourglass, cheese wheel) as last projected."""
-        doc = _document(games, read_models, request, "board", game_id)
+        """The board (Mice and Mystics: rooms, spaces, figures, hourglass, cheese wheel; Vast: the cave's
+        tiles, pieces and tokens) as the reader may see it: as last projected, or, with the ``version``
+        query parameter, after the game's first ``version`` events, rebuilt by replay (a replay: the
+        ``expensive`` quota counts it, as ``GET /state?version=N``). 404 for a version the game has not
+        reached."""
+        doc = _document(games, read_models, request, "board", game_id, version)
         return BoardOut(game_id=game_id, version=doc["version"], board=doc["board"])
 
     @get(
@@ -784,12 +803,24 @@ def _pending_seat(game: Any, pending: Any) -> str | None:
 
 
 def _document(
-    games: Games, read_models: ReadModels, request: Request[Any, Any, Any], kind: str, game_id: UUID
+    games: Games,
+    read_models: ReadModels,
+    request: Request[Any, Any, Any],
+    kind: str,
+    game_id: UUID,
+    version: int | None = None,
 ) -> dict[str, Any]:
-    """A read model document: the projection's (what anyone may see) for an all-public ruleset;
-    built from the game through the reader's lens for a ruleset with secrets."""
-    game, lens = _reader(games, game_id, request)
-    if has_secrets(game.ruleset):
+    """A read model document (``kind``: ``board`` or ``initiative``). At ``version``: the ruleset's view of
+    the game at that version through the reader's lens (the latest game's, as ``GET /state?version=N``; 404
+    beyond the latest version). Else the projection's (what anyone may see) for an all-public ruleset, built
+    from the game through the reader's lens for a ruleset with secrets."""
+    latest, lens = _reader(games, game_id, request)
+    game = latest
+    if version is not None and version != latest.version:
+        if version > latest.version:
+            raise NotFoundException(f"game {game_id} has no version {version} (latest is {latest.version})")
+        game = _game(games, game_id, version)
+    if version is not None or has_secrets(game.ruleset):
         view = game.ruleset.board_view if kind == "board" else game.ruleset.initiative_view
         return {
             "game_id": str(game_id),

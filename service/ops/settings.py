@@ -33,7 +33,7 @@
 | ``DICELOG_LOG_LEVEL`` | ``info`` | log level |
 | ``DICELOG_RATE_LIMIT_CREATE`` | ``30/minute`` | creations (games, campaigns, forks) per client address |
 | ``DICELOG_RATE_LIMIT_COMMANDS`` | ``120/minute`` | commands per bearer token (else per client address) |
-| ``DICELOG_RATE_LIMIT_EXPENSIVE`` | ``60/minute`` | verifications, exports, claims and replays (``state?version=``) per bearer token (else per client address) |
+| ``DICELOG_RATE_LIMIT_EXPENSIVE`` | ``60/minute`` | verifications, exports, claims and replays (``state``, ``board`` and ``initiative`` with ``?version=``) per bearer token (else per client address) |
 | ``DICELOG_FORWARDED_ALLOW_IPS`` | empty (none) | addresses or networks of the reverse proxies whose ``X-Forwarded-For``/``-Proto`` ``dicelog serve`` trusts, comma-separated (``10.0.0.0/8,127.0.0.1``), or ``*`` for any; empty: the socket's peer is the client address |
 | ``DICELOG_SSE_HEARTBEAT`` | ``15`` | seconds of silence after which an SSE stream sends a ``: keep-alive`` comment |
 | ``DICELOG_SSE_POLL_INTERVAL`` | ``2`` | seconds between store reads of an idle SSE stream when no wake-up came (the safety net) |
