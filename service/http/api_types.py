@@ -70,6 +70,7 @@ class ApiTypes:
         variants = tuple(_new_game_type(r) for r in self.rulesets.values())
         self.NewGame: Any = variants[0] if len(variants) == 1 else Union[variants]  # noqa: UP007
         self.commands_of = {name: _commands(r) for name, r in self.rulesets.items()}  # ordered: stable schema
+        _check_command_tags(self.commands_of)
         every = tuple(dict.fromkeys(c for cs in self.commands_of.values() for c in cs))
         self.Command: Any = Union[(*every, *typing.get_args(UndoCommand))]
         self.CommandRequest: Any = msgspec.defstruct(
@@ -102,6 +103,23 @@ class ApiTypes:
         """Whether ``command`` is one ``ruleset`` (or the core) accepts."""
         core = (Roll, Shuffle, Draw, Choose, *typing.get_args(UndoCommand))
         return isinstance(command, core) or type(command) in self.commands_of.get(ruleset, ())
+
+
+def _check_command_tags(commands_of: dict[str, tuple[type, ...]]) -> None:
+    """Raise ``ValueError`` when two served rulesets have commands of one tag: ``POST /games/{id}/commands``
+    decodes one union of every served ruleset's commands (a body does not name its ruleset), so a tag must
+    name one command type. (Events may share a tag: the API's event unions are per ruleset.)"""
+    seen: dict[str, tuple[str, type]] = {}
+    for name, commands in commands_of.items():
+        for command in commands:
+            tag = str(command.__struct_config__.tag)  # type: ignore[attr-defined]  # a Command Struct
+            first, cls = seen.setdefault(tag, (name, command))
+            if cls is not command:
+                raise ValueError(
+                    f"the rulesets {first} and {name} both have a command tagged {tag!r}: they cannot be "
+                    "served together (a command body does not name its ruleset; tag a ruleset's commands "
+                    "with its own prefix, e.g. 'vast.Move')"
+                )
 
 
 def _commands(ruleset: Any) -> tuple[type, ...]:

@@ -8,7 +8,9 @@ msgspec itself generates (``msgspec.json.schema_components``) for the handler's 
 adds each Struct field's attribute docstring as the property's description
 (``dicelog.service.http.openapi_docs``),
 and fills the per-app *slots* (``openapi_slots``: ``StateSlot``, ...): a field typed by the served
-rulesets, e.g. a game's state, whose schema is the union of the rulesets' own types.
+rulesets, e.g. a game's state, whose schema is the union of the rulesets' own types. Events are scoped by
+ruleset, then by type (``SCOPED_SLOTS``: two rulesets may store the same tag), and a plug-in's class whose
+name another class has is prefixed by its ruleset (``_component_names``).
 
 It also gives every operation a short stable ``operationId``, request-body examples, and the
 ``links`` from a created game to its operations. The served ``/schema/openapi.json`` and the
@@ -158,9 +160,20 @@ SLOT_COMPONENTS = {
 }
 ONE_OF_SLOTS = frozenset({"setup", "ruleset_state"})
 """Slots of stored documents that do not name their ruleset: a ``oneOf`` of the served rulesets' types (each
-stored value matches exactly one)."""
+stored value matches exactly one), an ``anyOf`` when a served ruleset's is untyped (any JSON object, which
+every value matches: a ruleset without a ``setup_type``)."""
+SCOPED_SLOTS = frozenset({"event"})
+"""Slots scoped by ruleset, then by type: two rulesets may store the same tag (Mice and Mystics and a plug-in
+both store ``TurnStarted``; stored names never change), so the slot's component is an ``anyOf`` of one union
+per served ruleset, ``<Ruleset><component>`` (``MiceAndMysticsGameEvent``), each tagged by ``type``: the
+union of the game's ruleset (``GameSummary.ruleset``, ``StreamEvent.ruleset``) types a payload exactly."""
+SCOPED_DOCS = {
+    "event": "Any event of a {ruleset} game: the core's events and the ruleset's own (``type`` names it).",
+}
 SLOT_DOCS = {
-    "event": "Any event of the served rulesets or of the core (``type`` names it).",
+    "event": "Any event of a game of the served rulesets: one union per ruleset, each tagged by ``type`` "
+    "(``<Ruleset>GameEvent``). Two rulesets may store the same ``type``; the game's ``ruleset`` says which "
+    "union a payload is of.",
     "command": "Any command of the served rulesets or of the core (``type`` names it).",
     "state": "The state of a game of any served ruleset; its ``ruleset`` says which.",
     "board": "The board view of a game of any served ruleset; its ``ruleset`` says which.",
@@ -401,21 +414,14 @@ def _describe_components(components: dict[str, Any], classes: dict[str, type]) -
 
 
 def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
-    """The types of each slot for an app serving ``rulesets``: one type, or the members of an ``anyOf``."""
-    from dicelog.domain.core import events as core_events
+    """The types of each slot for an app serving ``rulesets``: one type, or the members of an ``anyOf``
+    (``event``: one union per served ruleset, in ``rulesets`` order, see ``SCOPED_SLOTS``)."""
     from dicelog.domain.core import registry
     from dicelog.service.http.api_types import DOCUMENT_KINDS, api_types, tagged_document
 
     types = api_types(rulesets)
     documents = {kind: [tagged_document(name, kind) for name in rulesets] for kind in DOCUMENT_KINDS}
-    core = [
-        v
-        for v in vars(core_events).values()
-        if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
-    ]
-    events: list[Any] = [MIRRORS.get(e, e) for e in core]  # typed mirrors of the free-form stored fields
-    for name in rulesets:
-        events.extend(e for e in registry.get(name).event_types if e not in events)
+    core = _core_events()
 
     def union(items: list[Any]) -> tuple[Any, ...]:
         # The documents tagged by ``ruleset`` (``tagged_document``) make one discriminated union; an untyped
@@ -425,16 +431,119 @@ def _slot_types(rulesets: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
             return tuple(dict.fromkeys([*(i for i in items if i != dict[str, Any]), dict[str, Any]]))
         return (typing.Union[tuple(items)],)  # noqa: UP007 - tagged: one union
 
+    def events_of(name: str) -> Any:
+        # A game's events: the core's and its ruleset's, tagged by ``type`` (unique within a ruleset; two
+        # rulesets may store the same tag, so the rulesets' events are never one union).
+        own = (e for e in registry.get(name).event_types if e not in core)
+        return typing.Union[tuple(dict.fromkeys([*core, *own]))]  # noqa: UP007 - tagged: one union
+
     return {
         "envelope": (StoredEnvelope,),
         "state": union(documents["state"]),
-        "event": (typing.Union[tuple(events)],),  # noqa: UP007 - tagged: one union
+        "event": tuple(events_of(name) for name in rulesets),
         "command": (types.Command,),
         "board": union(documents["board"]),
         "initiative": union(documents["initiative"]),
         "setup": tuple(dict.fromkeys(stored_setup_type(registry.get(name)) for name in rulesets)),
         "ruleset_state": tuple(dict.fromkeys(registry.get(name).state_type for name in rulesets)),
     }
+
+
+def _core_events() -> list[Any]:
+    """The core's event types as the API shows them (the typed mirrors of its free-form stored fields)."""
+    from dicelog.domain.core import events as core_events
+
+    return [
+        MIRRORS.get(v, v)
+        for v in vars(core_events).values()
+        if isinstance(v, type) and issubclass(v, core_events.Event) and v is not core_events.Event
+    ]
+
+
+def _owners(rulesets: tuple[str, ...]) -> dict[type, str]:
+    """The ruleset each Struct or Enum of one served ruleset alone belongs to: reachable from that ruleset's
+    own types (its events, commands, state, setup and views) and from no other served ruleset's nor the
+    core's. A class of the core (or shared) is in none."""
+    from dicelog.domain.core import registry
+    from dicelog.domain.core.commands import Choose, Draw, Roll, Shuffle, UndoCommand
+    from dicelog.service.http.api_types import DOCUMENT_KINDS, api_types, tagged_document
+
+    types = api_types(rulesets)
+    core_roots = [*_core_events(), Roll, Shuffle, Draw, Choose, *typing.get_args(UndoCommand)]
+    core = set(_struct_classes(core_roots).values())
+    reached: dict[type, set[str]] = {}
+    for name in rulesets:
+        ruleset = registry.get(name)
+        roots = [
+            *ruleset.event_types,
+            *types.commands_of[name],
+            ruleset.state_type,
+            stored_setup_type(ruleset),
+            *(tagged_document(name, kind) for kind in DOCUMENT_KINDS),
+        ]
+        for cls in _struct_classes([r for r in roots if r != dict[str, Any]]).values():
+            reached.setdefault(cls, set()).add(name)
+    return {cls: next(iter(names)) for cls, names in reached.items() if len(names) == 1 and cls not in core}
+
+
+def _component_names(classes: dict[str, type], rulesets: tuple[str, ...]) -> dict[str, str]:
+    """New component names (old name -> new) for the classes whose name another class of the document has
+    too (msgspec names all of them by module path then). The core's (or a shared) class keeps the bare name;
+    else a built-in ruleset's, when it is the only one: the names of the committed document stay. The others
+    are prefixed by their ruleset (``SecretHandTurnStarted``); a clash no ruleset prefix settles keeps the
+    module path."""
+    from dicelog.domain.core import registry
+
+    builtin = set(registry.builtin_names())
+
+    groups: dict[str, list[tuple[str, type]]] = {}
+    for name, cls in classes.items():
+        groups.setdefault(cls.__name__, []).append((name, cls))
+    clashing = {bare: members for bare, members in groups.items() if len(members) > 1}
+    if not clashing:
+        return {}
+    owners = _owners(rulesets)
+
+    def rank(cls: type) -> int:
+        owner = owners.get(cls)
+        return 0 if owner is None else 1 if owner in builtin else 2
+
+    names: dict[str, str] = {}
+    for bare, members in clashing.items():
+        best = min(rank(cls) for _, cls in members)
+        keepers = [cls for _, cls in members if rank(cls) == best]
+        for name, cls in members:
+            if len(keepers) == 1 and cls is keepers[0]:
+                names[name] = bare
+            elif cls in owners:
+                names[name] = f"{_camel(owners[cls])}{bare}"
+    final = [names.get(name, name) for name in classes]
+    clashes = {n for n in final if final.count(n) > 1}
+    return {old: new for old, new in names.items() if new not in clashes and new != old}
+
+
+def _renamed(node: Any, names: dict[str, str]) -> Any:
+    """``node`` (schemas: dicts, lists, tuples) with every ``$ref`` and discriminator mapping to a renamed
+    component following it."""
+
+    def ref(target: str) -> str:
+        name = target.rsplit("/", 1)[1]
+        return REF.format(name=names.get(name, name))
+
+    if isinstance(node, list):
+        return [_renamed(n, names) for n in node]
+    if isinstance(node, tuple):
+        return tuple(_renamed(n, names) for n in node)
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {
+        k: ref(v) if k == "$ref" and isinstance(v, str) else _renamed(v, names) for k, v in node.items()
+    }
+    discriminator = out.get("discriminator")
+    if isinstance(discriminator, dict) and isinstance(discriminator.get("mapping"), dict):
+        mapping = {k: ref(v) for k, v in discriminator["mapping"].items()}
+        out["discriminator"] = {**discriminator, "mapping": mapping}
+    return out
 
 
 def _fill_slots(node: Any, roots: dict[str, Any]) -> Any:
@@ -585,12 +694,31 @@ def refine(app: Litestar, document: dict[str, Any], rulesets: tuple[str, ...]) -
     roots = [Problem, *members, *bodies.values()]
     schemas, components = msgspec.json.schema_components(roots, ref_template=REF)
     classes = _struct_classes(roots)
+    names = _component_names(classes, rulesets)
+    schemas, components = _renamed(schemas, names), _renamed(components, names)
+    components = {names.get(k, k): v for k, v in components.items()}
+    classes = {names.get(k, k): v for k, v in classes.items()}
+    for new in set(names.values()) & set(components):
+        components[new]["title"] = new
     _describe_components(components, classes)
     member_schemas = iter(schemas[1 : 1 + len(members)])
-    slot_roots = {}
+    slot_roots: dict[str, Any] = {}
     for name, types in slot_types.items():
         parts = [next(member_schemas) for _ in types]
-        union = "oneOf" if name in ONE_OF_SLOTS else "anyOf"
+        if name in SCOPED_SLOTS:  # one named union per ruleset, in the order served
+            scopes = []
+            for ruleset, part in zip(rulesets, parts, strict=True):
+                scoped = f"{_camel(ruleset)}{SLOT_COMPONENTS[name]}"
+                scoped += "Union" if scoped in components else ""  # a ruleset's own type has the name
+                text = SCOPED_DOCS[name].format(ruleset=ruleset)
+                components[scoped] = {"title": scoped, "description": text, **part}
+                scopes.append(scoped)
+            slot_roots[name] = {"anyOf": [{"$ref": REF.format(name=scope)} for scope in scopes]}
+            continue
+        # A ruleset whose document is untyped (any JSON object) matches every stored value: then no ``oneOf``.
+        untyped = dict[str, Any] in types
+        parts = [{**p, "additionalProperties": True} if p == {"type": "object"} else p for p in parts]
+        union = "oneOf" if name in ONE_OF_SLOTS and not untyped else "anyOf"
         slot_roots[name] = parts[0] if len(parts) == 1 else {union: parts}
     for name, component in SLOT_COMPONENTS.items():  # unions get a name: clients get one type
         if "$ref" not in slot_roots[name]:

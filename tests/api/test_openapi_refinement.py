@@ -45,6 +45,16 @@ def test_with_one_ruleset_served_a_new_game_may_leave_out_its_ruleset_and_the_do
     assert r.json()["game"]["ruleset"] == "vast"
 
 
+def test_with_one_ruleset_served_its_events_are_one_union_of_it(vast_only):
+    """``GameEvent`` has one member per served ruleset (``test_openapi_plugin_rulesets.py``), here one."""
+    schemas = vast_only.get("/schema/openapi.json").json()["components"]["schemas"]
+    assert schemas["GameEvent"]["anyOf"] == [{"$ref": "#/components/schemas/VastGameEvent"}]
+    mapping = schemas["VastGameEvent"]["discriminator"]["mapping"]
+    assert mapping["vast.TurnStarted"] == "#/components/schemas/VastTurnStarted"
+    assert mapping["GameCreated"] == "#/components/schemas/GameCreated"
+    assert "TurnStarted" not in mapping  # Mice and Mystics' events are not a Vast game's
+
+
 def test_swagger_ui_shows_the_refined_document_from_the_vendored_bundle(vast_only):
     page = vast_only.get("/schema/swagger")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
