@@ -28,8 +28,10 @@ card that brings the most Tribes to Strength 3.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride
-track; move toward Treasure, Tribes, then, awake, a Lit Crystal tile to surface on, then
-the Entrance; keep still when nothing calls it (Pride); end the turn.
+track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed 3 (Scratch kills him
+there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then the Entrance; keep
+still when nothing calls it (Pride); with the Thief in play no Gem within 2 tiles of the Entrance (a short
+trip for his loot); end the turn.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins
 or the Thief, who win sooner, it races for it: Hatred places another tile each turn while its Omens last,
@@ -38,7 +40,7 @@ touching fewer, nearer its turn) and places its Crystal tiles (its own turn, and
 touching few tiles; alone against the Thief, where Place Treasure is optional (docs/vast/facts.md §7), it
 places no Treasure token (each is one only he would take). Always: it removes Crystal tiles first; it
 places Crystal tiles far from the Knight, other tiles near her path; Treasure tokens far from her (more
-tokens on the map, more Omens).
+tokens on the map, more Omens), and with the Thief in play far from the Entrance, where he stashes them.
 With the Goblins in play (they win if the Knight dies before the Collapse) it shields her: Giant Bats carry
 the Tribes near her away, Soporific Spores on the Goblins when every Tribe has 3 discs or more, never on
 her; otherwise Soporific Spores when she can lose a cube, or on a Thief with Upgrades, and Giant Bats carry
@@ -553,6 +555,9 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             return 500 + c.placing(tile, (x, y))
         case cmd.PlaceTreasure() if c.thief_alone and "place-treasure-optional" in state.variants:
             return 0  # optional (docs/vast/facts.md §7): each token is one only the Thief would take
+        case cmd.PlaceTreasure(x=x, y=y) if state.thief is not None:
+            # he carries each token home to stash it: far from the Entrance, a longer way
+            return 400 + 5 * c.far((x, y)) + 10 * min(_manhattan((x, y), ENTRANCE), 30)
         case cmd.PlaceTreasure(x=x, y=y):
             return 400 + 5 * c.far((x, y))
         case cmd.GiantBats(target="knight", x=x, y=y) if k is not None and not c.protect:
@@ -766,8 +771,35 @@ def dragon_goal(state: VastState) -> set[Pos]:
             return found
     if d.sloth["hunger"] and state.goblins is not None:
         tribes_at = {(t.x, t.y) for t in state.goblins.tribes if not t.lurking}
-        return {(x, y) for x, y in tribes_at if x is not None and y is not None}
+        found = {(x, y) for x, y in tribes_at if x is not None and y is not None}
+        if found:
+            return found
+    prey = thief_prey(state)
+    if prey is not None:
+        return {prey}
     return set()
+
+
+def thief_prey(state: VastState) -> Pos | None:
+    """The Thief's tile when the Dragon hunts him: he carries loot to stash, or has stashed half his 6 (Vast
+    rulebook §Poteri, Graffio: Scratch kills him on its tile; §Il Ladro, Morire: he drops what he carries
+    there and comes back by the Entrance)."""
+    th = state.thief
+    if th is None or th.x is None or th.y is None:
+        return None
+    if th.carried + len(th.gems) > 0 or th.stashed >= 3:
+        return (th.x, th.y)
+    return None
+
+
+def _dragon_gem(c: DragonContext, _: Any) -> int:
+    """Place a Gem (Vast rulebook §3. Posa una Gemma di Drago): a Pride cube with another Gem on the map. With
+    the Thief in play, not within 2 tiles of the Entrance: a Gem on the map is loot he carries there to stash
+    (Vast rulebook §Il Ladro, Saccheggiare; §Trasportare), a short trip near it."""
+    on_map = any(cell.gems for cell in c.state.cells)
+    if c.state.thief is not None and _manhattan(c.here, ENTRANCE) < 3:
+        return 0
+    return 500 if on_map else 300
 
 
 class DragonContext(NamedTuple):
@@ -846,7 +878,7 @@ DRAGON_RULES: dict[str, Rule] = {
     "UsePower:shriek": 30,
     "UsePower:slap": 80,
     "UsePower:flame-wall": 60,
-    "PlaceGem": lambda c, _: 500 if any(cell.gems for cell in c.state.cells) else 300,
+    "PlaceGem": _dragon_gem,
     "VastEndTurn": 1,
 }
 """The Dragon's bot, one rule per kind of command: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes
