@@ -12,10 +12,12 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from dicelog.domain.vast.demo import secrets
 from dicelog.service.app.export import FORMAT, verify_file
 from tests.browser.conftest import screenshot, settings_in
-from tests.browser.support import play_demo_game, positions, ready, wait_version
-from tests.browser.test_vast_table import play_some, vast_game
+from tests.browser.support import ApiGame, play_demo_game, positions, ready, wait_version
+from tests.browser.test_vast_lobby_play import names_of
+from tests.browser.test_vast_table import ROLES5, SEATS5, play_some, vast_game
 
 
 def shown_positions(page: Any) -> dict[str, str]:
@@ -176,8 +178,8 @@ def test_a_vast_games_turns_are_found_by_the_events_turn_marks(live: str, contex
     html = knight.content()
     assert not sorted(t for t in dark if f'"{t}"' in html or f">{t}<" in html or f" {t}" in html)
     screenshot(knight, "vast-history-knight")
-    # at the latest version the history board says what the table says (built from the state, the table's
-    # from the read models): each tile's words (walls, pieces, tokens) and the Knight's and the Cave's boards
+    # at the latest version the history board says what the table says (both drawn from the server's read
+    # models, the history page's at that version): each tile's words (walls, pieces, tokens) and the boards
     table = context.new_page()
     table.goto(game.url(live, "sir"))
     ready(table)
@@ -189,3 +191,77 @@ def test_a_vast_games_turns_are_found_by_the_events_turn_marks(live: str, contex
     for role in ("knight", "cave"):
         shown = knight.locator(f"#tracks .board-{role}").inner_text()
         assert shown == table.locator(f"#tracks .board-{role}").inner_text(), role
+
+
+def shown_secrets(page: Any, hidden: set[str], names: dict[str, str]) -> list[str]:
+    """The ids (or printed names) of ``hidden`` that the page's board and player boards show."""
+    html = page.eval_on_selector_all("#board, #tracks", "nodes => nodes.map(n => n.innerHTML).join(' ')")
+    return sorted(s for s in hidden if f'"{s}"' in html or f">{s}<" in html or f">{names.get(s, s)}<" in html)
+
+
+def test_the_vast_history_page_draws_all_five_player_boards_from_the_read_models_at_the_version(
+    live: str, context: Any
+) -> None:
+    """Knight, Goblins, Dragon, Cave and Thief: at any version the history page draws the cave and the five
+    player boards from ``GET /board?version=N`` and ``/initiative?version=N`` as its reader may see them (the
+    Goblins' Secrets and the Dragon's Power cards face down on the Knight's page, the Dark tiles unnamed), and
+    recomputes none of it; at the latest version it says what the table says."""
+    body = {"ruleset": "vast", "setup": {"roles": list(ROLES5)}, "seats": SEATS5, "visibility": "public"}
+    game = ApiGame(live, body)
+    rng = random.Random(8)
+    for _ in range(400):
+        full = game.get("/state", "auditor")["state"]
+        if full["thief"]["x"] is not None and full["dragon"]["x"] is not None and full["goblins"]["hand"]:
+            break
+        turn = game.get("/legal-commands", "cave")["turn"]
+        commands = game.get("/legal-commands", turn)["commands"]
+        legal = [c for c in commands if c["type"] != "vast.EndTurn" and not c.get("climb")]
+        game.send(turn, rng.choice(legal if legal and rng.random() < 0.8 else commands))
+    assert full["thief"]["x"] is not None and full["dragon"]["x"] is not None and full["goblins"]["hand"]
+    last = game.get("")["version"]
+    names = names_of(live)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    reads: list[str] = []
+    page.on("request", lambda r: reads.append(r.url) if "version=" in r.url else None)
+    page.goto(game.url(live, "knight", tail="/history"))
+    ready(page)
+    for version in (last * 2 // 3, last):
+        page.locator("#version").fill(str(version))
+        page.wait_for_selector(f"#board svg.vast-map[data-version='{version}']")
+        initiative = game.get("/initiative", "knight", version=version)["initiative"]
+        board = game.get("/board", "knight", version=version)["board"]
+        roles = page.eval_on_selector_all("#tracks .vast-board", "nodes => nodes.map(n => n.dataset.role)")
+        assert sorted(roles) == sorted(r for r in ROLES5 if initiative[r] is not None), (version, roles)
+        assert "shown at the table" not in page.locator("#tracks").inner_text()
+        assert page.locator("#board .vast-cell").count() == len(board["cells"])
+        knight = page.get_by_role("figure", name="The Knight's board")
+        assert knight.locator('dd[data-key="movement"]').inner_text() == str(initiative["knight"]["movement"])
+        goblins = page.get_by_role("figure", name="The Goblins' board")
+        assert goblins.locator(".vast-card.face-down").count() == initiative["goblins"]["hand"], (
+            goblins.inner_text(),
+            initiative["goblins"],
+        )
+        dragon = page.get_by_role("figure", name="The Dragon's board")
+        assert dragon.locator(".vast-card.face-down").count() == len(initiative["dragon"]["hand"])
+        thief = page.get_by_role("figure", name="The Thief's board")
+        assert thief.locator('dd[data-key="stealth"]').inner_text().split(" ")[0] == str(
+            initiative["thief"]["stealth"]
+        )
+        hidden = secrets(game.get("/state", "auditor", version=version)["state"], "knight")
+        assert shown_secrets(page, hidden, names) == [], version
+    # the page read the state and the two read models at each version it showed, and nothing at the table's
+    # own paths: what it draws is the server's
+    for version in (last * 2 // 3, last):
+        for kind in ("state", "board", "initiative"):
+            assert any(f"/{kind}?version={version}" in url for url in reads), (kind, version)
+    screenshot(page, "vast-history-five-roles-knight")
+    table = context.new_page()
+    table.goto(game.url(live, "knight"))
+    ready(table)
+    wait_version(table, last)
+    for role in ROLES5:
+        shown = page.locator(f"#tracks .board-{role}").inner_text()
+        assert shown == table.locator(f"#tracks .board-{role}").inner_text(), role
+    assert errors == []

@@ -357,9 +357,14 @@ export function renderCave(page, { send, choose }) {
     const room = c.side === "dark" ? `${TRIBE_MARK[c.symbol] || "?"}` : (ROOM[c.kind] || "");
     const words = room.split(" ");
     const label2 = words.length > 1 ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [room];
-    picture.append(svg("text", { x: x0 + S / 2, y: y0 + (label2.length > 1 ? 20 : 26), class: "room", "text-anchor": "middle" },
+    picture.append(svg("text", { x: x0 + S / 2, y: y0 + (label2.length > 1 ? 20 : c.side === "dark" && c.kind ? 22 : 26), class: "room", "text-anchor": "middle" },
       label2.map((w, i) => svg("tspan", { x: x0 + S / 2, dy: i ? 14 : 0, text: w }))));
-    if (c.side === "dark" && c.kind) picture.append(svg("text", { x: x0 + S / 2, y: y0 + 44, class: "hidden-room", "text-anchor": "middle", text: `(${ROOM[c.kind] || c.kind})` }));
+    // what a Dark tile hides (on the pages that may know it): in brackets, a line a word, inside the tile
+    if (c.side === "dark" && c.kind) {
+      const hidden = `(${ROOM[c.kind] || c.kind})`.split(" ");
+      picture.append(svg("text", { x: x0 + S / 2, y: y0 + (hidden.length > 1 ? 37 : 42), class: "hidden-room", "text-anchor": "middle" },
+        hidden.map((w, i) => svg("tspan", { x: x0 + S / 2, dy: i ? 12 : 0, text: w }))));
+    }
     picture.append(svg("text", { x: x0 + 6, y: y0 + S - 6, class: "coord", text: key }));
     list.forEach((m, i) => {
       const cx = x0 + 22 + (i % 4) * 19;
@@ -427,7 +432,7 @@ export function renderBoards(page) {
   const board = page.board || {};
   const turn = page.game.turn;
   const out = [];
-  const figure = (role, ...rows) => el("figure", { class: `track vast-board board-${role}${turn === role ? " turn" : ""}`, "aria-label": `The ${ROLE[role]}'s board`, "data-role": role },
+  const figure = (role, ...rows) => el("figure", { class: `track vast-board board-${role}${turn === role ? " turn" : ""}`, "aria-label": `The ${ROLE[role]}${ROLE[role].endsWith("s") ? "'" : "'s"} board`, "data-role": role },
     el("figcaption", { text: `${ROLE[role]}${turn === role ? " · playing now" : ""}` }), ...rows);
   const k = view.knight;
   if (k) {
@@ -452,7 +457,8 @@ export function renderBoards(page) {
   const g = view.goblins;
   if (g) {
     const tribes = (board.tribes || []).map((t) => `${TRIBE[t.name]}: Population ${t.population}, Strength ${t.strength}${t.where === "map" ? ` at ${t.x},${t.y}` : t.where === "lurking" ? " (lurking)" : t.where === "board" ? " (on the Goblins' board)" : ` (${t.where})`}${t.monsters && t.monsters.length ? `, ${t.monsters.map(cardName).join(", ")}` : ""}`);
-    const hand = typeof g.hand === "number" ? Array(g.hand).fill("?") : g.hand;
+    // the Secrets hand as the reader may see it: the Goblins' own cards (everyone's once the game has ended), else face down
+    const hand = Array.isArray(g.secrets) && g.secrets.length === g.hand ? g.secrets : Array(g.hand).fill("?");
     out.push(figure("goblins",
       el("ul", { class: "tribes" }, tribes.map((t) => el("li", { text: t }))),
       el("dl", { class: "facts" }, fact("Rage", g.rage), fact("War card", g.war ? cardName(g.war) : "none"), fact("Crystals smashed", g.crystals_smashed)),
@@ -608,100 +614,19 @@ export function pieceName(id) { return ROLE[id] || TRIBE[id] || id; }
 // A card or tile of a manual draw by its printed name.
 export function drawName(id) { return content.tiles.has(id) ? tileName(id) : cardName(id); }
 
-// The history page (docs/web-table.md, renderVersion): the game at a version, read-only. GET /state?version=N
-// gives the state as the reader may see it (masked by the lens), not the read models, so the cave and the
-// Knight's and the Cave's boards are built here from it as dicelog.domain.vast.read_models builds them
-// (board_view, initiative_view); no legal command, no target to click, nothing sent.
-const GRIT_CUBES = [5, 11, 18, 26, 35];
-const KNIGHT_TRACK = { movement: [1, 3, 5, 7], perception: [1, 2, 3, 4], strength: [1, 2, 3, 4] };
-const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
-const OPPOSITE = { N: "S", E: "W", S: "N", W: "E" };
+// The history page (docs/web-table.md, renderVersion): the game at a version, read-only, drawn from the server's
+// read models at that version (GET /board?version=N and /initiative?version=N, as the reader may see them: what
+// the reader may not see is face down, as at the table); no legal command, no target to click, nothing sent.
+export const versionViews = ["board", "initiative"];
 
-// The canonical name of an edge, as dicelog.domain.vast.cave.edge: "x,y,N" or "x,y,E" of the cell south or west of it.
-function edgeKey(x, y, side) {
-  if (side === "N" || side === "E") return `${x},${y},${side}`;
-  const [dx, dy] = STEP[side];
-  return `${x + dx},${y + dy},${OPPOSITE[side]}`;
-}
-
-function boardAt(s) {
-  const lit = new Map((s.cells || []).filter((c) => c.lit).map((c) => [`${c.x},${c.y}`, c]));
-  const wallsOf = (x, y) => {
-    const c = lit.get(`${x},${y}`);
-    const tile = c && content.tiles.get(c.tile);
-    return tile ? turnedWalls(tile.shape, c.rotation || 0) : [];
-  };
-  const rockslides = new Set((s.rockslides || []).map((e) => e.join(",")));
-  const bombs = new Set((s.bombs || []).map((e) => e.join(",")));
-  const wall = (x, y, side) => {
-    const e = edgeKey(x, y, side);
-    if (bombs.has(e)) return false;
-    if (rockslides.has(e)) return true;
-    const [dx, dy] = STEP[side];
-    return wallsOf(x, y).includes(side) || wallsOf(x + dx, y + dy).includes(OPPOSITE[side]);
-  };
-  const k = s.knight;
-  const d = s.dragon;
-  const th = s.thief;
-  const tribes = s.goblins ? s.goblins.tribes : [];
-  const cells = [...(s.cells || [])].sort((a, b) => a.x - b.x || a.y - b.y).map((c) => {
-    const here = (x, y) => x === c.x && y === c.y;
-    const pieces = [
-      ...(k && here(k.x, k.y) ? ["knight"] : []), ...(d && here(d.x, d.y) ? ["dragon"] : []),
-      ...tribes.filter((t) => !t.lurking && here(t.x, t.y)).map((t) => t.name), ...(th && th.x !== null && th.x !== undefined && here(th.x, th.y) ? ["thief"] : []),
-    ];
-    const known = c.tile !== "?" && content.tiles.get(c.tile);
-    return {
-      x: c.x, y: c.y, side: c.tile === "entrance" ? "entrance" : c.lit ? "lit" : "dark", symbol: c.symbol, tile: c.tile,
-      kind: known ? known.kind : null, walls: c.lit ? TURN.filter((side) => wall(c.x, c.y, side)) : [], treasure: c.treasure || 0,
-      crystal: Boolean(c.crystal), pieces, gems: c.gems || [], flame_wall: Boolean(d && d.flame_wall && here(...d.flame_wall)),
-      event_token: Boolean(c.event_token), vault: Boolean(c.vault),
-    };
-  });
-  const held = d ? d.held || 0 : 0;
-  const thiefTokens = th ? (th.carried || 0) + (th.stashed || 0) : 0;
-  return {
-    cells, rockslides: s.rockslides || [], bombs: s.bombs || [], stack: (s.piles || []).reduce((a, b) => a + b, 0),
-    cave_hand: s.cave ? s.cave.hand : [], cave_in_play: Boolean(s.cave), collapse: Boolean(s.collapse), crystal_tiles_collapsed: s.crystal_tiles_collapsed || 0,
-    treasure_supply: s.cave ? s.cave.supply : Math.max(0, (s.treasure_tokens || 0) - (s.cells || []).reduce((a, c) => a + (c.treasure || 0), 0) - held - thiefTokens),
-    tribes: tribes.map((t) => ({ name: t.name, population: t.population, where: t.lurking ? "lurking" : t.x === null || t.x === undefined ? "board" : "map", x: t.x, y: t.y, monsters: t.monsters || [] })),
-    dragon: !d || d.x === null || d.x === undefined ? null : d.surfaced ? "surfaced" : d.awake ? "awake" : "asleep",
-  };
-}
-
-// The Knight's and the Cave's boards at a version (read_models.initiative_view); the Goblins', the Dragon's and
-// the Thief's need more of the rules (Tribe Strength, Armor, Stat Boosts) and are left to the table.
-function initiativeAt(s) {
-  const k = s.knight;
-  let knight = null;
-  if (k) {
-    const placed = k.placed || {};
-    const on = (target) => placed[target] || 0;
-    const active = (card) => (on(card) > 0 ? 1 : 0);
-    const reached = GRIT_CUBES.filter((g) => k.grit >= g).length;
-    const owned = Math.max(0, Math.min(7, Math.max(2, 2 + reached - (k.discarded || 0))) - (k.poisoned || 0));
-    const track = (name) => KNIGHT_TRACK[name][Math.min(3, on(name))];
-    knight = {
-      ...k, hero_cubes: owned, free_cubes: Math.max(0, owned - Object.values(placed).reduce((a, b) => a + b, 0)),
-      movement: track("movement") + 4 * active("heroic-boots") + active("pixie-lantern"),
-      perception: track("perception") + active("elven-sword") + active("pixie-lantern"),
-      strength: track("strength") + (s.turn === "knight" ? active("elven-sword") + active("mighty-axe") : 0),
-    };
-  }
-  const c = s.cave;
-  const cave = c ? { hand: (c.hand || []).length, omens: c.omens || [], treasure_supply: c.supply, placed_this_turn: c.placed || 0 } : null;
-  return { order: s.roles || [], turn: s.turn, round: s.round, phase: s.phase, knight, cave };
-}
-
-export function renderVersion(state, version, { board, tracks, initiative }) {
-  const page = { board: boardAt(state), initiative: initiativeAt(state), game: { turn: state.turn, pending: null, result: null }, legal: null };
+export function renderVersion(state, version, { board, tracks, initiative }, views = {}) {
+  const view = views.initiative || {};
+  const page = { board: views.board, initiative: view, game: { turn: view.turn, pending: null, result: null }, legal: null };
   board.replaceChildren(renderCave(page, { send: () => {}, choose: () => {} }));
   const map = board.querySelector("svg.vast-map");
   if (map) map.dataset.version = String(version);
   board.dataset.version = String(version);
-  const left = ["goblins", "dragon", "thief"].filter((r) => state[r]).map((r) => ROLE[r]);
-  tracks.replaceChildren(...renderBoards(page),
-    ...(left.length ? [el("p", { class: "hint", text: `The ${left.join(", ")} board${left.length > 1 ? "s are" : " is"} shown at the table, not here.` })] : []));
+  tracks.replaceChildren(...renderBoards(page));
   initiative.replaceChildren(el("h2", { text: "Turn order" }));
   renderInitiative(page, initiative);
 }

@@ -1,5 +1,6 @@
-// The history and dispute view: the board at any version (GET /state?version=N), stepping by
-// version, turn or round, the turn's commands, dice, decisions and events (undone ones marked),
+// The history and dispute view: the board at any version (GET /state?version=N, and the read models
+// the table module draws from at that version, GET /board?version=N and /initiative?version=N, as the
+// module's ``versionViews`` names them), stepping by version, turn or round, the turn's commands, dice, decisions and events (undone ones marked),
 // the dice proof, a verify badge and the export of the log. All through the reader's token. The
 // ruleset's table module (docs/web-table.md, named by GET /rulesets) draws the game at a version and
 // words its events; without one, the state is drawn as nested lists and the events by their fields.
@@ -73,7 +74,8 @@ function commandWords(command) {
     case "Roll": return command.faces ? `Roll ${command.faces.map((f) => faceWords(f, 6)).join(", ")}` : "Roll (the server rolls)";
     case "Draw": return command.cards ? `Draw ${command.cards.map(names).join(", ")}` : "Draw (the server draws)";
     case "Shuffle": return command.order ? `Shuffle (${command.order.length} cards)` : "Shuffle (the server shuffles)";
-    case "Choose": return `Choose ${names(command.option)}`;
+    // a choice the reader may not see comes masked to its type alone
+    case "Choose": return command.option === undefined || command.option === "?" ? "Choose (hidden from you)" : `Choose ${names(command.option)}`;
     case "RequestUndo": return `Ask to take back the moves after version ${command.to_version}`;
     case "ApproveUndo": return "Approve the undo";
     case "RejectUndo": return "Reject the undo";
@@ -139,12 +141,29 @@ function spans(kind) {
 
 function latest() { return page.events.length ? page.events[page.events.length - 1].version : 1; }
 
+// The read models the table module draws the game at a version from (``versionViews``: "board",
+// "initiative"), besides the state; none for a module that draws from the state alone.
+const versionViews = () => (hook("versionViews") || []).filter((kind) => kind === "board" || kind === "initiative");
+
+// One read at a version (``kind``: state, board or initiative), kept on the page once read (a failed
+// read is not kept: it is read again).
+async function readAt(kind, version) {
+  const key = `${kind}@${version}`;
+  if (page.states.has(key)) return page.states.get(key);
+  const promise = api.get(`/games/${gameId}/${kind}`, { version });
+  page.states.set(key, promise);
+  if (page.states.size > 400 * (1 + versionViews().length)) page.states.delete(page.states.keys().next().value);
+  try { return await promise; } catch (e) { page.states.delete(key); throw e; }
+}
+
+const readsAt = (version) => ["state", ...versionViews()].map((kind) => `${kind}@${version}`);
+
+// The state at a version and the read models the module draws from ({ board, initiative }), read
+// together; a read already on the page is not read again.
 async function stateAt(version) {
-  if (page.states.has(version)) return page.states.get(version);
-  const promise = api.get(`/games/${gameId}/state`, { version });
-  page.states.set(version, promise);
-  if (page.states.size > 400) page.states.delete(page.states.keys().next().value);
-  try { return await promise; } catch (e) { page.states.delete(version); throw e; }
+  const kinds = ["state", ...versionViews()];
+  const [state, ...views] = await Promise.all(kinds.map((kind) => readAt(kind, version)));
+  return { ...state, views: Object.fromEntries(views.map((v, i) => [kinds[i + 1], v[kinds[i + 1]]])) };
 }
 
 function go(version) {
@@ -160,7 +179,8 @@ function go(version) {
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 // A state at a past version is a replay, which the `expensive` quota counts (docs/api-contract.md,
-// Quotas). One replay is in flight at a time and only the version wanted when it answers is read
+// Quotas), as are the read models at a version (the module's ``versionViews``: with two, a step is
+// three replays, read together). One step is in flight at a time and only the version wanted when it answers is read
 // next, so a quick drag of the slider skips the versions it passed. When the quota's window is
 // nearly spent (RateLimit-Remaining), the replays left are spread over the time until it resets; a
 // 429 is waited out (Retry-After) and the version wanted by then is read: the slider never shows an
@@ -181,7 +201,7 @@ async function pump() {
   try {
     while (page.shown !== page.wanted) {
       const version = page.wanted;
-      const quota = page.states.has(version) ? null : api.quota;
+      const quota = readsAt(version).every((key) => page.states.has(key)) ? null : api.quota;
       if (quota && quota.remaining < PACE_BELOW) {
         await sleep((1000 * quota.reset) / (quota.remaining + 1));
         if (page.wanted !== version) continue;
@@ -212,7 +232,8 @@ function showVersion(version, at) {
   if (hook("renderVersion")) {
     // the ruleset's picture of the game at this version: #board (its picture carries data-version),
     // #tracks and #initiative
-    page.view.renderVersion(s, version, { board: $("board"), tracks: $("tracks"), initiative: $("initiative") });
+    // (and the read models at that version the module names in ``versionViews``)
+    page.view.renderVersion(s, version, { board: $("board"), tracks: $("tracks"), initiative: $("initiative") }, at.views);
   } else {
     const box = clear($("board"));
     box.dataset.version = String(version);
