@@ -145,3 +145,13 @@ SMALL_TARGETS = """() => {
 }"""
 
 SIDEWAYS = "() => document.scrollingElement.scrollWidth - window.innerWidth"
+
+OUTSIDE_ITS_TILE = """() => [...document.querySelectorAll('.vast-map .vast-cell')].flatMap((g) => {
+  const x = Number(g.dataset.x) * 100, y = -Number(g.dataset.y) * 100;
+  return [...g.querySelectorAll('text')].filter((t) => {
+    const b = t.getBBox();
+    return b.width > 0 && (b.x < x || b.y < y || b.x + b.width > x + 100 || b.y + b.height > y + 100);
+  }).map((t) => `${g.dataset.x},${g.dataset.y}: ${t.textContent}`);
+})"""
+"""The words drawn on a Vast tile (its room, what a Dark tile hides, its coordinates, the marks of its pieces
+and tokens) that reach outside the tile's square (100 SVG units), as ``"x,y: text"``."""

@@ -19,6 +19,7 @@ import random
 import re
 import time
 from typing import Any
+from uuid import UUID
 
 import httpx
 import msgspec
@@ -27,8 +28,10 @@ import pytest
 from dicelog.domain.vast.bot import choose, decide, decode_state
 from dicelog.domain.vast.commands import VastCommandUnion
 from dicelog.domain.vast.demo import secrets
+from dicelog.service.app import games as games_module
+from dicelog.service.http import routes
 from tests.browser.conftest import SCREENSHOTS, screenshot
-from tests.browser.support import SIDEWAYS, SMALL_TARGETS, axe_violations, ready
+from tests.browser.support import OUTSIDE_ITS_TILE, SIDEWAYS, SMALL_TARGETS, axe_violations, ready
 
 PHONE_AT = 10
 """After this many clicks (the game going on), the two tables and the lobby are opened on a phone."""
@@ -38,6 +41,12 @@ policies in the domain (30 games of the 5-role row, decisions asked, server dice
 commands plus one click per tile picked from the hand took 33 to 314 clicks (median 77); the Thief won 22 of
 them, the Goblins 4, the Dragon 3, the Knight 1 (``play_game``'s loop of tests/property/test_vast_games.py
 with ``decision_policy: ask``, each decision answered by the bots' ``decide``)."""
+SEED = bytes(range(32))
+"""The game's dice seed (server dice): with the game id (``GAME_IDS``) and the people's seeds, every run plays
+the same game."""
+GAME_IDS = 32
+"""The seed of the ids the service gives the game (the bots' tie-breaks are seeded by the game id and version,
+``dicelog.service.app.seat_bots.bot_rng``) and its first commands while it is created."""
 PLACE = re.compile(r"^-?\d+,-?\d+$")
 CONTROLS = """() => ({
   buttons: [...document.querySelectorAll('#controls button.command')].map((b) => b.dataset.command),
@@ -211,7 +220,9 @@ def events_of(base: str, game_id: str, audit: dict[str, str]) -> list[dict[str, 
 # Slow: a whole game in Chromium (two pages refreshed and scanned after every click), minutes on a busy
 # machine; the browser folder is in the slow profile anyway (tests/conftest.py).
 @pytest.mark.slow
-def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(live: str, browser: Any) -> None:
+def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(
+    live: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     started = time.monotonic()
     people = {
         "knight": browser.new_context(viewport={"width": 1300, "height": 1000}),
@@ -219,7 +230,13 @@ def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(live: str
     }
     lobby = people["knight"].new_page()
     assert axe_violations_after(lobby, live) == []
-    links = create_from_the_lobby(lobby, live)
+    # the same game every run: the service's random sources fixed while the lobby creates it (the server runs
+    # in this process), the people's choices seeded (``Person``)
+    with monkeypatch.context() as fixed:
+        ids = random.Random(GAME_IDS)
+        fixed.setattr(routes, "_new_seed", lambda: SEED)
+        fixed.setattr(games_module, "uuid4", lambda: UUID(int=ids.getrandbits(128), version=4))
+        links = create_from_the_lobby(lobby, live)
     assert set(links) >= {"Join as seat sir", "Join as seat cave"}
     game_id = lobby.locator("#created").get_attribute("data-game") or ""
     auditor = links["Auditor link (sees every secret: for disputes)"]
@@ -249,6 +266,8 @@ def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(live: str
             shown = leaks(person.page, secrets(state, role), names)
             assert shown == [], f"v{game['version']}: the {role}'s page shows {shown}"
         scans += 1
+        for person in persons.values():
+            assert person.page.evaluate(OUTSIDE_ITS_TILE) == [], f"v{game['version']}: words outside a tile"
         if clicks >= PHONE_AT and not phoned:
             for role, person in persons.items():  # a table in the middle of a game
                 screenshot(person.page, f"vast-playing-{role}")
@@ -283,6 +302,13 @@ def test_a_five_role_game_from_the_lobby_played_by_clicking_to_its_end(live: str
     for role, person in persons.items():
         person.page.wait_for_selector("#controls .result")
         assert "The game has ended" in person.page.locator("#controls").inner_text()
+        # the end reveals every secret (docs/who-sees-what.md): no player board holds a face-down card or
+        # tile, the Goblins' Secrets hand among them, and every Dark tile shows what it hides
+        settled(person.page, game["version"])
+        assert person.page.locator("#tracks .face-down, #tracks .tile.back").count() == 0, role
+        assert "face down" not in person.page.locator("#tracks").inner_text(), role
+        assert person.page.locator(".vast-cell.dark:not([data-tile])").count() == 0, role
+        assert person.page.evaluate(OUTSIDE_ITS_TILE) == [], role
         screenshot(person.page, f"vast-played-{role}")
         assert axe_violations(person.page) == [], role
     by_role = {role: p.clicks for role, p in persons.items()}

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from tests.browser.conftest import screenshot
-from tests.browser.support import ApiGame, ready, wait_version
+from tests.browser.support import OUTSIDE_ITS_TILE, ApiGame, ready, wait_version
 
 TILES = "els => els.map(e => e.dataset.tile || '')"  # the tiles a page names (what a Dark tile hides)
 SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
@@ -61,6 +61,9 @@ def test_the_cave_is_drawn_as_a_grid_and_the_knight_never_sees_a_dark_tile(live:
     assert all(t in titles for t in dark), (
         "the Cave examines every Dark tile (Vast rulebook §Tessere Caverna)"
     )
+    # each tile's words (its room, what a Dark tile hides, "(Treasure Room)" the longest) stay inside it
+    assert cave_page.locator(".vast-cell.dark .hidden-room").count() == len(dark)
+    assert cave_page.evaluate(OUTSIDE_ITS_TILE) == []
     screenshot(cave_page, "vast-table-cave")
     grid = screenshot(cave_page, "vast-table-cave").with_name("vast-cave-grid.png")
     cave_page.locator(".vast-cave").screenshot(path=str(grid))

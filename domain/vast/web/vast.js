@@ -80,10 +80,10 @@ export function load(api) {
 
 export function title() { return "Vast: The Crystal Caverns"; }
 
-// The end of the game in words ("won:thief" -> "The Thief wins").
+// The end of the game in words ("won:thief" -> "The Thief wins", "won:goblins" -> "The Goblins win").
 export function resultText(result) {
   const [kind, who] = String(result || "").split(":");
-  if (kind === "won" && ROLE[who]) return `The ${ROLE[who]} wins`;
+  if (kind === "won" && ROLE[who]) return `The ${ROLE[who]} ${who === "goblins" ? "win" : "wins"}`;
   if (kind === "won" && who) return `${cap(who)} wins`;
   return cap(String(result || "").replace(/[-:]/g, " "));
 }
