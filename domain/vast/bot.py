@@ -29,7 +29,8 @@ card that brings the most Tribes to Strength 3.
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride
 track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed 3 (Scratch kills him
-there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then the Entrance; keep
+there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then the Entrance (by
+its way over Lit tiles, the Wing across a wall that bars it, before its move too); keep
 still when nothing calls it (Pride); with the Thief in play no Gem within 2 tiles of the Entrance (a short
 trip for his loot); end the turn.
 
@@ -812,12 +813,34 @@ class DragonContext(NamedTuple):
     goal: set[Pos]
     tribes_near: int
     dark_around: int
+    walk: Mapping[Pos, int] | None = None
+    """Surfaced, the steps from each Lit tile to the goal over Lit tiles, walls blocking (``lit_walk``)."""
 
     def closer(self, to: Pos) -> int:
-        """Tiles ``to`` gains toward the goal (as the crow flies); -1 with no goal."""
+        """Tiles ``to`` gains toward the goal (as the crow flies; surfaced, by ``walk`` when it reaches both
+        tiles); -1 with no goal."""
         if not self.goal:
             return -1
+        if self.walk is not None and self.here in self.walk:
+            return self.walk[self.here] - self.walk.get(to, FAR)
         return min(_manhattan(self.here, g) for g in self.goal) - min(_manhattan(to, g) for g in self.goal)
+
+
+def lit_walk(state: VastState, goals: set[Pos]) -> dict[Pos, int]:
+    """Steps from every Lit tile to the nearest of ``goals`` over Lit tiles, walls blocking: the surfaced
+    Dragon's way (Vast rulebook §Limitazioni di Movimento: surfaced, neither Dark tiles nor walls)."""
+    g = geometry(state)
+    lit = {(c.x, c.y) for c in state.cells if c.lit}
+    seen = {p: 0 for p in goals if p in lit}
+    queue = deque(seen)
+    while queue:
+        here = queue.popleft()
+        for side in SIDES:
+            there = step(here, side)
+            if there in lit and there not in seen and not g.wall_between(here, side):
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
 
 
 def dragon_context(state: VastState, d: DragonRole, here: Pos) -> DragonContext:
@@ -828,7 +851,9 @@ def dragon_context(state: VastState, d: DragonRole, here: Pos) -> DragonContext:
         if on_map(t) and not t.lurking and _chebyshev((t.x, t.y), here) <= 1
     )
     dark = sum(1 for c in state.cells if not c.lit and _chebyshev((c.x, c.y), here) == 1)
-    return DragonContext(state, d, here, dragon_goal(state), near, dark)
+    goal = dragon_goal(state)
+    walk = lit_walk(state, goal) if d.surfaced and goal else None
+    return DragonContext(state, d, here, goal, near, dark, walk)
 
 
 def _chebyshev(a: tuple[int | None, int | None], b: Pos) -> int:
@@ -844,7 +869,8 @@ def _dragon_wing(c: DragonContext, command: cmd.UsePower) -> int:
     if command.x is None or command.y is None:
         return 0
     gain = c.closer((command.x, command.y))
-    return 500 + 50 * gain if gain > 0 and c.dragon.moved else 0
+    # the Wing after its move; surfaced also before it, across the wall that bars its way home
+    return 500 + 50 * gain if gain > 0 and (c.dragon.moved or c.dragon.surfaced) else 0
 
 
 def _dragon_scorch(c: DragonContext, _: Any) -> int:
