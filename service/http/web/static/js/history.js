@@ -28,6 +28,17 @@ function names(id) {
   return name ? name(id) : id;
 }
 
+// A drawn card (or tile) by its printed name: the table module's (``drawName``), else as any id.
+function cardWords(id) {
+  const words = hook("drawName");
+  return words ? words(id) : names(id);
+}
+
+// The cards of a draw: by their printed names, or counted when none may be seen ("3 face down").
+function cardsWords(list) {
+  return list.length && list.every((id) => id === "?") ? `${list.length} face down` : list.map(cardWords).join(", ");
+}
+
 // A die face in words and as a small picture (``pending``: the roll it answers, for its reason):
 // the table module's, else its number and no picture.
 function faceWords(face, sides, pending) {
@@ -72,7 +83,7 @@ function commandWords(command) {
     // a Roll, Draw or Shuffle without its result asks the server for it (server dice): the event
     // that answers it (DiceRolled, CardsDrawn, CardsShuffled) says what came up
     case "Roll": return command.faces ? `Roll ${command.faces.map((f) => faceWords(f, 6)).join(", ")}` : "Roll (the server rolls)";
-    case "Draw": return command.cards ? `Draw ${command.cards.map(names).join(", ")}` : "Draw (the server draws)";
+    case "Draw": return command.cards ? `Draw ${cardsWords(command.cards)}` : "Draw (the server draws)";
     case "Shuffle": return command.order ? `Shuffle (${command.order.length} cards)` : "Shuffle (the server shuffles)";
     // a choice the reader may not see comes masked to its type alone
     case "Choose": return command.option === undefined || command.option === "?" ? "Choose (hidden from you)" : `Choose ${names(command.option)}`;
@@ -97,7 +108,7 @@ function eventWords(event) {
   if (event.hidden || !event.payload) return `${event.type} (hidden from you)`;
   const p = event.payload;
   if (event.type === "DiceRolled") return `Rolled ${p.faces.map((f) => faceWords(f, 6, p)).join(", ")} for ${reasonWords(p.reason)}`;
-  if (event.type === "CardsDrawn") return `Drew ${p.cards.map(names).join(", ")} from the ${String(p.deck).replace(/-/g, " ")} deck`;
+  if (event.type === "CardsDrawn") return `Drew ${cardsWords(p.cards)} from the ${String(p.deck).replace(/-/g, " ")} deck`;
   if (event.type === "CardsShuffled") return `Shuffled ${p.order ? p.order.length : ""} cards for ${reasonWords(p.reason)}`;
   if (event.type === "DecisionMade") return `Seat ${p.by} chose ${names(p.option)} (${String(p.decision).replace(/[-:]/g, " ")})`;
   if (event.type === "CommandAccepted" && p.command) return `Command: ${commandWords(p.command)}`;
@@ -330,7 +341,7 @@ async function renderDice() {
   const rows = proof.chances.map((c) => el("tr", { "data-version": c.version },
     el("td", {}, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(c.version); } }, `v${c.version}`)),
     el("td", { text: String(c.k) }), el("td", { text: c.hidden ? "(hidden from you)" : c.reason.replace(/-/g, " ") }),
-    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, faceImages(c.result, 6, c), " ", c.result.map((f) => faceWords(f, 6, c)).join(", ")) : c.result.map(names).join(", ")),
+    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, faceImages(c.result, 6, c), " ", c.result.map((f) => faceWords(f, 6, c)).join(", ")) : cardsWords(c.result)),
     el("td", { text: c.source }),
     el("td", { text: c.rederived === null ? "—" : c.rederived ? "✔ re-derived" : "✘ differs" })));
   box.append(el("div", { class: "scroll" }, el("table", { class: "dice-table" },
