@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from dicelog.domain.vast.demo import secrets
 from dicelog.service.app.export import FORMAT, verify_file
 from tests.browser.conftest import screenshot, settings_in
-from tests.browser.support import ApiGame, play_demo_game, positions, ready, wait_version
+from tests.browser.support import ApiGame, axe_violations, play_demo_game, positions, ready, wait_version
 from tests.browser.test_vast_lobby_play import names_of
 from tests.browser.test_vast_table import ROLES5, SEATS5, play_some, vast_game
 
@@ -257,6 +257,7 @@ def test_the_vast_history_page_draws_all_five_player_boards_from_the_read_models
         for kind in ("state", "board", "initiative"):
             assert any(f"/{kind}?version={version}" in url for url in reads), (kind, version)
     screenshot(page, "vast-history-five-roles-knight")
+    assert axe_violations(page) == [], "axe-core on the Vast history page"
     table = context.new_page()
     table.goto(game.url(live, "knight"))
     ready(table)
