@@ -95,6 +95,13 @@ from dicelog.service.store.records import (
     secret_id,
     token_id,
 )
+from dicelog.service.store.revocations import (
+    UNREVOKED,
+    RevocationCheckingPostgresRecorder,
+    RevocationCheckingSQLiteRecorder,
+    TokenRevokedOnSave,
+    recorder_topic,
+)
 from dicelog.service.store.topics import topics_of
 from dicelog.service.store.write_lane import GroupCommit, WriteLane
 
@@ -248,6 +255,7 @@ class StoreHistory:
 
 
 _LOCK_STRIPES = 256
+_REVOKED = "this token was revoked or replaced: a valid bearer token of this {kind} is required"
 
 
 class Games(Application[UUID]):
@@ -281,7 +289,14 @@ class Games(Application[UUID]):
         so there the store is asked first, as every read does."""
         self._indexes = IndexCache()
         self._listing = GameListing()
+        topic = recorder_topic(env.get("PERSISTENCE_MODULE"))
+        if topic is not None:
+            env.setdefault("APPLICATION_RECORDER_TOPIC", topic)
         super().__init__(env)
+        self._checks_revocations = isinstance(
+            self.recorder, (RevocationCheckingSQLiteRecorder, RevocationCheckingPostgresRecorder)
+        )
+        """Whether the store checks ``save``'s ``unrevoked`` in the write's transaction (else: read first)."""
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
         self._cache_lock = threading.Lock()
         self.group_commit = GroupCommit(self._save_now)
@@ -291,26 +306,39 @@ class Games(Application[UUID]):
         still under the game's lock; it must not raise (set by the app: a campaign records its chapter's
         result, ``dicelog.service.app.campaigns.chapter_ended``)."""
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
+    def save(self, *objs: Any, unrevoked: Sequence[str] = (), **kwargs: Any) -> Any:
         """Save events (``Recorded`` and the service's records) atomically, in order; their recordings.
 
         The events are handed to the library as one batch: its per-object runtime protocol
         checks cost ~20 µs each on Python 3.11, per event that would dominate a command. Through
         ``group_commit``, the saves of other threads made meanwhile may share the transaction; the
-        outcome is this save's own (``GroupCommit``). Raises the store's ``IntegrityError`` (a
-        version or record id taken: nothing stored) and its other ``PersistenceError``s.
+        outcome is this save's own (``GroupCommit``). ``unrevoked``: the SHA-256 (hex) of tokens that must
+        not be revoked for the events to be stored, checked in the write's own transaction
+        (``dicelog.service.store.revocations``). Raises ``Unauthorized`` (such a token was revoked: nothing
+        stored), the store's ``IntegrityError`` (a version or record id taken: nothing stored) and its
+        other ``PersistenceError``s.
         """
         events = [o for o in objs if o is not None]
-        # with the library's own arguments (tracking...) a save is not grouped
-        recordings = (
-            super().save(_Batch(events), **kwargs)  # type: ignore[arg-type]  # _Batch: collects like an aggregate
-            if kwargs
-            else self.group_commit.save(events)
-        )
+        ids = [revocation_id(digest) for digest in unrevoked]
+        if ids and not self._checks_revocations:
+            for digest in unrevoked:  # a store without the in-transaction check: read them first
+                self.ensure_not_revoked(digest)
+            ids = []
+        try:
+            # with the library's own arguments (tracking...) a save is not grouped
+            recordings = (
+                super().save(_Batch(events), **kwargs, **({UNREVOKED: ids} if ids else {}))  # type: ignore[arg-type]  # _Batch: collects like an aggregate
+                if kwargs
+                else self.group_commit.save(events, ids)
+            )
+        except TokenRevokedOnSave:
+            raise Unauthorized(_REVOKED.format(kind="game")) from None
         count_events(o.payload for o in objs if isinstance(o, Recorded))
         return recordings
 
-    def _save_now(self, events: list[Any]) -> Any:
+    def _save_now(self, events: list[Any], unrevoked: Sequence[UUID] = ()) -> Any:
+        if unrevoked:
+            return super().save(_Batch(events), **{UNREVOKED: unrevoked})  # type: ignore[arg-type]  # _Batch: collects like an aggregate
         return super().save(_Batch(events))  # type: ignore[arg-type]  # _Batch: collects like an aggregate
 
     def construct_mapper(self) -> MsgspecMapper:
@@ -372,6 +400,7 @@ class Games(Application[UUID]):
         request_hash: str = "",
         render: Any = None,
         game: Game | None = None,
+        unrevoked: str | None = None,
     ) -> Executed:
         """Run one command for ``seat``; return its ``Executed`` (status, JSON body from ``render``, encoded
         once, and the ``after`` of its ``Location``).
@@ -380,8 +409,11 @@ class Games(Application[UUID]):
         ``idempotency_key`` the first answer is stored with the events and returned again for a
         retry. ``game``: the game as the caller read it while holding ``lock(game_id)``, which it
         still holds (the lock is then not taken again); without it the game is read here, under
-        the lock. Raises ``GameNotFound``, ``VersionConflict``, ``Forbidden``,
-        ``IdempotencyMismatch`` and the domain's ``RuleBroken``.
+        the lock. ``unrevoked``: the SHA-256 (hex) of the token that sent the command, whose revocation
+        is checked in the save's own transaction (``save``); an answer that stores nothing (a refusal, a
+        stored first answer) leaves that check to the caller (``ensure_not_revoked``). Raises
+        ``GameNotFound``, ``VersionConflict``, ``Forbidden``, ``Unauthorized`` (``unrevoked`` was revoked:
+        nothing stored), ``IdempotencyMismatch`` and the domain's ``RuleBroken``.
         """
         key_id = idempotency_id(game_id, seat, idempotency_key) if idempotency_key is not None else None
         if key_id is not None:
@@ -399,6 +431,7 @@ class Games(Application[UUID]):
                     idempotency_key,
                     request_hash,
                     render,
+                    unrevoked,
                 )
         except (DomainError, VersionConflict, IntegrityError):
             # A retry that raced the first attempt (in flight when it arrived) finds the first
@@ -419,6 +452,7 @@ class Games(Application[UUID]):
         key: str | None,
         request_hash: str,
         render: Any,
+        unrevoked: str | None = None,
     ) -> Executed:
         game_id = game.id
         if expected_version is not None and expected_version != game.version:
@@ -439,7 +473,7 @@ class Games(Application[UUID]):
                 )
             )
         try:
-            self.save(*records, *extra)
+            self.save(*records, *extra, unrevoked=(unrevoked,) if unrevoked else ())
         except IntegrityError:
             raise VersionConflict(expected_version, self.game(game_id).version) from None
         self._saved(game, after)
@@ -732,6 +766,15 @@ class Games(Application[UUID]):
 
         Tokens are compared by their SHA-256 only; a revoked (or rotated) token is refused. Raises
         ``GameNotFound``, ``Unauthorized``."""
+        found, digest = self.audience_unchecked(game_id, token, kind)
+        self.ensure_not_revoked(digest, kind)
+        return found
+
+    def audience_unchecked(self, game_id: UUID, token: str | None, kind: str = "game") -> tuple[str, str]:
+        """``audience`` without the revocation read: (audience, the token's SHA-256 in hex). The caller must
+        check the revocation before it answers anything: on the save of what the token sends (``save``'s
+        ``unrevoked``, checked in the write's own transaction) or with ``ensure_not_revoked``. Raises
+        ``GameNotFound``, ``Unauthorized`` (a token the game or its campaign never handed out)."""
         secret = self.secret(game_id)
         if token:
             digest = hash_token(token)
@@ -743,12 +786,13 @@ class Games(Application[UUID]):
                 ):  # a token the game (or, for a chapter game, its campaign) handed out by rotation
                     found = index.audience
             if found is not None:
-                if self.revoked(digest):
-                    raise Unauthorized(
-                        f"this token was revoked or replaced: a valid bearer token of this {kind} is required"
-                    )
-                return found
+                return found, digest
         raise Unauthorized(f"a valid bearer token of this {kind} is required")
+
+    def ensure_not_revoked(self, digest: str, kind: str = "game") -> None:
+        """Raise ``Unauthorized`` if the token of this SHA-256 (hex) was revoked or replaced (``revoked``)."""
+        if self.revoked(digest):
+            raise Unauthorized(_REVOKED.format(kind=kind))
 
     def _campaign_of(self, owner_id: UUID) -> UUID | None:
         """The campaign of a chapter game (``None``: not a chapter game, or a campaign's id): a campaign's

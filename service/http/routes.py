@@ -43,7 +43,7 @@ from dicelog.service.app import campaigns
 from dicelog.service.app.audit import describe, marked_out
 from dicelog.service.app.errors import Forbidden, Unauthorized, VersionConflict
 from dicelog.service.app.export import export_document_lines, reader_export
-from dicelog.service.app.games import TABLE, GameNotFound, Games, new_token
+from dicelog.service.app.games import TABLE, Executed, GameNotFound, Games, new_token
 from dicelog.service.bodies.exports import CampaignExport, GameExport
 from dicelog.service.bodies.openapi_slots import JSON_FORM
 from dicelog.service.bodies.render import builtins, command_result, summary, tagged, turn_of, viewed
@@ -316,7 +316,44 @@ def _send_command(
 ) -> Response[CommandResult]:
     game_id = game.id
     token = bearer(request)
-    audience = games.audience(game_id, token)  # once: the seat acting and what it reads
+    # once: the seat acting and what it reads; whether the token was revoked is asked by the save of the
+    # command's events, in its own transaction (dicelog.service.store.revocations), or below when nothing
+    # is saved: every answer to a revoked token is a 401
+    audience, digest = games.audience_unchecked(game_id, token)
+    try:
+        status, body, after = _execute_as(
+            types, game, data, request, games, idempotency_key, acting, audience, digest
+        )
+    except Unauthorized:
+        raise
+    except Exception:
+        games.ensure_not_revoked(digest)
+        raise
+    if after is None:  # an answer stored by a first attempt: its body tells where its events are
+        games.ensure_not_revoked(digest)
+        answer = msgspec.json.decode(body, type=_Answer)
+        after = answer.events[0].version - 1 if answer.events else 0
+    return Response(
+        body,  # type: ignore[arg-type]  # the CommandResult already encoded: Response[CommandResult] documents it
+        status_code=status,
+        media_type="application/json",
+        headers={"Location": f"/games/{game_id}/events?after={after}"},
+    )
+
+
+def _execute_as(
+    types: ApiTypes,
+    game: Game,
+    data: Any,
+    request: Request[Any, Any, Any],
+    games: Games,
+    idempotency_key: str | None,
+    acting: str | None,
+    audience: str,
+    digest: str,
+) -> Executed:
+    """The command of ``data`` run by the seat the token of ``audience`` (SHA-256 ``digest``) acts as."""
+    token = bearer(request)
     seat = games.acting_seat(game, token, data.command, acting, audience)
     bind_contextvars(seat=seat, command=command_tag(data.command))
     ruleset = game.created.ruleset
@@ -328,8 +365,8 @@ def _send_command(
         )
     request_hash = hashlib.sha256(_encode(data)).hexdigest()
     lens = games.lens(game, games.viewer(game, token, audience))
-    status, body, after = games.execute(
-        game_id,
+    return games.execute(
+        game.id,
         seat=seat,
         command=data.command,
         expected_version=data.expected_version,
@@ -337,15 +374,7 @@ def _send_command(
         request_hash=request_hash,
         render=command_result(lens),
         game=game,
-    )
-    if after is None:  # an answer stored by a first attempt: its body tells where its events are
-        answer = msgspec.json.decode(body, type=_Answer)
-        after = answer.events[0].version - 1 if answer.events else 0
-    return Response(
-        body,  # type: ignore[arg-type]  # the CommandResult already encoded: Response[CommandResult] documents it
-        status_code=status,
-        media_type="application/json",
-        headers={"Location": f"/games/{game_id}/events?after={after}"},
+        unrevoked=digest,
     )
 
 

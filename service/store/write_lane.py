@@ -31,7 +31,7 @@ import copy
 import functools
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
@@ -94,10 +94,11 @@ def on_write_lane(handler: Callable[..., R]) -> Callable[..., Coroutine[Any, Any
 class _Pending:
     """One caller's events waiting for a group commit, and what became of them."""
 
-    __slots__ = ("done", "error", "events", "recordings")
+    __slots__ = ("done", "error", "events", "recordings", "unrevoked")
 
-    def __init__(self, events: list[Any]) -> None:
+    def __init__(self, events: list[Any], unrevoked: Sequence[Any]) -> None:
         self.events = events
+        self.unrevoked = unrevoked
         self.done = False
         self.recordings: list[Any] = []
         self.error: BaseException | None = None
@@ -113,10 +114,11 @@ class GroupCommit:
     transaction and share its commit (on SQLite its ``fsync``, about 0.35 ms on the machine of
     ``bench/README.md`` §1: the longest single step of a command).
 
-    ``write(events) -> recordings`` writes events atomically, in one transaction. A thread that calls
-    ``save`` while no write is under way writes at once, together with what other threads queued
-    meanwhile (at most ``max_group`` saves); one that calls it during a write queues, and the first
-    of the queue to wake writes the queue. Nothing waits for a group to fill, so a lone writer's
+    ``write(events, unrevoked) -> recordings`` writes events atomically, in one transaction, unless a record
+    of ``unrevoked`` exists (``dicelog.service.store.revocations``: the revoked tokens of the commands saved).
+    A thread that calls ``save`` while no write is under way writes at once, together with what other
+    threads queued meanwhile (at most ``max_group`` saves); one that calls it during a write queues, and
+    the first of the queue to wake writes the queue. Nothing waits for a group to fill, so a lone writer's
     latency is unchanged. Each save's events stay contiguous and in order, and each caller gets its
     own recordings back.
 
@@ -128,7 +130,9 @@ class GroupCommit:
     have committed (a connection lost during ``COMMIT``), as a lone save's would.
     """
 
-    def __init__(self, write: Callable[[list[Any]], list[Any]], *, max_group: int = 32) -> None:
+    def __init__(
+        self, write: Callable[[list[Any], Sequence[Any]], list[Any]], *, max_group: int = 32
+    ) -> None:
         self._write = write
         self.max_group = max_group
         self._changed = threading.Condition(threading.Lock())
@@ -137,10 +141,10 @@ class GroupCommit:
         self.groups = 0
         """Transactions of more than one saver so far (for tests and benchmarks)."""
 
-    def save(self, events: list[Any]) -> list[Any]:
-        """Write ``events`` in one transaction (perhaps shared); their recordings. Raises what the
-        store raises for these events written alone."""
-        pending = _Pending(events)
+    def save(self, events: list[Any], unrevoked: Sequence[Any] = ()) -> list[Any]:
+        """Write ``events`` in one transaction (perhaps shared), unless a record of ``unrevoked`` exists;
+        their recordings. Raises what the store raises for these events written alone."""
+        pending = _Pending(events, unrevoked)
         with self._changed:
             self._queue.append(pending)
             while self._leading and not pending.done:
@@ -164,9 +168,11 @@ class GroupCommit:
         COMMIT_GROUP_SIZE.observe(len(group))
         if len(group) > 1:
             try:
-                recordings = self._write([e for p in group for e in p.events])
+                recordings = self._write(
+                    [e for p in group for e in p.events], [i for p in group for i in p.unrevoked]
+                )
             except IntegrityError:
-                pass  # some saver's version is taken: nothing was stored, each is written alone below
+                pass  # a version taken or a token revoked: nothing was stored, each is written alone below
             except Exception as e:  # noqa: BLE001 - a store fault (or a bug): stored or not, not known
                 for p in group:
                     p.error, p.done = (e if p is group[0] else _copy(e)), True
@@ -183,7 +189,7 @@ class GroupCommit:
                 return
         for p in group:
             try:
-                p.recordings = self._write(p.events)
+                p.recordings = self._write(p.events, p.unrevoked)
             except Exception as e:  # noqa: BLE001 - raised again in the saver's own thread
                 p.error = e
             p.done = True

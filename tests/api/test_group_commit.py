@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from litestar.testing import TestClient
 
 from dicelog.service.http.app import create_app
 from dicelog.service.ops.settings import Settings
+from dicelog.service.store.revocations import TokenRevokedOnSave
 from dicelog.service.store.write_lane import GroupCommit
 from tests.api.conftest import IN_PROCESS, NO_QUOTAS, Table
 from tests.api.test_observability import _metrics, _value
@@ -29,13 +31,15 @@ class Store:
     """A ``write`` for ``GroupCommit`` that records each transaction; the first one waits for
     ``release`` (so that other saves queue behind it), and events named in ``taken`` clash."""
 
-    def __init__(self, taken: frozenset[str] = frozenset(), fault: bool = False) -> None:
+    def __init__(
+        self, taken: frozenset[str] = frozenset(), fault: bool = False, revoked: frozenset[str] = frozenset()
+    ) -> None:
         self.transactions: list[list[str]] = []
         self.started, self.release = threading.Event(), threading.Event()
-        self.taken, self.fault = taken, fault
+        self.taken, self.fault, self.revoked = taken, fault, revoked
         self.stored: list[str] = []
 
-    def write(self, events: list[str]) -> list[str]:
+    def write(self, events: list[str], unrevoked: Sequence[str] = ()) -> list[str]:
         first = not self.transactions
         self.transactions.append(list(events))
         if first:
@@ -45,17 +49,20 @@ class Store:
             raise OperationalError("disk I/O error")
         if self.taken & set(events):
             raise IntegrityError("UNIQUE constraint failed")
+        if self.revoked & set(unrevoked):
+            raise TokenRevokedOnSave("revoked")
         self.stored += events
         return [f"recorded {e}" for e in events]
 
 
-def save_at_once(commit: GroupCommit, store: Store, saves: list[list[str]]) -> list[Any]:
+def save_at_once(commit: GroupCommit, store: Store, saves: list[Any]) -> list[Any]:
     """The first save starts a transaction; the others are queued behind it before it ends."""
     with ThreadPoolExecutor(len(saves)) as pool:
 
-        def outcome(events: list[str]) -> Any:
+        def outcome(save: list[str] | tuple[list[str], list[str]]) -> Any:
+            events, unrevoked = save if isinstance(save, tuple) else (save, [])
             try:
-                return commit.save(events)
+                return commit.save(events, unrevoked)
             except Exception as e:  # noqa: BLE001 - the outcome under test
                 return e
 
@@ -104,6 +111,22 @@ def test_a_group_that_meets_a_taken_version_is_written_again_one_save_at_a_time(
     assert isinstance(outcomes[2], IntegrityError)
     assert sorted(store.stored) == ["a1", "b1", "d1"]
     assert commit.groups == 0
+
+
+def test_a_group_with_a_revoked_token_is_written_again_and_only_that_save_fails():
+    """``unrevoked`` of every save of a group is checked in the group's transaction
+    (``dicelog.service.store.revocations``); a revoked one fails alone, as a taken version does."""
+    store = Store(revoked=frozenset({"token-c"}))
+    commit = GroupCommit(store.write)
+    outcomes = save_at_once(
+        commit, store, [(["a1"], ["token-a"]), (["b1"], ["token-b"]), (["c1"], ["token-c"]), ["d1"]]
+    )
+    assert outcomes[0] == ["recorded a1"]
+    assert outcomes[1] == ["recorded b1"] and outcomes[3] == ["recorded d1"]
+    assert isinstance(outcomes[2], TokenRevokedOnSave)
+    assert sorted(store.stored) == ["a1", "b1", "d1"]
+    # the group asked for every save's tokens at once, then each save was written alone
+    assert sorted(store.transactions[1]) == ["b1", "c1", "d1"] and len(store.transactions) == 5
 
 
 def test_a_store_fault_of_a_group_is_raised_to_every_save_of_it():

@@ -203,3 +203,52 @@ def test_a_campaigns_tokens_rotate_and_revoke_for_the_campaign_and_its_chapter_g
         client.post(f"/campaigns/{chapter}/tokens/rotate", json={}, headers=bearer(host)).status_code == 404
     )
     assert reads(host) == (200, 200)  # the host's own token was never touched
+
+
+def test_a_revoked_seat_token_gets_401_on_every_command_path_and_stores_nothing(client):
+    """The revocation of a command's token is checked by the save's own transaction
+    (``dicelog.service.store.revocations``); the answers that store nothing check it too: a stored first
+    answer (``Idempotency-Key``), a refused command and a command of the wrong seat are 401 as well."""
+    table = Table(client)
+    mouse = table.game["turn"]
+    seat = table.seat_of(mouse)
+    token = table.tokens[seat]
+    first = table.send(seat, {"type": "Move", "mouse": mouse}, headers={"Idempotency-Key": "k-1"})
+    assert first.status_code == 201, first.text
+    version = table.summary()["version"]
+    assert revoke(client, table.id, token).status_code == 200  # a token may revoke itself
+    answers = [
+        table.send(seat, {"type": "Move", "mouse": mouse}, headers={"Idempotency-Key": "k-1"}),  # replay
+        table.send(seat, {"type": "EndTurn", "mouse": mouse}, expected_version=version),  # accepted before
+        table.send(seat, {"type": "Move", "mouse": mouse}),  # refused: the mouse has moved
+        table.send(seat, {"type": "EndTurn", "mouse": mouse}, expected_version=version - 1),  # conflict
+    ]
+    assert [a.status_code for a in answers] == [401, 401, 401, 401], [a.text for a in answers]
+    assert {a.json()["type"] for a in answers} == {"urn:dicelog:problem:unauthorized"}
+    assert table.summary()["version"] == version
+
+
+def test_a_revocation_stored_between_the_token_check_and_the_save_stops_the_command(client):
+    """Another replica revokes the token after this one read it and before the command's events are saved:
+    the save's own transaction finds the ``TokenRevoked`` record and stores nothing (Unauthorized)."""
+    from uuid import UUID
+
+    from dicelog.domain.mice_and_mystics.commands import Move
+    from dicelog.service.app.errors import Unauthorized
+
+    games = client.app.state.runtime.games
+    assert games._checks_revocations  # the store checks in the write's transaction, not by a read first
+    table = Table(client)
+    mouse = table.game["turn"]
+    seat = table.seat_of(mouse)
+    game_id = UUID(table.id)
+    audience, digest = games.audience_unchecked(game_id, table.tokens[seat])
+    assert audience == f"seat:{seat}"
+    assert revoke(client, table.id, table.tokens[seat]).status_code == 200
+    version = table.summary()["version"]
+    with pytest.raises(Unauthorized, match="revoked"):
+        games.execute(game_id, seat=seat, command=Move(mouse=mouse), render=lambda *_: {}, unrevoked=digest)
+    assert table.summary()["version"] == version
+    # the same command with no token to check is stored: what stopped it was the revocation
+    games.execute(game_id, seat=seat, command=Move(mouse=mouse), render=lambda *_: {})
+    assert table.summary()["version"] > version
