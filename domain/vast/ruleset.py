@@ -48,7 +48,8 @@ Rules revisions: each attack on the surfaced Dragon costs its own Encounter, the
 move, and the others listed there); 7 checks a Tribe's right to enter the Knight's or the surfaced Dragon's
 tile, and to pass through the Dragon's, with the Strength it has as it enters that tile, the discs lost on
 the way gone (Vast rulebook §I Goblin, 5. Attiva le Tribù: «rimuovi il disco quando la Tribù lascia la
-seconda tessera»; §Attaccare)."""
+seconda tessera»; §Attaccare), and lets a lurking Tribe step onto the surfaced Dragon's tile only with
+Strength above its Armor (§Disperdere la Tribù; §Attaccare)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type. The
 # Goblins' handlers return their events, which the driver follows (``flow.then_advance``); the other roles'

@@ -410,8 +410,12 @@ def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
 
 
 def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
-    """Activate a Tribe once this turn: move, then one action (Vast rulebook §5. Attiva le Tribù). Raises
-    ``vast.goblins.*``."""
+    """Activate a Tribe once this turn: move, then one action (Vast rulebook §5. Attiva le Tribù). A lurking
+    Tribe only steps onto a tile next to it and stops (§Disperdere la Tribù: «puoi solo spostarla dallo spazio
+    in cui si trova ad una tessera adiacente a tua scelta»), never onto the Knight's tile (it would have to
+    attack) and, from rules revision 7, onto the surfaced Dragon's only with Strength above its Armor
+    (§Attaccare: «Per entrare in una tessera occupata dal Cavaliere o dal Drago, la Tribù deve avere Forza
+    maggiore»). Raises ``vast.goblins.*``."""
     gob = the_goblins(state)
     if gob.phase != "activate":
         raise refuse("goblins.not-activating", "5. Attiva le Tribù", "Tribes act in the activation phase")
@@ -446,6 +450,16 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             )
         if to == knight_pos(state):
             raise refuse("goblins.knight-tile", "Attaccare", "a lurking Tribe stops without acting")
+        if (
+            state.rules_revision >= 7
+            and state.dragon is not None
+            and state.dragon.surfaced
+            and dragon_at(state, to)
+            and entry_strength(state, t, 0) <= dragon_armor(state)
+        ):  # from an empty space beside the map: no Lit tile left on the way
+            raise refuse(
+                "goblins.too-weak", "Attaccare", "entering the Dragon's tile takes Strength above its Armor"
+            )
         return [*events, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])]
     # revealed: move, then act
 

@@ -199,3 +199,54 @@ def test_a_new_game_laid_on_the_sandbox_plays_revision_7():
     assert refused(p.state, ATTACK) == "vast.goblins.too-weak"
     assert ATTACK not in legal(p.state)
     assert cmd.ActivateTribe(tribe="bones", action="none", x=2, y=0) in legal(p.state)
+
+
+# --- a lurking Tribe stepping onto the surfaced Dragon's tile (issue 31) ---------------------------
+
+
+def lurking_dragon_table(*, population: int):
+    """The Bones (no Fangs' disc, Rage 1: no Malaise) of Strength ``population`` lurking on the empty space
+    (2, 0), east of the surfaced Dragon on the Lit (1, 0) (Armor 1: no Sloth cube on Wakefulness); the Knight
+    on the Entrance (0, 0); the open edges left open."""
+    gob = GoblinsRole(
+        phase="activate", tribes=tribes(bones={"population": population, "x": 2, "y": 0, "lurking": True})
+    )
+    d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
+    knight = KnightRole(x=0, y=0)
+    return dragon_table(
+        lit(1, 0, OPEN), turn="goblins", gob=gob, dragon=d, knight=knight, sealed=False, begun=True
+    )
+
+
+STEP_ONTO_DRAGON = cmd.ActivateTribe(tribe="bones", action="none", x=1, y=0)
+
+
+def test_a_lurking_tribe_steps_onto_the_surfaced_dragons_tile_only_above_its_armor__i_goblin_attaccare():
+    """Vast rulebook, I Goblin, Disperdere la Tribù: «Se muovi una Tribù in agguato, puoi solo spostarla dallo
+    spazio in cui si trova ad una tessera adiacente a tua scelta»; §Attaccare: «Per entrare in una tessera
+    occupata dal Cavaliere o dal Drago, la Tribù deve avere Forza maggiore della Forza del Cavaliere o della
+    Corazza del Drago». A lurking Tribe of Strength 1 cannot step onto the tile of the surfaced Dragon of
+    Armor 1 (``vast.goblins.too-weak``), nor is it offered; of Strength 2 it can, and stops there."""
+    weak = rev(lurking_dragon_table(population=1), 7)
+    bones = weak.goblins.tribes[1]
+    assert bones.lurking and rules.tribe_strength(weak, bones) == 1 and dragon_armor(weak) == 1
+    assert refused(weak, STEP_ONTO_DRAGON) == "vast.goblins.too-weak"
+    assert STEP_ONTO_DRAGON not in legal(weak)
+    assert cmd.ActivateTribe(tribe="bones", action="hide") in legal(weak)  # it may still hide
+    strong = Play(rev(lurking_dragon_table(population=2), 7))
+    assert STEP_ONTO_DRAGON in legal(strong.state)
+    strong.do(STEP_ONTO_DRAGON)
+    assert ev.TribeMoved(tribe="bones", x=1, y=0) in strong.events
+    moved = strong.state.goblins.tribes[1]
+    assert (moved.x, moved.y, moved.lurking, moved.population) == (1, 0, False, 2)
+
+
+def test_before_revision_7_a_lurking_tribe_steps_onto_the_surfaced_dragons_tile_at_any_strength():
+    """Games of rules revision 6 and earlier keep what they were played by (docs/vast/index.md, Rules
+    revisions): the lurking Tribe of Strength 1 stepped onto the tile of the Dragon of Armor 1, so a stored
+    game that did so still verifies."""
+    old = Play(rev(lurking_dragon_table(population=1), 6))
+    assert STEP_ONTO_DRAGON in legal(old.state)
+    old.do(STEP_ONTO_DRAGON)
+    assert ev.TribeMoved(tribe="bones", x=1, y=0) in old.events
+    assert (old.state.goblins.tribes[1].x, old.state.goblins.tribes[1].y) == (1, 0)
