@@ -14,8 +14,17 @@ from msgspec.structs import replace
 
 from dicelog.domain.vast.demo import secrets
 from dicelog.service.app.export import FORMAT, verify_file
-from tests.browser.conftest import screenshot, settings_in
-from tests.browser.support import ApiGame, axe_violations, play_demo_game, positions, ready, wait_version
+from tests.browser.conftest import SCREENSHOTS, screenshot, settings_in
+from tests.browser.support import (
+    SIDEWAYS,
+    SMALL_TARGETS,
+    ApiGame,
+    axe_violations,
+    play_demo_game,
+    positions,
+    ready,
+    wait_version,
+)
 from tests.browser.test_vast_lobby_play import names_of
 from tests.browser.test_vast_table import ROLES5, SEATS5, play_some, vast_game
 
@@ -193,6 +202,32 @@ def test_a_vast_games_turns_are_found_by_the_events_turn_marks(live: str, contex
         assert shown == table.locator(f"#tracks .board-{role}").inner_text(), role
 
 
+def on_a_phone(browser: Any, url: str, last: int) -> None:
+    """The Vast history page at 390x844: nothing scrolls sideways (the cave and the player boards fit or
+    scroll in their own box), the slider and the step buttons are on the screen as the page opens, every tap
+    target outside the cave's SVG is at least 24 px (the event list and the dispute view opened too), a step
+    draws the cave of that version, and axe-core finds no serious or critical violation."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = phone.new_page()
+        page.goto(url)
+        ready(page)
+        assert page.evaluate(SIDEWAYS) <= 0, "the Vast history page scrolls sideways on a phone"
+        for control in ("#version", "#prev-version", "#next-version"):
+            box = page.locator(control).first.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, (control, box)
+        screenshot(page, "vast-history-phone")
+        page.screenshot(path=str(SCREENSHOTS / "vast-history-phone-screen.png"))
+        page.locator("#version").fill(str(last - 1))
+        page.wait_for_selector(f"#board svg.vast-map[data-version='{last - 1}']")
+        page.click("#all-events > summary")
+        assert page.evaluate(SIDEWAYS) <= 0, "the opened event list scrolls sideways on a phone"
+        assert page.evaluate(SMALL_TARGETS) == [], "tap targets under 24 px on the Vast history page"
+        assert axe_violations(page) == [], "axe-core on the Vast history page on a phone"
+    finally:
+        phone.close()
+
+
 def shown_secrets(page: Any, hidden: set[str], names: dict[str, str]) -> list[str]:
     """The ids (or printed names) of ``hidden`` that the page's board and player boards show."""
     html = page.eval_on_selector_all("#board, #tracks", "nodes => nodes.map(n => n.innerHTML).join(' ')")
@@ -200,7 +235,7 @@ def shown_secrets(page: Any, hidden: set[str], names: dict[str, str]) -> list[st
 
 
 def test_the_vast_history_page_draws_all_five_player_boards_from_the_read_models_at_the_version(
-    live: str, context: Any
+    live: str, context: Any, browser: Any
 ) -> None:
     """Knight, Goblins, Dragon, Cave and Thief: at any version the history page draws the cave and the five
     player boards from ``GET /board?version=N`` and ``/initiative?version=N`` as its reader may see them (the
@@ -258,6 +293,13 @@ def test_the_vast_history_page_draws_all_five_player_boards_from_the_read_models
             assert any(f"/{kind}?version={version}" in url for url in reads), (kind, version)
     screenshot(page, "vast-history-five-roles-knight")
     assert axe_violations(page) == [], "axe-core on the Vast history page"
+    # the event list in players' words: a choice the Knight may not see, or made by the default policy, is
+    # said so, not "Seat policy chose ?"
+    lines = page.eval_on_selector_all("#events li", "nodes => nodes.map(n => n.textContent)")
+    assert lines and not [
+        line for line in lines if "Seat policy" in line or " ? " in line or line.endswith("?")
+    ]
+    on_a_phone(browser, game.url(live, "knight", tail="/history"), last)
     table = context.new_page()
     table.goto(game.url(live, "knight"))
     ready(table)

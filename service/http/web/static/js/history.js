@@ -28,16 +28,23 @@ function names(id) {
   return name ? name(id) : id;
 }
 
-// A drawn card (or tile) by its printed name: the table module's (``drawName``), else as any id.
-function cardWords(id) {
+// A drawn card (or tile) by its printed name: the table module's (``drawName``, given the deck it came
+// from when known), else as any id.
+function cardWords(id, deck) {
   const words = hook("drawName");
-  return words ? words(id) : names(id);
+  return words ? words(id, deck) : names(id);
 }
 
-// The cards of a draw: by their printed names, or counted when none may be seen ("3 face down").
-function cardsWords(list) {
-  return list.length && list.every((id) => id === "?") ? `${list.length} face down` : list.map(cardWords).join(", ");
+// The cards of a draw: by their printed names, or counted when none may be seen ("3 face down"; one is
+// named as the module names a face-down card of that deck: "a face-down tile").
+function cardsWords(list, deck) {
+  if (list.length > 1 && list.every((id) => id === "?")) return `${list.length} face down`;
+  return list.map((id) => cardWords(id, deck)).join(", ");
 }
+
+// The option of a decision in words: the table module's name of it, or said hidden when the reader's
+// lens masks it ("?").
+const optionWords = (option) => (option === undefined || option === "?" ? "a choice hidden from you" : names(option));
 
 // A die face in words and as a small picture (``pending``: the roll it answers, for its reason):
 // the table module's, else its number and no picture.
@@ -108,9 +115,13 @@ function eventWords(event) {
   if (event.hidden || !event.payload) return `${event.type} (hidden from you)`;
   const p = event.payload;
   if (event.type === "DiceRolled") return `Rolled ${p.faces.map((f) => faceWords(f, 6, p)).join(", ")} for ${reasonWords(p.reason)}`;
-  if (event.type === "CardsDrawn") return `Drew ${cardsWords(p.cards)} from the ${String(p.deck).replace(/-/g, " ")} deck`;
+  if (event.type === "CardsDrawn") return `Drew ${cardsWords(p.cards, p.deck)} from the ${String(p.deck).replace(/-/g, " ")} deck`;
   if (event.type === "CardsShuffled") return `Shuffled ${p.order ? p.order.length : ""} cards for ${reasonWords(p.reason)}`;
-  if (event.type === "DecisionMade") return `Seat ${p.by} chose ${names(p.option)} (${String(p.decision).replace(/[-:]/g, " ")})`;
+  if (event.type === "DecisionMade") {
+    // ``by``: the seat that chose, or the game's default decision policy (docs/api-contract.md)
+    const who = p.by === "policy" ? "The default policy chose" : `Seat ${p.by} chose`;
+    return `${who} ${optionWords(p.option)} (${String(p.decision).replace(/[-:]/g, " ")})`;
+  }
   if (event.type === "CommandAccepted" && p.command) return `Command: ${commandWords(p.command)}`;
   if (["RollRequested", "DrawRequested", "ShuffleRequested", "DecisionRequested"].includes(event.type)) {
     return `Asked: ${pendingWords({ ...p, type: event.type })}`;
@@ -341,7 +352,7 @@ async function renderDice() {
   const rows = proof.chances.map((c) => el("tr", { "data-version": c.version },
     el("td", {}, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(c.version); } }, `v${c.version}`)),
     el("td", { text: String(c.k) }), el("td", { text: c.hidden ? "(hidden from you)" : c.reason.replace(/-/g, " ") }),
-    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, faceImages(c.result, 6, c), " ", c.result.map((f) => faceWords(f, 6, c)).join(", ")) : cardsWords(c.result)),
+    el("td", {}, c.hidden ? "" : c.type === "DiceRolled" ? el("span", { class: "dice-line" }, faceImages(c.result, 6, c), " ", c.result.map((f) => faceWords(f, 6, c)).join(", ")) : cardsWords(c.result, c.deck)),
     el("td", { text: c.source }),
     el("td", { text: c.rederived === null ? "—" : c.rederived ? "✔ re-derived" : "✘ differs" })));
   box.append(el("div", { class: "scroll" }, el("table", { class: "dice-table" },
