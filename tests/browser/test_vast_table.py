@@ -292,6 +292,14 @@ def test_a_flare_s_dragon_die_is_entered_by_its_printed_pattern(live: str, conte
     wait_version(page, version + 2)
     rolled = [e for e in game.events("sir") if e["type"] == "DiceRolled"]
     assert rolled[-1]["payload"]["faces"] == [3]
+    # the roll in the log and the status' last roll, drawn as the die shows it: the cross, five tiles lit
+    page.wait_for_selector(".last-roll svg.die-icon")
+    assert page.locator(".last-roll svg.die-icon rect.die-on").count() == 5, page.locator(
+        ".last-roll"
+    ).inner_text()
+    logged = page.locator("#log li", has_text="Dragon die").last
+    assert logged.locator("svg.die-icon rect.die-on").count() == 5, logged.inner_text()
+    screenshot(page, "vast-dragon-die-rolled")
 
 
 def test_the_cave_places_a_tile_by_keyboard_and_keeps_its_focus(live: str, context: Any) -> None:

@@ -106,6 +106,17 @@ export function faceIcon(face, sides, pending) {
   return root;
 }
 
+// The dice a log line of a roll names, drawn as the die shows them (the log and the status' last roll): the
+// server's words "Dragon die (<reason>): <pattern>" (domain/vast/read_models.py, the patterns' names of
+// cave.DRAGON_DIE) draw that face's pattern of tiles, "Action die (<roll>): <n>" its number.
+const DRAGON_FACE_BY_NAME = { center: 1, diamond: 2, cross: 3, corners: 4, saltire: 5, around: 6 };
+export function lineDice(line) {
+  const dragon = String(line).match(/^Dragon die \(.*\): (\w+)$/);
+  if (dragon && DRAGON_FACE_BY_NAME[dragon[1]]) return [faceIcon(DRAGON_FACE_BY_NAME[dragon[1]], 6, { reason: "dragon" })];
+  const action = String(line).match(/^Action die \(.*\): (\d)$/);
+  return action ? [faceIcon(Number(action[1]), 6, null)] : [];
+}
+
 function isDragonRoll(pending) {
   return Boolean(pending) && /^(flare|goblin-flare|thief-flare|gem|thief-gem|power|dragon)/.test(String(pending.reason || ""));
 }
@@ -612,7 +623,9 @@ export function pendingText(pending) {
 export function pieceName(id) { return ROLE[id] || TRIBE[id] || id; }
 
 // A card or tile of a manual draw by its printed name.
-export function drawName(id) { return content.tiles.has(id) ? tileName(id) : cardName(id); }
+// A drawn card or tile by its printed name; ``deck``, when known, names a face-down one ("a face-down tile"
+// from the tiles deck, "a face-down card" from any other).
+export function drawName(id, deck) { return content.tiles.has(id) || (id === "?" && deck === "tiles") ? tileName(id) : cardName(id); }
 
 // The history page (docs/web-table.md, renderVersion): the game at a version, read-only, drawn from the server's
 // read models at that version (GET /board?version=N and /initiative?version=N, as the reader may see them: what
