@@ -1,4 +1,5 @@
-"""The lobby: public games, the create form, join links with the token in the URL fragment."""
+"""The lobby: public games, the create form, join links with the token in the URL fragment; axe-core and the
+phone checks (390x844) on the Mice and Mystics form."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import Any
 import httpx
 
 from tests.browser.conftest import screenshot, settings_in
-from tests.browser.support import mice_game, ready
+from tests.browser.support import SIDEWAYS, SMALL_TARGETS, axe_violations, mice_game, ready
 
 
-def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(tmp_path: Path, context: Any) -> None:
+def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(
+    tmp_path: Path, context: Any, browser: Any
+) -> None:
     from dicelog.service.cli.demo import running_service
 
     with running_service(settings_in(tmp_path)) as base:
@@ -69,6 +72,22 @@ def test_the_lobby_creates_a_game_and_hands_out_one_join_link_per_seat(tmp_path:
             {"name": "blue", "controls": ["maginos", "nez"]},
         ]
         screenshot(page, "lobby")
+        # the Mice and Mystics form and the join links: axe-core finds nothing serious or critical, and on a
+        # phone nothing scrolls sideways and no tap target is under 24 px (the Vast form is checked by
+        # test_vast_lobby_play.py)
+        assert axe_violations(page) == [], "axe-core on the lobby (Mice and Mystics form, join links)"
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        try:
+            small = phone.new_page()
+            small.goto(f"{base}/")
+            ready(small)
+            small.wait_for_selector("#mice input[type=checkbox]")
+            assert small.evaluate(SIDEWAYS) <= 0, "the lobby scrolls sideways on a phone"
+            assert small.evaluate(SMALL_TARGETS) == [], "tap targets under 24 px on the lobby"
+            assert axe_violations(small) == [], "axe-core on the lobby on a phone"
+            screenshot(small, "lobby-phone")
+        finally:
+            phone.close()
         # a join link opens the seat's table; the token never went into a request's URL
         page.click("#created a.join[data-label='Join as seat red']")
         ready(page)
