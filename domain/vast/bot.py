@@ -34,18 +34,18 @@ its way over Lit tiles, the Wing across a wall that bars it, before its move too
 still when nothing calls it (Pride); with the Thief in play no Gem within 2 tiles of the Entrance (a short
 trip for his loot); end the turn.
 
-Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins
-or the Thief, who win sooner, it races for it: Hatred places another tile each turn while its Omens last,
-and in the Collapse removes more; it removes the tiles next to Crystal tiles (each leaves a Crystal tile
-touching fewer, nearer its turn) and places its Crystal tiles (its own turn, and the open edges it fills)
-touching few tiles; alone against the Thief, where Place Treasure is optional (docs/vast/facts.md §7), it
-places no Treasure token (each is one only he would take). Always: it removes Crystal tiles first; it
-places Crystal tiles far from the Knight, other tiles near her path; Treasure tokens far from her (more
-tokens on the map, more Omens), and with the Thief in play far from the Entrance, where he stashes them.
-With the Goblins in play (they win if the Knight dies before the Collapse) it shields her: Giant Bats carry
-the Tribes near her away, Soporific Spores on the Goblins when every Tribe has 3 discs or more, never on
-her; otherwise Soporific Spores when she can lose a cube, or on a Thief with Upgrades, and Giant Bats carry
-her away from what she walks to; end the turn.
+Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
+the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
+another tile each turn while its Omens last, and in the Collapse removes more; it removes the tiles next to
+Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and places its Crystal tiles (its
+own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
+optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take). Always: it
+removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
+tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
+where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
+her: Giant Bats carry the Tribes near her away, Soporific Spores on the Goblins when every Tribe has 3 discs
+or more, never on her; otherwise Soporific Spores when she can lose a cube, or on a Thief with Upgrades, and
+Giant Bats carry her away from what she walks to; end the turn.
 
 Thief: loot a Treasure token on his tile, a Gem with 2 cubes; Pick Lock with 2 cubes; Pickpocket when his
 Stealth allows; walk (Dark tiles too) toward the nearest Treasure token, Vault, Gem or target he can rob,
@@ -475,9 +475,10 @@ class CaveContext:
         self.crystal_tiles = {
             (c.x, c.y) for c in state.cells if c.tile != HIDDEN and tiles()[c.tile].kind == "crystal"
         }
-        # the Cave wins only once the Collapse has begun (Vast rulebook §Il Collasso): against the Goblins or
-        # the Thief, who win sooner, it races for it; against the Knight and the Dragon alone as before
-        self.race = state.goblins is not None or state.thief is not None
+        # the Cave wins only once the Collapse has begun (Vast rulebook §Il Collasso): against the Goblins,
+        # the Thief or the Dragon (surfaced, it walks home), who win sooner, it races for it; alone against
+        # the Knight as before (racing there, it won every game)
+        self.race = state.goblins is not None or state.thief is not None or state.dragon is not None
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
