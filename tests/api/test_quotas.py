@@ -502,3 +502,15 @@ def test_a_configured_proxy_names_the_client_and_anyone_else_is_counted_by_its_s
 def test_a_bad_forwarded_allow_ips_is_a_clear_error(value):
     with pytest.raises(ValueError, match="DICELOG_FORWARDED_ALLOW_IPS"):
         Settings.from_env({"DICELOG_FORWARDED_ALLOW_IPS": value})
+
+
+def test_whether_a_quota_applies_is_decided_on_the_event_loop_without_a_thread_hop(tmp_path):
+    """Litestar runs a synchronous ``check_throttle_handler`` in a worker thread: with three quotas that was
+    three thread hops on every request (bench/README.md §1). Each quota's check is a coroutine function."""
+    import inspect
+
+    middleware = rate_limit_middleware(Settings(data_dir=tmp_path))
+    configs = [m.kwargs["config"] for m in middleware]
+    assert {c.quota for c in configs} == {"create", "commands", "expensive"}
+    for config in configs:
+        assert inspect.iscoroutinefunction(config.check_throttle_handler), config.quota
