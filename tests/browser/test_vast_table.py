@@ -83,9 +83,18 @@ def test_the_knight_plays_from_her_page(live: str, context: Any) -> None:
     ready(page)
     before = game.get("")["version"]
     placed = game.get("/state", "sir")["state"]["knight"]["placed"]
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url.split("?")[0].split(f"/games/{game.id}")[-1]))
     page.get_by_role("button", name="Hero cube on Movement").click()
     wait_version(page, before + 2)  # the command and its event
     assert game.get("/state", "sir")["state"]["knight"]["placed"] == {**placed, "movement": 1}
+    # issue 32 item 6: the refresh after the click reads each read model once, the undo status (the game's
+    # undo policy is all-seats) with the game's read: no GET /events?type=Undo...
+    page.wait_for_timeout(300)  # any second read of the same refresh
+    reads = [a for a in asked if not a.endswith(("/stream", "/commands"))]
+    per_model = {path: reads.count(path) for path in set(reads)}
+    assert set(per_model) == {"", "/state", "/legal-commands", "/board", "/initiative", "/log"}, per_model
+    assert len(set(per_model.values())) == 1, per_model  # as many reads of each (one per refresh)
     screenshot(page, "vast-table-knight-controls")
 
 
