@@ -42,9 +42,16 @@ function cardsWords(list, deck) {
   return list.map((id) => cardWords(id, deck)).join(", ");
 }
 
-// The option of a decision in words: the table module's name of it, or said hidden when the reader's
-// lens masks it ("?").
-const optionWords = (option) => (option === undefined || option === "?" ? "a choice hidden from you" : names(option));
+// Who stored an event or sent a command: a seat by its name, the game's default decision policy (the
+// ``policy`` pseudo-seat) in words.
+const seatWords = (seat) => (seat === "policy" ? "default policy" : seat);
+
+// A decision made, in words: who chose (a seat, or the game's default policy) and the option by the table
+// module's name of it, or "made a choice hidden from you" when the reader's lens masks it ("?").
+function choiceWords(by, option) {
+  const who = by === "policy" ? "The default policy" : `Seat ${by}`;
+  return option === undefined || option === "?" ? `${who} made a choice hidden from you` : `${who} chose ${names(option)}`;
+}
 
 // A die face in words and as a small picture (``pending``: the roll it answers, for its reason):
 // the table module's, else its number and no picture.
@@ -119,8 +126,7 @@ function eventWords(event) {
   if (event.type === "CardsShuffled") return `Shuffled ${p.order ? p.order.length : ""} cards for ${reasonWords(p.reason)}`;
   if (event.type === "DecisionMade") {
     // ``by``: the seat that chose, or the game's default decision policy (docs/api-contract.md)
-    const who = p.by === "policy" ? "The default policy chose" : `Seat ${p.by} chose`;
-    return `${who} ${optionWords(p.option)} (${String(p.decision).replace(/[-:]/g, " ")})`;
+    return `${choiceWords(p.by, p.option)} (${String(p.decision).replace(/[-:]/g, " ")})`;
   }
   if (event.type === "CommandAccepted" && p.command) return `Command: ${commandWords(p.command)}`;
   if (["RollRequested", "DrawRequested", "ShuffleRequested", "DecisionRequested"].includes(event.type)) {
@@ -263,7 +269,7 @@ function showVersion(version, at) {
   }
   const event = page.events[version - 1];
   const lines = [`Version ${version} of ${latest()}`];
-  if (event) lines.push(`${eventWords(event)}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""}${event.turn ? ` · turn ${event.turn}` : ""} · by ${event.seat}`);
+  if (event) lines.push(`${eventWords(event)}${event.undone ? " (undone)" : ""}${event.round ? ` · round ${event.round}` : ""}${event.turn ? ` · turn ${event.turn}` : ""} · by ${seatWords(event.seat)}`);
   if (at.pending) lines.push(`pending: ${pendingWords(at.pending)}`);
   if (at.result) lines.push(`result: ${at.result}`);
   $("at-version").textContent = lines.join(" — ");
@@ -306,7 +312,7 @@ async function showTurn(version) {
     el("h2", { text: `Turn ${view.number} · versions ${view.from_version}–${view.to_version}` }),
     el("h3", { text: "Commands" }),
     view.commands.length ? el("ol", { class: "turn-list" }, view.commands.map((c) => line(c.version,
-      `${c.seat}: ${c.command ? commandWords(c.command) : "(hidden from you)"}`, byVersion.get(c.version))))
+      `${seatWords(c.seat)}: ${c.command ? commandWords(c.command) : "(hidden from you)"}`, byVersion.get(c.version))))
       : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "Dice and draws" }),
     rolls.length ? el("ol", { class: "turn-list" }, rolls) : el("p", { class: "hint", text: "none" }),
@@ -330,7 +336,7 @@ function payloadToggle(event) {
 
 function eventItem(e) {
   return el("li", { class: `${e.undone ? "undone" : ""}${e.hidden ? " hidden" : ""}`, "data-version": e.version, "data-undone": e.undone ? "true" : undefined },
-    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${e.seat}: ${eventWords(e)}`, payloadToggle(e));
+    el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(e.version); } }, `v${e.version}`), ` ${seatWords(e.seat)}: ${eventWords(e)}`, payloadToggle(e));
 }
 
 function renderEvents() {

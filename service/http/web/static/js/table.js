@@ -116,8 +116,11 @@ async function refresh() {
     page.role === "seat" ? api.get(`/games/${gameId}/legal-commands`).catch((e) => e) : Promise.resolve(null),
     api.get(`/games/${gameId}/board`).catch(() => null),
     api.get(`/games/${gameId}/initiative`).catch(() => null),
+    // the log with the other reads, not after them: its last lines from the version known before this
+    // refresh (the game's, read first, at the first paint); a later version only brings more lines
+    api.get(`/games/${gameId}/log`, { after: Math.max(0, (page.state ? page.state.version : page.game.version) - 120), limit: 1000 }).catch(() => null),
   ];
-  const [game, state, legal, board, initiative] = await Promise.all(reads);
+  const [game, state, legal, board, initiative, log] = await Promise.all(reads);
   page.game = game;
   page.state = state;
   if (legal instanceof ApiError) {
@@ -135,7 +138,6 @@ async function refresh() {
   else page.board = boardOf ? boardOf(state.state) : board ? board.board : null;
   if (initiative && initiative.version === version) page.initiative = initiative.initiative;
   else page.initiative = initiativeOf ? initiativeOf(state.state) : initiative ? initiative.initiative : null;
-  const log = await api.get(`/games/${gameId}/log`, { after: Math.max(0, version - 120), limit: 1000 }).catch(() => null);
   page.log = log ? log.lines : [];
   // The read models may trail the game: while the log is missing ("no log yet") or names an older
   // version than the game's (its `version`), or the board or the turn order do, the table reads again
