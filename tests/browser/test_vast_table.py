@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from tests.browser.conftest import screenshot
-from tests.browser.support import OUTSIDE_ITS_TILE, ApiGame, ready, wait_version
+from tests.browser.support import OUTSIDE_ITS_TILE, SIDEWAYS, SMALL_TARGETS, ApiGame, ready, wait_version
 
 TILES = "els => els.map(e => e.dataset.tile || '')"  # the tiles a page names (what a Dark tile hides)
 SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
@@ -414,3 +414,31 @@ def test_the_orientation_decision_draws_each_option_s_walls_as_the_tile_would_li
     wait_version(page, before + 1)
     turned = next(c for c in game.get("/board", seat)["board"]["cells"] if (c["x"], c["y"]) == (x, y))
     assert sorted(turned["walls"]) == sorted(tile_walls(tile, int(pending["options"][-1])))
+
+
+def test_on_a_phone_the_cave_zooms_in_its_own_box(live: str, browser: Any) -> None:
+    """Issue 32 item 5, the board zooms: at 390x844 the Knight's cave fits the width; + twice draws it at
+    twice that width in a box of its own (the page does not scroll sideways), the focus stays on +, and Fit
+    draws it at the width again."""
+    game = vast_game(live)
+    play_some(game, 25, seed=4)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = phone.new_page()
+        page.goto(game.url(live, "sir"))
+        ready(page)
+        width = page.locator("svg.vast-map").bounding_box()["width"]
+        assert width <= 390
+        page.click("#board [data-zoom=in]")
+        page.click("#board [data-zoom=in]")
+        zoomed = page.locator("svg.vast-map").bounding_box()["width"]
+        assert zoomed >= 1.9 * width, (width, zoomed)
+        assert page.evaluate(SIDEWAYS) <= 0, "the zoomed cave scrolls in its own box, not the page"
+        assert page.evaluate("() => document.activeElement.dataset.zoom") == "in", "the focus stays on +"
+        assert page.locator("#board .zoom-level").inner_text() == "200%"
+        assert page.evaluate(SMALL_TARGETS) == []
+        screenshot(page, "vast-phone-zoomed")
+        page.click("#board [data-zoom=fit]")
+        assert page.locator("svg.vast-map").bounding_box()["width"] == width
+    finally:
+        phone.close()

@@ -27,7 +27,7 @@ const UPGRADE = {
 const DRAGON_DIE = { 1: "centre", 2: "diamond", 3: "cross", 4: "corners", 5: "saltire", 6: "all around" };
 
 const content = { cards: new Map(), tiles: new Map(), monsters: new Map(), dragonDie: new Map(), loaded: null };
-const ui = { tile: null, focus: null, board: null };
+const ui = { tile: null, focus: null, board: null, zoom: 1 };
 // A tile's walls in its base orientation, by wall shape (docs/vast/facts.md §1 Cave tiles; HRF's names), and
 // the sides in clockwise order: a tile turned r quarters clockwise has each wall r sides further on.
 const BASE_WALLS = { open: [], side: ["N"], corner: ["N", "E"], tunnel: ["N", "S"], deadend: ["N", "E", "W"] };
@@ -544,9 +544,34 @@ export function renderTable(page, { board, tracks, send, rerender }) {
     board.prepend(box);
     box.querySelector("button").focus();
   };
-  board.append(renderCave(page, { send, choose }));
+  const cave = renderCave(page, { send, choose });
+  const map = cave.querySelector("svg.vast-map");
+  if (map) zoomable(map, rerender);
+  board.append(cave);
   tracks.append(...renderBoards(page));
-  void rerender;
+}
+
+// The cave in a box of its own that scrolls when zoomed (the page itself never scrolls sideways), with zoom
+// buttons: fit the width, or 1.5x, 2x, 3x it (ui.zoom keeps it across re-renders). On a phone a cave of many
+// tiles fits the screen's width, its tiles small: zoomed, it is read and tapped in its box.
+const ZOOMS = [1, 1.5, 2, 3];
+function zoomable(map, rerender) {
+  const zoom = ui.zoom || 1;
+  if (zoom > 1) { map.style.width = `${zoom * 100}%`; map.style.maxWidth = "none"; }
+  const at = ZOOMS.indexOf(zoom);
+  const button = (text, label, z, key) => el("button", {
+    type: "button", class: "secondary", "data-zoom": key, "aria-label": label, disabled: z === zoom || undefined,
+    onclick: () => { ui.zoom = z; rerender(); },
+  }, text);
+  const bar = el("div", { class: "zoom", role: "group", "aria-label": "Zoom the cave" },
+    button("−", "Zoom out", ZOOMS[Math.max(0, at - 1)], "out"),
+    button("Fit", "Fit the cave to the width", 1, "fit"),
+    button("+", "Zoom in", ZOOMS[Math.min(ZOOMS.length - 1, at + 1)], "in"),
+    el("span", { class: "zoom-level", text: `${Math.round(zoom * 100)}%` }));
+  const box = el("div", { class: "board-scroll" });
+  map.replaceWith(box);
+  box.append(map);
+  box.before(bar);
 }
 
 // The initiative panel: the order of play and whose turn it is.
