@@ -293,7 +293,11 @@ def _tiles_drawn(state: VastState, event: CardsDrawn) -> VastState:
 def _sidequests_drawn(state: VastState, event: CardsDrawn) -> VastState:
     k = state.knight
     cards = event.cards
-    state = replace(state, sidequest_deck=_without(state.sidequest_deck, cards))
+    state = replace(
+        state,
+        sidequest_deck=_without(state.sidequest_deck, cards),
+        sidequest_top=_without(state.sidequest_top, cards),
+    )
     return state if k is None else _knight(state, sidequests=tuple(sorted((*k.sidequests, *cards))))
 
 

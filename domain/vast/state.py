@@ -480,6 +480,11 @@ class VastState(Struct, frozen=True, kw_only=True):
     so drawing each when it comes up is the same as having shuffled the deck (``rules.flow.top_events``)."""
     sidequest_deck: tuple[str, ...] = ()
     """Face-down Sidequests (masked)."""
+    sidequest_top: tuple[str, ...] = ()
+    """The Sidequest deck's top cards in order, first on top, as a sandbox laid them (still counted in
+    ``sidequest_deck``): the Knight's next Sidequest draws take them one by one, then the cards below come in
+    an order nobody has seen (a uniform draw). Nobody sees them (masked for every reader but an auditor);
+    empty in every game not laid so, whose draws are all uniform (Vast rulebook §Missioni Secondarie)."""
     omen_bag: tuple[str, ...] = ()
     """Omen tokens in the bag."""
     treasure_tokens: int = 10

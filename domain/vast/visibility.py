@@ -167,6 +167,7 @@ def view_state(state: VastState, viewer: Viewer) -> VastState:
         treasure_deck=_masked(state.treasure_deck),
         event_deck=_masked(state.event_deck),
         sidequest_deck=_masked(state.sidequest_deck),
+        sidequest_top=_masked(state.sidequest_top),
         treasure_bottom=state.treasure_bottom if cave_sees else _masked(state.treasure_bottom),
         event_bottom=state.event_bottom if cave_sees else _masked(state.event_bottom),
         event_top=state.event_top if cave_sees else _masked(state.event_top),

@@ -204,7 +204,8 @@ def sidequest_done(state: VastState, knight: KnightRole, card: str) -> bool:
 
 def complete_sidequest(state: VastState, command: cmd.CompleteSidequest, then: Then) -> list[Event]:
     """Vast rulebook §Missioni Secondarie: reveal a fulfilled Sidequest, gain its Grit, draw a new one if any
-    are left."""
+    are left: the deck's top card when a sandbox laid its order (``VastState.sidequest_top``, a draw with that
+    one card to give), else one of the deck's cards, uniformly."""
     k = _knight(state)
     if command.card not in k.sidequests:
         raise refuse("sidequest.not-in-hand", "Missioni Secondarie", "that Sidequest is not in her hand")
@@ -214,10 +215,9 @@ def complete_sidequest(state: VastState, command: cmd.CompleteSidequest, then: T
     events += grit_change(fold(state, events), card_data()[command.card].grit, "sidequest")
     after = fold(state, events)
     if after.sidequest_deck:
+        cards = after.sidequest_top[:1] or after.sidequest_deck
         events.append(
-            DrawRequested(
-                reason="sidequest", deck="sidequests", cards=after.sidequest_deck, count=1, piece="knight"
-            )
+            DrawRequested(reason="sidequest", deck="sidequests", cards=cards, count=1, piece="knight")
         )
         return events
     return then(state, events)

@@ -300,6 +300,10 @@ class VastSandbox(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     treasure_bottom: tuple[str, ...] = ()
     """Treasure cards at the bottom of the deck, in order (the Cave's second card of each draw, Vast rulebook
     §La Caverna, Tesori)."""
+    sidequest_top: tuple[str, ...] = ()
+    """The Sidequest deck's top cards, first on top: the Knight's next Sidequest draws give them in this order
+    (Vast rulebook §Missioni Secondarie), then the deck's other cards come in an order nobody has seen. Each
+    once, of this setup's Sidequests, none in her hand or completed; nobody sees them in play."""
     stack: tuple[str, ...] | None = None
     """The tiles left in the stack (Crystal tiles and, with the Thief, Vault tiles among them; one pile), each
     once, none on the map or in the Cave's hand; the Cave tiles in none of the three are out of the game
@@ -410,6 +414,7 @@ def lay(
         event_top=decks.event_top,
         event_bottom=decks.event_bottom,
         sidequest_deck=decks.sidequests,
+        sidequest_top=decks.sidequest_top,
         omen_bag=decks.omens,
         collapse=sandbox.collapse,
         open_left=() if sandbox.fill_open_edges else _open_edges(sandbox),
@@ -538,6 +543,7 @@ class _Decks(Struct, frozen=True, kw_only=True):
     event_top: tuple[str, ...]
     event_bottom: tuple[str, ...]
     sidequests: tuple[str, ...]
+    sidequest_top: tuple[str, ...]
     omens: tuple[str, ...]
 
 
@@ -546,8 +552,8 @@ def _check_cards(
 ) -> _Decks:
     """The cards and Omen tokens laid, each once and of its kind (a deck's bottom and top among them); the
     decks and the bag hold the rest. The Event deck's top is laid only where it has an order the Cave reads
-    (``ordered_events``), 3 cards at most. Raises ``setup.sandbox-card``, ``-duplicate``, ``-omen``,
-    ``-deck``."""
+    (``ordered_events``), 3 cards at most; the Sidequest deck's top of its own cards, none dealt. Raises
+    ``setup.sandbox-card``, ``-duplicate``, ``-omen``, ``-deck``."""
     k = sandbox.knight
     cards = card_file()
     treasure_ids = {c.id for c in cards.treasures}
@@ -562,6 +568,17 @@ def _check_cards(
         "Sidequests are 3 at most in hand, of this setup's deck",
     )
     _unique([*k.sidequests, *k.completed], "Sidequest", check)
+    check(
+        not set(sandbox.sidequest_top) <= sidequest_ids,
+        "card",
+        "the Sidequest deck's top: this setup's Sidequests",
+    )
+    check(
+        bool(set(sandbox.sidequest_top) & (set(k.sidequests) | set(k.completed))),
+        "deck",
+        "a Sidequest on the deck's top is not in her hand nor completed",
+    )
+    _unique(list(sandbox.sidequest_top), "Sidequest", check)
     events = [*sandbox.events_played, *sandbox.event_bottom, *sandbox.event_top]
     check(not set(events) <= event_ids, "card", "an Event card that is not one")
     _unique(events, "Event card", check)
@@ -580,6 +597,7 @@ def _check_cards(
         event_top=sandbox.event_top,
         event_bottom=sandbox.event_bottom,
         sidequests=tuple(sorted(sidequest_ids - set(k.sidequests) - set(k.completed))),
+        sidequest_top=sandbox.sidequest_top,
         omens=tuple(sorted(omens - set(sandbox.cave.omens))),
     )
 
