@@ -9,7 +9,15 @@ import re
 from typing import Any
 
 from tests.browser.conftest import screenshot
-from tests.browser.support import OUTSIDE_ITS_TILE, SIDEWAYS, SMALL_TARGETS, ApiGame, ready, wait_version
+from tests.browser.support import (
+    OUTSIDE_ITS_TILE,
+    SIDEWAYS,
+    SMALL_TARGETS,
+    ApiGame,
+    axe_violations,
+    ready,
+    wait_version,
+)
 
 TILES = "els => els.map(e => e.dataset.tile || '')"  # the tiles a page names (what a Dark tile hides)
 SEATS = [{"name": "sir", "controls": ["knight"]}, {"name": "deep", "controls": ["cave"]}]
@@ -419,7 +427,7 @@ def test_the_orientation_decision_draws_each_option_s_walls_as_the_tile_would_li
 def test_on_a_phone_the_cave_zooms_in_its_own_box(live: str, browser: Any) -> None:
     """Issue 32 item 5, the board zooms: at 390x844 the Knight's cave fits the width; + twice draws it at
     twice that width in a box of its own (the page does not scroll sideways), the focus stays on +, and Fit
-    draws it at the width again."""
+    draws it at the width again. Item 3: the collapsible legend of the cave's marks."""
     game = vast_game(live)
     play_some(game, 25, seed=4)
     phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
@@ -440,5 +448,14 @@ def test_on_a_phone_the_cave_zooms_in_its_own_box(live: str, browser: Any) -> No
         screenshot(page, "vast-phone-zoomed")
         page.click("#board [data-zoom=fit]")
         assert page.locator("svg.vast-map").bounding_box()["width"] == width
+        # the collapsible legend of the cave's marks, each drawn as on the cave
+        page.click("#legend summary")
+        marks = page.locator("#legend li")
+        assert marks.count() >= 15 and marks.locator("svg.vast-key").count() == marks.count()
+        assert "a Dark tile of the Fangs" in page.locator("#legend").inner_text()
+        assert page.evaluate(SIDEWAYS) <= 0
+        assert page.evaluate(SMALL_TARGETS) == []
+        assert axe_violations(page) == [], "axe-core on the Knight's table on a phone, the legend open"
+        screenshot(page, "vast-phone-legend")
     finally:
         phone.close()

@@ -27,7 +27,7 @@ const UPGRADE = {
 const DRAGON_DIE = { 1: "centre", 2: "diamond", 3: "cross", 4: "corners", 5: "saltire", 6: "all around" };
 
 const content = { cards: new Map(), tiles: new Map(), monsters: new Map(), dragonDie: new Map(), loaded: null };
-const ui = { tile: null, focus: null, board: null, zoom: 1 };
+const ui = { tile: null, focus: null, board: null, zoom: 1, legend: false };
 // A tile's walls in its base orientation, by wall shape (docs/vast/facts.md §1 Cave tiles; HRF's names), and
 // the sides in clockwise order: a tile turned r quarters clockwise has each wall r sides further on.
 const BASE_WALLS = { open: [], side: ["N"], corner: ["N", "E"], tunnel: ["N", "S"], deadend: ["N", "E", "W"] };
@@ -547,8 +547,42 @@ export function renderTable(page, { board, tracks, send, rerender }) {
   const cave = renderCave(page, { send, choose });
   const map = cave.querySelector("svg.vast-map");
   if (map) zoomable(map, rerender);
-  board.append(cave);
+  board.append(cave, caveLegend());
   tracks.append(...renderBoards(page));
+}
+
+// A collapsible legend of the cave's marks, each drawn as on the cave (its open state kept across re-renders).
+function caveLegend() {
+  const key = (...children) => svg("svg", { viewBox: "0 0 28 28", class: "vast-key", "aria-hidden": "true" }, ...children);
+  const disc = (cls, text) => key(svg("g", { class: cls }, svg("circle", { cx: 14, cy: 14, r: 10 }), svg("text", { x: 14, y: 18, "text-anchor": "middle", text })));
+  const tile = (cls, mark) => key(svg("g", { class: cls }, svg("rect", { x: 2, y: 2, width: 24, height: 24, rx: 3, class: `tile ${cls}` }),
+    mark ? svg("text", { x: 14, y: 19, "text-anchor": "middle", class: "room", style: `font-size: ${mark.length > 1 ? 8 : 12}px`, text: mark }) : null));
+  const edge = (cls, text) => key(svg("g", { class: `edge ${cls}` }, svg("rect", { x: 3, y: 3, width: 22, height: 22, rx: 4 }), svg("text", { x: 14, y: 19, "text-anchor": "middle", text })));
+  const rows = [
+    [tile("entrance"), "the Entrance"],
+    [tile("lit"), "a Lit room (its name on it)"],
+    ...Object.entries(TRIBE_MARK).map(([tribe, mark]) => [tile("dark", mark), `a Dark tile of the ${TRIBE[tribe]}`]),
+    [key(svg("line", { x1: 4, y1: 6, x2: 24, y2: 6, class: "wall" })), "a wall"],
+    [disc("piece knight", "K"), "the Knight"],
+    [disc("piece dragon", "D"), "the Dragon below ground"],
+    [disc("piece dragon surfaced", "D"), "the Dragon, surfaced"],
+    [disc("piece thief", "T"), "the Thief"],
+    [disc("piece tribe fangs", "F3"), "a Tribe: its initial and Population"],
+    [disc("token crystal", "◆"), "a Crystal"],
+    [disc("token treasure", "$"), "a Treasure token ($2: two)"],
+    [disc("token gem", "✦"), "a Gem"],
+    [disc("token vault", "V"), "a Vault token"],
+    [disc("token event", "!"), "an Event token"],
+    [disc("token flame-wall", "🔥"), "the Flame Wall"],
+    [edge("rockslide", "R"), "a Rockslide on an edge"],
+    [edge("bomb", "B"), "a Bomb on an edge"],
+    [key(svg("rect", { x: 3, y: 3, width: 22, height: 22, rx: 4, class: "target-ring", style: "stroke-width: 2.5" })), "a place you may click"],
+  ];
+  const details = el("details", { class: "legend vast-legend", id: "legend", open: ui.legend || undefined },
+    el("summary", { text: "The cave's marks" }),
+    el("ul", {}, rows.map(([mark, words]) => el("li", {}, mark, el("span", { text: words })))));
+  details.addEventListener("toggle", () => { ui.legend = details.open; });
+  return details;
 }
 
 // The cave in a box of its own that scrolls when zoomed (the page itself never scrolls sideways), with zoom
@@ -660,7 +694,7 @@ export const versionViews = ["board", "initiative"];
 export function renderVersion(state, version, { board, tracks, initiative }, views = {}) {
   const view = views.initiative || {};
   const page = { board: views.board, initiative: view, game: { turn: view.turn, pending: null, result: null }, legal: null };
-  board.replaceChildren(renderCave(page, { send: () => {}, choose: () => {} }));
+  board.replaceChildren(renderCave(page, { send: () => {}, choose: () => {} }), caveLegend());
   const map = board.querySelector("svg.vast-map");
   if (map) map.dataset.version = String(version);
   board.dataset.version = String(version);
