@@ -31,8 +31,7 @@ Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) on
 track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed 3 (Scratch kills him
 there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then the Entrance (by
 its way over Lit tiles, the Wing across a wall that bars it, before its move too); keep
-still when nothing calls it (Pride); with the Thief in play no Gem within 2 tiles of the Entrance (a short
-trip for his loot); end the turn.
+still when nothing calls it (Pride); end the turn.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
 the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
@@ -794,16 +793,6 @@ def thief_prey(state: VastState) -> Pos | None:
     return None
 
 
-def _dragon_gem(c: DragonContext, _: Any) -> int:
-    """Place a Gem (Vast rulebook §3. Posa una Gemma di Drago): a Pride cube with another Gem on the map. With
-    the Thief in play, not within 2 tiles of the Entrance: a Gem on the map is loot he carries there to stash
-    (Vast rulebook §Il Ladro, Saccheggiare; §Trasportare), a short trip near it."""
-    on_map = any(cell.gems for cell in c.state.cells)
-    if c.state.thief is not None and _manhattan(c.here, ENTRANCE) < 3:
-        return 0
-    return 500 if on_map else 300
-
-
 class DragonContext(NamedTuple):
     """What the Dragon's bot reads once per command: its board and tile, where it heads (``dragon_goal``),
     the revealed Tribes around it and the Dark tiles around it."""
@@ -905,7 +894,7 @@ DRAGON_RULES: dict[str, Rule] = {
     "UsePower:shriek": 30,
     "UsePower:slap": 80,
     "UsePower:flame-wall": 60,
-    "PlaceGem": _dragon_gem,
+    "PlaceGem": lambda c, _: 500 if any(cell.gems for cell in c.state.cells) else 300,
     "VastEndTurn": 1,
 }
 """The Dragon's bot, one rule per kind of command: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes
