@@ -150,6 +150,10 @@ async function refresh() {
   // the open undo request comes with the game's own read (GET /games/{id}: undo_request, undo_waiting_for)
   page.undo = game.undo_request ? { ...game.undo_request, needs: game.undo_waiting_for || [], version } : null;
   if (page.legal && page.legal.version !== version) stale = true;  // moved on between the reads
+  // The game's summary (its result, pending, undo request) read before the state moved on: read again, at most
+  // 5 times in a row, else the last event's result may never be shown (no event follows a game's end).
+  if (game.version !== version && (page.mismatch || 0) < 5) { page.mismatch = (page.mismatch || 0) + 1; stale = true; }
+  else if (game.version === version) page.mismatch = 0;
   render();
 }
 
