@@ -10,7 +10,14 @@ from typing import Any
 from msgspec import Struct
 
 from dicelog.domain.core.dispatch import ByEventType
-from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DiceRolled, Event
+from dicelog.domain.core.events import (
+    CardsDrawn,
+    DecisionMade,
+    DecisionRequested,
+    DiceRolled,
+    Event,
+    GameEnded,
+)
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.cave import DRAGON_DIE, SIDES, Geometry
 from dicelog.domain.vast.content import cards as card_data
@@ -39,6 +46,9 @@ from dicelog.domain.vast.state import (
     thief_stealth,
     wakefulness,
 )
+
+DIE_FACE_WORDS = {1: "centre", 2: "diamond", 3: "cross", 4: "corners", 5: "saltire", 6: "all around"}
+"""The Dragon die's faces as the table names them (the web table's own labels): ``DRAGON_DIE``'s patterns."""
 
 
 class BoardCell(Struct, frozen=True, kw_only=True):
@@ -932,7 +942,7 @@ def _flare_used(state: VastState, event: ev.FlareUsed) -> str | None:
 @_describes(ev.FlareHit)
 def _flare_hit(state: VastState, event: ev.FlareHit) -> str | None:
     face, reveals = event.face, event.reveals
-    return f"The Flare ({DRAGON_DIE[face][0]}) lights {len(reveals)} Dark tile(s)"
+    return f"The Flare ({DIE_FACE_WORDS[face]}) lights {len(reveals)} Dark tile(s)"
 
 
 @_describes(ev.OmenUsed)
@@ -1155,7 +1165,7 @@ def _power_used(state: VastState, event: ev.PowerUsed) -> str | None:
 @_describes(ev.PowerStruck)
 def _power_struck(state: VastState, event: ev.PowerStruck) -> str | None:
     power, face, hit = event.power, event.face, event.tiles
-    pattern = f" ({DRAGON_DIE[face][0]})" if face else ""
+    pattern = f" ({DIE_FACE_WORDS[face]})" if face else ""
     return f"{power.title()}{pattern} reaches {len(hit)} tile(s)"
 
 
@@ -1478,7 +1488,20 @@ def _game_won(state: VastState, event: ev.GameWon) -> str | None:
         reason = event.reason
         return f"Everyone loses: {reason}"
     winner, reason = event.winner, event.reason
-    return f"The {winner.capitalize()} wins: {reason}"
+    return f"The {_role(winner)} {'win' if winner == 'goblins' else 'wins'}: {reason}"
+
+
+@_describes(GameEnded)
+def _game_ended(state: VastState, event: GameEnded) -> str | None:
+    kind, _, who = event.result.partition(":")
+    if kind == "won" and who:
+        outcome = f"the {_role(who)} {'win' if who == 'goblins' else 'wins'}"
+    elif event.result == "lost:everyone":
+        outcome = "everyone loses"
+    else:  # a game closed by the server (CloseGame) ends with the result it was given
+        outcome = event.result
+    reveal = f"; dice seed revealed: {event.seed}" if event.seed else ""
+    return f"The game ends: {outcome}{reveal}"
 
 
 @_describes(DiceRolled)
@@ -1488,13 +1511,38 @@ def _dice_rolled(state: VastState, event: DiceRolled) -> str | None:
         return f"Action die ({_action_roll(reason)}): {faces[0]}"
     if faces and reason.startswith("thief-gem:") and faces[0] in DRAGON_DIE:
         gem = reason.removeprefix("thief-gem:")
-        return f"Dragon die (the {gem} Gem the Thief took): {DRAGON_DIE[faces[0]][0]}"
+        return f"Dragon die (the {gem} Gem the Thief took): {DIE_FACE_WORDS[faces[0]]}"
     if faces and reason.startswith("thief-flare:") and faces[0] in DRAGON_DIE:
         at = reason.removeprefix("thief-flare:")
-        return f"Dragon die (the Thief's Flare at {at}): {DRAGON_DIE[faces[0]][0]}"
+        return f"Dragon die (the Thief's Flare at {at}): {DIE_FACE_WORDS[faces[0]]}"
     if faces and 1 <= faces[0] <= 6:
-        return f"Dragon die ({reason}): {DRAGON_DIE[faces[0]][0]}"
+        return f"Dragon die ({_dragon_roll(reason)}): {DIE_FACE_WORDS[faces[0]]}"
     return None
+
+
+def _dragon_roll(reason: str) -> str:
+    """What a Dragon die roll is for, in players' words, from its ``RollRequested.reason`` (``flare:x,y``,
+    ``goblin-flare:x,y``, ``power:<power>:x,y``, ``gem:<who>:<gem>:x,y``, ``dragon-attack:<s>:<bomb>``,
+    ``ambush``; ``...:reroll`` for a second roll)."""
+    if reason.endswith(":reroll"):
+        return f"{_dragon_roll(reason.removesuffix(':reroll'))}, rolled again"
+    kind, _, rest = reason.partition(":")
+    parts = rest.split(":")
+    match kind:
+        case "flare":
+            return f"the Flare at {rest}"
+        case "goblin-flare":
+            return f"the Goblins' Flare at {rest}"
+        case "power" if len(parts) == 2:
+            return f"{parts[0].replace('-', ' ').capitalize()} at {parts[1]}"
+        case "gem" if len(parts) == 3:
+            return f"the {parts[1].capitalize()} Gem's trap at {parts[2]}"
+        case "dragon-attack" if len(parts) == 2:
+            bomb = " with a Bomb" if parts[1] == "1" else ""
+            return f"an attack on the Dragon at Strength {parts[0]}{bomb}"
+        case "ambush":
+            return "an ambush"
+    return reason
 
 
 @_describes(DecisionMade)

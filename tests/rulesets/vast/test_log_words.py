@@ -160,3 +160,32 @@ def test_tracks_and_causes_are_named_in_words() -> None:
     assert hexed == "The Dragon discards 1 Power card(s) (Hex)"
     moved = describe(state, ev.PopulationLost(tribe="fangs", count=1, why="movement"))
     assert moved == "The Fangs Tribe loses 1 (Lit tiles crossed)"
+
+
+def test_dragon_die_rolls_and_the_end_are_told_in_words() -> None:
+    """A Dragon die roll names what it is for and the face as the table labels it; the end names the
+    winner (Vast rulebook, Il Dado del Drago; Vittoria), never a raw reason or result (``flare:-2,0``,
+    ``won:goblins``)."""
+    from dicelog.domain.core.events import DiceRolled, GameEnded
+
+    state = table()
+
+    def rolled(reason: str, face: int) -> str | None:
+        return describe(state, DiceRolled(reason=reason, faces=(face,)))
+
+    assert rolled("flare:-2,0", 1) == "Dragon die (the Flare at -2,0): centre"
+    assert rolled("goblin-flare:1,1", 6) == "Dragon die (the Goblins' Flare at 1,1): all around"
+    assert rolled("power:wrath:0,2", 3) == "Dragon die (Wrath at 0,2): cross"
+    assert rolled("gem:knight:fire:1,0", 5) == "Dragon die (the Fire Gem's trap at 1,0): saltire"
+    assert (
+        rolled("dragon-attack:3:1", 2)
+        == "Dragon die (an attack on the Dragon at Strength 3 with a Bomb): diamond"
+    )
+    assert rolled("ambush:reroll", 4) == "Dragon die (an ambush, rolled again): corners"
+    assert describe(state, GameEnded(result="won:goblins", seed="00ff")) == (
+        "The game ends: the Goblins win; dice seed revealed: 00ff"
+    )
+    assert describe(state, GameEnded(result="won:knight")) == "The game ends: the Knight wins"
+    assert describe(state, GameEnded(result="lost:everyone")) == "The game ends: everyone loses"
+    won = describe(state, ev.GameWon(winner="goblins", reason="the Tribes smashed 5 Crystals"))
+    assert won == "The Goblins win: the Tribes smashed 5 Crystals"

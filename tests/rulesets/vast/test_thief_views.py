@@ -377,11 +377,11 @@ EVENT_LINES: list[tuple[Event, str]] = [
     ),
     (
         DiceRolled(reason="thief-gem:flame", faces=(1,), source="server"),
-        "Dragon die (the flame Gem the Thief took): center",
+        "Dragon die (the flame Gem the Thief took): centre",
     ),
     (
         DiceRolled(reason="thief-flare:1,2", faces=(1,), source="server"),
-        "Dragon die (the Thief's Flare at 1,2): center",
+        "Dragon die (the Thief's Flare at 1,2): centre",
     ),
     (DecisionMade(decision="peek:1,2", option="keep", by="rogue"), "The Thief keeps the tile at 1,2 Dark"),
 ]
