@@ -578,7 +578,9 @@ def verify_view(game_id: UUID, viewed: Sequence[Viewed]) -> Verification:
     """Check what one reader holds of a running game of chain format 2: every link of the hash chain,
     hidden events included (each is recomputed from its public metadata and digest), and every payload it
     sees whole against its digest. ``digest_only`` lists the versions whose payload it could not check
-    (hidden or masked from it): ``verify_against`` checks them once the game has ended.
+    (hidden or masked from it): ``verify_against`` checks them once the game has ended. ``GameCreated`` must
+    be shown, whole or masked (a setup laying secrets, e.g. a sandbox table, is masked like any other
+    payload): its link is in the chain all the same, and its digest binds the commitments it holds.
 
     The rules are not re-run here: what follows a hidden card depends on it, so only the server (``verify``
     of the full log, ``POST /games/{id}/verify``) re-derives a running game with secrets; every reader can
@@ -592,9 +594,9 @@ def verify_view(game_id: UUID, viewed: Sequence[Viewed]) -> Verification:
             chain_format=2,
         )
 
-    if not viewed or viewed[0].type != "GameCreated" or viewed[0].shown != "full":
+    if not viewed or viewed[0].type != "GameCreated" or viewed[0].shown == "hidden":
         return fail(
-            1, "structure", "GameCreated at version 1, shown whole", viewed[0].type if viewed else "no events"
+            1, "structure", "GameCreated at version 1, shown", viewed[0].type if viewed else "no events"
         )
     try:
         created = msgspec.json.decode(viewed[0].payload, type=GameCreated)

@@ -23,7 +23,8 @@ The core masks its own events with the same functions: a pending node (``Decisio
 ``DrawRequested``...) is an event; the answer commands (``Roll``, ``Shuffle``, ``Draw``,
 ``Choose``) of a game with secrets show their arguments only to the seat that sent them (the
 answer event that follows them says, through ``view_event``, what others may know); an
-``UndoApplied`` carries a whole state, masked with ``view_state``.
+``UndoApplied`` carries a whole state, masked with ``view_state``, and the game's ``GameCreated``, shown as
+``view_event`` shows it (a setup may lay secrets: a sandbox table).
 
 When the game has ended, everything is public (``Lens(..., reveal=True)``): the whole log can
 then be read and verified by anyone. The service decides ``reveal`` (a fork of a running game
@@ -42,7 +43,7 @@ from msgspec import Struct
 
 from dicelog.domain.core.commands import Choose, Draw, Roll, ServiceCommand, Shuffle, UndoCommand
 from dicelog.domain.core.errors import InvariantViolated
-from dicelog.domain.core.events import CommandAccepted, Event, PendingEvent, UndoApplied
+from dicelog.domain.core.events import CommandAccepted, Event, GameCreated, PendingEvent, UndoApplied
 
 AUDITOR = "auditor"
 SPECTATOR = "spectator"
@@ -169,6 +170,12 @@ class Lens:
         if pending is not None:
             shown = self.event(msgspec.convert(pending, type=PendingEvent))
             game = {**game, "pending": msgspec.to_builtins(shown) if shown is not None else None}
+        created = game.get("created") if isinstance(game, dict) else None
+        if created is not None:  # its setup may lay secrets (a sandbox table): shown as GameCreated is
+            first = msgspec.json.decode(_encode(created), type=GameCreated)
+            seen = self.event(first)
+            if seen is not first:
+                game = {**game, "created": msgspec.json.decode(_encode(seen)) if seen is not None else None}
         return msgspec.structs.replace(
             event, state=msgspec.Raw(_encode(self.state(state))), game=msgspec.Raw(_encode(game))
         )

@@ -17,6 +17,7 @@ ruleset's ``view_event``, ``view_state`` and ``view_command``, through which eve
 | the Dragon's Power hand (draws, the cards discarded when it is replaced) | the Dragon |
 | a Dark tile the Thief looked at (``TilePeeked``; ``ThiefRole.peeked``) | the Thief and the Cave |
 | a face-down card a Pickpocket takes at random (``ThiefStole``) | its owner (the Knight's: and the Cave) |
+| a sandbox table's secrets in ``GameCreated.setup`` (``view_setup``) | as the same secrets in play |
 
 Everything else is public: revealed and collapsed tiles, Event cards played, Omens (docs/vast/rulings.md),
 the Power cards paying a Power, the Dragon's tracks and Gems, the dice. After the game ends, everything
@@ -25,10 +26,20 @@ is public (the core's ``Lens(reveal=True)``).
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
 from msgspec.structs import replace
 
 from dicelog.domain.core.commands import Command
-from dicelog.domain.core.events import CardsDrawn, DecisionMade, DecisionRequested, DrawRequested, Event
+from dicelog.domain.core.events import (
+    CardsDrawn,
+    DecisionMade,
+    DecisionRequested,
+    DrawRequested,
+    Event,
+    GameCreated,
+)
 from dicelog.domain.core.visibility import Viewer
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
@@ -77,6 +88,9 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
     if viewer.kind == "auditor":
         return event
     match event:
+        case GameCreated(setup=setup):
+            shown = view_setup(setup, viewer)
+            return event if shown is setup else replace(event, setup=shown)
         case DrawRequested(deck=deck) if deck in DECK_AUDIENCE:
             return replace(event, cards=_masked(event.cards), weights=())
         case CardsDrawn(deck=deck, cards=cards, reason=reason) if deck in DECK_AUDIENCE:
@@ -119,6 +133,80 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
             owners = ("knight", "cave") if target == "knight" else (target,)
             return event if _sees(viewer, *owners) else replace(event, card=HIDDEN)
     return event
+
+
+def _mask_keys(board: dict[str, Any], viewer: Viewer, keys: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """``board`` with each list in ``keys`` masked unless ``viewer`` controls one of its roles (``()``: nobody
+    sees it); a key the table left out (its default) stays out."""
+    return {
+        key: [HIDDEN] * len(value)
+        if key in keys and isinstance(value, list) and not _sees(viewer, *keys[key])
+        else value
+        for key, value in board.items()
+    }
+
+
+def _view_sandbox(sandbox: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    peeked: list[Any] = []
+    thief = sandbox.get("thief")
+    if isinstance(thief, dict) and _sees(viewer, "thief"):
+        peeked = list(thief.get("peeked") or ())
+    cells = sandbox.get("cells")
+    if isinstance(cells, list) and not _sees(viewer, "cave"):
+        cells = [
+            {**c, "tile": HIDDEN}
+            if isinstance(c, dict) and not c.get("lit") and c.get("tile") not in ("entrance", *peeked)
+            else c
+            for c in cells
+        ]
+    shown = _mask_keys(
+        {**sandbox, "cells": cells} if "cells" in sandbox else sandbox,
+        viewer,
+        {
+            "event_top": ("cave",),
+            "event_bottom": ("cave",),
+            "treasure_bottom": ("cave",),
+            "treasures_gone": ("knight", "cave"),
+            "sidequest_top": (),
+            "stack": (),
+        },
+    )
+    boards: dict[str, dict[str, tuple[str, ...]]] = {
+        "knight": {"treasures": ("knight", "cave"), "sidequests": ("knight",)},
+        "cave": {"hand": ("cave",)},
+        "goblins": {"hand": ("goblins",), "monster_discard": ("goblins",), "secrets_discard": ("goblins",)},
+        "dragon": {"hand": ("dragon",)},
+        "thief": {"peeked": ("thief", "cave")},
+    }
+    for name, keys in boards.items():
+        board = shown.get(name)
+        if isinstance(board, dict):
+            shown[name] = _mask_keys(board, viewer, keys)
+    return shown
+
+
+def view_setup(setup: msgspec.Raw, viewer: Viewer) -> msgspec.Raw:
+    """A game's setup document (``GameCreated.setup``, JSON) as ``viewer`` may see it: a sandbox table's
+    secrets masked as the same secrets are in play (``view_state``), each card or tile id by ``"?"``, each
+    list keeping its length, the rest of the document as stored. ``setup`` itself (the same object) when
+    nothing is masked: a setup without a sandbox, or a reader who may know all of it.
+
+    Masked: a Dark tile's ``tile`` (the Cave; the Thief the tiles he ``peeked``), ``cave.hand``,
+    ``event_top``, ``event_bottom`` and ``treasure_bottom`` (the Cave: it reads the Event deck's top 3 and
+    chose the cards sent to the bottom, Vast rulebook, La Caverna, Eventi and Tesori), ``knight.treasures``
+    and ``treasures_gone`` (the Knight and the Cave), ``knight.sidequests`` (the Knight), ``goblins.hand``,
+    ``monster_discard``, ``secrets_discard`` (the Goblins), ``dragon.hand`` (the Dragon), ``thief.peeked``
+    (the Thief and the Cave), ``sidequest_top`` and ``stack`` (nobody: a deck's order)."""
+    if viewer.kind == "auditor":
+        return setup
+    document = msgspec.json.decode(setup)
+    sandbox = document.get("sandbox") if isinstance(document, dict) else None
+    if not isinstance(sandbox, dict):
+        return setup
+    shown = _view_sandbox(sandbox, viewer)
+    if shown == sandbox:
+        return setup
+    return msgspec.Raw(msgspec.json.encode({**document, "sandbox": shown}))
 
 
 def view_state(state: VastState, viewer: Viewer) -> VastState:
