@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from eventsourcing.sqlite import SQLiteRecorder
 from litestar.testing import TestClient
 
 from dicelog.domain.core.dice import commitment
@@ -67,7 +68,7 @@ def _alter_stored(client: TestClient[Any], game_id: str, version: int, old: byte
     recorder = client.app.state.runtime.games.recorder
     table = recorder.events_table_name
     mark = "?"
-    if not type(recorder).__module__.endswith("sqlite"):  # PostgreSQL: the store's schema, psycopg's marks
+    if not isinstance(recorder, SQLiteRecorder):  # PostgreSQL: the store's schema, psycopg's marks
         table, mark = f'"{recorder.datastore.schema}".{table}', "%s"
     with recorder.datastore.transaction(commit=True) as cursor:
         cursor.execute(
