@@ -322,7 +322,7 @@ def _send_command(
     audience, digest = games.audience_unchecked(game_id, token)
     try:
         status, body, after = _execute_as(
-            types, game, data, request, games, idempotency_key, acting, audience, digest
+            types, game, data, token, games, idempotency_key, acting, audience, digest
         )
     except Unauthorized:
         raise
@@ -345,15 +345,15 @@ def _execute_as(
     types: ApiTypes,
     game: Game,
     data: Any,
-    request: Request[Any, Any, Any],
+    token: str | None,
     games: Games,
     idempotency_key: str | None,
     acting: str | None,
     audience: str,
     digest: str,
 ) -> Executed:
-    """The command of ``data`` run by the seat the token of ``audience`` (SHA-256 ``digest``) acts as."""
-    token = bearer(request)
+    """The command of ``data`` run by the seat the bearer ``token`` of ``audience`` (SHA-256 ``digest``) acts
+    as."""
     seat = games.acting_seat(game, token, data.command, acting, audience)
     bind_contextvars(seat=seat, command=command_tag(data.command))
     ruleset = game.created.ruleset

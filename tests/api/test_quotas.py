@@ -7,6 +7,7 @@ middleware; a refused request is a 429 problem+json with ``Retry-After`` and wri
 from __future__ import annotations
 
 import hashlib
+import inspect
 import logging
 import socket
 import subprocess
@@ -507,8 +508,6 @@ def test_a_bad_forwarded_allow_ips_is_a_clear_error(value):
 def test_whether_a_quota_applies_is_decided_on_the_event_loop_without_a_thread_hop(tmp_path):
     """Litestar runs a synchronous ``check_throttle_handler`` in a worker thread: with three quotas that was
     three thread hops on every request (bench/README.md §1). Each quota's check is a coroutine function."""
-    import inspect
-
     middleware = rate_limit_middleware(Settings(data_dir=tmp_path))
     configs = [m.kwargs["config"] for m in middleware]
     assert {c.quota for c in configs} == {"create", "commands", "expensive"}

@@ -6,11 +6,14 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import msgspec
 import pytest
 from litestar.testing import TestClient
 
+from dicelog.domain.mice_and_mystics.commands import Move
+from dicelog.service.app.errors import Unauthorized
 from dicelog.service.http.app import create_app
 from tests.api.conftest import Table, settings_for
 from tests.services import drop_postgres_schema
@@ -231,11 +234,6 @@ def test_a_revoked_seat_token_gets_401_on_every_command_path_and_stores_nothing(
 def test_a_revocation_stored_between_the_token_check_and_the_save_stops_the_command(client):
     """Another replica revokes the token after this one read it and before the command's events are saved:
     the save's own transaction finds the ``TokenRevoked`` record and stores nothing (Unauthorized)."""
-    from uuid import UUID
-
-    from dicelog.domain.mice_and_mystics.commands import Move
-    from dicelog.service.app.errors import Unauthorized
-
     games = client.app.state.runtime.games
     assert games._checks_revocations  # the store checks in the write's transaction, not by a read first
     table = Table(client)

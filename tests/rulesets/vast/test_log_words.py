@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dicelog.domain.core.events import CardsDrawn
+from dicelog.domain.core.events import CardsDrawn, DiceRolled, GameEnded
 from dicelog.domain.vast import events as ev
 from dicelog.domain.vast.content import goblin_file, tiles
 from dicelog.domain.vast.read_models import describe
@@ -166,8 +166,6 @@ def test_dragon_die_rolls_and_the_end_are_told_in_words() -> None:
     """A Dragon die roll names what it is for and the face as the table labels it; the end names the
     winner (Vast rulebook, Il Dado del Drago; Vittoria), never a raw reason or result (``flare:-2,0``,
     ``won:goblins``)."""
-    from dicelog.domain.core.events import DiceRolled, GameEnded
-
     state = table()
 
     def rolled(reason: str, face: int) -> str | None:
