@@ -38,7 +38,9 @@ the Thief or the Dragon, who win sooner, it races for it (alone against the Knig
 another tile each turn while its Omens last, and in the Collapse removes more; it removes the tiles next to
 Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and places its Crystal tiles (its
 own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
-optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take). Always: it
+optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); with the
+Dragon and neither the Knight nor the Goblins, it spends Soporific Spores on the Dragon while it is asleep
+and 3 cubes or fewer from waking (awake, it surfaces and walks home before the Collapse). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
@@ -100,6 +102,7 @@ from dicelog.domain.vast.state import (
     VastState,
     thief_stat,
     thief_stealth,
+    wakefulness,
 )
 
 if TYPE_CHECKING:
@@ -480,6 +483,8 @@ class CaveContext:
         self.race = state.goblins is not None or state.thief is not None or state.dragon is not None
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
+        self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins)
+        """No Knight, no Goblins: the Dragon (and the Thief) may win before the Collapse."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
         # she is near her own win
         self.protect = (
@@ -568,6 +573,8 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             near = c.threat(tribe)
             away = c.dist.get((x, y), FAR)
             return 600 + 20 * min(away - near, 10) if near <= 4 and away > near else 0
+        case cmd.SoporificSpores(target="dragon") if c.dragon_alone and state.dragon is not None:
+            return _spores_on_dragon(state.dragon)
         case cmd.SoporificSpores(target="thief") if state.thief is not None:
             return 200 + 40 * len(state.thief.upgrades) if state.thief.stashed >= 2 else 0
         case cmd.SoporificSpores(target="goblins") if c.protect and state.goblins is not None:
@@ -580,6 +587,13 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
         case cmd.VastEndTurn():
             return 1
     return 0
+
+
+def _spores_on_dragon(d: DragonRole) -> int:
+    """Soporific Spores on the Dragon (a cube of its Wakefulness back to Sloth, Vast rulebook §Presagi, Spore
+    Soporifere) while it is asleep and 3 cubes or fewer from waking: awake, it surfaces and walks home before
+    the Collapse (§Risveglio e Risalita in Superficie)."""
+    return 800 if not d.awake and d.awake_at - wakefulness(d) <= 3 else 0
 
 
 def cave_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:

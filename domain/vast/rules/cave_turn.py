@@ -330,7 +330,8 @@ def check_end(state: VastState) -> None:
 def candidates(state: VastState) -> list[cmd.VastCommand]:
     """Every Cave command worth trying now (``legal_commands`` keeps those ``decide`` accepts). Omens are
     listed with the first tokens that pay them; Hatred (Vast rulebook §Presagi, Disprezzo) as a removal in
-    the Collapse, before it as another tile once the turn's own is placed."""
+    the Collapse, before it as another tile once the turn's own is placed; Soporific Spores on each player in
+    play, the Dragon included (§Presagi, Spore Soporifere: «Scegli un giocatore»)."""
     cave = state.cave
     if cave is None:
         return []
@@ -352,6 +353,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.append(cmd.SoporificSpores(pay=spores_pay))
         if state.goblins is not None:
             out.append(cmd.SoporificSpores(pay=spores_pay, target="goblins"))
+        if state.dragon is not None:  # a cube of its Wakefulness back to Sloth (§Presagi, Spore Soporifere)
+            out.append(cmd.SoporificSpores(pay=spores_pay, target="dragon"))
         if state.thief is not None:
             out.append(cmd.SoporificSpores(pay=spores_pay, target="thief"))
     bats_pay = _payment(cave, "giant-bats")

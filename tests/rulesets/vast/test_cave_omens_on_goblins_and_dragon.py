@@ -7,6 +7,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import SLOTH_ROOM, CaveRole, DragonRole, GoblinsRole
 from tests.rulesets.vast.support import lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table
@@ -41,3 +42,16 @@ def test_giant_bats_carry_only_a_tribe_on_the_map__rulebook_la_caverna_presagi_p
     gob = GoblinsRole(phase="", tribes=tribes(eye={"population": 3}))
     state = omen_table(gob, DragonRole(x=1, y=0, hand=HAND))
     assert refused(state, cmd.GiantBats(pay=("bat-1",), target="eye", x=1, y=0)) == "vast.omen.no-target"
+
+
+def test_spores_on_the_dragon_are_among_the_caves_legal_commands__rulebook_la_caverna_presagi_spore():
+    """Vast rulebook, La Caverna, Presagi, Spore Soporifere («Scegli un giocatore: … il Drago sposta un
+    cubetto dal tracciato Risveglio ad uno dei tracciati Indolenza»; §Interazioni: the Cave acts on the Dragon
+    «rimuovendo un cubetto Indolenza dal tracciato Risveglio col presagio Spore Soporifere»): the Cave's legal
+    commands list Spores on the Dragon while a cube of its Wakefulness can go back, and not when none can."""
+    awake_some = DragonRole(x=1, y=0, hand=HAND, sloth={**SLOTH_ROOM, "greed": 2})
+    on_dragon = cmd.SoporificSpores(pay=SPORES, target="dragon")
+    state = replace(omen_table(GoblinsRole(phase=""), awake_some), begun=True)
+    assert on_dragon in RULESET.legal_commands(state)
+    asleep = replace(state, dragon=DragonRole(x=1, y=0, hand=HAND, sloth=dict(SLOTH_ROOM)))
+    assert on_dragon not in RULESET.legal_commands(asleep)
