@@ -353,8 +353,6 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.append(cmd.SoporificSpores(pay=spores_pay))
         if state.goblins is not None:
             out.append(cmd.SoporificSpores(pay=spores_pay, target="goblins"))
-        if state.dragon is not None:  # a cube of its Wakefulness back to Sloth (§Presagi, Spore Soporifere)
-            out.append(cmd.SoporificSpores(pay=spores_pay, target="dragon"))
         if state.thief is not None:
             out.append(cmd.SoporificSpores(pay=spores_pay, target="thief"))
     bats_pay = _payment(cave, "giant-bats")
@@ -380,6 +378,9 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
             cmd.CrystalCurse(pay=curse_pay, effect="rotate", x=c.x, y=c.y) for c in state.cells if c.lit
         )
     out.append(cmd.VastEndTurn(role="cave"))
+    if spores_pay is not None and state.dragon is not None:  # a cube of its Wakefulness back to Sloth
+        # listed last: the bots' seeded tie-breaks of the commands before it stay as they were
+        out.append(cmd.SoporificSpores(pay=spores_pay, target="dragon"))
     return out
 
 
