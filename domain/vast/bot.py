@@ -38,9 +38,9 @@ the Thief or the Dragon, who win sooner, it races for it (alone against the Knig
 another tile each turn while its Omens last, and in the Collapse removes more; it removes the tiles next to
 Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and places its Crystal tiles (its
 own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
-optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); with the
-Dragon and neither the Knight nor the Goblins, it spends Soporific Spores on the Dragon while it is asleep
-and 3 cubes or fewer from waking (awake, it surfaces and walks home before the Collapse). Always: it
+optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); alone
+against the Dragon, it spends Soporific Spores on the Dragon while it is asleep and 3 cubes or fewer from
+waking (awake, it surfaces and walks home before the Collapse). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
@@ -483,8 +483,8 @@ class CaveContext:
         self.race = state.goblins is not None or state.thief is not None or state.dragon is not None
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
-        self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins)
-        """No Knight, no Goblins: the Dragon (and the Thief) may win before the Collapse."""
+        self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins or state.thief)
+        """The Dragon is the Cave's only opponent (``dragon-vs-cave``)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
         # she is near her own win
         self.protect = (
