@@ -31,7 +31,13 @@ Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) on
 track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed 3 (Scratch kills him
 there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then the Entrance (by
 its way over Lit tiles, the Wing across a wall that bars it, before its move too); keep
-still when nothing calls it (Pride); end the turn.
+still when nothing calls it (Pride); end the turn. Alone in the Dark (no other role in play; its Collapse
+comes once the stack is empty, and revealed Crystal tiles collapse first): asleep it keeps still on the
+Entrance, slithering a cube (Hunger, then Events, the Gem track, Greed) onto the empty Pride-still track
+before placing a Gem, so that a Pride cube moves every turn; it moves only onto a Treasure token, swats one
+next to it onto its tile; it reveals no Dark tile below 7 Wakefulness (each revealed tile fills its open
+sides from the stack), from there Burn nearest the Entrance first; awake, it heads for the Lit Crystal tile
+with the shortest Lit way home.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
 the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
@@ -215,7 +221,9 @@ def knight_goals(state: VastState) -> list[Goal]:
             out.append(Goal((d.x, d.y), m, dk, armor + 1, bomb, 20_000 + 1_000 * (5 - d.health)))
     if d is None and k.smashed >= needed:
         m, dk = reach.get(ENTRANCE, (FAR, FAR))
-        out.append(Goal(ENTRANCE, m, dk - 1, 0, False, 50_000))
+        # alone, her last step onto the Lit Entrance takes an Encounter left after one for each Dark tile on
+        # the way (Vast rulebook §2. Muovi e Agisci: she moves only with an Encounter left)
+        out.append(Goal(ENTRANCE, m, dk + 1 if alone(state) else dk - 1, 0, False, 50_000))
     out += tribe_goals(state, reach)
     for c in state.cells:
         pos = (c.x, c.y)
@@ -390,9 +398,11 @@ def knight_cube_score(
         return 850
     if target == "strength" and on_dragon:
         return 880
+    done = alone(state) and k.smashed >= (agreed_crystals(state) or 5)  # alone, home is all that is left
     if (
         target == "strength"
         and strength(k, True) < 3
+        and not done
         and (crystal_here or any(c.crystal for c in state.cells))
     ):
         return 900 if crystal_here else 700
@@ -437,6 +447,8 @@ def knight_score(
             return knight_cube_score(state, target, wish, cell is not None and cell.crystal, on_dragon)
         case cmd.CompleteSidequest():
             return 10_000
+        case cmd.SmashCrystal() if alone(state) and k.smashed >= (agreed_crystals(state) or 5):
+            return 0  # alone with her Crystals smashed: home before the stack runs out (the Collapse)
         case cmd.SmashCrystal():
             return 3_000
         case cmd.AttackThief():  # legal only on his tile with her Perception above his Stealth
@@ -779,7 +791,13 @@ def dragon_goal(state: VastState) -> set[Pos]:
     if d.surfaced:
         return {ENTRANCE}
     if d.awake:
-        return {(c.x, c.y) for c in state.cells if c.lit and tiles()[c.tile].kind == "crystal"}
+        crystal = {(c.x, c.y) for c in state.cells if c.lit and tiles()[c.tile].kind == "crystal"}
+        if alone(state) and crystal:  # solo: the Crystal tile with the shortest Lit way home
+            home = lit_walk(state, {ENTRANCE})
+            nearest = min(home.get(p, FAR) for p in crystal)
+            if nearest < FAR:
+                return {p for p in crystal if home.get(p, FAR) == nearest}
+        return crystal
     if d.sloth["greed"] and not d.held:
         found = {(c.x, c.y) for c in state.cells if c.treasure}
         if found:
@@ -793,6 +811,11 @@ def dragon_goal(state: VastState) -> set[Pos]:
     if prey is not None:
         return {prey}
     return set()
+
+
+def alone(state: VastState) -> bool:
+    """Alone in the Dark: one role in play, no other player's piece (docs/vast/facts.md §7 Solo)."""
+    return len(state.roles) == 1
 
 
 def thief_prey(state: VastState) -> Pos | None:
@@ -819,6 +842,14 @@ class DragonContext(NamedTuple):
     dark_around: int
     walk: Mapping[Pos, int] | None = None
     """Surfaced, the steps from each Lit tile to the goal over Lit tiles, walls blocking (``lit_walk``)."""
+    solo: bool = False
+    """Alone in the Dark (no other role in play): ``solo_dragon``'s rules apply."""
+
+    def still_pride(self) -> bool:
+        """Keeping still this turn would move a Pride cube: none moved yet this turn, one on Pride-still, and
+        it has not moved (Vast rulebook §Risveglio e Risalita in Superficie: «non muoverti per 1 turno»)."""
+        d = self.dragon
+        return "pride" not in d.advanced and d.sloth["pride-still"] > 0 and d.still
 
     def closer(self, to: Pos) -> int:
         """Tiles ``to`` gains toward the goal (as the crow flies; surfaced, by ``walk`` when it reaches both
@@ -857,15 +888,26 @@ def dragon_context(state: VastState, d: DragonRole, here: Pos) -> DragonContext:
     dark = sum(1 for c in state.cells if not c.lit and _chebyshev((c.x, c.y), here) == 1)
     goal = dragon_goal(state)
     walk = lit_walk(state, goal) if d.surfaced and goal else None
-    return DragonContext(state, d, here, goal, near, dark, walk)
+    return DragonContext(state, d, here, goal, near, dark, walk, alone(state))
 
 
 def _chebyshev(a: tuple[int | None, int | None], b: Pos) -> int:
     return max(abs((a[0] or 0) - b[0]), abs((a[1] or 0) - b[1]))
 
 
+def _solo_stays(c: DragonContext, to: Pos) -> bool:
+    """Solo and asleep, it keeps still for its Pride cube rather than move, unless the move lands on the
+    Treasure token it goes for (``solo_dragon``)."""
+    if not c.solo or c.dragon.awake or not c.still_pride():
+        return False
+    cell = cell_at(c.state, to)
+    return not (cell is not None and cell.treasure and to in c.goal)
+
+
 def _dragon_move(c: DragonContext, command: cmd.MoveDragon) -> int:
     gain = c.closer((command.x, command.y))
+    if _solo_stays(c, (command.x, command.y)):
+        return 0
     return 700 + 50 * gain if gain > 0 else 0
 
 
@@ -873,16 +915,51 @@ def _dragon_wing(c: DragonContext, command: cmd.UsePower) -> int:
     if command.x is None or command.y is None:
         return 0
     gain = c.closer((command.x, command.y))
+    if _solo_stays(c, (command.x, command.y)):
+        return 0
     # the Wing after its move; surfaced also before it, across the wall that bars its way home
     return 500 + 50 * gain if gain > 0 and (c.dragon.moved or c.dragon.surfaced) else 0
 
 
-def _dragon_scorch(c: DragonContext, _: Any) -> int:
+SOLO_REVEAL_FROM = 7
+"""Alone, the Wakefulness from which the sleeping Dragon reveals Dark tiles (``_solo_reveal``)."""
+
+
+def _solo_reveal(c: DragonContext, command: cmd.UsePower) -> int | None:
+    """Scorch, Burn and Flame for the Dragon alone (Alone in the Dark, docs/vast/facts.md §7): none while it
+    sleeps below ``SOLO_REVEAL_FROM`` Wakefulness (each tile revealed fills its open sides from the stack,
+    whose end begins the Collapse, and a revealed Crystal tile is the Collapse's first; keeping still on the
+    Entrance moves a Pride cube every turn instead); from there, Burn nearest the Entrance first, where a Lit
+    Crystal tile to surface on is a short Lit way home. ``None``: not alone, the rules of every row apply."""
+    if not c.solo:
+        return None
+    d = c.dragon
+    if not d.awake and wakefulness(d) < SOLO_REVEAL_FROM:
+        return 0
+    if command.power == "burn" and command.x is not None and command.y is not None:
+        return 260 - 10 * min(_manhattan((command.x, command.y), ENTRANCE), 20)
+    return None
+
+
+def _dragon_scorch(c: DragonContext, command: Any) -> int:
+    solo = _solo_reveal(c, command)
+    if solo is not None:
+        return solo
     return 300 + 60 * c.dark_around if c.dragon.sloth["pride-events"] else 40 * c.dark_around
 
 
-def _dragon_burn(c: DragonContext, _: Any) -> int:
+def _dragon_burn(c: DragonContext, command: Any) -> int:
+    solo = _solo_reveal(c, command)
+    if solo is not None:
+        return solo
     return 250 if c.dragon.sloth["pride-events"] and "pride" not in c.dragon.advanced else 10
+
+
+def _dragon_flame(c: DragonContext, command: cmd.UsePower) -> int:
+    solo = _solo_reveal(c, command)
+    if solo is not None:
+        return solo
+    return 200 if c.dark_around else 0
 
 
 def _dragon_slither(c: DragonContext, command: cmd.UsePower) -> int:
@@ -890,7 +967,34 @@ def _dragon_slither(c: DragonContext, command: cmd.UsePower) -> int:
     track, which its Gems and its keeping still empty (Vast rulebook §Poteri, Strisciare; §Risveglio e
     Risalita in Superficie)."""
     stuck = command.source == "hunger" and c.state.goblins is None
+    if c.solo and not c.dragon.awake:
+        return _solo_slither(c, command)
     return 450 if stuck and command.target in ("pride-gem", "pride-still") else 0
+
+
+SOLO_SLITHER_SOURCES = ("hunger", "pride-events", "pride-gem", "greed")
+"""Alone, the tracks the Dragon slithers a cube off onto Pride-still, first first: Hunger it cannot empty (no
+Tribes), the Event tiles it may not find, the Gem it may not place, Greed last (Treasure tokens are few)."""
+
+
+def _solo_slither(c: DragonContext, command: cmd.UsePower) -> int:
+    """Solo and asleep: a cube onto the empty Pride-still track, which keeping still empties again, one Pride
+    cube every turn (Vast rulebook §Poteri, Strisciare; §Risveglio e Risalita in Superficie); before placing a
+    Gem (the Gem ends its Powers)."""
+    if command.target != "pride-still" or command.source not in SOLO_SLITHER_SOURCES:
+        return 0
+    if command.source == "pride-gem" and c.dragon.gems:
+        return 0
+    return 560 - 10 * SOLO_SLITHER_SOURCES.index(command.source)
+
+
+def _dragon_swat(c: DragonContext, command: cmd.UsePower) -> int:
+    """Solo and asleep, a Treasure token next to it swatted onto its own tile (Vast rulebook §Poteri, Colpo),
+    to collect it for Greed while it keeps still for Pride."""
+    d = c.dragon
+    if not c.solo or d.awake or command.token != "treasure" or d.sloth["greed"] <= 0 or d.held:
+        return 0
+    return 850 if (command.x, command.y) == c.here else 0
 
 
 DRAGON_RULES: dict[str, Rule] = {
@@ -902,8 +1006,9 @@ DRAGON_RULES: dict[str, Rule] = {
     "UsePower:claw": lambda c, _: 600 if c.tribes_near else 0,
     "UsePower:scorch": _dragon_scorch,
     "UsePower:burn": _dragon_burn,
-    "UsePower:flame": lambda c, _: 200 if c.dark_around else 0,
+    "UsePower:flame": _dragon_flame,
     "UsePower:slither": _dragon_slither,
+    "UsePower:swat": _dragon_swat,
     "UsePower:smash": 350,
     "UsePower:shriek": 30,
     "UsePower:slap": 80,

@@ -20,7 +20,7 @@ from dicelog.domain.core.registry import rules_revision
 from dicelog.domain.core.visibility import Lens, seat_viewer
 from dicelog.domain.vast import bot
 from dicelog.domain.vast.rules.setup import SETUPS
-from dicelog.domain.vast.state import HIDDEN
+from dicelog.domain.vast.state import HIDDEN, wakefulness
 from dicelog.service.app.seat_bots import legal_for, next_bot_command
 
 AT = datetime(2026, 11, 26, tzinfo=UTC)
@@ -128,3 +128,32 @@ def test_each_roles_bot_wins_a_game_on_a_fixed_seed(row, role, n):
             break
         game = step(game, n, i)
     assert game is not None and game.result == f"won:{role}"
+
+
+def test_alone_the_sleeping_dragon_moves_a_pride_cube_every_turn():
+    """Alone in the Dark (docs/vast/facts.md §7 Solo), the hard level's Dragon starts at 0 Wakefulness: it
+    keeps still and slithers a cube onto the empty Pride-still track (Vast rulebook §Risveglio e Risalita in
+    Superficie: one Pride cube a turn; §Poteri, Strisciare), so each of its first 7 turns moves one."""
+    game: Game | None = new_game("dragon-solo-hard", 1)
+    woke_by_round: dict[int, int] = {}
+    for i in range(3_000):
+        assert game is not None and game.result is None
+        d = game.state.dragon
+        assert d is not None
+        woke_by_round.setdefault(game.state.round, wakefulness(d))
+        if game.state.round > 8:
+            break
+        game = step(game, 1, i)
+    assert [woke_by_round[r] for r in range(1, 9)] == list(range(8))
+
+
+def test_alone_the_dragon_wins_the_hard_level_on_a_fixed_seed():
+    """``dragon-solo-hard`` game 2 (``bench/vast_bots.py``): it wakes and surfaces on a Lit Crystal tile
+    at the end of round 10 and walks home over Lit tiles in round 11, before 5 Crystal tiles collapse."""
+    game: Game | None = new_game("dragon-solo-hard", 2)
+    for i in range(3_000):
+        assert game is not None
+        if game.result is not None:
+            break
+        game = step(game, 2, i)
+    assert game is not None and game.result == "won:dragon"
