@@ -79,6 +79,7 @@ SHARED_APP = {
     "test_table_defaults",
     "test_table_device",
     "test_vast_api",
+    "test_verifiable_secrets",
     "test_wrong_kind_ids",
 }
 """Modules whose tests each create their own games and read back only those: one app (and store) per

@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 import pytest
 
+from dicelog.domain.core import registry
 from dicelog.service.app.export import export_lines, verify_file
 from tests.api.conftest import MICE, SEATS, Table
 
@@ -193,10 +194,6 @@ def test_an_exported_log_verifies_offline_and_an_edited_line_is_named(client):
 
 @pytest.mark.fresh_app  # waits 10 s for the projections: only this game's events to catch up on
 def test_projections_show_the_state_after_an_undo(client):
-    import time
-
-    from dicelog.domain.core import registry
-
     table = _host_table(client)
     start = table.summary()["version"]
     mouse = table.summary()["turn"]
@@ -226,5 +223,12 @@ def test_projections_show_the_state_after_an_undo(client):
     assert client.get(f"/games/{table.id}/initiative").json()["initiative"] == as_json(
         ruleset.initiative_view(game.state)
     )
-    lines = client.get(f"/games/{table.id}/log", params={"limit": 1000}).json()["lines"]
-    assert any(line["type"] == "UndoApplied" for line in lines), "the log says the game was rewound"
+
+    def log_lines() -> list[dict[str, object]]:
+        return client.get(f"/games/{table.id}/log", params={"limit": 1000}).json()["lines"]
+
+    # the log projection catches up on its own thread, as the board's and the initiative's do above
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(line["type"] == "UndoApplied" for line in log_lines()):
+        time.sleep(0.05)
+    assert any(line["type"] == "UndoApplied" for line in log_lines()), "the log says the game was rewound"

@@ -74,6 +74,7 @@ class VastTable:
         self.scanned = 0
         self.checked = 0
         self.leaks: list[str] = []
+        self._log: list[dict[str, Any]] = []  # the auditor's events read so far (the log only grows)
 
     def get(self, tail: str, who: str | None) -> Any:
         headers = {"Authorization": f"Bearer {self.tokens[who]}"} if who else {}
@@ -89,10 +90,12 @@ class VastTable:
     def full_state(self) -> dict[str, Any]:
         return self.get("/state", "auditor").json()["state"]
 
-    def secrets(self, reader: str | None) -> set[str]:
+    def secrets(self, reader: str | None, state: dict[str, Any] | None = None) -> set[str]:
         """Tile and card ids ``reader`` may not know now, from the auditor's state (docs/who-sees-what.md,
-        Vast)."""
-        s = self.full_state()
+        Vast); ``state``: that state when the caller has just read it (a scan reads it once for every
+        reader)."""
+        s = self.full_state() if state is None else state
+        self.auditor_log()  # read once here: ``shown_cards`` below reads what it holds
         out = set(s["stack"]) | set(s["crystals"])
         if s.get("goblins") and reader != "horde":
             # Secrets and Monsters cycle (their discards are shuffled back): a card played or assigned face
@@ -143,21 +146,26 @@ class VastTable:
             assert r.status_code == 200, (tail, r.text)
             self.scanned += 1
             self.checked += len(hidden)
-            shown = sorted(i for i in hidden if f'"{i}"' in _cards_only(r.text))
+            text = _cards_only(r.text)
+            shown = sorted(i for i in hidden if f'"{i}"' in text)
             if shown:
                 self.leaks.append(f"{tail} as {name}: {shown}")
 
-    def shown_cards(self, kinds: tuple[str, ...], field: str, unless: str = "") -> set[str]:
-        """Cards named face up by events of ``kinds`` so far (``field``: one id or a list of ids), but not by
-        those whose field ``unless`` is true."""
-        events: list[dict[str, Any]] = []
-        after: int | None = 0
+    def auditor_log(self) -> list[dict[str, Any]]:
+        """Every event of the game as the auditor reads it, oldest first: the pages after the last one read
+        are fetched (the log only grows; an undo appends)."""
+        after: int | None = self._log[-1]["version"] if self._log else 0
         while after is not None:
             page = self.get(f"/events?limit=1000&after={after}", "auditor").json()
-            events += page["events"]
+            self._log += page["events"]
             after = page["next_after"]
+        return self._log
+
+    def shown_cards(self, kinds: tuple[str, ...], field: str, unless: str = "") -> set[str]:
+        """Cards named face up by events of ``kinds`` so far (``field``: one id or a list of ids), but not by
+        those whose field ``unless`` is true; from the auditor's events read so far (``auditor_log``)."""
         out: set[str] = set()
-        for e in events:
+        for e in self._log:
             if e["payload"]["type"] in kinds and not (unless and e["payload"].get(unless)):
                 value = e["payload"].get(field, [])
                 out |= set(value) if isinstance(value, list) else {value}
@@ -167,8 +175,9 @@ class VastTable:
         if self.get("", None).json().get("result"):
             return  # after the end everything is public (test_after_the_end... in test_who_sees_what)
         readers = (*(t for t in self.tokens if t not in ("spectator", "auditor")), "spectator", None)
+        state = self.full_state()
         for reader in readers:
-            hidden = self.secrets(reader)
+            hidden = self.secrets(reader, state)
             for tail in (
                 "",
                 "/state",
@@ -186,7 +195,8 @@ class VastTable:
                 assert r.status_code == 200, (tail, r.status_code, r.text)
                 self.scanned += 1
                 self.checked += len(hidden)
-                shown = {i for i in hidden if f'"{i}"' in _cards_only(r.text)}
+                text = _cards_only(r.text)
+                shown = {i for i in hidden if f'"{i}"' in text}
                 if shown:
                     where = ""
                     if tail.startswith("/events"):  # name the events that show it
@@ -201,7 +211,8 @@ class VastTable:
             if reader is not None:
                 r = self.get("/legal-commands", reader)
                 self.scanned += 1
-                if {i for i in hidden if f'"{i}"' in _cards_only(r.text)}:
+                text = _cards_only(r.text)
+                if {i for i in hidden if f'"{i}"' in text}:
                     self.leaks.append(f"/legal-commands as {reader}")
 
 

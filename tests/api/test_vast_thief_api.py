@@ -45,12 +45,13 @@ class ThiefTable(VastTable):
         self.scanned = 0
         self.checked = 0
         self.leaks: list[str] = []
+        self._log: list[dict[str, Any]] = []
 
     def thief_secrets(self) -> set[str]:
         """What the Thief may not know now: every other role's secrets, less the Dark tiles he looked at."""
-        hidden = self.secrets(PERSON)
-        thief = self.full_state()["thief"]
-        return (hidden - set(thief["peeked"])) | set(self.full_state()["vaults"])
+        state = self.full_state()
+        hidden = self.secrets(PERSON, state)
+        return (hidden - set(state["thief"]["peeked"])) | set(state["vaults"])
 
     def scan_thief(self) -> None:
         self.scan_seat(PERSON, self.thief_secrets(), "the Thief")

@@ -94,8 +94,7 @@ def _alter_stored(client: TestClient[Any], game_id: str, version: int, old: byte
         cache.cache.clear()
 
 
-@pytest.fixture
-def played(client: TestClient[Any]) -> dict[str, Any]:
+def _play(client: TestClient[Any]) -> dict[str, Any]:
     """A five-role game played by the bots: each seat's and the spectator's export taken midway, the
     seats' answers to ``POST /verify`` then, and the full export after the end."""
     table = VastTable(client, ROLES)
@@ -116,6 +115,19 @@ def played(client: TestClient[Any]) -> dict[str, Any]:
         _bot_move(table, rng)
     assert table.get("", None).json()["result"] in RESULTS
     return {"table": table, "midway": midway, "posted": posted, "final": _export(table, None)}
+
+
+@pytest.fixture(scope="module")
+def played(module_client: TestClient[Any]) -> dict[str, Any]:
+    """One played game (``_play``) the tests that only read it share, on the module's app and store
+    (``SHARED_APP``, tests/api/conftest.py): a whole five-role game through the API costs seconds."""
+    return _play(module_client)
+
+
+@pytest.fixture
+def played_to_edit(client: TestClient[Any]) -> dict[str, Any]:
+    """A played game (``_play``) of the test's own, for a test that edits its stored events."""
+    return _play(client)
 
 
 def test_a_seats_export_taken_mid_game_verifies_the_chain_and_names_the_events_checked_by_digest_only(
@@ -165,8 +177,9 @@ def test_after_the_end_each_mid_game_export_plus_the_final_log_verifies_in_full(
 
 
 def test_a_hidden_payload_altered_in_the_store_after_a_seats_export_is_detected_at_that_version(
-    client: TestClient[Any], played: dict[str, Any]
+    client: TestClient[Any], played_to_edit: dict[str, Any]
 ):
+    played = played_to_edit
     table = played["table"]
     knight = played["midway"][SEAT_OF["knight"]]
     # an event the Knight held only by digest: a card drawn that she did not see
@@ -189,8 +202,9 @@ def test_a_hidden_payload_altered_in_the_store_after_a_seats_export_is_detected_
 
 
 def test_a_view_key_that_does_not_match_its_commitment_is_refused(
-    client: TestClient[Any], played: dict[str, Any]
+    client: TestClient[Any], played_to_edit: dict[str, Any]
 ):
+    played = played_to_edit
     table = played["table"]
     lines = _lines(played["final"])
     ended = next(n for n, line in enumerate(lines[1:], start=1) if line["topic"].endswith("GameEnded"))
