@@ -48,6 +48,7 @@ class BotTable(VastTable):
         self.scanned = 0
         self.checked = 0
         self.leaks: list[str] = []
+        self._log: list[dict[str, Any]] = []
 
     def events(self, who: str = "auditor", after: int = 0) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
