@@ -159,6 +159,30 @@ def report(
     return {"bots": bot, "random_legal": base}
 
 
+def markdown(setups: dict[str, Any]) -> str:
+    """The rows' figures as bench/README.md §8's table: wins by role, other ends, games, median (mean)
+    commands, median seconds per game, median ms per bot move, whether every role won ``TARGET``."""
+    lines = [
+        "| row | wins by role | other ends | games | median commands (mean) | median s/game "
+        "| median ms per bot move | every role ≥ 10 % |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for setup, figures in setups.items():
+        bot = figures["bots"]
+        wins = ", ".join(f"{role} {n}" for role, n in bot["wins_by_role"].items())
+        other = {k: v for k, v in bot["results"].items() if k.removeprefix("won:") not in bot["wins_by_role"]}
+        ends = ", ".join(f"{k} {v}" for k, v in other.items()) or "-"
+        met = "yes" if bot["target_met"] else "**no**"
+        lines.append(
+            f"| {setup} | {wins} | {ends} | {bot['games']} "
+            f"| {bot['median_commands']} ({bot['mean_commands']}) "
+            f"| {bot['median_seconds']} | {bot['median_ms_per_bot_move']} | {met} |"
+        )
+    met = sum(f["bots"]["target_met"] for f in setups.values())
+    lines.append(f"\n{met} of the {len(setups)} rows meet the target.")
+    return "\n".join(lines)
+
+
 def main() -> None:
     from dicelog.domain.vast.rules.setup import SETUPS
 
@@ -169,6 +193,7 @@ def main() -> None:
     parser.add_argument("--setups", default="", help="comma-separated row ids (default: every row)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-commands", type=int, default=3_000)
+    parser.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table last")
     args = parser.parse_args()
     games, baseline_games = (3, 1) if args.quick else (args.games, args.baseline_games)
     setups = [s for s in args.setups.split(",") if s] or list(SETUPS)
@@ -187,6 +212,8 @@ def main() -> None:
                 out[setup] = report(setup, played, baseline_games)
     path = common.write_result("vast_bots", {"games_per_setup": games, "setups": out})
     print(f"written {path}")
+    if args.markdown:
+        print(markdown({s: out[s] for s in setups if s in out}))
 
 
 if __name__ == "__main__":
