@@ -41,7 +41,8 @@ with the shortest Lit way home.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
 the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
-another tile each turn while its Omens last, and in the Collapse removes more; it removes the tiles next to
+another tile each turn while its Omens last (with the Knight and the Goblins alone, only once her Health is 3
+or less: she needs time for her 5 Crystals), and in the Collapse removes more; it removes the tiles next to
 Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and places its Crystal tiles (its
 own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
 optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); alone
@@ -115,6 +116,9 @@ if TYPE_CHECKING:
     import random
 
 FAR = 1_000
+HURRY_HEALTH = 3
+"""With the Knight and the Goblins alone, the Cave places Hatred's extra tiles only once her Health is this or
+less (``CaveContext.hurry``)."""
 
 
 def decode_state(raw: dict[str, Any]) -> VastState:
@@ -493,6 +497,15 @@ class CaveContext:
         # the Thief or the Dragon (surfaced, it walks home), who win sooner, it races for it; alone against
         # the Knight as before (racing there, it won every game)
         self.race = state.goblins is not None or state.thief is not None or state.dragon is not None
+        # with the Knight and the Goblins alone (knight-goblins-cave) it hurries the Collapse only once she is
+        # hurt: racing from the start, it won 17 of 20 with her Crystals smashed 0-1 (she needs 5 and home)
+        self.hurry = self.race and not (
+            k is not None
+            and state.goblins is not None
+            and state.dragon is None
+            and state.thief is None
+            and k.health > HURRY_HEALTH
+        )
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
         self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins or state.thief)
@@ -565,7 +578,7 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             return 2_000 + c.removal((x, y))
         case cmd.Hatred(tile=None, x=x, y=y) if c.race:  # in the Collapse: one tile more (§Presagi)
             return 1_000 + c.removal((x, y))
-        case cmd.Hatred(tile=tile, x=x, y=y, pay=pay) if tile is not None and c.race:
+        case cmd.Hatred(tile=tile, x=x, y=y, pay=pay) if tile is not None and c.hurry:
             # another tile placed: the stack empties, the Collapse comes a turn nearer
             keep = 1 if c.protect else 0
             return 420 + c.placing(tile, (x, y)) // 10 if _omens_left(state, len(pay)) >= keep else 0
