@@ -29,6 +29,18 @@ def test_the_collapse_begins_the_turn_after_the_last_tile_was_placed__004_modell
     assert ev.CollapseBegun() not in start_turn(state, "cave", 2)
 
 
+def test_the_collapse_begins_after_the_hands_last_tile_even_with_tiles_put_back_under_the_stack__004():
+    """Vast rulebook §2. Modella la Caverna («Quando l'ultima tessera della tua mano è stata piazzata, il
+    Collasso ha inizio a partire dal tuo prossimo turno») and §Gli altri giocatori (before the Collapse, the
+    tiles other than Crystal tiles a Cave-In or Wrath collapses are «messe in fondo alla pila»): the Cave's
+    hand empty, the Collapse begins at its turn though such tiles lie in the stack (it draws only after
+    placing a tile: before, it could neither place nor begin the Collapse, and the game never ended)."""
+    state = replace(
+        table(cave=CaveRole(hand=()), turn="knight"), piles=(0, 0, 2), stack=("ambush-01", "ambush-02")
+    )
+    assert ev.CollapseBegun() in start_turn(state, "cave", 2)
+
+
 def test_tiles_touching_one_tile_go_first_then_two__004_il_collasso():
     # A line Entrance - (1,0) - (2,0) - (3,0) and a spur (2,1): (3,0) and (2,1) touch 1 tile.
     state = collapsing(
