@@ -8,13 +8,14 @@ tiles are ``"?"`` to the Knight), and its ``legal-commands``. The ruleset's ``bo
 whole games.
 Pure: ties are broken by the ``rng`` passed in (seeded by the caller), never by a random source of its own.
 
-Knight: she plans her turn (``knight_plan``): of every way to place her free Hero cubes, the one that lets
-her reach and act on the best goal this turn (hit the Dragon, with the Bomb underground before the Collapse;
-smash a Crystal; collect a Treasure token; reveal a Dark tile; her Crystals smashed without a Dragon, walk to
-the Entrance; scatter a revealed Tribe by entering its tile stronger), else the one that brings her nearest
-it; each attack the revealed Tribes may make on her in the Goblins' next turn costs the plan (they attack
-only stronger than her Strength, after their War card's discs, weakened by the Lit tiles they cross), so
-she keeps Strength, distance, or shoots the strongest with the Bow; the Shield counts against forced moves.
+Knight: she plans her turn (``knight_plan``): of every way to place her free Hero cubes, the one that lets her
+reach and act on the best goal this turn (hit the Dragon, with the Bomb underground before the Collapse; smash
+a Crystal; collect a Treasure token; reveal a Dark tile; her Crystals smashed without a Dragon, walk to the
+Entrance; scatter a revealed Tribe by entering its tile stronger; kill the Thief on his tile, her Perception
+above his Stealth, worth more the more he carries: he drops it and she gains Grit), else the one that brings
+her nearest it; each attack the revealed Tribes may make on her in the Goblins' next turn costs the plan (they
+attack only stronger than her Strength, after their War card's discs, weakened by the Lit tiles they cross),
+so she keeps Strength, distance, or shoots the strongest with the Bow; the Shield counts against forced moves.
 Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect Treasure; walk
 toward the plan's goal; light a Flare over Dark tiles; end the turn.
 
@@ -27,17 +28,18 @@ with the Wisp. Hunting Crystals they flare only with no Crystal on the map, plun
 card that brings the most Tribes to Strength 3.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
-Flame (Pride); place a Gem; slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride
-track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed 3 (Scratch kills him
-there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then the Entrance (by
-its way over Lit tiles, the Wing across a wall that bars it, before its move too); keep
-still when nothing calls it (Pride); end the turn. Alone in the Dark (no other role in play; its Collapse
-comes once the stack is empty, and revealed Crystal tiles collapse first): asleep it keeps still on the
-Entrance, slithering a cube (Hunger, then Events, the Gem track, Greed) onto the empty Pride-still track
-before placing a Gem, so that a Pride cube moves every turn; it moves only onto a Treasure token, swats one
-next to it onto its tile; it reveals no Dark tile below 7 Wakefulness (each revealed tile fills its open
-sides from the stack), from there Burn nearest the Entrance first; awake, it heads for the Lit Crystal tile
-with the shortest Lit way home.
+Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
+too, and without the Goblins none near him (``_dragon_gem``); slither a Hunger cube it cannot spend (no
+Tribes) onto an empty Pride track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed
+3 (Scratch kills him there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then
+the Entrance (by its way over Lit tiles, the Wing across a wall that bars it, before its move too); keep still
+when nothing calls it (Pride); end the turn. Alone in the Dark (no other role in play; its Collapse comes once
+the stack is empty, and revealed Crystal tiles collapse first): asleep it keeps still on the Entrance,
+slithering a cube (Hunger, then Events, the Gem track, Greed) onto the empty Pride-still track before placing
+a Gem, so that a Pride cube moves every turn; it moves only onto a Treasure token, swats one next to it onto
+its tile; it reveals no Dark tile below 7 Wakefulness (each revealed tile fills its open sides from the
+stack), from there Burn nearest the Entrance first; awake, it heads for the Lit Crystal tile with the shortest
+Lit way home.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
 the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
@@ -57,8 +59,9 @@ Giant Bats carry her away from what she walks to; end the turn.
 
 Thief: loot a Treasure token on his tile, a Gem with 2 cubes; Pick Lock with 2 cubes; Pickpocket when his
 Stealth allows; walk (Dark tiles too) toward the nearest Treasure token, Vault, Gem or target he can rob,
-carrying loot back to the Entrance to stash it; climb a wall when it is the way; look at the Dark tile he
-ends his movement on; Hide Loot with spare cubes; end the turn. His decisions (``decide``): Stat tokens on
+carrying loot back to the Entrance to stash it (loot taken on the Entrance: a step off and back, as only
+entering it stashes); climb a wall when it is the way; look at the Dark tile he ends his movement on; Hide
+Loot with spare cubes; end the turn. His decisions (``decide``): Stat tokens on
 Movement when far from his goal, on Thievery once it is in reach; reveal a Dark tile he looked at when it is a
 Treasure Room or a Vault; Upgrades in a fixed order.
 
@@ -173,6 +176,9 @@ class Goal(NamedTuple):
     worth: int
     scatters: str | None = None
     """The Tribe she attacks there (it scatters: Vast rulebook §Interagire con i Goblin)."""
+    sight: int = 0
+    """The Perception acting there takes (the Thief: above his Stealth, Vast rulebook §Interagire con il
+    Ladro); 0: none."""
 
 
 def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
@@ -229,6 +235,13 @@ def knight_goals(state: VastState) -> list[Goal]:
         # the way (Vast rulebook §2. Muovi e Agisci: she moves only with an Encounter left)
         out.append(Goal(ENTRANCE, m, dk + 1 if alone(state) else dk - 1, 0, False, 50_000))
     out += tribe_goals(state, reach)
+    th = state.thief
+    if th is not None and th.x is not None and th.y is not None and (th.x, th.y) in reach:
+        # killed, he drops what he carries and she gains Grit by his Loot Drop (Vast rulebook §Interagire con
+        # il Ladro; §Il Ladro, Morire)
+        m, dk = reach[(th.x, th.y)]
+        worth = 3_000 + 2_000 * (th.carried + len(th.gems))
+        out.append(Goal((th.x, th.y), m, dk, 0, False, worth, sight=thief_stealth(th) + 1))
     for c in state.cells:
         pos = (c.x, c.y)
         if pos not in reach:
@@ -354,8 +367,15 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
         shot = power - 1 if extra.get("bow") else 0
         for goal in goals:
             bomb_ok = not goal.bomb or placed.get("bomb", 0) > 0
-            act = 1 if goal.strength else 0
-            if moves >= goal.moves and encounters >= goal.dark + act and power >= goal.strength and bomb_ok:
+            act = 1 if goal.strength or goal.sight else 0
+            seen = perception(trial) >= goal.sight
+            if (
+                moves >= goal.moves
+                and encounters >= goal.dark + act
+                and power >= goal.strength
+                and bomb_ok
+                and seen
+            ):
                 value = goal.worth - 10 * goal.moves - used
                 value -= threats.cost(goal.pos, guard, shot, goal.scatters)
             else:
@@ -1010,6 +1030,20 @@ def _dragon_swat(c: DragonContext, command: cmd.UsePower) -> int:
     return 850 if (command.x, command.y) == c.here else 0
 
 
+def _dragon_gem(c: DragonContext, _: Any) -> int:
+    """Place a Gem (Vast rulebook §3. Posa una Gemma di Drago: with another on the map, a Pride cube). With
+    the Thief in play, none within 2 tiles of the Entrance when the Knight or the Cave plays too (there he
+    stashes it the same turn), and without the Goblins none within 3 tiles of him (the Entrance when he is
+    off the map): the nearest loot he finds (Vast rulebook §Il Ladro, Saccheggiare). With the Goblins, whose
+    Hunger wakes the Dragon, the rule is off: measured, it left the Thief no win in goblins-dragon-thief."""
+    s = c.state
+    if s.thief is not None and s.goblins is None and _manhattan(c.here, thief_here(s)) <= 3:
+        return 0
+    if s.thief is not None and (s.knight or s.cave) is not None and _manhattan(c.here, ENTRANCE) <= 2:
+        return 0
+    return 500 if any(cell.gems for cell in s.cells) else 300
+
+
 DRAGON_RULES: dict[str, Rule] = {
     "DragonCollect": 2_000,
     "MoveDragon": _dragon_move,
@@ -1026,12 +1060,12 @@ DRAGON_RULES: dict[str, Rule] = {
     "UsePower:shriek": 30,
     "UsePower:slap": 80,
     "UsePower:flame-wall": 60,
-    "PlaceGem": lambda c, _: 500 if any(cell.gems for cell in c.state.cells) else 300,
+    "PlaceGem": _dragon_gem,
     "VastEndTurn": 1,
 }
 """The Dragon's bot, one rule per kind of command: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes
-(Hunger); reveal with Scorch, Burn and Flame (Pride); place a Gem; slither a Hunger cube it cannot spend
-(no Tribes) onto an empty Pride track; move toward its goal."""
+(Hunger); reveal with Scorch, Burn and Flame (Pride); place a Gem, not near the Thief (``_dragon_gem``);
+slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride track; move toward its goal."""
 
 
 def dragon_score(state: VastState, command: Any) -> int:
@@ -1191,6 +1225,10 @@ def thief_score(state: VastState, command: Any) -> int:  # one rule per line
             return 2_000 + int(1_000 * CHANCE[c]) - 200 * pick_lock_cost(th, c)
         case cmd.Pickpocket(cubes=c):
             return 1_800 + int(1_000 * CHANCE[c]) - 200 * c
+        case cmd.MoveThief(x=x, y=y, climb=False) if here == ENTRANCE and held and moves_left >= 2:
+            # loot taken on the Entrance is stashed only on entering it (Vast rulebook §Trasportare e Mettere
+            # al Sicuro): a step off and back
+            return 450 - (300 if seen_at(state, (x, y)) else 0)
         case cmd.MoveThief(x=x, y=y, climb=False):
             better = gain((x, y))
             return 500 + 50 * better - (300 if seen_at(state, (x, y)) else 0) if better > 0 else 0
