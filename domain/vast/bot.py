@@ -29,17 +29,17 @@ card that brings the most Tribes to Strength 3.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
-too, and without the Goblins none near him (``_dragon_gem``); slither a Hunger cube it cannot spend (no
-Tribes) onto an empty Pride track; move toward Treasure, Tribes, the Thief when he carries loot or has stashed
-3 (Scratch kills him there, and he drops what he carries), then, awake, a Lit Crystal tile to surface on, then
-the Entrance (by its way over Lit tiles, the Wing across a wall that bars it, before its move too); keep still
-when nothing calls it (Pride); end the turn. Alone in the Dark (no other role in play; its Collapse comes once
-the stack is empty, and revealed Crystal tiles collapse first): asleep it keeps still on the Entrance,
-slithering a cube (Hunger, then Events, the Gem track, Greed) onto the empty Pride-still track before placing
-a Gem, so that a Pride cube moves every turn; it moves only onto a Treasure token, swats one next to it onto
-its tile; it reveals no Dark tile below 7 Wakefulness (each revealed tile fills its open sides from the
-stack), from there Burn nearest the Entrance first; awake, it heads for the Lit Crystal tile with the shortest
-Lit way home.
+too, and with neither the Goblins nor the Knight none near him (``_dragon_gem``); slither a Hunger cube it
+cannot spend (no Tribes) onto an empty Pride track; move toward Treasure, Tribes, the Thief when he carries
+loot or has stashed 3 (Scratch kills him there, and he drops what he carries), then, awake, a Lit Crystal tile
+to surface on, then the Entrance (by its way over Lit tiles, the Wing across a wall that bars it, before its
+move too); keep still when nothing calls it (Pride); end the turn. Alone in the Dark (no other role in play;
+its Collapse comes once the stack is empty, and revealed Crystal tiles collapse first): asleep it keeps still
+on the Entrance, slithering a cube (Hunger, then Events, the Gem track, Greed) onto the empty Pride-still
+track before placing a Gem, so that a Pride cube moves every turn; it moves only onto a Treasure token, swats
+one next to it onto its tile; it reveals no Dark tile below 7 Wakefulness (each revealed tile fills its open
+sides from the stack), from there Burn nearest the Entrance first; awake, it heads for the Lit Crystal tile
+with the shortest Lit way home.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
 the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
@@ -1033,11 +1033,12 @@ def _dragon_swat(c: DragonContext, command: cmd.UsePower) -> int:
 def _dragon_gem(c: DragonContext, _: Any) -> int:
     """Place a Gem (Vast rulebook §3. Posa una Gemma di Drago: with another on the map, a Pride cube). With
     the Thief in play, none within 2 tiles of the Entrance when the Knight or the Cave plays too (there he
-    stashes it the same turn), and without the Goblins none within 3 tiles of him (the Entrance when he is
-    off the map): the nearest loot he finds (Vast rulebook §Il Ladro, Saccheggiare). With the Goblins, whose
-    Hunger wakes the Dragon, the rule is off: measured, it left the Thief no win in goblins-dragon-thief."""
+    stashes it the same turn), and with neither the Goblins nor the Knight none within 3 tiles of him (the
+    Entrance when he is off the map): the nearest loot he finds (Vast rulebook §Il Ladro, Saccheggiare).
+    Measured (bench/README.md §8, fifth session): with the Goblins that rule left the Thief no win in
+    goblins-dragon-thief, with the Knight 1 of 20 in knight-dragon-thief."""
     s = c.state
-    if s.thief is not None and s.goblins is None and _manhattan(c.here, thief_here(s)) <= 3:
+    if s.thief is not None and (s.goblins or s.knight) is None and _manhattan(c.here, thief_here(s)) <= 3:
         return 0
     if s.thief is not None and (s.knight or s.cave) is not None and _manhattan(c.here, ENTRANCE) <= 2:
         return 0
