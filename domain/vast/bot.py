@@ -216,8 +216,9 @@ def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
 def knight_goals(state: VastState) -> list[Goal]:
     """What the Knight may do this turn, by the Vast rulebook §Il Cavaliere, Come Vincere: hit the Dragon
     (with the Bomb underground before the Collapse), smash a Crystal (Strength 3; +2 Grit, her next Hero
-    cubes), collect a Treasure token, and, her Crystals smashed without a Dragon in play, walk to the
-    Entrance."""
+    cubes), collect a Treasure token, kill the Thief on his tile (worth more the more he carries; her
+    Perception above his Stealth, Vast rulebook §Interagire con il Ladro), and, her Crystals smashed without a
+    Dragon in play, walk to the Entrance."""
     k = the_knight(state)
     reach = ways(state, (k.x, k.y))
     out: list[Goal] = []
