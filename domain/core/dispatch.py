@@ -49,7 +49,10 @@ class ByEventType(Generic[S, R]):
         return register
 
     def __call__(self, state: S, event: Any) -> R:
-        return self.handlers.get(type(event), self._inherited)(state, event)
+        handler = self.handlers.get(type(event))
+        if handler is None:
+            return self._inherited(state, event)
+        return handler(state, event)
 
     def _inherited(self, state: S, event: Any) -> R:
         """An event type with no handler of its own: its nearest registered base's, else the fallback."""

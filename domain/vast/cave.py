@@ -88,9 +88,20 @@ def rotate(side: str, quarter_turns: int) -> Side:
     return SIDES[(SIDES.index(side) + quarter_turns) % 4]
 
 
+_SHAPE_WALLS: dict[tuple[str, int], frozenset[str]] = {
+    (shape, rotation): frozenset(rotate(s, rotation) for s in walls)
+    for shape, walls in BASE_WALLS.items()
+    for rotation in range(4)
+}
+"""``shape_walls`` of every shape at rotations 0-3, computed once (the rules ask for walls in every path
+search)."""
+_NO_WALLS: frozenset[str] = frozenset()
+
+
 def shape_walls(shape: str, rotation: int) -> frozenset[str]:
-    """The walled sides of a tile of ``shape`` at ``rotation`` (quarter turns clockwise)."""
-    return frozenset(rotate(s, rotation) for s in BASE_WALLS[shape])
+    """The walled sides of a tile of ``shape`` at ``rotation`` (quarter turns clockwise). Raises ``KeyError``
+    for a shape not in ``BASE_WALLS``."""
+    return _SHAPE_WALLS[(shape, rotation % 4)]
 
 
 def tile_walls(tile_id: str, rotation: int) -> frozenset[str]:
@@ -105,6 +116,24 @@ def edge(pos: Pos, side: str) -> tuple[int, int, str]:
         return pos[0], pos[1], side
     other = step(pos, side)
     return other[0], other[1], OPPOSITE[side]
+
+
+def edge_walled(
+    pos: Pos,
+    side: str,
+    walls: frozenset[str],
+    rockslides: frozenset[tuple[int, int, str]],
+    bombs: frozenset[tuple[int, int, str]],
+) -> bool:
+    """``Geometry.wall_between(pos, side)`` where no tile lies beyond ``side``: the tile at ``pos`` has a wall
+    there (its ``walls``), or a Rockslide lies on the edge, unless a Bomb does."""
+    if bombs or rockslides:
+        e = edge(pos, side)
+        if e in bombs:
+            return False
+        if e in rockslides:
+            return True
+    return side in walls
 
 
 class Geometry:
@@ -122,22 +151,31 @@ class Geometry:
         self.lit = dict(lit)
         self.rockslides = frozenset(rockslides)
         self.bombs = frozenset(bombs)
+        self._walls: dict[Pos, frozenset[str]] = {}
+        """``walls`` of each Lit cell asked so far (a ``Geometry`` is never changed once made)."""
 
     def walls(self, pos: Pos) -> frozenset[str]:
         """The walled sides of the tile at ``pos`` (none for a Dark tile or an empty space)."""
-        if pos not in self.lit:
-            return frozenset()
-        tile_id, rotation = self.lit[pos]
-        return tile_walls(tile_id, rotation)
+        walls = self._walls.get(pos)
+        if walls is None:
+            at = self.lit.get(pos)
+            if at is None:
+                return _NO_WALLS
+            walls = self._walls[pos] = tile_walls(*at)
+        return walls
 
     def wall_between(self, pos: Pos, side: str) -> bool:
         """Whether a wall stands on ``side`` of ``pos``: either tile's wall or a Rockslide, unless bombed."""
-        e = edge(pos, side)
-        if e in self.bombs:
-            return False
-        if e in self.rockslides:
+        if self.bombs or self.rockslides:
+            e = edge(pos, side)
+            if e in self.bombs:
+                return False
+            if e in self.rockslides:
+                return True
+        if side in self.walls(pos):
             return True
-        return side in self.walls(pos) or OPPOSITE[side] in self.walls(step(pos, side))
+        dx, dy = STEP[side]
+        return OPPOSITE[side] in self.walls((pos[0] + dx, pos[1] + dy))
 
     def neighbours(self, pos: Pos) -> list[Pos]:
         """The occupied positions orthogonally adjacent to ``pos`` (walls or not), N, E, S, W order."""
@@ -148,7 +186,7 @@ class Geometry:
         is filled with a Dark tile before the Collapse)."""
         if pos not in self.lit:
             return []
-        return [s for s in SIDES if not self.wall_between(pos, s) and step(pos, s) not in self.cells]
+        return [s for s in SIDES if step(pos, s) not in self.cells and not self.wall_between(pos, s)]
 
     def all_open_edges(self) -> list[tuple[Pos, Side]]:
         """Every open edge of the map, Lit tiles in ``(x, y)`` order, sides N, E, S, W."""

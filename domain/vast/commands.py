@@ -539,8 +539,25 @@ VastCommandUnion = (
 )
 
 
+_ROLE_BY_TYPE: dict[type, str] = {
+    kind: role
+    for role, kinds in (
+        ("thief", THIEF_COMMANDS),
+        ("dragon", DRAGON_COMMANDS),
+        ("goblins", GOBLIN_COMMANDS),
+        ("cave", CAVE_COMMANDS),
+        ("knight", KNIGHT_COMMANDS),
+    )
+    for kind in kinds
+}
+"""Each role's command types (the first role listing a type in ``role_of``'s order wins: written last)."""
+
+
 def role_of(command: Command) -> str | None:
     """The role a command is for (the issuing seat must control it)."""
+    role = _ROLE_BY_TYPE.get(type(command))
+    if role is not None:
+        return role
     if isinstance(command, VastEndTurn):
         return command.role
     if isinstance(command, KNIGHT_COMMANDS):

@@ -50,7 +50,7 @@ def evolve(state: VastState, event: Event) -> VastState:
 def fold(state: VastState, events: Iterable[Event]) -> VastState:
     """``state`` after each of ``events`` in turn (``evolve``)."""
     for event in events:
-        state = evolve(state, event)
+        state = EVOLVE(state, event)  # ``evolve``, one call less per event
     return state
 
 
@@ -226,7 +226,7 @@ def _tribe(state: VastState, name: str, **changes: object) -> VastState:
     gob = state.goblins
     if gob is None:
         return state
-    tribes = tuple(replace(t, **changes) if t.name == name else t for t in gob.tribes)
+    tribes = tuple([replace(t, **changes) if t.name == name else t for t in gob.tribes])
     return replace(state, goblins=replace(gob, tribes=tribes))
 
 

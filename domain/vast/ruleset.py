@@ -13,7 +13,8 @@ pending chance node; who sees what is ``dicelog.domain.vast.visibility``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -30,7 +31,7 @@ from dicelog.domain.vast.demo import DEMO
 from dicelog.domain.vast.events import EVENT_TYPES, VastRoundStarted, VastTurnStarted
 from dicelog.domain.vast.evolve import evolve as _evolve
 from dicelog.domain.vast.rules import cave_turn, dragon, flow, goblins, knight, setup, thief
-from dicelog.domain.vast.rules.common import Then, not_your_turn, refuse
+from dicelog.domain.vast.rules.common import Then, Tried, not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
@@ -156,7 +157,9 @@ class Vast:
         revision 6 each roll names its die (``named_dice``)."""
         return named_dice(state, self._decide(state, command))
 
-    def _decide(self, state: VastState, command: Command) -> list[Event]:
+    def _decide(self, state: VastState, command: Command, tried: Tried | None = None) -> list[Event]:
+        """``decide`` before ``named_dice``; ``tried``: what ``legal_commands`` learnt of ``state`` trying the
+        commands before this one (``common.Tried``), or ``None``."""
         if isinstance(command, Begin):
             if state.begun:
                 raise refuse("already-begun", "Preparazione", "the game is set up already")
@@ -174,15 +177,19 @@ class Vast:
             raise not_your_turn(role)
         if isinstance(command, cmd.VastEndTurn):
             return end_turn(state, role)
+        if type(command) is cmd.ActivateTribe:
+            known = None if tried is None else tried.paths
+            return flow.then_advance_folded(*goblins.activate_folded(state, command, known), tried)
         if type(command) in _GOBLINS:
-            return flow.then_advance(state, _GOBLINS[type(command)](state, command))
+            return flow.then_advance(state, _GOBLINS[type(command)](state, command), tried)
         handler: Any = (
             _KNIGHT.get(type(command))
             or _CAVE.get(type(command))
             or _DRAGON.get(type(command))
             or _THIEF.get(type(command))
         )
-        return handler(state, command, flow.then_advance)
+        then: Then = flow.then_advance if tried is None else partial(flow.then_advance, tried=tried)
+        return handler(state, command, then)
 
     def resolve(self, state: VastState, answer: Answer) -> list[Event]:
         """The events after ``answer`` (already applied to ``state``): the setup's next step after its own
@@ -223,9 +230,10 @@ class Vast:
             return [Begin()]
         if state.phase != "play" or state.winner is not None or state.turn is None:
             return []
-        pools = {
+        tried = Tried()  # what trying one candidate learns of ``state`` for the next ones
+        pools: dict[str, Callable[[VastState], Iterable[Command]]] = {
             "knight": knight.candidates,
-            "goblins": goblins.candidates,
+            "goblins": lambda s: goblins.candidates(s, tried.paths),
             "dragon": dragon.candidates,
             "cave": cave_turn.candidates,
             "thief": thief.candidates,
@@ -234,7 +242,7 @@ class Vast:
         legal: list[Command] = []
         for candidate in pool:
             try:
-                self.decide(state, candidate)
+                named_dice(state, self._decide(state, candidate, tried))  # ``decide``
             except errors.RuleBroken:
                 continue
             legal.append(candidate)

@@ -18,6 +18,7 @@ from dicelog.domain.vast.rules.common import (
     grit_change,
     is_crystal,
     placeable,
+    placeable_at,
     refuse,
     removable,
     treasure_spots,
@@ -69,7 +70,7 @@ def place_tile(state: VastState, command: cmd.PlaceTile, then: Then, *, extra: b
             "on its own turn the Cave places its Crystal tiles first",
         )
     pos = (command.x, command.y)
-    if pos not in placeable(state):
+    if not placeable_at(state, pos):
         raise refuse(
             "shape.not-adjacent",
             "2. Modella la Caverna",

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from dicelog.domain.core.errors import InvariantViolated, NotYourTurn, RuleBroken
 from dicelog.domain.core.events import DrawRequested, Event
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, STEP, Geometry, Pos, Side, edge_walled, step, tile_walls
 from dicelog.domain.vast.content import goblin_file
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.events import GritChanged, HeroCubeReturned
@@ -81,13 +81,18 @@ def not_your_turn(role: str) -> RuleBroken:
 # --- the map ------------------------------------------------------------------------------------
 
 
+_OFFSETS = tuple(STEP[s] for s in SIDES)
+"""Each side's step (``dicelog.domain.vast.cave.STEP``), in ``SIDES`` order."""
+
+
 def cells_by_pos(state: VastState) -> dict[Pos, CaveCell]:
     return {(c.x, c.y): c for c in state.cells}
 
 
 def cell_at(state: VastState, pos: Pos) -> CaveCell | None:
+    x, y = pos
     for c in state.cells:
-        if (c.x, c.y) == pos:
+        if c.x == x and c.y == y:
             return c
     return None
 
@@ -100,6 +105,50 @@ def geometry(state: VastState) -> Geometry:
         state.rockslides,
         state.bombs,
     )
+
+
+def first_open_edge(state: VastState) -> tuple[Pos, Side] | None:
+    """The first of ``geometry(state).all_open_edges()`` (Lit tiles in ``(x, y)`` order, sides N, E, S, W)
+    not in ``state.open_left``, without listing the others; ``None`` when there is none."""
+    taken = {(c.x, c.y) for c in state.cells}
+    beyond = [  # the Lit tiles' sides with no tile beyond them, in the order all_open_edges lists them
+        (c.x, c.y, i, c.tile, c.rotation)
+        for c in state.cells
+        if c.lit
+        for i, (dx, dy) in enumerate(_OFFSETS)
+        if (c.x + dx, c.y + dy) not in taken
+    ]
+    beyond.sort()
+    rockslides, bombs = frozenset(state.rockslides), frozenset(state.bombs)
+    for x, y, i, tile_id, rotation in beyond:
+        side = SIDES[i]
+        if (x, y, side) in state.open_left:
+            continue
+        if not edge_walled((x, y), side, tile_walls(tile_id, rotation), rockslides, bombs):
+            return (x, y), side
+    return None
+
+
+class Tried:
+    """What ``legal_commands`` learns of one state while it tries every candidate command on it, kept for the
+    next candidate (made anew for each call; nothing outlives it): each Tribe's ``paths`` (``goblins.Reach``,
+    filled by ``goblins.known_paths``) and the last ``first_open_edge`` asked, by the identity of what it
+    reads (``cells``, ``rockslides``, ``bombs``, ``open_left``: a state's tuples are never changed, and most
+    candidates leave them as they were)."""
+
+    __slots__ = ("_edge", "_edge_of", "paths")
+
+    def __init__(self) -> None:
+        self.paths: dict[str, dict[Pos, int]] = {}
+        self._edge_of: tuple[object, ...] = ()
+        self._edge: tuple[Pos, Side] | None = None
+
+    def first_open_edge(self, state: VastState) -> tuple[Pos, Side] | None:
+        """``first_open_edge(state)``, searched again only when what it reads is not the last state's."""
+        of = (state.cells, state.rockslides, state.bombs, state.open_left)
+        if len(self._edge_of) != len(of) or any(a is not b for a, b in zip(of, self._edge_of, strict=True)):
+            self._edge_of, self._edge = of, first_open_edge(state)
+        return self._edge
 
 
 def the_knight(state: VastState) -> KnightRole:
@@ -138,6 +187,13 @@ def placeable(state: VastState) -> list[Pos]:
     cells = cells_by_pos(state)
     spots = {step(p, s) for p in cells for s in SIDES}
     return sorted(p for p in spots if p not in cells)
+
+
+def placeable_at(state: VastState, pos: Pos) -> bool:
+    """Whether ``pos`` is in ``placeable(state)``: an empty space next to a tile, found without listing every
+    other."""
+    taken = {(c.x, c.y) for c in state.cells}
+    return pos not in taken and any(step(pos, s) in taken for s in SIDES)
 
 
 def removable(state: VastState) -> list[Pos]:

@@ -36,7 +36,9 @@ from dicelog.domain.vast.evolve import fold, parse_step
 from dicelog.domain.vast.rules import dragon, goblins, thief
 from dicelog.domain.vast.rules import infestation as line_c
 from dicelog.domain.vast.rules.common import (
+    Tried,
     cell_at,
+    first_open_edge,
     geometry,
     grit_change,
     is_crystal,
@@ -87,21 +89,33 @@ def ends_pending(events: list[Event]) -> bool:
     return bool(events) and isinstance(events[-1], PENDING)
 
 
-def then_advance(state: VastState, events: list[Event]) -> list[Event]:
-    """``events``, followed by ``advance`` of the state they lead to unless they end at a pending node."""
+def then_advance(state: VastState, events: list[Event], tried: Tried | None = None) -> list[Event]:
+    """``events``, followed by ``advance`` of the state they lead to unless they end at a pending node
+    (``tried``: see ``advance``)."""
     if ends_pending(events):
         return events
-    return events + advance(fold(state, events))
+    return events + advance(fold(state, events), tried)
+
+
+def then_advance_folded(
+    events: list[Event], folded: VastState, n: int, tried: Tried | None = None
+) -> list[Event]:
+    """``then_advance(state, events, tried)`` where ``folded`` is ``fold(state, events[:n])``, already made by
+    the command's rule: only the other events are folded again."""
+    if ends_pending(events):
+        return events
+    return events + advance(fold(folded, events[n:]), tried)
 
 
 # --- the driver -------------------------------------------------------------------------------
 
 
-def advance(state: VastState) -> list[Event]:
-    """Every event the rules cause by themselves from ``state``, up to the first pending node."""
+def advance(state: VastState, tried: Tried | None = None) -> list[Event]:
+    """Every event the rules cause by themselves from ``state``, up to the first pending node. ``tried``:
+    what ``legal_commands`` learnt of the state it tries commands on (``common.Tried``), or ``None``."""
     out: list[Event] = []
     for _ in range(10_000):
-        new = _next(state)
+        new = _next(state, tried)
         if not new:
             return out
         out += new
@@ -111,7 +125,7 @@ def advance(state: VastState) -> list[Event]:
     raise InvariantViolated("vast-advance", "the chain did not settle")
 
 
-def _next(state: VastState) -> list[Event]:
+def _next(state: VastState, tried: Tried | None = None) -> list[Event]:
     if state.winner is not None or state.phase != "play":
         return []
     won = check_win(state)
@@ -120,7 +134,7 @@ def _next(state: VastState) -> list[Event]:
     top_up = event_top_up(state)
     if top_up is not None:
         return [top_up]
-    fill = fill_open_edge(state)
+    fill = fill_open_edge(state, tried)
     if fill:
         return fill
     if state.todo:
@@ -390,11 +404,11 @@ def tokens_on_map(state: VastState) -> int:
 # --- reveals and open edges -------------------------------------------------------------------
 
 
-def fill_open_edge(state: VastState) -> list[Event]:
+def fill_open_edge(state: VastState, tried: Tried | None = None) -> list[Event]:
     """The Cave's ``fill:x,y`` decision for the first open edge, before the Collapse and while it has tiles
     (Vast rulebook §Tessere Caverna). On the Cave's own turn a Crystal tile of the hand goes first. Default:
     the first Crystal tile, else the first tile of the hand. Without a Cave player, the stack's top tile is
-    drawn and placed there (a draw ``fill:x,y``)."""
+    drawn and placed there (a draw ``fill:x,y``). ``tried``: see ``advance``."""
     cave = state.cave
     if state.collapse or (cave is not None and not cave.hand):
         return []
@@ -403,10 +417,10 @@ def fill_open_edge(state: VastState) -> list[Event]:
         return []
     if cave is None and not stack_size(state):
         return []
-    edges = [(p, s) for p, s in geometry(state).all_open_edges() if (*p, s) not in state.open_left]
-    if not edges:
+    first = first_open_edge(state) if tried is None else tried.first_open_edge(state)
+    if first is None:
         return []
-    pos, side = edges[0]
+    pos, side = first
     x, y = step(pos, side)
     # Vast rulebook §Rivelare e risolvere: without a Cave player, the revealer draws and places
     if cave is None:

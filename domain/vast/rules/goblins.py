@@ -366,6 +366,21 @@ def paths(state: VastState, t: Tribe) -> dict[Pos, int]:
     return best
 
 
+Reach = dict[str, dict[Pos, int]]
+"""``paths`` of the Tribes of one state by Tribe name, filled as they are asked for: ``legal_commands`` tries
+every Goblins command on one state, and each move it tries would search the same paths again."""
+
+
+def known_paths(state: VastState, t: Tribe, known: Reach | None) -> dict[Pos, int]:
+    """``paths(state, t)``, kept in ``known`` when given (a dict for this ``state`` only; ``None``: none
+    kept). The dict returned is shared: read it, never change it."""
+    if known is None:
+        return paths(state, t)
+    if t.name not in known:
+        known[t.name] = paths(state, t)
+    return known[t.name]
+
+
 def movement_loss(state: VastState, t: Tribe, lit_left: int) -> int:
     """Discs lost: 1 for every 2 Lit tiles left this turn, counted across the turn (Vast rulebook §5)."""
     gob = the_goblins(state)
@@ -409,13 +424,22 @@ def reveal_spots(state: VastState, t: Tribe) -> list[Pos]:
     return sorted({step(p, s) for p in cells for s in SIDES} - set(cells))
 
 
-def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
+def activate(state: VastState, command: cmd.ActivateTribe, known: Reach | None = None) -> list[Event]:
     """Activate a Tribe once this turn: move, then one action (Vast rulebook §5. Attiva le Tribù). A lurking
     Tribe only steps onto a tile next to it and stops (§Disperdere la Tribù: «puoi solo spostarla dallo spazio
     in cui si trova ad una tessera adiacente a tua scelta»), never onto the Knight's tile (it would have to
     attack) and, from rules revision 7, onto the surfaced Dragon's only with Strength above its Armor
     (§Attaccare: «Per entrare in una tessera occupata dal Cavaliere o dal Drago, la Tribù deve avere Forza
-    maggiore»). Raises ``vast.goblins.*``."""
+    maggiore»). ``known``: the paths of ``state``'s Tribes searched so far (``known_paths``). Raises
+    ``vast.goblins.*``."""
+    return activate_folded(state, command, known)[0]
+
+
+def activate_folded(
+    state: VastState, command: cmd.ActivateTribe, known: Reach | None = None
+) -> tuple[list[Event], VastState, int]:
+    """``activate``'s events, with the state after the first ``n`` of them (``fold(state, events[:n])``,
+    folded on the way): ``(events, that state, n)``, so what follows them folds only the rest."""
     gob = the_goblins(state)
     if gob.phase != "activate":
         raise refuse("goblins.not-activating", "5. Attiva le Tribù", "Tribes act in the activation phase")
@@ -432,10 +456,10 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
                 "goblins.reveal", "Rivelare", "a hidden Tribe comes out on a Dark tile of its symbol"
             )
         lurking = cell_at(state, to) is None
-        return [*events, ev.TribeRevealed(tribe=t.name, x=to[0], y=to[1], lurking=lurking)]
+        return [*events, ev.TribeRevealed(tribe=t.name, x=to[0], y=to[1], lurking=lurking)], state, 0
     if t.lurking:
         if command.action == "hide" and to is None:
-            return [*events, ev.TribeHidden(tribe=t.name)]
+            return [*events, ev.TribeHidden(tribe=t.name)], state, 0
         here = where(t)
         if (
             command.action != "none"
@@ -460,11 +484,11 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             raise refuse(
                 "goblins.too-weak", "Attaccare", "entering the Dragon's tile takes Strength above its Armor"
             )
-        return [*events, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])]
+        return [*events, ev.TribeMoved(tribe=t.name, x=to[0], y=to[1])], state, 0
     # revealed: move, then act
 
     here = where(t)
-    after = state
+    after, folded = state, 0
     if to is not None and to != here:
         if (
             gob.tunnels
@@ -474,8 +498,9 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             and (to != knight_pos(state))
         ):
             moved: list[Event] = [ev.TribeMoved(tribe=t.name, x=to[0], y=to[1], teleported=True)]
+            after = fold(state, [*events, *moved])
         else:
-            reach = paths(state, t)
+            reach = known_paths(state, t, known)
             if to not in reach:
                 raise refuse("goblins.unreachable", "5. Attiva le Tribù", f"{pos_key(to)} cannot be reached")
             entering = entry_strength(state, t, reach[to])
@@ -500,14 +525,17 @@ def activate(state: VastState, command: cmd.ActivateTribe) -> list[Event]:
             if loss:
                 moved.append(ev.PopulationLost(tribe=t.name, count=loss, why="movement"))
 
-            moved += flame_wall(fold(state, [*events, *moved]), t.name, to)
+            entered = fold(state, [*events, *moved])
+            flames = flame_wall(entered, t.name, to)
+            moved += flames
+            after = fold(entered, flames)  # fold(state, events + moved), each event folded once
         events += moved
-        after = fold(state, events)
+        folded = len(events)
         t = tribe(after, t.name)
         if t.population == 0:
-            return [*events, scatter(after, t)]
+            return [*events, scatter(after, t)], after, folded
         here = to
-    return events + act(after, t, here, command)
+    return events + act(after, t, here, command), after, folded
 
 
 def act(state: VastState, t: Tribe, here: Pos, command: cmd.ActivateTribe) -> list[Event]:
@@ -898,8 +926,9 @@ def knight_attacks(state: VastState, pos: Pos) -> list[Event]:
     return events
 
 
-def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
-    """Every Goblins command worth trying now."""
+def candidates(state: VastState, known: Reach | None = None) -> Iterable[cmd.VastCommand]:
+    """Every Goblins command worth trying now; ``known``: the paths of ``state``'s Tribes searched so far
+    (``known_paths``), filled here."""
     gob = state.goblins
     if gob is None or gob.phase != "activate":
         return [cmd.VastEndTurn(role="goblins")] if gob is not None else []
@@ -921,7 +950,7 @@ def candidates(state: VastState) -> Iterable[cmd.VastCommand]:
                 for p in (step(here, s) for s in SIDES)
             ]
             continue
-        for (x, y), _cost in sorted(paths(state, t).items()):
+        for (x, y), _cost in sorted(known_paths(state, t, known).items()):
             for action in ("none", "attack", "plunder", "hide", "special"):
                 out.append(cmd.ActivateTribe(tribe=t.name, action=action, x=x, y=y))
             for s in SIDES:
