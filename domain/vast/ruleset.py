@@ -35,7 +35,7 @@ from dicelog.domain.vast.rules.common import Then, Tried, not_your_turn, refuse
 from dicelog.domain.vast.state import VastState
 
 NAME = "vast"
-RULES_REVISION = 7
+RULES_REVISION = 8
 """The revision of Vast's rules new games are created with (``GameCreated.rules_revision``): 1 the first
 release; 2 adds the Event tokens (Vast rulebook §Rivelare le Tessere, §Rivelare e risolvere le tessere Buie,
 Evento); 3 lets Wrath split the map before the Collapse and has the Dragon slide the groups together (Vast
@@ -50,7 +50,9 @@ move, and the others listed there); 7 checks a Tribe's right to enter the Knight
 tile, and to pass through the Dragon's, with the Strength it has as it enters that tile, the discs lost on
 the way gone (Vast rulebook §I Goblin, 5. Attiva le Tribù: «rimuovi il disco quando la Tribù lascia la
 seconda tessera»; §Attaccare), and lets a lurking Tribe step onto the surfaced Dragon's tile only with
-Strength above its Armor (§Disperdere la Tribù; §Attaccare)."""
+Strength above its Armor (§Disperdere la Tribù; §Attaccare); 8 begins the Collapse at the Cave's turn once its
+hand is empty, even when tiles a collapse put back lie under the stack (§2. Modella la Caverna; before, the
+stack had to be empty too, and such a game never ended)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type. The
 # Goblins' handlers return their events, which the driver follows (``flow.then_advance``); the other roles'

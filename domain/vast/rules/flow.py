@@ -378,10 +378,12 @@ def start_turn(state: VastState, role: str, rnd: int) -> list[Event]:
         events += thief.start(fold(state, events))
     if role == "cave" and state.cave is not None:
         # Vast rulebook §2. Modella la Caverna: «Quando l'ultima tessera della tua mano è stata piazzata, il
-        # Collasso ha inizio a partire dal tuo prossimo turno», even when a collapse since (Cave-In, Wrath:
-        # §Gli altri giocatori, «messe in fondo alla pila») put tiles back under the stack; the Cave draws
-        # only after placing a tile, so with an empty hand it could never place nor begin the Collapse
-        if not state.collapse and not state.cave.hand:
+        # Collasso ha inizio a partire dal tuo prossimo turno», from rules revision 8 even when a collapse
+        # since (Cave-In, Wrath: §Gli altri giocatori, «messe in fondo alla pila») put tiles back under the
+        # stack; the Cave draws only after placing a tile, so with an empty hand it could never place nor
+        # begin the Collapse (before revision 8 the stack had to be empty too)
+        stack_done = state.rules_revision >= 8 or not sum(state.piles)
+        if not state.collapse and not state.cave.hand and stack_done:
             events.append(ev.CollapseBegun())
         tokens = tokens_on_map(state)
         count = next(n for limit, n in (*OMEN_TABLE, (10**9, 6)) if tokens <= limit)

@@ -36,9 +36,14 @@ def test_the_collapse_begins_after_the_hands_last_tile_even_with_tiles_put_back_
     hand empty, the Collapse begins at its turn though such tiles lie in the stack (it draws only after
     placing a tile: before, it could neither place nor begin the Collapse, and the game never ended)."""
     state = replace(
-        table(cave=CaveRole(hand=()), turn="knight"), piles=(0, 0, 2), stack=("ambush-01", "ambush-02")
+        table(cave=CaveRole(hand=()), turn="knight"),
+        piles=(0, 0, 2),
+        stack=("ambush-01", "ambush-02"),
+        rules_revision=8,
     )
     assert ev.CollapseBegun() in start_turn(state, "cave", 2)
+    # a game created before rules revision 8 keeps waiting for the stack, as it was played and stored
+    assert ev.CollapseBegun() not in start_turn(replace(state, rules_revision=7), "cave", 2)
 
 
 def test_tiles_touching_one_tile_go_first_then_two__004_il_collasso():
