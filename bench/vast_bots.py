@@ -3,7 +3,7 @@ release plays.
 
     python bench/vast_bots.py [--quick] [--games N] [--setups a,b] [--workers W]
 
-Each game is played in the domain (``dicelog.domain.core.game.run_command_and_auto_answers_records``, server
+Each game is played in the domain (``dicelog.domain.core.game.run_command_and_auto_answers``, server
 dice, no store, no HTTP), one
 bot seat a role (``Seat.bot``, ``decision_policy: ask``), each move chosen as the server chooses a bot
 seat's (``dicelog.service.app.seat_bots.next_bot_command``): the seat's command by ``vast_bot.choose`` and its
@@ -47,7 +47,7 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
     from dicelog.domain.core.dice import commitment
     from dicelog.domain.core.events import GameCreated, Seat
     from dicelog.domain.core.game import create, fold
-    from dicelog.domain.core.game import run_command_and_auto_answers_records as play_command
+    from dicelog.domain.core.game import run_command_and_auto_answers as play_command
     from dicelog.domain.core.registry import rules_revision
     from dicelog.domain.core.visibility import Lens
     from dicelog.domain.vast.rules.setup import SETUPS
@@ -81,9 +81,8 @@ def play(setup: str, n: int, bots: bool, max_commands: int) -> dict[str, Any]:
         else:
             seat, command = game.state.turn, rng.choice(game.ruleset.legal_commands(game.state))
         try:
-            game = fold(
-                game, play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed)
-            )
+            # the game after the new events, folded once as they were made (as the server's write path does)
+            _, game = play_command(game, command, seat=seat, command_id=f"c{commands}", at=at, seed=seed)
         except Exception as error:  # noqa: BLE001  # a rules bug: this game ends there, the run goes on
             return {
                 "n": n,
