@@ -49,7 +49,9 @@ Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and p
 own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
 optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); alone
 against the Dragon, it spends Soporific Spores on the Dragon while it is asleep and 3 cubes or fewer from
-waking (awake, it surfaces and walks home before the Collapse). Always: it
+waking (awake, it surfaces and walks home before the Collapse); with the Goblins and the Dragon and no Knight
+(the Goblins win by killing the Dragon), it lays its Rockslides on an edge of the Dragon's tile that lengthens
+the nearest Tribe's way to it (one within 4 tiles; Vast rulebook §Presagi, Frana). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
@@ -80,7 +82,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from dicelog.domain.vast import commands as cmd
-from dicelog.domain.vast.cave import ENTRANCE, SIDES, Geometry, Pos, parse_pos, step
+from dicelog.domain.vast.cave import ENTRANCE, OPPOSITE, SIDES, Geometry, Pos, parse_pos, step
 from dicelog.domain.vast.content import goblin_file, tiles
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.common import (
@@ -529,6 +531,11 @@ class CaveContext:
         )
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
+        d = state.dragon
+        self.shield_dragon = k is None and state.goblins is not None and d is not None and d.x is not None
+        """With the Goblins and the Dragon, no Knight (``goblins-dragon-cave``, with the Thief too): the
+        Goblins win by killing the Dragon, so Rockslides go between it and the Tribes
+        (``tribes_kept_off``)."""
         self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins or state.thief)
         """The Dragon is the Cave's only opponent (``dragon-vs-cave``)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
@@ -575,6 +582,44 @@ class CaveContext:
         if tile != HIDDEN and tiles()[tile].kind == "crystal":
             return 10 * self.far(pos) - (40 * self.touching(pos) if self.race else 0)
         return 10 * (30 - self.far(pos))
+
+    @functools.cached_property
+    def dragon_at(self) -> Pos:
+        d = self.state.dragon
+        return (d.x, d.y) if d is not None and d.x is not None and d.y is not None else ENTRANCE
+
+    def _tribes_from(self, blocked: tuple[Pos, str] | None) -> int:
+        """Steps from the Dragon to its nearest revealed Tribe (walls block, ``blocked`` a wall more), at
+        most ``FAR``."""
+        g = geometry(self.state)
+        gob = self.state.goblins
+        at = {(t.x, t.y) for t in (gob.tribes if gob else ()) if on_map(t) and not t.lurking}
+        edge = {blocked, (step(*blocked), OPPOSITE[blocked[1]])} if blocked is not None else set()
+        seen = {self.dragon_at: 0}
+        queue = deque(seen)
+        while queue:
+            here = queue.popleft()
+            if here in at:
+                return seen[here]
+            for side in SIDES:
+                there = step(here, side)
+                shut = (here, side) in edge or g.wall_between(here, side)
+                if there in g.cells and there not in seen and not shut:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        return FAR
+
+    @functools.cached_property
+    def tribes_near_dragon(self) -> int:
+        return self._tribes_from(None)
+
+    def tribes_kept_off(self, pos: Pos, side: str) -> int:
+        """Steps a Rockslide on ``side`` of ``pos`` adds to the nearest Tribe's way to the Dragon (0 when
+        none is within 4 tiles of it, or the edge is more than a tile from it)."""
+        near = self.tribes_near_dragon
+        if near > 4 or _manhattan(pos, self.dragon_at) > 1:
+            return 0
+        return min(self._tribes_from((pos, side)), 20) - near
 
     def threat(self, name: str) -> int:
         """How near Tribe ``name`` stands to the Knight (tiles), ``FAR`` when it cannot attack her."""
@@ -630,6 +675,10 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
         case cmd.SoporificSpores(target="knight") if not c.protect:
             grit = k.grit if k is not None else 0
             return 300 if any(grit >= g and grit - 5 < g for g in GRIT_CUBES) else 30
+        case cmd.Rockslide(x=x, y=y, side=side) if c.shield_dragon and state.cave is not None:
+            # a wall between the Tribes and the Dragon (they win by killing it, before the Collapse)
+            gain = c.tribes_kept_off((x, y), side) if state.cave.rockslides > 0 else 0
+            return 360 + 20 * min(gain, 10) if gain > 0 else 0
         case cmd.VastEndTurn():
             return 1
     return 0

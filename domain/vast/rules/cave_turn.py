@@ -6,7 +6,7 @@ from __future__ import annotations
 from dicelog.domain.core.events import DecisionRequested, DrawRequested, Event
 from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast import events as ev
-from dicelog.domain.vast.cave import ENTRANCE, Pos, pos_key, step
+from dicelog.domain.vast.cave import ENTRANCE, SIDES, Pos, Side, pos_key, step
 from dicelog.domain.vast.content import tile as tile_data
 from dicelog.domain.vast.evolve import fold
 from dicelog.domain.vast.rules import tribes
@@ -332,7 +332,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     """Every Cave command worth trying now (``legal_commands`` keeps those ``decide`` accepts). Omens are
     listed with the first tokens that pay them; Hatred (Vast rulebook §Presagi, Disprezzo) as a removal in
     the Collapse, before it as another tile once the turn's own is placed; Soporific Spores on each player in
-    play, the Dragon included (§Presagi, Spore Soporifere: «Scegli un giocatore»)."""
+    play, the Dragon included (§Presagi, Spore Soporifere: «Scegli un giocatore»); Rockslide on each edge of
+    ``rockslide_edges`` (§Presagi, Frana), last."""
     cave = state.cave
     if cave is None:
         return []
@@ -382,6 +383,30 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     if spores_pay is not None and state.dragon is not None:  # a cube of its Wakefulness back to Sloth
         # listed last: the bots' seeded tie-breaks of the commands before it stay as they were
         out.append(cmd.SoporificSpores(pay=spores_pay, target="dragon"))
+    rockslide_pay = _payment(cave, "rockslide")
+    if rockslide_pay is not None and (cave.rockslides > 0 or state.rockslides):
+        # listed last, as Spores on the Dragon: the seeded tie-breaks of the commands before it stay
+        out.extend(
+            cmd.Rockslide(pay=rockslide_pay, x=x, y=y, side=side) for x, y, side in rockslide_edges(state)
+        )
+    return out
+
+
+def rockslide_edges(state: VastState) -> list[tuple[int, int, Side]]:
+    """The edges a Rockslide may go on (Vast rulebook §Presagi, Frana): between two tiles, at least one Lit,
+    no wall there yet; each edge once, named from its tile of smaller ``(x, y)`` (the same edge named from
+    the other tile is the same wall, and ``rockslide`` accepts it too)."""
+    cells = {(c.x, c.y): c for c in state.cells}
+    g = geometry(state)
+    out: list[tuple[int, int, Side]] = []
+    for here in sorted(cells):
+        for side in SIDES:
+            there = step(here, side)
+            other = cells.get(there)
+            if other is None or there < here or not (cells[here].lit or other.lit):
+                continue
+            if not g.wall_between(here, side):
+                out.append((here[0], here[1], side))
     return out
 
 

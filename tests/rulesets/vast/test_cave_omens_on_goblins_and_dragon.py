@@ -7,9 +7,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from dicelog.domain.vast import commands as cmd
+from dicelog.domain.vast.cave import step
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import SLOTH_ROOM, CaveRole, DragonRole, GoblinsRole
-from tests.rulesets.vast.support import lit, refused, tribes
+from tests.rulesets.vast.support import Play, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table
 
 SPORES = ("quartz-1", "mushroom-1", "trail-1")  # Soporific Spores: 3 tokens (docs/vast/facts.md §5 Omens)
@@ -55,3 +56,23 @@ def test_spores_on_the_dragon_are_among_the_caves_legal_commands__rulebook_la_ca
     assert on_dragon in RULESET.legal_commands(state)
     asleep = replace(state, dragon=DragonRole(x=1, y=0, hand=HAND, sloth=dict(SLOTH_ROOM)))
     assert on_dragon not in RULESET.legal_commands(asleep)
+
+
+def test_rockslide_is_among_the_caves_legal_commands__rulebook_la_caverna_presagi_frana():
+    """Vast rulebook, La Caverna, Presagi, Frana (cost 2: Bat, Boulder, Quartz; «tra due tessere, almeno una
+    illuminata»): the Cave's legal commands list a Rockslide on each open edge between two tiles once, named
+    from the tile of smaller (x, y), after every other command; not with one accepted token."""
+    state = replace(omen_table(GoblinsRole(phase=""), DragonRole(x=1, y=0, hand=HAND)), begun=True)
+    legal = RULESET.legal_commands(state)
+    slides = [c for c in legal if isinstance(c, cmd.Rockslide)]
+    assert cmd.Rockslide(pay=("quartz-1", "bat-1"), x=0, y=0, side="E") in slides  # the Entrance to (1, 0)
+    assert legal[-len(slides) :] == slides
+    edges = {frozenset({(c.x, c.y), step((c.x, c.y), c.side)}) for c in slides}
+    assert len(edges) == len(slides)  # each edge once
+    assert all((c.x, c.y) < step((c.x, c.y), c.side) for c in slides)
+    assert cmd.Rockslide(pay=("quartz-1", "bat-1"), x=1, y=0, side="W") not in slides  # the same edge
+    play = Play(state)
+    play.do(cmd.Rockslide(pay=("quartz-1", "bat-1"), x=1, y=0, side="W"))  # accepted named either way
+    assert play.state.rockslides
+    one = replace(state, cave=replace(state.cave, omens=("bat-1", "mushroom-1")))
+    assert not any(isinstance(c, cmd.Rockslide) for c in RULESET.legal_commands(one))
