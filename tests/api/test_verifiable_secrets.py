@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -119,15 +121,20 @@ def _play(client: TestClient[Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def played(module_client: TestClient[Any]) -> dict[str, Any]:
-    """One played game (``_play``) the tests that only read it share, on the module's app and store
-    (``SHARED_APP``, tests/api/conftest.py): a whole five-role game through the API costs seconds."""
+    """One played game (``_play``) the module's tests share, on the module's app and store (``SHARED_APP``,
+    tests/api/conftest.py): a whole five-role game through the API costs seconds. A test that edits a stored
+    event puts it back (``_edited``)."""
     return _play(module_client)
 
 
-@pytest.fixture
-def played_to_edit(client: TestClient[Any]) -> dict[str, Any]:
-    """A played game (``_play``) of the test's own, for a test that edits its stored events."""
-    return _play(client)
+@contextmanager
+def _edited(client: TestClient[Any], game_id: str, version: int, old: bytes, new: bytes) -> Iterator[None]:
+    """``_alter_stored`` for the block, the stored bytes put back after it (the game is the module's)."""
+    _alter_stored(client, game_id, version, old, new)
+    try:
+        yield
+    finally:
+        _alter_stored(client, game_id, version, new, old)
 
 
 def test_a_seats_export_taken_mid_game_verifies_the_chain_and_names_the_events_checked_by_digest_only(
@@ -177,9 +184,8 @@ def test_after_the_end_each_mid_game_export_plus_the_final_log_verifies_in_full(
 
 
 def test_a_hidden_payload_altered_in_the_store_after_a_seats_export_is_detected_at_that_version(
-    client: TestClient[Any], played_to_edit: dict[str, Any]
+    client: TestClient[Any], played: dict[str, Any]
 ):
-    played = played_to_edit
     table = played["table"]
     knight = played["midway"][SEAT_OF["knight"]]
     # an event the Knight held only by digest: a card drawn that she did not see
@@ -189,22 +195,21 @@ def test_a_hidden_payload_altered_in_the_store_after_a_seats_export_is_detected_
     cards = stored["state"]["payload"]["cards"]
     old = msgspec.json.encode(cards)
     new = msgspec.json.encode(list(reversed(cards)) if len(cards) > 1 else [cards[0] + "x"])
-    _alter_stored(client, table.id, version, old, new)
-
-    final = _export(table, None)
-    report = _check(knight, final)
-    assert not report.ok
-    assert report.divergence.version == version and report.divergence.check == "digest"
-    assert report.divergence.expected == drawn["digest"]
-    # the server's own verify finds the store edited too (its chain no longer holds there)
-    mine = client.post(f"/games/{table.id}/verify").json()["verification"]
-    assert not mine["ok"] and mine["divergence"]["version"] == version
+    with _edited(client, table.id, version, old, new):
+        final = _export(table, None)
+        report = _check(knight, final)
+        assert not report.ok
+        assert report.divergence.version == version and report.divergence.check == "digest"
+        assert report.divergence.expected == drawn["digest"]
+        # the server's own verify finds the store edited too (its chain no longer holds there)
+        mine = client.post(f"/games/{table.id}/verify").json()["verification"]
+        assert not mine["ok"] and mine["divergence"]["version"] == version
+    assert client.post(f"/games/{table.id}/verify").json()["verification"]["ok"], "put back as it was"
 
 
 def test_a_view_key_that_does_not_match_its_commitment_is_refused(
-    client: TestClient[Any], played_to_edit: dict[str, Any]
+    client: TestClient[Any], played: dict[str, Any]
 ):
-    played = played_to_edit
     table = played["table"]
     lines = _lines(played["final"])
     ended = next(n for n, line in enumerate(lines[1:], start=1) if line["topic"].endswith("GameEnded"))
@@ -212,10 +217,11 @@ def test_a_view_key_that_does_not_match_its_commitment_is_refused(
     created = lines[1]["state"]["payload"]
     assert created["view_key_commitment"] == commitment(bytes.fromhex(key))
     other = "00" * 32
-    _alter_stored(client, table.id, ended, f'"view_key":"{key}"'.encode(), f'"view_key":"{other}"'.encode())
-    report = _check(_export(table, None))
-    assert not report.ok and report.divergence.check == "digest" and report.divergence.version == ended
-    assert report.divergence.found == other
+    with _edited(client, table.id, ended, f'"view_key":"{key}"'.encode(), f'"view_key":"{other}"'.encode()):
+        report = _check(_export(table, None))
+        assert not report.ok and report.divergence.check == "digest" and report.divergence.version == ended
+        assert report.divergence.found == other
+    assert _check(_export(table, None)).ok, "put back as it was"
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # the CLI reads the store named by DICELOG_* settings
