@@ -49,9 +49,10 @@ Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and p
 own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
 optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); alone
 against the Dragon, it spends Soporific Spores on the Dragon while it is asleep and 3 cubes or fewer from
-waking (awake, it surfaces and walks home before the Collapse); with the Goblins and the Dragon and no Knight
-(the Goblins win by killing the Dragon), it lays its Rockslides on an edge of the Dragon's tile that lengthens
-the nearest Tribe's way to it (one within 4 tiles; Vast rulebook §Presagi, Frana). Always: it
+waking (awake, it surfaces and walks home before the Collapse); with the Goblins and the Dragon alone (the
+Goblins win by killing the Dragon), it lays its Rockslides on an edge of the Dragon's tile that lengthens
+the nearest Tribe's way to it (one within 4 tiles; Vast rulebook §Presagi, Frana); with the Dragon and the
+Thief alone, on the Entrance's edges, one left open (he climbs a wall to stash loot, §Il Ladro). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
@@ -532,10 +533,20 @@ class CaveContext:
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
         d = state.dragon
-        self.shield_dragon = k is None and state.goblins is not None and d is not None and d.x is not None
-        """With the Goblins and the Dragon, no Knight (``goblins-dragon-cave``, with the Thief too): the
-        Goblins win by killing the Dragon, so Rockslides go between it and the Tribes
-        (``tribes_kept_off``)."""
+        self.shield_dragon = (
+            (k, state.thief) == (None, None)
+            and state.goblins is not None
+            and d is not None
+            and d.x is not None
+        )
+        """With the Goblins and the Dragon alone (``goblins-dragon-cave``): the Goblins win by killing the
+        Dragon, so Rockslides go between it and the Tribes (``tribes_kept_off``; with the Thief too it left
+        the Cave at 0 and the Thief at 6 of 50, from 11)."""
+        self.wall_thief = (
+            k is None and state.goblins is None and state.dragon is not None and state.thief is not None
+        )
+        """With the Dragon and the Thief alone (``dragon-cave-thief``): Rockslides on the Entrance's edges,
+        one left open (``entrance_kept_open``): he climbs them to stash his loot."""
         self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins or state.thief)
         """The Dragon is the Cave's only opponent (``dragon-vs-cave``)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
@@ -588,18 +599,16 @@ class CaveContext:
         d = self.state.dragon
         return (d.x, d.y) if d is not None and d.x is not None and d.y is not None else ENTRANCE
 
-    def _tribes_from(self, blocked: tuple[Pos, str] | None) -> int:
-        """Steps from the Dragon to its nearest revealed Tribe (walls block, ``blocked`` a wall more), at
-        most ``FAR``."""
+    def _steps(self, start: Pos, targets: set[Pos], blocked: tuple[Pos, str] | None) -> int:
+        """Steps from ``start`` to the nearest of ``targets`` (walls block, ``blocked`` a wall more; Dark
+        tiles entered), at most ``FAR``."""
         g = geometry(self.state)
-        gob = self.state.goblins
-        at = {(t.x, t.y) for t in (gob.tribes if gob else ()) if on_map(t) and not t.lurking}
         edge = {blocked, (step(*blocked), OPPOSITE[blocked[1]])} if blocked is not None else set()
-        seen = {self.dragon_at: 0}
+        seen = {start: 0}
         queue = deque(seen)
         while queue:
             here = queue.popleft()
-            if here in at:
+            if here in targets:
                 return seen[here]
             for side in SIDES:
                 there = step(here, side)
@@ -608,6 +617,21 @@ class CaveContext:
                     seen[there] = seen[here] + 1
                     queue.append(there)
         return FAR
+
+    def _tribes_from(self, blocked: tuple[Pos, str] | None) -> int:
+        """Steps from the Dragon to its nearest revealed Tribe (``_steps``)."""
+        gob = self.state.goblins
+        at = {(t.x, t.y) for t in (gob.tribes if gob else ()) if on_map(t) and not t.lurking}
+        return self._steps(self.dragon_at, at, blocked)  # type: ignore[arg-type]
+
+    def entrance_kept_open(self, pos: Pos, side: str) -> bool:
+        """Whether the Entrance keeps an open edge to a tile once a Rockslide lies on ``side`` of ``pos``."""
+        g = geometry(self.state)
+        edge = {(pos, side), (step(pos, side), OPPOSITE[side])}
+        return any(
+            step(ENTRANCE, s) in g.cells and not g.wall_between(ENTRANCE, s) and (ENTRANCE, s) not in edge
+            for s in SIDES
+        )
 
     @functools.cached_property
     def tribes_near_dragon(self) -> int:
@@ -679,6 +703,11 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             # a wall between the Tribes and the Dragon (they win by killing it, before the Collapse)
             gain = c.tribes_kept_off((x, y), side) if state.cave.rockslides > 0 else 0
             return 360 + 20 * min(gain, 10) if gain > 0 else 0
+        case cmd.Rockslide(x=x, y=y, side=side) if c.wall_thief and state.cave is not None:
+            # a wall on the Entrance's edge: the Thief climbs it to stash his loot
+            home = ENTRANCE in ((x, y), step((x, y), side))
+            keep = home and state.cave.rockslides > 0 and c.entrance_kept_open((x, y), side)
+            return 350 if keep else 0
         case cmd.VastEndTurn():
             return 1
     return 0
