@@ -11,9 +11,10 @@ Pure: ties are broken by the ``rng`` passed in (seeded by the caller), never by 
 Knight: she plans her turn (``knight_plan``): of every way to place her free Hero cubes, the one that lets her
 reach and act on the best goal this turn (hit the Dragon, with the Bomb underground before the Collapse; smash
 a Crystal; collect a Treasure token; reveal a Dark tile; her Crystals smashed without a Dragon, walk to the
-Entrance; scatter a revealed Tribe by entering its tile stronger; kill the Thief on his tile, her Perception
-above his Stealth, worth more the more he carries: he drops it and she gains Grit), else the one that brings
-her nearest it; each attack the revealed Tribes may make on her in the Goblins' next turn costs the plan (they
+Entrance, an Encounter for each Dark tile on the way and one for the last step; scatter a revealed Tribe by
+entering its tile stronger; kill the Thief on his tile, her Perception above his Stealth, worth more the more
+he carries: he drops it and she gains Grit), else the one that brings her nearest it; each attack the
+revealed Tribes may make on her in the Goblins' next turn costs the plan (they
 attack only stronger than her Strength, after their War card's discs, weakened by the Lit tiles they cross),
 so she keeps Strength, distance, or shoots the strongest with the Bow; the Shield counts against forced moves.
 Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect Treasure; walk
@@ -235,9 +236,9 @@ def knight_goals(state: VastState) -> list[Goal]:
             out.append(Goal((d.x, d.y), m, dk, armor + 1, bomb, 20_000 + 1_000 * (5 - d.health)))
     if d is None and k.smashed >= needed:
         m, dk = reach.get(ENTRANCE, (FAR, FAR))
-        # alone, her last step onto the Lit Entrance takes an Encounter left after one for each Dark tile on
-        # the way (Vast rulebook §2. Muovi e Agisci: she moves only with an Encounter left)
-        out.append(Goal(ENTRANCE, m, dk + 1 if alone(state) else dk - 1, 0, False, 50_000))
+        # her last step onto the Lit Entrance takes an Encounter left after one for each Dark tile on the way
+        # (Vast rulebook §2. Muovi e Agisci: she moves only with an Encounter left), in every row
+        out.append(Goal(ENTRANCE, m, dk + 1, 0, False, 50_000))
     out += tribe_goals(state, reach)
     th = state.thief
     if th is not None and th.x is not None and th.y is not None and (th.x, th.y) in reach:
