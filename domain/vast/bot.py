@@ -26,7 +26,10 @@ Goblins: attack what they hunt (the Knight; without her the Dragon; without both
 Strength 3 on one Crystal in one turn, the first only when a second one's attack there is legal, Vast rulebook
 §I Goblin); plunder; reveal near it; the Tribes' specials; step toward it; play Secrets; carry the Knight away
 with the Wisp. Hunting Crystals they flare only with no Crystal on the map, plunder last, and keep the War
-card that brings the most Tribes to Strength 3.
+card that brings the most Tribes to Strength 3. Hunting them with no Cave in play either (``_pack``): a Tribe
+moves only nearer the hunted Crystal, whatever its action, onto its tile when it could attack there but no
+second Tribe could (to wait there for one); they block the discs that would overpopulate a Tribe while a
+Rage is left, and an overpopulation scatters Leader, else the weakest revealed Tribe.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
@@ -836,11 +839,52 @@ def _tribe_reveal(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     return 600 - 10 * min(_manhattan((command.x, command.y), c.at), 40)
 
 
+def _hunting_crystals(c: GoblinsContext) -> bool:
+    """Whether the Crystal hunt's own rules apply: no Knight, no Dragon and no Cave in play (``_pack``)."""
+    return _pack(c.state)
+
+
+def _pack(state: VastState) -> bool:
+    """The Goblins hunt Crystals as a pack (``_crystal_move``, ``_block``, ``_overpopulation``): no Knight and
+    no Dragon in play (then they smash Crystals, Vast rulebook §I Goblin), nor the Cave (it wins by the
+    Collapse: with these rules in `goblins-cave-thief` its wins went to the Thief, bench/README.md §8)."""
+    return (
+        state.goblins is not None
+        and state.knight is None
+        and state.dragon is None
+        and "cave" not in state.roles
+    )
+
+
 def _tribe_special(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
+    """The Tribe's special action (Vast rulebook §Azioni Speciali); hunting Crystals, where it moves first
+    counts as much: it waits on the hunted Crystal's tile when it can attack there (``_crystal_move``)."""
     gob = c.state.goblins
+    if _hunting_crystals(c):
+        return _crystal_move(c, command, 250)
     if command.tribe == "fangs":
         return 400 if gob is not None and gob.rage < 3 else 0
     return 300
+
+
+def _crystal_move(c: GoblinsContext, command: cmd.ActivateTribe, base: int) -> int:
+    """Hunting Crystals, a Tribe's move before it acts (``base``: what the action is worth): onto the hunted
+    Crystal's tile when it could attack there this turn (Strength 3 left after the Lit tiles it leaves, Vast
+    rulebook §5. Attiva le Tribù) but no second Tribe could, to wait there for one (a Tribe on it loses no
+    disc to attack next turn); else nearer it, never farther."""
+    if command.x is None or command.y is None:
+        return base
+    t = rules.tribe(c.state, command.tribe)
+    if t.x is None or t.y is None:
+        return base
+    to = (command.x, command.y)
+    if to == c.at and c.attacks is not None and (t.name, c.at) in c.attacks:
+        return 2_500 + base
+    before = _manhattan((t.x, t.y), c.at)
+    after = _manhattan(to, c.at)
+    if after > before:
+        return 0
+    return base + 30 * (before - after)
 
 
 def _tribe_step(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
@@ -849,6 +893,8 @@ def _tribe_step(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     t = rules.tribe(c.state, command.tribe)
     if t.x is None or t.y is None:
         return 5
+    if _hunting_crystals(c):
+        return _crystal_move(c, command, 200) if (command.x, command.y) != (t.x, t.y) else 200
     before = _manhattan((t.x, t.y), c.at)
     after = _manhattan((command.x, command.y), c.at)
     return 200 + 10 * (before - after) if after < before else 0
@@ -1380,9 +1426,46 @@ def war_value(state: VastState, card: str) -> int:
 def goblins_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
     """The Goblins' answer to ``decision``: hunting Crystals (no Knight, no Dragon), the War card that brings
     the most Tribes to Strength 3 (``war_value``); every other decision, its documented default."""
-    if decision == "war-choice" and view.knight is None and view.dragon is None:
+    hunting = view.knight is None and view.dragon is None and view.goblins is not None
+    if decision == "war-choice" and hunting:
         return max(options, key=lambda o: war_value(view, o))
+    if decision == "block" and _pack(view):
+        return _block(view, options)
+    if decision == "overpopulation" and _pack(view):
+        return _overpopulation(view, options)
     return default if default is not None and default in options else options[0]
+
+
+def _block(view: VastState, options: Sequence[str]) -> str:
+    """Hunting Crystals, the Tribes whose discs to block for 1 Rage each (Vast rulebook §2. Popola le Tribù):
+    those the War card would push over 4 (an overpopulation scatters a Tribe, -2 Population), while a Rage
+    is left (at 0, Malaise: -1 Strength to every Tribe)."""
+    gob = view.goblins
+    war = next((w for w in goblin_file().war if gob is not None and w.id == gob.war), None)
+    if gob is None or war is None:
+        return "none"
+    over = [
+        t.name for t in gob.tribes if t.population + getattr(war, t.name) > 4 and "pet-frog" not in t.monsters
+    ]
+    wanted = "+".join(over)
+    return wanted if over and wanted in options and gob.rage > len(over) else "none"
+
+
+def _overpopulation(view: VastState, options: Sequence[str]) -> str:
+    """Hunting Crystals, the Tribe an overpopulation scatters (Vast rulebook §2. Popola le Tribù): Leader when
+    held, else the revealed Tribe of least Strength, the farthest from a Crystal token of those."""
+    if "leader" in options:
+        return "leader"
+    crystals = [(c.x, c.y) for c in view.cells if c.crystal]
+
+    def cost(name: str) -> tuple[int, int]:
+        t = rules.tribe(view, name)
+        if t.x is None or t.y is None:
+            return rules.tribe_strength(view, t), 0
+        near = min((_manhattan((t.x, t.y), p) for p in crystals), default=0)
+        return rules.tribe_strength(view, t), -near
+
+    return min(options, key=cost)
 
 
 def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
