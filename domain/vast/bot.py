@@ -56,7 +56,8 @@ against the Dragon, it spends Soporific Spores on the Dragon while it is asleep 
 waking (awake, it surfaces and walks home before the Collapse); with the Goblins and the Dragon alone (the
 Goblins win by killing the Dragon), it lays its Rockslides on an edge of the Dragon's tile that lengthens
 the nearest Tribe's way to it (one within 4 tiles; Vast rulebook §Presagi, Frana); with the Dragon and the
-Thief alone, on the Entrance's edges, one left open (he climbs a wall to stash loot, §Il Ladro). Always: it
+Thief and no Goblins (with the Knight, once he has stashed 3), on the Entrance's edges, one left open (he
+climbs a wall to stash loot, §Il Ladro). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
@@ -547,10 +548,14 @@ class CaveContext:
         Dragon, so Rockslides go between it and the Tribes (``tribes_kept_off``; with the Thief too it left
         the Cave at 0 and the Thief at 6 of 50, from 11)."""
         self.wall_thief = (
-            k is None and state.goblins is None and state.dragon is not None and state.thief is not None
+            state.goblins is None
+            and state.dragon is not None
+            and state.thief is not None
+            and (k is None or state.thief.stashed >= 3)
         )
-        """With the Dragon and the Thief alone (``dragon-cave-thief``): Rockslides on the Entrance's edges,
-        one left open (``entrance_kept_open``): he climbs them to stash his loot."""
+        """With the Dragon and the Thief, no Goblins (``dragon-cave-thief``; with the Knight too once he has
+        stashed 3, walled from the start she won none of 20): Rockslides on the Entrance's edges, one left
+        open (``entrance_kept_open``): he climbs them to stash his loot."""
         self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins or state.thief)
         """The Dragon is the Cave's only opponent (``dragon-vs-cave``)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
