@@ -52,7 +52,8 @@ the way gone (Vast rulebook §I Goblin, 5. Attiva le Tribù: «rimuovi il disco 
 seconda tessera»; §Attaccare), and lets a lurking Tribe step onto the surfaced Dragon's tile only with
 Strength above its Armor (§Disperdere la Tribù; §Attaccare); 8 begins the Collapse at the Cave's turn once its
 hand is empty, even when tiles a collapse put back lie under the stack (§2. Modella la Caverna; before, the
-stack had to be empty too, and such a game never ended)."""
+stack had to be empty too, and such a game never ended), and keeps Cave-In off the Thief's tile
+(docs/vast/facts.md §3, Cave-In)."""
 
 # Each handler decides one command type (its second parameter), found by the command's exact type. The
 # Goblins' handlers return their events, which the driver follows (``flow.then_advance``); the other roles'

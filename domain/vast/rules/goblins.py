@@ -795,11 +795,15 @@ def omen_discards(state: VastState, n: int) -> list[Event]:
 
 def cave_in_spots(state: VastState, chosen: tuple[Pos, ...] = ()) -> list[Pos]:
     """Tiles Cave-In may collapse: never the Entrance, a tile with a piece (the Knight, the Dragon, a revealed
-    Tribe) or a Crystal token; during the Collapse, not one whose fall would split the map (as Wrath)."""
+    Tribe; from rules revision 8 the Thief too) or a Crystal token; during the Collapse, not one whose fall
+    would split the map (as Wrath). docs/vast/facts.md §3, Cave-In: «not a tile with a player's piece»; before
+    revision 8 the Thief's tile could fall, and its ``wrath-thief`` step-off was asked of the Dragon, which a
+    table without the Dragon never answers."""
     cells = cells_by_pos(state)
+    thief = thief_pos(state) if state.rules_revision >= 8 else None
     out = []
     for p, c in sorted(cells.items()):
-        if p == ENTRANCE or p in chosen or c.crystal or pieces_at(state, p):
+        if p in (ENTRANCE, thief) or p in chosen or c.crystal or pieces_at(state, p):
             continue
         if tribes_at(state, p):
             continue

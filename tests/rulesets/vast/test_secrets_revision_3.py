@@ -13,6 +13,7 @@ from dicelog.domain.vast.rules.common import owned_cubes
 from dicelog.domain.vast.rules.goblins import REVISION_3_CARDS, built_secrets
 from dicelog.domain.vast.state import CaveRole, GoblinsRole, KnightRole
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
+from tests.rulesets.vast.thief_support import thief, thief_table
 
 OPEN = "treasure-room-01"  # no walls
 AMBUSH = "ambush-01"
@@ -268,3 +269,20 @@ def test_the_goblin_ruby_played_stays_face_up__vf_3_goblin_ruby():
     p = Play(rev3(lit(1, 0, OPEN), gob=hand("goblin-ruby")))
     p.do(cmd.PlaySecret(card="goblin-ruby"))
     assert p.state.goblins.face_up == ("goblin-ruby",) and p.state.goblins.hand == ()
+
+
+def test_cave_in_never_takes_the_thiefs_tile_from_rules_revision_8__vf_3_cave_in():
+    """docs/vast/facts.md §3, Cave-In: «not a tile with a player's piece», the Thief's too (rules revision 8).
+    Before, his tile could fall and his step-off (``wrath-thief``) was asked of the Dragon: in Knight, Goblins
+    and Thief (no Dragon) nobody could answer it and the game stood still (a bot game, traced)."""
+    cells = [lit(1, 0, OPEN), dark(0, 1, "event-02", "eye"), lit(-1, 0, OPEN)]
+    gob = hand("cave-in", eye={"population": 2})
+    roles = ("knight", "goblins", "thief")
+    state = thief_table(*cells, gob=gob, roles=roles, turn="goblins", th=thief(-1, 0))
+    p = Play(replace(state, rules_revision=8))
+    p.do(cmd.PlaySecret(card="cave-in"))
+    assert "-1,0" not in p.pending.options and "0,1" in p.pending.options
+    # a game created before revision 8 plays on as it was played: his tile may fall
+    p = Play(replace(state, rules_revision=7))
+    p.do(cmd.PlaySecret(card="cave-in"))
+    assert "-1,0" in p.pending.options
