@@ -444,7 +444,10 @@ def test_a_full_log_whose_metadata_differs_from_the_view_is_named(vast, view):
 
 
 def test_a_full_log_of_a_game_still_running_proves_no_hidden_payload(vast, view):
-    running = vast[:-10]
+    # the game as it stood before one of its last commands: cut at a command's first event, never inside
+    # the events one command made (a log cut there fails its derivation check, whatever the view)
+    cut = max(i for i, r in enumerate(vast[:-10]) if isinstance(r.payload, CommandAccepted))
+    running = vast[:cut]
     assert verify(running).ok
     _vfail(
         verify_against(vast[0].originator_id, view, running),
