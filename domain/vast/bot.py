@@ -142,15 +142,28 @@ def knight_distances(state: VastState, start: Pos) -> dict[Pos, int]:
     return _walk(geometry(state), {start: 0})
 
 
-def _walk(g: Geometry, seen: dict[Pos, int]) -> dict[Pos, int]:
+def _walk(
+    g: Geometry,
+    seen: dict[Pos, int],
+    *,
+    within: set[Pos] | None = None,
+    shut: frozenset[tuple[Pos, str]] = frozenset(),
+) -> dict[Pos, int]:
     """``seen`` (tiles and their distance, the starts at 0) grown by a breadth-first walk: every tile reached
-    through open sides, walls blocking, Dark tiles entered."""
+    through open sides, walls blocking, Dark tiles entered; only the tiles ``within`` when given (default:
+    every tile of ``g``), and ``shut`` sides (``(tile, side)``) blocking as walls do."""
+    tiles = g.cells if within is None else within
     queue = deque(seen)
     while queue:
         here = queue.popleft()
         for side in SIDES:
             there = step(here, side)
-            if there in g.cells and there not in seen and not g.wall_between(here, side):
+            if (
+                there in tiles
+                and there not in seen
+                and (here, side) not in shut
+                and not g.wall_between(here, side)
+            ):
                 seen[there] = seen[here] + 1
                 queue.append(there)
     return seen
@@ -609,23 +622,11 @@ class CaveContext:
         return (d.x, d.y) if d is not None and d.x is not None and d.y is not None else ENTRANCE
 
     def _steps(self, start: Pos, targets: set[Pos], blocked: tuple[Pos, str] | None) -> int:
-        """Steps from ``start`` to the nearest of ``targets`` (walls block, ``blocked`` a wall more; Dark
-        tiles entered), at most ``FAR``."""
-        g = geometry(self.state)
-        edge = {blocked, (step(*blocked), OPPOSITE[blocked[1]])} if blocked is not None else set()
-        seen = {start: 0}
-        queue = deque(seen)
-        while queue:
-            here = queue.popleft()
-            if here in targets:
-                return seen[here]
-            for side in SIDES:
-                there = step(here, side)
-                shut = (here, side) in edge or g.wall_between(here, side)
-                if there in g.cells and there not in seen and not shut:
-                    seen[there] = seen[here] + 1
-                    queue.append(there)
-        return FAR
+        """Steps from ``start`` to the nearest of ``targets`` (``_walk``: walls block, ``blocked`` a wall
+        more; Dark tiles entered), at most ``FAR``."""
+        shut = frozenset({blocked, (step(*blocked), OPPOSITE[blocked[1]])} if blocked is not None else ())
+        reached = _walk(geometry(self.state), {start: 0}, shut=shut)
+        return min((reached[t] for t in targets if t in reached), default=FAR)
 
     def _tribes_from(self, blocked: tuple[Pos, str] | None) -> int:
         """Steps from the Dragon to its nearest revealed Tribe (``_steps``)."""
@@ -816,7 +817,7 @@ def _tribe_attack(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     gob = c.state.goblins
     here = (command.x, command.y)
     cell = cell_at(c.state, (command.x or 0, command.y or 0))
-    crystals_only = gob is not None and c.state.knight is None and c.state.dragon is None
+    crystals_only = hunts_crystals(c.state)
     if gob is not None and crystals_only and cell is not None and cell.crystal:
         first = gob.crystal_attack
         if first is not None and (first[1], first[2]) == here and first[0] != command.tribe:
@@ -844,28 +845,24 @@ def _tribe_reveal(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     return 600 - 10 * min(_manhattan((command.x, command.y), c.at), 40)
 
 
-def _hunting_crystals(c: GoblinsContext) -> bool:
-    """Whether the Crystal hunt's own rules apply: no Knight, no Dragon and no Cave in play (``_pack``)."""
-    return _pack(c.state)
+def hunts_crystals(state: VastState) -> bool:
+    """Whether the Goblins play and hunt Crystals: neither the Knight nor the Dragon in play (Vast rulebook
+    §I Goblin: then they smash Crystals)."""
+    return state.goblins is not None and state.knight is None and state.dragon is None
 
 
 def _pack(state: VastState) -> bool:
-    """The Goblins hunt Crystals as a pack (``_crystal_move``, ``_block``, ``_overpopulation``): no Knight and
-    no Dragon in play (then they smash Crystals, Vast rulebook §I Goblin), nor the Cave (it wins by the
-    Collapse: with these rules in `goblins-cave-thief` its wins went to the Thief, bench/README.md §8)."""
-    return (
-        state.goblins is not None
-        and state.knight is None
-        and state.dragon is None
-        and "cave" not in state.roles
-    )
+    """The Goblins hunt Crystals as a pack (``_crystal_move``, ``_block``, ``_overpopulation``): they hunt
+    Crystals (``hunts_crystals``) and the Cave is not in play (it wins by the Collapse: with these rules in
+    `goblins-cave-thief` its wins went to the Thief, bench/README.md §8)."""
+    return hunts_crystals(state) and "cave" not in state.roles
 
 
 def _tribe_special(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     """The Tribe's special action (Vast rulebook §Azioni Speciali); hunting Crystals, where it moves first
     counts as much: it waits on the hunted Crystal's tile when it can attack there (``_crystal_move``)."""
     gob = c.state.goblins
-    if _hunting_crystals(c):
+    if _pack(c.state):
         return _crystal_move(c, command, 250)
     if command.tribe == "fangs":
         return 400 if gob is not None and gob.rage < 3 else 0
@@ -898,7 +895,7 @@ def _tribe_step(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     t = rules.tribe(c.state, command.tribe)
     if t.x is None or t.y is None:
         return 5
-    if _hunting_crystals(c):
+    if _pack(c.state):
         return _crystal_move(c, command, 200) if (command.x, command.y) != (t.x, t.y) else 200
     before = _manhattan((t.x, t.y), c.at)
     after = _manhattan((command.x, command.y), c.at)
@@ -1028,18 +1025,8 @@ class DragonContext(NamedTuple):
 def lit_walk(state: VastState, goals: set[Pos]) -> dict[Pos, int]:
     """Steps from every Lit tile to the nearest of ``goals`` over Lit tiles, walls blocking: the surfaced
     Dragon's way (Vast rulebook §Limitazioni di Movimento: surfaced, neither Dark tiles nor walls)."""
-    g = geometry(state)
     lit = {(c.x, c.y) for c in state.cells if c.lit}
-    seen = {p: 0 for p in goals if p in lit}
-    queue = deque(seen)
-    while queue:
-        here = queue.popleft()
-        for side in SIDES:
-            there = step(here, side)
-            if there in lit and there not in seen and not g.wall_between(here, side):
-                seen[there] = seen[here] + 1
-                queue.append(there)
-    return seen
+    return _walk(geometry(state), {p: 0 for p in goals if p in lit}, within=lit)
 
 
 def dragon_context(state: VastState, d: DragonRole, here: Pos) -> DragonContext:
@@ -1431,8 +1418,7 @@ def war_value(state: VastState, card: str) -> int:
 def goblins_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
     """The Goblins' answer to ``decision``: hunting Crystals (no Knight, no Dragon), the War card that brings
     the most Tribes to Strength 3 (``war_value``); every other decision, its documented default."""
-    hunting = view.knight is None and view.dragon is None and view.goblins is not None
-    if decision == "war-choice" and hunting:
+    if decision == "war-choice" and hunts_crystals(view):
         return max(options, key=lambda o: war_value(view, o))
     if decision == "block" and _pack(view):
         return _block(view, options)
