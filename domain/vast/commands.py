@@ -550,24 +550,13 @@ _ROLE_BY_TYPE: dict[type, str] = {
     )
     for kind in kinds
 }
-"""Each role's command types (the first role listing a type in ``role_of``'s order wins: written last)."""
+"""Each role's command types (each type is listed by one role; no command type is subclassed)."""
 
 
 def role_of(command: Command) -> str | None:
-    """The role a command is for (the issuing seat must control it)."""
+    """The role a command is for (the issuing seat must control it): by its type (``_ROLE_BY_TYPE``), an
+    ``EndTurn`` by its ``role``; ``None`` for the core's commands (``Begin``, ``Roll``, ``Draw``...)."""
     role = _ROLE_BY_TYPE.get(type(command))
-    if role is not None:
-        return role
-    if isinstance(command, VastEndTurn):
+    if role is None and isinstance(command, VastEndTurn):
         return command.role
-    if isinstance(command, KNIGHT_COMMANDS):
-        return "knight"
-    if isinstance(command, CAVE_COMMANDS):
-        return "cave"
-    if isinstance(command, GOBLIN_COMMANDS):
-        return "goblins"
-    if isinstance(command, DRAGON_COMMANDS):
-        return "dragon"
-    if isinstance(command, THIEF_COMMANDS):
-        return "thief"
-    return None
+    return role
