@@ -333,7 +333,8 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
     listed with the first tokens that pay them; Hatred (Vast rulebook §Presagi, Disprezzo) as a removal in
     the Collapse, before it as another tile once the turn's own is placed; Soporific Spores on each player in
     play, the Dragon included (§Presagi, Spore Soporifere: «Scegli un giocatore»); Rockslide on each edge of
-    ``rockslide_edges`` (§Presagi, Frana), last."""
+    ``rockslide_edges`` (§Presagi, Frana), Past Plunder on each Treasure spot (§Presagi, Antichi Bottini) and
+    Giant Bats on each Treasure token (§Presagi, Pipistrelli Giganti), last."""
     cave = state.cave
     if cave is None:
         return []
@@ -389,6 +390,18 @@ def candidates(state: VastState) -> list[cmd.VastCommand]:
         out.extend(
             cmd.Rockslide(pay=rockslide_pay, x=x, y=y, side=side) for x, y, side in rockslide_edges(state)
         )
+    plunder_pay = _payment(cave, "past-plunder")
+    if plunder_pay is not None and cave.supply > 0:
+        # listed last, as Spores on the Dragon and Rockslide: the seeded tie-breaks before them stay
+        out.extend(cmd.PastPlunder(pay=plunder_pay, x=x, y=y) for x, y in treasure_spots(state))
+    if bats_pay is not None:  # a Treasure token carried (§Presagi, Pipistrelli Giganti), last too
+        for c in state.cells:
+            if c.treasure > 0:
+                reach = bats_reach(state, (c.x, c.y), False)
+                out.extend(
+                    cmd.GiantBats(pay=bats_pay, target="treasure", x=x, y=y, from_x=c.x, from_y=c.y)
+                    for x, y in reach
+                )
     return out
 
 

@@ -10,7 +10,7 @@ from dicelog.domain.vast import commands as cmd
 from dicelog.domain.vast.cave import step
 from dicelog.domain.vast.ruleset import RULESET
 from dicelog.domain.vast.state import SLOTH_ROOM, CaveRole, DragonRole, GoblinsRole
-from tests.rulesets.vast.support import Play, lit, refused, tribes
+from tests.rulesets.vast.support import Play, dark, lit, refused, tribes
 from tests.rulesets.vast.test_dragon import HAND, OPEN, dragon_table
 
 SPORES = ("quartz-1", "mushroom-1", "trail-1")  # Soporific Spores: 3 tokens (docs/vast/facts.md §5 Omens)
@@ -66,7 +66,9 @@ def test_rockslide_is_among_the_caves_legal_commands__rulebook_la_caverna_presag
     legal = RULESET.legal_commands(state)
     slides = [c for c in legal if isinstance(c, cmd.Rockslide)]
     assert cmd.Rockslide(pay=("quartz-1", "bat-1"), x=0, y=0, side="E") in slides  # the Entrance to (1, 0)
-    assert legal[-len(slides) :] == slides
+    rest = legal[legal.index(slides[0]) :]
+    assert rest[: len(slides)] == slides  # after all but Past Plunder and Giant Bats on tokens
+    assert all(isinstance(c, cmd.PastPlunder | cmd.GiantBats) for c in rest[len(slides) :])
     edges = {frozenset({(c.x, c.y), step((c.x, c.y), c.side)}) for c in slides}
     assert len(edges) == len(slides)  # each edge once
     assert all((c.x, c.y) < step((c.x, c.y), c.side) for c in slides)
@@ -76,3 +78,35 @@ def test_rockslide_is_among_the_caves_legal_commands__rulebook_la_caverna_presag
     assert play.state.rockslides
     one = replace(state, cave=replace(state.cave, omens=("bat-1", "mushroom-1")))
     assert not any(isinstance(c, cmd.Rockslide) for c in RULESET.legal_commands(one))
+
+
+def test_past_plunder_and_bats_on_a_treasure_token_are_among_the_caves_legal_commands__rulebook_presagi():
+    """Vast rulebook, La Caverna, Presagi: Antichi Bottini (cost 1, then 2, then 3: Boulder, Quartz, Mushroom;
+    «piazza un altro Tesoro» as in §3. Piazza un Tesoro: a Dark tile with no player's piece) and Pipistrelli
+    Giganti (cost 1: Chasm, Bat, Boulder; a Treasure token up to 3 tiles, not through walls): the Cave's legal
+    commands list Past Plunder on each Dark tile a Treasure token may go to, and Giant Bats from each tile
+    with a Treasure token to each tile in reach; each listed one is accepted; none without an Omen to pay."""
+    state = dragon_table(lit(1, 0, OPEN), lit(0, 1, OPEN, treasure=1), dark(2, 0, OPEN), dark(0, -1, OPEN))
+    state = replace(
+        state, begun=True, turn="cave", cave=CaveRole(hand=("ambush-01",), omens=("quartz-1", "bat-1"))
+    )
+    legal = RULESET.legal_commands(state)
+    plunder = [c for c in legal if isinstance(c, cmd.PastPlunder)]
+    dark_tiles = {(c.x, c.y) for c in state.cells if not c.lit}  # none holds a piece or a token
+    assert {(2, 0), (0, -1)} <= dark_tiles
+    assert {(c.x, c.y) for c in plunder} == dark_tiles
+    assert all(c.pay == ("quartz-1",) for c in plunder)
+    bats = [c for c in legal if isinstance(c, cmd.GiantBats) and c.target == "treasure"]
+    assert {(c.from_x, c.from_y) for c in bats} == {(0, 1)}
+    carried_to = {(c.x, c.y) for c in bats}
+    assert {(0, 0), (1, 0), (2, 0), (0, -1)} <= carried_to  # through open tiles, onto the Dragon's too
+    assert all(abs(x) + abs(y - 1) <= 3 for x, y in carried_to) and (0, 1) not in carried_to
+    play = Play(state)
+    play.do(cmd.PastPlunder(pay=("quartz-1",), x=2, y=0))
+    assert next(c for c in play.state.cells if (c.x, c.y) == (2, 0)).treasure == 1
+    play = Play(state)
+    play.do(cmd.GiantBats(pay=("bat-1",), target="treasure", from_x=0, from_y=1, x=2, y=0))
+    moved = {(c.x, c.y): c.treasure for c in play.state.cells}
+    assert (moved[(0, 1)], moved[(2, 0)]) == (0, 1)
+    broke = replace(state, cave=replace(state.cave, omens=("trail-1",)))
+    assert not any(isinstance(c, cmd.PastPlunder | cmd.GiantBats) for c in RULESET.legal_commands(broke))
