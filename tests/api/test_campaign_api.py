@@ -84,7 +84,7 @@ def next_chapter(client: Any, campaign: str, auth: dict[str, str]) -> dict[str, 
     return r.json()
 
 
-def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_campagna(client):
+def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__rulebook_campagna(client):
     r = client.post(
         "/campaigns",
         json={
@@ -144,7 +144,7 @@ def test_campaign_carries_chapter_1_over_and_a_revert_keeps_chapter_1_only__001_
     assert [c["reverted"] for c in body["history"]][:2] == [False, True]
 
 
-def test_a_chapter_created_with_a_carry_over_setup_starts_with_it__001_campagna(client):
+def test_a_chapter_created_with_a_carry_over_setup_starts_with_it__rulebook_campagna(client):
     carry = {
         "from_chapter": "chapter-1",
         "story_achievements": ["miz-maggie-ally"],
@@ -159,7 +159,7 @@ def test_a_chapter_created_with_a_carry_over_setup_starts_with_it__001_campagna(
     assert "toothpick" not in state["search_deck"]
 
 
-def test_the_players_choose_the_search_card_each_mouse_keeps__001_campagna(client):
+def test_the_players_choose_the_search_card_each_mouse_keeps__rulebook_campagna(client):
     """MM rulebook (it) «I Topi possono conservare solo 1 delle carte Ricerca»: between the victory and the
     next chapter the seat names each of its mice's kept card (``POST /campaigns/{id}/carry-over``); a mouse it
     did not name keeps the default (the best battle + defense bonus)."""

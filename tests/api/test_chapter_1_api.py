@@ -33,7 +33,7 @@ def types(events: list[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events]
 
 
-def test_crow_wounds_a_mouse_rolling_1_for_movement_through_the_api__001_capitolo_1_il_vile_vecchio_corvo(
+def test_crow_wounds_a_mouse_rolling_1_for_movement_through_the_api__capitolo_1_il_vile_vecchio_corvo(
     client,
 ):
     game, auth = create(
@@ -53,7 +53,7 @@ def test_crow_wounds_a_mouse_rolling_1_for_movement_through_the_api__001_capitol
     assert state["wounds"] == {"filch": 1}
 
 
-def test_miz_maggie_ally_through_the_api__001_capitolo_1_farsi_vedere_da_miz_maggie(client):
+def test_miz_maggie_ally_through_the_api__rulebook_capitolo_1_farsi_vedere_da_miz_maggie(client):
     game, auth = create(
         client,
         {
@@ -77,7 +77,7 @@ def test_miz_maggie_ally_through_the_api__001_capitolo_1_farsi_vedere_da_miz_mag
     assert client.post(f"/games/{game}/verify").json()["verification"]["ok"]
 
 
-def test_miz_maggie_swats_on_a_miss_through_the_api__001_capitolo_1_farsi_vedere_da_miz_maggie(client):
+def test_miz_maggie_swats_on_a_miss_through_the_api__rulebook_capitolo_1_farsi_vedere_da_miz_maggie(client):
     game, auth = create(
         client,
         {
@@ -122,7 +122,7 @@ def refused(client: Any, game: str, auth: dict[str, str], command: dict[str, Any
     return r.json()
 
 
-def test_guard_room_special_search_offers_tinkerers_treasure_through_the_api__001_capitolo_1_stanza_delle_guardie(  # noqa: E501
+def test_guard_room_special_search_offers_tinkerers_treasure_through_the_api__rulebook_capitolo_1_stanza_delle_guardie(  # noqa: E501
     client,
 ):
     game, auth = create_party(
@@ -149,7 +149,7 @@ def test_guard_room_special_search_offers_tinkerers_treasure_through_the_api__00
     } in events
 
 
-def test_guard_room_special_summon_places_two_rat_warriors_through_the_api__001_capitolo_1_evocazione_speciale(  # noqa: E501
+def test_guard_room_special_summon_places_two_rat_warriors_through_the_api__rulebook_capitolo_1_evocazione_speciale(  # noqa: E501
     client,
 ):
     game, auth = create(
@@ -170,7 +170,7 @@ def test_guard_room_special_summon_places_two_rat_warriors_through_the_api__001_
     assert all(e["space"].startswith("GR-") for e in placed)
 
 
-def test_sewer_fishhook_special_search_on_water_through_the_api__001_capitolo_1_fognature(client):
+def test_sewer_fishhook_special_search_on_water_through_the_api__rulebook_capitolo_1_fognature(client):
     game, auth = create(
         client,
         {
@@ -188,7 +188,7 @@ def test_sewer_fishhook_special_search_on_water_through_the_api__001_capitolo_1_
     assert state["party_items"] == ["fishhook-and-thread"]
 
 
-def test_leaving_the_sewer_needs_the_fishhook_through_the_api__ruling_001_capitolo_1_abbandonare_le_fognature(
+def test_leaving_the_sewer_needs_the_fishhook_through_the_api__ruling_capitolo_1_abbandonare_le_fognature(
     client,
 ):
     game, auth = create(
@@ -203,7 +203,7 @@ def test_leaving_the_sewer_needs_the_fishhook_through_the_api__ruling_001_capito
     assert problem["rule"] == "explore.sewer-needs-fishhook" and problem["type"].endswith(problem["rule"])
 
 
-def test_the_tree_entrance_is_entered_only_from_its_one_adjacent_space_through_the_api__001_capitolo_1_entrata_nell_albero(  # noqa: E501
+def test_the_tree_entrance_is_entered_only_from_its_one_adjacent_space_through_the_api__rulebook_capitolo_1_entrata_nell_albero(  # noqa: E501
     client,
 ):
     game, auth = create(
@@ -224,7 +224,7 @@ def test_the_tree_entrance_is_entered_only_from_its_one_adjacent_space_through_t
     assert any(e["type"] == "MouseMoved" and e["path"][-1] == "CY-1" for e in events)
 
 
-def test_entering_the_kitchen_puts_cheese_on_the_counter_through_the_api__ruling_001_capitolo_1_cucina(
+def test_entering_the_kitchen_puts_cheese_on_the_counter_through_the_api__ruling_capitolo_1_cucina(
     client,
 ):
     game, auth = create(

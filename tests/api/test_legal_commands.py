@@ -75,7 +75,7 @@ def test_an_open_undo_request_lists_approve_and_reject_for_the_seat_it_waits_for
     assert client.get(f"/games/{game}").json()["turn"] == mouse  # back before the move
 
 
-def test_turn_names_the_minion_card_during_the_minions_turn__001_round_di_gioco(client):
+def test_turn_names_the_minion_card_during_the_minions_turn__rulebook_round_di_gioco(client):
     """``turn`` is never ``null`` during the minions' turn: it names the minion card on the track whose turn
     it is (here the rat warriors, waiting for their movement roll at a manual-dice table), then the
     mouse's id when a mouse's turn comes."""

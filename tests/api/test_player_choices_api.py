@@ -28,7 +28,7 @@ def new_game(client: Any, **setup: Any) -> Any:
     )
 
 
-def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_controlling_seat__001_scegliere_una_abilita(  # noqa: E501
+def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_controlling_seat__rulebook_scegliere_una_abilita(  # noqa: E501
     client,
 ):
     r = new_game(client)
@@ -61,7 +61,7 @@ def test_starting_abilities_are_asked_through_the_api_and_answered_by_the_contro
 
 
 @pytest.mark.fresh_app  # lists the games: an empty store
-def test_starting_abilities_in_the_setup_document_and_a_refused_one__001_scegliere_una_abilita(client):
+def test_starting_abilities_in_the_setup_document_and_a_refused_one__rulebook_scegliere_una_abilita(client):
     r = new_game(client, abilities={"collin": "cure"})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     problem = r.json()
@@ -79,7 +79,7 @@ def test_starting_abilities_in_the_setup_document_and_a_refused_one__001_sceglie
     assert client.get(f"/games/{game}/state").json()["state"]["abilities"]["nez"] == ["set-trap"]
 
 
-def test_share_as_an_exchange_and_refusals_through_the_api__001_condividere(client):
+def test_share_as_an_exchange_and_refusals_through_the_api__rulebook_condividere(client):
     game, auth = create_party(
         client,
         ["filch", "collin"],
@@ -105,7 +105,7 @@ def test_share_as_an_exchange_and_refusals_through_the_api__001_condividere(clie
     )
 
 
-def test_a_scroll_the_pack_does_not_hold_is_refused_through_the_api__001_carte_ricerca(client):
+def test_a_scroll_the_pack_does_not_hold_is_refused_through_the_api__rulebook_carte_ricerca(client):
     game, auth = create_party(
         client,
         ["filch", "collin"],

@@ -46,7 +46,7 @@ def test_a_sandbox_with_an_unknown_space_is_refused__design_content_is_data(clie
     assert "setup.unknown-space" in r.text
 
 
-def test_a_sandbox_with_a_full_space_is_refused__001_condividere_le_caselle(client):
+def test_a_sandbox_with_a_full_space_is_refused__rulebook_condividere_le_caselle(client):
     bad = {
         **SANDBOX,
         "figures": [
@@ -60,7 +60,7 @@ def test_a_sandbox_with_a_full_space_is_refused__001_condividere_le_caselle(clie
     assert r.status_code == 422 and "setup.space-full" in r.text
 
 
-def test_a_sandbox_with_mousetraps_and_effects_is_set_and_a_bad_one_refused__001_trappole_per_topi(client):
+def test_a_sandbox_with_mousetraps_and_effects_is_set_and_a_bad_one_refused__trappole_per_topi(client):
     """Armed mousetrap tokens and figures' negative effects are set at creation (KT-4 is the Kitchen
     Tunnels' red-X space); a mousetrap off a red-X space is refused with 422 and changes nothing."""
     figures = [
@@ -81,7 +81,7 @@ def test_a_sandbox_with_mousetraps_and_effects_is_set_and_a_bad_one_refused__001
     assert client.get("/games").json() == listed
 
 
-def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothing_stored__001_equipaggiare(
+def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothing_stored__equipaggiare(
     client,
 ):
     """Packs, equipment, rooms searched, poison and whose turn it is are set at creation (issue 10's
@@ -125,7 +125,7 @@ def test_a_sandbox_sets_what_the_mice_carry_and_a_bad_one_is_refused_with_nothin
     assert client.get("/games", params={"limit": 200}).json()["games"] == listed
 
 
-def test_a_sprung_mousetrap_ends_the_mouses_turn_in_the_api__001_attraversare_le_trappole_per_topi(client):
+def test_a_sprung_mousetrap_ends_the_mouses_turn_in_the_api__attraversare_le_trappole_per_topi(client):
     """MM rulebook (it), Attraversare le Trappole per Topi: «Il Turno di un Topo termina immediatamente non
     appena fa scattare una Trappola». Filch, whose turn it is, walks onto the armed trap on KT-4 and rolls no
     star: 1 wound, 1 cheese, knocked down, and the turn is no longer his."""
@@ -162,7 +162,7 @@ def test_a_sprung_mousetrap_ends_the_mouses_turn_in_the_api__001_attraversare_le
     assert "knocked-down" in state["effects"]["filch"]
 
 
-def test_a_wheel_filled_by_a_minions_cheese_summons_from_the_face_up_encounter_card__001_evocazioni(client):
+def test_a_wheel_filled_by_a_minions_cheese_summons_from_the_face_up_encounter_card__evocazioni(client):
     """MM rulebook (it), Evocazioni: «Ogni volta che ottenete 1 o più simboli Formaggio con i dadi Azione di
     un Servitore quando Attacca ... aggiungete sulla Ruota del Formaggio 1 segnalino»; a full wheel moves the
     hourglass one page, then (no special summon rule for the room) «applicate gli effetti della carta Incontro
@@ -217,7 +217,7 @@ def test_a_wheel_filled_by_a_minions_cheese_summons_from_the_face_up_encounter_c
     assert after["encounter_face_up"] is None and after["hourglass_page"] == 3 and after["cheese_wheel"] == 0
 
 
-def test_a_boss_on_two_initiative_cards_with_one_figure_is_laid_in_the_api__001_carte_iniziativa_dei_boss(
+def test_a_boss_on_two_initiative_cards_with_one_figure_is_laid_in_the_api__carte_iniziativa_dei_boss(
     client,
 ):
     """MM rulebook (it), Carte Iniziativa dei Boss: one boss figure acts on two initiative cards (Brodie: both

@@ -69,7 +69,7 @@ def double_turns(events: list) -> list[tuple[int, str]]:
     return doubles
 
 
-def test_001_determinare_l_ordine_di_iniziativa_no_card_takes_two_turns_in_a_round_over_20_games():
+def test_rulebook_determinare_l_ordine_di_iniziativa_no_card_takes_two_turns_in_a_round_over_20_games():
     games = {seed: bot_game(seed, RULES_REVISION) for seed in SEEDS}
     reshuffled = [
         s for s, events in games.items() if any(isinstance(e, InitiativeTrackReshuffled) for e in events)

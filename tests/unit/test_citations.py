@@ -28,6 +28,7 @@ ABSENT = {
     "the Vast facts file by its old short name": re.compile(r"\bV" + r"F §"),
     "a rule-source file by its file name": re.compile(r"\b00[0-9]_[0-9a-f]{16}"),
     "a rule-source file by its number": re.compile(r"(?<![\w,.:/-])00[0-4] §"),
+    "a rule-source file's number in a test's name": re.compile(r"def test_(?:\w*_)?" + "00" + r"[0-4][_(]"),
     "a facts file by its bare name": re.compile(r"(?<![\w/-])(?:vast-)?facts(?:-extra)?" + _MD),
 }
 RELATIVE_LINKS_ALLOWED = {"a facts file by its bare name"}  # docs/ pages link their neighbours by name
@@ -139,6 +140,10 @@ def test_the_patterns_catch_what_they_forbid() -> None:
     assert ABSENT["design notes outside the repository"].search("see " + "DESIGN" + ".md, Layout")
     assert ABSENT["a rule-source file by its number"].search("(" + "004" + " §Il Drago)")
     assert not ABSENT["a rule-source file by its number"].search("10,004 §")
+    named = ABSENT["a rule-source file's number in a test's name"]
+    assert named.search("def test_the_wall_stops_her__" + "004" + "_limitazioni():")
+    assert not named.search("def test_the_wall_stops_her__rulebook_limitazioni():")
+    assert named.search("def test_" + "001" + "_preparazione_del_gioco():")
     assert not _exists("docs/" + "nowhere" + ".md", ROOT / "README.md")
     assert _exists("docs/vast/facts.md", ROOT / "README.md")
     assert _exists("facts" + ".md", ROOT / "docs/vast/architecture.md")

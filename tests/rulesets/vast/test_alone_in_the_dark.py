@@ -118,7 +118,7 @@ def test_the_count_is_the_largest_of_crystal_tiles_revealed_and_the_roles_number
     assert alone_count(solo(role="thief", variants=("alone-in-the-dark", "flare:thief")), "thief") == 4
 
 
-def test_a_solo_turn_ends_with_that_many_tiles_placed_instead_of_one__004_consigli_rapidi_varianti():
+def test_a_solo_turn_ends_with_that_many_tiles_placed_instead_of_one__rulebook_consigli_rapidi_varianti():
     p = Play(solo(knight=KnightRole(x=0, y=0)))
     p.do(cmd.VastEndTurn(role="knight"))
     ending = p.of(ev.TurnEnding)[0]

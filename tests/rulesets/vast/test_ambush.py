@@ -18,7 +18,7 @@ def ambushed(knight: KnightRole) -> Play:
     return p
 
 
-def test_she_may_first_put_cubes_on_strength__004_imboscata():
+def test_she_may_first_put_cubes_on_strength__rulebook_imboscata():
     p = ambushed(KnightRole(grit=5))  # 3 cubes free, Strength 1
     assert p.pending.decision == "ambush-cubes" and p.pending.piece == "knight"
     assert p.pending.options == ("0", "1", "2", "3") and p.pending.default == "3"
@@ -51,7 +51,7 @@ def test_an_ambush_that_kills_the_knight_wins_for_the_cave__vf_7_knight_vs_cave(
     assert fold(p.state, won).winner == "cave"
 
 
-def test_entering_an_ambush_tile_ambushes_her__004_rivelare_e_risolvere_imboscata():
+def test_entering_an_ambush_tile_ambushes_her__rulebook_rivelare_e_risolvere_imboscata():
     from tests.rulesets.vast.support import dark
 
     p = Play(table(dark(1, 0, "ambush-05"), knight=KnightRole(placed={"movement": 2})))  # a tunnel

@@ -38,7 +38,7 @@ def test_the_ash_dragon_has_1_more_armor_and_tribes_attack_it__vf7_ash_dragon():
     assert q.state.winner == "goblins"  # docs/vast/facts.md §7: the Goblins must kill the Dragon
 
 
-def test_a_surfaced_ash_dragon_entering_a_stronger_tribe_is_attacked__004_limitazioni_di_movimento():
+def test_a_surfaced_ash_dragon_entering_a_stronger_tribe_is_attacked__rulebook_limitazioni_di_movimento():
     gob = GoblinsRole(phase="", tribes=tribes(bones={"population": 3, "x": 2, "y": 0}))
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
     state = replace(

@@ -53,7 +53,7 @@ def test_the_dragon_die_has_six_patterns_three_hitting_the_center__vf_4_dragon_d
     assert len(die_tiles((2, 3), 6)) == 8 and (2, 3) not in die_tiles((2, 3), 6)
 
 
-def test_a_revealed_tile_connects_to_the_entrance_when_it_can__004_consigli_rapidi_generali():
+def test_a_revealed_tile_connects_to_the_entrance_when_it_can__rulebook_consigli_rapidi_generali():
     # (1,0) Lit open; reveal a corner at (2,0) with no source: it must keep W open to reach the Entrance.
     g = Geometry({(0, 0), (1, 0), (2, 0)}, {(0, 0): ("entrance", 0), (1, 0): ("event-01", 0)})
     for r in g.reveal_rotations((2, 0), "crystal-07", None):

@@ -20,7 +20,7 @@ def cave_table(*cells, hand=HAND, **kw):
     return table(*cells, cave=CaveRole(hand=hand, omens=kw.pop("omens", ())), turn="cave", **kw)
 
 
-def test_on_its_own_turn_the_cave_places_crystal_tiles_first__004_tessere_caverna():
+def test_on_its_own_turn_the_cave_places_crystal_tiles_first__rulebook_tessere_caverna():
     state = cave_table()
     assert refused(state, cmd.PlaceTile(tile="ambush-01", x=2, y=0)) == "vast.shape.crystal-first"
     p = Play(state)
@@ -29,7 +29,7 @@ def test_on_its_own_turn_the_cave_places_crystal_tiles_first__004_tessere_cavern
     assert (placed.x, placed.y, placed.symbol, placed.own_turn) == (2, 0, "bones", True)
 
 
-def test_a_tile_goes_next_to_a_tile_and_the_hand_is_refilled_to_3__004_modella_la_caverna():
+def test_a_tile_goes_next_to_a_tile_and_the_hand_is_refilled_to_3__rulebook_modella_la_caverna():
     state = cave_table()
     assert refused(state, cmd.PlaceTile(tile="crystal-02", x=5, y=5)) == "vast.shape.not-adjacent"
     assert refused(state, cmd.PlaceTile(tile="crystal-02", x=1, y=0)) == "vast.shape.not-adjacent"  # taken
@@ -41,7 +41,7 @@ def test_a_tile_goes_next_to_a_tile_and_the_hand_is_refilled_to_3__004_modella_l
     assert refused(p.state, cmd.PlaceTile(tile="ambush-01", x=3, y=0)) == "vast.shape.done"
 
 
-def test_place_treasure_on_a_dark_tile_without_a_piece_or_a_treasure__004_piazza_un_tesoro():
+def test_place_treasure_on_a_dark_tile_without_a_piece_or_a_treasure__rulebook_piazza_un_tesoro():
     state = cave_table(dark(1, 0, "event-01", treasure=1), lit(0, 1, "event-02"))
     assert refused(state, cmd.PlaceTreasure(x=1, y=0)) == "vast.treasure.bad-tile"
     assert refused(state, cmd.PlaceTreasure(x=0, y=1)) == "vast.treasure.bad-tile"  # Lit
@@ -51,7 +51,7 @@ def test_place_treasure_on_a_dark_tile_without_a_piece_or_a_treasure__004_piazza
     assert p.state.cave.supply == 9
 
 
-def test_the_turn_ends_only_after_shaping_and_placing_treasure__004_riepilogo_del_turno():
+def test_the_turn_ends_only_after_shaping_and_placing_treasure__rulebook_riepilogo_del_turno():
     state = cave_table()
     assert refused(state, cmd.VastEndTurn(role="cave")) == "vast.shape.owed"
     p = Play(state)
@@ -66,7 +66,7 @@ def test_the_turn_ends_only_after_shaping_and_placing_treasure__004_riepilogo_de
 @pytest.mark.parametrize(
     "tokens,omens", [(0, 1), (1, 2), (2, 3), (3, 3), (4, 4), (6, 4), (7, 5), (10, 5), (11, 6)]
 )
-def test_omens_drawn_by_treasure_and_crystal_tokens_on_the_map__004_raccogli_i_segnalini_presagio(
+def test_omens_drawn_by_treasure_and_crystal_tokens_on_the_map__rulebook_raccogli_i_segnalini_presagio(
     tokens, omens
 ):
     cells = [dark(1 + i, 5, "event-01", treasure=1) for i in range(tokens)]
@@ -76,7 +76,7 @@ def test_omens_drawn_by_treasure_and_crystal_tokens_on_the_map__004_raccogli_i_s
     assert isinstance(events[2], DrawRequested) and events[2].count == omens
 
 
-def test_soporific_spores_costs_3_of_its_symbols_and_takes_5_grit__004_presagi():
+def test_soporific_spores_costs_3_of_its_symbols_and_takes_5_grit__rulebook_presagi():
     state = cave_table(omens=("bat-1", "mushroom-1", "quartz-1", "trail-1"))
     state = replace(state, knight=replace(state.knight, grit=7))
     assert refused(state, cmd.SoporificSpores(pay=("bat-1", "quartz-1", "trail-1"))) == "vast.omen.symbol"
@@ -91,7 +91,7 @@ def test_soporific_spores_costs_3_of_its_symbols_and_takes_5_grit__004_presagi()
     assert "quartz-1" in p.state.omen_bag  # paid tokens go back to the bag
 
 
-def test_hatred_costs_1_then_2_then_3_and_places_another_tile__004_usare_i_presagi():
+def test_hatred_costs_1_then_2_then_3_and_places_another_tile__rulebook_usare_i_presagi():
     state = cave_table(omens=("mushroom-1", "trail-1", "chasm-1", "chasm-2", "trail-2", "mushroom-2"))
     p = Play(state)
     p.do(cmd.PlaceTile(tile="crystal-02", x=2, y=0))
@@ -108,7 +108,7 @@ def test_hatred_costs_1_then_2_then_3_and_places_another_tile__004_usare_i_presa
     assert len(list(p.of(ev.DarkTilePlaced))) == 3
 
 
-def test_a_rockslide_is_a_wall_between_two_tiles_one_lit__004_presagi_frana():
+def test_a_rockslide_is_a_wall_between_two_tiles_one_lit__rulebook_presagi_frana():
     state = cave_table(lit(1, 0, "event-01"), omens=("bat-1", "boulder-1"))
     p = Play(state)
     p.do(cmd.Rockslide(pay=("bat-1", "boulder-1"), x=0, y=0, side="E"))
@@ -118,7 +118,7 @@ def test_a_rockslide_is_a_wall_between_two_tiles_one_lit__004_presagi_frana():
     assert p.state.cave.rockslides == 2
 
 
-def test_with_all_3_rockslides_out_the_cave_moves_one__004_presagi_frana():
+def test_with_all_3_rockslides_out_the_cave_moves_one__rulebook_presagi_frana():
     out = ((1, 0, "E"), (0, 0, "N"), (-1, 0, "E"))
     state = cave_table(lit(1, 0, "event-01"), omens=("bat-1", "boulder-1"), rockslides=out)
     state = replace(state, cave=replace(state.cave, rockslides=0))
@@ -131,7 +131,7 @@ def test_with_all_3_rockslides_out_the_cave_moves_one__004_presagi_frana():
     assert p.state.cave.rockslides == 0 and p.state.cave.omens == ()
 
 
-def test_giant_bats_carry_the_knight_up_to_3_lit_tiles_not_through_walls__004_esempio_3():
+def test_giant_bats_carry_the_knight_up_to_3_lit_tiles_not_through_walls__rulebook_esempio_3():
     # A corridor of Lit tiles east of the Entrance; a wall (Rockslide) closes the way north.
     cells = (lit(1, 0, "event-01"), lit(2, 0, "event-02"), lit(3, 0, "event-03"), lit(4, 0, "event-04"))
     state = cave_table(*cells, dark(0, 1, "event-05"), omens=("bat-1", "bat-2"))
@@ -142,13 +142,13 @@ def test_giant_bats_carry_the_knight_up_to_3_lit_tiles_not_through_walls__004_es
     assert (p.state.knight.x, p.state.knight.y) == (3, 0)
 
 
-def test_the_shield_keeps_the_knight_from_the_bats__004_equipaggiamento_scudo():
+def test_the_shield_keeps_the_knight_from_the_bats__rulebook_equipaggiamento_scudo():
     state = cave_table(lit(1, 0, "event-01"), omens=("bat-1",))
     state = replace(state, knight=replace(state.knight, placed={"shield": 1}))
     assert refused(state, cmd.GiantBats(pay=("bat-1",), target="knight", x=1, y=0)) == "vast.omen.shield"
 
 
-def test_giant_bats_carry_a_treasure_token__004_presagi():
+def test_giant_bats_carry_a_treasure_token__rulebook_presagi():
     state = cave_table(dark(1, 0, "event-01", treasure=1), dark(2, 0, "event-02"), omens=("chasm-1",))
     p = Play(state)
     p.do(cmd.GiantBats(pay=("chasm-1",), target="treasure", from_x=1, from_y=0, x=2, y=0))
@@ -156,7 +156,7 @@ def test_giant_bats_carry_a_treasure_token__004_presagi():
     assert cells[(1, 0)].treasure == 0 and cells[(2, 0)].treasure == 1
 
 
-def test_crystal_curse_turns_a_lit_tile_and_its_rockslides_go_back__004_presagi():
+def test_crystal_curse_turns_a_lit_tile_and_its_rockslides_go_back__rulebook_presagi():
     state = cave_table(lit(1, 0, "crystal-04"), omens=("trail-1",), rockslides=((1, 0, "E"),))
     state = replace(state, cave=replace(state.cave, rockslides=2))
     p = Play(state)
@@ -165,7 +165,7 @@ def test_crystal_curse_turns_a_lit_tile_and_its_rockslides_go_back__004_presagi(
     assert cell.rotation == 1 and p.state.rockslides == () and p.state.cave.rockslides == 3
 
 
-def test_crystal_curse_moves_the_top_3_events_to_the_bottom__004_presagi():
+def test_crystal_curse_moves_the_top_3_events_to_the_bottom__rulebook_presagi():
     p = Play(cave_table(omens=("bat-1",)))
     p.do(cmd.CrystalCurse(pay=("bat-1",), effect="events-to-bottom"))
     assert p.pending.deck == "events" and p.pending.count == 3

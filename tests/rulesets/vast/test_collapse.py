@@ -21,7 +21,7 @@ def collapsing(*cells, knight=None, placed=0):
     return replace(state, collapse=True, piles=(0, 0, 0), stack=(), crystals=())
 
 
-def test_the_collapse_begins_the_turn_after_the_last_tile_was_placed__004_modella_la_caverna():
+def test_the_collapse_begins_the_turn_after_the_last_tile_was_placed__rulebook_modella_la_caverna():
     state = replace(table(cave=CaveRole(hand=()), turn="knight"), piles=(0, 0, 0))
     events = start_turn(state, "cave", 2)
     assert ev.CollapseBegun() in events
@@ -29,7 +29,7 @@ def test_the_collapse_begins_the_turn_after_the_last_tile_was_placed__004_modell
     assert ev.CollapseBegun() not in start_turn(state, "cave", 2)
 
 
-def test_the_collapse_begins_after_the_hands_last_tile_even_with_tiles_put_back_under_the_stack__004():
+def test_the_collapse_begins_after_the_hands_last_tile_even_with_tiles_put_back_under_the_stack__rulebook():
     """Vast rulebook §2. Modella la Caverna («Quando l'ultima tessera della tua mano è stata piazzata, il
     Collasso ha inizio a partire dal tuo prossimo turno») and §Gli altri giocatori (before the Collapse, the
     tiles other than Crystal tiles a Cave-In or Wrath collapses are «messe in fondo alla pila»): the Cave's
@@ -46,7 +46,7 @@ def test_the_collapse_begins_after_the_hands_last_tile_even_with_tiles_put_back_
     assert ev.CollapseBegun() not in start_turn(replace(state, rules_revision=7), "cave", 2)
 
 
-def test_tiles_touching_one_tile_go_first_then_two__004_il_collasso():
+def test_tiles_touching_one_tile_go_first_then_two__rulebook_il_collasso():
     # A line Entrance - (1,0) - (2,0) - (3,0) and a spur (2,1): (3,0) and (2,1) touch 1 tile.
     state = collapsing(
         lit(1, 0, "event-01"), lit(2, 0, "event-02"), lit(3, 0, "event-03"), lit(2, 1, "event-04")
@@ -57,12 +57,12 @@ def test_tiles_touching_one_tile_go_first_then_two__004_il_collasso():
     assert info.value.rule == "vast.collapse.not-removable"
 
 
-def test_a_revealed_crystal_tile_that_can_go_goes_first__004_il_collasso():
+def test_a_revealed_crystal_tile_that_can_go_goes_first__rulebook_il_collasso():
     state = collapsing(lit(1, 0, "event-01"), lit(2, 0, "crystal-01"), lit(0, 1, "event-02"))
     assert removable(state) == [(2, 0)]
 
 
-def test_the_entrance_is_never_removed__004_il_collasso():
+def test_the_entrance_is_never_removed__rulebook_il_collasso():
     state = collapsing(lit(1, 0, "event-01"))
     assert removable(state) == [(1, 0)]
     p = Play(state)
@@ -73,7 +73,7 @@ def test_the_entrance_is_never_removed__004_il_collasso():
     assert info.value.rule == "vast.collapse.entrance"
 
 
-def test_a_removed_dark_tile_is_turned_and_a_crystal_tile_counts__004_il_collasso():
+def test_a_removed_dark_tile_is_turned_and_a_crystal_tile_counts__rulebook_il_collasso():
     state = replace(collapsing(dark(1, 0, "crystal-03")), crystal_tiles_collapsed=3)
     p = Play(state)
     p.do(cmd.RemoveTile(x=1, y=0))
@@ -82,20 +82,20 @@ def test_a_removed_dark_tile_is_turned_and_a_crystal_tile_counts__004_il_collass
     assert p.state.crystal_tiles_collapsed == 4
 
 
-def test_five_crystal_tiles_collapsed_and_the_cave_wins__004_il_collasso():
+def test_five_crystal_tiles_collapsed_and_the_cave_wins__rulebook_il_collasso():
     state = replace(collapsing(dark(1, 0, "crystal-03")), crystal_tiles_collapsed=4)
     p = Play(state)
     p.do(cmd.RemoveTile(x=1, y=0))
     assert p.events[-1] == ev.GameWon(winner="cave", reason="5 Crystal tiles collapsed: the Cave collapses")
 
 
-def test_tokens_on_a_removed_tile_go_back__004_il_collasso():
+def test_tokens_on_a_removed_tile_go_back__rulebook_il_collasso():
     p = Play(collapsing(dark(1, 0, "event-01", treasure=2)))
     p.do(cmd.RemoveTile(x=1, y=0))
     assert p.state.cave.supply == 12
 
 
-def test_the_knight_on_a_collapsing_tile_steps_to_a_tile_next_to_it__004_il_collasso():
+def test_the_knight_on_a_collapsing_tile_steps_to_a_tile_next_to_it__rulebook_il_collasso():
     state = collapsing(lit(1, 0, "event-01"), lit(2, 0, "event-02"), knight=KnightRole(x=2, y=0))
     p = Play(state)
     p.do(cmd.RemoveTile(x=2, y=0))
@@ -106,7 +106,7 @@ def test_the_knight_on_a_collapsing_tile_steps_to_a_tile_next_to_it__004_il_coll
     assert all((c.x, c.y) != (2, 0) for c in p.state.cells)
 
 
-def test_three_tiles_a_turn__004_il_collasso():
+def test_three_tiles_a_turn__rulebook_il_collasso():
     state = collapsing(lit(1, 0, "event-01"), placed=3)
     with pytest.raises(RuleBroken) as info:
         Play(state).do(cmd.RemoveTile(x=1, y=0))
@@ -115,7 +115,7 @@ def test_three_tiles_a_turn__004_il_collasso():
         Play(collapsing(lit(1, 0, "event-01"), placed=1)).do(cmd.VastEndTurn(role="cave"))
 
 
-def test_open_edges_are_no_longer_filled_during_the_collapse__004_consigli_rapidi_generali():
+def test_open_edges_are_no_longer_filled_during_the_collapse__rulebook_consigli_rapidi_generali():
     state = collapsing(dark(1, 0, "event-01"))
     state = replace(state, turn="knight", cave=CaveRole(hand=("ambush-01",)))
     p = Play(state)

@@ -52,7 +52,7 @@ TUNNEL = "ambush-05"  # walls N and S at rotation 0
 # --- Preparazione, Statistiche -------------------------------------------------------------------
 
 
-def test_setup_health_5_fourteen_sloth_cubes_three_cards_and_placed_on_the_knight__004_preparazione():
+def test_setup_health_5_fourteen_sloth_cubes_three_cards_and_placed_on_the_knight__rulebook_preparazione():
     created = GameCreated(
         ruleset="vast",
         setup=msgspec.Raw(msgspec.json.encode({"roles": ["knight", "goblins", "dragon", "cave"]})),
@@ -78,7 +78,7 @@ def test_setup_health_5_fourteen_sloth_cubes_three_cards_and_placed_on_the_knigh
     assert ev.DragonPlaced(x=k.x, y=k.y) in events
 
 
-def test_without_the_knight_the_dragon_starts_on_the_entrance__004_preparazione():
+def test_without_the_knight_the_dragon_starts_on_the_entrance__rulebook_preparazione():
     state = replace(dragon_table(dragon=DragonRole(hand=HAND)), knight=None, roles=("dragon", "cave"))
     assert ev.DragonPlaced(x=0, y=0) in start_turn(state, "dragon", 1)
 
@@ -87,7 +87,7 @@ def test_without_the_knight_the_dragon_starts_on_the_entrance__004_preparazione(
     "awake_cubes,armor_,spirit_",
     [(0, 1, 3), (1, 1, 3), (2, 1, 4), (4, 2, 4), (6, 2, 5), (8, 3, 5), (10, 3, 6), (12, 4, 6), (14, 4, 7)],
 )
-def test_armor_and_spirit_by_wakefulness__004_statistiche_vf4_table(awake_cubes, armor_, spirit_):
+def test_armor_and_spirit_by_wakefulness__rulebook_statistiche_vf4_table(awake_cubes, armor_, spirit_):
     left = 14 - awake_cubes
     tracks = {}
     for name, room in SLOTH_ROOM.items():
@@ -100,7 +100,7 @@ def test_armor_and_spirit_by_wakefulness__004_statistiche_vf4_table(awake_cubes,
 # --- 1. Muovi e Usa i Poteri, Limitazioni di Movimento ------------------------------------------------
 
 
-def test_free_move_is_1_or_2_tiles_in_a_straight_line_once_a_turn__004_muovi_e_usa_i_poteri():
+def test_free_move_is_1_or_2_tiles_in_a_straight_line_once_a_turn__rulebook_muovi_e_usa_i_poteri():
     state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(2, 1, OPEN))
     assert refused(state, cmd.MoveDragon(x=2, y=1)) == "vast.dragon.move"  # not straight
     assert refused(state, cmd.MoveDragon(x=1, y=3)) == "vast.dragon.move"  # 3 tiles
@@ -110,7 +110,7 @@ def test_free_move_is_1_or_2_tiles_in_a_straight_line_once_a_turn__004_muovi_e_u
     assert refused(p.state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.moved"
 
 
-def test_underground_it_crosses_walls_and_enters_dark_tiles__004_limitazioni_di_movimento():
+def test_underground_it_crosses_walls_and_enters_dark_tiles__rulebook_limitazioni_di_movimento():
     state = dragon_table(lit(1, 0, TUNNEL), dark(1, 1, "ambush-01"), dragon=DragonRole(x=1, y=0, hand=HAND))
     p = Play(state)
     p.do(cmd.MoveDragon(x=1, y=1))  # through the tunnel's north wall onto a Dark tile
@@ -118,7 +118,7 @@ def test_underground_it_crosses_walls_and_enters_dark_tiles__004_limitazioni_di_
     assert not p.of(ev.TileRevealed)  # its piece reveals nothing
 
 
-def test_surfaced_it_obeys_walls_and_stays_off_dark_tiles__004_limitazioni_di_movimento():
+def test_surfaced_it_obeys_walls_and_stays_off_dark_tiles__rulebook_limitazioni_di_movimento():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
     state = dragon_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), dark(2, 0, "ambush-01"), dragon=d)
     assert refused(state, cmd.MoveDragon(x=1, y=1)) == "vast.dragon.wall"  # the wall
@@ -129,7 +129,7 @@ def test_surfaced_it_obeys_walls_and_stays_off_dark_tiles__004_limitazioni_di_mo
     assert (p.state.dragon.x, p.state.dragon.y) == (1, 1)
 
 
-def test_surfaced_entering_the_knights_tile_is_her_attack_when_strong_enough__004_limitazioni_di_movimento():
+def test_surfaced_entering_her_tile_is_her_attack_when_strong_enough__rulebook_limitazioni_di_movimento():
     d = DragonRole(
         x=1, y=0, hand=HAND, awake=True, surfaced=True, sloth=sloth(greed=0, hunger=0, pride_events=3)
     )
@@ -149,7 +149,7 @@ def test_surfaced_entering_the_knights_tile_is_her_attack_when_strong_enough__00
 # --- Poteri and their payment --------------------------------------------------------------------------
 
 
-def test_a_power_is_paid_with_its_symbols_and_a_question_mark_takes_any__004_poteri():
+def test_a_power_is_paid_with_its_symbols_and_a_question_mark_takes_any__rulebook_poteri():
     state = dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01"), dark(2, 0, "ambush-01"))
     assert refused(state, cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "flame-2"))) == (
         "vast.dragon.cannot-pay"
@@ -165,7 +165,7 @@ def test_a_power_is_paid_with_its_symbols_and_a_question_mark_takes_any__004_pot
     )
 
 
-def test_each_gem_on_the_map_lends_its_symbol_once_a_turn__004_muovi_e_usa_i_poteri():
+def test_each_gem_on_the_map_lends_its_symbol_once_a_turn__rulebook_muovi_e_usa_i_poteri():
     d = DragonRole(x=1, y=0, hand=("claw-1",), gems=("flame", "wing"))
     state = dragon_table(lit(1, 0, OPEN, gems=("claw",)), lit(2, 0, OPEN), dragon=d)
     p = Play(state)
@@ -181,7 +181,7 @@ def test_each_gem_on_the_map_lends_its_symbol_once_a_turn__004_muovi_e_usa_i_pot
     assert refused(p.state, cmd.UsePower(power="claw", pay=("gem:claw",))) == "vast.dragon.gem-used"
 
 
-def test_claw_scatters_tribes_hit_the_dragon_eats_and_may_push_the_knight__004_poteri_artiglio():
+def test_claw_scatters_tribes_hit_the_dragon_eats_and_may_push_the_knight__rulebook_poteri_artiglio():
     gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 3, "x": 1, "y": 1}))
     knight = KnightRole(x=2, y=0)
     state = dragon_table(
@@ -197,7 +197,7 @@ def test_claw_scatters_tribes_hit_the_dragon_eats_and_may_push_the_knight__004_p
     assert (p.state.knight.x, p.state.knight.y) == (3, 0)
 
 
-def test_flame_reveals_dark_tiles_hit_and_an_event_tile_moves_a_pride_cube__004_poteri_fiamma():
+def test_flame_reveals_dark_tiles_hit_and_an_event_tile_moves_a_pride_cube__rulebook_poteri_fiamma():
     state = dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01"), dark(2, 0, "ambush-01"))
     p = Play(state)
     p.do(cmd.UsePower(power="flame", pay=("flame-1",)))
@@ -209,7 +209,7 @@ def test_flame_reveals_dark_tiles_hit_and_an_event_tile_moves_a_pride_cube__004_
     assert not p.of(ev.VastAmbushResolved)  # an Ambush tile revealed by the Dragon attacks nobody
 
 
-def test_hiss_hides_a_tribe_anywhere_minus_1_and_the_dragon_eats_1__004_poteri_sibilo():
+def test_hiss_hides_a_tribe_anywhere_minus_1_and_the_dragon_eats_1__rulebook_poteri_sibilo():
     gob = GoblinsRole(phase="", tribes=tribes(eye={"population": 3, "x": 0, "y": 1}))
     state = dragon_table(lit(1, 0, OPEN), lit(0, 1, OPEN), gob=gob)
     p = Play(state)
@@ -219,7 +219,7 @@ def test_hiss_hides_a_tribe_anywhere_minus_1_and_the_dragon_eats_1__004_poteri_s
     assert refused(p.state, cmd.UsePower(power="hiss", tribe="eye")) == "vast.dragon.target"  # hidden now
 
 
-def test_slither_moves_a_cube_to_a_track_with_room__004_poteri_striscio():
+def test_slither_moves_a_cube_to_a_track_with_room__rulebook_poteri_striscio():
     d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=3))
     state = dragon_table(lit(1, 0, OPEN), dragon=d)
     assert refused(state, cmd.UsePower(power="slither", source="hunger", target="pride-events")) == (
@@ -230,7 +230,7 @@ def test_slither_moves_a_cube_to_a_track_with_room__004_poteri_striscio():
     assert (p.state.dragon.sloth["hunger"], p.state.dragon.sloth["greed"]) == (3, 4)
 
 
-def test_swat_sends_a_gem_or_treasure_up_to_5_spaces_in_a_line__004_poteri_colpo():
+def test_swat_sends_a_gem_or_treasure_up_to_5_spaces_in_a_line__rulebook_poteri_colpo():
     cells = [lit(1, 0, OPEN), lit(1, 1, OPEN, treasure=1)] + [lit(1, y, OPEN) for y in range(2, 8)]
     state = dragon_table(*cells)
     assert refused(state, cmd.UsePower(power="swat", from_x=1, from_y=1, token="treasure", x=1, y=7)) == (
@@ -242,7 +242,7 @@ def test_swat_sends_a_gem_or_treasure_up_to_5_spaces_in_a_line__004_poteri_colpo
     assert cells_now[(1, 1)].treasure == 0 and cells_now[(1, 6)].treasure == 1
 
 
-def test_scorch_reveals_every_dark_tile_around_and_burn_any_one__004_poteri_ustione_bruciatura():
+def test_scorch_reveals_every_dark_tile_around_and_burn_any_one__rulebook_poteri_ustione_bruciatura():
     state = dragon_table(lit(1, 0, OPEN), dark(2, 1, "ambush-01"), dark(5, 5, "ambush-02"), sealed=False)
     p = Play(state)
     p.do(cmd.UsePower(power="scorch", pay=("flame-1", "flame-2")))
@@ -253,7 +253,7 @@ def test_scorch_reveals_every_dark_tile_around_and_burn_any_one__004_poteri_usti
     assert {(e.x, e.y) for e in p.of(ev.TileRevealed)} >= {(2, 1), (5, 5)}
 
 
-def test_slap_pushes_the_adjacent_knight_up_to_3_spaces__004_poteri_schiaffo():
+def test_slap_pushes_the_adjacent_knight_up_to_3_spaces__rulebook_poteri_schiaffo():
     cells = [lit(x, 0, OPEN) for x in range(1, 7)]
     state = dragon_table(*cells, knight=KnightRole(x=2, y=0))
     assert refused(state, cmd.UsePower(power="slap", x=6, y=0)) == "vast.dragon.target"  # 3 spaces only
@@ -262,7 +262,7 @@ def test_slap_pushes_the_adjacent_knight_up_to_3_spaces__004_poteri_schiaffo():
     assert (p.state.knight.x, p.state.knight.y) == (4, 0)
 
 
-def test_shriek_re_rolls_the_dragon_die_once__004_poteri_strillo():
+def test_shriek_re_rolls_the_dragon_die_once__rulebook_poteri_strillo():
     state = dragon_table(lit(1, 0, OPEN), dragon=DragonRole(x=1, y=0, hand=HAND, shriek=True))
     p = Play(state)
     p.do(cmd.UsePower(power="flame", pay=("flame-1",)))
@@ -274,7 +274,7 @@ def test_shriek_re_rolls_the_dragon_die_once__004_poteri_strillo():
     assert p.of(ev.PowerStruck)[0].face == 6  # no second re-roll: the token is spent
 
 
-def test_scratch_costs_the_knight_5_grit_and_tribes_drop_to_0__004_poteri_graffio():
+def test_scratch_costs_the_knight_5_grit_and_tribes_drop_to_0__rulebook_poteri_graffio():
     gob = GoblinsRole(phase="", tribes=tribes(bones={"population": 3, "x": 1, "y": 0}))
     state = dragon_table(lit(1, 0, OPEN), gob=gob, knight=KnightRole(x=1, y=0, grit=9))
     p = Play(state)
@@ -286,7 +286,7 @@ def test_scratch_costs_the_knight_5_grit_and_tribes_drop_to_0__004_poteri_graffi
     assert p.state.knight.grit == 4
 
 
-def test_flame_wall_burns_the_knight_once_and_returns_at_the_dragons_next_turn__004_poteri_muro_di_fiamme():
+def test_flame_wall_burns_the_knight_once_and_returns_at_its_next_turn__rulebook_poteri_muro_di_fiamme():
     state = dragon_table(
         lit(1, 0, OPEN), lit(1, 1, OPEN), lit(2, 1, OPEN), knight=KnightRole(x=2, y=1, grit=12)
     )
@@ -304,7 +304,7 @@ def test_flame_wall_burns_the_knight_once_and_returns_at_the_dragons_next_turn__
     assert ev.FlameWallReturned() in start_turn(replace(k.state, turn="goblins"), "dragon", 2)
 
 
-def test_smash_destroys_the_crystal_on_its_tile__004_poteri_distruzione():
+def test_smash_destroys_the_crystal_on_its_tile__rulebook_poteri_distruzione():
     state = dragon_table(lit(1, 0, "crystal-01", crystal=True))
     p = Play(state)
     p.do(cmd.UsePower(power="smash", pay=("claw-1", "flame-1", "wing-1")))
@@ -312,7 +312,7 @@ def test_smash_destroys_the_crystal_on_its_tile__004_poteri_distruzione():
     assert p.state.smashed_total == 0  # nobody smashed it
 
 
-def test_wrath_in_revision_2_games_spares_a_tile_that_would_split_the_map__004_poteri_collera():
+def test_wrath_in_revision_2_games_spares_a_tile_that_would_split_the_map__rulebook_poteri_collera():
     # (1,0) Dragon; (1,1) crystal tile; (2,0) joins (3,0) to the rest: its fall would split the map
     cells = [lit(1, 0, OPEN), lit(1, 1, "crystal-02"), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(1, -1, OPEN)]
     state = dragon_table(*cells, sealed=False, knight=KnightRole(x=0, y=0))
@@ -338,7 +338,7 @@ def wrath_split(**kw):
     return p
 
 
-def test_wrath_splitting_the_map_has_the_dragon_slide_the_group_back__004_il_collasso_esempio_2():
+def test_wrath_splitting_the_map_has_the_dragon_slide_the_group_back__rulebook_il_collasso_esempio_2():
     p = wrath_split()
     while not (isinstance(p.pending, DecisionRequested) and p.pending.decision == "slide"):
         p.default() if isinstance(p.pending, DecisionRequested) else p.draw(*p.pending.cards[:1])
@@ -356,7 +356,7 @@ def test_wrath_splitting_the_map_has_the_dragon_slide_the_group_back__004_il_col
     assert "reunite" not in p.state.todo
 
 
-def test_each_group_cut_off_slides_until_the_map_is_whole__004_esempio_2():
+def test_each_group_cut_off_slides_until_the_map_is_whole__rulebook_esempio_2():
     cells = [lit(1, 0, OPEN), lit(1, 1, OPEN), lit(1, 2, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN)]
     p = Play(dragon_table(*cells, sealed=False, knight=KnightRole(x=0, y=0), rules_revision=3))
     p.do(cmd.UsePower(power="wrath", pay=("claw-1", "claw-2", "flame-1", "wing-1")))
@@ -371,7 +371,7 @@ def test_each_group_cut_off_slides_until_the_map_is_whole__004_esempio_2():
     assert {(c.x, c.y) for c in p.state.cells} >= {(0, 0), (1, 0), (1, 1), (2, 0)}
 
 
-def test_wrath_during_the_collapse_still_spares_a_tile_that_would_split_the_map__004_il_collasso():
+def test_wrath_during_the_collapse_still_spares_a_tile_that_would_split_the_map__rulebook_il_collasso():
     p = wrath_split(collapse=True)
     p.settle()
     assert (2, 0) not in {(e.x, e.y) for e in p.of(ev.TileCollapsed)} and not p.of(ev.MapGroupSlid)
@@ -380,7 +380,7 @@ def test_wrath_during_the_collapse_still_spares_a_tile_that_would_split_the_map_
 # --- Risveglio e Risalita in Superficie ------------------------------------------------------------------
 
 
-def test_two_goblins_eaten_move_a_hunger_cube_one_a_turn__004_risveglio():
+def test_two_goblins_eaten_move_a_hunger_cube_one_a_turn__rulebook_risveglio():
     gob = GoblinsRole(phase="", tribes=tribes(fangs={"population": 4, "x": 1, "y": 0}))
     state = dragon_table(lit(1, 0, OPEN), gob=gob)
     p = Play(state)
@@ -389,7 +389,7 @@ def test_two_goblins_eaten_move_a_hunger_cube_one_a_turn__004_risveglio():
     assert len([e for e in p.of(ev.SlothCubeMoved) if e.source == "hunger"]) == 1
 
 
-def test_a_treasure_token_collected_moves_a_greed_cube_and_ends_its_movement__004_raccogli_un_tesoro():
+def test_a_treasure_token_collected_moves_a_greed_cube_and_ends_its_movement__rulebook_raccogli_un_tesoro():
     state = dragon_table(lit(1, 0, OPEN, treasure=2), lit(2, 0, OPEN))
     p = Play(state)
     p.do(cmd.DragonCollect())
@@ -398,7 +398,7 @@ def test_a_treasure_token_collected_moves_a_greed_cube_and_ends_its_movement__00
     assert refused(p.state, cmd.MoveDragon(x=2, y=0)) == "vast.dragon.phase-over"
 
 
-def test_a_gem_placed_with_another_on_the_map_moves_a_pride_cube__004_posa_una_gemma():
+def test_a_gem_placed_with_another_on_the_map_moves_a_pride_cube__rulebook_posa_una_gemma():
     d = DragonRole(x=1, y=0, hand=HAND, gems=("flame", "wing"))
     state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN, gems=("claw",)), dragon=d)
     p = Play(state)
@@ -407,7 +407,7 @@ def test_a_gem_placed_with_another_on_the_map_moves_a_pride_cube__004_posa_una_g
     assert refused(p.state, cmd.PlaceGem(gem="wing")) == "vast.dragon.phase-over"  # one Gem a turn
 
 
-def test_a_turn_without_moving_moves_a_pride_cube_then_the_hand_is_replaced__004_rimpiazza_la_mano():
+def test_a_turn_without_moving_moves_a_pride_cube_then_the_hand_is_replaced__rulebook_rimpiazza_la_mano():
     state = dragon_table(lit(1, 0, OPEN))
     p = Play(state)
     p.do(cmd.VastEndTurn(role="dragon"))
@@ -420,7 +420,7 @@ def test_a_turn_without_moving_moves_a_pride_cube_then_the_hand_is_replaced__004
     assert p.state.turn == "cave" and p.state.dragon.hand == ("claw-1", "flame-4", "wing-6")
 
 
-def test_eleven_wakefulness_awakens_for_good_and_a_lit_crystal_tile_surfaces_it__004_risalire():
+def test_eleven_wakefulness_awakens_for_good_and_a_lit_crystal_tile_surfaces_it__rulebook_risalire():
     d = DragonRole(
         x=1, y=0, hand=HAND, sloth=sloth(greed=0, hunger=0, pride_events=2, pride_still=1, pride_gem=0)
     )
@@ -433,7 +433,7 @@ def test_eleven_wakefulness_awakens_for_good_and_a_lit_crystal_tile_surfaces_it_
     assert p.state.dragon.surfaced and not p.state.cells[1].crystal
 
 
-def test_surfaced_it_wins_on_reaching_the_entrance__004_il_drago_come_vincere():
+def test_surfaced_it_wins_on_reaching_the_entrance__rulebook_il_drago_come_vincere():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)
     state = dragon_table(lit(1, 0, OPEN), dragon=d, knight=KnightRole(x=0, y=1))
     p = Play(state)
@@ -441,7 +441,7 @@ def test_surfaced_it_wins_on_reaching_the_entrance__004_il_drago_come_vincere():
     assert p.state.winner == "dragon"
 
 
-def test_spores_move_a_wakefulness_cube_back_where_the_dragon_chooses__004_presagi_spore_soporifere():
+def test_spores_move_a_wakefulness_cube_back_where_the_dragon_chooses__rulebook_presagi_spore_soporifere():
     d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=2))
     cave_omens = ("quartz-1", "quartz-2", "mushroom-1")
     state = dragon_table(lit(1, 0, OPEN), dragon=d, turn="cave")
@@ -461,7 +461,7 @@ def knight_turn(*cells, dragon: DragonRole, **k):
     return dragon_table(lit(1, 0, OPEN), *cells, dragon=dragon, turn="knight", knight=KnightRole(**k))
 
 
-def test_underground_before_the_collapse_only_the_bomb_attacks_once_a_turn__004_attaccare_il_drago():
+def test_underground_before_the_collapse_only_the_bomb_attacks_once_a_turn__rulebook_attaccare_il_drago():
     d = DragonRole(x=1, y=0, hand=HAND)  # Armor 1
     state = knight_turn(dragon=d, x=1, y=0, placed={"strength": 1})  # Strength 2
     assert refused(state, cmd.AttackDragon()) == "vast.dragon.underground"
@@ -475,7 +475,7 @@ def test_underground_before_the_collapse_only_the_bomb_attacks_once_a_turn__004_
     Play(collapsing).do(cmd.AttackDragon())  # during the Collapse no Bomb is needed
 
 
-def test_surfaced_it_is_attacked_as_often_as_encounters_allow_equal_strength_rolls__004_attaccare_il_drago():
+def test_surfaced_it_is_attacked_once_per_encounter_equal_strength_rolls__rulebook_attaccare_il_drago():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, sloth=sloth(greed=0))  # Armor 2
     state = knight_turn(dragon=d, x=1, y=0, placed={"strength": 1, "perception": 2})  # Strength 2 = Armor
     p = Play(state)
@@ -490,7 +490,7 @@ def test_surfaced_it_is_attacked_as_often_as_encounters_allow_equal_strength_rol
     assert refused(weaker, cmd.AttackDragon()) == "vast.dragon.too-strong"
 
 
-def test_entering_the_surfaced_dragon_takes_strength_up_to_its_armor_and_an_attack__004_incontrare_il_drago():
+def test_entering_the_surfaced_dragon_costs_strength_up_to_armor_and_attacks__rulebook_incontrare_il_drago():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)  # Armor 1
     state = knight_turn(dragon=d, x=0, y=0, placed={"strength": 1})  # Strength 2
     p = Play(state)
@@ -504,14 +504,14 @@ def test_entering_the_surfaced_dragon_takes_strength_up_to_its_armor_and_an_atta
     assert not q.of(ev.DragonAttacked) and not q.of(ev.EncounterBegun)
 
 
-def test_the_dragons_last_health_lost_wins_the_game_for_the_knight__004_attaccare_il_drago():
+def test_the_dragons_last_health_lost_wins_the_game_for_the_knight__rulebook_attaccare_il_drago():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True, health=1)
     p = Play(knight_turn(dragon=d, x=1, y=0, placed={"strength": 1}))
     p.do(cmd.AttackDragon())
     assert p.of(ev.DragonDied) and p.state.winner == "knight"
 
 
-def test_a_gem_the_knight_picks_up_rolls_the_dragon_die_and_goes_back__004_tesori_e_gemme():
+def test_a_gem_the_knight_picks_up_rolls_the_dragon_die_and_goes_back__rulebook_tesori_e_gemme():
     d = DragonRole(x=2, y=0, hand=HAND, gems=("flame", "wing"))
     state = knight_turn(lit(2, 0, OPEN), dragon=d, x=1, y=0, grit=10)
     state = replace(
@@ -525,7 +525,7 @@ def test_a_gem_the_knight_picks_up_rolls_the_dragon_die_and_goes_back__004_tesor
     assert p.state.dragon.gems == ("claw", "flame", "wing") and "feat:cunning" in p.state.knight.feats
 
 
-def test_a_tribe_plundering_a_gem_rolls_the_dragon_die__004_razziare():
+def test_a_tribe_plundering_a_gem_rolls_the_dragon_die__rulebook_razziare():
     gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 2, "x": 1, "y": 1}))
     d = DragonRole(x=2, y=0, hand=HAND, gems=("flame", "wing"))
     state = dragon_table(lit(1, 0, OPEN), lit(1, 1, OPEN, gems=("claw",)), lit(2, 0, OPEN), gob=gob, dragon=d)
@@ -536,7 +536,7 @@ def test_a_tribe_plundering_a_gem_rolls_the_dragon_die__004_razziare():
     assert not p.of(ev.GemTaken)[0].trapped and p.state.goblins.rage == 2 and "claw" in p.state.dragon.gems
 
 
-def test_a_collapsing_tile_under_the_dragon_has_it_step_off__004_il_collasso():
+def test_a_collapsing_tile_under_the_dragon_has_it_step_off__rulebook_il_collasso():
     d = DragonRole(x=2, y=0, hand=HAND)
     state = dragon_table(lit(1, 0, OPEN), lit(2, 0, OPEN), dragon=d, turn="cave", collapse=True, sealed=False)
     p = Play(state)
@@ -550,7 +550,7 @@ def test_a_collapsing_tile_under_the_dragon_has_it_step_off__004_il_collasso():
 # ---------------------------------
 
 
-def test_the_javelin_attacks_it_underground_at_plus_1_and_leaves_the_game__004_tesori_giavellotto():
+def test_the_javelin_attacks_it_underground_at_plus_1_and_leaves_the_game__rulebook_tesori_giavellotto():
     d = DragonRole(x=1, y=0, hand=HAND, sloth=sloth(greed=0))  # Armor 2
     state = knight_turn(dragon=d, x=1, y=0, treasures=("javelin",), placed={"strength": 1})  # Strength 2
     p = Play(state)
@@ -560,7 +560,7 @@ def test_the_javelin_attacks_it_underground_at_plus_1_and_leaves_the_game__004_t
     assert refused(state, cmd.AttackDragon(with_javelin=True, bomb=True)) == "vast.dragon.javelin"
 
 
-def test_the_mighty_axe_cube_is_discarded_for_a_second_health_point__004_tesori_ascia_possente():
+def test_the_mighty_axe_cube_is_discarded_for_a_second_health_point__rulebook_tesori_ascia_possente():
     d = DragonRole(x=1, y=0, hand=HAND, awake=True, surfaced=True)  # Armor 1
     state = knight_turn(dragon=d, x=1, y=0, face_up=("mighty-axe",), placed={"mighty-axe": 1}, grit=5)
     p = Play(state)
@@ -571,7 +571,7 @@ def test_the_mighty_axe_cube_is_discarded_for_a_second_health_point__004_tesori_
     assert "mighty-axe" not in p.state.knight.placed
 
 
-def test_the_enchanted_bow_makes_it_discard_strength_less_1_cards_of_its_choice__004_tesori_arco_incantato():
+def test_the_enchanted_bow_has_it_discard_strength_less_1_cards_it_picks__rulebook_tesori_arco_incantato():
     d = DragonRole(x=1, y=4, hand=("claw-1", "flame-2", "wing-3"))
     cells = [lit(1, y, OPEN) for y in range(1, 6)]
     state = knight_turn(*cells, dragon=d, x=1, y=0, face_up=("enchanted-bow",), placed={"strength": 2})
@@ -613,7 +613,7 @@ def test_a_face_up_trap_cancels_a_power_aimed_at_a_tribe__vf3_secrets_trap():
     assert "trap" in p.state.secrets_discard and "claw-1" not in p.state.dragon.hand  # the Power is paid
 
 
-def test_a_tribe_plunders_the_dragon_itself_only_with_no_gem_on_the_map__004_razziare():
+def test_a_tribe_plunders_the_dragon_itself_only_with_no_gem_on_the_map__rulebook_razziare():
     gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 2, "x": 1, "y": 0}))
     state = replace(dragon_table(lit(1, 0, OPEN), gob=gob), turn="goblins")  # Fangs Strength 3 > Armor 1
     p = Play(state)
@@ -664,7 +664,7 @@ def test_knight_dragon_cave_ambushes_at_strength_2_and_a_dead_knight_skips_her_t
 # --- Event tokens (rules revision 2) ------------------------------------------------------------------------
 
 
-def test_an_event_tile_the_dragon_reveals_gets_an_event_token_the_knight_meets__004_rivelare_le_tessere():
+def test_an_event_tile_the_dragon_reveals_gets_an_event_token_she_meets__rulebook_rivelare_le_tessere():
     state = replace(dragon_table(lit(1, 0, OPEN), dark(1, 1, "event-01")), rules_revision=2)
     p = Play(state)
     p.do(cmd.UsePower(power="burn", x=1, y=1, pay=("flame-1", "wing-1")))
@@ -688,7 +688,7 @@ def test_a_revision_1_game_places_no_event_token__stored_games_replay_as_played(
     assert not p.of(ev.EventTokenPlaced)
 
 
-def test_giant_bats_stop_on_an_event_token_and_crystal_curse_restores_one__004_esempio_3_presagi():
+def test_giant_bats_stop_on_an_event_token_and_crystal_curse_restores_one__rulebook_esempio_3_presagi():
     from dicelog.domain.vast.rules.tiles import bats_reach
 
     cells = [lit(1, 0, OPEN), lit(2, 0, "event-02", event_token=True), lit(3, 0, OPEN), lit(4, 0, OPEN)]

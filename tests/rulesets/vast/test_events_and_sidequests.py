@@ -28,7 +28,7 @@ def test_light_may_discard_a_cube_to_heal_2__vf_2_event_cards():
     assert p.state.knight.health == 6 and p.state.knight.discarded == 1
 
 
-def test_light_needs_a_cube_beyond_the_last_two__004_consigli_rapidi_il_cavaliere():
+def test_light_needs_a_cube_beyond_the_last_two__rulebook_consigli_rapidi_il_cavaliere():
     p = played("light", KnightRole(grit=0, health=4))
     assert p.pending is None and p.state.knight.health == 4
 
@@ -81,7 +81,7 @@ def test_vantage_point_reveals_the_dark_tiles_around_her_for_grit__vf_2_event_ca
         ("fearless", KnightRole(ambushes=1), {}, False),
     ],
 )
-def test_a_fulfilled_sidequest_gives_its_grit_and_a_new_card__004_missioni_secondarie(
+def test_a_fulfilled_sidequest_gives_its_grit_and_a_new_card__rulebook_missioni_secondarie(
     card, knight, state_kw, done
 ):
     state = replace(table(knight=replace(knight, sidequests=(card,))), sidequest_deck=("daring",), **state_kw)

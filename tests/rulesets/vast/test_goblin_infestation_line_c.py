@@ -71,7 +71,7 @@ def test_stronger_she_holds_and_the_monster_is_discarded__vf_7_goblin_infestatio
     assert p.state.monster_discard == ("blob",)
 
 
-def test_she_puts_cubes_on_strength_knowing_the_monster__004_imboscata_vf_7_line_c():
+def test_she_puts_cubes_on_strength_knowing_the_monster__rulebook_imboscata_vf_7_line_c():
     p = sprung(line_c(KnightRole(grit=5)), "flame-giant")  # 3 cubes free, Strength 1 against 4
     assert isinstance(p.pending, DecisionRequested) and p.pending.decision == "ambush-cubes"
     assert p.pending.options == ("0", "1", "2", "3") and p.pending.default == "0"  # 4 needed, 3 free
@@ -194,7 +194,7 @@ def test_underworm_with_no_tile_left_to_place_does_nothing_more__vf_3_monster_ca
     assert p.state.knight.health == 6 and p.state.monster_discard == ("underworm",)
 
 
-def test_the_discards_are_shuffled_back_when_the_deck_is_empty__004_3_vf_7_line_c():
+def test_the_discards_are_shuffled_back_when_the_deck_is_empty__rulebook_3_vf_7_line_c():
     p = line_c(KnightRole(placed={"strength": 3}), monster_deck=(), monster_discard=("blob", "wisp"))
     p._take(ambush(p.state))
     assert isinstance(p.pending, DrawRequested) and p.pending.reason == "infestation-reshuffled"

@@ -15,7 +15,7 @@ from dicelog.domain.vast.state import GoblinsRole, KnightRole, Tribe
 from tests.rulesets.vast.support import Play, dark, goblin_table, lit, refused, tribes
 
 
-def test_strength_is_population_plus_discs_and_malaise_takes_1__004_statistiche_della_tribu():
+def test_strength_is_population_plus_discs_and_malaise_takes_1__rulebook_statistiche_della_tribu():
     state = goblin_table(
         gob=GoblinsRole(
             tribes=tribes(fangs={"population": 2}, bones={"population": 2, "monsters": ("ogre",)})
@@ -28,7 +28,7 @@ def test_strength_is_population_plus_discs_and_malaise_takes_1__004_statistiche_
     assert rules.tribe_strength(malaise, malaise.goblins.tribes[0]) == 2  # Vast rulebook §Furia e Malessere
 
 
-def test_the_turn_draws_war_cards_by_rage_keeps_one_and_populates__004_scegli_una_carta_guerra():
+def test_the_turn_draws_war_cards_by_rage_keeps_one_and_populates__rulebook_scegli_una_carta_guerra():
     state = goblin_table(gob=GoblinsRole(rage=0), turn="cave")
     p = Play(state)
     p._take(start_turn(state, "goblins", 2))
@@ -42,7 +42,7 @@ def test_the_turn_draws_war_cards_by_rage_keeps_one_and_populates__004_scegli_un
     assert [t.population for t in p.state.goblins.tribes] == [0, 2, 1] and p.state.goblins.rage == 0
 
 
-def test_overpopulation_scatters_exactly_one_revealed_tribe__004_popola_le_tribu():
+def test_overpopulation_scatters_exactly_one_revealed_tribe__rulebook_popola_le_tribu():
     gob = GoblinsRole(
         rage=0,
         war="thirst",
@@ -59,7 +59,7 @@ def test_overpopulation_scatters_exactly_one_revealed_tribe__004_popola_le_tribu
     assert bones.population == 2 and bones.x is None  # 4 (capped), then -2, back to the board
 
 
-def test_monsters_go_to_tribes_with_room_up_to_the_bones_population__004_assegna_i_mostri():
+def test_monsters_go_to_tribes_with_room_up_to_the_bones_population__rulebook_assegna_i_mostri():
     gob = GoblinsRole(
         tribes=tribes(bones={"population": 1}, fangs={"population": 2}), drawn=("ogre", "troll")
     )
@@ -75,7 +75,7 @@ def test_monsters_go_to_tribes_with_room_up_to_the_bones_population__004_assegna
     assert p.state.goblins.tribes[0].monsters == ("ogre",) and "troll" in p.state.monster_discard
 
 
-def test_the_secrets_hand_holds_5_cards__004_pesca_le_carte_segreti():
+def test_the_secrets_hand_holds_5_cards__rulebook_pesca_le_carte_segreti():
     gob = GoblinsRole(hand=("hex", "leader", "trap", "blind-fury", "fire-bomber", "secret-tunnels"))
     p = Play(goblin_table(gob=gob))
     p._take(advance(p.state))
@@ -84,7 +84,7 @@ def test_the_secrets_hand_holds_5_cards__004_pesca_le_carte_segreti():
     assert len(p.state.goblins.hand) == 5 and "leader" in p.state.secrets_discard
 
 
-def test_a_hidden_tribe_comes_out_on_a_dark_tile_of_its_symbol_or_lurks__004_rivelare():
+def test_a_hidden_tribe_comes_out_on_a_dark_tile_of_its_symbol_or_lurks__rulebook_rivelare():
     gob = GoblinsRole(phase="activate", tribes=tribes(eye={"population": 2}, fangs={"population": 1}))
     state = goblin_table(dark(2, 0, "event-10", symbol="eye"), lit(1, 0, "event-01"), gob=gob)
     assert refused(state, cmd.ActivateTribe(tribe="eye", action="reveal", x=1, y=0)) == "vast.goblins.reveal"
@@ -97,7 +97,7 @@ def test_a_hidden_tribe_comes_out_on_a_dark_tile_of_its_symbol_or_lurks__004_riv
     assert all(not any((c.x, c.y) == s for c in p.state.cells) for s in spots)
 
 
-def test_moving_costs_a_disc_per_2_lit_tiles_left_and_never_crosses_walls__004_attiva_le_tribu():
+def test_moving_costs_a_disc_per_2_lit_tiles_left_and_never_crosses_walls__rulebook_attiva_le_tribu():
     cells = (lit(1, 0, "event-01"), lit(2, 0, "event-02"), lit(3, 0, "event-03"), dark(4, 0, "event-10"))
     gob = GoblinsRole(phase="activate", tribes=tribes(eye={"population": 3, "x": 1, "y": 0}))
     state = goblin_table(*cells, gob=gob, knight=KnightRole(x=0, y=0))
@@ -108,7 +108,7 @@ def test_moving_costs_a_disc_per_2_lit_tiles_left_and_never_crosses_walls__004_a
     assert (2, 0) not in rules.paths(walled, walled.goblins.tribes[2])  # a wall on the E side of (1, 0)
 
 
-def test_a_tribe_enters_the_knights_tile_only_stronger_and_must_attack__004_attaccare():
+def test_a_tribe_enters_the_knights_tile_only_stronger_and_must_attack__rulebook_attaccare():
     gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 3, "x": 1, "y": 0}))
     state = goblin_table(lit(1, 0, "event-01"), gob=gob, knight=KnightRole(x=0, y=0))
     assert (
@@ -124,14 +124,14 @@ def test_a_tribe_enters_the_knights_tile_only_stronger_and_must_attack__004_atta
     assert fangs.x is None and fangs.population == 1  # scattered: -2
 
 
-def test_the_goblins_win_when_the_knight_dies__004_i_goblin_come_vincere():
+def test_the_goblins_win_when_the_knight_dies__rulebook_i_goblin_come_vincere():
     gob = GoblinsRole(phase="activate", tribes=tribes(fangs={"population": 3, "x": 1, "y": 0}))
     p = Play(goblin_table(lit(1, 0, "event-01"), gob=gob, knight=KnightRole(health=1)))
     p.do(cmd.ActivateTribe(tribe="fangs", action="attack", x=0, y=0))
     assert p.events[-1] == ev.GameWon(winner="goblins", reason="the Goblins killed the Knight")
 
 
-def test_two_tribes_of_strength_3_smash_a_crystal_for_the_knight__004_attaccare():
+def test_two_tribes_of_strength_3_smash_a_crystal_for_the_knight__rulebook_attaccare():
     crystal = lit(1, 0, "crystal-01", crystal=True)
     gob = GoblinsRole(
         phase="activate",
@@ -145,14 +145,14 @@ def test_two_tribes_of_strength_3_smash_a_crystal_for_the_knight__004_attaccare(
     assert all(t.x is None for t in p.state.goblins.tribes if t.name != "bones")
 
 
-def test_plunder_takes_a_treasure_token_for_1_rage__004_razziare():
+def test_plunder_takes_a_treasure_token_for_1_rage__rulebook_razziare():
     gob = GoblinsRole(phase="activate", tribes=tribes(bones={"population": 1, "x": 1, "y": 0}))
     p = Play(goblin_table(dark(1, 0, "event-03", symbol="bones", treasure=1), gob=gob))
     p.do(cmd.ActivateTribe(tribe="bones", action="plunder"))
     assert p.state.goblins.rage == 2 and p.state.cave.supply == 11
 
 
-def test_special_actions__004_azioni_speciali():
+def test_special_actions__rulebook_azioni_speciali():
     gob = GoblinsRole(
         phase="activate", tribes=tribes(fangs={"population": 1, "x": 1, "y": 0}, eye={"population": 1})
     )
@@ -163,7 +163,7 @@ def test_special_actions__004_azioni_speciali():
     assert refused(state, cmd.ActivateTribe(tribe="eye", action="special")) == "vast.goblins.reveal"  # hidden
 
 
-def test_a_hidden_tribe_stronger_than_the_knight_may_ambush_her__004_imboscata():
+def test_a_hidden_tribe_stronger_than_the_knight_may_ambush_her__rulebook_imboscata():
     gob = GoblinsRole(tribes=tribes(eye={"population": 3}), phase="activate")
     p = Play(goblin_table(gob=gob, turn="knight", knight=KnightRole(placed={"movement": 2})))
     p._take(ambush(p.state))
@@ -173,7 +173,7 @@ def test_a_hidden_tribe_stronger_than_the_knight_may_ambush_her__004_imboscata()
     assert p.state.knight.health == 6 and p.state.goblins.tribes[2].population == 1
 
 
-def test_the_knight_enters_a_tribes_tile_only_stronger_and_attacks__004_interagire_con_i_goblin():
+def test_the_knight_enters_a_tribes_tile_only_stronger_and_attacks__rulebook_interagire_con_i_goblin():
     gob = GoblinsRole(
         tribes=tribes(bones={"population": 2, "x": 1, "y": 0}, fangs={"population": 1, "x": 1, "y": 0})
     )
@@ -186,7 +186,7 @@ def test_the_knight_enters_a_tribes_tile_only_stronger_and_attacks__004_interagi
     assert p.state.knight.encounters == 1
 
 
-def test_the_bow_hits_a_visible_tribe_without_scattering_it__004_equipaggiamento_arco():
+def test_the_bow_hits_a_visible_tribe_without_scattering_it__rulebook_equipaggiamento_arco():
     gob = GoblinsRole(tribes=tribes(eye={"population": 4, "x": 3, "y": 0}))
     state = goblin_table(
         lit(1, 0, "event-01"), lit(2, 0, "event-02"), lit(3, 0, "event-03"), gob=gob, turn="knight"
@@ -199,7 +199,7 @@ def test_the_bow_hits_a_visible_tribe_without_scattering_it__004_equipaggiamento
     assert "feat:eagle-eyed" in p.state.knight.feats
 
 
-def test_scattering_loses_2_and_the_monster__004_disperdere_la_tribu():
+def test_scattering_loses_2_and_the_monster__rulebook_disperdere_la_tribu():
     t = Tribe(name="fangs", population=3, x=1, y=0, monsters=("ogre",))
     state = goblin_table(gob=GoblinsRole(tribes=(t, Tribe(name="bones"), Tribe(name="eye"))))
     assert rules.scatter(state, t) == ev.TribeScattered(tribe="fangs", loss=2, discarded=("ogre",))
@@ -207,7 +207,7 @@ def test_scattering_loses_2_and_the_monster__004_disperdere_la_tribu():
     assert rules.scatter(state, beetles).loss == 1  # docs/vast/facts.md §3 Bright Beetles
 
 
-def test_soporific_spores_bring_a_tribe_of_the_goblins_choice_to_1__004_presagi():
+def test_soporific_spores_bring_a_tribe_of_the_goblins_choice_to_1__rulebook_presagi():
     gob = GoblinsRole(tribes=tribes(fangs={"population": 4}, eye={"population": 2}))
     state = goblin_table(gob=gob, turn="cave")
     state = replace(state, cave=replace(state.cave, omens=("quartz-1", "mushroom-1", "trail-1")))
@@ -219,7 +219,7 @@ def test_soporific_spores_bring_a_tribe_of_the_goblins_choice_to_1__004_presagi(
     assert p.state.goblins.tribes[0].population == 1 and p.state.goblins.rage == 2
 
 
-def test_giant_bats_carry_a_revealed_tribe__004_presagi():
+def test_giant_bats_carry_a_revealed_tribe__rulebook_presagi():
     gob = GoblinsRole(tribes=tribes(bones={"population": 2, "x": 1, "y": 0}))
     state = goblin_table(lit(1, 0, "event-01"), lit(2, 0, "event-02"), gob=gob, turn="cave")
     state = replace(state, cave=replace(state.cave, omens=("bat-1",)))

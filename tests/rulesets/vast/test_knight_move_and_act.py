@@ -14,7 +14,7 @@ from dicelog.domain.vast.state import KnightRole
 from tests.rulesets.vast.support import Play, dark, lit, refused, table
 
 
-def test_stats_start_at_1_and_cubes_raise_them_left_to_right__004_statistiche_cubetti_eroe():
+def test_stats_start_at_1_and_cubes_raise_them_left_to_right__rulebook_statistiche_cubetti_eroe():
     p = Play(table(lit(1, 0, "event-01")))
     p.do(cmd.PlaceHeroCube(target="movement"))
     p.do(cmd.PlaceHeroCube(target="movement"))
@@ -27,12 +27,12 @@ def test_stats_start_at_1_and_cubes_raise_them_left_to_right__004_statistiche_cu
     )  # 2 cubes at Grit 0
 
 
-def test_a_stat_track_holds_3_cubes__004_cubetti_eroe():
+def test_a_stat_track_holds_3_cubes__rulebook_cubetti_eroe():
     state = table(knight=KnightRole(grit=18, placed={"movement": 3}))
     assert refused(state, cmd.PlaceHeroCube(target="movement")) == "vast.cube.target-full"
 
 
-def test_she_moves_one_tile_orthogonally_onto_a_tile__004_muovi_e_agisci():
+def test_she_moves_one_tile_orthogonally_onto_a_tile__rulebook_muovi_e_agisci():
     state = table(lit(1, 0, "event-01"), lit(1, 1, "event-02"))
     assert refused(state, cmd.MoveKnight(x=1, y=1)) == "vast.move.not-adjacent"
     assert (
@@ -43,18 +43,18 @@ def test_she_moves_one_tile_orthogonally_onto_a_tile__004_muovi_e_agisci():
     assert (p.state.knight.x, p.state.knight.y) == (1, 0)
 
 
-def test_movement_limits_the_tiles_moved__004_statistiche():
+def test_movement_limits_the_tiles_moved__rulebook_statistiche():
     p = Play(table(lit(1, 0, "event-01"), lit(2, 0, "event-02")))
     p.do(cmd.MoveKnight(x=1, y=0))  # Movement 1 without cubes
     assert refused(p.state, cmd.MoveKnight(x=2, y=0)) == "vast.move.no-movement-left"
 
 
-def test_she_may_move_only_with_an_encounter_left__004_muovi_e_agisci():
+def test_she_may_move_only_with_an_encounter_left__rulebook_muovi_e_agisci():
     state = table(lit(1, 0, "event-01"), knight=KnightRole(encounters=1, placed={"movement": 1}))
     assert refused(state, cmd.MoveKnight(x=1, y=0)) == "vast.move.no-encounter-left"
 
 
-def test_walls_block_and_each_ancient_map_cube_crosses_one__004_equipaggiamento_mappa_antica():
+def test_walls_block_and_each_ancient_map_cube_crosses_one__rulebook_equipaggiamento_mappa_antica():
     # crystal-04 is a "side" tile: rotation 3 puts its wall on W, facing the Entrance at (0, 0).
     state = table(lit(1, 0, "crystal-04", rotation=3))
     assert refused(state, cmd.MoveKnight(x=1, y=0)) == "vast.move.wall"
@@ -65,7 +65,7 @@ def test_walls_block_and_each_ancient_map_cube_crosses_one__004_equipaggiamento_
     assert p.state.knight.walls_crossed == 1
 
 
-def test_a_single_wall_between_two_tiles__004_mappa_antica():
+def test_a_single_wall_between_two_tiles__rulebook_mappa_antica():
     # The Entrance has no wall; the wall on the E side of the tile at (1, 0) also blocks from the west.
     state = table(lit(1, 0, "crystal-04", rotation=3))
     from dicelog.domain.vast.rules.common import geometry
@@ -74,7 +74,7 @@ def test_a_single_wall_between_two_tiles__004_mappa_antica():
     assert g.wall_between((0, 0), "E") and g.wall_between((1, 0), "W")
 
 
-def test_entering_a_dark_tile_spends_an_encounter_and_reveals_it__004_rivelare_e_risolvere():
+def test_entering_a_dark_tile_spends_an_encounter_and_reveals_it__rulebook_rivelare_e_risolvere():
     p = Play(table(dark(1, 0, "treasure-room-01")))
     p.do(cmd.MoveKnight(x=1, y=0))
     assert p.state.knight.encounters == 1
@@ -82,7 +82,7 @@ def test_entering_a_dark_tile_spends_an_encounter_and_reveals_it__004_rivelare_e
     assert revealed and revealed[0].tile == "treasure-room-01"
 
 
-def test_a_revealed_tile_turns_an_open_side_toward_where_she_came_from__004_rivelare_e_risolvere():
+def test_a_revealed_tile_turns_an_open_side_toward_where_she_came_from__rulebook_rivelare_e_risolvere():
     # event-15 is a dead end (walls N, E, W at rotation 0): entered from the west (the Entrance),
     # its open side must face west: only rotation 1 (walls E, S, N... open W) qualifies.
     p = Play(table(dark(1, 0, "event-15")))
@@ -93,7 +93,7 @@ def test_a_revealed_tile_turns_an_open_side_toward_where_she_came_from__004_rive
     assert "W" not in tile_walls(cell.tile, cell.rotation)
 
 
-def test_the_revealer_chooses_among_rotations_that_connect_to_the_entrance__004_consigli_rapidi_generali():
+def test_the_revealer_chooses_among_rotations_connected_to_the_entrance__rulebook_consigli_rapidi_generali():
     # crystal-07 is a corner (N, E): entered from the west, every rotation leaving W open connects.
     p = Play(table(dark(1, 0, "crystal-07")))
     p.do(cmd.MoveKnight(x=1, y=0))
@@ -106,7 +106,7 @@ def test_the_revealer_chooses_among_rotations_that_connect_to_the_entrance__004_
         assert "W" not in shape_walls("corner", int(option))
 
 
-def test_the_bomb_removes_a_wall_for_good__004_equipaggiamento_bomba():
+def test_the_bomb_removes_a_wall_for_good__rulebook_equipaggiamento_bomba():
     state = table(lit(1, 0, "crystal-04", rotation=3))
     assert refused(state, cmd.UseBomb(side="E")) == "vast.bomb.no-cube"
     p = Play(state)
@@ -123,7 +123,7 @@ def test_only_the_role_on_turn_acts__vf_7_turn_order():
         Play(table(turn="cave")).do(cmd.MoveKnight(x=1, y=0))
 
 
-def test_ending_her_turn_passes_to_the_cave_which_collects_omens__004_riepilogo_del_turno():
+def test_ending_her_turn_passes_to_the_cave_which_collects_omens__rulebook_riepilogo_del_turno():
     p = Play(table())
     p.do(cmd.VastEndTurn(role="knight"))
     assert p.state.turn == "cave"

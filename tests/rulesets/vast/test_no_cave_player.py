@@ -95,7 +95,7 @@ def test_the_setups_without_a_cave_and_their_cards__vf_7_setup_by_player_count()
 # --- the end of each turn: a Dark tile, or 3 removed in the Collapse -----------------------------------
 
 
-def test_each_player_places_a_dark_tile_from_the_stack_at_the_end_of_the_turn__004_varianti():
+def test_each_player_places_a_dark_tile_from_the_stack_at_the_end_of_the_turn__rulebook_varianti():
     p = Play(no_cave(variants=()))
     p.do(cmd.VastEndTurn(role="knight"))
     ending = p.of(ev.TurnEnding)[0]
@@ -117,7 +117,7 @@ def test_each_player_places_a_dark_tile_from_the_stack_at_the_end_of_the_turn__0
     assert "ambush-02" not in p.state.stack and p.state.piles == (2,)
 
 
-def test_the_dark_tiles_default_space_is_the_one_nearest_her_from_revision_5__004_varianti():
+def test_the_dark_tiles_default_space_is_the_one_nearest_her_from_revision_5__rulebook_varianti():
     """Rules revision 5: the default of ``shape`` is the free space nearest the player's piece (the Knight on
     (2, 1) here); earlier revisions keep the first free space, west to east, south to north."""
     cells = (lit(1, 0, "treasure-room-01"), lit(2, 0, "treasure-room-02"), lit(2, 1, "treasure-room-03"))
@@ -138,7 +138,7 @@ def test_the_dark_tiles_default_space_is_the_one_nearest_her_from_revision_5__00
             assert far(asked.default) == min(far(o) for o in asked.options) < far(asked.options[0])
 
 
-def test_the_dark_tile_placed_is_nobodys_secret_but_the_stacks__004_varianti():
+def test_the_dark_tile_placed_is_nobodys_secret_but_the_stacks__rulebook_varianti():
     p = Play(no_cave(variants=()))
     p.do(cmd.VastEndTurn(role="knight"))
     p.choose("2,0")
@@ -153,7 +153,7 @@ def test_the_dark_tile_placed_is_nobodys_secret_but_the_stacks__004_varianti():
         assert cell.tile == HIDDEN
 
 
-def test_the_collapse_begins_at_the_end_of_the_first_turn_finding_the_stack_empty__004_il_collasso():
+def test_the_collapse_begins_at_the_end_of_the_first_turn_finding_the_stack_empty__rulebook_il_collasso():
     p = Play(empty_stack(no_cave(dark(2, 0, "crystal-02", "eye"), variants=())))
     p.do(cmd.VastEndTurn(role="knight"))
     assert p.of(ev.CollapseBegun) and p.of(ev.TurnEnding)[0].steps == ("remove",) * 3
@@ -168,7 +168,7 @@ def test_the_collapse_begins_at_the_end_of_the_first_turn_finding_the_stack_empt
     assert p.state.turn == "goblins"
 
 
-def test_the_collapse_removes_tiles_touching_fewest_first_a_revealed_crystal_tile_first__004_il_collasso():
+def test_the_collapse_removes_tiles_touching_fewest_first_crystal_tiles_first__rulebook_il_collasso():
     state = empty_stack(no_cave(lit(1, 0, OPEN), lit(2, 0, "crystal-02"), variants=(), sealed=False))
     state = replace(state, collapse=True)
     p = Play(state)
@@ -176,7 +176,7 @@ def test_the_collapse_removes_tiles_touching_fewest_first_a_revealed_crystal_til
     assert p.pending.options == ("2,0",)  # the revealed Crystal tile touching one tile goes first
 
 
-def test_the_knight_on_a_tile_removed_steps_off_first_and_the_step_completes__004_il_collasso():
+def test_the_knight_on_a_tile_removed_steps_off_first_and_the_step_completes__rulebook_il_collasso():
     state = empty_stack(no_cave(lit(1, 0, OPEN), lit(2, 0, "crystal-02"), variants=(), sealed=False))
     state = replace(state, collapse=True, knight=KnightRole(x=2, y=0))
     p = Play(state)
@@ -187,7 +187,7 @@ def test_the_knight_on_a_tile_removed_steps_off_first_and_the_step_completes__00
     assert (p.state.knight.x, p.state.knight.y) == (1, 0) and p.of(ev.TileRemoved)[0].step == "remove"
 
 
-def test_five_crystal_tiles_collapsed_without_a_cave_lose_for_everyone__004_il_collasso():
+def test_five_crystal_tiles_collapsed_without_a_cave_lose_for_everyone__rulebook_il_collasso():
     state = empty_stack(no_cave(dark(2, 0, "crystal-02", "eye"), variants=()))
     p = Play(replace(state, collapse=True, crystal_tiles_collapsed=4))
     p.do(cmd.VastEndTurn(role="knight"))
@@ -209,7 +209,7 @@ def test_a_dead_knight_skipping_her_turn_owes_no_tile__vf_7_knight_dragon_and_ca
 # --- the Cave's other work, done by the players ---------------------------------------------------------
 
 
-def test_the_revealer_draws_and_places_the_tiles_on_open_edges__004_rivelare_e_risolvere():
+def test_the_revealer_draws_and_places_the_tiles_on_open_edges__rulebook_rivelare_e_risolvere():
     p = Play(no_cave(dark(1, 0, OPEN, "fangs"), variants=()))
     p.do(cmd.MoveKnight(x=1, y=0))
     p.settle()
@@ -223,7 +223,7 @@ def test_the_revealer_draws_and_places_the_tiles_on_open_edges__004_rivelare_e_r
     assert geometry(p.state).all_open_edges() == []  # every open edge got its tile
 
 
-def test_without_a_cave_she_draws_the_top_treasure_card_and_sees_it__004_tesori():
+def test_without_a_cave_she_draws_the_top_treasure_card_and_sees_it__rulebook_tesori():
     p = Play(no_cave(lit(1, 0, OPEN, treasure=1), variants=(), knight=KnightRole(x=1, y=0)))
     p.do(cmd.CollectTreasure())
     assert p.pending.reason == "treasure-top" and p.pending.count == 1 and p.pending.piece == "knight"
@@ -238,7 +238,7 @@ def test_without_a_cave_she_draws_the_top_treasure_card_and_sees_it__004_tesori(
     assert p.state.knight.treasures == ("javelin",)
 
 
-def test_without_a_cave_she_draws_and_resolves_the_top_event_card__004_evento():
+def test_without_a_cave_she_draws_and_resolves_the_top_event_card__rulebook_evento():
     from dicelog.domain.vast.rules.flow import event_offer
 
     p = Play(no_cave(variants=(), knight=KnightRole(grit=5)))
@@ -248,7 +248,7 @@ def test_without_a_cave_she_draws_and_resolves_the_top_event_card__004_evento():
     assert p.of(ev.EventPlayed)[0].card == "rats-1" and p.state.knight.grit < 5
 
 
-def test_an_exploring_tribe_draws_its_tile_from_the_stack__004_esplorare():
+def test_an_exploring_tribe_draws_its_tile_from_the_stack__rulebook_esplorare():
     gob = GoblinsRole(phase="activate", tribes=tribes(bones={"population": 2, "x": 1, "y": 0}))
     p = Play(no_cave(dark(1, 0, OPEN, "bones"), gob=gob, turn="goblins", variants=()))
     p.do(cmd.ActivateTribe(tribe="bones", action="explore", x=1, y=0, ex=1, ey=1))
@@ -271,7 +271,7 @@ def goblins_vs_cave(*cells, gob):
     return replace(state, roles=("goblins", "cave"), knight=None, variants=("flare:goblins",))
 
 
-def test_with_neither_knight_nor_dragon_the_goblins_win_by_smashing_5_crystals__004_i_goblin_come_vincere():
+def test_without_knight_and_dragon_the_goblins_win_by_smashing_5_crystals__rulebook_i_goblin_come_vincere():
     crystal = lit(1, 0, "crystal-01", crystal=True)
     gob = GoblinsRole(
         phase="activate",

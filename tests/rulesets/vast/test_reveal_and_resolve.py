@@ -13,7 +13,7 @@ from dicelog.domain.vast.state import KnightRole
 from tests.rulesets.vast.support import Play, dark, lit, table
 
 
-def test_a_treasure_room_gets_a_treasure_token_then_she_gains_1_grit__004_rivelare_e_risolvere():
+def test_a_treasure_room_gets_a_treasure_token_then_she_gains_1_grit__rulebook_rivelare_e_risolvere():
     p = Play(table(dark(1, 0, "treasure-room-01")))
     p.do(cmd.MoveKnight(x=1, y=0))
     # treasure-room-01 is open: 3 open edges, filled by the Cave first (Vast rulebook §Tessere Caverna)
@@ -28,7 +28,7 @@ def test_a_treasure_room_gets_a_treasure_token_then_she_gains_1_grit__004_rivela
     assert cell.treasure == 1 and p.state.knight.grit == 1
 
 
-def test_the_cave_fills_every_open_edge_from_its_hand_and_refills_to_3__004_tessere_caverna():
+def test_the_cave_fills_every_open_edge_from_its_hand_and_refills_to_3__rulebook_tessere_caverna():
     p = Play(table(dark(1, 0, "crystal-01")))
     p.do(cmd.MoveKnight(x=1, y=0))
     fills = 0
@@ -43,7 +43,7 @@ def test_the_cave_fills_every_open_edge_from_its_hand_and_refills_to_3__004_tess
     assert not p.state.collapse
 
 
-def test_on_others_turns_the_cave_need_not_place_crystal_tiles_first__004_tessere_caverna():
+def test_on_others_turns_the_cave_need_not_place_crystal_tiles_first__rulebook_tessere_caverna():
     state = table(dark(1, 0, "event-01"))
     state = state.__class__(**{f: getattr(state, f) for f in state.__struct_fields__})
     from msgspec.structs import replace
@@ -54,7 +54,7 @@ def test_on_others_turns_the_cave_need_not_place_crystal_tiles_first__004_tesser
     assert set(p.pending.options) == {"ambush-01", "crystal-02", "event-02"}
 
 
-def test_a_crystal_tile_gets_a_crystal_token_smashed_with_strength_3_for_2_grit__004_cristalli():
+def test_a_crystal_tile_gets_a_crystal_token_smashed_with_strength_3_for_2_grit__rulebook_cristalli():
     state = table(lit(1, 0, "crystal-04", rotation=1, crystal=True), knight=KnightRole(x=1, y=0, grit=4))
     with pytest.raises(RuleBroken) as info:
         Play(state).do(cmd.SmashCrystal())
@@ -68,7 +68,7 @@ def test_a_crystal_tile_gets_a_crystal_token_smashed_with_strength_3_for_2_grit_
     assert p.state.knight.encounters == 1
 
 
-def test_the_cave_draws_2_treasures_gives_1_and_sends_the_other_to_the_bottom__004_tesori():
+def test_the_cave_draws_2_treasures_gives_1_and_sends_the_other_to_the_bottom__rulebook_tesori():
     p = Play(table(lit(1, 0, "treasure-room-04", rotation=1, treasure=1), knight=KnightRole(x=1, y=0)))
     p.do(cmd.CollectTreasure())
     assert isinstance(p.pending, DrawRequested) and p.pending.count == 2 and p.pending.piece == "cave"
@@ -82,7 +82,7 @@ def test_the_cave_draws_2_treasures_gives_1_and_sends_the_other_to_the_bottom__0
     assert p.state.cave.supply == 11  # the token went back to the Cave (Vast rulebook §Tesori)
 
 
-def test_declining_a_treasure_gives_5_grit__004_tesori_e_gemme():
+def test_declining_a_treasure_gives_5_grit__rulebook_tesori_e_gemme():
     p = Play(table(lit(1, 0, "treasure-room-04", rotation=1, treasure=1), knight=KnightRole(x=1, y=0)))
     p.do(cmd.CollectTreasure())
     p.draw("heroic-boots", "javelin")
@@ -91,7 +91,7 @@ def test_declining_a_treasure_gives_5_grit__004_tesori_e_gemme():
     assert p.state.knight.grit == 5 and p.state.knight.treasures == ()
 
 
-def test_with_the_treasure_deck_empty_a_token_gives_5_grit__004_tesori_e_gemme():
+def test_with_the_treasure_deck_empty_a_token_gives_5_grit__rulebook_tesori_e_gemme():
     state = table(lit(1, 0, "treasure-room-04", rotation=1, treasure=2), knight=KnightRole(x=1, y=0))
     from msgspec.structs import replace
 
@@ -100,7 +100,7 @@ def test_with_the_treasure_deck_empty_a_token_gives_5_grit__004_tesori_e_gemme()
     assert p.state.knight.grit == 10  # both tokens, each resolved alone
 
 
-def test_the_cave_plays_1_of_3_events_and_the_others_go_to_the_bottom__004_eventi():
+def test_the_cave_plays_1_of_3_events_and_the_others_go_to_the_bottom__rulebook_eventi():
     p = Play(table(dark(1, 0, "event-06")))  # a tunnel: no open edge left once turned E-W
     p.do(cmd.MoveKnight(x=1, y=0))
     while isinstance(p.pending, DecisionRequested) and p.pending.decision.startswith(("orient", "fill")):

@@ -61,7 +61,7 @@ def test_cave_in_never_takes_a_crystal_token_or_a_tribe_and_may_stop_early__vf_3
     assert p.of(ev.CaveInStruck)[0].tiles == ()
 
 
-def test_cave_in_splitting_the_map_has_the_goblins_slide_the_group__004_esempio_1():
+def test_cave_in_splitting_the_map_has_the_goblins_slide_the_group__rulebook_esempio_1():
     cells = [lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN)]
     gob = hand("cave-in", eye={"population": 1})
     p = Play(rev3(*cells, gob=gob, sealed=False))
@@ -199,7 +199,7 @@ def test_the_wisp_moves_the_knight_up_to_3_spaces_once_a_turn_before_its_tribe_a
     assert refused(p.state, cmd.WispMove(tribe="eye", x=2, y=0)) == "vast.goblins.wisp"  # once a turn
 
 
-def test_the_knights_shield_stops_the_wisp__004_equipaggiamento_scudo():
+def test_the_knights_shield_stops_the_wisp__rulebook_equipaggiamento_scudo():
     gob = hand(eye={"population": 1, "x": 2, "y": 0, "monsters": ("wisp",)})
     state = rev3(lit(1, 0, OPEN), lit(2, 0, OPEN), gob=gob, knight=KnightRole(placed={"shield": 1}))
     assert refused(state, cmd.WispMove(tribe="eye", x=1, y=0)) == "vast.goblins.wisp"

@@ -55,7 +55,7 @@ def goblins_turn(th, fangs: dict, rage: int = 2):
 # --- Il Cavaliere: Interagire con il Ladro ------------------------------------------------------------------
 
 
-def test_the_knight_kills_him_for_an_encounter_he_drops_his_loot__004_interagire_con_il_ladro_morire():
+def test_the_knight_kills_him_for_an_encounter_he_drops_his_loot__rulebook_interagire_con_il_ladro_morire():
     p = Play(knight_turn(thief(1, 0, stealth=3, carried=1, gems=("claw",))))  # Stealth 1
     p.do(cmd.AttackThief())
     assert p.of(ev.EncounterBegun) and p.state.knight.encounters == 1
@@ -69,13 +69,13 @@ def test_the_knight_kills_him_for_an_encounter_he_drops_his_loot__004_interagire
 
 
 @pytest.mark.parametrize("level", [0, 1, 2])
-def test_the_knights_grit_is_the_loot_drop_level__004_morire(level):
+def test_the_knights_grit_is_the_loot_drop_level__rulebook_morire(level):
     p = Play(knight_turn(thief(1, 0, stealth=2, loot_drop=level)))
     p.do(cmd.AttackThief())
     assert p.state.knight.grit == 4 + level and p.state.thief.x is None
 
 
-def test_the_knight_attacks_only_on_her_tile_seeing_him_with_an_encounter__004_interagire_con_il_ladro():
+def test_the_knight_attacks_only_on_her_tile_seeing_him_with_an_encounter__rulebook_interagire_con_il_ladro():
     assert refused(knight_turn(thief(2, 0, stealth=2)), cmd.AttackThief()) == "vast.thief.not-here"
     equal = knight_turn(thief(1, 0, stealth=3))  # Perception 3 is not greater than Stealth 3
     assert refused(equal, cmd.AttackThief()) == "vast.thief.unseen"
@@ -86,7 +86,7 @@ def test_the_knight_attacks_only_on_her_tile_seeing_him_with_an_encounter__004_i
 # --- I Goblin: Attaccare il Ladro ---------------------------------------------------------------------------
 
 
-def test_a_tribe_that_sees_him_kills_him_loses_1_rage_and_does_not_scatter__004_attaccare_il_ladro():
+def test_a_tribe_that_sees_him_kills_him_loses_1_rage_and_does_not_scatter__rulebook_attaccare_il_ladro():
     p = Play(goblins_turn(thief(1, 0, stealth=3, loot_drop=1), {"population": 3, "x": 1, "y": 0}, rage=2))
     p.do(cmd.ActivateTribe(tribe="fangs", action="attack"))
     assert p.of(ev.ThiefKilled)[0].by == "fangs" and p.state.thief.x is None
@@ -101,7 +101,7 @@ def test_a_tribe_that_sees_him_kills_him_loses_1_rage_and_does_not_scatter__004_
     assert p.state.goblins.rage == 2
 
 
-def test_the_goblins_loot_drop_may_be_secrets_cards__004_morire_attaccare_il_ladro():
+def test_the_goblins_loot_drop_may_be_secrets_cards__rulebook_morire_attaccare_il_ladro():
     p = Play(goblins_turn(thief(1, 0, stealth=3), {"population": 3, "x": 1, "y": 0}))
     p.do(cmd.ActivateTribe(tribe="fangs", action="attack"))
     p.choose("secrets")
@@ -111,7 +111,7 @@ def test_the_goblins_loot_drop_may_be_secrets_cards__004_morire_attaccare_il_lad
     assert len(p.state.goblins.hand) == 3
 
 
-def test_a_tribe_must_see_him_to_attack__004_attaccare_il_ladro():
+def test_a_tribe_must_see_him_to_attack__rulebook_attaccare_il_ladro():
     state = goblins_turn(thief(1, 0, stealth=4), {"population": 3, "x": 1, "y": 0})  # Perception 4
     assert refused(state, cmd.ActivateTribe(tribe="fangs", action="attack")) == "vast.goblins.no-target"
 
@@ -119,7 +119,7 @@ def test_a_tribe_must_see_him_to_attack__004_attaccare_il_ladro():
 # --- Il Drago: Uccidere il Ladro, Poteri --------------------------------------------------------------------
 
 
-def test_claw_kills_him_on_a_tile_hit_and_the_dragon_draws_his_loot_drop__004_uccidere_il_ladro():
+def test_claw_kills_him_on_a_tile_hit_and_the_dragon_draws_his_loot_drop__rulebook_uccidere_il_ladro():
     p = Play(dragon_turn(thief(2, 0, loot_drop=2, carried=1)))
     p.do(cmd.UsePower(power="claw", pay=("claw-1",)))
     p.roll(2)  # diamond: (2, 0)
@@ -132,14 +132,14 @@ def test_claw_kills_him_on_a_tile_hit_and_the_dragon_draws_his_loot_drop__004_uc
     assert {"claw-4", "wing-5"} <= set(p.state.dragon.hand) and cell(p.state, 2, 0).treasure == 1
 
 
-def test_claw_missing_his_tile_leaves_him_be__004_poteri_artiglio():
+def test_claw_missing_his_tile_leaves_him_be__rulebook_poteri_artiglio():
     p = Play(dragon_turn(thief(2, 0)))
     p.do(cmd.UsePower(power="claw", pay=("claw-1",)))
     p.roll(4)  # corners
     assert not p.of(ev.ThiefAttacked) and p.state.thief.x == 2
 
 
-def test_scratch_kills_him_on_the_dragons_tile__004_poteri_graffio():
+def test_scratch_kills_him_on_the_dragons_tile__rulebook_poteri_graffio():
     knight = KnightRole(x=1, y=0, grit=10)
     p = Play(
         dragon_turn(thief(1, 0, loot_drop=1), roles=("knight", "dragon", "cave", "thief"), knight=knight)
@@ -149,13 +149,13 @@ def test_scratch_kills_him_on_the_dragons_tile__004_poteri_graffio():
     assert isinstance(p.pending, DrawRequested) and p.pending.count == 1
 
 
-def test_scratch_may_be_used_on_the_thief_alone__004_poteri_graffio():
+def test_scratch_may_be_used_on_the_thief_alone__rulebook_poteri_graffio():
     p = Play(dragon_turn(thief(1, 0, loot_drop=1)))
     p.do(cmd.UsePower(power="scratch", pay=("claw-1", "claw-2", "claw-3")))
     assert p.of(ev.ThiefKilled)[0].why == "scratch"
 
 
-def test_a_hidden_loot_drop_of_0_gives_the_dragon_nothing__004_morire_celare_il_bottino():
+def test_a_hidden_loot_drop_of_0_gives_the_dragon_nothing__rulebook_morire_celare_il_bottino():
     p = Play(dragon_turn(thief(1, 0, loot_drop=0)))
     p.do(cmd.UsePower(power="claw", pay=("claw-1",)))
     p.roll(1)  # the center: its own tile
@@ -163,7 +163,7 @@ def test_a_hidden_loot_drop_of_0_gives_the_dragon_nothing__004_morire_celare_il_
     assert p.state.dragon.hand == tuple(c for c in HAND if c != "claw-1")
 
 
-def test_entering_the_flame_wall_kills_him__004_poteri_muro_di_fiamme():
+def test_entering_the_flame_wall_kills_him__rulebook_poteri_muro_di_fiamme():
     d = DragonRole(x=2, y=0, hand=HAND, flame_wall=(1, 0))
     state = thief_table(lit(1, 0, OPEN), lit(2, 0, OPEN), roles=("dragon", "cave", "thief"), dragon=d)
     p = Play(state)
@@ -179,7 +179,7 @@ def test_entering_the_flame_wall_kills_him__004_poteri_muro_di_fiamme():
 # --- Il Cavaliere: Arco Incantato; I Goblin: Maledizione (the others' cards against him) --------------------
 
 
-def test_the_enchanted_bow_serves_against_the_thief__004_tesori_arco_incantato():
+def test_the_enchanted_bow_serves_against_the_thief__rulebook_tesori_arco_incantato():
     knight = KnightRole(x=-1, y=0, treasures=("enchanted-bow",))
     state = thief_table(
         lit(1, 0, OPEN), lit(-1, 0, OPEN), knight=knight, th=thief(1, 0, stealth=0), turn="knight"
@@ -221,7 +221,7 @@ def test_hex_may_hit_the_thief__vf_3_secrets_cards_hex():
 # --- Migliorie: Evasione Innaturale -------------------------------------------------------------------------
 
 
-def test_unnatural_evasion_on_4_or_more_turns_the_first_attack_and_he_may_step__004_migliorie():
+def test_unnatural_evasion_on_4_or_more_turns_the_first_attack_and_he_may_step__rulebook_migliorie():
     p = Play(knight_turn(thief(1, 0, stealth=2, upgrades=("unnatural-evasion",))))
     p.do(cmd.AttackThief())
     roll = p.pending
@@ -240,14 +240,14 @@ def test_unnatural_evasion_on_4_or_more_turns_the_first_attack_and_he_may_step__
     assert p.of(ev.ThiefKilled) and not isinstance(p.pending, RollRequested)
 
 
-def test_unnatural_evasion_below_4_and_he_dies__004_migliorie():
+def test_unnatural_evasion_below_4_and_he_dies__rulebook_migliorie():
     p = Play(knight_turn(thief(1, 0, stealth=2, upgrades=("unnatural-evasion",))))
     p.do(cmd.AttackThief())
     p.roll(3)
     assert p.of(ev.ThiefKilled) and p.state.knight.grit == 7
 
 
-def test_an_evasion_step_onto_the_entrance_stashes__004_migliorie_trasportare():
+def test_an_evasion_step_onto_the_entrance_stashes__rulebook_migliorie_trasportare():
     p = Play(knight_turn(thief(1, 0, stealth=3, carried=1, upgrades=("unnatural-evasion",))))
     p.do(cmd.AttackThief())
     p.roll(6)
@@ -258,7 +258,7 @@ def test_an_evasion_step_onto_the_entrance_stashes__004_migliorie_trasportare():
 # --- La Caverna: Spore Soporifere ---------------------------------------------------------------------------
 
 
-def test_soporific_spores_takes_an_upgrade_of_his_choice_but_the_token_still_counts__004_presagi_migliorie():
+def test_soporific_spores_takes_an_upgrade_he_picks_the_token_still_counts__rulebook_presagi_migliorie():
     cave = CaveRole(hand=("ambush-01",), omens=("mushroom-1", "quartz-1", "trail-1"), supply=12)
     th = thief(1, 0, stashed=2, upgrades=("climbing-gear", "sticky-fingers"))
     p = Play(thief_table(lit(1, 0, OPEN), th=th, cave=cave, turn="cave"))
@@ -276,7 +276,7 @@ def test_soporific_spores_takes_an_upgrade_of_his_choice_but_the_token_still_cou
     )
 
 
-def test_killed_on_anothers_turn_he_reenters_at_the_start_of_his__004_morire():
+def test_killed_on_anothers_turn_he_reenters_at_the_start_of_his__rulebook_morire():
     p = Play(dragon_turn(thief(1, 0, loot_drop=0)))
     p.do(cmd.UsePower(power="claw", pay=("claw-1",)))
     p.roll(5)  # saltire: the center too

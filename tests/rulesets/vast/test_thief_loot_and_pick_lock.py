@@ -36,7 +36,7 @@ def gem_table(**kw):
 # --- Saccheggiare ---------------------------------------------------------------------------------------
 
 
-def test_loot_takes_the_treasure_token_on_his_tile_for_1_cube__004_saccheggiare():
+def test_loot_takes_the_treasure_token_on_his_tile_for_1_cube__rulebook_saccheggiare():
     p = Play(thief_table(lit(1, 0, OPEN, treasure=1), th=thief(1, 0, stealth=3)))
     p.do(cmd.Loot())
     th = p.state.thief
@@ -45,7 +45,7 @@ def test_loot_takes_the_treasure_token_on_his_tile_for_1_cube__004_saccheggiare(
     assert thief_stealth(th) == 2  # Vast rulebook §Trasportare: each token carried, -1 Stealth
 
 
-def test_loot_needs_a_token_on_his_tile_and_1_cube_for_a_treasure__004_saccheggiare():
+def test_loot_needs_a_token_on_his_tile_and_1_cube_for_a_treasure__rulebook_saccheggiare():
     assert refused(thief_table(lit(1, 0, OPEN), th=thief(1, 0)), cmd.Loot()) == "vast.loot.none-here"
     state = thief_table(lit(1, 0, OPEN, treasure=1), th=thief(1, 0))
     assert refused(state, cmd.Loot(cubes=2)) == "vast.loot.cubes"
@@ -53,7 +53,7 @@ def test_loot_needs_a_token_on_his_tile_and_1_cube_for_a_treasure__004_saccheggi
     assert refused(replace(state, thief=thief(1, 0, cubes=0)), cmd.Loot()) == "vast.thief.no-cubes"
 
 
-def test_a_gem_for_1_cube_rolls_the_dragon_die_and_off_center_he_takes_it__004_saccheggiare_gemme():
+def test_a_gem_for_1_cube_rolls_the_dragon_die_and_off_center_he_takes_it__rulebook_saccheggiare_gemme():
     p = Play(gem_table())
     p.do(cmd.Loot(gem="claw"))
     assert isinstance(p.pending, RollRequested) and p.pending.reason == "thief-gem:claw"
@@ -64,7 +64,7 @@ def test_a_gem_for_1_cube_rolls_the_dragon_die_and_off_center_he_takes_it__004_s
     assert p.state.dragon.gems == ("flame", "wing")  # carried, not yet back to the Dragon
 
 
-def test_a_gem_for_1_cube_on_a_center_hit_is_a_trap_with_no_loot_drop__004_gemme_e_altri_giocatori():
+def test_a_gem_for_1_cube_on_a_center_hit_is_a_trap_with_no_loot_drop__rulebook_gemme_e_altri_giocatori():
     # Unnatural Evasion does not turn a trap: it is no player's attack (Vast rulebook §Migliorie)
     p = Play(gem_table(upgrades=("unnatural-evasion",)))
     p.do(cmd.Loot(gem="claw"))
@@ -77,7 +77,7 @@ def test_a_gem_for_1_cube_on_a_center_hit_is_a_trap_with_no_loot_drop__004_gemme
     assert cell(p.state, 1, 0).gems == ("claw",)  # Vast rulebook §Gemme: the Gem stays where he died
 
 
-def test_a_gem_for_2_cubes_is_taken_safely__004_saccheggiare():
+def test_a_gem_for_2_cubes_is_taken_safely__rulebook_saccheggiare():
     p = Play(gem_table())
     p.do(cmd.Loot(gem="claw", cubes=2))
     assert p.pending is None and p.state.thief.gems == ("claw",) and p.state.thief.cubes == 2
@@ -87,7 +87,7 @@ def test_a_gem_for_2_cubes_is_taken_safely__004_saccheggiare():
 # --- Cripta: the Vault token --------------------------------------------------------------------------------
 
 
-def test_a_vault_tile_revealed_gets_a_vault_token__004_rivelare_e_risolvere_cripta():
+def test_a_vault_tile_revealed_gets_a_vault_token__rulebook_rivelare_e_risolvere_cripta():
     p = Play(thief_table(dark(1, 0, VAULT), th=thief(1, 0)))
     p.do(cmd.PeekTile())
     p.choose("reveal")
@@ -103,13 +103,13 @@ def vault_table(**kw):
     return thief_table(lit(1, 0, VAULT, vault=True), lit(2, 0, VAULT, vault=True), th=thief(1, 0, **kw))
 
 
-def test_pick_lock_needs_a_vault_on_his_tile__004_scassinare():
+def test_pick_lock_needs_a_vault_on_his_tile__rulebook_scassinare():
     assert (
         refused(thief_table(lit(1, 0, OPEN), th=thief(1, 0)), cmd.PickLock(cubes=1)) == "vast.vault.none-here"
     )
 
 
-def test_pick_lock_with_1_cube_needs_4_or_more__004_scassinare():
+def test_pick_lock_with_1_cube_needs_4_or_more__rulebook_scassinare():
     p = Play(vault_table())
     p.do(cmd.PickLock(cubes=1))
     assert isinstance(p.pending, RollRequested) and p.pending.reason == "thief-action:pick-lock:-:1"
@@ -123,7 +123,7 @@ def test_pick_lock_with_1_cube_needs_4_or_more__004_scassinare():
     assert looted.source == "supply" and p.state.cave.supply == 11 and p.state.thief.carried == 1
 
 
-def test_pick_lock_with_2_cubes_needs_2_or_more__004_scassinare():
+def test_pick_lock_with_2_cubes_needs_2_or_more__rulebook_scassinare():
     p = Play(vault_table())
     p.do(cmd.PickLock(cubes=2))
     p.roll(1)
@@ -134,14 +134,14 @@ def test_pick_lock_with_2_cubes_needs_2_or_more__004_scassinare():
     assert not cell(p.state, 1, 0).vault and p.state.thief.carried == 1
 
 
-def test_pick_lock_with_3_cubes_always_succeeds_without_a_roll__004_scassinare():
+def test_pick_lock_with_3_cubes_always_succeeds_without_a_roll__rulebook_scassinare():
     p = Play(vault_table())
     p.do(cmd.PickLock(cubes=3))
     assert not p.of(RollRequested) and p.pending is None
     assert not cell(p.state, 1, 0).vault and p.state.thief.carried == 1 and p.state.thief.cubes == 1
 
 
-def test_each_vault_may_be_tried_once_a_turn__004_scassinare():
+def test_each_vault_may_be_tried_once_a_turn__rulebook_scassinare():
     p = Play(vault_table(movement=3))
     p.do(cmd.PickLock(cubes=1))
     p.roll(1)
@@ -156,7 +156,7 @@ def test_each_vault_may_be_tried_once_a_turn__004_scassinare():
     assert not cell(nxt.state, 1, 0).vault
 
 
-def test_the_lock_picking_kit_makes_pick_lock_cost_1_cube_less__004_scassinare_kit_da_scassinatore():
+def test_the_lock_picking_kit_makes_pick_lock_cost_1_cube_less__rulebook_scassinare_kit_da_scassinatore():
     p = Play(vault_table(cubes=2, upgrades=("lock-picking-kit",)))
     p.do(cmd.PickLock(cubes=3))  # the sure level for 2 cubes
     assert p.state.thief.cubes == 0 and not cell(p.state, 1, 0).vault
@@ -164,7 +164,7 @@ def test_the_lock_picking_kit_makes_pick_lock_cost_1_cube_less__004_scassinare_k
     assert refused(vault_table(cubes=2), cmd.PickLock(cubes=3)) == "vast.thief.no-cubes"
 
 
-def test_with_the_caves_supply_empty_the_token_comes_from_the_map__004_celare_il_bottino():
+def test_with_the_caves_supply_empty_the_token_comes_from_the_map__rulebook_celare_il_bottino():
     cells = (lit(1, 0, VAULT, vault=True), lit(-1, 0, OPEN, treasure=1), dark(0, 1, "event-01", treasure=1))
     state = thief_table(*cells, th=thief(1, 0), cave=CaveRole(hand=("ambush-01",), supply=0))
     p = Play(state)

@@ -52,7 +52,7 @@ def fangs_at_1_0(population: int = 2, **kw) -> GoblinsRole:
 # --- Interagire con gli Altri, Determinare la Percezione --------------------------------------------------
 
 
-def test_pickpocket_needs_stealth_above_perception__004_interagire_con_gli_altri():
+def test_pickpocket_needs_stealth_above_perception__rulebook_interagire_con_gli_altri():
     seen = KnightRole(treasures=TREASURES, placed={"perception": 2})  # Perception 3
     assert refused(knight_table(seen, th=thief(stealth=3)), cmd.Pickpocket(target="knight", cubes=3)) == (
         "vast.thief.seen"
@@ -62,21 +62,21 @@ def test_pickpocket_needs_stealth_above_perception__004_interagire_con_gli_altri
     assert p.of(ev.ThiefActionRolled)[0].success
 
 
-def test_each_token_carried_lowers_the_stealth_he_targets_with__004_trasportare_e_mettere_al_sicuro():
+def test_each_token_carried_lowers_the_stealth_he_targets_with__rulebook_trasportare_e_mettere_al_sicuro():
     state = knight_table(th=thief(stealth=2, carried=1))  # Stealth 1 against Perception 1
     assert refused(state, cmd.Backstab(target="knight", cubes=1)) == "vast.thief.seen"
     state = knight_table(th=thief(stealth=2, upgrades=("stealth+1",), carried=1))  # 2 + 1 - 1
     Play(state).do(cmd.Backstab(target="knight", cubes=1))
 
 
-def test_a_tribes_perception_is_population_plus_1_less_1_with_the_ruby__004_determinare_la_percezione():
+def test_a_tribes_perception_is_population_plus_1_less_1_with_the_ruby__rulebook_determinare_la_percezione():
     state = goblins_table(fangs_at_1_0(2, hand=("hex",)), th=thief(1, 0, stealth=3))  # Perception 3
     assert refused(state, cmd.Pickpocket(target="fangs", cubes=3)) == "vast.thief.seen"
     ruby = fangs_at_1_0(2, face_up=("goblin-ruby",))  # docs/vast/facts.md §3 Goblin Ruby: -1 Perception
     Play(goblins_table(ruby, th=thief(1, 0, stealth=3))).do(cmd.Pickpocket(target="fangs", cubes=3))
 
 
-def test_against_the_dragon_his_stealth_must_beat_its_armor__004_interagire_con_gli_altri():
+def test_against_the_dragon_his_stealth_must_beat_its_armor__rulebook_interagire_con_gli_altri():
     awake = DragonRole(x=0, y=0, hand=HAND, sloth=sloth(greed=0, hunger=0))  # Wakefulness 8: Armor 3
     roles = ("dragon", "cave", "thief")
     assert refused(
@@ -87,14 +87,14 @@ def test_against_the_dragon_his_stealth_must_beat_its_armor__004_interagire_con_
     assert p.of(ev.ThiefWounded)[0].target == "dragon"
 
 
-def test_the_target_must_be_in_play_and_on_his_tile__004_borseggiare():
+def test_the_target_must_be_in_play_and_on_his_tile__rulebook_borseggiare():
     state = knight_table(th=thief(1, 0))
     assert refused(state, cmd.Pickpocket(target="knight", cubes=1)) == "vast.thief.not-here"
     assert refused(state, cmd.Pickpocket(target="dragon", cubes=1)) == "vast.thief.no-target"
     assert refused(state, cmd.Backstab(target="fangs", cubes=1)) == "vast.thief.no-target"
 
 
-def test_each_player_is_targeted_once_a_turn__004_consigli_rapidi_il_ladro():
+def test_each_player_is_targeted_once_a_turn__rulebook_consigli_rapidi_il_ladro():
     p = Play(knight_table(th=thief(stealth=4)))
     p.do(cmd.Pickpocket(target="knight", cubes=1))
     p.roll(1)  # failed: still a target of this turn
@@ -102,7 +102,7 @@ def test_each_player_is_targeted_once_a_turn__004_consigli_rapidi_il_ladro():
     assert refused(p.state, cmd.Backstab(target="knight", cubes=1)) == "vast.thief.targeted"
 
 
-def test_the_goblins_are_one_player_whichever_tribe_he_targets__004_consigli_rapidi_il_ladro():
+def test_the_goblins_are_one_player_whichever_tribe_he_targets__rulebook_consigli_rapidi_il_ladro():
     gob = GoblinsRole(
         phase="activate",
         tribes=tribes(fangs={"population": 1, "x": 1, "y": 0}, bones={"population": 1, "x": 1, "y": 0}),
@@ -116,7 +116,7 @@ def test_the_goblins_are_one_player_whichever_tribe_he_targets__004_consigli_rap
 # --- Borseggiare --------------------------------------------------------------------------------------------
 
 
-def test_a_target_with_nothing_to_take_cannot_be_pickpocketed__004_borseggiare():
+def test_a_target_with_nothing_to_take_cannot_be_pickpocketed__rulebook_borseggiare():
     assert refused(knight_table(KnightRole()), cmd.Pickpocket(target="knight", cubes=1)) == (
         "vast.thief.nothing-to-take"
     )
@@ -133,7 +133,7 @@ def test_a_target_with_nothing_to_take_cannot_be_pickpocketed__004_borseggiare()
 
 
 @pytest.mark.parametrize("cubes,face,success", [(1, 3, False), (1, 4, True), (2, 1, False), (2, 2, True)])
-def test_pickpocket_succeeds_on_4_with_1_cube_2_with_2__004_borseggiare(cubes, face, success):
+def test_pickpocket_succeeds_on_4_with_1_cube_2_with_2__rulebook_borseggiare(cubes, face, success):
     p = Play(knight_table(th=thief(stealth=4)))
     p.do(cmd.Pickpocket(target="knight", cubes=cubes))
     assert (
@@ -145,7 +145,7 @@ def test_pickpocket_succeeds_on_4_with_1_cube_2_with_2__004_borseggiare(cubes, f
     assert isinstance(p.pending, DrawRequested) is success  # the Knight's card, only on a success
 
 
-def test_the_knights_face_down_card_is_drawn_at_random_to_the_bottom_of_the_deck__004_borseggiare():
+def test_the_knights_face_down_card_is_drawn_at_random_to_the_bottom_of_the_deck__rulebook_borseggiare():
     p = Play(knight_table(th=thief(stealth=4)))
     p.do(cmd.Pickpocket(target="knight", cubes=3))
     draw = p.pending
@@ -164,7 +164,7 @@ def test_the_knights_face_down_card_is_drawn_at_random_to_the_bottom_of_the_deck
     assert RULESET.view_event(stole, seat_viewer(seats, "cave")).card == "javelin"
 
 
-def test_a_face_up_treasure_card_may_be_chosen_by_name__004_borseggiare():
+def test_a_face_up_treasure_card_may_be_chosen_by_name__rulebook_borseggiare():
     knight = KnightRole(treasures=("javelin",), face_up=("heroic-boots",))
     p = Play(knight_table(knight, th=thief(stealth=4)))
     p.do(cmd.Pickpocket(target="knight", cubes=3))
@@ -176,7 +176,7 @@ def test_a_face_up_treasure_card_may_be_chosen_by_name__004_borseggiare():
     assert p.state.treasure_bottom == ("heroic-boots",) and p.state.thief.carried == 1
 
 
-def test_a_tribe_pickpocketed_discards_a_hidden_secrets_card_and_gains_rage__004_borseggiare_furia():
+def test_a_tribe_pickpocketed_discards_a_hidden_secrets_card_and_gains_rage__rulebook_borseggiare_furia():
     gob = fangs_at_1_0(1, hand=("hex", "trap"), rage=1)
     p = Play(goblins_table(gob))
     p.do(cmd.Pickpocket(target="fangs", cubes=3))
@@ -188,7 +188,7 @@ def test_a_tribe_pickpocketed_discards_a_hidden_secrets_card_and_gains_rage__004
     assert p.state.thief.carried == 1
 
 
-def test_the_face_up_goblin_ruby_is_the_only_revealed_card_he_may_take__004_borseggiare():
+def test_the_face_up_goblin_ruby_is_the_only_revealed_card_he_may_take__rulebook_borseggiare():
     gob = fangs_at_1_0(1, face_up=("goblin-ruby", "trap"))  # Perception 2 (Ruby -1, Trap +1)
     p = Play(goblins_table(gob))
     p.do(cmd.Pickpocket(target="fangs", cubes=3))
@@ -197,7 +197,7 @@ def test_the_face_up_goblin_ruby_is_the_only_revealed_card_he_may_take__004_bors
     assert "trap" in p.state.secrets_discard  # docs/vast/facts.md §3 Trap: spent by his attack on a Tribe
 
 
-def test_the_dragon_pickpocketed_moves_a_wakefulness_cube_back_to_greed__004_borseggiare():
+def test_the_dragon_pickpocketed_moves_a_wakefulness_cube_back_to_greed__rulebook_borseggiare():
     d = DragonRole(x=0, y=0, hand=HAND, sloth=sloth(greed=2))  # Wakefulness 2, Armor 1
     p = Play(thief_table(roles=("dragon", "cave", "thief"), dragon=d, th=thief(stealth=2)))
     p.do(cmd.Pickpocket(target="dragon", cubes=3))
@@ -205,7 +205,7 @@ def test_the_dragon_pickpocketed_moves_a_wakefulness_cube_back_to_greed__004_bor
     assert p.of(ev.ThiefStole)[0].target == "dragon" and p.state.thief.carried == 1
 
 
-def test_sticky_fingers_rerolls_a_failed_pickpocket_once_a_turn__004_borseggiare_mani_lunghe():
+def test_sticky_fingers_rerolls_a_failed_pickpocket_once_a_turn__rulebook_borseggiare_mani_lunghe():
     d = DragonRole(x=0, y=0, hand=HAND, sloth=sloth(greed=2))
     state = all_roles(
         lit(1, 0, OPEN),
@@ -226,7 +226,7 @@ def test_sticky_fingers_rerolls_a_failed_pickpocket_once_a_turn__004_borseggiare
     assert [e.success for e in p.of(ev.ThiefActionRolled)] == [False, False, False]
 
 
-def test_without_sticky_fingers_or_on_a_pick_lock_a_failure_stands__004_borseggiare_mani_lunghe():
+def test_without_sticky_fingers_or_on_a_pick_lock_a_failure_stands__rulebook_borseggiare_mani_lunghe():
     p = Play(knight_table(th=thief(stealth=4)))
     p.do(cmd.Pickpocket(target="knight", cubes=1))
     p.roll(1)
@@ -238,7 +238,7 @@ def test_without_sticky_fingers_or_on_a_pick_lock_a_failure_stands__004_borseggi
     assert p.pending is None and not p.state.thief.sticky_used
 
 
-def test_a_sticky_fingers_reroll_that_succeeds_takes_the_card_and_token__004_borseggiare_mani_lunghe():
+def test_a_sticky_fingers_reroll_that_succeeds_takes_the_card_and_token__rulebook_borseggiare_mani_lunghe():
     p = Play(knight_table(th=thief(stealth=4, upgrades=("sticky-fingers",))))
     p.do(cmd.Pickpocket(target="knight", cubes=2))
     p.roll(1)
@@ -251,7 +251,7 @@ def test_a_sticky_fingers_reroll_that_succeeds_takes_the_card_and_token__004_bor
 
 
 @pytest.mark.parametrize("cubes,grit_lost", [(1, 1), (2, 3), (3, 5)])
-def test_backstab_wounds_the_knight_1_3_5_grit__004_pugnalare_alle_spalle(cubes, grit_lost):
+def test_backstab_wounds_the_knight_1_3_5_grit__rulebook_pugnalare_alle_spalle(cubes, grit_lost):
     p = Play(knight_table(KnightRole(grit=10)))
     p.do(cmd.Backstab(target="knight", cubes=cubes))
     assert p.state.knight.grit == 10 - grit_lost and p.state.thief.cubes == 4 - cubes
@@ -259,7 +259,7 @@ def test_backstab_wounds_the_knight_1_3_5_grit__004_pugnalare_alle_spalle(cubes,
 
 
 @pytest.mark.parametrize("cubes", [1, 2, 3])
-def test_backstab_costs_a_tribe_1_2_3_population_and_gains_rage__004_pugnalare_alle_spalle(cubes):
+def test_backstab_costs_a_tribe_1_2_3_population_and_gains_rage__rulebook_pugnalare_alle_spalle(cubes):
     gob = fangs_at_1_0(3, rage=1)
     p = Play(goblins_table(gob, th=thief(1, 0, stealth=5)))
     p.do(cmd.Backstab(target="fangs", cubes=cubes))
@@ -268,7 +268,7 @@ def test_backstab_costs_a_tribe_1_2_3_population_and_gains_rage__004_pugnalare_a
     assert bool(p.of(ev.TribeScattered)) is (cubes == 3)  # at Population 0 the Tribe scatters
 
 
-def test_backstab_makes_the_dragon_discard_power_cards__004_pugnalare_alle_spalle():
+def test_backstab_makes_the_dragon_discard_power_cards__rulebook_pugnalare_alle_spalle():
     d = DragonRole(x=0, y=0, hand=("claw-1", "flame-1", "wing-1"))
     p = Play(thief_table(roles=("dragon", "cave", "thief"), dragon=d, th=thief(stealth=2)))
     p.do(cmd.Backstab(target="dragon", cubes=2))
@@ -280,7 +280,7 @@ def test_backstab_makes_the_dragon_discard_power_cards__004_pugnalare_alle_spall
     assert p.state.dragon.hand == ("claw-1",) and p.pending is None
 
 
-def test_the_hand_crossbow_reaches_a_visible_target_3_lit_tiles_away__004_pugnalare_alle_spalle_balestra():
+def test_the_hand_crossbow_reaches_a_visible_target_3_lit_tiles_away__rulebook_pugnalare_balestra():
     cells = (lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN))
     crossbow = thief(stealth=4, upgrades=("hand-crossbow",))
     far = KnightRole(x=3, y=0, grit=10)
@@ -297,7 +297,7 @@ def test_the_hand_crossbow_reaches_a_visible_target_3_lit_tiles_away__004_pugnal
     ) == ("vast.thief.not-here")
 
 
-def test_the_hand_crossbow_needs_a_straight_lit_line_without_walls__004_pugnalare_alle_spalle_balestra():
+def test_the_hand_crossbow_needs_a_straight_lit_line_without_walls__rulebook_pugnalare_alle_spalle_balestra():
     crossbow = thief(stealth=4, upgrades=("hand-crossbow",))
     stab = cmd.Backstab(target="knight", cubes=1)
     four = (lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(4, 0, OPEN))

@@ -26,7 +26,7 @@ def home(th: ThiefRole, *cells, **kw):
 # --- Trasportare e Mettere al Sicuro il Bottino -------------------------------------------------------------
 
 
-def test_entering_the_entrance_stashes_every_token_and_each_takes_an_upgrade__004_trasportare():
+def test_entering_the_entrance_stashes_every_token_and_each_takes_an_upgrade__rulebook_trasportare():
     p = Play(home(thief(1, 0, carried=2, loot_drop=1)))
     p.do(cmd.MoveThief(x=0, y=0))
     stashed = p.of(ev.TreasureStashed)[0]
@@ -41,7 +41,7 @@ def test_entering_the_entrance_stashes_every_token_and_each_takes_an_upgrade__00
     assert p.pending is None and p.state.thief.upgrades == ("sticky-fingers", "climbing-gear")
 
 
-def test_loot_drop_goes_back_to_3_only_when_he_stashes__004_consigli_rapidi_il_ladro():
+def test_loot_drop_goes_back_to_3_only_when_he_stashes__rulebook_consigli_rapidi_il_ladro():
     p = Play(home(thief(1, 0, loot_drop=1), lit(2, 0, OPEN, treasure=1)))
     p.do(cmd.MoveThief(x=2, y=0))
     p.do(cmd.Loot())
@@ -51,7 +51,7 @@ def test_loot_drop_goes_back_to_3_only_when_he_stashes__004_consigli_rapidi_il_l
     assert p.state.thief.loot_drop == 3
 
 
-def test_a_stashed_gem_goes_back_to_the_dragon_for_a_token_from_the_caves_supply__004_trasportare():
+def test_a_stashed_gem_goes_back_to_the_dragon_for_a_token_from_the_caves_supply__rulebook_trasportare():
     d = DragonRole(x=2, y=0, hand=HAND, gems=("flame",))
     state = home(thief(1, 0, gems=("claw", "wing"), carried=1), roles=("dragon", "cave", "thief"), dragon=d)
     p = Play(state)
@@ -61,7 +61,7 @@ def test_a_stashed_gem_goes_back_to_the_dragon_for_a_token_from_the_caves_supply
     assert p.state.thief.gems == () and p.state.thief.stashed == 3
 
 
-def test_carried_tokens_count_for_the_omens_and_stashed_ones_leave_the_game__004_la_caverna_tesori():
+def test_carried_tokens_count_for_the_omens_and_stashed_ones_leave_the_game__rulebook_la_caverna_tesori():
     state = home(thief(1, 0, carried=2), lit(2, 0, OPEN, treasure=1))
     assert tokens_on_map(state) == 3
     p = Play(state)
@@ -72,7 +72,7 @@ def test_carried_tokens_count_for_the_omens_and_stashed_ones_leave_the_game__004
     assert treasure_supply(no_cave) == 12 - 1 - 2  # the one on the map, the two stashed
 
 
-def test_a_carried_gem_still_lends_its_symbol_to_the_dragon__004_gemme_e_altri_giocatori():
+def test_a_carried_gem_still_lends_its_symbol_to_the_dragon__rulebook_gemme_e_altri_giocatori():
     d = DragonRole(x=2, y=0, hand=("claw-1",), gems=("flame", "wing"))
     state = home(
         thief(1, 0, gems=("claw",)),
@@ -89,7 +89,7 @@ def test_a_carried_gem_still_lends_its_symbol_to_the_dragon__004_gemme_e_altri_g
 # --- Migliorie ----------------------------------------------------------------------------------------------
 
 
-def test_flip_stat_tokens_are_filled_left_to_right__004_migliorie_segnalini_statistica():
+def test_flip_stat_tokens_are_filled_left_to_right__rulebook_migliorie_segnalini_statistica():
     p = Play(home(thief(1, 0, carried=1)))
     p.do(cmd.MoveThief(x=0, y=0))
     options = p.pending.options
@@ -104,21 +104,21 @@ def test_flip_stat_tokens_are_filled_left_to_right__004_migliorie_segnalini_stat
     )
 
 
-def test_flipped_tokens_change_the_stat_choices__004_migliorie_segnalini_statistica():
+def test_flipped_tokens_change_the_stat_choices__rulebook_migliorie_segnalini_statistica():
     p = thief_turn(thief_table(th=ThiefRole(x=0, y=0, upgrades=("flip-2",))))
     assert sorted(p.pending.options) == ["3-3-4", "3-4-3", "4-3-3"]  # the 2 flipped to 3
     p = thief_turn(thief_table(th=ThiefRole(x=0, y=0, upgrades=("flip-2", "flip-3"))))
     assert sorted(p.pending.options) == ["3-4-4", "4-3-4", "4-4-3"]
 
 
-def test_all_4_leaves_nothing_to_assign__004_migliorie_tutti_4():
+def test_all_4_leaves_nothing_to_assign__rulebook_migliorie_tutti_4():
     p = thief_turn(thief_table(th=ThiefRole(x=0, y=0, upgrades=("flip-2", "flip-3", "all-4"))))
     assert p.pending is None
     th = p.state.thief
     assert (th.movement, th.stealth, th.thievery, th.cubes, th.assigned) == (4, 4, 4, 4, True)
 
 
-def test_stat_boosts_add_1_up_to_5__004_migliorie_incremento_delle_statistiche():
+def test_stat_boosts_add_1_up_to_5__rulebook_migliorie_incremento_delle_statistiche():
     ups = ("flip-2", "flip-3", "all-4", "movement+1", "stealth+1", "thievery+1")
     p = thief_turn(thief_table(th=ThiefRole(x=0, y=0, upgrades=ups)))
     th = p.state.thief
@@ -129,7 +129,7 @@ def test_stat_boosts_add_1_up_to_5__004_migliorie_incremento_delle_statistiche()
 # --- Celare il Bottino --------------------------------------------------------------------------------------
 
 
-def test_hide_loot_lowers_the_loot_drop_by_the_cubes_spent__004_celare_il_bottino():
+def test_hide_loot_lowers_the_loot_drop_by_the_cubes_spent__rulebook_celare_il_bottino():
     p = Play(home(thief(1, 0, cubes=4)))
     p.do(cmd.HideLoot(cubes=2))
     assert p.state.thief.loot_drop == 1 and p.state.thief.cubes == 2
@@ -138,14 +138,14 @@ def test_hide_loot_lowers_the_loot_drop_by_the_cubes_spent__004_celare_il_bottin
     assert refused(p.state, cmd.HideLoot(cubes=1)) == "vast.loot-drop.zero"
 
 
-def test_hide_loot_needs_the_cubes__004_celare_il_bottino():
+def test_hide_loot_needs_the_cubes__rulebook_celare_il_bottino():
     assert refused(home(thief(1, 0, cubes=1)), cmd.HideLoot(cubes=2)) == "vast.thief.no-cubes"
 
 
 # --- Come Vincere -------------------------------------------------------------------------------------------
 
 
-def test_six_tokens_stashed_win__004_il_ladro_come_vincere():
+def test_six_tokens_stashed_win__rulebook_il_ladro_come_vincere():
     ups = ("sticky-fingers", "climbing-gear", "flip-2", "movement+1", "hand-crossbow")
     p = Play(home(thief(1, 0, carried=1, stashed=5, upgrades=ups)))
     p.do(cmd.MoveThief(x=0, y=0))
@@ -153,21 +153,21 @@ def test_six_tokens_stashed_win__004_il_ladro_come_vincere():
     assert RULESET.outcome(p.state) == "won:thief" and p.state.phase == "ended"
 
 
-def test_a_token_spores_took_off_its_upgrade_still_counts_to_win__004_migliorie():
+def test_a_token_spores_took_off_its_upgrade_still_counts_to_win__rulebook_migliorie():
     ups = ("sticky-fingers", "climbing-gear", "flip-2", "movement+1")  # 5 stashed, one Upgrade lost
     p = Play(home(thief(1, 0, carried=1, stashed=5, upgrades=ups)))
     p.do(cmd.MoveThief(x=0, y=0))
     assert RULESET.outcome(p.state) == "won:thief"
 
 
-def test_five_stashed_do_not_win__004_il_ladro_come_vincere():
+def test_five_stashed_do_not_win__rulebook_il_ladro_come_vincere():
     p = Play(home(thief(1, 0, carried=1, stashed=4)))
     p.do(cmd.MoveThief(x=0, y=0))
     p.settle()
     assert p.state.thief.stashed == 5 and RULESET.outcome(p.state) is None
 
 
-def test_the_entrances_flame_wall_kills_him_before_he_stashes__004_trasportare_muro_di_fiamme():
+def test_the_entrances_flame_wall_kills_him_before_he_stashes__rulebook_trasportare_muro_di_fiamme():
     # Vast rulebook §Trasportare: he stashes "after resolving the tile's effects"; the Flame Wall kills him
     # first
     d = DragonRole(x=1, y=1, hand=HAND, flame_wall=(0, 0))
@@ -180,7 +180,7 @@ def test_the_entrances_flame_wall_kills_him_before_he_stashes__004_trasportare_m
     assert entrance.treasure == 1  # dropped where he died
 
 
-def test_evading_the_entrances_flame_wall_he_stashes_there__004_trasportare_migliorie():
+def test_evading_the_entrances_flame_wall_he_stashes_there__rulebook_trasportare_migliorie():
     d = DragonRole(x=1, y=1, hand=HAND, flame_wall=(0, 0))
     th = thief(1, 0, carried=1, upgrades=("unnatural-evasion",))
     p = Play(home(th, lit(1, 1, OPEN), roles=("dragon", "cave", "thief"), dragon=d))

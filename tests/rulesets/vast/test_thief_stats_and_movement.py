@@ -25,7 +25,7 @@ SEATS = tuple(Seat(name=r, controls=(r,)) for r in ("knight", "cave", "thief"))
 # --- Preparazione ---------------------------------------------------------------------------------------
 
 
-def test_setup_twelve_treasure_tokens_six_vaults_loot_drop_3_and_off_the_map__004_il_ladro_preparazione():
+def test_setup_twelve_treasure_tokens_six_vaults_loot_drop_3_off_the_map__rulebook_il_ladro_preparazione():
     roles = ["knight", "goblins", "dragon", "cave", "thief"]
     created = GameCreated(
         ruleset="vast",
@@ -48,7 +48,7 @@ def test_setup_twelve_treasure_tokens_six_vaults_loot_drop_3_and_off_the_map__00
 # --- 1. Assegna i Segnalini Statistica --------------------------------------------------------------------
 
 
-def test_first_turn_puts_him_on_the_entrance_then_he_assigns_2_3_4__004_preparazione_1_assegna():
+def test_first_turn_puts_him_on_the_entrance_then_he_assigns_2_3_4__rulebook_preparazione_1_assegna():
     p = thief_turn(thief_table(th=ThiefRole()))
     assert p.of(ev.ThiefEntered) and (p.state.thief.x, p.state.thief.y) == (0, 0)
     asked = p.pending
@@ -59,14 +59,14 @@ def test_first_turn_puts_him_on_the_entrance_then_he_assigns_2_3_4__004_preparaz
     assert (th.movement, th.stealth, th.thievery, th.cubes, th.assigned) == (2, 3, 4, 4, True)
 
 
-def test_action_cubes_equal_thievery_plus_its_boost__004_1_assegna_migliorie():
+def test_action_cubes_equal_thievery_plus_its_boost__rulebook_1_assegna_migliorie():
     p = thief_turn(thief_table(th=ThiefRole(x=0, y=0, upgrades=("thievery+1",))))
     assert not p.of(ev.ThiefEntered)  # already on the map
     p.choose("3-2-4")
     assert p.state.thief.cubes == 5 and p.of(ev.ThiefStatsAssigned)[0].cubes == 5
 
 
-def test_no_action_before_the_stat_tokens_are_assigned__004_riepilogo_del_turno():
+def test_no_action_before_the_stat_tokens_are_assigned__rulebook_riepilogo_del_turno():
     state = thief_table(lit(1, 0, OPEN), th=ThiefRole(x=0, y=0))
     assert refused(state, cmd.MoveThief(x=1, y=0)) == "vast.thief.stats-first"
     assert refused(state, cmd.HideLoot(cubes=1)) == "vast.thief.stats-first"
@@ -75,7 +75,7 @@ def test_no_action_before_the_stat_tokens_are_assigned__004_riepilogo_del_turno(
 # --- 2. Muovi e Agisci: Movimento ---------------------------------------------------------------------------
 
 
-def test_movement_is_the_tiles_he_may_move_one_orthogonal_step_at_a_time__004_2_muovi_e_agisci():
+def test_movement_is_the_tiles_he_may_move_one_orthogonal_step_at_a_time__rulebook_2_muovi_e_agisci():
     state = thief_table(
         lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), lit(1, 1, OPEN), th=thief(movement=2)
     )
@@ -88,7 +88,7 @@ def test_movement_is_the_tiles_he_may_move_one_orthogonal_step_at_a_time__004_2_
     assert refused(p.state, cmd.MoveThief(x=3, y=0)) == "vast.move.no-movement-left"
 
 
-def test_the_movement_boost_adds_a_tile__004_migliorie_incremento_delle_statistiche():
+def test_the_movement_boost_adds_a_tile__rulebook_migliorie_incremento_delle_statistiche():
     state = thief_table(
         lit(1, 0, OPEN), lit(2, 0, OPEN), lit(3, 0, OPEN), th=thief(movement=2, upgrades=("movement+1",))
     )
@@ -98,7 +98,7 @@ def test_the_movement_boost_adds_a_tile__004_migliorie_incremento_delle_statisti
     assert p.state.thief.x == 3
 
 
-def test_he_enters_dark_and_occupied_tiles_without_revealing_them__004_2_muovi_e_agisci():
+def test_he_enters_dark_and_occupied_tiles_without_revealing_them__rulebook_2_muovi_e_agisci():
     knight = KnightRole(x=1, y=0)
     state = thief_table(lit(1, 0, OPEN), dark(2, 0, "ambush-01"), knight=knight)
     p = Play(state)
@@ -113,7 +113,7 @@ def test_he_enters_dark_and_occupied_tiles_without_revealing_them__004_2_muovi_e
 # --- Arrampicare -------------------------------------------------------------------------------------------
 
 
-def test_a_wall_stops_him_unless_he_climbs_for_2_cubes_and_a_movement__004_arrampicare():
+def test_a_wall_stops_him_unless_he_climbs_for_2_cubes_and_a_movement__rulebook_arrampicare():
     state = thief_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), th=thief(1, 0, movement=3, cubes=3))
     assert refused(state, cmd.MoveThief(x=1, y=1)) == "vast.move.wall"
     p = Play(state)
@@ -123,13 +123,13 @@ def test_a_wall_stops_him_unless_he_climbs_for_2_cubes_and_a_movement__004_arram
     assert p.of(ev.ThiefMoved)[0].climbed == 2
 
 
-def test_climbing_needs_a_wall_and_two_cubes__004_arrampicare():
+def test_climbing_needs_a_wall_and_two_cubes__rulebook_arrampicare():
     assert refused(thief_table(lit(1, 0, OPEN)), cmd.MoveThief(x=1, y=0, climb=True)) == "vast.climb.no-wall"
     state = thief_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), th=thief(1, 0, cubes=1))
     assert refused(state, cmd.MoveThief(x=1, y=1, climb=True)) == "vast.thief.no-cubes"
 
 
-def test_climbing_gear_makes_climb_cost_1_cube__004_arrampicare_attrezzatura_da_arrampicata():
+def test_climbing_gear_makes_climb_cost_1_cube__rulebook_arrampicare_attrezzatura_da_arrampicata():
     th = thief(1, 0, cubes=1, upgrades=("climbing-gear",))
     p = Play(thief_table(lit(1, 0, TUNNEL), lit(1, 1, OPEN), th=th))
     p.do(cmd.MoveThief(x=1, y=1, climb=True))
@@ -139,7 +139,7 @@ def test_climbing_gear_makes_climb_cost_1_cube__004_arrampicare_attrezzatura_da_
 # --- 2. Muovi e Agisci: guardare una tessera Buia -----------------------------------------------------------
 
 
-def test_looking_at_the_dark_tile_ends_his_movement_and_he_may_keep_it_dark__004_2_muovi_e_agisci():
+def test_looking_at_the_dark_tile_ends_his_movement_and_he_may_keep_it_dark__rulebook_2_muovi_e_agisci():
     state = thief_table(dark(1, 0, "treasure-room-02"), lit(-1, 0, OPEN), th=thief(1, 0))
     p = Play(state)
     p.do(cmd.PeekTile())
@@ -154,11 +154,11 @@ def test_looking_at_the_dark_tile_ends_his_movement_and_he_may_keep_it_dark__004
     assert refused(p.state, cmd.PeekTile()) == "vast.peek.done"
 
 
-def test_he_looks_only_at_a_dark_tile__004_2_muovi_e_agisci():
+def test_he_looks_only_at_a_dark_tile__rulebook_2_muovi_e_agisci():
     assert refused(thief_table(lit(1, 0, OPEN), th=thief(1, 0)), cmd.PeekTile()) == "vast.peek.not-dark"
 
 
-def test_the_tile_he_looked_at_is_his_and_the_caves_secret__004_2_muovi_e_agisci():
+def test_the_tile_he_looked_at_is_his_and_the_caves_secret__rulebook_2_muovi_e_agisci():
     p = Play(thief_table(dark(1, 0, "treasure-room-02"), dark(0, 1, "event-01"), th=thief(1, 0)))
     p.do(cmd.PeekTile())
     peeked = p.of(ev.TilePeeked)[0]
@@ -177,7 +177,7 @@ def test_the_tile_he_looked_at_is_his_and_the_caves_secret__004_2_muovi_e_agisci
     assert other.tile == HIDDEN  # only what he looked at
 
 
-def test_an_ambush_he_reveals_never_triggers_and_a_treasure_room_gets_its_token__004_2_muovi_e_agisci():
+def test_an_ambush_he_reveals_never_triggers_and_a_treasure_room_gets_its_token__rulebook_2_muovi_e_agisci():
     state = thief_table(dark(1, 0, "ambush-01"), lit(-1, 0, OPEN), th=thief(1, 0))
     p = Play(state)
     p.do(cmd.PeekTile())
@@ -202,7 +202,7 @@ def test_an_ambush_he_reveals_never_triggers_and_a_treasure_room_gets_its_token_
 # --- Morire: back on the Entrance ---------------------------------------------------------------------------
 
 
-def test_killed_he_comes_back_on_the_entrance_at_the_start_of_his_next_turn__004_morire():
+def test_killed_he_comes_back_on_the_entrance_at_the_start_of_his_next_turn__rulebook_morire():
     dead = ThiefRole(x=None, y=None, loot_drop=1, stashed=2, upgrades=("climbing-gear", "stealth+1"))
     state = thief_table(lit(1, 0, OPEN), th=dead)
     assert refused(replace(state, thief=replace(dead, assigned=True, cubes=3)), cmd.HideLoot(cubes=1)) == (
@@ -213,7 +213,7 @@ def test_killed_he_comes_back_on_the_entrance_at_the_start_of_his_next_turn__004
     assert p.state.thief.loot_drop == 1  # Vast rulebook §Consigli Rapidi: back to 3 only when he stashes
 
 
-def test_his_turn_ends_when_he_says_so_and_the_next_turn_resets_his_cubes__004_riepilogo_del_turno():
+def test_his_turn_ends_when_he_says_so_and_the_next_turn_resets_his_cubes__rulebook_riepilogo_del_turno():
     p = Play(thief_table(lit(1, 0, OPEN), th=thief(cubes=2, moves=1, targeted=("knight",))))
     p.do(cmd.VastEndTurn(role="thief"))
     assert p.of(ev.VastTurnEnded)[0].role == "thief" and p.state.turn == "knight"  # the order wraps

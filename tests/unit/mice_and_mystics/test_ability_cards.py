@@ -54,7 +54,7 @@ def archer(*events):
     return chapter_1_table(*events, track=MAGINOS_FIRST)
 
 
-def test_first_aid_takes_a_wound_off_a_mouse_on_the_space_as_a_free_action__001_carte_abilita_first_aid():
+def test_first_aid_takes_a_wound_off_a_mouse_on_the_space_as_a_free_action__carte_abilita_first_aid():
     state = chapter_1_table(
         *knows("filch", "first-aid"), cheese("filch", 3), MouseWounded(mouse="collin", wounds=2)
     )
@@ -68,7 +68,7 @@ def test_first_aid_takes_a_wound_off_a_mouse_on_the_space_as_a_free_action__001_
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="collin"))
 
 
-def test_first_aid_costs_a_healer_one_cheese_less__001_carte_abilita_first_aid():
+def test_first_aid_costs_a_healer_one_cheese_less__rulebook_carte_abilita_first_aid():
     state = chapter_1_table(
         *knows("tilda", "first-aid"),
         cheese("tilda", 1),
@@ -87,7 +87,7 @@ def test_first_aid_does_not_take_off_poison_wounds__rulings_ability_cards():
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="collin"))
 
 
-def test_only_one_ability_card_per_turn__001_carte_abilita_dei_topi():
+def test_only_one_ability_card_per_turn__rulebook_carte_abilita_dei_topi():
     state = chapter_1_table(
         *knows("maginos", "first-aid", "chain-lightning"),
         cheese("maginos", 9),
@@ -102,7 +102,7 @@ def test_only_one_ability_card_per_turn__001_carte_abilita_dei_topi():
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)]
 
 
-def test_aimed_shot_adds_a_battle_die_to_the_ranged_attack__001_carte_abilita_aimed_shot():
+def test_aimed_shot_adds_a_battle_die_to_the_ranged_attack__rulebook_carte_abilita_aimed_shot():
     state = archer(*knows("maginos", "aimed-shot"), cheese("maginos", 1))
     events, state = act(state, UseAbility(mouse="maginos", ability="aimed-shot"))
     assert events == [AbilityUsed(mouse="maginos", ability="aimed-shot", cost=1)]
@@ -113,14 +113,14 @@ def test_aimed_shot_adds_a_battle_die_to_the_ranged_attack__001_carte_abilita_ai
     ]
 
 
-def test_power_shot_doubles_the_battle_dice_of_the_ranged_attack__001_carte_abilita_power_shot():
+def test_power_shot_doubles_the_battle_dice_of_the_ranged_attack__rulebook_carte_abilita_power_shot():
     state = archer(*knows("maginos", "power-shot"), cheese("maginos", 3))
     _, state = act(state, UseAbility(mouse="maginos", ability="power-shot"))
     events, _ = act(state, Battle(mouse="maginos", target="rat-warriors-1"))
     assert events[-1] == RollRequested(reason="battle", dice=4, piece="maginos")
 
 
-def test_accurate_shot_takes_two_defense_dice_off_the_target__001_carte_abilita_accurate_shot():
+def test_accurate_shot_takes_two_defense_dice_off_the_target__rulebook_carte_abilita_accurate_shot():
     state = archer(*knows("maginos", "accurate-shot"), cheese("maginos", 2))
     _, state = act(state, UseAbility(mouse="maginos", ability="accurate-shot"))
     _, state = act(state, Battle(mouse="maginos", target="rat-warriors-1"))
@@ -130,7 +130,7 @@ def test_accurate_shot_takes_two_defense_dice_off_the_target__001_carte_abilita_
     assert not [e for e in events if isinstance(e, RollRequested)]
 
 
-def test_shots_need_a_ranged_weapon_and_come_before_the_attack__001_carte_abilita_dei_topi():
+def test_shots_need_a_ranged_weapon_and_come_before_the_attack__rulebook_carte_abilita_dei_topi():
     state = chapter_1_table(*knows("filch", "aimed-shot"), cheese("filch", 1))
     with pytest.raises(RuleBroken, match="ability.needs-ranged-weapon"):
         RULESET.decide(state, UseAbility(mouse="filch", ability="aimed-shot"))
@@ -141,7 +141,7 @@ def test_shots_need_a_ranged_weapon_and_come_before_the_attack__001_carte_abilit
         RULESET.decide(state, UseAbility(mouse="maginos", ability="aimed-shot"))
 
 
-def test_chain_lightning_replaces_the_battle_action_one_roll_each_target_defends__001_carte_abilita_chain_lightning():  # noqa: E501
+def test_chain_lightning_replaces_the_battle_action_one_roll_each_target_defends__rulebook_carte_abilita_chain_lightning():  # noqa: E501
     state = chapter_1_table(*knows("maginos", "chain-lightning"), cheese("maginos", 3), track=MAGINOS_FIRST)
     targets = ("rat-warriors-1", "rat-warriors-2", "rat-warriors-3")
     events, state = act(state, UseAbility(mouse="maginos", ability="chain-lightning", targets=targets))
@@ -155,7 +155,7 @@ def test_chain_lightning_replaces_the_battle_action_one_roll_each_target_defends
     assert events[-1] == RollRequested(reason="minion-defense", dice=2)
 
 
-def test_chain_lightning_picks_at_most_lore_minions__001_carte_abilita_chain_lightning():
+def test_chain_lightning_picks_at_most_lore_minions__rulebook_carte_abilita_chain_lightning():
     state = chapter_1_table(*knows("filch", "chain-lightning"), cheese("filch", 3))  # Filch: Lore 1
     with pytest.raises(RuleBroken, match="ability.invalid-targets"):
         RULESET.decide(
@@ -166,7 +166,7 @@ def test_chain_lightning_picks_at_most_lore_minions__001_carte_abilita_chain_lig
         )
 
 
-def test_cure_is_an_action_paying_one_cheese_per_poison_wound_or_effect__001_carte_abilita_cure():
+def test_cure_is_an_action_paying_one_cheese_per_poison_wound_or_effect__rulebook_carte_abilita_cure():
     state = chapter_1_table(
         *knows("tilda", "cure"),
         cheese("tilda", 3),
@@ -195,7 +195,7 @@ def test_abilities_without_known_effect_are_refused_honestly__facts_4():
         RULESET.decide(state, UseAbility(mouse="filch", ability="first-aid", target="filch"))
 
 
-def test_an_ability_needs_its_cheese__001_carte_abilita_costo():
+def test_an_ability_needs_its_cheese__rulebook_carte_abilita_costo():
     state = chapter_1_table(
         *knows("filch", "first-aid"), cheese("filch", 1), MouseWounded(mouse="collin", wounds=1)
     )
@@ -204,7 +204,7 @@ def test_an_ability_needs_its_cheese__001_carte_abilita_costo():
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility)]
 
 
-def test_legal_commands_list_ability_uses_concretely__001_carte_abilita_dei_topi():
+def test_legal_commands_list_ability_uses_concretely__rulebook_carte_abilita_dei_topi():
     state = chapter_1_table(
         *knows("filch", "first-aid"), cheese("filch", 2), MouseWounded(mouse="collin", wounds=1)
     )
@@ -232,7 +232,7 @@ def uses(state, mouse):
     return [c for c in RULESET.legal_commands(state) if isinstance(c, UseAbility) and c.mouse == mouse]
 
 
-def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger_rule():
+def test_rulebook_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger_rule():
     """docs/mice-and-mystics/facts.md §4 row 9, §5 Dagger: the Battle action, one attack for Filch's one
     dagger; the Rat Warriors, lower on the track, roll 1 defense die instead of 2."""
     state = chapter_1_table(*knows("filch", "knife-strike"), cheese("filch", 2))
@@ -255,7 +255,7 @@ def test_001_carte_abilita_knife_strike_one_dagger_is_one_attack_with_the_dagger
         RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
 
 
-def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_target_chosen_after_the_first():
+def test_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_target_chosen_after_the_first():
     """docs/mice-and-mystics/facts.md §4 row 9; docs/mice-and-mystics/facts.md §5 (two 1-paw weapons): each
     equipped dagger attacks once; the second target is asked once the first attack is resolved (the first
     target fell)."""
@@ -285,7 +285,7 @@ def test_001_carte_abilita_knife_strike_two_daggers_attack_twice_the_second_targ
     assert state.awaiting is None and state.attack is None and state.cheese["filch"] == 2
 
 
-def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_without_targets():
+def test_rulebook_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_without_targets():
     """docs/mice-and-mystics/facts.md §4 row 9: ``pass`` gives the second attack up; with no minion left in
     reach the Knife Strike ends without asking."""
     state = chapter_1_table(
@@ -304,7 +304,7 @@ def test_001_carte_abilita_knife_strike_second_attack_may_be_passed_and_ends_wit
     assert not of_type(events, DecisionRequested) and state.awaiting is None
 
 
-def test_001_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
+def test_rulebook_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
     """MM rulebook (it) §Carte Abilità dei Topi (cost, the one action); MM rulebook (it) §Attacco in Mischia
     (reach); MM rulebook (it) §Salire di Livello (class)."""
     state = chapter_1_table(*knows("collin", "knife-strike"), cheese("collin", 2), track=COLLIN_FIRST)
@@ -327,7 +327,7 @@ def test_001_carte_abilita_knife_strike_refusals_dagger_reach_cost_and_moment():
         RULESET.decide(rich, LevelUp(mouse="collin", ability="knife-strike"))
 
 
-def test_001_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_action_for_one_cheese():
+def test_rulebook_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_action_for_one_cheese():
     """docs/mice-and-mystics/facts.md §4 row 14: played before the leader's turn; a mouse that has taken its
     action pays 1 cheese for one more (once), the leader included."""
     state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
@@ -349,7 +349,7 @@ def test_001_carte_abilita_inspire_before_the_turn_gives_each_mouse_one_extra_ac
     assert state.cheese["collin"] == 0 and state.mouse_turn.extra_action
 
 
-def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese():
+def test_rulebook_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese():
     """docs/mice-and-mystics/facts.md §4 row 14: "max 1 extra each"; the extra action costs 1 cheese; a card
     that is an action costs its cheese plus that 1."""
     inspired = (*knows("collin", "inspire"), MiceInspired(mouse="collin", round=1))
@@ -387,7 +387,7 @@ def test_001_carte_abilita_inspire_extra_action_is_charged_once_and_needs_cheese
     assert state.cheese["maginos"] == 0
 
 
-def test_001_carte_abilita_inspire_lasts_until_the_round_ends():
+def test_rulebook_carte_abilita_inspire_lasts_until_the_round_ends():
     """docs/mice-and-mystics/facts.md §4 row 14: "until the end of the round"."""
     state = chapter_1_table(
         *knows("collin", "inspire"),
@@ -401,7 +401,7 @@ def test_001_carte_abilita_inspire_lasts_until_the_round_ends():
         RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
 
 
-def test_001_carte_abilita_inspire_only_before_the_turn_and_with_its_cheese():
+def test_rulebook_carte_abilita_inspire_only_before_the_turn_and_with_its_cheese():
     """docs/mice-and-mystics/facts.md §4 row 14: "use before this mouse's turn"; MM rulebook (it) §Carte
     Abilità dei Topi (cost)."""
     state = chapter_1_table(*knows("collin", "inspire"), cheese("collin", 3), track=COLLIN_FIRST)
@@ -438,7 +438,7 @@ def summoned_with_archer(*events, track=("filch", "collin", "tilda", "maginos", 
     return caused, state
 
 
-def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged_attack():
+def test_rulebook_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged_attack():
     """docs/mice-and-mystics/facts.md §4 row 5: after the summon is placed, the archer (not in its turn) may
     shoot one of the new minions; it pays 1 cheese and the game goes back to Filch's turn."""
     caused, state = summoned_with_archer(cheese("maginos", 1))
@@ -464,7 +464,7 @@ def test_001_carte_abilita_preemptive_shot_right_after_placement_one_free_ranged
     assert proceed(state) == []  # once per placement
 
 
-def test_001_carte_abilita_preemptive_shot_pass_closes_the_window_without_paying():
+def test_rulebook_carte_abilita_preemptive_shot_pass_closes_the_window_without_paying():
     """docs/mice-and-mystics/facts.md §4 row 5: the card is optional; ``pass`` is the default."""
     caused, state = summoned_with_archer(cheese("maginos", 1))
     events, state = decided(state, "pass", by="south")
@@ -473,7 +473,7 @@ def test_001_carte_abilita_preemptive_shot_pass_closes_the_window_without_paying
     assert state.cheese["maginos"] == 1 and state.new_minions == () and state.awaiting is None
 
 
-def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_nothing():
+def test_rulebook_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_nothing():
     """docs/mice-and-mystics/facts.md §4 row 5: no cheese, no sight of the new figures, captured, or nobody
     holding the card: no decision; the window closes (or is never opened)."""
     caused, state = summoned_with_archer()  # Maginos has no cheese
@@ -496,7 +496,7 @@ def test_001_carte_abilita_preemptive_shot_window_with_nobody_eligible_asks_noth
     assert nobody.new_minions == () and proceed(nobody) == []
 
 
-def test_001_carte_abilita_preemptive_shot_is_not_a_command_and_counts_in_the_archers_own_turn():
+def test_rulebook_carte_abilita_preemptive_shot_is_not_a_command_and_counts_in_the_archers_own_turn():
     """docs/mice-and-mystics/rulings.md, Ability cards: in its own turn the shot is the archer's one card of
     the turn; the card is never played by command."""
     state = chapter_1_table(

@@ -23,7 +23,7 @@ from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 TRACK = ("collin", "filch", "tilda", "maginos", "rat-warriors")
 
 
-def test_cheese_master_first_to_roll_three_cheese_moves_the_end_marker__001_conquiste_personali():
+def test_cheese_master_first_to_roll_three_cheese_moves_the_end_marker__rulebook_conquiste_personali():
     state = chapter_1_table(track=TRACK)
     _, state = act(state, Battle(mouse="collin", target="rat-warriors-1"))
     assert state.awaiting == "battle"
@@ -37,7 +37,7 @@ def test_cheese_master_first_to_roll_three_cheese_moves_the_end_marker__001_conq
     assert state.achievements == {"cheese-master": "collin"} and state.end_marker_page == 7
 
 
-def test_roach_master_after_four_roaches_in_one_encounter__001_conquiste_personali():
+def test_roach_master_after_four_roaches_in_one_encounter__rulebook_conquiste_personali():
     state = chapter_1_table(*(RoachDefeatedCounted(mouse="filch") for _ in range(3)))
     assert on_defeat(state, "filch", "roaches-4", "roaches") == [
         RoachDefeatedCounted(mouse="filch"),
@@ -46,7 +46,7 @@ def test_roach_master_after_four_roaches_in_one_encounter__001_conquiste_persona
     ]
 
 
-def test_poison_master_captured_with_a_poison_wound_then_takes_normal_wounds__001_conquiste_personali():
+def test_poison_master_captured_with_a_poison_wound_then_takes_normal_wounds__rulebook_conquiste_personali():
     state = chapter_1_table(MouseWounded(mouse="filch", wounds=4, poison=1))
     events = wound_mouse(state, "filch", 1)
     assert events == [
@@ -57,7 +57,7 @@ def test_poison_master_captured_with_a_poison_wound_then_takes_normal_wounds__00
     ]
 
 
-def test_escape_artist_second_capture_and_freed_at_once_on_the_third__001_conquiste_personali():
+def test_escape_artist_second_capture_and_freed_at_once_on_the_third__rulebook_conquiste_personali():
     events = wound_mouse(
         chapter_1_table(MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6")), "filch", 5
     )
@@ -76,7 +76,7 @@ def test_escape_artist_second_capture_and_freed_at_once_on_the_third__001_conqui
     assert events[-1] == MouseReleased(mouse="filch", space="GR-6")
 
 
-def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__001_conquiste_personali():
+def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__rulebook_conquiste_personali():
     from dicelog.domain.mice_and_mystics.events import FigurePlaced
     from dicelog.domain.mice_and_mystics.rules.combat import minion_defense_dice
 
@@ -88,7 +88,7 @@ def test_cat_tamer_large_minions_roll_one_fewer_defense_die_against_it__001_conq
     assert minion_defense_dice(state, "tilda", "spider-1") == 3
 
 
-def test_roach_master_keeps_greedy_roaches_on_the_same_tile_calm__001_conquiste_personali():
+def test_roach_master_keeps_greedy_roaches_on_the_same_tile_calm__rulebook_conquiste_personali():
     """MM rulebook (pt) «no mesmo bloco», MM summary (fr) «sur la même tuile» (docs/mice-and-mystics/facts.md:
     "roaches on the achiever's tile"): a greedy roach anywhere on the Roach Master's tile is not greedy;
     elsewhere it is. Rules revision 1 games keep the earlier reading, the same space."""

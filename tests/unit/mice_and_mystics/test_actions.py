@@ -21,7 +21,7 @@ def at(space: str, figure: str = "filch") -> FigurePlaced:
     return FigurePlaced(figure=figure, card=figure, space=space)
 
 
-def test_one_action_per_turn_a_second_is_refused__001_il_turno_di_un_topo():
+def test_one_action_per_turn_a_second_is_refused__rulebook_il_turno_di_un_topo():
     """MM rulebook (it) §Il Turno di un Topo: "un Topo può eseguire 1 Azione" (Scatto, Attacco, Ricerca,
     Recupero, Esplorare)."""
     state = chapter_1_table(ActionStarted(mouse="filch", action="search"))
@@ -32,13 +32,13 @@ def test_one_action_per_turn_a_second_is_refused__001_il_turno_di_un_topo():
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, (Battle, Search, Scurry))]
 
 
-def test_act_then_move__001_il_turno_di_un_topo():
+def test_act_then_move__rulebook_il_turno_di_un_topo():
     """MM rulebook (it) §Il Turno di un Topo: "eseguire 1 Azione e poi muovere"."""
     state = chapter_1_table(ActionStarted(mouse="filch", action="search"))
     assert RULESET.decide(state, Move(mouse="filch")) == [RollRequested(reason="move", dice=1, piece="filch")]
 
 
-def test_move_then_act__001_il_turno_di_un_topo():
+def test_move_then_act__rulebook_il_turno_di_un_topo():
     """MM rulebook (it) §Il Turno di un Topo: "oppure prima muovere e poi eseguire una delle seguenti
     Azioni"."""
     state = chapter_1_table(
@@ -49,7 +49,7 @@ def test_move_then_act__001_il_turno_di_un_topo():
     assert events[0] == ActionStarted(mouse="filch", action="battle")
 
 
-def test_acting_after_rolling_gives_the_unwalked_move_up__001_il_turno_di_un_topo():
+def test_acting_after_rolling_gives_the_unwalked_move_up__rulebook_il_turno_di_un_topo():
     """MM rulebook (it) §Il Turno di un Topo ("1 Azione e poi muovere, oppure prima muovere e poi" act): a
     mouse that rolled to move and then acts has had its move (docs/mice-and-mystics/rulings.md, mouse
     turn)."""
@@ -61,7 +61,7 @@ def test_acting_after_rolling_gives_the_unwalked_move_up__001_il_turno_di_un_top
         RULESET.decide(state, MoveTo(mouse="filch", path=("GR-7",)))
 
 
-def test_legal_commands_list_one_battle_per_valid_target__001_il_turno_di_un_topo():
+def test_legal_commands_list_one_battle_per_valid_target__rulebook_il_turno_di_un_topo():
     """MM rulebook (it) §Il Turno di un Topo (the actions on offer); MM rulebook (it) §Attacco in Mischia
     (only the rat next to Filch on GR-2 is in reach)."""
     legal = RULESET.legal_commands(chapter_1_table())
@@ -73,7 +73,7 @@ def test_legal_commands_list_one_battle_per_valid_target__001_il_turno_di_un_top
     )
 
 
-def test_scurry_needs_a_move_first_then_rolls_again__001_scatto():
+def test_scurry_needs_a_move_first_then_rolls_again__rulebook_scatto():
     """MM rulebook (it) §Scatto: "Se un Topo ha già mosso, può utilizzare l'Azione Scatto per muovere di
     nuovo. Per Scattare lanciate un Dado Azione e muovete ancora, utilizzando il nuovo risultato"."""
     state = chapter_1_table()
@@ -96,7 +96,7 @@ def test_scurry_needs_a_move_first_then_rolls_again__001_scatto():
     )
 
 
-def test_a_stunned_mouse_may_only_recover__000_stordito_e_intrappolato():
+def test_a_stunned_mouse_may_only_recover__rulebook_stordito_e_intrappolato():
     """MM rulebook (it) §Stordito e Intrappolato: "Un Topo Stordito può muovere normalmente ma l'unica Azione
     che può effettuare è quella di Recupero"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="stunned"))
@@ -106,7 +106,7 @@ def test_a_stunned_mouse_may_only_recover__000_stordito_e_intrappolato():
     assert Move(mouse="filch") in RULESET.legal_commands(state)
 
 
-def test_a_webbed_mouse_may_not_move__000_stordito_e_intrappolato():
+def test_a_webbed_mouse_may_not_move__rulebook_stordito_e_intrappolato():
     """MM rulebook (it) §Stordito e Intrappolato: "Un Topo Intrappolato non può muovere o fare uno Scatto
     finché non avrà effettuato un'Azione di Recupero"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="webbed"))
@@ -114,7 +114,7 @@ def test_a_webbed_mouse_may_not_move__000_stordito_e_intrappolato():
         RULESET.decide(state, Move(mouse="filch"))
 
 
-def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no_second_card():
+def test_rulebook_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no_second_card():
     """MM rulebook (it) §Carte Abilità dei Topi: "Un Topo può usare una sola carta Abilità per Turno"; MM
     rulebook (it) §Salire di Livello: "una stessa Abilità può essere utilizzata in momenti diversi"
     (docs/mice-and-mystics/rulings.md, Ability cards). Tilda, inspired this round
@@ -167,7 +167,7 @@ def test_001_carte_abilita_dei_topi_the_same_card_again_at_another_moment_but_no
         RULESET.decide(state, first_aid)
 
 
-def test_001_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action_it_was_played_before():
+def test_rulebook_carte_abilita_dei_topi_a_shot_changes_only_the_attack_of_the_action_it_was_played_before():
     """MM rulebook (it) §Carte Abilità dei Topi; docs/mice-and-mystics/facts.md §4 row 3 (Aimed Shot: "Before
     a ranged attack: +1 battle for that attack"); row 14 (Inspire's extra action). Maginos (Staff: battle 1 +
     1, ranged at GR-2) plays Aimed Shot before his Battle: 3 dice; Inspire's extra Battle that follows rolls 2

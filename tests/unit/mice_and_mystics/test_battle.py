@@ -37,7 +37,7 @@ def rat(n: int, space: str) -> FigurePlaced:
     return FigurePlaced(figure=f"{RAT}-{n}", card=RAT, space=space)
 
 
-def test_battle_melee_rolls_battle_value_plus_weapon_and_sword_results_hit__001_attacco_in_mischia():
+def test_battle_melee_rolls_battle_value_plus_weapon_and_sword_results_hit__rulebook_attacco_in_mischia():
     """MM rulebook (it) §Attacco in Mischia: dice = "Valore di Combattimento del Topo" plus "i bonus ... delle
     Armi equipaggiate"; "Spade e Spade/Scudi" are the hits."""
     state = chapter_1_table(track=("collin", "filch", "tilda", "maginos", RAT))
@@ -54,7 +54,7 @@ def test_battle_melee_rolls_battle_value_plus_weapon_and_sword_results_hit__001_
     ]
 
 
-def test_battle_defense_sword_shield_blocks_unblocked_hits_wound_and_defeat__001_ferire_un_servitore():
+def test_battle_defense_sword_shield_blocks_unblocked_hits_wound_and_defeat__rulebook_ferire_un_servitore():
     """MM rulebook (it) §Ferire un Servitore: the minion rolls its defense, "per ogni risultato Spada/Scudo
     ... para uno dei colpi"; each unblocked hit is a wound; its cheese goes to the Cheese Wheel; Vitality 1 is
     defeated."""
@@ -71,7 +71,7 @@ def test_battle_defense_sword_shield_blocks_unblocked_hits_wound_and_defeat__001
     assert "GR-2" not in state.board and state.cheese_wheel == 1 and RAT in state.track
 
 
-def test_battle_bows_do_not_hit_in_melee_and_no_defense_is_rolled__001_attacco_in_mischia():
+def test_battle_bows_do_not_hit_in_melee_and_no_defense_is_rolled__rulebook_attacco_in_mischia():
     """MM rulebook (it) §Attacco in Mischia (only swords and sword/shields hit); MM rulebook (it) §Ferire un
     Servitore: the defense is rolled only "Se il Topo infligge uno o più colpi"."""
     _, state = act(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-1"))
@@ -83,7 +83,7 @@ def test_battle_bows_do_not_hit_in_melee_and_no_defense_is_rolled__001_attacco_i
     assert state.attack is None and state.mouse_turn.action == "battle"
 
 
-def test_battle_cheese_rolled_goes_to_the_attacking_mouse__001_attacco():
+def test_battle_cheese_rolled_goes_to_the_attacking_mouse__rulebook_attacco():
     """MM rulebook (it) §Attacco: "Un Topo che ottiene uno o più simboli Formaggio con i Dadi Azione riceve un
     segnalino Formaggio per ogni simbolo ottenuto"."""
     _, state = act(chapter_1_table(), Battle(mouse="filch", target="rat-warriors-1"))
@@ -91,7 +91,7 @@ def test_battle_cheese_rolled_goes_to_the_attacking_mouse__001_attacco():
     assert CheeseGained(mouse="filch", count=2, reason="attack") in events
 
 
-def test_battle_dagger_defender_lower_on_the_track_rolls_one_fewer__001_ferire_un_servitore():
+def test_battle_dagger_defender_lower_on_the_track_rolls_one_fewer__rulebook_ferire_un_servitore():
     """MM rulebook (it) §Ferire un Servitore (the defense roll) with Filch's Dagger
     (docs/mice-and-mystics/facts.md §5): a defender lower on the initiative track than the attacker rolls 1
     fewer defense die (Rat Warriors: 2 -> 1)."""
@@ -100,7 +100,7 @@ def test_battle_dagger_defender_lower_on_the_track_rolls_one_fewer__001_ferire_u
     assert events[-1] == RollRequested(reason="minion-defense", dice=1)
 
 
-def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_ferire_un_servitore():
+def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__rulebook_ferire_un_servitore():
     """MM rulebook (it) §Ferire un Servitore: "Se la miniatura dello sconfitto era l'ultima ... rimuovete
     anche la relativa carta dalla Colonna"; MM rulebook (it) §Round di Gioco: the other cards move up to fill
     the gap."""
@@ -125,7 +125,7 @@ def test_battle_last_figure_defeated_removes_its_card_and_the_gap_closes__001_fe
     )
 
 
-def test_battle_melee_only_same_or_adjacent_space_not_across_red_lines__001_attacco_in_mischia():
+def test_battle_melee_only_same_or_adjacent_space_not_across_red_lines__rulebook_attacco_in_mischia():
     """MM rulebook (it) §Attacco in Mischia: a minion "sulla stessa casella o su quella adiacente"; MM
     rulebook (it) §Linee Rosse: spaces across a red line "non sono considerate adiacenti" (GR-14 | GR-15)."""
     with pytest.raises(RuleBroken, match="battle.out-of-reach"):
@@ -136,7 +136,7 @@ def test_battle_melee_only_same_or_adjacent_space_not_across_red_lines__001_atta
     assert battle_targets(state, "filch") == {"rat-warriors-3": False, "rat-warriors-5": False}
 
 
-def test_battle_maginos_draw_power_two_cheese_per_cheese_when_attacking__001_attacco():
+def test_battle_maginos_draw_power_two_cheese_per_cheese_when_attacking__rulebook_attacco():
     """MM rulebook (it) §Attacco with Maginos' card (MM rulebook (it)): "Attingere al Potere: quando Attacca,
     Maginos riceve 2 segnalini Formaggio per ogni" cheese rolled (docs/mice-and-mystics/facts.md §2)."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
@@ -148,7 +148,7 @@ def test_battle_maginos_draw_power_two_cheese_per_cheese_when_attacking__001_att
     ]
 
 
-def test_battle_ranged_must_target_the_nearest_minions_on_same_or_adjacent_space__001_attacco_a_distanza():
+def test_battle_ranged_must_target_the_nearest_minions_on_same_or_adjacent_space__attacco_a_distanza():
     """MM rulebook (it) §Attacco a Distanza: "se ci sono Servitori nella stessa casella o in una adiacente ...
     sarà obbligato a scegliere uno dei Servitori più vicini"; Maginos' Staff is melee on its own space."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
@@ -159,7 +159,7 @@ def test_battle_ranged_must_target_the_nearest_minions_on_same_or_adjacent_space
     assert battle_targets(here, "maginos") == {"rat-warriors-4": False}, "the staff is melee on its own space"
 
 
-def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio():
+def test_battle_ranged_needs_line_of_sight_walls_block__rulebook_vedere_il_bersaglio():
     """MM rulebook (it) §Vedere il Bersaglio: "Se questa linea di vista immaginaria attraversa un'area nera o
     un muro, questo Attacco ... non può essere effettuato"."""
     state = chapter_1_table(
@@ -176,7 +176,7 @@ def test_battle_ranged_needs_line_of_sight_walls_block__001_vedere_il_bersaglio(
     assert refused.value.section == "MM rulebook (it) §Vedere il Bersaglio"
 
 
-def test_battle_ranged_refused_for_a_farther_minion_names_the_nearest_first_rule__001_attacco_a_distanza():
+def test_battle_ranged_refused_for_a_farther_minion_names_the_nearest_first_rule__attacco_a_distanza():
     """MM rulebook (it) §Attacco a Distanza: with minions on or next to its space, a ranged attacker must pick
     one of the nearest: refusing another is its own rule, not the line-of-sight one."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", RAT))
@@ -186,7 +186,7 @@ def test_battle_ranged_refused_for_a_farther_minion_names_the_nearest_first_rule
     assert refused.value.section == "MM rulebook (it) §Attacco a Distanza"
 
 
-def test_segment_intersection_counts_crossing_and_touching__001_vedere_il_bersaglio():
+def test_segment_intersection_counts_crossing_and_touching__rulebook_vedere_il_bersaglio():
     """MM rulebook (it) §Vedere il Bersaglio: the line from centre to centre is blocked by a wall it crosses
     or touches."""
     assert segments_intersect((0, 0), (2, 2), (0, 2), (2, 0))
@@ -195,7 +195,7 @@ def test_segment_intersection_counts_crossing_and_touching__001_vedere_il_bersag
     assert not segments_intersect((0, 0), (1, 0), (0, 1), (1, 1))
 
 
-def test_battle_melee_reaches_across_a_yellow_line_both_ways__001_linee_gialle():
+def test_battle_melee_reaches_across_a_yellow_line_both_ways__rulebook_linee_gialle():
     """MM rulebook (it) §Linee Gialle: "Le caselle separate da una Linea Gialla sono considerate adiacenti"
     (whatever the arrow); MM rulebook (it) §Attacco in Mischia: a minion "su quella adiacente" is a melee
     target. GR-7 -> GR-8 is a yellow line (tile-05-guard-room.json, provisional). Filch: battle 1 + Dagger

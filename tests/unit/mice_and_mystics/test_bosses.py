@@ -72,7 +72,7 @@ def brodie_on(space):
     )
 
 
-def test_boss_with_more_than_two_cards_draws_two_at_random__001_carte_iniziativa_dei_boss():
+def test_boss_with_more_than_two_cards_draws_two_at_random__rulebook_carte_iniziativa_dei_boss():
     state = chapter_1_table()
     events = enter_boss(state, "vanestra", "GR-16")
     cards = ("vanestras-call", "vanestras-charm", "vanestras-sting", "vanestras-web")
@@ -82,7 +82,7 @@ def test_boss_with_more_than_two_cards_draws_two_at_random__001_carte_iniziativa
     ]
 
 
-def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_and_ambushes__001_carte_iniziativa_dei_boss():  # noqa: E501
+def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_and_ambushes__rulebook_carte_iniziativa_dei_boss():  # noqa: E501
     state = fold_events(chapter_1_table(), enter_boss(chapter_1_table(), "vanestra", "GR-16"))
     drawn = CardsDrawn(reason="boss-cards", deck="boss-vanestra", cards=("vanestras-web", "vanestras-call"))
     events, state = answer(state, drawn)
@@ -99,7 +99,7 @@ def test_boss_entering_while_minion_cards_are_on_the_track_goes_to_the_bottom_an
     assert state.turn_card == "filch"
 
 
-def test_ambush_rolls_one_die_per_minion_card_and_moves_each_up__001_imboscate():
+def test_ambush_rolls_one_die_per_minion_card_and_moves_each_up__rulebook_imboscate():
     track = ("filch", "collin", "tilda", "maginos", RAT, "roaches")
     events, state = started(
         FigurePlaced(figure="roaches-1", card="roaches", space="GR-16"), AmbushDeclared(), track=track
@@ -114,7 +114,7 @@ def test_ambush_rolls_one_die_per_minion_card_and_moves_each_up__001_imboscate()
     assert state.track == ("filch", "collin", "tilda", "roaches", RAT, "maginos")
 
 
-def test_wounds_on_a_boss_go_on_the_card_the_players_choose__001_ferire_un_boss():
+def test_wounds_on_a_boss_go_on_the_card_the_players_choose__rulebook_ferire_un_boss():
     state = chapter_1_table(*brodie_on("GR-7"), track=(*MICE, *BRODIE, RAT))
     _, state = act(state, Battle(mouse="filch", target="brodie"))
     _, state = roll(state, 2, 2)  # 2 hits; Brodie defends with 4 - 1 (Dagger) dice
@@ -172,7 +172,7 @@ def test_skitter_clak_carapace_sword_shield_star_blocks_two__facts_3_skitter_cla
     assert events[0] == AttackResolved(attacker="filch", target="skitter-clak-1", hits=2, blocks=2, wounds=0)
 
 
-def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_cheese_on_the_wheel__000_brodie_graffia():  # noqa: E501
+def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_cheese_on_the_wheel__rulebook_brodie_graffia():  # noqa: E501
     events, state = started(*brodie_on("GR-1"), track=("brodie-pounces", *MICE, RAT, "brodie-chases"))
     assert events == [
         MinionActivated(figure="brodie"),
@@ -196,7 +196,7 @@ def test_brodie_pounces_on_the_fullest_space_every_figure_there_defends_and_no_c
     assert state.cheese_wheel == 0 and state.attack.target == "tilda"
 
 
-def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_he_crossed__000_brodie_insegue():  # noqa: E501
+def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_he_crossed__rulebook_brodie_insegue():  # noqa: E501
     setup = (
         *brodie_on("GR-8"),
         FigurePlaced(figure="filch", card="filch", space="GR-1"),
@@ -228,7 +228,7 @@ def test_brodie_chases_the_nearest_mouse_then_the_next_and_attacks_every_figure_
 CHASE_TRACK = ("brodie-chases", *MICE, RAT, "brodie-pounces")
 
 
-def test_000_brodie_insegue_equally_short_paths_are_the_players_decision_on_each_leg():
+def test_rulebook_brodie_insegue_equally_short_paths_are_the_players_decision_on_each_leg():
     """Brodie on GR-1, the mice on GR-6 (2 steps by GR-2 or GR-5), filch on GR-11 (2 more steps
     from GR-6, by GR-7 or GR-10); 6 movement: one choice per leg, each honoured; the attack hits
     every figure on the chosen path (the rat on GR-2 is spared by going through GR-5)."""
@@ -257,7 +257,7 @@ def test_000_brodie_insegue_equally_short_paths_are_the_players_decision_on_each
     assert state.deferred is None
 
 
-def test_000_brodie_insegue_the_default_paths_are_the_first_in_tile_order():
+def test_rulebook_brodie_insegue_the_default_paths_are_the_first_in_tile_order():
     """What ``decision_policy="default"`` answers: the first shortest path of a breadth-first search
     in tile order, as Brodie moved before the players were asked."""
     setup = (*brodie_on("GR-1"), FigurePlaced(figure="filch", card="filch", space="GR-11"))
@@ -273,7 +273,7 @@ def test_000_brodie_insegue_the_default_paths_are_the_first_in_tile_order():
     )
 
 
-def test_000_brodie_insegue_a_single_shortest_path_is_not_asked():
+def test_rulebook_brodie_insegue_a_single_shortest_path_is_not_asked():
     """Brodie on GR-8 with 2 movement: GR-7 then GR-6 is the only shortest way to the mice."""
     _, state = started(*brodie_on("GR-8"), track=CHASE_TRACK)
     events, _ = roll(state, 1, 1)  # 1 + 1 movement
@@ -281,7 +281,7 @@ def test_000_brodie_insegue_a_single_shortest_path_is_not_asked():
     assert events[0] == MinionMoved(figure="brodie", origin="GR-8", path=("GR-7", "GR-6"), reason="chase")
 
 
-def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_differ():
+def test_rulebook_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_differ():
     """From GR-8 toward GR-6 there is one path (GR-7); toward GR-1 from GR-6 the first step already
     differs. ``shortest_paths`` lists each distinct cut path once."""
     assert shortest_paths(SHIPPED, "GR-8", "GR-6", 6) == (("GR-7", "GR-6"),)
@@ -301,7 +301,7 @@ def test_000_brodie_insegue_paths_cut_to_his_movement_are_asked_only_if_they_dif
     )
 
 
-def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__000_brodie_insegue():
+def test_brodie_does_not_chase_when_every_mouse_is_on_his_space__rulebook_brodie_insegue():
     events, _ = started(*brodie_on("GR-6"), track=("brodie-chases", *MICE, RAT, "brodie-pounces"))
     assert events[1] == MinionMoved(figure="brodie", origin="GR-6", path=(), reason="no mouse off his space")
 
@@ -312,7 +312,7 @@ NO_MINION_CARDS = (
 )
 
 
-def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mice_cards__001_carte_iniziativa_dei_boss():  # noqa: E501
+def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mice_cards__rulebook_carte_iniziativa_dei_boss():  # noqa: E501
     """MM rulebook (it) §Carte Iniziativa dei Boss: the cards are laid "normalmente"; with no minion card on
     the track that is MM rulebook (it) §Determinare l'Ordine di Iniziativa: every card of the table is
     shuffled into a new track (not the boss's cards among themselves at the bottom)."""
@@ -330,13 +330,13 @@ def test_boss_entering_with_no_minion_cards_on_the_track_is_shuffled_with_the_mi
     assert state.track == order and state.turn_card == "filch" and state.boss_cards["brodie"] == BRODIE
 
 
-def test_single_card_boss_with_no_minion_cards_on_the_track_is_shuffled_too__001_determinare_lordine_di_iniziativa():  # noqa: E501
+def test_single_card_boss_with_no_minion_cards_on_the_track_is_shuffled_too__rulebook_determinare_lordine_di_iniziativa():  # noqa: E501
     state = chapter_1_table(*NO_MINION_CARDS, track=MICE)
     events = enter_boss(state, "captain-vurst", "GR-16")
     assert events[-1] == ShuffleRequested(reason="encounter-initiative", cards=(*MICE, "captain-vurst"))
 
 
-def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_ambush__001_carte_iniziativa_dei_boss():  # noqa: E501
+def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_ambush__rulebook_carte_iniziativa_dei_boss():  # noqa: E501
     """The bottom-and-ambush rule is for "un Boss con Iniziativa multipla" (MM rulebook (pt): "um
     lacaio-chefão com múltiplas cartas de iniciativa"); Captain Vurst's one card is added like a new minion
     card."""
@@ -349,7 +349,7 @@ def test_single_card_boss_while_minion_cards_are_on_the_track_is_added_without_a
     ]
 
 
-def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_for_it__001_imboscate():
+def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_for_it__rulebook_imboscate():
     """MM rulebook (it) §Imboscate: an encounter band marked Ambush (rules/keywords.py) declares
     ``AmbushDeclared`` once its minions are placed; when the initiative is laid the ambush roll follows
     (``bosses.ambush_step``). Encounter contents are provisional (docs/mice-and-mystics/facts.md §6): the
@@ -380,7 +380,7 @@ def test_the_ambush_keyword_on_an_encounter_card_declares_an_ambush_then_rolls_f
     assert state.track == ("collin", RAT, "filch", "tilda", "maginos")
 
 
-def test_brodie_pounces_tie_goes_to_the_space_holding_the_figure_highest_on_the_track__000_brodie_graffia():
+def test_brodie_pounces_tie_goes_to_the_space_holding_the_figure_highest_on_the_track__brodie_graffia():
     """MM rulebook (it) §Brodie Graffia: the space with most figures; two spaces with as many go to the one
     holding the figure highest on the initiative track (here GR-16, later in tile order than GR-10)."""
     mice = (

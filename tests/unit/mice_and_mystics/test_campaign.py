@@ -43,7 +43,7 @@ def carry(state, previous=None, choices=()):
     return msgspec.json.decode(campaign_carry_over(state, previous, choices))
 
 
-def test_carry_over_keeps_story_achievements_and_one_search_card_per_mouse__001_campagna():
+def test_carry_over_keeps_story_achievements_and_one_search_card_per_mouse__rulebook_campagna():
     assert carry(finished_chapter()) == {
         "from_chapter": "chapter-1",
         "story_achievements": ["miz-maggie-ally"],
@@ -52,7 +52,7 @@ def test_carry_over_keeps_story_achievements_and_one_search_card_per_mouse__001_
     }
 
 
-def test_carry_over_loses_party_items_cheese_wounds_and_effects__001_campagna():
+def test_carry_over_loses_party_items_cheese_wounds_and_effects__rulebook_campagna():
     document = carry(finished_chapter())
     assert "tilda" not in document["equipment"]  # the Fishhook & Thread is a party item
     assert set(document) == {"from_chapter", "story_achievements", "abilities", "equipment"}
@@ -65,7 +65,7 @@ def test_kept_card_is_the_best_bonus_then_the_first_found__ruling_campaign_carry
     assert kept_card(lib, ("grapes",)) is None
 
 
-def test_carry_over_adds_the_previous_chapters_achievements__001_campagna():
+def test_carry_over_adds_the_previous_chapters_achievements__rulebook_campagna():
     previous = msgspec.Raw(b'{"story_achievements":["older"],"abilities":{"filch":["sneak"]}}')
     document = carry(finished_chapter(), previous)
     assert document["story_achievements"] == ["older", "miz-maggie-ally"] and document["abilities"] == {
@@ -73,7 +73,7 @@ def test_carry_over_adds_the_previous_chapters_achievements__001_campagna():
     }
 
 
-def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
+def test_the_next_chapter_setup_applies_the_carry_over__rulebook_campagna():
     document = carry(finished_chapter())
     setup = {"chapter": "chapter-1", "mice": list(PARTY), "carry_over": document}
     created = GameCreated(
@@ -98,7 +98,7 @@ def test_the_next_chapter_setup_applies_the_carry_over__001_campagna():
     assert state.cheese.get("collin", 0) <= 1 and state.wounds == {} and state.effects == {}
 
 
-def test_the_players_choose_the_search_card_a_mouse_keeps__001_campagna():
+def test_the_players_choose_the_search_card_a_mouse_keeps__rulebook_campagna():
     """MM rulebook (it) «I Topi possono conservare solo 1 delle carte Ricerca»: the seat controlling a mouse
     chooses; ``null`` keeps none; a mouse no seat chose for keeps the default."""
     state = finished_chapter()
@@ -120,7 +120,7 @@ def test_the_players_choose_the_search_card_a_mouse_keeps__001_campagna():
         ({"nobody": None}, PARTY, "campaign.not-your-mouse"),  # not a mouse of the party
     ],
 )
-def test_a_carry_over_choice_the_rules_refuse_names_its_rule__001_campagna(keep, pieces, rule):
+def test_a_carry_over_choice_the_rules_refuse_names_its_rule__rulebook_campagna(keep, pieces, rule):
     with pytest.raises(RuleBroken) as refused:
         campaign_choice(finished_chapter(), frozenset(pieces), {"keep": keep})
     assert refused.value.rule == rule

@@ -30,7 +30,7 @@ NO_RATS = (
 )
 
 
-def test_captured_when_wounds_reach_lives_cheese_discarded_hourglass_on__000_topi_catturati():
+def test_captured_when_wounds_reach_lives_cheese_discarded_hourglass_on__rulebook_topi_catturati():
     state = chapter_1_table(
         MinionDefeated(figure="rat-warriors-2", card=RAT),
         MinionDefeated(figure="rat-warriors-3", card=RAT),
@@ -53,7 +53,7 @@ def test_captured_when_wounds_reach_lives_cheese_discarded_hourglass_on__000_top
     assert all("collin" not in figures for figures in state.board.values())
 
 
-def test_a_captured_mouse_skips_its_turn_while_minions_are_on_the_board__000_liberare_un_topo():
+def test_a_captured_mouse_skips_its_turn_while_minions_are_on_the_board__rulebook_liberare_un_topo():
     state = chapter_1_table(MouseCaptured(mouse="collin"))
     events, _ = act(state, EndTurn(mouse="filch"))
     assert events == [
@@ -65,7 +65,7 @@ def test_a_captured_mouse_skips_its_turn_while_minions_are_on_the_board__000_lib
     ]
 
 
-def test_a_captured_mouse_is_released_next_to_another_mouse_when_no_minion_is_left__000_liberare_un_topo():
+def test_a_captured_mouse_is_released_next_to_another_mouse_when_no_minion_is_left__liberare_un_topo():
     state = chapter_1_table(*NO_RATS, MouseCaptured(mouse="collin"), track=MICE)
     events, state = act(state, EndTurn(mouse="filch"))
     assert events[-1] == DecisionRequested(
@@ -84,13 +84,13 @@ def test_a_captured_mouse_is_released_next_to_another_mouse_when_no_minion_is_le
     assert state.captured == () and "collin" in state.board["GR-7"]
 
 
-def test_chapter_lost_when_all_mice_are_captured_at_once__001_capitolo_1_obiettivi_del_capitolo():
+def test_chapter_lost_when_all_mice_are_captured_at_once__rulebook_capitolo_1_obiettivi_del_capitolo():
     captured = [MouseCaptured(mouse=m) for m in MICE]
     assert RULESET.outcome(chapter_1_table(*captured[:3])) is None
     assert RULESET.outcome(chapter_1_table(*captured)) == "defeat"
 
 
-def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_clear__001_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
+def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_clear__rulebook_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
     on_tree = [FigurePlaced(figure=m, card=m, space="CY-1") for m in MICE]
     courtyard = RoomTilePlaced(tile="courtyard", column=2, row=1)
     assert RULESET.outcome(chapter_1_table(*on_tree)) is None, "the courtyard is not on the table"
@@ -100,7 +100,7 @@ def test_chapter_1_won_with_every_mouse_on_the_tree_entrance_and_the_courtyard_c
     assert RULESET.outcome(chapter_1_table(courtyard, *on_tree[:3])) is None
 
 
-def test_chapter_1_won_with_every_mouse_not_captured_on_the_tree_entrance__001_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
+def test_chapter_1_won_with_every_mouse_not_captured_on_the_tree_entrance__rulebook_capitolo_1_obiettivi_del_capitolo():  # noqa: E501
     """MM rulebook (it) «portate tutti i Topi non Catturati sulla casella di entrata dell'albero»: a captured
     mouse does not stop the others' victory (rules revision 2); revision 1 games keep "no mouse captured"."""
     courtyard = RoomTilePlaced(tile="courtyard", column=2, row=1)
@@ -111,7 +111,7 @@ def test_chapter_1_won_with_every_mouse_not_captured_on_the_tree_entrance__001_c
     assert RULESET.outcome(chapter_1_table(courtyard, captured, *on_tree, rules_revision=1)) is None
 
 
-def test_001_plancia_del_racconto_game_ended_says_why_the_chapter_ended():
+def test_rulebook_plancia_del_racconto_game_ended_says_why_the_chapter_ended():
     """``GameEnded.reason`` names the end (rules revision 2 on); games of revision 1 keep it empty, as
     their stored ``GameEnded`` has none."""
     from msgspec.structs import replace

@@ -25,7 +25,7 @@ def _at_a_search_draw() -> tuple[Table, str]:
     return table, seat
 
 
-def test_a_drawn_search_card_entered_by_its_printed_name__001_ricerca():
+def test_a_drawn_search_card_entered_by_its_printed_name__rulebook_ricerca():
     table, seat = _at_a_search_draw()
     events = table.play(Draw(cards=(" fishhook & THREAD",)), seat=seat)  # any case, spaces ignored
     drawn = CardsDrawn(reason="search", deck="search", cards=("fishhook-and-thread",), source="manual")
@@ -35,7 +35,7 @@ def test_a_drawn_search_card_entered_by_its_printed_name__001_ricerca():
     assert verify(table.records).ok
 
 
-def test_a_name_no_card_of_the_deck_has_is_refused_without_naming_the_deck__001_ricerca():
+def test_a_name_no_card_of_the_deck_has_is_refused_without_naming_the_deck__rulebook_ricerca():
     table, seat = _at_a_search_draw()
     with pytest.raises(RuleBroken, match="draw.not-in-deck"):
         table.play(Draw(cards=("Excalibur",)), seat=seat)

@@ -87,7 +87,7 @@ def nez_searches(state, face=2):
     return roll(state, face)
 
 
-def test_guard_room_special_search_offers_tinkerers_treasure_to_a_tinkerer__001_capitolo_1_stanza_delle_guardie():  # noqa: E501
+def test_guard_room_special_search_offers_tinkerers_treasure_to_a_tinkerer__rulebook_capitolo_1_stanza_delle_guardie():  # noqa: E501
     state = table(
         "guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK
     )
@@ -100,7 +100,7 @@ def test_guard_room_special_search_offers_tinkerers_treasure_to_a_tinkerer__001_
     )
 
 
-def test_tinkerers_treasure_takes_any_weapon_or_armour_then_reshuffles_itself_in__001_capitolo_1_bottino_del_fabbro():  # noqa: E501
+def test_tinkerers_treasure_takes_any_weapon_or_armour_then_reshuffles_itself_in__rulebook_capitolo_1_bottino_del_fabbro():  # noqa: E501
     state = table(
         "guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK
     )
@@ -129,14 +129,14 @@ def test_tinkerers_treasure_takes_any_weapon_or_armour_then_reshuffles_itself_in
     assert state.special_searches == ("guard-room",)
 
 
-def test_tinkerers_treasure_is_not_offered_to_a_mouse_that_is_not_a_tinkerer__001_capitolo_1_bottino_del_fabbro():  # noqa: E501
+def test_tinkerers_treasure_is_not_offered_to_a_mouse_that_is_not_a_tinkerer__rulebook_capitolo_1_bottino_del_fabbro():  # noqa: E501
     state = table("guard-room", mice_at("GR-6"), PARTY, PARTY, DECK)
     _, state = act(state, Search(mouse="collin"))
     events, _ = roll(state, 2)
     assert isinstance(events[-1], DrawRequested)
 
 
-def test_guard_room_special_search_may_be_refused_for_a_normal_draw__001_capitolo_1_ricerca_speciale():
+def test_guard_room_special_search_may_be_refused_for_a_normal_draw__rulebook_capitolo_1_ricerca_speciale():
     state = table(
         "guard-room", mice_at("GR-6", PARTY_NEZ), ("nez", "tilda", "filch", "maginos"), PARTY_NEZ, DECK
     )
@@ -145,7 +145,7 @@ def test_guard_room_special_search_may_be_refused_for_a_normal_draw__001_capitol
     assert events == [DrawRequested(reason="search", deck="search", cards=tuple(sorted(DECK)), piece="nez")]
 
 
-def test_guard_room_special_summon_is_two_rat_warriors__001_capitolo_1_evocazione_speciale():
+def test_guard_room_special_summon_is_two_rat_warriors__rulebook_capitolo_1_evocazione_speciale():
     state = chapter_1_table(
         CheeseAddedToWheel(count=6, reason="test"), track=("filch", "collin", "tilda", "maginos")
     )
@@ -166,7 +166,7 @@ def test_guard_room_special_summon_is_two_rat_warriors__001_capitolo_1_evocazion
 SEWER_DECK = ("fishhook-and-thread", "grapes")
 
 
-def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fognature():
+def test_sewer_special_search_fishhook_only_on_water_spaces__rulebook_capitolo_1_fognature():
     state = table(
         "sewer",
         [*mice_at("SW-12", ("collin", "tilda", "maginos")), ("filch", "filch", "SW-7")],
@@ -188,21 +188,21 @@ def test_sewer_special_search_fishhook_only_on_water_spaces__001_capitolo_1_fogn
     assert not state.pack.get("filch")
 
 
-def test_sewer_special_search_not_on_a_dry_space__001_capitolo_1_fognature():
+def test_sewer_special_search_not_on_a_dry_space__rulebook_capitolo_1_fognature():
     state = table("sewer", mice_at("SW-12"), ("filch", "collin", "tilda", "maginos"), deck=SEWER_DECK)
     _, state = act(state, Search(mouse="filch"))
     events, _ = roll(state, 5)
     assert isinstance(events[-1], DrawRequested)
 
 
-def test_leaving_the_sewer_needs_the_fishhook__ruling_001_capitolo_1_abbandonare_le_fognature():
+def test_leaving_the_sewer_needs_the_fishhook__ruling_capitolo_1_abbandonare_le_fognature():
     state = table("sewer", mice_at("SW-8"), ("filch", "collin", "tilda", "maginos"))
     with pytest.raises(RuleBroken, match="explore.sewer-needs-fishhook"):
         RULESET.decide(state, Explore(mouse="filch", via="flip"))
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, Explore)]
 
 
-def test_sewer_flip_space_with_the_fishhook_leads_back_to_the_guard_room__001_capitolo_1_fognature():
+def test_sewer_flip_space_with_the_fishhook_leads_back_to_the_guard_room__rulebook_capitolo_1_fognature():
     state = table("sewer", mice_at("SW-8"), ("filch", "collin", "tilda", "maginos"), deck=SEWER_DECK)
     state = RULESET.evolve(
         state, SearchDeckCardTaken(mouse="tilda", card="fishhook-and-thread", reason="test")
@@ -217,7 +217,7 @@ def kitchen(extra=(), track=("collin", "roaches", "filch", "tilda", "maginos")):
     return table("kitchen", [*mice_at("KI-5"), *extra], track)
 
 
-def test_kitchen_first_entry_puts_cheese_on_the_counter__ruling_001_capitolo_1_cucina():
+def test_kitchen_first_entry_puts_cheese_on_the_counter__ruling_capitolo_1_cucina():
     state = chapter_1_table(
         FigurePlaced(figure="filch", card="filch", space="GR-8"),
         *(FigurePlaced(figure=m, card=m, space="GR-8") for m in PARTY),
@@ -230,7 +230,7 @@ def test_kitchen_first_entry_puts_cheese_on_the_counter__ruling_001_capitolo_1_c
     assert CounterCheesePlaced(count=3) in events and state.counter_cheese == 3
 
 
-def test_kitchen_each_cheese_a_roach_rolls_moves_counter_cheese_to_the_wheel__001_capitolo_1_cucina():
+def test_kitchen_each_cheese_a_roach_rolls_moves_counter_cheese_to_the_wheel__rulebook_capitolo_1_cucina():
     state = kitchen(
         [("roaches-1", "roaches", "KI-5")], track=("roaches", "filch", "collin", "tilda", "maginos")
     )
@@ -243,7 +243,7 @@ def test_kitchen_each_cheese_a_roach_rolls_moves_counter_cheese_to_the_wheel__00
     assert state.counter_cheese == 1
 
 
-def test_kitchen_empty_counter_roaches_are_normal_again__001_capitolo_1_cucina():
+def test_kitchen_empty_counter_roaches_are_normal_again__rulebook_capitolo_1_cucina():
     state = kitchen(
         [("roaches-1", "roaches", "KI-5")], track=("roaches", "filch", "collin", "tilda", "maginos")
     )
@@ -259,7 +259,7 @@ def defeat_roach(state):
     return roll(state, 4)  # roach defends: no block -> defeated
 
 
-def test_defeating_a_roach_in_the_kitchen_rolls_for_miz_maggie__001_capitolo_1_farsi_vedere_da_miz_maggie():
+def test_defeating_a_roach_in_the_kitchen_rolls_for_miz_maggie__capitolo_1_farsi_vedere_da_miz_maggie():
     events, _ = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     assert MinionDefeated(figure="roaches-1", card="roaches") in events
     assert events[-2:] == [
@@ -268,7 +268,7 @@ def test_defeating_a_roach_in_the_kitchen_rolls_for_miz_maggie__001_capitolo_1_f
     ]
 
 
-def test_miz_maggie_miss_knocks_the_mouse_down_and_puts_the_roach_back_on_the_counter__001_capitolo_1_miz_maggie():  # noqa: E501
+def test_miz_maggie_miss_knocks_the_mouse_down_and_puts_the_roach_back_on_the_counter__rulebook_capitolo_1_miz_maggie():  # noqa: E501
     _, state = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     events, state = roll(state, 3)
     assert events[:3] == [
@@ -279,7 +279,7 @@ def test_miz_maggie_miss_knocks_the_mouse_down_and_puts_the_roach_back_on_the_co
     assert "roaches-1" in state.board["KI-1"] and "roaches" in state.track
 
 
-def test_miz_maggie_hit_gives_the_ally_achievement_and_one_more_page__001_capitolo_1_miz_maggie():
+def test_miz_maggie_hit_gives_the_ally_achievement_and_one_more_page__rulebook_capitolo_1_miz_maggie():
     _, state = defeat_roach(kitchen([("roaches-1", "roaches", "KI-5")]))
     events, state = roll(state, 6)
     assert events[:2] == [
@@ -289,7 +289,7 @@ def test_miz_maggie_hit_gives_the_ally_achievement_and_one_more_page__001_capito
     assert state.story_achievements == ("miz-maggie-ally",) and state.end_marker_page == 7
 
 
-def test_miz_maggie_ally_no_more_rolls__001_capitolo_1_miz_maggie():
+def test_miz_maggie_ally_no_more_rolls__rulebook_capitolo_1_miz_maggie():
     state = RULESET.evolve(
         kitchen([("roaches-1", "roaches", "KI-5")]), StoryAchievementGained(achievement="miz-maggie-ally")
     )
@@ -304,7 +304,7 @@ def courtyard(extra=(), track=("filch", "collin", "tilda", "maginos"), mice_spac
     return table("courtyard", [*mice_at(mice_space), *extra], track)
 
 
-def test_crow_dives_on_a_mouse_whose_movement_die_shows_1__001_capitolo_1_il_vile_vecchio_corvo():
+def test_crow_dives_on_a_mouse_whose_movement_die_shows_1__rulebook_capitolo_1_il_vile_vecchio_corvo():
     _, state = act(courtyard(), Move(mouse="filch"))
     events, state = roll(state, 5)
     assert events == [
@@ -316,13 +316,13 @@ def test_crow_dives_on_a_mouse_whose_movement_die_shows_1__001_capitolo_1_il_vil
 
 
 @pytest.mark.parametrize("face", [2, 3, 4, 6])
-def test_crow_stays_away_unless_the_die_shows_1__001_capitolo_1_il_vile_vecchio_corvo(face):
+def test_crow_stays_away_unless_the_die_shows_1__rulebook_capitolo_1_il_vile_vecchio_corvo(face):
     _, state = act(courtyard(), Move(mouse="filch"))
     events, _ = roll(state, face)
     assert not [e for e in events if isinstance(e, CrowDived)]
 
 
-def test_crow_cannot_reach_a_mouse_on_the_tree_entrance__001_capitolo_1_entrata_nell_albero():
+def test_crow_cannot_reach_a_mouse_on_the_tree_entrance__rulebook_capitolo_1_entrata_nell_albero():
     _, state = act(courtyard(mice_space="CY-1"), Move(mouse="filch"))
     events, _ = roll(state, 1)
     assert not [e for e in events if isinstance(e, CrowDived)]
@@ -339,7 +339,7 @@ def rats_turn():
     return state
 
 
-def test_crow_dives_on_a_moving_minion_and_can_defeat_it__001_capitolo_1_il_vile_vecchio_corvo():
+def test_crow_dives_on_a_moving_minion_and_can_defeat_it__rulebook_capitolo_1_il_vile_vecchio_corvo():
     events, state = roll(rats_turn(), 1)
     assert events[:3] == [
         CrowDived(figure="rat-warriors-1", space="CY-20"),
@@ -350,12 +350,12 @@ def test_crow_dives_on_a_moving_minion_and_can_defeat_it__001_capitolo_1_il_vile
     assert state.mouse_turn is not None and state.mouse_turn.mouse == "filch"
 
 
-def test_no_crow_dive_on_a_minion_rolling_2__001_capitolo_1_il_vile_vecchio_corvo():
+def test_no_crow_dive_on_a_minion_rolling_2__rulebook_capitolo_1_il_vile_vecchio_corvo():
     events, _ = roll(rats_turn(), 2)
     assert isinstance(events[0], MinionMoved)
 
 
-def test_tree_entrance_is_entered_only_from_its_one_adjacent_space__001_capitolo_1_entrata_nell_albero():
+def test_tree_entrance_is_entered_only_from_its_one_adjacent_space__rulebook_capitolo_1_entrata_nell_albero():
     _, state = act(courtyard(mice_space="CY-2"), Move(mouse="filch"))
     _, state = roll(state, 3)
     with pytest.raises(RuleBroken, match="move.not-adjacent"):
@@ -363,17 +363,17 @@ def test_tree_entrance_is_entered_only_from_its_one_adjacent_space__001_capitolo
     assert RULESET.decide(state, MoveTo(mouse="filch", path=("CY-7", "CY-6", "CY-1")))
 
 
-def test_mice_on_the_tree_entrance_see_only_the_adjacent_space__001_capitolo_1_entrata_nell_albero():
+def test_mice_on_the_tree_entrance_see_only_the_adjacent_space__rulebook_capitolo_1_entrata_nell_albero():
     lib = library()
     assert sees(lib, "CY-1", "CY-6") and not sees(lib, "CY-1", "CY-7") and not sees(lib, "CY-13", "CY-1")
 
 
-def test_minions_may_not_enter_the_tree_entrance__001_capitolo_1_entrata_nell_albero():
+def test_minions_may_not_enter_the_tree_entrance__rulebook_capitolo_1_entrata_nell_albero():
     state = courtyard([("rat-warriors-1", "rat-warriors", "CY-7")], mice_space="CY-1")
     assert "CY-1" not in path_toward(state, "rat-warriors-1", "filch", 3)
 
 
-def test_first_entry_of_the_courtyard_reads_its_story__001_capitolo_1_frammenti_di_leggenda():
+def test_first_entry_of_the_courtyard_reads_its_story__rulebook_capitolo_1_frammenti_di_leggenda():
     flip = next(s.id for s in library().tiles["tunnel-entrance"].spaces if s.kind == "flip")
     state = table("tunnel-entrance", mice_at(flip), PARTY)
     events, _ = act(state, Explore(mouse="collin", via="flip"))
@@ -382,7 +382,7 @@ def test_first_entry_of_the_courtyard_reads_its_story__001_capitolo_1_frammenti_
     assert events.index(read[0]) == events.index(RoomEntered(tile="courtyard", first=True)) + 1
 
 
-def test_001_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_continues_on_victory():
+def test_rulebook_il_libro_delle_storie_the_opening_is_read_at_setup_and_the_story_continues_on_victory():
     """MM rulebook (it) «Il Racconto Continua… : alla fine di certi Capitoli è presente la sezione Il Racconto
     Continua… . Leggere ad alta voce questa parte»; MM rulebook (pt) Capítulo um, «Escolha um(a) jogador(a)
     para ler em voz alta»: the chapter's opening is given when it is set up, its «Il Racconto Continua…» when

@@ -312,7 +312,7 @@ def test_a_provisional_record_must_say_why():
     ]
 
 
-def test_a_room_rule_this_release_does_not_play_is_named__001_capitolo_1_regole_speciali():
+def test_a_room_rule_this_release_does_not_play_is_named__rulebook_capitolo_1_regole_speciali():
     """Room rules run by the ids the chapter data names (``room_rules.REGISTRY``): a pack naming another
     is reported, and the shipped chapter's five are all registered."""
     from dicelog.domain.mice_and_mystics.content import RoomRule

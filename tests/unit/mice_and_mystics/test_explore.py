@@ -49,19 +49,19 @@ def at(space, figure="filch"):
     return FigurePlaced(figure=figure, card=figure, space=space)
 
 
-def test_explore_refused_while_minions_are_in_the_room__001_esplorare():
+def test_explore_refused_while_minions_are_in_the_room__rulebook_esplorare():
     with pytest.raises(RuleBroken, match="explore.minions-in-room"):
         RULESET.decide(chapter_1_table(at("GR-8")), Explore(mouse="filch", via="E"))
 
 
-def test_explore_needs_an_aligned_exit_of_the_same_colour__001_esplorare():
+def test_explore_needs_an_aligned_exit_of_the_same_colour__rulebook_esplorare():
     state = chapter_1_table(*NO_RATS, at("GR-9"), track=MICE)
     with pytest.raises(RuleBroken, match="explore.no-way"):
         RULESET.decide(state, Explore(mouse="filch", via="W"))
     assert [c for c in RULESET.legal_commands(state) if isinstance(c, Explore)] == []
 
 
-def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_every_mouse__001_esplorare():
+def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_every_mouse__esplorare():
     state = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE)
     assert Explore(mouse="filch", via="E") in RULESET.legal_commands(state)
     events, state = act(state, Explore(mouse="filch", via="E"))
@@ -79,7 +79,7 @@ def test_explore_an_exit_flips_the_next_board_to_the_matching_colour_and_moves_e
     ]
 
 
-def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_cards__001_incontri():
+def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_cards__rulebook_incontri():
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
     events, state = answer(state, CardsDrawn(reason="encounter", deck="encounter", cards=("standard-1",)))
     # 2 rat warriors on 3 free entrances: the two nearest the mice on KI-8, KI-14 (1 space) and KI-1
@@ -106,7 +106,7 @@ def test_encounter_places_its_page_band_and_reshuffles_the_track_without_minion_
     assert "standard-1" not in state.encounter_deck
 
 
-def test_explore_a_flip_space_turns_the_room_over__001_esplorare_una_casella_di_rotazione():
+def test_explore_a_flip_space_turns_the_room_over__rulebook_esplorare_una_casella_di_rotazione():
     state = chapter_1_table(*NO_RATS, at("GR-11"), track=MICE)
     events, _ = act(state, Explore(mouse="filch", via="flip"))
     assert events[1] == TileFlipped(tile="guard-room", to="sewer")
@@ -114,7 +114,7 @@ def test_explore_a_flip_space_turns_the_room_over__001_esplorare_una_casella_di_
     assert of_type(events, RoomEntered) == [RoomEntered(tile="sewer", first=True)]
 
 
-def test_001_determinare_l_ordine_di_iniziativa_born_to_lead_not_when_collin_is_laid_first():
+def test_rulebook_determinare_l_ordine_di_iniziativa_born_to_lead_not_when_collin_is_laid_first():
     """MM rulebook (it) Collin's hero card (Born to Lead): no cheese when the reshuffled track puts Collin on
     the first space."""
     _, state = act(chapter_1_table(*NO_RATS, at("GR-8"), track=MICE), Explore(mouse="filch", via="E"))
@@ -128,7 +128,7 @@ def test_001_determinare_l_ordine_di_iniziativa_born_to_lead_not_when_collin_is_
 PIPES = RoomTilePlaced(tile="pipes", column=0, row=1)
 
 
-def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
+def test_rulebook_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
     """MM rulebook (it) §Esplorare: "Una casella di Rotazione con questo simbolo può essere Esplorata
     solamente da un Fabbro o da un Furfante" (the Pipes' PI-10). Collin (Leader, Warrior) may not; Filch
     (Scamp) may."""
@@ -147,7 +147,7 @@ def test_001_esplorare_the_pipes_flip_space_only_for_a_tinkerer_or_a_scamp():
     assert of_type(events, FigurePlaced) == [FigurePlaced(figure="filch", card="filch", space="SD-12")]
 
 
-def test_001_esplorare_the_pipes_flip_space_for_a_tinkerer():
+def test_rulebook_esplorare_the_pipes_flip_space_for_a_tinkerer():
     """MM rulebook (it) §Esplorare: a Tinkerer ("Fabbro", Nez) may explore by the Pipes' flip space too."""
     state = chapter_1_table(
         *NO_RATS,
@@ -173,7 +173,7 @@ def _explored_and_reshuffled(rules_revision: int):
     return state
 
 
-def test_001_determinare_l_ordine_di_iniziativa_a_track_laid_again_starts_a_new_round_from_the_top():
+def test_rulebook_determinare_l_ordine_di_iniziativa_a_track_laid_again_starts_a_new_round_from_the_top():
     """MM rulebook (it) §Determinare l'Ordine di Iniziativa (MM rulebook (pt) «cada vez que uma nova carta de
     confronto for revelada, a ordem de iniziativa deve ser novamente determinada»): the track laid again
     mid-turn is a new order; once the exploring mouse's turn ends, a new round starts from slot 1, so no card
@@ -187,7 +187,7 @@ def test_001_determinare_l_ordine_di_iniziativa_a_track_laid_again_starts_a_new_
     assert not state.round_ends_after_turn
 
 
-def test_001_determinare_l_ordine_di_iniziativa_rules_revision_1_games_go_on_from_the_new_slot():
+def test_rulebook_determinare_l_ordine_di_iniziativa_rules_revision_1_games_go_on_from_the_new_slot():
     """Games created under rules revision 1 re-derive as they were played: the round went on from the
     exploring mouse's new slot (Tilda, below Filch), and verify keeps passing for them."""
     state = _explored_and_reshuffled(rules_revision=1)
@@ -202,7 +202,7 @@ def test_a_rules_revision_this_build_does_not_know_is_refused():
         given(rules_revision=RULES_REVISION + 1)
 
 
-def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions__001_collocare_i_servitori():
+def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions__collocare_i_servitori():
     """Revision 1 placed the figures left over an even spread on any entrances (the players' choice,
     default the first in tile order); its games re-derive that way."""
     table = chapter_1_table(*NO_RATS, at("GR-8"), track=MICE, rules_revision=1)
@@ -215,7 +215,7 @@ def test_rules_revision_1_games_asked_for_any_spread_of_the_small_melee_minions_
     )
 
 
-def test_001_esplorare_a_board_with_figures_on_it_is_not_turned_over_from_revision_3():
+def test_rulebook_esplorare_a_board_with_figures_on_it_is_not_turned_over_from_revision_3():
     """MM rulebook (it) §Esplorare: entering a room of the other colour turns its board over ("ruotate il
     tabellone della Stanza di arrivo"); no source says where figures standing on it would go, so from rules
     revision 3 that Explore is refused (provisional; docs/mice-and-mystics/rulings.md). Revision 2 turned it

@@ -55,7 +55,7 @@ def at(space, mouse):
 # --- Share -------------------------------------------------------------------------------------
 
 
-def test_share_gives_a_pack_card_to_a_mouse_on_the_same_space__001_condividere():
+def test_share_gives_a_pack_card_to_a_mouse_on_the_same_space__rulebook_condividere():
     state = chapter_1_table(*kept("filch", "toothpick"))
     events, state = act(state, Share(mouse="filch", with_mouse="collin", card="toothpick"))
     assert events == [SearchCardShared(mouse="filch", with_mouse="collin", card="toothpick", by="filch")]
@@ -63,7 +63,7 @@ def test_share_gives_a_pack_card_to_a_mouse_on_the_same_space__001_condividere()
     assert state.mouse_turn.action is None and state.mouse_turn.free_actions == ("share",)
 
 
-def test_share_gives_cheese_and_a_card_to_an_adjacent_mouse_in_one_free_action__001_condividere():
+def test_share_gives_cheese_and_a_card_to_an_adjacent_mouse_in_one_free_action__rulebook_condividere():
     state = chapter_1_table(
         at("GR-7", "collin"), *kept("filch", "toothpick"), CheeseGained(mouse="filch", count=3, reason="t")
     )
@@ -75,14 +75,14 @@ def test_share_gives_cheese_and_a_card_to_an_adjacent_mouse_in_one_free_action__
     assert state.cheese["filch"] == 1 and state.cheese["collin"] == 2
 
 
-def test_share_refused_with_a_mouse_neither_on_the_same_nor_an_adjacent_space__001_condividere():
+def test_share_refused_with_a_mouse_neither_on_the_same_nor_an_adjacent_space__rulebook_condividere():
     state = chapter_1_table(at("GR-1", "collin"), CheeseGained(mouse="filch", count=1, reason="t"))
     with pytest.raises(RuleBroken, match="share.not-adjacent"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", cheese=1))
     assert not [c for c in RULESET.legal_commands(state) if isinstance(c, Share) and c.with_mouse == "collin"]
 
 
-def test_share_is_a_free_exchange_giving_and_taking_cards_and_cheese__001_condividere():
+def test_share_is_a_free_exchange_giving_and_taking_cards_and_cheese__rulebook_condividere():
     """MM rulebook (it) §Condividere: "scambiare liberamente carte Ricerca e/o segnalini Formaggio"; MM
     rulebook (pt) "livremente trocar": one Share both gives and takes; it is the acting mouse's free action
     only."""
@@ -113,7 +113,7 @@ def test_share_is_a_free_exchange_giving_and_taking_cards_and_cheese__001_condiv
     assert state.mouse_turn.mouse == "filch" and state.mouse_turn.free_actions == ("share",)
 
 
-def test_share_take_only_counts_as_the_acting_mouse_s_share__001_azioni_gratuite():
+def test_share_take_only_counts_as_the_acting_mouse_s_share__rulebook_azioni_gratuite():
     state = chapter_1_table(*kept("collin", "toothpick"))
     _, state = act(state, Share(mouse="filch", with_mouse="collin", take=("toothpick",)))
     assert state.pack["filch"] == ("toothpick",) and state.mouse_turn.free_actions == ("share",)
@@ -121,7 +121,7 @@ def test_share_take_only_counts_as_the_acting_mouse_s_share__001_azioni_gratuite
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", card="toothpick"))
 
 
-def test_share_refuses_cards_not_in_the_giver_s_pack_named_twice_and_missing_cheese__001_condividere():
+def test_share_refuses_cards_not_in_the_giver_s_pack_named_twice_and_missing_cheese__rulebook_condividere():
     state = chapter_1_table(
         *kept("filch", "toothpick"),
         *kept("collin", "search-card-01"),
@@ -141,7 +141,7 @@ def test_share_refuses_cards_not_in_the_giver_s_pack_named_twice_and_missing_che
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin"))
 
 
-def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__001_equipaggiare():
+def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__rulebook_equipaggiare():
     """MM rulebook (it) §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla
     sacca" (MM rulebook (pt): "Se, em algum momento, o rato superar esse limite"): the gift is allowed;
     Collin's player picks the card to discard among his pack's cards (tricks and party items are not counted),
@@ -172,7 +172,7 @@ def test_share_into_a_full_pack_the_receiver_discards_a_card_of_choice__001_equi
     assert state.cheese.get("collin", 0) == 0
 
 
-def test_share_legal_commands_list_single_gives_and_takes__001_condividere():
+def test_share_legal_commands_list_single_gives_and_takes__rulebook_condividere():
     state = chapter_1_table(
         *kept("collin", "toothpick"),
         CheeseGained(mouse="collin", count=2, reason="t"),
@@ -192,7 +192,7 @@ def test_share_legal_commands_list_single_gives_and_takes__001_condividere():
 # --- limits common to free actions ---------------------------------------------------------------
 
 
-def test_each_free_action_at_most_once_per_turn__001_azioni_gratuite():
+def test_each_free_action_at_most_once_per_turn__rulebook_azioni_gratuite():
     state = chapter_1_table(CheeseGained(mouse="filch", count=3, reason="t"))
     _, state = act(state, Share(mouse="filch", with_mouse="collin", cheese=1))
     with pytest.raises(RuleBroken, match="free-action.once-per-turn"):
@@ -202,7 +202,7 @@ def test_each_free_action_at_most_once_per_turn__001_azioni_gratuite():
     assert state.awaiting == "search"
 
 
-def test_free_actions_start_again_each_turn__001_azioni_gratuite():
+def test_free_actions_start_again_each_turn__rulebook_azioni_gratuite():
     state = chapter_1_table(CheeseGained(mouse="filch", count=3, reason="t"))
     _, state = act(state, Share(mouse="filch", with_mouse="collin", cheese=1))
     state = chapter_1_table(
@@ -213,14 +213,14 @@ def test_free_actions_start_again_each_turn__001_azioni_gratuite():
     assert RULESET.decide(state, Share(mouse="filch", with_mouse="collin", cheese=1))
 
 
-def test_no_free_action_in_the_middle_of_another_action__001_azioni_gratuite():
+def test_no_free_action_in_the_middle_of_another_action__rulebook_azioni_gratuite():
     state = chapter_1_table(CheeseGained(mouse="filch", count=3, reason="t"))
     _, state = act(state, Search(mouse="filch"))  # the search roll is pending
     with pytest.raises(RuleBroken, match="free-action.inside-action"):
         RULESET.decide(state, Share(mouse="filch", with_mouse="collin", cheese=1))
 
 
-def test_no_free_action_for_a_mouse_in_water__001_muoversi_nell_acqua():
+def test_no_free_action_for_a_mouse_in_water__rulebook_muoversi_nell_acqua():
     state = chapter_1_table(
         RoomTilePlaced(tile="sewer", column=5, row=5),
         at("SW-7", "filch"),
@@ -237,7 +237,7 @@ def test_no_free_action_for_a_mouse_in_water__001_muoversi_nell_acqua():
 # --- Equip ---------------------------------------------------------------------------------------
 
 
-def test_equip_a_two_pawed_weapon_puts_the_paw_weapon_back_in_the_pack__001_equipaggiare():
+def test_equip_a_two_pawed_weapon_puts_the_paw_weapon_back_in_the_pack__rulebook_equipaggiare():
     state = chapter_1_table(*kept("collin", "toothpick"), track=COLLIN_FIRST)
     events, state = act(state, Equip(mouse="collin", card="toothpick", slot="both-paws"))
     assert events == [
@@ -252,7 +252,7 @@ def test_equip_a_two_pawed_weapon_puts_the_paw_weapon_back_in_the_pack__001_equi
     assert state.pack["collin"] == ("collins-sword",)
 
 
-def test_equip_only_from_the_pack_and_in_the_card_s_slot__001_equipaggiare():
+def test_equip_only_from_the_pack_and_in_the_card_s_slot__rulebook_equipaggiare():
     state = chapter_1_table(*kept("collin", "toothpick"), track=COLLIN_FIRST)
     with pytest.raises(RuleBroken, match="equip.not-in-pack"):
         RULESET.decide(state, Equip(mouse="collin", card="bow-of-precision", slot="paw"))
@@ -260,19 +260,19 @@ def test_equip_only_from_the_pack_and_in_the_card_s_slot__001_equipaggiare():
         RULESET.decide(state, Equip(mouse="collin", card="toothpick", slot="paw"))
 
 
-def test_equip_refused_when_the_class_requirement_is_not_met__001_carte_ricerca():
+def test_equip_refused_when_the_class_requirement_is_not_met__rulebook_carte_ricerca():
     state = chapter_1_table(*kept("collin", "cloak-of-displacement"), track=COLLIN_FIRST)
     with pytest.raises(RuleBroken, match="equip.requirement"):
         RULESET.decide(state, Equip(mouse="collin", card="cloak-of-displacement", slot="body"))
 
 
-def test_unknown_cards_are_not_equipment__001_carte_ricerca():
+def test_unknown_cards_are_not_equipment__rulebook_carte_ricerca():
     state = chapter_1_table(*kept("collin", "search-card-01"), track=COLLIN_FIRST)
     with pytest.raises(RuleBroken, match="equip.not-equipment"):
         RULESET.decide(state, Equip(mouse="collin", card="search-card-01", slot="paw"))
 
 
-def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__001_filch_coda_prensile():
+def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__rulebook_filch_coda_prensile():
     state = chapter_1_table(
         SearchCardUnequipped(mouse="filch", card="dagger", loadout=()), TurnStarted(card="filch", slot=0)
     )
@@ -287,7 +287,7 @@ def test_filch_prehensile_tail_holds_a_dagger_as_a_third_paw__001_filch_coda_pre
         RULESET.decide(state, Equip(mouse="collin", card="dagger", slot="tail"))
 
 
-def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggiare():
+def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__rulebook_equipaggiare():
     """MM rulebook (it) §Equipaggiare: at most 3 cards in the pack, tricks (and party items) excluded; over
     the limit the player discards 1 card of their choice — here the Dagger just put back is kept."""
     state = chapter_1_table(
@@ -310,7 +310,7 @@ def test_unequip_into_a_full_pack_then_discard_one_card_of_choice__001_equipaggi
     assert state.pack["filch"] == ("search-card-02", "search-card-03", "dagger")
 
 
-def test_one_equip_moves_several_cards_between_pack_and_equipment__001_equipaggiare():
+def test_one_equip_moves_several_cards_between_pack_and_equipment__rulebook_equipaggiare():
     """MM rulebook (it) §Equipaggiare: "può Equipaggiare carte che sono nella sua sacca, o spostare nella
     sacca carte precedentemente Equipaggiate" (plural): Filch moves his Dagger to his tail, takes the
     Toothpick in both paws and puts on the Cloak in one free action."""
@@ -346,7 +346,7 @@ def test_one_equip_moves_several_cards_between_pack_and_equipment__001_equipaggi
         RULESET.decide(state, Unequip(mouse="filch", card="toothpick"))
 
 
-def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__001_equipaggiare():
+def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__rulebook_equipaggiare():
     state = chapter_1_table(*kept("filch", "toothpick"))
     with pytest.raises(RuleBroken, match="equip.not-in-pack"):  # the second card is not in the pack
         RULESET.decide(
@@ -366,7 +366,7 @@ def test_an_equip_of_several_cards_is_refused_whole_and_needs_a_card__001_equipa
         RULESET.decide(state, Equip(mouse="filch", card="toothpick"))
 
 
-def test_an_equip_leaving_the_pack_over_the_limit_asks_a_discard_until_it_fits__001_equipaggiare():
+def test_an_equip_leaving_the_pack_over_the_limit_asks_a_discard_until_it_fits__rulebook_equipaggiare():
     """Two cards back into a full pack make 5: one discard of the player's choice at a time until the
     pack holds 3 (MM rulebook (it) §Equipaggiare; MM rulebook (pt) §Equipar)."""
     state = chapter_1_table(
@@ -403,7 +403,7 @@ def test_an_equip_leaving_the_pack_over_the_limit_asks_a_discard_until_it_fits__
     )
 
 
-def test_unequip_moves_the_card_to_the_pack_and_the_mouse_cannot_attack_unarmed__001_equipaggiare():
+def test_unequip_moves_the_card_to_the_pack_and_the_mouse_cannot_attack_unarmed__rulebook_equipaggiare():
     events, state = act(chapter_1_table(), Unequip(mouse="filch", card="dagger"))
     assert events == [SearchCardUnequipped(mouse="filch", card="dagger", loadout=())]
     assert state.pack["filch"] == ("dagger",)
@@ -411,7 +411,7 @@ def test_unequip_moves_the_card_to_the_pack_and_the_mouse_cannot_attack_unarmed_
         RULESET.decide(state, Battle(mouse="filch", target="rat-warriors-1"))
 
 
-def test_equipped_ring_adds_a_battle_die_to_a_melee_attack__001_carte_ricerca_anello():
+def test_equipped_ring_adds_a_battle_die_to_a_melee_attack__rulebook_carte_ricerca_anello():
     state = chapter_1_table(*kept("filch", "ring-of-feline-strength"))
     _, state = act(state, Equip(mouse="filch", card="ring-of-feline-strength", slot="accessory"))
     events, _ = act(state, Battle(mouse="filch", target="rat-warriors-1"))
@@ -421,14 +421,14 @@ def test_equipped_ring_adds_a_battle_die_to_a_melee_attack__001_carte_ricerca_an
     ]
 
 
-def test_equipped_armour_adds_defense_dice__001_attacco():
+def test_equipped_armour_adds_defense_dice__rulebook_attacco():
     state = chapter_1_table(*kept("filch", "cloak-of-displacement"))
     assert mouse_defense_dice("filch", state) == 2
     _, state = act(state, Equip(mouse="filch", card="cloak-of-displacement", slot="body"))
     assert mouse_defense_dice("filch", state) == 3
 
 
-def test_a_captured_mouse_discards_equipped_search_cards_not_starting_equipment__001_topi_catturati():
+def test_a_captured_mouse_discards_equipped_search_cards_not_starting_equipment__rulebook_topi_catturati():
     state = chapter_1_table(*kept("filch", "cloak-of-displacement", "toothpick"))
     _, state = act(state, Equip(mouse="filch", card="cloak-of-displacement", slot="body"))
     events = wound_mouse(state, "filch", 5)
@@ -442,14 +442,14 @@ def test_a_captured_mouse_discards_equipped_search_cards_not_starting_equipment_
 # --- Level up ------------------------------------------------------------------------------------
 
 
-def test_level_up_trades_six_cheese_for_a_chosen_ability_card_of_the_class__001_salire_di_livello():
+def test_level_up_trades_six_cheese_for_a_chosen_ability_card_of_the_class__rulebook_salire_di_livello():
     state = chapter_1_table(CheeseGained(mouse="filch", count=7, reason="t"))
     events, state = act(state, LevelUp(mouse="filch", ability="knife-strike"))
     assert events == [MouseLeveledUp(mouse="filch", ability="knife-strike", cheese=6)]
     assert state.cheese["filch"] == 1 and state.abilities["filch"] == ("knife-strike",)
 
 
-def test_level_up_needs_six_cheese_the_class_and_a_card_no_mouse_holds__001_salire_di_livello():
+def test_level_up_needs_six_cheese_the_class_and_a_card_no_mouse_holds__rulebook_salire_di_livello():
     state = chapter_1_table(CheeseGained(mouse="filch", count=5, reason="t"))
     with pytest.raises(RuleBroken, match="level-up.not-enough-cheese"):
         RULESET.decide(state, LevelUp(mouse="filch", ability="knife-strike"))
@@ -464,7 +464,7 @@ def test_level_up_needs_six_cheese_the_class_and_a_card_no_mouse_holds__001_sali
     assert legal == {"dodge", "energy-rush", "find", "keen-eye", "knife-strike"}
 
 
-def test_legal_commands_list_free_actions_before_end_turn__001_azioni_gratuite():
+def test_legal_commands_list_free_actions_before_end_turn__rulebook_azioni_gratuite():
     state = chapter_1_table(*kept("filch", "toothpick"), CheeseGained(mouse="filch", count=1, reason="t"))
     legal = RULESET.legal_commands(state)
     assert Share(mouse="filch", with_mouse="collin", card="toothpick") in legal
@@ -474,7 +474,7 @@ def test_legal_commands_list_free_actions_before_end_turn__001_azioni_gratuite()
     assert legal[-1] == EndTurn(mouse="filch")
 
 
-def test_an_equipped_search_card_can_be_the_one_kept_for_the_campaign__001_campagna_2():
+def test_an_equipped_search_card_can_be_the_one_kept_for_the_campaign__rulebook_campagna_2():
     from dicelog.domain.mice_and_mystics.campaign import carry_over_of
 
     state = chapter_1_table(*kept("filch", "cloak-of-displacement"))

@@ -20,7 +20,7 @@ from dicelog.domain.mice_and_mystics.read_models import describe
 from tests.unit.mice_and_mystics.scenario import chapter_1_table
 
 
-def test_a_roach_that_steals_cheese_is_logged_as_a_theft_not_as_wounds__001_blatte():
+def test_a_roach_that_steals_cheese_is_logged_as_a_theft_not_as_wounds__rulebook_blatte():
     state = chapter_1_table()
     hit = AttackResolved(attacker="roaches-1", target="filch", hits=2, blocks=0, wounds=2)
     assert describe(state, hit) == "Filch blocks 0 of 2 hits"  # no wound claimed here
@@ -32,7 +32,7 @@ def test_a_roach_that_steals_cheese_is_logged_as_a_theft_not_as_wounds__001_blat
     assert describe(state, MinionWounded(figure="rat-warriors-1", wounds=2)) == "Rat Warrior 1 takes 2 wounds"
 
 
-def test_chapter_1_happenings_have_log_lines__001_capitolo_1():
+def test_chapter_1_happenings_have_log_lines__rulebook_capitolo_1():
     state = chapter_1_table()
     lines = [
         describe(state, event)

@@ -45,7 +45,7 @@ def test_roaches_steal_cheese_instead_of_wounding_while_the_mouse_has_cheese__fa
     assert state.cheese["filch"] == 0 and state.cheese_wheel == 0 and state.wounds["filch"] == 1
 
 
-def test_greedy_roaches_stolen_cheese_goes_on_the_wheel__001_blatte_avide():
+def test_greedy_roaches_stolen_cheese_goes_on_the_wheel__rulebook_blatte_avide():
     state = attacked_by(
         "roaches-1",
         "roaches",
@@ -59,7 +59,7 @@ def test_greedy_roaches_stolen_cheese_goes_on_the_wheel__001_blatte_avide():
     assert state.cheese["filch"] == 1 and state.cheese_wheel == 2
 
 
-def test_greedy_roaches_make_every_roach_in_play_greedy__001_blatte_avide():
+def test_greedy_roaches_make_every_roach_in_play_greedy__rulebook_blatte_avide():
     state = chapter_1_table(
         FigurePlaced(figure="roaches-1", card="roaches", space="GR-7"),
         FigurePlaced(figure="roaches-2", card="roaches", space="GR-8"),
@@ -105,7 +105,7 @@ def test_elite_rat_warriors_are_aggressive__facts_3_elite_rat_warriors():
     ]
 
 
-def test_no_more_rat_figures_than_the_box_holds_elite_tokens_and_vurst_token_included__001_ratti_guerrieri():
+def test_no_more_rat_figures_than_the_box_holds_elite_tokens_and_vurst_token_included__ratti_guerrieri():
     from dicelog.domain.mice_and_mystics.rules.placement import place_minions
 
     state = chapter_1_table()  # 3 rat figures on the board already

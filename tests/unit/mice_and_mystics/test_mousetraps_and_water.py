@@ -47,7 +47,7 @@ def walking_into_trap():
     return events, state
 
 
-def test_mouse_entering_a_mousetrap_stops_and_rolls_its_move_value__001_attraversare_le_trappole_per_topi():
+def test_mouse_entering_a_mousetrap_stops_and_rolls_its_move_value__attraversare_le_trappole_per_topi():
     events, _ = walking_into_trap()
     assert events == [
         MouseMoved(mouse="filch", origin="GR-6", path=("GR-7",), cost=1),
@@ -56,7 +56,7 @@ def test_mouse_entering_a_mousetrap_stops_and_rolls_its_move_value__001_attraver
     ]
 
 
-def test_a_star_passes_the_mousetrap_and_the_move_goes_on__001_attraversare_le_trappole_per_topi():
+def test_a_star_passes_the_mousetrap_and_the_move_goes_on__rulebook_attraversare_le_trappole_per_topi():
     _, state = walking_into_trap()
     events, state = roll(state, 1, 1, 2)
     assert events == [
@@ -66,7 +66,7 @@ def test_a_star_passes_the_mousetrap_and_the_move_goes_on__001_attraversare_le_t
     assert state.traps == ("GR-7",)
 
 
-def test_no_star_springs_the_trap_wound_cheese_knocked_down_and_the_turn_ends__001_attraversare_le_trappole_per_topi():  # noqa: E501
+def test_no_star_springs_the_trap_wound_cheese_knocked_down_and_the_turn_ends__rulebook_attraversare_le_trappole_per_topi():  # noqa: E501
     _, state = walking_into_trap()
     events, state = roll(state, 1, 3, 4)
     assert events[:6] == [
@@ -80,12 +80,12 @@ def test_no_star_springs_the_trap_wound_cheese_knocked_down_and_the_turn_ends__0
     assert state.traps == () and state.wounds["filch"] == 1
 
 
-def test_a_tinkerer_may_roll_its_lore_value_for_a_mousetrap__001_attraversare_le_trappole_per_topi():
+def test_a_tinkerer_may_roll_its_lore_value_for_a_mousetrap__rulebook_attraversare_le_trappole_per_topi():
     lib = shipped_library()
     assert trap_dice(lib, "nez") == 2 and trap_dice(lib, "collin") == 2 and trap_dice(lib, "filch") == 3
 
 
-def test_mousetrap_encounter_keyword_puts_a_trap_on_every_red_x_space_of_the_room__001_trappole_per_topi(
+def test_mousetrap_encounter_keyword_puts_a_trap_on_every_red_x_space_of_the_room__rulebook_trappole_per_topi(
     monkeypatch,
 ):
     from dicelog.domain.mice_and_mystics.content import EncounterBand
@@ -101,12 +101,12 @@ def in_sewer(space="SW-7"):
     return chapter_1_table(FigurePlaced(figure="filch", card="filch", space=space))
 
 
-def test_a_mouse_in_water_cannot_roll_to_move__001_muoversi_nell_acqua():
+def test_a_mouse_in_water_cannot_roll_to_move__rulebook_muoversi_nell_acqua():
     with pytest.raises(RuleBroken, match="move.leave-water"):
         act(in_sewer(), Move(mouse="filch"))
 
 
-def test_leaving_water_takes_the_whole_move_and_one_die_per_mouse_on_the_destination__001_muoversi_nell_acqua():  # noqa: E501
+def test_leaving_water_takes_the_whole_move_and_one_die_per_mouse_on_the_destination__rulebook_muoversi_nell_acqua():  # noqa: E501
     state = chapter_1_table(
         FigurePlaced(figure="filch", card="filch", space="SW-7"),
         FigurePlaced(figure="collin", card="collin", space="SW-2"),
@@ -121,14 +121,14 @@ def test_leaving_water_takes_the_whole_move_and_one_die_per_mouse_on_the_destina
     assert state.mouse_turn.moved
 
 
-def test_leaving_water_without_a_star_stays_in_the_water__001_muoversi_nell_acqua():
+def test_leaving_water_without_a_star_stays_in_the_water__rulebook_muoversi_nell_acqua():
     _, state = act(in_sewer(), LeaveWater(mouse="filch", space="SW-2"))
     events, state = roll(state, 1)
     assert events == [LeavingWaterFailed(mouse="filch", space="SW-2")]
     assert state.mouse_turn.moved and "filch" in state.board["SW-7"]
 
 
-def test_current_carries_the_mouse_one_space_at_the_end_of_its_turn__001_muoversi_nell_acqua():
+def test_current_carries_the_mouse_one_space_at_the_end_of_its_turn__rulebook_muoversi_nell_acqua():
     events, _ = act(in_sewer("SW-7"), EndTurn(mouse="filch"))
     assert events[:2] == [
         MouseSweptByCurrent(mouse="filch", origin="SW-7", space="SW-6"),
@@ -136,7 +136,7 @@ def test_current_carries_the_mouse_one_space_at_the_end_of_its_turn__001_muovers
     ]
 
 
-def test_current_carrying_a_mouse_off_the_tile_captures_it__001_muoversi_nell_acqua():
+def test_current_carrying_a_mouse_off_the_tile_captures_it__rulebook_muoversi_nell_acqua():
     events, _ = act(in_sewer("SW-6"), EndTurn(mouse="filch"))
     assert events[:3] == [
         MouseCaptured(mouse="filch"),
@@ -166,7 +166,7 @@ def leave_water_commands(state):
     return [c for c in RULESET.legal_commands(state) if isinstance(c, LeaveWater)]
 
 
-def test_001_il_turno_di_un_topo_a_mouse_may_act_then_leave_water():
+def test_rulebook_il_turno_di_un_topo_a_mouse_may_act_then_leave_water():
     """MM rulebook (it) §Il Turno di un Topo: "può eseguire 1 Azione e poi muovere"; leaving water is the
     mouse's move (MM rulebook (it) §Muoversi nell'Acqua), so a mouse that searched from a water space (the
     Sewer's special search needs one) may still leave the water that turn."""
@@ -183,7 +183,7 @@ def test_001_il_turno_di_un_topo_a_mouse_may_act_then_leave_water():
     assert events == [MouseMoved(mouse="filch", origin="SW-7", path=("SW-2",), cost=0)]
 
 
-def test_001_muoversi_nell_acqua_leaving_water_is_the_move_so_only_once():
+def test_rulebook_muoversi_nell_acqua_leaving_water_is_the_move_so_only_once():
     """MM rulebook (it) §Muoversi nell'Acqua: leaving water "deve usare il suo intero Valore di Movimento":
     once it tried, whether it got out or not, the mouse has no move left."""
     _, state = act(sewer_table("SW-7"), LeaveWater(mouse="filch", space="SW-2"))
@@ -193,7 +193,7 @@ def test_001_muoversi_nell_acqua_leaving_water_is_the_move_so_only_once():
         act(state, LeaveWater(mouse="filch", space="SW-12"))
 
 
-def test_000_intrappolato_a_webbed_mouse_cannot_leave_water():
+def test_rulebook_intrappolato_a_webbed_mouse_cannot_leave_water():
     """MM rulebook (it) §Intrappolato: "Un Topo Intrappolato non può muovere"; leaving water is a move."""
     state = sewer_table("SW-7", EffectAdded(mouse="filch", effect="webbed"))
     with pytest.raises(RuleBroken, match="move.webbed"):
@@ -201,7 +201,7 @@ def test_000_intrappolato_a_webbed_mouse_cannot_leave_water():
     assert leave_water_commands(state) == []
 
 
-def test_000_atterrato_a_knocked_down_mouse_in_water_stands_up_instead_of_leaving():
+def test_rulebook_atterrato_a_knocked_down_mouse_in_water_stands_up_instead_of_leaving():
     """MM rulebook (it) §Atterrato: "deve impiegare il suo intero movimento per potersi rialzare": in water
     too the move stands it up (``Move``), so it cannot leave the water that turn."""
     state = sewer_table("SW-7", EffectAdded(mouse="filch", effect="knocked-down"))
@@ -214,7 +214,7 @@ def test_000_atterrato_a_knocked_down_mouse_in_water_stands_up_instead_of_leavin
     assert leave_water_commands(state) == []
 
 
-def test_001_condividere_le_caselle_minions_hold_a_mouse_in_water_unless_mice_match_them():
+def test_rulebook_condividere_le_caselle_minions_hold_a_mouse_in_water_unless_mice_match_them():
     """MM rulebook (it) §Condividere le Caselle: a mouse starting its move on a space with minions "potrà
     uscire dalla casella solo se il numero di Topi … è uguale o maggiore a quello dei Servitori"."""
     rats = [FigurePlaced(figure=f"rat-warriors-{n}", card="rat-warriors", space="SW-7") for n in (1, 2)]
@@ -228,7 +228,7 @@ def test_001_condividere_le_caselle_minions_hold_a_mouse_in_water_unless_mice_ma
     assert LeaveWater(mouse="filch", space="SW-2") in leave_water_commands(state)
 
 
-def test_001_muoversi_nell_acqua_entering_water_ends_the_move():
+def test_rulebook_muoversi_nell_acqua_entering_water_ends_the_move():
     """MM rulebook (it) §Muoversi nell'Acqua: "Quando un Topo muove in una casella d'acqua … deve interrompere
     il suo Movimento": a path may not go on through the water space, and no destination lies beyond it."""
     state = sewer_table("SW-2")
@@ -244,7 +244,7 @@ def test_001_muoversi_nell_acqua_entering_water_ends_the_move():
     assert state.mouse_turn.moved
 
 
-def test_000_topi_catturati_a_current_capture_earns_poison_master():
+def test_rulebook_topi_catturati_a_current_capture_earns_poison_master():
     """MM rulebook (it) Conquiste Personali, Maestro dei Veleni: "Il primo Topo ad essere Catturato con ancora
     almeno 1 Ferita Avvelenata" — whatever captures it, a current too."""
     state = sewer_table("SW-6", MouseWounded(mouse="filch", wounds=1, poison=1))
@@ -258,7 +258,7 @@ def test_000_topi_catturati_a_current_capture_earns_poison_master():
     assert state.achievements == {"poison-master": "filch"}
 
 
-def test_000_topi_catturati_a_current_capture_counts_for_escape_artist():
+def test_rulebook_topi_catturati_a_current_capture_counts_for_escape_artist():
     """MM rulebook (it) Conquiste Personali, Artista della Fuga: the second capture earns it (End marker one
     page on); a third, by a current as well, frees it at once on the default release space."""
     first = (MouseCaptured(mouse="filch"), MouseReleased(mouse="filch", space="GR-6"))
@@ -282,7 +282,7 @@ def test_000_topi_catturati_a_current_capture_counts_for_escape_artist():
     assert "filch" not in state.captured and "filch" in state.board["SW-3"]
 
 
-def test_003_movendo_se_na_agua_a_mouse_in_water_cannot_move_against_the_current():
+def test_rulebook_movendo_se_na_agua_a_mouse_in_water_cannot_move_against_the_current():
     """MM rulebook (pt) «O rato que se mover na água não pode ir contra a direção da correnteza» (rules
     revision 2): from SW-7 (current west) Filch may step to SW-6, not to SW-8 upstream; the banks stay open.
     Revision 1 games allowed it, as they were played."""

@@ -30,7 +30,7 @@ RAT = "rat-warriors"
 TRACK = ("filch", "collin", "tilda", "maginos", RAT)
 
 
-def test_knocked_down_mouse_spends_its_whole_move_standing_up__000_atterrato():
+def test_knocked_down_mouse_spends_its_whole_move_standing_up__rulebook_atterrato():
     """MM rulebook (it) §Atterrato: "Una miniatura Atterrata deve impiegare il suo intero movimento per
     potersi rialzare"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="knocked-down"))
@@ -41,7 +41,7 @@ def test_knocked_down_mouse_spends_its_whole_move_standing_up__000_atterrato():
         act(state, Move(mouse="filch"))
 
 
-def test_knocked_down_mouse_may_still_scurry_after_standing_up__000_atterrato():
+def test_knocked_down_mouse_may_still_scurry_after_standing_up__rulebook_atterrato():
     """MM rulebook (it) §Atterrato (standing up is the move); MM rulebook (it) §Scatto: "Se un Topo ha già
     mosso, può utilizzare l'Azione Scatto per muovere di nuovo"."""
     state = chapter_1_table(EffectAdded(mouse="filch", effect="knocked-down"))
@@ -50,14 +50,14 @@ def test_knocked_down_mouse_may_still_scurry_after_standing_up__000_atterrato():
     assert events[-1] == RollRequested(reason="scurry", dice=1, piece="filch")
 
 
-def test_large_figures_are_never_knocked_down__000_atterrato():
+def test_large_figures_are_never_knocked_down__rulebook_atterrato():
     """MM rulebook (it) §Atterrato: "Le miniature grandi non possono essere Atterrate"."""
     state = chapter_1_table(FigurePlaced(figure="spider-1", card="spider", space="GR-16"))
     assert knock_down(state, "spider-1") == []
     assert knock_down(state, "rat-warriors-1") == [EffectAdded(mouse="rat-warriors-1", effect="knocked-down")]
 
 
-def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__000_atterrato():
+def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__rulebook_atterrato():
     """MM rulebook (it) §Atterrato: the whole move goes to standing up, "mentre può Attaccare e Difendersi
     normalmente"."""
     state = chapter_1_table(
@@ -75,7 +75,7 @@ def test_knocked_down_minion_stands_up_instead_of_moving_then_attacks__000_atter
     ]
 
 
-def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_then_the_marker_goes__000_stregato():  # noqa: E501
+def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_then_the_marker_goes__rulebook_stregato():  # noqa: E501
     """MM rulebook (it) §Stregato: "fatelo Attaccare e muovere come se si trattasse di un Servitore con Arma
     da Mischia ... utilizza solo le informazioni elencate sulla propria carta Iniziativa ... Non appena
     termina il Turno, rimuovete il segnalino Stregato"."""
@@ -107,7 +107,7 @@ def test_charmed_mouse_moves_and_attacks_the_nearest_mouse_as_a_melee_minion_the
     ]
 
 
-def test_charmed_mouse_takes_no_command__000_stregato():
+def test_charmed_mouse_takes_no_command__rulebook_stregato():
     """MM rulebook (it) §Stregato: the charmed mouse's turn is played as a minion's, so its players have no
     command."""
     from dicelog.domain.mice_and_mystics.ruleset import legal_commands
@@ -116,7 +116,7 @@ def test_charmed_mouse_takes_no_command__000_stregato():
     assert legal_commands(state) == []
 
 
-def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__000_avvelenato():
+def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__rulebook_avvelenato():
     """MM rulebook (it) §Avvelenato: "Le Ferite Avvelenate non possono essere guarite da normali Incantesimi
     di Guarigione e Pergamene. Richiedono invece speciali antidoti o Incantesimi di Cura"."""
     state = chapter_1_table(MouseWounded(mouse="filch", wounds=3, poison=2))
@@ -131,7 +131,7 @@ def test_poison_wounds_count_as_wounds_and_ordinary_healing_cannot_remove_them__
     assert state.wounds["filch"] == 1 and state.poison_wounds["filch"] == 0
 
 
-def test_capture_removes_poison_wounds_with_every_other_wound__000_topi_catturati():
+def test_capture_removes_poison_wounds_with_every_other_wound__rulebook_topi_catturati():
     """MM rulebook (it) §Topi Catturati: "rimuovete tutte le Ferite, le Ferite Avvelenate e tutti i segnalini
     negativi"."""
     from dicelog.domain.mice_and_mystics.events import MouseCaptured

@@ -57,7 +57,7 @@ def found(card, mouse="filch"):
     return PartyItemGained(mouse=mouse, card=card)
 
 
-def test_a_party_item_found_by_search_goes_to_the_party_stash_even_with_a_full_pack__001_oggetti_del_gruppo():
+def test_a_party_item_found_by_search_goes_to_the_party_stash_even_with_a_full_pack__oggetti_del_gruppo():
     state = chapter_1_table(
         DecksPrepared(encounter_deck=(), search_deck=("grapes", "toothpick")),
         *(SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)),
@@ -75,7 +75,7 @@ def test_a_party_item_found_by_search_goes_to_the_party_stash_even_with_a_full_p
 # --- Fishhook & Thread ---------------------------------------------------------------------------
 
 
-def test_placing_the_fishhook_is_free_and_links_two_spaces_as_adjacent__001_amo_e_lenza():
+def test_placing_the_fishhook_is_free_and_links_two_spaces_as_adjacent__rulebook_amo_e_lenza():
     state = chapter_1_table(found(FISHHOOK))
     events, state = act(state, PlaceFishhook(mouse="filch", space="GR-15"))
     assert events == [PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-6", "GR-15"))]
@@ -86,7 +86,7 @@ def test_placing_the_fishhook_is_free_and_links_two_spaces_as_adjacent__001_amo_
     assert events == [MouseMoved(mouse="filch", origin="GR-6", path=("GR-15",), cost=1)]
 
 
-def test_fishhook_needs_one_end_out_of_water_and_a_space_of_the_same_room__001_amo_e_lenza():
+def test_fishhook_needs_one_end_out_of_water_and_a_space_of_the_same_room__rulebook_amo_e_lenza():
     state = chapter_1_table(
         RoomTilePlaced(tile="sewer", column=5, row=5),
         FigurePlaced(figure="filch", card="filch", space="SW-7"),
@@ -99,7 +99,7 @@ def test_fishhook_needs_one_end_out_of_water_and_a_space_of_the_same_room__001_a
     assert RULESET.decide(state, PlaceFishhook(mouse="filch", space="SW-12"))  # free, even from water
 
 
-def test_removing_the_fishhook_costs_an_action__001_amo_e_lenza():
+def test_removing_the_fishhook_costs_an_action__rulebook_amo_e_lenza():
     state = chapter_1_table(
         found(FISHHOOK), PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-15", "GR-6"))
     )
@@ -113,7 +113,7 @@ def test_removing_the_fishhook_costs_an_action__001_amo_e_lenza():
         RULESET.decide(chapter_1_table(), PlaceFishhook(mouse="filch", space="GR-15"))
 
 
-def test_tokens_left_in_a_room_the_mice_leave_are_lost_and_reshuffled__001_amo_e_lenza_forchetta():
+def test_tokens_left_in_a_room_the_mice_leave_are_lost_and_reshuffled__rulebook_amo_e_lenza_forchetta():
     state = chapter_1_table(
         found(FISHHOOK), found(FORK), PartyItemPlaced(mouse="filch", item=FISHHOOK, spaces=("GR-6", "GR-15"))
     )
@@ -128,7 +128,7 @@ def test_tokens_left_in_a_room_the_mice_leave_are_lost_and_reshuffled__001_amo_e
 # --- Dinner Fork ---------------------------------------------------------------------------------
 
 
-def test_the_fork_goes_free_on_the_mouse_s_space_never_on_water__001_forchetta():
+def test_the_fork_goes_free_on_the_mouse_s_space_never_on_water__rulebook_forchetta():
     events, _ = act(chapter_1_table(found(FORK)), PlaceFork(mouse="filch"))
     assert events == [PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",))]
     state = chapter_1_table(
@@ -140,7 +140,7 @@ def test_the_fork_goes_free_on_the_mouse_s_space_never_on_water__001_forchetta()
         RULESET.decide(state, PlaceFork(mouse="filch"))
 
 
-def test_the_fork_catapults_another_mouse_to_a_space_it_sees_as_an_action__001_forchetta():
+def test_the_fork_catapults_another_mouse_to_a_space_it_sees_as_an_action__rulebook_forchetta():
     state = chapter_1_table(found(FORK))
     _, state = act(state, PlaceFork(mouse="filch"))
     events, state = act(state, Catapult(mouse="filch", other="collin", space="GR-15"))
@@ -153,7 +153,7 @@ def test_the_fork_catapults_another_mouse_to_a_space_it_sees_as_an_action__001_f
         RULESET.decide(state, PickUpFork(mouse="filch"))
 
 
-def test_the_fork_is_picked_up_as_an_action_from_its_space__001_forchetta():
+def test_the_fork_is_picked_up_as_an_action_from_its_space__rulebook_forchetta():
     state = chapter_1_table(found(FORK), PartyItemPlaced(mouse="collin", item=FORK, spaces=("GR-7",)))
     with pytest.raises(RuleBroken, match="fork.not-here"):
         RULESET.decide(state, PickUpFork(mouse="filch"))
@@ -165,7 +165,7 @@ def test_the_fork_is_picked_up_as_an_action_from_its_space__001_forchetta():
     ]
 
 
-def test_legal_commands_offer_the_party_items__001_oggetti_del_gruppo():
+def test_legal_commands_offer_the_party_items__rulebook_oggetti_del_gruppo():
     state = chapter_1_table(found(FORK), PartyItemPlaced(mouse="filch", item=FORK, spaces=("GR-6",)))
     legal = RULESET.legal_commands(state)
     assert (
@@ -177,7 +177,7 @@ def test_legal_commands_offer_the_party_items__001_oggetti_del_gruppo():
 # --- Disguises -----------------------------------------------------------------------------------
 
 
-def test_disguises_skip_every_rat_of_one_encounter_then_go_back_into_the_search_deck__001_travestimento():
+def test_disguises_skip_every_rat_of_one_encounter_then_go_back_into_the_search_deck__travestimento():
     state = chapter_1_table(found("disguises"))
     minions, events = party_items.disguise(state, (("rat-warriors", 2), ("roaches", 2)))
     assert minions == (("roaches", 2),)
@@ -204,7 +204,7 @@ def grapes_ready(*events):
     )
 
 
-def test_grapes_are_thrown_from_the_fork_space_as_a_coin_flip__001_uva_come_arma():
+def test_grapes_are_thrown_from_the_fork_space_as_a_coin_flip__rulebook_uva_come_arma():
     events, _ = act(grapes_ready(), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
     assert events == [
         ActionStarted(mouse="filch", action="battle"),
@@ -215,7 +215,7 @@ def test_grapes_are_thrown_from_the_fork_space_as_a_coin_flip__001_uva_come_arma
         RULESET.decide(chapter_1_table(found("grapes")), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
 
 
-def test_squashed_grapes_hit_every_figure_on_the_space_then_go_back_in_the_deck__001_uva_come_arma():
+def test_squashed_grapes_hit_every_figure_on_the_space_then_go_back_in_the_deck__rulebook_uva_come_arma():
     _, state = act(grapes_ready(), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
     events, state = roll(state, 1)
     assert events == [
@@ -229,7 +229,7 @@ def test_squashed_grapes_hit_every_figure_on_the_space_then_go_back_in_the_deck_
     assert "grapes" in state.search_deck and "grapes" not in state.party_items
 
 
-def test_whole_grapes_knock_the_figures_down_and_stay_as_bait__001_uva_come_arma():
+def test_whole_grapes_knock_the_figures_down_and_stay_as_bait__rulebook_uva_come_arma():
     _, state = act(grapes_ready(), ThrowGrapes(mouse="filch", target="rat-warriors-3"))
     events, state = roll(state, 2)
     assert events[:3] == [
@@ -240,7 +240,7 @@ def test_whole_grapes_knock_the_figures_down_and_stay_as_bait__001_uva_come_arma
     assert state.tokens["grapes"] == ("GR-13",)
 
 
-def test_a_mouse_in_water_may_leave_it_along_the_fishhook__001_amo_e_lenza_rulings_party_items():
+def test_a_mouse_in_water_may_leave_it_along_the_fishhook__rulebook_amo_e_lenza_rulings_party_items():
     state = chapter_1_table(
         RoomTilePlaced(tile="sewer", column=5, row=5),
         FigurePlaced(figure="filch", card="filch", space="SW-7"),
@@ -257,7 +257,7 @@ def test_a_mouse_in_water_may_leave_it_along_the_fishhook__001_amo_e_lenza_rulin
 # --- Grapes as roach bait ------------------------------------------------------------------------
 
 
-def test_grapes_go_free_on_an_empty_adjacent_space_as_bait__001_uva_come_esca_per_blatte():
+def test_grapes_go_free_on_an_empty_adjacent_space_as_bait__rulebook_uva_come_esca_per_blatte():
     state = chapter_1_table(found("grapes"))
     events, state = act(state, PlaceGrapes(mouse="filch", space="GR-5"))
     assert events == [PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-5",))]
@@ -268,7 +268,7 @@ def test_grapes_go_free_on_an_empty_adjacent_space_as_bait__001_uva_come_esca_pe
         )  # a rat is there
 
 
-def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__001_uva_come_esca_per_blatte():
+def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__rulebook_uva_come_esca_per_blatte():
     state = chapter_1_table(
         found("grapes"),
         PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-5",)),
@@ -290,7 +290,7 @@ def test_roaches_head_for_the_grapes_and_eat_them_instead_of_attacking__001_uva_
     assert not [e for e in events if isinstance(e, AttackDeclared) and e.attacker == "roaches-1"]
 
 
-def test_a_roach_standing_on_the_grapes_eats_them_without_moving__001_uva_come_esca_per_blatte():
+def test_a_roach_standing_on_the_grapes_eats_them_without_moving__rulebook_uva_come_esca_per_blatte():
     state = chapter_1_table(
         found("grapes"),
         PartyItemPlaced(mouse="filch", item="grapes", spaces=("GR-1",)),
@@ -309,7 +309,7 @@ def test_a_roach_standing_on_the_grapes_eats_them_without_moving__001_uva_come_e
     assert events[5] == MinionActivated(figure="roaches-2")  # the card goes on: roaches-2 is left
 
 
-def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__000_boss_dei_servitori():
+def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__rulebook_boss_dei_servitori():
     """MM rulebook (it) §Boss dei Servitori: "il Capitano Vurst non sarà influenzato da nessuna regola o
     potere che abbia effetto sui Ratti" (MM rulebook (pt): "os chefões não são afetados pelos poderes que
     afetam os comuns"): Disguises ignore the encounter's Rats, not Vurst."""
@@ -319,7 +319,7 @@ def test_disguises_do_not_skip_captain_vurst_a_boss_of_rat_figures__000_boss_dei
     assert party_items.disguise(state, (("captain-vurst", 1),)) == ((("captain-vurst", 1),), [])
 
 
-def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_servitori():
+def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__rulebook_boss_dei_servitori():
     """MM rulebook (it) §Uva come Arma makes a Rat on the grapes throw them; MM rulebook (it) §Boss dei
     Servitori: not Captain Vurst (``grapes.rat_on_grapes``), while a Rat Warrior there does."""
     from dicelog.domain.mice_and_mystics.events import BossCardsAssigned
@@ -338,7 +338,7 @@ def test_a_boss_of_rat_figures_on_the_grapes_does_not_throw_them__000_boss_dei_s
     assert grapes.rat_on_grapes(state, "rat-warriors-3")
 
 
-def test_disguises_do_not_stop_a_summon__001_travestimento():
+def test_disguises_do_not_stop_a_summon__rulebook_travestimento():
     """MM rulebook (it) §Travestimento: "Il Travestimento non permette di ignorare un'Evocazione": a summon
     from the face-up encounter card places its Rats and the party keeps the Disguises."""
     from dicelog.domain.core.events import DecisionRequested as Asked

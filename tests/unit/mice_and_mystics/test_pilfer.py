@@ -30,7 +30,7 @@ def battle(state, mouse: str, target: str):
     return roll(state, *([NOTHING] * max(defense, 1)))
 
 
-def test_001_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
+def test_rulebook_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
     state = filch_first(
         CheeseAddedToWheel(count=3, reason="test"),
         FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"),
@@ -47,7 +47,7 @@ def test_001_ladruncolo_filch_defeating_a_rat_takes_the_cheese_off_the_wheel():
     )
 
 
-def test_001_ladruncolo_with_an_empty_wheel_the_cheese_comes_from_the_supply():
+def test_rulebook_ladruncolo_with_an_empty_wheel_the_cheese_comes_from_the_supply():
     state = filch_first(FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"))
     events, state = battle(state, "filch", "rat-warriors-4")
     assert CheeseGained(mouse="filch", count=1, reason="pilfer") in events and not of_type(
@@ -56,7 +56,7 @@ def test_001_ladruncolo_with_an_empty_wheel_the_cheese_comes_from_the_supply():
     assert state.cheese.get("filch") == 1 and state.cheese_wheel == 0
 
 
-def test_001_ladruncolo_any_other_minion_gives_cheese_from_the_supply_not_the_wheel():
+def test_rulebook_ladruncolo_any_other_minion_gives_cheese_from_the_supply_not_the_wheel():
     state = filch_first(
         CheeseAddedToWheel(count=3, reason="test"),
         FigurePlaced(figure="roaches-1", card="roaches", space="GR-6"),
@@ -67,7 +67,7 @@ def test_001_ladruncolo_any_other_minion_gives_cheese_from_the_supply_not_the_wh
     assert state.cheese_wheel == 3
 
 
-def test_001_ladruncolo_only_filch_pilfers():
+def test_rulebook_ladruncolo_only_filch_pilfers():
     state = filch_first(
         CheeseAddedToWheel(count=3, reason="test"),
         FigurePlaced(figure="rat-warriors-4", card=RAT, space="GR-6"),
@@ -78,7 +78,7 @@ def test_001_ladruncolo_only_filch_pilfers():
     assert not [e for e in events if getattr(e, "reason", None) == "pilfer"] and state.cheese_wheel == 3
 
 
-def test_001_conquiste_personali_a_roach_defeated_in_battle_counts_for_the_attacker():
+def test_rulebook_conquiste_personali_a_roach_defeated_in_battle_counts_for_the_attacker():
     """The fourth roach of an encounter defeated by a mouse in a real battle earns Roach Master (the
     attacker is credited even though the attack is resolved before the defeat)."""
     state = filch_first(

@@ -108,7 +108,7 @@ def old_place(state, card, count, tile):
 # --- 1. small ranged minions --------------------------------------------------------------------
 
 
-def test_001_collocare_i_servitori_equidistant_farthest_entrances_are_a_decision_for_ranged_minions():
+def test_rulebook_collocare_i_servitori_equidistant_farthest_entrances_are_a_decision_for_ranged_minions():
     """GR-4 and GR-13 are both 3 steps from the mice: the players choose where the elite rats go."""
     state = empty_guard_room()
     assert asked(state, ELITE, 3) == DecisionRequested(
@@ -118,12 +118,12 @@ def test_001_collocare_i_servitori_equidistant_farthest_entrances_are_a_decision
         assert spaces_of(place_minions(state, ELITE, 3, "guard-room", Choices((choice,)))) == [choice] * 3
 
 
-def test_001_collocare_i_servitori_a_single_farthest_entrance_is_not_asked():
+def test_rulebook_collocare_i_servitori_a_single_farthest_entrance_is_not_asked():
     state = empty_guard_room(*mice_on("GR-14"))  # GR-4 is now the only farthest entrance
     assert spaces_of(place_minions(state, ELITE, 2, "guard-room", Choices())) == ["GR-4", "GR-4"]
 
 
-def test_001_collocare_i_servitori_when_the_chosen_entrance_fills_the_next_follows_the_same_rule():
+def test_rulebook_collocare_i_servitori_when_the_chosen_entrance_fills_the_next_follows_the_same_rule():
     """GR-4 and GR-13 each hold 2 roaches (room for 2 more): 3 elite rats fill the chosen one, the
     third goes to the other (then the only farthest with room); no second question."""
     state = empty_guard_room(*figures(ROACH, "GR-4", "GR-4", "GR-13", "GR-13"))
@@ -135,7 +135,7 @@ def test_001_collocare_i_servitori_when_the_chosen_entrance_fills_the_next_follo
     ]
 
 
-def test_001_collocare_i_servitori_tied_entrances_the_figures_fill_anyway_are_not_asked():
+def test_rulebook_collocare_i_servitori_tied_entrances_the_figures_fill_anyway_are_not_asked():
     """GR-4 and GR-13 with room for 1 each: 3 elite rats fill both whatever the order, then GR-2."""
     state = empty_guard_room(*figures(ROACH, "GR-4", "GR-4", "GR-4", "GR-13", "GR-13", "GR-13"))
     assert spaces_of(place_minions(state, ELITE, 3, "guard-room", Choices())) == ["GR-4", "GR-13", "GR-2"]
@@ -144,7 +144,7 @@ def test_001_collocare_i_servitori_tied_entrances_the_figures_fill_anyway_are_no
 # --- 2. large minions ---------------------------------------------------------------------------
 
 
-def test_001_collocare_i_servitori_equidistant_nearest_free_entrances_are_a_decision_for_large_minions():
+def test_rulebook_collocare_i_servitori_equidistant_nearest_free_entrances_are_a_decision_for_large_minions():
     """Mice on GR-10: GR-2 and GR-13 are both 2 steps away, GR-4 4."""
     state = empty_guard_room(*mice_on("GR-10"))
     assert asked(state, SPIDER, 1) == DecisionRequested(
@@ -159,7 +159,7 @@ def test_001_collocare_i_servitori_equidistant_nearest_free_entrances_are_a_deci
 # --- 3. small melee minions ---------------------------------------------------------------------
 
 
-def test_001_collocare_i_servitori_three_roaches_on_two_entrances_the_players_choose_which_takes_two():
+def test_rulebook_collocare_i_servitori_three_roaches_on_two_entrances_the_players_choose_which_takes_two():
     # mice on GR-10: GR-2 and GR-13 both 2 steps away; a large minion fills GR-4
     state = empty_guard_room(*mice_on("GR-10"), *figures(SPIDER, "GR-4"))
     assert asked(state, ROACH, 3) == DecisionRequested(
@@ -177,7 +177,7 @@ def test_001_collocare_i_servitori_three_roaches_on_two_entrances_the_players_ch
     ]
 
 
-def test_001_collocare_i_servitori_two_of_three_entrances_is_one_decision_between_sets():
+def test_rulebook_collocare_i_servitori_two_of_three_entrances_is_one_decision_between_sets():
     """Figures of one card are interchangeable: one question whose options are the sets of entrances
     (all three entrances equally near the mice)."""
     state = empty_guard_room(*even())
@@ -196,7 +196,7 @@ def test_001_collocare_i_servitori_two_of_three_entrances_is_one_decision_betwee
     ]
 
 
-def test_001_collocare_i_servitori_an_even_spread_is_not_asked():
+def test_rulebook_collocare_i_servitori_an_even_spread_is_not_asked():
     state = empty_guard_room()
     assert spaces_of(place_minions(state, RAT, 3, "guard-room", Choices())) == ["GR-2", "GR-4", "GR-13"]
     assert (
@@ -205,7 +205,7 @@ def test_001_collocare_i_servitori_an_even_spread_is_not_asked():
     )
 
 
-def test_001_condividere_le_caselle_the_even_spread_respects_room_on_each_entrance():
+def test_rulebook_condividere_le_caselle_the_even_spread_respects_room_on_each_entrance():
     """GR-2 already holds 3 small figures (room for 1): 4 roaches give it 1 and 1 each to the others;
     the fourth goes to GR-4 or GR-13, the players' choice; GR-2 is never offered more."""
     state = empty_guard_room(*figures(RAT, "GR-2", "GR-2", "GR-2"))
@@ -217,7 +217,7 @@ def test_001_condividere_le_caselle_the_even_spread_respects_room_on_each_entran
     assert len(state.board["GR-2"]) == 4 and len(state.board["GR-4"]) == 3 and len(state.board["GR-13"]) == 4
 
 
-def test_001_collocare_i_servitori_the_defaults_are_the_placement_of_the_first_entrance_in_tile_order():
+def test_rulebook_collocare_i_servitori_the_defaults_are_the_placement_of_the_first_entrance_in_tile_order():
     """``Choices.defaults()`` (what ``decision_policy="default"`` answers) puts as many figures on each
     entrance as the one-at-a-time reference ``old_place`` does."""
     tables = [
@@ -236,13 +236,13 @@ def test_001_collocare_i_servitori_the_defaults_are_the_placement_of_the_first_e
                 ), (card, count)
 
 
-def test_001_collocare_i_servitori_an_unlimited_special_area_takes_ranged_minions_first():
+def test_rulebook_collocare_i_servitori_an_unlimited_special_area_takes_ranged_minions_first():
     """The Kitchen counter (KI-1, outlined in red) takes every small ranged minion, nearer or not."""
     state = chapter_1_table(*NO_RATS, *mice_on("KI-8"), track=MICE)
     assert spaces_of(place_minions(state, ELITE, 4, "kitchen", Choices())) == ["KI-1"] * 4
 
 
-def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spread_together():
+def test_rulebook_collocare_i_servitori_small_melee_minions_of_one_placement_are_spread_together():
     """Step 3: "Collocate tutti i Servitori piccoli con Armi da Mischia sulle rimanenti caselle ...
     Cercate di suddividere questi Servitori ... il più equamente possibile": the spread counts every
     small melee figure of the placement, not one card's. 2 Roaches then 2 Rats on the Guard Room's
@@ -277,7 +277,7 @@ def test_001_collocare_i_servitori_small_melee_minions_of_one_placement_are_spre
     ]
 
 
-def test_001_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_empty_is_not_asked():
+def test_rulebook_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_empty_is_not_asked():
     """2 Roaches then 1 Rat: once the players put the roaches, the rat's place is forced (the only
     entrance with fewest figures): no second question."""
     state = empty_guard_room(*even())
@@ -285,7 +285,7 @@ def test_001_collocare_i_servitori_a_card_that_only_fills_the_entrances_left_emp
     assert [(e.card, e.space) for e in events] == [(ROACH, "GR-4"), (ROACH, "GR-13"), (RAT, "GR-2")]
 
 
-def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_room_together():
+def test_rulebook_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_room_together():
     """The chapter's setup is one placement per room (MM rulebook (it) §Collocare i Servitori, 3): 2 roaches
     and 2 rat warriors in the Guard Room leave no entrance empty."""
     records, game = pack_game([(ROACH, 2, "guard-room"), (RAT, 2, "guard-room")])
@@ -320,7 +320,7 @@ def test_001_preparazione_a_chapter_setup_spreads_every_small_melee_card_of_a_ro
 # --- the decision through the game: summons, chapter setup, replay --------------------------------
 
 
-def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honoured():
+def test_rulebook_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honoured():
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"), track=(*MICE, RAT))
     events = summon(state)
     assert events == [
@@ -339,7 +339,7 @@ def test_001_evocazioni_a_summon_tie_is_asked_and_the_chosen_entrances_are_honou
     assert state.deferred is None and state.hourglass_page == 2 and state.cheese_wheel == 0
 
 
-def test_001_plancia_del_racconto_a_summon_that_loses_the_chapter_asks_nothing():
+def test_rulebook_plancia_del_racconto_a_summon_that_loses_the_chapter_asks_nothing():
     from dicelog.domain.mice_and_mystics.events import HourglassAdvanced
 
     state = chapter_1_table(
@@ -366,7 +366,7 @@ def pack_game(minions):
     return records, fold(None, records)
 
 
-def test_001_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_table_is_laid():
+def test_rulebook_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_table_is_laid():
     """A chapter whose setup puts 2 rat warriors in the Guard Room (3 free entrances): Begin stops at
     the decision; the answer lays the table with the rats where chosen; the log replays and verifies."""
     records, game = pack_game([(RAT, 2, "guard-room")])
@@ -395,7 +395,7 @@ def test_001_preparazione_a_chapter_setup_placement_tie_is_asked_before_the_tabl
     assert msgspec.json.encode(folded) == msgspec.json.encode(game.state)
 
 
-def test_001_preparazione_without_a_tie_the_chapter_setup_asks_nothing_new():
+def test_rulebook_preparazione_without_a_tie_the_chapter_setup_asks_nothing_new():
     records, game = pack_game([(RAT, 3, "guard-room")])
     assert not of_type([r.payload for r in records], ChoiceDeferred)
     assert sorted(game.state.board["GR-2"] + game.state.board["GR-4"] + game.state.board["GR-13"]) == [
@@ -405,7 +405,7 @@ def test_001_preparazione_without_a_tie_the_chapter_setup_asks_nothing_new():
     ]
 
 
-def test_001_evocazioni_replay_folding_the_recorded_events_reproduces_the_state():
+def test_rulebook_evocazioni_replay_folding_the_recorded_events_reproduces_the_state():
     """Each event of a deferred summon, its answers and the settled events folded one by one give the
     state the answers left (the record of choices included, then cleared)."""
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"), track=(*MICE, RAT))
@@ -421,7 +421,7 @@ def test_001_evocazioni_replay_folding_the_recorded_events_reproduces_the_state(
     assert RULESET.resolve(after_answer, answer) == rest  # re-deciding gives the same events
 
 
-def test_001_collocare_i_servitori_an_answer_no_placement_waits_for_is_refused():
+def test_rulebook_collocare_i_servitori_an_answer_no_placement_waits_for_is_refused():
     """A tie decision answers a deferred placement or chase only (``choice.nothing-deferred``); an
     answer that is not one of the tie's options is ``choice.stale``."""
     from dicelog.domain.core.errors import RuleBroken
@@ -433,7 +433,7 @@ def test_001_collocare_i_servitori_an_answer_no_placement_waits_for_is_refused()
         place_minions(state, RAT, 2, "guard-room", Choices(("GR-2",)))  # GR-2 is taken anyway: GR-4 or GR-13
 
 
-def test_001_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_melee():
+def test_rulebook_collocare_i_servitori_chapter_setup_places_ranged_then_large_then_melee():
     """Steps 1-3 order every placement, the chapter's setup included: a chapter file listing roaches,
     a spider and elite rats places the elite rats first (farthest entrance), then the spider (nearest
     free entrance), then the roaches on what is left."""

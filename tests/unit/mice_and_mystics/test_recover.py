@@ -10,7 +10,7 @@ from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import act, chapter_1_table, roll
 
 
-def test_recover_removes_stunned_without_a_roll__001_recupero():
+def test_recover_removes_stunned_without_a_roll__rulebook_recupero():
     """MM rulebook (it) §Recupero, Recupero dallo Stordimento: "rimuovete il segnalino Stordito" (no roll)."""
     events, state = act(chapter_1_table(EffectAdded(mouse="filch", effect="stunned")), Recover(mouse="filch"))
     assert events == [
@@ -23,7 +23,7 @@ def test_recover_removes_stunned_without_a_roll__001_recupero():
 @pytest.mark.parametrize(
     ("face", "freed"), [(2, True), (5, True), (6, True), (1, False), (3, False), (4, False)]
 )
-def test_recover_from_webbed_needs_a_star__001_recupero(face, freed):
+def test_recover_from_webbed_needs_a_star__rulebook_recupero(face, freed):
     """MM rulebook (it) §Recupero, Recupero dall'Intrappolamento: "lanciate un Dado Azione. Se ottenete un
     simbolo" (a star: faces 2, 5, 6, docs/mice-and-mystics/facts.md §1) "rimuovete il segnalino
     Intrappolato"."""
@@ -34,7 +34,7 @@ def test_recover_from_webbed_needs_a_star__001_recupero(face, freed):
     assert ("webbed" in state.effects.get("filch", ())) is not freed
 
 
-def test_recover_is_refused_without_an_effect__001_recupero():
+def test_recover_is_refused_without_an_effect__rulebook_recupero():
     """MM rulebook (it) §Recupero: "Quando un Topo è Stordito o Intrappolato può usare un'Azione di
     Recupero"."""
     with pytest.raises(RuleBroken, match="recover.nothing-to-recover"):

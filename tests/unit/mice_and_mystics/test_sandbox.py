@@ -67,7 +67,7 @@ def test_sandbox_begin_emits_the_setup_events_and_the_given_track__design_conten
     assert RoundStarted(round=1) in events and TurnStarted(card="rat-warriors", slot=0) in events
 
 
-def test_sandbox_without_a_track_asks_for_the_initiative_shuffle__001_determinare_l_ordine_di_iniziativa():
+def test_sandbox_without_a_track_asks_for_the_initiative_shuffle__determinare_l_ordine_di_iniziativa():
     state = RULESET.initial_state(created(courtyard(track=None)))
     events = RULESET.decide(state, Begin())
     assert events[-1] == ShuffleRequested(reason="initiative", cards=("filch", "collin", "rat-warriors"))
@@ -184,7 +184,7 @@ def tunnel_entrance(**more):
     }
 
 
-def test_sandbox_sets_armed_mousetraps_and_negative_effects__000_effetti_negativi_001_trappole_per_topi():
+def test_sandbox_sets_armed_mousetraps_and_negative_effects__effetti_negativi_trappole_per_topi():
     """A referee's table may hold armed mousetrap tokens (MM rulebook (it) §Trappole per Topi) and figures
     already webbed, stunned, knocked down or charmed (MM rulebook (it) §Effetti Negativi)."""
     from dicelog.domain.mice_and_mystics.events import EffectAdded, MousetrapsSet
@@ -241,7 +241,7 @@ def test_sandbox_refuses_effects_and_mousetraps_a_table_cannot_hold__design_cont
         RULESET.decide(state, Begin())
 
 
-def test_sandbox_sets_the_face_up_encounter_card__001_evocazioni():
+def test_sandbox_sets_the_face_up_encounter_card__rulebook_evocazioni():
     """The face-up encounter card sets the next summon (MM rulebook (it) §Evocazioni); it is out of the
     deck."""
     from dicelog.domain.mice_and_mystics.events import EncounterRevealed
@@ -266,7 +266,7 @@ def _state_after(sandbox):
     return fold_events(state, RULESET.decide(state, Begin()))
 
 
-def test_sandbox_sets_poison_wounds_rooms_searched_packs_and_equipment__001_ricerca_001_equipaggiare():
+def test_sandbox_sets_poison_wounds_rooms_searched_packs_and_equipment__ricerca_equipaggiare():
     """A reconstructed table holds what the mice carry: cards in packs and equipped (the card displaced,
     Filch's starting dagger here, goes to the pack: MM rulebook (it) §Equipaggiare), the rooms each mouse has
     searched (MM rulebook (it) §Ricerca: not again) and poison among a mouse's wounds (MM rulebook (it)
@@ -285,7 +285,7 @@ def test_sandbox_sets_poison_wounds_rooms_searched_packs_and_equipment__001_rice
     assert state.wounds["filch"] == 2 and state.poison_wounds == {"filch": 1}
 
 
-def test_a_mouse_may_not_search_a_room_the_sandbox_says_it_searched__001_ricerca():
+def test_a_mouse_may_not_search_a_room_the_sandbox_says_it_searched__rulebook_ricerca():
     from dicelog.domain.mice_and_mystics.commands import Search
 
     state = _state_after(
@@ -315,7 +315,7 @@ def test_a_mouse_may_not_search_a_room_the_sandbox_says_it_searched__001_ricerca
         ),
     ],
 )
-def test_sandbox_refuses_belongings_a_table_cannot_hold__001_equipaggiare(change, rule):
+def test_sandbox_refuses_belongings_a_table_cannot_hold__rulebook_equipaggiare(change, rule):
     with pytest.raises(RuleBroken, match=rule.replace(".", r"\.")):
         _state_after(courtyard(**change))
 
@@ -327,14 +327,14 @@ def test_sandbox_refuses_belongings_a_table_cannot_hold__001_equipaggiare(change
         {"card": "rat-warriors", "space": "CY-20", "poison": 1},
     ],
 )
-def test_sandbox_refuses_poison_beyond_a_mouses_wounds_or_on_a_minion__000_avvelenato(figure):
+def test_sandbox_refuses_poison_beyond_a_mouses_wounds_or_on_a_minion__rulebook_avvelenato(figure):
     sandbox = courtyard()
     sandbox["figures"] = [f for f in sandbox["figures"] if ("mouse" in f) != ("mouse" in figure)] + [figure]
     with pytest.raises(RuleBroken, match=r"setup\.poison"):
         _state_after(sandbox)
 
 
-def test_a_sandbox_round_goes_on_from_the_card_whose_turn_it_is__001_round_di_gioco():
+def test_a_sandbox_round_goes_on_from_the_card_whose_turn_it_is__rulebook_round_di_gioco():
     """``turn``: the cards above it on the track have played this round; the round goes on from it, and
     the next round starts from the top as any other."""
     from dicelog.domain.mice_and_mystics.commands import EndTurn
@@ -354,7 +354,7 @@ def test_a_sandbox_round_goes_on_from_the_card_whose_turn_it_is__001_round_di_gi
 
 
 @pytest.mark.parametrize("change", [{"turn": "nez"}, {"turn": "filch", "track": None}])
-def test_a_sandbox_turn_off_the_given_track_is_refused__001_round_di_gioco(change):
+def test_a_sandbox_turn_off_the_given_track_is_refused__rulebook_round_di_gioco(change):
     with pytest.raises(RuleBroken, match=r"setup\.turn"):
         _state_after(courtyard(**change))
 
@@ -365,7 +365,7 @@ def _with_boss(boss: dict, track: list[str]) -> dict:
     return sandbox
 
 
-def test_a_sandbox_boss_acts_on_its_two_initiative_cards__001_carte_iniziativa_dei_boss():
+def test_a_sandbox_boss_acts_on_its_two_initiative_cards__rulebook_carte_iniziativa_dei_boss():
     """One boss figure, two cards on the track: Brodie (both of his), Vanestra (the 2 drawn of her 4)."""
     from dicelog.domain.mice_and_mystics.events import BossCardsAssigned
 
@@ -400,6 +400,6 @@ def test_a_sandbox_boss_acts_on_its_two_initiative_cards__001_carte_iniziativa_d
         ({"boss": "brodie"}, ["filch", "collin", "brodie-chases"], "setup.track"),  # a card off the track
     ],
 )
-def test_a_sandbox_boss_the_rules_refuse_names_its_rule__001_carte_iniziativa_dei_boss(boss, track, rule):
+def test_a_sandbox_boss_the_rules_refuse_names_its_rule__carte_iniziativa_dei_boss(boss, track, rule):
     with pytest.raises(RuleBroken, match=rule.replace(".", r"\.")):
         _state_after(_with_boss(boss, track))

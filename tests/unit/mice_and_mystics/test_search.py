@@ -39,7 +39,7 @@ def drawn(state, card):
     return answer(state, CardsDrawn(reason="search", deck="search", cards=(card,), source="manual"))
 
 
-def test_search_rolls_one_die_for_the_mouse__001_ricerca():
+def test_search_rolls_one_die_for_the_mouse__rulebook_ricerca():
     events, _ = act(chapter_1_table(DECK), Search(mouse="filch"))
     assert events == [
         ActionStarted(mouse="filch", action="search"),
@@ -48,12 +48,12 @@ def test_search_rolls_one_die_for_the_mouse__001_ricerca():
 
 
 @pytest.mark.parametrize("face", [1, 3, 4])
-def test_search_without_a_star_finds_nothing__001_ricerca(face):
+def test_search_without_a_star_finds_nothing__rulebook_ricerca(face):
     _, state = act(chapter_1_table(DECK), Search(mouse="filch"))
     assert roll(state, face)[0] == [SearchFailed(mouse="filch")]
 
 
-def test_search_star_draws_from_the_remaining_cards_sorted_then_keep__001_ricerca():
+def test_search_star_draws_from_the_remaining_cards_sorted_then_keep__rulebook_ricerca():
     _, state = act(chapter_1_table(DECK), Search(mouse="filch"))
     events, state = roll(state, 5)
     assert events == [
@@ -73,7 +73,7 @@ def test_search_star_draws_from_the_remaining_cards_sorted_then_keep__001_ricerc
     )
 
 
-def test_search_card_discarded_for_one_cheese__001_ricerca():
+def test_search_card_discarded_for_one_cheese__rulebook_ricerca():
     _, state = act(chapter_1_table(DECK), Search(mouse="filch"))
     _, state = roll(state, 2)
     _, state = drawn(state, "toothpick")
@@ -84,7 +84,7 @@ def test_search_card_discarded_for_one_cheese__001_ricerca():
     ]
 
 
-def test_search_only_once_successfully_per_room__001_ricerca():
+def test_search_only_once_successfully_per_room__rulebook_ricerca():
     state = chapter_1_table(DECK, SearchSucceeded(mouse="filch", tile="guard-room"))
     with pytest.raises(RuleBroken, match="search.same-room"):
         RULESET.decide(state, Search(mouse="filch"))
@@ -94,7 +94,7 @@ def test_search_only_once_successfully_per_room__001_ricerca():
 FULL = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)]
 
 
-def test_001_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarded_for_cheese():
+def test_rulebook_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarded_for_cheese():
     """MM rulebook (it) §Ricerca offers both choices whatever the pack holds; with 3 cards the default policy
     discards for 1 cheese (keeping would cost a discard for nothing)."""
     _, state = act(chapter_1_table(DECK, *FULL), Search(mouse="filch"))
@@ -112,7 +112,7 @@ def test_001_ricerca_a_card_found_with_a_full_pack_may_still_be_kept_or_discarde
     ]
 
 
-def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_choice_for_no_cheese():
+def test_rulebook_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_choice_for_no_cheese():
     """MM rulebook (it) §Equipaggiare: "se superate questo limite, dovrete scartare 1 carta a scelta dalla
     sacca del Topo (esclusi gli Stratagemmi)" — the new card or an older one; no cheese (that is only for the
     freshly drawn card of MM rulebook (it) §Ricerca)."""
@@ -136,7 +136,7 @@ def test_001_equipaggiare_keeping_a_card_into_a_full_pack_discards_one_card_of_c
     assert EndTurn(mouse="filch") in RULESET.legal_commands(state)  # the search is over, the turn goes on
 
 
-def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_discards_one():
+def test_rulebook_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_discards_one():
     """Tinkerer's Treasure is no longer refused to a full pack: the weapon or armour taken puts the pack
     over 3 and the player discards 1 card of their choice (MM rulebook (it) §Equipaggiare;
     docs/mice-and-mystics/rulings.md, Special searches)."""
@@ -168,7 +168,7 @@ def test_001_capitolo_1_bottino_del_fabbro_a_full_pack_takes_the_treasure_then_d
     assert state.pack["nez"] == ("search-card-02", "search-card-03", "toothpick")
 
 
-def test_a_drawn_party_item_goes_to_the_party_stash__001_oggetti_del_gruppo():
+def test_a_drawn_party_item_goes_to_the_party_stash__rulebook_oggetti_del_gruppo():
     """MM rulebook (it) §Oggetti del Gruppo: «Quando peschi questa carta, aggiungi il segnalino ... al
     Forziere del Gruppo»: no keep-or-discard choice, so no cheese for it (rules revision 2). Revision 1 games
     asked keep or discard, as they were played."""

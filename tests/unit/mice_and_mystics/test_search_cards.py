@@ -63,7 +63,7 @@ def rat_on_grapes(*events, grapes_on="GR-13"):
     )
 
 
-def test_001_uva_come_arma_a_rat_starting_on_the_grapes_throws_them_instead_of_moving_and_attacking():
+def test_rulebook_uva_come_arma_a_rat_starting_on_the_grapes_throws_them_instead_of_moving_and_attacking():
     """MM rulebook (it) §Uva come Arma: "Se un Ratto inizia il suo Turno sulla stessa casella dell'Uva, non
     muoverà. Al posto di eseguire il suo normale Attacco farà invece un Attacco a Distanza verso la casella
     contenente il maggior numero di Topi. Se c'è più di 1 casella con lo stesso numero di Topi, scegliete
@@ -78,7 +78,7 @@ def test_001_uva_come_arma_a_rat_starting_on_the_grapes_throws_them_instead_of_m
     ]
 
 
-def test_001_uva_come_arma_the_rat_throws_at_the_space_with_the_most_mice():
+def test_rulebook_uva_come_arma_the_rat_throws_at_the_space_with_the_most_mice():
     """MM rulebook (it) §Uva come Arma: the space holding the most mice wins over the mouse highest on the
     track."""
     state = rat_on_grapes(FigurePlaced(figure="maginos", card="maginos", space="GR-7"))
@@ -90,7 +90,7 @@ def test_001_uva_come_arma_the_rat_throws_at_the_space_with_the_most_mice():
     ]
 
 
-def test_001_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there_then_go_back_in_the_deck():
+def test_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there_then_go_back_in_the_deck():
     """MM rulebook (it) §Uva come Arma: squashed, every figure on the space takes an automatic hit and
     defends; the grapes are discarded and their card shuffled back into the search deck."""
     state = rat_on_grapes()
@@ -109,7 +109,7 @@ def test_001_uva_come_arma_squashed_grapes_thrown_by_a_rat_hit_every_mouse_there
     assert state.wounds["filch"] == 1 and "grapes" in state.search_deck and "grapes" not in state.tokens
 
 
-def test_001_uva_come_arma_whole_grapes_thrown_by_a_rat_knock_the_mice_down_and_stay_there():
+def test_rulebook_uva_come_arma_whole_grapes_thrown_by_a_rat_knock_the_mice_down_and_stay_there():
     """MM rulebook (it) §Uva come Arma: whole, the figures there are knocked down and the grapes lie on their
     space."""
     state = rat_on_grapes()
@@ -124,7 +124,7 @@ def test_001_uva_come_arma_whole_grapes_thrown_by_a_rat_knock_the_mice_down_and_
     assert state.tokens["grapes"] == ("GR-6",)
 
 
-def test_001_uva_come_arma_a_knocked_down_rat_on_the_grapes_stands_up_then_throws():
+def test_rulebook_uva_come_arma_a_knocked_down_rat_on_the_grapes_stands_up_then_throws():
     """MM rulebook (it) §Atterrato: standing up takes the move; the rat still started on the grapes and
     throws."""
     events = proceed(rat_on_grapes(EffectAdded(mouse="rat-warriors-3", effect="knocked-down")))
@@ -136,7 +136,7 @@ def test_001_uva_come_arma_a_knocked_down_rat_on_the_grapes_stands_up_then_throw
     ]
 
 
-def test_001_uva_come_arma_a_rat_sharing_the_grapes_with_a_mouse_attacks_normally():
+def test_rulebook_uva_come_arma_a_rat_sharing_the_grapes_with_a_mouse_attacks_normally():
     """MM rulebook (it) §Uva come Arma: "Un Ratto non può usare l'Uva come Arma se sulla casella sono presenti
     anche uno o più Topi"."""
     state = rat_on_grapes(
@@ -150,7 +150,7 @@ def test_001_uva_come_arma_a_rat_sharing_the_grapes_with_a_mouse_attacks_normall
     ]
 
 
-def test_001_uva_come_arma_a_rat_on_the_grapes_with_no_mouse_in_its_room_neither_moves_nor_attacks():
+def test_rulebook_uva_come_arma_a_rat_on_the_grapes_with_no_mouse_in_its_room_neither_moves_nor_attacks():
     """The throw reaches the rat's room only (as a mouse's throw: docs/mice-and-mystics/rulings.md); it still
     does not move."""
     away = [FigurePlaced(figure=m, card=m, space="KT-2") for m in ("collin", "tilda", "filch", "maginos")]
@@ -161,7 +161,7 @@ def test_001_uva_come_arma_a_rat_on_the_grapes_with_no_mouse_in_its_room_neither
     ]
 
 
-def test_001_uva_come_arma_roaches_on_the_grapes_do_not_throw_them():
+def test_rulebook_uva_come_arma_roaches_on_the_grapes_do_not_throw_them():
     """Only rats throw the grapes: a roach on them eats them (MM rulebook (it) §Uva come Esca per Blatte)."""
     state = rat_on_grapes(FigurePlaced(figure="roaches-1", card="roaches", space="GR-13"))
     assert grapes.rat_on_grapes(state, "rat-warriors-3") and not grapes.rat_on_grapes(state, "roaches-1")
@@ -182,7 +182,7 @@ def with_bow(*events):
     return chapter_1_table(SearchCardKept(mouse="filch", card="bow-of-precision"), bow, *events)
 
 
-def test_001_carte_ricerca_bow_of_precision_counts_each_bow_star_as_two_hits():
+def test_rulebook_carte_ricerca_bow_of_precision_counts_each_bow_star_as_two_hits():
     """MM rulebook (it) §Carte Ricerca, Arco di Precisione: "tutti i risultati [·] contano come 2 successi
     invece di 1" — the bow-star face (provisional, docs/mice-and-mystics/rulings.md). Bow 1 hit, bow-star 2, a
     plain sword none."""
@@ -192,7 +192,7 @@ def test_001_carte_ricerca_bow_of_precision_counts_each_bow_star_as_two_hits():
     assert events[0] == AttackRolled(attacker="filch", target="rat-warriors-1", hits=3)
 
 
-def test_001_carte_ricerca_without_the_bow_a_bow_star_is_one_hit():
+def test_rulebook_carte_ricerca_without_the_bow_a_bow_star_is_one_hit():
     """The double count belongs to the Bow of Precision only (Filch with his Dagger, Maginos' Staff)."""
     state = chapter_1_table(track=("maginos", "filch", "collin", "tilda", "rat-warriors"))
     _, state = act(state, Battle(mouse="maginos", target="rat-warriors-1"))
@@ -225,7 +225,7 @@ def cloaked_maginos_attacked():
     return state
 
 
-def test_001_carte_ricerca_cloak_of_displacement_offers_a_normal_space_after_blocking_every_hit():
+def test_rulebook_carte_ricerca_cloak_of_displacement_offers_a_normal_space_after_blocking_every_hit():
     """MM rulebook (it) §Carte Ricerca, Mantello del Mutamento: "Dopo aver bloccato tutti i colpi dell'Attacco
     di un Servitore, il Topo che indossa questo Mantello può muoversi immediatamente in una qualsiasi altra
     casella normale, nella stessa Stanza." Entrances, the flip space, his own space are not normal."""
@@ -239,13 +239,13 @@ def test_001_carte_ricerca_cloak_of_displacement_offers_a_normal_space_after_blo
     assert "maginos" in state.board["GR-16"] and "maginos" not in state.board["GR-6"]
 
 
-def test_001_carte_ricerca_cloak_of_displacement_the_wearer_may_stay():
+def test_rulebook_carte_ricerca_cloak_of_displacement_the_wearer_may_stay():
     events, state = roll(cloaked_maginos_attacked(), SWORD_SHIELD, SWORD_SHIELD)
     events, state = answer(state, DecisionMade(decision=CLOAK, option="stay", by="south"))
     assert not [e for e in events if isinstance(e, MouseDisplaced)] and "maginos" in state.board["GR-6"]
 
 
-def test_001_carte_ricerca_cloak_of_displacement_not_after_a_wound():
+def test_rulebook_carte_ricerca_cloak_of_displacement_not_after_a_wound():
     """One hit unblocked: no move."""
     events, state = roll(cloaked_maginos_attacked(), SWORD_SHIELD, BOW)
     assert not [e for e in events if isinstance(e, DecisionRequested) and e.decision == CLOAK]
@@ -266,7 +266,7 @@ def filch_with_scroll_on_gr14(*events):
     )
 
 
-def test_001_carte_ricerca_a_scroll_is_used_as_a_free_action_then_discarded():
+def test_rulebook_carte_ricerca_a_scroll_is_used_as_a_free_action_then_discarded():
     """docs/mice-and-mystics/facts.md §5: scrolls are one-use items used as a free action, then discarded (MM
     rulebook (pt): "O pergaminho deve ser descartado pelo rato depois do uso"); the free action is once a
     turn."""
@@ -280,7 +280,7 @@ def test_001_carte_ricerca_a_scroll_is_used_as_a_free_action_then_discarded():
     assert UseScroll(mouse="filch", card=LEVITATION) not in RULESET.legal_commands(state)
 
 
-def test_001_carte_ricerca_only_scrolls_in_the_pack_can_be_used():
+def test_rulebook_carte_ricerca_only_scrolls_in_the_pack_can_be_used():
     with pytest.raises(RuleBroken, match="scroll.not-in-pack"):
         RULESET.decide(chapter_1_table(), UseScroll(mouse="filch", card=LEVITATION))
     with pytest.raises(RuleBroken, match="scroll.not-a-scroll"):
@@ -290,7 +290,7 @@ def test_001_carte_ricerca_only_scrolls_in_the_pack_can_be_used():
         )
 
 
-def test_001_linee_rosse_a_scroll_of_levitation_lets_the_mouse_cross_red_lines_this_turn():
+def test_rulebook_linee_rosse_a_scroll_of_levitation_lets_the_mouse_cross_red_lines_this_turn():
     """MM rulebook (it) §Aree Nere e Muri: red lines are crossed only with items "che permettono ai Topi di
     attraversare le Linee Rosse, come Amo e Lenza o la Pergamena di Levitazione". GR-14 | GR-15 is red."""
     _, state = act(filch_with_scroll_on_gr14(), Move(mouse="filch"))
@@ -303,14 +303,14 @@ def test_001_linee_rosse_a_scroll_of_levitation_lets_the_mouse_cross_red_lines_t
     assert "filch" in state.board["GR-15"]
 
 
-def test_001_linee_rosse_levitation_ends_with_the_turn():
+def test_rulebook_linee_rosse_levitation_ends_with_the_turn():
     _, state = act(filch_with_scroll_on_gr14(), UseScroll(mouse="filch", card=LEVITATION))
     assert scrolls.in_force(state, "filch", scrolls.LEVITATION)
     _, state = act(state, EndTurn(mouse="filch"))
     assert not scrolls.in_force(state, "filch", scrolls.LEVITATION)
 
 
-def test_001_azioni_gratuite_no_scroll_in_water():
+def test_rulebook_azioni_gratuite_no_scroll_in_water():
     """MM rulebook (it) §Muoversi nell'Acqua: "i Topi su caselle d'acqua non possono usare Azioni
     Gratuite"."""
     from dicelog.domain.mice_and_mystics.events import RoomTilePlaced
@@ -355,7 +355,7 @@ def searched(state, card):
     return answer(state, CardsDrawn(reason="search", deck="search", cards=(card,), source="manual"))
 
 
-def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept():
+def test_rulebook_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept():
     """MM rulebook (it) §Ricerca: "Se invece pescate un Evento, seguite le istruzioni sulla carta" — no keep
     or discard-for-cheese choice; the card leaves the deck and never enters the pack."""
     state = fixture_table(DecksPrepared(encounter_deck=(), search_deck=("search-card-55", "search-card-01")))
@@ -366,7 +366,7 @@ def test_001_ricerca_a_drawn_event_resolves_at_once_and_is_never_kept():
     assert state.cheese.get("filch", 0) == 0
 
 
-def test_001_carte_ricerca_a_trick_takes_no_pack_room():
+def test_rulebook_carte_ricerca_a_trick_takes_no_pack_room():
     """MM rulebook (it) §Carte Ricerca: "Gli Stratagemmi non occupano nessuno spazio, nemmeno nella sacca del
     Topo" — with 3 items in the pack a trick may still be kept, and the pack still counts 3."""
     full = [SearchCardKept(mouse="filch", card=f"search-card-0{n}") for n in (1, 2, 3)]
@@ -382,7 +382,7 @@ def test_001_carte_ricerca_a_trick_takes_no_pack_room():
     assert Share(mouse="filch", with_mouse="collin", card="search-card-54") in RULESET.legal_commands(state)
 
 
-def test_001_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used():
+def test_rulebook_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used():
     state = fixture_table(SearchCardKept(mouse="filch", card="search-card-56"))
     with pytest.raises(RuleBroken, match="scroll.effect-unknown"):
         RULESET.decide(state, UseScroll(mouse="filch", card="search-card-56"))
@@ -393,7 +393,7 @@ def test_001_carte_ricerca_a_scroll_whose_text_is_unknown_cannot_be_used():
 # ------------------------
 
 
-def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_defense():
+def test_rulebook_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_defense():
     """docs/mice-and-mystics/facts.md §5 (FAQ1): the Toothpick takes both paws; "good for defense" gives no
     number, so the catalogue records none (provisional). Equipping it puts Filch's Dagger back in his pack."""
     from dicelog.domain.mice_and_mystics.commands import Equip
@@ -426,7 +426,7 @@ def test_001_equipaggiare_the_toothpick_takes_both_paws_and_adds_no_invented_def
         )
 
 
-def test_001_aree_nere_e_muri_levitation_crosses_the_black_gaps_of_the_pipes():
+def test_rulebook_aree_nere_e_muri_levitation_crosses_the_black_gaps_of_the_pipes():
     """MM rulebook (it) §Aree Nere e Muri: "Nella Stanza delle Tubature, le zone nere rappresentano gli
     interstizi tra le varie sezioni di tubo: possono essere attraversate solamente usando quegli Oggetti che
     permettono ai Topi di attraversare le Linee Rosse". PI-2 | PI-3 is such a gap (the Pipes' provisional

@@ -11,7 +11,7 @@ from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import PARTY, Table, created, of_type
 
 
-def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_rats_on_guard_room_entrances():  # noqa: E501
+def test_rulebook_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_rats_on_guard_room_entrances():  # noqa: E501
     """MM rulebook (it) §Capitolo 1, Preparazione delle Stanze; MM rulebook (it) §Collocare i Servitori sul
     Tabellone (3)."""
     table = Table()
@@ -31,7 +31,7 @@ def test_001_capitolo_1_preparazione_delle_stanze_tiles_mice_on_the_start_space_
     assert of_type(events, StoryBoardPrepared) == [StoryBoardPrepared(hourglass_page=1, end_marker_page=6)]
 
 
-def test_001_preparazione_del_gioco_setup_ends_with_the_initiative_shuffle_of_the_figures_on_the_board():
+def test_rulebook_preparazione_del_gioco_setup_ends_with_the_initiative_shuffle_of_the_figures_on_the_board():
     """MM rulebook (it) §Preparazione del Gioco 7 / §Determinare l'Ordine di Iniziativa."""
     table = Table()
     assert table.events[-1] == ShuffleRequested(reason="initiative", cards=(*PARTY, "rat-warriors"))
@@ -39,7 +39,7 @@ def test_001_preparazione_del_gioco_setup_ends_with_the_initiative_shuffle_of_th
     assert RULESET.legal_commands(table.state) == []
 
 
-def test_001_capitolo_1_preparazione_del_gruppo_lily_is_not_allowed():
+def test_rulebook_capitolo_1_preparazione_del_gruppo_lily_is_not_allowed():
     """MM rulebook (it) §Capitolo 1, Preparazione del Gruppo: Lily has not joined the party yet."""
     with pytest.raises(RuleBroken, match="setup.mouse-not-allowed"):
         RULESET.initial_state(created(("lily", "tilda", "filch", "maginos")))
@@ -54,7 +54,7 @@ def test_001_capitolo_1_preparazione_del_gruppo_lily_is_not_allowed():
         (("collin", "tilda", "filch", "mickey"), "setup.unknown-mouse"),
     ],
 )
-def test_001_capitolo_1_preparazione_del_gruppo_party_is_four_distinct_known_mice(mice, rule):
+def test_rulebook_capitolo_1_preparazione_del_gruppo_party_is_four_distinct_known_mice(mice, rule):
     """MM rulebook (it) §Preparazione del Gioco, Scegliere un Eroe: "Il testo del Capitolo dirà ai giocatori
     quanti Topi formeranno il gruppo (solitamente quattro)"; MM rulebook (it) §Capitolo 1, Preparazione del
     Gruppo: "Scegliete i 4 Topi che prenderanno parte al Capitolo"."""
@@ -62,7 +62,7 @@ def test_001_capitolo_1_preparazione_del_gruppo_party_is_four_distinct_known_mic
         RULESET.initial_state(created(mice, seats=(Seat(name="all", controls=tuple(mice)),)))
 
 
-def test_001_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_one_seat():
+def test_rulebook_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_one_seat():
     """MM rulebook (it) §Preparazione del Gioco, Scegliere un Eroe: each player takes one or more mice."""
     twice = (
         Seat(name="a", controls=("collin", "tilda", "filch", "maginos")),
@@ -75,7 +75,7 @@ def test_001_preparazione_del_gioco_each_party_mouse_is_controlled_by_exactly_on
         RULESET.initial_state(created(PARTY, seats=nobody))
 
 
-def test_001_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refused():
+def test_rulebook_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refused():
     """MM rulebook (it) §Preparazione del Gioco, Scegliere un Capitolo: the chapter must be one dicelog knows;
     the setup document must be well formed."""
     with pytest.raises(RuleBroken, match="setup.unknown-chapter"):
@@ -88,7 +88,7 @@ def test_001_preparazione_del_gioco_unknown_chapter_and_malformed_setup_are_refu
         RULESET.initial_state(bad)
 
 
-def test_001_preparazione_del_gioco_begin_twice_is_refused():
+def test_rulebook_preparazione_del_gioco_begin_twice_is_refused():
     """MM rulebook (it) §Preparazione del Gioco: the game is set up once, before the first round."""
     from dicelog.domain.core.ruleset import Begin
 

@@ -34,7 +34,7 @@ def begun(**setup):
     return events, fold_events(state, events)
 
 
-def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_party_order():
+def test_rulebook_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_party_order():
     events, state = begun()
     assert events[-1] == DecisionRequested(
         decision="starting-ability",
@@ -83,7 +83,7 @@ def test_001_scegliere_una_abilita_each_mouse_chooses_one_card_of_its_class_in_p
     }
 
 
-def test_001_scegliere_una_abilita_the_setup_document_may_carry_the_choice():
+def test_rulebook_scegliere_una_abilita_the_setup_document_may_carry_the_choice():
     chosen = {"collin": "inspire", "tilda": "first-aid", "filch": "dodge", "maginos": "mystic-bolt"}
     events, state = begun(abilities=chosen)
     assert of_type(events, StartingAbilityTaken) == [
@@ -93,7 +93,7 @@ def test_001_scegliere_una_abilita_the_setup_document_may_carry_the_choice():
     assert state.abilities == {m: (a,) for m, a in chosen.items()}
 
 
-def test_001_scegliere_una_abilita_mice_the_document_leaves_out_are_asked():
+def test_rulebook_scegliere_una_abilita_mice_the_document_leaves_out_are_asked():
     events, state = begun(abilities={"tilda": "first-aid", "maginos": "mystic-bolt"})
     assert events[-1].piece == "collin" and "first-aid" not in events[-1].options
     events, state = answer(state, DecisionMade(decision="starting-ability", option="inspire", by="north"))
@@ -112,12 +112,12 @@ def test_001_scegliere_una_abilita_mice_the_document_leaves_out_are_asked():
         ({"nez": "feint"}, "setup.ability-mouse"),  # not in the party
     ],
 )
-def test_001_scegliere_una_abilita_the_class_condition_is_checked_at_creation(abilities, rule):
+def test_rulebook_scegliere_una_abilita_the_class_condition_is_checked_at_creation(abilities, rule):
     with pytest.raises(RuleBroken, match=rule):
         RULESET.initial_state(created(abilities=abilities))
 
 
-def test_001_campagna_a_mouse_keeping_its_abilities_takes_no_new_card():
+def test_rulebook_campagna_a_mouse_keeping_its_abilities_takes_no_new_card():
     carry = {"from_chapter": "chapter-1", "abilities": {"collin": ["first-aid"], "filch": ["knife-strike"]}}
     events, state = begun(carry_over=carry)
     assert of_type(events, CarryOverApplied)
@@ -141,13 +141,13 @@ def test_001_campagna_a_mouse_keeping_its_abilities_takes_no_new_card():
         RULESET.initial_state(created(carry_over=carry, abilities={"tilda": "first-aid"}))
 
 
-def test_001_preparazione_begin_is_refused_while_the_abilities_are_being_chosen():
+def test_rulebook_preparazione_begin_is_refused_while_the_abilities_are_being_chosen():
     _, state = begun()
     with pytest.raises(RuleBroken, match="setup.already-begun"):
         RULESET.decide(state, Begin())
 
 
-def test_001_scegliere_una_abilita_a_sandbox_takes_the_named_cards_and_asks_nothing():
+def test_rulebook_scegliere_una_abilita_a_sandbox_takes_the_named_cards_and_asks_nothing():
     sandbox = {
         "tiles": [{"tile": 1, "column": 0, "row": 0}],
         "figures": [{"mouse": m, "space": "CY-6"} for m in PARTY],
@@ -160,7 +160,7 @@ def test_001_scegliere_una_abilita_a_sandbox_takes_the_named_cards_and_asks_noth
     assert state.abilities == {"filch": ("dodge",)}
 
 
-def test_001_scegliere_una_abilita_through_the_core_the_controlling_seat_answers_and_replay_agrees():
+def test_rulebook_scegliere_una_abilita_through_the_core_the_controlling_seat_answers_and_replay_agrees():
     from dicelog.domain.core.game import fold
 
     table = Table(choose_abilities=False)
@@ -178,7 +178,7 @@ def test_001_scegliere_una_abilita_through_the_core_the_controlling_seat_answers
     assert table.state.abilities["collin"] == ("inspire",)
 
 
-def test_001_scegliere_una_abilita_the_default_is_a_card_whose_effect_is_played():
+def test_rulebook_scegliere_una_abilita_the_default_is_a_card_whose_effect_is_played():
     """The decision's default (what a ``decision_policy="default"`` game takes) is the first option
     dicelog plays; a mouse whose options are all unknown-effect cards gets the first option."""
     from dicelog.domain.mice_and_mystics.rules.ability_cards import IMPLEMENTED

@@ -37,7 +37,7 @@ def last_turn(*events):
     return act(state, EndTurn(mouse="maginos"))
 
 
-def test_time_passes_one_cheese_when_the_last_mouse_ends_its_turn_with_no_minions__001_il_tempo_scorre():
+def test_time_passes_one_cheese_when_the_last_mouse_ends_its_turn_with_no_minions__rulebook_il_tempo_scorre():
     events, state = last_turn()
     assert events[:3] == [
         TurnEnded(card="maginos"),
@@ -47,14 +47,14 @@ def test_time_passes_one_cheese_when_the_last_mouse_ends_its_turn_with_no_minion
     assert state.cheese_wheel == 1
 
 
-def test_time_does_not_pass_while_minions_are_on_the_board_or_for_other_mice__001_il_tempo_scorre():
+def test_time_does_not_pass_while_minions_are_on_the_board_or_for_other_mice__rulebook_il_tempo_scorre():
     state = chapter_1_table(TurnStarted(card="maginos", slot=3), track=MICE)
     assert not of_type(RULESET.decide(state, EndTurn(mouse="maginos")), CheeseAddedToWheel)
     state = chapter_1_table(*NO_RATS, track=MICE)
     assert not of_type(RULESET.decide(state, EndTurn(mouse="filch")), CheeseAddedToWheel)
 
 
-def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazioni():
+def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__rulebook_evocazioni():
     events, state = last_turn(CheeseAddedToWheel(count=5, reason="test"))
     # 2 rat warriors for the Guard Room's 3 free entrances: GR-2 nearest the mice, then GR-4 or GR-13
     # (tied): the players choose (MM rulebook (it) §Collocare i Servitori sul Tabellone, 3; MM rulebook (pt)
@@ -80,14 +80,14 @@ def test_a_full_wheel_summons_the_rooms_special_summon_and_empties__001_evocazio
     assert state.track == (*MICE, RAT) and state.cheese_wheel == 0 and state.hourglass_page == 2
 
 
-def test_a_summoned_minion_whose_card_is_on_the_track_reuses_it__001_determinare_lordine_di_iniziativa():
+def test_a_summoned_minion_whose_card_is_on_the_track_reuses_it__rulebook_determinare_lordine_di_iniziativa():
     state = chapter_1_table(CheeseAddedToWheel(count=6, reason="test"))
     events, state = choose(fold_events(state, proceed(state)), "GR-4")
     assert not of_type(events, InitiativeCardsAdded) and len(of_type(events, FigurePlaced)) == 2
     assert state.track.count(RAT) == 1
 
 
-def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarded__001_evocazioni():
+def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarded__rulebook_evocazioni():
     state = chapter_1_table(
         *NO_RATS,
         *IN_KITCHEN_TUNNELS,
@@ -114,14 +114,14 @@ def test_without_a_room_rule_the_face_up_encounter_card_summons_then_is_discarde
     assert state.track == (*MICE, "roaches", "rat-warriors") and state.encounter_face_up is None
 
 
-def test_with_no_room_rule_and_no_face_up_card_nobody_comes_but_the_hourglass_moves__001_evocazioni():
+def test_with_no_room_rule_and_no_face_up_card_nobody_comes_but_the_hourglass_moves__rulebook_evocazioni():
     state = chapter_1_table(
         *NO_RATS, *IN_KITCHEN_TUNNELS, CheeseAddedToWheel(count=7, reason="test"), track=MICE
     )
     assert proceed(state) == [HourglassAdvanced(page=2, reason="summon"), CheeseWheelEmptied(count=7)]
 
 
-def test_the_summon_that_reaches_the_end_marker_loses_the_chapter__001_evocazioni():
+def test_the_summon_that_reaches_the_end_marker_loses_the_chapter__rulebook_evocazioni():
     state = chapter_1_table(
         HourglassAdvanced(page=5, reason="test"), CheeseAddedToWheel(count=6, reason="test")
     )

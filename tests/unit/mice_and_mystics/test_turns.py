@@ -22,7 +22,7 @@ from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table, act, chapter_1_table, of_type, roll
 
 
-def test_001_determinare_lordine_di_iniziativa_the_shuffle_lays_the_track_in_order_and_starts_round_1():
+def test_rulebook_determinare_lordine_di_iniziativa_the_shuffle_lays_the_track_in_order_and_starts_round_1():
     """MM rulebook (it) §Determinare l'Ordine di Iniziativa: the first card goes on slot 1, the second on
     2..."""
     table = Table()
@@ -34,7 +34,7 @@ def test_001_determinare_lordine_di_iniziativa_the_shuffle_lays_the_track_in_ord
     assert RULESET.turn_piece(table.state) == "tilda"
 
 
-def test_001_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
+def test_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_when_not_in_the_first_slot():
     """MM rulebook (it) §Determinare l'Ordine di Iniziativa with Collin's card (MM rulebook (it), Movimento
     dei Topi example): "Comandante Nato: quando collocate le carte sulla Colonna dell'Iniziativa, se il
     Principe Collin non si trova sul primo spazio, aggiungete immediatamente 1 segnalino Formaggio";
@@ -51,7 +51,7 @@ def test_001_determinare_lordine_di_iniziativa_collin_born_to_lead_gains_cheese_
     )
 
 
-def test_a_minion_card_on_top_takes_its_turn_first__001_round_di_gioco():
+def test_a_minion_card_on_top_takes_its_turn_first__rulebook_round_di_gioco():
     """MM rulebook (it) §Round di Gioco: the top card acts first; its nearest figure rolls to move (MM
     rulebook (it) §Muovere un Servitore)."""
     table = Table()
@@ -62,7 +62,7 @@ def test_a_minion_card_on_top_takes_its_turn_first__001_round_di_gioco():
     assert turns[3] == RollRequested(reason="minion-move", dice=1)
 
 
-def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di_gioco():
+def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__rulebook_round_di_gioco():
     """MM rulebook (it) §Round di Gioco; Rat Warriors Aggressive swaps with the card above after its turn."""
     state = chapter_1_table(track=("filch", "rat-warriors", "collin", "tilda", "maginos"))
     events, state = act(state, EndTurn(mouse="filch"))
@@ -92,7 +92,7 @@ def test_turns_go_down_the_track_and_a_new_round_starts_at_the_top__001_round_di
     ]
 
 
-def test_001_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
+def test_rulebook_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
     """MM rulebook (it) §Il Turno di un Topo: the move is optional, and so is the action ("o alla decisione di
     non effettuarla")."""
     state = chapter_1_table()
@@ -103,14 +103,14 @@ def test_001_il_turno_di_un_topo_a_mouse_may_end_its_turn_without_moving():
 
 
 @pytest.mark.parametrize("command", [Move(mouse="collin"), EndTurn(mouse="collin")])
-def test_001_round_di_gioco_only_the_mouse_whose_turn_it_is_may_act(command):
+def test_rulebook_round_di_gioco_only_the_mouse_whose_turn_it_is_may_act(command):
     """MM rulebook (it) §Round di Gioco: cards act in initiative order."""
     with pytest.raises(NotYourTurn, match="turn.not-your-turn") as refused:
         RULESET.decide(chapter_1_table(), command)
     assert refused.value.status == 422  # a rule refusal; 409 is only a version conflict
 
 
-def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_marker():
+def test_rulebook_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_marker():
     """MM rulebook (it) §Plancia del Racconto: the players lose when the hourglass reaches the end marker."""
     assert RULESET.outcome(chapter_1_table()) is None
     assert (
@@ -118,7 +118,7 @@ def test_001_plancia_del_racconto_defeat_when_the_hourglass_reaches_the_end_mark
     )
 
 
-def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffle_is_pending():
+def test_rulebook_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffle_is_pending():
     """MM rulebook (it) §Determinare l'Ordine di Iniziativa: no turn is taken before the cards are laid on the
     track."""
     state = Table().state
@@ -127,7 +127,7 @@ def test_001_determinare_lordine_di_iniziativa_nothing_is_legal_while_the_shuffl
     assert isinstance(Table().game.pending, ShuffleRequested)
 
 
-def test_001_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_keep_their_order_and_take_turns():  # noqa: E501
+def test_rulebook_determinare_lordine_di_iniziativa_cards_past_the_numbered_spaces_keep_their_order_and_take_turns():  # noqa: E501
     """MM rulebook (it) §Azioni Gratuite, note to §Determinare l'Ordine di Iniziativa: "se dovesse essere
     necessario sistemare sulla Colonna dell'Iniziativa più carte rispetto agli spazi numerati disponibili,
     seguite le normali regole di collocamento delle carte Iniziativa, collocando le carte in più oltre

@@ -5,7 +5,7 @@ from dicelog.domain.mice_and_mystics.ruleset import RULESET
 from tests.unit.mice_and_mystics.scenario import Table
 
 
-def test_001_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_names_whose_turn_and_round():
+def test_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_names_whose_turn_and_round():
     """MM rulebook (it) §Determinare l'Ordine di Iniziativa and §Round di Gioco: the track in order, whose
     turn, the round."""
     table = Table()
@@ -17,7 +17,7 @@ def test_001_determinare_lordine_di_iniziativa_initiative_view_lists_cards_with_
     assert view.cards[-1].figures == ("rat-warriors-1", "rat-warriors-2", "rat-warriors-3")
 
 
-def test_001_preparazione_del_gioco_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
+def test_preparazione_del_gioco_board_view_shows_tiles_figures_hourglass_end_marker_and_cheese_wheel():
     """MM rulebook (it) §Preparazione del Gioco (tiles and figures as set up); MM rulebook (it) §Plancia del
     Racconto (hourglass, end marker, Cheese Wheel)."""
     view = RULESET.board_view(Table().state)
@@ -28,7 +28,7 @@ def test_001_preparazione_del_gioco_board_view_shows_tiles_figures_hourglass_end
     assert all(t.provisional for t in view.tiles)
 
 
-def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silent():
+def test_rulebook_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silent():
     """MM rulebook (it) §Preparazione del Gioco: the log tells where each mouse starts and where the story
     markers go."""
     table = Table()
@@ -37,7 +37,7 @@ def test_001_preparazione_del_gioco_every_event_of_a_setup_describes_or_is_silen
     assert "Hourglass on page 1, chapter end marker on page 6" in lines
 
 
-def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
+def test_the_log_tells_the_starting_ability_choice__rulebook_scegliere_una_abilita():
     """MM rulebook (it) §Preparazione del Gioco, Scegliere una Abilità: "i giocatori scelgono 1 carta Abilità
     per ogni Topo"."""
     table = Table()
@@ -50,7 +50,7 @@ def test_the_log_tells_the_starting_ability_choice__001_scegliere_una_abilita():
     assert "Prince Collin takes the ability card First Aid" in lines
 
 
-def test_000_stregato_a_charmed_mouse_that_stays_put_has_a_log_line():
+def test_rulebook_stregato_a_charmed_mouse_that_stays_put_has_a_log_line():
     """A charmed mouse that is webbed or already next to another mouse stays: ``MouseMoved`` with an
     empty path. Its log line must not fail (the log projection and ``/log`` describe every event)."""
     from dicelog.domain.mice_and_mystics.events import MouseMoved
