@@ -33,7 +33,9 @@ Rage is left, and an overpopulation scatters Leader, else the weakest revealed T
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
-too, and with neither the Goblins nor the Knight none near him (``_dragon_gem``); slither a Hunger cube it
+too, with neither the Goblins nor the Knight none near him, with the Goblins only while it may earn the
+Pride-Gem cube (``_dragon_gem``); with the Ash Dragon card and the Thief, Hiss the Tribe strong enough to
+attack it (``_dragon_hiss``); slither a Hunger cube it
 cannot spend (no Tribes) onto an empty Pride track; move toward Treasure, Tribes, the Thief when he carries
 loot or has stashed 3 (Scratch kills him there, and he drops what he carries), then, awake, a Lit Crystal tile
 to surface on, then the Entrance (by its way over Lit tiles, the Wing across a wall that bars it, before its
@@ -1139,6 +1141,26 @@ def _solo_slither(c: DragonContext, command: cmd.UsePower) -> int:
     return 560 - 10 * SOLO_SLITHER_SOURCES.index(command.source)
 
 
+def _dragon_hiss(c: DragonContext, command: cmd.UsePower) -> int:
+    """Hiss (Vast rulebook §Poteri, Sibilo: the Tribe hides and loses 1 Population; the Dragon eats 1) while
+    Hunger has a cube. With the Ash Dragon card and the Thief in play (goblins-dragon-thief: the Goblins win
+    by killing it, the Thief's loot is a clock of its own), on the Tribe that could attack it (Strength over
+    its Armor, docs/vast/facts.md §7 Variant cards, Ash Dragon), the strongest and nearest first, Hunger or
+    not: a hidden Tribe spends its next action revealing itself, not attacking."""
+    base = 650 if c.dragon.sloth["hunger"] else 50
+    s = c.state
+    if "ash-dragon" not in s.variants or s.thief is None or s.goblins is None:
+        return base
+    t = next((t for t in s.goblins.tribes if t.name == command.tribe), None)
+    if t is None or not on_map(t) or t.lurking:
+        return base
+    power = rules.tribe_strength(s, t)
+    far = min(_chebyshev((t.x, t.y), c.here), 5)
+    if power > dragon_armor(s):
+        return 700 + 20 * power - 10 * far
+    return base - 10 * far
+
+
 def _dragon_swat(c: DragonContext, command: cmd.UsePower) -> int:
     """Solo and asleep, a Treasure token next to it swatted onto its own tile (Vast rulebook §Poteri, Colpo),
     to collect it for Greed while it keeps still for Pride."""
@@ -1154,8 +1176,13 @@ def _dragon_gem(c: DragonContext, _: Any) -> int:
     stashes it the same turn), and with neither the Goblins nor the Knight none within 3 tiles of him (the
     Entrance when he is off the map): the nearest loot he finds (Vast rulebook §Il Ladro, Saccheggiare).
     Measured (bench/README.md §8, fifth session): with the Goblins that rule left the Thief no win in
-    goblins-dragon-thief, with the Knight 1 of 20 in knight-dragon-thief."""
+    goblins-dragon-thief, with the Knight 1 of 20 in knight-dragon-thief. With the Thief and the Goblins in
+    play, a Gem only while the Pride-Gem track holds its cube and no Pride cube moved this turn: its later
+    Gems earn nothing and he loots them (bench/README.md §8, sixth session)."""
     s = c.state
+    d = c.dragon
+    if s.thief is not None and s.goblins is not None and (d.sloth["pride-gem"] < 1 or "pride" in d.advanced):
+        return 0
     if s.thief is not None and (s.goblins or s.knight) is None and _manhattan(c.here, thief_here(s)) <= 3:
         return 0
     if s.thief is not None and (s.knight or s.cave) is not None and _manhattan(c.here, ENTRANCE) <= 2:
@@ -1167,7 +1194,7 @@ DRAGON_RULES: dict[str, Rule] = {
     "DragonCollect": 2_000,
     "MoveDragon": _dragon_move,
     "UsePower:wing": _dragon_wing,
-    "UsePower:hiss": lambda c, _: 650 if c.dragon.sloth["hunger"] else 50,
+    "UsePower:hiss": _dragon_hiss,
     "UsePower:scratch": 900,
     "UsePower:claw": lambda c, _: 600 if c.tribes_near else 0,
     "UsePower:scorch": _dragon_scorch,
