@@ -75,6 +75,10 @@ Loot with spare cubes; end the turn. His decisions (``decide``): Stat tokens on
 Movement when far from his goal, on Thievery once it is in reach; reveal a Dark tile he looked at when it is a
 Treasure Room or a Vault; Upgrades in a fixed order.
 
+Without a Cave player (everyone loses once 5 Crystal tiles have collapsed), every role removes the Collapse's
+tiles with ``collapse_choice``: of the tiles the order allows, a Lit one before a Dark one it cannot see, none
+next to a Crystal tile where it can.
+
 Decisions (a game with ``decision_policy: ask``): ``decide`` answers the Thief's with his rules, the
 Goblins' War card with theirs when they hunt Crystals, the Cave's open edges (``fill``) with its placing
 rule, and every other with its documented default.
@@ -1486,12 +1490,41 @@ def _overpopulation(view: VastState, options: Sequence[str]) -> str:
     return min(options, key=cost)
 
 
+def collapse_danger(view: VastState, pos: Pos) -> int:
+    """How much nearer removing ``pos`` brings the fifth collapsed Crystal tile, with which everyone loses
+    when no Cave player plays (Vast rulebook §Il Collasso, §Varianti; docs/vast/facts.md §7): a Crystal tile
+    the seat sees most (1,000); a Dark tile it cannot see some (it is turned over, and may be a Crystal tile);
+    then each Crystal tile next to it (40), which then touches one tile fewer and comes sooner in the order
+    (tiles touching the fewest others go first), and each unseen Dark tile next to it (10)."""
+    cells = {(c.x, c.y): c for c in view.cells}
+
+    def crystal(p: Pos) -> bool:
+        cell = cells.get(p)
+        return cell is not None and cell.tile != HIDDEN and tiles()[cell.tile].kind == "crystal"
+
+    here = cells.get(pos)
+    own = 1_000 if crystal(pos) else (60 if here is not None and here.tile == HIDDEN else 0)
+    around = [step(pos, s) for s in SIDES]
+    unseen = sum(1 for p in around if p in cells and cells[p].tile == HIDDEN)
+    return own + 40 * sum(1 for p in around if crystal(p)) + 10 * unseen
+
+
+def collapse_choice(view: VastState, options: Sequence[str]) -> str:
+    """Without a Cave player, the tile to remove in the Collapse (decision ``collapse-remove``): every role
+    loses when 5 Crystal tiles have collapsed, so each removes, of the tiles the order allows, the one of
+    least ``collapse_danger``; the first listed among equals."""
+    return min(options, key=lambda o: (collapse_danger(view, parse_pos(o)), options.index(o)))
+
+
 def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng: random.Random) -> str:
     """The bot's option for the pending decision ``pending`` (as the seat's ``legal-commands`` serves it),
-    reading only ``view``: the Thief's own rules for his decisions, the Goblins' for their War card when they
+    reading only ``view``: without a Cave player, the tile every role removes in the Collapse
+    (``collapse_choice``); the Thief's own rules for his decisions, the Goblins' for their War card when they
     hunt Crystals (``goblins_decide``), the documented default for every other (``rng`` is not drawn)."""
     if not options:
         raise ValueError("no option to choose from")
+    if pending.get("decision") == "collapse-remove" and view.cave is None:
+        return collapse_choice(view, options)
     default = pending.get("default")
     if pending.get("piece") == "thief":
         return thief_decide(view, str(pending.get("decision", "")), options, default)
