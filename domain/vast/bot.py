@@ -29,7 +29,13 @@ with the Wisp. Hunting Crystals they flare only with no Crystal on the map, plun
 card that brings the most Tribes to Strength 3. Hunting them with no Cave in play either (``_pack``): a Tribe
 moves only nearer the hunted Crystal, whatever its action, onto its tile when it could attack there but no
 second Tribe could (to wait there for one); they block the discs that would overpopulate a Tribe while a
-Rage is left, and an overpopulation scatters Leader, else the weakest revealed Tribe.
+Rage is left, and an overpopulation scatters Leader, else the weakest revealed Tribe; a tile they reveal
+faces the fewest open sides with no tile beyond (each is filled from the stack, whose end starts the
+Collapse), and Cave-In, played before the Collapse, takes Lit tiles that are not Crystal tiles (they go back
+under the stack; a Dark tile may be a Crystal tile, which counts toward the 5). Alone in the Dark (the end of
+turn's count is the largest of the Crystal tiles revealed and the largest Population, docs/vast/facts.md §7
+Variant cards), the War card and the block keep Populations no larger than the Strength 3 they need, and the
+end of turn's Dark tile goes where it touches the most tiles.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
@@ -858,9 +864,9 @@ def hunts_crystals(state: VastState) -> bool:
 
 
 def _pack(state: VastState) -> bool:
-    """The Goblins hunt Crystals as a pack (``_crystal_move``, ``_block``, ``_overpopulation``): they hunt
-    Crystals (``hunts_crystals``) and the Cave is not in play (it wins by the Collapse: with these rules in
-    `goblins-cave-thief` its wins went to the Thief, bench/README.md §8)."""
+    """The Goblins hunt Crystals as a pack (``_crystal_move``, ``_block``, ``_overpopulation``, ``_cave_in``,
+    ``_orient``): they hunt Crystals (``hunts_crystals``) and the Cave is not in play (it wins by the
+    Collapse: with these rules in `goblins-cave-thief` its wins went to the Thief, bench/README.md §8)."""
     return hunts_crystals(state) and "cave" not in state.roles
 
 
@@ -930,7 +936,10 @@ GOBLINS_RULES: dict[str, Rule] = {
     "PlaySecret:hiding-spots": 4_000,  # an attack on the Knight from hiding
     "PlaySecret:poison": 250,
     "PlaySecret:goblin-ruby": 300,
-    "PlaySecret:cave-in": 150,
+    # hunting Crystals with no Cave, before the Collapse its Lit tiles go back under the stack (``_cave_in``)
+    "PlaySecret:cave-in": lambda c, _: (
+        550 if _pack(c.state) and not c.state.collapse and _plain_lit(c.state) else 150
+    ),
     # the Knight carried away from the Entrance
     "WispMove": lambda _, command: 650 + 10 * min(abs(command.x) + abs(command.y), 10),
     "VastEndTurn": 1,
@@ -1433,28 +1442,59 @@ def thief_decide(view: VastState, decision: str, options: Sequence[str], default
 def war_value(state: VastState, card: str) -> int:
     """What War card ``card`` is worth to Goblins hunting Crystals (Vast rulebook §1. Carta Guerra, §2.
     Popolare): each Tribe that reaches Strength 3 (two of them smash a Crystal, §Attaccare) and its
-    Strength; a Tribe pushed over 4 makes one scatter (overpopulation)."""
+    Strength; a Tribe pushed over 4 makes one scatter (overpopulation). Alone in the Dark (docs/vast/facts.md
+    §7 Variant cards), a Rage blocks the discs of the Tribes it pushes over 4 while one is left (``_block``),
+    and each tile its largest Population adds to the end of the turn's count costs ``WAR_TILE``."""
     war = next(w for w in goblin_file().war if w.id == card)
     gob = state.goblins
-    value = war.monsters + war.secrets
-    for t in gob.tribes if gob is not None else ():
-        grown = t.population + getattr(war, t.name)
-        if grown > 4:
-            value -= 20
-        power = rules.tribe_strength(state, msgspec.structs.replace(t, population=min(4, grown)))
+    if gob is None:
+        return war.monsters + war.secrets
+    solo = "alone-in-the-dark" in state.variants
+    over = [t.name for t in gob.tribes if t.population + getattr(war, t.name) > 4]
+    blocked = solo and len(over) < gob.rage
+    value = (
+        war.monsters + war.secrets - 3 * len(over) if blocked else war.monsters + war.secrets - 20 * len(over)
+    )
+    largest = 0
+    for t in gob.tribes:
+        grown = t.population if t.name in over and blocked else min(4, t.population + getattr(war, t.name))
+        largest = max(largest, grown)
+        power = rules.tribe_strength(state, msgspec.structs.replace(t, population=grown))
         value += 3 * min(power, 4) + (10 if power >= 3 else 0)
+    if solo:
+        value -= WAR_TILE * max(0, largest - max(2, _crystal_tiles(state)))
     return value
+
+
+WAR_TILE = 6
+"""Alone in the Dark, what a War card loses for each tile its largest Population adds to the end of the turn's
+count above the Crystal tiles (``war_value``)."""
+
+
+def _crystal_tiles(state: VastState) -> int:
+    """Alone in the Dark's count of Crystal tiles: those revealed, collapsed ones included (docs/vast/facts.md
+    §7 Variant cards)."""
+    lit = sum(1 for c in state.cells if c.lit and c.tile != HIDDEN and tiles()[c.tile].kind == "crystal")
+    return lit + state.crystal_tiles_collapsed
 
 
 def goblins_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
     """The Goblins' answer to ``decision``: hunting Crystals (no Knight, no Dragon), the War card that brings
-    the most Tribes to Strength 3 (``war_value``); every other decision, its documented default."""
+    the most Tribes to Strength 3 (``war_value``); with no Cave either (``_pack``), the Populate's block, the
+    overpopulation, Cave-In's tiles and a revealed tile's rotation; Alone in the Dark, the end of turn's Dark
+    tile (``_shape``); every other decision, its documented default."""
     if decision == "war-choice" and hunts_crystals(view):
         return max(options, key=lambda o: war_value(view, o))
     if decision == "block" and _pack(view):
         return _block(view, options)
     if decision == "overpopulation" and _pack(view):
         return _overpopulation(view, options)
+    if decision.startswith("cave-in:") and _pack(view):
+        return _cave_in(view, options)
+    if decision == "shape" and hunts_crystals(view) and "alone-in-the-dark" in view.variants:
+        return _shape(view, options)
+    if decision.startswith("orient:") and _pack(view):
+        return _orient(view, parse_pos(decision.partition(":")[2]), options)
     return default if default is not None and default in options else options[0]
 
 
@@ -1469,8 +1509,72 @@ def _block(view: VastState, options: Sequence[str]) -> str:
     over = [
         t.name for t in gob.tribes if t.population + getattr(war, t.name) > 4 and "pet-frog" not in t.monsters
     ]
-    wanted = "+".join(over)
+    if "alone-in-the-dark" in view.variants:
+        # Alone in the Dark, the largest Population is the end of turn's count when above the Crystal tiles
+        # (docs/vast/facts.md §7 Variant cards): a Tribe already of Strength 3 takes no discs above that
+        cap = max(3, _crystal_tiles(view))
+        over += [
+            t.name
+            for t in gob.tribes
+            if t.name not in over
+            and t.population + getattr(war, t.name) > cap
+            and rules.tribe_strength(view, t) >= 3
+        ]
+    wanted = "+".join(t.name for t in gob.tribes if t.name in over)
     return wanted if over and wanted in options and gob.rage > len(over) else "none"
+
+
+def _shape(view: VastState, options: Sequence[str]) -> str:
+    """Alone in the Dark, hunting Crystals, where the end of turn's Dark tile goes (docs/vast/facts.md §7 No
+    Cave player): the space touching the most tiles (once the tile is revealed, each of its open sides with no
+    tile beyond is filled from the stack), then the nearest a Tribe."""
+    g = geometry(view)
+    gob = view.goblins
+    mine = [(t.x, t.y) for t in gob.tribes if t.x is not None and t.y is not None] if gob else []
+
+    def key(option: str) -> tuple[int, int]:
+        pos = parse_pos(option)
+        near = min((_manhattan(pos, q) for q in mine), default=0)
+        return -g.touching(pos), near
+
+    return min(options, key=key)
+
+
+def _orient(view: VastState, pos: Pos, options: Sequence[str]) -> str:
+    """Hunting Crystals with no Cave (``_pack``), the rotation of a tile they revealed (Vast rulebook
+    §Rivelare e risolvere le tessere Buie: the revealer orients it): the fewest open sides with no tile
+    beyond (each is filled from the stack, and the Collapse begins once it is empty), then the fewest walls
+    toward the tiles beside it."""
+    cell = cell_at(view, pos)
+    if cell is None or not cell.lit or cell.tile == HIDDEN:
+        return options[0]
+    g = geometry(view)
+
+    def cost(option: str) -> tuple[int, int]:
+        turned = Geometry(g.cells, {**g.lit, pos: (cell.tile, int(option))}, g.rockslides, g.bombs)
+        shut = sum(1 for side in SIDES if step(pos, side) in g.cells and turned.wall_between(pos, side))
+        return len(turned.open_edges(pos)), shut
+
+    return min(options, key=cost)
+
+
+def _plain_lit(view: VastState) -> list[str]:
+    """The Lit tiles that are neither Crystal tiles nor the Entrance, ``"x,y"``: Cave-In's (``_cave_in``)."""
+    return [
+        f"{c.x},{c.y}"
+        for c in view.cells
+        if c.lit and c.tile != HIDDEN and tiles()[c.tile].kind != "crystal" and (c.x, c.y) != ENTRANCE
+    ]
+
+
+def _cave_in(view: VastState, options: Sequence[str]) -> str:
+    """Hunting Crystals with no Cave (``_pack``), the tiles Cave-In collapses (docs/vast/facts.md §3
+    Secrets cards; Vast rulebook §La Caverna, Gli altri giocatori): before the Collapse a fallen tile that
+    is not a Crystal tile goes back under the stack (more turns before it is empty), a Crystal tile counts
+    toward the 5 that collapse the Cave. So only Lit tiles that are not Crystal tiles (a Dark tile may hide
+    one), and ``done`` when none is left."""
+    plain = [o for o in _plain_lit(view) if o in options]
+    return plain[0] if plain else "done" if "done" in options else options[0]
 
 
 def _overpopulation(view: VastState, options: Sequence[str]) -> str:
