@@ -40,8 +40,8 @@ end of turn's Dark tile goes where it touches the most tiles.
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
 too, with neither the Goblins nor the Knight none near him, with the Goblins only while it may earn the
-Pride-Gem cube (``_dragon_gem``); with the Ash Dragon card and the Thief, Hiss the Tribe strong enough to
-attack it (``_dragon_hiss``); slither a Hunger cube it
+Pride-Gem cube (``_dragon_gem``); with the Goblins and the Thief, Hiss the Tribe strong enough to attack
+it (Ash Dragon card) or, with the Cave too, the Knight near her (``_dragon_hiss``); slither a Hunger cube it
 cannot spend (no Tribes) onto an empty Pride track; move toward Treasure, Tribes, the Thief when he carries
 loot or has stashed 3 (Scratch kills him there, and he drops what he carries), then, awake, a Lit Crystal tile
 to surface on, then the Entrance (by its way over Lit tiles, the Wing across a wall that bars it, before its
@@ -1156,20 +1156,31 @@ def _solo_slither(c: DragonContext, command: cmd.UsePower) -> int:
 
 def _dragon_hiss(c: DragonContext, command: cmd.UsePower) -> int:
     """Hiss (Vast rulebook §Poteri, Sibilo: the Tribe hides and loses 1 Population; the Dragon eats 1) while
-    Hunger has a cube. With the Ash Dragon card and the Thief in play (goblins-dragon-thief: the Goblins win
-    by killing it, the Thief's loot is a clock of its own), on the Tribe that could attack it (Strength over
-    its Armor, docs/vast/facts.md §7 Variant cards, Ash Dragon), the strongest and nearest first, Hunger or
-    not: a hidden Tribe spends its next action revealing itself, not attacking."""
+    Hunger has a cube. With the Goblins and the Thief in play, on the Tribe that could win the game for the
+    Goblins, the strongest and nearest first, Hunger or not (a hidden Tribe spends its next action revealing
+    itself, not attacking): with the Ash Dragon card (goblins-dragon-thief: they win by killing the Dragon),
+    one whose Strength is over its Armor (docs/vast/facts.md §7 Variant cards, Ash Dragon); with the Knight
+    and the Cave (they win by killing her, Vast rulebook §I Goblin), one within 3 tiles of her with Strength
+    over hers. Measured (bench/README.md §8, sixth session): the Knight's guard brought the Dragon from 4 to
+    8 of 50 in the 5-role row; without the Cave (knight-goblins-dragon-thief) it cost the Dragon one (5 ->
+    4)."""
     base = 650 if c.dragon.sloth["hunger"] else 50
     s = c.state
-    if "ash-dragon" not in s.variants or s.thief is None or s.goblins is None:
+    if s.thief is None or s.goblins is None:
+        return base
+    k = s.knight
+    if "ash-dragon" in s.variants:
+        prey, guard = c.here, dragon_armor(s)
+    elif s.cave is not None and k is not None and k.x is not None and k.y is not None:
+        prey, guard = (k.x, k.y), strength(k, False)
+    else:
         return base
     t = next((t for t in s.goblins.tribes if t.name == command.tribe), None)
     if t is None or not on_map(t) or t.lurking:
         return base
     power = rules.tribe_strength(s, t)
-    far = min(_chebyshev((t.x, t.y), c.here), 5)
-    if power > dragon_armor(s):
+    far = min(_chebyshev((t.x, t.y), prey), 5)
+    if power > guard and (prey == c.here or far <= 3):
         return 700 + 20 * power - 10 * far
     return base - 10 * far
 
