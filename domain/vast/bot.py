@@ -54,18 +54,18 @@ sides from the stack), from there Burn nearest the Entrance first; awake, it hea
 with the shortest Lit way home.
 
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
-the Thief or the Dragon, who win sooner, it races for it (alone against the Knight it does not): Hatred places
-another tile each turn while its Omens last (with the Knight and the Goblins alone, only once her Health is 3
-or less: she needs time for her 5 Crystals), and in the Collapse removes more; it removes the tiles next to
-Crystal tiles (each leaves a Crystal tile touching fewer, nearer its turn) and places its Crystal tiles (its
-own turn, and the open edges it fills) touching few tiles; alone against the Thief, where Place Treasure is
-optional (docs/vast/facts.md §7), it places no Treasure token (each is one only he would take); alone
-against the Dragon, it spends Soporific Spores on the Dragon while it is asleep and 3 cubes or fewer from
-waking (awake, it surfaces and walks home before the Collapse); with the Goblins and the Dragon alone (the
-Goblins win by killing the Dragon), it lays its Rockslides on an edge of the Dragon's tile that lengthens
-the nearest Tribe's way to it (one within 4 tiles; Vast rulebook §Presagi, Frana); with the Dragon and the
-Thief and no Goblins (with the Knight, once he has stashed 3), on the Entrance's edges, one left open (he
-climbs a wall to stash loot, §Il Ladro). Always: it
+the Thief or the Dragon, who win sooner, it races for it; with the Knight in play and no Dragon (she needs
+time for her 5 Crystals and the way home) only once the Thief has 5 Treasures stashed and carried or the stack
+is empty, and alone against the Knight never: Hatred places another tile each turn while its Omens last, and
+in the Collapse removes more; it removes the tiles next to Crystal tiles (each leaves a Crystal tile touching
+fewer, nearer its turn) and places its Crystal tiles (its own turn, and the open edges it fills) touching few
+tiles; alone against the Thief, where Place Treasure is optional (docs/vast/facts.md §7), it places no
+Treasure token (each is one only he would take); alone against the Dragon, it spends Soporific Spores on the
+Dragon while it is asleep and 3 cubes or fewer from waking (awake, it surfaces and walks home before the
+Collapse); with the Goblins and the Dragon alone (the Goblins win by killing the Dragon), it lays its
+Rockslides on an edge of the Dragon's tile that lengthens the nearest Tribe's way to it (one within 4 tiles;
+Vast rulebook §Presagi, Frana); with the Dragon and the Thief and no Goblins (with the Knight, once he has
+stashed 3), on the Entrance's edges, one left open (he climbs a wall to stash loot, §Il Ladro). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
@@ -139,9 +139,9 @@ if TYPE_CHECKING:
     import random
 
 FAR = 1_000
-HURRY_HEALTH = 3
-"""With the Knight and the Goblins alone, the Cave places Hatred's extra tiles only once her Health is this or
-less (``CaveContext.hurry``)."""
+THIEF_NEAR = 5
+"""With the Knight in play and no Dragon, the Cave races for the Collapse only once the Thief's Treasures,
+stashed and carried, are this many or more (``CaveContext.race``)."""
 
 
 def decode_state(raw: dict[str, Any]) -> VastState:
@@ -547,18 +547,15 @@ class CaveContext:
         self.crystal_tiles = {
             (c.x, c.y) for c in state.cells if c.tile != HIDDEN and tiles()[c.tile].kind == "crystal"
         }
-        # the Cave wins only once the Collapse has begun (Vast rulebook §Il Collasso): against the Goblins,
-        # the Thief or the Dragon (surfaced, it walks home), who win sooner, it races for it; alone against
-        # the Knight as before (racing there, it won every game)
-        self.race = state.goblins is not None or state.thief is not None or state.dragon is not None
-        # with the Knight and the Goblins alone (knight-goblins-cave) it hurries the Collapse only once she is
-        # hurt: racing from the start, it won 17 of 20 with her Crystals smashed 0-1 (she needs 5 and home)
-        self.hurry = self.race and not (
-            k is not None
-            and state.goblins is not None
-            and state.dragon is None
-            and state.thief is None
-            and k.health > HURRY_HEALTH
+        # the Cave wins only once the Collapse has begun (Vast rulebook §Il Collasso): against the Goblins
+        # hunting the Dragon or Crystals, the Thief or the Dragon (surfaced, it walks home), who win sooner,
+        # it races for it; with the Knight in play and no Dragon (she smashes 5 Crystals and walks home)
+        # only once the Thief is near his win (``thief_near``) or the stack is empty (the Collapse is near
+        # anyway): racing from the start, it left her 0-1 of 50 in knight-goblins-cave, knight-cave-thief and
+        # knight-goblins-cave-thief, her Crystals smashed 0-1 by the Collapse; alone against the Knight it
+        # never races (it won every game so)
+        self.race = (state.goblins is not None or state.thief is not None or state.dragon is not None) and (
+            k is None or state.dragon is not None or self.thief_near or not state.stack
         )
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
@@ -591,6 +588,13 @@ class CaveContext:
             and state.goblins is not None
             and k.smashed < (agreed_crystals(state) or 5) - 1
         )
+
+    @property
+    def thief_near(self) -> bool:
+        """Whether the Thief has stashed and carries ``THIEF_NEAR`` Treasures or more (he wins at 6 stashed,
+        Vast rulebook §Il Ladro)."""
+        t = self.state.thief
+        return t is not None and t.stashed + t.carried >= THIEF_NEAR
 
     @functools.cached_property
     def to_target(self) -> dict[Pos, int]:
@@ -690,7 +694,7 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             return 2_000 + c.removal((x, y))
         case cmd.Hatred(tile=None, x=x, y=y) if c.race:  # in the Collapse: one tile more (§Presagi)
             return 1_000 + c.removal((x, y))
-        case cmd.Hatred(tile=tile, x=x, y=y, pay=pay) if tile is not None and c.hurry:
+        case cmd.Hatred(tile=tile, x=x, y=y, pay=pay) if tile is not None and c.race:
             # another tile placed: the stack empties, the Collapse comes a turn nearer
             keep = 1 if c.protect else 0
             return 420 + c.placing(tile, (x, y)) // 10 if _omens_left(state, len(pay)) >= keep else 0
