@@ -79,7 +79,9 @@ carrying loot back to the Entrance to stash it (loot taken on the Entrance: a st
 entering it stashes); climb a wall when it is the way; look at the Dark tile he ends his movement on; Hide
 Loot with spare cubes; end the turn. His decisions (``decide``): Stat tokens on
 Movement when far from his goal, on Thievery once it is in reach; reveal a Dark tile he looked at when it is a
-Treasure Room or a Vault; Upgrades in a fixed order.
+Treasure Room or a Vault; Upgrades in a fixed order. With the Knight and the Goblins alone (``thief_hunted``:
+both kill him on his tile when their Perception beats his Stealth, each token carried -1), he carries one
+token home at a time and puts Stealth before Thievery once Movement reaches his goal.
 
 Without a Cave player (everyone loses once 5 Crystal tiles have collapsed), every role removes the Collapse's
 tiles with ``collapse_choice``: of the tiles the order allows, a Lit one before a Dark one it cannot see, none
@@ -1272,6 +1274,18 @@ REVEALED = ("treasure-room", "vault")
 """The Dark tiles the Thief bot reveals once he looked at them (they bring Treasure or a Vault)."""
 
 
+def thief_hunted(state: VastState) -> bool:
+    """The Knight and the Goblins in play, neither the Dragon nor the Cave (``knight-goblins-thief``): both
+    kill him on his tile with Perception above his Stealth (Vast rulebook §Interagire con il Ladro; a Tribe's
+    Perception is its Population + 1, and it moves any distance), each token he carries is -1 Stealth
+    (§Trasportare e Mettere al Sicuro), and the game is short (the Goblins kill the Knight, or the Collapse
+    ends it for everyone, in 6-15 rounds). Traced there (bench/README.md §8, sixth session): 162 deaths in 50
+    games, 141 tokens dropped by them, 123 stashed. So he brings each token home at once (``thief_goals``) and
+    puts Stealth before Thievery once Movement reaches his goal (``stats_value``)."""
+    roles = state.roles
+    return "knight" in roles and "goblins" in roles and "dragon" not in roles and "cave" not in roles
+
+
 def thief_here(state: VastState) -> Pos:
     th = state.thief
     if th is None or th.x is None or th.y is None:
@@ -1303,7 +1317,8 @@ def robbable(state: VastState) -> set[Pos]:
 
 
 def thief_goals(state: VastState, cubes: int | None = None) -> set[Pos]:
-    """Where the Thief heads: home to stash with 2 tokens, or with loot and no cube left; else the Treasure
+    """Where the Thief heads: home to stash with 2 tokens (1 when ``thief_hunted``), or with loot and no cube
+    left; else the Treasure
     tokens, Gems and Vaults on the map, the targets he can rob, then Dark tiles he saw hold Treasure or a
     Vault, then any Dark tile (to look at it), else the Entrance."""
     th = state.thief
@@ -1311,7 +1326,8 @@ def thief_goals(state: VastState, cubes: int | None = None) -> set[Pos]:
         return {ENTRANCE}
     cubes = th.cubes if cubes is None else cubes
     held = carrying(state)
-    if held and (cubes == 0 or held >= 2 or th.stashed + held >= (agreed_crystals(state) or 6)):
+    full = 1 if thief_hunted(state) else 2  # hunted by the Knight and the Goblins: one token at a time
+    if held and (cubes == 0 or held >= full or th.stashed + held >= (agreed_crystals(state) or 6)):
         return {ENTRANCE}
     loot = {(c.x, c.y) for c in state.cells if c.treasure or c.gems or c.vault} | robbable(state)
     home = {ENTRANCE} if held else set()
@@ -1359,7 +1375,7 @@ def seen_at(state: VastState, pos: Pos) -> bool:
 
 def stats_value(state: VastState, option: str) -> int:
     """A Stat token assignment ``movement-stealth-thievery``: Movement to reach his goal, then Thievery (his
-    Action cubes) for what he finds there, then Stealth."""
+    Action cubes) for what he finds there, then Stealth (``thief_hunted``: Stealth, then Thievery)."""
     m, s, t = (int(v) for v in option.split("-"))
     th = state.thief
     boost = {
@@ -1370,6 +1386,8 @@ def stats_value(state: VastState, option: str) -> int:
     far = steps_to(state, goals, thief_here(state))
     if carrying(state) and goals == {ENTRANCE}:
         return (1_000 if m >= far else 100 * m) + 10 * s + t
+    if m >= far and thief_hunted(state):  # Stealth before Thievery: Tribes and the Knight kill him
+        return 1_000 + 100 * s + 10 * t + m
     if m >= far:
         return 1_000 + 100 * t + 10 * s + m
     return 100 * m + 10 * t + s
