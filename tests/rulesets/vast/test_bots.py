@@ -114,6 +114,7 @@ WINS = [
     ("dragon-vs-cave", "dragon", 2),
     ("knight-vs-goblins", "goblins", 1),
     ("cave-vs-thief", "thief", 4),
+    ("goblins-solo", "goblins", 1),
 ]
 """A row and a game number on which each role's bot wins (found with ``bench/vast_bots.py``; rules
 revision 6's Event-deck draws changed the dice of some)."""
