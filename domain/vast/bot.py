@@ -71,7 +71,8 @@ tokens far from her (more tokens on the map, more Omens), and with the Thief in 
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
 her: Giant Bats carry the Tribes near her away, Soporific Spores on the Goblins when every Tribe has 3 discs
 or more, never on her; otherwise Soporific Spores when she can lose a cube, or on a Thief with Upgrades, and
-Giant Bats carry her away from what she walks to; end the turn.
+Giant Bats carry her away from what she walks to (with the Thief in play and no Dragon, neither on her until
+she has smashed 3 Crystals: the Thief is the one near winning); end the turn.
 
 Thief: loot a Treasure token on his tile, a Gem with 2 cubes; Pick Lock with 2 cubes; Pickpocket when his
 Stealth allows; walk (Dark tiles too) toward the nearest Treasure token, Vault, Gem or target he can rob,
@@ -144,6 +145,9 @@ FAR = 1_000
 THIEF_NEAR = 5
 """With the Knight in play and no Dragon, the Cave races for the Collapse only once the Thief's Treasures,
 stashed and carried, are this many or more (``CaveContext.race``)."""
+KNIGHT_NEAR = 3
+"""With the Knight and the Thief in play and no Dragon, the Cave hinders her (Giant Bats, Soporific Spores)
+only once she has smashed this many Crystals (``CaveContext.spare_knight``)."""
 
 
 def decode_state(raw: dict[str, Any]) -> VastState:
@@ -559,6 +563,12 @@ class CaveContext:
         self.race = (state.goblins is not None or state.thief is not None or state.dragon is not None) and (
             k is None or state.dragon is not None or self.thief_near or not state.stack
         )
+        self.spare_knight = (
+            k is not None and state.thief is not None and state.dragon is None and k.smashed < KNIGHT_NEAR
+        )
+        """With the Knight and the Thief in play and no Dragon (``knight-cave-thief``; with the Goblins it
+        shields her already): no Giant Bats and no Soporific Spores on her while she has smashed fewer than
+        ``KNIGHT_NEAR`` Crystals; hindering her from the start, the Thief won 31 of 50, she 5."""
         self.thief_alone = state.thief is not None and not (state.knight or state.dragon or state.goblins)
         """Only the Thief takes Treasure tokens (no Knight, Dragon or Goblins in play)."""
         d = state.dragon
@@ -709,6 +719,8 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             return 400 + 5 * c.far((x, y)) + 10 * min(_manhattan((x, y), ENTRANCE), 30)
         case cmd.PlaceTreasure(x=x, y=y):
             return 400 + 5 * c.far((x, y))
+        case cmd.GiantBats(target="knight") | cmd.SoporificSpores(target="knight") if c.spare_knight:
+            return 0  # the Thief is the one to stop: the Omens go to Hatred and to him
         case cmd.GiantBats(target="knight", x=x, y=y) if k is not None and not c.protect:
             gain = c.gain((x, y))
             return 150 + 10 * min(gain, 10) if gain > 0 else 0
