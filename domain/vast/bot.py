@@ -34,8 +34,10 @@ faces the fewest open sides with no tile beyond (each is filled from the stack, 
 Collapse), and Cave-In, played before the Collapse, takes Lit tiles that are not Crystal tiles (they go back
 under the stack; a Dark tile may be a Crystal tile, which counts toward the 5). Alone in the Dark (the end of
 turn's count is the largest of the Crystal tiles revealed and the largest Population, docs/vast/facts.md §7
-Variant cards), the War card and the block keep Populations no larger than the Strength 3 they need, and the
-end of turn's Dark tile goes where it touches the most tiles.
+Variant cards), the War card and the block keep Populations no larger than the Strength 3 they need, the
+end of turn's Dark tile goes where it touches the most tiles, and in the Collapse with no Crystal token on
+the map a Tribe moves where its next Flare reveals the most Dark tiles no other Tribe's covers
+(``_flare_spot``).
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
@@ -910,6 +912,8 @@ def _crystal_move(c: GoblinsContext, command: cmd.ActivateTribe, base: int) -> i
     if t.x is None or t.y is None:
         return base
     to = (command.x, command.y)
+    if not c.crystals and c.state.collapse and "alone-in-the-dark" in c.state.variants:
+        return base + _flare_spot(c.state, t.name, (t.x, t.y), to)
     if to == c.at and c.attacks is not None and (t.name, c.at) in c.attacks:
         return 2_500 + base
     before = _manhattan((t.x, t.y), c.at)
@@ -917,6 +921,25 @@ def _crystal_move(c: GoblinsContext, command: cmd.ActivateTribe, base: int) -> i
     if after > before:
         return 0
     return base + 30 * (before - after)
+
+
+def _flare_spot(state: VastState, name: str, here: Pos, to: Pos) -> int:
+    """Alone in the Dark in the Collapse with no Crystal token on the map, what tile ``to`` is worth to Tribe
+    ``name`` moving from ``here``: its next Flare (docs/vast/facts.md §7 Variant cards, the Dragon die rolled
+    round it; in the Collapse no open side is filled) hits each of the 9 tiles round it in 1 roll of 2, and
+    only Dark ones are revealed (a Crystal tile among them is smashed that turn or it collapses, the 5th);
+    a tile another Tribe's Flare covers too is worth less, and every step costs (a disc for every 2 Lit
+    tiles it leaves)."""
+    dark = {(c.x, c.y) for c in state.cells if not c.lit}
+    gob = state.goblins
+    others = [(t.x, t.y) for t in gob.tribes if t.name != name and on_map(t)] if gob is not None else []
+    seen = {(to[0] + dx, to[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)} & dark
+    shared = {
+        p
+        for p in seen
+        if any(abs(p[0] - q[0]) <= 1 and abs(p[1] - q[1]) <= 1 for q in others)  # type: ignore[operator]
+    }
+    return 40 * len(seen) - 30 * len(shared) - 10 * _manhattan(here, to)
 
 
 def _tribe_step(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
