@@ -17,8 +17,10 @@ he carries: he drops it and she gains Grit), else the one that brings her neares
 revealed Tribes may make on her in the Goblins' next turn costs the plan (they
 attack only stronger than her Strength, after their War card's discs, weakened by the Lit tiles they cross),
 so she keeps Strength, distance, or shoots the strongest with the Bow; the Shield counts against forced moves.
-Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect Treasure; walk
-toward the plan's goal; light a Flare over Dark tiles; end the turn.
+Where she holds Flare, she lights it first in her turn, before her cubes, over the Dark tiles nearest her,
+each empty space next to them (a side it fills from the stack, the Collapse's clock) against it
+(``flare_score``). Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect
+Treasure; walk toward the plan's goal; end the turn.
 
 The Goblins' and the Dragon's rules are tables from a command's kind to a score (``scored``).
 
@@ -495,6 +497,32 @@ def bow_score(state: VastState, tribe: str) -> int:
     return 2_200 + 20 * rules.tribe_strength(state, t) + (10 if loss >= t.population else 0)
 
 
+FLARE_REACH = 12
+"""A Dark tile this many tiles or more from the Knight adds least to her Flare (``flare_score``)."""
+FLARE_FILL = 5
+"""What a Flare loses for each empty space next to a Dark tile it may reveal (``flare_score``)."""
+
+
+def flare_score(state: VastState, center: Pos) -> int:
+    """Flare on ``center`` (docs/vast/facts.md §7 Variant cards: once a turn, anywhere, no Encounter; the
+    Dragon die rolled round it hits each tile of the 3x3 square in 3 faces of 6). First in her turn, before
+    her Hero cubes, so that her plan sees what it reveals (a Crystal, a Treasure token; Lit tiles she then
+    crosses without an Encounter; a tile revealed from afar plays no Event or Ambush on her, Vast rulebook
+    §Rivelare e risolvere le tessere Buie), over the Dark tiles nearest her, each worth more the nearer. But
+    each revealed tile fills its open sides from the stack, the clock of the Collapse the Cave races for:
+    every empty space next to a Dark tile costs the Flare, and with nothing left it is not lit (0, below
+    ending the turn)."""
+    k = the_knight(state)
+    dist = knight_distances(state, (k.x, k.y))
+    cells = {(c.x, c.y) for c in state.cells}
+    worth = 0
+    for c in state.cells:
+        if not c.lit and abs(c.x - center[0]) <= 1 and abs(c.y - center[1]) <= 1:
+            empty = sum(1 for side in SIDES if step((c.x, c.y), side) not in cells)
+            worth += max(1, FLARE_REACH - dist.get((c.x, c.y), FLARE_REACH)) - FLARE_FILL * empty
+    return 5_000 + worth if worth > 0 else 0
+
+
 def knight_score(
     state: VastState, command: Any, plan: tuple[dict[str, int], Goal | None] | None = None
 ) -> int:
@@ -535,8 +563,7 @@ def knight_score(
                 return 20 if (x, y) not in k.spaces else 5
             return 500 - min(after, 50)
         case cmd.UseFlare(x=x, y=y):
-            near = sum(1 for c in state.cells if not c.lit and abs(c.x - x) <= 1 and abs(c.y - y) <= 1)
-            return 100 + 40 * near if k.encounters >= perception(k) - 1 else 10
+            return flare_score(state, (x, y))
         case cmd.VastEndTurn():
             return 1
     return 0
