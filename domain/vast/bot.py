@@ -17,6 +17,10 @@ he carries: he drops it and she gains Grit), else the one that brings her neares
 revealed Tribes may make on her in the Goblins' next turn costs the plan (they
 attack only stronger than her Strength, after their War card's discs, weakened by the Lit tiles they cross),
 so she keeps Strength, distance, or shoots the strongest with the Bow; the Shield counts against forced moves.
+With the Goblins, the Dragon and the Thief in play and no Cave (``hunt_goals``: she wins only by killing the
+Dragon, and the Tribes take her Health, so her Hero cubes, while the Thief stashes), she also plans an attack
+on the Dragon at Strength equal to its Armor (the Dragon die's center hit, 3 in 6), worth less than one above
+it.
 Where she holds Flare, she lights it first in her turn, before her cubes, over the Dark tiles nearest her,
 each empty space next to them (a side it fills from the stack, the Collapse's clock) against it
 (``flare_score``). Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect
@@ -389,6 +393,7 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
     k = the_knight(state)
     free = free_cubes(k)
     goals = knight_goals(state)
+    goals += hunt_goals(state, goals)
     # the Shield stops the moves other players force on her: Giant Bats, Claw, Slap, the Wisp (Vast rulebook
     # §Equipaggiamento, Scudo), worth about two tiles of her way
     shield = 120 if {"cave", "dragon", "goblins"} & set(state.roles) else 0
@@ -434,6 +439,40 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
             if value > best[0]:
                 best = (value, extra, goal)
     return {t: n for t, n in best[1].items() if n}, best[2]
+
+
+def dragon_hunt(state: VastState) -> bool:
+    """The Goblins, the Dragon and the Thief all in play with the Knight: she wins only by killing the Dragon
+    (docs/vast/facts.md §7 Win conditions), and the Goblins or the Thief win first unless she hurries."""
+    return state.goblins is not None and state.dragon is not None and state.thief is not None
+
+
+def _gamble(state: VastState) -> bool:
+    """``hunt_goals``' rows: ``dragon_hunt`` and no Cave player (with the Cave too, the gambles cost her more
+    Health than they take from the Dragon: traced 50 games, bench/README.md §8)."""
+    return dragon_hunt(state) and "cave" not in state.roles
+
+
+HUNT_GAMBLE = 3_000
+"""What an attack on the Dragon at Strength equal to its Armor is worth less than one above it
+(``hunt_goals``: the Dragon die hits the center 3 times in 6)."""
+
+
+def hunt_goals(state: VastState, goals: Sequence[Goal]) -> list[Goal]:
+    """With the Goblins, the Dragon and the Thief in play and no Cave (``_gamble``), the attacks on the
+    Dragon of ``goals`` (``knight_goals``: Strength above its Armor) again at Strength equal to its Armor:
+    the Dragon die then hits on a center face, 3 in 6 (Vast rulebook §Attaccare il Drago). The Tribes take
+    her Health, and with it her Hero cubes, and the Goblins or the Thief win before she can spend 4 or 5
+    cubes a hit."""
+    d = state.dragon
+    if not _gamble(state) or d is None:
+        return []
+    armor = dragon_armor(state)
+    return [
+        g._replace(strength=armor, worth=g.worth - HUNT_GAMBLE)
+        for g in goals
+        if g.pos == (d.x, d.y) and g.strength == armor + 1 and armor > 0
+    ]
 
 
 def _target(state: VastState, plan: tuple[dict[str, int], Goal | None] | None = None) -> set[Pos]:
