@@ -21,6 +21,8 @@ With the Goblins, the Dragon and the Thief in play and no Cave (``hunt_goals``: 
 Dragon, and the Tribes take her Health, so her Hero cubes, while the Thief stashes), she also plans an attack
 on the Dragon at Strength equal to its Armor (the Dragon die's center hit, 3 in 6), worth less than one above
 it.
+Against the Goblins with no Cave and no Dragon (``racing``: the stack is her clock) an attack costs less while
+her Health is above 3, a tile of her way more, the Shield nothing.
 Where she holds Flare, she lights it first in her turn, before her cubes, over the Dark tiles nearest her,
 each empty space next to them (a side it fills from the stack, the Collapse's clock) against it
 (``flare_score``). Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect
@@ -320,6 +322,27 @@ def tribe_goals(state: VastState, reach: Mapping[Pos, tuple[int, int]]) -> list[
     return out
 
 
+RACE_HIT = 600
+"""What an attack of the Tribes costs her plan while she races the stack (``racing``) with Health left."""
+RACE_TILE = 150
+"""What a tile still between her and her goal costs her plan while she races the stack (50 otherwise)."""
+
+
+def racing(state: VastState) -> bool:
+    """The Knight against the Goblins with no Dragon and no Cave (``knight-vs-goblins``, with the Thief too),
+    her Crystals not all smashed: each player places a Dark tile at the end of the turn (Vast rulebook
+    §Varianti, no Cave player), everyone loses in the Collapse and the Goblins win only by killing her
+    (docs/vast/facts.md §7), so she trades Health for time: a Tribe's attack costs her plan ``RACE_HIT``
+    while her Health is above 3, a tile ``RACE_TILE``, and the Shield nothing."""
+    needed = agreed_crystals(state) or 5
+    return (
+        "goblins" in state.roles
+        and state.dragon is None
+        and state.cave is None
+        and the_knight(state).smashed < needed
+    )
+
+
 class Threats:
     """The revealed Tribes that may attack the Knight in the Goblins' next turn (Vast rulebook §I Goblin,
     Attaccare: a Tribe enters her tile only stronger than her; §5. Attiva le Tribù: it loses 1 disc for
@@ -344,7 +367,10 @@ class Threats:
         self.bow_target = strongest[0].name if strongest is not None else None
         """The Tribe the Bow shoots (``bow_score``: the strongest)."""
         self.hit = 5_000 + 1_000 * max(0, 4 - k.health)
-        """What one attack on her costs the plan: a Health of her 7 (Goblins win at 0)."""
+        """What one attack on her costs the plan: a Health of her 7 (Goblins win at 0); ``RACE_HIT`` while she
+        races the stack with her Health above 3 (``racing``)."""
+        if racing(state) and k.health > 3:
+            self.hit = RACE_HIT
 
     def cost(self, end: Pos, guard: int, shot: int, scattered: str | None) -> int:
         """What the attacks she may suffer on ``end`` with Strength ``guard`` cost, after the Bow shot
@@ -398,6 +424,9 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
     # the Shield stops the moves other players force on her: Giant Bats, Claw, Slap, the Wisp (Vast rulebook
     # §Equipaggiamento, Scudo), worth about two tiles of her way
     shield = 120 if {"cave", "dragon", "goblins"} & set(state.roles) else 0
+    per_tile = 50
+    if racing(state):  # the stack is her clock; without a Cave or a Dragon only the Wisp moves her
+        shield, per_tile = 0, RACE_TILE
     # a Tribe attacks her only stronger than her Strength off her turn (Vast rulebook §I Goblin, Attaccare):
     # the Strength cubes she ends her turn with keep the Tribes it matches off her, each worth a few tiles
     threats = Threats(state)
@@ -432,7 +461,7 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
                 walked = min(moves, goal.moves) if encounters > 0 or goal.dark == 0 else 0
                 value = (
                     goal.worth // 10
-                    - 50 * (goal.moves - walked)
+                    - per_tile * (goal.moves - walked)
                     - used
                     + (5 if power >= goal.strength else 0)
                 )
