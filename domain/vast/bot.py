@@ -22,7 +22,7 @@ Dragon, and the Tribes take her Health, so her Hero cubes, while the Thief stash
 on the Dragon at Strength equal to its Armor (the Dragon die's center hit, 3 in 6), worth less than one above
 it.
 Against the Goblins with no Cave and no Dragon (``racing``: the stack is her clock) an attack costs less while
-her Health is above 3, a tile of her way more, the Shield nothing.
+her Health is above 5, a tile of her way more, the Shield nothing.
 Where she holds Flare, she lights it first in her turn, before her cubes, over the Dark tiles nearest her,
 each empty space next to them (a side it fills from the stack, the Collapse's clock) against it
 (``flare_score``). Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect
@@ -323,7 +323,10 @@ def tribe_goals(state: VastState, reach: Mapping[Pos, tuple[int, int]]) -> list[
 
 
 RACE_HIT = 600
-"""What an attack of the Tribes costs her plan while she races the stack (``racing``) with Health left."""
+"""What an attack of the Tribes costs her plan while she races the stack (``racing``), her Health above
+``RACE_HEALTH``."""
+RACE_HEALTH = 5
+"""Racing, she trades her Health above this for time (``RACE_HIT``): an attack or two of her 7."""
 RACE_TILE = 150
 """What a tile still between her and her goal costs her plan while she races the stack (50 otherwise)."""
 
@@ -333,7 +336,7 @@ def racing(state: VastState) -> bool:
     her Crystals not all smashed: each player places a Dark tile at the end of the turn (Vast rulebook
     §Varianti, no Cave player), everyone loses in the Collapse and the Goblins win only by killing her
     (docs/vast/facts.md §7), so she trades Health for time: a Tribe's attack costs her plan ``RACE_HIT``
-    while her Health is above 3, a tile ``RACE_TILE``, and the Shield nothing."""
+    while her Health is above ``RACE_HEALTH``, a tile ``RACE_TILE``, and the Shield nothing."""
     needed = agreed_crystals(state) or 5
     return (
         "goblins" in state.roles
@@ -368,8 +371,8 @@ class Threats:
         """The Tribe the Bow shoots (``bow_score``: the strongest)."""
         self.hit = 5_000 + 1_000 * max(0, 4 - k.health)
         """What one attack on her costs the plan: a Health of her 7 (Goblins win at 0); ``RACE_HIT`` while she
-        races the stack with her Health above 3 (``racing``)."""
-        if racing(state) and k.health > 3:
+        races the stack with her Health above ``RACE_HEALTH`` (``racing``)."""
+        if racing(state) and k.health > RACE_HEALTH:
             self.hit = RACE_HIT
 
     def cost(self, end: Pos, guard: int, shot: int, scattered: str | None) -> int:

@@ -112,7 +112,7 @@ WINS = [
     ("knight-vs-dragon", "knight", 1),
     ("knight-vs-cave", "cave", 3),
     ("dragon-vs-cave", "dragon", 2),
-    ("knight-vs-goblins", "goblins", 6),
+    ("knight-vs-goblins", "goblins", 7),
     ("cave-vs-thief", "thief", 4),
     ("goblins-solo", "goblins", 1),
 ]
