@@ -45,7 +45,9 @@ turn's count is the largest of the Crystal tiles revealed and the largest Popula
 Variant cards), the War card and the block keep Populations no larger than the Strength 3 they need, the
 end of turn's Dark tile goes where it touches the most tiles, and in the Collapse with no Crystal token on
 the map a Tribe moves where its next Flare reveals the most Dark tiles no other Tribe's covers
-(``_flare_spot``).
+(``_flare_spot``). Hunting them with the Cave and the Thief in play (``_robbers``), a Tribe that sees the
+Thief kills him when he carries 2 loot or more, or enough to win on stashing it (he drops it, Vast rulebook
+§Attaccare il Ladro), and a Treasure token is plundered before anything but a Crystal.
 
 Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); reveal with Scorch, Burn and
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
@@ -143,6 +145,7 @@ from dicelog.domain.vast.state import (
     TRIBES,
     DragonRole,
     KnightRole,
+    ThiefRole,
     VastState,
     thief_stat,
     thief_stealth,
@@ -956,6 +959,9 @@ def _tribe_attack(c: GoblinsContext, command: cmd.ActivateTribe) -> int:
     here = (command.x, command.y)
     cell = cell_at(c.state, (command.x or 0, command.y or 0))
     crystals_only = hunts_crystals(c.state)
+    th = c.state.thief
+    if _robbers(c.state) and th is not None and (th.x, th.y) == here:
+        return _thief_attack(th)
     if gob is not None and crystals_only and cell is not None and cell.crystal:
         first = gob.crystal_attack
         if first is not None and (first[1], first[2]) == here and first[0] != command.tribe:
@@ -987,6 +993,22 @@ def hunts_crystals(state: VastState) -> bool:
     """Whether the Goblins play and hunt Crystals: neither the Knight nor the Dragon in play (Vast rulebook
     §I Goblin: then they smash Crystals)."""
     return state.goblins is not None and state.knight is None and state.dragon is None
+
+
+def _robbers(state: VastState) -> bool:
+    """The Goblins hunt Crystals (``hunts_crystals``) with the Cave and the Thief in play
+    (``goblins-cave-thief``): they kill the Thief who carries loot (``_thief_attack``) and plunder Treasure
+    tokens before anything but a Crystal (``GOBLINS_RULES``)."""
+    return hunts_crystals(state) and state.cave is not None and state.thief is not None
+
+
+def _thief_attack(th: ThiefRole) -> int:
+    """With ``_robbers``, a Tribe's attack on the Thief's tile (legal only when its Perception, Population
+    + 1, beats his Stealth, Vast rulebook §Attaccare il Ladro): worth more than a Crystal when he carries 2
+    loot or more, or enough to win on stashing it (6 Treasures): he dies and drops it, the Tribe does not
+    scatter and the Goblins take Secrets or Rage (his Loot Drop)."""
+    loot = th.carried + len(th.gems)
+    return 7_000 if loot >= 2 or th.stashed + loot >= 6 else 200
 
 
 def _pack(state: VastState) -> bool:
@@ -1074,7 +1096,10 @@ GOBLINS_RULES: dict[str, Rule] = {
     "TribeFlare": _tribe_flare,
     "ActivateTribe:attack": _tribe_attack,
     # Rage for a Treasure token: hunting Crystals alone, a step toward one is worth more
-    "ActivateTribe:plunder": lambda c, _: 150 if c.state.knight is None and c.state.dragon is None else 800,
+    # with the Cave and the Thief too (``_robbers``), a Treasure token plundered is one he does not stash
+    "ActivateTribe:plunder": lambda c, _: (
+        1_000 if _robbers(c.state) else 150 if c.state.knight is None and c.state.dragon is None else 800
+    ),
     "ActivateTribe:reveal": _tribe_reveal,
     "ActivateTribe:special": _tribe_special,
     "ActivateTribe:none": _tribe_step,
