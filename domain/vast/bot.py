@@ -68,8 +68,8 @@ with the shortest Lit way home.
 Cave: it wins only in the Collapse (5 Crystal tiles removed, Vast rulebook §Il Collasso). Against the Goblins,
 the Thief or the Dragon, who win sooner, it races for it; with the Knight in play and no Dragon (she needs
 time for her 5 Crystals and the way home) only once the Thief has 5 Treasures stashed and carried or the stack
-is empty, and alone against the Knight, or against the Goblins hunting Crystals, not before the stack is
-empty: Hatred places another tile each turn while its Omens last, and
+is empty, and alone against the Knight, or against the Goblins hunting Crystals (with the Thief, before he is
+near his win), not before the stack is empty: Hatred places another tile each turn while its Omens last, and
 in the Collapse removes more; it removes the tiles next to Crystal tiles (each leaves a Crystal tile touching
 fewer, nearer its turn) and places its Crystal tiles (its own turn, and the open edges it fills) touching few
 tiles; alone against the Thief, where Place Treasure is optional (docs/vast/facts.md §7), it places no
@@ -664,15 +664,14 @@ class CaveContext:
         # anyway): racing from the start, it left her 0-1 of 50 in knight-goblins-cave, knight-cave-thief and
         # knight-goblins-cave-thief, her Crystals smashed 0-1 by the Collapse; alone against the Knight it
         # never races (it won every game so)
-        # alone against the Goblins hunting Crystals (goblins-vs-cave), who smash one every other round at
-        # best, it does not race either: racing, it won all 50 games (their Crystals 1-2), racing once they
-        # had smashed 3 or 4, 48 and 46; never, 40
-        alone_with_hunt = hunts_crystals(state) and state.thief is None
+        # against the Goblins hunting Crystals, who smash one every other round at best, it does not race
+        # either before the Thief, if he plays, is near his win: racing, it won all 50 goblins-vs-cave games
+        # (their Crystals 1-2), racing once they had smashed 3 or 4, 48 and 46; never, 40; in
+        # goblins-cave-thief, with their Tribes killing a Thief who carries loot (``_robbers``), Goblins 3 of
+        # 50 racing, 9 not
+        hunt = hunts_crystals(state)
         self.race = (state.goblins is not None or state.thief is not None or state.dragon is not None) and (
-            (k is None and not alone_with_hunt)
-            or state.dragon is not None
-            or self.thief_near
-            or not state.stack
+            (k is None and not hunt) or state.dragon is not None or self.thief_near or not state.stack
         )
         self.spare_knight = (
             k is not None and state.thief is not None and state.dragon is None and k.smashed < KNIGHT_NEAR
