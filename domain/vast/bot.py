@@ -23,6 +23,9 @@ on the Dragon at Strength equal to its Armor (the Dragon die's center hit, 3 in 
 it.
 Against the Goblins with no Cave and no Dragon (``racing``: the stack is her clock) an attack costs less while
 her Health is above 5, a tile of her way more, the Shield nothing.
+Alone in the Dark (``solo_knight``: the stack is her clock, and every Dark tile she reveals fills its open
+sides from it), each tile a goal's way would draw so costs her plan ``SOLO_FILL`` (``solo_fills``), and of
+the steps that bring her nearer her goal she takes the Lit ones first, then the Dark ones that draw fewest.
 Where she holds Flare, she lights it first in her turn, before her cubes, over the Dark tiles nearest her,
 each empty space next to them (a side it fills from the stack, the Collapse's clock) against it
 (``flare_score``). Then: complete a Sidequest; smash a Crystal; attack the Dragon; shoot with the Bow; collect
@@ -232,6 +235,9 @@ class Goal(NamedTuple):
     sight: int = 0
     """The Perception acting there takes (the Thief: above his Stealth, Vast rulebook §Interagire con il
     Ladro); 0: none."""
+    fills: int = 0
+    """Alone in the Dark, the Knight alone (``solo_knight``): the tiles the Dark tiles of her way would draw
+    from the stack on their reveal (``solo_fills``); 0 in every other row."""
 
 
 def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
@@ -258,6 +264,46 @@ def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
                 if there not in g.cells or g.wall_between(here, side):
                     continue
                 cost = (m + 1, dk + (1 if there in dark else 0))
+                if there not in best or cost < best[there]:
+                    if there not in best:
+                        nxt.append(there)
+                    best[there] = cost
+        frontier = nxt
+    return best
+
+
+def solo_knight(state: VastState) -> bool:
+    """Alone in the Dark with the Knight the only role (docs/vast/facts.md §7 Solo): the stack is her clock.
+    At the end of her turn it places as many Dark tiles as the largest of her Hero cubes and the Crystal tiles
+    revealed, and once it is empty the Collapse's first turn removes her revealed Crystal tiles first: she
+    loses. Every Dark tile she reveals also fills its open sides from the stack."""
+    return "alone-in-the-dark" in state.variants and state.roles == ("knight",)
+
+
+def _empty_around(cells: set[Pos], pos: Pos) -> int:
+    """The empty spaces next to ``pos``: the tiles its reveal would draw from the stack to fill them."""
+    return sum(1 for side in SIDES if step(pos, side) not in cells)
+
+
+def solo_fills(state: VastState, start: Pos) -> dict[Pos, tuple[int, int, int]]:
+    """``ways`` for the solo Knight (``solo_knight``): every tile she can walk to by open sides, (moves, Dark
+    tiles entered, the tiles their reveals draw from the stack), fewest moves first, then fewest Dark tiles,
+    then fewest tiles drawn (Vast rulebook §Rivelare e risolvere le tessere Buie: a revealed tile fills its
+    open sides from the stack, the Collapse's clock). Tiles of Tribes end a way, as in ``ways``."""
+    g = geometry(state)
+    cells = {(c.x, c.y) for c in state.cells}
+    fill = {(c.x, c.y): _empty_around(cells, (c.x, c.y)) for c in state.cells if not c.lit}
+    best: dict[Pos, tuple[int, int, int]] = {start: (0, 0, 0)}
+    frontier = [start]
+    while frontier:
+        nxt: list[Pos] = []
+        for here in frontier:
+            m, dk, f = best[here]
+            for side in SIDES:
+                there = step(here, side)
+                if there not in g.cells or g.wall_between(here, side):
+                    continue
+                cost = (m + 1, dk + (1 if there in fill else 0), f + fill.get(there, 0))
                 if there not in best or cost < best[there]:
                     if there not in best:
                         nxt.append(there)
@@ -307,6 +353,9 @@ def knight_goals(state: VastState) -> list[Goal]:
             out.append(Goal(pos, m, dk, 0, False, 4_000))
         if not c.lit:  # revealing it may bring a Crystal, a Treasure; and Grit
             out.append(Goal(pos, m, dk, 0, False, 1_000))
+    if solo_knight(state):  # alone, the tiles her way's reveals draw from the stack (``SOLO_FILL``)
+        fills = solo_fills(state, (k.x, k.y))
+        out = [g._replace(fills=fills[g.pos][2]) if g.pos in fills else g for g in out]
     return out
 
 
@@ -418,6 +467,11 @@ def _allocations(k: KnightRole, free: int, bow: bool = False) -> list[dict[str, 
     return out
 
 
+SOLO_FILL = 80
+"""Alone in the Dark with the Knight alone (``solo_knight``): what each tile a goal's way would draw from the
+stack (the Dark tiles' empty sides, ``solo_fills``) costs her plan: more than a tile of her way (50)."""
+
+
 def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
     """The Knight's turn, planned from her view: the free Hero cubes to place (by target) and the goal they
     serve. The best goal she can reach and act on this turn (Movement for its moves, Perception for its Dark
@@ -437,6 +491,7 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
     # the Strength cubes she ends her turn with keep the Tribes it matches off her, each worth a few tiles
     threats = Threats(state)
     here = (k.x, k.y)
+    fill_cost = SOLO_FILL if solo_knight(state) else 0
     best: tuple[int, dict[str, int], Goal | None] = (-FAR, {}, None)
     for extra in _allocations(k, free, bool(threats.tribes)):
         placed = dict(k.placed)
@@ -472,6 +527,7 @@ def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
                     + (5 if power >= goal.strength else 0)
                 )
                 value -= threats.cost(here, guard, shot, None)
+            value -= fill_cost * goal.fills
             if value > best[0]:
                 best = (value, extra, goal)
     return {t: n for t, n in best[1].items() if n}, best[2]
@@ -598,6 +654,20 @@ def flare_score(state: VastState, center: Pos) -> int:
     return 5_000 + worth if worth > 0 else 0
 
 
+SOLO_STEP = 3
+"""Alone, what each tile a step's reveal would draw from the stack costs the step (``_solo_step_fill``)."""
+
+
+def _solo_step_fill(state: VastState, to: Pos) -> int:
+    """Alone in the Dark with the Knight alone (``solo_knight``), of the steps that bring her nearer her
+    goal, the Lit ones first, then the Dark ones whose reveal draws fewest tiles from the stack (the
+    Collapse's clock): ``SOLO_STEP`` for each; 0 in every other row."""
+    cell = cell_at(state, to)
+    if not solo_knight(state) or cell is None or cell.lit:
+        return 0
+    return SOLO_STEP * (1 + _empty_around({(c.x, c.y) for c in state.cells}, to))
+
+
 def knight_score(
     state: VastState, command: Any, plan: tuple[dict[str, int], Goal | None] | None = None
 ) -> int:
@@ -636,7 +706,7 @@ def knight_score(
             after = _distance_to(state, (x, y), targets)
             if after >= before:
                 return 20 if (x, y) not in k.spaces else 5
-            return 500 - min(after, 50)
+            return 500 - min(after, 50) - _solo_step_fill(state, (x, y))
         case cmd.UseFlare(x=x, y=y):
             return flare_score(state, (x, y))
         case cmd.VastEndTurn():
