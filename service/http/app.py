@@ -31,6 +31,7 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
+from msgspec import structs
 
 from dicelog.domain.core import registry
 from dicelog.domain.core.errors import DomainError
@@ -174,6 +175,10 @@ class Runtime:
         from dicelog.service.store.fanout import RedisWake
 
         ensure_schema(settings)  # the tables exist at the version this build expects (service.migrations)
+        # so this process runs no DDL of its own: with the library's CREATE_TABLE on, two processes starting
+        # at once (two workers, N replicas) raced on its CREATE OR REPLACE FUNCTION and one ended with
+        # "tuple concurrently updated"; ``ensure_schema`` creates and upgrades under the migration lock
+        settings = structs.replace(settings, auto_migrate=False)
         self.settings = settings
         self.fanout = FanOut()
         self.wake = RedisWake(settings.redis_url, self.fanout) if settings.redis_url else None
