@@ -649,7 +649,7 @@ def flare_score(state: VastState, center: Pos) -> int:
     worth = 0
     for c in state.cells:
         if not c.lit and abs(c.x - center[0]) <= 1 and abs(c.y - center[1]) <= 1:
-            empty = sum(1 for side in SIDES if step((c.x, c.y), side) not in cells)
+            empty = _empty_around(cells, (c.x, c.y))
             worth += max(1, FLARE_REACH - dist.get((c.x, c.y), FLARE_REACH)) - FLARE_FILL * empty
     return 5_000 + worth if worth > 0 else 0
 
