@@ -24,7 +24,7 @@ it.
 Against the Goblins with no Cave and no Dragon (``racing``: the stack is her clock) an attack costs less while
 her Health is above 5, a tile of her way more, the Shield nothing.
 Alone in the Dark (``solo_knight``: the stack is her clock, and every Dark tile she reveals fills its open
-sides from it), each tile a goal's way would draw so costs her plan ``SOLO_FILL`` (``solo_fills``), and of
+sides from it), each tile a goal's way would draw so costs her plan ``SOLO_FILL`` (``ways``), and of
 the steps that bring her nearer her goal she takes the Lit ones first, then the Dark ones that draw fewest.
 Where she holds Flare, she lights it first in her turn, before her cubes, over the Dark tiles nearest her,
 each empty space next to them (a side it fills from the stack, the Collapse's clock) against it
@@ -237,33 +237,38 @@ class Goal(NamedTuple):
     Ladro); 0: none."""
     fills: int = 0
     """Alone in the Dark, the Knight alone (``solo_knight``): the tiles the Dark tiles of her way would draw
-    from the stack on their reveal (``solo_fills``); 0 in every other row."""
+    from the stack on their reveal (``ways``); 0 in every other row."""
 
 
-def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int]]:
-    """From ``start``, every tile the Knight can walk to by open sides: (moves, Dark tiles entered), fewest
-    moves first, then fewest Dark tiles (each Dark tile she enters is an Encounter, Vast rulebook §2. Muovi e
-    Agisci). Tiles of Tribes she is not stronger than, and the surfaced Dragon's, end a way."""
+def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int, int]]:
+    """From ``start``, every tile the Knight can walk to by open sides: (moves, Dark tiles entered, the tiles
+    their reveals draw from the stack), fewest moves first, then fewest Dark tiles (each Dark tile she enters
+    is an Encounter, Vast rulebook §2. Muovi e Agisci), then fewest tiles drawn. The last counts only for the
+    solo Knight (``solo_knight``: a revealed tile fills its open sides from the stack, the Collapse's clock,
+    Vast rulebook §Rivelare e risolvere le tessere Buie); 0 elsewhere. Tiles of Tribes she is not stronger
+    than, and the surfaced Dragon's, end a way."""
     g = geometry(state)
     dark = {(c.x, c.y) for c in state.cells if not c.lit}
+    cells = {(c.x, c.y) for c in state.cells}
+    fill = {p: _empty_around(cells, p) for p in dark} if solo_knight(state) else {}
     blocked = {
         (t.x, t.y)
         for t in (state.goblins.tribes if state.goblins else ())
         if t.x is not None and t.y is not None
     }
-    best: dict[Pos, tuple[int, int]] = {start: (0, 0)}
+    best: dict[Pos, tuple[int, int, int]] = {start: (0, 0, 0)}
     frontier = [start]
     while frontier:
         nxt: list[Pos] = []
         for here in frontier:
-            m, dk = best[here]
+            m, dk, f = best[here]
             if here != start and here in blocked:
                 continue
             for side in SIDES:
                 there = step(here, side)
                 if there not in g.cells or g.wall_between(here, side):
                     continue
-                cost = (m + 1, dk + (1 if there in dark else 0))
+                cost = (m + 1, dk + (1 if there in dark else 0), f + fill.get(there, 0))
                 if there not in best or cost < best[there]:
                     if there not in best:
                         nxt.append(there)
@@ -285,33 +290,6 @@ def _empty_around(cells: set[Pos], pos: Pos) -> int:
     return sum(1 for side in SIDES if step(pos, side) not in cells)
 
 
-def solo_fills(state: VastState, start: Pos) -> dict[Pos, tuple[int, int, int]]:
-    """``ways`` for the solo Knight (``solo_knight``): every tile she can walk to by open sides, (moves, Dark
-    tiles entered, the tiles their reveals draw from the stack), fewest moves first, then fewest Dark tiles,
-    then fewest tiles drawn (Vast rulebook §Rivelare e risolvere le tessere Buie: a revealed tile fills its
-    open sides from the stack, the Collapse's clock). Tiles of Tribes end a way, as in ``ways``."""
-    g = geometry(state)
-    cells = {(c.x, c.y) for c in state.cells}
-    fill = {(c.x, c.y): _empty_around(cells, (c.x, c.y)) for c in state.cells if not c.lit}
-    best: dict[Pos, tuple[int, int, int]] = {start: (0, 0, 0)}
-    frontier = [start]
-    while frontier:
-        nxt: list[Pos] = []
-        for here in frontier:
-            m, dk, f = best[here]
-            for side in SIDES:
-                there = step(here, side)
-                if there not in g.cells or g.wall_between(here, side):
-                    continue
-                cost = (m + 1, dk + (1 if there in fill else 0), f + fill.get(there, 0))
-                if there not in best or cost < best[there]:
-                    if there not in best:
-                        nxt.append(there)
-                    best[there] = cost
-        frontier = nxt
-    return best
-
-
 def knight_goals(state: VastState) -> list[Goal]:
     """What the Knight may do this turn, by the Vast rulebook §Il Cavaliere, Come Vincere: hit the Dragon
     (with the Bomb underground before the Collapse), smash a Crystal (Strength 3; +2 Grit, her next Hero
@@ -327,10 +305,10 @@ def knight_goals(state: VastState) -> list[Goal]:
         armor = dragon_armor(state)
         bomb = not d.surfaced and not state.collapse
         if not (bomb and (k.bombs <= 0 or k.bomb_used)) and not k.dragon_attacks:
-            m, dk = reach[(d.x, d.y)]
+            m, dk, _ = reach[(d.x, d.y)]
             out.append(Goal((d.x, d.y), m, dk, armor + 1, bomb, 20_000 + 1_000 * (5 - d.health)))
     if d is None and k.smashed >= needed:
-        m, dk = reach.get(ENTRANCE, (FAR, FAR))
+        m, dk, _ = reach.get(ENTRANCE, (FAR, FAR, 0))
         # her last step onto the Lit Entrance takes an Encounter left after one for each Dark tile on the way
         # (Vast rulebook §2. Muovi e Agisci: she moves only with an Encounter left), in every row
         out.append(Goal(ENTRANCE, m, dk + 1, 0, False, 50_000))
@@ -339,14 +317,14 @@ def knight_goals(state: VastState) -> list[Goal]:
     if th is not None and th.x is not None and th.y is not None and (th.x, th.y) in reach:
         # killed, he drops what he carries and she gains Grit by his Loot Drop (Vast rulebook §Interagire con
         # il Ladro; §Il Ladro, Morire)
-        m, dk = reach[(th.x, th.y)]
+        m, dk, _ = reach[(th.x, th.y)]
         worth = 3_000 + 2_000 * (th.carried + len(th.gems))
         out.append(Goal((th.x, th.y), m, dk, 0, False, worth, sight=thief_stealth(th) + 1))
     for c in state.cells:
         pos = (c.x, c.y)
         if pos not in reach:
             continue
-        m, dk = reach[pos]
+        m, dk, _ = reach[pos]
         if c.crystal and (d is not None or k.smashed < needed):
             out.append(Goal(pos, m, dk, 3, False, 10_000))
         if c.treasure:
@@ -354,12 +332,11 @@ def knight_goals(state: VastState) -> list[Goal]:
         if not c.lit:  # revealing it may bring a Crystal, a Treasure; and Grit
             out.append(Goal(pos, m, dk, 0, False, 1_000))
     if solo_knight(state):  # alone, the tiles her way's reveals draw from the stack (``SOLO_FILL``)
-        fills = solo_fills(state, (k.x, k.y))
-        out = [g._replace(fills=fills[g.pos][2]) if g.pos in fills else g for g in out]
+        out = [g._replace(fills=reach[g.pos][2]) if g.pos in reach else g for g in out]
     return out
 
 
-def tribe_goals(state: VastState, reach: Mapping[Pos, tuple[int, int]]) -> list[Goal]:
+def tribe_goals(state: VastState, reach: Mapping[Pos, tuple[int, int, int]]) -> list[Goal]:
     """The revealed Tribes she may enter and scatter this turn (Vast rulebook §Interagire con i Goblin: she
     enters a Tribe's tile only stronger, Trap +1 to it; it scatters). Worth nothing of its own: what it
     is worth is the attack it spares her (``Threats``)."""
@@ -368,7 +345,7 @@ def tribe_goals(state: VastState, reach: Mapping[Pos, tuple[int, int]]) -> list[
     out: list[Goal] = []
     for t in gob.tribes if gob is not None else ():
         if rules.on_map(t) and t.population > 0 and (t.x, t.y) in reach:
-            m, dk = reach[(t.x, t.y)]  # type: ignore[index]
+            m, dk, _ = reach[(t.x, t.y)]  # type: ignore[index]
             need = rules.tribe_strength(state, t) + trap + 1
             out.append(Goal((t.x, t.y), m, dk, need, False, 0, t.name))  # type: ignore[arg-type]
     return out
@@ -469,7 +446,7 @@ def _allocations(k: KnightRole, free: int, bow: bool = False) -> list[dict[str, 
 
 SOLO_FILL = 80
 """Alone in the Dark with the Knight alone (``solo_knight``): what each tile a goal's way would draw from the
-stack (the Dark tiles' empty sides, ``solo_fills``) costs her plan: more than a tile of her way (50)."""
+stack (the Dark tiles' empty sides, ``ways``) costs her plan: more than a tile of her way (50)."""
 
 
 def knight_plan(state: VastState) -> tuple[dict[str, int], Goal | None]:
