@@ -278,3 +278,35 @@ def test_undo_of_the_last_command_from_the_table(live: str, context: Any) -> Non
     assert applied and applied[-1]["payload"]["to_version"] == before, "back to before the roll"
     assert game.get("/legal-commands", "table")["pending"]["type"] == "RollRequested"
     page.wait_for_selector("#controls .die-face")  # the table asks for the roll again
+
+
+def test_the_undo_panel_a_player_opened_stays_open_when_another_seats_move_redraws_the_table(
+    live: str, context: Any
+) -> None:
+    game = ApiGame(
+        live,
+        {
+            "ruleset": "mice-and-mystics",
+            "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "nez"]},
+            "seats": TWO_SEATS,
+            "dice_mode": "server",
+            "undo_policy": "all-seats",
+            "visibility": "public",
+        },
+    )
+    mouse = game.get("")["turn"]
+    actor = next(s["name"] for s in TWO_SEATS if mouse in s["controls"])
+    watcher = "blue" if actor == "red" else "red"
+    page = context.new_page()
+    page.goto(game.url(live, watcher))
+    ready(page)
+    version = game.get("")["version"]
+    wait_version(page, version)
+    page.click("#controls summary:has-text('Undo')")
+    assert page.locator("#controls details.undo").evaluate("d => d.open")
+    game.send(actor, {"type": "Move", "mouse": mouse})  # the other seat moves: this table draws again
+    wait_version(page, version + 1)
+    assert page.locator("#controls details.undo").evaluate("d => d.open"), "closed under the player's finger"
+    page.locator("#request-undo").wait_for(state="visible")
+    page.click("#controls summary:has-text('Undo')")  # and the player closes it again
+    assert not page.locator("#controls details.undo").evaluate("d => d.open")

@@ -14,7 +14,7 @@ const token = tokenFromFragment();
 const api = new Api(token);
 
 const page = {
-  game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null,
+  game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null, undoOpen: false,
   seat: null, role: token ? "seat" : "spectator", seen: 0, catchUp: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
   zoom: 1,
 };
@@ -407,8 +407,12 @@ function commandText(command) {
 }
 
 function renderUndo() {
-  const part = el("details", { class: "undo", open: page.undo ? true : undefined },
-    el("summary", { text: page.undo ? "Undo requested" : "Undo" }));
+  // Open while an undo request waits, or while the player keeps it open: a re-render (the next event, a
+  // read model catching up) must not close it under their finger.
+  const part = el("details", {
+    class: "undo", open: page.undo || page.undoOpen ? true : undefined,
+    ontoggle: (event) => { if (!page.undo) page.undoOpen = event.target.open; },
+  }, el("summary", { text: page.undo ? "Undo requested" : "Undo" }));
   const undo = page.undo;
   const seat = page.legal.seat;
   if (undo) {
@@ -431,6 +435,7 @@ async function requestUndo() {
     const mine = page1.events.filter((e) => !e.undone);
     const last = mine[mine.length - 1];
     if (!last) { showProblem(new Error("You have no command to undo.")); return; }
+    page.undoOpen = false;  // asked: the request (or the undo done) shows itself
     await send({ type: "RequestUndo", to_version: last.version - 1 });
   } catch (error) { showProblem(error); }
 }
