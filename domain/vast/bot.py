@@ -126,6 +126,7 @@ from dicelog.domain.vast.rules.common import (
     GRIT_CUBES,
     STAT_SLOTS,
     cell_at,
+    crystal_tiles_counted,
     cubes_on,
     dragon_armor,
     free_cubes,
@@ -1707,20 +1708,13 @@ def war_value(state: VastState, card: str) -> int:
         power = rules.tribe_strength(state, msgspec.structs.replace(t, population=grown))
         value += 3 * min(power, 4) + (10 if power >= 3 else 0)
     if solo:
-        value -= WAR_TILE * max(0, largest - max(2, _crystal_tiles(state)))
+        value -= WAR_TILE * max(0, largest - max(2, crystal_tiles_counted(state)))
     return value
 
 
 WAR_TILE = 6
 """Alone in the Dark, what a War card loses for each tile its largest Population adds to the end of the turn's
 count above the Crystal tiles (``war_value``)."""
-
-
-def _crystal_tiles(state: VastState) -> int:
-    """Alone in the Dark's count of Crystal tiles: those revealed, collapsed ones included (docs/vast/facts.md
-    §7 Variant cards)."""
-    lit = sum(1 for c in state.cells if c.lit and c.tile != HIDDEN and tiles()[c.tile].kind == "crystal")
-    return lit + state.crystal_tiles_collapsed
 
 
 def goblins_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
@@ -1757,7 +1751,7 @@ def _block(view: VastState, options: Sequence[str]) -> str:
     if "alone-in-the-dark" in view.variants:
         # Alone in the Dark, the largest Population is the end of turn's count when above the Crystal tiles
         # (docs/vast/facts.md §7 Variant cards): a Tribe already of Strength 3 takes no discs above that
-        cap = max(3, _crystal_tiles(view))
+        cap = max(3, crystal_tiles_counted(view))
         over += [
             t.name
             for t in gob.tribes

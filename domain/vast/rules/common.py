@@ -386,6 +386,12 @@ def is_crystal(tile_id: str) -> bool:
     return tile_data(tile_id).kind == "crystal"
 
 
+def crystal_tiles_counted(state: VastState) -> int:
+    """Alone in the Dark's count of Crystal tiles (docs/vast/facts.md §7 Variant cards): the Crystal tiles
+    revealed on the map plus those collapsed. A Lit tile is public, so every seat's view counts the same."""
+    return state.crystal_tiles_collapsed + sum(1 for c in state.cells if c.lit and is_crystal(c.tile))
+
+
 def stack_size(state: VastState) -> int:
     return sum(state.piles)
 

@@ -38,6 +38,7 @@ from dicelog.domain.vast.rules import infestation as line_c
 from dicelog.domain.vast.rules.common import (
     Tried,
     cell_at,
+    crystal_tiles_counted,
     first_open_edge,
     geometry,
     grit_change,
@@ -266,7 +267,7 @@ def alone_count(state: VastState, role: str) -> int:
     tiles placed (or removed in the Collapse) at the end of a solo turn, the largest of the Crystal tiles
     revealed (collapsed ones included) and the role's own number: the Knight's Hero cubes, the Goblins'
     largest Population, the Dragon's Spirit, the Thief's Movement."""
-    crystals = state.crystal_tiles_collapsed + sum(1 for c in state.cells if c.lit and is_crystal(c.tile))
+    crystals = crystal_tiles_counted(state)
     own = 0
     if role == "knight" and state.knight is not None:
         own = owned_cubes(state.knight)
