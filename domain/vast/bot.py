@@ -56,7 +56,12 @@ Dragon: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes (Hunger); rev
 Flame (Pride); place a Gem, with the Thief in play none near the Entrance when the Knight or the Cave plays
 too, with neither the Goblins nor the Knight none near him, with the Goblins only while it may earn the
 Pride-Gem cube (``_dragon_gem``); with the Goblins and the Thief, Hiss the Tribe strong enough to attack
-it (Ash Dragon card) or, with the Cave too, the Knight near her (``_dragon_hiss``); slither a Hunger cube it
+it (Ash Dragon card) or, with the Cave too, the Knight near her (``_dragon_hiss``); hunted by the Goblins
+beside the Thief (``wary``: the Ash Dragon card, the Goblins and the Thief in play), it reckons each revealed
+Tribe's chance to attack it on each tile in the Goblins' next turn (``dragon_danger``: over the War cards'
+discs, less those its way over Lit tiles costs, Strength above its Armor), a move or Wing is worth the
+attacks it escapes (more the less Health it has), and Hiss, Scratch and Claw on the Tribes that threaten its
+tile come before collecting Treasure, which ends its Powers; slither a Hunger cube it
 cannot spend (no Tribes) onto an empty Pride track; move toward Treasure, Tribes, the Thief when he carries
 loot or has stashed 3 (Scratch kills him there, and he drops what he carries), then, awake, a Lit Crystal tile
 to surface on, then the Entrance (by its way over Lit tiles, the Wing across a wall that bars it, before its
@@ -1289,10 +1294,96 @@ def _solo_stays(c: DragonContext, to: Pos) -> bool:
     return not (cell is not None and cell.treasure and to in c.goal)
 
 
+def wary(state: VastState) -> bool:
+    """The Dragon hunted by the Goblins beside the Thief: the Ash Dragon card (the Goblins win by killing it,
+    their Tribes attack it with Strength above its Armor: docs/vast/facts.md §7 Variant cards) with the
+    Goblins and the Thief in play (goblins-dragon-thief, goblins-dragon-cave-thief)."""
+    return "ash-dragon" in state.variants and state.goblins is not None and state.thief is not None
+
+
+WAR_ADDS: dict[str, tuple[int, ...]] = {}
+"""Each Tribe's discs on every War card (Vast rulebook §1. Carta Guerra, §2. Popola le Tribù), filled once."""
+
+
+def _war_adds(name: str) -> tuple[int, ...]:
+    if not WAR_ADDS:
+        for n in TRIBES:
+            WAR_ADDS[n] = tuple(getattr(w, n) for w in goblin_file().war)
+    return WAR_ADDS[name]
+
+
+def tribe_threat(state: VastState, t: Any, lit_left: int, armor: int) -> float:
+    """The chance that revealed Tribe ``t``, reaching a tile after leaving ``lit_left`` Lit tiles, attacks the
+    Dragon there in the Goblins' next turn: over the War cards (each as likely), its Population with the
+    card's discs (at most 4) less the discs its move costs (1 for every 2 Lit tiles left, Vast rulebook §5.
+    Attiva le Tribù) must give Strength above the Dragon's Armor (Ash Dragon, docs/vast/facts.md §7)."""
+    adds = _war_adds(t.name)
+    fresh = msgspec.structs.replace(t, lit_left=0)
+    hits = 0
+    for add in adds:
+        grown = min(4, t.population + add)
+        lost = min(grown, rules.movement_loss(state, fresh, lit_left))
+        if rules.tribe_strength(state, msgspec.structs.replace(fresh, population=grown - lost)) > armor:
+            hits += 1
+    return hits / len(adds)
+
+
+_DANGER: list[tuple[VastState, dict[Pos, dict[str, float]]] | None] = [None]
+"""The last state ``dragon_danger`` read with its answer, as one pair (one state is scored once per legal
+command)."""
+
+
+def dragon_danger(state: VastState) -> dict[Pos, dict[str, float]]:
+    """For every tile, the chance each revealed Tribe attacks the Dragon there in the Goblins' next turn
+    (``tribe_threat`` over its ways: ``rules.paths``, walls block, Dark tiles cost no disc); hidden and
+    lurking Tribes only come out or step next to the map, they do not attack (Vast rulebook §Rivelare,
+    §Disperdere la Tribù)."""
+    last = _DANGER[0]
+    if last is not None and last[0] is state:
+        return last[1]
+    seen = state
+    out: dict[Pos, dict[str, float]] = {}
+    gob = state.goblins
+    armor = dragon_armor(state)
+    if gob is not None and gob.rage == 0:  # Malaise may be over by their turn (§Furia e Malessere)
+        state = msgspec.structs.replace(state, goblins=msgspec.structs.replace(gob, rage=1))
+        gob = state.goblins
+    for t in gob.tribes if gob is not None else ():
+        if not on_map(t) or t.lurking or t.population < 1:
+            continue
+        reach = dict(rules.paths(state, t))
+        if gob is not None and gob.tunnels:
+            for cell in state.cells:
+                if not cell.lit:
+                    reach.setdefault((cell.x, cell.y), 0)
+        cost: dict[int, float] = {}
+        for p, lit in reach.items():
+            if lit not in cost:
+                cost[lit] = tribe_threat(state, t, lit, armor)
+            if cost[lit]:
+                out.setdefault(p, {})[t.name] = cost[lit]
+    _DANGER[0] = (seen, out)
+    return out
+
+
+WARY = 400
+"""Wary (``wary``), what each expected attack of a Tribe on the tile a move ends on costs the move, and
+what each one it leaves behind is worth (``_flight``)."""
+
+
+def _flight(c: DragonContext, to: Pos) -> int:
+    """Wary, the expected attacks on the Dragon it escapes by moving ``to`` (negative: more there)."""
+    danger = dragon_danger(c.state)
+    weight = WARY * 5 / max(1, c.dragon.health)
+    return round(weight * (sum(danger.get(c.here, {}).values()) - sum(danger.get(to, {}).values())))
+
+
 def _dragon_move(c: DragonContext, command: cmd.MoveDragon) -> int:
     gain = c.closer((command.x, command.y))
     if _solo_stays(c, (command.x, command.y)):
         return 0
+    if wary(c.state):
+        return (700 + 50 * gain if gain > 0 else 0) + _flight(c, (command.x, command.y))
     return 700 + 50 * gain if gain > 0 else 0
 
 
@@ -1303,7 +1394,10 @@ def _dragon_wing(c: DragonContext, command: cmd.UsePower) -> int:
     if _solo_stays(c, (command.x, command.y)):
         return 0
     # the Wing after its move; surfaced also before it, across the wall that bars its way home
-    return 500 + 50 * gain if gain > 0 and (c.dragon.moved or c.dragon.surfaced) else 0
+    base = 500 + 50 * gain if gain > 0 and (c.dragon.moved or c.dragon.surfaced) else 0
+    if wary(c.state) and (c.dragon.moved or c.dragon.surfaced):
+        return base + _flight(c, (command.x, command.y))
+    return base
 
 
 SOLO_REVEAL_FROM = 7
@@ -1382,11 +1476,16 @@ def _dragon_hiss(c: DragonContext, command: cmd.UsePower) -> int:
     and the Cave (they win by killing her, Vast rulebook §I Goblin), one within 3 tiles of her with Strength
     over hers. Measured (bench/README.md §8, sixth session): the Knight's guard brought the Dragon from 4 to
     8 of 50 in the 5-role row; without the Cave (knight-goblins-dragon-thief) it cost the Dragon one (5 ->
-    4)."""
+    4). Wary (``wary``), any Tribe that may attack its tile in the Goblins' next turn (``dragon_danger``), the
+    likeliest first, before collecting Treasure (bench/README.md §8, seventh session)."""
     base = 650 if c.dragon.sloth["hunger"] else 50
     s = c.state
     if s.thief is None or s.goblins is None:
         return base
+    if wary(s):
+        threat = dragon_danger(s).get(c.here, {}).get(command.tribe or "", 0.0)
+        if threat > 0:
+            return WARY_POWER + round(WARY * threat)
     k = s.knight
     if "ash-dragon" in s.variants:
         prey, guard = c.here, dragon_armor(s)
@@ -1402,6 +1501,42 @@ def _dragon_hiss(c: DragonContext, command: cmd.UsePower) -> int:
     if power > guard and (prey == c.here or far <= 3):
         return 700 + 20 * power - 10 * far
     return base - 10 * far
+
+
+WARY_POWER = 1_900
+"""Wary (``wary``), the score Hiss, Scratch and Claw on the Tribes that threaten the Dragon's tile start
+from, with their threat's share on top: before collecting Treasure (2000: it ends the Powers, Vast rulebook
+§Riepilogo del Turno), Scratch always, Hiss from a quarter of an attack, Claw (3 in 6) from half one."""
+
+
+def _near_threat(c: DragonContext) -> float:
+    """Wary, the expected attacks of the revealed Tribes on the Dragon's tile and next to it there."""
+    gob = c.state.goblins
+    here = dragon_danger(c.state).get(c.here, {})
+    near = {t.name for t in (gob.tribes if gob else ()) if on_map(t) and _chebyshev((t.x, t.y), c.here) <= 1}
+    return sum(v for name, v in here.items() if name in near)
+
+
+def _dragon_scratch(c: DragonContext, _: Any) -> int:
+    """Scratch (Vast rulebook §Poteri, Graffio: every Tribe on its tile to Population 0). Wary, before
+    collecting Treasure (a Tribe on its tile is the nearest to attack it), the more the more they threaten."""
+    if wary(c.state):
+        gob = c.state.goblins
+        on = {t.name for t in (gob.tribes if gob else ()) if on_map(t) and (t.x, t.y) == c.here}
+        threat = sum(v for name, v in dragon_danger(c.state).get(c.here, {}).items() if name in on)
+        return WARY_POWER + 200 + round(WARY * threat)
+    return 900
+
+
+def _dragon_claw(c: DragonContext, _: Any) -> int:
+    """Claw (Vast rulebook §Poteri, Artiglio: the Tribes on the tiles the Dragon die hits scatter; each tile
+    on or next to it is hit 3 in 6) with a Tribe next to it. Wary, before collecting Treasure when a Tribe
+    there or next to it threatens it."""
+    if wary(c.state):
+        threat = _near_threat(c)
+        if threat > 0:
+            return WARY_POWER + round(WARY * threat / 2)
+    return 600 if c.tribes_near else 0
 
 
 def _dragon_swat(c: DragonContext, command: cmd.UsePower) -> int:
@@ -1438,8 +1573,8 @@ DRAGON_RULES: dict[str, Rule] = {
     "MoveDragon": _dragon_move,
     "UsePower:wing": _dragon_wing,
     "UsePower:hiss": _dragon_hiss,
-    "UsePower:scratch": 900,
-    "UsePower:claw": lambda c, _: 600 if c.tribes_near else 0,
+    "UsePower:scratch": _dragon_scratch,
+    "UsePower:claw": _dragon_claw,
     "UsePower:scorch": _dragon_scorch,
     "UsePower:burn": _dragon_burn,
     "UsePower:flame": _dragon_flame,
@@ -1453,8 +1588,9 @@ DRAGON_RULES: dict[str, Rule] = {
     "VastEndTurn": 1,
 }
 """The Dragon's bot, one rule per kind of command: collect Treasure (Greed); Scratch, Hiss and Claw on Tribes
-(Hunger); reveal with Scorch, Burn and Flame (Pride); place a Gem, not near the Thief (``_dragon_gem``);
-slither a Hunger cube it cannot spend (no Tribes) onto an empty Pride track; move toward its goal."""
+(Hunger; wary, on the Tribes that threaten it, first); reveal with Scorch, Burn and Flame (Pride); place a
+Gem, not near the Thief (``_dragon_gem``); slither a Hunger cube it cannot spend (no Tribes) onto an empty
+Pride track; move toward its goal (wary, away from the Tribes' attacks: ``_flight``)."""
 
 
 def dragon_score(state: VastState, command: Any) -> int:
