@@ -20,7 +20,9 @@ so she keeps Strength, distance, or shoots the strongest with the Bow; the Shiel
 With the Goblins, the Dragon and the Thief in play and no Cave (``hunt_goals``: she wins only by killing the
 Dragon, and the Tribes take her Health, so her Hero cubes, while the Thief stashes), she also plans an attack
 on the Dragon at Strength equal to its Armor (the Dragon die's center hit, 3 in 6), worth less than one above
-it.
+it. With the Goblins, the Dragon and the Thief in play, with or without the Cave (``knight_decide``), she
+declines every Treasure card for 5 Grit (Vast rulebook §Tesori e Gemme): Grit is her next Hero cubes, and a
+card takes a cube of its own.
 Against the Goblins with no Cave and no Dragon (``racing``: the stack is her clock) an attack costs less while
 her Health is above 5, a tile of her way more, the Shield nothing.
 Alone in the Dark (``solo_knight``: the stack is her clock, and every Dark tile she reveals fills its open
@@ -548,6 +550,17 @@ def hunt_goals(state: VastState, goals: Sequence[Goal]) -> list[Goal]:
         for g in goals
         if g.pos == (d.x, d.y) and g.strength == armor + 1 and armor > 0
     ]
+
+
+def knight_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
+    """The Knight's decisions: with the Goblins, the Dragon and the Thief in play (``dragon_hunt``), she
+    declines every Treasure card for 5 Grit (decision ``keep-treasure``, Vast rulebook §Tesori e Gemme): Grit
+    brings her Hero cubes (§Coraggio), and with 2 or 3 of them she cannot both reach the Dragon and hit it
+    (a card needs a cube of its own too); every other decision, and every other row, the documented
+    default."""
+    if decision == "keep-treasure" and "decline" in options and dragon_hunt(view):
+        return "decline"
+    return default if isinstance(default, str) and default in options else options[0]
 
 
 def _target(state: VastState, plan: tuple[dict[str, int], Goal | None] | None = None) -> set[Pos]:
@@ -1999,7 +2012,8 @@ def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng
     """The bot's option for the pending decision ``pending`` (as the seat's ``legal-commands`` serves it),
     reading only ``view``: without a Cave player, the tile every role removes in the Collapse
     (``collapse_choice``); the Thief's own rules for his decisions, the Goblins' for their War card when they
-    hunt Crystals (``goblins_decide``), the documented default for every other (``rng`` is not drawn)."""
+    hunt Crystals (``goblins_decide``), the Knight's for a Treasure card while she hunts the Dragon
+    (``knight_decide``), the documented default for every other (``rng`` is not drawn)."""
     if not options:
         raise ValueError("no option to choose from")
     if pending.get("decision") == "collapse-remove" and view.cave is None:
@@ -2011,6 +2025,8 @@ def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng
         return goblins_decide(view, str(pending.get("decision", "")), options, default)
     if pending.get("piece") == "cave":
         return cave_decide(view, str(pending.get("decision", "")), options, default)
+    if pending.get("piece") == "knight":
+        return knight_decide(view, str(pending.get("decision", "")), options, default)
     return default if isinstance(default, str) and default in options else options[0]
 
 
