@@ -14,7 +14,7 @@ const token = tokenFromFragment();
 const api = new Api(token);
 
 const page = {
-  game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null, undoOpen: false,
+  game: null, view: null, state: null, board: null, initiative: null, legal: null, log: [], undo: null, undoOpen: false, controlsDrawnFrom: null,
   seat: null, role: token ? "seat" : "spectator", seen: 0, catchUp: 0, busy: false, answer: { key: null, faces: [], order: [], picked: [] },
   zoom: 1,
 };
@@ -154,7 +154,7 @@ async function refresh() {
   // 5 times in a row, else the last event's result may never be shown (no event follows a game's end).
   if (game.version !== version && (page.mismatch || 0) < 5) { page.mismatch = (page.mismatch || 0) + 1; stale = true; }
   else if (game.version === version) page.mismatch = 0;
-  render();
+  render({ refreshed: true });
 }
 
 // What has the focus, as something the next render draws again (a button's command, a space, a die
@@ -180,15 +180,26 @@ function restoreFocus(key, region) {
   }
 }
 
-function render() {
+// What the controls are drawn from, read from the server: a read that brings nothing new (a read model
+// catching up, a second event of one command) leaves the controls as they are, so a button is never swapped
+// for its twin under a player's finger (a press on the old one would be lost).
+function controlsKey() {
+  // the board and the turn order of one version are the same whether read from their read models or built
+  // from the state (the first paint, before the read models catch up): the version stands for them
+  return JSON.stringify([page.role, page.game, page.state && page.state.version, page.legal, page.undo]);
+}
+
+// ``refreshed``: drawn after a read (the controls are kept when the read brought nothing new); a module's
+// own redraw (a tile picked, a zoom) and the first paint draw everything.
+function render({ refreshed = false } = {}) {
   const focused = document.activeElement;
   const key = focusKey(focused);
   const region = focused && focused.closest ? focused.closest("#controls, #board, #log") : null;
-  draw();
+  draw(refreshed);
   restoreFocus(key, region && region.id === "board" ? $("board") : region ? $(region.id) : null);
 }
 
-function draw() {
+function draw(refreshed = false) {
   const { game, state } = page;
   document.body.dataset.version = String(state.version);
   document.body.dataset.ruleset = game.ruleset;
@@ -201,7 +212,9 @@ function draw() {
   $("who").textContent = page.role === "seat" && page.seat ? `Seat ${page.seat}` : page.role === "reader" ? "Reading with a token (no seat)" : "Spectator";
   $("history-link").setAttribute("href", `/play/${gameId}/history${token ? `#token=${encodeURIComponent(token)}` : ""}`);
   renderStatus();
-  renderControls();
+  const drawnFrom = controlsKey();
+  if (!refreshed || drawnFrom !== page.controlsDrawnFrom) renderControls();
+  page.controlsDrawnFrom = drawnFrom;
   renderTable();
   renderInitiative();
   renderLog();
@@ -261,6 +274,7 @@ async function send(command) {
     page.busy = false;
     delete document.body.dataset.busy;
     page.answer = { key: null, faces: [], order: [], picked: [] };
+    page.controlsDrawnFrom = null;  // the buttons were disabled while sending: draw them again
     await scheduleRefresh();
   }
 }
