@@ -126,7 +126,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from dicelog.domain.vast import commands as cmd
-from dicelog.domain.vast.cave import ENTRANCE, OPPOSITE, SIDES, Geometry, Pos, parse_pos, step
+from dicelog.domain.vast.cave import (
+    ENTRANCE,
+    OPPOSITE,
+    SIDES,
+    Geometry,
+    Pos,
+    edge,
+    edge_walled,
+    parse_pos,
+    step,
+    tile_walls,
+)
 from dicelog.domain.vast.content import goblin_file, tiles
 from dicelog.domain.vast.rules import goblins as rules
 from dicelog.domain.vast.rules.common import (
@@ -766,6 +777,13 @@ class CaveContext:
         """With the Dragon and the Thief, no Goblins (``dragon-cave-thief``; with the Knight too once he has
         stashed 3, walled from the start she won none of 20): Rockslides on the Entrance's edges, one left
         open (``entrance_kept_open``): he climbs them to stash his loot."""
+        self.hunted = k is None and None not in (state.goblins, state.dragon, state.thief)
+        """With the Goblins, the Dragon and the Thief in play and no Knight (``goblins-dragon-cave-thief``):
+        the Goblins win by killing the Dragon, the Thief by stashing 6, both long before the stack is empty,
+        so the Cave keeps the Tribes off the Dragon (Rockslides on its tile's sides, ``seal``; Giant Bats,
+        ``menaces``), turns Lit tiles so that their open sides draw from the stack (Crystal Curse,
+        ``rotation_fills``) and places its other tiles far from the Dragon (no Dark tile near it for a
+        Tribe to be revealed on)."""
         self.dragon_alone = state.dragon is not None and not (state.knight or state.goblins or state.thief)
         """The Dragon is the Cave's only opponent (``dragon-vs-cave``)."""
         # while the Goblins may kill the Knight first (they win then), it keeps their Tribes off her, unless
@@ -818,7 +836,16 @@ class CaveContext:
         go in the Collapse); another near her."""
         if tile != HIDDEN and tiles()[tile].kind == "crystal":
             return 10 * self.far(pos) - (40 * self.touching(pos) if self.race else 0)
+        if self.hunted:  # a Dark tile near the Dragon is a Tribe's place to be revealed next to it
+            return 10 * min(_manhattan(pos, self.dragon_at), 30)
         return 10 * (30 - self.far(pos))
+
+    @functools.cached_property
+    def from_thief(self) -> dict[Pos, int]:
+        """Tiles from the Thief (from the Entrance while he is off the map) to every tile (walls block)."""
+        t = self.state.thief
+        at = (t.x, t.y) if t is not None and t.x is not None and t.y is not None else ENTRANCE
+        return knight_distances(self.state, at)
 
     @functools.cached_property
     def dragon_at(self) -> Pos:
@@ -858,6 +885,75 @@ class CaveContext:
         if near > 4 or _manhattan(pos, self.dragon_at) > 1:
             return 0
         return min(self._tribes_from((pos, side)), 20) - near
+
+    def rotation_fills(self, pos: Pos, clockwise: bool) -> int:
+        """The open sides (no wall, no tile beyond) a quarter turn of Lit tile ``pos`` (Crystal Curse) gives
+        it: each is filled from the stack at once (Vast rulebook §Tessere Caverna), a tile nearer the
+        Collapse."""
+        cell = cell_at(self.state, pos)
+        if cell is None or not cell.lit:
+            return 0
+        cells = geometry(self.state).cells
+        rockslides, bombs = frozenset(self.state.rockslides), frozenset(self.state.bombs)
+        walls = tile_walls(cell.tile, (cell.rotation + (1 if clockwise else 3)) % 4)
+        shut = frozenset(s for s in SIDES if edge_walled(pos, s, walls, rockslides, bombs))
+        return sum(1 for s in SIDES if step(pos, s) not in cells and s not in shut)
+
+    def dragon_sides(self) -> list[tuple[Pos, str]]:
+        """The Dragon's tile's sides toward a tile, with no wall: a Tribe walks in through them."""
+        g = geometry(self.state)
+        at = self.dragon_at
+        return [(at, s) for s in SIDES if step(at, s) in g.cells and not g.wall_between(at, s)]
+
+    def attackers(self, shut: tuple[Pos, str] | None) -> int:
+        """The revealed Tribes that can walk onto the Dragon's tile (``rules.paths``), with a Rockslide more
+        on side ``shut`` (``(tile, side)``) when given."""
+        gob = self.state.goblins
+        if gob is None:
+            return 0
+        state = self.state
+        if shut is not None:
+            state = msgspec.structs.replace(state, rockslides=(*state.rockslides, edge(*shut)))
+        at = self.dragon_at
+        return sum(1 for t in gob.tribes if on_map(t) and not t.lurking and at in rules.paths(state, t))
+
+    def seal(self, pos: Pos, side: str) -> int:
+        """What a Rockslide on ``side`` of ``pos`` is worth against the Tribes' attack on the Dragon: 0 unless
+        it closes a side of the Dragon's tile (with none left in the supply, unless one on the map lies
+        elsewhere to be moved, ``loose_rockslide``); else 1, and 1 more for each revealed Tribe it keeps
+        off."""
+        at = self.dragon_at
+        there = step(pos, side)
+        key = (pos, side) if at == pos else (there, OPPOSITE[side]) if at == there else None
+        if key is None or key not in self.dragon_sides():
+            return 0
+        cave = self.state.cave
+        if cave is not None and cave.rockslides < 1 and self.loose_rockslide() is None:
+            return 0
+        return 1 + self.attackers(None) - self.attackers(key)
+
+    def loose_rockslide(self) -> str | None:
+        """A Rockslide on the map on no side of the Dragon's tile (``x,y:side``): the one to move."""
+        at = self.dragon_at
+        for x, y, side in self.state.rockslides:
+            if at not in ((x, y), step((x, y), side)):
+                return f"{x},{y}:{side}"
+        return None
+
+    def menaces(self, name: str, at: Pos | None = None) -> bool:
+        """Whether Tribe ``name`` (carried onto ``at`` when given) can walk onto the Dragon's tile stronger
+        than its Armor (Vast rulebook §I Goblin, Attaccare; Ash Dragon), with 2 discs more from the War card
+        and less those its way over Lit tiles costs (``rules.paths``, ``rules.entry_strength``)."""
+        t = rules.tribe(self.state, name)
+        if not on_map(t) or t.lurking:
+            return False
+        if at is not None:
+            t = msgspec.structs.replace(t, x=at[0], y=at[1])
+        cost = rules.paths(self.state, t).get(self.dragon_at)
+        if cost is None:
+            return False
+        grown = msgspec.structs.replace(t, population=t.population + 2)
+        return rules.entry_strength(self.state, grown, cost) > dragon_armor(self.state)
 
     def threat(self, name: str) -> int:
         """How near Tribe ``name`` stands to the Knight (tiles), ``FAR`` when it cannot attack her."""
@@ -904,7 +1000,13 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             near = c.threat(tribe)
             away = c.dist.get((x, y), FAR)
             return 600 + 20 * min(away - near, 10) if near <= 4 and away > near else 0
-        case cmd.SoporificSpores(target="dragon") if c.dragon_alone and state.dragon is not None:
+        case cmd.GiantBats(target=tribe, x=x, y=y) if c.hunted and tribe in TRIBES:
+            # a Tribe that would attack the Dragon carried where it cannot (the Goblins win by killing it)
+            return 600 if c.menaces(tribe) and not c.menaces(tribe, (x, y)) else 0
+        case cmd.SoporificSpores(target="dragon") if c.dragon_alone or c.hunted:
+            # awake, it surfaces and walks home before the Collapse (Vast rulebook §Risveglio e Risalita)
+            if state.dragon is None:
+                return 0
             return _spores_on_dragon(state.dragon)
         case cmd.SoporificSpores(target="thief") if state.thief is not None:
             return 200 + 40 * len(state.thief.upgrades) if state.thief.stashed >= 2 else 0
@@ -915,6 +1017,10 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
         case cmd.SoporificSpores(target="knight") if not c.protect:
             grit = k.grit if k is not None else 0
             return 300 if any(grit >= g and grit - 5 < g for g in GRIT_CUBES) else 30
+        case cmd.Rockslide(x=x, y=y, side=side) if c.hunted:
+            # a wall on a side of the Dragon's tile: the Tribes walk in through the others
+            seal = c.seal((x, y), side)
+            return 360 + 20 * seal if seal > 0 else 0
         case cmd.Rockslide(x=x, y=y, side=side) if c.shield_dragon and state.cave is not None:
             # a wall between the Tribes and the Dragon (they win by killing it, before the Collapse)
             gain = c.tribes_kept_off((x, y), side) if state.cave.rockslides > 0 else 0
@@ -924,6 +1030,24 @@ def cave_score(state: VastState, command: Any, context: CaveContext | None = Non
             home = ENTRANCE in ((x, y), step((x, y), side))
             keep = home and state.cave.rockslides > 0 and c.entrance_kept_open((x, y), side)
             return 350 if keep else 0
+        case cmd.CrystalCurse(effect="rotate", x=x, y=y, clockwise=clockwise, pay=pay) if (
+            c.hunted and not state.collapse and state.cave is not None and state.cave.placed >= 1
+        ):
+            # a quarter turn that opens sides with no tile beyond: each is filled from the stack at once; paid
+            # with a Bat (no other use), or worth Hatred's token (Trail, Chasm) when it fills 2 or Hatred
+            # costs 2 or more now
+            fills = c.rotation_fills((x, y), clockwise)
+            worth = all(t.startswith("bat") for t in pay) or fills >= 2 or state.cave.hatred >= 1
+            return 430 + 60 * fills if fills > 0 and worth else 0
+        case cmd.GiantBats(target="treasure", x=x, y=y, from_x=fx, from_y=fy, pay=pay) if (
+            c.hunted and fx is not None and fy is not None and not any(t.startswith("chasm") for t in pay)
+        ):
+            # a Treasure token near the Thief carried farther from him and from the Entrance, where he stashes
+            # it (paid with a Bat or a Boulder: a Chasm is Hatred's)
+            near = c.from_thief.get((fx, fy), FAR)
+            farther = min(c.from_thief.get((x, y), 30), 30) - near
+            gain = farther + _manhattan((x, y), ENTRANCE) - _manhattan((fx, fy), ENTRANCE)
+            return 300 + 10 * gain if near <= 6 and gain > 0 else 0
         case cmd.VastEndTurn():
             return 1
     return 0
@@ -941,6 +1065,11 @@ def cave_decide(view: VastState, decision: str, options: Sequence[str], default:
     rulebook §Rivelare e risolvere) by ``CaveContext.placing``; every other decision, its documented
     default."""
     kind, _, where = decision.partition(":")
+    if kind == "rockslide-from" and view.cave is not None:
+        moved = CaveContext(view)
+        loose = moved.loose_rockslide() if moved.hunted else None
+        if loose is not None and loose in options:
+            return loose  # one on no side of the Dragon's tile
     c = CaveContext(view) if kind == "fill" and view.cave is not None and where else None
     if c is not None and c.race:
         pos = parse_pos(where)
