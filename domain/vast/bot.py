@@ -88,7 +88,15 @@ Dragon while it is asleep and 3 cubes or fewer from waking (awake, it surfaces a
 Collapse); with the Goblins and the Dragon alone (the Goblins win by killing the Dragon), it lays its
 Rockslides on an edge of the Dragon's tile that lengthens the nearest Tribe's way to it (one within 4 tiles;
 Vast rulebook §Presagi, Frana); with the Dragon and the Thief and no Goblins (with the Knight, once he has
-stashed 3), on the Entrance's edges, one left open (he climbs a wall to stash loot, §Il Ladro). Always: it
+stashed 3), on the Entrance's edges, one left open (he climbs a wall to stash loot, §Il Ladro); with the
+Goblins, the Dragon and the Thief and no Knight (``hunted``: the Goblins kill the Dragon, the Thief stashes 6,
+both long before the stack is empty), it lays its Rockslides on the sides of the Dragon's tile, more for each
+revealed Tribe one keeps off (``seal``; with none in its supply it moves one lying elsewhere), Giant Bats
+carry a Tribe that could walk onto that tile stronger than its Armor to where it cannot (``menaces``) and a
+Treasure token near the Thief farther from him and the Entrance, Crystal Curse turns a Lit tile so that sides
+with no tile beyond open, each filled from the stack at once (``rotation_fills``), Soporific Spores go on the
+Dragon as alone against it, and its other tiles go far from the Dragon (a Dark tile near it is where a Tribe
+is revealed to attack it). Always: it
 removes Crystal tiles first; it places Crystal tiles far from the Knight, other tiles near her path; Treasure
 tokens far from her (more tokens on the map, more Omens), and with the Thief in play far from the Entrance,
 where he stashes them. With the Goblins in play (they win if the Knight dies before the Collapse) it shields
