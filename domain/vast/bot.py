@@ -1394,6 +1394,9 @@ class DragonContext(NamedTuple):
     """Surfaced, the steps from each Lit tile to the goal over Lit tiles, walls blocking (``lit_walk``)."""
     solo: bool = False
     """Alone in the Dark (no other role in play): ``solo_dragon``'s rules apply."""
+    danger: Mapping[Pos, Mapping[str, float]] = {}
+    """Wary (``wary``), each tile's chance of each revealed Tribe's attack in the Goblins' next turn
+    (``dragon_danger``); empty otherwise."""
 
     def still_pride(self) -> bool:
         """Keeping still this turn would move a Pride cube: none moved yet this turn, one on Pride-still, and
@@ -1428,7 +1431,8 @@ def dragon_context(state: VastState, d: DragonRole, here: Pos) -> DragonContext:
     dark = sum(1 for c in state.cells if not c.lit and _chebyshev((c.x, c.y), here) == 1)
     goal = dragon_goal(state)
     walk = lit_walk(state, goal) if d.surfaced and goal else None
-    return DragonContext(state, d, here, goal, near, dark, walk, alone(state))
+    danger = dragon_danger(state) if wary(state) else {}
+    return DragonContext(state, d, here, goal, near, dark, walk, alone(state), danger)
 
 
 def _chebyshev(a: tuple[int | None, int | None], b: Pos) -> int:
@@ -1451,15 +1455,11 @@ def wary(state: VastState) -> bool:
     return "ash-dragon" in state.variants and state.goblins is not None and state.thief is not None
 
 
-WAR_ADDS: dict[str, tuple[int, ...]] = {}
-"""Each Tribe's discs on every War card (Vast rulebook §1. Carta Guerra, §2. Popola le Tribù), filled once."""
-
-
+@functools.cache
 def _war_adds(name: str) -> tuple[int, ...]:
-    if not WAR_ADDS:
-        for n in TRIBES:
-            WAR_ADDS[n] = tuple(getattr(w, n) for w in goblin_file().war)
-    return WAR_ADDS[name]
+    """Tribe ``name``'s discs on every War card (Vast rulebook §1. Carta Guerra, §2. Popola le Tribù): the
+    content's, read once."""
+    return tuple(getattr(w, name) for w in goblin_file().war)
 
 
 def tribe_threat(state: VastState, t: Any, lit_left: int, armor: int) -> float:
@@ -1478,20 +1478,11 @@ def tribe_threat(state: VastState, t: Any, lit_left: int, armor: int) -> float:
     return hits / len(adds)
 
 
-_DANGER: list[tuple[VastState, dict[Pos, dict[str, float]]] | None] = [None]
-"""The last state ``dragon_danger`` read with its answer, as one pair (one state is scored once per legal
-command)."""
-
-
 def dragon_danger(state: VastState) -> dict[Pos, dict[str, float]]:
     """For every tile, the chance each revealed Tribe attacks the Dragon there in the Goblins' next turn
     (``tribe_threat`` over its ways: ``rules.paths``, walls block, Dark tiles cost no disc); hidden and
     lurking Tribes only come out or step next to the map, they do not attack (Vast rulebook §Rivelare,
-    §Disperdere la Tribù)."""
-    last = _DANGER[0]
-    if last is not None and last[0] is state:
-        return last[1]
-    seen = state
+    §Disperdere la Tribù). Read once per turn's choice (``DragonContext.danger``)."""
     out: dict[Pos, dict[str, float]] = {}
     gob = state.goblins
     armor = dragon_armor(state)
@@ -1512,7 +1503,6 @@ def dragon_danger(state: VastState) -> dict[Pos, dict[str, float]]:
                 cost[lit] = tribe_threat(state, t, lit, armor)
             if cost[lit]:
                 out.setdefault(p, {})[t.name] = cost[lit]
-    _DANGER[0] = (seen, out)
     return out
 
 
@@ -1523,7 +1513,7 @@ what each one it leaves behind is worth (``_flight``)."""
 
 def _flight(c: DragonContext, to: Pos) -> int:
     """Wary, the expected attacks on the Dragon it escapes by moving ``to`` (negative: more there)."""
-    danger = dragon_danger(c.state)
+    danger = c.danger
     weight = WARY * 5 / max(1, c.dragon.health)
     return round(weight * (sum(danger.get(c.here, {}).values()) - sum(danger.get(to, {}).values())))
 
@@ -1633,7 +1623,7 @@ def _dragon_hiss(c: DragonContext, command: cmd.UsePower) -> int:
     if s.thief is None or s.goblins is None:
         return base
     if wary(s):
-        threat = dragon_danger(s).get(c.here, {}).get(command.tribe or "", 0.0)
+        threat = c.danger.get(c.here, {}).get(command.tribe or "", 0.0)
         if threat > 0:
             return WARY_POWER + round(WARY * threat)
     k = s.knight
@@ -1662,7 +1652,7 @@ from, with their threat's share on top: before collecting Treasure (2000: it end
 def _near_threat(c: DragonContext) -> float:
     """Wary, the expected attacks of the revealed Tribes on the Dragon's tile and next to it there."""
     gob = c.state.goblins
-    here = dragon_danger(c.state).get(c.here, {})
+    here = c.danger.get(c.here, {})
     near = {t.name for t in (gob.tribes if gob else ()) if on_map(t) and _chebyshev((t.x, t.y), c.here) <= 1}
     return sum(v for name, v in here.items() if name in near)
 
@@ -1673,7 +1663,7 @@ def _dragon_scratch(c: DragonContext, _: Any) -> int:
     if wary(c.state):
         gob = c.state.goblins
         on = {t.name for t in (gob.tribes if gob else ()) if on_map(t) and (t.x, t.y) == c.here}
-        threat = sum(v for name, v in dragon_danger(c.state).get(c.here, {}).items() if name in on)
+        threat = sum(v for name, v in c.danger.get(c.here, {}).items() if name in on)
         return WARY_POWER + 200 + round(WARY * threat)
     return 900
 
@@ -1743,12 +1733,14 @@ Gem, not near the Thief (``_dragon_gem``); slither a Hunger cube it cannot spend
 Pride track; move toward its goal (wary, away from the Tribes' attacks: ``_flight``)."""
 
 
-def dragon_score(state: VastState, command: Any) -> int:
-    """``command``'s score for the Dragon (``DRAGON_RULES``); 1 for any command while it is off the map."""
+def dragon_score(state: VastState, command: Any, context: DragonContext | None = None) -> int:
+    """``command``'s score for the Dragon (``DRAGON_RULES``), with ``context`` read once for every command
+    (``dragon_context``, built when not given); 1 for any command while it is off the map."""
     d = state.dragon
     if d is None or d.x is None or d.y is None:
         return 1
-    return scored(DRAGON_RULES, dragon_context(state, d, (d.x, d.y)), command)
+    c = context if context is not None else dragon_context(state, d, (d.x, d.y))
+    return scored(DRAGON_RULES, c, command)
 
 
 # --- the Thief ----------------------------------------------------------------------------------------
@@ -2180,8 +2172,10 @@ def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
     if view.turn == "goblins":
         gob = goblins_context(view, commands)  # once for every command, with the legal attacks
         return max(commands, key=lambda c: (goblins_score(view, c, gob), rng.random()))
-    score = {
-        "dragon": dragon_score,
-        "thief": thief_score,
-    }[view.turn or ""]
-    return max(commands, key=lambda c: (score(view, c), rng.random()))
+    if view.turn == "dragon":
+        d = view.dragon
+        drag = None
+        if d is not None and d.x is not None and d.y is not None:
+            drag = dragon_context(view, d, (d.x, d.y))  # once for every command
+        return max(commands, key=lambda c: (dragon_score(view, c, drag), rng.random()))
+    return max(commands, key=lambda c: (thief_score(view, c), rng.random()))
