@@ -115,6 +115,8 @@ WINS = [
     ("knight-vs-goblins", "goblins", 7),
     ("cave-vs-thief", "thief", 4),
     ("goblins-solo", "goblins", 1),
+    ("knight-goblins-dragon-thief", "knight", 2),  # she kills the Dragon beside the Tribes and the Thief
+    ("goblins-dragon-cave-thief", "cave", 2),  # the Collapse before the Tribes kill the Dragon
 ]
 """A row and a game number on which each role's bot wins (found with ``bench/vast_bots.py``; rules
 revision 6's Event-deck draws changed the dice of some)."""
