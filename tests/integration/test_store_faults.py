@@ -44,7 +44,8 @@ from tests.faults.support import (
 )
 from tests.services import PG
 
-pytestmark = [pytest.mark.postgres, pytest.mark.faults]
+# kills, loses and freezes PostgreSQL servers: the slow profile (docs/testing.md)
+pytestmark = [pytest.mark.postgres, pytest.mark.faults, pytest.mark.slow]
 
 GAMES = 4
 KILL_SECONDS = 8.0
