@@ -129,6 +129,7 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
@@ -276,8 +277,7 @@ def ways(state: VastState, start: Pos) -> dict[Pos, tuple[int, int, int]]:
     than, and the surfaced Dragon's, end a way."""
     g = geometry(state)
     dark = {(c.x, c.y) for c in state.cells if not c.lit}
-    cells = {(c.x, c.y) for c in state.cells}
-    fill = {p: _empty_around(cells, p) for p in dark} if solo_knight(state) else {}
+    fill = {p: _empty_around(g.cells, p) for p in dark} if solo_knight(state) else {}
     blocked = {
         (t.x, t.y)
         for t in (state.goblins.tribes if state.goblins else ())
@@ -312,7 +312,7 @@ def solo_knight(state: VastState) -> bool:
     return "alone-in-the-dark" in state.variants and state.roles == ("knight",)
 
 
-def _empty_around(cells: set[Pos], pos: Pos) -> int:
+def _empty_around(cells: AbstractSet[Pos], pos: Pos) -> int:
     """The empty spaces next to ``pos``: the tiles its reveal would draw from the stack to fill them."""
     return sum(1 for side in SIDES if step(pos, side) not in cells)
 
@@ -571,6 +571,12 @@ def hunt_goals(state: VastState, goals: Sequence[Goal]) -> list[Goal]:
     ]
 
 
+def documented_default(options: Sequence[str], default: object) -> str:
+    """A decision's documented default (``pending["default"]``) when it is one of ``options``, else the first
+    option: every bot's answer where its role's rules say nothing."""
+    return default if isinstance(default, str) and default in options else options[0]
+
+
 def knight_decide(view: VastState, decision: str, options: Sequence[str], default: str | None) -> str:
     """The Knight's decisions: with the Goblins, the Dragon and the Thief in play (``dragon_hunt``), she
     declines every Treasure card for 5 Grit (decision ``keep-treasure``, Vast rulebook §Tesori e Gemme): Grit
@@ -579,7 +585,7 @@ def knight_decide(view: VastState, decision: str, options: Sequence[str], defaul
     default."""
     if decision == "keep-treasure" and "decline" in options and dragon_hunt(view):
         return "decline"
-    return default if isinstance(default, str) and default in options else options[0]
+    return documented_default(options, default)
 
 
 def _target(state: VastState, plan: tuple[dict[str, int], Goal | None] | None = None) -> set[Pos]:
@@ -677,8 +683,10 @@ def _solo_step_fill(state: VastState, to: Pos) -> int:
     """Alone in the Dark with the Knight alone (``solo_knight``), of the steps that bring her nearer her
     goal, the Lit ones first, then the Dark ones whose reveal draws fewest tiles from the stack (the
     Collapse's clock): ``SOLO_STEP`` for each; 0 in every other row."""
+    if not solo_knight(state):  # every other row: nothing to look up for each step scored
+        return 0
     cell = cell_at(state, to)
-    if not solo_knight(state) or cell is None or cell.lit:
+    if cell is None or cell.lit:
         return 0
     return SOLO_STEP * (1 + _empty_around({(c.x, c.y) for c in state.cells}, to))
 
@@ -1082,7 +1090,7 @@ def cave_decide(view: VastState, decision: str, options: Sequence[str], default:
     if c is not None and c.race:
         pos = parse_pos(where)
         return max(options, key=lambda tile: (c.placing(tile, pos), -options.index(tile)))
-    return default if default is not None and default in options else options[0]
+    return documented_default(options, default)
 
 
 Rule = int | Callable[[Any, Any], int]
@@ -1960,7 +1968,7 @@ def thief_decide(view: VastState, decision: str, options: Sequence[str], default
         steps = {o: steps_to(view, goals, parse_pos(o)) for o in options if o != "stay"}
         best = min(steps, key=lambda o: steps[o], default="stay")
         return best if best != "stay" and steps[best] < stay else "stay"
-    return default if default is not None and default in options else options[0]
+    return documented_default(options, default)
 
 
 def war_value(state: VastState, card: str) -> int:
@@ -2012,7 +2020,7 @@ def goblins_decide(view: VastState, decision: str, options: Sequence[str], defau
         return _shape(view, options)
     if decision.startswith("orient:") and _pack(view):
         return _orient(view, parse_pos(decision.partition(":")[2]), options)
-    return default if default is not None and default in options else options[0]
+    return documented_default(options, default)
 
 
 def _block(view: VastState, options: Sequence[str]) -> str:
@@ -2148,15 +2156,20 @@ def decide(view: VastState, pending: dict[str, Any], options: Sequence[str], rng
     if pending.get("decision") == "collapse-remove" and view.cave is None:
         return collapse_choice(view, options)
     default = pending.get("default")
-    if pending.get("piece") == "thief":
-        return thief_decide(view, str(pending.get("decision", "")), options, default)
-    if pending.get("piece") == "goblins":
-        return goblins_decide(view, str(pending.get("decision", "")), options, default)
-    if pending.get("piece") == "cave":
-        return cave_decide(view, str(pending.get("decision", "")), options, default)
-    if pending.get("piece") == "knight":
-        return knight_decide(view, str(pending.get("decision", "")), options, default)
-    return default if isinstance(default, str) and default in options else options[0]
+    role_decide = ROLE_DECIDE.get(str(pending.get("piece")))
+    if role_decide is not None:
+        return role_decide(view, str(pending.get("decision", "")), options, default)
+    return documented_default(options, default)
+
+
+ROLE_DECIDE: dict[str, Callable[[VastState, str, Sequence[str], str | None], str]] = {
+    "thief": thief_decide,
+    "goblins": goblins_decide,
+    "cave": cave_decide,
+    "knight": knight_decide,
+}
+"""The roles whose bots answer some of their decisions by their own rules (``decide``); each answers every
+other decision with its documented default (``documented_default``)."""
 
 
 def choose(view: VastState, commands: Sequence[Any], rng: random.Random) -> Any:
