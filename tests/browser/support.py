@@ -56,18 +56,24 @@ class ApiGame:
 
 
 def mice_game(
-    base: str, *, dice_mode: str, seats: list[dict[str, Any]], visibility: str = "public"
+    base: str,
+    *,
+    dice_mode: str,
+    seats: list[dict[str, Any]],
+    visibility: str = "public",
+    undo_policy: str | None = None,
 ) -> ApiGame:
-    return ApiGame(
-        base,
-        {
-            "ruleset": "mice-and-mystics",
-            "setup": {"chapter": "chapter-1", "mice": MICE},
-            "seats": seats,
-            "dice_mode": dice_mode,
-            "visibility": visibility,
-        },
-    )
+    """A Chapter 1 game of the four mice; ``undo_policy`` when given (the service's default otherwise)."""
+    body: dict[str, Any] = {
+        "ruleset": "mice-and-mystics",
+        "setup": {"chapter": "chapter-1", "mice": MICE},
+        "seats": seats,
+        "dice_mode": dice_mode,
+        "visibility": visibility,
+    }
+    if undo_policy is not None:
+        body["undo_policy"] = undo_policy
+    return ApiGame(base, body)
 
 
 def ready(page: Any, timeout: float = 15_000) -> None:

@@ -35,17 +35,7 @@ PHONE = {
 def rolled_to_move(live: str) -> ApiGame:
     """A manual-dice game at the first mouse's move: the initiative shuffled, Move sent, the die rolled (a
     bow, move number 2), so the table shows reachable spaces and the controls' move buttons."""
-    game = ApiGame(
-        live,
-        {
-            "ruleset": "mice-and-mystics",
-            "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "nez"]},
-            "seats": ONE_SEAT,
-            "dice_mode": "manual",
-            "undo_policy": "own-turn",
-            "visibility": "public",
-        },
-    )
+    game = mice_game(live, dice_mode="manual", seats=ONE_SEAT, undo_policy="own-turn")
     pending = game.get("/legal-commands", "table")["pending"]
     game.send("table", {"type": "Shuffle", "order": pending["cards"]})
     mouse = game.get("")["turn"]

@@ -246,17 +246,7 @@ def test_a_refusal_is_said_in_a_plain_sentence_and_the_table_catches_up(live: st
 
 
 def test_undo_of_the_last_command_from_the_table(live: str, context: Any) -> None:
-    game = ApiGame(
-        live,
-        {
-            "ruleset": "mice-and-mystics",
-            "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "nez"]},
-            "seats": ONE_SEAT,
-            "dice_mode": "manual",
-            "undo_policy": "own-turn",
-            "visibility": "public",
-        },
-    )
+    game = mice_game(live, dice_mode="manual", seats=ONE_SEAT, undo_policy="own-turn")
     pending = game.get("/legal-commands", "table")["pending"]
     game.send("table", {"type": "Shuffle", "order": pending["cards"]})
     mouse = game.get("")["turn"]
@@ -283,17 +273,7 @@ def test_undo_of_the_last_command_from_the_table(live: str, context: Any) -> Non
 def test_the_undo_panel_a_player_opened_stays_open_when_another_seats_move_redraws_the_table(
     live: str, context: Any
 ) -> None:
-    game = ApiGame(
-        live,
-        {
-            "ruleset": "mice-and-mystics",
-            "setup": {"chapter": "chapter-1", "mice": ["collin", "filch", "maginos", "nez"]},
-            "seats": TWO_SEATS,
-            "dice_mode": "server",
-            "undo_policy": "all-seats",
-            "visibility": "public",
-        },
-    )
+    game = mice_game(live, dice_mode="server", seats=TWO_SEATS, undo_policy="all-seats")
     mouse = game.get("")["turn"]
     actor = next(s["name"] for s in TWO_SEATS if mouse in s["controls"])
     watcher = "blue" if actor == "red" else "red"
